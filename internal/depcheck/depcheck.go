@@ -1,0 +1,162 @@
+// Package depcheck enforces the import directions of DESIGN.md ("Layout and
+// dependency direction") mechanically: every package of the module must
+// appear in the table below, and may import only what its row allows. It
+// reads import clauses with go/parser, so it needs no build and no network.
+package depcheck
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Module is the module path; module-internal imports are written relative
+// to it in the rules ("sim", "workers").
+const Module = "github.com/podsim/podsim"
+
+// Rule governs a package directory and every directory below it, unless a
+// longer Dir matches. An import is allowed if it matches Allow (when Allow
+// is non-empty) and matches no Deny entry. Entries match by path prefix at
+// a "/" boundary; "std" matches every standard-library path.
+type Rule struct {
+	Dir   string
+	Allow []string
+	Deny  []string
+	// TestDeny applies to _test.go files, which are otherwise free.
+	TestDeny []string
+}
+
+// Rules returns the table of DESIGN.md.
+func Rules() []Rule {
+	return []Rule{
+		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
+		{Dir: "sim", Allow: []string{"std", "fakeclock"}},
+		{Dir: "workers", Allow: []string{"std", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/utils"},
+			TestDeny: []string{"model"}},
+		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine"},
+			TestDeny: []string{"workers", "sim", "scenarios"}},
+		{Dir: "scenarios", Deny: []string{"cmd"}},
+		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},
+		{Dir: "internal/depcheck", Allow: []string{"std"}},
+	}
+}
+
+// Violation is one forbidden import.
+type Violation struct {
+	File   string // relative to the module root
+	Import string
+	Why    string
+}
+
+func (v Violation) String() string { return fmt.Sprintf("%s imports %q: %s", v.File, v.Import, v.Why) }
+
+// Check walks the module rooted at root and returns every violation, sorted
+// by file and import.
+func Check(root string, rules []Rule) ([]Violation, error) {
+	var out []Violation
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		vs, err := checkFile(path, filepath.ToSlash(rel), rules)
+		out = append(out, vs...)
+		return err
+	})
+	slices.SortFunc(out, func(a, b Violation) int {
+		return strings.Compare(a.File+"\x00"+a.Import, b.File+"\x00"+b.Import)
+	})
+	return out, err
+}
+
+func checkFile(path, rel string, rules []Rule) ([]Violation, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.ToSlash(filepath.Dir(rel))
+	if dir == "." {
+		return nil, nil // the module root holds no Go package of its own
+	}
+	rule, ok := ruleFor(dir, rules)
+	if !ok {
+		return []Violation{{File: rel, Why: "package " + dir + " is not in the dependency table (internal/depcheck)"}}, nil
+	}
+	isTest := strings.HasSuffix(rel, "_test.go")
+	var out []Violation
+	for _, spec := range f.Imports {
+		imp, _ := strconv.Unquote(spec.Path.Value)
+		if why := rule.verdict(imp, isTest); why != "" {
+			out = append(out, Violation{File: rel, Import: imp, Why: why})
+		}
+	}
+	return out, nil
+}
+
+func ruleFor(dir string, rules []Rule) (Rule, bool) {
+	best, found := Rule{}, false
+	for _, r := range rules {
+		if matches(dir, r.Dir) && (!found || len(r.Dir) > len(best.Dir)) {
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+// verdict returns why imp is forbidden in the rule's package, or "".
+func (r Rule) verdict(imp string, isTest bool) string {
+	rel, internal := strings.CutPrefix(imp, Module+"/")
+	if !internal {
+		rel = imp
+	}
+	if isTest {
+		for _, d := range r.TestDeny {
+			if internal && matches(rel, d) {
+				return r.Dir + " tests must not import " + d
+			}
+		}
+		return ""
+	}
+	for _, d := range r.Deny {
+		if internal && matches(rel, d) {
+			return r.Dir + " must not import " + d
+		}
+	}
+	if len(r.Allow) == 0 {
+		return ""
+	}
+	for _, a := range r.Allow {
+		if a == "std" && !internal && isStd(imp) {
+			return ""
+		}
+		if a != "std" && matches(rel, a) && (internal == isModuleDir(a)) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s may import only %s", r.Dir, strings.Join(r.Allow, ", "))
+}
+
+// isModuleDir tells module-relative rule entries from external paths.
+func isModuleDir(entry string) bool { return !strings.Contains(strings.SplitN(entry, "/", 2)[0], ".") }
+
+// isStd reports a standard-library path: its first element has no dot.
+func isStd(imp string) bool { return !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") }
+
+func matches(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}

@@ -1,0 +1,58 @@
+package depcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModuleImportDirections is the check `make deps` runs.
+func TestModuleImportDirections(t *testing.T) {
+	vs, err := Check("../..", Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Error(v)
+	}
+}
+
+// TestCheckCatchesForbiddenEdges writes a small module tree with one
+// forbidden edge of each kind and expects each to be reported.
+func TestCheckCatchesForbiddenEdges(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"workers/bad.go":       `package workers; import _ "github.com/podsim/podsim/sim"`,
+		"workers/ok.go":        `package workers; import (_ "fmt"; _ "k8s.io/api/core/v1")`,
+		"workers/bad_test.go":  `package workers; import _ "github.com/podsim/podsim/model"`,
+		"model/bad.go":         `package model; import _ "github.com/podsim/podsim/workers"`,
+		"sim/bad.go":           `package sim; import _ "pgregory.net/rapid"`,
+		"cmd/simrun/bad.go":    `package main; import _ "github.com/podsim/podsim/workers"`,
+		"scenarios/x/bad.go":   `package x; import _ "github.com/podsim/podsim/cmd/simrun"`,
+		"newpkg/unlisted.go":   `package newpkg`,
+		"fakeclock/ok_test.go": `package fakeclock; import _ "testing/synctest"`,
+	}
+	for name, src := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vs, err := Check(root, Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.File)
+	}
+	want := []string{"cmd/simrun/bad.go", "model/bad.go", "newpkg/unlisted.go", "scenarios/x/bad.go",
+		"sim/bad.go", "workers/bad.go", "workers/bad_test.go"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got violations in %v, want %v\n%v", got, want, vs)
+	}
+}

@@ -1,0 +1,207 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// run runs prog as one goroutine "g" on a cooperative schedule and returns
+// the trace.
+func run(t *testing.T, prog func(s *Scheduler)) string {
+	t.Helper()
+	s := New(Options{Source: NewReplay(nil)})
+	defer s.Close()
+	prog(s)
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return s.Trace()
+}
+
+func TestSignalHoldsOneWakeUp(t *testing.T) {
+	var got []bool
+	run(t, func(s *Scheduler) {
+		sg := s.NewSignal("updates/a")
+		s.Go("g", func() {
+			sg.Notify()
+			sg.Notify() // coalesced
+			got = append(got, sg.TryWait(), sg.TryWait())
+			sg.Notify()
+			sg.Close()
+			got = append(got, sg.Wait(), sg.Wait()) // drains, then reports closed
+		})
+	})
+	want := []bool{true, false, true, false}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+func TestSignalWakesParkedWaiterAndCloseReleasesIt(t *testing.T) {
+	var got []bool
+	run(t, func(s *Scheduler) {
+		sg := s.NewSignal("updates/a")
+		s.Go("worker", func() {
+			got = append(got, sg.Wait(), sg.Wait())
+		})
+		s.Go("client", func() {
+			s.Sleep(time.Second)
+			sg.Notify()
+			s.Sleep(time.Second)
+			sg.Close()
+		})
+	})
+	if len(got) != 2 || !got[0] || got[1] {
+		t.Fatalf("got %v, want [true false]", got)
+	}
+}
+
+func TestEventWaitForTimesOutOnVirtualTime(t *testing.T) {
+	type obs struct {
+		ok bool
+		at time.Duration
+	}
+	var got []obs
+	run(t, func(s *Scheduler) {
+		late, early := s.NewEvent("late"), s.NewEvent("early")
+		s.Go("waiter", func() {
+			ok := late.WaitFor(3 * time.Second)
+			got = append(got, obs{ok, s.Elapsed()})
+			ok = early.WaitFor(10 * time.Second)
+			got = append(got, obs{ok, s.Elapsed()})
+			got = append(got, obs{early.WaitFor(0), s.Elapsed()})
+		})
+		s.Go("firer", func() {
+			s.Sleep(5 * time.Second)
+			early.Fire()
+			s.Sleep(time.Hour)
+			late.Fire()
+		})
+	})
+	want := []obs{{false, 3 * time.Second}, {true, 5 * time.Second}, {true, 5 * time.Second}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("observation %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestSleepersWakeInDeadlineThenSpawnOrder(t *testing.T) {
+	var order []string
+	run(t, func(s *Scheduler) {
+		for _, c := range []struct {
+			name string
+			d    time.Duration
+		}{{"c", 2 * time.Second}, {"a", time.Second}, {"b", 2 * time.Second}, {"d", time.Second}} {
+			s.Go(c.name, func() {
+				s.Sleep(c.d)
+				order = append(order, c.name)
+			})
+		}
+	})
+	if got := strings.Join(order, ","); got != "a,d,c,b" {
+		t.Fatalf("got %s, want a,d,c,b", got)
+	}
+}
+
+func TestMutexGoesToOldestWaiterUnderChoiceZero(t *testing.T) {
+	var order []string
+	run(t, func(s *Scheduler) {
+		mu := s.NewMutex("podLock")
+		s.Go("holder", func() {
+			mu.Lock()
+			s.Sleep(time.Second)
+			mu.Unlock()
+		})
+		for _, name := range []string{"w1", "w2", "w3"} {
+			s.Go(name, func() {
+				mu.Lock()
+				order = append(order, name)
+				mu.Unlock()
+			})
+		}
+	})
+	if got := strings.Join(order, ","); got != "w1,w2,w3" {
+		t.Fatalf("got %s, want w1,w2,w3", got)
+	}
+}
+
+func TestMutexExcludesUnderEverySchedule(t *testing.T) {
+	for seed := uint64(0); seed < 200; seed++ {
+		s := New(Options{Source: NewPCG(seed)})
+		mu := s.NewMutex("mu")
+		inside := 0
+		for i := 0; i < 4; i++ {
+			s.Go(string(rune('a'+i)), func() {
+				for r := 0; r < 5; r++ {
+					mu.Lock()
+					inside++
+					if inside != 1 {
+						panic("two goroutines inside the mutex")
+					}
+					s.Yield()
+					inside--
+					mu.Unlock()
+				}
+			})
+		}
+		if err := s.Run(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		s.Close()
+	}
+}
+
+func TestHaltEndsTheRunSuccessfully(t *testing.T) {
+	s := New(Options{})
+	defer s.Close()
+	s.Go("busy", func() {
+		for {
+			s.Sleep(time.Second)
+		}
+	})
+	s.Go("driver", func() {
+		s.Sleep(10 * time.Second)
+		s.Halt()
+		panic("Halt returned")
+	})
+	if err := s.Run(); err != nil {
+		t.Fatalf("got %v, want nil", err)
+	}
+	if s.Elapsed() != 10*time.Second {
+		t.Fatalf("halted at %v, want 10s", s.Elapsed())
+	}
+}
+
+func TestGoFromInsideAndTraceNamesEverything(t *testing.T) {
+	tr := run(t, func(s *Scheduler) {
+		s.Go("parent", func() {
+			s.Go("child", func() { s.Intn(10) })
+			s.Sleep(time.Millisecond)
+		})
+	})
+	for _, want := range []string{"0s - go parent", "0s parent go child", "0s child rand", "1ms - advance clock"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("trace lacks %q:\n%s", want, tr)
+		}
+	}
+}
+
+func TestNowIsEpochPlusElapsed(t *testing.T) {
+	s := New(Options{})
+	defer s.Close()
+	start := s.Now()
+	s.Go("g", func() { s.Sleep(90 * time.Minute) })
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Now().Sub(start); got != 90*time.Minute {
+		t.Fatalf("got %v, want 1h30m", got)
+	}
+}

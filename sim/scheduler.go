@@ -1,0 +1,472 @@
+package sim
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/podsim/podsim/fakeclock"
+)
+
+// Defaults for the bounds of Options; every run is bounded.
+const (
+	DefaultMaxSteps = 1_000_000
+	DefaultMaxTime  = 24 * time.Hour
+	DefaultHotLoop  = 5 * time.Second
+	// MaxGoroutines bounds the goroutines one run may spawn.
+	MaxGoroutines = 1 << 15
+)
+
+const batonIDBits = 16
+
+// Options configure a Scheduler. The zero value is valid: a random walk
+// over a PCG seeded with 0 and the default bounds.
+type Options struct {
+	// Source supplies every choice; nil means NewPCG(0).
+	Source Source
+	// Strategy picks the next goroutine; nil means RandomWalk{}.
+	Strategy Strategy
+	// MaxSteps bounds the scheduling points of a run (0: DefaultMaxSteps).
+	MaxSteps int64
+	// MaxTime bounds virtual time since the epoch (0: DefaultMaxTime).
+	MaxTime time.Duration
+	// HotLoop is how long, in real time, one goroutine may hold the baton
+	// without reaching a scheduling point before the run is abandoned with a
+	// HotLoopError (0: DefaultHotLoop; negative: never). Real time only
+	// decides whether to report a stuck run, never what a run does.
+	HotLoop time.Duration
+}
+
+type gstate uint8
+
+const (
+	gRunnable gstate = iota
+	gParked
+	gExited
+)
+
+// goroutine is one simulated goroutine: a real goroutine that runs only
+// while it holds the baton.
+type goroutine struct {
+	id     int32
+	name   string
+	wake   chan struct{} // the baton; capacity 1 so handing it never blocks
+	state  gstate
+	daemon bool
+	prio   int64 // PCT priority
+
+	// What a parked goroutine waits on, for deadlock reports and wake-ups.
+	waitOp  op
+	waitObj int32
+	mu      *Mutex // the mutex waited for, if any
+	timer   *fakeclock.Timer
+	result  bool // outcome of a Signal.Wait or Event.WaitFor
+}
+
+// Scheduler runs simulated goroutines one at a time. Create one per run with
+// New, add goroutines with Go, call Run once, then Close. Its methods and the
+// primitives it makes may be called only by the simulated goroutine that
+// holds the baton (and, before Run, by the goroutine that created it).
+type Scheduler struct {
+	opts   Options
+	clock  *fakeclock.Clock
+	epoch  time.Time
+	src    Source
+	picker picker
+
+	all      []*goroutine // spawn order
+	runnable []*goroutine // spawn order
+	cur      *goroutine
+	live     int
+	steps    int64
+	handoffs uint64
+	elapsed  time.Duration // virtual time since epoch, mirrored from clock
+
+	objects []object
+	trace   []record
+
+	started, finished, halted bool
+	err                       error
+	done                      chan error
+
+	// Read by Run's watchdog while simulated goroutines run: the number of
+	// baton handoffs (high bits) and the goroutine that got the last one
+	// (low batonIDBits), in one pointer-free word.
+	baton atomic.Uint64
+	hot   atomic.Bool
+
+	unwinding bool
+	exitAck   chan struct{}
+}
+
+// New returns a Scheduler with a fresh fake clock at fakeclock.Epoch.
+func New(opts Options) *Scheduler {
+	if opts.Source == nil {
+		opts.Source = NewPCG(0)
+	}
+	if opts.Strategy == nil {
+		opts.Strategy = RandomWalk{}
+	}
+	if opts.MaxSteps == 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxTime == 0 {
+		opts.MaxTime = DefaultMaxTime
+	}
+	if opts.HotLoop == 0 {
+		opts.HotLoop = DefaultHotLoop
+	}
+	c := fakeclock.New()
+	return &Scheduler{
+		opts:    opts,
+		clock:   c,
+		epoch:   c.Now(),
+		src:     opts.Source,
+		picker:  opts.Strategy.start(opts.Source),
+		done:    make(chan error, 1),
+		exitAck: make(chan struct{}),
+	}
+}
+
+// Go starts f as a simulated goroutine called name. Names should be unique
+// and stable ("worker/<uid>", "client/3"): they are how traces and errors
+// refer to goroutines. From inside the simulation Go is a scheduling point.
+func (s *Scheduler) Go(name string, f func()) { s.spawn(name, f, false) }
+
+// GoDaemon is Go for a goroutine that may legitimately wait forever on a
+// Signal, an Event or a timer (a pod worker waiting for updates): when
+// nothing else can run, a daemon parked that way is not a deadlock. A daemon
+// parked on a Mutex still is.
+func (s *Scheduler) GoDaemon(name string, f func()) { s.spawn(name, f, true) }
+
+func (s *Scheduler) spawn(name string, f func(), daemon bool) {
+	if s.unwinding || s.finished {
+		return
+	}
+	inside := s.started
+	if inside {
+		s.point()
+	}
+	if len(s.all) >= MaxGoroutines {
+		panic(fmt.Sprintf("sim: more than %d goroutines in one run", MaxGoroutines))
+	}
+	g := &goroutine{id: int32(len(s.all)), name: name, wake: make(chan struct{}, 1), daemon: daemon, waitObj: -1}
+	s.all = append(s.all, g)
+	s.live++
+	s.picker.spawned(g)
+	s.makeRunnable(g)
+	s.rec(opGo, -1, int64(g.id))
+	go s.trampoline(g, f)
+}
+
+// Run runs the simulation until every goroutine has exited (nil), the run is
+// halted (nil), nothing can run and no timer is pending while a non-daemon
+// goroutine is parked or any goroutine waits on a Mutex (*DeadlockError), a
+// bound is hit (*LimitError), a simulated goroutine panics (*PanicError) or
+// holds the baton too long (*HotLoopError). Run may be called once.
+func (s *Scheduler) Run() error {
+	if s.started {
+		panic("sim: Run called twice")
+	}
+	s.started = true
+	first := s.nextRunnable()
+	if first == nil {
+		s.finished = true
+		return s.result()
+	}
+	s.handTo(first)
+	return s.wait()
+}
+
+// wait blocks Run's goroutine until the simulation reports its result,
+// watching for a goroutine that stops reaching scheduling points.
+func (s *Scheduler) wait() error {
+	if s.opts.HotLoop < 0 {
+		return <-s.done
+	}
+	tick := time.NewTicker(s.opts.HotLoop)
+	defer tick.Stop()
+	last := s.baton.Load()
+	for {
+		select {
+		case err := <-s.done:
+			return err
+		case <-tick.C:
+			b := s.baton.Load()
+			if b != last {
+				last = b
+				continue
+			}
+			s.hot.Store(true)
+			// The atomic load orders this read after the spawn of the holder;
+			// the holder itself is stuck outside every simulation operation.
+			g := s.all[b&(1<<batonIDBits-1)]
+			return &HotLoopError{Goroutine: g.name, Bound: s.opts.HotLoop, Handoffs: int64(b >> batonIDBits), Stack: holderStack()}
+		}
+	}
+}
+
+// Halt ends the run successfully from inside the simulation: Run returns nil
+// and every other goroutine stays parked until Close. The calling goroutine
+// never returns from Halt.
+func (s *Scheduler) Halt() {
+	s.point()
+	g := s.cur
+	s.halted = true
+	s.rec(opHalt, -1, 0)
+	g.state = gParked
+	g.waitOp = opHalt
+	s.removeRunnable(g)
+	s.parkForever(g)
+}
+
+// Close unwinds every goroutine that has not exited (each panics out of the
+// operation it is parked in, running its deferred calls), so sweeping many
+// seeds in one process leaks nothing. It is a no-op after a HotLoopError:
+// the stuck goroutine still runs and cannot be stopped.
+func (s *Scheduler) Close() {
+	if s.unwinding || s.hot.Load() {
+		return
+	}
+	s.unwinding = true
+	for _, g := range s.all {
+		if g.state == gExited {
+			continue
+		}
+		if g.timer != nil {
+			g.timer.Stop()
+		}
+		g.wake <- struct{}{}
+		<-s.exitAck
+	}
+}
+
+// Now returns the virtual time.
+func (s *Scheduler) Now() time.Time { return s.epoch.Add(s.elapsed) }
+
+// Elapsed returns the virtual time since the epoch.
+func (s *Scheduler) Elapsed() time.Duration { return s.elapsed }
+
+// Steps returns the number of scheduling points so far.
+func (s *Scheduler) Steps() int64 { return s.steps }
+
+// Intn draws from the run's Source (for jitter and simulated faults), so the
+// value is part of the replayable schedule. It is not a scheduling point.
+func (s *Scheduler) Intn(n int) int {
+	checkN(n)
+	v := 0
+	if n > 1 {
+		v = s.src.Intn(n)
+	}
+	s.rec(opRand, -1, int64(n)<<32|int64(v))
+	return v
+}
+
+// Yield is a bare scheduling point.
+func (s *Scheduler) Yield() {
+	s.point()
+	s.rec(opYield, -1, 0)
+}
+
+// Sleep parks the caller for d of virtual time; d <= 0 is a Yield.
+func (s *Scheduler) Sleep(d time.Duration) {
+	s.point()
+	s.rec(opSleep, -1, int64(d))
+	if d <= 0 {
+		return
+	}
+	g := s.cur
+	g.timer = s.clock.Schedule(d, func() {
+		g.timer = nil
+		s.recAs(-1, opWake, -1, int64(g.id))
+		s.makeRunnable(g)
+	})
+	s.park(opSleep, -1)
+}
+
+func (s *Scheduler) trampoline(g *goroutine, f func()) {
+	g.awaitBaton()
+	if s.unwinding {
+		g.state = gExited
+		s.exitAck <- struct{}{}
+		return
+	}
+	defer s.exited(g)
+	f()
+}
+
+// exited runs as the last deferred call of every simulated goroutine.
+func (s *Scheduler) exited(g *goroutine) {
+	r := recover()
+	g.state = gExited
+	if s.unwinding {
+		s.exitAck <- struct{}{}
+		return
+	}
+	s.live--
+	s.removeRunnable(g)
+	if r != nil {
+		if _, ok := r.(unwind); !ok {
+			s.err = &PanicError{Goroutine: g.name, Value: r, Stack: stack(), At: s.Elapsed(), Steps: s.steps}
+			s.rec(opPanic, -1, 0)
+			s.finish()
+			return
+		}
+	}
+	s.rec(opExit, -1, 0)
+	if next := s.nextRunnable(); next != nil {
+		s.cur = nil
+		s.handTo(next)
+		return
+	}
+	s.finish()
+}
+
+// awaitBaton parks the real goroutine until it is handed the baton; during
+// Close it unwinds instead of returning. Its name is how HotLoopError tells
+// parked goroutines from the stuck one in a stack dump.
+//
+//go:noinline
+func (g *goroutine) awaitBaton() {
+	<-g.wake
+}
+
+// handTo gives the baton to g, which must be waiting in awaitBaton.
+func (s *Scheduler) handTo(g *goroutine) {
+	s.cur = g
+	s.handoffs++
+	s.baton.Store(s.handoffs<<batonIDBits | uint64(g.id))
+	g.wake <- struct{}{}
+}
+
+// point is a scheduling point: count it, enforce the step bound, and let the
+// strategy hand the baton to another runnable goroutine.
+func (s *Scheduler) point() {
+	if s.unwinding {
+		return
+	}
+	if s.cur == nil || s.finished {
+		panic("sim: a simulation operation was called outside a running simulated goroutine")
+	}
+	s.steps++
+	g := s.cur
+	if s.steps > s.opts.MaxSteps {
+		s.err = &LimitError{Kind: "steps", Steps: s.steps - 1, At: s.Elapsed(), Goroutine: g.name,
+			Detail: fmt.Sprintf("more than %d scheduling points", s.opts.MaxSteps)}
+		s.parkForever(g)
+	}
+	s.picker.stepped(s.steps, g)
+	next := s.picker.pick(g, s.runnable)
+	if next != g {
+		s.switchTo(g, next)
+	}
+}
+
+// switchTo hands the baton from the running goroutine prev to next and parks
+// prev (still runnable) until it is chosen again.
+func (s *Scheduler) switchTo(prev, next *goroutine) {
+	s.handTo(next)
+	prev.awaitBaton()
+	s.resumed()
+}
+
+// resumed runs in a goroutine that got the baton back.
+func (s *Scheduler) resumed() {
+	if s.unwinding {
+		panic(unwind{})
+	}
+}
+
+// park blocks the running goroutine on (op, obj) until something makes it
+// runnable again, running others (and advancing the clock) meanwhile.
+func (s *Scheduler) park(op op, obj int32) {
+	g := s.cur
+	if s.unwinding {
+		panic(unwind{})
+	}
+	g.state = gParked
+	g.waitOp, g.waitObj = op, obj
+	s.removeRunnable(g)
+	next := s.nextRunnable()
+	if next == nil {
+		s.parkForever(g)
+	}
+	if next != g { // g itself may have been woken by a timer as the clock advanced
+		s.handTo(next)
+		g.awaitBaton()
+		s.resumed()
+	}
+	g.waitOp, g.waitObj, g.mu = opNone, -1, nil
+}
+
+// parkForever ends the run with its current result; g waits for Close.
+func (s *Scheduler) parkForever(g *goroutine) {
+	s.finish()
+	g.awaitBaton()
+	panic(unwind{})
+}
+
+// nextRunnable chooses the next goroutine when the current one cannot go
+// on, advancing the clock to the earliest timer while nothing is runnable.
+// It returns nil when the run is over (s.err may say why).
+func (s *Scheduler) nextRunnable() *goroutine {
+	for len(s.runnable) == 0 {
+		if s.err != nil {
+			return nil
+		}
+		at, ok := s.clock.Next()
+		if !ok {
+			return nil
+		}
+		if at.Sub(s.epoch) > s.opts.MaxTime {
+			s.err = &LimitError{Kind: "time", Steps: s.steps, At: s.Elapsed(),
+				Detail: fmt.Sprintf("next timer at %v is past the %v bound", at.Sub(s.epoch), s.opts.MaxTime)}
+			return nil
+		}
+		// Every timer due now has this deadline: it is the earliest.
+		s.elapsed = at.Sub(s.epoch)
+		s.recAs(-1, opAdvance, -1, int64(s.elapsed))
+		s.clock.AdvanceTo(at)
+	}
+	return s.picker.pick(nil, s.runnable)
+}
+
+// finish computes the result and hands it to Run. It must be the last thing
+// a simulated goroutine does to shared state before parking or exiting.
+func (s *Scheduler) finish() {
+	s.finished = true
+	s.done <- s.result()
+}
+
+func (s *Scheduler) result() error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.halted {
+		return nil
+	}
+	return s.deadlock()
+}
+
+func (s *Scheduler) makeRunnable(g *goroutine) {
+	g.state = gRunnable
+	i := len(s.runnable)
+	s.runnable = append(s.runnable, g)
+	for i > 0 && s.runnable[i-1].id > g.id {
+		s.runnable[i] = s.runnable[i-1]
+		i--
+	}
+	s.runnable[i] = g
+}
+
+func (s *Scheduler) removeRunnable(g *goroutine) {
+	for i, r := range s.runnable {
+		if r == g {
+			s.runnable = append(s.runnable[:i], s.runnable[i+1:]...)
+			return
+		}
+	}
+}
+
+// unwind is the panic value Close uses to unwind parked goroutines.
+type unwind struct{}
