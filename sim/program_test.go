@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// contention is the non-trivial program the determinism, leak and property
-// tests run: ten goroutines contending on two mutexes, a signal, two events
+// contention is the non-trivial program the determinism, leak, fuzz and
+// property tests run: ten goroutines contending on two mutexes, a signal, two events
 // and timers, drawing jitter from the run's Source. Its trace depends on
 // every scheduling choice, so two runs agree only if the scheduler is
 // deterministic.
@@ -15,7 +15,8 @@ func contention(s *Scheduler) {
 	work := s.NewSignal("work")
 	stop := s.NewEvent("stop")
 	started := s.NewEvent("started")
-	counter := 0
+	clientsDone := s.NewEvent("clients/done")
+	counter, running := 0, 6
 	for i := 0; i < 6; i++ {
 		s.Go(fmt.Sprintf("client/%d", i), func() {
 			if i == 0 {
@@ -33,6 +34,9 @@ func contention(s *Scheduler) {
 				m.Unlock()
 				work.Notify()
 				s.Yield()
+			}
+			if running--; running == 0 {
+				clientsDone.Fire()
 			}
 		})
 	}
@@ -57,6 +61,7 @@ func contention(s *Scheduler) {
 	})
 	s.Go("closer", func() {
 		stop.Wait()
+		clientsDone.Wait() // no client may notify a closed signal
 		s.Sleep(50 * time.Millisecond)
 		mu[1].Lock()
 		work.Close()

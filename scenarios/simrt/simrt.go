@@ -1,0 +1,64 @@
+// Package simrt runs the pod workers on the simulated scheduler: it adapts
+// a *sim.Scheduler to workers.Runtime. Every goroutine the workers start is
+// a sim daemon (a pod worker waiting for its next update is idle, not
+// deadlocked); every mutex, signal and event is a sim primitive, so every
+// lock, wake-up and cancellation is a scheduling point chosen by the seed.
+package simrt
+
+import (
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/workers"
+)
+
+// Runtime implements workers.Runtime over a sim.Scheduler.
+type Runtime struct {
+	S *sim.Scheduler
+	// BeforeUnlock, if set, runs while the mutex is still held, just before
+	// every Unlock of a mutex made by NewMutex: the hook for checking
+	// invariants at every release of the pod lock without adding a
+	// scheduling point.
+	BeforeUnlock func(name string)
+}
+
+var _ workers.Runtime = (*Runtime)(nil)
+
+// New returns a Runtime over s.
+func New(s *sim.Scheduler) *Runtime { return &Runtime{S: s} }
+
+// Go starts f as a daemon goroutine.
+func (r *Runtime) Go(name string, f func()) { r.S.GoDaemon(name, f) }
+
+// NewMutex returns a sim mutex, wrapped when BeforeUnlock is set.
+func (r *Runtime) NewMutex(name string) sync.Locker {
+	m := r.S.NewMutex(name)
+	if r.BeforeUnlock == nil {
+		return m
+	}
+	return &hookedMutex{Mutex: m, name: name, before: r.BeforeUnlock}
+}
+
+// NewSignal returns a sim signal.
+func (r *Runtime) NewSignal(name string) workers.Signal { return r.S.NewSignal(name) }
+
+// NewEvent returns a sim event.
+func (r *Runtime) NewEvent(name string) workers.Event { return r.S.NewEvent(name) }
+
+// Now returns the virtual time.
+func (r *Runtime) Now() time.Time { return r.S.Now() }
+
+// Intn draws from the run's Source.
+func (r *Runtime) Intn(n int) int { return r.S.Intn(n) }
+
+type hookedMutex struct {
+	*sim.Mutex
+	name   string
+	before func(string)
+}
+
+func (m *hookedMutex) Unlock() {
+	m.before(m.name)
+	m.Mutex.Unlock()
+}

@@ -1,0 +1,48 @@
+package simrt
+
+import (
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// TestRuntimeIsTheScheduler: primitives, time and chance come from the sim,
+// and the unlock hook runs while the mutex is still held.
+func TestRuntimeIsTheScheduler(t *testing.T) {
+	s := sim.New(sim.Options{Source: sim.NewReplay(nil)})
+	defer s.Close()
+	rt := New(s)
+	var held []bool
+	locked := false
+	rt.BeforeUnlock = func(name string) { held = append(held, locked && name == "podLock") }
+	mu := rt.NewMutex("podLock")
+	sig := rt.NewSignal("updates/a")
+	done := rt.NewEvent("done/a")
+	rt.Go("worker/a", func() {
+		for sig.Wait() {
+			mu.Lock()
+			locked = true
+			mu.Unlock()
+			locked = false
+			done.Fire()
+		}
+	})
+	var fired bool
+	var at time.Time
+	s.Go("client", func() {
+		sig.Notify()
+		fired = done.WaitFor(time.Second)
+		at = rt.Now()
+		_ = rt.Intn(5)
+	})
+	if err := s.Run(); err != nil {
+		t.Fatalf("got %v, want nil: a worker waiting on its signal is a daemon", err)
+	}
+	if !fired || len(held) != 1 || !held[0] {
+		t.Fatalf("got fired=%v hook=%v, want true and [true]", fired, held)
+	}
+	if !at.Equal(s.Now()) {
+		t.Fatalf("runtime Now %v, scheduler Now %v", at, s.Now())
+	}
+}
