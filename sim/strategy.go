@@ -36,8 +36,8 @@ func (RandomWalk) start(src Source) picker { return &walk{src: src} }
 
 type walk struct{ src Source }
 
-func (w *walk) spawned(*goroutine)          {}
-func (w *walk) stepped(int64, *goroutine)   {}
+func (w *walk) spawned(*goroutine)             {}
+func (w *walk) stepped(int64, *goroutine)      {}
 func (w *walk) pickWaiter(ws []*goroutine) int { return w.src.Intn(len(ws)) }
 
 func (w *walk) pick(cur *goroutine, runnable []*goroutine) *goroutine {
