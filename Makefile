@@ -1,8 +1,9 @@
 # podsim — every target works on a fresh machine with Go installed.
 GO ?= go
 PKGS := ./...
+STATICCHECK_VERSION := 2026.2.2
 
-.PHONY: all test race bench lint deps cover fmt
+.PHONY: all test race bench lint deps cover fmt tools
 
 all: lint test
 
@@ -19,12 +20,17 @@ race:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-## lint: gofmt, go vet, and staticcheck when installed.
+## tools: install the pinned staticcheck (from the Go module proxy).
+tools:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+## lint: gofmt, go vet, and staticcheck when installed (make tools).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
-	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); else echo "staticcheck not installed; skipped"; fi
+	@sc=$$(command -v staticcheck || echo "$$($(GO) env GOPATH)/bin/staticcheck"); \
+	if [ -x "$$sc" ]; then $$sc $(PKGS); else echo "staticcheck not installed (make tools); skipped"; fi
 
 ## deps: fail on an import edge DESIGN.md forbids.
 deps:

@@ -53,7 +53,7 @@ func TestDeriveSeparatesStreams(t *testing.T) {
 			seen[d] = label
 		}
 	}
-	if Derive(7, "plan") != Derive(7, "plan") {
+	if a, b := Derive(7, "plan"), Derive(7, "plan"); a != b {
 		t.Fatal("Derive is not a function")
 	}
 }
