@@ -22,7 +22,12 @@
 // (LimitError); a panic in a simulated goroutine becomes a PanicError with
 // its name and stack; a goroutine that holds the baton for longer than a
 // real-time bound without reaching a scheduling point becomes a
-// HotLoopError with its stack instead of hanging the process. Close unwinds
+// HotLoopError with its stack instead of hanging the process.
+//
+// A test can also drive a simulation step by step, as testing/synctest's
+// Wait allows: start a goroutine for the next command (Go), run until
+// nothing is runnable (RunUntilIdle, or RunFor to let virtual time pass),
+// inspect, repeat. Narrated interaction scripts are built that way. Close unwinds
 // every goroutine still parked, running its deferred calls, so sweeping many
 // seeds in one process leaks nothing.
 //

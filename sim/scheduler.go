@@ -85,9 +85,15 @@ type Scheduler struct {
 	objects []object
 	trace   []record
 
-	started, finished, halted bool
-	err                       error
-	done                      chan error
+	// running is true while a Run segment is in progress; horizon is the
+	// virtual time the segment may advance to (-1: unbounded, for Run).
+	running bool
+	horizon time.Duration
+	// over is true once the run has ended for good: halted, or err set.
+	over, halted bool
+	err          error
+	hotErr       error
+	done         chan error
 
 	// Read by Run's watchdog while simulated goroutines run: the number of
 	// baton handoffs (high bits) and the goroutine that got the last one
@@ -140,11 +146,10 @@ func (s *Scheduler) Go(name string, f func()) { s.spawn(name, f, false) }
 func (s *Scheduler) GoDaemon(name string, f func()) { s.spawn(name, f, true) }
 
 func (s *Scheduler) spawn(name string, f func(), daemon bool) {
-	if s.unwinding || s.finished {
+	if s.unwinding {
 		return
 	}
-	inside := s.started
-	if inside {
+	if s.running {
 		s.point()
 	}
 	if len(s.all) >= MaxGoroutines {
@@ -159,23 +164,68 @@ func (s *Scheduler) spawn(name string, f func(), daemon bool) {
 	go s.trampoline(g, f)
 }
 
-// Run runs the simulation until every goroutine has exited (nil), the run is
-// halted (nil), nothing can run and no timer is pending while a non-daemon
-// goroutine is parked or any goroutine waits on a Mutex (*DeadlockError), a
-// bound is hit (*LimitError), a simulated goroutine panics (*PanicError) or
-// holds the baton too long (*HotLoopError). Run may be called once.
-func (s *Scheduler) Run() error {
-	if s.started {
-		panic("sim: Run called twice")
+// Run runs the simulation to its end: until every goroutine has exited or
+// only daemons remain, parked on signals, events or timers that nothing can
+// fire (nil); the run is halted (nil); nothing can run and no timer is
+// pending while a non-daemon goroutine is parked or any goroutine waits on
+// a Mutex (*DeadlockError); a bound is hit (*LimitError); a simulated
+// goroutine panics (*PanicError) or holds the baton too long
+// (*HotLoopError). Errors and Halt end the run for good; after a nil
+// return, more goroutines may be started and Run (or RunUntilIdle) called
+// again.
+func (s *Scheduler) Run() error { return s.segment(-1) }
+
+// RunUntilIdle runs until nothing is runnable without advancing the clock,
+// and returns nil (or the error that ended the run). Goroutines parked on
+// anything are left as they are; nothing is judged a deadlock. It is the
+// simulated counterpart of testing/synctest's Wait: a test driving a
+// simulation step by step starts a goroutine for each command (Go), calls
+// RunUntilIdle, then inspects the state.
+func (s *Scheduler) RunUntilIdle() error { return s.segment(s.elapsed) }
+
+// RunFor is RunUntilIdle that may advance the clock by up to d, firing every
+// timer due in that span; the clock ends exactly d later.
+func (s *Scheduler) RunFor(d time.Duration) error {
+	if d < 0 {
+		panic(fmt.Sprintf("sim: RunFor(%v): negative duration", d))
 	}
-	s.started = true
+	horizon := s.elapsed + d
+	if err := s.segment(horizon); err != nil || s.over {
+		return err
+	}
+	if horizon > s.elapsed {
+		s.elapsed = horizon
+		s.recAs(-1, opAdvance, -1, int64(horizon))
+		s.clock.AdvanceTo(s.epoch.Add(horizon)) // every timer up to here has fired
+	}
+	return nil
+}
+
+func (s *Scheduler) segment(horizon time.Duration) error {
+	if s.hotErr != nil {
+		return s.hotErr
+	}
+	if s.running {
+		panic("sim: Run called from inside the simulation")
+	}
+	if s.over {
+		return s.err
+	}
+	s.running, s.horizon = true, horizon
 	first := s.nextRunnable()
 	if first == nil {
-		s.finished = true
-		return s.result()
+		s.running = false
+		return s.segmentResult()
 	}
 	s.handTo(first)
-	return s.wait()
+	err := s.wait()
+	if _, hot := err.(*HotLoopError); hot {
+		// The stuck goroutine still runs: touch nothing it might read.
+		s.hotErr = err
+		return err
+	}
+	s.running = false
+	return err
 }
 
 // wait blocks Run's goroutine until the simulation reports its result,
@@ -217,7 +267,8 @@ func (s *Scheduler) Halt() {
 	g.state = gParked
 	g.waitOp = opHalt
 	s.removeRunnable(g)
-	s.parkForever(g)
+	s.suspend(g)
+	panic("sim: a halted goroutine was resumed")
 }
 
 // Close unwinds every goroutine that has not exited (each panics out of the
@@ -345,7 +396,7 @@ func (s *Scheduler) point() {
 	if s.unwinding {
 		return
 	}
-	if s.cur == nil || s.finished {
+	if !s.running || s.cur == nil {
 		panic("sim: a simulation operation was called outside a running simulated goroutine")
 	}
 	s.steps++
@@ -353,7 +404,7 @@ func (s *Scheduler) point() {
 	if s.steps > s.opts.MaxSteps {
 		s.err = &LimitError{Kind: "steps", Steps: s.steps - 1, At: s.Elapsed(), Goroutine: g.name,
 			Detail: fmt.Sprintf("more than %d scheduling points", s.opts.MaxSteps)}
-		s.parkForever(g)
+		s.suspend(g)
 	}
 	s.picker.stepped(s.steps, g)
 	next := s.picker.pick(g, s.runnable)
@@ -387,11 +438,11 @@ func (s *Scheduler) park(op op, obj int32) {
 	g.state = gParked
 	g.waitOp, g.waitObj = op, obj
 	s.removeRunnable(g)
-	next := s.nextRunnable()
-	if next == nil {
-		s.parkForever(g)
-	}
-	if next != g { // g itself may have been woken by a timer as the clock advanced
+	switch next := s.nextRunnable(); next {
+	case nil: // the segment is over; a later one resumes g once it is runnable
+		s.suspend(g)
+	case g: // woken by a timer as the clock advanced
+	default:
 		s.handTo(next)
 		g.awaitBaton()
 		s.resumed()
@@ -399,11 +450,12 @@ func (s *Scheduler) park(op op, obj int32) {
 	g.waitOp, g.waitObj, g.mu = opNone, -1, nil
 }
 
-// parkForever ends the run with its current result; g waits for Close.
-func (s *Scheduler) parkForever(g *goroutine) {
+// suspend ends the current segment and parks g until a later segment
+// hands it the baton, or Close unwinds it.
+func (s *Scheduler) suspend(g *goroutine) {
 	s.finish()
 	g.awaitBaton()
-	panic(unwind{})
+	s.resumed()
 }
 
 // nextRunnable chooses the next goroutine when the current one cannot go
@@ -415,7 +467,7 @@ func (s *Scheduler) nextRunnable() *goroutine {
 			return nil
 		}
 		at, ok := s.clock.Next()
-		if !ok {
+		if !ok || (s.horizon >= 0 && at.Sub(s.epoch) > s.horizon) {
 			return nil
 		}
 		if at.Sub(s.epoch) > s.opts.MaxTime {
@@ -431,21 +483,24 @@ func (s *Scheduler) nextRunnable() *goroutine {
 	return s.picker.pick(nil, s.runnable)
 }
 
-// finish computes the result and hands it to Run. It must be the last thing
-// a simulated goroutine does to shared state before parking or exiting.
+// finish ends the segment and hands its result to Run. It must be the last
+// thing a simulated goroutine does to shared state before parking or
+// exiting.
 func (s *Scheduler) finish() {
-	s.finished = true
-	s.done <- s.result()
+	s.done <- s.segmentResult()
 }
 
-func (s *Scheduler) result() error {
-	if s.err != nil {
-		return s.err
+// segmentResult judges the end of a segment: errors and Halt end the run
+// for good; Run (unbounded horizon) also judges whether what is left parked
+// is a deadlock.
+func (s *Scheduler) segmentResult() error {
+	if s.err == nil && s.horizon < 0 && !s.halted {
+		s.err = s.deadlock()
 	}
-	if s.halted {
-		return nil
+	if s.err != nil || s.halted {
+		s.over = true
 	}
-	return s.deadlock()
+	return s.err
 }
 
 func (s *Scheduler) makeRunnable(g *goroutine) {
