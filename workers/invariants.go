@@ -1,0 +1,138 @@
+package workers
+
+import (
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// InvariantError reports a broken internal invariant of the pod workers.
+type InvariantError struct {
+	// Invariant names the rule, e.g. "terminated-implies-acknowledged".
+	Invariant string
+	// UID is the pod concerned (empty for the static-pod maps).
+	UID types.UID
+	// Detail says what was found.
+	Detail string
+}
+
+func (e *InvariantError) Error() string {
+	if e.UID == "" {
+		return fmt.Sprintf("workers: invariant %s broken: %s", e.Invariant, e.Detail)
+	}
+	return fmt.Sprintf("workers: invariant %s broken for pod %s: %s", e.Invariant, e.UID, e.Detail)
+}
+
+// recordRule is one per-record invariant: ok reports whether it holds.
+type recordRule struct {
+	name   string
+	detail string
+	ok     func(p *PodWorkers, s *podSyncStatus) bool
+}
+
+// recordRules are checked for every record, in this order. They restate
+// SPEC §1.1/§1.2 and the S invariants of §3 that one record can witness.
+var recordRules = []recordRule{
+	{"terminated-implies-requested", "terminated but termination never requested",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || s.terminationRequested }},
+	{"acknowledged-implies-requested", "startedTerminating without terminatingAt",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.startedTerminating || s.terminationRequested }},
+	{"terminated-implies-acknowledged", "KnownTerminated but not ContainersBeTerminating (G3, S9)",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || s.startedTerminating }},
+	{"finished-implies-terminated", "finished but not terminated",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.finished || s.terminated }},
+	{"finished-implies-idle", "finished but working, in flight, pending or with a live signal",
+		func(_ *PodWorkers, s *podSyncStatus) bool {
+			return !s.finished || (!s.working && !s.inFlight && s.pendingUpdate == nil && s.updates == nil)
+		}},
+	{"terminated-implies-kills-completed", "terminated with a kill completion Event still outstanding (S14)",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || len(s.notifyPostTerminating) == 0 }},
+	{"grace-set-once-terminating", "termination requested with a grace period below 1 s (S11)",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminationRequested || s.gracePeriod >= 1 }},
+	{"evicted-implies-requested", "evicted without a termination request",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.evicted || s.terminationRequested }},
+	{"restart-implies-requested", "restart requested for a pod that is not terminating",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.restartRequested || s.terminationRequested }},
+	{"live-record-has-worker", "unfinished record without a worker signal",
+		func(p *PodWorkers, s *podSyncStatus) bool { return s.finished || p.stopped || s.updates != nil }},
+	{"in-flight-implies-working", "sync in flight but not working",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.inFlight || s.working }},
+	{"pending-implies-working", "pending update that no worker will consume (L3)",
+		func(p *PodWorkers, s *podSyncStatus) bool {
+			return s.pendingUpdate == nil || s.working || p.isWaitingStaticPodLocked(s)
+		}},
+	{"acknowledged-implies-no-syncpod", "SyncPod in flight after acknowledgement (S4)",
+		func(_ *PodWorkers, s *podSyncStatus) bool {
+			return !s.startedTerminating || !s.inFlight || s.inFlightWork != SyncPodWork
+		}},
+	{"syncpod-cancelled-once-requested", "SyncPod in flight with termination requested but not cancelled (G4, S3)",
+		func(_ *PodWorkers, s *podSyncStatus) bool {
+			return !s.terminationRequested || !s.inFlight || s.inFlightWork != SyncPodWork ||
+				s.cancelFired
+		}},
+	{"in-flight-work-matches-record", "in-flight work behind or ahead of the record's phase",
+		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.inFlight || s.inFlightWork <= s.workType() }},
+	{"started-static-pod-is-live", "static pod started before the full name's holder finished (S15)",
+		func(p *PodWorkers, s *podSyncStatus) bool {
+			holder, held := p.startedStaticPodsByFullname[s.fullname]
+			return !s.started || s.activeUpdate == nil || !isStaticPod(s.activeUpdate.Pod) || s.finished ||
+				(held && holder == s.uid)
+		}},
+}
+
+// CheckInvariants checks the internal invariants under the pod lock.
+func (p *PodWorkers) CheckInvariants() error {
+	p.podLock.Lock()
+	defer p.podLock.Unlock()
+	return p.CheckInvariantsLocked()
+}
+
+// CheckInvariantsLocked checks the internal invariants of every record and of
+// the static-pod maps; the caller holds the pod lock (the simulated runtime
+// calls it just before every release of the pod lock). It returns the first
+// broken invariant as an *InvariantError, visiting records in UID order so
+// that the message is deterministic.
+func (p *PodWorkers) CheckInvariantsLocked() error {
+	for _, uid := range p.sortedUIDsLocked() {
+		status := p.podSyncStatuses[uid]
+		if status.uid != uid {
+			return &InvariantError{"record-keyed-by-uid", uid, fmt.Sprintf("record holds uid %q", status.uid)}
+		}
+		for _, rule := range recordRules {
+			if !rule.ok(p, status) {
+				return &InvariantError{rule.name, uid, fmt.Sprintf("%s (%s)", rule.detail, snapshotOf(status))}
+			}
+		}
+	}
+	return p.checkStaticMapsLocked()
+}
+
+// checkStaticMapsLocked: a started entry names a live record of that full
+// name that started and has not finished; wait lists are never empty.
+func (p *PodWorkers) checkStaticMapsLocked() error {
+	for _, fullname := range sortedKeys(p.startedStaticPodsByFullname) {
+		uid := p.startedStaticPodsByFullname[fullname]
+		status, ok := p.podSyncStatuses[uid]
+		switch {
+		case !ok:
+			return &InvariantError{"static-started-entry-live", uid, fmt.Sprintf("started entry of %q has no record", fullname)}
+		case status.finished || !status.started || status.fullname != fullname:
+			return &InvariantError{"static-started-entry-live", uid,
+				fmt.Sprintf("started entry of %q points to a finished, unstarted or renamed record (%s)", fullname, snapshotOf(status))}
+		}
+	}
+	for _, fullname := range sortedKeys(p.waitingToStartStaticPodsByFullname) {
+		if len(p.waitingToStartStaticPodsByFullname[fullname]) == 0 {
+			return &InvariantError{"static-wait-list-nonempty", "", fmt.Sprintf("empty wait list kept for %q", fullname)}
+		}
+	}
+	return nil
+}
+
+// isWaitingStaticPodLocked reports a static pod that was refused by the
+// full-name exclusion: it keeps its update pending while idle (#116995).
+func (p *PodWorkers) isWaitingStaticPodLocked(s *podSyncStatus) bool {
+	return !s.started && isStaticPod(s.pendingUpdate.Pod) &&
+		slices.Contains(p.waitingToStartStaticPodsByFullname[s.fullname], s.uid)
+}

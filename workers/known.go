@@ -1,0 +1,112 @@
+package workers
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// SyncKnownPods is housekeeping's reconciliation (SPEC §1.12). From now on
+// an unknown UID means "not running". Every record whose UID is not desired
+// (an orphan) or that asked for a restart goes through
+// removeTerminatedWorkerLocked, which purges it if it is finished and drives
+// unfinished orphans to termination. The result describes every record that
+// is kept; the caller must re-create with UpdatePod(create) each desired pod
+// missing from it. Records are visited in UID order, so replays and wake-ups
+// happen in a deterministic order.
+func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorkerSync {
+	desired := make(map[types.UID]bool, len(desiredPods))
+	for _, pod := range desiredPods {
+		desired[pod.UID] = true
+	}
+
+	p.podLock.Lock()
+	defer p.podLock.Unlock()
+	p.podsSynced = true
+	workers := make(map[types.UID]PodWorkerSync)
+	for _, uid := range p.sortedUIDsLocked() {
+		status := p.podSyncStatuses[uid]
+		orphan := !desired[uid]
+		if (status.restartRequested || orphan) && p.removeTerminatedWorkerLocked(status, orphan) {
+			continue
+		}
+		workers[uid] = podWorkerSyncOf(status, orphan)
+	}
+	return workers
+}
+
+// podWorkerSyncOf reports a kept record: its phase, and whether a config pod
+// (not only a runtime pod) is known, from the last consumed update or, if
+// none was consumed, the pending one.
+func podWorkerSyncOf(status *podSyncStatus, orphan bool) PodWorkerSync {
+	sync := PodWorkerSync{State: status.workType(), Orphan: orphan}
+	update := status.activeUpdate
+	if update == nil {
+		update = status.pendingUpdate
+	}
+	if update != nil && update.Pod != nil {
+		sync.HasConfig = true
+		sync.Static = isStaticPod(update.Pod)
+	}
+	return sync
+}
+
+// removeTerminatedWorkerLocked is the kubelet's removeTerminatedWorker (SPEC
+// §1.12 step 2). It reports whether the record was purged:
+//   - finished: purged (the UID may restart, or is forgotten);
+//   - unfinished and still desired (restart requested, still terminating):
+//     kept, waiting;
+//   - unfinished orphan: deleted=true, then purged if it never started and
+//     was never seen at runtime; otherwise driven to termination by the
+//     worker itself, because no config update will ever come for it
+//     (#113145).
+func (p *PodWorkers) removeTerminatedWorkerLocked(status *podSyncStatus, orphan bool) bool {
+	if status.finished {
+		p.purgeRecordLocked(status)
+		return true
+	}
+	if !orphan {
+		return false
+	}
+	status.deleted = true
+	switch {
+	case !status.started && !status.observedRuntime:
+		p.purgeRecordLocked(status)
+		return true
+	case !status.terminationRequested:
+		p.terminateOrphanLocked(status)
+	default:
+		p.requeueLastPodUpdateLocked(status)
+	}
+	return false
+}
+
+// terminateOrphanLocked starts termination of a started orphan: grace from
+// the last pod (no override) or 1, then a replay of the last update.
+//
+// G4 (SPEC §1.17-4): upstream does not cancel the in-flight sync here, unlike
+// UpdatePod; a SyncPod for a pod that left config would run on with a live
+// context. The cancellation Event fires, as for any termination request.
+func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
+	status.terminationRequested, status.terminatingAt = true, p.rt.Now()
+	grace := int64(1)
+	if status.activeUpdate != nil && status.activeUpdate.Pod != nil {
+		grace, _ = calculateEffectiveGracePeriod(status, status.activeUpdate.Pod, nil)
+	}
+	status.gracePeriod = grace
+	p.requeueLastPodUpdateLocked(status)
+	p.cancelSyncLocked(status)
+}
+
+// purgeRecordLocked forgets a UID: the record goes, its worker (if any)
+// exits, and its static full name is released.
+//
+// G2 (SPEC §1.17-2): purging an unstarted orphan that had been killed leaves
+// upstream's CompletedCh open forever; it fires here, as on every other
+// finalisation path. The record also counts as terminated from now on
+// (unknown after sync = not running), so the kill is complete.
+func (p *PodWorkers) purgeRecordLocked(status *podSyncStatus) {
+	delete(p.podSyncStatuses, status.uid)
+	p.closeUpdatesLocked(status)
+	p.fireKillCompletionsLocked(status)
+	p.releaseStaticPodLocked(status)
+}

@@ -1,0 +1,215 @@
+package workers
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+	"testing/synctest"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// queryRow is the seven §1.14 queries of one UID, in table order:
+// KnownTerminated, CouldHaveRunning, BeFinished, TermRequested,
+// ContainersBeTerminating, RuntimeBeRemoved, ContentBeRemoved.
+type queryRow [7]bool
+
+func (r queryRow) String() string {
+	out := ""
+	for _, b := range r {
+		out += map[bool]string{true: "T", false: "F"}[b]
+	}
+	return out
+}
+
+func queries(w *PodWorkers, uid types.UID) queryRow {
+	return queryRow{
+		w.IsPodKnownTerminated(uid), w.CouldHaveRunningContainers(uid), w.ShouldPodBeFinished(uid),
+		w.IsPodTerminationRequested(uid), w.ShouldPodContainersBeTerminating(uid),
+		w.ShouldPodRuntimeBeRemoved(uid), w.ShouldPodContentBeRemoved(uid),
+	}
+}
+
+// TestSyncKnownPods is SPEC §5.
+func TestSyncKnownPods(t *testing.T) {
+	inBubble(t, func(h *harness) {
+		const numPods = 20
+		pod := func(i int) *v1.Pod { return newPod(strconv.Itoa(i), "pod") }
+		for i := range numPods {
+			h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodUpdate, Pod: pod(i)})
+		}
+		for i := range numPods {
+			if i == 2 || i == 14 {
+				continue
+			}
+			p := pod(i)
+			if i%2 == 0 {
+				p = withDeletion(p, 30)
+			}
+			h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodKill, Pod: p})
+		}
+		synctest.Wait()
+		checks := []struct {
+			uid  types.UID
+			want string
+		}{
+			{"0", "TFTTTTT"}, {"1", "TFTTTTF"}, {"2", "FTFFFFF"}, {"abc", "FTFFFFF"},
+		}
+		for _, c := range checks {
+			if got := queries(h.w, c.uid).String(); got != c.want {
+				t.Errorf("before sync: pod %s: got %s, want %s", c.uid, got, c.want)
+			}
+		}
+
+		desired := []*v1.Pod{pod(2), pod(14)}
+		if got := fmt.Sprint(h.w.SyncKnownPods(desired)); got != "map[14:{sync false true false} 2:{sync false true false}]" {
+			t.Errorf("got %s, want only 2 and 14, syncing with config", got)
+		}
+		if got := len(h.w.PodStates()); got != 2 {
+			t.Errorf("got %d records, want 2", got)
+		}
+		if h.w.IsPodTerminationRequested("2") {
+			t.Errorf("pod 2: got termination requested, want not")
+		}
+		if got, want := queries(h.w, "abc").String(), "FFTFTTT"; got != want {
+			t.Errorf("after sync: abc: got %s, want %s", got, want)
+		}
+
+		h.w.SyncKnownPods(nil)
+		synctest.Wait()
+		for _, s := range h.w.PodStates() {
+			if !s.Finished || s.HasWorker || !s.Deleted {
+				t.Errorf("after SyncKnownPods(nil): got %s, want finished, deleted, no worker", s)
+			}
+		}
+		if got := len(h.w.PodStates()); got != 2 {
+			t.Errorf("got %d records, want 2 retained", got)
+		}
+		before := len(h.syncer.allCalls())
+		h.kill(pod(2))
+		h.kill(pod(14))
+		if got := len(h.syncer.allCalls()); got != before {
+			t.Errorf("got %d calls after killing finished pods, want %d", got, before)
+		}
+		h.w.SyncKnownPods(nil)
+		if got := len(h.w.PodStates()); got != 0 {
+			t.Errorf("got %d records, want all purged", got)
+		}
+	})
+}
+
+// Test_removeTerminatedWorker is SPEC §5, on hand-built records.
+func Test_removeTerminatedWorker(t *testing.T) {
+	active := func() *UpdatePodOptions { return &UpdatePodOptions{Pod: newPod("a", "pod-a")} }
+	tests := []struct {
+		name        string
+		status      podSyncStatus
+		orphan      bool
+		wantRemoved bool
+		// wantPending: "none", "replay" (copy of active) or "kept".
+		wantPending string
+		wantSignal  bool
+		// wantGrace is checked when non-zero.
+		wantGrace int64
+	}{
+		{name: "finished", status: podSyncStatus{finished: true, terminated: true, terminationRequested: true},
+			orphan: true, wantRemoved: true, wantPending: "none"},
+		{name: "finished restart, not orphan", status: podSyncStatus{finished: true, restartRequested: true},
+			wantRemoved: true, wantPending: "none"},
+		{name: "unfinished, not orphan", status: podSyncStatus{terminationRequested: true, restartRequested: true},
+			wantPending: "none"},
+		{name: "orphan never started", status: podSyncStatus{},
+			orphan: true, wantRemoved: true, wantPending: "none"},
+		{name: "orphan started, no active update", status: podSyncStatus{started: true},
+			orphan: true, wantPending: "none", wantGrace: 1},
+		{name: "orphan started with active update", status: podSyncStatus{started: true, activeUpdate: active()},
+			orphan: true, wantPending: "replay", wantSignal: true, wantGrace: 30},
+		{name: "orphan terminating", status: podSyncStatus{started: true, terminationRequested: true, activeUpdate: active()},
+			orphan: true, wantPending: "replay", wantSignal: true},
+		{name: "orphan terminated", status: podSyncStatus{started: true, terminationRequested: true, terminated: true, activeUpdate: active()},
+			orphan: true, wantPending: "replay", wantSignal: true},
+		{name: "orphan runtime pod", status: podSyncStatus{observedRuntime: true, terminationRequested: true, activeUpdate: active()},
+			orphan: true, wantPending: "replay", wantSignal: true},
+		{name: "orphan with pending update", status: podSyncStatus{started: true, terminationRequested: true,
+			activeUpdate: active(), pendingUpdate: &UpdatePodOptions{UpdateType: SyncPodKill, Pod: newPod("a", "pending")}},
+			orphan: true, wantPending: "kept"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newBareWorkers(t)
+			status := tt.status
+			status.uid, status.fullname = "a", "pod-a_ns"
+			pendingBefore := status.pendingUpdate
+			updates := w.rt.NewSignal("updates/a")
+			status.updates = updates
+			w.podSyncStatuses["a"] = &status
+			w.startedStaticPodsByFullname["pod-a_ns"] = "a"
+
+			if got := w.removeTerminatedWorkerLocked(&status, tt.orphan); got != tt.wantRemoved {
+				t.Fatalf("got removed %v, want %v", got, tt.wantRemoved)
+			}
+			if _, kept := w.podSyncStatuses["a"]; kept == tt.wantRemoved {
+				t.Errorf("got record kept %v, want %v", kept, !tt.wantRemoved)
+			}
+			if _, held := w.startedStaticPodsByFullname["pod-a_ns"]; held == tt.wantRemoved {
+				t.Errorf("got static name held %v, want %v", held, !tt.wantRemoved)
+			}
+			checkPending(t, &status, pendingBefore, tt.wantPending)
+			if tt.wantRemoved {
+				if updates.Wait() {
+					t.Errorf("got a live signal after purge, want it closed")
+				}
+				return
+			}
+			if got := updates.TryWait(); got != tt.wantSignal {
+				t.Errorf("got signalled %v, want %v", got, tt.wantSignal)
+			}
+			if tt.orphan && (!status.deleted || !status.terminationRequested) {
+				t.Errorf("got %s, want deleted and terminating", snapshotOf(&status))
+			}
+			if tt.wantGrace != 0 && status.gracePeriod != tt.wantGrace {
+				t.Errorf("got grace %d, want %d", status.gracePeriod, tt.wantGrace)
+			}
+		})
+	}
+}
+
+func checkPending(t *testing.T, status *podSyncStatus, before *UpdatePodOptions, want string) {
+	t.Helper()
+	switch want {
+	case "none":
+		if status.pendingUpdate != nil {
+			t.Errorf("got a pending update, want none")
+		}
+	case "replay":
+		if status.pendingUpdate == nil || status.pendingUpdate == status.activeUpdate ||
+			status.pendingUpdate.Pod != status.activeUpdate.Pod || !status.working {
+			t.Errorf("got pending %v (working %v), want a copy of the active update and working", status.pendingUpdate, status.working)
+		}
+	case "kept":
+		if status.pendingUpdate != before {
+			t.Errorf("got pending %v, want the existing one unchanged", status.pendingUpdate)
+		}
+	}
+}
+
+// TestOrphanDrivenToCompletion (B11, #113145): a force-deleted pod whose
+// terminating sync failed is re-driven by SyncKnownPods, with no config
+// update ever arriving.
+func TestOrphanDrivenToCompletion(t *testing.T) {
+	inBubble(t, func(h *harness) {
+		pod := newPod("a", "pod-a")
+		h.create(pod)
+		h.syncer.respond("SyncTerminatingPod", "a", syncOutcome{err: fmt.Errorf("cri")})
+		h.kill(pod)
+		if s := h.state("a"); s.State != "T" {
+			t.Fatalf("got %s, want T after the failed terminating sync", s)
+		}
+		h.w.SyncKnownPods(nil)
+		synctest.Wait()
+		if s := h.state("a"); !s.Finished {
+			t.Errorf("got %s, want finished", s)
+		}
+	})
+}

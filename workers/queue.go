@@ -1,0 +1,81 @@
+package workers
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Queue is the kubelet's basic work queue (pkg/kubelet/util/queue): at most
+// one entry per UID, a later Enqueue replacing the earlier due time. It is
+// read at an explicit time, and due entries come out in a deterministic
+// order, so a simulated kubelet can drain it without map order leaking.
+type Queue struct {
+	rt      Runtime
+	lock    sync.Locker
+	entries map[types.UID]time.Time
+}
+
+// QueueEntry is one queued UID and when it is due.
+type QueueEntry struct {
+	UID types.UID
+	Due time.Time
+}
+
+// NewQueue returns an empty queue whose delays count from rt.Now().
+func NewQueue(rt Runtime) *Queue {
+	return &Queue{rt: rt, lock: rt.NewMutex("workQueue"), entries: map[types.UID]time.Time{}}
+}
+
+// Enqueue makes uid due after delay, replacing any earlier entry.
+func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	q.entries[uid] = q.rt.Now().Add(delay)
+}
+
+// GetWork removes and returns the UIDs due at now (due time ≤ now; the
+// kubelet's queue needs strictly before, which under a fake clock would
+// delay a zero-delay entry until time moves), by due time, then UID.
+func (q *Queue) GetWork(now time.Time) []types.UID {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	var due []QueueEntry
+	for _, entry := range q.entriesLocked() {
+		if !entry.Due.After(now) {
+			due = append(due, entry)
+			delete(q.entries, entry.UID)
+		}
+	}
+	uids := make([]types.UID, len(due))
+	for i, entry := range due {
+		uids[i] = entry.UID
+	}
+	return uids
+}
+
+// Entries returns every queued entry, by due time, then UID, without
+// removing any.
+func (q *Queue) Entries() []QueueEntry {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return q.entriesLocked()
+}
+
+// Len is the number of queued UIDs.
+func (q *Queue) Len() int {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	return len(q.entries)
+}
+
+func (q *Queue) entriesLocked() []QueueEntry {
+	entries := make([]QueueEntry, 0, len(q.entries))
+	for _, uid := range sortedKeys(q.entries) {
+		entries = append(entries, QueueEntry{UID: uid, Due: q.entries[uid]})
+	}
+	slices.SortStableFunc(entries, func(a, b QueueEntry) int { return a.Due.Compare(b.Due) })
+	return entries
+}

@@ -1,0 +1,71 @@
+package workers
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// allowPodStartLocked is the kubelet's allowPodStart (SPEC §1.10). Non-static
+// pods always start. A static pod whose record is gone or whose termination
+// was requested can never start (the worker exits through
+// cleanupUnstartedPod, #107900); one refused by the full-name exclusion
+// cannot start yet and is put on the work queue with the error backoff.
+func (p *PodWorkers) allowPodStartLocked(pod *v1.Pod) (canStart, canEverStart bool) {
+	if !isStaticPod(pod) {
+		return true, true
+	}
+	status, ok := p.podSyncStatuses[pod.UID]
+	if !ok || status.terminationRequested {
+		return false, false
+	}
+	if !p.allowStaticPodStartLocked(status.fullname, pod.UID) {
+		p.queue.Enqueue(pod.UID, p.jitter(p.backoffPeriod))
+		return false, true
+	}
+	return true, true
+}
+
+// allowStaticPodStartLocked is the kubelet's allowStaticPodStart: at most one
+// static UID runs per full name (#97722, #104743), and waiters start in
+// arrival order. Waiters that are gone, terminating or terminated are
+// skipped (#107733, #107900) and the skipped prefix is trimmed; a refused
+// UID keeps its place.
+func (p *PodWorkers) allowStaticPodStartLocked(fullname string, uid types.UID) bool {
+	if startedUID, started := p.startedStaticPodsByFullname[fullname]; started {
+		return startedUID == uid
+	}
+	waiting := p.waitingToStartStaticPodsByFullname[fullname]
+	for i, waitingUID := range waiting {
+		status, ok := p.podSyncStatuses[waitingUID]
+		if !ok || status.terminationRequested || status.terminated {
+			continue
+		}
+		if waitingUID != uid {
+			p.waitingToStartStaticPodsByFullname[fullname] = waiting[i:]
+			return false
+		}
+		waiting = waiting[i+1:]
+		break
+	}
+	if len(waiting) == 0 {
+		delete(p.waitingToStartStaticPodsByFullname, fullname)
+	} else {
+		p.waitingToStartStaticPodsByFullname[fullname] = waiting
+	}
+	p.startedStaticPodsByFullname[fullname] = uid
+	return true
+}
+
+// IsPodForMirrorPodTerminatingByFullName reports whether the static pod that
+// holds podFullName is terminating (state TR or T): housekeeping then keeps
+// its orphaned mirror pod in the API until it is done.
+func (p *PodWorkers) IsPodForMirrorPodTerminatingByFullName(podFullName string) bool {
+	p.podLock.Lock()
+	defer p.podLock.Unlock()
+	uid, started := p.startedStaticPodsByFullname[podFullName]
+	if !started {
+		return false
+	}
+	status, ok := p.podSyncStatuses[uid]
+	return ok && status.terminationRequested && !status.terminated
+}

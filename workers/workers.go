@@ -1,0 +1,157 @@
+package workers
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Defaults are the kubelet's: newPodWorkers receives kl.resyncInterval
+// (KubeletConfiguration.SyncFrequency, default 1 minute) and backOffPeriod
+// (10 seconds, pkg/kubelet/kubelet.go).
+const (
+	// DefaultResyncInterval is the delay before a successfully synced pod is
+	// synced again.
+	DefaultResyncInterval = time.Minute
+	// DefaultBackoffPeriod is the delay before a failed sync is retried.
+	DefaultBackoffPeriod = 10 * time.Second
+
+	// transientErrorBackoff is the kubelet's backOffOnTransientErrorPeriod:
+	// a sync that failed because the network is not ready retries soon.
+	transientErrorBackoff = time.Second
+	// networkNotReadyMessage is the kubelet's NetworkNotReadyErrorMsg.
+	networkNotReadyMessage = "network is not ready"
+)
+
+// WorkQueue is the kubelet's delayed re-sync queue. The pod workers only
+// enqueue; the kubelet turns due entries into UpdatePod(sync) for pods still
+// in its pod manager (SPEC §1.8). Enqueue is called with the pod lock held, so
+// it must neither block for long nor call back into PodWorkers.
+type WorkQueue interface {
+	Enqueue(uid types.UID, delay time.Duration)
+}
+
+// Config wires the pod workers to the world around them.
+type Config struct {
+	// Runtime provides goroutines, locks, wake-ups, time and jitter. Required.
+	Runtime Runtime
+	// Syncer receives the lifecycle callbacks. Required.
+	Syncer Syncer
+	// Cache is the runtime status cache read before each sync. Required.
+	// GetNewerThan is called without the pod lock; Get is called with it
+	// held (first sight of a terminal-phase pod, §1.13), so Get must not
+	// block or call back into PodWorkers.
+	Cache PodCache
+	// Queue receives re-sync requests; nil means a fresh Queue over Runtime.
+	Queue WorkQueue
+	// ResyncInterval is the delay after a successful sync; 0 means
+	// DefaultResyncInterval.
+	ResyncInterval time.Duration
+	// BackoffPeriod is the delay after a failed sync; 0 means
+	// DefaultBackoffPeriod.
+	BackoffPeriod time.Duration
+}
+
+// PodWorkers is the pod-worker state machine of SPEC §1: one record and at
+// most one worker goroutine per pod UID, all state under one lock.
+type PodWorkers struct {
+	rt             Runtime
+	syncer         Syncer
+	cache          PodCache
+	queue          WorkQueue
+	resyncInterval time.Duration
+	backoffPeriod  time.Duration
+
+	// podLock guards every field below.
+	podLock sync.Locker
+	// podsSynced becomes true at the first SyncKnownPods and never reverts
+	// (SPEC §1.1): from then on an unknown UID means "not running".
+	podsSynced bool
+	// stopped is set by Shutdown; no worker runs afterwards.
+	stopped bool
+	// podSyncStatuses holds one record per known UID.
+	podSyncStatuses map[types.UID]*podSyncStatus
+	// startedStaticPodsByFullname maps a static pod full name to the one UID
+	// allowed to run under it (SPEC §1.10).
+	startedStaticPodsByFullname map[string]types.UID
+	// waitingToStartStaticPodsByFullname holds, per full name, the static
+	// UIDs in the order their workers were created.
+	waitingToStartStaticPodsByFullname map[string][]types.UID
+}
+
+// New returns pod workers over cfg. It panics when a required dependency is
+// missing, a programmer error.
+func New(cfg Config) *PodWorkers {
+	switch {
+	case cfg.Runtime == nil:
+		panic("workers: New: Config.Runtime is nil")
+	case cfg.Syncer == nil:
+		panic("workers: New: Config.Syncer is nil")
+	case cfg.Cache == nil:
+		panic("workers: New: Config.Cache is nil")
+	}
+	if cfg.Queue == nil {
+		cfg.Queue = NewQueue(cfg.Runtime)
+	}
+	if cfg.ResyncInterval <= 0 {
+		cfg.ResyncInterval = DefaultResyncInterval
+	}
+	if cfg.BackoffPeriod <= 0 {
+		cfg.BackoffPeriod = DefaultBackoffPeriod
+	}
+	return &PodWorkers{
+		rt:                                 cfg.Runtime,
+		syncer:                             cfg.Syncer,
+		cache:                              cfg.Cache,
+		queue:                              cfg.Queue,
+		resyncInterval:                     cfg.ResyncInterval,
+		backoffPeriod:                      cfg.BackoffPeriod,
+		podLock:                            cfg.Runtime.NewMutex("podLock"),
+		podSyncStatuses:                    map[types.UID]*podSyncStatus{},
+		startedStaticPodsByFullname:        map[string]types.UID{},
+		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
+	}
+}
+
+// WorkQueue returns the queue the workers enqueue re-syncs on (the one from
+// Config, or the Queue New created).
+func (p *PodWorkers) WorkQueue() WorkQueue {
+	return p.queue
+}
+
+// Shutdown stops every worker: each goroutine exits once its current sync
+// call (if any) returns, and later UpdatePod calls are dropped (a later
+// KillPodNow times out). Records and queries stay available. The kubelet never stops its pod workers; harnesses
+// need it so that runs end without leaked goroutines.
+func (p *PodWorkers) Shutdown() {
+	p.podLock.Lock()
+	defer p.podLock.Unlock()
+	p.stopped = true
+	for _, uid := range p.sortedUIDsLocked() {
+		p.closeUpdatesLocked(p.podSyncStatuses[uid])
+	}
+}
+
+// sortedUIDsLocked returns the known UIDs in ascending order: every loop
+// over records whose order can reach behaviour or output goes through it.
+func (p *PodWorkers) sortedUIDsLocked() []types.UID {
+	return sortedKeys(p.podSyncStatuses)
+}
+
+// notifyLocked makes a wake-up pending for the record's worker, if it still
+// has one (it has none once finished or after Shutdown).
+func (p *PodWorkers) notifyLocked(s *podSyncStatus) {
+	if s.updates != nil {
+		s.updates.Notify()
+	}
+}
+
+// closeUpdatesLocked closes the record's wake-up signal, which ends its
+// worker goroutine (the kubelet's cleanupPodUpdates).
+func (p *PodWorkers) closeUpdatesLocked(s *podSyncStatus) {
+	if s.updates != nil {
+		s.updates.Close()
+		s.updates = nil
+	}
+}
