@@ -298,6 +298,15 @@ func (s *Scheduler) Now() time.Time { return s.epoch.Add(s.elapsed) }
 // Elapsed returns the virtual time since the epoch.
 func (s *Scheduler) Elapsed() time.Duration { return s.elapsed }
 
+// Goroutine returns the name of the simulated goroutine holding the baton,
+// or "" outside a run. Recorders use it to attribute operations.
+func (s *Scheduler) Goroutine() string {
+	if !s.running || s.cur == nil {
+		return ""
+	}
+	return s.cur.name
+}
+
 // Steps returns the number of scheduling points so far.
 func (s *Scheduler) Steps() int64 { return s.steps }
 

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -98,5 +99,27 @@ func TestRunFromInsideTheSimulationPanics(t *testing.T) {
 	var pe *PanicError
 	if err := s.Run(); !errors.As(err, &pe) {
 		t.Fatalf("got %v, want a panic", err)
+	}
+}
+
+func TestGoroutineNamesTheBatonHolder(t *testing.T) {
+	s := New(Options{Source: NewReplay(nil)})
+	defer s.Close()
+	var seen []string
+	for _, name := range []string{"client/1", "worker/a"} {
+		s.Go(name, func() {
+			seen = append(seen, s.Goroutine())
+			s.Yield()
+			seen = append(seen, s.Goroutine())
+		})
+	}
+	if got := s.Goroutine(); got != "" {
+		t.Fatalf("outside a run: got %q, want empty", got)
+	}
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, ","); got != "client/1,client/1,worker/a,worker/a" {
+		t.Fatalf("got %s", got)
 	}
 }

@@ -21,6 +21,11 @@ type Runtime struct {
 	// invariants at every release of the pod lock without adding a
 	// scheduling point.
 	BeforeUnlock func(name string)
+	// AfterLock, if set, runs as soon as a mutex made by NewMutex is
+	// acquired, before the caller continues: with BeforeUnlock it brackets
+	// every critical section, which is where pod-worker operations take
+	// effect.
+	AfterLock func(name string)
 }
 
 var _ workers.Runtime = (*Runtime)(nil)
@@ -34,10 +39,10 @@ func (r *Runtime) Go(name string, f func()) { r.S.GoDaemon(name, f) }
 // NewMutex returns a sim mutex, wrapped when BeforeUnlock is set.
 func (r *Runtime) NewMutex(name string) sync.Locker {
 	m := r.S.NewMutex(name)
-	if r.BeforeUnlock == nil {
+	if r.BeforeUnlock == nil && r.AfterLock == nil {
 		return m
 	}
-	return &hookedMutex{Mutex: m, name: name, before: r.BeforeUnlock}
+	return &hookedMutex{Mutex: m, name: name, before: r.BeforeUnlock, after: r.AfterLock}
 }
 
 // NewSignal returns a sim signal.
@@ -54,11 +59,20 @@ func (r *Runtime) Intn(n int) int { return r.S.Intn(n) }
 
 type hookedMutex struct {
 	*sim.Mutex
-	name   string
-	before func(string)
+	name          string
+	before, after func(string)
+}
+
+func (m *hookedMutex) Lock() {
+	m.Mutex.Lock()
+	if m.after != nil {
+		m.after(m.name)
+	}
 }
 
 func (m *hookedMutex) Unlock() {
-	m.before(m.name)
+	if m.before != nil {
+		m.before(m.name)
+	}
 	m.Mutex.Unlock()
 }

@@ -14,8 +14,10 @@ func TestRuntimeIsTheScheduler(t *testing.T) {
 	defer s.Close()
 	rt := New(s)
 	var held []bool
+	var lockedBy []string
 	locked := false
 	rt.BeforeUnlock = func(name string) { held = append(held, locked && name == "podLock") }
+	rt.AfterLock = func(name string) { lockedBy = append(lockedBy, s.Goroutine()+" "+name) }
 	mu := rt.NewMutex("podLock")
 	sig := rt.NewSignal("updates/a")
 	done := rt.NewEvent("done/a")
@@ -41,6 +43,9 @@ func TestRuntimeIsTheScheduler(t *testing.T) {
 	}
 	if !fired || len(held) != 1 || !held[0] {
 		t.Fatalf("got fired=%v hook=%v, want true and [true]", fired, held)
+	}
+	if len(lockedBy) != 1 || lockedBy[0] != "worker/a podLock" {
+		t.Fatalf("got locks %v, want [worker/a podLock]", lockedBy)
 	}
 	if !at.Equal(s.Now()) {
 		t.Fatalf("runtime Now %v, scheduler Now %v", at, s.Now())
