@@ -1,7 +1,7 @@
 # podsim — every target works on a fresh machine with Go installed.
 GO ?= go
 PKGS := ./...
-STATICCHECK_VERSION := 2026.2.2
+STATICCHECK_VERSION := v0.8.2
 
 .PHONY: all test race bench lint deps cover fmt tools
 
