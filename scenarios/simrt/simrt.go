@@ -26,6 +26,10 @@ type Runtime struct {
 	// every critical section, which is where pod-worker operations take
 	// effect.
 	AfterLock func(name string)
+	// OnFire, if set, runs as an event made by NewEvent fires, before its
+	// waiters are woken: how recorders see cancellations and kill
+	// completions happen.
+	OnFire func(name string)
 }
 
 var _ workers.Runtime = (*Runtime)(nil)
@@ -48,8 +52,27 @@ func (r *Runtime) NewMutex(name string) sync.Locker {
 // NewSignal returns a sim signal.
 func (r *Runtime) NewSignal(name string) workers.Signal { return r.S.NewSignal(name) }
 
-// NewEvent returns a sim event.
-func (r *Runtime) NewEvent(name string) workers.Event { return r.S.NewEvent(name) }
+// NewEvent returns a sim event, wrapped when OnFire is set.
+func (r *Runtime) NewEvent(name string) workers.Event {
+	e := r.S.NewEvent(name)
+	if r.OnFire == nil {
+		return e
+	}
+	return &hookedEvent{Event: e, name: name, onFire: r.OnFire}
+}
+
+type hookedEvent struct {
+	*sim.Event
+	name   string
+	onFire func(string)
+}
+
+func (e *hookedEvent) Fire() {
+	if !e.Event.Fired() {
+		e.onFire(e.name)
+	}
+	e.Event.Fire()
+}
 
 // Now returns the virtual time.
 func (r *Runtime) Now() time.Time { return r.S.Now() }

@@ -18,6 +18,8 @@ func TestRuntimeIsTheScheduler(t *testing.T) {
 	locked := false
 	rt.BeforeUnlock = func(name string) { held = append(held, locked && name == "podLock") }
 	rt.AfterLock = func(name string) { lockedBy = append(lockedBy, s.Goroutine()+" "+name) }
+	var fires []string
+	rt.OnFire = func(name string) { fires = append(fires, s.Goroutine()+" fires "+name) }
 	mu := rt.NewMutex("podLock")
 	sig := rt.NewSignal("updates/a")
 	done := rt.NewEvent("done/a")
@@ -46,6 +48,9 @@ func TestRuntimeIsTheScheduler(t *testing.T) {
 	}
 	if len(lockedBy) != 1 || lockedBy[0] != "worker/a podLock" {
 		t.Fatalf("got locks %v, want [worker/a podLock]", lockedBy)
+	}
+	if len(fires) != 1 || fires[0] != "worker/a fires done/a" {
+		t.Fatalf("got fires %v, want [worker/a fires done/a]", fires)
 	}
 	if !at.Equal(s.Now()) {
 		t.Fatalf("runtime Now %v, scheduler Now %v", at, s.Now())

@@ -1,0 +1,127 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// Streams are a run's three independent sources of choice.
+type Streams struct {
+	Plan, Schedule, Faults sim.Source
+}
+
+// SeedStreams derives the three streams of seed.
+func SeedStreams(seed uint64) Streams {
+	return Streams{
+		Plan:     sim.NewPCG(sim.Derive(seed, "plan")),
+		Schedule: sim.NewPCG(sim.Derive(seed, "schedule")),
+		Faults:   sim.NewPCG(sim.Derive(seed, "faults")),
+	}
+}
+
+// pick returns one of xs.
+func pick[T any](src sim.Source, xs ...T) T { return xs[src.Intn(len(xs))] }
+
+// GenerateSwarm draws a mixed plan: 2 to 4 pods (some static, sharing a
+// full name), 4 to 24 actions of every kind from 1 to 3 clients, and
+// faults at random rates.
+func GenerateSwarm(src sim.Source) Plan {
+	nPods := 2 + src.Intn(3)
+	uids := make([]types.UID, nPods)
+	shapes := map[types.UID]Action{}
+	for i := range uids {
+		uids[i] = types.UID(string(rune('a' + i)))
+		shapes[uids[i]] = Action{Static: src.Intn(3) == 0, Name: "web", SpecGrace: int64(pick(src, 1, 5, 30))}
+	}
+	p := Plan{Family: "swarm", Clients: 1 + src.Intn(3), Faults: Faults{
+		ErrorRate: pick(src, 0, 50, 200), SlowRate: pick(src, 0, 200, 600), MaxDelay: 3 * time.Second,
+		IgnoreCancel: pick(src, 0, 500), TerminalRate: pick(src, 0, 100),
+	}}
+	at := time.Duration(0)
+	created := map[types.UID]bool{}
+	for n := 4 + src.Intn(21); n > 0; n-- {
+		uid := uids[src.Intn(nPods)]
+		a := shapes[uid]
+		a.At, a.Client, a.UID, a.Grace = at, src.Intn(p.Clients), uid, -1
+		if !created[uid] {
+			a.Kind, created[uid] = Create, true
+		} else {
+			a.Kind = ActionKind(src.Intn(int(Query) + 1))
+		}
+		switch a.Kind {
+		case Delete, Kill, KillNow:
+			a.Grace = int64(pick(src, -1, 0, 2, 10))
+			a.Evict = a.Kind != Delete && src.Intn(2) == 0
+		case Finish:
+			a.Terminal = pick(src, "Succeeded", "Failed")
+		case SyncKnown:
+			a.UID = ""
+		}
+		p.Actions = append(p.Actions, a)
+		at += time.Duration(src.Intn(4)) * 500 * time.Millisecond
+	}
+	return p
+}
+
+// Family is a named scenario generator.
+type Family struct {
+	Name     string
+	Generate func(sim.Source) Plan
+}
+
+// Families lists the scenario families, by name.
+func Families() []Family {
+	fams := []Family{{Name: "swarm", Generate: GenerateSwarm}}
+	slices.SortFunc(fams, func(a, b Family) int { return cmpString(a.Name, b.Name) })
+	return fams
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Result is the outcome of one seed.
+type Result struct {
+	Family     string
+	Seed       uint64
+	Err        error    // the scheduler's: deadlock, limit, panic, hot loop
+	Violations []string // the oracles'
+	Steps      int64
+	Elapsed    time.Duration
+	TraceSHA   string
+}
+
+// Failed reports whether the seed failed any check.
+func (r Result) Failed() bool { return r.Err != nil || len(r.Violations) > 0 }
+
+func (r Result) String() string {
+	if !r.Failed() {
+		return fmt.Sprintf("%s seed %d: ok (%d steps, %v)", r.Family, r.Seed, r.Steps, r.Elapsed)
+	}
+	msg := fmt.Sprint(r.Err)
+	if r.Err == nil {
+		msg = r.Violations[0]
+	}
+	return fmt.Sprintf("%s seed %d: FAIL %s", r.Family, r.Seed, msg)
+}
+
+// RunSeed runs one seed of a family.
+func RunSeed(f Family, seed uint64, strategy sim.Strategy) Result {
+	st := SeedStreams(seed)
+	plan := f.Generate(st.Plan)
+	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
+	err := w.Run()
+	return Result{Family: f.Name, Seed: seed, Err: err, Violations: w.Violations,
+		Steps: w.S.Steps(), Elapsed: w.S.Elapsed(), TraceSHA: w.S.TraceSHA256()}
+}

@@ -1,0 +1,166 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/scenarios/simrt"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/workers"
+)
+
+// Bounds of every run.
+const (
+	// SyncLoopPeriod is how often the kubelet's sync loop turns due work
+	// queue entries into UpdatePod(sync) (the kubelet ticks every second).
+	SyncLoopPeriod = time.Second
+	// SettleTime is how long the world runs after the plan's last action:
+	// past every grace period, backoff and resync the plan can cause.
+	SettleTime = 3 * time.Minute
+	// MaxSteps bounds the scheduling points of one run.
+	MaxSteps = 2_000_000
+)
+
+// configPod is the config source's view of one pod.
+type configPod struct {
+	action   Action // the shape it was created with
+	version  int
+	inConfig bool
+	deletion *int64 // deletion grace once deleted
+	phase    v1.PodPhase
+}
+
+// World runs a Plan against the pod workers on the simulated runtime: one
+// goroutine per plan client, the kubelet's sync loop, and a driver that
+// ends the run after SettleTime.
+type World struct {
+	S       *sim.Scheduler
+	RT      *simrt.Runtime
+	Runtime *Runtime
+	PW      *workers.PodWorkers
+	Queue   *workers.Queue
+
+	plan Plan
+	pods map[types.UID]*configPod
+	// Violations found by the in-run oracles, in order.
+	Violations []string
+}
+
+// NewWorld builds the world for plan under the schedule and fault streams.
+func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
+	w := &World{S: s, RT: simrt.New(s), plan: plan, pods: map[types.UID]*configPod{}}
+	w.Runtime = NewRuntime(s, faults, plan.Faults)
+	w.Queue = workers.NewQueue(w.RT)
+	w.PW = workers.New(workers.Config{Runtime: w.RT, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue})
+	w.RT.BeforeUnlock = func(name string) {
+		if name != "podLock" {
+			return
+		}
+		if err := w.PW.CheckInvariantsLocked(); err != nil {
+			w.violate("at %v: %v", s.Elapsed(), err)
+		}
+	}
+	return w
+}
+
+func (w *World) violate(format string, args ...any) {
+	w.Violations = append(w.Violations, fmt.Sprintf(format, args...))
+}
+
+// Run executes the plan and the settle phase; it returns the scheduler's
+// error (deadlock, limit, panic), if any.
+func (w *World) Run() error {
+	defer w.S.Close()
+	clients := max(w.plan.Clients, 1)
+	done := w.S.NewSignal("clients/done")
+	for c := 0; c < clients; c++ {
+		var mine []Action
+		for _, a := range w.plan.Actions {
+			if a.Client%clients == c {
+				mine = append(mine, a)
+			}
+		}
+		w.S.Go(fmt.Sprintf("client/%d", c), func() {
+			for _, a := range mine {
+				if d := a.At - w.S.Elapsed(); d > 0 {
+					w.S.Sleep(d)
+				}
+				w.do(a)
+			}
+			done.Notify()
+		})
+	}
+	w.S.GoDaemon("syncloop", w.syncLoop)
+	w.S.Go("driver", func() {
+		for c := 0; c < clients; c++ {
+			done.Wait()
+		}
+		w.S.Sleep(SettleTime)
+		w.PW.Shutdown()
+		w.S.Halt()
+	})
+	return w.S.Run()
+}
+
+// syncLoop is the kubelet's: due work-queue entries become UpdatePod(sync)
+// for pods still in config; others are dropped (getPodsToSync, SPEC §1.8).
+func (w *World) syncLoop() {
+	for {
+		w.S.Sleep(SyncLoopPeriod)
+		for _, uid := range w.Queue.GetWork(w.S.Now()) {
+			if p := w.pods[uid]; p != nil && p.inConfig {
+				w.PW.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)})
+			}
+		}
+	}
+}
+
+// podOf builds the current config version of uid.
+func (w *World) podOf(uid types.UID) *v1.Pod {
+	p := w.pods[uid]
+	a := p.action
+	name := a.Name
+	if name == "" {
+		name = "pod-" + string(uid)
+	}
+	source := "api"
+	if a.Static {
+		source = "file"
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			UID: uid, Name: name, Namespace: "default",
+			Labels:      map[string]string{"version": fmt.Sprint(p.version)},
+			Annotations: map[string]string{workers.ConfigSourceAnnotationKey: source},
+		},
+		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &a.SpecGrace},
+		Status: v1.PodStatus{Phase: p.phase},
+	}
+	if p.deletion != nil {
+		pod.DeletionTimestamp = &metav1.Time{Time: w.S.Now()}
+		pod.DeletionGracePeriodSeconds = p.deletion
+	}
+	return pod
+}
+
+// desired lists the pods in config, sorted by UID.
+func (w *World) desired() []*v1.Pod {
+	var uids []types.UID
+	for uid, p := range w.pods {
+		if p.inConfig {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	pods := make([]*v1.Pod, len(uids))
+	for i, uid := range uids {
+		pods[i] = w.podOf(uid)
+	}
+	return pods
+}

@@ -1,0 +1,22 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/podsim/podsim/sim"
+)
+
+func TestSwarmSeedsPass(t *testing.T) {
+	n := uint64(500)
+	if testing.Short() {
+		n = 50
+	}
+	for _, f := range Families() {
+		for seed := uint64(0); seed < n; seed++ {
+			if r := RunSeed(f, seed, sim.RandomWalk{}); r.Failed() {
+				plan := f.Generate(SeedStreams(seed).Plan)
+				t.Fatalf("%v\n%v", r, plan)
+			}
+		}
+	}
+}
