@@ -70,7 +70,7 @@ func (r *Runtime) chance(perMille int) bool {
 // told not to), and may fail.
 func (r *Runtime) call(fn string, uid types.UID, c CallInfo) error {
 	if r.chance(r.Faults.SlowRate) && r.Faults.MaxDelay > 0 {
-		d := time.Duration(1 + r.Draw.Intn(int(r.Faults.MaxDelay/time.Millisecond))) * time.Millisecond
+		d := time.Duration(1+r.Draw.Intn(int(r.Faults.MaxDelay/time.Millisecond))) * time.Millisecond
 		if r.chance(r.Faults.IgnoreCancel) {
 			r.S.Sleep(d)
 		} else if c.Cancel.WaitFor(d) {
