@@ -8,10 +8,13 @@ import (
 	"time"
 )
 
-// TestCompleteWork_Enqueue is SPEC §5: the delay of the next re-sync.
+// TestCompleteWork_Enqueue is SPEC §5: the delay of the next re-sync. A unit
+// test of a function of its arguments and the clock; it runs in a synctest
+// bubble so that the clock does not move during the table.
 func TestCompleteWork_Enqueue(t *testing.T) {
 	const resync, backoff = time.Minute, 10 * time.Second
-	inBubble(t, func(h *harness) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newBareWorkers(t, NewRealRuntime(nil, 1))
 		now := time.Now()
 		backoffAt := func(d time.Duration) error { return &BackoffError{Expiry: now.Add(d), Message: "pull"} }
 		network := errors.New("runtime: network is not ready: cni")
@@ -37,7 +40,7 @@ func TestCompleteWork_Enqueue(t *testing.T) {
 		}
 		for _, tt := range tests {
 			for range 20 {
-				got := h.w.requeueDelay(tt.phaseTransition, tt.err)
+				got := w.requeueDelay(tt.phaseTransition, tt.err)
 				if got < tt.min || got > tt.max {
 					t.Errorf("%s: got %s, want within [%s, %s]", tt.name, got, tt.min, tt.max)
 					break
@@ -50,10 +53,10 @@ func TestCompleteWork_Enqueue(t *testing.T) {
 // TestCompleteWorkEnqueuesOnQueue: the worker itself puts the pod on the
 // queue after each sync.
 func TestCompleteWorkEnqueuesOnQueue(t *testing.T) {
-	inBubble(t, func(h *harness) {
-		start := time.Now()
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
+		start := h.rt.Now()
 		h.create(newPod("a", "pod-a"))
-		entries := h.queue.Entries()
+		entries := ask(h, h.queue.Entries)
 		if len(entries) != 1 || entries[0].UID != "a" {
 			t.Fatalf("got queue %v, want one entry for a", entries)
 		}
@@ -66,24 +69,27 @@ func TestCompleteWorkEnqueuesOnQueue(t *testing.T) {
 // TestCompleteWork_PendingUpdate is SPEC §5: with no pending update the
 // worker goes idle; with one, it is woken again (no lost wake-up).
 func TestCompleteWork_PendingUpdate(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.create(newPod("a", "pod-a"))
-		h.w.podLock.Lock()
-		status := h.w.podSyncStatuses["a"]
-		status.working = true
-		h.w.completeWorkLocked(status, false, nil)
-		idle := !status.working
-		h.w.podLock.Unlock()
+		status := h.record("a")
+		idle := ask(h, func() bool {
+			h.w.podLock.Lock()
+			defer h.w.podLock.Unlock()
+			status.working = true
+			h.w.completeWorkLocked(status, false, nil)
+			return !status.working
+		})
 		if !idle {
 			t.Errorf("no pending update: got working, want idle")
 		}
 
-		h.w.podLock.Lock()
-		replay := *status.activeUpdate
-		status.pendingUpdate, status.working = &replay, true
-		h.w.completeWorkLocked(status, false, nil)
-		h.w.podLock.Unlock()
-		synctest.Wait()
+		h.do(func() {
+			h.w.podLock.Lock()
+			defer h.w.podLock.Unlock()
+			replay := *status.activeUpdate
+			status.pendingUpdate, status.working = &replay, true
+			h.w.completeWorkLocked(status, false, nil)
+		})
 		if got, want := h.history("a"), "SyncPod(create) SyncPod(sync)"; got != want {
 			t.Errorf("pending update: got history %q, want %q", got, want)
 		}
@@ -93,7 +99,7 @@ func TestCompleteWork_PendingUpdate(t *testing.T) {
 // TestSyncErrorsRetry: errors keep the pod in its phase; the status read
 // error skips the sync call; the next update retries.
 func TestSyncErrorsRetry(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.cache.newerErr["a"] = []error{errors.New("cache")}
 		h.create(pod)

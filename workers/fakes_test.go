@@ -1,7 +1,9 @@
 package workers
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -45,40 +47,56 @@ type syncOutcome struct {
 }
 
 // fakeSyncer records calls, can block a (fn, uid) on a gate and returns
-// queued outcomes (default: success, not terminal).
+// queued outcomes (default: success, not terminal). Gates are Events of the
+// env's runtime, so a gated call blocks the way the env sees (a real channel
+// would stall the simulation). mu guards the maps and the calls only; no
+// runtime operation runs under it.
 type fakeSyncer struct {
+	rt       Runtime
 	mu       sync.Mutex
 	calls    []syncCall
-	gates    map[gateKey]chan struct{}
+	gates    map[gateKey]Event
 	outcomes map[gateKey][]syncOutcome
 }
 
-func newFakeSyncer() *fakeSyncer {
-	return &fakeSyncer{gates: map[gateKey]chan struct{}{}, outcomes: map[gateKey][]syncOutcome{}}
+func newFakeSyncer(rt Runtime) *fakeSyncer {
+	return &fakeSyncer{rt: rt, gates: map[gateKey]Event{}, outcomes: map[gateKey][]syncOutcome{}}
 }
 
 // block makes the next calls of fn for uid wait until unblock.
 func (f *fakeSyncer) block(fn string, uid types.UID) {
+	gate := f.rt.NewEvent("gate/" + fn + "/" + string(uid))
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.gates[gateKey{fn, uid}] = make(chan struct{})
+	f.gates[gateKey{fn, uid}] = gate
 }
 
+// unblock fires the gate of (fn, uid); it runs in a goroutine of the env
+// (harness.unblock).
 func (f *fakeSyncer) unblock(fn string, uid types.UID) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if ch, ok := f.gates[gateKey{fn, uid}]; ok {
-		close(ch)
-		delete(f.gates, gateKey{fn, uid})
+	gate := f.gates[gateKey{fn, uid}]
+	delete(f.gates, gateKey{fn, uid})
+	f.mu.Unlock()
+	if gate != nil {
+		gate.Fire()
 	}
 }
 
+// unblockAll fires every gate, in (fn, uid) order (deterministic wake-ups).
 func (f *fakeSyncer) unblockAll() {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for k, ch := range f.gates {
-		close(ch)
+	keys := slices.SortedFunc(maps.Keys(f.gates), func(a, b gateKey) int {
+		return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.uid, b.uid))
+	})
+	gates := make([]Event, len(keys))
+	for i, k := range keys {
+		gates[i] = f.gates[k]
 		delete(f.gates, k)
+	}
+	f.mu.Unlock()
+	for _, gate := range gates {
+		gate.Fire()
 	}
 }
 
@@ -101,7 +119,7 @@ func (f *fakeSyncer) record(c syncCall) syncOutcome {
 	}
 	f.mu.Unlock()
 	if gate != nil {
-		<-gate
+		gate.Wait()
 	}
 	return out
 }

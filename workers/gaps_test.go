@@ -3,13 +3,12 @@ package workers
 import (
 	"sync"
 	"testing"
-	"testing/synctest"
-	"time"
 )
 
 // countingEvent counts Fire calls, to prove "fired exactly once".
 type countingEvent struct {
 	Event
+	e     env
 	mu    sync.Mutex
 	fires int
 }
@@ -21,15 +20,16 @@ func (e *countingEvent) Fire() {
 	e.Event.Fire()
 }
 
+// count lets every goroutine run until all are blocked, then counts.
 func (e *countingEvent) count() int {
-	synctest.Wait()
+	e.e.Wait()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.fires
 }
 
 func (h *harness) completion() *countingEvent {
-	return &countingEvent{Event: h.rt.NewEvent("completed")}
+	return &countingEvent{Event: h.rt.NewEvent("completed"), e: h.e}
 }
 
 func (h *harness) killWith(uid string, completed Event) {
@@ -39,7 +39,7 @@ func (h *harness) killWith(uid string, completed Event) {
 // TestG1CompletionFiresForFinishedPod: a kill arriving after the pod
 // finished completes at once (SPEC §1.17-1).
 func TestG1CompletionFiresForFinishedPod(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.create(pod)
 		h.kill(pod)
@@ -48,9 +48,8 @@ func TestG1CompletionFiresForFinishedPod(t *testing.T) {
 		if got := done.count(); got != 1 {
 			t.Errorf("got %d fires, want 1", got)
 		}
-		start := time.Now()
-		if err := h.w.KillPodNow(pod, false, nil, nil); err != nil || time.Since(start) != 0 {
-			t.Errorf("KillPodNow on a finished pod: got (%v after %s), want nil at once", err, time.Since(start))
+		if c := h.killNow(pod, false, nil, nil).get(); !c.done || c.err != nil || c.took != 0 {
+			t.Errorf("KillPodNow on a finished pod: got (returned %v, %v after %s), want nil at once", c.done, c.err, c.took)
 		}
 	})
 }
@@ -59,7 +58,7 @@ func TestG1CompletionFiresForFinishedPod(t *testing.T) {
 // waits for its full name finishes with no sync call, and its kill
 // completes (SPEC §1.17-2).
 func TestG2CompletionFiresOnUnstartedCleanup(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.create(newStaticPod("b", "stable"))
 		waiter := newStaticPod("a", "stable")
 		h.create(waiter)
@@ -75,22 +74,21 @@ func TestG2CompletionFiresOnUnstartedCleanup(t *testing.T) {
 // never woke, then SyncKnownPods(nil): the record is purged and the kill
 // completes (SPEC §1.17-2).
 func TestG2CompletionFiresOnUnstartedOrphanPurge(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.rt.hold("a")
 		done := h.completion()
 		h.killWith("a", done)
 		if got := done.count(); got != 0 {
 			t.Fatalf("got %d fires before the purge, want 0", got)
 		}
-		h.w.SyncKnownPods(nil)
-		if _, ok := h.w.PodState("a"); ok {
+		h.syncKnown(nil)
+		if _, ok := h.podState("a"); ok {
 			t.Errorf("got a record, want it purged")
 		}
 		if got := done.count(); got != 1 {
 			t.Errorf("got %d fires, want 1", got)
 		}
-		h.rt.release("a")
-		synctest.Wait()
+		h.release("a")
 		if got := h.history("a"); got != "" {
 			t.Errorf("got history %q, want none", got)
 		}
@@ -100,7 +98,7 @@ func TestG2CompletionFiresOnUnstartedOrphanPurge(t *testing.T) {
 // TestCompletionFiresOnRuntimePodDeletion: a runtime kill that carries a
 // completion Event completes when the record is deleted.
 func TestCompletionFiresOnRuntimePodDeletion(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		done := h.completion()
 		h.update(UpdatePodOptions{UpdateType: SyncPodKill, RunningPod: &RunningPod{ID: "a"},
 			KillPodOptions: &KillPodOptions{CompletedCh: done}})
@@ -114,7 +112,7 @@ func TestCompletionFiresOnRuntimePodDeletion(t *testing.T) {
 // once for a pod that is not terminating or already terminated, and kept
 // (never dropped) by a create that only requests a restart.
 func TestCompletionTiming(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.create(pod)
 		notTerminating := h.completion()
@@ -134,8 +132,7 @@ func TestCompletionTiming(t *testing.T) {
 				t.Errorf("while terminating: got %d fires, want 0", got)
 			}
 		}
-		h.syncer.unblock("SyncTerminatingPod", "a")
-		synctest.Wait()
+		h.unblock("SyncTerminatingPod", "a")
 		for _, ev := range []*countingEvent{first, second, viaCreate} {
 			if got := ev.count(); got != 1 {
 				t.Errorf("after termination: got %d fires, want 1", got)
@@ -158,7 +155,7 @@ func TestCompletionTiming(t *testing.T) {
 // still settles its completion Event: at once for an unknown pod, on
 // termination for a terminating one.
 func TestNonKillRuntimeUpdateCompletion(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		unknown := h.completion()
 		h.update(UpdatePodOptions{UpdateType: SyncPodSync, RunningPod: &RunningPod{ID: "b"}, KillPodOptions: &KillPodOptions{CompletedCh: unknown}})
 		if got := unknown.count(); got != 1 {
@@ -172,7 +169,7 @@ func TestNonKillRuntimeUpdateCompletion(t *testing.T) {
 		if got := terminating.count(); got != 0 {
 			t.Errorf("terminating pod: got %d fires before termination, want 0", got)
 		}
-		h.syncer.unblock("SyncTerminatingPod", "a")
+		h.unblock("SyncTerminatingPod", "a")
 		if got := terminating.count(); got != 1 {
 			t.Errorf("terminating pod: got %d fires after termination, want 1", got)
 		}
@@ -182,14 +179,15 @@ func TestNonKillRuntimeUpdateCompletion(t *testing.T) {
 // TestG3UnstartedCleanupAcknowledges: after unstarted cleanup,
 // ContainersBeTerminating agrees with RuntimeBeRemoved (SPEC §1.17-3).
 func TestG3UnstartedCleanupAcknowledges(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.create(newStaticPod("b", "stable"))
 		waiter := newStaticPod("a", "stable")
 		h.create(waiter)
 		h.kill(waiter)
-		if !h.w.ShouldPodRuntimeBeRemoved("a") || !h.w.ShouldPodContainersBeTerminating("a") {
-			t.Errorf("got RuntimeBeRemoved %v, ContainersBeTerminating %v, want both true",
-				h.w.ShouldPodRuntimeBeRemoved("a"), h.w.ShouldPodContainersBeTerminating("a"))
+		removed := ask(h, func() bool { return h.w.ShouldPodRuntimeBeRemoved("a") })
+		terminating := ask(h, func() bool { return h.w.ShouldPodContainersBeTerminating("a") })
+		if !removed || !terminating {
+			t.Errorf("got RuntimeBeRemoved %v, ContainersBeTerminating %v, want both true", removed, terminating)
 		}
 	})
 }
@@ -198,20 +196,19 @@ func TestG3UnstartedCleanupAcknowledges(t *testing.T) {
 // started orphan cancels its in-flight SyncPod, as a kill does (SPEC
 // §1.17-4); no SyncPod begins afterwards.
 func TestG4OrphanDrivingCancels(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.syncer.block("SyncPod", "a")
 		h.syncer.respond("SyncPod", "a", syncOutcome{err: ErrCanceled})
 		h.create(newPod("a", "pod-a"))
 		inFlight := h.syncer.callsFor("a")[0]
-		if inFlight.cancel.Fired() {
+		if h.fired(inFlight.cancel) {
 			t.Fatalf("got the SyncPod cancelled early")
 		}
-		h.w.SyncKnownPods(nil)
-		if !inFlight.cancel.Fired() {
+		h.syncKnown(nil)
+		if !h.fired(inFlight.cancel) {
 			t.Errorf("got the in-flight SyncPod not cancelled, want cancelled")
 		}
-		h.syncer.unblock("SyncPod", "a")
-		synctest.Wait()
+		h.unblock("SyncPod", "a")
 		if got, want := h.history("a"), "SyncPod(create) SyncTerminatingPod(30) SyncTerminatedPod"; got != want {
 			t.Errorf("got history %q, want %q", got, want)
 		}
@@ -221,7 +218,7 @@ func TestG4OrphanDrivingCancels(t *testing.T) {
 // TestKillDuringCreate (B16): a kill while SyncPod runs cancels it; the
 // termination starts only after SyncPod returns, and no SyncPod follows.
 func TestKillDuringCreate(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.syncer.block("SyncPod", "a")
 		h.create(pod)
@@ -230,11 +227,10 @@ func TestKillDuringCreate(t *testing.T) {
 		if got := h.history("a"); got != "SyncPod(create)" {
 			t.Fatalf("got history %q, want only the in-flight SyncPod", got)
 		}
-		if !h.syncer.callsFor("a")[0].cancel.Fired() {
+		if !h.fired(h.syncer.callsFor("a")[0].cancel) {
 			t.Errorf("got the in-flight SyncPod not cancelled")
 		}
-		h.syncer.unblock("SyncPod", "a")
-		synctest.Wait()
+		h.unblock("SyncPod", "a")
 		if got, want := h.history("a"), "SyncPod(create) SyncTerminatingPod(30) SyncTerminatedPod"; got != want {
 			t.Errorf("got history %q, want %q", got, want)
 		}

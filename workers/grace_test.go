@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -64,7 +63,7 @@ func Test_calculateEffectiveGracePeriod(t *testing.T) {
 // SyncTerminatingPod, and the retry runs with it; a later longer grace is
 // ignored (S11).
 func TestGracePeriodShorteningCancels(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.create(pod)
 		h.syncer.block("SyncTerminatingPod", "a")
@@ -72,17 +71,16 @@ func TestGracePeriodShorteningCancels(t *testing.T) {
 		h.update(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod,
 			KillPodOptions: &KillPodOptions{PodTerminationGracePeriodSecondsOverride: int64Ptr(20)}})
 		first := h.syncer.callsFor("a")[1]
-		if first.cancel.Fired() {
+		if h.fired(first.cancel) {
 			t.Fatalf("got the terminating sync cancelled before any shortening, want it live")
 		}
 		h.update(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod,
 			KillPodOptions: &KillPodOptions{PodTerminationGracePeriodSecondsOverride: int64Ptr(5)}})
-		if !first.cancel.Fired() {
+		if !h.fired(first.cancel) {
 			t.Errorf("got the in-flight SyncTerminatingPod not cancelled, want cancelled on shortening")
 		}
 		h.modify(withDeletion(pod, 25))
-		h.syncer.unblock("SyncTerminatingPod", "a")
-		synctest.Wait()
+		h.unblock("SyncTerminatingPod", "a")
 		if got, want := h.history("a"), "SyncPod(create) SyncTerminatingPod(20) SyncTerminatingPod(5) SyncTerminatedPod"; got != want {
 			t.Errorf("got history %q, want %q", got, want)
 		}
@@ -98,14 +96,13 @@ func TestGracePeriodShorteningCancels(t *testing.T) {
 // after terminating (grace 1) and terminated; the status function reaches
 // SyncTerminatingPod.
 func TestKillPodNowFunc(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		statusFn := func(s *v1.PodStatus) { s.Phase = v1.PodFailed }
-		if err := h.w.KillPodNow(pod, false, int64Ptr(0), statusFn); err != nil {
-			t.Fatalf("got %v, want nil", err)
+		if c := h.killNow(pod, false, int64Ptr(0), statusFn).get(); !c.done || c.err != nil {
+			t.Fatalf("got (returned %v, %v), want nil", c.done, c.err)
 		}
 		// KillPodNow returns at termination; SyncTerminatedPod follows.
-		synctest.Wait()
 		if got, want := h.history("a"), "SyncTerminatingPod(1) SyncTerminatedPod"; got != want {
 			t.Errorf("got history %q, want %q", got, want)
 		}
@@ -120,20 +117,24 @@ func TestKillPodNowFunc(t *testing.T) {
 // TestKillPodNowTimeout: a kill that does not complete within
 // max(10 s, 1.5 × grace) returns a *KillTimeoutError after exactly that.
 func TestKillPodNowTimeout(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.create(pod)
 		h.syncer.block("SyncTerminatingPod", "a")
-		start := time.Now()
-		err := h.w.KillPodNow(pod, true, nil, nil)
-		var timeout *KillTimeoutError
-		if !errors.As(err, &timeout) || timeout.Timeout != 45*time.Second || timeout.UID != "a" {
-			t.Fatalf("got %v, want a 45s *KillTimeoutError for a", err)
+		call := h.killNow(pod, true, nil, nil)
+		if c := call.get(); c.done {
+			t.Fatalf("got KillPodNow returned (%v) before any time passed, want it waiting", c.err)
 		}
-		if got := time.Since(start); got != 45*time.Second {
+		h.e.Advance(time.Minute)
+		c := call.get()
+		var timeout *KillTimeoutError
+		if !c.done || !errors.As(c.err, &timeout) || timeout.Timeout != 45*time.Second || timeout.UID != "a" {
+			t.Fatalf("got (returned %v, %v), want a 45s *KillTimeoutError for a", c.done, c.err)
+		}
+		if got := c.took; got != 45*time.Second {
 			t.Errorf("got a wait of %s, want 45s", got)
 		}
-		if err.Error() == "" {
+		if c.err.Error() == "" {
 			t.Errorf("got an empty error message")
 		}
 	})

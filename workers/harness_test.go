@@ -6,46 +6,40 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/clock"
 )
 
-// The package tests run the pod workers on the real runtime inside a
-// testing/synctest bubble: time is fake, synctest.Wait() returns once every
-// goroutine is durably blocked, and -race sees the real concurrency.
-
-// testRuntime wraps RealRuntime: podLock checks the invariants before every
-// release (as the simulated runtime does), wake-up signals can be held (the
-// upstream tests' WorkChannel Hold/Release), and every Event is remembered
-// by name.
+// testRuntime wraps an env's Runtime for the behaviour tests, the same way
+// on both runtimes: podLock checks the invariants before every release (so
+// a broken invariant is reported at the release that broke it), wake-up
+// signals can be held (the upstream tests' WorkChannel Hold/Release), and
+// every Event is remembered by name. A hold is an Event of the wrapped
+// runtime, so a held worker blocks the way the env sees: durably blocked in
+// the synctest bubble, parked in the simulation.
 type testRuntime struct {
-	*RealRuntime
+	Runtime
 	t *testing.T
 	// check is set once, before any concurrency, to the workers'
 	// CheckInvariantsLocked.
 	check func() error
 
+	// mu guards the maps only: no runtime operation runs under it, since a
+	// simulated one may hand the baton to a goroutine that then needs mu.
 	mu     sync.Mutex
-	holds  map[string]chan struct{}
+	holds  map[string]Event
 	events map[string][]Event
 }
 
-func newTestRuntime(t *testing.T) *testRuntime {
-	return &testRuntime{
-		RealRuntime: NewRealRuntime(clock.RealClock{}, 1),
-		t:           t,
-		holds:       map[string]chan struct{}{},
-		events:      map[string][]Event{},
-	}
+func newTestRuntime(t *testing.T, base Runtime) *testRuntime {
+	return &testRuntime{Runtime: base, t: t, holds: map[string]Event{}, events: map[string][]Event{}}
 }
 
 func (r *testRuntime) NewMutex(name string) sync.Locker {
-	inner := r.RealRuntime.NewMutex(name)
+	inner := r.Runtime.NewMutex(name)
 	if name != "podLock" {
 		return inner
 	}
@@ -53,11 +47,11 @@ func (r *testRuntime) NewMutex(name string) sync.Locker {
 }
 
 func (r *testRuntime) NewSignal(name string) Signal {
-	return &holdableSignal{Signal: r.RealRuntime.NewSignal(name), rt: r, name: name}
+	return &holdableSignal{Signal: r.Runtime.NewSignal(name), rt: r, name: name}
 }
 
 func (r *testRuntime) NewEvent(name string) Event {
-	ev := r.RealRuntime.NewEvent(name)
+	ev := r.Runtime.NewEvent(name)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events[name] = append(r.events[name], ev)
@@ -71,36 +65,48 @@ func (r *testRuntime) eventNames() []string {
 	return slices.Sorted(maps.Keys(r.events))
 }
 
+// hold delays the delivery of uid's wake-ups until release.
 func (r *testRuntime) hold(uid types.UID) {
+	name := "updates/" + string(uid)
+	ev := r.Runtime.NewEvent("hold/" + name)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.holds["updates/"+string(uid)] = make(chan struct{})
+	r.holds[name] = ev
 }
 
+// release lets uid's held wake-ups through; it fires an Event, so it runs
+// in a goroutine of the env (harness.release).
 func (r *testRuntime) release(uid types.UID) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if ch, ok := r.holds["updates/"+string(uid)]; ok {
-		close(ch)
-		delete(r.holds, "updates/"+string(uid))
+	ev := r.holds["updates/"+string(uid)]
+	delete(r.holds, "updates/"+string(uid))
+	r.mu.Unlock()
+	if ev != nil {
+		ev.Fire()
 	}
 }
 
+// releaseAll releases every hold, in name order (deterministic wake-ups).
 func (r *testRuntime) releaseAll() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	for name, ch := range r.holds {
-		close(ch)
+	names := slices.Sorted(maps.Keys(r.holds))
+	evs := make([]Event, len(names))
+	for i, name := range names {
+		evs[i] = r.holds[name]
 		delete(r.holds, name)
+	}
+	r.mu.Unlock()
+	for _, ev := range evs {
+		ev.Fire()
 	}
 }
 
 func (r *testRuntime) waitIfHeld(name string) {
 	r.mu.Lock()
-	ch := r.holds[name]
+	ev := r.holds[name]
 	r.mu.Unlock()
-	if ch != nil {
-		<-ch
+	if ev != nil {
+		ev.Wait()
 	}
 }
 
@@ -134,9 +140,10 @@ func (s *holdableSignal) Wait() bool {
 	return ok
 }
 
-// harness is one PodWorkers over the fakes.
+// harness is one PodWorkers over the fakes, in one env.
 type harness struct {
 	t      *testing.T
+	e      env
 	rt     *testRuntime
 	syncer *fakeSyncer
 	cache  *fakeCache
@@ -144,34 +151,55 @@ type harness struct {
 	w      *PodWorkers
 }
 
-// inBubble runs f against a fresh harness inside a synctest bubble and
-// shuts the workers down afterwards, so that the bubble ends with no
-// goroutine left.
-func inBubble(t *testing.T, f func(h *harness)) {
+// runHarness runs f against a fresh harness in every env of sched, and shuts
+// the workers down afterwards, so that each env ends with no goroutine left.
+func runHarness(t *testing.T, sched schedules, f func(t *testing.T, h *harness)) {
 	t.Helper()
-	synctest.Test(t, func(t *testing.T) {
-		rt := newTestRuntime(t)
-		h := &harness{t: t, rt: rt, syncer: newFakeSyncer(), cache: newFakeCache(), queue: NewQueue(rt)}
-		h.w = New(Config{Runtime: rt, Syncer: h.syncer, Cache: h.cache, Queue: h.queue})
-		rt.check = h.w.CheckInvariantsLocked
+	forEachEnv(t, sched, func(t *testing.T, e env) {
+		h := newHarness(t, e)
 		defer h.stop()
-		f(h)
+		f(t, h)
 	})
 }
 
+// newHarness returns pod workers over the fakes in e, with the invariants
+// checked at every release of podLock.
+func newHarness(t *testing.T, e env) *harness {
+	rt := newTestRuntime(t, e.Runtime())
+	h := &harness{t: t, e: e, rt: rt, syncer: newFakeSyncer(e.Runtime()), cache: newFakeCache(), queue: NewQueue(rt)}
+	h.w = New(Config{Runtime: rt, Syncer: h.syncer, Cache: h.cache, Queue: h.queue})
+	rt.check = h.w.CheckInvariantsLocked
+	return h
+}
+
 func (h *harness) stop() {
-	h.syncer.unblockAll()
-	h.rt.releaseAll()
-	synctest.Wait()
-	h.w.Shutdown()
-	synctest.Wait()
+	if h.e.Failed() {
+		return // the failed simulation is unwound by Close
+	}
+	h.do(func() {
+		h.syncer.unblockAll()
+		h.rt.releaseAll()
+	})
+	h.do(h.w.Shutdown)
+}
+
+// do runs f as a client goroutine of the env and lets every goroutine run
+// until all are blocked.
+func (h *harness) do(f func()) {
+	h.t.Helper()
+	h.e.Do("client", f)
+}
+
+// ask returns what f returns, run as a client goroutine of the env.
+func ask[T any](h *harness, f func() T) T {
+	h.t.Helper()
+	var v T
+	h.do(func() { v = f() })
+	return v
 }
 
 // update calls UpdatePod and lets every worker run until all are blocked.
-func (h *harness) update(opts UpdatePodOptions) {
-	h.w.UpdatePod(opts)
-	synctest.Wait()
-}
+func (h *harness) update(opts UpdatePodOptions) { h.do(func() { h.w.UpdatePod(opts) }) }
 
 func (h *harness) create(pod *v1.Pod) {
 	h.update(UpdatePodOptions{UpdateType: SyncPodCreate, Pod: pod})
@@ -180,6 +208,57 @@ func (h *harness) modify(pod *v1.Pod) {
 	h.update(UpdatePodOptions{UpdateType: SyncPodUpdate, Pod: pod})
 }
 func (h *harness) kill(pod *v1.Pod) { h.update(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod}) }
+
+func (h *harness) syncKnown(pods []*v1.Pod) map[types.UID]PodWorkerSync {
+	return ask(h, func() map[types.UID]PodWorkerSync { return h.w.SyncKnownPods(pods) })
+}
+
+// unblock lets the gated calls of fn for uid return.
+func (h *harness) unblock(fn string, uid types.UID) { h.do(func() { h.syncer.unblock(fn, uid) }) }
+
+// release lets uid's held wake-ups through.
+func (h *harness) release(uid types.UID) { h.do(func() { h.rt.release(uid) }) }
+
+// fired reports whether ev fired (Fired is a scheduling point).
+func (h *harness) fired(ev Event) bool { return ask(h, ev.Fired) }
+
+// callResult is what a call that may block did, so far.
+type callResult struct {
+	done bool
+	err  error
+	took time.Duration
+}
+
+// blockingCall is a call that may block, run in its own goroutine. mu
+// orders the test's reads against the call's late return on the real
+// runtime (synctest.Wait orders only what happened before it).
+type blockingCall struct {
+	mu     sync.Mutex
+	result callResult
+}
+
+// get returns what the call did so far.
+func (c *blockingCall) get() callResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.result
+}
+
+// killNow starts KillPodNow in its own goroutine and returns once nothing
+// can run; get().done says whether it has returned.
+func (h *harness) killNow(pod *v1.Pod, evict bool, grace *int64, statusFn PodStatusFunc) *blockingCall {
+	h.t.Helper()
+	c := &blockingCall{}
+	h.e.Do("killNow", func() {
+		start := h.rt.Now()
+		err := h.w.KillPodNow(pod, evict, grace, statusFn)
+		took := h.rt.Now().Sub(start)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.result = callResult{done: true, err: err, took: took}
+	})
+	return c
+}
 
 // history is the compact call history of uid.
 func (h *harness) history(uid types.UID) string {
@@ -190,22 +269,34 @@ func (h *harness) history(uid types.UID) string {
 	return strings.Join(parts, " ")
 }
 
+// podState returns the snapshot of uid, if it has a record.
+func (h *harness) podState(uid types.UID) (PodStateSnapshot, bool) {
+	var snap PodStateSnapshot
+	var ok bool
+	h.do(func() { snap, ok = h.w.PodState(uid) })
+	return snap, ok
+}
+
 // state returns the snapshot of uid, failing the test if it is unknown.
 func (h *harness) state(uid types.UID) PodStateSnapshot {
 	h.t.Helper()
-	snap, ok := h.w.PodState(uid)
+	snap, ok := h.podState(uid)
 	if !ok {
 		h.t.Fatalf("pod %s: got no record, want one", uid)
 	}
 	return snap
 }
 
-// record returns the internal record of uid (under the lock, for reading
-// fields in a quiescent test).
+func (h *harness) states() []PodStateSnapshot { return ask(h, h.w.PodStates) }
+
+// record returns the internal record of uid (read under the lock; its fields
+// may be read while nothing runs).
 func (h *harness) record(uid types.UID) *podSyncStatus {
-	h.w.podLock.Lock()
-	defer h.w.podLock.Unlock()
-	return h.w.podSyncStatuses[uid]
+	return ask(h, func() *podSyncStatus {
+		h.w.podLock.Lock()
+		defer h.w.podLock.Unlock()
+		return h.w.podSyncStatuses[uid]
+	})
 }
 
 // newPod is an API pod in namespace "ns" with a 30 s spec grace period.

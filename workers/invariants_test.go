@@ -66,7 +66,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newBareWorkers(t)
+			w := newBareWorkers(t, NewRealRuntime(nil, 1))
 			s := &podSyncStatus{uid: "a", fullname: "pod-a_ns", started: true,
 				activeUpdate: &UpdatePodOptions{Pod: newPod("a", "pod-a")}, updates: w.rt.NewSignal("updates/a")}
 			w.podSyncStatuses["a"] = s
@@ -86,7 +86,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 // TestCheckInvariantsOrder: with several broken records, the first in UID
 // order is reported, so messages are deterministic.
 func TestCheckInvariantsOrder(t *testing.T) {
-	w := newBareWorkers(t)
+	w := newBareWorkers(t, NewRealRuntime(nil, 1))
 	for _, uid := range []string{"c", "b", "d"} {
 		w.podSyncStatuses[types.UID(uid)] = &podSyncStatus{uid: types.UID(uid), evicted: true}
 	}
@@ -104,14 +104,14 @@ func TestCheckInvariantsOrder(t *testing.T) {
 // TestWaitingStaticPodIsNotLost: a static pod refused by the exclusion
 // keeps its update pending while idle, which the invariants accept.
 func TestWaitingStaticPodIsNotLost(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		h.create(newStaticPod("b", "stable"))
 		h.create(newStaticPod("a", "stable"))
 		s := h.state("a")
 		if !s.HasPendingUpdate || s.Working || s.PendingUpdateType != SyncPodCreate {
 			t.Errorf("got %s, want an idle waiter with its create pending", s)
 		}
-		if err := h.w.CheckInvariants(); err != nil {
+		if err := ask(h, h.w.CheckInvariants); err != nil {
 			t.Errorf("got %v, want nil", err)
 		}
 	})

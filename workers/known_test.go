@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
-	"testing/synctest"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -23,6 +22,11 @@ func (r queryRow) String() string {
 	return out
 }
 
+// queries asks the seven queries of uid in one client goroutine.
+func (h *harness) queries(uid types.UID) queryRow {
+	return ask(h, func() queryRow { return queries(h.w, uid) })
+}
+
 func queries(w *PodWorkers, uid types.UID) queryRow {
 	return queryRow{
 		w.IsPodKnownTerminated(uid), w.CouldHaveRunningContainers(uid), w.ShouldPodBeFinished(uid),
@@ -33,23 +37,24 @@ func queries(w *PodWorkers, uid types.UID) queryRow {
 
 // TestSyncKnownPods is SPEC §5.
 func TestSyncKnownPods(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		const numPods = 20
 		pod := func(i int) *v1.Pod { return newPod(strconv.Itoa(i), "pod") }
-		for i := range numPods {
-			h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodUpdate, Pod: pod(i)})
-		}
-		for i := range numPods {
-			if i == 2 || i == 14 {
-				continue
+		h.do(func() {
+			for i := range numPods {
+				h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodUpdate, Pod: pod(i)})
 			}
-			p := pod(i)
-			if i%2 == 0 {
-				p = withDeletion(p, 30)
+			for i := range numPods {
+				if i == 2 || i == 14 {
+					continue
+				}
+				p := pod(i)
+				if i%2 == 0 {
+					p = withDeletion(p, 30)
+				}
+				h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodKill, Pod: p})
 			}
-			h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodKill, Pod: p})
-		}
-		synctest.Wait()
+		})
 		checks := []struct {
 			uid  types.UID
 			want string
@@ -57,33 +62,32 @@ func TestSyncKnownPods(t *testing.T) {
 			{"0", "TFTTTTT"}, {"1", "TFTTTTF"}, {"2", "FTFFFFF"}, {"abc", "FTFFFFF"},
 		}
 		for _, c := range checks {
-			if got := queries(h.w, c.uid).String(); got != c.want {
+			if got := h.queries(c.uid).String(); got != c.want {
 				t.Errorf("before sync: pod %s: got %s, want %s", c.uid, got, c.want)
 			}
 		}
 
 		desired := []*v1.Pod{pod(2), pod(14)}
-		if got := fmt.Sprint(h.w.SyncKnownPods(desired)); got != "map[14:{sync false true false} 2:{sync false true false}]" {
+		if got := fmt.Sprint(h.syncKnown(desired)); got != "map[14:{sync false true false} 2:{sync false true false}]" {
 			t.Errorf("got %s, want only 2 and 14, syncing with config", got)
 		}
-		if got := len(h.w.PodStates()); got != 2 {
+		if got := len(h.states()); got != 2 {
 			t.Errorf("got %d records, want 2", got)
 		}
-		if h.w.IsPodTerminationRequested("2") {
+		if ask(h, func() bool { return h.w.IsPodTerminationRequested("2") }) {
 			t.Errorf("pod 2: got termination requested, want not")
 		}
-		if got, want := queries(h.w, "abc").String(), "FFTFTTT"; got != want {
+		if got, want := h.queries("abc").String(), "FFTFTTT"; got != want {
 			t.Errorf("after sync: abc: got %s, want %s", got, want)
 		}
 
-		h.w.SyncKnownPods(nil)
-		synctest.Wait()
-		for _, s := range h.w.PodStates() {
+		h.syncKnown(nil)
+		for _, s := range h.states() {
 			if !s.Finished || s.HasWorker || !s.Deleted {
 				t.Errorf("after SyncKnownPods(nil): got %s, want finished, deleted, no worker", s)
 			}
 		}
-		if got := len(h.w.PodStates()); got != 2 {
+		if got := len(h.states()); got != 2 {
 			t.Errorf("got %d records, want 2 retained", got)
 		}
 		before := len(h.syncer.allCalls())
@@ -92,14 +96,15 @@ func TestSyncKnownPods(t *testing.T) {
 		if got := len(h.syncer.allCalls()); got != before {
 			t.Errorf("got %d calls after killing finished pods, want %d", got, before)
 		}
-		h.w.SyncKnownPods(nil)
-		if got := len(h.w.PodStates()); got != 0 {
+		h.syncKnown(nil)
+		if got := len(h.states()); got != 0 {
 			t.Errorf("got %d records, want all purged", got)
 		}
 	})
 }
 
-// Test_removeTerminatedWorker is SPEC §5, on hand-built records.
+// Test_removeTerminatedWorker is SPEC §5, on hand-built records. Pinned: one
+// goroutine, nothing to interleave.
 func Test_removeTerminatedWorker(t *testing.T) {
 	active := func() *UpdatePodOptions { return &UpdatePodOptions{Pod: newPod("a", "pod-a")} }
 	tests := []struct {
@@ -137,41 +142,62 @@ func Test_removeTerminatedWorker(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newBareWorkers(t)
-			status := tt.status
-			status.uid, status.fullname = "a", "pod-a_ns"
-			pendingBefore := status.pendingUpdate
-			updates := w.rt.NewSignal("updates/a")
-			status.updates = updates
-			w.podSyncStatuses["a"] = &status
-			w.startedStaticPodsByFullname["pod-a_ns"] = "a"
+			forEachEnv(t, pinned, func(t *testing.T, e env) {
+				w := newBareWorkers(t, e.Runtime())
+				status := tt.status
+				status.uid, status.fullname = "a", "pod-a_ns"
+				pendingBefore := status.pendingUpdate
+				updates := w.rt.NewSignal("updates/a")
+				status.updates = updates
+				w.podSyncStatuses["a"] = &status
+				w.startedStaticPodsByFullname["pod-a_ns"] = "a"
 
-			if got := w.removeTerminatedWorkerLocked(&status, tt.orphan); got != tt.wantRemoved {
-				t.Fatalf("got removed %v, want %v", got, tt.wantRemoved)
-			}
-			if _, kept := w.podSyncStatuses["a"]; kept == tt.wantRemoved {
-				t.Errorf("got record kept %v, want %v", kept, !tt.wantRemoved)
-			}
-			if _, held := w.startedStaticPodsByFullname["pod-a_ns"]; held == tt.wantRemoved {
-				t.Errorf("got static name held %v, want %v", held, !tt.wantRemoved)
-			}
-			checkPending(t, &status, pendingBefore, tt.wantPending)
-			if tt.wantRemoved {
-				if updates.Wait() {
-					t.Errorf("got a live signal after purge, want it closed")
+				var removed, live, signalled bool
+				e.Do("client", func() {
+					removed = w.removeTerminatedWorkerLocked(&status, tt.orphan)
+					if removed {
+						live = updates.Wait() // returns at once: closed, or pending
+					} else {
+						signalled = updates.TryWait()
+					}
+				})
+				if removed != tt.wantRemoved {
+					t.Fatalf("got removed %v, want %v", removed, tt.wantRemoved)
 				}
-				return
-			}
-			if got := updates.TryWait(); got != tt.wantSignal {
-				t.Errorf("got signalled %v, want %v", got, tt.wantSignal)
-			}
-			if tt.orphan && (!status.deleted || !status.terminationRequested) {
-				t.Errorf("got %s, want deleted and terminating", snapshotOf(&status))
-			}
-			if tt.wantGrace != 0 && status.gracePeriod != tt.wantGrace {
-				t.Errorf("got grace %d, want %d", status.gracePeriod, tt.wantGrace)
-			}
+				checkRemoved(t, w, &status, tt.wantRemoved, tt.orphan, tt.wantGrace)
+				checkPending(t, &status, pendingBefore, tt.wantPending)
+				if tt.wantRemoved {
+					if live {
+						t.Errorf("got a live signal after purge, want it closed")
+					}
+					return
+				}
+				if signalled != tt.wantSignal {
+					t.Errorf("got signalled %v, want %v", signalled, tt.wantSignal)
+				}
+			})
 		})
+	}
+}
+
+// checkRemoved checks the maps after removeTerminatedWorker and, for a kept
+// orphan, that it is being driven to termination.
+func checkRemoved(t *testing.T, w *PodWorkers, status *podSyncStatus, removed, orphan bool, wantGrace int64) {
+	t.Helper()
+	if _, kept := w.podSyncStatuses["a"]; kept == removed {
+		t.Errorf("got record kept %v, want %v", kept, !removed)
+	}
+	if _, held := w.startedStaticPodsByFullname["pod-a_ns"]; held == removed {
+		t.Errorf("got static name held %v, want %v", held, !removed)
+	}
+	if removed {
+		return
+	}
+	if orphan && (!status.deleted || !status.terminationRequested) {
+		t.Errorf("got %s, want deleted and terminating", snapshotOf(status))
+	}
+	if wantGrace != 0 && status.gracePeriod != wantGrace {
+		t.Errorf("got grace %d, want %d", status.gracePeriod, wantGrace)
 	}
 }
 
@@ -198,7 +224,7 @@ func checkPending(t *testing.T, status *podSyncStatus, before *UpdatePodOptions,
 // terminating sync failed is re-driven by SyncKnownPods, with no config
 // update ever arriving.
 func TestOrphanDrivenToCompletion(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newPod("a", "pod-a")
 		h.create(pod)
 		h.syncer.respond("SyncTerminatingPod", "a", syncOutcome{err: fmt.Errorf("cri")})
@@ -206,8 +232,7 @@ func TestOrphanDrivenToCompletion(t *testing.T) {
 		if s := h.state("a"); s.State != "T" {
 			t.Fatalf("got %s, want T after the failed terminating sync", s)
 		}
-		h.w.SyncKnownPods(nil)
-		synctest.Wait()
+		h.syncKnown(nil)
 		if s := h.state("a"); !s.Finished {
 			t.Errorf("got %s, want finished", s)
 		}

@@ -21,7 +21,7 @@ func TestQueryTable(t *testing.T) {
 		want      string
 	}{
 		{"U0 unknown before sync", func(h *harness) {}, "", "FTFFFFF"},
-		{"U1 unknown after sync", func(h *harness) { h.w.SyncKnownPods(nil) }, "", "FFTFTTT"},
+		{"U1 unknown after sync", func(h *harness) { h.syncKnown(nil) }, "", "FFTFTTT"},
 		{"P held worker", func(h *harness) { h.rt.hold("a"); h.create(pod) }, "P", "FTFFFFF"},
 		{"P static waiting", func(h *harness) {
 			h.create(newStaticPod("b", "stable"))
@@ -66,13 +66,13 @@ func TestQueryTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inBubble(t, func(h *harness) {
+			runHarness(t, seeded, func(t *testing.T, h *harness) {
 				tt.setup(h)
-				snap, known := h.w.PodState("a")
+				snap, known := h.podState("a")
 				if known != (tt.wantState != "") || snap.State != tt.wantState {
 					t.Errorf("got state %q (known %v), want %q", snap.State, known, tt.wantState)
 				}
-				if got := queries(h.w, "a").String(); got != tt.want {
+				if got := h.queries("a").String(); got != tt.want {
 					t.Errorf("got %s, want %s (%s)", got, tt.want, snap)
 				}
 			})
@@ -81,15 +81,15 @@ func TestQueryTable(t *testing.T) {
 }
 
 // TestPodsSynced: podsSynced becomes true at the first SyncKnownPods and
-// stays.
+// stays. Pinned: no worker ever runs, nothing to interleave.
 func TestPodsSynced(t *testing.T) {
-	inBubble(t, func(h *harness) {
-		if h.w.PodsSynced() {
+	runHarness(t, pinned, func(t *testing.T, h *harness) {
+		if ask(h, h.w.PodsSynced) {
 			t.Errorf("got synced before SyncKnownPods")
 		}
-		h.w.SyncKnownPods(nil)
-		h.w.SyncKnownPods([]*v1.Pod{newPod("a", "pod-a")})
-		if !h.w.PodsSynced() {
+		h.syncKnown(nil)
+		h.syncKnown([]*v1.Pod{newPod("a", "pod-a")})
+		if !ask(h, h.w.PodsSynced) {
 			t.Errorf("got not synced after SyncKnownPods")
 		}
 	})

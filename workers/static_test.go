@@ -4,20 +4,20 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// newBareWorkers returns pod workers whose records a test builds by hand; no
-// worker goroutine runs and the invariants are not checked.
-func newBareWorkers(t *testing.T) *PodWorkers {
-	return New(Config{Runtime: newTestRuntime(t), Syncer: newFakeSyncer(), Cache: newFakeCache()})
+// newBareWorkers returns pod workers over rt whose records a test builds by
+// hand; no worker goroutine runs and the invariants are not checked.
+func newBareWorkers(t *testing.T, rt Runtime) *PodWorkers {
+	return New(Config{Runtime: newTestRuntime(t, rt), Syncer: newFakeSyncer(rt), Cache: newFakeCache()})
 }
 
-// Test_allowPodStart is SPEC §5.
+// Test_allowPodStart is SPEC §5, on hand-built records. Pinned: one
+// goroutine, nothing to interleave.
 func Test_allowPodStart(t *testing.T) {
 	const fullname = "pod_ns"
 	type rec struct {
@@ -60,30 +60,36 @@ func Test_allowPodStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newBareWorkers(t)
-			for _, r := range tt.records {
-				w.podSyncStatuses[r.uid] = &podSyncStatus{uid: r.uid, fullname: fullname,
-					terminationRequested: r.requested, terminated: r.terminated}
-			}
-			if tt.started != "" {
-				w.startedStaticPodsByFullname[fullname] = tt.started
-			}
-			if tt.waiting != nil {
-				w.waitingToStartStaticPodsByFullname[fullname] = slices.Clone(tt.waiting)
-			}
-			canStart, canEver := w.allowPodStartLocked(tt.pod)
-			if canStart != tt.wantStart || canEver != tt.wantEver {
-				t.Errorf("got (canStart %v, canEverStart %v), want (%v, %v)", canStart, canEver, tt.wantStart, tt.wantEver)
-			}
-			if got := w.startedStaticPodsByFullname[fullname]; got != tt.wantStarted {
-				t.Errorf("got started %q, want %q", got, tt.wantStarted)
-			}
-			if got := w.waitingToStartStaticPodsByFullname[fullname]; !slices.Equal(got, tt.wantWaiting) {
-				t.Errorf("got waiting %v, want %v", got, tt.wantWaiting)
-			}
-			if got := w.queue.(*Queue).Len() == 1; got != tt.wantQueued {
-				t.Errorf("got queued %v, want %v", got, tt.wantQueued)
-			}
+			forEachEnv(t, pinned, func(t *testing.T, e env) {
+				w := newBareWorkers(t, e.Runtime())
+				for _, r := range tt.records {
+					w.podSyncStatuses[r.uid] = &podSyncStatus{uid: r.uid, fullname: fullname,
+						terminationRequested: r.requested, terminated: r.terminated}
+				}
+				if tt.started != "" {
+					w.startedStaticPodsByFullname[fullname] = tt.started
+				}
+				if tt.waiting != nil {
+					w.waitingToStartStaticPodsByFullname[fullname] = slices.Clone(tt.waiting)
+				}
+				var canStart, canEver, queued bool
+				e.Do("client", func() {
+					canStart, canEver = w.allowPodStartLocked(tt.pod)
+					queued = w.queue.(*Queue).Len() == 1
+				})
+				if canStart != tt.wantStart || canEver != tt.wantEver {
+					t.Errorf("got (canStart %v, canEverStart %v), want (%v, %v)", canStart, canEver, tt.wantStart, tt.wantEver)
+				}
+				if got := w.startedStaticPodsByFullname[fullname]; got != tt.wantStarted {
+					t.Errorf("got started %q, want %q", got, tt.wantStarted)
+				}
+				if got := w.waitingToStartStaticPodsByFullname[fullname]; !slices.Equal(got, tt.wantWaiting) {
+					t.Errorf("got waiting %v, want %v", got, tt.wantWaiting)
+				}
+				if queued != tt.wantQueued {
+					t.Errorf("got queued %v, want %v", queued, tt.wantQueued)
+				}
+			})
 		})
 	}
 }
@@ -91,7 +97,7 @@ func Test_allowPodStart(t *testing.T) {
 // staticCheck asserts the history, started holder and wait list of one step.
 func (h *harness) staticCheck(step string, wantStarted types.UID, wantWaiting []types.UID) {
 	h.t.Helper()
-	got := h.w.StaticPodState("stable_ns")
+	got := ask(h, func() StaticPodSnapshot { return h.w.StaticPodState("stable_ns") })
 	if got.Started != wantStarted || !slices.Equal(got.Waiting, wantWaiting) {
 		h.t.Errorf("step %s: got started %q waiting %v, want %q %v", step, got.Started, got.Waiting, wantStarted, wantWaiting)
 	}
@@ -107,7 +113,7 @@ func (h *harness) historyIs(step string, uid types.UID, want string) {
 // drainQueue empties the queue and returns the UIDs that were queued,
 // sorted (their order depends on jitter).
 func (h *harness) drainQueue() []types.UID {
-	uids := h.queue.GetWork(time.Now().Add(24 * time.Hour))
+	uids := ask(h, func() []types.UID { return h.queue.GetWork(h.rt.Now().Add(24 * time.Hour)) })
 	slices.Sort(uids)
 	return uids
 }
@@ -116,7 +122,7 @@ func (h *harness) drainQueue() []types.UID {
 // pods sharing a full name start one at a time, in arrival order, skipping
 // waiters that were killed before they started.
 func TestStaticPodExclusion(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pods := map[types.UID]*v1.Pod{"1": newPod("1", "stable")}
 		for _, uid := range []types.UID{"2", "3", "4", "5", "6", "7", "8", "9"} {
 			pods[uid] = newStaticPod(string(uid), "stable")
@@ -162,7 +168,7 @@ func TestStaticPodExclusion(t *testing.T) {
 		h.historyIs("6", "4", "SyncPod(update)")
 		h.staticCheck("6", "4", nil)
 		// 7. SyncKnownPods with all four.
-		got := h.w.SyncKnownPods([]*v1.Pod{pods["1"], pods["2"], pods["3"], pods["4"]})
+		got := h.syncKnown([]*v1.Pod{pods["1"], pods["2"], pods["3"], pods["4"]})
 		want := map[types.UID]PodWorkerSync{
 			"1": {State: SyncPodWork, HasConfig: true},
 			"2": {State: TerminatedPodWork, HasConfig: true, Static: true},
@@ -176,8 +182,8 @@ func TestStaticPodExclusion(t *testing.T) {
 			t.Errorf("step 7: got %s, want 3 finished and idle", s)
 		}
 		// 8. Without 3, 3 is purged.
-		h.w.SyncKnownPods([]*v1.Pod{pods["1"], pods["2"], pods["4"]})
-		if _, ok := h.w.PodState("3"); ok {
+		h.syncKnown([]*v1.Pod{pods["1"], pods["2"], pods["4"]})
+		if _, ok := h.podState("3"); ok {
 			t.Errorf("step 8: got a record for 3, want it purged")
 		}
 		staticExclusionSteps9To14(h, pods)
@@ -201,8 +207,7 @@ func staticExclusionSteps9To14(h *harness, pods map[types.UID]*v1.Pod) {
 	h.historyIs("10", "6", "SyncPod(update)")
 	h.staticCheck("10", "6", nil)
 	// 11. Releasing 5: it exits as can-never-start, with no sync call.
-	h.rt.release("5")
-	synctest.Wait()
+	h.release("5")
 	if s := h.state("5"); !s.Finished {
 		t.Errorf("step 11: got %s, want 5 finished", s)
 	}
@@ -228,7 +233,7 @@ func staticExclusionSteps9To14(h *harness, pods map[types.UID]*v1.Pod) {
 	h.historyIs("13", "8", "SyncPod(update)")
 	// 14. SyncKnownPods([8]): 1 becomes a terminating orphan; every other
 	// UID is purged (finished orphans, and 9 which never started).
-	got := h.w.SyncKnownPods([]*v1.Pod{pods["8"]})
+	got := h.syncKnown([]*v1.Pod{pods["8"]})
 	want := map[types.UID]PodWorkerSync{
 		"1": {State: TerminatingPodWork, Orphan: true, HasConfig: true},
 		"8": {State: SyncPodWork, HasConfig: true, Static: true},
@@ -236,9 +241,8 @@ func staticExclusionSteps9To14(h *harness, pods map[types.UID]*v1.Pod) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("step 14: got %v, want %v", got, want)
 	}
-	synctest.Wait()
 	var left []types.UID
-	for _, s := range h.w.PodStates() {
+	for _, s := range h.states() {
 		left = append(left, s.UID)
 	}
 	if fmt.Sprint(left) != "[1 8]" {
@@ -250,7 +254,7 @@ func staticExclusionSteps9To14(h *harness, pods map[types.UID]*v1.Pod) {
 // TestIsPodForMirrorPodTerminatingByFullName: true exactly while the started
 // static pod of the name is in TR or T.
 func TestIsPodForMirrorPodTerminatingByFullName(t *testing.T) {
-	inBubble(t, func(h *harness) {
+	runHarness(t, seeded, func(t *testing.T, h *harness) {
 		pod := newStaticPod("a", "stable")
 		const name = "stable_ns"
 		steps := []struct {
@@ -266,14 +270,13 @@ func TestIsPodForMirrorPodTerminatingByFullName(t *testing.T) {
 			}, true},
 			{"terminated", func() {
 				h.syncer.block("SyncTerminatedPod", "a")
-				h.syncer.unblock("SyncTerminatingPod", "a")
-				synctest.Wait()
+				h.unblock("SyncTerminatingPod", "a")
 			}, false},
-			{"finished", func() { h.syncer.unblock("SyncTerminatedPod", "a"); synctest.Wait() }, false},
+			{"finished", func() { h.unblock("SyncTerminatedPod", "a") }, false},
 		}
 		for _, s := range steps {
 			s.act()
-			if got := h.w.IsPodForMirrorPodTerminatingByFullName(name); got != s.want {
+			if got := ask(h, func() bool { return h.w.IsPodForMirrorPodTerminatingByFullName(name) }); got != s.want {
 				t.Errorf("%s: got %v, want %v", s.name, got, s.want)
 			}
 		}
