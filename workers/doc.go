@@ -1,6 +1,7 @@
 // Package workers is podsim's own implementation of the kubelet's pod
-// workers (pkg/kubelet/pod_workers.go), written from /work/shared/SPEC.md §1:
-// the per-pod state machine that serialises SyncPod, SyncTerminatingPod and
+// workers (pkg/kubelet/pod_workers.go), written from §1 of the project's
+// specification (shared/SPEC.md, beside the checkout): the per-pod state
+// machine that serialises SyncPod, SyncTerminatingPod and
 // SyncTerminatedPod, coalesces updates, makes kills sticky, shortens grace
 // periods, excludes static pods by full name, handles UID reuse, orphans and
 // runtime-only pods, and answers the lifecycle queries other kubelet
