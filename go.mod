@@ -3,6 +3,7 @@ module github.com/podsim/podsim
 go 1.26.0
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/cockroachdb/datadriven v1.0.3
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3

@@ -1,0 +1,190 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Describe renders an operation as a trace line, e.g.
+// "worker/a SyncTerminatingPod begin v3 grace=5".
+func Describe(in Input, out Output) string {
+	switch in := in.(type) {
+	case UpdatePod:
+		return "client UpdatePod " + describeUpdate(in)
+	case SyncKnownPods:
+		known, _ := out.(KnownPods)
+		return fmt.Sprintf("housekeeping SyncKnownPods [%s] → %s", strings.Join(in.Desired, " "), describeKnown(known))
+	case Query:
+		subject := in.UID
+		if in.Kind == IsPodForMirrorPodTerminatingByFullName {
+			subject = in.FullName
+		}
+		return fmt.Sprintf("query %s(%s) → %v", in.Kind, subject, out)
+	case KillPodNowDone:
+		return fmt.Sprintf("killPodNow %s completion#%d → completed=%v", in.UID, in.ID, out)
+	case CompletionFired:
+		return fmt.Sprintf("kill %s completion#%d fired", in.UID, in.ID)
+	case CancelFired:
+		return fmt.Sprintf("cancel/%s fired", in.UID)
+	case SyncBegin:
+		return "worker/" + in.UID + " " + describeBegin(in)
+	case SyncEnd:
+		line := fmt.Sprintf("worker/%s %s end %s", in.UID, in.Fn, in.Outcome)
+		if in.IsTerminal {
+			line += " terminal"
+		}
+		return line
+	}
+	return fmt.Sprintf("%#v → %v", in, out)
+}
+
+func describeUpdate(u UpdatePod) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", u.Pod.UID, u.Type)
+	if u.RuntimeOnly {
+		b.WriteString(" runtime-pod")
+	} else {
+		b.WriteString(" " + describePod(u.Pod))
+	}
+	if u.Kill.Evict {
+		b.WriteString(" evict")
+	}
+	if u.Kill.HasGraceOverride {
+		fmt.Fprintf(&b, " override=%d", u.Kill.GraceOverride)
+	}
+	if u.Kill.CompletionID != 0 {
+		fmt.Fprintf(&b, " completion#%d", u.Kill.CompletionID)
+	}
+	if u.Cache != CacheUnknown {
+		b.WriteString([...]string{"", " cache=idle", " cache=busy"}[u.Cache])
+	}
+	return b.String()
+}
+
+func describePod(p Pod) string {
+	parts := []string{fmt.Sprintf("v%d", p.Version)}
+	if p.Static {
+		parts = append(parts, "static:"+p.FullName())
+	}
+	if p.DeletionTimestamp {
+		parts = append(parts, "deleted")
+	}
+	if p.HasDeletionGrace {
+		parts = append(parts, fmt.Sprintf("deletionGrace=%d", p.DeletionGrace))
+	}
+	if p.Phase.Terminal() {
+		parts = append(parts, p.Phase.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+func describeBegin(b SyncBegin) string {
+	switch b.Fn {
+	case SyncPod:
+		return fmt.Sprintf("SyncPod begin %s v%d", b.Type, b.Version)
+	case SyncTerminatingPod:
+		return fmt.Sprintf("SyncTerminatingPod begin v%d grace=%d", b.Version, b.Grace)
+	case SyncTerminatingRuntimePod:
+		return "SyncTerminatingRuntimePod begin"
+	}
+	return fmt.Sprintf("%s begin v%d", b.Fn, b.Version)
+}
+
+func describeKnown(k KnownPods) string {
+	if len(k) == 0 {
+		return "{}"
+	}
+	parts := make([]string, len(k))
+	for i, p := range k {
+		s := p.UID + ":" + p.State.String()
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{p.Orphan, "orphan"}, {p.HasConfig, "config"}, {p.Static, "static"}} {
+			if f.on {
+				s += " " + f.name
+			}
+		}
+		parts[i] = s
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func describeDue(o Obligation) string {
+	if o.ID == 0 {
+		return "cancel/" + o.UID
+	}
+	return fmt.Sprintf("completion#%d of %s", o.ID, o.UID)
+}
+
+// DescribeRecord renders one record, e.g. "a S grace=- pending=update@v3".
+func DescribeRecord(r Record, notify []int) string {
+	var b strings.Builder
+	b.WriteString(r.UID + " " + r.StateName())
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{r.Static, "static"}, {r.Deleted, "deleted"}, {r.Evicted, "evicted"},
+		{r.RestartRequested, "restart"}, {r.ObservedRuntime, "runtime"}} {
+		if f.on {
+			b.WriteString(" " + f.name)
+		}
+	}
+	grace := "-"
+	if r.Grace != 0 {
+		grace = fmt.Sprint(r.Grace)
+	}
+	b.WriteString(" grace=" + grace + " pending=" + describeDelivery(r.HasPending, r.Pending))
+	if r.Flight.Stage != Idle {
+		fmt.Fprintf(&b, " flight=%s(%s)", r.Flight.Fn, r.Flight.Stage)
+		if r.Flight.Stage == Returned {
+			b.WriteString(":" + r.Flight.Outcome.String())
+		}
+	}
+	if len(notify) > 0 {
+		fmt.Fprintf(&b, " notify=%v", notify)
+	}
+	return b.String()
+}
+
+func describeDelivery(has bool, d Delivery) string {
+	switch {
+	case !has:
+		return "-"
+	case d.RuntimeOnly:
+		return d.Type.String() + "@runtime"
+	}
+	return fmt.Sprintf("%s@v%d", d.Type, d.Pod.Version)
+}
+
+// DescribeState renders a state as one line: records, static maps,
+// obligations; "unsynced"/"synced" says whether podsSynced is set.
+func DescribeState(s State) string {
+	parts := []string{map[bool]string{false: "unsynced", true: "synced"}[s.PodsSynced]}
+	for _, uid := range s.uids() {
+		parts = append(parts, DescribeRecord(s.Records[uid], s.Notify[uid]))
+	}
+	names := slices.Sorted(maps.Keys(s.StartedStatic))
+	for name := range maps.Keys(s.WaitingStatic) {
+		if _, ok := s.StartedStatic[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		started, ok := s.StartedStatic[name]
+		if !ok {
+			started = "-"
+		}
+		parts = append(parts, fmt.Sprintf("static %s started=%s waiting=%v", name, started, s.WaitingStatic[name]))
+	}
+	for _, o := range s.Due {
+		parts = append(parts, "due "+describeDue(o))
+	}
+	if len(s.MayCancel) > 0 {
+		parts = append(parts, fmt.Sprintf("may-cancel %v", s.MayCancel))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,105 @@
+package model
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// TestDescribe pins the trace-line rendering of every operation.
+func TestDescribe(t *testing.T) {
+	sa := staticPod("a", "web", 3)
+	rows := []struct {
+		op   Op
+		want string
+	}{
+		{do(upd(Create, pod("a", 1))), "client UpdatePod a create v1"},
+		{do(UpdatePod{Type: Kill, Pod: deleting(phase(sa, PhaseFailed), 5), Cache: CacheIdle,
+			Kill: KillOptions{Evict: true, GraceOverride: 2, HasGraceOverride: true, CompletionID: 4}}),
+			"client UpdatePod a kill v3 static:web_ns deleted deletionGrace=5 Failed evict override=2 completion#4 cache=idle"},
+		{do(runtimeKill("b")), "client UpdatePod b kill runtime-pod override=1"},
+		{op(skp("a", "b"), KnownPods{{"a", SyncWork, false, true, true}, {"c", TerminatingWork, true, false, false}}),
+			"housekeeping SyncKnownPods [a b] → {a:sync config static, c:terminating orphan}"},
+		{op(skp(), KnownPods{}), "housekeeping SyncKnownPods [] → {}"},
+		{op(q(CouldHaveRunningContainers, "a"), yes), "query CouldHaveRunningContainers(a) → true"},
+		{op(mirror("web_ns"), no), "query IsPodForMirrorPodTerminatingByFullName(web_ns) → false"},
+		{op(KillPodNowDone{UID: "a", ID: 4}, no), "killPodNow a completion#4 → completed=false"},
+		{do(CompletionFired{UID: "a", ID: 4}), "kill a completion#4 fired"},
+		{do(CancelFired{UID: "a"}), "cancel/a fired"},
+		{do(beginSync("a", Update, 3)), "worker/a SyncPod begin update v3"},
+		{do(beginTerminating("a", 3, 5)), "worker/a SyncTerminatingPod begin v3 grace=5"},
+		{do(beginRuntime("a")), "worker/a SyncTerminatingRuntimePod begin"},
+		{do(beginTerminated("a", 3)), "worker/a SyncTerminatedPod begin v3"},
+		{do(SyncEnd{UID: "a", Fn: SyncPod, IsTerminal: true}), "worker/a SyncPod end ok terminal"},
+		{do(end("a", SyncTerminatingPod, Canceled)), "worker/a SyncTerminatingPod end canceled"},
+	}
+	for _, row := range rows {
+		if got := Describe(row.op.Input, row.op.Output); got != row.want {
+			t.Errorf("got  %q\nwant %q", got, row.want)
+		}
+	}
+}
+
+// TestDescribeState pins the state rendering: records, static maps,
+// obligations.
+func TestDescribeState(t *testing.T) {
+	sa, sb := staticPod("a", "web", 1), staticPod("b", "web", 1)
+	states := mustRun(t, concat(started(sa), []Op{do(upd(Create, sb)), do(upd(Sync, sa)), do(beginSync("a", Sync, 1)),
+		do(killOpts(sa, KillOptions{CompletionID: 2, Evict: true}))})...)
+	want := "unsynced; a TR static evicted grace=30 pending=kill@v1 flight=SyncPod(begun) notify=[2]; " +
+		"b P static grace=- pending=create@v1; static web_ns started=a waiting=[b]; due cancel/a"
+	if got := DescribeState(states[0]); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	states = mustRun(t, do(upd(Create, sb)), do(runtimeKill("r")), do(beginRuntime("r")), do(end("r", SyncTerminatingRuntimePod, Failed)))
+	want = "unsynced; b P static grace=- pending=create@v1; r T deleted runtime grace=1 pending=- " +
+		"flight=SyncTerminatingRuntimePod(returned):error; static web_ns started=- waiting=[b]"
+	if got := DescribeState(states[0]); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	s, _ := Step(stateOf(t, "S"), upd(Kill, pod("a", 1)), nil)
+	if got := DescribeState(s[0]); !strings.HasSuffix(got, "may-cancel [a]") {
+		t.Errorf("got %q, want a may-cancel suffix", got)
+	}
+}
+
+// TestVisualize renders a rejected history through porcupine, which uses
+// the adapter's DescribeOperation and DescribeState.
+func TestVisualize(t *testing.T) {
+	hist := toPorcupine(seq(do(upd(Kill, pod("a", 1))), op(q(IsPodTerminationRequested, "a"), no)))
+	res, info := Check(hist, time.Second)
+	if res != porcupine.Illegal {
+		t.Fatalf("got %v, want Illegal", res)
+	}
+	var buf bytes.Buffer
+	if err := porcupine.Visualize(PorcupineModel(), info, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "IsPodTerminationRequested(a)") {
+		t.Error("visualization lacks the operation description")
+	}
+}
+
+// TestStepRejectsMalformedOperations: wrong output types are reported, not
+// panics; malformed porcupine inputs panic with a clear message.
+func TestStepRejectsMalformedOperations(t *testing.T) {
+	for _, o := range []Op{
+		{Input: q(CouldHaveRunningContainers, "a")},
+		{Input: KillPodNowDone{UID: "a", ID: 1}},
+		{Input: skp(), Output: yes},
+		{Input: SyncEnd{UID: "a", Fn: SyncPod}},
+	} {
+		if _, err := Step(NewState(), o.Input, o.Output); err == nil {
+			t.Errorf("%s accepted", Describe(o.Input, o.Output))
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "not a model.Input") {
+			t.Errorf("recovered %v", r)
+		}
+	}()
+	Partition([]porcupine.Operation{{Input: "bogus"}})
+}

@@ -1,0 +1,107 @@
+package model
+
+import (
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// TestGeneratedHistoriesAreLegal: histories produced by driving the model are
+// accepted by Replay and by porcupine.
+func TestGeneratedHistoriesAreLegal(t *testing.T) {
+	for seed := range uint64(8) {
+		ops := newGenerator(seed, 20).run(400)
+		if ok, at, why := Replay(ops); !ok {
+			t.Fatalf("seed %d: Replay rejected at %d: %s", seed, at, why)
+		}
+		if res, _ := Check(toPorcupine(seq(ops...)), 30*time.Second); res != porcupine.Ok {
+			t.Fatalf("seed %d: porcupine %v", seed, res)
+		}
+	}
+}
+
+// TestReplayAgreesWithPorcupineOnMutants: in a sequential history the only
+// linearization is the given order, so Replay and porcupine must agree
+// exactly — also on histories corrupted at one operation.
+func TestReplayAgreesWithPorcupineOnMutants(t *testing.T) {
+	ops := newGenerator(42, 6).run(150)
+	rejected := 0
+	for i := range ops {
+		mutant := append([]Op{}, ops...)
+		if !mutate(&mutant[i]) {
+			continue
+		}
+		ok, _, _ := Replay(mutant)
+		res, _ := Check(toPorcupine(seq(mutant...)), 30*time.Second)
+		if ok != (res == porcupine.Ok) {
+			t.Fatalf("op %d %s: Replay ok=%v, porcupine %v", i, Describe(mutant[i].Input, mutant[i].Output), ok, res)
+		}
+		if !ok {
+			rejected++
+		}
+	}
+	if rejected == 0 {
+		t.Fatal("no mutant was rejected")
+	}
+	t.Logf("%d mutants rejected", rejected)
+}
+
+// mutate corrupts one observation; false if the op has nothing to corrupt.
+func mutate(o *Op) bool {
+	switch in := o.Input.(type) {
+	case Query:
+		o.Output = !o.Output.(Answer)
+	case SyncBegin:
+		in.Version++
+		o.Input = in
+	case SyncEnd:
+		in.Fn = SyncTerminatedPod + SyncPod - in.Fn
+		o.Input = in
+	case SyncKnownPods:
+		known := o.Output.(KnownPods)
+		if len(known) == 0 {
+			return false
+		}
+		o.Output = known[1:]
+	default:
+		return false
+	}
+	return true
+}
+
+func BenchmarkStep(b *testing.B) {
+	states := Closure([]State{NewState()})
+	states, _ = Next(states, upd(Create, pod("a", 1)), nil)
+	in := q(CouldHaveRunningContainers, "a")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Step(states[0], in, yes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheck: porcupine over a generated 1,000-operation sequential
+// history of 20 pods.
+func BenchmarkCheck(b *testing.B) {
+	history := toPorcupine(seq(newGenerator(1, 20).run(1000)...))
+	model := PorcupineModel()
+	b.ReportAllocs()
+	for b.Loop() {
+		if !porcupine.CheckOperations(model, history) {
+			b.Fatal("generated history rejected")
+		}
+	}
+}
+
+// BenchmarkReplay: the witness fast path over the same history.
+func BenchmarkReplay(b *testing.B) {
+	ops := newGenerator(1, 20).run(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if ok, at, why := Replay(ops); !ok {
+			b.Fatalf("rejected at %d: %s", at, why)
+		}
+	}
+}

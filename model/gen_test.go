@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// generator produces legal sequential histories by driving the model
+// itself: every observation it emits is read off one possible state, so
+// each operation is legal by construction. Pods "p0".."pN" are non-static
+// except p0–p3, which are static in pairs sharing a full name (so two parts
+// hold two UIDs). It keeps one state set per part, as Replay does.
+type generator struct {
+	rng      *rand.Rand
+	pods     []Pod
+	parts    map[string][]State // part key → closed state set
+	ops      []Op
+	versions map[string]int
+	owner    map[int]string // completion ID → UID
+	nextID   int
+}
+
+func newGenerator(seed uint64, pods int) *generator {
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 1)), parts: map[string][]State{},
+		versions: map[string]int{}, owner: map[int]string{}}
+	for i := range pods {
+		p := pod(fmt.Sprintf("p%d", i), 0)
+		if i < 4 {
+			p = staticPod(p.UID, fmt.Sprintf("web%d", i/2), 0)
+		}
+		g.pods = append(g.pods, p)
+		if _, ok := g.parts[g.part(p)]; !ok {
+			g.parts[g.part(p)] = []State{NewState()}
+		}
+	}
+	return g
+}
+
+func (g *generator) part(p Pod) string {
+	if p.Static {
+		return "name/" + p.FullName()
+	}
+	return "uid/" + p.UID
+}
+
+// emit applies an operation to one part and records it.
+func (g *generator) emit(part string, in Input, out Output) {
+	next, err := Next(g.parts[part], in, out)
+	if err != nil {
+		panic(fmt.Sprintf("generator produced an illegal op %s: %v", Describe(in, out), err))
+	}
+	g.parts[part] = next
+	g.ops = append(g.ops, Op{Input: in, Output: out})
+}
+
+func (g *generator) run(n int) []Op {
+	for len(g.ops) < n {
+		g.step()
+	}
+	return g.ops
+}
+
+func (g *generator) step() {
+	p := g.pods[g.rng.IntN(len(g.pods))]
+	key := g.part(p)
+	states := g.parts[key]
+	s := states[g.rng.IntN(len(states))]
+	if len(s.Due) > 0 {
+		o := s.Due[0]
+		if o.ID == 0 {
+			g.emit(key, CancelFired{UID: o.UID}, nil)
+		} else {
+			g.emit(key, CompletionFired(o), nil)
+		}
+		return
+	}
+	switch r := g.rng.IntN(100); {
+	case r < 40 && g.worker(key, s):
+	case r < 65:
+		g.update(key, p)
+	case r < 90:
+		kind := QueryKind(g.rng.IntN(int(IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		g.emit(key, in, Answer(answer(&s, in)))
+	case r < 93 && len(s.Fired) > 0:
+		id := s.Fired[g.rng.IntN(len(s.Fired))]
+		g.emit(key, KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+	case r < 96:
+		g.syncKnownPods()
+	default:
+		g.update(key, p)
+	}
+}
+
+// worker emits the entry or return of a callback some pod of the part may
+// be at in state s; false if none is.
+func (g *generator) worker(key string, s State) bool {
+	for _, uid := range s.uids() {
+		f := s.Records[uid].Flight
+		switch {
+		case f.Stage == Taken && (f.Acked || (f.Fn != SyncTerminatingPod && f.Fn != SyncTerminatingRuntimePod)):
+			g.emit(key, SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: f.AckGrace}, nil)
+			return true
+		case f.Stage == Begun:
+			outcome := []Outcome{OK, OK, OK, OK, OK, OK, Failed, Canceled}[g.rng.IntN(8)]
+			g.emit(key, SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+			return true
+		}
+	}
+	return false
+}
+
+func (g *generator) update(key string, p Pod) {
+	g.versions[p.UID]++
+	p.Version = g.versions[p.UID]
+	types := []UpdateType{Create, Create, Update, Update, Update, Sync, Sync, Sync, Kill, Kill}
+	u := UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: CacheBusy}
+	switch g.rng.IntN(20) {
+	case 0:
+		u.Pod = deleting(p, int64(g.rng.IntN(10)))
+	case 1:
+		u.Pod = phase(p, PhaseSucceeded)
+	case 2:
+		u = runtimeKill(p.UID)
+	}
+	if u.Type == Kill && g.rng.IntN(3) == 0 {
+		g.nextID++
+		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
+	}
+	if u.Type == Kill && g.rng.IntN(4) == 0 {
+		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
+	}
+	g.emit(key, u, nil)
+}
+
+// syncKnownPods emits one SyncKnownPods: its result is the union of what
+// one possible state of each part reports.
+func (g *generator) syncKnownPods() {
+	var desired []string
+	for _, p := range g.pods {
+		if g.rng.IntN(5) != 0 {
+			desired = append(desired, p.UID)
+		}
+	}
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range g.parts {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	var result KnownPods
+	for _, key := range keys {
+		states := g.parts[key]
+		s := states[g.rng.IntN(len(states))].clone()
+		if len(s.Due) > 0 {
+			return // an obligation first; try again later
+		}
+		result = append(result, syncKnownPods(&s, desired)...)
+	}
+	slices.SortFunc(result, func(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := SyncKnownPods{Desired: desired}
+	for _, key := range keys {
+		uids := map[string]bool{}
+		for _, p := range g.pods {
+			if g.part(p) == key {
+				uids[p.UID] = true
+			}
+		}
+		pin, pout := restrictKnown(in, result, uids)
+		next, err := Next(g.parts[key], pin, pout)
+		if err != nil {
+			panic(fmt.Sprintf("generator produced an illegal SyncKnownPods: %v", err))
+		}
+		g.parts[key] = next
+	}
+	g.ops = append(g.ops, Op{Input: in, Output: result})
+}

@@ -1,0 +1,100 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// answer is SPEC §1.14: the query methods as functions of the state.
+func answer(s *State, q Query) bool {
+	if q.Kind == IsPodForMirrorPodTerminatingByFullName {
+		uid, ok := s.StartedStatic[q.FullName]
+		r := s.Records[uid]
+		return ok && r.TermRequested && !r.Terminated
+	}
+	r, known := s.Records[q.UID]
+	if !known {
+		// Unknown UID (U0/U1, S10): before the first SyncKnownPods anything
+		// may be running; afterwards nothing is.
+		switch q.Kind {
+		case IsPodKnownTerminated, IsPodTerminationRequested:
+			return false
+		case CouldHaveRunningContainers:
+			return !s.PodsSynced
+		}
+		return s.PodsSynced
+	}
+	switch q.Kind {
+	case IsPodKnownTerminated, ShouldPodRuntimeBeRemoved:
+		return r.Terminated
+	case CouldHaveRunningContainers:
+		return !r.Terminated
+	case ShouldPodBeFinished:
+		return r.Finished
+	case IsPodTerminationRequested:
+		return r.TermRequested
+	case ShouldPodContainersBeTerminating:
+		return r.Acknowledged
+	}
+	return r.Evicted || (r.Deleted && r.Terminated) // ShouldPodContentBeRemoved
+}
+
+func stepQuery(s *State, q Query, got Answer) error {
+	if want := answer(s, q); bool(got) != want {
+		subject, state := q.UID, "unknown"
+		if q.Kind == IsPodForMirrorPodTerminatingByFullName {
+			subject, state = q.FullName, "started "+s.StartedStatic[q.FullName]
+		} else if r, ok := s.Records[q.UID]; ok {
+			state = "state " + r.StateName()
+		}
+		return fmt.Errorf("%s(%s) = %v, want %v (%s)", q.Kind, subject, got, want, state)
+	}
+	return nil
+}
+
+// stepCompletionFired: a completion may fire only when due (S14): after the
+// pod terminated, or at once if the kill could not apply; and only once.
+func stepCompletionFired(s *State, c CompletionFired) error {
+	o := Obligation(c)
+	i, found := slices.BinarySearchFunc(s.Due, o, compareObligation)
+	if !found {
+		return fmt.Errorf("%s: completion #%d fired but is not due (S14)", c.UID, c.ID)
+	}
+	s.Due = slices.Delete(s.Due, i, i+1)
+	s.Fired = insertSorted(s.Fired, c.ID)
+	return nil
+}
+
+// stepCancelFired: a cancellation is due when termination was requested or
+// the grace shortened during a pass (S3, S11); it may happen for an idle
+// worker right after such a step; never otherwise.
+func stepCancelFired(s *State, c CancelFired) error {
+	o := Obligation{UID: c.UID}
+	if i, found := slices.BinarySearchFunc(s.Due, o, compareObligation); found {
+		s.Due = slices.Delete(s.Due, i, i+1)
+		return nil
+	}
+	if i, found := slices.BinarySearch(s.MayCancel, c.UID); found {
+		s.MayCancel = slices.Delete(s.MayCancel, i, i+1)
+		return nil
+	}
+	return fmt.Errorf("%s: sync context cancelled without a termination request or shorter grace", c.UID)
+}
+
+// stepKillPodNowDone: killPodNow reports completion iff its completion fired.
+func stepKillPodNowDone(s *State, k KillPodNowDone, completed Answer) error {
+	_, fired := slices.BinarySearch(s.Fired, k.ID)
+	if bool(completed) != fired {
+		return fmt.Errorf("%s: killPodNow #%d returned completed=%v but the completion fired=%v", k.UID, k.ID, completed, fired)
+	}
+	return nil
+}
+
+// insertSorted adds v to a sorted slice unless present.
+func insertSorted[T string | int](xs []T, v T) []T {
+	i, found := slices.BinarySearch(xs, v)
+	if found {
+		return xs
+	}
+	return slices.Insert(xs, i, v)
+}

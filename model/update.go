@@ -1,0 +1,131 @@
+package model
+
+// stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
+// §1.5). s is a private copy. It returns one state, or two when a
+// terminal-phase pod is first seen and the runtime cache view is unknown.
+func stepUpdatePod(s State, u UpdatePod) []State {
+	uid := u.Pod.UID
+	// Step 1: a runtime pod alone only counts for a kill; anything else is
+	// dropped without creating a record.
+	if u.RuntimeOnly && u.Type != Kill {
+		s.settleCompletion(uid, u.Kill.CompletionID)
+		return []State{s}
+	}
+	if r, known := s.Records[uid]; known {
+		return []State{applyUpdate(s, r, u, false)}
+	}
+	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
+	// nothing running starts in state D (kubelet restart, §1.13).
+	r := Record{UID: uid, FullName: u.Pod.FullName(), Static: u.Pod.Static && !u.RuntimeOnly}
+	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
+	var out []State
+	if terminal && u.Cache != CacheBusy {
+		d := r
+		d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
+		out = append(out, applyUpdate(s.clone(), d, u, true))
+	}
+	if !terminal || u.Cache != CacheIdle {
+		out = append(out, applyUpdate(s, r, u, true))
+	}
+	return out
+}
+
+// applyUpdate is steps 3–10 for record r (new when first).
+func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
+	content := Delivery{Type: u.Type, Pod: u.Pod, RuntimeOnly: u.RuntimeOnly}
+	fromRuntime := u.RuntimeOnly
+	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
+	// kill of the known pod spec, if any.
+	if fromRuntime {
+		r.ObservedRuntime = true
+		if pod, ok := r.knownRealPod(); ok {
+			content.Pod, content.RuntimeOnly = pod, false
+		}
+	}
+	// Step 4: UID reuse — a create while termination is requested only asks
+	// for a restart after this incarnation is purged (§1.11).
+	if !first && r.TermRequested && u.Type == Create {
+		r.RestartRequested = true
+		s.put(r)
+		s.settleCompletion(r.UID, u.Kill.CompletionID)
+		return s
+	}
+	// Step 5: a finished pod ignores everything (its kill is complete: the
+	// completion fires at once, our fix of §1.17-1).
+	if r.Finished {
+		s.put(r)
+		s.settleCompletion(r.UID, u.Kill.CompletionID)
+		return s
+	}
+	// Step 6: the transition to termination (sticky from now on, §1.6).
+	becameTerminating := !r.TermRequested && requestTermination(&r, content.Pod, u.Type, u.Kill, fromRuntime)
+	// Step 7: kill options by state.
+	shortened := false
+	switch {
+	case r.Terminated:
+		s.addDueIf(r.UID, u.Kill.CompletionID)
+		if fromRuntime {
+			// A stale runtime kill must not re-drive a terminated pod (#103668).
+			s.put(r)
+			return s
+		}
+	case r.TermRequested:
+		if id := u.Kill.CompletionID; id != 0 {
+			s.Notify[r.UID] = append(s.Notify[r.UID], id)
+		}
+		r.Grace, shortened = effectiveGrace(r.Grace, content.Pod, u.Kill)
+	default:
+		s.addDueIf(r.UID, u.Kill.CompletionID)
+	}
+	// Step 8: a new worker joins the static wait list in arrival order.
+	if first && r.Static {
+		s.WaitingStatic[r.FullName] = append(s.WaitingStatic[r.FullName], r.UID)
+	}
+	// Step 9: latest wins.
+	r.HasPending, r.Pending = true, content
+	s.put(r)
+	// Step 10.
+	if becameTerminating || shortened {
+		s.triggerCancel(r.UID)
+	}
+	return s
+}
+
+// requestTermination is step 6: the first matching rule starts termination.
+func requestTermination(r *Record, pod Pod, t UpdateType, kill KillOptions, fromRuntime bool) bool {
+	switch {
+	case fromRuntime || pod.DeletionTimestamp:
+		r.Deleted = true
+	case pod.Phase.Terminal():
+	case t == Kill:
+		r.Evicted = kill.Evict
+	default:
+		return false
+	}
+	r.TermRequested = true
+	return true
+}
+
+// addDueIf makes completion id (if any) due now.
+func (s *State) addDueIf(uid string, id int) {
+	if id != 0 {
+		s.addDue(uid, id)
+	}
+}
+
+// triggerCancel is SPEC §1.15: termination was first requested or the grace
+// was shortened. A pass in progress must see its context cancelled before
+// anything else happens under the lock (S3, S11); an idle worker may or may
+// not have a context to cancel.
+func (s *State) triggerCancel(uid string) {
+	r := s.Records[uid]
+	if r.Flight.Stage == Idle {
+		s.MayCancel = insertSorted(s.MayCancel, uid)
+		return
+	}
+	if !r.Flight.Canceled {
+		r.Flight.Canceled = true
+		s.put(r)
+		s.addDue(uid, 0)
+	}
+}
