@@ -24,46 +24,92 @@ func never(bool) bool               { return false }
 func ifSynced(podsSynced bool) bool { return podsSynced }
 func unlessSynced(synced bool) bool { return !synced }
 
+// The rules of SPEC §1.14 for a known record, one per query; the query
+// methods and AnswersLocked share them.
+func knownTerminated(s *podSyncStatus) bool         { return s.terminated }
+func couldHaveRunning(s *podSyncStatus) bool        { return !s.terminated }
+func beFinished(s *podSyncStatus) bool              { return s.finished }
+func terminationRequested(s *podSyncStatus) bool    { return s.terminationRequested }
+func containersBeTerminating(s *podSyncStatus) bool { return s.startedTerminating }
+func contentBeRemoved(s *podSyncStatus) bool        { return s.evicted || (s.deleted && s.terminated) }
+
 // IsPodKnownTerminated reports that the pod's containers are known to be
 // stopped for good (config loops use it: admission must not count the pod).
 func (p *PodWorkers) IsPodKnownTerminated(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.terminated }, never)
+	return p.query(uid, knownTerminated, never)
 }
 
 // CouldHaveRunningContainers reports that containers may run or start (the
 // status manager withholds a terminal phase while it is true, #108366).
 func (p *PodWorkers) CouldHaveRunningContainers(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return !s.terminated }, unlessSynced)
+	return p.query(uid, couldHaveRunning, unlessSynced)
 }
 
 // ShouldPodBeFinished reports that SyncTerminatedPod completed (the status
 // manager may then delete the pod from the API, #115331).
 func (p *PodWorkers) ShouldPodBeFinished(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.finished }, ifSynced)
+	return p.query(uid, beFinished, ifSynced)
 }
 
 // IsPodTerminationRequested reports that the pod is being torn down
 // (admission is skipped for it).
 func (p *PodWorkers) IsPodTerminationRequested(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.terminationRequested }, never)
+	return p.query(uid, terminationRequested, never)
 }
 
 // ShouldPodContainersBeTerminating reports that the worker acknowledged the
 // termination: no SyncPod runs or will run, so no container will start.
 func (p *PodWorkers) ShouldPodContainersBeTerminating(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.startedTerminating }, ifSynced)
+	return p.query(uid, containersBeTerminating, ifSynced)
 }
 
 // ShouldPodRuntimeBeRemoved reports that nothing runs, so containers and
 // sandboxes may be garbage-collected and volumes removed.
 func (p *PodWorkers) ShouldPodRuntimeBeRemoved(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.terminated }, ifSynced)
+	return p.query(uid, knownTerminated, ifSynced)
 }
 
 // ShouldPodContentBeRemoved reports that the pod's content (dead containers,
 // logs) may be removed: it was evicted, or deleted and terminated.
 func (p *PodWorkers) ShouldPodContentBeRemoved(uid types.UID) bool {
-	return p.query(uid, func(s *podSyncStatus) bool { return s.evicted || (s.deleted && s.terminated) }, ifSynced)
+	return p.query(uid, contentBeRemoved, ifSynced)
+}
+
+// Answers is every query's answer for one UID at one instant.
+type Answers struct {
+	Known                   bool // the UID has a record
+	KnownTerminated         bool
+	CouldHaveRunning        bool
+	BeFinished              bool
+	TerminationRequested    bool
+	ContainersBeTerminating bool
+	RuntimeBeRemoved        bool
+	ContentBeRemoved        bool
+}
+
+// AnswersLocked answers every query for uid exactly as the query methods
+// would, for oracles that run while the caller holds the pod lock (the
+// simulated runtime's lock hooks).
+func (p *PodWorkers) AnswersLocked(uid types.UID) Answers {
+	if s, ok := p.podSyncStatuses[uid]; ok {
+		return Answers{Known: true, KnownTerminated: knownTerminated(s), CouldHaveRunning: couldHaveRunning(s),
+			BeFinished: beFinished(s), TerminationRequested: terminationRequested(s),
+			ContainersBeTerminating: containersBeTerminating(s), RuntimeBeRemoved: knownTerminated(s),
+			ContentBeRemoved: contentBeRemoved(s)}
+	}
+	synced := p.podsSynced
+	return Answers{CouldHaveRunning: !synced, BeFinished: synced, ContainersBeTerminating: synced,
+		RuntimeBeRemoved: synced, ContentBeRemoved: synced}
+}
+
+// KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
+// holds the pod lock.
+func (p *PodWorkers) KnownUIDsLocked() []types.UID { return sortedKeys(p.podSyncStatuses) }
+
+// MirrorTerminatingLocked is IsPodForMirrorPodTerminatingByFullName for a
+// caller that holds the pod lock.
+func (p *PodWorkers) MirrorTerminatingLocked(fullname string) bool {
+	return p.mirrorTerminatingLocked(fullname)
 }
 
 // PodsSynced reports whether SyncKnownPods ran at least once.
@@ -72,3 +118,6 @@ func (p *PodWorkers) PodsSynced() bool {
 	defer p.podLock.Unlock()
 	return p.podsSynced
 }
+
+// PodsSyncedLocked is PodsSynced for a caller that holds the pod lock.
+func (p *PodWorkers) PodsSyncedLocked() bool { return p.podsSynced }

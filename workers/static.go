@@ -62,6 +62,10 @@ func (p *PodWorkers) allowStaticPodStartLocked(fullname string, uid types.UID) b
 func (p *PodWorkers) IsPodForMirrorPodTerminatingByFullName(podFullName string) bool {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
+	return p.mirrorTerminatingLocked(podFullName)
+}
+
+func (p *PodWorkers) mirrorTerminatingLocked(podFullName string) bool {
 	uid, started := p.startedStaticPodsByFullname[podFullName]
 	if !started {
 		return false
