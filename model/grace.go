@@ -7,19 +7,24 @@ package model
 // spec value (#115819), and the result never exceeds a set current value.
 // shortened is true iff a set grace changed (which cancels the sync, §1.15).
 func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
+	// "set" tells an explicit 0 (force delete) from "no value yet": SPEC
+	// §1.7's steps read literally (and upstream v1.36.3) test grace == 0 in
+	// the override step, so a kill's override after a force delete would
+	// lengthen the grace and cancel the kill in flight, against §1.7's own
+	// "never increases" and S11.
 	grace = current
-	overridden := false
-	if pod.HasDeletionGrace && (grace == 0 || pod.DeletionGrace < grace) {
-		grace, overridden = pod.DeletionGrace, true
+	set := current != 0
+	if pod.HasDeletionGrace && (!set || pod.DeletionGrace < grace) {
+		grace, set = pod.DeletionGrace, true
 	}
-	if kill.HasGraceOverride && (grace == 0 || kill.GraceOverride < grace) {
-		grace, overridden = kill.GraceOverride, true
+	if kill.HasGraceOverride && (!set || kill.GraceOverride < grace) {
+		grace, set = kill.GraceOverride, true
 	}
-	if !overridden && grace == 0 {
+	if !set {
 		grace = pod.SpecGrace
 	}
 	if grace < 1 {
 		grace = 1
 	}
-	return grace, current != 0 && current != grace
+	return grace, current != 0 && grace < current
 }

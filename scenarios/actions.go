@@ -1,9 +1,12 @@
 package scenarios
 
 import (
+	"slices"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -32,15 +35,18 @@ func (w *World) do(a Action) {
 		p.inConfig = false
 		w.update(workers.SyncPodKill, a.UID, nil)
 	case Kill:
-		w.update(workers.SyncPodKill, a.UID, w.killOptions(a))
-	case KillNow:
 		ko := w.killOptions(a)
-		_ = w.PW.KillPodNow(w.podOf(a.UID), ko.Evict, ko.PodTerminationGracePeriodSecondsOverride, nil)
+		w.completions++
+		id := w.completions
+		ko.CompletedCh = w.completionEvent(a.UID, id)
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}, id)
+	case KillNow:
+		w.killPodNow(a)
 	case RuntimeKill:
 		one := int64(1)
-		w.PW.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
 			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
-			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}})
+			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
 	case Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)
@@ -53,7 +59,15 @@ func (w *World) do(a Action) {
 }
 
 func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodOptions) {
-	w.PW.UpdatePod(workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(uid), KillPodOptions: ko})
+	w.updatePod(workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(uid), KillPodOptions: ko}, 0)
+}
+
+// updatePod is UpdatePod, recorded; completionID names the kill's
+// CompletedCh (0: none).
+func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
+	id := w.call(modelUpdate(o, completionID))
+	w.PW.UpdatePod(o)
+	w.ret(id, nil)
 }
 
 func (w *World) killOptions(a Action) *workers.KillPodOptions {
@@ -70,22 +84,43 @@ func (w *World) killOptions(a Action) *workers.KillPodOptions {
 // (restart after UID reuse, SPEC §1.12 caller contract).
 func (w *World) housekeeping() {
 	desired := w.desired()
+	in := model.SyncKnownPods{Desired: []string{}}
+	for _, pod := range desired {
+		in.Desired = append(in.Desired, string(pod.UID))
+	}
+	id := w.call(in)
 	known := w.PW.SyncKnownPods(desired)
+	w.ret(id, knownPods(known))
 	for _, pod := range desired {
 		if _, ok := known[pod.UID]; !ok {
-			w.PW.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod})
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, 0)
 		}
 	}
+}
+
+// knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
+func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+	out := model.KnownPods{}
+	for uid, r := range known {
+		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
+			HasConfig: r.HasConfig, Static: r.Static})
+	}
+	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmpString(a.UID, b.UID) })
+	return out
 }
 
 // query reads every query, as the subsystems of SPEC §2 do.
 func (w *World) query(uid types.UID) {
 	pw := w.PW
-	_ = pw.IsPodKnownTerminated(uid)
-	_ = pw.CouldHaveRunningContainers(uid)
-	_ = pw.ShouldPodBeFinished(uid)
-	_ = pw.IsPodTerminationRequested(uid)
-	_ = pw.ShouldPodContainersBeTerminating(uid)
-	_ = pw.ShouldPodRuntimeBeRemoved(uid)
-	_ = pw.ShouldPodContentBeRemoved(uid)
+	for kind, q := range []func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers,
+		pw.ShouldPodBeFinished, pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating,
+		pw.ShouldPodRuntimeBeRemoved, pw.ShouldPodContentBeRemoved} {
+		id := w.call(model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
+		w.ret(id, model.Answer(q(uid)))
+	}
+	if p := w.pods[uid]; p != nil && p.action.Static {
+		full := w.podOf(uid).Name + "_default"
+		id := w.call(model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		w.ret(id, model.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
+	}
 }

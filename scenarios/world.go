@@ -49,15 +49,29 @@ type World struct {
 	pods map[types.UID]*configPod
 	// Violations found by the in-run oracles, in order.
 	Violations []string
+
+	observers   []Observer
+	settled     bool
+	seq         int64
+	calls       int
+	completions int                    // completion IDs handed out
+	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, RT: simrt.New(s), plan: plan, pods: map[types.UID]*configPod{}}
+	w := &World{S: s, RT: simrt.New(s), plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
 	w.Runtime = NewRuntime(s, faults, plan.Faults)
-	w.Queue = workers.NewQueue(w.RT)
-	w.PW = workers.New(workers.Config{Runtime: w.RT, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue})
+	w.Runtime.Observer = w
+	rt := &worldRuntime{Runtime: w.RT, w: w}
+	w.Queue = workers.NewQueue(rt)
+	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue})
+	w.RT.AfterLock = func(name string) {
+		if name == "podLock" {
+			w.emit(LockAcquired, 0, nil, nil)
+		}
+	}
 	w.RT.BeforeUnlock = func(name string) {
 		if name != "podLock" {
 			return
@@ -65,6 +79,8 @@ func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *Wo
 		if err := w.PW.CheckInvariantsLocked(); err != nil {
 			w.violate("at %v: %v", s.Elapsed(), err)
 		}
+		w.killNowUpdateDone()
+		w.emit(LockReleasing, 0, nil, nil)
 	}
 	return w
 }
@@ -102,6 +118,7 @@ func (w *World) Run() error {
 			done.Wait()
 		}
 		w.S.Sleep(SettleTime)
+		w.emit(Settled, 0, nil, nil)
 		w.PW.Shutdown()
 		w.S.Halt()
 	})
@@ -115,7 +132,7 @@ func (w *World) syncLoop() {
 		w.S.Sleep(SyncLoopPeriod)
 		for _, uid := range w.Queue.GetWork(w.S.Now()) {
 			if p := w.pods[uid]; p != nil && p.inConfig {
-				w.PW.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)})
+				w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 			}
 		}
 	}

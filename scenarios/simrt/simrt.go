@@ -40,36 +40,29 @@ func New(s *sim.Scheduler) *Runtime { return &Runtime{S: s} }
 // Go starts f as a daemon goroutine.
 func (r *Runtime) Go(name string, f func()) { r.S.GoDaemon(name, f) }
 
-// NewMutex returns a sim mutex, wrapped when BeforeUnlock is set.
+// NewMutex returns a sim mutex that runs the lock hooks set on r at the
+// time of each call, so hooks may be set after the mutex is made.
 func (r *Runtime) NewMutex(name string) sync.Locker {
-	m := r.S.NewMutex(name)
-	if r.BeforeUnlock == nil && r.AfterLock == nil {
-		return m
-	}
-	return &hookedMutex{Mutex: m, name: name, before: r.BeforeUnlock, after: r.AfterLock}
+	return &hookedMutex{Mutex: r.S.NewMutex(name), name: name, r: r}
 }
 
 // NewSignal returns a sim signal.
 func (r *Runtime) NewSignal(name string) workers.Signal { return r.S.NewSignal(name) }
 
-// NewEvent returns a sim event, wrapped when OnFire is set.
+// NewEvent returns a sim event that runs r's OnFire hook as it fires.
 func (r *Runtime) NewEvent(name string) workers.Event {
-	e := r.S.NewEvent(name)
-	if r.OnFire == nil {
-		return e
-	}
-	return &hookedEvent{Event: e, name: name, onFire: r.OnFire}
+	return &hookedEvent{Event: r.S.NewEvent(name), name: name, r: r}
 }
 
 type hookedEvent struct {
 	*sim.Event
-	name   string
-	onFire func(string)
+	name string
+	r    *Runtime
 }
 
 func (e *hookedEvent) Fire() {
-	if !e.Event.Fired() {
-		e.onFire(e.name)
+	if f := e.r.OnFire; f != nil && !e.Event.Fired() {
+		f(e.name)
 	}
 	e.Event.Fire()
 }
@@ -82,20 +75,20 @@ func (r *Runtime) Intn(n int) int { return r.S.Intn(n) }
 
 type hookedMutex struct {
 	*sim.Mutex
-	name          string
-	before, after func(string)
+	name string
+	r    *Runtime
 }
 
 func (m *hookedMutex) Lock() {
 	m.Mutex.Lock()
-	if m.after != nil {
-		m.after(m.name)
+	if f := m.r.AfterLock; f != nil {
+		f(m.name)
 	}
 }
 
 func (m *hookedMutex) Unlock() {
-	if m.before != nil {
-		m.before(m.name)
+	if f := m.r.BeforeUnlock; f != nil {
+		f(m.name)
 	}
 	m.Mutex.Unlock()
 }

@@ -1,0 +1,101 @@
+package scenarios
+
+import (
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios/simrt"
+	"github.com/podsim/podsim/workers"
+)
+
+// worldRuntime is the simulated runtime as the pod workers see it in a
+// World: its events report their firing to the observers.
+type worldRuntime struct {
+	*simrt.Runtime
+	w *World
+}
+
+// NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
+// killed/<uid> is killPodNow's completion, which gets a completion ID here
+// and starts the recorded kill of the killPodNow in progress.
+func (r *worldRuntime) NewEvent(name string) workers.Event {
+	e := r.Runtime.NewEvent(name)
+	uid := uidOfEvent(name)
+	switch {
+	case strings.HasPrefix(name, "cancel/"):
+		return &observedEvent{Event: e, w: r.w, fired: model.CancelFired{UID: uid}}
+	case strings.HasPrefix(name, "killed/"):
+		r.w.completions++
+		id := r.w.completions
+		r.w.killNowStarted(id)
+		return &observedEvent{Event: e, w: r.w, fired: model.CompletionFired{UID: uid, ID: id}}
+	}
+	return e
+}
+
+// completionEvent is the CompletedCh the world passes with a kill.
+func (w *World) completionEvent(uid types.UID, id int) workers.Event {
+	e := w.RT.NewEvent("completed/" + string(uid))
+	return &observedEvent{Event: e, w: w, fired: model.CompletionFired{UID: string(uid), ID: id}}
+}
+
+// observedEvent emits Fired as it fires, inside the critical section that
+// fires it.
+type observedEvent struct {
+	workers.Event
+	w     *World
+	fired model.Input
+}
+
+func (e *observedEvent) Fire() {
+	e.w.emit(Fired, 0, e.fired, nil)
+	e.Event.Fire()
+}
+
+// killNowCall follows one KillPodNow through its two recorded parts: the
+// kill (an UpdatePod carrying the completion ID, from the creation of its
+// completion Event to the release of the pod lock it takes) and the wait
+// (model.KillPodNowDone, until KillPodNow returns).
+type killNowCall struct {
+	pod          *v1.Pod
+	ko           *workers.KillPodOptions
+	completionID int
+	updateID     int // the recorded kill, while in progress
+	waitID       int // the recorded wait, once started
+}
+
+func (w *World) killPodNow(a Action) {
+	g := w.S.Goroutine()
+	k := &killNowCall{pod: w.podOf(a.UID), ko: w.killOptions(a)}
+	w.killNow[g] = k
+	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, nil)
+	delete(w.killNow, g)
+	if k.waitID != 0 {
+		w.ret(k.waitID, model.Answer(err == nil))
+	}
+}
+
+// killNowStarted: KillPodNow created its completion Event; its kill begins.
+func (w *World) killNowStarted(completionID int) {
+	k := w.killNow[w.S.Goroutine()]
+	if k == nil || k.updateID != 0 {
+		return
+	}
+	k.completionID = completionID
+	o := workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: k.pod, KillPodOptions: k.ko}
+	k.updateID = w.call(modelUpdate(o, completionID))
+}
+
+// killNowUpdateDone: the goroutine in KillPodNow releases the pod lock its
+// kill took; the kill returns and the wait begins.
+func (w *World) killNowUpdateDone() {
+	k := w.killNow[w.S.Goroutine()]
+	if k == nil || k.updateID == 0 || k.waitID != 0 {
+		return
+	}
+	w.ret(k.updateID, nil)
+	k.waitID = w.call(model.KillPodNowDone{UID: string(k.pod.UID), ID: k.completionID})
+}
