@@ -54,7 +54,7 @@ type World struct {
 	settled     bool
 	seq         int64
 	calls       int
-	completions int                    // completion IDs handed out
+	completions int                     // completion IDs handed out
 	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
 }
 
