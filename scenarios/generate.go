@@ -95,8 +95,8 @@ func cmpString(a, b string) int {
 type Result struct {
 	Family     string
 	Seed       uint64
-	Err        error    // the scheduler's: deadlock, limit, panic, hot loop
-	Violations []string // the oracles'
+	Err        error       // the scheduler's: deadlock, limit, panic, hot loop
+	Violations []Violation // the oracles'
 	Steps      int64
 	Elapsed    time.Duration
 	TraceSHA   string
@@ -111,17 +111,27 @@ func (r Result) String() string {
 	}
 	msg := fmt.Sprint(r.Err)
 	if r.Err == nil {
-		msg = r.Violations[0]
+		msg = r.Violations[0].String()
 	}
 	return fmt.Sprintf("%s seed %d: FAIL %s", r.Family, r.Seed, msg)
 }
 
-// RunSeed runs one seed of a family.
-func RunSeed(f Family, seed uint64, strategy sim.Strategy) Result {
+// RunSeed runs one seed of a family with every oracle.
+func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
 	st := SeedStreams(seed)
 	plan := f.Generate(st.Plan)
 	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
+	oracles := defaultOracles(opts)
+	for _, o := range oracles {
+		w.Observe(o)
+	}
 	err := w.Run()
-	return Result{Family: f.Name, Seed: seed, Err: err, Violations: w.Violations,
-		Steps: w.S.Steps(), Elapsed: w.S.Elapsed(), TraceSHA: w.S.TraceSHA256()}
+	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(), TraceSHA: w.S.TraceSHA256()}
+	for _, msg := range w.Violations {
+		r.Violations = append(r.Violations, Violation{Oracle: "workers", Invariant: "internal", Message: msg})
+	}
+	for _, o := range oracles {
+		r.Violations = append(r.Violations, o.Finish(w, err)...)
+	}
+	return r
 }

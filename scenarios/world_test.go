@@ -13,7 +13,7 @@ func TestSwarmSeedsPass(t *testing.T) {
 	}
 	for _, f := range Families() {
 		for seed := uint64(0); seed < n; seed++ {
-			if r := RunSeed(f, seed, sim.RandomWalk{}); r.Failed() {
+			if r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{}); r.Failed() {
 				plan := f.Generate(SeedStreams(seed).Plan)
 				t.Fatalf("%v\n%v", r, plan)
 			}
