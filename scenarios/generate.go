@@ -118,6 +118,17 @@ func (r Result) String() string {
 
 // RunSeed runs one seed of a family with every oracle.
 func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
+	r, _ := runSeed(f, seed, strategy, opts)
+	return r
+}
+
+// ReplaySeed is RunSeed that also returns the canonical trace.
+func ReplaySeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, string) {
+	r, w := runSeed(f, seed, strategy, opts)
+	return r, w.S.Trace()
+}
+
+func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *World) {
 	st := SeedStreams(seed)
 	plan := f.Generate(st.Plan)
 	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
@@ -133,5 +144,5 @@ func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Re
 	for _, o := range oracles {
 		r.Violations = append(r.Violations, o.Finish(w, err)...)
 	}
-	return r
+	return r, w
 }

@@ -2,46 +2,141 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-func TestExitCodes(t *testing.T) {
+// binary is simrun, built once for every CLI test.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "simrun-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "simrun")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("building simrun: %v\n%s", err, out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// simrun runs the binary and returns stdout, stderr and the exit code.
+func simrun(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+func TestExitCodesAndBadInput(t *testing.T) {
 	cases := []struct {
 		args []string
 		code int
-		want string // in stdout or stderr
+		want string // in stdout+stderr
 	}{
-		{[]string{"-seeds", "300"}, 0, "sticky     pct"},
-		{[]string{"-seed", "1"}, 0, "kill lost: true"},
-		{[]string{"-seed", "1", "-mailbox", "sticky", "-strategy", "pct"}, 0, "kill lost: false"},
-		{[]string{"-seed", "x"}, 2, `malformed seed "x"`},
-		{[]string{"-seed", "-3"}, 2, "malformed seed"},
-		{[]string{"-bogus"}, 2, "flag provided but not defined: -bogus"},
-		{[]string{"-strategy", "dfs"}, 2, `unknown strategy "dfs"`},
-		{[]string{"-mailbox", "lifo"}, 2, `unknown mailbox "lifo"`},
-		{[]string{"-seeds", "0"}, 2, "want 1 to 10,000,000"},
-		{[]string{"run"}, 2, `unexpected argument "run"`},
-		{[]string{"-h"}, 0, "usage: simrun"},
+		{[]string{"run", "--seeds", "50"}, 0, "swarm"},
+		{[]string{"list"}, 0, "families:"},
+		{[]string{"replay", "--scenario", "swarm", "--seed", "3"}, 0, "trace sha256"},
+		{[]string{"run", "--seed", "x"}, 2, `malformed seed "x"`},
+		{[]string{"run", "--seed", "-1"}, 2, "malformed seed"},
+		{[]string{"run", "--seed", "18446744073709551616"}, 2, "malformed seed"},
+		{[]string{"run", "--scenario", "nope"}, 2, `unknown scenario "nope"`},
+		{[]string{"run", "--strategy", "dfs"}, 2, `unknown strategy "dfs"`},
+		{[]string{"run", "--shard", "4/4"}, 2, "malformed shard"},
+		{[]string{"run", "--shard", "1-4"}, 2, "malformed shard"},
+		{[]string{"run", "--seeds", "0"}, 2, "--seeds 0"},
+		{[]string{"run", "--parallel", "0"}, 2, "--parallel 0"},
+		{[]string{"run", "--bogus"}, 2, "unknown flag: --bogus"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"replay", "--seed", "3"}, 2, "replay needs --scenario and --seed"},
+		{[]string{"run", "--seeds", "5", "--json", "/nonexistent/dir/out.json"}, 2, "cannot write"},
 	}
 	for _, c := range cases {
-		var out, errOut bytes.Buffer
-		code := run(c.args, &out, &errOut)
+		out, errOut, code := simrun(t, nil, c.args...)
 		if code != c.code {
-			t.Errorf("%v: got exit %d, want %d\nstdout: %s\nstderr: %s", c.args, code, c.code, out.String(), errOut.String())
+			t.Errorf("%v: got exit %d, want %d\nstdout: %s\nstderr: %s", c.args, code, c.code, out, errOut)
 		}
-		if !strings.Contains(out.String()+errOut.String(), c.want) {
-			t.Errorf("%v: output lacks %q\nstdout: %s\nstderr: %s", c.args, c.want, out.String(), errOut.String())
+		if !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%v: output lacks %q\nstdout: %s\nstderr: %s", c.args, c.want, out, errOut)
+		}
+		if c.code == 2 && (out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0) {
+			t.Errorf("%v: bad input must give one line on stderr and nothing else; got stdout %q stderr %q", c.args, out, errOut)
 		}
 	}
 }
 
-// TestSweepOutputIsDeterministic: the same flags print the same bytes.
-func TestSweepOutputIsDeterministic(t *testing.T) {
-	var a, b bytes.Buffer
-	run([]string{"-seeds", "200", "-start", "50"}, &a, &a)
-	run([]string{"-seeds", "200", "-start", "50"}, &b, &b)
-	if a.String() != b.String() {
-		t.Fatalf("two sweeps printed different output:\n%s\n---\n%s", a.String(), b.String())
+// TestOutputIndependentOfParallelism: results are sorted by seed and every
+// run is deterministic, so stdout is the same at any --parallel.
+func TestOutputIndependentOfParallelism(t *testing.T) {
+	one, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "1")
+	four, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "4")
+	if one != four {
+		t.Fatalf("--parallel 1 and 4 printed different output:\n%s\n---\n%s", one, four)
+	}
+}
+
+func readResults(t *testing.T, path string) []jsonResult {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Results []jsonResult }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Results
+}
+
+// TestShardsUnionIsTheWholeRun: the N shards together are exactly the
+// unsharded run, seed for seed and hash for hash.
+func TestShardsUnionIsTheWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.json")
+	simrun(t, nil, "run", "--seeds", "97", "--start", "1000", "--json", whole)
+	var union []jsonResult
+	for k := 0; k < 3; k++ {
+		path := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
+		simrun(t, nil, "run", "--seeds", "97", "--start", "1000", "--shard", fmt.Sprintf("%d/3", k), "--json", path)
+		union = append(union, readResults(t, path)...)
+	}
+	slices.SortFunc(union, func(a, b jsonResult) int { return int(a.Seed) - int(b.Seed) })
+	want := readResults(t, whole)
+	if len(want) != 97 || !slices.Equal(union, want) {
+		t.Fatalf("union of 3 shards (%d results) differs from the whole run (%d results)", len(union), len(want))
+	}
+}
+
+// TestReplayHashIsStable: the same seed gives the same trace hash twice and
+// at GOMAXPROCS 1 and 2.
+func TestReplayHashIsStable(t *testing.T) {
+	var hashes []string
+	for _, env := range [][]string{{"GOMAXPROCS=1"}, {"GOMAXPROCS=2"}, {"GOMAXPROCS=2"}} {
+		out, _, code := simrun(t, env, "replay", "--scenario", "swarm", "--seed", "42")
+		if code != 0 {
+			t.Fatalf("replay failed: %s", out)
+		}
+		hashes = append(hashes, strings.Fields(out[strings.Index(out, "trace sha256"):])[2])
+	}
+	if hashes[0] != hashes[1] || hashes[1] != hashes[2] {
+		t.Fatalf("trace hashes differ: %v", hashes)
 	}
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
+)
+
+// summarize prints one line per failing seed (with the command that
+// reproduces it) and a table per family; it returns the number of failures.
+// Everything it prints is a function of the results alone.
+func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
+	type row struct{ seeds, passed, failed int }
+	rows := map[string]*row{}
+	var order []string
+	failed := 0
+	for _, r := range results {
+		if rows[r.Family] == nil {
+			rows[r.Family] = &row{}
+			order = append(order, r.Family)
+		}
+		rw := rows[r.Family]
+		rw.seeds++
+		if !r.Failed() {
+			rw.passed++
+			continue
+		}
+		rw.failed++
+		failed++
+		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy))
+	}
+	fmt.Fprintf(w, "%-24s %8s %8s %8s\n", "family", "seeds", "passed", "failed")
+	for _, name := range order {
+		rw := rows[name]
+		fmt.Fprintf(w, "%-24s %8d %8d %8d\n", name, rw.seeds, rw.passed, rw.failed)
+	}
+	return failed
+}
+
+func failureMessage(r scenarios.Result) string {
+	if r.Err != nil {
+		return r.Err.Error()
+	}
+	return r.Violations[0].String()
+}
+
+// recheck re-runs every failing seed and compares trace hashes: a failure
+// that does not reproduce is itself a failure (nondeterminism).
+func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOptions, strategy string, w io.Writer) {
+	for _, r := range results {
+		if !r.Failed() {
+			continue
+		}
+		fams, _ := familiesNamed(r.Family)
+		again := scenarios.RunSeed(fams[0], r.Seed, st, opts)
+		if again.TraceSHA != r.TraceSHA {
+			fmt.Fprintf(w, "NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  reproduce: %s\n",
+				r.Family, r.Seed, r.TraceSHA, again.TraceSHA, reproduce(r.Family, r.Seed, strategy))
+		}
+	}
+}
+
+// jsonResult is one seed in the --json file.
+type jsonResult struct {
+	Scenario    string `json:"scenario"`
+	Seed        uint64 `json:"seed"`
+	Strategy    string `json:"strategy"`
+	Verdict     string `json:"verdict"`
+	FailureKind string `json:"failure_kind,omitempty"`
+	Message     string `json:"message,omitempty"`
+	TraceSHA256 string `json:"trace_sha256"`
+	Steps       int64  `json:"steps"`
+	VirtualTime string `json:"virtual_time"`
+}
+
+// checkWritable fails early, before any work, when path cannot be written.
+func checkWritable(path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".simrun-check-*")
+	if err != nil {
+		return usagef("cannot write %s: %v", path, err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
+// writeJSON writes the results atomically: a temporary file, then rename.
+func writeJSON(path string, results []scenarios.Result, strategy string) error {
+	out := make([]jsonResult, len(results))
+	for i, r := range results {
+		j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Verdict: "pass",
+			TraceSHA256: r.TraceSHA, Steps: r.Steps, VirtualTime: r.Elapsed.String()}
+		if r.Failed() {
+			j.Verdict, j.Message = "fail", failureMessage(r)
+			j.FailureKind = "scheduler"
+			if r.Err == nil {
+				j.FailureKind = r.Violations[0].Oracle
+			}
+		}
+		out[i] = j
+	}
+	data, err := json.MarshalIndent(map[string]any{"results": out}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".simrun-*.json")
+	if err != nil {
+		return usagef("cannot write %s: %v", path, err)
+	}
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return usagef("cannot write %s: %v", path, err)
+	}
+	tmp.Close()
+	return os.Rename(tmp.Name(), path)
+}
+
+// progress prints a progress line on a terminal and nothing otherwise.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	total    int
+	n        int
+	terminal bool
+	last     time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	return p
+}
+
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if p.terminal && time.Since(p.last) > 200*time.Millisecond {
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "\r%d/%d seeds", p.n, p.total)
+	}
+}
+
+func (p *progress) done() {
+	if p.terminal {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

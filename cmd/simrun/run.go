@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
+)
+
+type runFlags struct {
+	scenario, strategy, seed, shard, jsonPath string
+	seeds, start                              uint64
+	parallel, pctDepth                        int
+	forcePorcupine                            bool
+}
+
+func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Sweep seeds of the scenario families and check every run",
+		Example: "  simrun run\n  simrun run --scenario swarm --seeds 10000 --start 5000\n" +
+			"  simrun run --shard 0/4 --json shard0.json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSweep(f, stdout, stderr) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.scenario, "scenario", "all", "scenario family, or all")
+	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family")
+	fl.Uint64Var(&f.start, "start", 0, "first seed")
+	fl.StringVar(&f.seed, "seed", "", "run this one seed only")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once (results are the same at any value)")
+	fl.StringVar(&f.shard, "shard", "", "K/N: run the K-th of N disjoint slices of the seeds (K = 0..N-1)")
+	fl.StringVar(&f.jsonPath, "json", "", "write per-seed results as JSON to this file")
+	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
+	return cmd
+}
+
+// job is one seed of one family.
+type job struct {
+	family scenarios.Family
+	seed   uint64
+}
+
+func (f runFlags) jobs() ([]job, error) {
+	fams, err := familiesNamed(f.scenario)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := parseShard(f.shard)
+	if err != nil {
+		return nil, err
+	}
+	seeds := []uint64{}
+	if f.seed != "" {
+		s, err := parseSeed(f.seed)
+		if err != nil {
+			return nil, err
+		}
+		seeds = append(seeds, s)
+	} else {
+		if f.seeds == 0 || f.seeds > 100_000_000 {
+			return nil, usagef("--seeds %d: want 1 to 100,000,000", f.seeds)
+		}
+		seeds = sh.seeds(f.start, f.seeds)
+	}
+	var out []job
+	for _, fam := range fams {
+		for _, s := range seeds {
+			out = append(out, job{fam, s})
+		}
+	}
+	return out, nil
+}
+
+func runSweep(f runFlags, stdout, stderr io.Writer) error {
+	strategy, err := strategyNamed(f.strategy, f.pctDepth)
+	if err != nil {
+		return err
+	}
+	jobs, err := f.jobs()
+	if err != nil {
+		return err
+	}
+	if f.parallel < 1 {
+		return usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	if f.jsonPath != "" {
+		if err := checkWritable(f.jsonPath); err != nil {
+			return err
+		}
+	}
+	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine}
+	began := time.Now() // wall clock for the progress line and throughput only
+	results := runJobs(jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
+	failed := summarize(results, f.strategy, stdout)
+	recheck(results, strategy, opts, f.strategy, stdout)
+	elapsed := time.Since(began)
+	fmt.Fprintf(stderr, "%d seeds in %.1fs (%.0f seeds/s)\n", len(results), elapsed.Seconds(), float64(len(results))/elapsed.Seconds())
+	if f.jsonPath != "" {
+		if err := writeJSON(f.jsonPath, results, f.strategy); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// runJobs runs every job on parallel workers; results come back in job
+// order whatever the parallelism, and each run is independent and
+// deterministic, so the results are the same at any --parallel.
+func runJobs(jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) []scenarios.Result {
+	results := make([]scenarios.Result, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = scenarios.RunSeed(jobs[i].family, jobs[i].seed, st, opts)
+				prog.tick()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	prog.done()
+	return results
+}
