@@ -76,7 +76,17 @@ type Family struct {
 
 // Families lists the scenario families, by name.
 func Families() []Family {
-	fams := []Family{{Name: "swarm", Generate: GenerateSwarm}}
+	fams := []Family{
+		{Name: "swarm", Generate: GenerateSwarm},
+		{Name: "early-kill", Generate: GenerateEarlyKill},
+		{Name: "kill-during-create", Generate: GenerateKillDuringCreate},
+		{Name: "update-storm", Generate: GenerateUpdateStorm},
+		{Name: "grace-shortening", Generate: GenerateGraceShortening},
+		{Name: "static-fullname-chain", Generate: GenerateStaticFullnameChain},
+		{Name: "static-restart-same-uid", Generate: GenerateStaticRestartSameUID},
+		{Name: "orphan-runtime-pods", Generate: GenerateOrphanRuntimePods},
+		{Name: "force-delete-failing-terminate", Generate: GenerateForceDeleteFailingTerminate},
+	}
 	slices.SortFunc(fams, func(a, b Family) int { return cmpString(a.Name, b.Name) })
 	return fams
 }

@@ -94,7 +94,9 @@ func (w *World) violate(format string, args ...any) {
 func (w *World) Run() error {
 	defer w.S.Close()
 	clients := max(w.plan.Clients, 1)
-	done := w.S.NewSignal("clients/done")
+	// A counter and a fire-once event, not a Signal: a Signal holds one
+	// wake-up, so clients finishing together would be counted once.
+	done, running := w.S.NewEvent("clients/done"), clients
 	for c := 0; c < clients; c++ {
 		var mine []Action
 		for _, a := range w.plan.Actions {
@@ -109,14 +111,14 @@ func (w *World) Run() error {
 				}
 				w.do(a)
 			}
-			done.Notify()
+			if running--; running == 0 {
+				done.Fire()
+			}
 		})
 	}
 	w.S.GoDaemon("syncloop", w.syncLoop)
 	w.S.Go("driver", func() {
-		for c := 0; c < clients; c++ {
-			done.Wait()
-		}
+		done.Wait()
 		w.S.Sleep(SettleTime)
 		w.emit(Settled, 0, nil, nil)
 		w.PW.Shutdown()

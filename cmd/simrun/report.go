@@ -36,10 +36,10 @@ func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
 		failed++
 		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy))
 	}
-	fmt.Fprintf(w, "%-24s %8s %8s %8s\n", "family", "seeds", "passed", "failed")
+	fmt.Fprintf(w, "%-32s %8s %8s %8s\n", "family", "seeds", "passed", "failed")
 	for _, name := range order {
 		rw := rows[name]
-		fmt.Fprintf(w, "%-24s %8d %8d %8d\n", name, rw.seeds, rw.passed, rw.failed)
+		fmt.Fprintf(w, "%-32s %8d %8d %8d\n", name, rw.seeds, rw.passed, rw.failed)
 	}
 	return failed
 }
