@@ -34,6 +34,8 @@ func (w *World) do(a Action) {
 	case Remove:
 		p.inConfig = false
 		w.update(workers.SyncPodKill, a.UID, nil)
+	case Vanish:
+		p.inConfig = false
 	case Kill:
 		ko := w.killOptions(a)
 		w.completions++

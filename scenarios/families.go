@@ -189,7 +189,7 @@ func GenerateForceDeleteFailingTerminate(src sim.Source) Plan {
 	for _, uid := range p.uids(1 + src.Intn(2)) {
 		p.add(Create, uid, Action{Static: src.Intn(2) == 0, Name: "db"})
 		p.wait(2)
-		p.add(Remove, uid, Action{})
+		p.add(pick(src, Remove, Vanish), uid, Action{})
 		p.wait(1)
 		if src.Intn(2) == 0 {
 			p.add(SyncKnown, "", Action{})

@@ -51,7 +51,7 @@ func GenerateSwarm(src sim.Source) Plan {
 		if !created[uid] {
 			a.Kind, created[uid] = Create, true
 		} else {
-			a.Kind = ActionKind(src.Intn(int(Query) + 1))
+			a.Kind = ActionKind(src.Intn(int(Vanish) + 1))
 		}
 		switch a.Kind {
 		case Delete, Kill, KillNow:
@@ -68,24 +68,31 @@ func GenerateSwarm(src sim.Source) Plan {
 	return p
 }
 
-// Family is a named scenario generator.
+// Family is a named scenario generator and the coverage marks it exists to
+// reach.
 type Family struct {
 	Name     string
 	Generate func(sim.Source) Plan
+	Marks    []string
 }
 
 // Families lists the scenario families, by name.
 func Families() []Family {
 	fams := []Family{
-		{Name: "swarm", Generate: GenerateSwarm},
-		{Name: "early-kill", Generate: GenerateEarlyKill},
-		{Name: "kill-during-create", Generate: GenerateKillDuringCreate},
-		{Name: "update-storm", Generate: GenerateUpdateStorm},
-		{Name: "grace-shortening", Generate: GenerateGraceShortening},
-		{Name: "static-fullname-chain", Generate: GenerateStaticFullnameChain},
-		{Name: "static-restart-same-uid", Generate: GenerateStaticRestartSameUID},
-		{Name: "orphan-runtime-pods", Generate: GenerateOrphanRuntimePods},
-		{Name: "force-delete-failing-terminate", Generate: GenerateForceDeleteFailingTerminate},
+		{Name: "swarm", Generate: GenerateSwarm, Marks: []string{MarkKillDuringSyncPod, MarkEarlyKill,
+			MarkNaturalCompletion, MarkRuntimePodKilled, MarkCompletionFired, MarkSyncKnownDuringSync}},
+		{Name: "early-kill", Generate: GenerateEarlyKill, Marks: []string{MarkEarlyKill, MarkCompletionFired}},
+		{Name: "kill-during-create", Generate: GenerateKillDuringCreate, Marks: []string{MarkKillDuringSyncPod,
+			MarkCancelDuringSyncPod, MarkCompletionFired}},
+		{Name: "update-storm", Generate: GenerateUpdateStorm, Marks: []string{MarkUpdateWhileTerminating, MarkKillDuringSyncPod}},
+		{Name: "grace-shortening", Generate: GenerateGraceShortening, Marks: []string{MarkGraceShortened, MarkKillNowTimedOut}},
+		{Name: "static-fullname-chain", Generate: GenerateStaticFullnameChain, Marks: []string{MarkStaticExcluded,
+			MarkStaticWaiterKilled}},
+		{Name: "static-restart-same-uid", Generate: GenerateStaticRestartSameUID, Marks: []string{MarkRestartAfterFinish}},
+		{Name: "orphan-runtime-pods", Generate: GenerateOrphanRuntimePods, Marks: []string{MarkRuntimePodKilled,
+			MarkSyncKnownDuringSync}},
+		{Name: "force-delete-failing-terminate", Generate: GenerateForceDeleteFailingTerminate, Marks: []string{
+			MarkTerminatingRetried, MarkOrphanDriven}},
 	}
 	slices.SortFunc(fams, func(a, b Family) int { return cmpString(a.Name, b.Name) })
 	return fams
@@ -110,6 +117,7 @@ type Result struct {
 	Steps      int64
 	Elapsed    time.Duration
 	TraceSHA   string
+	Marks      []string // coverage marks reached, sorted
 }
 
 // Failed reports whether the seed failed any check.
@@ -146,8 +154,11 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 	for _, o := range oracles {
 		w.Observe(o)
 	}
+	marks := newMarker()
+	w.Observe(marks)
 	err := w.Run()
-	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(), TraceSHA: w.S.TraceSHA256()}
+	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.sorted()}
 	for _, msg := range w.Violations {
 		r.Violations = append(r.Violations, Violation{Oracle: "workers", Invariant: "internal", Message: msg})
 	}

@@ -34,10 +34,14 @@ const (
 	SyncKnown
 	// Query: every query method, read by a subsystem.
 	Query
+	// Vanish: the pod left config while not every config source was ready,
+	// so the kubelet refused the REMOVE's kill (SPEC §2, deletePod): only
+	// housekeeping's SyncKnownPods can notice (B11).
+	Vanish
 )
 
 var actionNames = [...]string{"create", "update", "sync", "delete", "remove", "kill", "kill-now",
-	"runtime-kill", "finish", "sync-known", "query"}
+	"runtime-kill", "finish", "sync-known", "query", "vanish"}
 
 func (k ActionKind) String() string { return actionNames[k] }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,17 +19,23 @@ import (
 // reproduces it) and a table per family; it returns the number of failures.
 // Everything it prints is a function of the results alone.
 func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
-	type row struct{ seeds, passed, failed int }
+	type row struct {
+		seeds, passed, failed int
+		marks                 map[string]int
+	}
 	rows := map[string]*row{}
 	var order []string
 	failed := 0
 	for _, r := range results {
 		if rows[r.Family] == nil {
-			rows[r.Family] = &row{}
+			rows[r.Family] = &row{marks: map[string]int{}}
 			order = append(order, r.Family)
 		}
 		rw := rows[r.Family]
 		rw.seeds++
+		for _, m := range r.Marks {
+			rw.marks[m]++
+		}
 		if !r.Failed() {
 			rw.passed++
 			continue
@@ -41,7 +49,28 @@ func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
 		rw := rows[name]
 		fmt.Fprintf(w, "%-32s %8d %8d %8d\n", name, rw.seeds, rw.passed, rw.failed)
 	}
+	fmt.Fprintln(w, "\ncoverage marks (seeds that reached each situation):")
+	for _, name := range order {
+		fmt.Fprintf(w, "  %s: %s\n", name, formatMarks(rows[name].marks))
+	}
 	return failed
+}
+
+// formatMarks lists marks by name with their counts.
+func formatMarks(marks map[string]int) string {
+	names := make([]string, 0, len(marks))
+	for m := range marks {
+		names = append(names, m)
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for i, m := range names {
+		parts[i] = fmt.Sprintf("%s %d", m, marks[m])
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func failureMessage(r scenarios.Result) string {

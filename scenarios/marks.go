@@ -1,0 +1,179 @@
+package scenarios
+
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
+
+// Coverage marks: situations a family exists to reach. A family whose
+// marks stay at zero over many seeds has a generator that misses its
+// point (TestFamiliesReachTheirMarks).
+const (
+	MarkKillDuringSyncPod      = "kill-during-syncpod"       // termination requested while SyncPod runs
+	MarkCancelDuringSyncPod    = "cancel-during-syncpod"     // a running SyncPod's context cancelled
+	MarkGraceShortened         = "grace-shortened"           // cancel while SyncTerminatingPod runs
+	MarkEarlyKill              = "early-kill"                // terminating before any SyncPod
+	MarkSyncKnownDuringSync    = "synckn-during-sync"        // SyncKnownPods while a callback runs
+	MarkStaticWaiterKilled     = "static-waiter-killed"      // a static pod killed before it ever synced
+	MarkStaticExcluded         = "static-excluded"           // two static pods of one name alive, one waiting
+	MarkRestartAfterFinish     = "restart-after-finish"      // SyncPod of a UID that had finished (reuse)
+	MarkRuntimePodKilled       = "runtime-pod-killed"        // SyncTerminatingRuntimePod ran
+	MarkNaturalCompletion      = "natural-completion"        // SyncPod reported isTerminal
+	MarkTerminatingRetried     = "terminating-retried"       // SyncTerminatingPod failed, then ran again
+	MarkOrphanDriven           = "orphan-driven"             // SyncKnownPods started an orphan's termination
+	MarkKillNowTimedOut        = "killnow-timed-out"         // killPodNow gave up
+	MarkCompletionFired        = "completion-fired"          // a kill's completion fired
+	MarkUpdateWhileTerminating = "update-while-terminating"  // an update reached a terminating pod
+)
+
+// marker is the Observer that sets the marks of one run.
+type marker struct {
+	marks    map[string]bool
+	inFlight map[string]model.SyncFn // by UID
+	synced   map[string]bool         // UIDs that ever began SyncPod
+	finished map[string]bool         // UIDs whose SyncTerminatedPod succeeded
+	failed   map[string]bool         // UIDs whose SyncTerminatingPod failed last
+	static   map[string]string       // UID → full name, static pods
+	killed   map[string]bool         // UIDs with termination requested
+	natural  map[string]bool         // UIDs whose SyncPod reported isTerminal
+	desired  map[string]bool         // nil until the first SyncKnownPods
+	waits    map[int]bool            // open killPodNow waits, by call ID
+}
+
+func newMarker() *marker {
+	return &marker{marks: map[string]bool{}, inFlight: map[string]model.SyncFn{}, synced: map[string]bool{},
+		finished: map[string]bool{}, failed: map[string]bool{}, static: map[string]string{},
+		killed: map[string]bool{}, natural: map[string]bool{}, waits: map[int]bool{}}
+}
+
+func (m *marker) Observe(_ *World, ev Event) {
+	switch in := ev.Input.(type) {
+	case model.UpdatePod:
+		m.update(in)
+	case model.SyncKnownPods:
+		m.syncKnown(in)
+	case model.SyncBegin:
+		m.begin(in)
+	case model.SyncEnd:
+		m.end(in)
+	case model.CancelFired:
+		switch m.inFlight[in.UID] {
+		case model.SyncPod:
+			m.marks[MarkCancelDuringSyncPod] = true
+		case model.SyncTerminatingPod:
+			m.marks[MarkGraceShortened] = true
+		}
+	case model.CompletionFired:
+		m.marks[MarkCompletionFired] = true
+	case model.KillPodNowDone:
+		m.waits[ev.ID] = true
+	}
+	if ev.Kind == ClientReturn && m.waits[ev.ID] {
+		delete(m.waits, ev.ID)
+		if ans, _ := ev.Output.(model.Answer); !bool(ans) {
+			m.marks[MarkKillNowTimedOut] = true
+		}
+	}
+}
+
+func (m *marker) update(in model.UpdatePod) {
+	uid := in.Pod.UID
+	if in.Pod.Static {
+		m.static[uid] = in.Pod.FullName()
+	}
+	terminating := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
+	if m.killed[uid] && !terminating && in.Type != model.Create {
+		m.marks[MarkUpdateWhileTerminating] = true
+	}
+	if !terminating {
+		return
+	}
+	if m.inFlight[uid] == model.SyncPod {
+		m.marks[MarkKillDuringSyncPod] = true
+	}
+	if !m.synced[uid] {
+		m.marks[MarkEarlyKill] = true
+		if in.Pod.Static {
+			m.marks[MarkStaticWaiterKilled] = m.marks[MarkStaticWaiterKilled] || m.otherStaticAlive(uid)
+		}
+	}
+	m.killed[uid] = true
+}
+
+func (m *marker) otherStaticAlive(uid string) bool {
+	for other, name := range m.static {
+		if other != uid && name == m.static[uid] && m.synced[other] && !m.finished[other] {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *marker) syncKnown(in model.SyncKnownPods) {
+	for _, fn := range m.inFlight {
+		if fn != model.NoSync {
+			m.marks[MarkSyncKnownDuringSync] = true
+		}
+	}
+	m.desired = map[string]bool{}
+	for _, uid := range in.Desired {
+		m.desired[uid] = true
+	}
+}
+
+func (m *marker) begin(in model.SyncBegin) {
+	uid := in.UID
+	m.inFlight[uid] = in.Fn
+	switch in.Fn {
+	case model.SyncPod:
+		if m.finished[uid] {
+			m.marks[MarkRestartAfterFinish] = true
+			delete(m.finished, uid)
+			delete(m.killed, uid)
+		}
+		m.synced[uid] = true
+		if name, ok := m.static[uid]; ok {
+			for other, n := range m.static {
+				if other != uid && n == name && !m.synced[other] && !m.killed[other] {
+					m.marks[MarkStaticExcluded] = true
+				}
+			}
+		}
+	case model.SyncTerminatingPod:
+		if m.failed[uid] {
+			m.marks[MarkTerminatingRetried] = true
+		}
+		if m.desired != nil && !m.desired[uid] && !m.killed[uid] && !m.natural[uid] {
+			m.marks[MarkOrphanDriven] = true
+		}
+	case model.SyncTerminatingRuntimePod:
+		m.marks[MarkRuntimePodKilled] = true
+	}
+}
+
+func (m *marker) end(in model.SyncEnd) {
+	m.inFlight[in.UID] = model.NoSync
+	if in.Fn == model.SyncPod && in.IsTerminal {
+		m.marks[MarkNaturalCompletion] = true
+		m.natural[in.UID] = true
+	}
+	if in.Fn == model.SyncTerminatingPod {
+		m.failed[in.UID] = in.Outcome != model.OK
+	}
+	if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
+		m.finished[in.UID] = true
+	}
+}
+
+// sorted lists the marks set.
+func (m *marker) sorted() []string {
+	var out []string
+	for k, on := range m.marks {
+		if on {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
