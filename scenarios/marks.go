@@ -10,21 +10,21 @@ import (
 // marks stay at zero over many seeds has a generator that misses its
 // point (TestFamiliesReachTheirMarks).
 const (
-	MarkKillDuringSyncPod      = "kill-during-syncpod"       // termination requested while SyncPod runs
-	MarkCancelDuringSyncPod    = "cancel-during-syncpod"     // a running SyncPod's context cancelled
-	MarkGraceShortened         = "grace-shortened"           // cancel while SyncTerminatingPod runs
-	MarkEarlyKill              = "early-kill"                // terminating before any SyncPod
-	MarkSyncKnownDuringSync    = "synckn-during-sync"        // SyncKnownPods while a callback runs
-	MarkStaticWaiterKilled     = "static-waiter-killed"      // a static pod killed before it ever synced
-	MarkStaticExcluded         = "static-excluded"           // two static pods of one name alive, one waiting
-	MarkRestartAfterFinish     = "restart-after-finish"      // SyncPod of a UID that had finished (reuse)
-	MarkRuntimePodKilled       = "runtime-pod-killed"        // SyncTerminatingRuntimePod ran
-	MarkNaturalCompletion      = "natural-completion"        // SyncPod reported isTerminal
-	MarkTerminatingRetried     = "terminating-retried"       // SyncTerminatingPod failed, then ran again
-	MarkOrphanDriven           = "orphan-driven"             // SyncKnownPods started an orphan's termination
-	MarkKillNowTimedOut        = "killnow-timed-out"         // killPodNow gave up
-	MarkCompletionFired        = "completion-fired"          // a kill's completion fired
-	MarkUpdateWhileTerminating = "update-while-terminating"  // an update reached a terminating pod
+	MarkKillDuringSyncPod      = "kill-during-syncpod"      // termination requested while SyncPod runs
+	MarkCancelDuringSyncPod    = "cancel-during-syncpod"    // a running SyncPod's context cancelled
+	MarkGraceShortened         = "grace-shortened"          // cancel while SyncTerminatingPod runs
+	MarkEarlyKill              = "early-kill"               // terminating before any SyncPod
+	MarkSyncKnownDuringSync    = "synckn-during-sync"       // SyncKnownPods while a callback runs
+	MarkStaticWaiterKilled     = "static-waiter-killed"     // a static pod killed before it ever synced
+	MarkStaticExcluded         = "static-excluded"          // two static pods of one name alive, one waiting
+	MarkRestartAfterFinish     = "restart-after-finish"     // SyncPod of a UID that had finished (reuse)
+	MarkRuntimePodKilled       = "runtime-pod-killed"       // SyncTerminatingRuntimePod ran
+	MarkNaturalCompletion      = "natural-completion"       // SyncPod reported isTerminal
+	MarkTerminatingRetried     = "terminating-retried"      // SyncTerminatingPod failed, then ran again
+	MarkOrphanDriven           = "orphan-driven"            // SyncKnownPods started an orphan's termination
+	MarkKillNowTimedOut        = "killnow-timed-out"        // killPodNow gave up
+	MarkCompletionFired        = "completion-fired"         // a kill's completion fired
+	MarkUpdateWhileTerminating = "update-while-terminating" // an update reached a terminating pod
 )
 
 // marker is the Observer that sets the marks of one run.
