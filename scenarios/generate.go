@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -150,6 +151,12 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 	st := SeedStreams(seed)
 	plan := f.Generate(st.Plan)
 	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
+	return judge(f, seed, w, opts), w
+}
+
+// judge runs the world with every oracle and the coverage marker and
+// collects the verdict.
+func judge(f Family, seed uint64, w *World, opts CheckOptions) Result {
 	oracles := defaultOracles(opts)
 	for _, o := range oracles {
 		w.Observe(o)
@@ -159,11 +166,19 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 	err := w.Run()
 	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.sorted()}
-	for _, msg := range w.Violations {
-		r.Violations = append(r.Violations, Violation{Oracle: "workers", Invariant: "internal", Message: msg})
-	}
+	r.Violations = append(r.Violations, w.Violations...)
 	for _, o := range oracles {
 		r.Violations = append(r.Violations, o.Finish(w, err)...)
 	}
-	return r, w
+	return r
+}
+
+// storyOf tells a failed run as its plan and its violations.
+func storyOf(plan Plan, r Result) string {
+	var b strings.Builder
+	b.WriteString(plan.String())
+	for _, v := range r.Violations {
+		fmt.Fprintf(&b, "\n  violation: %s", v)
+	}
+	return b.String()
 }

@@ -60,8 +60,7 @@ type Action struct {
 	// Deletion grace (Delete) and kill options (Kill, KillNow).
 	Grace    int64 // -1: none
 	Evict    bool
-	Desired  []types.UID // SyncKnown
-	Terminal string      // Finish: "Succeeded" or "Failed"
+	Terminal string // Finish: "Succeeded" or "Failed"
 }
 
 func (a Action) String() string {
@@ -78,9 +77,6 @@ func (a Action) String() string {
 	}
 	if a.Evict {
 		b.WriteString(" evict")
-	}
-	if a.Kind == SyncKnown {
-		fmt.Fprintf(&b, " desired=%v", a.Desired)
 	}
 	if a.Kind == Finish {
 		fmt.Fprintf(&b, " phase=%s", a.Terminal)

@@ -47,8 +47,10 @@ type World struct {
 
 	plan Plan
 	pods map[types.UID]*configPod
-	// Violations found by the in-run oracles, in order.
-	Violations []string
+	// Violations of the workers' own invariants, found at pod-lock
+	// releases, each reported once (at its first sighting).
+	Violations []Violation
+	seen       map[string]bool
 
 	observers   []Observer
 	settled     bool
@@ -77,7 +79,7 @@ func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *Wo
 			return
 		}
 		if err := w.PW.CheckInvariantsLocked(); err != nil {
-			w.violate("at %v: %v", s.Elapsed(), err)
+			w.violate("internal", err.Error())
 		}
 		w.killNowUpdateDone()
 		w.emit(LockReleasing, 0, nil, nil)
@@ -85,8 +87,16 @@ func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *Wo
 	return w
 }
 
-func (w *World) violate(format string, args ...any) {
-	w.Violations = append(w.Violations, fmt.Sprintf(format, args...))
+func (w *World) violate(invariant, msg string) {
+	if w.seen[msg] {
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	w.seen[msg] = true
+	w.Violations = append(w.Violations, Violation{Oracle: "workers", Invariant: invariant, Message: msg,
+		At: w.S.Elapsed(), Seq: w.seq})
 }
 
 // Run executes the plan and the settle phase; it returns the scheduler's
