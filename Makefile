@@ -12,9 +12,10 @@ test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test $(PKGS)
 
-## race: every test under the race detector.
+## race: every test under the race detector (-short: the long seed sweeps run
+## in make test; -race looks for data races, which the short sweeps exercise too).
 race:
-	$(GO) test -race $(PKGS)
+	$(GO) test -race -short $(PKGS)
 
 ## bench: benchmarks (scheduler decision vs raw handoff, fake clock).
 bench:

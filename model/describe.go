@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -30,6 +29,8 @@ func Describe(in Input, out Output) string {
 		return fmt.Sprintf("cancel/%s fired", in.UID)
 	case SyncBegin:
 		return "worker/" + in.UID + " " + describeBegin(in)
+	case WorkerStep:
+		return "worker/" + in.UID + " step"
 	case SyncEnd:
 		line := fmt.Sprintf("worker/%s %s end %s", in.UID, in.Fn, in.Outcome)
 		if in.IsTerminal {
@@ -163,22 +164,25 @@ func describeDelivery(has bool, d Delivery) string {
 // obligations; "unsynced"/"synced" says whether podsSynced is set.
 func DescribeState(s State) string {
 	parts := []string{map[bool]string{false: "unsynced", true: "synced"}[s.PodsSynced]}
-	for _, uid := range s.uids() {
-		parts = append(parts, DescribeRecord(s.Records[uid], s.Notify[uid]))
+	for _, r := range s.recs {
+		parts = append(parts, DescribeRecord(r, s.notifyIDs(r.UID)))
 	}
-	names := slices.Sorted(maps.Keys(s.StartedStatic))
-	for name := range maps.Keys(s.WaitingStatic) {
-		if _, ok := s.StartedStatic[name]; !ok {
-			names = append(names, name)
+	var names []string
+	for _, e := range s.StartedStatic {
+		names = append(names, e.FullName)
+	}
+	for _, e := range s.WaitingStatic {
+		if _, ok := s.startedStatic(e.FullName); !ok {
+			names = append(names, e.FullName)
 		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		started, ok := s.StartedStatic[name]
+		started, ok := s.startedStatic(name)
 		if !ok {
 			started = "-"
 		}
-		parts = append(parts, fmt.Sprintf("static %s started=%s waiting=%v", name, started, s.WaitingStatic[name]))
+		parts = append(parts, fmt.Sprintf("static %s started=%s waiting=%v", name, started, s.waitingStatic(name)))
 	}
 	for _, o := range s.Due {
 		parts = append(parts, "due "+describeDue(o))

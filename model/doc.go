@@ -13,7 +13,8 @@
 // with a CompletionID). Effects fired by the implementation: CompletionFired
 // (a kill's CompletedCh) and CancelFired (a sync context's cancellation).
 // Worker callbacks: SyncBegin and SyncEnd for SyncPod, SyncTerminatingPod,
-// SyncTerminatingRuntimePod and SyncTerminatedPod.
+// SyncTerminatingRuntimePod and SyncTerminatedPod. Optional marker:
+// WorkerStep, a worker critical section (see "Witness mode" below).
 //
 // Recording contract: a client call's interval is its call and return; a
 // fire is a point at the Fire; SyncBegin and SyncEnd may be points at the
@@ -31,11 +32,14 @@
 // runtime status cannot be read, acknowledge termination, apply a returned
 // outcome. When they happened is genuinely unknown and it matters — an
 // update landing just before or just after the take is delivered now or
-// next time — so Closure keeps every possibility and PorcupineModel is a
-// porcupine.NondeterministicModel over single States. A deterministic,
-// lazier encoding was considered and rejected: it has to guess which later
-// observation forces which order (e.g. a query between the take and the
-// acknowledgement), and guesses there produce false alarms.
+// next time — so Closure keeps every possibility and PorcupineModel is the
+// powerset of this nondeterministic model (porcupine's
+// NondeterministicModel construction, done by hand: a porcupine state is a
+// closed set of States). A deterministic, lazier encoding was considered and
+// rejected: it has to guess which later observation forces which order
+// (e.g. a query between the take and the acknowledgement), and guesses there
+// produce false alarms. Witness mode is the exception where the recorder
+// tells the model when the worker stepped.
 //
 // Effects that the implementation performs inside the critical section that
 // caused them — firing a completion, cancelling a sync in progress — are
@@ -48,11 +52,67 @@
 // # Partitions and the witness fast path
 //
 // Partition splits a history by pod UID; static pods sharing a full name
-// share a part, and SyncKnownPods is copied into every part restricted to
-// its UIDs. Replay checks a totally ordered history (the simulation knows
-// the order in which operations took effect) part by part in linear time:
-// ok means linearizable; not ok means only that this order is not a
-// linearization, and porcupine decides.
+// share a part, and SyncKnownPods is copied into every part that owns UIDs,
+// restricted to them. Replay checks a totally ordered history (the
+// simulation knows the order in which operations took effect) part by part
+// in linear time: ok means linearizable; not ok means only that this order
+// is not a linearization, and porcupine decides. Without markers Replay
+// steps closed sets of states (Next), exploring the hidden steps.
+//
+// # Witness mode: WorkerStep markers
+//
+// The simulation can see when a worker runs its hidden steps: each is a
+// critical section of the worker goroutine. A history that carries a
+// WorkerStep{UID} marker for each of them is replayed in witness mode (Replay
+// switches to it when the history holds at least one marker): hidden steps
+// happen only at markers, so Replay steps one state per part — two while
+// the recorder cannot tell which of two outcomes a section had — with no
+// closure at all, and the cost per operation is a few hundred nanoseconds.
+//
+// Recording contract for WorkerStep. Record one marker at every acquisition
+// of the pod lock (podLock) by the worker goroutine worker/<uid>, at the
+// acquisition, in effect order with the other operations: every critical
+// section of the worker loop — startPodSync (whether it takes the pending
+// update, cleans up a static pod that can never start, puts back one that
+// cannot start yet, or finds nothing to do or its record gone),
+// acknowledgeTerminating, and the section that applies a callback's outcome
+// or a failed runtime-status read. Fires inside the section (completions
+// made due by it) come after its marker. Mark every worker of the history
+// or none. Acquisitions the worker goroutine makes inside a sync callback
+// (a callback calling back into the pod workers) are client calls and are
+// recorded as such; a marker recorded there as well does no harm. Leave out
+// acquisitions by the goroutine of an earlier incarnation of the UID (a
+// purged record's worker that exits after a new record for the UID exists)
+// if the recorder can tell them apart; if it cannot, the misplaced marker
+// can make Replay fail, never pass wrongly, and the caller falls back to
+// Replay without markers or to porcupine.
+//
+// A marker applies whichever hidden step its UID's record enables: idle
+// with an update it may take, the take (or the unstarted cleanup); after a
+// take, abort (status read failed) or acknowledge termination, both kept
+// when both are possible; after a return, the outcome. It changes nothing
+// when the record is idle with nothing it may take, inside a callback, or
+// unknown. It is rejected while an obligation is due (it takes the lock)
+// and between the acknowledgement and the terminating callback's entry (the
+// worker calls it at once, §1.8 step 3). Witness mode only restricts when
+// hidden steps happen, so it accepts a subset of what the closure accepts:
+// ok still means linearizable. Partition drops markers (porcupine explores
+// the hidden steps itself), so histories for porcupine may carry them or
+// not; Next applies a marker like Step and closes the result as usual.
+//
+// # Mechanics
+//
+// The rules above live in state.go, update.go, worker.go, observe.go,
+// known.go and grace.go. What makes them fast is kept apart and does not
+// change what they compute: storage.go (records and lists as small sorted
+// slices shared copy-on-write between states; Replay's witness mode writes
+// in place), hash.go (Equal and a mixing Hash), closure.go (closed sets of
+// nodes that remember each state's hash and hidden successors, so a state
+// an operation leaves unchanged is never re-explored; record arrays for the
+// many states tried and dropped are lent from a pooled arena), partition.go
+// (integer union-find) and reject.go (rejections formatted only when read).
+// The exported map views State.Records and State.Notify are filled in on
+// the states the exported functions return, for tests and tools.
 //
 // # Fixed behaviour (BUGS.md G1–G4)
 //

@@ -1,12 +1,17 @@
 package model
 
-// effectiveGrace is SPEC §1.7 (calculateEffectiveGracePeriod): start from the
-// record's grace (0 = unset), let the API server's DeletionGracePeriodSeconds
+// effectiveGrace is SPEC §1.7 (calculateEffectiveGracePeriod) for a pod.
+func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
+	return effectiveGraceOf(current, contentOf(pod), kill)
+}
+
+// effectiveGraceOf is effectiveGrace on what a record keeps of a pod: start
+// from the record's grace (0 = unset), let the API server's DeletionGracePeriodSeconds
 // and then the kill's override lower it, fall back to the spec grace only if
 // nothing overrode, clamp to ≥1. An explicit 0 therefore yields 1, never the
 // spec value (#115819), and the result never exceeds a set current value.
 // shortened is true iff a set grace changed (which cancels the sync, §1.15).
-func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
+func effectiveGraceOf(current int64, pod PodContent, kill KillOptions) (grace int64, shortened bool) {
 	// "set" tells an explicit 0 (force delete) from "no value yet": SPEC
 	// §1.7's steps read literally (and upstream v1.36.3) test grace == 0 in
 	// the override step, so a kill's override after a force delete would

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -12,31 +11,32 @@ import (
 // driven to termination (with cancellation, our fix of §1.17-4); every kept
 // record is reported. The observed result must match exactly.
 func stepSyncKnownPods(s *State, in SyncKnownPods, got KnownPods) error {
-	want := syncKnownPods(s, in.Desired)
-	got = slices.Clone(got)
-	slices.SortFunc(got, func(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	var buf [4]KnownPod // a partition's result fits: no allocation
+	want := appendKnownPods(buf[:0], s, in.Desired)
+	if !slices.IsSortedFunc(got, compareKnownUID) {
+		got = slices.SortedFunc(slices.Values(got), compareKnownUID)
+	}
 	if !slices.Equal(got, want) {
-		return fmt.Errorf("SyncKnownPods returned %s, want %s", describeKnown(got), describeKnown(want))
+		return rejectf("SyncKnownPods returned %s, want %s", knownText(got), knownText(slices.Clone(want)))
 	}
 	return nil
 }
 
 // syncKnownPods applies SyncKnownPods to s and returns its result, sorted.
-func syncKnownPods(s *State, desired []string) KnownPods {
+func syncKnownPods(s *State, desired []string) KnownPods { return appendKnownPods(nil, s, desired) }
+
+// appendKnownPods is syncKnownPods appending the result to dst.
+func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 	s.PodsSynced = true
-	isDesired := map[string]bool{}
-	for _, uid := range desired {
-		isDesired[uid] = true
-	}
-	var result KnownPods
-	for _, uid := range s.uids() {
-		r := s.Records[uid]
-		orphan := !isDesired[uid]
+	var buf [4]string // the UIDs up front: the loop may remove records
+	for _, uid := range s.appendUIDs(buf[:0]) {
+		r, _ := s.record(uid)
+		orphan := !slices.Contains(desired, r.UID)
 		if r.RestartRequested || orphan {
 			if !removeTerminatedWorker(s, r, orphan) {
 				continue
 			}
-			r = s.Records[uid]
+			r, _ = s.record(r.UID)
 		}
 		result = append(result, report(r, orphan))
 	}
@@ -65,7 +65,7 @@ func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
 		r.TermRequested = true
 		r.Grace = 1
 		if r.HasActive && !r.Active.RuntimeOnly {
-			r.Grace, _ = effectiveGrace(0, r.Active.Pod, KillOptions{})
+			r.Grace, _ = effectiveGraceOf(0, r.Active.Pod, KillOptions{})
 		}
 	}
 	r.replay()
@@ -93,3 +93,10 @@ func report(r Record, orphan bool) KnownPod {
 	k.Static = !d.RuntimeOnly && d.Pod.Static
 	return k
 }
+
+func compareKnownUID(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) }
+
+// knownText renders a result only when a rejection is read.
+type knownText KnownPods
+
+func (k knownText) String() string { return describeKnown(KnownPods(k)) }

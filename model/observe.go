@@ -1,18 +1,17 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 )
 
 // answer is SPEC §1.14: the query methods as functions of the state.
 func answer(s *State, q Query) bool {
 	if q.Kind == IsPodForMirrorPodTerminatingByFullName {
-		uid, ok := s.StartedStatic[q.FullName]
-		r := s.Records[uid]
+		uid, ok := s.startedStatic(q.FullName)
+		r, _ := s.record(uid)
 		return ok && r.TermRequested && !r.Terminated
 	}
-	r, known := s.Records[q.UID]
+	r, known := s.record(q.UID)
 	if !known {
 		// Unknown UID (U0/U1, S10): before the first SyncKnownPods anything
 		// may be running; afterwards nothing is.
@@ -43,11 +42,12 @@ func stepQuery(s *State, q Query, got Answer) error {
 	if want := answer(s, q); bool(got) != want {
 		subject, state := q.UID, "unknown"
 		if q.Kind == IsPodForMirrorPodTerminatingByFullName {
-			subject, state = q.FullName, "started "+s.StartedStatic[q.FullName]
-		} else if r, ok := s.Records[q.UID]; ok {
+			started, _ := s.startedStatic(q.FullName)
+			subject, state = q.FullName, "started "+started
+		} else if r, ok := s.record(q.UID); ok {
 			state = "state " + r.StateName()
 		}
-		return fmt.Errorf("%s(%s) = %v, want %v (%s)", q.Kind, subject, got, want, state)
+		return rejectf("%s(%s) = %v, want %v (%s)", q.Kind, subject, got, want, state)
 	}
 	return nil
 }
@@ -58,10 +58,10 @@ func stepCompletionFired(s *State, c CompletionFired) error {
 	o := Obligation(c)
 	i, found := slices.BinarySearchFunc(s.Due, o, compareObligation)
 	if !found {
-		return fmt.Errorf("%s: completion #%d fired but is not due (S14)", c.UID, c.ID)
+		return rejectf("%s: completion #%d fired but is not due (S14)", c.UID, c.ID)
 	}
-	s.Due = slices.Delete(s.Due, i, i+1)
-	s.Fired = insertSorted(s.Fired, c.ID)
+	s.dropDue(i)
+	s.addFired(c.ID)
 	return nil
 }
 
@@ -71,30 +71,21 @@ func stepCompletionFired(s *State, c CompletionFired) error {
 func stepCancelFired(s *State, c CancelFired) error {
 	o := Obligation{UID: c.UID}
 	if i, found := slices.BinarySearchFunc(s.Due, o, compareObligation); found {
-		s.Due = slices.Delete(s.Due, i, i+1)
+		s.dropDue(i)
 		return nil
 	}
 	if i, found := slices.BinarySearch(s.MayCancel, c.UID); found {
-		s.MayCancel = slices.Delete(s.MayCancel, i, i+1)
+		s.dropMayCancel(i)
 		return nil
 	}
-	return fmt.Errorf("%s: sync context cancelled without a termination request or shorter grace", c.UID)
+	return rejectf("%s: sync context cancelled without a termination request or shorter grace", c.UID)
 }
 
 // stepKillPodNowDone: killPodNow reports completion iff its completion fired.
 func stepKillPodNowDone(s *State, k KillPodNowDone, completed Answer) error {
 	_, fired := slices.BinarySearch(s.Fired, k.ID)
 	if bool(completed) != fired {
-		return fmt.Errorf("%s: killPodNow #%d returned completed=%v but the completion fired=%v", k.UID, k.ID, completed, fired)
+		return rejectf("%s: killPodNow #%d returned completed=%v but the completion fired=%v", k.UID, k.ID, completed, fired)
 	}
 	return nil
-}
-
-// insertSorted adds v to a sorted slice unless present.
-func insertSorted[T string | int](xs []T, v T) []T {
-	i, found := slices.BinarySearch(xs, v)
-	if found {
-		return xs
-	}
-	return slices.Insert(xs, i, v)
 }

@@ -5,7 +5,7 @@ package model
 
 // Phase is the pod's API phase, as far as the pod workers care (SPEC §1.4
 // step 6: only Succeeded and Failed matter).
-type Phase int
+type Phase uint8
 
 // Phases of a pod.
 const (
@@ -48,7 +48,7 @@ type Pod struct {
 func (p Pod) FullName() string { return p.Name + "_" + p.Namespace }
 
 // UpdateType is the kubelet's SyncPodType (SPEC §1.3); the zero value is sync.
-type UpdateType int
+type UpdateType uint8
 
 // Update types.
 const (
@@ -150,7 +150,7 @@ type KillPodNowDone struct {
 }
 
 // SyncFn names one of the four lifecycle callbacks (SPEC §1.8 step 3).
-type SyncFn int
+type SyncFn uint8
 
 // Sync callbacks. NoSync marks an idle worker.
 const (
@@ -177,7 +177,7 @@ type SyncBegin struct {
 }
 
 // Outcome is how a callback returned.
-type Outcome int
+type Outcome uint8
 
 // Outcomes: nil, another error, or context.Canceled.
 const (
@@ -195,6 +195,13 @@ type SyncEnd struct {
 	Outcome    Outcome
 	IsTerminal bool
 }
+
+// WorkerStep marks that the worker goroutine of UID ran one critical
+// section under the pod lock now (take the pending update, abort, acknowledge
+// termination or apply an outcome — or nothing). Recording it is optional;
+// a history that carries it for every such section lets Replay run in
+// witness mode (see the package doc for the recording contract).
+type WorkerStep struct{ UID string }
 
 // WorkType is PodWorkType, the State field of SyncKnownPods' result.
 type WorkType int
@@ -232,6 +239,7 @@ func (CancelFired) isInput()     {}
 func (KillPodNowDone) isInput()  {}
 func (SyncBegin) isInput()       {}
 func (SyncEnd) isInput()         {}
+func (WorkerStep) isInput()      {}
 
 func (KnownPods) isOutput() {}
 func (Answer) isOutput()    {}

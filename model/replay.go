@@ -1,41 +1,136 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Replay checks a totally ordered history: ops in the order in which they
 // took effect (client calls at their pod-lock critical section, fires at the
 // fire, callbacks at entry and return), as the simulation knows it. It steps
-// each part of the history (see Partition) through Next, so hidden worker
-// steps are still explored, but no search over orders is needed: the cost
-// is linear in the history.
+// each part of the history (see Partition) in that order, so no search over
+// orders is needed: the cost is linear in the history.
 //
-// ok ⇒ the history is linearizable (the order is a witness). !ok only says
-// this order is not a linearization; porcupine decides whether another one
-// is. failedAt is the index of the first operation no possible state admits.
+// Without WorkerStep markers the hidden worker steps are unknown and Replay
+// explores them, stepping closed sets of states (Next). A history with at
+// least one WorkerStep is replayed in witness mode: the recorder promises a
+// marker for every worker critical section (see the package doc), hidden
+// steps happen only at the markers, and Replay steps a state or two per part
+// with no closure at all.
+//
+// ok ⇒ the history is linearizable (the order is a witness; in witness mode
+// also the placement of the hidden steps). !ok only says this order (with
+// these markers) is not a linearization; porcupine decides whether another
+// one is. failedAt is the index of the first operation no possible state
+// admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan := planPartitions(ops)
-	states := make([][]State, len(plan.members))
-	for p := range states {
-		states[p] = []State{NewState()}
-	}
-	partsOf := make([][]int, len(ops))
-	for p, members := range plan.members {
-		for _, i := range members {
-			partsOf[i] = append(partsOf[i], p)
+	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })}
+	if r.witness {
+		r.parts = make([][]State, plan.parts)
+		for p := range r.parts {
+			r.parts[p] = []State{{}}
+		}
+	} else {
+		r.closed = make([][]*node, plan.parts)
+		for p := range r.closed {
+			r.closed[p] = initialSet()
 		}
 	}
 	for i, op := range ops {
-		for _, p := range partsOf[i] {
-			in, out := op.Input, op.Output
-			if skp, isSKP := in.(SyncKnownPods); isSKP {
-				in, out = restrictKnown(skp, out, plan.uids[p])
+		var err error
+		if p := plan.partOf[i]; p != broadcast {
+			err = r.step(p, &partOp{in: op.Input, out: op.Output})
+		} else {
+			r.split.split(&plan, op)
+			for q, owns := range plan.owns {
+				if owns && err == nil {
+					in, kept := r.split.part(q)
+					err = r.step(q, &partOp{restricted: true, desired: in.Desired, kept: kept})
+				}
 			}
-			next, err := Next(states[p], in, out)
-			if err != nil {
-				return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
-			}
-			states[p] = next
+		}
+		if err != nil {
+			return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
 		}
 	}
 	return true, -1, ""
+}
+
+// partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
+// restricted to the part unboxed (it splits one per part per call).
+type partOp struct {
+	in         Input
+	out        Output
+	restricted bool
+	desired    []string
+	kept       KnownPods
+}
+
+// apply is step for this operation.
+func (o *partOp) apply(dst []State, s State) ([]State, error) {
+	if !o.restricted {
+		return step(dst, s, o.in, o.out)
+	}
+	if err := s.enterLock(); err != nil {
+		return dst, err
+	}
+	if err := stepSyncKnownPods(&s, SyncKnownPods{Desired: o.desired}, o.kept); err != nil {
+		return dst, err
+	}
+	return append(dst, s), nil
+}
+
+// replayer holds the states of every part: closed sets (closure mode) or a
+// state or two that only Replay holds (witness mode).
+type replayer struct {
+	witness bool
+	closed  [][]*node
+	parts   [][]State
+	scratch []State
+	split   knownSplit
+}
+
+func (r *replayer) step(p int, op *partOp) error {
+	if !r.witness {
+		next, errs := nextClosed(r.closed[p], op)
+		if next == nil {
+			return reasons(errs)
+		}
+		r.closed[p] = next
+		return nil
+	}
+	// Witness mode: no closure; the states belong to Replay alone, so the
+	// steps write into them in place.
+	var errs []error
+	r.scratch = r.scratch[:0]
+	for _, s := range r.parts[p] {
+		var err error
+		if r.scratch, err = op.apply(r.scratch, s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(r.scratch) == 0 {
+		return reasons(errs)
+	}
+	if len(r.scratch) > 1 {
+		r.scratch = distinct(r.scratch)
+	}
+	r.parts[p], r.scratch = r.scratch, r.parts[p] // the old states' slice is the next scratch
+	return nil
+}
+
+// distinct drops repeated states (a witness set has a handful at most).
+func distinct(states []State) []State {
+	out := states[:0]
+next:
+	for i := range states {
+		for j := range out {
+			if out[j].equal(&states[i]) {
+				continue next
+			}
+		}
+		out = append(out, states[i])
+	}
+	return out
 }

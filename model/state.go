@@ -1,22 +1,36 @@
 package model
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Delivery is the content of an update waiting in, or taken from, the
 // pending slot (SPEC §1.6): what the next sync call will be given.
 type Delivery struct {
 	Type UpdateType
-	Pod  Pod
+	Pod  PodContent
 	// RuntimeOnly: only a RunningPod is known, so the call is the runtime
 	// variant SyncTerminatingRuntimePod.
 	RuntimeOnly bool
 }
 
+// PodContent is a Pod without its identity (UID, name and namespace, which
+// the record holds): what a record keeps of each pod it was given.
+type PodContent struct {
+	Version           int
+	Static            bool
+	DeletionTimestamp bool
+	HasDeletionGrace  bool
+	Phase             Phase
+	DeletionGrace     int64
+	SpecGrace         int64
+}
+
+func contentOf(p Pod) PodContent {
+	return PodContent{Version: p.Version, Static: p.Static, DeletionTimestamp: p.DeletionTimestamp,
+		HasDeletionGrace: p.HasDeletionGrace, Phase: p.Phase, DeletionGrace: p.DeletionGrace, SpecGrace: p.SpecGrace}
+}
+
 // Stage is where the worker is in one pass of its loop (SPEC §1.8).
-type Stage int
+type Stage uint8
 
 // Stages of a pass. The hops Idle→Taken, Taken→Idle (status read failed) and
 // Returned→Idle happen under the pod lock but are not recorded; Taken→Begun
@@ -49,7 +63,8 @@ type Flight struct {
 
 // Record is the per-UID podSyncStatus of SPEC §1.1, reduced to what the
 // behaviour depends on. Times become booleans (milestones); the CompletedCh
-// list lives in State.Notify so that Record stays comparable with ==.
+// list lives beside the records in the State so that Record stays
+// comparable with ==.
 type Record struct {
 	UID      string
 	FullName string
@@ -111,14 +126,14 @@ func (r Record) StateName() string {
 
 // knownRealPod is the newest real pod spec: pending first, else active
 // (SPEC §1.4 step 3).
-func (r Record) knownRealPod() (Pod, bool) {
+func (r Record) knownRealPod() (PodContent, bool) {
 	if r.HasPending && !r.Pending.RuntimeOnly {
 		return r.Pending.Pod, true
 	}
 	if r.HasActive && !r.Active.RuntimeOnly {
 		return r.Active.Pod, true
 	}
-	return Pod{}, false
+	return PodContent{}, false
 }
 
 // replay is requeueLastPodUpdate (SPEC §1.6): the worker's own next pass,
@@ -149,17 +164,20 @@ type Obligation struct {
 
 // State is the model state of one partition (or of the whole object): the
 // records plus the global fields of SPEC §1.1. States are values: Step
-// never modifies its argument.
+// never modifies its argument. The rules read and write it through small
+// helpers (storage.go), which keep every collection a sorted slice shared
+// copy-on-write between states; treat the exported fields as read-only.
 type State struct {
 	PodsSynced bool
-	Records    map[string]Record
-	// Notify is notifyPostTerminating: completion IDs per UID waiting for
-	// the pod to become terminated, in arrival order.
-	Notify map[string][]int
+	// recs are the records, sorted by UID (read with record, write with put).
+	recs []Record
+	// notify is notifyPostTerminating: completion IDs per UID waiting for
+	// the pod to become terminated, in arrival order (notifyIDs, addNotify).
+	notify []notifyEntry
 	// StartedStatic and WaitingStatic are startedStaticPodsByFullname and
-	// waitingToStartStaticPodsByFullname (SPEC §1.10).
-	StartedStatic map[string]string
-	WaitingStatic map[string][]string
+	// waitingToStartStaticPodsByFullname (SPEC §1.10), sorted by full name.
+	StartedStatic []StaticStarted
+	WaitingStatic []StaticWaiting
 	// Due are obligations not yet observed, sorted; while any is due no
 	// other step under the pod lock may happen.
 	Due []Obligation
@@ -169,95 +187,26 @@ type State struct {
 	MayCancel []string
 	// Fired are the completion IDs fired so far, sorted (for KillPodNowDone).
 	Fired []int
+
+	// Records and Notify are map views of the records and of notify, filled
+	// in on the states that Step, Next, Closure and NewState return (for
+	// tests and tools). They are read-only (a step that leaves the records
+	// alone shares its input's); the rules never read them.
+	Records map[string]Record
+	Notify  map[string][]int
+
+	own   owned        // copy-on-write marks (storage.go)
+	arena *recordArena // where closure lends record arrays (storage.go)
 }
 
 // NewState is the object right after kubelet start: nothing known, not synced.
-func NewState() State {
-	return State{
-		Records:       map[string]Record{},
-		Notify:        map[string][]int{},
-		StartedStatic: map[string]string{},
-		WaitingStatic: map[string][]string{},
-	}
-}
-
-// clone deep-copies s, so that helpers may mutate the copy in place.
-func (s State) clone() State {
-	c := s
-	c.Records = maps.Clone(s.Records)
-	c.Notify = make(map[string][]int, len(s.Notify))
-	for k, v := range s.Notify {
-		c.Notify[k] = slices.Clone(v)
-	}
-	c.StartedStatic = maps.Clone(s.StartedStatic)
-	c.WaitingStatic = make(map[string][]string, len(s.WaitingStatic))
-	for k, v := range s.WaitingStatic {
-		c.WaitingStatic[k] = slices.Clone(v)
-	}
-	c.Due = slices.Clone(s.Due)
-	c.MayCancel = slices.Clone(s.MayCancel)
-	c.Fired = slices.Clone(s.Fired)
-	return c
-}
-
-// uids returns the known UIDs in sorted order.
-func (s State) uids() []string { return slices.Sorted(maps.Keys(s.Records)) }
-
-// Equal reports whether two states are the same.
-func (s State) Equal(t State) bool {
-	return s.PodsSynced == t.PodsSynced &&
-		maps.Equal(s.Records, t.Records) &&
-		maps.EqualFunc(s.Notify, t.Notify, slices.Equal) &&
-		maps.Equal(s.StartedStatic, t.StartedStatic) &&
-		maps.EqualFunc(s.WaitingStatic, t.WaitingStatic, slices.Equal) &&
-		slices.Equal(s.Due, t.Due) &&
-		slices.Equal(s.MayCancel, t.MayCancel) &&
-		slices.Equal(s.Fired, t.Fired)
-}
-
-// Hash is consistent with Equal: it mixes the fields that change most, and
-// combines records order-independently.
-func (s State) Hash() uint64 {
-	h := uint64(len(s.Due))<<8 | uint64(len(s.Fired))<<1
-	if s.PodsSynced {
-		h |= 1
-	}
-	for uid, r := range s.Records {
-		h += hashRecord(uid, r)
-	}
-	return h
-}
-
-func hashRecord(uid string, r Record) uint64 {
-	h := uint64(14695981039346656037)
-	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
-	for i := 0; i < len(uid); i++ {
-		mix(uint64(uid[i]))
-	}
-	flags := []bool{r.Started, r.TermRequested, r.Acknowledged, r.Terminated, r.Finished,
-		r.Deleted, r.Evicted, r.RestartRequested, r.ObservedRuntime, r.HasPending, r.HasActive}
-	var bits uint64
-	for i, f := range flags {
-		if f {
-			bits |= 1 << i
-		}
-	}
-	mix(bits)
-	mix(uint64(r.Grace))
-	mix(uint64(r.Pending.Pod.Version)<<8 | uint64(r.Pending.Type))
-	mix(uint64(r.Flight.Stage)<<4 | uint64(r.Flight.Fn))
-	return h
-}
-
-// put stores a record.
-func (s *State) put(r Record) { s.Records[r.UID] = r }
+func NewState() State { return State{}.withViews() }
 
 // addDue records an obligation, keeping Due sorted.
 func (s *State) addDue(uid string, id int) {
 	o := Obligation{UID: uid, ID: id}
-	i, found := slices.BinarySearchFunc(s.Due, o, compareObligation)
-	if !found {
-		s.Due = slices.Insert(s.Due, i, o)
+	if i, found := slices.BinarySearchFunc(s.Due, o, compareObligation); !found {
+		s.insertDue(i, o)
 	}
 }
 
@@ -274,10 +223,10 @@ func compareObligation(a, b Obligation) int {
 // fireAll makes every completion waiting on uid due now: the pod reached a
 // state in which its kills are complete (every finalisation path, §1.17).
 func (s *State) fireAll(uid string) {
-	for _, id := range s.Notify[uid] {
+	for _, id := range s.notifyIDs(uid) {
 		s.addDue(uid, id)
 	}
-	delete(s.Notify, uid)
+	s.dropNotify(uid)
 }
 
 // settleCompletion handles the CompletedCh of an update that does not reach
@@ -288,8 +237,8 @@ func (s *State) settleCompletion(uid string, id int) {
 	if id == 0 {
 		return
 	}
-	if r, ok := s.Records[uid]; ok && r.TermRequested && !r.Terminated {
-		s.Notify[uid] = append(s.Notify[uid], id)
+	if r, ok := s.record(uid); ok && r.TermRequested && !r.Terminated {
+		s.addNotify(uid, id)
 		return
 	}
 	s.addDue(uid, id)
@@ -297,25 +246,24 @@ func (s *State) settleCompletion(uid string, id int) {
 
 // leaveStatic clears uid from the static maps: on start (waiting list), and
 // when it finishes or is purged (both, SPEC §1.10).
+// leaveStatic gives up uid's started entry (on finish, unstarted cleanup
+// or purge). Its wait-list entries stay: the list is pruned lazily, when
+// scanned (staticStart, SPEC §1.10).
 func (s *State) leaveStatic(uid, fullname string) {
-	if s.StartedStatic[fullname] == uid {
-		delete(s.StartedStatic, fullname)
+	if started, ok := s.startedStatic(fullname); ok && started == uid {
+		s.clearStartedStatic(fullname)
 	}
-	s.leaveWaiting(uid, fullname)
 }
 
-func (s *State) leaveWaiting(uid, fullname string) {
-	w := slices.DeleteFunc(s.WaitingStatic[fullname], func(u string) bool { return u == uid })
-	if len(w) == 0 {
-		delete(s.WaitingStatic, fullname)
-		return
-	}
-	s.WaitingStatic[fullname] = w
+// joinWaiting appends uid to fullname's wait list (a UID re-created after
+// a purge may then stand in it twice; the first valid entry counts).
+func (s *State) joinWaiting(uid, fullname string) {
+	s.setWaitingStatic(fullname, append(slices.Clone(s.waitingStatic(fullname)), uid))
 }
 
 // remove deletes a record and everything kept beside it.
 func (s *State) remove(r Record) {
 	s.leaveStatic(r.UID, r.FullName)
-	delete(s.Records, r.UID)
-	delete(s.Notify, r.UID)
+	s.deleteRecord(r.UID)
+	s.dropNotify(r.UID)
 }

@@ -2,44 +2,58 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 )
 
 // Step applies one observed operation to state s and returns every state the
 // object can be in right after it — one, except for a first-seen
-// terminal-phase pod with CacheUnknown — or an error saying why the
-// observation is illegal in s. It does not apply hidden worker steps: Next
-// and the porcupine model do (Closure). s is not modified.
+// terminal-phase pod with CacheUnknown, or a WorkerStep whose critical
+// section may abort or acknowledge — or an error saying why the observation
+// is illegal in s. It does not apply hidden worker steps: Next and the
+// porcupine model do (Closure). s is not modified.
 func Step(s State, in Input, out Output) ([]State, error) {
-	s = s.clone()
+	next, err := step(nil, s.clone(), in, out)
+	if err != nil {
+		return nil, err
+	}
+	for i := range next {
+		next[i].publish()
+		next[i] = next[i].withViewsOf(&s)
+	}
+	return next, nil
+}
+
+// step is Step on a private copy of the state: it appends the next states to
+// dst (on error, dst is returned as it was).
+func step(dst []State, s State, in Input, out Output) ([]State, error) {
 	if underLock(in) {
-		if len(s.Due) > 0 {
-			return nil, fmt.Errorf("%s must happen first (fired inside the critical section that caused it)", describeDue(s.Due[0]))
+		if err := s.enterLock(); err != nil {
+			return dst, err
 		}
-		s.MayCancel = nil
 	}
 	var err error
 	switch in := in.(type) {
 	case UpdatePod:
-		return stepUpdatePod(s, in), nil
+		return stepUpdatePod(dst, s, in), nil
+	case WorkerStep:
+		return stepWorkerStep(dst, s, in)
 	case SyncKnownPods:
 		got, ok := out.(KnownPods)
 		if !ok && out != nil {
-			return nil, fmt.Errorf("SyncKnownPods needs a KnownPods output, got %T", out)
+			return dst, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
 		}
 		err = stepSyncKnownPods(&s, in, got)
 	case Query:
 		got, ok := out.(Answer)
 		if !ok {
-			return nil, fmt.Errorf("%s needs an Answer output, got %T", in.Kind, out)
+			return dst, rejectf("%s needs an Answer output, got %T", in.Kind, out)
 		}
 		err = stepQuery(&s, in, got)
 	case KillPodNowDone:
 		got, ok := out.(Answer)
 		if !ok {
-			return nil, fmt.Errorf("KillPodNowDone needs an Answer output, got %T", out)
+			return dst, rejectf("KillPodNowDone needs an Answer output, got %T", out)
 		}
 		err = stepKillPodNowDone(&s, in, got)
 	case CompletionFired:
@@ -51,12 +65,22 @@ func Step(s State, in Input, out Output) ([]State, error) {
 	case SyncEnd:
 		err = stepSyncEnd(&s, in)
 	default:
-		err = fmt.Errorf("unknown operation %T", in)
+		err = rejectf("unknown operation %T", in)
 	}
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	return []State{s}, nil
+	return append(dst, s), nil
+}
+
+// enterLock begins every step under the pod lock: no obligation may be
+// pending, and the window for cancelling an idle context closes.
+func (s *State) enterLock() error {
+	if len(s.Due) > 0 {
+		return rejectf("%s must happen first (fired inside the critical section that caused it)", dueText(s.Due[0]))
+	}
+	s.MayCancel = nil
+	return nil
 }
 
 // underLock reports operations that take the pod lock. Callback entry and
@@ -64,14 +88,15 @@ func Step(s State, in Input, out Output) ([]State, error) {
 // discharge of an obligation.
 func underLock(in Input) bool {
 	switch in.(type) {
-	case UpdatePod, SyncKnownPods, Query:
+	case UpdatePod, SyncKnownPods, Query, WorkerStep:
 		return true
 	}
 	return false
 }
 
 // Closure adds to states every state reachable by hidden worker steps
-// (take, abort, ack, complete; see worker.go), without duplicates.
+// (take, abort, ack, complete; see worker.go), without duplicates: states
+// first, then breadth-first.
 //
 // Why a set of states: the recorder sees a worker only when it enters or
 // leaves a callback, so when it took the pending update, acknowledged
@@ -80,58 +105,51 @@ func underLock(in Input) bool {
 // next time). Keeping every possibility is exact; a lazier deterministic
 // encoding would have to guess which later observation forces which order.
 func Closure(states []State) []State {
-	var set stateSet
-	for _, s := range states {
-		set.add(s)
-	}
-	for i := 0; i < len(set.states); i++ {
-		for _, n := range hiddenSteps(set.states[i]) {
-			set.add(n)
-		}
-	}
-	return set.states
-}
-
-// stateSet is a list of distinct states, indexed by Hash.
-type stateSet struct {
-	states []State
-	byHash map[uint64][]int
-}
-
-func (set *stateSet) add(s State) {
-	if set.byHash == nil {
-		set.byHash = map[uint64][]int{}
-	}
-	h := s.Hash()
-	for _, i := range set.byHash[h] {
-		if set.states[i].Equal(s) {
-			return
-		}
-	}
-	set.byHash[h] = append(set.byHash[h], len(set.states))
-	set.states = append(set.states, s)
+	return statesOf(closure(nodesOf(forget(states)), nil))
 }
 
 // Next steps every state of a closed set and closes the result. If no state
 // admits the operation, the error lists why, once per distinct reason.
 func Next(states []State, in Input, out Output) ([]State, error) {
-	var next []State
-	var reasons []string
-	for _, s := range states {
-		n, err := Step(s, in, out)
-		if err != nil {
-			if !slices.Contains(reasons, err.Error()) {
-				reasons = append(reasons, err.Error())
-			}
-			continue
+	var seeds []State
+	var errs []error
+	for _, s := range forget(states) {
+		var err error
+		if seeds, err = step(seeds, s, in, out); err != nil {
+			errs = append(errs, err)
 		}
-		next = append(next, n...)
 	}
-	if len(next) == 0 {
-		if len(reasons) == 0 {
-			return nil, errors.New("no possible state")
-		}
-		return nil, errors.New(strings.Join(reasons, "; or "))
+	if len(seeds) == 0 {
+		return nil, reasons(errs)
 	}
-	return Closure(next), nil
+	return statesOf(closure(nodesOf(seeds), nil)), nil
 }
+
+// forget returns private copies of states that a caller handed in: what
+// closure learned about them is dropped, in case the caller edited them.
+func forget(states []State) []State {
+	out := make([]State, len(states))
+	for i, s := range states {
+		out[i] = s.clone()
+	}
+	return out
+}
+
+// reasons joins the distinct messages of rejections, in order.
+func reasons(errs []error) error {
+	var msgs []string
+	for _, err := range errs {
+		if msg := err.Error(); !slices.Contains(msgs, msg) {
+			msgs = append(msgs, msg)
+		}
+	}
+	if len(msgs) == 0 {
+		return errors.New("no possible state")
+	}
+	return errors.New(strings.Join(msgs, "; or "))
+}
+
+// dueText renders an obligation only when a rejection is read.
+type dueText Obligation
+
+func (o dueText) String() string { return describeDue(Obligation(o)) }

@@ -1,38 +1,37 @@
 package model
 
 // stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
-// §1.5). s is a private copy. It returns one state, or two when a
+// §1.5). s is a private copy. It appends to dst one state, or two when a
 // terminal-phase pod is first seen and the runtime cache view is unknown.
-func stepUpdatePod(s State, u UpdatePod) []State {
+func stepUpdatePod(dst []State, s State, u UpdatePod) []State {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
 	if u.RuntimeOnly && u.Type != Kill {
 		s.settleCompletion(uid, u.Kill.CompletionID)
-		return []State{s}
+		return append(dst, s)
 	}
-	if r, known := s.Records[uid]; known {
-		return []State{applyUpdate(s, r, u, false)}
+	if r, known := s.record(uid); known {
+		return append(dst, applyUpdate(s, r, u, false))
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
 	// nothing running starts in state D (kubelet restart, §1.13).
 	r := Record{UID: uid, FullName: u.Pod.FullName(), Static: u.Pod.Static && !u.RuntimeOnly}
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
-	var out []State
 	if terminal && u.Cache != CacheBusy {
 		d := r
 		d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
-		out = append(out, applyUpdate(s.clone(), d, u, true))
+		dst = append(dst, applyUpdate(s.clone(), d, u, true))
 	}
 	if !terminal || u.Cache != CacheIdle {
-		out = append(out, applyUpdate(s, r, u, true))
+		dst = append(dst, applyUpdate(s, r, u, true))
 	}
-	return out
+	return dst
 }
 
 // applyUpdate is steps 3–10 for record r (new when first).
 func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
-	content := Delivery{Type: u.Type, Pod: u.Pod, RuntimeOnly: u.RuntimeOnly}
+	content := Delivery{Type: u.Type, Pod: contentOf(u.Pod), RuntimeOnly: u.RuntimeOnly}
 	fromRuntime := u.RuntimeOnly
 	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
 	// kill of the known pod spec, if any.
@@ -71,15 +70,15 @@ func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
 		}
 	case r.TermRequested:
 		if id := u.Kill.CompletionID; id != 0 {
-			s.Notify[r.UID] = append(s.Notify[r.UID], id)
+			s.addNotify(r.UID, id)
 		}
-		r.Grace, shortened = effectiveGrace(r.Grace, content.Pod, u.Kill)
+		r.Grace, shortened = effectiveGraceOf(r.Grace, content.Pod, u.Kill)
 	default:
 		s.addDueIf(r.UID, u.Kill.CompletionID)
 	}
 	// Step 8: a new worker joins the static wait list in arrival order.
 	if first && r.Static {
-		s.WaitingStatic[r.FullName] = append(s.WaitingStatic[r.FullName], r.UID)
+		s.joinWaiting(r.UID, r.FullName)
 	}
 	// Step 9: latest wins.
 	r.HasPending, r.Pending = true, content
@@ -92,7 +91,7 @@ func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
 }
 
 // requestTermination is step 6: the first matching rule starts termination.
-func requestTermination(r *Record, pod Pod, t UpdateType, kill KillOptions, fromRuntime bool) bool {
+func requestTermination(r *Record, pod PodContent, t UpdateType, kill KillOptions, fromRuntime bool) bool {
 	switch {
 	case fromRuntime || pod.DeletionTimestamp:
 		r.Deleted = true
@@ -118,9 +117,9 @@ func (s *State) addDueIf(uid string, id int) {
 // anything else happens under the lock (S3, S11); an idle worker may or may
 // not have a context to cancel.
 func (s *State) triggerCancel(uid string) {
-	r := s.Records[uid]
+	r, _ := s.record(uid)
 	if r.Flight.Stage == Idle {
-		s.MayCancel = insertSorted(s.MayCancel, uid)
+		s.allowCancel(uid)
 		return
 	}
 	if !r.Flight.Canceled {

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The worker loop of SPEC §1.8. Only the callbacks' entry (SyncBegin) and
 // return (SyncEnd) are recorded; the critical sections around them are
@@ -12,31 +15,62 @@ import "fmt"
 //	ack       acknowledgeTerminating before a terminating callback
 //	complete  apply the callback's outcome (completeSync/Terminating/...)
 
-// hiddenSteps returns every state one unrecorded worker step away from s.
-// None happens while an obligation is due: the implementation discharges it
-// inside the critical section that created it.
-func hiddenSteps(s State) []State {
+// hiddenSteps appends to dst every state one unrecorded worker step away
+// from s. None happens while an obligation is due: the implementation
+// discharges it inside the critical section that created it.
+func hiddenSteps(dst []State, s State) []State {
 	if len(s.Due) > 0 {
-		return nil
+		return dst
 	}
-	var out []State
-	for _, uid := range s.uids() {
-		r := s.Records[uid]
-		switch r.Flight.Stage {
-		case Idle:
-			if n, ok := take(s.clone(), r); ok {
-				out = append(out, n)
-			}
-		case Taken:
-			out = append(out, abortOrAck(s, r)...)
-		case Returned:
-			out = append(out, complete(s.clone(), r))
+	from := len(dst)
+	for _, r := range s.records() {
+		dst = workerSteps(dst, s.clone(), r)
+	}
+	for i := from; i < len(dst); i++ {
+		dst[i].MayCancel = nil // a later critical section closes the window
+	}
+	return dst
+}
+
+// workerSteps appends to dst the states that one critical section of r's
+// worker can lead to from s (a private copy): take the pending update when
+// idle, abort or acknowledge after a take, apply a returned outcome. None if
+// the worker has nothing to do (idle with nothing it may take, or inside a
+// callback).
+func workerSteps(dst []State, s State, r Record) []State {
+	switch r.Flight.Stage {
+	case Idle:
+		if n, ok := take(s, r); ok {
+			return append(dst, n)
+		}
+	case Taken:
+		return abortOrAck(dst, s, r)
+	case Returned:
+		return append(dst, complete(s, r))
+	}
+	return dst
+}
+
+// stepWorkerStep is a recorded WorkerStep (witness mode, see the package
+// doc): the worker of the UID ran one critical section now, and it did
+// whatever its record enables; when two things are possible (abort or
+// acknowledge after a take) both are kept; when nothing is (idle with
+// nothing to take, inside a callback, no record), the section changed
+// nothing the model tracks. The one impossible place is between the
+// acknowledgement and the terminating callback's entry: the worker calls it
+// right away (SPEC §1.8 step 3).
+func stepWorkerStep(dst []State, s State, w WorkerStep) ([]State, error) {
+	r, ok := s.record(w.UID)
+	switch {
+	case !ok:
+	case r.Flight.Stage == Taken && r.Flight.Acked:
+		return dst, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
+	default:
+		if next := workerSteps(dst, s, r); len(next) > len(dst) {
+			return next, nil
 		}
 	}
-	for i := range out {
-		out[i].MayCancel = nil // a later critical section closes the window
-	}
-	return out
+	return append(dst, s), nil
 }
 
 // take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10).
@@ -45,23 +79,28 @@ func take(s State, r Record) (State, bool) {
 		return s, false
 	}
 	work, content := r.workType(), r.Pending
+	// allowPodStart reads the pod of the update being taken: a UID first
+	// seen as a runtime-only orphan is static once its static pod arrives.
+	static := r.Static || (!content.RuntimeOnly && content.Pod.Static)
 	switch {
 	case r.Started:
 	case work == TerminatingWork && content.RuntimeOnly:
 		// A runtime-only pod terminates without ever being started (§1.9).
-	case !r.Static:
+	case !static:
 		r.Started = true
 	case r.TermRequested:
 		// A static pod asked to terminate before it started can never
 		// start: cleanupUnstartedPod, no sync call at all.
 		return cleanupUnstarted(s, r), true
-	case !s.staticMayStart(r):
-		// Cannot start yet: the update stays pending (#116995).
-		return s, false
 	default:
+		allowed, trimmed := s.staticStart(r)
+		if !allowed {
+			// Cannot start yet: the update stays pending (#116995); the
+			// refusal may have trimmed skipped waiters off the list.
+			return s, trimmed
+		}
 		r.Started = true
-		s.StartedStatic[r.FullName] = r.UID
-		s.leaveWaiting(r.UID, r.FullName)
+		s.setStartedStatic(r.FullName, r.UID)
 	}
 	r.HasPending = false
 	r.mergeActive(content)
@@ -83,20 +122,35 @@ func syncFnFor(work WorkType, content Delivery) SyncFn {
 	return SyncTerminatingPod
 }
 
-// staticMayStart is allowStaticPodStart: the started UID of the full name,
-// or else the first eligible waiter in arrival order (S15). Waiters asked to
-// terminate are skipped (#107900).
-func (s State) staticMayStart(r Record) bool {
-	if started, ok := s.StartedStatic[r.FullName]; ok {
-		return started == r.UID
+// staticStart is allowStaticPodStart with its lazy pruning (SPEC §1.10):
+// if a UID is started for the full name, only it may start. Else the wait
+// list is scanned in arrival order, skipping entries with no record, with
+// termination requested or terminated (#107900); if the first valid entry
+// is another UID, the skipped prefix is trimmed and r is refused; if it is
+// r, everything up to and including it leaves the list. Entries are never
+// removed on purge, so a purged and re-created UID may keep its old place
+// (upstream behaviour, kept on purpose). trimmed reports that a refusal
+// changed the list.
+func (s *State) staticStart(r Record) (allowed, trimmed bool) {
+	if started, ok := s.startedStatic(r.FullName); ok {
+		return started == r.UID, false
 	}
-	for _, uid := range s.WaitingStatic[r.FullName] {
-		w, ok := s.Records[uid]
-		if ok && !w.TermRequested && !w.Terminated {
-			return uid == r.UID
+	waiting := s.waitingStatic(r.FullName)
+	for i, uid := range waiting {
+		w, ok := s.record(uid)
+		if !ok || w.TermRequested || w.Terminated {
+			continue
 		}
+		if uid != r.UID {
+			if i > 0 {
+				s.setWaitingStatic(r.FullName, slices.Clone(waiting[i:]))
+			}
+			return false, i > 0
+		}
+		s.setWaitingStatic(r.FullName, slices.Clone(waiting[i+1:]))
+		return true, false
 	}
-	return true
+	return true, false
 }
 
 // cleanupUnstarted is cleanupUnstartedPod, fixed per §1.17-2/3: the pod is
@@ -115,23 +169,22 @@ func cleanupUnstarted(s State, r Record) State {
 // abortOrAck: after take, the worker reads the runtime status (not for a
 // runtime-only pod; failure ends the pass like a sync error), then a
 // terminating pass acknowledges. Both are optional branches of the closure.
-func abortOrAck(s State, r Record) []State {
-	var out []State
+func abortOrAck(dst []State, s State, r Record) []State {
 	if !r.Flight.Acked && !r.Flight.Content.RuntimeOnly {
 		a := s.clone()
 		ar := r
 		ar.Flight = Flight{}
 		a.put(ar)
-		out = append(out, a)
+		dst = append(dst, a)
 	}
 	if !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod) {
 		a := s.clone()
 		ar := r
 		ar.Acknowledged, ar.Flight.Acked, ar.Flight.AckGrace = true, true, r.Grace
 		a.put(ar)
-		out = append(out, a)
+		dst = append(dst, a)
 	}
-	return out
+	return dst
 }
 
 // complete applies a returned callback's outcome (SPEC §1.8 step 4). Errors
@@ -153,7 +206,7 @@ func complete(s State, r Record) State {
 			if !r.TermRequested {
 				newest, _ := r.knownRealPod()
 				r.TermRequested = true
-				r.Grace, _ = effectiveGrace(0, newest, KillOptions{})
+				r.Grace, _ = effectiveGraceOf(0, newest, KillOptions{})
 			}
 			r.Acknowledged = true
 			r.replay()
@@ -179,32 +232,32 @@ func complete(s State, r Record) State {
 
 // stepSyncBegin checks a callback entry against the taken update.
 func stepSyncBegin(s *State, b SyncBegin) error {
-	r, ok := s.Records[b.UID]
+	r, ok := s.record(b.UID)
 	if !ok {
-		return fmt.Errorf("%s: %s begins but the pod is unknown", b.UID, b.Fn)
+		return rejectf("%s: %s begins but the pod is unknown", b.UID, b.Fn)
 	}
 	f := r.Flight
 	switch {
 	case f.Stage == Begun:
-		return fmt.Errorf("%s: %s begins while %s is in flight (S1)", b.UID, b.Fn, f.Fn)
+		return rejectf("%s: %s begins while %s is in flight (S1)", b.UID, b.Fn, f.Fn)
 	case f.Stage == Returned:
-		return fmt.Errorf("%s: %s begins before the return of %s was applied", b.UID, b.Fn, f.Fn)
+		return rejectf("%s: %s begins before the return of %s was applied", b.UID, b.Fn, f.Fn)
 	case f.Stage == Idle:
-		return fmt.Errorf("%s: %s begins but no update was taken (state %s)", b.UID, b.Fn, r.StateName())
+		return rejectf("%s: %s begins but no update was taken (state %s)", b.UID, b.Fn, r.StateName())
 	case f.Fn != b.Fn:
-		return fmt.Errorf("%s: %s begins but the work taken is %s (state %s)", b.UID, b.Fn, f.Fn, r.StateName())
+		return rejectf("%s: %s begins but the work taken is %s (state %s)", b.UID, b.Fn, f.Fn, r.StateName())
 	case (b.Fn == SyncTerminatingPod || b.Fn == SyncTerminatingRuntimePod) && !f.Acked:
-		return fmt.Errorf("%s: %s begins before termination was acknowledged", b.UID, b.Fn)
+		return rejectf("%s: %s begins before termination was acknowledged", b.UID, b.Fn)
 	case b.Fn != SyncTerminatingRuntimePod && b.Version != f.Content.Pod.Version:
-		return fmt.Errorf("%s: %s begins with pod v%d, the update taken has v%d", b.UID, b.Fn, b.Version, f.Content.Pod.Version)
+		return rejectf("%s: %s begins with pod v%d, the update taken has v%d", b.UID, b.Fn, b.Version, f.Content.Pod.Version)
 	case b.Fn == SyncPod && b.Type != f.Content.Type:
-		return fmt.Errorf("%s: SyncPod begins with %s, the update taken is %s", b.UID, b.Type, f.Content.Type)
+		return rejectf("%s: SyncPod begins with %s, the update taken is %s", b.UID, b.Type, f.Content.Type)
 	case b.Fn == SyncTerminatingPod && b.Grace != f.TakeGrace && b.Grace != f.AckGrace:
 		want := fmt.Sprint(f.AckGrace)
 		if f.TakeGrace != f.AckGrace {
 			want = fmt.Sprintf("%d (at ack) or %d (at take)", f.AckGrace, f.TakeGrace)
 		}
-		return fmt.Errorf("%s: SyncTerminatingPod begins with grace %d, want %s (S11)", b.UID, b.Grace, want)
+		return rejectf("%s: SyncTerminatingPod begins with grace %d, want %s (S11)", b.UID, b.Grace, want)
 	}
 	r.Flight.Stage = Begun
 	s.put(r)
@@ -213,9 +266,9 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 
 // stepSyncEnd records a callback's return; complete applies it later.
 func stepSyncEnd(s *State, e SyncEnd) error {
-	r, ok := s.Records[e.UID]
+	r, ok := s.record(e.UID)
 	if !ok || r.Flight.Stage != Begun || r.Flight.Fn != e.Fn {
-		return fmt.Errorf("%s: %s returns but it is not in flight", e.UID, e.Fn)
+		return rejectf("%s: %s returns but it is not in flight", e.UID, e.Fn)
 	}
 	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
 	s.put(r)

@@ -34,8 +34,20 @@ type CheckOptions struct {
 	// only when the witness replay fails.
 	ForcePorcupine bool
 	// PorcupineTimeout bounds porcupine's search; a timeout is reported as
-	// "unknown", never as a pass.
+	// "unknown", never as a pass. 0 means DefaultPorcupineTimeout; a
+	// negative value means no bound.
 	PorcupineTimeout time.Duration
+	// ArtifactDir, if set, is where an oracle that finds a violation writes
+	// what a human needs to see it (the linearizability oracle: porcupine's
+	// HTML, the canonical trace, the witness order and a one-line verdict).
+	// Files are named after the oracle (trace.txt, the scheduler's trace, is
+	// the same whoever writes it) and hold no timestamps, so a replay writes
+	// the same bytes. Empty: nothing is written.
+	ArtifactDir string
+	// Reproduce is the command that replays this run (e.g. simrun's
+	// "go run ./cmd/simrun replay --scenario swarm --seed 17 --strategy
+	// random"), for the verdict line; the oracles cannot know the seed.
+	Reproduce string
 }
 
 // oracleFactories are the oracles every run gets, each in its own file.

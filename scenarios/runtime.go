@@ -158,7 +158,11 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 	return &workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()}, nil
 }
 
-// GetNewerThan implements workers.PodCache; the fake cache is always fresh.
+// GetNewerThan implements workers.PodCache. The kubelet's blocks until
+// PLEG's next relist; here it is a scheduling point, so others may run
+// between the worker taking its update and the callback starting — the
+// window in which a kill can land after the take (B16, S3).
 func (r *Runtime) GetNewerThan(uid types.UID, _ time.Time) (*workers.PodStatus, error) {
+	r.S.Yield()
 	return r.Get(uid)
 }

@@ -19,9 +19,14 @@ const (
 	// SyncLoopPeriod is how often the kubelet's sync loop turns due work
 	// queue entries into UpdatePod(sync) (the kubelet ticks every second).
 	SyncLoopPeriod = time.Second
-	// SettleTime is how long the world runs after the plan's last action:
-	// past every grace period, backoff and resync the plan can cause.
-	SettleTime = 3 * time.Minute
+	// HousekeepingPeriod is how often the kubelet runs HandlePodCleanups
+	// (SyncKnownPods, then restarts; kubelet.go housekeepingPeriod): the
+	// liveness properties of SPEC §3.2 assume it runs periodically.
+	HousekeepingPeriod = 2 * time.Second
+	// SettleTime is how long the world runs after the last client finished
+	// (see settle, liveness_world.go, for the arithmetic): past every grace
+	// period, backoff, killPodNow timeout and resync the plan can cause.
+	SettleTime = 4 * time.Minute
 	// MaxSteps bounds the scheduling points of one run.
 	MaxSteps = 2_000_000
 )
@@ -36,8 +41,8 @@ type configPod struct {
 }
 
 // World runs a Plan against the pod workers on the simulated runtime: one
-// goroutine per plan client, the kubelet's sync loop, and a driver that
-// ends the run after SettleTime.
+// goroutine per plan client, the kubelet's sync loop and housekeeping, and
+// a driver that settles and ends the run (settle, liveness_world.go).
 type World struct {
 	S       *sim.Scheduler
 	RT      *simrt.Runtime
@@ -58,6 +63,16 @@ type World struct {
 	calls       int
 	completions int                     // completion IDs handed out
 	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
+
+	// The end of a run (liveness_world.go): the daemons stop once the
+	// world quiesces; final is the state the liveness oracle judges.
+	quiescing   bool
+	daemons     int
+	daemonsDone *sim.Event
+	final       *finalState
+	// syncLoop makes config delivery, work-queue syncs and housekeeping
+	// mutually exclusive, as the kubelet's syncLoopIteration does.
+	syncLoop *sim.Mutex
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
@@ -119,17 +134,19 @@ func (w *World) Run() error {
 				if d := a.At - w.S.Elapsed(); d > 0 {
 					w.S.Sleep(d)
 				}
-				w.do(a)
+				w.perform(a)
 			}
 			if running--; running == 0 {
 				done.Fire()
 			}
 		})
 	}
-	w.S.GoDaemon("syncloop", w.syncLoop)
+	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
+	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
+	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeeping) })
 	w.S.Go("driver", func() {
 		done.Wait()
-		w.S.Sleep(SettleTime)
+		w.settle()
 		w.emit(Settled, 0, nil, nil)
 		w.PW.Shutdown()
 		w.S.Halt()
@@ -137,15 +154,13 @@ func (w *World) Run() error {
 	return w.S.Run()
 }
 
-// syncLoop is the kubelet's: due work-queue entries become UpdatePod(sync)
-// for pods still in config; others are dropped (getPodsToSync, SPEC §1.8).
-func (w *World) syncLoop() {
-	for {
-		w.S.Sleep(SyncLoopPeriod)
-		for _, uid := range w.Queue.GetWork(w.S.Now()) {
-			if p := w.pods[uid]; p != nil && p.inConfig {
-				w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
-			}
+// syncDue is one tick of the kubelet's sync loop: due work-queue entries
+// become UpdatePod(sync) for pods still in config; others are dropped
+// (getPodsToSync, SPEC §1.8).
+func (w *World) syncDue() {
+	for _, uid := range w.Queue.GetWork(w.S.Now()) {
+		if p := w.pods[uid]; p != nil && p.inConfig {
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 		}
 	}
 }

@@ -1,0 +1,255 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// Partition splits a history into independent parts: one per pod UID, except
+// that static pods sharing a full name share a part (their starts exclude
+// each other) and a mirror-pod query joins the part of its full name.
+// SyncKnownPods touches every pod and sets podsSynced, so each part that
+// owns UIDs gets a copy restricted to its own UIDs (a part of mirror-pod
+// queries alone does not need one: nothing there reads podsSynced or a
+// record). This is exact for the per-part effects; it does not force the
+// copies to linearize at one common instant, so it can only ever accept
+// more, never reject a linearizable history. WorkerStep markers are left
+// out: porcupine explores the hidden worker steps itself.
+func Partition(history []porcupine.Operation) [][]porcupine.Operation {
+	ops := make([]Op, len(history))
+	for i, h := range history {
+		in, ok := h.Input.(Input)
+		if !ok {
+			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
+		}
+		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
+	}
+	plan := planPartitions(ops)
+	parts := make([][]porcupine.Operation, plan.parts)
+	var split knownSplit
+	for i, op := range history {
+		switch p := plan.partOf[i]; {
+		case p == broadcast:
+			split.split(&plan, ops[i])
+			for q, owns := range plan.owns {
+				if owns {
+					in, kept := split.part(q)
+					in.Desired = slices.Clone(in.Desired)
+					op.Input, op.Output = in, slices.Clone(kept)
+					parts[q] = append(parts[q], op)
+				}
+			}
+		case isWorkerStep(ops[i].Input):
+		default:
+			parts[p] = append(parts[p], op)
+		}
+	}
+	return slices.DeleteFunc(parts, func(p []porcupine.Operation) bool { return len(p) == 0 })
+}
+
+// partitionPlan assigns every operation of a history to its part.
+type partitionPlan struct {
+	parts int
+	// partOf is the part of each operation, or broadcast for SyncKnownPods
+	// (every part that owns UIDs).
+	partOf []int
+	// uidPart is the part that owns each UID; owns reports parts with UIDs.
+	uidPart map[string]int
+	owns    []bool
+}
+
+const broadcast = -1
+
+func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
+
+// planPartitions groups UIDs and static full names with a union-find and
+// numbers the parts in the order of their first node (names, then UIDs,
+// each sorted), so that part numbers do not depend on map order.
+func planPartitions(ops []Op) partitionPlan {
+	var uf unionFind
+	uidNode, nameNode := map[string]int{}, map[string]int{}
+	node := func(nodes map[string]int, key string) int {
+		n, ok := nodes[key]
+		if !ok {
+			n = uf.add()
+			nodes[key] = n
+		}
+		return n
+	}
+	nodeOf := make([]int, len(ops))
+	for i, op := range ops {
+		switch in := op.Input.(type) {
+		case SyncKnownPods:
+			nodeOf[i] = broadcast
+			known, _ := op.Output.(KnownPods)
+			for _, k := range known {
+				node(uidNode, k.UID)
+			}
+			continue
+		case UpdatePod:
+			if in.Pod.Static && !in.RuntimeOnly {
+				uf.union(node(uidNode, in.Pod.UID), node(nameNode, in.Pod.FullName()))
+			}
+		case Query:
+			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
+				nodeOf[i] = node(nameNode, in.FullName)
+				continue
+			}
+		}
+		nodeOf[i] = node(uidNode, uidOf(op.Input))
+	}
+	plan := partitionPlan{uidPart: make(map[string]int, len(uidNode))}
+	partOfRoot := make([]int, len(uf))
+	for i := range partOfRoot {
+		partOfRoot[i] = -1
+	}
+	partOfNode := func(n int) int {
+		root := uf.find(n)
+		if partOfRoot[root] < 0 {
+			partOfRoot[root] = plan.parts
+			plan.parts++
+			plan.owns = append(plan.owns, false)
+		}
+		return partOfRoot[root]
+	}
+	for _, key := range slices.Sorted(mapKeys(nameNode)) {
+		partOfNode(nameNode[key])
+	}
+	for _, uid := range slices.Sorted(mapKeys(uidNode)) {
+		p := partOfNode(uidNode[uid])
+		plan.uidPart[uid] = p
+		plan.owns[p] = true
+	}
+	plan.partOf = make([]int, len(ops))
+	for i, n := range nodeOf {
+		if n == broadcast {
+			plan.partOf[i] = broadcast
+			continue
+		}
+		plan.partOf[i] = partOfNode(n)
+	}
+	return plan
+}
+
+// uidOf is the UID an operation is about (its pod, its worker, its kill).
+func uidOf(in Input) string {
+	switch in := in.(type) {
+	case UpdatePod:
+		return in.Pod.UID
+	case Query:
+		return in.UID
+	case CompletionFired:
+		return in.UID
+	case CancelFired:
+		return in.UID
+	case KillPodNowDone:
+		return in.UID
+	case SyncBegin:
+		return in.UID
+	case SyncEnd:
+		return in.UID
+	case WorkerStep:
+		return in.UID
+	}
+	return ""
+}
+
+// knownSplit restricts one SyncKnownPods to each part that owns UIDs: the
+// desired UIDs and the result entries of that part. Replay keeps one and
+// reuses its buffers; a part's lists are valid until the next split.
+type knownSplit struct {
+	in                     SyncKnownPods
+	known                  KnownPods
+	desiredPart, knownPart []int // the part of each entry (-1: none)
+	desired                []string
+	kept                   KnownPods
+}
+
+func (k *knownSplit) split(plan *partitionPlan, op Op) {
+	k.in = op.Input.(SyncKnownPods)
+	k.known, _ = op.Output.(KnownPods)
+	k.desiredPart = k.desiredPart[:0]
+	for _, uid := range k.in.Desired {
+		k.desiredPart = append(k.desiredPart, plan.partOfUID(uid))
+	}
+	k.knownPart = k.knownPart[:0]
+	for _, e := range k.known {
+		k.knownPart = append(k.knownPart, plan.partOfUID(e.UID))
+	}
+}
+
+// part returns part p's share (in buffers reused by the next call).
+func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
+	k.desired, k.kept = k.desired[:0], k.kept[:0]
+	for i, q := range k.desiredPart {
+		if q == p {
+			k.desired = append(k.desired, k.in.Desired[i])
+		}
+	}
+	for i, q := range k.knownPart {
+		if q == p {
+			k.kept = append(k.kept, k.known[i])
+		}
+	}
+	return SyncKnownPods{Desired: k.desired}, k.kept
+}
+
+func (plan *partitionPlan) partOfUID(uid string) int {
+	if p, ok := plan.uidPart[uid]; ok {
+		return p
+	}
+	return -1 // a desired UID with no operation: no part needs it
+}
+
+// unionFind over dense node numbers.
+type unionFind []int
+
+func (u *unionFind) add() int {
+	*u = append(*u, len(*u))
+	return len(*u) - 1
+}
+
+func (u unionFind) find(x int) int {
+	for u[x] != x {
+		u[x] = u[u[x]]
+		x = u[x]
+	}
+	return x
+}
+
+func (u unionFind) union(a, b int) {
+	ra, rb := u.find(a), u.find(b)
+	if ra != rb {
+		u[max(ra, rb)] = min(ra, rb)
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// restrictKnown keeps the desired UIDs and result entries of one part.
+func restrictKnown(in SyncKnownPods, out Output, uids map[string]bool) (SyncKnownPods, Output) {
+	var desired []string
+	for _, uid := range in.Desired {
+		if uids[uid] {
+			desired = append(desired, uid)
+		}
+	}
+	known, _ := out.(KnownPods)
+	var kept KnownPods
+	for _, k := range known {
+		if uids[k.UID] {
+			kept = append(kept, k)
+		}
+	}
+	return SyncKnownPods{Desired: desired}, kept
+}

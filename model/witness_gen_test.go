@@ -1,0 +1,193 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// witnessGen produces legal histories with WorkerStep markers, the way the
+// simulation records them: it keeps one concrete state per part (the
+// object's actual state, not a set of possibilities) and lets a worker run a
+// critical section only by emitting a marker, so every hidden step happens
+// at a marker. Pods are those of generator (p0–p3 static in pairs).
+type witnessGen struct {
+	rng      *rand.Rand
+	pods     []Pod
+	parts    map[string]State
+	ops      []Op
+	versions map[string]int
+	owner    map[int]string
+	nextID   int
+}
+
+func newWitnessGen(seed uint64, pods int) *witnessGen {
+	g := &witnessGen{rng: rand.New(rand.NewPCG(seed, 2)), parts: map[string]State{},
+		versions: map[string]int{}, owner: map[int]string{}}
+	for i := range pods {
+		p := pod(fmt.Sprintf("p%d", i), 0)
+		if i < 4 && pods > 1 {
+			p = staticPod(p.UID, fmt.Sprintf("web%d", i/2), 0)
+		}
+		g.pods = append(g.pods, p)
+		g.parts[g.part(p)] = NewState()
+	}
+	return g
+}
+
+func (g *witnessGen) part(p Pod) string {
+	if p.Static {
+		return "name/" + p.FullName()
+	}
+	return "uid/" + p.UID
+}
+
+// run returns a history of n operations plus the markers between them.
+func (g *witnessGen) run(n int) []Op {
+	for observed := 0; observed < n; {
+		if g.step() {
+			observed++
+		}
+	}
+	return g.ops
+}
+
+// emit applies an operation to one part, keeps one of the possible next
+// states (the one that actually happened) and records the operation.
+func (g *witnessGen) emit(key string, in Input, out Output) {
+	next, err := Step(g.parts[key], in, out)
+	if err != nil {
+		panic(fmt.Sprintf("witness generator produced an illegal op %s: %v", Describe(in, out), err))
+	}
+	g.parts[key] = next[g.rng.IntN(len(next))]
+	g.ops = append(g.ops, Op{Input: in, Output: out})
+}
+
+// step emits one operation; it reports whether it was an observed one (not
+// a marker).
+func (g *witnessGen) step() bool {
+	p := g.pods[g.rng.IntN(len(g.pods))]
+	key := g.part(p)
+	s := g.parts[key]
+	if len(s.Due) > 0 {
+		if o := s.Due[0]; o.ID == 0 {
+			g.emit(key, CancelFired{UID: o.UID}, nil)
+		} else {
+			g.emit(key, CompletionFired(o), nil)
+		}
+		return true
+	}
+	switch r := g.rng.IntN(100); {
+	case r < 45:
+		return g.worker(key, s, p.UID)
+	case r < 70:
+		g.update(key, p)
+	case r < 92:
+		kind := QueryKind(g.rng.IntN(int(IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		g.emit(key, in, Answer(answer(&s, in)))
+	case r < 95 && len(s.Fired) > 0:
+		id := s.Fired[g.rng.IntN(len(s.Fired))]
+		g.emit(key, KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+	case r < 97:
+		g.syncKnownPods()
+	default:
+		g.update(key, p)
+	}
+	return true
+}
+
+// worker lets the worker of uid act: enter or leave its callback, or run a
+// critical section (a marker: take, abort, acknowledge, complete, or a
+// wake-up with nothing to do).
+func (g *witnessGen) worker(key string, s State, uid string) bool {
+	r, ok := s.record(uid)
+	if !ok {
+		g.update(key, g.pods[slices.IndexFunc(g.pods, func(p Pod) bool { return p.UID == uid })])
+		return true // no worker yet
+	}
+	f := r.Flight
+	terminating := f.Fn == SyncTerminatingPod || f.Fn == SyncTerminatingRuntimePod
+	switch {
+	case f.Stage == Taken && (f.Acked || (!terminating && g.rng.IntN(5) > 0)):
+		grace := f.AckGrace
+		if g.rng.IntN(2) == 0 && f.Fn == SyncTerminatingPod {
+			grace = f.TakeGrace
+		}
+		g.emit(key, SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: grace}, nil)
+		return true
+	case f.Stage == Begun:
+		outcome := []Outcome{OK, OK, OK, OK, OK, OK, Failed, Canceled}[g.rng.IntN(8)]
+		g.emit(key, SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+		return true
+	}
+	g.emit(key, WorkerStep{UID: uid}, nil)
+	return false
+}
+
+func (g *witnessGen) update(key string, p Pod) {
+	g.versions[p.UID]++
+	p.Version = g.versions[p.UID]
+	types := []UpdateType{Create, Create, Update, Update, Update, Sync, Sync, Sync, Kill, Kill}
+	u := UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: CacheBusy}
+	switch g.rng.IntN(20) {
+	case 0:
+		u.Pod = deleting(p, int64(g.rng.IntN(10)))
+	case 1:
+		u.Pod, u.Cache = phase(p, PhaseSucceeded), CacheUnknown
+	case 2:
+		u = runtimeKill(p.UID)
+	}
+	if u.Type == Kill && g.rng.IntN(3) == 0 {
+		g.nextID++
+		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
+	}
+	if u.Type == Kill && g.rng.IntN(4) == 0 {
+		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
+	}
+	g.emit(key, u, nil)
+}
+
+// syncKnownPods emits one SyncKnownPods whose result is what every part
+// reports, and steps every part.
+func (g *witnessGen) syncKnownPods() {
+	var desired []string
+	for _, p := range g.pods {
+		if g.rng.IntN(5) != 0 {
+			desired = append(desired, p.UID)
+		}
+	}
+	keys := slices.Sorted(mapKeys(g.parts))
+	var result KnownPods
+	for _, key := range keys {
+		s := g.parts[key]
+		s = s.clone()
+		if len(s.Due) > 0 {
+			return // an obligation first; try again later
+		}
+		result = append(result, syncKnownPods(&s, desired)...)
+	}
+	slices.SortFunc(result, func(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := SyncKnownPods{Desired: desired}
+	for _, key := range keys {
+		uids := map[string]bool{}
+		for _, p := range g.pods {
+			if g.part(p) == key {
+				uids[p.UID] = true
+			}
+		}
+		pin, pout := restrictKnown(in, result, uids)
+		next, err := Step(g.parts[key], pin, pout)
+		if err != nil {
+			panic(fmt.Sprintf("witness generator produced an illegal SyncKnownPods: %v", err))
+		}
+		g.parts[key] = next[0]
+	}
+	g.ops = append(g.ops, Op{Input: in, Output: result})
+}
+
+// withoutMarkers drops the WorkerStep markers of a history.
+func withoutMarkers(ops []Op) []Op {
+	return slices.DeleteFunc(slices.Clone(ops), func(op Op) bool { return isWorkerStep(op.Input) })
+}

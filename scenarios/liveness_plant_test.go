@@ -1,0 +1,224 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/workers"
+)
+
+// Planted liveness faults: the correct pod workers run on a syncer, a
+// runtime or a work queue that misbehaves in one precise way, so that some
+// obligation of SPEC §3.2 is never met. The faults live outside the code
+// under test, as DESIGN.md's fake runtime/syncer with faults does.
+
+// lvPlant wraps what the pod workers of a World run on.
+type lvPlant struct {
+	syncer  func(w *World, inner workers.Syncer) workers.Syncer
+	runtime func(w *World, inner workers.Runtime) workers.Runtime
+	queue   func(inner workers.WorkQueue) workers.WorkQueue
+}
+
+// with is p with q's wrappers added (q's win where both wrap the same).
+func (p *lvPlant) with(q *lvPlant) *lvPlant {
+	out := lvPlant{}
+	for _, x := range []*lvPlant{p, q} {
+		if x == nil {
+			continue
+		}
+		if x.syncer != nil {
+			out.syncer = x.syncer
+		}
+		if x.runtime != nil {
+			out.runtime = x.runtime
+		}
+		if x.queue != nil {
+			out.queue = x.queue
+		}
+	}
+	return &out
+}
+
+// lvRun runs plan with only the liveness oracle, on pod workers built
+// over p's wrappers (nil: the plain world).
+func lvRun(t *testing.T, plan Plan, p *lvPlant) (*liveness, []Violation) {
+	t.Helper()
+	st := SeedStreams(7)
+	w := NewWorld(plan, st.Schedule, st.Faults, sim.RandomWalk{})
+	if p != nil {
+		var rt workers.Runtime = &worldRuntime{Runtime: w.RT, w: w}
+		var syncer workers.Syncer = w.Runtime
+		var q workers.WorkQueue = w.Queue
+		if p.runtime != nil {
+			rt = p.runtime(w, rt)
+		}
+		if p.syncer != nil {
+			syncer = p.syncer(w, syncer)
+		}
+		if p.queue != nil {
+			q = p.queue(q)
+		}
+		w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: w.Runtime, Queue: q})
+	}
+	o := newLiveness(CheckOptions{}).(*liveness)
+	w.Observe(o)
+	err := w.Run()
+	if err != nil {
+		t.Fatalf("run: got error %v, want none\n%v", err, plan)
+	}
+	return o, o.Finish(w, err)
+}
+
+// lvAct is an action of client 0 with the defaults of a generated one.
+func lvAct(at time.Duration, kind ActionKind, uid types.UID) Action {
+	return Action{At: at, Kind: kind, UID: uid, SpecGrace: 30, Grace: -1}
+}
+
+func lvStatic(a Action) Action {
+	a.Static, a.Name = true, "web"
+	return a
+}
+
+func lvPlan(actions ...Action) Plan {
+	return Plan{Family: "planted", Clients: 1, Actions: actions}
+}
+
+// lvFailingSyncer fails fn for uid (times calls; <0: every call), reporting
+// the calls to the World as the fake runtime does.
+type lvFailingSyncer struct {
+	workers.Syncer
+	w     *World
+	fn    string
+	uid   types.UID
+	times int
+}
+
+func lvFailing(fn string, uid types.UID, times int) *lvPlant {
+	return &lvPlant{syncer: func(w *World, inner workers.Syncer) workers.Syncer {
+		return &lvFailingSyncer{Syncer: inner, w: w, fn: fn, uid: uid, times: times}
+	}}
+}
+
+func (s *lvFailingSyncer) fail(fn string, uid types.UID, c CallInfo) bool {
+	if fn != s.fn || uid != s.uid || s.times == 0 {
+		return false
+	}
+	s.times--
+	s.w.CallBegin(fn, uid, c)
+	s.w.S.Yield()
+	s.w.CallEnd(fn, uid, c, errTransient, false)
+	return true
+}
+
+func (s *lvFailingSyncer) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, mirror *v1.Pod, st *workers.PodStatus) (bool, error) {
+	if s.fail("SyncPod", pod.UID, CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}) {
+		return false, errTransient
+	}
+	return s.Syncer.SyncPod(cancel, ut, pod, mirror, st)
+}
+
+func (s *lvFailingSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus, grace int64, fn workers.PodStatusFunc) error {
+	if s.fail("SyncTerminatingPod", pod.UID, CallInfo{Pod: pod, Grace: grace, Cancel: cancel}) {
+		return errTransient
+	}
+	return s.Syncer.SyncTerminatingPod(cancel, pod, st, grace, fn)
+}
+
+func (s *lvFailingSyncer) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus) error {
+	if s.fail("SyncTerminatedPod", pod.UID, CallInfo{Pod: pod, Cancel: cancel}) {
+		return errTransient
+	}
+	return s.Syncer.SyncTerminatedPod(cancel, pod, st)
+}
+
+// lvLossyRuntime loses every wake-up of the worker signal updates/<uid>
+// after the first keep ones, from its nth creation on (a reused UID gets a
+// new signal per incarnation): a lost wake-up.
+func lvLossy(uid types.UID, nth, keep int) *lvPlant {
+	return &lvPlant{runtime: func(w *World, inner workers.Runtime) workers.Runtime {
+		return &lvLossyRuntime{Runtime: inner, name: "updates/" + string(uid), nth: nth, keep: keep}
+	}}
+}
+
+type lvLossyRuntime struct {
+	workers.Runtime
+	name      string
+	nth, keep int
+	made      int
+}
+
+func (r *lvLossyRuntime) NewSignal(name string) workers.Signal {
+	sg := r.Runtime.NewSignal(name)
+	if name != r.name {
+		return sg
+	}
+	if r.made++; r.made < r.nth {
+		return sg
+	}
+	return &lvLossySignal{Signal: sg, keep: r.keep}
+}
+
+type lvLossySignal struct {
+	workers.Signal
+	keep int
+}
+
+func (s *lvLossySignal) Notify() {
+	if s.keep > 0 {
+		s.keep--
+		s.Signal.Notify()
+	}
+}
+
+// lvDeafKills makes every killPodNow miss its completion: its wait sleeps the
+// whole timeout (the completion still fires, and is recorded).
+func lvDeafKills() *lvPlant {
+	return &lvPlant{runtime: func(w *World, inner workers.Runtime) workers.Runtime {
+		return &lvDeafRuntime{Runtime: inner, s: w.S}
+	}}
+}
+
+type lvDeafRuntime struct {
+	workers.Runtime
+	s *sim.Scheduler
+}
+
+func (r *lvDeafRuntime) NewEvent(name string) workers.Event {
+	e := r.Runtime.NewEvent(name)
+	if strings.HasPrefix(name, "killed/") {
+		return &lvDeafEvent{Event: e, s: r.s}
+	}
+	return e
+}
+
+type lvDeafEvent struct {
+	workers.Event
+	s *sim.Scheduler
+}
+
+func (e *lvDeafEvent) WaitFor(d time.Duration) bool {
+	e.s.Sleep(d)
+	return false
+}
+
+// lvForgetful drops every re-sync request for uid: the kubelet's work queue
+// losing entries, so a failed sync is never retried.
+func lvForgetful(uid types.UID) *lvPlant {
+	return &lvPlant{queue: func(inner workers.WorkQueue) workers.WorkQueue { return &lvForgetfulQueue{WorkQueue: inner, uid: uid} }}
+}
+
+type lvForgetfulQueue struct {
+	workers.WorkQueue
+	uid types.UID
+}
+
+func (q *lvForgetfulQueue) Enqueue(uid types.UID, d time.Duration) {
+	if uid != q.uid {
+		q.WorkQueue.Enqueue(uid, d)
+	}
+}
