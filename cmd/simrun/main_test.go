@@ -70,6 +70,7 @@ func TestExitCodesAndBadInput(t *testing.T) {
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"replay", "--seed", "3"}, 2, "replay needs --scenario and --seed"},
 		{[]string{"run", "--seeds", "5", "--json", "/nonexistent/dir/out.json"}, 2, "cannot write"},
+		{[]string{"run", "--seeds", "5", "--out", "/proc/podsim-out"}, 2, "cannot write"},
 	}
 	for _, c := range cases {
 		out, errOut, code := simrun(t, nil, c.args...)

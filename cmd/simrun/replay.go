@@ -11,7 +11,7 @@ import (
 )
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
-	var scenario, seed, strategy, tracePath string
+	var scenario, seed, strategy, tracePath, outDir string
 	var depth int
 	cmd := &cobra.Command{
 		Use:   "replay",
@@ -36,7 +36,8 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, trace := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{})
+			r, trace := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
+				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir})
 			if tracePath != "" {
 				if err := os.WriteFile(tracePath, []byte(trace), 0o644); err != nil {
 					return usagef("cannot write trace: %v", err)
@@ -58,6 +59,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&strategy, "strategy", "random", "scheduling strategy: random or pct")
 	fl.IntVar(&depth, "pct-depth", 3, "bug depth PCT searches for")
 	fl.StringVar(&tracePath, "trace", "", "write the canonical trace to this file")
+	fl.StringVar(&outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
 	return cmd
 }
 

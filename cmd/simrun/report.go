@@ -81,19 +81,50 @@ func failureMessage(r scenarios.Result) string {
 }
 
 // recheck re-runs every failing seed and compares trace hashes: a failure
-// that does not reproduce is itself a failure (nondeterminism).
-func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOptions, strategy string, w io.Writer) {
+// that does not reproduce is itself a failure (nondeterminism). With --out
+// the re-run writes the seed's artifacts: the oracles' (porcupine HTML,
+// witness), the canonical trace and a verdict listing every violation.
+func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOptions, f runFlags, w io.Writer) {
 	for _, r := range results {
 		if !r.Failed() {
 			continue
 		}
 		fams, _ := familiesNamed(r.Family)
-		again := scenarios.RunSeed(fams[0], r.Seed, st, opts)
+		o := opts
+		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy)
+		if f.outDir != "" {
+			o.ArtifactDir = filepath.Join(f.outDir, r.Family, fmt.Sprintf("seed-%d", r.Seed))
+		}
+		again, trace := scenarios.ReplaySeed(fams[0], r.Seed, st, o)
 		if again.TraceSHA != r.TraceSHA {
 			fmt.Fprintf(w, "NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  reproduce: %s\n",
-				r.Family, r.Seed, r.TraceSHA, again.TraceSHA, reproduce(r.Family, r.Seed, strategy))
+				r.Family, r.Seed, r.TraceSHA, again.TraceSHA, o.Reproduce)
+		}
+		if o.ArtifactDir != "" {
+			if err := writeSeedArtifacts(o.ArtifactDir, again, trace, o.Reproduce); err != nil {
+				fmt.Fprintf(w, "artifacts of %s seed %d not written: %v\n", r.Family, r.Seed, err)
+			}
 		}
 	}
+}
+
+// writeSeedArtifacts writes the trace and the verdict of one failing seed.
+func writeSeedArtifacts(dir string, r scenarios.Result, trace, reproduceCmd string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\ntrace sha256 %s\nreproduce: %s\n", r, r.TraceSHA, reproduceCmd)
+	if r.Err != nil {
+		fmt.Fprintf(&b, "scheduler: %v\n", r.Err)
+	}
+	for _, v := range r.Violations {
+		fmt.Fprintf(&b, "%s\n", v)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "trace.txt"), []byte(trace), 0o644)
 }
 
 // jsonResult is one seed in the --json file.

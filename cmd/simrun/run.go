@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -14,10 +16,10 @@ import (
 )
 
 type runFlags struct {
-	scenario, strategy, seed, shard, jsonPath string
-	seeds, start                              uint64
-	parallel, pctDepth                        int
-	forcePorcupine                            bool
+	scenario, strategy, seed, shard, jsonPath, outDir string
+	seeds, start                                      uint64
+	parallel, pctDepth                                int
+	forcePorcupine                                    bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -40,6 +42,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once (results are the same at any value)")
 	fl.StringVar(&f.shard, "shard", "", "K/N: run the K-th of N disjoint slices of the seeds (K = 0..N-1)")
 	fl.StringVar(&f.jsonPath, "json", "", "write per-seed results as JSON to this file")
+	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	return cmd
 }
@@ -98,11 +101,19 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if f.outDir != "" {
+		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+			return usagef("cannot write %s: %v", f.outDir, err)
+		}
+		if err := checkWritable(filepath.Join(f.outDir, "x")); err != nil {
+			return err
+		}
+	}
 	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine}
 	began := time.Now() // wall clock for the progress line and throughput only
 	results := runJobs(jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
 	failed := summarize(results, f.strategy, stdout)
-	recheck(results, strategy, opts, f.strategy, stdout)
+	recheck(results, strategy, opts, f, stdout)
 	elapsed := time.Since(began)
 	fmt.Fprintf(stderr, "%d seeds in %.1fs (%.0f seeds/s)\n", len(results), elapsed.Seconds(), float64(len(results))/elapsed.Seconds())
 	if f.jsonPath != "" {
