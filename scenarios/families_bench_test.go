@@ -1,0 +1,25 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// BenchmarkScenario reports the throughput of each family: one op is one
+// seed, run and judged by every oracle (workers' invariants, safety,
+// linearizability with the witness and porcupine fallback, liveness).
+//
+//	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./scenarios
+func BenchmarkScenario(b *testing.B) {
+	for _, f := range Families() {
+		b.Run(f.Name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if r := RunSeed(f, uint64(i), sim.RandomWalk{}, CheckOptions{}); r.Failed() {
+					b.Fatal(r)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "seeds/s")
+		})
+	}
+}
