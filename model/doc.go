@@ -153,10 +153,9 @@
 //     termination is requested, so it is cleaned up with no call at all
 //     (§1.2 says "only SyncTerminatedPod runs"; that holds for non-static
 //     pods).
-//   - Static wait list on UID reuse: a UID leaves the list when it starts,
-//     finishes or is purged, so a re-created UID queues at its new arrival
-//     (S15: arrival order of the incarnation's first update); upstream's
-//     lazy pruning could keep an older position.
+//   - Static wait list on UID reuse: the list is pruned lazily, as §1.10
+//     and upstream do (a UID leaves it when it starts, or when a scan
+//     skips it), so a purged and re-created UID keeps its older position.
 //   - Completion of a dropped update (create while terminating, non-kill
 //     runtime update): waits for termination if the pod is terminating,
 //     else fires at once.
