@@ -43,10 +43,18 @@ func GenerateSwarm(src sim.Source) Plan {
 		ErrorRate: pick(src, 0, 50, 200), SlowRate: pick(src, 0, 200, 600), MaxDelay: 3 * time.Second,
 		IgnoreCancel: pick(src, 0, 500), TerminalRate: pick(src, 0, 100),
 	}}
+	swarmActions(src, &p, uids, shapes, 4+src.Intn(21), 4, 500*time.Millisecond)
+	return p
+}
+
+// swarmActions appends n mixed actions over uids to p: each pod is created
+// first, then any action kind with its options; consecutive actions are
+// 0 to gaps-1 steps of step apart.
+func swarmActions(src sim.Source, p *Plan, uids []types.UID, shapes map[types.UID]Action, n, gaps int, step time.Duration) {
 	at := time.Duration(0)
 	created := map[types.UID]bool{}
-	for n := 4 + src.Intn(21); n > 0; n-- {
-		uid := uids[src.Intn(nPods)]
+	for ; n > 0; n-- {
+		uid := uids[src.Intn(len(uids))]
 		a := shapes[uid]
 		a.At, a.Client, a.UID, a.Grace = at, src.Intn(p.Clients), uid, -1
 		if !created[uid] {
@@ -64,9 +72,8 @@ func GenerateSwarm(src sim.Source) Plan {
 			a.UID = ""
 		}
 		p.Actions = append(p.Actions, a)
-		at += time.Duration(src.Intn(4)) * 500 * time.Millisecond
+		at += time.Duration(src.Intn(gaps)) * step
 	}
-	return p
 }
 
 // Family is a named scenario generator and the coverage marks it exists to

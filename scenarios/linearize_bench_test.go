@@ -22,29 +22,7 @@ func benchPlan(src sim.Source, pods, actions int) Plan {
 	}
 	p := Plan{Family: "bench", Clients: 3, Faults: Faults{ErrorRate: 50, SlowRate: 200, MaxDelay: 3 * time.Second,
 		IgnoreCancel: 500, TerminalRate: 50}}
-	created := map[types.UID]bool{}
-	at := time.Duration(0)
-	for n := 0; n < actions; n++ {
-		uid := uids[src.Intn(pods)]
-		a := shapes[uid]
-		a.At, a.Client, a.UID, a.Grace = at, src.Intn(p.Clients), uid, -1
-		if !created[uid] {
-			a.Kind, created[uid] = Create, true
-		} else {
-			a.Kind = ActionKind(src.Intn(int(Vanish) + 1))
-		}
-		switch a.Kind {
-		case Delete, Kill, KillNow:
-			a.Grace = int64(pick(src, -1, 0, 2, 10))
-			a.Evict = a.Kind != Delete && src.Intn(2) == 0
-		case Finish:
-			a.Terminal = pick(src, "Succeeded", "Failed")
-		case SyncKnown:
-			a.UID = ""
-		}
-		p.Actions = append(p.Actions, a)
-		at += time.Duration(src.Intn(3)) * 250 * time.Millisecond
-	}
+	swarmActions(src, &p, uids, shapes, actions, 3, 250*time.Millisecond)
 	return p
 }
 
