@@ -205,21 +205,10 @@ func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
 // state names a as a state of SPEC §1.2 (P and S told apart by whether a
 // SyncPod ran in this incarnation).
 func (p *podTrack) state(a workers.Answers) string {
-	switch {
-	case !a.Known:
+	if !a.Known {
 		return "unknown"
-	case a.BeFinished:
-		return "F"
-	case a.KnownTerminated:
-		return "D"
-	case a.ContainersBeTerminating:
-		return "T"
-	case a.TerminationRequested:
-		return "TR"
-	case p.calls[model.SyncPod] != nil:
-		return "S"
 	}
-	return "P"
+	return stateLetter(a, p.calls[model.SyncPod] != nil)
 }
 
 // story says what became of fn in this incarnation: that it never ran, is

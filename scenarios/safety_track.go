@@ -141,22 +141,7 @@ func (inc *safetyInc) name() string {
 }
 
 // state is the SPEC §1.2 state the last answers show.
-func (inc *safetyInc) state() string {
-	a := inc.latest
-	switch {
-	case a.BeFinished:
-		return "F"
-	case a.KnownTerminated:
-		return "D"
-	case a.ContainersBeTerminating:
-		return "T"
-	case a.TerminationRequested:
-		return "TR"
-	case inc.starts > 0:
-		return "S"
-	}
-	return "P"
-}
+func (inc *safetyInc) state() string { return stateLetter(inc.latest, inc.starts > 0) }
 
 // onCall notes an UpdatePod or SyncKnownPods until its critical
 // section; every UID a call names is tracked from now on (S10 checks the
