@@ -6,6 +6,7 @@
 //	simrun run --scenario swarm --seeds 5000 --parallel 2
 //	simrun replay --scenario swarm --seed 17 --trace trace.txt
 //	simrun list
+//	simrun merge shard0.json shard1.json --json all.json
 //
 // Exit codes: 0 every check passed, 1 a check failed, 2 bad usage or bad
 // input (one clear line on stderr, nothing else written).
@@ -65,6 +66,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
-	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout), newMergeCmd(stdout))
 	return root
 }

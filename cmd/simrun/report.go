@@ -150,7 +150,7 @@ func checkWritable(path string) error {
 	return os.Remove(tmp.Name())
 }
 
-// writeJSON writes the results atomically: a temporary file, then rename.
+// writeJSON writes the results of a run.
 func writeJSON(path string, results []scenarios.Result, strategy string) error {
 	out := make([]jsonResult, len(results))
 	for i, r := range results {
@@ -165,6 +165,12 @@ func writeJSON(path string, results []scenarios.Result, strategy string) error {
 		}
 		out[i] = j
 	}
+	return writeResults(path, out)
+}
+
+// writeResults writes a results file atomically: a temporary file, then
+// rename, so a reader never sees half a file.
+func writeResults(path string, out []jsonResult) error {
 	data, err := json.MarshalIndent(map[string]any{"results": out}, "", "  ")
 	if err != nil {
 		return err
