@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"os/exec"
@@ -71,6 +72,7 @@ func TestExitCodesAndBadInput(t *testing.T) {
 		{[]string{"replay", "--seed", "3"}, 2, "replay needs --scenario and --seed"},
 		{[]string{"run", "--seeds", "5", "--json", "/nonexistent/dir/out.json"}, 2, "cannot write"},
 		{[]string{"run", "--seeds", "5", "--out", "/proc/podsim-out"}, 2, "cannot write"},
+		{[]string{"run", "--seeds", "5", "--junit", "/nonexistent/dir/j.xml"}, 2, "cannot write"},
 	}
 	for _, c := range cases {
 		out, errOut, code := simrun(t, nil, c.args...)
@@ -148,5 +150,29 @@ func TestReplayHashIsStable(t *testing.T) {
 	}
 	if hashes[0] != hashes[1] || hashes[1] != hashes[2] {
 		t.Fatalf("trace hashes differ: %v", hashes)
+	}
+}
+
+// TestJUnitReport: one suite per family, one case per seed, well-formed.
+func TestJUnitReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if _, errOut, code := simrun(t, nil, "run", "--seeds", "4", "--junit", path); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	if len(doc.Suites) != len(scenarios.Families()) {
+		t.Fatalf("got %d suites, want one per family (%d)", len(doc.Suites), len(scenarios.Families()))
+	}
+	for _, s := range doc.Suites {
+		if s.Tests != 4 || len(s.Cases) != 4 || s.Failures != 0 {
+			t.Errorf("suite %s: got %d tests, %d cases, %d failures; want 4, 4, 0", s.Name, s.Tests, len(s.Cases), s.Failures)
+		}
 	}
 }

@@ -16,10 +16,10 @@ import (
 )
 
 type runFlags struct {
-	scenario, strategy, seed, shard, jsonPath, outDir string
-	seeds, start                                      uint64
-	parallel, pctDepth                                int
-	forcePorcupine                                    bool
+	scenario, strategy, seed, shard, jsonPath, outDir, junitPath string
+	seeds, start                                                 uint64
+	parallel, pctDepth                                           int
+	forcePorcupine                                               bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -42,6 +42,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once (results are the same at any value)")
 	fl.StringVar(&f.shard, "shard", "", "K/N: run the K-th of N disjoint slices of the seeds (K = 0..N-1)")
 	fl.StringVar(&f.jsonPath, "json", "", "write per-seed results as JSON to this file")
+	fl.StringVar(&f.junitPath, "junit", "", "write per-seed results as JUnit XML to this file (one suite per family)")
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	return cmd
@@ -101,6 +102,11 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if f.junitPath != "" {
+		if err := checkWritable(f.junitPath); err != nil {
+			return err
+		}
+	}
 	if f.outDir != "" {
 		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 			return usagef("cannot write %s: %v", f.outDir, err)
@@ -118,6 +124,11 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "%d seeds in %.1fs (%.0f seeds/s)\n", len(results), elapsed.Seconds(), float64(len(results))/elapsed.Seconds())
 	if f.jsonPath != "" {
 		if err := writeJSON(f.jsonPath, results, f.strategy); err != nil {
+			return err
+		}
+	}
+	if f.junitPath != "" {
+		if err := writeJUnit(f.junitPath, results, f.strategy); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/scenarios"
+)
+
+// TestJUnitFailureCarriesTheReproduceCommand: a failing seed becomes a
+// failure element with the violation and the command that replays it.
+func TestJUnitFailureCarriesTheReproduceCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.xml")
+	results := []scenarios.Result{
+		{Family: "swarm", Seed: 1},
+		{Family: "swarm", Seed: 2, Violations: []scenarios.Violation{{Oracle: "safety", Invariant: "S3", Message: "pod a: SyncPod after kill"}}},
+	}
+	if err := writeJUnit(path, results, "random"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Suites[0]
+	if s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure != nil || s.Cases[1].Failure == nil {
+		t.Fatalf("got %+v, want 2 tests with the second failing", s)
+	}
+	f := s.Cases[1].Failure
+	if !strings.Contains(f.Message, "S3") || !strings.Contains(f.Body, "simrun replay --scenario swarm --seed 2") {
+		t.Fatalf("failure %+v lacks the invariant or the reproduce command", f)
+	}
+}
