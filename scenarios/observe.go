@@ -187,3 +187,21 @@ func stateLetter(a workers.Answers, started bool) string {
 	}
 	return "P"
 }
+
+// workerOf reads the name of a pod worker goroutine, worker/<uid> or, for
+// a UID reused after a purge, worker/<uid>#<n>: the UID and the worker's
+// generation (1 for the first).
+func workerOf(goroutine string) (uid string, gen int, ok bool) {
+	rest, ok := strings.CutPrefix(goroutine, "worker/")
+	if !ok {
+		return "", 0, false
+	}
+	uid, n, found := strings.Cut(rest, "#")
+	gen = 1
+	if found {
+		if v, err := strconv.Atoi(n); err == nil && v > 1 {
+			gen = v
+		}
+	}
+	return uid, gen, true
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -69,6 +68,9 @@ type Recorder struct {
 	clock    []ClockMark
 	lastAt   time.Duration
 	step     func(uid string) model.Input
+	// workerGen is the newest worker generation seen per UID: markers of
+	// older ones are left out (workerOf).
+	workerGen map[string]int
 }
 
 // recOp is one operation as recorded; seqs are 0 until known.
@@ -91,7 +93,7 @@ type ClockMark struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
 	return &Recorder{open: map[int]int{}, awaiting: map[string]int{}, rows: map[string]int{},
-		step: witnessWorkerStep}
+		step: witnessWorkerStep, workerGen: map[string]int{}}
 }
 
 // Observe implements Observer.
@@ -119,7 +121,11 @@ func (r *Recorder) Observe(_ *World, ev Event) {
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
 			delete(r.awaiting, ev.Goroutine)
 		}
-		if uid, ok := strings.CutPrefix(ev.Goroutine, "worker/"); ok && r.step != nil {
+		if uid, gen, ok := workerOf(ev.Goroutine); ok && r.step != nil && gen >= r.workerGen[uid] {
+			// A worker of an older generation is the exiting worker of a
+			// purged incarnation: its last critical section is not a step
+			// of the current record.
+			r.workerGen[uid] = gen
 			r.add(recOp{in: r.step(uid), row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
 				effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
 		}

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/podsim/podsim/model"
@@ -229,7 +228,7 @@ func (o *safetyOracle) release(v safetyView, ev Event) {
 // after the record finished cannot be the current worker's: it is a
 // lingering old worker leaving.
 func (o *safetyOracle) attributeWorker(ev Event) {
-	uid, ok := strings.CutPrefix(ev.Goroutine, "worker/")
+	uid, _, ok := workerOf(ev.Goroutine)
 	if !ok {
 		return
 	}
@@ -246,7 +245,7 @@ func (o *safetyOracle) attributeWorker(ev Event) {
 // returned isTerminal requests termination unless something else did
 // first (SPEC §1.8 step 4, completeSync), with the grace of the pod.
 func (o *safetyOracle) naturalCompletion(ev Event) {
-	uid, ok := strings.CutPrefix(ev.Goroutine, "worker/")
+	uid, _, ok := workerOf(ev.Goroutine)
 	if !ok || o.pods[uid] == nil || o.pods[uid].cur == nil {
 		return
 	}
@@ -272,7 +271,7 @@ func (o *safetyOracle) begins(t *safetyPod, ev Event) {
 func (o *safetyOracle) purge(t *safetyPod, ev Event) {
 	inc := t.cur
 	inc.purgedAt = ev.At
-	if !inc.ans.BeFinished && ev.Goroutine != "worker/"+t.uid {
+	if uid, _, _ := workerOf(ev.Goroutine); !inc.ans.BeFinished && uid != t.uid {
 		t.lingering++
 	}
 	t.past = append(t.past, inc)

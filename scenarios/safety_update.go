@@ -323,7 +323,7 @@ func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
 	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
 		inc := cs.purged[uid]
 		l := inc.last
-		if cs.ev.Goroutine == "worker/"+uid && l != nil && l.fn == model.SyncTerminatingRuntimePod && l.ended && l.outcome == model.OK {
+		if wuid, _, _ := workerOf(cs.ev.Goroutine); wuid == uid && l != nil && l.fn == model.SyncTerminatingRuntimePod && l.ended && l.outcome == model.OK {
 			continue
 		}
 		o.report("S18", inc.key()+"/vanished", cs.ev, o.subject(inc),

@@ -24,7 +24,9 @@
 //     sync.Mutex and friends, time.Now/Sleep/timers, math/rand or context;
 //     arch_test.go enforces it. So the simulated runtime can run the pod
 //     workers one goroutine at a time in an order chosen by a seed.
-//   - Names are stable and readable in traces: the goroutine worker/<uid>,
+//   - Names are stable and readable in traces: the goroutine worker/<uid>
+//     (worker/<uid>#<n> for the n-th worker of a UID reused after a purge,
+//     so an exiting old worker and its successor are told apart),
 //     its wake-up updates/<uid>, the lock podLock, the work queue's lock
 //     workQueue, cancellation Events cancel/<uid>#<n> (n counts the sync
 //     contexts of the record) and killPodNow's completion Events

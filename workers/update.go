@@ -1,6 +1,8 @@
 package workers
 
 import (
+	"fmt"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -227,7 +229,7 @@ func (p *PodWorkers) ensureWorkerLocked(status *podSyncStatus, pod *v1.Pod) {
 		waiting := p.waitingToStartStaticPodsByFullname[status.fullname]
 		p.waitingToStartStaticPodsByFullname[status.fullname] = append(waiting, status.uid)
 	}
-	p.rt.Go("worker/"+string(status.uid), func() { p.podWorkerLoop(status, updates) })
+	p.rt.Go(p.workerNameLocked(status.uid), func() { p.podWorkerLoop(status, updates) })
 }
 
 // queuePendingUpdateLocked is §1.4 step 9: the update replaces the pending
@@ -271,4 +273,15 @@ func fireKillCompletion(kill *KillPodOptions) {
 	if kill != nil {
 		fireOnce(kill.CompletedCh)
 	}
+}
+
+// workerNameLocked names the next worker goroutine of uid: worker/<uid> for
+// the first, worker/<uid>#<n> for the n-th (after purges), so traces and
+// recorders can tell a reused UID's new worker from its exiting old one.
+func (p *PodWorkers) workerNameLocked(uid types.UID) string {
+	p.workerGenerations[uid]++
+	if n := p.workerGenerations[uid]; n > 1 {
+		return fmt.Sprintf("worker/%s#%d", uid, n)
+	}
+	return "worker/" + string(uid)
 }

@@ -72,6 +72,10 @@ type PodWorkers struct {
 	stopped bool
 	// podSyncStatuses holds one record per known UID.
 	podSyncStatuses map[types.UID]*podSyncStatus
+	// workerGenerations counts the worker goroutines started per UID, so
+	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
+	// while its old worker may still be exiting. One int per UID seen.
+	workerGenerations map[types.UID]int
 	// startedStaticPodsByFullname maps a static pod full name to the one UID
 	// allowed to run under it (SPEC §1.10).
 	startedStaticPodsByFullname map[string]types.UID
@@ -109,6 +113,7 @@ func New(cfg Config) *PodWorkers {
 		backoffPeriod:                      cfg.BackoffPeriod,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
 		podSyncStatuses:                    map[types.UID]*podSyncStatus{},
+		workerGenerations:                  map[types.UID]int{},
 		startedStaticPodsByFullname:        map[string]types.UID{},
 		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
 	}
