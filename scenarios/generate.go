@@ -148,10 +148,19 @@ func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Re
 	return r
 }
 
-// ReplaySeed is RunSeed that also returns the canonical trace.
-func ReplaySeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, string) {
+// Replayed is one seed run again, with what a human needs to look at it.
+type Replayed struct {
+	Result
+	Trace    string // the canonical trace
+	Timeline []byte // Chrome trace-event JSON (Perfetto)
+	Plan     Plan
+}
+
+// ReplaySeed is RunSeed that also returns the trace, the timeline and the
+// plan.
+func ReplaySeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
 	r, w := runSeed(f, seed, strategy, opts)
-	return r, w.S.Trace()
+	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.plan}
 }
 
 func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *World) {

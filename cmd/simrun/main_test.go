@@ -176,3 +176,32 @@ func TestJUnitReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayWritesTraceAndTimeline: replay's files are the run's trace and
+// a Chrome trace-event JSON timeline, the same bytes on every replay.
+func TestReplayWritesTraceAndTimeline(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	var traces, timelines []string
+	for i := 0; i < 2; i++ {
+		_, errOut, code := simrun(t, nil, "replay", "--scenario", "early-kill", "--seed", "9",
+			"--trace", filepath.Join(dir, "trace.txt"), "--timeline", filepath.Join(dir, "timeline.json"))
+		if code != 0 {
+			t.Fatalf("replay: exit %d: %s", code, errOut)
+		}
+		traces, timelines = append(traces, read("trace.txt")), append(timelines, read("timeline.json"))
+	}
+	if traces[0] != traces[1] || timelines[0] != timelines[1] || !strings.Contains(traces[0], "worker/a") {
+		t.Fatal("replay files differ between two replays, or the trace names no worker")
+	}
+	var doc struct{ TraceEvents []map[string]any }
+	if err := json.Unmarshal([]byte(timelines[0]), &doc); err != nil || len(doc.TraceEvents) == 0 {
+		t.Fatalf("timeline is not trace-event JSON: %v", err)
+	}
+}

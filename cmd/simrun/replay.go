@@ -11,14 +11,14 @@ import (
 )
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
-	var scenario, seed, strategy, tracePath, outDir string
+	var scenario, seed, strategy, tracePath, timelinePath, outDir string
 	var depth int
 	cmd := &cobra.Command{
 		Use:   "replay",
 		Short: "Re-run one seed and print its verdict and trace hash",
 		Long: "replay re-runs one seed of a family and prints the verdict and the SHA-256 of its canonical\n" +
 			"trace: the same seed gives the same hash on any machine, at any GOMAXPROCS, with or without -race.",
-		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt",
+		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if scenario == "" || seed == "" {
@@ -36,11 +36,15 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, trace := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
+			rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
 				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir})
-			if tracePath != "" {
-				if err := os.WriteFile(tracePath, []byte(trace), 0o644); err != nil {
-					return usagef("cannot write trace: %v", err)
+			r := rp.Result
+			for path, data := range map[string][]byte{tracePath: []byte(rp.Trace), timelinePath: rp.Timeline} {
+				if path == "" {
+					continue
+				}
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					return usagef("cannot write %s: %v", path, err)
 				}
 			}
 			fmt.Fprintf(stdout, "%s\ntrace sha256 %s (%d steps, %v virtual)\n", r, r.TraceSHA, r.Steps, r.Elapsed)
@@ -59,6 +63,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&strategy, "strategy", "random", "scheduling strategy: random or pct")
 	fl.IntVar(&depth, "pct-depth", 3, "bug depth PCT searches for")
 	fl.StringVar(&tracePath, "trace", "", "write the canonical trace to this file")
+	fl.StringVar(&timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
 	return cmd
 }

@@ -95,21 +95,24 @@ func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOp
 		if f.outDir != "" {
 			o.ArtifactDir = filepath.Join(f.outDir, r.Family, fmt.Sprintf("seed-%d", r.Seed))
 		}
-		again, trace := scenarios.ReplaySeed(fams[0], r.Seed, st, o)
+		rp := scenarios.ReplaySeed(fams[0], r.Seed, st, o)
+		again := rp.Result
 		if again.TraceSHA != r.TraceSHA {
 			fmt.Fprintf(w, "NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  reproduce: %s\n",
 				r.Family, r.Seed, r.TraceSHA, again.TraceSHA, o.Reproduce)
 		}
 		if o.ArtifactDir != "" {
-			if err := writeSeedArtifacts(o.ArtifactDir, again, trace, o.Reproduce); err != nil {
+			if err := writeSeedArtifacts(o.ArtifactDir, rp, o.Reproduce); err != nil {
 				fmt.Fprintf(w, "artifacts of %s seed %d not written: %v\n", r.Family, r.Seed, err)
 			}
 		}
 	}
 }
 
-// writeSeedArtifacts writes the trace and the verdict of one failing seed.
-func writeSeedArtifacts(dir string, r scenarios.Result, trace, reproduceCmd string) error {
+// writeSeedArtifacts writes the verdict, the plan, the trace and the
+// timeline of one failing seed.
+func writeSeedArtifacts(dir string, rp scenarios.Replayed, reproduceCmd string) error {
+	r := rp.Result
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -121,10 +124,14 @@ func writeSeedArtifacts(dir string, r scenarios.Result, trace, reproduceCmd stri
 	for _, v := range r.Violations {
 		fmt.Fprintf(&b, "%s\n", v)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(b.String()), 0o644); err != nil {
-		return err
+	fmt.Fprintf(&b, "\n%s\n", rp.Plan)
+	for name, data := range map[string][]byte{"verdict.txt": []byte(b.String()), "trace.txt": []byte(rp.Trace),
+		"timeline.json": rp.Timeline} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(filepath.Join(dir, "trace.txt"), []byte(trace), 0o644)
+	return nil
 }
 
 // jsonResult is one seed in the --json file.
