@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,7 +120,16 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 	}
 	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine}
 	began := time.Now() // wall clock for the progress line and throughput only
-	results := runJobs(jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
+	// Ctrl-C (or SIGTERM) stops handing out seeds; the seeds in flight
+	// finish, and the results gathered so far are reported and written.
+	interrupt, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	results := runJobs(interrupt, jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
+	stop()
+	interrupted := len(results) < len(jobs)
+	if interrupted {
+		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d seeds: the results below are partial\n", len(results), len(jobs))
+	}
 	failed := summarize(results, f.strategy, stdout)
 	recheck(results, strategy, opts, f, stdout)
 	elapsed := time.Since(began)
@@ -132,17 +144,19 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if failed > 0 {
+	if failed > 0 || interrupted {
 		return errChecksFailed
 	}
 	return nil
 }
 
-// runJobs runs every job on parallel workers; results come back in job
-// order whatever the parallelism, and each run is independent and
-// deterministic, so the results are the same at any --parallel.
-func runJobs(jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) []scenarios.Result {
+// runJobs runs the jobs on parallel workers until they are done or ctx is
+// cancelled. It returns the results of the jobs that ran, in job order
+// whatever the parallelism; each run is independent and deterministic, so
+// the results are the same at any --parallel.
+func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) []scenarios.Result {
 	results := make([]scenarios.Result, len(jobs))
+	ran := make([]bool, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
@@ -151,15 +165,27 @@ func runJobs(jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel 
 			defer wg.Done()
 			for i := range next {
 				results[i] = scenarios.RunSeed(jobs[i].family, jobs[i].seed, st, opts)
+				ran[i] = true
 				prog.tick()
 			}
 		}()
 	}
+dispatch:
 	for i := range jobs {
-		next <- i
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(next)
 	wg.Wait()
 	prog.done()
-	return results
+	out := results[:0]
+	for i, r := range results {
+		if ran[i] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
