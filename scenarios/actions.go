@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -107,7 +108,7 @@ func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
 		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmpString(a.UID, b.UID) })
+	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -102,18 +103,8 @@ func Families() []Family {
 		{Name: "force-delete-failing-terminate", Generate: GenerateForceDeleteFailingTerminate, Marks: []string{
 			MarkTerminatingRetried, MarkOrphanDriven}},
 	}
-	slices.SortFunc(fams, func(a, b Family) int { return cmpString(a.Name, b.Name) })
+	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Result is the outcome of one seed.

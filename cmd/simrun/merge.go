@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -79,22 +79,9 @@ func mergeFiles(files []string) ([]jsonResult, error) {
 		merged = append(merged, r)
 	}
 	slices.SortFunc(merged, func(a, b jsonResult) int {
-		if c := strings.Compare(a.Scenario, b.Scenario); c != 0 {
-			return c
-		}
-		return compareSeed(a.Seed, b.Seed)
+		return cmp.Or(cmp.Compare(a.Scenario, b.Scenario), cmp.Compare(a.Seed, b.Seed))
 	})
 	return merged, nil
-}
-
-func compareSeed(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // parseResults decodes a --json results file strictly: unknown fields,
