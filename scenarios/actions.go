@@ -93,6 +93,7 @@ func (w *World) housekeeping() {
 	}
 	id := w.call(in)
 	known := w.PW.SyncKnownPods(desired)
+	w.quiet.known = known
 	w.ret(id, knownPods(known))
 	for _, pod := range desired {
 		if _, ok := known[pod.UID]; !ok {

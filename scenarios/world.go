@@ -73,6 +73,12 @@ type World struct {
 	// syncLoop makes config delivery, work-queue syncs and housekeeping
 	// mutually exclusive, as the kubelet's syncLoopIteration does.
 	syncLoop *sim.Mutex
+	// The settle phase ends early once the world is quiescent
+	// (liveness_quiet.go): actors register what keeps them busy in busy,
+	// their periodic daemons' goroutine names in tickers.
+	busy    []func() bool
+	tickers []string
+	quiet   quietness
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
@@ -143,7 +149,7 @@ func (w *World) Run() error {
 	}
 	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
 	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
-	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeeping) })
+	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
 	w.S.Go("driver", func() {
 		done.Wait()
 		w.settle()
