@@ -81,7 +81,7 @@ type safetyOracle struct {
 	// viewOf reads the pod workers of a World (tests plant faults here).
 	viewOf    func(*World) safetyView
 	pods      map[string]*safetyPod
-	uids      []string // the keys of pods, sorted (sortedUIDs)
+	uids      []string        // the keys of pods, sorted (sortedUIDs)
 	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
