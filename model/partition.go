@@ -18,6 +18,16 @@ import (
 // more, never reject a linearizable history. WorkerStep markers are left
 // out: porcupine explores the hidden worker steps itself.
 func Partition(history []porcupine.Operation) [][]porcupine.Operation {
+	return partition(history, false)
+}
+
+// PartitionMarked is Partition keeping the WorkerStep markers, each in the
+// part of its UID (PorcupineMarkedModel).
+func PartitionMarked(history []porcupine.Operation) [][]porcupine.Operation {
+	return partition(history, true)
+}
+
+func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Operation {
 	ops := make([]Op, len(history))
 	for i, h := range history {
 		in, ok := h.Input.(Input)
@@ -41,7 +51,7 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 					parts[q] = append(parts[q], op)
 				}
 			}
-		case isWorkerStep(ops[i].Input):
+		case isWorkerStep(ops[i].Input) && !keepMarkers:
 		default:
 			parts[p] = append(parts[p], op)
 		}
