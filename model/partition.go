@@ -38,6 +38,9 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 	}
 	plan := planPartitions(ops)
 	parts := make([][]porcupine.Operation, plan.parts)
+	for q, n := range plan.sizes(ops, keepMarkers) {
+		parts[q] = make([]porcupine.Operation, 0, n)
+	}
 	var split knownSplit
 	for i, op := range history {
 		switch p := plan.partOf[i]; {
@@ -71,6 +74,27 @@ type partitionPlan struct {
 }
 
 const broadcast = -1
+
+// sizes counts the operations of each part, so that Partition allocates
+// each part once (porcupine copies every operation into its part).
+func (plan *partitionPlan) sizes(ops []Op, keepMarkers bool) []int {
+	n := make([]int, plan.parts)
+	broadcasts := 0
+	for i, p := range plan.partOf {
+		switch {
+		case p == broadcast:
+			broadcasts++
+		case keepMarkers || !isWorkerStep(ops[i].Input):
+			n[p]++
+		}
+	}
+	for q, owns := range plan.owns {
+		if owns {
+			n[q] += broadcasts
+		}
+	}
+	return n
+}
 
 func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 
