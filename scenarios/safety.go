@@ -82,7 +82,10 @@ type safetyOracle struct {
 	viewOf    func(*World) safetyView
 	pods      map[string]*safetyPod
 	uids      []string        // the keys of pods, sorted (sortedUIDs)
+	cs        safetyCS        // the critical section being judged (newCS)
 	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
+	// sortedFullnames are fullnames' keys, sorted (noteFullName).
+	sortedFullnames []string
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool
@@ -178,6 +181,17 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 	}
 	return t
+}
+
+// noteFullName adds a full name to fullnames and, kept sorted, to
+// sortedFullnames (a new array each time, as for uids).
+func (o *safetyOracle) noteFullName(f string) {
+	if o.fullnames[f] {
+		return
+	}
+	o.fullnames[f] = true
+	i, _ := slices.BinarySearch(o.sortedFullnames, f)
+	o.sortedFullnames = slices.Insert(slices.Clip(o.sortedFullnames), i, f)
 }
 
 // sortedUIDs lists every UID mentioned so far, sorted, so that the order of
