@@ -18,6 +18,11 @@ type Case struct {
 	Plan     Plan
 	Schedule []int // the scheduler's choices, in draw order; 0 past the end
 	Faults   []int // the fake runtime's choices, in draw order; 0 past the end
+
+	// faultBy[i], when known, is the goroutine that drew Faults[i]
+	// ("worker/b"): Shrink drops a removed pod's fault choices with it, so
+	// the other pods keep theirs. Not part of the run; scripts omit it.
+	faultBy []string
 }
 
 // Size summarises how big a Case is, for progress lines and reports.
@@ -46,6 +51,7 @@ func (c Case) clone() Case {
 	c.Plan.Actions = slices.Clone(c.Plan.Actions)
 	c.Schedule = slices.Clone(c.Schedule)
 	c.Faults = slices.Clone(c.Faults)
+	c.faultBy = slices.Clone(c.faultBy)
 	return c
 }
 
@@ -99,14 +105,31 @@ func reintroduceMutant(_ *World, mutant string) error {
 // and trailing zeros go (a replay answers 0 past the end anyway). So the
 // returned Case is the same run as the input, written as small as it can be.
 func runRecording(c Case, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions, extra ...Oracle) (Case, Result) {
-	rs, rf := sim.NewRecorder(schedule), sim.NewRecorder(faults)
+	rs, rf := sim.NewRecorder(schedule), &drawRecorder{src: faults}
 	w := NewWorld(c.Plan, rs, rf, strategy)
+	rf.s = w.S
 	for _, o := range extra {
 		w.Observe(o)
 	}
 	r := judgeWith(w, opts, extra)
-	out := Case{Plan: c.Plan, Schedule: trimZeros(rs.Choices()), Faults: trimZeros(rf.Choices())}
+	out := Case{Plan: c.Plan, Schedule: trimZeros(rs.Choices()), Faults: trimZeros(rf.choices)}
+	out.faultBy = rf.by[:len(out.Faults)]
 	return out, r
+}
+
+// drawRecorder records a Source's draws and the goroutine that made each.
+type drawRecorder struct {
+	src     sim.Source
+	s       *sim.Scheduler
+	choices []int
+	by      []string
+}
+
+func (d *drawRecorder) Intn(n int) int {
+	c := d.src.Intn(n)
+	d.choices = append(d.choices, c)
+	d.by = append(d.by, d.s.Goroutine())
+	return c
 }
 
 // judgeWith is judge plus extra oracles' verdicts (tests plant failures

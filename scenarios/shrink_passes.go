@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -14,24 +15,28 @@ import (
 //
 // Removing an action shifts every later choice onto a different decision,
 // which can lose the failure although the action did not matter; so a
-// single action whose removal fails is also tried with the schedule
-// cleared (a cooperative run), then with both streams cleared.
+// removal that fails is also tried without the removed pods' fault
+// choices, then with the schedule cleared (a cooperative run), then with
+// both streams cleared.
 func (s *shrinker) removeActions() {
 	for size := max(len(s.best.Plan.Actions)/2, 1); size >= 1 && !s.exhausted(); size /= 2 {
 		for i := 0; i < len(s.best.Plan.Actions) && !s.exhausted(); {
 			cand := s.best.clone()
 			end := min(i+size, len(cand.Plan.Actions))
 			cand.Plan.Actions = slices.Delete(cand.Plan.Actions, i, end)
-			if !s.try(cand) && (size > 1 || !s.tryRealigned(cand)) {
+			if !s.try(cand) && !s.tryRealigned(cand) {
 				i += size
 			}
 		}
 	}
 }
 
-// tryRealigned tries cand with its schedule cleared, then with both
-// choice streams cleared.
+// tryRealigned tries cand without the fault choices of pods it no longer
+// has, then with its schedule cleared, then with both streams cleared.
 func (s *shrinker) tryRealigned(cand Case) bool {
+	if dropped, ok := dropGonePodsFaults(cand); ok && s.try(dropped) {
+		return true
+	}
 	if len(cand.Schedule) > 0 {
 		cand.Schedule = nil
 		if s.try(cand) {
@@ -167,4 +172,27 @@ func (s *shrinker) shrinkChoices(stream func(*Case) *[]int) {
 			s.try(cand)
 		}
 	}
+}
+
+// dropGonePodsFaults removes the fault choices drawn by the workers of
+// pods no action of c names any more; ok is false if there are none.
+func dropGonePodsFaults(c Case) (Case, bool) {
+	if len(c.faultBy) != len(c.Faults) {
+		return c, false
+	}
+	named := map[string]bool{}
+	for _, a := range c.Plan.Actions {
+		named[string(a.UID)] = true
+	}
+	out := c.clone()
+	out.Faults, out.faultBy = out.Faults[:0], out.faultBy[:0]
+	for i, by := range c.faultBy {
+		uid, isWorker := strings.CutPrefix(by, "worker/")
+		uid, _, _ = strings.Cut(uid, "#")
+		if isWorker && !named[uid] {
+			continue
+		}
+		out.Faults, out.faultBy = append(out.Faults, c.Faults[i]), append(out.faultBy, by)
+	}
+	return out, len(out.Faults) < len(c.Faults)
 }

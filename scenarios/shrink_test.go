@@ -188,10 +188,9 @@ func TestShrinkRealRunKeepsThePlantedFailure(t *testing.T) {
 	if s.Target != "planted P1" || !slices.Contains(FailureKeys(s.Result), "planted P1") {
 		t.Fatalf("got target %q and keys %v; want planted P1 kept", s.Target, FailureKeys(s.Result))
 	}
-	// A kill during SyncPod needs a create and a kill; removing an action
-	// shifts later choices onto other decisions, so a few more may stay.
-	if n := len(s.Case.Plan.Actions); n > 4 || s.Case.Size().NonZero >= c.Size().NonZero {
-		t.Fatalf("shrunk to %v, from %v: want at most 4 actions and fewer non-zero choices", s.Case.Size(), c.Size())
+	// A kill during SyncPod needs a create and a kill, nothing more.
+	if n := len(s.Case.Plan.Actions); n > 2 || s.Case.Size().NonZero >= c.Size().NonZero {
+		t.Fatalf("shrunk to %v, from %v: want at most 2 actions and fewer non-zero choices", s.Case.Size(), c.Size())
 	}
 	t.Logf("%s in %d runs: %v → %v\n%s", s.Target, s.Runs, c.Size(), s.Case.Size(), Story(s.Case.Plan, s.Result))
 }
