@@ -45,7 +45,9 @@ var ErrNothingToShrink = fmt.Errorf("scenarios: the run passes every check: noth
 // Shrink minimises a failing Case: fewer and simpler actions, fewer
 // preemptions, fewer faults, while the run keeps failing with the same
 // first failure (Target). It is deterministic: the same case, strategy and
-// options give the same result.
+// options give the same result (as long as no porcupine search hits its
+// wall-clock timeout, which only histories far larger than a shrunk
+// story's risk).
 func Shrink(c Case, strategy sim.Strategy, opts CheckOptions, so ShrinkOptions) (Shrunk, error) {
 	return shrinkWith(c, strategy, opts, so, nil)
 }
@@ -59,7 +61,7 @@ func shrinkWith(c Case, strategy sim.Strategy, opts CheckOptions, so ShrinkOptio
 		}
 		return extra()
 	}
-	first := RunCaseOracles(c, strategy, opts, oracles()...)
+	first := runCaseOracles(c, strategy, opts, oracles()...)
 	if !first.Failed() {
 		return Shrunk{}, ErrNothingToShrink
 	}
@@ -70,12 +72,12 @@ func shrinkWith(c Case, strategy sim.Strategy, opts CheckOptions, so ShrinkOptio
 	}
 	m := Minimize(c, fails, so)
 	out := Shrunk{Original: c, Case: m.Case, Target: target, Runs: m.Runs, Exhausted: m.Exhausted}
-	out.Result = RunCaseOracles(m.Case, strategy, opts, oracles()...)
+	out.Result = runCaseOracles(m.Case, strategy, opts, oracles()...)
 	return out, nil
 }
 
-// RunCaseOracles is RunCase with extra oracles judging too.
-func RunCaseOracles(c Case, strategy sim.Strategy, opts CheckOptions, extra ...Oracle) Result {
+// runCaseOracles is RunCase with extra oracles judging too.
+func runCaseOracles(c Case, strategy sim.Strategy, opts CheckOptions, extra ...Oracle) Result {
 	r, _ := runCaseWorld(c, strategy, opts, extra...)
 	return r
 }

@@ -72,13 +72,6 @@ func RunCase(c Case, strategy sim.Strategy, opts CheckOptions) Result {
 	return r
 }
 
-// ReplayCase is RunCase that also returns the trace, the timeline and the
-// plan, as ReplaySeed does for a seed.
-func ReplayCase(c Case, strategy sim.Strategy, opts CheckOptions) Replayed {
-	r, w := runCaseWorld(c, strategy, opts)
-	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.plan}
-}
-
 func runCaseWorld(c Case, strategy sim.Strategy, opts CheckOptions, extra ...Oracle) (Result, *World) {
 	w := NewWorld(c.Plan, sim.NewReplay(c.Schedule), sim.NewReplay(c.Faults), strategy)
 	for _, o := range extra {
@@ -128,7 +121,11 @@ type drawRecorder struct {
 func (d *drawRecorder) Intn(n int) int {
 	c := d.src.Intn(n)
 	d.choices = append(d.choices, c)
-	d.by = append(d.by, d.s.Goroutine())
+	by := ""
+	if d.s != nil {
+		by = d.s.Goroutine()
+	}
+	d.by = append(d.by, by)
 	return c
 }
 

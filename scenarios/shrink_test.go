@@ -163,7 +163,7 @@ func planted(pairs ...string) func() []Oracle {
 }
 
 // firstSeedReaching records the first seed of f whose run reaches mark.
-func firstSeedReaching(t *testing.T, f Family, mark string) Case {
+func firstSeedReaching(t testing.TB, f Family, mark string) Case {
 	t.Helper()
 	for seed := uint64(0); seed < 200; seed++ {
 		c, r := RecordSeed(f, seed, sim.RandomWalk{}, CheckOptions{})
@@ -177,7 +177,7 @@ func firstSeedReaching(t *testing.T, f Family, mark string) Case {
 
 func TestShrinkRealRunKeepsThePlantedFailure(t *testing.T) {
 	c := firstSeedReaching(t, familyNamed(t, "swarm"), MarkKillDuringSyncPod)
-	before := RunCaseOracles(c, sim.RandomWalk{}, CheckOptions{}, planted(MarkKillDuringSyncPod, "P1")()...)
+	before := runCaseOracles(c, sim.RandomWalk{}, CheckOptions{}, planted(MarkKillDuringSyncPod, "P1")()...)
 	if FailureKeys(before)[0] != "planted P1" {
 		t.Fatalf("the recorded case does not fail as planted: %v", FailureKeys(before))
 	}
@@ -201,7 +201,7 @@ func TestShrinkRealRunKeepsThePlantedFailure(t *testing.T) {
 func TestShrinkDoesNotSlipToAnotherFailure(t *testing.T) {
 	c := firstSeedReaching(t, familyNamed(t, "swarm"), MarkKillDuringSyncPod)
 	oracles := planted(MarkKillDuringSyncPod, "P1", MarkEarlyKill, "P2")
-	r := RunCaseOracles(c, sim.RandomWalk{}, CheckOptions{}, oracles()...)
+	r := runCaseOracles(c, sim.RandomWalk{}, CheckOptions{}, oracles()...)
 	if keys := FailureKeys(r); len(keys) < 1 || keys[0] != "planted P1" {
 		t.Skipf("seed does not fail P1 first: %v", keys)
 	}

@@ -97,12 +97,19 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	if err := writeAtomically(out, []byte(script)); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "shrunk to %s in %d runs (%s kept)\n%s\nscript: %s\nre-run: go test ./scenarios -run 'TestRegressionScripts/%s'\n",
-		s.Case.Size(), s.Runs, s.Target, scenarios.Story(s.Case.Plan, s.Result), out, strings.TrimSuffix(filepath.Base(out), ".txt"))
-	if s.Exhausted {
-		fmt.Fprintf(stdout, "the run budget (--max-runs %d) ran out: a larger budget may shrink further\n", f.maxRuns)
-	}
+	reportShrunk(stdout, s, out, f.maxRuns)
 	return errChecksFailed
+}
+
+// reportShrunk prints the outcome of a shrink: sizes, the story, the script.
+func reportShrunk(w io.Writer, s scenarios.Shrunk, script string, maxRuns int) {
+	fmt.Fprintf(w, "shrunk from %s\n       to %s in %d runs, still failing %s\n%s\nscript: %s\n"+
+		"re-run: go test ./scenarios -run 'TestRegressionScripts/%s'\n",
+		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, scenarios.Story(s.Case.Plan, s.Result), script,
+		strings.TrimSuffix(filepath.Base(script), ".txt"))
+	if s.Exhausted {
+		fmt.Fprintf(w, "the run budget (--max-runs %d) ran out: a larger budget may shrink further\n", maxRuns)
+	}
 }
 
 // shrinkCommand is the command that makes the script again, for its header.

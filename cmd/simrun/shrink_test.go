@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/scenarios"
 )
 
 func TestShrinkBadInputAndPassingSeed(t *testing.T) {
@@ -45,6 +47,9 @@ func TestShrinkBadInputAndPassingSeed(t *testing.T) {
 // committed script is what its command makes today. (A script of a
 // mutant's failure is added by running its command; this test picks it up.)
 func TestShrinkScriptsReproduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-shrinks every script; -short skips it")
+	}
 	paths, err := filepath.Glob(filepath.Join("..", "..", "scenarios", "testdata", "regress", "*.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,5 +122,31 @@ func TestProgressPlainLines(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 10 || lines[0] != "2/20 seeds" || lines[9] != "20/20 seeds" || strings.Contains(b.String(), "\r") {
 		t.Fatalf("got %q; want ten plain lines 2/20 … 20/20", b.String())
+	}
+}
+
+// TestReportShrunk: what shrink prints for a failure (no seed fails on the
+// correct code, so the binary cannot show it until mutants exist).
+func TestReportShrunk(t *testing.T) {
+	plan := scenarios.Plan{Family: "early-kill", Clients: 1, Actions: []scenarios.Action{
+		{Kind: scenarios.Create, UID: "a", Grace: -1}, {Kind: scenarios.Kill, UID: "a"}}}
+	s := scenarios.Shrunk{
+		Original: scenarios.Case{Plan: scenarios.Plan{Actions: make([]scenarios.Action, 9)}, Schedule: []int{1, 0, 2}},
+		Case:     scenarios.Case{Plan: plan, Faults: []int{0, 7}},
+		Target:   "safety S3", Runs: 41, Exhausted: true,
+		Result: scenarios.Result{Violations: []scenarios.Violation{{Oracle: "safety", Invariant: "S3", Message: "SyncPod of a after its kill"}}},
+	}
+	var b bytes.Buffer
+	reportShrunk(&b, s, "scenarios/testdata/regress/early-kill-seed12-b2.txt", 41)
+	for _, want := range []string{
+		"shrunk from 9 actions, 3 schedule and 0 fault choices (2 non-zero)\n",
+		"to 2 actions, 0 schedule and 2 fault choices (1 non-zero) in 41 runs, still failing safety S3\n",
+		"0s client/0 kill uid=a grace=0\n", "violation: safety S3 at 0s: SyncPod of a after its kill\n",
+		"re-run: go test ./scenarios -run 'TestRegressionScripts/early-kill-seed12-b2'\n",
+		"--max-runs 41",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
