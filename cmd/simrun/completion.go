@@ -12,6 +12,14 @@ import (
 // prints the script (see its --help); registerCompletions adds the values
 // of simrun's own flags, so that `--scenario <TAB>` lists the families.
 
+// completeFlagValues registers the flag value completions of every
+// subcommand of root.
+func completeFlagValues(root *cobra.Command) {
+	for _, cmd := range root.Commands() {
+		registerCompletions(cmd)
+	}
+}
+
 // registerCompletions completes --scenario, --strategy and --mutant on cmd,
 // those of them it has.
 func registerCompletions(cmd *cobra.Command) {
@@ -52,8 +60,8 @@ func registerCompletions(cmd *cobra.Command) {
 // refused as unknown.
 func mutantNames() []string { return nil }
 
-// checkMutant refuses a --mutant that is not catalogued.
-func checkMutant(name string) error {
+// validMutant refuses a --mutant that is not catalogued.
+func validMutant(name string) error {
 	if name == "" {
 		return nil
 	}

@@ -45,6 +45,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		args = []string{"run"}
 	}
 	root := newRoot(stdout, stderr)
+	completeFlagValues(root)
 	root.SetArgs(args)
 	err := root.Execute()
 	switch {
@@ -66,13 +67,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newShrinkCmd(stdout, stderr))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
-	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout), newMergeCmd(stdout),
-		newShrinkCmd(stdout, stderr))
-	for _, cmd := range root.Commands() {
-		registerCompletions(cmd)
-	}
+	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout), newMergeCmd(stdout))
 	return root
 }

@@ -11,8 +11,8 @@ import (
 )
 
 type replayFlags struct {
-	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath string
-	depth                                                                 int
+	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
+	depth                                                                         int
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -36,6 +36,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.IntVar(&f.depth, "pct-depth", 3, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
+	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
@@ -57,12 +58,15 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
 	expected, err := readExpectedTrace(f.expectPath)
 	if err != nil {
 		return err
 	}
 	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-		Reproduce: reproduce(fams[0].Name, s, f.strategy), ArtifactDir: f.outDir})
+		Reproduce: reproduce(fams[0].Name, s, f.strategy), ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
 	got := traceLines(rp.Trace)
 	d, diverged := firstDivergence(expected, got)

@@ -60,7 +60,7 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMutant(f.mutant); err != nil {
+	if err := validMutant(f.mutant); err != nil {
 		return err
 	}
 	if f.maxRuns < 1 {
