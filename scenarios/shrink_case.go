@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -152,7 +153,8 @@ func trimZeros(xs []int) []int {
 
 // FailureKeys names each way r failed, in report order: "scheduler
 // deadlock" (or limit, panic, hot-loop) for the scheduler's error, then
-// "<oracle> <invariant>" per violation ("safety S3", "liveness L1"). Shrink
+// "<oracle> <invariant>" per violation ("safety S3", "liveness L1",
+// "workers internal <name of the broken invariant>"). Shrink
 // keeps a candidate only if it still fails with the original's first key,
 // so minimising never slips from one bug to another.
 func FailureKeys(r Result) []string {
@@ -161,10 +163,19 @@ func FailureKeys(r Result) []string {
 		keys = append(keys, "scheduler "+schedulerErrorKind(r.Err))
 	}
 	for _, v := range r.Violations {
-		keys = append(keys, v.Oracle+" "+v.Invariant)
+		key := v.Oracle + " " + v.Invariant
+		// The workers' own invariants all report as "internal"; their
+		// name tells one broken invariant from another.
+		if m := workersInvariantName.FindStringSubmatch(v.Message); v.Oracle == "workers" && m != nil {
+			key += " " + m[1]
+		}
+		keys = append(keys, key)
 	}
 	return keys
 }
+
+// workersInvariantName finds the name in "workers: invariant <name> broken".
+var workersInvariantName = regexp.MustCompile(`invariant (\S+) broken`)
 
 func schedulerErrorKind(err error) string {
 	var (

@@ -238,3 +238,21 @@ func TestRecordedCaseReplaysTheSeed(t *testing.T) {
 		}
 	}
 }
+
+func TestFailureKeys(t *testing.T) {
+	r := Result{Err: &sim.DeadlockError{}, Violations: []Violation{
+		{Oracle: "workers", Invariant: "internal", Message: "workers: invariant syncpod-cancelled-once-requested broken for pod b: ..."},
+		{Oracle: "workers", Invariant: "internal", Message: "something else"},
+		{Oracle: "safety", Invariant: "S3"}, {Oracle: "liveness", Invariant: "L1"},
+	}}
+	want := []string{"scheduler deadlock", "workers internal syncpod-cancelled-once-requested", "workers internal", "safety S3", "liveness L1"}
+	if got := FailureKeys(r); !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for err, kind := range map[error]string{&sim.LimitError{Kind: "steps"}: "scheduler steps-limit", &sim.PanicError{}: "scheduler panic",
+		&sim.HotLoopError{}: "scheduler hot-loop", errors.New("x"): "scheduler error"} {
+		if got := FailureKeys(Result{Err: err}); len(got) != 1 || got[0] != kind {
+			t.Errorf("%T: got %q, want %q", err, got, kind)
+		}
+	}
+}
