@@ -12,8 +12,9 @@ import (
 
 // progress reports how far a long command has got, on stderr. On a
 // terminal it is one line updated in place (at most five times a second);
-// otherwise (CI logs, pipes) it is a plain line at every tenth of the way,
-// so a log shows the job is alive without drowning in updates. It is never
+// otherwise (CI logs, pipes) it is a plain line when the first unit is done
+// and at every tenth of the way, so a log shows the job is alive without
+// drowning in updates. It is never
 // part of the results: stdout stays a function of the results alone.
 type progress struct {
 	mu       sync.Mutex
@@ -57,7 +58,7 @@ func (p *progress) report(n int, what string) {
 		}
 		return
 	}
-	if p.total > 0 && n*10/p.total > p.decile {
+	if p.total > 0 && (n == 1 || n*10/p.total > p.decile) {
 		p.decile = n * 10 / p.total
 		fmt.Fprintf(p.w, "%d/%d %s\n", n, p.total, what)
 	}

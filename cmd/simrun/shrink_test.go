@@ -110,8 +110,8 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// TestProgressPlainLines: off a terminal, progress is a plain line at
-// every tenth of the way, and nothing else.
+// TestProgressPlainLines: off a terminal, progress is a plain line for the
+// first unit and at every tenth of the way, and nothing else.
 func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, 20)
@@ -120,8 +120,8 @@ func TestProgressPlainLines(t *testing.T) {
 	}
 	p.done()
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 10 || lines[0] != "2/20 seeds" || lines[9] != "20/20 seeds" || strings.Contains(b.String(), "\r") {
-		t.Fatalf("got %q; want ten plain lines 2/20 … 20/20", b.String())
+	if len(lines) != 11 || lines[0] != "1/20 seeds" || lines[1] != "2/20 seeds" || lines[10] != "20/20 seeds" || strings.Contains(b.String(), "\r") {
+		t.Fatalf("got %q; want eleven plain lines 1/20, 2/20 … 20/20", b.String())
 	}
 }
 
