@@ -51,7 +51,11 @@ func RenderScript(s Script, opts CheckOptions) string {
 	for _, a := range p.Actions {
 		b.WriteString(FormatScriptAction(a) + "\n")
 	}
-	fmt.Fprintf(&b, "----\n\nfaults %s\n----\n\n", FaultArgs(p.Faults))
+	b.WriteString("----\n\n")
+	if extra := PlanExtraJSON(p); extra != "" {
+		fmt.Fprintf(&b, "plan-json\n%s\n----\n\n", extra)
+	}
+	fmt.Fprintf(&b, "faults %s\n----\n\n", FaultArgs(p.Faults))
 	writeChoices(&b, "schedule", s.Case.Schedule)
 	writeChoices(&b, "fault-choices", s.Case.Faults)
 	marks := ""

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -24,7 +23,8 @@ import (
 // Directives:
 //
 //	plan family=F clients=N strategy=random|pct [depth=D steps=K]   input: one action per line
-//	faults error=R slow=R max-delay=D ignore-cancel=R terminal=R
+//	plan-json                 input: the plan's other fields as JSON (e.g. {"Node":{...}})
+//	faults error-rate=R slow-rate=R max-delay=D ignore-cancel=R terminal-rate=R ...  (every Faults field)
 //	schedule                  input: the scheduler's choices (0*N: N zeros)
 //	fault-choices             input: the fake runtime's choices
 //	run [mutant=NAME] [marks] the verdict: ok, or FAIL and each failure
@@ -70,8 +70,18 @@ func (s *scriptRunner) directive(t *testing.T, td *datadriven.TestData) string {
 			}
 			s.c.Plan.Actions = append(s.c.Plan.Actions, a)
 		}
+	case "plan-json":
+		if err := SetPlanExtraJSON(&s.c.Plan, td.Input); err != nil {
+			td.Fatalf(t, "%v", err)
+		}
 	case "faults":
-		s.c.Plan.Faults = s.faults(t, td, args, num)
+		var words []string
+		for _, a := range td.CmdArgs {
+			words = append(words, a.String())
+		}
+		if s.c.Plan.Faults, err = ParseFaultArgs(words); err != nil {
+			td.Fatalf(t, "%v", err)
+		}
 	case "schedule":
 		s.c.Schedule = s.choices(t, td)
 	case "fault-choices":
@@ -86,17 +96,6 @@ func (s *scriptRunner) directive(t *testing.T, td *datadriven.TestData) string {
 		td.Fatalf(t, "unknown directive %q", td.Cmd)
 	}
 	return ""
-}
-
-func (s *scriptRunner) faults(t *testing.T, td *datadriven.TestData, args map[string]string, num func(string) int) Faults {
-	f := Faults{ErrorRate: num("error"), SlowRate: num("slow"), IgnoreCancel: num("ignore-cancel"), TerminalRate: num("terminal")}
-	if d := args["max-delay"]; d != "" {
-		var err error
-		if f.MaxDelay, err = time.ParseDuration(d); err != nil {
-			td.Fatalf(t, "max-delay=%q: %v", d, err)
-		}
-	}
-	return f
 }
 
 func (s *scriptRunner) choices(t *testing.T, td *datadriven.TestData) []int {
@@ -117,6 +116,16 @@ func TestScriptFormsRoundTrip(t *testing.T) {
 				got, err := ParseScriptAction(FormatScriptAction(a))
 				if err != nil || got != a {
 					t.Fatalf("%s seed %d: %+v formats as %q, parses as %+v (%v)", f.Name, seed, a, FormatScriptAction(a), got, err)
+				}
+			}
+			words := strings.Fields(FaultArgs(c.Plan.Faults))
+			if got, err := ParseFaultArgs(words); err != nil || got != c.Plan.Faults {
+				t.Fatalf("%s seed %d: faults %+v format as %q, parse as %+v (%v)", f.Name, seed, c.Plan.Faults, words, got, err)
+			}
+			if extra := PlanExtraJSON(c.Plan); extra != "" {
+				var p Plan
+				if err := SetPlanExtraJSON(&p, extra); err != nil || PlanExtraJSON(p) != extra {
+					t.Fatalf("%s seed %d: plan-json %s does not round-trip (%v)", f.Name, seed, extra, err)
 				}
 			}
 			for _, xs := range [][]int{c.Schedule, c.Faults} {
@@ -149,7 +158,9 @@ func TestScriptFormsRoundTrip(t *testing.T) {
 func TestScriptParsersRejectBadInput(t *testing.T) {
 	for _, line := range []string{"", "0s client/0", "x client/0 create", "-1s client/0 create", "0s client/x create",
 		"0s client/0 explode", "0s client/0 create uid=", "0s client/0 create grace=-2", "0s client/0 create wat",
-		"0s client/0 create spec-grace=1e9", "0s client/0 finish phase=Running"} {
+		"0s client/0 create spec-grace=1e9", "0s client/0 finish phase=Running", "0s client/00 create",
+		"0s client/0 create static=1", "0s client/0 create evict=true", "0s client/0 create grace=1 grace=2",
+		"0.5s client/0 create", "0s client/0 create Grace=1"} {
 		if a, err := ParseScriptAction(line); err == nil {
 			t.Errorf("%q accepted as %+v", line, a)
 		}
@@ -157,6 +168,17 @@ func TestScriptParsersRejectBadInput(t *testing.T) {
 	for _, text := range []string{"1 x", "0*0", "0*-3", "-1", "0*99999999"} {
 		if xs, err := ParseChoices(text); err == nil {
 			t.Errorf("%q accepted as %d choices", text, len(xs))
+		}
+	}
+	for _, words := range [][]string{{"error-rate=x"}, {"bogus=1"}, {"max-delay=1"}, {"slow-rate"}, {"error-rate=1", "error-rate=2"}} {
+		if f, err := ParseFaultArgs(words); err == nil {
+			t.Errorf("%q accepted as %+v", words, f)
+		}
+	}
+	for _, text := range []string{`{"Family":"x"}`, `{"Actions":[]}`, `{"Nope":1}`, `{`, `[]`} {
+		var p Plan
+		if err := SetPlanExtraJSON(&p, text); err == nil {
+			t.Errorf("plan-json %s accepted", text)
 		}
 	}
 }
@@ -246,5 +268,14 @@ func TestShrinkMutantSeeds(t *testing.T) {
 		}
 		// The rendered script parses and re-runs to the output it states.
 		datadriven.RunTestFromString(t, script, (&scriptRunner{}).directive)
+	}
+}
+
+func TestKebab(t *testing.T) {
+	for in, want := range map[string]string{"SpecGrace": "spec-grace", "CPU": "cpu", "MaxDelay": "max-delay",
+		"ErrorRate": "error-rate", "Mem": "mem", "UncancellablePull": "uncancellable-pull", "PodUID": "pod-uid"} {
+		if got := kebab(in); got != want {
+			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
