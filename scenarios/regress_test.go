@@ -279,3 +279,20 @@ func TestKebab(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptReplaysTheRecordedRun: a seed written as a script and read
+// back is the same run, trace for trace, in every family: nothing of the
+// plan or the choices is lost on the way through the text.
+func TestScriptReplaysTheRecordedRun(t *testing.T) {
+	for _, f := range Families() {
+		for seed := uint64(0); seed < 3; seed++ {
+			c, r := RecordSeed(f, seed, sim.RandomWalk{}, CheckOptions{})
+			script := RenderScript(Script{Strategy: sim.RandomWalk{}, Case: c}, CheckOptions{})
+			var s scriptRunner
+			datadriven.RunTestFromString(t, script, s.directive)
+			if again := RunCase(s.c, s.st, CheckOptions{}); again.TraceSHA != r.TraceSHA {
+				t.Fatalf("%s seed %d: the script replays to another run\n%s", f.Name, seed, script)
+			}
+		}
+	}
+}
