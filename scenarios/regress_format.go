@@ -284,6 +284,7 @@ func SetPlanExtraJSON(p *Plan, text string) error {
 	dec.DisallowUnknownFields()
 	return dec.Decode(p)
 }
+
 // FormatChoices writes a choice list as space-separated numbers, 16 to a
 // line; a run of four or more zeros is written 0*N.
 func FormatChoices(xs []int) string {
@@ -356,4 +357,3 @@ func StrategyFromArgs(name string, depth, steps int) (sim.Strategy, error) {
 	}
 	return nil, fmt.Errorf("unknown strategy %q", name)
 }
-
