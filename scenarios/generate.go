@@ -158,6 +158,9 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 	st := SeedStreams(seed)
 	plan := f.Generate(st.Plan)
 	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
+	if err := w.reintroduce(opts.Mutant); err != nil {
+		return Result{Family: f.Name, Seed: seed, Err: err}, w
+	}
 	return judge(f, seed, w, opts), w
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
-	var scenario, seed, strategy, tracePath, timelinePath, outDir string
+	var scenario, seed, strategy, tracePath, timelinePath, outDir, mutant string
 	var depth int
 	cmd := &cobra.Command{
 		Use:   "replay",
@@ -36,8 +36,11 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkMutant(mutant); err != nil {
+				return err
+			}
 			rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir})
+				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir, Mutant: mutant})
 			r := rp.Result
 			for path, data := range map[string][]byte{tracePath: []byte(rp.Trace), timelinePath: rp.Timeline} {
 				if path == "" {
@@ -64,6 +67,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.IntVar(&depth, "pct-depth", 3, "bug depth PCT searches for")
 	fl.StringVar(&tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
+	fl.StringVar(&mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.StringVar(&outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
 	return cmd
 }
@@ -79,7 +83,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "  %s\n", f.Name)
 			}
 			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
-			fmt.Fprintln(stdout, "mutants:\n  (none yet)")
+			printMutants(stdout)
 			return nil
 		},
 	}

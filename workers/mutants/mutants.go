@@ -24,7 +24,8 @@ type Info struct {
 	// the SPEC section of a contract gap ("SPEC §1.17-1").
 	Issue string
 	// Invariants are the SPEC.md invariants expected to catch it
-	// ("internal" is the workers' own invariant check).
+	// ("internal" is the workers' own invariant check, "linearizability"
+	// the history check against the reference model).
 	Invariants []string
 	// Mutation says what the mutant changes, in one line.
 	Mutation string
@@ -34,9 +35,9 @@ type Info struct {
 // mutant.ID order. B16 is a fault of the fake runtime (scenarios), and the
 // K entries and V2 live in the simulated world, so they are not here.
 var catalogue = [...]Info{
-	mutant.G1: {"G1", "SPEC §1.17-1", []string{"S14", "L6"},
+	mutant.G1: {"G1", "SPEC §1.17-1", []string{"S14", "L6", "linearizability"},
 		"a kill of an already finished pod never fires its completion Event"},
-	mutant.G2: {"G2", "SPEC §1.17-2", []string{"S14", "L6"},
+	mutant.G2: {"G2", "SPEC §1.17-2", []string{"S14", "L6", "linearizability"},
 		"unstarted cleanup and the purge of an unstarted orphan never fire the kills' completion Events"},
 	mutant.G3: {"G3", "SPEC §1.17-3", []string{"S9", "internal"},
 		"unstarted cleanup leaves ShouldPodContainersBeTerminating false while ShouldPodRuntimeBeRemoved is true"},
@@ -46,15 +47,15 @@ var catalogue = [...]Info{
 		"the queries answer 'terminated' as soon as a kill is requested, while SyncPod may still run"},
 	mutant.B2: {"B2", "#25065 era (TestUpdatePodDoesNotForgetSyncPodKill), #52641", []string{"S3", "S13", "L1", "internal"},
 		"the work type comes from the consumed update, so an update that replaced a pending kill runs SyncPod"},
-	mutant.B3: {"B3", "#103625 (fixed by #103668)", []string{"S17", "S2"},
+	mutant.B3: {"B3", "#103625 (fixed by #103668)", []string{"S17", "S2", "linearizability"},
 		"a runtime-only kill of a terminated pod is queued and re-drives it"},
-	mutant.B6: {"B6", "#104648 (fixed by #104847)", []string{"L4"},
+	mutant.B6: {"B6", "#104648 (fixed by #104847)", []string{"L4", "linearizability"},
 		"a create for a terminating UID is an ordinary update: restartRequested is never set, the pod never restarts"},
 	mutant.B7: {"B7", "#97722 (fixed by #104743)", []string{"S15", "internal"},
 		"static pods are not excluded by full name"},
 	mutant.B8: {"B8", "#107733 (fixed by #107900)", []string{"L5", "L1", "S15"},
 		"a static waiter killed before it started 'cannot start yet' and keeps its place at the head of the wait list"},
-	mutant.B11: {"B11", "#113145", []string{"L1", "L8"},
+	mutant.B11: {"B11", "#113145", []string{"L1", "L8", "linearizability"},
 		"SyncKnownPods purges finished orphans only and never drives unfinished ones"},
 	mutant.B12: {"B12", "#115819", []string{"S11"},
 		"an explicit grace of 0 counts as unset and falls through to the spec grace"},
