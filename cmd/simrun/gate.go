@@ -124,8 +124,8 @@ func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int
 	tw.Flush()
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
-			fmt.Fprintf(stdout, "%s: simrun replay --scenario %s --seed %d --strategy %s --mutant %s\n", row.Mutant.Name,
-				d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name)
+			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
+				reproduce(d.First.Family, d.First.Seed, d.First.Strategy)+mutantArg(row.Mutant.Name))
 		}
 	}
 	return survivors

@@ -23,6 +23,14 @@ func printMutants(stdout io.Writer) {
 	fmt.Fprintf(stdout, "not wired yet (kubelet world): %s\n", strings.Join(pending, ", "))
 }
 
+// mutantArg is the --mutant part of a reproduce command ("" for none).
+func mutantArg(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " --mutant " + name
+}
+
 // checkMutant turns an unknown --mutant into a usage error (exit 2).
 func checkMutant(name string) error {
 	if name == "" {

@@ -40,7 +40,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir, Mutant: mutant})
+				Reproduce: reproduce(fams[0].Name, s, strategy) + mutantArg(mutant), ArtifactDir: outDir, Mutant: mutant})
 			r := rp.Result
 			for path, data := range map[string][]byte{tracePath: []byte(rp.Trace), timelinePath: rp.Timeline} {
 				if path == "" {
