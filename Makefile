@@ -46,8 +46,12 @@ gate:
 ## goroutines and locks, random sleeps, -race), the same wall budget per
 ## mutant and side (README "Regression gate"). Not part of CI.
 BASELINE_BUDGET ?= 10s
+BASELINE_FILE ?= /tmp/podsim-baseline-sim.json
 baseline:
-	PODSIM_BASELINE=$(BASELINE_BUDGET) $(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=sim PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
+		$(GO) test -run TestBaselineSideBySide -count=1 -timeout 0 ./scenarios
+	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
+		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
 
 ## cover: statement coverage per package.
 cover:

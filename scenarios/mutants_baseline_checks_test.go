@@ -168,7 +168,9 @@ func isStatic(pod *v1.Pod) bool { return pod.Annotations[workers.ConfigSourceAnn
 
 func (s *baseSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, _ workers.PodStatusFunc) error {
 	s.mu.Lock()
-	if g, ok := s.minGrace[pod.UID]; ok && grace > max(g, 1) {
+	// A grace shortened after the worker read it cancels this call
+	// instead (S11's last clause), so only an uncancelled call is judged.
+	if g, ok := s.minGrace[pod.UID]; ok && grace > max(g, 1) && !cancel.Fired() {
 		s.w.checks.fail("S11", "pod %s: SyncTerminatingPod with grace %d after an explicit grace of %d", pod.UID, grace, g)
 	}
 	s.mu.Unlock()

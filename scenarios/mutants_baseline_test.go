@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -12,24 +13,24 @@ import (
 
 // sideResult is one side's tally for one mutant within the wall budget.
 type sideResult struct {
-	runs, failed int
-	firstAt      time.Duration // wall time to the first failure; 0 if none
-	first        string
+	Runs, Failed int
+	FirstAt      time.Duration // wall time to the first failure; 0 if none
+	First        string
 }
 
 func (r sideResult) String() string {
 	ttd := "-"
-	if r.failed > 0 {
-		ttd = r.firstAt.Round(time.Millisecond).String()
+	if r.Failed > 0 {
+		ttd = r.FirstAt.Round(time.Millisecond).String()
 	}
-	return fmt.Sprintf("%d/%d (%.1f%%)\t%s", r.failed, r.runs, 100*float64(r.failed)/float64(max(r.runs, 1)), ttd)
+	return fmt.Sprintf("%d/%d (%.1f%%)\t%s", r.Failed, r.Runs, 100*float64(r.Failed)/float64(max(r.Runs, 1)), ttd)
 }
 
 // pctTally feeds the PCT residual-miss bound: the pct runs made and the
 // largest n (goroutines) and k (scheduling points) seen.
 type pctTally struct {
-	runs     int
-	n, steps int64
+	Runs     int
+	N, Steps int64
 }
 
 // simSide runs the mutant's gate runs (seed by seed, every family, random
@@ -40,16 +41,16 @@ func simSide(m Mutant, budget time.Duration, pct *pctTally) sideResult {
 	for seed := uint64(0); time.Since(began) < budget; seed++ {
 		for _, run := range gateRuns(m, seed, 1) {
 			res, plan := RunGateRun(run, m.Name)
-			r.runs++
+			r.Runs++
 			if run.Strategy == "pct" {
-				pct.runs++
-				pct.n = max(pct.n, int64(max(plan.Clients, 1)+3+len(planUIDs(plan))))
-				pct.steps = max(pct.steps, res.Steps)
+				pct.Runs++
+				pct.N = max(pct.N, int64(max(plan.Clients, 1)+3+len(planUIDs(plan))))
+				pct.Steps = max(pct.Steps, res.Steps)
 			}
 			if res.Failed() {
-				r.failed++
-				if r.firstAt == 0 {
-					r.firstAt, r.first = time.Since(began), fmt.Sprintf("%s/%s seed %d", run.Family, run.Strategy, run.Seed)
+				r.Failed++
+				if r.FirstAt == 0 {
+					r.FirstAt, r.First = time.Since(began), fmt.Sprintf("%s/%s seed %d", run.Family, run.Strategy, run.Seed)
 				}
 			}
 		}
@@ -79,11 +80,11 @@ func realSide(t *testing.T, m Mutant, budget time.Duration) sideResult {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.runs++
+		r.Runs++
 		if failure := w.run(); failure != "" {
-			r.failed++
-			if r.firstAt == 0 {
-				r.firstAt, r.first = time.Since(began), fmt.Sprintf("%s seed %d: %s", fam.Name, seed, failure)
+			r.Failed++
+			if r.FirstAt == 0 {
+				r.FirstAt, r.First = time.Since(began), fmt.Sprintf("%s seed %d: %s", fam.Name, seed, failure)
 			}
 		}
 	}
@@ -93,11 +94,16 @@ func realSide(t *testing.T, m Mutant, budget time.Duration) sideResult {
 // TestBaselineSideBySide is issue 7's comparison (README, "Regression
 // gate"): per mutant, the same wall-clock budget for podsim (simulated
 // scheduler, every oracle) and for the upstream way (real runtime,
-// random sleeps, -race, many iterations). Not part of make test: run it
-// with make baseline, or
+// random sleeps, -race, many iterations). Not part of make test. make
+// baseline runs it in two steps, so that only the baseline pays for -race
+// (podsim's runs cannot race: one goroutine runs at a time):
 //
-//	PODSIM_BASELINE=10s go test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+//	PODSIM_BASELINE=10s PODSIM_BASELINE_SIDE=sim PODSIM_BASELINE_FILE=/tmp/sim.json \
+//	    go test -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+//	PODSIM_BASELINE=10s PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=/tmp/sim.json \
+//	    go test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
 //
+// Without PODSIM_BASELINE_SIDE both sides run in one process.
 // PODSIM_BASELINE_MUTANTS=B1,B2 restricts it to some mutants.
 func TestBaselineSideBySide(t *testing.T) {
 	budget, err := time.ParseDuration(os.Getenv("PODSIM_BASELINE"))
@@ -111,24 +117,66 @@ func TestBaselineSideBySide(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	side, file := os.Getenv("PODSIM_BASELINE_SIDE"), os.Getenv("PODSIM_BASELINE_FILE")
+	var sims simTally
+	if side == "real" {
+		sims = readSimTally(t, file)
+	} else {
+		sims = simTally{Results: map[string]sideResult{}}
+		for _, m := range selected {
+			sims.Results[m.Name] = simSide(m, budget, &sims.PCT)
+		}
+	}
+	if side == "sim" {
+		writeSimTally(t, file, sims)
+		return
+	}
 	var out strings.Builder
 	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "mutant\tpodsim failed/runs\tpodsim time to detect\tbaseline failed/runs\tbaseline time to detect\trate ratio\tspeed-up\n")
-	var pct pctTally
 	var firsts []string
 	for _, m := range selected {
-		sim, real := simSide(m, budget, &pct), realSide(t, m, budget)
+		sim, real := sims.Results[m.Name], realSide(t, m, budget)
 		name := m.Name
 		if name == "" {
 			name = "(correct code)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, sim, real, ratio(sim, real, false), ratio(sim, real, true))
-		firsts = append(firsts, fmt.Sprintf("%s: podsim %s | baseline %s", name, orDash(sim.first), orDash(real.first)))
+		firsts = append(firsts, fmt.Sprintf("%s: podsim %s | baseline %s", name, orDash(sim.First), orDash(real.First)))
 	}
 	tw.Flush()
 	fmt.Fprintf(&out, "budget %v per mutant and side; podsim on one core, baseline one iteration at a time\n", budget)
-	fmt.Fprintf(&out, "%s\n", pctBound(pct))
+	fmt.Fprintf(&out, "%s\n", pctBound(sims.PCT))
 	t.Logf("\n%s\n%s", out.String(), strings.Join(firsts, "\n"))
+}
+
+// simTally is the podsim side, handed from the -race-free step to the
+// baseline step.
+type simTally struct {
+	Results map[string]sideResult
+	PCT     pctTally
+}
+
+func writeSimTally(t *testing.T, file string, s simTally) {
+	data, err := json.Marshal(s)
+	if err == nil {
+		err = os.WriteFile(file, data, 0o644)
+	}
+	if err != nil {
+		t.Fatalf("PODSIM_BASELINE_FILE: %v", err)
+	}
+}
+
+func readSimTally(t *testing.T, file string) simTally {
+	var s simTally
+	data, err := os.ReadFile(file)
+	if err == nil {
+		err = json.Unmarshal(data, &s)
+	}
+	if err != nil {
+		t.Fatalf("PODSIM_BASELINE_FILE (run the sim side first): %v", err)
+	}
+	return s
 }
 
 func familyNames() []string {
@@ -150,15 +198,15 @@ func orDash(s string) string {
 // baseline's time to detect over podsim's; "inf" when only podsim detects.
 func ratio(sim, real sideResult, speed bool) string {
 	switch {
-	case sim.failed == 0:
+	case sim.Failed == 0:
 		return "-"
-	case real.failed == 0:
+	case real.Failed == 0:
 		return "inf"
 	case speed:
-		return fmt.Sprintf("%.0fx", real.firstAt.Seconds()/sim.firstAt.Seconds())
+		return fmt.Sprintf("%.1fx", real.FirstAt.Seconds()/sim.FirstAt.Seconds())
 	}
-	simRate := float64(sim.failed) / float64(sim.runs)
-	realRate := float64(real.failed) / float64(real.runs)
+	simRate := float64(sim.Failed) / float64(sim.Runs)
+	realRate := float64(real.Failed) / float64(real.Runs)
 	return fmt.Sprintf("%.1fx", simRate/realRate)
 }
 
@@ -169,9 +217,9 @@ func ratio(sim, real sideResult, speed bool) string {
 func pctBound(p pctTally) string {
 	var parts []string
 	for _, d := range []int{1, 2, 3} {
-		perRun := 1 / (float64(p.n) * math.Pow(float64(p.steps), float64(d-1)))
-		parts = append(parts, fmt.Sprintf("d=%d: %.3g", d, math.Pow(1-perRun, float64(p.runs))))
+		perRun := 1 / (float64(p.N) * math.Pow(float64(p.Steps), float64(d-1)))
+		parts = append(parts, fmt.Sprintf("d=%d: %.3g", d, math.Pow(1-perRun, float64(p.Runs))))
 	}
 	return fmt.Sprintf("PCT residual-miss bound over %d pct runs (n≤%d goroutines, k≤%d steps): %s",
-		p.runs, p.n, p.steps, strings.Join(parts, ", "))
+		p.Runs, p.N, p.Steps, strings.Join(parts, ", "))
 }
