@@ -217,11 +217,13 @@ func (s *baseSyncer) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *wor
 }
 
 // newIncarnation: uid is about to get a new record (housekeeping's
-// re-create, or a create of an unknown UID), whose calls start afresh.
+// re-create, or a create of an unknown UID), whose calls and graces start
+// afresh (the old record may have been purged without finishing).
 func (s *baseSyncer) newIncarnation(uid types.UID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.finished, uid)
+	delete(s.minGrace, uid)
 }
 
 // explicitGrace records a grace the pod was given (a delete or kill that
