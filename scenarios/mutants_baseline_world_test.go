@@ -190,7 +190,8 @@ func (w *baseWorld) run() string {
 	settled := w.settle()
 	close(stop)
 	daemons.Wait()
-	if settled {
+	// The daemons' last ticks may have started work: let it finish.
+	if settled = settled && w.drain(); settled {
 		// An unsettled run (still retrying at the deadline) is
 		// inconclusive for the end-state checks.
 		w.checkEnd()
@@ -212,6 +213,21 @@ func (w *baseWorld) settle() bool {
 			}
 		}
 		if time.Since(idleSince) > 90*time.Second/baselineScale {
+			return true
+		}
+	}
+	return false
+}
+
+// drain waits, with the daemons stopped, until no record is working or in
+// flight; false if one still is after a second.
+func (w *baseWorld) drain() bool {
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		busy := false
+		for _, s := range w.pw.PodStates() {
+			busy = busy || s.Working || s.InFlight
+		}
+		if !busy {
 			return true
 		}
 	}
