@@ -13,8 +13,8 @@ import (
 func printMutants(stdout io.Writer) {
 	fmt.Fprintln(stdout, "mutants (--mutant NAME; BUGS.md id, kind, issue, invariants expected to catch it):")
 	for _, m := range scenarios.Mutants() {
-		fmt.Fprintf(stdout, "  %-4s %-5s %-34s %s\n      %s\n", m.Name, m.Kind, m.Issue,
-			strings.Join(m.Invariants, ","), m.Mutation)
+		fmt.Fprintf(stdout, "  %-4s %-5s %-28s %s\n      %s\n      families: %s\n", m.Name, m.Kind, m.Issue,
+			strings.Join(m.Invariants, ","), m.Mutation, strings.Join(m.Families, ", "))
 	}
 	var pending []string
 	for _, m := range scenarios.PendingKubeletMutants {

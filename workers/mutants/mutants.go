@@ -45,7 +45,7 @@ var catalogue = [...]Info{
 		"SyncKnownPods starts terminating a started orphan without cancelling its in-flight SyncPod"},
 	mutant.B1: {"B1", "#102344", []string{"S7", "S4", "S9"},
 		"the queries answer 'terminated' as soon as a kill is requested, while SyncPod may still run"},
-	mutant.B2: {"B2", "#25065 era (TestUpdatePodDoesNotForgetSyncPodKill), #52641", []string{"S3", "S13", "L1", "internal"},
+	mutant.B2: {"B2", "#25065 era, #52641", []string{"S3", "S13", "L1", "internal"},
 		"the work type comes from the consumed update, so an update that replaced a pending kill runs SyncPod"},
 	mutant.B3: {"B3", "#103625 (fixed by #103668)", []string{"S17", "S2", "linearizability"},
 		"a runtime-only kill of a terminated pod is queued and re-drives it"},
