@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/workers/mutants"
 )
 
@@ -129,9 +128,10 @@ func (e *UnknownMutantError) Error() string {
 }
 
 // reintroduce switches the mutant called name on in a world that has not
-// run yet: a runtime fault is set in the fake runtime; a workers mutant
-// rebuilds the pod workers from the same Config with it enabled (nothing
-// has used them yet). "" leaves the correct code.
+// run yet: a runtime fault is set in the fake runtime, a workers mutant in
+// the pod workers (nothing has used them yet). "" leaves the correct code.
+// A World that builds new pod workers later (a kubelet restart) must
+// reintroduce the mutant in them too.
 func (w *World) reintroduce(name string) error {
 	m, ok := MutantNamed(name)
 	switch {
@@ -143,10 +143,5 @@ func (w *World) reintroduce(name string) error {
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
 	}
-	cfg := w.workersConfig
-	if err := mutants.Enable(&cfg, name); err != nil {
-		return err
-	}
-	w.PW = workers.New(cfg)
-	return nil
+	return mutants.Reintroduce(w.PW, name)
 }

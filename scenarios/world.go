@@ -49,9 +49,6 @@ type World struct {
 	Runtime *Runtime
 	PW      *workers.PodWorkers
 	Queue   *workers.Queue
-	// workersConfig is what PW was built from (reintroduce rebuilds PW
-	// from it with a mutant on, mutants.go).
-	workersConfig workers.Config
 
 	plan Plan
 	pods map[types.UID]*configPod
@@ -86,8 +83,7 @@ func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *Wo
 	w.Runtime.Observer = w
 	rt := &worldRuntime{Runtime: w.RT, w: w}
 	w.Queue = workers.NewQueue(rt)
-	w.workersConfig = workers.Config{Runtime: rt, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue}
-	w.PW = workers.New(w.workersConfig)
+	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue})
 	w.RT.AfterLock = func(name string) {
 		if name == "podLock" {
 			w.emit(LockAcquired, 0, nil, nil)

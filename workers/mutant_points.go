@@ -56,3 +56,18 @@ func zeroGraceIsUnset(pod *v1.Pod, kill *KillPodOptions) (*v1.Pod, *KillPodOptio
 	}
 	return pod, kill
 }
+
+// SetMutants switches on the mutants of s in pod workers that have not run
+// yet, for a harness that builds its pod workers before it knows the run's
+// mutant (the scenarios World). Like Config.Mutants, only workers/mutants
+// can build a non-empty Set. It panics once any pod has been seen: a
+// mutant switched on mid-run would make the run's history meaningless.
+// It takes no lock (under the simulated runtime, locking is only possible
+// inside the simulation): call it from the goroutine that built the pod
+// workers, before any other method, while no worker goroutine exists.
+func (p *PodWorkers) SetMutants(s mutant.Set) {
+	if len(p.workerGenerations) > 0 || len(p.podSyncStatuses) > 0 || p.podsSynced {
+		panic("workers: SetMutants: the pod workers already ran")
+	}
+	p.mutants = s
+}

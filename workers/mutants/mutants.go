@@ -88,6 +88,18 @@ func Enable(cfg *workers.Config, names ...string) error {
 	return nil
 }
 
+// Reintroduce switches on the mutants called names in pod workers that
+// have not run yet (PodWorkers.SetMutants); an unknown name is an error and
+// changes nothing.
+func Reintroduce(pw *workers.PodWorkers, names ...string) error {
+	var cfg workers.Config
+	if err := Enable(&cfg, names...); err != nil {
+		return err
+	}
+	pw.SetMutants(cfg.Mutants)
+	return nil
+}
+
 // Names lists the mutant names, in BUGS.md order.
 func Names() []string {
 	out := make([]string, len(catalogue))
