@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools
+.PHONY: all test race bench lint deps cover fmt tools gate baseline
 
 all: lint test
 
@@ -36,6 +36,22 @@ lint:
 ## deps: fail on an import edge DESIGN.md forbids.
 deps:
 	$(GO) test -count=1 -run 'TestModuleImportDirections|TestCheckCatchesForbiddenEdges' ./internal/depcheck
+
+## gate: every catalogued bug of BUGS.md re-introduced and caught, full budget
+## (the CI-sized gate is TestGateCatchesEveryMutant, part of make test).
+gate:
+	$(GO) run ./cmd/simrun gate --seeds 1000 --start-seeds 5 --correct-seeds 1000
+
+## baseline: podsim side by side with the upstream way of testing (real
+## goroutines and locks, random sleeps, -race), the same wall budget per
+## mutant and side (README "Regression gate"). Not part of CI.
+BASELINE_BUDGET ?= 10s
+BASELINE_FILE ?= /tmp/podsim-baseline-sim.json
+baseline:
+	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=sim PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
+		$(GO) test -run TestBaselineSideBySide -count=1 -timeout 0 ./scenarios
+	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
+		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
 
 ## cover: statement coverage per package.
 cover:

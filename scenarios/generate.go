@@ -110,6 +110,7 @@ func Families() []Family {
 // Result is the outcome of one seed.
 type Result struct {
 	Family     string
+	Mutant     string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
 	Seed       uint64
 	Err        error       // the scheduler's: deadlock, limit, panic, hot loop
 	Violations []Violation // the oracles'
@@ -158,6 +159,9 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 	st := SeedStreams(seed)
 	plan := f.Generate(st.Plan)
 	w := NewWorld(plan, st.Schedule, st.Faults, strategy)
+	if err := w.reintroduce(opts.Mutant); err != nil {
+		return Result{Family: f.Name, Seed: seed, Err: err}, w
+	}
 	return judge(f, seed, w, opts), w
 }
 
@@ -171,7 +175,7 @@ func judge(f Family, seed uint64, w *World, opts CheckOptions) Result {
 	marks := newMarker()
 	w.Observe(marks)
 	err := w.Run()
-	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+	r := Result{Family: f.Name, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.sorted()}
 	r.Violations = append(r.Violations, w.Violations...)
 	for _, o := range oracles {

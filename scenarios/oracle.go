@@ -56,7 +56,7 @@ type CheckOptions struct {
 // oracleFactories are the oracles every run gets, each in its own file.
 func defaultOracles(opts CheckOptions) []Oracle {
 	var out []Oracle
-	for _, make := range []func(CheckOptions) Oracle{newLinearizability, newSafety, newLiveness} {
+	for _, make := range []func(CheckOptions) Oracle{newLinearizability, newSafety, newLiveness, newKillLatency} {
 		if o := make(opts); o != nil {
 			out = append(out, o)
 		}

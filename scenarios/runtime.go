@@ -19,6 +19,13 @@ type Faults struct {
 	MaxDelay     time.Duration // bound on a slow call
 	IgnoreCancel int           // a slow call does not return early when cancelled (kubelet's SyncPod, B16)
 	TerminalRate int           // SyncPod reports natural completion (containers exited)
+	// UncancellablePull is the B16 fault mode (#125050, #113606): a
+	// SyncPod of a pod with no container running pulls images for this
+	// long on a context that ignores cancellation, then starts the
+	// containers, so a kill that lands during the pull waits the whole pull
+	// (the kill-latency oracle, mutants_latency.go). 0: off. No family sets
+	// it; the "B16" mutant does.
+	UncancellablePull time.Duration
 }
 
 // CallObserver is told of every callback as it begins and ends: the hook
@@ -100,6 +107,9 @@ func (r *Runtime) observe(fn string, uid types.UID, c CallInfo, body func() (err
 func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v1.Pod, _ *workers.PodStatus) (bool, error) {
 	c := CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
 	return r.observe("SyncPod", pod.UID, c, func() (error, bool) {
+		if r.Faults.UncancellablePull > 0 && r.running[pod.UID] == 0 {
+			r.S.Sleep(r.Faults.UncancellablePull) // B16: the pull does not see the kill
+		}
 		if err := r.call("SyncPod", pod.UID, c); err != nil {
 			return err, false
 		}

@@ -81,18 +81,6 @@ func runCaseWorld(c Case, strategy sim.Strategy, opts CheckOptions, extra ...Ora
 	return judgeWith(w, opts, extra), w
 }
 
-// reintroduceMutant switches opts.Mutant on in w before it runs, as a
-// seed's run does. The mutant catalogue lands with the mutants branch; at
-// that merge this body becomes `return w.reintroduce(mutant)` (the one
-// line that wires Shrink, RecordSeed and the scripts to it). Until then no
-// mutant exists, and naming one is an error, never a silent correct run.
-func reintroduceMutant(_ *World, mutant string) error {
-	if mutant == "" {
-		return nil
-	}
-	return fmt.Errorf("scenarios: unknown mutant %q", mutant)
-}
-
 // runRecording runs plan c.Plan over the given sources, records the choices
 // the run actually drew and returns them as a Case: choices a run never
 // reached are dropped, out-of-range ones appear as the value they acted as,
@@ -133,7 +121,7 @@ func (d *drawRecorder) Intn(n int) int {
 // judgeWith is judge plus extra oracles' verdicts (tests plant failures
 // with them); the extra oracles must already observe w.
 func judgeWith(w *World, opts CheckOptions, extra []Oracle) Result {
-	if err := reintroduceMutant(w, opts.Mutant); err != nil {
+	if err := w.reintroduce(opts.Mutant); err != nil {
 		return Result{Family: w.plan.Family, Err: err}
 	}
 	r := judge(Family{Name: w.plan.Family}, 0, w, opts)

@@ -3,6 +3,8 @@ package workers
 import (
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // completeSyncLocked is the kubelet's completeSync: SyncPod reported natural
@@ -59,7 +61,10 @@ func (p *PodWorkers) cleanupUnstartedPodLocked(status *podSyncStatus) {
 	if !status.terminated {
 		status.terminated, status.terminatedAt = true, p.rt.Now()
 	}
-	status.startedTerminating = true
+	status.startedTerminating = status.startedTerminating || !p.mutants.Has(mutant.G3) // mutant G3: not acknowledged
+	if p.mutants.Has(mutant.G2) {                                                      // mutant G2: kills never completed
+		status.notifyPostTerminating = nil
+	}
 	p.finishRecordLocked(status)
 }
 

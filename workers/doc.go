@@ -45,4 +45,11 @@
 // simulated runtime calls it before every release of podLock) and returns an
 // *InvariantError naming the rule and the UID. PodState and PodStates give
 // read-only snapshots for tests and narrated scripts.
+//
+// # Mutants
+//
+// Config.Mutants can re-introduce the catalogued bugs of BUGS.md (G1–G4,
+// B1–B14) for podsim's regression gate; the zero value is the correct
+// code, and only workers/mutants.Enable can set one (see that package and
+// mutant_points.go). Each mutation point is marked "// mutant <id>:".
 package workers

@@ -3,6 +3,8 @@ package workers
 import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // SyncKnownPods is housekeeping's reconciliation (SPEC §1.12). From now on
@@ -64,7 +66,7 @@ func (p *PodWorkers) removeTerminatedWorkerLocked(status *podSyncStatus, orphan 
 		p.purgeRecordLocked(status)
 		return true
 	}
-	if !orphan {
+	if !orphan || p.mutants.Has(mutant.B11) { // mutant B11: unfinished orphans are never driven
 		return false
 	}
 	status.deleted = true
@@ -94,7 +96,9 @@ func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
 	}
 	status.gracePeriod = grace
 	p.requeueLastPodUpdateLocked(status)
-	p.cancelSyncLocked(status)
+	if !p.mutants.Has(mutant.G4) { // mutant G4: the in-flight SyncPod runs on uncancelled
+		p.cancelSyncLocked(status)
+	}
 }
 
 // purgeRecordLocked forgets a UID: the record goes, its worker (if any)
@@ -107,6 +111,9 @@ func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
 func (p *PodWorkers) purgeRecordLocked(status *podSyncStatus) {
 	delete(p.podSyncStatuses, status.uid)
 	p.closeUpdatesLocked(status)
+	if p.mutants.Has(mutant.G2) { // mutant G2: a purged unstarted orphan's kills never complete
+		status.notifyPostTerminating = nil
+	}
 	p.fireKillCompletionsLocked(status)
 	p.releaseStaticPodLocked(status)
 }

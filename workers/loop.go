@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // podWork is one consumed update: the phase it runs in (computed from the
@@ -82,6 +84,9 @@ func (p *PodWorkers) startPodSyncLocked(status *podSyncStatus) (podWork, startDe
 	}
 	status.working = true
 	work := podWork{workType: status.workType(), options: *status.pendingUpdate}
+	if p.mutants.Has(mutant.B2) { // mutant B2: the work type comes from the update, the kill is lost
+		work.workType = lostKillWorkType(status, work.options)
+	}
 	status.pendingUpdate = nil
 	// Drain a wake-up that arrived before the lock: it is this update's.
 	status.updates.TryWait()
@@ -125,7 +130,9 @@ func (p *PodWorkers) startPodLocked(status *podSyncStatus, work podWork) startDe
 		return startExit
 	case !canStart:
 		pending := work.options
-		status.pendingUpdate = &pending
+		if !p.mutants.Has(mutant.B14) { // mutant B14: the refused update is consumed and dropped
+			status.pendingUpdate = &pending
+		}
 		status.working = false
 		return startWait
 	}

@@ -15,7 +15,7 @@ func (p *PodWorkers) query(uid types.UID, known func(*podSyncStatus) bool, unkno
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
 	if status, ok := p.podSyncStatuses[uid]; ok {
-		return known(status)
+		return known(p.observedRecord(status)) // mutant B1: observedRecord
 	}
 	return unknown(p.podsSynced)
 }
@@ -92,6 +92,7 @@ type Answers struct {
 // simulated runtime's lock hooks).
 func (p *PodWorkers) AnswersLocked(uid types.UID) Answers {
 	if s, ok := p.podSyncStatuses[uid]; ok {
+		s = p.observedRecord(s) // mutant B1: observedRecord
 		return Answers{Known: true, KnownTerminated: knownTerminated(s), CouldHaveRunning: couldHaveRunning(s),
 			BeFinished: beFinished(s), TerminationRequested: terminationRequested(s),
 			ContainersBeTerminating: containersBeTerminating(s), RuntimeBeRemoved: knownTerminated(s),

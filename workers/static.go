@@ -3,6 +3,8 @@ package workers
 import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // allowPodStartLocked is the kubelet's allowPodStart (SPEC §1.10). Non-static
@@ -11,12 +13,12 @@ import (
 // cleanupUnstartedPod, #107900); one refused by the full-name exclusion
 // cannot start yet and is put on the work queue with the error backoff.
 func (p *PodWorkers) allowPodStartLocked(pod *v1.Pod) (canStart, canEverStart bool) {
-	if !isStaticPod(pod) {
+	if !isStaticPod(pod) || p.mutants.Has(mutant.B7) { // mutant B7: no full-name exclusion
 		return true, true
 	}
 	status, ok := p.podSyncStatuses[pod.UID]
 	if !ok || status.terminationRequested {
-		return false, false
+		return false, p.mutants.Has(mutant.B8) // mutant B8: a killed waiter "cannot start yet"
 	}
 	if !p.allowStaticPodStartLocked(status.fullname, pod.UID) {
 		p.queue.Enqueue(pod.UID, p.jitter(p.backoffPeriod))
@@ -37,7 +39,8 @@ func (p *PodWorkers) allowStaticPodStartLocked(fullname string, uid types.UID) b
 	waiting := p.waitingToStartStaticPodsByFullname[fullname]
 	for i, waitingUID := range waiting {
 		status, ok := p.podSyncStatuses[waitingUID]
-		if !ok || status.terminationRequested || status.terminated {
+		// mutant B8: a killed waiter keeps its place at the head of the list.
+		if !ok || ((status.terminationRequested || status.terminated) && !p.mutants.Has(mutant.B8)) {
 			continue
 		}
 		if waitingUID != uid {

@@ -5,6 +5,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // updateTarget is an UpdatePod call after input normalisation: the UID, the
@@ -136,7 +138,8 @@ func observeRuntimePod(status *podSyncStatus, target *updateTarget, options *Upd
 // SyncKnownPods purges the finished record and housekeeping re-creates the
 // pod. A first sight (kubelet restart) is never a reuse.
 func (p *PodWorkers) dropRestartLocked(status *podSyncStatus, firstTime bool, options UpdatePodOptions) bool {
-	if firstTime || !status.terminationRequested || options.UpdateType != SyncPodCreate {
+	// mutant B6: without restartRequested a reused UID is never purged, so never restarted.
+	if firstTime || !status.terminationRequested || options.UpdateType != SyncPodCreate || p.mutants.Has(mutant.B6) {
 		return false
 	}
 	status.restartRequested = true
@@ -154,7 +157,9 @@ func (p *PodWorkers) dropFinishedLocked(status *podSyncStatus, options UpdatePod
 	if !status.finished {
 		return false
 	}
-	p.settleUnappliedKillLocked(status, options.KillPodOptions)
+	if !p.mutants.Has(mutant.G1) { // mutant G1: a kill of a finished pod never completes
+		p.settleUnappliedKillLocked(status, options.KillPodOptions)
+	}
 	return true
 }
 
@@ -188,7 +193,7 @@ func (p *PodWorkers) applyKillOptionsLocked(status *podSyncStatus, target update
 		// with the newest pod.
 		fireKillCompletion(options.KillPodOptions)
 		options.KillPodOptions = nil
-		return false, !target.fromRuntime
+		return false, !target.fromRuntime || p.mutants.Has(mutant.B3) // mutant B3: stale runtime kill re-drives D
 	case status.terminationRequested:
 		kill := KillPodOptions{}
 		if options.KillPodOptions != nil {
@@ -200,7 +205,11 @@ func (p *PodWorkers) applyKillOptionsLocked(status *podSyncStatus, target update
 		if kill.PodStatusFunc != nil {
 			status.statusPostTerminating = append(status.statusPostTerminating, kill.PodStatusFunc)
 		}
-		grace, wasShortened := calculateEffectiveGracePeriod(status, target.pod, options.KillPodOptions)
+		gracePod, graceKill := target.pod, options.KillPodOptions
+		if p.mutants.Has(mutant.B12) { // mutant B12: an explicit 0 falls through to the spec grace
+			gracePod, graceKill = zeroGraceIsUnset(gracePod, graceKill)
+		}
+		grace, wasShortened := calculateEffectiveGracePeriod(status, gracePod, graceKill)
 		status.gracePeriod = grace
 		// The record's lists own the Event and the status function; the
 		// queued update carries only the effective grace, never nil.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
 )
 
 // Defaults are the kubelet's: newPodWorkers receives kl.resyncInterval
@@ -51,6 +53,10 @@ type Config struct {
 	// BackoffPeriod is the delay after a failed sync; 0 means
 	// DefaultBackoffPeriod.
 	BackoffPeriod time.Duration
+	// Mutants re-introduces catalogued bugs (BUGS.md) for the regression
+	// gate. Only workers/mutants.Enable can set it; the zero value, the
+	// only one other code can write, is the correct code.
+	Mutants mutant.Set
 }
 
 // PodWorkers is the pod-worker state machine of SPEC §1: one record and at
@@ -62,6 +68,7 @@ type PodWorkers struct {
 	queue          WorkQueue
 	resyncInterval time.Duration
 	backoffPeriod  time.Duration
+	mutants        mutant.Set
 
 	// podLock guards every field below.
 	podLock sync.Locker
@@ -111,6 +118,7 @@ func New(cfg Config) *PodWorkers {
 		queue:                              cfg.Queue,
 		resyncInterval:                     cfg.ResyncInterval,
 		backoffPeriod:                      cfg.BackoffPeriod,
+		mutants:                            cfg.Mutants,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
 		podSyncStatuses:                    map[types.UID]*podSyncStatus{},
 		workerGenerations:                  map[types.UID]int{},

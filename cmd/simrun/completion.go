@@ -54,11 +54,8 @@ func registerCompletions(cmd *cobra.Command) {
 	}
 }
 
-// mutantNames lists the catalogued mutants --mutant accepts. The catalogue
-// lands with the mutants branch; at that merge this becomes the names of
-// scenarios.Mutants(). Until then it is empty and every --mutant is
-// refused as unknown.
-func mutantNames() []string { return nil }
+// mutantNames lists the catalogued mutants --mutant accepts.
+func mutantNames() []string { return scenarios.MutantNames() }
 
 // validMutant refuses a --mutant that is not catalogued.
 func validMutant(name string) error {
@@ -70,9 +67,6 @@ func validMutant(name string) error {
 		if n == name {
 			return nil
 		}
-	}
-	if len(names) == 0 {
-		return usagef("unknown mutant %q: no mutants are catalogued yet", name)
 	}
 	return usagef("unknown mutant %q: want one of %s", name, strings.Join(names, ", "))
 }

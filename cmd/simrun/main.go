@@ -71,6 +71,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
-	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout), newMergeCmd(stdout))
+	root.AddCommand(newRunCmd(stdout, stderr), newReplayCmd(stdout), newListCmd(stdout), newMergeCmd(stdout),
+		newGateCmd(stdout, stderr))
 	return root
 }

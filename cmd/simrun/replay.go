@@ -66,7 +66,7 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return err
 	}
 	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-		Reproduce: reproduce(fams[0].Name, s, f.strategy), ArtifactDir: f.outDir, Mutant: f.mutant})
+		Reproduce: reproduce(fams[0].Name, s, f.strategy) + mutantArg(f.mutant), ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
 	got := traceLines(rp.Trace)
 	d, diverged := firstDivergence(expected, got)
@@ -127,7 +127,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "  %s\n", f.Name)
 			}
 			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
-			fmt.Fprintln(stdout, "mutants:\n  (none yet)")
+			printMutants(stdout)
 			return nil
 		},
 	}

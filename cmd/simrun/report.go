@@ -39,7 +39,7 @@ func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
 		}
 		rw.failed++
 		failed++
-		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy))
+		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy)+mutantArg(r.Mutant))
 	}
 	fmt.Fprintf(w, "%-32s %8s %8s %8s\n", "family", "seeds", "passed", "failed")
 	for _, name := range order {
@@ -92,7 +92,7 @@ func recheck(results []scenarios.Result, traces []string, rerun func(scenarios.R
 			continue
 		}
 		o := opts
-		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy)
+		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy) + mutantArg(r.Mutant)
 		if f.outDir != "" {
 			o.ArtifactDir = filepath.Join(f.outDir, r.Family, fmt.Sprintf("seed-%d", r.Seed))
 		}
@@ -142,6 +142,7 @@ type jsonResult struct {
 	Scenario    string `json:"scenario"`
 	Seed        uint64 `json:"seed"`
 	Strategy    string `json:"strategy"`
+	Mutant      string `json:"mutant,omitempty"`
 	Verdict     string `json:"verdict"`
 	FailureKind string `json:"failure_kind,omitempty"`
 	Message     string `json:"message,omitempty"`
@@ -164,7 +165,7 @@ func checkWritable(path string) error {
 func writeJSON(path string, results []scenarios.Result, strategy string) error {
 	out := make([]jsonResult, len(results))
 	for i, r := range results {
-		j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Verdict: "pass",
+		j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Mutant: r.Mutant, Verdict: "pass",
 			TraceSHA256: r.TraceSHA, Steps: r.Steps, VirtualTime: r.Elapsed.String()}
 		if r.Failed() {
 			j.Verdict, j.Message = "fail", failureMessage(r)

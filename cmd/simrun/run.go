@@ -20,6 +20,7 @@ import (
 
 type runFlags struct {
 	scenario, strategy, seed, shard, jsonPath, outDir, junitPath string
+	mutant                                                       string
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine                                               bool
@@ -48,6 +49,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.junitPath, "junit", "", "write per-seed results as JUnit XML to this file (one suite per family)")
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
+	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	return cmd
 }
 
@@ -97,6 +99,9 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
 	if f.parallel < 1 {
 		return usagef("--parallel %d: want at least 1", f.parallel)
 	}
@@ -118,7 +123,7 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine}
+	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
 	began := time.Now() // wall clock for the progress line and throughput only
 	// Ctrl-C (or SIGTERM) stops handing out seeds; the seeds in flight
 	// finish, and the results gathered so far are reported and written.

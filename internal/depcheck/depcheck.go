@@ -29,6 +29,9 @@ type Rule struct {
 	Deny  []string
 	// TestDeny applies to _test.go files, which are otherwise free.
 	TestDeny []string
+	// ImportedOnlyBy, if set, turns the rule around: only packages under
+	// these directories (tests included) may import the rule's package.
+	ImportedOnlyBy []string
 }
 
 // Rules returns the table of DESIGN.md.
@@ -36,8 +39,13 @@ func Rules() []Rule {
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
 		{Dir: "sim", Allow: []string{"std", "fakeclock"}},
-		{Dir: "workers", Allow: []string{"std", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/utils"},
-			TestDeny: []string{"model"}},
+		{Dir: "workers", Allow: []string{"std", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/utils",
+			"workers/internal/mutant"}, TestDeny: []string{"model"}},
+		{Dir: "workers/internal/mutant", Allow: []string{"std"}},
+		// workers/mutants switches catalogued bugs on: only the regression
+		// gate's world may do that, never production code by accident.
+		{Dir: "workers/mutants", Allow: []string{"std", "workers"},
+			ImportedOnlyBy: []string{"scenarios", "workers/mutants"}},
 		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine"},
 			TestDeny: []string{"workers", "sim", "scenarios"}},
 		{Dir: "scenarios", Deny: []string{"cmd"}},
@@ -103,6 +111,8 @@ func checkFile(path, rel string, rules []Rule) ([]Violation, error) {
 		imp, _ := strconv.Unquote(spec.Path.Value)
 		if why := rule.verdict(imp, isTest); why != "" {
 			out = append(out, Violation{File: rel, Import: imp, Why: why})
+		} else if why := importerVerdict(dir, imp, rules); why != "" {
+			out = append(out, Violation{File: rel, Import: imp, Why: why})
 		}
 	}
 	return out, nil
@@ -149,6 +159,25 @@ func (r Rule) verdict(imp string, isTest bool) string {
 		}
 	}
 	return fmt.Sprintf("%s may import only %s", r.Dir, strings.Join(r.Allow, ", "))
+}
+
+// importerVerdict returns why the package in dir may not import imp because
+// imp's own rule restricts its importers (ImportedOnlyBy), or "".
+func importerVerdict(dir, imp string, rules []Rule) string {
+	rel, internal := strings.CutPrefix(imp, Module+"/")
+	if !internal {
+		return ""
+	}
+	target, ok := ruleFor(rel, rules)
+	if !ok || len(target.ImportedOnlyBy) == 0 || !matches(rel, target.Dir) {
+		return ""
+	}
+	for _, importer := range target.ImportedOnlyBy {
+		if matches(dir, importer) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("only %s may import %s", strings.Join(target.ImportedOnlyBy, ", "), target.Dir)
 }
 
 // isModuleDir tells module-relative rule entries from external paths.

@@ -32,6 +32,15 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 		"scenarios/x/bad.go":   `package x; import _ "github.com/podsim/podsim/cmd/simrun"`,
 		"newpkg/unlisted.go":   `package newpkg`,
 		"fakeclock/ok_test.go": `package fakeclock; import _ "testing/synctest"`,
+		// Only scenarios may switch a mutant on; workers/mutants itself
+		// reaches the internal set.
+		"workers/prod.go":              `package workers; import _ "github.com/podsim/podsim/workers/mutants"`,
+		"cmd/simrun/mutant_test.go":    `package main; import _ "github.com/podsim/podsim/workers/mutants"`,
+		"model/mutant.go":              `package model; import _ "github.com/podsim/podsim/workers/mutants"`,
+		"scenarios/gate.go":            `package scenarios; import _ "github.com/podsim/podsim/workers/mutants"`,
+		"workers/mutants/m.go":         `package mutants; import (_ "github.com/podsim/podsim/workers"; _ "github.com/podsim/podsim/workers/internal/mutant")`,
+		"workers/internal/mutant/m.go": `package mutant; import _ "fmt"`,
+		"workers/hook.go":              `package workers; import _ "github.com/podsim/podsim/workers/internal/mutant"`,
 	}
 	for name, src := range files {
 		p := filepath.Join(root, name)
@@ -50,9 +59,15 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 	for _, v := range vs {
 		got = append(got, v.File)
 	}
-	want := []string{"cmd/simrun/bad.go", "model/bad.go", "newpkg/unlisted.go", "scenarios/x/bad.go",
-		"sim/bad.go", "workers/bad.go", "workers/bad_test.go"}
+	want := []string{"cmd/simrun/bad.go", "cmd/simrun/mutant_test.go", "model/bad.go", "model/mutant.go",
+		"newpkg/unlisted.go", "scenarios/x/bad.go", "sim/bad.go", "workers/bad.go", "workers/bad_test.go",
+		"workers/prod.go"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("got violations in %v, want %v\n%v", got, want, vs)
+	}
+	for _, v := range vs {
+		if v.File == "cmd/simrun/mutant_test.go" && v.Why != "only scenarios, workers/mutants may import workers/mutants" {
+			t.Errorf("cmd/simrun/mutant_test.go: got reason %q, want the ImportedOnlyBy rule", v.Why)
+		}
 	}
 }

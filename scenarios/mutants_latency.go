@@ -1,0 +1,74 @@
+package scenarios
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+)
+
+// KillLatencyBound is how long a SyncPod may go on after its cancellation
+// fired: the pod workers cancel the sync context on a kill (S3), and the
+// kubelet's SyncPod must then return promptly so the containers stop
+// within the grace period (BUGS.md B16, #125050). The fake runtime's
+// honest calls take at most Faults.MaxDelay (≤ 5 s in every family; a test
+// holds them to it), so only a runtime that ignores the kill for long, the
+// B16 fault mode, exceeds it.
+const KillLatencyBound = 10 * time.Second
+
+// killLatency is the B16 oracle: per UID, the SyncPod in flight and when
+// its cancellation fired.
+type killLatency struct {
+	inFlight   map[types.UID]*syncPodCall
+	violations []Violation
+}
+
+type syncPodCall struct {
+	began, cancelled time.Duration
+	wasCancelled     bool
+}
+
+func newKillLatency(CheckOptions) Oracle {
+	return &killLatency{inFlight: map[types.UID]*syncPodCall{}}
+}
+
+// Observe follows SyncPod begin and end and the cancellations between.
+func (k *killLatency) Observe(_ *World, ev Event) {
+	switch in := ev.Input.(type) {
+	case model.SyncBegin:
+		if ev.Kind == CallbackBegin && in.Fn == model.SyncPod {
+			k.inFlight[types.UID(in.UID)] = &syncPodCall{began: ev.At}
+		}
+	case model.CancelFired:
+		if c := k.inFlight[types.UID(in.UID)]; c != nil && !c.wasCancelled {
+			c.cancelled, c.wasCancelled = ev.At, true
+		}
+	case model.SyncEnd:
+		uid := types.UID(in.UID)
+		if c := k.inFlight[uid]; ev.Kind == CallbackEnd && in.Fn == model.SyncPod && c != nil {
+			k.check(uid, c, ev.At, ev.Seq)
+			delete(k.inFlight, uid)
+		}
+	}
+}
+
+func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, seq int64) {
+	if !c.wasCancelled || now-c.cancelled <= KillLatencyBound {
+		return
+	}
+	k.violations = append(k.violations, Violation{Oracle: "runtime", Invariant: "kill-latency", At: now, Seq: seq,
+		Message: "pod " + string(uid) + ": SyncPod (began " + c.began.String() + ") went on for " +
+			(now - c.cancelled).String() + " after its cancellation at " + c.cancelled.String() +
+			", beyond the " + KillLatencyBound.String() + " kill-latency bound: the kill waited for it (B16, #125050)"})
+}
+
+// Finish reports the late SyncPods, including one still running at the end.
+func (k *killLatency) Finish(w *World, _ error) []Violation {
+	for _, uid := range slices.Sorted(maps.Keys(k.inFlight)) {
+		k.check(uid, k.inFlight[uid], w.S.Elapsed(), 0)
+	}
+	return k.violations
+}
