@@ -59,6 +59,10 @@ type GateDetection struct {
 	Invariants []string
 	// PlanLength is the first failing run's plan, in actions (unshrunk).
 	PlanLength int
+	// ShrunkLength is that plan's length after Shrink (the story a human
+	// reads), or -1 when the gate did not shrink this detection (it shrinks
+	// the first start's only) or the shrink failed.
+	ShrunkLength int
 }
 
 // GateRow is one mutant's verdict.
@@ -112,12 +116,7 @@ func gateRuns(m Mutant, start, seeds uint64) []GateRun {
 // correct code).
 func RunGateRun(run GateRun, mutant string) (Result, Plan) {
 	fam, _ := gateFamily(run.Family)
-	var strategy sim.Strategy
-	for _, st := range GateStrategies() {
-		if st.Name == run.Strategy {
-			strategy = st.Strategy
-		}
-	}
+	strategy := gateStrategy(run.Strategy)
 	r, w := runSeed(fam, run.Seed, strategy, CheckOptions{Mutant: mutant})
 	return r, w.plan
 }
@@ -167,7 +166,38 @@ func detect(m Mutant, start uint64, opts GateOptions) GateDetection {
 		return GateDetection{Runs: len(runs)}
 	}
 	return GateDetection{Caught: true, Runs: i + 1, First: runs[i], Invariants: firedInvariants(r),
-		PlanLength: len(plan.Actions)}
+		PlanLength: len(plan.Actions), ShrunkLength: -1}
+}
+
+// MaxGateStory is the longest shrunk counterexample the gate accepts as a
+// readable story (issue 7: ≤ 15 actions).
+const MaxGateStory = 15
+
+// GateShrinkRuns bounds the shrink of each mutant's first detection.
+const GateShrinkRuns = 600
+
+// shrunkLength shrinks a detection's failing run and returns its story's
+// length in actions, or -1 if the run cannot be shrunk (it no longer
+// fails: never for a deterministic run).
+func shrunkLength(d GateDetection, mutant string) int {
+	fam, _ := gateFamily(d.First.Family)
+	strategy := gateStrategy(d.First.Strategy)
+	opts := CheckOptions{Mutant: mutant}
+	c, _ := RecordSeed(fam, d.First.Seed, strategy, opts)
+	s, err := Shrink(c, strategy, opts, ShrinkOptions{MaxRuns: GateShrinkRuns})
+	if err != nil {
+		return -1
+	}
+	return len(s.Case.Plan.Actions)
+}
+
+func gateStrategy(name string) sim.Strategy {
+	for _, st := range GateStrategies() {
+		if st.Name == name {
+			return st.Strategy
+		}
+	}
+	return nil
 }
 
 // firedInvariants names what a failing run tripped, distinct, in order.
@@ -199,6 +229,9 @@ func Gate(opts GateOptions) ([]GateRow, error) {
 		row := GateRow{Mutant: m}
 		for k := range max(opts.StartSeeds, 1) {
 			row.Starts = append(row.Starts, detect(m, uint64(k)*GateStartStride, opts))
+		}
+		if d := &row.Starts[0]; d.Caught {
+			d.ShrunkLength = shrunkLength(*d, m.Name)
 		}
 		row.Wall = time.Since(began)
 		rows = append(rows, row)

@@ -37,6 +37,10 @@ func TestGateCatchesEveryMutant(t *testing.T) {
 					d.Invariants, row.Mutant.Invariants)
 			}
 		}
+		// Issue 7: every mutant's shrunk counterexample is a short story.
+		if n := row.Starts[0].ShrunkLength; n < 1 || n > MaxGateStory {
+			t.Errorf("mutant %s: shrunk story has %d actions, want 1..%d", row.Mutant.Name, n, MaxGateStory)
+		}
 	}
 }
 

@@ -97,7 +97,7 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 // first failure; it returns how many mutants survived.
 func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	header := "mutant\tkind\tcaught\tfirst failing run\tseeds to detection\tfired\tstory (unshrunk plan)"
+	header := "mutant\tkind\tcaught\tfirst failing run\tseeds to detection\tfired\tstory (shrunk, from)"
 	if !f.noTiming {
 		header += "\twall"
 	}
@@ -112,7 +112,7 @@ func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int
 		if first.Caught {
 			where = fmt.Sprintf("%s/%s seed %d", first.First.Family, first.First.Strategy, first.First.Seed)
 			fired = strings.Join(first.Invariants[:min(len(first.Invariants), 3)], ", ")
-			story = fmt.Sprintf("%d actions", first.PlanLength)
+			story = fmt.Sprintf("%d of %d actions", first.ShrunkLength, first.PlanLength)
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\tmedian %d of %d starts (%s)\t%s\t%s", row.Mutant.Name, row.Mutant.Kind,
 			caught, where, row.MedianRuns(), len(row.Starts), startRuns(row), fired, story)

@@ -12,7 +12,7 @@ func TestGateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "gate passed: 2 mutants caught") {
 		t.Fatalf("got exit %d, want 0 and a pass\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
-	for _, want := range []string{"mutant  kind", "B1 ", "B7 ", "yes", "story (unshrunk plan)",
+	for _, want := range []string{"mutant  kind", "B1 ", "B7 ", "yes", "story (shrunk, from)",
 		"simrun replay --scenario kill-during-create --seed 0 --strategy random --mutant B1", "correct code: 36 runs"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
