@@ -30,4 +30,3 @@ func mutantArg(name string) string {
 	}
 	return " --mutant " + name
 }
-
