@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -15,28 +16,34 @@ import (
 func (w *World) do(a Action) {
 	p := w.pods[a.UID]
 	if p == nil && a.UID != "" {
-		p = &configPod{action: a, phase: v1.PodRunning}
+		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 		w.pods[a.UID] = p
 	}
+	// A pod rejected at admission never reaches the pod workers through
+	// config changes (B13's premise); a REMOVE still sends its kill.
+	toWorkers := p == nil || !p.rejected
 	switch a.Kind {
 	case Create:
 		p.inConfig, p.version = true, p.version+1
-		w.update(workers.SyncPodCreate, a.UID, nil)
+		w.add(a.UID)
 	case Update:
 		p.version++
-		w.update(workers.SyncPodUpdate, a.UID, nil)
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Sync:
-		w.update(workers.SyncPodSync, a.UID, nil)
+		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
 	case Delete:
 		p.version++
 		g := max(a.Grace, 0)
 		p.deletion = &g
-		w.update(workers.SyncPodUpdate, a.UID, nil)
+		if p.deletedAt == unset {
+			p.deletedAt = w.S.Elapsed()
+		}
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Remove:
-		p.inConfig = false
+		p.inConfig, p.inAPI = false, false
 		w.update(workers.SyncPodKill, a.UID, nil)
 	case Vanish:
-		p.inConfig = false
+		p.inConfig, p.inAPI = false, false
 	case Kill:
 		ko := w.killOptions(a)
 		w.completions++
@@ -53,11 +60,34 @@ func (w *World) do(a Action) {
 	case Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)
-		w.update(workers.SyncPodUpdate, a.UID, nil)
+		if p.inAPI {
+			p.apiPhase = p.phase
+		}
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case SyncKnown:
 		w.housekeeping()
 	case Query:
 		w.query(a.UID)
+	case Evict:
+		w.goActor("eviction", func() { w.evict(a) })
+	case Shutdown:
+		w.goActor("shutdown", func() { w.shutdown(a) })
+	case Restart:
+		w.restartKubelet()
+	}
+}
+
+// goActor starts a kubelet actor in a goroutine of its own, named
+// kind/<n>: the oracles follow calls by goroutine, so no two goroutines
+// alive at once may share a name.
+func (w *World) goActor(kind string, f func()) {
+	w.actors++
+	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), f)
+}
+
+func (w *World) updateIf(toWorkers bool, t workers.UpdateType, uid types.UID) {
+	if toWorkers {
+		w.update(t, uid, nil)
 	}
 }
 
@@ -83,8 +113,9 @@ func (w *World) killOptions(a Action) *workers.KillPodOptions {
 }
 
 // housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
-// the pods in config, then create for desired pods it no longer knows
-// (restart after UID reuse, SPEC §1.12 caller contract).
+// the pods in config, then create for the active desired pods it no longer
+// knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
+// terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
 	desired := w.desired()
 	in := model.SyncKnownPods{Desired: []string{}}
@@ -94,11 +125,7 @@ func (w *World) housekeeping() {
 	id := w.call(in)
 	known := w.PW.SyncKnownPods(desired)
 	w.ret(id, knownPods(known))
-	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, 0)
-		}
-	}
+	w.housekeepingExtras(desired, known)
 }
 
 // knownPods is SyncKnownPods' result in the model's terms, sorted by UID.

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -102,6 +103,14 @@ func Families() []Family {
 			MarkSyncKnownDuringSync}},
 		{Name: "force-delete-failing-terminate", Generate: GenerateForceDeleteFailingTerminate, Marks: []string{
 			MarkTerminatingRetried, MarkOrphanDriven}},
+		{Name: "rejected-admission", Generate: GenerateRejectedAdmission, Marks: []string{MarkAdmissionRejected,
+			MarkAdmittedAfterRelease, MarkRejectedDeletedGone, MarkTerminalWriteDeferred}},
+		{Name: "node-shutdown", Generate: GenerateNodeShutdown, Marks: []string{MarkShutdownKilled,
+			MarkShutdownAdmissionClosed, MarkShutdownGroupGraceOver, MarkCompletionFired}},
+		{Name: "eviction-wait", Generate: GenerateEvictionWait, Marks: []string{MarkEvictionCleanupWaited,
+			MarkEvictionSpared, MarkCompletionFired}},
+		{Name: "kubelet-restart-terminal-pods", Generate: GenerateKubeletRestartTerminalPods, Marks: []string{
+			MarkRestartShortcut, MarkRestartDuringSync, MarkRestartOrphanKilled, MarkRestartDeletedGone}},
 	}
 	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams
@@ -164,20 +173,61 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 // judge runs the world with every oracle and the coverage marker and
 // collects the verdict.
 func judge(f Family, seed uint64, w *World, opts CheckOptions) Result {
-	oracles := defaultOracles(opts)
-	for _, o := range oracles {
-		w.Observe(o)
-	}
+	oracles := newEpochOracles(func() []Oracle { return defaultOracles(opts) })
+	w.Observe(oracles)
 	marks := newMarker()
 	w.Observe(marks)
 	err := w.Run()
+	marks.merge(w.marks)
 	r := Result{Family: f.Name, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.sorted()}
 	r.Violations = append(r.Violations, w.Violations...)
-	for _, o := range oracles {
-		r.Violations = append(r.Violations, o.Finish(w, err)...)
-	}
+	r.Violations = append(r.Violations, oracles.Finish(w, err)...)
 	return r
+}
+
+// epochOracles gives each kubelet process of a run (restart.go) oracles of
+// its own: at Restarted the current ones are set aside and fresh ones
+// judge the new pod workers as a fresh history. A set-aside epoch is
+// finished with errEpochEnded as its run error: its history stops where
+// the process did (calls in flight are cut, as after a failed run), and
+// nothing of it is judged as settled (a dead kubelet owes no liveness).
+type epochOracles struct {
+	make func() []Oracle
+	cur  []Oracle
+	past [][]Oracle
+}
+
+// errEpochEnded is the run error an epoch before a kubelet restart ends with.
+var errEpochEnded = errors.New("scenarios: the kubelet restarted")
+
+func newEpochOracles(make func() []Oracle) *epochOracles {
+	return &epochOracles{make: make, cur: make()}
+}
+
+func (e *epochOracles) Observe(w *World, ev Event) {
+	if ev.Kind == Restarted {
+		e.past = append(e.past, e.cur)
+		e.cur = e.make()
+		return
+	}
+	for _, o := range e.cur {
+		o.Observe(w, ev)
+	}
+}
+
+// Finish implements Oracle: every epoch's violations, oldest first.
+func (e *epochOracles) Finish(w *World, runErr error) []Violation {
+	var out []Violation
+	for _, os := range e.past {
+		for _, o := range os {
+			out = append(out, o.Finish(w, errEpochEnded)...)
+		}
+	}
+	for _, o := range e.cur {
+		out = append(out, o.Finish(w, runErr)...)
+	}
+	return out
 }
 
 // storyOf tells a failed run as its plan and its violations.

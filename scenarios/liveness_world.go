@@ -149,6 +149,7 @@ type podConfig struct {
 	Deleted  bool // the API server set a deletion timestamp
 	Static   bool
 	FullName string
+	Terminal bool // its phase in config is Succeeded or Failed
 }
 
 // configOf is the config source's view of uid (the zero value if the plan
@@ -162,7 +163,8 @@ func (w *World) configOf(uid types.UID) podConfig {
 	if name == "" {
 		name = "pod-" + string(uid)
 	}
-	return podConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default"}
+	return podConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
+		Terminal: terminalPhase(p.phase)}
 }
 
 // livenessView is what the liveness oracle reads besides the event stream;
