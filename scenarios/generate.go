@@ -148,6 +148,15 @@ func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Re
 	return r
 }
 
+// RunSeedWithBugs is RunSeed in a world with historical kubelet bugs
+// re-introduced (KubeletBugs; the mutants' K entries).
+func RunSeedWithBugs(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions, bugs KubeletBugs) Result {
+	st := SeedStreams(seed)
+	w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
+	w.Bugs = bugs
+	return judge(f, seed, w, opts)
+}
+
 // Replayed is one seed run again, with what a human needs to look at it.
 type Replayed struct {
 	Result

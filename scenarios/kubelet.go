@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -394,4 +395,22 @@ func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync) {
 			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
 	}
+}
+
+// String names the bugs that are on, "none" if none is.
+func (b KubeletBugs) String() string {
+	var on []string
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"B4ShutdownKeepsPhase", b.B4ShutdownKeepsPhase}, {"B5AdmitCountsRejected", b.B5AdmitCountsRejected},
+		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter}} {
+		if f.on {
+			on = append(on, f.name)
+		}
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, ",")
 }
