@@ -19,19 +19,32 @@ func (w *World) do(a Action) {
 		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 		w.pods[a.UID] = p
 	}
-	// A pod rejected at admission never reaches the pod workers through
-	// config changes (B13's premise); a REMOVE still sends its kill.
-	toWorkers := p == nil || !p.rejected
+	// With a kubelet (Plan.Node), only admitted pods reach the pod workers
+	// through config changes and kills (a pod rejected at admission never
+	// does, B13's premise; nor does one the kubelet has not added yet); a
+	// REMOVE of a pod it added, admitted or not, still sends its kill.
+	toWorkers := p == nil || w.kube == nil || p.admitted
+	added := p != nil && (w.kube == nil || p.admitted || p.rejected)
 	switch a.Kind {
 	case Create:
+		fresh := !p.inConfig
 		p.inConfig, p.version = true, p.version+1
-		w.add(a.UID)
+		if !fresh && w.kube != nil {
+			// The kubelet's config merges an ADD of a pod it has into an
+			// UPDATE: only a pod that left config is added again.
+			w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+			break
+		}
+		w.add(a.UID, fresh)
 	case Update:
 		p.version++
 		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Sync:
 		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
 	case Delete:
+		if w.kube != nil && p.action.Static {
+			break // a static pod has no API object: deleting its mirror pod changes nothing
+		}
 		p.version++
 		g := max(a.Grace, 0)
 		p.deletion = &g
@@ -41,22 +54,13 @@ func (w *World) do(a Action) {
 		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Remove:
 		p.inConfig, p.inAPI = false, false
-		w.update(workers.SyncPodKill, a.UID, nil)
+		w.updateIf(added, workers.SyncPodKill, a.UID)
 	case Vanish:
 		p.inConfig, p.inAPI = false, false
-	case Kill:
-		ko := w.killOptions(a)
-		w.completions++
-		id := w.completions
-		ko.CompletedCh = w.completionEvent(a.UID, id)
-		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}, id)
-	case KillNow:
-		w.killPodNow(a)
-	case RuntimeKill:
-		one := int64(1)
-		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
-			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
-			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
+	case Kill, KillNow, RuntimeKill:
+		if toWorkers {
+			w.kill(a)
+		}
 	case Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)
@@ -83,6 +87,27 @@ func (w *World) do(a Action) {
 func (w *World) goActor(kind string, f func()) {
 	w.actors++
 	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), f)
+}
+
+// kill is a Kill, KillNow or RuntimeKill action: the actors behind them
+// (eviction, preemption, shutdown, housekeeping) pick from the active or
+// running pods, so a pod rejected at admission is never their target.
+func (w *World) kill(a Action) {
+	switch a.Kind {
+	case Kill:
+		ko := w.killOptions(a)
+		w.completions++
+		id := w.completions
+		ko.CompletedCh = w.completionEvent(a.UID, id)
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}, id)
+	case KillNow:
+		w.killPodNow(a)
+	case RuntimeKill:
+		one := int64(1)
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
+			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
+			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
+	}
 }
 
 func (w *World) updateIf(toWorkers bool, t workers.UpdateType, uid types.UID) {
@@ -139,17 +164,16 @@ func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
 	return out
 }
 
-// query reads every query, as the subsystems of SPEC §2 do.
+// query reads every query, as the subsystems of SPEC §2 do. Each call
+// goes to the pod workers current when it is made (a kubelet restart may
+// come between two of them).
 func (w *World) query(uid types.UID) {
-	pw := w.PW
-	for kind, q := range []func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers,
-		pw.ShouldPodBeFinished, pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating,
-		pw.ShouldPodRuntimeBeRemoved, pw.ShouldPodContentBeRemoved} {
-		id := w.call(model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
-		w.ret(id, model.Answer(q(uid)))
+	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
+		w.ask(kind, uid)
 	}
 	if p := w.pods[uid]; p != nil && p.action.Static {
 		full := w.podOf(uid).Name + "_default"
+		pw := w.PW
 		id := w.call(model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
 		w.ret(id, model.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}

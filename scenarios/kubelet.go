@@ -85,12 +85,9 @@ func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.
 // like the plan's own queries (it is an observation point for the model).
 func (w *World) ask(kind model.QueryKind, uid types.UID) bool {
 	pw := w.PW
-	q := map[model.QueryKind]func(types.UID) bool{
-		model.IsPodKnownTerminated:       pw.IsPodKnownTerminated,
-		model.CouldHaveRunningContainers: pw.CouldHaveRunningContainers,
-		model.ShouldPodBeFinished:        pw.ShouldPodBeFinished,
-		model.IsPodTerminationRequested:  pw.IsPodTerminationRequested,
-	}[kind]
+	q := [...]func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers, pw.ShouldPodBeFinished,
+		pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating, pw.ShouldPodRuntimeBeRemoved,
+		pw.ShouldPodContentBeRemoved}[kind]
 	id := w.call(model.Query{Kind: kind, UID: string(uid)})
 	ans := q(uid)
 	w.ret(id, model.Answer(ans))
@@ -108,9 +105,23 @@ func (w *World) sortedUIDs() []types.UID {
 }
 
 // add is the config source's ADD (HandlePodAdditions): admission, then
-// create, or a local rejection that never reaches the pod workers.
-func (w *World) add(uid types.UID) {
+// create, or a local rejection that never reaches the pod workers. A fresh
+// ADD (the pod was not in config) is a new pod object.
+func (w *World) add(uid types.UID, fresh bool) {
 	p := w.pods[uid]
+	if fresh && w.kube != nil {
+		// A new pod object under a reused UID: nothing of the old one's API
+		// state or local status carries over.
+		p.rejected, p.phase = false, v1.PodRunning
+		delete(w.kube.status, uid)
+		if w.kube.node.APIServer && !p.action.Static {
+			p.deletion, p.deletedAt, p.apiPhase, p.echoDue = nil, unset, "", false
+		}
+	}
+	if fresh {
+		w.adds++
+		p.created = w.adds
+	}
 	if p.firstAddAt == unset {
 		p.firstAddAt = w.S.Elapsed()
 		p.addedInShutdown = w.kube != nil && w.kube.shutdownAt != unset
@@ -126,9 +137,12 @@ func (w *World) add(uid types.UID) {
 }
 
 // admit is the admission decision (canAdmitPod): skipped for pods whose
-// termination is already requested or whose API phase is terminal (#126343);
-// during a node shutdown every pod is rejected; else the pod must fit next
-// to the active pods. A rejected pod gets a local Failed status.
+// API phase is terminal (#126343); during a node shutdown every pod is
+// rejected; else the pod must fit next to the active pods. A rejected pod
+// gets a local Failed status. Upstream also skips admission when the UID's
+// termination is requested: only a new pod object reusing the UID of one
+// being torn down can meet that (a restart's re-adds meet fresh pod
+// workers); we admit it like any new pod, so that K4 and K5 hold for it.
 func (w *World) admit(uid types.UID) bool {
 	k, p := w.kube, w.pods[uid]
 	switch {
@@ -136,7 +150,9 @@ func (w *World) admit(uid types.UID) bool {
 		return true
 	case p.rejected:
 		return false // its local Failed status is final
-	case terminalPhase(p.phase) || w.ask(model.IsPodTerminationRequested, uid):
+	case p.admitted:
+		return true // an ADD of a pod this kubelet admitted already (a same-UID re-add)
+	case terminalPhase(p.phase):
 		return true
 	}
 	ok := k.shutdownAt == unset
@@ -165,7 +181,8 @@ func (w *World) activePods(except types.UID) []types.UID {
 	var out []types.UID
 	for _, uid := range w.sortedUIDs() {
 		p := w.pods[uid]
-		if uid == except || !p.inConfig || w.ask(model.IsPodKnownTerminated, uid) {
+		inPodManager := p.inConfig && (p.admitted || p.rejected) // added (a restart re-adds one by one)
+		if uid == except || !inPodManager || w.ask(model.IsPodKnownTerminated, uid) {
 			continue
 		}
 		terminal := terminalPhase(p.phase)
@@ -302,6 +319,19 @@ func (w *World) deliverEchoes() {
 	}
 }
 
+// callBegan: a SyncPod or SyncTerminatingPod begins only in an incarnation
+// that has not terminated, so whatever the status manager and the checks
+// knew of a finished earlier incarnation of the UID is void.
+func (k *kubelet) callBegan(w *World, fn model.SyncFn, uid types.UID) {
+	if fn == model.SyncPod || fn == model.SyncTerminatingPod {
+		k.statusOf(uid).finished = false
+		k.check.cleanedUp[uid] = false
+	}
+	if fn == model.SyncPod {
+		k.check.syncPodBegins(w, uid)
+	}
+}
+
 // callEnded is the status manager's side of a sync callback's end (the
 // kubelet's SyncPod and SyncTerminatedPod call it): natural completion
 // sets Succeeded; a finished pod is terminal (Failed unless something set
@@ -315,7 +345,6 @@ func (k *kubelet) callEnded(fn model.SyncFn, uid types.UID, err error, isTermina
 	case fn == model.SyncPod && isTerminal:
 		st.phase = v1.PodSucceeded
 	case fn == model.SyncPod:
-		st.finished = false // a new incarnation of a reused UID
 		if !terminalPhase(st.phase) {
 			st.phase = v1.PodRunning
 		}
@@ -324,6 +353,7 @@ func (k *kubelet) callEnded(fn model.SyncFn, uid types.UID, err error, isTermina
 			st.phase = v1.PodFailed
 		}
 		st.finished = true
+		k.check.cleanedUp[uid] = true
 	}
 }
 
@@ -368,15 +398,14 @@ func (w *World) housekeepingExtras(desired []*v1.Pod, known map[types.UID]worker
 	w.killRuntimeOnlyPods(known)
 }
 
-// restartable: the pod is active for the restart loop (filterOutInactivePods
-// for a pod the workers do not know: not terminal in config nor in the
-// status manager, which also leaves out locally rejected pods).
+// restartable: the pod is active for the restart loop: not rejected at
+// admission and not terminal in config. Upstream's filterOutInactivePods
+// also reads the status manager's phase; we leave that out here, because
+// after a static pod's same-UID re-add it may still hold the old
+// incarnation's terminal phase, which would block the restart L4 owes.
 func (w *World) restartable(uid types.UID) bool {
 	p := w.pods[uid]
-	if p.rejected || terminalPhase(p.phase) {
-		return false
-	}
-	return w.kube == nil || !terminalPhase(w.kube.statusOf(uid).phase)
+	return !p.rejected && !terminalPhase(p.phase)
 }
 
 // killRuntimeOnlyPods kills, with grace 1, every pod the runtime runs that

@@ -7,8 +7,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
-
 	"github.com/podsim/podsim/workers"
 )
 
@@ -95,11 +93,22 @@ func (v admissionView) active() bool {
 	return !v.answers.KnownTerminated && (!v.terminal || v.answers.TerminationRequested)
 }
 
+// activeThroughout: K1's rule held all along between two views of one
+// pod during an admission. The flags only move one way, but a pod can turn
+// inactive for a moment: its own status turns terminal (natural
+// completion) before the pod workers commit its termination request, as
+// upstream's SyncPod sets the phase before it returns.
+func activeThroughout(start, end admissionView) bool {
+	if start.answers.KnownTerminated || end.answers.KnownTerminated {
+		return false
+	}
+	return start.answers.TerminationRequested || (!start.terminal && !end.terminal)
+}
+
 // admitted is K1 for one admission of cand, which counted the pods counted:
 // a locally rejected pod never counts, a pod known terminated when the
 // admission began never counts, and an admitted pod in config that was
-// active by K1's rule both when the admission began and when it decided
-// (so throughout: the flags only move one way) must count. Purges and
+// active by K1's rule throughout the admission must count. Purges and
 // restarts cannot happen meanwhile: they run in the sync loop, like
 // admission.
 func (c *kubeletCheck) admitted(w *World, cand types.UID, counted []types.UID) {
@@ -117,7 +126,7 @@ func (c *kubeletCheck) admitted(w *World, cand types.UID, counted []types.UID) {
 		if uid == cand || !p.inConfig || !p.admitted || slices.Contains(counted, uid) {
 			continue
 		}
-		if c.start[uid].active() && c.view(w, uid).active() {
+		if start, end := c.start[uid], c.view(w, uid); activeThroughout(start, end) {
 			w.violateKubelet("K1", "admission of pod %s did not count pod %s, which could still run (%s)",
 				cand, uid, answersString(c.committed(uid)))
 		}
@@ -148,23 +157,14 @@ func (c *kubeletCheck) deleted(w *World, uid types.UID) {
 	}
 }
 
-// restarted is K4's first half: housekeeping re-creates only active pods.
+// restarted is K4's first half: housekeeping re-creates only active pods:
+// never one rejected at admission, nor one whose config phase is terminal
+// (see World.restartable for the status manager's phase).
 func (c *kubeletCheck) restarted(w *World, uid types.UID) {
 	p := w.pods[uid]
-	if p.rejected || !c.view(w, uid).active() {
+	if p.rejected || terminalPhase(p.phase) || c.committed(uid).KnownTerminated {
 		w.violateKubelet("K4", "housekeeping re-created pod %s, which is not active (rejected=%v, %s)",
 			uid, p.rejected, answersString(c.committed(uid)))
-	}
-}
-
-// callEnded follows SyncTerminatedPod's successes (K3) and new
-// incarnations (a SyncPod begins).
-func (c *kubeletCheck) callEnded(fn model.SyncFn, uid types.UID, err error) {
-	switch {
-	case fn == model.SyncPod:
-		c.cleanedUp[uid] = false
-	case fn == model.SyncTerminatedPod && err == nil:
-		c.cleanedUp[uid] = true
 	}
 }
 

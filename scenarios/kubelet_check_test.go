@@ -140,12 +140,12 @@ func TestKubeletCheckK3AcceptsTerminatePodWindow(t *testing.T) {
 	w := checkWorld()
 	c := &w.kube.check
 	c.answers["a"] = terminated(false)
-	c.callEnded(syncFns["SyncTerminatedPod"], "a", nil)
+	w.kube.callEnded(syncFns["SyncTerminatedPod"], "a", nil, false)
 	c.deleted(w, "a")
 	if len(w.Violations) > 0 {
 		t.Fatalf("got %v, want none", w.Violations)
 	}
-	c.callEnded(syncFns["SyncPod"], "a", nil) // a new incarnation: the window closed
+	w.kube.callBegan(w, syncFns["SyncPod"], "a") // a new incarnation: the window closed
 	c.deleted(w, "a")
 	if len(w.Violations) != 1 || w.Violations[0].Invariant != "K3" {
 		t.Fatalf("got %v, want one K3", w.Violations)

@@ -150,6 +150,7 @@ type podConfig struct {
 	Static   bool
 	FullName string
 	Terminal bool // its phase in config is Succeeded or Failed
+	Rejected bool // the kubelet rejected it at admission: never sent to the pod workers
 }
 
 // configOf is the config source's view of uid (the zero value if the plan
@@ -164,7 +165,7 @@ func (w *World) configOf(uid types.UID) podConfig {
 		name = "pod-" + string(uid)
 	}
 	return podConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
-		Terminal: terminalPhase(p.phase)}
+		Terminal: terminalPhase(p.phase), Rejected: p.rejected}
 }
 
 // livenessView is what the liveness oracle reads besides the event stream;

@@ -162,8 +162,8 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 	if c.Pod != nil {
 		b.Version = modelPod(c.Pod).Version
 	}
-	if w.kube != nil && b.Fn == model.SyncPod {
-		w.kube.check.syncPodBegins(w, uid)
+	if w.kube != nil {
+		w.kube.callBegan(w, b.Fn, uid)
 	}
 	w.emit(CallbackBegin, 0, b, nil)
 }
@@ -173,7 +173,6 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
-		w.kube.check.callEnded(syncFns[fn], uid, err)
 	}
 	w.emit(CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}, nil)
 }

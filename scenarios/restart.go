@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -62,7 +63,7 @@ func (w *World) startEpoch() {
 // restartKubelet is the Restart action, run as a sync-loop iteration (the
 // config source delivers nothing while the process starts): the old pod
 // workers stop, a new epoch begins, and every pod in config is ADDed
-// again, in UID order (admission runs again, except for pods whose API
+// again, in creation order (admission runs again, except for pods whose API
 // phase is terminal; a terminal pod whose runtime is idle starts out
 // terminated, SPEC §1.13).
 func (w *World) restartKubelet() {
@@ -77,11 +78,16 @@ func (w *World) restartKubelet() {
 	}
 	w.emit(Restarted, 0, nil, nil)
 	old.Shutdown()
-	for _, uid := range w.sortedUIDs() {
+	uids := w.sortedUIDs()
+	for _, uid := range uids {
 		p := w.pods[uid]
-		p.admitted, p.rejected = false, false
-		if p.inConfig {
-			w.add(uid)
+		p.admitted, p.rejected, p.addedInShutdown = false, false, false
+	}
+	// HandlePodAdditions sorts by creation time.
+	slices.SortStableFunc(uids, func(a, b types.UID) int { return cmp.Compare(w.pods[a].created, w.pods[b].created) })
+	for _, uid := range uids {
+		if w.pods[uid].inConfig {
+			w.add(uid, false)
 		}
 	}
 }

@@ -45,6 +45,7 @@ type configPod struct {
 	admitted, rejected bool
 	firstAddAt         time.Duration // first ADD (unset: never added)
 	addedInShutdown    bool          // first ADDed after the node shutdown began
+	created            int           // order of the pod object's first ADD (its creation timestamp)
 	// The API server's view (Plan.Node.APIServer): the pod object exists,
 	// its published phase, when it was deleted, and a pending watch echo.
 	inAPI     bool
@@ -99,6 +100,7 @@ type World struct {
 	epochFirstCall int
 	restartedAt    time.Duration
 	actors         int // kubelet actor goroutines started (goActor)
+	adds           int // pod objects ADDed (configPod.created)
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 }
