@@ -86,7 +86,11 @@ func (w *World) do(a Action) {
 // alive at once may share a name.
 func (w *World) goActor(kind string, f func()) {
 	w.actors++
-	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), f)
+	w.actorsRunning++
+	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), func() {
+		defer func() { w.actorsRunning-- }()
+		f()
+	})
 }
 
 // kill is a Kill, KillNow or RuntimeKill action: the actors behind them

@@ -173,3 +173,30 @@ func (b KubeletBugs) String() string {
 	}
 	return strings.Join(on, ",")
 }
+
+// KubeletBusy reports whether the kubelet-level actors still have work in
+// progress that the settle phase must let finish: an eviction or node
+// shutdown goroutine running, or a pod in the API whose status write,
+// watch echo or final delete is still to come. (For the settle phase's
+// "is the world still busy?" predicates; false without Plan.Node.)
+func (w *World) KubeletBusy() bool {
+	if w.kube == nil {
+		return false
+	}
+	if w.actorsRunning > 0 {
+		return true
+	}
+	for _, p := range w.pods {
+		if p.echoDue {
+			return true
+		}
+		if !p.inAPI {
+			continue
+		}
+		st := w.kube.statusOf(p.action.UID)
+		if (st.phase != "" && st.phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.finished) {
+			return true
+		}
+	}
+	return false
+}

@@ -151,3 +151,27 @@ func TestKubeletCheckK3AcceptsTerminatePodWindow(t *testing.T) {
 		t.Fatalf("got %v, want one K3", w.Violations)
 	}
 }
+
+// TestKubeletBusy: pending status writes, echoes, final deletes and running
+// actors keep the kubelet busy; a settled world is not.
+func TestKubeletBusy(t *testing.T) {
+	g := int64(0)
+	for _, tc := range []struct {
+		name  string
+		plant func(w *World)
+		want  bool
+	}{
+		{"settled", func(w *World) {}, false},
+		{"echo due", func(w *World) { w.pods["a"].echoDue = true }, true},
+		{"status to write", func(w *World) { w.kube.statusOf("a").phase = v1.PodFailed }, true},
+		{"written", func(w *World) { w.kube.statusOf("a").phase, w.pods["a"].apiPhase = v1.PodFailed, v1.PodFailed }, false},
+		{"delete due", func(w *World) { w.pods["a"].deletion, w.kube.statusOf("a").finished = &g, true }, true},
+		{"actor running", func(w *World) { w.actorsRunning = 1 }, true},
+	} {
+		w := checkWorld()
+		tc.plant(w)
+		if got := w.KubeletBusy(); got != tc.want {
+			t.Errorf("%s: got busy=%v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -20,6 +20,9 @@ func runScripted(t *testing.T, plan Plan) (*World, Result) {
 	if r.Failed() {
 		t.Fatalf("%v\n%s", r, storyOf(plan, r))
 	}
+	if w.KubeletBusy() {
+		t.Errorf("the kubelet is still busy after the settle phase")
+	}
 	return w, r
 }
 

@@ -101,6 +101,7 @@ type World struct {
 	restartedAt    time.Duration
 	actors         int // kubelet actor goroutines started (goActor)
 	adds           int // pod objects ADDed (configPod.created)
+	actorsRunning  int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 }
