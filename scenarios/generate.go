@@ -124,6 +124,10 @@ type Family struct {
 	Name     string
 	Generate func(sim.Source) Plan
 	Marks    []string
+	// Bugs re-introduces kubelet-level bugs into every world of the family
+	// (a K-entry mutant: run, replay and rapid all see them); zero in
+	// Families().
+	Bugs KubeletBugs
 }
 
 // Families lists the scenario families, by name.
@@ -193,10 +197,8 @@ func RunSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Re
 // RunSeedWithBugs is RunSeed in a world with historical kubelet bugs
 // re-introduced (KubeletBugs; the mutants' K entries).
 func RunSeedWithBugs(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions, bugs KubeletBugs) Result {
-	st := SeedStreams(seed)
-	w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
-	w.Bugs = bugs
-	return judge(f, seed, w, opts)
+	f.Bugs = bugs
+	return RunSeed(f, seed, strategy, opts)
 }
 
 // Replayed is one seed run again, with what a human needs to look at it.
@@ -224,6 +226,7 @@ func runSeed(f Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (R
 // judge runs the world with every oracle and the coverage marker and
 // collects the verdict.
 func judge(f Family, seed uint64, w *World, opts CheckOptions) Result {
+	w.Bugs = f.Bugs
 	oracles := newEpochOracles(func() []Oracle { return defaultOracles(opts) })
 	w.Observe(oracles)
 	marks := newMarker()
