@@ -106,16 +106,18 @@ func activeThroughout(start, end admissionView) bool {
 }
 
 // admitted is K1 for one admission of cand, which counted the pods counted:
-// a locally rejected pod never counts, a pod known terminated when the
-// admission began never counts, and an admitted pod in config that was
-// active by K1's rule throughout the admission must count. Purges and
+// a locally rejected pod never counts (unless an earlier pod object with
+// its UID is still being torn down: those containers do hold resources),
+// a pod known terminated when the admission began never counts, and an
+// admitted pod in config that was active by K1's rule throughout the
+// admission must count. Purges and
 // restarts cannot happen meanwhile: they run in the sync loop, like
 // admission.
 func (c *kubeletCheck) admitted(w *World, cand types.UID, counted []types.UID) {
 	for _, uid := range counted {
 		p := w.pods[uid]
 		switch {
-		case p.rejected:
+		case p.rejected && !c.start[uid].answers.TerminationRequested:
 			w.violateKubelet("K1", "admission of pod %s counted pod %s, which was rejected at admission", cand, uid)
 		case c.start[uid].answers.KnownTerminated:
 			w.violateKubelet("K1", "admission of pod %s counted pod %s, which was known terminated", cand, uid)
