@@ -75,3 +75,21 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkCheckMarkedScaling is BenchmarkCheckScaling with the markers
+// kept, through PorcupineMarkedModel (the oracle's porcupine path).
+func BenchmarkCheckMarkedScaling(b *testing.B) {
+	for _, size := range scalingSizes {
+		history := toPorcupine(seq(scalingHistory(size.ops, size.pods)...))
+		b.Run(fmt.Sprintf("ops=%d/pods=%d", size.ops, size.pods), func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				if res, _ := CheckMarked(history, 0); res != porcupine.Ok {
+					b.Fatal(res)
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
+}

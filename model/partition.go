@@ -18,6 +18,16 @@ import (
 // more, never reject a linearizable history. WorkerStep markers are left
 // out: porcupine explores the hidden worker steps itself.
 func Partition(history []porcupine.Operation) [][]porcupine.Operation {
+	return partition(history, false)
+}
+
+// PartitionMarked is Partition keeping the WorkerStep markers, each in the
+// part of its UID (PorcupineMarkedModel).
+func PartitionMarked(history []porcupine.Operation) [][]porcupine.Operation {
+	return partition(history, true)
+}
+
+func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Operation {
 	ops := make([]Op, len(history))
 	for i, h := range history {
 		in, ok := h.Input.(Input)
@@ -28,6 +38,9 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 	}
 	plan := planPartitions(ops)
 	parts := make([][]porcupine.Operation, plan.parts)
+	for q, n := range plan.sizes(ops, keepMarkers) {
+		parts[q] = make([]porcupine.Operation, 0, n)
+	}
 	var split knownSplit
 	for i, op := range history {
 		switch p := plan.partOf[i]; {
@@ -41,7 +54,7 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 					parts[q] = append(parts[q], op)
 				}
 			}
-		case isWorkerStep(ops[i].Input):
+		case isWorkerStep(ops[i].Input) && !keepMarkers:
 		default:
 			parts[p] = append(parts[p], op)
 		}
@@ -61,6 +74,27 @@ type partitionPlan struct {
 }
 
 const broadcast = -1
+
+// sizes counts the operations of each part, so that Partition allocates
+// each part once (porcupine copies every operation into its part).
+func (plan *partitionPlan) sizes(ops []Op, keepMarkers bool) []int {
+	n := make([]int, plan.parts)
+	broadcasts := 0
+	for i, p := range plan.partOf {
+		switch {
+		case p == broadcast:
+			broadcasts++
+		case keepMarkers || !isWorkerStep(ops[i].Input):
+			n[p]++
+		}
+	}
+	for q, owns := range plan.owns {
+		if owns {
+			n[q] += broadcasts
+		}
+	}
+	return n
+}
 
 func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 

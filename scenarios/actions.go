@@ -153,6 +153,7 @@ func (w *World) housekeeping() {
 	}
 	id := w.call(in)
 	known := w.PW.SyncKnownPods(desired)
+	w.quiet.known = known
 	w.ret(id, knownPods(known))
 	w.housekeepingExtras(desired, known)
 }

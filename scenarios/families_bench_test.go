@@ -9,17 +9,24 @@ import (
 // BenchmarkScenario reports the throughput of each family: one op is one
 // seed, run and judged by every oracle (workers' invariants, safety,
 // linearizability with the witness and porcupine fallback, liveness).
+// seeds/s is per second of wall time; seeds/cpu-s per second of the
+// process's CPU time (all threads: the garbage collector's too), which is
+// the figure per core and does not depend on what else the machine runs.
 //
 //	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./scenarios
 func BenchmarkScenario(b *testing.B) {
 	for _, f := range Families() {
 		b.Run(f.Name, func(b *testing.B) {
+			start := cpuTime()
 			for i := 0; i < b.N; i++ {
 				if r := RunSeed(f, uint64(i), sim.RandomWalk{}, CheckOptions{}); r.Failed() {
 					b.Fatal(r)
 				}
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "seeds/s")
+			if used := cpuTime() - start; used > 0 {
+				b.ReportMetric(float64(b.N)/used.Seconds(), "seeds/cpu-s")
+			}
 		})
 	}
 }

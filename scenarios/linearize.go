@@ -97,12 +97,26 @@ func checkHistory(h History, opts CheckOptions, check checkFunc) Verdict {
 	if v.Timeout == 0 {
 		v.Timeout = DefaultPorcupineTimeout
 	}
-	v.Porcupine, v.Info = check(h.Ops, max(v.Timeout, 0))
+	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), check)
 	if !ok {
 		// The witness proves nothing when it fails: porcupine decides.
 		v.Result = v.Porcupine
 	}
 	return v
+}
+
+// searchHistory is porcupine's verdict on h. It searches the history with
+// its worker-step markers first (model.PorcupineMarkedModel: hidden steps
+// only at the markers, so no closure and much smaller states), whose Ok is
+// final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
+// or no markers — check searches the history without them and decides.
+func searchHistory(h History, timeout time.Duration, check checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+	if marked := h.markedOps(); len(marked) > len(h.Ops) {
+		if res, info := model.CheckMarked(marked, timeout); res == porcupine.Ok {
+			return res, info
+		}
+	}
+	return check(h.Ops, timeout)
 }
 
 // replayWitness is the witness: the effect order through model.Replay,

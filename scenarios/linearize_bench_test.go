@@ -87,8 +87,12 @@ func BenchmarkCheck(b *testing.B) {
 			}},
 		} {
 			b.Run(name+"/"+path.name, func(b *testing.B) {
+				start := cpuTime()
 				for b.Loop() {
 					path.run()
+				}
+				if used := cpuTime() - start; used > 0 {
+					b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(h.Ops)), "ns/operation")
 				b.ReportMetric(float64(len(h.Ops)), "operations")

@@ -48,6 +48,18 @@ func (p *lvPlant) with(q *lvPlant) *lvPlant {
 // over p's wrappers (nil: the plain world).
 func lvRun(t *testing.T, plan Plan, p *lvPlant) (*liveness, []Violation) {
 	t.Helper()
+	w := lvWorld(plan, p)
+	o := newLiveness(CheckOptions{}).(*liveness)
+	w.Observe(o)
+	err := w.Run()
+	if err != nil {
+		t.Fatalf("run: got error %v, want none\n%v", err, plan)
+	}
+	return o, o.Finish(w, err)
+}
+
+// lvWorld is the world of lvRun, not yet run.
+func lvWorld(plan Plan, p *lvPlant) *World {
 	st := SeedStreams(7)
 	w := NewWorld(plan, st.Schedule, st.Faults, sim.RandomWalk{})
 	if p != nil {
@@ -65,13 +77,7 @@ func lvRun(t *testing.T, plan Plan, p *lvPlant) (*liveness, []Violation) {
 		}
 		w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: w.Runtime, Queue: q})
 	}
-	o := newLiveness(CheckOptions{}).(*liveness)
-	w.Observe(o)
-	err := w.Run()
-	if err != nil {
-		t.Fatalf("run: got error %v, want none\n%v", err, plan)
-	}
-	return o, o.Finish(w, err)
+	return w
 }
 
 // lvAct is an action of client 0 with the defaults of a generated one.

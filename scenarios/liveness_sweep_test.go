@@ -61,12 +61,14 @@ func TestLivenessSwarmChecksEveryInvariant(t *testing.T) {
 // TestWorldSettles: the end of a run as the liveness oracle needs it —
 // housekeeping ran periodically, the injected errors healed for the settle
 // phase, the inputs stopped, and the final state was the last thing before
-// Settled.
+// Settled. The settle phase runs in full (quiet.full); TestQuietSettle
+// checks its early end.
 func TestWorldSettles(t *testing.T) {
 	plan := lvPlan(lvAct(0, Create, "a"), lvAct(time.Second, Remove, "a"))
 	plan.Faults = Faults{ErrorRate: 1000}
 	st := SeedStreams(3)
 	w := NewWorld(plan, st.Schedule, st.Faults, sim.RandomWalk{})
+	w.quiet.full = true
 	c := &settleCounter{}
 	w.Observe(c)
 	if err := w.Run(); err != nil {

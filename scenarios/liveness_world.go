@@ -78,12 +78,18 @@ func (w *World) iteration(f func()) {
 // completion, a config change a lost update would hide) has happened too.
 // Then the daemons stop (≤ one housekeeping period) and the workers drain
 // (drainTime), so "quiescent" in the oracle means: no input for a while.
+//
+// The phase ends early, with the same verdict, once housekeeping finds the
+// world quiescent: nothing could change any more (liveness_quiet.go). In
+// most runs that is a few ticks after quietFor, not SettleTime.
 func (w *World) settle() {
 	// SPEC §3.2 assumes sync functions eventually succeed: the injected
 	// errors end with the plan; slow calls and ignored cancellation go on.
 	w.Runtime.Faults.ErrorRate = 0
 	healedAt := w.S.Elapsed()
-	w.S.Sleep(SettleTime)
+	if w.settleQuietly(SettleTime) && w.quiet.full {
+		w.S.Sleep(healedAt + SettleTime - w.S.Elapsed())
+	}
 	w.quiescing = true
 	quiesceAt := w.S.Elapsed()
 	w.daemonsDone.Wait()

@@ -87,6 +87,7 @@ func (w *World) emit(kind EventKind, id int, in model.Input, out model.Output) {
 // call emits a ClientCall and returns its ID for the matching ret.
 func (w *World) call(in model.Input) int {
 	w.calls++
+	w.quiet.noteInput(in)
 	w.emit(ClientCall, w.calls, in, nil)
 	return w.calls
 }

@@ -233,6 +233,18 @@ func (h History) unmarked() ([]model.Op, []int) {
 	return ops, index
 }
 
+// markedOps is Ops with the worker-step markers added, each a point at its
+// event (as callbacks are), for model.CheckMarked.
+func (h History) markedOps() []porcupine.Operation {
+	ops := slices.Clip(h.Ops)
+	for _, e := range h.Effects {
+		if e.Op < 0 {
+			ops = append(ops, porcupine.Operation{Input: e.Step, Call: 2 * e.Seq, Return: 2*e.Seq + 1})
+		}
+	}
+	return ops
+}
+
 // op is the model operation of one witness entry.
 func (h History) op(e Effect) model.Op {
 	if e.Op < 0 {

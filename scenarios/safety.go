@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -82,7 +81,11 @@ type safetyOracle struct {
 	// viewOf reads the pod workers of a World (tests plant faults here).
 	viewOf    func(*World) safetyView
 	pods      map[string]*safetyPod
+	uids      []string        // the keys of pods, sorted (sortedUIDs)
+	cs        safetyCS        // the critical section being judged (newCS)
 	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
+	// sortedFullnames are fullnames' keys, sorted (noteFullName).
+	sortedFullnames []string
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool
@@ -172,13 +175,30 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	if t == nil {
 		t = &safetyPod{uid: uid}
 		o.pods[uid] = t
+		// A new array, never an insert in place: callers may be ranging
+		// over the old one.
+		i, _ := slices.BinarySearch(o.uids, uid)
+		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 	}
 	return t
 }
 
+// noteFullName adds a full name to fullnames and, kept sorted, to
+// sortedFullnames (a new array each time, as for uids).
+func (o *safetyOracle) noteFullName(f string) {
+	if o.fullnames[f] {
+		return
+	}
+	o.fullnames[f] = true
+	i, _ := slices.BinarySearch(o.sortedFullnames, f)
+	o.sortedFullnames = slices.Insert(slices.Clip(o.sortedFullnames), i, f)
+}
+
 // sortedUIDs lists every UID mentioned so far, sorted, so that the order of
-// checks (and of messages) never depends on map order.
-func (o *safetyOracle) sortedUIDs() []string { return slices.Sorted(maps.Keys(o.pods)) }
+// checks (and of messages) never depends on map order. It is read at every
+// pod-lock release, so it is kept rather than sorted each time; callers
+// must not modify it.
+func (o *safetyOracle) sortedUIDs() []string { return o.uids }
 
 // report records a violation once per key: a broken state persists over
 // many events, and a trace needs the first one.

@@ -209,7 +209,7 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		a := cs.now[inc.uid]
 		return a.TerminationRequested && !a.KnownTerminated
 	}
-	for _, f := range slices.Sorted(maps.Keys(o.fullnames)) {
+	for _, f := range o.sortedFullnames {
 		m := v.MirrorTerminating(f)
 		var started, maybe []*safetyInc
 		for _, uid := range o.sortedUIDs() {

@@ -186,7 +186,7 @@ func (o *safetyOracle) onReturn(ev Event) {
 func (o *safetyOracle) release(v safetyView, ev Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
-	cs := &safetyCS{ev: ev, now: map[string]workers.Answers{}, known: map[string]bool{}, purged: map[string]*safetyInc{}}
+	cs := o.newCS(ev)
 	for _, uid := range v.KnownUIDs() {
 		cs.known[uid] = true
 		o.track(uid)
@@ -216,11 +216,26 @@ func (o *safetyOracle) release(v safetyView, ev Event) {
 	}
 	o.csFired = nil
 	o.checkState(v, cs)
-	for uid, t := range o.pods {
-		if t.cur != nil {
+	for _, uid := range o.sortedUIDs() {
+		if t := o.pods[uid]; t.cur != nil {
 			t.cur.ans, t.cur.hasAns = cs.now[uid], true
 		}
 	}
+}
+
+// newCS returns the record of the critical section that ends at ev. Its
+// maps are the previous section's, cleared: one is judged at every pod-lock
+// release, and none is kept past its release.
+func (o *safetyOracle) newCS(ev Event) *safetyCS {
+	cs := &o.cs
+	if cs.now == nil {
+		cs.now, cs.known, cs.purged = map[string]workers.Answers{}, map[string]bool{}, map[string]*safetyInc{}
+	}
+	clear(cs.now)
+	clear(cs.known)
+	clear(cs.purged)
+	cs.ev = ev
+	return cs
 }
 
 // attributeWorker files a critical section of worker/<uid> as a possible

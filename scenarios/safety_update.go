@@ -18,7 +18,7 @@ import (
 func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
-	o.fullnames[u.Pod.FullName()] = true
+	o.noteFullName(u.Pod.FullName())
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
 	if u.RuntimeOnly && u.Type != model.Kill {

@@ -104,6 +104,13 @@ type World struct {
 	actorsRunning  int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
+
+	// The settle phase ends early once the world is quiescent
+	// (liveness_quiet.go): actors register what keeps them busy in busy,
+	// their periodic daemons' goroutine names in tickers.
+	busy    []func() bool
+	tickers []string
+	quiet   quietness
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
@@ -160,10 +167,15 @@ func (w *World) Run() error {
 	}
 	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
 	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
-	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeeping) })
-	if w.kube != nil && w.kube.node.APIServer {
-		w.daemons++
-		w.S.GoDaemon("statusmanager", w.statusLoop)
+	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
+	if w.kube != nil {
+		// The kubelet's actors keep the settle phase going while they work.
+		w.busy = append(w.busy, w.KubeletBusy)
+		if w.kube.node.APIServer {
+			w.daemons++
+			w.tickers = append(w.tickers, "statusmanager")
+			w.S.GoDaemon("statusmanager", w.statusLoop)
+		}
 	}
 	w.S.Go("driver", func() {
 		done.Wait()

@@ -100,41 +100,58 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 func (s *Scheduler) Trace() string {
 	var b strings.Builder
 	b.Grow(len(s.trace) * 40)
-	var at time.Duration
-	for i := range s.trace {
-		r := &s.trace[i]
-		if r.op == opAdvance {
-			at = time.Duration(r.arg)
-		}
-		s.writeRecord(&b, at, r)
-		b.WriteByte('\n')
-	}
+	s.renderTrace(func(p []byte) { b.Write(p) })
 	return b.String()
 }
 
-// TraceSHA256 is the hex SHA-256 of Trace: equal hashes, equal runs.
+// TraceSHA256 is the hex SHA-256 of Trace: equal hashes, equal runs. It
+// hashes the trace as it is rendered, in chunks, without building it: every
+// seed of a sweep asks for it.
 func (s *Scheduler) TraceSHA256() string {
-	sum := sha256.Sum256([]byte(s.Trace()))
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	s.renderTrace(func(p []byte) { h.Write(p) })
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// traceChunk is how much rendered trace renderTrace hands on at a time.
+const traceChunk = 32 << 10
+
+// renderTrace renders the trace, one line per record, into a buffer that
+// it hands to sink whenever it fills and at the end (sink must not keep
+// it). The text of the current time is rendered once per clock advance.
+func (s *Scheduler) renderTrace(sink func(p []byte)) {
+	buf := make([]byte, 0, traceChunk+256)
+	atText := []byte(time.Duration(0).String())
+	for i := range s.trace {
+		r := &s.trace[i]
+		if r.op == opAdvance {
+			atText = append(atText[:0], time.Duration(r.arg).String()...)
+		}
+		buf = s.appendRecord(buf, atText, r)
+		buf = append(buf, '\n')
+		if len(buf) >= traceChunk {
+			sink(buf)
+			buf = buf[:0]
+		}
+	}
+	sink(buf)
 }
 
 // TraceLen is the number of trace records.
 func (s *Scheduler) TraceLen() int { return len(s.trace) }
 
-func (s *Scheduler) writeRecord(b *strings.Builder, at time.Duration, r *record) {
-	b.WriteString(at.String())
-	b.WriteByte(' ')
-	b.WriteString(s.gname(int32(r.g)))
-	b.WriteByte(' ')
-	b.WriteString(r.op.String())
+// appendRecord appends one trace line (without its newline) to b.
+func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record) []byte {
+	b = append(b, atText...)
+	b = append(b, ' ')
+	b = append(b, s.gname(int32(r.g))...)
+	b = append(b, ' ')
+	b = append(b, r.op.String()...)
 	if r.obj >= 0 {
-		b.WriteByte(' ')
-		b.WriteString(s.objects[r.obj].name)
+		b = append(b, ' ')
+		b = append(b, s.objects[r.obj].name...)
 	}
-	if d := s.detail(r); d != "" {
-		b.WriteByte(' ')
-		b.WriteString(d)
-	}
+	return s.appendDetail(b, r)
 }
 
 func (s *Scheduler) gname(id int32) string {
@@ -144,30 +161,43 @@ func (s *Scheduler) gname(id int32) string {
 	return s.all[id].name
 }
 
-// detail renders the op-specific argument of a record.
+// detail renders the op-specific argument of a record ("" if none).
 func (s *Scheduler) detail(r *record) string {
+	d := s.appendDetail(nil, r)
+	if len(d) == 0 {
+		return ""
+	}
+	return string(d[1:])
+}
+
+// appendDetail appends the op-specific argument of a record, after a
+// space, if it has one.
+func (s *Scheduler) appendDetail(b []byte, r *record) []byte {
 	switch r.op {
 	case opGo, opWake:
-		return s.gname(int32(r.arg))
+		if name := s.gname(int32(r.arg)); name != "" {
+			return append(append(b, ' '), name...)
+		}
 	case opTimeout:
-		return "for " + s.gname(int32(r.arg))
+		return append(append(b, " for "...), s.gname(int32(r.arg))...)
 	case opLockWait:
-		return "held-by " + s.gname(int32(r.arg))
+		return append(append(b, " held-by "...), s.gname(int32(r.arg))...)
 	case opUnlock:
 		if r.arg >= 0 {
-			return "to " + s.gname(int32(r.arg))
+			return append(append(b, " to "...), s.gname(int32(r.arg))...)
 		}
 	case opSleep, opEventBlock:
 		if r.arg < 0 {
-			return "forever"
+			return append(b, " forever"...)
 		}
-		return time.Duration(r.arg).String()
+		return append(append(b, ' '), time.Duration(r.arg).String()...)
 	case opRand:
-		return strconv.FormatInt(r.arg&0xffffffff, 10) + " of " + strconv.FormatInt(r.arg>>32, 10)
+		b = strconv.AppendInt(append(b, ' '), r.arg&0xffffffff, 10)
+		return strconv.AppendInt(append(b, " of "...), r.arg>>32, 10)
 	case opWait, opTryWait, opFired, opEventWait:
-		return strconv.FormatBool(r.arg == 1)
+		return strconv.AppendBool(append(b, ' '), r.arg == 1)
 	case opAdvance:
-		return "clock"
+		return append(b, " clock"...)
 	}
-	return ""
+	return b
 }

@@ -69,3 +69,30 @@ func FuzzParseResults(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseTrace: replay --expect's reader. What it accepts is non-empty,
+// newline-terminated, one well-formed record per line with time never
+// going backwards.
+//
+//	go test -run '^$' -fuzz FuzzParseTrace ./cmd/simrun
+func FuzzParseTrace(f *testing.F) {
+	f.Add([]byte("0s - go client/0\n0s client/0 lock podLock\n500ms - advance clock\n500ms worker/a rand 3 of 5\n"))
+	f.Add([]byte("0s - go a\n"))
+	f.Add([]byte("1s - go a\n0s a exit\n"))
+	f.Add([]byte("0s - go a"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines, err := parseTrace(data)
+		if err != nil {
+			return
+		}
+		if len(lines) == 0 || strings.Join(lines, "\n")+"\n" != string(data) {
+			t.Fatalf("accepted %q as %d lines that do not rebuild it", data, len(lines))
+		}
+		for _, l := range lines {
+			if _, err := traceRecordTime(l); err != nil {
+				t.Fatalf("accepted a malformed record %q: %v", l, err)
+			}
+		}
+	})
+}

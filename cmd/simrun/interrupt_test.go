@@ -1,14 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestInterruptWritesPartialResults: SIGINT in the middle of a sweep stops
@@ -18,17 +19,26 @@ func TestInterruptWritesPartialResults(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "partial.json")
 	cmd := exec.Command(binary, "run", "--scenario", "swarm", "--seeds", "1000000", "--json", path)
 	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Real time here only decides when the signal is sent; what the test
-	// checks does not depend on it.
-	time.Sleep(1500 * time.Millisecond)
+	// Off a terminal, progress prints a line when the first seed is done:
+	// interrupt after it, however loaded the machine is.
+	lines := bufio.NewScanner(stderr)
+	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "1/1000000 seeds") {
+		t.Fatalf("first stderr line %q, want the first seed's progress line", lines.Text())
+	}
+	errOut.WriteString(lines.Text() + "\n")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	_, _ = io.Copy(&errOut, stderr)
+	err = cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 1 {
 		t.Fatalf("got %v, want exit 1\nstdout: %s\nstderr: %s", err, out.String(), errOut.String())

@@ -1,12 +1,15 @@
 // Command simrun runs podsim's scenario families under the deterministic
-// scheduler: it sweeps seeds in CI, replays one seed byte for byte, and
-// lists what it can run.
+// scheduler: it sweeps seeds in CI, replays one seed byte for byte, shrinks
+// a failing seed into a regression script, and lists what it can run.
 //
 //	simrun                                   = simrun run (every family, default budget)
 //	simrun run --scenario swarm --seeds 5000 --parallel 2
 //	simrun replay --scenario swarm --seed 17 --trace trace.txt
+//	simrun replay --scenario swarm --seed 17 --expect trace.txt
+//	simrun shrink --scenario swarm --seed 17 [--mutant B2]
 //	simrun list
 //	simrun merge shard0.json shard1.json --json all.json
+//	simrun completion bash|zsh|fish|powershell
 //
 // Exit codes: 0 every check passed, 1 a check failed, 2 bad usage or bad
 // input (one clear line on stderr, nothing else written).
@@ -42,6 +45,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		args = []string{"run"}
 	}
 	root := newRoot(stdout, stderr)
+	completeFlagValues(root)
 	root.SetArgs(args)
 	err := root.Execute()
 	switch {
@@ -63,6 +67,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newShrinkCmd(stdout, stderr))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })

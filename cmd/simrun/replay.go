@@ -10,62 +10,110 @@ import (
 	"github.com/podsim/podsim/scenarios"
 )
 
+type replayFlags struct {
+	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
+	depth                                                                         int
+}
+
 func newReplayCmd(stdout io.Writer) *cobra.Command {
-	var scenario, seed, strategy, tracePath, timelinePath, outDir string
-	var depth int
+	var f replayFlags
 	cmd := &cobra.Command{
 		Use:   "replay",
 		Short: "Re-run one seed and print its verdict and trace hash",
 		Long: "replay re-runs one seed of a family and prints the verdict and the SHA-256 of its canonical\n" +
-			"trace: the same seed gives the same hash on any machine, at any GOMAXPROCS, with or without -race.",
-		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json",
-		Args:    cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if scenario == "" || seed == "" {
-				return usagef("replay needs --scenario and --seed")
-			}
-			fams, err := familiesNamed(scenario)
-			if err != nil || len(fams) != 1 {
-				return usagef("replay needs one scenario, got %q", scenario)
-			}
-			s, err := parseSeed(seed)
-			if err != nil {
-				return err
-			}
-			st, err := strategyNamed(strategy, depth)
-			if err != nil {
-				return err
-			}
-			rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-				Reproduce: reproduce(fams[0].Name, s, strategy), ArtifactDir: outDir})
-			r := rp.Result
-			for path, data := range map[string][]byte{tracePath: []byte(rp.Trace), timelinePath: rp.Timeline} {
-				if path == "" {
-					continue
-				}
-				if err := os.WriteFile(path, data, 0o644); err != nil {
-					return usagef("cannot write %s: %v", path, err)
-				}
-			}
-			fmt.Fprintf(stdout, "%s\ntrace sha256 %s (%d steps, %v virtual)\n", r, r.TraceSHA, r.Steps, r.Elapsed)
-			if r.Failed() {
-				for _, v := range r.Violations {
-					fmt.Fprintf(stdout, "  %s\n", v)
-				}
-				return errChecksFailed
-			}
-			return nil
-		},
+			"trace: the same seed gives the same hash on any machine, at any GOMAXPROCS, with or without -race.\n" +
+			"--expect compares the run with a trace saved by --trace (sha256sum of that file is the hash\n" +
+			"printed) and names the first record at which they part.",
+		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json\n" +
+			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runReplay(f, stdout) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&scenario, "scenario", "", "scenario family")
-	fl.StringVar(&seed, "seed", "", "seed to replay")
-	fl.StringVar(&strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&depth, "pct-depth", 3, "bug depth PCT searches for")
-	fl.StringVar(&tracePath, "trace", "", "write the canonical trace to this file")
-	fl.StringVar(&timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
-	fl.StringVar(&outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
+	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
+	fl.StringVar(&f.seed, "seed", "", "seed to replay")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.IntVar(&f.depth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
+	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
+	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
+	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
+}
+
+func runReplay(f replayFlags, stdout io.Writer) error {
+	if f.scenario == "" || f.seed == "" {
+		return usagef("replay needs --scenario and --seed")
+	}
+	fams, err := familiesNamed(f.scenario)
+	if err != nil || len(fams) != 1 {
+		return usagef("replay needs one scenario, got %q", f.scenario)
+	}
+	s, err := parseSeed(f.seed)
+	if err != nil {
+		return err
+	}
+	st, err := strategyNamed(f.strategy, f.depth)
+	if err != nil {
+		return err
+	}
+	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
+	expected, err := readExpectedTrace(f.expectPath)
+	if err != nil {
+		return err
+	}
+	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
+		Reproduce: reproduce(fams[0].Name, s, f.strategy), ArtifactDir: f.outDir, Mutant: f.mutant})
+	r := rp.Result
+	got := traceLines(rp.Trace)
+	d, diverged := firstDivergence(expected, got)
+	if expected != nil && d.want == "" && d.line == len(expected)+1 {
+		return usagef("%s: truncated trace file: it matches the replay's first %d records of %d, then ends",
+			f.expectPath, len(expected), len(got))
+	}
+	for path, data := range map[string][]byte{f.tracePath: []byte(rp.Trace), f.timelinePath: rp.Timeline} {
+		if path == "" {
+			continue
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return usagef("cannot write %s: %v", path, err)
+		}
+	}
+	fmt.Fprintf(stdout, "%s\ntrace sha256 %s (%d steps, %v virtual)\n", r, r.TraceSHA, r.Steps, r.Elapsed)
+	for _, v := range r.Violations {
+		fmt.Fprintf(stdout, "  %s\n", v)
+	}
+	switch {
+	case expected == nil:
+	case diverged:
+		fmt.Fprintf(stdout, "DIVERGED from %s: %s\n", f.expectPath, d)
+		return errChecksFailed
+	default:
+		fmt.Fprintf(stdout, "trace matches %s (%d records)\n", f.expectPath, len(expected))
+	}
+	if r.Failed() {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// readExpectedTrace reads --expect's file; nil when there is none.
+func readExpectedTrace(path string) ([]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("cannot read %s: %v", path, err)
+	}
+	lines, err := parseTrace(data)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	return lines, nil
 }
 
 func newListCmd(stdout io.Writer) *cobra.Command {

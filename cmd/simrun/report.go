@@ -8,11 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/podsim/podsim/scenarios"
-	"github.com/podsim/podsim/sim"
 )
 
 // summarize prints one line per failing seed (with the command that
@@ -80,26 +77,31 @@ func failureMessage(r scenarios.Result) string {
 	return r.Violations[0].String()
 }
 
-// recheck re-runs every failing seed and compares trace hashes: a failure
-// that does not reproduce is itself a failure (nondeterminism). With --out
+// recheck re-runs every failing seed and compares its trace with the
+// first run's (traces[i] is results[i]'s, kept for failing seeds): a
+// failure that does not reproduce is itself a failure (nondeterminism),
+// reported with the first record at which the two runs part. With --out
 // the re-run writes the seed's artifacts: the oracles' (porcupine HTML,
-// witness), the canonical trace and a verdict listing every violation.
-func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOptions, f runFlags, w io.Writer) {
-	for _, r := range results {
+// witness), the canonical trace and a verdict listing every violation. It
+// returns the number of nondeterministic seeds.
+func recheck(results []scenarios.Result, traces []string, rerun func(scenarios.Result, scenarios.CheckOptions) scenarios.Replayed,
+	opts scenarios.CheckOptions, f runFlags, w io.Writer) int {
+	nondeterministic := 0
+	for i, r := range results {
 		if !r.Failed() {
 			continue
 		}
-		fams, _ := familiesNamed(r.Family)
 		o := opts
 		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy)
 		if f.outDir != "" {
 			o.ArtifactDir = filepath.Join(f.outDir, r.Family, fmt.Sprintf("seed-%d", r.Seed))
 		}
-		rp := scenarios.ReplaySeed(fams[0], r.Seed, st, o)
-		again := rp.Result
-		if again.TraceSHA != r.TraceSHA {
-			fmt.Fprintf(w, "NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  reproduce: %s\n",
-				r.Family, r.Seed, r.TraceSHA, again.TraceSHA, o.Reproduce)
+		rp := rerun(r, o)
+		if rp.TraceSHA != r.TraceSHA {
+			nondeterministic++
+			d, _ := firstDivergence(traceLines(traces[i]), traceLines(rp.Trace))
+			fmt.Fprintf(w, "NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  %s\n  reproduce: %s\n",
+				r.Family, r.Seed, r.TraceSHA, rp.TraceSHA, d, o.Reproduce)
 		}
 		if o.ArtifactDir != "" {
 			if err := writeSeedArtifacts(o.ArtifactDir, rp, o.Reproduce); err != nil {
@@ -107,6 +109,7 @@ func recheck(results []scenarios.Result, st sim.Strategy, opts scenarios.CheckOp
 			}
 		}
 	}
+	return nondeterministic
 }
 
 // writeSeedArtifacts writes the verdict, the plan, the trace and the
@@ -193,40 +196,4 @@ func writeResults(path string, out []jsonResult) error {
 	}
 	tmp.Close()
 	return os.Rename(tmp.Name(), path)
-}
-
-// progress prints a progress line on a terminal and nothing otherwise.
-type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	total    int
-	n        int
-	terminal bool
-	last     time.Time
-}
-
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
-	}
-	return p
-}
-
-func (p *progress) tick() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	if p.terminal && time.Since(p.last) > 200*time.Millisecond {
-		p.last = time.Now()
-		fmt.Fprintf(p.w, "\r%d/%d seeds", p.n, p.total)
-	}
-}
-
-func (p *progress) done() {
-	if p.terminal {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

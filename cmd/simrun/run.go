@@ -124,14 +124,18 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 	// finish, and the results gathered so far are reported and written.
 	interrupt, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	results := runJobs(interrupt, jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
+	results, traces := runJobs(interrupt, jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
 	stop()
 	interrupted := len(results) < len(jobs)
 	if interrupted {
 		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d seeds: the results below are partial\n", len(results), len(jobs))
 	}
 	failed := summarize(results, f.strategy, stdout)
-	recheck(results, strategy, opts, f, stdout)
+	rerun := func(r scenarios.Result, o scenarios.CheckOptions) scenarios.Replayed {
+		fams, _ := familiesNamed(r.Family)
+		return scenarios.ReplaySeed(fams[0], r.Seed, strategy, o)
+	}
+	recheck(results, traces, rerun, opts, f, stdout)
 	elapsed := time.Since(began)
 	fmt.Fprintf(stderr, "%d seeds in %.1fs (%.0f seeds/s)\n", len(results), elapsed.Seconds(), float64(len(results))/elapsed.Seconds())
 	if f.jsonPath != "" {
@@ -153,9 +157,11 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 // runJobs runs the jobs on parallel workers until they are done or ctx is
 // cancelled. It returns the results of the jobs that ran, in job order
 // whatever the parallelism; each run is independent and deterministic, so
-// the results are the same at any --parallel.
-func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) []scenarios.Result {
-	results := make([]scenarios.Result, len(jobs))
+// the results are the same at any --parallel. traces[i] is the canonical
+// trace of results[i] if it failed ("" otherwise), for recheck.
+func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) (
+	results []scenarios.Result, traces []string) {
+	results, traces = make([]scenarios.Result, len(jobs)), make([]string, len(jobs))
 	ran := make([]bool, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -164,7 +170,7 @@ func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.Ch
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = scenarios.RunSeed(jobs[i].family, jobs[i].seed, st, opts)
+				results[i], traces[i] = scenarios.RunSeedTrace(jobs[i].family, jobs[i].seed, st, opts)
 				ran[i] = true
 				prog.tick()
 			}
@@ -181,11 +187,12 @@ dispatch:
 	close(next)
 	wg.Wait()
 	prog.done()
-	out := results[:0]
-	for i, r := range results {
+	n := 0
+	for i := range results {
 		if ran[i] {
-			out = append(out, r)
+			results[n], traces[n] = results[i], traces[i]
+			n++
 		}
 	}
-	return out
+	return results[:n], traces[:n]
 }

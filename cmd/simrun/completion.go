@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/podsim/podsim/scenarios"
+)
+
+// Shell completion: cobra's `simrun completion bash|zsh|fish|powershell`
+// prints the script (see its --help); registerCompletions adds the values
+// of simrun's own flags, so that `--scenario <TAB>` lists the families.
+
+// completeFlagValues registers the flag value completions of every
+// subcommand of root.
+func completeFlagValues(root *cobra.Command) {
+	for _, cmd := range root.Commands() {
+		registerCompletions(cmd)
+	}
+}
+
+// registerCompletions completes --scenario, --strategy and --mutant on cmd,
+// those of them it has.
+func registerCompletions(cmd *cobra.Command) {
+	values := map[string]func() []string{
+		"scenario": func() []string {
+			names := []string{}
+			for _, f := range scenarios.Families() {
+				names = append(names, f.Name)
+			}
+			if cmd.Name() == "run" {
+				names = append(names, "all")
+			}
+			return names
+		},
+		"strategy": func() []string { return []string{"random", "pct"} },
+		"mutant":   mutantNames,
+	}
+	for _, flag := range []string{"scenario", "strategy", "mutant"} {
+		if cmd.Flags().Lookup(flag) == nil {
+			continue
+		}
+		list := values[flag]
+		_ = cmd.RegisterFlagCompletionFunc(flag, func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+			var out []string
+			for _, v := range list() {
+				if strings.HasPrefix(v, prefix) {
+					out = append(out, v)
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+}
+
+// mutantNames lists the catalogued mutants --mutant accepts. The catalogue
+// lands with the mutants branch; at that merge this becomes the names of
+// scenarios.Mutants(). Until then it is empty and every --mutant is
+// refused as unknown.
+func mutantNames() []string { return nil }
+
+// validMutant refuses a --mutant that is not catalogued.
+func validMutant(name string) error {
+	if name == "" {
+		return nil
+	}
+	names := mutantNames()
+	for _, n := range names {
+		if n == name {
+			return nil
+		}
+	}
+	if len(names) == 0 {
+		return usagef("unknown mutant %q: no mutants are catalogued yet", name)
+	}
+	return usagef("unknown mutant %q: want one of %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/podsim/podsim/scenarios"
+)
+
+type shrinkFlags struct {
+	scenario, seed, strategy, mutant, out string
+	pctDepth, maxRuns                     int
+}
+
+func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f shrinkFlags
+	cmd := &cobra.Command{
+		Use:   "shrink",
+		Short: "Minimise a failing seed and save it as a regression script",
+		Long: "shrink re-runs one failing seed with its schedule and fault choices recorded, then minimises the\n" +
+			"plan's actions, the schedule and the faults together while the run keeps failing the same check.\n" +
+			"It prints the shrunk story and writes it as a datadriven script that `go test ./scenarios` re-runs\n" +
+			"(default: " + scenarios.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
+			"Exit 1: the seed failed and was shrunk; 0: the seed passes, nothing to shrink; 2: bad input.",
+		Example: "  simrun shrink --scenario early-kill --seed 12 --mutant B2\n" +
+			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runShrink(f, stdout, stderr) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
+	fl.StringVar(&f.seed, "seed", "", "the failing seed")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
+	fl.IntVar(&f.maxRuns, "max-runs", scenarios.DefaultShrinkRuns, "bound on candidate runs")
+	return cmd
+}
+
+func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
+	if f.scenario == "" || f.seed == "" {
+		return usagef("shrink needs --scenario and --seed")
+	}
+	fams, err := familiesNamed(f.scenario)
+	if err != nil || len(fams) != 1 {
+		return usagef("shrink needs one scenario, got %q", f.scenario)
+	}
+	seed, err := parseSeed(f.seed)
+	if err != nil {
+		return err
+	}
+	st, err := strategyNamed(f.strategy, f.pctDepth)
+	if err != nil {
+		return err
+	}
+	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
+	if f.maxRuns < 1 {
+		return usagef("--max-runs %d: want at least 1", f.maxRuns)
+	}
+	out := f.out
+	if out == "" {
+		out = filepath.Join(scenarios.RegressDir, scenarios.ScriptName(fams[0].Name, seed, f.mutant))
+		if err := checkWritable(out); err != nil {
+			return usagef("%v (run from the module root, or pass --out FILE)", err)
+		}
+	} else if err := checkWritable(out); err != nil {
+		return err
+	}
+	opts := scenarios.CheckOptions{Mutant: f.mutant}
+	c, r := scenarios.RecordSeed(fams[0], seed, st, opts)
+	if !r.Failed() {
+		fmt.Fprintf(stdout, "%s\nthe seed passes every check: nothing to shrink\n", r)
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s\n", r)
+	prog := newProgress(stderr, f.maxRuns)
+	s, err := scenarios.Shrink(c, st, opts, scenarios.ShrinkOptions{MaxRuns: f.maxRuns,
+		Progress: func(p scenarios.ShrinkProgress) { prog.set(p.Runs, "runs, best: "+p.Best.String()) }})
+	prog.done()
+	if errors.Is(err, scenarios.ErrNothingToShrink) {
+		// RecordSeed failed but its recorded replay passes: the run is not
+		// a function of its choices.
+		fmt.Fprintf(stdout, "NONDETERMINISM %s seed %d: the recorded choices replay to a passing run\n", fams[0].Name, seed)
+		return errChecksFailed
+	}
+	script := scenarios.RenderScript(scenarios.Script{Command: shrinkCommand(f, fams[0].Name, seed),
+		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, scenarios.CheckOptions{})
+	if err := writeAtomically(out, []byte(script)); err != nil {
+		return err
+	}
+	reportShrunk(stdout, s, out, f.maxRuns)
+	return errChecksFailed
+}
+
+// reportShrunk prints the outcome of a shrink: sizes, the story, the script.
+func reportShrunk(w io.Writer, s scenarios.Shrunk, script string, maxRuns int) {
+	fmt.Fprintf(w, "shrunk from %s\n       to %s in %d runs, still failing %s\n%s\nscript: %s\n"+
+		"re-run: go test ./scenarios -run 'TestRegressionScripts/%s'\n",
+		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, scenarios.Story(s.Case.Plan, s.Result), script,
+		strings.TrimSuffix(filepath.Base(script), ".txt"))
+	if s.Exhausted {
+		fmt.Fprintf(w, "the run budget (--max-runs %d) ran out: a larger budget may shrink further\n", maxRuns)
+	}
+}
+
+// shrinkCommand is the command that makes the script again, for its header.
+func shrinkCommand(f shrinkFlags, family string, seed uint64) string {
+	cmd := fmt.Sprintf("simrun shrink --scenario %s --seed %d --strategy %s", family, seed, f.strategy)
+	if f.strategy == "pct" {
+		cmd += fmt.Sprintf(" --pct-depth %d", f.pctDepth)
+	}
+	if f.mutant != "" {
+		cmd += " --mutant " + f.mutant
+	}
+	if f.maxRuns != scenarios.DefaultShrinkRuns {
+		cmd += fmt.Sprintf(" --max-runs %d", f.maxRuns)
+	}
+	return cmd
+}
+
+func shrinkNotes(s scenarios.Shrunk) []string {
+	return []string{fmt.Sprintf("Keeps %s; shrunk from %s in %d runs.", s.Target, s.Original.Size(), s.Runs)}
+}
+
+// writeAtomically writes path through a temporary file and a rename, so a
+// reader (or an interrupted write) never leaves half a file.
+func writeAtomically(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".simrun-*")
+	if err != nil {
+		return usagef("cannot write %s: %v", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return usagef("cannot write %s: %v", path, err)
+	}
+	tmp.Close()
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
