@@ -86,13 +86,6 @@ func (c *kubeletCheck) admissionBegins(w *World) {
 	}
 }
 
-// active is K1's rule on one view: the pod could still run (not known
-// terminated) and is not a pod that finished by itself or was rejected
-// (terminal) without its termination being requested.
-func (v admissionView) active() bool {
-	return !v.answers.KnownTerminated && (!v.terminal || v.answers.TerminationRequested)
-}
-
 // activeThroughout: K1's rule held all along between two views of one
 // pod during an admission. The flags only move one way, but a pod can turn
 // inactive for a moment: its own status turns terminal (natural
