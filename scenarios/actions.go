@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -15,28 +16,88 @@ import (
 func (w *World) do(a Action) {
 	p := w.pods[a.UID]
 	if p == nil && a.UID != "" {
-		p = &configPod{action: a, phase: v1.PodRunning}
+		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 		w.pods[a.UID] = p
 	}
+	// With a kubelet (Plan.Node), only admitted pods reach the pod workers
+	// through config changes and kills (a pod rejected at admission never
+	// does, B13's premise; nor does one the kubelet has not added yet); a
+	// REMOVE of a pod it added, admitted or not, still sends its kill.
+	toWorkers := p == nil || w.kube == nil || p.admitted
+	added := p != nil && (w.kube == nil || p.admitted || p.rejected)
 	switch a.Kind {
 	case Create:
+		fresh := !p.inConfig
 		p.inConfig, p.version = true, p.version+1
-		w.update(workers.SyncPodCreate, a.UID, nil)
+		if !fresh && w.kube != nil {
+			// The kubelet's config merges an ADD of a pod it has into an
+			// UPDATE: only a pod that left config is added again.
+			w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+			break
+		}
+		w.add(a.UID, fresh)
 	case Update:
 		p.version++
-		w.update(workers.SyncPodUpdate, a.UID, nil)
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Sync:
-		w.update(workers.SyncPodSync, a.UID, nil)
+		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
 	case Delete:
+		if w.kube != nil && p.action.Static {
+			break // a static pod has no API object: deleting its mirror pod changes nothing
+		}
 		p.version++
 		g := max(a.Grace, 0)
 		p.deletion = &g
-		w.update(workers.SyncPodUpdate, a.UID, nil)
+		if p.deletedAt == unset {
+			p.deletedAt = w.S.Elapsed()
+		}
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Remove:
-		p.inConfig = false
-		w.update(workers.SyncPodKill, a.UID, nil)
+		p.inConfig, p.inAPI = false, false
+		w.updateIf(added, workers.SyncPodKill, a.UID)
 	case Vanish:
-		p.inConfig = false
+		p.inConfig, p.inAPI = false, false
+	case Kill, KillNow, RuntimeKill:
+		if toWorkers {
+			w.kill(a)
+		}
+	case Finish:
+		p.version++
+		p.phase = v1.PodPhase(a.Terminal)
+		if p.inAPI {
+			p.apiPhase = p.phase
+		}
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+	case SyncKnown:
+		w.housekeeping()
+	case Query:
+		w.query(a.UID)
+	case Evict:
+		w.goActor("eviction", func() { w.evict(a) })
+	case Shutdown:
+		w.goActor("shutdown", func() { w.shutdown(a) })
+	case Restart:
+		w.restartKubelet()
+	}
+}
+
+// goActor starts a kubelet actor in a goroutine of its own, named
+// kind/<n>: the oracles follow calls by goroutine, so no two goroutines
+// alive at once may share a name.
+func (w *World) goActor(kind string, f func()) {
+	w.actors++
+	w.actorsRunning++
+	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), func() {
+		defer func() { w.actorsRunning-- }()
+		f()
+	})
+}
+
+// kill is a Kill, KillNow or RuntimeKill action: the actors behind them
+// (eviction, preemption, shutdown, housekeeping) pick from the active or
+// running pods, so a pod rejected at admission is never their target.
+func (w *World) kill(a Action) {
+	switch a.Kind {
 	case Kill:
 		ko := w.killOptions(a)
 		w.completions++
@@ -50,14 +111,12 @@ func (w *World) do(a Action) {
 		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
 			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
-	case Finish:
-		p.version++
-		p.phase = v1.PodPhase(a.Terminal)
-		w.update(workers.SyncPodUpdate, a.UID, nil)
-	case SyncKnown:
-		w.housekeeping()
-	case Query:
-		w.query(a.UID)
+	}
+}
+
+func (w *World) updateIf(toWorkers bool, t workers.UpdateType, uid types.UID) {
+	if toWorkers {
+		w.update(t, uid, nil)
 	}
 }
 
@@ -83,8 +142,9 @@ func (w *World) killOptions(a Action) *workers.KillPodOptions {
 }
 
 // housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
-// the pods in config, then create for desired pods it no longer knows
-// (restart after UID reuse, SPEC §1.12 caller contract).
+// the pods in config, then create for the active desired pods it no longer
+// knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
+// terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
 	desired := w.desired()
 	in := model.SyncKnownPods{Desired: []string{}}
@@ -95,11 +155,7 @@ func (w *World) housekeeping() {
 	known := w.PW.SyncKnownPods(desired)
 	w.quiet.known = known
 	w.ret(id, knownPods(known))
-	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, 0)
-		}
-	}
+	w.housekeepingExtras(desired, known)
 }
 
 // knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
@@ -113,17 +169,16 @@ func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
 	return out
 }
 
-// query reads every query, as the subsystems of SPEC §2 do.
+// query reads every query, as the subsystems of SPEC §2 do. Each call
+// goes to the pod workers current when it is made (a kubelet restart may
+// come between two of them).
 func (w *World) query(uid types.UID) {
-	pw := w.PW
-	for kind, q := range []func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers,
-		pw.ShouldPodBeFinished, pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating,
-		pw.ShouldPodRuntimeBeRemoved, pw.ShouldPodContentBeRemoved} {
-		id := w.call(model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
-		w.ret(id, model.Answer(q(uid)))
+	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
+		w.ask(kind, uid)
 	}
 	if p := w.pods[uid]; p != nil && p.action.Static {
 		full := w.podOf(uid).Name + "_default"
+		pw := w.PW
 		id := w.call(model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
 		w.ret(id, model.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}

@@ -15,7 +15,8 @@ import (
 // World: its events report their firing to the observers.
 type worldRuntime struct {
 	*simrt.Runtime
-	w *World
+	w     *World
+	epoch int // the kubelet process these pod workers belong to
 }
 
 // NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
@@ -25,13 +26,15 @@ func (r *worldRuntime) NewEvent(name string) workers.Event {
 	e := r.Runtime.NewEvent(name)
 	uid := uidOfEvent(name)
 	switch {
+	case r.epoch != r.w.epoch:
+		return e // a dead kubelet's: nobody observes it
 	case strings.HasPrefix(name, "cancel/"):
-		return &observedEvent{Event: e, w: r.w, fired: model.CancelFired{UID: uid}}
+		return &observedEvent{Event: e, w: r.w, fired: model.CancelFired{UID: uid}, epoch: r.epoch}
 	case strings.HasPrefix(name, "killed/"):
 		r.w.completions++
 		id := r.w.completions
 		r.w.killNowStarted(id)
-		return &observedEvent{Event: e, w: r.w, fired: model.CompletionFired{UID: uid, ID: id}}
+		return &observedEvent{Event: e, w: r.w, fired: model.CompletionFired{UID: uid, ID: id}, epoch: r.epoch}
 	}
 	return e
 }
@@ -39,19 +42,22 @@ func (r *worldRuntime) NewEvent(name string) workers.Event {
 // completionEvent is the CompletedCh the world passes with a kill.
 func (w *World) completionEvent(uid types.UID, id int) workers.Event {
 	e := w.RT.NewEvent("completed/" + string(uid))
-	return &observedEvent{Event: e, w: w, fired: model.CompletionFired{UID: string(uid), ID: id}}
+	return &observedEvent{Event: e, w: w, fired: model.CompletionFired{UID: string(uid), ID: id}, epoch: w.epoch}
 }
 
 // observedEvent emits Fired as it fires, inside the critical section that
-// fires it.
+// fires it (unless its kubelet process has been restarted since).
 type observedEvent struct {
 	workers.Event
 	w     *World
 	fired model.Input
+	epoch int
 }
 
 func (e *observedEvent) Fire() {
-	e.w.emit(Fired, 0, e.fired, nil)
+	if e.epoch == e.w.epoch {
+		e.w.emit(Fired, 0, e.fired, nil)
+	}
 	e.Event.Fire()
 }
 
@@ -67,15 +73,20 @@ type killNowCall struct {
 	waitID       int // the recorded wait, once started
 }
 
-func (w *World) killPodNow(a Action) {
+func (w *World) killPodNow(a Action) { w.killPodNowWith(a, nil) }
+
+// killPodNowWith is KillPodNow with a status function, recorded; it
+// reports whether the pod terminated in time.
+func (w *World) killPodNowWith(a Action, statusFn workers.PodStatusFunc) bool {
 	g := w.S.Goroutine()
 	k := &killNowCall{pod: w.podOf(a.UID), ko: w.killOptions(a)}
 	w.killNow[g] = k
-	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, nil)
+	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, statusFn)
 	delete(w.killNow, g)
 	if k.waitID != 0 {
 		w.ret(k.waitID, model.Answer(err == nil))
 	}
+	return err == nil
 }
 
 // killNowStarted: KillPodNow created its completion Event; its kill begins.

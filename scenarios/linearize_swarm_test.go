@@ -34,13 +34,19 @@ func sweep(t *testing.T, f Family, n uint64, strategy sim.Strategy, stats *sweep
 	for seed := uint64(0); seed < n; seed++ {
 		st := SeedStreams(seed)
 		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
-		o := newLinearizability(CheckOptions{}).(*linearizability)
-		w.Observe(o)
+		// One oracle per kubelet process (a restart starts a fresh history);
+		// o is the last one's.
+		var o *linearizability
+		epochs := newEpochOracles(func() []Oracle {
+			o = newLinearizability(CheckOptions{}).(*linearizability)
+			return []Oracle{o}
+		})
+		w.Observe(epochs)
 		err := w.Run()
 		if err != nil || len(w.Violations) > 0 {
 			t.Fatalf("%s seed %d: the run itself failed (%v, %v): not a passing run", f.Name, seed, err, w.Violations)
 		}
-		viol := o.Finish(w, err)
+		viol := epochs.Finish(w, err)
 		h, v := o.history, o.verdict
 		stats.seeds++
 		stats.ops += len(h.Ops)

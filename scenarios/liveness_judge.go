@@ -174,6 +174,9 @@ func (j judgement) deletion() {
 // re-created by the next housekeeping.
 func (j judgement) restart() {
 	p := j.p
+	if j.cfg.Terminal || j.cfg.Rejected {
+		return // not active: housekeeping restarts only active pods (K4)
+	}
 	if r := p.restart; r != nil && j.cfg.InConfig && r.since+HousekeepingPeriod <= j.f.QuiesceAt {
 		what := "it was never re-created"
 		if j.known {

@@ -155,6 +155,8 @@ type podConfig struct {
 	Deleted  bool // the API server set a deletion timestamp
 	Static   bool
 	FullName string
+	Terminal bool // its phase in config is Succeeded or Failed
+	Rejected bool // the kubelet rejected it at admission: never sent to the pod workers
 }
 
 // configOf is the config source's view of uid (the zero value if the plan
@@ -168,7 +170,8 @@ func (w *World) configOf(uid types.UID) podConfig {
 	if name == "" {
 		name = "pod-" + string(uid)
 	}
-	return podConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default"}
+	return podConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
+		Terminal: terminalPhase(p.phase), Rejected: p.rejected}
 }
 
 // livenessView is what the liveness oracle reads besides the event stream;

@@ -25,7 +25,39 @@ const (
 	MarkKillNowTimedOut        = "killnow-timed-out"        // killPodNow gave up
 	MarkCompletionFired        = "completion-fired"         // a kill's completion fired
 	MarkUpdateWhileTerminating = "update-while-terminating" // an update reached a terminating pod
+
+	// The kubelet-level world (Plan.Node), set by the world's actors.
+	MarkAdmissionRejected       = "admission-rejected"        // a pod did not fit and was rejected
+	MarkAdmittedAfterRelease    = "admitted-after-release"    // a pod fit only because a pod in config no longer counted
+	MarkRejectedDeletedGone     = "rejected-deleted-gone"     // a pod rejected at admission was deleted from the API
+	MarkTerminalWriteDeferred   = "terminal-write-deferred"   // a terminal phase waited for CouldHaveRunning=false
+	MarkShutdownKilled          = "shutdown-killed"           // the node shutdown killed a pod in time
+	MarkShutdownAdmissionClosed = "shutdown-admission-closed" // a pod was rejected during the node shutdown
+	MarkShutdownGroupGraceOver  = "shutdown-group-grace-over" // a shutdown group's grace ran out before its kills returned
+	MarkEvictionCleanupWaited   = "eviction-cleanup-waited"   // the eviction manager saw its victim finished
+	MarkEvictionSpared          = "eviction-spared"           // an eviction skipped a static, critical or inactive pod
+	MarkRestartDeletedGone      = "restart-deleted-gone"      // a pod deleted before a kubelet restart was deleted from the API after it
+	// Set from the event stream.
+	MarkRestartShortcut     = "restart-terminal-shortcut" // after a kubelet restart, a pod's first call was SyncTerminatedPod
+	MarkRestartDuringSync   = "restart-during-sync"       // the kubelet restarted while a sync call was in flight
+	MarkRestartOrphanKilled = "restart-orphan-killed"     // after a kubelet restart, a runtime-only pod was killed
 )
+
+// mark sets a coverage mark from the world's own actors (the kubelet-level
+// situations the event stream does not show).
+func (w *World) mark(name string) {
+	if w.marks == nil {
+		w.marks = map[string]bool{}
+	}
+	w.marks[name] = true
+}
+
+// merge adds the world's marks.
+func (m *marker) merge(marks map[string]bool) {
+	for k, on := range marks {
+		m.marks[k] = m.marks[k] || on
+	}
+}
 
 // marker is the Observer that sets the marks of one run.
 type marker struct {
@@ -39,15 +71,23 @@ type marker struct {
 	natural  map[string]bool         // UIDs whose SyncPod reported isTerminal
 	desired  map[string]bool         // nil until the first SyncKnownPods
 	waits    map[int]bool            // open killPodNow waits, by call ID
+	// restarts counts kubelet restarts; called: UIDs with a callback since
+	// the last one.
+	restarts int
+	called   map[string]bool
 }
 
 func newMarker() *marker {
 	return &marker{marks: map[string]bool{}, inFlight: map[string]model.SyncFn{}, synced: map[string]bool{},
 		finished: map[string]bool{}, failed: map[string]bool{}, static: map[string]string{},
-		killed: map[string]bool{}, natural: map[string]bool{}, waits: map[int]bool{}}
+		killed: map[string]bool{}, natural: map[string]bool{}, waits: map[int]bool{}, called: map[string]bool{}}
 }
 
 func (m *marker) Observe(_ *World, ev Event) {
+	if ev.Kind == Restarted {
+		m.restarted()
+		return
+	}
 	switch in := ev.Input.(type) {
 	case model.UpdatePod:
 		m.update(in)
@@ -122,8 +162,31 @@ func (m *marker) syncKnown(in model.SyncKnownPods) {
 	}
 }
 
+// restarted: the kubelet restarted; what the marker knows of the pod
+// workers starts afresh.
+func (m *marker) restarted() {
+	for _, fn := range m.inFlight {
+		if fn != model.NoSync {
+			m.marks[MarkRestartDuringSync] = true
+		}
+	}
+	m.restarts++
+	m.inFlight, m.called = map[string]model.SyncFn{}, map[string]bool{}
+	m.synced, m.finished, m.failed = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	m.killed, m.natural, m.desired = map[string]bool{}, map[string]bool{}, nil
+}
+
 func (m *marker) begin(in model.SyncBegin) {
 	uid := in.UID
+	if m.restarts > 0 && !m.called[uid] {
+		switch in.Fn {
+		case model.SyncTerminatedPod:
+			m.marks[MarkRestartShortcut] = true
+		case model.SyncTerminatingRuntimePod:
+			m.marks[MarkRestartOrphanKilled] = true
+		}
+	}
+	m.called[uid] = true
 	m.inFlight[uid] = in.Fn
 	switch in.Fn {
 	case model.SyncPod:

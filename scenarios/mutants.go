@@ -61,12 +61,16 @@ var gateFamilies = map[string][]string{
 	"B12": {"grace-shortening", "kill-during-create", "update-storm", "swarm"},
 	"B14": {"static-fullname-chain", "swarm"},
 	"B16": {"kill-during-create", "swarm"},
+	"B4":  {"node-shutdown", "swarm"},
+	"B5":  {"rejected-admission", "swarm"},
+	"B10": {"rejected-admission", "swarm"},
+	"B13": {"rejected-admission", "swarm"},
 }
 
-// Mutants lists every catalogued bug the gate can re-introduce today: the
-// workers' G and M mutants (workers/mutants) and the B16 runtime fault, in
-// BUGS.md order. The K entries are listed by PendingKubeletMutants until
-// the World exposes them.
+// Mutants lists every catalogued bug the gate can re-introduce: the
+// workers' G and M mutants (workers/mutants) in BUGS.md order, the B16
+// runtime fault, then the kubelet-level K entries of the World
+// (KubeletBugs). V2 is listed apart, by UnmodelledMutants.
 func Mutants() []Mutant {
 	var out []Mutant
 	for _, info := range mutants.Catalogue() {
@@ -77,26 +81,41 @@ func Mutants() []Mutant {
 		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: gateFamilies[info.Name],
 			Invariants: info.Invariants, Mutation: info.Mutation})
 	}
-	return append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: gateFamilies["B16"],
+	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: gateFamilies["B16"],
 		Invariants: []string{"kill-latency"},
 		Mutation:   fmt.Sprintf("SyncPod's image pull (%v) ignores the kill; containers start after it", B16PullTime)})
+	for _, k := range kubeletMutants {
+		m := k.Mutant
+		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
+		out = append(out, m)
+	}
+	return out
 }
 
-// PendingKubeletMutants are BUGS.md's K entries (and V2), re-introduced in
-// the simulated kubelet around the workers (the World's kubeletBugs). They
-// are NOT wired yet: Mutants does not list them, the gate does not run
-// them, and nothing claims they are caught. TO WIRE after the world lands:
-// add each to Mutants with Kind KindKubelet, its families and invariants,
-// and switch it on in World.reintroduce.
-var PendingKubeletMutants = []Mutant{
-	{Name: "B4", Kind: KindKubelet, Issue: "#104531", Invariants: []string{"K5"},
+// kubeletMutants are BUGS.md's K entries, each a field of the World's
+// KubeletBugs (kubelet.go documents where each one acts).
+var kubeletMutants = []struct {
+	Mutant
+	on func(*KubeletBugs)
+}{
+	{Mutant{Name: "B4", Issue: "#104531", Invariants: []string{"K5"},
 		Mutation: "the node-shutdown status function leaves the phase non-terminal"},
-	{Name: "B5", Kind: KindKubelet, Issue: "#104560, #104817", Invariants: []string{"K1", "K2"},
-		Mutation: "admission counts pods by CouldHaveRunningContainers, without IsPodKnownTerminated"},
-	{Name: "B10", Kind: KindKubelet, Issue: "#106884", Invariants: []string{"K2", "K1"},
+		func(b *KubeletBugs) { b.B4ShutdownKeepsPhase = true }},
+	{Mutant{Name: "B5", Issue: "#104560, #104817", Invariants: []string{"K1"},
+		Mutation: "admission counts a locally rejected pod until the API echoes its Failed phase"},
+		func(b *KubeletBugs) { b.B5AdmitCountsRejected = true }},
+	{Mutant{Name: "B10", Issue: "#106884", Invariants: []string{"K2"},
 		Mutation: "the status manager writes a terminal phase while containers could still run"},
-	{Name: "B13", Kind: KindKubelet, Issue: "#118472", Invariants: []string{"L7", "K3"},
-		Mutation: "housekeeping does not filter terminal pods to delete: a rejected pod is never deleted"},
+		func(b *KubeletBugs) { b.B10StatusIgnoresRunning = true }},
+	{Mutant{Name: "B13", Issue: "#118472", Invariants: []string{"L7", "K3"},
+		Mutation: "housekeeping does not filter terminal pods to delete: a rejected, deleted pod is never deleted"},
+		func(b *KubeletBugs) { b.B13NoTerminalDeleteFilter = true }},
+}
+
+// UnmodelledMutants are BUGS.md entries the World cannot express yet, so
+// the gate does not claim them: V2 needs name-keyed API objects (a pod
+// recreated under the same name during its predecessor's deletion grace).
+var UnmodelledMutants = []Mutant{
 	{Name: "V2", Kind: KindKubelet, Issue: "virtual-kubelet #867", Invariants: []string{"S16"},
 		Mutation: "the delayed forced delete is keyed by name, not UID"},
 }
@@ -130,8 +149,8 @@ func (e *UnknownMutantError) Error() string {
 // reintroduce switches the mutant called name on in a world that has not
 // run yet: a runtime fault is set in the fake runtime, a workers mutant in
 // the pod workers (nothing has used them yet). "" leaves the correct code.
-// A World that builds new pod workers later (a kubelet restart) must
-// reintroduce the mutant in them too.
+// A kubelet restart builds new pod workers; startEpoch switches
+// workersMutant on in them too.
 func (w *World) reintroduce(name string) error {
 	m, ok := MutantNamed(name)
 	switch {
@@ -142,6 +161,14 @@ func (w *World) reintroduce(name string) error {
 	case m.Kind == KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
+	case m.Kind == KindKubelet:
+		for _, k := range kubeletMutants {
+			if k.Name == name {
+				k.on(&w.Bugs)
+			}
+		}
+		return nil
 	}
+	w.workersMutant = name
 	return mutants.Reintroduce(w.PW, name)
 }

@@ -37,9 +37,12 @@ const (
 	// Settled: the plan and the settle phase are over; what is not done now
 	// never will be (liveness oracles judge here). Nothing follows.
 	Settled
+	// Restarted: the kubelet restarted (restart.go). Everything after it is
+	// the history of new pod workers; nothing of the old ones follows.
+	Restarted
 )
 
-var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled"}
+var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted"}
 
 func (k EventKind) String() string { return eventKindNames[k] }
 
@@ -89,7 +92,13 @@ func (w *World) call(in model.Input) int {
 	return w.calls
 }
 
-func (w *World) ret(id int, out model.Output) { w.emit(ClientReturn, id, nil, out) }
+// ret emits the ClientReturn of call id, unless the call began before the
+// last kubelet restart: its history was closed then.
+func (w *World) ret(id int, out model.Output) {
+	if id >= w.epochFirstCall {
+		w.emit(ClientReturn, id, nil, out)
+	}
+}
 
 // modelPod is the part of pod the model reads; Version is the "version"
 // label the world stamps on every pod object it builds.
@@ -154,11 +163,18 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 	if c.Pod != nil {
 		b.Version = modelPod(c.Pod).Version
 	}
+	if w.kube != nil {
+		w.kube.callBegan(w, b.Fn, uid)
+	}
 	w.emit(CallbackBegin, 0, b, nil)
 }
 
-// CallEnd implements CallObserver for the fake runtime.
+// CallEnd implements CallObserver for the fake runtime; the status manager
+// hears of the outcome too.
 func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
+	if w.kube != nil {
+		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
+	}
 	w.emit(CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}, nil)
 }
 

@@ -38,10 +38,21 @@ const (
 	// so the kubelet refused the REMOVE's kill (SPEC §2, deletePod): only
 	// housekeeping's SyncKnownPods can notice (B11).
 	Vanish
+	// Evict: the eviction manager evicts the pod (KillPodNow with
+	// evict=true, then waits for its cleanup); a no-op unless the pod is
+	// active and neither static nor critical (eviction.go).
+	Evict
+	// Shutdown: the node shutdown manager starts a graceful shutdown:
+	// admission closes, the active pods are killed by priority group
+	// (shutdown.go).
+	Shutdown
+	// Restart: the kubelet restarts: the pod workers' state is dropped, the
+	// pods in config are added again, the runtime keeps running (restart.go).
+	Restart
 )
 
 var actionNames = [...]string{"create", "update", "sync", "delete", "remove", "kill", "kill-now",
-	"runtime-kill", "finish", "sync-known", "query", "vanish"}
+	"runtime-kill", "finish", "sync-known", "query", "vanish", "evict", "shutdown", "restart"}
 
 func (k ActionKind) String() string { return actionNames[k] }
 
@@ -61,6 +72,11 @@ type Action struct {
 	Grace    int64 // -1: none
 	Evict    bool
 	Terminal string // Finish: "Succeeded" or "Failed"
+	// Resource requests and priority (Create): what admission counts and
+	// the node shutdown manager groups by. Priority ≥ CriticalPriority is
+	// critical (never evicted).
+	CPU, Mem int64
+	Priority int32
 }
 
 func (a Action) String() string {
@@ -72,7 +88,10 @@ func (a Action) String() string {
 	if a.Static {
 		fmt.Fprintf(&b, " static name=%s", a.Name)
 	}
-	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == Kill || a.Kind == KillNow) {
+	if a.Kind == Create && (a.CPU != 0 || a.Mem != 0 || a.Priority != 0) {
+		fmt.Fprintf(&b, " cpu=%d mem=%d prio=%d", a.CPU, a.Mem, a.Priority)
+	}
+	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == Kill || a.Kind == KillNow || a.Kind == Evict) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {
@@ -92,10 +111,53 @@ type Plan struct {
 	Faults  Faults
 	// Clients is the number of client goroutines issuing actions.
 	Clients int
+	// Node switches on the kubelet-level world (admission, status manager
+	// and API server, node shutdown); nil: the pod workers' world only.
+	Node *Node
+}
+
+// CriticalPriority is the priority from which a pod is critical (the
+// system-cluster-critical class): never evicted.
+const CriticalPriority = 2_000_000_000
+
+// Node is the kubelet-level world of a plan: data, like the actions.
+type Node struct {
+	// CPU and Mem are the node's allocatable resources; 0 is unbounded.
+	CPU, Mem int64
+	// APIServer switches on the status manager and the API server model
+	// (phase writes, the final delete, the watch echo).
+	APIServer bool
+	// EchoLag is how long an API write takes to come back to the kubelet
+	// through its config watch (the status round trip).
+	EchoLag time.Duration
+	// ShutdownGroups are the node shutdown manager's priority groups, by
+	// ascending Priority: a pod belongs to the last group whose Priority
+	// is ≤ its own; each group is given Grace seconds.
+	ShutdownGroups []ShutdownGroup
+}
+
+// ShutdownGroup is one ShutdownGracePeriodByPodPriority entry.
+type ShutdownGroup struct {
+	Priority int32
+	Grace    int64
+}
+
+func (n *Node) String() string {
+	s := fmt.Sprintf("node cpu=%d mem=%d", n.CPU, n.Mem)
+	if n.APIServer {
+		s += fmt.Sprintf(" apiserver echo=%v", n.EchoLag)
+	}
+	for _, g := range n.ShutdownGroups {
+		s += fmt.Sprintf(" group(prio>=%d grace=%ds)", g.Priority, g.Grace)
+	}
+	return s
 }
 
 func (p Plan) String() string {
 	lines := []string{fmt.Sprintf("plan %s: %d actions, %d clients", p.Family, len(p.Actions), p.Clients)}
+	if p.Node != nil {
+		lines = append(lines, "  "+p.Node.String())
+	}
 	for _, a := range p.Actions {
 		lines = append(lines, "  "+a.String())
 	}

@@ -36,8 +36,23 @@ type configPod struct {
 	action   Action // the shape it was created with
 	version  int
 	inConfig bool
-	deletion *int64 // deletion grace once deleted
-	phase    v1.PodPhase
+	deletion *int64      // deletion grace once deleted
+	phase    v1.PodPhase // as the config source last delivered it
+
+	// The kubelet's view (reset at a kubelet restart): admitted means
+	// handed to the pod workers by an ADD; rejected, refused at admission
+	// (a local Failed status, never sent to the workers).
+	admitted, rejected bool
+	firstAddAt         time.Duration // first ADD (unset: never added)
+	addedInShutdown    bool          // first ADDed after the node shutdown began
+	created            int           // order of the pod object's first ADD (its creation timestamp)
+	// The API server's view (Plan.Node.APIServer): the pod object exists,
+	// its published phase, when it was deleted, and a pending watch echo.
+	inAPI     bool
+	apiPhase  v1.PodPhase
+	deletedAt time.Duration
+	echoDue   bool
+	echoAt    time.Duration
 }
 
 // World runs a Plan against the pod workers on the simulated runtime: one
@@ -73,6 +88,26 @@ type World struct {
 	// syncLoop makes config delivery, work-queue syncs and housekeeping
 	// mutually exclusive, as the kubelet's syncLoopIteration does.
 	syncLoop *sim.Mutex
+
+	// kube is the kubelet around the pod workers (kubelet.go), nil unless
+	// the plan has a Node; Bugs re-introduces historical kubelet bugs.
+	kube *kubelet
+	Bugs KubeletBugs
+	// workersMutant is the workers mutant of this run (reintroduce), switched
+	// on again in the pod workers of every kubelet restart.
+	workersMutant string
+	// epoch counts kubelet restarts (restart.go): each epoch has its own pod
+	// workers, runtime adapter and work queue; epochFirstCall is the first
+	// call ID of the current epoch (returns of older calls are not emitted).
+	epoch          int
+	epochFirstCall int
+	restartedAt    time.Duration
+	actors         int // kubelet actor goroutines started (goActor)
+	adds           int // pod objects ADDed (configPod.created)
+	actorsRunning  int // kubelet actor goroutines not yet returned
+	// marks are the coverage marks the world's actors set (marks.go).
+	marks map[string]bool
+
 	// The settle phase ends early once the world is quiescent
 	// (liveness_quiet.go): actors register what keeps them busy in busy,
 	// their periodic daemons' goroutine names in tickers.
@@ -84,27 +119,13 @@ type World struct {
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, RT: simrt.New(s), plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
+	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
 	w.Runtime = NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
-	rt := &worldRuntime{Runtime: w.RT, w: w}
-	w.Queue = workers.NewQueue(rt)
-	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: w.Runtime, Cache: w.Runtime, Queue: w.Queue})
-	w.RT.AfterLock = func(name string) {
-		if name == "podLock" {
-			w.emit(LockAcquired, 0, nil, nil)
-		}
+	if plan.Node != nil {
+		w.kube = newKubelet(plan.Node)
 	}
-	w.RT.BeforeUnlock = func(name string) {
-		if name != "podLock" {
-			return
-		}
-		if err := w.PW.CheckInvariantsLocked(); err != nil {
-			w.violate("internal", err.Error())
-		}
-		w.killNowUpdateDone()
-		w.emit(LockReleasing, 0, nil, nil)
-	}
+	w.startEpoch()
 	return w
 }
 
@@ -150,9 +171,21 @@ func (w *World) Run() error {
 	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
 	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
 	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
+	if w.kube != nil {
+		// The kubelet's actors keep the settle phase going while they work.
+		w.busy = append(w.busy, w.KubeletBusy)
+		if w.kube.node.APIServer {
+			w.daemons++
+			w.tickers = append(w.tickers, "statusmanager")
+			w.S.GoDaemon("statusmanager", w.statusLoop)
+		}
+	}
 	w.S.Go("driver", func() {
 		done.Wait()
 		w.settle()
+		if w.kube != nil {
+			w.kube.check.settled(w)
+		}
 		w.emit(Settled, 0, nil, nil)
 		w.PW.Shutdown()
 		w.S.Halt()

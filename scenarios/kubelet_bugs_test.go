@@ -1,0 +1,68 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// TestKubeletBugsAreCaught: each K mutant (a field of KubeletBugs, switched
+// on by name) re-introduces a bug of BUGS.md that the invariant named in
+// its doc comment catches on some seed of the family built for it; the
+// same seed passes with it off.
+func TestKubeletBugsAreCaught(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		bugs      KubeletBugs
+		family    string
+		invariant string
+	}{
+		{"B4", KubeletBugs{B4ShutdownKeepsPhase: true}, "node-shutdown", "K5"},
+		{"B5", KubeletBugs{B5AdmitCountsRejected: true}, "rejected-admission", "K1"},
+		{"B10", KubeletBugs{B10StatusIgnoresRunning: true}, "rejected-admission", "K2"},
+		{"B13", KubeletBugs{B13NoTerminalDeleteFilter: true}, "rejected-admission", "L7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := familyByName(t, tc.family)
+			for seed := uint64(0); seed < 300; seed++ {
+				r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{Mutant: tc.name})
+				for _, v := range r.Violations {
+					if v.Oracle == "kubelet" && v.Invariant == tc.invariant {
+						t.Logf("%s caught on %s seed %d: %v", tc.name, tc.family, seed, v)
+						if clean := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{}); clean.Failed() {
+							t.Fatalf("seed %d fails without the bug too: %v", seed, clean)
+						}
+						return
+					}
+				}
+			}
+			t.Fatalf("%s: %s never reported %s in 300 seeds of %s", tc.name, tc.bugs, tc.invariant, tc.family)
+		})
+	}
+}
+
+func familyByName(t *testing.T, name string) Family {
+	t.Helper()
+	for _, f := range Families() {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no family %q", name)
+	return Family{}
+}
+
+// TestKubeletBugsString names the fields that are on.
+func TestKubeletBugsString(t *testing.T) {
+	if got := (KubeletBugs{}).String(); got != "none" {
+		t.Errorf("got %q, want none", got)
+	}
+	got := KubeletBugs{B5AdmitCountsRejected: true, B13NoTerminalDeleteFilter: true}.String()
+	if want := "B5AdmitCountsRejected,B13NoTerminalDeleteFilter"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !strings.Contains(KubeletBugs{B4ShutdownKeepsPhase: true}.String(), "B4") {
+		t.Error("B4 not named")
+	}
+}
