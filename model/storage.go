@@ -87,6 +87,14 @@ func writable[T any](s *State, bit owned, xs []T, extra int) []T {
 	return c
 }
 
+// claim marks every slice of s as owned. Only for a state whose arrays no
+// other live state can reach: in Replay's witness mode, when a part is down
+// to one state again after a fork (the other states were dropped, and
+// Replay never hands its states out), so that it writes in place again.
+func (s *State) claim() {
+	s.own = ownRecs | ownNotify | ownStarted | ownWaiting | ownDue | ownMayCancel | ownFired
+}
+
 // publish clears the ownership marks: s may now be shared.
 func (s *State) publish() { s.own = 0 }
 
