@@ -25,7 +25,7 @@ import (
 // admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan := planPartitions(ops)
-	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })}
+	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }), private: true}
 	if r.witness {
 		r.parts = make([][]State, plan.parts)
 		room := make([]State, 2*plan.parts) // a part holds one state, rarely two
@@ -96,6 +96,9 @@ func (o *partOp) applyOn(s *State) (alt State, forked bool, err error) {
 // state or two that only Replay holds (witness mode).
 type replayer struct {
 	witness bool
+	// private: the states were born here and are never handed out, so a
+	// state left alone after a fork owns its arrays again (State.claim).
+	private bool
 	closed  [][]*node
 	parts   [][]State
 	scratch []State
@@ -139,7 +142,7 @@ func (r *replayer) step(p int, op *partOp) error {
 		return reasons(errs)
 	}
 	r.parts[p], r.scratch = distinct(r.scratch), states // the old states' slice is the next scratch
-	if len(r.parts[p]) == 1 {
+	if len(r.parts[p]) == 1 && r.private {
 		r.parts[p][0].claim()
 	}
 	return nil
