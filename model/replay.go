@@ -70,26 +70,26 @@ type partOp struct {
 
 // apply is step for this operation.
 func (o *partOp) apply(dst []State, s State) ([]State, error) {
-	alt, forked, err := o.applyOn(&s)
+	alt, err := o.applyOn(&s)
 	if err != nil {
 		return dst, err
 	}
 	dst = append(dst, s)
-	if forked {
-		dst = append(dst, alt)
+	if alt != nil {
+		dst = append(dst, *alt)
 	}
 	return dst, nil
 }
 
 // applyOn is stepOn for this operation: s in place, alt a second outcome.
-func (o *partOp) applyOn(s *State) (alt State, forked bool, err error) {
+func (o *partOp) applyOn(s *State) (alt *State, err error) {
 	if !o.restricted {
 		return stepOn(s, o.in, o.out)
 	}
 	if err := s.enterLock(); err != nil {
-		return State{}, false, err
+		return nil, err
 	}
-	return State{}, false, stepSyncKnownPods(s, SyncKnownPods{Desired: o.desired}, o.kept)
+	return nil, stepSyncKnownPods(s, SyncKnownPods{Desired: o.desired}, o.kept)
 }
 
 // replayer holds the states of every part: closed sets (closure mode) or a
@@ -118,22 +118,22 @@ func (r *replayer) step(p int, op *partOp) error {
 	// is stepped in place (stepOn), and a rejecting one is dropped.
 	states := r.parts[p]
 	if len(states) == 1 { // the common case: one state, one outcome
-		alt, forked, err := op.applyOn(&states[0])
-		if forked {
-			r.parts[p] = distinct(append(states, alt))
+		alt, err := op.applyOn(&states[0])
+		if alt != nil {
+			r.parts[p] = distinct(append(states, *alt))
 		}
 		return err
 	}
 	var errs []error
 	r.scratch = r.scratch[:0]
 	for i := range states {
-		alt, forked, err := op.applyOn(&states[i])
+		alt, err := op.applyOn(&states[i])
 		switch {
 		case err != nil:
 			errs = append(errs, err)
 			continue
-		case forked:
-			r.scratch = append(r.scratch, states[i], alt)
+		case alt != nil:
+			r.scratch = append(r.scratch, states[i], *alt)
 		default:
 			r.scratch = append(r.scratch, states[i])
 		}

@@ -27,48 +27,48 @@ func Step(s State, in Input, out Output) ([]State, error) {
 // step is Step on a private copy of the state: it appends the next states to
 // dst (on error, dst is returned as it was).
 func step(dst []State, s State, in Input, out Output) ([]State, error) {
-	alt, forked, err := stepOn(&s, in, out)
+	alt, err := stepOn(&s, in, out)
 	if err != nil {
 		return dst, err
 	}
 	dst = append(dst, s)
-	if forked {
-		dst = append(dst, alt)
+	if alt != nil {
+		dst = append(dst, *alt)
 	}
 	return dst, nil
 }
 
 // stepOn is the step itself, applied to s in place: s becomes the next
-// state, or the first of two (alt is the second). On error s is garbage.
+// state, or the first of two (alt, nil if there is one). On error s is
+// garbage.
 // Replay's witness mode calls it directly on the states it alone holds.
-func stepOn(s *State, in Input, out Output) (alt State, forked bool, err error) {
+func stepOn(s *State, in Input, out Output) (alt *State, err error) {
 	if underLock(in) {
 		if err := s.enterLock(); err != nil {
-			return State{}, false, err
+			return nil, err
 		}
 	}
 	switch in := in.(type) {
 	case UpdatePod:
-		alt, forked = stepUpdatePod(s, in)
-		return alt, forked, nil
+		return stepUpdatePod(s, in), nil
 	case WorkerStep:
 		return stepWorkerStep(s, in)
 	case SyncKnownPods:
 		got, ok := out.(KnownPods)
 		if !ok && out != nil {
-			return State{}, false, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
+			return nil, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
 		}
 		err = stepSyncKnownPods(s, in, got)
 	case Query:
 		got, ok := out.(Answer)
 		if !ok {
-			return State{}, false, rejectf("%s needs an Answer output, got %T", in.Kind, out)
+			return nil, rejectf("%s needs an Answer output, got %T", in.Kind, out)
 		}
 		err = stepQuery(s, in, got)
 	case KillPodNowDone:
 		got, ok := out.(Answer)
 		if !ok {
-			return State{}, false, rejectf("KillPodNowDone needs an Answer output, got %T", out)
+			return nil, rejectf("KillPodNowDone needs an Answer output, got %T", out)
 		}
 		err = stepKillPodNowDone(s, in, got)
 	case CompletionFired:
@@ -82,7 +82,7 @@ func stepOn(s *State, in Input, out Output) (alt State, forked bool, err error) 
 	default:
 		err = rejectf("unknown operation %T", in)
 	}
-	return State{}, false, err
+	return nil, err
 }
 
 // enterLock begins every step under the pod lock: no obligation may be

@@ -4,17 +4,17 @@ package model
 // §1.5), applied to s in place. There is one outcome, except when a
 // terminal-phase pod is first seen and the runtime cache view is unknown:
 // then s becomes the first (the pod starts in D) and alt the second.
-func stepUpdatePod(s *State, u UpdatePod) (alt State, forked bool) {
+func stepUpdatePod(s *State, u UpdatePod) (alt *State) {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
 	if u.RuntimeOnly && u.Type != Kill {
 		s.settleCompletion(uid, u.Kill.CompletionID)
-		return State{}, false
+		return nil
 	}
 	if r, known := s.record(uid); known {
 		applyUpdate(s, r, u, false)
-		return State{}, false
+		return nil
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
 	// nothing running starts in state D (kubelet restart, §1.13).
@@ -24,16 +24,16 @@ func stepUpdatePod(s *State, u UpdatePod) (alt State, forked bool) {
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
 	switch {
 	case terminal && u.Cache == CacheUnknown: // either
-		alt = s.clone()
-		applyUpdate(&alt, r, u, true)
+		p := s.clone()
+		applyUpdate(&p, r, u, true)
 		applyUpdate(s, d, u, true)
-		return alt, true
+		return &p
 	case terminal && u.Cache == CacheIdle:
 		applyUpdate(s, d, u, true)
 	default:
 		applyUpdate(s, r, u, true)
 	}
-	return State{}, false
+	return nil
 }
 
 // applyUpdate is steps 3–10 for record r (new when first), on s in place.

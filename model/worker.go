@@ -25,10 +25,10 @@ func hiddenSteps(dst []State, s State) []State {
 	from := len(dst)
 	for _, r := range s.records() {
 		n := s.clone()
-		if alt, forked, stepped := workerSteps(&n, r); stepped {
+		if alt, stepped := workerSteps(&n, r); stepped {
 			dst = append(dst, n)
-			if forked {
-				dst = append(dst, alt)
+			if alt != nil {
+				dst = append(dst, *alt)
 			}
 		}
 	}
@@ -44,17 +44,17 @@ func hiddenSteps(dst []State, s State) []State {
 // worker has nothing to do (idle with nothing it may take, or inside a
 // callback). When two outcomes are possible (abort or acknowledge) s
 // becomes the first and alt the second.
-func workerSteps(s *State, r Record) (alt State, forked, stepped bool) {
+func workerSteps(s *State, r Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
-		return State{}, false, take(s, r)
+		return nil, take(s, r)
 	case Taken:
 		return abortOrAck(s, r)
 	case Returned:
 		complete(s, r)
-		return State{}, false, true
+		return nil, true
 	}
-	return State{}, false, false
+	return nil, false
 }
 
 // stepWorkerStep is a recorded WorkerStep (witness mode, see the package
@@ -65,16 +65,16 @@ func workerSteps(s *State, r Record) (alt State, forked, stepped bool) {
 // nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
-func stepWorkerStep(s *State, w WorkerStep) (alt State, forked bool, err error) {
+func stepWorkerStep(s *State, w WorkerStep) (alt *State, err error) {
 	r, ok := s.record(w.UID)
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
-		return State{}, false, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
+		return nil, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
 	default:
-		alt, forked, _ = workerSteps(s, r)
+		alt, _ = workerSteps(s, r)
 	}
-	return alt, forked, nil
+	return alt, nil
 }
 
 // take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10), on s in
@@ -176,7 +176,7 @@ func cleanupUnstarted(s *State, r Record) {
 // runtime-only pod; failure ends the pass like a sync error), then a
 // terminating pass acknowledges. Either may be what happened: when both are
 // possible, s becomes the abort and alt the acknowledgement.
-func abortOrAck(s *State, r Record) (alt State, forked, stepped bool) {
+func abortOrAck(s *State, r Record) (alt *State, stepped bool) {
 	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
 	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
 	if mayAck {
@@ -184,17 +184,18 @@ func abortOrAck(s *State, r Record) (alt State, forked, stepped bool) {
 		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
 		if !mayAbort {
 			s.put(acked)
-			return State{}, false, true
+			return nil, true
 		}
-		alt = s.clone()
-		alt.put(acked)
+		a := s.clone()
+		a.put(acked)
+		alt = &a
 	}
 	if mayAbort {
 		aborted := r
 		aborted.Flight = Flight{}
 		s.put(aborted)
 	}
-	return alt, mayAck && mayAbort, mayAbort || mayAck
+	return alt, mayAbort || mayAck
 }
 
 // complete applies a returned callback's outcome (SPEC §1.8 step 4). Errors
