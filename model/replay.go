@@ -31,6 +31,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 		room := make([]State, 2*plan.parts) // a part holds one state, rarely two
 		for p := range r.parts {
 			r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
+			r.parts[p][0].claim() // born here: Replay's alone
 		}
 	} else {
 		r.closed = make([][]*node, plan.parts)

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // The worker loop of SPEC §1.8. Only the callbacks' entry (SyncBegin) and
 // return (SyncEnd) are recorded; the critical sections around them are
@@ -150,11 +147,11 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 		}
 		if uid != r.UID {
 			if i > 0 {
-				s.setWaitingStatic(r.FullName, slices.Clone(waiting[i:]))
+				s.dropWaiting(r.FullName, i)
 			}
 			return false, i > 0
 		}
-		s.setWaitingStatic(r.FullName, slices.Clone(waiting[i+1:]))
+		s.dropWaiting(r.FullName, i+1)
 		return true, false
 	}
 	return true, false
