@@ -28,14 +28,7 @@ func PartitionMarked(history []porcupine.Operation) [][]porcupine.Operation {
 }
 
 func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Operation {
-	ops := make([]Op, len(history))
-	for i, h := range history {
-		in, ok := h.Input.(Input)
-		if !ok {
-			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
-		}
-		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
-	}
+	ops := opsOfHistory(history)
 	plan := planPartitions(ops)
 	parts := make([][]porcupine.Operation, plan.parts)
 	for q, n := range plan.sizes(ops, keepMarkers) {
@@ -63,6 +56,19 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 		}
 	}
 	return slices.DeleteFunc(parts, func(p []porcupine.Operation) bool { return len(p) == 0 })
+}
+
+// opsOfHistory unboxes a porcupine history's operations.
+func opsOfHistory(history []porcupine.Operation) []Op {
+	ops := make([]Op, len(history))
+	for i, h := range history {
+		in, ok := h.Input.(Input)
+		if !ok {
+			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
+		}
+		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
+	}
+	return ops
 }
 
 // carve copies xs into the free room of buf (a new array when full) and

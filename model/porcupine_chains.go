@@ -23,55 +23,105 @@ import (
 // return at the same instant, so an operation called at the instant another
 // returns overlaps it.
 
+// timedOp is an operation of one part with its real-time interval.
+type timedOp struct {
+	op        partOp
+	call, ret int64
+	client    int
+}
+
 // chain is a run of operations linearized back to back (never recorded; only
 // PorcupineMarkedModel's partition builds it).
-type chain []Op
+type chain []timedOp
 
 func (chain) isInput() {}
 
-// chainRuns merges each run of two or more consecutive unoverlapped
-// operations of a part into one chain operation spanning the run. It
-// reorders and reuses part (a fresh slice from Partition).
-func chainRuns(ops []porcupine.Operation) []porcupine.Operation {
-	byCall := func(a, b porcupine.Operation) int { return compareInt64(a.Call, b.Call) }
-	if !slices.IsSortedFunc(ops, byCall) {
-		slices.SortStableFunc(ops, byCall)
+// partitionChained is PartitionMarked with each run of two or more
+// consecutive unoverlapped operations of a part made one chain operation.
+func partitionChained(history []porcupine.Operation) [][]porcupine.Operation {
+	ops := opsOfHistory(history)
+	plan := planPartitions(ops)
+	timed := make([][]timedOp, plan.parts)
+	for q, n := range plan.sizes(ops, true) {
+		timed[q] = make([]timedOp, 0, n)
 	}
-	alone := unoverlapped(ops)
-	out := ops[:0]
-	for i := 0; i < len(ops); {
-		j := i + 1
-		for alone[i] && j < len(ops) && alone[j] {
-			j++
-		}
-		if j-i < 2 {
-			out = append(out, ops[i])
-			i++
+	var split knownSplit
+	var uids []string // one array for every part's desired UIDs, and one
+	var known KnownPods
+	for i, h := range history {
+		t := timedOp{op: partOp{in: ops[i].Input, out: ops[i].Output}, call: h.Call, ret: h.Return, client: h.ClientId}
+		p := plan.partOf[i]
+		if p != broadcast {
+			timed[p] = append(timed[p], t)
 			continue
 		}
-		run := make(chain, j-i)
-		for k := i; k < j; k++ {
-			run[k-i] = Op{Input: ops[k].Input.(Input), Output: asOutput(ops[k].Output)}
+		split.split(&plan, ops[i])
+		for q, owns := range plan.owns {
+			if owns {
+				in, kept := split.part(q)
+				t.op = partOp{restricted: true}
+				uids, t.op.desired = carve(uids, in.Desired)
+				known, t.op.kept = carve(known, kept)
+				timed[q] = append(timed[q], t)
+			}
 		}
-		out = append(out, porcupine.Operation{ClientId: ops[i].ClientId, Input: run, Call: ops[i].Call, Return: ops[j-1].Return})
+	}
+	parts := make([][]porcupine.Operation, 0, plan.parts)
+	for _, part := range timed {
+		if len(part) > 0 {
+			parts = append(parts, chainRuns(part))
+		}
+	}
+	return parts
+}
+
+// chainRuns sorts a part by call time (reordering part) and returns it as
+// porcupine operations, each run of unoverlapped operations one chain.
+func chainRuns(part []timedOp) []porcupine.Operation {
+	byCall := func(a, b timedOp) int { return compareInt64(a.call, b.call) }
+	if !slices.IsSortedFunc(part, byCall) {
+		slices.SortStableFunc(part, byCall)
+	}
+	alone := unoverlapped(part)
+	var out []porcupine.Operation
+	for i := 0; i < len(part); {
+		j := i + 1
+		for alone[i] && j < len(part) && alone[j] {
+			j++
+		}
+		op := porcupine.Operation{ClientId: part[i].client, Call: part[i].call, Return: part[j-1].ret}
+		if j-i == 1 {
+			op.Input, op.Output = part[i].op.boxed()
+		} else {
+			op.Input = chain(part[i:j:j])
+		}
+		out = append(out, op)
 		i = j
 	}
 	return out
 }
 
+// boxed returns the operation as an Input and Output.
+func (o *partOp) boxed() (Input, Output) {
+	if o.restricted {
+		return SyncKnownPods{Desired: o.desired}, o.kept
+	}
+	return o.in, o.out
+}
+
 // unoverlapped reports, for operations sorted by call time, which ones no
 // other operation overlaps: every earlier one returned before its call and
 // every later one is called after its return.
-func unoverlapped(ops []porcupine.Operation) []bool {
+func unoverlapped(ops []timedOp) []bool {
 	alone := make([]bool, len(ops))
 	returned := int64(0) // the latest return among ops[:i]
 	for i, op := range ops {
-		alone[i] = i == 0 || returned < op.Call
-		if i > 0 && op.Call <= ops[i-1].Return {
+		alone[i] = i == 0 || returned < op.call
+		if i > 0 && op.call <= ops[i-1].ret {
 			alone[i-1] = false
 		}
-		if i == 0 || op.Return > returned {
-			returned = op.Return
+		if i == 0 || op.ret > returned {
+			returned = op.ret
 		}
 	}
 	return alone
@@ -94,10 +144,8 @@ func (m *markedSet) nextChain(run chain) *markedSet {
 	for i := range m.states {
 		r.parts[0][i] = m.states[i].clone() // shared: written only after a copy
 	}
-	var op partOp
-	for _, o := range run {
-		op = partOp{in: o.Input, out: o.Output}
-		if err := r.step(0, &op); err != nil {
+	for k := range run {
+		if err := r.step(0, &run[k].op); err != nil {
 			return nil
 		}
 	}
@@ -114,8 +162,8 @@ func (m *markedSet) nextChain(run chain) *markedSet {
 // describeChain renders a chain as its operations in order.
 func describeChain(run chain) string {
 	parts := make([]string, len(run))
-	for i, o := range run {
-		parts[i] = Describe(o.Input, o.Output)
+	for i := range run {
+		parts[i] = Describe(run[i].op.boxed())
 	}
 	return strings.Join(parts, "; ")
 }

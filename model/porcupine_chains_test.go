@@ -12,16 +12,16 @@ import (
 // TestUnoverlapped: an operation is alone iff no other one overlaps it as
 // porcupine orders events (a call at the instant of a return overlaps it).
 func TestUnoverlapped(t *testing.T) {
-	iv := func(spans ...[2]int64) []porcupine.Operation {
-		var ops []porcupine.Operation
+	iv := func(spans ...[2]int64) []timedOp {
+		var ops []timedOp
 		for _, s := range spans {
-			ops = append(ops, porcupine.Operation{Call: s[0], Return: s[1]})
+			ops = append(ops, timedOp{call: s[0], ret: s[1]})
 		}
 		return ops
 	}
 	rows := []struct {
 		name string
-		ops  []porcupine.Operation
+		ops  []timedOp
 		want []bool
 	}{
 		{"sequential", iv([2]int64{0, 1}, [2]int64{2, 3}, [2]int64{4, 5}), []bool{true, true, true}},

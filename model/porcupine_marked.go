@@ -20,14 +20,8 @@ import (
 // history without markers (a misplaced marker fails it, see Replay).
 func PorcupineMarkedModel() porcupine.Model {
 	return porcupine.Model{
-		Partition: func(history []porcupine.Operation) [][]porcupine.Operation {
-			parts := PartitionMarked(history)
-			for i := range parts {
-				parts[i] = chainRuns(parts[i])
-			}
-			return parts
-		},
-		Init: func() any { return newMarkedSet([]State{{}}) },
+		Partition: partitionChained,
+		Init:      func() any { return newMarkedSet([]State{{}}) },
 		Step: func(state, input, output any) (bool, any) {
 			next := state.(*markedSet).next(input.(Input), asOutput(output))
 			return next != nil, next
