@@ -103,14 +103,21 @@
 // # Mechanics
 //
 // The rules above live in state.go, update.go, worker.go, observe.go,
-// known.go and grace.go. What makes them fast is kept apart and does not
-// change what they compute: storage.go (records and lists as small sorted
-// slices shared copy-on-write between states; Replay's witness mode writes
-// in place), hash.go (Equal and a mixing Hash), closure.go (closed sets of
-// nodes that remember each state's hash and hidden successors, so a state
-// an operation leaves unchanged is never re-explored; record arrays for the
-// many states tried and dropped are lent from a pooled arena), partition.go
-// (integer union-find) and reject.go (rejections formatted only when read).
+// known.go and grace.go. They are written once, as stepOn: one operation
+// applied to a *State in place, with a second outcome returned beside it
+// when there are two. Step is stepOn on a copy; Replay's witness mode calls
+// it on the one or two states it alone holds, so a long run allocates
+// almost nothing. What makes them fast is kept apart and does not change
+// what they compute: storage.go (records and lists as small sorted slices
+// shared copy-on-write between states; a state that Replay alone holds
+// writes in place), hash.go (Equal and a mixing Hash), closure.go (closed
+// sets of nodes that remember each state's hash and hidden successors, so a
+// state an operation leaves unchanged is never re-explored; record arrays
+// for the many states tried and dropped are lent from a pooled arena),
+// partition.go (integer union-find), porcupine_chains.go (PorcupineMarkedModel
+// hands porcupine each run of operations that nothing else in the part
+// overlaps as one operation: such a run is linearized back to back in every
+// linearization) and reject.go (rejections formatted only when read).
 // The exported map views State.Records and State.Notify are filled in on
 // the states the exported functions return, for tests and tools.
 //

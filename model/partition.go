@@ -28,20 +28,15 @@ func PartitionMarked(history []porcupine.Operation) [][]porcupine.Operation {
 }
 
 func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Operation {
-	ops := make([]Op, len(history))
-	for i, h := range history {
-		in, ok := h.Input.(Input)
-		if !ok {
-			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
-		}
-		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
-	}
+	ops := opsOfHistory(history)
 	plan := planPartitions(ops)
 	parts := make([][]porcupine.Operation, plan.parts)
 	for q, n := range plan.sizes(ops, keepMarkers) {
 		parts[q] = make([]porcupine.Operation, 0, n)
 	}
 	var split knownSplit
+	var uids []string // one array for every part's desired UIDs, and one
+	var known KnownPods
 	for i, op := range history {
 		switch p := plan.partOf[i]; {
 		case p == broadcast:
@@ -49,8 +44,9 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 			for q, owns := range plan.owns {
 				if owns {
 					in, kept := split.part(q)
-					in.Desired = slices.Clone(in.Desired)
-					op.Input, op.Output = in, slices.Clone(kept)
+					uids, in.Desired = carve(uids, in.Desired)
+					op.Input = in
+					known, op.Output = carve(known, kept)
 					parts[q] = append(parts[q], op)
 				}
 			}
@@ -60,6 +56,30 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 		}
 	}
 	return slices.DeleteFunc(parts, func(p []porcupine.Operation) bool { return len(p) == 0 })
+}
+
+// opsOfHistory unboxes a porcupine history's operations.
+func opsOfHistory(history []porcupine.Operation) []Op {
+	ops := make([]Op, len(history))
+	for i, h := range history {
+		in, ok := h.Input.(Input)
+		if !ok {
+			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
+		}
+		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
+	}
+	return ops
+}
+
+// carve copies xs into the free room of buf (a new array when full) and
+// returns buf extended and the copy, which no later carve overwrites.
+func carve[S ~[]E, E any](buf, xs S) (S, S) {
+	if cap(buf)-len(buf) < len(xs) {
+		buf = make(S, 0, max(256, len(xs)))
+	}
+	from := len(buf)
+	buf = append(buf, xs...)
+	return buf, buf[from:len(buf):len(buf)]
 }
 
 // partitionPlan assigns every operation of a history to its part.

@@ -20,7 +20,7 @@ import (
 // history without markers (a misplaced marker fails it, see Replay).
 func PorcupineMarkedModel() porcupine.Model {
 	return porcupine.Model{
-		Partition: PartitionMarked,
+		Partition: partitionChained,
 		Init:      func() any { return newMarkedSet([]State{{}}) },
 		Step: func(state, input, output any) (bool, any) {
 			next := state.(*markedSet).next(input.(Input), asOutput(output))
@@ -58,6 +58,9 @@ func newMarkedSet(states []State) *markedSet {
 // next steps every member (no closure): nil if none admits the operation,
 // m itself if the operation changed nothing.
 func (m *markedSet) next(in Input, out Output) *markedSet {
+	if run, ok := in.(chain); ok {
+		return m.nextChain(run)
+	}
 	var buf [2]State // most steps give one state, often the same one: no allocation then
 	next := buf[:0]
 	for _, s := range m.states {

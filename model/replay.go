@@ -25,11 +25,13 @@ import (
 // admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan := planPartitions(ops)
-	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })}
+	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }), private: true}
 	if r.witness {
 		r.parts = make([][]State, plan.parts)
+		room := make([]State, 2*plan.parts) // a part holds one state, rarely two
 		for p := range r.parts {
-			r.parts[p] = []State{{}}
+			r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
+			r.parts[p][0].claim() // born here: Replay's alone
 		}
 	} else {
 		r.closed = make([][]*node, plan.parts)
@@ -69,22 +71,35 @@ type partOp struct {
 
 // apply is step for this operation.
 func (o *partOp) apply(dst []State, s State) ([]State, error) {
+	alt, err := o.applyOn(&s)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, s)
+	if alt != nil {
+		dst = append(dst, *alt)
+	}
+	return dst, nil
+}
+
+// applyOn is stepOn for this operation: s in place, alt a second outcome.
+func (o *partOp) applyOn(s *State) (alt *State, err error) {
 	if !o.restricted {
-		return step(dst, s, o.in, o.out)
+		return stepOn(s, o.in, o.out)
 	}
 	if err := s.enterLock(); err != nil {
-		return dst, err
+		return nil, err
 	}
-	if err := stepSyncKnownPods(&s, SyncKnownPods{Desired: o.desired}, o.kept); err != nil {
-		return dst, err
-	}
-	return append(dst, s), nil
+	return nil, stepSyncKnownPods(s, SyncKnownPods{Desired: o.desired}, o.kept)
 }
 
 // replayer holds the states of every part: closed sets (closure mode) or a
 // state or two that only Replay holds (witness mode).
 type replayer struct {
 	witness bool
+	// private: the states were born here and are never handed out, so a
+	// state left alone after a fork owns its arrays again (State.claim).
+	private bool
 	closed  [][]*node
 	parts   [][]State
 	scratch []State
@@ -100,23 +115,37 @@ func (r *replayer) step(p int, op *partOp) error {
 		r.closed[p] = next
 		return nil
 	}
-	// Witness mode: no closure; the states belong to Replay alone, so the
-	// steps write into them in place.
+	// Witness mode: no closure; the states belong to Replay alone, so each
+	// is stepped in place (stepOn), and a rejecting one is dropped.
+	states := r.parts[p]
+	if len(states) == 1 { // the common case: one state, one outcome
+		alt, err := op.applyOn(&states[0])
+		if alt != nil {
+			r.parts[p] = distinct(append(states, *alt))
+		}
+		return err
+	}
 	var errs []error
 	r.scratch = r.scratch[:0]
-	for _, s := range r.parts[p] {
-		var err error
-		if r.scratch, err = op.apply(r.scratch, s); err != nil {
+	for i := range states {
+		alt, err := op.applyOn(&states[i])
+		switch {
+		case err != nil:
 			errs = append(errs, err)
+			continue
+		case alt != nil:
+			r.scratch = append(r.scratch, states[i], *alt)
+		default:
+			r.scratch = append(r.scratch, states[i])
 		}
 	}
 	if len(r.scratch) == 0 {
 		return reasons(errs)
 	}
-	if len(r.scratch) > 1 {
-		r.scratch = distinct(r.scratch)
+	r.parts[p], r.scratch = distinct(r.scratch), states // the old states' slice is the next scratch
+	if len(r.parts[p]) == 1 && r.private {
+		r.parts[p][0].claim()
 	}
-	r.parts[p], r.scratch = r.scratch, r.parts[p] // the old states' slice is the next scratch
 	return nil
 }
 

@@ -258,7 +258,7 @@ func (s *State) leaveStatic(uid, fullname string) {
 // joinWaiting appends uid to fullname's wait list (a UID re-created after
 // a purge may then stand in it twice; the first valid entry counts).
 func (s *State) joinWaiting(uid, fullname string) {
-	s.setWaitingStatic(fullname, append(slices.Clone(s.waitingStatic(fullname)), uid))
+	s.appendWaiting(fullname, uid)
 }
 
 // remove deletes a record and everything kept beside it.

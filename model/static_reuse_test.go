@@ -39,11 +39,10 @@ func TestStaticFromTheTakenUpdate(t *testing.T) {
 		Pending: Delivery{Type: Update, Pod: PodContent{Version: 1, Static: true}}}
 	s := NewState()
 	s.put(r)
-	next, ok := take(s, r)
-	if !ok {
+	if !take(&s, r) {
 		t.Fatal("take refused")
 	}
-	got, _ := next.record("a")
+	got, _ := s.record("a")
 	if !got.Finished || got.Flight.Stage != 0 {
 		t.Fatalf("got %+v, want finished by unstarted cleanup with no call in flight", got)
 	}

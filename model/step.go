@@ -27,50 +27,62 @@ func Step(s State, in Input, out Output) ([]State, error) {
 // step is Step on a private copy of the state: it appends the next states to
 // dst (on error, dst is returned as it was).
 func step(dst []State, s State, in Input, out Output) ([]State, error) {
-	if underLock(in) {
-		if err := s.enterLock(); err != nil {
-			return dst, err
-		}
-	}
-	var err error
-	switch in := in.(type) {
-	case UpdatePod:
-		return stepUpdatePod(dst, s, in), nil
-	case WorkerStep:
-		return stepWorkerStep(dst, s, in)
-	case SyncKnownPods:
-		got, ok := out.(KnownPods)
-		if !ok && out != nil {
-			return dst, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
-		}
-		err = stepSyncKnownPods(&s, in, got)
-	case Query:
-		got, ok := out.(Answer)
-		if !ok {
-			return dst, rejectf("%s needs an Answer output, got %T", in.Kind, out)
-		}
-		err = stepQuery(&s, in, got)
-	case KillPodNowDone:
-		got, ok := out.(Answer)
-		if !ok {
-			return dst, rejectf("KillPodNowDone needs an Answer output, got %T", out)
-		}
-		err = stepKillPodNowDone(&s, in, got)
-	case CompletionFired:
-		err = stepCompletionFired(&s, in)
-	case CancelFired:
-		err = stepCancelFired(&s, in)
-	case SyncBegin:
-		err = stepSyncBegin(&s, in)
-	case SyncEnd:
-		err = stepSyncEnd(&s, in)
-	default:
-		err = rejectf("unknown operation %T", in)
-	}
+	alt, err := stepOn(&s, in, out)
 	if err != nil {
 		return dst, err
 	}
-	return append(dst, s), nil
+	dst = append(dst, s)
+	if alt != nil {
+		dst = append(dst, *alt)
+	}
+	return dst, nil
+}
+
+// stepOn is the step itself, applied to s in place: s becomes the next
+// state, or the first of two (alt, nil if there is one). On error s is
+// garbage.
+// Replay's witness mode calls it directly on the states it alone holds.
+func stepOn(s *State, in Input, out Output) (alt *State, err error) {
+	if underLock(in) {
+		if err := s.enterLock(); err != nil {
+			return nil, err
+		}
+	}
+	switch in := in.(type) {
+	case UpdatePod:
+		return stepUpdatePod(s, in), nil
+	case WorkerStep:
+		return stepWorkerStep(s, in)
+	case SyncKnownPods:
+		got, ok := out.(KnownPods)
+		if !ok && out != nil {
+			return nil, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
+		}
+		err = stepSyncKnownPods(s, in, got)
+	case Query:
+		got, ok := out.(Answer)
+		if !ok {
+			return nil, rejectf("%s needs an Answer output, got %T", in.Kind, out)
+		}
+		err = stepQuery(s, in, got)
+	case KillPodNowDone:
+		got, ok := out.(Answer)
+		if !ok {
+			return nil, rejectf("KillPodNowDone needs an Answer output, got %T", out)
+		}
+		err = stepKillPodNowDone(s, in, got)
+	case CompletionFired:
+		err = stepCompletionFired(s, in)
+	case CancelFired:
+		err = stepCancelFired(s, in)
+	case SyncBegin:
+		err = stepSyncBegin(s, in)
+	case SyncEnd:
+		err = stepSyncEnd(s, in)
+	default:
+		err = rejectf("unknown operation %T", in)
+	}
+	return nil, err
 }
 
 // enterLock begins every step under the pod lock: no obligation may be

@@ -20,7 +20,8 @@ import (
 // slice copies it and marks it owned (State.own), and later writes in the
 // same step go in place. Nothing writes into a shared array: a write either
 // owns the array or copies it first; inner lists (notify IDs, waiting UIDs)
-// are never written in place at all. States returned by the exported
+// are written in place only by a state that claimed everything (claim).
+// States returned by the exported
 // functions and the porcupine adapter own nothing, so they can be shared
 // freely; Replay's witness mode keeps the marks on the states only it holds,
 // so a long run writes in place.
@@ -40,6 +41,9 @@ const (
 	ownDue
 	ownMayCancel
 	ownFired
+	// ownLists: the inner lists (notify IDs, waiting UIDs) too; only claim
+	// sets it.
+	ownLists
 )
 
 // notifyEntry is one UID's notifyPostTerminating list.
@@ -85,6 +89,14 @@ func writable[T any](s *State, bit owned, xs []T, extra int) []T {
 	c := make([]T, len(xs), len(xs)+extra)
 	copy(c, xs)
 	return c
+}
+
+// claim marks every slice of s as owned. Only for a state whose arrays no
+// other live state can reach: in Replay's witness mode, when a part is down
+// to one state again after a fork (the other states were dropped, and
+// Replay never hands its states out), so that it writes in place again.
+func (s *State) claim() {
+	s.own = ownRecs | ownNotify | ownStarted | ownWaiting | ownDue | ownMayCancel | ownFired | ownLists
 }
 
 // publish clears the ownership marks: s may now be shared.
@@ -275,7 +287,7 @@ func (s *State) waitingStatic(fullname string) []string {
 }
 
 // setWaitingStatic replaces fullname's wait list (empty: removes it). uids
-// must be a fresh slice: lists are never written in place.
+// must be a fresh slice unless s owns its lists (appendWaiting, dropWaiting).
 func (s *State) setWaitingStatic(fullname string, uids []string) {
 	i, found := findWaiting(s, fullname)
 	switch {
@@ -288,6 +300,27 @@ func (s *State) setWaitingStatic(fullname string, uids []string) {
 	default:
 		s.WaitingStatic = slices.Insert(writable(s, ownWaiting, s.WaitingStatic, 1), i, StaticWaiting{FullName: fullname, UIDs: uids})
 	}
+}
+
+// appendWaiting appends uid to fullname's wait list: in place if s owns its
+// lists, else on a copy. (A wait list can grow long — a re-created UID
+// joins again, and a started static pod's name is never scanned — so
+// copying it at every join would make a long witness replay quadratic.)
+func (s *State) appendWaiting(fullname, uid string) {
+	waiting := s.waitingStatic(fullname)
+	if s.own&ownLists == 0 {
+		waiting = slices.Clone(waiting)
+	}
+	s.setWaitingStatic(fullname, append(waiting, uid))
+}
+
+// dropWaiting removes the first n entries of fullname's wait list.
+func (s *State) dropWaiting(fullname string, n int) {
+	rest := s.waitingStatic(fullname)[n:]
+	if s.own&ownLists == 0 {
+		rest = slices.Clone(rest)
+	}
+	s.setWaitingStatic(fullname, rest)
 }
 
 // insertDue adds o at position i of Due.

@@ -1,36 +1,43 @@
 package model
 
 // stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
-// §1.5). s is a private copy. It appends to dst one state, or two when a
-// terminal-phase pod is first seen and the runtime cache view is unknown.
-func stepUpdatePod(dst []State, s State, u UpdatePod) []State {
+// §1.5), applied to s in place. There is one outcome, except when a
+// terminal-phase pod is first seen and the runtime cache view is unknown:
+// then s becomes the first (the pod starts in D) and alt the second.
+func stepUpdatePod(s *State, u UpdatePod) (alt *State) {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
 	if u.RuntimeOnly && u.Type != Kill {
 		s.settleCompletion(uid, u.Kill.CompletionID)
-		return append(dst, s)
+		return nil
 	}
 	if r, known := s.record(uid); known {
-		return append(dst, applyUpdate(s, r, u, false))
+		applyUpdate(s, r, u, false)
+		return nil
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
 	// nothing running starts in state D (kubelet restart, §1.13).
 	r := Record{UID: uid, FullName: u.Pod.FullName(), Static: u.Pod.Static && !u.RuntimeOnly}
+	d := r
+	d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
-	if terminal && u.Cache != CacheBusy {
-		d := r
-		d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
-		dst = append(dst, applyUpdate(s.clone(), d, u, true))
+	switch {
+	case terminal && u.Cache == CacheUnknown: // either
+		p := s.clone()
+		applyUpdate(&p, r, u, true)
+		applyUpdate(s, d, u, true)
+		return &p
+	case terminal && u.Cache == CacheIdle:
+		applyUpdate(s, d, u, true)
+	default:
+		applyUpdate(s, r, u, true)
 	}
-	if !terminal || u.Cache != CacheIdle {
-		dst = append(dst, applyUpdate(s, r, u, true))
-	}
-	return dst
+	return nil
 }
 
-// applyUpdate is steps 3–10 for record r (new when first).
-func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
+// applyUpdate is steps 3–10 for record r (new when first), on s in place.
+func applyUpdate(s *State, r Record, u UpdatePod, first bool) {
 	content := Delivery{Type: u.Type, Pod: contentOf(u.Pod), RuntimeOnly: u.RuntimeOnly}
 	fromRuntime := u.RuntimeOnly
 	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
@@ -47,14 +54,14 @@ func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
 		r.RestartRequested = true
 		s.put(r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
-		return s
+		return
 	}
 	// Step 5: a finished pod ignores everything (its kill is complete: the
 	// completion fires at once, our fix of §1.17-1).
 	if r.Finished {
 		s.put(r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
-		return s
+		return
 	}
 	// Step 6: the transition to termination (sticky from now on, §1.6).
 	becameTerminating := !r.TermRequested && requestTermination(&r, content.Pod, u.Type, u.Kill, fromRuntime)
@@ -66,7 +73,7 @@ func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
 		if fromRuntime {
 			// A stale runtime kill must not re-drive a terminated pod (#103668).
 			s.put(r)
-			return s
+			return
 		}
 	case r.TermRequested:
 		if id := u.Kill.CompletionID; id != 0 {
@@ -87,7 +94,6 @@ func applyUpdate(s State, r Record, u UpdatePod, first bool) State {
 	if becameTerminating || shortened {
 		s.triggerCancel(r.UID)
 	}
-	return s
 }
 
 // requestTermination is step 6: the first matching rule starts termination.

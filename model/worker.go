@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // The worker loop of SPEC §1.8. Only the callbacks' entry (SyncBegin) and
 // return (SyncEnd) are recorded; the critical sections around them are
@@ -24,7 +21,13 @@ func hiddenSteps(dst []State, s State) []State {
 	}
 	from := len(dst)
 	for _, r := range s.records() {
-		dst = workerSteps(dst, s.clone(), r)
+		n := s.clone()
+		if alt, stepped := workerSteps(&n, r); stepped {
+			dst = append(dst, n)
+			if alt != nil {
+				dst = append(dst, *alt)
+			}
+		}
 	}
 	for i := from; i < len(dst); i++ {
 		dst[i].MayCancel = nil // a later critical section closes the window
@@ -32,23 +35,23 @@ func hiddenSteps(dst []State, s State) []State {
 	return dst
 }
 
-// workerSteps appends to dst the states that one critical section of r's
-// worker can lead to from s (a private copy): take the pending update when
-// idle, abort or acknowledge after a take, apply a returned outcome. None if
-// the worker has nothing to do (idle with nothing it may take, or inside a
-// callback).
-func workerSteps(dst []State, s State, r Record) []State {
+// workerSteps applies to s, in place, one critical section of r's worker:
+// take the pending update when idle, abort or acknowledge after a take,
+// apply a returned outcome. stepped is false, and s unchanged, if the
+// worker has nothing to do (idle with nothing it may take, or inside a
+// callback). When two outcomes are possible (abort or acknowledge) s
+// becomes the first and alt the second.
+func workerSteps(s *State, r Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
-		if n, ok := take(s, r); ok {
-			return append(dst, n)
-		}
+		return nil, take(s, r)
 	case Taken:
-		return abortOrAck(dst, s, r)
+		return abortOrAck(s, r)
 	case Returned:
-		return append(dst, complete(s, r))
+		complete(s, r)
+		return nil, true
 	}
-	return dst
+	return nil, false
 }
 
 // stepWorkerStep is a recorded WorkerStep (witness mode, see the package
@@ -59,24 +62,24 @@ func workerSteps(dst []State, s State, r Record) []State {
 // nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
-func stepWorkerStep(dst []State, s State, w WorkerStep) ([]State, error) {
+func stepWorkerStep(s *State, w WorkerStep) (alt *State, err error) {
 	r, ok := s.record(w.UID)
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
-		return dst, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
+		return nil, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
 	default:
-		if next := workerSteps(dst, s, r); len(next) > len(dst) {
-			return next, nil
-		}
+		alt, _ = workerSteps(s, r)
 	}
-	return append(dst, s), nil
+	return alt, nil
 }
 
-// take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10).
-func take(s State, r Record) (State, bool) {
+// take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10), on s in
+// place. It reports false, with s unchanged, when the worker has nothing it
+// may take.
+func take(s *State, r Record) bool {
 	if r.Finished || !r.HasPending {
-		return s, false
+		return false
 	}
 	work, content := r.workType(), r.Pending
 	// allowPodStart reads the pod of the update being taken: a UID first
@@ -91,13 +94,14 @@ func take(s State, r Record) (State, bool) {
 	case r.TermRequested:
 		// A static pod asked to terminate before it started can never
 		// start: cleanupUnstartedPod, no sync call at all.
-		return cleanupUnstarted(s, r), true
+		cleanupUnstarted(s, r)
+		return true
 	default:
 		allowed, trimmed := s.staticStart(r)
 		if !allowed {
 			// Cannot start yet: the update stays pending (#116995); the
 			// refusal may have trimmed skipped waiters off the list.
-			return s, trimmed
+			return trimmed
 		}
 		r.Started = true
 		s.setStartedStatic(r.FullName, r.UID)
@@ -106,7 +110,7 @@ func take(s State, r Record) (State, bool) {
 	r.mergeActive(content)
 	r.Flight = Flight{Stage: Taken, Fn: syncFnFor(work, content), Content: content, TakeGrace: r.Grace}
 	s.put(r)
-	return s, true
+	return true
 }
 
 // syncFnFor is the dispatch of SPEC §1.8 step 3.
@@ -143,11 +147,11 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 		}
 		if uid != r.UID {
 			if i > 0 {
-				s.setWaitingStatic(r.FullName, slices.Clone(waiting[i:]))
+				s.dropWaiting(r.FullName, i)
 			}
 			return false, i > 0
 		}
-		s.setWaitingStatic(r.FullName, slices.Clone(waiting[i+1:]))
+		s.dropWaiting(r.FullName, i+1)
 		return true, false
 	}
 	return true, false
@@ -157,45 +161,49 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 // terminated and finished with no sync call, acknowledges termination (so
 // ContainersBeTerminating agrees with RuntimeBeRemoved) and fires every
 // waiting completion. The consumed update is dropped (HasConfig=false).
-func cleanupUnstarted(s State, r Record) State {
+func cleanupUnstarted(s *State, r Record) {
 	r.Acknowledged, r.Terminated, r.Finished = true, true, true
 	r.HasPending = false
 	s.put(r)
 	s.fireAll(r.UID)
 	s.leaveStatic(r.UID, r.FullName)
-	return s
 }
 
 // abortOrAck: after take, the worker reads the runtime status (not for a
 // runtime-only pod; failure ends the pass like a sync error), then a
-// terminating pass acknowledges. Both are optional branches of the closure.
-func abortOrAck(dst []State, s State, r Record) []State {
-	if !r.Flight.Acked && !r.Flight.Content.RuntimeOnly {
+// terminating pass acknowledges. Either may be what happened: when both are
+// possible, s becomes the abort and alt the acknowledgement.
+func abortOrAck(s *State, r Record) (alt *State, stepped bool) {
+	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
+	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
+	if mayAck {
+		acked := r
+		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
+		if !mayAbort {
+			s.put(acked)
+			return nil, true
+		}
 		a := s.clone()
-		ar := r
-		ar.Flight = Flight{}
-		a.put(ar)
-		dst = append(dst, a)
+		a.put(acked)
+		alt = &a
 	}
-	if !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod) {
-		a := s.clone()
-		ar := r
-		ar.Acknowledged, ar.Flight.Acked, ar.Flight.AckGrace = true, true, r.Grace
-		a.put(ar)
-		dst = append(dst, a)
+	if mayAbort {
+		aborted := r
+		aborted.Flight = Flight{}
+		s.put(aborted)
 	}
-	return dst
+	return alt, mayAbort || mayAck
 }
 
 // complete applies a returned callback's outcome (SPEC §1.8 step 4). Errors
 // and cancellations change nothing: the retry needs a new update (work
-// queue) or a replay (SyncKnownPods).
-func complete(s State, r Record) State {
+// queue) or a replay (SyncKnownPods). s is updated in place.
+func complete(s *State, r Record) {
 	f := r.Flight
 	r.Flight = Flight{}
 	s.put(r)
 	if f.Outcome != OK {
-		return s
+		return
 	}
 	switch f.Fn {
 	case SyncPod:
@@ -220,14 +228,13 @@ func complete(s State, r Record) State {
 		// completeTerminatingRuntimePod: runtime pods keep no history.
 		s.fireAll(r.UID)
 		s.remove(r)
-		return s
+		return
 	case SyncTerminatedPod:
 		r.Finished = true
 		s.fireAll(r.UID)
 		s.leaveStatic(r.UID, r.FullName)
 	}
 	s.put(r)
-	return s
 }
 
 // stepSyncBegin checks a callback entry against the taken update.

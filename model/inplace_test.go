@@ -1,0 +1,113 @@
+package model
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// TestInPlaceAgreesWithStep: Replay's witness mode steps the states it
+// alone holds in place (stepOn, writing into arrays they own, reclaiming
+// them after a fork), while Step copies. On generated histories with
+// markers, legal and corrupted (one observation, a lost or a spurious
+// marker), both give the same set of states after every operation, and
+// reject the same operation with the same reason (part by part).
+func TestInPlaceAgreesWithStep(t *testing.T) {
+	histories, rejected := 0, 0
+	for seed := range uint64(12) {
+		ops := newWitnessGen(seed, 3+int(seed%4)).run(150)
+		for i := -1; i < len(ops); i += 7 {
+			for variant := range 3 {
+				mutant := slices.Clone(ops)
+				switch {
+				case i < 0 && variant == 0: // the legal history itself
+				case i < 0:
+					continue
+				case variant == 0 && mutate(&mutant[i]):
+				case variant == 1 && isWorkerStep(ops[i].Input):
+					mutant = slices.Delete(mutant, i, i+1)
+				case variant == 2 && !isWorkerStep(ops[i].Input):
+					mutant = slices.Insert(mutant, i, Op{Input: WorkerStep{UID: uidOf(ops[i].Input)}})
+				default:
+					continue
+				}
+				histories++
+				for _, part := range PartitionMarked(toPorcupine(seq(mutant...))) {
+					if !compareInPlace(t, seed, i, variant, partOps(part)) {
+						rejected++
+						break
+					}
+				}
+			}
+		}
+	}
+	if rejected == 0 || rejected == histories {
+		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
+	}
+	t.Logf("%d histories, %d rejected", histories, rejected)
+}
+
+// compareInPlace runs ops on one part both ways and reports acceptance.
+func compareInPlace(t *testing.T, seed uint64, at, variant int, ops []Op) bool {
+	t.Helper()
+	r := replayer{witness: true, parts: [][]State{{{}}}}
+	pure := []State{NewState()}
+	for k, o := range ops {
+		inPlaceErr := r.step(0, &partOp{in: o.Input, out: o.Output})
+		var next []State
+		var errs []error
+		for _, s := range pure {
+			succ, err := Step(s, o.Input, o.Output)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			next = append(next, succ...)
+		}
+		if (inPlaceErr == nil) != (len(next) > 0) {
+			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step accepts %d states", seed, at, variant, k,
+				Describe(o.Input, o.Output), inPlaceErr, len(next))
+		}
+		if inPlaceErr != nil {
+			if want := reasons(errs).Error(); inPlaceErr.Error() != want {
+				t.Fatalf("seed %d op %d: in place rejects with %q, Step with %q", seed, k, inPlaceErr, want)
+			}
+			return false
+		}
+		pure = distinct(next)
+		if !sameStates(r.parts[0], pure) {
+			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step %v", seed, at, variant, k,
+				Describe(o.Input, o.Output), describeStates(r.parts[0]), describeStates(pure))
+		}
+	}
+	return true
+}
+
+func partOps(part []porcupine.Operation) []Op {
+	ops := make([]Op, len(part))
+	for i, o := range part {
+		ops[i] = Op{Input: o.Input.(Input), Output: asOutput(o.Output)}
+	}
+	return ops
+}
+
+// sameStates: equal as sets (the members of each are distinct).
+func sameStates(a, b []State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !slices.ContainsFunc(b, func(s State) bool { return s.equal(&a[i]) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func describeStates(states []State) []string {
+	var out []string
+	for _, s := range states {
+		out = append(out, DescribeState(s))
+	}
+	return out
+}
