@@ -31,6 +31,7 @@ type Call struct {
 	release      chan Outcome
 	begun        bool // its SyncBegin was recorded
 	cancelNoted  bool // its CancelFired was recorded
+	s3Reported   bool // S3's cancellation clause reported for it
 	arrivalOrder int
 }
 

@@ -6,7 +6,10 @@ replace github.com/podsim/podsim => ../
 
 require k8s.io/kubernetes v1.36.3
 
-require github.com/anishathalye/porcupine v1.3.1 // indirect
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -38,7 +41,7 @@ require (
 	github.com/felixge/httpsnoop v1.0.4 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/go-logr/logr v1.4.3
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-openapi/jsonpointer v0.21.0 // indirect
 	github.com/go-openapi/jsonreference v0.20.2 // indirect
@@ -134,7 +137,7 @@ require (
 	k8s.io/cri-streaming v0.36.3 // indirect
 	k8s.io/csi-translation-lib v0.36.3 // indirect
 	k8s.io/dynamic-resource-allocation v0.36.3 // indirect
-	k8s.io/klog/v2 v2.140.0 // indirect
+	k8s.io/klog/v2 v2.140.0
 	k8s.io/kms v0.36.3 // indirect
 	k8s.io/kube-openapi v0.0.0-20260317180543-43fb72c5454a // indirect
 	k8s.io/kube-scheduler v0.36.3 // indirect

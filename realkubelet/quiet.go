@@ -12,3 +12,5 @@ import (
 func quietContext() context.Context {
 	return klog.NewContext(context.Background(), logr.Discard())
 }
+
+func quietLogger() klog.Logger { return logr.Discard() }

@@ -1,0 +1,239 @@
+package realkubelet
+
+import (
+	"context"
+	"fmt"
+	"testing/synctest"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// StepDuration is the fake time every driver step takes: it orders the
+// workers' timestamps and runs killPodNow's timeouts (≥10 s = 100 steps).
+const StepDuration = 100 * time.Millisecond
+
+// Driver runs moves against the real pod workers inside a synctest bubble
+// (it must be created and used inside synctest.Test). After each move it
+// waits until every goroutine is parked, then records what the step
+// caused and runs the direct checks.
+type Driver struct {
+	pw    kubelet.PodWorkers
+	gates *Gates
+	ctx   context.Context
+	h     *history
+
+	pods        map[types.UID]*configPod
+	completions []*completion
+	killNows    []*killNowWait
+	// running is the fake runtime: UIDs whose containers may be running.
+	running map[types.UID]bool
+	// lastGrace is the grace of the latest SyncTerminatingPod per UID.
+	lastGrace map[types.UID]int64
+	evicted   map[types.UID]bool
+	// universe is every UID any move named, sorted on use.
+	universe map[types.UID]bool
+
+	checks checker
+	// Moves are the moves applied so far (the run's script); Step counts
+	// them.
+	Moves []Move
+	Step  int
+	// stepStart[s] is the first event seq of step s (index 0 unused).
+	stepStart []int64
+	// planSteps is how many of Moves were the plan phase's.
+	planSteps int
+}
+
+// completion is a kill's CompletedCh, by completion ID.
+type completion struct {
+	id    int
+	uid   types.UID
+	ch    chan struct{}
+	fired bool
+	step  int // when the kill was sent
+	// finishedBefore: the pod was known and finished when the kill came.
+	finishedBefore bool
+	reported       bool // S14 reported
+}
+
+// killNowWait is killPodNow's wait for its completion, open until the
+// channel fires or the timeout passes.
+type killNowWait struct {
+	c        *completion
+	callID   int
+	deadline time.Time
+	done     bool
+}
+
+// NewDriver builds the real pod workers and an empty world around them.
+func NewDriver() *Driver {
+	g := newGates()
+	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
+		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
+		universe: map[types.UID]bool{}}
+	d.pw = newRealPodWorkers(g)
+	d.h = newHistory(time.Now)
+	d.stepStart = []int64{0}
+	return d
+}
+
+// Apply performs one move and everything it causes; false if the move
+// cannot happen now (a release with nothing parked for that UID), in which
+// case nothing happened. Shrinking relies on that.
+func (d *Driver) Apply(m Move) bool {
+	switch m.Kind {
+	case MoveRelease:
+		if !d.parked(m.UID) {
+			return false
+		}
+	case MoveTick:
+		if d.gates.queueLen() == 0 {
+			return false
+		}
+	}
+	time.Sleep(StepDuration)
+	d.Step++
+	d.Moves = append(d.Moves, m)
+	d.stepStart = append(d.stepStart, d.h.seq+1)
+	switch m.Kind {
+	case MoveAction:
+		d.action(m.Action)
+	case MoveRelease:
+		d.releaseCall(m.UID, m.Outcome)
+	case MoveTick:
+		d.tick()
+	}
+	d.afterStep()
+	return true
+}
+
+func (d *Driver) parked(uid types.UID) bool {
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseCall records the callback's return and lets it return.
+func (d *Driver) releaseCall(uid types.UID, o Outcome) {
+	var call *Call
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			call = c
+		}
+	}
+	if o == ReturnTerminal && call.Fn != model.SyncPod {
+		o = ReturnOK
+	}
+	out := model.OK
+	switch o {
+	case ReturnError:
+		out = model.Failed
+	case ReturnCanceled:
+		out = model.Canceled
+	}
+	d.h.point(scenarios.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+		Outcome: out, IsTerminal: o == ReturnTerminal})
+	d.runtimeAfter(call, o)
+	d.gates.release(uid, o)
+}
+
+// runtimeAfter updates the fake runtime: a SyncPod that did not fail may
+// have started containers; a terminating call that succeeded stopped them.
+func (d *Driver) runtimeAfter(c *Call, o Outcome) {
+	switch c.Fn {
+	case model.SyncPod:
+		if o == ReturnOK || o == ReturnTerminal {
+			d.running[c.UID] = true
+		}
+	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
+		if o == ReturnOK {
+			delete(d.running, c.UID)
+		}
+	}
+	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+		delete(d.lastGrace, c.UID) // the incarnation is over
+	}
+}
+
+// afterStep lets the workers run to their gates, then records what the
+// step fired (completions, cancellations), closes killPodNow waits that
+// ended, records callbacks that began, and runs the direct checks.
+func (d *Driver) afterStep() {
+	d.waitQuiet()
+	d.pollFires()
+	d.pollKillNows()
+	for _, c := range d.gates.Parked() {
+		if !c.begun {
+			c.begun = true
+			d.began(c)
+		}
+	}
+	d.checkStep()
+}
+
+// pollFires records every completion that fired and every cancellation of
+// a parked callback's context since the last poll, in ID and UID order.
+func (d *Driver) pollFires() {
+	for _, c := range d.completions {
+		if c.fired {
+			continue
+		}
+		select {
+		case <-c.ch:
+			c.fired = true
+			d.h.point(scenarios.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+		default:
+		}
+	}
+	for _, c := range d.gates.Parked() {
+		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
+			c.cancelNoted = true
+			d.h.point(scenarios.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+		}
+	}
+}
+
+// pollKillNows ends killPodNow waits whose completion fired (true) or whose
+// timeout passed (false).
+func (d *Driver) pollKillNows() {
+	now := time.Now()
+	for _, k := range d.killNows {
+		if k.done {
+			continue
+		}
+		switch {
+		case k.c.fired:
+			k.done = true
+			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(true))
+		case !now.Before(k.deadline):
+			k.done = true
+			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(false))
+		}
+	}
+}
+
+func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d", k.c.id) }
+
+// began records a callback that reached its gate.
+func (d *Driver) began(c *Call) {
+	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
+	if c.Pod != nil {
+		b.Version = modelPod(c.Pod).Version
+	}
+	if c.Grace != nil {
+		b.Grace = *c.Grace
+	}
+	d.h.point(scenarios.CallbackBegin, "worker/"+string(c.UID), b)
+	d.checkBegin(c)
+}
+
+// waitQuiet returns once every goroutine of the bubble is parked or idle.
+func (d *Driver) waitQuiet() { synctest.Wait() }
