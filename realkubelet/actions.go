@@ -80,8 +80,13 @@ func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
 
 // updatePod is UpdatePod, recorded; fires it causes are recorded inside it.
 func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
-	id := d.h.call(goroutine, modelUpdate(o, completionID))
+	mu := modelUpdate(o, completionID)
+	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
+	id := d.h.call(goroutine, mu)
+	watch := d.terminatingInFlight(types.UID(mu.Pod.UID))
+	d.noteOffers(o)
 	d.pw.UpdatePod(d.ctx, o)
+	d.checkCancelReason(watch, o)
 	d.pollFires()
 	d.h.ret(goroutine, id, nil)
 }

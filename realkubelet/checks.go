@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
@@ -39,6 +40,13 @@ type checker struct {
 }
 
 func (d *Driver) report(check, invariant, class, msg string) {
+	d.reportAt(d.Step, check, invariant, class, msg)
+}
+
+// reportAt reports a finding caused by an earlier step than the current
+// one (GA: the update that lengthened the grace, seen only when the next
+// SyncTerminatingPod begins).
+func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
 	key := check + invariant + msg
 	if d.checks.seen == nil {
 		d.checks.seen = map[string]bool{}
@@ -48,7 +56,7 @@ func (d *Driver) report(check, invariant, class, msg string) {
 	}
 	d.checks.seen[key] = true
 	d.checks.findings = append(d.checks.findings, Finding{Check: check, Invariant: invariant, Message: msg,
-		Step: d.Step, Seq: d.h.seq, Class: class})
+		Step: step, Seq: d.h.seq, Class: class})
 }
 
 // answers are the seven query answers for one UID, in model.QueryKind order.
@@ -189,6 +197,7 @@ func (d *Driver) lastMove() Move {
 func (d *Driver) checkBegin(c *Call) {
 	switch c.Fn {
 	case model.SyncPod:
+		delete(d.leastOffered, c.UID) // offers before were to an earlier incarnation
 		if d.pw.IsPodTerminationRequested(c.UID) {
 			d.report("direct", "S3", "", fmt.Sprintf("pod %s: SyncPod began after termination was requested", c.UID))
 		}
@@ -198,8 +207,14 @@ func (d *Driver) checkBegin(c *Call) {
 			return
 		}
 		g := *c.Grace
-		if last, ok := d.lastGrace[c.UID]; ok && g > last {
-			d.report("direct", "S11", "GA", fmt.Sprintf("pod %s: SyncTerminatingPod grace rose from %d to %d", c.UID, last, g))
+		if least, ok := d.leastOffered[c.UID]; ok && g > least {
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace %d, above the %d offered earlier (the update at step %d lengthened it)", c.UID, g, least, step))
+		} else if last, ok := d.lastGrace[c.UID]; ok && g > last {
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace rose from %d to %d (after the update at step %d)", c.UID, last, g, step))
 		}
 		d.lastGrace[c.UID] = g
 	}
@@ -228,4 +243,64 @@ func graceText(g *int64) string {
 		return "nil"
 	}
 	return fmt.Sprint(*g)
+}
+
+// terminatingInFlight is uid's parked SyncTerminatingPod whose context is
+// still live, if termination was requested before the coming update.
+func (d *Driver) terminatingInFlight(uid types.UID) *Call {
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid && c.Fn == model.SyncTerminatingPod && c.Grace != nil && c.Ctx.Err() == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// checkCancelReason: an update to a pod already terminating may cancel the
+// terminating call only by shortening the grace (SPEC §1.7: the effective
+// grace never increases). If the update offered no grace below the one the
+// call runs with and the call was cancelled anyway, the real code lengthened
+// the grace (GA: after a deletion grace of 0, a later override is compared
+// with 0 and wins).
+func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
+	if c == nil || c.Ctx.Err() == nil || o.Pod == nil {
+		return
+	}
+	offered := int64(-1)
+	consider := func(g *int64) {
+		if g != nil && (offered < 0 || max(*g, 1) < offered) {
+			offered = max(*g, 1)
+		}
+	}
+	consider(o.Pod.DeletionGracePeriodSeconds)
+	if ko := o.KillPodOptions; ko != nil {
+		consider(ko.PodTerminationGracePeriodSecondsOverride)
+	}
+	if offered < 0 || offered >= *c.Grace {
+		d.report("direct", "S11", "GA", fmt.Sprintf(
+			"pod %s: SyncTerminatingPod (grace %d) cancelled by an update offering no shorter grace (%s)",
+			c.UID, *c.Grace, graceText(&offered)))
+	}
+}
+
+// noteOffers remembers the smallest grace an update offered (deletion
+// grace or kill override, clamped to ≥1): SPEC §1.7 never lets the
+// effective grace exceed it within an incarnation.
+func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
+	if o.Pod == nil {
+		return
+	}
+	offer := func(g *int64) {
+		if g == nil {
+			return
+		}
+		v := max(*g, 1)
+		if least, ok := d.leastOffered[o.Pod.UID]; !ok || v < least {
+			d.leastOffered[o.Pod.UID] = v
+		}
+	}
+	offer(o.Pod.DeletionGracePeriodSeconds)
+	if o.KillPodOptions != nil {
+		offer(o.KillPodOptions.PodTerminationGracePeriodSecondsOverride)
+	}
 }

@@ -35,6 +35,10 @@ type Driver struct {
 	// lastGrace is the grace of the latest SyncTerminatingPod per UID.
 	lastGrace map[types.UID]int64
 	evicted   map[types.UID]bool
+	// lastUpdate is the step of the latest UpdatePod per UID.
+	lastUpdate map[types.UID]int
+	// leastOffered is the smallest grace offered to the incarnation.
+	leastOffered map[types.UID]int64
 	// universe is every UID any move named, sorted on use.
 	universe map[types.UID]bool
 
@@ -75,6 +79,7 @@ func NewDriver() *Driver {
 	g := newGates()
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
+		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
 		universe: map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
 	d.h = newHistory(time.Now)
@@ -160,6 +165,7 @@ func (d *Driver) runtimeAfter(c *Call, o Outcome) {
 	}
 	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
 		delete(d.lastGrace, c.UID) // the incarnation is over
+		delete(d.leastOffered, c.UID)
 	}
 }
 
