@@ -229,8 +229,10 @@ func classRuntimeLeft(d *Driver, uid types.UID) string {
 	return ""
 }
 
-// nilGraceClass: a nil grace is GC (orphan driving replays an update that
-// carries no grace); a non-nil grace below 1 is unexplained.
+// nilGraceClass: a nil grace is GC (the worker-driven paths, orphan
+// driving in SyncKnownPods and natural completion in completeSync, replay
+// an update that carries no grace); a non-nil grace below 1 is
+// unexplained.
 func nilGraceClass(g *int64) string {
 	if g == nil {
 		return "GC"
