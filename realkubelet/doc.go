@@ -44,7 +44,28 @@
 // killPodNow is unexported and uses the wall-clock-free time.After of the
 // bubble; the driver performs its two halves itself (the kill with a
 // CompletedCh, then the wait with the same timeout rule), see actions.go.
-// Per family, see families.go.
+// The kill of a non-static pod therefore never lands before its worker
+// took the create: after every step the worker has run to its first gate.
+//
+// Per family (scenarios.Families):
+//
+//   - early-kill: for non-static pods it degenerates into kill-during-create
+//     (the worker is always inside SyncPod when the kill comes), so the
+//     P→T shortcut (SyncTerminatingPod with no SyncPod) is not exercised;
+//     static pods still reach the unstarted cleanup.
+//   - kill-during-create: fully; "slow" calls are calls left parked, and
+//     IgnoreCancel decides whether a cancelled call returns canceled.
+//   - update-storm: updates coalesce only while the worker is parked in a
+//     callback, never between its take and the callback.
+//   - grace-shortening, static-fullname-chain, static-restart-same-uid,
+//     force-delete-failing-terminate: fully, except that backoff and
+//     resync delays are not honoured (a tick re-syncs every queued pod).
+//   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
+//     SyncKnownPods and the runtime kill is a single step here.
+//   - swarm: every action kind, with the limits above.
+//
+// Not covered: kubelet restart (no family), GetNewerThan errors, the
+// killPodNow function itself (its wait is re-enacted, see actions.go).
 //
 // # Checks
 //
