@@ -6,15 +6,15 @@ import (
 	"github.com/podsim/podsim/scenarios"
 )
 
-// TestSameSeedSameHistory: the seed alone decides the run. 50 seeds spread
+// TestSameSeedSameHistory: the seed alone decides the run. 200 seeds spread
 // over the families, each run twice in fresh bubbles, must give the same
 // canonical trace (SHA-256) and findings; and replaying the run's script
 // must give the same trace again (the script is a faithful replay).
 func TestSameSeedSameHistory(t *testing.T) {
 	fams := scenarios.Families()
-	seeds := 50
+	seeds := 200
 	if testing.Short() {
-		seeds = 18
+		seeds = 50
 	}
 	for i := range seeds {
 		f, seed := fams[i%len(fams)], uint64(1000+i)

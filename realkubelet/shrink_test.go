@@ -68,3 +68,28 @@ func TestShrinkSeed(t *testing.T) {
 	}
 	fmt.Fprint(os.Stdout, b.String())
 }
+
+var replaySeed = flag.Bool("replay", false, "TestReplaySeed: print -shrink.family/-shrink.seed's script, findings and trace")
+
+// TestReplaySeed prints one seed's run as a script, its findings and its
+// canonical trace (a tool: -replay -shrink.family F -shrink.seed S).
+func TestReplaySeed(t *testing.T) {
+	if !*replaySeed {
+		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
+	}
+	for _, f := range scenarios.Families() {
+		if f.Name != *shrinkFamily {
+			continue
+		}
+		r := runSeed(t, f, *shrinkSeed)
+		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
+		for _, fd := range r.Findings {
+			fmt.Printf("# finding: %s\n", fd)
+		}
+		for _, line := range r.Trace {
+			fmt.Printf("#   %s\n", line)
+		}
+		return
+	}
+	t.Fatalf("unknown family %q", *shrinkFamily)
+}
