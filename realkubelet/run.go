@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sim"
 )
@@ -89,7 +88,7 @@ func chooseOutcome(c *Call, f scenarios.Faults, src sim.Source) Outcome {
 	if src.Intn(1000) < f.ErrorRate {
 		return ReturnError
 	}
-	if c.Fn == 1 && src.Intn(1000) < f.TerminalRate {
+	if c.Fn == model.SyncPod && src.Intn(1000) < f.TerminalRate {
 		return ReturnTerminal
 	}
 	return ReturnOK
@@ -248,5 +247,3 @@ func RunSeed(f scenarios.Family, seed uint64) Result {
 	st := scenarios.SeedStreams(seed)
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st)
 }
-
-var _ = types.UID("")
