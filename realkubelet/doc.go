@@ -34,18 +34,20 @@
 //
 // # What the real code cannot be made to do
 //
-// The gates sit at callback boundaries, so interleavings inside the pod
+// The gates sit at callback boundaries, and after every step each woken
+// worker has run up to its next gate, so a client step always lands while
+// every worker is idle or parked in a callback. Interleavings inside the
 // workers' own critical sections, or between startPodSync and the callback
 // it leads to, cannot be produced (e.g. the B16 window "update taken before
-// the kill, SyncPod entered after it"): a client step always lands either
-// before the worker took the update or while its callback is parked. The
-// status read (GetNewerThan) never fails or blocks. The plan's clients are
-// serialised in plan order: only client-versus-worker orders are explored.
-// killPodNow is unexported and uses the wall-clock-free time.After of the
-// bubble; the driver performs its two halves itself (the kill with a
-// CompletedCh, then the wait with the same timeout rule), see actions.go.
-// The kill of a non-static pod therefore never lands before its worker
-// took the create: after every step the worker has run to its first gate.
+// the kill, SyncPod entered after it"); in particular a kill never lands
+// between a create and its worker's first take. Running two client calls
+// without the Wait in between would allow it, but then the worker races the
+// driver and the seed no longer decides the order. The status read
+// (GetNewerThan) never fails or blocks. The plan's clients are serialised
+// in plan order: only client-versus-worker orders are explored. killPodNow
+// is unexported; the driver performs its two halves itself (the kill with a
+// CompletedCh, then the wait with killPodNow's timeout rule on the bubble's
+// clock), see actions.go.
 //
 // Per family (scenarios.Families):
 //
