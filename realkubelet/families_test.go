@@ -47,3 +47,25 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 		})
 	}
 }
+
+// TestPorcupineAgreesWithReplay: with porcupine run on every history
+// (model.Check, not only when the witness replay fails), the verdicts do
+// not change and the two readings of the model never disagree
+// (Invariant "internal").
+func TestPorcupineAgreesWithReplay(t *testing.T) {
+	for _, f := range scenarios.Families() {
+		for seed := uint64(1); seed <= 5; seed++ {
+			var plain, forced Result
+			synctest.Test(t, func(t *testing.T) { plain = RunSeed(f, seed) })
+			synctest.Test(t, func(t *testing.T) { forced = runSeedWith(f, seed, true) })
+			if len(plain.Findings) != len(forced.Findings) {
+				t.Errorf("%s seed %d: %d findings, %d with porcupine forced", f.Name, seed, len(plain.Findings), len(forced.Findings))
+			}
+			for _, fd := range forced.Findings {
+				if fd.Invariant == "internal" || fd.Invariant == "unknown" {
+					t.Errorf("%s seed %d: %s", f.Name, seed, fd)
+				}
+			}
+		}
+	}
+}

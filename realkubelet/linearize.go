@@ -29,7 +29,8 @@ type linResult struct {
 // Otherwise it stays unexplained.
 func (d *Driver) checkHistory() linResult {
 	h := d.h.rec.History()
-	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout})
+	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout,
+		ForcePorcupine: d.ForcePorcupine})
 	out := linResult{ops: len(h.Ops)}
 	viols := v.Violations(h)
 	if len(viols) == 0 {

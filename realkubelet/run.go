@@ -224,8 +224,10 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
-func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams) Result {
+// forcePorcupine: see Driver.ForcePorcupine.
+func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams, forcePorcupine bool) Result {
 	d := NewDriver()
+	d.ForcePorcupine = forcePorcupine
 	d.Generate(plan, st.Schedule, st.Faults)
 	d.planSteps = len(d.Moves)
 	return d.Finish(family, seed)
@@ -243,7 +245,9 @@ func RunMoves(moves []Move) Result {
 }
 
 // RunSeed runs one seed of a family; inside a bubble.
-func RunSeed(f scenarios.Family, seed uint64) Result {
+func RunSeed(f scenarios.Family, seed uint64) Result { return runSeedWith(f, seed, false) }
+
+func runSeedWith(f scenarios.Family, seed uint64, forcePorcupine bool) Result {
 	st := scenarios.SeedStreams(seed)
-	return RunPlan(f.Name, seed, f.Generate(st.Plan), st)
+	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, forcePorcupine)
 }
