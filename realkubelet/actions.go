@@ -83,7 +83,11 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	mu := modelUpdate(o, completionID)
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
 	id := d.h.call(goroutine, mu)
-	watch := d.terminatingInFlight(types.UID(mu.Pod.UID))
+	uid := types.UID(mu.Pod.UID)
+	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
+		d.restartPending[uid] = true
+	}
+	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
 	d.pw.UpdatePod(d.ctx, o)
 	d.checkCancelReason(watch, o)

@@ -249,10 +249,19 @@ func graceText(g *int64) string {
 
 // terminatingInFlight is uid's parked SyncTerminatingPod whose context is
 // still live, if termination was requested before the coming update.
+// A runtime-only call runs with the record's grace, which a runtime kill
+// sets to 1 (housekeeping's override); the call itself is not given one.
 func (d *Driver) terminatingInFlight(uid types.UID) *Call {
 	for _, c := range d.gates.Parked() {
-		if c.UID == uid && c.Fn == model.SyncTerminatingPod && c.Grace != nil && c.Ctx.Err() == nil {
+		if c.UID != uid || c.Ctx.Err() != nil {
+			continue
+		}
+		switch {
+		case c.Fn == model.SyncTerminatingPod && c.Grace != nil:
 			return c
+		case c.Fn == model.SyncTerminatingRuntimePod:
+			one := int64(1)
+			return &Call{UID: c.UID, Fn: c.Fn, Grace: &one, Ctx: c.Ctx}
 		}
 	}
 	return nil
@@ -280,8 +289,8 @@ func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
 	}
 	if offered < 0 || offered >= *c.Grace {
 		d.report("direct", "S11", "GA", fmt.Sprintf(
-			"pod %s: SyncTerminatingPod (grace %d) cancelled by an update offering no shorter grace (%s)",
-			c.UID, *c.Grace, graceText(&offered)))
+			"pod %s: %s (grace %d) cancelled by an update offering no shorter grace (%s)",
+			c.UID, c.Fn, *c.Grace, graceText(&offered)))
 	}
 }
 

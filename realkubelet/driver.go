@@ -37,6 +37,10 @@ type Driver struct {
 	evicted   map[types.UID]bool
 	// lastUpdate is the step of the latest UpdatePod per UID.
 	lastUpdate map[types.UID]int
+	// restartPending: a create reached uid while it was terminating (the
+	// update was dropped as a restart); lastFailed: uid's latest callback
+	// did not succeed. Together they classify a stuck pod as GD.
+	restartPending, lastFailed map[types.UID]bool
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
 	// universe is every UID any move named, sorted on use.
@@ -83,6 +87,7 @@ func NewDriver() *Driver {
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{},
 		universe: map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
 	d.h = newHistory(time.Now)
@@ -150,6 +155,10 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	d.h.point(scenarios.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
+	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
+		delete(d.restartPending, uid)
+	}
 	d.gates.release(uid, o)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios"
 	"github.com/podsim/podsim/sim"
@@ -144,10 +146,10 @@ func (d *Driver) checkSettled() {
 			continue
 		}
 		if a[qTermRequested] && !a[qKnownTerminated] {
-			d.report("liveness", "L1", "", fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
+			d.report("liveness", "L1", d.stuckClass(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
 		}
 		if a[qKnownTerminated] && !a[qBeFinished] {
-			d.report("liveness", "L2", "", fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
+			d.report("liveness", "L2", d.stuckClass(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
 		}
 	}
 	for _, c := range d.completions {
@@ -250,4 +252,17 @@ func RunSeed(f scenarios.Family, seed uint64) Result { return runSeedWith(f, see
 func runSeedWith(f scenarios.Family, seed uint64, forcePorcupine bool) Result {
 	st := scenarios.SeedStreams(seed)
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, forcePorcupine)
+}
+
+// stuckClass classifies a pod that never finished: GD if its last callback
+// failed, its UID came back to config while it was terminating (the create
+// was dropped as a restart), and it is in config now. SyncKnownPods then
+// keeps it without a replay ("restart requested but still terminating":
+// wait), and the only retry, the work queue's, was dropped while the pod
+// was out of config.
+func (d *Driver) stuckClass(uid types.UID) string {
+	if p := d.pods[uid]; p != nil && p.inConfig && d.restartPending[uid] && d.lastFailed[uid] {
+		return "GD"
+	}
+	return ""
 }
