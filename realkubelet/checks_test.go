@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -68,5 +69,37 @@ func TestModelFailureAttribution(t *testing.T) {
 			t.Fatalf("failure before the G1 step was attributed: %v", lin.findings)
 		}
 		d.Teardown()
+	})
+}
+
+// TestS1AndS3BeginChecksCatch: two callbacks of one UID in flight (S1) and
+// a SyncPod beginning after termination was requested (S3) are reported;
+// the real pod workers never do either, so both are forged here.
+func TestS1AndS3BeginChecksCatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		moves, _, _ := ParseScript("create a\nremove a\n")
+		d.Apply(moves[0]) // SyncPod parked
+		orig := d.gates.Parked()[0]
+		done := make(chan Outcome)
+		go func() { done <- d.gates.park(&Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()}) }()
+		synctest.Wait()
+		d.Apply(moves[1]) // termination requested; the forged second call overlaps
+		d.checkBegin(&Call{UID: "a", Fn: model.SyncPod})
+		var s1, s3 bool
+		for _, f := range d.checks.findings {
+			s1 = s1 || f.Invariant == "S1"
+			s3 = s3 || (f.Invariant == "S3" && strings.Contains(f.Message, "SyncPod began after"))
+		}
+		if !s1 || !s3 {
+			t.Errorf("S1 reported %v, S3 reported %v; findings %v", s1, s3, d.checks.findings)
+		}
+		forged := d.gates.parked["a"]
+		d.gates.parked["a"] = orig // the real call goes back to its gate
+		forged.release <- ReturnOK
+		<-done
+		if !d.Teardown() {
+			t.Fatal("teardown did not end")
+		}
 	})
 }
