@@ -96,8 +96,13 @@ func (d *Driver) sortedUniverse() []types.UID {
 // checkStep runs the direct checks after a step.
 func (d *Driver) checkStep() {
 	if n := len(d.gates.overlaps); n > d.checks.overlaps {
-		for _, msg := range d.gates.overlaps[d.checks.overlaps:] {
-			d.report("direct", "S1", "", msg)
+		for _, o := range d.gates.overlaps[d.checks.overlaps:] {
+			if step, ok := d.lateWake[o.uid]; ok {
+				d.reportAt(step, "direct", "S1", "GE", o.msg+
+					fmt.Sprintf(" (a worker of an earlier incarnation read its signal late, at step %d, and took the current record)", step))
+				continue
+			}
+			d.report("direct", "S1", "", o.msg)
 		}
 		d.checks.overlaps = n
 	}

@@ -94,8 +94,16 @@ func TestS1AndS3BeginChecksCatch(t *testing.T) {
 		if !s1 || !s3 {
 			t.Errorf("S1 reported %v, S3 reported %v; findings %v", s1, s3, d.checks.findings)
 		}
-		forged := d.gates.parked["a"]
-		d.gates.parked["a"] = orig // the real call goes back to its gate
+		var forged *Call
+		d.gates.mu.Lock()
+		for i, c := range d.gates.parked {
+			if c != orig {
+				forged = c
+				d.gates.parked = append(d.gates.parked[:i:i], d.gates.parked[i+1:]...)
+				break
+			}
+		}
+		d.gates.mu.Unlock()
 		forged.release <- ReturnOK
 		<-done
 		if !d.Teardown() {

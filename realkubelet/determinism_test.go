@@ -2,6 +2,7 @@ package realkubelet
 
 import (
 	"testing"
+	"testing/synctest"
 
 	"github.com/podsim/podsim/scenarios"
 )
@@ -9,7 +10,8 @@ import (
 // TestSameSeedSameHistory: the seed alone decides the run. 200 seeds spread
 // over the families, each run twice in fresh bubbles, must give the same
 // canonical trace (SHA-256) and findings; and replaying the run's script
-// must give the same trace again (the script is a faithful replay).
+// must give the same trace again (the script is a faithful replay). Half
+// the seeds hold the workers' wake-ups (wakes.go).
 func TestSameSeedSameHistory(t *testing.T) {
 	fams := scenarios.Families()
 	seeds := 200
@@ -18,7 +20,11 @@ func TestSameSeedSameHistory(t *testing.T) {
 	}
 	for i := range seeds {
 		f, seed := fams[i%len(fams)], uint64(1000+i)
-		a, b := runSeed(t, f, seed), runSeed(t, f, seed)
+		// Every other seed holds the workers' wake-ups too (wakes.go).
+		o := RunOptions{HoldWakes: i%2 == 1}
+		var a, b Result
+		synctest.Test(t, func(t *testing.T) { a = RunSeedWith(f, seed, o) })
+		synctest.Test(t, func(t *testing.T) { b = RunSeedWith(f, seed, o) })
 		if a.TraceSHA != b.TraceSHA || len(a.Trace) != len(b.Trace) {
 			t.Fatalf("%s seed %d: traces differ (%s vs %s)\n%s", f.Name, seed, a.TraceSHA, b.TraceSHA, firstDiff(a.Trace, b.Trace))
 		}

@@ -3,6 +3,7 @@ package realkubelet
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing/synctest"
 	"time"
 
@@ -41,6 +42,9 @@ type Driver struct {
 	// update was dropped as a restart); lastFailed: uid's latest callback
 	// did not succeed. Together they classify a stuck pod as GD.
 	restartPending, lastFailed map[types.UID]bool
+	// lateWake is the step at which an older worker of the UID read a
+	// signal meant for the current record (GE, wakes.go).
+	lateWake map[types.UID]int
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
 	// universe is every UID any move named, sorted on use.
@@ -87,7 +91,7 @@ func NewDriver() *Driver {
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
-		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{},
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, lateWake: map[types.UID]int{},
 		universe: map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
 	d.h = newHistory(time.Now)
@@ -108,6 +112,17 @@ func (d *Driver) Apply(m Move) bool {
 		if d.gates.queueLen() == 0 {
 			return false
 		}
+	case MoveWake:
+		if !slices.Contains(d.gates.Wakes(), m.UID) {
+			return false
+		}
+	case MoveHoldWakes:
+		if len(d.Moves) > 0 {
+			return false // workers may exist already: the hook must come first
+		}
+		if err := setWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
+			panic(err)
+		}
 	}
 	time.Sleep(StepDuration)
 	d.Step++
@@ -120,6 +135,10 @@ func (d *Driver) Apply(m Move) bool {
 		d.releaseCall(m.UID, m.Outcome)
 	case MoveTick:
 		d.tick()
+	case MoveWake:
+		if _, late := d.gates.releaseWake(m.UID); late {
+			d.lateWake[m.UID] = d.Step
+		}
 	}
 	d.afterStep()
 	return true
@@ -138,7 +157,7 @@ func (d *Driver) parked(uid types.UID) bool {
 func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	var call *Call
 	for _, c := range d.gates.Parked() {
-		if c.UID == uid {
+		if c.UID == uid && call == nil {
 			call = c
 		}
 	}

@@ -19,8 +19,8 @@ func runSeed(t *testing.T, f scenarios.Family, seed uint64) Result {
 }
 
 // TestFamiliesOnRealKubelet runs every family for a few seeds on the real
-// pod workers and fails on any finding that is neither a known upstream
-// deviation nor a documented model difference.
+// pod workers, with and without held wake-ups, and fails on any finding
+// that is not a known upstream deviation.
 func TestFamiliesOnRealKubelet(t *testing.T) {
 	seeds := uint64(20)
 	if testing.Short() {
@@ -29,8 +29,11 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 	for _, f := range scenarios.Families() {
 		t.Run(f.Name, func(t *testing.T) {
 			classes := map[string]int{}
-			for seed := uint64(1); seed <= seeds; seed++ {
-				r := runSeed(t, f, seed)
+			for seed := uint64(1); seed <= 2*seeds; seed++ {
+				// The second half holds the workers' wake-ups (wakes.go).
+				var r Result
+				o := RunOptions{HoldWakes: seed > seeds}
+				synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, seed, o) })
 				for _, c := range r.Classes() {
 					classes[c]++
 				}
@@ -43,7 +46,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d seeds, seeds per finding class: %v", f.Name, seeds, classes)
+			t.Logf("%s: %d seeds, seeds per finding class: %v", f.Name, 2*seeds, classes)
 		})
 	}
 }
@@ -57,7 +60,7 @@ func TestPorcupineAgreesWithReplay(t *testing.T) {
 		for seed := uint64(1); seed <= 5; seed++ {
 			var plain, forced Result
 			synctest.Test(t, func(t *testing.T) { plain = RunSeed(f, seed) })
-			synctest.Test(t, func(t *testing.T) { forced = runSeedWith(f, seed, true) })
+			synctest.Test(t, func(t *testing.T) { forced = RunSeedWith(f, seed, RunOptions{ForcePorcupine: true}) })
 			if len(plain.Findings) != len(forced.Findings) {
 				t.Errorf("%s seed %d: %d findings, %d with porcupine forced", f.Name, seed, len(plain.Findings), len(forced.Findings))
 			}

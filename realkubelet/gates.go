@@ -67,52 +67,63 @@ var errInjected = fmt.Errorf("realkubelet: injected sync error")
 // the bookkeeping: between driver steps exactly one goroutine touches it.
 type Gates struct {
 	mu       sync.Mutex
-	parked   map[types.UID]*Call
+	parked   []*Call // in arrival order; one per UID unless S1 is broken
 	arrivals int
 	// overlaps are second calls for a UID while one was parked (S1).
-	overlaps []string
+	overlaps []overlap
 	queued   map[types.UID]bool
+	// wakes are worker wake-ups held at their gates (wakes.go).
+	pipes      []*pipe
+	forwarders map[types.UID]int
+}
+
+// overlap is an S1 violation: a second callback of uid while one was
+// parked.
+type overlap struct {
+	uid types.UID
+	msg string
 }
 
 func newGates() *Gates {
-	return &Gates{parked: map[types.UID]*Call{}, queued: map[types.UID]bool{}}
+	return &Gates{queued: map[types.UID]bool{}, forwarders: map[types.UID]int{}}
 }
 
 func (g *Gates) park(c *Call) Outcome {
 	c.release = make(chan Outcome)
 	g.mu.Lock()
-	if old := g.parked[c.UID]; old != nil {
-		g.overlaps = append(g.overlaps, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID))
+	for _, old := range g.parked {
+		if old.UID == c.UID {
+			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID)})
+		}
 	}
 	g.arrivals++
 	c.arrivalOrder = g.arrivals
-	g.parked[c.UID] = c
+	g.parked = append(g.parked, c)
 	g.mu.Unlock()
 	return <-c.release
 }
 
-// Parked lists the calls at their gates, by UID: a deterministic order
-// whatever order the worker goroutines arrived in.
+// Parked lists the calls at their gates by UID (then arrival): a
+// deterministic order whatever order the worker goroutines arrived in.
 func (g *Gates) Parked() []*Call {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := make([]*Call, 0, len(g.parked))
-	for _, c := range g.parked {
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b *Call) int { return cmp.Compare(a.UID, b.UID) })
+	out := slices.Clone(g.parked)
+	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 
-// release lets uid's parked call return with o; false if none is parked.
+// release lets uid's oldest parked call return with o; false if none.
 func (g *Gates) release(uid types.UID, o Outcome) (*Call, bool) {
 	g.mu.Lock()
-	c := g.parked[uid]
-	delete(g.parked, uid)
-	g.mu.Unlock()
-	if c == nil {
+	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.UID == uid })
+	if i < 0 {
+		g.mu.Unlock()
 		return nil, false
 	}
+	c := g.parked[i]
+	g.parked = slices.Delete(g.parked, i, i+1)
+	g.mu.Unlock()
 	c.release <- o
 	return c, true
 }
@@ -132,9 +143,11 @@ func (g *Gates) takeQueued() []types.UID {
 		out = append(out, uid)
 	}
 	clear(g.queued)
-	slices.Sort(out)
+	sortUIDs(out)
 	return out
 }
+
+func sortUIDs(uids []types.UID) { slices.Sort(uids) }
 
 func (g *Gates) queueLen() int {
 	g.mu.Lock()

@@ -24,6 +24,11 @@ const (
 	// (retry or resync) gets UpdatePod(sync) if it is still in config
 	// (getPodsToSync, SPEC §1.8).
 	MoveTick
+	// MoveWake lets one held worker wake-up through (wakes.go).
+	MoveWake
+	// MoveHoldWakes, only as a script's first move, holds every worker
+	// wake-up at a gate from then on (wakes.go).
+	MoveHoldWakes
 )
 
 // Move is one driver step: data, so a run is a script that can be printed,
@@ -42,6 +47,10 @@ func (m Move) String() string {
 		return fmt.Sprintf("release %s %s", m.UID, m.Outcome)
 	case MoveTick:
 		return "tick"
+	case MoveWake:
+		return fmt.Sprintf("wake %s", m.UID)
+	case MoveHoldWakes:
+		return "hold-wakes"
 	}
 	a := m.Action
 	var b strings.Builder
@@ -88,6 +97,16 @@ func ParseMove(line string) (Move, error) {
 			return Move{}, fmt.Errorf("%q: tick takes no arguments", line)
 		}
 		return Move{Kind: MoveTick}, nil
+	case "hold-wakes":
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: hold-wakes takes no arguments", line)
+		}
+		return Move{Kind: MoveHoldWakes}, nil
+	case "wake":
+		if len(f) != 2 {
+			return Move{}, fmt.Errorf("%q: want wake UID", line)
+		}
+		return Move{Kind: MoveWake, UID: types.UID(f[1])}, nil
 	case "release":
 		if len(f) != 3 {
 			return Move{}, fmt.Errorf("%q: want release UID OUTCOME", line)

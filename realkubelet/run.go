@@ -56,21 +56,32 @@ func (r Result) Classes() []string {
 // plan action, the release of a parked callback (its outcome from the
 // fault stream and the plan's fault rates), a work-queue tick or
 // housekeeping. It must run inside a synctest bubble.
-func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source) {
+func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source, holdWakes bool) {
+	if holdWakes {
+		d.Apply(Move{Kind: MoveHoldWakes})
+	}
 	next := 0
-	for next < len(plan.Actions) || len(d.gates.Parked()) > 0 {
-		parked := d.gates.Parked()
+	for {
+		parked, wakes := d.gates.Parked(), d.gates.Wakes()
+		gated := len(parked) + len(wakes)
+		if next == len(plan.Actions) && gated == 0 {
+			return
+		}
 		switch r := schedule.Intn(16); {
-		case next < len(plan.Actions) && (len(parked) == 0 || r < 7):
+		case next < len(plan.Actions) && (gated == 0 || r < 7):
 			d.Apply(Move{Kind: MoveAction, Action: plan.Actions[next]})
 			next++
 		case r == 7 && d.gates.queueLen() > 0:
 			d.Apply(Move{Kind: MoveTick})
 		case r == 8:
 			d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
-		case len(parked) > 0:
-			c := parked[schedule.Intn(len(parked))]
-			d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, plan.Faults, faults)})
+		case gated > 0:
+			if i := schedule.Intn(gated); i < len(parked) {
+				c := parked[i]
+				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, plan.Faults, faults)})
+			} else {
+				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+			}
 		}
 		if d.Step > 400 {
 			d.report("liveness", "L3", "", "the plan phase did not end within 400 steps")
@@ -108,7 +119,11 @@ func (d *Driver) Settle() {
 	for range settleRounds {
 		d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
 		d.Apply(Move{Kind: MoveTick})
-		for i := 0; i < 50; i++ {
+		for i := 0; i < 100; i++ {
+			if wakes := d.gates.Wakes(); len(wakes) > 0 {
+				d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+				continue
+			}
 			parked := d.gates.Parked()
 			if len(parked) == 0 {
 				break
@@ -188,7 +203,7 @@ func (d *Driver) Teardown() bool {
 	for range 100 {
 		known := d.pw.SyncKnownPods(quietLogger(), nil)
 		d.drainParked()
-		if len(known) == 0 && len(d.gates.Parked()) == 0 {
+		if len(known) == 0 && len(d.gates.Parked())+len(d.gates.Wakes()) == 0 {
 			return true
 		}
 	}
@@ -198,9 +213,12 @@ func (d *Driver) Teardown() bool {
 func (d *Driver) drainParked() {
 	for {
 		d.waitQuiet()
-		parked := d.gates.Parked()
-		if len(parked) == 0 {
+		parked, wakes := d.gates.Parked(), d.gates.Wakes()
+		if len(parked)+len(wakes) == 0 {
 			return
+		}
+		for _, uid := range wakes {
+			d.gates.releaseWake(uid)
 		}
 		for _, c := range parked {
 			d.gates.release(c.UID, ReturnOK)
@@ -226,11 +244,10 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
-// forcePorcupine: see Driver.ForcePorcupine.
-func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams, forcePorcupine bool) Result {
+func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams, o RunOptions) Result {
 	d := NewDriver()
-	d.ForcePorcupine = forcePorcupine
-	d.Generate(plan, st.Schedule, st.Faults)
+	d.ForcePorcupine = o.ForcePorcupine
+	d.Generate(plan, st.Schedule, st.Faults, o.HoldWakes)
 	d.planSteps = len(d.Moves)
 	return d.Finish(family, seed)
 }
@@ -247,11 +264,21 @@ func RunMoves(moves []Move) Result {
 }
 
 // RunSeed runs one seed of a family; inside a bubble.
-func RunSeed(f scenarios.Family, seed uint64) Result { return runSeedWith(f, seed, false) }
+func RunSeed(f scenarios.Family, seed uint64) Result { return RunSeedWith(f, seed, RunOptions{}) }
 
-func runSeedWith(f scenarios.Family, seed uint64, forcePorcupine bool) Result {
+// RunOptions are a run's knobs beyond family and seed.
+type RunOptions struct {
+	// ForcePorcupine: see Driver.ForcePorcupine.
+	ForcePorcupine bool
+	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
+	// seed also decides when each worker takes its pending update.
+	HoldWakes bool
+}
+
+// RunSeedWith is RunSeed with options; inside a bubble.
+func RunSeedWith(f scenarios.Family, seed uint64, o RunOptions) Result {
 	st := scenarios.SeedStreams(seed)
-	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, forcePorcupine)
+	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
 }
 
 // stuckClass classifies a pod that never finished: GD if its last callback

@@ -50,7 +50,8 @@ func TestShrinkSeed(t *testing.T) {
 	if fam.Generate == nil {
 		t.Fatalf("unknown family %q", *shrinkFamily)
 	}
-	r := runSeed(t, fam, *shrinkSeed)
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkInv) }
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)

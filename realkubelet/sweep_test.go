@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/podsim/podsim/scenarios"
 )
@@ -14,6 +15,7 @@ var (
 	sweepSeeds = flag.Int("sweep", 0, "TestSweep: seeds per family (0 = skip)")
 	sweepStart = flag.Uint64("sweep.start", 1, "TestSweep: first seed")
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
+	sweepHold  = flag.Bool("sweep.hold", false, "TestSweep: hold worker wake-ups at gates (wakes.go)")
 )
 
 // TestSweep runs -sweep seeds of every family on the real pod workers and
@@ -34,7 +36,8 @@ func TestSweep(t *testing.T) {
 		famFailed := 0
 		for i := range *sweepSeeds {
 			seed := *sweepStart + uint64(i)
-			r := runSeed(t, f, seed)
+			var r Result
+			synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
 			total++
 			if r.Failed() {
 				failed++
