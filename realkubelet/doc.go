@@ -32,33 +32,39 @@
 // advances it by a fixed step. Work-queue delays are jittered by the
 // workers with the global math/rand, so they are not kept (Queue).
 //
+// # Held wake-ups (hold-wakes)
+//
+// By default a worker reads its notification channel as soon as it is
+// signalled, so after every step each woken worker has run up to its next
+// gate. With the "hold-wakes" move (RunOptions.HoldWakes, -sweep.hold)
+// upstream's own test hook podWorkers.workerChannelFn is set (through
+// reflect and unsafe, refusing on drift, wakes.go) and the driver moves
+// each signal from the channel to the worker loop in a step of its own
+// ("wake <uid>"), so the seed also decides when a worker reads its channel
+// — the delay a real goroutine has before it is scheduled. The sweep runs
+// both modes.
+//
 // # What the real code cannot be made to do
 //
-// The gates sit at callback boundaries, and after every step each woken
-// worker has run up to its next gate, so a client step always lands while
-// every worker is idle or parked in a callback. Interleavings inside the
-// workers' own critical sections, or between startPodSync and the callback
-// it leads to, cannot be produced (e.g. the B16 window "update taken before
-// the kill, SyncPod entered after it"); in particular a kill never lands
-// between a create and its worker's first take. Running two client calls
-// without the Wait in between would allow it, but then the worker races the
-// driver and the seed no longer decides the order. The status read
-// (GetNewerThan) never fails or blocks. The plan's clients are serialised
-// in plan order: only client-versus-worker orders are explored. killPodNow
-// is unexported; the driver performs its two halves itself (the kill with a
-// CompletedCh, then the wait with killPodNow's timeout rule on the bubble's
-// clock), see actions.go.
+// The gates sit at callback boundaries and at channel reads, so
+// interleavings inside the workers' own critical sections, or between
+// startPodSync and the callback it leads to, cannot be produced (e.g. the
+// B16 window "update taken before the kill, SyncPod entered after it"). The
+// status read (GetNewerThan) never fails or blocks. The plan's clients are
+// serialised in plan order: only client-versus-worker orders are explored.
+// killPodNow is unexported; the driver performs its two halves itself (the
+// kill with a CompletedCh, then the wait with killPodNow's timeout rule on
+// the bubble's clock), see actions.go.
 //
 // Per family (scenarios.Families):
 //
-//   - early-kill: for non-static pods it degenerates into kill-during-create
-//     (the worker is always inside SyncPod when the kill comes), so the
-//     P→T shortcut (SyncTerminatingPod with no SyncPod) is not exercised;
-//     static pods still reach the unstarted cleanup.
+//   - early-kill: without held wake-ups it degenerates into
+//     kill-during-create (the worker is inside SyncPod when the kill comes);
+//     with them the kill can land before the first take (P→T, no SyncPod).
 //   - kill-during-create: fully; "slow" calls are calls left parked, and
 //     IgnoreCancel decides whether a cancelled call returns canceled.
-//   - update-storm: updates coalesce only while the worker is parked in a
-//     callback, never between its take and the callback.
+//   - update-storm: updates coalesce while the worker is parked in a
+//     callback or, with held wake-ups, before it reads its channel.
 //   - grace-shortening, static-fullname-chain, static-restart-same-uid,
 //     force-delete-failing-terminate: fully, except that backoff and
 //     resync delays are not honoured (a tick re-syncs every queued pod).

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/kubernetes/pkg/kubelet"
 )
 
 // TestLinknameSignature guards the go:linkname in adapter.go: it parses
@@ -118,4 +120,20 @@ func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
 		t.Fatal(err)
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// notPodWorkers has the PodWorkers methods but not upstream's struct.
+type notPodWorkers struct{ kubelet.PodWorkers }
+
+// TestWorkerChannelHookRefusesDrift: the reflect/unsafe setter of
+// workerChannelFn fits v1.36.3's podWorkers, and refuses anything else
+// instead of writing memory it does not understand.
+func TestWorkerChannelHookRefusesDrift(t *testing.T) {
+	g := newGates()
+	if err := setWorkerChannelFn(newRealPodWorkers(g), g.channelFn); err != nil {
+		t.Fatalf("the hook does not fit the real podWorkers: %v", err)
+	}
+	if err := setWorkerChannelFn(&notPodWorkers{}, g.channelFn); err == nil {
+		t.Fatal("the setter accepted a struct without workerChannelFn")
+	}
 }
