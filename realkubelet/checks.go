@@ -212,7 +212,19 @@ func (d *Driver) checkBegin(c *Call) {
 			return
 		}
 		g := *c.Grace
-		if least, ok := d.leastOffered[c.UID]; ok && g > least {
+		_, termBefore := d.lastGrace[c.UID]
+		if d.naturalEnd[c.UID] && !termBefore && c.Pod != nil && c.Pod.Spec.TerminationGracePeriodSeconds != nil &&
+			g > *c.Pod.Spec.TerminationGracePeriodSeconds {
+			// M1, a documented model difference: completeSync records no
+			// grace upstream, so a later kill's override counts as the first
+			// grace (SPEC §1.7 step 3 read literally); the model instead gives
+			// natural completion the spec grace (model/doc.go, "Where SPEC.md
+			// is ambiguous"), which the override may not raise.
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "M1", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace %d after natural completion, above the spec grace %d (the model's choice, see M1)",
+				c.UID, g, *c.Pod.Spec.TerminationGracePeriodSeconds))
+		} else if least, ok := d.leastOffered[c.UID]; ok && g > least {
 			step := d.lastUpdate[c.UID]
 			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d, above the %d offered earlier (the update at step %d lengthened it)", c.UID, g, least, step))

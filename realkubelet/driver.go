@@ -45,6 +45,11 @@ type Driver struct {
 	// lateWake is the step at which an older worker of the UID read a
 	// signal meant for the current record (GE, wakes.go).
 	lateWake map[types.UID]int
+	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)
+	// in this incarnation.
+	naturalEnd map[types.UID]bool
+	// lateNow is the UID whose earlier worker read a signal in this step.
+	lateNow types.UID
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
 	// universe is every UID any move named, sorted on use.
@@ -92,7 +97,8 @@ func NewDriver() *Driver {
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, lateWake: map[types.UID]int{},
-		universe: map[types.UID]bool{}}
+		naturalEnd: map[types.UID]bool{},
+		universe:   map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
 	d.h = newHistory(time.Now)
 	d.stepStart = []int64{0}
@@ -138,9 +144,11 @@ func (d *Driver) Apply(m Move) bool {
 	case MoveWake:
 		if _, late := d.gates.releaseWake(m.UID); late {
 			d.lateWake[m.UID] = d.Step
+			d.lateNow = m.UID
 		}
 	}
 	d.afterStep()
+	d.lateNow = ""
 	return true
 }
 
@@ -175,6 +183,9 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	if o == ReturnTerminal {
+		d.naturalEnd[uid] = true
+	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
@@ -197,6 +208,7 @@ func (d *Driver) runtimeAfter(c *Call, o Outcome) {
 	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
 		delete(d.lastGrace, c.UID) // the incarnation is over
 		delete(d.leastOffered, c.UID)
+		delete(d.naturalEnd, c.UID)
 	}
 }
 
@@ -269,6 +281,10 @@ func (d *Driver) began(c *Call) {
 		b.Grace = *c.Grace
 	}
 	d.h.point(scenarios.CallbackBegin, "worker/"+string(c.UID), b)
+	if c.UID == d.lateNow {
+		d.report("direct", "S1", "GE", fmt.Sprintf(
+			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
+	}
 	d.checkBegin(c)
 }
 
