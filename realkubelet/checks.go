@@ -18,9 +18,9 @@ type Finding struct {
 	Message   string
 	Step      int   // the driver step it was found at (0: at the end)
 	Seq       int64 // the history event it was found at
-	// Class is the upstream deviation it is (G1–G4, GA–GE; see
-	// docs/upstream-findings.md), or "" if unexplained. No finding has
-	// needed a "documented model difference" class so far.
+	// Class is the upstream deviation it is (G1–G4, GA–GE), M1 for the
+	// documented model difference (see docs/upstream-findings.md), or ""
+	// if unexplained.
 	Class string
 }
 
