@@ -82,7 +82,8 @@ func TestReplaySeed(t *testing.T) {
 		if f.Name != *shrinkFamily {
 			continue
 		}
-		r := runSeed(t, f, *shrinkSeed)
+		var r Result
+		synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
 		for _, fd := range r.Findings {
 			fmt.Printf("# finding: %s\n", fd)

@@ -4,9 +4,11 @@
 // realkubelet package's tool tests (TestSweep, TestReplaySeed,
 // TestShrinkSeed) with `go test` in the module directory.
 //
-//	realrun run    [--scenario NAME|all] [--seeds N] [--start S]
-//	realrun replay --scenario NAME --seed S
-//	realrun shrink --scenario NAME --seed S [--class CLASS]
+//	realrun run    [--scenario NAME|all] [--seeds N] [--start S] [--hold]
+//	realrun replay --scenario NAME --seed S [--hold]
+//	realrun shrink --scenario NAME --seed S [--class CLASS] [--hold]
+//
+// --hold holds the workers' wake-ups (realkubelet/wakes.go).
 //
 // Exit codes: 0 all passed; 1 a check failed (or an unexplained finding);
 // 2 bad usage, with a one-line message.
@@ -56,6 +58,7 @@ func testArgs(argv []string, usage io.Writer) ([]string, error) {
 	start := fs.Uint64("start", 1, "first seed (run)")
 	seed := fs.String("seed", "", "the seed (replay, shrink)")
 	class := fs.String("class", "", "finding class to keep while shrinking (\"\" = unexplained)")
+	hold := fs.Bool("hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
 	if err := fs.Parse(argv[1:]); err != nil {
 		return nil, err
 	}
@@ -66,32 +69,41 @@ func testArgs(argv []string, usage io.Writer) ([]string, error) {
 	if *scenario != "all" && !slices.Contains(names, *scenario) {
 		return nil, fmt.Errorf("unknown scenario %q (want one of %s)", *scenario, strings.Join(names, ", "))
 	}
-	switch argv[0] {
+	out, err := commandArgs(argv[0], *scenario, *seeds, *start, *seed, *class)
+	if err == nil && *hold {
+		out = append(out, "-sweep.hold")
+	}
+	return out, err
+}
+
+// commandArgs is the go test command line of one realrun command.
+func commandArgs(command, scenario string, seeds int, start uint64, seed, class string) ([]string, error) {
+	switch command {
 	case "run":
-		if *seeds <= 0 {
-			return nil, fmt.Errorf("--seeds must be positive, got %d", *seeds)
+		if seeds <= 0 {
+			return nil, fmt.Errorf("--seeds must be positive, got %d", seeds)
 		}
-		out := []string{"-run", "^TestSweep$", "-v", ".", "-args", "-sweep", strconv.Itoa(*seeds),
-			"-sweep.start", strconv.FormatUint(*start, 10)}
-		if *scenario != "all" {
-			out = append(out, "-sweep.family", *scenario)
+		out := []string{"-run", "^TestSweep$", "-v", ".", "-args", "-sweep", strconv.Itoa(seeds),
+			"-sweep.start", strconv.FormatUint(start, 10)}
+		if scenario != "all" {
+			out = append(out, "-sweep.family", scenario)
 		}
 		return out, nil
 	case "replay", "shrink":
-		if *scenario == "all" {
-			return nil, fmt.Errorf("%s needs --scenario NAME", argv[0])
+		if scenario == "all" {
+			return nil, fmt.Errorf("%s needs --scenario NAME", command)
 		}
-		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
-			return nil, fmt.Errorf("%s needs --seed N (a non-negative integer), got %q", argv[0], *seed)
+		if _, err := strconv.ParseUint(seed, 10, 64); err != nil {
+			return nil, fmt.Errorf("%s needs --seed N (a non-negative integer), got %q", command, seed)
 		}
-		if argv[0] == "replay" {
+		if command == "replay" {
 			return []string{"-run", "^TestReplaySeed$", "-v", ".", "-args", "-replay",
-				"-shrink.family", *scenario, "-shrink.seed", *seed}, nil
+				"-shrink.family", scenario, "-shrink.seed", seed}, nil
 		}
 		return []string{"-run", "^TestShrinkSeed$", "-v", ".", "-args",
-			"-shrink.family", *scenario, "-shrink.seed", *seed, "-shrink.class", *class}, nil
+			"-shrink.family", scenario, "-shrink.seed", seed, "-shrink.class", class}, nil
 	}
-	return nil, fmt.Errorf("unknown command %q (want run, replay or shrink)", argv[0])
+	return nil, fmt.Errorf("unknown command %q (want run, replay or shrink)", command)
 }
 
 func familyNames() []string {

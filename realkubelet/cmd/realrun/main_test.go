@@ -13,7 +13,8 @@ func TestArgs(t *testing.T) {
 		"run":                               "-run ^TestSweep$ -v . -args -sweep 100 -sweep.start 1",
 		"run --scenario swarm --seeds 5":    "-run ^TestSweep$ -v . -args -sweep 5 -sweep.start 1 -sweep.family swarm",
 		"replay --scenario swarm --seed 16": "-run ^TestReplaySeed$ -v . -args -replay -shrink.family swarm -shrink.seed 16",
-		"shrink --scenario swarm --seed 16 --class GB": "-run ^TestShrinkSeed$ -v . -args -shrink.family swarm -shrink.seed 16 -shrink.class GB",
+		"replay --scenario orphan-runtime-pods --seed 56 --hold": "-run ^TestReplaySeed$ -v . -args -replay -shrink.family orphan-runtime-pods -shrink.seed 56 -sweep.hold",
+		"shrink --scenario swarm --seed 16 --class GB":           "-run ^TestShrinkSeed$ -v . -args -shrink.family swarm -shrink.seed 16 -shrink.class GB",
 	}
 	for line, want := range good {
 		got, err := testArgs(strings.Fields(line), io.Discard)
