@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -74,6 +75,10 @@ func Check(root string, rules []Rule) ([]Violation, error) {
 		name := d.Name()
 		if d.IsDir() {
 			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
+				return filepath.SkipDir
+			}
+			// A nested module (realkubelet/) is not part of this module.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); path != root && err == nil {
 				return filepath.SkipDir
 			}
 			return nil

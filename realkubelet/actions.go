@@ -1,0 +1,290 @@
+package realkubelet
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// configPod is the config source's view of one pod (as in scenarios'
+// World, restated here because the real workers take kubelet types).
+type configPod struct {
+	action   scenarios.Action // the shape it was created with
+	version  int
+	inConfig bool
+	deletion *int64
+	phase    v1.PodPhase
+}
+
+// action performs one plan action the way scenarios' World does, on the
+// real pod workers.
+func (d *Driver) action(a scenarios.Action) {
+	if a.UID != "" {
+		d.universe[a.UID] = true
+	}
+	p := d.pods[a.UID]
+	if p == nil && a.UID != "" {
+		p = &configPod{action: a, phase: v1.PodRunning}
+		d.pods[a.UID] = p
+	}
+	switch a.Kind {
+	case scenarios.Create:
+		p.inConfig, p.version = true, p.version+1
+		d.update(kubetypes.SyncPodCreate, a.UID)
+	case scenarios.Update:
+		p.version++
+		d.update(kubetypes.SyncPodUpdate, a.UID)
+	case scenarios.Sync:
+		d.update(kubetypes.SyncPodSync, a.UID)
+	case scenarios.Delete:
+		p.version++
+		g := max(a.Grace, 0)
+		p.deletion = &g
+		d.update(kubetypes.SyncPodUpdate, a.UID)
+	case scenarios.Remove:
+		p.inConfig = false
+		d.update(kubetypes.SyncPodKill, a.UID)
+	case scenarios.Vanish:
+		p.inConfig = false
+	case scenarios.Kill:
+		d.kill(a, false)
+	case scenarios.KillNow:
+		d.kill(a, true)
+	case scenarios.RuntimeKill:
+		d.runtimeKill(a.UID)
+	case scenarios.Finish:
+		p.version++
+		p.phase = v1.PodPhase(a.Terminal)
+		d.update(kubetypes.SyncPodUpdate, a.UID)
+	case scenarios.SyncKnown:
+		d.housekeeping()
+	case scenarios.Query:
+		d.query(a.UID)
+	}
+}
+
+func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
+	d.updatePod(kubelet.UpdatePodOptions{UpdateType: t, Pod: d.podOf(uid)}, 0, "driver")
+}
+
+// updatePod is UpdatePod, recorded; fires it causes are recorded inside it.
+func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
+	mu := modelUpdate(o, completionID)
+	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
+	id := d.h.call(goroutine, mu)
+	uid := types.UID(mu.Pod.UID)
+	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
+		d.restartPending[uid] = true
+	}
+	watch := d.terminatingInFlight(uid)
+	d.noteOffers(o)
+	d.pw.UpdatePod(d.ctx, o)
+	d.checkCancelReason(watch, o)
+	d.pollFires()
+	d.h.ret(goroutine, id, nil)
+}
+
+// kill sends a kill with options; withWait adds killPodNow's wait for the
+// completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
+func (d *Driver) kill(a scenarios.Action, withWait bool) {
+	if a.Evict {
+		d.evicted[a.UID] = true
+	}
+	before := d.answersOf(a.UID)
+	c := &completion{id: len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
+		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
+	d.completions = append(d.completions, c)
+	ko := &kubelet.KillPodOptions{Evict: a.Evict, CompletedCh: c.ch}
+	if a.Grace >= 0 {
+		g := a.Grace
+		ko.PodTerminationGracePeriodSecondsOverride = &g
+	}
+	// The kill itself is recorded from the driver (which holds the
+	// recorder's pod lock, so it takes effect at its call); only
+	// killPodNow's wait has a goroutine of its own.
+	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: d.podOf(a.UID), KillPodOptions: ko}, c.id, "driver")
+	if !withWait {
+		return
+	}
+	grace := d.pods[a.UID].action.SpecGrace
+	if a.Grace >= 0 {
+		grace = a.Grace
+	}
+	timeout := max(10, grace+grace/2)
+	k := &killNowWait{c: c, deadline: time.Now().Add(time.Duration(timeout) * time.Second)}
+	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
+	d.killNows = append(d.killNows, k)
+}
+
+// runtimeKill is housekeeping's kill of a runtime-only pod (grace 1). The
+// runtime reported the pod, so the fake runtime now has its containers,
+// unless the workers already know it terminated (a stale runtime cache,
+// #103625, which the workers must ignore).
+func (d *Driver) runtimeKill(uid types.UID) {
+	if !d.pw.IsPodKnownTerminated(uid) {
+		d.running[uid] = true
+	}
+	one := int64(1)
+	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill,
+		RunningPod:     &kubecontainer.Pod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
+		KillPodOptions: &kubelet.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0, "driver")
+}
+
+// housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
+// the pods in config, then create for desired pods it no longer knows.
+func (d *Driver) housekeeping() {
+	desired := d.desired()
+	in := model.SyncKnownPods{Desired: []string{}}
+	for _, pod := range desired {
+		in.Desired = append(in.Desired, string(pod.UID))
+	}
+	id := d.h.call("driver", in)
+	known := d.pw.SyncKnownPods(quietLogger(), desired)
+	d.pollFires()
+	d.h.ret("driver", id, knownPods(known))
+	for _, pod := range desired {
+		if _, ok := known[pod.UID]; !ok {
+			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
+		}
+	}
+}
+
+// tick turns the work queue into UpdatePod(sync) for pods still in config.
+func (d *Driver) tick() {
+	for _, uid := range d.gates.takeQueued() {
+		if p := d.pods[uid]; p != nil && p.inConfig {
+			d.update(kubetypes.SyncPodSync, uid)
+		}
+	}
+}
+
+func knownPods(known map[types.UID]kubelet.PodWorkerSync) model.KnownPods {
+	out := model.KnownPods{}
+	for uid, r := range known {
+		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
+			HasConfig: r.HasConfig, Static: r.Static})
+	}
+	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
+	return out
+}
+
+// queryFns are the seven UID queries in model.QueryKind order.
+func (d *Driver) queryFns() []func(types.UID) bool {
+	pw := d.pw
+	return []func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers,
+		pw.ShouldPodBeFinished, pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating,
+		pw.ShouldPodRuntimeBeRemoved, pw.ShouldPodContentBeRemoved}
+}
+
+// query reads every query, recorded, as the subsystems of SPEC §2 do.
+func (d *Driver) query(uid types.UID) {
+	for kind, q := range d.queryFns() {
+		id := d.h.call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
+		d.h.ret("driver", id, model.Answer(q(uid)))
+	}
+	if p := d.pods[uid]; p != nil && p.action.Static {
+		full := d.podOf(uid).Name + "_default"
+		id := d.h.call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		d.h.ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
+	}
+}
+
+// podOf builds the current config version of uid; the "version" label
+// lets a callback be matched with the update it consumed.
+func (d *Driver) podOf(uid types.UID) *v1.Pod {
+	p := d.pods[uid]
+	a := p.action
+	name := a.Name
+	if name == "" {
+		name = "pod-" + string(uid)
+	}
+	source := kubetypes.ApiserverSource
+	if a.Static {
+		source = kubetypes.FileSource
+	}
+	spec := a.SpecGrace
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			UID: uid, Name: name, Namespace: "default",
+			Labels:      map[string]string{"version": strconv.Itoa(p.version)},
+			Annotations: map[string]string{kubetypes.ConfigSourceAnnotationKey: source},
+		},
+		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &spec},
+		Status: v1.PodStatus{Phase: p.phase},
+	}
+	if p.deletion != nil {
+		pod.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+		pod.DeletionGracePeriodSeconds = p.deletion
+	}
+	return pod
+}
+
+// desired lists the pods in config, sorted by UID.
+func (d *Driver) desired() []*v1.Pod {
+	var uids []types.UID
+	for uid, p := range d.pods {
+		if p.inConfig {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	pods := make([]*v1.Pod, len(uids))
+	for i, uid := range uids {
+		pods[i] = d.podOf(uid)
+	}
+	return pods
+}
+
+// modelPod is the part of pod the model reads.
+func modelPod(pod *v1.Pod) model.Pod {
+	version, _ := strconv.Atoi(pod.Labels["version"])
+	p := model.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
+		Static: kubetypes.IsStaticPod(pod), DeletionTimestamp: pod.DeletionTimestamp != nil, SpecGrace: 30}
+	if g := pod.DeletionGracePeriodSeconds; g != nil {
+		p.DeletionGrace, p.HasDeletionGrace = *g, true
+	}
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
+		p.SpecGrace = *g
+	}
+	switch pod.Status.Phase {
+	case v1.PodPending:
+		p.Phase = model.PhasePending
+	case v1.PodSucceeded:
+		p.Phase = model.PhaseSucceeded
+	case v1.PodFailed:
+		p.Phase = model.PhaseFailed
+	default:
+		p.Phase = model.PhaseRunning
+	}
+	return p
+}
+
+// modelUpdate is the model's view of an UpdatePod call. The cache always
+// shows an idle runtime (Cache).
+func modelUpdate(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
+	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
+	if o.Pod != nil {
+		u.Pod = modelPod(o.Pod)
+	} else if rp := o.RunningPod; rp != nil {
+		u.RuntimeOnly = true
+		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
+	}
+	if ko := o.KillPodOptions; ko != nil {
+		u.Kill.Evict, u.Kill.CompletionID = ko.Evict, completionID
+		if g := ko.PodTerminationGracePeriodSecondsOverride; g != nil {
+			u.Kill.GraceOverride, u.Kill.HasGraceOverride = *g, true
+		}
+	}
+	return u
+}

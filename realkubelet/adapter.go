@@ -1,0 +1,96 @@
+package realkubelet
+
+import (
+	"context"
+	"time"
+	_ "unsafe" // for go:linkname
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/kubelet"
+	"k8s.io/kubernetes/pkg/kubelet/allocation"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+	"k8s.io/kubernetes/pkg/kubelet/util/queue"
+)
+
+// podSyncer restates pkg/kubelet's unexported podSyncer interface. An
+// interface value is passed as (itab, data) and its methods are called by
+// their index in the name-sorted method set, so an interface with the same
+// method set is call-compatible with upstream's; TestLinknameSignature
+// fails if upstream's method set or newPodWorkers' parameters drift.
+type podSyncer interface {
+	SyncPod(ctx context.Context, updateType kubetypes.SyncPodType, pod *v1.Pod, mirrorPod *v1.Pod, podStatus *kubecontainer.PodStatus) (bool, func(), error)
+	SyncTerminatingPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus, gracePeriod *int64, podStatusFn func(*v1.PodStatus)) error
+	SyncTerminatingRuntimePod(ctx context.Context, runningPod *kubecontainer.Pod) error
+	SyncTerminatedPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus) error
+}
+
+// newPodWorkers is pkg/kubelet.newPodWorkers, pulled by name: the real
+// constructor of the real pod workers (see doc.go for why linkname and not
+// a vendor overlay).
+//
+//go:linkname newPodWorkers k8s.io/kubernetes/pkg/kubelet.newPodWorkers
+func newPodWorkers(
+	podSyncer podSyncer,
+	recorder record.EventRecorder,
+	workQueue queue.WorkQueue,
+	resyncInterval, backOffPeriod time.Duration,
+	podCache kubecontainer.ROCache,
+	allocationManager allocation.Manager,
+) kubelet.PodWorkers
+
+// Kubelet's defaults for the two intervals (kubelet.go): they only shape
+// the delays the workers hand to the work queue, which the driver records
+// but does not time (see Queue).
+const (
+	resyncInterval = 10 * time.Second
+	backOffPeriod  = 10 * time.Second
+)
+
+// allocationStub is the allocation manager the workers need for
+// UpdatePodFromAllocation only (InPlacePodVerticalScaling is GA and locked
+// on in v1.36): no resize is ever stored, so the pod is returned as is.
+// Every other method is the nil embedded interface and panics if called,
+// which would tell us the workers grew a new dependency.
+type allocationStub struct{ allocation.Manager }
+
+func (allocationStub) UpdatePodFromAllocation(pod *v1.Pod) (*v1.Pod, bool) { return pod, false }
+
+// Queue is the kubelet work queue as the workers see it: it remembers which
+// UIDs were enqueued. The delays are jittered by the workers with the
+// global math/rand, so they are deliberately not kept: only "this UID asked
+// for a retry or resync" reaches behaviour (the driver's sync-loop tick).
+type Queue struct{ gate *Gates }
+
+// GetWork is never called by the pod workers.
+func (q *Queue) GetWork() []types.UID { return nil }
+
+// Enqueue records that uid wants a later UpdatePod(sync).
+func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.gate.enqueue(uid) }
+
+// Cache is the runtime status cache (PLEG's) as the workers read it: a
+// status with no running container for every UID, returned at once. A cache
+// miss upstream also returns an empty status with a nil error, so "idle" is
+// what a real kubelet sees for pods it never ran; the fake runtime's
+// containers are tracked by the driver, not reported here, so the
+// first-sight terminal shortcut (SPEC §1.4 step 2) always sees an idle
+// runtime (model.CacheIdle).
+type Cache struct{}
+
+// Get implements kubecontainer.ROCache.
+func (Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
+	return &kubecontainer.PodStatus{ID: uid}, nil
+}
+
+// GetNewerThan implements kubecontainer.ROCache without blocking: the
+// driver, not PLEG, decides when a worker proceeds (at its callback gate).
+func (Cache) GetNewerThan(uid types.UID, _ time.Time) (*kubecontainer.PodStatus, error) {
+	return &kubecontainer.PodStatus{ID: uid}, nil
+}
+
+// newRealPodWorkers builds the real pod workers around the gated syncer.
+func newRealPodWorkers(g *Gates) kubelet.PodWorkers {
+	return newPodWorkers(g, &record.FakeRecorder{}, &Queue{gate: g}, resyncInterval, backOffPeriod, Cache{}, allocationStub{})
+}

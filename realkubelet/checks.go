@@ -1,0 +1,334 @@
+package realkubelet
+
+import (
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// Finding is one violation found in a run.
+type Finding struct {
+	Check     string // "direct", "liveness", "linearizability"
+	Invariant string // "S9", "S14", "L6", ...
+	Message   string
+	Step      int   // the driver step it was found at (0: at the end)
+	Seq       int64 // the history event it was found at
+	// Class is the upstream deviation it is (G1–G4, GA–GE), M1 for the
+	// documented model difference (see docs/upstream-findings.md), or ""
+	// if unexplained.
+	Class string
+}
+
+func (f Finding) String() string {
+	class := f.Class
+	if class == "" {
+		class = "UNEXPLAINED"
+	}
+	return fmt.Sprintf("[%s] %s %s at step %d: %s", class, f.Check, f.Invariant, f.Step, f.Message)
+}
+
+// checker holds what the direct checks need between steps.
+type checker struct {
+	findings []Finding
+	seen     map[string]bool
+	overlaps int
+}
+
+func (d *Driver) report(check, invariant, class, msg string) {
+	d.reportAt(d.Step, check, invariant, class, msg)
+}
+
+// reportAt reports a finding caused by an earlier step than the current
+// one (GA: the update that lengthened the grace, seen only when the next
+// SyncTerminatingPod begins).
+func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
+	key := check + invariant + msg
+	if d.checks.seen == nil {
+		d.checks.seen = map[string]bool{}
+	}
+	if d.checks.seen[key] {
+		return
+	}
+	d.checks.seen[key] = true
+	d.checks.findings = append(d.checks.findings, Finding{Check: check, Invariant: invariant, Message: msg,
+		Step: step, Seq: d.h.seq, Class: class})
+}
+
+// answers are the seven query answers for one UID, in model.QueryKind order.
+type answers [7]bool
+
+const (
+	qKnownTerminated = iota
+	qCouldHaveRunning
+	qBeFinished
+	qTermRequested
+	qContainersBeTerminating
+	qRuntimeBeRemoved
+	qContentBeRemoved
+)
+
+// unknownAfterSync is what every query says of a UID the workers do not
+// know once SyncKnownPods ran (SPEC §1.14 U1). No known pod answers so.
+var unknownAfterSync = answers{false, false, true, false, true, true, true}
+
+func (d *Driver) answersOf(uid types.UID) answers {
+	var a answers
+	for i, q := range d.queryFns() {
+		a[i] = q(uid)
+	}
+	return a
+}
+
+func (d *Driver) sortedUniverse() []types.UID {
+	out := make([]types.UID, 0, len(d.universe))
+	for uid := range d.universe {
+		out = append(out, uid)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkStep runs the direct checks after a step.
+func (d *Driver) checkStep() {
+	if n := len(d.gates.overlaps); n > d.checks.overlaps {
+		for _, o := range d.gates.overlaps[d.checks.overlaps:] {
+			if step, ok := d.lateWake[o.uid]; ok {
+				d.reportAt(step, "direct", "S1", "GE", o.msg+
+					fmt.Sprintf(" (a worker of an earlier incarnation read its signal late, at step %d, and took the current record)", step))
+				continue
+			}
+			d.report("direct", "S1", "", o.msg)
+		}
+		d.checks.overlaps = n
+	}
+	for _, uid := range d.sortedUniverse() {
+		a := d.answersOf(uid)
+		if a != unknownAfterSync {
+			d.checkLattice(uid, a)
+			if !a[qCouldHaveRunning] && d.running[uid] {
+				d.report("direct", "S7", classRuntimeLeft(d, uid), fmt.Sprintf(
+					"pod %s: CouldHaveRunningContainers=false but its containers were never stopped (no successful SyncTerminatingPod/SyncTerminatingRuntimePod since they may have started)", uid))
+			}
+		}
+	}
+	d.checkCompletions()
+	d.checkCancelled()
+}
+
+// checkLattice is S9 for a known UID.
+func (d *Driver) checkLattice(uid types.UID, a answers) {
+	rule := func(ok bool, class, what string) {
+		if !ok {
+			d.report("direct", "S9", class, fmt.Sprintf("pod %s: %s (answers %s)", uid, what, a))
+		}
+	}
+	rule(a[qKnownTerminated] == a[qRuntimeBeRemoved], "", "KnownTerminated ≠ RuntimeBeRemoved")
+	rule(a[qKnownTerminated] != a[qCouldHaveRunning], "", "KnownTerminated = CouldHaveRunningContainers")
+	rule(!a[qBeFinished] || a[qKnownTerminated], "", "BeFinished but not KnownTerminated")
+	rule(!a[qKnownTerminated] || a[qTermRequested], "", "KnownTerminated but not TerminationRequested")
+	rule(!a[qContainersBeTerminating] || a[qTermRequested], "", "ContainersBeTerminating but not TerminationRequested")
+	rule(!a[qKnownTerminated] || a[qContainersBeTerminating], "G3",
+		"KnownTerminated and RuntimeBeRemoved but not ContainersBeTerminating")
+	rule(!a[qContentBeRemoved] || d.evicted[uid] || a[qRuntimeBeRemoved], "",
+		"ContentBeRemoved for a pod never evicted whose runtime is not removable")
+}
+
+func (a answers) String() string {
+	names := [...]string{"KT", "CHR", "BF", "TR", "CBT", "RBR", "CBR"}
+	s := ""
+	for i, v := range a {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%s=%v", names[i], v)
+	}
+	return s
+}
+
+// checkCompletions is S14 strict: a kill's CompletedCh is never open once
+// CouldHaveRunningContainers is false. Open right after the kill that
+// brought it is G1 (the pod had finished); open later is G2 (an unstarted
+// cleanup or purge finished the pod without closing it).
+func (d *Driver) checkCompletions() {
+	for _, c := range d.completions {
+		if c.fired || c.reported || d.pw.CouldHaveRunningContainers(c.uid) {
+			continue
+		}
+		c.reported = true
+		class, how := "G2", "an unstarted cleanup or purge finished the pod without closing it"
+		if c.finishedBefore {
+			class, how = "G1", "the kill reached a pod that had already finished"
+		}
+		d.report("direct", "S14", class, fmt.Sprintf("pod %s: completion %d still open while CouldHaveRunningContainers=false: %s", c.uid, c.id, how))
+	}
+}
+
+// checkCancelled is S3's cancellation clause: once termination is
+// requested, a SyncPod in flight has its context cancelled. The only
+// upstream path that requests termination without cancelling is
+// SyncKnownPods' orphan driving (G4).
+func (d *Driver) checkCancelled() {
+	last := d.lastMove()
+	for _, c := range d.gates.Parked() {
+		if c.Fn != model.SyncPod || c.s3Reported || c.Ctx.Err() != nil || !d.pw.IsPodTerminationRequested(c.UID) {
+			continue
+		}
+		// Reported once per call: a later kill does not cancel either
+		// (termination was already requested), which is the same gap.
+		c.s3Reported = true
+		class := ""
+		if last.Kind == MoveAction && last.Action.Kind == scenarios.SyncKnown {
+			class = "G4"
+		}
+		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))
+	}
+}
+
+func (d *Driver) lastMove() Move {
+	if len(d.Moves) == 0 {
+		return Move{Kind: MoveTick}
+	}
+	return d.Moves[len(d.Moves)-1]
+}
+
+// checkBegin runs the checks at a callback's entry: S3 (no SyncPod begins
+// once termination is requested) and S11 (grace non-nil, ≥1, never
+// increasing within an incarnation).
+func (d *Driver) checkBegin(c *Call) {
+	switch c.Fn {
+	case model.SyncPod:
+		delete(d.leastOffered, c.UID) // offers before were to an earlier incarnation
+		if d.pw.IsPodTerminationRequested(c.UID) {
+			d.report("direct", "S3", "", fmt.Sprintf("pod %s: SyncPod began after termination was requested", c.UID))
+		}
+	case model.SyncTerminatingPod:
+		if c.Grace == nil || *c.Grace < 1 {
+			d.report("direct", "S11", nilGraceClass(c.Grace), fmt.Sprintf("pod %s: SyncTerminatingPod got grace %s", c.UID, graceText(c.Grace)))
+			return
+		}
+		g := *c.Grace
+		_, termBefore := d.lastGrace[c.UID]
+		if d.naturalEnd[c.UID] && !termBefore && c.Pod != nil && c.Pod.Spec.TerminationGracePeriodSeconds != nil &&
+			g > *c.Pod.Spec.TerminationGracePeriodSeconds {
+			// M1, a documented model difference: completeSync records no
+			// grace upstream, so a later kill's override counts as the first
+			// grace (SPEC §1.7 step 3 read literally); the model instead gives
+			// natural completion the spec grace (model/doc.go, "Where SPEC.md
+			// is ambiguous"), which the override may not raise.
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "M1", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace %d after natural completion, above the spec grace %d (the model's choice, see M1)",
+				c.UID, g, *c.Pod.Spec.TerminationGracePeriodSeconds))
+		} else if least, ok := d.leastOffered[c.UID]; ok && g > least {
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace %d, above the %d offered earlier (the update at step %d lengthened it)", c.UID, g, least, step))
+		} else if last, ok := d.lastGrace[c.UID]; ok && g > last {
+			step := d.lastUpdate[c.UID]
+			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+				"pod %s: SyncTerminatingPod grace rose from %d to %d (after the update at step %d)", c.UID, last, g, step))
+		}
+		d.lastGrace[c.UID] = g
+	}
+}
+
+// classRuntimeLeft classifies S7: a static pod first seen as a runtime-only
+// orphan, then cleaned up unstarted, is finding GB.
+func classRuntimeLeft(d *Driver, uid types.UID) string {
+	if p := d.pods[uid]; p != nil && p.action.Static {
+		return "GB"
+	}
+	return ""
+}
+
+// nilGraceClass: a nil grace is GC (the worker-driven paths, orphan
+// driving in SyncKnownPods and natural completion in completeSync, replay
+// an update that carries no grace); a non-nil grace below 1 is
+// unexplained.
+func nilGraceClass(g *int64) string {
+	if g == nil {
+		return "GC"
+	}
+	return ""
+}
+
+func graceText(g *int64) string {
+	if g == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*g)
+}
+
+// terminatingInFlight is uid's parked SyncTerminatingPod whose context is
+// still live, if termination was requested before the coming update.
+// A runtime-only call runs with the record's grace, which a runtime kill
+// sets to 1 (housekeeping's override); the call itself is not given one.
+func (d *Driver) terminatingInFlight(uid types.UID) *Call {
+	for _, c := range d.gates.Parked() {
+		if c.UID != uid || c.Ctx.Err() != nil {
+			continue
+		}
+		switch {
+		case c.Fn == model.SyncTerminatingPod && c.Grace != nil:
+			return c
+		case c.Fn == model.SyncTerminatingRuntimePod:
+			one := int64(1)
+			return &Call{UID: c.UID, Fn: c.Fn, Grace: &one, Ctx: c.Ctx}
+		}
+	}
+	return nil
+}
+
+// checkCancelReason: an update to a pod already terminating may cancel the
+// terminating call only by shortening the grace (SPEC §1.7: the effective
+// grace never increases). If the update offered no grace below the one the
+// call runs with and the call was cancelled anyway, the real code lengthened
+// the grace (GA: after a deletion grace of 0, a later override is compared
+// with 0 and wins).
+func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
+	if c == nil || c.Ctx.Err() == nil || o.Pod == nil {
+		return
+	}
+	offered := int64(-1)
+	consider := func(g *int64) {
+		if g != nil && (offered < 0 || max(*g, 1) < offered) {
+			offered = max(*g, 1)
+		}
+	}
+	consider(o.Pod.DeletionGracePeriodSeconds)
+	if ko := o.KillPodOptions; ko != nil {
+		consider(ko.PodTerminationGracePeriodSecondsOverride)
+	}
+	if offered < 0 || offered >= *c.Grace {
+		d.report("direct", "S11", "GA", fmt.Sprintf(
+			"pod %s: %s (grace %d) cancelled by an update offering no shorter grace (%s)",
+			c.UID, c.Fn, *c.Grace, graceText(&offered)))
+	}
+}
+
+// noteOffers remembers the smallest grace an update offered (deletion
+// grace or kill override, clamped to ≥1): SPEC §1.7 never lets the
+// effective grace exceed it within an incarnation.
+func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
+	if o.Pod == nil {
+		return
+	}
+	offer := func(g *int64) {
+		if g == nil {
+			return
+		}
+		v := max(*g, 1)
+		if least, ok := d.leastOffered[o.Pod.UID]; !ok || v < least {
+			d.leastOffered[o.Pod.UID] = v
+		}
+	}
+	offer(o.Pod.DeletionGracePeriodSeconds)
+	if o.KillPodOptions != nil {
+		offer(o.KillPodOptions.PodTerminationGracePeriodSecondsOverride)
+	}
+}

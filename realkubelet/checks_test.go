@@ -1,0 +1,113 @@
+package realkubelet
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
+
+// TestLatticeRulesCatchEachViolation: each S9 rule reports a known UID's
+// answers that break it, and a consistent set reports nothing. The real
+// kubelet only ever breaks the G3 rule, so the others are shown here on
+// forged answers.
+func TestLatticeRulesCatchEachViolation(t *testing.T) {
+	// rule → answers breaking it (KT CHR BF TR CBT RBR CBR)
+	cases := map[string]answers{
+		"KnownTerminated ≠ RuntimeBeRemoved":                                   {true, false, false, true, true, false, false},
+		"KnownTerminated = CouldHaveRunningContainers":                         {false, false, false, false, false, false, false},
+		"BeFinished but not KnownTerminated":                                   {false, true, true, false, false, false, false},
+		"KnownTerminated but not TerminationRequested":                         {true, false, false, false, true, true, false},
+		"ContainersBeTerminating but not TerminationRequested":                 {false, true, false, false, true, false, false},
+		"KnownTerminated and RuntimeBeRemoved but not ContainersBeTerminating": {true, false, true, true, false, true, false},
+		"ContentBeRemoved for a pod never evicted":                             {false, true, false, true, true, false, true},
+	}
+	for rule, a := range cases {
+		d := &Driver{}
+		d.h = newHistory(time.Now)
+		d.checkLattice("a", a)
+		found := false
+		for _, f := range d.checks.findings {
+			found = found || (f.Invariant == "S9" && strings.Contains(f.Message, rule))
+		}
+		if !found {
+			t.Errorf("rule %q: answers %s not reported (findings %v)", rule, a, d.checks.findings)
+		}
+	}
+	d := &Driver{}
+	d.h = newHistory(time.Now)
+	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
+		d.checkLattice("a", ok)
+	}
+	if len(d.checks.findings) != 0 {
+		t.Errorf("consistent answers reported: %v", d.checks.findings)
+	}
+}
+
+// TestModelFailureAttribution: a model failure with no direct finding of a
+// known class stays unexplained, and one that happens before the step of
+// the known finding is not attributed to it (the prefix rule).
+func TestModelFailureAttribution(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		moves, _, _ := ParseScript("create a\nrelease a ok\n")
+		d.Apply(moves[0])
+		// A forged answer no pod workers could give: a is syncing.
+		id := d.h.call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
+		d.h.ret("driver", id, model.Answer(true))
+		lin := d.checkHistory()
+		if len(lin.findings) == 0 || lin.findings[0].Class != "" {
+			t.Fatalf("forged history: findings %v, want one unexplained", lin.findings)
+		}
+		d.Apply(moves[1])
+		d.checks.findings = append(d.checks.findings, Finding{Check: "direct", Class: "G1", Step: d.Step})
+		lin = d.checkHistory()
+		if len(lin.findings) == 0 || lin.findings[0].Class != "" || strings.Contains(lin.findings[0].Message, "G1 was found") {
+			t.Fatalf("failure before the G1 step was attributed: %v", lin.findings)
+		}
+		d.Teardown()
+	})
+}
+
+// TestS1AndS3BeginChecksCatch: two callbacks of one UID in flight (S1) and
+// a SyncPod beginning after termination was requested (S3) are reported;
+// the real pod workers never do either, so both are forged here.
+func TestS1AndS3BeginChecksCatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		moves, _, _ := ParseScript("create a\nremove a\n")
+		d.Apply(moves[0]) // SyncPod parked
+		orig := d.gates.Parked()[0]
+		done := make(chan Outcome)
+		go func() { done <- d.gates.park(&Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()}) }()
+		synctest.Wait()
+		d.Apply(moves[1]) // termination requested; the forged second call overlaps
+		d.checkBegin(&Call{UID: "a", Fn: model.SyncPod})
+		var s1, s3 bool
+		for _, f := range d.checks.findings {
+			s1 = s1 || f.Invariant == "S1"
+			s3 = s3 || (f.Invariant == "S3" && strings.Contains(f.Message, "SyncPod began after"))
+		}
+		if !s1 || !s3 {
+			t.Errorf("S1 reported %v, S3 reported %v; findings %v", s1, s3, d.checks.findings)
+		}
+		var forged *Call
+		d.gates.mu.Lock()
+		for i, c := range d.gates.parked {
+			if c != orig {
+				forged = c
+				d.gates.parked = append(d.gates.parked[:i:i], d.gates.parked[i+1:]...)
+				break
+			}
+		}
+		d.gates.mu.Unlock()
+		forged.release <- ReturnOK
+		<-done
+		if !d.Teardown() {
+			t.Fatal("teardown did not end")
+		}
+	})
+}

@@ -1,0 +1,88 @@
+// Package realkubelet runs podsim's scenario families and oracles against
+// the real kubelet pod workers (k8s.io/kubernetes v1.36.3,
+// pkg/kubelet/pod_workers.go), unmodified.
+//
+// # How the real code is reached: go:linkname, not a vendor overlay
+//
+// newPodWorkers is unexported. Two ways in work with the Go toolchain:
+// a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
+// (adapter.go), or `go mod vendor` plus a -overlay file that adds an
+// exported constructor inside the vendored pkg/kubelet (overlays are refused
+// for files in the module cache). We use linkname because it needs no
+// generated tree: the vendor directory of 139 modules would have to be
+// regenerated (and never committed) on every machine and CI run, every build
+// would need -mod=vendor -overlay, and editors and `go test` would not work
+// without them. linkname's risk is silent signature drift; it is closed by
+// TestLinknameSignature, which parses pod_workers.go of the module in use
+// from the module cache and fails unless newPodWorkers' parameters and the
+// podSyncer method set are exactly the ones declared here. The nested module
+// pins one kubelet version, so a version bump runs that test first.
+//
+// # Determinism: testing/synctest and gates
+//
+// A run lives in a synctest bubble. Every sync callback parks at a gate (a
+// channel receive, durably blocking) until the driver releases it with an
+// outcome, and the driver calls synctest.Wait after every step, so between
+// steps no goroutine runs: the seed alone decides which step comes next
+// (a plan action, the release of a parked callback, a work-queue tick,
+// housekeeping). Where several workers wake at once (SyncKnownPods re-drives
+// orphans) they run concurrently, but each only reaches its own gate; the
+// driver records their callbacks in UID order. Time is the bubble's fake
+// clock (it starts in 2000, never zero, as the workers require); the driver
+// advances it by a fixed step. Work-queue delays are jittered by the
+// workers with the global math/rand, so they are not kept (Queue).
+//
+// # Held wake-ups (hold-wakes)
+//
+// By default a worker reads its notification channel as soon as it is
+// signalled, so after every step each woken worker has run up to its next
+// gate. With the "hold-wakes" move (RunOptions.HoldWakes, -sweep.hold)
+// upstream's own test hook podWorkers.workerChannelFn is set (through
+// reflect and unsafe, refusing on drift, wakes.go) and the driver moves
+// each signal from the channel to the worker loop in a step of its own
+// ("wake <uid>"), so the seed also decides when a worker reads its channel
+// — the delay a real goroutine has before it is scheduled. The sweep runs
+// both modes.
+//
+// # What the real code cannot be made to do
+//
+// The gates sit at callback boundaries and at channel reads, so
+// interleavings inside the workers' own critical sections, or between
+// startPodSync and the callback it leads to, cannot be produced (e.g. the
+// B16 window "update taken before the kill, SyncPod entered after it"). The
+// status read (GetNewerThan) never fails or blocks. The plan's clients are
+// serialised in plan order: only client-versus-worker orders are explored.
+// killPodNow is unexported; the driver performs its two halves itself (the
+// kill with a CompletedCh, then the wait with killPodNow's timeout rule on
+// the bubble's clock), see actions.go.
+//
+// Per family (scenarios.Families):
+//
+//   - early-kill: without held wake-ups it degenerates into
+//     kill-during-create (the worker is inside SyncPod when the kill comes);
+//     with them the kill can land before the first take (P→T, no SyncPod).
+//   - kill-during-create: fully; "slow" calls are calls left parked, and
+//     IgnoreCancel decides whether a cancelled call returns canceled.
+//   - update-storm: updates coalesce while the worker is parked in a
+//     callback or, with held wake-ups, before it reads its channel.
+//   - grace-shortening, static-fullname-chain, static-restart-same-uid,
+//     force-delete-failing-terminate: fully, except that backoff and
+//     resync delays are not honoured (a tick re-syncs every queued pod).
+//   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
+//     SyncKnownPods and the runtime kill is a single step here.
+//   - swarm: every action kind, with the limits above.
+//
+// Not covered: kubelet restart (no family), GetNewerThan errors, the
+// killPodNow function itself (its wait is re-enacted, see actions.go).
+//
+// # Checks
+//
+// The history (client calls, callback entry and return, completion and
+// cancellation fires) is recorded in the model's operations through
+// scenarios.Recorder and checked with the model (witness replay, then
+// porcupine). Direct checks after every step: the S9 query lattice, S7
+// (no running containers in the fake runtime once
+// CouldHaveRunningContainers is false), S3 (a parked SyncPod's context is
+// cancelled once termination is requested; no SyncPod begins after it),
+// S11 (grace never increases), S1; after a settle phase: L1, L2, L6.
+package realkubelet

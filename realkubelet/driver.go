@@ -1,0 +1,292 @@
+package realkubelet
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing/synctest"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// StepDuration is the fake time every driver step takes: it orders the
+// workers' timestamps and runs killPodNow's timeouts (≥10 s = 100 steps).
+const StepDuration = 100 * time.Millisecond
+
+// Driver runs moves against the real pod workers inside a synctest bubble
+// (it must be created and used inside synctest.Test). After each move it
+// waits until every goroutine is parked, then records what the step
+// caused and runs the direct checks.
+type Driver struct {
+	pw    kubelet.PodWorkers
+	gates *Gates
+	ctx   context.Context
+	h     *history
+
+	pods        map[types.UID]*configPod
+	completions []*completion
+	killNows    []*killNowWait
+	// running is the fake runtime: UIDs whose containers may be running.
+	running map[types.UID]bool
+	// lastGrace is the grace of the latest SyncTerminatingPod per UID.
+	lastGrace map[types.UID]int64
+	evicted   map[types.UID]bool
+	// lastUpdate is the step of the latest UpdatePod per UID.
+	lastUpdate map[types.UID]int
+	// restartPending: a create reached uid while it was terminating (the
+	// update was dropped as a restart); lastFailed: uid's latest callback
+	// did not succeed. Together they classify a stuck pod as GD.
+	restartPending, lastFailed map[types.UID]bool
+	// lateWake is the step at which an older worker of the UID read a
+	// signal meant for the current record (GE, wakes.go).
+	lateWake map[types.UID]int
+	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)
+	// in this incarnation.
+	naturalEnd map[types.UID]bool
+	// lateNow is the UID whose earlier worker read a signal in this step.
+	lateNow types.UID
+	// leastOffered is the smallest grace offered to the incarnation.
+	leastOffered map[types.UID]int64
+	// universe is every UID any move named, sorted on use.
+	universe map[types.UID]bool
+
+	checks checker
+	// ForcePorcupine runs porcupine (model.Check) on every history, not
+	// only when the witness replay fails.
+	ForcePorcupine bool
+	// Moves are the moves applied so far (the run's script); Step counts
+	// them.
+	Moves []Move
+	Step  int
+	// stepStart[s] is the first event seq of step s (index 0 unused).
+	stepStart []int64
+	// planSteps is how many of Moves were the plan phase's.
+	planSteps int
+}
+
+// completion is a kill's CompletedCh, by completion ID.
+type completion struct {
+	id    int
+	uid   types.UID
+	ch    chan struct{}
+	fired bool
+	step  int // when the kill was sent
+	// finishedBefore: the pod was known and finished when the kill came.
+	finishedBefore bool
+	reported       bool // S14 reported
+}
+
+// killNowWait is killPodNow's wait for its completion, open until the
+// channel fires or the timeout passes.
+type killNowWait struct {
+	c        *completion
+	callID   int
+	deadline time.Time
+	done     bool
+}
+
+// NewDriver builds the real pod workers and an empty world around them.
+func NewDriver() *Driver {
+	g := newGates()
+	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
+		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
+		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, lateWake: map[types.UID]int{},
+		naturalEnd: map[types.UID]bool{},
+		universe:   map[types.UID]bool{}}
+	d.pw = newRealPodWorkers(g)
+	d.h = newHistory(time.Now)
+	d.stepStart = []int64{0}
+	return d
+}
+
+// Apply performs one move and everything it causes; false if the move
+// cannot happen now (a release with nothing parked for that UID), in which
+// case nothing happened. Shrinking relies on that.
+func (d *Driver) Apply(m Move) bool {
+	switch m.Kind {
+	case MoveRelease:
+		if !d.parked(m.UID) {
+			return false
+		}
+	case MoveTick:
+		if d.gates.queueLen() == 0 {
+			return false
+		}
+	case MoveWake:
+		if !slices.Contains(d.gates.Wakes(), m.UID) {
+			return false
+		}
+	case MoveHoldWakes:
+		if len(d.Moves) > 0 {
+			return false // workers may exist already: the hook must come first
+		}
+		if err := setWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
+			panic(err)
+		}
+	}
+	time.Sleep(StepDuration)
+	d.Step++
+	d.Moves = append(d.Moves, m)
+	d.stepStart = append(d.stepStart, d.h.seq+1)
+	switch m.Kind {
+	case MoveAction:
+		d.action(m.Action)
+	case MoveRelease:
+		d.releaseCall(m.UID, m.Outcome)
+	case MoveTick:
+		d.tick()
+	case MoveWake:
+		if _, late := d.gates.releaseWake(m.UID); late {
+			d.lateWake[m.UID] = d.Step
+			d.lateNow = m.UID
+		}
+	}
+	d.afterStep()
+	d.lateNow = ""
+	return true
+}
+
+func (d *Driver) parked(uid types.UID) bool {
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseCall records the callback's return and lets it return.
+func (d *Driver) releaseCall(uid types.UID, o Outcome) {
+	var call *Call
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid && call == nil {
+			call = c
+		}
+	}
+	if o == ReturnTerminal && call.Fn != model.SyncPod {
+		o = ReturnOK
+	}
+	out := model.OK
+	switch o {
+	case ReturnError:
+		out = model.Failed
+	case ReturnCanceled:
+		out = model.Canceled
+	}
+	d.h.point(scenarios.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+		Outcome: out, IsTerminal: o == ReturnTerminal})
+	d.runtimeAfter(call, o)
+	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	if o == ReturnTerminal {
+		d.naturalEnd[uid] = true
+	}
+	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
+		delete(d.restartPending, uid)
+	}
+	d.gates.release(uid, o)
+}
+
+// runtimeAfter updates the fake runtime: a SyncPod that did not fail may
+// have started containers; a terminating call that succeeded stopped them.
+func (d *Driver) runtimeAfter(c *Call, o Outcome) {
+	switch c.Fn {
+	case model.SyncPod:
+		if o == ReturnOK || o == ReturnTerminal {
+			d.running[c.UID] = true
+		}
+	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
+		if o == ReturnOK {
+			delete(d.running, c.UID)
+		}
+	}
+	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+		delete(d.lastGrace, c.UID) // the incarnation is over
+		delete(d.leastOffered, c.UID)
+		delete(d.naturalEnd, c.UID)
+	}
+}
+
+// afterStep lets the workers run to their gates, then records what the
+// step fired (completions, cancellations), closes killPodNow waits that
+// ended, records callbacks that began, and runs the direct checks.
+func (d *Driver) afterStep() {
+	d.waitQuiet()
+	d.pollFires()
+	d.pollKillNows()
+	for _, c := range d.gates.Parked() {
+		if !c.begun {
+			c.begun = true
+			d.began(c)
+		}
+	}
+	d.checkStep()
+}
+
+// pollFires records every completion that fired and every cancellation of
+// a parked callback's context since the last poll, in ID and UID order.
+func (d *Driver) pollFires() {
+	for _, c := range d.completions {
+		if c.fired {
+			continue
+		}
+		select {
+		case <-c.ch:
+			c.fired = true
+			d.h.point(scenarios.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+		default:
+		}
+	}
+	for _, c := range d.gates.Parked() {
+		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
+			c.cancelNoted = true
+			d.h.point(scenarios.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+		}
+	}
+}
+
+// pollKillNows ends killPodNow waits whose completion fired (true) or whose
+// timeout passed (false).
+func (d *Driver) pollKillNows() {
+	now := time.Now()
+	for _, k := range d.killNows {
+		if k.done {
+			continue
+		}
+		switch {
+		case k.c.fired:
+			k.done = true
+			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(true))
+		case !now.Before(k.deadline):
+			k.done = true
+			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(false))
+		}
+	}
+}
+
+func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d", k.c.id) }
+
+// began records a callback that reached its gate.
+func (d *Driver) began(c *Call) {
+	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
+	if c.Pod != nil {
+		b.Version = modelPod(c.Pod).Version
+	}
+	if c.Grace != nil {
+		b.Grace = *c.Grace
+	}
+	d.h.point(scenarios.CallbackBegin, "worker/"+string(c.UID), b)
+	if c.UID == d.lateNow {
+		d.report("direct", "S1", "GE", fmt.Sprintf(
+			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
+	}
+	d.checkBegin(c)
+}
+
+// waitQuiet returns once every goroutine of the bubble is parked or idle.
+func (d *Driver) waitQuiet() { synctest.Wait() }

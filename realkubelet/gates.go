@@ -1,0 +1,190 @@
+package realkubelet
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+
+	"github.com/podsim/podsim/model"
+)
+
+// Call is one sync callback of the real pod workers, parked at its gate
+// until the driver releases it with an outcome. Parking is a receive on a
+// channel made inside the synctest bubble, so a parked worker is durably
+// blocked and synctest.Wait returns only once every worker has reached a
+// gate or gone idle: between two driver steps nothing runs.
+type Call struct {
+	UID   types.UID
+	Fn    model.SyncFn
+	Type  kubetypes.SyncPodType
+	Pod   *v1.Pod // nil for SyncTerminatingRuntimePod
+	Grace *int64  // SyncTerminatingPod's
+	Ctx   context.Context
+
+	release      chan Outcome
+	begun        bool // its SyncBegin was recorded
+	cancelNoted  bool // its CancelFired was recorded
+	s3Reported   bool // S3's cancellation clause reported for it
+	arrivalOrder int
+}
+
+// Outcome is how the driver makes a parked call return.
+type Outcome uint8
+
+// Outcomes a released call returns.
+const (
+	ReturnOK Outcome = iota
+	ReturnError
+	ReturnCanceled
+	ReturnTerminal // SyncPod only: isTerminal=true, nil error
+)
+
+var outcomeNames = [...]string{"ok", "error", "canceled", "terminal"}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+func parseOutcome(s string) (Outcome, error) {
+	for i, n := range outcomeNames {
+		if n == s {
+			return Outcome(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown outcome %q (want ok, error, canceled or terminal)", s)
+}
+
+// errInjected is the error a released call returns for ReturnError.
+var errInjected = fmt.Errorf("realkubelet: injected sync error")
+
+// Gates is the syncer the real pod workers call (it implements the
+// podSyncer method set) and the work queue's memory. Its lock only guards
+// the bookkeeping: between driver steps exactly one goroutine touches it.
+type Gates struct {
+	mu       sync.Mutex
+	parked   []*Call // in arrival order; one per UID unless S1 is broken
+	arrivals int
+	// overlaps are second calls for a UID while one was parked (S1).
+	overlaps []overlap
+	queued   map[types.UID]bool
+	// wakes are worker wake-ups held at their gates (wakes.go).
+	pipes      []*pipe
+	forwarders map[types.UID]int
+}
+
+// overlap is an S1 violation: a second callback of uid while one was
+// parked.
+type overlap struct {
+	uid types.UID
+	msg string
+}
+
+func newGates() *Gates {
+	return &Gates{queued: map[types.UID]bool{}, forwarders: map[types.UID]int{}}
+}
+
+func (g *Gates) park(c *Call) Outcome {
+	c.release = make(chan Outcome)
+	g.mu.Lock()
+	for _, old := range g.parked {
+		if old.UID == c.UID {
+			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID)})
+		}
+	}
+	g.arrivals++
+	c.arrivalOrder = g.arrivals
+	g.parked = append(g.parked, c)
+	g.mu.Unlock()
+	return <-c.release
+}
+
+// Parked lists the calls at their gates by UID (then arrival): a
+// deterministic order whatever order the worker goroutines arrived in.
+func (g *Gates) Parked() []*Call {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := slices.Clone(g.parked)
+	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.UID, b.UID) })
+	return out
+}
+
+// release lets uid's oldest parked call return with o; false if none.
+func (g *Gates) release(uid types.UID, o Outcome) (*Call, bool) {
+	g.mu.Lock()
+	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.UID == uid })
+	if i < 0 {
+		g.mu.Unlock()
+		return nil, false
+	}
+	c := g.parked[i]
+	g.parked = slices.Delete(g.parked, i, i+1)
+	g.mu.Unlock()
+	c.release <- o
+	return c, true
+}
+
+func (g *Gates) enqueue(uid types.UID) {
+	g.mu.Lock()
+	g.queued[uid] = true
+	g.mu.Unlock()
+}
+
+// takeQueued empties the work queue, sorted by UID.
+func (g *Gates) takeQueued() []types.UID {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]types.UID, 0, len(g.queued))
+	for uid := range g.queued {
+		out = append(out, uid)
+	}
+	clear(g.queued)
+	sortUIDs(out)
+	return out
+}
+
+func sortUIDs(uids []types.UID) { slices.Sort(uids) }
+
+func (g *Gates) queueLen() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.queued)
+}
+
+// SyncPod implements podSyncer.
+func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1.Pod, _ *kubecontainer.PodStatus) (bool, func(), error) {
+	o := g.park(&Call{UID: pod.UID, Fn: model.SyncPod, Type: t, Pod: pod, Ctx: ctx})
+	if o == ReturnTerminal {
+		return true, nil, nil
+	}
+	return false, nil, o.err()
+}
+
+// SyncTerminatingPod implements podSyncer.
+func (g *Gates) SyncTerminatingPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus, grace *int64, _ func(*v1.PodStatus)) error {
+	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, Ctx: ctx}).err()
+}
+
+// SyncTerminatingRuntimePod implements podSyncer.
+func (g *Gates) SyncTerminatingRuntimePod(ctx context.Context, rp *kubecontainer.Pod) error {
+	return g.park(&Call{UID: rp.ID, Fn: model.SyncTerminatingRuntimePod, Ctx: ctx}).err()
+}
+
+// SyncTerminatedPod implements podSyncer.
+func (g *Gates) SyncTerminatedPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus) error {
+	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatedPod, Pod: pod, Ctx: ctx}).err()
+}
+
+func (o Outcome) err() error {
+	switch o {
+	case ReturnError:
+		return errInjected
+	case ReturnCanceled:
+		return context.Canceled
+	}
+	return nil
+}

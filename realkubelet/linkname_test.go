@@ -1,0 +1,139 @@
+package realkubelet
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/kubernetes/pkg/kubelet"
+)
+
+// TestLinknameSignature guards the go:linkname in adapter.go: it parses
+// pod_workers.go of the kubelet module this module builds against (from
+// the module cache) and fails unless newPodWorkers' parameter and result
+// types and the podSyncer method set are, token for token, the ones
+// adapter.go declares. A linkname with a drifted signature would compile
+// and then corrupt memory, so this is the only thing standing between a
+// kubelet version bump and undefined behaviour.
+func TestLinknameSignature(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
+	if err != nil {
+		t.Fatalf("go list -m k8s.io/kubernetes: %v", err)
+	}
+	upstreamFile := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "pod_workers.go")
+	upstream := parseDecls(t, upstreamFile)
+	ours := parseDecls(t, "adapter.go")
+
+	for _, name := range []string{"newPodWorkers", "podSyncer"} {
+		up, ok := upstream[name]
+		if !ok {
+			t.Fatalf("%s: no declaration of %s upstream: the linkname target is gone", upstreamFile, name)
+		}
+		// adapter.go names upstream's own package "kubelet": its
+		// kubelet.PodWorkers is upstream's bare PodWorkers.
+		if got := strings.ReplaceAll(ours[name], "kubelet.", ""); got != up {
+			t.Errorf("%s drifted:\nupstream: %s\nadapter:  %s", name, up, got)
+		}
+	}
+}
+
+// TestLinknameGuardCatchesDrift is the guard's negative test: a podSyncer
+// with one parameter changed must not render like upstream's.
+func TestLinknameGuardCatchesDrift(t *testing.T) {
+	src := `package p
+type podSyncer interface {
+	SyncTerminatedPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus, extra bool) error
+}`
+	drifted := declsOf(t, "drifted.go", src)["podSyncer"]
+	if ours := parseDecls(t, "adapter.go")["podSyncer"]; drifted == ours {
+		t.Fatalf("a drifted podSyncer renders like ours: %s", ours)
+	}
+}
+
+func parseDecls(t *testing.T, path string) map[string]string {
+	t.Helper()
+	return declsOf(t, path, nil)
+}
+
+// declsOf renders, for the declarations named newPodWorkers (its type:
+// parameters and results, names dropped) and podSyncer (its interface
+// type, methods with parameter types only), a canonical one-line form.
+func declsOf(t *testing.T, path string, src any) map[string]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, 0)
+	if err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name == "newPodWorkers" && d.Recv == nil {
+				out["newPodWorkers"] = render(t, fset, stripNames(d.Type))
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == "podSyncer" {
+					it := ts.Type.(*ast.InterfaceType)
+					var methods []string
+					for _, m := range it.Methods.List {
+						methods = append(methods, m.Names[0].Name+render(t, fset, stripNames(m.Type.(*ast.FuncType)))[4:])
+					}
+					out["podSyncer"] = strings.Join(methods, "; ")
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stripNames returns ft with parameter and result names removed and one
+// field per type, so "a, b time.Duration" equals "x time.Duration, y
+// time.Duration".
+func stripNames(ft *ast.FuncType) *ast.FuncType {
+	flat := func(fl *ast.FieldList) *ast.FieldList {
+		if fl == nil {
+			return nil
+		}
+		out := &ast.FieldList{}
+		for _, f := range fl.List {
+			for range max(len(f.Names), 1) {
+				out.List = append(out.List, &ast.Field{Type: f.Type})
+			}
+		}
+		return out
+	}
+	return &ast.FuncType{Params: flat(ft.Params), Results: flat(ft.Results)}
+}
+
+func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, fset, n); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// notPodWorkers has the PodWorkers methods but not upstream's struct.
+type notPodWorkers struct{ kubelet.PodWorkers }
+
+// TestWorkerChannelHookRefusesDrift: the reflect/unsafe setter of
+// workerChannelFn fits v1.36.3's podWorkers, and refuses anything else
+// instead of writing memory it does not understand.
+func TestWorkerChannelHookRefusesDrift(t *testing.T) {
+	g := newGates()
+	if err := setWorkerChannelFn(newRealPodWorkers(g), g.channelFn); err != nil {
+		t.Fatalf("the hook does not fit the real podWorkers: %v", err)
+	}
+	if err := setWorkerChannelFn(&notPodWorkers{}, g.channelFn); err == nil {
+		t.Fatal("the setter accepted a struct without workerChannelFn")
+	}
+}

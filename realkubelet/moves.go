@@ -1,0 +1,193 @@
+package realkubelet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/scenarios"
+)
+
+// MoveKind is what one driver step does.
+type MoveKind uint8
+
+// Driver steps.
+const (
+	// MoveAction performs a plan action (scenarios.Action) as the kubelet
+	// would: config delivery, kills, housekeeping (sync-known), queries.
+	MoveAction MoveKind = iota
+	// MoveRelease lets one parked sync callback return with an outcome.
+	MoveRelease
+	// MoveTick is one sync-loop tick: every UID the workers enqueued
+	// (retry or resync) gets UpdatePod(sync) if it is still in config
+	// (getPodsToSync, SPEC §1.8).
+	MoveTick
+	// MoveWake lets one held worker wake-up through (wakes.go).
+	MoveWake
+	// MoveHoldWakes, only as a script's first move, holds every worker
+	// wake-up at a gate from then on (wakes.go).
+	MoveHoldWakes
+)
+
+// Move is one driver step: data, so a run is a script that can be printed,
+// replayed byte for byte and shrunk.
+type Move struct {
+	Kind    MoveKind
+	Action  scenarios.Action // MoveAction
+	UID     types.UID        // MoveRelease
+	Outcome Outcome          // MoveRelease
+}
+
+// String is the move's script line (ParseMove reads it back).
+func (m Move) String() string {
+	switch m.Kind {
+	case MoveRelease:
+		return fmt.Sprintf("release %s %s", m.UID, m.Outcome)
+	case MoveTick:
+		return "tick"
+	case MoveWake:
+		return fmt.Sprintf("wake %s", m.UID)
+	case MoveHoldWakes:
+		return "hold-wakes"
+	}
+	a := m.Action
+	var b strings.Builder
+	b.WriteString(a.Kind.String())
+	if a.UID != "" {
+		fmt.Fprintf(&b, " %s", a.UID)
+	}
+	if a.Static {
+		fmt.Fprintf(&b, " static=%s", a.Name)
+	}
+	if a.SpecGrace != 0 && a.SpecGrace != 30 {
+		fmt.Fprintf(&b, " spec-grace=%d", a.SpecGrace)
+	}
+	if a.Grace >= 0 && (a.Kind == scenarios.Delete || a.Kind == scenarios.Kill || a.Kind == scenarios.KillNow) {
+		fmt.Fprintf(&b, " grace=%d", a.Grace)
+	}
+	if a.Evict {
+		b.WriteString(" evict")
+	}
+	if a.Kind == scenarios.Finish {
+		fmt.Fprintf(&b, " phase=%s", a.Terminal)
+	}
+	return b.String()
+}
+
+// actionKinds maps a script word to its action kind.
+var actionKinds = func() map[string]scenarios.ActionKind {
+	out := map[string]scenarios.ActionKind{}
+	for k := scenarios.Create; k <= scenarios.Vanish; k++ {
+		out[k.String()] = k
+	}
+	return out
+}()
+
+// ParseMove reads one script line (Move.String's format).
+func ParseMove(line string) (Move, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return Move{}, fmt.Errorf("empty move")
+	}
+	switch f[0] {
+	case "tick":
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: tick takes no arguments", line)
+		}
+		return Move{Kind: MoveTick}, nil
+	case "hold-wakes":
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: hold-wakes takes no arguments", line)
+		}
+		return Move{Kind: MoveHoldWakes}, nil
+	case "wake":
+		if len(f) != 2 {
+			return Move{}, fmt.Errorf("%q: want wake UID", line)
+		}
+		return Move{Kind: MoveWake, UID: types.UID(f[1])}, nil
+	case "release":
+		if len(f) != 3 {
+			return Move{}, fmt.Errorf("%q: want release UID OUTCOME", line)
+		}
+		o, err := parseOutcome(f[2])
+		if err != nil {
+			return Move{}, fmt.Errorf("%q: %v", line, err)
+		}
+		return Move{Kind: MoveRelease, UID: types.UID(f[1]), Outcome: o}, nil
+	}
+	kind, ok := actionKinds[f[0]]
+	if !ok {
+		return Move{}, fmt.Errorf("%q: unknown move %q", line, f[0])
+	}
+	a := scenarios.Action{Kind: kind, Grace: -1, SpecGrace: 30}
+	for i, w := range f[1:] {
+		if err := parseActionWord(&a, i, w); err != nil {
+			return Move{}, fmt.Errorf("%q: %v", line, err)
+		}
+	}
+	if kind == scenarios.Finish && a.Terminal == "" {
+		a.Terminal = "Succeeded"
+	}
+	return Move{Kind: MoveAction, Action: a}, nil
+}
+
+func parseActionWord(a *scenarios.Action, i int, w string) error {
+	key, val, hasVal := strings.Cut(w, "=")
+	switch {
+	case i == 0 && !hasVal && w != "evict":
+		a.UID = types.UID(w)
+	case key == "static" && hasVal:
+		a.Static, a.Name = true, val
+	case key == "evict" && !hasVal:
+		a.Evict = true
+	case key == "phase" && (val == "Succeeded" || val == "Failed"):
+		a.Terminal = val
+	case key == "grace" || key == "spec-grace":
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s: want a non-negative integer, got %q", key, val)
+		}
+		if key == "grace" {
+			a.Grace = n
+		} else {
+			a.SpecGrace = n
+		}
+	default:
+		return fmt.Errorf("unknown word %q", w)
+	}
+	return nil
+}
+
+// ParseScript reads a script: one move per line; blank lines and lines
+// starting with # are skipped; "expect CLASS" lines list the finding
+// classes the script must produce (returned separately).
+func ParseScript(text string) (moves []Move, expect []string, err error) {
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "expect "):
+			expect = append(expect, strings.Fields(line)[1:]...)
+			continue
+		}
+		m, err := ParseMove(line)
+		if err != nil {
+			return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
+		}
+		moves = append(moves, m)
+	}
+	return moves, expect, nil
+}
+
+// FormatScript is the script of moves, one per line.
+func FormatScript(moves []Move) string {
+	var b strings.Builder
+	for _, m := range moves {
+		b.WriteString(m.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

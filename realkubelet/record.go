@@ -1,0 +1,91 @@
+package realkubelet
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+)
+
+// history feeds the run's events, in the model's vocabulary, to the same
+// scenarios.Recorder the simulated world uses, and keeps a canonical trace
+// (one line per event, virtual time and description, never pointers or
+// goroutine ids) whose SHA-256 the determinism test compares.
+//
+// Recording contract as scenarios.Recorder wants it: the driver holds the
+// pod lock once and for all (one LockAcquired by "driver" at the start), so
+// each client call takes effect at its call, which is exact here: the
+// driver's calls are synchronous and nothing else runs during them. No
+// worker-step markers are recorded (the driver cannot see the workers'
+// critical sections), so the model replays in closure mode. Fires are
+// polled after every step and recorded inside the call that caused them
+// (before its return) or, after a release, before the next callback
+// begins — the only orders the real code allows, since a worker fires in
+// the critical section right after a callback returns.
+type history struct {
+	rec   *scenarios.Recorder
+	seq   int64
+	calls int
+	start time.Time
+	now   func() time.Time
+	on    bool
+	trace []string
+	// events are every event fed to rec, for re-checking a prefix.
+	events []scenarios.Event
+}
+
+func newHistory(now func() time.Time) *history {
+	h := &history{rec: scenarios.NewRecorder(), start: now(), now: now, on: true}
+	h.emit(scenarios.LockAcquired, "driver", 0, nil, nil)
+	return h
+}
+
+func (h *history) emit(kind scenarios.EventKind, goroutine string, id int, in model.Input, out model.Output) int64 {
+	if !h.on {
+		return 0
+	}
+	h.seq++
+	at := h.now().Sub(h.start)
+	ev := scenarios.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}
+	h.rec.Observe(nil, ev)
+	h.events = append(h.events, ev)
+	if kind != scenarios.LockAcquired {
+		h.trace = append(h.trace, fmt.Sprintf("%d %v %s %s %s", h.seq, at, kind, goroutine, describe(in, out)))
+	}
+	return h.seq
+}
+
+func describe(in model.Input, out model.Output) string {
+	if in == nil {
+		if out == nil {
+			return "-"
+		}
+		return fmt.Sprint(out)
+	}
+	return model.Describe(in, out)
+}
+
+// call opens a client call by goroutine; ret closes it.
+func (h *history) call(goroutine string, in model.Input) int {
+	h.calls++
+	h.emit(scenarios.ClientCall, goroutine, h.calls, in, nil)
+	return h.calls
+}
+
+func (h *history) ret(goroutine string, id int, out model.Output) {
+	h.emit(scenarios.ClientReturn, goroutine, id, nil, out)
+}
+
+func (h *history) point(kind scenarios.EventKind, goroutine string, in model.Input) {
+	h.emit(kind, goroutine, 0, in, nil)
+}
+
+// sha is the canonical trace's SHA-256.
+func (h *history) sha() string {
+	sum := sha256.Sum256([]byte(strings.Join(h.trace, "\n")))
+	return hex.EncodeToString(sum[:])
+}

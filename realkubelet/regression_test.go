@@ -1,0 +1,61 @@
+package realkubelet
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestRegressionScripts replays every counterexample under testdata: each
+// must still produce the finding classes its "expect" lines name (so a
+// kubelet version that fixes one shows up here) and nothing unexplained.
+func TestRegressionScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.script")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts under testdata (%v)", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves, expect, err := ParseScript(string(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(expect) == 0 {
+				t.Fatalf("no expect line")
+			}
+			r := runScript(t, moves)
+			got := r.Classes()
+			for _, want := range expect {
+				if !slices.Contains(got, want) {
+					t.Errorf("class %s not found; got %v", want, got)
+				}
+			}
+			for _, f := range r.Unexplained() {
+				t.Errorf("unexplained: %s", f)
+			}
+			if t.Failed() {
+				for _, f := range r.Findings {
+					t.Logf("finding: %s", f)
+				}
+			}
+		})
+	}
+}
+
+// TestCleanScriptHasNoFindings is the negative case for the whole
+// pipeline: a pod created, synced, deleted gracefully and driven to the
+// end produces no finding at all.
+func TestCleanScriptHasNoFindings(t *testing.T) {
+	moves, _, err := ParseScript("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runScript(t, moves); r.Failed() {
+		t.Fatalf("findings on a clean run: %v", r.Findings)
+	}
+}

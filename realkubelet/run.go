@@ -1,0 +1,295 @@
+package realkubelet
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/sim"
+)
+
+// Result is one run on the real pod workers.
+type Result struct {
+	Family   string
+	Seed     uint64
+	Moves    []Move // the plan-phase moves: the run's replayable script
+	Findings []Finding
+	Ops      int    // operations in the recorded history
+	TraceSHA string // SHA-256 of the canonical trace
+	Trace    []string
+}
+
+// Failed reports whether any check failed.
+func (r Result) Failed() bool { return len(r.Findings) > 0 }
+
+// Unexplained are the findings that are neither a known upstream deviation
+// nor a documented model difference.
+func (r Result) Unexplained() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Class == "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Classes lists the distinct classes of the findings, in order of first
+// appearance ("" for unexplained ones).
+func (r Result) Classes() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		if !seen[f.Class] {
+			seen[f.Class] = true
+			out = append(out, f.Class)
+		}
+	}
+	return out
+}
+
+// Generate drives a family's plan with the seed's schedule and fault
+// streams: before every step it picks, from the schedule stream, the next
+// plan action, the release of a parked callback (its outcome from the
+// fault stream and the plan's fault rates), a work-queue tick or
+// housekeeping. It must run inside a synctest bubble.
+func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source, holdWakes bool) {
+	if holdWakes {
+		d.Apply(Move{Kind: MoveHoldWakes})
+	}
+	next := 0
+	for {
+		parked, wakes := d.gates.Parked(), d.gates.Wakes()
+		gated := len(parked) + len(wakes)
+		if next == len(plan.Actions) && gated == 0 {
+			return
+		}
+		switch r := schedule.Intn(16); {
+		case next < len(plan.Actions) && (gated == 0 || r < 7):
+			d.Apply(Move{Kind: MoveAction, Action: plan.Actions[next]})
+			next++
+		case r == 7 && d.gates.queueLen() > 0:
+			d.Apply(Move{Kind: MoveTick})
+		case r == 8:
+			d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
+		case gated > 0:
+			if i := schedule.Intn(gated); i < len(parked) {
+				c := parked[i]
+				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, plan.Faults, faults)})
+			} else {
+				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+			}
+		}
+		if d.Step > 400 {
+			d.report("liveness", "L3", "", "the plan phase did not end within 400 steps")
+			return
+		}
+	}
+}
+
+// chooseOutcome draws a released callback's outcome: a cancelled context
+// is honoured unless the call ignores cancellation (IgnoreCancel, B16);
+// then an injected error (ErrorRate); then natural completion for SyncPod
+// (TerminalRate); else success. Rates are per mille.
+func chooseOutcome(c *Call, f scenarios.Faults, src sim.Source) Outcome {
+	if c.Ctx.Err() != nil && src.Intn(1000) >= f.IgnoreCancel {
+		return ReturnCanceled
+	}
+	if src.Intn(1000) < f.ErrorRate {
+		return ReturnError
+	}
+	if c.Fn == model.SyncPod && src.Intn(1000) < f.TerminalRate {
+		return ReturnTerminal
+	}
+	return ReturnOK
+}
+
+// settleRounds bounds the settle phase: each round is housekeeping, a
+// work-queue tick and the release of every parked callback with success.
+const settleRounds = 8
+
+// Settle is the liveness phase (SPEC §3.2 assumes syncs eventually succeed
+// and housekeeping runs): rounds of housekeeping, a tick and successful
+// releases, then time enough for every killPodNow wait to end; then the
+// liveness checks.
+func (d *Driver) Settle() {
+	for range settleRounds {
+		d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
+		d.Apply(Move{Kind: MoveTick})
+		for i := 0; i < 100; i++ {
+			if wakes := d.gates.Wakes(); len(wakes) > 0 {
+				d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+				continue
+			}
+			parked := d.gates.Parked()
+			if len(parked) == 0 {
+				break
+			}
+			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
+		}
+	}
+	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
+		time.Sleep(time.Second)
+		d.pollKillNows()
+	}
+	d.checkSettled()
+}
+
+func (d *Driver) openKillNows() int {
+	n := 0
+	for _, k := range d.killNows {
+		if !k.done {
+			n++
+		}
+	}
+	return n
+}
+
+// checkSettled is liveness after the settle phase: L1 (termination
+// requested ⇒ terminated), L2 (terminated ⇒ finished), L6 (every kill's
+// completion fired; every killPodNow saw it), and nothing left parked.
+func (d *Driver) checkSettled() {
+	for _, c := range d.gates.Parked() {
+		d.report("liveness", "L3", "", fmt.Sprintf("pod %s: %s still in flight after settling", c.UID, c.Fn))
+	}
+	for _, uid := range d.sortedUniverse() {
+		a := d.answersOf(uid)
+		if a == unknownAfterSync {
+			continue
+		}
+		if a[qTermRequested] && !a[qKnownTerminated] {
+			d.report("liveness", "L1", d.stuckClass(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
+		}
+		if a[qKnownTerminated] && !a[qBeFinished] {
+			d.report("liveness", "L2", d.stuckClass(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
+		}
+	}
+	for _, c := range d.completions {
+		if !c.fired {
+			d.report("liveness", "L6", d.completionClass(c), fmt.Sprintf("pod %s: completion %d (kill at step %d) never fired", c.uid, c.id, c.step))
+		}
+	}
+	for _, k := range d.killNows {
+		if !k.c.fired {
+			d.report("liveness", "L6", d.completionClass(k.c), fmt.Sprintf("pod %s: killPodNow (completion %d) timed out", k.c.uid, k.c.id))
+		}
+	}
+}
+
+// completionClass attributes a completion that never fired to the direct
+// S14 finding made about it, if any.
+func (d *Driver) completionClass(c *completion) string {
+	prefix := fmt.Sprintf("pod %s: completion %d still open", c.uid, c.id)
+	for _, f := range d.checks.findings {
+		if f.Invariant == "S14" && len(f.Message) >= len(prefix) && f.Message[:len(prefix)] == prefix {
+			return f.Class
+		}
+	}
+	return ""
+}
+
+// Teardown drives every pod to the end so the bubble can close (synctest
+// requires every goroutine to exit): nothing is recorded any more; rounds
+// of SyncKnownPods(nothing desired) and successful releases until the
+// workers know no pod. It reports whether that happened.
+func (d *Driver) Teardown() bool {
+	d.h.on = false
+	for _, p := range d.pods {
+		p.inConfig = false
+	}
+	for range 100 {
+		known := d.pw.SyncKnownPods(quietLogger(), nil)
+		d.drainParked()
+		if len(known) == 0 && len(d.gates.Parked())+len(d.gates.Wakes()) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Driver) drainParked() {
+	for {
+		d.waitQuiet()
+		parked, wakes := d.gates.Parked(), d.gates.Wakes()
+		if len(parked)+len(wakes) == 0 {
+			return
+		}
+		for _, uid := range wakes {
+			d.gates.releaseWake(uid)
+		}
+		for _, c := range parked {
+			d.gates.release(c.UID, ReturnOK)
+		}
+	}
+}
+
+// Finish ends a run: settle, check the history, tear down.
+func (d *Driver) Finish(family string, seed uint64) Result {
+	d.Settle()
+	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.sha(), Trace: d.h.trace}
+	lin := d.checkHistory()
+	r.Ops = lin.ops
+	r.Findings = append(d.checks.findings, lin.findings...)
+	if !d.Teardown() {
+		r.Findings = append(r.Findings, Finding{Check: "liveness", Invariant: "L2",
+			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"})
+	}
+	return r
+}
+
+// planMoves are the moves before the settle phase.
+func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
+
+// RunPlan runs a family plan with a seed's streams; inside a bubble.
+func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams, o RunOptions) Result {
+	d := NewDriver()
+	d.ForcePorcupine = o.ForcePorcupine
+	d.Generate(plan, st.Schedule, st.Faults, o.HoldWakes)
+	d.planSteps = len(d.Moves)
+	return d.Finish(family, seed)
+}
+
+// RunMoves replays a script; inside a bubble. Moves that cannot happen in
+// the state reached (a release with nothing parked) are skipped.
+func RunMoves(moves []Move) Result {
+	d := NewDriver()
+	for _, m := range moves {
+		d.Apply(m)
+	}
+	d.planSteps = len(d.Moves)
+	return d.Finish("script", 0)
+}
+
+// RunSeed runs one seed of a family; inside a bubble.
+func RunSeed(f scenarios.Family, seed uint64) Result { return RunSeedWith(f, seed, RunOptions{}) }
+
+// RunOptions are a run's knobs beyond family and seed.
+type RunOptions struct {
+	// ForcePorcupine: see Driver.ForcePorcupine.
+	ForcePorcupine bool
+	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
+	// seed also decides when each worker takes its pending update.
+	HoldWakes bool
+}
+
+// RunSeedWith is RunSeed with options; inside a bubble.
+func RunSeedWith(f scenarios.Family, seed uint64, o RunOptions) Result {
+	st := scenarios.SeedStreams(seed)
+	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
+}
+
+// stuckClass classifies a pod that never finished: GD if its last callback
+// failed, its UID came back to config while it was terminating (the create
+// was dropped as a restart), and it is in config now. SyncKnownPods then
+// keeps it without a replay ("restart requested but still terminating":
+// wait), and the only retry, the work queue's, was dropped while the pod
+// was out of config.
+func (d *Driver) stuckClass(uid types.UID) string {
+	if p := d.pods[uid]; p != nil && p.inConfig && d.restartPending[uid] && d.lastFailed[uid] {
+		return "GD"
+	}
+	return ""
+}

@@ -1,0 +1,97 @@
+package realkubelet
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/podsim/podsim/scenarios"
+)
+
+var (
+	shrinkFamily = flag.String("shrink.family", "", "family of the seed to shrink (TestShrinkSeed)")
+	shrinkSeed   = flag.Uint64("shrink.seed", 0, "seed to shrink")
+	shrinkClass  = flag.String("shrink.class", "", "keep findings of this class (\"\" = unexplained)")
+	shrinkInv    = flag.String("shrink.invariant", "", "and of this invariant (optional)")
+)
+
+func runScript(t *testing.T, moves []Move) Result {
+	t.Helper()
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunMoves(moves) })
+	return r
+}
+
+func hasFinding(r Result, class, invariant string) bool {
+	for _, f := range r.Findings {
+		if f.Class == class && (invariant == "" || f.Invariant == invariant) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestShrinkSeed shrinks one seed's script to a minimal one that keeps a
+// finding of the given class and prints it with its trace; a tool, run
+// with -shrink.family and -shrink.seed.
+func TestShrinkSeed(t *testing.T) {
+	if *shrinkFamily == "" {
+		t.Skip("tool: needs -shrink.family and -shrink.seed")
+	}
+	var fam scenarios.Family
+	for _, f := range scenarios.Families() {
+		if f.Name == *shrinkFamily {
+			fam = f
+		}
+	}
+	if fam.Generate == nil {
+		t.Fatalf("unknown family %q", *shrinkFamily)
+	}
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkInv) }
+	if !keep(r) {
+		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
+	}
+	small := Shrink(r.Moves, func(m []Move) Result { return runScript(t, m) }, keep)
+	final := runScript(t, small)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# shrunk from %s seed %d (%d moves → %d)\n%s", fam.Name, *shrinkSeed, len(r.Moves), len(small), FormatScript(small))
+	for _, f := range final.Findings {
+		fmt.Fprintf(&b, "# finding: %s\n", f)
+	}
+	b.WriteString("# trace:\n")
+	for _, line := range final.Trace {
+		fmt.Fprintf(&b, "#   %s\n", line)
+	}
+	fmt.Fprint(os.Stdout, b.String())
+}
+
+var replaySeed = flag.Bool("replay", false, "TestReplaySeed: print -shrink.family/-shrink.seed's script, findings and trace")
+
+// TestReplaySeed prints one seed's run as a script, its findings and its
+// canonical trace (a tool: -replay -shrink.family F -shrink.seed S).
+func TestReplaySeed(t *testing.T) {
+	if !*replaySeed {
+		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
+	}
+	for _, f := range scenarios.Families() {
+		if f.Name != *shrinkFamily {
+			continue
+		}
+		var r Result
+		synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
+		for _, fd := range r.Findings {
+			fmt.Printf("# finding: %s\n", fd)
+		}
+		for _, line := range r.Trace {
+			fmt.Printf("#   %s\n", line)
+		}
+		return
+	}
+	t.Fatalf("unknown family %q", *shrinkFamily)
+}
