@@ -69,8 +69,12 @@ var (
 // errTransient is the injected CRI failure.
 var errTransient = errors.New("fake runtime: transient CRI error")
 
+// chance draws a fault with probability perMille/1000. The fault sits at
+// the top of the draw's range, so choice 0 — what a replayed or shrunk
+// choice list answers past its end, and what shrinking lowers choices
+// towards — never injects one (CheckRapid and Shrink rely on it).
 func (r *Runtime) chance(perMille int) bool {
-	return perMille > 0 && r.Draw.Intn(1000) < perMille
+	return perMille > 0 && r.Draw.Intn(1000) >= 1000-perMille
 }
 
 // call runs one callback: it may take time (honouring cancellation unless

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/scenarios/simrt"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -198,7 +199,16 @@ func (w *World) Run() error {
 // (getPodsToSync, SPEC §1.8).
 func (w *World) syncDue() {
 	for _, uid := range w.Queue.GetWork(w.S.Now()) {
-		if p := w.pods[uid]; p != nil && p.inConfig {
+		p := w.pods[uid]
+		if p == nil || !p.inConfig {
+			continue
+		}
+		// A pod admission rejected never starts in the workers (World.do),
+		// but a work-queue entry under its UID may still drive the record an
+		// earlier, admitted pod object left terminating there (its retries,
+		// as getPodsToSync would): sync a rejected pod only while the workers
+		// hold that termination, never into a new SyncPod.
+		if w.kube == nil || p.admitted || w.ask(model.IsPodTerminationRequested, uid) {
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 		}
 	}
