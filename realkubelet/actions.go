@@ -71,6 +71,9 @@ func (d *Driver) action(a scenarios.Action) {
 		d.housekeeping()
 	case scenarios.Query:
 		d.query(a.UID)
+	case scenarios.Evict, scenarios.Shutdown, scenarios.Restart:
+		// Kubelet-level actors the World models around the pod workers;
+		// this driver drives the pod workers alone (doc.go, "Per family").
 	}
 }
 

@@ -70,10 +70,21 @@
 //     resync delays are not honoured (a tick re-syncs every queued pod).
 //   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
 //     SyncKnownPods and the runtime kill is a single step here.
-//   - swarm: every action kind, with the limits above.
+//   - swarm: every pod-worker action kind, with the limits above.
+//   - rejected-admission, node-shutdown, eviction-wait,
+//     kubelet-restart-terminal-pods, swarm-restart (and the swarm's
+//     node-level half): these exercise the simulated kubelet around the pod
+//     workers (admission, status manager, API server, eviction and shutdown
+//     managers, restart) that the World models; this driver drives the pod
+//     workers alone. It runs their plans' pod-worker actions (create,
+//     update, delete, kill, …) and skips Evict, Shutdown and Restart
+//     (actions.go), and the plan's Node (admission, resources) is ignored,
+//     so on the real target these families are pod-worker scenarios
+//     shaped like kubelet ones, not kubelet scenarios.
 //
-// Not covered: kubelet restart (no family), GetNewerThan errors, the
-// killPodNow function itself (its wait is re-enacted, see actions.go).
+// Not covered: kubelet restart and the kubelet-level actors (above),
+// GetNewerThan errors, the killPodNow function itself (its wait is
+// re-enacted, see actions.go).
 //
 // # Checks
 //
