@@ -90,11 +90,21 @@ func TestExitCodesAndBadInput(t *testing.T) {
 
 // TestOutputIndependentOfParallelism: results are sorted by seed and every
 // run is deterministic, so stdout is the same at any --parallel.
+// TestOutputIndependentOfParallelism: with --no-timing (no seeds/s
+// column, the one wall-clock figure), stdout is a function of the results
+// alone, the same at any --parallel; without it the column is there.
 func TestOutputIndependentOfParallelism(t *testing.T) {
-	one, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "1")
-	four, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "4")
+	one, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "1", "--no-timing")
+	four, _, _ := simrun(t, nil, "run", "--seeds", "300", "--parallel", "4", "--no-timing")
 	if one != four {
 		t.Fatalf("--parallel 1 and 4 printed different output:\n%s\n---\n%s", one, four)
+	}
+	if strings.Contains(one, "seeds/s") {
+		t.Errorf("--no-timing: got a seeds/s column:\n%s", one)
+	}
+	timed, _, _ := simrun(t, nil, "run", "--seeds", "20", "--scenario", "early-kill")
+	if !strings.Contains(timed, "seeds/s/core") {
+		t.Errorf("no seeds/s/core column by default:\n%s", timed)
 	}
 }
 

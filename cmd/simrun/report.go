@@ -8,14 +8,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/podsim/podsim/scenarios"
 )
 
 // summarize prints one line per failing seed (with the command that
 // reproduces it) and a table per family; it returns the number of failures.
-// Everything it prints is a function of the results alone.
-func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
+// Everything it prints is a function of the results alone, except the
+// seeds/s column, printed when busy (each family's worker time) is given:
+// seeds per second of one core, checks included.
+func summarize(results []scenarios.Result, strategy string, w io.Writer, busy map[string]time.Duration) int {
 	type row struct {
 		seeds, passed, failed int
 		marks                 map[string]int
@@ -41,10 +44,18 @@ func summarize(results []scenarios.Result, strategy string, w io.Writer) int {
 		failed++
 		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy)+mutantArg(r.Mutant))
 	}
-	fmt.Fprintf(w, "%-32s %8s %8s %8s\n", "family", "seeds", "passed", "failed")
+	header := fmt.Sprintf("%-32s %8s %8s %8s", "family", "seeds", "passed", "failed")
+	if busy != nil {
+		header += fmt.Sprintf(" %13s", "seeds/s/core")
+	}
+	fmt.Fprintln(w, header)
 	for _, name := range order {
 		rw := rows[name]
-		fmt.Fprintf(w, "%-32s %8d %8d %8d\n", name, rw.seeds, rw.passed, rw.failed)
+		line := fmt.Sprintf("%-32s %8d %8d %8d", name, rw.seeds, rw.passed, rw.failed)
+		if d := busy[name]; busy != nil && d > 0 {
+			line += fmt.Sprintf(" %13.0f", float64(rw.seeds)/d.Seconds())
+		}
+		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w, "\ncoverage marks (seeds that reached each situation):")
 	for _, name := range order {

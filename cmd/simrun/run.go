@@ -23,7 +23,7 @@ type runFlags struct {
 	mutant                                                       string
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
-	forcePorcupine                                               bool
+	forcePorcupine, noTiming                                     bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -50,6 +50,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
 
@@ -129,13 +130,16 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 	// finish, and the results gathered so far are reported and written.
 	interrupt, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	results, traces := runJobs(interrupt, jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
+	results, traces, busy := runJobs(interrupt, jobs, strategy, opts, f.parallel, newProgress(stderr, len(jobs)))
 	stop()
 	interrupted := len(results) < len(jobs)
 	if interrupted {
 		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d seeds: the results below are partial\n", len(results), len(jobs))
 	}
-	failed := summarize(results, f.strategy, stdout)
+	if f.noTiming {
+		busy = nil
+	}
+	failed := summarize(results, f.strategy, stdout, busy)
 	rerun := func(r scenarios.Result, o scenarios.CheckOptions) scenarios.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return scenarios.ReplaySeed(fams[0], r.Seed, strategy, o)
@@ -163,10 +167,13 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 // cancelled. It returns the results of the jobs that ran, in job order
 // whatever the parallelism; each run is independent and deterministic, so
 // the results are the same at any --parallel. traces[i] is the canonical
-// trace of results[i] if it failed ("" otherwise), for recheck.
+// trace of results[i] if it failed ("" otherwise), for recheck. busy is
+// the wall time each family's seeds kept a worker busy, for the table's
+// seeds per core-second (the only timing it reports).
 func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) (
-	results []scenarios.Result, traces []string) {
+	results []scenarios.Result, traces []string, busy map[string]time.Duration) {
 	results, traces = make([]scenarios.Result, len(jobs)), make([]string, len(jobs))
+	took := make([]time.Duration, len(jobs))
 	ran := make([]bool, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -175,7 +182,9 @@ func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.Ch
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				began := time.Now()
 				results[i], traces[i] = scenarios.RunSeedTrace(jobs[i].family, jobs[i].seed, st, opts)
+				took[i] = time.Since(began)
 				ran[i] = true
 				prog.tick()
 			}
@@ -192,12 +201,13 @@ dispatch:
 	close(next)
 	wg.Wait()
 	prog.done()
-	n := 0
+	n, busy := 0, map[string]time.Duration{}
 	for i := range results {
 		if ran[i] {
+			busy[jobs[i].family.Name] += took[i]
 			results[n], traces[n] = results[i], traces[i]
 			n++
 		}
 	}
-	return results[:n], traces[:n]
+	return results[:n], traces[:n], busy
 }
