@@ -24,7 +24,7 @@ func TestKubeletBugsAreCaught(t *testing.T) {
 		{"B13", KubeletBugs{B13NoTerminalDeleteFilter: true}, "rejected-admission", "L7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := familyByName(t, tc.family)
+			f := familyNamed(t, tc.family)
 			for seed := uint64(0); seed < 300; seed++ {
 				r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{Mutant: tc.name})
 				for _, v := range r.Violations {
@@ -40,17 +40,6 @@ func TestKubeletBugsAreCaught(t *testing.T) {
 			t.Fatalf("%s: %s never reported %s in 300 seeds of %s", tc.name, tc.bugs, tc.invariant, tc.family)
 		})
 	}
-}
-
-func familyByName(t *testing.T, name string) Family {
-	t.Helper()
-	for _, f := range Families() {
-		if f.Name == name {
-			return f
-		}
-	}
-	t.Fatalf("no family %q", name)
-	return Family{}
 }
 
 // TestKubeletBugsString names the fields that are on.

@@ -14,7 +14,7 @@ import (
 // only, so with the mutant dropped at the restart nothing could break them
 // after it (checked by hand: dropping the re-introduction fails this test).
 func TestWorkersMutantSurvivesRestart(t *testing.T) {
-	f := familyByName(t, "swarm-restart")
+	f := familyNamed(t, "swarm-restart")
 	for seed := uint64(0); seed < 400; seed++ {
 		rp := ReplaySeed(f, seed, sim.RandomWalk{}, CheckOptions{Mutant: "B2"})
 		restart, ok := firstRestart(rp.Plan)

@@ -135,7 +135,7 @@ var safetyPlants = []safetyPlant{
 // TestSafetyCatchesPlantedFaults: each planted fault is reported, under
 // its invariant, within the first 200 swarm seeds.
 func TestSafetyCatchesPlantedFaults(t *testing.T) {
-	f := safetyFamily(t, "swarm")
+	f := familyNamed(t, "swarm")
 	for _, p := range safetyPlants {
 		t.Run(p.name, func(t *testing.T) {
 			for seed := uint64(0); seed < 200; seed++ {

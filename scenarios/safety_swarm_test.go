@@ -8,18 +8,6 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// familyNamed returns the scenario family called name.
-func safetyFamily(t *testing.T, name string) Family {
-	t.Helper()
-	for _, f := range Families() {
-		if f.Name == name {
-			return f
-		}
-	}
-	t.Fatalf("no family %q", name)
-	return Family{}
-}
-
 // safetyViolations runs seeds [0, n) of f through RunSeed and returns the
 // safety oracle's violations with their seeds; a run that ends in a
 // scheduler error fails the test.
@@ -49,7 +37,7 @@ func TestSafetySwarmNoFalseAlarms(t *testing.T) {
 		n = 200
 	}
 	start := time.Now()
-	bad := safetyViolations(t, safetyFamily(t, "swarm"), n)
+	bad := safetyViolations(t, familyNamed(t, "swarm"), n)
 	for i, b := range bad {
 		if i == 20 {
 			break
