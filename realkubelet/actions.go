@@ -71,7 +71,12 @@ func (d *Driver) action(a scenarios.Action) {
 		d.housekeeping()
 	case scenarios.Query:
 		d.query(a.UID)
-	case scenarios.Evict, scenarios.Shutdown, scenarios.Restart:
+	case scenarios.Evict:
+		// The eviction manager's killPodNow(evict=true), without the
+		// manager's own pod selection (doc.go, "Per family").
+		a.Evict = true
+		d.kill(a, true)
+	case scenarios.Shutdown, scenarios.Restart:
 		// Kubelet-level actors the World models around the pod workers;
 		// this driver drives the pod workers alone (doc.go, "Per family").
 	}

@@ -77,8 +77,9 @@
 //     workers (admission, status manager, API server, eviction and shutdown
 //     managers, restart) that the World models; this driver drives the pod
 //     workers alone. It runs their plans' pod-worker actions (create,
-//     update, delete, kill, …) and skips Evict, Shutdown and Restart
-//     (actions.go), and the plan's Node (admission, resources) is ignored,
+//     update, delete, kill, …), turns Evict into killPodNow with evict=true
+//     (without the eviction manager's pod selection), skips Shutdown and
+//     Restart (actions.go), and ignores the plan's Node (admission, resources),
 //     so on the real target these families are pod-worker scenarios
 //     shaped like kubelet ones, not kubelet scenarios.
 //
