@@ -78,6 +78,12 @@ type quietness struct {
 	prevCalm   bool
 	prevInputs int
 	prevKnown  map[types.UID]workers.PodWorkerSync
+	// syncs is the last sync call per pod (liveness_quiet_resync.go).
+	syncs map[types.UID]lastSyncPod
+	// foreignSyncer: the pod workers call a test's syncer, not the world's
+	// fake runtime, so a resync may do anything. carelessResync is a wrong
+	// rule for tests: a resync repeats whatever the syncer and the world.
+	foreignSyncer, carelessResync bool
 }
 
 // settleQuietly waits up to d for the world to go quiet; it reports
@@ -139,12 +145,14 @@ func (w *World) isTicker(goroutine string) bool {
 func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
 
 // queueBusy: the work queue holds an entry for a pod in config, which the
-// sync loop will turn into an UpdatePod when due.
+// sync loop will turn into an UpdatePod when due, unless that UpdatePod is
+// a resync that can only repeat (liveness_quiet_resync.go).
 func (w *World) queueBusy() bool {
+	var due []types.UID
 	for _, e := range w.Queue.Entries() {
 		if p := w.pods[e.UID]; p != nil && p.inConfig {
-			return true
+			due = append(due, e.UID)
 		}
 	}
-	return false
+	return len(due) > 0 && !w.resyncsRepeat(due)
 }
