@@ -91,6 +91,7 @@ func TestResyncsCanRepeatConditions(t *testing.T) {
 		{"errors", func(w *World) { w.Runtime.Faults.ErrorRate = 1 }},
 		{"foreign syncer", func(w *World) { w.quiet.foreignSyncer = true }},
 		{"mutant", func(w *World) { w.workersMutant = "x" }},
+		{"kubelet bug", func(w *World) { w.Bugs.B4ShutdownKeepsPhase = true }},
 		{"kubelet", func(w *World) { w.kube = newKubelet(&Node{}) }},
 	} {
 		w := lvWorld(lvPlan(), nil)

@@ -8,7 +8,7 @@ import (
 // Quiet ticks. Once housekeeping finds the world still (liveness_quiet.go)
 // it only waits for quietFor to pass, and every tick until then is a
 // repeat: housekeeping's SyncKnownPods returns what it did, the sync loop
-// finds nothing due. So, in the plain world, the daemons sleep through
+// finds nothing due. So, in the plain world (plainWorld), the daemons sleep through
 // those ticks and wake on the same grid at the first tick at or after
 // the end of the wait, the earliest work-queue entry's due time, or the
 // end of the settle phase, whichever comes first. Nothing else can happen
@@ -25,7 +25,7 @@ const noEntry = time.Duration(math.MaxInt64)
 // phase: it lets the daemons skip to the next moment that can matter.
 func (w *World) skipQuietTicks() {
 	q := &w.quiet
-	if q.full || q.tickAll || w.kube != nil || len(w.tickers) > 0 {
+	if q.full || q.tickAll || !w.plainWorld() || len(w.tickers) > 0 {
 		return
 	}
 	due := q.nextDue
