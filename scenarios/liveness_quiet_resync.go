@@ -12,14 +12,13 @@ import (
 // settled the full SettleTime. Such a resync is a fixed point when all of
 // these hold, and then its entry does not keep the world busy:
 //
-//   - the world is the plain one: no kubelet around the workers (whose
-//     status manager hears of every SyncPod), no mutant or kubelet bug
-//     switched on, and the pod workers call the world's own fake runtime
-//     (not a test's wrapper);
+//   - the world is the plain one (plainWorld: no kubelet around the
+//     workers, whose status manager hears of every SyncPod; no mutant,
+//     kubelet bug or runtime fault mode), and the pod workers call the
+//     world's own fake runtime (not a test's wrapper);
 //   - the fake runtime can only repeat: natural completion is off
-//     (TerminalRate 0; a resync could otherwise end the pod), errors are
-//     healed (ErrorRate 0 in the settle phase), and an uncancellable pull
-//     only happens to a pod with nothing running. What the fault stream
+//     (TerminalRate 0; a resync could otherwise end the pod) and errors
+//     are healed (ErrorRate 0 in the settle phase). What the fault stream
 //     can still choose is a delay, and nothing can cancel it;
 //   - the config is that of the last sync: the pod is in config, not
 //     deleted, not terminal, and its version is the one the last SyncPod
@@ -79,12 +78,14 @@ func (w *World) resyncsCanRepeat() bool {
 
 // plainWorld: the pod workers alone in the world, as written: no kubelet
 // around them (its status manager and actors react to what they do), no
-// mutant or kubelet bug switched on. The two shortcuts of the settle
+// mutant, kubelet bug or runtime fault mode (B16's uncancellable pull)
+// switched on. The two shortcuts of the settle
 // phase (repeatable resyncs, skipped quiet ticks) are argued for this
 // world only; a mutant's runs, which the gate and the regression scripts
 // pin down to the operation, keep every tick.
 func (w *World) plainWorld() bool {
-	return w.kube == nil && w.workersMutant == "" && w.Bugs == (KubeletBugs{})
+	return w.kube == nil && w.workersMutant == "" && w.Bugs == (KubeletBugs{}) &&
+		w.Runtime.Faults.UncancellablePull == 0
 }
 
 // resyncConfigRepeats: uid's config, last sync and runtime state allow a

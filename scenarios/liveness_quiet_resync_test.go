@@ -92,6 +92,7 @@ func TestResyncsCanRepeatConditions(t *testing.T) {
 		{"foreign syncer", func(w *World) { w.quiet.foreignSyncer = true }},
 		{"mutant", func(w *World) { w.workersMutant = "x" }},
 		{"kubelet bug", func(w *World) { w.Bugs.B4ShutdownKeepsPhase = true }},
+		{"B16 fault mode", func(w *World) { w.Runtime.Faults.UncancellablePull = B16PullTime }},
 		{"kubelet", func(w *World) { w.kube = newKubelet(&Node{}) }},
 	} {
 		w := lvWorld(lvPlan(), nil)
