@@ -71,6 +71,7 @@ func lvWorld(plan Plan, p *lvPlant) *World {
 		}
 		if p.syncer != nil {
 			syncer = p.syncer(w, syncer)
+			w.quiet.foreignSyncer = true
 		}
 		if p.queue != nil {
 			q = p.queue(q)

@@ -78,6 +78,20 @@ type quietness struct {
 	prevCalm   bool
 	prevInputs int
 	prevKnown  map[types.UID]workers.PodWorkerSync
+	// syncs is the last sync call per pod (liveness_quiet_resync.go).
+	syncs map[types.UID]lastSyncPod
+	// foreignSyncer: the pod workers call a test's syncer, not the world's
+	// fake runtime, so a resync may do anything. carelessResync is a wrong
+	// rule for tests: a resync repeats whatever the syncer and the world.
+	foreignSyncer, carelessResync bool
+	// nextDue is when the work queue's earliest entry is due (read at the
+	// last calm check; noEntry if none). skipUntil: the daemons may sleep
+	// through their ticks until then (quiet ticks, liveness_quiet_skip.go);
+	// settleEnd is when the settle phase ends at the latest.
+	nextDue, skipUntil, settleEnd time.Duration
+	// tickAll keeps every tick of a still world (tests compare);
+	// carelessSkip is a wrong skip for tests: it sleeps past due entries.
+	tickAll, carelessSkip bool
 }
 
 // settleQuietly waits up to d for the world to go quiet; it reports
@@ -86,6 +100,7 @@ func (w *World) settleQuietly(d time.Duration) bool {
 	q := &w.quiet
 	q.event = w.S.NewEvent("settle/quiet")
 	q.settling, q.stillSince = true, w.S.Elapsed()
+	q.settleEnd = w.S.Elapsed() + d
 	w.busy = append(w.busy, w.killNowBusy)
 	return q.event.WaitFor(d)
 }
@@ -108,11 +123,14 @@ func (w *World) housekeepingTick() {
 	calm := w.calm()
 	still := calm && q.prevCalm && q.inputs == q.prevInputs+1 && maps.Equal(q.known, q.prevKnown)
 	q.prevCalm, q.prevInputs, q.prevKnown = calm, q.inputs, q.known
-	if !still {
+	switch {
+	case !still:
 		q.stillSince = w.S.Elapsed()
-	} else if w.S.Elapsed()-q.stillSince >= quietFor {
+	case w.S.Elapsed()-q.stillSince >= quietFor:
 		q.fired, q.At = true, w.S.Elapsed()
 		q.event.Fire()
+	default:
+		w.skipQuietTicks()
 	}
 }
 
@@ -139,12 +157,16 @@ func (w *World) isTicker(goroutine string) bool {
 func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
 
 // queueBusy: the work queue holds an entry for a pod in config, which the
-// sync loop will turn into an UpdatePod when due.
+// sync loop will turn into an UpdatePod when due, unless that UpdatePod is
+// a resync that can only repeat (liveness_quiet_resync.go).
 func (w *World) queueBusy() bool {
+	var due []types.UID
+	w.quiet.nextDue = noEntry
 	for _, e := range w.Queue.Entries() {
+		w.quiet.nextDue = min(w.quiet.nextDue, w.S.Elapsed()+e.Due.Sub(w.S.Now()))
 		if p := w.pods[e.UID]; p != nil && p.inConfig {
-			return true
+			due = append(due, e.UID)
 		}
 	}
-	return false
+	return len(due) > 0 && !w.resyncsRepeat(due)
 }

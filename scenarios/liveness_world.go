@@ -23,7 +23,7 @@ import (
 // period: ticks at period, 2·period, … of virtual time.
 func (w *World) daemonLoop(period time.Duration, tick func()) {
 	for {
-		w.S.Sleep(period)
+		w.S.Sleep(w.quiet.nextTick(w.S.Elapsed(), period))
 		if w.quiescing {
 			if w.daemons--; w.daemons == 0 {
 				w.daemonsDone.Fire()

@@ -163,6 +163,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 	if c.Pod != nil {
 		b.Version = modelPod(c.Pod).Version
 	}
+	w.quiet.noteCallBegin(fn, uid, b.Version)
 	if w.kube != nil {
 		w.kube.callBegan(w, b.Fn, uid)
 	}
@@ -172,6 +173,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 // CallEnd implements CallObserver for the fake runtime; the status manager
 // hears of the outcome too.
 func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
+	w.quiet.noteCallEnd(fn, uid, err, isTerminal)
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
 	}
