@@ -71,7 +71,8 @@ type partOp struct {
 
 // apply is step for this operation.
 func (o *partOp) apply(dst []State, s State) ([]State, error) {
-	alt, err := o.applyOn(&s)
+	var spare State
+	alt, err := o.applyOn(&s, &spare)
 	if err != nil {
 		return dst, err
 	}
@@ -82,10 +83,11 @@ func (o *partOp) apply(dst []State, s State) ([]State, error) {
 	return dst, nil
 }
 
-// applyOn is stepOn for this operation: s in place, alt a second outcome.
-func (o *partOp) applyOn(s *State) (alt *State, err error) {
+// applyOn is stepOn for this operation: s in place, alt (spare) a second
+// outcome.
+func (o *partOp) applyOn(s, spare *State) (alt *State, err error) {
 	if !o.restricted {
-		return stepOn(s, o.in, o.out)
+		return stepOn(s, spare, o.in, o.out)
 	}
 	if err := s.enterLock(); err != nil {
 		return nil, err
@@ -103,7 +105,9 @@ type replayer struct {
 	closed  [][]*node
 	parts   [][]State
 	scratch []State
-	split   knownSplit
+	// spare receives a fork's second outcome, copied out at once.
+	spare State
+	split knownSplit
 }
 
 func (r *replayer) step(p int, op *partOp) error {
@@ -119,7 +123,7 @@ func (r *replayer) step(p int, op *partOp) error {
 	// is stepped in place (stepOn), and a rejecting one is dropped.
 	states := r.parts[p]
 	if len(states) == 1 { // the common case: one state, one outcome
-		alt, err := op.applyOn(&states[0])
+		alt, err := op.applyOn(&states[0], &r.spare)
 		if alt != nil {
 			r.parts[p] = distinct(append(states, *alt))
 		}
@@ -128,7 +132,7 @@ func (r *replayer) step(p int, op *partOp) error {
 	var errs []error
 	r.scratch = r.scratch[:0]
 	for i := range states {
-		alt, err := op.applyOn(&states[i])
+		alt, err := op.applyOn(&states[i], &r.spare)
 		switch {
 		case err != nil:
 			errs = append(errs, err)

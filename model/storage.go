@@ -73,6 +73,19 @@ func (s *State) clone() State {
 	return c
 }
 
+// forkInto makes spare a second outcome of s and returns it: a copy with
+// its own copy of the records (which every fork then writes), sharing the
+// other arrays, which neither state writes in place from now on. s keeps
+// writing its records in place if it did, so a fork in Replay's witness
+// mode copies the records once, not twice.
+func (s *State) forkInto(spare *State) *State {
+	keep := s.own & ownRecs
+	*spare = s.clone()
+	spare.recs = spare.writableRecs(0)
+	s.own = keep
+	return spare
+}
+
 // withArena returns s lending record copies from a (nil: the heap).
 func (s State) withArena(a *recordArena) State {
 	s.arena = a

@@ -22,7 +22,8 @@ func hiddenSteps(dst []State, s State) []State {
 	from := len(dst)
 	for _, r := range s.records() {
 		n := s.clone()
-		if alt, stepped := workerSteps(&n, r); stepped {
+		var spare State
+		if alt, stepped := workerSteps(&n, &spare, r); stepped {
 			dst = append(dst, n)
 			if alt != nil {
 				dst = append(dst, *alt)
@@ -40,13 +41,13 @@ func hiddenSteps(dst []State, s State) []State {
 // apply a returned outcome. stepped is false, and s unchanged, if the
 // worker has nothing to do (idle with nothing it may take, or inside a
 // callback). When two outcomes are possible (abort or acknowledge) s
-// becomes the first and alt the second.
-func workerSteps(s *State, r Record) (alt *State, stepped bool) {
+// becomes the first and alt (spare) the second.
+func workerSteps(s, spare *State, r Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
 		return nil, take(s, r)
 	case Taken:
-		return abortOrAck(s, r)
+		return abortOrAck(s, spare, r)
 	case Returned:
 		complete(s, r)
 		return nil, true
@@ -62,14 +63,14 @@ func workerSteps(s *State, r Record) (alt *State, stepped bool) {
 // nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
-func stepWorkerStep(s *State, w WorkerStep) (alt *State, err error) {
+func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
 	r, ok := s.record(w.UID)
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
 		return nil, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
 	default:
-		alt, _ = workerSteps(s, r)
+		alt, _ = workerSteps(s, spare, r)
 	}
 	return alt, nil
 }
@@ -172,8 +173,8 @@ func cleanupUnstarted(s *State, r Record) {
 // abortOrAck: after take, the worker reads the runtime status (not for a
 // runtime-only pod; failure ends the pass like a sync error), then a
 // terminating pass acknowledges. Either may be what happened: when both are
-// possible, s becomes the abort and alt the acknowledgement.
-func abortOrAck(s *State, r Record) (alt *State, stepped bool) {
+// possible, s becomes the abort and alt (spare) the acknowledgement.
+func abortOrAck(s, spare *State, r Record) (alt *State, stepped bool) {
 	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
 	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
 	if mayAck {
@@ -183,9 +184,8 @@ func abortOrAck(s *State, r Record) (alt *State, stepped bool) {
 			s.put(acked)
 			return nil, true
 		}
-		a := s.clone()
-		a.put(acked)
-		alt = &a
+		alt = s.forkInto(spare)
+		alt.put(acked)
 	}
 	if mayAbort {
 		aborted := r
