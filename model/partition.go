@@ -88,9 +88,12 @@ type partitionPlan struct {
 	// partOf is the part of each operation, or broadcast for SyncKnownPods
 	// (every part that owns UIDs).
 	partOf []int
-	// uidPart is the part that owns each UID; owns reports parts with UIDs.
-	uidPart map[string]int
-	owns    []bool
+	// uidNode numbers the UIDs, and partOfNode is the part of each node
+	// (the part that owns a UID is partOfNode[uidNode[uid]]); owns reports
+	// parts with UIDs.
+	uidNode    map[string]int
+	partOfNode []int
+	owns       []bool
 }
 
 const broadcast = -1
@@ -120,10 +123,11 @@ func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 
 // planPartitions groups UIDs and static full names with a union-find and
 // numbers the parts in the order of their first node (names, then UIDs,
-// each sorted), so that part numbers do not depend on map order.
+// each sorted), so that part numbers do not depend on map order. Each UID
+// and name is looked up once per operation that names it, nothing more.
 func planPartitions(ops []Op) partitionPlan {
 	var uf unionFind
-	uidNode, nameNode := map[string]int{}, map[string]int{}
+	uidNode, nameNode := make(map[string]int, 32), map[string]int{}
 	node := func(nodes map[string]int, key string) int {
 		n, ok := nodes[key]
 		if !ok {
@@ -132,29 +136,38 @@ func planPartitions(ops []Op) partitionPlan {
 		}
 		return n
 	}
-	nodeOf := make([]int, len(ops))
-	for i, op := range ops {
-		switch in := op.Input.(type) {
+	lastUID, lastNode := "", -1 // an operation's UID is often the previous one's
+	uidNodeOf := func(uid string) int {
+		if lastNode < 0 || uid != lastUID {
+			lastUID, lastNode = uid, node(uidNode, uid)
+		}
+		return lastNode
+	}
+	partOf := make([]int, len(ops)) // first the node of each operation
+	for i := range ops {
+		switch in := ops[i].Input.(type) {
 		case SyncKnownPods:
-			nodeOf[i] = broadcast
-			known, _ := op.Output.(KnownPods)
+			partOf[i] = broadcast
+			known, _ := ops[i].Output.(KnownPods)
 			for _, k := range known {
-				node(uidNode, k.UID)
+				uidNodeOf(k.UID)
 			}
-			continue
 		case UpdatePod:
+			partOf[i] = uidNodeOf(in.Pod.UID)
 			if in.Pod.Static && !in.RuntimeOnly {
-				uf.union(node(uidNode, in.Pod.UID), node(nameNode, in.Pod.FullName()))
+				uf.union(partOf[i], node(nameNode, in.Pod.FullName()))
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				nodeOf[i] = node(nameNode, in.FullName)
-				continue
+				partOf[i] = node(nameNode, in.FullName)
+			} else {
+				partOf[i] = uidNodeOf(in.UID)
 			}
+		default:
+			partOf[i] = uidNodeOf(uidOf(in))
 		}
-		nodeOf[i] = node(uidNode, uidOf(op.Input))
 	}
-	plan := partitionPlan{uidPart: make(map[string]int, len(uidNode))}
+	plan := partitionPlan{uidNode: uidNode, partOf: partOf, partOfNode: make([]int, len(uf))}
 	partOfRoot := make([]int, len(uf))
 	for i := range partOfRoot {
 		partOfRoot[i] = -1
@@ -172,17 +185,15 @@ func planPartitions(ops []Op) partitionPlan {
 		partOfNode(nameNode[key])
 	}
 	for _, uid := range slices.Sorted(mapKeys(uidNode)) {
-		p := partOfNode(uidNode[uid])
-		plan.uidPart[uid] = p
-		plan.owns[p] = true
+		plan.owns[partOfNode(uidNode[uid])] = true
 	}
-	plan.partOf = make([]int, len(ops))
-	for i, n := range nodeOf {
-		if n == broadcast {
-			plan.partOf[i] = broadcast
-			continue
+	for n := range plan.partOfNode {
+		plan.partOfNode[n] = partOfNode(n)
+	}
+	for i, n := range partOf {
+		if n != broadcast {
+			partOf[i] = plan.partOfNode[n]
 		}
-		plan.partOf[i] = partOfNode(n)
 	}
 	return plan
 }
@@ -211,48 +222,63 @@ func uidOf(in Input) string {
 }
 
 // knownSplit restricts one SyncKnownPods to each part that owns UIDs: the
-// desired UIDs and the result entries of that part. Replay keeps one and
-// reuses its buffers; a part's lists are valid until the next split.
+// desired UIDs and the result entries of that part. It sorts both lists by
+// part once (a stable counting sort), so that each part's share is a
+// subslice. Replay keeps one and reuses its buffers; a part's lists are
+// valid until the next split.
 type knownSplit struct {
-	in                     SyncKnownPods
-	known                  KnownPods
-	desiredPart, knownPart []int // the part of each entry (-1: none)
-	desired                []string
-	kept                   KnownPods
+	desired    []string
+	kept       KnownPods
+	desiredAt  []int // part p's desired UIDs are desired[desiredAt[p]:desiredAt[p+1]]
+	keptAt     []int // and its result entries kept[keptAt[p]:keptAt[p+1]]
+	partOfItem []int // scratch: the part of each entry (-1: none)
 }
 
 func (k *knownSplit) split(plan *partitionPlan, op Op) {
-	k.in = op.Input.(SyncKnownPods)
-	k.known, _ = op.Output.(KnownPods)
-	k.desiredPart = k.desiredPart[:0]
-	for _, uid := range k.in.Desired {
-		k.desiredPart = append(k.desiredPart, plan.partOfUID(uid))
-	}
-	k.knownPart = k.knownPart[:0]
-	for _, e := range k.known {
-		k.knownPart = append(k.knownPart, plan.partOfUID(e.UID))
-	}
+	known, _ := op.Output.(KnownPods)
+	k.desired, k.desiredAt = bucketByPart(k, plan, k.desired, k.desiredAt, op.Input.(SyncKnownPods).Desired,
+		func(uid string) string { return uid })
+	k.kept, k.keptAt = bucketByPart(k, plan, k.kept, k.keptAt, known, func(e KnownPod) string { return e.UID })
 }
 
-// part returns part p's share (in buffers reused by the next call).
+// bucketByPart fills out with the entries of xs grouped by the part of
+// their UID, in their order within a part, and at with where each part's
+// group starts; entries of no part are dropped.
+func bucketByPart[S ~[]E, E any](k *knownSplit, plan *partitionPlan, out S, at []int, xs S, uid func(E) string) (S, []int) {
+	at = slices.Grow(at[:0], plan.parts+1)[:plan.parts+1]
+	clear(at)
+	k.partOfItem = k.partOfItem[:0]
+	for _, x := range xs {
+		p := plan.partOfUID(uid(x))
+		k.partOfItem = append(k.partOfItem, p)
+		if p >= 0 {
+			at[p+1]++
+		}
+	}
+	for p := range plan.parts {
+		at[p+1] += at[p]
+	}
+	out = slices.Grow(out[:0], at[plan.parts])[:at[plan.parts]]
+	for i, p := range k.partOfItem { // at[p] is the next free slot of part p...
+		if p >= 0 {
+			out[at[p]] = xs[i]
+			at[p]++
+		}
+	}
+	copy(at[1:], at[:plan.parts]) // ...and now the end of part p: shift back
+	at[0] = 0
+	return out, at
+}
+
+// part returns part p's share (in buffers reused by the next split).
 func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
-	k.desired, k.kept = k.desired[:0], k.kept[:0]
-	for i, q := range k.desiredPart {
-		if q == p {
-			k.desired = append(k.desired, k.in.Desired[i])
-		}
-	}
-	for i, q := range k.knownPart {
-		if q == p {
-			k.kept = append(k.kept, k.known[i])
-		}
-	}
-	return SyncKnownPods{Desired: k.desired}, k.kept
+	desired := k.desired[k.desiredAt[p]:k.desiredAt[p+1]:k.desiredAt[p+1]]
+	return SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
 }
 
 func (plan *partitionPlan) partOfUID(uid string) int {
-	if p, ok := plan.uidPart[uid]; ok {
-		return p
+	if n, ok := plan.uidNode[uid]; ok {
+		return plan.partOfNode[n]
 	}
 	return -1 // a desired UID with no operation: no part needs it
 }
