@@ -143,6 +143,13 @@ func planPartitions(ops []Op) partitionPlan {
 		}
 		return lastNode
 	}
+	var nameKey []byte
+	nameNodeOf := func(name []byte) int {
+		if n, ok := nameNode[string(name)]; ok { // no allocation
+			return n
+		}
+		return node(nameNode, string(name))
+	}
 	partOf := make([]int, len(ops)) // first the node of each operation
 	for i := range ops {
 		switch in := ops[i].Input.(type) {
@@ -155,7 +162,8 @@ func planPartitions(ops []Op) partitionPlan {
 		case UpdatePod:
 			partOf[i] = uidNodeOf(in.Pod.UID)
 			if in.Pod.Static && !in.RuntimeOnly {
-				uf.union(partOf[i], node(nameNode, in.Pod.FullName()))
+				nameKey = in.Pod.appendFullName(nameKey[:0])
+				uf.union(partOf[i], nameNodeOf(nameKey))
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {

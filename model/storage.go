@@ -187,6 +187,16 @@ func (s *State) record(uid string) (Record, bool) {
 	return Record{}, false
 }
 
+// recordRef points at uid's record in s, for rules that mostly only read
+// it (a Record is large to copy). Do not write through it; copy it to
+// change it and put the copy. A write to s may move or change it.
+func (s *State) recordRef(uid string) (*Record, bool) {
+	if i, ok := s.findRecord(uid); ok {
+		return &s.recs[i], true
+	}
+	return nil, false
+}
+
 // Record returns uid's record, if the state has one.
 func (s State) Record(uid string) (Record, bool) { return s.record(uid) }
 

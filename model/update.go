@@ -123,14 +123,15 @@ func (s *State) addDueIf(uid string, id int) {
 // anything else happens under the lock (S3, S11); an idle worker may or may
 // not have a context to cancel.
 func (s *State) triggerCancel(uid string) {
-	r, _ := s.record(uid)
-	if r.Flight.Stage == Idle {
+	r, ok := s.recordRef(uid)
+	if !ok || r.Flight.Stage == Idle {
 		s.allowCancel(uid)
 		return
 	}
 	if !r.Flight.Canceled {
-		r.Flight.Canceled = true
-		s.put(r)
+		canceled := *r
+		canceled.Flight.Canceled = true
+		s.put(canceled)
 		s.addDue(uid, 0)
 	}
 }

@@ -23,7 +23,7 @@ func hiddenSteps(dst []State, s State) []State {
 	for _, r := range s.records() {
 		n := s.clone()
 		var spare State
-		if alt, stepped := workerSteps(&n, &spare, r); stepped {
+		if alt, stepped := workerSteps(&n, &spare, &r); stepped {
 			dst = append(dst, n)
 			if alt != nil {
 				dst = append(dst, *alt)
@@ -41,15 +41,15 @@ func hiddenSteps(dst []State, s State) []State {
 // apply a returned outcome. stepped is false, and s unchanged, if the
 // worker has nothing to do (idle with nothing it may take, or inside a
 // callback). When two outcomes are possible (abort or acknowledge) s
-// becomes the first and alt (spare) the second.
-func workerSteps(s, spare *State, r Record) (alt *State, stepped bool) {
+// becomes the first and alt (spare) the second. r is read only (recordRef).
+func workerSteps(s, spare *State, r *Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
 		return nil, take(s, r)
 	case Taken:
 		return abortOrAck(s, spare, r)
 	case Returned:
-		complete(s, r)
+		complete(s, *r)
 		return nil, true
 	}
 	return nil, false
@@ -64,7 +64,7 @@ func workerSteps(s, spare *State, r Record) (alt *State, stepped bool) {
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
 func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
-	r, ok := s.record(w.UID)
+	r, ok := s.recordRef(w.UID)
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
@@ -77,11 +77,12 @@ func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
 
 // take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10), on s in
 // place. It reports false, with s unchanged, when the worker has nothing it
-// may take.
-func take(s *State, r Record) bool {
-	if r.Finished || !r.HasPending {
+// may take. at is read only (recordRef).
+func take(s *State, at *Record) bool {
+	if at.Finished || !at.HasPending {
 		return false
 	}
+	r := *at // the record to change
 	work, content := r.workType(), r.Pending
 	// allowPodStart reads the pod of the update being taken: a UID first
 	// seen as a runtime-only orphan is static once its static pod arrives.
@@ -174,11 +175,11 @@ func cleanupUnstarted(s *State, r Record) {
 // runtime-only pod; failure ends the pass like a sync error), then a
 // terminating pass acknowledges. Either may be what happened: when both are
 // possible, s becomes the abort and alt (spare) the acknowledgement.
-func abortOrAck(s, spare *State, r Record) (alt *State, stepped bool) {
+func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
 	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
 	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
 	if mayAck {
-		acked := r
+		acked := *r
 		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
 		if !mayAbort {
 			s.put(acked)
@@ -188,7 +189,7 @@ func abortOrAck(s, spare *State, r Record) (alt *State, stepped bool) {
 		alt.put(acked)
 	}
 	if mayAbort {
-		aborted := r
+		aborted := *r
 		aborted.Flight = Flight{}
 		s.put(aborted)
 	}
@@ -239,11 +240,11 @@ func complete(s *State, r Record) {
 
 // stepSyncBegin checks a callback entry against the taken update.
 func stepSyncBegin(s *State, b SyncBegin) error {
-	r, ok := s.record(b.UID)
+	r, ok := s.recordRef(b.UID)
 	if !ok {
 		return rejectf("%s: %s begins but the pod is unknown", b.UID, b.Fn)
 	}
-	f := r.Flight
+	f := &r.Flight
 	switch {
 	case f.Stage == Begun:
 		return rejectf("%s: %s begins while %s is in flight (S1)", b.UID, b.Fn, f.Fn)
@@ -266,18 +267,20 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		}
 		return rejectf("%s: SyncTerminatingPod begins with grace %d, want %s (S11)", b.UID, b.Grace, want)
 	}
-	r.Flight.Stage = Begun
-	s.put(r)
+	begun := *r
+	begun.Flight.Stage = Begun
+	s.put(begun)
 	return nil
 }
 
 // stepSyncEnd records a callback's return; complete applies it later.
 func stepSyncEnd(s *State, e SyncEnd) error {
-	r, ok := s.record(e.UID)
+	r, ok := s.recordRef(e.UID)
 	if !ok || r.Flight.Stage != Begun || r.Flight.Fn != e.Fn {
 		return rejectf("%s: %s returns but it is not in flight", e.UID, e.Fn)
 	}
-	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
-	s.put(r)
+	returned := *r
+	returned.Flight.Stage, returned.Flight.Outcome, returned.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
+	s.put(returned)
 	return nil
 }
