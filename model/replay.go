@@ -25,14 +25,9 @@ import (
 // admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan := planPartitions(ops)
-	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }), private: true}
-	if r.witness {
-		r.parts = make([][]State, plan.parts)
-		room := make([]State, 2*plan.parts) // a part holds one state, rarely two
-		for p := range r.parts {
-			r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
-			r.parts[p][0].claim() // born here: Replay's alone
-		}
+	var r replayer
+	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
+		r = newWitnessReplayer(plan.parts)
 	} else {
 		r.closed = make([][]*node, plan.parts)
 		for p := range r.closed {
@@ -57,6 +52,18 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 		}
 	}
 	return true, -1, ""
+}
+
+// newWitnessReplayer starts every part in the initial state, held by the
+// replayer alone (private: it writes in place and recycles).
+func newWitnessReplayer(parts int) replayer {
+	r := replayer{witness: true, private: true, parts: make([][]State, parts)}
+	room := make([]State, 2*parts) // a part holds one state, rarely two
+	for p := range r.parts {
+		r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
+		r.parts[p][0].claim() // born here: Replay's alone
+	}
+	return r
 }
 
 // partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
@@ -125,7 +132,7 @@ func (r *replayer) step(p int, op *partOp) error {
 	if len(states) == 1 { // the common case: one state, one outcome
 		alt, err := op.applyOn(&states[0], &r.spare)
 		if alt != nil {
-			r.parts[p] = distinct(append(states, *alt))
+			r.parts[p] = distinct(append(states, r.takeSpare()))
 		}
 		return err
 	}
@@ -136,9 +143,10 @@ func (r *replayer) step(p int, op *partOp) error {
 		switch {
 		case err != nil:
 			errs = append(errs, err)
+			r.recycle(&states[i])
 			continue
 		case alt != nil:
-			r.scratch = append(r.scratch, states[i], *alt)
+			r.scratch = append(r.scratch, states[i], r.takeSpare())
 		default:
 			r.scratch = append(r.scratch, states[i])
 		}
@@ -151,6 +159,22 @@ func (r *replayer) step(p int, op *partOp) error {
 		r.parts[p][0].claim()
 	}
 	return nil
+}
+
+// takeSpare returns the fork's second outcome written into r.spare; its
+// arrays are the returned copy's from now on.
+func (r *replayer) takeSpare() State {
+	alt := r.spare
+	r.spare.own, r.spare.recs = 0, nil
+	return alt
+}
+
+// recycle keeps the records' array of a state being dropped for the next
+// fork (forkInto), if the state owned it: then nothing else can reach it.
+func (r *replayer) recycle(dropped *State) {
+	if r.private && dropped.own&ownRecs != 0 {
+		r.spare.recs, r.spare.own = dropped.recs, ownRecs
+	}
 }
 
 // distinct drops repeated states (a witness set has a handful at most).

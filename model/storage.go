@@ -77,11 +77,20 @@ func (s *State) clone() State {
 // its own copy of the records (which every fork then writes), sharing the
 // other arrays, which neither state writes in place from now on. s keeps
 // writing its records in place if it did, so a fork in Replay's witness
-// mode copies the records once, not twice.
+// mode copies the records once, not twice. If spare owns its records'
+// array (Replay hands back a dropped state's), the copy goes there.
 func (s *State) forkInto(spare *State) *State {
 	keep := s.own & ownRecs
+	var room []Record
+	if spare.own&ownRecs != 0 {
+		room = spare.recs[:0]
+	}
 	*spare = s.clone()
-	spare.recs = spare.writableRecs(0)
+	if room != nil {
+		spare.recs, spare.own = append(room, s.recs...), ownRecs
+	} else {
+		spare.recs = spare.writableRecs(0)
+	}
 	s.own = keep
 	return spare
 }
