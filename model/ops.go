@@ -45,7 +45,10 @@ type Pod struct {
 }
 
 // FullName is the static-pod exclusion key, name_namespace (SPEC §1.10).
-func (p Pod) FullName() string { return string(p.appendFullName(nil)) }
+func (p Pod) FullName() string {
+	var room [64]byte
+	return string(p.appendFullName(room[:0]))
+}
 
 // appendFullName appends FullName to dst, so that a lookup keyed by it
 // need not allocate (planPartitions).

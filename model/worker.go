@@ -68,7 +68,7 @@ func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
-		return nil, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
+		return nil, &lostFork{uid: w.UID, fn: r.Flight.Fn}
 	default:
 		alt, _ = workerSteps(s, spare, r)
 	}
@@ -251,7 +251,7 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 	case f.Stage == Returned:
 		return rejectf("%s: %s begins before the return of %s was applied", b.UID, b.Fn, f.Fn)
 	case f.Stage == Idle:
-		return rejectf("%s: %s begins but no update was taken (state %s)", b.UID, b.Fn, r.StateName())
+		return &lostFork{uid: b.UID, fn: b.Fn, state: r.StateName()}
 	case f.Fn != b.Fn:
 		return rejectf("%s: %s begins but the work taken is %s (state %s)", b.UID, b.Fn, f.Fn, r.StateName())
 	case (b.Fn == SyncTerminatingPod || b.Fn == SyncTerminatingRuntimePod) && !f.Acked:
