@@ -82,7 +82,9 @@ func carve[S ~[]E, E any](buf, xs S) (S, S) {
 	return buf, buf[from:len(buf):len(buf)]
 }
 
-// partitionPlan assigns every operation of a history to its part.
+// partitionPlan assigns every operation of a history to its part. Its
+// arrays and maps are reused when it plans another history (Replay keeps
+// plans in a pool).
 type partitionPlan struct {
 	parts int
 	// partOf is the part of each operation, or broadcast for SyncKnownPods
@@ -94,6 +96,13 @@ type partitionPlan struct {
 	uidNode    map[string]int
 	partOfNode []int
 	owns       []bool
+	// Planning scratch: static full names' nodes, the union-find over all
+	// nodes and the part of each root.
+	nameNode   map[string]int
+	uf         unionFind
+	partOfRoot []int
+	sorted     []string
+	nameKey    []byte
 }
 
 const broadcast = -1
@@ -123,87 +132,117 @@ func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 
 // planPartitions groups UIDs and static full names with a union-find and
 // numbers the parts in the order of their first node (names, then UIDs,
-// each sorted), so that part numbers do not depend on map order. Each UID
-// and name is looked up once per operation that names it, nothing more.
+// each sorted), so that part numbers do not depend on map order.
 func planPartitions(ops []Op) partitionPlan {
-	var uf unionFind
-	uidNode, nameNode := make(map[string]int, 32), map[string]int{}
-	node := func(nodes map[string]int, key string) int {
-		n, ok := nodes[key]
-		if !ok {
-			n = uf.add()
-			nodes[key] = n
-		}
-		return n
+	var plan partitionPlan
+	plan.plan(ops)
+	return plan
+}
+
+// plan is planPartitions into plan's reused arrays.
+func (plan *partitionPlan) plan(ops []Op) {
+	plan.reset(len(ops))
+	plan.nodeEachOp(ops)
+	plan.partOfRoot = slices.Grow(plan.partOfRoot[:0], len(plan.uf))[:len(plan.uf)]
+	for i := range plan.partOfRoot {
+		plan.partOfRoot[i] = -1
 	}
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.nameNode))
+	slices.Sort(plan.sorted)
+	for _, name := range plan.sorted {
+		plan.partOfNodeNumbered(plan.nameNode[name])
+	}
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.uidNode))
+	slices.Sort(plan.sorted)
+	for _, uid := range plan.sorted {
+		plan.owns[plan.partOfNodeNumbered(plan.uidNode[uid])] = true
+	}
+	plan.partOfNode = slices.Grow(plan.partOfNode[:0], len(plan.uf))[:len(plan.uf)]
+	for n := range plan.partOfNode {
+		plan.partOfNode[n] = plan.partOfNodeNumbered(n)
+	}
+	for i, n := range plan.partOf {
+		if n != broadcast {
+			plan.partOf[i] = plan.partOfNode[n]
+		}
+	}
+}
+
+func (plan *partitionPlan) reset(ops int) {
+	plan.parts, plan.uf, plan.owns = 0, plan.uf[:0], plan.owns[:0]
+	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
+	if plan.uidNode == nil {
+		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
+	}
+	clear(plan.uidNode)
+	clear(plan.nameNode)
+}
+
+// nodeEachOp sets partOf to the node of each operation (broadcast for
+// SyncKnownPods), joining static pods' UIDs with their full names.
+func (plan *partitionPlan) nodeEachOp(ops []Op) {
 	lastUID, lastNode := "", -1 // an operation's UID is often the previous one's
 	uidNodeOf := func(uid string) int {
 		if lastNode < 0 || uid != lastUID {
-			lastUID, lastNode = uid, node(uidNode, uid)
+			lastUID, lastNode = uid, plan.node(plan.uidNode, uid)
 		}
 		return lastNode
 	}
-	var nameKey []byte
-	nameNodeOf := func(name []byte) int {
-		if n, ok := nameNode[string(name)]; ok { // no allocation
-			return n
-		}
-		return node(nameNode, string(name))
-	}
-	partOf := make([]int, len(ops)) // first the node of each operation
 	for i := range ops {
 		switch in := ops[i].Input.(type) {
 		case SyncKnownPods:
-			partOf[i] = broadcast
+			plan.partOf[i] = broadcast
 			known, _ := ops[i].Output.(KnownPods)
 			for _, k := range known {
 				uidNodeOf(k.UID)
 			}
 		case UpdatePod:
-			partOf[i] = uidNodeOf(in.Pod.UID)
+			plan.partOf[i] = uidNodeOf(in.Pod.UID)
 			if in.Pod.Static && !in.RuntimeOnly {
-				nameKey = in.Pod.appendFullName(nameKey[:0])
-				uf.union(partOf[i], nameNodeOf(nameKey))
+				plan.nameKey = in.Pod.appendFullName(plan.nameKey[:0])
+				plan.uf.union(plan.partOf[i], plan.nameNodeOf(plan.nameKey))
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				partOf[i] = node(nameNode, in.FullName)
+				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
 			} else {
-				partOf[i] = uidNodeOf(in.UID)
+				plan.partOf[i] = uidNodeOf(in.UID)
 			}
 		default:
-			partOf[i] = uidNodeOf(uidOf(in))
+			plan.partOf[i] = uidNodeOf(uidOf(in))
 		}
 	}
-	plan := partitionPlan{uidNode: uidNode, partOf: partOf, partOfNode: make([]int, len(uf))}
-	partOfRoot := make([]int, len(uf))
-	for i := range partOfRoot {
-		partOfRoot[i] = -1
+}
+
+// node is key's node in nodes, added if new.
+func (plan *partitionPlan) node(nodes map[string]int, key string) int {
+	n, ok := nodes[key]
+	if !ok {
+		n = plan.uf.add()
+		nodes[key] = n
 	}
-	partOfNode := func(n int) int {
-		root := uf.find(n)
-		if partOfRoot[root] < 0 {
-			partOfRoot[root] = plan.parts
-			plan.parts++
-			plan.owns = append(plan.owns, false)
-		}
-		return partOfRoot[root]
+	return n
+}
+
+// nameNodeOf is node for a full name held in a buffer (no allocation to
+// look it up).
+func (plan *partitionPlan) nameNodeOf(name []byte) int {
+	if n, ok := plan.nameNode[string(name)]; ok {
+		return n
 	}
-	for _, key := range slices.Sorted(mapKeys(nameNode)) {
-		partOfNode(nameNode[key])
+	return plan.node(plan.nameNode, string(name))
+}
+
+// partOfNodeNumbered is the part of node n's group, numbering parts in the
+// order this is first asked.
+func (plan *partitionPlan) partOfNodeNumbered(n int) int {
+	root := plan.uf.find(n)
+	if plan.partOfRoot[root] < 0 {
+		plan.partOfRoot[root] = plan.parts
+		plan.parts++
+		plan.owns = append(plan.owns, false)
 	}
-	for _, uid := range slices.Sorted(mapKeys(uidNode)) {
-		plan.owns[partOfNode(uidNode[uid])] = true
-	}
-	for n := range plan.partOfNode {
-		plan.partOfNode[n] = partOfNode(n)
-	}
-	for i, n := range partOf {
-		if n != broadcast {
-			partOf[i] = plan.partOfNode[n]
-		}
-	}
-	return plan
+	return plan.partOfRoot[root]
 }
 
 // uidOf is the UID an operation is about (its pod, its worker, its kill).

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Replay checks a totally ordered history: ops in the order in which they
@@ -24,12 +25,14 @@ import (
 // one is. failedAt is the index of the first operation no possible state
 // admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
-	plan := planPartitions(ops)
-	var r replayer
+	kit := replayKits.Get().(*replayKit)
+	defer kit.putBack()
+	plan, r := &kit.plan, &kit.replayer
+	plan.plan(ops)
 	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
-		r = newWitnessReplayer(plan.parts)
+		r.startWitness(plan.parts)
 	} else {
-		r.closed = make([][]*node, plan.parts)
+		r.witness, r.closed = false, make([][]*node, plan.parts)
 		for p := range r.closed {
 			r.closed[p] = initialSet()
 		}
@@ -39,7 +42,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 		if p := plan.partOf[i]; p != broadcast {
 			err = r.step(p, &partOp{in: op.Input, out: op.Output})
 		} else {
-			r.split.split(&plan, op)
+			r.split.split(plan, op)
 			for q, owns := range plan.owns {
 				if owns && err == nil {
 					in, kept := r.split.part(q)
@@ -54,16 +57,43 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	return true, -1, ""
 }
 
-// newWitnessReplayer starts every part in the initial state, held by the
-// replayer alone (private: it writes in place and recycles).
+// replayKit is what one Replay call works with. Replay takes one from a
+// pool and returns it, so that checking history after history (the oracle,
+// the benchmarks) reuses the plan's and the parts' arrays. Nothing in a kit
+// is reachable from outside the Replay call that holds it.
+type replayKit struct {
+	plan     partitionPlan
+	replayer replayer
+}
+
+var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
+
+// putBack returns the kit to the pool, dropping the states it held.
+func (k *replayKit) putBack() {
+	clear(k.replayer.room)
+	k.replayer.closed, k.replayer.spare = nil, State{}
+	replayKits.Put(k)
+}
+
+// newWitnessReplayer is a replayer of its own for parts parts (tests).
 func newWitnessReplayer(parts int) replayer {
-	r := replayer{witness: true, private: true, parts: make([][]State, parts)}
-	room := make([]State, 2*parts) // a part holds one state, rarely two
+	var r replayer
+	r.startWitness(parts)
+	return r
+}
+
+// startWitness starts every part in the initial state, held by the
+// replayer alone (private: it writes in place and recycles).
+func (r *replayer) startWitness(parts int) {
+	r.witness, r.private = true, true
+	r.scratch = nil                                     // it may be a window of room, which the parts get back
+	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
+	clear(r.room)
+	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
 	for p := range r.parts {
-		r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
+		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
 		r.parts[p][0].claim() // born here: Replay's alone
 	}
-	return r
 }
 
 // partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
@@ -111,6 +141,7 @@ type replayer struct {
 	private bool
 	closed  [][]*node
 	parts   [][]State
+	room    []State // where parts start (reused)
 	scratch []State
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
