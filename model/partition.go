@@ -103,6 +103,35 @@ type partitionPlan struct {
 	partOfRoot []int
 	sorted     []string
 	nameKey    []byte
+	recent     uidCache
+}
+
+// uidCache answers most UID lookups of a plan with one string comparison
+// instead of hashing the UID: a history names a few dozen UIDs thousands
+// of times. Direct-mapped; a miss asks the map. Mechanics only: it returns
+// what the map would.
+type uidCache [64]uidSlot
+
+type uidSlot struct {
+	uid  string
+	node int // -1: empty
+}
+
+func (c *uidCache) slot(uid string) *uidSlot {
+	h := len(uid)
+	if h > 0 {
+		h = h*31 + int(uid[h-1])*7 + int(uid[h/2])
+	}
+	return &c[h&63]
+}
+
+// uidNodeOf is uid's node, added if new.
+func (plan *partitionPlan) uidNodeOf(uid string) int {
+	e := plan.recent.slot(uid)
+	if e.node < 0 || e.uid != uid {
+		e.uid, e.node = uid, plan.node(plan.uidNode, uid)
+	}
+	return e.node
 }
 
 const broadcast = -1
@@ -176,18 +205,15 @@ func (plan *partitionPlan) reset(ops int) {
 	}
 	clear(plan.uidNode)
 	clear(plan.nameNode)
+	for i := range plan.recent {
+		plan.recent[i].uid, plan.recent[i].node = "", -1
+	}
 }
 
 // nodeEachOp sets partOf to the node of each operation (broadcast for
 // SyncKnownPods), joining static pods' UIDs with their full names.
 func (plan *partitionPlan) nodeEachOp(ops []Op) {
-	lastUID, lastNode := "", -1 // an operation's UID is often the previous one's
-	uidNodeOf := func(uid string) int {
-		if lastNode < 0 || uid != lastUID {
-			lastUID, lastNode = uid, plan.node(plan.uidNode, uid)
-		}
-		return lastNode
-	}
+	uidNodeOf := plan.uidNodeOf
 	for i := range ops {
 		switch in := ops[i].Input.(type) {
 		case SyncKnownPods:
@@ -324,6 +350,9 @@ func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
 }
 
 func (plan *partitionPlan) partOfUID(uid string) int {
+	if e := plan.recent.slot(uid); e.node >= 0 && e.uid == uid {
+		return plan.partOfNode[e.node]
+	}
 	if n, ok := plan.uidNode[uid]; ok {
 		return plan.partOfNode[n]
 	}
