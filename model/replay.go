@@ -209,6 +209,7 @@ func (r *replayer) recycle(dropped *State) {
 }
 
 // distinct drops repeated states (a witness set has a handful at most).
+// States not moved are not copied (a State is large).
 func distinct(states []State) []State {
 	out := states[:0]
 next:
@@ -218,7 +219,11 @@ next:
 				continue next
 			}
 		}
-		out = append(out, states[i])
+		if len(out) == i {
+			out = out[:i+1] // already in place
+		} else {
+			out = append(out, states[i])
+		}
 	}
 	return out
 }
