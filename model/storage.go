@@ -75,12 +75,14 @@ func (s *State) clone() State {
 
 // forkInto makes spare a second outcome of s and returns it: a copy with
 // its own copy of the records (which every fork then writes), sharing the
-// other arrays, which neither state writes in place from now on. s keeps
+// other arrays, which neither state writes in place from now on — except
+// the inner wait lists: s keeps appending to them in place if it did, past
+// the length the copy sees (the copy copies them before it writes). s keeps
 // writing its records in place if it did, so a fork in Replay's witness
 // mode copies the records once, not twice. If spare owns its records'
 // array (Replay hands back a dropped state's), the copy goes there.
 func (s *State) forkInto(spare *State) *State {
-	keep := s.own & ownRecs
+	keep := s.own & (ownRecs | ownLists)
 	var room []Record
 	if spare.own&ownRecs != 0 {
 		room = spare.recs[:0]
@@ -340,19 +342,38 @@ func (s *State) setWaitingStatic(fullname string, uids []string) {
 // copying it at every join would make a long witness replay quadratic.)
 func (s *State) appendWaiting(fullname, uid string) {
 	waiting := s.waitingStatic(fullname)
-	if s.own&ownLists == 0 {
+	copied := s.own&ownLists == 0
+	if copied {
 		waiting = slices.Clone(waiting)
 	}
 	s.setWaitingStatic(fullname, append(waiting, uid))
+	if copied {
+		s.ownListsIfOnlyOne()
+	}
 }
 
 // dropWaiting removes the first n entries of fullname's wait list.
 func (s *State) dropWaiting(fullname string, n int) {
 	rest := s.waitingStatic(fullname)[n:]
-	if s.own&ownLists == 0 {
+	copied := s.own&ownLists == 0
+	if copied {
 		rest = slices.Clone(rest)
 	}
 	s.setWaitingStatic(fullname, rest)
+	if copied {
+		s.ownListsIfOnlyOne()
+	}
+}
+
+// ownListsIfOnlyOne: a state that has just copied its only wait list (a
+// static part has one full name) owns its lists from now on: the copy and
+// the array of entries holding it (setWaitingStatic) are its alone. So a
+// state that shares its lists after a fork copies a long list once, not at
+// every join.
+func (s *State) ownListsIfOnlyOne() {
+	if len(s.WaitingStatic) <= 1 {
+		s.own |= ownLists
+	}
 }
 
 // insertDue adds o at position i of Due.
