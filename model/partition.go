@@ -119,8 +119,8 @@ type uidSlot struct {
 
 func (c *uidCache) slot(uid string) *uidSlot {
 	h := len(uid)
-	if h > 0 {
-		h = h*31 + int(uid[h-1])*7 + int(uid[h/2])
+	for i := max(0, len(uid)-4); i < len(uid); i++ { // UIDs differ at the end
+		h = h*31 + int(uid[i])
 	}
 	return &c[h&63]
 }
