@@ -19,9 +19,10 @@ import (
 // it was stepped from. clone() marks every slice shared; the first write to a
 // slice copies it and marks it owned (State.own), and later writes in the
 // same step go in place. Nothing writes into a shared array: a write either
-// owns the array or copies it first; inner lists (notify IDs, waiting UIDs)
-// are written in place only by a state that claimed everything (claim).
-// States returned by the exported
+// owns the array or copies it first; inner wait lists are appended to in
+// place only by a state that owns its lists (ownLists: claimed, kept through
+// a fork, or its only list copied), and only past what any other state
+// sees. States returned by the exported
 // functions and the porcupine adapter own nothing, so they can be shared
 // freely; Replay's witness mode keeps the marks on the states only it holds,
 // so a long run writes in place.
@@ -41,8 +42,8 @@ const (
 	ownDue
 	ownMayCancel
 	ownFired
-	// ownLists: the inner lists (notify IDs, waiting UIDs) too; only claim
-	// sets it.
+	// ownLists: the inner wait lists too (claim, forkInto,
+	// ownListsIfOnlyOne); notify ID lists are never written in place.
 	ownLists
 )
 
