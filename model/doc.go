@@ -104,17 +104,24 @@
 //
 // The rules above live in state.go, update.go, worker.go, observe.go,
 // known.go and grace.go. They are written once, as stepOn: one operation
-// applied to a *State in place, with a second outcome returned beside it
-// when there are two. Step is stepOn on a copy; Replay's witness mode calls
-// it on the one or two states it alone holds, so a long run allocates
-// almost nothing. What makes them fast is kept apart and does not change
-// what they compute: storage.go (records and lists as small sorted slices
-// shared copy-on-write between states; a state that Replay alone holds
-// writes in place), hash.go (Equal and a mixing Hash), closure.go (closed
+// applied to a *State in place, with a second outcome written into storage
+// the caller provides when there are two (forkInto: only the records are
+// copied). Step is stepOn on a copy; Replay's witness mode calls it on the
+// one or two states it alone holds, so a long run allocates almost
+// nothing. Rules that mostly read a record point at it (recordRef) and copy
+// it only to change it. What makes them fast is kept apart and does not
+// change what they compute: storage.go and storage_static.go (records and
+// lists as small sorted slices shared copy-on-write between states; a state
+// that Replay alone holds writes in place), replay.go (a pool of plans and part states
+// reused from one Replay call to the next, and the records array of a
+// dropped fork reused by the next fork), hash.go (Equal and a mixing Hash), closure.go (closed
 // sets of nodes that remember each state's hash and hidden successors, so a
 // state an operation leaves unchanged is never re-explored; record arrays
 // for the many states tried and dropped are lent from a pooled arena),
-// partition.go (integer union-find), porcupine_chains.go (PorcupineMarkedModel
+// partition.go (integer union-find; UIDs looked up through a small
+// direct-mapped cache), partition_known.go (SyncKnownPods split by part in
+// one pass),
+// porcupine_chains.go (PorcupineMarkedModel
 // hands porcupine each run of operations that nothing else in the part
 // overlaps as one operation: such a run is linearized back to back in every
 // linearization) and reject.go (rejections formatted only when read).

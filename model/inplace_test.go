@@ -33,8 +33,10 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 					continue
 				}
 				histories++
-				for _, part := range PartitionMarked(toPorcupine(seq(mutant...))) {
-					if !compareInPlace(t, seed, i, variant, partOps(part)) {
+				parts := PartitionMarked(toPorcupine(seq(mutant...)))
+				r := newWitnessReplayer(len(parts)) // one for all parts, as Replay has
+				for q, part := range parts {
+					if !compareInPlace(t, &r, q, seed, i, variant, partOps(part)) {
 						rejected++
 						break
 					}
@@ -48,13 +50,14 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 	t.Logf("%d histories, %d rejected", histories, rejected)
 }
 
-// compareInPlace runs ops on one part both ways and reports acceptance.
-func compareInPlace(t *testing.T, seed uint64, at, variant int, ops []Op) bool {
+// compareInPlace runs ops on part q both ways (r holds the parts in place,
+// as in Replay, so a fork may reuse arrays another part dropped) and
+// reports acceptance.
+func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant int, ops []Op) bool {
 	t.Helper()
-	r := replayer{witness: true, parts: [][]State{{{}}}}
 	pure := []State{NewState()}
 	for k, o := range ops {
-		inPlaceErr := r.step(0, &partOp{in: o.Input, out: o.Output})
+		inPlaceErr := r.step(q, &partOp{in: o.Input, out: o.Output})
 		var next []State
 		var errs []error
 		for _, s := range pure {
@@ -75,9 +78,9 @@ func compareInPlace(t *testing.T, seed uint64, at, variant int, ops []Op) bool {
 			return false
 		}
 		pure = distinct(next)
-		if !sameStates(r.parts[0], pure) {
+		if !sameStates(r.parts[q], pure) {
 			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step %v", seed, at, variant, k,
-				Describe(o.Input, o.Output), describeStates(r.parts[0]), describeStates(pure))
+				Describe(o.Input, o.Output), describeStates(r.parts[q]), describeStates(pure))
 		}
 	}
 	return true

@@ -30,15 +30,15 @@ func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 	s.PodsSynced = true
 	var buf [4]string // the UIDs up front: the loop may remove records
 	for _, uid := range s.appendUIDs(buf[:0]) {
-		r, _ := s.record(uid)
-		orphan := !slices.Contains(desired, r.UID)
-		if r.RestartRequested || orphan {
-			if !removeTerminatedWorker(s, r, orphan) {
+		i, _ := s.findRecord(uid)
+		orphan := !slices.Contains(desired, uid)
+		if s.recs[i].RestartRequested || orphan {
+			if !removeTerminatedWorker(s, s.recs[i], orphan) {
 				continue
 			}
-			r, _ = s.record(r.UID)
+			i, _ = s.findRecord(uid)
 		}
-		result = append(result, report(r, orphan))
+		result = append(result, report(&s.recs[i], orphan)) // read in place: a Record is large
 	}
 	return result
 }
@@ -78,7 +78,7 @@ func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
 
 // report is PodWorkerSync for a kept record: config and static come from the
 // last consumed update, or the pending one if nothing was consumed.
-func report(r Record, orphan bool) KnownPod {
+func report(r *Record, orphan bool) KnownPod {
 	k := KnownPod{UID: r.UID, State: r.workType(), Orphan: orphan}
 	var d Delivery
 	switch {

@@ -8,10 +8,10 @@ import (
 func answer(s *State, q Query) bool {
 	if q.Kind == IsPodForMirrorPodTerminatingByFullName {
 		uid, ok := s.startedStatic(q.FullName)
-		r, _ := s.record(uid)
-		return ok && r.TermRequested && !r.Terminated
+		r, known := s.recordRef(uid)
+		return ok && known && r.TermRequested && !r.Terminated
 	}
-	r, known := s.record(q.UID)
+	r, known := s.recordRef(q.UID)
 	if !known {
 		// Unknown UID (U0/U1, S10): before the first SyncKnownPods anything
 		// may be running; afterwards nothing is.

@@ -45,7 +45,16 @@ type Pod struct {
 }
 
 // FullName is the static-pod exclusion key, name_namespace (SPEC §1.10).
-func (p Pod) FullName() string { return p.Name + "_" + p.Namespace }
+func (p Pod) FullName() string {
+	var room [64]byte
+	return string(p.appendFullName(room[:0]))
+}
+
+// appendFullName appends FullName to dst, so that a lookup keyed by it
+// need not allocate (planPartitions).
+func (p *Pod) appendFullName(dst []byte) []byte {
+	return append(append(append(dst, p.Name...), '_'), p.Namespace...)
+}
 
 // UpdateType is the kubelet's SyncPodType (SPEC §1.3); the zero value is sync.
 type UpdateType uint8

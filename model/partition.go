@@ -82,15 +82,56 @@ func carve[S ~[]E, E any](buf, xs S) (S, S) {
 	return buf, buf[from:len(buf):len(buf)]
 }
 
-// partitionPlan assigns every operation of a history to its part.
+// partitionPlan assigns every operation of a history to its part. Its
+// arrays and maps are reused when it plans another history (Replay keeps
+// plans in a pool).
 type partitionPlan struct {
 	parts int
 	// partOf is the part of each operation, or broadcast for SyncKnownPods
 	// (every part that owns UIDs).
 	partOf []int
-	// uidPart is the part that owns each UID; owns reports parts with UIDs.
-	uidPart map[string]int
-	owns    []bool
+	// uidNode numbers the UIDs, and partOfNode is the part of each node
+	// (the part that owns a UID is partOfNode[uidNode[uid]]); owns reports
+	// parts with UIDs.
+	uidNode    map[string]int
+	partOfNode []int
+	owns       []bool
+	// Planning scratch: static full names' nodes, the union-find over all
+	// nodes and the part of each root.
+	nameNode   map[string]int
+	uf         unionFind
+	partOfRoot []int
+	sorted     []string
+	nameKey    []byte
+	recent     uidCache
+}
+
+// uidCache answers most UID lookups of a plan with one string comparison
+// instead of hashing the UID: a history names a few dozen UIDs thousands
+// of times. Direct-mapped; a miss asks the map. Mechanics only: it returns
+// what the map would.
+type uidCache [64]uidSlot
+
+type uidSlot struct {
+	uid  string
+	node int // -1: empty
+}
+
+func (c *uidCache) slot(uid string) *uidSlot {
+	h := len(uid)
+	for i := max(0, len(uid)-4); i < len(uid); i++ { // UIDs differ at the end
+		h = h*31 + int(uid[i])
+	}
+	return &c[h&63]
+}
+
+// uidNodeOf is uid's node, added if new.
+func (plan *partitionPlan) uidNodeOf(uid string) int {
+	e := plan.recent.slot(uid)
+	if e.node < 0 || e.uid != uid {
+		e.uid, e.node = uid, plan.node(plan.uidNode, uid)
+	}
+	return e.node
 }
 
 const broadcast = -1
@@ -122,69 +163,112 @@ func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 // numbers the parts in the order of their first node (names, then UIDs,
 // each sorted), so that part numbers do not depend on map order.
 func planPartitions(ops []Op) partitionPlan {
-	var uf unionFind
-	uidNode, nameNode := map[string]int{}, map[string]int{}
-	node := func(nodes map[string]int, key string) int {
-		n, ok := nodes[key]
-		if !ok {
-			n = uf.add()
-			nodes[key] = n
-		}
-		return n
+	var plan partitionPlan
+	plan.plan(ops)
+	return plan
+}
+
+// plan is planPartitions into plan's reused arrays.
+func (plan *partitionPlan) plan(ops []Op) {
+	plan.reset(len(ops))
+	plan.nodeEachOp(ops)
+	plan.partOfRoot = slices.Grow(plan.partOfRoot[:0], len(plan.uf))[:len(plan.uf)]
+	for i := range plan.partOfRoot {
+		plan.partOfRoot[i] = -1
 	}
-	nodeOf := make([]int, len(ops))
-	for i, op := range ops {
-		switch in := op.Input.(type) {
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.nameNode))
+	slices.Sort(plan.sorted)
+	for _, name := range plan.sorted {
+		plan.partOfNodeNumbered(plan.nameNode[name])
+	}
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.uidNode))
+	slices.Sort(plan.sorted)
+	for _, uid := range plan.sorted {
+		plan.owns[plan.partOfNodeNumbered(plan.uidNode[uid])] = true
+	}
+	plan.partOfNode = slices.Grow(plan.partOfNode[:0], len(plan.uf))[:len(plan.uf)]
+	for n := range plan.partOfNode {
+		plan.partOfNode[n] = plan.partOfNodeNumbered(n)
+	}
+	for i, n := range plan.partOf {
+		if n != broadcast {
+			plan.partOf[i] = plan.partOfNode[n]
+		}
+	}
+}
+
+func (plan *partitionPlan) reset(ops int) {
+	plan.parts, plan.uf, plan.owns = 0, plan.uf[:0], plan.owns[:0]
+	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
+	if plan.uidNode == nil {
+		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
+	}
+	clear(plan.uidNode)
+	clear(plan.nameNode)
+	for i := range plan.recent {
+		plan.recent[i].uid, plan.recent[i].node = "", -1
+	}
+}
+
+// nodeEachOp sets partOf to the node of each operation (broadcast for
+// SyncKnownPods), joining static pods' UIDs with their full names.
+func (plan *partitionPlan) nodeEachOp(ops []Op) {
+	uidNodeOf := plan.uidNodeOf
+	for i := range ops {
+		switch in := ops[i].Input.(type) {
 		case SyncKnownPods:
-			nodeOf[i] = broadcast
-			known, _ := op.Output.(KnownPods)
+			plan.partOf[i] = broadcast
+			known, _ := ops[i].Output.(KnownPods)
 			for _, k := range known {
-				node(uidNode, k.UID)
+				uidNodeOf(k.UID)
 			}
-			continue
 		case UpdatePod:
+			plan.partOf[i] = uidNodeOf(in.Pod.UID)
 			if in.Pod.Static && !in.RuntimeOnly {
-				uf.union(node(uidNode, in.Pod.UID), node(nameNode, in.Pod.FullName()))
+				plan.nameKey = in.Pod.appendFullName(plan.nameKey[:0])
+				plan.uf.union(plan.partOf[i], plan.nameNodeOf(plan.nameKey))
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				nodeOf[i] = node(nameNode, in.FullName)
-				continue
+				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
+			} else {
+				plan.partOf[i] = uidNodeOf(in.UID)
 			}
+		default:
+			plan.partOf[i] = uidNodeOf(uidOf(in))
 		}
-		nodeOf[i] = node(uidNode, uidOf(op.Input))
 	}
-	plan := partitionPlan{uidPart: make(map[string]int, len(uidNode))}
-	partOfRoot := make([]int, len(uf))
-	for i := range partOfRoot {
-		partOfRoot[i] = -1
+}
+
+// node is key's node in nodes, added if new.
+func (plan *partitionPlan) node(nodes map[string]int, key string) int {
+	n, ok := nodes[key]
+	if !ok {
+		n = plan.uf.add()
+		nodes[key] = n
 	}
-	partOfNode := func(n int) int {
-		root := uf.find(n)
-		if partOfRoot[root] < 0 {
-			partOfRoot[root] = plan.parts
-			plan.parts++
-			plan.owns = append(plan.owns, false)
-		}
-		return partOfRoot[root]
+	return n
+}
+
+// nameNodeOf is node for a full name held in a buffer (no allocation to
+// look it up).
+func (plan *partitionPlan) nameNodeOf(name []byte) int {
+	if n, ok := plan.nameNode[string(name)]; ok {
+		return n
 	}
-	for _, key := range slices.Sorted(mapKeys(nameNode)) {
-		partOfNode(nameNode[key])
+	return plan.node(plan.nameNode, string(name))
+}
+
+// partOfNodeNumbered is the part of node n's group, numbering parts in the
+// order this is first asked.
+func (plan *partitionPlan) partOfNodeNumbered(n int) int {
+	root := plan.uf.find(n)
+	if plan.partOfRoot[root] < 0 {
+		plan.partOfRoot[root] = plan.parts
+		plan.parts++
+		plan.owns = append(plan.owns, false)
 	}
-	for _, uid := range slices.Sorted(mapKeys(uidNode)) {
-		p := partOfNode(uidNode[uid])
-		plan.uidPart[uid] = p
-		plan.owns[p] = true
-	}
-	plan.partOf = make([]int, len(ops))
-	for i, n := range nodeOf {
-		if n == broadcast {
-			plan.partOf[i] = broadcast
-			continue
-		}
-		plan.partOf[i] = partOfNode(n)
-	}
-	return plan
+	return plan.partOfRoot[root]
 }
 
 // uidOf is the UID an operation is about (its pod, its worker, its kill).
@@ -208,53 +292,6 @@ func uidOf(in Input) string {
 		return in.UID
 	}
 	return ""
-}
-
-// knownSplit restricts one SyncKnownPods to each part that owns UIDs: the
-// desired UIDs and the result entries of that part. Replay keeps one and
-// reuses its buffers; a part's lists are valid until the next split.
-type knownSplit struct {
-	in                     SyncKnownPods
-	known                  KnownPods
-	desiredPart, knownPart []int // the part of each entry (-1: none)
-	desired                []string
-	kept                   KnownPods
-}
-
-func (k *knownSplit) split(plan *partitionPlan, op Op) {
-	k.in = op.Input.(SyncKnownPods)
-	k.known, _ = op.Output.(KnownPods)
-	k.desiredPart = k.desiredPart[:0]
-	for _, uid := range k.in.Desired {
-		k.desiredPart = append(k.desiredPart, plan.partOfUID(uid))
-	}
-	k.knownPart = k.knownPart[:0]
-	for _, e := range k.known {
-		k.knownPart = append(k.knownPart, plan.partOfUID(e.UID))
-	}
-}
-
-// part returns part p's share (in buffers reused by the next call).
-func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
-	k.desired, k.kept = k.desired[:0], k.kept[:0]
-	for i, q := range k.desiredPart {
-		if q == p {
-			k.desired = append(k.desired, k.in.Desired[i])
-		}
-	}
-	for i, q := range k.knownPart {
-		if q == p {
-			k.kept = append(k.kept, k.known[i])
-		}
-	}
-	return SyncKnownPods{Desired: k.desired}, k.kept
-}
-
-func (plan *partitionPlan) partOfUID(uid string) int {
-	if p, ok := plan.uidPart[uid]; ok {
-		return p
-	}
-	return -1 // a desired UID with no operation: no part needs it
 }
 
 // unionFind over dense node numbers.

@@ -13,3 +13,20 @@ type rejection struct {
 }
 
 func (r *rejection) Error() string { return fmt.Sprintf(r.format, r.args...) }
+
+// lostFork is the rejection of the losing outcome of a fork after a take
+// (abort or acknowledge, abortOrAck): the next operation of nearly every
+// terminating pass rejects one of them, and Replay throws that rejection
+// away, so it is a small value instead of rejectf's boxed arguments.
+type lostFork struct {
+	uid   string
+	fn    SyncFn
+	state string // the aborted outcome's state name; "" for the acknowledged one
+}
+
+func (e *lostFork) Error() string {
+	if e.state == "" {
+		return fmt.Sprintf("%s: the worker took the pod lock between acknowledging termination and entering %s", e.uid, e.fn)
+	}
+	return fmt.Sprintf("%s: %s begins but no update was taken (state %s)", e.uid, e.fn, e.state)
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Replay checks a totally ordered history: ops in the order in which they
@@ -24,17 +25,14 @@ import (
 // one is. failedAt is the index of the first operation no possible state
 // admits.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
-	plan := planPartitions(ops)
-	r := replayer{witness: slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }), private: true}
-	if r.witness {
-		r.parts = make([][]State, plan.parts)
-		room := make([]State, 2*plan.parts) // a part holds one state, rarely two
-		for p := range r.parts {
-			r.parts[p] = room[2*p : 2*p+1 : 2*p+2]
-			r.parts[p][0].claim() // born here: Replay's alone
-		}
+	kit := replayKits.Get().(*replayKit)
+	defer kit.putBack()
+	plan, r := &kit.plan, &kit.replayer
+	plan.plan(ops)
+	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
+		r.startWitness(plan.parts)
 	} else {
-		r.closed = make([][]*node, plan.parts)
+		r.witness, r.closed = false, make([][]*node, plan.parts)
 		for p := range r.closed {
 			r.closed[p] = initialSet()
 		}
@@ -44,7 +42,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 		if p := plan.partOf[i]; p != broadcast {
 			err = r.step(p, &partOp{in: op.Input, out: op.Output})
 		} else {
-			r.split.split(&plan, op)
+			r.split.split(plan, op)
 			for q, owns := range plan.owns {
 				if owns && err == nil {
 					in, kept := r.split.part(q)
@@ -59,6 +57,45 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	return true, -1, ""
 }
 
+// replayKit is what one Replay call works with. Replay takes one from a
+// pool and returns it, so that checking history after history (the oracle,
+// the benchmarks) reuses the plan's and the parts' arrays. Nothing in a kit
+// is reachable from outside the Replay call that holds it.
+type replayKit struct {
+	plan     partitionPlan
+	replayer replayer
+}
+
+var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
+
+// putBack returns the kit to the pool, dropping the states it held.
+func (k *replayKit) putBack() {
+	clear(k.replayer.room)
+	k.replayer.closed, k.replayer.spare = nil, State{}
+	replayKits.Put(k)
+}
+
+// newWitnessReplayer is a replayer of its own for parts parts (tests).
+func newWitnessReplayer(parts int) replayer {
+	var r replayer
+	r.startWitness(parts)
+	return r
+}
+
+// startWitness starts every part in the initial state, held by the
+// replayer alone (private: it writes in place and recycles).
+func (r *replayer) startWitness(parts int) {
+	r.witness, r.private = true, true
+	r.scratch = nil                                     // it may be a window of room, which the parts get back
+	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
+	clear(r.room)
+	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
+	for p := range r.parts {
+		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
+		r.parts[p][0].claim() // born here: Replay's alone
+	}
+}
+
 // partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
 // restricted to the part unboxed (it splits one per part per call).
 type partOp struct {
@@ -71,7 +108,8 @@ type partOp struct {
 
 // apply is step for this operation.
 func (o *partOp) apply(dst []State, s State) ([]State, error) {
-	alt, err := o.applyOn(&s)
+	var spare State
+	alt, err := o.applyOn(&s, &spare)
 	if err != nil {
 		return dst, err
 	}
@@ -82,10 +120,11 @@ func (o *partOp) apply(dst []State, s State) ([]State, error) {
 	return dst, nil
 }
 
-// applyOn is stepOn for this operation: s in place, alt a second outcome.
-func (o *partOp) applyOn(s *State) (alt *State, err error) {
+// applyOn is stepOn for this operation: s in place, alt (spare) a second
+// outcome.
+func (o *partOp) applyOn(s, spare *State) (alt *State, err error) {
 	if !o.restricted {
-		return stepOn(s, o.in, o.out)
+		return stepOn(s, spare, o.in, o.out)
 	}
 	if err := s.enterLock(); err != nil {
 		return nil, err
@@ -102,8 +141,11 @@ type replayer struct {
 	private bool
 	closed  [][]*node
 	parts   [][]State
+	room    []State // where parts start (reused)
 	scratch []State
-	split   knownSplit
+	// spare receives a fork's second outcome, copied out at once.
+	spare State
+	split knownSplit
 }
 
 func (r *replayer) step(p int, op *partOp) error {
@@ -119,22 +161,23 @@ func (r *replayer) step(p int, op *partOp) error {
 	// is stepped in place (stepOn), and a rejecting one is dropped.
 	states := r.parts[p]
 	if len(states) == 1 { // the common case: one state, one outcome
-		alt, err := op.applyOn(&states[0])
+		alt, err := op.applyOn(&states[0], &r.spare)
 		if alt != nil {
-			r.parts[p] = distinct(append(states, *alt))
+			r.parts[p] = distinct(append(states, r.takeSpare()))
 		}
 		return err
 	}
 	var errs []error
 	r.scratch = r.scratch[:0]
 	for i := range states {
-		alt, err := op.applyOn(&states[i])
+		alt, err := op.applyOn(&states[i], &r.spare)
 		switch {
 		case err != nil:
 			errs = append(errs, err)
+			r.recycle(&states[i])
 			continue
 		case alt != nil:
-			r.scratch = append(r.scratch, states[i], *alt)
+			r.scratch = append(r.scratch, states[i], r.takeSpare())
 		default:
 			r.scratch = append(r.scratch, states[i])
 		}
@@ -149,7 +192,24 @@ func (r *replayer) step(p int, op *partOp) error {
 	return nil
 }
 
+// takeSpare returns the fork's second outcome written into r.spare; its
+// arrays are the returned copy's from now on.
+func (r *replayer) takeSpare() State {
+	alt := r.spare
+	r.spare.own, r.spare.recs = 0, nil
+	return alt
+}
+
+// recycle keeps the records' array of a state being dropped for the next
+// fork (forkInto), if the state owned it: then nothing else can reach it.
+func (r *replayer) recycle(dropped *State) {
+	if r.private && dropped.own&ownRecs != 0 {
+		r.spare.recs, r.spare.own = dropped.recs, ownRecs
+	}
+}
+
 // distinct drops repeated states (a witness set has a handful at most).
+// States not moved are not copied (a State is large).
 func distinct(states []State) []State {
 	out := states[:0]
 next:
@@ -159,7 +219,11 @@ next:
 				continue next
 			}
 		}
-		out = append(out, states[i])
+		if len(out) == i {
+			out = out[:i+1] // already in place
+		} else {
+			out = append(out, states[i])
+		}
 	}
 	return out
 }

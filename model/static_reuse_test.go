@@ -39,7 +39,7 @@ func TestStaticFromTheTakenUpdate(t *testing.T) {
 		Pending: Delivery{Type: Update, Pod: PodContent{Version: 1, Static: true}}}
 	s := NewState()
 	s.put(r)
-	if !take(&s, r) {
+	if !take(&s, &r) {
 		t.Fatal("take refused")
 	}
 	got, _ := s.record("a")

@@ -27,7 +27,8 @@ func Step(s State, in Input, out Output) ([]State, error) {
 // step is Step on a private copy of the state: it appends the next states to
 // dst (on error, dst is returned as it was).
 func step(dst []State, s State, in Input, out Output) ([]State, error) {
-	alt, err := stepOn(&s, in, out)
+	var spare State
+	alt, err := stepOn(&s, &spare, in, out)
 	if err != nil {
 		return dst, err
 	}
@@ -39,10 +40,11 @@ func step(dst []State, s State, in Input, out Output) ([]State, error) {
 }
 
 // stepOn is the step itself, applied to s in place: s becomes the next
-// state, or the first of two (alt, nil if there is one). On error s is
-// garbage.
+// state, or the first of two (alt, nil if there is one; when there is, it
+// is spare, which the caller provides so that a fork allocates no State).
+// On error s is garbage.
 // Replay's witness mode calls it directly on the states it alone holds.
-func stepOn(s *State, in Input, out Output) (alt *State, err error) {
+func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
 	if underLock(in) {
 		if err := s.enterLock(); err != nil {
 			return nil, err
@@ -50,9 +52,9 @@ func stepOn(s *State, in Input, out Output) (alt *State, err error) {
 	}
 	switch in := in.(type) {
 	case UpdatePod:
-		return stepUpdatePod(s, in), nil
+		return stepUpdatePod(s, spare, in), nil
 	case WorkerStep:
-		return stepWorkerStep(s, in)
+		return stepWorkerStep(s, spare, in)
 	case SyncKnownPods:
 		got, ok := out.(KnownPods)
 		if !ok && out != nil {

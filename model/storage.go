@@ -19,9 +19,10 @@ import (
 // it was stepped from. clone() marks every slice shared; the first write to a
 // slice copies it and marks it owned (State.own), and later writes in the
 // same step go in place. Nothing writes into a shared array: a write either
-// owns the array or copies it first; inner lists (notify IDs, waiting UIDs)
-// are written in place only by a state that claimed everything (claim).
-// States returned by the exported
+// owns the array or copies it first; inner wait lists are appended to in
+// place only by a state that owns its lists (ownLists: claimed, kept through
+// a fork, or its only list copied), and only past what any other state
+// sees. States returned by the exported
 // functions and the porcupine adapter own nothing, so they can be shared
 // freely; Replay's witness mode keeps the marks on the states only it holds,
 // so a long run writes in place.
@@ -41,8 +42,8 @@ const (
 	ownDue
 	ownMayCancel
 	ownFired
-	// ownLists: the inner lists (notify IDs, waiting UIDs) too; only claim
-	// sets it.
+	// ownLists: the inner wait lists too (claim, forkInto,
+	// ownListsIfOnlyOne); notify ID lists are never written in place.
 	ownLists
 )
 
@@ -71,6 +72,30 @@ func (s *State) clone() State {
 	c := *s
 	c.Records, c.Notify = nil, nil
 	return c
+}
+
+// forkInto makes spare a second outcome of s and returns it: a copy with
+// its own copy of the records (which every fork then writes), sharing the
+// other arrays, which neither state writes in place from now on — except
+// the inner wait lists: s keeps appending to them in place if it did, past
+// the length the copy sees (the copy copies them before it writes). s keeps
+// writing its records in place if it did, so a fork in Replay's witness
+// mode copies the records once, not twice. If spare owns its records'
+// array (Replay hands back a dropped state's), the copy goes there.
+func (s *State) forkInto(spare *State) *State {
+	keep := s.own & (ownRecs | ownLists)
+	var room []Record
+	if spare.own&ownRecs != 0 {
+		room = spare.recs[:0]
+	}
+	*spare = s.clone()
+	if room != nil {
+		spare.recs, spare.own = append(room, s.recs...), ownRecs
+	} else {
+		spare.recs = spare.writableRecs(0)
+	}
+	s.own = keep
+	return spare
 }
 
 // withArena returns s lending record copies from a (nil: the heap).
@@ -174,6 +199,16 @@ func (s *State) record(uid string) (Record, bool) {
 	return Record{}, false
 }
 
+// recordRef points at uid's record in s, for rules that mostly only read
+// it (a Record is large to copy). Do not write through it; copy it to
+// change it and put the copy. A write to s may move or change it.
+func (s *State) recordRef(uid string) (*Record, bool) {
+	if i, ok := s.findRecord(uid); ok {
+		return &s.recs[i], true
+	}
+	return nil, false
+}
+
 // Record returns uid's record, if the state has one.
 func (s State) Record(uid string) (Record, bool) { return s.record(uid) }
 
@@ -242,85 +277,6 @@ func (s *State) dropNotify(uid string) {
 	if i, found := findNotify(s, uid); found {
 		s.notify = slices.Delete(writable(s, ownNotify, s.notify, 0), i, i+1)
 	}
-}
-
-func findStarted(s *State, fullname string) (int, bool) {
-	return slices.BinarySearchFunc(s.StartedStatic, fullname, func(e StaticStarted, n string) int { return strings.Compare(e.FullName, n) })
-}
-
-// startedStatic is startedStaticPodsByFullname[fullname].
-func (s *State) startedStatic(fullname string) (string, bool) {
-	if i, ok := findStarted(s, fullname); ok {
-		return s.StartedStatic[i].UID, true
-	}
-	return "", false
-}
-
-// setStartedStatic records uid as the started static pod of fullname.
-func (s *State) setStartedStatic(fullname, uid string) {
-	i, found := findStarted(s, fullname)
-	s.StartedStatic = writable(s, ownStarted, s.StartedStatic, 1)
-	if found {
-		s.StartedStatic[i].UID = uid
-		return
-	}
-	s.StartedStatic = slices.Insert(s.StartedStatic, i, StaticStarted{FullName: fullname, UID: uid})
-}
-
-// clearStartedStatic forgets fullname's started static pod.
-func (s *State) clearStartedStatic(fullname string) {
-	if i, found := findStarted(s, fullname); found {
-		s.StartedStatic = slices.Delete(writable(s, ownStarted, s.StartedStatic, 0), i, i+1)
-	}
-}
-
-func findWaiting(s *State, fullname string) (int, bool) {
-	return slices.BinarySearchFunc(s.WaitingStatic, fullname, func(e StaticWaiting, n string) int { return strings.Compare(e.FullName, n) })
-}
-
-// waitingStatic is waitingToStartStaticPodsByFullname[fullname].
-func (s *State) waitingStatic(fullname string) []string {
-	if i, ok := findWaiting(s, fullname); ok {
-		return s.WaitingStatic[i].UIDs
-	}
-	return nil
-}
-
-// setWaitingStatic replaces fullname's wait list (empty: removes it). uids
-// must be a fresh slice unless s owns its lists (appendWaiting, dropWaiting).
-func (s *State) setWaitingStatic(fullname string, uids []string) {
-	i, found := findWaiting(s, fullname)
-	switch {
-	case len(uids) == 0 && found:
-		s.WaitingStatic = slices.Delete(writable(s, ownWaiting, s.WaitingStatic, 0), i, i+1)
-	case len(uids) == 0:
-	case found:
-		s.WaitingStatic = writable(s, ownWaiting, s.WaitingStatic, 0)
-		s.WaitingStatic[i].UIDs = uids
-	default:
-		s.WaitingStatic = slices.Insert(writable(s, ownWaiting, s.WaitingStatic, 1), i, StaticWaiting{FullName: fullname, UIDs: uids})
-	}
-}
-
-// appendWaiting appends uid to fullname's wait list: in place if s owns its
-// lists, else on a copy. (A wait list can grow long — a re-created UID
-// joins again, and a started static pod's name is never scanned — so
-// copying it at every join would make a long witness replay quadratic.)
-func (s *State) appendWaiting(fullname, uid string) {
-	waiting := s.waitingStatic(fullname)
-	if s.own&ownLists == 0 {
-		waiting = slices.Clone(waiting)
-	}
-	s.setWaitingStatic(fullname, append(waiting, uid))
-}
-
-// dropWaiting removes the first n entries of fullname's wait list.
-func (s *State) dropWaiting(fullname string, n int) {
-	rest := s.waitingStatic(fullname)[n:]
-	if s.own&ownLists == 0 {
-		rest = slices.Clone(rest)
-	}
-	s.setWaitingStatic(fullname, rest)
 }
 
 // insertDue adds o at position i of Due.

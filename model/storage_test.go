@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/anishathalye/porcupine"
@@ -162,5 +163,33 @@ func TestConcurrentChecks(t *testing.T) {
 		if msg := <-done; msg != "" {
 			t.Error(msg)
 		}
+	}
+}
+
+// TestForkKeepsWaitListsApart: after a fork the state that owned its wait
+// lists appends to them in place, past what the second outcome sees, and
+// the second outcome copies before it writes (then owns its copy): each
+// sees only its own joins.
+func TestForkKeepsWaitListsApart(t *testing.T) {
+	var s State
+	s.claim()
+	for _, uid := range []string{"a", "b", "c"} { // room for a fourth in place
+		s.appendWaiting("web_ns", uid)
+	}
+	var spare State
+	alt := s.forkInto(&spare)
+	s.appendWaiting("web_ns", "d")
+	alt.appendWaiting("web_ns", "e")
+	alt.appendWaiting("web_ns", "f")
+	s.dropWaiting("web_ns", 1)
+	s.appendWaiting("web_ns", "g")
+	if got, want := s.waitingStatic("web_ns"), []string{"b", "c", "d", "g"}; !slices.Equal(got, want) {
+		t.Errorf("first outcome's list %v, want %v", got, want)
+	}
+	if got, want := alt.waitingStatic("web_ns"), []string{"a", "b", "c", "e", "f"}; !slices.Equal(got, want) {
+		t.Errorf("second outcome's list %v, want %v", got, want)
+	}
+	if s.own&ownLists == 0 || alt.own&ownLists == 0 {
+		t.Errorf("ownership of lists: first %v, second %v; want both (the second after its copy)", s.own&ownLists != 0, alt.own&ownLists != 0)
 	}
 }

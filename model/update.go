@@ -3,8 +3,8 @@ package model
 // stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
 // §1.5), applied to s in place. There is one outcome, except when a
 // terminal-phase pod is first seen and the runtime cache view is unknown:
-// then s becomes the first (the pod starts in D) and alt the second.
-func stepUpdatePod(s *State, u UpdatePod) (alt *State) {
+// then s becomes the first (the pod starts in D) and alt (spare) the second.
+func stepUpdatePod(s, spare *State, u UpdatePod) (alt *State) {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
@@ -24,10 +24,10 @@ func stepUpdatePod(s *State, u UpdatePod) (alt *State) {
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
 	switch {
 	case terminal && u.Cache == CacheUnknown: // either
-		p := s.clone()
-		applyUpdate(&p, r, u, true)
+		p := s.forkInto(spare)
+		applyUpdate(p, r, u, true)
 		applyUpdate(s, d, u, true)
-		return &p
+		return p
 	case terminal && u.Cache == CacheIdle:
 		applyUpdate(s, d, u, true)
 	default:
@@ -123,14 +123,15 @@ func (s *State) addDueIf(uid string, id int) {
 // anything else happens under the lock (S3, S11); an idle worker may or may
 // not have a context to cancel.
 func (s *State) triggerCancel(uid string) {
-	r, _ := s.record(uid)
-	if r.Flight.Stage == Idle {
+	r, ok := s.recordRef(uid)
+	if !ok || r.Flight.Stage == Idle {
 		s.allowCancel(uid)
 		return
 	}
 	if !r.Flight.Canceled {
-		r.Flight.Canceled = true
-		s.put(r)
+		canceled := *r
+		canceled.Flight.Canceled = true
+		s.put(canceled)
 		s.addDue(uid, 0)
 	}
 }

@@ -22,7 +22,8 @@ func hiddenSteps(dst []State, s State) []State {
 	from := len(dst)
 	for _, r := range s.records() {
 		n := s.clone()
-		if alt, stepped := workerSteps(&n, r); stepped {
+		var spare State
+		if alt, stepped := workerSteps(&n, &spare, &r); stepped {
 			dst = append(dst, n)
 			if alt != nil {
 				dst = append(dst, *alt)
@@ -40,15 +41,15 @@ func hiddenSteps(dst []State, s State) []State {
 // apply a returned outcome. stepped is false, and s unchanged, if the
 // worker has nothing to do (idle with nothing it may take, or inside a
 // callback). When two outcomes are possible (abort or acknowledge) s
-// becomes the first and alt the second.
-func workerSteps(s *State, r Record) (alt *State, stepped bool) {
+// becomes the first and alt (spare) the second. r is read only (recordRef).
+func workerSteps(s, spare *State, r *Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
 		return nil, take(s, r)
 	case Taken:
-		return abortOrAck(s, r)
+		return abortOrAck(s, spare, r)
 	case Returned:
-		complete(s, r)
+		complete(s, *r)
 		return nil, true
 	}
 	return nil, false
@@ -62,25 +63,26 @@ func workerSteps(s *State, r Record) (alt *State, stepped bool) {
 // nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
-func stepWorkerStep(s *State, w WorkerStep) (alt *State, err error) {
-	r, ok := s.record(w.UID)
+func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
+	r, ok := s.recordRef(w.UID)
 	switch {
 	case !ok:
 	case r.Flight.Stage == Taken && r.Flight.Acked:
-		return nil, rejectf("%s: the worker took the pod lock between acknowledging termination and entering %s", w.UID, r.Flight.Fn)
+		return nil, &lostFork{uid: w.UID, fn: r.Flight.Fn}
 	default:
-		alt, _ = workerSteps(s, r)
+		alt, _ = workerSteps(s, spare, r)
 	}
 	return alt, nil
 }
 
 // take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10), on s in
 // place. It reports false, with s unchanged, when the worker has nothing it
-// may take.
-func take(s *State, r Record) bool {
-	if r.Finished || !r.HasPending {
+// may take. at is read only (recordRef).
+func take(s *State, at *Record) bool {
+	if at.Finished || !at.HasPending {
 		return false
 	}
+	r := *at // the record to change
 	work, content := r.workType(), r.Pending
 	// allowPodStart reads the pod of the update being taken: a UID first
 	// seen as a runtime-only orphan is static once its static pod arrives.
@@ -172,23 +174,22 @@ func cleanupUnstarted(s *State, r Record) {
 // abortOrAck: after take, the worker reads the runtime status (not for a
 // runtime-only pod; failure ends the pass like a sync error), then a
 // terminating pass acknowledges. Either may be what happened: when both are
-// possible, s becomes the abort and alt the acknowledgement.
-func abortOrAck(s *State, r Record) (alt *State, stepped bool) {
+// possible, s becomes the abort and alt (spare) the acknowledgement.
+func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
 	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
 	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
 	if mayAck {
-		acked := r
+		acked := *r
 		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
 		if !mayAbort {
 			s.put(acked)
 			return nil, true
 		}
-		a := s.clone()
-		a.put(acked)
-		alt = &a
+		alt = s.forkInto(spare)
+		alt.put(acked)
 	}
 	if mayAbort {
-		aborted := r
+		aborted := *r
 		aborted.Flight = Flight{}
 		s.put(aborted)
 	}
@@ -239,18 +240,18 @@ func complete(s *State, r Record) {
 
 // stepSyncBegin checks a callback entry against the taken update.
 func stepSyncBegin(s *State, b SyncBegin) error {
-	r, ok := s.record(b.UID)
+	r, ok := s.recordRef(b.UID)
 	if !ok {
 		return rejectf("%s: %s begins but the pod is unknown", b.UID, b.Fn)
 	}
-	f := r.Flight
+	f := &r.Flight
 	switch {
 	case f.Stage == Begun:
 		return rejectf("%s: %s begins while %s is in flight (S1)", b.UID, b.Fn, f.Fn)
 	case f.Stage == Returned:
 		return rejectf("%s: %s begins before the return of %s was applied", b.UID, b.Fn, f.Fn)
 	case f.Stage == Idle:
-		return rejectf("%s: %s begins but no update was taken (state %s)", b.UID, b.Fn, r.StateName())
+		return &lostFork{uid: b.UID, fn: b.Fn, state: r.StateName()}
 	case f.Fn != b.Fn:
 		return rejectf("%s: %s begins but the work taken is %s (state %s)", b.UID, b.Fn, f.Fn, r.StateName())
 	case (b.Fn == SyncTerminatingPod || b.Fn == SyncTerminatingRuntimePod) && !f.Acked:
@@ -266,18 +267,20 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		}
 		return rejectf("%s: SyncTerminatingPod begins with grace %d, want %s (S11)", b.UID, b.Grace, want)
 	}
-	r.Flight.Stage = Begun
-	s.put(r)
+	begun := *r
+	begun.Flight.Stage = Begun
+	s.put(begun)
 	return nil
 }
 
 // stepSyncEnd records a callback's return; complete applies it later.
 func stepSyncEnd(s *State, e SyncEnd) error {
-	r, ok := s.record(e.UID)
+	r, ok := s.recordRef(e.UID)
 	if !ok || r.Flight.Stage != Begun || r.Flight.Fn != e.Fn {
 		return rejectf("%s: %s returns but it is not in flight", e.UID, e.Fn)
 	}
-	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
-	s.put(r)
+	returned := *r
+	returned.Flight.Stage, returned.Flight.Outcome, returned.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
+	s.put(returned)
 	return nil
 }
