@@ -71,6 +71,7 @@ var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
 // putBack returns the kit to the pool, dropping the states it held.
 func (k *replayKit) putBack() {
 	clear(k.replayer.room)
+	k.replayer.arena.reset()
 	k.replayer.closed, k.replayer.spare = nil, State{}
 	replayKits.Put(k)
 }
@@ -90,11 +91,19 @@ func (r *replayer) startWitness(parts int) {
 	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
 	clear(r.room)
 	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
+	r.arena.reset()
 	for p := range r.parts {
 		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
-		r.parts[p][0].claim() // born here: Replay's alone
+		start := &r.parts[p][0]
+		start.arena = &r.arena // copies of its records (forks) are lent too
+		start.recs = r.arena.alloc(0, recordsPerPart)
+		start.claim() // born here: Replay's alone
 	}
 }
+
+// recordsPerPart is the room a part's first records array is lent: a part
+// holds one UID, or the few UIDs of one static full name.
+const recordsPerPart = 4
 
 // partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
 // restricted to the part unboxed (it splits one per part per call).
@@ -146,6 +155,11 @@ type replayer struct {
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
 	split knownSplit
+	// arena lends the parts' record arrays, reused from one Replay call to
+	// the next, so that a long run of checks leaves the garbage collector
+	// (and its write barriers) little to do. Nothing lent outlives the
+	// Replay call: its states are never handed out.
+	arena recordArena
 }
 
 func (r *replayer) step(p int, op *partOp) error {
