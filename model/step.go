@@ -52,7 +52,7 @@ func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
 	}
 	switch in := in.(type) {
 	case UpdatePod:
-		return stepUpdatePod(s, spare, in), nil
+		return stepUpdatePod(s, spare, &in), nil
 	case WorkerStep:
 		return stepWorkerStep(s, spare, in)
 	case SyncKnownPods:
