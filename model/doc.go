@@ -113,7 +113,8 @@
 // change what they compute: storage.go and storage_static.go (records and
 // lists as small sorted slices shared copy-on-write between states; a state
 // that Replay alone holds writes in place), replay.go (a pool of plans and part states
-// reused from one Replay call to the next, and the records array of a
+// reused from one Replay call to the next, with an arena and slabs that lend
+// the parts their record arrays and small lists, and the records array of a
 // dropped fork reused by the next fork), hash.go (Equal and a mixing Hash), closure.go (closed
 // sets of nodes that remember each state's hash and hidden successors, so a
 // state an operation leaves unchanged is never re-explored; record arrays

@@ -2,7 +2,7 @@ package model
 
 // effectiveGrace is SPEC §1.7 (calculateEffectiveGracePeriod) for a pod.
 func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
-	return effectiveGraceOf(current, contentOf(pod), kill)
+	return effectiveGraceOf(current, contentOf(&pod), kill)
 }
 
 // effectiveGraceOf is effectiveGrace on what a record keeps of a pod: start

@@ -80,12 +80,12 @@ func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
 // last consumed update, or the pending one if nothing was consumed.
 func report(r *Record, orphan bool) KnownPod {
 	k := KnownPod{UID: r.UID, State: r.workType(), Orphan: orphan}
-	var d Delivery
+	var d *Delivery
 	switch {
 	case r.HasActive:
-		d = r.Active
+		d = &r.Active
 	case r.HasPending:
-		d = r.Pending
+		d = &r.Pending
 	default:
 		return k
 	}

@@ -71,6 +71,8 @@ var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
 // putBack returns the kit to the pool, dropping the states it held.
 func (k *replayKit) putBack() {
 	clear(k.replayer.room)
+	k.replayer.arena.reset()
+	k.replayer.lists.reset()
 	k.replayer.closed, k.replayer.spare = nil, State{}
 	replayKits.Put(k)
 }
@@ -90,11 +92,21 @@ func (r *replayer) startWitness(parts int) {
 	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
 	clear(r.room)
 	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
+	r.arena.reset()
+	r.lists.reset()
 	for p := range r.parts {
 		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
-		r.parts[p][0].claim() // born here: Replay's alone
+		start := &r.parts[p][0]
+		start.arena = &r.arena // copies of its records (forks) are lent too
+		start.recs = r.arena.alloc(0, recordsPerPart)
+		r.lists.lend(start)
+		start.claim() // born here: Replay's alone
 	}
 }
+
+// recordsPerPart is the room a part's first records array is lent: a part
+// holds one UID, or the few UIDs of one static full name.
+const recordsPerPart = 4
 
 // partOp is an operation as one part sees it. Replay keeps a SyncKnownPods
 // restricted to the part unboxed (it splits one per part per call).
@@ -146,6 +158,50 @@ type replayer struct {
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
 	split knownSplit
+	// arena lends the parts' record arrays, reused from one Replay call to
+	// the next, so that a long run of checks leaves the garbage collector
+	// (and its write barriers) little to do. Nothing lent outlives the
+	// Replay call: its states are never handed out.
+	arena recordArena
+	lists partLists
+}
+
+// partLists lends each part's first state room for its small lists, reused
+// from one Replay call to the next like the records (arena): a state born
+// with empty lists would allocate each one as it first grows.
+type partLists struct {
+	due       slab[Obligation]
+	mayCancel slab[string]
+	fired     slab[int]
+	notify    slab[notifyEntry]
+}
+
+func (l *partLists) lend(s *State) {
+	s.Due, s.MayCancel, s.Fired, s.notify = l.due.take(2), l.mayCancel.take(2), l.fired.take(4), l.notify.take(2)
+}
+
+func (l *partLists) reset() { l.due.reset(); l.mayCancel.reset(); l.fired.reset(); l.notify.reset() }
+
+// slab lends small empty slices with room from one reused array; a slice
+// that outgrows its room moves to the heap, as append does.
+type slab[T any] struct {
+	buf  []T
+	used int
+}
+
+func (b *slab[T]) take(room int) []T {
+	if len(b.buf)-b.used < room {
+		b.buf, b.used = make([]T, max(256, 2*len(b.buf), room)), 0
+	}
+	lent := b.buf[b.used : b.used : b.used+room]
+	b.used += room
+	return lent
+}
+
+// reset drops what was lent (and what it refers to) for reuse.
+func (b *slab[T]) reset() {
+	clear(b.buf[:b.used])
+	b.used = 0
 }
 
 func (r *replayer) step(p int, op *partOp) error {

@@ -4,9 +4,13 @@ import "slices"
 
 // Delivery is the content of an update waiting in, or taken from, the
 // pending slot (SPEC §1.6): what the next sync call will be given.
+//
+// Fields are ordered widest first here and in PodContent, Flight and
+// Record, so that no padding is wasted: rules copy records (200 bytes, not
+// 248) into and out of states.
 type Delivery struct {
-	Type UpdateType
 	Pod  PodContent
+	Type UpdateType
 	// RuntimeOnly: only a RunningPod is known, so the call is the runtime
 	// variant SyncTerminatingRuntimePod.
 	RuntimeOnly bool
@@ -16,15 +20,15 @@ type Delivery struct {
 // the record holds): what a record keeps of each pod it was given.
 type PodContent struct {
 	Version           int
+	DeletionGrace     int64
+	SpecGrace         int64
 	Static            bool
 	DeletionTimestamp bool
 	HasDeletionGrace  bool
 	Phase             Phase
-	DeletionGrace     int64
-	SpecGrace         int64
 }
 
-func contentOf(p Pod) PodContent {
+func contentOf(p *Pod) PodContent {
 	return PodContent{Version: p.Version, Static: p.Static, DeletionTimestamp: p.DeletionTimestamp,
 		HasDeletionGrace: p.HasDeletionGrace, Phase: p.Phase, DeletionGrace: p.DeletionGrace, SpecGrace: p.SpecGrace}
 }
@@ -46,14 +50,14 @@ func (s Stage) String() string { return [...]string{"idle", "taken", "begun", "r
 
 // Flight is the worker's current pass; the zero value is an idle worker.
 type Flight struct {
-	Stage   Stage
-	Fn      SyncFn
 	Content Delivery
 	// TakeGrace and AckGrace are the record's grace when the update was taken
 	// and when termination was acknowledged: SyncTerminatingPod may be given
 	// either (see stepSyncBegin).
 	TakeGrace int64
 	AckGrace  int64
+	Stage     Stage
+	Fn        SyncFn
 	Acked     bool
 	// Canceled: this pass's context was cancelled (or must be, see Due).
 	Canceled   bool
@@ -68,6 +72,16 @@ type Flight struct {
 type Record struct {
 	UID      string
 	FullName string
+	// Grace is the effective grace period, 0 until termination is requested.
+	Grace int64
+
+	Pending Delivery // if HasPending
+	// Active (if HasActive) is activeUpdate: the merged last consumed
+	// content, the source of replays (always of type sync).
+	Active Delivery
+
+	Flight Flight
+
 	// Static is decided by the pod of the first sighting (the wait list
 	// entry is made then, SPEC §1.4 step 8).
 	Static bool
@@ -82,17 +96,9 @@ type Record struct {
 	Evicted          bool
 	RestartRequested bool
 	ObservedRuntime  bool
-	// Grace is the effective grace period, 0 until termination is requested.
-	Grace int64
 
 	HasPending bool
-	Pending    Delivery
-	// HasActive/Active is activeUpdate: the merged last consumed content,
-	// the source of replays (always of type sync).
-	HasActive bool
-	Active    Delivery
-
-	Flight Flight
+	HasActive  bool
 }
 
 // workType is WorkType() of SPEC §1.2, computed from the record when an

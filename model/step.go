@@ -52,7 +52,7 @@ func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
 	}
 	switch in := in.(type) {
 	case UpdatePod:
-		return stepUpdatePod(s, spare, in), nil
+		return stepUpdatePod(s, spare, &in), nil
 	case WorkerStep:
 		return stepWorkerStep(s, spare, in)
 	case SyncKnownPods:
@@ -93,7 +93,10 @@ func (s *State) enterLock() error {
 	if len(s.Due) > 0 {
 		return rejectf("%s must happen first (fired inside the critical section that caused it)", dueText(s.Due[0]))
 	}
-	s.MayCancel = nil
+	s.MayCancel = s.MayCancel[:0]
+	if s.own&ownMayCancel == 0 {
+		s.MayCancel = nil // shared: the next write copies anyway
+	}
 	return nil
 }
 

@@ -4,7 +4,7 @@ package model
 // §1.5), applied to s in place. There is one outcome, except when a
 // terminal-phase pod is first seen and the runtime cache view is unknown:
 // then s becomes the first (the pod starts in D) and alt (spare) the second.
-func stepUpdatePod(s, spare *State, u UpdatePod) (alt *State) {
+func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
@@ -37,8 +37,8 @@ func stepUpdatePod(s, spare *State, u UpdatePod) (alt *State) {
 }
 
 // applyUpdate is steps 3–10 for record r (new when first), on s in place.
-func applyUpdate(s *State, r Record, u UpdatePod, first bool) {
-	content := Delivery{Type: u.Type, Pod: contentOf(u.Pod), RuntimeOnly: u.RuntimeOnly}
+func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
+	content := Delivery{Type: u.Type, Pod: contentOf(&u.Pod), RuntimeOnly: u.RuntimeOnly}
 	fromRuntime := u.RuntimeOnly
 	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
 	// kill of the known pod spec, if any.
