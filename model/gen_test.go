@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -144,13 +145,7 @@ func (g *generator) syncKnownPods() {
 			desired = append(desired, p.UID)
 		}
 	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range g.parts {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	keys := slices.Sorted(maps.Keys(g.parts))
 	var result KnownPods
 	for _, key := range keys {
 		states := g.parts[key]

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/anishathalye/porcupine"
@@ -176,12 +177,12 @@ func (plan *partitionPlan) plan(ops []Op) {
 	for i := range plan.partOfRoot {
 		plan.partOfRoot[i] = -1
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.nameNode))
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.nameNode))
 	slices.Sort(plan.sorted)
 	for _, name := range plan.sorted {
 		plan.partOfNodeNumbered(plan.nameNode[name])
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], mapKeys(plan.uidNode))
+	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.uidNode))
 	slices.Sort(plan.sorted)
 	for _, uid := range plan.sorted {
 		plan.owns[plan.partOfNodeNumbered(plan.uidNode[uid])] = true
@@ -314,16 +315,6 @@ func (u unionFind) union(a, b int) {
 	ra, rb := u.find(a), u.find(b)
 	if ra != rb {
 		u[max(ra, rb)] = min(ra, rb)
-	}
-}
-
-func mapKeys[V any](m map[string]V) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 

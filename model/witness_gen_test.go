@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -158,7 +159,7 @@ func (g *witnessGen) syncKnownPods() {
 			desired = append(desired, p.UID)
 		}
 	}
-	keys := slices.Sorted(mapKeys(g.parts))
+	keys := slices.Sorted(maps.Keys(g.parts))
 	var result KnownPods
 	for _, key := range keys {
 		s := g.parts[key]
