@@ -80,7 +80,7 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 		runs, f.correctSeeds, len(scenarios.Families()), len(scenarios.GateStrategies()), len(failed))
 	for _, run := range failed {
 		fmt.Fprintf(stdout, "FAIL correct code %s/%s seed %d\n  reproduce: %s\n", run.Family, run.Strategy, run.Seed,
-			reproduce(run.Family, run.Seed, run.Strategy))
+			reproduce(run.Family, run.Seed, run.Strategy, ""))
 	}
 	if !f.noTiming {
 		fmt.Fprintf(stderr, "gate took %.1fs\n", time.Since(began).Seconds())
@@ -125,7 +125,7 @@ func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
 			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
-				reproduce(d.First.Family, d.First.Seed, d.First.Strategy)+mutantArg(row.Mutant.Name))
+				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name))
 		}
 	}
 	return survivors

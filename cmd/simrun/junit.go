@@ -51,7 +51,7 @@ func writeJUnit(path string, results []scenarios.Result, strategy string) error 
 		c := junitCase{Name: fmt.Sprintf("seed %d", r.Seed), Classname: "podsim." + r.Family}
 		if r.Failed() {
 			msg := failureMessage(r)
-			c.Failure = &junitFailure{Message: msg, Body: msg + "\nreproduce: " + reproduce(r.Family, r.Seed, strategy) + mutantArg(r.Mutant)}
+			c.Failure = &junitFailure{Message: msg, Body: msg + "\nreproduce: " + reproduce(r.Family, r.Seed, strategy, r.Mutant)}
 			s.Failures++
 		}
 		s.Tests++

@@ -79,6 +79,8 @@ func familiesNamed(name string) ([]scenarios.Family, error) {
 	return nil, usagef("unknown scenario %q: want one of %s, or all", name, strings.Join(names, ", "))
 }
 
-func reproduce(family string, seed uint64, strategy string) string {
-	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --seed %d --strategy %s", family, seed, strategy)
+// reproduce is the command that replays one seed, with its mutant if any.
+func reproduce(family string, seed uint64, strategy, mutant string) string {
+	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --seed %d --strategy %s", family, seed, strategy) +
+		mutantArg(mutant)
 }

@@ -66,7 +66,7 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return err
 	}
 	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
-		Reproduce: reproduce(fams[0].Name, s, f.strategy) + mutantArg(f.mutant), ArtifactDir: f.outDir, Mutant: f.mutant})
+		Reproduce: reproduce(fams[0].Name, s, f.strategy, f.mutant), ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
 	got := traceLines(rp.Trace)
 	d, diverged := firstDivergence(expected, got)

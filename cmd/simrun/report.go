@@ -42,7 +42,7 @@ func summarize(results []scenarios.Result, strategy string, w io.Writer, busy ma
 		}
 		rw.failed++
 		failed++
-		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy)+mutantArg(r.Mutant))
+		fmt.Fprintf(w, "FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed, failureMessage(r), reproduce(r.Family, r.Seed, strategy, r.Mutant))
 	}
 	header := fmt.Sprintf("%-32s %8s %8s %8s", "family", "seeds", "passed", "failed")
 	if busy != nil {
@@ -103,7 +103,7 @@ func recheck(results []scenarios.Result, traces []string, rerun func(scenarios.R
 			continue
 		}
 		o := opts
-		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy) + mutantArg(r.Mutant)
+		o.Reproduce = reproduce(r.Family, r.Seed, f.strategy, r.Mutant)
 		if f.outDir != "" {
 			o.ArtifactDir = filepath.Join(f.outDir, r.Family, fmt.Sprintf("seed-%d", r.Seed))
 		}
