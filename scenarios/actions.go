@@ -15,6 +15,9 @@ import (
 // do performs one plan action as the kubelet's loops would.
 func (w *World) do(a Action) {
 	p := w.pods[a.UID]
+	if w.apiRefuses(a, p) {
+		return
+	}
 	if p == nil && a.UID != "" {
 		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 		w.pods[a.UID] = p
@@ -51,12 +54,18 @@ func (w *World) do(a Action) {
 		if p.deletedAt == unset {
 			p.deletedAt = w.S.Elapsed()
 		}
+		if w.kube != nil && w.kube.node.APIServer {
+			w.identity.deleteRequested(w, a.UID, g)
+			w.queueReap(p, g)
+		}
 		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 	case Remove:
 		p.inConfig, p.inAPI = false, false
+		w.leftAPI(p)
 		w.updateIf(added, workers.SyncPodKill, a.UID)
 	case Vanish:
 		p.inConfig, p.inAPI = false, false
+		w.leftAPI(p)
 	case Kill, KillNow, RuntimeKill:
 		if toWorkers {
 			w.kill(a)

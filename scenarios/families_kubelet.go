@@ -3,6 +3,8 @@ package scenarios
 import (
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/sim"
 )
 
@@ -126,6 +128,53 @@ func GenerateKubeletRestartTerminalPods(src sim.Source) Plan {
 	}
 	if src.Intn(2) == 0 {
 		p.add(Delete, uids[src.Intn(len(uids))], Action{Grace: int64(pick(src, 0, 5))})
+	}
+	return p.plan
+}
+
+// GenerateRecreateSameName: a pod object is deleted with a grace period
+// and re-created under the same name (a new UID) a few seconds later, while
+// its grace may still run: refused while the old object still holds the
+// name (then retried under another UID), accepted once it left the API.
+// The grace reaper force-deletes objects whose grace expired; faults slow
+// the terminations, so some objects outlive their grace. Sometimes a
+// second round deletes and re-creates again, or a pod of another name
+// lives alongside (SPEC §2 API server model, K6; BUGS.md V2).
+func GenerateRecreateSameName(src sim.Source) Plan {
+	p := newPlanner(src, "recreate-same-name", 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100, 300),
+		SlowRate: pick(src, 0, 300, 600), MaxDelay: pick(src, time.Second, 3*time.Second)})
+	p.plan.Node = &Node{APIServer: true, UniqueNames: true, ForceDeleteAfterGrace: true,
+		EchoLag: pick(src, 0, 500*time.Millisecond, time.Second)}
+	uids := p.uids(6)
+	web := func() Action { return Action{Name: "web", SpecGrace: int64(pick(src, 5, 30))} }
+	p.add(Create, uids[0], web())
+	other := src.Intn(3) == 0
+	if other {
+		p.add(Create, uids[5], Action{Name: "db", SpecGrace: int64(pick(src, 5, 30))})
+	}
+	p.wait(4)
+	// holders are the UIDs that may hold the name "web": each create after
+	// the first may have been refused, so a delete goes to all of them (the
+	// one that is not in the API does nothing).
+	holders, next := []types.UID{uids[0]}, 1
+	for round := 1 + src.Intn(2); round > 0; round-- {
+		for _, uid := range holders {
+			p.add(Delete, uid, Action{Grace: int64(pick(src, 5, 10, 30))})
+		}
+		if other && src.Intn(3) == 0 {
+			p.add(Delete, uids[5], Action{Grace: int64(pick(src, 0, 5))})
+		}
+		p.at += time.Duration(2+src.Intn(10)) * 500 * time.Millisecond
+		p.add(Create, uids[next], web())
+		p.at += time.Duration(2+src.Intn(12)) * 500 * time.Millisecond
+		p.add(Create, uids[next+1], web()) // the retry, if the first was refused
+		holders, next = []types.UID{uids[next], uids[next+1]}, next+2
+		p.wait(6)
+	}
+	if src.Intn(2) == 0 {
+		for _, uid := range holders {
+			p.add(Delete, uid, Action{Grace: int64(pick(src, 0, 5, 30))})
+		}
 	}
 	return p.plan
 }

@@ -153,6 +153,8 @@ func Families() []Family {
 			MarkEvictionSpared, MarkCompletionFired}},
 		{Name: "kubelet-restart-terminal-pods", Generate: GenerateKubeletRestartTerminalPods, Marks: []string{
 			MarkRestartShortcut, MarkRestartDuringSync, MarkRestartOrphanKilled, MarkRestartDeletedGone}},
+		{Name: "recreate-same-name", Generate: GenerateRecreateSameName, Marks: []string{MarkNameTaken,
+			MarkRecreatedInGrace, MarkGraceReaped}},
 	}
 	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams

@@ -40,6 +40,14 @@ type KubeletBugs struct {
 	// #118472/#118497), so a pod rejected at admission and then deleted is
 	// never finished and never deleted from the API. Caught by L7 (API).
 	B13NoTerminalDeleteFilter bool
+	// V2ReaperKeyedByName: the grace reaper (reaper.go, the API-server
+	// side's delayed forced delete) keys its queue by the pod's name only,
+	// deletes without a UID precondition, and does not forget the key when
+	// the object leaves the API: at the deadline it deletes whatever pod
+	// object holds the name then, such as a pod re-created under the same
+	// name within its predecessor's grace (virtual-kubelet #867, #907;
+	// fixed by #908). Caught by K6.
+	V2ReaperKeyedByName bool
 }
 
 // kubelet is the kubelet's memory besides the pod workers: lost at a
@@ -163,7 +171,8 @@ func (b KubeletBugs) String() string {
 		name string
 		on   bool
 	}{{"B4ShutdownKeepsPhase", b.B4ShutdownKeepsPhase}, {"B5AdmitCountsRejected", b.B5AdmitCountsRejected},
-		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter}} {
+		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter},
+		{"V2ReaperKeyedByName", b.V2ReaperKeyedByName}} {
 		if f.on {
 			on = append(on, f.name)
 		}

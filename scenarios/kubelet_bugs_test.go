@@ -22,6 +22,7 @@ func TestKubeletBugsAreCaught(t *testing.T) {
 		{"B5", KubeletBugs{B5AdmitCountsRejected: true}, "rejected-admission", "K1"},
 		{"B10", KubeletBugs{B10StatusIgnoresRunning: true}, "rejected-admission", "K2"},
 		{"B13", KubeletBugs{B13NoTerminalDeleteFilter: true}, "rejected-admission", "L7"},
+		{"V2", KubeletBugs{V2ReaperKeyedByName: true}, "recreate-same-name", "K6"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := familyNamed(t, tc.family)

@@ -37,6 +37,9 @@ const (
 	MarkEvictionCleanupWaited   = "eviction-cleanup-waited"   // the eviction manager saw its victim finished
 	MarkEvictionSpared          = "eviction-spared"           // an eviction skipped a static, critical or inactive pod
 	MarkRestartDeletedGone      = "restart-deleted-gone"      // a pod deleted before a kubelet restart was deleted from the API after it
+	MarkNameTaken               = "name-taken"                // a create was refused: another pod object held the name
+	MarkRecreatedInGrace        = "recreated-in-grace"        // a pod object was created while a same-name one's deletion grace ran
+	MarkGraceReaped             = "grace-reaped"              // the grace reaper force-deleted an object whose grace expired
 	// Set from the event stream.
 	MarkRestartShortcut     = "restart-terminal-shortcut" // after a kubelet restart, a pod's first call was SyncTerminatedPod
 	MarkRestartDuringSync   = "restart-during-sync"       // the kubelet restarted while a sync call was in flight

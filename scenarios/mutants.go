@@ -65,12 +65,14 @@ var gateFamilies = map[string][]string{
 	"B5":  {"rejected-admission", "swarm"},
 	"B10": {"rejected-admission", "swarm"},
 	"B13": {"rejected-admission", "swarm"},
+	"V2":  {"recreate-same-name"},
 }
 
 // Mutants lists every catalogued bug the gate can re-introduce: the
 // workers' G and M mutants (workers/mutants) in BUGS.md order, the B16
 // runtime fault, then the kubelet-level K entries of the World
-// (KubeletBugs). V2 is listed apart, by UnmodelledMutants.
+// (KubeletBugs), virtual-kubelet's V2 (in the World's API server model)
+// last.
 func Mutants() []Mutant {
 	var out []Mutant
 	for _, info := range mutants.Catalogue() {
@@ -110,14 +112,9 @@ var kubeletMutants = []struct {
 	{Mutant{Name: "B13", Issue: "#118472", Invariants: []string{"L7", "K3"},
 		Mutation: "housekeeping does not filter terminal pods to delete: a rejected, deleted pod is never deleted"},
 		func(b *KubeletBugs) { b.B13NoTerminalDeleteFilter = true }},
-}
-
-// UnmodelledMutants are BUGS.md entries the World cannot express yet, so
-// the gate does not claim them: V2 needs name-keyed API objects (a pod
-// recreated under the same name during its predecessor's deletion grace).
-var UnmodelledMutants = []Mutant{
-	{Name: "V2", Kind: KindKubelet, Issue: "virtual-kubelet #867", Invariants: []string{"S16"},
-		Mutation: "the delayed forced delete is keyed by name, not UID"},
+	{Mutant{Name: "V2", Issue: "virtual-kubelet #867, #907", Invariants: []string{"K6"},
+		Mutation: "the grace reaper's delayed forced delete is keyed by name: it deletes a pod re-created under that name"},
+		func(b *KubeletBugs) { b.V2ReaperKeyedByName = true }},
 }
 
 // MutantNamed returns the catalogued mutant called name.

@@ -85,8 +85,11 @@ func (a Action) String() string {
 	if a.UID != "" {
 		fmt.Fprintf(&b, " uid=%s", a.UID)
 	}
-	if a.Static {
+	switch {
+	case a.Static:
 		fmt.Fprintf(&b, " static name=%s", a.Name)
+	case a.Name != "":
+		fmt.Fprintf(&b, " name=%s", a.Name) // the API object's name (World.podOf)
 	}
 	if a.Kind == Create && (a.CPU != 0 || a.Mem != 0 || a.Priority != 0) {
 		fmt.Fprintf(&b, " cpu=%d mem=%d prio=%d", a.CPU, a.Mem, a.Priority)
@@ -134,6 +137,18 @@ type Node struct {
 	// ascending Priority: a pod belongs to the last group whose Priority
 	// is ≤ its own; each group is given Grace seconds.
 	ShutdownGroups []ShutdownGroup
+	// UniqueNames: the API server refuses the create of a pod object whose
+	// name another object in the API holds (AlreadyExists), and a delete
+	// of an object that is not in the API (NotFound) does nothing. Off in
+	// the families written before names mattered: swarm gives all its
+	// pods, API pods too, the one name "web". (Later fields are omitted
+	// from JSON when off, so that older regression scripts keep their
+	// bytes.)
+	UniqueNames bool `json:",omitempty"`
+	// ForceDeleteAfterGrace switches on the grace reaper (reaper.go): the
+	// API-server side's delayed forced delete of a pod object whose
+	// deletion grace expired (virtual-kubelet's pod controller, BUGS.md V2).
+	ForceDeleteAfterGrace bool `json:",omitempty"`
 }
 
 // ShutdownGroup is one ShutdownGracePeriodByPodPriority entry.
@@ -149,6 +164,12 @@ func (n *Node) String() string {
 	}
 	for _, g := range n.ShutdownGroups {
 		s += fmt.Sprintf(" group(prio>=%d grace=%ds)", g.Priority, g.Grace)
+	}
+	if n.UniqueNames {
+		s += " unique-names"
+	}
+	if n.ForceDeleteAfterGrace {
+		s += " grace-reaper"
 	}
 	return s
 }

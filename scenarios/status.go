@@ -75,6 +75,7 @@ func (w *World) syncStatus(uid types.UID) bool {
 	}
 	if p.deletion != nil && terminalPhase(p.apiPhase) && st.finished {
 		k.check.deleted(w, uid)
+		w.identity.removed(w, uid, "status manager", false)
 		if p.rejected {
 			w.mark(MarkRejectedDeletedGone)
 		}
@@ -82,6 +83,7 @@ func (w *World) syncStatus(uid types.UID) bool {
 			w.mark(MarkRestartDeletedGone)
 		}
 		p.inAPI = false
+		w.leftAPI(p)
 		w.echoLater(p)
 	}
 	return true

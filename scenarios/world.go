@@ -94,6 +94,11 @@ type World struct {
 	// the plan has a Node; Bugs re-introduces historical kubelet bugs.
 	kube *kubelet
 	Bugs KubeletBugs
+	// reaper is the API server's grace reaper and identity the K6 check's
+	// record of delete requests (reaper.go, kubelet_check_identity.go):
+	// the API server's, so a kubelet restart keeps them.
+	reaper   graceReaper
+	identity identityCheck
 	// workersMutant is the workers mutant of this run (reintroduce), switched
 	// on again in the pod workers of every kubelet restart.
 	workersMutant string
@@ -218,10 +223,7 @@ func (w *World) syncDue() {
 func (w *World) podOf(uid types.UID) *v1.Pod {
 	p := w.pods[uid]
 	a := p.action
-	name := a.Name
-	if name == "" {
-		name = "pod-" + string(uid)
-	}
+	name := podName(a)
 	source := "api"
 	if a.Static {
 		source = "file"

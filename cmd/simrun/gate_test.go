@@ -54,7 +54,7 @@ func TestMutantFlags(t *testing.T) {
 		{[]string{"replay", "--scenario", "kill-during-create", "--seed", "0"}, 0, "ok"},
 		{[]string{"run", "--scenario", "kill-during-create", "--seeds", "3", "--mutant", "B16"}, 1, "kill-latency"},
 		{[]string{"list"}, 0, "B16  fault"},
-		{[]string{"list"}, 0, "not modelled (the gate does not claim it): V2"},
+		{[]string{"list"}, 0, "V2   K     virtual-kubelet #867, #907"},
 	}
 	for _, c := range cases {
 		out, errOut, code := simrun(t, nil, c.args...)

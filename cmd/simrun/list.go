@@ -9,15 +9,12 @@ import (
 )
 
 // printMutants is simrun list's mutant section: each catalogued bug the
-// gate re-introduces, then the ones the world cannot express yet.
+// gate re-introduces.
 func printMutants(stdout io.Writer) {
 	fmt.Fprintln(stdout, "mutants (--mutant NAME; BUGS.md id, kind, issue, invariants expected to catch it):")
 	for _, m := range scenarios.Mutants() {
 		fmt.Fprintf(stdout, "  %-4s %-5s %-28s %s\n      %s\n      families: %s\n", m.Name, m.Kind, m.Issue,
 			strings.Join(m.Invariants, ","), m.Mutation, strings.Join(m.Families, ", "))
-	}
-	for _, m := range scenarios.UnmodelledMutants {
-		fmt.Fprintf(stdout, "not modelled (the gate does not claim it): %s %s: %s\n", m.Name, m.Issue, m.Mutation)
 	}
 }
 
