@@ -68,7 +68,7 @@ real:
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ## real-sweep: SEEDS seeds of every family on the real kubelet (default
-## 800 × 14 families = 11,200 seeds), once as is and once with the workers'
+## 800 × 15 families = 12,000 seeds), once as is and once with the workers'
 ## wake-ups held (HOLD, realkubelet/wakes.go); fails on any unexplained finding.
 SEEDS ?= 800
 real-sweep:

@@ -72,14 +72,16 @@
 //     SyncKnownPods and the runtime kill is a single step here.
 //   - swarm: every pod-worker action kind, with the limits above.
 //   - rejected-admission, node-shutdown, eviction-wait,
-//     kubelet-restart-terminal-pods, swarm-restart (and the swarm's
-//     node-level half): these exercise the simulated kubelet around the pod
+//     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
+//     (and the swarm's node-level half): these exercise the simulated kubelet around the pod
 //     workers (admission, status manager, API server, eviction and shutdown
 //     managers, restart) that the World models; this driver drives the pod
 //     workers alone. It runs their plans' pod-worker actions (create,
 //     update, delete, kill, …), turns Evict into killPodNow with evict=true
 //     (without the eviction manager's pod selection), skips Shutdown and
-//     Restart (actions.go), and ignores the plan's Node (admission, resources),
+//     Restart (actions.go), and ignores the plan's Node (admission, resources,
+//     the API server's unique names and grace reaper: every create of
+//     recreate-same-name reaches the pod workers, as a pod of its own),
 //     so on the real target these families are pod-worker scenarios
 //     shaped like kubelet ones, not kubelet scenarios.
 //

@@ -18,7 +18,8 @@ import (
 // calling a query would see exactly this). It keeps those answers itself,
 // at every release (World's lock hook), so judging adds no scheduling
 // point and reads no half-updated record. Its violations join the World's
-// (Oracle "kubelet").
+// (Oracle "kubelet"), as do those of K6, ours (BUGS.md V2's identity
+// invariant), which judges the API server side (kubelet_check_identity.go).
 type kubeletCheck struct {
 	answers map[types.UID]workers.Answers // committed, per UID the plan names
 	// start is the committed state when the admission in progress began.
