@@ -179,6 +179,13 @@ func (a *recordArena) reset() {
 // plain loop: the generic slices.BinarySearchFunc copies a whole Record per
 // comparison.)
 func (s *State) findRecord(uid string) (int, bool) {
+	if len(s.recs) <= smallRecords {
+		for i := range s.recs { // a part's state: equality first, no ordering compare
+			if s.recs[i].UID == uid {
+				return i, true
+			}
+		}
+	}
 	lo, hi := 0, len(s.recs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -345,3 +352,8 @@ func withViewsAll(states []State) []State {
 	}
 	return out
 }
+
+// smallRecords: up to this many records findRecord scans for the UID
+// before searching for its place (string equality is cheaper than an
+// ordering compare, and a partition's state holds one or a few records).
+const smallRecords = 4
