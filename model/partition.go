@@ -120,8 +120,8 @@ type uidSlot struct {
 
 func (c *uidCache) slot(uid string) *uidSlot {
 	h := len(uid)
-	for i := max(0, len(uid)-4); i < len(uid); i++ { // UIDs differ at the end
-		h = h*31 + int(uid[i])
+	if n := len(uid); n >= 2 { // UIDs differ at the end
+		h = h*31 + int(uid[n-2])*7 + int(uid[n-1])
 	}
 	return &c[h&63]
 }
@@ -212,32 +212,42 @@ func (plan *partitionPlan) reset(ops int) {
 }
 
 // nodeEachOp sets partOf to the node of each operation (broadcast for
-// SyncKnownPods), joining static pods' UIDs with their full names.
+// SyncKnownPods), joining static pods' UIDs with their full names. One type
+// switch per operation: planning is a fair share of a witness replay.
 func (plan *partitionPlan) nodeEachOp(ops []Op) {
-	uidNodeOf := plan.uidNodeOf
 	for i := range ops {
+		var uid string
 		switch in := ops[i].Input.(type) {
-		case SyncKnownPods:
-			plan.partOf[i] = broadcast
-			known, _ := ops[i].Output.(KnownPods)
-			for _, k := range known {
-				uidNodeOf(k.UID)
-			}
+		case WorkerStep:
+			uid = in.UID
 		case UpdatePod:
-			plan.partOf[i] = uidNodeOf(in.Pod.UID)
+			plan.partOf[i] = plan.uidNodeOf(in.Pod.UID)
 			if in.Pod.Static && !in.RuntimeOnly {
 				plan.nameKey = in.Pod.appendFullName(plan.nameKey[:0])
 				plan.uf.union(plan.partOf[i], plan.nameNodeOf(plan.nameKey))
 			}
+			continue
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
 				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
-			} else {
-				plan.partOf[i] = uidNodeOf(in.UID)
+				continue
 			}
+			uid = in.UID
+		case SyncBegin:
+			uid = in.UID
+		case SyncEnd:
+			uid = in.UID
+		case SyncKnownPods:
+			plan.partOf[i] = broadcast
+			known, _ := ops[i].Output.(KnownPods)
+			for _, k := range known {
+				plan.uidNodeOf(k.UID)
+			}
+			continue
 		default:
-			plan.partOf[i] = uidNodeOf(uidOf(in))
+			uid = uidOf(in)
 		}
+		plan.partOf[i] = plan.uidNodeOf(uid)
 	}
 }
 

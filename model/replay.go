@@ -24,37 +24,53 @@ import (
 // these markers) is not a linearization; porcupine decides whether another
 // one is. failedAt is the index of the first operation no possible state
 // admits.
+//
+// Parts are independent (each steps its own states on its own operations
+// and its share of each SyncKnownPods), so Replay walks them one after the
+// other rather than the history op by op: the result is the same — the
+// first failure in history order, and at a SyncKnownPods that fails in
+// several parts the lowest-numbered part's — while one part's states stay
+// in the same few arrays from its first operation to its last.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
-	plan, r := &kit.plan, &kit.replayer
+	plan, walk, r := &kit.plan, &kit.walk, &kit.replayer
 	plan.plan(ops)
-	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
-		r.startWitness(plan.parts)
-	} else {
-		r.witness, r.closed = false, make([][]*node, plan.parts)
-		for p := range r.closed {
-			r.closed[p] = initialSet()
+	walk.build(plan, ops)
+	r.witness = slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })
+	failedAt = -1
+	for q := range plan.parts {
+		if at, why := r.walkPart(walk, ops, q, failedAt); at >= 0 {
+			failedAt, reason = at, why
 		}
 	}
-	for i, op := range ops {
+	return failedAt < 0, failedAt, reason
+}
+
+// walkPart steps part q through its operations from the initial state. It
+// returns the index of the first operation no state admits, with the
+// rejection, or -1; it stops before index limit (if ≥ 0): a failure there
+// or later does not come first.
+func (r *replayer) walkPart(w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
+	r.startPart()
+	shares := w.shares(q)
+	for _, i := range w.ops[w.opsAt[q]:w.opsAt[q+1]] {
+		if limit >= 0 && int(i) >= limit {
+			break
+		}
+		op := &ops[i]
 		var err error
-		if p := plan.partOf[i]; p != broadcast {
-			err = r.step(p, &partOp{in: op.Input, out: op.Output})
+		if _, known := op.Input.(SyncKnownPods); known {
+			desired, kept := shares.next(i)
+			err = r.step(0, &partOp{restricted: true, desired: desired, kept: kept})
 		} else {
-			r.split.split(plan, op)
-			for q, owns := range plan.owns {
-				if owns && err == nil {
-					in, kept := r.split.part(q)
-					err = r.step(q, &partOp{restricted: true, desired: in.Desired, kept: kept})
-				}
-			}
+			err = r.step(0, &partOp{in: op.Input, out: op.Output})
 		}
 		if err != nil {
-			return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
+			return int(i), fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
 		}
 	}
-	return true, -1, ""
+	return -1, ""
 }
 
 // replayKit is what one Replay call works with. Replay takes one from a
@@ -63,6 +79,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 // is reachable from outside the Replay call that holds it.
 type replayKit struct {
 	plan     partitionPlan
+	walk     partWalk
 	replayer replayer
 }
 
@@ -70,11 +87,39 @@ var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
 
 // putBack returns the kit to the pool, dropping the states it held.
 func (k *replayKit) putBack() {
-	clear(k.replayer.room)
-	k.replayer.arena.reset()
-	k.replayer.lists.reset()
-	k.replayer.closed, k.replayer.spare = nil, State{}
+	r := &k.replayer
+	for _, states := range r.parts {
+		clear(states[:cap(states)])
+	}
+	clear(r.scratch[:cap(r.scratch)])
+	r.arena.reset()
+	r.lists.reset()
+	r.closed, r.spare = nil, State{}
 	replayKits.Put(k)
+}
+
+// startPart sets the replayer to walk a part from the initial state. In
+// witness mode the part starts in one state that Replay alone holds
+// (private: it writes in place and recycles), whose arrays the arena and
+// slabs lend again: nothing of the previous part is reachable any more.
+func (r *replayer) startPart() {
+	if !r.witness {
+		r.closed = append(r.closed[:0], initialSet())
+		return
+	}
+	r.private = true
+	if len(r.parts) != 1 { // the part's states and the scratch swap arrays as they go
+		r.parts, r.scratch = [][]State{make([]State, 1, 4)}, make([]State, 0, 4)
+	}
+	r.parts[0] = r.parts[0][:1]
+	r.parts[0][0], r.spare = State{}, State{}
+	r.arena.reset()
+	r.lists.reset()
+	start := &r.parts[0][0]
+	start.arena = &r.arena // copies of its records (forks) are lent too
+	start.recs = r.arena.alloc(0, recordsPerPart)
+	r.lists.lend(start)
+	start.claim() // born here: Replay's alone
 }
 
 // newWitnessReplayer is a replayer of its own for parts parts (tests).
@@ -88,12 +133,8 @@ func newWitnessReplayer(parts int) replayer {
 // replayer alone (private: it writes in place and recycles).
 func (r *replayer) startWitness(parts int) {
 	r.witness, r.private = true, true
-	r.scratch = nil                                     // it may be a window of room, which the parts get back
 	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
-	clear(r.room)
 	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
-	r.arena.reset()
-	r.lists.reset()
 	for p := range r.parts {
 		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
 		start := &r.parts[p][0]
