@@ -105,6 +105,9 @@ type partitionPlan struct {
 	sorted     []string
 	nameKey    []byte
 	recent     uidCache
+	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
+	// entry, in history order (partWalk shares the results out by part).
+	knownNodes []int32
 }
 
 // uidCache answers most UID lookups of a plan with one string comparison
@@ -120,8 +123,8 @@ type uidSlot struct {
 
 func (c *uidCache) slot(uid string) *uidSlot {
 	h := len(uid)
-	if n := len(uid); n >= 2 { // UIDs differ at the end
-		h = h*31 + int(uid[n-2])*7 + int(uid[n-1])
+	if h > 0 { // UIDs differ at the end
+		h = h*13 + int(uid[h-1])
 	}
 	return &c[h&63]
 }
@@ -199,7 +202,7 @@ func (plan *partitionPlan) plan(ops []Op) {
 }
 
 func (plan *partitionPlan) reset(ops int) {
-	plan.parts, plan.uf, plan.owns = 0, plan.uf[:0], plan.owns[:0]
+	plan.parts, plan.uf, plan.owns, plan.knownNodes = 0, plan.uf[:0], plan.owns[:0], plan.knownNodes[:0]
 	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
 	if plan.uidNode == nil {
 		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
@@ -213,20 +216,20 @@ func (plan *partitionPlan) reset(ops int) {
 
 // nodeEachOp sets partOf to the node of each operation (broadcast for
 // SyncKnownPods), joining static pods' UIDs with their full names. One type
-// switch per operation: planning is a fair share of a witness replay.
+// switch and one UID lookup per operation: planning is a fair share of a
+// witness replay.
 func (plan *partitionPlan) nodeEachOp(ops []Op) {
 	for i := range ops {
 		var uid string
+		var static *Pod // a static pod's update joins its full name
 		switch in := ops[i].Input.(type) {
 		case WorkerStep:
 			uid = in.UID
 		case UpdatePod:
-			plan.partOf[i] = plan.uidNodeOf(in.Pod.UID)
+			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
-				plan.nameKey = in.Pod.appendFullName(plan.nameKey[:0])
-				plan.uf.union(plan.partOf[i], plan.nameNodeOf(plan.nameKey))
+				static = &in.Pod
 			}
-			continue
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
 				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
@@ -241,13 +244,21 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			plan.partOf[i] = broadcast
 			known, _ := ops[i].Output.(KnownPods)
 			for _, k := range known {
-				plan.uidNodeOf(k.UID)
+				plan.knownNodes = append(plan.knownNodes, int32(plan.uidNodeOf(k.UID)))
 			}
 			continue
 		default:
 			uid = uidOf(in)
 		}
-		plan.partOf[i] = plan.uidNodeOf(uid)
+		e := plan.recent.slot(uid) // uidNodeOf, inline
+		if e.node < 0 || e.uid != uid {
+			e.uid, e.node = uid, plan.node(plan.uidNode, uid)
+		}
+		plan.partOf[i] = e.node
+		if static != nil {
+			plan.nameKey = static.appendFullName(plan.nameKey[:0])
+			plan.uf.union(e.node, plan.nameNodeOf(plan.nameKey))
+		}
 	}
 }
 

@@ -1,15 +1,17 @@
 package model
 
 // partWalk lists a planned history part by part, for Replay, which checks
-// one part at a time (parts are independent, see Replay): each part's
-// operations in history order (a SyncKnownPods in every part that owns
-// UIDs), and each SyncKnownPods' share for each part (its desired UIDs and
-// result entries whose UIDs the part owns), grouped by part in history
-// order, so that walking a part takes its shares one after the other. A
-// Replay kit keeps one and reuses its arrays.
+// one part at a time (parts are independent, see Replay): each part's own
+// operations in history order, the SyncKnownPods (which every part that
+// owns UIDs takes in turn, merged in by index), and each SyncKnownPods'
+// share for each part (its desired UIDs and result entries whose UIDs the
+// part owns), grouped by part in history order, so that walking a part
+// takes its shares one after the other. A Replay kit keeps one and reuses
+// its arrays.
 type partWalk struct {
-	// ops[opsAt[q]:opsAt[q+1]] are the indices of part q's operations.
-	opsAt, ops []int32
+	// ops[opsAt[q]:opsAt[q+1]] are the indices of part q's operations
+	// other than SyncKnownPods; broadcasts are the SyncKnownPods'.
+	opsAt, ops, broadcasts []int32
 	// desired[desiredAt[q]:desiredAt[q+1]] are the desired UIDs part q is
 	// given, desiredOf the index of the SyncKnownPods each comes from; kept,
 	// keptAt and keptOf are the same for the result entries.
@@ -17,39 +19,39 @@ type partWalk struct {
 	desiredAt, desiredOf []int32
 	kept                 KnownPods
 	keptAt, keptOf       []int32
-	// broadcasts are the indices of the SyncKnownPods; itemPart (scratch)
-	// the part of each of their items, in history order.
-	broadcasts, itemPart []int32
+	// itemPart (scratch) is the part of each item, in history order.
+	itemPart []int32
 }
 
 // build lists plan's parts of ops.
 func (w *partWalk) build(plan *partitionPlan, ops []Op) {
 	w.listOps(plan)
-	desired := func(i int) []string { return ops[i].Input.(SyncKnownPods).Desired }
-	w.desired, w.desiredAt, w.desiredOf = shareOut(w, plan, w.desired, w.desiredAt, w.desiredOf, desired,
-		func(uid string) string { return uid })
-	known := func(i int) KnownPods { k, _ := ops[i].Output.(KnownPods); return k }
-	w.kept, w.keptAt, w.keptOf = shareOut(w, plan, w.kept, w.keptAt, w.keptOf, known,
-		func(e KnownPod) string { return e.UID })
-}
-
-// shareOut groups the items (of every SyncKnownPods i) by the part of
-// their UID, in history order (a stable counting sort), into out, with
-// at[q] where part q's start and of[k] the operation of item out[k].
-// Items of no part (a desired UID nothing else names) are dropped.
-func shareOut[S ~[]E, E any](w *partWalk, plan *partitionPlan, out S, at, of []int32, items func(i int) S,
-	uid func(E) string) (S, []int32, []int32) {
 	w.itemPart = w.itemPart[:0]
 	for _, i := range w.broadcasts {
-		for _, x := range items(int(i)) {
-			w.itemPart = append(w.itemPart, int32(plan.partOfUID(uid(x))))
+		for _, uid := range ops[i].Input.(SyncKnownPods).Desired {
+			w.itemPart = append(w.itemPart, int32(plan.partOfUID(uid)))
 		}
 	}
+	desired := func(i int32) []string { return ops[i].Input.(SyncKnownPods).Desired }
+	w.desired, w.desiredAt, w.desiredOf = shareOut(w, plan, w.desired, w.desiredAt, w.desiredOf, desired)
+	w.itemPart = w.itemPart[:0]
+	for _, n := range plan.knownNodes { // the planner looked the UIDs up
+		w.itemPart = append(w.itemPart, int32(plan.partOfNode[n]))
+	}
+	known := func(i int32) KnownPods { k, _ := ops[i].Output.(KnownPods); return k }
+	w.kept, w.keptAt, w.keptOf = shareOut(w, plan, w.kept, w.keptAt, w.keptOf, known)
+}
+
+// shareOut groups the items of every SyncKnownPods by their part
+// (itemPart, in history order: a stable counting sort) into out, with
+// at[q] where part q's start and of[k] the operation of item out[k].
+// Items of no part (a desired UID nothing else names) are dropped.
+func shareOut[S ~[]E, E any](w *partWalk, plan *partitionPlan, out S, at, of []int32, items func(i int32) S) (S, []int32, []int32) {
 	at = groupByPart(at, w.itemPart, plan.parts)
 	out, of = grow(out, int(at[plan.parts])), grow(of, int(at[plan.parts]))
 	k := 0
 	for _, i := range w.broadcasts {
-		for _, x := range items(int(i)) {
+		for _, x := range items(i) {
 			if q := w.itemPart[k]; q >= 0 { // at[q] is the next free slot of part q...
 				out[at[q]], of[at[q]] = x, i
 				at[q]++
@@ -61,8 +63,8 @@ func shareOut[S ~[]E, E any](w *partWalk, plan *partitionPlan, out S, at, of []i
 	return out, at, of
 }
 
-// listOps fills ops and opsAt: a stable counting sort of the operations
-// by part, a SyncKnownPods going to every part that owns UIDs.
+// listOps fills ops, opsAt and broadcasts: a stable counting sort of the
+// operations by part.
 func (w *partWalk) listOps(plan *partitionPlan) {
 	w.opsAt = grow(w.opsAt, plan.parts+1)
 	clear(w.opsAt)
@@ -74,11 +76,6 @@ func (w *partWalk) listOps(plan *partitionPlan) {
 			w.opsAt[p+1]++
 		}
 	}
-	for q, owns := range plan.owns {
-		if owns {
-			w.opsAt[q+1] += int32(len(w.broadcasts))
-		}
-	}
 	for q := range plan.parts {
 		w.opsAt[q+1] += w.opsAt[q]
 	}
@@ -87,13 +84,6 @@ func (w *partWalk) listOps(plan *partitionPlan) {
 		if p != broadcast {
 			w.ops[w.opsAt[p]] = int32(i)
 			w.opsAt[p]++
-			continue
-		}
-		for q, owns := range plan.owns {
-			if owns {
-				w.ops[w.opsAt[q]] = int32(i)
-				w.opsAt[q]++
-			}
 		}
 	}
 	unshift(w.opsAt) // ...and now the end of part q

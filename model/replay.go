@@ -40,37 +40,46 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	r.witness = slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })
 	failedAt = -1
 	for q := range plan.parts {
-		if at, why := r.walkPart(walk, ops, q, failedAt); at >= 0 {
+		if at, why := r.walkPart(plan, walk, ops, q, failedAt); at >= 0 {
 			failedAt, reason = at, why
 		}
 	}
 	return failedAt < 0, failedAt, reason
 }
 
-// walkPart steps part q through its operations from the initial state. It
-// returns the index of the first operation no state admits, with the
-// rejection, or -1; it stops before index limit (if ≥ 0): a failure there
-// or later does not come first.
-func (r *replayer) walkPart(w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
+// walkPart steps part q through its operations from the initial state:
+// its own, and every SyncKnownPods if it owns UIDs, merged in history
+// order. It returns the index of the first operation no state admits, with
+// the rejection, or -1; it stops before index limit (if ≥ 0): a failure
+// there or later does not come first. In witness mode it first looks for a
+// witness path depth first (walkFast, the common case), and walks the set
+// of states only if there is none.
+func (r *replayer) walkPart(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
+	if r.witness && r.walkFast(plan, w, ops, q, limit) {
+		return -1, ""
+	}
+	return r.walkExact(plan, w, ops, q, limit)
+}
+
+// walkExact is walkPart stepping the set of every possible state: closed
+// sets (Next) without markers, the outcomes of every fork in witness mode.
+func (r *replayer) walkExact(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
 	r.startPart()
-	shares := w.shares(q)
-	for _, i := range w.ops[w.opsAt[q]:w.opsAt[q+1]] {
-		if limit >= 0 && int(i) >= limit {
-			break
+	at := r.cursor(plan, w, ops, q, limit)
+	for {
+		i, known, more := at.next()
+		if !more {
+			return -1, ""
 		}
-		op := &ops[i]
-		var err error
-		if _, known := op.Input.(SyncKnownPods); known {
-			desired, kept := shares.next(i)
-			err = r.step(0, &partOp{restricted: true, desired: desired, kept: kept})
-		} else {
-			err = r.step(0, &partOp{in: op.Input, out: op.Output})
+		op := partOp{in: ops[i].Input, out: ops[i].Output}
+		if known {
+			desired, kept := at.shares.next(i)
+			op = partOp{restricted: true, desired: desired, kept: kept}
 		}
-		if err != nil {
-			return int(i), fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
+		if err := r.step(0, &op); err != nil {
+			return int(i), fmt.Sprintf("op %d %q: %v", i, Describe(ops[i].Input, ops[i].Output), err)
 		}
 	}
-	return -1, ""
 }
 
 // replayKit is what one Replay call works with. Replay takes one from a
@@ -92,6 +101,7 @@ func (k *replayKit) putBack() {
 		clear(states[:cap(states)])
 	}
 	clear(r.scratch[:cap(r.scratch)])
+	clear(r.forks[:cap(r.forks)])
 	r.arena.reset()
 	r.lists.reset()
 	r.closed, r.spare = nil, State{}
@@ -198,7 +208,8 @@ type replayer struct {
 	scratch []State
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
-	split knownSplit
+	// forks are the outcomes walkFast keeps aside.
+	forks []pendingFork
 	// arena lends the parts' record arrays, reused from one Replay call to
 	// the next, so that a long run of checks leaves the garbage collector
 	// (and its write barriers) little to do. Nothing lent outlives the
@@ -212,16 +223,25 @@ type replayer struct {
 // with empty lists would allocate each one as it first grows.
 type partLists struct {
 	due       slab[Obligation]
-	mayCancel slab[string]
+	mayCancel slab[string] // and wait lists (detach)
 	fired     slab[int]
 	notify    slab[notifyEntry]
+	started   slab[StaticStarted]
+	waiting   slab[StaticWaiting]
 }
 
 func (l *partLists) lend(s *State) {
 	s.Due, s.MayCancel, s.Fired, s.notify = l.due.take(2), l.mayCancel.take(2), l.fired.take(4), l.notify.take(2)
 }
 
-func (l *partLists) reset() { l.due.reset(); l.mayCancel.reset(); l.fired.reset(); l.notify.reset() }
+func (l *partLists) reset() {
+	l.due.reset()
+	l.mayCancel.reset()
+	l.fired.reset()
+	l.notify.reset()
+	l.started.reset()
+	l.waiting.reset()
+}
 
 // slab lends small empty slices with room from one reused array; a slice
 // that outgrows its room moves to the heap, as append does.

@@ -1,0 +1,121 @@
+package model
+
+// Witness mode, depth first. A part's walk in witness mode steps one state;
+// where an operation has two outcomes (a fork: abort or acknowledge after a
+// terminating take, a terminal pod first seen with an unknown cache) it goes
+// on with the first and keeps the second aside, with its position in the
+// part's operations, to resume from if the path taken is rejected later. So
+// a part holds one state at every step instead of stepping both outcomes
+// until one is rejected (usually a few operations later). The verdict is
+// the same as walking the set of all outcomes (walkExact): some path
+// survives every operation iff the set is never empty. Only the verdict:
+// when no path survives, or the search runs long (forks whose outcomes are
+// never told apart would multiply paths), Replay walks the part again with
+// the set, which gives the first failure and its reasons.
+
+// partCursor is a position in a part's operations: its own and the
+// SyncKnownPods still to step (merged by index), their shares, and the
+// index before which the walk stops.
+type partCursor struct {
+	own, known []int32
+	shares     partShares
+	end        int32
+}
+
+// next pops the next operation's index; known reports a SyncKnownPods;
+// more is false at the end (or at end).
+func (c *partCursor) next() (i int32, known, more bool) {
+	switch {
+	case len(c.known) > 0 && (len(c.own) == 0 || c.known[0] < c.own[0]):
+		i, c.known, known = c.known[0], c.known[1:], true
+	case len(c.own) > 0:
+		i, c.own = c.own[0], c.own[1:]
+	default:
+		return 0, false, false
+	}
+	return i, known, i < c.end
+}
+
+func (r *replayer) cursor(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) partCursor {
+	c := partCursor{own: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
+	if plan.owns[q] {
+		c.known = w.broadcasts
+	}
+	if limit >= 0 {
+		c.end = int32(limit)
+	}
+	return c
+}
+
+// pendingFork is an outcome kept aside: the state (which shares no array
+// with any other) and where its walk resumes.
+type pendingFork struct {
+	state State
+	at    partCursor
+}
+
+// walkFast reports whether part q's operations before limit have a
+// witness path (see above). false is not a verdict: walkExact decides.
+func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) bool {
+	r.startPart()
+	at := r.cursor(plan, w, ops, q, limit)
+	budget := 4*(len(at.own)+len(at.known)) + 64 // steps, forks' detours included
+	r.forks = r.forks[:0]
+	s := &r.parts[0][0]
+	for ; budget > 0; budget-- {
+		i, known, more := at.next()
+		if !more {
+			return true
+		}
+		var alt *State
+		var err error
+		if known {
+			desired, kept := at.shares.next(i)
+			if err = s.enterLock(); err == nil {
+				err = stepSyncKnownPods(s, SyncKnownPods{Desired: desired}, kept)
+			}
+		} else {
+			alt, err = stepOn(s, &r.spare, ops[i].Input, ops[i].Output)
+		}
+		switch {
+		case err != nil && len(r.forks) == 0:
+			return false
+		case err != nil: // this path is rejected: resume the last outcome kept aside
+			last := len(r.forks) - 1
+			*s, at = r.forks[last].state, r.forks[last].at
+			r.forks[last] = pendingFork{}
+			r.forks = r.forks[:last]
+		case alt != nil:
+			r.forks = append(r.forks, pendingFork{state: r.detach(r.takeSpare()), at: at})
+			s.claim() // it shares nothing with the outcome kept aside any more
+		}
+	}
+	return false
+}
+
+// detach gives a fork's second outcome (whose records are its own already,
+// forkInto) copies of every list it shares with the first, lent by the
+// part's slabs, so that each may write its arrays in place from now on.
+// Notify ID lists are never written in place and stay shared.
+func (r *replayer) detach(s State) State {
+	s.Due = lendCopy(&r.lists.due, s.Due)
+	s.MayCancel = lendCopy(&r.lists.mayCancel, s.MayCancel)
+	s.Fired = lendCopy(&r.lists.fired, s.Fired)
+	s.notify = lendCopy(&r.lists.notify, s.notify)
+	s.StartedStatic = lendCopy(&r.lists.started, s.StartedStatic)
+	s.WaitingStatic = lendCopy(&r.lists.waiting, s.WaitingStatic)
+	for k := range s.WaitingStatic {
+		s.WaitingStatic[k].UIDs = lendCopy(&r.lists.mayCancel, s.WaitingStatic[k].UIDs)
+	}
+	s.claim()
+	return s
+}
+
+// lendCopy copies xs into room lent by b (empty: nil, which holds no
+// array to share).
+func lendCopy[T any](b *slab[T], xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return append(b.take(len(xs)+1), xs...)
+}
