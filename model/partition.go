@@ -2,8 +2,8 @@ package model
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -102,8 +102,14 @@ type partitionPlan struct {
 	nameNode   map[string]int
 	uf         unionFind
 	partOfRoot []int
-	sorted     []string
 	nameKey    []byte
+	// nodeKey is each node's UID or full name (isUID tells which), and
+	// order the nodes in numbering order.
+	nodeKey []string
+	isUID   []bool
+	order   []int32
+	// markers: the history holds WorkerStep markers (witness mode).
+	markers bool
 	recent     uidCache
 	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
 	// entry, in history order (partWalk shares the results out by part).
@@ -133,7 +139,7 @@ func (c *uidCache) slot(uid string) *uidSlot {
 func (plan *partitionPlan) uidNodeOf(uid string) int {
 	e := plan.recent.slot(uid)
 	if e.node < 0 || e.uid != uid {
-		e.uid, e.node = uid, plan.node(plan.uidNode, uid)
+		e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
 	}
 	return e.node
 }
@@ -169,10 +175,16 @@ func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 func planPartitions(ops []Op) partitionPlan {
 	var plan partitionPlan
 	plan.plan(ops)
+	for i, n := range plan.partOf {
+		if n != broadcast {
+			plan.partOf[i] = plan.partOfNode[n]
+		}
+	}
 	return plan
 }
 
-// plan is planPartitions into plan's reused arrays.
+// plan is planPartitions into plan's reused arrays, except that partOf is
+// left as each operation's node (Replay reads it through partOfNode).
 func (plan *partitionPlan) plan(ops []Op) {
 	plan.reset(len(ops))
 	plan.nodeEachOp(ops)
@@ -180,29 +192,30 @@ func (plan *partitionPlan) plan(ops []Op) {
 	for i := range plan.partOfRoot {
 		plan.partOfRoot[i] = -1
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.nameNode))
-	slices.Sort(plan.sorted)
-	for _, name := range plan.sorted {
-		plan.partOfNodeNumbered(plan.nameNode[name])
+	plan.order = plan.order[:0] // names, then UIDs, each sorted
+	for n := range plan.nodeKey {
+		plan.order = append(plan.order, int32(n))
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.uidNode))
-	slices.Sort(plan.sorted)
-	for _, uid := range plan.sorted {
-		plan.owns[plan.partOfNodeNumbered(plan.uidNode[uid])] = true
+	slices.SortFunc(plan.order, func(a, b int32) int {
+		if plan.isUID[a] != plan.isUID[b] {
+			return boolBit(plan.isUID[a]) - boolBit(plan.isUID[b])
+		}
+		return strings.Compare(plan.nodeKey[a], plan.nodeKey[b])
+	})
+	for _, n := range plan.order {
+		if q := plan.partOfNodeNumbered(int(n)); plan.isUID[n] {
+			plan.owns[q] = true
+		}
 	}
 	plan.partOfNode = slices.Grow(plan.partOfNode[:0], len(plan.uf))[:len(plan.uf)]
 	for n := range plan.partOfNode {
 		plan.partOfNode[n] = plan.partOfNodeNumbered(n)
 	}
-	for i, n := range plan.partOf {
-		if n != broadcast {
-			plan.partOf[i] = plan.partOfNode[n]
-		}
-	}
 }
 
 func (plan *partitionPlan) reset(ops int) {
 	plan.parts, plan.uf, plan.owns, plan.knownNodes = 0, plan.uf[:0], plan.owns[:0], plan.knownNodes[:0]
+	plan.nodeKey, plan.isUID, plan.markers = plan.nodeKey[:0], plan.isUID[:0], false
 	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
 	if plan.uidNode == nil {
 		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
@@ -224,7 +237,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		var static *Pod // a static pod's update joins its full name
 		switch in := ops[i].Input.(type) {
 		case WorkerStep:
-			uid = in.UID
+			uid, plan.markers = in.UID, true
 		case UpdatePod:
 			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
@@ -232,7 +245,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
+				plan.partOf[i] = plan.node(plan.nameNode, in.FullName, false)
 				continue
 			}
 			uid = in.UID
@@ -243,8 +256,12 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		case SyncKnownPods:
 			plan.partOf[i] = broadcast
 			known, _ := ops[i].Output.(KnownPods)
-			for _, k := range known {
-				plan.knownNodes = append(plan.knownNodes, int32(plan.uidNodeOf(k.UID)))
+			for k := range known {
+				e := plan.recent.slot(known[k].UID) // uidNodeOf, inline
+				if e.node < 0 || e.uid != known[k].UID {
+					e.uid, e.node = known[k].UID, plan.node(plan.uidNode, known[k].UID, true)
+				}
+				plan.knownNodes = append(plan.knownNodes, int32(e.node))
 			}
 			continue
 		default:
@@ -252,7 +269,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		}
 		e := plan.recent.slot(uid) // uidNodeOf, inline
 		if e.node < 0 || e.uid != uid {
-			e.uid, e.node = uid, plan.node(plan.uidNode, uid)
+			e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
 		}
 		plan.partOf[i] = e.node
 		if static != nil {
@@ -262,12 +279,14 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 	}
 }
 
-// node is key's node in nodes, added if new.
-func (plan *partitionPlan) node(nodes map[string]int, key string) int {
+// node is key's node in nodes (uidNode if isUID, else nameNode), added if
+// new.
+func (plan *partitionPlan) node(nodes map[string]int, key string, isUID bool) int {
 	n, ok := nodes[key]
 	if !ok {
 		n = plan.uf.add()
 		nodes[key] = n
+		plan.nodeKey, plan.isUID = append(plan.nodeKey, key), append(plan.isUID, isUID)
 	}
 	return n
 }
@@ -278,7 +297,7 @@ func (plan *partitionPlan) nameNodeOf(name []byte) int {
 	if n, ok := plan.nameNode[string(name)]; ok {
 		return n
 	}
-	return plan.node(plan.nameNode, string(name))
+	return plan.node(plan.nameNode, string(name), false)
 }
 
 // partOfNodeNumbered is the part of node n's group, numbering parts in the

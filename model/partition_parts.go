@@ -69,21 +69,22 @@ func (w *partWalk) listOps(plan *partitionPlan) {
 	w.opsAt = grow(w.opsAt, plan.parts+1)
 	clear(w.opsAt)
 	w.broadcasts = w.broadcasts[:0]
-	for i, p := range plan.partOf {
-		if p == broadcast {
+	for i, n := range plan.partOf { // a node (plan leaves partOf unmapped)
+		if n == broadcast {
 			w.broadcasts = append(w.broadcasts, int32(i))
 		} else {
-			w.opsAt[p+1]++
+			w.opsAt[plan.partOfNode[n]+1]++
 		}
 	}
 	for q := range plan.parts {
 		w.opsAt[q+1] += w.opsAt[q]
 	}
 	w.ops = grow(w.ops, int(w.opsAt[plan.parts]))
-	for i, p := range plan.partOf { // opsAt[q] is the next free slot of part q...
-		if p != broadcast {
-			w.ops[w.opsAt[p]] = int32(i)
-			w.opsAt[p]++
+	for i, n := range plan.partOf { // opsAt[q] is the next free slot of part q...
+		if n != broadcast {
+			q := plan.partOfNode[n]
+			w.ops[w.opsAt[q]] = int32(i)
+			w.opsAt[q]++
 		}
 	}
 	unshift(w.opsAt) // ...and now the end of part q
@@ -134,12 +135,14 @@ func (w *partWalk) shares(q int) partShares {
 
 // next is the part's share of SyncKnownPods operation i (the next one).
 func (s *partShares) next(i int32) ([]string, KnownPods) {
-	from, k := s.desired, s.kept
-	for s.desired < s.desiredEnd && s.w.desiredOf[s.desired] == i {
-		s.desired++
+	w, d, k := s.w, s.desired, s.kept
+	for d < s.desiredEnd && w.desiredOf[d] == i {
+		d++
 	}
-	for s.kept < s.end && s.w.keptOf[s.kept] == i {
-		s.kept++
+	for k < s.end && w.keptOf[k] == i {
+		k++
 	}
-	return s.w.desired[from:s.desired:s.desired], s.w.kept[k:s.kept:s.kept]
+	desired, kept := w.desired[s.desired:d:d], w.kept[s.kept:k:k]
+	s.desired, s.kept = d, k
+	return desired, kept
 }

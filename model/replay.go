@@ -37,7 +37,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan, walk, r := &kit.plan, &kit.walk, &kit.replayer
 	plan.plan(ops)
 	walk.build(plan, ops)
-	r.witness = slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) })
+	r.witness = plan.markers
 	failedAt = -1
 	for q := range plan.parts {
 		if at, why := r.walkPart(plan, walk, ops, q, failedAt); at >= 0 {

@@ -17,19 +17,22 @@ package model
 // SyncKnownPods still to step (merged by index), their shares, and the
 // index before which the walk stops.
 type partCursor struct {
-	own, known []int32
-	shares     partShares
-	end        int32
+	own, known   []int32
+	nOwn, nKnown int // how many of each were stepped
+	shares       partShares
+	end          int32
 }
 
 // next pops the next operation's index; known reports a SyncKnownPods;
 // more is false at the end (or at end).
 func (c *partCursor) next() (i int32, known, more bool) {
 	switch {
-	case len(c.known) > 0 && (len(c.own) == 0 || c.known[0] < c.own[0]):
-		i, c.known, known = c.known[0], c.known[1:], true
-	case len(c.own) > 0:
-		i, c.own = c.own[0], c.own[1:]
+	case c.nKnown < len(c.known) && (c.nOwn == len(c.own) || c.known[c.nKnown] < c.own[c.nOwn]):
+		i, known = c.known[c.nKnown], true
+		c.nKnown++
+	case c.nOwn < len(c.own):
+		i = c.own[c.nOwn]
+		c.nOwn++
 	default:
 		return 0, false, false
 	}
@@ -111,11 +114,8 @@ func (r *replayer) detach(s State) State {
 	return s
 }
 
-// lendCopy copies xs into room lent by b (empty: nil, which holds no
-// array to share).
+// lendCopy copies xs into room lent by b, with room to grow by two (most
+// lists never outgrow it: no allocation).
 func lendCopy[T any](b *slab[T], xs []T) []T {
-	if len(xs) == 0 {
-		return nil
-	}
-	return append(b.take(len(xs)+1), xs...)
+	return append(b.take(len(xs)+2), xs...)
 }
