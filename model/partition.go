@@ -110,7 +110,7 @@ type partitionPlan struct {
 	order   []int32
 	// markers: the history holds WorkerStep markers (witness mode).
 	markers bool
-	recent     uidCache
+	recent  uidCache
 	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
 	// entry, in history order (partWalk shares the results out by part).
 	knownNodes []int32
@@ -133,15 +133,6 @@ func (c *uidCache) slot(uid string) *uidSlot {
 		h = h*13 + int(uid[h-1])
 	}
 	return &c[h&63]
-}
-
-// uidNodeOf is uid's node, added if new.
-func (plan *partitionPlan) uidNodeOf(uid string) int {
-	e := plan.recent.slot(uid)
-	if e.node < 0 || e.uid != uid {
-		e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
-	}
-	return e.node
 }
 
 const broadcast = -1
