@@ -248,7 +248,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			plan.partOf[i] = broadcast
 			known, _ := ops[i].Output.(KnownPods)
 			for k := range known {
-				e := plan.recent.slot(known[k].UID) // uidNodeOf, inline
+				e := plan.recent.slot(known[k].UID) // the cache, then the map
 				if e.node < 0 || e.uid != known[k].UID {
 					e.uid, e.node = known[k].UID, plan.node(plan.uidNode, known[k].UID, true)
 				}
@@ -258,7 +258,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		default:
 			uid = uidOf(in)
 		}
-		e := plan.recent.slot(uid) // uidNodeOf, inline
+		e := plan.recent.slot(uid) // the cache, then the map
 		if e.node < 0 || e.uid != uid {
 			e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
 		}
