@@ -33,7 +33,7 @@ func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 		i, _ := s.findRecord(uid)
 		orphan := !slices.Contains(desired, uid)
 		if s.recs[i].RestartRequested || orphan {
-			if !removeTerminatedWorker(s, s.recs[i], orphan) {
+			if !removeTerminatedWorker(s, &s.recs[i], orphan) {
 				continue
 			}
 			i, _ = s.findRecord(uid)
@@ -44,15 +44,16 @@ func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 }
 
 // removeTerminatedWorker is the per-record part of §1.12 step 2. It reports
-// whether the record is kept.
-func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
-	if r.Finished {
-		s.remove(r)
+// whether the record is kept. at is read only (it points into s).
+func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
+	if at.Finished {
+		s.remove(*at)
 		return false
 	}
 	if !orphan {
 		return true // restart requested, still terminating: wait
 	}
+	r := *at // the record to change
 	r.Deleted = true
 	if !r.Started && !r.ObservedRuntime {
 		// Nothing can be running: purge, firing its completions (§1.17-2).
@@ -69,7 +70,7 @@ func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
 		}
 	}
 	r.replay()
-	s.put(r)
+	s.put(&r)
 	if became {
 		s.triggerCancel(r.UID)
 	}

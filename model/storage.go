@@ -237,15 +237,19 @@ func (s *State) appendUIDs(dst []string) []string {
 	return dst
 }
 
-// put stores a record.
-func (s *State) put(r Record) {
+// put stores a copy of *r (a pointer: a Record is large to pass).
+func (s *State) put(r *Record) {
+	if s.own&ownRecs != 0 && len(s.recs) > 0 && s.recs[0].UID == r.UID {
+		s.recs[0] = *r // the common case: a part's only record, in place
+		return
+	}
 	i, found := s.findRecord(r.UID)
 	if found {
 		s.recs = s.writableRecs(0)
-		s.recs[i] = r
+		s.recs[i] = *r
 		return
 	}
-	s.recs = slices.Insert(s.writableRecs(1), i, r)
+	s.recs = slices.Insert(s.writableRecs(1), i, *r)
 }
 
 // deleteRecord forgets uid's record (only the record: see remove).
