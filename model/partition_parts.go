@@ -1,17 +1,17 @@
 package model
 
 // partWalk lists a planned history part by part, for Replay, which checks
-// one part at a time (parts are independent, see Replay): each part's own
-// operations in history order, the SyncKnownPods (which every part that
-// owns UIDs takes in turn, merged in by index), and each SyncKnownPods'
-// share for each part (its desired UIDs and result entries whose UIDs the
+// one part at a time (parts are independent, see Replay): each part's
+// operations in history order (a SyncKnownPods in every part that owns
+// UIDs), and each SyncKnownPods' share for each part (its desired UIDs and result entries whose UIDs the
 // part owns), grouped by part in history order, so that walking a part
 // takes its shares one after the other. A Replay kit keeps one and reuses
 // its arrays.
 type partWalk struct {
-	// ops[opsAt[q]:opsAt[q+1]] are the indices of part q's operations
-	// other than SyncKnownPods; broadcasts are the SyncKnownPods'.
-	opsAt, ops, broadcasts []int32
+	// ops[opsAt[q]:opsAt[q+1]] are the indices of part q's operations, a
+	// SyncKnownPods i as ^i; broadcasts are the SyncKnownPods' indices and
+	// owners the parts that own UIDs.
+	opsAt, ops, broadcasts, owners []int32
 	// desired[desiredAt[q]:desiredAt[q+1]] are the desired UIDs part q is
 	// given, desiredOf the index of the SyncKnownPods each comes from; kept,
 	// keptAt and keptOf are the same for the result entries.
@@ -64,7 +64,8 @@ func shareOut[S ~[]E, E any](w *partWalk, plan *partitionPlan, out S, at, of []i
 }
 
 // listOps fills ops, opsAt and broadcasts: a stable counting sort of the
-// operations by part.
+// operations by part, a SyncKnownPods (^i, negative) in every part that
+// owns UIDs.
 func (w *partWalk) listOps(plan *partitionPlan) {
 	w.opsAt = grow(w.opsAt, plan.parts+1)
 	clear(w.opsAt)
@@ -76,6 +77,13 @@ func (w *partWalk) listOps(plan *partitionPlan) {
 			w.opsAt[plan.partOfNode[n]+1]++
 		}
 	}
+	w.owners = w.owners[:0]
+	for q, owns := range plan.owns {
+		if owns {
+			w.owners = append(w.owners, int32(q))
+			w.opsAt[q+1] += int32(len(w.broadcasts))
+		}
+	}
 	for q := range plan.parts {
 		w.opsAt[q+1] += w.opsAt[q]
 	}
@@ -84,6 +92,11 @@ func (w *partWalk) listOps(plan *partitionPlan) {
 		if n != broadcast {
 			q := plan.partOfNode[n]
 			w.ops[w.opsAt[q]] = int32(i)
+			w.opsAt[q]++
+			continue
+		}
+		for _, q := range w.owners {
+			w.ops[w.opsAt[q]] = ^int32(i)
 			w.opsAt[q]++
 		}
 	}

@@ -65,7 +65,7 @@ func (r *replayer) walkPart(plan *partitionPlan, w *partWalk, ops []Op, q, limit
 // sets (Next) without markers, the outcomes of every fork in witness mode.
 func (r *replayer) walkExact(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
 	r.startPart()
-	at := r.cursor(plan, w, ops, q, limit)
+	at := r.cursor(w, ops, q, limit)
 	for {
 		i, known, more := at.next()
 		if !more {

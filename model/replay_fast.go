@@ -13,37 +13,31 @@ package model
 // never told apart would multiply paths), Replay walks the part again with
 // the set, which gives the first failure and its reasons.
 
-// partCursor is a position in a part's operations: its own and the
-// SyncKnownPods still to step (merged by index), their shares, and the
-// index before which the walk stops.
+// partCursor is a position in a part's operations, their shares of the
+// SyncKnownPods, and the index before which the walk stops.
 type partCursor struct {
-	own, known   []int32
-	nOwn, nKnown int // how many of each were stepped
-	shares       partShares
-	end          int32
+	ops    []int32 // a SyncKnownPods i as ^i (partWalk)
+	at     int
+	shares partShares
+	end    int32
 }
 
 // next pops the next operation's index; known reports a SyncKnownPods;
 // more is false at the end (or at end).
 func (c *partCursor) next() (i int32, known, more bool) {
-	switch {
-	case c.nKnown < len(c.known) && (c.nOwn == len(c.own) || c.known[c.nKnown] < c.own[c.nOwn]):
-		i, known = c.known[c.nKnown], true
-		c.nKnown++
-	case c.nOwn < len(c.own):
-		i = c.own[c.nOwn]
-		c.nOwn++
-	default:
+	if c.at == len(c.ops) {
 		return 0, false, false
+	}
+	i = c.ops[c.at]
+	c.at++
+	if i < 0 {
+		i, known = ^i, true
 	}
 	return i, known, i < c.end
 }
 
-func (r *replayer) cursor(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) partCursor {
-	c := partCursor{own: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
-	if plan.owns[q] {
-		c.known = w.broadcasts
-	}
+func (r *replayer) cursor(w *partWalk, ops []Op, q, limit int) partCursor {
+	c := partCursor{ops: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
 	if limit >= 0 {
 		c.end = int32(limit)
 	}
@@ -61,8 +55,8 @@ type pendingFork struct {
 // witness path (see above). false is not a verdict: walkExact decides.
 func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) bool {
 	r.startPart()
-	at := r.cursor(plan, w, ops, q, limit)
-	budget := 4*(len(at.own)+len(at.known)) + 64 // steps, forks' detours included
+	at := r.cursor(w, ops, q, limit)
+	budget := 4*len(at.ops) + 64 // steps, forks' detours included
 	r.forks = r.forks[:0]
 	s := &r.parts[0][0]
 	for ; budget > 0; budget-- {
