@@ -223,12 +223,13 @@ func (plan *partitionPlan) reset(ops int) {
 // switch and one UID lookup per operation: planning is a fair share of a
 // witness replay.
 func (plan *partitionPlan) nodeEachOp(ops []Op) {
+	partOf, recent, markers := plan.partOf[:len(ops)], &plan.recent, false
 	for i := range ops {
 		var uid string
 		var static *Pod // a static pod's update joins its full name
 		switch in := ops[i].Input.(type) {
 		case WorkerStep:
-			uid, plan.markers = in.UID, true
+			uid, markers = in.UID, true
 		case UpdatePod:
 			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
@@ -236,7 +237,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				plan.partOf[i] = plan.node(plan.nameNode, in.FullName, false)
+				partOf[i] = plan.node(plan.nameNode, in.FullName, false)
 				continue
 			}
 			uid = in.UID
@@ -245,10 +246,10 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		case SyncEnd:
 			uid = in.UID
 		case SyncKnownPods:
-			plan.partOf[i] = broadcast
+			partOf[i] = broadcast
 			known, _ := ops[i].Output.(KnownPods)
 			for k := range known {
-				e := plan.recent.slot(known[k].UID) // the cache, then the map
+				e := recent.slot(known[k].UID) // the cache, then the map
 				if e.node < 0 || e.uid != known[k].UID {
 					e.uid, e.node = known[k].UID, plan.node(plan.uidNode, known[k].UID, true)
 				}
@@ -258,16 +259,17 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		default:
 			uid = uidOf(in)
 		}
-		e := plan.recent.slot(uid) // the cache, then the map
+		e := recent.slot(uid) // the cache, then the map
 		if e.node < 0 || e.uid != uid {
 			e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
 		}
-		plan.partOf[i] = e.node
+		partOf[i] = e.node
 		if static != nil {
 			plan.nameKey = static.appendFullName(plan.nameKey[:0])
 			plan.uf.union(e.node, plan.nameNodeOf(plan.nameKey))
 		}
 	}
+	plan.markers = markers
 }
 
 // node is key's node in nodes (uidNode if isUID, else nameNode), added if
