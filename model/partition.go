@@ -110,7 +110,10 @@ type partitionPlan struct {
 	order   []int32
 	// markers: the history holds WorkerStep markers (witness mode).
 	markers bool
-	recent  uidCache
+	// nodeOps counts each node's operations and broadcasts lists the
+	// SyncKnownPods (partWalk).
+	nodeOps, broadcasts []int32
+	recent              uidCache
 	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
 	// entry, in history order (partWalk shares the results out by part).
 	knownNodes []int32
@@ -207,6 +210,7 @@ func (plan *partitionPlan) plan(ops []Op) {
 func (plan *partitionPlan) reset(ops int) {
 	plan.parts, plan.uf, plan.owns, plan.knownNodes = 0, plan.uf[:0], plan.owns[:0], plan.knownNodes[:0]
 	plan.nodeKey, plan.isUID, plan.markers = plan.nodeKey[:0], plan.isUID[:0], false
+	plan.nodeOps, plan.broadcasts = plan.nodeOps[:0], plan.broadcasts[:0]
 	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
 	if plan.uidNode == nil {
 		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
@@ -238,6 +242,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
 				partOf[i] = plan.node(plan.nameNode, in.FullName, false)
+				plan.nodeOps[partOf[i]]++
 				continue
 			}
 			uid = in.UID
@@ -247,6 +252,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			uid = in.UID
 		case SyncKnownPods:
 			partOf[i] = broadcast
+			plan.broadcasts = append(plan.broadcasts, int32(i))
 			known, _ := ops[i].Output.(KnownPods)
 			for k := range known {
 				e := recent.slot(known[k].UID) // the cache, then the map
@@ -264,6 +270,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 			e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
 		}
 		partOf[i] = e.node
+		plan.nodeOps[e.node]++
 		if static != nil {
 			plan.nameKey = static.appendFullName(plan.nameKey[:0])
 			plan.uf.union(e.node, plan.nameNodeOf(plan.nameKey))
@@ -280,6 +287,7 @@ func (plan *partitionPlan) node(nodes map[string]int, key string, isUID bool) in
 		n = plan.uf.add()
 		nodes[key] = n
 		plan.nodeKey, plan.isUID = append(plan.nodeKey, key), append(plan.isUID, isUID)
+		plan.nodeOps = append(plan.nodeOps, 0)
 	}
 	return n
 }

@@ -64,43 +64,40 @@ func shareOut[S ~[]E, E any](w *partWalk, plan *partitionPlan, out S, at, of []i
 }
 
 // listOps fills ops, opsAt and broadcasts: a stable counting sort of the
-// operations by part, a SyncKnownPods (^i, negative) in every part that
-// owns UIDs.
+// operations by part (the planner counted each node's), a SyncKnownPods
+// (^i, negative) in every part that owns UIDs. On locals: it is a pass
+// over the history.
 func (w *partWalk) listOps(plan *partitionPlan) {
-	w.opsAt = grow(w.opsAt, plan.parts+1)
-	clear(w.opsAt)
-	w.broadcasts = w.broadcasts[:0]
-	for i, n := range plan.partOf { // a node (plan leaves partOf unmapped)
-		if n == broadcast {
-			w.broadcasts = append(w.broadcasts, int32(i))
-		} else {
-			w.opsAt[plan.partOfNode[n]+1]++
-		}
+	opsAt, partOfNode := grow(w.opsAt, plan.parts+1), plan.partOfNode
+	clear(opsAt)
+	for n, count := range plan.nodeOps {
+		opsAt[partOfNode[n]+1] += count
 	}
 	w.owners = w.owners[:0]
 	for q, owns := range plan.owns {
 		if owns {
 			w.owners = append(w.owners, int32(q))
-			w.opsAt[q+1] += int32(len(w.broadcasts))
+			opsAt[q+1] += int32(len(plan.broadcasts))
 		}
 	}
 	for q := range plan.parts {
-		w.opsAt[q+1] += w.opsAt[q]
+		opsAt[q+1] += opsAt[q]
 	}
-	w.ops = grow(w.ops, int(w.opsAt[plan.parts]))
+	out, owners := grow(w.ops, int(opsAt[plan.parts])), w.owners
 	for i, n := range plan.partOf { // opsAt[q] is the next free slot of part q...
 		if n != broadcast {
-			q := plan.partOfNode[n]
-			w.ops[w.opsAt[q]] = int32(i)
-			w.opsAt[q]++
+			q := partOfNode[n]
+			out[opsAt[q]] = int32(i)
+			opsAt[q]++
 			continue
 		}
-		for _, q := range w.owners {
-			w.ops[w.opsAt[q]] = ^int32(i)
-			w.opsAt[q]++
+		for _, q := range owners {
+			out[opsAt[q]] = ^int32(i)
+			opsAt[q]++
 		}
 	}
-	unshift(w.opsAt) // ...and now the end of part q
+	unshift(opsAt) // ...and now the end of part q
+	w.opsAt, w.ops, w.broadcasts = opsAt, out, plan.broadcasts
 }
 
 // groupByPart returns at sized for parts, at[q] the first slot of part q
