@@ -83,16 +83,42 @@ func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit
 			r.forks[last] = pendingFork{}
 			r.forks = r.forks[:last]
 		case alt != nil:
-			r.forks = append(r.forks, pendingFork{state: r.detach(r.takeSpare()), at: at})
+			aside := r.takeSpare()
+			if ackLikely(&at, ops) {
+				*s, aside = aside, *s
+			}
+			r.forks = append(r.forks, pendingFork{state: r.detach(aside), at: at})
 			s.claim() // it shares nothing with the outcome kept aside any more
 		}
 	}
 	return false
 }
 
-// detach gives a fork's second outcome (whose records are its own already,
-// forkInto) copies of every list it shares with the first, lent by the
-// part's slabs, so that each may write its arrays in place from now on.
+// ackLikely: of the part's next worker operations (a callback entry or a
+// marker, within a few operations), the first enters a callback. Where
+// the take of a terminating pass forks (the worker may abort or
+// acknowledge), this tells which outcome to try first: a callback entry
+// rejects the abort, a marker the acknowledgement. Only an order: both
+// outcomes are tried if need be.
+func ackLikely(at *partCursor, ops []Op) bool {
+	for _, i := range at.ops[at.at:min(at.at+8, len(at.ops))] {
+		if i < 0 {
+			continue
+		}
+		switch ops[i].Input.(type) {
+		case SyncBegin:
+			return true
+		case WorkerStep:
+			return false
+		}
+	}
+	return false
+}
+
+// detach gives the fork's outcome kept aside (whose records are its own
+// already, forkInto) copies of every list it shares with the other, lent
+// by the part's slabs, so that each may write its arrays in place from
+// now on.
 // Notify ID lists are never written in place and stay shared.
 func (r *replayer) detach(s State) State {
 	s.Due = lendCopy(&r.lists.due, s.Due)
