@@ -28,17 +28,15 @@ func syncKnownPods(s *State, desired []string) KnownPods { return appendKnownPod
 // appendKnownPods is syncKnownPods appending the result to dst.
 func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 	s.PodsSynced = true
-	var buf [4]string // the UIDs up front: the loop may remove records
-	for _, uid := range s.appendUIDs(buf[:0]) {
-		i, _ := s.findRecord(uid)
-		orphan := !slices.Contains(desired, uid)
-		if s.recs[i].RestartRequested || orphan {
-			if !removeTerminatedWorker(s, &s.recs[i], orphan) {
-				continue
-			}
-			i, _ = s.findRecord(uid)
+	// By index, in UID order: a record's step changes only that record, so
+	// when it removes it the next one is at i.
+	for i := 0; i < len(s.recs); {
+		orphan := !slices.Contains(desired, s.recs[i].UID)
+		if (s.recs[i].RestartRequested || orphan) && !removeTerminatedWorker(s, &s.recs[i], orphan) {
+			continue
 		}
 		result = append(result, report(&s.recs[i], orphan)) // read in place: a Record is large
+		i++
 	}
 	return result
 }

@@ -111,7 +111,8 @@ func (k *replayKit) putBack() {
 // startPart sets the replayer to walk a part from the initial state. In
 // witness mode the part starts in one state that Replay alone holds
 // (private: it writes in place and recycles), whose arrays the arena and
-// slabs lend again: nothing of the previous part is reachable any more.
+// slabs lend (they are reset when the kit goes back to the pool, not
+// between parts: clearing costs more than the room it saves).
 func (r *replayer) startPart() {
 	if !r.witness {
 		r.closed = append(r.closed[:0], initialSet())
@@ -123,8 +124,6 @@ func (r *replayer) startPart() {
 	}
 	r.parts[0] = r.parts[0][:1]
 	r.parts[0][0], r.spare = State{}, State{}
-	r.arena.reset()
-	r.lists.reset()
 	start := &r.parts[0][0]
 	start.arena = &r.arena // copies of its records (forks) are lent too
 	start.recs = r.arena.alloc(0, recordsPerPart)
