@@ -260,6 +260,13 @@ func (s *State) deleteRecord(uid string) {
 }
 
 func findNotify(s *State, uid string) (int, bool) {
+	if len(s.notify) <= smallRecords { // equality first, as findRecord
+		for i := range s.notify {
+			if s.notify[i].UID == uid {
+				return i, true
+			}
+		}
+	}
 	return slices.BinarySearchFunc(s.notify, uid, func(e notifyEntry, uid string) int { return strings.Compare(e.UID, uid) })
 }
 
