@@ -111,8 +111,9 @@ type partitionPlan struct {
 	// markers: the history holds WorkerStep markers (witness mode).
 	markers bool
 	// nodeOps counts each node's operations and broadcasts lists the
-	// SyncKnownPods (partWalk).
-	nodeOps, broadcasts []int32
+	// SyncKnownPods (partWalk); joined is the name node a UID node was
+	// last joined with, -1 if none (a static pod's updates repeat it).
+	nodeOps, broadcasts, joined []int32
 	recent              uidCache
 	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
 	// entry, in history order (partWalk shares the results out by part).
@@ -210,7 +211,7 @@ func (plan *partitionPlan) plan(ops []Op) {
 func (plan *partitionPlan) reset(ops int) {
 	plan.parts, plan.uf, plan.owns, plan.knownNodes = 0, plan.uf[:0], plan.owns[:0], plan.knownNodes[:0]
 	plan.nodeKey, plan.isUID, plan.markers = plan.nodeKey[:0], plan.isUID[:0], false
-	plan.nodeOps, plan.broadcasts = plan.nodeOps[:0], plan.broadcasts[:0]
+	plan.nodeOps, plan.broadcasts, plan.joined = plan.nodeOps[:0], plan.broadcasts[:0], plan.joined[:0]
 	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
 	if plan.uidNode == nil {
 		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
@@ -273,7 +274,11 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		plan.nodeOps[e.node]++
 		if static != nil {
 			plan.nameKey = static.appendFullName(plan.nameKey[:0])
-			plan.uf.union(e.node, plan.nameNodeOf(plan.nameKey))
+			if j := plan.joined[e.node]; j < 0 || plan.nodeKey[j] != string(plan.nameKey) { // not joined yet
+				j = int32(plan.nameNodeOf(plan.nameKey))
+				plan.uf.union(e.node, int(j))
+				plan.joined[e.node] = j
+			}
 		}
 	}
 	plan.markers = markers
@@ -287,7 +292,7 @@ func (plan *partitionPlan) node(nodes map[string]int, key string, isUID bool) in
 		n = plan.uf.add()
 		nodes[key] = n
 		plan.nodeKey, plan.isUID = append(plan.nodeKey, key), append(plan.isUID, isUID)
-		plan.nodeOps = append(plan.nodeOps, 0)
+		plan.nodeOps, plan.joined = append(plan.nodeOps, 0), append(plan.joined, -1)
 	}
 	return n
 }
