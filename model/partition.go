@@ -114,7 +114,7 @@ type partitionPlan struct {
 	// SyncKnownPods (partWalk); joined is the name node a UID node was
 	// last joined with, -1 if none (a static pod's updates repeat it).
 	nodeOps, broadcasts, joined []int32
-	recent              uidCache
+	recent                      uidCache
 	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
 	// entry, in history order (partWalk shares the results out by part).
 	knownNodes []int32
