@@ -67,31 +67,47 @@ func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit
 		var alt *State
 		var err error
 		if known {
-			desired, kept := at.shares.next(i)
-			if err = s.enterLock(); err == nil {
-				err = stepSyncKnownPods(s, SyncKnownPods{Desired: desired}, kept)
-			}
+			err = stepKnownShare(s, &at.shares, i)
 		} else {
 			alt, err = stepOn(s, &r.spare, ops[i].Input, ops[i].Output)
 		}
-		switch {
-		case err != nil && len(r.forks) == 0:
+		if (err != nil || alt != nil) && !r.fork(s, &at, ops, err) {
 			return false
-		case err != nil: // this path is rejected: resume the last outcome kept aside
-			last := len(r.forks) - 1
-			*s, at = r.forks[last].state, r.forks[last].at
-			r.forks[last] = pendingFork{}
-			r.forks = r.forks[:last]
-		case alt != nil:
-			aside := r.takeSpare()
-			if ackLikely(&at, ops) {
-				*s, aside = aside, *s
-			}
-			r.forks = append(r.forks, pendingFork{state: r.detach(aside), at: at})
-			s.claim() // it shares nothing with the outcome kept aside any more
 		}
 	}
 	return false
+}
+
+// stepKnownShare steps s through its share of SyncKnownPods i.
+func stepKnownShare(s *State, shares *partShares, i int32) error {
+	desired, kept := shares.next(i)
+	if err := s.enterLock(); err != nil {
+		return err
+	}
+	return stepSyncKnownPods(s, SyncKnownPods{Desired: desired}, kept)
+}
+
+// fork handles the step of walkFast that did not leave one state: a
+// rejection resumes the last outcome kept aside (false if there is none),
+// two outcomes keep one aside.
+func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
+	switch {
+	case err != nil && len(r.forks) == 0:
+		return false
+	case err != nil: // this path is rejected: resume the last outcome kept aside
+		last := len(r.forks) - 1
+		*s, *at = r.forks[last].state, r.forks[last].at
+		r.forks[last] = pendingFork{}
+		r.forks = r.forks[:last]
+	default:
+		aside := r.takeSpare()
+		if ackLikely(at, ops) {
+			*s, aside = aside, *s
+		}
+		r.forks = append(r.forks, pendingFork{state: r.detach(aside), at: *at})
+		s.claim() // it shares nothing with the outcome kept aside any more
+	}
+	return true
 }
 
 // ackLikely: of the part's next worker operations (a callback entry or a
