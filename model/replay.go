@@ -16,8 +16,9 @@ import (
 // explores them, stepping closed sets of states (Next). A history with at
 // least one WorkerStep is replayed in witness mode: the recorder promises a
 // marker for every worker critical section (see the package doc), hidden
-// steps happen only at the markers, and Replay steps a state or two per part
-// with no closure at all.
+// steps happen only at the markers, and Replay steps one state per part
+// (depth first where a step has two outcomes, see replay_fast.go) with no
+// closure at all.
 //
 // ok ⇒ the history is linearizable (the order is a witness; in witness mode
 // also the placement of the hidden steps). !ok only says this order (with
@@ -30,7 +31,8 @@ import (
 // other rather than the history op by op: the result is the same — the
 // first failure in history order, and at a SyncKnownPods that fails in
 // several parts the lowest-numbered part's — while one part's states stay
-// in the same few arrays from its first operation to its last.
+// in the same few arrays from its first operation to its last, and a
+// part's walk can step back to a fork.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()

@@ -6,12 +6,18 @@ package model
 // on with the first and keeps the second aside, with its position in the
 // part's operations, to resume from if the path taken is rejected later. So
 // a part holds one state at every step instead of stepping both outcomes
-// until one is rejected (usually a few operations later). The verdict is
-// the same as walking the set of all outcomes (walkExact): some path
-// survives every operation iff the set is never empty. Only the verdict:
-// when no path survives, or the search runs long (forks whose outcomes are
-// never told apart would multiply paths), Replay walks the part again with
-// the set, which gives the first failure and its reasons.
+// until one is rejected (usually a few operations later); which outcome
+// goes first is guessed from the part's next worker operation (ackLikely),
+// so the walk rarely steps back. The verdict is the same as walking the
+// set of all outcomes (walkExact): some path survives every operation iff
+// the set is never empty. Only the verdict: when no path survives, or the
+// search runs long (forks whose outcomes are never told apart would
+// multiply paths), Replay walks the part again with the set, which gives
+// the first failure and its reasons.
+//
+// The outcome kept aside is given copies of the lists it shares with the
+// other (detach), so that both own every array they hold and write in
+// place: the path taken never writes into the one kept aside.
 
 // partCursor is a position in a part's operations, their shares of the
 // SyncKnownPods, and the index before which the walk stops.
