@@ -36,6 +36,12 @@ import (
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
+	kit.replayer.detours = 3 // witnessFast's steps: 4 per operation, and a few
+	return kit.replay(ops)
+}
+
+// replay is Replay with this kit.
+func (kit *replayKit) replay(ops []Op) (ok bool, failedAt int, reason string) {
 	plan, walk, r := &kit.plan, &kit.walk, &kit.replayer
 	plan.plan(ops)
 	walk.build(plan, ops)
@@ -209,8 +215,11 @@ type replayer struct {
 	scratch []State
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
-	// forks are the outcomes walkFast keeps aside.
-	forks []pendingFork
+	// forks are the outcomes walkFast keeps aside; detours is how many
+	// steps per operation it may take on top of one, stepping back
+	// included, before it leaves the part to walkExact.
+	forks   []pendingFork
+	detours int
 	// arena lends the parts' record arrays, reused from one Replay call to
 	// the next, so that a long run of checks leaves the garbage collector
 	// (and its write barriers) little to do. Nothing lent outlives the

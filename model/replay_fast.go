@@ -62,7 +62,7 @@ type pendingFork struct {
 func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) bool {
 	r.startPart()
 	at := r.cursor(w, ops, q, limit)
-	budget := 4*len(at.ops) + 64 // steps, forks' detours included
+	budget := (1+r.detours)*len(at.ops) + 64 // steps, stepping back included
 	r.forks = r.forks[:0]
 	s := &r.parts[0][0]
 	for ; budget > 0; budget-- {

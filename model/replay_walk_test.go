@@ -108,3 +108,38 @@ func replayOpOrder(ops []Op) (ok bool, failedAt int, reason string) {
 	}
 	return true, -1, ""
 }
+
+// TestWitnessSearchOutOfSteps: when walkFast runs out of steps it leaves
+// the part to walkExact, which must give the same verdict. With almost no
+// steps allowed (64 per part, histories of 300 operations over few pods),
+// every long part takes that way; Replay's results stay the same.
+func TestWitnessSearchOutOfSteps(t *testing.T) {
+	histories, rejected := 0, 0
+	for seed := range uint64(8) {
+		ops := newWitnessGen(seed+100, 2+int(seed%3)).run(300)
+		for i := -1; i < len(ops); i += 11 {
+			for variant := range 5 {
+				mutant, ok := corrupt(ops, i, variant)
+				if !ok {
+					continue
+				}
+				histories++
+				var kit replayKit
+				kit.replayer.detours = -1 // 64 steps per part
+				gotOK, gotAt, gotWhy := kit.replay(mutant)
+				wantOK, wantAt, wantWhy := Replay(mutant)
+				if gotOK != wantOK || gotAt != wantAt || gotWhy != wantWhy {
+					t.Fatalf("seed %d corruption %d/%d: out of steps (%v, %d, %q), Replay (%v, %d, %q)",
+						seed, i, variant, gotOK, gotAt, gotWhy, wantOK, wantAt, wantWhy)
+				}
+				if !gotOK {
+					rejected++
+				}
+			}
+		}
+	}
+	if rejected == 0 || rejected == histories {
+		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
+	}
+	t.Logf("%d histories, %d rejected", histories, rejected)
+}
