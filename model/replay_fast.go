@@ -140,8 +140,12 @@ func ackLikely(at *partCursor, ops []Op) bool {
 // detach gives the fork's outcome kept aside (whose records are its own
 // already, forkInto) copies of every list it shares with the other, lent
 // by the part's slabs, so that each may write its arrays in place from
-// now on.
-// Notify ID lists are never written in place and stay shared.
+// now on. Except two kinds of inner lists, which stay shared: notify ID
+// lists are never written in place, and a static wait list (which can
+// grow long: copying it at every fork would make a long replay quadratic)
+// is appended to in place only by the outcome that goes on, past the
+// length the one kept aside sees (see forkInto); the one kept aside, if
+// resumed, copies it before it writes.
 func (r *replayer) detach(s State) State {
 	s.Due = lendCopy(&r.lists.due, s.Due)
 	s.MayCancel = lendCopy(&r.lists.mayCancel, s.MayCancel)
@@ -149,10 +153,8 @@ func (r *replayer) detach(s State) State {
 	s.notify = lendCopy(&r.lists.notify, s.notify)
 	s.StartedStatic = lendCopy(&r.lists.started, s.StartedStatic)
 	s.WaitingStatic = lendCopy(&r.lists.waiting, s.WaitingStatic)
-	for k := range s.WaitingStatic {
-		s.WaitingStatic[k].UIDs = lendCopy(&r.lists.mayCancel, s.WaitingStatic[k].UIDs)
-	}
 	s.claim()
+	s.own &^= ownLists
 	return s
 }
 
