@@ -3,10 +3,10 @@ package model
 // partWalk lists a planned history part by part, for Replay, which checks
 // one part at a time (parts are independent, see Replay): each part's
 // operations in history order (a SyncKnownPods in every part that owns
-// UIDs), and each SyncKnownPods' share for each part (its desired UIDs and result entries whose UIDs the
-// part owns), grouped by part in history order, so that walking a part
-// takes its shares one after the other. A Replay kit keeps one and reuses
-// its arrays.
+// UIDs), and each SyncKnownPods' share for each part (its desired UIDs and
+// result entries whose UIDs the part owns), grouped by part in history
+// order, so that walking a part takes its shares one after the other. A
+// Replay kit keeps one and reuses its arrays.
 type partWalk struct {
 	// ops[opsAt[q]:opsAt[q+1]] are the indices of part q's operations, a
 	// SyncKnownPods i as ^i; broadcasts are the SyncKnownPods' indices and
