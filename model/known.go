@@ -28,31 +28,30 @@ func syncKnownPods(s *State, desired []string) KnownPods { return appendKnownPod
 // appendKnownPods is syncKnownPods appending the result to dst.
 func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
 	s.PodsSynced = true
-	var buf [4]string // the UIDs up front: the loop may remove records
-	for _, uid := range s.appendUIDs(buf[:0]) {
-		i, _ := s.findRecord(uid)
-		orphan := !slices.Contains(desired, uid)
-		if s.recs[i].RestartRequested || orphan {
-			if !removeTerminatedWorker(s, s.recs[i], orphan) {
-				continue
-			}
-			i, _ = s.findRecord(uid)
+	// By index, in UID order: a record's step changes only that record, so
+	// when it removes it the next one is at i.
+	for i := 0; i < len(s.recs); {
+		orphan := !slices.Contains(desired, s.recs[i].UID)
+		if (s.recs[i].RestartRequested || orphan) && !removeTerminatedWorker(s, &s.recs[i], orphan) {
+			continue
 		}
 		result = append(result, report(&s.recs[i], orphan)) // read in place: a Record is large
+		i++
 	}
 	return result
 }
 
 // removeTerminatedWorker is the per-record part of §1.12 step 2. It reports
-// whether the record is kept.
-func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
-	if r.Finished {
-		s.remove(r)
+// whether the record is kept. at is read only (it points into s).
+func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
+	if at.Finished {
+		s.remove(*at)
 		return false
 	}
 	if !orphan {
 		return true // restart requested, still terminating: wait
 	}
+	r := *at // the record to change
 	r.Deleted = true
 	if !r.Started && !r.ObservedRuntime {
 		// Nothing can be running: purge, firing its completions (§1.17-2).
@@ -69,7 +68,7 @@ func removeTerminatedWorker(s *State, r Record, orphan bool) bool {
 		}
 	}
 	r.replay()
-	s.put(r)
+	s.put(&r)
 	if became {
 		s.triggerCancel(r.UID)
 	}

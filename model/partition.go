@@ -2,8 +2,8 @@ package model
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -102,9 +102,22 @@ type partitionPlan struct {
 	nameNode   map[string]int
 	uf         unionFind
 	partOfRoot []int
-	sorted     []string
 	nameKey    []byte
-	recent     uidCache
+	// nodeKey is each node's UID or full name (isUID tells which), and
+	// order the nodes in numbering order.
+	nodeKey []string
+	isUID   []bool
+	order   []int32
+	// markers: the history holds WorkerStep markers (witness mode).
+	markers bool
+	// nodeOps counts each node's operations and broadcasts lists the
+	// SyncKnownPods (partWalk); joined is the name node a UID node was
+	// last joined with, -1 if none (a static pod's updates repeat it).
+	nodeOps, broadcasts, joined []int32
+	recent                      uidCache
+	// knownNodes are the nodes of the UIDs of every SyncKnownPods result
+	// entry, in history order (partWalk shares the results out by part).
+	knownNodes []int32
 }
 
 // uidCache answers most UID lookups of a plan with one string comparison
@@ -120,19 +133,10 @@ type uidSlot struct {
 
 func (c *uidCache) slot(uid string) *uidSlot {
 	h := len(uid)
-	for i := max(0, len(uid)-4); i < len(uid); i++ { // UIDs differ at the end
-		h = h*31 + int(uid[i])
+	if h > 0 { // UIDs differ at the end
+		h = h*13 + int(uid[h-1])
 	}
 	return &c[h&63]
-}
-
-// uidNodeOf is uid's node, added if new.
-func (plan *partitionPlan) uidNodeOf(uid string) int {
-	e := plan.recent.slot(uid)
-	if e.node < 0 || e.uid != uid {
-		e.uid, e.node = uid, plan.node(plan.uidNode, uid)
-	}
-	return e.node
 }
 
 const broadcast = -1
@@ -166,10 +170,16 @@ func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
 func planPartitions(ops []Op) partitionPlan {
 	var plan partitionPlan
 	plan.plan(ops)
+	for i, n := range plan.partOf {
+		if n != broadcast {
+			plan.partOf[i] = plan.partOfNode[n]
+		}
+	}
 	return plan
 }
 
-// plan is planPartitions into plan's reused arrays.
+// plan is planPartitions into plan's reused arrays, except that partOf is
+// left as each operation's node (Replay reads it through partOfNode).
 func (plan *partitionPlan) plan(ops []Op) {
 	plan.reset(len(ops))
 	plan.nodeEachOp(ops)
@@ -177,29 +187,31 @@ func (plan *partitionPlan) plan(ops []Op) {
 	for i := range plan.partOfRoot {
 		plan.partOfRoot[i] = -1
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.nameNode))
-	slices.Sort(plan.sorted)
-	for _, name := range plan.sorted {
-		plan.partOfNodeNumbered(plan.nameNode[name])
+	plan.order = plan.order[:0] // names, then UIDs, each sorted
+	for n := range plan.nodeKey {
+		plan.order = append(plan.order, int32(n))
 	}
-	plan.sorted = slices.AppendSeq(plan.sorted[:0], maps.Keys(plan.uidNode))
-	slices.Sort(plan.sorted)
-	for _, uid := range plan.sorted {
-		plan.owns[plan.partOfNodeNumbered(plan.uidNode[uid])] = true
+	slices.SortFunc(plan.order, func(a, b int32) int {
+		if plan.isUID[a] != plan.isUID[b] {
+			return boolBit(plan.isUID[a]) - boolBit(plan.isUID[b])
+		}
+		return strings.Compare(plan.nodeKey[a], plan.nodeKey[b])
+	})
+	for _, n := range plan.order {
+		if q := plan.partOfNodeNumbered(int(n)); plan.isUID[n] {
+			plan.owns[q] = true
+		}
 	}
 	plan.partOfNode = slices.Grow(plan.partOfNode[:0], len(plan.uf))[:len(plan.uf)]
 	for n := range plan.partOfNode {
 		plan.partOfNode[n] = plan.partOfNodeNumbered(n)
 	}
-	for i, n := range plan.partOf {
-		if n != broadcast {
-			plan.partOf[i] = plan.partOfNode[n]
-		}
-	}
 }
 
 func (plan *partitionPlan) reset(ops int) {
-	plan.parts, plan.uf, plan.owns = 0, plan.uf[:0], plan.owns[:0]
+	plan.parts, plan.uf, plan.owns, plan.knownNodes = 0, plan.uf[:0], plan.owns[:0], plan.knownNodes[:0]
+	plan.nodeKey, plan.isUID, plan.markers = plan.nodeKey[:0], plan.isUID[:0], false
+	plan.nodeOps, plan.broadcasts, plan.joined = plan.nodeOps[:0], plan.broadcasts[:0], plan.joined[:0]
 	plan.partOf = slices.Grow(plan.partOf[:0], ops)[:ops]
 	if plan.uidNode == nil {
 		plan.uidNode, plan.nameNode = make(map[string]int, 32), map[string]int{}
@@ -212,41 +224,75 @@ func (plan *partitionPlan) reset(ops int) {
 }
 
 // nodeEachOp sets partOf to the node of each operation (broadcast for
-// SyncKnownPods), joining static pods' UIDs with their full names.
+// SyncKnownPods), joining static pods' UIDs with their full names. One type
+// switch and one UID lookup per operation: planning is a fair share of a
+// witness replay.
 func (plan *partitionPlan) nodeEachOp(ops []Op) {
-	uidNodeOf := plan.uidNodeOf
+	partOf, recent, markers := plan.partOf[:len(ops)], &plan.recent, false
 	for i := range ops {
+		var uid string
+		var static *Pod // a static pod's update joins its full name
 		switch in := ops[i].Input.(type) {
-		case SyncKnownPods:
-			plan.partOf[i] = broadcast
-			known, _ := ops[i].Output.(KnownPods)
-			for _, k := range known {
-				uidNodeOf(k.UID)
-			}
+		case WorkerStep:
+			uid, markers = in.UID, true
 		case UpdatePod:
-			plan.partOf[i] = uidNodeOf(in.Pod.UID)
+			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
-				plan.nameKey = in.Pod.appendFullName(plan.nameKey[:0])
-				plan.uf.union(plan.partOf[i], plan.nameNodeOf(plan.nameKey))
+				static = &in.Pod
 			}
 		case Query:
 			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
-				plan.partOf[i] = plan.node(plan.nameNode, in.FullName)
-			} else {
-				plan.partOf[i] = uidNodeOf(in.UID)
+				partOf[i] = plan.node(plan.nameNode, in.FullName, false)
+				plan.nodeOps[partOf[i]]++
+				continue
 			}
+			uid = in.UID
+		case SyncBegin:
+			uid = in.UID
+		case SyncEnd:
+			uid = in.UID
+		case SyncKnownPods:
+			partOf[i] = broadcast
+			plan.broadcasts = append(plan.broadcasts, int32(i))
+			known, _ := ops[i].Output.(KnownPods)
+			for k := range known {
+				e := recent.slot(known[k].UID) // the cache, then the map
+				if e.node < 0 || e.uid != known[k].UID {
+					e.uid, e.node = known[k].UID, plan.node(plan.uidNode, known[k].UID, true)
+				}
+				plan.knownNodes = append(plan.knownNodes, int32(e.node))
+			}
+			continue
 		default:
-			plan.partOf[i] = uidNodeOf(uidOf(in))
+			uid = uidOf(in)
+		}
+		e := recent.slot(uid) // the cache, then the map
+		if e.node < 0 || e.uid != uid {
+			e.uid, e.node = uid, plan.node(plan.uidNode, uid, true)
+		}
+		partOf[i] = e.node
+		plan.nodeOps[e.node]++
+		if static != nil {
+			plan.nameKey = static.appendFullName(plan.nameKey[:0])
+			if j := plan.joined[e.node]; j < 0 || plan.nodeKey[j] != string(plan.nameKey) { // not joined yet
+				j = int32(plan.nameNodeOf(plan.nameKey))
+				plan.uf.union(e.node, int(j))
+				plan.joined[e.node] = j
+			}
 		}
 	}
+	plan.markers = markers
 }
 
-// node is key's node in nodes, added if new.
-func (plan *partitionPlan) node(nodes map[string]int, key string) int {
+// node is key's node in nodes (uidNode if isUID, else nameNode), added if
+// new.
+func (plan *partitionPlan) node(nodes map[string]int, key string, isUID bool) int {
 	n, ok := nodes[key]
 	if !ok {
 		n = plan.uf.add()
 		nodes[key] = n
+		plan.nodeKey, plan.isUID = append(plan.nodeKey, key), append(plan.isUID, isUID)
+		plan.nodeOps, plan.joined = append(plan.nodeOps, 0), append(plan.joined, -1)
 	}
 	return n
 }
@@ -257,7 +303,7 @@ func (plan *partitionPlan) nameNodeOf(name []byte) int {
 	if n, ok := plan.nameNode[string(name)]; ok {
 		return n
 	}
-	return plan.node(plan.nameNode, string(name))
+	return plan.node(plan.nameNode, string(name), false)
 }
 
 // partOfNodeNumbered is the part of node n's group, numbering parts in the

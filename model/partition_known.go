@@ -57,12 +57,19 @@ func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
 	return SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
 }
 
+// partOfUID is the part that owns uid, or -1: a desired UID with no
+// operation, which no part needs. (Short, so that the compiler inlines the
+// cache hit.)
 func (plan *partitionPlan) partOfUID(uid string) int {
 	if e := plan.recent.slot(uid); e.node >= 0 && e.uid == uid {
 		return plan.partOfNode[e.node]
 	}
+	return plan.partOfUIDMissed(uid)
+}
+
+func (plan *partitionPlan) partOfUIDMissed(uid string) int {
 	if n, ok := plan.uidNode[uid]; ok {
 		return plan.partOfNode[n]
 	}
-	return -1 // a desired UID with no operation: no part needs it
+	return -1
 }

@@ -16,45 +16,78 @@ import (
 // explores them, stepping closed sets of states (Next). A history with at
 // least one WorkerStep is replayed in witness mode: the recorder promises a
 // marker for every worker critical section (see the package doc), hidden
-// steps happen only at the markers, and Replay steps a state or two per part
-// with no closure at all.
+// steps happen only at the markers, and Replay steps one state per part
+// (depth first where a step has two outcomes, see replay_fast.go) with no
+// closure at all.
 //
 // ok ⇒ the history is linearizable (the order is a witness; in witness mode
 // also the placement of the hidden steps). !ok only says this order (with
 // these markers) is not a linearization; porcupine decides whether another
 // one is. failedAt is the index of the first operation no possible state
 // admits.
+//
+// Parts are independent (each steps its own states on its own operations
+// and its share of each SyncKnownPods), so Replay walks them one after the
+// other rather than the history op by op: the result is the same — the
+// first failure in history order, and at a SyncKnownPods that fails in
+// several parts the lowest-numbered part's — while one part's states stay
+// in the same few arrays from its first operation to its last, and a
+// part's walk can step back to a fork.
 func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
-	plan, r := &kit.plan, &kit.replayer
+	kit.replayer.detours = 3 // witnessFast's steps: 4 per operation, and a few
+	return kit.replay(ops)
+}
+
+// replay is Replay with this kit.
+func (kit *replayKit) replay(ops []Op) (ok bool, failedAt int, reason string) {
+	plan, walk, r := &kit.plan, &kit.walk, &kit.replayer
 	plan.plan(ops)
-	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
-		r.startWitness(plan.parts)
-	} else {
-		r.witness, r.closed = false, make([][]*node, plan.parts)
-		for p := range r.closed {
-			r.closed[p] = initialSet()
+	walk.build(plan, ops)
+	r.witness = plan.markers
+	failedAt = -1
+	for q := range plan.parts {
+		if at, why := r.walkPart(plan, walk, ops, q, failedAt); at >= 0 {
+			failedAt, reason = at, why
 		}
 	}
-	for i, op := range ops {
-		var err error
-		if p := plan.partOf[i]; p != broadcast {
-			err = r.step(p, &partOp{in: op.Input, out: op.Output})
-		} else {
-			r.split.split(plan, op)
-			for q, owns := range plan.owns {
-				if owns && err == nil {
-					in, kept := r.split.part(q)
-					err = r.step(q, &partOp{restricted: true, desired: in.Desired, kept: kept})
-				}
-			}
+	return failedAt < 0, failedAt, reason
+}
+
+// walkPart steps part q through its operations from the initial state:
+// its own, and every SyncKnownPods if it owns UIDs, merged in history
+// order. It returns the index of the first operation no state admits, with
+// the rejection, or -1; it stops before index limit (if ≥ 0): a failure
+// there or later does not come first. In witness mode it first looks for a
+// witness path depth first (walkFast, the common case), and walks the set
+// of states only if there is none.
+func (r *replayer) walkPart(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
+	if r.witness && r.walkFast(plan, w, ops, q, limit) {
+		return -1, ""
+	}
+	return r.walkExact(plan, w, ops, q, limit)
+}
+
+// walkExact is walkPart stepping the set of every possible state: closed
+// sets (Next) without markers, the outcomes of every fork in witness mode.
+func (r *replayer) walkExact(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) (failedAt int, reason string) {
+	r.startPart()
+	at := r.cursor(w, ops, q, limit)
+	for {
+		i, known, more := at.next()
+		if !more {
+			return -1, ""
 		}
-		if err != nil {
-			return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
+		op := partOp{in: ops[i].Input, out: ops[i].Output}
+		if known {
+			desired, kept := at.shares.next(i)
+			op = partOp{restricted: true, desired: desired, kept: kept}
+		}
+		if err := r.step(0, &op); err != nil {
+			return int(i), fmt.Sprintf("op %d %q: %v", i, Describe(ops[i].Input, ops[i].Output), err)
 		}
 	}
-	return true, -1, ""
 }
 
 // replayKit is what one Replay call works with. Replay takes one from a
@@ -63,6 +96,7 @@ func Replay(ops []Op) (ok bool, failedAt int, reason string) {
 // is reachable from outside the Replay call that holds it.
 type replayKit struct {
 	plan     partitionPlan
+	walk     partWalk
 	replayer replayer
 }
 
@@ -70,11 +104,39 @@ var replayKits = sync.Pool{New: func() any { return new(replayKit) }}
 
 // putBack returns the kit to the pool, dropping the states it held.
 func (k *replayKit) putBack() {
-	clear(k.replayer.room)
-	k.replayer.arena.reset()
-	k.replayer.lists.reset()
-	k.replayer.closed, k.replayer.spare = nil, State{}
+	r := &k.replayer
+	for _, states := range r.parts {
+		clear(states[:cap(states)])
+	}
+	clear(r.scratch[:cap(r.scratch)])
+	clear(r.forks[:cap(r.forks)])
+	r.arena.reset()
+	r.lists.reset()
+	r.closed, r.spare = nil, State{}
 	replayKits.Put(k)
+}
+
+// startPart sets the replayer to walk a part from the initial state. In
+// witness mode the part starts in one state that Replay alone holds
+// (private: it writes in place and recycles), whose arrays the arena and
+// slabs lend (they are reset when the kit goes back to the pool, not
+// between parts: clearing costs more than the room it saves).
+func (r *replayer) startPart() {
+	if !r.witness {
+		r.closed = append(r.closed[:0], initialSet())
+		return
+	}
+	r.private = true
+	if len(r.parts) != 1 { // the part's states and the scratch swap arrays as they go
+		r.parts, r.scratch = [][]State{make([]State, 1, 4)}, make([]State, 0, 4)
+	}
+	r.parts[0] = r.parts[0][:1]
+	r.parts[0][0], r.spare = State{}, State{}
+	start := &r.parts[0][0]
+	start.arena = &r.arena // copies of its records (forks) are lent too
+	start.recs = r.arena.alloc(0, recordsPerPart)
+	r.lists.lend(start)
+	start.claim() // born here: Replay's alone
 }
 
 // newWitnessReplayer is a replayer of its own for parts parts (tests).
@@ -88,12 +150,8 @@ func newWitnessReplayer(parts int) replayer {
 // replayer alone (private: it writes in place and recycles).
 func (r *replayer) startWitness(parts int) {
 	r.witness, r.private = true, true
-	r.scratch = nil                                     // it may be a window of room, which the parts get back
 	r.room = slices.Grow(r.room[:0], 2*parts)[:2*parts] // a part holds one state, rarely two
-	clear(r.room)
 	r.parts = slices.Grow(r.parts[:0], parts)[:parts]
-	r.arena.reset()
-	r.lists.reset()
 	for p := range r.parts {
 		r.parts[p] = r.room[2*p : 2*p+1 : 2*p+2]
 		start := &r.parts[p][0]
@@ -157,7 +215,11 @@ type replayer struct {
 	scratch []State
 	// spare receives a fork's second outcome, copied out at once.
 	spare State
-	split knownSplit
+	// forks are the outcomes walkFast keeps aside; detours is how many
+	// steps per operation it may take on top of one, stepping back
+	// included, before it leaves the part to walkExact.
+	forks   []pendingFork
+	detours int
 	// arena lends the parts' record arrays, reused from one Replay call to
 	// the next, so that a long run of checks leaves the garbage collector
 	// (and its write barriers) little to do. Nothing lent outlives the
@@ -171,16 +233,25 @@ type replayer struct {
 // with empty lists would allocate each one as it first grows.
 type partLists struct {
 	due       slab[Obligation]
-	mayCancel slab[string]
+	mayCancel slab[string] // and wait lists (detach)
 	fired     slab[int]
 	notify    slab[notifyEntry]
+	started   slab[StaticStarted]
+	waiting   slab[StaticWaiting]
 }
 
 func (l *partLists) lend(s *State) {
 	s.Due, s.MayCancel, s.Fired, s.notify = l.due.take(2), l.mayCancel.take(2), l.fired.take(4), l.notify.take(2)
 }
 
-func (l *partLists) reset() { l.due.reset(); l.mayCancel.reset(); l.fired.reset(); l.notify.reset() }
+func (l *partLists) reset() {
+	l.due.reset()
+	l.mayCancel.reset()
+	l.fired.reset()
+	l.notify.reset()
+	l.started.reset()
+	l.waiting.reset()
+}
 
 // slab lends small empty slices with room from one reused array; a slice
 // that outgrows its room moves to the heap, as append does.

@@ -243,7 +243,7 @@ func (s *State) settleCompletion(uid string, id int) {
 	if id == 0 {
 		return
 	}
-	if r, ok := s.record(uid); ok && r.TermRequested && !r.Terminated {
+	if r, ok := s.recordRef(uid); ok && r.TermRequested && !r.Terminated {
 		s.addNotify(uid, id)
 		return
 	}

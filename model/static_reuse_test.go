@@ -12,12 +12,12 @@ func TestStaticReuseKeepsOldWaitPosition(t *testing.T) {
 	s := NewState()
 	for _, uid := range []string{"b", "c"} {
 		s.joinWaiting(uid, "web_ns")
-		s.put(Record{UID: uid, FullName: "web_ns", Static: true})
+		s.put(&Record{UID: uid, FullName: "web_ns", Static: true})
 	}
 	// b is purged (its record goes, its entry stays), then re-created and
 	// queued again behind c.
 	s.deleteRecord("b")
-	s.put(Record{UID: "b", FullName: "web_ns", Static: true})
+	s.put(&Record{UID: "b", FullName: "web_ns", Static: true})
 	s.joinWaiting("b", "web_ns")
 	cases := []struct {
 		uid  string
@@ -38,7 +38,7 @@ func TestStaticFromTheTakenUpdate(t *testing.T) {
 	r := Record{UID: "a", FullName: "web_ns", TermRequested: true, HasPending: true,
 		Pending: Delivery{Type: Update, Pod: PodContent{Version: 1, Static: true}}}
 	s := NewState()
-	s.put(r)
+	s.put(&r)
 	if !take(&s, &r) {
 		t.Fatal("take refused")
 	}

@@ -179,6 +179,13 @@ func (a *recordArena) reset() {
 // plain loop: the generic slices.BinarySearchFunc copies a whole Record per
 // comparison.)
 func (s *State) findRecord(uid string) (int, bool) {
+	if len(s.recs) <= smallRecords {
+		for i := range s.recs { // a part's state: equality first, no ordering compare
+			if s.recs[i].UID == uid {
+				return i, true
+			}
+		}
+	}
 	lo, hi := 0, len(s.recs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -230,15 +237,19 @@ func (s *State) appendUIDs(dst []string) []string {
 	return dst
 }
 
-// put stores a record.
-func (s *State) put(r Record) {
+// put stores a copy of *r (a pointer: a Record is large to pass).
+func (s *State) put(r *Record) {
+	if s.own&ownRecs != 0 && len(s.recs) > 0 && s.recs[0].UID == r.UID {
+		s.recs[0] = *r // the common case: a part's only record, in place
+		return
+	}
 	i, found := s.findRecord(r.UID)
 	if found {
 		s.recs = s.writableRecs(0)
-		s.recs[i] = r
+		s.recs[i] = *r
 		return
 	}
-	s.recs = slices.Insert(s.writableRecs(1), i, r)
+	s.recs = slices.Insert(s.writableRecs(1), i, *r)
 }
 
 // deleteRecord forgets uid's record (only the record: see remove).
@@ -249,6 +260,13 @@ func (s *State) deleteRecord(uid string) {
 }
 
 func findNotify(s *State, uid string) (int, bool) {
+	if len(s.notify) <= smallRecords { // equality first, as findRecord
+		for i := range s.notify {
+			if s.notify[i].UID == uid {
+				return i, true
+			}
+		}
+	}
 	return slices.BinarySearchFunc(s.notify, uid, func(e notifyEntry, uid string) int { return strings.Compare(e.UID, uid) })
 }
 
@@ -345,3 +363,8 @@ func withViewsAll(states []State) []State {
 	}
 	return out
 }
+
+// smallRecords: up to this many records findRecord scans for the UID
+// before searching for its place (string equality is cheaper than an
+// ordering compare, and a partition's state holds one or a few records).
+const smallRecords = 4

@@ -9,6 +9,13 @@ import (
 // explains: sorted slices shared copy-on-write between states.
 
 func findStarted(s *State, fullname string) (int, bool) {
+	if len(s.StartedStatic) <= smallRecords { // equality first, as findRecord
+		for i := range s.StartedStatic {
+			if s.StartedStatic[i].FullName == fullname {
+				return i, true
+			}
+		}
+	}
 	return slices.BinarySearchFunc(s.StartedStatic, fullname, func(e StaticStarted, n string) int { return strings.Compare(e.FullName, n) })
 }
 
@@ -39,6 +46,13 @@ func (s *State) clearStartedStatic(fullname string) {
 }
 
 func findWaiting(s *State, fullname string) (int, bool) {
+	if len(s.WaitingStatic) <= smallRecords { // equality first, as findRecord
+		for i := range s.WaitingStatic {
+			if s.WaitingStatic[i].FullName == fullname {
+				return i, true
+			}
+		}
+	}
 	return slices.BinarySearchFunc(s.WaitingStatic, fullname, func(e StaticWaiting, n string) int { return strings.Compare(e.FullName, n) })
 }
 

@@ -12,8 +12,8 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 		s.settleCompletion(uid, u.Kill.CompletionID)
 		return nil
 	}
-	if r, known := s.record(uid); known {
-		applyUpdate(s, r, u, false)
+	if r, known := s.recordRef(uid); known {
+		applyUpdate(s, *r, u, false)
 		return nil
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
@@ -52,14 +52,14 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 	// for a restart after this incarnation is purged (§1.11).
 	if !first && r.TermRequested && u.Type == Create {
 		r.RestartRequested = true
-		s.put(r)
+		s.put(&r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
 		return
 	}
 	// Step 5: a finished pod ignores everything (its kill is complete: the
 	// completion fires at once, our fix of §1.17-1).
 	if r.Finished {
-		s.put(r)
+		s.put(&r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
 		return
 	}
@@ -72,7 +72,7 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 		s.addDueIf(r.UID, u.Kill.CompletionID)
 		if fromRuntime {
 			// A stale runtime kill must not re-drive a terminated pod (#103668).
-			s.put(r)
+			s.put(&r)
 			return
 		}
 	case r.TermRequested:
@@ -89,7 +89,7 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 	}
 	// Step 9: latest wins.
 	r.HasPending, r.Pending = true, content
-	s.put(r)
+	s.put(&r)
 	// Step 10.
 	if becameTerminating || shortened {
 		s.triggerCancel(r.UID)
@@ -131,7 +131,7 @@ func (s *State) triggerCancel(uid string) {
 	if !r.Flight.Canceled {
 		canceled := *r
 		canceled.Flight.Canceled = true
-		s.put(canceled)
+		s.put(&canceled)
 		s.addDue(uid, 0)
 	}
 }

@@ -111,7 +111,7 @@ func take(s *State, at *Record) bool {
 	r.HasPending = false
 	r.mergeActive(content)
 	r.Flight = Flight{Stage: Taken, Fn: syncFnFor(work, content), Content: content, TakeGrace: r.Grace}
-	s.put(r)
+	s.put(&r)
 	return true
 }
 
@@ -166,7 +166,7 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 func cleanupUnstarted(s *State, r Record) {
 	r.Acknowledged, r.Terminated, r.Finished = true, true, true
 	r.HasPending = false
-	s.put(r)
+	s.put(&r)
 	s.fireAll(r.UID)
 	s.leaveStatic(r.UID, r.FullName)
 }
@@ -182,16 +182,16 @@ func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
 		acked := *r
 		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
 		if !mayAbort {
-			s.put(acked)
+			s.put(&acked)
 			return nil, true
 		}
 		alt = s.forkInto(spare)
-		alt.put(acked)
+		alt.put(&acked)
 	}
 	if mayAbort {
 		aborted := *r
 		aborted.Flight = Flight{}
-		s.put(aborted)
+		s.put(&aborted)
 	}
 	return alt, mayAbort || mayAck
 }
@@ -202,7 +202,7 @@ func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
 func complete(s *State, r Record) {
 	f := r.Flight
 	r.Flight = Flight{}
-	s.put(r)
+	s.put(&r)
 	if f.Outcome != OK {
 		return
 	}
@@ -235,7 +235,7 @@ func complete(s *State, r Record) {
 		s.fireAll(r.UID)
 		s.leaveStatic(r.UID, r.FullName)
 	}
-	s.put(r)
+	s.put(&r)
 }
 
 // stepSyncBegin checks a callback entry against the taken update.
@@ -269,7 +269,7 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 	}
 	begun := *r
 	begun.Flight.Stage = Begun
-	s.put(begun)
+	s.put(&begun)
 	return nil
 }
 
@@ -281,6 +281,6 @@ func stepSyncEnd(s *State, e SyncEnd) error {
 	}
 	returned := *r
 	returned.Flight.Stage, returned.Flight.Outcome, returned.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
-	s.put(returned)
+	s.put(&returned)
 	return nil
 }

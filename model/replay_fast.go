@@ -1,0 +1,165 @@
+package model
+
+// Witness mode, depth first. A part's walk in witness mode steps one state;
+// where an operation has two outcomes (a fork: abort or acknowledge after a
+// terminating take, a terminal pod first seen with an unknown cache) it goes
+// on with the first and keeps the second aside, with its position in the
+// part's operations, to resume from if the path taken is rejected later. So
+// a part holds one state at every step instead of stepping both outcomes
+// until one is rejected (usually a few operations later); which outcome
+// goes first is guessed from the part's next worker operation (ackLikely),
+// so the walk rarely steps back. The verdict is the same as walking the
+// set of all outcomes (walkExact): some path survives every operation iff
+// the set is never empty. Only the verdict: when no path survives, or the
+// search runs long (forks whose outcomes are never told apart would
+// multiply paths), Replay walks the part again with the set, which gives
+// the first failure and its reasons.
+//
+// The outcome kept aside is given copies of the lists it shares with the
+// other (detach), so that both own every array they hold and write in
+// place: the path taken never writes into the one kept aside.
+
+// partCursor is a position in a part's operations, their shares of the
+// SyncKnownPods, and the index before which the walk stops.
+type partCursor struct {
+	ops    []int32 // a SyncKnownPods i as ^i (partWalk)
+	at     int
+	shares partShares
+	end    int32
+}
+
+// next pops the next operation's index; known reports a SyncKnownPods;
+// more is false at the end (or at end).
+func (c *partCursor) next() (i int32, known, more bool) {
+	if c.at == len(c.ops) {
+		return 0, false, false
+	}
+	i = c.ops[c.at]
+	c.at++
+	if i < 0 {
+		i, known = ^i, true
+	}
+	return i, known, i < c.end
+}
+
+func (r *replayer) cursor(w *partWalk, ops []Op, q, limit int) partCursor {
+	c := partCursor{ops: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
+	if limit >= 0 {
+		c.end = int32(limit)
+	}
+	return c
+}
+
+// pendingFork is an outcome kept aside: the state (which shares no array
+// with any other) and where its walk resumes.
+type pendingFork struct {
+	state State
+	at    partCursor
+}
+
+// walkFast reports whether part q's operations before limit have a
+// witness path (see above). false is not a verdict: walkExact decides.
+func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) bool {
+	r.startPart()
+	at := r.cursor(w, ops, q, limit)
+	budget := (1+r.detours)*len(at.ops) + 64 // steps, stepping back included
+	r.forks = r.forks[:0]
+	s := &r.parts[0][0]
+	for ; budget > 0; budget-- {
+		i, known, more := at.next()
+		if !more {
+			return true
+		}
+		var alt *State
+		var err error
+		if known {
+			err = stepKnownShare(s, &at.shares, i)
+		} else {
+			alt, err = stepOn(s, &r.spare, ops[i].Input, ops[i].Output)
+		}
+		if (err != nil || alt != nil) && !r.fork(s, &at, ops, err) {
+			return false
+		}
+	}
+	return false
+}
+
+// stepKnownShare steps s through its share of SyncKnownPods i.
+func stepKnownShare(s *State, shares *partShares, i int32) error {
+	desired, kept := shares.next(i)
+	if err := s.enterLock(); err != nil {
+		return err
+	}
+	return stepSyncKnownPods(s, SyncKnownPods{Desired: desired}, kept)
+}
+
+// fork handles the step of walkFast that did not leave one state: a
+// rejection resumes the last outcome kept aside (false if there is none),
+// two outcomes keep one aside.
+func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
+	switch {
+	case err != nil && len(r.forks) == 0:
+		return false
+	case err != nil: // this path is rejected: resume the last outcome kept aside
+		last := len(r.forks) - 1
+		*s, *at = r.forks[last].state, r.forks[last].at
+		r.forks[last] = pendingFork{}
+		r.forks = r.forks[:last]
+	default:
+		aside := r.takeSpare()
+		if ackLikely(at, ops) {
+			*s, aside = aside, *s
+		}
+		r.forks = append(r.forks, pendingFork{state: r.detach(aside), at: *at})
+		s.claim() // it shares nothing with the outcome kept aside any more
+	}
+	return true
+}
+
+// ackLikely: of the part's next worker operations (a callback entry or a
+// marker, within a few operations), the first enters a callback. Where
+// the take of a terminating pass forks (the worker may abort or
+// acknowledge), this tells which outcome to try first: a callback entry
+// rejects the abort, a marker the acknowledgement. Only an order: both
+// outcomes are tried if need be.
+func ackLikely(at *partCursor, ops []Op) bool {
+	for _, i := range at.ops[at.at:min(at.at+8, len(at.ops))] {
+		if i < 0 {
+			continue
+		}
+		switch ops[i].Input.(type) {
+		case SyncBegin:
+			return true
+		case WorkerStep:
+			return false
+		}
+	}
+	return false
+}
+
+// detach gives the fork's outcome kept aside (whose records are its own
+// already, forkInto) copies of every list it shares with the other, lent
+// by the part's slabs, so that each may write its arrays in place from
+// now on. Except two kinds of inner lists, which stay shared: notify ID
+// lists are never written in place, and a static wait list (which can
+// grow long: copying it at every fork would make a long replay quadratic)
+// is appended to in place only by the outcome that goes on, past the
+// length the one kept aside sees (see forkInto); the one kept aside, if
+// resumed, copies it before it writes.
+func (r *replayer) detach(s State) State {
+	s.Due = lendCopy(&r.lists.due, s.Due)
+	s.MayCancel = lendCopy(&r.lists.mayCancel, s.MayCancel)
+	s.Fired = lendCopy(&r.lists.fired, s.Fired)
+	s.notify = lendCopy(&r.lists.notify, s.notify)
+	s.StartedStatic = lendCopy(&r.lists.started, s.StartedStatic)
+	s.WaitingStatic = lendCopy(&r.lists.waiting, s.WaitingStatic)
+	s.claim()
+	s.own &^= ownLists
+	return s
+}
+
+// lendCopy copies xs into room lent by b, with room to grow by two (most
+// lists never outgrow it: no allocation).
+func lendCopy[T any](b *slab[T], xs []T) []T {
+	return append(b.take(len(xs)+2), xs...)
+}

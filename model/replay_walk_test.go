@@ -1,0 +1,145 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestReplayWalkAgreesWithOpOrder: Replay walks the parts one after the
+// other; the reference below steps the history op by op, every part at
+// once (as Replay did before). On generated histories with and without
+// markers, legal and corrupted (one or two observations changed, a marker
+// lost or added, two operations swapped, a SyncKnownPods result emptied so
+// that several parts reject it at once), both give the same ok, failedAt
+// and reason.
+func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
+	histories, rejected := 0, 0
+	for seed := range uint64(16) {
+		ops := newWitnessGen(seed, 2+int(seed%7)).run(120)
+		for i := -1; i < len(ops); i += 3 {
+			for variant := range 5 {
+				mutant, ok := corrupt(ops, i, variant)
+				if !ok {
+					continue
+				}
+				for _, history := range [][]Op{mutant, withoutMarkers(mutant)} {
+					if len(history) > 80 && !slices.ContainsFunc(history, func(op Op) bool { return isWorkerStep(op.Input) }) {
+						history = history[:80] // closure mode is slower: a shorter history
+					}
+					histories++
+					gotOK, gotAt, gotWhy := Replay(history)
+					wantOK, wantAt, wantWhy := replayOpOrder(history)
+					if gotOK != wantOK || gotAt != wantAt || gotWhy != wantWhy {
+						t.Fatalf("seed %d corruption %d/%d: Replay (%v, %d, %q), op order (%v, %d, %q)",
+							seed, i, variant, gotOK, gotAt, gotWhy, wantOK, wantAt, wantWhy)
+					}
+					if !gotOK {
+						rejected++
+					}
+				}
+			}
+		}
+	}
+	if rejected == 0 || rejected == histories {
+		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
+	}
+	t.Logf("%d histories, %d rejected", histories, rejected)
+}
+
+// corrupt returns ops changed at i by variant (i < 0: ops itself), and
+// whether that variant applies there.
+func corrupt(ops []Op, i, variant int) ([]Op, bool) {
+	mutant := slices.Clone(ops)
+	switch {
+	case i < 0:
+		return mutant, variant == 0
+	case variant == 0:
+		return mutant, mutate(&mutant[i])
+	case variant == 1 && isWorkerStep(ops[i].Input):
+		return slices.Delete(mutant, i, i+1), true
+	case variant == 2 && i+1 < len(ops):
+		mutant[i], mutant[i+1] = mutant[i+1], mutant[i]
+		return mutant, true
+	case variant == 3:
+		_, known := ops[i].Input.(SyncKnownPods)
+		if known {
+			mutant[i].Output = KnownPods{}
+		}
+		return mutant, known && len(ops[i].Output.(KnownPods)) > 1
+	case variant == 4 && i+5 < len(ops): // two corruptions: the first in history order counts
+		a, b := mutate(&mutant[i]), mutate(&mutant[i+5])
+		return mutant, a && b
+	}
+	return nil, false
+}
+
+// replayOpOrder is the reference for Replay: the history op by op, each
+// operation stepped in its part (a SyncKnownPods in every part that owns
+// UIDs, in part order, stopping at the first part that rejects it).
+func replayOpOrder(ops []Op) (ok bool, failedAt int, reason string) {
+	plan := planPartitions(ops)
+	var r replayer
+	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
+		r.startWitness(plan.parts)
+	} else {
+		r.closed = make([][]*node, plan.parts)
+		for p := range r.closed {
+			r.closed[p] = initialSet()
+		}
+	}
+	var split knownSplit
+	for i, op := range ops {
+		var err error
+		if p := plan.partOf[i]; p != broadcast {
+			err = r.step(p, &partOp{in: op.Input, out: op.Output})
+		} else {
+			split.split(&plan, op)
+			for q, owns := range plan.owns {
+				if owns && err == nil {
+					in, kept := split.part(q)
+					err = r.step(q, &partOp{restricted: true, desired: in.Desired, kept: kept})
+				}
+			}
+		}
+		if err != nil {
+			return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
+		}
+	}
+	return true, -1, ""
+}
+
+// TestWitnessSearchOutOfSteps: when walkFast runs out of steps it leaves
+// the part to walkExact, which must give the same verdict. With almost no
+// steps allowed (64 per part, histories of 300 operations over few pods),
+// every long part takes that way; Replay's results stay the same.
+func TestWitnessSearchOutOfSteps(t *testing.T) {
+	histories, rejected := 0, 0
+	for seed := range uint64(8) {
+		ops := newWitnessGen(seed+100, 2+int(seed%3)).run(300)
+		for i := -1; i < len(ops); i += 11 {
+			for variant := range 5 {
+				mutant, ok := corrupt(ops, i, variant)
+				if !ok {
+					continue
+				}
+				histories++
+				var kit replayKit
+				kit.replayer.detours = -1 // 64 steps per part
+				gotOK, gotAt, gotWhy := kit.replay(mutant)
+				wantOK, wantAt, wantWhy := Replay(mutant)
+				if gotOK != wantOK || gotAt != wantAt || gotWhy != wantWhy {
+					t.Fatalf("seed %d corruption %d/%d: out of steps (%v, %d, %q), Replay (%v, %d, %q)",
+						seed, i, variant, gotOK, gotAt, gotWhy, wantOK, wantAt, wantWhy)
+				}
+				if !gotOK {
+					rejected++
+				}
+			}
+		}
+	}
+	if rejected == 0 || rejected == histories {
+		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
+	}
+	t.Logf("%d histories, %d rejected", histories, rejected)
+}
