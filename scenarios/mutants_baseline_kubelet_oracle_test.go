@@ -104,7 +104,7 @@ func TestBaselineKubeletChecksCatch(t *testing.T) {
 			w.pods["a"].apiPhase = v1.PodFailed
 			w.kube.statusOf("a").phase = v1.PodFailed
 			if bad {
-				w.kube.statusOf("a").phase = v1.PodRunning
+				w.pods["a"].apiPhase = v1.PodRunning
 			}
 			w.checkKubeletEnd()
 		}},

@@ -158,7 +158,7 @@ func (w *baseWorld) kubeCreate(a Action) {
 // over (World.add); the caller holds mu.
 func (w *baseWorld) freshAdd(p *basePod) {
 	k, uid := w.kube, p.action.UID
-	p.rejected, p.phase = false, v1.PodRunning
+	p.rejected, p.phase, p.killedByShutdown = false, v1.PodRunning, false
 	delete(k.status, uid)
 	p.incarnation++
 	if k.node.APIServer && !p.action.Static {
