@@ -115,7 +115,7 @@ func (w *baseWorld) deliverEchoes() {
 	}
 	w.mu.Unlock()
 	for _, o := range sends {
-		w.pw.UpdatePod(o)
+		w.updatePod(o)
 	}
 }
 
@@ -215,6 +215,7 @@ func (w *baseWorld) evict(a Action) {
 		g := a.Grace
 		grace = &g
 	}
+	w.newRecordIfUnknown(a.UID)
 	_ = w.pw.KillPodNow(pod, true, grace, evictedStatus)
 	for waited := time.Duration(0); waited <= evictionCleanupTimeout; waited += evictionCleanupPoll {
 		if w.pw.ShouldPodBeFinished(a.UID) {
@@ -296,6 +297,7 @@ func (w *baseWorld) shutdownKill(uid types.UID, groupGrace int64, fn workers.Pod
 	w.mu.Unlock()
 	w.goActor(fmt.Sprintf("shutdown-kill/%s", uid), func() {
 		defer func() { done <- struct{}{} }()
+		w.newRecordIfUnknown(uid)
 		_ = w.pw.KillPodNow(pod, false, &grace, fn)
 	})
 }

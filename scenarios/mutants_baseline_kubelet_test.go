@@ -283,11 +283,7 @@ func (w *baseWorld) syncAllowed(uid types.UID) bool {
 // longer know, kill the terminal deleted pods they do not know (unless
 // B13) and the pods only the runtime runs. The caller holds loop.
 func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known map[types.UID]workers.PodWorkerSync) {
-	type send struct {
-		o     workers.UpdatePodOptions
-		fresh bool // a new record for the UID: its calls start afresh
-	}
-	var sends []send
+	var sends []workers.UpdatePodOptions
 	w.mu.Lock()
 	for _, pod := range desired {
 		p := w.pods[pod.UID]
@@ -296,13 +292,10 @@ func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known map[types.UID]work
 		}
 		switch {
 		case p.admitted && !p.rejected && !terminalPhase(p.phase):
-			sends = append(sends, send{workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, true})
+			sends = append(sends, workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod})
 		case !w.kube.bugs.B13NoTerminalDeleteFilter && p.deletion != nil && terminalPhase(p.phase) && !w.syncer.runs(pod.UID):
-			sends = append(sends, send{workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: pod}, true})
-		default:
-			continue
+			sends = append(sends, workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: pod})
 		}
-		p.incarnation++
 	}
 	one := int64(1)
 	for _, uid := range w.syncer.runningUIDs() {
@@ -310,22 +303,44 @@ func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known map[types.UID]work
 		if (ok && r.State != workers.TerminatedPodWork) || (w.pods[uid] != nil && w.pods[uid].inConfig) {
 			continue
 		}
-		if p := w.pods[uid]; p != nil {
-			p.incarnation++
-		}
-		sends = append(sends, send{workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
+		sends = append(sends, workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
 			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
-			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, !ok})
+			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}})
 	}
 	w.mu.Unlock()
-	for _, s := range sends {
-		if s.fresh && s.o.Pod != nil {
-			w.syncer.newIncarnation(s.o.Pod.UID)
-		} else if s.fresh {
-			w.syncer.newIncarnation(s.o.RunningPod.ID)
-		}
-		w.pw.UpdatePod(s.o)
+	for _, o := range sends {
+		w.updatePod(o)
 	}
+}
+
+// updatePod is UpdatePod for the kubelet's own sends (housekeeping, the
+// config watch's echoes).
+func (w *baseWorld) updatePod(o workers.UpdatePodOptions) {
+	var uid types.UID
+	if o.Pod != nil {
+		uid = o.Pod.UID
+	} else {
+		uid = o.RunningPod.ID
+	}
+	w.newRecordIfUnknown(uid)
+	w.pw.UpdatePod(o)
+}
+
+// newRecordIfUnknown: an update of a UID the pod workers do not know (never
+// seen, or purged) makes a new record, whose calls and graces start afresh
+// and which voids a status write decided for the old one. Purges happen
+// under the sync-loop lock, so a caller holding it sees the record the
+// update will reach.
+func (w *baseWorld) newRecordIfUnknown(uid types.UID) {
+	if _, known := w.pw.PodState(uid); known {
+		return
+	}
+	w.mu.Lock()
+	if p := w.pods[uid]; p != nil {
+		p.incarnation++
+	}
+	w.mu.Unlock()
+	w.syncer.newIncarnation(uid)
 }
 
 // runs: the fake runtime has containers of uid running.

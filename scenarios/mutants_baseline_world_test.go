@@ -344,7 +344,7 @@ func (w *baseWorld) syncDue() {
 		}
 		w.mu.Unlock()
 		if pod != nil && (w.kube == nil || w.syncAllowed(uid)) {
-			w.pw.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: pod})
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: pod})
 		}
 	}
 }
