@@ -61,6 +61,9 @@ type baseSyncer struct {
 	minGrace      map[types.UID]int64
 	staticStarted map[string]map[types.UID]bool
 	finished      map[types.UID]bool
+	// failures counts the calls failed with an error, each owed a retry
+	// through the work queue.
+	failures int
 }
 
 func newBaseSyncer(w *baseWorld, f Faults, seed uint64) *baseSyncer {
@@ -88,6 +91,9 @@ func (s *baseSyncer) call(cancel workers.Event) error {
 		}
 	}
 	if s.chance(s.faults.ErrorRate) {
+		s.mu.Lock()
+		s.failures++
+		s.mu.Unlock()
 		return errTransient
 	}
 	return nil

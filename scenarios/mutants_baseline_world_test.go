@@ -214,11 +214,15 @@ func (w *baseWorld) run() string {
 	}
 	clients.Wait()
 	settled := w.settle()
+	failures := w.syncer.failureCount()
 	close(stop)
 	daemons.Wait()
 	w.actors.Wait()
-	// The daemons' last ticks may have started work: let it finish.
-	if settled = settled && w.drain() && !w.kubeletBusy(); settled {
+	// The daemons' last ticks may have started work: let it finish. A call
+	// of that work that failed is owed a retry the stopped sync loop will
+	// not make, so the end state is then inconclusive too.
+	settled = settled && w.drain() && !w.kubeletBusy() && w.syncer.failureCount() == failures
+	if settled {
 		// An unsettled run (still retrying at the deadline) is
 		// inconclusive for the end-state checks.
 		w.checkEnd()
@@ -254,11 +258,13 @@ func (w *baseWorld) daemons() []daemon {
 	return out
 }
 
-// settle waits until the pod workers and the kubelet have been idle for a
-// while (every retry and resync the plan can cause happens within it);
+// settle waits until the pod workers and the kubelet have been idle, and
+// no call has failed, for a while (every retry the plan can cause happens
+// within it);
 // false if they were still busy after three times SettleTime.
 func (w *baseWorld) settle() bool {
 	deadline, idleSince := time.Now().Add(3*SettleTime/baselineScale), time.Now()
+	failures := w.syncer.failureCount()
 	for time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 		for _, s := range w.pw.PodStates() {
@@ -266,14 +272,22 @@ func (w *baseWorld) settle() bool {
 				idleSince = time.Now()
 			}
 		}
-		if w.kubeletBusy() {
-			idleSince = time.Now()
+		// A failed call is owed a retry, which a sample can miss (a call
+		// takes well under the sampling period): count the failures too.
+		if f := w.syncer.failureCount(); w.kubeletBusy() || f != failures {
+			idleSince, failures = time.Now(), f
 		}
 		if time.Since(idleSince) > 90*time.Second/baselineScale {
 			return true
 		}
 	}
 	return false
+}
+
+func (s *baseSyncer) failureCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failures
 }
 
 // drain waits, with the daemons stopped, until no record is working or in
