@@ -23,7 +23,9 @@ import (
 // the workers' own invariants at every release of the pod lock, panics,
 // and upstream-test-style assertions on the sync calls and the end state
 // (mutants_baseline_checks_test.go). Virtual seconds run as baselineScale
-// times faster real time, so a plan's kill timeouts and backoffs fit.
+// times faster real time, so a plan's kill timeouts and backoffs fit. A
+// plan with a Node gets a kubelet in front of the pod workers
+// (mutants_baseline_kubelet_test.go), which the K mutants break.
 
 // baselineScale: one virtual second is 1/baselineScale of a real second.
 const baselineScale = 2000
