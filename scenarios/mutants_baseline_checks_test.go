@@ -61,6 +61,9 @@ type baseSyncer struct {
 	minGrace      map[types.UID]int64
 	staticStarted map[string]map[types.UID]bool
 	finished      map[types.UID]bool
+	// failures counts the calls failed with an error, each owed a retry
+	// through the work queue.
+	failures int
 }
 
 func newBaseSyncer(w *baseWorld, f Faults, seed uint64) *baseSyncer {
@@ -88,6 +91,9 @@ func (s *baseSyncer) call(cancel workers.Event) error {
 		}
 	}
 	if s.chance(s.faults.ErrorRate) {
+		s.mu.Lock()
+		s.failures++
+		s.mu.Unlock()
 		return errTransient
 	}
 	return nil
@@ -124,6 +130,7 @@ func (s *baseSyncer) checkRunning(when string, uid types.UID, cancel workers.Eve
 func (s *baseSyncer) SyncPod(cancel workers.Event, _ workers.UpdateType, pod, _ *v1.Pod, _ *workers.PodStatus) (bool, error) {
 	uid := pod.UID
 	s.checkRunning("began", uid, cancel)
+	s.w.callBegan("SyncPod", uid)
 	s.mu.Lock()
 	delete(s.finished, uid)
 	if isStatic(pod) {
@@ -156,17 +163,19 @@ func (s *baseSyncer) SyncPod(cancel workers.Event, _ workers.UpdateType, pod, _ 
 		s.w.mu.Unlock()
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.running[uid] = 1
 	if terminal {
 		s.running[uid] = 0
 	}
+	s.mu.Unlock()
+	s.w.callEnded("SyncPod", uid, terminal)
 	return terminal, nil
 }
 
 func isStatic(pod *v1.Pod) bool { return pod.Annotations[workers.ConfigSourceAnnotationKey] != "api" }
 
-func (s *baseSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, _ workers.PodStatusFunc) error {
+func (s *baseSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, fn workers.PodStatusFunc) error {
+	s.w.callBegan("SyncTerminatingPod", pod.UID)
 	s.mu.Lock()
 	// A grace shortened after the worker read it cancels this call
 	// instead (S11's last clause), so only an uncancelled call is judged.
@@ -178,8 +187,9 @@ func (s *baseSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *wo
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.running[pod.UID] = 0
+	s.mu.Unlock()
+	s.w.statusFnApplied(pod.UID, fn)
 	return nil
 }
 
@@ -207,12 +217,13 @@ func (s *baseSyncer) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *wor
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.finished[pod.UID] = true
 	delete(s.minGrace, pod.UID)
 	for _, started := range s.staticStarted {
 		delete(started, pod.UID)
 	}
+	s.mu.Unlock()
+	s.w.callEnded("SyncTerminatedPod", pod.UID, false)
 	return nil
 }
 
@@ -270,7 +281,7 @@ func (w *baseWorld) checkEnd() {
 	for _, uid := range sortedUIDsOf(w.restart) {
 		st, ok := states[uid]
 		p := w.pods[uid]
-		runnable := p.inConfig && p.deletion == nil && p.phase == v1.PodRunning
+		runnable := p.inConfig && p.deletion == nil && p.phase == v1.PodRunning && !p.rejected
 		if w.restart[uid] && runnable && (!ok || st.Finished) {
 			w.checks.fail("L4", "pod %s: re-created while terminating, never restarted (%s)", uid, st)
 		}
@@ -287,8 +298,12 @@ func (w *baseWorld) checkEnd() {
 
 // do performs one plan action as World.do does.
 func (w *baseWorld) do(a Action) {
-	if a.Kind == SyncKnown {
+	switch {
+	case a.Kind == SyncKnown:
 		w.housekeeping()
+		return
+	case w.kube != nil:
+		w.kubeDo(a)
 		return
 	}
 	requested := a.Kind == Create && w.pw.IsPodTerminationRequested(a.UID)
@@ -320,22 +335,42 @@ func (w *baseWorld) do(a Action) {
 	case Remove, Vanish:
 		p.inConfig, o.UpdateType = false, workers.SyncPodKill
 	case Kill, KillNow, RuntimeKill:
-		o.UpdateType = workers.SyncPodKill
-		o.KillPodOptions = &workers.KillPodOptions{Evict: a.Evict}
-		if a.Grace >= 0 && a.Kind != RuntimeKill {
-			g := a.Grace
-			o.KillPodOptions.PodTerminationGracePeriodSecondsOverride, grace = &g, g
-		}
+		grace = killOptions(a, &o)
 	}
 	if a.Kind != Create && a.Kind != Sync && a.Kind != Query && a.Kind != Update {
 		delete(w.restart, a.UID)
 	}
 	o.Pod = w.podOf(a.UID)
+	w.registerKill(a, &o)
+	w.mu.Unlock()
+	w.deliver(a, o, grace)
+}
+
+// killOptions fills in a Kill's, KillNow's or RuntimeKill's options and
+// returns the grace it gives (-1: none).
+func killOptions(a Action, o *workers.UpdatePodOptions) int64 {
+	o.UpdateType = workers.SyncPodKill
+	o.KillPodOptions = &workers.KillPodOptions{Evict: a.Evict}
+	if a.Grace < 0 || a.Kind == RuntimeKill {
+		return -1
+	}
+	g := a.Grace
+	o.KillPodOptions.PodTerminationGracePeriodSecondsOverride = &g
+	return g
+}
+
+// registerKill gives a Kill its completion event, which S14 follows; the
+// caller holds mu.
+func (w *baseWorld) registerKill(a Action, o *workers.UpdatePodOptions) {
 	if a.Kind == Kill {
 		o.KillPodOptions.CompletedCh = w.rt.NewEvent("completed/" + string(a.UID))
 		w.kills[a.UID] = append(w.kills[a.UID], o.KillPodOptions.CompletedCh)
 	}
-	w.mu.Unlock()
+}
+
+// deliver makes the pod-worker call of one action and records the grace
+// it gave.
+func (w *baseWorld) deliver(a Action, o workers.UpdatePodOptions, grace int64) {
 	w.apply(a, o)
 	// The grace binds only a pod it applied to: one terminating, not yet
 	// terminated (a kill of a finished pod applies to nothing).

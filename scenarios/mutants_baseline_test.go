@@ -104,18 +104,16 @@ func realSide(t *testing.T, m Mutant, budget time.Duration) sideResult {
 //	    go test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
 //
 // Without PODSIM_BASELINE_SIDE both sides run in one process.
-// PODSIM_BASELINE_MUTANTS=B1,B2 restricts it to some mutants.
+// PODSIM_BASELINE_MUTANTS=B1,B2 restricts it to some mutants (",B1" adds
+// the correct code, baselineMutants).
 func TestBaselineSideBySide(t *testing.T) {
 	budget, err := time.ParseDuration(os.Getenv("PODSIM_BASELINE"))
 	if err != nil {
 		t.Skip("set PODSIM_BASELINE to the wall budget per mutant and side, e.g. 10s")
 	}
-	selected := append([]Mutant{{Name: "", Kind: "none", Families: familyNames()}}, Mutants()...)
-	if only := os.Getenv("PODSIM_BASELINE_MUTANTS"); only != "" {
-		selected, err = selectMutants(strings.Split(only, ","))
-		if err != nil {
-			t.Fatal(err)
-		}
+	selected, err := baselineMutants(os.Getenv("PODSIM_BASELINE_MUTANTS"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	side, file := os.Getenv("PODSIM_BASELINE_SIDE"), os.Getenv("PODSIM_BASELINE_FILE")
 	var sims simTally
@@ -148,6 +146,32 @@ func TestBaselineSideBySide(t *testing.T) {
 	fmt.Fprintf(&out, "budget %v per mutant and side; podsim on one core, baseline one iteration at a time\n", budget)
 	fmt.Fprintf(&out, "%s\n", pctBound(sims.PCT))
 	t.Logf("\n%s\n%s", out.String(), strings.Join(firsts, "\n"))
+}
+
+// correctCode is the baseline's row for the code with no mutant: every
+// family.
+func correctCode() Mutant { return Mutant{Name: "", Kind: "none", Families: familyNames()} }
+
+// baselineMutants parses PODSIM_BASELINE_MUTANTS: a comma-separated list
+// of mutant names, where an empty name is the correct code (",B4,B5" is
+// the correct code, B4 and B5); unset or empty: the correct code and
+// every mutant.
+func baselineMutants(list string) ([]Mutant, error) {
+	if list == "" {
+		return append([]Mutant{correctCode()}, Mutants()...), nil
+	}
+	var out []Mutant
+	for _, name := range strings.Split(list, ",") {
+		m, ok := correctCode(), true
+		if name = strings.TrimSpace(name); name != "" {
+			m, ok = MutantNamed(name)
+		}
+		if !ok {
+			return nil, &UnknownMutantError{Name: name}
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // simTally is the podsim side, handed from the -race-free step to the

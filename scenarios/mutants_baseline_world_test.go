@@ -23,7 +23,9 @@ import (
 // the workers' own invariants at every release of the pod lock, panics,
 // and upstream-test-style assertions on the sync calls and the end state
 // (mutants_baseline_checks_test.go). Virtual seconds run as baselineScale
-// times faster real time, so a plan's kill timeouts and backoffs fit.
+// times faster real time, so a plan's kill timeouts and backoffs fit. A
+// plan with a Node gets a kubelet in front of the pod workers
+// (mutants_baseline_kubelet_test.go), which the K mutants break.
 
 // baselineScale: one virtual second is 1/baselineScale of a real second.
 const baselineScale = 2000
@@ -46,13 +48,27 @@ func (c scaledClock) After(d time.Duration) <-chan time.Time {
 }
 func (c scaledClock) Sleep(d time.Duration) { time.Sleep(d / baselineScale) }
 
-// basePod is the config source's view of one pod.
+// basePod is the config source's view of one pod, and with a Node the
+// kubelet's and the API server's (the World's configPod).
 type basePod struct {
 	action   Action
 	version  int
 	inConfig bool
 	deletion *int64
 	phase    v1.PodPhase
+	// admitted: handed to the pod workers by an ADD; rejected: refused at
+	// admission (a local Failed status); added: ADDed once, first during
+	// the node shutdown (addedInShutdown); killed by the shutdown manager.
+	admitted, rejected, added, addedInShutdown, killedByShutdown bool
+	// incarnation counts the new pod objects and new worker records of the
+	// UID: a status write decided in one is dropped in the next.
+	incarnation int
+	// The API server's view: the object exists, its published phase, a
+	// pending watch echo (due at echoAt, real time).
+	inAPI    bool
+	apiPhase v1.PodPhase
+	echoDue  bool
+	echoAt   time.Time
 }
 
 // baseWorld runs one plan on the real runtime.
@@ -71,6 +87,12 @@ type baseWorld struct {
 	kills   map[types.UID][]workers.Event
 	restart map[types.UID]bool // a create landed on a terminating record
 	checks  *baseChecks
+	// kube is the kubelet in front of the workers (Plan.Node; nil: the pod
+	// workers' world only); actors are the eviction and shutdown
+	// goroutines (actorsRunning guarded by mu).
+	kube          *baseKubelet
+	actors        sync.WaitGroup
+	actorsRunning int
 }
 
 // checkedRuntime is the real runtime whose pod lock checks the workers'
@@ -120,12 +142,23 @@ func newBaseWorld(plan Plan, seed uint64, mutant string) (*baseWorld, error) {
 	w.queue = workers.NewQueue(rt)
 	w.syncer = newBaseSyncer(w, plan.Faults, seed)
 	cfg := workers.Config{Runtime: rt, Syncer: w.syncer, Cache: w.syncer, Queue: w.queue}
-	if m, ok := MutantNamed(mutant); ok && m.Kind == KindFault {
+	var bugs KubeletBugs
+	switch m, ok := MutantNamed(mutant); {
+	case ok && m.Kind == KindFault:
 		w.syncer.faults.UncancellablePull = B16PullTime
-	} else if mutant != "" {
+	case ok && m.Kind == KindKubelet:
+		for _, k := range kubeletMutants {
+			if k.Name == mutant {
+				k.on(&bugs)
+			}
+		}
+	case mutant != "":
 		if err := mutants.Enable(&cfg, mutant); err != nil {
 			return nil, err
 		}
+	}
+	if plan.Node != nil {
+		w.kube = newBaseKubelet(plan.Node, bugs)
 	}
 	w.pw = workers.New(cfg)
 	return w, nil
@@ -150,10 +183,7 @@ func (w *baseWorld) jitter(max time.Duration) {
 func (w *baseWorld) run() string {
 	stop := make(chan struct{})
 	var daemons, clients sync.WaitGroup
-	for _, d := range []struct {
-		period time.Duration
-		tick   func()
-	}{{SyncLoopPeriod, w.syncDue}, {HousekeepingPeriod, w.housekeeping}} {
+	for _, d := range w.daemons() {
 		daemons.Add(1)
 		go func() {
 			defer daemons.Done()
@@ -163,9 +193,7 @@ func (w *baseWorld) run() string {
 				case <-stop:
 					return
 				case <-time.After(d.period / baselineScale):
-					w.loop.Lock()
 					d.tick()
-					w.loop.Unlock()
 				}
 			}
 		}()
@@ -188,23 +216,57 @@ func (w *baseWorld) run() string {
 	}
 	clients.Wait()
 	settled := w.settle()
+	failures := w.syncer.failureCount()
 	close(stop)
 	daemons.Wait()
-	// The daemons' last ticks may have started work: let it finish.
-	if settled = settled && w.drain(); settled {
+	w.actors.Wait()
+	// The daemons' last ticks may have started work: let it finish. A call
+	// of that work that failed is owed a retry the stopped sync loop will
+	// not make, so the end state is then inconclusive too.
+	settled = settled && w.drain() && !w.kubeletBusy() && w.syncer.failureCount() == failures
+	if settled {
 		// An unsettled run (still retrying at the deadline) is
 		// inconclusive for the end-state checks.
 		w.checkEnd()
+		w.mu.Lock()
+		w.checkKubeletEnd()
+		w.mu.Unlock()
 	}
 	w.pw.Shutdown()
 	return w.checks.first()
 }
 
-// settle waits until the pod workers have been idle for a while (every
-// retry and resync the plan can cause happens within it); false if they
-// were still busy after three times SettleTime.
+// daemon is a periodic goroutine of the kubelet.
+type daemon struct {
+	period time.Duration
+	tick   func()
+}
+
+// daemons are the sync loop and housekeeping (under the sync-loop lock)
+// and, with an API server, the status manager (which takes it only to
+// deliver its echoes).
+func (w *baseWorld) daemons() []daemon {
+	inLoop := func(f func()) func() {
+		return func() {
+			w.loop.Lock()
+			defer w.loop.Unlock()
+			f()
+		}
+	}
+	out := []daemon{{SyncLoopPeriod, inLoop(w.syncDue)}, {HousekeepingPeriod, inLoop(w.housekeeping)}}
+	if w.kube != nil && w.kube.node.APIServer {
+		out = append(out, daemon{StatusSyncPeriod, w.statusTick})
+	}
+	return out
+}
+
+// settle waits until the pod workers and the kubelet have been idle, and
+// no call has failed, for a while (every retry the plan can cause happens
+// within it);
+// false if they were still busy after three times SettleTime.
 func (w *baseWorld) settle() bool {
 	deadline, idleSince := time.Now().Add(3*SettleTime/baselineScale), time.Now()
+	failures := w.syncer.failureCount()
 	for time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 		for _, s := range w.pw.PodStates() {
@@ -212,11 +274,22 @@ func (w *baseWorld) settle() bool {
 				idleSince = time.Now()
 			}
 		}
+		// A failed call is owed a retry, which a sample can miss (a call
+		// takes well under the sampling period): count the failures too.
+		if f := w.syncer.failureCount(); w.kubeletBusy() || f != failures {
+			idleSince, failures = time.Now(), f
+		}
 		if time.Since(idleSince) > 90*time.Second/baselineScale {
 			return true
 		}
 	}
 	return false
+}
+
+func (s *baseSyncer) failureCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failures
 }
 
 // drain waits, with the daemons stopped, until no record is working or in
@@ -235,9 +308,20 @@ func (w *baseWorld) drain() bool {
 }
 
 func (w *baseWorld) perform(a Action) {
-	if a.Kind == Kill || a.Kind == KillNow || a.Kind == Query {
+	switch a.Kind {
+	case Kill, KillNow, Query:
 		w.do(a)
 		return
+	case Evict:
+		w.goActor("eviction", func() { w.evict(a) })
+		return
+	case Shutdown:
+		if w.kube != nil {
+			w.goActor("shutdown", w.shutdown)
+		}
+		return
+	case Restart:
+		return // not modelled on the real runtime (mutants_baseline_kubelet_test.go)
 	}
 	w.loop.Lock()
 	defer w.loop.Unlock()
@@ -275,8 +359,8 @@ func (w *baseWorld) syncDue() {
 			pod = w.podOf(uid)
 		}
 		w.mu.Unlock()
-		if pod != nil {
-			w.pw.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: pod})
+		if pod != nil && (w.kube == nil || w.syncAllowed(uid)) {
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: pod})
 		}
 	}
 }
@@ -291,6 +375,10 @@ func (w *baseWorld) housekeeping() {
 	}
 	w.mu.Unlock()
 	known := w.pw.SyncKnownPods(desired)
+	if w.kube != nil {
+		w.kubeHousekeeping(desired, known)
+		return
+	}
 	for _, pod := range desired {
 		if _, ok := known[pod.UID]; !ok {
 			w.syncer.newIncarnation(pod.UID)
