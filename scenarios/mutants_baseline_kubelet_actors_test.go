@@ -77,7 +77,9 @@ func (w *baseWorld) deleteIfFinished(uid types.UID) {
 		return
 	}
 	w.checkAPIDelete(uid, beFinished, knownTerminated, st.finished)
+	w.checkRemoved(p, "status manager", false)
 	p.inAPI = false
+	w.leftAPI(p)
 	w.echoLater(p)
 }
 
@@ -178,8 +180,13 @@ func (w *baseWorld) statusFnApplied(uid types.UID, fn workers.PodStatusFunc) {
 // settle phase and waited for before the end-state checks.
 func (w *baseWorld) goActor(name string, f func()) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.goActorLocked(name, f)
+}
+
+// goActorLocked is goActor for a caller that holds mu.
+func (w *baseWorld) goActorLocked(name string, f func()) {
 	w.actorsRunning++
-	w.mu.Unlock()
 	w.actors.Add(1)
 	go func() {
 		defer w.actors.Done()

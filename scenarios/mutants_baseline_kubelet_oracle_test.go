@@ -141,7 +141,8 @@ func TestBaselineKubeletMutantSwitches(t *testing.T) {
 		mutant string
 		want   KubeletBugs
 	}{{"", KubeletBugs{}}, {"B4", KubeletBugs{B4ShutdownKeepsPhase: true}}, {"B5", KubeletBugs{B5AdmitCountsRejected: true}},
-		{"B10", KubeletBugs{B10StatusIgnoresRunning: true}}, {"B13", KubeletBugs{B13NoTerminalDeleteFilter: true}}} {
+		{"B10", KubeletBugs{B10StatusIgnoresRunning: true}}, {"B13", KubeletBugs{B13NoTerminalDeleteFilter: true}},
+		{"V2", KubeletBugs{V2ReaperKeyedByName: true}}} {
 		if got := baseKubeWorld(t, tc.mutant).kube.bugs; got != tc.want {
 			t.Errorf("mutant %q: bugs %s, want %s", tc.mutant, got, tc.want)
 		}

@@ -32,6 +32,8 @@ type baseKubelet struct {
 	status map[types.UID]*podStatus
 	// shuttingDown: the node shutdown began; admission is closed.
 	shuttingDown bool
+	// api is the API server's names and grace reaper (mutants_baseline_reaper_test.go).
+	api baseAPI
 }
 
 func newBaseKubelet(node *Node, bugs KubeletBugs) *baseKubelet {
@@ -86,14 +88,16 @@ func (w *baseWorld) kubeDo(a Action) {
 	case Query:
 		o.UpdateType, toWorkers = workers.SyncPodSync, true
 	case Delete:
-		if p.action.Static {
+		if p.action.Static || (w.kube.node.UniqueNames && !p.inAPI) {
 			w.mu.Unlock()
-			return
+			return // no API object to delete (NotFound)
 		}
 		g := max(a.Grace, 0)
 		p.version, p.deletion, grace = p.version+1, &g, g
+		w.apiDeleted(p, g)
 	case Remove, Vanish:
 		p.inConfig, p.inAPI, o.UpdateType = false, false, workers.SyncPodKill
+		w.leftAPI(p)
 		toWorkers = a.Kind == Remove && (p.admitted || p.rejected)
 	case Kill, KillNow, RuntimeKill:
 		grace = killOptions(a, &o)
@@ -121,6 +125,9 @@ func (w *baseWorld) kubeDo(a Action) {
 // is a new pod object and goes through admission; an ADD of a pod in
 // config is merged into an UPDATE.
 func (w *baseWorld) kubeCreate(a Action) {
+	if w.apiRefusesCreate(a) {
+		return
+	}
 	requested := w.pw.IsPodTerminationRequested(a.UID)
 	_, known := w.pw.PodState(a.UID)
 	w.mu.Lock()
@@ -161,6 +168,7 @@ func (w *baseWorld) freshAdd(p *basePod) {
 	p.rejected, p.phase, p.killedByShutdown = false, v1.PodRunning, false
 	delete(k.status, uid)
 	p.incarnation++
+	p.object++
 	if k.node.APIServer && !p.action.Static {
 		p.deletion, p.apiPhase, p.echoDue, p.inAPI = nil, "", false, true
 	}

@@ -63,6 +63,8 @@ type basePod struct {
 	// incarnation counts the new pod objects and new worker records of the
 	// UID: a status write decided in one is dropped in the next.
 	incarnation int
+	// object counts the pod objects ADDed under the UID (K6 tells them apart).
+	object int
 	// The API server's view: the object exists, its published phase, a
 	// pending watch echo (due at echoAt, real time).
 	inAPI    bool
