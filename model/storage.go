@@ -128,16 +128,23 @@ func (s *State) claim() {
 func (s *State) publish() { s.own = 0 }
 
 // writableRecs is writable for the records: while a closure steps states
-// it lends the copy from its arena (see recordArena).
+// it lends the copy from its arena (see recordArena), and so does Replay,
+// whose states also outgrow their arrays there (a static part gathers
+// every UID of its full name): growing them on the heap would leave the
+// garbage collector (and its write barriers) work at every Replay.
 func (s *State) writableRecs(extra int) []Record {
-	if s.own&ownRecs != 0 {
+	owned := s.own&ownRecs != 0
+	if owned && (s.arena == nil || cap(s.recs)-len(s.recs) >= extra) {
 		return s.recs
 	}
 	s.own |= ownRecs
 	var c []Record
-	if s.arena != nil {
+	switch {
+	case owned: // full: twice the room, as append would
+		c = s.arena.alloc(len(s.recs), 2*len(s.recs)+extra)
+	case s.arena != nil:
 		c = s.arena.alloc(len(s.recs), len(s.recs)+extra)
-	} else {
+	default:
 		c = make([]Record, len(s.recs), len(s.recs)+extra)
 	}
 	copy(c, s.recs)
@@ -159,8 +166,8 @@ type recordArena struct {
 var arenas = sync.Pool{New: func() any { return new(recordArena) }}
 
 func (a *recordArena) alloc(n, c int) []Record {
-	if cap(a.free)-len(a.free) < c {
-		a.free = make([]Record, 0, max(512, c))
+	if cap(a.free)-len(a.free) < c { // a larger chunk: the one reset keeps
+		a.free = make([]Record, 0, max(512, c, 2*cap(a.free)))
 	}
 	i := len(a.free)
 	a.free = a.free[:i+c]
