@@ -223,6 +223,19 @@ func (s *State) recordRef(uid string) (*Record, bool) {
 	return nil, false
 }
 
+// recordToChange points at uid's record in s for a rule that changes it in
+// place (rather than copying it out and putting it back: a Record is
+// large), having made s's records its own (copy on write). put(r) stores
+// it then at no cost. A write to s that adds or removes a record may move
+// it: put it first.
+func (s *State) recordToChange(uid string) (*Record, bool) {
+	if i, ok := s.findRecord(uid); ok {
+		s.recs = s.writableRecs(0)
+		return &s.recs[i], true
+	}
+	return nil, false
+}
+
 // Record returns uid's record, if the state has one.
 func (s State) Record(uid string) (Record, bool) { return s.record(uid) }
 
@@ -247,13 +260,17 @@ func (s *State) appendUIDs(dst []string) []string {
 // put stores a copy of *r (a pointer: a Record is large to pass).
 func (s *State) put(r *Record) {
 	if s.own&ownRecs != 0 && len(s.recs) > 0 && s.recs[0].UID == r.UID {
-		s.recs[0] = *r // the common case: a part's only record, in place
+		if r != &s.recs[0] { // else changed in place already (recordToChange)
+			s.recs[0] = *r // the common case: a part's only record, in place
+		}
 		return
 	}
 	i, found := s.findRecord(r.UID)
 	if found {
 		s.recs = s.writableRecs(0)
-		s.recs[i] = *r
+		if r != &s.recs[i] {
+			s.recs[i] = *r
+		}
 		return
 	}
 	s.recs = slices.Insert(s.writableRecs(1), i, *r)
