@@ -229,11 +229,14 @@ func (s *State) recordRef(uid string) (*Record, bool) {
 // it then at no cost. A write to s that adds or removes a record may move
 // it: put it first.
 func (s *State) recordToChange(uid string) (*Record, bool) {
-	if i, ok := s.findRecord(uid); ok {
-		s.recs = s.writableRecs(0)
-		return &s.recs[i], true
+	i, ok := s.findRecord(uid)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	if s.own&ownRecs == 0 {
+		s.recs = s.writableRecs(0)
+	}
+	return &s.recs[i], true
 }
 
 // Record returns uid's record, if the state has one.
