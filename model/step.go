@@ -44,36 +44,24 @@ func step(dst []State, s State, in Input, out Output) ([]State, error) {
 // is spare, which the caller provides so that a fork allocates no State).
 // On error s is garbage.
 // Replay's witness mode calls it directly on the states it alone holds.
-//
-// Client calls, housekeeping, queries and worker critical sections take the
-// pod lock: each of those cases enters it first (enterLock). Callback entry
-// and return, fires and killPodNow's wait do not: they may interleave with
-// the discharge of an obligation.
 func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
+	if underLock(in) {
+		if err := s.enterLock(); err != nil {
+			return nil, err
+		}
+	}
 	switch in := in.(type) {
 	case UpdatePod:
-		if err := s.enterLock(); err != nil {
-			return nil, err
-		}
 		return stepUpdatePod(s, spare, &in), nil
 	case WorkerStep:
-		if err := s.enterLock(); err != nil {
-			return nil, err
-		}
 		return stepWorkerStep(s, spare, in)
 	case SyncKnownPods:
-		if err := s.enterLock(); err != nil {
-			return nil, err
-		}
 		got, ok := out.(KnownPods)
 		if !ok && out != nil {
 			return nil, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
 		}
 		err = stepSyncKnownPods(s, in, got)
 	case Query:
-		if err := s.enterLock(); err != nil {
-			return nil, err
-		}
 		got, ok := out.(Answer)
 		if !ok {
 			return nil, rejectf("%s needs an Answer output, got %T", in.Kind, out)
@@ -110,6 +98,17 @@ func (s *State) enterLock() error {
 		s.MayCancel = nil // shared: the next write copies anyway
 	}
 	return nil
+}
+
+// underLock reports operations that take the pod lock. Callback entry and
+// return, and killPodNow's wait, do not: they may interleave with the
+// discharge of an obligation.
+func underLock(in Input) bool {
+	switch in.(type) {
+	case UpdatePod, SyncKnownPods, Query, WorkerStep:
+		return true
+	}
+	return false
 }
 
 // Closure adds to states every state reachable by hidden worker steps
