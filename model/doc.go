@@ -108,32 +108,37 @@
 // the caller provides when there are two (forkInto: only the records are
 // copied). Step is stepOn on a copy; Replay's witness mode calls it on the
 // one state per part it alone holds, so a long run allocates almost
-// nothing. Rules that mostly read a record point at it (recordRef), copy
-// it only to change it, and hand it to put by pointer (a Record is 200
-// bytes). What makes them fast is kept apart and does not change what they
-// compute: storage.go and storage_static.go (records and lists as small
-// sorted slices shared copy-on-write between states, searched by equality
-// first while short; a state that Replay alone holds writes in place),
-// replay.go (Replay walks the parts one after the other, each through its
-// own list of operations; a pool of plans and part states reused from one
-// Replay call to the next, with an arena and slabs that lend the parts
-// their record arrays and small lists), replay_fast.go (witness mode looks
-// for a witness path depth first, one state per part, a fork's other
-// outcome kept aside with arrays of its own; only when there is none does
-// Replay walk the set of every outcome, for the exact first failure),
-// hash.go (Equal and a mixing Hash), closure.go (closed sets of nodes that
-// remember each state's hash and hidden successors, so a state an
-// operation leaves unchanged is never re-explored; record arrays for the
-// many states tried and dropped are lent from a pooled arena), partition.go
-// (integer union-find; one type switch and one UID lookup per operation
-// through a small direct-mapped cache; nodes numbered without map
-// lookups), partition_parts.go (each part's operations and its shares of
-// every SyncKnownPods listed once, by counting sorts), partition_known.go
-// (SyncKnownPods split by part in one pass, for Partition), porcupine_chains.go
-// (PorcupineMarkedModel hands porcupine each run of operations that
-// nothing else in the part overlaps as one operation: such a run is
-// linearized back to back in every linearization) and reject.go
-// (rejections formatted only when read).
+// nothing. Rules that mostly read a record point at it (recordRef); the
+// ones that run at almost every operation (UpdatePod, the worker's critical
+// sections, callback entry and return) change it where it is
+// (recordToChange: the records are made the state's own first, copy on
+// write), the others copy it to change it and hand it to put by pointer (a
+// Record is 200 bytes). What makes them fast is kept apart and does not
+// change what they compute: storage.go and storage_static.go (records and
+// lists as small sorted slices shared copy-on-write between states,
+// searched by equality first while short; a state that Replay alone holds
+// writes in place), replay.go (Replay walks the parts one after the other,
+// each through its own list of operations; a pool of plans and part states
+// reused from one Replay call to the next, with an arena and slabs that
+// lend the parts their record arrays and small lists; a part's records also
+// grow there, and the arena's next chunk is twice the last, so a long
+// Replay settles on one chunk instead of allocating one per call),
+// replay_fast.go (witness mode looks for a witness path depth first, one
+// state per part, a fork's other outcome kept aside with arrays of its own;
+// only when there is none does Replay walk the set of every outcome, for
+// the exact first failure), hash.go (Equal and a mixing Hash), closure.go
+// (closed sets of nodes that remember each state's hash and hidden
+// successors, so a state an operation leaves unchanged is never
+// re-explored; record arrays for the many states tried and dropped are lent
+// from a pooled arena), partition.go (integer union-find; one type switch
+// and one UID lookup per operation through a small direct-mapped cache;
+// nodes numbered without map lookups), partition_parts.go (each part's
+// operations and its shares of every SyncKnownPods listed once, by counting
+// sorts), partition_known.go (SyncKnownPods split by part in one pass, for
+// Partition), porcupine_chains.go (PorcupineMarkedModel hands porcupine
+// each run of operations that nothing else in the part overlaps as one
+// operation: such a run is linearized back to back in every linearization)
+// and reject.go (rejections formatted only when read).
 // The exported map views State.Records and State.Notify are filled in on
 // the states the exported functions return, for tests and tools.
 //

@@ -106,11 +106,17 @@ func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
 		r.forks[last] = pendingFork{}
 		r.forks = r.forks[:last]
 	default:
-		aside := r.takeSpare()
-		if ackLikely(at, ops) {
-			*s, aside = aside, *s
+		// The outcome kept aside goes straight into its place (a State is
+		// large: it is not passed around by value).
+		r.forks = append(r.forks, pendingFork{at: *at})
+		aside := &r.forks[len(r.forks)-1].state
+		if ackLikely(at, ops) { // go on with the second outcome
+			*aside, *s = *s, r.spare
+		} else {
+			*aside = r.spare
 		}
-		r.forks = append(r.forks, pendingFork{state: r.detach(aside), at: *at})
+		r.spare.own, r.spare.recs = 0, nil // its arrays are the outcome's now (takeSpare)
+		r.detach(aside)
 		s.claim() // it shares nothing with the outcome kept aside any more
 	}
 	return true
@@ -146,7 +152,7 @@ func ackLikely(at *partCursor, ops []Op) bool {
 // is appended to in place only by the outcome that goes on, past the
 // length the one kept aside sees (see forkInto); the one kept aside, if
 // resumed, copies it before it writes.
-func (r *replayer) detach(s State) State {
+func (r *replayer) detach(s *State) {
 	s.Due = lendCopy(&r.lists.due, s.Due)
 	s.MayCancel = lendCopy(&r.lists.mayCancel, s.MayCancel)
 	s.Fired = lendCopy(&r.lists.fired, s.Fired)
@@ -155,7 +161,6 @@ func (r *replayer) detach(s State) State {
 	s.WaitingStatic = lendCopy(&r.lists.waiting, s.WaitingStatic)
 	s.claim()
 	s.own &^= ownLists
-	return s
 }
 
 // lendCopy copies xs into room lent by b, with room to grow by two (most

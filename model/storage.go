@@ -128,16 +128,23 @@ func (s *State) claim() {
 func (s *State) publish() { s.own = 0 }
 
 // writableRecs is writable for the records: while a closure steps states
-// it lends the copy from its arena (see recordArena).
+// it lends the copy from its arena (see recordArena), and so does Replay,
+// whose states also outgrow their arrays there (a static part gathers
+// every UID of its full name): growing them on the heap would leave the
+// garbage collector (and its write barriers) work at every Replay.
 func (s *State) writableRecs(extra int) []Record {
-	if s.own&ownRecs != 0 {
+	owned := s.own&ownRecs != 0
+	if owned && (s.arena == nil || cap(s.recs)-len(s.recs) >= extra) {
 		return s.recs
 	}
 	s.own |= ownRecs
 	var c []Record
-	if s.arena != nil {
+	switch {
+	case owned: // full: twice the room, as append would
+		c = s.arena.alloc(len(s.recs), 2*len(s.recs)+extra)
+	case s.arena != nil:
 		c = s.arena.alloc(len(s.recs), len(s.recs)+extra)
-	} else {
+	default:
 		c = make([]Record, len(s.recs), len(s.recs)+extra)
 	}
 	copy(c, s.recs)
@@ -159,8 +166,8 @@ type recordArena struct {
 var arenas = sync.Pool{New: func() any { return new(recordArena) }}
 
 func (a *recordArena) alloc(n, c int) []Record {
-	if cap(a.free)-len(a.free) < c {
-		a.free = make([]Record, 0, max(512, c))
+	if cap(a.free)-len(a.free) < c { // a larger chunk: the one reset keeps
+		a.free = make([]Record, 0, max(512, c, 2*cap(a.free)))
 	}
 	i := len(a.free)
 	a.free = a.free[:i+c]
@@ -216,6 +223,22 @@ func (s *State) recordRef(uid string) (*Record, bool) {
 	return nil, false
 }
 
+// recordToChange points at uid's record in s for a rule that changes it in
+// place (rather than copying it out and putting it back: a Record is
+// large), having made s's records its own (copy on write). put(r) stores
+// it then at no cost. A write to s that adds or removes a record may move
+// it: put it first.
+func (s *State) recordToChange(uid string) (*Record, bool) {
+	i, ok := s.findRecord(uid)
+	if !ok {
+		return nil, false
+	}
+	if s.own&ownRecs == 0 {
+		s.recs = s.writableRecs(0)
+	}
+	return &s.recs[i], true
+}
+
 // Record returns uid's record, if the state has one.
 func (s State) Record(uid string) (Record, bool) { return s.record(uid) }
 
@@ -240,13 +263,17 @@ func (s *State) appendUIDs(dst []string) []string {
 // put stores a copy of *r (a pointer: a Record is large to pass).
 func (s *State) put(r *Record) {
 	if s.own&ownRecs != 0 && len(s.recs) > 0 && s.recs[0].UID == r.UID {
-		s.recs[0] = *r // the common case: a part's only record, in place
+		if r != &s.recs[0] { // else changed in place already (recordToChange)
+			s.recs[0] = *r // the common case: a part's only record, in place
+		}
 		return
 	}
 	i, found := s.findRecord(r.UID)
 	if found {
 		s.recs = s.writableRecs(0)
-		s.recs[i] = *r
+		if r != &s.recs[i] {
+			s.recs[i] = *r
+		}
 		return
 	}
 	s.recs = slices.Insert(s.writableRecs(1), i, *r)

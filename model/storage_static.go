@@ -87,8 +87,8 @@ func (s *State) setWaitingStatic(fullname string, uids []string) {
 func (s *State) appendWaiting(fullname, uid string) {
 	waiting := s.waitingStatic(fullname)
 	copied := s.own&ownLists == 0
-	if copied {
-		waiting = slices.Clone(waiting)
+	if copied || cap(waiting) == 0 { // a copy, or a new list, with room to grow
+		waiting = append(make([]string, 0, 2*len(waiting)+4), waiting...)
 	}
 	s.setWaitingStatic(fullname, append(waiting, uid))
 	if copied {

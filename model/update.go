@@ -12,8 +12,8 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 		s.settleCompletion(uid, u.Kill.CompletionID)
 		return nil
 	}
-	if r, known := s.recordRef(uid); known {
-		applyUpdate(s, *r, u, false)
+	if r, known := s.recordToChange(uid); known {
+		applyUpdate(s, r, u, false)
 		return nil
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
@@ -25,19 +25,21 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 	switch {
 	case terminal && u.Cache == CacheUnknown: // either
 		p := s.forkInto(spare)
-		applyUpdate(p, r, u, true)
-		applyUpdate(s, d, u, true)
+		applyUpdate(p, &r, u, true)
+		applyUpdate(s, &d, u, true)
 		return p
 	case terminal && u.Cache == CacheIdle:
-		applyUpdate(s, d, u, true)
+		applyUpdate(s, &d, u, true)
 	default:
-		applyUpdate(s, r, u, true)
+		applyUpdate(s, &r, u, true)
 	}
 	return nil
 }
 
-// applyUpdate is steps 3–10 for record r (new when first), on s in place.
-func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
+// applyUpdate is steps 3–10 for record r, on s in place: r is the record
+// to change, s's own (recordToChange) or a new one (first), stored with put
+// on every path.
+func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 	content := Delivery{Type: u.Type, Pod: contentOf(&u.Pod), RuntimeOnly: u.RuntimeOnly}
 	fromRuntime := u.RuntimeOnly
 	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
@@ -52,19 +54,19 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 	// for a restart after this incarnation is purged (§1.11).
 	if !first && r.TermRequested && u.Type == Create {
 		r.RestartRequested = true
-		s.put(&r)
+		s.put(r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
 		return
 	}
 	// Step 5: a finished pod ignores everything (its kill is complete: the
 	// completion fires at once, our fix of §1.17-1).
 	if r.Finished {
-		s.put(&r)
+		s.put(r)
 		s.settleCompletion(r.UID, u.Kill.CompletionID)
 		return
 	}
 	// Step 6: the transition to termination (sticky from now on, §1.6).
-	becameTerminating := !r.TermRequested && requestTermination(&r, content.Pod, u.Type, u.Kill, fromRuntime)
+	becameTerminating := !r.TermRequested && requestTermination(r, content.Pod, u.Type, u.Kill, fromRuntime)
 	// Step 7: kill options by state.
 	shortened := false
 	switch {
@@ -72,7 +74,7 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 		s.addDueIf(r.UID, u.Kill.CompletionID)
 		if fromRuntime {
 			// A stale runtime kill must not re-drive a terminated pod (#103668).
-			s.put(&r)
+			s.put(r)
 			return
 		}
 	case r.TermRequested:
@@ -89,7 +91,7 @@ func applyUpdate(s *State, r Record, u *UpdatePod, first bool) {
 	}
 	// Step 9: latest wins.
 	r.HasPending, r.Pending = true, content
-	s.put(&r)
+	s.put(r)
 	// Step 10.
 	if becameTerminating || shortened {
 		s.triggerCancel(r.UID)

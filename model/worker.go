@@ -49,7 +49,7 @@ func workerSteps(s, spare *State, r *Record) (alt *State, stepped bool) {
 	case Taken:
 		return abortOrAck(s, spare, r)
 	case Returned:
-		complete(s, *r)
+		complete(s, r)
 		return nil, true
 	}
 	return nil, false
@@ -77,41 +77,43 @@ func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
 
 // take is startPodSync (SPEC §1.8 step 1, allowPodStart §1.10), on s in
 // place. It reports false, with s unchanged, when the worker has nothing it
-// may take. at is read only (recordRef).
+// may take. at is read only (recordRef); once nothing can refuse the take,
+// the record is changed in place (recordToChange).
 func take(s *State, at *Record) bool {
 	if at.Finished || !at.HasPending {
 		return false
 	}
-	r := *at // the record to change
-	work, content := r.workType(), r.Pending
+	work, content := at.workType(), at.Pending
 	// allowPodStart reads the pod of the update being taken: a UID first
 	// seen as a runtime-only orphan is static once its static pod arrives.
-	static := r.Static || (!content.RuntimeOnly && content.Pod.Static)
+	static := at.Static || (!content.RuntimeOnly && content.Pod.Static)
+	start := false // startedAt is set now
 	switch {
-	case r.Started:
+	case at.Started:
 	case work == TerminatingWork && content.RuntimeOnly:
 		// A runtime-only pod terminates without ever being started (§1.9).
 	case !static:
-		r.Started = true
-	case r.TermRequested:
+		start = true
+	case at.TermRequested:
 		// A static pod asked to terminate before it started can never
 		// start: cleanupUnstartedPod, no sync call at all.
-		cleanupUnstarted(s, r)
+		cleanupUnstarted(s, *at)
 		return true
 	default:
-		allowed, trimmed := s.staticStart(r)
+		allowed, trimmed := s.staticStart(*at)
 		if !allowed {
 			// Cannot start yet: the update stays pending (#116995); the
 			// refusal may have trimmed skipped waiters off the list.
 			return trimmed
 		}
-		r.Started = true
-		s.setStartedStatic(r.FullName, r.UID)
+		start = true
+		s.setStartedStatic(at.FullName, at.UID)
 	}
+	r, _ := s.recordToChange(at.UID)
+	r.Started = r.Started || start
 	r.HasPending = false
 	r.mergeActive(content)
 	r.Flight = Flight{Stage: Taken, Fn: syncFnFor(work, content), Content: content, TakeGrace: r.Grace}
-	s.put(&r)
 	return true
 }
 
@@ -189,20 +191,20 @@ func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
 		alt.put(&acked)
 	}
 	if mayAbort {
-		aborted := *r
+		aborted, _ := s.recordToChange(r.UID)
 		aborted.Flight = Flight{}
-		s.put(&aborted)
 	}
 	return alt, mayAbort || mayAck
 }
 
 // complete applies a returned callback's outcome (SPEC §1.8 step 4). Errors
 // and cancellations change nothing: the retry needs a new update (work
-// queue) or a replay (SyncKnownPods). s is updated in place.
-func complete(s *State, r Record) {
+// queue) or a replay (SyncKnownPods). s is updated in place, and so is the
+// record (recordToChange; at is read only).
+func complete(s *State, at *Record) {
+	r, _ := s.recordToChange(at.UID)
 	f := r.Flight
 	r.Flight = Flight{}
-	s.put(&r)
 	if f.Outcome != OK {
 		return
 	}
@@ -228,14 +230,12 @@ func complete(s *State, r Record) {
 	case SyncTerminatingRuntimePod:
 		// completeTerminatingRuntimePod: runtime pods keep no history.
 		s.fireAll(r.UID)
-		s.remove(r)
-		return
+		s.remove(*r)
 	case SyncTerminatedPod:
 		r.Finished = true
 		s.fireAll(r.UID)
 		s.leaveStatic(r.UID, r.FullName)
 	}
-	s.put(&r)
 }
 
 // stepSyncBegin checks a callback entry against the taken update.
@@ -267,9 +267,8 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		}
 		return rejectf("%s: SyncTerminatingPod begins with grace %d, want %s (S11)", b.UID, b.Grace, want)
 	}
-	begun := *r
-	begun.Flight.Stage = Begun
-	s.put(&begun)
+	r, _ = s.recordToChange(b.UID)
+	r.Flight.Stage = Begun
 	return nil
 }
 
@@ -279,8 +278,7 @@ func stepSyncEnd(s *State, e SyncEnd) error {
 	if !ok || r.Flight.Stage != Begun || r.Flight.Fn != e.Fn {
 		return rejectf("%s: %s returns but it is not in flight", e.UID, e.Fn)
 	}
-	returned := *r
-	returned.Flight.Stage, returned.Flight.Outcome, returned.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
-	s.put(&returned)
+	r, _ = s.recordToChange(e.UID)
+	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
 	return nil
 }
