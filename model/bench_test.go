@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/podsim/podsim/internal/cputime"
 )
 
 // Scaling benchmarks: histories recorded with markers (newWitnessGen) of
@@ -50,7 +52,7 @@ func BenchmarkReplayWitness(b *testing.B) { benchReplay(b, scalingHistory(1000, 
 
 func benchReplay(b *testing.B, ops []Op) {
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if ok, at, why := Replay(ops); !ok {
 			b.Fatalf("rejected at %d: %s", at, why)
@@ -61,7 +63,7 @@ func benchReplay(b *testing.B, ops []Op) {
 
 func benchCheck(b *testing.B, history []porcupine.Operation) {
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if !porcupine.CheckOperations(PorcupineModel(), history) {
 			b.Fatal("rejected")
@@ -71,7 +73,7 @@ func benchCheck(b *testing.B, history []porcupine.Operation) {
 }
 
 func reportCPU(b *testing.B, start time.Duration) {
-	if used := cpuTime() - start; used > 0 {
+	if used := cputime.Process() - start; used > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -83,7 +85,7 @@ func BenchmarkCheckMarkedScaling(b *testing.B) {
 		history := toPorcupine(seq(scalingHistory(size.ops, size.pods)...))
 		b.Run(fmt.Sprintf("ops=%d/pods=%d", size.ops, size.pods), func(b *testing.B) {
 			b.ReportAllocs()
-			start := cpuTime()
+			start := cputime.Process()
 			for b.Loop() {
 				if res, _ := CheckMarked(history, 0); res != porcupine.Ok {
 					b.Fatal(res)

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/podsim/podsim/internal/cputime"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -17,14 +18,14 @@ import (
 func BenchmarkScenario(b *testing.B) {
 	for _, f := range Families() {
 		b.Run(f.Name, func(b *testing.B) {
-			start := cpuTime()
+			start := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if r := RunSeed(f, uint64(i), sim.RandomWalk{}, CheckOptions{}); r.Failed() {
 					b.Fatal(r)
 				}
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "seeds/s")
-			if used := cpuTime() - start; used > 0 {
+			if used := cputime.Process() - start; used > 0 {
 				b.ReportMetric(float64(b.N)/used.Seconds(), "seeds/cpu-s")
 			}
 		})

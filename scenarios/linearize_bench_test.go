@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/internal/cputime"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/sim"
 )
@@ -87,11 +88,11 @@ func BenchmarkCheck(b *testing.B) {
 			}},
 		} {
 			b.Run(name+"/"+path.name, func(b *testing.B) {
-				start := cpuTime()
+				start := cputime.Process()
 				for b.Loop() {
 					path.run()
 				}
-				if used := cpuTime() - start; used > 0 {
+				if used := cputime.Process() - start; used > 0 {
 					b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(h.Ops)), "ns/operation")

@@ -52,6 +52,7 @@ func Rules() []Rule {
 		{Dir: "scenarios", Deny: []string{"cmd"}},
 		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
+		{Dir: "internal/cputime", Allow: []string{"std"}},
 	}
 }
 

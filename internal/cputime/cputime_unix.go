@@ -1,14 +1,15 @@
 //go:build unix
 
-package scenarios
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user plus system CPU time.
-func cpuTime() time.Duration {
+// Process is the process's user plus system CPU time so far (0 if the
+// system will not say).
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
