@@ -254,36 +254,12 @@ func (d *Driver) desired() []*v1.Pod {
 	return pods
 }
 
-// modelPod is the part of pod the model reads.
-func modelPod(pod *v1.Pod) model.Pod {
-	version, _ := strconv.Atoi(pod.Labels["version"])
-	p := model.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
-		Static: kubetypes.IsStaticPod(pod), DeletionTimestamp: pod.DeletionTimestamp != nil, SpecGrace: 30}
-	if g := pod.DeletionGracePeriodSeconds; g != nil {
-		p.DeletionGrace, p.HasDeletionGrace = *g, true
-	}
-	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
-		p.SpecGrace = *g
-	}
-	switch pod.Status.Phase {
-	case v1.PodPending:
-		p.Phase = model.PhasePending
-	case v1.PodSucceeded:
-		p.Phase = model.PhaseSucceeded
-	case v1.PodFailed:
-		p.Phase = model.PhaseFailed
-	default:
-		p.Phase = model.PhaseRunning
-	}
-	return p
-}
-
 // modelUpdate is the model's view of an UpdatePod call. The cache always
 // shows an idle runtime (Cache).
 func modelUpdate(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
 	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
 	if o.Pod != nil {
-		u.Pod = modelPod(o.Pod)
+		u.Pod = scenarios.ModelPod(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
 		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}

@@ -275,7 +275,7 @@ func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d
 func (d *Driver) began(c *Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
 	if c.Pod != nil {
-		b.Version = modelPod(c.Pod).Version
+		b.Version = scenarios.ModelPod(c.Pod).Version
 	}
 	if c.Grace != nil {
 		b.Grace = *c.Grace

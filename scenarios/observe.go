@@ -100,9 +100,12 @@ func (w *World) ret(id int, out model.Output) {
 	}
 }
 
-// modelPod is the part of pod the model reads; Version is the "version"
-// label the world stamps on every pod object it builds.
-func modelPod(pod *v1.Pod) model.Pod {
+// ModelPod is the part of pod the model reads; Version is the "version"
+// label the world stamps on every pod object it builds. A pod is static
+// unless its config source annotation says "api" (kubetypes.IsStaticPod
+// for every pod the world builds, which always carry the annotation);
+// realkubelet builds its pods the same way and reads them through this too.
+func ModelPod(pod *v1.Pod) model.Pod {
 	version, _ := strconv.Atoi(pod.Labels["version"])
 	p := model.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
 		Static:            pod.Annotations[workers.ConfigSourceAnnotationKey] != workers.ApiserverSource,
@@ -130,7 +133,7 @@ func modelPod(pod *v1.Pod) model.Pod {
 func modelUpdate(o workers.UpdatePodOptions, completionID int) model.UpdatePod {
 	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType)}
 	if o.Pod != nil {
-		u.Pod = modelPod(o.Pod)
+		u.Pod = ModelPod(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
 		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
@@ -161,7 +164,7 @@ var syncFns = map[string]model.SyncFn{"SyncPod": model.SyncPod, "SyncTerminating
 func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 	b := model.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: model.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
-		b.Version = modelPod(c.Pod).Version
+		b.Version = ModelPod(c.Pod).Version
 	}
 	w.quiet.noteCallBegin(fn, uid, b.Version)
 	if w.kube != nil {
