@@ -11,7 +11,10 @@ import (
 )
 
 // kubeletCheck is the oracle of the kubelet-level invariants K1–K5 and of
-// L7's last step (the API delete), SPEC §3.1–3.2. It judges the kubelet's
+// L7's last step (the API delete), SPEC §3.1–3.2. (K6, ours, the API side's
+// identity invariant of BUGS.md V2, is identityCheck in
+// kubelet_check_identity.go: it lives on the World, as the API server does,
+// and reports under the same "kubelet" oracle.) It judges the kubelet's
 // actors at the instant they act, against the pod workers' committed
 // state: the query answers as of the last release of the pod lock (a
 // critical section in progress has not taken effect yet, so an actor
