@@ -45,20 +45,7 @@ func (w *World) do(a Action) {
 	case Sync:
 		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
 	case Delete:
-		if w.kube != nil && p.action.Static {
-			break // a static pod has no API object: deleting its mirror pod changes nothing
-		}
-		p.version++
-		g := max(a.Grace, 0)
-		p.deletion = &g
-		if p.deletedAt == unset {
-			p.deletedAt = w.S.Elapsed()
-		}
-		if w.kube != nil && w.kube.node.APIServer {
-			w.identity.deleteRequested(w, a.UID, g)
-			w.queueReap(p, g)
-		}
-		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+		w.delete(a, p, toWorkers)
 	case Remove:
 		p.inConfig, p.inAPI = false, false
 		w.leftAPI(p)
@@ -88,6 +75,27 @@ func (w *World) do(a Action) {
 	case Restart:
 		w.restartKubelet()
 	}
+}
+
+// delete is a client's graceful delete of p's object: the deletion
+// timestamp and grace reach config as an UPDATE; the API server notes the
+// request (K6's record) and the grace reaper queues its forced delete. A
+// static pod has no API object: deleting its mirror pod changes nothing.
+func (w *World) delete(a Action, p *configPod, toWorkers bool) {
+	if w.kube != nil && p.action.Static {
+		return
+	}
+	p.version++
+	g := max(a.Grace, 0)
+	p.deletion = &g
+	if p.deletedAt == unset {
+		p.deletedAt = w.S.Elapsed()
+	}
+	if w.kube != nil && w.kube.node.APIServer {
+		w.identity.deleteRequested(w, a.UID, g)
+		w.queueReap(p, g)
+	}
+	w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 }
 
 // goActor starts a kubelet actor in a goroutine of its own, named
