@@ -183,11 +183,7 @@ func (o *partOp) apply(dst []State, s State) ([]State, error) {
 	if err != nil {
 		return dst, err
 	}
-	dst = append(dst, s)
-	if alt != nil {
-		dst = append(dst, *alt)
-	}
-	return dst, nil
+	return appendOutcomes(dst, &s, alt), nil
 }
 
 // applyOn is stepOn for this operation: s in place, alt (spare) a second

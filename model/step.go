@@ -32,11 +32,17 @@ func step(dst []State, s State, in Input, out Output) ([]State, error) {
 	if err != nil {
 		return dst, err
 	}
-	dst = append(dst, s)
+	return appendOutcomes(dst, &s, alt), nil
+}
+
+// appendOutcomes appends a step's outcome s, and its second outcome alt if
+// the step forked, to dst.
+func appendOutcomes(dst []State, s, alt *State) []State {
+	dst = append(dst, *s)
 	if alt != nil {
 		dst = append(dst, *alt)
 	}
-	return dst, nil
+	return dst
 }
 
 // stepOn is the step itself, applied to s in place: s becomes the next

@@ -125,10 +125,14 @@ func (w *World) markAdmission(uid types.UID, ok bool) {
 
 // fits: the candidate's requests plus the counted pods' fit the node.
 func (w *World) fits(uid types.UID, counted []types.UID) bool {
-	n := w.kube.node
 	cpu, mem := w.pods[uid].action.CPU, w.pods[uid].action.Mem
 	for _, c := range counted {
 		cpu, mem = cpu+w.pods[c].action.CPU, mem+w.pods[c].action.Mem
 	}
+	return w.kube.node.fits(cpu, mem)
+}
+
+// fits: requests of cpu and mem in all fit the node (0: unlimited).
+func (n *Node) fits(cpu, mem int64) bool {
 	return (n.CPU == 0 || cpu <= n.CPU) && (n.Mem == 0 || mem <= n.Mem)
 }

@@ -73,11 +73,14 @@ func newKubelet(n *Node) *kubelet {
 	return &kubelet{node: n, status: map[types.UID]*podStatus{}, shutdownAt: unset, check: newKubeletCheck()}
 }
 
-func (k *kubelet) statusOf(uid types.UID) *podStatus {
-	s := k.status[uid]
+func (k *kubelet) statusOf(uid types.UID) *podStatus { return statusIn(k.status, uid) }
+
+// statusIn is uid's record in a status manager's cache, made on first use.
+func statusIn(status map[types.UID]*podStatus, uid types.UID) *podStatus {
+	s := status[uid]
 	if s == nil {
 		s = &podStatus{}
-		k.status[uid] = s
+		status[uid] = s
 	}
 	return s
 }

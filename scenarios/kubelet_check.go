@@ -187,21 +187,35 @@ func (c *kubeletCheck) syncPodBegins(w *World, uid types.UID) {
 // set Failed, unless the pod already Succeeded.
 func (c *kubeletCheck) shutdownKill(w *World, uid types.UID, fn workers.PodStatusFunc) {
 	c.shutdownKilled[uid] = true
+	if from, got, bad := shutdownFnKeepsPhase(fn); bad {
+		w.violateKubelet("K5", "the node shutdown kill of pod %s has a status function that turns phase %s into %q, want %s",
+			uid, from, got, shutdownPhaseFrom(from))
+	}
+}
+
+// shutdownFnKeepsPhase applies a node shutdown kill's status function to
+// every phase: bad if it leaves one other than Succeeded non-Failed (from,
+// and what it made of it). The World's K5 and the baseline's share it.
+func shutdownFnKeepsPhase(fn workers.PodStatusFunc) (from, got v1.PodPhase, bad bool) {
 	for _, from := range []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed} {
 		s := v1.PodStatus{Phase: from}
 		if fn != nil {
 			fn(&s)
 		}
-		want := v1.PodFailed
-		if from == v1.PodSucceeded {
-			want = v1.PodSucceeded
-		}
-		if s.Phase != want {
-			w.violateKubelet("K5", "the node shutdown kill of pod %s has a status function that turns phase %s into %q, want %s",
-				uid, from, s.Phase, want)
-			return
+		if s.Phase != shutdownPhaseFrom(from) {
+			return from, s.Phase, true
 		}
 	}
+	return "", "", false
+}
+
+// shutdownPhaseFrom is the phase a node shutdown kill must leave: Failed,
+// unless the pod already Succeeded.
+func shutdownPhaseFrom(from v1.PodPhase) v1.PodPhase {
+	if from == v1.PodSucceeded {
+		return v1.PodSucceeded
+	}
+	return v1.PodFailed
 }
 
 // shutdownDone is K5 for the snapshot: every pod in it got a kill.

@@ -92,25 +92,6 @@ func (w *baseWorld) checkShutdownKill(uid types.UID, fn workers.PodStatusFunc) {
 	}
 }
 
-// shutdownFnKeepsPhase: fn leaves some phase other than Succeeded
-// non-Failed (from, what it made of it).
-func shutdownFnKeepsPhase(fn workers.PodStatusFunc) (from, got v1.PodPhase, bad bool) {
-	for _, from := range []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed} {
-		s := v1.PodStatus{Phase: from}
-		if fn != nil {
-			fn(&s)
-		}
-		want := v1.PodFailed
-		if from == v1.PodSucceeded {
-			want = v1.PodSucceeded
-		}
-		if s.Phase != want {
-			return from, s.Phase, true
-		}
-	}
-	return "", "", false
-}
-
 // checkKubeletEnd is the kubelet's end state after the settle phase: L7's
 // API half (a pod with a deletion timestamp is gone from the API server)
 // and K5's (a pod the node shutdown killed ends Failed, or Succeeded, in

@@ -41,14 +41,7 @@ func newBaseKubelet(node *Node, bugs KubeletBugs) *baseKubelet {
 }
 
 // statusOf is uid's status manager record; the caller holds mu.
-func (k *baseKubelet) statusOf(uid types.UID) *podStatus {
-	s := k.status[uid]
-	if s == nil {
-		s = &podStatus{}
-		k.status[uid] = s
-	}
-	return s
-}
+func (k *baseKubelet) statusOf(uid types.UID) *podStatus { return statusIn(k.status, uid) }
 
 // podFor is uid's config record, made on first use; the caller holds mu.
 func (w *baseWorld) podFor(a Action) *basePod {
@@ -268,12 +261,11 @@ func (w *baseWorld) admissionViews() map[types.UID]admissionView {
 // fits: the candidate's requests plus the counted pods' fit the node; the
 // caller holds mu.
 func (w *baseWorld) fits(uid types.UID, counted []types.UID) bool {
-	n := w.kube.node
 	cpu, mem := w.pods[uid].action.CPU, w.pods[uid].action.Mem
 	for _, c := range counted {
 		cpu, mem = cpu+w.pods[c].action.CPU, mem+w.pods[c].action.Mem
 	}
-	return (n.CPU == 0 || cpu <= n.CPU) && (n.Mem == 0 || mem <= n.Mem)
+	return w.kube.node.fits(cpu, mem)
 }
 
 // syncAllowed: the sync loop syncs a pod in config only if it was admitted,

@@ -111,11 +111,7 @@ func (w *baseWorld) queueReap(p *basePod, at time.Time) {
 // reapKeyOf is p's key in the reaper's queue: name and UID, or (V2) the
 // name alone.
 func (w *baseWorld) reapKeyOf(p *basePod) reapKey {
-	k := reapKey{name: podName(p.action)}
-	if !w.kube.bugs.V2ReaperKeyedByName {
-		k.uid = p.action.UID
-	}
-	return k
+	return reapKeyFor(p.action, w.kube.bugs.V2ReaperKeyedByName)
 }
 
 // reap is one forced delete with the UID as precondition: the object of

@@ -106,9 +106,15 @@ func (w *World) graceRunsForName(name string, except types.UID) bool {
 
 // reapKeyOf is p's key in the reaper's queue.
 func (w *World) reapKeyOf(p *configPod) reapKey {
-	k := reapKey{name: podName(p.action)}
-	if !w.Bugs.V2ReaperKeyedByName {
-		k.uid = p.action.UID
+	return reapKeyFor(p.action, w.Bugs.V2ReaperKeyedByName)
+}
+
+// reapKeyFor is the key of the pod object a creates: its name and UID, or
+// (byName, V2) the name alone. The baseline's reaper shares it.
+func reapKeyFor(a Action, byName bool) reapKey {
+	k := reapKey{name: podName(a)}
+	if !byName {
+		k.uid = a.UID
 	}
 	return k
 }
