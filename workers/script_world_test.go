@@ -12,9 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/scenarios/simrt"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/simrt"
 )
 
 // scriptWorld is the world of one narrated script (testdata/*.txt): the pod

@@ -3,9 +3,9 @@ package main
 import (
 	"strings"
 
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/world"
 	"github.com/spf13/cobra"
-
-	"github.com/podsim/podsim/scenarios"
 )
 
 // Shell completion: cobra's `simrun completion bash|zsh|fish|powershell`
@@ -26,7 +26,7 @@ func registerCompletions(cmd *cobra.Command) {
 	values := map[string]func() []string{
 		"scenario": func() []string {
 			names := []string{}
-			for _, f := range scenarios.Families() {
+			for _, f := range plan.Families() {
 				names = append(names, f.Name)
 			}
 			if cmd.Name() == "run" {
@@ -55,7 +55,7 @@ func registerCompletions(cmd *cobra.Command) {
 }
 
 // mutantNames lists the catalogued mutants --mutant accepts.
-func mutantNames() []string { return scenarios.MutantNames() }
+func mutantNames() []string { return world.MutantNames() }
 
 // validMutant refuses a --mutant that is not catalogued.
 func validMutant(name string) error {

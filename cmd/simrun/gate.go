@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/podsim/podsim/gate"
+	"github.com/podsim/podsim/plan"
 	"github.com/spf13/cobra"
-
-	"github.com/podsim/podsim/scenarios"
 )
 
 type gateFlags struct {
@@ -69,15 +69,15 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	began := time.Now() // wall clock for the timing column only
-	rows, err := scenarios.Gate(scenarios.GateOptions{Seeds: f.seeds, StartSeeds: f.startSeeds,
+	rows, err := gate.Check(gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds,
 		Parallel: f.parallel, Mutants: f.mutants})
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	survivors := printGateTable(stdout, rows, f)
-	failed, runs := scenarios.CorrectCodeCheck(f.correctSeeds, f.parallel)
+	failed, runs := gate.CorrectCodeCheck(f.correctSeeds, f.parallel)
 	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %d strategies), %d failed\n",
-		runs, f.correctSeeds, len(scenarios.Families()), len(scenarios.GateStrategies()), len(failed))
+		runs, f.correctSeeds, len(plan.Families()), len(gate.Strategies()), len(failed))
 	for _, run := range failed {
 		fmt.Fprintf(stdout, "FAIL correct code %s/%s seed %d\n  reproduce: %s\n", run.Family, run.Strategy, run.Seed,
 			reproduce(run.Family, run.Seed, run.Strategy, ""))
@@ -95,7 +95,7 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 
 // printGateTable prints one row per mutant and the replay command of each
 // first failure; it returns how many mutants survived.
-func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int {
+func printGateTable(stdout io.Writer, rows []gate.Row, f gateFlags) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	header := "mutant\tkind\tcaught\tfirst failing run\tseeds to detection\tfired\tstory (shrunk, from)"
 	if !f.noTiming {
@@ -132,7 +132,7 @@ func printGateTable(stdout io.Writer, rows []scenarios.GateRow, f gateFlags) int
 }
 
 // startRuns lists the runs to detection from each start ("-" if none).
-func startRuns(row scenarios.GateRow) string {
+func startRuns(row gate.Row) string {
 	parts := make([]string, len(row.Starts))
 	for i, d := range row.Starts {
 		parts[i] = fmt.Sprint(d.Runs)

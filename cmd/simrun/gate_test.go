@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 func TestGateCommand(t *testing.T) {
@@ -16,7 +16,7 @@ func TestGateCommand(t *testing.T) {
 		t.Fatalf("got exit %d, want 0 and a pass\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 	for _, want := range []string{"mutant  kind", "B1 ", "B7 ", "yes", "story (shrunk, from)",
-		"simrun replay --scenario kill-during-create --seed 0 --strategy random --mutant B1", "correct code: " + fmt.Sprint(2*2*len(scenarios.Families())) + " runs"} {
+		"simrun replay --scenario kill-during-create --seed 0 --strategy random --mutant B1", "correct code: " + fmt.Sprint(2*2*len(plan.Families())) + " runs"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

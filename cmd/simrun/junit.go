@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/run"
 )
 
 // JUnit XML, as CI systems read it: one test suite per family, one test
@@ -37,7 +37,7 @@ type junitFailure struct {
 }
 
 // writeJUnit writes the results as JUnit XML, atomically.
-func writeJUnit(path string, results []scenarios.Result, strategy string) error {
+func writeJUnit(path string, results []run.Result, strategy string) error {
 	var doc junitSuites
 	index := map[string]int{}
 	for _, r := range results {

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/run"
 )
 
 // TestJUnitFailureCarriesTheReproduceCommand: a failing seed becomes a
 // failure element with the violation and the command that replays it.
 func TestJUnitFailureCarriesTheReproduceCommand(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.xml")
-	results := []scenarios.Result{
+	results := []run.Result{
 		{Family: "swarm", Seed: 1},
-		{Family: "swarm", Seed: 2, Violations: []scenarios.Violation{{Oracle: "safety", Invariant: "S3", Message: "pod a: SyncPod after kill"}}},
+		{Family: "swarm", Seed: 2, Violations: []history.Violation{{Oracle: "safety", Invariant: "S3", Message: "pod a: SyncPod after kill"}}},
 	}
 	if err := writeJUnit(path, results, "random"); err != nil {
 		t.Fatal(err)

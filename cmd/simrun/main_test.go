@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 // binary is simrun, built once for every CLI test.
@@ -142,7 +142,7 @@ func TestShardsUnionIsTheWholeRun(t *testing.T) {
 	want := readResults(t, whole)
 	slices.SortFunc(union, bySeed)
 	slices.SortFunc(want, bySeed)
-	if len(want) != 97*len(scenarios.Families()) || !slices.Equal(union, want) {
+	if len(want) != 97*len(plan.Families()) || !slices.Equal(union, want) {
 		t.Fatalf("union of 3 shards (%d results) differs from the whole run (%d results)", len(union), len(want))
 	}
 }
@@ -177,8 +177,8 @@ func TestJUnitReport(t *testing.T) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("not XML: %v", err)
 	}
-	if len(doc.Suites) != len(scenarios.Families()) {
-		t.Fatalf("got %d suites, want one per family (%d)", len(doc.Suites), len(scenarios.Families()))
+	if len(doc.Suites) != len(plan.Families()) {
+		t.Fatalf("got %d suites, want one per family (%d)", len(doc.Suites), len(plan.Families()))
 	}
 	for _, s := range doc.Suites {
 		if s.Tests != 4 || len(s.Cases) != 4 || s.Failures != 0 {

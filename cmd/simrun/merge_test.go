@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 // TestMergeOfShardsIsTheWholeRun: run → merge gives back the unsharded
@@ -32,7 +32,7 @@ func TestMergeOfShardsIsTheWholeRun(t *testing.T) {
 	if string(got) != string(want) {
 		t.Fatalf("merged results differ from the whole run")
 	}
-	if !strings.Contains(out, fmt.Sprintf("%d results from 3 files, 0 failed", 40*len(scenarios.Families()))) {
+	if !strings.Contains(out, fmt.Sprintf("%d results from 3 files, 0 failed", 40*len(plan.Families()))) {
 		t.Fatalf("merge summary: %s", out)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -64,15 +64,15 @@ func strategyNamed(name string, depth int) (sim.Strategy, error) {
 const pctSteps = 2000
 
 // familiesNamed resolves --scenario: a family name or "all".
-func familiesNamed(name string) ([]scenarios.Family, error) {
-	all := scenarios.Families()
+func familiesNamed(name string) ([]plan.Family, error) {
+	all := plan.Families()
 	if name == "all" {
 		return all, nil
 	}
 	var names []string
 	for _, f := range all {
 		if f.Name == name {
-			return []scenarios.Family{f}, nil
+			return []plan.Family{f}, nil
 		}
 		names = append(names, f.Name)
 	}

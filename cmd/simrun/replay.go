@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/spf13/cobra"
-
-	"github.com/podsim/podsim/scenarios"
 )
 
 type replayFlags struct {
@@ -65,7 +65,7 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
+	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
 		Reproduce: reproduce(fams[0].Name, s, f.strategy, f.mutant), ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
 	got := traceLines(rp.Trace)
@@ -123,7 +123,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			fmt.Fprintln(stdout, "families:")
-			for _, f := range scenarios.Families() {
+			for _, f := range plan.Families() {
 				fmt.Fprintf(stdout, "  %s\n", f.Name)
 			}
 			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/run"
 )
 
 // summarize prints one line per failing seed (with the command that
@@ -18,7 +18,7 @@ import (
 // Everything it prints is a function of the results alone, except the
 // seeds/s column, printed when busy (each family's worker time) is given:
 // seeds per second of one core, checks included.
-func summarize(results []scenarios.Result, strategy string, w io.Writer, busy map[string]time.Duration) int {
+func summarize(results []run.Result, strategy string, w io.Writer, busy map[string]time.Duration) int {
 	type row struct {
 		seeds, passed, failed int
 		marks                 map[string]int
@@ -81,7 +81,7 @@ func formatMarks(marks map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func failureMessage(r scenarios.Result) string {
+func failureMessage(r run.Result) string {
 	if r.Err != nil {
 		return r.Err.Error()
 	}
@@ -95,8 +95,8 @@ func failureMessage(r scenarios.Result) string {
 // the re-run writes the seed's artifacts: the oracles' (porcupine HTML,
 // witness), the canonical trace and a verdict listing every violation. It
 // returns the number of nondeterministic seeds.
-func recheck(results []scenarios.Result, traces []string, rerun func(scenarios.Result, scenarios.CheckOptions) scenarios.Replayed,
-	opts scenarios.CheckOptions, f runFlags, w io.Writer) int {
+func recheck(results []run.Result, traces []string, rerun func(run.Result, run.CheckOptions) run.Replayed,
+	opts run.CheckOptions, f runFlags, w io.Writer) int {
 	nondeterministic := 0
 	for i, r := range results {
 		if !r.Failed() {
@@ -125,7 +125,7 @@ func recheck(results []scenarios.Result, traces []string, rerun func(scenarios.R
 
 // writeSeedArtifacts writes the verdict, the plan, the trace and the
 // timeline of one failing seed.
-func writeSeedArtifacts(dir string, rp scenarios.Replayed, reproduceCmd string) error {
+func writeSeedArtifacts(dir string, rp run.Replayed, reproduceCmd string) error {
 	r := rp.Result
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -173,7 +173,7 @@ func checkWritable(path string) error {
 }
 
 // writeJSON writes the results of a run.
-func writeJSON(path string, results []scenarios.Result, strategy string) error {
+func writeJSON(path string, results []run.Result, strategy string) error {
 	out := make([]jsonResult, len(results))
 	for i, r := range results {
 		j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Mutant: r.Mutant, Verdict: "pass",

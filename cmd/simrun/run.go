@@ -14,7 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -56,7 +57,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // job is one seed of one family.
 type job struct {
-	family scenarios.Family
+	family plan.Family
 	seed   uint64
 }
 
@@ -124,7 +125,7 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := scenarios.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
+	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
 	began := time.Now() // wall clock for the progress line and throughput only
 	// Ctrl-C (or SIGTERM) stops handing out seeds; the seeds in flight
 	// finish, and the results gathered so far are reported and written.
@@ -140,9 +141,9 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 		busy = nil
 	}
 	failed := summarize(results, f.strategy, stdout, busy)
-	rerun := func(r scenarios.Result, o scenarios.CheckOptions) scenarios.Replayed {
+	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
-		return scenarios.ReplaySeed(fams[0], r.Seed, strategy, o)
+		return run.ReplaySeed(fams[0], r.Seed, strategy, o)
 	}
 	recheck(results, traces, rerun, opts, f, stdout)
 	elapsed := time.Since(began)
@@ -170,9 +171,9 @@ func runSweep(f runFlags, stdout, stderr io.Writer) error {
 // trace of results[i] if it failed ("" otherwise), for recheck. busy is
 // the wall time each family's seeds kept a worker busy, for the table's
 // seeds per core-second (the only timing it reports).
-func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.CheckOptions, parallel int, prog *progress) (
-	results []scenarios.Result, traces []string, busy map[string]time.Duration) {
-	results, traces = make([]scenarios.Result, len(jobs)), make([]string, len(jobs))
+func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts run.CheckOptions, parallel int, prog *progress) (
+	results []run.Result, traces []string, busy map[string]time.Duration) {
+	results, traces = make([]run.Result, len(jobs)), make([]string, len(jobs))
 	took := make([]time.Duration, len(jobs))
 	ran := make([]bool, len(jobs))
 	next := make(chan int)
@@ -183,7 +184,7 @@ func runJobs(ctx context.Context, jobs []job, st sim.Strategy, opts scenarios.Ch
 			defer wg.Done()
 			for i := range next {
 				began := time.Now()
-				results[i], traces[i] = scenarios.RunSeedTrace(jobs[i].family, jobs[i].seed, st, opts)
+				results[i], traces[i] = run.RunSeedTrace(jobs[i].family, jobs[i].seed, st, opts)
 				took[i] = time.Since(began)
 				ran[i] = true
 				prog.tick()

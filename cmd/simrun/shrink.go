@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/regress"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/shrink"
 	"github.com/spf13/cobra"
-
-	"github.com/podsim/podsim/scenarios"
 )
 
 type shrinkFlags struct {
@@ -25,8 +26,8 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Minimise a failing seed and save it as a regression script",
 		Long: "shrink re-runs one failing seed with its schedule and fault choices recorded, then minimises the\n" +
 			"plan's actions, the schedule and the faults together while the run keeps failing the same check.\n" +
-			"It prints the shrunk story and writes it as a datadriven script that `go test ./scenarios` re-runs\n" +
-			"(default: " + scenarios.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
+			"It prints the shrunk story and writes it as a datadriven script that `go test ./regress` re-runs\n" +
+			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
 			"Exit 1: the seed failed and was shrunk; 0: the seed passes, nothing to shrink; 2: bad input.",
 		Example: "  simrun shrink --scenario early-kill --seed 12 --mutant B2\n" +
 			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt",
@@ -40,7 +41,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
-	fl.IntVar(&f.maxRuns, "max-runs", scenarios.DefaultShrinkRuns, "bound on candidate runs")
+	fl.IntVar(&f.maxRuns, "max-runs", shrink.DefaultRuns, "bound on candidate runs")
 	return cmd
 }
 
@@ -68,32 +69,32 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	}
 	out := f.out
 	if out == "" {
-		out = filepath.Join(scenarios.RegressDir, scenarios.ScriptName(fams[0].Name, seed, f.mutant))
+		out = filepath.Join(regress.RegressDir, regress.ScriptName(fams[0].Name, seed, f.mutant))
 		if err := checkWritable(out); err != nil {
 			return usagef("%v (run from the module root, or pass --out FILE)", err)
 		}
 	} else if err := checkWritable(out); err != nil {
 		return err
 	}
-	opts := scenarios.CheckOptions{Mutant: f.mutant}
-	c, r := scenarios.RecordSeed(fams[0], seed, st, opts)
+	opts := run.CheckOptions{Mutant: f.mutant}
+	c, r := run.RecordSeed(fams[0], seed, st, opts)
 	if !r.Failed() {
 		fmt.Fprintf(stdout, "%s\nthe seed passes every check: nothing to shrink\n", r)
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s\n", r)
 	prog := newProgress(stderr, f.maxRuns)
-	s, err := scenarios.Shrink(c, st, opts, scenarios.ShrinkOptions{MaxRuns: f.maxRuns,
-		Progress: func(p scenarios.ShrinkProgress) { prog.set(p.Runs, "runs, best: "+p.Best.String()) }})
+	s, err := shrink.Shrink(c, st, opts, shrink.Options{MaxRuns: f.maxRuns,
+		Progress: func(p shrink.Progress) { prog.set(p.Runs, "runs, best: "+p.Best.String()) }})
 	prog.done()
-	if errors.Is(err, scenarios.ErrNothingToShrink) {
+	if errors.Is(err, shrink.ErrNothingToShrink) {
 		// RecordSeed failed but its recorded replay passes: the run is not
 		// a function of its choices.
 		fmt.Fprintf(stdout, "NONDETERMINISM %s seed %d: the recorded choices replay to a passing run\n", fams[0].Name, seed)
 		return errChecksFailed
 	}
-	script := scenarios.RenderScript(scenarios.Script{Command: shrinkCommand(f, fams[0].Name, seed),
-		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, scenarios.CheckOptions{})
+	script := regress.RenderScript(regress.Script{Command: shrinkCommand(f, fams[0].Name, seed),
+		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, run.CheckOptions{})
 	if err := writeAtomically(out, []byte(script)); err != nil {
 		return err
 	}
@@ -102,10 +103,10 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 }
 
 // reportShrunk prints the outcome of a shrink: sizes, the story, the script.
-func reportShrunk(w io.Writer, s scenarios.Shrunk, script string, maxRuns int) {
+func reportShrunk(w io.Writer, s shrink.Shrunk, script string, maxRuns int) {
 	fmt.Fprintf(w, "shrunk from %s\n       to %s in %d runs, still failing %s\n%s\nscript: %s\n"+
-		"re-run: go test ./scenarios -run 'TestRegressionScripts/%s'\n",
-		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, scenarios.Story(s.Case.Plan, s.Result), script,
+		"re-run: go test ./regress -run 'TestRegressionScripts/%s'\n",
+		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, run.Story(s.Case.Plan, s.Result), script,
 		strings.TrimSuffix(filepath.Base(script), ".txt"))
 	if s.Exhausted {
 		fmt.Fprintf(w, "the run budget (--max-runs %d) ran out: a larger budget may shrink further\n", maxRuns)
@@ -121,13 +122,13 @@ func shrinkCommand(f shrinkFlags, family string, seed uint64) string {
 	if f.mutant != "" {
 		cmd += " --mutant " + f.mutant
 	}
-	if f.maxRuns != scenarios.DefaultShrinkRuns {
+	if f.maxRuns != shrink.DefaultRuns {
 		cmd += fmt.Sprintf(" --max-runs %d", f.maxRuns)
 	}
 	return cmd
 }
 
-func shrinkNotes(s scenarios.Shrunk) []string {
+func shrinkNotes(s shrink.Shrunk) []string {
 	return []string{fmt.Sprintf("Keeps %s; shrunk from %s in %d runs.", s.Target, s.Original.Size(), s.Runs)}
 }
 

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/shrink"
 )
 
 func TestShrinkBadInputAndPassingSeed(t *testing.T) {
@@ -128,21 +131,21 @@ func TestProgressPlainLines(t *testing.T) {
 // TestReportShrunk: what shrink prints for a failure (no seed fails on the
 // correct code, so the binary cannot show it until mutants exist).
 func TestReportShrunk(t *testing.T) {
-	plan := scenarios.Plan{Family: "early-kill", Clients: 1, Actions: []scenarios.Action{
-		{Kind: scenarios.Create, UID: "a", Grace: -1}, {Kind: scenarios.Kill, UID: "a"}}}
-	s := scenarios.Shrunk{
-		Original: scenarios.Case{Plan: scenarios.Plan{Actions: make([]scenarios.Action, 9)}, Schedule: []int{1, 0, 2}},
-		Case:     scenarios.Case{Plan: plan, Faults: []int{0, 7}},
+	p := plan.Plan{Family: "early-kill", Clients: 1, Actions: []plan.Action{
+		{Kind: plan.Create, UID: "a", Grace: -1}, {Kind: plan.Kill, UID: "a"}}}
+	s := shrink.Shrunk{
+		Original: run.Case{Plan: plan.Plan{Actions: make([]plan.Action, 9)}, Schedule: []int{1, 0, 2}},
+		Case:     run.Case{Plan: p, Faults: []int{0, 7}},
 		Target:   "safety S3", Runs: 41, Exhausted: true,
-		Result: scenarios.Result{Violations: []scenarios.Violation{{Oracle: "safety", Invariant: "S3", Message: "SyncPod of a after its kill"}}},
+		Result: run.Result{Violations: []history.Violation{{Oracle: "safety", Invariant: "S3", Message: "SyncPod of a after its kill"}}},
 	}
 	var b bytes.Buffer
-	reportShrunk(&b, s, "scenarios/testdata/regress/early-kill-seed12-b2.txt", 41)
+	reportShrunk(&b, s, "regress/testdata/early-kill-seed12-b2.txt", 41)
 	for _, want := range []string{
 		"shrunk from 9 actions, 3 schedule and 0 fault choices (2 non-zero)\n",
 		"to 2 actions, 0 schedule and 2 fault choices (1 non-zero) in 41 runs, still failing safety S3\n",
 		"0s client/0 kill uid=a grace=0\n", "violation: safety S3 at 0s: SyncPod of a after its kill\n",
-		"re-run: go test ./scenarios -run 'TestRegressionScripts/early-kill-seed12-b2'\n",
+		"re-run: go test ./regress -run 'TestRegressionScripts/early-kill-seed12-b2'\n",
 		"--max-runs 41",
 	} {
 		if !strings.Contains(b.String(), want) {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -60,8 +62,8 @@ func TestReplayExpect(t *testing.T) {
 // TestTraceFileIsTheHashedTrace: sha256sum of a saved trace is the hash
 // replay prints, and the parser accepts every family's real traces.
 func TestTraceFileIsTheHashedTrace(t *testing.T) {
-	for _, f := range scenarios.Families() {
-		rp := scenarios.ReplaySeed(f, 1, sim.RandomWalk{}, scenarios.CheckOptions{})
+	for _, f := range plan.Families() {
+		rp := run.ReplaySeed(f, 1, sim.RandomWalk{}, run.CheckOptions{})
 		lines, err := parseTrace([]byte(rp.Trace))
 		if err != nil {
 			t.Fatalf("%s: a real trace does not parse: %v", f.Name, err)
@@ -97,8 +99,8 @@ func TestFirstDivergence(t *testing.T) {
 // gives another trace is reported as nondeterminism at the first record
 // that differs; one that reproduces is not.
 func TestRecheckNamesTheFirstDivergentStep(t *testing.T) {
-	failed := scenarios.Result{Family: "swarm", Seed: 9, TraceSHA: "aaa",
-		Violations: []scenarios.Violation{{Oracle: "safety", Invariant: "S3"}}}
+	failed := run.Result{Family: "swarm", Seed: 9, TraceSHA: "aaa",
+		Violations: []history.Violation{{Oracle: "safety", Invariant: "S3"}}}
 	first := "0s - go client/0\n0s client/0 lock podLock\n0s client/0 unlock podLock\n"
 	for _, c := range []struct {
 		sha, trace string
@@ -107,11 +109,11 @@ func TestRecheckNamesTheFirstDivergentStep(t *testing.T) {
 		{"aaa", first, 0},
 		{"bbb", "0s - go client/0\n0s client/0 yield\n0s client/0 unlock podLock\n", 1},
 	} {
-		rerun := func(scenarios.Result, scenarios.CheckOptions) scenarios.Replayed {
-			return scenarios.Replayed{Result: scenarios.Result{TraceSHA: c.sha}, Trace: c.trace}
+		rerun := func(run.Result, run.CheckOptions) run.Replayed {
+			return run.Replayed{Result: run.Result{TraceSHA: c.sha}, Trace: c.trace}
 		}
 		var out bytes.Buffer
-		n := recheck([]scenarios.Result{failed}, []string{first}, rerun, scenarios.CheckOptions{}, runFlags{strategy: "random"}, &out)
+		n := recheck([]run.Result{failed}, []string{first}, rerun, run.CheckOptions{}, runFlags{strategy: "random"}, &out)
 		if n != c.want || strings.Contains(out.String(), "NONDETERMINISM") != (c.want == 1) {
 			t.Fatalf("re-run %s: got %d nondeterministic, output %q", c.sha, n, out.String())
 		}

@@ -1,5 +1,5 @@
-// Package depcheck enforces the import directions of DESIGN.md ("Layout and
-// dependency direction") mechanically: every package of the module must
+// Package depcheck enforces the import directions of docs/design.md
+// ("Layout") mechanically: every package of the module must
 // appear in the table below, and may import only what its row allows. It
 // reads import clauses with go/parser, so it needs no build and no network.
 package depcheck
@@ -35,24 +35,45 @@ type Rule struct {
 	ImportedOnlyBy []string
 }
 
-// Rules returns the table of DESIGN.md.
+// Rules returns the table of docs/design.md: every import runs down the
+// layers, and no oracle imports a world, a target or the code under test.
 func Rules() []Rule {
+	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
+	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet"}
+	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
 		{Dir: "sim", Allow: []string{"std", "fakeclock"}},
 		{Dir: "workers", Allow: []string{"std", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/utils",
 			"workers/internal/mutant"}, TestDeny: []string{"model"}},
 		{Dir: "workers/internal/mutant", Allow: []string{"std"}},
-		// workers/mutants switches catalogued bugs on: only the regression
-		// gate's world may do that, never production code by accident.
 		{Dir: "workers/mutants", Allow: []string{"std", "workers"},
-			ImportedOnlyBy: []string{"scenarios", "workers/mutants"}},
+			ImportedOnlyBy: []string{"world", "workers/mutants", "baseline"}},
 		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine"},
-			TestDeny: []string{"workers", "sim", "scenarios"}},
-		{Dir: "scenarios", Deny: []string{"cmd"}},
+			TestDeny: []string{"workers", "sim", "world", "run"}},
+		// The shared vocabulary: plans, the history of a run, the oracles'
+		// seam. None knows a target.
+		{Dir: "plan", Allow: append([]string{"std", "sim"}, k8s...)},
+		{Dir: "history", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "plan"}, k8s...)},
+		{Dir: "oracle", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "history", "oracle"}, k8s...),
+			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
+		// The simulated kubelet: a target. It implements the oracles' View
+		// (package oracle) and knows no oracle.
+		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt"}, k8s...),
+			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd"), TestDeny: above("run", "shrink", "regress", "gate")},
+		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
+		// The composition root and what is built on it.
+		{Dir: "run", Deny: above("shrink", "regress", "gate", "baseline", "workers")},
+		{Dir: "shrink", Deny: above("regress", "gate", "baseline", "workers", "world")},
+		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
+		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
+		// The real-goroutine baseline: test files only, the upstream way of
+		// testing side by side with the gate.
+		{Dir: "baseline", Deny: above()},
 		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 	}
 }
 

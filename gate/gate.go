@@ -1,0 +1,273 @@
+package gate
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/shrink"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world"
+)
+
+// Strategy is a named scheduling strategy the gate runs every mutant
+// under.
+type Strategy struct {
+	Name     string
+	Strategy sim.Strategy
+}
+
+// Strategies are simrun's two strategies with its defaults: a uniform
+// random walk and PCT of depth 3 over 2,000 scheduling points.
+func Strategies() []Strategy {
+	return []Strategy{{"random", sim.RandomWalk{}}, {"pct", sim.PCT{Depth: 3, Steps: 2000}}}
+}
+
+// StartStride separates the seed ranges of the gate's start seeds, so
+// the detections measured from different starts are independent.
+const StartStride = 1_000_000
+
+// Options bound one gate run.
+type Options struct {
+	// Seeds is the budget from each start: seeds start .. start+Seeds-1,
+	// each run against every family of the mutant under every strategy.
+	Seeds uint64
+	// StartSeeds is how many starts (0, StartStride, 2·StartStride,
+	// …) the median seeds-to-detection is taken over; at least 1.
+	StartSeeds int
+	// Parallel runs that many seeds at once; the report is the same at any
+	// value (each run is deterministic and the earliest failure wins).
+	Parallel int
+	// Mutants restricts the gate to these names; empty means Mutants().
+	Mutants []string
+}
+
+// Run is one run: a seed of a family under a strategy.
+type Run struct {
+	Family, Strategy string
+	Seed             uint64
+}
+
+// Detection is what the gate found from one start seed.
+type Detection struct {
+	Caught bool
+	// Runs is the runs made until the first failure (1-based: 1 means the
+	// very first run failed), or every run of the budget if none failed.
+	Runs  int
+	First Run
+	// Invariants are the distinct "oracle invariant" names of the first
+	// failing run, in the order they fired ("error" for a scheduler error).
+	Invariants []string
+	// PlanLength is the first failing run's plan, in actions (unshrunk).
+	PlanLength int
+	// ShrunkLength is that plan's length after Shrink (the story a human
+	// reads), or -1 when the gate did not shrink this detection (it shrinks
+	// the first start's only) or the shrink failed.
+	ShrunkLength int
+}
+
+// Row is one mutant's verdict.
+type Row struct {
+	Mutant world.Mutant
+	// Starts holds one detection per start seed.
+	Starts []Detection
+	Wall   time.Duration
+}
+
+// Caught reports that every start seed found the mutant within budget.
+func (r Row) Caught() bool {
+	for _, d := range r.Starts {
+		if !d.Caught {
+			return false
+		}
+	}
+	return len(r.Starts) > 0
+}
+
+// MedianRuns is the median seeds-to-detection over the start seeds (the
+// lower middle for an even count); an uncaught start counts as its whole
+// budget.
+func (r Row) MedianRuns() int {
+	runs := make([]int, len(r.Starts))
+	for i, d := range r.Starts {
+		runs[i] = d.Runs
+	}
+	slices.Sort(runs)
+	if len(runs) == 0 {
+		return 0
+	}
+	return runs[(len(runs)-1)/2]
+}
+
+// RunsFor lists a mutant's runs from start, in the order the gate makes
+// them: seed by seed, each family, each strategy.
+func RunsFor(m world.Mutant, start, seeds uint64) []Run {
+	var out []Run
+	for s := start; s < start+seeds; s++ {
+		for _, fam := range m.Families {
+			for _, st := range Strategies() {
+				out = append(out, Run{Family: fam, Strategy: st.Name, Seed: s})
+			}
+		}
+	}
+	return out
+}
+
+// RunOne runs one gate run with the mutant called mutant ("" for the
+// correct code).
+func RunOne(gr Run, mutant string) (run.Result, plan.Plan) {
+	fam, _ := plan.FamilyNamed(gr.Family)
+	r := run.RunSeed(fam, gr.Seed, gateStrategy(gr.Strategy), run.CheckOptions{Mutant: mutant})
+	return r, fam.Generate(plan.SeedStreams(gr.Seed).Plan)
+}
+
+// firstFailure runs runs in batches of parallel and returns the index of
+// the earliest failing one with its result and plan, or -1. Later runs of
+// the batch that holds it are made and ignored, so the answer does not
+// depend on parallel.
+func firstFailure(runs []Run, mutant string, parallel int) (int, run.Result, plan.Plan) {
+	parallel = max(parallel, 1)
+	for lo := 0; lo < len(runs); lo += parallel {
+		batch := runs[lo:min(lo+parallel, len(runs))]
+		results := make([]run.Result, len(batch))
+		plans := make([]plan.Plan, len(batch))
+		var wg sync.WaitGroup
+		for i := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], plans[i] = RunOne(batch[i], mutant)
+			}()
+		}
+		wg.Wait()
+		for i, r := range results {
+			if r.Failed() {
+				return lo + i, r, plans[i]
+			}
+		}
+	}
+	return -1, run.Result{}, plan.Plan{}
+}
+
+// detect runs m from start until its first failure or the budget's end.
+func detect(m world.Mutant, start uint64, opts Options) Detection {
+	runs := RunsFor(m, start, opts.Seeds)
+	i, r, plan := firstFailure(runs, m.Name, opts.Parallel)
+	if i < 0 {
+		return Detection{Runs: len(runs)}
+	}
+	return Detection{Caught: true, Runs: i + 1, First: runs[i], Invariants: firedInvariants(r),
+		PlanLength: len(plan.Actions), ShrunkLength: -1}
+}
+
+// MaxStory is the longest shrunk counterexample the gate accepts as a
+// readable story (issue 7: ≤ 15 actions).
+const MaxStory = 15
+
+// ShrinkRuns bounds the shrink of each mutant's first detection.
+const ShrinkRuns = 600
+
+// shrunkLength shrinks a detection's failing run and returns its story's
+// length in actions, or -1 if the run cannot be shrunk (it no longer
+// fails: never for a deterministic run).
+func shrunkLength(d Detection, mutant string) int {
+	fam, _ := plan.FamilyNamed(d.First.Family)
+	strategy := gateStrategy(d.First.Strategy)
+	opts := run.CheckOptions{Mutant: mutant}
+	c, _ := run.RecordSeed(fam, d.First.Seed, strategy, opts)
+	s, err := shrink.Shrink(c, strategy, opts, shrink.Options{MaxRuns: ShrinkRuns})
+	if err != nil {
+		return -1
+	}
+	return len(s.Case.Plan.Actions)
+}
+
+func gateStrategy(name string) sim.Strategy {
+	for _, st := range Strategies() {
+		if st.Name == name {
+			return st.Strategy
+		}
+	}
+	return nil
+}
+
+// firedInvariants names what a failing run tripped, distinct, in order.
+func firedInvariants(r run.Result) []string {
+	var out []string
+	if r.Err != nil {
+		out = append(out, "error")
+	}
+	for _, v := range r.Violations {
+		name := v.Oracle + " " + v.Invariant
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Check runs every selected mutant against its families and strategies from
+// each start seed. Unknown names in opts.Mutants are an *UnknownMutantError.
+// Wall times are measured for the report only; nothing else depends on them.
+func Check(opts Options) ([]Row, error) {
+	selected, err := selectMutants(opts.Mutants)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, m := range selected {
+		began := time.Now()
+		row := Row{Mutant: m}
+		for k := range max(opts.StartSeeds, 1) {
+			row.Starts = append(row.Starts, detect(m, uint64(k)*StartStride, opts))
+		}
+		if d := &row.Starts[0]; d.Caught {
+			d.ShrunkLength = shrunkLength(*d, m.Name)
+		}
+		row.Wall = time.Since(began)
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func selectMutants(names []string) ([]world.Mutant, error) {
+	if len(names) == 0 {
+		return world.Mutants(), nil
+	}
+	var out []world.Mutant
+	for _, name := range names {
+		m, ok := world.MutantNamed(name)
+		if !ok {
+			return nil, &world.UnknownMutantError{Name: name}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// CorrectCodeCheck runs the correct code on seeds [0, seeds) of every
+// family under every gate strategy and returns the failing runs (the gate
+// fails if there is any), sorted, and how many runs were made.
+func CorrectCodeCheck(seeds uint64, parallel int) ([]Run, int) {
+	var runs []Run
+	for _, f := range plan.Families() {
+		runs = append(runs, RunsFor(world.Mutant{Families: []string{f.Name}}, 0, seeds)...)
+	}
+	total := len(runs)
+	var failed []Run
+	for len(runs) > 0 {
+		i, _, _ := firstFailure(runs, "", parallel)
+		if i < 0 {
+			break
+		}
+		failed = append(failed, runs[i])
+		runs = runs[i+1:]
+	}
+	slices.SortFunc(failed, func(a, b Run) int {
+		return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Strategy, b.Strategy), cmp.Compare(a.Seed, b.Seed))
+	})
+	return failed, total
+}

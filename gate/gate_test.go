@@ -1,0 +1,108 @@
+package gate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/world"
+)
+
+// ciGateSeeds is the CI gate's budget per mutant and start seed; every
+// mutant is caught well inside it (the largest seeds-to-detection measured
+// is in README, "Regression gate").
+const ciGateSeeds = 300
+
+// TestGateCatchesEveryMutant is the CI-sized gate: every mutant is caught
+// from three start seeds (one under -short, which make race uses), by one
+// of the invariants the registry expects.
+func TestGateCatchesEveryMutant(t *testing.T) {
+	starts := 3
+	if testing.Short() {
+		starts = 1
+	}
+	rows, err := Check(Options{Seeds: ciGateSeeds, StartSeeds: starts, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(world.Mutants()) {
+		t.Fatalf("got %d rows, want one per mutant (%d)", len(rows), len(world.Mutants()))
+	}
+	for _, row := range rows {
+		if !row.Caught() {
+			t.Errorf("mutant %s survived %d seeds from some start: %+v", row.Mutant.Name, ciGateSeeds, row.Starts)
+			continue
+		}
+		for _, d := range row.Starts {
+			if !firedExpected(row.Mutant, d.Invariants) {
+				t.Errorf("mutant %s: caught at %+v by %v, none of the expected %v", row.Mutant.Name, d.First,
+					d.Invariants, row.Mutant.Invariants)
+			}
+		}
+		// Issue 7: every mutant's shrunk counterexample is a short story.
+		if n := row.Starts[0].ShrunkLength; n < 1 || n > MaxStory {
+			t.Errorf("mutant %s: shrunk story has %d actions, want 1..%d", row.Mutant.Name, n, MaxStory)
+		}
+	}
+}
+
+// firedExpected reports whether one of fired ("oracle invariant") is an
+// invariant the mutant is expected to trip ("S14", "internal",
+// "linearizability", ...).
+func firedExpected(m world.Mutant, fired []string) bool {
+	for _, f := range fired {
+		oracle, invariant, _ := strings.Cut(f, " ")
+		if slices.Contains(m.Invariants, invariant) || slices.Contains(m.Invariants, oracle) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGateSurvivorAndCorrectCode: a budget too small to reach the first
+// failing seed reports the mutant as surviving, and the correct code
+// passes the gate's own correct-code check.
+func TestGateSurvivorAndCorrectCode(t *testing.T) {
+	rows, err := Check(Options{Seeds: 1, Mutants: []string{"B3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Caught() || rows[0].Starts[0].Runs != 2*len(rows[0].Mutant.Families) {
+		t.Fatalf("B3 with one seed: got %+v, want a survivor after every run of the budget", rows[0].Starts)
+	}
+	if _, err := Check(Options{Seeds: 1, Mutants: []string{"B99"}}); err == nil {
+		t.Fatal("Check(B99): got no error")
+	}
+	failed, runs := CorrectCodeCheck(3, 2)
+	if len(failed) != 0 || runs != 3*2*len(plan.Families()) {
+		t.Fatalf("correct code: got %v failed of %d runs", failed, runs)
+	}
+}
+
+// TestGateIndependentOfParallelism: the report is a function of the
+// options, not of how many runs are made at once.
+func TestGateIndependentOfParallelism(t *testing.T) {
+	opts := Options{Seeds: 50, StartSeeds: 2, Mutants: []string{"G4", "B8"}}
+	var reports [2][]Row
+	for i, parallel := range []int{1, 3} {
+		opts.Parallel = parallel
+		rows, err := Check(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range rows {
+			rows[j].Wall = 0
+		}
+		reports[i] = rows
+	}
+	for j := range reports[0] {
+		a, b := reports[0][j], reports[1][j]
+		if !slices.EqualFunc(a.Starts, b.Starts, func(x, y Detection) bool {
+			return x.Caught == y.Caught && x.Runs == y.Runs && x.First == y.First &&
+				slices.Equal(x.Invariants, y.Invariants) && x.PlanLength == y.PlanLength
+		}) {
+			t.Errorf("%s: parallel 1 gave %+v, parallel 3 gave %+v", a.Mutant.Name, a.Starts, b.Starts)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package history
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podsim/podsim/model"
+)
+
+// EventKind says what happened around the pod workers.
+type EventKind uint8
+
+const (
+	// ClientCall: a goroutine called into the pod workers' API (Input), or
+	// started killPodNow's wait (model.KillPodNowDone). ID pairs it with
+	// its ClientReturn.
+	ClientCall EventKind = iota
+	// ClientReturn: that call returned (Output; nil for UpdatePod).
+	ClientReturn
+	// LockAcquired and LockReleasing bracket every critical section of the
+	// pod lock, in the goroutine that holds it (worker/<uid> for the
+	// worker's hidden steps).
+	LockAcquired
+	LockReleasing
+	// CallbackBegin and CallbackEnd bracket a Syncer callback in the worker
+	// goroutine (Input: model.SyncBegin, model.SyncEnd).
+	CallbackBegin
+	CallbackEnd
+	// Fired: a cancellation or a kill completion fired (Input:
+	// model.CancelFired, model.CompletionFired), at the Fire.
+	Fired
+	// Settled: the plan and the settle phase are over; what is not done now
+	// never will be (liveness oracles judge here). Nothing follows.
+	Settled
+	// Restarted: the kubelet restarted. Everything after it is the history
+	// of new pod workers; nothing of the old ones follows.
+	Restarted
+	// Noted: a kubelet-level actor did something the kubelet-level checks
+	// judge (Note says what). A note is not an operation of the model and
+	// not a step of the stream: it carries the Seq of the event before it,
+	// so notes never renumber a history, and the recorder ignores them.
+	Noted
+)
+
+var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted", "noted"}
+
+func (k EventKind) String() string { return eventKindNames[k] }
+
+// Event is one entry of the run's totally ordered stream of what happened
+// around the pod workers, in the vocabulary of package model.
+type Event struct {
+	Seq       int64         // position in the stream, from 1
+	Step      int64         // the scheduler's step count
+	At        time.Duration // virtual time
+	Goroutine string
+	Kind      EventKind
+	ID        int // pairs ClientCall with ClientReturn
+	Input     model.Input
+	Output    model.Output
+	Note      Note // Noted only
+}
+
+// The config source annotation of a pod object, and the value it has for
+// pods from the API server (every other source makes a static pod).
+const (
+	ConfigSourceAnnotationKey = "kubernetes.io/config.source"
+	ApiserverSource           = "api"
+)
+
+// ModelPod is the part of pod the model reads; Version is the "version"
+// label the world stamps on every pod object it builds. A pod is static
+// unless its config source annotation says "api" (kubetypes.IsStaticPod
+// for every pod the world builds, which always carry the annotation);
+// realkubelet builds its pods the same way and reads them through this too.
+func ModelPod(pod *v1.Pod) model.Pod {
+	version, _ := strconv.Atoi(pod.Labels["version"])
+	p := model.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
+		Static:            pod.Annotations[ConfigSourceAnnotationKey] != ApiserverSource,
+		DeletionTimestamp: pod.DeletionTimestamp != nil, SpecGrace: 30}
+	if g := pod.DeletionGracePeriodSeconds; g != nil {
+		p.DeletionGrace, p.HasDeletionGrace = *g, true
+	}
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
+		p.SpecGrace = *g
+	}
+	switch pod.Status.Phase {
+	case v1.PodPending:
+		p.Phase = model.PhasePending
+	case v1.PodSucceeded:
+		p.Phase = model.PhaseSucceeded
+	case v1.PodFailed:
+		p.Phase = model.PhaseFailed
+	default:
+		p.Phase = model.PhaseRunning
+	}
+	return p
+}
+
+// UIDOfEvent reads the UID out of an event name "kind/<uid>" or
+// "kind/<uid>#n".
+func UIDOfEvent(name string) string {
+	_, rest, _ := strings.Cut(name, "/")
+	uid, _, _ := strings.Cut(rest, "#")
+	return uid
+}
+
+// WorkerOf reads the name of a pod worker goroutine, worker/<uid> or, for
+// a UID reused after a purge, worker/<uid>#<n>: the UID and the worker's
+// generation (1 for the first).
+func WorkerOf(goroutine string) (uid string, gen int, ok bool) {
+	rest, ok := strings.CutPrefix(goroutine, "worker/")
+	if !ok {
+		return "", 0, false
+	}
+	uid, n, found := strings.Cut(rest, "#")
+	gen = 1
+	if found {
+		if v, err := strconv.Atoi(n); err == nil && v > 1 {
+			gen = v
+		}
+	}
+	return uid, gen, true
+}

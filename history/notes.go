@@ -1,0 +1,79 @@
+package history
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Note is what a kubelet-level actor did, carried by a Noted event: the
+// facts the kubelet-level checks (K1–K6, L7's API half) judge, at the
+// instant they happen. Each note names the pod; what the checks need to
+// know of it besides, they read through the target's view.
+type Note interface{ isNote() }
+
+// AdmissionBegins: the kubelet starts admitting a pod (what K1 compares the
+// end of the admission with is the state now).
+type AdmissionBegins struct{}
+
+// Admitted: admission of UID counted the pods Counted and admitted it.
+type Admitted struct {
+	UID     types.UID
+	Counted []types.UID
+}
+
+// PhaseWritten: the status manager wrote Phase for UID to the API.
+type PhaseWritten struct {
+	UID   types.UID
+	Phase v1.PodPhase
+}
+
+// DeleteRequested: a client deleted UID's current pod object from the API
+// with Grace seconds.
+type DeleteRequested struct {
+	UID   types.UID
+	Grace int64
+}
+
+// Removed: an actor (By: "status manager", "grace reaper") removed UID's
+// object from the API; Forced: a forced delete, which does not wait for
+// the pod.
+type Removed struct {
+	UID    types.UID
+	By     string
+	Forced bool
+}
+
+// HousekeepingRestart: housekeeping re-created UID in the pod workers.
+type HousekeepingRestart struct{ UID types.UID }
+
+// SyncPodBegins: SyncPod is about to begin for UID.
+type SyncPodBegins struct{ UID types.UID }
+
+// ShutdownBegins: the node shutdown manager began a graceful shutdown; the
+// pods in Active must each be killed.
+type ShutdownBegins struct{ Active []types.UID }
+
+// ShutdownKill: the node shutdown manager killed UID with StatusFn, the
+// status function of its kill.
+type ShutdownKill struct {
+	UID      types.UID
+	StatusFn func(*v1.PodStatus)
+}
+
+// ShutdownDone: the node shutdown manager's kills all returned.
+type ShutdownDone struct{}
+
+// KubeletSettled: the settle phase is over (just before Settled).
+type KubeletSettled struct{}
+
+func (AdmissionBegins) isNote()     {}
+func (Admitted) isNote()            {}
+func (PhaseWritten) isNote()        {}
+func (DeleteRequested) isNote()     {}
+func (Removed) isNote()             {}
+func (HousekeepingRestart) isNote() {}
+func (SyncPodBegins) isNote()       {}
+func (ShutdownBegins) isNote()      {}
+func (ShutdownKill) isNote()        {}
+func (ShutdownDone) isNote()        {}
+func (KubeletSettled) isNote()      {}

@@ -1,0 +1,325 @@
+package history
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/podsim/podsim/model"
+)
+
+// The recorder turns the World's event stream into the history the
+// linearizability oracle checks, in two orders at once: porcupine's
+// intervals (what any observer of the calls could know) and the order in
+// which each operation took effect (what only the simulation knows). The
+// second order is the witness: replaying it through the model is linear,
+// and a legal replay proves the history linearizable without a search.
+//
+// Recording contract (model/doc.go "Recording contract", model.Replay):
+//
+//   - A client call (ClientCall … ClientReturn with one ID) is the interval
+//     [2·call seq, 2·return seq]. Callback entry and return (SyncBegin,
+//     SyncEnd) and fires (CompletionFired, CancelFired) are points: event
+//     seq s becomes [2s, 2s+1], so two points never overlap and a point
+//     inside a call stays inside it.
+//   - Effect order: UpdatePod, SyncKnownPods and queries take effect in
+//     their first pod-lock critical section, i.e. at the first LockAcquired
+//     by the calling goroutine while the call is open (at the call itself if
+//     that goroutine already holds the lock). KillPodNowDone (killPodNow's
+//     wait) does not take the lock and takes effect at its return, as does
+//     any call that returns without taking the lock. Points take effect at
+//     their own seq. Every effect seq lies inside the operation's interval,
+//     so the effect order is a linearization whenever the model accepts it.
+//   - Worker-step markers (model.WorkerStep{UID}, witness mode): one at
+//     every LockAcquired by a goroutine worker/<uid>, in the effect order
+//     only. Caveat: a worker goroutine whose record was purged may still
+//     run one last, empty critical section under the same name as the
+//     worker of the UID's next record; its marker is then misplaced, the
+//     marked replay fails, and the oracle replays without markers (see
+//     replayWitness). The events cannot tell the two goroutines apart.
+//   - Rows (porcupine's ClientId, for the visualisation only): one per
+//     goroutine, numbered in order of first appearance; fires get a row of
+//     their own ("fired"), since they happen inside other goroutines' calls.
+//   - A call still open at the end (the run failed, or was cut off) makes
+//     the history end just before that call's effect: every operation that
+//     took effect earlier is kept, every later one dropped (see History).
+
+// witnessWorkerStep makes the witness-only operation recorded at every
+// LockAcquired by a goroutine worker/<uid>: the instant of a hidden worker
+// step (take, abort, acknowledge, apply an outcome, or nothing), so Replay
+// runs in witness mode and need not explore when the worker stepped. The
+// markers never reach porcupine's history (no client could observe them;
+// model.Partition drops them anyway), only Replay's. nil switches them off:
+// Replay then explores the hidden steps itself (closure mode).
+var witnessWorkerStep = func(uid string) model.Input { return model.WorkerStep{UID: uid} }
+
+// Recorder is an Observer that records a run's history; History returns it.
+// It reads only the events, never the pod workers.
+type Recorder struct {
+	ops      []recOp
+	open     map[int]int    // ClientCall ID → index in ops, until its return
+	awaiting map[string]int // goroutine → its open call still waiting for the pod lock
+	holder   string         // goroutine holding the pod lock, "" if none
+	rows     map[string]int
+	rowNames []string
+	clock    []ClockMark
+	lastAt   time.Duration
+	step     func(uid string) model.Input
+	// workerGen is the newest worker generation seen per UID: markers of
+	// older ones are left out (workerOf).
+	workerGen map[string]int
+}
+
+// recOp is one operation as recorded; seqs are 0 until known.
+type recOp struct {
+	in                 model.Input
+	out                model.Output
+	row                int
+	call, ret, effect  int64
+	callAt, effectAt   time.Duration
+	witnessOnly, point bool
+}
+
+// ClockMark is the first event at a new virtual time: the clock jumped to At
+// just before event Seq (for the visualisation's annotations).
+type ClockMark struct {
+	Seq int64
+	At  time.Duration
+}
+
+// NewRecorder returns an empty recorder.
+func NewRecorder() *Recorder {
+	return &Recorder{open: map[int]int{}, awaiting: map[string]int{}, rows: map[string]int{},
+		step: witnessWorkerStep, workerGen: map[string]int{}}
+}
+
+// Observe implements Observer.
+func (r *Recorder) Observe(ev Event) {
+	if ev.Kind == Noted {
+		return
+	}
+	if ev.At != r.lastAt {
+		r.clock = append(r.clock, ClockMark{Seq: ev.Seq, At: ev.At})
+		r.lastAt = ev.At
+	}
+	switch ev.Kind {
+	case ClientCall:
+		i := r.add(recOp{in: ev.Input, row: r.row(ev.Goroutine), call: ev.Seq, callAt: ev.At})
+		r.open[ev.ID] = i
+		switch {
+		case !takesPodLock(ev.Input):
+		case r.holder == ev.Goroutine:
+			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
+		default:
+			r.awaiting[ev.Goroutine] = i
+		}
+	case ClientReturn:
+		r.returned(ev)
+	case LockAcquired:
+		r.holder = ev.Goroutine
+		if i, ok := r.awaiting[ev.Goroutine]; ok {
+			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
+			delete(r.awaiting, ev.Goroutine)
+		}
+		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil && gen >= r.workerGen[uid] {
+			// A worker of an older generation is the exiting worker of a
+			// purged incarnation: its last critical section is not a step
+			// of the current record.
+			r.workerGen[uid] = gen
+			r.add(recOp{in: r.step(uid), row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
+				effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
+		}
+	case LockReleasing:
+		r.holder = ""
+	case CallbackBegin, CallbackEnd, Fired:
+		row := ev.Goroutine
+		if ev.Kind == Fired {
+			row = "fired"
+		}
+		r.add(recOp{in: ev.Input, row: r.row(row), call: ev.Seq, ret: ev.Seq, effect: ev.Seq,
+			callAt: ev.At, effectAt: ev.At, point: true})
+	}
+}
+
+// returned closes a call; one that never took the pod lock takes effect now.
+func (r *Recorder) returned(ev Event) {
+	i, ok := r.open[ev.ID]
+	if !ok {
+		panic(fmt.Sprintf("history: recorder: return of unknown call %d at event %d", ev.ID, ev.Seq))
+	}
+	delete(r.open, ev.ID)
+	op := &r.ops[i]
+	op.out, op.ret = ev.Output, ev.Seq
+	if op.effect == 0 {
+		op.effect, op.effectAt = ev.Seq, ev.At
+	}
+	if j, ok := r.awaiting[ev.Goroutine]; ok && j == i {
+		delete(r.awaiting, ev.Goroutine)
+	}
+}
+
+func (r *Recorder) add(op recOp) int {
+	r.ops = append(r.ops, op)
+	return len(r.ops) - 1
+}
+
+func (r *Recorder) row(name string) int {
+	id, ok := r.rows[name]
+	if !ok {
+		id = len(r.rowNames)
+		r.rows[name] = id
+		r.rowNames = append(r.rowNames, name)
+	}
+	return id
+}
+
+// takesPodLock reports the client calls that take effect under the pod lock.
+func takesPodLock(in model.Input) bool {
+	switch in.(type) {
+	case model.UpdatePod, model.SyncKnownPods, model.Query:
+		return true
+	}
+	return false
+}
+
+// History is a recorded run: the observed operations for porcupine and the
+// order in which they took effect for the witness replay.
+type History struct {
+	// Ops are the observed operations in call order, timestamps as in the
+	// recording contract; Metadata names the event seqs and virtual time.
+	Ops []porcupine.Operation
+	// Effects is the witness order: the order in which the operations took
+	// effect, plus witness-only worker steps.
+	Effects []Effect
+	// Rows names porcupine's ClientIds.
+	Rows []string
+	// Clock lists the virtual-time jumps.
+	Clock []ClockMark
+	// Cut is the effect seq of the first call that never returned (the
+	// history stops just before it), 0 if every call returned; Dropped
+	// counts the operations left out by the cut.
+	Cut     int64
+	Dropped int
+}
+
+// Effect is one entry of the witness order.
+type Effect struct {
+	Op   int         // index in Ops, -1 for a witness-only step
+	Step model.Input // the witness-only step's input, when Op == -1
+	Seq  int64       // the event at which it took effect
+	At   time.Duration
+}
+
+// Witness is the effect order as model.Replay takes it.
+func (h History) Witness() []model.Op {
+	out := make([]model.Op, len(h.Effects))
+	for i, e := range h.Effects {
+		out[i] = h.Op(e)
+	}
+	return out
+}
+
+// Unmarked is the effect order without the witness-only worker steps, and
+// for each of its operations the index of its entry in Effects.
+func (h History) Unmarked() ([]model.Op, []int) {
+	var ops []model.Op
+	var index []int
+	for i, e := range h.Effects {
+		if e.Op >= 0 {
+			ops = append(ops, h.Op(e))
+			index = append(index, i)
+		}
+	}
+	return ops, index
+}
+
+// MarkedOps is Ops with the worker-step markers added, each a point at its
+// event (as callbacks are), for model.CheckMarked.
+func (h History) MarkedOps() []porcupine.Operation {
+	ops := slices.Clip(h.Ops)
+	for _, e := range h.Effects {
+		if e.Op < 0 {
+			ops = append(ops, porcupine.Operation{Input: e.Step, Call: 2 * e.Seq, Return: 2*e.Seq + 1})
+		}
+	}
+	return ops
+}
+
+// Op is the model operation of one witness entry.
+func (h History) Op(e Effect) model.Op {
+	if e.Op < 0 {
+		return model.Op{Input: e.Step}
+	}
+	o := h.Ops[e.Op]
+	out, _ := o.Output.(model.Output)
+	return model.Op{Input: o.Input.(model.Input), Output: out}
+}
+
+// History returns what was recorded so far. A call that took effect but
+// never returned has an unknown output and may have changed the state, so
+// the history is cut at the earliest such effect: a prefix of the effect
+// order is a prefix of a linearization, so the cut never causes a false
+// alarm, and everything that happened before it is still checked. Calls
+// that never took effect are dropped (they changed nothing).
+func (r *Recorder) History() History {
+	h := History{Rows: slices.Clone(r.rowNames), Clock: slices.Clone(r.clock)}
+	for _, i := range r.open {
+		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
+			h.Cut = e
+		}
+	}
+	kept := make([]int, len(r.ops)) // ops index → Ops index, or -1
+	for i, op := range r.ops {
+		kept[i] = -1
+		if op.witnessOnly {
+			continue
+		}
+		if op.effect == 0 || (h.Cut != 0 && op.effect >= h.Cut) {
+			h.Dropped++
+			continue
+		}
+		kept[i] = len(h.Ops)
+		h.Ops = append(h.Ops, porcupine.Operation{ClientId: op.row, Input: op.in, Output: op.out,
+			Call: 2 * op.call, Return: op.returnStamp(), Metadata: op.metadata(r.rowNames)})
+	}
+	for i, op := range r.ops {
+		switch {
+		case op.witnessOnly && op.effect != 0 && (h.Cut == 0 || op.effect < h.Cut):
+			h.Effects = append(h.Effects, Effect{Op: -1, Step: op.in, Seq: op.effect, At: op.effectAt})
+		case kept[i] >= 0:
+			h.Effects = append(h.Effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
+		}
+	}
+	slices.SortStableFunc(h.Effects, func(a, b Effect) int { return cmp.Compare(a.Seq, b.Seq) })
+	return h
+}
+
+func (op recOp) returnStamp() int64 {
+	if op.point {
+		return 2*op.call + 1
+	}
+	return 2 * op.ret
+}
+
+// metadata is the tooltip of an operation in the visualisation, rendered
+// only if porcupine's HTML is written (fmt calls String).
+func (op recOp) metadata(rows []string) opMetadata {
+	return opMetadata{row: rows[op.row], call: op.call, ret: op.ret, effect: op.effect, at: op.effectAt, point: op.point}
+}
+
+type opMetadata struct {
+	row               string
+	call, ret, effect int64
+	at                time.Duration
+	point             bool
+}
+
+func (m opMetadata) String() string {
+	if m.point {
+		return fmt.Sprintf("%s event %d at %v", m.row, m.call, m.at)
+	}
+	return fmt.Sprintf("%s events %d–%d, took effect at event %d (%v)", m.row, m.call, m.ret, m.effect, m.at)
+}

@@ -1,0 +1,153 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/model"
+)
+
+// script builds an event stream from short lines "goroutine kind [id]
+// [what]": calls and points carry model inputs named by what.
+func script(t *testing.T, lines ...string) []Event {
+	t.Helper()
+	inputs := map[string]model.Input{
+		"update":  model.UpdatePod{Pod: model.Pod{UID: "a", Version: 1}},
+		"update2": model.UpdatePod{Pod: model.Pod{UID: "a", Version: 2}},
+		"query":   model.Query{Kind: model.IsPodKnownTerminated, UID: "a"},
+		"wait":    model.KillPodNowDone{UID: "a", ID: 1},
+		"fire":    model.CompletionFired{UID: "a", ID: 1},
+		"begin":   model.SyncBegin{UID: "a", Fn: model.SyncPod, Version: 1},
+		"end":     model.SyncEnd{UID: "a", Fn: model.SyncPod},
+	}
+	kinds := map[string]EventKind{"call": ClientCall, "return": ClientReturn, "lock": LockAcquired,
+		"unlock": LockReleasing, "begin": CallbackBegin, "end": CallbackEnd, "fired": Fired}
+	var out []Event
+	for i, line := range lines {
+		f := strings.Fields(line)
+		ev := Event{Seq: int64(i + 1), At: time.Duration(i/3) * time.Second, Goroutine: f[0], Kind: kinds[f[1]]}
+		for _, arg := range f[2:] {
+			if in, ok := inputs[arg]; ok {
+				ev.Input = in
+			} else {
+				fmt.Sscan(arg, &ev.ID)
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// describeOps renders a history's intervals and its effect order.
+func describeOps(h History) (ops, effects string) {
+	var a, b []string
+	for _, op := range h.Ops {
+		a = append(a, fmt.Sprintf("%s[%d,%d]", shortName(op.Input.(model.Input)), op.Call, op.Return))
+	}
+	for _, e := range h.Effects {
+		b = append(b, fmt.Sprintf("%s@%d", shortName(h.Op(e).Input), e.Seq))
+	}
+	return strings.Join(a, " "), strings.Join(b, " ")
+}
+
+func shortName(in model.Input) string {
+	switch in := in.(type) {
+	case model.UpdatePod:
+		return fmt.Sprintf("update%d", in.Pod.Version)
+	case model.Query:
+		return "query"
+	case model.KillPodNowDone:
+		return "wait"
+	case model.CompletionFired:
+		return "fire"
+	case model.SyncBegin:
+		return "begin"
+	case model.SyncEnd:
+		return "end"
+	}
+	return fmt.Sprintf("%T", in)
+}
+
+func TestRecorderContract(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		events        []string
+		ops, effects  string
+		cut           int64
+		dropped, rows int
+	}{{
+		name: "a call takes effect at its critical section; a fire inside it is a point after it",
+		events: []string{"client/0 call 1 update", "client/0 lock", "client/0 fired fire", "client/0 unlock",
+			"client/0 return 1"},
+		ops: "update1[2,10] fire[6,7]", effects: "update1@2 fire@3", rows: 2,
+	}, {
+		name: "overlapping calls take effect in lock order, not call order",
+		events: []string{"client/0 call 1 update", "client/1 call 2 update2", "client/1 lock", "client/1 unlock",
+			"client/0 lock", "client/0 unlock", "client/1 return 2", "client/0 return 1"},
+		ops: "update1[2,16] update2[4,14]", effects: "update2@3 update1@5", rows: 2,
+	}, {
+		name: "killPodNow's wait starts inside the kill's critical section and takes effect at its return",
+		events: []string{"client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 call 2 wait",
+			"client/0 unlock", "worker/a lock", "client/0 fired fire", "worker/a unlock", "client/0 return 2"},
+		ops: "update1[2,6] wait[8,18] fire[14,15]", effects: "update1@2 fire@7 wait@9", rows: 2,
+	}, {
+		name:   "a call opened while its goroutine holds the lock takes effect at the call",
+		events: []string{"client/0 lock", "client/0 call 1 query", "client/0 unlock", "client/0 return 1"},
+		ops:    "query[4,8]", effects: "query@2", rows: 1,
+	}, {
+		name:   "a call that never takes the lock takes effect at its return",
+		events: []string{"client/0 call 1 update", "client/0 return 1"},
+		ops:    "update1[2,4]", effects: "update1@2", rows: 1,
+	}, {
+		name: "callbacks are points at entry and return",
+		events: []string{"worker/a begin begin", "client/0 call 1 query", "client/0 lock", "client/0 unlock",
+			"client/0 return 1", "worker/a end end"},
+		ops: "begin[2,3] query[4,10] end[12,13]", effects: "begin@1 query@3 end@6", rows: 2,
+	}, {
+		name: "a call that took effect and never returned cuts the history before its effect",
+		events: []string{"client/0 call 1 update", "client/0 lock", "client/0 unlock", "client/1 call 2 update2",
+			"client/1 lock", "worker/a begin begin", "client/0 return 1"},
+		ops: "update1[2,14]", effects: "update1@2", cut: 5, dropped: 2, rows: 3,
+	}, {
+		name:   "a call that never took effect is dropped alone",
+		events: []string{"client/1 call 2 update2", "client/0 call 1 update", "client/0 lock", "client/0 return 1"},
+		ops:    "update1[4,8]", effects: "update1@3", dropped: 1, rows: 2,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRecorder()
+			r.step = nil // markers: TestRecorderWitnessWorkerSteps
+			for _, ev := range script(t, tc.events...) {
+				r.Observe(ev)
+			}
+			h := r.History()
+			ops, effects := describeOps(h)
+			if ops != tc.ops || effects != tc.effects {
+				t.Errorf("got ops %q effects %q, want %q and %q", ops, effects, tc.ops, tc.effects)
+			}
+			if h.Cut != tc.cut || h.Dropped != tc.dropped || len(h.Rows) != tc.rows {
+				t.Errorf("got cut %d dropped %d rows %v, want %d, %d, %d rows", h.Cut, h.Dropped, h.Rows, tc.cut, tc.dropped, tc.rows)
+			}
+		})
+	}
+}
+
+func TestRecorderWitnessWorkerSteps(t *testing.T) {
+	r := NewRecorder()
+	for _, ev := range script(t, "worker/a lock", "worker/a unlock", "client/0 call 1 update", "client/0 lock",
+		"client/0 return 1", "client/0 unlock") {
+		r.Observe(ev)
+	}
+	h := r.History()
+	ops, effects := describeOps(h)
+	if want := "update1[6,10]"; ops != want {
+		t.Errorf("got ops %q, want %q: markers are not porcupine operations", ops, want)
+	}
+	if want := "model.WorkerStep@1 update1@4"; effects != want {
+		t.Errorf("got effects %q, want %q", effects, want)
+	}
+	if got := h.Effects[0].Step; got != (model.WorkerStep{UID: "a"}) {
+		t.Errorf("got marker %#v, want model.WorkerStep{UID: \"a\"}", got)
+	}
+}

@@ -1,0 +1,91 @@
+// Package latency is the kill-latency oracle: a SyncPod must return
+// promptly once its cancellation fired (BUGS.md B16).
+package latency
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// KillLatencyBound is how long a SyncPod may go on after its cancellation
+// fired: the pod workers cancel the sync context on a kill (S3), and the
+// kubelet's SyncPod must then return promptly so the containers stop
+// within the grace period (BUGS.md B16, #125050). The fake runtime's
+// honest calls take at most Faults.MaxDelay (≤ 5 s in every family; a test
+// holds them to it), so only a runtime that ignores the kill for long, the
+// B16 fault mode, exceeds it.
+const KillLatencyBound = 10 * time.Second
+
+// killLatency is the B16 oracle: per UID, the SyncPod in flight and when
+// its cancellation fired.
+type killLatency struct {
+	inFlight   map[types.UID]*syncPodCall
+	violations []history.Violation
+	// last is the time of the last event observed: for an epoch a kubelet
+	// restart ended, when its process (and every call in flight) died.
+	last time.Duration
+}
+
+type syncPodCall struct {
+	began, cancelled time.Duration
+	wasCancelled     bool
+}
+
+// New returns the kill-latency oracle.
+func New() oracle.Oracle { return &killLatency{inFlight: map[types.UID]*syncPodCall{}} }
+
+// Observe follows SyncPod begin and end and the cancellations between.
+func (k *killLatency) Observe(_ oracle.View, ev history.Event) {
+	if ev.Kind == history.Noted {
+		return
+	}
+	k.last = ev.At
+	switch in := ev.Input.(type) {
+	case model.SyncBegin:
+		if ev.Kind == history.CallbackBegin && in.Fn == model.SyncPod {
+			k.inFlight[types.UID(in.UID)] = &syncPodCall{began: ev.At}
+		}
+	case model.CancelFired:
+		if c := k.inFlight[types.UID(in.UID)]; c != nil && !c.wasCancelled {
+			c.cancelled, c.wasCancelled = ev.At, true
+		}
+	case model.SyncEnd:
+		uid := types.UID(in.UID)
+		if c := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == model.SyncPod && c != nil {
+			k.check(uid, c, ev.At, ev.Seq)
+			delete(k.inFlight, uid)
+		}
+	}
+}
+
+func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, seq int64) {
+	if !c.wasCancelled || now-c.cancelled <= KillLatencyBound {
+		return
+	}
+	k.violations = append(k.violations, history.Violation{Oracle: "runtime", Invariant: "kill-latency", At: now, Seq: seq,
+		Message: "pod " + string(uid) + ": SyncPod (began " + c.began.String() + ") went on for " +
+			(now - c.cancelled).String() + " after its cancellation at " + c.cancelled.String() +
+			", beyond the " + KillLatencyBound.String() + " kill-latency bound: the kill waited for it (B16, #125050)"})
+}
+
+// Finish reports the late SyncPods, including one still running at the end
+// (at the restart, for an epoch a kubelet restart ended: the dead process's
+// calls end with it, however long the simulation lets them run on).
+func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
+	end := v.Elapsed()
+	if errors.Is(runErr, oracle.ErrEpochEnded) {
+		end = k.last
+	}
+	for _, uid := range slices.Sorted(maps.Keys(k.inFlight)) {
+		k.check(uid, k.inFlight[uid], end, 0)
+	}
+	return k.violations
+}

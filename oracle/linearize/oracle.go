@@ -1,0 +1,249 @@
+// Package linearize is the linearizability oracle: it records the run's
+// history (history.Recorder) and, when the run is over, replays it through
+// the model in effect order (the witness), falling back to porcupine's
+// search when the replay fails.
+package linearize
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// Options tune the linearizability check.
+type Options struct {
+	// ForcePorcupine runs porcupine's search on every history instead of
+	// only when the witness replay fails.
+	ForcePorcupine bool
+	// PorcupineTimeout bounds porcupine's search; a timeout is reported as
+	// "unknown", never as a pass. 0 means DefaultPorcupineTimeout; a
+	// negative value means no bound.
+	PorcupineTimeout time.Duration
+	// ArtifactDir, if set, is where a violation's artifacts go (porcupine's
+	// HTML, the canonical trace, the witness order and a one-line verdict).
+	// Files hold no timestamps, so a replay writes the same bytes. Empty:
+	// nothing is written.
+	ArtifactDir string
+	// Reproduce is the command that replays this run, for the verdict line;
+	// the oracle cannot know the seed.
+	Reproduce string
+	// Trace returns the target's canonical trace, for the artifacts.
+	Trace func() string
+	// Search is porcupine's search over a history; nil means model.Check.
+	// (Tests slow it down to provoke a timeout.)
+	Search func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
+}
+
+// DefaultPorcupineTimeout bounds porcupine's search when Options does
+// not say: generous for the histories of one seed (tens to hundreds of
+// operations, milliseconds of search), short enough that a pathological
+// history cannot stall a sweep.
+const DefaultPorcupineTimeout = 10 * time.Second
+
+// checkFunc is porcupine's search over a history: model.Check, or a
+// wrapper in tests (a slow model, to provoke a timeout).
+type checkFunc func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
+
+// linearizability is the oracle of DESIGN.md "Oracles" layer 3: it records
+// the run (Recorder) and judges the history when the run is over, never
+// during it, so checking cannot perturb the schedule.
+type linearizability struct {
+	rec   *history.Recorder
+	opts  Options
+	check checkFunc
+	// history and verdict are Finish's, kept for tests and reports.
+	history history.History
+	verdict Verdict
+}
+
+// New returns the linearizability oracle: record the history,
+// replay it through the model in effect order (the witness), fall back to
+// porcupine.
+func New(opts Options) oracle.Oracle { return newLinearizability(opts) }
+
+func newLinearizability(opts Options) *linearizability {
+	check := checkFunc(model.Check)
+	if opts.Search != nil {
+		check = opts.Search
+	}
+	return &linearizability{rec: history.NewRecorder(), opts: opts, check: check}
+}
+
+// Observe implements oracle.Oracle: every event goes to the recorder.
+func (l *linearizability) Observe(_ oracle.View, ev history.Event) { l.rec.Observe(ev) }
+
+// Finish checks the history. If the run failed (runErr != nil) the history
+// stops wherever the run did; the oracle still checks what was recorded,
+// cut before the first call that never returned (Recorder.History), so a
+// real violation that led to the failure is still reported and the cut
+// itself cannot raise a false alarm.
+func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violation {
+	h := l.rec.History()
+	v := checkHistory(h, l.opts, l.check)
+	l.history, l.verdict = h, v
+	out := v.Violations(h)
+	if len(out) > 0 && l.opts.ArtifactDir != "" {
+		if err := writeArtifacts(l.opts, h, v, out[0]); err != nil {
+			out[0].Message += fmt.Sprintf(" (artifacts not written: %v)", err)
+		}
+	}
+	return out
+}
+
+// Verdict is the outcome of checking one history.
+type Verdict struct {
+	// Result is the verdict: Ok if the witness replay succeeded or
+	// porcupine found a linearization, else porcupine's Illegal or Unknown.
+	Result porcupine.CheckResult
+	// Witness reports whether the effect order replayed legally; if not,
+	// FailedAt indexes History.Effects and Reason is the model's.
+	Witness  bool
+	FailedAt int
+	Reason   string
+	// Mode is the replay that decided Witness: "markers" (witness mode,
+	// hidden worker steps only at the recorded WorkerStep markers) or
+	// "closure" (markers left out, Replay explores the hidden steps).
+	Mode string
+	// Porcupine is porcupine's own result, "" if it did not run; Info is
+	// its linearization info (for the visualisation) and Timeout its bound.
+	Porcupine porcupine.CheckResult
+	Info      porcupine.LinearizationInfo
+	Timeout   time.Duration
+}
+
+// CheckHistory judges a recorded history: the witness replay first, and
+// porcupine only when it fails (or always, with opts.ForcePorcupine).
+func CheckHistory(h history.History, opts Options) Verdict {
+	return checkHistory(h, opts, model.Check)
+}
+
+func checkHistory(h history.History, opts Options, check checkFunc) Verdict {
+	v := replayWitness(h)
+	ok := v.Witness
+	if ok && !opts.ForcePorcupine {
+		return v
+	}
+	v.Timeout = opts.PorcupineTimeout
+	if v.Timeout == 0 {
+		v.Timeout = DefaultPorcupineTimeout
+	}
+	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), check)
+	if !ok {
+		// The witness proves nothing when it fails: porcupine decides.
+		v.Result = v.Porcupine
+	}
+	return v
+}
+
+// searchHistory is porcupine's verdict on h. It searches the history with
+// its worker-step markers first (model.PorcupineMarkedModel: hidden steps
+// only at the markers, so no closure and much smaller states), whose Ok is
+// final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
+// or no markers — check searches the history without them and decides.
+func searchHistory(h history.History, timeout time.Duration, check checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+	if marked := h.MarkedOps(); len(marked) > len(h.Ops) {
+		if res, info := model.CheckMarked(marked, timeout); res == porcupine.Ok {
+			return res, info
+		}
+	}
+	return check(h.Ops, timeout)
+}
+
+// replayWitness is the witness: the effect order through model.Replay,
+// with the worker-step markers first (witness mode: no search at all), and
+// if that fails without them (closure mode: Replay explores when the
+// workers stepped). The second try exists because a marker can be
+// misplaced: the worker goroutine of a purged record may run one last,
+// empty critical section under the same name, worker/<uid>, as the worker
+// of the UID's next record, and the events cannot tell the two apart. A
+// failure is reported from the closure mode, which does not depend on the
+// markers.
+func replayWitness(h history.History) Verdict {
+	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
+	ops, index := h.Unmarked()
+	if len(ops) < len(h.Effects) {
+		if v.Witness, v.FailedAt, v.Reason = model.Replay(h.Witness()); v.Witness {
+			return v
+		}
+	}
+	v.Mode = "closure"
+	var at int
+	if v.Witness, at, v.Reason = model.Replay(ops); !v.Witness {
+		v.FailedAt = index[at]
+	} else {
+		v.FailedAt, v.Reason = -1, ""
+	}
+	return v
+}
+
+// Violations turns a verdict into the oracle's findings: none when the
+// history is linearizable; an Illegal history names the invariant the
+// model's reason cites (e.g. S14) and the operation the effect order fails
+// at; Unknown is a violation too, never a pass; and a witness accepted by
+// Replay but rejected by porcupine means the two readings of the model
+// disagree (Invariant "internal").
+func (v Verdict) Violations(h history.History) []history.Violation {
+	switch {
+	case v.Witness && v.Porcupine == porcupine.Illegal:
+		return []history.Violation{{Oracle: "linearizability", Invariant: "internal", Message: fmt.Sprintf(
+			"model.Replay accepts the effect order of %d operations but porcupine finds the history Illegal: "+
+				"Replay and PorcupineModel disagree", len(h.Ops))}}
+	case v.Result == porcupine.Ok:
+		return nil
+	}
+	viol := history.Violation{Oracle: "linearizability", Invariant: invariantOf(v.Reason)}
+	where, reason := "", v.Reason
+	if v.FailedAt >= 0 && v.FailedAt < len(h.Effects) {
+		e := h.Effects[v.FailedAt]
+		viol.At, viol.Seq = e.At, e.Seq
+		op := h.Op(e)
+		where = fmt.Sprintf("%q (event %d at %v)", model.Describe(op.Input, op.Output), e.Seq, e.At)
+		reason = stripOpPrefix(reason)
+	}
+	cut := ""
+	if h.Cut != 0 {
+		cut = fmt.Sprintf(", history cut at event %d (a call never returned)", h.Cut)
+	}
+	switch v.Result {
+	case porcupine.Illegal:
+		viol.Message = fmt.Sprintf("not linearizable (porcupine: Illegal, %d operations%s); "+
+			"in effect order %s fails: %s", len(h.Ops), cut, where, reason)
+	default:
+		viol.Invariant = "unknown"
+		viol.Message = fmt.Sprintf("unknown (porcupine timed out after %v on %d operations%s); "+
+			"in effect order %s fails: %s", v.Timeout, len(h.Ops), cut, where, reason)
+	}
+	return []history.Violation{viol}
+}
+
+// invariantTag finds an invariant the model cites, as in "… (S14)".
+var invariantTag = regexp.MustCompile(`\(([SLK][0-9]+)\b`)
+
+// invariantOf is the first invariant the model's reason cites, or "model"
+// when it cites none (e.g. a query answer or SyncKnownPods result the
+// model would not give).
+func invariantOf(reason string) string {
+	if m := invariantTag.FindStringSubmatch(reason); m != nil {
+		return m[1]
+	}
+	return "model"
+}
+
+// stripOpPrefix drops Replay's `op N "description": ` prefix, which the
+// message already says in its own words.
+func stripOpPrefix(reason string) string {
+	if !strings.HasPrefix(reason, "op ") {
+		return reason
+	}
+	if _, rest, ok := strings.Cut(reason, `": `); ok {
+		return rest
+	}
+	return reason
+}

@@ -1,0 +1,328 @@
+// Package liveness is the liveness oracle: SPEC §3.2 L1–L8, judged along
+// the event stream where a deadline is part of the property and, at
+// Settled, on the pod workers' state after the settle phase.
+package liveness
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// The liveness oracle (SPEC §3.2 L1–L8, DESIGN.md "Oracles" 4). Liveness
+// cannot be seen at any one instant, so the oracle judges two ways:
+//
+//   - along the stream, where a deadline is part of the property: the
+//     SyncKnownPods that must purge a finished record (L2, L4), the SyncPod
+//     due within one housekeeping period of a restart (L4), the killPodNow
+//     that must not time out (L6), a purge that loses a running pod (L1);
+//   - at Settled, on the final state the driver took after the settle
+//     phase and the drain (liveness_world.go): anything not done then never
+//     will be (L1–L5, L7, L8), unless the plan or the time left excuse it.
+//
+// The rules ("final" is the record at Settled; "quiesce" is when the
+// inputs stopped):
+//
+//	L1  final TR ⇒ terminated; a pod a SyncKnownPods did not list is TR by
+//	    Settled; a purged incarnation that ran a sync call had terminated.
+//	L2  final terminated ⇒ finished; a SyncKnownPods purges every record
+//	    finished and not desired when it began; a final unstarted record
+//	    never seen at runtime was not left by a SyncKnownPods that omitted it.
+//	L3  quiescent: Settled follows the final state; no final record has a
+//	    call in flight, a pending update (except a static pod that cannot
+//	    start yet, which must have one), working set, or no worker.
+//	L4  a SyncKnownPods purges a finished record that a create asked to
+//	    restart (while termination was requested) and that is desired; the
+//	    new incarnation's SyncPod begins ≤ one housekeeping period after both
+//	    (not owed if it is static, deleted, terminal or killed first); a
+//	    desired pod is known again after the next housekeeping.
+//	L5  the started entry of a static full name names a live record; the
+//	    first eligible waiter has started once nothing blocked it for
+//	    retryWithin before quiesce; a static pod killed while waiting
+//	    finished and its worker exited.
+//	L6  killPodNow returns nil if, strictly before it returned, the pod
+//	    could no longer run containers or its completion fired.
+//	L7  a pod in config with a deletion timestamp has a finished record.
+//	L8  a failed or cancelled call is followed by another call for the pod
+//	    unless it finished or was purged (errors within retryWithin of
+//	    quiesce excepted).
+//
+// Every message names the pod, its state and what never happened.
+
+// Periods are the target's timing that the properties assume.
+type Periods struct {
+	// RetryWithin is the longest a correct kubelet takes to retry a pod: a
+	// jittered error backoff (≤ 1.5 × 10 s, also a refused static
+	// waiter's), the sync loop's tick turning it into UpdatePod(sync), and
+	// a housekeeping period for pods only housekeeping drives (orphans).
+	// Obligations younger than this when the inputs stopped are not judged.
+	RetryWithin time.Duration
+	// Housekeeping is how often housekeeping runs SyncKnownPods.
+	Housekeeping time.Duration
+}
+
+// unset marks a milestone that has not happened (virtual time starts at 0).
+const unset = time.Duration(-1)
+
+type liveness struct {
+	periods Periods
+	pods    map[types.UID]*podTrack
+	uids    []types.UID            // the keys of pods, sorted
+	open    map[string]model.Input // by goroutine: its client call in progress
+	known   map[string]*knownCall  // by goroutine: its SyncKnownPods in progress
+	waits   map[int]*killWait      // by call ID: killPodNow waits in progress
+	fired   map[int]time.Duration  // by completion ID: when it fired
+	// lastKnownAt is when the last SyncKnownPods took the pod lock.
+	lastKnownAt time.Duration
+	settled     bool
+	out         []history.Violation
+	seen        map[string]bool
+	// checked counts the obligations found met, per invariant, so tests can
+	// tell a passing run from a vacuous one.
+	checked map[string]int
+}
+
+// knownCall is a SyncKnownPods between taking the pod lock and returning.
+type knownCall struct {
+	at        time.Duration
+	desired   map[types.UID]bool
+	mustPurge []types.UID // finished and (not desired or restart requested) when it began
+}
+
+// killWait is killPodNow's wait for its kill (model.KillPodNowDone).
+type killWait struct {
+	uid          types.UID
+	completionID int
+	at           time.Duration
+	// notRunningAt is when the pod was first seen unable to run containers
+	// (CouldHaveRunningContainers=false) after the kill was applied.
+	notRunningAt time.Duration
+}
+
+// New returns the liveness oracle of a run (SPEC §3.2 L1–L8) on a target
+// with the given periods.
+func New(p Periods) oracle.Oracle { return newLiveness(p) }
+
+func newLiveness(p Periods) *liveness {
+	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]model.Input{},
+		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
+		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{}}
+}
+
+// Observe implements oracle.Oracle.
+func (l *liveness) Observe(v oracle.View, ev history.Event) {
+	if l.settled {
+		return
+	}
+	switch ev.Kind {
+	case history.ClientCall:
+		l.clientCall(ev)
+	case history.ClientReturn:
+		l.clientReturn(ev)
+	case history.LockAcquired:
+		l.lockAcquired(ev)
+	case history.LockReleasing:
+		l.lockReleasing(v, ev)
+	case history.CallbackBegin:
+		l.callbackBegin(ev)
+	case history.CallbackEnd:
+		l.callbackEnd(ev)
+	case history.Fired:
+		if c, ok := ev.Input.(model.CompletionFired); ok {
+			l.fired[c.ID] = ev.At
+		}
+	case history.Settled:
+		l.settled = true
+		l.judge(v, ev)
+	}
+}
+
+// Finish implements Oracle. A run that ended without Settled (deadlock,
+// step or time bound, panic) is the scheduler's failure, reported with its
+// reason in Result.Err; one that ended normally without it is the world's.
+func (l *liveness) Finish(_ oracle.View, runErr error) []history.Violation {
+	if !l.settled && runErr == nil {
+		l.violate("settle", history.Event{}, "the run ended without a Settled event: nothing was judged")
+	}
+	return l.out
+}
+
+func (l *liveness) violate(invariant string, ev history.Event, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if l.seen[invariant+msg] {
+		return
+	}
+	l.seen[invariant+msg] = true
+	l.out = append(l.out, history.Violation{Oracle: "liveness", Invariant: invariant, Message: msg, At: ev.At, Seq: ev.Seq})
+}
+
+// track returns uid's track, starting one on first sight.
+func (l *liveness) track(uid types.UID) *podTrack {
+	if p := l.pods[uid]; p != nil {
+		return p
+	}
+	p := newPodTrack(uid)
+	l.pods[uid] = p
+	i, _ := slices.BinarySearch(l.uids, uid)
+	l.uids = slices.Insert(l.uids, i, uid)
+	return p
+}
+
+func (l *liveness) clientCall(ev history.Event) {
+	l.open[ev.Goroutine] = ev.Input
+	switch in := ev.Input.(type) {
+	case model.UpdatePod:
+		l.track(types.UID(in.Pod.UID))
+	case model.KillPodNowDone:
+		uid := types.UID(in.UID)
+		l.track(uid)
+		l.waits[ev.ID] = &killWait{uid: uid, completionID: in.ID, at: ev.At, notRunningAt: unset}
+	}
+}
+
+func (l *liveness) clientReturn(ev history.Event) {
+	in := l.open[ev.Goroutine]
+	delete(l.open, ev.Goroutine)
+	switch in.(type) {
+	case model.SyncKnownPods:
+		l.knownReturned(ev)
+	case model.KillPodNowDone:
+		l.killReturned(ev)
+	}
+}
+
+// lockAcquired notes, as a client's critical section begins, the state its
+// call takes effect in: a create for a UID whose termination is requested
+// asks for a restart (SPEC §1.4 step 4); a SyncKnownPods must purge every
+// finished record that is not desired or asked for a restart (§1.12).
+func (l *liveness) lockAcquired(ev history.Event) {
+	switch in := l.open[ev.Goroutine].(type) {
+	case model.UpdatePod:
+		p := l.track(types.UID(in.Pod.UID))
+		if in.Type == model.Create && !in.RuntimeOnly && p.cur.Known && p.cur.TerminationRequested && p.restartAt == unset {
+			p.restartAt = ev.At
+		}
+	case model.SyncKnownPods:
+		kc := &knownCall{at: ev.At, desired: map[types.UID]bool{}}
+		for _, uid := range in.Desired {
+			kc.desired[types.UID(uid)] = true
+		}
+		for _, uid := range l.uids {
+			p := l.pods[uid]
+			if !p.cur.Known {
+				continue
+			}
+			if !kc.desired[uid] && p.omittedAt == unset {
+				p.omittedAt = ev.At
+			}
+			if p.cur.BeFinished && (!kc.desired[uid] || p.restartAt != unset) {
+				kc.mustPurge = append(kc.mustPurge, uid)
+			}
+		}
+		l.known[ev.Goroutine], l.lastKnownAt = kc, ev.At
+	}
+}
+
+// lockReleasing reads every tracked pod's answers as the critical section
+// ends (the pod lock is held, so the ...Locked accessors are safe): the
+// milestones of each incarnation are when they first became visible.
+func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
+	call := l.open[ev.Goroutine]
+	for _, uid := range l.uids {
+		l.pods[uid].update(l, v.Workers().Answers(uid), ev, call)
+	}
+	for _, id := range sortedIDs(l.waits) {
+		wt := l.waits[id]
+		if wt.notRunningAt == unset && !l.pods[wt.uid].cur.CouldHaveRunning {
+			wt.notRunningAt = ev.At
+		}
+	}
+}
+
+// knownReturned checks that a SyncKnownPods purged what it had to (L2:
+// finished and not desired; L4: finished and asked for a restart).
+func (l *liveness) knownReturned(ev history.Event) {
+	kc := l.known[ev.Goroutine]
+	delete(l.known, ev.Goroutine)
+	out, _ := ev.Output.(model.KnownPods)
+	kept := map[types.UID]model.KnownPod{}
+	for _, k := range out {
+		kept[types.UID(k.UID)] = k
+	}
+	for _, uid := range kc.mustPurge {
+		p, k := l.pods[uid], kept[uid]
+		_, stillKnown := kept[uid]
+		if stillKnown && p.keptReported {
+			continue // every later SyncKnownPods keeps it too: once is the story
+		}
+		p.keptReported = p.keptReported || stillKnown
+		switch {
+		case !stillKnown && kc.desired[uid]:
+			l.checked["L4"]++
+		case !stillKnown:
+			l.checked["L2"]++
+		case kc.desired[uid]:
+			l.violate("L4", ev, "pod %s: restart requested at %v (a create while termination was requested), finished at %v; "+
+				"SyncKnownPods at %v kept it (%s, desired) instead of purging it: it is never restarted",
+				uid, p.restartAt, p.finishedAt, kc.at, k.State)
+		default:
+			l.violate("L2", ev, "pod %s: finished at %v and not desired; SyncKnownPods at %v kept it (%s) instead of purging it",
+				uid, p.finishedAt, kc.at, k.State)
+		}
+	}
+}
+
+// killReturned checks L6: killPodNow returns nil if the termination
+// succeeded within its timeout. The wait returned false at its deadline
+// (or earlier, never); a pod seen not running strictly before that
+// instant should have fired the kill's completion in the same critical
+// section.
+func (l *liveness) killReturned(ev history.Event) {
+	wt := l.waits[ev.ID]
+	delete(l.waits, ev.ID)
+	if ok, _ := ev.Output.(model.Answer); ok {
+		l.checked["L6"]++
+		return
+	}
+	firedAt, fired := l.fired[wt.completionID]
+	switch {
+	case wt.notRunningAt != unset && wt.notRunningAt < ev.At:
+		l.violate("L6", ev, "pod %s: killPodNow (completion #%d, waiting since %v) returned an error at %v, "+
+			"but the pod could no longer run containers from %v, within its timeout", wt.uid, wt.completionID, wt.at, ev.At, wt.notRunningAt)
+	case fired && firedAt < ev.At:
+		l.violate("L6", ev, "pod %s: killPodNow (completion #%d, waiting since %v) returned an error at %v, "+
+			"but its completion fired at %v, within its timeout", wt.uid, wt.completionID, wt.at, ev.At, firedAt)
+	default:
+		l.checked["L6"]++
+	}
+}
+
+func (l *liveness) callbackBegin(ev history.Event) {
+	b := ev.Input.(model.SyncBegin)
+	p := l.track(types.UID(b.UID))
+	p.begin(l, b.Fn, ev)
+}
+
+func (l *liveness) callbackEnd(ev history.Event) {
+	e := ev.Input.(model.SyncEnd)
+	l.track(types.UID(e.UID)).end(e, ev.At)
+}
+
+func sortedIDs[V any](m map[int]V) []int {
+	ids := make([]int, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Checked counts the obligations o (from New) found met, per invariant, so
+// a test can tell a passing run from a vacuous one.
+func Checked(o oracle.Oracle) map[string]int { return o.(*liveness).checked }

@@ -1,0 +1,309 @@
+package liveness
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// Scripted streams: the obligations that only broken pod workers break
+// (a SyncKnownPods that keeps what it must purge, a purge of a running pod,
+// a killPodNow that misses its completion, …) cannot be planted from
+// outside the code under test, so the oracle is fed a synthetic event
+// stream and a scripted view of the pod workers instead.
+
+// lvView is an oracle.View set by the test: no kubelet around the pod
+// workers, and only the answers the liveness oracle reads.
+type lvView struct {
+	answers map[types.UID]oracle.Answers
+	fin     *oracle.Final
+	cfg     map[types.UID]oracle.PodConfig
+	at      time.Duration
+}
+
+func (v *lvView) Workers() oracle.Workers               { return lvWorkers{v} }
+func (v *lvView) Final() *oracle.Final                  { return v.fin }
+func (v *lvView) Config(uid types.UID) oracle.PodConfig { return v.cfg[uid] }
+func (v *lvView) Kubelet() oracle.Kubelet               { return nil }
+func (v *lvView) Elapsed() time.Duration                { return v.at }
+
+type lvWorkers struct{ v *lvView }
+
+func (w lvWorkers) Answers(uid types.UID) oracle.Answers { return w.v.answers[uid] }
+func (w lvWorkers) KnownUIDs() []string                  { panic("not read by the liveness oracle") }
+func (w lvWorkers) PodsSynced() bool                     { panic("not read by the liveness oracle") }
+func (w lvWorkers) MirrorTerminating(string) bool        { panic("not read by the liveness oracle") }
+
+// kubeletPeriods are the kubelet's: a 10 s backoff (jittered ≤ 1.5×), a
+// 1 s sync loop, 2 s housekeeping.
+var kubeletPeriods = Periods{RetryWithin: 18 * time.Second, Housekeeping: 2 * time.Second}
+
+// lvScript feeds the oracle a stream, advancing virtual time by hand.
+type lvScript struct {
+	l   *liveness
+	v   *lvView
+	seq int64
+	at  time.Duration
+	ids int
+}
+
+func newLvScript() *lvScript {
+	return &lvScript{l: newLiveness(kubeletPeriods),
+		v: &lvView{answers: map[types.UID]oracle.Answers{}, cfg: map[types.UID]oracle.PodConfig{}}}
+}
+
+type lvStates map[types.UID]oracle.Answers
+
+// The answers of SPEC §1.14 per state (after the first SyncKnownPods).
+var (
+	lvRunning    = oracle.Answers{Known: true, CouldHaveRunning: true}
+	lvRequested  = oracle.Answers{Known: true, CouldHaveRunning: true, TerminationRequested: true}
+	lvTerminated = oracle.Answers{Known: true, KnownTerminated: true, TerminationRequested: true,
+		ContainersBeTerminating: true, RuntimeBeRemoved: true}
+	lvFinished = oracle.Answers{Known: true, KnownTerminated: true, BeFinished: true, TerminationRequested: true,
+		ContainersBeTerminating: true, RuntimeBeRemoved: true}
+	lvForgotten = oracle.Answers{BeFinished: true, ContainersBeTerminating: true, RuntimeBeRemoved: true, ContentBeRemoved: true}
+)
+
+func (s *lvScript) emit(g string, kind history.EventKind, id int, in model.Input, out model.Output) {
+	s.seq++
+	s.l.Observe(s.v, history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out})
+}
+
+// call is a client call by g whose critical section leaves the pods in st.
+func (s *lvScript) call(g string, in model.Input, out model.Output, st lvStates) {
+	s.ids++
+	id := s.ids
+	s.emit(g, history.ClientCall, id, in, nil)
+	s.emit(g, history.LockAcquired, 0, nil, nil)
+	for uid, a := range st {
+		s.v.answers[uid] = a
+	}
+	s.emit(g, history.LockReleasing, 0, nil, nil)
+	s.emit(g, history.ClientReturn, id, nil, out)
+}
+
+func (s *lvScript) update(t model.UpdateType, uid types.UID, st lvStates) {
+	s.call("client/0", model.UpdatePod{Type: t, Pod: model.Pod{UID: string(uid), Name: "p", Namespace: "default"}}, nil, st)
+}
+
+func (s *lvScript) syncKnown(desired []string, kept model.KnownPods, st lvStates) {
+	s.call("housekeeping", model.SyncKnownPods{Desired: desired}, kept, st)
+}
+
+func (s *lvScript) sync(uid types.UID, fn model.SyncFn, o model.Outcome) {
+	s.emit("worker/"+string(uid), history.CallbackBegin, 0, model.SyncBegin{UID: string(uid), Fn: fn}, nil)
+	s.emit("worker/"+string(uid), history.CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: fn, Outcome: o}, nil)
+}
+
+// settle ends the stream with f as the final state (stamped quiescent).
+func (s *lvScript) settle(f *oracle.Final) []history.Violation {
+	if f != nil {
+		f.Seq = s.seq
+	}
+	s.v.fin = f
+	s.emit("driver", history.Settled, 0, nil, nil)
+	return s.l.Finish(nil, nil)
+}
+
+func lvFinal(recs ...oracle.PodState) *oracle.Final {
+	f := &oracle.Final{Pods: map[types.UID]oracle.PodState{}, Static: map[string]oracle.StaticState{},
+		QuiesceAt: 4 * time.Minute, At: 4*time.Minute + 5*time.Second}
+	for _, r := range recs {
+		f.Pods[r.UID] = r
+	}
+	return f
+}
+
+var (
+	lvSyncing  = oracle.PodState{UID: "a", State: "S", Started: true, HasWorker: true}
+	lvWaiting  = oracle.PodState{UID: "a", State: "P", HasWorker: true, HasPendingUpdate: true}
+	lvComplete = oracle.PodState{UID: "a", State: "F", Started: true, TerminationRequested: true,
+		Terminated: true, Finished: true}
+)
+
+// killAndFinish takes pod a from running to finished through its calls;
+// restart sends a create while its termination is requested.
+func (s *lvScript) killAndFinish(restart bool) {
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", model.SyncPod, model.OK)
+	s.at += time.Second
+	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	if restart {
+		s.update(model.Create, "a", nil)
+	}
+	s.sync("a", model.SyncTerminatingPod, model.OK)
+	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
+	s.sync("a", model.SyncTerminatedPod, model.OK)
+	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+}
+
+// restarted: a restart purge at 2s, then the create and a SyncPod after d.
+func (s *lvScript) restarted(d time.Duration) []history.Violation {
+	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+	s.killAndFinish(true)
+	s.at += time.Second
+	s.syncKnown([]string{"a"}, model.KnownPods{}, lvStates{"a": lvForgotten})
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.at += d
+	s.sync("a", model.SyncPod, model.OK)
+	return s.settle(lvFinal(lvSyncing))
+}
+
+// lvKept is a SyncKnownPods result that kept pod a, terminated.
+var lvKept = model.KnownPods{{UID: "a", State: model.TerminatedWork}}
+
+// livenessScripted are the streams of TestLivenessScripted: each bad one
+// breaks want, its good twin meets the same obligation.
+var livenessScripted = []struct {
+	name      string
+	bad, good func(s *lvScript) []history.Violation
+	want      string
+	msg       []string
+}{{
+	name: "L2 finished orphan kept by SyncKnownPods",
+	bad: func(s *lvScript) []history.Violation {
+		s.killAndFinish(false)
+		s.syncKnown([]string{}, lvKept, nil)
+		return s.settle(lvFinal(lvComplete))
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.killAndFinish(false)
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		return s.settle(lvFinal())
+	},
+	want: "L2", msg: []string{"pod a: finished at 1s and not desired; SyncKnownPods at 1s kept it (terminated)"},
+}, {
+	name: "L4 restart-requested pod kept by SyncKnownPods",
+	bad: func(s *lvScript) []history.Violation {
+		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+		s.killAndFinish(true)
+		s.syncKnown([]string{"a"}, lvKept, nil)
+		return s.settle(lvFinal(lvComplete))
+	},
+	good: func(s *lvScript) []history.Violation { return s.restarted(0) },
+	want: "L4", msg: []string{"pod a: restart requested at 1s", "kept it (terminated, desired)", "never restarted"},
+}, {
+	name: "L4 restarted SyncPod late",
+	bad:  func(s *lvScript) []history.Violation { return s.restarted(3 * time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.restarted(time.Second) },
+	want: "L4", msg: []string{"pod a: purged at 2s for a restart", "SyncPod began only at 5s, 4s after", "(1s; bound"},
+}, {
+	name: "L4 desired pod forgotten",
+	bad: func(s *lvScript) []history.Violation {
+		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.at += time.Second
+		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
+		return s.settle(lvFinal())
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.at += time.Second
+		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		return s.settle(lvFinal(lvSyncing))
+	},
+	want: "L4", msg: []string{"pod a (in config): desired, but unknown to the pod workers since 0s", "housekeeping of 1s"},
+}, {
+	name: "L1 running pod purged",
+	bad: func(s *lvScript) []history.Violation {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		return s.settle(lvFinal())
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.killAndFinish(false)
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		return s.settle(lvFinal())
+	},
+	want: "L1", msg: []string{"pod a: its record was purged at 0s in state S before it terminated (SyncTerminatingPod never ran)"},
+}, {
+	name: "L1 orphan never terminated",
+	bad: func(s *lvScript) []history.Violation {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
+		return s.settle(lvFinal(lvSyncing))
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, lvStates{"a": lvRequested})
+		s.sync("a", model.SyncTerminatingPod, model.OK)
+		s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
+		s.sync("a", model.SyncTerminatedPod, model.OK)
+		s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+		return s.settle(lvFinal(lvComplete))
+	},
+	want: "L1", msg: []string{"pod a (not in config): not desired at the SyncKnownPods of 0s, state S", "never requested"},
+}, {
+	name: "L2 unstarted orphan never purged",
+	bad: func(s *lvScript) []history.Violation {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
+		return s.settle(lvFinal(lvWaiting))
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		return s.settle(lvFinal())
+	},
+	want: "L2", msg: []string{"pod a (not in config): never started and never seen at runtime (state P)", "never purged"},
+}, {
+	name: "L7 deletion never requested",
+	bad: func(s *lvScript) []history.Violation {
+		s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true}
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		return s.settle(lvFinal(lvSyncing))
+	},
+	good: func(s *lvScript) []history.Violation {
+		s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true}
+		s.killAndFinish(false)
+		return s.settle(lvFinal(lvComplete))
+	},
+	want: "L7", msg: []string{"pod a (in config, deletion timestamp set): state S", "its termination was never requested"},
+}}
+
+// TestLivenessScripted: the stream-only verdicts (see livenessScripted),
+// each message naming the pod, its state and what never happened.
+func TestLivenessScripted(t *testing.T) {
+	for _, tt := range livenessScripted {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := tt.bad(newLvScript())
+			v, ok := lvFind(bad, tt.want)
+			if !ok {
+				t.Fatalf("bad stream: got violations %v, want one of %s", bad, tt.want)
+			}
+			for _, sub := range tt.msg {
+				if !strings.Contains(v.Message, sub) {
+					t.Errorf("bad stream: got message %q, want it to contain %q", v.Message, sub)
+				}
+			}
+			if good := tt.good(newLvScript()); len(good) != 0 {
+				t.Errorf("good stream: got violations %v, want none", good)
+			}
+		})
+	}
+}
+
+func lvFind(vs []history.Violation, invariant string) (history.Violation, bool) {
+	for _, v := range vs {
+		if v.Invariant == invariant {
+			return v, true
+		}
+	}
+	return history.Violation{}, false
+}

@@ -1,0 +1,247 @@
+package liveness
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// podTrack follows one UID through its incarnations (record creation to
+// purge, SPEC §3): the milestones the queries made visible, read at every
+// pod-lock release, and the sync calls, read from the callbacks.
+type podTrack struct {
+	uid types.UID
+	cur oracle.Answers // as of the last pod-lock release
+
+	// The current incarnation; reset when the record appears again.
+	createdAt, requestedAt, terminatedAt, finishedAt time.Duration
+	// changedAt is the last change of Known, TerminationRequested,
+	// KnownTerminated or BeFinished: when the pod last stopped blocking a
+	// static pod of its full name, at the latest.
+	changedAt time.Duration
+	// omittedAt is the first SyncKnownPods that did not list the UID as
+	// desired: from then on housekeeping must purge or terminate it.
+	omittedAt time.Duration
+	// restartAt is the first create while termination was requested: the
+	// finished record must be purged for a restart (SPEC §1.11).
+	restartAt time.Duration
+	// creator is the pod of the update that created the record.
+	creator      model.Pod
+	calls        map[model.SyncFn]*fnStats
+	terminatedOK bool // a SyncTerminatingPod or its runtime variant succeeded
+	keptReported bool // a SyncKnownPods that should have purged it was reported
+
+	// Across incarnations.
+	goneAt time.Duration
+	// err is the last failed or cancelled call, until any later call begins.
+	err *syncErr
+	// restart is a purge for a restart whose SyncPod has not begun yet.
+	restart *restartDue
+}
+
+// fnStats counts one callback's calls in an incarnation.
+type fnStats struct {
+	n        int
+	inFlight bool
+	last     model.Outcome
+	lastAt   time.Duration
+}
+
+type syncErr struct {
+	fn      model.SyncFn
+	outcome model.Outcome
+	at      time.Duration
+	state   string
+}
+
+// restartDue: the record was purged for a restart at purgedAt; its new
+// incarnation's SyncPod is due one housekeeping period after since, when
+// the old incarnation had finished and the restart was asked for.
+type restartDue struct {
+	since, purgedAt time.Duration
+}
+
+func newPodTrack(uid types.UID) *podTrack {
+	p := &podTrack{uid: uid, goneAt: unset, changedAt: unset}
+	p.reset(unset, nil)
+	return p
+}
+
+// reset starts a new incarnation at at, created by call (if an UpdatePod).
+func (p *podTrack) reset(at time.Duration, call model.Input) {
+	p.createdAt, p.requestedAt, p.terminatedAt, p.finishedAt = at, unset, unset, unset
+	p.omittedAt, p.restartAt = unset, unset
+	p.calls, p.terminatedOK, p.keptReported = map[model.SyncFn]*fnStats{}, false, false
+	p.creator = model.Pod{}
+	if u, ok := call.(model.UpdatePod); ok {
+		p.creator = u.Pod
+	}
+	// A restarted pod that may not run (static: it may wait for its full
+	// name, L5; deleted or terminal: it terminates at once) owes no SyncPod.
+	if c := p.creator; p.restart != nil && (c.Static || c.DeletionTimestamp || c.Phase.Terminal()) {
+		p.restart = nil
+	}
+}
+
+// update takes the answers at a pod-lock release by ev's goroutine, whose
+// client call (if any) is call.
+func (p *podTrack) update(l *liveness, a oracle.Answers, ev history.Event, call model.Input) {
+	prev := p.cur
+	switch {
+	case a.Known && !prev.Known:
+		p.reset(ev.At, call)
+	case !a.Known && prev.Known:
+		l.gone(p, ev, call)
+	}
+	if a.Known {
+		mark(&p.requestedAt, a.TerminationRequested, ev.At)
+		if mark(&p.terminatedAt, a.KnownTerminated, ev.At) && p.requestedAt != unset {
+			l.checked["L1"]++
+		}
+		if mark(&p.finishedAt, a.BeFinished, ev.At) {
+			l.checked["L2"]++
+		}
+		if a.TerminationRequested {
+			// The restarted incarnation is being torn down already: no SyncPod
+			// is owed (early kill, SPEC §1.2).
+			p.restart = nil
+		}
+	}
+	if p.err != nil && (a.BeFinished || !a.Known) {
+		// Nothing is left to retry: the pod finished (a static pod that can
+		// never start finishes without a call) or was purged.
+		l.checked["L8"]++
+		p.err = nil
+	}
+	if a.Known != prev.Known || a.TerminationRequested != prev.TerminationRequested ||
+		a.KnownTerminated != prev.KnownTerminated || a.BeFinished != prev.BeFinished {
+		p.changedAt = ev.At
+	}
+	p.cur = a
+}
+
+// mark records the first time a milestone was seen; it reports whether
+// this is that time.
+func mark(t *time.Duration, now bool, at time.Duration) bool {
+	if now && *t == unset {
+		*t = at
+		return true
+	}
+	return false
+}
+
+// gone: the record was purged (or, for a runtime-only pod, deleted on
+// success). A pod that ran a sync call and never terminated may still
+// have running containers nobody will stop (L1). A purge by a
+// SyncKnownPods that lists the UID as desired is a purge for a restart
+// (S18), which owes a SyncPod (L4).
+func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
+	p.goneAt = ev.At
+	if len(p.calls) > 0 && p.terminatedAt == unset && !p.terminatedOK {
+		l.violate("L1", ev, "pod %s: its record was purged at %v in state %s before it terminated (%s): containers may still run",
+			p.uid, ev.At, p.state(p.cur), p.story(model.SyncTerminatingPod))
+	}
+	kc := l.known[ev.Goroutine]
+	if _, ok := call.(model.SyncKnownPods); ok && kc != nil && kc.desired[p.uid] {
+		// The clock starts when both happened: the old incarnation finished
+		// and the create asked for the restart.
+		since := max(p.finishedAt, p.restartAt)
+		if since == unset {
+			since = ev.At
+		}
+		p.restart = &restartDue{since: since, purgedAt: ev.At}
+	}
+}
+
+func (p *podTrack) stats(fn model.SyncFn) *fnStats {
+	st := p.calls[fn]
+	if st == nil {
+		st = &fnStats{lastAt: unset}
+		p.calls[fn] = st
+	}
+	return st
+}
+
+// begin: a sync call began. It retries (or supersedes) any earlier failed
+// call (L8), and is the SyncPod a restart owes (L4).
+func (p *podTrack) begin(l *liveness, fn model.SyncFn, ev history.Event) {
+	if p.err != nil {
+		l.checked["L8"]++
+		p.err = nil
+	}
+	st := p.stats(fn)
+	st.n++
+	st.inFlight = true
+	if fn != model.SyncPod || p.restart == nil {
+		return
+	}
+	r := p.restart
+	p.restart = nil
+	if late := ev.At - r.since; late > l.periods.Housekeeping {
+		l.violate("L4", ev, "pod %s: purged at %v for a restart, but its SyncPod began only at %v, %v after the old incarnation "+
+			"had finished and the restart was asked for (%v; bound: one housekeeping period, %v)",
+			p.uid, r.purgedAt, ev.At, late, r.since, l.periods.Housekeeping)
+		return
+	}
+	l.checked["L4"]++
+}
+
+func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
+	st := p.stats(e.Fn)
+	st.inFlight, st.last, st.lastAt = false, e.Outcome, at
+	if e.Outcome != model.OK {
+		p.err = &syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur)}
+		return
+	}
+	if e.Fn == model.SyncTerminatingPod || e.Fn == model.SyncTerminatingRuntimePod {
+		p.terminatedOK = true
+	}
+}
+
+// state names a as a state of SPEC §1.2 (P and S told apart by whether a
+// SyncPod ran in this incarnation).
+func (p *podTrack) state(a oracle.Answers) string {
+	if !a.Known {
+		return "unknown"
+	}
+	return oracle.StateLetter(a, p.calls[model.SyncPod] != nil)
+}
+
+// story says what became of fn in this incarnation: that it never ran, is
+// still running, or how its last call ended. For the terminating phase it
+// reads the runtime variant when only that one ran.
+func (p *podTrack) story(fn model.SyncFn) string {
+	if fn == model.SyncTerminatingPod && p.calls[fn] == nil && p.calls[model.SyncTerminatingRuntimePod] != nil {
+		fn = model.SyncTerminatingRuntimePod
+	}
+	st := p.calls[fn]
+	switch {
+	case st == nil:
+		return fn.String() + " never ran"
+	case st.inFlight:
+		return fmt.Sprintf("%s ran %s, the last is still in flight", fn, times(st.n))
+	case st.last == model.OK:
+		return fmt.Sprintf("%s ran %s, the last succeeded at %v", fn, times(st.n), st.lastAt)
+	}
+	return fmt.Sprintf("%s ran %s, the last %s at %v, and it never succeeded", fn, times(st.n), failedVerb(st.last), st.lastAt)
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+// failedVerb says how a call that did not succeed ended.
+func failedVerb(o model.Outcome) string {
+	if o == model.Canceled {
+		return "was cancelled"
+	}
+	return "failed"
+}

@@ -1,0 +1,39 @@
+// Package oracle is the seam between a target and the checks that judge
+// it. A target (the simulated kubelet world, the real kubelet's pod
+// workers, ...) emits a history.Event for everything that happens around
+// the code under test and offers a View: what a caller of that code could
+// ask of it. Each oracle, in a package of its own below this one, observes
+// the events and reads the View; none imports a world, a target or the
+// code under test, so one oracle judges every target that can feed it.
+//
+// A target that cannot offer part of the View returns nil for it, and the
+// composition root (package run) gives it only the oracles whose parts it
+// offers: the kubelet-level checks need Kubelet, liveness needs Final.
+package oracle
+
+import (
+	"errors"
+
+	"github.com/podsim/podsim/history"
+)
+
+// Oracle judges a run: it watches the event stream and gives its verdict
+// when the run is over (runErr is the target's error, if the run did not
+// end normally). The layers (docs/design.md "Oracles"): the workers' own
+// invariants (the target's, always on), step invariants (safety), the
+// linearizability check, liveness, and the kubelet-level checks.
+type Oracle interface {
+	// Observe sees one event as it happens, in the goroutine that caused
+	// it: it must not block. v is valid only during the call (at
+	// LockReleasing the pod lock is held, so v.Workers shows the state
+	// every critical section so far committed).
+	Observe(v View, ev history.Event)
+	// Finish gives the oracle's violations, in the order found.
+	Finish(v View, runErr error) []history.Violation
+}
+
+// ErrEpochEnded is the run error an oracle is finished with when a kubelet
+// restart ended its epoch: its history stops where the process did (calls
+// in flight are cut, as after a failed run), and nothing of it is judged as
+// settled (a dead kubelet owes no liveness).
+var ErrEpochEnded = errors.New("the kubelet restarted")

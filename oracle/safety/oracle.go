@@ -1,0 +1,200 @@
+// Package safety is the step-invariant oracle: SPEC §3.1 S1–S19 checked
+// online, at every callback and every release of the pod lock, from the
+// event stream and the query answers a caller could read at that instant.
+package safety
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// The safety oracle checks the step invariants S1–S19 of SPEC.md §3.1 on
+// the World's event stream, online: on every callback (CallbackBegin,
+// CallbackEnd) and at every release of the pod lock (LockReleasing), where
+// it reads every query's answer through a safetyView. It is written from the
+// SPEC, independently of package model's state machine (it uses only the
+// vocabulary of model/ops.go), so that a bug shared by the workers and the
+// model still shows here. It keeps, per UID, the incarnations of the record
+// ("from record creation to purge"): an incarnation begins at the release
+// of the pod lock that first shows the UID among the known UIDs and ends at
+// the release that no longer shows it.
+//
+// What the event stream cannot show is reconstructed as follows:
+//
+//   - A client call takes effect in its critical section: the first
+//     LockReleasing by the calling goroutine after its ClientCall (KillPodNow
+//     returns its kill inside that critical section, which is why binding is
+//     by goroutine, not by return).
+//   - The update a worker's callback runs with was taken in the worker's
+//     critical section before the callback (before the acknowledgement's
+//     critical section for the terminating callbacks). The goroutine name is
+//     worker/<uid> for every incarnation, so after a purge of an unfinished
+//     record the old worker may still take the lock once on its way out; such
+//     "lingering" sections widen the take to a range instead of guessing.
+//   - The flags no query shows (evicted, deleted, restart requested, seen at
+//     runtime, the effective grace) are derived from the inputs of the
+//     updates as SPEC §1.4 applies them.
+
+// safetyView is what the oracle reads of the pod workers while the pod lock
+// is held: the exact answers of the query methods (SPEC §1.14). A target
+// provides it through its View; tests script it.
+type safetyView = oracle.Workers
+
+// New returns the step-invariant oracle (SPEC §3.1 S1–S19).
+func New() oracle.Oracle { return newSafetyOracle() }
+
+// safetyOracle is the online checker of S1–S19.
+type safetyOracle struct {
+	pods      map[string]*safetyPod
+	uids      []string        // the keys of pods, sorted (sortedUIDs)
+	cs        safetyCS        // the critical section being judged (newCS)
+	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
+	// sortedFullnames are fullnames' keys, sorted (noteFullName).
+	sortedFullnames []string
+	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
+	// podsSynced as the view last showed it.
+	synced, viewSynced bool
+	syncedAt           time.Duration
+	// unbound are the UpdatePod and SyncKnownPods calls not yet matched
+	// with their critical section, by goroutine.
+	unbound     map[string]*safetyClientCall
+	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
+	completions map[int]*safetyCompletion // by completion ID
+	inCS        bool
+	csFired     []safetyFired // completions fired in the current critical section
+	settled     bool
+
+	violations []history.Violation
+	reported   map[string]bool
+}
+
+func newSafetyOracle() *safetyOracle {
+	return &safetyOracle{pods: map[string]*safetyPod{}, fullnames: map[string]bool{},
+		unbound: map[string]*safetyClientCall{}, calls: map[int]*safetyClientCall{}, completions: map[int]*safetyCompletion{},
+		reported: map[string]bool{}}
+}
+
+// Observe implements Observer: the view is read only at LockReleasing, when
+// the calling goroutine holds the pod lock.
+func (o *safetyOracle) Observe(v oracle.View, ev history.Event) {
+	var w safetyView
+	if ev.Kind == history.LockReleasing {
+		w = v.Workers()
+	}
+	o.step(w, ev)
+}
+
+// Finish implements Oracle: every violation found, in the order found.
+func (o *safetyOracle) Finish(oracle.View, error) []history.Violation { return o.violations }
+
+// step consumes one event; v is read only for LockReleasing.
+func (o *safetyOracle) step(v safetyView, ev history.Event) {
+	if o.settled {
+		return
+	}
+	switch ev.Kind {
+	case history.ClientCall:
+		o.onCall(ev)
+	case history.ClientReturn:
+		o.onReturn(ev)
+	case history.LockAcquired:
+		o.inCS, o.csFired = true, nil
+	case history.LockReleasing:
+		o.release(v, ev)
+	case history.CallbackBegin:
+		if b, ok := ev.Input.(model.SyncBegin); ok {
+			o.begin(b, ev)
+		}
+	case history.CallbackEnd:
+		if e, ok := ev.Input.(model.SyncEnd); ok {
+			o.end(e, ev)
+		}
+	case history.Fired:
+		o.fired(ev)
+	case history.Settled:
+		o.settle(ev)
+		o.settled = true
+	}
+}
+
+// fired records a cancellation, or checks a kill completion (at the end of
+// the critical section that fires it, when its effect is visible).
+func (o *safetyOracle) fired(ev history.Event) {
+	switch f := ev.Input.(type) {
+	case model.CancelFired:
+		o.track(f.UID).lastCancel = ev.Seq
+	case model.CompletionFired:
+		o.track(f.UID)
+		fc := safetyFired{id: f.ID, uid: f.UID, seq: ev.Seq, at: ev.At}
+		if o.inCS {
+			o.csFired = append(o.csFired, fc)
+			return
+		}
+		o.checkCompletionFired(fc, ev, nil)
+	}
+}
+
+// track returns the per-UID state, creating it on first mention.
+func (o *safetyOracle) track(uid string) *safetyPod {
+	t := o.pods[uid]
+	if t == nil {
+		t = &safetyPod{uid: uid}
+		o.pods[uid] = t
+		// A new array, never an insert in place: callers may be ranging
+		// over the old one.
+		i, _ := slices.BinarySearch(o.uids, uid)
+		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
+	}
+	return t
+}
+
+// noteFullName adds a full name to fullnames and, kept sorted, to
+// sortedFullnames (a new array each time, as for uids).
+func (o *safetyOracle) noteFullName(f string) {
+	if o.fullnames[f] {
+		return
+	}
+	o.fullnames[f] = true
+	i, _ := slices.BinarySearch(o.sortedFullnames, f)
+	o.sortedFullnames = slices.Insert(slices.Clip(o.sortedFullnames), i, f)
+}
+
+// sortedUIDs lists every UID mentioned so far, sorted, so that the order of
+// checks (and of messages) never depends on map order. It is read at every
+// pod-lock release, so it is kept rather than sorted each time; callers
+// must not modify it.
+func (o *safetyOracle) sortedUIDs() []string { return o.uids }
+
+// report records a violation once per key: a broken state persists over
+// many events, and a trace needs the first one.
+func (o *safetyOracle) report(inv, key string, ev history.Event, subject, format string, args ...any) {
+	k := inv + "/" + key
+	if o.reported[k] {
+		return
+	}
+	o.reported[k] = true
+	msg := fmt.Sprintf("%s: %s (%s)", subject, fmt.Sprintf(format, args...), inv)
+	o.violations = append(o.violations, history.Violation{Oracle: "safety", Invariant: inv, Message: msg, At: ev.At, Seq: ev.Seq})
+}
+
+// subject names an incarnation and its state for a message: "pod a (T)",
+// "pod a#2 (S)" for the second incarnation of a reused UID.
+func (o *safetyOracle) subject(inc *safetyInc) string {
+	return fmt.Sprintf("%s (%s)", inc.name(), inc.state())
+}
+
+// unknownSubject names a UID without a record.
+func (o *safetyOracle) unknownSubject(uid string) string {
+	if o.synced {
+		return "pod " + uid + " (U1)"
+	}
+	return "pod " + uid + " (U0)"
+}
+
+// safetyClamp1 is the SPEC §1.7 floor: an effective grace is at least 1 second.
+func safetyClamp1(g int64) int64 { return max(g, 1) }

@@ -1,0 +1,324 @@
+package safety
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// This file checks the state every release of the pod lock leaves: the
+// query answers (S4, S6, S7, S8, S9, S10, S19) and the kills' completion
+// Events (S14).
+
+// safetyAnswerField is one query of SPEC §1.14 as oracle.Answers holds it;
+// falls is true for the one answer that only goes true→false (S8).
+type safetyAnswerField struct {
+	name  string
+	get   func(oracle.Answers) bool
+	falls bool
+}
+
+var safetyAnswerFields = []safetyAnswerField{
+	{"IsPodKnownTerminated", func(a oracle.Answers) bool { return a.KnownTerminated }, false},
+	{"CouldHaveRunningContainers", func(a oracle.Answers) bool { return a.CouldHaveRunning }, true},
+	{"ShouldPodBeFinished", func(a oracle.Answers) bool { return a.BeFinished }, false},
+	{"IsPodTerminationRequested", func(a oracle.Answers) bool { return a.TerminationRequested }, false},
+	{"ShouldPodContainersBeTerminating", func(a oracle.Answers) bool { return a.ContainersBeTerminating }, false},
+	{"ShouldPodRuntimeBeRemoved", func(a oracle.Answers) bool { return a.RuntimeBeRemoved }, false},
+	{"ShouldPodContentBeRemoved", func(a oracle.Answers) bool { return a.ContentBeRemoved }, false},
+}
+
+// safetyDiff lists the answers that differ, "Query old→new, …".
+func safetyDiff(old, now oracle.Answers) string {
+	var out []string
+	for _, f := range safetyAnswerFields {
+		if f.get(old) != f.get(now) {
+			out = append(out, fmt.Sprintf("%s %v→%v", f.name, f.get(old), f.get(now)))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// safetyUnknown is S10: "Before the first SyncKnownPods: unknown ⇒
+// CouldHaveRunning=T, others F. After: unknown ⇒ CouldHaveRunning=F,
+// TermRequested=F, KnownTerminated=F, the four Should* = T."
+func safetyUnknown(synced bool) oracle.Answers {
+	return oracle.Answers{CouldHaveRunning: !synced, BeFinished: synced, ContainersBeTerminating: synced,
+		RuntimeBeRemoved: synced, ContentBeRemoved: synced}
+}
+
+// checkState runs the state invariants over every UID after a critical
+// section.
+func (o *safetyOracle) checkState(v safetyView, cs *safetyCS) {
+	ev := cs.ev
+	synced := v.PodsSynced()
+	if o.viewSynced && !synced {
+		o.report("S8", "podsSynced", ev, "pod workers", "podsSynced went back to false at %v", ev.At)
+	}
+	o.viewSynced = synced
+	switch {
+	case synced && !o.synced:
+		o.report("S10", "podsSynced", ev, "pod workers", "podsSynced=true at %v before any SyncKnownPods", ev.At)
+	case !synced && o.synced:
+		o.report("S10", "podsSynced", ev, "pod workers",
+			"podsSynced=false at %v after SyncKnownPods at %v", ev.At, o.syncedAt)
+	}
+	for _, uid := range o.sortedUIDs() {
+		t := o.pods[uid]
+		a := cs.now[uid]
+		if t.cur == nil {
+			o.checkUnknown(uid, a, ev)
+			continue
+		}
+		if t.cur.hasAns {
+			o.checkMonotonic(t.cur, a, ev)
+		}
+		o.noteMilestones(t, t.cur, a, ev)
+		o.checkLattice(t.cur, a, ev)
+	}
+	o.checkMirror(v, cs)
+	o.checkOpenCompletions(cs)
+}
+
+// checkUnknown is S10 for a UID without a record.
+func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev history.Event) {
+	if want := safetyUnknown(o.synced); a != want {
+		o.report("S10", fmt.Sprintf("%s/%v", uid, o.synced), ev, o.unknownSubject(uid),
+			"an unknown UID answers differently at %v: %s", ev.At, safetyDiff(want, a))
+	}
+}
+
+// checkMonotonic is S8: "Within an incarnation: TerminationRequested,
+// ContainersBeTerminating, KnownTerminated, BeFinished, ContentBeRemoved
+// only go false→true; CouldHaveRunning only true→false." RuntimeBeRemoved,
+// equal to KnownTerminated by S9, is held to the same rule.
+func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev history.Event) {
+	for _, f := range safetyAnswerFields {
+		was, is := f.get(inc.ans), f.get(a)
+		if was == is || is != f.falls {
+			continue
+		}
+		o.report("S8", inc.key()+"/"+f.name, ev, o.subject(inc),
+			"%s went back from %v to %v at %v", f.name, was, is, ev.At)
+	}
+}
+
+// noteMilestones records when each answer first turned, and checks the
+// in-flight half of S4 ("ShouldPodContainersBeTerminating(uid)==true ⇒ no
+// SyncPod in flight"), S7 ("CouldHaveRunningContainers==false (or
+// ShouldPodRuntimeBeRemoved==true) ⇒ no SyncPod/SyncTerminatingPod in
+// flight") and S6 ("No sync call after a successful SyncTerminatedPod …
+// updates other than create are ignored; create only sets restart": the
+// answers of a finished record never change).
+func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Answers, ev history.Event) {
+	c := t.inFlight
+	if c != nil && c.inc != inc {
+		c = nil
+	}
+	if a.TerminationRequested && inc.trSeq == 0 {
+		inc.trSeq = ev.Seq
+		if inc.req == nil {
+			o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: "IsPodTerminationRequested turning true", cancel: true}, ev)
+		}
+	}
+	if a.KnownTerminated && inc.termSeq == 0 {
+		inc.termSeq = ev.Seq
+	}
+	if a.ContainersBeTerminating {
+		if inc.ackSeq == 0 {
+			inc.ackSeq, inc.ackAt = ev.Seq, ev.At
+		}
+		if c != nil && c.fn == model.SyncPod {
+			o.report("S4", inc.key()+"/in-flight", ev, o.subject(inc),
+				"ShouldPodContainersBeTerminating is true at %v while SyncPod (began %v) is running", ev.At, c.at)
+		}
+	}
+	if !a.CouldHaveRunning || a.RuntimeBeRemoved {
+		if inc.noRunSeq == 0 {
+			inc.noRunSeq, inc.noRunAt = ev.Seq, ev.At
+		}
+		if c != nil && (c.fn == model.SyncPod || c.fn == model.SyncTerminatingPod) {
+			o.report("S7", inc.key()+"/in-flight", ev, o.subject(inc),
+				"CouldHaveRunningContainers is false at %v while %s (began %v) is running", ev.At, c.fn, c.at)
+		}
+	}
+	switch {
+	case !a.BeFinished && inc.finSeq == 0:
+	case inc.finSeq == 0:
+		inc.finSeq, inc.finAt, inc.frozen = ev.Seq, ev.At, a
+	case a != inc.frozen:
+		o.report("S6", inc.key()+"/answers", ev, o.subject(inc),
+			"the pod finished at %v, then its answers changed at %v: %s", inc.finAt, ev.At, safetyDiff(inc.frozen, a))
+	}
+}
+
+// safetyRule is one implication of S9 or S19.
+type safetyRule struct {
+	inv, key, msg string
+	ok            bool
+}
+
+// checkLattice is S9 (known UIDs): "KnownTerminated ⇔ RuntimeBeRemoved ⇔
+// ¬CouldHaveRunning; BeFinished ⇒ KnownTerminated; KnownTerminated ⇒
+// TermRequested; ContainersBeTerminating ⇒ TermRequested; KnownTerminated ⇒
+// ContainersBeTerminating; ContentBeRemoved ∧ ¬evicted ⇒ RuntimeBeRemoved"
+// and S19: "ShouldPodContentBeRemoved(uid) true for a known pod ⇒ evicted or
+// (deleted and terminated)".
+func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev history.Event) {
+	rules := []safetyRule{
+		{"S9", "kt-rbr", "IsPodKnownTerminated=%[1]v but ShouldPodRuntimeBeRemoved=%[2]v",
+			a.KnownTerminated == a.RuntimeBeRemoved},
+		{"S9", "kt-chr", "IsPodKnownTerminated=%[1]v but CouldHaveRunningContainers=%[3]v",
+			a.KnownTerminated != a.CouldHaveRunning},
+		{"S9", "fin-kt", "ShouldPodBeFinished=%[4]v but IsPodKnownTerminated=%[1]v",
+			!a.BeFinished || a.KnownTerminated},
+		{"S9", "kt-tr", "IsPodKnownTerminated=%[1]v but IsPodTerminationRequested=%[5]v",
+			!a.KnownTerminated || a.TerminationRequested},
+		{"S9", "cbt-tr", "ShouldPodContainersBeTerminating=%[6]v but IsPodTerminationRequested=%[5]v",
+			!a.ContainersBeTerminating || a.TerminationRequested},
+		{"S9", "kt-cbt", "IsPodKnownTerminated=%[1]v but ShouldPodContainersBeTerminating=%[6]v",
+			!a.KnownTerminated || a.ContainersBeTerminating},
+		{"S9", "content", "ShouldPodContentBeRemoved=%[7]v but ShouldPodRuntimeBeRemoved=%[2]v and the pod was not evicted",
+			!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved},
+		{"S19", "content", "ShouldPodContentBeRemoved=%[7]v but the pod was neither evicted nor deleted and terminated (deleted=%[8]v, IsPodKnownTerminated=%[1]v)",
+			!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated)},
+	}
+	for _, r := range rules {
+		if r.ok {
+			continue
+		}
+		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
+			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
+		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
+	}
+}
+
+// checkMirror is the last clause of S9: "MirrorTerminating(fullname) ⇒ the
+// started UID is in TR/T", with SPEC §1.14's converse ("true exactly in
+// TR/T for the UID currently recorded as the started static pod") for a
+// static pod known to have started (it began a callback and has not
+// finished). When none is known to have started, one whose worker took an
+// update may have: MirrorTerminating then needs one of those in TR/T.
+func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
+	terminating := func(inc *safetyInc) bool {
+		a := cs.now[inc.uid]
+		return a.TerminationRequested && !a.KnownTerminated
+	}
+	for _, f := range o.sortedFullnames {
+		m := v.MirrorTerminating(f)
+		var started, maybe []*safetyInc
+		for _, uid := range o.sortedUIDs() {
+			inc := o.pods[uid].cur
+			if inc == nil || !inc.static || inc.fullname != f || cs.now[uid].BeFinished {
+				continue
+			}
+			if inc.starts > 0 {
+				started = append(started, inc)
+			} else if inc.workerSeen && terminating(inc) {
+				maybe = append(maybe, inc)
+			}
+		}
+		switch {
+		case len(started) == 1 && m != terminating(started[0]):
+			s := started[0]
+			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), cs.ev, o.subject(s),
+				"IsPodForMirrorPodTerminatingByFullName(%s)=%v at %v, but this started static pod is in %s",
+				f, m, cs.ev.At, safetyStateOf(cs.now[s.uid]))
+		case len(started) == 0 && m && len(maybe) == 0:
+			o.report("S9", "mirror/"+f, cs.ev, "full name "+f,
+				"IsPodForMirrorPodTerminatingByFullName=true at %v, but no started static pod of that name is terminating", cs.ev.At)
+		}
+	}
+}
+
+// safetyStateOf is the SPEC §1.2 state answers show (P and S look alike).
+func safetyStateOf(a oracle.Answers) string {
+	inc := safetyInc{latest: a, starts: 1}
+	return inc.state()
+}
+
+// safetyCompletion is a kill's completion Event (CompletedCh).
+type safetyCompletion struct {
+	id         int
+	uid        string
+	seq        int64
+	at         time.Duration
+	what       string
+	requesting bool // its update requested termination
+	fired      bool
+}
+
+// safetyFired is a CompletionFired seen inside a critical section.
+type safetyFired struct {
+	id  int
+	uid string
+	seq int64
+	at  time.Duration
+}
+
+// checkCompletionFired is S14: "Closed after the pod becomes terminated
+// (never before), or immediately if the pod was already terminated or was
+// not terminating; each channel closed once." Judged by the answers at the
+// end of the critical section that fired it: CouldHaveRunning=false, or
+// (for a kill option on an update that requested nothing) not terminating.
+func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev history.Event, cs *safetyCS) {
+	c := o.completions[fc.id]
+	switch {
+	case c == nil:
+		o.report("S14", fmt.Sprintf("fired/%d", fc.id), ev, "pod "+fc.uid,
+			"completion #%d fired at %v, but no kill delivered it", fc.id, fc.at)
+		return
+	case c.fired:
+		o.report("S14", fmt.Sprintf("twice/%d", fc.id), ev, "pod "+c.uid,
+			"the completion of %s at %v fired twice (again at %v)", c.what, c.at, fc.at)
+		return
+	}
+	c.fired = true
+	a, subject := o.answersOf(c.uid, cs)
+	// A record gone by the end of the critical section that fired the
+	// completion was removed in it, and the workers remove a record only
+	// once its pod is terminated (a runtime-only record after its
+	// SyncTerminatingRuntimePod, an unstarted one at its cleanup): an
+	// unknown UID's CouldHaveRunning is !podsSynced, which says nothing
+	// about this kill (swarm seed 4175, testdata/regress).
+	if a.Known && a.CouldHaveRunning && (c.requesting || a.TerminationRequested) {
+		o.report("S14", fmt.Sprintf("early/%d", fc.id), ev, subject,
+			"the completion of %s at %v fired at %v before the pod was terminated", c.what, c.at, fc.at)
+	}
+}
+
+// checkOpenCompletions is S14's strict mode: a completion is "never open
+// when CouldHaveRunning=false".
+func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
+	for _, id := range slices.Sorted(maps.Keys(o.completions)) {
+		c := o.completions[id]
+		if c.fired || cs.now[c.uid].CouldHaveRunning {
+			continue
+		}
+		_, subject := o.answersOf(c.uid, cs)
+		o.report("S14", fmt.Sprintf("open/%d", id), cs.ev, subject,
+			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
+			c.what, c.at, cs.ev.At)
+	}
+}
+
+// answersOf returns uid's answers at the end of cs (or, outside a critical
+// section, as last seen) and the subject for a message.
+func (o *safetyOracle) answersOf(uid string, cs *safetyCS) (oracle.Answers, string) {
+	t := o.track(uid)
+	switch {
+	case cs != nil && t.cur != nil:
+		return cs.now[uid], o.subject(t.cur)
+	case cs != nil:
+		return cs.now[uid], o.unknownSubject(uid)
+	case t.cur != nil && t.cur.hasAns:
+		return t.cur.ans, o.subject(t.cur)
+	}
+	return safetyUnknown(o.synced), o.unknownSubject(uid)
+}

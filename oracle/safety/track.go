@@ -1,0 +1,338 @@
+package safety
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// safetyPod is everything the safety oracle keeps about one UID, across its
+// incarnations.
+type safetyPod struct {
+	uid  string
+	cur  *safetyInc   // nil while the UID has no record
+	past []*safetyInc // purged incarnations, oldest first
+	// inFlight is the callback running for the UID, whatever its
+	// incarnation (S1 holds across incarnations).
+	inFlight   *safetyCall
+	lastCancel int64 // seq of the last CancelFired for the UID
+	// lingering bounds the workers of purged, unfinished incarnations that
+	// may still take the pod lock once on their way out.
+	lingering int
+	// workerCS are the worker's critical sections (seq) since the UID's
+	// last callback ended or its incarnation began.
+	workerCS []int64
+	lastEnd  int64
+	// firstArrival is the creation of the UID's earliest static
+	// incarnation: its wait-list entry may outlive a purge (SPEC §1.10).
+	firstArrival int64
+}
+
+// safetyInc is one incarnation of a UID: one record, from creation to purge.
+type safetyInc struct {
+	uid       string
+	n         int // 1 for the UID's first record, 2 after its first purge…
+	created   int64
+	createdAt time.Duration
+	// waiter: created by a static pod's update, so it joined the full
+	// name's wait list (SPEC §1.4 step 8); static: a static pod was accepted.
+	waiter, static bool
+	fullname       string
+	// shortcut: created already terminated (kubelet-restart shortcut).
+	shortcut bool
+
+	ans    oracle.Answers // at the last release of the pod lock
+	hasAns bool
+	// latest are the answers of the release being processed (ans until
+	// it is done), for messages.
+	latest oracle.Answers
+	frozen oracle.Answers // when first seen finished (S6)
+
+	// Milestones: seq of the release that first showed the answer.
+	trSeq, ackSeq, noRunSeq, termSeq, finSeq int64
+	ackAt, noRunAt, finAt                    time.Duration
+
+	req         *safetyRequest // the first termination request
+	natural     *safetyRequest // a SyncPod returned isTerminal
+	updAfterReq *safetyRequest // the first create/update/sync after it (S13)
+	// Flags of SPEC §1.1 no query shows, derived from the updates.
+	evicted, deleted, restart, observedRuntime, realPod bool
+	specGrace                                           int64 // of the newest real pod
+	deletionGrace                                       int64 // of the newest real pod, if hasDeletionGrace
+	hasDeletionGrace                                    bool
+	versions                                            []safetyMark // accepted real-pod versions
+	graces                                              []safetyMark // effective-grace inputs (S11)
+	workerSeen                                          bool         // its worker took the pod lock
+	// triggers are what may wake the worker for another callback: accepted
+	// updates, orphan replays, phase-transition replays (seq); ignored are
+	// the runtime kills a terminated pod ignored (S17).
+	triggers []int64
+	ignored  []*safetyRequest
+
+	calls    int // callbacks begun
+	starts   int // SyncPod or SyncTerminatingPod begun (S15 "started")
+	phase    safetyPhase
+	last     *safetyCall
+	final    map[model.SyncFn]*safetyCall // the last call of each phase (S12)
+	purgedAt time.Duration
+}
+
+// safetyRequest is a termination request, or the first update after one.
+type safetyRequest struct {
+	seq    int64
+	at     time.Duration
+	what   string
+	cancel bool // it must cancel an in-flight SyncPod (not isTerminal)
+}
+
+// safetyMark is a value that took effect at a critical section.
+type safetyMark struct {
+	seq int64
+	v   int64
+}
+
+// safetyCall is one callback.
+type safetyCall struct {
+	fn               model.SyncFn
+	inc              *safetyInc
+	seq              int64
+	at               time.Duration
+	version          int
+	grace            int64
+	takeMin, takeMax int64 // the worker's critical section that took its update
+	ackMin, ackMax   int64 // …and the one that acknowledged termination
+	ended            bool
+	outcome          model.Outcome
+	// S12: whether the version was the newest delivered before the take.
+	versionChecked, versionOK bool
+	wantVersion               int64
+}
+
+// safetyClientCall is an UpdatePod or SyncKnownPods call.
+type safetyClientCall struct {
+	id       int
+	in       model.Input
+	at       time.Duration
+	returned bool
+	out      model.Output
+	purged   map[string]bool // SyncKnownPods: UIDs purged by it
+	kept     map[string]bool // …and the records left after it
+}
+
+// safetyCS is one release of the pod lock being processed.
+type safetyCS struct {
+	ev     history.Event
+	now    map[string]oracle.Answers
+	known  map[string]bool
+	purged map[string]*safetyInc // not yet judged
+}
+
+// key identifies the incarnation in report keys.
+func (inc *safetyInc) key() string { return fmt.Sprintf("%s#%d", inc.uid, inc.n) }
+
+func (inc *safetyInc) name() string {
+	if inc.n > 1 {
+		return fmt.Sprintf("pod %s#%d", inc.uid, inc.n)
+	}
+	return "pod " + inc.uid
+}
+
+// state is the SPEC §1.2 state the last answers show.
+func (inc *safetyInc) state() string { return oracle.StateLetter(inc.latest, inc.starts > 0) }
+
+// onCall notes an UpdatePod or SyncKnownPods until its critical
+// section; every UID a call names is tracked from now on (S10 checks the
+// answers of UIDs without a record).
+func (o *safetyOracle) onCall(ev history.Event) {
+	switch in := ev.Input.(type) {
+	case model.UpdatePod:
+		o.track(in.Pod.UID)
+	case model.SyncKnownPods:
+		for _, uid := range in.Desired {
+			o.track(uid)
+		}
+	case model.Query:
+		if in.Kind != model.IsPodForMirrorPodTerminatingByFullName {
+			o.track(in.UID)
+		}
+		return
+	default:
+		return
+	}
+	o.unbound[ev.Goroutine] = &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+}
+
+// onReturn checks a bound call's result; killPodNow returns its kill
+// inside the critical section, before it is bound.
+func (o *safetyOracle) onReturn(ev history.Event) {
+	if c := o.calls[ev.ID]; c != nil {
+		c.returned, c.out = true, ev.Output
+		o.returned(c, ev)
+		delete(o.calls, ev.ID)
+		return
+	}
+	for _, c := range o.unbound {
+		if c.id == ev.ID {
+			c.returned, c.out = true, ev.Output
+		}
+	}
+}
+
+// release processes the end of a critical section: the worker's share of
+// it, records created and purged, the client call it served, then the
+// state checks over every UID.
+func (o *safetyOracle) release(v safetyView, ev history.Event) {
+	o.inCS = false
+	o.attributeWorker(ev)
+	cs := o.newCS(ev)
+	for _, uid := range v.KnownUIDs() {
+		cs.known[uid] = true
+		o.track(uid)
+	}
+	for _, uid := range o.sortedUIDs() {
+		t := o.pods[uid]
+		cs.now[uid] = v.Answers(types.UID(uid))
+		switch {
+		case cs.known[uid] && t.cur == nil:
+			o.begins(t, ev)
+		case !cs.known[uid] && t.cur != nil:
+			cs.purged[uid] = t.cur
+			o.purge(t, ev)
+		}
+		if t.cur != nil {
+			t.cur.latest = cs.now[uid]
+		}
+	}
+	if c := o.unbound[ev.Goroutine]; c != nil {
+		delete(o.unbound, ev.Goroutine)
+		o.bind(c, cs)
+	}
+	o.naturalCompletion(ev)
+	o.judgeOtherPurges(cs)
+	for _, fc := range o.csFired {
+		o.checkCompletionFired(fc, ev, cs)
+	}
+	o.csFired = nil
+	o.checkState(v, cs)
+	for _, uid := range o.sortedUIDs() {
+		if t := o.pods[uid]; t.cur != nil {
+			t.cur.ans, t.cur.hasAns = cs.now[uid], true
+		}
+	}
+}
+
+// newCS returns the record of the critical section that ends at ev. Its
+// maps are the previous section's, cleared: one is judged at every pod-lock
+// release, and none is kept past its release.
+func (o *safetyOracle) newCS(ev history.Event) *safetyCS {
+	cs := &o.cs
+	if cs.now == nil {
+		cs.now, cs.known, cs.purged = map[string]oracle.Answers{}, map[string]bool{}, map[string]*safetyInc{}
+	}
+	clear(cs.now)
+	clear(cs.known)
+	clear(cs.purged)
+	cs.ev = ev
+	return cs
+}
+
+// attributeWorker files a critical section of worker/<uid> as a possible
+// take. A section while the UID has no record, while a callback runs, or
+// after the record finished cannot be the current worker's: it is a
+// lingering old worker leaving.
+func (o *safetyOracle) attributeWorker(ev history.Event) {
+	uid, _, ok := history.WorkerOf(ev.Goroutine)
+	if !ok {
+		return
+	}
+	t := o.track(uid)
+	if t.cur == nil || t.inFlight != nil || t.cur.finSeq != 0 {
+		t.lingering = max(t.lingering-1, 0)
+		return
+	}
+	t.workerCS = append(t.workerCS, ev.Seq)
+	t.cur.workerSeen = true
+}
+
+// naturalCompletion: the worker's first critical section after a SyncPod
+// returned isTerminal requests termination unless something else did
+// first (SPEC §1.8 step 4, completeSync), with the grace of the pod.
+func (o *safetyOracle) naturalCompletion(ev history.Event) {
+	uid, _, ok := history.WorkerOf(ev.Goroutine)
+	if !ok || o.pods[uid] == nil || o.pods[uid].cur == nil {
+		return
+	}
+	t := o.pods[uid]
+	inc := t.cur
+	if inc.natural == nil || inc.req != nil {
+		return
+	}
+	inc.graces = append(inc.graces, safetyMark{seq: ev.Seq, v: inc.podGrace()})
+	o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: inc.natural.what}, ev)
+}
+
+// begins starts a new incarnation of t's UID.
+func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
+	n := len(t.past) + 1
+	t.cur = &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At, final: map[model.SyncFn]*safetyCall{}}
+	t.workerCS = nil
+}
+
+// purge ends t's current incarnation. Its worker exits by itself when the
+// record finished or when it removed the record itself (a runtime-only
+// pod); otherwise it may take the lock once more on its way out.
+func (o *safetyOracle) purge(t *safetyPod, ev history.Event) {
+	inc := t.cur
+	inc.purgedAt = ev.At
+	if uid, _, _ := history.WorkerOf(ev.Goroutine); !inc.ans.BeFinished && uid != t.uid {
+		t.lingering++
+	}
+	t.past = append(t.past, inc)
+	t.cur = nil
+}
+
+// takeWindow bounds the worker's critical sections that took the update of
+// a callback of fn beginning now (and, for the terminating callbacks, that
+// acknowledged it): the last sections, widened by the lingering ones.
+func (t *safetyPod) takeWindow(fn model.SyncFn, fallback int64) (takeMin, takeMax, ackMin, ackMax int64) {
+	cs, l := t.workerCS, t.lingering
+	window := func(hi int) (int64, int64) {
+		if hi < 0 {
+			return fallback, fallback
+		}
+		return cs[max(hi-l, 0)], cs[hi]
+	}
+	last := len(cs) - 1
+	if fn == model.SyncTerminatingPod || fn == model.SyncTerminatingRuntimePod {
+		ackMin, ackMax = window(last)
+		last--
+	}
+	takeMin, takeMax = window(last)
+	return takeMin, takeMax, ackMin, ackMax
+}
+
+// bind applies a client call at its critical section.
+func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
+	switch in := c.in.(type) {
+	case model.UpdatePod:
+		o.bindUpdate(in, cs)
+	case model.SyncKnownPods:
+		o.bindSyncKnown(in, c, cs)
+	}
+	if c.returned {
+		o.returned(c, cs.ev)
+		return
+	}
+	o.calls[c.id] = c
+}
+
+// returned checks what a bound call returned.
+func (o *safetyOracle) returned(c *safetyClientCall, ev history.Event) {
+	if _, ok := c.in.(model.SyncKnownPods); ok {
+		o.checkKnownResult(c, ev)
+	}
+}

@@ -1,0 +1,136 @@
+package oracle
+
+import (
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+)
+
+// View is what an oracle may read of a target besides the event stream.
+// A part the target cannot offer is nil.
+type View interface {
+	// Workers reads the pod workers' query answers; valid only while the
+	// pod lock is held (Observe of LockReleasing).
+	Workers() Workers
+	// Final is the pod workers' state after the settle phase: nil before
+	// Settled, or when the target cannot take it.
+	Final() *Final
+	// Config is what the config source says of uid at the end of the run
+	// (the zero value if the plan never named it).
+	Config(uid types.UID) PodConfig
+	// Kubelet is the kubelet around the pod workers and its API server;
+	// nil for a target that drives the pod workers alone.
+	Kubelet() Kubelet
+	// Elapsed is the target's virtual time now.
+	Elapsed() time.Duration
+}
+
+// Workers is every query of the pod workers, answered exactly as the
+// public query methods would answer it at that instant (SPEC §1.14).
+type Workers interface {
+	KnownUIDs() []string
+	Answers(uid types.UID) Answers
+	PodsSynced() bool
+	MirrorTerminating(fullname string) bool
+}
+
+// Answers are the query answers for one UID. Known: the UID has a record
+// (no query says so directly; it is the target's bookkeeping).
+type Answers struct {
+	Known                   bool
+	KnownTerminated         bool
+	CouldHaveRunning        bool
+	BeFinished              bool
+	TerminationRequested    bool
+	ContainersBeTerminating bool
+	RuntimeBeRemoved        bool
+	ContentBeRemoved        bool
+}
+
+// Final is the pod workers' state after the drain, taken just before
+// Settled.
+type Final struct {
+	Pods   map[types.UID]PodState
+	Static map[string]StaticState // by full name of every static pod in the plan
+	// HealedAt: the faults healed (the settle phase began); QuiesceAt: the
+	// inputs stopped; At: the snapshot was taken.
+	HealedAt, QuiesceAt, At time.Duration
+	// Seq is the last event before the snapshot was complete: Settled must
+	// be the next one, or something still ran (not quiescent).
+	Seq int64
+}
+
+// PodState is one record of the pod workers at the end (SPEC §1.2's state
+// and the flags behind it). Text is the target's one-line description of
+// the record, for messages.
+type PodState struct {
+	UID                  types.UID
+	State                string // P, S, TR, T, D or F
+	Started              bool
+	TerminationRequested bool
+	Terminated           bool
+	Finished             bool
+	ObservedRuntime      bool
+	Working              bool
+	InFlight             bool // a sync call runs for the record
+	HasWorker            bool // the worker's wake-up signal is open
+	HasPendingUpdate     bool
+	PendingUpdateType    model.UpdateType
+	Text                 string
+}
+
+func (s PodState) String() string { return s.Text }
+
+// StaticState is the start exclusion of one static full name.
+type StaticState struct {
+	Started types.UID   // allowed to run under the name ("" if none)
+	Waiting []types.UID // queued to start, in arrival order
+}
+
+// PodConfig is what the config source says about a pod at the end.
+type PodConfig struct {
+	InConfig bool // desired: ADDed and not REMOVEd or vanished
+	Deleted  bool // the API server set a deletion timestamp
+	Static   bool
+	FullName string
+	Terminal bool // its phase in config is Succeeded or Failed
+	Rejected bool // the kubelet rejected it at admission: never sent to the pod workers
+}
+
+// Kubelet is what the kubelet-level checks read of the kubelet around the
+// pod workers, at the instant a Note event reports one of its actions.
+type Kubelet interface {
+	// UIDs lists every pod the plan named, sorted.
+	UIDs() []types.UID
+	// Pod is the kubelet's and the API server's view of uid.
+	Pod(uid types.UID) KubeletPod
+	// APIServer reports whether the target models the API server.
+	APIServer() bool
+	// ShutdownAt is when the node shutdown began (0 if it did not).
+	ShutdownAt() time.Duration
+}
+
+// KubeletPod is one pod as the kubelet's actors and the API server see it.
+type KubeletPod struct {
+	Name        string
+	Incarnation int // the order of its pod object's first ADD: a new object under a reused UID is another
+	// The config source: desired, its phase there, deleted.
+	InConfig bool
+	Phase    v1.PodPhase
+	Deleted  bool
+	// The kubelet: handed to the pod workers by an ADD (Admitted), refused
+	// at admission (Rejected), first added after the node shutdown began.
+	Admitted, Rejected bool
+	AddedInShutdown    bool
+	FirstAddAt         time.Duration
+	// StatusPhase is the status manager's phase for the pod.
+	StatusPhase v1.PodPhase
+	// The API server: the object exists, its published phase, when its
+	// deletion timestamp was set.
+	InAPI     bool
+	APIPhase  v1.PodPhase
+	DeletedAt time.Duration
+}

@@ -1,0 +1,34 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/podsim/podsim/internal/cputime"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+)
+
+// BenchmarkScenario reports the throughput of each family: one op is one
+// seed, run and judged by every oracle (workers' invariants, safety,
+// linearizability with the witness and porcupine fallback, liveness).
+// seeds/s is per second of wall time; seeds/cpu-s per second of the
+// process's CPU time (all threads: the garbage collector's too), which is
+// the figure per core and does not depend on what else the machine runs.
+//
+//	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./scenarios
+func BenchmarkScenario(b *testing.B) {
+	for _, f := range plan.Families() {
+		b.Run(f.Name, func(b *testing.B) {
+			start := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				if r := RunSeed(f, uint64(i), sim.RandomWalk{}, CheckOptions{}); r.Failed() {
+					b.Fatal(r)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "seeds/s")
+			if used := cputime.Process() - start; used > 0 {
+				b.ReportMetric(float64(b.N)/used.Seconds(), "seeds/cpu-s")
+			}
+		})
+	}
+}

@@ -1,0 +1,49 @@
+package run
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world"
+)
+
+// TestFamiliesReachTheirMarks: each family reaches every situation it
+// exists for within a few hundred seeds; a mark at zero is a generator bug.
+func TestFamiliesReachTheirMarks(t *testing.T) {
+	n := uint64(300)
+	if testing.Short() {
+		n = 100
+	}
+	for _, f := range plan.Families() {
+		reached := map[string]int{}
+		for seed := uint64(0); seed < n; seed++ {
+			r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{})
+			for _, m := range r.Marks {
+				reached[m]++
+			}
+		}
+		for _, m := range f.Marks {
+			if reached[m] == 0 {
+				t.Errorf("%s: mark %s reached in 0 of %d seeds (reached: %v)", f.Name, m, n, reached)
+			}
+		}
+	}
+}
+
+// TestMarksNeedTheirSituation guards the marker against marking everything:
+// a plan with one pod that is created and left alone reaches no mark.
+func TestMarksNeedTheirSituation(t *testing.T) {
+	pl := plan.Plan{Family: "quiet", Clients: 1, Actions: []plan.Action{{Kind: plan.Create, UID: "a", SpecGrace: 30, Grace: -1}}}
+	w := world.NewWorld(pl, sim.NewReplay(nil), sim.NewReplay(nil), sim.RandomWalk{})
+	m := history.NewMarker()
+	w.Observe(m.Observe)
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Sorted(); !slices.Equal(got, nil) {
+		t.Fatalf("got marks %v, want none", got)
+	}
+}

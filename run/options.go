@@ -1,0 +1,47 @@
+package run
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/latency"
+	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/oracle/liveness"
+	"github.com/podsim/podsim/oracle/safety"
+	"github.com/podsim/podsim/world"
+)
+
+// CheckOptions tune the oracles of a run.
+type CheckOptions struct {
+	// ForcePorcupine runs porcupine's search on every history instead of
+	// only when the witness replay fails.
+	ForcePorcupine bool
+	// PorcupineTimeout bounds porcupine's search; a timeout is reported as
+	// "unknown", never as a pass. 0 means linearize.DefaultPorcupineTimeout; a
+	// negative value means no bound.
+	PorcupineTimeout time.Duration
+	// ArtifactDir, if set, is where an oracle that finds a violation writes
+	// what a human needs to see it (the linearizability oracle: porcupine's
+	// HTML, the canonical trace, the witness order and a one-line verdict).
+	// Files are named after the oracle (trace.txt, the scheduler's trace, is
+	// the same whoever writes it) and hold no timestamps, so a replay writes
+	// the same bytes. Empty: nothing is written.
+	ArtifactDir string
+	// Reproduce is the command that replays this run (e.g. simrun's
+	// "go run ./cmd/simrun replay --scenario swarm --seed 17 --strategy
+	// random"), for the verdict line; the oracles cannot know the seed.
+	Reproduce string
+	// Mutant names a catalogued bug (BUGS.md id, e.g. "B2") to re-introduce
+	// for this run; "" runs the correct code. See Mutants().
+	Mutant string
+}
+
+// defaultOracles are the oracles every kubelet process of a run gets: the
+// linearizability check, the step invariants, liveness and the kill-latency
+// bound.
+func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
+	lin := linearize.New(linearize.Options{ForcePorcupine: opts.ForcePorcupine, PorcupineTimeout: opts.PorcupineTimeout,
+		ArtifactDir: opts.ArtifactDir, Reproduce: opts.Reproduce, Trace: w.S.Trace})
+	return []oracle.Oracle{lin, safety.New(),
+		liveness.New(liveness.Periods{RetryWithin: world.RetryWithin, Housekeeping: world.HousekeepingPeriod}), latency.New()}
+}

@@ -1,0 +1,181 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/kubelet"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world"
+)
+
+// Result is the outcome of one seed.
+type Result struct {
+	Family     string
+	Mutant     string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
+	Seed       uint64
+	Err        error               // the scheduler's: deadlock, limit, panic, hot loop
+	Violations []history.Violation // the oracles'
+	Steps      int64
+	Elapsed    time.Duration
+	TraceSHA   string
+	Marks      []string // coverage marks reached, sorted
+}
+
+// Failed reports whether the seed failed any check.
+func (r Result) Failed() bool { return r.Err != nil || len(r.Violations) > 0 }
+
+func (r Result) String() string {
+	if !r.Failed() {
+		return fmt.Sprintf("%s seed %d: ok (%d steps, %v)", r.Family, r.Seed, r.Steps, r.Elapsed)
+	}
+	msg := fmt.Sprint(r.Err)
+	if r.Err == nil {
+		msg = r.Violations[0].String()
+	}
+	return fmt.Sprintf("%s seed %d: FAIL %s", r.Family, r.Seed, msg)
+}
+
+// RunSeed runs one seed of a family with every oracle.
+func RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
+	r, _ := runSeed(f, seed, strategy, opts)
+	return r
+}
+
+// Replayed is one seed run again, with what a human needs to look at it.
+type Replayed struct {
+	Result
+	Trace    string // the canonical trace
+	Timeline []byte // Chrome trace-event JSON (Perfetto)
+	Plan     plan.Plan
+}
+
+// ReplaySeed is RunSeed that also returns the trace, the timeline and the
+// plan.
+func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
+	r, w := runSeed(f, seed, strategy, opts)
+	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
+}
+
+func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *world.World) {
+	st := plan.SeedStreams(seed)
+	p := f.Generate(st.Plan)
+	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
+	if err := w.Reintroduce(opts.Mutant); err != nil {
+		return Result{Family: f.Name, Seed: seed, Err: err}, w
+	}
+	return judge(f, seed, w, opts, nil), w
+}
+
+// judge runs the world with every oracle that applies to it, the coverage
+// marker and the extra oracles (tests plant failures with them), and
+// collects the verdict: the world's own invariants and the kubelet-level
+// checks in the order found, then the per-epoch oracles, then the extras.
+func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	view := w.View()
+	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
+	var kube oracle.Oracle
+	if view.Kubelet() != nil {
+		kube = kubelet.New()
+	}
+	marks := history.NewMarker()
+	w.Observe(func(ev history.Event) {
+		for _, o := range extra {
+			o.Observe(view, ev)
+		}
+		oracles.Observe(view, ev)
+		marks.Observe(ev)
+		if kube != nil {
+			kube.Observe(view, ev)
+		}
+	})
+	err := w.Run()
+	marks.Merge(w.Marks())
+	r := Result{Family: f.Name, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+	r.Violations = w.Violations
+	if kube != nil {
+		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
+	}
+	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
+	for _, o := range extra {
+		r.Violations = append(r.Violations, o.Finish(view, err)...)
+	}
+	return r
+}
+
+// inOrderFound merges the world's own violations with the kubelet-level
+// checks', each list in the order found, into the order found: by the Seq
+// of the event each was found after. On a tie the kubelet check's comes
+// first: the world checks its invariants at a release of the pod lock, just
+// before it emits LockReleasing, so nothing else is found later in that
+// gap between two events.
+func inOrderFound(world, kube []history.Violation) []history.Violation {
+	out := make([]history.Violation, 0, len(world)+len(kube))
+	for len(world) > 0 && len(kube) > 0 {
+		if kube[0].Seq <= world[0].Seq {
+			out, kube = append(out, kube[0]), kube[1:]
+		} else {
+			out, world = append(out, world[0]), world[1:]
+		}
+	}
+	return append(append(out, world...), kube...)
+}
+
+// epochOracles gives each kubelet process of a run oracles of
+// its own: at Restarted the current ones are set aside and fresh ones
+// judge the new pod workers as a fresh history. A set-aside epoch is
+// finished with oracle.ErrEpochEnded as its run error: its history stops where
+// the process did (calls in flight are cut, as after a failed run), and
+// nothing of it is judged as settled (a dead kubelet owes no liveness).
+type epochOracles struct {
+	make func() []oracle.Oracle
+	cur  []oracle.Oracle
+	past [][]oracle.Oracle
+}
+
+func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
+	return &epochOracles{make: make, cur: make()}
+}
+
+func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
+	if ev.Kind == history.Noted {
+		return // the kubelet-level checks' alone
+	}
+	if ev.Kind == history.Restarted {
+		e.past = append(e.past, e.cur)
+		e.cur = e.make()
+		return
+	}
+	for _, o := range e.cur {
+		o.Observe(v, ev)
+	}
+}
+
+// Finish implements Oracle: every epoch's violations, oldest first.
+func (e *epochOracles) Finish(v oracle.View, runErr error) []history.Violation {
+	var out []history.Violation
+	for _, os := range e.past {
+		for _, o := range os {
+			out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
+		}
+	}
+	for _, o := range e.cur {
+		out = append(out, o.Finish(v, runErr)...)
+	}
+	return out
+}
+
+// storyOf tells a failed run as its plan and its violations.
+func storyOf(p plan.Plan, r Result) string {
+	var b strings.Builder
+	b.WriteString(p.String())
+	for _, v := range r.Violations {
+		fmt.Fprintf(&b, "\n  violation: %s", v)
+	}
+	return b.String()
+}

@@ -1,0 +1,164 @@
+package run
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/safety"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// A planted fault corrupts what the oracle sees of a real run, the way a
+// broken pod worker would show: an event dropped or changed, or the query
+// answers bent. The oracle must notice it online.
+type safetyPlant struct {
+	name string
+	inv  string
+	// event rewrites one event (ok=false drops it); nil keeps all.
+	event func(ev history.Event) (history.Event, bool)
+	// answers bends the answers the view gives for uid; nil keeps them.
+	answers func(uid string, a oracle.Answers) oracle.Answers
+	mirror  func(fullname string, m bool) bool
+}
+
+// planted feeds the oracle the planted run: events rewritten or dropped,
+// and a view whose pod workers answer bent.
+type planted struct {
+	oracle.View
+	p safetyPlant
+}
+
+func (v planted) observe(o oracle.Oracle, ev history.Event) {
+	if v.p.event != nil {
+		var ok bool
+		if ev, ok = v.p.event(ev); !ok {
+			return
+		}
+	}
+	o.Observe(v, ev)
+}
+
+func (v planted) Workers() oracle.Workers { return plantedWorkers{v.View.Workers(), v.p} }
+
+// plantedWorkers bends the pod workers' answers.
+type plantedWorkers struct {
+	oracle.Workers
+	p safetyPlant
+}
+
+func (v plantedWorkers) Answers(uid types.UID) oracle.Answers {
+	a := v.Workers.Answers(uid)
+	if v.p.answers != nil {
+		a = v.p.answers(string(uid), a)
+	}
+	return a
+}
+
+func (v plantedWorkers) MirrorTerminating(f string) bool {
+	m := v.Workers.MirrorTerminating(f)
+	if v.p.mirror != nil {
+		m = v.p.mirror(f, m)
+	}
+	return m
+}
+
+// dropInput drops the events whose input matches.
+func dropInput(match func(model.Input) bool) func(history.Event) (history.Event, bool) {
+	return func(ev history.Event) (history.Event, bool) { return ev, !match(ev.Input) }
+}
+
+var safetyPlants = []safetyPlant{
+	{name: "a failed callback never ends", inv: "S1", event: dropInput(func(in model.Input) bool {
+		e, ok := in.(model.SyncEnd)
+		return ok && e.Outcome != model.OK
+	})},
+	{name: "cancellations never fire (G4)", inv: "S3", event: dropInput(func(in model.Input) bool {
+		_, ok := in.(model.CancelFired)
+		return ok
+	})},
+	{name: "acknowledged with the request", inv: "S4", answers: func(_ string, a oracle.Answers) oracle.Answers {
+		a.ContainersBeTerminating = a.ContainersBeTerminating || a.TerminationRequested
+		return a
+	}},
+	{name: "SyncTerminatingPod's success is lost", inv: "S5", event: dropInput(func(in model.Input) bool {
+		e, ok := in.(model.SyncEnd)
+		return ok && e.Fn == model.SyncTerminatingPod && e.Outcome == model.OK
+	})},
+	{name: "termination forgotten once finished", inv: "S8", answers: func(_ string, a oracle.Answers) oracle.Answers {
+		if a.BeFinished {
+			a.TerminationRequested = false
+		}
+		return a
+	}},
+	{name: "unstarted cleanup without acknowledgement (G3)", inv: "S9", answers: func(_ string, a oracle.Answers) oracle.Answers {
+		if a.BeFinished {
+			a.ContainersBeTerminating = false
+		}
+		return a
+	}},
+	{name: "mirror pods always terminating", inv: "S9", mirror: func(string, bool) bool { return true }},
+	{name: "unknown pods could run after sync", inv: "S10", answers: func(_ string, a oracle.Answers) oracle.Answers {
+		if !a.Known {
+			a.CouldHaveRunning = true
+		}
+		return a
+	}},
+	{name: "grace lengthened", inv: "S11", event: func(ev history.Event) (history.Event, bool) {
+		if b, ok := ev.Input.(model.SyncBegin); ok && b.Fn == model.SyncTerminatingPod {
+			b.Grace += 100
+			ev.Input = b
+		}
+		return ev, true
+	}},
+	{name: "stale pod versions", inv: "S12", event: func(ev history.Event) (history.Event, bool) {
+		if b, ok := ev.Input.(model.SyncBegin); ok && b.Version > 1 {
+			b.Version--
+			ev.Input = b
+		}
+		return ev, true
+	}},
+	{name: "completions never fire (G1, G2)", inv: "S14", event: dropInput(func(in model.Input) bool {
+		_, ok := in.(model.CompletionFired)
+		return ok
+	})},
+	{name: "every pod is static", inv: "S15", event: func(ev history.Event) (history.Event, bool) {
+		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
+			u.Pod.Static = true
+			ev.Input = u
+		}
+		return ev, true
+	}},
+	{name: "content always removable", inv: "S19", answers: func(_ string, a oracle.Answers) oracle.Answers {
+		a.ContentBeRemoved = a.ContentBeRemoved || a.Known
+		return a
+	}},
+}
+
+// TestSafetyCatchesPlantedFaults: each planted fault is reported, under
+// its invariant, within the first 200 swarm seeds.
+func TestSafetyCatchesPlantedFaults(t *testing.T) {
+	f := familyNamed(t, "swarm")
+	for _, p := range safetyPlants {
+		t.Run(p.name, func(t *testing.T) {
+			for seed := uint64(0); seed < 200; seed++ {
+				st := plan.SeedStreams(seed)
+				w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+				o, v := safety.New(), planted{w.View(), p}
+				w.Observe(func(ev history.Event) { v.observe(o, ev) })
+				if err := w.Run(); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				if vs := o.Finish(v, nil); slices.ContainsFunc(vs, func(v history.Violation) bool { return v.Invariant == p.inv }) {
+					return
+				}
+			}
+			t.Errorf("got no %s violation in 200 planted runs, want one", p.inv)
+		})
+	}
+}

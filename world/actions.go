@@ -1,0 +1,204 @@
+package world
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/workers"
+)
+
+// do performs one plan action as the kubelet's loops would.
+func (w *World) do(a plan.Action) {
+	p := w.pods[a.UID]
+	if w.apiRefuses(a, p) {
+		return
+	}
+	if p == nil && a.UID != "" {
+		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+		w.pods[a.UID] = p
+	}
+	// With a kubelet (Plan.Node), only admitted pods reach the pod workers
+	// through config changes and kills (a pod rejected at admission never
+	// does, B13's premise; nor does one the kubelet has not added yet); a
+	// REMOVE of a pod it added, admitted or not, still sends its kill.
+	toWorkers := p == nil || w.kube == nil || p.admitted
+	added := p != nil && (w.kube == nil || p.admitted || p.rejected)
+	switch a.Kind {
+	case plan.Create:
+		fresh := !p.inConfig
+		p.inConfig, p.version = true, p.version+1
+		if !fresh && w.kube != nil {
+			// The kubelet's config merges an ADD of a pod it has into an
+			// UPDATE: only a pod that left config is added again.
+			w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+			break
+		}
+		w.add(a.UID, fresh)
+	case plan.Update:
+		p.version++
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+	case plan.Sync:
+		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
+	case plan.Delete:
+		w.delete(a, p, toWorkers)
+	case plan.Remove:
+		p.inConfig, p.inAPI = false, false
+		w.leftAPI(p)
+		w.updateIf(added, workers.SyncPodKill, a.UID)
+	case plan.Vanish:
+		p.inConfig, p.inAPI = false, false
+		w.leftAPI(p)
+	case plan.Kill, plan.KillNow, plan.RuntimeKill:
+		if toWorkers {
+			w.kill(a)
+		}
+	case plan.Finish:
+		p.version++
+		p.phase = v1.PodPhase(a.Terminal)
+		if p.inAPI {
+			p.apiPhase = p.phase
+		}
+		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+	case plan.SyncKnown:
+		w.housekeeping()
+	case plan.Query:
+		w.query(a.UID)
+	case plan.Evict:
+		w.goActor("eviction", func() { w.evict(a) })
+	case plan.Shutdown:
+		w.goActor("shutdown", func() { w.shutdown(a) })
+	case plan.Restart:
+		w.restartKubelet()
+	}
+}
+
+// delete is a client's graceful delete of p's object: the deletion
+// timestamp and grace reach config as an UPDATE; the API server notes the
+// request (K6's record) and the grace reaper queues its forced delete. A
+// static pod has no API object: deleting its mirror pod changes nothing.
+func (w *World) delete(a plan.Action, p *configPod, toWorkers bool) {
+	if w.kube != nil && p.action.Static {
+		return
+	}
+	p.version++
+	g := max(a.Grace, 0)
+	p.deletion = &g
+	if p.deletedAt == unset {
+		p.deletedAt = w.S.Elapsed()
+	}
+	if w.kube != nil && w.kube.node.APIServer {
+		w.note(history.DeleteRequested{UID: a.UID, Grace: g})
+		w.queueReap(p, g)
+	}
+	w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+}
+
+// goActor starts a kubelet actor in a goroutine of its own, named
+// kind/<n>: the oracles follow calls by goroutine, so no two goroutines
+// alive at once may share a name.
+func (w *World) goActor(kind string, f func()) {
+	w.actors++
+	w.actorsRunning++
+	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), func() {
+		defer func() { w.actorsRunning-- }()
+		f()
+	})
+}
+
+// kill is a Kill, KillNow or RuntimeKill action: the actors behind them
+// (eviction, preemption, shutdown, housekeeping) pick from the active or
+// running pods, so a pod rejected at admission is never their target.
+func (w *World) kill(a plan.Action) {
+	switch a.Kind {
+	case plan.Kill:
+		ko := w.killOptions(a)
+		w.completions++
+		id := w.completions
+		ko.CompletedCh = w.completionEvent(a.UID, id)
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}, id)
+	case plan.KillNow:
+		w.killPodNow(a)
+	case plan.RuntimeKill:
+		one := int64(1)
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
+			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
+			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
+	}
+}
+
+func (w *World) updateIf(toWorkers bool, t workers.UpdateType, uid types.UID) {
+	if toWorkers {
+		w.update(t, uid, nil)
+	}
+}
+
+func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodOptions) {
+	w.updatePod(workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(uid), KillPodOptions: ko}, 0)
+}
+
+// updatePod is UpdatePod, recorded; completionID names the kill's
+// CompletedCh (0: none).
+func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
+	id := w.call(modelUpdate(o, completionID))
+	w.PW.UpdatePod(o)
+	w.ret(id, nil)
+}
+
+func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
+	ko := &workers.KillPodOptions{Evict: a.Evict}
+	if a.Grace >= 0 {
+		g := a.Grace
+		ko.PodTerminationGracePeriodSecondsOverride = &g
+	}
+	return ko
+}
+
+// housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
+// the pods in config, then create for the active desired pods it no longer
+// knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
+// terminal deleted and runtime-only pods (housekeepingExtras).
+func (w *World) housekeeping() {
+	desired := w.desired()
+	in := model.SyncKnownPods{Desired: []string{}}
+	for _, pod := range desired {
+		in.Desired = append(in.Desired, string(pod.UID))
+	}
+	id := w.call(in)
+	known := w.PW.SyncKnownPods(desired)
+	w.quiet.known = known
+	w.ret(id, knownPods(known))
+	w.housekeepingExtras(desired, known)
+}
+
+// knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
+func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+	out := model.KnownPods{}
+	for uid, r := range known {
+		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
+			HasConfig: r.HasConfig, Static: r.Static})
+	}
+	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
+	return out
+}
+
+// query reads every query, as the subsystems of SPEC §2 do. Each call
+// goes to the pod workers current when it is made (a kubelet restart may
+// come between two of them).
+func (w *World) query(uid types.UID) {
+	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
+		w.ask(kind, uid)
+	}
+	if p := w.pods[uid]; p != nil && p.action.Static {
+		full := w.podOf(uid).Name + "_default"
+		pw := w.PW
+		id := w.call(model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		w.ret(id, model.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
+	}
+}

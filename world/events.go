@@ -1,0 +1,114 @@
+package world
+
+import (
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/simrt"
+)
+
+// worldRuntime is the simulated runtime as the pod workers see it in a
+// World: its events report their firing to the observers.
+type worldRuntime struct {
+	*simrt.Runtime
+	w     *World
+	epoch int // the kubelet process these pod workers belong to
+}
+
+// NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
+// killed/<uid> is killPodNow's completion, which gets a completion ID here
+// and starts the recorded kill of the killPodNow in progress.
+func (r *worldRuntime) NewEvent(name string) workers.Event {
+	e := r.Runtime.NewEvent(name)
+	uid := history.UIDOfEvent(name)
+	switch {
+	case r.epoch != r.w.epoch:
+		return e // a dead kubelet's: nobody observes it
+	case strings.HasPrefix(name, "cancel/"):
+		return &observedEvent{Event: e, w: r.w, fired: model.CancelFired{UID: uid}, epoch: r.epoch}
+	case strings.HasPrefix(name, "killed/"):
+		r.w.completions++
+		id := r.w.completions
+		r.w.killNowStarted(id)
+		return &observedEvent{Event: e, w: r.w, fired: model.CompletionFired{UID: uid, ID: id}, epoch: r.epoch}
+	}
+	return e
+}
+
+// completionEvent is the CompletedCh the world passes with a kill.
+func (w *World) completionEvent(uid types.UID, id int) workers.Event {
+	e := w.RT.NewEvent("completed/" + string(uid))
+	return &observedEvent{Event: e, w: w, fired: model.CompletionFired{UID: string(uid), ID: id}, epoch: w.epoch}
+}
+
+// observedEvent emits Fired as it fires, inside the critical section that
+// fires it (unless its kubelet process has been restarted since).
+type observedEvent struct {
+	workers.Event
+	w     *World
+	fired model.Input
+	epoch int
+}
+
+func (e *observedEvent) Fire() {
+	if e.epoch == e.w.epoch {
+		e.w.emit(history.Fired, 0, e.fired, nil)
+	}
+	e.Event.Fire()
+}
+
+// killNowCall follows one KillPodNow through its two recorded parts: the
+// kill (an UpdatePod carrying the completion ID, from the creation of its
+// completion Event to the release of the pod lock it takes) and the wait
+// (model.KillPodNowDone, until KillPodNow returns).
+type killNowCall struct {
+	pod          *v1.Pod
+	ko           *workers.KillPodOptions
+	completionID int
+	updateID     int // the recorded kill, while in progress
+	waitID       int // the recorded wait, once started
+}
+
+func (w *World) killPodNow(a plan.Action) { w.killPodNowWith(a, nil) }
+
+// killPodNowWith is KillPodNow with a status function, recorded; it
+// reports whether the pod terminated in time.
+func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc) bool {
+	g := w.S.Goroutine()
+	k := &killNowCall{pod: w.podOf(a.UID), ko: w.killOptions(a)}
+	w.killNow[g] = k
+	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, statusFn)
+	delete(w.killNow, g)
+	if k.waitID != 0 {
+		w.ret(k.waitID, model.Answer(err == nil))
+	}
+	return err == nil
+}
+
+// killNowStarted: KillPodNow created its completion Event; its kill begins.
+func (w *World) killNowStarted(completionID int) {
+	k := w.killNow[w.S.Goroutine()]
+	if k == nil || k.updateID != 0 {
+		return
+	}
+	k.completionID = completionID
+	o := workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: k.pod, KillPodOptions: k.ko}
+	k.updateID = w.call(modelUpdate(o, completionID))
+}
+
+// killNowUpdateDone: the goroutine in KillPodNow releases the pod lock its
+// kill took; the kill returns and the wait begins.
+func (w *World) killNowUpdateDone() {
+	k := w.killNow[w.S.Goroutine()]
+	if k == nil || k.updateID == 0 || k.waitID != 0 {
+		return
+	}
+	w.ret(k.updateID, nil)
+	k.waitID = w.call(model.KillPodNowDone{UID: string(k.pod.UID), ID: k.completionID})
+}

@@ -1,0 +1,215 @@
+package world
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/workers"
+)
+
+// The kubelet around the pod workers (SPEC §2), switched on by Plan.Node:
+// admission with resource accounting, the status manager and the API
+// server model. The node shutdown manager, the eviction manager and the
+// kubelet restart have files of their own. Everything here runs in
+// simulated goroutines: admission in the sync loop (HandlePodAdditions),
+// the status manager as a daemon of its own.
+
+// KubeletBugs re-introduces the kubelet-level bugs of BUGS.md ("K"
+// entries): each field, off by default, brings one back, and names the
+// invariant that must catch it. The correct world has every field false.
+type KubeletBugs struct {
+	// B4ShutdownKeepsPhase: the node shutdown manager's status function sets
+	// only the reason and message, not Phase=Failed (#104531). Caught by K5.
+	B4ShutdownKeepsPhase bool
+	// B5AdmitCountsRejected: admission's active set leaves out only pods
+	// whose terminal phase came back from the API, so a pod rejected
+	// locally counts until the API echoes its Failed status (#104560,
+	// #104817). Caught by K1.
+	B5AdmitCountsRejected bool
+	// B10StatusIgnoresRunning: the status manager writes a terminal phase
+	// without asking CouldHaveRunningContainers (#106884, #108366). Caught
+	// by K2.
+	B10StatusIgnoresRunning bool
+	// B13NoTerminalDeleteFilter: housekeeping does not kill terminal,
+	// deleted pods the pod workers do not know (filterTerminalPodsToDelete,
+	// #118472/#118497), so a pod rejected at admission and then deleted is
+	// never finished and never deleted from the API. Caught by L7 (API).
+	B13NoTerminalDeleteFilter bool
+	// V2ReaperKeyedByName: the grace reaper (reaper.go, the API-server
+	// side's delayed forced delete) keys its queue by the pod's name only,
+	// deletes without a UID precondition, and does not forget the key when
+	// the object leaves the API: at the deadline it deletes whatever pod
+	// object holds the name then, such as a pod re-created under the same
+	// name within its predecessor's grace (virtual-kubelet #867, #907;
+	// fixed by #908). Caught by K6.
+	V2ReaperKeyedByName bool
+}
+
+// kubelet is the kubelet's memory besides the pod workers: lost at a
+// kubelet restart (restart.go), unlike the API server's state, which lives
+// on configPod.
+type kubelet struct {
+	node *plan.Node
+	// status is the status manager's cache: the phase the kubelet wants
+	// published and whether TerminatePod ran (podIsFinished).
+	status map[types.UID]*podStatus
+	// shutdownAt is when the node shutdown began (unset: none).
+	shutdownAt time.Duration
+}
+
+// podStatus is the status manager's record of one pod.
+type podStatus struct {
+	phase    v1.PodPhase // "" until the kubelet sets one
+	finished bool        // SyncTerminatedPod succeeded: the API delete may go ahead
+}
+
+func newKubelet(n *plan.Node) *kubelet {
+	return &kubelet{node: n, status: map[types.UID]*podStatus{}, shutdownAt: unset}
+}
+
+func (k *kubelet) statusOf(uid types.UID) *podStatus { return statusIn(k.status, uid) }
+
+// statusIn is uid's record in a status manager's cache, made on first use.
+func statusIn(status map[types.UID]*podStatus, uid types.UID) *podStatus {
+	s := status[uid]
+	if s == nil {
+		s = &podStatus{}
+		status[uid] = s
+	}
+	return s
+}
+
+func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
+
+// ask is a query a kubelet subsystem makes of the pod workers, recorded
+// like the plan's own queries (it is an observation point for the model).
+func (w *World) ask(kind model.QueryKind, uid types.UID) bool {
+	pw := w.PW
+	q := [...]func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers, pw.ShouldPodBeFinished,
+		pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating, pw.ShouldPodRuntimeBeRemoved,
+		pw.ShouldPodContentBeRemoved}[kind]
+	id := w.call(model.Query{Kind: kind, UID: string(uid)})
+	ans := q(uid)
+	w.ret(id, model.Answer(ans))
+	return ans
+}
+
+// sortedUIDs lists every pod the plan named, sorted.
+func (w *World) sortedUIDs() []types.UID {
+	uids := make([]types.UID, 0, len(w.pods))
+	for uid := range w.pods {
+		uids = append(uids, uid)
+	}
+	slices.Sort(uids)
+	return uids
+}
+
+// housekeepingExtras is the rest of HandlePodCleanups after SyncKnownPods
+// (SPEC §1.12): restart the active pods the workers no longer know (K4),
+// kill the terminal deleted pods they do not know (filterTerminalPodsToDelete,
+// B13) and the pods only the runtime knows (RunningPod, grace 1).
+func (w *World) housekeepingExtras(desired []*v1.Pod, known map[types.UID]workers.PodWorkerSync) {
+	for _, pod := range desired {
+		p := w.pods[pod.UID]
+		if _, ok := known[pod.UID]; ok || !p.admitted {
+			continue
+		}
+		if w.restartable(pod.UID) {
+			if w.kube != nil {
+				w.note(history.HousekeepingRestart{UID: pod.UID})
+			}
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, 0)
+		}
+	}
+	if !w.Bugs.B13NoTerminalDeleteFilter {
+		for _, pod := range desired {
+			p := w.pods[pod.UID]
+			if _, ok := known[pod.UID]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(pod.UID) > 0 {
+				continue
+			}
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: pod}, 0)
+		}
+	}
+	w.killRuntimeOnlyPods(known)
+}
+
+// restartable: the pod is active for the restart loop: not rejected at
+// admission and not terminal in config. Upstream's filterOutInactivePods
+// also reads the status manager's phase; we leave that out here, because
+// after a static pod's same-UID re-add it may still hold the old
+// incarnation's terminal phase, which would block the restart L4 owes.
+func (w *World) restartable(uid types.UID) bool {
+	p := w.pods[uid]
+	return !p.rejected && !terminalPhase(p.phase)
+}
+
+// killRuntimeOnlyPods kills, with grace 1, every pod the runtime runs that
+// is neither in config nor syncing or terminating in the workers (a pod
+// left over from before a kubelet restart).
+func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync) {
+	one := int64(1)
+	for _, uid := range w.Runtime.RunningUIDs() {
+		if r, ok := known[uid]; ok && r.State != workers.TerminatedPodWork {
+			continue
+		}
+		if p := w.pods[uid]; p != nil && p.inConfig {
+			continue
+		}
+		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
+			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
+			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
+	}
+}
+
+// String names the bugs that are on, "none" if none is.
+func (b KubeletBugs) String() string {
+	var on []string
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"B4ShutdownKeepsPhase", b.B4ShutdownKeepsPhase}, {"B5AdmitCountsRejected", b.B5AdmitCountsRejected},
+		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter},
+		{"V2ReaperKeyedByName", b.V2ReaperKeyedByName}} {
+		if f.on {
+			on = append(on, f.name)
+		}
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, ",")
+}
+
+// KubeletBusy reports whether the kubelet-level actors still have work in
+// progress that the settle phase must let finish: an eviction or node
+// shutdown goroutine running, or a pod in the API whose status write,
+// watch echo or final delete is still to come. (For the settle phase's
+// "is the world still busy?" predicates; false without Plan.Node.)
+func (w *World) KubeletBusy() bool {
+	if w.kube == nil {
+		return false
+	}
+	if w.actorsRunning > 0 {
+		return true
+	}
+	for _, p := range w.pods {
+		if p.echoDue {
+			return true
+		}
+		if !p.inAPI {
+			continue
+		}
+		st := w.kube.statusOf(p.action.UID)
+		if (st.phase != "" && st.phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.finished) {
+			return true
+		}
+	}
+	return false
+}

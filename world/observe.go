@@ -1,0 +1,110 @@
+package world
+
+import (
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/workers"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Observe adds an observer of the event stream; call before Run. It runs
+// in the simulated goroutine that caused the event, holding the baton (and,
+// for events inside a critical section, the pod lock): it must not block
+// or run simulation operations. It may read the world's View.
+func (w *World) Observe(o func(history.Event)) { w.observers = append(w.observers, o) }
+
+func (w *World) emit(kind history.EventKind, id int, in model.Input, out model.Output) {
+	if len(w.observers) == 0 || w.settled {
+		return
+	}
+	w.settled = kind == history.Settled
+	w.seq++
+	ev := history.Event{Seq: w.seq, Step: w.S.Steps(), At: w.S.Elapsed(), Goroutine: w.S.Goroutine(),
+		Kind: kind, ID: id, Input: in, Output: out}
+	for _, o := range w.observers {
+		o(ev)
+	}
+}
+
+// note tells the observers what a kubelet-level actor did (history.Noted):
+// no step of the stream, so it takes the Seq of the event before it.
+func (w *World) note(n history.Note) {
+	if len(w.observers) == 0 || w.settled {
+		return
+	}
+	ev := history.Event{Seq: w.seq, Step: w.S.Steps(), At: w.S.Elapsed(), Goroutine: w.S.Goroutine(),
+		Kind: history.Noted, Note: n}
+	for _, o := range w.observers {
+		o(ev)
+	}
+}
+
+// call emits a ClientCall and returns its ID for the matching ret.
+func (w *World) call(in model.Input) int {
+	w.calls++
+	w.quiet.noteInput(in)
+	w.emit(history.ClientCall, w.calls, in, nil)
+	return w.calls
+}
+
+// ret emits the ClientReturn of call id, unless the call began before the
+// last kubelet restart: its history was closed then.
+func (w *World) ret(id int, out model.Output) {
+	if id >= w.epochFirstCall {
+		w.emit(history.ClientReturn, id, nil, out)
+	}
+}
+
+// modelUpdate is the model's view of an UpdatePod call.
+func modelUpdate(o workers.UpdatePodOptions, completionID int) model.UpdatePod {
+	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType)}
+	if o.Pod != nil {
+		u.Pod = history.ModelPod(o.Pod)
+	} else if rp := o.RunningPod; rp != nil {
+		u.RuntimeOnly = true
+		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
+	}
+	if ko := o.KillPodOptions; ko != nil {
+		u.Kill.Evict, u.Kill.CompletionID = ko.Evict, completionID
+		if g := ko.PodTerminationGracePeriodSecondsOverride; g != nil {
+			u.Kill.GraceOverride, u.Kill.HasGraceOverride = *g, true
+		}
+	}
+	return u
+}
+
+func modelOutcome(err error) model.Outcome {
+	switch {
+	case err == nil:
+		return model.OK
+	case err == workers.ErrCanceled:
+		return model.Canceled
+	}
+	return model.Failed
+}
+
+var syncFns = map[string]model.SyncFn{"SyncPod": model.SyncPod, "SyncTerminatingPod": model.SyncTerminatingPod,
+	"SyncTerminatingRuntimePod": model.SyncTerminatingRuntimePod, "SyncTerminatedPod": model.SyncTerminatedPod}
+
+// CallBegin implements CallObserver for the fake runtime.
+func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
+	b := model.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: model.UpdateType(c.UpdateType), Grace: c.Grace}
+	if c.Pod != nil {
+		b.Version = history.ModelPod(c.Pod).Version
+	}
+	w.quiet.noteCallBegin(fn, uid, b.Version)
+	if w.kube != nil {
+		w.kube.callBegan(w, b.Fn, uid)
+	}
+	w.emit(history.CallbackBegin, 0, b, nil)
+}
+
+// CallEnd implements CallObserver for the fake runtime; the status manager
+// hears of the outcome too.
+func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
+	w.quiet.noteCallEnd(fn, uid, err, isTerminal)
+	if w.kube != nil {
+		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
+	}
+	w.emit(history.CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}, nil)
+}

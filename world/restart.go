@@ -1,0 +1,127 @@
+package world
+
+import (
+	"cmp"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/workers/mutants"
+	"github.com/podsim/podsim/world/simrt"
+)
+
+// A kubelet restart (SPEC §1.13) drops the kubelet process: the pod
+// workers, their work queue and the kubelet's memory (admission, status
+// manager) start afresh, while the container runtime keeps running and the
+// API server keeps its objects. The simulation cannot kill goroutines, so
+// the old process is made inert instead: its pod workers are shut down (each
+// worker exits once its call in flight returns), its runtime adapter is
+// detached from the real runtime state (a call still in flight changes
+// nothing), and nothing it does reaches the event stream (every hook checks
+// its epoch). The oracles see a Restarted event and judge the new pod
+// workers as a fresh history (epochOracles).
+
+// startEpoch builds the pod workers of the current epoch: a runtime adapter
+// sharing the runtime state, a work queue, and the lock hooks that feed the
+// event stream while the epoch is current.
+func (w *World) startEpoch() {
+	epoch := w.epoch
+	w.epochFirstCall = w.calls + 1
+	if epoch > 0 {
+		prev := w.Runtime
+		next := *prev
+		next.Observer = w
+		w.Runtime = &next
+		prev.Observer, prev.running = nil, map[types.UID]int{}
+	}
+	w.RT = simrt.New(w.S)
+	rt := &worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
+	w.Queue = workers.NewQueue(rt)
+	syncer := &kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
+	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: w.Runtime, Queue: w.Queue})
+	if w.workersMutant != "" {
+		// The restarted kubelet runs the same (mutated) code.
+		if err := mutants.Reintroduce(w.PW, w.workersMutant); err != nil {
+			panic("scenarios: " + err.Error()) // reintroduce checked the name already
+		}
+	}
+	w.RT.AfterLock = func(name string) {
+		if name == "podLock" && w.epoch == epoch {
+			w.emit(history.LockAcquired, 0, nil, nil)
+		}
+	}
+	w.RT.BeforeUnlock = func(name string) {
+		if name != "podLock" || w.epoch != epoch {
+			return
+		}
+		if err := w.PW.CheckInvariantsLocked(); err != nil {
+			w.violate("internal", err.Error())
+		}
+		w.killNowUpdateDone()
+		w.emit(history.LockReleasing, 0, nil, nil)
+	}
+}
+
+// restartKubelet is the Restart action, run as a sync-loop iteration (the
+// config source delivers nothing while the process starts): the old pod
+// workers stop, a new epoch begins, and every pod in config is ADDed
+// again, in creation order (admission runs again, except for pods whose API
+// phase is terminal; a terminal pod whose runtime is idle starts out
+// terminated, SPEC §1.13).
+func (w *World) restartKubelet() {
+	// The switch is atomic (no scheduling point until Shutdown): nobody
+	// may call the old pod workers, or see the new ones, under the wrong
+	// epoch.
+	old := w.PW
+	w.epoch, w.restartedAt = w.epoch+1, w.S.Elapsed()
+	w.startEpoch()
+	if w.kube != nil {
+		w.kube = newKubelet(w.kube.node)
+	}
+	w.emit(history.Restarted, 0, nil, nil)
+	old.Shutdown()
+	uids := w.sortedUIDs()
+	for _, uid := range uids {
+		p := w.pods[uid]
+		p.admitted, p.rejected, p.addedInShutdown = false, false, false
+	}
+	// HandlePodAdditions sorts by creation time.
+	slices.SortStableFunc(uids, func(a, b types.UID) int { return cmp.Compare(w.pods[a].created, w.pods[b].created) })
+	for _, uid := range uids {
+		if w.pods[uid].inConfig {
+			w.add(uid, false)
+		}
+	}
+}
+
+// kubeletSyncer is the Syncer one epoch's pod workers call: the fake
+// runtime, plus the status manager's share of SyncTerminatingPod (the kill's
+// status function edits the status the kubelet publishes).
+type kubeletSyncer struct {
+	*Runtime
+	w     *World
+	epoch int
+}
+
+func (s *kubeletSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, status *workers.PodStatus, grace int64, fn workers.PodStatusFunc) error {
+	err := s.Runtime.SyncTerminatingPod(cancel, pod, status, grace, fn)
+	if err == nil && fn != nil && s.w.kube != nil && s.w.epoch == s.epoch {
+		s.w.kube.statusFnApplied(pod.UID, fn)
+	}
+	return err
+}
+
+// RunningUIDs lists the pods with running containers, sorted.
+func (r *Runtime) RunningUIDs() []types.UID {
+	var out []types.UID
+	for uid, n := range r.running {
+		if n > 0 {
+			out = append(out, uid)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

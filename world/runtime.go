@@ -1,0 +1,166 @@
+package world
+
+import (
+	"errors"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/workers"
+)
+
+// CallObserver is told of every callback as it begins and ends: the hook
+// recorders and oracles attach to.
+type CallObserver interface {
+	CallBegin(fn string, uid types.UID, c CallInfo)
+	CallEnd(fn string, uid types.UID, c CallInfo, err error, isTerminal bool)
+}
+
+// CallInfo is what one callback was asked to do.
+type CallInfo struct {
+	UpdateType workers.UpdateType // SyncPod only
+	Pod        *v1.Pod            // nil for SyncTerminatingRuntimePod
+	Grace      int64              // SyncTerminatingPod only
+	Cancel     workers.Event
+}
+
+// Runtime is the fake container runtime behind the pod workers' Syncer and
+// PodCache: it runs no containers, only takes (virtual) time and fails as
+// its Faults say, and it counts running containers per pod so the cache
+// and the oracles can see what would be running.
+type Runtime struct {
+	S        *sim.Scheduler
+	Faults   plan.Faults
+	Draw     sim.Source // the fault stream
+	Observer CallObserver
+
+	running map[types.UID]int
+}
+
+// NewRuntime returns a fake runtime over s drawing faults from draw.
+func NewRuntime(s *sim.Scheduler, draw sim.Source, f plan.Faults) *Runtime {
+	return &Runtime{S: s, Faults: f, Draw: draw, running: map[types.UID]int{}}
+}
+
+var (
+	_ workers.Syncer   = (*Runtime)(nil)
+	_ workers.PodCache = (*Runtime)(nil)
+)
+
+// ErrTransient is the injected CRI failure.
+var ErrTransient = errors.New("fake runtime: transient CRI error")
+
+// chance draws a fault with probability perMille/1000. The fault sits at
+// the top of the draw's range, so choice 0 — what a replayed or shrunk
+// choice list answers past its end, and what shrinking lowers choices
+// towards — never injects one (CheckRapid and Shrink rely on it).
+func (r *Runtime) chance(perMille int) bool {
+	return perMille > 0 && r.Draw.Intn(1000) >= 1000-perMille
+}
+
+// call runs one callback: it may take time (honouring cancellation unless
+// told not to), and may fail.
+func (r *Runtime) call(fn string, uid types.UID, c CallInfo) error {
+	if r.chance(r.Faults.SlowRate) && r.Faults.MaxDelay > 0 {
+		d := time.Duration(1+r.Draw.Intn(int(r.Faults.MaxDelay/time.Millisecond))) * time.Millisecond
+		if r.chance(r.Faults.IgnoreCancel) {
+			r.S.Sleep(d)
+		} else if c.Cancel.WaitFor(d) {
+			return workers.ErrCanceled
+		}
+	} else {
+		r.S.Yield()
+	}
+	if r.chance(r.Faults.ErrorRate) {
+		return ErrTransient
+	}
+	return nil
+}
+
+func (r *Runtime) observe(fn string, uid types.UID, c CallInfo, body func() (error, bool)) (bool, error) {
+	if r.Observer != nil {
+		r.Observer.CallBegin(fn, uid, c)
+	}
+	err, terminal := body()
+	if r.Observer != nil {
+		r.Observer.CallEnd(fn, uid, c, err, terminal)
+	}
+	return terminal, err
+}
+
+// SyncPod starts the pod's containers (one per pod, for accounting).
+func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v1.Pod, _ *workers.PodStatus) (bool, error) {
+	c := CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	return r.observe("SyncPod", pod.UID, c, func() (error, bool) {
+		if r.Faults.UncancellablePull > 0 && r.running[pod.UID] == 0 {
+			r.S.Sleep(r.Faults.UncancellablePull) // B16: the pull does not see the kill
+		}
+		if err := r.call("SyncPod", pod.UID, c); err != nil {
+			return err, false
+		}
+		if r.chance(r.Faults.TerminalRate) {
+			r.running[pod.UID] = 0
+			return nil, true
+		}
+		r.running[pod.UID] = 1
+		return nil, false
+	})
+}
+
+// SyncTerminatingPod stops the pod's containers.
+func (r *Runtime) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, _ workers.PodStatusFunc) error {
+	c := CallInfo{Pod: pod, Grace: grace, Cancel: cancel}
+	_, err := r.observe("SyncTerminatingPod", pod.UID, c, func() (error, bool) {
+		if err := r.call("SyncTerminatingPod", pod.UID, c); err != nil {
+			return err, false
+		}
+		r.running[pod.UID] = 0
+		return nil, false
+	})
+	return err
+}
+
+// SyncTerminatingRuntimePod kills a pod known only from the runtime.
+func (r *Runtime) SyncTerminatingRuntimePod(cancel workers.Event, rp *workers.RunningPod) error {
+	c := CallInfo{Grace: 1, Cancel: cancel}
+	_, err := r.observe("SyncTerminatingRuntimePod", rp.ID, c, func() (error, bool) {
+		if err := r.call("SyncTerminatingRuntimePod", rp.ID, c); err != nil {
+			return err, false
+		}
+		r.running[rp.ID] = 0
+		return nil, false
+	})
+	return err
+}
+
+// SyncTerminatedPod releases what the pod holds.
+func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus) error {
+	c := CallInfo{Pod: pod, Cancel: cancel}
+	_, err := r.observe("SyncTerminatedPod", pod.UID, c, func() (error, bool) {
+		return r.call("SyncTerminatedPod", pod.UID, c), false
+	})
+	return err
+}
+
+// Running reports the containers the runtime runs for uid.
+func (r *Runtime) Running(uid types.UID) int { return r.running[uid] }
+
+// SetRunning seeds the runtime state (kubelet restart: containers survive).
+func (r *Runtime) SetRunning(uid types.UID, n int) { r.running[uid] = n }
+
+// Get implements workers.PodCache from the runtime state.
+func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
+	return &workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()}, nil
+}
+
+// GetNewerThan implements workers.PodCache. The kubelet's blocks until
+// PLEG's next relist; here it is a scheduling point, so others may run
+// between the worker taking its update and the callback starting — the
+// window in which a kill can land after the take (B16, S3).
+func (r *Runtime) GetNewerThan(uid types.UID, _ time.Time) (*workers.PodStatus, error) {
+	r.S.Yield()
+	return r.Get(uid)
+}

@@ -1,0 +1,166 @@
+package world
+
+import (
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/workers"
+)
+
+// The world's side of liveness (SPEC §3.2, DESIGN.md "Oracles" 4): the
+// properties assume that sync functions eventually succeed, that
+// housekeeping runs periodically and that time advances. So after the last
+// client finished, the world heals the injected errors, lets SettleTime of
+// virtual time pass with the sync loop and housekeeping still running,
+// then stops every input, lets the workers drain, and records the final
+// state that the liveness oracle judges at Settled.
+
+// daemonLoop runs tick every period, as the kubelet's sync loop and
+// housekeeping do, until the world quiesces; the last daemon to stop fires
+// daemonsDone. Sleeping first keeps the schedule a pure function of the
+// period: ticks at period, 2·period, … of virtual time.
+func (w *World) daemonLoop(period time.Duration, tick func()) {
+	for {
+		w.S.Sleep(w.quiet.nextTick(w.S.Elapsed(), period))
+		if w.quiescing {
+			if w.daemons--; w.daemons == 0 {
+				w.daemonsDone.Fire()
+			}
+			return
+		}
+		w.iteration(tick)
+	}
+}
+
+// perform is a client doing one plan action: the kubelet's sync loop runs
+// config delivery (ADD, UPDATE, DELETE, REMOVE), work-queue and PLEG syncs
+// and housekeeping one at a time (syncLoopIteration, SPEC §2, §1.12), so
+// housekeeping's desired pods are never stale against a concurrent ADD or
+// REMOVE (which would purge or kill a pod the config source has just
+// added). Kills with options (eviction, preemption, node shutdown) and
+// queries come from actors of their own and interleave freely.
+func (w *World) perform(a plan.Action) {
+	switch a.Kind {
+	case plan.Kill, plan.KillNow, plan.Query:
+		w.do(a)
+	default:
+		w.iteration(func() { w.do(a) })
+	}
+}
+
+// iteration runs f as one iteration of the sync loop.
+func (w *World) iteration(f func()) {
+	w.syncLoop.Lock()
+	defer w.syncLoop.Unlock()
+	f()
+}
+
+// settle is the driver's work between the last client and Settled.
+//
+// SettleTime = 4 min = 240 s covers, one after another, the longest chain
+// of waits a plan can leave pending when its last client finishes. Grace
+// periods are at most 60 s in every family (overrides 45 s, so killPodNow
+// waits up to max(10 s, 1.5 × 45 s) = 67 s; 45 s in swarm):
+//
+//	killPodNow's timeout                       0 s  a client finishes only after its killPodNow returned
+//	the retry of an error in flight            16 s  1.5 × 10 s backoff + 1 s sync-loop tick (orphans: 2 s)
+//	the termination itself                     65 s  a 60 s grace (a real SyncTerminatingPod may take it;
+//	                                                 the fake one takes ≤ MaxDelay ≤ 5 s) + 5 s SyncTerminatedPod
+//	purge and restart of a reused UID           7 s  2 s housekeeping + 5 s SyncPod
+//	a static pod waiting for that full name    21 s  1.5 × 10 s backoff + 1 s tick + 5 s SyncPod
+//	one resync of every running pod            91 s  1.5 × 1 min + 1 s tick
+//	                                          ─────
+//	                                          200 s ≤ 240 s
+//
+// The resync is there so that whatever only a resync delivers (natural
+// completion, a config change a lost update would hide) has happened too.
+// Then the daemons stop (≤ one housekeeping period) and the workers drain
+// (drainTime), so "quiescent" in the oracle means: no input for a while.
+//
+// The phase ends early, with the same verdict, once housekeeping finds the
+// world quiescent: nothing could change any more (liveness_quiet.go). In
+// most runs that is a few ticks after QuietFor, not SettleTime.
+func (w *World) settle() {
+	// SPEC §3.2 assumes sync functions eventually succeed: the injected
+	// errors end with the plan; slow calls and ignored cancellation go on.
+	w.Runtime.Faults.ErrorRate = 0
+	healedAt := w.S.Elapsed()
+	if w.settleQuietly(SettleTime) && w.quiet.full {
+		w.S.Sleep(healedAt + SettleTime - w.S.Elapsed())
+	}
+	w.quiescing = true
+	quiesceAt := w.S.Elapsed()
+	w.daemonsDone.Wait()
+	w.S.Sleep(drainTime(w.plan.Faults))
+	w.final = w.takeFinal()
+	w.final.HealedAt, w.final.QuiesceAt = healedAt, quiesceAt
+}
+
+// drainTime bounds what a worker does by itself after its last input: the
+// call in flight, the pending update's call, then SyncPod reporting
+// natural completion, SyncTerminatingPod and SyncTerminatedPod (phase
+// transitions replay without any input): five calls, each at most
+// MaxDelay (or one scheduling point).
+func drainTime(f plan.Faults) time.Duration {
+	return 5 * max(f.MaxDelay, time.Second)
+}
+
+// takeFinal takes the pod workers' state after the drain, in the driver
+// goroutine, through the locking snapshots (PodStates, StaticPodState),
+// just before it emits Settled. Observe of Settled then runs in the driver
+// with the baton held and every other goroutine parked, so reading the pod
+// workers there without the lock would be safe in the simulation; but an
+// observer may run no simulation operation (PodStates locks), and the
+// snapshot is all the liveness oracle needs.
+func (w *World) takeFinal() *oracle.Final {
+	f := &oracle.Final{Pods: map[types.UID]oracle.PodState{}, Static: map[string]oracle.StaticState{}}
+	for _, s := range w.PW.PodStates() {
+		f.Pods[s.UID] = podState(s)
+	}
+	for _, name := range w.staticFullNames() {
+		st := w.PW.StaticPodState(name)
+		f.Static[name] = oracle.StaticState{Started: st.Started, Waiting: st.Waiting}
+	}
+	f.At, f.Seq = w.S.Elapsed(), w.seq
+	return f
+}
+
+// staticFullNames lists the full names of the plan's static pods, sorted.
+func (w *World) staticFullNames() []string {
+	var names []string
+	for uid, p := range w.pods {
+		if p.action.Static {
+			names = append(names, w.configOf(uid).FullName)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// configOf is the config source's view of uid (the zero value if the plan
+// never named it).
+func (w *World) configOf(uid types.UID) oracle.PodConfig {
+	p := w.pods[uid]
+	if p == nil {
+		return oracle.PodConfig{}
+	}
+	name := p.action.Name
+	if name == "" {
+		name = "pod-" + string(uid)
+	}
+	return oracle.PodConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
+		Terminal: terminalPhase(p.phase), Rejected: p.rejected}
+}
+
+// podState is the oracles' copy of one record's snapshot.
+func podState(s workers.PodStateSnapshot) oracle.PodState {
+	return oracle.PodState{UID: s.UID, State: s.State, Started: s.Started, TerminationRequested: s.TerminationRequested,
+		Terminated: s.Terminated, Finished: s.Finished, ObservedRuntime: s.ObservedRuntime, Working: s.Working,
+		InFlight: s.InFlight, HasWorker: s.HasWorker, HasPendingUpdate: s.HasPendingUpdate,
+		PendingUpdateType: model.UpdateType(s.PendingUpdateType), Text: s.String()}
+}

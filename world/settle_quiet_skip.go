@@ -1,0 +1,47 @@
+package world
+
+import (
+	"math"
+	"time"
+)
+
+// Quiet ticks. Once housekeeping finds the world still (liveness_quiet.go)
+// it only waits for QuietFor to pass, and every tick until then is a
+// repeat: housekeeping's SyncKnownPods returns what it did, the sync loop
+// finds nothing due. So, in the plain world (plainWorld), the daemons sleep through
+// those ticks and wake on the same grid at the first tick at or after
+// the end of the wait, the earliest work-queue entry's due time, or the
+// end of the settle phase, whichever comes first. Nothing else can happen
+// in between: nothing stirs but the daemons (calm), and no entry falls due.
+// The event stream loses only the repeated SyncKnownPods; the quiet tick,
+// QuiesceAt and the verdict are those of the ticking world
+// (TestQuietSettleSameVerdict compares with a full phase that ticks
+// throughout; TestQuietTicksSkipped with the early end that ticks).
+
+// noEntry is nextDue when the work queue is empty.
+const noEntry = time.Duration(math.MaxInt64)
+
+// skipQuietTicks runs at a still housekeeping tick that did not end the
+// phase: it lets the daemons skip to the next moment that can matter.
+func (w *World) skipQuietTicks() {
+	q := &w.quiet
+	if q.full || q.tickAll || !w.plainWorld() || len(w.tickers) > 0 {
+		return
+	}
+	due := q.nextDue
+	if q.carelessSkip {
+		due = noEntry
+	}
+	q.skipUntil = min(q.stillSince+QuietFor, due, q.settleEnd)
+}
+
+// nextTick is how long a daemon of the given period sleeps from now: one
+// period, or as many as reach the first of its ticks at or after
+// skipUntil. A skip ends at the first tick that is not skipped: a still
+// world is checked again from there.
+func (q *quietness) nextTick(now, period time.Duration) time.Duration {
+	if q.skipUntil <= now+period || q.fired {
+		return period
+	}
+	return (q.skipUntil - now + period - 1) / period * period
+}

@@ -1,0 +1,99 @@
+package world
+
+import (
+	"fmt"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/workers"
+)
+
+// The node shutdown manager (pkg/kubelet/nodeshutdown, SPEC §2, K5): on a
+// shutdown it closes admission, takes one snapshot of the active pods and
+// kills them group by group, in ascending priority, all pods of a group in
+// parallel (killPodNow, evict=false, grace min(group grace, spec grace)),
+// each group given its grace period before the next one starts.
+
+// shutdown is the Shutdown action, in a goroutine of its own.
+func (w *World) shutdown(_ plan.Action) {
+	k, epoch := w.kube, w.epoch
+	if k == nil || k.shutdownAt != unset {
+		return
+	}
+	k.shutdownAt = w.S.Elapsed()
+	snapshot := w.activePods("")
+	if w.epoch != epoch {
+		return // the kubelet restarted: this shutdown manager is gone
+	}
+	w.note(history.ShutdownBegins{Active: snapshot})
+	groups := k.node.ShutdownGroups
+	if len(groups) == 0 {
+		groups = []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
+	}
+	fn := w.shutdownStatusFn()
+	for i, g := range groups {
+		members := groupMembers(w, snapshot, groups, i)
+		if len(members) == 0 {
+			continue
+		}
+		done, left := w.S.NewEvent(fmt.Sprintf("shutdown/group%d", i)), len(members)
+		for _, uid := range members {
+			grace := min(g.Grace, w.pods[uid].action.SpecGrace)
+			w.note(history.ShutdownKill{UID: uid, StatusFn: fn})
+			w.goActor("shutdown-kill", func() {
+				if w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn) {
+					w.mark(plan.MarkShutdownKilled)
+				}
+				if left--; left == 0 {
+					done.Fire()
+				}
+			})
+		}
+		if !done.WaitFor(time.Duration(g.Grace) * time.Second) {
+			w.mark(plan.MarkShutdownGroupGraceOver)
+		}
+		if w.epoch != epoch {
+			return
+		}
+	}
+	w.note(history.ShutdownDone{})
+}
+
+// groupMembers lists the pods of snapshot in group i: the last group whose
+// priority is at most the pod's (the first group takes any lower one).
+func groupMembers(w *World, snapshot []types.UID, groups []plan.ShutdownGroup, i int) []types.UID {
+	var out []types.UID
+	for _, uid := range snapshot {
+		prio, g := w.pods[uid].action.Priority, 0
+		for j := range groups {
+			if groups[j].Priority <= prio {
+				g = j
+			}
+		}
+		if g == i {
+			out = append(out, uid)
+		}
+	}
+	return out
+}
+
+// shutdownStatusFn is the shutdown manager's status function: Failed unless
+// the pod already Succeeded (#104531; B4 leaves the phase alone).
+func (w *World) shutdownStatusFn() workers.PodStatusFunc { return ShutdownStatusFn(w.Bugs) }
+
+// ShutdownStatusFn is the node shutdown kill's status function of a
+// kubelet with bugs (B4 keeps the phase); the real-goroutine baseline
+// uses it too.
+func ShutdownStatusFn(bugs KubeletBugs) workers.PodStatusFunc {
+	keepPhase := bugs.B4ShutdownKeepsPhase
+	return func(s *v1.PodStatus) {
+		if !keepPhase && s.Phase != v1.PodSucceeded {
+			s.Phase = v1.PodFailed
+		}
+		s.Reason, s.Message = "Terminated", "Pod was terminated in response to imminent node shutdown."
+	}
+}

@@ -1,0 +1,83 @@
+package world
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/workers"
+)
+
+// unset marks a moment that has not happened (virtual time starts at 0).
+const unset = time.Duration(-1)
+
+// RetryWithin is the longest the world takes to retry a pod: a jittered
+// error backoff (≤ 1.5 × 10 s, also a refused static waiter's), the sync
+// loop's tick turning it into UpdatePod(sync), and a housekeeping period
+// for pods only housekeeping drives (orphans). The liveness oracle does not
+// judge obligations younger than this when the inputs stopped.
+const RetryWithin = workers.DefaultBackoffPeriod*3/2 + SyncLoopPeriod + HousekeepingPeriod
+
+// View is what the oracles read of the world (oracle.View): the pod
+// workers' query answers through their ...Locked accessors (valid while the
+// pod lock is held, at LockReleasing), the final state, the config source,
+// and the kubelet with its API server when the plan has a Node.
+func (w *World) View() oracle.View { return worldView{w} }
+
+type worldView struct{ w *World }
+
+func (v worldView) Workers() oracle.Workers               { return lockedWorkers{v.w.PW} }
+func (v worldView) Final() *oracle.Final                  { return v.w.final }
+func (v worldView) Elapsed() time.Duration                { return v.w.S.Elapsed() }
+func (v worldView) Config(uid types.UID) oracle.PodConfig { return v.w.configOf(uid) }
+
+func (v worldView) Kubelet() oracle.Kubelet {
+	if v.w.kube == nil {
+		return nil
+	}
+	return kubeletView{v.w}
+}
+
+// lockedWorkers reads the current epoch's pod workers; valid only while
+// the pod lock is held.
+type lockedWorkers struct{ pw *workers.PodWorkers }
+
+func (l lockedWorkers) KnownUIDs() []string {
+	var out []string
+	for _, uid := range l.pw.KnownUIDsLocked() {
+		out = append(out, string(uid))
+	}
+	return out
+}
+
+func (l lockedWorkers) Answers(uid types.UID) oracle.Answers {
+	return oracle.Answers(l.pw.AnswersLocked(uid))
+}
+
+func (l lockedWorkers) PodsSynced() bool { return l.pw.PodsSyncedLocked() }
+
+func (l lockedWorkers) MirrorTerminating(fullname string) bool {
+	return l.pw.MirrorTerminatingLocked(fullname)
+}
+
+// kubeletView is the kubelet around the pod workers and the API server.
+type kubeletView struct{ w *World }
+
+func (k kubeletView) UIDs() []types.UID         { return k.w.sortedUIDs() }
+func (k kubeletView) APIServer() bool           { return k.w.kube.node.APIServer }
+func (k kubeletView) ShutdownAt() time.Duration { return k.w.kube.shutdownAt }
+
+func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
+	p := k.w.pods[uid]
+	if p == nil {
+		return oracle.KubeletPod{}
+	}
+	out := oracle.KubeletPod{Name: p.action.PodName(), Incarnation: p.created, InConfig: p.inConfig, Phase: p.phase,
+		Deleted: p.deletion != nil, Admitted: p.admitted, Rejected: p.rejected, AddedInShutdown: p.addedInShutdown,
+		FirstAddAt: p.firstAddAt, InAPI: p.inAPI, APIPhase: p.apiPhase, DeletedAt: p.deletedAt}
+	if st := k.w.kube.status[uid]; st != nil {
+		out.StatusPhase = st.phase
+	}
+	return out
+}

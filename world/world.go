@@ -1,0 +1,262 @@
+package world
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/simrt"
+)
+
+// Bounds of every run.
+const (
+	// SyncLoopPeriod is how often the kubelet's sync loop turns due work
+	// queue entries into UpdatePod(sync) (the kubelet ticks every second).
+	SyncLoopPeriod = time.Second
+	// HousekeepingPeriod is how often the kubelet runs HandlePodCleanups
+	// (SyncKnownPods, then restarts; kubelet.go housekeepingPeriod): the
+	// liveness properties of SPEC §3.2 assume it runs periodically.
+	HousekeepingPeriod = 2 * time.Second
+	// SettleTime is how long the world runs after the last client finished
+	// (see settle, liveness_world.go, for the arithmetic): past every grace
+	// period, backoff, killPodNow timeout and resync the plan can cause.
+	SettleTime = 4 * time.Minute
+	// MaxSteps bounds the scheduling points of one run.
+	MaxSteps = 2_000_000
+)
+
+// configPod is the config source's view of one pod.
+type configPod struct {
+	action   plan.Action // the shape it was created with
+	version  int
+	inConfig bool
+	deletion *int64      // deletion grace once deleted
+	phase    v1.PodPhase // as the config source last delivered it
+
+	// The kubelet's view (reset at a kubelet restart): admitted means
+	// handed to the pod workers by an ADD; rejected, refused at admission
+	// (a local Failed status, never sent to the workers).
+	admitted, rejected bool
+	firstAddAt         time.Duration // first ADD (unset: never added)
+	addedInShutdown    bool          // first ADDed after the node shutdown began
+	created            int           // order of the pod object's first ADD (its creation timestamp)
+	// The API server's view (Plan.Node.APIServer): the pod object exists,
+	// its published phase, when it was deleted, and a pending watch echo.
+	inAPI     bool
+	apiPhase  v1.PodPhase
+	deletedAt time.Duration
+	echoDue   bool
+	echoAt    time.Duration
+}
+
+// World runs a Plan against the pod workers on the simulated runtime: one
+// goroutine per plan client, the kubelet's sync loop and housekeeping, and
+// a driver that settles and ends the run (settle, liveness_world.go).
+type World struct {
+	S       *sim.Scheduler
+	RT      *simrt.Runtime
+	Runtime *Runtime
+	PW      *workers.PodWorkers
+	Queue   *workers.Queue
+
+	plan plan.Plan
+	pods map[types.UID]*configPod
+	// Violations of the workers' own invariants, found at pod-lock
+	// releases, each reported once (at its first sighting).
+	Violations []history.Violation
+	seen       map[string]bool
+
+	observers   []func(history.Event)
+	settled     bool
+	seq         int64
+	calls       int
+	completions int                     // completion IDs handed out
+	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
+
+	// The end of a run (liveness_world.go): the daemons stop once the
+	// world quiesces; final is the state the liveness oracle judges.
+	quiescing   bool
+	daemons     int
+	daemonsDone *sim.Event
+	final       *oracle.Final
+	// syncLoop makes config delivery, work-queue syncs and housekeeping
+	// mutually exclusive, as the kubelet's syncLoopIteration does.
+	syncLoop *sim.Mutex
+
+	// kube is the kubelet around the pod workers (kubelet.go), nil unless
+	// the plan has a Node; Bugs re-introduces historical kubelet bugs.
+	kube *kubelet
+	Bugs KubeletBugs
+	// reaper is the API server's grace reaper (reaper.go): the API
+	// server's, so a kubelet restart keeps it.
+	reaper graceReaper
+	// workersMutant is the workers mutant of this run (reintroduce), switched
+	// on again in the pod workers of every kubelet restart.
+	workersMutant string
+	// epoch counts kubelet restarts (restart.go): each epoch has its own pod
+	// workers, runtime adapter and work queue; epochFirstCall is the first
+	// call ID of the current epoch (returns of older calls are not emitted).
+	epoch          int
+	epochFirstCall int
+	restartedAt    time.Duration
+	actors         int // kubelet actor goroutines started (goActor)
+	adds           int // pod objects ADDed (configPod.created)
+	actorsRunning  int // kubelet actor goroutines not yet returned
+	// marks are the coverage marks the world's actors set (marks.go).
+	marks map[string]bool
+
+	// The settle phase ends early once the world is quiescent
+	// (liveness_quiet.go): actors register what keeps them busy in busy,
+	// their periodic daemons' goroutine names in tickers.
+	busy    []func() bool
+	tickers []string
+	quiet   quietness
+}
+
+// NewWorld builds the world for plan under the schedule and fault streams.
+func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
+	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
+	w.Runtime = NewRuntime(s, faults, plan.Faults)
+	w.Runtime.Observer = w
+	if plan.Node != nil {
+		w.kube = newKubelet(plan.Node)
+	}
+	w.startEpoch()
+	return w
+}
+
+func (w *World) violate(invariant, msg string) {
+	if w.seen[msg] {
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	w.seen[msg] = true
+	w.Violations = append(w.Violations, history.Violation{Oracle: "workers", Invariant: invariant, Message: msg,
+		At: w.S.Elapsed(), Seq: w.seq})
+}
+
+// Run executes the plan and the settle phase; it returns the scheduler's
+// error (deadlock, limit, panic), if any.
+func (w *World) Run() error {
+	defer w.S.Close()
+	clients := max(w.plan.Clients, 1)
+	// A counter and a fire-once event, not a Signal: a Signal holds one
+	// wake-up, so clients finishing together would be counted once.
+	done, running := w.S.NewEvent("clients/done"), clients
+	for c := 0; c < clients; c++ {
+		var mine []plan.Action
+		for _, a := range w.plan.Actions {
+			if a.Client%clients == c {
+				mine = append(mine, a)
+			}
+		}
+		w.S.Go(fmt.Sprintf("client/%d", c), func() {
+			for _, a := range mine {
+				if d := a.At - w.S.Elapsed(); d > 0 {
+					w.S.Sleep(d)
+				}
+				w.perform(a)
+			}
+			if running--; running == 0 {
+				done.Fire()
+			}
+		})
+	}
+	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
+	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
+	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
+	if w.kube != nil {
+		// The kubelet's actors keep the settle phase going while they work.
+		w.busy = append(w.busy, w.KubeletBusy)
+		if w.kube.node.APIServer {
+			w.daemons++
+			w.tickers = append(w.tickers, "statusmanager")
+			w.S.GoDaemon("statusmanager", w.statusLoop)
+		}
+	}
+	w.S.Go("driver", func() {
+		done.Wait()
+		w.settle()
+		if w.kube != nil {
+			w.note(history.KubeletSettled{})
+		}
+		w.emit(history.Settled, 0, nil, nil)
+		w.PW.Shutdown()
+		w.S.Halt()
+	})
+	return w.S.Run()
+}
+
+// syncDue is one tick of the kubelet's sync loop: due work-queue entries
+// become UpdatePod(sync) for pods still in config; others are dropped
+// (getPodsToSync, SPEC §1.8).
+func (w *World) syncDue() {
+	for _, uid := range w.Queue.GetWork(w.S.Now()) {
+		p := w.pods[uid]
+		if p == nil || !p.inConfig {
+			continue
+		}
+		// A pod admission rejected never starts in the workers (World.do),
+		// but a work-queue entry under its UID may still drive the record an
+		// earlier, admitted pod object left terminating there (its retries,
+		// as getPodsToSync would): sync a rejected pod only while the workers
+		// hold that termination, never into a new SyncPod.
+		if w.kube == nil || p.admitted || w.ask(model.IsPodTerminationRequested, uid) {
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
+		}
+	}
+}
+
+// podOf builds the current config version of uid.
+func (w *World) podOf(uid types.UID) *v1.Pod {
+	p := w.pods[uid]
+	a := p.action
+	name := a.PodName()
+	source := "api"
+	if a.Static {
+		source = "file"
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			UID: uid, Name: name, Namespace: "default",
+			Labels:      map[string]string{"version": fmt.Sprint(p.version)},
+			Annotations: map[string]string{workers.ConfigSourceAnnotationKey: source},
+		},
+		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &a.SpecGrace},
+		Status: v1.PodStatus{Phase: p.phase},
+	}
+	if p.deletion != nil {
+		pod.DeletionTimestamp = &metav1.Time{Time: w.S.Now()}
+		pod.DeletionGracePeriodSeconds = p.deletion
+	}
+	return pod
+}
+
+// desired lists the pods in config, sorted by UID.
+func (w *World) desired() []*v1.Pod {
+	var uids []types.UID
+	for uid, p := range w.pods {
+		if p.inConfig {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	pods := make([]*v1.Pod, len(uids))
+	for i, uid := range uids {
+		pods[i] = w.podOf(uid)
+	}
+	return pods
+}
