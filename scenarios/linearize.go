@@ -9,6 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 )
 
 // DefaultPorcupineTimeout bounds porcupine's search when CheckOptions does
@@ -17,7 +18,7 @@ import (
 // history cannot stall a sweep.
 const DefaultPorcupineTimeout = 10 * time.Second
 
-// checkFunc is porcupine's search over a history: model.Check, or a
+// checkFunc is porcupine's search over a history: check.Check, or a
 // wrapper in tests (a slow model, to provoke a timeout).
 type checkFunc func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
 
@@ -37,7 +38,7 @@ type linearizability struct {
 // replay it through the model in effect order (the witness), fall back to
 // porcupine.
 func newLinearizability(opts CheckOptions) Oracle {
-	return &linearizability{rec: NewRecorder(), opts: opts, check: model.Check}
+	return &linearizability{rec: NewRecorder(), opts: opts, check: check.Check}
 }
 
 func (l *linearizability) Observe(w *World, ev Event) { l.rec.Observe(w, ev) }
@@ -84,10 +85,10 @@ type Verdict struct {
 // CheckHistory judges a recorded history: the witness replay first, and
 // porcupine only when it fails (or always, with opts.ForcePorcupine).
 func CheckHistory(h History, opts CheckOptions) Verdict {
-	return checkHistory(h, opts, model.Check)
+	return checkHistory(h, opts, check.Check)
 }
 
-func checkHistory(h History, opts CheckOptions, check checkFunc) Verdict {
+func checkHistory(h History, opts CheckOptions, search checkFunc) Verdict {
 	v := replayWitness(h)
 	ok := v.Witness
 	if ok && !opts.ForcePorcupine {
@@ -97,7 +98,7 @@ func checkHistory(h History, opts CheckOptions, check checkFunc) Verdict {
 	if v.Timeout == 0 {
 		v.Timeout = DefaultPorcupineTimeout
 	}
-	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), check)
+	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), search)
 	if !ok {
 		// The witness proves nothing when it fails: porcupine decides.
 		v.Result = v.Porcupine
@@ -106,20 +107,20 @@ func checkHistory(h History, opts CheckOptions, check checkFunc) Verdict {
 }
 
 // searchHistory is porcupine's verdict on h. It searches the history with
-// its worker-step markers first (model.PorcupineMarkedModel: hidden steps
+// its worker-step markers first (check.PorcupineMarkedModel: hidden steps
 // only at the markers, so no closure and much smaller states), whose Ok is
 // final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
-// or no markers — check searches the history without them and decides.
-func searchHistory(h History, timeout time.Duration, check checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+// or no markers — search searches the history without them and decides.
+func searchHistory(h History, timeout time.Duration, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	if marked := h.markedOps(); len(marked) > len(h.Ops) {
-		if res, info := model.CheckMarked(marked, timeout); res == porcupine.Ok {
+		if res, info := check.CheckMarked(marked, timeout); res == porcupine.Ok {
 			return res, info
 		}
 	}
-	return check(h.Ops, timeout)
+	return search(h.Ops, timeout)
 }
 
-// replayWitness is the witness: the effect order through model.Replay,
+// replayWitness is the witness: the effect order through check.Replay,
 // with the worker-step markers first (witness mode: no search at all), and
 // if that fails without them (closure mode: Replay explores when the
 // workers stepped). The second try exists because a marker can be
@@ -132,13 +133,13 @@ func replayWitness(h History) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
 	ops, index := h.unmarked()
 	if len(ops) < len(h.Effects) {
-		if v.Witness, v.FailedAt, v.Reason = model.Replay(h.Witness()); v.Witness {
+		if v.Witness, v.FailedAt, v.Reason = check.Replay(h.Witness()); v.Witness {
 			return v
 		}
 	}
 	v.Mode = "closure"
 	var at int
-	if v.Witness, at, v.Reason = model.Replay(ops); !v.Witness {
+	if v.Witness, at, v.Reason = check.Replay(ops); !v.Witness {
 		v.FailedAt = index[at]
 	} else {
 		v.FailedAt, v.Reason = -1, ""

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/internal/cputime"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -80,7 +80,7 @@ func BenchmarkCheck(b *testing.B) {
 			run  func()
 		}{
 			{"witness", func() { CheckHistory(h, CheckOptions{}) }},
-			{"closure", func() { model.Replay(unmarked) }},
+			{"closure", func() { check.Replay(unmarked) }},
 			{"porcupine", func() {
 				if v := CheckHistory(h, CheckOptions{ForcePorcupine: true, PorcupineTimeout: time.Minute}); v.Porcupine != "Ok" {
 					b.Logf("%s: porcupine %s", name, v.Porcupine)
