@@ -47,7 +47,11 @@ func Rules() []Rule {
 		// gate's world may do that, never production code by accident.
 		{Dir: "workers/mutants", Allow: []string{"std", "workers"},
 			ImportedOnlyBy: []string{"scenarios", "workers/mutants"}},
+		// model is the sequential specification; model/check, the machinery
+		// that checks histories against it, imports it, never the other way.
 		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine"},
+			Deny: []string{"model/check"}, TestDeny: []string{"workers", "sim", "scenarios", "model/check"}},
+		{Dir: "model/check", Allow: []string{"std", "github.com/anishathalye/porcupine", "model"},
 			TestDeny: []string{"workers", "sim", "scenarios"}},
 		{Dir: "scenarios", Deny: []string{"cmd"}},
 		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},

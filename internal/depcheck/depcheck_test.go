@@ -41,6 +41,14 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 		"workers/mutants/m.go":         `package mutants; import (_ "github.com/podsim/podsim/workers"; _ "github.com/podsim/podsim/workers/internal/mutant")`,
 		"workers/internal/mutant/m.go": `package mutant; import _ "fmt"`,
 		"workers/hook.go":              `package workers; import _ "github.com/podsim/podsim/workers/internal/mutant"`,
+		// model/check imports model and porcupine; model never imports
+		// model/check, and what may not import model may not import it.
+		"model/check/ok.go":       `package check; import (_ "github.com/podsim/podsim/model"; _ "github.com/anishathalye/porcupine")`,
+		"model/check/bad.go":      `package check; import _ "github.com/podsim/podsim/sim"`,
+		"model/check/bad_test.go": `package check; import _ "github.com/podsim/podsim/scenarios"`,
+		"model/cycle.go":          `package model; import _ "github.com/podsim/podsim/model/check"`,
+		"workers/check_test.go":   `package workers; import _ "github.com/podsim/podsim/model/check"`,
+		"cmd/simrun/check.go":     `package main; import _ "github.com/podsim/podsim/model/check"`,
 	}
 	for name, src := range files {
 		p := filepath.Join(root, name)
@@ -59,13 +67,17 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 	for _, v := range vs {
 		got = append(got, v.File)
 	}
-	want := []string{"cmd/simrun/bad.go", "cmd/simrun/mutant_test.go", "model/bad.go", "model/mutant.go",
+	want := []string{"cmd/simrun/bad.go", "cmd/simrun/check.go", "cmd/simrun/mutant_test.go", "model/bad.go",
+		"model/check/bad.go", "model/check/bad_test.go", "model/cycle.go", "model/mutant.go",
 		"newpkg/unlisted.go", "scenarios/x/bad.go", "sim/bad.go", "workers/bad.go", "workers/bad_test.go",
-		"workers/prod.go"}
+		"workers/check_test.go", "workers/prod.go"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("got violations in %v, want %v\n%v", got, want, vs)
 	}
 	for _, v := range vs {
+		if v.File == "model/cycle.go" && v.Why != "model must not import model/check" {
+			t.Errorf("model/cycle.go: got reason %q, want the model/check Deny rule", v.Why)
+		}
 		if v.File == "cmd/simrun/mutant_test.go" && v.Why != "only scenarios, workers/mutants may import workers/mutants" {
 			t.Errorf("cmd/simrun/mutant_test.go: got reason %q, want the ImportedOnlyBy rule", v.Why)
 		}
