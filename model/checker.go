@@ -54,9 +54,10 @@ func Reasons(errs []error) error { return reasons(errs) }
 
 // ClosedSet is a set of distinct States closed under hidden worker steps,
 // as Next returns, kept as nodes that remember each state's hash and hidden
-// successors (closure.go). It is never modified once built. For the
-// checker: porcupine's state in PorcupineModel (the powerset construction)
-// and Replay's state of a part without markers.
+// successors (closure.go). It is never modified once built, except by
+// Advance, which only a sole holder calls. For the checker: porcupine's
+// state in PorcupineModel (the powerset construction) and Replay's state
+// of a part without markers.
 type ClosedSet struct {
 	nodes []*node
 	hash  uint64
@@ -68,7 +69,10 @@ func newClosedSet(nodes []*node) *ClosedSet {
 
 // InitialClosedSet is the closed set of the object right after kubelet
 // start.
-func InitialClosedSet() *ClosedSet { return newClosedSet(initialSet()) }
+func InitialClosedSet() ClosedSet {
+	nodes := initialSet()
+	return ClosedSet{nodes: nodes, hash: setHash(nodes)}
+}
 
 // Next is the powerset step: it steps every member and closes the result.
 // If no member admits the operation it returns nil and the rejections
@@ -83,6 +87,21 @@ func (c *ClosedSet) Next(op *PartOp) (*ClosedSet, []error) {
 		return c, nil // nothing changed
 	}
 	return newClosedSet(next), nil
+}
+
+// Advance is Next for a set that only the caller holds (Replay's part
+// without markers): c becomes the next set in place, and no new ClosedSet
+// is allocated. If no member admits the operation, c is left as it was and
+// the error joins the rejections (Reasons).
+func (c *ClosedSet) Advance(op *PartOp) error {
+	next, errs := nextClosed(c.nodes, op)
+	if next == nil {
+		return reasons(errs)
+	}
+	if &next[0] != &c.nodes[0] {
+		c.nodes, c.hash = next, setHash(next)
+	}
+	return nil
 }
 
 // Same reports whether two closed sets have the same members.

@@ -21,7 +21,7 @@ import (
 func PorcupineModel() porcupine.Model {
 	return porcupine.Model{
 		Partition: Partition,
-		Init:      func() any { return model.InitialClosedSet() },
+		Init:      func() any { c := model.InitialClosedSet(); return &c },
 		Step: func(state, input, output any) (bool, any) {
 			next, _ := state.(*model.ClosedSet).Next(&model.PartOp{In: input.(model.Input), Out: asOutput(output)})
 			return next != nil, next

@@ -163,7 +163,7 @@ type replayer struct {
 	// private: the states were born here and are never handed out, so a
 	// state left alone after a fork owns its arrays again (State.Claim).
 	private bool
-	closed  []*model.ClosedSet
+	closed  []model.ClosedSet
 	parts   [][]model.State
 	room    []model.State // where parts start (reused)
 	scratch []model.State
@@ -183,12 +183,7 @@ type replayer struct {
 
 func (r *replayer) step(p int, op *model.PartOp) error {
 	if !r.witness {
-		next, errs := r.closed[p].Next(op)
-		if next == nil {
-			return model.Reasons(errs)
-		}
-		r.closed[p] = next
-		return nil
+		return r.closed[p].Advance(op)
 	}
 	// Witness mode: no closure; the states belong to Replay alone, so each
 	// is stepped in place (ApplyOn), and a rejecting one is dropped.

@@ -85,7 +85,7 @@ func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
 	if slices.ContainsFunc(ops, func(op model.Op) bool { return isWorkerStep(op.Input) }) {
 		r.startWitness(plan.parts)
 	} else {
-		r.closed = make([]*model.ClosedSet, plan.parts)
+		r.closed = make([]model.ClosedSet, plan.parts)
 		for p := range r.closed {
 			r.closed[p] = model.InitialClosedSet()
 		}

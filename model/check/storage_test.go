@@ -26,7 +26,8 @@ func TestStatesAreImmutable(t *testing.T) {
 	}
 	for _, ops := range [][]model.Op{newGenerator(5, 6).run(300), withoutMarkers(newWitnessGen(5, 6).run(300))} {
 		for _, part := range Partition(toPorcupine(seq(ops...))) {
-			set := model.InitialClosedSet() // porcupine's step (PorcupineModel)
+			start := model.InitialClosedSet()
+			set := &start // porcupine's step (PorcupineModel)
 			for i, op := range part {
 				next, _ := set.Next(&model.PartOp{In: op.Input.(model.Input), Out: asOutput(op.Output)})
 				if next == nil {
