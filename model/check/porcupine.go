@@ -10,25 +10,28 @@ import (
 
 // PorcupineModel is the model in porcupine's terms, partitioned by pod UID
 // (static pods by full name, see Partition). The model is nondeterministic —
-// each step is Step followed by Closure — and porcupine sees it through the
-// powerset construction of porcupine.NondeterministicModel.ToModel, done
-// here by hand: a porcupine state is a closed set of States
-// (*model.ClosedSet).
-// Doing it here lets the set keep its members' hashes and closure memos,
-// hand back the very same set when an operation changes nothing, and
-// compare sets by hash instead of pairwise. Inputs are the Input types of
-// this package; outputs are Answer, KnownPods or nil.
+// each step is model.Step followed by model.Closure — and porcupine sees it
+// through the powerset construction of
+// porcupine.NondeterministicModel.ToModel, done by hand: a porcupine state
+// is a closed set of States (*model.ClosedSet). Doing it by hand lets the
+// set keep its members' hashes and closure memos, hand back the very same
+// set when an operation changes nothing, and compare sets by hash instead
+// of pairwise. Inputs are package model's Input types; outputs are
+// model.Answer, model.KnownPods or nil.
 func PorcupineModel() porcupine.Model {
 	return porcupine.Model{
 		Partition: Partition,
 		Init:      func() any { c := model.InitialClosedSet(); return &c },
 		Step: func(state, input, output any) (bool, any) {
+			if _, ok := input.(chain); ok { // PorcupineMarkedModel's: an unknown operation here
+				return false, (*model.ClosedSet)(nil)
+			}
 			next, _ := state.(*model.ClosedSet).Next(&model.PartOp{In: input.(model.Input), Out: asOutput(output)})
 			return next != nil, next
 		},
 		Equal:             func(a, b any) bool { return a.(*model.ClosedSet).Same(b.(*model.ClosedSet)) },
 		Hash:              func(s any) uint64 { return s.(*model.ClosedSet).Hash() },
-		DescribeOperation: func(in, out any) string { return model.Describe(in.(model.Input), asOutput(out)) },
+		DescribeOperation: DescribeOperation,
 		DescribeState:     func(s any) string { return s.(*model.ClosedSet).Describe() },
 	}
 }
