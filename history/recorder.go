@@ -18,7 +18,7 @@ import (
 // second order is the witness: replaying it through the model is linear,
 // and a legal replay proves the history linearizable without a search.
 //
-// Recording contract (model/doc.go "Recording contract", model.Replay):
+// Recording contract (model/doc.go "Recording contract", check.Replay):
 //
 //   - A client call (ClientCall … ClientReturn with one ID) is the interval
 //     [2·call seq, 2·return seq]. Callback entry and return (SyncBegin,
@@ -52,7 +52,7 @@ import (
 // step (take, abort, acknowledge, apply an outcome, or nothing), so Replay
 // runs in witness mode and need not explore when the worker stepped. The
 // markers never reach porcupine's history (no client could observe them;
-// model.Partition drops them anyway), only Replay's. nil switches them off:
+// check.Partition drops them anyway), only Replay's. nil switches them off:
 // Replay then explores the hidden steps itself (closure mode).
 var witnessWorkerStep = func(uid string) model.Input { return model.WorkerStep{UID: uid} }
 
@@ -213,7 +213,7 @@ type Effect struct {
 	At   time.Duration
 }
 
-// Witness is the effect order as model.Replay takes it.
+// Witness is the effect order as check.Replay takes it.
 func (h History) Witness() []model.Op {
 	out := make([]model.Op, len(h.Effects))
 	for i, e := range h.Effects {
@@ -237,7 +237,7 @@ func (h History) Unmarked() ([]model.Op, []int) {
 }
 
 // MarkedOps is Ops with the worker-step markers added, each a point at its
-// event (as callbacks are), for model.CheckMarked.
+// event (as callbacks are), for check.CheckMarked.
 func (h History) MarkedOps() []porcupine.Operation {
 	ops := slices.Clip(h.Ops)
 	for _, e := range h.Effects {

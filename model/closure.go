@@ -201,7 +201,7 @@ func sameSet(a, b []*node) bool {
 // some state admits the operation it returns the new closed set — nodes
 // itself when the operation changed none and rejected none — else nil and
 // the rejections (formatted only if someone reads them).
-func nextClosed(nodes []*node, op *partOp) ([]*node, []error) {
+func nextClosed(nodes []*node, op *PartOp) ([]*node, []error) {
 	arena := arenas.Get().(*recordArena)
 	defer func() { arena.reset(); arenas.Put(arena) }()
 	seeds := make([]*node, 0, len(nodes)+1)
@@ -211,7 +211,7 @@ func nextClosed(nodes []*node, op *partOp) ([]*node, []error) {
 	unchanged := true
 	for _, n := range nodes {
 		var err error
-		buf, err = op.apply(buf[:0], n.s.clone().withArena(arena))
+		buf, err = op.Apply(buf[:0], n.s.clone().withArena(arena))
 		switch {
 		case err != nil:
 			errs = append(errs, err)

@@ -10,8 +10,6 @@ import (
 // "worker/a SyncTerminatingPod begin v3 grace=5".
 func Describe(in Input, out Output) string {
 	switch in := in.(type) {
-	case chain:
-		return describeChain(in)
 	case UpdatePod:
 		return "client UpdatePod " + describeUpdate(in)
 	case SyncKnownPods:

@@ -1,12 +1,8 @@
 package model
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/anishathalye/porcupine"
 )
 
 // TestDescribe pins the trace-line rendering of every operation.
@@ -66,25 +62,9 @@ func TestDescribeState(t *testing.T) {
 	}
 }
 
-// TestVisualize renders a rejected history through porcupine, which uses
-// the adapter's DescribeOperation and DescribeState.
-func TestVisualize(t *testing.T) {
-	hist := toPorcupine(seq(do(upd(Kill, pod("a", 1))), op(q(IsPodTerminationRequested, "a"), no)))
-	res, info := Check(hist, time.Second)
-	if res != porcupine.Illegal {
-		t.Fatalf("got %v, want Illegal", res)
-	}
-	var buf bytes.Buffer
-	if err := porcupine.Visualize(PorcupineModel(), info, &buf); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "IsPodTerminationRequested(a)") {
-		t.Error("visualization lacks the operation description")
-	}
-}
-
 // TestStepRejectsMalformedOperations: wrong output types are reported, not
-// panics; malformed porcupine inputs panic with a clear message.
+// panics (model/check's TestPartitionRejectsMalformedInput: malformed
+// porcupine inputs panic with a clear message).
 func TestStepRejectsMalformedOperations(t *testing.T) {
 	for _, o := range []Op{
 		{Input: q(CouldHaveRunningContainers, "a")},
@@ -96,10 +76,4 @@ func TestStepRejectsMalformedOperations(t *testing.T) {
 			t.Errorf("%s accepted", Describe(o.Input, o.Output))
 		}
 	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "not a model.Input") {
-			t.Errorf("recovered %v", r)
-		}
-	}()
-	Partition([]porcupine.Operation{{Input: "bogus"}})
 }

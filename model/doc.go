@@ -3,7 +3,14 @@
 // upstream minus the contract gaps of §1.17) as a pure step function over
 // plain values. It is written from SPEC.md alone and shares no code with
 // package workers, so that it is a second, independent reading of the spec.
-// It imports only the standard library and porcupine.
+// It imports only the standard library.
+//
+// This package is the specification: operations (ops.go), state
+// (state.go), and the step rules (step.go, update.go, worker.go,
+// observe.go, known.go, grace.go), with Step, Closure and Next to apply
+// them. Checking histories against it — partitioning, Replay and its
+// witness walk, the porcupine adapters — is package model/check, which
+// imports this one (never the other way).
 //
 // # Operations
 //
@@ -32,11 +39,11 @@
 // runtime status cannot be read, acknowledge termination, apply a returned
 // outcome. When they happened is genuinely unknown and it matters — an
 // update landing just before or just after the take is delivered now or
-// next time — so Closure keeps every possibility and PorcupineModel is the
-// powerset of this nondeterministic model (porcupine's
-// NondeterministicModel construction, done by hand: a porcupine state is a
-// closed set of States). A deterministic, lazier encoding was considered and
-// rejected: it has to guess which later observation forces which order
+// next time — so Closure keeps every possibility and model/check's
+// PorcupineModel is the powerset of this nondeterministic model
+// (porcupine's NondeterministicModel construction, done by hand: a
+// porcupine state is a ClosedSet). A deterministic, lazier encoding was
+// considered and rejected: it has to guess which later observation forces which order
 // (e.g. a query between the take and the acknowledgement), and guesses there
 // produce false alarms. Witness mode is the exception where the recorder
 // tells the model when the worker stepped.
@@ -49,25 +56,15 @@
 // an idle worker's context is allowed, not required (State.MayCancel), right
 // after the step that requested termination or shortened the grace.
 //
-// # Partitions and the witness fast path
-//
-// Partition splits a history by pod UID; static pods sharing a full name
-// share a part, and SyncKnownPods is copied into every part that owns UIDs,
-// restricted to them. Replay checks a totally ordered history (the
-// simulation knows the order in which operations took effect) part by part
-// in linear time: ok means linearizable; not ok means only that this order
-// is not a linearization, and porcupine decides. Without markers Replay
-// steps closed sets of states (Next), exploring the hidden steps.
-//
 // # Witness mode: WorkerStep markers
 //
 // The simulation can see when a worker runs its hidden steps: each is a
 // critical section of the worker goroutine. A history that carries a
-// WorkerStep{UID} marker for each of them is replayed in witness mode (Replay
-// switches to it when the history holds at least one marker): hidden steps
-// happen only at markers, so Replay steps one state per part — two while
-// the recorder cannot tell which of two outcomes a section had — with no
-// closure at all, and the cost per operation is a few hundred nanoseconds.
+// WorkerStep{UID} marker for each of them is checked in witness mode
+// (model/check's Replay switches to it when the history holds at least one
+// marker): hidden steps happen only at markers, so the checker steps one
+// state per part — two while the recorder cannot tell which of two
+// outcomes a section had — with Step and no closure at all.
 //
 // Recording contract for WorkerStep. Record one marker at every acquisition
 // of the pod lock (podLock) by the worker goroutine worker/<uid>, at the
@@ -84,8 +81,8 @@
 // acquisitions by the goroutine of an earlier incarnation of the UID (a
 // purged record's worker that exits after a new record for the UID exists)
 // if the recorder can tell them apart; if it cannot, the misplaced marker
-// can make Replay fail, never pass wrongly, and the caller falls back to
-// Replay without markers or to porcupine.
+// can make model/check's Replay fail, never pass wrongly, and the caller
+// falls back to Replay without markers or to porcupine.
 //
 // A marker applies whichever hidden step its UID's record enables: idle
 // with an update it may take, the take (or the unstarted cleanup); after a
@@ -96,9 +93,10 @@
 // and between the acknowledgement and the terminating callback's entry (the
 // worker calls it at once, §1.8 step 3). Witness mode only restricts when
 // hidden steps happen, so it accepts a subset of what the closure accepts:
-// ok still means linearizable. Partition drops markers (porcupine explores
-// the hidden steps itself), so histories for porcupine may carry them or
-// not; Next applies a marker like Step and closes the result as usual.
+// ok still means linearizable. model/check's Partition drops markers
+// (porcupine explores the hidden steps itself), so histories for porcupine
+// may carry them or not; Next applies a marker like Step and closes the
+// result as usual.
 //
 // # Mechanics
 //
@@ -106,41 +104,44 @@
 // known.go and grace.go. They are written once, as stepOn: one operation
 // applied to a *State in place, with a second outcome written into storage
 // the caller provides when there are two (forkInto: only the records are
-// copied). Step is stepOn on a copy; Replay's witness mode calls it on the
-// one state per part it alone holds, so a long run allocates almost
-// nothing. Rules that mostly read a record point at it (recordRef); the
-// ones that run at almost every operation (UpdatePod, the worker's critical
-// sections, callback entry and return) change it where it is
-// (recordToChange: the records are made the state's own first, copy on
-// write), the others copy it to change it and hand it to put by pointer (a
-// Record is 200 bytes). What makes them fast is kept apart and does not
+// copied). Step is stepOn on a copy; model/check's witness walk calls it
+// (PartOp.ApplyOn) on the one state per part it alone holds, so a long run
+// allocates almost nothing. Rules that mostly read a record point at it
+// (recordRef); the ones that run at almost every operation (UpdatePod, the
+// worker's critical sections, callback entry and return) change it where
+// it is (recordToChange: the records are made the state's own first, copy
+// on write), the others copy it to change it and hand it to put by pointer
+// (a Record is 200 bytes). What makes them fast is kept apart and does not
 // change what they compute: storage.go and storage_static.go (records and
 // lists as small sorted slices shared copy-on-write between states,
-// searched by equality first while short; a state that Replay alone holds
-// writes in place), replay.go (Replay walks the parts one after the other,
-// each through its own list of operations; a pool of plans and part states
-// reused from one Replay call to the next, with an arena and slabs that
-// lend the parts their record arrays and small lists; a part's records also
-// grow there, and the arena's next chunk is twice the last, so a long
-// Replay settles on one chunk instead of allocating one per call),
-// replay_fast.go (witness mode looks for a witness path depth first, one
-// state per part, a fork's other outcome kept aside with arrays of its own;
-// only when there is none does Replay walk the set of every outcome, for
-// the exact first failure), hash.go (Equal and a mixing Hash), closure.go
+// searched by equality first while short; a state that the checker alone
+// holds writes in place), hash.go (Equal and a mixing Hash), closure.go
 // (closed sets of nodes that remember each state's hash and hidden
 // successors, so a state an operation leaves unchanged is never
 // re-explored; record arrays for the many states tried and dropped are lent
-// from a pooled arena), partition.go (integer union-find; one type switch
-// and one UID lookup per operation through a small direct-mapped cache;
-// nodes numbered without map lookups), partition_parts.go (each part's
-// operations and its shares of every SyncKnownPods listed once, by counting
-// sorts), partition_known.go (SyncKnownPods split by part in one pass, for
-// Partition), porcupine_chains.go (PorcupineMarkedModel hands porcupine
-// each run of operations that nothing else in the part overlaps as one
-// operation: such a run is linearized back to back in every linearization)
-// and reject.go (rejections formatted only when read).
+// from a pooled arena) and reject.go (rejections formatted only when read).
 // The exported map views State.Records and State.Notify are filled in on
 // the states the exported functions return, for tests and tools.
+//
+// # What the checker uses (checker.go, arena.go)
+//
+// model/check steps States in place and reuses their memory, which needs
+// the copy-on-write layer above (State's unexported fields). That layer
+// stays here, beside the State it describes, and the checker gets a small
+// exported handle on it, each name documented as being for the checker:
+// PartOp (an operation as one part sees it; Apply, and ApplyOn, the step
+// in place), ClosedSet (a closed set: porcupine's state, and Replay's
+// without markers), Reasons, State.Clone, Publish, Claim, Release and
+// ReuseRecords (the copy-on-write marks), and Arena (the memory Replay
+// lends its parts). Moving the layer to model/check instead would have
+// meant exporting State's internals. Pod.AppendFullName (for partition
+// planning), State.Answer and State.KnownPods (what a query and
+// SyncKnownPods return in a state, for generators of legal histories) are
+// spec-level helpers exported for the same package. Describe,
+// DescribeState and DescribeRecord stay here: the rules' rejections and
+// the spec's tests render operations and states with them. A reader of
+// the specification can skip checker.go, arena.go, closure.go, storage.go,
+// storage_static.go and hash.go.
 //
 // # Fixed behaviour (BUGS.md G1–G4)
 //
@@ -193,7 +194,4 @@
 //     not set deleted (literal §1.4 step 6), so content is not removed.
 //   - SyncEnd(canceled) is accepted whether or not the context fired, and
 //     acts like an error; a cancellation with no cause is rejected.
-//   - SyncKnownPods copied into partitions may linearize at different
-//     instants in different parts: porcupine can only accept more, never
-//     reject a linearizable history. Replay over one global order is exact.
 package model

@@ -3,8 +3,6 @@ package model
 import (
 	"slices"
 	"testing"
-
-	"github.com/anishathalye/porcupine"
 )
 
 // Builders for readable tests: pods named after their UID in namespace ns,
@@ -69,42 +67,6 @@ const (
 	yes = Answer(true)
 	no  = Answer(false)
 )
-
-// timed is an operation with a real-time interval and a client.
-type timed struct {
-	Op
-	call, ret int64
-	client    int
-}
-
-// seq makes a sequential history: each op at [2i, 2i+1].
-func seq(ops ...Op) []timed {
-	out := make([]timed, len(ops))
-	for i, o := range ops {
-		out[i] = timed{Op: o, call: int64(2 * i), ret: int64(2*i + 1)}
-	}
-	return out
-}
-
-func at(client int, call, ret int64, o Op) timed {
-	return timed{Op: o, call: call, ret: ret, client: client}
-}
-
-func toPorcupine(h []timed) []porcupine.Operation {
-	out := make([]porcupine.Operation, len(h))
-	for i, t := range h {
-		out[i] = porcupine.Operation{ClientId: t.client, Input: t.Input, Call: t.call, Output: t.Output, Return: t.ret}
-	}
-	return out
-}
-
-func opsOf(h []timed) []Op {
-	out := make([]Op, len(h))
-	for i, t := range h {
-		out[i] = t.Op
-	}
-	return out
-}
 
 // mustRun replays ops from the initial state and returns the closed set of
 // possible states.

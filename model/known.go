@@ -22,6 +22,14 @@ func stepSyncKnownPods(s *State, in SyncKnownPods, got KnownPods) error {
 	return nil
 }
 
+// KnownPods is what SyncKnownPods(desired) returns in s, sorted by UID; s
+// is not modified. For tools and for generators of legal histories
+// (model/check's tests).
+func (s State) KnownPods(desired []string) KnownPods {
+	c := s.clone()
+	return syncKnownPods(&c, desired)
+}
+
 // syncKnownPods applies SyncKnownPods to s and returns its result, sorted.
 func syncKnownPods(s *State, desired []string) KnownPods { return appendKnownPods(nil, s, desired) }
 

@@ -38,6 +38,10 @@ func answer(s *State, q Query) bool {
 	return r.Evicted || (r.Deleted && r.Terminated) // ShouldPodContentBeRemoved
 }
 
+// Answer is what query q returns in s (SPEC §1.14): for tools and for
+// generators of legal histories (model/check's tests).
+func (s State) Answer(q Query) Answer { return Answer(answer(&s, q)) }
+
 func stepQuery(s *State, q Query, got Answer) error {
 	if want := answer(s, q); bool(got) != want {
 		subject, state := q.UID, "unknown"

@@ -47,12 +47,12 @@ type Pod struct {
 // FullName is the static-pod exclusion key, name_namespace (SPEC §1.10).
 func (p Pod) FullName() string {
 	var room [64]byte
-	return string(p.appendFullName(room[:0]))
+	return string(p.AppendFullName(room[:0]))
 }
 
-// appendFullName appends FullName to dst, so that a lookup keyed by it
-// need not allocate (planPartitions).
-func (p *Pod) appendFullName(dst []byte) []byte {
+// AppendFullName appends FullName to dst, so that a lookup keyed by it
+// need not allocate (for the checker: model/check plans partitions by it).
+func (p *Pod) AppendFullName(dst []byte) []byte {
 	return append(append(append(dst, p.Name...), '_'), p.Namespace...)
 }
 

@@ -56,7 +56,7 @@ type Driver struct {
 	universe map[types.UID]bool
 
 	checks checker
-	// ForcePorcupine runs porcupine (model.Check) on every history, not
+	// ForcePorcupine runs porcupine (model/check.Check) on every history, not
 	// only when the witness replay fails.
 	ForcePorcupine bool
 	// Moves are the moves applied so far (the run's script); Step counts

@@ -52,7 +52,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 }
 
 // TestPorcupineAgreesWithReplay: with porcupine run on every history
-// (model.Check, not only when the witness replay fails), the verdicts do
+// (model/check.Check, not only when the witness replay fails), the verdicts do
 // not change and the two readings of the model never disagree
 // (Invariant "internal").
 func TestPorcupineAgreesWithReplay(t *testing.T) {

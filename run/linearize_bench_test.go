@@ -9,7 +9,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/internal/cputime"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -84,7 +84,7 @@ func BenchmarkCheck(b *testing.B) {
 			run  func()
 		}{
 			{"witness", func() { linearize.CheckHistory(h, linearize.Options{}) }},
-			{"closure", func() { model.Replay(unmarked) }},
+			{"closure", func() { check.Replay(unmarked) }},
 			{"porcupine", func() {
 				if v := linearize.CheckHistory(h, linearize.Options{ForcePorcupine: true, PorcupineTimeout: time.Minute}); v.Porcupine != "Ok" {
 					b.Logf("%s: porcupine %s", name, v.Porcupine)

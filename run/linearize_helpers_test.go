@@ -9,6 +9,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -61,7 +62,7 @@ func TestLinearizeDebugSeed(t *testing.T) {
 	v := linearize.CheckHistory(r.h, linearize.Options{ForcePorcupine: true})
 	fmt.Println(f.Generate(plan.SeedStreams(seed).Plan))
 	fmt.Printf("run error: %v\nverdict: %s witness=%v (%s) porcupine=%s\n", r.runErr, v.Result, v.Witness, v.Mode, v.Porcupine)
-	if ok, at, reason := model.Replay(r.h.Witness()); !ok {
+	if ok, at, reason := check.Replay(r.h.Witness()); !ok {
 		fmt.Printf("with markers: fails at %d: %s\n", at, reason)
 	}
 	fmt.Print(linearize.WitnessText(r.h, v))
@@ -70,7 +71,7 @@ func TestLinearizeDebugSeed(t *testing.T) {
 			for _, lin := range part {
 				fmt.Printf("partition %d linearization:\n", p)
 				for _, op := range lin {
-					fmt.Printf("  [%d,%d] %s\n", op.Call, op.Return, model.Describe(op.Input.(model.Input), asModelOutput(op.Output)))
+					fmt.Printf("  [%d,%d] %s\n", op.Call, op.Return, check.DescribeOperation(op.Input, asModelOutput(op.Output)))
 				}
 			}
 		}

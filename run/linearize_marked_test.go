@@ -7,12 +7,12 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/sim"
 )
 
 // TestMarkedSearchIsSound: porcupine over the history with its markers
-// (model.CheckMarked, searchHistory's first try) accepts only histories
+// (check.CheckMarked, searchHistory's first try) accepts only histories
 // that porcupine without them accepts too, on recorded swarm histories —
 // whose operations overlap, so there are orders to search — and on their
 // corrupted copies; and it accepts most uncorrupted ones (else it would
@@ -35,8 +35,8 @@ func TestMarkedSearchIsSound(t *testing.T) {
 		}
 		for i, h := range histories {
 			total++
-			marked, _ := model.CheckMarked(h.MarkedOps(), time.Minute)
-			plain, _ := model.Check(h.Ops, time.Minute)
+			marked, _ := check.CheckMarked(h.MarkedOps(), time.Minute)
+			plain, _ := check.Check(h.Ops, time.Minute)
 			if marked == porcupine.Ok && plain != porcupine.Ok {
 				t.Fatalf("seed %d history %d: with markers Ok, without them %v", seed, i, plain)
 			}

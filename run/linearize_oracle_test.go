@@ -14,6 +14,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
@@ -136,7 +137,7 @@ func TestLinearizabilityReportsIllegal(t *testing.T) {
 // slowCheck is porcupine over a model whose every step takes 20 ms: with a
 // 1 ms bound the search cannot finish, whatever the machine.
 func slowCheck(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
-	m := model.PorcupineModel()
+	m := check.PorcupineModel()
 	stepContext, step := m.StepContext, m.Step
 	m.StepContext = func(ctx context.Context, state, in, out any) (bool, any) {
 		time.Sleep(20 * time.Millisecond)

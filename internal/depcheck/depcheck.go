@@ -50,6 +50,10 @@ func Rules() []Rule {
 		{Dir: "workers/mutants", Allow: []string{"std", "workers"},
 			ImportedOnlyBy: []string{"world", "workers/mutants", "baseline"}},
 		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine"},
+			TestDeny: []string{"workers", "sim", "world", "run", "model/check"}},
+		// The checker beside the specification: partitioning, the witness
+		// replay, porcupine's adapters.
+		{Dir: "model/check", Allow: []string{"std", "github.com/anishathalye/porcupine", "model"},
 			TestDeny: []string{"workers", "sim", "world", "run"}},
 		// The shared vocabulary: plans, the history of a run, the oracles'
 		// seam. None knows a target.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 )
 
 // Artifact file names the linearizability oracle writes into
@@ -75,7 +76,7 @@ func visualize(h history.History, v Verdict) ([]byte, error) {
 	}
 	info.AddAnnotations(annotations(h))
 	var buf bytes.Buffer
-	if err := porcupine.Visualize(model.PorcupineModel(), info, &buf); err != nil {
+	if err := porcupine.Visualize(check.PorcupineModel(), info, &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 	Reproduce string
 	// Trace returns the target's canonical trace, for the artifacts.
 	Trace func() string
-	// Search is porcupine's search over a history; nil means model.Check.
+	// Search is porcupine's search over a history; nil means check.Check.
 	// (Tests slow it down to provoke a timeout.)
 	Search func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
 }
@@ -47,7 +48,7 @@ type Options struct {
 // history cannot stall a sweep.
 const DefaultPorcupineTimeout = 10 * time.Second
 
-// checkFunc is porcupine's search over a history: model.Check, or a
+// checkFunc is porcupine's search over a history: check.Check, or a
 // wrapper in tests (a slow model, to provoke a timeout).
 type checkFunc func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
 
@@ -69,11 +70,11 @@ type linearizability struct {
 func New(opts Options) oracle.Oracle { return newLinearizability(opts) }
 
 func newLinearizability(opts Options) *linearizability {
-	check := checkFunc(model.Check)
+	search := checkFunc(check.Check)
 	if opts.Search != nil {
-		check = opts.Search
+		search = opts.Search
 	}
-	return &linearizability{rec: history.NewRecorder(), opts: opts, check: check}
+	return &linearizability{rec: history.NewRecorder(), opts: opts, check: search}
 }
 
 // Observe implements oracle.Oracle: every event goes to the recorder.
@@ -121,10 +122,10 @@ type Verdict struct {
 // CheckHistory judges a recorded history: the witness replay first, and
 // porcupine only when it fails (or always, with opts.ForcePorcupine).
 func CheckHistory(h history.History, opts Options) Verdict {
-	return checkHistory(h, opts, model.Check)
+	return checkHistory(h, opts, check.Check)
 }
 
-func checkHistory(h history.History, opts Options, check checkFunc) Verdict {
+func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
 	v := replayWitness(h)
 	ok := v.Witness
 	if ok && !opts.ForcePorcupine {
@@ -134,7 +135,7 @@ func checkHistory(h history.History, opts Options, check checkFunc) Verdict {
 	if v.Timeout == 0 {
 		v.Timeout = DefaultPorcupineTimeout
 	}
-	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), check)
+	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), search)
 	if !ok {
 		// The witness proves nothing when it fails: porcupine decides.
 		v.Result = v.Porcupine
@@ -143,20 +144,20 @@ func checkHistory(h history.History, opts Options, check checkFunc) Verdict {
 }
 
 // searchHistory is porcupine's verdict on h. It searches the history with
-// its worker-step markers first (model.PorcupineMarkedModel: hidden steps
+// its worker-step markers first (check.PorcupineMarkedModel: hidden steps
 // only at the markers, so no closure and much smaller states), whose Ok is
 // final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
 // or no markers — check searches the history without them and decides.
-func searchHistory(h history.History, timeout time.Duration, check checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+func searchHistory(h history.History, timeout time.Duration, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	if marked := h.MarkedOps(); len(marked) > len(h.Ops) {
-		if res, info := model.CheckMarked(marked, timeout); res == porcupine.Ok {
+		if res, info := check.CheckMarked(marked, timeout); res == porcupine.Ok {
 			return res, info
 		}
 	}
-	return check(h.Ops, timeout)
+	return search(h.Ops, timeout)
 }
 
-// replayWitness is the witness: the effect order through model.Replay,
+// replayWitness is the witness: the effect order through check.Replay,
 // with the worker-step markers first (witness mode: no search at all), and
 // if that fails without them (closure mode: Replay explores when the
 // workers stepped). The second try exists because a marker can be
@@ -169,13 +170,13 @@ func replayWitness(h history.History) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
 	ops, index := h.Unmarked()
 	if len(ops) < len(h.Effects) {
-		if v.Witness, v.FailedAt, v.Reason = model.Replay(h.Witness()); v.Witness {
+		if v.Witness, v.FailedAt, v.Reason = check.Replay(h.Witness()); v.Witness {
 			return v
 		}
 	}
 	v.Mode = "closure"
 	var at int
-	if v.Witness, at, v.Reason = model.Replay(ops); !v.Witness {
+	if v.Witness, at, v.Reason = check.Replay(ops); !v.Witness {
 		v.FailedAt = index[at]
 	} else {
 		v.FailedAt, v.Reason = -1, ""

@@ -1,10 +1,10 @@
-package model
+package check
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // Chains: less work for porcupine's search, same verdict (mechanics).
@@ -25,16 +25,16 @@ import (
 
 // timedOp is an operation of one part with its real-time interval.
 type timedOp struct {
-	op        partOp
+	op        model.PartOp
 	call, ret int64
 	client    int
 }
 
 // chain is a run of operations linearized back to back (never recorded; only
 // PorcupineMarkedModel's partition builds it).
+// It is not a model.Input: PorcupineMarkedModel's Step and
+// DescribeOperation tell it apart.
 type chain []timedOp
-
-func (chain) isInput() {}
 
 // partitionChained is PartitionMarked with each run of two or more
 // consecutive unoverlapped operations of a part made one chain operation.
@@ -47,9 +47,9 @@ func partitionChained(history []porcupine.Operation) [][]porcupine.Operation {
 	}
 	var split knownSplit
 	var uids []string // one array for every part's desired UIDs, and one
-	var known KnownPods
+	var known model.KnownPods
 	for i, h := range history {
-		t := timedOp{op: partOp{in: ops[i].Input, out: ops[i].Output}, call: h.Call, ret: h.Return, client: h.ClientId}
+		t := timedOp{op: model.PartOp{In: ops[i].Input, Out: ops[i].Output}, call: h.Call, ret: h.Return, client: h.ClientId}
 		p := plan.partOf[i]
 		if p != broadcast {
 			timed[p] = append(timed[p], t)
@@ -59,9 +59,9 @@ func partitionChained(history []porcupine.Operation) [][]porcupine.Operation {
 		for q, owns := range plan.owns {
 			if owns {
 				in, kept := split.part(q)
-				t.op = partOp{restricted: true}
-				uids, t.op.desired = carve(uids, in.Desired)
-				known, t.op.kept = carve(known, kept)
+				t.op = model.PartOp{Restricted: true}
+				uids, t.op.Desired = carve(uids, in.Desired)
+				known, t.op.Kept = carve(known, kept)
 				timed[q] = append(timed[q], t)
 			}
 		}
@@ -91,7 +91,7 @@ func chainRuns(part []timedOp) []porcupine.Operation {
 		}
 		op := porcupine.Operation{ClientId: part[i].client, Call: part[i].call, Return: part[j-1].ret}
 		if j-i == 1 {
-			op.Input, op.Output = part[i].op.boxed()
+			op.Input, op.Output = boxed(&part[i].op)
 		} else {
 			op.Input = chain(part[i:j:j])
 		}
@@ -102,11 +102,11 @@ func chainRuns(part []timedOp) []porcupine.Operation {
 }
 
 // boxed returns the operation as an Input and Output.
-func (o *partOp) boxed() (Input, Output) {
-	if o.restricted {
-		return SyncKnownPods{Desired: o.desired}, o.kept
+func boxed(o *model.PartOp) (model.Input, model.Output) {
+	if o.Restricted {
+		return model.SyncKnownPods{Desired: o.Desired}, o.Kept
 	}
-	return o.in, o.out
+	return o.In, o.Out
 }
 
 // unoverlapped reports, for operations sorted by call time, which ones no
@@ -140,9 +140,9 @@ func compareInt64(a, b int64) int {
 // nextChain steps every member through the whole run, in place on private
 // copies (no intermediate porcupine state): nil if no state survives.
 func (m *markedSet) nextChain(run chain) *markedSet {
-	r := replayer{witness: true, parts: [][]State{make([]State, len(m.states), len(m.states)+1)}}
+	r := replayer{witness: true, parts: [][]model.State{make([]model.State, len(m.states), len(m.states)+1)}}
 	for i := range m.states {
-		r.parts[0][i] = m.states[i].clone() // shared: written only after a copy
+		r.parts[0][i] = m.states[i].Clone() // shared: written only after a copy
 	}
 	for k := range run {
 		if err := r.step(0, &run[k].op); err != nil {
@@ -151,19 +151,10 @@ func (m *markedSet) nextChain(run chain) *markedSet {
 	}
 	next := r.parts[0]
 	for i := range next {
-		next[i].publish()
+		next[i].Publish()
 	}
-	if len(next) == 1 && len(m.states) == 1 && next[0].equal(&m.states[0]) {
+	if len(next) == 1 && len(m.states) == 1 && next[0].Equal(m.states[0]) {
 		return m
 	}
 	return newMarkedSet(next)
-}
-
-// describeChain renders a chain as its operations in order.
-func describeChain(run chain) string {
-	parts := make([]string, len(run))
-	for i := range run {
-		parts[i] = Describe(run[i].op.boxed())
-	}
-	return strings.Join(parts, "; ")
 }

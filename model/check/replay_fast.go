@@ -1,4 +1,6 @@
-package model
+package check
+
+import "github.com/podsim/podsim/model"
 
 // Witness mode, depth first. A part's walk in witness mode steps one state;
 // where an operation has two outcomes (a fork: abort or acknowledge after a
@@ -16,8 +18,8 @@ package model
 // the first failure and its reasons.
 //
 // The outcome kept aside is given copies of the lists it shares with the
-// other (detach), so that both own every array they hold and write in
-// place: the path taken never writes into the one kept aside.
+// other (model.Arena.Detach), so that both own every array they hold and
+// write in place: the path taken never writes into the one kept aside.
 
 // partCursor is a position in a part's operations, their shares of the
 // SyncKnownPods, and the index before which the walk stops.
@@ -42,7 +44,7 @@ func (c *partCursor) next() (i int32, known, more bool) {
 	return i, known, i < c.end
 }
 
-func (r *replayer) cursor(w *partWalk, ops []Op, q, limit int) partCursor {
+func (r *replayer) cursor(w *partWalk, ops []model.Op, q, limit int) partCursor {
 	c := partCursor{ops: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
 	if limit >= 0 {
 		c.end = int32(limit)
@@ -53,13 +55,13 @@ func (r *replayer) cursor(w *partWalk, ops []Op, q, limit int) partCursor {
 // pendingFork is an outcome kept aside: the state (which shares no array
 // with any other) and where its walk resumes.
 type pendingFork struct {
-	state State
+	state model.State
 	at    partCursor
 }
 
 // walkFast reports whether part q's operations before limit have a
 // witness path (see above). false is not a verdict: walkExact decides.
-func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit int) bool {
+func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []model.Op, q, limit int) bool {
 	r.startPart()
 	at := r.cursor(w, ops, q, limit)
 	budget := (1+r.detours)*len(at.ops) + 64 // steps, stepping back included
@@ -70,12 +72,13 @@ func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit
 		if !more {
 			return true
 		}
-		var alt *State
+		var alt *model.State
 		var err error
 		if known {
 			err = stepKnownShare(s, &at.shares, i)
 		} else {
-			alt, err = stepOn(s, &r.spare, ops[i].Input, ops[i].Output)
+			op := model.PartOp{In: ops[i].Input, Out: ops[i].Output}
+			alt, err = op.ApplyOn(s, &r.spare)
 		}
 		if (err != nil || alt != nil) && !r.fork(s, &at, ops, err) {
 			return false
@@ -85,18 +88,17 @@ func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []Op, q, limit
 }
 
 // stepKnownShare steps s through its share of SyncKnownPods i.
-func stepKnownShare(s *State, shares *partShares, i int32) error {
+func stepKnownShare(s *model.State, shares *partShares, i int32) error {
 	desired, kept := shares.next(i)
-	if err := s.enterLock(); err != nil {
-		return err
-	}
-	return stepSyncKnownPods(s, SyncKnownPods{Desired: desired}, kept)
+	op := model.PartOp{Restricted: true, Desired: desired, Kept: kept}
+	_, err := op.ApplyOn(s, nil)
+	return err
 }
 
 // fork handles the step of walkFast that did not leave one state: a
 // rejection resumes the last outcome kept aside (false if there is none),
 // two outcomes keep one aside.
-func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
+func (r *replayer) fork(s *model.State, at *partCursor, ops []model.Op, err error) bool {
 	switch {
 	case err != nil && len(r.forks) == 0:
 		return false
@@ -115,9 +117,9 @@ func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
 		} else {
 			*aside = r.spare
 		}
-		r.spare.own, r.spare.recs = 0, nil // its arrays are the outcome's now (takeSpare)
-		r.detach(aside)
-		s.claim() // it shares nothing with the outcome kept aside any more
+		r.spare.Release() // its arrays are the outcome's now (takeSpare)
+		r.mem.Detach(aside)
+		s.Claim() // it shares nothing with the outcome kept aside any more
 	}
 	return true
 }
@@ -128,43 +130,17 @@ func (r *replayer) fork(s *State, at *partCursor, ops []Op, err error) bool {
 // acknowledge), this tells which outcome to try first: a callback entry
 // rejects the abort, a marker the acknowledgement. Only an order: both
 // outcomes are tried if need be.
-func ackLikely(at *partCursor, ops []Op) bool {
+func ackLikely(at *partCursor, ops []model.Op) bool {
 	for _, i := range at.ops[at.at:min(at.at+8, len(at.ops))] {
 		if i < 0 {
 			continue
 		}
 		switch ops[i].Input.(type) {
-		case SyncBegin:
+		case model.SyncBegin:
 			return true
-		case WorkerStep:
+		case model.WorkerStep:
 			return false
 		}
 	}
 	return false
-}
-
-// detach gives the fork's outcome kept aside (whose records are its own
-// already, forkInto) copies of every list it shares with the other, lent
-// by the part's slabs, so that each may write its arrays in place from
-// now on. Except two kinds of inner lists, which stay shared: notify ID
-// lists are never written in place, and a static wait list (which can
-// grow long: copying it at every fork would make a long replay quadratic)
-// is appended to in place only by the outcome that goes on, past the
-// length the one kept aside sees (see forkInto); the one kept aside, if
-// resumed, copies it before it writes.
-func (r *replayer) detach(s *State) {
-	s.Due = lendCopy(&r.lists.due, s.Due)
-	s.MayCancel = lendCopy(&r.lists.mayCancel, s.MayCancel)
-	s.Fired = lendCopy(&r.lists.fired, s.Fired)
-	s.notify = lendCopy(&r.lists.notify, s.notify)
-	s.StartedStatic = lendCopy(&r.lists.started, s.StartedStatic)
-	s.WaitingStatic = lendCopy(&r.lists.waiting, s.WaitingStatic)
-	s.claim()
-	s.own &^= ownLists
-}
-
-// lendCopy copies xs into room lent by b, with room to grow by two (most
-// lists never outgrow it: no allocation).
-func lendCopy[T any](b *slab[T], xs []T) []T {
-	return append(b.take(len(xs)+2), xs...)
 }

@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // TestUnoverlapped: an operation is alone iff no other one overlaps it as
@@ -61,7 +62,7 @@ func TestChainsKeepTheVerdict(t *testing.T) {
 		for i := -1; i < len(history); i += 3 {
 			mutant := slices.Clone(history)
 			if i >= 0 {
-				o := Op{Input: mutant[i].Input.(Input), Output: asOutput(mutant[i].Output)}
+				o := model.Op{Input: mutant[i].Input.(model.Input), Output: asOutput(mutant[i].Output)}
 				if !mutate(&o) {
 					continue
 				}
@@ -83,7 +84,7 @@ func TestChainsKeepTheVerdict(t *testing.T) {
 
 // jitter gives the i-th operation an interval around 10·i that may overlap
 // its neighbours': the given order stays a linearization.
-func jitter(ops []Op, seed uint64) []porcupine.Operation {
+func jitter(ops []model.Op, seed uint64) []porcupine.Operation {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	out := make([]porcupine.Operation, len(ops))
 	for i, o := range ops {

@@ -1,10 +1,11 @@
-package model
+package check
 
 import (
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // TestGeneratedHistoriesAreLegal: histories produced by driving the model are
@@ -28,14 +29,14 @@ func TestReplayAgreesWithPorcupineOnMutants(t *testing.T) {
 	ops := newGenerator(42, 6).run(150)
 	rejected := 0
 	for i := range ops {
-		mutant := append([]Op{}, ops...)
+		mutant := append([]model.Op{}, ops...)
 		if !mutate(&mutant[i]) {
 			continue
 		}
 		ok, _, _ := Replay(mutant)
 		res, _ := Check(toPorcupine(seq(mutant...)), 30*time.Second)
 		if ok != (res == porcupine.Ok) {
-			t.Fatalf("op %d %s: Replay ok=%v, porcupine %v", i, Describe(mutant[i].Input, mutant[i].Output), ok, res)
+			t.Fatalf("op %d %s: Replay ok=%v, porcupine %v", i, model.Describe(mutant[i].Input, mutant[i].Output), ok, res)
 		}
 		if !ok {
 			rejected++
@@ -48,18 +49,18 @@ func TestReplayAgreesWithPorcupineOnMutants(t *testing.T) {
 }
 
 // mutate corrupts one observation; false if the op has nothing to corrupt.
-func mutate(o *Op) bool {
+func mutate(o *model.Op) bool {
 	switch in := o.Input.(type) {
-	case Query:
-		o.Output = !o.Output.(Answer)
-	case SyncBegin:
+	case model.Query:
+		o.Output = !o.Output.(model.Answer)
+	case model.SyncBegin:
 		in.Version++
 		o.Input = in
-	case SyncEnd:
-		in.Fn = SyncTerminatedPod + SyncPod - in.Fn
+	case model.SyncEnd:
+		in.Fn = model.SyncTerminatedPod + model.SyncPod - in.Fn
 		o.Input = in
-	case SyncKnownPods:
-		known := o.Output.(KnownPods)
+	case model.SyncKnownPods:
+		known := o.Output.(model.KnownPods)
 		if len(known) == 0 {
 			return false
 		}
@@ -71,12 +72,12 @@ func mutate(o *Op) bool {
 }
 
 func BenchmarkStep(b *testing.B) {
-	states := Closure([]State{NewState()})
-	states, _ = Next(states, upd(Create, pod("a", 1)), nil)
-	in := q(CouldHaveRunningContainers, "a")
+	states := model.Closure([]model.State{model.NewState()})
+	states, _ = model.Next(states, upd(model.Create, pod("a", 1)), nil)
+	in := q(model.CouldHaveRunningContainers, "a")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Step(states[0], in, yes); err != nil {
+		if _, err := model.Step(states[0], in, yes); err != nil {
 			b.Fatal(err)
 		}
 	}

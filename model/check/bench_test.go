@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/internal/cputime"
+	"github.com/podsim/podsim/model"
 )
 
 // Scaling benchmarks: histories recorded with markers (newWitnessGen) of
@@ -26,7 +27,9 @@ var scalingSizes = []struct{ ops, pods int }{
 	{100, 1}, {100, 20}, {1000, 1}, {1000, 5}, {1000, 20}, {1000, 50}, {10000, 20}, {10000, 50},
 }
 
-func scalingHistory(ops, pods int) []Op { return newWitnessGen(uint64(ops*100+pods), pods).run(ops) }
+func scalingHistory(ops, pods int) []model.Op {
+	return newWitnessGen(uint64(ops*100+pods), pods).run(ops)
+}
 
 func BenchmarkReplayScaling(b *testing.B) {
 	for _, size := range scalingSizes {
@@ -50,7 +53,7 @@ func BenchmarkCheckScaling(b *testing.B) {
 // BenchmarkReplayWitness is the witness path at the size of BenchmarkCheck.
 func BenchmarkReplayWitness(b *testing.B) { benchReplay(b, scalingHistory(1000, 20)) }
 
-func benchReplay(b *testing.B, ops []Op) {
+func benchReplay(b *testing.B, ops []model.Op) {
 	b.ReportAllocs()
 	start := cputime.Process()
 	for b.Loop() {

@@ -1,9 +1,11 @@
-package model
+package check
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/podsim/podsim/model"
 )
 
 // TestReplayWalkAgreesWithOpOrder: Replay walks the parts one after the
@@ -23,8 +25,8 @@ func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
 				if !ok {
 					continue
 				}
-				for _, history := range [][]Op{mutant, withoutMarkers(mutant)} {
-					if len(history) > 80 && !slices.ContainsFunc(history, func(op Op) bool { return isWorkerStep(op.Input) }) {
+				for _, history := range [][]model.Op{mutant, withoutMarkers(mutant)} {
+					if len(history) > 80 && !slices.ContainsFunc(history, func(op model.Op) bool { return isWorkerStep(op.Input) }) {
 						history = history[:80] // closure mode is slower: a shorter history
 					}
 					histories++
@@ -49,7 +51,7 @@ func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
 
 // corrupt returns ops changed at i by variant (i < 0: ops itself), and
 // whether that variant applies there.
-func corrupt(ops []Op, i, variant int) ([]Op, bool) {
+func corrupt(ops []model.Op, i, variant int) ([]model.Op, bool) {
 	mutant := slices.Clone(ops)
 	switch {
 	case i < 0:
@@ -62,11 +64,11 @@ func corrupt(ops []Op, i, variant int) ([]Op, bool) {
 		mutant[i], mutant[i+1] = mutant[i+1], mutant[i]
 		return mutant, true
 	case variant == 3:
-		_, known := ops[i].Input.(SyncKnownPods)
+		_, known := ops[i].Input.(model.SyncKnownPods)
 		if known {
-			mutant[i].Output = KnownPods{}
+			mutant[i].Output = model.KnownPods{}
 		}
-		return mutant, known && len(ops[i].Output.(KnownPods)) > 1
+		return mutant, known && len(ops[i].Output.(model.KnownPods)) > 1
 	case variant == 4 && i+5 < len(ops): // two corruptions: the first in history order counts
 		a, b := mutate(&mutant[i]), mutate(&mutant[i+5])
 		return mutant, a && b
@@ -77,33 +79,33 @@ func corrupt(ops []Op, i, variant int) ([]Op, bool) {
 // replayOpOrder is the reference for Replay: the history op by op, each
 // operation stepped in its part (a SyncKnownPods in every part that owns
 // UIDs, in part order, stopping at the first part that rejects it).
-func replayOpOrder(ops []Op) (ok bool, failedAt int, reason string) {
+func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
 	plan := planPartitions(ops)
 	var r replayer
-	if slices.ContainsFunc(ops, func(op Op) bool { return isWorkerStep(op.Input) }) {
+	if slices.ContainsFunc(ops, func(op model.Op) bool { return isWorkerStep(op.Input) }) {
 		r.startWitness(plan.parts)
 	} else {
-		r.closed = make([][]*node, plan.parts)
+		r.closed = make([]model.ClosedSet, plan.parts)
 		for p := range r.closed {
-			r.closed[p] = initialSet()
+			r.closed[p] = model.InitialClosedSet()
 		}
 	}
 	var split knownSplit
 	for i, op := range ops {
 		var err error
 		if p := plan.partOf[i]; p != broadcast {
-			err = r.step(p, &partOp{in: op.Input, out: op.Output})
+			err = r.step(p, &model.PartOp{In: op.Input, Out: op.Output})
 		} else {
 			split.split(&plan, op)
 			for q, owns := range plan.owns {
 				if owns && err == nil {
 					in, kept := split.part(q)
-					err = r.step(q, &partOp{restricted: true, desired: in.Desired, kept: kept})
+					err = r.step(q, &model.PartOp{Restricted: true, Desired: in.Desired, Kept: kept})
 				}
 			}
 		}
 		if err != nil {
-			return false, i, fmt.Sprintf("op %d %q: %v", i, Describe(op.Input, op.Output), err)
+			return false, i, fmt.Sprintf("op %d %q: %v", i, model.Describe(op.Input, op.Output), err)
 		}
 	}
 	return true, -1, ""

@@ -1,10 +1,11 @@
-package model
+package check
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // TestInPlaceAgreesWithStep: Replay's witness mode steps the states it
@@ -28,7 +29,7 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 				case variant == 1 && isWorkerStep(ops[i].Input):
 					mutant = slices.Delete(mutant, i, i+1)
 				case variant == 2 && !isWorkerStep(ops[i].Input):
-					mutant = slices.Insert(mutant, i, Op{Input: WorkerStep{UID: uidOf(ops[i].Input)}})
+					mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}})
 				default:
 					continue
 				}
@@ -53,15 +54,15 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 // compareInPlace runs ops on part q both ways (r holds the parts in place,
 // as in Replay, so a fork may reuse arrays another part dropped) and
 // reports acceptance.
-func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant int, ops []Op) bool {
+func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant int, ops []model.Op) bool {
 	t.Helper()
-	pure := []State{NewState()}
+	pure := []model.State{model.NewState()}
 	for k, o := range ops {
-		inPlaceErr := r.step(q, &partOp{in: o.Input, out: o.Output})
-		var next []State
+		inPlaceErr := r.step(q, &model.PartOp{In: o.Input, Out: o.Output})
+		var next []model.State
 		var errs []error
 		for _, s := range pure {
-			succ, err := Step(s, o.Input, o.Output)
+			succ, err := model.Step(s, o.Input, o.Output)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -69,10 +70,10 @@ func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant i
 		}
 		if (inPlaceErr == nil) != (len(next) > 0) {
 			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step accepts %d states", seed, at, variant, k,
-				Describe(o.Input, o.Output), inPlaceErr, len(next))
+				model.Describe(o.Input, o.Output), inPlaceErr, len(next))
 		}
 		if inPlaceErr != nil {
-			if want := reasons(errs).Error(); inPlaceErr.Error() != want {
+			if want := model.Reasons(errs).Error(); inPlaceErr.Error() != want {
 				t.Fatalf("seed %d op %d: in place rejects with %q, Step with %q", seed, k, inPlaceErr, want)
 			}
 			return false
@@ -80,37 +81,37 @@ func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant i
 		pure = distinct(next)
 		if !sameStates(r.parts[q], pure) {
 			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step %v", seed, at, variant, k,
-				Describe(o.Input, o.Output), describeStates(r.parts[q]), describeStates(pure))
+				model.Describe(o.Input, o.Output), describeStates(r.parts[q]), describeStates(pure))
 		}
 	}
 	return true
 }
 
-func partOps(part []porcupine.Operation) []Op {
-	ops := make([]Op, len(part))
+func partOps(part []porcupine.Operation) []model.Op {
+	ops := make([]model.Op, len(part))
 	for i, o := range part {
-		ops[i] = Op{Input: o.Input.(Input), Output: asOutput(o.Output)}
+		ops[i] = model.Op{Input: o.Input.(model.Input), Output: asOutput(o.Output)}
 	}
 	return ops
 }
 
 // sameStates: equal as sets (the members of each are distinct).
-func sameStates(a, b []State) bool {
+func sameStates(a, b []model.State) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !slices.ContainsFunc(b, func(s State) bool { return s.equal(&a[i]) }) {
+		if !slices.ContainsFunc(b, func(s model.State) bool { return s.Equal(a[i]) }) {
 			return false
 		}
 	}
 	return true
 }
 
-func describeStates(states []State) []string {
+func describeStates(states []model.State) []string {
 	var out []string
 	for _, s := range states {
-		out = append(out, DescribeState(s))
+		out = append(out, model.DescribeState(s))
 	}
 	return out
 }

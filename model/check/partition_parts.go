@@ -1,4 +1,6 @@
-package model
+package check
+
+import "github.com/podsim/podsim/model"
 
 // partWalk lists a planned history part by part, for Replay, which checks
 // one part at a time (parts are independent, see Replay): each part's
@@ -17,28 +19,28 @@ type partWalk struct {
 	// keptAt and keptOf are the same for the result entries.
 	desired              []string
 	desiredAt, desiredOf []int32
-	kept                 KnownPods
+	kept                 model.KnownPods
 	keptAt, keptOf       []int32
 	// itemPart (scratch) is the part of each item, in history order.
 	itemPart []int32
 }
 
 // build lists plan's parts of ops.
-func (w *partWalk) build(plan *partitionPlan, ops []Op) {
+func (w *partWalk) build(plan *partitionPlan, ops []model.Op) {
 	w.listOps(plan)
 	w.itemPart = w.itemPart[:0]
 	for _, i := range w.broadcasts {
-		for _, uid := range ops[i].Input.(SyncKnownPods).Desired {
+		for _, uid := range ops[i].Input.(model.SyncKnownPods).Desired {
 			w.itemPart = append(w.itemPart, int32(plan.partOfUID(uid)))
 		}
 	}
-	desired := func(i int32) []string { return ops[i].Input.(SyncKnownPods).Desired }
+	desired := func(i int32) []string { return ops[i].Input.(model.SyncKnownPods).Desired }
 	w.desired, w.desiredAt, w.desiredOf = shareOut(w, plan, w.desired, w.desiredAt, w.desiredOf, desired)
 	w.itemPart = w.itemPart[:0]
 	for _, n := range plan.knownNodes { // the planner looked the UIDs up
 		w.itemPart = append(w.itemPart, int32(plan.partOfNode[n]))
 	}
-	known := func(i int32) KnownPods { k, _ := ops[i].Output.(KnownPods); return k }
+	known := func(i int32) model.KnownPods { k, _ := ops[i].Output.(model.KnownPods); return k }
 	w.kept, w.keptAt, w.keptOf = shareOut(w, plan, w.kept, w.keptAt, w.keptOf, known)
 }
 
@@ -144,7 +146,7 @@ func (w *partWalk) shares(q int) partShares {
 }
 
 // next is the part's share of SyncKnownPods operation i (the next one).
-func (s *partShares) next(i int32) ([]string, KnownPods) {
+func (s *partShares) next(i int32) ([]string, model.KnownPods) {
 	w, d, k := s.w, s.desired, s.kept
 	for d < s.desiredEnd && w.desiredOf[d] == i {
 		d++

@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // generator produces legal sequential histories by driving the model
@@ -15,16 +17,16 @@ import (
 // hold two UIDs). It keeps one state set per part, as Replay does.
 type generator struct {
 	rng      *rand.Rand
-	pods     []Pod
-	parts    map[string][]State // part key → closed state set
-	ops      []Op
+	pods     []model.Pod
+	parts    map[string][]model.State // part key → closed state set
+	ops      []model.Op
 	versions map[string]int
 	owner    map[int]string // completion ID → UID
 	nextID   int
 }
 
 func newGenerator(seed uint64, pods int) *generator {
-	g := &generator{rng: rand.New(rand.NewPCG(seed, 1)), parts: map[string][]State{},
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 1)), parts: map[string][]model.State{},
 		versions: map[string]int{}, owner: map[int]string{}}
 	for i := range pods {
 		p := pod(fmt.Sprintf("p%d", i), 0)
@@ -33,13 +35,13 @@ func newGenerator(seed uint64, pods int) *generator {
 		}
 		g.pods = append(g.pods, p)
 		if _, ok := g.parts[g.part(p)]; !ok {
-			g.parts[g.part(p)] = []State{NewState()}
+			g.parts[g.part(p)] = []model.State{model.NewState()}
 		}
 	}
 	return g
 }
 
-func (g *generator) part(p Pod) string {
+func (g *generator) part(p model.Pod) string {
 	if p.Static {
 		return "name/" + p.FullName()
 	}
@@ -47,16 +49,16 @@ func (g *generator) part(p Pod) string {
 }
 
 // emit applies an operation to one part and records it.
-func (g *generator) emit(part string, in Input, out Output) {
-	next, err := Next(g.parts[part], in, out)
+func (g *generator) emit(part string, in model.Input, out model.Output) {
+	next, err := model.Next(g.parts[part], in, out)
 	if err != nil {
-		panic(fmt.Sprintf("generator produced an illegal op %s: %v", Describe(in, out), err))
+		panic(fmt.Sprintf("generator produced an illegal op %s: %v", model.Describe(in, out), err))
 	}
 	g.parts[part] = next
-	g.ops = append(g.ops, Op{Input: in, Output: out})
+	g.ops = append(g.ops, model.Op{Input: in, Output: out})
 }
 
-func (g *generator) run(n int) []Op {
+func (g *generator) run(n int) []model.Op {
 	for len(g.ops) < n {
 		g.step()
 	}
@@ -71,9 +73,9 @@ func (g *generator) step() {
 	if len(s.Due) > 0 {
 		o := s.Due[0]
 		if o.ID == 0 {
-			g.emit(key, CancelFired{UID: o.UID}, nil)
+			g.emit(key, model.CancelFired{UID: o.UID}, nil)
 		} else {
-			g.emit(key, CompletionFired(o), nil)
+			g.emit(key, model.CompletionFired(o), nil)
 		}
 		return
 	}
@@ -82,12 +84,12 @@ func (g *generator) step() {
 	case r < 65:
 		g.update(key, p)
 	case r < 90:
-		kind := QueryKind(g.rng.IntN(int(IsPodForMirrorPodTerminatingByFullName) + 1))
-		in := Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
-		g.emit(key, in, Answer(answer(&s, in)))
+		kind := model.QueryKind(g.rng.IntN(int(model.IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := model.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		g.emit(key, in, s.Answer(in))
 	case r < 93 && len(s.Fired) > 0:
 		id := s.Fired[g.rng.IntN(len(s.Fired))]
-		g.emit(key, KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+		g.emit(key, model.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
 	case r < 96:
 		g.syncKnownPods()
 	default:
@@ -97,40 +99,40 @@ func (g *generator) step() {
 
 // worker emits the entry or return of a callback some pod of the part may
 // be at in state s; false if none is.
-func (g *generator) worker(key string, s State) bool {
-	for _, uid := range s.uids() {
+func (g *generator) worker(key string, s model.State) bool {
+	for _, uid := range slices.Sorted(maps.Keys(s.Records)) {
 		f := s.Records[uid].Flight
 		switch {
-		case f.Stage == Taken && (f.Acked || (f.Fn != SyncTerminatingPod && f.Fn != SyncTerminatingRuntimePod)):
-			g.emit(key, SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: f.AckGrace}, nil)
+		case f.Stage == model.Taken && (f.Acked || (f.Fn != model.SyncTerminatingPod && f.Fn != model.SyncTerminatingRuntimePod)):
+			g.emit(key, model.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: f.AckGrace}, nil)
 			return true
-		case f.Stage == Begun:
-			outcome := []Outcome{OK, OK, OK, OK, OK, OK, Failed, Canceled}[g.rng.IntN(8)]
-			g.emit(key, SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+		case f.Stage == model.Begun:
+			outcome := []model.Outcome{model.OK, model.OK, model.OK, model.OK, model.OK, model.OK, model.Failed, model.Canceled}[g.rng.IntN(8)]
+			g.emit(key, model.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
 			return true
 		}
 	}
 	return false
 }
 
-func (g *generator) update(key string, p Pod) {
+func (g *generator) update(key string, p model.Pod) {
 	g.versions[p.UID]++
 	p.Version = g.versions[p.UID]
-	types := []UpdateType{Create, Create, Update, Update, Update, Sync, Sync, Sync, Kill, Kill}
-	u := UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: CacheBusy}
+	types := []model.UpdateType{model.Create, model.Create, model.Update, model.Update, model.Update, model.Sync, model.Sync, model.Sync, model.Kill, model.Kill}
+	u := model.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: model.CacheBusy}
 	switch g.rng.IntN(20) {
 	case 0:
 		u.Pod = deleting(p, int64(g.rng.IntN(10)))
 	case 1:
-		u.Pod = phase(p, PhaseSucceeded)
+		u.Pod = phase(p, model.PhaseSucceeded)
 	case 2:
 		u = runtimeKill(p.UID)
 	}
-	if u.Type == Kill && g.rng.IntN(3) == 0 {
+	if u.Type == model.Kill && g.rng.IntN(3) == 0 {
 		g.nextID++
 		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
 	}
-	if u.Type == Kill && g.rng.IntN(4) == 0 {
+	if u.Type == model.Kill && g.rng.IntN(4) == 0 {
 		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
 	}
 	g.emit(key, u, nil)
@@ -146,17 +148,17 @@ func (g *generator) syncKnownPods() {
 		}
 	}
 	keys := slices.Sorted(maps.Keys(g.parts))
-	var result KnownPods
+	var result model.KnownPods
 	for _, key := range keys {
 		states := g.parts[key]
-		s := states[g.rng.IntN(len(states))].clone()
+		s := states[g.rng.IntN(len(states))].Clone()
 		if len(s.Due) > 0 {
 			return // an obligation first; try again later
 		}
-		result = append(result, syncKnownPods(&s, desired)...)
+		result = append(result, s.KnownPods(desired)...)
 	}
-	slices.SortFunc(result, func(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) })
-	in := SyncKnownPods{Desired: desired}
+	slices.SortFunc(result, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := model.SyncKnownPods{Desired: desired}
 	for _, key := range keys {
 		uids := map[string]bool{}
 		for _, p := range g.pods {
@@ -165,11 +167,11 @@ func (g *generator) syncKnownPods() {
 			}
 		}
 		pin, pout := restrictKnown(in, result, uids)
-		next, err := Next(g.parts[key], pin, pout)
+		next, err := model.Next(g.parts[key], pin, pout)
 		if err != nil {
 			panic(fmt.Sprintf("generator produced an illegal SyncKnownPods: %v", err))
 		}
 		g.parts[key] = next
 	}
-	g.ops = append(g.ops, Op{Input: in, Output: result})
+	g.ops = append(g.ops, model.Op{Input: in, Output: result})
 }

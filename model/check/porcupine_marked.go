@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // PorcupineMarkedModel is PorcupineModel for a history that carries the
@@ -21,14 +22,14 @@ import (
 func PorcupineMarkedModel() porcupine.Model {
 	return porcupine.Model{
 		Partition: partitionChained,
-		Init:      func() any { return newMarkedSet([]State{{}}) },
+		Init:      func() any { return newMarkedSet([]model.State{{}}) },
 		Step: func(state, input, output any) (bool, any) {
-			next := state.(*markedSet).next(input.(Input), asOutput(output))
+			next := state.(*markedSet).next(input, asOutput(output))
 			return next != nil, next
 		},
 		Equal:             func(a, b any) bool { return a.(*markedSet).equal(b.(*markedSet)) },
 		Hash:              func(s any) uint64 { return s.(*markedSet).hash },
-		DescribeOperation: func(in, out any) string { return Describe(in.(Input), asOutput(out)) },
+		DescribeOperation: DescribeOperation,
 		DescribeState:     func(s any) string { return s.(*markedSet).describe() },
 	}
 }
@@ -41,30 +42,36 @@ func CheckMarked(history []porcupine.Operation, timeout time.Duration) (porcupin
 // markedSet is one porcupine state of PorcupineMarkedModel: distinct,
 // published States (so they can be shared), never modified once built.
 type markedSet struct {
-	states []State
+	states []model.State
 	hashes []uint64
 	hash   uint64
 }
 
-func newMarkedSet(states []State) *markedSet {
+// hashPrime is model's mixing constant (hash.go): a marked set's hash
+// mixes its members' hashes as a closed set's does (order-free).
+const hashPrime = 0x9E3779B97F4A7C15
+
+func newMarkedSet(states []model.State) *markedSet {
 	m := &markedSet{states: states, hashes: make([]uint64, len(states))}
 	for i := range states {
-		m.hashes[i] = states[i].hash()
-		m.hash += m.hashes[i] ^ (m.hashes[i]>>31)*hashPrime // order-free, as setHash
+		m.hashes[i] = states[i].Hash()
+		m.hash += m.hashes[i] ^ (m.hashes[i]>>31)*hashPrime // order-free, as a model.ClosedSet's
 	}
 	return m
 }
 
 // next steps every member (no closure): nil if none admits the operation,
-// m itself if the operation changed nothing.
-func (m *markedSet) next(in Input, out Output) *markedSet {
-	if run, ok := in.(chain); ok {
+// m itself if the operation changed nothing. input is a chain or a
+// model.Input.
+func (m *markedSet) next(input any, out model.Output) *markedSet {
+	if run, ok := input.(chain); ok {
 		return m.nextChain(run)
 	}
-	var buf [2]State // most steps give one state, often the same one: no allocation then
+	op := model.PartOp{In: input.(model.Input), Out: out}
+	var buf [2]model.State // most steps give one state, often the same one: no allocation then
 	next := buf[:0]
 	for _, s := range m.states {
-		next, _ = step(next, s.clone(), in, out)
+		next, _ = op.Apply(next, s.Clone())
 	}
 	switch {
 	case len(next) == 0:
@@ -73,9 +80,9 @@ func (m *markedSet) next(in Input, out Output) *markedSet {
 		next = distinct(next)
 	}
 	for i := range next {
-		next[i].publish()
+		next[i].Publish()
 	}
-	if len(next) == 1 && len(m.states) == 1 && next[0].equal(&m.states[0]) {
+	if len(next) == 1 && len(m.states) == 1 && next[0].Equal(m.states[0]) {
 		return m
 	}
 	return newMarkedSet(slices.Clone(next))
@@ -92,7 +99,7 @@ func (m *markedSet) equal(o *markedSet) bool {
 	for i := range m.states {
 		found := false
 		for j := range o.states {
-			if m.hashes[i] == o.hashes[j] && m.states[i].equal(&o.states[j]) {
+			if m.hashes[i] == o.hashes[j] && m.states[i].Equal(o.states[j]) {
 				found = true
 				break
 			}
@@ -107,7 +114,7 @@ func (m *markedSet) equal(o *markedSet) bool {
 func (m *markedSet) describe() string {
 	descriptions := make([]string, len(m.states))
 	for i, s := range m.states {
-		descriptions[i] = DescribeState(s)
+		descriptions[i] = model.DescribeState(s)
 	}
 	return "{" + strings.Join(descriptions, ", ") + "}"
 }

@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // TestCheckMarkedIsWitnessMode: on a history of points in one order (seq),
@@ -25,7 +26,7 @@ func TestCheckMarkedIsWitnessMode(t *testing.T) {
 			case variant == 2 && isWorkerStep(ops[i].Input):
 				mutant = slices.Delete(mutant, i, i+1)
 			case variant == 3 && !isWorkerStep(ops[i].Input):
-				mutant = slices.Insert(mutant, i, Op{Input: WorkerStep{UID: uidOf(ops[i].Input)}})
+				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}})
 			default:
 				continue
 			}
@@ -58,7 +59,7 @@ func TestCheckMarkedGeneratedHistories(t *testing.T) {
 		markers := 0
 		for _, part := range PartitionMarked(toPorcupine(seq(ops...))) {
 			for _, op := range part {
-				if isWorkerStep(op.Input.(Input)) {
+				if isWorkerStep(op.Input.(model.Input)) {
 					markers++
 				}
 			}

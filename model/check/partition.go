@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
 )
 
 // Partition splits a history into independent parts: one per pod UID, except
@@ -37,7 +38,7 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 	}
 	var split knownSplit
 	var uids []string // one array for every part's desired UIDs, and one
-	var known KnownPods
+	var known model.KnownPods
 	for i, op := range history {
 		switch p := plan.partOf[i]; {
 		case p == broadcast:
@@ -60,14 +61,14 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 }
 
 // opsOfHistory unboxes a porcupine history's operations.
-func opsOfHistory(history []porcupine.Operation) []Op {
-	ops := make([]Op, len(history))
+func opsOfHistory(history []porcupine.Operation) []model.Op {
+	ops := make([]model.Op, len(history))
 	for i, h := range history {
-		in, ok := h.Input.(Input)
+		in, ok := h.Input.(model.Input)
 		if !ok {
 			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
 		}
-		ops[i] = Op{Input: in, Output: asOutput(h.Output)}
+		ops[i] = model.Op{Input: in, Output: asOutput(h.Output)}
 	}
 	return ops
 }
@@ -143,7 +144,7 @@ const broadcast = -1
 
 // sizes counts the operations of each part, so that Partition allocates
 // each part once (porcupine copies every operation into its part).
-func (plan *partitionPlan) sizes(ops []Op, keepMarkers bool) []int {
+func (plan *partitionPlan) sizes(ops []model.Op, keepMarkers bool) []int {
 	n := make([]int, plan.parts)
 	broadcasts := 0
 	for i, p := range plan.partOf {
@@ -162,12 +163,12 @@ func (plan *partitionPlan) sizes(ops []Op, keepMarkers bool) []int {
 	return n
 }
 
-func isWorkerStep(in Input) bool { _, ok := in.(WorkerStep); return ok }
+func isWorkerStep(in model.Input) bool { _, ok := in.(model.WorkerStep); return ok }
 
 // planPartitions groups UIDs and static full names with a union-find and
 // numbers the parts in the order of their first node (names, then UIDs,
 // each sorted), so that part numbers do not depend on map order.
-func planPartitions(ops []Op) partitionPlan {
+func planPartitions(ops []model.Op) partitionPlan {
 	var plan partitionPlan
 	plan.plan(ops)
 	for i, n := range plan.partOf {
@@ -180,7 +181,7 @@ func planPartitions(ops []Op) partitionPlan {
 
 // plan is planPartitions into plan's reused arrays, except that partOf is
 // left as each operation's node (Replay reads it through partOfNode).
-func (plan *partitionPlan) plan(ops []Op) {
+func (plan *partitionPlan) plan(ops []model.Op) {
 	plan.reset(len(ops))
 	plan.nodeEachOp(ops)
 	plan.partOfRoot = slices.Grow(plan.partOfRoot[:0], len(plan.uf))[:len(plan.uf)]
@@ -227,34 +228,34 @@ func (plan *partitionPlan) reset(ops int) {
 // SyncKnownPods), joining static pods' UIDs with their full names. One type
 // switch and one UID lookup per operation: planning is a fair share of a
 // witness replay.
-func (plan *partitionPlan) nodeEachOp(ops []Op) {
+func (plan *partitionPlan) nodeEachOp(ops []model.Op) {
 	partOf, recent, markers := plan.partOf[:len(ops)], &plan.recent, false
 	for i := range ops {
 		var uid string
-		var static *Pod // a static pod's update joins its full name
+		var static *model.Pod // a static pod's update joins its full name
 		switch in := ops[i].Input.(type) {
-		case WorkerStep:
+		case model.WorkerStep:
 			uid, markers = in.UID, true
-		case UpdatePod:
+		case model.UpdatePod:
 			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
 				static = &in.Pod
 			}
-		case Query:
-			if in.Kind == IsPodForMirrorPodTerminatingByFullName {
+		case model.Query:
+			if in.Kind == model.IsPodForMirrorPodTerminatingByFullName {
 				partOf[i] = plan.node(plan.nameNode, in.FullName, false)
 				plan.nodeOps[partOf[i]]++
 				continue
 			}
 			uid = in.UID
-		case SyncBegin:
+		case model.SyncBegin:
 			uid = in.UID
-		case SyncEnd:
+		case model.SyncEnd:
 			uid = in.UID
-		case SyncKnownPods:
+		case model.SyncKnownPods:
 			partOf[i] = broadcast
 			plan.broadcasts = append(plan.broadcasts, int32(i))
-			known, _ := ops[i].Output.(KnownPods)
+			known, _ := ops[i].Output.(model.KnownPods)
 			for k := range known {
 				e := recent.slot(known[k].UID) // the cache, then the map
 				if e.node < 0 || e.uid != known[k].UID {
@@ -273,7 +274,7 @@ func (plan *partitionPlan) nodeEachOp(ops []Op) {
 		partOf[i] = e.node
 		plan.nodeOps[e.node]++
 		if static != nil {
-			plan.nameKey = static.appendFullName(plan.nameKey[:0])
+			plan.nameKey = static.AppendFullName(plan.nameKey[:0])
 			if j := plan.joined[e.node]; j < 0 || plan.nodeKey[j] != string(plan.nameKey) { // not joined yet
 				j = int32(plan.nameNodeOf(plan.nameKey))
 				plan.uf.union(e.node, int(j))
@@ -319,23 +320,23 @@ func (plan *partitionPlan) partOfNodeNumbered(n int) int {
 }
 
 // uidOf is the UID an operation is about (its pod, its worker, its kill).
-func uidOf(in Input) string {
+func uidOf(in model.Input) string {
 	switch in := in.(type) {
-	case UpdatePod:
+	case model.UpdatePod:
 		return in.Pod.UID
-	case Query:
+	case model.Query:
 		return in.UID
-	case CompletionFired:
+	case model.CompletionFired:
 		return in.UID
-	case CancelFired:
+	case model.CancelFired:
 		return in.UID
-	case KillPodNowDone:
+	case model.KillPodNowDone:
 		return in.UID
-	case SyncBegin:
+	case model.SyncBegin:
 		return in.UID
-	case SyncEnd:
+	case model.SyncEnd:
 		return in.UID
-	case WorkerStep:
+	case model.WorkerStep:
 		return in.UID
 	}
 	return ""
@@ -365,19 +366,27 @@ func (u unionFind) union(a, b int) {
 }
 
 // restrictKnown keeps the desired UIDs and result entries of one part.
-func restrictKnown(in SyncKnownPods, out Output, uids map[string]bool) (SyncKnownPods, Output) {
+func restrictKnown(in model.SyncKnownPods, out model.Output, uids map[string]bool) (model.SyncKnownPods, model.Output) {
 	var desired []string
 	for _, uid := range in.Desired {
 		if uids[uid] {
 			desired = append(desired, uid)
 		}
 	}
-	known, _ := out.(KnownPods)
-	var kept KnownPods
+	known, _ := out.(model.KnownPods)
+	var kept model.KnownPods
 	for _, k := range known {
 		if uids[k.UID] {
 			kept = append(kept, k)
 		}
 	}
-	return SyncKnownPods{Desired: desired}, kept
+	return model.SyncKnownPods{Desired: desired}, kept
+}
+
+// boolBit orders false before true (a copy of model's helper).
+func boolBit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,4 +1,4 @@
-package model
+package check
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/model"
 )
 
 // witnessGen produces legal histories with WorkerStep markers, the way the
@@ -15,16 +17,16 @@ import (
 // at a marker. Pods are those of generator (p0–p3 static in pairs).
 type witnessGen struct {
 	rng      *rand.Rand
-	pods     []Pod
-	parts    map[string]State
-	ops      []Op
+	pods     []model.Pod
+	parts    map[string]model.State
+	ops      []model.Op
 	versions map[string]int
 	owner    map[int]string
 	nextID   int
 }
 
 func newWitnessGen(seed uint64, pods int) *witnessGen {
-	g := &witnessGen{rng: rand.New(rand.NewPCG(seed, 2)), parts: map[string]State{},
+	g := &witnessGen{rng: rand.New(rand.NewPCG(seed, 2)), parts: map[string]model.State{},
 		versions: map[string]int{}, owner: map[int]string{}}
 	for i := range pods {
 		p := pod(fmt.Sprintf("p%d", i), 0)
@@ -32,12 +34,12 @@ func newWitnessGen(seed uint64, pods int) *witnessGen {
 			p = staticPod(p.UID, fmt.Sprintf("web%d", i/2), 0)
 		}
 		g.pods = append(g.pods, p)
-		g.parts[g.part(p)] = NewState()
+		g.parts[g.part(p)] = model.NewState()
 	}
 	return g
 }
 
-func (g *witnessGen) part(p Pod) string {
+func (g *witnessGen) part(p model.Pod) string {
 	if p.Static {
 		return "name/" + p.FullName()
 	}
@@ -45,7 +47,7 @@ func (g *witnessGen) part(p Pod) string {
 }
 
 // run returns a history of n operations plus the markers between them.
-func (g *witnessGen) run(n int) []Op {
+func (g *witnessGen) run(n int) []model.Op {
 	for observed := 0; observed < n; {
 		if g.step() {
 			observed++
@@ -56,13 +58,13 @@ func (g *witnessGen) run(n int) []Op {
 
 // emit applies an operation to one part, keeps one of the possible next
 // states (the one that actually happened) and records the operation.
-func (g *witnessGen) emit(key string, in Input, out Output) {
-	next, err := Step(g.parts[key], in, out)
+func (g *witnessGen) emit(key string, in model.Input, out model.Output) {
+	next, err := model.Step(g.parts[key], in, out)
 	if err != nil {
-		panic(fmt.Sprintf("witness generator produced an illegal op %s: %v", Describe(in, out), err))
+		panic(fmt.Sprintf("witness generator produced an illegal op %s: %v", model.Describe(in, out), err))
 	}
 	g.parts[key] = next[g.rng.IntN(len(next))]
-	g.ops = append(g.ops, Op{Input: in, Output: out})
+	g.ops = append(g.ops, model.Op{Input: in, Output: out})
 }
 
 // step emits one operation; it reports whether it was an observed one (not
@@ -73,9 +75,9 @@ func (g *witnessGen) step() bool {
 	s := g.parts[key]
 	if len(s.Due) > 0 {
 		if o := s.Due[0]; o.ID == 0 {
-			g.emit(key, CancelFired{UID: o.UID}, nil)
+			g.emit(key, model.CancelFired{UID: o.UID}, nil)
 		} else {
-			g.emit(key, CompletionFired(o), nil)
+			g.emit(key, model.CompletionFired(o), nil)
 		}
 		return true
 	}
@@ -85,12 +87,12 @@ func (g *witnessGen) step() bool {
 	case r < 70:
 		g.update(key, p)
 	case r < 92:
-		kind := QueryKind(g.rng.IntN(int(IsPodForMirrorPodTerminatingByFullName) + 1))
-		in := Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
-		g.emit(key, in, Answer(answer(&s, in)))
+		kind := model.QueryKind(g.rng.IntN(int(model.IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := model.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		g.emit(key, in, s.Answer(in))
 	case r < 95 && len(s.Fired) > 0:
 		id := s.Fired[g.rng.IntN(len(s.Fired))]
-		g.emit(key, KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+		g.emit(key, model.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
 	case r < 97:
 		g.syncKnownPods()
 	default:
@@ -102,49 +104,49 @@ func (g *witnessGen) step() bool {
 // worker lets the worker of uid act: enter or leave its callback, or run a
 // critical section (a marker: take, abort, acknowledge, complete, or a
 // wake-up with nothing to do).
-func (g *witnessGen) worker(key string, s State, uid string) bool {
-	r, ok := s.record(uid)
+func (g *witnessGen) worker(key string, s model.State, uid string) bool {
+	r, ok := s.Record(uid)
 	if !ok {
-		g.update(key, g.pods[slices.IndexFunc(g.pods, func(p Pod) bool { return p.UID == uid })])
+		g.update(key, g.pods[slices.IndexFunc(g.pods, func(p model.Pod) bool { return p.UID == uid })])
 		return true // no worker yet
 	}
 	f := r.Flight
-	terminating := f.Fn == SyncTerminatingPod || f.Fn == SyncTerminatingRuntimePod
+	terminating := f.Fn == model.SyncTerminatingPod || f.Fn == model.SyncTerminatingRuntimePod
 	switch {
-	case f.Stage == Taken && (f.Acked || (!terminating && g.rng.IntN(5) > 0)):
+	case f.Stage == model.Taken && (f.Acked || (!terminating && g.rng.IntN(5) > 0)):
 		grace := f.AckGrace
-		if g.rng.IntN(2) == 0 && f.Fn == SyncTerminatingPod {
+		if g.rng.IntN(2) == 0 && f.Fn == model.SyncTerminatingPod {
 			grace = f.TakeGrace
 		}
-		g.emit(key, SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: grace}, nil)
+		g.emit(key, model.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: grace}, nil)
 		return true
-	case f.Stage == Begun:
-		outcome := []Outcome{OK, OK, OK, OK, OK, OK, Failed, Canceled}[g.rng.IntN(8)]
-		g.emit(key, SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+	case f.Stage == model.Begun:
+		outcome := []model.Outcome{model.OK, model.OK, model.OK, model.OK, model.OK, model.OK, model.Failed, model.Canceled}[g.rng.IntN(8)]
+		g.emit(key, model.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
 		return true
 	}
-	g.emit(key, WorkerStep{UID: uid}, nil)
+	g.emit(key, model.WorkerStep{UID: uid}, nil)
 	return false
 }
 
-func (g *witnessGen) update(key string, p Pod) {
+func (g *witnessGen) update(key string, p model.Pod) {
 	g.versions[p.UID]++
 	p.Version = g.versions[p.UID]
-	types := []UpdateType{Create, Create, Update, Update, Update, Sync, Sync, Sync, Kill, Kill}
-	u := UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: CacheBusy}
+	types := []model.UpdateType{model.Create, model.Create, model.Update, model.Update, model.Update, model.Sync, model.Sync, model.Sync, model.Kill, model.Kill}
+	u := model.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: model.CacheBusy}
 	switch g.rng.IntN(20) {
 	case 0:
 		u.Pod = deleting(p, int64(g.rng.IntN(10)))
 	case 1:
-		u.Pod, u.Cache = phase(p, PhaseSucceeded), CacheUnknown
+		u.Pod, u.Cache = phase(p, model.PhaseSucceeded), model.CacheUnknown
 	case 2:
 		u = runtimeKill(p.UID)
 	}
-	if u.Type == Kill && g.rng.IntN(3) == 0 {
+	if u.Type == model.Kill && g.rng.IntN(3) == 0 {
 		g.nextID++
 		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
 	}
-	if u.Type == Kill && g.rng.IntN(4) == 0 {
+	if u.Type == model.Kill && g.rng.IntN(4) == 0 {
 		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
 	}
 	g.emit(key, u, nil)
@@ -160,17 +162,17 @@ func (g *witnessGen) syncKnownPods() {
 		}
 	}
 	keys := slices.Sorted(maps.Keys(g.parts))
-	var result KnownPods
+	var result model.KnownPods
 	for _, key := range keys {
 		s := g.parts[key]
-		s = s.clone()
+		s = s.Clone()
 		if len(s.Due) > 0 {
 			return // an obligation first; try again later
 		}
-		result = append(result, syncKnownPods(&s, desired)...)
+		result = append(result, s.KnownPods(desired)...)
 	}
-	slices.SortFunc(result, func(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) })
-	in := SyncKnownPods{Desired: desired}
+	slices.SortFunc(result, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := model.SyncKnownPods{Desired: desired}
 	for _, key := range keys {
 		uids := map[string]bool{}
 		for _, p := range g.pods {
@@ -179,16 +181,16 @@ func (g *witnessGen) syncKnownPods() {
 			}
 		}
 		pin, pout := restrictKnown(in, result, uids)
-		next, err := Step(g.parts[key], pin, pout)
+		next, err := model.Step(g.parts[key], pin, pout)
 		if err != nil {
 			panic(fmt.Sprintf("witness generator produced an illegal SyncKnownPods: %v", err))
 		}
 		g.parts[key] = next[0]
 	}
-	g.ops = append(g.ops, Op{Input: in, Output: result})
+	g.ops = append(g.ops, model.Op{Input: in, Output: result})
 }
 
 // withoutMarkers drops the WorkerStep markers of a history.
-func withoutMarkers(ops []Op) []Op {
-	return slices.DeleteFunc(slices.Clone(ops), func(op Op) bool { return isWorkerStep(op.Input) })
+func withoutMarkers(ops []model.Op) []model.Op {
+	return slices.DeleteFunc(slices.Clone(ops), func(op model.Op) bool { return isWorkerStep(op.Input) })
 }

@@ -1,6 +1,10 @@
-package model
+package check
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model"
+)
 
 // knownSplit restricts one SyncKnownPods to each part that owns UIDs: the
 // desired UIDs and the result entries of that part. It sorts both lists by
@@ -9,17 +13,17 @@ import "slices"
 // valid until the next split.
 type knownSplit struct {
 	desired    []string
-	kept       KnownPods
+	kept       model.KnownPods
 	desiredAt  []int // part p's desired UIDs are desired[desiredAt[p]:desiredAt[p+1]]
 	keptAt     []int // and its result entries kept[keptAt[p]:keptAt[p+1]]
 	partOfItem []int // scratch: the part of each entry (-1: none)
 }
 
-func (k *knownSplit) split(plan *partitionPlan, op Op) {
-	known, _ := op.Output.(KnownPods)
-	k.desired, k.desiredAt = bucketByPart(k, plan, k.desired, k.desiredAt, op.Input.(SyncKnownPods).Desired,
+func (k *knownSplit) split(plan *partitionPlan, op model.Op) {
+	known, _ := op.Output.(model.KnownPods)
+	k.desired, k.desiredAt = bucketByPart(k, plan, k.desired, k.desiredAt, op.Input.(model.SyncKnownPods).Desired,
 		func(uid string) string { return uid })
-	k.kept, k.keptAt = bucketByPart(k, plan, k.kept, k.keptAt, known, func(e KnownPod) string { return e.UID })
+	k.kept, k.keptAt = bucketByPart(k, plan, k.kept, k.keptAt, known, func(e model.KnownPod) string { return e.UID })
 }
 
 // bucketByPart fills out with the entries of xs grouped by the part of
@@ -52,9 +56,9 @@ func bucketByPart[S ~[]E, E any](k *knownSplit, plan *partitionPlan, out S, at [
 }
 
 // part returns part p's share (in buffers reused by the next split).
-func (k *knownSplit) part(p int) (SyncKnownPods, KnownPods) {
+func (k *knownSplit) part(p int) (model.SyncKnownPods, model.KnownPods) {
 	desired := k.desired[k.desiredAt[p]:k.desiredAt[p+1]:k.desiredAt[p+1]]
-	return SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
+	return model.SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
 }
 
 // partOfUID is the part that owns uid, or -1: a desired UID with no

@@ -1,6 +1,10 @@
-package model
+package check
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/podsim/podsim/model"
+)
 
 // Illegal histories: for each safety invariant of SPEC §3.1 the model can
 // see, a short violation. because is a fragment of Replay's reason.
@@ -10,52 +14,52 @@ func illegalHistories() []namedHistory {
 }
 
 // illegal builds a sequential illegal history.
-func illegal(name, because string, ops ...Op) namedHistory {
+func illegal(name, because string, ops ...model.Op) namedHistory {
 	return namedHistory{name: name, because: because, build: func() []timed { return seq(ops...) }}
 }
 
 // terminatedOps takes pod a (v1) to D; finishedOps to F.
-func terminatedOps() []Op {
+func terminatedOps() []model.Op {
 	a := pod("a", 1)
-	return concat(started(a), []Op{do(upd(Kill, a)), do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, OK))})
+	return concat(started(a), []model.Op{do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.OK))})
 }
 
-func finishedOps() []Op { a := pod("a", 1); return concat(started(a), lifecycle(a)) }
+func finishedOps() []model.Op { a := pod("a", 1); return concat(started(a), lifecycle(a)) }
 
 func illegalHistoriesS1toS10() []namedHistory {
 	a, a2 := pod("a", 1), pod("a", 2)
 	sa, sb := staticPod("a", "web", 1), staticPod("b", "web", 1)
 	terminated, finished, h := terminatedOps(), finishedOps(), illegal
 	return []namedHistory{
-		h("S1_OverlappingSyncCalls", "in flight (S1)", do(upd(Create, a)), do(beginSync("a", Create, 1)),
-			do(upd(Update, a2)), do(beginSync("a", Update, 2))),
+		h("S1_OverlappingSyncCalls", "in flight (S1)", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
+			do(upd(model.Update, a2)), do(beginSync("a", model.Update, 2))),
 		h("S2_TerminatedBeforeTerminating", "SyncTerminatedPod begins", concat(started(a),
-			[]Op{do(upd(Kill, a)), do(beginTerminated("a", 1))})...),
+			[]model.Op{do(upd(model.Kill, a)), do(beginTerminated("a", 1))})...),
 		h("S2_RuntimePodGetsSyncTerminatingPod", "SyncTerminatingPod begins", do(runtimeKill("a")), do(beginTerminating("a", 0, 1))),
 		h("S3_SyncPodAfterKill", "SyncPod begins", concat(started(a),
-			[]Op{do(upd(Kill, a)), do(CancelFired{UID: "a"}), do(beginSync("a", Sync, 1))})...),
-		h("S3_KillDoesNotCancelInFlightSyncPod", "cancel/a must happen first", do(upd(Create, a)), do(beginSync("a", Create, 1)),
-			do(upd(Kill, a)), op(q(IsPodTerminationRequested, "a"), yes)),
-		h("S3_OrphanDrivingDoesNotCancel", "cancel/a must happen first", do(upd(Create, a)), do(beginSync("a", Create, 1)),
-			op(skp(), KnownPods{{"a", TerminatingWork, true, true, false}}), op(q(IsPodTerminationRequested, "a"), yes)),
-		h("S4_ContainersBeTerminatingWhileSyncPodInFlight", "ShouldPodContainersBeTerminating(a) = true", do(upd(Create, a)),
-			do(beginSync("a", Create, 1)), do(upd(Kill, a)), do(CancelFired{UID: "a"}), op(q(ShouldPodContainersBeTerminating, "a"), yes)),
-		h("S5_TerminatedAfterFailedTerminating", "SyncTerminatedPod begins", do(upd(Kill, a)), do(beginTerminating("a", 1, 30)),
-			do(end("a", SyncTerminatingPod, Failed)), do(beginTerminated("a", 1))),
-		h("S6_SyncAfterFinished", "SyncTerminatedPod begins", concat(finished, []Op{do(upd(Update, a2)), do(beginTerminated("a", 2))})...),
-		h("S6_CreateAfterFinishedStartsInPlace", "SyncPod begins", concat(finished, []Op{do(upd(Create, a2)), do(beginSync("a", Create, 2))})...),
-		h("S7_NoRunningContainersWhileTerminating", "CouldHaveRunningContainers(a) = false", do(upd(Kill, a)),
-			do(beginTerminating("a", 1, 30)), op(q(CouldHaveRunningContainers, "a"), no)),
-		h("S8_TerminationRequestedReverts", "IsPodTerminationRequested(a) = false", do(upd(Kill, a)),
-			op(q(IsPodTerminationRequested, "a"), yes), op(q(IsPodTerminationRequested, "a"), no)),
+			[]model.Op{do(upd(model.Kill, a)), do(model.CancelFired{UID: "a"}), do(beginSync("a", model.Sync, 1))})...),
+		h("S3_KillDoesNotCancelInFlightSyncPod", "cancel/a must happen first", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
+			do(upd(model.Kill, a)), op(q(model.IsPodTerminationRequested, "a"), yes)),
+		h("S3_OrphanDrivingDoesNotCancel", "cancel/a must happen first", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
+			op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}), op(q(model.IsPodTerminationRequested, "a"), yes)),
+		h("S4_ContainersBeTerminatingWhileSyncPodInFlight", "ShouldPodContainersBeTerminating(a) = true", do(upd(model.Create, a)),
+			do(beginSync("a", model.Create, 1)), do(upd(model.Kill, a)), do(model.CancelFired{UID: "a"}), op(q(model.ShouldPodContainersBeTerminating, "a"), yes)),
+		h("S5_TerminatedAfterFailedTerminating", "SyncTerminatedPod begins", do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)),
+			do(end("a", model.SyncTerminatingPod, model.Failed)), do(beginTerminated("a", 1))),
+		h("S6_SyncAfterFinished", "SyncTerminatedPod begins", concat(finished, []model.Op{do(upd(model.Update, a2)), do(beginTerminated("a", 2))})...),
+		h("S6_CreateAfterFinishedStartsInPlace", "SyncPod begins", concat(finished, []model.Op{do(upd(model.Create, a2)), do(beginSync("a", model.Create, 2))})...),
+		h("S7_NoRunningContainersWhileTerminating", "CouldHaveRunningContainers(a) = false", do(upd(model.Kill, a)),
+			do(beginTerminating("a", 1, 30)), op(q(model.CouldHaveRunningContainers, "a"), no)),
+		h("S8_TerminationRequestedReverts", "IsPodTerminationRequested(a) = false", do(upd(model.Kill, a)),
+			op(q(model.IsPodTerminationRequested, "a"), yes), op(q(model.IsPodTerminationRequested, "a"), no)),
 		h("S9_KnownTerminatedWithoutRuntimeRemoval", "ShouldPodRuntimeBeRemoved(a) = false", concat(terminated,
-			[]Op{op(q(IsPodKnownTerminated, "a"), yes), op(q(ShouldPodRuntimeBeRemoved, "a"), no)})...),
+			[]model.Op{op(q(model.IsPodKnownTerminated, "a"), yes), op(q(model.ShouldPodRuntimeBeRemoved, "a"), no)})...),
 		h("S9_UnstartedCleanupNotAcknowledged", "ShouldPodContainersBeTerminating(b) = false", concat(started(sa),
-			[]Op{do(upd(Create, sb)), do(upd(Kill, sb)), op(q(ShouldPodRuntimeBeRemoved, "b"), yes),
-				op(q(ShouldPodContainersBeTerminating, "b"), no)})...),
-		h("S10_UnknownUIDBeforeSyncNotRunning", "CouldHaveRunningContainers(x) = false", op(q(CouldHaveRunningContainers, "x"), no)),
-		h("S10_UnknownUIDAfterSyncKeepsContent", "ShouldPodContentBeRemoved(x) = false", op(skp(), KnownPods{}),
-			op(q(ShouldPodContentBeRemoved, "x"), no)),
+			[]model.Op{do(upd(model.Create, sb)), do(upd(model.Kill, sb)), op(q(model.ShouldPodRuntimeBeRemoved, "b"), yes),
+				op(q(model.ShouldPodContainersBeTerminating, "b"), no)})...),
+		h("S10_UnknownUIDBeforeSyncNotRunning", "CouldHaveRunningContainers(x) = false", op(q(model.CouldHaveRunningContainers, "x"), no)),
+		h("S10_UnknownUIDAfterSyncKeepsContent", "ShouldPodContentBeRemoved(x) = false", op(skp(), model.KnownPods{}),
+			op(q(model.ShouldPodContentBeRemoved, "x"), no)),
 	}
 }
 
@@ -64,51 +68,51 @@ func illegalHistoriesS11toS19() []namedHistory {
 	sa, sb, sc := staticPod("a", "web", 1), staticPod("b", "web", 1), staticPod("c", "web", 1)
 	terminated, finished, h := terminatedOps(), finishedOps(), illegal
 	return []namedHistory{
-		h("S11_GraceIncreases", "(S11)", do(upd(Update, deleting(a, 5))), do(beginTerminating("a", 1, 5)),
-			do(end("a", SyncTerminatingPod, Failed)), do(upd(Sync, a)), do(beginTerminating("a", 1, 30))),
-		h("S11_ForceDeleteGetsSpecGrace", "(S11)", concat(started(a), []Op{do(upd(Update, deleting(a, 0))),
-			do(CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30))})...),
-		h("S11_ShorterGraceWithoutCancel", "cancel/a must happen first", do(upd(Kill, a)), do(beginTerminating("a", 1, 30)),
-			do(killOpts(a, KillOptions{GraceOverride: 5, HasGraceOverride: true})), op(q(IsPodTerminationRequested, "a"), yes)),
+		h("S11_GraceIncreases", "(S11)", do(upd(model.Update, deleting(a, 5))), do(beginTerminating("a", 1, 5)),
+			do(end("a", model.SyncTerminatingPod, model.Failed)), do(upd(model.Sync, a)), do(beginTerminating("a", 1, 30))),
+		h("S11_ForceDeleteGetsSpecGrace", "(S11)", concat(started(a), []model.Op{do(upd(model.Update, deleting(a, 0))),
+			do(model.CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30))})...),
+		h("S11_ShorterGraceWithoutCancel", "cancel/a must happen first", do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)),
+			do(killOpts(a, model.KillOptions{GraceOverride: 5, HasGraceOverride: true})), op(q(model.IsPodTerminationRequested, "a"), yes)),
 		h("S12_StaleUpdateDelivered", "the update taken has v2", concat(started(a),
-			[]Op{do(upd(Update, a2)), do(beginSync("a", Update, 1))})...),
-		h("S13_KillForgottenByLaterUpdate", "SyncPod begins", do(upd(Create, a)), do(upd(Kill, a)), do(upd(Update, a2)),
-			do(beginSync("a", Update, 2))),
+			[]model.Op{do(upd(model.Update, a2)), do(beginSync("a", model.Update, 1))})...),
+		h("S13_KillForgottenByLaterUpdate", "SyncPod begins", do(upd(model.Create, a)), do(upd(model.Kill, a)), do(upd(model.Update, a2)),
+			do(beginSync("a", model.Update, 2))),
 		h("S14_CompletionBeforeTermination", "completion #1 fired but is not due (S14)", concat(started(a),
-			[]Op{do(killOpts(a, KillOptions{CompletionID: 1})), do(beginTerminating("a", 1, 30)), do(CompletionFired{UID: "a", ID: 1})})...),
+			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 1})), do(beginTerminating("a", 1, 30)), do(model.CompletionFired{UID: "a", ID: 1})})...),
 		h("S14_CompletionFiredTwice", "completion #2 fired but is not due (S14)", concat(started(a),
-			[]Op{do(UpdatePod{Type: Update, Pod: a, Kill: KillOptions{CompletionID: 2}}),
-				do(CompletionFired{UID: "a", ID: 2}), do(CompletionFired{UID: "a", ID: 2})})...),
+			[]model.Op{do(model.UpdatePod{Type: model.Update, Pod: a, Kill: model.KillOptions{CompletionID: 2}}),
+				do(model.CompletionFired{UID: "a", ID: 2}), do(model.CompletionFired{UID: "a", ID: 2})})...),
 		h("S14_KillOnFinishedPodNeverCompletes", "completion#3 of a must happen first", concat(finished,
-			[]Op{do(killOpts(a, KillOptions{CompletionID: 3})), op(q(ShouldPodBeFinished, "a"), yes)})...),
+			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 3})), op(q(model.ShouldPodBeFinished, "a"), yes)})...),
 		h("S14_UnstartedCleanupCompletionOpen", "ShouldPodBeFinished(b)", concat(started(sa),
-			[]Op{do(upd(Create, sb)), do(killOpts(sb, KillOptions{CompletionID: 4})), op(q(ShouldPodBeFinished, "b"), yes)})...),
-		h("S14_PurgedOrphanCompletionOpen", "completion#5 of a must happen first", do(killOpts(a, KillOptions{CompletionID: 5})),
-			op(skp(), KnownPods{}), op(q(CouldHaveRunningContainers, "a"), no)),
+			[]model.Op{do(upd(model.Create, sb)), do(killOpts(sb, model.KillOptions{CompletionID: 4})), op(q(model.ShouldPodBeFinished, "b"), yes)})...),
+		h("S14_PurgedOrphanCompletionOpen", "completion#5 of a must happen first", do(killOpts(a, model.KillOptions{CompletionID: 5})),
+			op(skp(), model.KnownPods{}), op(q(model.CouldHaveRunningContainers, "a"), no)),
 		h("S14_KillPodNowReportsUnfiredCompletion", "completed=true but the completion fired=false", concat(started(a),
-			[]Op{do(killOpts(a, KillOptions{CompletionID: 6})), op(KillPodNowDone{UID: "a", ID: 6}, yes)})...),
+			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 6})), op(model.KillPodNowDone{UID: "a", ID: 6}, yes)})...),
 		h("S15_StaticStartsWhileOtherTerminating", "b: SyncPod begins", concat(started(sa),
-			[]Op{do(upd(Create, sb)), do(upd(Kill, sa)), do(beginTerminating("a", 1, 30)), do(beginSync("b", Create, 1))})...),
-		h("S15_StaticWaiterOrder", "c: SyncPod begins", concat(started(sa), []Op{do(upd(Create, sb)), do(upd(Create, sc))},
-			lifecycle(sa), []Op{do(beginSync("c", Create, 1))})...),
+			[]model.Op{do(upd(model.Create, sb)), do(upd(model.Kill, sa)), do(beginTerminating("a", 1, 30)), do(beginSync("b", model.Create, 1))})...),
+		h("S15_StaticWaiterOrder", "c: SyncPod begins", concat(started(sa), []model.Op{do(upd(model.Create, sb)), do(upd(model.Create, sc))},
+			lifecycle(sa), []model.Op{do(beginSync("c", model.Create, 1))})...),
 		h("S16_ReusedUIDPurgedBeforeOldFinished", "SyncKnownPods returned {}", concat(terminated,
-			[]Op{do(upd(Create, a2)), op(skp("a"), KnownPods{})})...),
+			[]model.Op{do(upd(model.Create, a2)), op(skp("a"), model.KnownPods{})})...),
 		h("S17_RuntimeKillOnTerminatedPod", "SyncTerminatingRuntimePod begins", concat(terminated,
-			[]Op{do(runtimeKill("a")), do(beginRuntime("a"))})...),
+			[]model.Op{do(runtimeKill("a")), do(beginRuntime("a"))})...),
 		h("S17_RuntimeKillLeadsToSyncTerminatedPod", "the pod is unknown", do(runtimeKill("a")), do(beginRuntime("a")),
-			do(end("a", SyncTerminatingRuntimePod, OK)), do(beginTerminated("a", 0))),
-		h("S17_NonKillRuntimeUpdateCreatesRecord", "SyncKnownPods returned", op(skp(), KnownPods{}),
-			do(UpdatePod{Type: Sync, Pod: Pod{UID: "a"}, RuntimeOnly: true}), op(skp(), KnownPods{{"a", TerminatingWork, true, false, false}})),
-		h("S18_PurgeOfStartedUnfinishedOrphan", "SyncKnownPods returned {}", concat(started(a), []Op{op(skp(), KnownPods{})})...),
+			do(end("a", model.SyncTerminatingRuntimePod, model.OK)), do(beginTerminated("a", 0))),
+		h("S17_NonKillRuntimeUpdateCreatesRecord", "SyncKnownPods returned", op(skp(), model.KnownPods{}),
+			do(model.UpdatePod{Type: model.Sync, Pod: model.Pod{UID: "a"}, RuntimeOnly: true}), op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: false, Static: false}})),
+		h("S18_PurgeOfStartedUnfinishedOrphan", "SyncKnownPods returned {}", concat(started(a), []model.Op{op(skp(), model.KnownPods{})})...),
 		h("S18_PurgedUIDReported", "SyncKnownPods returned {a:terminated", concat(finished,
-			[]Op{op(q(ShouldPodBeFinished, "a"), yes), op(skp(), KnownPods{{"a", TerminatedWork, true, true, false}})})...),
+			[]model.Op{op(q(model.ShouldPodBeFinished, "a"), yes), op(skp(), model.KnownPods{{UID: "a", State: model.TerminatedWork, Orphan: true, HasConfig: true, Static: false}})})...),
 		h("S19_ContentRemovedForPlainKill", "ShouldPodContentBeRemoved(a) = true", concat(terminated,
-			[]Op{op(q(ShouldPodContentBeRemoved, "a"), yes)})...),
+			[]model.Op{op(q(model.ShouldPodContentBeRemoved, "a"), yes)})...),
 		{name: "S8_ConcurrentQueriesGoBack", because: "IsPodTerminationRequested(a) = false", build: func() []timed {
 			return []timed{
-				at(0, 0, 10, do(upd(Kill, a))),
-				at(1, 1, 2, op(q(IsPodTerminationRequested, "a"), yes)),
-				at(2, 3, 4, op(q(IsPodTerminationRequested, "a"), no)),
+				at(0, 0, 10, do(upd(model.Kill, a))),
+				at(1, 1, 2, op(q(model.IsPodTerminationRequested, "a"), yes)),
+				at(2, 3, 4, op(q(model.IsPodTerminationRequested, "a"), no)),
 			}
 		}},
 	}

@@ -1,0 +1,54 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
+)
+
+// PorcupineModel is the model in porcupine's terms, partitioned by pod UID
+// (static pods by full name, see Partition). The model is nondeterministic —
+// each step is model.Step followed by model.Closure — and porcupine sees it
+// through the powerset construction of
+// porcupine.NondeterministicModel.ToModel, done by hand: a porcupine state
+// is a closed set of States (*model.ClosedSet). Doing it by hand lets the
+// set keep its members' hashes and closure memos, hand back the very same
+// set when an operation changes nothing, and compare sets by hash instead
+// of pairwise. Inputs are package model's Input types; outputs are
+// model.Answer, model.KnownPods or nil.
+func PorcupineModel() porcupine.Model {
+	return porcupine.Model{
+		Partition: Partition,
+		Init:      func() any { c := model.InitialClosedSet(); return &c },
+		Step: func(state, input, output any) (bool, any) {
+			if _, ok := input.(chain); ok { // PorcupineMarkedModel's: an unknown operation here
+				return false, (*model.ClosedSet)(nil)
+			}
+			next, _ := state.(*model.ClosedSet).Next(&model.PartOp{In: input.(model.Input), Out: asOutput(output)})
+			return next != nil, next
+		},
+		Equal:             func(a, b any) bool { return a.(*model.ClosedSet).Same(b.(*model.ClosedSet)) },
+		Hash:              func(s any) uint64 { return s.(*model.ClosedSet).Hash() },
+		DescribeOperation: DescribeOperation,
+		DescribeState:     func(s any) string { return s.(*model.ClosedSet).Describe() },
+	}
+}
+
+// Check runs porcupine over a history (timeout 0 = none); the info can be
+// rendered with porcupine.Visualize.
+func Check(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+	return porcupine.CheckOperationsVerbose(PorcupineModel(), history, timeout)
+}
+
+func asOutput(out any) model.Output {
+	if out == nil {
+		return nil
+	}
+	o, ok := out.(model.Output)
+	if !ok {
+		panic(fmt.Sprintf("model: output %T is not a model.Output (Answer, KnownPods or nil)", out))
+	}
+	return o
+}

@@ -1,0 +1,104 @@
+package check
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/podsim/podsim/model"
+)
+
+// TestWitnessIsStricter: markers pin the take, so an update that arrived
+// after it is not what SyncPod may receive; without markers it may be.
+func TestWitnessIsStricter(t *testing.T) {
+	a, a2 := pod("a", 1), pod("a", 2)
+	ops := []model.Op{do(upd(model.Create, a)), do(model.WorkerStep{UID: "a"}), do(upd(model.Update, a2)), do(beginSync("a", model.Update, 2))}
+	if ok, at, why := Replay(ops); ok || at != 3 || !strings.Contains(why, "v2, the update taken has v1") {
+		t.Errorf("witness: ok=%v at %d: %s", ok, at, why)
+	}
+	if ok, _, why := Replay(withoutMarkers(ops)); !ok {
+		t.Errorf("closure: %s", why)
+	}
+	if _, err := model.Next(mustRun(t, ops[:3]...), ops[3].Input, nil); err != nil {
+		t.Errorf("Next (closure mode) with a marker: %v", err)
+	}
+}
+
+// TestWitnessGeneratedHistories: histories recorded with markers are
+// accepted in witness mode, and without markers by Replay and porcupine.
+func TestWitnessGeneratedHistories(t *testing.T) {
+	for seed := range uint64(8) {
+		ops := newWitnessGen(seed, 20).run(400)
+		if ok, at, why := Replay(ops); !ok {
+			t.Fatalf("seed %d: witness Replay rejected at %d: %s", seed, at, why)
+		}
+		bare := withoutMarkers(ops)
+		if ok, at, why := Replay(bare); !ok {
+			t.Fatalf("seed %d: Replay without markers rejected at %d: %s", seed, at, why)
+		}
+		for _, h := range [][]model.Op{ops, bare} { // porcupine ignores markers
+			if res, _ := Check(toPorcupine(seq(h...)), 30*time.Second); res != porcupine.Ok {
+				t.Fatalf("seed %d: porcupine %v", seed, res)
+			}
+		}
+	}
+}
+
+// TestWitnessAgreesOnMutants: witness mode never accepts what the closure
+// rejects — it only restricts where hidden steps happen — on histories
+// corrupted at one observation or one marker. It may reject what the closure
+// accepts (a query answered as if the worker had already acknowledged, a
+// lost marker); porcupine then decides.
+func TestWitnessAgreesOnMutants(t *testing.T) {
+	ops := newWitnessGen(42, 6).run(200)
+	stricter, both := 0, 0
+	for i := range ops {
+		for variant := range 3 {
+			mutant := slices.Clone(ops)
+			switch {
+			case variant == 0 && mutate(&mutant[i]):
+			case variant == 1 && isWorkerStep(ops[i].Input):
+				mutant = slices.Delete(mutant, i, i+1) // a lost marker
+			case variant == 2 && !isWorkerStep(ops[i].Input):
+				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}}) // a spurious one
+			default:
+				continue
+			}
+			witnessOK, _, why := Replay(mutant)
+			closureOK, _, _ := Replay(withoutMarkers(mutant))
+			if witnessOK && !closureOK {
+				t.Fatalf("op %d variant %d: witness accepted what the closure rejects", i, variant)
+			}
+			switch {
+			case !witnessOK && closureOK:
+				stricter++
+			case !witnessOK:
+				both++
+				if why == "" {
+					t.Fatalf("op %d: rejected without a reason", i)
+				}
+			}
+		}
+	}
+	if stricter == 0 || both == 0 {
+		t.Fatalf("rejected only in witness mode %d, by both %d: want some of each", stricter, both)
+	}
+	t.Logf("mutants rejected only in witness mode %d, by both %d", stricter, both)
+}
+
+// TestPartitionDropsMarkers: porcupine never sees WorkerStep.
+func TestPartitionDropsMarkers(t *testing.T) {
+	ops := newWitnessGen(3, 5).run(100)
+	for _, part := range Partition(toPorcupine(seq(ops...))) {
+		for _, op := range part {
+			if isWorkerStep(op.Input.(model.Input)) {
+				t.Fatal("a marker reached porcupine")
+			}
+		}
+	}
+	if got := model.Describe(model.WorkerStep{UID: "a"}, nil); got != "worker/a step" {
+		t.Errorf("Describe: %q", got)
+	}
+}

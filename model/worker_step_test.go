@@ -1,0 +1,92 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestWorkerStepSemantics: a marker applies whichever worker critical
+// section the record enables; several are all kept; none changes nothing.
+// (Each state is stepped with Step, as Replay's witness mode does in
+// place: no closure; model/check's TestInPlaceAgreesWithStep checks that
+// the two agree.)
+func TestWorkerStepSemantics(t *testing.T) {
+	a := pod("a", 1)
+	w := WorkerStep{UID: "a"}
+	witness := func(ops ...Op) []State { return stepEach(t, ops...) }
+	describeAll := func(states []State) string {
+		var out []string
+		for _, s := range states {
+			out = append(out, describeA(s))
+		}
+		return strings.Join(out, " | ")
+	}
+	rows := []struct {
+		name string
+		ops  []Op
+		want string
+	}{
+		{"unknown UID: nothing", []Op{do(w)}, ""},
+		{"pending: take", []Op{do(upd(Create, a)), do(w)}, "a S grace=- pending=- flight=SyncPod(taken)"},
+		{"nothing pending: nothing", []Op{do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK)), do(w), do(w)},
+			"a S grace=- pending=-"},
+		{"in a callback: nothing", []Op{do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(w)},
+			"a S grace=- pending=- flight=SyncPod(begun)"},
+		{"after an ack: only the abort branch survives", []Op{do(upd(Kill, a)), do(w), do(w), do(w)}, "a TR grace=30 pending=-"},
+		{"after a SyncPod take: abort", []Op{do(upd(Create, a)), do(w), do(w)}, "a S grace=- pending=-"},
+		{"after a terminating take: abort or ack", []Op{do(upd(Kill, a)), do(w), do(w)},
+			"a TR grace=30 pending=- | a T grace=30 pending=- flight=SyncTerminatingPod(taken)"},
+		{"runtime-only take: ack", []Op{do(runtimeKill("a")), do(w), do(w)},
+			"a T deleted runtime grace=1 pending=- flight=SyncTerminatingRuntimePod(taken)"},
+		{"returned: complete", []Op{do(upd(Kill, a)), do(w), do(w), do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, OK)), do(w)},
+			"a D grace=30 pending=sync@v1"},
+		{"static waiter: nothing", []Op{do(upd(Create, staticPod("b", "web", 1))), do(upd(Create, staticPod("a", "web", 1))), do(w)},
+			"a P static grace=- pending=create@v1"},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			if got := describeAll(witness(row.ops...)); got != row.want {
+				t.Errorf("got  %q\nwant %q", got, row.want)
+			}
+		})
+	}
+	// A marker is a critical section: not while an obligation is due, and it
+	// closes an idle worker's cancellation window.
+	inFlight := witness(do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(upd(Kill, a)))
+	if _, err := Step(inFlight[0], w, nil); err == nil || !strings.Contains(err.Error(), "cancel/a must happen first") {
+		t.Errorf("marker while a cancel is due: %v", err)
+	}
+	idleKill := witness(do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK)), do(w), do(upd(Kill, a)))
+	next, err := Step(idleKill[0], w, nil)
+	if err != nil || len(next[0].MayCancel) != 0 {
+		t.Errorf("marker after an idle kill: may-cancel %v, %v", next[0].MayCancel, err)
+	}
+}
+
+// stepEach steps every state with Step from the initial state, keeping the
+// distinct outcomes: what Replay's witness mode holds on one part.
+func stepEach(t *testing.T, ops ...Op) []State {
+	t.Helper()
+	states := []State{NewState()}
+	for i, o := range ops {
+		var next []State
+		var errs []error
+		for _, s := range states {
+			succ, err := Step(s, o.Input, o.Output)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for _, n := range succ {
+				if !slices.ContainsFunc(next, n.Equal) {
+					next = append(next, n)
+				}
+			}
+		}
+		if len(next) == 0 {
+			t.Fatalf("op %d %s: %v", i, Describe(o.Input, o.Output), reasons(errs))
+		}
+		states = next
+	}
+	return states
+}
