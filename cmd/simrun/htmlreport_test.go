@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/podsim/podsim/report"
 )
 
 // failingSeed is a seed that fails with its mutant, linearizability
@@ -117,5 +121,62 @@ func TestReportPathCheckedFirst(t *testing.T) {
 	out, errOut, code := simrun(t, nil, append([]string{"replay", "--report", "/nonexistent/dir/r.html"}, failingSeed...)...)
 	if code != 2 || out != "" || !strings.HasPrefix(errOut, "simrun: cannot write /nonexistent/dir/r.html") {
 		t.Errorf("got exit %d, stdout %q, stderr %q; want exit 2, one line, no run", code, out, errOut)
+	}
+}
+
+// TestTraceTimeline reads lanes, spans and points off a canonical trace.
+func TestTraceTimeline(t *testing.T) {
+	trace := strings.Join([]string{
+		"0s - go client/0",
+		"0s client/0 lock podLock",
+		"0s client/0 go worker/a",
+		"0s worker/a wait-block updates/a",
+		"0s client/0 sleep 1s",
+		"1s - advance clock",
+		"1s - wake client/0",
+		"1s client/0 notify updates/a",
+		"1s worker/a wait updates/a true",
+		"1s worker/a event-block cancel/a#1 264ms",
+		"1.264s worker/a exit",
+		"1.264s client/0 event-block done forever",
+	}, "\n") + "\n"
+	tl := traceTimeline(trace, 5*time.Second)
+	got := fmt.Sprintf("%+v", tl.Lanes)
+	want := "[{Name:client/0 Born:0s Died:0s Exited:false Highlight:false " +
+		"Spans:[{Kind:1 Start:0s End:1s Label:sleep 1s} {Kind:2 Start:1.264s End:5s Label:event-block done forever (until the end of the run)}] " +
+		"Points:[{At:0s Label:3 steps\nlock podLock\ngo worker/a\nsleep 1s} {At:1s Label:notify updates/a} {At:1.264s Label:event-block done forever}]} " +
+		"{Name:worker/a Born:0s Died:1.264s Exited:true Highlight:false " +
+		"Spans:[{Kind:2 Start:0s End:1s Label:wait-block updates/a} {Kind:0 Start:1s End:1.264s Label:event-block cancel/a#1 264ms}] " +
+		"Points:[{At:0s Label:wait-block updates/a} {At:1s Label:2 steps\nwait updates/a true\nevent-block cancel/a#1 264ms} {At:1.264s Label:exit}]}]"
+	if got != want {
+		t.Errorf("lanes:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestLaneOf(t *testing.T) {
+	tl := report.Timeline{Lanes: []report.Lane{{Name: "client/0"}, {Name: "worker/a"}, {Name: "worker/ab"}}}
+	for msg, want := range map[string]string{
+		`in effect order "worker/ab SyncPod begin update v9" (event 222 at 3s) fails`: "worker/ab",
+		"pod a (TR): SyncPod began at 3s after kill at 3s":                            "worker/a",
+		"invariant x broken for pod a: SyncPod in flight":                             "worker/a",
+		"pod zz (TR): never ran":                                                      "",
+		"deadlock: every goroutine is blocked":                                        "",
+	} {
+		if got := laneOf(msg, tl); got != want {
+			t.Errorf("laneOf(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+func TestTimelineWindows(t *testing.T) {
+	s := time.Second
+	if got := fmt.Sprint(timelineWindows(249*s, 3*s)); got != "[{around the first violation 0s 12s} {whole run 0s 4m9s}]" {
+		t.Errorf("a long run: %s", got)
+	}
+	if got := fmt.Sprint(timelineWindows(200*s, 100*s)); got != "[{around the first violation 1m32s 1m42s} {whole run 0s 3m20s}]" {
+		t.Errorf("a violation late in the run: %s", got)
+	}
+	if got := fmt.Sprint(timelineWindows(5*s, 3*s)); got != "[{whole run 0s 5s}]" {
+		t.Errorf("a short run: %s", got)
 	}
 }
