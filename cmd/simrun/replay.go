@@ -26,7 +26,8 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			"--expect compares the run with a trace saved by --trace (sha256sum of that file is the hash\n" +
 			"printed) and names the first record at which they part.",
 		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json\n" +
-			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?",
+			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?\n" +
+			"  simrun replay --scenario update-storm --seed 8 --mutant B2 --report report.html   # open it in a browser",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runReplay(f, stdout) },
 	}
@@ -38,7 +39,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
-	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
+	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) and report.html here")
 	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
