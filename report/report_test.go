@@ -193,3 +193,19 @@ func TestViolationLabelsDoNotOverlap(t *testing.T) {
 		t.Errorf("a label near the right edge is anchored %q, want end", marks[2].Anchor)
 	}
 }
+
+// TestPointsMergeWithinATick: a long run's many instants cost one tick per
+// tick's width, not one per instant.
+func TestPointsMergeWithinATick(t *testing.T) {
+	var l Lane
+	for i := range 10000 {
+		l.Points = append(l.Points, Point{At: time.Duration(i) * time.Millisecond, Label: "step"})
+	}
+	got := points(l, scale{0, 10000 * time.Second}, 0)
+	if len(got) != 1 || !strings.Contains(got[0].Title, "and 9999 more instants") {
+		t.Fatalf("10,000 instants within one tick: %d ticks, first %q", len(got), got[0].Title)
+	}
+	if got := points(l, scale{0, 10 * time.Second}, 0); len(got) < 400 || len(got) > int(plotWidth/pointWidth)+1 {
+		t.Errorf("10,000 instants over the whole width: %d ticks, want about one per tick's width", len(got))
+	}
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -164,14 +165,38 @@ func laneLayout(l Lane, s scale, end time.Duration, y float64) laneRow {
 				Class: sp.Kind.class(), Title: sp.Start.String() + "–" + sp.End.String() + ": " + sp.Label})
 		}
 	}
+	row.Points = points(l, s, y)
+	return row
+}
+
+// points draws a lane's points. Points closer than a tick's width would
+// be drawn on top of each other: they become one tick, whose hover text
+// is the first point's and says how many more it stands for, so that a
+// long run's page stays a size a browser opens at once.
+func points(l Lane, s scale, y float64) []box {
+	var out []box
+	lastX, merged := -1.0, 0
+	note := func() {
+		if merged > 0 {
+			out[len(out)-1].Title += fmt.Sprintf("\n(and %d more instants within a tick's width)", merged)
+		}
+	}
 	for _, p := range l.Points {
 		if p.At < s.from || p.At > s.to {
 			continue
 		}
-		row.Points = append(row.Points, box{X: num(s.x(p.At) - pointWidth/2), Y: num(y + 3), W: num(pointWidth),
-			H: num(laneHeight - 6), Class: "point", Title: p.At.String() + " " + l.Name + ": " + p.Label})
+		x := s.x(p.At)
+		if lastX >= 0 && x-lastX < pointWidth {
+			merged++
+			continue
+		}
+		note()
+		lastX, merged = x, 0
+		out = append(out, box{X: num(x - pointWidth/2), Y: num(y + 3), W: num(pointWidth), H: num(laneHeight - 6),
+			Class: "point", Title: p.At.String() + " " + l.Name + ": " + p.Label})
 	}
-	return row
+	note()
+	return out
 }
 
 // markers groups the violations by instant, in order of first appearance,
