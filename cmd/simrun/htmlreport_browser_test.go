@@ -109,6 +109,9 @@ func framed(t *testing.T, dir, name string, doc []byte) string {
 }
 
 func TestReportInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the report is not checked in a browser (four screenshots take tens of seconds)")
+	}
 	browser := findBrowser()
 	if browser == "" {
 		t.Skip("no chromium, chromium-browser or google-chrome on PATH: the report is not checked in a browser " +
