@@ -13,6 +13,7 @@ import (
 type replayFlags struct {
 	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
 	depth                                                                         int
+	reportPath                                                                    string
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -25,7 +26,8 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			"--expect compares the run with a trace saved by --trace (sha256sum of that file is the hash\n" +
 			"printed) and names the first record at which they part.",
 		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json\n" +
-			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?",
+			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?\n" +
+			"  simrun replay --scenario update-storm --seed 8 --mutant B2 --report report.html   # open it in a browser",
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runReplay(f, stdout) },
 	}
@@ -37,7 +39,8 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
-	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) here")
+	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) and report.html here")
+	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
 }
@@ -59,6 +62,9 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return err
 	}
 	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
+	if err := checkReportPath(f.reportPath); err != nil {
 		return err
 	}
 	expected, err := readExpectedTrace(f.expectPath)
@@ -85,6 +91,9 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "%s\ntrace sha256 %s (%d steps, %v virtual)\n", r, r.TraceSHA, r.Steps, r.Elapsed)
 	for _, v := range r.Violations {
 		fmt.Fprintf(stdout, "  %s\n", v)
+	}
+	if err := replayReport(f, fams[0], s, st, r.Failed(), stdout); err != nil {
+		return err
 	}
 	switch {
 	case expected == nil:

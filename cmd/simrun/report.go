@@ -118,6 +118,7 @@ func recheck(results []run.Result, traces []string, rerun func(run.Result, run.C
 			if err := writeSeedArtifacts(o.ArtifactDir, rp, o.Reproduce); err != nil {
 				fmt.Fprintf(w, "artifacts of %s seed %d not written: %v\n", r.Family, r.Seed, err)
 			}
+			runReport(r, o, f, w)
 		}
 	}
 	return nondeterministic
