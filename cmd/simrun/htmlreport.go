@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/report"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/shrink"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -30,8 +33,8 @@ const ReportFile = "report.html"
 const reportShrinkRuns = 500
 
 // writeSeedReport runs one seed again and writes its report to path.
-func writeSeedReport(path string, fam scenarios.Family, seed uint64, st sim.Strategy, strategy string,
-	opts scenarios.CheckOptions) error {
+func writeSeedReport(path string, fam plan.Family, seed uint64, st sim.Strategy, strategy string,
+	opts run.CheckOptions) error {
 	page, err := seedPage(fam, seed, st, strategy, opts)
 	if err != nil {
 		return err
@@ -48,7 +51,7 @@ func writeSeedReport(path string, fam scenarios.Family, seed uint64, st sim.Stra
 
 // seedPage runs the seed with the oracles' artifacts in a temporary
 // directory (for porcupine's page), shrinks it, and fills the page.
-func seedPage(fam scenarios.Family, seed uint64, st sim.Strategy, strategy string, opts scenarios.CheckOptions) (
+func seedPage(fam plan.Family, seed uint64, st sim.Strategy, strategy string, opts run.CheckOptions) (
 	report.Page, error) {
 	tmp, err := os.MkdirTemp("", "simrun-report-*")
 	if err != nil {
@@ -57,7 +60,7 @@ func seedPage(fam scenarios.Family, seed uint64, st sim.Strategy, strategy strin
 	defer os.RemoveAll(tmp)
 	opts.Reproduce = reproduce(fam.Name, seed, strategy, opts.Mutant)
 	opts.ArtifactDir = tmp
-	rp := scenarios.ReplaySeed(fam, seed, st, opts)
+	rp := run.ReplaySeed(fam, seed, st, opts)
 	r := rp.Result
 	p := report.Page{Title: fmt.Sprintf("%s seed %d", fam.Name, seed), Scenario: fam.Name, Seed: seed,
 		Strategy: strategy, Mutant: opts.Mutant, Reproduce: opts.Reproduce, Failed: r.Failed(), Verdict: r.String(),
@@ -70,7 +73,7 @@ func seedPage(fam scenarios.Family, seed uint64, st sim.Strategy, strategy strin
 	if len(p.Violations) > 0 {
 		p.Timeline.Windows = timelineWindows(r.Elapsed, p.Violations[0].At)
 	}
-	p.Porcupine, err = os.ReadFile(filepath.Join(tmp, scenarios.ArtifactHTML))
+	p.Porcupine, err = os.ReadFile(filepath.Join(tmp, linearize.ArtifactHTML))
 	if errors.Is(err, os.ErrNotExist) {
 		p.PorcupineNote = "Porcupine has no page for this seed: the linearizability oracle found no violation " +
 			"(it runs porcupine's search only on a history whose witness replay fails; run --force-porcupine runs it always)."
@@ -84,10 +87,10 @@ func seedPage(fam scenarios.Family, seed uint64, st sim.Strategy, strategy strin
 
 // pageViolations lists the scheduler's error, if any, then the oracles'
 // violations, each with the goroutine it concerns when that can be told.
-func pageViolations(r scenarios.Result, t report.Timeline) []report.Violation {
+func pageViolations(r run.Result, t report.Timeline) []report.Violation {
 	var out []report.Violation
 	if r.Err != nil {
-		kind := strings.TrimPrefix(scenarios.FailureKeys(r)[0], "scheduler ")
+		kind := strings.TrimPrefix(run.FailureKeys(r)[0], "scheduler ")
 		out = append(out, report.Violation{Oracle: "scheduler", Invariant: kind, At: r.Elapsed,
 			Message: r.Err.Error(), Lane: laneOf(r.Err.Error(), t)})
 	}
@@ -118,17 +121,17 @@ func checkReportPath(path string) error {
 
 // shrunkStory shrinks the seed for the story to read; if it cannot, the
 // story is the seed's own.
-func shrunkStory(fam scenarios.Family, seed uint64, st sim.Strategy, strategy string, opts scenarios.CheckOptions,
-	rp scenarios.Replayed) (story, note string) {
-	own := scenarios.Story(rp.Plan, rp.Result)
+func shrunkStory(fam plan.Family, seed uint64, st sim.Strategy, strategy string, opts run.CheckOptions,
+	rp run.Replayed) (story, note string) {
+	own := run.Story(rp.Plan, rp.Result)
 	if !rp.Failed() {
 		return own, "The seed passes every check: its plan and verdict."
 	}
-	c, r := scenarios.RecordSeed(fam, seed, st, opts)
+	c, r := run.RecordSeed(fam, seed, st, opts)
 	if !r.Failed() {
 		return own, "The seed's plan and verdict (its recorded replay passes, so it was not shrunk)."
 	}
-	s, err := scenarios.Shrink(c, st, opts, scenarios.ShrinkOptions{MaxRuns: reportShrinkRuns})
+	s, err := shrink.Shrink(c, st, opts, shrink.Options{MaxRuns: reportShrinkRuns})
 	if err != nil {
 		return own, fmt.Sprintf("The seed's plan and verdict (not shrunk: %v).", err)
 	}
@@ -139,12 +142,12 @@ func shrunkStory(fam scenarios.Family, seed uint64, st sim.Strategy, strategy st
 	if s.Exhausted {
 		note += fmt.Sprintf(" The report's budget of %d runs ran out: shrink may go further.", reportShrinkRuns)
 	}
-	return scenarios.Story(s.Case.Plan, s.Result), note
+	return run.Story(s.Case.Plan, s.Result), note
 }
 
 // replayReport writes replay's report: to --report, and beside --out's
 // artifacts when the seed fails.
-func replayReport(f replayFlags, fam scenarios.Family, seed uint64, st sim.Strategy, failed bool, stdout io.Writer) error {
+func replayReport(f replayFlags, fam plan.Family, seed uint64, st sim.Strategy, failed bool, stdout io.Writer) error {
 	var paths []string
 	if f.reportPath != "" {
 		paths = append(paths, f.reportPath)
@@ -153,7 +156,7 @@ func replayReport(f replayFlags, fam scenarios.Family, seed uint64, st sim.Strat
 		paths = append(paths, filepath.Join(f.outDir, ReportFile))
 	}
 	for _, path := range paths {
-		err := writeSeedReport(path, fam, seed, st, f.strategy, scenarios.CheckOptions{Mutant: f.mutant})
+		err := writeSeedReport(path, fam, seed, st, f.strategy, run.CheckOptions{Mutant: f.mutant})
 		if err != nil {
 			return usagef("cannot write %s: %v", path, err)
 		}
@@ -164,7 +167,7 @@ func replayReport(f replayFlags, fam scenarios.Family, seed uint64, st sim.Strat
 
 // runReport writes report.html beside a failing seed's artifacts in a
 // sweep with --out; a report that cannot be written is said, not fatal.
-func runReport(r scenarios.Result, o scenarios.CheckOptions, f runFlags, w io.Writer) {
+func runReport(r run.Result, o run.CheckOptions, f runFlags, w io.Writer) {
 	fams, err := familiesNamed(r.Family)
 	st, serr := strategyNamed(f.strategy, f.pctDepth)
 	if err == nil {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/report"
-	"github.com/podsim/podsim/scenarios"
 )
 
 // The report is checked in a real browser, not only as text: an escaping
@@ -146,7 +146,7 @@ func TestReportInChromium(t *testing.T) {
 	// report adds, against the page as porcupine wrote it (which opens at
 	// the history's start). In a frame, because headless Chromium's
 	// screenshot of a scrolled top-level page comes out blank.
-	orig, err := os.ReadFile(filepath.Join(dir, scenarios.ArtifactHTML))
+	orig, err := os.ReadFile(filepath.Join(dir, linearize.ArtifactHTML))
 	if err != nil {
 		t.Fatal(err)
 	}
