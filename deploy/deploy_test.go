@@ -206,8 +206,8 @@ func TestJobChecksCatchMistakes(t *testing.T) {
 
 // TestShardScriptsMerge runs every pod's script as the container would
 // (sh -c, JOB_COMPLETION_INDEX set, simrun on PATH), with the results
-// directory and termination log moved to a temporary directory and 2
-// seeds per family instead of 20,000; each script's stdout is what
+// directory and termination log moved to a temporary directory and 16
+// seeds per family instead of 20,000 (one per shard and family); each script's stdout is what
 // `kubectl logs` returns. `simrun merge` must accept the N logs, and their
 // union must be exactly the seeds of the unsharded run.
 func TestShardScriptsMerge(t *testing.T) {
@@ -236,7 +236,7 @@ func TestShardScriptsMerge(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build simrun: %v\n%s", err, out)
 	}
-	for _, r := range [][2]string{{"--seeds=20000", "--seeds=2"}, {"/dev/termination-log", tmp + "/termination-log"}} {
+	for _, r := range [][2]string{{"--seeds=20000", "--seeds=16"}, {"/dev/termination-log", tmp + "/termination-log"}} {
 		if !strings.Contains(script, r[0]) {
 			t.Fatalf("the script has no %q to replace", r[0])
 		}
@@ -273,7 +273,7 @@ func TestShardScriptsMerge(t *testing.T) {
 		t.Fatalf("simrun merge of the %d pod logs: %v\n%s", n, err, out)
 	}
 	whole := filepath.Join(tmp, "whole.json")
-	if out, err := exec.Command(simrun, "run", "--seeds=2", "--json="+whole).CombinedOutput(); err != nil {
+	if out, err := exec.Command(simrun, "run", "--seeds=16", "--json="+whole).CombinedOutput(); err != nil {
 		t.Fatalf("unsharded run: %v\n%s", err, out)
 	}
 	got, want := seedsIn(t, merged), seedsIn(t, whole)
@@ -282,24 +282,34 @@ func TestShardScriptsMerge(t *testing.T) {
 	}
 }
 
-// seedsIn lists the scenario/seed of every result in a --json file.
+// seedsIn lists the scenario/seed of every result in a --json file: one
+// JSON document with a "results" list, or JSON Lines with one result per
+// line (lines without a scenario, such as run and end records, skipped).
 func seedsIn(t *testing.T, path string) []string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct {
-		Results []struct {
-			Scenario string
-			Seed     uint64
+	type result struct {
+		Scenario string
+		Seed     uint64
+	}
+	var doc struct{ Results []result }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		doc.Results = nil
+		for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			var r result
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatalf("%s:%d: neither a JSON document nor JSON Lines: %v", path, i+1, err)
+			}
+			if r.Scenario != "" {
+				doc.Results = append(doc.Results, r)
+			}
 		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	var out []string
-	for _, r := range f.Results {
+	for _, r := range doc.Results {
 		out = append(out, fmt.Sprint(r.Scenario, "/", r.Seed))
 	}
 	return out
