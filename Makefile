@@ -33,18 +33,18 @@ lint:
 	@sc=$$(command -v staticcheck || echo "$$($(GO) env GOPATH)/bin/staticcheck"); \
 	if [ -x "$$sc" ]; then $$sc $(PKGS); else echo "staticcheck not installed (make tools); skipped"; fi
 
-## deps: fail on an import edge DESIGN.md forbids.
+## deps: fail on an import edge the package table (docs/design.md) forbids.
 deps:
 	$(GO) test -count=1 -run 'TestModuleImportDirections|TestCheckCatchesForbiddenEdges' ./internal/depcheck
 
-## gate: every catalogued bug of BUGS.md re-introduced and caught, full budget
+## gate: every catalogued bug (docs/bugs.md) re-introduced and caught, full budget
 ## (the CI-sized gate is TestGateCatchesEveryMutant, part of make test).
 gate:
 	$(GO) run ./cmd/simrun gate --seeds 1000 --start-seeds 5 --correct-seeds 1000
 
 ## baseline: podsim side by side with the upstream way of testing (real
 ## goroutines and locks, random sleeps, -race), the same wall budget per
-## mutant and side (README "Regression gate"). Not part of CI.
+## mutant and side (docs/regression-gate.md). Not part of CI.
 BASELINE_BUDGET ?= 10s
 BASELINE_FILE ?= /tmp/podsim-baseline-sim.json
 baseline:
@@ -63,7 +63,7 @@ fmt:
 ## real: the scenario families, regression scripts and determinism test on
 ## the real kubelet pod workers (nested module realkubelet/, pinned to
 ## k8s.io/kubernetes v1.36.3; the first build compiles the kubelet, see
-## README "Against the real kubelet"). make test never builds it.
+## docs/real-kubelet.md). make test never builds it.
 real:
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
 

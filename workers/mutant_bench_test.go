@@ -39,8 +39,8 @@ func (e *inertEvent) WaitFor(time.Duration) bool { return e.fired }
 // BenchmarkUpdatePod is the cost of UpdatePod (create, updates, a kill with
 // a grace override, a static pod) and a query round, with every mutant off:
 // run it on this commit and on the one before the mutants were added to
-// show that the off mutation points cost nothing measurable (README,
-// "Regression gate").
+// show that the off mutation points cost nothing measurable
+// (docs/performance.md, "Mutants cost nothing when off").
 func BenchmarkUpdatePod(b *testing.B) {
 	var pods []*v1.Pod
 	for i := range 8 {
