@@ -49,9 +49,9 @@ BASELINE_BUDGET ?= 10s
 BASELINE_FILE ?= /tmp/podsim-baseline-sim.json
 baseline:
 	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=sim PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
-		$(GO) test -run TestBaselineSideBySide -count=1 -timeout 0 ./scenarios
+		$(GO) test -run TestBaselineSideBySide -count=1 -timeout 0 ./baseline
 	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
-		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
 
 ## cover: statement coverage per package.
 cover:

@@ -24,7 +24,7 @@ func TestRapidFamilies(t *testing.T) {
 // FuzzScenarios is the coverage-guided form: the fuzzer's bytes pick the
 // family, the plan, the schedule and the faults.
 //
-//	go test -run '^$' -fuzz FuzzScenarios ./scenarios
+//	go test -run '^$' -fuzz FuzzScenarios ./run
 func FuzzScenarios(f *testing.F) {
 	fams := plan.Families()
 	f.Fuzz(rapid.MakeFuzz(func(rt *rapid.T) {
