@@ -71,7 +71,7 @@ func TestBaselineK6Catches(t *testing.T) {
 	}
 }
 
-// TestBaselineReaperV2 is BUGS.md V2's scenario on the baseline's reaper:
+// TestBaselineReaperV2 is docs/bugs.md V2's scenario on the baseline's reaper:
 // web (uid a) is deleted with grace 0 and leaves the API, then web (uid c)
 // is created. The reaper's actor wakes after the grace; everything before
 // it happens in one critical section, so the outcome does not depend on

@@ -1,7 +1,7 @@
 // Package model is the sequential reference specification of the kubelet's
-// pod workers in porcupine's terms: the behaviour of SPEC.md §1 (v1.36
+// pod workers in porcupine's terms: the behaviour of docs/spec.md §1 (v1.36
 // upstream minus the contract gaps of §1.17) as a pure step function over
-// plain values. It is written from SPEC.md alone and shares no code with
+// plain values. It is written from docs/spec.md alone and shares no code with
 // package workers, so that it is a second, independent reading of the spec.
 // It imports only the standard library.
 //
@@ -143,7 +143,7 @@
 // the specification can skip checker.go, arena.go, closure.go, storage.go,
 // storage_static.go and hash.go.
 //
-// # Fixed behaviour (BUGS.md G1–G4)
+// # Fixed behaviour (docs/bugs.md G1–G4)
 //
 // Completions fire on every finalisation path: a kill on a finished pod or
 // any dropped update fires at once (unless the pod is terminating, when it
@@ -164,7 +164,7 @@
 // applies an outcome), the kubelet-level K1–K5, timing (backoff, jitter,
 // killPodNow's timeout value), status functions and mirror pods.
 //
-// # Where SPEC.md is ambiguous, and what the model does
+// # Where docs/spec.md is ambiguous, and what the model does
 //
 //   - S3 "no SyncPod begins after the kill returned": a worker may take the
 //     update before the kill and enter SyncPod after it (upstream does, the

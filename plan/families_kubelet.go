@@ -139,7 +139,7 @@ func GenerateKubeletRestartTerminalPods(src sim.Source) Plan {
 // The grace reaper force-deletes objects whose grace expired; faults slow
 // the terminations, so some objects outlive their grace. Sometimes a
 // second round deletes and re-creates again, or a pod of another name
-// lives alongside (SPEC §2 API server model, K6; BUGS.md V2).
+// lives alongside (SPEC §2 API server model, K6; docs/bugs.md V2).
 func GenerateRecreateSameName(src sim.Source) Plan {
 	p := newPlanner(src, "recreate-same-name", 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100, 300),
 		SlowRate: pick(src, 0, 300, 600), MaxDelay: pick(src, time.Second, 3*time.Second)})

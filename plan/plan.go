@@ -147,7 +147,7 @@ type Node struct {
 	UniqueNames bool `json:",omitempty"`
 	// ForceDeleteAfterGrace switches on the grace reaper (reaper.go): the
 	// API-server side's delayed forced delete of a pod object whose
-	// deletion grace expired (virtual-kubelet's pod controller, BUGS.md V2).
+	// deletion grace expired (virtual-kubelet's pod controller, docs/bugs.md V2).
 	ForceDeleteAfterGrace bool `json:",omitempty"`
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // TestKubeletBugsAreCaught: each K mutant (a field of KubeletBugs, switched
-// on by name) re-introduces a bug of BUGS.md that the invariant named in
+// on by name) re-introduces a bug of docs/bugs.md that the invariant named in
 // its doc comment catches on some seed of the family built for it; the
 // same seed passes with it off.
 func TestKubeletBugsAreCaught(t *testing.T) {

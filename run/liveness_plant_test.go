@@ -20,7 +20,7 @@ import (
 // Planted liveness faults: the correct pod workers run on a syncer, a
 // runtime or a work queue that misbehaves in one precise way, so that some
 // obligation of SPEC §3.2 is never met. The faults live outside the code
-// under test, as DESIGN.md's fake runtime/syncer with faults does.
+// under test, as docs/design.md's fake runtime/syncer with faults does.
 
 // lvPlant wraps what the pod workers of a World run on.
 type lvPlant struct {

@@ -14,7 +14,7 @@ import (
 )
 
 // TestMutantRegistry: every catalogued mutant names real families and the
-// invariants expected to catch it, and every BUGS.md entry with a mutant
+// invariants expected to catch it, and every docs/bugs.md entry with a mutant
 // is catalogued.
 func TestMutantRegistry(t *testing.T) {
 	var families []string
@@ -38,7 +38,7 @@ func TestMutantRegistry(t *testing.T) {
 	}
 	for _, want := range strings.Fields("G1 G2 G3 G4 B1 B2 B3 B4 B5 B6 B7 B8 B10 B11 B12 B13 B14 B16 V2") {
 		if !seen[want] {
-			t.Errorf("BUGS.md entry %s is not a mutant", want)
+			t.Errorf("docs/bugs.md entry %s is not a mutant", want)
 		}
 	}
 }

@@ -31,7 +31,7 @@ type CheckOptions struct {
 	// "go run ./cmd/simrun replay --scenario swarm --seed 17 --strategy
 	// random"), for the verdict line; the oracles cannot know the seed.
 	Reproduce string
-	// Mutant names a catalogued bug (BUGS.md id, e.g. "B2") to re-introduce
+	// Mutant names a catalogued bug (docs/bugs.md id, e.g. "B2") to re-introduce
 	// for this run; "" runs the correct code. See Mutants().
 	Mutant string
 }

@@ -17,7 +17,7 @@ func reaperNode() *plan.Node {
 	return &plan.Node{APIServer: true, UniqueNames: true, ForceDeleteAfterGrace: true}
 }
 
-// v2Plan is BUGS.md V2's scenario: pod web (uid a) deleted with grace 10
+// v2Plan is docs/bugs.md V2's scenario: pod web (uid a) deleted with grace 10
 // at 1 s stops at once and leaves the API; web is created again (uid b) at
 // 6 s, within a's grace; a's forced delete is due at 1+10+1 = 12 s.
 func v2Plan() plan.Plan {

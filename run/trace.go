@@ -9,7 +9,7 @@ import (
 // seed fails (and "" when it passes, so a sweep keeps no trace of the
 // passing majority). A sweep re-runs each failing seed and, if the second
 // trace differs, names the first record at which the two runs part: the
-// evidence of nondeterminism (DESIGN.md "Determinism contract").
+// evidence of nondeterminism (docs/design.md "Determinism contract").
 func RunSeedTrace(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, string) {
 	r, w := runSeed(f, seed, strategy, opts)
 	if !r.Failed() {

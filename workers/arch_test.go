@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// The seam (DESIGN.md, "The seam"): every file of the package except
+// The seam (docs/design.md, "The seam"): every file of the package except
 // runtime_real.go reaches concurrency, time and chance only through Runtime,
 // so the simulated runtime sees every scheduling point. This test enforces it
 // syntactically with go/parser and go/ast.

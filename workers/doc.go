@@ -1,6 +1,6 @@
 // Package workers is podsim's own implementation of the kubelet's pod
 // workers (pkg/kubelet/pod_workers.go), written from §1 of the project's
-// specification (shared/SPEC.md, beside the checkout): the per-pod state
+// specification (shared/docs/spec.md, beside the checkout): the per-pod state
 // machine that serialises SyncPod, SyncTerminatingPod and
 // SyncTerminatedPod, coalesces updates, makes kills sticky, shortens grace
 // periods, excludes static pods by full name, handles UID reuse, orphans and
@@ -8,7 +8,7 @@
 // components rely on. It is the code under test of podsim.
 //
 // It deliberately differs from upstream v1.36.3 in the four contract gaps of
-// SPEC §1.17 (G1–G4 in BUGS.md): every kill completion Event fires on every
+// SPEC §1.17 (G1–G4 in docs/bugs.md): every kill completion Event fires on every
 // finalisation path, exactly once; unstarted cleanup acknowledges
 // termination; orphan driving cancels the in-flight sync. Each fix carries a
 // comment naming its gap.
@@ -48,7 +48,7 @@
 //
 // # Mutants
 //
-// Config.Mutants can re-introduce the catalogued bugs of BUGS.md (G1–G4,
+// Config.Mutants can re-introduce the catalogued bugs of docs/bugs.md (G1–G4,
 // B1–B14) for podsim's regression gate; the zero value is the correct
 // code, and only workers/mutants.Enable can set one (see that package and
 // mutant_points.go). Each mutation point is marked "// mutant <id>:".

@@ -53,7 +53,7 @@ type Config struct {
 	// BackoffPeriod is the delay after a failed sync; 0 means
 	// DefaultBackoffPeriod.
 	BackoffPeriod time.Duration
-	// Mutants re-introduces catalogued bugs (BUGS.md) for the regression
+	// Mutants re-introduces catalogued bugs (docs/bugs.md) for the regression
 	// gate. Only workers/mutants.Enable can set it; the zero value, the
 	// only one other code can write, is the correct code.
 	Mutants mutant.Set

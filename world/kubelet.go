@@ -21,7 +21,7 @@ import (
 // simulated goroutines: admission in the sync loop (HandlePodAdditions),
 // the status manager as a daemon of its own.
 
-// KubeletBugs re-introduces the kubelet-level bugs of BUGS.md ("K"
+// KubeletBugs re-introduces the kubelet-level bugs of docs/bugs.md ("K"
 // entries): each field, off by default, brings one back, and names the
 // invariant that must catch it. The correct world has every field false.
 type KubeletBugs struct {

@@ -12,11 +12,11 @@ import (
 type MutantKind string
 
 const (
-	// KindGap is a contract gap of SPEC §1.17 (BUGS.md G1–G4), in workers/.
+	// KindGap is a contract gap of SPEC §1.17 (docs/bugs.md G1–G4), in workers/.
 	KindGap MutantKind = "G"
-	// KindWorkers is a BUGS.md "M" entry, in workers/.
+	// KindWorkers is a docs/bugs.md "M" entry, in workers/.
 	KindWorkers MutantKind = "M"
-	// KindKubelet is a BUGS.md "K" entry, in the simulated kubelet World.
+	// KindKubelet is a docs/bugs.md "K" entry, in the simulated kubelet World.
 	KindKubelet MutantKind = "K"
 	// KindFault is a misbehaviour of the fake runtime (B16).
 	KindFault MutantKind = "fault"
@@ -25,14 +25,14 @@ const (
 // Mutant is one catalogued bug the regression gate re-introduces by name
 // (CheckOptions.Mutant) and expects the oracles to catch.
 type Mutant struct {
-	// Name is the BUGS.md id, e.g. "B2".
+	// Name is the docs/bugs.md id, e.g. "B2".
 	Name  string
 	Kind  MutantKind
 	Issue string
 	// Families are the scenario families the gate runs it against: the
 	// ones built to reach its interleaving.
 	Families []string
-	// Invariants are the checks expected to fire (SPEC.md ids, "internal"
+	// Invariants are the checks expected to fire (docs/spec.md ids, "internal"
 	// for the workers' own invariants, "kill-latency" for B16's bound).
 	Invariants []string
 	// Mutation says what is changed.
@@ -44,8 +44,8 @@ type Mutant struct {
 const B16PullTime = 45 * time.Second
 
 // gateFamilies are the families each mutant is run against: where its
-// interleaving is reachable (chosen by the families' purpose, BUGS.md's
-// scenario for the bug, and measured detection, README "Regression gate").
+// interleaving is reachable (chosen by the families' purpose, docs/bugs.md's
+// scenario for the bug, and measured detection, docs/regression-gate.md).
 var gateFamilies = map[string][]string{
 	"G1":  {"grace-shortening", "swarm"},
 	"G2":  {"static-fullname-chain", "swarm"},
@@ -69,7 +69,7 @@ var gateFamilies = map[string][]string{
 }
 
 // Mutants lists every catalogued bug the gate can re-introduce: the
-// workers' G and M mutants (workers/mutants) in BUGS.md order, the B16
+// workers' G and M mutants (workers/mutants) in docs/bugs.md order, the B16
 // runtime fault, then the kubelet-level K entries of the World
 // (KubeletBugs), virtual-kubelet's V2 (in the World's API server model)
 // last.
@@ -94,7 +94,7 @@ func Mutants() []Mutant {
 	return out
 }
 
-// kubeletMutants are BUGS.md's K entries, each a field of the World's
+// kubeletMutants are docs/bugs.md's K entries, each a field of the World's
 // KubeletBugs (kubelet.go documents where each one acts).
 var kubeletMutants = []struct {
 	Mutant

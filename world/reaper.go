@@ -11,7 +11,7 @@ import (
 // Pod object names in the API server model, and the grace reaper: the
 // API-server side's delayed forced delete of a pod object whose deletion
 // grace expired (virtual-kubelet's pod controller, whose delete queue
-// BUGS.md V2 is about). Both act only on a Node that asks for them
+// docs/bugs.md V2 is about). Both act only on a Node that asks for them
 // (Node.UniqueNames, Node.ForceDeleteAfterGrace): the families written
 // before them keep their behaviour and traces.
 //

@@ -12,7 +12,7 @@ import (
 	"github.com/podsim/podsim/workers"
 )
 
-// The world's side of liveness (SPEC §3.2, DESIGN.md "Oracles" 4): the
+// The world's side of liveness (SPEC §3.2, docs/design.md "Oracles" 4): the
 // properties assume that sync functions eventually succeed, that
 // housekeeping runs periodically and that time advances. So after the last
 // client finished, the world heals the injected errors, lets SettleTime of

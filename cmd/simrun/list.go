@@ -11,7 +11,7 @@ import (
 // printMutants is simrun list's mutant section: each catalogued bug the
 // gate re-introduces.
 func printMutants(stdout io.Writer) {
-	fmt.Fprintln(stdout, "mutants (--mutant NAME; BUGS.md id, kind, issue, invariants expected to catch it):")
+	fmt.Fprintln(stdout, "mutants (--mutant NAME; docs/bugs.md id, kind, issue, invariants expected to catch it):")
 	for _, m := range world.Mutants() {
 		fmt.Fprintf(stdout, "  %-4s %-5s %-28s %s\n      %s\n      families: %s\n", m.Name, m.Kind, m.Issue,
 			strings.Join(m.Invariants, ","), m.Mutation, strings.Join(m.Families, ", "))

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// K6 identity (ours: BUGS.md V2's identity invariant, "every destructive
+// K6 identity (ours: docs/bugs.md V2's identity invariant, "every destructive
 // action carries the UID it was decided for", the API-side analogue of
 // S16). An actor of the API-server side removes a pod object from the API
 // only if a delete was requested for that very object — that UID, that

@@ -1,6 +1,6 @@
 // Package kubelet is the oracle of the kubelet-level invariants: K1–K5 and
 // L7's API half (SPEC §3.1–3.2), and K6, the API side's identity invariant
-// (ours, from BUGS.md V2). It judges the kubelet's actors at the instant
+// (ours, from docs/bugs.md V2). It judges the kubelet's actors at the instant
 // they act (history.Noted events), against the pod workers' committed
 // state, and needs the target's Kubelet view: a target without the
 // kubelet around its pod workers does not get it.
@@ -18,7 +18,7 @@ import (
 
 // kubeletCheck is the oracle of the kubelet-level invariants K1–K5 and of
 // L7's last step (the API delete), SPEC §3.1–3.2. (K6, ours, the API side's
-// identity invariant of BUGS.md V2, is identityCheck in
+// identity invariant of docs/bugs.md V2, is identityCheck in
 // identity.go: it keeps its record across kubelet restarts, as the API
 // server does, and reports under the same "kubelet" oracle.) It judges the kubelet's
 // actors at the instant they act, against the pod workers' committed

@@ -1,5 +1,5 @@
 // Package latency is the kill-latency oracle: a SyncPod must return
-// promptly once its cancellation fired (BUGS.md B16).
+// promptly once its cancellation fired (docs/bugs.md B16).
 package latency
 
 import (
@@ -18,7 +18,7 @@ import (
 // KillLatencyBound is how long a SyncPod may go on after its cancellation
 // fired: the pod workers cancel the sync context on a kill (S3), and the
 // kubelet's SyncPod must then return promptly so the containers stop
-// within the grace period (BUGS.md B16, #125050). The fake runtime's
+// within the grace period (docs/bugs.md B16, #125050). The fake runtime's
 // honest calls take at most Faults.MaxDelay (≤ 5 s in every family; a test
 // holds them to it), so only a runtime that ignores the kill for long, the
 // B16 fault mode, exceeds it.

@@ -52,7 +52,7 @@ const DefaultPorcupineTimeout = 10 * time.Second
 // wrapper in tests (a slow model, to provoke a timeout).
 type checkFunc func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
 
-// linearizability is the oracle of DESIGN.md "Oracles" layer 3: it records
+// linearizability is the oracle of docs/design.md "Oracles" layer 3: it records
 // the run (Recorder) and judges the history when the run is over, never
 // during it, so checking cannot perturb the schedule.
 type linearizability struct {

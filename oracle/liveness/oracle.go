@@ -15,7 +15,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// The liveness oracle (SPEC §3.2 L1–L8, DESIGN.md "Oracles" 4). Liveness
+// The liveness oracle (SPEC §3.2 L1–L8, docs/design.md "Oracles" 4). Liveness
 // cannot be seen at any one instant, so the oracle judges two ways:
 //
 //   - along the stream, where a deadline is part of the property: the

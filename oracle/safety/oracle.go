@@ -13,7 +13,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// The safety oracle checks the step invariants S1–S19 of SPEC.md §3.1 on
+// The safety oracle checks the step invariants S1–S19 of docs/spec.md §3.1 on
 // the World's event stream, online: on every callback (CallbackBegin,
 // CallbackEnd) and at every release of the pod lock (LockReleasing), where
 // it reads every query's answer through a safetyView. It is written from the

@@ -1,5 +1,5 @@
 // Package mutants is the only way to re-introduce a catalogued bug
-// (shared/BUGS.md) into the pod workers: Enable switches a mutant on in a
+// (shared/docs/bugs.md) into the pod workers: Enable switches a mutant on in a
 // workers.Config. It exists for podsim's regression gate, which must prove
 // that the oracles catch every historical race; production code has no
 // reason to import it, and internal/depcheck fails the build of any package
@@ -18,12 +18,12 @@ import (
 
 // Info documents one mutant of workers/.
 type Info struct {
-	// Name is the BUGS.md id ("B2"), the name Enable takes.
+	// Name is the docs/bugs.md id ("B2"), the name Enable takes.
 	Name string
 	// Issue is the upstream issue or PR the bug comes from ("#102344"), or
 	// the SPEC section of a contract gap ("SPEC §1.17-1").
 	Issue string
-	// Invariants are the SPEC.md invariants expected to catch it
+	// Invariants are the docs/spec.md invariants expected to catch it
 	// ("internal" is the workers' own invariant check, "linearizability"
 	// the history check against the reference model).
 	Invariants []string
@@ -31,7 +31,7 @@ type Info struct {
 	Mutation string
 }
 
-// catalogue is BUGS.md's M and G entries that workers/ can express, in
+// catalogue is docs/bugs.md's M and G entries that workers/ can express, in
 // mutant.ID order. B16 is a fault of the fake runtime (scenarios), and the
 // K entries and V2 live in the simulated world, so they are not here.
 var catalogue = [...]Info{
@@ -63,7 +63,7 @@ var catalogue = [...]Info{
 		"a static pod refused by the full-name exclusion loses its pending update"},
 }
 
-// Catalogue lists every mutant of workers/, in BUGS.md order.
+// Catalogue lists every mutant of workers/, in docs/bugs.md order.
 func Catalogue() []Info {
 	out := make([]Info, len(catalogue))
 	for i, info := range catalogue {
@@ -73,7 +73,7 @@ func Catalogue() []Info {
 	return out
 }
 
-// Enable switches on the mutants called names (BUGS.md ids) in cfg. An
+// Enable switches on the mutants called names (docs/bugs.md ids) in cfg. An
 // unknown name is an error naming the known ones; cfg is then unchanged.
 func Enable(cfg *workers.Config, names ...string) error {
 	set := cfg.Mutants
@@ -100,7 +100,7 @@ func Reintroduce(pw *workers.PodWorkers, names ...string) error {
 	return nil
 }
 
-// Names lists the mutant names, in BUGS.md order.
+// Names lists the mutant names, in docs/bugs.md order.
 func Names() []string {
 	out := make([]string, len(catalogue))
 	for i, info := range catalogue {

@@ -1,4 +1,4 @@
-// Package mutant is the set of catalogued bugs (BUGS.md) that the pod
+// Package mutant is the set of catalogued bugs (docs/bugs.md) that the pod
 // workers can re-introduce. It lives under workers/internal so that only
 // workers and workers/mutants can name it: a Set is a struct with an
 // unexported field, so code outside those packages can hold only the zero
@@ -8,7 +8,7 @@
 // package import.
 package mutant
 
-// ID names one mutant; the order is BUGS.md's (G entries, then B entries).
+// ID names one mutant; the order is docs/bugs.md's (G entries, then B entries).
 type ID uint8
 
 // The mutants of workers/. Their documentation (issue, invariant expected
@@ -48,7 +48,7 @@ func All() []ID {
 	return out
 }
 
-// Lookup returns the ID called name (a BUGS.md id such as "B2").
+// Lookup returns the ID called name (a docs/bugs.md id such as "B2").
 func Lookup(name string) (ID, bool) {
 	for i, n := range names {
 		if n == name {
