@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"iter"
+	"testing"
+)
 
 // alternate always chooses the other goroutine, so every scheduling point
 // of a two-goroutine ping-pong is a real handoff.
@@ -54,4 +57,20 @@ func BenchmarkRawHandoff(b *testing.B) {
 	b.StopTimer()
 	close(pong)
 	<-finished
+}
+
+// BenchmarkCoroutineRoundTrip is the floor of a coroutine baton: one
+// iter.Pull next/yield round trip (two switches between runtime coroutines,
+// no Go scheduler involved) per op, which is what one handoff costs when
+// a scheduler loop resumes one coroutine at a time.
+func BenchmarkCoroutineRoundTrip(b *testing.B) {
+	next, stop := iter.Pull(func(yield func(struct{}) bool) {
+		for yield(struct{}{}) {
+		}
+	})
+	defer stop()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next()
+	}
 }
