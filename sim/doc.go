@@ -86,7 +86,10 @@
 // holder is the simulated goroutine not suspended in awaitBaton). The stuck
 // goroutine and the driver under it are left running, as a stuck real
 // goroutine would be. With the watchdog off (HotLoop < 0) Run's goroutine
-// drives the coroutines itself.
+// drives the coroutines itself. Either way at most one goroutine touches
+// the scheduler at a time, and the race detector sees each switch as a
+// synchronisation (iter.Pull annotates it), so -race and GOMAXPROCS change
+// nothing.
 //
 // Panics are recovered inside the coroutine, by the simulated goroutine's
 // last deferred call, so its stack is the one reported and nothing reaches
@@ -104,5 +107,14 @@
 // A scheduling decision that hands the baton to another goroutine costs
 // about one coroutine round trip plus the strategy's pick and a trace
 // record; one that keeps the current goroutine costs a few nanoseconds.
-// Trace records are 16 bytes and are rendered only on demand.
+// Measured in CPU time per op on a shared 2-core machine (benchstat, 8
+// interleaved runs): a decision 190 ns at GOMAXPROCS=1 and 234 ns at 2,
+// against 336 ns and 400 ns with the channel baton, and a bare coroutine
+// round trip of 95 ns; the rest of a decision is mostly the trace record
+// (its slice growth and the garbage it leaves) and the pick. A scenario
+// seed is a few hundred to a few thousand scheduling points and about a
+// millisecond of CPU or more, so by that count the baton is only a few
+// percent of a seed (the families' seeds/cpu-s did not move beyond the
+// shared machine's noise). Trace records are 16 bytes and are rendered
+// only on demand.
 package sim
