@@ -1,30 +1,51 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"iter"
+)
 
 // The baton: how the one simulated goroutine that may run hands control to
-// the next. Each simulated goroutine is a real goroutine parked on its own
-// baton; at a scheduling point the running one picks the next runnable
-// goroutine (through the strategy), hands it the baton and parks, so that
-// exactly one runs at any time (scheduler.go has the public API).
+// the next. Each simulated goroutine is a runtime coroutine (iter.Pull); a
+// driver loop (drive) resumes the one holding the baton, and at a
+// scheduling point that one picks the next runnable goroutine (through the
+// strategy), records it as the holder and yields back to the loop, which
+// resumes it. A handoff is two coroutine switches on one OS thread, with no
+// Go scheduler in between, instead of a channel send and receive between
+// two goroutines (doc.go, Cost, has the numbers). scheduler.go has the
+// public API; watchdog.go runs the loop and watches it.
+
+// newCoroutine makes g's coroutine. It does not start until the driver
+// first resumes it, which is when g is first handed the baton.
+func (s *Scheduler) newCoroutine(g *goroutine, f func()) {
+	g.resume, _ = iter.Pull(func(yield func(struct{}) bool) {
+		g.yield = yield
+		s.trampoline(g, f)
+	})
+}
 
 func (s *Scheduler) trampoline(g *goroutine, f func()) {
-	g.awaitBaton()
-	if s.unwinding {
+	if s.unwinding { // Close before it ever ran
 		g.state = gExited
-		s.exitAck <- struct{}{}
 		return
 	}
 	defer s.exited(g)
 	f()
+	g.returned = true
 }
 
-// exited runs as the last deferred call of every simulated goroutine.
+// exited runs as the last deferred call of every simulated goroutine. The
+// coroutine returns right after it, back to the driver, which resumes
+// whoever exited handed the baton to.
 func (s *Scheduler) exited(g *goroutine) {
 	r := recover()
 	g.state = gExited
+	if r == nil && !g.returned {
+		// runtime.Goexit (t.FailNow, say): let it finish only once Close
+		// reaps it, so that it does not end the driver's goroutine too.
+		defer s.zombie(g)
+	}
 	if s.unwinding {
-		s.exitAck <- struct{}{}
 		return
 	}
 	s.live--
@@ -46,21 +67,50 @@ func (s *Scheduler) exited(g *goroutine) {
 	s.finish()
 }
 
-// awaitBaton parks the real goroutine until it is handed the baton; during
-// Close it unwinds instead of returning. Its name is how HotLoopError tells
-// parked goroutines from the stuck one in a stack dump.
+// zombie parks a goroutine that is in runtime.Goexit. iter.Pull passes a
+// Goexit on to whoever resumes the coroutine, so the driver must not see
+// it: the coroutine yields instead of ending, and Close finishes it from a
+// goroutine of its own (reap).
+func (s *Scheduler) zombie(g *goroutine) {
+	s.zombies = append(s.zombies, g)
+	g.awaitBaton()
+}
+
+// reap lets a zombie's Goexit finish, on a goroutine that may exit with it.
+func reap(g *goroutine) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		g.resume()
+	}()
+	<-done
+}
+
+// awaitBaton suspends the coroutine until it is handed the baton again.
+// Its name is how HotLoopError tells suspended goroutines from the stuck
+// one in a stack dump.
 //
 //go:noinline
 func (g *goroutine) awaitBaton() {
-	<-g.wake
+	g.yield(struct{}{})
 }
 
-// handTo gives the baton to g, which must be waiting in awaitBaton.
+// handTo makes g the holder of the baton; the driver resumes it once the
+// current holder has yielded (or, at the start of a segment, right away).
 func (s *Scheduler) handTo(g *goroutine) {
 	s.cur = g
 	s.handoffs++
 	s.baton.Store(s.handoffs<<batonIDBits | uint64(g.id))
-	g.wake <- struct{}{}
+}
+
+// drive is the driver loop: it resumes the holder of the baton until the
+// segment ends. It is the only caller of resume while a segment runs.
+func (s *Scheduler) drive() error {
+	for !s.ended {
+		s.cur.resume()
+	}
+	s.ended = false
+	return s.result
 }
 
 // point is a scheduling point: count it, enforce the step bound, and let the
@@ -86,8 +136,8 @@ func (s *Scheduler) point() {
 	}
 }
 
-// switchTo hands the baton from the running goroutine prev to next and parks
-// prev (still runnable) until it is chosen again.
+// switchTo hands the baton from the running goroutine prev to next and
+// suspends prev (still runnable) until it is chosen again.
 func (s *Scheduler) switchTo(prev, next *goroutine) {
 	s.handTo(next)
 	prev.awaitBaton()
@@ -123,7 +173,7 @@ func (s *Scheduler) park(op op, obj int32) {
 	g.waitOp, g.waitObj, g.mu = opNone, -1, nil
 }
 
-// suspend ends the current segment and parks g until a later segment
+// suspend ends the current segment and suspends g until a later segment
 // hands it the baton, or Close unwinds it.
 func (s *Scheduler) suspend(g *goroutine) {
 	s.finish()
@@ -156,11 +206,12 @@ func (s *Scheduler) nextRunnable() *goroutine {
 	return s.picker.pick(nil, s.runnable)
 }
 
-// finish ends the segment and hands its result to Run. It must be the last
-// thing a simulated goroutine does to shared state before parking or
-// exiting.
+// finish ends the segment with its result; the driver returns it to Run
+// once the calling goroutine has yielded or exited. It must be the last
+// thing a simulated goroutine does to shared state before either.
 func (s *Scheduler) finish() {
-	s.done <- s.segmentResult()
+	s.result = s.segmentResult()
+	s.ended = true
 }
 
 // segmentResult judges the end of a segment: errors and Halt end the run

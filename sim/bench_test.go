@@ -1,6 +1,11 @@
 package sim
 
-import "testing"
+import (
+	"iter"
+	"testing"
+
+	"github.com/podsim/podsim/internal/cputime"
+)
 
 // alternate always chooses the other goroutine, so every scheduling point
 // of a two-goroutine ping-pong is a real handoff.
@@ -12,9 +17,12 @@ func (alternate) Intn(n int) int { return n - 1 }
 const handoffsPerRun = 10_000
 
 // BenchmarkDecision reports the cost of one scheduling decision that hands
-// the baton to another goroutine: two goroutines Yield in turn.
+// the baton to another goroutine: two goroutines Yield in turn. With the
+// coroutine baton that is one BenchmarkCoroutineRoundTrip plus the
+// strategy's pick and a trace record.
 func BenchmarkDecision(b *testing.B) {
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	done := 0
 	for done < b.N {
 		n := min(handoffsPerRun, b.N-done)
@@ -34,9 +42,10 @@ func BenchmarkDecision(b *testing.B) {
 	}
 }
 
-// BenchmarkRawHandoff is the floor BenchmarkDecision is measured against:
-// two real goroutines handing a token back and forth over channels, the
-// way sim hands the baton, with no scheduling logic at all.
+// BenchmarkRawHandoff is the floor of the channel baton sim used before
+// coroutines: two real goroutines handing a token back and forth over
+// channels, with no scheduling logic at all (an op is one channel handoff,
+// half a round trip).
 func BenchmarkRawHandoff(b *testing.B) {
 	ping, pong := make(chan struct{}, 1), make(chan struct{}, 1)
 	finished := make(chan struct{})
@@ -47,6 +56,7 @@ func BenchmarkRawHandoff(b *testing.B) {
 		close(finished)
 	}()
 	b.ResetTimer()
+	defer reportCPU(b)()
 	for i := 0; i < b.N; i += 2 {
 		pong <- struct{}{}
 		<-ping
@@ -54,4 +64,34 @@ func BenchmarkRawHandoff(b *testing.B) {
 	b.StopTimer()
 	close(pong)
 	<-finished
+}
+
+// BenchmarkCoroutineRoundTrip is the floor of a coroutine baton: one
+// iter.Pull next/yield round trip (two switches between runtime coroutines,
+// no Go scheduler involved) per op, which is what one handoff costs when
+// a scheduler loop resumes one coroutine at a time.
+func BenchmarkCoroutineRoundTrip(b *testing.B) {
+	next, stop := iter.Pull(func(yield func(struct{}) bool) {
+		for yield(struct{}{}) {
+		}
+	})
+	defer stop()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		next()
+	}
+}
+
+// reportCPU adds cpu-ns/op, the process's CPU time (every thread) per op,
+// to a benchmark: on a shared machine wall time per op counts the time
+// other jobs held the cores, CPU time only what the benchmark used. Call
+// as defer reportCPU(b)() right before the timed loop.
+func reportCPU(b *testing.B) func() {
+	start := cputime.Process()
+	return func() {
+		if used := cputime.Process() - start; used > 0 && start > 0 {
+			b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
 }

@@ -45,15 +45,17 @@ const (
 	gExited
 )
 
-// goroutine is one simulated goroutine: a real goroutine that runs only
+// goroutine is one simulated goroutine: a runtime coroutine that runs only
 // while it holds the baton.
 type goroutine struct {
-	id     int32
-	name   string
-	wake   chan struct{} // the baton; capacity 1 so handing it never blocks
-	state  gstate
-	daemon bool
-	prio   int64 // PCT priority
+	id       int32
+	name     string
+	resume   func() (struct{}, bool) // run until the next yield (driver only)
+	yield    func(struct{}) bool     // back to the driver (g itself only)
+	state    gstate
+	daemon   bool
+	returned bool  // f returned: an exit without recover() is a Goexit
+	prio     int64 // PCT priority
 
 	// What a parked goroutine waits on, for deadlock reports and wake-ups.
 	waitOp  op
@@ -93,7 +95,11 @@ type Scheduler struct {
 	over, halted bool
 	err          error
 	hotErr       error
-	done         chan error
+	// ended is set when the segment is over, with its result; the driver
+	// hands the result to Run over done when it runs on its own goroutine.
+	ended  bool
+	result error
+	done   chan error
 
 	// Read by Run's watchdog while simulated goroutines run: the number of
 	// baton handoffs (high bits) and the goroutine that got the last one
@@ -102,7 +108,7 @@ type Scheduler struct {
 	hot   atomic.Bool
 
 	unwinding bool
-	exitAck   chan struct{}
+	zombies   []*goroutine // in runtime.Goexit, finished by Close
 }
 
 // New returns a Scheduler with a fresh fake clock at fakeclock.Epoch.
@@ -124,13 +130,12 @@ func New(opts Options) *Scheduler {
 	}
 	c := fakeclock.New()
 	return &Scheduler{
-		opts:    opts,
-		clock:   c,
-		epoch:   c.Now(),
-		src:     opts.Source,
-		picker:  opts.Strategy.start(opts.Source),
-		done:    make(chan error, 1),
-		exitAck: make(chan struct{}),
+		opts:   opts,
+		clock:  c,
+		epoch:  c.Now(),
+		src:    opts.Source,
+		picker: opts.Strategy.start(opts.Source),
+		done:   make(chan error, 1),
 	}
 }
 
@@ -155,13 +160,13 @@ func (s *Scheduler) spawn(name string, f func(), daemon bool) {
 	if len(s.all) >= MaxGoroutines {
 		panic(fmt.Sprintf("sim: more than %d goroutines in one run", MaxGoroutines))
 	}
-	g := &goroutine{id: int32(len(s.all)), name: name, wake: make(chan struct{}, 1), daemon: daemon, waitObj: -1}
+	g := &goroutine{id: int32(len(s.all)), name: name, daemon: daemon, waitObj: -1}
 	s.all = append(s.all, g)
 	s.live++
 	s.picker.spawned(g)
 	s.makeRunnable(g)
 	s.rec(opGo, -1, int64(g.id))
-	go s.trampoline(g, f)
+	s.newCoroutine(g, f)
 }
 
 // Run runs the simulation to its end: until every goroutine has exited or
@@ -201,61 +206,6 @@ func (s *Scheduler) RunFor(d time.Duration) error {
 	return nil
 }
 
-func (s *Scheduler) segment(horizon time.Duration) error {
-	if s.hotErr != nil {
-		return s.hotErr
-	}
-	if s.running {
-		panic("sim: Run called from inside the simulation")
-	}
-	if s.over {
-		return s.err
-	}
-	s.running, s.horizon = true, horizon
-	first := s.nextRunnable()
-	if first == nil {
-		s.running = false
-		return s.segmentResult()
-	}
-	s.handTo(first)
-	err := s.wait()
-	if _, hot := err.(*HotLoopError); hot {
-		// The stuck goroutine still runs: touch nothing it might read.
-		s.hotErr = err
-		return err
-	}
-	s.running = false
-	return err
-}
-
-// wait blocks Run's goroutine until the simulation reports its result,
-// watching for a goroutine that stops reaching scheduling points.
-func (s *Scheduler) wait() error {
-	if s.opts.HotLoop < 0 {
-		return <-s.done
-	}
-	tick := time.NewTicker(s.opts.HotLoop)
-	defer tick.Stop()
-	last := s.baton.Load()
-	for {
-		select {
-		case err := <-s.done:
-			return err
-		case <-tick.C:
-			b := s.baton.Load()
-			if b != last {
-				last = b
-				continue
-			}
-			s.hot.Store(true)
-			// The atomic load orders this read after the spawn of the holder;
-			// the holder itself is stuck outside every simulation operation.
-			g := s.all[b&(1<<batonIDBits-1)]
-			return &HotLoopError{Goroutine: g.name, Bound: s.opts.HotLoop, Handoffs: int64(b >> batonIDBits), Stack: holderStack()}
-		}
-	}
-}
-
 // Halt ends the run successfully from inside the simulation: Run returns nil
 // and every other goroutine stays parked until Close. The calling goroutine
 // never returns from Halt.
@@ -269,27 +219,6 @@ func (s *Scheduler) Halt() {
 	s.removeRunnable(g)
 	s.suspend(g)
 	panic("sim: a halted goroutine was resumed")
-}
-
-// Close unwinds every goroutine that has not exited (each panics out of the
-// operation it is parked in, running its deferred calls), so sweeping many
-// seeds in one process leaks nothing. It is a no-op after a HotLoopError:
-// the stuck goroutine still runs and cannot be stopped.
-func (s *Scheduler) Close() {
-	if s.unwinding || s.hot.Load() {
-		return
-	}
-	s.unwinding = true
-	for _, g := range s.all {
-		if g.state == gExited {
-			continue
-		}
-		if g.timer != nil {
-			g.timer.Stop()
-		}
-		g.wake <- struct{}{}
-		<-s.exitAck
-	}
 }
 
 // Now returns the virtual time.
