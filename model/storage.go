@@ -249,17 +249,6 @@ func (s *State) records() []Record {
 	return s.recs
 }
 
-// uids returns the known UIDs in sorted order.
-func (s State) uids() []string { return s.appendUIDs(nil) }
-
-// appendUIDs appends the known UIDs in sorted order to dst.
-func (s *State) appendUIDs(dst []string) []string {
-	for i := range s.recs {
-		dst = append(dst, s.recs[i].UID)
-	}
-	return dst
-}
-
 // put stores a copy of *r (a pointer: a Record is large to pass).
 func (s *State) put(r *Record) {
 	if s.own&ownRecs != 0 && len(s.recs) > 0 && s.recs[0].UID == r.UID {
@@ -379,16 +368,6 @@ func (s State) withViewsOf(from *State) State {
 // sameArray reports whether a and b are the same elements of one array.
 func sameArray[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// withViewsAll publishes states and fills in their views.
-func withViewsAll(states []State) []State {
-	out := make([]State, len(states))
-	for i, s := range states {
-		s.publish()
-		out[i] = s.withViews()
-	}
-	return out
 }
 
 // smallRecords: up to this many records findRecord scans for the UID

@@ -36,7 +36,7 @@ func (v worldView) Kubelet() oracle.Kubelet {
 	if v.w.kube == nil {
 		return nil
 	}
-	return kubeletView{v.w}
+	return kubeletView(v)
 }
 
 // lockedWorkers reads the current epoch's pod workers; valid only while

@@ -128,35 +128,6 @@ func mustRun(t *testing.T, ops ...model.Op) []model.State {
 	return states
 }
 
-// nextCalls lists the callbacks that may begin next for uid from a closed
-// set of states.
-func nextCalls(states []model.State, uid string) []model.SyncFn {
-	var fns []model.SyncFn
-	for _, s := range states {
-		if f := s.Records[uid].Flight; f.Stage == model.Taken && !slices.Contains(fns, f.Fn) {
-			fns = append(fns, f.Fn)
-		}
-	}
-	slices.Sort(fns)
-	return fns
-}
-
-// only returns the single state of a set whose record uid is idle (the
-// "worker has not woken yet" branch), failing otherwise.
-func idle(t *testing.T, states []model.State, uid string) model.State {
-	t.Helper()
-	var found []model.State
-	for _, s := range states {
-		if s.Records[uid].Flight.Stage == model.Idle {
-			found = append(found, s)
-		}
-	}
-	if len(found) == 0 {
-		t.Fatalf("no state with %s idle among %d", uid, len(states))
-	}
-	return found[0]
-}
-
 // lifecycle, started and concat are model's static_test.go helpers.
 
 // lifecycle returns the operations that take a started pod through
