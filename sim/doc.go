@@ -108,9 +108,9 @@
 // about one coroutine round trip plus the strategy's pick and a trace
 // record; one that keeps the current goroutine costs a few nanoseconds.
 // Measured in CPU time per op on a shared 2-core machine (benchstat, 8
-// interleaved runs): a decision 190 ns at GOMAXPROCS=1 and 234 ns at 2,
-// against 336 ns and 400 ns with the channel baton, and a bare coroutine
-// round trip of 95 ns; the rest of a decision is mostly the trace record
+// interleaved runs): a decision 150 ns at GOMAXPROCS=1 and 187 ns at 2,
+// against 286 ns and 338 ns with the channel baton, and a bare coroutine
+// round trip of 82-86 ns; the rest of a decision is mostly the trace record
 // (its slice growth and the garbage it leaves) and the pick. A scenario
 // seed is a few hundred to a few thousand scheduling points and about a
 // millisecond of CPU or more, so by that count the baton is only a few
