@@ -8,7 +8,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 // Finding is one violation found in a run.
@@ -182,7 +182,7 @@ func (d *Driver) checkCancelled() {
 		// (termination was already requested), which is the same gap.
 		c.s3Reported = true
 		class := ""
-		if last.Kind == MoveAction && last.Action.Kind == scenarios.SyncKnown {
+		if last.Kind == MoveAction && last.Action.Kind == plan.SyncKnown {
 			class = "G4"
 		}
 		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))

@@ -56,7 +56,7 @@
 // kill with a CompletedCh, then the wait with killPodNow's timeout rule on
 // the bubble's clock), see actions.go.
 //
-// Per family (scenarios.Families):
+// Per family (plan.Families):
 //
 //   - early-kill: without held wake-ups it degenerates into
 //     kill-during-create (the worker is inside SyncPod when the kill comes);
@@ -93,7 +93,7 @@
 //
 // The history (client calls, callback entry and return, completion and
 // cancellation fires) is recorded in the model's operations through
-// scenarios.Recorder and checked with the model (witness replay, then
+// history.Recorder and checked with the model (witness replay, then
 // porcupine). Direct checks after every step: the S9 query lattice, S7
 // (no running containers in the fake runtime once
 // CouldHaveRunningContainers is false), S3 (a parked SyncPod's context is

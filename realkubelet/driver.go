@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -26,7 +26,7 @@ type Driver struct {
 	pw    kubelet.PodWorkers
 	gates *Gates
 	ctx   context.Context
-	h     *history
+	h     *tape
 
 	pods        map[types.UID]*configPod
 	completions []*completion
@@ -100,7 +100,7 @@ func NewDriver() *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
-	d.h = newHistory(time.Now)
+	d.h = newTape(time.Now)
 	d.stepStart = []int64{0}
 	return d
 }
@@ -179,7 +179,7 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	case ReturnCanceled:
 		out = model.Canceled
 	}
-	d.h.point(scenarios.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
@@ -238,14 +238,14 @@ func (d *Driver) pollFires() {
 		select {
 		case <-c.ch:
 			c.fired = true
-			d.h.point(scenarios.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+			d.h.point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
 		default:
 		}
 	}
 	for _, c := range d.gates.Parked() {
 		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
 			c.cancelNoted = true
-			d.h.point(scenarios.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+			d.h.point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
@@ -275,12 +275,12 @@ func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d
 func (d *Driver) began(c *Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
 	if c.Pod != nil {
-		b.Version = scenarios.ModelPod(c.Pod).Version
+		b.Version = history.ModelPod(c.Pod).Version
 	}
 	if c.Grace != nil {
 		b.Grace = *c.Grace
 	}
-	d.h.point(scenarios.CallbackBegin, "worker/"+string(c.UID), b)
+	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	if c.UID == d.lateNow {
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))

@@ -7,7 +7,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle/linearize"
 )
 
 // PorcupineTimeout bounds porcupine's search for one history (it runs only
@@ -29,7 +30,7 @@ type linResult struct {
 // Otherwise it stays unexplained.
 func (d *Driver) checkHistory() linResult {
 	h := d.h.rec.History()
-	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout,
+	v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout,
 		ForcePorcupine: d.ForcePorcupine})
 	out := linResult{ops: len(h.Ops)}
 	viols := v.Violations(h)
@@ -68,15 +69,15 @@ func (d *Driver) firstGap() (class string, step int, cut int64) {
 
 // prefixLinearizable checks the history of the events before seq cut.
 func (d *Driver) prefixLinearizable(cut int64) bool {
-	rec := scenarios.NewRecorder()
+	rec := history.NewRecorder()
 	for _, ev := range d.h.events {
 		if ev.Seq >= cut {
 			break
 		}
-		rec.Observe(nil, ev)
+		rec.Observe(ev)
 	}
 	h := rec.History()
-	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout})
+	v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout})
 	return v.Result == porcupine.Ok
 }
 
