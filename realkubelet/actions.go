@@ -160,6 +160,7 @@ func (d *Driver) housekeeping() {
 	}
 	id := d.h.call("driver", in)
 	known := d.pw.SyncKnownPods(quietLogger(), desired)
+	d.synced = true
 	d.pollFires()
 	d.h.ret("driver", id, knownPods(known))
 	for _, pod := range desired {

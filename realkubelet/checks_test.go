@@ -27,7 +27,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	}
 	for rule, a := range cases {
 		d := &Driver{}
-		d.h = newTape(time.Now)
+		d.h = newTape(time.Now, nil)
 		d.checkLattice("a", a)
 		found := false
 		for _, f := range d.checks.findings {
@@ -38,7 +38,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 		}
 	}
 	d := &Driver{}
-	d.h = newTape(time.Now)
+	d.h = newTape(time.Now, nil)
 	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
 		d.checkLattice("a", ok)
 	}

@@ -91,10 +91,13 @@
 //
 // # Checks
 //
-// The history (client calls, callback entry and return, completion and
-// cancellation fires) is recorded in the model's operations through
-// history.Recorder and checked with the model (witness replay, then
-// porcupine). Direct checks after every step: the S9 query lattice, S7
+// The driver is a target of the shared oracles' shape: it emits
+// history.Events (client calls, callback entry and return, completion and
+// cancellation fires) and is an oracle.View (view.go: the query answers
+// through the public query methods, the config source, the bubble's time;
+// no Final snapshot and no Kubelet). The shared linearizability oracle
+// (oracle/linearize) is fed the events as they happen and checks the
+// history with the model (witness replay, then porcupine). Direct checks after every step: the S9 query lattice, S7
 // (no running containers in the fake runtime once
 // CouldHaveRunningContainers is false), S3 (a parked SyncPod's context is
 // cancelled once termination is requested; no SyncPod begins after it),

@@ -12,6 +12,8 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/linearize"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -56,9 +58,10 @@ type Driver struct {
 	universe map[types.UID]bool
 
 	checks checker
-	// ForcePorcupine runs porcupine (model.Check) on every history, not
-	// only when the witness replay fails.
-	ForcePorcupine bool
+	// lin is the shared linearizability oracle, fed every event by h.
+	lin oracle.Oracle
+	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
+	synced bool
 	// Moves are the moves applied so far (the run's script); Step counts
 	// them.
 	Moves []Move
@@ -91,7 +94,11 @@ type killNowWait struct {
 }
 
 // NewDriver builds the real pod workers and an empty world around them.
-func NewDriver() *Driver {
+func NewDriver() *Driver { return newDriver(RunOptions{}) }
+
+// newDriver is NewDriver with the run's options (ForcePorcupine: the
+// linearizability oracle is made with the driver).
+func newDriver(o RunOptions) *Driver {
 	g := newGates()
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
@@ -100,7 +107,8 @@ func NewDriver() *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
-	d.h = newTape(time.Now)
+	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	d.h = newTape(time.Now, d.View(), d.lin)
 	d.stepStart = []int64{0}
 	return d
 }

@@ -9,12 +9,15 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
 )
 
-// tape feeds the run's events, in the model's vocabulary, to the same
-// history.Recorder the simulated world uses, and keeps a canonical trace
-// (one line per event, virtual time and description, never pointers or
-// goroutine ids) whose SHA-256 the determinism test compares.
+// tape numbers the run's events, in the model's vocabulary, feeds them to
+// the shared oracles as they happen (the linearizability oracle records
+// them in the same history.Recorder the simulated world uses), keeps them
+// for re-checking a prefix, and keeps a canonical trace (one line per
+// event, virtual time and description, never pointers or goroutine ids)
+// whose SHA-256 the determinism test compares.
 //
 // Recording contract as history.Recorder wants it: the driver holds the
 // pod lock once and for all (one LockAcquired by "driver" at the start), so
@@ -27,19 +30,21 @@ import (
 // begins — the only orders the real code allows, since a worker fires in
 // the critical section right after a callback returns.
 type tape struct {
-	rec   *history.Recorder
 	seq   int64
 	calls int
 	start time.Time
 	now   func() time.Time
 	on    bool
 	trace []string
-	// events are every event fed to rec, for re-checking a prefix.
+	// events are every event emitted, for re-checking a prefix.
 	events []history.Event
+	// oracles observe every event as it is emitted, with view.
+	oracles []oracle.Oracle
+	view    oracle.View
 }
 
-func newTape(now func() time.Time) *tape {
-	h := &tape{rec: history.NewRecorder(), start: now(), now: now, on: true}
+func newTape(now func() time.Time, view oracle.View, oracles ...oracle.Oracle) *tape {
+	h := &tape{start: now(), now: now, on: true, view: view, oracles: oracles}
 	h.emit(history.LockAcquired, "driver", 0, nil, nil)
 	return h
 }
@@ -51,7 +56,9 @@ func (h *tape) emit(kind history.EventKind, goroutine string, id int, in model.I
 	h.seq++
 	at := h.now().Sub(h.start)
 	ev := history.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}
-	h.rec.Observe(ev)
+	for _, o := range h.oracles {
+		o.Observe(h.view, ev)
+	}
 	h.events = append(h.events, ev)
 	if kind != history.LockAcquired {
 		h.trace = append(h.trace, fmt.Sprintf("%d %v %s %s %s", h.seq, at, kind, goroutine, describe(in, out)))

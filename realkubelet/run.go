@@ -245,8 +245,7 @@ func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
 func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOptions) Result {
-	d := NewDriver()
-	d.ForcePorcupine = o.ForcePorcupine
+	d := newDriver(o)
 	d.Generate(p, st.Schedule, st.Faults, o.HoldWakes)
 	d.planSteps = len(d.Moves)
 	return d.Finish(family, seed)
@@ -268,7 +267,8 @@ func RunSeed(f plan.Family, seed uint64) Result { return RunSeedWith(f, seed, Ru
 
 // RunOptions are a run's knobs beyond family and seed.
 type RunOptions struct {
-	// ForcePorcupine: see Driver.ForcePorcupine.
+	// ForcePorcupine runs porcupine (model.Check) on every history, not
+	// only when the witness replay fails.
 	ForcePorcupine bool
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
 	// seed also decides when each worker takes its pending update.
