@@ -11,54 +11,6 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
-// Finding is one violation found in a run.
-type Finding struct {
-	Check     string // "direct", "liveness", "linearizability"
-	Invariant string // "S9", "S14", "L6", ...
-	Message   string
-	Step      int   // the driver step it was found at (0: at the end)
-	Seq       int64 // the history event it was found at
-	// Class is the upstream deviation it is (G1–G4, GA–GE), M1 for the
-	// documented model difference (see docs/upstream-findings.md), or ""
-	// if unexplained.
-	Class string
-}
-
-func (f Finding) String() string {
-	class := f.Class
-	if class == "" {
-		class = "UNEXPLAINED"
-	}
-	return fmt.Sprintf("[%s] %s %s at step %d: %s", class, f.Check, f.Invariant, f.Step, f.Message)
-}
-
-// checker holds what the direct checks need between steps.
-type checker struct {
-	findings []Finding
-	seen     map[string]bool
-	overlaps int
-}
-
-func (d *Driver) report(check, invariant, class, msg string) {
-	d.reportAt(d.Step, check, invariant, class, msg)
-}
-
-// reportAt reports a finding caused by an earlier step than the current
-// one (GA: the update that lengthened the grace, seen only when the next
-// SyncTerminatingPod begins).
-func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
-	key := check + invariant + msg
-	if d.checks.seen == nil {
-		d.checks.seen = map[string]bool{}
-	}
-	if d.checks.seen[key] {
-		return
-	}
-	d.checks.seen[key] = true
-	d.checks.findings = append(d.checks.findings, Finding{Check: check, Invariant: invariant, Message: msg,
-		Step: step, Seq: d.h.seq, Class: class})
-}
-
 // answers are the seven query answers for one UID, in model.QueryKind order.
 type answers [7]bool
 

@@ -38,8 +38,7 @@ func (d *Driver) checkHistory() linResult {
 	gap, gapStep, cut := d.firstGap()
 	explained := gap != "" && d.prefixLinearizable(cut)
 	for _, viol := range viols {
-		f := Finding{Check: "linearizability", Invariant: viol.Invariant, Message: viol.Message, Seq: viol.Seq,
-			Step: d.stepOf(viol.Seq)}
+		f := Finding{Violation: viol, Step: d.stepOf(viol.Seq)}
 		if explained && (viol.Seq == 0 || viol.Seq >= cut) {
 			f.Class = gap
 			f.Message += fmt.Sprintf(" [the history before step %d, where %s was found, is linearizable]", gapStep, gap)

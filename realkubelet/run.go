@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -234,8 +235,8 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	r.Ops = lin.ops
 	r.Findings = append(d.checks.findings, lin.findings...)
 	if !d.Teardown() {
-		r.Findings = append(r.Findings, Finding{Check: "liveness", Invariant: "L2",
-			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"})
+		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
 	}
 	return r
 }
