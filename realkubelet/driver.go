@@ -70,6 +70,11 @@ type Driver struct {
 	stepStart []int64
 	// planSteps is how many of Moves were the plan phase's.
 	planSteps int
+	// atRest, if set, is called after every step once the workers are at
+	// rest and the step's fires and killPodNow returns are recorded, before
+	// the callbacks that began are (sharedsafety_test.go closes the
+	// critical sections it reconstructs there).
+	atRest func()
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -227,6 +232,9 @@ func (d *Driver) afterStep() {
 	d.waitQuiet()
 	d.pollFires()
 	d.pollKillNows()
+	if d.atRest != nil {
+		d.atRest()
+	}
 	for _, c := range d.gates.Parked() {
 		if !c.begun {
 			c.begun = true
