@@ -13,23 +13,24 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
-// configPod is the config source's view of one pod (as in scenarios'
+// configPod is the config source's view of one pod (as in package world's
 // World, restated here because the real workers take kubelet types).
 type configPod struct {
-	action   scenarios.Action // the shape it was created with
+	action   plan.Action // the shape it was created with
 	version  int
 	inConfig bool
 	deletion *int64
 	phase    v1.PodPhase
 }
 
-// action performs one plan action the way scenarios' World does, on the
+// action performs one plan action the way world.World does, on the
 // real pod workers.
-func (d *Driver) action(a scenarios.Action) {
+func (d *Driver) action(a plan.Action) {
 	if a.UID != "" {
 		d.universe[a.UID] = true
 	}
@@ -39,44 +40,44 @@ func (d *Driver) action(a scenarios.Action) {
 		d.pods[a.UID] = p
 	}
 	switch a.Kind {
-	case scenarios.Create:
+	case plan.Create:
 		p.inConfig, p.version = true, p.version+1
 		d.update(kubetypes.SyncPodCreate, a.UID)
-	case scenarios.Update:
+	case plan.Update:
 		p.version++
 		d.update(kubetypes.SyncPodUpdate, a.UID)
-	case scenarios.Sync:
+	case plan.Sync:
 		d.update(kubetypes.SyncPodSync, a.UID)
-	case scenarios.Delete:
+	case plan.Delete:
 		p.version++
 		g := max(a.Grace, 0)
 		p.deletion = &g
 		d.update(kubetypes.SyncPodUpdate, a.UID)
-	case scenarios.Remove:
+	case plan.Remove:
 		p.inConfig = false
 		d.update(kubetypes.SyncPodKill, a.UID)
-	case scenarios.Vanish:
+	case plan.Vanish:
 		p.inConfig = false
-	case scenarios.Kill:
+	case plan.Kill:
 		d.kill(a, false)
-	case scenarios.KillNow:
+	case plan.KillNow:
 		d.kill(a, true)
-	case scenarios.RuntimeKill:
+	case plan.RuntimeKill:
 		d.runtimeKill(a.UID)
-	case scenarios.Finish:
+	case plan.Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)
 		d.update(kubetypes.SyncPodUpdate, a.UID)
-	case scenarios.SyncKnown:
+	case plan.SyncKnown:
 		d.housekeeping()
-	case scenarios.Query:
+	case plan.Query:
 		d.query(a.UID)
-	case scenarios.Evict:
+	case plan.Evict:
 		// The eviction manager's killPodNow(evict=true), without the
 		// manager's own pod selection (doc.go, "Per family").
 		a.Evict = true
 		d.kill(a, true)
-	case scenarios.Shutdown, scenarios.Restart:
+	case plan.Shutdown, plan.Restart:
 		// Kubelet-level actors the World models around the pod workers;
 		// this driver drives the pod workers alone (doc.go, "Per family").
 	}
@@ -105,7 +106,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 
 // kill sends a kill with options; withWait adds killPodNow's wait for the
 // completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
-func (d *Driver) kill(a scenarios.Action, withWait bool) {
+func (d *Driver) kill(a plan.Action, withWait bool) {
 	if a.Evict {
 		d.evicted[a.UID] = true
 	}
@@ -159,6 +160,7 @@ func (d *Driver) housekeeping() {
 	}
 	id := d.h.call("driver", in)
 	known := d.pw.SyncKnownPods(quietLogger(), desired)
+	d.synced = true
 	d.pollFires()
 	d.h.ret("driver", id, knownPods(known))
 	for _, pod := range desired {
@@ -259,7 +261,7 @@ func (d *Driver) desired() []*v1.Pod {
 func modelUpdate(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
 	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
 	if o.Pod != nil {
-		u.Pod = scenarios.ModelPod(o.Pod)
+		u.Pod = history.ModelPod(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
 		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}

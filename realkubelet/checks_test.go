@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 )
 
@@ -27,7 +28,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	}
 	for rule, a := range cases {
 		d := &Driver{}
-		d.h = newHistory(time.Now)
+		d.h = newTape(time.Now, nil)
 		d.checkLattice("a", a)
 		found := false
 		for _, f := range d.checks.findings {
@@ -38,7 +39,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 		}
 	}
 	d := &Driver{}
-	d.h = newHistory(time.Now)
+	d.h = newTape(time.Now, nil)
 	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
 		d.checkLattice("a", ok)
 	}
@@ -63,7 +64,7 @@ func TestModelFailureAttribution(t *testing.T) {
 			t.Fatalf("forged history: findings %v, want one unexplained", lin.findings)
 		}
 		d.Apply(moves[1])
-		d.checks.findings = append(d.checks.findings, Finding{Check: "direct", Class: "G1", Step: d.Step})
+		d.checks.findings = append(d.checks.findings, Finding{Violation: history.Violation{Oracle: "direct"}, Class: "G1", Step: d.Step})
 		lin = d.checkHistory()
 		if len(lin.findings) == 0 || lin.findings[0].Class != "" || strings.Contains(lin.findings[0].Message, "G1 was found") {
 			t.Fatalf("failure before the G1 step was attributed: %v", lin.findings)

@@ -56,7 +56,7 @@
 // kill with a CompletedCh, then the wait with killPodNow's timeout rule on
 // the bubble's clock), see actions.go.
 //
-// Per family (scenarios.Families):
+// Per family (plan.Families):
 //
 //   - early-kill: without held wake-ups it degenerates into
 //     kill-during-create (the worker is inside SyncPod when the kill comes);
@@ -91,12 +91,20 @@
 //
 // # Checks
 //
-// The history (client calls, callback entry and return, completion and
-// cancellation fires) is recorded in the model's operations through
-// scenarios.Recorder and checked with the model (witness replay, then
-// porcupine). Direct checks after every step: the S9 query lattice, S7
-// (no running containers in the fake runtime once
-// CouldHaveRunningContainers is false), S3 (a parked SyncPod's context is
-// cancelled once termination is requested; no SyncPod begins after it),
-// S11 (grace never increases), S1; after a settle phase: L1, L2, L6.
+// The driver is a target of the shared oracles' shape: it emits
+// history.Events (client calls, callback entry and return, completion and
+// cancellation fires) and is an oracle.View (view.go: the query answers
+// through the public query methods, the config source, the bubble's time;
+// no Final snapshot and no Kubelet). The shared linearizability oracle
+// (oracle/linearize) is fed the events as they happen and checks the
+// history with the model (witness replay, then porcupine). The step
+// invariants and liveness are direct checks of the driver, for reasons
+// checks.go gives (the shared safety oracle, measured on this target by
+// TestSharedSafetySweep, needs pod-lock critical sections it cannot see):
+// after every step the S9 query lattice, S7 (no running containers in the
+// fake runtime once CouldHaveRunningContainers is false), S14, S3 (a
+// parked SyncPod's context is cancelled once termination is requested; no
+// SyncPod begins after it), S11 (grace never increases), S1; after a
+// settle phase: L1, L2, L3, L6. Findings are history.Violations classified
+// by the known upstream deviation they are (findings.go).
 package realkubelet

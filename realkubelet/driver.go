@@ -10,8 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/linearize"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -26,7 +28,7 @@ type Driver struct {
 	pw    kubelet.PodWorkers
 	gates *Gates
 	ctx   context.Context
-	h     *history
+	h     *tape
 
 	pods        map[types.UID]*configPod
 	completions []*completion
@@ -56,9 +58,10 @@ type Driver struct {
 	universe map[types.UID]bool
 
 	checks checker
-	// ForcePorcupine runs porcupine (model/check.Check) on every history, not
-	// only when the witness replay fails.
-	ForcePorcupine bool
+	// lin is the shared linearizability oracle, fed every event by h.
+	lin oracle.Oracle
+	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
+	synced bool
 	// Moves are the moves applied so far (the run's script); Step counts
 	// them.
 	Moves []Move
@@ -67,6 +70,11 @@ type Driver struct {
 	stepStart []int64
 	// planSteps is how many of Moves were the plan phase's.
 	planSteps int
+	// atRest, if set, is called after every step once the workers are at
+	// rest and the step's fires and killPodNow returns are recorded, before
+	// the callbacks that began are (sharedsafety_test.go closes the
+	// critical sections it reconstructs there).
+	atRest func()
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -91,7 +99,11 @@ type killNowWait struct {
 }
 
 // NewDriver builds the real pod workers and an empty world around them.
-func NewDriver() *Driver {
+func NewDriver() *Driver { return newDriver(RunOptions{}) }
+
+// newDriver is NewDriver with the run's options (ForcePorcupine: the
+// linearizability oracle is made with the driver).
+func newDriver(o RunOptions) *Driver {
 	g := newGates()
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
@@ -100,7 +112,8 @@ func NewDriver() *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}}
 	d.pw = newRealPodWorkers(g)
-	d.h = newHistory(time.Now)
+	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	d.h = newTape(time.Now, d.View(), d.lin)
 	d.stepStart = []int64{0}
 	return d
 }
@@ -179,7 +192,7 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	case ReturnCanceled:
 		out = model.Canceled
 	}
-	d.h.point(scenarios.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
@@ -219,6 +232,9 @@ func (d *Driver) afterStep() {
 	d.waitQuiet()
 	d.pollFires()
 	d.pollKillNows()
+	if d.atRest != nil {
+		d.atRest()
+	}
 	for _, c := range d.gates.Parked() {
 		if !c.begun {
 			c.begun = true
@@ -238,14 +254,14 @@ func (d *Driver) pollFires() {
 		select {
 		case <-c.ch:
 			c.fired = true
-			d.h.point(scenarios.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+			d.h.point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
 		default:
 		}
 	}
 	for _, c := range d.gates.Parked() {
 		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
 			c.cancelNoted = true
-			d.h.point(scenarios.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+			d.h.point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
@@ -275,12 +291,12 @@ func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d
 func (d *Driver) began(c *Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
 	if c.Pod != nil {
-		b.Version = scenarios.ModelPod(c.Pod).Version
+		b.Version = history.ModelPod(c.Pod).Version
 	}
 	if c.Grace != nil {
 		b.Grace = *c.Grace
 	}
-	d.h.point(scenarios.CallbackBegin, "worker/"+string(c.UID), b)
+	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	if c.UID == d.lateNow {
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))

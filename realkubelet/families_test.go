@@ -5,13 +5,13 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 var verbose = flag.Bool("realkubelet.v", false, "print every finding")
 
 // runSeed runs one seed of a family in its own bubble.
-func runSeed(t *testing.T, f scenarios.Family, seed uint64) Result {
+func runSeed(t *testing.T, f plan.Family, seed uint64) Result {
 	t.Helper()
 	var r Result
 	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
@@ -26,7 +26,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 	if testing.Short() {
 		seeds = 5
 	}
-	for _, f := range scenarios.Families() {
+	for _, f := range plan.Families() {
 		t.Run(f.Name, func(t *testing.T) {
 			classes := map[string]int{}
 			for seed := uint64(1); seed <= 2*seeds; seed++ {
@@ -56,7 +56,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 // not change and the two readings of the model never disagree
 // (Invariant "internal").
 func TestPorcupineAgreesWithReplay(t *testing.T) {
-	for _, f := range scenarios.Families() {
+	for _, f := range plan.Families() {
 		for seed := uint64(1); seed <= 5; seed++ {
 			var plain, forced Result
 			synctest.Test(t, func(t *testing.T) { plain = RunSeed(f, seed) })

@@ -7,7 +7,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle/linearize"
 )
 
 // PorcupineTimeout bounds porcupine's search for one history (it runs only
@@ -20,27 +21,24 @@ type linResult struct {
 	findings []Finding
 }
 
-// checkHistory checks the recorded history with the model (the same
-// recorder and verdict as the simulated world: witness replay in effect
-// order, porcupine when it fails). A violation is attributed to a known
+// checkHistory is the verdict of the shared linearizability oracle
+// (linearize.New, fed every event as it happened: the same recorder and
+// verdict as the simulated world, witness replay in effect order,
+// porcupine when it fails), classified. A violation is attributed to a known
 // deviation G when a direct check found G at some step s, the history
 // before step s is linearizable, and the model's failure is at or after
 // s: the model only objects once the real code has done what G describes.
 // Otherwise it stays unexplained.
 func (d *Driver) checkHistory() linResult {
-	h := d.h.rec.History()
-	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout,
-		ForcePorcupine: d.ForcePorcupine})
-	out := linResult{ops: len(h.Ops)}
-	viols := v.Violations(h)
+	viols := d.lin.Finish(d.View(), nil)
+	out := linResult{ops: len(d.historyBefore(d.h.seq + 1).Ops)}
 	if len(viols) == 0 {
 		return out
 	}
 	gap, gapStep, cut := d.firstGap()
 	explained := gap != "" && d.prefixLinearizable(cut)
 	for _, viol := range viols {
-		f := Finding{Check: "linearizability", Invariant: viol.Invariant, Message: viol.Message, Seq: viol.Seq,
-			Step: d.stepOf(viol.Seq)}
+		f := Finding{Violation: viol, Step: d.stepOf(viol.Seq)}
 		if explained && (viol.Seq == 0 || viol.Seq >= cut) {
 			f.Class = gap
 			f.Message += fmt.Sprintf(" [the history before step %d, where %s was found, is linearizable]", gapStep, gap)
@@ -68,16 +66,20 @@ func (d *Driver) firstGap() (class string, step int, cut int64) {
 
 // prefixLinearizable checks the history of the events before seq cut.
 func (d *Driver) prefixLinearizable(cut int64) bool {
-	rec := scenarios.NewRecorder()
+	v := linearize.CheckHistory(d.historyBefore(cut), linearize.Options{PorcupineTimeout: PorcupineTimeout})
+	return v.Result == porcupine.Ok
+}
+
+// historyBefore records the events before seq cut afresh.
+func (d *Driver) historyBefore(cut int64) history.History {
+	rec := history.NewRecorder()
 	for _, ev := range d.h.events {
 		if ev.Seq >= cut {
 			break
 		}
-		rec.Observe(nil, ev)
+		rec.Observe(ev)
 	}
-	h := rec.History()
-	v := scenarios.CheckHistory(h, scenarios.CheckOptions{PorcupineTimeout: PorcupineTimeout})
-	return v.Result == porcupine.Ok
+	return rec.History()
 }
 
 // stepOf is the driver step an event seq belongs to (0 before the first).

@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 // MoveKind is what one driver step does.
@@ -15,7 +15,7 @@ type MoveKind uint8
 
 // Driver steps.
 const (
-	// MoveAction performs a plan action (scenarios.Action) as the kubelet
+	// MoveAction performs a plan action (plan.Action) as the kubelet
 	// would: config delivery, kills, housekeeping (sync-known), queries.
 	MoveAction MoveKind = iota
 	// MoveRelease lets one parked sync callback return with an outcome.
@@ -35,9 +35,9 @@ const (
 // replayed byte for byte and shrunk.
 type Move struct {
 	Kind    MoveKind
-	Action  scenarios.Action // MoveAction
-	UID     types.UID        // MoveRelease
-	Outcome Outcome          // MoveRelease
+	Action  plan.Action // MoveAction
+	UID     types.UID   // MoveRelease
+	Outcome Outcome     // MoveRelease
 }
 
 // String is the move's script line (ParseMove reads it back).
@@ -64,22 +64,22 @@ func (m Move) String() string {
 	if a.SpecGrace != 0 && a.SpecGrace != 30 {
 		fmt.Fprintf(&b, " spec-grace=%d", a.SpecGrace)
 	}
-	if a.Grace >= 0 && (a.Kind == scenarios.Delete || a.Kind == scenarios.Kill || a.Kind == scenarios.KillNow) {
+	if a.Grace >= 0 && (a.Kind == plan.Delete || a.Kind == plan.Kill || a.Kind == plan.KillNow) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {
 		b.WriteString(" evict")
 	}
-	if a.Kind == scenarios.Finish {
+	if a.Kind == plan.Finish {
 		fmt.Fprintf(&b, " phase=%s", a.Terminal)
 	}
 	return b.String()
 }
 
 // actionKinds maps a script word to its action kind.
-var actionKinds = func() map[string]scenarios.ActionKind {
-	out := map[string]scenarios.ActionKind{}
-	for k := scenarios.Create; k <= scenarios.Vanish; k++ {
+var actionKinds = func() map[string]plan.ActionKind {
+	out := map[string]plan.ActionKind{}
+	for k := plan.Create; k <= plan.Vanish; k++ {
 		out[k.String()] = k
 	}
 	return out
@@ -121,19 +121,19 @@ func ParseMove(line string) (Move, error) {
 	if !ok {
 		return Move{}, fmt.Errorf("%q: unknown move %q", line, f[0])
 	}
-	a := scenarios.Action{Kind: kind, Grace: -1, SpecGrace: 30}
+	a := plan.Action{Kind: kind, Grace: -1, SpecGrace: 30}
 	for i, w := range f[1:] {
 		if err := parseActionWord(&a, i, w); err != nil {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
 	}
-	if kind == scenarios.Finish && a.Terminal == "" {
+	if kind == plan.Finish && a.Terminal == "" {
 		a.Terminal = "Succeeded"
 	}
 	return Move{Kind: MoveAction, Action: a}, nil
 }
 
-func parseActionWord(a *scenarios.Action, i int, w string) error {
+func parseActionWord(a *plan.Action, i int, w string) error {
 	key, val, hasVal := strings.Cut(w, "=")
 	switch {
 	case i == 0 && !hasVal && w != "evict":

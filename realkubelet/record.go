@@ -7,16 +7,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/oracle"
 )
 
-// history feeds the run's events, in the model's vocabulary, to the same
-// scenarios.Recorder the simulated world uses, and keeps a canonical trace
-// (one line per event, virtual time and description, never pointers or
-// goroutine ids) whose SHA-256 the determinism test compares.
+// tape numbers the run's events, in the model's vocabulary, feeds them to
+// the shared oracles as they happen (the linearizability oracle records
+// them in the same history.Recorder the simulated world uses), keeps them
+// for re-checking a prefix, and keeps a canonical trace (one line per
+// event, virtual time and description, never pointers or goroutine ids)
+// whose SHA-256 the determinism test compares.
 //
-// Recording contract as scenarios.Recorder wants it: the driver holds the
+// Recording contract as history.Recorder wants it: the driver holds the
 // pod lock once and for all (one LockAcquired by "driver" at the start), so
 // each client call takes effect at its call, which is exact here: the
 // driver's calls are synchronous and nothing else runs during them. No
@@ -26,34 +29,38 @@ import (
 // (before its return) or, after a release, before the next callback
 // begins — the only orders the real code allows, since a worker fires in
 // the critical section right after a callback returns.
-type history struct {
-	rec   *scenarios.Recorder
+type tape struct {
 	seq   int64
 	calls int
 	start time.Time
 	now   func() time.Time
 	on    bool
 	trace []string
-	// events are every event fed to rec, for re-checking a prefix.
-	events []scenarios.Event
+	// events are every event emitted, for re-checking a prefix.
+	events []history.Event
+	// oracles observe every event as it is emitted, with view.
+	oracles []oracle.Oracle
+	view    oracle.View
 }
 
-func newHistory(now func() time.Time) *history {
-	h := &history{rec: scenarios.NewRecorder(), start: now(), now: now, on: true}
-	h.emit(scenarios.LockAcquired, "driver", 0, nil, nil)
+func newTape(now func() time.Time, view oracle.View, oracles ...oracle.Oracle) *tape {
+	h := &tape{start: now(), now: now, on: true, view: view, oracles: oracles}
+	h.emit(history.LockAcquired, "driver", 0, nil, nil)
 	return h
 }
 
-func (h *history) emit(kind scenarios.EventKind, goroutine string, id int, in model.Input, out model.Output) int64 {
+func (h *tape) emit(kind history.EventKind, goroutine string, id int, in model.Input, out model.Output) int64 {
 	if !h.on {
 		return 0
 	}
 	h.seq++
 	at := h.now().Sub(h.start)
-	ev := scenarios.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}
-	h.rec.Observe(nil, ev)
+	ev := history.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}
+	for _, o := range h.oracles {
+		o.Observe(h.view, ev)
+	}
 	h.events = append(h.events, ev)
-	if kind != scenarios.LockAcquired {
+	if kind != history.LockAcquired {
 		h.trace = append(h.trace, fmt.Sprintf("%d %v %s %s %s", h.seq, at, kind, goroutine, describe(in, out)))
 	}
 	return h.seq
@@ -70,22 +77,22 @@ func describe(in model.Input, out model.Output) string {
 }
 
 // call opens a client call by goroutine; ret closes it.
-func (h *history) call(goroutine string, in model.Input) int {
+func (h *tape) call(goroutine string, in model.Input) int {
 	h.calls++
-	h.emit(scenarios.ClientCall, goroutine, h.calls, in, nil)
+	h.emit(history.ClientCall, goroutine, h.calls, in, nil)
 	return h.calls
 }
 
-func (h *history) ret(goroutine string, id int, out model.Output) {
-	h.emit(scenarios.ClientReturn, goroutine, id, nil, out)
+func (h *tape) ret(goroutine string, id int, out model.Output) {
+	h.emit(history.ClientReturn, goroutine, id, nil, out)
 }
 
-func (h *history) point(kind scenarios.EventKind, goroutine string, in model.Input) {
+func (h *tape) point(kind history.EventKind, goroutine string, in model.Input) {
 	h.emit(kind, goroutine, 0, in, nil)
 }
 
 // sha is the canonical trace's SHA-256.
-func (h *history) sha() string {
+func (h *tape) sha() string {
 	sum := sha256.Sum256([]byte(strings.Join(h.trace, "\n")))
 	return hex.EncodeToString(sum[:])
 }

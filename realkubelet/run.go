@@ -6,8 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -56,7 +57,7 @@ func (r Result) Classes() []string {
 // plan action, the release of a parked callback (its outcome from the
 // fault stream and the plan's fault rates), a work-queue tick or
 // housekeeping. It must run inside a synctest bubble.
-func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source, holdWakes bool) {
+func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bool) {
 	if holdWakes {
 		d.Apply(Move{Kind: MoveHoldWakes})
 	}
@@ -64,21 +65,21 @@ func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source, hold
 	for {
 		parked, wakes := d.gates.Parked(), d.gates.Wakes()
 		gated := len(parked) + len(wakes)
-		if next == len(plan.Actions) && gated == 0 {
+		if next == len(p.Actions) && gated == 0 {
 			return
 		}
 		switch r := schedule.Intn(16); {
-		case next < len(plan.Actions) && (gated == 0 || r < 7):
-			d.Apply(Move{Kind: MoveAction, Action: plan.Actions[next]})
+		case next < len(p.Actions) && (gated == 0 || r < 7):
+			d.Apply(Move{Kind: MoveAction, Action: p.Actions[next]})
 			next++
 		case r == 7 && d.gates.queueLen() > 0:
 			d.Apply(Move{Kind: MoveTick})
 		case r == 8:
-			d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
+			d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		case gated > 0:
 			if i := schedule.Intn(gated); i < len(parked) {
 				c := parked[i]
-				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, plan.Faults, faults)})
+				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
 			} else {
 				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
 			}
@@ -94,7 +95,7 @@ func (d *Driver) Generate(plan scenarios.Plan, schedule, faults sim.Source, hold
 // is honoured unless the call ignores cancellation (IgnoreCancel, B16);
 // then an injected error (ErrorRate); then natural completion for SyncPod
 // (TerminalRate); else success. Rates are per mille.
-func chooseOutcome(c *Call, f scenarios.Faults, src sim.Source) Outcome {
+func chooseOutcome(c *Call, f plan.Faults, src sim.Source) Outcome {
 	if c.Ctx.Err() != nil && src.Intn(1000) >= f.IgnoreCancel {
 		return ReturnCanceled
 	}
@@ -117,7 +118,7 @@ const settleRounds = 8
 // liveness checks.
 func (d *Driver) Settle() {
 	for range settleRounds {
-		d.Apply(Move{Kind: MoveAction, Action: scenarios.Action{Kind: scenarios.SyncKnown, Grace: -1}})
+		d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		d.Apply(Move{Kind: MoveTick})
 		for i := 0; i < 100; i++ {
 			if wakes := d.gates.Wakes(); len(wakes) > 0 {
@@ -234,8 +235,8 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	r.Ops = lin.ops
 	r.Findings = append(d.checks.findings, lin.findings...)
 	if !d.Teardown() {
-		r.Findings = append(r.Findings, Finding{Check: "liveness", Invariant: "L2",
-			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"})
+		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
 	}
 	return r
 }
@@ -244,10 +245,9 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
-func RunPlan(family string, seed uint64, plan scenarios.Plan, st scenarios.Streams, o RunOptions) Result {
-	d := NewDriver()
-	d.ForcePorcupine = o.ForcePorcupine
-	d.Generate(plan, st.Schedule, st.Faults, o.HoldWakes)
+func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOptions) Result {
+	d := newDriver(o)
+	d.Generate(p, st.Schedule, st.Faults, o.HoldWakes)
 	d.planSteps = len(d.Moves)
 	return d.Finish(family, seed)
 }
@@ -264,11 +264,12 @@ func RunMoves(moves []Move) Result {
 }
 
 // RunSeed runs one seed of a family; inside a bubble.
-func RunSeed(f scenarios.Family, seed uint64) Result { return RunSeedWith(f, seed, RunOptions{}) }
+func RunSeed(f plan.Family, seed uint64) Result { return RunSeedWith(f, seed, RunOptions{}) }
 
 // RunOptions are a run's knobs beyond family and seed.
 type RunOptions struct {
-	// ForcePorcupine: see Driver.ForcePorcupine.
+	// ForcePorcupine runs porcupine (model.Check) on every history, not
+	// only when the witness replay fails.
 	ForcePorcupine bool
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
 	// seed also decides when each worker takes its pending update.
@@ -276,8 +277,8 @@ type RunOptions struct {
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.
-func RunSeedWith(f scenarios.Family, seed uint64, o RunOptions) Result {
-	st := scenarios.SeedStreams(seed)
+func RunSeedWith(f plan.Family, seed uint64, o RunOptions) Result {
+	st := plan.SeedStreams(seed)
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
 }
 

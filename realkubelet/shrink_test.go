@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 var (
@@ -41,8 +41,8 @@ func TestShrinkSeed(t *testing.T) {
 	if *shrinkFamily == "" {
 		t.Skip("tool: needs -shrink.family and -shrink.seed")
 	}
-	var fam scenarios.Family
-	for _, f := range scenarios.Families() {
+	var fam plan.Family
+	for _, f := range plan.Families() {
 		if f.Name == *shrinkFamily {
 			fam = f
 		}
@@ -78,7 +78,7 @@ func TestReplaySeed(t *testing.T) {
 	if !*replaySeed {
 		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
 	}
-	for _, f := range scenarios.Families() {
+	for _, f := range plan.Families() {
 		if f.Name != *shrinkFamily {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 var (
@@ -28,7 +28,7 @@ func TestSweep(t *testing.T) {
 	}
 	var report strings.Builder
 	total, failed, unexplained := 0, 0, 0
-	for _, f := range scenarios.Families() {
+	for _, f := range plan.Families() {
 		if *sweepOnly != "" && f.Name != *sweepOnly {
 			continue
 		}

@@ -24,7 +24,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/podsim/podsim/scenarios"
+	"github.com/podsim/podsim/plan"
 )
 
 func main() {
@@ -108,7 +108,7 @@ func commandArgs(command, scenario string, seeds int, start uint64, seed, class 
 
 func familyNames() []string {
 	var out []string
-	for _, f := range scenarios.Families() {
+	for _, f := range plan.Families() {
 		out = append(out, f.Name)
 	}
 	return out

@@ -1,0 +1,97 @@
+package realkubelet
+
+import (
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/oracle"
+)
+
+// View is the driver as an oracle.View: what the shared oracles may read
+// of this target besides its events. It offers the pod workers' query
+// answers and the config source; the rest of the View does not exist here:
+//
+//   - Final is nil: the real pod workers offer no snapshot of their records
+//     (podSyncStatuses is private, and reading it would test the harness,
+//     not the public contract), so the oracles that judge the state after
+//     the settle phase from it (package liveness) do not apply; the driver
+//     checks liveness itself through the public queries (checkSettled).
+//   - Kubelet is nil: this target drives the pod workers alone, with no
+//     API server, admission, status manager or shutdown manager, so the
+//     kubelet-level checks (package kubelet) do not apply.
+func (d *Driver) View() oracle.View { return driverView{d} }
+
+type driverView struct{ d *Driver }
+
+// Workers answers through the real pod workers' public query methods only
+// (Driver.answersOf), at the instant it is asked: between driver steps
+// nothing runs, so that is the state every critical section so far left.
+func (v driverView) Workers() oracle.Workers { return workersView(v) }
+
+// Final is nil: see View.
+func (driverView) Final() *oracle.Final { return nil }
+
+// Kubelet is nil: see View.
+func (driverView) Kubelet() oracle.Kubelet { return nil }
+
+// Elapsed is the bubble's virtual time since the driver was made.
+func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }
+
+// Config is what the driver's config source says of uid now.
+func (v driverView) Config(uid types.UID) oracle.PodConfig {
+	p := v.d.pods[uid]
+	if p == nil {
+		return oracle.PodConfig{}
+	}
+	return oracle.PodConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static,
+		FullName: v.d.podOf(uid).Name + "_default", Terminal: p.phase == v1.PodSucceeded || p.phase == v1.PodFailed}
+}
+
+// workersView is oracle.Workers over the real pod workers' public queries.
+// They have no query for "has a record" nor for podsSynced, so:
+//
+//   - PodsSynced is the driver's own bookkeeping: a recorded SyncKnownPods
+//     returned (upstream sets podsSynced in SyncKnownPods, never clears it).
+//   - Known is read from the answers: a UID is known unless it answers
+//     exactly what SPEC §1.14 U1 says an unknown UID answers. After the
+//     first SyncKnownPods no record answers so; before it, a record not yet
+//     asked to terminate answers like an unknown UID (CouldHaveRunning
+//     only), so it is not known here until it is.
+//   - KnownUIDs are the UIDs any move named that are known in that sense.
+type workersView struct{ d *Driver }
+
+func (w workersView) KnownUIDs() []string {
+	var out []string
+	for _, uid := range w.d.sortedUniverse() {
+		if w.Answers(uid).Known {
+			out = append(out, string(uid))
+		}
+	}
+	return out
+}
+
+func (w workersView) Answers(uid types.UID) oracle.Answers {
+	a := w.d.answersOf(uid)
+	return oracle.Answers{Known: a != unknownAnswers(w.d.synced), KnownTerminated: a[qKnownTerminated],
+		CouldHaveRunning: a[qCouldHaveRunning], BeFinished: a[qBeFinished], TerminationRequested: a[qTermRequested],
+		ContainersBeTerminating: a[qContainersBeTerminating], RuntimeBeRemoved: a[qRuntimeBeRemoved],
+		ContentBeRemoved: a[qContentBeRemoved]}
+}
+
+func (w workersView) PodsSynced() bool { return w.d.synced }
+
+func (w workersView) MirrorTerminating(fullname string) bool {
+	return w.d.pw.IsPodForMirrorPodTerminatingByFullName(fullname)
+}
+
+// unknownAnswers is what every query says of a UID without a record
+// (SPEC §1.14 U1): before the first SyncKnownPods, CouldHaveRunning only;
+// after it, unknownAfterSync.
+func unknownAnswers(synced bool) answers {
+	if synced {
+		return unknownAfterSync
+	}
+	return answers{qCouldHaveRunning: true}
+}
