@@ -268,7 +268,7 @@ func RunSeed(f plan.Family, seed uint64) Result { return RunSeedWith(f, seed, Ru
 
 // RunOptions are a run's knobs beyond family and seed.
 type RunOptions struct {
-	// ForcePorcupine runs porcupine (model.Check) on every history, not
+	// ForcePorcupine runs porcupine (model/check.Check) on every history, not
 	// only when the witness replay fails.
 	ForcePorcupine bool
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
