@@ -22,10 +22,11 @@ type interrupts struct {
 	stop   chan struct{}
 	mu     sync.Mutex
 	abort  func()
+	exit   func(code int) // os.Exit; a test's stand-in
 }
 
 func newInterrupts(stderr io.Writer) *interrupts {
-	in := &interrupts{ch: make(chan os.Signal, 2), stop: make(chan struct{})}
+	in := &interrupts{ch: make(chan os.Signal, 2), stop: make(chan struct{}), exit: os.Exit}
 	in.ctx, in.cancel = context.WithCancel(context.Background())
 	signal.Notify(in.ch, os.Interrupt, syscall.SIGTERM)
 	go in.loop(stderr)
@@ -45,12 +46,13 @@ func (in *interrupts) loop(stderr io.Writer) {
 	case <-in.stop:
 		return
 	}
-	in.mu.Lock() // held until exit: done() cannot race the abort
+	in.mu.Lock()
 	if in.abort != nil {
 		in.abort()
 	}
+	in.mu.Unlock()
 	fmt.Fprintln(stderr, "simrun: interrupted again: stopped; the results so far are written")
-	os.Exit(130)
+	in.exit(130)
 }
 
 // onAbort sets what a second signal does before exiting.
