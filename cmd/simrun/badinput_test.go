@@ -43,6 +43,8 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{[]string{"run", "--parallel", "100000000", "--force-parallel"}, "want at most 1024"},
 		{[]string{"run", "--parallel", overParallel}, "add --force-parallel"},
 		{[]string{"run", "--parallel", "-3"}, "--parallel -3: want at least 1"},
+		{[]string{"gate", "--parallel", "100000000"}, "--parallel 100000000: want at most 1024"},
+		{[]string{"gate", "--parallel", overParallel}, "add --force-parallel"},
 		{[]string{"run", "--scenario", "early-kill", "--mutant", "V2"}, "mutant V2 does not apply to early-kill: it applies to recreate-same-name"},
 		{[]string{"run", "--mutant", "B99"}, `unknown mutant "B99"`},
 		{[]string{"run", "--shard", "4/4"}, "malformed shard"},
