@@ -21,9 +21,10 @@ type runFlags struct {
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
-	"sweep goes and each result is written as it completes, in seed order: memory stays bounded\n" +
-	"(about 60 MB plus 1 MB per --parallel worker, whatever --seeds) and an interrupted sweep keeps\n" +
-	"its results so far.\n\n" +
+	"sweep goes and each result is written as it completes, in seed order, so memory stays bounded\n" +
+	"whatever --seeds (the reorder buffer holds at most max(64, 16 × --parallel) results, the summary\n" +
+	"counts and the first 100 failures; measured: 26 MB max RSS over 60 s of --seeds 100000000 at\n" +
+	"--parallel 2 and 8) and an interrupted sweep keeps its results so far.\n\n" +
 	"--json writes JSON Lines: a run record (version, commit, flags, start time), one line per seed,\n" +
 	"an end record (end time, interrupted, counts); `simrun merge` reads it. --junit writes JUnit XML\n" +
 	"with each seed's wall time. Every output path is checked before any work.\n\n" +
@@ -59,7 +60,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.junitPath, "junit", "", "write per-seed results as JUnit XML to this file (one suite per family)")
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, timeline, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
-	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list); a single --scenario must be one of its families")
 	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
@@ -151,11 +152,10 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	if total == 0 {
 		fmt.Fprintf(stdout, "0 seeds in this shard: shard %s of --seeds %d has none\n", f.shard, f.seeds)
 	}
-	out, err := openSink(f.jsonPath, f.junitPath, f.strategy, runMeta("run", osArgs(), cmd.Flags()), total)
+	out, err := in.openSink(f.jsonPath, f.junitPath, f.strategy, runMeta("run", osArgs(), cmd.Flags()), total)
 	if err != nil {
 		return err
 	}
-	in.onAbort(func() { out.finish(true) })
 	began := time.Now() // wall clock for the progress line and throughput only
 	sum := &summary{strategy: f.strategy}
 	prog := newProgress(stderr, total)

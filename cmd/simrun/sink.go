@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -52,7 +53,10 @@ func openSink(jsonPath, junitPath, strategy string, run runRecord, planned uint6
 	}
 	if junitPath != "" {
 		if s.junit, err = openJUnit(junitPath); err != nil {
-			s.finish(true)
+			if s.json != nil { // nothing is written on bad input
+				s.json.f.Close()
+				os.Remove(jsonPath)
+			}
 			return nil, err
 		}
 	}
