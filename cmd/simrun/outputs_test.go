@@ -154,3 +154,29 @@ func TestShrinkHintNamesARealCommand(t *testing.T) {
 		t.Fatalf("got:\n%s\nwant %q", b.String(), want)
 	}
 }
+
+// TestResultsIndependentOfParallelism: the per-seed lines of --json are
+// the same bytes, in the same order, at --parallel 1 and 8 (the reorder
+// buffer writes in seed order), and carry no wall-clock time.
+func TestResultsIndependentOfParallelism(t *testing.T) {
+	dir := t.TempDir()
+	var rows [2][]string
+	for i, p := range []string{"1", "8"} {
+		path := filepath.Join(dir, p+".json")
+		if _, errOut, code := simrun(t, nil, "run", "--seeds", "30", "--parallel", p, "--force-parallel", "--json", path); code != 0 {
+			t.Fatalf("--parallel %s: exit %d: %s", p, code, errOut)
+		}
+		data, _ := os.ReadFile(path)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if !strings.HasPrefix(line, `{"record":`) {
+				rows[i] = append(rows[i], line)
+			}
+		}
+	}
+	if len(rows[0]) != 30*len(scenarios.Families()) || strings.Join(rows[0], "\n") != strings.Join(rows[1], "\n") {
+		t.Fatalf("per-seed lines differ between --parallel 1 and 8 (%d and %d lines)", len(rows[0]), len(rows[1]))
+	}
+	if strings.Contains(strings.Join(rows[0], ""), "started") {
+		t.Fatal("a per-seed line carries a time")
+	}
+}
