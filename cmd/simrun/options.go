@@ -149,7 +149,20 @@ func mutantApplies(mutant, scenario string) error {
 	return usagef("mutant %s does not apply to %s: it applies to %s", mutant, scenario, strings.Join(m.Families, ", "))
 }
 
-// reproduce is the command that replays one seed, with its mutant if any.
+// strategyArg is the strategy as replay's arguments: its name, and PCT's
+// depth when it is not the default.
+func strategyArg(name string, depth int) string {
+	if name == "pct" && depth != defaultPCTDepth {
+		return fmt.Sprintf("%s --pct-depth %d", name, depth)
+	}
+	return name
+}
+
+// defaultPCTDepth is --pct-depth's default.
+const defaultPCTDepth = 3
+
+// reproduce is the command that replays one seed, with its mutant if any;
+// strategy is strategyArg's.
 func reproduce(family string, seed uint64, strategy, mutant string) string {
 	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --seed %d --strategy %s", family, seed, strategy) +
 		mutantArg(mutant)

@@ -38,7 +38,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "seed to replay")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&f.depth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.IntVar(&f.depth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
@@ -73,7 +73,7 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := reproduce(fams[0].Name, s, f.strategy, f.mutant)
+	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant)
 	if f.outDir != "" {
 		if err := makeOutputDir(f.outDir); err != nil {
 			return err

@@ -23,7 +23,7 @@ type rerunFunc func(r scenarios.Result, o scenarios.CheckOptions) scenarios.Repl
 func recheck(r scenarios.Result, trace string, rerun rerunFunc, opts scenarios.CheckOptions, f runFlags) []string {
 	var notes []string
 	o := opts
-	o.Reproduce = reproduce(r.Family, r.Seed, f.strategy, r.Mutant)
+	o.Reproduce = reproduce(r.Family, r.Seed, strategyArg(f.strategy, f.pctDepth), r.Mutant)
 	if f.outDir != "" {
 		o.ArtifactDir = seedArtifactDir(f.outDir, r.Family, r.Seed)
 	}

@@ -52,7 +52,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
+	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringVar(&f.shard, "shard", "", "K/N: run the K-th of N disjoint slices of the seeds (K = 0..N-1)")
@@ -152,12 +152,13 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	if total == 0 {
 		fmt.Fprintf(stdout, "0 seeds in this shard: shard %s of --seeds %d has none\n", f.shard, f.seeds)
 	}
-	out, err := in.openSink(f.jsonPath, f.junitPath, f.strategy, runMeta("run", osArgs(), cmd.Flags()), total)
+	repro := strategyArg(f.strategy, f.pctDepth) // the strategy in reproduce commands
+	out, err := in.openSink(f.jsonPath, f.junitPath, f.strategy, repro, runMeta("run", osArgs(), cmd.Flags()), total)
 	if err != nil {
 		return err
 	}
 	began := time.Now() // wall clock for the progress line and throughput only
-	sum := &summary{strategy: f.strategy}
+	sum := &summary{strategy: repro}
 	prog := newProgress(stderr, total)
 	ran := sweep(in.ctx, plan, f.parallel, f.worker(strategy), func(o outcome) {
 		out.add(o.res, o.took)

@@ -39,7 +39,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "the failing seed")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
 	fl.IntVar(&f.maxRuns, "max-runs", scenarios.DefaultShrinkRuns, "bound on candidate runs")

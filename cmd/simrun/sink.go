@@ -19,7 +19,8 @@ type sink struct {
 	mu       sync.Mutex
 	json     *resultsFile
 	junit    *junitWriter
-	strategy string
+	strategy string // the results' strategy field
+	repro    string // the strategy in reproduce commands (strategyArg)
 	run      runRecord
 	planned  uint64
 	finished bool
@@ -43,8 +44,8 @@ func runMeta(command string, args []string, flags *pflag.FlagSet) runRecord {
 }
 
 // openSink creates the output files (their paths were checked).
-func openSink(jsonPath, junitPath, strategy string, run runRecord, planned uint64) (*sink, error) {
-	s := &sink{strategy: strategy, run: run, planned: planned}
+func openSink(jsonPath, junitPath, strategy, repro string, run runRecord, planned uint64) (*sink, error) {
+	s := &sink{strategy: strategy, repro: repro, run: run, planned: planned}
 	var err error
 	if jsonPath != "" {
 		if s.json, err = openResults(jsonPath, run); err != nil {
@@ -74,7 +75,7 @@ func (s *sink) add(r scenarios.Result, took time.Duration) {
 		s.json.add(toJSON(r, s.strategy))
 	}
 	if s.junit != nil {
-		s.junit.add(r, s.strategy, took)
+		s.junit.add(r, s.repro, took)
 	}
 }
 
