@@ -74,11 +74,6 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return err
 	}
 	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant)
-	if f.outDir != "" {
-		if err := makeOutputDir(f.outDir); err != nil {
-			return err
-		}
-	}
 	rp := scenarios.ReplaySeed(fams[0], s, st, scenarios.CheckOptions{
 		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
