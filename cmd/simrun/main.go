@@ -9,7 +9,9 @@
 //	simrun shrink --scenario swarm --seed 17 [--mutant B2]
 //	simrun list
 //	simrun merge shard0.json shard1.json --json all.json
+//	cat shard*.json | simrun merge -
 //	simrun completion bash|zsh|fish|powershell
+//	simrun --version
 //
 // Exit codes: 0 every check passed, 1 a check failed (or a sweep was
 // interrupted: its results are partial), 2 bad usage or bad input (one
