@@ -60,15 +60,6 @@ func (sh shard) count(total uint64) uint64 {
 // (i < count(total); the caller checked that start+total does not overflow).
 func (sh shard) seed(start, i uint64) uint64 { return start + sh.k + i*sh.n }
 
-// seeds lists the shard's seeds of [start, start+count), for small ranges.
-func (sh shard) seeds(start, count uint64) []uint64 {
-	var out []uint64
-	for i := uint64(0); i < sh.count(count); i++ {
-		out = append(out, sh.seed(start, i))
-	}
-	return out
-}
-
 // checkSeedRange refuses --seeds out of range and a range past the largest
 // seed (it would wrap round to seed 0).
 func checkSeedRange(start, count uint64) error {
