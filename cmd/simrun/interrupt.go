@@ -77,10 +77,11 @@ func (in *interrupts) done() {
 
 // openSink opens a sink whose files a second signal ends: under the lock,
 // so an abort during the opening waits for it and then ends the files.
-func (in *interrupts) openSink(jsonPath, junitPath, strategy, repro string, run runRecord, planned uint64) (*sink, error) {
+func (in *interrupts) openSink(jsonPath, junitPath, strategy, repro string, stdout io.Writer, run runRecord,
+	planned uint64) (*sink, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	out, err := openSink(jsonPath, junitPath, strategy, repro, run, planned)
+	out, err := openSink(jsonPath, junitPath, strategy, repro, stdout, run, planned)
 	if err == nil {
 		in.abort = func() { out.finish(true) }
 	}

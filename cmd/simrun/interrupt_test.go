@@ -103,7 +103,7 @@ func TestInterruptTwice(t *testing.T) {
 	defer in.done()
 	exited := make(chan int, 1)
 	in.exit = func(code int) { exited <- code }
-	out, err := openSink(filepath.Join(dir, "partial.json"), filepath.Join(dir, "partial.xml"), "random", "random",
+	out, err := openSink(filepath.Join(dir, "partial.json"), filepath.Join(dir, "partial.xml"), "random", "random", nil,
 		runMeta("run", nil, nil), 1000000)
 	if err != nil {
 		t.Fatal(err)

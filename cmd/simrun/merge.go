@@ -29,7 +29,7 @@ func newMergeCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if out != "" {
+			if out != "" && out != "-" {
 				if err := checkOutputFile("--json", out); err != nil {
 					return err
 				}
@@ -37,7 +37,7 @@ func newMergeCmd(stdout io.Writer) *cobra.Command {
 			return runMerge(cmd, files, out, stdout)
 		},
 	}
-	cmd.Flags().StringVar(&out, "json", "", "write the merged results to this file")
+	cmd.Flags().StringVar(&out, "json", "", "write the merged results to this file (- for stdout; the summary then goes to stderr)")
 	return cmd
 }
 
@@ -45,6 +45,10 @@ func runMerge(cmd *cobra.Command, files []string, out string, stdout io.Writer) 
 	merged, interrupted, err := mergeFiles(files)
 	if err != nil {
 		return err
+	}
+	results := stdout
+	if out == "-" { // stdout is the results: the summary goes to stderr
+		stdout = cmd.ErrOrStderr()
 	}
 	var failed uint64
 	for _, r := range merged {
@@ -60,7 +64,7 @@ func runMerge(cmd *cobra.Command, files []string, out string, stdout io.Writer) 
 		fmt.Fprintf(stdout, "INCOMPLETE: %d input runs were interrupted: the results are partial\n", interrupted)
 	}
 	if out != "" {
-		rf, err := openResults(out, runMeta("merge", osArgs(), cmd.Flags()))
+		rf, err := openResults(out, results, runMeta("merge", osArgs(), cmd.Flags()))
 		if err != nil {
 			return err
 		}

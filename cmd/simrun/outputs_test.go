@@ -180,3 +180,23 @@ func TestResultsIndependentOfParallelism(t *testing.T) {
 		t.Fatal("a per-seed line carries a time")
 	}
 }
+
+// TestJSONToStdout: --json - makes stdout the results file (the summary
+// goes to stderr), which merge - reads back.
+func TestJSONToStdout(t *testing.T) {
+	out, errOut, code := simrun(t, nil, "run", "--scenario", "swarm", "--seeds", "3", "--json", "-")
+	segs, err := parseResults([]byte(out))
+	if code != 0 || err != nil || len(segs[0].results) != 3 || !strings.Contains(errOut, "family") {
+		t.Fatalf("exit %d, %v: stdout %q, stderr %q", code, err, out, errOut)
+	}
+	cmd := exec.Command(binary, "merge", "-", "--json", "-")
+	cmd.Stdin = strings.NewReader(out + out)
+	var merged, summary bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &merged, &summary
+	if err := cmd.Run(); err != nil || !strings.Contains(summary.String(), "3 results from 1 files") {
+		t.Fatalf("merge - --json -: %v, %s", err, summary.String())
+	}
+	if segs, err := parseResults(merged.Bytes()); err != nil || len(segs[0].results) != 3 {
+		t.Fatalf("merged stdout: %v", err)
+	}
+}

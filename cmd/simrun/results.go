@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/podsim/podsim/scenarios"
 )
@@ -77,21 +77,31 @@ func toJSON(r scenarios.Result, strategy string) jsonResult {
 // concurrent use (sink serialises it).
 type resultsFile struct {
 	path      string
-	f         *os.File
+	f         io.Closer // nil for stdout
 	w         *bufio.Writer
 	n, failed uint64
 	err       error // the first write error
 }
 
-func openResults(path string, run runRecord) (*resultsFile, error) {
+// openResults creates path, or writes to stdout if path is "-".
+func openResults(path string, stdout io.Writer, run runRecord) (*resultsFile, error) {
+	if path == "-" {
+		rf := &resultsFile{path: "stdout", w: bufio.NewWriterSize(stdout, 64<<10)}
+		return rf, rf.start(run)
+	}
 	f, err := createFile(path)
 	if err != nil {
 		return nil, usagef("cannot write %s: %v", path, err)
 	}
 	rf := &resultsFile{path: path, f: f, w: bufio.NewWriterSize(f, 64<<10)}
+	return rf, rf.start(run)
+}
+
+// start writes the run record.
+func (rf *resultsFile) start(run runRecord) error {
 	run.Record, run.Tool = "run", "simrun"
 	rf.line(run)
-	return rf, rf.err
+	return rf.err
 }
 
 // line writes one record and flushes it, so the file holds whole lines.
@@ -121,6 +131,9 @@ func (rf *resultsFile) add(j jsonResult) {
 func (rf *resultsFile) close(end endRecord) error {
 	end.Record, end.Results, end.Failed = "end", rf.n, rf.failed
 	rf.line(end)
+	if rf.f == nil {
+		return rf.err
+	}
 	if err := rf.f.Close(); err != nil && rf.err == nil {
 		rf.err = usagef("cannot write %s: %v", rf.path, err)
 	}

@@ -56,7 +56,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringVar(&f.shard, "shard", "", "K/N: run the K-th of N disjoint slices of the seeds (K = 0..N-1)")
-	fl.StringVar(&f.jsonPath, "json", "", "write per-seed results as JSON Lines to this file, as they complete")
+	fl.StringVar(&f.jsonPath, "json", "", "write per-seed results as JSON Lines to this file, as they complete (- for stdout; the summary then goes to stderr)")
 	fl.StringVar(&f.junitPath, "junit", "", "write per-seed results as JUnit XML to this file (one suite per family)")
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, timeline, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
@@ -121,7 +121,7 @@ func (f runFlags) plan() (sweepPlan, error) {
 
 func (f runFlags) checkOutputs() error {
 	for _, o := range []struct{ flag, path string }{{"--json", f.jsonPath}, {"--junit", f.junitPath}} {
-		if o.path != "" {
+		if o.path != "" && !(o.flag == "--json" && o.path == "-") {
 			if err := checkOutputFile(o.flag, o.path); err != nil {
 				return err
 			}
@@ -148,12 +148,16 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	results := stdout
+	if f.jsonPath == "-" { // stdout is the results: the summary goes to stderr
+		stdout = stderr
+	}
 	total := plan.total()
 	if total == 0 {
 		fmt.Fprintf(stdout, "0 seeds in this shard: shard %s of --seeds %d has none\n", f.shard, f.seeds)
 	}
 	repro := strategyArg(f.strategy, f.pctDepth) // the strategy in reproduce commands
-	out, err := in.openSink(f.jsonPath, f.junitPath, f.strategy, repro, runMeta("run", osArgs(), cmd.Flags()), total)
+	out, err := in.openSink(f.jsonPath, f.junitPath, f.strategy, repro, results, runMeta("run", osArgs(), cmd.Flags()), total)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"sort"
 	"sync"
@@ -44,17 +45,17 @@ func runMeta(command string, args []string, flags *pflag.FlagSet) runRecord {
 }
 
 // openSink creates the output files (their paths were checked).
-func openSink(jsonPath, junitPath, strategy, repro string, run runRecord, planned uint64) (*sink, error) {
+func openSink(jsonPath, junitPath, strategy, repro string, stdout io.Writer, run runRecord, planned uint64) (*sink, error) {
 	s := &sink{strategy: strategy, repro: repro, run: run, planned: planned}
 	var err error
 	if jsonPath != "" {
-		if s.json, err = openResults(jsonPath, run); err != nil {
+		if s.json, err = openResults(jsonPath, stdout, run); err != nil {
 			return nil, err
 		}
 	}
 	if junitPath != "" {
 		if s.junit, err = openJUnit(junitPath); err != nil {
-			if s.json != nil { // nothing is written on bad input
+			if s.json != nil && s.json.f != nil { // nothing is written on bad input
 				s.json.f.Close()
 				os.Remove(jsonPath)
 			}
