@@ -28,6 +28,9 @@ func checkOutputFile(flag, path string) error {
 		if err := syscall.Access(path, 2 /* W_OK */); err != nil {
 			return usagef("cannot write %s %s: %v", flag, path, err)
 		}
+		if !fi.Mode().IsRegular() { // a device or a pipe (/dev/stdout): written in place
+			return nil
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return usagef("cannot write %s %s: %v", flag, path, err)
 	}
