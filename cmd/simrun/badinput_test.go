@@ -55,6 +55,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{[]string{"run", "--seeds", "5", "--junit", in("a-file/j.xml")}, "not a directory"},
 		{[]string{"run", "--seeds", "5", "--json", "/proc/podsim-r.json"}, "cannot write --json"},
 		{[]string{"run", "--seeds", "5", "--json", in("same"), "--junit", in("same")}, "name the same file"},
+		{[]string{"run", "--seeds", "5", "--json", "/dev/full"}, "no space left on device"},
 		{[]string{"run", "--seeds", "5", "--out", file}, "is not a directory"},
 		{[]string{"run", "--seeds", "5", "--out", in("a-file/sub/dir")}, "not a directory"},
 		{[]string{"run", "--seeds", "5", "--out", "/proc/podsim-out"}, "cannot write --out"},

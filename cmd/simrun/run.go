@@ -165,7 +165,9 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	sum := &summary{strategy: repro}
 	prog := newProgress(stderr, total)
 	ran := sweep(in.ctx, plan, f.parallel, f.worker(strategy), func(o outcome) {
-		out.add(o.res, o.took)
+		if !out.add(o.res, o.took) {
+			in.cancel() // a file cannot be written: stop, and report it
+		}
 		sum.add(o)
 		prog.tick()
 	})

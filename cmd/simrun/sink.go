@@ -65,19 +65,24 @@ func openSink(jsonPath, junitPath, strategy, repro string, stdout io.Writer, run
 	return s, nil
 }
 
-// add records one seed's result.
-func (s *sink) add(r scenarios.Result, took time.Duration) {
+// add records one seed's result; false once a file cannot be written
+// (the disk is full): the sweep then stops.
+func (s *sink) add(r scenarios.Result, took time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.finished {
-		return
+		return true
 	}
+	ok := true
 	if s.json != nil {
 		s.json.add(toJSON(r, s.strategy))
+		ok = s.json.err == nil
 	}
 	if s.junit != nil {
 		s.junit.add(r, s.repro, took)
+		ok = ok && s.junit.err == nil
 	}
+	return ok
 }
 
 // finish writes the end of every file (idempotent) and returns the first
