@@ -16,9 +16,10 @@ func newMergeCmd(stdout io.Writer) *cobra.Command {
 		Use:   "merge FILE...",
 		Short: "Merge sharded --json results into one",
 		Long: "merge reads the --json files of the shards of one run (- reads stdin: concatenated files,\n" +
-			"such as shards' logs), checks each strictly, and writes their union sorted by scenario, seed,\n" +
-			"strategy and mutant; a result present twice must agree field for field. It holds the results\n" +
-			"in memory (about 300 bytes each). Exit 1 if any seed failed or an input run was interrupted\n" +
+			"such as shards' `run --json -` output), checks each strictly, and writes their union sorted by\n" +
+			"scenario, seed, strategy and mutant; a result present twice must agree field for field. It holds\n" +
+			"the results in memory (measured: 109 MB max RSS for 70,097 results, about 1.5 KB each).\n" +
+			"Exit 1 if any seed failed or an input run was interrupted\n" +
 			"(its results are partial), 2 for a missing, corrupt or truncated file, an unknown scenario,\n" +
 			"a disagreement, or no results at all.",
 		Example: "  simrun merge shard0.json shard1.json shard2.json --json all.json\n  cat shard*.json | simrun merge -",
@@ -152,17 +153,16 @@ func differingField(a, b jsonResult) string {
 
 // readResultsFile reads and parses one input (- is stdin).
 func readResultsFile(f string) ([]segment, error) {
-	var data []byte
-	var err error
-	if f == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(f)
+	in := io.Reader(os.Stdin)
+	if f != "-" {
+		file, err := os.Open(f)
+		if err != nil {
+			return nil, usagef("cannot read %s: %v", f, err)
+		}
+		defer file.Close()
+		in = file
 	}
-	if err != nil {
-		return nil, usagef("cannot read %s: %v", f, err)
-	}
-	segs, err := parseResults(data)
+	segs, err := scanResults(in)
 	if err != nil {
 		return nil, usagef("%s: %v", f, err)
 	}

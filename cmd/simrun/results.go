@@ -153,11 +153,17 @@ type segment struct {
 // (a file cut short), a count that disagrees with the lines and
 // implausible values are errors, so a truncated or hand-edited file is
 // rejected, not half-read.
-func parseResults(data []byte) ([]segment, error) {
+func parseResults(data []byte) ([]segment, error) { return scanResults(bytes.NewReader(data)) }
+
+// scanResults is parseResults reading line by line: merge holds the
+// results, not the files.
+func scanResults(in io.Reader) ([]segment, error) {
 	var segs []segment
 	open := false
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		n := i + 1
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxResultLine)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -192,6 +198,8 @@ func parseResults(data []byte) ([]segment, error) {
 		}
 	}
 	switch {
+	case sc.Err() != nil:
+		return nil, fmt.Errorf("not a simrun results file: %v", sc.Err())
 	case open:
 		return nil, fmt.Errorf("truncated results file: no end record (was the run killed?)")
 	case len(segs) == 0:
@@ -213,6 +221,10 @@ func parseResultLine(line []byte) (jsonResult, error) {
 	}
 	return r, nil
 }
+
+// maxResultLine bounds a line of a results file (a result's message is a
+// violation's text: far shorter).
+const maxResultLine = 16 << 20
 
 // strictJSON decodes one JSON value with no unknown fields and nothing after.
 func strictJSON(data []byte, v any) error {
