@@ -19,6 +19,7 @@ type gateFlags struct {
 	parallel            int
 	mutants             []string
 	noTiming            bool
+	forceParallel       bool
 }
 
 func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -39,7 +40,8 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&f.seeds, "seeds", 1000, "budget per mutant and start seed, in seeds (each runs every family × strategy)")
 	fl.IntVar(&f.startSeeds, "start-seeds", 5, "start seeds the median seeds-to-detection is taken over")
 	fl.Uint64Var(&f.correctSeeds, "correct-seeds", 100, "seeds of every family × strategy the correct code must pass (0: skip)")
-	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at once (the report is the same at any value)")
+	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at once, at most 4 × CPUs (the report is the same at any value)")
+	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringArrayVar(&f.mutants, "mutant", nil, "gate only this mutant (repeatable); default every mutant")
 	fl.BoolVar(&f.noTiming, "no-timing", false, "omit the wall-time column, so the output is byte-for-byte reproducible")
 	return cmd
@@ -53,8 +55,9 @@ func (f gateFlags) validate() error {
 		return usagef("--start-seeds %d: want 1 to 100", f.startSeeds)
 	case f.correctSeeds > 1_000_000:
 		return usagef("--correct-seeds %d: want 0 to 1,000,000", f.correctSeeds)
-	case f.parallel < 1:
-		return usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	if err := checkParallel(f.parallel, f.forceParallel); err != nil {
+		return err
 	}
 	for _, name := range f.mutants {
 		if err := validMutant(name); err != nil {

@@ -116,7 +116,7 @@ func checkReportPath(path string) error {
 	if path == "" {
 		return nil
 	}
-	return checkWritable(path)
+	return checkOutputFile("--report", path)
 }
 
 // shrunkStory shrinks the seed for the story to read; if it cannot, the
@@ -166,8 +166,9 @@ func replayReport(f replayFlags, fam plan.Family, seed uint64, st sim.Strategy, 
 }
 
 // runReport writes report.html beside a failing seed's artifacts in a
-// sweep with --out; a report that cannot be written is said, not fatal.
-func runReport(r run.Result, o run.CheckOptions, f runFlags, w io.Writer) {
+// sweep with --out; a report that cannot be written is said (the note it
+// returns), not fatal.
+func runReport(r run.Result, o run.CheckOptions, f runFlags) string {
 	fams, err := familiesNamed(r.Family)
 	st, serr := strategyNamed(f.strategy, f.pctDepth)
 	if err == nil {
@@ -177,6 +178,7 @@ func runReport(r run.Result, o run.CheckOptions, f runFlags, w io.Writer) {
 		err = writeSeedReport(filepath.Join(o.ArtifactDir, ReportFile), fams[0], r.Seed, st, f.strategy, o)
 	}
 	if err != nil {
-		fmt.Fprintf(w, "report of %s seed %d not written: %v\n", r.Family, r.Seed, err)
+		return fmt.Sprintf("report of %s seed %d not written: %v\n", r.Family, r.Seed, err)
 	}
+	return ""
 }

@@ -9,10 +9,14 @@
 //	simrun shrink --scenario swarm --seed 17 [--mutant B2]
 //	simrun list
 //	simrun merge shard0.json shard1.json --json all.json
+//	cat shard*.json | simrun merge -
 //	simrun completion bash|zsh|fish|powershell
+//	simrun --version
 //
-// Exit codes: 0 every check passed, 1 a check failed, 2 bad usage or bad
-// input (one clear line on stderr, nothing else written).
+// Exit codes: 0 every check passed, 1 a check failed (or a sweep was
+// interrupted: its results are partial), 2 bad usage or bad input (one
+// clear line on stderr, nothing else written), 3 replay --expect: the run
+// diverged from the saved trace, 130 a second interrupt.
 package main
 
 import (
@@ -35,6 +39,10 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // failures were already printed).
 var errChecksFailed = errors.New("checks failed")
 
+// errDiverged is replay --expect's run parting from the saved trace: exit
+// code 3, distinct from a seed that fails as recorded (1).
+var errDiverged = errors.New("diverged")
+
 func main() {
 	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -53,6 +61,8 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errChecksFailed):
 		return 1
+	case errors.Is(err, errDiverged):
+		return 3
 	}
 	fmt.Fprintf(stderr, "simrun: %v\n", err)
 	return 2
@@ -63,10 +73,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "simrun",
 		Short: "Deterministic race testing of the kubelet's pod workers",
 		Long: "simrun runs podsim's scenario families against the pod workers under a seeded scheduler.\n" +
-			"Every run is a pure function of (scenario, seed, options): a failing seed replays byte for byte.",
+			"Every run is a pure function of (scenario, seed, options): a failing seed replays byte for byte.\n\n" +
+			"Exit codes: 0 every check passed; 1 a check failed, or a sweep was interrupted (partial results);\n" +
+			"2 bad usage or bad input (one line on stderr, nothing written); 3 replay --expect diverged;\n" +
+			"130 a second interrupt (the output files are still whole).",
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("simrun {{.Version}}\n")
 	root.AddCommand(newShrinkCmd(stdout, stderr))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -75,3 +90,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		newGateCmd(stdout, stderr))
 	return root
 }
+
+// osArgs is the command line after the program name, for run records.
+func osArgs() []string { return append([]string{}, os.Args[1:]...) }

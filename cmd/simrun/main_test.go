@@ -114,11 +114,15 @@ func readResults(t *testing.T, path string) []jsonResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct{ Results []jsonResult }
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
+	segs, err := parseResults(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return doc.Results
+	var out []jsonResult
+	for _, s := range segs {
+		out = append(out, s.results...)
+	}
+	return out
 }
 
 // TestShardsUnionIsTheWholeRun: the N shards together are exactly the

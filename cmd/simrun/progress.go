@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,26 +12,33 @@ import (
 )
 
 // progress reports how far a long command has got, on stderr. On a
-// terminal it is one line updated in place (at most five times a second);
-// otherwise (CI logs, pipes) it is a plain line when the first unit is done
-// and at every tenth of the way, so a log shows the job is alive without
-// drowning in updates. It is never
-// part of the results: stdout stays a function of the results alone.
+// terminal it is a bar updated in place (at most five times a second) with
+// the rate and the time left; otherwise (CI logs, pipes) it is a plain
+// line when the first unit is done and then one every plainEvery, so a log
+// shows the job is alive. It reads the wall clock, but only for what it
+// prints on stderr: never part of the results, and stdout stays a function
+// of the results alone.
 type progress struct {
 	mu       sync.Mutex
 	w        io.Writer
-	total    int
-	n        int
+	total    uint64
+	n        uint64
+	what     string
 	terminal bool
-	last     time.Time // wall clock, only to throttle the terminal line
-	decile   int       // the last tenth reported as a plain line
+	now      func() time.Time
+	began    time.Time
+	last     time.Time // the last line or bar printed
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
+// plainEvery is the period of progress lines off a terminal.
+const plainEvery = 5 * time.Second
+
+func newProgress(w io.Writer, total uint64) *progress {
+	p := &progress{w: w, total: total, what: "seeds", now: time.Now}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.terminal = true
 	}
+	p.began = p.now()
 	return p
 }
 
@@ -39,33 +47,52 @@ func (p *progress) tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
-	p.report(p.n, "seeds")
+	p.report()
 }
 
 // set says n units are done, with what to say about them.
 func (p *progress) set(n int, what string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.n = n
-	p.report(n, what)
+	p.n, p.what = uint64(n), what
+	p.report()
 }
 
-func (p *progress) report(n int, what string) {
-	if p.terminal {
-		if time.Since(p.last) > 200*time.Millisecond {
-			p.last = time.Now()
-			fmt.Fprintf(p.w, "\r\033[K%d/%d %s", n, p.total, what)
-		}
+func (p *progress) report() {
+	now := p.now()
+	switch {
+	case p.terminal && now.Sub(p.last) >= 200*time.Millisecond:
+		fmt.Fprintf(p.w, "\r\033[K%s", p.line(now, true))
+	case !p.terminal && (p.n == 1 || now.Sub(p.last) >= plainEvery):
+		fmt.Fprintln(p.w, p.line(now, false))
+	default:
 		return
 	}
-	if p.total > 0 && (n == 1 || n*10/p.total > p.decile) {
-		p.decile = n * 10 / p.total
-		fmt.Fprintf(p.w, "%d/%d %s\n", n, p.total, what)
-	}
+	p.last = now
 }
 
-// done clears the terminal line.
+// line is "n/total what, r/s, ETA t", with a bar in front on a terminal.
+func (p *progress) line(now time.Time, bar bool) string {
+	s := fmt.Sprintf("%d/%d %s", p.n, p.total, p.what)
+	if bar && p.total > 0 {
+		const width = 24
+		full := int(min(p.n, p.total) * width / p.total)
+		s = "[" + strings.Repeat("#", full) + strings.Repeat("-", width-full) + "] " + s
+	}
+	if el := now.Sub(p.began).Seconds(); el >= 1 && p.n > 0 {
+		rate := float64(p.n) / el
+		s += fmt.Sprintf(", %.0f/s", rate)
+		if p.n < p.total {
+			s += ", ETA " + time.Duration(float64(p.total-p.n)/rate*float64(time.Second)).Round(time.Second).String()
+		}
+	}
+	return s
+}
+
+// done clears the terminal bar.
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.terminal {
 		fmt.Fprint(p.w, "\r\033[K")
 	}

@@ -24,7 +24,12 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 		Long: "replay re-runs one seed of a family and prints the verdict and the SHA-256 of its canonical\n" +
 			"trace: the same seed gives the same hash on any machine, at any GOMAXPROCS, with or without -race.\n" +
 			"--expect compares the run with a trace saved by --trace (sha256sum of that file is the hash\n" +
-			"printed) and names the first record at which they part.",
+			"printed) and names the first record at which they part. --timeline and --out's timeline.json\n" +
+			"are on virtual time (ts in microseconds, the record number as an argument), one track per\n" +
+			"simulated goroutine.\n\n" +
+			"Exit codes: 0 the seed passes (and matches --expect's trace); 1 the seed fails its checks\n" +
+			"(with --expect: the trace matches, so it fails as recorded); 2 bad usage or bad input;\n" +
+			"3 the replay diverged from --expect's trace (whatever its verdict).",
 		Example: "  simrun replay --scenario swarm --seed 17 --trace trace.txt --timeline timeline.json\n" +
 			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?\n" +
 			"  simrun replay --scenario update-storm --seed 8 --mutant B2 --report report.html   # open it in a browser",
@@ -35,11 +40,11 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "seed to replay")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&f.depth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.IntVar(&f.depth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
-	fl.StringVar(&f.outDir, "out", "", "if the seed fails, write the oracles' artifacts (porcupine HTML, witness) and report.html here")
+	fl.StringVar(&f.outDir, "out", "", "write the seed's verdict, trace and timeline here, and if it fails the oracles' artifacts (porcupine HTML, witness) and report.html")
 	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
@@ -64,15 +69,16 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err := validMutant(f.mutant); err != nil {
 		return err
 	}
-	if err := checkReportPath(f.reportPath); err != nil {
+	if err := f.checkOutputs(); err != nil {
 		return err
 	}
 	expected, err := readExpectedTrace(f.expectPath)
 	if err != nil {
 		return err
 	}
+	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant)
 	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
-		Reproduce: reproduce(fams[0].Name, s, f.strategy, f.mutant), ArtifactDir: f.outDir, Mutant: f.mutant})
+		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
 	r := rp.Result
 	got := traceLines(rp.Trace)
 	d, diverged := firstDivergence(expected, got)
@@ -80,13 +86,8 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return usagef("%s: truncated trace file: it matches the replay's first %d records of %d, then ends",
 			f.expectPath, len(expected), len(got))
 	}
-	for path, data := range map[string][]byte{f.tracePath: []byte(rp.Trace), f.timelinePath: rp.Timeline} {
-		if path == "" {
-			continue
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return usagef("cannot write %s: %v", path, err)
-		}
+	if err := f.writeFiles(rp, reproduceCmd); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "%s\ntrace sha256 %s (%d steps, %v virtual)\n", r, r.TraceSHA, r.Steps, r.Elapsed)
 	for _, v := range r.Violations {
@@ -99,12 +100,51 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	case expected == nil:
 	case diverged:
 		fmt.Fprintf(stdout, "DIVERGED from %s: %s\n", f.expectPath, d)
-		return errChecksFailed
+		return errDiverged
+	case r.Failed():
+		fmt.Fprintf(stdout, "trace matches %s (%d records): the seed fails, as recorded\n", f.expectPath, len(expected))
 	default:
 		fmt.Fprintf(stdout, "trace matches %s (%d records)\n", f.expectPath, len(expected))
 	}
 	if r.Failed() {
 		return errChecksFailed
+	}
+	return nil
+}
+
+// checkOutputs checks replay's output paths before the run.
+func (f replayFlags) checkOutputs() error {
+	for _, o := range []struct{ flag, path string }{{"--trace", f.tracePath}, {"--timeline", f.timelinePath}} {
+		if o.path != "" {
+			if err := checkOutputFile(o.flag, o.path); err != nil {
+				return err
+			}
+		}
+	}
+	if f.outDir != "" {
+		if err := checkOutputDir("--out", f.outDir); err != nil {
+			return err
+		}
+	}
+	return checkReportPath(f.reportPath)
+}
+
+// writeFiles writes --trace, --timeline and --out's files.
+func (f replayFlags) writeFiles(rp run.Replayed, reproduceCmd string) error {
+	if f.tracePath != "" {
+		if err := writeFile(f.tracePath, []byte(rp.Trace)); err != nil {
+			return err
+		}
+	}
+	if f.timelinePath != "" {
+		if err := writeFile(f.timelinePath, virtualTimeline(rp.Trace)); err != nil {
+			return err
+		}
+	}
+	if f.outDir != "" {
+		if err := writeSeedArtifacts(f.outDir, rp, reproduceCmd); err != nil {
+			return usagef("cannot write %s: %v", f.outDir, err)
+		}
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 type shrinkFlags struct {
 	scenario, seed, strategy, mutant, out string
 	pctDepth, maxRuns                     int
+	force                                 bool
 }
 
 func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -28,6 +29,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 			"plan's actions, the schedule and the faults together while the run keeps failing the same check.\n" +
 			"It prints the shrunk story and writes it as a datadriven script that `go test ./regress` re-runs\n" +
 			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
+			"It refuses to overwrite an existing script unless --force.\n" +
 			"Exit 1: the seed failed and was shrunk; 0: the seed passes, nothing to shrink; 2: bad input.",
 		Example: "  simrun shrink --scenario early-kill --seed 12 --mutant B2\n" +
 			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt",
@@ -38,10 +40,11 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "the failing seed")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth PCT searches for")
+	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
 	fl.IntVar(&f.maxRuns, "max-runs", shrink.DefaultRuns, "bound on candidate runs")
+	fl.BoolVar(&f.force, "force", false, "overwrite an existing script")
 	return cmd
 }
 
@@ -67,13 +70,8 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	if f.maxRuns < 1 {
 		return usagef("--max-runs %d: want at least 1", f.maxRuns)
 	}
-	out := f.out
-	if out == "" {
-		out = filepath.Join(regress.RegressDir, regress.ScriptName(fams[0].Name, seed, f.mutant))
-		if err := checkWritable(out); err != nil {
-			return usagef("%v (run from the module root, or pass --out FILE)", err)
-		}
-	} else if err := checkWritable(out); err != nil {
+	out, err := f.scriptPath(fams[0].Name, seed)
+	if err != nil {
 		return err
 	}
 	opts := run.CheckOptions{Mutant: f.mutant}
@@ -83,7 +81,7 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s\n", r)
-	prog := newProgress(stderr, f.maxRuns)
+	prog := newProgress(stderr, uint64(f.maxRuns))
 	s, err := shrink.Shrink(c, st, opts, shrink.Options{MaxRuns: f.maxRuns,
 		Progress: func(p shrink.Progress) { prog.set(p.Runs, "runs, best: "+p.Best.String()) }})
 	prog.done()
@@ -102,12 +100,35 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	return errChecksFailed
 }
 
-// reportShrunk prints the outcome of a shrink: sizes, the story, the script.
+// scriptPath is where the script goes: --out, or the regression directory
+// (from the module root). It must be writable and, without --force, new.
+func (f shrinkFlags) scriptPath(family string, seed uint64) (string, error) {
+	out := f.out
+	if out == "" {
+		out = filepath.Join(regress.RegressDir, regress.ScriptName(family, seed, f.mutant))
+		if err := checkOutputFile("script", out); err != nil {
+			return "", usagef("%v (run from the module root, or pass --out FILE)", err)
+		}
+	} else if err := checkOutputFile("--out", out); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(out); err == nil && !f.force {
+		return "", usagef("%s exists: pass --force to overwrite it", out)
+	}
+	return out, nil
+}
+
+// reportShrunk prints the outcome of a shrink: sizes, the story, the script
+// and the command that re-runs it (TestRegressionScripts runs the scripts
+// of the regression directory: one written elsewhere is copied there).
 func reportShrunk(w io.Writer, s shrink.Shrunk, script string, maxRuns int) {
-	fmt.Fprintf(w, "shrunk from %s\n       to %s in %d runs, still failing %s\n%s\nscript: %s\n"+
-		"re-run: go test ./regress -run 'TestRegressionScripts/%s'\n",
-		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, run.Story(s.Case.Plan, s.Result), script,
-		strings.TrimSuffix(filepath.Base(script), ".txt"))
+	name := strings.TrimSuffix(filepath.Base(script), ".txt")
+	rerun := fmt.Sprintf("go test ./regress -run 'TestRegressionScripts/%s'", name)
+	if abs(filepath.Dir(script)) != abs(regress.RegressDir) {
+		rerun = fmt.Sprintf("cp %s %s/ && %s", script, regress.RegressDir, rerun)
+	}
+	fmt.Fprintf(w, "shrunk from %s\n       to %s in %d runs, still failing %s\n%s\nscript: %s\nre-run: %s\n",
+		s.Original.Size(), s.Case.Size(), s.Runs, s.Target, run.Story(s.Case.Plan, s.Result), script, rerun)
 	if s.Exhausted {
 		fmt.Fprintf(w, "the run budget (--max-runs %d) ran out: a larger budget may shrink further\n", maxRuns)
 	}
@@ -132,21 +153,11 @@ func shrinkNotes(s shrink.Shrunk) []string {
 	return []string{fmt.Sprintf("Keeps %s; shrunk from %s in %d runs.", s.Target, s.Original.Size(), s.Runs)}
 }
 
-// writeAtomically writes path through a temporary file and a rename, so a
-// reader (or an interrupted write) never leaves half a file.
-func writeAtomically(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".simrun-*")
+// abs is path made absolute ("" unchanged when that fails).
+func abs(path string) string {
+	a, err := filepath.Abs(path)
 	if err != nil {
-		return usagef("cannot write %s: %v", path, err)
+		return path
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return usagef("cannot write %s: %v", path, err)
-	}
-	tmp.Close()
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return a
 }

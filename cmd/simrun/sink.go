@@ -1,0 +1,130 @@
+package main
+
+import (
+	"io"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/run"
+	"github.com/spf13/pflag"
+)
+
+// sink is where a sweep's results go as they complete: the --json and
+// --junit files. Its lock serialises the collector's writes with an
+// abort on a second Ctrl-C, so the files are whole whenever the process
+// ends; after finish, add does nothing.
+type sink struct {
+	mu       sync.Mutex
+	json     *resultsFile
+	junit    *junitWriter
+	strategy string // the results' strategy field
+	repro    string // the strategy in reproduce commands (strategyArg)
+	run      runRecord
+	planned  uint64
+	finished bool
+	err      error
+}
+
+// runMeta is the run record of a command: build, arguments, every flag's
+// value (sorted by name) and the start time (the one wall-clock field,
+// with the end record's).
+func runMeta(command string, args []string, flags *pflag.FlagSet) runRecord {
+	m := runRecord{buildInfo: readBuildInfo(), Command: command, Args: args, Flags: map[string]string{},
+		Started: nowStamp()}
+	if flags != nil {
+		flags.VisitAll(func(f *pflag.Flag) {
+			if f.Name != "help" {
+				m.Flags[f.Name] = f.Value.String()
+			}
+		})
+	}
+	return m
+}
+
+// openSink creates the output files (their paths were checked).
+func openSink(jsonPath, junitPath, strategy, repro string, stdout io.Writer, run runRecord, planned uint64) (*sink, error) {
+	s := &sink{strategy: strategy, repro: repro, run: run, planned: planned}
+	var err error
+	if jsonPath != "" {
+		if s.json, err = openResults(jsonPath, stdout, run); err != nil {
+			return nil, err
+		}
+	}
+	if junitPath != "" {
+		if s.junit, err = openJUnit(junitPath); err != nil {
+			if s.json != nil && s.json.f != nil { // nothing is written on bad input
+				s.json.f.Close()
+				os.Remove(jsonPath)
+			}
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// add records one seed's result; false once a file cannot be written
+// (the disk is full): the sweep then stops.
+func (s *sink) add(r run.Result, took time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return true
+	}
+	ok := true
+	if s.json != nil {
+		s.json.add(toJSON(r, s.strategy))
+		ok = s.json.err == nil
+	}
+	if s.junit != nil {
+		s.junit.add(r, s.repro, took)
+		ok = ok && s.junit.err == nil
+	}
+	return ok
+}
+
+// finish writes the end of every file (idempotent) and returns the first
+// write error.
+func (s *sink) finish(interrupted bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return s.err
+	}
+	s.finished = true
+	end := endRecord{Finished: nowStamp(), Interrupted: interrupted, Planned: s.planned}
+	if s.json != nil {
+		s.err = s.json.close(end)
+	}
+	if s.junit != nil {
+		if err := s.junit.close(junitProps(s.run, end)); s.err == nil {
+			s.err = err
+		}
+	}
+	return s.err
+}
+
+// junitProps is the metadata of a run as JUnit properties.
+func junitProps(run runRecord, end endRecord) []junitProperty {
+	props := []junitProperty{{"simrun.version", run.Version}, {"simrun.commit", run.Commit}, {"simrun.go", run.Go},
+		{"simrun.started", run.Started}, {"simrun.finished", end.Finished}}
+	if end.Interrupted {
+		props = append(props, junitProperty{"simrun.interrupted", "true"})
+	} else {
+		props = append(props, junitProperty{"simrun.interrupted", "false"})
+	}
+	names := make([]string, 0, len(run.Flags))
+	for n := range run.Flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		props = append(props, junitProperty{"flag." + n, run.Flags[n]})
+	}
+	return props
+}
+
+// nowStamp is the wall-clock time of a run or end record (never in a
+// per-seed result).
+func nowStamp() string { return time.Now().UTC().Format(time.RFC3339) }
