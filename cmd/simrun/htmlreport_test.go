@@ -119,7 +119,7 @@ func TestReportOfAPassingSeed(t *testing.T) {
 // 2, before the run.
 func TestReportPathCheckedFirst(t *testing.T) {
 	out, errOut, code := simrun(t, nil, append([]string{"replay", "--report", "/nonexistent/dir/r.html"}, failingSeed...)...)
-	if code != 2 || out != "" || !strings.HasPrefix(errOut, "simrun: cannot write /nonexistent/dir/r.html") {
+	if code != 2 || out != "" || !strings.HasPrefix(errOut, "simrun: cannot write --report /nonexistent/dir/r.html") {
 		t.Errorf("got exit %d, stdout %q, stderr %q; want exit 2, one line, no run", code, out, errOut)
 	}
 }

@@ -152,7 +152,7 @@ func TestShrinkHintNamesARealCommand(t *testing.T) {
 	var b bytes.Buffer
 	reportShrunk(&b, s, "/tmp/x/early-kill-seed12.txt", 10)
 	want := "re-run: cp /tmp/x/early-kill-seed12.txt " + regress.RegressDir +
-		"/ && go test ./regress -run TestRegressionScripts/early-kill-seed12'\n"
+		"/ && go test ./regress -run 'TestRegressionScripts/early-kill-seed12'\n"
 	if !strings.Contains(b.String(), want) {
 		t.Fatalf("got:\n%s\nwant %q", b.String(), want)
 	}
