@@ -103,9 +103,9 @@ func realSide(t *testing.T, m world.Mutant, budget time.Duration) sideResult {
 // (podsim's runs cannot race: one goroutine runs at a time):
 //
 //	PODSIM_BASELINE=10s PODSIM_BASELINE_SIDE=sim PODSIM_BASELINE_FILE=/tmp/sim.json \
-//	    go test -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+//	    go test -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
 //	PODSIM_BASELINE=10s PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=/tmp/sim.json \
-//	    go test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./scenarios
+//	    go test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
 //
 // Without PODSIM_BASELINE_SIDE both sides run in one process.
 // PODSIM_BASELINE_MUTANTS=B1,B2 restricts it to some mutants (",B1" adds

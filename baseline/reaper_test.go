@@ -16,7 +16,7 @@ import (
 // when the object's grace has expired, keyed by name and UID (V2: by name
 // only, and never forgotten), run by a kubelet actor that sleeps until the
 // deadline (so the settle phase waits for it). K6 is checked as the World
-// checks it (kubelet_check_identity.go): at every removal of an object from
+// checks it (oracle/kubelet/identity.go): at every removal of an object from
 // the API, against the check's own record of the delete requests, made at
 // the client's delete.
 

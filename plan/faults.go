@@ -14,7 +14,7 @@ type Faults struct {
 	// SyncPod of a pod with no container running pulls images for this
 	// long on a context that ignores cancellation, then starts the
 	// containers, so a kill that lands during the pull waits the whole pull
-	// (the kill-latency oracle, mutants_latency.go). 0: off. No family sets
+	// (the kill-latency oracle, oracle/latency). 0: off. No family sets
 	// it; the "B16" mutant does.
 	UncancellablePull time.Duration
 }

@@ -186,7 +186,7 @@ func TestScriptParsersRejectBadInput(t *testing.T) {
 // FuzzParseScriptAction: no input panics, and what parses formats back to
 // a line that parses to the same action.
 //
-//	go test -run '^$' -fuzz FuzzParseScriptAction ./scenarios
+//	go test -run '^$' -fuzz FuzzParseScriptAction ./regress
 func FuzzParseScriptAction(f *testing.F) {
 	for _, s := range []string{"0s client/0 create uid=a", "1.5s client/2 kill uid=b static name=web spec-grace=30 grace=0 evict",
 		"2s client/0 finish uid=a phase=Failed", "0s client/0 sync-known", "x"} {

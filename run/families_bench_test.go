@@ -15,7 +15,7 @@ import (
 // process's CPU time (all threads: the garbage collector's too), which is
 // the figure per core and does not depend on what else the machine runs.
 //
-//	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./scenarios
+//	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./run
 func BenchmarkScenario(b *testing.B) {
 	for _, f := range plan.Families() {
 		b.Run(f.Name, func(b *testing.B) {

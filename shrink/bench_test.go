@@ -12,7 +12,7 @@ import (
 // swarm run under the planted kill-during-SyncPod oracle (about 150
 // candidate runs):
 //
-//	go test -run '^$' -bench ShrinkPlanted ./scenarios
+//	go test -run '^$' -bench ShrinkPlanted ./shrink
 func BenchmarkShrinkPlanted(b *testing.B) {
 	c := firstSeedReaching(b, familyNamed(b, "swarm"), plan.MarkKillDuringSyncPod)
 	runs := 0

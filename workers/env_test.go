@@ -188,7 +188,7 @@ func runPattern(name string) string {
 }
 
 // simRuntime adapts a sim.Scheduler to Runtime. It duplicates the few lines
-// of scenarios/simrt on purpose: simrt imports workers, so this package's
+// of world/simrt on purpose: simrt imports workers, so this package's
 // own tests importing simrt would be an import cycle; they may import sim,
 // which imports nothing of ours. As in simrt, the goroutines the workers
 // start are daemons (a worker waiting for its next update is idle, not

@@ -59,7 +59,7 @@ func zeroGraceIsUnset(pod *v1.Pod, kill *KillPodOptions) (*v1.Pod, *KillPodOptio
 
 // SetMutants switches on the mutants of s in pod workers that have not run
 // yet, for a harness that builds its pod workers before it knows the run's
-// mutant (the scenarios World). Like Config.Mutants, only workers/mutants
+// mutant (the simulated kubelet, package world). Like Config.Mutants, only workers/mutants
 // can build a non-empty Set. It panics once any pod has been seen: a
 // mutant switched on mid-run would make the run's history meaningless.
 // It takes no lock (under the simulated runtime, locking is only possible

@@ -11,7 +11,7 @@ import (
 // Runtime is the only way the pod workers reach concurrency, time and chance.
 // Two implementations exist: the real one in runtime_real.go (goroutines,
 // sync.Mutex, channels, a k8s.io/utils/clock clock) and the simulated one
-// (scenarios/simrt over the sim package), which runs one goroutine at a time
+// (world/simrt over the sim package), which runs one goroutine at a time
 // in an order chosen by a seed. Names given to goroutines and primitives are
 // part of the simulated trace, so they must be stable ("worker/<uid>",
 // "podLock", "cancel/<uid>#2") and never contain pointers or counters that

@@ -45,7 +45,7 @@ func (w *World) startEpoch() {
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
 		if err := mutants.Reintroduce(w.PW, w.workersMutant); err != nil {
-			panic("scenarios: " + err.Error()) // reintroduce checked the name already
+			panic("world: " + err.Error()) // reintroduce checked the name already
 		}
 	}
 	w.RT.AfterLock = func(name string) {

@@ -83,7 +83,7 @@ func (w *World) iteration(f func()) {
 // (drainTime), so "quiescent" in the oracle means: no input for a while.
 //
 // The phase ends early, with the same verdict, once housekeeping finds the
-// world quiescent: nothing could change any more (liveness_quiet.go). In
+// world quiescent: nothing could change any more (settle_quiet.go). In
 // most runs that is a few ticks after QuietFor, not SettleTime.
 func (w *World) settle() {
 	// SPEC §3.2 assumes sync functions eventually succeed: the injected

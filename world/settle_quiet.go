@@ -78,7 +78,7 @@ type quietness struct {
 	prevCalm   bool
 	prevInputs int
 	prevKnown  map[types.UID]workers.PodWorkerSync
-	// syncs is the last sync call per pod (liveness_quiet_resync.go).
+	// syncs is the last sync call per pod (settle_quiet_resync.go).
 	syncs map[types.UID]lastSyncPod
 	// foreignSyncer: the pod workers call a test's syncer, not the world's
 	// fake runtime, so a resync may do anything. carelessResync is a wrong
@@ -86,7 +86,7 @@ type quietness struct {
 	foreignSyncer, carelessResync bool
 	// nextDue is when the work queue's earliest entry is due (read at the
 	// last calm check; noEntry if none). skipUntil: the daemons may sleep
-	// through their ticks until then (quiet ticks, liveness_quiet_skip.go);
+	// through their ticks until then (quiet ticks, settle_quiet_skip.go);
 	// settleEnd is when the settle phase ends at the latest.
 	nextDue, skipUntil, settleEnd time.Duration
 	// tickAll keeps every tick of a still world (tests compare);
@@ -158,7 +158,7 @@ func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
 
 // queueBusy: the work queue holds an entry for a pod in config, which the
 // sync loop will turn into an UpdatePod when due, unless that UpdatePod is
-// a resync that can only repeat (liveness_quiet_resync.go).
+// a resync that can only repeat (settle_quiet_resync.go).
 func (w *World) queueBusy() bool {
 	var due []types.UID
 	w.quiet.nextDue = noEntry

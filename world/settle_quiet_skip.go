@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Quiet ticks. Once housekeeping finds the world still (liveness_quiet.go)
+// Quiet ticks. Once housekeeping finds the world still (settle_quiet.go)
 // it only waits for QuietFor to pass, and every tick until then is a
 // repeat: housekeeping's SyncKnownPods returns what it did, the sync loop
 // finds nothing due. So, in the plain world (plainWorld), the daemons sleep through

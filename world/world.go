@@ -28,7 +28,7 @@ const (
 	// liveness properties of SPEC §3.2 assume it runs periodically.
 	HousekeepingPeriod = 2 * time.Second
 	// SettleTime is how long the world runs after the last client finished
-	// (see settle, liveness_world.go, for the arithmetic): past every grace
+	// (see settle, settle.go, for the arithmetic): past every grace
 	// period, backoff, killPodNow timeout and resync the plan can cause.
 	SettleTime = 4 * time.Minute
 	// MaxSteps bounds the scheduling points of one run.
@@ -61,7 +61,7 @@ type configPod struct {
 
 // World runs a Plan against the pod workers on the simulated runtime: one
 // goroutine per plan client, the kubelet's sync loop and housekeeping, and
-// a driver that settles and ends the run (settle, liveness_world.go).
+// a driver that settles and ends the run (settle, settle.go).
 type World struct {
 	S       *sim.Scheduler
 	RT      *simrt.Runtime
@@ -83,7 +83,7 @@ type World struct {
 	completions int                     // completion IDs handed out
 	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
 
-	// The end of a run (liveness_world.go): the daemons stop once the
+	// The end of a run (settle.go): the daemons stop once the
 	// world quiesces; final is the state the liveness oracle judges.
 	quiescing   bool
 	daemons     int
@@ -116,7 +116,7 @@ type World struct {
 	marks map[string]bool
 
 	// The settle phase ends early once the world is quiescent
-	// (liveness_quiet.go): actors register what keeps them busy in busy,
+	// (settle_quiet.go): actors register what keeps them busy in busy,
 	// their periodic daemons' goroutine names in tickers.
 	busy    []func() bool
 	tickers []string
@@ -260,3 +260,13 @@ func (w *World) desired() []*v1.Pod {
 	}
 	return pods
 }
+
+// Plan is the plan the world runs.
+func (w *World) Plan() plan.Plan { return w.plan }
+
+// Restarts counts the kubelet restarts so far.
+func (w *World) Restarts() int { return w.epoch }
+
+// Quiescing reports whether the inputs have stopped (the settle phase's
+// last part: the daemons stop and the workers drain).
+func (w *World) Quiescing() bool { return w.quiescing }

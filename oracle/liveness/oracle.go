@@ -23,7 +23,7 @@ import (
 //     due within one housekeeping period of a restart (L4), the killPodNow
 //     that must not time out (L6), a purge that loses a running pod (L1);
 //   - at Settled, on the final state the driver took after the settle
-//     phase and the drain (liveness_world.go): anything not done then never
+//     phase and the drain (world/settle.go): anything not done then never
 //     will be (L1–L5, L7, L8), unless the plan or the time left excuse it.
 //
 // The rules ("final" is the record at Settled; "quiesce" is when the

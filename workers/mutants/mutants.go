@@ -3,7 +3,7 @@
 // workers.Config. It exists for podsim's regression gate, which must prove
 // that the oracles catch every historical race; production code has no
 // reason to import it, and internal/depcheck fails the build of any package
-// but scenarios that does. With no mutant enabled (the zero
+// but the world that does. With no mutant enabled (the zero
 // workers.Config) the pod workers are the correct code, and each mutation
 // point costs one bit test (BenchmarkUpdatePodMutantsOff).
 package mutants
@@ -32,7 +32,7 @@ type Info struct {
 }
 
 // catalogue is docs/bugs.md's M and G entries that workers/ can express, in
-// mutant.ID order. B16 is a fault of the fake runtime (scenarios), and the
+// mutant.ID order. B16 is a fault of the fake runtime (package world), and the
 // K entries and V2 live in the simulated world, so they are not here.
 var catalogue = [...]Info{
 	mutant.G1: {"G1", "SPEC §1.17-1", []string{"S14", "L6", "linearizability"},

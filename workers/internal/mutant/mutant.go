@@ -4,8 +4,8 @@
 // unexported field, so code outside those packages can hold only the zero
 // Set (every mutant off) and cannot build another one, not even with an
 // untyped constant. The one way to switch a mutant on is
-// workers/mutants.Enable, which internal/depcheck lets only the scenarios
-// package import.
+// workers/mutants.Enable, which internal/depcheck lets only the world
+// package (and the test-only baseline) import.
 package mutant
 
 // ID names one mutant; the order is docs/bugs.md's (G entries, then B entries).
