@@ -6,8 +6,10 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
 )
 
 // EventKind says what happened around the pod workers.
@@ -123,4 +125,33 @@ func WorkerOf(goroutine string) (uid string, gen int, ok bool) {
 		}
 	}
 	return uid, gen, true
+}
+
+// PodObject is the pod object a config source delivers for a plan's pod:
+// named by the action (Action.PodName), in namespace default, with the
+// "version" label ModelPod reads back (so a callback can be matched with
+// the update it consumed), the config source annotation ("file" for a
+// static pod, "api" otherwise), the spec grace and phase, and, once
+// deleted (deletion non-nil), a deletion timestamp at now with that grace.
+// Every kubelet target builds its pods with it.
+func PodObject(a plan.Action, version int, phase v1.PodPhase, deletion *int64, now time.Time) *v1.Pod {
+	source := ApiserverSource
+	if a.Static {
+		source = "file"
+	}
+	spec := a.SpecGrace
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			UID: a.UID, Name: a.PodName(), Namespace: "default",
+			Labels:      map[string]string{"version": strconv.Itoa(version)},
+			Annotations: map[string]string{ConfigSourceAnnotationKey: source},
+		},
+		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &spec},
+		Status: v1.PodStatus{Phase: phase},
+	}
+	if deletion != nil {
+		pod.DeletionTimestamp = &metav1.Time{Time: now}
+		pod.DeletionGracePeriodSeconds = deletion
+	}
+	return pod
 }

@@ -3,11 +3,9 @@ package realkubelet
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
@@ -210,34 +208,13 @@ func (d *Driver) query(uid types.UID) {
 	}
 }
 
-// podOf builds the current config version of uid; the "version" label
-// lets a callback be matched with the update it consumed.
+// podOf builds the current config version of uid (history.PodObject, as
+// the simulated world does; the action's UID is uid).
 func (d *Driver) podOf(uid types.UID) *v1.Pod {
 	p := d.pods[uid]
 	a := p.action
-	name := a.Name
-	if name == "" {
-		name = "pod-" + string(uid)
-	}
-	source := kubetypes.ApiserverSource
-	if a.Static {
-		source = kubetypes.FileSource
-	}
-	spec := a.SpecGrace
-	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			UID: uid, Name: name, Namespace: "default",
-			Labels:      map[string]string{"version": strconv.Itoa(p.version)},
-			Annotations: map[string]string{kubetypes.ConfigSourceAnnotationKey: source},
-		},
-		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &spec},
-		Status: v1.PodStatus{Phase: p.phase},
-	}
-	if p.deletion != nil {
-		pod.DeletionTimestamp = &metav1.Time{Time: time.Now()}
-		pod.DeletionGracePeriodSeconds = p.deletion
-	}
-	return pod
+	a.UID = uid
+	return history.PodObject(a, p.version, p.phase, p.deletion, time.Now())
 }
 
 // desired lists the pods in config, sorted by UID.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
@@ -223,26 +222,7 @@ func (w *World) syncDue() {
 // podOf builds the current config version of uid.
 func (w *World) podOf(uid types.UID) *v1.Pod {
 	p := w.pods[uid]
-	a := p.action
-	name := a.PodName()
-	source := "api"
-	if a.Static {
-		source = "file"
-	}
-	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			UID: uid, Name: name, Namespace: "default",
-			Labels:      map[string]string{"version": fmt.Sprint(p.version)},
-			Annotations: map[string]string{workers.ConfigSourceAnnotationKey: source},
-		},
-		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &a.SpecGrace},
-		Status: v1.PodStatus{Phase: p.phase},
-	}
-	if p.deletion != nil {
-		pod.DeletionTimestamp = &metav1.Time{Time: w.S.Now()}
-		pod.DeletionGracePeriodSeconds = p.deletion
-	}
-	return pod
+	return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
 }
 
 // desired lists the pods in config, sorted by UID.
