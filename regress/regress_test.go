@@ -214,7 +214,10 @@ var mutantRegressions = []struct {
 	family string
 	seed   uint64
 	mutant string
-}{}
+}{
+	{"update-storm", 0, "B2"},       // a workers mutant
+	{"rejected-admission", 1, "B5"}, // a kubelet mutant, judged by the kubelet-level oracle
+}
 
 func TestShrinkMutantSeeds(t *testing.T) {
 	for _, m := range mutantRegressions {
@@ -229,7 +232,14 @@ func TestShrinkMutantSeeds(t *testing.T) {
 		}
 		script := RenderScript(Script{Strategy: sim.RandomWalk{}, Case: s.Case, Mutant: m.mutant}, run.CheckOptions{})
 		correct, mutated, _ := strings.Cut(script, "run mutant=")
-		if !strings.Contains(correct, "run\n----\nok\n") || !strings.Contains(mutated, "FAIL\n") || !strings.Contains(mutated, s.Target) {
+		// The target is a FailureKeys key: "<oracle> <invariant>", and for the
+		// workers' own invariants the broken one's name after it.
+		key := strings.Fields(s.Target)
+		shown := strings.Contains(mutated, key[0]+" "+key[1]+" at ")
+		for _, name := range key[2:] {
+			shown = shown && strings.Contains(mutated, "invariant "+name+" broken")
+		}
+		if !strings.Contains(correct, "run\n----\nok\n") || !strings.Contains(mutated, "FAIL\n") || !shown {
 			t.Fatalf("%s seed %d mutant %s (%s): the script does not show ok, then the failure:\n%s", m.family, m.seed, m.mutant, s.Target, script)
 		}
 		// The rendered script parses and re-runs to the output it states.
