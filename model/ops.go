@@ -258,3 +258,27 @@ type Op struct {
 	Input  Input
 	Output Output
 }
+
+// UIDOf is the UID an operation is about (its pod, its worker, its kill);
+// "" for SyncKnownPods, which is about every pod.
+func UIDOf(in Input) string {
+	switch in := in.(type) {
+	case UpdatePod:
+		return in.Pod.UID
+	case Query:
+		return in.UID
+	case CompletionFired:
+		return in.UID
+	case CancelFired:
+		return in.UID
+	case KillPodNowDone:
+		return in.UID
+	case SyncBegin:
+		return in.UID
+	case SyncEnd:
+		return in.UID
+	case WorkerStep:
+		return in.UID
+	}
+	return ""
+}

@@ -106,13 +106,13 @@ func hasLaterSamePod(h history.History, i int) bool { return nextSamePod(h, i) >
 // nextSamePod is the next operation of the same pod after Ops[i] in effect
 // order, with different content, or -1.
 func nextSamePod(h history.History, i int) int {
-	uid := uidOf(h.Ops[i].Input.(model.Input))
+	uid := model.UIDOf(h.Ops[i].Input.(model.Input))
 	if uid == "" {
 		return -1
 	}
 	pos := slices.IndexFunc(h.Effects, func(e history.Effect) bool { return e.Op == i })
 	for _, e := range h.Effects[pos+1:] {
-		if e.Op >= 0 && uidOf(h.Ops[e.Op].Input.(model.Input)) == uid {
+		if e.Op >= 0 && model.UIDOf(h.Ops[e.Op].Input.(model.Input)) == uid {
 			if fmt.Sprint(h.Ops[e.Op].Input, h.Ops[e.Op].Output) == fmt.Sprint(h.Ops[i].Input, h.Ops[i].Output) {
 				return -1
 			}

@@ -85,24 +85,3 @@ func asModelOutput(out any) model.Output {
 	o, _ := out.(model.Output)
 	return o
 }
-
-// uidOf is the pod an operation is about ("" for SyncKnownPods).
-func uidOf(in model.Input) string {
-	switch in := in.(type) {
-	case model.UpdatePod:
-		return in.Pod.UID
-	case model.Query:
-		return in.UID
-	case model.CompletionFired:
-		return in.UID
-	case model.CancelFired:
-		return in.UID
-	case model.KillPodNowDone:
-		return in.UID
-	case model.SyncBegin:
-		return in.UID
-	case model.SyncEnd:
-		return in.UID
-	}
-	return ""
-}

@@ -29,7 +29,7 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 				case variant == 1 && isWorkerStep(ops[i].Input):
 					mutant = slices.Delete(mutant, i, i+1)
 				case variant == 2 && !isWorkerStep(ops[i].Input):
-					mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}})
+					mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: model.UIDOf(ops[i].Input)}})
 				default:
 					continue
 				}

@@ -265,7 +265,7 @@ func (plan *partitionPlan) nodeEachOp(ops []model.Op) {
 			}
 			continue
 		default:
-			uid = uidOf(in)
+			uid = model.UIDOf(in)
 		}
 		e := recent.slot(uid) // the cache, then the map
 		if e.node < 0 || e.uid != uid {
@@ -317,29 +317,6 @@ func (plan *partitionPlan) partOfNodeNumbered(n int) int {
 		plan.owns = append(plan.owns, false)
 	}
 	return plan.partOfRoot[root]
-}
-
-// uidOf is the UID an operation is about (its pod, its worker, its kill).
-func uidOf(in model.Input) string {
-	switch in := in.(type) {
-	case model.UpdatePod:
-		return in.Pod.UID
-	case model.Query:
-		return in.UID
-	case model.CompletionFired:
-		return in.UID
-	case model.CancelFired:
-		return in.UID
-	case model.KillPodNowDone:
-		return in.UID
-	case model.SyncBegin:
-		return in.UID
-	case model.SyncEnd:
-		return in.UID
-	case model.WorkerStep:
-		return in.UID
-	}
-	return ""
 }
 
 // unionFind over dense node numbers.

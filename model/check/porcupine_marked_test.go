@@ -26,7 +26,7 @@ func TestCheckMarkedIsWitnessMode(t *testing.T) {
 			case variant == 2 && isWorkerStep(ops[i].Input):
 				mutant = slices.Delete(mutant, i, i+1)
 			case variant == 3 && !isWorkerStep(ops[i].Input):
-				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}})
+				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: model.UIDOf(ops[i].Input)}})
 			default:
 				continue
 			}

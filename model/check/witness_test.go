@@ -62,7 +62,7 @@ func TestWitnessAgreesOnMutants(t *testing.T) {
 			case variant == 1 && isWorkerStep(ops[i].Input):
 				mutant = slices.Delete(mutant, i, i+1) // a lost marker
 			case variant == 2 && !isWorkerStep(ops[i].Input):
-				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: uidOf(ops[i].Input)}}) // a spurious one
+				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: model.UIDOf(ops[i].Input)}}) // a spurious one
 			default:
 				continue
 			}
