@@ -41,7 +41,7 @@ func (w *baseWorld) statusTick() {
 func (w *baseWorld) writePhase(uid types.UID) {
 	w.mu.Lock()
 	p := w.pods[uid]
-	phase, inc := w.kube.statusOf(uid).phase, p.incarnation
+	phase, inc := w.kube.statusOf(uid).Phase, p.incarnation
 	due := p.inAPI && phase != "" && phase != p.apiPhase && !terminalPhase(p.apiPhase)
 	ignoreRunning := w.kube.bugs.B10StatusIgnoresRunning
 	w.mu.Unlock()
@@ -51,7 +51,7 @@ func (w *baseWorld) writePhase(uid types.UID) {
 	couldRun := w.pw.CouldHaveRunningContainers(uid)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if p.incarnation != inc || !p.inAPI || w.kube.statusOf(uid).phase != phase || terminalPhase(p.apiPhase) {
+	if p.incarnation != inc || !p.inAPI || w.kube.statusOf(uid).Phase != phase || terminalPhase(p.apiPhase) {
 		return
 	}
 	w.checkPhaseWrite(uid, phase, couldRun)
@@ -66,7 +66,7 @@ func (w *baseWorld) deleteIfFinished(uid types.UID) {
 	w.mu.Lock()
 	p := w.pods[uid]
 	inc := p.incarnation
-	due := p.inAPI && p.deletion != nil && terminalPhase(p.apiPhase) && w.kube.statusOf(uid).finished
+	due := p.inAPI && p.deletion != nil && terminalPhase(p.apiPhase) && w.kube.statusOf(uid).Finished
 	w.mu.Unlock()
 	if !due {
 		return
@@ -75,10 +75,10 @@ func (w *baseWorld) deleteIfFinished(uid types.UID) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := w.kube.statusOf(uid)
-	if p.incarnation != inc || !p.inAPI || p.deletion == nil || !st.finished {
+	if p.incarnation != inc || !p.inAPI || p.deletion == nil || !st.Finished {
 		return
 	}
-	w.checkAPIDelete(uid, beFinished, knownTerminated, st.finished)
+	w.checkAPIDelete(uid, beFinished, knownTerminated, st.Finished)
 	w.checkRemoved(p, "status manager", false)
 	p.inAPI = false
 	w.leftAPI(p)
@@ -135,7 +135,7 @@ func (w *baseWorld) callBegan(fn string, uid types.UID) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.kube.statusOf(uid).finished = false
+	w.kube.statusOf(uid).Finished = false
 	if fn == "SyncPod" {
 		w.checkSyncPodBegins(uid)
 	}
@@ -150,14 +150,14 @@ func (w *baseWorld) callEnded(fn string, uid types.UID, isTerminal bool) {
 	st := w.kube.statusOf(uid)
 	switch {
 	case fn == "SyncPod" && isTerminal:
-		st.phase = v1.PodSucceeded
-	case fn == "SyncPod" && !terminalPhase(st.phase):
-		st.phase = v1.PodRunning
+		st.Phase = v1.PodSucceeded
+	case fn == "SyncPod" && !terminalPhase(st.Phase):
+		st.Phase = v1.PodRunning
 	case fn == "SyncTerminatedPod":
-		if !terminalPhase(st.phase) {
-			st.phase = v1.PodFailed
+		if !terminalPhase(st.Phase) {
+			st.Phase = v1.PodFailed
 		}
-		st.finished = true
+		st.Finished = true
 	}
 }
 
@@ -170,12 +170,12 @@ func (w *baseWorld) statusFnApplied(uid types.UID, fn workers.PodStatusFunc) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := w.kube.statusOf(uid)
-	s := v1.PodStatus{Phase: st.phase}
+	s := v1.PodStatus{Phase: st.Phase}
 	if s.Phase == "" {
 		s.Phase = v1.PodRunning
 	}
 	fn(&s)
-	st.phase = s.Phase
+	st.Phase = s.Phase
 }
 
 // goActor runs a kubelet actor in a goroutine of its own, counted for the
@@ -328,7 +328,7 @@ func (w *baseWorld) kubeletBusy() bool {
 			return true
 		}
 		st := w.kube.statusOf(uid)
-		if p.inAPI && ((st.phase != "" && st.phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.finished)) {
+		if p.inAPI && ((st.Phase != "" && st.Phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.Finished)) {
 			return true
 		}
 	}

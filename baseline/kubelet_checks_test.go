@@ -107,11 +107,11 @@ func (w *baseWorld) checkKubeletEnd() {
 		p, st := w.pods[uid], w.kube.statusOf(uid)
 		if w.kube.node.APIServer && p.inAPI && p.deletion != nil {
 			w.checks.fail("L7", "pod %s: deleted, still in the API server after the settle phase (phase %q in the API, "+
-				"%q in the status manager, rejected=%v)", uid, p.apiPhase, st.phase, p.rejected)
+				"%q in the status manager, rejected=%v)", uid, p.apiPhase, st.Phase, p.rejected)
 		}
 		if p.killedByShutdown && p.inAPI && !terminalPhase(p.apiPhase) {
 			w.checks.fail("K5", "pod %s: killed by the node shutdown, phase %q in the API (%q in the status manager) after the settle phase",
-				uid, p.apiPhase, st.phase)
+				uid, p.apiPhase, st.Phase)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func baseKubeWorld(t *testing.T, mutant string) *baseWorld {
 		w.pods[uid] = &basePod{action: plan.Action{UID: uid, CPU: 2, SpecGrace: 30}, inConfig: true, inAPI: true,
 			phase: v1.PodRunning, admitted: uid != "b", rejected: uid == "b", added: true}
 	}
-	w.kube.statusOf("b").phase = v1.PodFailed
+	w.kube.statusOf("b").Phase = v1.PodFailed
 	return w
 }
 
@@ -105,7 +105,7 @@ func TestBaselineKubeletChecksCatch(t *testing.T) {
 		{"K5 a pod killed by the shutdown ends non-terminal", "K5", func(w *baseWorld, bad bool) {
 			w.pods["a"].killedByShutdown = true
 			w.pods["a"].apiPhase = v1.PodFailed
-			w.kube.statusOf("a").phase = v1.PodFailed
+			w.kube.statusOf("a").Phase = v1.PodFailed
 			if bad {
 				w.pods["a"].apiPhase = v1.PodRunning
 			}

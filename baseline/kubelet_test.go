@@ -32,8 +32,8 @@ import (
 type baseKubelet struct {
 	node *plan.Node
 	bugs world.KubeletBugs
-	// status is the status manager's cache (the World's podStatus).
-	status map[types.UID]*podStatus
+	// status is the status manager's cache (the World's PodStatus).
+	status map[types.UID]*world.PodStatus
 	// shuttingDown: the node shutdown began; admission is closed.
 	shuttingDown bool
 	// api is the API server's names and grace reaper (mutants_baseline_reaper_test.go).
@@ -41,26 +41,12 @@ type baseKubelet struct {
 }
 
 func newBaseKubelet(node *plan.Node, bugs world.KubeletBugs) *baseKubelet {
-	return &baseKubelet{node: node, bugs: bugs, status: map[types.UID]*podStatus{}}
-}
-
-// podStatus is the status manager's record of one pod, as the World keeps
-// it.
-type podStatus struct {
-	phase    v1.PodPhase // "" until the kubelet sets one
-	finished bool        // SyncTerminatedPod succeeded: the API delete may go ahead
+	return &baseKubelet{node: node, bugs: bugs, status: map[types.UID]*world.PodStatus{}}
 }
 
 // statusOf is uid's status manager record, made on first use; the caller
 // holds mu.
-func (k *baseKubelet) statusOf(uid types.UID) *podStatus {
-	s := k.status[uid]
-	if s == nil {
-		s = &podStatus{}
-		k.status[uid] = s
-	}
-	return s
-}
+func (k *baseKubelet) statusOf(uid types.UID) *world.PodStatus { return world.StatusIn(k.status, uid) }
 
 // terminalPhase: the pod's containers are done for good.
 func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
@@ -209,7 +195,7 @@ func (w *baseWorld) admit(uid types.UID) bool {
 		w.mu.Unlock()
 		return true
 	case k.shuttingDown:
-		p.rejected, k.statusOf(uid).phase = true, v1.PodFailed
+		p.rejected, k.statusOf(uid).Phase = true, v1.PodFailed
 		w.mu.Unlock()
 		return false
 	}
@@ -224,7 +210,7 @@ func (w *baseWorld) admit(uid types.UID) bool {
 	if ok {
 		p.admitted = true
 	} else {
-		p.rejected, k.statusOf(uid).phase = true, v1.PodFailed
+		p.rejected, k.statusOf(uid).Phase = true, v1.PodFailed
 	}
 	return ok
 }
@@ -247,7 +233,7 @@ func (w *baseWorld) activePods(except types.UID) []types.UID {
 		}
 		terminal := terminalPhase(p.phase)
 		if !w.kube.bugs.B5AdmitCountsRejected {
-			terminal = terminal || terminalPhase(w.kube.statusOf(uid).phase)
+			terminal = terminal || terminalPhase(w.kube.statusOf(uid).Phase)
 		}
 		cands = append(cands, candidate{uid, terminal})
 	}
@@ -273,7 +259,7 @@ func (w *baseWorld) admissionViews() map[types.UID]kubelet.AdmissionView {
 		v := kubelet.AdmissionView{Answers: oracle.Answers{KnownTerminated: w.pw.IsPodKnownTerminated(uid),
 			TerminationRequested: w.pw.IsPodTerminationRequested(uid)}}
 		w.mu.Lock()
-		v.Terminal = terminalPhase(w.pods[uid].phase) || terminalPhase(w.kube.statusOf(uid).phase)
+		v.Terminal = terminalPhase(w.pods[uid].phase) || terminalPhase(w.kube.statusOf(uid).Phase)
 		w.mu.Unlock()
 		out[uid] = v
 	}

@@ -77,7 +77,7 @@ func (w *World) admit(uid types.UID) bool {
 	}
 	if !ok {
 		p.rejected = true
-		k.statusOf(uid).phase = v1.PodFailed
+		k.statusOf(uid).Phase = v1.PodFailed
 	}
 	return ok
 }
@@ -97,7 +97,7 @@ func (w *World) activePods(except types.UID) []types.UID {
 		}
 		terminal := terminalPhase(p.phase)
 		if !w.Bugs.B5AdmitCountsRejected {
-			terminal = terminal || terminalPhase(w.kube.statusOf(uid).phase)
+			terminal = terminal || terminalPhase(w.kube.statusOf(uid).Phase)
 		}
 		if terminal && !w.ask(model.IsPodTerminationRequested, uid) {
 			continue

@@ -59,28 +59,29 @@ type kubelet struct {
 	node *plan.Node
 	// status is the status manager's cache: the phase the kubelet wants
 	// published and whether TerminatePod ran (podIsFinished).
-	status map[types.UID]*podStatus
+	status map[types.UID]*PodStatus
 	// shutdownAt is when the node shutdown began (unset: none).
 	shutdownAt time.Duration
 }
 
-// podStatus is the status manager's record of one pod.
-type podStatus struct {
-	phase    v1.PodPhase // "" until the kubelet sets one
-	finished bool        // SyncTerminatedPod succeeded: the API delete may go ahead
+// PodStatus is the status manager's record of one pod (the real-goroutine
+// baseline keeps its own cache of them, with StatusIn).
+type PodStatus struct {
+	Phase    v1.PodPhase // "" until the kubelet sets one
+	Finished bool        // SyncTerminatedPod succeeded: the API delete may go ahead
 }
 
 func newKubelet(n *plan.Node) *kubelet {
-	return &kubelet{node: n, status: map[types.UID]*podStatus{}, shutdownAt: unset}
+	return &kubelet{node: n, status: map[types.UID]*PodStatus{}, shutdownAt: unset}
 }
 
-func (k *kubelet) statusOf(uid types.UID) *podStatus { return statusIn(k.status, uid) }
+func (k *kubelet) statusOf(uid types.UID) *PodStatus { return StatusIn(k.status, uid) }
 
-// statusIn is uid's record in a status manager's cache, made on first use.
-func statusIn(status map[types.UID]*podStatus, uid types.UID) *podStatus {
+// StatusIn is uid's record in a status manager's cache, made on first use.
+func StatusIn(status map[types.UID]*PodStatus, uid types.UID) *PodStatus {
 	s := status[uid]
 	if s == nil {
-		s = &podStatus{}
+		s = &PodStatus{}
 		status[uid] = s
 	}
 	return s
@@ -207,7 +208,7 @@ func (w *World) KubeletBusy() bool {
 			continue
 		}
 		st := w.kube.statusOf(p.action.UID)
-		if (st.phase != "" && st.phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.finished) {
+		if (st.Phase != "" && st.Phase != p.apiPhase && !terminalPhase(p.apiPhase)) || (p.deletion != nil && st.Finished) {
 			return true
 		}
 	}

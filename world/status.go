@@ -62,20 +62,20 @@ func (w *World) syncStatus(uid types.UID) bool {
 		return true
 	}
 	st := k.statusOf(uid)
-	if st.phase != "" && st.phase != p.apiPhase && !terminalPhase(p.apiPhase) {
+	if st.Phase != "" && st.Phase != p.apiPhase && !terminalPhase(p.apiPhase) {
 		epoch := w.epoch
-		if terminalPhase(st.phase) && !w.Bugs.B10StatusIgnoresRunning && w.ask(model.CouldHaveRunningContainers, uid) {
+		if terminalPhase(st.Phase) && !w.Bugs.B10StatusIgnoresRunning && w.ask(model.CouldHaveRunningContainers, uid) {
 			w.mark(plan.MarkTerminalWriteDeferred)
 			return w.epoch == epoch
 		}
 		if w.epoch != epoch {
 			return false
 		}
-		w.note(history.PhaseWritten{UID: uid, Phase: st.phase})
-		p.apiPhase = st.phase
+		w.note(history.PhaseWritten{UID: uid, Phase: st.Phase})
+		p.apiPhase = st.Phase
 		w.echoLater(p)
 	}
-	if p.deletion != nil && terminalPhase(p.apiPhase) && st.finished {
+	if p.deletion != nil && terminalPhase(p.apiPhase) && st.Finished {
 		w.note(history.Removed{UID: uid, By: "status manager"})
 		if p.rejected {
 			w.mark(plan.MarkRejectedDeletedGone)
@@ -123,7 +123,7 @@ func (w *World) deliverEchoes() {
 // knew of a finished earlier incarnation of the UID is void.
 func (k *kubelet) callBegan(w *World, fn model.SyncFn, uid types.UID) {
 	if fn == model.SyncPod || fn == model.SyncTerminatingPod {
-		k.statusOf(uid).finished = false
+		k.statusOf(uid).Finished = false
 	}
 	if fn == model.SyncPod {
 		w.note(history.SyncPodBegins{UID: uid})
@@ -141,16 +141,16 @@ func (k *kubelet) callEnded(fn model.SyncFn, uid types.UID, err error, isTermina
 	st := k.statusOf(uid)
 	switch {
 	case fn == model.SyncPod && isTerminal:
-		st.phase = v1.PodSucceeded
+		st.Phase = v1.PodSucceeded
 	case fn == model.SyncPod:
-		if !terminalPhase(st.phase) {
-			st.phase = v1.PodRunning
+		if !terminalPhase(st.Phase) {
+			st.Phase = v1.PodRunning
 		}
 	case fn == model.SyncTerminatedPod:
-		if !terminalPhase(st.phase) {
-			st.phase = v1.PodFailed
+		if !terminalPhase(st.Phase) {
+			st.Phase = v1.PodFailed
 		}
-		st.finished = true
+		st.Finished = true
 	}
 }
 
@@ -158,10 +158,10 @@ func (k *kubelet) callEnded(fn model.SyncFn, uid types.UID, err error, isTermina
 // function (eviction, node shutdown), which edits the status it publishes.
 func (k *kubelet) statusFnApplied(uid types.UID, fn workers.PodStatusFunc) {
 	st := k.statusOf(uid)
-	s := v1.PodStatus{Phase: st.phase}
+	s := v1.PodStatus{Phase: st.Phase}
 	if s.Phase == "" {
 		s.Phase = v1.PodRunning
 	}
 	fn(&s)
-	st.phase = s.Phase
+	st.Phase = s.Phase
 }

@@ -77,7 +77,7 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 		Deleted: p.deletion != nil, Admitted: p.admitted, Rejected: p.rejected, AddedInShutdown: p.addedInShutdown,
 		FirstAddAt: p.firstAddAt, InAPI: p.inAPI, APIPhase: p.apiPhase, DeletedAt: p.deletedAt}
 	if st := k.w.kube.status[uid]; st != nil {
-		out.StatusPhase = st.phase
+		out.StatusPhase = st.Phase
 	}
 	return out
 }
