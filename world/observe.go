@@ -1,10 +1,11 @@
 package world
 
 import (
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/workers"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // Observe adds an observer of the event stream; call before Run. It runs
@@ -14,26 +15,24 @@ import (
 func (w *World) Observe(o func(history.Event)) { w.observers = append(w.observers, o) }
 
 func (w *World) emit(kind history.EventKind, id int, in model.Input, out model.Output) {
-	if len(w.observers) == 0 || w.settled {
-		return
-	}
-	w.settled = kind == history.Settled
-	w.seq++
-	ev := history.Event{Seq: w.seq, Step: w.S.Steps(), At: w.S.Elapsed(), Goroutine: w.S.Goroutine(),
-		Kind: kind, ID: id, Input: in, Output: out}
-	for _, o := range w.observers {
-		o(ev)
-	}
+	w.send(history.Event{Kind: kind, ID: id, Input: in, Output: out})
 }
 
-// note tells the observers what a kubelet-level actor did (history.Noted):
-// no step of the stream, so it takes the Seq of the event before it.
-func (w *World) note(n history.Note) {
+// note tells the observers what a kubelet-level actor did (history.Noted).
+func (w *World) note(n history.Note) { w.send(history.Event{Kind: history.Noted, Note: n}) }
+
+// send stamps ev with the stream's position, the step, the virtual time
+// and the goroutine, and delivers it. A note is no step of the stream: it
+// takes the Seq of the event before it. Nothing is sent after Settled.
+func (w *World) send(ev history.Event) {
 	if len(w.observers) == 0 || w.settled {
 		return
 	}
-	ev := history.Event{Seq: w.seq, Step: w.S.Steps(), At: w.S.Elapsed(), Goroutine: w.S.Goroutine(),
-		Kind: history.Noted, Note: n}
+	w.settled = ev.Kind == history.Settled
+	if ev.Kind != history.Noted {
+		w.seq++
+	}
+	ev.Seq, ev.Step, ev.At, ev.Goroutine = w.seq, w.S.Steps(), w.S.Elapsed(), w.S.Goroutine()
 	for _, o := range w.observers {
 		o(ev)
 	}
