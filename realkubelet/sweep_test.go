@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -37,7 +36,7 @@ func TestSweep(t *testing.T) {
 		for i := range *sweepSeeds {
 			seed := *sweepStart + uint64(i)
 			var r Result
-			synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
+			r = Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
 			total++
 			if r.Failed() {
 				failed++
