@@ -28,7 +28,10 @@ type mutantRow struct {
 	Upstream string           `json:"upstream"`
 	First    map[string]int64 `json:"first_detecting_seed"` // per mode; -1 = not caught
 	Runs     map[string]int   `json:"regressed_runs"`       // per mode
+	Expect   string           `json:"expect"`           // "regression" or "fix CLASS"
 	Keys     []string         `json:"new_findings"`
+	Gone     []string         `json:"gone_findings"`
+	Fixed    map[string]int   `json:"fixed_runs"` // per mode
 	Example  *change          `json:"example,omitempty"`
 	Caught   bool             `json:"caught"`
 	Error    string           `json:"error,omitempty"`
@@ -36,10 +39,10 @@ type mutantRow struct {
 }
 
 // mutantHeader reads a mutant's BUGS.md id and upstream issue.
-func mutantHeader(file string) (bug, upstream string) {
+func mutantHeader(file string) (bug, upstream, expect string) {
 	f, err := os.Open(file)
 	if err != nil {
-		return "?", "?"
+		return "?", "?", "regression"
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -51,8 +54,11 @@ func mutantHeader(file string) (bug, upstream string) {
 		if v, ok := strings.CutPrefix(line, "upstream:"); ok {
 			upstream = strings.TrimSpace(v)
 		}
+		if v, ok := strings.CutPrefix(line, "expect:"); ok {
+			expect = strings.TrimSpace(v)
+		}
 	}
-	return cmp.Or(bug, "?"), cmp.Or(upstream, "?")
+	return cmp.Or(bug, "?"), cmp.Or(upstream, "?"), cmp.Or(expect, "regression")
 }
 
 func runMutants(o options, moduleDir, root string) error {
@@ -122,8 +128,9 @@ func pinnedTreeDir(moduleDir string) (string, error) {
 // it against the base runs.
 func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, moduleDir, root, outDir string) mutantRow {
 	name := strings.TrimSuffix(filepath.Base(file), ".diff")
-	bug, upstream := mutantHeader(file)
-	row := mutantRow{Name: name, Bug: bug, Upstream: upstream, First: map[string]int64{}, Runs: map[string]int{}}
+	bug, upstream, expect := mutantHeader(file)
+	row := mutantRow{Name: name, Bug: bug, Upstream: upstream, Expect: expect, First: map[string]int64{},
+		Runs: map[string]int{}, Fixed: map[string]int{}}
 	fail := func(err error) mutantRow { row.Error = err.Error(); progress("mutant %s: %v", name, err); return row }
 	t0 := time.Now()
 	s, err := prepare(root, "mutant", baseSrc, moduleDir)
@@ -145,22 +152,38 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 	if err != nil {
 		return fail(err)
 	}
-	regs, _ := diffRuns(baseRuns, runs)
+	regs, fixes := diffRuns(baseRuns, runs)
 	for _, m := range strings.Split(o.modes, ",") {
 		row.First[m] = -1
 	}
-	for _, c := range regs {
+	// A reversed gap (expect: fix CLASS) is caught when the gate reports
+	// CLASS gone; seeds-to-detection then counts those fixes.
+	fixClass, isFix := strings.CutPrefix(expect, "fix ")
+	for _, c := range fixes {
+		row.Fixed[c.Mode]++
+		if !slices.Contains(row.Gone, c.Key) {
+			row.Gone = append(row.Gone, c.Key)
+		}
+	}
+	slices.Sort(row.Gone)
+	detect := regs
+	if isFix {
+		detect = slices.DeleteFunc(slices.Clone(fixes), func(c change) bool { return !strings.HasPrefix(c.Key, fixClass+" ") })
+	}
+	for _, c := range detect {
 		if f := row.First[c.Mode]; f < 0 || int64(c.Seed) < f {
 			row.First[c.Mode] = int64(c.Seed)
 		}
 		row.Runs[c.Mode]++
+	}
+	for _, c := range regs {
 		if !slices.Contains(row.Keys, c.Key) {
 			row.Keys = append(row.Keys, c.Key)
 		}
 	}
 	slices.Sort(row.Keys)
-	row.Caught = len(regs) > 0
-	if row.Caught && o.shrink > 0 {
+	row.Caught = len(detect) > 0
+	if row.Caught && !isFix && o.shrink > 0 {
 		first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
 		one := []change{first}
 		shrinkChanges(one, 1, sd, moduleDir, outDir)
@@ -193,7 +216,7 @@ func printMutants(w io.Writer, o options, rows []mutantRow) {
 	for _, m := range modes {
 		fmt.Fprintf(w, " %-16s", m+": first/runs")
 	}
-	fmt.Fprintf(w, " %-7s %s\n", "caught", "new findings")
+	fmt.Fprintf(w, " %-7s %s\n", "caught", "findings new / gone (reversed gaps: caught when their class is gone)")
 	var firsts []int64
 	caught := 0
 	for _, r := range rows {
@@ -216,7 +239,10 @@ func printMutants(w io.Writer, o options, rows []mutantRow) {
 			caught++
 			firsts = append(firsts, best-int64(o.start)+1)
 		}
-		extra := strings.Join(r.Keys, ", ")
+		extra := "new: " + strings.Join(r.Keys, ", ")
+		if len(r.Gone) > 0 {
+			extra += "; gone: " + strings.Join(r.Gone, ", ")
+		}
 		if r.Error != "" {
 			extra = "error: " + r.Error
 		}
