@@ -24,7 +24,7 @@ import (
 // its bubble that run kubelet code (stuckGoroutines) and reports each as
 // a liveness finding (L2: finished and not desired ⇒ forgotten, which
 // includes the worker going away), naming the goroutine, where it waits
-// and the last step that touched the pods whose worker was never stopped;
+// and the last step of each pod whose update channel is still open;
 // Bubble recovers the panic that follows, so the sweep goes on.
 //
 // Limit: a goroutine that spins, or blocks on a mutex held forever, is not
@@ -119,9 +119,9 @@ func (d *Driver) stuckWorkers() []Finding {
 		}
 		pods = append(pods, fmt.Sprintf("%s, last step %s", uid, last))
 	}
-	who := "no pod's worker channel is open"
+	who := "no pod's update channel is open"
 	if len(pods) > 0 {
-		who = "worker never stopped for pod " + strings.Join(pods, "; pod ")
+		who = "update channel still open for pod " + strings.Join(pods, "; pod ")
 	}
 	var out []Finding
 	for _, g := range stuck {

@@ -37,7 +37,7 @@ func TestStuckWorkerIsAFinding(t *testing.T) {
 		t.Fatalf("want one unexplained stuck-goroutine finding, got %v", r.Findings)
 	}
 	for _, want := range []string{"k8s.io/kubernetes/pkg/kubelet.(*podWorkers).podWorkerLoop", "pod_workers.go:",
-		"worker never stopped for pod a, last step 4 (release a ok)"} {
+		"update channel still open for pod a, last step 4 (release a ok)"} {
 		if !strings.Contains(stuck[0].Message, want) {
 			t.Errorf("finding %q does not name %q", stuck[0].Message, want)
 		}

@@ -84,7 +84,7 @@ func runMutants(o options, moduleDir, root string) error {
 	if err != nil {
 		return err
 	}
-	outDir := cmp.Or(o.out, filepath.Join(root, "mutant", "report"))
+	outDir := cmp.Or(o.out, filepath.Join(root, "mutants-report"))
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 		Runs: map[string]int{}, Fixed: map[string]int{}}
 	fail := func(err error) mutantRow { row.Error = err.Error(); progress("mutant %s: %v", name, err); return row }
 	t0 := time.Now()
-	s, err := prepare(root, "mutant", baseSrc, moduleDir)
+	s, err := prepare(root, "candidate", baseSrc, moduleDir) // the candidate slot: its build cache is warm
 	if err != nil {
 		return fail(err)
 	}
