@@ -94,7 +94,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(familyNames(), ", "))
 	}
 	if o.kubernetes != "" {
-		if err := checkTree(o.kubernetes); err != nil {
+		if err := checkTree("kubernetes", o.kubernetes); err != nil {
 			return o, err
 		}
 	}
@@ -125,8 +125,8 @@ func checkGate(o options) error {
 		return fmt.Errorf("--mutant needs --mutants")
 	}
 	if o.base != pinned {
-		if err := checkTree(o.base); err != nil {
-			return fmt.Errorf("--base is neither %s (the pinned release) nor a kubernetes tree: %v", pinned, err)
+		if err := checkTree("base", o.base); err != nil {
+			return fmt.Errorf("%v (want %s, the pinned release, or a kubernetes tree)", err, pinned)
 		}
 	}
 	for _, m := range strings.Split(o.modes, ",") {

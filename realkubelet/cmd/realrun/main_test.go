@@ -49,7 +49,7 @@ func TestArgs(t *testing.T) {
 		"run --kubernetes /nonexistent":       "not a kubernetes tree",
 		"gate":                                "exactly one of --kubernetes DIR and --mutants",
 		"gate --mutants --kubernetes " + tree: "exactly one of",
-		"gate --kubernetes " + tree + " --base v1.2.3": "neither v1.36.3",
+		"gate --kubernetes " + tree + " --base v1.2.3": "--base v1.2.3: not a kubernetes tree",
 		"gate --kubernetes " + tree + " --modes fast":  "unknown mode",
 		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
 		"gate --kubernetes " + tree + " --mutant B2":   "--mutant needs --mutants",
@@ -139,5 +139,26 @@ func TestDiffRuns(t *testing.T) {
 	}
 	if regs, fixes := diffRuns(base, base); len(regs)+len(fixes) != 0 {
 		t.Errorf("a tree differs from itself: %v %v", regs, fixes)
+	}
+}
+
+// TestTreeThatDoesNotFit: a tree the adapter cannot be built against is
+// refused with the one line that says what to do (exit 2 in main), after
+// loading packages only (nothing of the kubelet is compiled), and the tree
+// is left as it was.
+func TestTreeThatDoesNotFit(t *testing.T) {
+	tree := fakeTree(t)
+	t.Setenv("PODSIM_SCRATCH", t.TempDir())
+	o, err := parse([]string{"run", "--kubernetes", tree, "--seeds", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = execute(o)
+	if err == nil || err == errFailed || !strings.Contains(err.Error(), "no longer fit the adapter") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line saying the tree no longer fits the adapter", err)
+	}
+	entries, _ := os.ReadDir(tree)
+	if len(entries) != 2 {
+		t.Errorf("the tree changed: %v", entries)
 	}
 }

@@ -28,7 +28,7 @@ type mutantRow struct {
 	Upstream string           `json:"upstream"`
 	First    map[string]int64 `json:"first_detecting_seed"` // per mode; -1 = not caught
 	Runs     map[string]int   `json:"regressed_runs"`       // per mode
-	Expect   string           `json:"expect"`           // "regression" or "fix CLASS"
+	Expect   string           `json:"expect"`               // "regression" or "fix CLASS"
 	Keys     []string         `json:"new_findings"`
 	Gone     []string         `json:"gone_findings"`
 	Fixed    map[string]int   `json:"fixed_runs"` // per mode

@@ -46,16 +46,16 @@ func scratchRoot() (string, error) {
 }
 
 // checkTree says what is wrong with a --kubernetes directory, if anything.
-func checkTree(dir string) error {
+func checkTree(flag, dir string) error {
 	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return fmt.Errorf("--kubernetes %s: not a kubernetes tree (no go.mod)", dir)
+		return fmt.Errorf("--%s %s: not a kubernetes tree (no go.mod)", flag, dir)
 	}
 	if !bytes.HasPrefix(bytes.TrimSpace(modulePathLine(b)), []byte("module k8s.io/kubernetes")) {
-		return fmt.Errorf("--kubernetes %s: go.mod is not module k8s.io/kubernetes", dir)
+		return fmt.Errorf("--%s %s: go.mod is not module k8s.io/kubernetes", flag, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pkg", "kubelet", "pod_workers.go")); err != nil {
-		return fmt.Errorf("--kubernetes %s: no pkg/kubelet/pod_workers.go", dir)
+		return fmt.Errorf("--%s %s: no pkg/kubelet/pod_workers.go", flag, dir)
 	}
 	return nil
 }
