@@ -128,7 +128,31 @@ func (d *Driver) stuckWorkers() []Finding {
 		out = append(out, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: fmt.Sprintf("%s%s cannot be torn down; %s", teardownPrefix, g, who)}})
 	}
+	// Reported: now let what can go, go (the run is over, nothing calls
+	// the workers any more), so the bubble closes and no goroutine leaks
+	// into the next run. What still blocks is left to Bubble.
+	d.gates.closeOpenWorkers()
+	d.waitQuiet()
 	return out
+}
+
+// closeOpenWorkers closes every worker channel still open, so the worker
+// loops reading them end. Only after the run's findings are taken.
+func (g *Gates) closeOpenWorkers() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, w := range g.watched {
+		func() {
+			defer func() { _ = recover() }() // closed already
+			close(w.in)
+		}()
+	}
+	for _, p := range g.pipes {
+		if !p.outClosed {
+			close(p.out)
+			p.outClosed = true
+		}
+	}
 }
 
 // stuckGoroutines describes the other goroutines of the caller's bubble
@@ -138,7 +162,13 @@ func (d *Driver) stuckWorkers() []Finding {
 // same on every run.
 func stuckGoroutines() []string {
 	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
+	for n := runtime.Stack(buf, true); ; n = runtime.Stack(buf, true) {
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 	blocks := strings.Split(string(buf), "\n\n")
 	bubble := bubbleOf(blocks[0])
 	if bubble == "" {
