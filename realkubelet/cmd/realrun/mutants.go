@@ -212,7 +212,7 @@ func printMutants(w io.Writer, o options, rows []mutantRow) {
 	modes := strings.Split(o.modes, ",")
 	fmt.Fprintf(w, "mutants on the real pod_workers.go: %d families × seeds %d..%d, modes %s\n\n",
 		len(familyNames()), o.start, o.start+uint64(o.seeds)-1, o.modes)
-	fmt.Fprintf(w, "%-28s %-4s %-26s", "mutant", "bug", "upstream")
+	fmt.Fprintf(w, "%-44s %-4s %-26s", "mutant", "bug", "upstream")
 	for _, m := range modes {
 		fmt.Fprintf(w, " %-16s", m+": first/runs")
 	}
@@ -220,7 +220,8 @@ func printMutants(w io.Writer, o options, rows []mutantRow) {
 	var firsts []int64
 	caught := 0
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-28s %-4s %-26s", r.Name, r.Bug, r.Upstream)
+		bug, _, _ := strings.Cut(r.Bug, " ")
+		fmt.Fprintf(w, "%-44s %-4s %-26s", r.Name, bug, r.Upstream)
 		best := int64(-1)
 		for _, m := range modes {
 			cell := "-"
