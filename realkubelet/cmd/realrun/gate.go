@@ -281,9 +281,18 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 		if len(cs) == 0 {
 			return
 		}
-		fmt.Fprintf(w, "%-5s %-32s %6s  %-22s %s\n", "mode", "family", "seed", "finding", "reproduce")
-		for _, c := range cs {
-			fmt.Fprintf(w, "%-5s %-32s %6d  %-22s %s\n", c.Mode, c.Family, c.Seed, c.Key, c.Reproduce)
+		// One row per (mode, family, key): how many seeds, the first one
+		// and its reproduce command; every seed is in gate.json.
+		fmt.Fprintf(w, "%-5s %-32s %-20s %6s %10s  %s\n", "mode", "family", "finding", "seeds", "first seed", "reproduce (first seed)")
+		for i := 0; i < len(cs); {
+			n := 1
+			for j := i + 1; j < len(cs); j++ {
+				if cs[j].Mode == cs[i].Mode && cs[j].Family == cs[i].Family && cs[j].Key == cs[i].Key {
+					n++
+				}
+			}
+			fmt.Fprintf(w, "%-5s %-32s %-20s %6d %10d  %s\n", cs[i].Mode, cs[i].Family, cs[i].Key, n, cs[i].Seed, cs[i].Reproduce)
+			i = nextGroup(cs, i)
 		}
 	}
 	section("REGRESSIONS (new on the candidate)", r.Regressions)
@@ -295,6 +304,36 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 	section("FIXES (gone on the candidate)", r.Fixes)
 	fmt.Fprintf(w, "\nverdict: %s (%d regressions, %d fixes); report: %s\n", strings.ToUpper(r.Verdict),
 		len(r.Regressions), len(r.Fixes), filepath.Join(outDir, "gate.json"))
+}
+
+// nextGroup is the index after i of the first change of another (mode,
+// family, key) not yet printed; changes are sorted by mode, family, seed.
+func nextGroup(cs []change, i int) int {
+	for j := i + 1; j < len(cs); j++ {
+		if cs[j].Mode != cs[i].Mode || cs[j].Family != cs[i].Family {
+			return firstUnprinted(cs, i, j)
+		}
+	}
+	return firstUnprinted(cs, i, len(cs))
+}
+
+// firstUnprinted: within the (mode, family) block [start, end), the first
+// change after cs[i] whose key no earlier change of the block has.
+func firstUnprinted(cs []change, i, end int) int {
+	start := i
+	for start > 0 && cs[start-1].Mode == cs[i].Mode && cs[start-1].Family == cs[i].Family {
+		start--
+	}
+	for j := i + 1; j < end; j++ {
+		seen := false
+		for k := start; k < j; k++ {
+			seen = seen || cs[k].Key == cs[j].Key
+		}
+		if !seen {
+			return j
+		}
+	}
+	return end
 }
 
 // scriptOnly is a shrunk output without its trace lines.
