@@ -147,6 +147,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	id := w.call(modelUpdate(o, completionID))
+	w.noteShape(o)
 	w.PW.UpdatePod(o)
 	w.ret(id, nil)
 }
@@ -192,6 +193,7 @@ func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
 // goes to the pod workers current when it is made (a kubelet restart may
 // come between two of them).
 func (w *World) query(uid types.UID) {
+	w.addShapes("query=any")
 	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}

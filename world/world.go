@@ -116,6 +116,10 @@ type World struct {
 	actorsRunning  int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
+	// shapes are the input shapes drawn (shapes.go); created, the UIDs
+	// created so far (a later create reuses the UID).
+	shapes  map[string]bool
+	created map[string]bool
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,
