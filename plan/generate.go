@@ -184,6 +184,8 @@ func Families() []Family {
 			MarkRestartShortcut, MarkRestartDuringSync, MarkRestartOrphanKilled, MarkRestartDeletedGone}},
 		{Name: "recreate-same-name", Generate: GenerateRecreateSameName, Marks: []string{MarkNameTaken,
 			MarkRecreatedInGrace, MarkGraceReaped}},
+		{Name: "api-shapes", Generate: GenerateAPIShapes, Marks: []string{MarkEarlyKill, MarkKillDuringSyncPod,
+			MarkRuntimePodKilled, MarkCompletionFired, MarkUpdateWhileTerminating, MarkRestartAfterFinish}},
 	}
 	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams
