@@ -171,8 +171,15 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	id := w.call(modelUpdate(o, completionID))
 	w.noteShape(o)
+	g := w.S.Goroutine()
+	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
-	w.ret(id, nil)
+	var out model.Output
+	if view, ok := w.cacheReads[g]; ok {
+		out = model.UpdateResult{Cache: view}
+		delete(w.cacheReads, g)
+	}
+	w.ret(id, out)
 }
 
 func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
