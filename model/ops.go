@@ -260,7 +260,7 @@ func (WorkerStep) isInput()      {}
 
 func (KnownPods) isOutput()    {}
 func (UpdateResult) isOutput() {}
-func (Answer) isOutput()    {}
+func (Answer) isOutput()       {}
 
 // Op is one observed operation: what was asked and what came back.
 type Op struct {
