@@ -34,6 +34,12 @@ type CheckOptions struct {
 	// Mutant names a catalogued bug (docs/bugs.md id, e.g. "B2") to re-introduce
 	// for this run; "" runs the correct code. See Mutants().
 	Mutant string
+	// ObservableOnly switches the pod workers' internal invariants off
+	// (world.InternalInvariantsOff): the record invariants checked at every
+	// pod-lock release and the workers' in-line assertions, which read
+	// private state, never decide the verdict; only the oracles, judging
+	// what a caller observes, do. The zero value keeps them on.
+	ObservableOnly bool
 }
 
 // defaultOracles are the oracles every kubelet process of a run gets: the

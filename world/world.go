@@ -99,6 +99,9 @@ type World struct {
 	// reaper is the API server's grace reaper (reaper.go): the API
 	// server's, so a kubelet restart keeps it.
 	reaper graceReaper
+	// internalOff: the workers' internal invariants and in-line assertions
+	// are off (InternalInvariantsOff), in every epoch.
+	internalOff bool
 	// workersMutant is the workers mutant of this run (reintroduce), switched
 	// on again in the pod workers of every kubelet restart.
 	workersMutant string
@@ -145,6 +148,16 @@ func (w *World) violate(invariant, msg string) {
 	w.seen[msg] = true
 	w.Violations = append(w.Violations, history.Violation{Oracle: "workers", Invariant: invariant, Message: msg,
 		At: w.S.Elapsed(), Seq: w.seq})
+}
+
+// InternalInvariantsOff switches off, for the whole run, the checks that
+// read the pod workers' private state: the record invariants checked at
+// every pod-lock release (reported as "workers internal …") and the
+// workers' in-line assertions (workers.Config.NoAssertions). The run's
+// verdict then rests on what a caller observes alone. Call it before Run.
+func (w *World) InternalInvariantsOff() {
+	w.internalOff = true
+	w.PW.SetNoAssertions()
 }
 
 // Run executes the plan and the settle phase; it returns the scheduler's

@@ -20,6 +20,7 @@ type gateFlags struct {
 	mutants             []string
 	noTiming            bool
 	forceParallel       bool
+	observableOnly      bool
 }
 
 func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -43,6 +44,7 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at once, at most 4 × CPUs (the report is the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringArrayVar(&f.mutants, "mutant", nil, "gate only this mutant (repeatable); default every mutant")
+	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "omit the wall-time column, so the output is byte-for-byte reproducible")
 	return cmd
 }
@@ -73,7 +75,7 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	}
 	began := time.Now() // wall clock for the timing column only
 	rows, err := gate.Check(gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds,
-		Parallel: f.parallel, Mutants: f.mutants})
+		Parallel: f.parallel, Mutants: f.mutants, ObservableOnly: f.observableOnly})
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -128,7 +130,7 @@ func printGateTable(stdout io.Writer, rows []gate.Row, f gateFlags) int {
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
 			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
-				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name))
+				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name)+observableArg(f.observableOnly))
 		}
 	}
 	return survivors

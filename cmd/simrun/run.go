@@ -18,6 +18,7 @@ type runFlags struct {
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
+	observableOnly                                               bool
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
@@ -61,6 +62,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, timeline, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list); a single --scenario must be one of its families")
+	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
@@ -192,7 +194,7 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 // worker is what each sweep worker does with a job: run the seed and, if
 // it fails, recheck it (and write its artifacts with --out).
 func (f runFlags) worker(strategy sim.Strategy) func(job) outcome {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
+	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
 	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return run.ReplaySeed(fams[0], r.Seed, strategy, o)
