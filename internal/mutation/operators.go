@@ -19,7 +19,8 @@ type finder struct {
 // Skip reports whether a node reaches a switch of a catalogued bug (an
 // identifier mutants, mutant, Bugs or bugs: workers' p.mutants.Has(mutant.X),
 // the world's w.Bugs.X) or only feeds the test harness (mark, a coverage
-// mark; violate, an internal invariant's verdict, off in the score).
+// mark; violate and noAssertions, the internal invariants and assertions,
+// off in the score).
 // Mutating a bug switch switches a known bug on or off, the regression
 // gate's business; the others cannot change a verdict by construction.
 func Skip(n ast.Node) bool {
@@ -27,7 +28,7 @@ func Skip(n ast.Node) bool {
 	ast.Inspect(n, func(m ast.Node) bool {
 		if id, ok := m.(*ast.Ident); ok {
 			switch id.Name {
-			case "mutants", "mutant", "Bugs", "bugs", "mark", "violate":
+			case "mutants", "mutant", "Bugs", "bugs", "mark", "violate", "noAssertions":
 				found = true
 			}
 		}
@@ -207,11 +208,11 @@ func (f *finder) zero(t ast.Expr) string {
 			return "0"
 		}
 	}
-	switch t.(type) {
+	switch t := t.(type) {
 	case *ast.StarExpr, *ast.MapType, *ast.FuncType, *ast.ChanType, *ast.InterfaceType:
 		return "nil"
 	case *ast.ArrayType:
-		if t.(*ast.ArrayType).Len == nil {
+		if t.Len == nil {
 			return "nil"
 		}
 	}

@@ -20,7 +20,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
@@ -62,7 +61,7 @@ func sweep(start, random, pct uint64) (v Verdict) {
 	try := func(strategy sim.Strategy, seed uint64) bool {
 		for _, f := range fams {
 			v.Runs++
-			r := withoutInternal(run.RunSeed(f, seed, strategy, run.CheckOptions{}))
+			r := run.RunSeed(f, seed, strategy, run.CheckOptions{ObservableOnly: true})
 			h.Write([]byte(r.TraceSHA))
 			if r.Failed() {
 				v.Killed, v.Strategy, v.Family, v.Seed = true, strategy.String(), f.Name, seed
@@ -84,20 +83,6 @@ func sweep(start, random, pct uint64) (v Verdict) {
 		}
 	}
 	return v
-}
-
-// withoutInternal drops the verdicts of the workers' internal invariants
-// (history.Violation.Oracle "workers"): the score counts only what a caller
-// of the target can observe.
-func withoutInternal(r run.Result) run.Result {
-	var kept []history.Violation
-	for _, v := range r.Violations {
-		if v.Oracle != "workers" {
-			kept = append(kept, v)
-		}
-	}
-	r.Violations = kept
-	return r
 }
 
 // reason is the first failure of r, on one line.
