@@ -53,18 +53,33 @@ func findAll(root string) ([]entry, error) {
 	return out, nil
 }
 
-// choose applies --only and --sample: a sample takes up to --sample
+// choose applies --only, --ids and --sample: a sample takes up to --sample
 // mutants of each package, drawn by a PCG stream seeded with --seed, and
 // keeps them in ID order.
-func choose(all []entry, o options) []entry {
+func choose(all []entry, o options) ([]entry, error) {
+	var want map[int]bool
+	if o.ids != "" {
+		b, err := os.ReadFile(o.ids)
+		if err != nil {
+			return nil, err
+		}
+		want = map[int]bool{}
+		for _, f := range strings.Fields(string(b)) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return nil, fmt.Errorf("--ids %s: %q is not a mutant number", o.ids, f)
+			}
+			want[n] = true
+		}
+	}
 	var pool []entry
 	for _, e := range all {
-		if o.only == "" || strings.Contains(e.Mutant.ID(), o.only) {
+		if (o.only == "" || strings.Contains(e.Mutant.ID(), o.only)) && (want == nil || want[e.ID]) {
 			pool = append(pool, e)
 		}
 	}
 	if o.sample <= 0 {
-		return pool
+		return pool, nil
 	}
 	r := rand.New(rand.NewPCG(o.seed, 0x6d7574))
 	byPkg := map[string][]entry{}
@@ -82,7 +97,7 @@ func choose(all []entry, o options) []entry {
 		out = append(out, es[:min(o.sample, len(es))]...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return out, nil
 }
 
 // build is the schema binary of the sweep.

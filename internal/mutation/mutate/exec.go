@@ -13,20 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/internal/mutation/active"
 )
 
-// verdict is the sweep's line (internal/mutation/sweep.Verdict).
-type verdict struct {
-	Killed         bool   `json:"killed"`
-	Strategy       string `json:"strategy,omitempty"`
-	Family         string `json:"family,omitempty"`
-	Seed           uint64 `json:"seed"`
-	SeedsPerFamily uint64 `json:"seeds_per_family,omitempty"`
-	Reason         string `json:"reason,omitempty"`
-	Runs           int    `json:"runs"`
-	Digest         string `json:"digest"`
-}
+// verdict is the sweep's line.
+type verdict = mutation.Verdict
 
 // Status is a mutant's outcome.
 type Status string

@@ -46,6 +46,7 @@ type options struct {
 	pct      uint64
 	deep     uint64
 	only     string
+	ids      string
 	list     bool
 }
 
@@ -61,6 +62,7 @@ func main() {
 	flag.Uint64Var(&o.pct, "pct", 20, "the sweep's PCT seeds per family")
 	flag.Uint64Var(&o.deep, "deep", 0, "random-walk seeds per family for the seeds-to-detection pass over survivors and PCT-only kills (0: no pass)")
 	flag.StringVar(&o.only, "only", "", "run only the mutants whose id (file:line#index) contains this")
+	flag.StringVar(&o.ids, "ids", "", "run only the mutants numbered in this file (one number a line, e.g. the survivors of an earlier run)")
 	flag.BoolVar(&o.list, "list", false, "list the mutants and exit")
 	flag.Parse()
 	if flag.NArg() != 0 || o.parallel < 1 || o.timeout <= 0 || o.random+o.pct == 0 {
@@ -78,7 +80,10 @@ func mutate(o options) error {
 	if err != nil {
 		return err
 	}
-	chosen := choose(all, o)
+	chosen, err := choose(all, o)
+	if err != nil {
+		return err
+	}
 	if o.list {
 		for _, e := range chosen {
 			fmt.Printf("%d %s\n", e.ID, e.Mutant)

@@ -20,26 +20,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 )
-
-// Verdict is the sweep's one line of output.
-type Verdict struct {
-	Killed   bool   `json:"killed"`
-	Strategy string `json:"strategy,omitempty"`
-	Family   string `json:"family,omitempty"`
-	Seed     uint64 `json:"seed"`
-	// SeedsPerFamily is, for a catch under the random walk, the seeds per
-	// family the default sweep runs until it catches the mutant (Seed+1).
-	SeedsPerFamily uint64 `json:"seeds_per_family,omitempty"`
-	Reason         string `json:"reason,omitempty"`
-	Runs           int    `json:"runs"` // seeds run, all families and strategies
-	// Digest is the SHA-256 of every run's trace digest, in run order: two
-	// builds that behave alike give the same digest.
-	Digest string `json:"digest"`
-}
 
 func main() {
 	start := flag.Uint64("start", 0, "first random-walk seed")
@@ -54,7 +39,7 @@ func main() {
 	fmt.Println(string(out))
 }
 
-func sweep(start, random, pct uint64) (v Verdict) {
+func sweep(start, random, pct uint64) (v mutation.Verdict) {
 	fams := plan.Families()
 	h := sha256.New()
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()
