@@ -48,13 +48,16 @@ func sweepArgs(o options) []string {
 
 // exec runs the sweep binary with mutant id on (-1: none).
 func (b *build) exec(id int, args []string, timeout time.Duration) (verdict, Status, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bin, args...)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", active.Env, id))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	if runCtx.Err() != nil {
+		return verdict{}, Crashed, runCtx.Err()
+	}
 	if ctx.Err() != nil {
 		return verdict{Killed: true, Reason: "timeout"}, Timeout, nil
 	}

@@ -13,12 +13,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 )
+
+// runCtx ends the sweeps' processes on an interrupt.
+var runCtx = context.Background()
 
 // scope lists the files mutated, by package. Left out, and why:
 // workers/invariants.go (the internal invariants, off in the score),
@@ -69,6 +75,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mutate: bad flags (see -h)")
 		os.Exit(2)
 	}
+	// Ctrl-C or SIGTERM stops the sweeps in flight (their processes are
+	// killed through the context) and removes the temporary directory.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runCtx = ctx
 	if err := mutate(o); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
@@ -106,6 +117,9 @@ func mutate(o options) error {
 		return err
 	}
 	results := runAll(b, chosen, o)
+	if runCtx.Err() != nil {
+		return fmt.Errorf("interrupted: no report written")
+	}
 	if o.deep > 0 {
 		deepen(b, results, o)
 	}
