@@ -15,4 +15,7 @@ type Verdict struct {
 	// Digest is the SHA-256 of every run's trace digest, in run order: two
 	// builds that behave alike give the same digest.
 	Digest string `json:"digest"`
+	// Unreached lists, as family/mark, the declared coverage marks no seed
+	// of the family reached (only when nothing was caught).
+	Unreached []string `json:"unreached,omitempty"`
 }

@@ -104,6 +104,8 @@ func choose(all []entry, o options) ([]entry, error) {
 type build struct {
 	bin     string
 	dropped map[int]string // mutants the schema could not hold, and the compiler's word
+	// unreached are the coverage marks the unmutated sweep leaves at zero.
+	unreached []string
 }
 
 // buildSchema writes every file of scope with its mutants guarded, builds

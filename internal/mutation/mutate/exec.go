@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,9 +25,12 @@ type verdict = mutation.Verdict
 type Status string
 
 const (
-	Killed   Status = "killed"
-	Timeout  Status = "killed-by-timeout" // the sweep ran past --timeout
-	Crashed  Status = "killed-by-crash"   // the sweep's process died (a panic outside the simulation)
+	Killed  Status = "killed"
+	Timeout Status = "killed-by-timeout" // the sweep ran past --timeout
+	Crashed Status = "killed-by-crash"   // the sweep's process died (a panic outside the simulation)
+	// Marks: every run passed, but a family's declared coverage mark that
+	// the unmutated sweep reaches was reached by none of its seeds.
+	Marks    Status = "killed-by-marks"
 	Survived Status = "survived"
 )
 
@@ -43,7 +47,7 @@ type result struct {
 
 // sweepArgs are the sweep's flags for the quick pass.
 func sweepArgs(o options) []string {
-	return []string{"-random", fmt.Sprint(o.random), "-pct", fmt.Sprint(o.pct)}
+	return []string{"-random", fmt.Sprint(o.random), "-pct", fmt.Sprint(o.pct), fmt.Sprintf("-marks=%v", o.marks)}
 }
 
 // exec runs the sweep binary with mutant id on (-1: none).
@@ -70,6 +74,12 @@ func (b *build) exec(id int, args []string, timeout time.Duration) (verdict, Sta
 	}
 	if v.Killed {
 		return v, Killed, nil
+	}
+	for _, m := range v.Unreached {
+		if !slices.Contains(b.unreached, m) {
+			v.Reason = "coverage mark " + m + " never reached (the unmutated sweep reaches it)"
+			return v, Marks, nil
+		}
 	}
 	return v, Survived, nil
 }
@@ -104,6 +114,9 @@ func (b *build) checkPreserving(o options) error {
 			return fmt.Errorf("the unmutated sweep fails (%s: %s): fix the code or the sweep first", st, v.Reason)
 		}
 		digests = append(digests, v.Digest)
+		if bin == b {
+			b.unreached = v.Unreached
+		}
 	}
 	if digests[0] != digests[1] {
 		return errors.New("the schema build with no mutant on behaves unlike the plain build (trace digests differ)")

@@ -53,6 +53,7 @@ type options struct {
 	deep     uint64
 	only     string
 	ids      string
+	marks    bool
 	list     bool
 }
 
@@ -69,6 +70,7 @@ func main() {
 	flag.Uint64Var(&o.deep, "deep", 0, "random-walk seeds per family for the seeds-to-detection pass over survivors and PCT-only kills (0: no pass)")
 	flag.StringVar(&o.only, "only", "", "run only the mutants whose id (file:line#index) contains this")
 	flag.StringVar(&o.ids, "ids", "", "run only the mutants numbered in this file (one number a line, e.g. the survivors of an earlier run)")
+	flag.BoolVar(&o.marks, "marks", true, "count a mutant as killed when a coverage mark the unmutated sweep reaches stays at zero (false: runs only)")
 	flag.BoolVar(&o.list, "list", false, "list the mutants and exit")
 	flag.Parse()
 	if flag.NArg() != 0 || o.parallel < 1 || o.timeout <= 0 || o.random+o.pct == 0 {

@@ -33,7 +33,7 @@ func newReport(all []entry, dropped map[int]string, rs []result, o options, d ti
 	r := &report{Found: map[string]int{}, Dropped: map[string]int{}, Results: nil, dropped: dropped, all: all,
 		duration: d, deep: o.deep}
 	r.Options = map[string]any{"sample_per_package": o.sample, "sample_seed": o.seed, "random_seeds": o.random,
-		"pct_seeds": o.pct, "deep_seeds": o.deep, "timeout": o.timeout.String(), "only": o.only}
+		"pct_seeds": o.pct, "deep_seeds": o.deep, "timeout": o.timeout.String(), "only": o.only, "ids": o.ids, "marks": o.marks}
 	for _, e := range all {
 		r.Found[e.Package]++
 		if _, gone := dropped[e.ID]; gone {
@@ -72,7 +72,7 @@ func (r *report) write(stdout io.Writer, dir string) error {
 	return nil
 }
 
-type tally struct{ total, killed, timeout, crashed, survived int }
+type tally struct{ total, killed, timeout, crashed, marks, survived int }
 
 func (t *tally) add(s Status) {
 	t.total++
@@ -83,24 +83,26 @@ func (t *tally) add(s Status) {
 		t.timeout++
 	case Crashed:
 		t.crashed++
+	case Marks:
+		t.marks++
 	case Survived:
 		t.survived++
 	}
 }
 
 func (t tally) row(name string) string {
-	caught := t.killed + t.timeout + t.crashed
+	caught := t.killed + t.timeout + t.crashed + t.marks
 	pct := 0.0
 	if t.total > 0 {
 		pct = 100 * float64(caught) / float64(t.total)
 	}
-	return fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d / %d = %.1f %%\t\n", name, t.total, t.killed, t.timeout, t.crashed,
-		t.survived, caught, t.total, pct)
+	return fmt.Sprintf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d / %d = %.1f %%\t\n", name, t.total, t.killed, t.timeout, t.crashed,
+		t.marks, t.survived, caught, t.total, pct)
 }
 
 func (r *report) table(w io.Writer) {
-	fmt.Fprintf(w, "mutation score: workers' internal invariants off; sweep = random-walk seeds 0..%d and PCT seeds 0..%d of every family\n",
-		asU(r.Options["random_seeds"])-1, asU(r.Options["pct_seeds"])-1)
+	fmt.Fprintf(w, "mutation score: workers' internal invariants off; sweep = random-walk seeds 0..%d and PCT seeds 0..%d of every family; coverage-mark check %v\n",
+		asU(r.Options["random_seeds"])-1, asU(r.Options["pct_seeds"])-1, r.Options["marks"])
 	if s := r.Options["sample_per_package"].(int); s > 0 {
 		fmt.Fprintf(w, "sample: up to %d mutants per package, seed %d\n", s, r.Options["sample_seed"])
 	}
@@ -109,7 +111,7 @@ func (r *report) table(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d mutants found, %d not viable (do not compile)\n", p, r.Found[p], r.Dropped[p])
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprint(tw, "\npackage / operator\tmutants\tkilled\ttimeout\tcrash\tsurvived\tscore\t\n")
+	fmt.Fprint(tw, "\npackage / operator\tmutants\tkilled\ttimeout\tcrash\tmarks\tsurvived\tscore\t\n")
 	byPkg, byOp := map[string]*tally{}, map[string]*tally{}
 	var all tally
 	for _, x := range r.Results {
