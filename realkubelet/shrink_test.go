@@ -19,8 +19,7 @@ var (
 
 func runScript(t *testing.T, moves []Move) Result {
 	t.Helper()
-	var r Result
-	r = Bubble(t, func() Result { return RunMoves(moves) })
+	r := Bubble(t, func() Result { return RunMoves(moves) })
 	return r
 }
 
@@ -49,8 +48,7 @@ func TestShrinkSeed(t *testing.T) {
 	if fam.Generate == nil {
 		t.Fatalf("unknown family %q", *shrinkFamily)
 	}
-	var r Result
-	r = Bubble(t, func() Result { return RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+	r := Bubble(t, func() Result { return RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkInv) }
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
@@ -81,8 +79,7 @@ func TestReplaySeed(t *testing.T) {
 		if f.Name != *shrinkFamily {
 			continue
 		}
-		var r Result
-		r = Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
 		for _, fd := range r.Findings {
 			fmt.Printf("# finding: %s\n", fd)

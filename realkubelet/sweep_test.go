@@ -35,8 +35,7 @@ func TestSweep(t *testing.T) {
 		famFailed := 0
 		for i := range *sweepSeeds {
 			seed := *sweepStart + uint64(i)
-			var r Result
-			r = Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
 			total++
 			if r.Failed() {
 				failed++
