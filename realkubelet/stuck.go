@@ -28,8 +28,8 @@ import (
 // Bubble recovers the panic that follows, so the sweep goes on.
 //
 // Limit: a goroutine that spins, or blocks on a mutex held forever, is not
-// durably blocked, so synctest.Wait never returns and the run hangs; go
-// test's -timeout (realrun gate sets one) ends the process then.
+// durably blocked, so synctest.Wait never returns and the run hangs until
+// the test binary's -test.timeout (realrun gate's sweeps: 60m) kills it.
 
 // Bubble runs run in a synctest bubble and returns its result. If the run
 // left blocked goroutines behind, the runtime's panic is recovered and the

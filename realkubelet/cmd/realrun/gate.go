@@ -91,7 +91,7 @@ func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+form
 // sweep runs TestGateSweep on one side: every run's finding keys.
 func (sd side) sweep(o options, moduleDir, file string, secs *float64) (map[runKey][]string, error) {
 	t0 := time.Now()
-	args := []string{"-test.run", "^TestGateSweep$", "-test.timeout", "0", "-sweep", strconv.Itoa(o.seeds),
+	args := []string{"-test.run", "^TestGateSweep$", "-test.timeout", "60m", "-sweep", strconv.Itoa(o.seeds),
 		"-sweep.start", strconv.FormatUint(o.start, 10), "-gate.modes", o.modes, "-gate.out", file}
 	if o.scenario != "all" {
 		args = append(args, "-sweep.family", o.scenario)
