@@ -264,22 +264,54 @@ func selectMutants(names []string) ([]world.Mutant, error) {
 // family under every gate strategy and returns the failing runs (the gate
 // fails if there is any), sorted, and how many runs were made.
 func CorrectCodeCheck(seeds uint64, parallel int) ([]Run, int) {
+	r := CorrectCode(seeds, parallel)
+	return r.Failed, r.Runs
+}
+
+// CorrectReport is the correct code's part of the gate.
+type CorrectReport struct {
+	Failed []Run // sorted by family, strategy, seed
+	Runs   int
+	// Reached counts, per family and coverage mark, the runs that reached
+	// the mark (over every strategy).
+	Reached map[string]map[string]uint64
+}
+
+// CorrectCode is CorrectCodeCheck that also counts the coverage marks
+// each family reached. Runs are made in batches of parallel; the report
+// does not depend on parallel.
+func CorrectCode(seeds uint64, parallel int) CorrectReport {
+	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {
 		runs = append(runs, RunsFor(world.Mutant{Families: []string{f.Name}}, 0, seeds)...)
+		rep.Reached[f.Name] = map[string]uint64{}
 	}
-	total := len(runs)
-	var failed []Run
-	for len(runs) > 0 {
-		i, _, _ := firstFailure(runs, run.CheckOptions{}, parallel)
-		if i < 0 {
-			break
+	rep.Runs = len(runs)
+	parallel = max(parallel, 1)
+	for lo := 0; lo < len(runs); lo += parallel {
+		batch := runs[lo:min(lo+parallel, len(runs))]
+		results := make([]run.Result, len(batch))
+		var wg sync.WaitGroup
+		for i := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], _ = runOne(batch[i], run.CheckOptions{})
+			}()
 		}
-		failed = append(failed, runs[i])
-		runs = runs[i+1:]
+		wg.Wait()
+		for i, r := range results {
+			if r.Failed() {
+				rep.Failed = append(rep.Failed, batch[i])
+			}
+			for _, m := range r.Marks {
+				rep.Reached[batch[i].Family][m]++
+			}
+		}
 	}
-	slices.SortFunc(failed, func(a, b Run) int {
+	slices.SortFunc(rep.Failed, func(a, b Run) int {
 		return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Strategy, b.Strategy), cmp.Compare(a.Seed, b.Seed))
 	})
-	return failed, total
+	return rep
 }

@@ -41,7 +41,7 @@ func (w *World) startEpoch() {
 	rt := &worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
 	w.Queue = workers.NewQueue(rt)
 	syncer := &kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
-	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: w.Runtime, Queue: w.Queue,
+	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: cacheView{w.Runtime, w}, Queue: w.Queue,
 		NoAssertions: w.internalOff})
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.

@@ -116,6 +116,13 @@ type World struct {
 	actorsRunning  int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
+	// shapes are the input shapes drawn (shapes.go); created, the UIDs
+	// created so far (a later create reuses the UID).
+	shapes  map[string]bool
+	created map[string]bool
+	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
+	// read (cacheView): the call's input, reported at its return.
+	cacheReads map[string]model.CacheView
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,
@@ -128,7 +135,8 @@ type World struct {
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
+	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{},
+		cacheReads: map[string]model.CacheView{}}
 	w.Runtime = NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {

@@ -31,8 +31,10 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "gate runs every mutant of `simrun list` against its scenario families under the random and\n" +
 			"pct strategies, from several start seeds, and the correct code on every family. It prints, per\n" +
 			"mutant: caught, the first failing run, the median seeds-to-detection (runs until the first\n" +
-			"failure), what fired and the failing plan's length. Exit 1 if a mutant survives its budget or\n" +
-			"the correct code fails any run. Only the wall-time column depends on the machine.",
+			"failure), what fired and the failing plan's length. Exit 1 if a mutant survives its budget, the\n" +
+			"correct code fails any run, or a family's declared coverage mark stays at zero over\n" +
+			"--correct-seeds of at least the family's minimum (simrun list; fewer seeds: a warning).\n" +
+			"Only the wall-time column depends on the machine.",
 		Example: "  simrun gate\n  simrun gate --seeds 100 --start-seeds 3 --no-timing\n  simrun gate --mutant B2 --mutant G4",
 		Args:    cobra.NoArgs,
 		RunE:    func(*cobra.Command, []string) error { return runGate(f, stdout, stderr) },
@@ -80,7 +82,8 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	survivors := printGateTable(stdout, rows, f)
-	failed, runs := gate.CorrectCodeCheck(f.correctSeeds, f.parallel)
+	correct := gate.CorrectCode(f.correctSeeds, f.parallel)
+	failed, runs := correct.Failed, correct.Runs
 	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %d strategies), %d failed\n",
 		runs, f.correctSeeds, len(plan.Families()), len(gate.Strategies()), len(failed))
 	for _, run := range failed {
@@ -90,8 +93,14 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	if !f.noTiming {
 		fmt.Fprintf(stderr, "gate took %.1fs\n", time.Since(began).Seconds())
 	}
-	if survivors > 0 || len(failed) > 0 {
-		fmt.Fprintf(stdout, "GATE FAILED: %d mutant(s) survived, the correct code failed %d run(s)\n", survivors, len(failed))
+	unreached := 0
+	for _, fam := range plan.Families() {
+		reached := correct.Reached[fam.Name]
+		unreached += unreachedMarks(stdout, stderr, fam.Name, f.correctSeeds, func(m string) uint64 { return reached[m] })
+	}
+	if survivors > 0 || len(failed) > 0 || unreached > 0 {
+		fmt.Fprintf(stdout, "GATE FAILED: %d mutant(s) survived, the correct code failed %d run(s), %d coverage mark(s) unreached\n",
+			survivors, len(failed), unreached)
 		return errChecksFailed
 	}
 	fmt.Fprintf(stdout, "gate passed: %d mutants caught\n", len(rows))

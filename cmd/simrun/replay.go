@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
@@ -173,9 +174,9 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 		Short: "List scenario families, strategies and mutants",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintln(stdout, "families:")
+			fmt.Fprintln(stdout, "families (name, then the coverage marks a sweep of at least the minimum seeds must reach):")
 			for _, f := range plan.Families() {
-				fmt.Fprintf(stdout, "  %s\n", f.Name)
+				fmt.Fprintf(stdout, "  %s\n      marks (minimum %d seeds): %s\n", f.Name, f.MinimumSeeds(), strings.Join(f.Marks, ", "))
 			}
 			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
 			printMutants(stdout)
