@@ -99,7 +99,7 @@ func lastLine(s string) string {
 // guards changed behaviour and no verdict of this run would mean anything.
 func (b *build) checkPreserving(o options) error {
 	plain := build{bin: filepath.Join(filepath.Dir(b.bin), "plain")}
-	cmd := exec.Command("go", "build", "-o", plain.bin, "./internal/mutation/sweep")
+	cmd := exec.CommandContext(runCtx, "go", "build", "-o", plain.bin, "./internal/mutation/sweep")
 	cmd.Dir = o.root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("plain build: %v\n%s", err, out)
