@@ -12,6 +12,7 @@ import (
 
 type replayFlags struct {
 	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
+	input                                                                         string
 	depth                                                                         int
 	reportPath                                                                    string
 }
@@ -40,6 +41,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "seed to replay")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.StringVar(&f.input, "input", "", "replay a guided run by its input (the g1:… token run --strategy guided prints) instead of a seed")
 	fl.IntVar(&f.depth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
@@ -51,8 +53,11 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 }
 
 func runReplay(f replayFlags, stdout io.Writer) error {
+	if f.input != "" {
+		return runReplayInput(f, stdout)
+	}
 	if f.scenario == "" || f.seed == "" {
-		return usagef("replay needs --scenario and --seed")
+		return usagef("replay needs --scenario and --seed (or --input)")
 	}
 	fams, err := familiesNamed(f.scenario)
 	if err != nil || len(fams) != 1 {
@@ -61,6 +66,9 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	s, err := parseSeed(f.seed)
 	if err != nil {
 		return err
+	}
+	if f.strategy == "guided" {
+		return usagef("--strategy guided replays a run by its --input, not by --seed")
 	}
 	st, err := strategyNamed(f.strategy, f.depth)
 	if err != nil {
@@ -79,9 +87,20 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant)
 	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
 		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
+	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+		return err
+	}
+	if err := replayReport(f, fams[0], s, st, rp.Failed(), stdout); err != nil {
+		return err
+	}
+	return f.replayVerdict(rp, expected, stdout)
+}
+
+// printReplay writes the replay's files and prints its verdict and hash.
+func (f replayFlags) printReplay(rp run.Replayed, expected []string, reproduceCmd string, stdout io.Writer) error {
 	r := rp.Result
 	got := traceLines(rp.Trace)
-	d, diverged := firstDivergence(expected, got)
+	d, _ := firstDivergence(expected, got)
 	if expected != nil && d.want == "" && d.line == len(expected)+1 {
 		return usagef("%s: truncated trace file: it matches the replay's first %d records of %d, then ends",
 			f.expectPath, len(expected), len(got))
@@ -93,9 +112,14 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	for _, v := range r.Violations {
 		fmt.Fprintf(stdout, "  %s\n", v)
 	}
-	if err := replayReport(f, fams[0], s, st, r.Failed(), stdout); err != nil {
-		return err
-	}
+	return nil
+}
+
+// replayVerdict compares the replay with --expect's trace and returns the
+// exit: diverged, failed or passed.
+func (f replayFlags) replayVerdict(rp run.Replayed, expected []string, stdout io.Writer) error {
+	r := rp.Result
+	d, diverged := firstDivergence(expected, traceLines(rp.Trace))
 	switch {
 	case expected == nil:
 	case diverged:
