@@ -6,73 +6,110 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/podsim/podsim/oracle/coverage"
 )
 
-// MaxEntries bounds a corpus: past it, the entry that found least (the
-// oldest of those) makes room.
-const MaxEntries = 1000
+// MaxEntries bounds a corpus: past it, the oldest entry that owns no
+// coverage key (else the oldest) makes room.
+const MaxEntries = 2000
 
-// Entry is a corpus input and how many new tuples and transitions it
-// reached when it joined.
+// Entry is a corpus input, its id (in order of joining) and how many
+// coverage keys it reached first.
 type Entry struct {
+	ID    uint64
 	Input Input
 	Found int
 }
 
+// key is one tuple or transition: how many runs reached it, and the entry
+// that reached it first.
+type key struct {
+	name  string // "tuple <t>" or "transition <a>><b>"
+	hits  uint64
+	owner uint64
+}
+
 // Corpus is one family's kept inputs and the coverage every run so far
-// reached.
+// reached, with how often.
 type Corpus struct {
 	Family  string
 	Runs    uint64 // runs the loop made over this corpus, across resumes
 	Entries []Entry
-	tuples  map[string]bool
-	trans   map[string]bool
+	nextID  uint64
+	keys    []key          // in order of discovery
+	index   map[string]int // key name → keys index
+	tuples  int
 }
 
 // NewCorpus returns an empty corpus of family.
 func NewCorpus(family string) *Corpus {
-	return &Corpus{Family: family, tuples: map[string]bool{}, trans: map[string]bool{}}
+	return &Corpus{Family: family, index: map[string]int{}}
 }
 
 // Tuples and Transitions count the distinct ones reached so far.
-func (c *Corpus) Tuples() int      { return len(c.tuples) }
-func (c *Corpus) Transitions() int { return len(c.trans) }
+func (c *Corpus) Tuples() int      { return c.tuples }
+func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples }
 
-// Merge folds one run's coverage in and returns how much of it was new;
-// if any was, in joins the corpus.
+// Merge folds one run's coverage in and returns how many keys it reached
+// first; if any, in joins the corpus as their owner.
 func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	found := 0
-	for _, t := range cov.Tuples {
-		if !c.tuples[t] {
-			c.tuples[t] = true
-			found++
+	note := func(name string) {
+		if i, ok := c.index[name]; ok {
+			c.keys[i].hits++
+			return
 		}
+		c.index[name] = len(c.keys)
+		c.keys = append(c.keys, key{name: name, hits: 1, owner: c.nextID})
+		if strings.HasPrefix(name, "tuple ") {
+			c.tuples++
+		}
+		found++
+	}
+	for _, t := range cov.Tuples {
+		note("tuple " + t)
 	}
 	for _, t := range cov.TransitionKeys() {
-		if !c.trans[t] {
-			c.trans[t] = true
-			found++
-		}
+		note("transition " + t)
 	}
 	if found == 0 {
 		return 0
 	}
 	if len(c.Entries) >= MaxEntries {
-		least := 0
-		for i, e := range c.Entries {
-			if e.Found < c.Entries[least].Found {
-				least = i
-			}
-		}
-		c.Entries = slices.Delete(c.Entries, least, least+1)
+		c.evict()
 	}
-	c.Entries = append(c.Entries, Entry{Input: in, Found: found})
+	c.Entries = append(c.Entries, Entry{ID: c.nextID, Input: in, Found: found})
+	c.nextID++
 	return found
+}
+
+// evict drops the oldest entry that owns no key, else the oldest.
+func (c *Corpus) evict() {
+	owners := map[uint64]bool{}
+	for _, k := range c.keys {
+		owners[k.owner] = true
+	}
+	drop := 0
+	for i, e := range c.Entries {
+		if !owners[e.ID] {
+			drop = i
+			break
+		}
+	}
+	c.Entries = append(c.Entries[:drop], c.Entries[drop+1:]...)
+}
+
+// entry returns the entry with id, if still kept.
+func (c *Corpus) entry(id uint64) (Entry, bool) {
+	for _, e := range c.Entries {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return Entry{}, false
 }
 
 // corpusHeader opens a corpus file.
@@ -81,20 +118,18 @@ const corpusHeader = "podsim guided corpus v1"
 // Path is where Save writes family's corpus under dir.
 func Path(dir, family string) string { return filepath.Join(dir, family+".corpus") }
 
-// Save writes the corpus to Path(dir, c.Family): sorted, no timestamps, so
-// the same corpus is the same bytes. It writes a temporary file and renames
-// it, so an interrupted save leaves the old corpus.
+// Save writes the corpus to Path(dir, c.Family): keys in order of
+// discovery, entries in order of joining, no timestamps, so the same
+// corpus is the same bytes. It writes a temporary file and renames it, so
+// an interrupted save leaves the old corpus.
 func (c *Corpus) Save(dir string) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\n", corpusHeader, c.Family, c.Runs)
-	for _, t := range sortedKeys(c.tuples) {
-		fmt.Fprintf(&b, "tuple %s\n", t)
-	}
-	for _, t := range sortedKeys(c.trans) {
-		fmt.Fprintf(&b, "transition %s\n", t)
+	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\nnext %d\n", corpusHeader, c.Family, c.Runs, c.nextID)
+	for _, k := range c.keys {
+		fmt.Fprintf(&b, "key %d %d %s\n", k.hits, k.owner, k.name)
 	}
 	for _, e := range c.Entries {
-		fmt.Fprintf(&b, "entry %d %s\n", e.Found, e.Input.Token())
+		fmt.Fprintf(&b, "entry %d %d %s\n", e.ID, e.Found, e.Input.Token())
 	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
@@ -137,44 +172,64 @@ func (c *Corpus) parseLine(n int, line string) error {
 		}
 		return nil
 	}
-	key, rest, _ := strings.Cut(line, " ")
-	switch key {
+	word, rest, _ := strings.Cut(line, " ")
+	switch word {
 	case "family":
 		if rest != c.Family {
 			return fmt.Errorf("corpus of family %q, not %q", rest, c.Family)
 		}
-	case "runs":
+	case "runs", "next":
 		v, err := strconv.ParseUint(rest, 10, 64)
 		if err != nil {
-			return fmt.Errorf("bad run count %q", rest)
+			return fmt.Errorf("bad %s %q", word, rest)
 		}
-		c.Runs = v
-	case "tuple":
-		c.tuples[rest] = true
-	case "transition":
-		c.trans[rest] = true
+		if word == "runs" {
+			c.Runs = v
+		} else {
+			c.nextID = v
+		}
+	case "key":
+		return c.parseKey(rest)
 	case "entry":
-		found, token, _ := strings.Cut(rest, " ")
-		f, err := strconv.Atoi(found)
-		if err != nil {
-			return fmt.Errorf("bad entry %q", found)
-		}
-		in, err := ParseToken(token)
-		if err != nil {
-			return err
-		}
-		c.Entries = append(c.Entries, Entry{Input: in, Found: f})
+		return c.parseEntry(rest)
 	default:
-		return fmt.Errorf("unknown line %q", key)
+		return fmt.Errorf("unknown line %q", word)
 	}
 	return nil
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+func (c *Corpus) parseKey(rest string) error {
+	f := strings.SplitN(rest, " ", 3)
+	if len(f) != 3 || !(strings.HasPrefix(f[2], "tuple ") || strings.HasPrefix(f[2], "transition ")) {
+		return fmt.Errorf("bad key %q", rest)
 	}
-	slices.Sort(out)
-	return out
+	hits, err1 := strconv.ParseUint(f[0], 10, 64)
+	owner, err2 := strconv.ParseUint(f[1], 10, 64)
+	if err1 != nil || err2 != nil || c.index[f[2]] != 0 || len(c.keys) > 0 && c.keys[0].name == f[2] {
+		return fmt.Errorf("bad key %q", rest)
+	}
+	c.index[f[2]] = len(c.keys)
+	c.keys = append(c.keys, key{name: f[2], hits: hits, owner: owner})
+	if strings.HasPrefix(f[2], "tuple ") {
+		c.tuples++
+	}
+	return nil
+}
+
+func (c *Corpus) parseEntry(rest string) error {
+	f := strings.SplitN(rest, " ", 3)
+	if len(f) != 3 {
+		return fmt.Errorf("bad entry %q", rest)
+	}
+	id, err1 := strconv.ParseUint(f[0], 10, 64)
+	found, err2 := strconv.Atoi(f[1])
+	if err1 != nil || err2 != nil || id >= c.nextID {
+		return fmt.Errorf("bad entry %q", rest)
+	}
+	in, err := ParseToken(f[2])
+	if err != nil {
+		return err
+	}
+	c.Entries = append(c.Entries, Entry{ID: id, Input: in, Found: found})
+	return nil
 }

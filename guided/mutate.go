@@ -8,30 +8,54 @@ import (
 )
 
 // freshOneIn: one input in freshOneIn is a fresh seed, not a mutation.
-const freshOneIn = 4
+const freshOneIn = 8
 
 // next draws the input of run g: a fresh seed, or a mutation of a corpus
 // entry. rng is the run's own stream, derived from the loop's seed and g.
 func next(rng sim.Source, c *Corpus, loopSeed, g uint64) Input {
 	if len(c.Entries) == 0 || rng.Intn(freshOneIn) == 0 {
-		return SeedInput(loopSeed + g)
+		in := SeedInput(loopSeed + g)
+		if rng.Intn(biasOneIn) == 0 {
+			in.Faults.Bias = biases[rng.Intn(len(biases))]
+		}
+		return in
 	}
 	in := clone(parent(rng, c))
 	tails := func(k int) uint64 { return sim.Derive(loopSeed, fmt.Sprintf("guided/tail/%d/%d", g, k)) }
-	for k, n := 0, 1+rng.Intn(3); k < n; k++ {
+	for k, n := 0, 1+rng.Intn(4)/3; k < n; k++ {
 		mutate(rng, c, &in, tails(k))
 	}
 	return in
 }
 
-// parent picks a corpus entry: the one of two drawn at random that found
-// more (a tournament, so rare-state finders breed more often).
+// biasOneIn: one fresh input in biasOneIn has biased faults, with a
+// Stream.Bias drawn from biases (BUGGIFY: the plan's own fault kinds, at
+// the top of their draws far more often than their rates say).
+const biasOneIn = 4
+
+var biases = []int{4, 16, 64}
+
+// rarestOf is how many coverage keys parent draws to find a rare one.
+const rarestOf = 32
+
+// parent picks a corpus entry near a rarely reached state: of rarestOf
+// coverage keys drawn at random, the one the fewest runs reached, and the
+// entry that reached it first (a random entry if that one was evicted).
+// So the loop spends its runs next to the states it has seen least.
 func parent(rng sim.Source, c *Corpus) Input {
-	a, b := c.Entries[rng.Intn(len(c.Entries))], c.Entries[rng.Intn(len(c.Entries))]
-	if b.Found > a.Found {
-		a = b
+	best := -1
+	for i := 0; i < rarestOf && len(c.keys) > 0; i++ {
+		k := rng.Intn(len(c.keys))
+		if best < 0 || c.keys[k].hits < c.keys[best].hits {
+			best = k
+		}
 	}
-	return a.Input
+	if best >= 0 {
+		if e, ok := c.entry(c.keys[best].owner); ok {
+			return e.Input
+		}
+	}
+	return c.Entries[rng.Intn(len(c.Entries))].Input
 }
 
 func clone(in Input) Input {
@@ -53,13 +77,13 @@ const (
 	nOps
 )
 
-// mutate applies one mutation to one stream of in: the schedule half the
-// time, the plan or the faults a quarter each.
+// mutate applies one mutation to one stream of in: the plan or the
+// schedule 2 times in 5 each, the faults 1 in 5.
 func mutate(rng sim.Source, c *Corpus, in *Input, tail uint64) {
-	which := rng.Intn(4)
-	s := [...]*Stream{&in.Plan, &in.Faults, &in.Schedule, &in.Schedule}[which]
+	which := rng.Intn(5)
+	s := [...]*Stream{&in.Plan, &in.Faults, &in.Schedule, &in.Schedule, &in.Plan}[which]
 	other := c.Entries[rng.Intn(len(c.Entries))].Input
-	otherStream := [...]Stream{other.Plan, other.Faults, other.Schedule, other.Schedule}[which]
+	otherStream := [...]Stream{other.Plan, other.Faults, other.Schedule, other.Schedule, other.Plan}[which]
 	op := rng.Intn(nOps)
 	if op == opBias && s != &in.Faults {
 		op = opReseed
@@ -92,6 +116,6 @@ func mutate(rng sim.Source, c *Corpus, in *Input, tail uint64) {
 		*s = Stream{Choices: slices.Clone(otherStream.Choices), Tail: otherStream.Tail, Seeded: otherStream.Seeded,
 			Bias: otherStream.Bias}
 	case opBias:
-		s.Choices, s.Tail, s.Seeded, s.Bias = s.Choices[:at], tail, true, [...]int{4, 16, 64}[rng.Intn(3)]
+		s.Choices, s.Tail, s.Seeded, s.Bias = s.Choices[:at], tail, true, biases[rng.Intn(len(biases))]
 	}
 }

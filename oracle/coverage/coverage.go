@@ -6,7 +6,7 @@
 // nothing. The guided strategy keeps the runs that reach tuples or
 // transitions no earlier run reached.
 //
-// A tuple has six fields, separated by '|':
+// A tuple has seven fields, separated by '|':
 //
 //	state    the SPEC §1.2 state the query answers show (P S TR T D F), or
 //	         "?" before the first answer (or on a target without Workers)
@@ -21,6 +21,9 @@
 //	         head (first in line for its full name), queued (behind another)
 //	world    the kubelet actors' phase: run, shutdown, shut (shutdown
 //	         done), with "+restarted" after a kubelet restart
+//	call     the kind of the newest UpdatePod for the pod (- sync update
+//	         create kill, "rt-" before it for a runtime-only one, "+del"
+//	         after it once the pod carries a deletion timestamp)
 package coverage
 
 import (
@@ -55,6 +58,7 @@ func (c Coverage) TransitionKeys() []string {
 // pod is what the tracker knows of one UID.
 type pod struct {
 	state, work, pending, kill string
+	call                       string
 	cancelled, started, static bool
 	fullName                   string
 	grace                      int64 // the kill's grace, while kill is grace or short
@@ -83,7 +87,7 @@ func New() *Tracker {
 func (t *Tracker) pod(uid string) *pod {
 	p := t.pods[uid]
 	if p == nil {
-		p = &pod{state: "?", work: "-", pending: "-", kill: "-"}
+		p = &pod{state: "?", work: "-", pending: "-", kill: "-", call: "-"}
 		t.pods[uid] = p
 		t.order = append(t.order, uid)
 	}
@@ -162,6 +166,13 @@ func (t *Tracker) update(in model.UpdatePod) {
 	if in.Type == model.Create && p.done {
 		// A create after the record finished is a new incarnation.
 		*p = pod{state: p.state, work: "-", pending: "-", kill: "-", static: p.static, fullName: p.fullName, last: p.last}
+	}
+	p.call = updateName(in.Type)
+	if in.RuntimeOnly {
+		p.call = "rt-" + p.call
+	}
+	if in.Pod.DeletionTimestamp {
+		p.call += "+del"
 	}
 	if p.work != "-" {
 		p.pending = updateName(in.Type)
@@ -255,7 +266,7 @@ func (t *Tracker) tuple(uid string, p *pod) string {
 	if t.restart {
 		world += "+restarted"
 	}
-	return strings.Join([]string{p.state, work, p.pending, kill, t.staticPosition(uid, p), world}, "|")
+	return strings.Join([]string{p.state, work, p.pending, kill, t.staticPosition(uid, p), world, p.call}, "|")
 }
 
 // staticPosition places a static pod in its full name's start line: the
