@@ -153,3 +153,68 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
+
+// TestMeasureCoverage prints, per family, the distinct tuples and
+// transitions the union of the first N runs reached, random seeds 0..N-1
+// against the guided loop of seed 0, at each N of PODSIM_GUIDED_AT
+// (default 100,1000), and counts failures (on the correct code: false
+// alarms).
+func TestMeasureCoverage(t *testing.T) {
+	if os.Getenv("PODSIM_GUIDED_MEASURE") == "" {
+		t.Skip("PODSIM_GUIDED_MEASURE not set (make guided-measure)")
+	}
+	var at []int
+	for _, s := range strings.Split(cmpOr(os.Getenv("PODSIM_GUIDED_AT"), "100,1000"), ",") {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at = append(at, n)
+	}
+	last := at[len(at)-1]
+	only := os.Getenv("PODSIM_GUIDED_FAMILIES")
+	fmt.Println("| family | strategy | " + strings.Trim(fmt.Sprint(at), "[]") + " (tuples/transitions) | failed |")
+	for _, f := range plan.Families() {
+		if only != "" && !slices.Contains(strings.Split(only, ","), f.Name) {
+			continue
+		}
+		for _, name := range []string{"random", "guided"} {
+			growth := newGrowth()
+			var cells []string
+			record := func(i int, r run.Result) {
+				growth.add(r)
+				if slices.Contains(at, i+1) {
+					cells = append(cells, fmt.Sprintf("%d/%d", len(growth.tuples), len(growth.trans)))
+				}
+			}
+			if name == "guided" {
+				Loop(context.Background(), f, NewCorpus(f.Name), Options{Runs: uint64(last), Parallel: 2},
+					func(o Outcome) { record(int(o.Index), o.Result) })
+			} else {
+				for i := 0; i < last; i++ {
+					record(i, run.RunSeed(f, uint64(i), sim.RandomWalk{}, run.CheckOptions{}))
+				}
+			}
+			fmt.Printf("| %s | %s | %s | %d |\n", f.Name, name, strings.Join(cells, " "), growth.failed)
+		}
+	}
+}
+
+type growth struct {
+	tuples, trans map[string]bool
+	failed        int
+}
+
+func newGrowth() *growth { return &growth{tuples: map[string]bool{}, trans: map[string]bool{}} }
+
+func (g *growth) add(r run.Result) {
+	for _, t := range r.Coverage.Tuples {
+		g.tuples[t] = true
+	}
+	for _, t := range r.Coverage.TransitionKeys() {
+		g.trans[t] = true
+	}
+	if r.Failed() {
+		g.failed++
+	}
+}
