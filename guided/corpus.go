@@ -37,7 +37,10 @@ type key struct {
 type Corpus struct {
 	Family  string
 	Runs    uint64 // runs the loop made over this corpus, across resumes
-	Entries []Entry
+	// The yield of fresh and mutated inputs: runs, and runs that reached
+	// a new key (freshShare).
+	FreshRuns, FreshHits, MutatedRuns, MutatedHits uint64
+	Entries                                        []Entry
 	nextID  uint64
 	keys    []key          // in order of discovery
 	index   map[string]int // key name → keys index
@@ -124,7 +127,8 @@ func Path(dir, family string) string { return filepath.Join(dir, family+".corpus
 // an interrupted save leaves the old corpus.
 func (c *Corpus) Save(dir string) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\nnext %d\n", corpusHeader, c.Family, c.Runs, c.nextID)
+	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\nnext %d\nyield %d %d %d %d\n", corpusHeader, c.Family, c.Runs, c.nextID,
+		c.FreshRuns, c.FreshHits, c.MutatedRuns, c.MutatedHits)
 	for _, k := range c.keys {
 		fmt.Fprintf(&b, "key %d %d %s\n", k.hits, k.owner, k.name)
 	}
@@ -187,6 +191,10 @@ func (c *Corpus) parseLine(n int, line string) error {
 			c.Runs = v
 		} else {
 			c.nextID = v
+		}
+	case "yield":
+		if n, err := fmt.Sscanf(rest, "%d %d %d %d", &c.FreshRuns, &c.FreshHits, &c.MutatedRuns, &c.MutatedHits); n != 4 || err != nil {
+			return fmt.Errorf("bad yield %q", rest)
 		}
 	case "key":
 		return c.parseKey(rest)

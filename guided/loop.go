@@ -36,6 +36,7 @@ type Outcome struct {
 	Input  Input
 	Result run.Result
 	New    int
+	Fresh  bool          // a fresh seed's input, not a mutation
 	Trace  string        // the canonical trace of a failing run ("" if it passed)
 	Took   time.Duration // wall time of the run (progress and --junit only)
 }
@@ -82,17 +83,32 @@ func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Ou
 		for i := range outs {
 			g := c.Runs + uint64(i)
 			rng := sim.NewPCG(sim.Derive(o.Seed, fmt.Sprintf("guided/%s/%d", f.Name, g)))
-			outs[i] = Outcome{Index: g, Input: next(rng, c, o.Seed, g)}
+			in, fresh := next(rng, c, o.Seed, g)
+			outs[i] = Outcome{Index: g, Input: in, Fresh: fresh}
 		}
 		runBatch(f, outs, o)
 		for i := range outs {
 			outs[i].New = c.Merge(outs[i].Input, outs[i].Result.Coverage)
+			c.count(outs[i].Fresh, outs[i].New > 0)
 			emit(outs[i])
 		}
 		c.Runs += n
 		made += n
 	}
 	return made
+}
+
+// count adds one run to the yield of its kind.
+func (c *Corpus) count(fresh, hit bool) {
+	h := uint64(0)
+	if hit {
+		h = 1
+	}
+	if fresh {
+		c.FreshRuns, c.FreshHits = c.FreshRuns+1, c.FreshHits+h
+	} else {
+		c.MutatedRuns, c.MutatedHits = c.MutatedRuns+1, c.MutatedHits+h
+	}
 }
 
 // runBatch runs every input of outs, at most o.Parallel at once, each

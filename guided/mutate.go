@@ -7,25 +7,38 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// freshOneIn: one input in freshOneIn is a fresh seed, not a mutation.
-const freshOneIn = 8
-
 // next draws the input of run g: a fresh seed, or a mutation of a corpus
-// entry. rng is the run's own stream, derived from the loop's seed and g.
-func next(rng sim.Source, c *Corpus, loopSeed, g uint64) Input {
-	if len(c.Entries) == 0 || rng.Intn(freshOneIn) == 0 {
-		in := SeedInput(loopSeed + g)
+// entry, in the proportion freshShare says; fresh reports which. rng is
+// the run's own stream, derived from the loop's seed and g.
+func next(rng sim.Source, c *Corpus, loopSeed, g uint64) (in Input, fresh bool) {
+	if len(c.Entries) == 0 || rng.Intn(shareUnit) < c.freshShare() {
+		in = SeedInput(loopSeed + g)
 		if rng.Intn(biasOneIn) == 0 {
 			in.Faults.Bias = biases[rng.Intn(len(biases))]
 		}
-		return in
+		return in, true
 	}
-	in := clone(parent(rng, c))
+	in = clone(parent(rng, c))
 	tails := func(k int) uint64 { return sim.Derive(loopSeed, fmt.Sprintf("guided/tail/%d/%d", g, k)) }
 	for k, n := 0, 1+rng.Intn(4)/3; k < n; k++ {
 		mutate(rng, c, &in, tails(k))
 	}
-	return in
+	return in, false
+}
+
+// shareUnit is the denominator of freshShare.
+const shareUnit = 64
+
+// freshShare is the share of fresh inputs, in 1/shareUnit: a two-armed
+// bandit over the yield (runs that reached a new key, +1, over runs, +2) of
+// fresh and mutated inputs so far, kept within [1/8, 7/8]. A family whose
+// plans are varied (the swarms) gets more fresh seeds; one whose states
+// lie deep in a few plans gets more mutations.
+func (c *Corpus) freshShare() int {
+	fHit, fRuns := c.FreshHits+1, c.FreshRuns+2
+	mHit, mRuns := c.MutatedHits+1, c.MutatedRuns+2
+	num, den := fHit*mRuns, fHit*mRuns+mHit*fRuns
+	return min(max(int(shareUnit*num/den), shareUnit/8), shareUnit*7/8)
 }
 
 // biasOneIn: one fresh input in biasOneIn has biased faults, with a

@@ -199,7 +199,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 			for _, f := range plan.Families() {
 				fmt.Fprintf(stdout, "  %s\n", f.Name)
 			}
-			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
+			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)\n  guided (run only: a coverage-guided corpus loop, --corpus DIR; replay --input)")
 			printMutants(stdout)
 			return nil
 		},
