@@ -35,16 +35,16 @@ type key struct {
 // Corpus is one family's kept inputs and the coverage every run so far
 // reached, with how often.
 type Corpus struct {
-	Family  string
-	Runs    uint64 // runs the loop made over this corpus, across resumes
+	Family string
+	Runs   uint64 // runs the loop made over this corpus, across resumes
 	// The yield of fresh and mutated inputs: runs, and runs that reached
 	// a new key (freshShare).
 	FreshRuns, FreshHits, MutatedRuns, MutatedHits uint64
 	Entries                                        []Entry
-	nextID  uint64
-	keys    []key          // in order of discovery
-	index   map[string]int // key name → keys index
-	tuples  int
+	nextID                                         uint64
+	keys                                           []key          // in order of discovery
+	index                                          map[string]int // key name → keys index
+	tuples                                         int
 }
 
 // NewCorpus returns an empty corpus of family.

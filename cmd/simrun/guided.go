@@ -103,26 +103,20 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if f.reportPath != "" {
 		return usagef("--report is not available with --input yet: use --out, --trace or --timeline")
 	}
-	fams, err := familiesNamed(f.scenario)
-	if err != nil || len(fams) != 1 {
-		return usagef("replay needs one scenario, got %q", f.scenario)
+	fam, err := oneFamily("replay", f.scenario)
+	if err != nil {
+		return err
 	}
 	in, err := guidedInput(f.input)
 	if err != nil {
 		return err
 	}
-	if err := validMutant(f.mutant); err != nil {
-		return err
-	}
-	if err := f.checkOutputs(); err != nil {
-		return err
-	}
-	expected, err := readExpectedTrace(f.expectPath)
+	expected, err := f.prepare()
 	if err != nil {
 		return err
 	}
-	reproduceCmd := guidedReproduce(fams[0].Name, in, f.mutant)
-	rp := guided.Replay(fams[0], in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
+	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant)
+	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
 	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
 		return err
 	}
@@ -135,9 +129,9 @@ func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if f.scenario == "" || f.seed != "" || f.out == "" {
 		return usagef("shrink --input needs --scenario, --out and no --seed")
 	}
-	fams, err := familiesNamed(f.scenario)
-	if err != nil || len(fams) != 1 {
-		return usagef("shrink needs one scenario, got %q", f.scenario)
+	fam, err := oneFamily("shrink", f.scenario)
+	if err != nil {
+		return err
 	}
 	in, err := guidedInput(f.input)
 	if err != nil {
@@ -156,7 +150,7 @@ func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 		return usagef("%s exists: pass --force to overwrite it", f.out)
 	}
 	opts := run.CheckOptions{Mutant: f.mutant}
-	c, r := guided.Case(fams[0], in, opts)
-	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fams[0].Name, in.Token()) + mutantArg(f.mutant)
+	c, r := guided.Case(fam, in, opts)
+	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + mutantArg(f.mutant)
 	return shrinkCase(f, c, r, guided.Strategy, opts, f.out, command, stdout, stderr)
 }

@@ -74,13 +74,7 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := validMutant(f.mutant); err != nil {
-		return err
-	}
-	if err := f.checkOutputs(); err != nil {
-		return err
-	}
-	expected, err := readExpectedTrace(f.expectPath)
+	expected, err := f.prepare()
 	if err != nil {
 		return err
 	}
@@ -94,6 +88,27 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 		return err
 	}
 	return f.replayVerdict(rp, expected, stdout)
+}
+
+// prepare checks --mutant and the output paths and reads --expect's trace,
+// before the run.
+func (f replayFlags) prepare() ([]string, error) {
+	if err := validMutant(f.mutant); err != nil {
+		return nil, err
+	}
+	if err := f.checkOutputs(); err != nil {
+		return nil, err
+	}
+	return readExpectedTrace(f.expectPath)
+}
+
+// oneFamily resolves the --scenario of a command that runs one family.
+func oneFamily(command, scenario string) (plan.Family, error) {
+	fams, err := familiesNamed(scenario)
+	if err != nil || len(fams) != 1 {
+		return plan.Family{}, usagef("%s needs one scenario, got %q", command, scenario)
+	}
+	return fams[0], nil
 }
 
 // printReplay writes the replay's files and prints its verdict and hash.
