@@ -39,6 +39,13 @@ func TestGuidedFailureReplaysFromWhatSimrunPrints(t *testing.T) {
 	if rcode != 1 || !strings.Contains(rout, "trace sha256 "+failing.TraceSHA256) {
 		t.Fatalf("replay by input: exit %d, want 1 and trace %s\n%s", rcode, failing.TraceSHA256, rout)
 	}
+	script := filepath.Join(t.TempDir(), "b1.txt")
+	sout, serr, scode := simrun(t, nil, "shrink", "--scenario", "kill-during-create", "--input", failing.Input, "--mutant", "B1",
+		"--out", script, "--max-runs", "200")
+	data, err := os.ReadFile(script)
+	if scode != 1 || err != nil || !strings.Contains(string(data), "--input "+failing.Input) || !strings.Contains(string(data), "\nFAIL\n") {
+		t.Fatalf("shrink by input: exit %d, script %v\n%s%s", scode, err, sout, serr)
+	}
 }
 
 // TestGuidedSweepIsDeterministic: the same seed and corpus give the same
