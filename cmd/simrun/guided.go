@@ -42,7 +42,7 @@ func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 // and saving each family's corpus under --corpus if set, and hands each
 // outcome to emit in run order. It returns the runs made.
 func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome)) (uint64, error) {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
+	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
 	var made uint64
 	for _, fam := range p.families {
 		c := guided.NewCorpus(fam.Name)
@@ -115,8 +115,9 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant)
-	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
+	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly)
+	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant,
+		ObservableOnly: f.observableOnly})
 	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
 		return err
 	}
