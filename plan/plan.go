@@ -56,14 +56,14 @@ const (
 	VKEdit
 	VKStatus
 	VKProviderDelete
-	VKDangling
+	VKProviderPod
 	VKStart
 	VKRestart
 )
 
 var actionNames = [...]string{"create", "update", "sync", "delete", "remove", "kill", "kill-now",
 	"runtime-kill", "finish", "sync-known", "query", "vanish", "evict", "shutdown", "restart",
-	"vk-create", "vk-delete", "vk-edit", "vk-status", "vk-provider-delete", "vk-dangling", "vk-start", "vk-restart"}
+	"vk-create", "vk-delete", "vk-edit", "vk-status", "vk-provider-delete", "vk-provider-pod", "vk-start", "vk-restart"}
 
 func (k ActionKind) String() string { return actionNames[k] }
 

@@ -23,7 +23,9 @@ import (
 //	vk-status uid=U [phase=P]      the provider changes U's status to phase P and notifies it (no phase:
 //	                               notifies the unchanged status again)
 //	vk-provider-delete uid=U       the provider deletes U by itself and notifies a deletion timestamp
-//	vk-dangling uid=U              U exists in the provider only (no API object)
+//	vk-provider-pod uid=U          the provider already runs U, with status v1 Running: a pod a
+//	                               former controller created (if an API object has UID U) or a
+//	                               dangling one (if none has)
 //	vk-start                       the controller starts (Run): every plan has one
 //	vk-restart                     the controller is cancelled, waited for, and started again
 //
@@ -105,14 +107,17 @@ func GenerateVKStartup(src sim.Source) Plan {
 	var live []types.UID
 	for n := 1 + src.Intn(3); n > 0; n-- {
 		uid := p.create("")
+		if src.Intn(2) == 0 {
+			p.vk(VKProviderPod, uid, Action{}) // a former controller created it
+		}
 		if src.Intn(3) == 0 {
-			p.vk(VKDelete, uid, Action{Name: "pod-" + string(uid), Grace: int64(pick(src, 0, 1, 5, 30))})
+			p.vk(VKDelete, uid, Action{Name: "pod-" + string(uid), Grace: int64(pick(src, 1, 5, 30))})
 		} else {
 			live = append(live, uid)
 		}
 	}
 	for n := src.Intn(3); n > 0; n-- {
-		p.vk(VKDangling, p.fresh(), Action{})
+		p.vk(VKProviderPod, p.fresh(), Action{})
 	}
 	p.wait(2)
 	p.vk(VKStart, "", Action{})
@@ -209,7 +214,7 @@ func GenerateVKSwarm(src sim.Source) Plan {
 		newPod()
 	}
 	if src.Intn(2) == 0 {
-		p.vk(VKDangling, p.fresh(), Action{})
+		p.vk(VKProviderPod, p.fresh(), Action{})
 	}
 	p.vk(VKStart, "", Action{})
 	for n := 4 + src.Intn(13); n > 0 && p.next < 8; n-- {

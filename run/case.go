@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/world"
 )
 
@@ -73,6 +74,10 @@ func RecordSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOpt
 // RunCase runs c with every oracle, and the extra ones (tests plant
 // failures with them); Result.Seed is 0.
 func RunCase(c Case, strategy sim.Strategy, opts CheckOptions, extra ...oracle.Oracle) Result {
+	if c.Plan.VK != nil {
+		r, _ := runVK(c.Plan.Family, 0, c.Plan, sim.NewReplay(c.Schedule), sim.NewReplay(c.Faults), strategy, opts, extra)
+		return r
+	}
 	r, _ := runCaseWorld(c, strategy, opts, extra...)
 	return r
 }
@@ -95,9 +100,20 @@ func runCaseWorld(c Case, strategy sim.Strategy, opts CheckOptions, extra ...ora
 // returned Case is the same run as the input, written as small as it can be.
 func runRecording(c Case, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions, extra ...oracle.Oracle) (Case, Result) {
 	rs, rf := sim.NewRecorder(schedule), &drawRecorder{src: faults}
-	w := world.NewWorld(c.Plan, rs, rf, strategy)
-	rf.s = w.S
-	r := judgeWith(w, opts, extra)
+	var r Result
+	if c.Plan.VK != nil {
+		w := vkworld.NewWorld(c.Plan, rs, rf, strategy)
+		rf.s = w.S
+		if err := w.Reintroduce(opts.Mutant); err != nil {
+			r = Result{Family: c.Plan.Family, Err: err}
+		} else {
+			r = judgeVK(c.Plan.Family, 0, w, opts, extra)
+		}
+	} else {
+		w := world.NewWorld(c.Plan, rs, rf, strategy)
+		rf.s = w.S
+		r = judgeWith(w, opts, extra)
+	}
 	out := Case{Plan: c.Plan, Schedule: trimZeros(rs.Choices()), Faults: trimZeros(rf.choices)}
 	out.faultBy = rf.by[:len(out.Faults)]
 	return out, r

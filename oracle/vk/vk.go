@@ -8,8 +8,11 @@
 //
 //	VK1 identity   every API delete the controller makes carries the UID precondition of the pod it removes
 //	VK2 status     the last status the provider notified for a live pod is the one the API holds at the end
+//	               (an edit by another writer of the provider's last status stands until the provider
+//	               notifies again, for ever if that status is terminal: the controller never writes over one)
 //	VK3 deletion   the controller removes an API object only after it was deleted (by a client or the
-//	               provider) and the provider reported it terminal or its grace expired; a deleted pod is
+//	               provider) and the provider reported it terminal (or the API's status says it does not
+//	               run, what the controller decides on) or its grace expired; a deleted pod is
 //	               deleted in the provider and removed from the API by the end, and never re-created
 //	VK4 startup    a pod with a deletion timestamp when the controller starts is finished like any other
 //	VK5 dangling   a provider pod with no API object is deleted; one whose API object lives is not
@@ -54,6 +57,10 @@ type pod struct {
 	notified         bool
 	lastPhase        v1.PodPhase
 	lastVersion      int
+	apiPhase         v1.PodPhase // the phase the API object's status holds
+	apiVersion       int         // and the provider status version
+	editStands       bool        // another writer edited the status after the provider's last one landed
+	terminalEdit     bool        // ... a terminal one, which the controller never writes over
 }
 
 type checker struct {
@@ -97,7 +104,20 @@ func (c *checker) Observe(_ oracle.View, ev history.Event) {
 	switch n := ev.Note.(type) {
 	case history.VKCreated:
 		p := c.pod(n.UID)
-		p.name, p.inAPI = n.Name, true
+		p.name, p.inAPI, p.apiPhase = n.Name, true, v1.PodPending
+	case history.VKStatusWritten:
+		p := c.pod(n.UID)
+		p.apiPhase, p.apiVersion = n.Phase, n.Version
+	case history.VKEdited:
+		// An edit of the provider's last status stands until the provider
+		// notifies again (then the status must be written again, V4),
+		// for ever if it is terminal (the controller never writes over a
+		// terminal status).
+		p := c.pod(n.UID)
+		if p.apiVersion == p.lastVersion {
+			p.editStands, p.terminalEdit = true, p.apiPhase == v1.PodSucceeded || p.apiPhase == v1.PodFailed
+		}
+		p.apiVersion = 0
 	case history.VKDeleteRequested:
 		p := c.pod(n.UID)
 		if !p.deleting {
@@ -115,6 +135,9 @@ func (c *checker) Observe(_ oracle.View, ev history.Event) {
 		c.providerDeleted(n)
 	case history.VKNotified:
 		p := c.pod(n.UID)
+		if !p.terminalEdit || n.Version != p.lastVersion {
+			p.editStands = false
+		}
 		p.notified, p.lastPhase, p.lastVersion = true, n.Phase, n.Version
 		p.providerTerminal = p.providerTerminal || n.Phase == v1.PodSucceeded || n.Phase == v1.PodFailed
 		p.providerDeleting = p.providerDeleting || n.Deleting
@@ -157,10 +180,10 @@ func (c *checker) removed(n history.VKRemoved) {
 	switch {
 	case !p.deleting && !p.providerDeleting:
 		c.violate("VK3", "the controller removed pod %s (%s) from the API although nobody had deleted it", n.UID, p.name)
-	case p.deleting && !p.providerTerminal && !p.providerGone && !p.providerDeleting &&
+	case p.deleting && p.apiPhase == v1.PodRunning && !p.providerTerminal && !p.providerGone && !p.providerDeleting &&
 		c.ev.At < p.deletedAt+time.Duration(p.grace)*time.Second:
-		c.violate("VK3", "the controller removed pod %s (%s) from the API at %v, before the provider reported it terminal "+
-			"and before its grace of %ds (deleted at %v) expired", n.UID, p.name, c.ev.At, p.grace, p.deletedAt)
+		c.violate("VK3", "the controller removed pod %s (%s) from the API at %v while its status said Running, before the "+
+			"provider reported it terminal and before its grace of %ds (deleted at %v) expired", n.UID, p.name, c.ev.At, p.grace, p.deletedAt)
 	}
 }
 
@@ -226,7 +249,7 @@ func (c *checker) judgeAPI(api []history.VKAPIPod) {
 			c.violate("VK3", "the provider deleted pod %s (%s) by itself, but its API object was never deleted", a.UID, a.Name)
 		case !inProvider[a.UID]:
 			c.violate("VK6", "pod %s (%s) is live in the API but does not run in the provider at the end", a.UID, a.Name)
-		case p.notified && (a.Version != p.lastVersion || a.Phase != p.lastPhase):
+		case p.notified && !p.editStands && (a.Version != p.lastVersion || a.Phase != p.lastPhase):
 			c.violate("VK2", "the provider's last status for pod %s (%s), v%d %s, never reached the API, which holds v%d %s",
 				a.UID, a.Name, p.lastVersion, p.lastPhase, a.Version, a.Phase)
 		}

@@ -78,9 +78,17 @@ func TestVKOracle(t *testing.T) {
 		{"deletion: removed though never deleted (a re-created pod)", healthy().
 			note(history.VKRemoved{UID: "a", By: "controller", Precondition: "a"}).
 			note(history.VKProviderDeleted{UID: "a"}).stop().settle(gone), "VK3 the controller removed pod a (web) from the API although nobody"},
+		{"deletion: removed at once when the API says it does not run", (&story{}).note(history.VKStarted{Epoch: 1}).
+			note(history.VKReady{Epoch: 1}).note(history.VKCreated{UID: "a", Name: "web"}).
+			note(history.VKDeleteRequested{UID: "a", Grace: 30, By: "client"}).
+			note(history.VKRemoved{UID: "a", By: "controller", Precondition: "a"}).stop().settle(gone), ""},
+		{"status: an edit of a terminal status stands", healthy().note(history.VKNotified{UID: "a", Phase: v1.PodSucceeded, Version: 2}).
+			note(history.VKStatusWritten{UID: "a", Phase: v1.PodSucceeded, Version: 2}).note(history.VKEdited{UID: "a"}).stop().
+			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodSucceeded}},
+				Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodSucceeded, Version: 2}}}), ""},
 		{"deletion: removed before terminal and grace", deleteA().after(time.Second).
 			note(history.VKRemoved{UID: "a", By: "controller", Precondition: "a"}).
-			note(history.VKProviderDeleted{UID: "a"}).stop().settle(gone), "VK3 the controller removed pod a (web) from the API at 2s, before"},
+			note(history.VKProviderDeleted{UID: "a"}).stop().settle(gone), "VK3 the controller removed pod a (web) from the API at 2s while its status said Running"},
 		{"deletion: never finished", deleteA().stop().settle(history.VKFinal{
 			API: []history.VKAPIPod{{UID: "a", Name: "web", Deleting: true}}, Provider: runningA.Provider}), "VK3 pod a (web) is still in the API"},
 		{"deletion: still in the provider", deleteA().after(30 * time.Second).
@@ -99,7 +107,10 @@ func TestVKOracle(t *testing.T) {
 		{"status: last notified lost", healthy().note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 2}).stop().
 			settle(history.VKFinal{API: runningA.API, Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}}),
 			"VK2 the provider's last status for pod a (web), v2 Running, never reached the API, which holds v1 Running"},
-		{"status: overwritten by another writer", healthy().note(history.VKEdited{UID: "a"}).stop().
+		{"status: an edit stands until the provider notifies again", healthy().note(history.VKEdited{UID: "a"}).stop().
+			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning}}, Provider: runningA.Provider}), ""},
+		{"status: unchanged status after an edit never written", healthy().note(history.VKEdited{UID: "a"}).
+			note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 1}).stop().
 			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning}}, Provider: runningA.Provider}), "VK2"},
 		{"dangling: never deleted", healthy().stop().settle(history.VKFinal{API: runningA.API,
 			Provider: append([]history.VKProviderPod{{UID: "x", Phase: v1.PodRunning}}, runningA.Provider...)}),
