@@ -38,8 +38,10 @@ type VKCreated struct {
 	Name string
 }
 
-// VKDeleteRequested: UID's object got a deletion timestamp with Grace
-// seconds; By: "client" or "controller".
+// VKDeleteRequested: UID's object was deleted with Grace seconds while it
+// had no deletion timestamp yet: it got one, or (grace 0) a client removed
+// it at once; By: "client" or "controller". The controller's own forced
+// delete (grace 0) is not a request: it is recorded as VKRemoved alone.
 type VKDeleteRequested struct {
 	UID   types.UID
 	Grace int64

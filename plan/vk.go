@@ -140,23 +140,30 @@ func GenerateVKStartup(src sim.Source) Plan {
 // same name within the deletion grace; the provider finishes some pods
 // late or never (V2, deletion only after terminal or grace).
 func GenerateVKDeleteRecreate(src sim.Source) Plan {
-	p := newVKPlanner(src, "vk-delete-recreate", Faults{ErrorRate: pick(src, 0, 100), SlowRate: 300, MaxDelay: time.Second})
+	p := newVKPlanner(src, "vk-delete-recreate", Faults{ErrorRate: pick(src, 0, 100, 300), SlowRate: 300, MaxDelay: time.Second})
 	p.vk(VKStart, "", Action{})
+	names := []string{"web", "db"}
 	for n := 1 + src.Intn(2); n > 0; n-- {
-		name := pick(src, "web", "db")
+		name := names[n-1]
 		uid := p.create(name)
-		p.wait(3)
-		if src.Intn(2) == 0 {
+		p.at += 2 * time.Second // the controller creates it in the provider
+		p.wait(2)
+		if src.Intn(4) > 0 {
 			p.vk(VKStatus, uid, Action{Terminal: "Running"})
+			p.at += time.Second // the status reaches the API and the informer
+			p.wait(2)
 		}
-		p.vk(VKDelete, uid, Action{Name: name, Grace: int64(pick(src, 1, 2, 5))})
+		p.vk(VKDelete, uid, Action{Name: name, Grace: int64(pick(src, 2, 5, 10))})
+		if src.Intn(3) == 0 {
+			p.vk(VKStatus, uid, Action{Terminal: pick(src, "Succeeded", "Failed")})
+		}
+		if src.Intn(4) > 0 {
+			p.wait(2)
+			p.vk(VKDelete, uid, Action{Name: name, Grace: 0}) // a forced delete
+		}
 		p.wait(2)
 		again := p.create(name)
 		if src.Intn(2) == 0 {
-			p.wait(2)
-			p.vk(VKStatus, uid, Action{Terminal: pick(src, "Succeeded", "Failed")})
-		}
-		if src.Intn(3) == 0 {
 			p.wait(2)
 			p.vk(VKStatus, again, Action{Terminal: "Running"})
 		}
@@ -174,6 +181,10 @@ func GenerateVKStatusFaults(src sim.Source) Plan {
 	uids := []types.UID{p.create("")}
 	if src.Intn(2) == 0 {
 		uids = append(uids, p.create(""))
+	}
+	p.wait(2)
+	for _, uid := range uids {
+		p.vk(VKStatus, uid, Action{Terminal: "Running"})
 	}
 	for n := 3 + src.Intn(5); n > 0; n-- {
 		p.wait(2)

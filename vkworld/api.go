@@ -129,7 +129,7 @@ func (a *apiServer) delete(by, name string, grace int64, precondition types.UID,
 	case grace < 0:
 		grace = specGrace
 	}
-	if !p.deleting || grace == 0 {
+	if !p.deleting && (grace > 0 || by != "controller") {
 		a.w.note(history.VKDeleteRequested{UID: p.uid, Grace: grace, By: by})
 	}
 	if grace == 0 {
