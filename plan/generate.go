@@ -123,8 +123,17 @@ type Family struct {
 	Marks    []string
 }
 
-// Families lists the scenario families, by name.
+// Families lists every scenario family, by name: the kubelet's and the
+// virtual-kubelet pod controller's (VKFamilies).
 func Families() []Family {
+	fams := append(KubeletFamilies(), VKFamilies()...)
+	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
+	return fams
+}
+
+// KubeletFamilies lists the kubelet's scenario families (the simulated
+// kubelet world's and the real kubelet's), by name.
+func KubeletFamilies() []Family {
 	fams := []Family{
 		{Name: "swarm", Generate: GenerateSwarm, Marks: []string{MarkKillDuringSyncPod, MarkEarlyKill,
 			MarkNaturalCompletion, MarkRuntimePodKilled, MarkCompletionFired, MarkSyncKnownDuringSync}},
@@ -153,7 +162,6 @@ func Families() []Family {
 		{Name: "recreate-same-name", Generate: GenerateRecreateSameName, Marks: []string{MarkNameTaken,
 			MarkRecreatedInGrace, MarkGraceReaped}},
 	}
-	fams = append(fams, VKFamilies()...)
 	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
 	return fams
 }

@@ -108,7 +108,7 @@ func commandArgs(command, scenario string, seeds int, start uint64, seed, class 
 
 func familyNames() []string {
 	var out []string
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		out = append(out, f.Name)
 	}
 	return out
