@@ -2,6 +2,7 @@ package vkworld
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -91,14 +92,9 @@ func (a *apiServer) watch(name string) ([]apiPod, *watcher) {
 
 // list is every pod object, by name.
 func (a *apiServer) list() []apiPod {
-	names := make([]string, 0, len(a.pods))
-	for n := range a.pods {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	out := make([]apiPod, len(names))
-	for i, n := range names {
-		out[i] = *a.pods[n]
+	var out []apiPod
+	for _, n := range slices.Sorted(maps.Keys(a.pods)) {
+		out = append(out, *a.pods[n])
 	}
 	return out
 }

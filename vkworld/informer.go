@@ -1,6 +1,7 @@
 package vkworld
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -111,14 +112,9 @@ func (i *informer) addHandlers(h handlers, replay bool) {
 
 // cached is the cache's pods, by name.
 func (i *informer) cached() []apiPod {
-	names := make([]string, 0, len(i.store))
-	for n := range i.store {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	out := make([]apiPod, len(names))
-	for k, n := range names {
-		out[k] = i.store[n]
+	var out []apiPod
+	for _, n := range slices.Sorted(maps.Keys(i.store)) {
+		out = append(out, i.store[n])
 	}
 	return out
 }

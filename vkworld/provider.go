@@ -1,6 +1,7 @@
 package vkworld
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -60,14 +61,7 @@ func (p *provider) byName(name string) *provPod {
 	return found
 }
 
-func (p *provider) uids() []types.UID {
-	uids := make([]types.UID, 0, len(p.pods))
-	for uid := range p.pods {
-		uids = append(uids, uid)
-	}
-	slices.Sort(uids)
-	return uids
-}
+func (p *provider) uids() []types.UID { return slices.Sorted(maps.Keys(p.pods)) }
 
 // getPod is GetPod: nil when the provider does not have the pod (or its
 // cache misses it).
