@@ -40,7 +40,7 @@ func TestShrinkSeed(t *testing.T) {
 		t.Skip("tool: needs -shrink.family and -shrink.seed")
 	}
 	var fam plan.Family
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if f.Name == *shrinkFamily {
 			fam = f
 		}
@@ -75,7 +75,7 @@ func TestReplaySeed(t *testing.T) {
 	if !*replaySeed {
 		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
 	}
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if f.Name != *shrinkFamily {
 			continue
 		}

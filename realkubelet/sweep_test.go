@@ -27,7 +27,7 @@ func TestSweep(t *testing.T) {
 	}
 	var report strings.Builder
 	total, failed, unexplained := 0, 0, 0
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if *sweepOnly != "" && f.Name != *sweepOnly {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/world"
 )
 
@@ -73,6 +74,10 @@ func RecordSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOpt
 // ReplayCase is RunCase that also returns the trace, the timeline and the
 // plan.
 func ReplayCase(c Case, strategy sim.Strategy, opts CheckOptions) Replayed {
+	if c.Plan.VK != nil {
+		r, w := runVK(c.Plan.Family, 0, c.Plan, sim.NewReplay(c.Schedule), sim.NewReplay(c.Faults), strategy, opts, nil)
+		return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
+	}
 	r, w := runCaseWorld(c, strategy, opts)
 	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
 }
@@ -86,11 +91,11 @@ func ReplayCase(c Case, strategy sim.Strategy, opts CheckOptions) Replayed {
 func RecordStreams(f plan.Family, st plan.Streams, strategy sim.Strategy, opts CheckOptions) (Case, []int, Result, string) {
 	rp := sim.NewRecorder(st.Plan)
 	p := f.Generate(rp)
-	c, r, w := runRecordingWorld(Case{Plan: p}, st.Schedule, st.Faults, strategy, opts)
+	c, r, s := runRecordingWorld(Case{Plan: p}, st.Schedule, st.Faults, strategy, opts)
 	r.Family = f.Name
 	trace := ""
 	if r.Failed() {
-		trace = w.S.Trace()
+		trace = s.Trace()
 	}
 	return c, trimZeros(rp.Choices()), r, trace
 }
@@ -98,6 +103,10 @@ func RecordStreams(f plan.Family, st plan.Streams, strategy sim.Strategy, opts C
 // RunCase runs c with every oracle, and the extra ones (tests plant
 // failures with them); Result.Seed is 0.
 func RunCase(c Case, strategy sim.Strategy, opts CheckOptions, extra ...oracle.Oracle) Result {
+	if c.Plan.VK != nil {
+		r, _ := runVK(c.Plan.Family, 0, c.Plan, sim.NewReplay(c.Schedule), sim.NewReplay(c.Faults), strategy, opts, extra)
+		return r
+	}
 	r, _ := runCaseWorld(c, strategy, opts, extra...)
 	return r
 }
@@ -123,15 +132,27 @@ func runRecording(c Case, schedule, faults sim.Source, strategy sim.Strategy, op
 	return out, r
 }
 
+// runRecordingWorld is runRecording that also returns the run's scheduler.
 func runRecordingWorld(c Case, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
-	extra ...oracle.Oracle) (Case, Result, *world.World) {
+	extra ...oracle.Oracle) (Case, Result, *sim.Scheduler) {
 	rs, rf := sim.NewRecorder(schedule), &drawRecorder{src: faults}
-	w := world.NewWorld(c.Plan, rs, rf, strategy)
-	rf.s = w.S
-	r := judgeWith(w, opts, extra)
+	var r Result
+	if c.Plan.VK != nil {
+		w := vkworld.NewWorld(c.Plan, rs, rf, strategy)
+		rf.s = w.S
+		if err := w.Reintroduce(opts.Mutant); err != nil {
+			r = Result{Family: c.Plan.Family, Err: err}
+		} else {
+			r = judgeVK(c.Plan.Family, 0, w, opts, extra)
+		}
+	} else {
+		w := world.NewWorld(c.Plan, rs, rf, strategy)
+		rf.s = w.S
+		r = judgeWith(w, opts, extra)
+	}
 	out := Case{Plan: c.Plan, Schedule: trimZeros(rs.Choices()), Faults: trimZeros(rf.choices)}
 	out.faultBy = rf.by[:len(out.Faults)]
-	return out, r, w
+	return out, r, rf.s
 }
 
 // drawRecorder records a Source's draws and the goroutine that made each.

@@ -46,7 +46,7 @@ func TestQuietSettleSameVerdict(t *testing.T) {
 	if testing.Short() {
 		seeds = 25
 	}
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		t.Run(f.Name, func(t *testing.T) {
 			early := 0
 			for seed := range seeds {

@@ -53,7 +53,7 @@ func (r Result) String() string {
 
 // RunSeed runs one seed of a family with every oracle.
 func RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
-	r, _ := runSeed(f, seed, strategy, opts)
+	r, _, _ := runSeed(f, seed, strategy, opts)
 	return r
 }
 
@@ -68,18 +68,24 @@ type Replayed struct {
 // ReplaySeed is RunSeed that also returns the trace, the timeline and the
 // plan.
 func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
-	r, w := runSeed(f, seed, strategy, opts)
-	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
+	r, s, p := runSeed(f, seed, strategy, opts)
+	return Replayed{Result: r, Trace: s.Trace(), Timeline: s.Timeline(), Plan: p}
 }
 
-func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *world.World) {
+// runSeed runs one seed on the target its plan is for; it returns the
+// result, the run's scheduler and the plan.
+func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
 	st := plan.SeedStreams(seed)
 	p := f.Generate(st.Plan)
+	if p.VK != nil {
+		r, w := runVK(f.Name, seed, p, st.Schedule, st.Faults, strategy, opts, nil)
+		return r, w.S, p
+	}
 	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
 	if err := w.Reintroduce(opts.Mutant); err != nil {
-		return Result{Family: f.Name, Seed: seed, Err: err}, w
+		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
-	return judge(f, seed, w, opts, nil), w
+	return judge(f, seed, w, opts, nil), w.S, p
 }
 
 // judge runs the world with every oracle that applies to it, the coverage

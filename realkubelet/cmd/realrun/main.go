@@ -231,7 +231,7 @@ func (s slot) ready(moduleDir string, trimpath bool) (string, error) {
 
 func familyNames() []string {
 	var out []string
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		out = append(out, f.Name)
 	}
 	return out
