@@ -1,8 +1,11 @@
 package run
 
 import (
+	"flag"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,26 +14,72 @@ import (
 	"github.com/podsim/podsim/world"
 )
 
+// historyLength is the length of the history in a linearizability message.
+var historyLength = regexp.MustCompile(` [0-9]+ operations`)
+
+// quietSeeds is TestQuietSettleSameVerdict's seeds per family, and
+// TestQuietSettleMutants' per mutant and family (0: the defaults).
+var quietSeeds = flag.Uint64("quiet.seeds", 0, "seeds per family (and per mutant) of the quiet-settle comparisons; 0: 150 (8 per mutant)")
+
 // settleRun runs one seed of f with every oracle; full keeps the whole
 // settle phase even once the world is quiet. It returns the verdict (the
-// scheduler's error and every violation, as text) and when the world went
-// quiet (0: never).
+// scheduler's error and every violation, as text, then the coverage marks
+// reached) and the world.
 func settleRun(f plan.Family, seed uint64, full bool) ([]string, *world.World) {
+	v, m, w := mutantSettleRun(f, seed, "", full)
+	return append(v, "marks: "+strings.Join(m, ",")), w
+}
+
+// sameSettleVerdict compares a run with the settle phase's shortcuts
+// (quick) with the full ticking phase (full): the same verdict, and the
+// same coverage marks but for the two a repeated resync reaches, which the
+// full phase runs and the early end, having proved it a repeat, does not:
+// housekeeping meeting it in flight (synckn-during-sync), and its
+// UpdatePod(sync) of a UID the plan killed once and created again, which
+// the marker counts as an update while terminating (its killed flag is
+// per UID). The early run may reach no mark the full one does not.
+func sameSettleVerdict(quick, full []string, quickMarks, fullMarks []string) bool {
+	extra := slices.DeleteFunc(slices.Clone(fullMarks), func(m string) bool { return slices.Contains(quickMarks, m) })
+	subset := !slices.ContainsFunc(quickMarks, func(m string) bool { return !slices.Contains(fullMarks, m) })
+	return slices.Equal(quick, full) && subset && !slices.ContainsFunc(extra, func(m string) bool {
+		return m != plan.MarkSyncKnownDuringSync && m != plan.MarkUpdateWhileTerminating
+	})
+}
+
+// mutantSettleRun is settleRun with a mutant on; the settle phase's
+// shortcuts are taken in its run as in a correct one (MutantShortcuts).
+func mutantSettleRun(f plan.Family, seed uint64, mutant string, full bool) (verdict, marks []string, _ *world.World) {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	w.SetSettleRules(world.SettleRules{Full: full})
-	return verdictOf(judge(f, seed, w, CheckOptions{}, nil)), w
+	if err := w.Reintroduce(mutant); err != nil {
+		panic(err)
+	}
+	w.SetSettleRules(world.SettleRules{Full: full, MutantShortcuts: mutant != ""})
+	r := judge(f, seed, w, CheckOptions{Mutant: mutant}, nil)
+	for i, v := range r.Violations {
+		if fin := w.View().Final(); fin != nil && v.Seq >= fin.Seq {
+			// Found at the final state (KubeletSettled, Settled: an
+			// oracle's final judgment), which the early end brings forward.
+			r.Violations[i].At, r.Violations[i].Seq = 0, 0
+		}
+	}
+	return verdictOf(r), r.Marks, w
 }
 
 // verdictOf is a result as text, for comparing a run that ended its settle
 // phase early with one that did not: the scheduler's error and every
 // violation, with where it happened, except the time and event of the
-// liveness oracle's, which judges at Settled (earlier with the early end).
+// liveness oracle's, which judges at Settled (earlier with the early end),
+// and the length of the history a linearizability message names (the
+// full phase's repeated SyncKnownPods make it longer).
 func verdictOf(r Result) []string {
 	verdict := []string{fmt.Sprint(r.Err)}
 	for _, v := range r.Violations {
 		if v.Oracle == "liveness" {
 			v.At, v.Seq = 0, 0
+		}
+		if v.Oracle == "linearizability" {
+			v.Message = historyLength.ReplaceAllString(v.Message, " N operations")
 		}
 		verdict = append(verdict, fmt.Sprintf("%s %s %v #%d: %s", v.Oracle, v.Invariant, v.At, v.Seq, v.Message))
 	}
@@ -38,23 +87,27 @@ func verdictOf(r Result) []string {
 }
 
 // TestQuietSettleSameVerdict: ending the settle phase once the world is
-// quiescent gives the verdict of the full phase. Both runs are the same
-// run until the quiet tick (the check is the same in both); the full one
-// then goes on for the rest of SettleTime.
+// quiescent gives the verdict and the coverage marks of the full phase.
+// Both runs are the same run until the quiet tick (the check is the same
+// in both); the full one then goes on for the rest of SettleTime, ticking
+// throughout. Longer: go test -run TestQuietSettleSameVerdict ./run -args -quiet.seeds 2000.
 func TestQuietSettleSameVerdict(t *testing.T) {
 	seeds := uint64(150)
 	if testing.Short() {
 		seeds = 25
 	}
+	if *quietSeeds > 0 {
+		seeds = *quietSeeds
+	}
 	for _, f := range plan.Families() {
 		t.Run(f.Name, func(t *testing.T) {
 			early := 0
 			for seed := range seeds {
-				quick, wq := settleRun(f, seed, false)
-				full, wf := settleRun(f, seed, true)
-				if !slices.Equal(quick, full) {
-					t.Fatalf("seed %d: verdict with the early end (quiet at %v)\n  %q\ndiffers from the full settle phase\n  %q",
-						seed, quietTime(wq), quick, full)
+				quick, qm, wq := mutantSettleRun(f, seed, "", false)
+				full, fm, wf := mutantSettleRun(f, seed, "", true)
+				if !sameSettleVerdict(quick, full, qm, fm) {
+					t.Fatalf("seed %d: verdict with the early end (quiet at %v)\n  %q %q\ndiffers from the full settle phase\n  %q %q",
+						seed, quietTime(wq), quick, qm, full, fm)
 				}
 				if quietOf(wq) != quietOf(wf) || quietTime(wq) != quietTime(wf) {
 					t.Fatalf("seed %d: the runs diverged before the quiet tick (%v at %v, %v at %v)",
@@ -164,4 +217,72 @@ func quietOf(w *world.World) bool {
 func quietTime(w *world.World) time.Duration {
 	at, _ := w.QuietAt()
 	return at
+}
+
+// TestQuietSettleMutants: with each catalogued mutant on, on the families
+// its gate runs, the settle phase's shortcuts (the early end, repeatable
+// resyncs, skipped quiet ticks: MutantShortcuts) give the detection (first
+// violation, the invariants that fired) and the marks of the full ticking
+// phase: the reasoning does not lean on the code being right to find the
+// bug. It does lean on it for the exact list of messages: with a bug in,
+// a "repeated" resync can pass through record states the first one did
+// not and break an invariant again in new words (B7), which is why sweeps
+// and the gate keep every tick of a mutant's run (shortcutWorld); the
+// count of such runs is logged.
+func TestQuietSettleMutants(t *testing.T) {
+	seeds := uint64(8)
+	if testing.Short() {
+		seeds = 3
+	}
+	if *quietSeeds > 0 {
+		seeds = *quietSeeds
+	}
+	failing, differ, runs := 0, 0, 0
+	for _, m := range world.Mutants() {
+		for _, name := range m.Families {
+			f, ok := plan.FamilyNamed(name)
+			if !ok {
+				t.Fatalf("mutant %s: no family %q", m.Name, name)
+			}
+			for seed := range seeds {
+				quick, qm, wq := mutantSettleRun(f, seed, m.Name, false)
+				full, fm, wf := mutantSettleRun(f, seed, m.Name, true)
+				if !slices.Equal(quick, full) {
+					differ++
+				}
+				if !sameSettleVerdict(detection(quick), detection(full), qm, fm) {
+					t.Fatalf("%s on %s seed %d: with the shortcuts (quiet at %v)\n  %q %q\ndiffers from the full settle phase\n  %q %q",
+						m.Name, name, seed, quietTime(wq), quick, qm, full, fm)
+				}
+				if quietOf(wq) != quietOf(wf) || quietTime(wq) != quietTime(wf) {
+					t.Fatalf("%s on %s seed %d: the runs diverged before the quiet tick (%v at %v, %v at %v)",
+						m.Name, name, seed, quietOf(wq), quietTime(wq), quietOf(wf), quietTime(wf))
+				}
+				runs++
+				if len(quick) > 1 || quick[0] != "<nil>" {
+					failing++
+				}
+			}
+		}
+	}
+	if failing == 0 {
+		t.Error("no mutant's run failed: the comparison judged no failing verdict")
+	}
+	t.Logf("%d runs, %d failing; %d with another list of violation messages", runs, failing, differ)
+}
+
+// detection is what a verdict tells the gate: the scheduler's error, the
+// first violation, and which oracles' invariants fired. A mutant's
+// repeated resync may break an invariant again in another record state,
+// a new message for a bug already caught (B7's S15 in the full phase).
+func detection(verdict []string) []string {
+	out := slices.Clone(verdict[:min(len(verdict), 2)])
+	var fired []string
+	for _, v := range verdict[1:] {
+		if f := strings.Fields(v); len(f) >= 2 {
+			fired = append(fired, f[0]+" "+f[1])
+		}
+	}
+	slices.Sort(fired)
+	return append(out, slices.Compact(fired)...)
 }
