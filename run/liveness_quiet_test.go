@@ -21,15 +21,6 @@ var historyLength = regexp.MustCompile(` [0-9]+ operations`)
 // TestQuietSettleMutants' per mutant and family (0: the defaults).
 var quietSeeds = flag.Uint64("quiet.seeds", 0, "seeds per family (and per mutant) of the quiet-settle comparisons; 0: 150 (8 per mutant)")
 
-// settleRun runs one seed of f with every oracle; full keeps the whole
-// settle phase even once the world is quiet. It returns the verdict (the
-// scheduler's error and every violation, as text, then the coverage marks
-// reached) and the world.
-func settleRun(f plan.Family, seed uint64, full bool) ([]string, *world.World) {
-	v, m, w := mutantSettleRun(f, seed, "", full)
-	return append(v, "marks: "+strings.Join(m, ",")), w
-}
-
 // sameSettleVerdict compares a run with the settle phase's shortcuts
 // (quick) with the full ticking phase (full): the same verdict, and the
 // same coverage marks but for the two a repeated resync reaches, which the
@@ -46,9 +37,23 @@ func sameSettleVerdict(quick, full []string, quickMarks, fullMarks []string) boo
 	})
 }
 
-// mutantSettleRun is settleRun with a mutant on; the settle phase's
-// shortcuts are taken in its run as in a correct one (MutantShortcuts).
-func mutantSettleRun(f plan.Family, seed uint64, mutant string, full bool) (verdict, marks []string, _ *world.World) {
+// quietSeedCount is -quiet.seeds if given, else n (short with -short).
+func quietSeedCount(n, short uint64) uint64 {
+	switch {
+	case *quietSeeds > 0:
+		return *quietSeeds
+	case testing.Short():
+		return short
+	}
+	return n
+}
+
+// settleRun runs one seed of f with every oracle, the mutant on (none:
+// ""); full keeps the whole settle phase even once the world is quiet, and
+// the settle phase's shortcuts are taken in a mutant's run as in a correct
+// one (MutantShortcuts). It returns the verdict (the scheduler's error and
+// every violation, as text), the coverage marks reached and the world.
+func settleRun(f plan.Family, seed uint64, mutant string, full bool) (verdict, marks []string, _ *world.World) {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
 	if err := w.Reintroduce(mutant); err != nil {
@@ -92,19 +97,13 @@ func verdictOf(r Result) []string {
 // in both); the full one then goes on for the rest of SettleTime, ticking
 // throughout. Longer: go test -run TestQuietSettleSameVerdict ./run -args -quiet.seeds 2000.
 func TestQuietSettleSameVerdict(t *testing.T) {
-	seeds := uint64(150)
-	if testing.Short() {
-		seeds = 25
-	}
-	if *quietSeeds > 0 {
-		seeds = *quietSeeds
-	}
+	seeds := quietSeedCount(150, 25)
 	for _, f := range plan.Families() {
 		t.Run(f.Name, func(t *testing.T) {
 			early := 0
 			for seed := range seeds {
-				quick, qm, wq := mutantSettleRun(f, seed, "", false)
-				full, fm, wf := mutantSettleRun(f, seed, "", true)
+				quick, qm, wq := settleRun(f, seed, "", false)
+				full, fm, wf := settleRun(f, seed, "", true)
 				if !sameSettleVerdict(quick, full, qm, fm) {
 					t.Fatalf("seed %d: verdict with the early end (quiet at %v)\n  %q %q\ndiffers from the full settle phase\n  %q %q",
 						seed, quietTime(wq), quick, qm, full, fm)
@@ -230,13 +229,7 @@ func quietTime(w *world.World) time.Duration {
 // and the gate keep every tick of a mutant's run (shortcutWorld); the
 // count of such runs is logged.
 func TestQuietSettleMutants(t *testing.T) {
-	seeds := uint64(8)
-	if testing.Short() {
-		seeds = 3
-	}
-	if *quietSeeds > 0 {
-		seeds = *quietSeeds
-	}
+	seeds := quietSeedCount(8, 3)
 	failing, differ, runs := 0, 0, 0
 	for _, m := range world.Mutants() {
 		for _, name := range m.Families {
@@ -245,8 +238,8 @@ func TestQuietSettleMutants(t *testing.T) {
 				t.Fatalf("mutant %s: no family %q", m.Name, name)
 			}
 			for seed := range seeds {
-				quick, qm, wq := mutantSettleRun(f, seed, m.Name, false)
-				full, fm, wf := mutantSettleRun(f, seed, m.Name, true)
+				quick, qm, wq := settleRun(f, seed, m.Name, false)
+				full, fm, wf := settleRun(f, seed, m.Name, true)
 				if !slices.Equal(quick, full) {
 					differ++
 				}
