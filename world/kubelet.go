@@ -111,6 +111,9 @@ func (w *World) sortedUIDs() []types.UID { return w.uids }
 // newPod is the config source's first sight of a pod.
 func (w *World) newPod(a plan.Action) *configPod {
 	p := &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+	if a.Pending {
+		p.phase = v1.PodPending
+	}
 	w.pods[a.UID] = p
 	i, _ := slices.BinarySearch(w.uids, a.UID)
 	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
