@@ -1,0 +1,55 @@
+package realvk
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/podsim/podsim/history"
+)
+
+// finalState is the API server's and the provider's state at the end (the
+// VKSettled note), by UID; queued is what the controller's queues held
+// once the run settled, before the controller was stopped.
+func (d *Driver) finalState(queued int) history.VKFinal {
+	w := d.W
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	items, _ := w.api.List()
+	var api []history.VKAPIPod
+	for _, p := range items {
+		api = append(api, history.VKAPIPod{UID: p.UID, Name: p.Name, Deleting: p.DeletionTimestamp != nil,
+			Phase: p.Status.Phase, Version: history.VKStatusVersion(p.Status.Message)})
+	}
+	slices.SortFunc(api, func(x, y history.VKAPIPod) int { return cmp.Compare(x.UID, y.UID) })
+	return history.VKFinal{API: api, Provider: w.finalProvider(), Queued: queued}
+}
+
+// report records a driver finding at the current step, classified.
+func (d *Driver) report(check, msg string) {
+	f := Finding{Check: check, Message: msg, Step: d.Step}
+	f.Class = d.classify(f)
+	d.findings = append(d.findings, f)
+	d.tracef("  finding %s", f)
+}
+
+// verdict adds the shared VK oracle's violations, classified.
+func (d *Driver) verdict() {
+	for _, v := range d.tape.finish() {
+		f := Finding{Check: v.Invariant, Message: v.Message, Step: d.stepOf(v.Seq)}
+		f.Class = d.classify(f)
+		d.findings = append(d.findings, f)
+		d.tracef("finding %s", f)
+	}
+}
+
+// stepOf is the driver step an event seq was recorded in (0: at the end).
+func (d *Driver) stepOf(seq int64) int {
+	if seq <= 0 || int(seq) > len(d.tape.steps) {
+		return 0
+	}
+	return d.tape.steps[seq-1]
+}
+
+// classify explains a finding by a known upstream deviation
+// (docs/upstream-findings.md, "virtual-kubelet"); "" if none fits.
+func (d *Driver) classify(Finding) string { return "" }
