@@ -32,7 +32,7 @@ const Namespace = "default"
 // every goroutine of the bubble is parked at a gate or idle, then records
 // what the step did.
 type Driver struct {
-	W *World
+	W     *World
 	start time.Time
 	// restarting: a vk-restart cancelled the controller, which starts
 	// again once its Done closed.
@@ -78,6 +78,8 @@ func (d *Driver) Apply(m Move) bool {
 		d.W.notify(m.Label)
 	case MoveSleep:
 		time.Sleep(SleepDuration - StepDuration)
+	case MoveWorkers:
+		d.W.workers = m.N
 	}
 	time.Sleep(StepDuration)
 	synctest.Wait()
@@ -111,6 +113,8 @@ func (d *Driver) possible(m Move) bool {
 		return b != nil && b.dirty && w.running && w.notifyCB[w.gen] != nil
 	case MoveAction:
 		return d.actionPossible(m.Action)
+	case MoveWorkers:
+		return w.gen == 0 && m.N >= 1
 	}
 	return true
 }

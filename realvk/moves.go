@@ -30,14 +30,18 @@ const (
 	MoveNotify
 	// MoveSleep lets SleepDuration of fake time pass.
 	MoveSleep
+	// MoveWorkers, only before the controller first starts, sets Run's
+	// workers per queue (the plan's VK.Workers).
+	MoveWorkers
 )
 
 // Move is one driver step.
 type Move struct {
 	Kind    MoveKind
 	Action  plan.Action // MoveAction: a VK plan action
-	Label   string // MoveRelease: the call's label; MoveNotify: the pod key
+	Label   string      // MoveRelease: the call's label; MoveNotify: the pod key
 	Outcome Outcome
+	N       int // MoveWorkers
 }
 
 // String is the move's script line (ParseMove reads it back).
@@ -53,6 +57,8 @@ func (m Move) String() string {
 		return "notify " + m.Label
 	case MoveSleep:
 		return "sleep"
+	case MoveWorkers:
+		return fmt.Sprintf("workers %d", m.N)
 	}
 	return formatAction(m.Action)
 }
@@ -98,6 +104,12 @@ func ParseMove(line string) (Move, error) {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
 		return Move{Kind: MoveRelease, Label: f[1], Outcome: o}, nil
+	case "workers":
+		n, err := strconv.Atoi(strings.Join(f[1:], " "))
+		if len(f) != 2 || err != nil || n < 1 {
+			return Move{}, fmt.Errorf("%q: want workers N (N ≥ 1)", line)
+		}
+		return Move{Kind: MoveWorkers, N: n}, nil
 	case "notify":
 		if len(f) != 2 {
 			return Move{}, fmt.Errorf("%q: want notify NAMESPACE/NAME", line)

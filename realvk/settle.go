@@ -99,7 +99,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams) Result {
 	d := NewDriver()
 	if p.VK != nil {
-		d.W.workers = max(p.VK.Workers, 1)
+		d.Apply(Move{Kind: MoveWorkers, N: max(p.VK.Workers, 1)})
 	}
 	d.Generate(p, st.Schedule, st.Faults)
 	return d.Finish(family, seed)

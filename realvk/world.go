@@ -79,7 +79,9 @@ func newWorld() *World {
 	return w
 }
 
-func (w *World) notef(format string, args ...any) { w.notes = append(w.notes, fmt.Sprintf(format, args...)) }
+func (w *World) notef(format string, args ...any) {
+	w.notes = append(w.notes, fmt.Sprintf(format, args...))
+}
 
 // note records a line for the trace (from any goroutine).
 func (w *World) note(format string, args ...any) {
