@@ -2,7 +2,11 @@ package realvk
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
 )
@@ -50,6 +54,95 @@ func (d *Driver) stepOf(seq int64) int {
 	return d.tape.steps[seq-1]
 }
 
-// classify explains a finding by a known upstream deviation
-// (docs/upstream-findings.md, "virtual-kubelet"); "" if none fits.
-func (d *Driver) classify(Finding) string { return "" }
+// The classes of upstream deviations (docs/upstream-findings.md,
+// "virtual-kubelet").
+const (
+	// ClassNameKeyed (VA): the controller identifies a provider pod by
+	// namespace/name alone. createOrUpdatePod asks GetPod(ns, name) and,
+	// when the provider has a pod of that name, compares it with podsEqual,
+	// which ignores the UID; the sync of a name whose API object was
+	// replaced by a new UID while the provider still held (or, from a
+	// stale cache, was just given) the old UID therefore neither creates
+	// the new pod nor deletes the old one.
+	ClassNameKeyed = "VA"
+	// ClassNoPrecondition (VB): the controller's propagation of a
+	// provider-initiated deletion (updatePodStatus, when the provider's
+	// pod has a deletion timestamp and the API's has none) deletes the
+	// API object with a grace period but no UID precondition.
+	ClassNoPrecondition = "VB"
+	// ClassStatusInsteadOfDelete (VC): updatePodStatus propagates a
+	// provider-initiated deletion only when the informer's status of the
+	// pod equals the provider's (cmp.Equal of the two statuses); otherwise
+	// it writes the provider's status and drops the deletion, and nothing
+	// retries it unless the provider notifies again.
+	ClassStatusInsteadOfDelete = "VC"
+)
+
+var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
+
+// classify explains a finding by a known upstream deviation; "" if none
+// fits. Each class is an exact predicate over the final state the finding
+// is about:
+//
+//   - VA, for VK6 "live in the API but does not run in the provider" on
+//     UID U named N, and VK3 "left the API but still runs in the provider"
+//     on UID U named N: at the end the API object named N and the provider
+//     pod under the key default/N both exist, with different UIDs (one of
+//     them U).
+//   - VB, for VK1 on UID U with precondition "": the controller's last API
+//     delete of U was made by updatePodStatus (the call's node-package
+//     caller, gates.go).
+//   - VC, for VK3 "the provider deleted pod U by itself, but its API object
+//     was never deleted": the controller never deleted U in the API, and
+//     after the provider notified U with a deletion timestamp,
+//     updatePodStatus wrote U's status (the branch taken when the
+//     informer's status differs from the provider's).
+func (d *Driver) classify(f Finding) string {
+	m := podRef.FindStringSubmatch(f.Message)
+	if m == nil || d.final == nil {
+		return ""
+	}
+	uid, name := types.UID(m[1]), m[2]
+	switch {
+	case f.Check == "VK1" && strings.Contains(f.Message, `UID precondition ""`):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deleteCaller[uid] == "updatePodStatus" {
+			return ClassNoPrecondition
+		}
+	case f.Check == "VK3" && strings.Contains(f.Message, "by itself, but its API object was never deleted"):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deleteCaller[uid] == "" && d.W.statusInsteadOfDelete[uid] {
+			return ClassStatusInsteadOfDelete
+		}
+	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
+		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):
+		api, prov := d.final.apiByName[name], d.final.providerByName[name]
+		if api != "" && prov != "" && api != prov && (api == uid || prov == uid) {
+			return ClassNameKeyed
+		}
+	}
+	return ""
+}
+
+// endState is the final state by object name, for the classifier.
+type endState struct {
+	apiByName, providerByName map[string]types.UID
+}
+
+func (d *Driver) snapshotEnd() {
+	w := d.W
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}}
+	items, _ := w.api.List()
+	for _, p := range items {
+		e.apiByName[p.Name] = p.UID
+	}
+	for _, key := range w.backendKeys() {
+		b := w.backend[key]
+		e.providerByName[b.pod.Name] = b.pod.UID
+	}
+	d.final = e
+}

@@ -35,22 +35,34 @@ type podsOf struct {
 var errInjected = apierrors.NewInternalError(fmt.Errorf("realvk: injected API server error"))
 
 func (p *podsOf) gate(ctx context.Context, op, name string) error {
-	switch p.c.w.gates.park(&Call{Gen: p.c.gen, Op: op, Key: p.ns + "/" + name, Ctx: ctx}) {
+	_, err := p.gateCall(ctx, op, name)
+	return err
+}
+
+// gateCall parks the call and returns it (its Caller) with the outcome's
+// error.
+func (p *podsOf) gateCall(ctx context.Context, op, name string) (*Call, error) {
+	c := &Call{Gen: p.c.gen, Op: op, Key: p.ns + "/" + name, Ctx: ctx}
+	switch p.c.w.gates.park(c) {
 	case OK:
-		return nil
+		return c, nil
 	case Dead:
-		return context.Canceled
+		return c, context.Canceled
 	}
-	return errInjected
+	return c, errInjected
 }
 
 // UpdateStatus implements the status subresource call.
 func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateOptions) (*v1.Pod, error) {
-	if err := p.gate(ctx, "api.UpdateStatus", pod.Name); err != nil {
+	c, err := p.gateCall(ctx, "api.UpdateStatus", pod.Name)
+	if err != nil {
 		return nil, err
 	}
 	p.c.w.mu.Lock()
 	defer p.c.w.mu.Unlock()
+	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
+		p.c.w.statusInsteadOfDelete[pod.UID] = true
+	}
 	out, err := p.c.w.api.UpdateStatus(pod)
 	p.c.w.notef("api.UpdateStatus %s/%s uid=%s rv=%q phase=%s -> %s", p.ns, pod.Name, pod.UID, pod.ResourceVersion, pod.Status.Phase, errWord(err))
 	return out, err
@@ -58,12 +70,16 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 
 // Delete implements pod deletion with options.
 func (p *podsOf) Delete(ctx context.Context, name string, o metav1.DeleteOptions) error {
-	if err := p.gate(ctx, "api.Delete", name); err != nil {
+	c, err := p.gateCall(ctx, "api.Delete", name)
+	if err != nil {
 		return err
 	}
 	p.c.w.mu.Lock()
 	defer p.c.w.mu.Unlock()
-	err := p.c.w.api.Delete("controller", p.ns, name, o)
+	if cur := p.c.w.api.get(p.ns, name); cur != nil {
+		p.c.w.deleteCaller[cur.UID] = c.Caller
+	}
+	err = p.c.w.api.Delete("controller", p.ns, name, o)
 	p.c.w.notef("api.Delete %s/%s grace=%s uid-precondition=%s -> %s", p.ns, name, int64Word(o.GracePeriodSeconds), preconditionUID(o), errWord(err))
 	return err
 }

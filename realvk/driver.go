@@ -46,6 +46,8 @@ type Driver struct {
 	// planSteps is how many of Moves came before the settle phase.
 	planSteps int
 	findings  []Finding
+	// final is the end state the classifier reads (snapshotEnd).
+	final *endState
 }
 
 // NewDriver makes an empty world (the controller not started).

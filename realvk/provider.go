@@ -221,6 +221,9 @@ func (w *World) notify(key string) bool {
 	pod := b.pod.DeepCopy()
 	w.notef("notify %s uid=%s phase=%s v%d", key, pod.UID, pod.Status.Phase, b.version)
 	w.emit(history.VKNotified{UID: pod.UID, Phase: pod.Status.Phase, Version: b.version, Deleting: b.deleting})
+	if b.deleting {
+		w.deletingNotified[pod.UID] = true
+	}
 	go cb(pod)
 	return true
 }

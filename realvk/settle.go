@@ -90,6 +90,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	d.Shutdown()
 	d.W.emit(history.VKSettled{Final: d.finalState(queued)})
 	d.afterStep()
+	d.snapshotEnd()
 	d.verdict()
 	return Result{Family: family, Seed: seed, Moves: d.Moves[:d.planSteps], Findings: d.findings,
 		TraceSHA: d.TraceSHA(), Trace: d.trace}

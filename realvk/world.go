@@ -8,6 +8,7 @@ import (
 
 	"github.com/virtual-kubelet/virtual-kubelet/node"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
@@ -60,6 +61,14 @@ type World struct {
 	// ready and done: the generations whose Ready or Done closed (noted).
 	ready, done map[int]bool
 	pcs         map[int]*node.PodController
+	// deleteCaller is, per UID, the node-package function of the
+	// controller's last API delete of it (the classifier reads it).
+	deleteCaller map[types.UID]string
+	// deletingNotified: the provider notified U with a deletion
+	// timestamp; statusInsteadOfDelete: after that, updatePodStatus wrote
+	// U's status (it does so instead of the delete when the informer's
+	// status differs from the provider's).
+	deletingNotified, statusInsteadOfDelete map[types.UID]bool
 }
 
 type notedAt struct {
@@ -74,7 +83,8 @@ func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{n, time
 func newWorld() *World {
 	w := &World{gates: &Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
-		pcs: map[int]*node.PodController{}}
+		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
+		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{}}
 	w.api = newAPIServer(w)
 	return w
 }
