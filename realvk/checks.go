@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -76,7 +77,54 @@ const (
 	// it writes the provider's status and drops the deletion, and nothing
 	// retries it unless the provider notifies again.
 	ClassStatusInsteadOfDelete = "VC"
+	// ClassDanglingOnce (VD): deleteDanglingPods runs once per Run, best
+	// effort: when its GetPods or a DeletePod fails, the dangling pod
+	// stays in the provider for good (the code says so: "deletion won't
+	// be retried").
+	ClassDanglingOnce = "VD"
+	// ClassCancelledBeforeReady (VE): a controller cancelled before its
+	// informer synced returns from Run with "failed to wait for caches to
+	// sync" and never closes Ready, as Ready's documentation says; the
+	// oracle's "every start becomes Ready" does not hold for it.
+	ClassCancelledBeforeReady = "VE"
+	// ClassStaleNotRunning (VF): syncPodInProvider force-deletes a pod
+	// with a deletion timestamp at once, without deleting it in the
+	// provider, when the informer's copy shows no running container; the
+	// copy can be older than a status write that says Running, so the
+	// object is removed while the provider still runs the pod and before
+	// its grace expired.
+	ClassStaleNotRunning = "VF"
 )
+
+var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
+
+var danglingRef = regexp.MustCompile(`^provider pod (\S+) has no API object and was never deleted`)
+
+// danglingFailedEverywhere: every controller generation that ran
+// deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
+// and at least one ran.
+func (d *Driver) danglingFailedEverywhere(key string) bool {
+	w := d.W
+	failed := map[int]bool{}
+	ran := map[int]bool{}
+	for _, c := range w.danglingCalls {
+		if c.op == "provider.GetPods" {
+			ran[c.gen] = true
+		}
+		if c.outcome != OK && (c.op == "provider.GetPods" || c.key == key) {
+			failed[c.gen] = true
+		}
+	}
+	if len(ran) == 0 {
+		return false
+	}
+	for gen := range ran {
+		if !failed[gen] {
+			return false
+		}
+	}
+	return true
+}
 
 var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 
@@ -97,7 +145,36 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     after the provider notified U with a deletion timestamp,
 //     updatePodStatus wrote U's status (the branch taken when the
 //     informer's status differs from the provider's).
+//   - VD, for VK5 "provider pod U has no API object and was never
+//     deleted": in every controller generation that ran deleteDanglingPods
+//     (at least one), its GetPods or its DeletePod of default/pod-U
+//     failed.
+//   - VE, for VK7 "controller start G never became Ready": G was
+//     cancelled before Ready closed and its Run returned "failed to wait
+//     for caches to sync".
+//   - VF, for VK3 "removed … while its status said Running, before the
+//     provider reported it terminal": the removing API delete was the
+//     forced delete (deletePodsFromKubernetesHandler) and the provider
+//     still ran U when it was made (no provider DeletePod of U had taken
+//     effect: the delete was queued by the not-running shortcut).
 func (d *Driver) classify(f Finding) string {
+	if m := readyRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK7" {
+		gen, _ := strconv.Atoi(m[1])
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.cancelled[gen] && !d.W.ready[gen] && d.W.doneErr[gen] == "failed to wait for caches to sync" {
+			return ClassCancelledBeforeReady
+		}
+		return ""
+	}
+	if m := danglingRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK5" {
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.danglingFailedEverywhere(Namespace + "/pod-" + m[1]) {
+			return ClassDanglingOnce
+		}
+		return ""
+	}
 	m := podRef.FindStringSubmatch(f.Message)
 	if m == nil || d.final == nil {
 		return ""
@@ -109,6 +186,12 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.W.deleteCaller[uid] == "updatePodStatus" {
 			return ClassNoPrecondition
+		}
+	case f.Check == "VK3" && strings.Contains(f.Message, "while its status said Running, before the provider reported it terminal"):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deletedWhileRunning[uid] == "deletePodsFromKubernetesHandler" {
+			return ClassStaleNotRunning
 		}
 	case f.Check == "VK3" && strings.Contains(f.Message, "by itself, but its API object was never deleted"):
 		d.W.mu.Lock()

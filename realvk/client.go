@@ -78,6 +78,9 @@ func (p *podsOf) Delete(ctx context.Context, name string, o metav1.DeleteOptions
 	defer p.c.w.mu.Unlock()
 	if cur := p.c.w.api.get(p.ns, name); cur != nil {
 		p.c.w.deleteCaller[cur.UID] = c.Caller
+		if b := p.c.w.backend[p.ns+"/"+name]; b != nil && b.pod.UID == cur.UID {
+			p.c.w.deletedWhileRunning[cur.UID] = c.Caller
+		}
 	}
 	err = p.c.w.api.Delete("controller", p.ns, name, o)
 	p.c.w.notef("api.Delete %s/%s grace=%s uid-precondition=%s -> %s", p.ns, name, int64Word(o.GracePeriodSeconds), preconditionUID(o), errWord(err))

@@ -8,7 +8,10 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
-var detSeeds = flag.Int("det", 0, "TestSameSeedSameTrace: seeds (0 = 40, or 8 with -short)")
+var (
+	detSeeds = flag.Int("det", 0, "TestSameSeedSameTrace: seeds (0 = 40, or 8 with -short)")
+	detFrom  = flag.Int("det.from", 0, "TestSameSeedSameTrace: first seed index")
+)
 
 // TestSameSeedSameTrace: the seed alone decides the run. Seeds spread
 // over the VK families, each run twice in fresh bubbles, must give the
@@ -24,7 +27,7 @@ func TestSameSeedSameTrace(t *testing.T) {
 	if *detSeeds > 0 {
 		seeds = *detSeeds
 	}
-	for i := range seeds {
+	for i := *detFrom; i < *detFrom+seeds; i++ {
 		f, seed := fams[i%len(fams)], uint64(1+i)
 		var a, b Result
 		synctest.Test(t, func(t *testing.T) { a = RunSeed(f, seed) })

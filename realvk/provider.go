@@ -44,7 +44,22 @@ type provider struct {
 }
 
 func (p provider) gate(ctx context.Context, op, key string) Outcome {
-	return p.w.gates.park(&Call{Gen: p.gen, Op: op, Key: key, Ctx: ctx})
+	c := &Call{Gen: p.gen, Op: op, Key: key, Ctx: ctx}
+	o := p.w.gates.park(c)
+	if c.Caller == "deleteDanglingPods" {
+		p.w.mu.Lock()
+		p.w.danglingCalls = append(p.w.danglingCalls, danglingCall{gen: p.gen, op: op, key: key, outcome: o})
+		p.w.mu.Unlock()
+	}
+	return o
+}
+
+// danglingCall is one provider call of deleteDanglingPods and its
+// outcome (the classifier reads them).
+type danglingCall struct {
+	gen     int
+	op, key string
+	outcome Outcome
 }
 
 func (p provider) fail(o Outcome, key string) error {

@@ -90,3 +90,64 @@ func TestClassifyNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyDanglingNegative: VD needs a failed cleanup call in every
+// generation that ran deleteDanglingPods.
+func TestClassifyDanglingNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK5", Message: "provider pod d has no API object and was never deleted (dangling) (VK5)"}
+		if got := d.classify(f); got != "" {
+			t.Errorf("no cleanup ran, classified %q", got)
+		}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-d", outcome: Fail}}
+		if got := d.classify(f); got != ClassDanglingOnce {
+			t.Errorf("failed DeletePod: classified %q", got)
+		}
+		d.W.danglingCalls = append(d.W.danglingCalls, danglingCall{gen: 2, op: "provider.GetPods", outcome: OK})
+		if got := d.classify(f); got != "" {
+			t.Errorf("a second generation's cleanup did not fail, classified %q", got)
+		}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-e", outcome: Fail}}
+		if got := d.classify(f); got != "" {
+			t.Errorf("another pod's DeletePod failed, classified %q", got)
+		}
+	})
+}
+
+// TestClassifyReadyAndStaleNegative: VE needs the cancel and the
+// cache-sync error; VF needs the forced-delete caller with the provider
+// still running the pod.
+func TestClassifyReadyAndStaleNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		ve := Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}
+		if got := d.classify(ve); got != "" {
+			t.Errorf("start never cancelled, classified %q", got)
+		}
+		d.W.cancelled[1] = true
+		d.W.doneErr[1] = "some other error"
+		if got := d.classify(ve); got != "" {
+			t.Errorf("another Err, classified %q", got)
+		}
+		d.W.doneErr[1] = "failed to wait for caches to sync"
+		if got := d.classify(ve); got != ClassCancelledBeforeReady {
+			t.Errorf("VE not classified: %q", got)
+		}
+		d.final = &endState{}
+		vf := Finding{Check: "VK3", Message: "the controller removed pod c (web) from the API at 1.4s while its status said Running, before the provider reported it terminal and before its grace of 5s (deleted at 900ms) expired (VK3)"}
+		if got := d.classify(vf); got != "" {
+			t.Errorf("no delete recorded, classified %q", got)
+		}
+		d.W.deletedWhileRunning["c"] = "updatePodStatus"
+		if got := d.classify(vf); got != "" {
+			t.Errorf("another caller, classified %q", got)
+		}
+		d.W.deletedWhileRunning["c"] = "deletePodsFromKubernetesHandler"
+		if got := d.classify(vf); got != ClassStaleNotRunning {
+			t.Errorf("VF not classified: %q", got)
+		}
+	})
+}

@@ -69,6 +69,15 @@ type World struct {
 	// U's status (it does so instead of the delete when the informer's
 	// status differs from the provider's).
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
+	// danglingCalls are deleteDanglingPods' provider calls.
+	danglingCalls []danglingCall
+	// deletedWhileRunning: the controller's API delete of U (by caller)
+	// came while the provider still ran U.
+	deletedWhileRunning map[types.UID]string
+	// doneErr is each generation's Err once Done closed.
+	doneErr map[int]string
+	// cancelled: the generations whose context was cancelled.
+	cancelled map[int]bool
 }
 
 type notedAt struct {
@@ -84,7 +93,8 @@ func newWorld() *World {
 	w := &World{gates: &Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
-		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{}}
+		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
+		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{}}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -143,6 +153,7 @@ func (w *World) stop() bool {
 	w.cancel()
 	w.running = false
 	w.emit(history.VKCancelled{Epoch: w.gen})
+	w.cancelled[w.gen] = true
 	w.notef("stop g%d", w.gen)
 	return true
 }
@@ -214,6 +225,7 @@ func (w *World) pollLife() {
 			if e := pc.Err(); e != nil {
 				err = e.Error()
 			}
+			w.doneErr[gen] = err
 			w.emit(history.VKDone{Epoch: gen, Err: err})
 		}
 	}
