@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep realvk realvk-sweep realvk-det
+.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep realvk realvk-sweep realvk-det mutation guided-measure
 
 all: lint test
 
@@ -53,6 +53,12 @@ baseline:
 	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
 		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
 
+## guided-measure: the strategies side by side (docs/guided.md): per mutant, failing runs and
+## seeds to detection under random, pct and guided; per family, distinct coverage tuples at
+## 100 and 1,000 runs. Not part of CI (about 30 min on an idle 2-core machine).
+guided-measure:
+	PODSIM_GUIDED_MEASURE=1 $(GO) test -count=1 -v -timeout 0 -run 'TestMeasureDetection|TestMeasureCoverage' ./guided
+
 ## cover: statement coverage per package.
 cover:
 	$(GO) test -cover $(PKGS)
@@ -98,3 +104,14 @@ realvk-det:
 		| grep -E '^ +determinism_test.go:[0-9]+: vk-' | sed 's/^ *determinism_test.go:[0-9]*: //' > /tmp/realvk-det.$$p || exit 1; \
 		echo "GOMAXPROCS=$$p: $$(wc -l < /tmp/realvk-det.$$p) seeds, $$(sha256sum < /tmp/realvk-det.$$p | cut -c1-16)"; \
 	done; cmp /tmp/realvk-det.1 /tmp/realvk-det.2 && cmp /tmp/realvk-det.1 /tmp/realvk-det.4 && echo "realvk-det: identical at GOMAXPROCS 1, 2, 4"
+
+## mutation: the mutation score of workers/ and of the simulated kubelet's
+## actors (world/), internal invariants off (docs/mutation.md). Prints the
+## score by package and operator and the survivors; writes
+## $(MUTATION_OUT)/mutation.{json,txt} and hard-mutants.txt. Not part of CI.
+## MUTATION_FLAGS e.g. "-sample 100 -seed 1" (a seeded sample per package),
+## "-deep 600" (seeds-to-detection of the survivors), "-only workers/loop.go".
+MUTATION_OUT ?= out
+MUTATION_FLAGS ?=
+mutation:
+	$(GO) run ./internal/mutation/mutate -out $(MUTATION_OUT) $(MUTATION_FLAGS)

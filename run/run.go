@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -15,15 +16,25 @@ import (
 
 // Result is the outcome of one seed.
 type Result struct {
-	Family     string
-	Mutant     string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
-	Seed       uint64
-	Err        error               // the scheduler's: deadlock, limit, panic, hot loop
-	Violations []history.Violation // the oracles'
-	Steps      int64
-	Elapsed    time.Duration
-	TraceSHA   string
-	Marks      []string // coverage marks reached, sorted
+	Family string
+	Mutant string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
+	// ObservableOnly: the workers' internal invariants were off
+	// (CheckOptions.ObservableOnly).
+	ObservableOnly bool
+	Seed           uint64
+	Err            error               // the scheduler's: deadlock, limit, panic, hot loop
+	Violations     []history.Violation // the oracles'
+	Steps          int64
+	Elapsed        time.Duration
+	TraceSHA       string
+	Marks          []string // coverage marks reached, sorted
+	// Coverage is the abstract states and transitions the run passed
+	// through (package oracle/coverage).
+	Coverage coverage.Coverage
+	// Input, for a run not made from a seed (the guided strategy's), is
+	// the token of its choice streams that replays it (guided.ParseToken);
+	// "" for a seed's run.
+	Input string
 }
 
 // Failed reports whether the seed failed any check.
@@ -82,6 +93,9 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 // collects the verdict: the world's own invariants and the kubelet-level
 // checks in the order found, then the per-epoch oracles, then the extras.
 func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	if opts.ObservableOnly {
+		w.InternalInvariantsOff()
+	}
 	view := w.View()
 	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
 	var kube oracle.Oracle
@@ -89,7 +103,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		kube = kubelet.New()
 	}
 	marks := history.NewMarker()
+	cov := coverage.New()
 	w.Observe(func(ev history.Event) {
+		cov.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -101,8 +117,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	})
 	err := w.Run()
 	marks.Merge(w.Marks())
-	r := Result{Family: f.Name, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
+		Coverage: cov.Coverage()}
 	r.Violations = w.Violations
 	if kube != nil {
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))

@@ -14,10 +14,11 @@ import (
 
 type runFlags struct {
 	scenario, strategy, seed, shard, jsonPath, outDir, junitPath string
-	mutant                                                       string
+	mutant, corpus                                               string
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
+	observableOnly                                               bool
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
@@ -32,7 +33,10 @@ const runLong = "run sweeps seeds of the scenario families and checks every run.
 	"summary and writes the files; a second Ctrl-C ends the files and exits at once (130).\n\n" +
 	"A --shard with no seeds (K >= --seeds) prints \"0 seeds in this shard\", writes valid empty files\n" +
 	"and exits 0. The summary lists the first 100 failures; the files have every one.\n\n" +
-	"Exit codes: 0 every seed passed; 1 a seed failed, or the sweep was interrupted (partial results);\n" +
+	"A sweep of the correct code also judges each family's declared coverage marks: a mark at zero in\n" +
+	"at least the family's minimum seeds (simrun list) fails the sweep (UNREACHED, family and mark named);\n" +
+	"in a shorter sweep it is a warning on stderr.\n\n" +
+	"Exit codes: 0 every seed passed; 1 a seed failed, a mark was unreached, or the sweep was interrupted (partial results);\n" +
 	"2 bad usage or bad input, nothing run or written; 130 a second interrupt."
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -51,7 +55,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family, 1 to 100,000,000")
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
-	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct or guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family)")
+	fl.StringVar(&f.corpus, "corpus", "", "guided only: resume each family's corpus from DIR/<scenario>.corpus and save it there at the end")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
@@ -61,6 +66,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.outDir, "out", "", "write each failing seed's artifacts (trace, timeline, verdict, porcupine HTML) under DIR/<scenario>/seed-<n>/")
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list); a single --scenario must be one of its families")
+	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
@@ -81,6 +87,9 @@ func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) 
 	}
 	strategy, err := strategyNamed(f.strategy, f.pctDepth)
 	if err != nil {
+		return nil, sweepPlan{}, err
+	}
+	if err := f.checkGuidedFlags(changed); err != nil {
 		return nil, sweepPlan{}, err
 	}
 	plan, err := f.plan()
@@ -164,13 +173,20 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	began := time.Now() // wall clock for the progress line and throughput only
 	sum := &summary{strategy: repro}
 	prog := newProgress(stderr, total)
-	ran := sweep(in.ctx, plan, f.parallel, f.worker(strategy), func(o outcome) {
+	collect := func(o outcome) {
 		if !out.add(o.res, o.took) {
 			in.cancel() // a file cannot be written: stop, and report it
 		}
 		sum.add(o)
 		prog.tick()
-	})
+	}
+	var ran uint64
+	var gerr error
+	if f.strategy == "guided" {
+		ran, gerr = guidedSweep(in.ctx, plan, f, collect)
+	} else {
+		ran = sweep(in.ctx, plan, f.parallel, f.worker(strategy), collect)
+	}
 	prog.done()
 	interrupted := ran < total
 	werr := out.finish(interrupted)
@@ -178,12 +194,18 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d seeds: the results below are partial\n", ran, total)
 	}
 	sum.print(stdout, !f.noTiming)
+	unreached := 0
+	if f.mutant == "" && !interrupted { // a mutant may make a situation unreachable
+		unreached = sum.unreached(stdout, stderr)
+	}
 	elapsed := time.Since(began)
 	fmt.Fprintf(stderr, "%d seeds in %.1fs (%.0f seeds/s)\n", ran, elapsed.Seconds(), float64(ran)/elapsed.Seconds())
 	switch {
 	case werr != nil:
 		return werr
-	case sum.failed > 0 || interrupted:
+	case gerr != nil:
+		return gerr
+	case sum.failed > 0 || interrupted || unreached > 0:
 		return errChecksFailed
 	}
 	return nil
@@ -192,7 +214,7 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 // worker is what each sweep worker does with a job: run the seed and, if
 // it fails, recheck it (and write its artifacts with --out).
 func (f runFlags) worker(strategy sim.Strategy) func(job) outcome {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant}
+	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
 	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return run.ReplaySeed(fams[0], r.Seed, strategy, o)

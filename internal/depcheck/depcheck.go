@@ -39,7 +39,8 @@ type Rule struct {
 // layers, and no oracle imports a world, a target or the code under test.
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
-	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/vk"}
+	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
+		"oracle/vk"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -78,6 +79,8 @@ func Rules() []Rule {
 		{Dir: "shrink", Deny: above("regress", "gate", "baseline", "workers", "world")},
 		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
 		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
+		// The coverage-guided corpus loop: on run, beside shrink.
+		{Dir: "guided", Deny: above("shrink", "regress", "gate", "baseline", "workers", "world")},
 		// The real-goroutine baseline: test files only, the upstream way of
 		// testing side by side with the gate.
 		{Dir: "baseline", Deny: above()},
@@ -87,6 +90,12 @@ func Rules() []Rule {
 		{Dir: "report", Allow: []string{"std"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		// The mutation score: the mutator and its guards know nothing of
+		// podsim; only the focused sweep runs it, like cmd/simrun.
+		{Dir: "internal/mutation", Allow: []string{"std"}},
+		{Dir: "internal/mutation/active", Allow: []string{"std"}},
+		{Dir: "internal/mutation/mutate", Allow: []string{"std", "internal/mutation", "internal/mutation/active"}},
+		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim"}},
 		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 		// deploy/ is a test of the Kubernetes manifest against the API types.
 		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml"}},
