@@ -7,8 +7,7 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
-func isList(label string) bool     { return strings.Contains(label, "/api.List/") }
-func isProvider(label string) bool { return strings.Contains(label, "/provider.") }
+func isList(label string) bool { return strings.Contains(label, "/api.List/") }
 
 // settleRounds bounds the settle phase (each idle round sleeps a second:
 // enough for the longest deletion grace a plan uses, 30 s, and the

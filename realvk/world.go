@@ -52,8 +52,6 @@ type World struct {
 	events    []handlerEvent
 	// notes are what the step did, in order, for the trace.
 	notes []string
-	// errs are controller exits with an error.
-	errs []string
 
 	// noted are the VK notes of the history not yet handed to the
 	// driver's tape, with the fake time they happened at.
