@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep real-gate real-mutants mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det mutation guided-measure
 
 all: lint test
 
@@ -100,6 +100,30 @@ SEEDS ?= 800
 real-sweep:
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS)
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold
+
+## realvk: the smoke, determinism and script tests on the real
+## virtual-kubelet PodController (nested module realvk/, pinned to
+## virtual-kubelet v1.14.1 with k8s.io/* replaced by v0.36.3, see
+## docs/real-vk.md). make test never builds it.
+realvk:
+	cd realvk && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+## realvk-sweep: SEEDS seeds of every VK family on the real controller
+## (plan.VKFamilies, judged by oracle/vk); prints findings per class and
+## seeds/s; fails on any unexplained finding.
+realvk-sweep:
+	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS)
+
+## realvk-det: DET_SEEDS seeds (default 1,000) spread over the VK families,
+## each run twice and replayed from its script at GOMAXPROCS 1, 2 and 4;
+## the per-seed trace hashes of the three must be identical.
+DET_SEEDS ?= 1000
+realvk-det:
+	cd realvk && for p in 1 2 4; do \
+		GOMAXPROCS=$$p $(GO) test -count=1 -timeout 120m -run 'TestSameSeedSameTrace$$' -v . -args -det $(DET_SEEDS) \
+		| grep -E '^ +determinism_test.go:[0-9]+: vk-' | sed 's/^ *determinism_test.go:[0-9]*: //' > /tmp/realvk-det.$$p || exit 1; \
+		echo "GOMAXPROCS=$$p: $$(wc -l < /tmp/realvk-det.$$p) seeds, $$(sha256sum < /tmp/realvk-det.$$p | cut -c1-16)"; \
+	done; cmp /tmp/realvk-det.1 /tmp/realvk-det.2 && cmp /tmp/realvk-det.1 /tmp/realvk-det.4 && echo "realvk-det: identical at GOMAXPROCS 1, 2, 4"
 
 ## mutation: the mutation score of workers/ and of the simulated kubelet's
 ## actors (world/), internal invariants off (docs/mutation.md). Prints the

@@ -1,0 +1,231 @@
+package realvk
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+)
+
+// finalState is the API server's and the provider's state at the end (the
+// VKSettled note), by UID; queued is what the controller's queues held
+// once the run settled, before the controller was stopped.
+func (d *Driver) finalState(queued int) history.VKFinal {
+	w := d.W
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	items, _ := w.api.List()
+	var api []history.VKAPIPod
+	for _, p := range items {
+		api = append(api, history.VKAPIPod{UID: p.UID, Name: p.Name, Deleting: p.DeletionTimestamp != nil,
+			Phase: p.Status.Phase, Version: history.VKStatusVersion(p.Status.Message)})
+	}
+	slices.SortFunc(api, func(x, y history.VKAPIPod) int { return cmp.Compare(x.UID, y.UID) })
+	return history.VKFinal{API: api, Provider: w.finalProvider(), Queued: queued}
+}
+
+// report records a driver finding at the current step, classified.
+func (d *Driver) report(check, msg string) {
+	f := Finding{Check: check, Message: msg, Step: d.Step}
+	f.Class = d.classify(f)
+	d.findings = append(d.findings, f)
+	d.tracef("  finding %s", f)
+}
+
+// verdict adds the shared VK oracle's violations, classified.
+func (d *Driver) verdict() {
+	for _, v := range d.tape.finish() {
+		f := Finding{Check: v.Invariant, Message: v.Message, Step: d.stepOf(v.Seq)}
+		f.Class = d.classify(f)
+		d.findings = append(d.findings, f)
+		d.tracef("finding %s", f)
+	}
+}
+
+// stepOf is the driver step an event seq was recorded in (0: at the end).
+func (d *Driver) stepOf(seq int64) int {
+	if seq <= 0 || int(seq) > len(d.tape.steps) {
+		return 0
+	}
+	return d.tape.steps[seq-1]
+}
+
+// The classes of upstream deviations (docs/upstream-findings.md,
+// "virtual-kubelet").
+const (
+	// ClassNameKeyed (VA): the controller identifies a provider pod by
+	// namespace/name alone. createOrUpdatePod asks GetPod(ns, name) and,
+	// when the provider has a pod of that name, compares it with podsEqual,
+	// which ignores the UID; the sync of a name whose API object was
+	// replaced by a new UID while the provider still held (or, from a
+	// stale cache, was just given) the old UID therefore neither creates
+	// the new pod nor deletes the old one.
+	ClassNameKeyed = "VA"
+	// ClassNoPrecondition (VB): the controller's propagation of a
+	// provider-initiated deletion (updatePodStatus, when the provider's
+	// pod has a deletion timestamp and the API's has none) deletes the
+	// API object with a grace period but no UID precondition.
+	ClassNoPrecondition = "VB"
+	// ClassStatusInsteadOfDelete (VC): updatePodStatus propagates a
+	// provider-initiated deletion only when the informer's status of the
+	// pod equals the provider's (cmp.Equal of the two statuses); otherwise
+	// it writes the provider's status and drops the deletion, and nothing
+	// retries it unless the provider notifies again.
+	ClassStatusInsteadOfDelete = "VC"
+	// ClassDanglingOnce (VD): deleteDanglingPods runs once per Run, best
+	// effort: when its GetPods or a DeletePod fails, the dangling pod
+	// stays in the provider for good (the code says so: "deletion won't
+	// be retried").
+	ClassDanglingOnce = "VD"
+	// ClassCancelledBeforeReady (VE): a controller cancelled before its
+	// informer synced returns from Run with "failed to wait for caches to
+	// sync" and never closes Ready, as Ready's documentation says; the
+	// oracle's "every start becomes Ready" does not hold for it.
+	ClassCancelledBeforeReady = "VE"
+	// ClassStaleNotRunning (VF): syncPodInProvider force-deletes a pod
+	// with a deletion timestamp at once, without deleting it in the
+	// provider, when the informer's copy shows no running container; the
+	// copy can be older than a status write that says Running, so the
+	// object is removed while the provider still runs the pod and before
+	// its grace expired.
+	ClassStaleNotRunning = "VF"
+)
+
+var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
+
+var danglingRef = regexp.MustCompile(`^provider pod (\S+) has no API object and was never deleted`)
+
+// danglingFailedEverywhere: every controller generation that ran
+// deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
+// and at least one ran.
+func (d *Driver) danglingFailedEverywhere(key string) bool {
+	w := d.W
+	failed := map[int]bool{}
+	ran := map[int]bool{}
+	for _, c := range w.danglingCalls {
+		if c.op == "provider.GetPods" {
+			ran[c.gen] = true
+		}
+		if c.outcome != OK && (c.op == "provider.GetPods" || c.key == key) {
+			failed[c.gen] = true
+		}
+	}
+	if len(ran) == 0 {
+		return false
+	}
+	for gen := range ran {
+		if !failed[gen] {
+			return false
+		}
+	}
+	return true
+}
+
+var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
+
+// classify explains a finding by a known upstream deviation; "" if none
+// fits. Each class is an exact predicate over the final state the finding
+// is about:
+//
+//   - VA, for VK6 "live in the API but does not run in the provider" on
+//     UID U named N, and VK3 "left the API but still runs in the provider"
+//     on UID U named N: at the end the API object named N and the provider
+//     pod under the key default/N both exist, with different UIDs (one of
+//     them U).
+//   - VB, for VK1 on UID U with precondition "": the controller's last API
+//     delete of U was made by updatePodStatus (the call's node-package
+//     caller, gates.go).
+//   - VC, for VK3 "the provider deleted pod U by itself, but its API object
+//     was never deleted": the controller never deleted U in the API, and
+//     after the provider notified U with a deletion timestamp,
+//     updatePodStatus wrote U's status (the branch taken when the
+//     informer's status differs from the provider's).
+//   - VD, for VK5 "provider pod U has no API object and was never
+//     deleted": in every controller generation that ran deleteDanglingPods
+//     (at least one), its GetPods or its DeletePod of default/pod-U
+//     failed.
+//   - VE, for VK7 "controller start G never became Ready": G was
+//     cancelled before Ready closed and its Run returned "failed to wait
+//     for caches to sync".
+//   - VF, for VK3 "removed … while its status said Running, before the
+//     provider reported it terminal": the removing API delete was the
+//     forced delete (deletePodsFromKubernetesHandler) and the provider
+//     still ran U when it was made (no provider DeletePod of U had taken
+//     effect: the delete was queued by the not-running shortcut).
+func (d *Driver) classify(f Finding) string {
+	if m := readyRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK7" {
+		gen, _ := strconv.Atoi(m[1])
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.cancelled[gen] && !d.W.ready[gen] && d.W.doneErr[gen] == "failed to wait for caches to sync" {
+			return ClassCancelledBeforeReady
+		}
+		return ""
+	}
+	if m := danglingRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK5" {
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.danglingFailedEverywhere(Namespace + "/pod-" + m[1]) {
+			return ClassDanglingOnce
+		}
+		return ""
+	}
+	m := podRef.FindStringSubmatch(f.Message)
+	if m == nil || d.final == nil {
+		return ""
+	}
+	uid, name := types.UID(m[1]), m[2]
+	switch {
+	case f.Check == "VK1" && strings.Contains(f.Message, `UID precondition ""`):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deleteCaller[uid] == "updatePodStatus" {
+			return ClassNoPrecondition
+		}
+	case f.Check == "VK3" && strings.Contains(f.Message, "while its status said Running, before the provider reported it terminal"):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deletedWhileRunning[uid] == "deletePodsFromKubernetesHandler" {
+			return ClassStaleNotRunning
+		}
+	case f.Check == "VK3" && strings.Contains(f.Message, "by itself, but its API object was never deleted"):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deleteCaller[uid] == "" && d.W.statusInsteadOfDelete[uid] {
+			return ClassStatusInsteadOfDelete
+		}
+	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
+		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):
+		api, prov := d.final.apiByName[name], d.final.providerByName[name]
+		if api != "" && prov != "" && api != prov && (api == uid || prov == uid) {
+			return ClassNameKeyed
+		}
+	}
+	return ""
+}
+
+// endState is the final state by object name, for the classifier.
+type endState struct {
+	apiByName, providerByName map[string]types.UID
+}
+
+func (d *Driver) snapshotEnd() {
+	w := d.W
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}}
+	items, _ := w.api.List()
+	for _, p := range items {
+		e.apiByName[p.Name] = p.UID
+	}
+	for _, key := range w.backendKeys() {
+		b := w.backend[key]
+		e.providerByName[b.pod.Name] = b.pod.UID
+	}
+	d.final = e
+}

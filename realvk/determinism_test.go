@@ -1,0 +1,71 @@
+package realvk
+
+import (
+	"flag"
+	"testing"
+	"testing/synctest"
+
+	"github.com/podsim/podsim/plan"
+)
+
+var (
+	detSeeds = flag.Int("det", 0, "TestSameSeedSameTrace: seeds (0 = 40, or 8 with -short)")
+	detFrom  = flag.Int("det.from", 0, "TestSameSeedSameTrace: first seed index")
+)
+
+// TestSameSeedSameTrace: the seed alone decides the run. Seeds spread
+// over the VK families, each run twice in fresh bubbles, must give the
+// same canonical trace (SHA-256) and findings, and replaying the run's
+// script must give the same trace again. `make realvk-det` runs it over
+// 1,000 seeds at GOMAXPROCS 1, 2 and 4.
+func TestSameSeedSameTrace(t *testing.T) {
+	fams := plan.VKFamilies()
+	seeds := 40
+	if testing.Short() {
+		seeds = 8
+	}
+	if *detSeeds > 0 {
+		seeds = *detSeeds
+	}
+	for i := *detFrom; i < *detFrom+seeds; i++ {
+		f, seed := fams[i%len(fams)], uint64(1+i)
+		var a, b Result
+		synctest.Test(t, func(t *testing.T) { a = RunSeed(f, seed) })
+		synctest.Test(t, func(t *testing.T) { b = RunSeed(f, seed) })
+		if a.TraceSHA != b.TraceSHA {
+			t.Fatalf("%s seed %d: traces differ\n%s", f.Name, seed, firstDiff(a.Trace, b.Trace))
+		}
+		if len(a.Findings) != len(b.Findings) {
+			t.Fatalf("%s seed %d: %d findings then %d", f.Name, seed, len(a.Findings), len(b.Findings))
+		}
+		var s Result
+		synctest.Test(t, func(t *testing.T) { s = RunMoves(a.Moves) })
+		if s.TraceSHA != a.TraceSHA {
+			t.Fatalf("%s seed %d: replaying the script changed the trace\n%s", f.Name, seed, firstDiff(a.Trace, s.Trace))
+		}
+		if *detSeeds > 0 {
+			t.Logf("%s seed %d %s", f.Name, seed, a.TraceSHA)
+		}
+	}
+}
+
+// TestDeterminismCheckCanFail: the trace depends on what happened: two
+// seeds of a family give different traces.
+func TestDeterminismCheckCanFail(t *testing.T) {
+	f := plan.VKFamilies()[0]
+	var a, b Result
+	synctest.Test(t, func(t *testing.T) { a = RunSeed(f, 1) })
+	synctest.Test(t, func(t *testing.T) { b = RunSeed(f, 2) })
+	if a.TraceSHA == b.TraceSHA {
+		t.Fatalf("seeds 1 and 2 of %s have the same trace %s", f.Name, a.TraceSHA)
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return "first difference:\n  " + a[i] + "\n  " + b[i]
+		}
+	}
+	return "one trace is a prefix of the other"
+}

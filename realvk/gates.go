@@ -1,0 +1,163 @@
+package realvk
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Call is one call of the real controller into its world (the provider or
+// the API server), parked at its gate until the driver releases it with an
+// outcome. Parking is a receive on a channel made inside the synctest
+// bubble, so a parked goroutine is durably blocked: synctest.Wait returns
+// only once every goroutine has reached a gate or gone idle, and between
+// two driver steps nothing runs.
+type Call struct {
+	// Gen is the controller generation that made the call (restart.go).
+	Gen int
+	// Op is what is called: "provider.CreatePod", "api.UpdateStatus", …
+	Op string
+	// Key is the pod's namespace/name ("" for GetPods).
+	Key string
+	// Caller is the first function of the node package on the caller's
+	// stack (deterministic: it names code, not goroutines); it tells two
+	// parked calls of one Op and Key apart.
+	Caller string
+	Ctx    context.Context
+
+	release chan Outcome
+	begun   bool // recorded in the trace
+}
+
+// Label is the call's name in scripts and traces.
+func (c *Call) Label() string {
+	key := c.Key
+	if key == "" {
+		key = "-"
+	}
+	return fmt.Sprintf("g%d/%s/%s/%s", c.Gen, c.Op, key, c.Caller)
+}
+
+// Outcome is how the driver makes a parked call return.
+type Outcome uint8
+
+// Outcomes a released call returns.
+const (
+	// OK: the call takes effect and returns what the world says.
+	OK Outcome = iota
+	// Fail: an injected transient error, without effect (a provider error
+	// that heals, an API server 500).
+	Fail
+	// Missing: the provider answers not-found without effect (a provider
+	// that lost the pod); an API call treats it as Fail.
+	Missing
+	// Dead: the call's controller generation crashed: it returns an error
+	// without effect (restart.go).
+	Dead
+)
+
+var outcomeNames = [...]string{"ok", "fail", "missing", "dead"}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+func parseOutcome(s string) (Outcome, error) {
+	for i, n := range outcomeNames {
+		if n == s {
+			return Outcome(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown outcome %q (want ok, fail, missing or dead)", s)
+}
+
+// Gates holds the parked calls. Its lock only guards the list: between
+// driver steps exactly one goroutine touches it.
+type Gates struct {
+	mu     sync.Mutex
+	parked []*Call
+	// dead is the highest crashed generation: its calls return Dead at
+	// once, without parking.
+	dead int
+}
+
+// park blocks c until the driver releases it.
+func (g *Gates) park(c *Call) Outcome {
+	c.Caller = callerInNode()
+	c.release = make(chan Outcome)
+	g.mu.Lock()
+	if c.Gen <= g.dead {
+		g.mu.Unlock()
+		return Dead
+	}
+	g.parked = append(g.parked, c)
+	g.mu.Unlock()
+	return <-c.release
+}
+
+// Parked lists the parked calls by label: a deterministic order whatever
+// order the goroutines arrived in.
+func (g *Gates) Parked() []*Call {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := slices.Clone(g.parked)
+	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.Label(), b.Label()) })
+	return out
+}
+
+// release lets the first parked call with label return with o.
+func (g *Gates) release(label string, o Outcome) (*Call, bool) {
+	g.mu.Lock()
+	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.Label() == label })
+	if i < 0 {
+		g.mu.Unlock()
+		return nil, false
+	}
+	c := g.parked[i]
+	g.parked = slices.Delete(g.parked, i, i+1)
+	g.mu.Unlock()
+	c.release <- o
+	return c, true
+}
+
+// kill marks generation gen dead and releases its parked calls with Dead.
+func (g *Gates) kill(gen int) {
+	g.mu.Lock()
+	g.dead = max(g.dead, gen)
+	var victims []*Call
+	g.parked = slices.DeleteFunc(g.parked, func(c *Call) bool {
+		if c.Gen <= gen {
+			victims = append(victims, c)
+			return true
+		}
+		return false
+	})
+	g.mu.Unlock()
+	for _, c := range victims {
+		c.release <- Dead
+	}
+}
+
+// callerInNode is the innermost function of virtual-kubelet's node package
+// on the stack (without the package path), or "?" if none.
+func callerInNode() string {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if i := strings.Index(f.Function, "/virtual-kubelet/node."); i >= 0 {
+			name := f.Function[i+len("/virtual-kubelet/node."):]
+			name = strings.TrimPrefix(name, "(*PodController).")
+			if j := strings.IndexAny(name, ".("); j >= 0 {
+				name = name[:j]
+			}
+			return name
+		}
+		if !more {
+			return "?"
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package realvk
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/synctest"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// TestRegressionScripts replays every shrunk script under testdata: each
+// must still produce the classes its "expect" lines name (a virtual-kubelet
+// version that fixes one shows up here) and nothing unexplained.
+func TestRegressionScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.script")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts under testdata (%v)", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves, expect, err := ParseScript(string(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(expect) == 0 {
+				t.Fatalf("no expect line")
+			}
+			r := replay(t, moves)
+			for _, want := range expect {
+				if !slices.Contains(r.Classes(), want) {
+					t.Errorf("class %s not found; findings %v", want, r.Findings)
+				}
+			}
+			for _, f := range r.Unexplained() {
+				t.Errorf("unexplained: %s", f)
+			}
+		})
+	}
+}
+
+// TestClassifyNegative: each class's predicate rejects findings that look
+// like it but are not it.
+func TestClassifyNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiByName: map[string]types.UID{"db": "b", "web": "w"},
+			providerByName: map[string]types.UID{"db": "a", "web": "w"}}
+		d.W.deleteCaller["b"] = "deletePodsFromKubernetesHandler"
+		d.W.deleteCaller["c"] = "updatePodStatus"
+		d.W.deletingNotified["d"] = true
+		cases := []struct {
+			f    Finding
+			want string
+		}{
+			{Finding{Check: "VK6", Message: "pod b (db) is live in the API but does not run in the provider at the end (VK6)"}, ClassNameKeyed},
+			{Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}, ClassNameKeyed},
+			// Same name, same UID in both: not VA.
+			{Finding{Check: "VK6", Message: "pod w (web) is live in the API but does not run in the provider at the end (VK6)"}, ""},
+			// Nothing under the name in the provider: not VA.
+			{Finding{Check: "VK6", Message: "pod x (job) is live in the API but does not run in the provider at the end (VK6)"}, ""},
+			// Another check on a VA-shaped state: not VA.
+			{Finding{Check: "VK2", Message: "the provider's last status for pod b (db), v2 Running, never reached the API"}, ""},
+			{Finding{Check: "VK1", Message: `the controller deleted pod c (c) from the API with UID precondition "", not its own (VK1)`}, ClassNoPrecondition},
+			// A precondition-less delete from another caller: not VB.
+			{Finding{Check: "VK1", Message: `the controller deleted pod b (db) from the API with UID precondition "", not its own (VK1)`}, ""},
+			// A wrong (not empty) precondition: not VB.
+			{Finding{Check: "VK1", Message: `the controller deleted pod c (c) from the API with UID precondition "z", not its own (VK1)`}, ""},
+			// Deletion notified but no status written instead: not VC.
+			{Finding{Check: "VK3", Message: "the provider deleted pod d (d) by itself, but its API object was never deleted (VK3)"}, ""},
+		}
+		for _, c := range cases {
+			if got := d.classify(c.f); got != c.want {
+				t.Errorf("classify(%s %q) = %q, want %q", c.f.Check, c.f.Message, got, c.want)
+			}
+		}
+		d.W.statusInsteadOfDelete["d"] = true
+		vc := Finding{Check: "VK3", Message: "the provider deleted pod d (d) by itself, but its API object was never deleted (VK3)"}
+		if got := d.classify(vc); got != ClassStatusInsteadOfDelete {
+			t.Errorf("VC not classified: %q", got)
+		}
+		d.W.deleteCaller["d"] = "updatePodStatus"
+		if got := d.classify(vc); got != "" {
+			t.Errorf("VC with a controller delete of d classified %q", got)
+		}
+	})
+}
+
+// TestClassifyDanglingNegative: VD needs a failed cleanup call in every
+// generation that ran deleteDanglingPods.
+func TestClassifyDanglingNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK5", Message: "provider pod d has no API object and was never deleted (dangling) (VK5)"}
+		if got := d.classify(f); got != "" {
+			t.Errorf("no cleanup ran, classified %q", got)
+		}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-d", outcome: Fail}}
+		if got := d.classify(f); got != ClassDanglingOnce {
+			t.Errorf("failed DeletePod: classified %q", got)
+		}
+		d.W.danglingCalls = append(d.W.danglingCalls, danglingCall{gen: 2, op: "provider.GetPods", outcome: OK})
+		if got := d.classify(f); got != "" {
+			t.Errorf("a second generation's cleanup did not fail, classified %q", got)
+		}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-e", outcome: Fail}}
+		if got := d.classify(f); got != "" {
+			t.Errorf("another pod's DeletePod failed, classified %q", got)
+		}
+	})
+}
+
+// TestClassifyReadyAndStaleNegative: VE needs the cancel and the
+// cache-sync error; VF needs the forced-delete caller with the provider
+// still running the pod.
+func TestClassifyReadyAndStaleNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		ve := Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}
+		if got := d.classify(ve); got != "" {
+			t.Errorf("start never cancelled, classified %q", got)
+		}
+		d.W.cancelled[1] = true
+		d.W.doneErr[1] = "some other error"
+		if got := d.classify(ve); got != "" {
+			t.Errorf("another Err, classified %q", got)
+		}
+		d.W.doneErr[1] = "failed to wait for caches to sync"
+		if got := d.classify(ve); got != ClassCancelledBeforeReady {
+			t.Errorf("VE not classified: %q", got)
+		}
+		d.final = &endState{}
+		vf := Finding{Check: "VK3", Message: "the controller removed pod c (web) from the API at 1.4s while its status said Running, before the provider reported it terminal and before its grace of 5s (deleted at 900ms) expired (VK3)"}
+		if got := d.classify(vf); got != "" {
+			t.Errorf("no delete recorded, classified %q", got)
+		}
+		d.W.deletedWhileRunning["c"] = "updatePodStatus"
+		if got := d.classify(vf); got != "" {
+			t.Errorf("another caller, classified %q", got)
+		}
+		d.W.deletedWhileRunning["c"] = "deletePodsFromKubernetesHandler"
+		if got := d.classify(vf); got != ClassStaleNotRunning {
+			t.Errorf("VF not classified: %q", got)
+		}
+	})
+}

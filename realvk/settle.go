@@ -1,0 +1,122 @@
+package realvk
+
+import (
+	"strings"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+)
+
+func isList(label string) bool { return strings.Contains(label, "/api.List/") }
+
+// settleRounds bounds the settle phase (each idle round sleeps a second:
+// enough for the longest deletion grace a plan uses, 30 s, and the
+// controller's back-off to retry).
+const settleRounds = 90
+
+// Settle is the liveness phase: the controller runs (started again if
+// the plan left it stopped), every call succeeds, every event and
+// notification is delivered, and time passes, until the world is quiet
+// (nothing parked, pending or queued) or the rounds run out.
+func (d *Driver) Settle() {
+	w := d.W
+	if !w.running && !d.restarting {
+		for i := 0; i < 50 && !w.doneClosed(); i++ {
+			d.releaseAll()
+		}
+		d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.VKStart, Grace: -1}})
+	}
+	for range settleRounds {
+		d.releaseAll()
+		if d.queued() == 0 {
+			return
+		}
+		d.Apply(Move{Kind: MoveSleep})
+	}
+}
+
+// releaseAll applies every move the controller's side offers, successful,
+// until none is left (bounded).
+func (d *Driver) releaseAll() {
+	for range 500 {
+		opts := d.options()
+		if len(opts) == 0 {
+			return
+		}
+		d.Apply(opts[0]) // Outcome zero: OK
+	}
+}
+
+// queued is how many keys the running controller's queues hold.
+func (d *Driver) queued() int {
+	pc := d.W.pc
+	if pc == nil || !d.W.running {
+		return 0
+	}
+	return pc.SyncPodsFromKubernetesQueueLen() + pc.DeletePodsFromKubernetesQueueLen() + pc.SyncPodStatusFromProviderQueueLen()
+}
+
+// Shutdown stops the controller cleanly and checks that Run returned
+// without an error: Done closes once every parked call returned.
+func (d *Driver) Shutdown() {
+	w := d.W
+	if w.running {
+		w.stop()
+	}
+	for i := 0; i < 50 && !w.doneClosed(); i++ {
+		d.releaseAll()
+		d.Apply(Move{Kind: MoveSleep})
+	}
+	if !w.doneClosed() {
+		d.report("liveness", "Done did not close after the context was cancelled")
+		w.gates.kill(w.gen) // let the bubble end
+		return
+	}
+	w.pollLife()
+	// Notification goroutines still polling end with the context; let
+	// their timers run out.
+	for range 5 {
+		d.Apply(Move{Kind: MoveSleep})
+	}
+}
+
+// Finish ends a run: settle, stop, record the final state, and take the
+// shared VK oracle's verdict.
+func (d *Driver) Finish(family string, seed uint64) Result {
+	d.planSteps = len(d.Moves)
+	d.Settle()
+	queued := d.queued()
+	d.Shutdown()
+	d.W.emit(history.VKSettled{Final: d.finalState(queued)})
+	d.afterStep()
+	d.snapshotEnd()
+	d.verdict()
+	return Result{Family: family, Seed: seed, Moves: d.Moves[:d.planSteps], Findings: d.findings,
+		TraceSHA: d.TraceSHA(), Trace: d.trace}
+}
+
+// RunPlan runs a VK plan with a seed's streams; inside a bubble.
+func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams) Result {
+	d := NewDriver()
+	if p.VK != nil {
+		d.Apply(Move{Kind: MoveWorkers, N: max(p.VK.Workers, 1)})
+	}
+	d.Generate(p, st.Schedule, st.Faults)
+	return d.Finish(family, seed)
+}
+
+// RunSeed runs one seed of a VK family; inside a bubble.
+func RunSeed(f plan.Family, seed uint64) Result {
+	st := plan.SeedStreams(seed)
+	return RunPlan(f.Name, seed, f.Generate(st.Plan), st)
+}
+
+// RunMoves replays a script; inside a bubble. Moves that cannot happen in
+// the state reached are skipped.
+func RunMoves(moves []Move) Result {
+	d := NewDriver()
+	for _, m := range moves {
+		d.Apply(m)
+	}
+	return d.Finish("script", 0)
+}

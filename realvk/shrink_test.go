@@ -1,0 +1,91 @@
+package realvk
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/podsim/podsim/plan"
+)
+
+var (
+	shrinkFamily = flag.String("shrink.family", "", "TestShrinkSeed/TestReplaySeed: the VK family")
+	shrinkSeed   = flag.Uint64("shrink.seed", 0, "TestShrinkSeed/TestReplaySeed: the seed")
+	shrinkClass  = flag.String("shrink.class", "", "TestShrinkSeed: keep a finding of this class (\"\" = unexplained)")
+	shrinkCheck  = flag.String("shrink.check", "", "TestShrinkSeed: and of this check (VK1…VK7; optional)")
+	replaySeed   = flag.Bool("replay", false, "TestReplaySeed: print the seed's script, findings and trace")
+)
+
+func replay(t *testing.T, moves []Move) Result {
+	t.Helper()
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunMoves(moves) })
+	return r
+}
+
+func hasFinding(r Result, class, check string) bool {
+	for _, f := range r.Findings {
+		if f.Class == class && (check == "" || f.Check == check) {
+			return true
+		}
+	}
+	return false
+}
+
+func familyNamed(t *testing.T, name string) plan.Family {
+	for _, f := range plan.VKFamilies() {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("unknown VK family %q", name)
+	return plan.Family{}
+}
+
+// TestShrinkSeed shrinks one seed's script to a minimal one that keeps a
+// finding of the given class and check, and prints it with its findings
+// and trace (a tool: -shrink.family F -shrink.seed S [-shrink.class C]).
+func TestShrinkSeed(t *testing.T) {
+	if *shrinkFamily == "" || *replaySeed {
+		t.Skip("tool: needs -shrink.family and -shrink.seed")
+	}
+	f := familyNamed(t, *shrinkFamily)
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
+	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkCheck) }
+	if !keep(r) {
+		t.Fatalf("seed %d of %s has no finding of class %q check %q", *shrinkSeed, f.Name, *shrinkClass, *shrinkCheck)
+	}
+	small := Shrink(r.Moves, func(m []Move) Result { return replay(t, m) }, keep)
+	final := replay(t, small)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# shrunk from %s seed %d (%d moves -> %d)\n%s", f.Name, *shrinkSeed, len(r.Moves), len(small), FormatScript(small))
+	for _, fd := range final.Findings {
+		fmt.Fprintf(&b, "# finding: %s\n", fd)
+	}
+	for _, line := range final.Trace {
+		fmt.Fprintf(&b, "#   %s\n", line)
+	}
+	fmt.Fprint(os.Stdout, b.String())
+}
+
+// TestReplaySeed prints one seed's run: script, findings, trace (a tool:
+// -replay -shrink.family F -shrink.seed S).
+func TestReplaySeed(t *testing.T) {
+	if !*replaySeed {
+		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
+	}
+	f := familyNamed(t, *shrinkFamily)
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
+	fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
+	for _, fd := range r.Findings {
+		fmt.Printf("# finding: %s\n", fd)
+	}
+	for _, line := range r.Trace {
+		fmt.Printf("#   %s\n", line)
+	}
+}

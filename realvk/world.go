@@ -1,0 +1,239 @@
+package realvk
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/virtual-kubelet/virtual-kubelet/node"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/podsim/podsim/history"
+)
+
+// Workers is the number of workers per queue the controller runs with
+// (Run's podSyncWorkers): more than one, so two keys of one queue can be
+// in flight together.
+const Workers = 2
+
+// World is everything around the real controller: the API server model,
+// the provider's backend, the gates, the informer's queues, and the
+// controller generations (a restart starts a new one on the same API
+// server and backend).
+type World struct {
+	// mu guards what goroutines of the bubble write (notes, queued events,
+	// the backend and the API server): between driver steps only one runs
+	// at a time, the lock makes that visible to the race detector.
+	mu    sync.Mutex
+	api   *APIServer
+	gates *Gates
+
+	backend  map[string]*providerPod
+	notifyCB map[int]func(*v1.Pod)
+
+	// gen is the current controller generation (0: never started);
+	// running reports whether it runs.
+	gen     int
+	running bool
+	// workers is Run's podSyncWorkers (the plan's VK.Workers).
+	workers int
+	pc      *node.PodController
+	cancel  context.CancelFunc
+	// watchFrom[gen] is the API log index generation gen's watch starts
+	// at; watches[gen] is its watch.
+	watchFrom map[int]int
+	watches   map[int]*gatedWatch
+	events    []handlerEvent
+	// notes are what the step did, in order, for the trace.
+	notes []string
+
+	// noted are the VK notes of the history not yet handed to the
+	// driver's tape, with the fake time they happened at.
+	noted []notedAt
+	// ready and done: the generations whose Ready or Done closed (noted).
+	ready, done map[int]bool
+	pcs         map[int]*node.PodController
+	// deleteCaller is, per UID, the node-package function of the
+	// controller's last API delete of it (the classifier reads it).
+	deleteCaller map[types.UID]string
+	// deletingNotified: the provider notified U with a deletion
+	// timestamp; statusInsteadOfDelete: after that, updatePodStatus wrote
+	// U's status (it does so instead of the delete when the informer's
+	// status differs from the provider's).
+	deletingNotified, statusInsteadOfDelete map[types.UID]bool
+	// danglingCalls are deleteDanglingPods' provider calls.
+	danglingCalls []danglingCall
+	// deletedWhileRunning: the controller's API delete of U (by caller)
+	// came while the provider still ran U.
+	deletedWhileRunning map[types.UID]string
+	// doneErr is each generation's Err once Done closed.
+	doneErr map[int]string
+	// cancelled: the generations whose context was cancelled.
+	cancelled map[int]bool
+}
+
+type notedAt struct {
+	note history.Note
+	at   time.Time
+}
+
+// emit records a VK note; the caller holds mu or is the driver between
+// steps.
+func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{n, time.Now()}) }
+
+func newWorld() *World {
+	w := &World{gates: &Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
+		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
+		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
+		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
+		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{}}
+	w.api = newAPIServer(w)
+	return w
+}
+
+func (w *World) notef(format string, args ...any) {
+	w.notes = append(w.notes, fmt.Sprintf(format, args...))
+}
+
+// note records a line for the trace (from any goroutine).
+func (w *World) note(format string, args ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notef(format, args...)
+}
+
+// start builds a new controller generation around fresh informers and
+// runs it.
+func (w *World) start() bool {
+	if w.running {
+		return false
+	}
+	w.gen++
+	w.running = true
+	gen := w.gen
+	inf := gatedInformer{SharedIndexInformer: cache.NewSharedIndexInformer(listWatch{w: w, gen: gen}, &v1.Pod{}, 0,
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), w: w, gen: gen}
+	other := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1()
+	pc, err := node.NewPodController(node.PodControllerConfig{
+		PodClient: podClient{w: w, gen: gen}, PodInformer: podInformer{inf}, EventRecorder: &record.FakeRecorder{},
+		Provider: provider{w: w, gen: gen}, ConfigMapInformer: other.ConfigMaps(), SecretInformer: other.Secrets(),
+		ServiceInformer: other.Services(), SkipDownwardAPIResolution: true})
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithCancel(quietContext())
+	w.pc, w.cancel = pc, cancel
+	w.pcs[gen] = pc
+	w.emit(history.VKStarted{Epoch: gen})
+	go inf.RunWithContext(ctx)
+	go func() {
+		if err := pc.Run(ctx, w.workers); err != nil {
+			w.note("controller g%d exited: %v", gen, err)
+		}
+	}()
+	w.notef("start g%d", gen)
+	return true
+}
+
+// stop cancels the current generation's context (a clean shutdown): calls
+// in flight still return as the driver releases them, and Done closes
+// once every worker has returned.
+func (w *World) stop() bool {
+	if !w.running {
+		return false
+	}
+	w.cancel()
+	w.running = false
+	w.emit(history.VKCancelled{Epoch: w.gen})
+	w.cancelled[w.gen] = true
+	w.notef("stop g%d", w.gen)
+	return true
+}
+
+// doneClosed reports whether the last generation's Run returned.
+func (w *World) doneClosed() bool {
+	if w.pc == nil {
+		return true
+	}
+	select {
+	case <-w.pc.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// pendingWatch is how many API events generation gen's watch has not had.
+func (w *World) pendingWatch() int {
+	gw := w.watches[w.gen]
+	if gw == nil || !w.running {
+		return 0
+	}
+	return len(w.api.events) - w.watchFrom[w.gen]
+}
+
+// deliverWatch hands the next API event to the current watch.
+func (w *World) deliverWatch() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pendingWatch() == 0 {
+		return false
+	}
+	ev := w.api.events[w.watchFrom[w.gen]]
+	w.watchFrom[w.gen]++
+	p := ev.Object.(*v1.Pod)
+	w.notef("watch g%d %s %s/%s uid=%s rv=%s", w.gen, ev.Type, p.Namespace, p.Name, p.UID, p.ResourceVersion)
+	return w.watches[w.gen].send(ev)
+}
+
+// deliverEvent runs the oldest queued handler event (the driver's
+// goroutine).
+func (w *World) deliverEvent() bool {
+	w.mu.Lock()
+	if len(w.events) == 0 {
+		w.mu.Unlock()
+		return false
+	}
+	e := w.events[0]
+	w.events = w.events[1:]
+	w.notef("event g%d %s", e.gen, e)
+	w.mu.Unlock()
+	e.run()
+	return true
+}
+
+// pollLife notes the generations whose Ready or Done closed since the
+// last poll, in generation order.
+func (w *World) pollLife() {
+	for gen := 1; gen <= w.gen; gen++ {
+		pc := w.pcs[gen]
+		if !w.ready[gen] && closed(pc.Ready()) {
+			w.ready[gen] = true
+			w.emit(history.VKReady{Epoch: gen})
+		}
+		if !w.done[gen] && closed(pc.Done()) {
+			w.done[gen] = true
+			err := ""
+			if e := pc.Err(); e != nil {
+				err = e.Error()
+			}
+			w.doneErr[gen] = err
+			w.emit(history.VKDone{Epoch: gen, Err: err})
+		}
+	}
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
