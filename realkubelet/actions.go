@@ -96,7 +96,11 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	}
 	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
-	d.pw.UpdatePod(d.ctx, o)
+	if d.plantFires(plantLostKill, o) {
+		o = kubelet.UpdatePodOptions{} // recorded, never sent
+	} else {
+		d.pw.UpdatePod(d.ctx, o)
+	}
 	d.checkCancelReason(watch, o)
 	d.pollFires()
 	d.h.ret(goroutine, id, nil)
@@ -113,6 +117,9 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
 	d.completions = append(d.completions, c)
 	ko := &kubelet.KillPodOptions{Evict: a.Evict, CompletedCh: c.ch}
+	if d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill}) {
+		ko.CompletedCh = make(chan struct{})
+	}
 	if a.Grace >= 0 {
 		g := a.Grace
 		ko.PodTerminationGracePeriodSecondsOverride = &g
@@ -142,6 +149,7 @@ func (d *Driver) runtimeKill(uid types.UID) {
 	if !d.pw.IsPodKnownTerminated(uid) {
 		d.running[uid] = true
 	}
+	d.ev.runtimeKillStep[uid] = d.Step
 	one := int64(1)
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill,
 		RunningPod:     &kubecontainer.Pod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
@@ -173,6 +181,8 @@ func (d *Driver) tick() {
 	for _, uid := range d.gates.takeQueued() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
 			d.update(kubetypes.SyncPodSync, uid)
+		} else if d.lastFailed[uid] {
+			d.ev.droppedRetry[uid] = true // getPodsToSync drops it (GD)
 		}
 	}
 }

@@ -44,9 +44,8 @@ type Driver struct {
 	// update was dropped as a restart); lastFailed: uid's latest callback
 	// did not succeed. Together they classify a stuck pod as GD.
 	restartPending, lastFailed map[types.UID]bool
-	// lateWake is the step at which an older worker of the UID read a
-	// signal meant for the current record (GE, wakes.go).
-	lateWake map[types.UID]int
+	// ev is what the exact predicates of explain.go need.
+	ev evidence
 	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)
 	// in this incarnation.
 	naturalEnd map[types.UID]bool
@@ -58,6 +57,9 @@ type Driver struct {
 	universe map[types.UID]bool
 
 	checks checker
+	opts   RunOptions
+	// planted: opts.plant has fired (it fires once).
+	planted bool
 	// lin is the shared linearizability oracle, fed every event by h.
 	lin oracle.Oracle
 	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
@@ -87,6 +89,9 @@ type completion struct {
 	// finishedBefore: the pod was known and finished when the kill came.
 	finishedBefore bool
 	reported       bool // S14 reported
+	// terminatedAfter, runtimeAfter: a SyncTerminatingPod, a
+	// SyncTerminatingRuntimePod of the UID succeeded after the kill.
+	terminatedAfter, runtimeAfter bool
 }
 
 // killNowWait is killPodNow's wait for its completion, open until the
@@ -108,9 +113,10 @@ func newDriver(o RunOptions) *Driver {
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
-		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, lateWake: map[types.UID]int{},
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: newEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}}
+	d.opts = o
 	d.pw = newRealPodWorkers(g)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
@@ -156,7 +162,6 @@ func (d *Driver) Apply(m Move) bool {
 		d.tick()
 	case MoveWake:
 		if _, late := d.gates.releaseWake(m.UID); late {
-			d.lateWake[m.UID] = d.Step
 			d.lateNow = m.UID
 		}
 	}
@@ -185,6 +190,10 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	if o == ReturnTerminal && call.Fn != model.SyncPod {
 		o = ReturnOK
 	}
+	told := o // what the pod workers are told
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == ReturnOK {
+		d.planted, told = true, ReturnError
+	}
 	out := model.OK
 	switch o {
 	case ReturnError:
@@ -195,14 +204,16 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
+	d.noteSucceeded(call, o)
 	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	d.ev.droppedRetry[uid] = false
 	if o == ReturnTerminal {
 		d.naturalEnd[uid] = true
 	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
-	d.gates.release(uid, o)
+	d.gates.release(uid, told)
 }
 
 // runtimeAfter updates the fake runtime: a SyncPod that did not fail may
@@ -222,6 +233,26 @@ func (d *Driver) runtimeAfter(c *Call, o Outcome) {
 		delete(d.lastGrace, c.UID) // the incarnation is over
 		delete(d.leastOffered, c.UID)
 		delete(d.naturalEnd, c.UID)
+		d.ev.incarnationOver(c.UID)
+	}
+}
+
+// noteSucceeded marks the open completions of the UID whose terminating
+// call succeeded after their kill (explain.go, G2).
+func (d *Driver) noteSucceeded(c *Call, o Outcome) {
+	if o != ReturnOK {
+		return
+	}
+	for _, comp := range d.completions {
+		if comp.uid != c.UID || comp.fired {
+			continue
+		}
+		switch c.Fn {
+		case model.SyncTerminatingPod:
+			comp.terminatedAfter = true
+		case model.SyncTerminatingRuntimePod:
+			comp.runtimeAfter = true
+		}
 	}
 }
 
@@ -297,7 +328,14 @@ func (d *Driver) began(c *Call) {
 		b.Grace = *c.Grace
 	}
 	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
+	c.beganStep = d.Step
+	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
+		d.ev.startedInc[c.UID] = true
+	}
 	if c.UID == d.lateNow {
+		// Only the woken goroutine ran in this step: the callback is its.
+		c.ghost = true
+		d.noteGhost(c.UID, d.Step)
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
 	}
