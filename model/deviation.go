@@ -49,18 +49,18 @@ const (
 	// DeletionGracePeriodSeconds=0 any kill override wins, even a larger
 	// one), and "shortened" (which cancels the sync) means "changed".
 	DevGA
-	// DevGC: an update that did not reach UpdatePod's terminating branch
-	// carries no grace (KillPodOptions nil), and a replay of the last
-	// consumed update carries whatever that one carried; SyncTerminatingPod
-	// of such an update gets a nil grace (recorded as 0). This is the
-	// worker-driven termination of natural completion and orphan driving.
+	// DevGC: worker-driven termination carries no grace. Natural
+	// completion (completeSync) records none: the record's grace stays
+	// unset, so the next one is computed afresh (a later kill's override
+	// may exceed the spec grace, which the model's own choice, the spec's
+	// effective grace, forbids: the documented difference M1, doc.go "Where
+	// docs/spec.md is ambiguous"; and a later shortening cancels nothing,
+	// the old grace being "unset"). And an update that did not go through
+	// UpdatePod's terminating branch carries no grace (KillPodOptions nil),
+	// a replay of the last consumed update carries whatever that one did,
+	// and SyncTerminatingPod of such an update gets a nil grace (recorded
+	// as 0): the replays of natural completion and of orphan driving.
 	DevGC
-	// DevM1: natural completion (completeSync) records no grace: the
-	// record's grace stays unset, so the next grace is computed afresh (a
-	// later kill's override may exceed the spec grace). The model's own
-	// choice is the spec's effective grace (doc.go, "Where docs/spec.md is
-	// ambiguous").
-	DevM1
 
 	devEnd
 )
@@ -68,7 +68,7 @@ const (
 // AllDeviations is every switch above.
 const AllDeviations = devEnd - 1
 
-var deviationNames = []string{"G1", "G2", "G3", "G4", "GA", "GC", "M1"}
+var deviationNames = []string{"G1", "G2", "G3", "G4", "GA", "GC"}
 
 // Has reports whether every deviation of x is switched on in d.
 func (d Deviations) Has(x Deviations) bool { return d&x == x }
@@ -88,8 +88,9 @@ func (d Deviations) String() string {
 	return strings.Join(names, "+")
 }
 
-// DeviationNamed is the switch of a deviation's name (G1, …, M1); false
-// if no switch has that name (GB, GD and GE are not model rules).
+// DeviationNamed is the switch of a deviation's name (G1, …, GC); false
+// if no switch has that name (GB, GD and GE are not model rules; M1 is a
+// consequence of GC's first half).
 func DeviationNamed(name string) (Deviations, bool) {
 	for i, n := range deviationNames {
 		if n == name {

@@ -166,10 +166,10 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 // ContainersBeTerminating agrees with RuntimeBeRemoved) and fires every
 // waiting completion. The consumed update is dropped (HasConfig=false).
 //
-// DevG3 leaves termination unacknowledged; DevG2 leaves the waiting
-// completions open for good.
+// DevG3 leaves the acknowledgement as it was (a runtime-only pass may
+// have made it); DevG2 leaves the waiting completions open for good.
 func cleanupUnstarted(s *State, r Record) {
-	r.Acknowledged = !s.dev.Has(DevG3)
+	r.Acknowledged = r.Acknowledged || !s.dev.Has(DevG3)
 	r.Terminated, r.Finished = true, true
 	r.HasPending = false
 	s.put(&r)
@@ -228,11 +228,11 @@ func complete(s *State, at *Record) {
 			// completeSync: natural completion starts termination. SPEC
 			// leaves its grace open; S11 wants one ≥1: that of the newest
 			// known spec (deletion grace, else spec grace).
-			// DevM1: upstream records none.
+			// DevGC: upstream records none.
 			if !r.TermRequested {
 				newest, _ := r.knownRealPod()
 				r.TermRequested = true
-				if !s.dev.Has(DevM1) {
+				if !s.dev.Has(DevGC) {
 					r.Grace, _ = s.graceOf(0, newest, KillOptions{})
 				}
 			}

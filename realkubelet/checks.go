@@ -324,9 +324,14 @@ func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
 
 // noteOffers remembers the smallest grace an update offered (deletion
 // grace or kill override, clamped to ≥1): SPEC §1.7 never lets the
-// effective grace exceed it within an incarnation.
+// effective grace exceed it within an incarnation. An update to a finished
+// record offers nothing (UpdatePod ignores it; the next update of the UID
+// after the purge starts a new incarnation).
 func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 	if o.Pod == nil {
+		return
+	}
+	if a := d.answersOf(o.Pod.UID); a[qBeFinished] && a != unknownAfterSync {
 		return
 	}
 	offer := func(g *int64) {

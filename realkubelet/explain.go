@@ -15,7 +15,8 @@ import (
 //
 // Each known upstream deviation is stated exactly once, either as a rule of
 // the reference model that a switch turns back into upstream's
-// (model.Deviations: G1, G2, G3, G4, GA, GC, M1) or, where the model has no
+// (model.Deviations: G1, G2, G3, G4, GA, GC; M1 is GC's, see classSwitch)
+// or, where the model has no
 // such rule, as an exact predicate over the operation that deviates, here
 // (GB, GD, GE). A direct check names a class only when the deviation's
 // exact clause holds for the pod, path and operation it saw (the classify
@@ -181,9 +182,18 @@ func applyCatalogue(findings []Finding, catalogue []string) model.Deviations {
 			f.Class = ""
 			continue
 		}
-		if x, ok := model.DeviationNamed(f.Class); ok {
-			dev |= x
-		}
+		dev |= classSwitch(f.Class)
 	}
 	return dev
+}
+
+// classSwitch is the model switch a class names: its own for G1–G4, GA and
+// GC; GC's for M1 (the visible consequence of completeSync recording no
+// grace, model.DevGC); none for GB, GD and GE (exact predicates only).
+func classSwitch(class string) model.Deviations {
+	if class == "M1" {
+		return model.DevGC
+	}
+	x, _ := model.DeviationNamed(class)
+	return x
 }
