@@ -169,6 +169,11 @@ func (d *Driver) housekeeping() {
 	d.synced = true
 	d.pollFires()
 	d.h.ret("driver", id, knownPods(known))
+	for _, uid := range d.sortedUniverse() {
+		if _, ok := known[uid]; !ok {
+			d.incarnationOver(uid) // no record: the next update starts a new one
+		}
+	}
 	for _, pod := range desired {
 		if _, ok := known[pod.UID]; !ok {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")

@@ -230,11 +230,17 @@ func (d *Driver) runtimeAfter(c *Call, o Outcome) {
 		}
 	}
 	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
-		delete(d.lastGrace, c.UID) // the incarnation is over
-		delete(d.leastOffered, c.UID)
-		delete(d.naturalEnd, c.UID)
-		d.ev.incarnationOver(c.UID)
+		d.incarnationOver(c.UID)
 	}
+}
+
+// incarnationOver forgets what the checks keep per incarnation of uid: it
+// finished, or its record is gone (purged, runtime-only pod done).
+func (d *Driver) incarnationOver(uid types.UID) {
+	delete(d.lastGrace, uid)
+	delete(d.leastOffered, uid)
+	delete(d.naturalEnd, uid)
+	d.ev.incarnationOver(uid)
 }
 
 // noteSucceeded marks the open completions of the UID whose terminating

@@ -61,6 +61,7 @@ func newEvidence() evidence {
 func (e *evidence) incarnationOver(uid types.UID) {
 	delete(e.startedInc, uid)
 	delete(e.zeroDeletionOffers, uid)
+	delete(e.runtimeKillStep, uid)
 }
 
 // classOverlap is S1: GE iff one of the two callbacks in flight at once was
