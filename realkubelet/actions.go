@@ -96,11 +96,13 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	}
 	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
+	kind := o.UpdateType
 	if d.plantFires(plantLostKill, o) {
 		o = kubelet.UpdatePodOptions{} // recorded, never sent
 	} else {
 		d.pw.UpdatePod(d.ctx, o)
 	}
+	d.checkKillRequests(kind, uid)
 	d.checkCancelReason(watch, o)
 	d.pollFires()
 	d.h.ret(goroutine, id, nil)

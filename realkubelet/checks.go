@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
 )
@@ -286,6 +287,17 @@ func (d *Driver) terminatingInFlight(uid types.UID) *Call {
 		}
 	}
 	return nil
+}
+
+// checkKillRequests: once UpdatePod(kill) returned, termination is
+// requested (SPEC §1.4 step 6; a finished or terminated record has it
+// already, and nothing but a purge or a finished runtime-only termination,
+// neither of which can happen inside the call, forgets it): S13's
+// premise, checked right after the call.
+func (d *Driver) checkKillRequests(kind kubetypes.SyncPodType, uid types.UID) {
+	if kind == kubetypes.SyncPodKill && !d.pw.IsPodTerminationRequested(uid) {
+		d.report("direct", "S13", "", fmt.Sprintf("pod %s: UpdatePod(kill) returned but IsPodTerminationRequested is false", uid))
+	}
 }
 
 // checkCancelReason: an update to a pod already terminating may cancel the
