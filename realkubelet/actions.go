@@ -118,29 +118,24 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 	c := &completion{id: len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
 		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
 	d.completions = append(d.completions, c)
+	decoy := d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
+	if withWait {
+		// The real killPodNow (killnow.go); its kill is recorded from the
+		// driver like every other call (the driver holds the recorder's
+		// pod lock, so it takes effect at its call), its wait in a
+		// goroutine of its own.
+		d.killNow(a, c, decoy)
+		return
+	}
 	ko := &kubelet.KillPodOptions{Evict: a.Evict, CompletedCh: c.ch}
-	if d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill}) {
+	if decoy {
 		ko.CompletedCh = make(chan struct{})
 	}
 	if a.Grace >= 0 {
 		g := a.Grace
 		ko.PodTerminationGracePeriodSecondsOverride = &g
 	}
-	// The kill itself is recorded from the driver (which holds the
-	// recorder's pod lock, so it takes effect at its call); only
-	// killPodNow's wait has a goroutine of its own.
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: d.podOf(a.UID), KillPodOptions: ko}, c.id, "driver")
-	if !withWait {
-		return
-	}
-	grace := d.pods[a.UID].action.SpecGrace
-	if a.Grace >= 0 {
-		grace = a.Grace
-	}
-	timeout := max(10, grace+grace/2)
-	k := &killNowWait{c: c, deadline: time.Now().Add(time.Duration(timeout) * time.Second)}
-	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
-	d.killNows = append(d.killNows, k)
 }
 
 // runtimeKill is housekeeping's kill of a runtime-only pod (grace 1). The

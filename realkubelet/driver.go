@@ -60,6 +60,8 @@ type Driver struct {
 	opts   RunOptions
 	// planted: opts.plant has fired (it fires once).
 	planted bool
+	// stop is closed when the run is torn down (killnow.go's relays).
+	stop chan struct{}
 	// lin is the shared linearizability oracle, fed every event by h.
 	lin oracle.Oracle
 	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
@@ -94,15 +96,6 @@ type completion struct {
 	terminatedAfter, runtimeAfter bool
 }
 
-// killNowWait is killPodNow's wait for its completion, open until the
-// channel fires or the timeout passes.
-type killNowWait struct {
-	c        *completion
-	callID   int
-	deadline time.Time
-	done     bool
-}
-
 // NewDriver builds the real pod workers and an empty world around them.
 func NewDriver() *Driver { return newDriver(RunOptions{}) }
 
@@ -116,7 +109,7 @@ func newDriver(o RunOptions) *Driver {
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: newEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}}
-	d.opts = o
+	d.opts, d.stop = o, make(chan struct{})
 	d.pw = newRealPodWorkers(g)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
@@ -303,26 +296,6 @@ func (d *Driver) pollFires() {
 	}
 }
 
-// pollKillNows ends killPodNow waits whose completion fired (true) or whose
-// timeout passed (false).
-func (d *Driver) pollKillNows() {
-	now := time.Now()
-	for _, k := range d.killNows {
-		if k.done {
-			continue
-		}
-		switch {
-		case k.c.fired:
-			k.done = true
-			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(true))
-		case !now.Before(k.deadline):
-			k.done = true
-			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(false))
-		}
-	}
-}
-
-func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d", k.c.id) }
 
 // began records a callback that reached its gate.
 func (d *Driver) began(c *Call) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -138,6 +139,38 @@ func TestPlantedBugsInSweeps(t *testing.T) {
 		t.Logf("planted bug %d: fired in %d runs, hidden in %d", bug, fired, hidden)
 		if fired == 0 {
 			t.Errorf("planted bug %d never fired", bug)
+		}
+	}
+}
+
+// TestKillPodNowIsReal: the real killPodNow (killnow.go) returns once its
+// pod terminated, and times out (at max(10 s, 1.5 × grace) of the bubble's
+// clock) on a finished pod, whose completion G1 leaves open.
+func TestKillPodNowIsReal(t *testing.T) {
+	cases := []struct {
+		script, want string
+	}{
+		{"create a\nrelease a ok\nkill-now a grace=5\nrelease a ok\nrelease a ok\n", "return killpodnow/1 true"},
+		{"delete a grace=0\nrelease a ok\nrelease a ok\nkill-now a grace=20\n", "return killpodnow/1 false"},
+	}
+	for _, c := range cases {
+		r := runScriptWith(t, mustParse(t, c.script), RunOptions{})
+		var got string
+		for _, line := range r.Trace {
+			if strings.Contains(line, "return killpodnow/") {
+				got = line
+			}
+		}
+		if !strings.HasSuffix(got, c.want) {
+			t.Errorf("%q: killPodNow's return %q, want %q", c.script, got, c.want)
+		}
+		if f := strings.Fields(got); strings.HasSuffix(c.want, "false") && len(f) > 1 {
+			// The kill is at step 4 (0.4 s); the driver sees the return at
+			// its next step or settle poll (1 s apart) after the timeout.
+			at, err := time.ParseDuration(f[1])
+			if err != nil || at < 30400*time.Millisecond || at > 31400*time.Millisecond {
+				t.Errorf("%q: timed out at %q, want 1.5 × 20 s after the kill", c.script, got)
+			}
 		}
 	}
 }

@@ -206,9 +206,11 @@ func (d *Driver) Teardown() bool {
 		known := d.pw.SyncKnownPods(quietLogger(), nil)
 		d.drainParked()
 		if len(known) == 0 && len(d.gates.Parked())+len(d.gates.Wakes()) == 0 {
+			d.stopRelays()
 			return true
 		}
 	}
+	d.stopRelays()
 	return false
 }
 
@@ -291,4 +293,20 @@ type RunOptions struct {
 func RunSeedWith(f plan.Family, seed uint64, o RunOptions) Result {
 	st := plan.SeedStreams(seed)
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
+}
+
+// stopRelays ends the relays of completions that never closed (killnow.go)
+// and lets every killPodNow wait run out on the bubble's clock, so that no
+// goroutine of the run outlives it.
+func (d *Driver) stopRelays() {
+	select {
+	case <-d.stop:
+		return
+	default:
+	}
+	close(d.stop)
+	for d.openKillNows() > 0 {
+		time.Sleep(time.Second)
+		d.pollKillNows()
+	}
 }
