@@ -296,7 +296,6 @@ func (d *Driver) pollFires() {
 	}
 }
 
-
 // began records a callback that reached its gate.
 func (d *Driver) began(c *Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
