@@ -235,7 +235,11 @@ func (d *Driver) checkBegin(c *Call) {
 			// natural completion the spec grace (model/doc.go, "Where SPEC.md
 			// is ambiguous"), which the override may not raise.
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", d.classNaturalGrace(c.UID, g), fmt.Sprintf(
+			class := d.classNaturalGrace(c.UID, g)
+			if class == "" {
+				class = d.classLengthened(c.UID, g) // GA may have set it, after a force delete
+			}
+			d.reportAt(step, "direct", "S11", class, fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d after natural completion, above the spec grace %d (the model's choice, see M1)",
 				c.UID, g, *c.Pod.Spec.TerminationGracePeriodSeconds))
 		} else if least, ok := d.leastOffered[c.UID]; ok && g > least {

@@ -2,7 +2,6 @@ package realkubelet
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,17 +74,9 @@ func TestPlantedBugsAreUnexplained(t *testing.T) {
 // that deviation switched off in the model, or its predicate gone) leaves
 // an unexplained finding.
 func TestDroppedDeviationIsUnexplained(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.script")
 	dropped := map[string]bool{}
-	for _, file := range files {
-		text, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves, expect, err := ParseScript(string(text))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range scriptFiles(t) {
+		moves, expect := readScript(t, file)
 		for _, class := range expect {
 			catalogue := slices.DeleteFunc(slices.Clone(KnownDeviations), func(c string) bool { return c == class })
 			r := runScriptWith(t, moves, RunOptions{catalogue: catalogue})
