@@ -43,6 +43,14 @@ type Options struct {
 	Parallel int
 	// Mutants restricts the gate to these names; empty means Mutants().
 	Mutants []string
+	// ObservableOnly runs every mutant with the pod workers' internal
+	// invariants off (run.CheckOptions.ObservableOnly).
+	ObservableOnly bool
+}
+
+// checkOptions are the run options of the mutant called mutant.
+func (o Options) checkOptions(mutant string) run.CheckOptions {
+	return run.CheckOptions{Mutant: mutant, ObservableOnly: o.ObservableOnly}
 }
 
 // Run is one run: a seed of a family under a strategy.
@@ -119,8 +127,13 @@ func RunsFor(m world.Mutant, start, seeds uint64) []Run {
 // RunOne runs one gate run with the mutant called mutant ("" for the
 // correct code).
 func RunOne(gr Run, mutant string) (run.Result, plan.Plan) {
+	return runOne(gr, run.CheckOptions{Mutant: mutant})
+}
+
+// runOne is RunOne under opts (the mutant is opts.Mutant).
+func runOne(gr Run, opts run.CheckOptions) (run.Result, plan.Plan) {
 	fam, _ := plan.FamilyNamed(gr.Family)
-	r := run.RunSeed(fam, gr.Seed, gateStrategy(gr.Strategy), run.CheckOptions{Mutant: mutant})
+	r := run.RunSeed(fam, gr.Seed, gateStrategy(gr.Strategy), opts)
 	return r, fam.Generate(plan.SeedStreams(gr.Seed).Plan)
 }
 
@@ -128,7 +141,7 @@ func RunOne(gr Run, mutant string) (run.Result, plan.Plan) {
 // the earliest failing one with its result and plan, or -1. Later runs of
 // the batch that holds it are made and ignored, so the answer does not
 // depend on parallel.
-func firstFailure(runs []Run, mutant string, parallel int) (int, run.Result, plan.Plan) {
+func firstFailure(runs []Run, opts run.CheckOptions, parallel int) (int, run.Result, plan.Plan) {
 	parallel = max(parallel, 1)
 	for lo := 0; lo < len(runs); lo += parallel {
 		batch := runs[lo:min(lo+parallel, len(runs))]
@@ -139,7 +152,7 @@ func firstFailure(runs []Run, mutant string, parallel int) (int, run.Result, pla
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i], plans[i] = RunOne(batch[i], mutant)
+				results[i], plans[i] = runOne(batch[i], opts)
 			}()
 		}
 		wg.Wait()
@@ -155,7 +168,7 @@ func firstFailure(runs []Run, mutant string, parallel int) (int, run.Result, pla
 // detect runs m from start until its first failure or the budget's end.
 func detect(m world.Mutant, start uint64, opts Options) Detection {
 	runs := RunsFor(m, start, opts.Seeds)
-	i, r, plan := firstFailure(runs, m.Name, opts.Parallel)
+	i, r, plan := firstFailure(runs, opts.checkOptions(m.Name), opts.Parallel)
 	if i < 0 {
 		return Detection{Runs: len(runs)}
 	}
@@ -173,10 +186,9 @@ const ShrinkRuns = 600
 // shrunkLength shrinks a detection's failing run and returns its story's
 // length in actions, or -1 if the run cannot be shrunk (it no longer
 // fails: never for a deterministic run).
-func shrunkLength(d Detection, mutant string) int {
+func shrunkLength(d Detection, opts run.CheckOptions) int {
 	fam, _ := plan.FamilyNamed(d.First.Family)
 	strategy := gateStrategy(d.First.Strategy)
-	opts := run.CheckOptions{Mutant: mutant}
 	c, _ := run.RecordSeed(fam, d.First.Seed, strategy, opts)
 	s, err := shrink.Shrink(c, strategy, opts, shrink.Options{MaxRuns: ShrinkRuns})
 	if err != nil {
@@ -225,7 +237,7 @@ func Check(opts Options) ([]Row, error) {
 			row.Starts = append(row.Starts, detect(m, uint64(k)*StartStride, opts))
 		}
 		if d := &row.Starts[0]; d.Caught {
-			d.ShrunkLength = shrunkLength(*d, m.Name)
+			d.ShrunkLength = shrunkLength(*d, opts.checkOptions(m.Name))
 		}
 		row.Wall = time.Since(began)
 		rows = append(rows, row)
@@ -252,22 +264,54 @@ func selectMutants(names []string) ([]world.Mutant, error) {
 // family under every gate strategy and returns the failing runs (the gate
 // fails if there is any), sorted, and how many runs were made.
 func CorrectCodeCheck(seeds uint64, parallel int) ([]Run, int) {
+	r := CorrectCode(seeds, parallel)
+	return r.Failed, r.Runs
+}
+
+// CorrectReport is the correct code's part of the gate.
+type CorrectReport struct {
+	Failed []Run // sorted by family, strategy, seed
+	Runs   int
+	// Reached counts, per family and coverage mark, the runs that reached
+	// the mark (over every strategy).
+	Reached map[string]map[string]uint64
+}
+
+// CorrectCode is CorrectCodeCheck that also counts the coverage marks
+// each family reached. Runs are made in batches of parallel; the report
+// does not depend on parallel.
+func CorrectCode(seeds uint64, parallel int) CorrectReport {
+	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {
 		runs = append(runs, RunsFor(world.Mutant{Families: []string{f.Name}}, 0, seeds)...)
+		rep.Reached[f.Name] = map[string]uint64{}
 	}
-	total := len(runs)
-	var failed []Run
-	for len(runs) > 0 {
-		i, _, _ := firstFailure(runs, "", parallel)
-		if i < 0 {
-			break
+	rep.Runs = len(runs)
+	parallel = max(parallel, 1)
+	for lo := 0; lo < len(runs); lo += parallel {
+		batch := runs[lo:min(lo+parallel, len(runs))]
+		results := make([]run.Result, len(batch))
+		var wg sync.WaitGroup
+		for i := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], _ = runOne(batch[i], run.CheckOptions{})
+			}()
 		}
-		failed = append(failed, runs[i])
-		runs = runs[i+1:]
+		wg.Wait()
+		for i, r := range results {
+			if r.Failed() {
+				rep.Failed = append(rep.Failed, batch[i])
+			}
+			for _, m := range r.Marks {
+				rep.Reached[batch[i].Family][m]++
+			}
+		}
 	}
-	slices.SortFunc(failed, func(a, b Run) int {
+	slices.SortFunc(rep.Failed, func(a, b Run) int {
 		return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Strategy, b.Strategy), cmp.Compare(a.Seed, b.Seed))
 	})
-	return failed, total
+	return rep
 }

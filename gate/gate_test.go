@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,13 +17,23 @@ const ciGateSeeds = 300
 
 // TestGateCatchesEveryMutant is the CI-sized gate: every mutant is caught
 // from three start seeds (one under -short, which make race uses), by one
-// of the invariants the registry expects.
+// of the invariants the registry expects — with the workers' internal
+// invariants on (the default) and off (issue 17: only what a caller
+// observes decides, so no catch may rest on "workers internal").
 func TestGateCatchesEveryMutant(t *testing.T) {
+	for _, observableOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("observable-only=%v", observableOnly), func(t *testing.T) {
+			checkGateCatchesEveryMutant(t, observableOnly)
+		})
+	}
+}
+
+func checkGateCatchesEveryMutant(t *testing.T, observableOnly bool) {
 	starts := 3
 	if testing.Short() {
 		starts = 1
 	}
-	rows, err := Check(Options{Seeds: ciGateSeeds, StartSeeds: starts, Parallel: 2})
+	rows, err := Check(Options{Seeds: ciGateSeeds, StartSeeds: starts, Parallel: 2, ObservableOnly: observableOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +46,9 @@ func TestGateCatchesEveryMutant(t *testing.T) {
 			continue
 		}
 		for _, d := range row.Starts {
+			if observableOnly && slices.ContainsFunc(d.Invariants, func(f string) bool { return strings.HasPrefix(f, "workers ") }) {
+				t.Errorf("mutant %s: internal invariants are off, yet %v fired", row.Mutant.Name, d.Invariants)
+			}
 			if !firedExpected(row.Mutant, d.Invariants) {
 				t.Errorf("mutant %s: caught at %+v by %v, none of the expected %v", row.Mutant.Name, d.First,
 					d.Invariants, row.Mutant.Invariants)

@@ -153,6 +153,12 @@ func (r *Recorder) returned(ev Event) {
 	delete(r.open, ev.ID)
 	op := &r.ops[i]
 	op.out, op.ret = ev.Output, ev.Seq
+	if res, ok := op.out.(model.UpdateResult); ok {
+		// The cache view the call read is its input (model.UpdateResult).
+		u := op.in.(model.UpdatePod)
+		u.Cache = res.Cache
+		op.in, op.out = u, nil
+	}
 	if op.effect == 0 {
 		op.effect, op.effectAt = ev.Seq, ev.At
 	}

@@ -171,7 +171,7 @@
 // cancellation clauses, S14 in its strict form). S12 only in part: every
 // call receives the pending update or a replay, never a superseded one; that
 // the last call after quiescence saw the newest version needs an
-// end-of-history check. Left to other oracles: liveness L1–L8 (the model
+// end-of-history check. Left to other oracles: liveness L1–L9 (the model
 // accepts a history that stops anywhere, including a worker that never
 // applies an outcome), the kubelet-level K1–K5, timing (backoff, jitter,
 // killPodNow's timeout value), status functions and mirror pods.

@@ -109,6 +109,14 @@ type UpdatePod struct {
 	Cache       CacheView
 }
 
+// UpdateResult is what a target reports of an UpdatePod besides its
+// effect: the runtime cache view the call read (SPEC §1.4 step 2, a
+// terminal-phase pod seen for the first time), CacheUnknown when it read
+// none. history.Recorder folds it into the call's UpdatePod.Cache, so the
+// model pins the one outcome the code chose; the operation itself returns
+// nothing.
+type UpdateResult struct{ Cache CacheView }
+
 // SyncKnownPods is housekeeping's call with the desired UIDs; its output is
 // KnownPods.
 type SyncKnownPods struct{ Desired []string }
@@ -250,8 +258,9 @@ func (SyncBegin) isInput()       {}
 func (SyncEnd) isInput()         {}
 func (WorkerStep) isInput()      {}
 
-func (KnownPods) isOutput() {}
-func (Answer) isOutput()    {}
+func (KnownPods) isOutput()    {}
+func (UpdateResult) isOutput() {}
+func (Answer) isOutput()       {}
 
 // Op is one observed operation: what was asked and what came back.
 type Op struct {

@@ -77,7 +77,20 @@ type Action struct {
 	// critical (never evicted).
 	CPU, Mem int64
 	Priority int32
+	// Target (Update, Sync, Kill): what the UpdatePod carries besides the
+	// kind: "" the pod (the default), TargetRunningPod the runtime's view
+	// of it only, TargetBoth the pod and its runtime view (the pod wins,
+	// SPEC §1.4 step 1). Pending (Create): the pod object's phase is Pending
+	// instead of Running.
+	Target  string
+	Pending bool
 }
+
+// Targets of an UpdatePod besides the pod (Action.Target).
+const (
+	TargetRunningPod = "running-pod"
+	TargetBoth       = "both"
+)
 
 func (a Action) String() string {
 	var b strings.Builder
@@ -102,6 +115,12 @@ func (a Action) String() string {
 	}
 	if a.Kind == Finish {
 		fmt.Fprintf(&b, " phase=%s", a.Terminal)
+	}
+	if a.Target != "" {
+		fmt.Fprintf(&b, " target=%s", a.Target)
+	}
+	if a.Pending {
+		b.WriteString(" pending")
 	}
 	return b.String()
 }

@@ -208,6 +208,9 @@ func ParseScriptAction(line string) (plan.Action, error) {
 	if a.Grace < -1 || a.Terminal != "" && a.Terminal != "Succeeded" && a.Terminal != "Failed" {
 		return a, fmt.Errorf("action %q: grace below -1 or phase not Succeeded or Failed", line)
 	}
+	if a.Target != "" && a.Target != plan.TargetRunningPod && a.Target != plan.TargetBoth {
+		return a, fmt.Errorf("action %q: target not %s or %s", line, plan.TargetRunningPod, plan.TargetBoth)
+	}
 	return a, nil
 }
 

@@ -65,7 +65,7 @@ func lvRun(t *testing.T, pl plan.Plan, p *lvPlant) (map[string]int, []history.Vi
 
 // livenessOracle is the liveness oracle as runs get it.
 func livenessOracle() oracle.Oracle {
-	return liveness.New(liveness.Periods{RetryWithin: world.RetryWithin, Housekeeping: world.HousekeepingPeriod})
+	return liveness.New(livenessPeriods)
 }
 
 // lvWorld is the world of lvRun, not yet run.

@@ -46,6 +46,14 @@ var livenessPlanted = []struct {
 	want:  "L3",
 	msg:   []string{"pod a (in config)", "state S", "is pending but was never consumed"},
 }, {
+	// Issue 17: a lost wake-up leaves the update pending; "eventually"
+	// (the periodic resync, a minute on) is too late for L9's bound.
+	name:  "L9 update not taken within the bound (lost wake-up)",
+	plan:  lvPlan(lvAct(0, plan.Create, "a"), lvAct(2*lvSecond, plan.Update, "a")),
+	fault: lvLossy("a", 1, 1),
+	want:  "L9",
+	msg:   []string{"pod a (S): update at 2s", "not taken by 20s", "(bound 18s)"},
+}, {
 	name:  "L4 restarted pod never synced",
 	plan:  lvPlan(lvAct(0, plan.Create, "a"), lvAct(lvSecond, plan.Remove, "a"), lvAct(lvSecond, plan.Create, "a")),
 	fault: lvLossy("a", 2, 0),

@@ -54,7 +54,7 @@ func TestLivenessSwarmChecksEveryInvariant(t *testing.T) {
 			total[k] += v
 		}
 	}
-	for _, inv := range []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"} {
+	for _, inv := range []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"} {
 		if total[inv] == 0 {
 			t.Errorf("got 0 %s obligations met over 200 seeds, want some", inv)
 		}

@@ -15,15 +15,18 @@ import (
 
 // Result is the outcome of one seed.
 type Result struct {
-	Family     string
-	Mutant     string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
-	Seed       uint64
-	Err        error               // the scheduler's: deadlock, limit, panic, hot loop
-	Violations []history.Violation // the oracles'
-	Steps      int64
-	Elapsed    time.Duration
-	TraceSHA   string
-	Marks      []string // coverage marks reached, sorted
+	Family string
+	Mutant string // the re-introduced bug (CheckOptions.Mutant), "" for the correct code
+	// ObservableOnly: the workers' internal invariants were off
+	// (CheckOptions.ObservableOnly).
+	ObservableOnly bool
+	Seed           uint64
+	Err            error               // the scheduler's: deadlock, limit, panic, hot loop
+	Violations     []history.Violation // the oracles'
+	Steps          int64
+	Elapsed        time.Duration
+	TraceSHA       string
+	Marks          []string // coverage marks reached, sorted
 }
 
 // Failed reports whether the seed failed any check.
@@ -76,6 +79,9 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 // collects the verdict: the world's own invariants and the kubelet-level
 // checks in the order found, then the per-epoch oracles, then the extras.
 func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	if opts.ObservableOnly {
+		w.InternalInvariantsOff()
+	}
 	view := w.View()
 	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
 	var kube oracle.Oracle
@@ -95,7 +101,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	})
 	err := w.Run()
 	marks.Merge(w.Marks())
-	r := Result{Family: f.Name, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
 	r.Violations = w.Violations
 	if kube != nil {

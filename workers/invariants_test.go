@@ -116,3 +116,41 @@ func TestWaitingStaticPodIsNotLost(t *testing.T) {
 		}
 	})
 }
+
+// TestNoAssertions: the in-line assertions that read private state panic
+// by default and are no-ops under Config.NoAssertions (SetNoAssertions),
+// which harnesses judging only what a caller observes use.
+func TestNoAssertions(t *testing.T) {
+	asserts := map[string]func(w *PodWorkers){
+		"acknowledgeTerminating without a request": func(w *PodWorkers) {
+			w.acknowledgeTerminatingLocked(&podSyncStatus{uid: "a"})
+		},
+		"finishSyncWork on a vanished record": func(w *PodWorkers) {
+			w.finishSyncWorkLocked(&podSyncStatus{uid: "a"}, podWork{}, syncResult{})
+		},
+	}
+	for name, assert := range asserts {
+		for _, off := range []bool{false, true} {
+			w := newBareWorkers(t, NewRealRuntime(nil, 1))
+			if off {
+				w.SetNoAssertions()
+			}
+			panicked := func() (p bool) {
+				defer func() { p = recover() != nil }()
+				assert(w)
+				return false
+			}()
+			if panicked == off {
+				t.Errorf("%s with assertions off=%v: panicked=%v", name, off, panicked)
+			}
+		}
+	}
+	w := newBareWorkers(t, NewRealRuntime(nil, 1))
+	w.podsSynced = true
+	defer func() {
+		if recover() == nil {
+			t.Error("SetNoAssertions after the workers ran: no panic")
+		}
+	}()
+	w.SetNoAssertions()
+}

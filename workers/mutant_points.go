@@ -71,3 +71,14 @@ func (p *PodWorkers) SetMutants(s mutant.Set) {
 	}
 	p.mutants = s
 }
+
+// SetNoAssertions is Config.NoAssertions for pod workers that have not run
+// yet, for a harness that builds its pod workers before it knows how the run
+// is judged (the simulated kubelet, package world). Like SetMutants it
+// panics once any pod has been seen and takes no lock.
+func (p *PodWorkers) SetNoAssertions() {
+	if len(p.workerGenerations) > 0 || len(p.podSyncStatuses) > 0 || p.podsSynced {
+		panic("workers: SetNoAssertions: the pod workers already ran")
+	}
+	p.noAssertions = true
+}

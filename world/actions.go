@@ -22,6 +22,9 @@ func (w *World) do(a plan.Action) {
 	}
 	if p == nil && a.UID != "" {
 		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+		if a.Pending {
+			p.phase = v1.PodPending
+		}
 		w.pods[a.UID] = p
 	}
 	// With a kubelet (Plan.Node), only admitted pods reach the pod workers
@@ -43,9 +46,9 @@ func (w *World) do(a plan.Action) {
 		w.add(a.UID, fresh)
 	case plan.Update:
 		p.version++
-		w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+		w.updateAs(toWorkers, workers.SyncPodUpdate, a)
 	case plan.Sync:
-		w.updateIf(toWorkers, workers.SyncPodSync, a.UID)
+		w.updateAs(toWorkers, workers.SyncPodSync, a)
 	case plan.Delete:
 		w.delete(a, p, toWorkers)
 	case plan.Remove:
@@ -122,7 +125,7 @@ func (w *World) kill(a plan.Action) {
 		w.completions++
 		id := w.completions
 		ko.CompletedCh = w.completionEvent(a.UID, id)
-		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}, id)
+		w.updatePod(w.targeted(a, workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}), id)
 	case plan.KillNow:
 		w.killPodNow(a)
 	case plan.RuntimeKill:
@@ -131,6 +134,26 @@ func (w *World) kill(a plan.Action) {
 			RunningPod:     &workers.RunningPod{ID: a.UID, Name: "pod-" + string(a.UID), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
 	}
+}
+
+// updateAs is updateIf for a plan action, carrying what its Target says.
+func (w *World) updateAs(toWorkers bool, t workers.UpdateType, a plan.Action) {
+	if toWorkers {
+		w.updatePod(w.targeted(a, workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(a.UID)}), 0)
+	}
+}
+
+// targeted gives o the runtime's view of a's pod as a.Target says: instead
+// of the pod, or beside it.
+func (w *World) targeted(a plan.Action, o workers.UpdatePodOptions) workers.UpdatePodOptions {
+	if a.Target == "" {
+		return o
+	}
+	o.RunningPod = &workers.RunningPod{ID: a.UID, Name: o.Pod.Name, Namespace: o.Pod.Namespace}
+	if a.Target == plan.TargetRunningPod {
+		o.Pod = nil
+	}
+	return o
 }
 
 func (w *World) updateIf(toWorkers bool, t workers.UpdateType, uid types.UID) {
@@ -147,8 +170,16 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	id := w.call(modelUpdate(o, completionID))
+	w.noteShape(o)
+	g := w.S.Goroutine()
+	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
-	w.ret(id, nil)
+	var out model.Output
+	if view, ok := w.cacheReads[g]; ok {
+		out = model.UpdateResult{Cache: view}
+		delete(w.cacheReads, g)
+	}
+	w.ret(id, out)
 }
 
 func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
@@ -192,6 +223,7 @@ func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
 // goes to the pod workers current when it is made (a kubelet restart may
 // come between two of them).
 func (w *World) query(uid types.UID) {
+	w.addShapes("query=any")
 	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -163,4 +164,23 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 func (r *Runtime) GetNewerThan(uid types.UID, _ time.Time) (*workers.PodStatus, error) {
 	r.S.Yield()
 	return r.Get(uid)
+}
+
+// cacheView is the runtime cache as the pod workers read it: Get, the read
+// under the pod lock that decides a terminal-phase pod's first state
+// (SPEC §1.4 step 2), is noted for the calling goroutine, so its UpdatePod
+// reports what it read (World.updatePod, model.UpdateResult).
+type cacheView struct {
+	*Runtime
+	w *World
+}
+
+func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
+	st, err := c.Runtime.Get(uid)
+	view := model.CacheBusy
+	if err == nil && st.IsIdle() {
+		view = model.CacheIdle
+	}
+	c.w.cacheReads[c.w.S.Goroutine()] = view
+	return st, err
 }

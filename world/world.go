@@ -99,6 +99,9 @@ type World struct {
 	// reaper is the API server's grace reaper (reaper.go): the API
 	// server's, so a kubelet restart keeps it.
 	reaper graceReaper
+	// internalOff: the workers' internal invariants and in-line assertions
+	// are off (InternalInvariantsOff), in every epoch.
+	internalOff bool
 	// workersMutant is the workers mutant of this run (reintroduce), switched
 	// on again in the pod workers of every kubelet restart.
 	workersMutant string
@@ -113,6 +116,13 @@ type World struct {
 	actorsRunning  int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
+	// shapes are the input shapes drawn (shapes.go); created, the UIDs
+	// created so far (a later create reuses the UID).
+	shapes  map[string]bool
+	created map[string]bool
+	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
+	// read (cacheView): the call's input, reported at its return.
+	cacheReads map[string]model.CacheView
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,
@@ -125,7 +135,8 @@ type World struct {
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{}}
+	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{},
+		cacheReads: map[string]model.CacheView{}}
 	w.Runtime = NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
@@ -145,6 +156,16 @@ func (w *World) violate(invariant, msg string) {
 	w.seen[msg] = true
 	w.Violations = append(w.Violations, history.Violation{Oracle: "workers", Invariant: invariant, Message: msg,
 		At: w.S.Elapsed(), Seq: w.seq})
+}
+
+// InternalInvariantsOff switches off, for the whole run, the checks that
+// read the pod workers' private state: the record invariants checked at
+// every pod-lock release (reported as "workers internal …") and the
+// workers' in-line assertions (workers.Config.NoAssertions). The run's
+// verdict then rests on what a caller observes alone. Call it before Run.
+func (w *World) InternalInvariantsOff() {
+	w.internalOff = true
+	w.PW.SetNoAssertions()
 }
 
 // Run executes the plan and the settle phase; it returns the scheduler's

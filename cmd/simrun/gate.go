@@ -20,6 +20,7 @@ type gateFlags struct {
 	mutants             []string
 	noTiming            bool
 	forceParallel       bool
+	observableOnly      bool
 }
 
 func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -30,8 +31,10 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "gate runs every mutant of `simrun list` against its scenario families under the random and\n" +
 			"pct strategies, from several start seeds, and the correct code on every family. It prints, per\n" +
 			"mutant: caught, the first failing run, the median seeds-to-detection (runs until the first\n" +
-			"failure), what fired and the failing plan's length. Exit 1 if a mutant survives its budget or\n" +
-			"the correct code fails any run. Only the wall-time column depends on the machine.",
+			"failure), what fired and the failing plan's length. Exit 1 if a mutant survives its budget, the\n" +
+			"correct code fails any run, or a family's declared coverage mark stays at zero over\n" +
+			"--correct-seeds of at least the family's minimum (simrun list; fewer seeds: a warning).\n" +
+			"Only the wall-time column depends on the machine.",
 		Example: "  simrun gate\n  simrun gate --seeds 100 --start-seeds 3 --no-timing\n  simrun gate --mutant B2 --mutant G4",
 		Args:    cobra.NoArgs,
 		RunE:    func(*cobra.Command, []string) error { return runGate(f, stdout, stderr) },
@@ -43,6 +46,7 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "runs at once, at most 4 × CPUs (the report is the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringArrayVar(&f.mutants, "mutant", nil, "gate only this mutant (repeatable); default every mutant")
+	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "omit the wall-time column, so the output is byte-for-byte reproducible")
 	return cmd
 }
@@ -73,12 +77,13 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	}
 	began := time.Now() // wall clock for the timing column only
 	rows, err := gate.Check(gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds,
-		Parallel: f.parallel, Mutants: f.mutants})
+		Parallel: f.parallel, Mutants: f.mutants, ObservableOnly: f.observableOnly})
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	survivors := printGateTable(stdout, rows, f)
-	failed, runs := gate.CorrectCodeCheck(f.correctSeeds, f.parallel)
+	correct := gate.CorrectCode(f.correctSeeds, f.parallel)
+	failed, runs := correct.Failed, correct.Runs
 	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %d strategies), %d failed\n",
 		runs, f.correctSeeds, len(plan.Families()), len(gate.Strategies()), len(failed))
 	for _, run := range failed {
@@ -88,8 +93,14 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	if !f.noTiming {
 		fmt.Fprintf(stderr, "gate took %.1fs\n", time.Since(began).Seconds())
 	}
-	if survivors > 0 || len(failed) > 0 {
-		fmt.Fprintf(stdout, "GATE FAILED: %d mutant(s) survived, the correct code failed %d run(s)\n", survivors, len(failed))
+	unreached := 0
+	for _, fam := range plan.Families() {
+		reached := correct.Reached[fam.Name]
+		unreached += unreachedMarks(stdout, stderr, fam.Name, f.correctSeeds, func(m string) uint64 { return reached[m] })
+	}
+	if survivors > 0 || len(failed) > 0 || unreached > 0 {
+		fmt.Fprintf(stdout, "GATE FAILED: %d mutant(s) survived, the correct code failed %d run(s), %d coverage mark(s) unreached\n",
+			survivors, len(failed), unreached)
 		return errChecksFailed
 	}
 	fmt.Fprintf(stdout, "gate passed: %d mutants caught\n", len(rows))
@@ -128,7 +139,7 @@ func printGateTable(stdout io.Writer, rows []gate.Row, f gateFlags) int {
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
 			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
-				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name))
+				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name)+observableArg(f.observableOnly))
 		}
 	}
 	return survivors

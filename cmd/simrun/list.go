@@ -19,6 +19,14 @@ func printMutants(stdout io.Writer) {
 }
 
 // mutantArg is the --mutant part of a reproduce command ("" for none).
+// observableArg is --observable-only for a reproduce command, or "".
+func observableArg(on bool) string {
+	if !on {
+		return ""
+	}
+	return " --observable-only"
+}
+
 func mutantArg(name string) string {
 	if name == "" {
 		return ""

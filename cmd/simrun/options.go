@@ -155,6 +155,9 @@ const defaultPCTDepth = 3
 
 // reproduce is the command that replays one seed, with its mutant if any;
 // strategy is strategyArg's.
+// observableOnlyUsage documents --observable-only (run, replay, gate).
+const observableOnlyUsage = "switch the pod workers' internal invariants and in-line assertions off: only the oracles, judging what a caller observes, decide the verdict"
+
 func reproduce(family string, seed uint64, strategy, mutant string) string {
 	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --seed %d --strategy %s", family, seed, strategy) +
 		mutantArg(mutant)

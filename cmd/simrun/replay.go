@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
@@ -14,6 +15,7 @@ type replayFlags struct {
 	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
 	depth                                                                         int
 	reportPath                                                                    string
+	observableOnly                                                                bool
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -44,6 +46,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.StringVar(&f.outDir, "out", "", "write the seed's verdict, trace and timeline here, and if it fails the oracles' artifacts (porcupine HTML, witness) and report.html")
 	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
@@ -76,9 +79,9 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant)
+	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly)
 	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
-		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant})
+		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly})
 	r := rp.Result
 	got := traceLines(rp.Trace)
 	d, diverged := firstDivergence(expected, got)
@@ -171,9 +174,9 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 		Short: "List scenario families, strategies and mutants",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintln(stdout, "families:")
+			fmt.Fprintln(stdout, "families (name, then the coverage marks a sweep of at least the minimum seeds must reach):")
 			for _, f := range plan.Families() {
-				fmt.Fprintf(stdout, "  %s\n", f.Name)
+				fmt.Fprintf(stdout, "  %s\n      marks (minimum %d seeds): %s\n", f.Name, f.MinimumSeeds(), strings.Join(f.Marks, ", "))
 			}
 			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
 			printMutants(stdout)

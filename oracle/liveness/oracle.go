@@ -1,4 +1,4 @@
-// Package liveness is the liveness oracle: SPEC §3.2 L1–L8, judged along
+// Package liveness is the liveness oracle: SPEC §3.2 L1–L9, judged along
 // the event stream where a deadline is part of the property and, at
 // Settled, on the pod workers' state after the settle phase.
 package liveness
@@ -15,7 +15,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// The liveness oracle (SPEC §3.2 L1–L8, docs/design.md "Oracles" 4). Liveness
+// The liveness oracle (SPEC §3.2 L1–L9, docs/design.md "Oracles" 4). Liveness
 // cannot be seen at any one instant, so the oracle judges two ways:
 //
 //   - along the stream, where a deadline is part of the property: the
@@ -52,6 +52,8 @@ import (
 //	L8  a failed or cancelled call is followed by another call for the pod
 //	    unless it finished or was purged (errors within retryWithin of
 //	    quiesce excepted).
+//	L9  an accepted update is taken within a bound once its pod is idle
+//	    (bounded.go).
 //
 // Every message names the pod, its state and what never happened.
 
@@ -65,6 +67,10 @@ type Periods struct {
 	RetryWithin time.Duration
 	// Housekeeping is how often housekeeping runs SyncKnownPods.
 	Housekeeping time.Duration
+	// TakeKill and TakeUpdate bound how long an accepted update may wait,
+	// once its pod has no sync call in flight, before it is taken (L9,
+	// bounded.go): a kill, and any other update. 0 leaves L9 unjudged.
+	TakeKill, TakeUpdate time.Duration
 }
 
 // unset marks a milestone that has not happened (virtual time starts at 0).
@@ -86,6 +92,11 @@ type liveness struct {
 	// checked counts the obligations found met, per invariant, so tests can
 	// tell a passing run from a vacuous one.
 	checked map[string]int
+	// effectDue: by goroutine, an UpdatePod whose critical section has not
+	// ended yet (L9 opens its obligation there); maxTake: the longest wait
+	// seen before a take, per kind.
+	effectDue map[string]bool
+	maxTake   map[string]time.Duration
 }
 
 // knownCall is a SyncKnownPods between taking the pod lock and returning.
@@ -105,14 +116,15 @@ type killWait struct {
 	notRunningAt time.Duration
 }
 
-// New returns the liveness oracle of a run (SPEC §3.2 L1–L8) on a target
+// New returns the liveness oracle of a run (SPEC §3.2 L1–L9) on a target
 // with the given periods.
 func New(p Periods) oracle.Oracle { return newLiveness(p) }
 
 func newLiveness(p Periods) *liveness {
 	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]model.Input{},
 		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
-		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{}}
+		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{}, effectDue: map[string]bool{},
+		maxTake: map[string]time.Duration{}}
 }
 
 // Observe implements oracle.Oracle.
@@ -120,6 +132,7 @@ func (l *liveness) Observe(v oracle.View, ev history.Event) {
 	if l.settled {
 		return
 	}
+	l.checkTakes(ev)
 	switch ev.Kind {
 	case history.ClientCall:
 		l.clientCall(ev)
@@ -179,6 +192,7 @@ func (l *liveness) clientCall(ev history.Event) {
 	switch in := ev.Input.(type) {
 	case model.UpdatePod:
 		l.track(types.UID(in.Pod.UID))
+		l.effectDue[ev.Goroutine] = true
 	case model.KillPodNowDone:
 		uid := types.UID(in.UID)
 		l.track(uid)
@@ -189,6 +203,7 @@ func (l *liveness) clientCall(ev history.Event) {
 func (l *liveness) clientReturn(ev history.Event) {
 	in := l.open[ev.Goroutine]
 	delete(l.open, ev.Goroutine)
+	delete(l.effectDue, ev.Goroutine)
 	switch in.(type) {
 	case model.SyncKnownPods:
 		l.knownReturned(ev)
@@ -235,7 +250,15 @@ func (l *liveness) lockAcquired(ev history.Event) {
 func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	call := l.open[ev.Goroutine]
 	for _, uid := range l.uids {
-		l.pods[uid].update(l, v.Workers().Answers(uid), ev, call)
+		p := l.pods[uid]
+		p.update(l, v.Workers().Answers(uid), ev, call)
+		if p.due != nil && (!p.cur.Known || p.cur.BeFinished) {
+			l.taken(p, ev)
+		}
+	}
+	if in, ok := call.(model.UpdatePod); ok && l.effectDue[ev.Goroutine] {
+		delete(l.effectDue, ev.Goroutine)
+		l.updateTookEffect(l.pods[types.UID(in.Pod.UID)], in, ev)
 	}
 	for _, id := range sortedIDs(l.waits) {
 		wt := l.waits[id]
@@ -306,12 +329,15 @@ func (l *liveness) killReturned(ev history.Event) {
 func (l *liveness) callbackBegin(ev history.Event) {
 	b := ev.Input.(model.SyncBegin)
 	p := l.track(types.UID(b.UID))
+	l.taken(p, ev)
 	p.begin(l, b.Fn, ev)
 }
 
 func (l *liveness) callbackEnd(ev history.Event) {
 	e := ev.Input.(model.SyncEnd)
-	l.track(types.UID(e.UID)).end(e, ev.At)
+	p := l.track(types.UID(e.UID))
+	p.end(e, ev.At)
+	p.callEnded(ev.At)
 }
 
 func sortedIDs[V any](m map[int]V) []int {

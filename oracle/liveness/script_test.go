@@ -42,7 +42,8 @@ func (w lvWorkers) MirrorTerminating(string) bool        { panic("not read by th
 
 // kubeletPeriods are the kubelet's: a 10 s backoff (jittered ≤ 1.5×), a
 // 1 s sync loop, 2 s housekeeping.
-var kubeletPeriods = Periods{RetryWithin: 18 * time.Second, Housekeeping: 2 * time.Second}
+var kubeletPeriods = Periods{RetryWithin: 18 * time.Second, Housekeeping: 2 * time.Second,
+	TakeKill: 18 * time.Second, TakeUpdate: 18 * time.Second}
 
 // lvScript feeds the oracle a stream, advancing virtual time by hand.
 type lvScript struct {
@@ -275,7 +276,46 @@ var livenessScripted = []struct {
 		return s.settle(lvFinal(lvComplete))
 	},
 	want: "L7", msg: []string{"pod a (in config, deletion timestamp set): state S", "its termination was never requested"},
+}, {
+	name: "L9 update only rescued by the periodic resync",
+	bad:  func(s *lvScript) []history.Violation { return s.updateTakenAfter(time.Minute) },
+	good: func(s *lvScript) []history.Violation { return s.updateTakenAfter(17 * time.Second) },
+	want: "L9", msg: []string{"pod a (S): update at 1s (1 update(s), idle since 1s) not taken by 19s", "(bound 18s)"},
+}, {
+	name: "L9 kill not taken once the SyncPod in flight returned",
+	bad:  func(s *lvScript) []history.Violation { return s.killTakenAfter(19 * time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.killTakenAfter(18 * time.Second) },
+	want: "L9", msg: []string{"pod a (TR): kill at 1s (1 update(s), idle since 5s) not taken by 23s"},
 }}
+
+// updateTakenAfter: pod a runs; an update at 1s is taken (its SyncPod
+// begins) d later.
+func (s *lvScript) updateTakenAfter(d time.Duration) []history.Violation {
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", model.SyncPod, model.OK)
+	s.at += time.Second
+	s.update(model.Update, "a", nil)
+	s.at += d
+	s.sync("a", model.SyncPod, model.OK)
+	return s.settle(lvFinal(lvSyncing))
+}
+
+// killTakenAfter: a kill at 1s arrives while a SyncPod runs (until 5s);
+// SyncTerminatingPod begins d after that SyncPod returned.
+func (s *lvScript) killTakenAfter(d time.Duration) []history.Violation {
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+	s.at += time.Second
+	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	s.at += 4 * time.Second
+	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}, nil)
+	s.at += d
+	s.sync("a", model.SyncTerminatingPod, model.OK)
+	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
+	s.sync("a", model.SyncTerminatedPod, model.OK)
+	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	return s.settle(lvFinal(lvComplete))
+}
 
 // TestLivenessScripted: the stream-only verdicts (see livenessScripted),
 // each message naming the pod, its state and what never happened.

@@ -42,6 +42,8 @@ type podTrack struct {
 	err *syncErr
 	// restart is a purge for a restart whose SyncPod has not begun yet.
 	restart *restartDue
+	// due is the oldest accepted update not yet taken (L9, bounded.go).
+	due *takeDue
 }
 
 // fnStats counts one callback's calls in an incarnation.

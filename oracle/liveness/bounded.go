@@ -1,0 +1,133 @@
+package liveness
+
+import (
+	"time"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// L9, bounded take (issue 17): an UpdatePod that the pod workers accept is
+// taken — a sync call for its pod begins, or the record finishes or is
+// purged — within a bound of virtual time of the moment the pod had no
+// call in flight any more (an update that arrives while a call runs is
+// taken by the next call, SPEC §1.8). "Eventually" is not enough: an update
+// left pending and only rescued by the periodic resync (a minute later) is
+// the bug this catches. The bound depends on the kind of update:
+//
+//	kill (a kill update, or one that makes the pod terminating: deleted,
+//	     terminal phase)                         Periods.TakeKill
+//	any other update (create, update, sync)      Periods.TakeUpdate
+//
+// Updates the workers ignore by contract are not owed: a runtime-only
+// update that is not a kill (§1.4 step 1), any update of a finished record
+// (only a create matters there, and L4 bounds its restart), and an update of
+// a static pod that has not begun SyncPod in this incarnation (it may wait
+// for its full name: L3 and L5 judge it).
+
+// takeDue is the oldest update of a pod not yet taken.
+type takeDue struct {
+	kill      bool
+	at        time.Duration // when the update took effect
+	idleSince time.Duration // when no call was in flight any more (unset while one is)
+	updates   int           // how many updates it stands for (merged, §1.5)
+}
+
+// bound is the time the update may wait once its pod is idle.
+func (l *liveness) takeBound(d *takeDue) time.Duration {
+	if d.kill {
+		return l.periods.TakeKill
+	}
+	return l.periods.TakeUpdate
+}
+
+// takeEnabled: a target that states no take bounds is not judged on L9.
+func (l *liveness) takeEnabled() bool { return l.periods.TakeKill > 0 && l.periods.TakeUpdate > 0 }
+
+// updateTookEffect opens the obligation of an UpdatePod whose critical
+// section just ended (p.cur holds the answers it left).
+func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.Event) {
+	if !l.takeEnabled() || !p.cur.Known || p.cur.BeFinished {
+		return
+	}
+	kill := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
+	switch {
+	case in.RuntimeOnly && in.Type != model.Kill:
+		return
+	case in.Pod.Static && p.calls[model.SyncPod] == nil:
+		return
+	}
+	if p.due != nil {
+		p.due.kill = p.due.kill || kill
+		p.due.updates++
+		return
+	}
+	p.due = &takeDue{kill: kill, at: ev.At, idleSince: ev.At, updates: 1}
+	if p.busy() {
+		p.due.idleSince = unset
+	}
+}
+
+// busy reports whether a sync call of the pod is in flight.
+func (p *podTrack) busy() bool {
+	for _, st := range p.calls {
+		if st.inFlight {
+			return true
+		}
+	}
+	return false
+}
+
+// taken discharges the obligation: a call began, or the record finished or
+// went. It notes the longest wait seen, per kind, for the bounds' test.
+func (l *liveness) taken(p *podTrack, ev history.Event) {
+	d := p.due
+	if d == nil {
+		return
+	}
+	p.due = nil
+	l.checked["L9"]++
+	if d.idleSince == unset {
+		return
+	}
+	kind := "update"
+	if d.kill {
+		kind = "kill"
+	}
+	l.maxTake[kind] = max(l.maxTake[kind], ev.At-d.idleSince)
+}
+
+// callEnded starts the clock of an obligation that waited for a call.
+func (p *podTrack) callEnded(at time.Duration) {
+	if p.due != nil && p.due.idleSince == unset && !p.busy() {
+		p.due.idleSince = at
+	}
+}
+
+// checkTakes reports every obligation whose bound passed before ev.
+func (l *liveness) checkTakes(ev history.Event) {
+	if !l.takeEnabled() {
+		return
+	}
+	for _, uid := range l.uids {
+		p := l.pods[uid]
+		d := p.due
+		if d == nil || d.idleSince == unset || ev.At <= d.idleSince+l.takeBound(d) {
+			continue
+		}
+		kind := "update"
+		if d.kill {
+			kind = "kill"
+		}
+		l.violate("L9", ev, "pod %s (%s): %s at %v (%d update(s), idle since %v) not taken by %v: no sync call began, "+
+			"and it neither finished nor was purged (bound %v)", uid, p.state(p.cur), kind, d.at, d.updates, d.idleSince,
+			d.idleSince+l.takeBound(d), l.takeBound(d))
+		p.due = nil // once is the story
+	}
+}
+
+// MaxTake is the longest wait, per kind ("update", "kill"), between a pod
+// going idle and the take of its pending update, over the obligations o
+// (from New) saw met.
+func MaxTake(o oracle.Oracle) map[string]time.Duration { return o.(*liveness).maxTake }

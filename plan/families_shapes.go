@@ -1,0 +1,58 @@
+package plan
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/sim"
+)
+
+// GenerateAPIShapes draws the shapes of the pod-worker API the other
+// families leave out (issue 17, input shapes): updates, syncs and kills that
+// carry the pod, its runtime view only, or both; kills with each kill
+// option and grace overrides of nil, 0, shorter, equal and longer than the
+// spec grace; pods created Pending or Running, static or not, UIDs reused
+// after a removal; queries at any moment; housekeeping among them. No node:
+// the pod workers alone, driven by 1 to 3 clients.
+func GenerateAPIShapes(src sim.Source) Plan {
+	nPods := 2 + src.Intn(2)
+	uids := make([]types.UID, nPods)
+	shapes := map[types.UID]Action{}
+	for i := range uids {
+		uids[i] = types.UID(string(rune('a' + i)))
+		shapes[uids[i]] = Action{Static: src.Intn(3) == 0, Name: "web", SpecGrace: int64(pick(src, 1, 5, 30)),
+			Pending: src.Intn(2) == 0}
+	}
+	p := Plan{Family: "api-shapes", Clients: 1 + src.Intn(3), Faults: Faults{
+		ErrorRate: pick(src, 0, 50), SlowRate: pick(src, 0, 200), MaxDelay: 3 * time.Second}}
+	kinds := []ActionKind{Create, Update, Sync, Kill, Kill, KillNow, RuntimeKill, Remove, Delete, Finish, SyncKnown, Query}
+	at, created := time.Duration(0), map[types.UID]bool{}
+	for n := 6 + src.Intn(15); n > 0; n-- {
+		uid := uids[src.Intn(len(uids))]
+		a := shapes[uid]
+		a.At, a.Client, a.UID, a.Grace = at, src.Intn(p.Clients), uid, -1
+		a.Kind = Create
+		if created[uid] {
+			a.Kind = kinds[src.Intn(len(kinds))]
+		}
+		created[uid] = true
+		switch a.Kind {
+		case Update, Sync:
+			a.Target = pick(src, "", TargetRunningPod, TargetBoth)
+		case Kill:
+			a.Target = pick(src, "", "", TargetRunningPod, TargetBoth)
+			a.Grace = pick(src, -1, 0, a.SpecGrace-1, a.SpecGrace, a.SpecGrace+10)
+			a.Evict = src.Intn(3) == 0
+		case KillNow, Delete:
+			a.Grace = int64(pick(src, -1, 0, 2, 10))
+		case Finish:
+			a.Terminal = pick(src, "Succeeded", "Failed")
+		case SyncKnown:
+			a.UID = ""
+		}
+		p.Actions = append(p.Actions, a)
+		at += time.Duration(src.Intn(4)) * 500 * time.Millisecond
+	}
+	return p
+}

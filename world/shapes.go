@@ -1,0 +1,151 @@
+package world
+
+import (
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podsim/podsim/workers"
+)
+
+// Input shapes (issue 17): every UpdatePod the world makes is classified
+// along the dimensions the pod-worker API admits, so a sweep can report
+// which shapes each family draws. One value per dimension, "dimension=value";
+// the kill options list each one set (none, grace, completion, evict).
+//
+//	type     create, update, sync, kill
+//	target   pod, running-pod (RunningPod only), both
+//	kill     none, grace, completion, evict
+//	grace    nil (no override), 0, shorter / equal / longer than the spec grace
+//	phase    pending, running, terminal (the pod's status phase)
+//	static   yes, no
+//	uid      fresh, reused (a create for a UID created before in this run)
+//	query    any (a plan's Query: every query method, at that moment)
+//	type×target  each pair of the two, e.g. "type×target=sync/running-pod"
+
+// ShapeDimensions lists every dimension's values, in the order above.
+var ShapeDimensions = [][]string{
+	{"type=create", "type=update", "type=sync", "type=kill"},
+	{"target=pod", "target=running-pod", "target=both"},
+	{"kill=none", "kill=grace", "kill=completion", "kill=evict"},
+	{"grace=nil", "grace=0", "grace=shorter", "grace=equal", "grace=longer"},
+	{"phase=pending", "phase=running", "phase=terminal"},
+	{"static=yes", "static=no"},
+	{"uid=fresh", "uid=reused"},
+	{"query=any"},
+	typeTargetShapes(),
+}
+
+func typeTargetShapes() []string {
+	var out []string
+	for _, t := range []string{"create", "update", "sync", "kill"} {
+		for _, g := range []string{"pod", "running-pod", "both"} {
+			out = append(out, "type×target="+t+"/"+g)
+		}
+	}
+	return out
+}
+
+var updateTypeShapes = map[workers.UpdateType]string{workers.SyncPodCreate: "type=create",
+	workers.SyncPodUpdate: "type=update", workers.SyncPodSync: "type=sync", workers.SyncPodKill: "type=kill"}
+
+// noteShape records the shape of one UpdatePod.
+func (w *World) noteShape(o workers.UpdatePodOptions) {
+	var out []string
+	out = append(out, updateTypeShapes[o.UpdateType])
+	switch {
+	case o.Pod != nil && o.RunningPod != nil:
+		out = append(out, "target=both")
+	case o.Pod != nil:
+		out = append(out, "target=pod")
+	default:
+		out = append(out, "target=running-pod")
+	}
+	tt := strings.TrimPrefix(out[0], "type=") + "/" + strings.TrimPrefix(out[1], "target=")
+	out = append(out, "type×target="+tt)
+	out = append(out, killShapes(o)...)
+	if o.Pod != nil {
+		switch o.Pod.Status.Phase {
+		case v1.PodSucceeded, v1.PodFailed:
+			out = append(out, "phase=terminal")
+		case v1.PodRunning:
+			out = append(out, "phase=running")
+		default:
+			out = append(out, "phase=pending")
+		}
+		if o.Pod.Annotations[workers.ConfigSourceAnnotationKey] != workers.ApiserverSource {
+			out = append(out, "static=yes")
+		} else {
+			out = append(out, "static=no")
+		}
+		if o.UpdateType == workers.SyncPodCreate {
+			if w.created[string(o.Pod.UID)] {
+				out = append(out, "uid=reused")
+			} else {
+				out = append(out, "uid=fresh")
+			}
+			if w.created == nil {
+				w.created = map[string]bool{}
+			}
+			w.created[string(o.Pod.UID)] = true
+		}
+	}
+	w.addShapes(out...)
+}
+
+// killShapes are the kill options and the grace override against the
+// spec grace (0 for a runtime-only pod).
+func killShapes(o workers.UpdatePodOptions) []string {
+	ko := o.KillPodOptions
+	if ko == nil || (ko.PodTerminationGracePeriodSecondsOverride == nil && ko.CompletedCh == nil && !ko.Evict) {
+		return []string{"kill=none", "grace=nil"}
+	}
+	var out []string
+	g := ko.PodTerminationGracePeriodSecondsOverride
+	if g != nil {
+		out = append(out, "kill=grace")
+	}
+	if ko.CompletedCh != nil {
+		out = append(out, "kill=completion")
+	}
+	if ko.Evict {
+		out = append(out, "kill=evict")
+	}
+	var spec int64
+	if o.Pod != nil && o.Pod.Spec.TerminationGracePeriodSeconds != nil {
+		spec = *o.Pod.Spec.TerminationGracePeriodSeconds
+	}
+	switch {
+	case g == nil:
+		out = append(out, "grace=nil")
+	case *g == 0:
+		out = append(out, "grace=0")
+	case *g < spec:
+		out = append(out, "grace=shorter")
+	case *g == spec:
+		out = append(out, "grace=equal")
+	default:
+		out = append(out, "grace=longer")
+	}
+	return out
+}
+
+func (w *World) addShapes(shapes ...string) {
+	if w.shapes == nil {
+		w.shapes = map[string]bool{}
+	}
+	for _, s := range shapes {
+		w.shapes[s] = true
+	}
+}
+
+// InputShapes lists the input shapes the run drew, sorted.
+func (w *World) InputShapes() []string {
+	out := make([]string, 0, len(w.shapes))
+	for s := range w.shapes {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
