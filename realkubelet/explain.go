@@ -135,11 +135,13 @@ func (d *Driver) classUncancelled(c *Call, last Move) string {
 }
 
 // classLengthened is S11 for a SyncTerminatingPod grace g above one offered
-// before (or above its previous grace): GA iff g is the override of an
-// update whose pod had DeletionGracePeriodSeconds=0 (upstream compares the
-// override with that 0 and takes it).
+// before (or above its previous grace): GA iff an update of the incarnation
+// whose pod had DeletionGracePeriodSeconds=0 offered an override of at
+// least g (upstream compares the override with that 0 and takes it; later
+// updates only lower it from there, and the model with DevGA checks the
+// exact value).
 func (d *Driver) classLengthened(uid types.UID, g int64) string {
-	if slices.Contains(d.ev.zeroDeletionOffers[uid], g) {
+	if slices.ContainsFunc(d.ev.zeroDeletionOffers[uid], func(o int64) bool { return o >= g }) {
 		return "GA"
 	}
 	return ""

@@ -14,11 +14,10 @@ import (
 type plantedBug uint8
 
 const (
-	plantNone plantedBug = iota
 	// plantDecoyCompletion: the first kill of a running pod hands the pod
 	// workers a decoy completion channel, so the recorded one is never
 	// closed on the normal termination path.
-	plantDecoyCompletion
+	plantDecoyCompletion plantedBug = iota + 1
 	// plantLostKill: the first kill is recorded but never reaches the pod
 	// workers.
 	plantLostKill
