@@ -135,6 +135,7 @@ func (d *Driver) Settle() {
 	}
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
 		time.Sleep(time.Second)
+		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
 		d.pollKillNows()
 	}
 	d.checkSettled()
@@ -307,6 +308,7 @@ func (d *Driver) stopRelays() {
 	close(d.stop)
 	for d.openKillNows() > 0 {
 		time.Sleep(time.Second)
+		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
 		d.pollKillNows()
 	}
 }
