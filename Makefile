@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep mutation
+.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep real-gate real-mutants mutation guided-measure
 
 all: lint test
 
@@ -53,6 +53,12 @@ baseline:
 	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
 		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
 
+## guided-measure: the strategies side by side (docs/guided.md): per mutant, failing runs and
+## seeds to detection under random, pct and guided; per family, distinct coverage tuples at
+## 100 and 1,000 runs. Not part of CI (about 30 min on an idle 2-core machine).
+guided-measure:
+	PODSIM_GUIDED_MEASURE=1 $(GO) test -count=1 -v -timeout 0 -run 'TestMeasureDetection|TestMeasureCoverage' ./guided
+
 ## cover: statement coverage per package.
 cover:
 	$(GO) test -cover $(PKGS)
@@ -64,8 +70,28 @@ fmt:
 ## the real kubelet pod workers (nested module realkubelet/, pinned to
 ## k8s.io/kubernetes v1.36.3; the first build compiles the kubelet, see
 ## docs/real-kubelet.md). make test never builds it.
+## KUBE_ROOT=DIR builds against that kubernetes tree instead (a go.work
+## generated in realrun's scratch slot, never in DIR; docs/gating-a-kubelet-change.md).
 real:
+ifdef KUBE_ROOT
+	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(abspath $(KUBE_ROOT))) && \
+		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
+else
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
+endif
+
+## real-gate: the differential gate of the tree KUBE_ROOT against the pinned
+## release (SEEDS per family and side, both wake-up modes); artifacts in
+## REPORT. Exit 1 on a regression.
+REPORT ?= realgate-report
+real-gate:
+	SEEDS=$(or $(GATE_SEEDS),200) scripts/realgate $(KUBE_ROOT) $(REPORT)
+
+## real-mutants: the catalogue's patches of the real pod_workers.go
+## (realkubelet/testdata/mutants), each gated against the pinned release.
+MUTANT_SEEDS ?= 100
+real-mutants:
+	cd realkubelet && $(GO) run ./cmd/realrun gate --mutants --seeds $(MUTANT_SEEDS)
 
 ## real-sweep: SEEDS seeds of every family on the real kubelet (default
 ## 800 × 15 families = 12,000 seeds), once as is and once with the workers'

@@ -27,7 +27,7 @@ func (p *planner) add(kind ActionKind, uid types.UID, shape Action) *Action {
 	if a.SpecGrace == 0 {
 		a.SpecGrace = 30
 	}
-	if a.Grace == 0 && kind != Delete && kind != Kill && kind != KillNow {
+	if a.Grace == 0 && kind != Delete && kind != Kill && kind != KillNow && kind != VKDelete {
 		a.Grace = -1
 	}
 	p.plan.Actions = append(p.plan.Actions, a)

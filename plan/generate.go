@@ -152,8 +152,17 @@ func (f Family) Unreached(reached func(mark string) uint64) []string {
 	return out
 }
 
-// Families lists the scenario families, by name.
+// Families lists every scenario family, by name: the kubelet's and the
+// virtual-kubelet pod controller's (VKFamilies).
 func Families() []Family {
+	fams := append(KubeletFamilies(), VKFamilies()...)
+	slices.SortFunc(fams, func(a, b Family) int { return cmp.Compare(a.Name, b.Name) })
+	return fams
+}
+
+// KubeletFamilies lists the kubelet's scenario families (the simulated
+// kubelet world's and the real kubelet's), by name.
+func KubeletFamilies() []Family {
 	fams := []Family{
 		{Name: "swarm", Generate: GenerateSwarm, Marks: []string{MarkKillDuringSyncPod, MarkEarlyKill,
 			MarkNaturalCompletion, MarkRuntimePodKilled, MarkCompletionFired, MarkSyncKnownDuringSync}},

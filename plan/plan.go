@@ -49,10 +49,21 @@ const (
 	// Restart: the kubelet restarts: the pod workers' state is dropped, the
 	// pods in config are added again, the runtime keeps running (restart.go).
 	Restart
+
+	// The virtual-kubelet pod controller's actions (Plan.VK, vk.go).
+	VKCreate
+	VKDelete
+	VKEdit
+	VKStatus
+	VKProviderDelete
+	VKProviderPod
+	VKStart
+	VKRestart
 )
 
 var actionNames = [...]string{"create", "update", "sync", "delete", "remove", "kill", "kill-now",
-	"runtime-kill", "finish", "sync-known", "query", "vanish", "evict", "shutdown", "restart"}
+	"runtime-kill", "finish", "sync-known", "query", "vanish", "evict", "shutdown", "restart",
+	"vk-create", "vk-delete", "vk-edit", "vk-status", "vk-provider-delete", "vk-provider-pod", "vk-start", "vk-restart"}
 
 func (k ActionKind) String() string { return actionNames[k] }
 
@@ -107,13 +118,13 @@ func (a Action) String() string {
 	if a.Kind == Create && (a.CPU != 0 || a.Mem != 0 || a.Priority != 0) {
 		fmt.Fprintf(&b, " cpu=%d mem=%d prio=%d", a.CPU, a.Mem, a.Priority)
 	}
-	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == Kill || a.Kind == KillNow || a.Kind == Evict) {
+	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == VKDelete || a.Kind == Kill || a.Kind == KillNow || a.Kind == Evict) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {
 		b.WriteString(" evict")
 	}
-	if a.Kind == Finish {
+	if a.Kind == Finish || (a.Kind == VKStatus && a.Terminal != "") {
 		fmt.Fprintf(&b, " phase=%s", a.Terminal)
 	}
 	if a.Target != "" {
@@ -136,6 +147,9 @@ type Plan struct {
 	// Node switches on the kubelet-level world (admission, status manager
 	// and API server, node shutdown); nil: the pod workers' world only.
 	Node *Node
+	// VK makes the plan a virtual-kubelet pod controller's (vk.go): its
+	// actions are the VK kinds; nil for the kubelet's plans.
+	VK *VK `json:",omitempty"`
 }
 
 // CriticalPriority is the priority from which a pod is critical (the
@@ -197,6 +211,9 @@ func (p Plan) String() string {
 	lines := []string{fmt.Sprintf("plan %s: %d actions, %d clients", p.Family, len(p.Actions), p.Clients)}
 	if p.Node != nil {
 		lines = append(lines, "  "+p.Node.String())
+	}
+	if p.VK != nil {
+		lines = append(lines, "  "+p.VK.String())
 	}
 	for _, a := range p.Actions {
 		lines = append(lines, "  "+a.String())

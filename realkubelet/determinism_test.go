@@ -13,7 +13,7 @@ import (
 // must give the same trace again (the script is a faithful replay). Half
 // the seeds hold the workers' wake-ups (wakes.go).
 func TestSameSeedSameHistory(t *testing.T) {
-	fams := plan.Families()
+	fams := plan.KubeletFamilies()
 	seeds := 200
 	if testing.Short() {
 		seeds = 50
@@ -40,7 +40,7 @@ func TestSameSeedSameHistory(t *testing.T) {
 // TestDeterminismCheckCanFail: the trace SHA does depend on what happened:
 // two different seeds of a family give different traces.
 func TestDeterminismCheckCanFail(t *testing.T) {
-	f := plan.Families()[0]
+	f := plan.KubeletFamilies()[0]
 	if a, b := runSeed(t, f, 1), runSeed(t, f, 2); a.TraceSHA == b.TraceSHA {
 		t.Fatalf("seeds 1 and 2 of %s have the same trace SHA %s", f.Name, a.TraceSHA)
 	}

@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -55,6 +56,8 @@ type Driver struct {
 	leastOffered map[types.UID]int64
 	// universe is every UID any move named, sorted on use.
 	universe map[types.UID]bool
+	// lastMoved is the latest step whose move named the UID (stuck.go).
+	lastMoved map[types.UID]int
 
 	checks checker
 	opts   RunOptions
@@ -108,9 +111,13 @@ func newDriver(o RunOptions) *Driver {
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: newEvidence(),
 		naturalEnd: map[types.UID]bool{},
-		universe:   map[types.UID]bool{}}
+		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = newRealPodWorkers(g)
+	// A pass-through hook (the worker reads its own channel, as without
+	// it) that tells teardown which workers were never stopped (stuck.go).
+	// A tree whose podWorkers lost the hook only loses that naming.
+	_ = setWorkerChannelFn(d.pw, g.passThrough)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
 	d.stepStart = []int64{0}
@@ -145,6 +152,9 @@ func (d *Driver) Apply(m Move) bool {
 	time.Sleep(StepDuration)
 	d.Step++
 	d.Moves = append(d.Moves, m)
+	if uid := cmp.Or(m.UID, m.Action.UID); uid != "" {
+		d.lastMoved[uid] = d.Step
+	}
 	d.stepStart = append(d.stepStart, d.h.seq+1)
 	switch m.Kind {
 	case MoveAction:

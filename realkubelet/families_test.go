@@ -26,7 +26,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 	if testing.Short() {
 		seeds = 5
 	}
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		t.Run(f.Name, func(t *testing.T) {
 			classes := map[string]int{}
 			for seed := uint64(1); seed <= 2*seeds; seed++ {
@@ -56,7 +56,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 // not change and the two readings of the model never disagree
 // (Invariant "internal").
 func TestPorcupineAgreesWithReplay(t *testing.T) {
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		for seed := uint64(1); seed <= 5; seed++ {
 			var plain, forced Result
 			synctest.Test(t, func(t *testing.T) { plain = RunSeed(f, seed) })

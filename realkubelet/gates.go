@@ -80,6 +80,11 @@ type Gates struct {
 	// wakes are worker wake-ups held at their gates (wakes.go).
 	pipes      []*pipe
 	forwarders map[types.UID]int
+	// watched are the workers' update channels in plain mode (stuck.go).
+	watched []watchedWorker
+	// neverReturn, a test plant, makes the calls it selects block for
+	// ever, unseen by the driver: a syncer that hangs (stuck_test.go).
+	neverReturn func(*Call) bool
 }
 
 // overlap is an S1 violation: a second callback of uid (second) while
@@ -96,6 +101,9 @@ func newGates() *Gates {
 
 func (g *Gates) park(c *Call) Outcome {
 	c.release = make(chan Outcome)
+	if g.neverReturn != nil && g.neverReturn(c) {
+		return <-c.release
+	}
 	g.mu.Lock()
 	for _, old := range g.parked {
 		if old.UID == c.UID {

@@ -245,8 +245,9 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	r.Findings = append(d.checks.findings, lin.findings...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
-			Message: "teardown: the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
+			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
 	}
+	r.Findings = append(r.Findings, d.stuckWorkers()...)
 	return r
 }
 

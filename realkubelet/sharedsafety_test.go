@@ -44,7 +44,7 @@ func TestSharedSafetySweep(t *testing.T) {
 
 func sharedSafetySweep(t *testing.T, report *strings.Builder, named bool) {
 	total, runs, alone := map[string]int{}, 0, 0
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		inv, first := map[string]int{}, map[string]string{}
 		famAlone := 0 // runs where only the shared oracle found something
 		for i := range 2 * *sweepSafety {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -20,8 +19,7 @@ var (
 
 func runScript(t *testing.T, moves []Move) Result {
 	t.Helper()
-	var r Result
-	synctest.Test(t, func(t *testing.T) { r = RunMoves(moves) })
+	r := Bubble(t, func() Result { return RunMoves(moves) })
 	return r
 }
 
@@ -42,7 +40,7 @@ func TestShrinkSeed(t *testing.T) {
 		t.Skip("tool: needs -shrink.family and -shrink.seed")
 	}
 	var fam plan.Family
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if f.Name == *shrinkFamily {
 			fam = f
 		}
@@ -50,8 +48,7 @@ func TestShrinkSeed(t *testing.T) {
 	if fam.Generate == nil {
 		t.Fatalf("unknown family %q", *shrinkFamily)
 	}
-	var r Result
-	synctest.Test(t, func(t *testing.T) { r = RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+	r := Bubble(t, func() Result { return RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkInv) }
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
@@ -78,12 +75,11 @@ func TestReplaySeed(t *testing.T) {
 	if !*replaySeed {
 		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
 	}
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if f.Name != *shrinkFamily {
 			continue
 		}
-		var r Result
-		synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
 		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
 		for _, fd := range r.Findings {
 			fmt.Printf("# finding: %s\n", fd)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -28,7 +27,7 @@ func TestSweep(t *testing.T) {
 	}
 	var report strings.Builder
 	total, failed, unexplained := 0, 0, 0
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		if *sweepOnly != "" && f.Name != *sweepOnly {
 			continue
 		}
@@ -36,8 +35,7 @@ func TestSweep(t *testing.T) {
 		famFailed := 0
 		for i := range *sweepSeeds {
 			seed := *sweepStart + uint64(i)
-			var r Result
-			synctest.Test(t, func(t *testing.T) { r = RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
 			total++
 			if r.Failed() {
 				failed++

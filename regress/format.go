@@ -205,8 +205,9 @@ func ParseScriptAction(line string) (plan.Action, error) {
 	if err := parseFields(reflect.ValueOf(&a), f[3:], actionFields); err != nil {
 		return a, fmt.Errorf("action %q: %v", line, err)
 	}
-	if a.Grace < -1 || a.Terminal != "" && a.Terminal != "Succeeded" && a.Terminal != "Failed" {
-		return a, fmt.Errorf("action %q: grace below -1 or phase not Succeeded or Failed", line)
+	running := a.Kind == plan.VKStatus && a.Terminal == "Running" // a VK provider status may be Running
+	if a.Grace < -1 || a.Terminal != "" && a.Terminal != "Succeeded" && a.Terminal != "Failed" && !running {
+		return a, fmt.Errorf("action %q: grace below -1 or phase not Succeeded or Failed (or Running for vk-status)", line)
 	}
 	if a.Target != "" && a.Target != plan.TargetRunningPod && a.Target != plan.TargetBoth {
 		return a, fmt.Errorf("action %q: target not %s or %s", line, plan.TargetRunningPod, plan.TargetBoth)

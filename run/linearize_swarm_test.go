@@ -120,7 +120,7 @@ func TestLinearizabilityFamilies(t *testing.T) {
 	for _, strategy := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
 		start := time.Now()
 		stats := newSweepStats()
-		for _, f := range plan.Families() {
+		for _, f := range plan.KubeletFamilies() {
 			sweep(t, f, n, strategy, stats)
 		}
 		stats.report(t, fmt.Sprintf("all families, %s", strategy), time.Since(start))

@@ -53,7 +53,7 @@ func TestQuietTicksSkipped(t *testing.T) {
 		seeds = 15
 	}
 	fewer, careless, runs := 0, 0, 0
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		for seed := range seeds {
 			runs++
 			skipped, ws := skipRun(f, seed, skipTicks)

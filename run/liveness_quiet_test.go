@@ -1,36 +1,124 @@
 package run
 
 import (
+	"flag"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
 )
 
-// settleRun runs one seed of f with every oracle; full keeps the whole
-// settle phase even once the world is quiet. It returns the verdict (the
-// scheduler's error and every violation, as text) and when the world went
-// quiet (0: never).
-func settleRun(f plan.Family, seed uint64, full bool) ([]string, *world.World) {
+// historyLength is the length of the history in a linearizability message.
+var historyLength = regexp.MustCompile(` [0-9]+ operations`)
+
+// quietSeeds is TestQuietSettleSameVerdict's seeds per family, and
+// TestQuietSettleMutants' per mutant and family (0: the defaults).
+var quietSeeds = flag.Uint64("quiet.seeds", 0, "seeds per family (and per mutant) of the quiet-settle comparisons; 0: 150 (8 per mutant)")
+
+// sameSettleVerdict compares a run with the settle phase's shortcuts
+// (quick) with the full ticking phase (full): the same verdict, and the
+// same coverage marks as the full run had reached by the quick run's quiet
+// tick (fullMarks is cut there). What the full phase reaches later it
+// reaches through repeated resyncs, which the early end, having proved
+// them repeats, does not run: the marker counts some of them as new
+// stories (a SyncKnownPods meeting one in flight, an update of a UID
+// killed once, a static pod syncing while another of its name waits).
+func sameSettleVerdict(quick, full []string, quickMarks, fullMarks []string) bool {
+	return slices.Equal(quick, full) && slices.Equal(quickMarks, fullMarks)
+}
+
+// marksUntil is a coverage marker that sees the events up to cut only.
+type marksUntil struct {
+	cut time.Duration
+	m   *history.Marker
+}
+
+func (c marksUntil) Observe(_ oracle.View, ev history.Event) {
+	if ev.At <= c.cut {
+		c.m.Observe(ev)
+	}
+}
+
+func (c marksUntil) Finish(oracle.View, error) []history.Violation { return nil }
+
+// settlePair runs seed of f with the shortcuts, then in full; the full
+// run's marks are those it had reached at the quick run's quiet tick (all
+// of them if it never went quiet), and extra the ones it reached later.
+func settlePair(f plan.Family, seed uint64, mutant string) (quick, full, qm, fm, extra []string, wq, wf *world.World) {
+	quick, qm, wq = settleRun(f, seed, mutant, false, nil)
+	cut := marksUntil{cut: time.Duration(math.MaxInt64), m: history.NewMarker()}
+	if at, ok := wq.QuietAt(); ok {
+		cut.cut = at
+	}
+	full, all, wf := settleRun(f, seed, mutant, true, cut)
+	cut.m.Merge(wf.Marks())
+	fm = cut.m.Sorted()
+	extra = slices.DeleteFunc(all, func(m string) bool { return slices.Contains(fm, m) })
+	return quick, full, qm, fm, extra, wq, wf
+}
+
+// quietSeedCount is -quiet.seeds if given, else n (short with -short).
+func quietSeedCount(n, short uint64) uint64 {
+	switch {
+	case *quietSeeds > 0:
+		return *quietSeeds
+	case testing.Short():
+		return short
+	}
+	return n
+}
+
+// settleRun runs one seed of f with every oracle, the mutant on (none:
+// ""); full keeps the whole settle phase even once the world is quiet, and
+// the settle phase's shortcuts are taken in a mutant's run as in a correct
+// one (MutantShortcuts). It returns the verdict (the scheduler's error and
+// every violation, as text), the coverage marks reached and the world;
+// extra, if any, observes the run too.
+func settleRun(f plan.Family, seed uint64, mutant string, full bool, extra oracle.Oracle) (verdict, marks []string, _ *world.World) {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	w.SetSettleRules(world.SettleRules{Full: full})
-	return verdictOf(judge(f, seed, w, CheckOptions{}, nil)), w
+	if err := w.Reintroduce(mutant); err != nil {
+		panic(err)
+	}
+	w.SetSettleRules(world.SettleRules{Full: full, MutantShortcuts: mutant != ""})
+	var extras []oracle.Oracle
+	if extra != nil {
+		extras = append(extras, extra)
+	}
+	r := judge(f, seed, w, CheckOptions{Mutant: mutant}, extras)
+	for i, v := range r.Violations {
+		if fin := w.View().Final(); fin != nil && v.Seq >= fin.Seq {
+			// Found at the final state (KubeletSettled, Settled: an
+			// oracle's final judgment), which the early end brings forward.
+			r.Violations[i].At, r.Violations[i].Seq = 0, 0
+		}
+	}
+	return verdictOf(r), r.Marks, w
 }
 
 // verdictOf is a result as text, for comparing a run that ended its settle
 // phase early with one that did not: the scheduler's error and every
 // violation, with where it happened, except the time and event of the
-// liveness oracle's, which judges at Settled (earlier with the early end).
+// liveness oracle's, which judges at Settled (earlier with the early end),
+// and the length of the history a linearizability message names (the
+// full phase's repeated SyncKnownPods make it longer).
 func verdictOf(r Result) []string {
 	verdict := []string{fmt.Sprint(r.Err)}
 	for _, v := range r.Violations {
 		if v.Oracle == "liveness" {
 			v.At, v.Seq = 0, 0
+		}
+		if v.Oracle == "linearizability" {
+			v.Message = historyLength.ReplaceAllString(v.Message, " N operations")
 		}
 		verdict = append(verdict, fmt.Sprintf("%s %s %v #%d: %s", v.Oracle, v.Invariant, v.At, v.Seq, v.Message))
 	}
@@ -38,23 +126,23 @@ func verdictOf(r Result) []string {
 }
 
 // TestQuietSettleSameVerdict: ending the settle phase once the world is
-// quiescent gives the verdict of the full phase. Both runs are the same
-// run until the quiet tick (the check is the same in both); the full one
-// then goes on for the rest of SettleTime.
+// quiescent gives the verdict and the coverage marks of the full phase.
+// Both runs are the same run until the quiet tick (the check is the same
+// in both); the full one then goes on for the rest of SettleTime, ticking
+// throughout. Longer: go test -run TestQuietSettleSameVerdict ./run -args -quiet.seeds 2000.
 func TestQuietSettleSameVerdict(t *testing.T) {
-	seeds := uint64(150)
-	if testing.Short() {
-		seeds = 25
-	}
-	for _, f := range plan.Families() {
+	seeds := quietSeedCount(150, 25)
+	for _, f := range plan.KubeletFamilies() {
 		t.Run(f.Name, func(t *testing.T) {
-			early := 0
+			early, later := 0, map[string]int{}
 			for seed := range seeds {
-				quick, wq := settleRun(f, seed, false)
-				full, wf := settleRun(f, seed, true)
-				if !slices.Equal(quick, full) {
-					t.Fatalf("seed %d: verdict with the early end (quiet at %v)\n  %q\ndiffers from the full settle phase\n  %q",
-						seed, quietTime(wq), quick, full)
+				quick, full, qm, fm, extra, wq, wf := settlePair(f, seed, "")
+				for _, m := range extra {
+					later[m]++
+				}
+				if !sameSettleVerdict(quick, full, qm, fm) {
+					t.Fatalf("seed %d: verdict with the early end (quiet at %v)\n  %q %q\ndiffers from the full settle phase\n  %q %q",
+						seed, quietTime(wq), quick, qm, full, fm)
 				}
 				if quietOf(wq) != quietOf(wf) || quietTime(wq) != quietTime(wf) {
 					t.Fatalf("seed %d: the runs diverged before the quiet tick (%v at %v, %v at %v)",
@@ -64,7 +152,8 @@ func TestQuietSettleSameVerdict(t *testing.T) {
 					early++
 				}
 			}
-			t.Logf("%d of %d seeds ended the settle phase early", early, seeds)
+			t.Logf("%d of %d seeds ended the settle phase early; marks the full phase reached only after the quiet tick (seeds): %v",
+				early, seeds, later)
 		})
 	}
 }
@@ -164,4 +253,65 @@ func quietOf(w *world.World) bool {
 func quietTime(w *world.World) time.Duration {
 	at, _ := w.QuietAt()
 	return at
+}
+
+// TestQuietSettleMutants: with each catalogued mutant on, on the families
+// its gate runs, the settle phase's shortcuts (the early end, repeatable
+// resyncs, skipped quiet ticks: MutantShortcuts) give the detection (first
+// violation, the invariants that fired) and the marks of the full ticking
+// phase: the reasoning does not lean on the code being right to find the
+// bug. It does lean on it for the exact list of messages: with a bug in,
+// a "repeated" resync can pass through record states the first one did
+// not and break an invariant again in new words (B7), which is why sweeps
+// and the gate keep every tick of a mutant's run (shortcutWorld); the
+// count of such runs is logged.
+func TestQuietSettleMutants(t *testing.T) {
+	seeds := quietSeedCount(8, 3)
+	failing, differ, runs := 0, 0, 0
+	for _, m := range world.Mutants() {
+		for _, name := range m.Families {
+			f, ok := plan.FamilyNamed(name)
+			if !ok {
+				t.Fatalf("mutant %s: no family %q", m.Name, name)
+			}
+			for seed := range seeds {
+				quick, full, qm, fm, _, wq, wf := settlePair(f, seed, m.Name)
+				if !slices.Equal(quick, full) {
+					differ++
+				}
+				if !sameSettleVerdict(detection(quick), detection(full), qm, fm) {
+					t.Fatalf("%s on %s seed %d: with the shortcuts (quiet at %v)\n  %q %q\ndiffers from the full settle phase\n  %q %q",
+						m.Name, name, seed, quietTime(wq), quick, qm, full, fm)
+				}
+				if quietOf(wq) != quietOf(wf) || quietTime(wq) != quietTime(wf) {
+					t.Fatalf("%s on %s seed %d: the runs diverged before the quiet tick (%v at %v, %v at %v)",
+						m.Name, name, seed, quietOf(wq), quietTime(wq), quietOf(wf), quietTime(wf))
+				}
+				runs++
+				if len(quick) > 1 || quick[0] != "<nil>" {
+					failing++
+				}
+			}
+		}
+	}
+	if failing == 0 {
+		t.Error("no mutant's run failed: the comparison judged no failing verdict")
+	}
+	t.Logf("%d runs, %d failing; %d with another list of violation messages", runs, failing, differ)
+}
+
+// detection is what a verdict tells the gate: the scheduler's error, the
+// first violation, and which oracles' invariants fired. A mutant's
+// repeated resync may break an invariant again in another record state,
+// a new message for a bug already caught (B7's S15 in the full phase).
+func detection(verdict []string) []string {
+	out := slices.Clone(verdict[:min(len(verdict), 2)])
+	var fired []string
+	for _, v := range verdict[1:] {
+		if f := strings.Fields(v); len(f) >= 2 {
+			fired = append(fired, f[0]+" "+f[1])
+		}
+	}
+	slices.Sort(fired)
+	return append(out, slices.Compact(fired)...)
 }

@@ -26,8 +26,12 @@ func CheckRapid(rt *rapid.T, f plan.Family, strategy sim.Strategy, opts CheckOpt
 	choices := rapid.SliceOfN(rapid.IntRange(0, 1<<15), 0, MaxRapidChoices).Draw(rt, "choices")
 	src := sim.NewReplay(choices)
 	plan := f.Generate(src)
-	w := world.NewWorld(plan, src, src, strategy)
-	r := judge(f, 0, w, opts, nil)
+	var r Result
+	if plan.VK != nil {
+		r, _ = runVK(f.Name, 0, plan, src, src, strategy, opts, nil)
+	} else {
+		r = judge(f, 0, world.NewWorld(plan, src, src, strategy), opts, nil)
+	}
 	if r.Failed() {
 		rt.Fatalf("%s\n%s", r, storyOf(plan, r))
 	}

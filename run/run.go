@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -27,6 +28,13 @@ type Result struct {
 	Elapsed        time.Duration
 	TraceSHA       string
 	Marks          []string // coverage marks reached, sorted
+	// Coverage is the abstract states and transitions the run passed
+	// through (package oracle/coverage).
+	Coverage coverage.Coverage
+	// Input, for a run not made from a seed (the guided strategy's), is
+	// the token of its choice streams that replays it (guided.ParseToken);
+	// "" for a seed's run.
+	Input string
 }
 
 // Failed reports whether the seed failed any check.
@@ -45,7 +53,7 @@ func (r Result) String() string {
 
 // RunSeed runs one seed of a family with every oracle.
 func RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
-	r, _ := runSeed(f, seed, strategy, opts)
+	r, _, _ := runSeed(f, seed, strategy, opts)
 	return r
 }
 
@@ -60,18 +68,24 @@ type Replayed struct {
 // ReplaySeed is RunSeed that also returns the trace, the timeline and the
 // plan.
 func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
-	r, w := runSeed(f, seed, strategy, opts)
-	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
+	r, s, p := runSeed(f, seed, strategy, opts)
+	return Replayed{Result: r, Trace: s.Trace(), Timeline: s.Timeline(), Plan: p}
 }
 
-func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *world.World) {
+// runSeed runs one seed on the target its plan is for; it returns the
+// result, the run's scheduler and the plan.
+func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
 	st := plan.SeedStreams(seed)
 	p := f.Generate(st.Plan)
+	if p.VK != nil {
+		r, w := runVK(f.Name, seed, p, st.Schedule, st.Faults, strategy, opts, nil)
+		return r, w.S, p
+	}
 	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
 	if err := w.Reintroduce(opts.Mutant); err != nil {
-		return Result{Family: f.Name, Seed: seed, Err: err}, w
+		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
-	return judge(f, seed, w, opts, nil), w
+	return judge(f, seed, w, opts, nil), w.S, p
 }
 
 // judge runs the world with every oracle that applies to it, the coverage
@@ -89,7 +103,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		kube = kubelet.New()
 	}
 	marks := history.NewMarker()
+	cov := coverage.New()
 	w.Observe(func(ev history.Event) {
+		cov.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -102,7 +118,8 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	err := w.Run()
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
+		Coverage: cov.Coverage()}
 	r.Violations = w.Violations
 	if kube != nil {
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))

@@ -57,7 +57,7 @@ func TestSafetyFamiliesNoFalseAlarms(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		bad := safetyViolations(t, f, n)
 		for i, b := range bad {
 			if i == 10 {

@@ -11,9 +11,9 @@ import (
 // trace differs, names the first record at which the two runs part: the
 // evidence of nondeterminism (docs/design.md "Determinism contract").
 func RunSeedTrace(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, string) {
-	r, w := runSeed(f, seed, strategy, opts)
+	r, s, _ := runSeed(f, seed, strategy, opts)
 	if !r.Failed() {
 		return r, ""
 	}
-	return r, w.S.Trace()
+	return r, s.Trace()
 }

@@ -33,13 +33,30 @@ func (s *shrinker) removeActions() {
 	}
 }
 
+// realignChoices is the longest schedule tryRealigned drops choices of,
+// one at a time (a small case's).
+const realignChoices = 32
+
 // tryRealigned tries cand without the fault choices of pods it no longer
-// has, then with its schedule cleared, then with both streams cleared.
+// has, then (if its schedule is short) with one schedule choice dropped,
+// then with its schedule cleared, then with both streams cleared.
 func (s *shrinker) tryRealigned(cand run.Case) bool {
 	if dropped, ok := cand.WithoutGonePodsFaults(); ok && s.try(dropped) {
 		return true
 	}
 	if len(cand.Schedule) > 0 {
+		// The removed action's own decisions are gone from the run: a
+		// small schedule realigns by dropping one choice.
+		for i := range len(cand.Schedule) {
+			if len(cand.Schedule) > realignChoices {
+				break
+			}
+			shifted := cand.Clone()
+			shifted.Schedule = slices.Delete(shifted.Schedule, i, i+1)
+			if s.try(shifted) {
+				return true
+			}
+		}
 		cand.Schedule = nil
 		if s.try(cand) {
 			return true

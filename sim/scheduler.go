@@ -136,8 +136,14 @@ func New(opts Options) *Scheduler {
 		src:    opts.Source,
 		picker: opts.Strategy.start(opts.Source),
 		done:   make(chan error, 1),
+		trace:  make([]record, 0, initialTrace),
 	}
 }
+
+// initialTrace is the trace's first capacity, in records: a scenario run
+// records a few hundred to a few thousand, and growing from nothing cost
+// a dozen copies and allocations per run.
+const initialTrace = 1024
 
 // Go starts f as a simulated goroutine called name. Names should be unique
 // and stable ("worker/<uid>", "client/3"): they are how traces and errors

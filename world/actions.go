@@ -21,11 +21,7 @@ func (w *World) do(a plan.Action) {
 		return
 	}
 	if p == nil && a.UID != "" {
-		p = &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
-		if a.Pending {
-			p.phase = v1.PodPending
-		}
-		w.pods[a.UID] = p
+		p = w.newPod(a)
 	}
 	// With a kubelet (Plan.Node), only admitted pods reach the pod workers
 	// through config changes and kills (a pod rejected at admission never

@@ -102,14 +102,22 @@ func (w *World) ask(kind model.QueryKind, uid types.UID) bool {
 	return ans
 }
 
-// sortedUIDs lists every pod the plan named, sorted.
-func (w *World) sortedUIDs() []types.UID {
-	uids := make([]types.UID, 0, len(w.pods))
-	for uid := range w.pods {
-		uids = append(uids, uid)
+// sortedUIDs lists every pod the plan named so far, sorted (the oracles
+// ask at every pod-lock release: a list kept, not sorted each time). The
+// caller must not change it; a pod's first action makes a new list
+// (newPod), so a loop over an older one is not disturbed.
+func (w *World) sortedUIDs() []types.UID { return w.uids }
+
+// newPod is the config source's first sight of a pod.
+func (w *World) newPod(a plan.Action) *configPod {
+	p := &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+	if a.Pending {
+		p.phase = v1.PodPending
 	}
-	slices.Sort(uids)
-	return uids
+	w.pods[a.UID] = p
+	i, _ := slices.BinarySearch(w.uids, a.UID)
+	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
+	return p
 }
 
 // housekeepingExtras is the rest of HandlePodCleanups after SyncKnownPods

@@ -16,7 +16,7 @@ func checkWorld() *World {
 	pl := plan.Plan{Family: "check", Clients: 1, Node: &plan.Node{CPU: 4, APIServer: true}}
 	w := NewWorld(pl, sim.NewReplay(nil), sim.NewReplay(nil), sim.RandomWalk{})
 	for _, uid := range []types.UID{"a", "b", "c"} {
-		w.pods[uid] = &configPod{action: plan.Action{UID: uid, CPU: 2, SpecGrace: 30}, inConfig: true, inAPI: true,
+		*w.newPod(plan.Action{UID: uid}) = configPod{action: plan.Action{UID: uid, CPU: 2, SpecGrace: 30}, inConfig: true, inAPI: true,
 			phase: v1.PodRunning, firstAddAt: 0, deletedAt: unset, admitted: uid != "b", rejected: uid == "b"}
 	}
 	return w

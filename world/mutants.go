@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/workers/mutants"
 )
 
@@ -20,6 +21,9 @@ const (
 	KindKubelet MutantKind = "K"
 	// KindFault is a misbehaviour of the fake runtime (B16).
 	KindFault MutantKind = "fault"
+	// KindVK is a docs/vk.md entry of virtual-kubelet's history, in the
+	// simulated VK world (vkworld), which runs the VK families.
+	KindVK MutantKind = "VK"
 )
 
 // Mutant is one catalogued bug the regression gate re-introduces by name
@@ -91,6 +95,10 @@ func Mutants() []Mutant {
 		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
 		out = append(out, m)
 	}
+	for _, v := range vkworld.Mutants() {
+		out = append(out, Mutant{Name: v.Name, Kind: KindVK, Issue: "virtual-kubelet " + v.Issue, Families: v.Families,
+			Invariants: v.Invariants, Mutation: v.Mutation})
+	}
 	return out
 }
 
@@ -158,6 +166,8 @@ func (w *World) Reintroduce(name string) error {
 	case m.Kind == KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
+	case m.Kind == KindVK:
+		return fmt.Errorf("mutant %s is virtual-kubelet's: it runs on the VK families only", name)
 	case m.Kind == KindKubelet:
 		for _, k := range kubeletMutants {
 			if k.Name == name {

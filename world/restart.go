@@ -86,7 +86,7 @@ func (w *World) restartKubelet() {
 	}
 	w.emit(history.Restarted, 0, nil, nil)
 	old.Shutdown()
-	uids := w.sortedUIDs()
+	uids := slices.Clone(w.sortedUIDs())
 	for _, uid := range uids {
 		p := w.pods[uid]
 		p.admitted, p.rejected, p.addedInShutdown = false, false, false

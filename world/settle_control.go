@@ -16,11 +16,17 @@ type SettleRules struct {
 	CarelessResync bool
 	// CarelessSkip is a wrong skip: it sleeps past due work-queue entries.
 	CarelessSkip bool
+	// MutantShortcuts applies the shortcuts (repeatable resyncs, skipped
+	// quiet ticks) to a run with a mutant, kubelet bug or fault mode on,
+	// which keeps them off otherwise (shortcutWorld): how tests show that
+	// the reasoning holds with a bug in the code too.
+	MutantShortcuts bool
 }
 
 // SetSettleRules sets the settle phase's rules; call before Run.
 func (w *World) SetSettleRules(r SettleRules) {
 	w.quiet.full, w.quiet.tickAll, w.quiet.carelessResync, w.quiet.carelessSkip = r.Full, r.TickAll, r.CarelessResync, r.CarelessSkip
+	w.quiet.mutantShortcuts = r.MutantShortcuts
 }
 
 // Settling reports whether the settle phase has begun.

@@ -46,7 +46,9 @@ import (
 //	w.busy = append(w.busy, func() bool { return len(m.pending) > 0 })
 //
 // and an actor with a periodic daemon names the daemon's goroutine in
-// w.tickers, so that its period timer does not count as stirring. A
+// w.tickers, so that its period timer does not count as stirring, and
+// sleeps between its ticks with w.quiet.nextTick, so that it sleeps
+// through the quiet ticks with the others (settle_quiet_skip.go). A
 // predicate may read the world and the actor's own state; it must not run
 // a simulation operation (it runs inside housekeeping's sync-loop
 // iteration, and checking should not change the schedule; the one
@@ -90,8 +92,9 @@ type quietness struct {
 	// settleEnd is when the settle phase ends at the latest.
 	nextDue, skipUntil, settleEnd time.Duration
 	// tickAll keeps every tick of a still world (tests compare);
-	// carelessSkip is a wrong skip for tests: it sleeps past due entries.
-	tickAll, carelessSkip bool
+	// carelessSkip is a wrong skip for tests: it sleeps past due entries;
+	// mutantShortcuts takes the shortcuts with a mutant on (tests).
+	tickAll, carelessSkip, mutantShortcuts bool
 }
 
 // settleQuietly waits up to d for the world to go quiet; it reports

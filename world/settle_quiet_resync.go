@@ -1,6 +1,7 @@
 package world
 
 import (
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/workers"
@@ -12,8 +13,7 @@ import (
 // settled the full SettleTime. Such a resync is a fixed point when all of
 // these hold, and then its entry does not keep the world busy:
 //
-//   - the world is the plain one (plainWorld: no kubelet around the
-//     workers, whose status manager hears of every SyncPod; no mutant,
+//   - the world runs the code as written (shortcutWorld: no mutant,
 //     kubelet bug or runtime fault mode), and the pod workers call the
 //     world's own fake runtime (not a test's wrapper);
 //   - the fake runtime can only repeat: natural completion is off
@@ -29,6 +29,15 @@ import (
 //     working, no call in flight, no pending update, no kill waiting,
 //     no restart requested, and its worker goroutine is there to take
 //     the next update.
+//
+//   - in the kubelet's world (kubeResyncRepeats): the pod was admitted,
+//     the status manager holds Running for it and has nothing left to
+//     write (the API holds Running too, no watch echo is due), so the
+//     repeated SyncPod's end sets Running again; its SyncPodBegins note
+//     meets the kubelet oracle's K4/K5 rules with the flags the first
+//     SyncPod met (admitted, first added before any shutdown), which
+//     cannot change in the settle phase, and the status manager's
+//     tick after it finds nothing to write.
 //
 // Then the resync is UpdatePod(sync) with the same pod into the same
 // record, so it runs the same SyncPod with the same outcome and puts the
@@ -73,19 +82,17 @@ func (w *World) resyncsCanRepeat() bool {
 		return true
 	}
 	f := w.Runtime.Faults
-	return w.plainWorld() && !w.quiet.foreignSyncer && f.TerminalRate == 0 && f.ErrorRate == 0
+	return w.shortcutWorld() && !w.quiet.foreignSyncer && f.TerminalRate == 0 && f.ErrorRate == 0
 }
 
-// plainWorld: the pod workers alone in the world, as written: no kubelet
-// around them (its status manager and actors react to what they do), no
-// mutant, kubelet bug or runtime fault mode (B16's uncancellable pull)
-// switched on. The two shortcuts of the settle
-// phase (repeatable resyncs, skipped quiet ticks) are argued for this
-// world only; a mutant's runs, which the gate and the regression scripts
-// pin down to the operation, keep every tick.
-func (w *World) plainWorld() bool {
-	return w.kube == nil && w.workersMutant == "" && w.Bugs == (KubeletBugs{}) &&
-		w.Runtime.Faults.UncancellablePull == 0
+// shortcutWorld: the world runs the code as written: no mutant, kubelet bug
+// or runtime fault mode (B16's uncancellable pull) switched on. The
+// shortcuts of the settle phase (repeatable resyncs, skipped quiet and idle
+// ticks) are argued for this world only; a mutant's runs, which the gate
+// and the regression scripts pin down to the operation, keep every tick.
+func (w *World) shortcutWorld() bool {
+	return w.quiet.mutantShortcuts ||
+		(w.workersMutant == "" && w.Bugs == (KubeletBugs{}) && w.Runtime.Faults.UncancellablePull == 0)
 }
 
 // resyncConfigRepeats: uid's config, last sync and runtime state allow a
@@ -94,7 +101,20 @@ func (w *World) resyncConfigRepeats(uid types.UID) bool {
 	p := w.pods[uid]
 	last, ok := w.quiet.syncs[uid]
 	return p != nil && p.inConfig && p.deletion == nil && !terminalPhase(p.phase) && !p.rejected &&
-		ok && last.repeatable && last.version == p.version && w.Runtime.Running(uid) > 0
+		ok && last.repeatable && last.version == p.version && w.Runtime.Running(uid) > 0 && w.kubeResyncRepeats(p)
+}
+
+// kubeResyncRepeats: the kubelet around the workers (if any) would meet
+// the repeated SyncPod as it met the last one: the pod is admitted, and
+// the status manager holds Running with nothing to write or echo.
+func (w *World) kubeResyncRepeats(p *configPod) bool {
+	k := w.kube
+	if k == nil {
+		return true
+	}
+	st := k.status[p.action.UID]
+	published := !k.node.APIServer || (p.inAPI && p.apiPhase == v1.PodRunning && !p.echoDue)
+	return p.admitted && !p.addedInShutdown && st != nil && st.Phase == v1.PodRunning && !st.Finished && published
 }
 
 // idleInS: the worker's record is idle in S with nothing waiting.

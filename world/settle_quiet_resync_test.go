@@ -3,6 +3,8 @@ package world
 import (
 	"testing"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
@@ -20,7 +22,6 @@ func TestResyncsCanRepeatConditions(t *testing.T) {
 		{"mutant", func(w *World) { w.workersMutant = "x" }},
 		{"kubelet bug", func(w *World) { w.Bugs.B4ShutdownKeepsPhase = true }},
 		{"B16 fault mode", func(w *World) { w.Runtime.Faults.UncancellablePull = B16PullTime }},
-		{"kubelet", func(w *World) { w.kube = newKubelet(&plan.Node{}) }},
 	} {
 		st := plan.SeedStreams(7)
 		w := NewWorld(plan.Plan{Family: "planted", Clients: 1}, st.Schedule, st.Faults, sim.RandomWalk{})
@@ -30,6 +31,39 @@ func TestResyncsCanRepeatConditions(t *testing.T) {
 		tt.set(w)
 		if w.resyncsCanRepeat() {
 			t.Errorf("with %s: got repeatable resyncs, want none", tt.name)
+		}
+	}
+}
+
+// TestKubeResyncRepeatsConditions: in the kubelet's world, a resync repeats
+// only while the pod is admitted and the status manager holds Running with
+// nothing to write or echo; each condition switches it off on its own.
+func TestKubeResyncRepeatsConditions(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  func(w *World, p *configPod)
+	}{
+		{"not admitted", func(_ *World, p *configPod) { p.admitted = false }},
+		{"added in the shutdown", func(_ *World, p *configPod) { p.addedInShutdown = true }},
+		{"no status yet", func(w *World, p *configPod) { delete(w.kube.status, p.action.UID) }},
+		{"status Pending", func(w *World, p *configPod) { w.kube.statusOf(p.action.UID).Phase = v1.PodPending }},
+		{"status Succeeded", func(w *World, p *configPod) { w.kube.statusOf(p.action.UID).Phase = v1.PodSucceeded }},
+		{"finished", func(w *World, p *configPod) { w.kube.statusOf(p.action.UID).Finished = true }},
+		{"not in the API", func(_ *World, p *configPod) { p.inAPI = false }},
+		{"API phase Pending", func(_ *World, p *configPod) { p.apiPhase = v1.PodPending }},
+		{"echo due", func(_ *World, p *configPod) { p.echoDue = true }},
+	} {
+		st := plan.SeedStreams(7)
+		pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
+		w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
+		p := &configPod{action: plan.Action{UID: "a"}, inConfig: true, admitted: true, inAPI: true, apiPhase: v1.PodRunning}
+		w.kube.statusOf("a").Phase = v1.PodRunning
+		if !w.kubeResyncRepeats(p) {
+			t.Fatalf("a running, admitted, published pod: got no repeatable resync, want one")
+		}
+		tt.set(w, p)
+		if w.kubeResyncRepeats(p) {
+			t.Errorf("%s: got a repeatable resync, want none", tt.name)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package world
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -70,6 +69,7 @@ type World struct {
 
 	plan plan.Plan
 	pods map[types.UID]*configPod
+	uids []types.UID // the keys of pods, sorted (sortedUIDs)
 	// Violations of the workers' own invariants, found at pod-lock
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
@@ -248,16 +248,11 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 
 // desired lists the pods in config, sorted by UID.
 func (w *World) desired() []*v1.Pod {
-	var uids []types.UID
-	for uid, p := range w.pods {
-		if p.inConfig {
-			uids = append(uids, uid)
+	pods := make([]*v1.Pod, 0, len(w.uids))
+	for _, uid := range w.uids {
+		if w.pods[uid].inConfig {
+			pods = append(pods, w.podOf(uid))
 		}
-	}
-	slices.Sort(uids)
-	pods := make([]*v1.Pod, len(uids))
-	for i, uid := range uids {
-		pods[i] = w.podOf(uid)
 	}
 	return pods
 }

@@ -55,6 +55,11 @@ func TestMutantFlags(t *testing.T) {
 		{[]string{"run", "--scenario", "kill-during-create", "--seeds", "3", "--mutant", "B16"}, 1, "kill-latency"},
 		{[]string{"list"}, 0, "B16  fault"},
 		{[]string{"list"}, 0, "V2   K     virtual-kubelet #867, #907"},
+		{[]string{"list"}, 0, "vk-delete-recreate"},
+		{[]string{"list"}, 0, "vk/V10 VK"},
+		{[]string{"replay", "--scenario", "vk-delete-recreate", "--seed", "0", "--mutant", "vk/V2"}, 1, "vk VK3"},
+		{[]string{"replay", "--scenario", "vk-delete-recreate", "--seed", "0"}, 0, "ok"},
+		{[]string{"run", "--scenario", "vk-startup", "--seeds", "5", "--mutant", "B1"}, 2, "does not apply"},
 	}
 	for _, c := range cases {
 		out, errOut, code := simrun(t, nil, c.args...)

@@ -39,7 +39,8 @@ type Rule struct {
 // layers, and no oracle imports a world, a target or the code under test.
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
-	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet"}
+	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
+		"oracle/vk"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -66,14 +67,20 @@ func Rules() []Rule {
 			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
-		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt"}, k8s...),
+		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt", "vkworld"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
+		// The simulated virtual-kubelet pod controller: a target beside the
+		// kubelet world, on sim alone (no pod workers).
+		{Dir: "vkworld", Allow: append([]string{"std", "sim", "plan", "history", "oracle"}, k8s...),
+			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "world", "workers"), TestDeny: above("run", "shrink", "regress", "gate")},
 		// The composition root and what is built on it.
 		{Dir: "run", Deny: above("shrink", "regress", "gate", "baseline", "workers")},
 		{Dir: "shrink", Deny: above("regress", "gate", "baseline", "workers", "world")},
 		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
 		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
+		// The coverage-guided corpus loop: on run, beside shrink.
+		{Dir: "guided", Deny: above("shrink", "regress", "gate", "baseline", "workers", "world")},
 		// The real-goroutine baseline: test files only, the upstream way of
 		// testing side by side with the gate.
 		{Dir: "baseline", Deny: above()},

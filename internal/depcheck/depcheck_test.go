@@ -38,6 +38,9 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 		"world/bad.go":               `package world; import _ "github.com/podsim/podsim/oracle/safety"`,
 		"world/ok.go":                `package world; import _ "github.com/podsim/podsim/oracle"`,
 		"world/up_test.go":           `package world; import _ "github.com/podsim/podsim/run"`,
+		"oracle/vk/bad.go":           `package vk; import _ "github.com/podsim/podsim/vkworld"`,
+		"vkworld/bad.go":             `package vkworld; import _ "github.com/podsim/podsim/oracle/vk"`,
+		"vkworld/ok.go":              `package vkworld; import (_ "github.com/podsim/podsim/sim"; _ "github.com/podsim/podsim/history")`,
 		"plan/bad.go":                `package plan; import _ "github.com/podsim/podsim/history"`,
 		"history/bad.go":             `package history; import _ "github.com/podsim/podsim/oracle"`,
 		"run/bad.go":                 `package run; import _ "github.com/podsim/podsim/gate"`,
@@ -73,8 +76,8 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 	}
 	want := []string{"cmd/simrun/bad.go", "cmd/simrun/mutant_test.go", "history/bad.go", "model/bad.go", "model/mutant.go",
 		"newpkg/unlisted.go", "oracle/kubelet/bad_test.go", "oracle/liveness/bad.go", "oracle/safety/bad.go",
-		"plan/bad.go", "run/bad.go", "run/x/bad.go", "sim/bad.go", "workers/bad.go", "workers/bad_test.go",
-		"workers/prod.go", "world/bad.go", "world/up_test.go"}
+		"oracle/vk/bad.go", "plan/bad.go", "run/bad.go", "run/x/bad.go", "sim/bad.go", "vkworld/bad.go", "workers/bad.go",
+		"workers/bad_test.go", "workers/prod.go", "world/bad.go", "world/up_test.go"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("got violations in %v, want %v\n%v", got, want, vs)
 	}

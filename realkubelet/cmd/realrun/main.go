@@ -1,20 +1,28 @@
 // Command realrun runs podsim's scenario families against the real kubelet
-// pod workers. The runs need testing/synctest, which only exists inside a
-// test binary, so realrun checks its arguments and then runs the
-// realkubelet package's tool tests (TestSweep, TestReplaySeed,
-// TestShrinkSeed) with `go test` in the module directory.
+// pod workers, of the pinned release or of any kubernetes tree. The runs
+// need testing/synctest, which only exists inside a test binary, so
+// realrun checks its arguments, builds the realkubelet package's test
+// binary against the tree (tree.go: in a scratch slot, never in the tree),
+// runs the linkname guard with it, and then its tool tests (TestSweep,
+// TestReplaySeed, TestShrinkSeed, TestGateSweep).
 //
-//	realrun run    [--scenario NAME|all] [--seeds N] [--start S] [--hold]
-//	realrun replay --scenario NAME --seed S [--hold]
-//	realrun shrink --scenario NAME --seed S [--class CLASS] [--hold]
+//	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold]
+//	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold]
+//	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold]
+//	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+//	               [--modes plain,hold] [--json] [--out DIR] [--shrink N]
+//	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
+//	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //
 // --hold holds the workers' wake-ups (realkubelet/wakes.go).
 //
-// Exit codes: 0 all passed; 1 a check failed (or an unexplained finding);
-// 2 bad usage, with a one-line message.
+// Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
+// gate regression, a mutant not caught); 2 bad usage or a tree that does
+// not fit the adapter, with a one-line message.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,88 +35,203 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
+// options are realrun's command line.
+type options struct {
+	command, scenario, seed, class, kubernetes, base, modes, out, mutant string
+	seeds, shrink                                                        int
+	start                                                                uint64
+	hold, json, mutants, trimpath                                        bool
+}
+
+// errFailed: a check failed (exit 1); the reason is already printed.
+var errFailed = errors.New("failed")
+
 func main() {
-	args, err := testArgs(os.Args[1:], io.Discard)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "realrun: %v\n", err)
-		os.Exit(2)
+	o, err := parse(os.Args[1:], io.Discard)
+	if err == nil {
+		err = execute(o)
 	}
-	dir, err := moduleDir()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "realrun: %v\n", err)
-		os.Exit(2)
-	}
-	cmd := exec.Command("go", append([]string{"test", "-count=1", "-timeout", "0"}, args...)...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
+	switch {
+	case errors.Is(err, errFailed):
 		os.Exit(1)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "realrun: %v\n", err)
+		os.Exit(2)
 	}
 }
 
-// testArgs turns realrun's command line into `go test` arguments, or says
-// what is wrong with it.
-func testArgs(argv []string, usage io.Writer) ([]string, error) {
+// parse reads the command line, or says what is wrong with it.
+func parse(argv []string, usage io.Writer) (options, error) {
+	var o options
 	if len(argv) == 0 {
-		return nil, fmt.Errorf("want a command: run, replay or shrink")
+		return o, fmt.Errorf("want a command: run, replay, shrink, gate or workfile")
 	}
+	o.command = argv[0]
 	fs := flag.NewFlagSet("realrun "+argv[0], flag.ContinueOnError)
 	fs.SetOutput(usage)
-	scenario := fs.String("scenario", "all", "scenario family, or all (run only)")
-	seeds := fs.Int("seeds", 100, "seeds per family (run)")
-	start := fs.Uint64("start", 1, "first seed (run)")
-	seed := fs.String("seed", "", "the seed (replay, shrink)")
-	class := fs.String("class", "", "finding class to keep while shrinking (\"\" = unexplained)")
-	hold := fs.Bool("hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
+	fs.StringVar(&o.scenario, "scenario", "all", "scenario family, or all (run, gate)")
+	fs.IntVar(&o.seeds, "seeds", 100, "seeds per family (run, gate)")
+	fs.Uint64Var(&o.start, "start", 1, "first seed (run, gate)")
+	fs.StringVar(&o.seed, "seed", "", "the seed (replay, shrink)")
+	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
+	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
+	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
+	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
+	fs.StringVar(&o.modes, "modes", "plain,hold", "gate: wake-up modes (plain, hold)")
+	fs.BoolVar(&o.json, "json", false, "gate: print JSON instead of a table")
+	fs.StringVar(&o.out, "out", "", "gate: directory for the report and shrunk scripts (default: in the scratch slot)")
+	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
+	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants) against the base")
+	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
+	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 	if err := fs.Parse(argv[1:]); err != nil {
-		return nil, err
+		return o, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	names := familyNames()
-	if *scenario != "all" && !slices.Contains(names, *scenario) {
-		return nil, fmt.Errorf("unknown scenario %q (want one of %s)", *scenario, strings.Join(names, ", "))
+	if o.scenario != "all" && !slices.Contains(familyNames(), o.scenario) {
+		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(familyNames(), ", "))
 	}
-	out, err := commandArgs(argv[0], *scenario, *seeds, *start, *seed, *class)
-	if err == nil && *hold {
-		out = append(out, "-sweep.hold")
+	if o.kubernetes != "" {
+		if err := checkTree("kubernetes", o.kubernetes); err != nil {
+			return o, err
+		}
 	}
-	return out, err
+	switch o.command {
+	case "gate":
+		return o, checkGate(o)
+	case "workfile":
+		if o.kubernetes == "" {
+			return o, fmt.Errorf("workfile needs --kubernetes DIR")
+		}
+		return o, nil
+	}
+	_, err := toolArgs(o)
+	return o, err
 }
 
-// commandArgs is the go test command line of one realrun command.
-func commandArgs(command, scenario string, seeds int, start uint64, seed, class string) ([]string, error) {
-	switch command {
-	case "run":
-		if seeds <= 0 {
-			return nil, fmt.Errorf("--seeds must be positive, got %d", seeds)
-		}
-		out := []string{"-run", "^TestSweep$", "-v", ".", "-args", "-sweep", strconv.Itoa(seeds),
-			"-sweep.start", strconv.FormatUint(start, 10)}
-		if scenario != "all" {
-			out = append(out, "-sweep.family", scenario)
-		}
-		return out, nil
-	case "replay", "shrink":
-		if scenario == "all" {
-			return nil, fmt.Errorf("%s needs --scenario NAME", command)
-		}
-		if _, err := strconv.ParseUint(seed, 10, 64); err != nil {
-			return nil, fmt.Errorf("%s needs --seed N (a non-negative integer), got %q", command, seed)
-		}
-		if command == "replay" {
-			return []string{"-run", "^TestReplaySeed$", "-v", ".", "-args", "-replay",
-				"-shrink.family", scenario, "-shrink.seed", seed}, nil
-		}
-		return []string{"-run", "^TestShrinkSeed$", "-v", ".", "-args",
-			"-shrink.family", scenario, "-shrink.seed", seed, "-shrink.class", class}, nil
+// pinned names the release realkubelet/go.mod pins.
+const pinned = "v1.36.3"
+
+func checkGate(o options) error {
+	if o.seeds <= 0 {
+		return fmt.Errorf("--seeds must be positive, got %d", o.seeds)
 	}
-	return nil, fmt.Errorf("unknown command %q (want run, replay or shrink)", command)
+	if o.mutants == (o.kubernetes != "") {
+		return fmt.Errorf("gate needs exactly one of --kubernetes DIR and --mutants")
+	}
+	if o.mutant != "" && !o.mutants {
+		return fmt.Errorf("--mutant needs --mutants")
+	}
+	if o.base != pinned {
+		if err := checkTree("base", o.base); err != nil {
+			return fmt.Errorf("%v (want %s, the pinned release, or a kubernetes tree)", err, pinned)
+		}
+	}
+	for _, m := range strings.Split(o.modes, ",") {
+		if m != "plain" && m != "hold" {
+			return fmt.Errorf("--modes: unknown mode %q (want plain, hold or plain,hold)", m)
+		}
+	}
+	if o.shrink < 0 {
+		return fmt.Errorf("--shrink must not be negative, got %d", o.shrink)
+	}
+	return nil
+}
+
+// toolArgs is the test binary's command line for run, replay and shrink.
+func toolArgs(o options) ([]string, error) {
+	var out []string
+	switch o.command {
+	case "run":
+		if o.seeds <= 0 {
+			return nil, fmt.Errorf("--seeds must be positive, got %d", o.seeds)
+		}
+		out = []string{"-test.run", "^TestSweep$", "-test.v", "-sweep", strconv.Itoa(o.seeds),
+			"-sweep.start", strconv.FormatUint(o.start, 10)}
+		if o.scenario != "all" {
+			out = append(out, "-sweep.family", o.scenario)
+		}
+	case "replay", "shrink":
+		if o.scenario == "all" {
+			return nil, fmt.Errorf("%s needs --scenario NAME", o.command)
+		}
+		if _, err := strconv.ParseUint(o.seed, 10, 64); err != nil {
+			return nil, fmt.Errorf("%s needs --seed N (a non-negative integer), got %q", o.command, o.seed)
+		}
+		if o.command == "replay" {
+			out = []string{"-test.run", "^TestReplaySeed$", "-test.v", "-replay",
+				"-shrink.family", o.scenario, "-shrink.seed", o.seed}
+		} else {
+			out = []string{"-test.run", "^TestShrinkSeed$", "-test.v",
+				"-shrink.family", o.scenario, "-shrink.seed", o.seed, "-shrink.class", o.class}
+		}
+	default:
+		return nil, fmt.Errorf("unknown command %q (want run, replay, shrink, gate or workfile)", o.command)
+	}
+	if o.hold {
+		out = append(out, "-sweep.hold")
+	}
+	return out, nil
+}
+
+// execute runs a parsed command.
+func execute(o options) error {
+	moduleDir, err := moduleDir()
+	if err != nil {
+		return err
+	}
+	root, err := scratchRoot()
+	if err != nil {
+		return err
+	}
+	switch o.command {
+	case "gate":
+		return runGate(o, moduleDir, root)
+	case "workfile":
+		s, err := prepare(root, "candidate", o.kubernetes, moduleDir)
+		if err == nil {
+			fmt.Println(s.gowork)
+		}
+		return err
+	}
+	s, err := prepare(root, slotName(o.kubernetes), o.kubernetes, moduleDir)
+	if err != nil {
+		return err
+	}
+	bin, err := s.ready(moduleDir, o.trimpath)
+	if err != nil {
+		return err
+	}
+	args, _ := toolArgs(o)
+	cmd := exec.Command(bin, append(args, "-test.timeout", "0")...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, s.goEnv(), os.Stdout, os.Stderr
+	if cmd.Run() != nil {
+		return errFailed
+	}
+	return nil
+}
+
+func slotName(tree string) string {
+	if tree == "" {
+		return "pinned"
+	}
+	return "candidate"
+}
+
+// ready builds the slot's binary and runs the linkname guard with it.
+func (s slot) ready(moduleDir string, trimpath bool) (string, error) {
+	bin, err := s.build(moduleDir, trimpath)
+	if err != nil {
+		return "", err
+	}
+	return bin, s.guard(bin, moduleDir)
 }
 
 func familyNames() []string {
 	var out []string
-	for _, f := range plan.Families() {
+	for _, f := range plan.KubeletFamilies() {
 		out = append(out, f.Name)
 	}
 	return out
@@ -117,7 +240,9 @@ func familyNames() []string {
 // moduleDir is the realkubelet module's directory (where the tool tests
 // live), from the go command's view of the current module.
 func moduleDir() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/podsim/podsim/realkubelet").Output()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/podsim/podsim/realkubelet")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("cannot find the realkubelet module (run realrun from inside it): %v", err)
 	}

@@ -2,41 +2,183 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestArgs: good command lines become the right go test arguments; bad
-// ones are refused with a message (exit 2 in main), never run.
+// TestArgs: good command lines become the right test-binary arguments;
+// bad ones are refused with a message (exit 2 in main), never run.
 func TestArgs(t *testing.T) {
 	good := map[string]string{
-		"run":                               "-run ^TestSweep$ -v . -args -sweep 100 -sweep.start 1",
-		"run --scenario swarm --seeds 5":    "-run ^TestSweep$ -v . -args -sweep 5 -sweep.start 1 -sweep.family swarm",
-		"replay --scenario swarm --seed 16": "-run ^TestReplaySeed$ -v . -args -replay -shrink.family swarm -shrink.seed 16",
-		"replay --scenario orphan-runtime-pods --seed 56 --hold": "-run ^TestReplaySeed$ -v . -args -replay -shrink.family orphan-runtime-pods -shrink.seed 56 -sweep.hold",
-		"shrink --scenario swarm --seed 16 --class GB":           "-run ^TestShrinkSeed$ -v . -args -shrink.family swarm -shrink.seed 16 -shrink.class GB",
+		"run":                               "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1",
+		"run --scenario swarm --seeds 5":    "-test.run ^TestSweep$ -test.v -sweep 5 -sweep.start 1 -sweep.family swarm",
+		"replay --scenario swarm --seed 16": "-test.run ^TestReplaySeed$ -test.v -replay -shrink.family swarm -shrink.seed 16",
+		"replay --scenario orphan-runtime-pods --seed 56 --hold": "-test.run ^TestReplaySeed$ -test.v -replay -shrink.family orphan-runtime-pods -shrink.seed 56 -sweep.hold",
+		"shrink --scenario swarm --seed 16 --class GB":           "-test.run ^TestShrinkSeed$ -test.v -shrink.family swarm -shrink.seed 16 -shrink.class GB",
 	}
 	for line, want := range good {
-		got, err := testArgs(strings.Fields(line), io.Discard)
-		if err != nil || strings.Join(got, " ") != want {
+		o, err := parse(strings.Fields(line), io.Discard)
+		if err != nil {
+			t.Errorf("%q: %v", line, err)
+			continue
+		}
+		if got, err := toolArgs(o); err != nil || strings.Join(got, " ") != want {
 			t.Errorf("%q: got %q, %v; want %q", line, got, err, want)
 		}
 	}
+	tree := fakeTree(t)
+	for _, line := range []string{"gate --kubernetes " + tree, "gate --mutants", "gate --mutants --mutant B2 --json --seeds 5",
+		"gate --kubernetes " + tree + " --base " + tree + " --modes hold", "workfile --kubernetes " + tree,
+		"run --kubernetes " + tree} {
+		if _, err := parse(strings.Fields(line), io.Discard); err != nil {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
 	bad := map[string]string{
-		"":                                  "want a command",
-		"explode":                           "unknown command",
-		"run --scenario nope":               "unknown scenario",
-		"run --seeds 0":                     "must be positive",
-		"run --seeds x":                     "invalid value",
-		"replay --seed 3":                   "needs --scenario",
-		"replay --scenario swarm":           "needs --seed",
-		"shrink --scenario swarm --seed -1": "needs --seed",
-		"run extra":                         "unexpected argument",
+		"":                                    "want a command",
+		"explode":                             "unknown command",
+		"run --scenario nope":                 "unknown scenario",
+		"run --seeds 0":                       "must be positive",
+		"run --seeds x":                       "invalid value",
+		"replay --seed 3":                     "needs --scenario",
+		"replay --scenario swarm":             "needs --seed",
+		"shrink --scenario swarm --seed -1":   "needs --seed",
+		"run extra":                           "unexpected argument",
+		"run --kubernetes /nonexistent":       "not a kubernetes tree",
+		"gate":                                "exactly one of --kubernetes DIR and --mutants",
+		"gate --mutants --kubernetes " + tree: "exactly one of",
+		"gate --kubernetes " + tree + " --base v1.2.3": "--base v1.2.3: not a kubernetes tree",
+		"gate --kubernetes " + tree + " --modes fast":  "unknown mode",
+		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
+		"gate --kubernetes " + tree + " --mutant B2":   "--mutant needs --mutants",
+		"gate --kubernetes " + tree + " --shrink -1":   "must not be negative",
+		"workfile": "needs --kubernetes",
+		"run --kubernetes " + filepath.Dir(tree) + "/x": "not a kubernetes tree",
 	}
 	for line, want := range bad {
-		_, err := testArgs(strings.Fields(line), io.Discard)
+		_, err := parse(strings.Fields(line), io.Discard)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one containing %q", line, err, want)
 		}
+	}
+}
+
+// fakeTree is the smallest directory checkTree accepts.
+func fakeTree(t *testing.T) string {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pkg", "kubelet"), 0o755)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// generated\nmodule k8s.io/kubernetes\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pkg", "kubelet", "pod_workers.go"), []byte("package kubelet\n"), 0o644)
+	return dir
+}
+
+// TestMirrorAndWorkFile: the mirror copies a tree (checkout layout with
+// staging modules), removes files the tree lost, never writes into the
+// tree, and the go.work replaces kubernetes and each staging module.
+func TestMirrorAndWorkFile(t *testing.T) {
+	src := fakeTree(t)
+	os.MkdirAll(filepath.Join(src, "staging", "src", "k8s.io", "api"), 0o755)
+	os.WriteFile(filepath.Join(src, "staging", "src", "k8s.io", "api", "go.mod"), []byte("module k8s.io/api\n"), 0o644)
+	os.MkdirAll(filepath.Join(src, ".git"), 0o755)
+	os.WriteFile(filepath.Join(src, ".git", "HEAD"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(src, "gone.go"), []byte("x"), 0o644)
+	root := t.TempDir()
+	s, err := prepare(root, "candidate", src, "/mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(src, "gone.go"))
+	if _, err := prepare(root, "candidate", src, "/mod"); err != nil {
+		t.Fatal(err)
+	}
+	mirror := filepath.Join(s.dir, "tree")
+	if _, err := os.Stat(filepath.Join(mirror, "pkg", "kubelet", "pod_workers.go")); err != nil {
+		t.Errorf("not mirrored: %v", err)
+	}
+	for _, p := range []string{"gone.go", ".git"} {
+		if _, err := os.Stat(filepath.Join(mirror, p)); err == nil {
+			t.Errorf("%s is in the mirror", p)
+		}
+	}
+	w, _ := os.ReadFile(s.gowork)
+	for _, want := range []string{"use /mod", "replace k8s.io/kubernetes => " + mirror,
+		"replace k8s.io/api => " + filepath.Join(mirror, "staging", "src", "k8s.io", "api")} {
+		if !strings.Contains(string(w), want) {
+			t.Errorf("go.work lacks %q:\n%s", want, w)
+		}
+	}
+	if !strings.Contains(s.layout, "checkout") {
+		t.Errorf("layout %q", s.layout)
+	}
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		if e.Name() == "go.work" {
+			t.Errorf("wrote into the tree")
+		}
+	}
+}
+
+// TestDiffRuns: a key new on the candidate for the same run is a
+// regression, one gone is a fix; the same key on another seed is neither
+// hidden nor excused.
+func TestDiffRuns(t *testing.T) {
+	base := map[runKey][]string{{"swarm", 1, false}: {"G1 S14"}, {"swarm", 2, true}: {"GB S14"}}
+	cand := map[runKey][]string{{"swarm", 1, false}: {"G1 S14", "UNEXPLAINED S3"}, {"swarm", 3, false}: {"G1 S14"}}
+	regs, fixes := diffRuns(base, cand)
+	var got []string
+	for _, c := range regs {
+		got = append(got, c.Mode+"/"+c.Family+"/"+c.Key)
+	}
+	if strings.Join(got, ";") != "plain/swarm/UNEXPLAINED S3;plain/swarm/G1 S14" {
+		t.Errorf("regressions %v", got)
+	}
+	if len(fixes) != 1 || fixes[0].Key != "GB S14" || fixes[0].Mode != "hold" {
+		t.Errorf("fixes %v", fixes)
+	}
+	if regs, fixes := diffRuns(base, base); len(regs)+len(fixes) != 0 {
+		t.Errorf("a tree differs from itself: %v %v", regs, fixes)
+	}
+}
+
+// TestTreeThatDoesNotFit: a tree the adapter cannot be built against is
+// refused with the one line that says what to do (exit 2 in main), after
+// loading packages only (nothing of the kubelet is compiled), and the tree
+// is left as it was.
+func TestTreeThatDoesNotFit(t *testing.T) {
+	tree := fakeTree(t)
+	t.Setenv("PODSIM_SCRATCH", t.TempDir())
+	o, err := parse([]string{"run", "--kubernetes", tree, "--seeds", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = execute(o)
+	if err == nil || err == errFailed || !strings.Contains(err.Error(), "no longer fit the adapter") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line saying the tree no longer fits the adapter", err)
+	}
+	entries, _ := os.ReadDir(tree)
+	if len(entries) != 2 {
+		t.Errorf("the tree changed: %v", entries)
+	}
+}
+
+// TestTableGroups: the table has one row per (mode, family, key), with
+// the number of seeds and the first.
+func TestTableGroups(t *testing.T) {
+	cs := []change{{Family: "a", Seed: 1, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 1, Mode: "hold", Key: "K2"},
+		{Family: "a", Seed: 4, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 5, Mode: "hold", Key: "K3"},
+		{Family: "b", Seed: 2, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 3, Mode: "plain", Key: "K1"}}
+	var b strings.Builder
+	printTable(&b, gateReport{Regressions: cs, Modes: []string{"plain", "hold"}}, "/out")
+	var rows []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(l); len(f) >= 5 && (f[0] == "hold" || f[0] == "plain") {
+			rows = append(rows, strings.Join(f[:5], " "))
+		}
+	}
+	want := "hold a K1 2 1;hold a K2 1 1;hold a K3 1 5;hold b K1 1 2;plain a K1 1 3"
+	if got := strings.Join(rows, ";"); got != want {
+		t.Errorf("rows %q, want %q", got, want)
 	}
 }

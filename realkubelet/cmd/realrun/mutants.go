@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The catalogue on the real code: every realkubelet/testdata/mutants/*.diff
+// is a unified diff against the release's pkg/kubelet/pod_workers.go,
+// headed by "BUGS.md: <id>" and "upstream: <issue>" lines. gate --mutants
+// applies each to one scratch copy of the base tree (the same path every
+// time, so only pkg/kubelet recompiles), runs the differential gate against
+// the base, and reports seeds-to-detection per wake-up mode.
+
+// mutantRow is one mutant's outcome.
+type mutantRow struct {
+	Name     string           `json:"name"`
+	Bug      string           `json:"bug"`
+	Upstream string           `json:"upstream"`
+	First    map[string]int64 `json:"first_detecting_seed"` // per mode; -1 = not caught
+	Runs     map[string]int   `json:"regressed_runs"`       // per mode
+	Expect   string           `json:"expect"`               // "regression" or "fix CLASS"
+	Keys     []string         `json:"new_findings"`
+	Gone     []string         `json:"gone_findings"`
+	Fixed    map[string]int   `json:"fixed_runs"` // per mode
+	Example  *change          `json:"example,omitempty"`
+	Caught   bool             `json:"caught"`
+	Error    string           `json:"error,omitempty"`
+	Seconds  float64          `json:"build_seconds"`
+}
+
+// mutantHeader reads a mutant's BUGS.md id and upstream issue.
+func mutantHeader(file string) (bug, upstream, expect string) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "?", "?", "regression"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "---") {
+		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "#"))
+		if v, ok := strings.CutPrefix(line, "BUGS.md:"); ok {
+			bug = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "upstream:"); ok {
+			upstream = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "expect:"); ok {
+			expect = strings.TrimSpace(v)
+		}
+	}
+	return cmp.Or(bug, "?"), cmp.Or(upstream, "?"), cmp.Or(expect, "regression")
+}
+
+func runMutants(o options, moduleDir, root string) error {
+	files, _ := filepath.Glob(filepath.Join(moduleDir, "testdata", "mutants", "*.diff"))
+	if o.mutant != "" {
+		files = slices.DeleteFunc(files, func(f string) bool { return strings.TrimSuffix(filepath.Base(f), ".diff") != o.mutant })
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no mutant %q under %s", o.mutant, filepath.Join(moduleDir, "testdata", "mutants"))
+	}
+	// The base is built as given (the pinned release: realkubelet/go.mod);
+	// mutants patch a mirror of its source.
+	baseSrc, baseSlot, baseTree := o.base, "base", o.base
+	if o.base == pinned {
+		dir, err := pinnedTreeDir(moduleDir)
+		if err != nil {
+			return err
+		}
+		baseSrc, baseSlot, baseTree = dir, "pinned", ""
+	}
+	var secs float64
+	base, err := buildSide(o, root, baseSlot, baseTree, moduleDir, &secs)
+	if err != nil {
+		return err
+	}
+	outDir := cmp.Or(o.out, filepath.Join(root, "mutants-report"))
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	baseRuns, err := base.sweep(o, moduleDir, filepath.Join(outDir, "base-runs.json"), &secs)
+	if err != nil {
+		return err
+	}
+	var rows []mutantRow
+	for _, file := range files {
+		rows = append(rows, runMutant(o, file, baseSrc, baseRuns, moduleDir, root, outDir))
+	}
+	b, _ := json.MarshalIndent(rows, "", "  ")
+	if err := os.WriteFile(filepath.Join(outDir, "mutants.json"), b, 0o644); err != nil {
+		return err
+	}
+	if o.json {
+		fmt.Println(string(b))
+	} else {
+		printMutants(os.Stdout, o, rows)
+	}
+	for _, r := range rows {
+		if !r.Caught {
+			return errFailed
+		}
+	}
+	return nil
+}
+
+// pinnedTreeDir is the module cache's copy of the pinned release.
+func pinnedTreeDir(moduleDir string) (string, error) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes")
+	cmd.Dir, cmd.Env = moduleDir, append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the pinned kubernetes module: %v", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// runMutant patches a fresh mirror of the base tree, builds it and gates
+// it against the base runs.
+func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, moduleDir, root, outDir string) mutantRow {
+	name := strings.TrimSuffix(filepath.Base(file), ".diff")
+	bug, upstream, expect := mutantHeader(file)
+	row := mutantRow{Name: name, Bug: bug, Upstream: upstream, Expect: expect, First: map[string]int64{},
+		Runs: map[string]int{}, Fixed: map[string]int{}}
+	fail := func(err error) mutantRow { row.Error = err.Error(); progress("mutant %s: %v", name, err); return row }
+	t0 := time.Now()
+	s, err := prepare(root, "candidate", baseSrc, moduleDir) // the candidate slot: its build cache is warm
+	if err != nil {
+		return fail(err)
+	}
+	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", filepath.Join(s.dir, "tree"), "-i", file)
+	if out, err := patch.CombinedOutput(); err != nil {
+		return fail(fmt.Errorf("the patch does not apply: %s", firstLines(out, 2)))
+	}
+	bin, err := s.ready(moduleDir, o.trimpath)
+	row.Seconds = time.Since(t0).Seconds()
+	if err != nil {
+		return fail(err)
+	}
+	sd := side{s, bin}
+	var secs float64
+	runs, err := sd.sweep(o, moduleDir, filepath.Join(outDir, name+"-runs.json"), &secs)
+	if err != nil {
+		return fail(err)
+	}
+	regs, fixes := diffRuns(baseRuns, runs)
+	for _, m := range strings.Split(o.modes, ",") {
+		row.First[m] = -1
+	}
+	// A reversed gap (expect: fix CLASS) is caught when the gate reports
+	// CLASS gone; seeds-to-detection then counts those fixes.
+	fixClass, isFix := strings.CutPrefix(expect, "fix ")
+	for _, c := range fixes {
+		row.Fixed[c.Mode]++
+		if !slices.Contains(row.Gone, c.Key) {
+			row.Gone = append(row.Gone, c.Key)
+		}
+	}
+	slices.Sort(row.Gone)
+	detect := regs
+	if isFix {
+		detect = slices.DeleteFunc(slices.Clone(fixes), func(c change) bool { return !strings.HasPrefix(c.Key, fixClass+" ") })
+	}
+	for _, c := range detect {
+		if f := row.First[c.Mode]; f < 0 || int64(c.Seed) < f {
+			row.First[c.Mode] = int64(c.Seed)
+		}
+		row.Runs[c.Mode]++
+	}
+	for _, c := range regs {
+		if !slices.Contains(row.Keys, c.Key) {
+			row.Keys = append(row.Keys, c.Key)
+		}
+	}
+	slices.Sort(row.Keys)
+	row.Caught = len(detect) > 0
+	if row.Caught && !isFix && o.shrink > 0 {
+		first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
+		one := []change{first}
+		shrinkChanges(one, 1, sd, moduleDir, outDir)
+		one[0].File = renameScript(one[0].File, name)
+		one[0].Reproduce = fmt.Sprintf("realrun gate --mutants --mutant %s (then: %s on the patched tree)", name, reproduce("", one[0]))
+		row.Example = &one[0]
+	}
+	progress("mutant %s (%s): caught=%v first=%v runs=%v keys=%v (build %.0fs)", name, bug, row.Caught, row.First, row.Runs, row.Keys, row.Seconds)
+	return row
+}
+
+// renameScript prefixes a shrunk script's file with the mutant's name.
+func renameScript(file, name string) string {
+	if file == "" {
+		return ""
+	}
+	to := filepath.Join(filepath.Dir(file), name+"-"+filepath.Base(file))
+	if os.Rename(file, to) != nil {
+		return file
+	}
+	return to
+}
+
+// printMutants prints the mutant table and the seeds-to-detection summary.
+func printMutants(w io.Writer, o options, rows []mutantRow) {
+	modes := strings.Split(o.modes, ",")
+	fmt.Fprintf(w, "mutants on the real pod_workers.go: %d families × seeds %d..%d, modes %s\n\n",
+		len(familyNames()), o.start, o.start+uint64(o.seeds)-1, o.modes)
+	fmt.Fprintf(w, "%-44s %-4s %-26s", "mutant", "bug", "upstream")
+	for _, m := range modes {
+		fmt.Fprintf(w, " %-16s", m+": first/runs")
+	}
+	fmt.Fprintf(w, " %-7s %s\n", "caught", "findings new / gone (reversed gaps: caught when their class is gone)")
+	var firsts []int64
+	caught := 0
+	for _, r := range rows {
+		bug, _, _ := strings.Cut(r.Bug, " ")
+		fmt.Fprintf(w, "%-44s %-4s %-26s", r.Name, bug, r.Upstream)
+		best := int64(-1)
+		for _, m := range modes {
+			cell := "-"
+			if f := r.First[m]; f >= 0 {
+				cell = fmt.Sprintf("%d/%d", f, r.Runs[m])
+				if best < 0 || f < best {
+					best = f
+				}
+			}
+			fmt.Fprintf(w, " %-16s", cell)
+		}
+		verdict := "yes"
+		if !r.Caught {
+			verdict = "NO"
+		} else {
+			caught++
+			firsts = append(firsts, best-int64(o.start)+1)
+		}
+		extra := "new: " + strings.Join(r.Keys, ", ")
+		if len(r.Gone) > 0 {
+			extra += "; gone: " + strings.Join(r.Gone, ", ")
+		}
+		if r.Error != "" {
+			extra = "error: " + r.Error
+		}
+		fmt.Fprintf(w, " %-7s %s\n", verdict, extra)
+	}
+	slices.Sort(firsts)
+	fmt.Fprintf(w, "\ncaught %d of %d", caught, len(rows))
+	if len(firsts) > 0 {
+		fmt.Fprintf(w, "; seeds to detection (either mode, every family run to that seed): median %d, max %d",
+			firsts[len(firsts)/2], firsts[len(firsts)-1])
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		if r.Example != nil && r.Example.Script != "" {
+			fmt.Fprintf(w, "\n--- %s: %s seed %d (%s), %s → %s\n%s\n", r.Name, r.Example.Family, r.Example.Seed,
+				r.Example.Mode, r.Example.Key, r.Example.File, scriptOnly(r.Example.Script))
+		}
+	}
+}

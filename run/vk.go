@@ -1,0 +1,43 @@
+package run
+
+import (
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/vk"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
+)
+
+// The virtual-kubelet pod controller's plans (Plan.VK) run on the
+// simulated VK world, judged by the VK oracle alone.
+
+// runVK runs plan p of family on the VK world over the given sources.
+func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
+	extra []oracle.Oracle) (Result, *vkworld.World) {
+	w := vkworld.NewWorld(p, schedule, faults, strategy)
+	if err := w.Reintroduce(opts.Mutant); err != nil {
+		return Result{Family: family, Seed: seed, Err: err}, w
+	}
+	return judgeVK(family, seed, w, opts, extra), w
+}
+
+// judgeVK runs w with the VK oracle and the extra oracles.
+func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	view := w.View()
+	oracles := append([]oracle.Oracle{vk.New()}, extra...)
+	w.Observe(func(ev history.Event) {
+		for _, o := range oracles {
+			o.Observe(view, ev)
+		}
+	})
+	err := w.Run()
+	marks := history.NewMarker()
+	marks.Merge(w.Marks())
+	r := Result{Family: family, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+	for _, o := range oracles {
+		r.Violations = append(r.Violations, o.Finish(view, err)...)
+	}
+	return r
+}

@@ -1,0 +1,97 @@
+package run
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
+)
+
+func vkFamily(t testing.TB, name string) plan.Family {
+	f, ok := plan.FamilyNamed(name)
+	if !ok || f.Name != name {
+		t.Fatalf("no family %q", name)
+	}
+	return f
+}
+
+// TestVKCorrectCodeSweep: the simulated VK controller with no mutant passes
+// every seed of every VK family under both strategies (0 findings).
+func TestVKCorrectCodeSweep(t *testing.T) {
+	seeds := uint64(300)
+	if testing.Short() {
+		seeds = 60
+	}
+	for _, f := range plan.VKFamilies() {
+		for _, st := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
+			for seed := range seeds {
+				if r := RunSeed(f, seed, st, CheckOptions{}); r.Failed() {
+					t.Fatalf("%v: got a failure on the correct code: %v", st, r)
+				}
+			}
+		}
+	}
+}
+
+// TestVKDeterminism: a VK seed gives the same trace hash run again, at
+// GOMAXPROCS 1 and 4.
+func TestVKDeterminism(t *testing.T) {
+	for _, f := range plan.VKFamilies() {
+		for seed := range uint64(20) {
+			first := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{Mutant: ""})
+			for _, procs := range []int{1, 4} {
+				prev := runtime.GOMAXPROCS(procs)
+				again := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{})
+				runtime.GOMAXPROCS(prev)
+				if again.TraceSHA != first.TraceSHA || again.Steps != first.Steps {
+					t.Fatalf("%s seed %d at GOMAXPROCS %d: got trace %s (%d steps), want %s (%d steps)",
+						f.Name, seed, procs, again.TraceSHA, again.Steps, first.TraceSHA, first.Steps)
+				}
+			}
+		}
+	}
+}
+
+// TestVKMutantsCaughtByTheOracles: every VK mutant is caught from three
+// start seeds within a small budget, by the VK oracle's checks (V8's nil
+// dereference by the scheduler's panic report), never by a check of its
+// own.
+func TestVKMutantsCaughtByTheOracles(t *testing.T) {
+	const budget = 100
+	for _, m := range vkworld.Mutants() {
+		for _, start := range []uint64{0, 1_000_000, 2_000_000} {
+			caught := ""
+		search:
+			for seed := start; seed < start+budget; seed++ {
+				for _, fam := range m.Families {
+					r := RunSeed(vkFamily(t, fam), seed, sim.RandomWalk{}, CheckOptions{Mutant: m.Name})
+					if !r.Failed() {
+						continue
+					}
+					key := FailureKeys(r)[0]
+					if !strings.HasPrefix(key, "vk VK") && !(m.Name == "vk/V8" && strings.Contains(key, "panic")) {
+						t.Errorf("%s: caught by %q, want the VK oracle", m.Name, key)
+					}
+					caught = key
+					break search
+				}
+			}
+			if caught == "" {
+				t.Errorf("%s survived %d seeds from start %d", m.Name, budget, start)
+			}
+		}
+	}
+}
+
+// TestVKReplayMatches: replaying a VK seed gives the run's result and trace.
+func TestVKReplayMatches(t *testing.T) {
+	f := vkFamily(t, "vk-swarm")
+	r := RunSeed(f, 7, sim.RandomWalk{}, CheckOptions{})
+	rp := ReplaySeed(f, 7, sim.RandomWalk{}, CheckOptions{})
+	if rp.TraceSHA != r.TraceSHA || rp.Plan.VK == nil || rp.Trace == "" {
+		t.Fatalf("got %s (vk %v), want %s and a VK plan with a trace", rp.TraceSHA, rp.Plan.VK, r.TraceSHA)
+	}
+}
