@@ -62,8 +62,9 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 	r := *at // the record to change
 	r.Deleted = true
 	if !r.Started && !r.ObservedRuntime {
-		// Nothing can be running: purge, firing its completions (§1.17-2).
-		s.fireAll(r.UID)
+		// Nothing can be running: purge, firing its completions (§1.17-2;
+		// DevG2: not).
+		s.finishCompletions(r.UID)
 		s.remove(r)
 		return false
 	}
@@ -72,12 +73,12 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 		r.TermRequested = true
 		r.Grace = 1
 		if r.HasActive && !r.Active.RuntimeOnly {
-			r.Grace, _ = effectiveGraceOf(0, r.Active.Pod, KillOptions{})
+			r.Grace, _ = s.graceOf(0, r.Active.Pod, KillOptions{})
 		}
 	}
 	r.replay()
 	s.put(&r)
-	if became {
+	if became && !s.dev.Has(DevG4) {
 		s.triggerCancel(r.UID)
 	}
 	return true

@@ -14,6 +14,10 @@ type Delivery struct {
 	// RuntimeOnly: only a RunningPod is known, so the call is the runtime
 	// variant SyncTerminatingRuntimePod.
 	RuntimeOnly bool
+	// Graced: the update carries a grace for SyncTerminatingPod (it went
+	// through UpdatePod's terminating branch, or is a replay of one that
+	// did). Tracked only with DevGC (always false otherwise).
+	Graced bool
 }
 
 // PodContent is a Pod without its identity (UID, name and namespace, which
@@ -148,16 +152,21 @@ func (r *Record) replay() {
 	if r.HasPending || !r.HasActive {
 		return
 	}
-	r.HasPending, r.Pending = true, Delivery{Type: Sync, Pod: r.Active.Pod, RuntimeOnly: r.Active.RuntimeOnly}
+	r.HasPending, r.Pending = true, Delivery{Type: Sync, Pod: r.Active.Pod, RuntimeOnly: r.Active.RuntimeOnly, Graced: r.Active.Graced}
 }
 
 // mergeActive is mergeLastUpdate (SPEC §1.6): a RunningPod never hides a
 // real pod spec.
+//
+// Kill options accumulate (DevGC's Graced): once a consumed update carried
+// a grace, replays carry one.
 func (r *Record) mergeActive(d Delivery) {
+	graced := d.Graced || (r.HasActive && r.Active.Graced)
 	if d.RuntimeOnly && r.HasActive && !r.Active.RuntimeOnly {
+		r.Active.Graced = graced
 		return
 	}
-	r.HasActive, r.Active = true, Delivery{Type: Sync, Pod: d.Pod, RuntimeOnly: d.RuntimeOnly}
+	r.HasActive, r.Active = true, Delivery{Type: Sync, Pod: d.Pod, RuntimeOnly: d.RuntimeOnly, Graced: graced}
 }
 
 // Obligation is an effect the implementation performs inside the same pod
@@ -201,6 +210,9 @@ type State struct {
 	Records map[string]Record
 	Notify  map[string][]int
 
+	// dev are the deviations switched on (deviation.go): constant for a
+	// state's whole line, so not part of equal or hash.
+	dev   Deviations
 	own   owned        // copy-on-write marks (storage.go)
 	arena *recordArena // where closure lends record arrays (storage.go)
 }

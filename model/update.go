@@ -9,7 +9,7 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
 	if u.RuntimeOnly && u.Type != Kill {
-		s.settleCompletion(uid, u.Kill.CompletionID)
+		s.settleDropped(uid, u.Kill.CompletionID)
 		return nil
 	}
 	if r, known := s.recordToChange(uid); known {
@@ -55,14 +55,14 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 	if !first && r.TermRequested && u.Type == Create {
 		r.RestartRequested = true
 		s.put(r)
-		s.settleCompletion(r.UID, u.Kill.CompletionID)
+		s.settleDropped(r.UID, u.Kill.CompletionID)
 		return
 	}
 	// Step 5: a finished pod ignores everything (its kill is complete: the
 	// completion fires at once, our fix of §1.17-1).
 	if r.Finished {
 		s.put(r)
-		s.settleCompletion(r.UID, u.Kill.CompletionID)
+		s.settleDropped(r.UID, u.Kill.CompletionID)
 		return
 	}
 	// Step 6: the transition to termination (sticky from now on, §1.6).
@@ -71,17 +71,20 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 	shortened := false
 	switch {
 	case r.Terminated:
-		s.addDueIf(r.UID, u.Kill.CompletionID)
 		if fromRuntime {
-			// A stale runtime kill must not re-drive a terminated pod (#103668).
+			// A stale runtime kill must not re-drive a terminated pod
+			// (#103668); upstream returns before closing its completion.
+			s.settleDropped(r.UID, u.Kill.CompletionID)
 			s.put(r)
 			return
 		}
+		s.addDueIf(r.UID, u.Kill.CompletionID)
 	case r.TermRequested:
 		if id := u.Kill.CompletionID; id != 0 {
 			s.addNotify(r.UID, id)
 		}
-		r.Grace, shortened = effectiveGraceOf(r.Grace, content.Pod, u.Kill)
+		r.Grace, shortened = s.graceOf(r.Grace, content.Pod, u.Kill)
+		content.Graced = s.dev.Has(DevGC)
 	default:
 		s.addDueIf(r.UID, u.Kill.CompletionID)
 	}
@@ -95,6 +98,15 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 	// Step 10.
 	if becameTerminating || shortened {
 		s.triggerCancel(r.UID)
+	}
+}
+
+// settleDropped settles the completion of an update that UpdatePod
+// returns early on (steps 1, 4, 5 and a runtime kill of a terminated pod):
+// settleCompletion, or, with DevG1, never (upstream leaves it open).
+func (s *State) settleDropped(uid string, id int) {
+	if !s.dev.Has(DevG1) {
+		s.settleCompletion(uid, id)
 	}
 }
 

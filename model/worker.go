@@ -165,12 +165,26 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 // terminated and finished with no sync call, acknowledges termination (so
 // ContainersBeTerminating agrees with RuntimeBeRemoved) and fires every
 // waiting completion. The consumed update is dropped (HasConfig=false).
+//
+// DevG3 leaves the acknowledgement as it was (a runtime-only pass may
+// have made it); DevG2 leaves the waiting completions open for good.
 func cleanupUnstarted(s *State, r Record) {
-	r.Acknowledged, r.Terminated, r.Finished = true, true, true
+	r.Acknowledged = r.Acknowledged || !s.dev.Has(DevG3)
+	r.Terminated, r.Finished = true, true
 	r.HasPending = false
 	s.put(&r)
-	s.fireAll(r.UID)
+	s.finishCompletions(r.UID)
 	s.leaveStatic(r.UID, r.FullName)
+}
+
+// finishCompletions fires every completion waiting on uid (fireAll), or,
+// with DevG2, forgets them unfired (on the paths DevG2 names).
+func (s *State) finishCompletions(uid string) {
+	if s.dev.Has(DevG2) {
+		s.dropNotify(uid)
+		return
+	}
+	s.fireAll(uid)
 }
 
 // abortOrAck: after take, the worker reads the runtime status (not for a
@@ -214,10 +228,13 @@ func complete(s *State, at *Record) {
 			// completeSync: natural completion starts termination. SPEC
 			// leaves its grace open; S11 wants one ≥1: that of the newest
 			// known spec (deletion grace, else spec grace).
+			// DevGC: upstream records none.
 			if !r.TermRequested {
 				newest, _ := r.knownRealPod()
 				r.TermRequested = true
-				r.Grace, _ = effectiveGraceOf(0, newest, KillOptions{})
+				if !s.dev.Has(DevGC) {
+					r.Grace, _ = s.graceOf(0, newest, KillOptions{})
+				}
 			}
 			r.Acknowledged = true
 			r.replay()
@@ -229,7 +246,7 @@ func complete(s *State, at *Record) {
 		s.fireAll(r.UID)
 	case SyncTerminatingRuntimePod:
 		// completeTerminatingRuntimePod: runtime pods keep no history.
-		s.fireAll(r.UID)
+		s.finishCompletions(r.UID)
 		s.remove(*r)
 	case SyncTerminatedPod:
 		r.Finished = true
@@ -260,6 +277,10 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		return rejectf("%s: %s begins with pod v%d, the update taken has v%d", b.UID, b.Fn, b.Version, f.Content.Pod.Version)
 	case b.Fn == SyncPod && b.Type != f.Content.Type:
 		return rejectf("%s: SyncPod begins with %s, the update taken is %s", b.UID, b.Type, f.Content.Type)
+	case b.Fn == SyncTerminatingPod && s.dev.Has(DevGC) && !f.Content.Graced:
+		if b.Grace != 0 {
+			return rejectf("%s: SyncTerminatingPod begins with grace %d, want none (the update taken carries no grace)", b.UID, b.Grace)
+		}
 	case b.Fn == SyncTerminatingPod && b.Grace != f.TakeGrace && b.Grace != f.AckGrace:
 		want := fmt.Sprint(f.AckGrace)
 		if f.TakeGrace != f.AckGrace {

@@ -96,7 +96,13 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	}
 	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
-	d.pw.UpdatePod(d.ctx, o)
+	kind := o.UpdateType
+	if d.plantFires(plantLostKill, o) {
+		o = kubelet.UpdatePodOptions{} // recorded, never sent
+	} else {
+		d.pw.UpdatePod(d.ctx, o)
+	}
+	d.checkKillRequests(kind, uid)
 	d.checkCancelReason(watch, o)
 	d.pollFires()
 	d.h.ret(goroutine, id, nil)
@@ -112,26 +118,24 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 	c := &completion{id: len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
 		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
 	d.completions = append(d.completions, c)
+	decoy := d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
+	if withWait {
+		// The real killPodNow (killnow.go); its kill is recorded from the
+		// driver like every other call (the driver holds the recorder's
+		// pod lock, so it takes effect at its call), its wait in a
+		// goroutine of its own.
+		d.killNow(a, c, decoy)
+		return
+	}
 	ko := &kubelet.KillPodOptions{Evict: a.Evict, CompletedCh: c.ch}
+	if decoy {
+		ko.CompletedCh = make(chan struct{})
+	}
 	if a.Grace >= 0 {
 		g := a.Grace
 		ko.PodTerminationGracePeriodSecondsOverride = &g
 	}
-	// The kill itself is recorded from the driver (which holds the
-	// recorder's pod lock, so it takes effect at its call); only
-	// killPodNow's wait has a goroutine of its own.
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: d.podOf(a.UID), KillPodOptions: ko}, c.id, "driver")
-	if !withWait {
-		return
-	}
-	grace := d.pods[a.UID].action.SpecGrace
-	if a.Grace >= 0 {
-		grace = a.Grace
-	}
-	timeout := max(10, grace+grace/2)
-	k := &killNowWait{c: c, deadline: time.Now().Add(time.Duration(timeout) * time.Second)}
-	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
-	d.killNows = append(d.killNows, k)
 }
 
 // runtimeKill is housekeeping's kill of a runtime-only pod (grace 1). The
@@ -142,6 +146,7 @@ func (d *Driver) runtimeKill(uid types.UID) {
 	if !d.pw.IsPodKnownTerminated(uid) {
 		d.running[uid] = true
 	}
+	d.ev.runtimeKillStep[uid] = d.Step
 	one := int64(1)
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill,
 		RunningPod:     &kubecontainer.Pod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
@@ -161,6 +166,11 @@ func (d *Driver) housekeeping() {
 	d.synced = true
 	d.pollFires()
 	d.h.ret("driver", id, knownPods(known))
+	for _, uid := range d.sortedUniverse() {
+		if _, ok := known[uid]; !ok {
+			d.incarnationOver(uid) // no record: the next update starts a new one
+		}
+	}
 	for _, pod := range desired {
 		if _, ok := known[pod.UID]; !ok {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
@@ -173,6 +183,8 @@ func (d *Driver) tick() {
 	for _, uid := range d.gates.takeQueued() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
 			d.update(kubetypes.SyncPodSync, uid)
+		} else if d.lastFailed[uid] {
+			d.ev.droppedRetry[uid] = true // getPodsToSync drops it (GD)
 		}
 	}
 }

@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/plan"
 )
 
 // Why these checks are direct, not the shared step-invariant oracle.
@@ -71,6 +71,10 @@ import (
 //   - S11 (checkBegin, checkCancelReason, noteOffers): nil vs 0 (GC), the
 //     smallest grace offered and the cancelled call's own grace (GA), the
 //     spec grace after natural completion (M1).
+//
+// Each names a class only through the exact predicate of explain.go, and a
+// run is explained only if the model with exactly those classes' switches
+// accepts its whole history (explain.go).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
 //     L6): the shared liveness oracle reads View.Final, a snapshot of the
 //     records the real pod workers do not offer; here the public queries
@@ -114,9 +118,8 @@ func (d *Driver) sortedUniverse() []types.UID {
 func (d *Driver) checkStep() {
 	if n := len(d.gates.overlaps); n > d.checks.overlaps {
 		for _, o := range d.gates.overlaps[d.checks.overlaps:] {
-			if step, ok := d.lateWake[o.uid]; ok {
-				d.reportAt(step, "direct", "S1", "GE", o.msg+
-					fmt.Sprintf(" (a worker of an earlier incarnation read its signal late, at step %d, and took the current record)", step))
+			if class := classOverlap(o); class != "" {
+				d.report("direct", "S1", class, o.msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
 				continue
 			}
 			d.report("direct", "S1", "", o.msg)
@@ -128,7 +131,7 @@ func (d *Driver) checkStep() {
 		if a != unknownAfterSync {
 			d.checkLattice(uid, a)
 			if !a[qCouldHaveRunning] && d.running[uid] {
-				d.report("direct", "S7", classRuntimeLeft(d, uid), fmt.Sprintf(
+				d.report("direct", "S7", d.classRuntimeLeft(uid, a), fmt.Sprintf(
 					"pod %s: CouldHaveRunningContainers=false but its containers were never stopped (no successful SyncTerminatingPod/SyncTerminatingRuntimePod since they may have started)", uid))
 			}
 		}
@@ -149,7 +152,7 @@ func (d *Driver) checkLattice(uid types.UID, a answers) {
 	rule(!a[qBeFinished] || a[qKnownTerminated], "", "BeFinished but not KnownTerminated")
 	rule(!a[qKnownTerminated] || a[qTermRequested], "", "KnownTerminated but not TerminationRequested")
 	rule(!a[qContainersBeTerminating] || a[qTermRequested], "", "ContainersBeTerminating but not TerminationRequested")
-	rule(!a[qKnownTerminated] || a[qContainersBeTerminating], "G3",
+	rule(!a[qKnownTerminated] || a[qContainersBeTerminating], classLattice(a),
 		"KnownTerminated and RuntimeBeRemoved but not ContainersBeTerminating")
 	rule(!a[qContentBeRemoved] || d.evicted[uid] || a[qRuntimeBeRemoved], "",
 		"ContentBeRemoved for a pod never evicted whose runtime is not removable")
@@ -168,20 +171,17 @@ func (a answers) String() string {
 }
 
 // checkCompletions is S14 strict: a kill's CompletedCh is never open once
-// CouldHaveRunningContainers is false. Open right after the kill that
-// brought it is G1 (the pod had finished); open later is G2 (an unstarted
-// cleanup or purge finished the pod without closing it).
+// CouldHaveRunningContainers is false. Classified by classOpenCompletion.
 func (d *Driver) checkCompletions() {
+	hows := map[string]string{"G1": ": the kill reached a pod that had already finished",
+		"G2": ": the pod was finished or forgotten without a successful SyncTerminatingPod since the kill"}
 	for _, c := range d.completions {
 		if c.fired || c.reported || d.pw.CouldHaveRunningContainers(c.uid) {
 			continue
 		}
 		c.reported = true
-		class, how := "G2", "an unstarted cleanup or purge finished the pod without closing it"
-		if c.finishedBefore {
-			class, how = "G1", "the kill reached a pod that had already finished"
-		}
-		d.report("direct", "S14", class, fmt.Sprintf("pod %s: completion %d still open while CouldHaveRunningContainers=false: %s", c.uid, c.id, how))
+		class := d.classOpenCompletion(c)
+		d.report("direct", "S14", class, fmt.Sprintf("pod %s: completion %d still open while CouldHaveRunningContainers=false%s", c.uid, c.id, hows[class]))
 	}
 }
 
@@ -198,10 +198,7 @@ func (d *Driver) checkCancelled() {
 		// Reported once per call: a later kill does not cancel either
 		// (termination was already requested), which is the same gap.
 		c.s3Reported = true
-		class := ""
-		if last.Kind == MoveAction && last.Action.Kind == plan.SyncKnown {
-			class = "G4"
-		}
+		class := d.classUncancelled(c, last)
 		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))
 	}
 }
@@ -238,29 +235,24 @@ func (d *Driver) checkBegin(c *Call) {
 			// natural completion the spec grace (model/doc.go, "Where SPEC.md
 			// is ambiguous"), which the override may not raise.
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", "M1", fmt.Sprintf(
+			class := d.classNaturalGrace(c.UID, g)
+			if class == "" {
+				class = d.classLengthened(c.UID, g) // GA may have set it, after a force delete
+			}
+			d.reportAt(step, "direct", "S11", class, fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d after natural completion, above the spec grace %d (the model's choice, see M1)",
 				c.UID, g, *c.Pod.Spec.TerminationGracePeriodSeconds))
 		} else if least, ok := d.leastOffered[c.UID]; ok && g > least {
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+			d.reportAt(step, "direct", "S11", d.classLengthened(c.UID, g), fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d, above the %d offered earlier (the update at step %d lengthened it)", c.UID, g, least, step))
 		} else if last, ok := d.lastGrace[c.UID]; ok && g > last {
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", "GA", fmt.Sprintf(
+			d.reportAt(step, "direct", "S11", d.classLengthened(c.UID, g), fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace rose from %d to %d (after the update at step %d)", c.UID, last, g, step))
 		}
 		d.lastGrace[c.UID] = g
 	}
-}
-
-// classRuntimeLeft classifies S7: a static pod first seen as a runtime-only
-// orphan, then cleaned up unstarted, is finding GB.
-func classRuntimeLeft(d *Driver, uid types.UID) string {
-	if p := d.pods[uid]; p != nil && p.action.Static {
-		return "GB"
-	}
-	return ""
 }
 
 // nilGraceClass: a nil grace is GC (the worker-driven paths, orphan
@@ -301,12 +293,24 @@ func (d *Driver) terminatingInFlight(uid types.UID) *Call {
 	return nil
 }
 
+// checkKillRequests: once UpdatePod(kill) returned, termination is
+// requested (SPEC §1.4 step 6; a finished or terminated record has it
+// already, and nothing but a purge or a finished runtime-only termination,
+// neither of which can happen inside the call, forgets it): S13's
+// premise, checked right after the call.
+func (d *Driver) checkKillRequests(kind kubetypes.SyncPodType, uid types.UID) {
+	if kind == kubetypes.SyncPodKill && !d.pw.IsPodTerminationRequested(uid) {
+		d.report("direct", "S13", "", fmt.Sprintf("pod %s: UpdatePod(kill) returned but IsPodTerminationRequested is false", uid))
+	}
+}
+
 // checkCancelReason: an update to a pod already terminating may cancel the
 // terminating call only by shortening the grace (SPEC §1.7: the effective
 // grace never increases). If the update offered no grace below the one the
-// call runs with and the call was cancelled anyway, the real code lengthened
-// the grace (GA: after a deletion grace of 0, a later override is compared
-// with 0 and wins).
+// call runs with and the call was cancelled anyway, the real code changed
+// the grace: GA iff the update's pod had DeletionGracePeriodSeconds=0 and a
+// kill override other than the call's grace (upstream compares the override
+// with that 0, takes it, and cancels on any change).
 func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
 	if c == nil || c.Ctx.Err() == nil || o.Pod == nil {
 		return
@@ -322,7 +326,13 @@ func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
 		consider(ko.PodTerminationGracePeriodSecondsOverride)
 	}
 	if offered < 0 || offered >= *c.Grace {
-		d.report("direct", "S11", "GA", fmt.Sprintf(
+		class := ""
+		if g := o.Pod.DeletionGracePeriodSeconds; g != nil && *g == 0 && o.KillPodOptions != nil {
+			if ov := o.KillPodOptions.PodTerminationGracePeriodSecondsOverride; ov != nil && max(*ov, 1) != *c.Grace {
+				class = "GA"
+			}
+		}
+		d.report("direct", "S11", class, fmt.Sprintf(
 			"pod %s: %s (grace %d) cancelled by an update offering no shorter grace (%s)",
 			c.UID, c.Fn, *c.Grace, graceText(&offered)))
 	}
@@ -330,9 +340,14 @@ func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
 
 // noteOffers remembers the smallest grace an update offered (deletion
 // grace or kill override, clamped to ≥1): SPEC §1.7 never lets the
-// effective grace exceed it within an incarnation.
+// effective grace exceed it within an incarnation. An update to a finished
+// record offers nothing (UpdatePod ignores it; the next update of the UID
+// after the purge starts a new incarnation).
 func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 	if o.Pod == nil {
+		return
+	}
+	if a := d.answersOf(o.Pod.UID); a[qBeFinished] && a != unknownAfterSync {
 		return
 	}
 	offer := func(g *int64) {
@@ -347,5 +362,8 @@ func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 	offer(o.Pod.DeletionGracePeriodSeconds)
 	if o.KillPodOptions != nil {
 		offer(o.KillPodOptions.PodTerminationGracePeriodSecondsOverride)
+		if g, ov := o.Pod.DeletionGracePeriodSeconds, o.KillPodOptions.PodTerminationGracePeriodSecondsOverride; g != nil && *g == 0 && ov != nil {
+			d.ev.zeroDeletionOffers[o.Pod.UID] = append(d.ev.zeroDeletionOffers[o.Pod.UID], max(*ov, 1))
+		}
 	}
 }

@@ -52,9 +52,9 @@
 // B16 window "update taken before the kill, SyncPod entered after it"). The
 // status read (GetNewerThan) never fails or blocks. The plan's clients are
 // serialised in plan order: only client-versus-worker orders are explored.
-// killPodNow is unexported; the driver performs its two halves itself (the
-// kill with a CompletedCh, then the wait with killPodNow's timeout rule on
-// the bubble's clock), see actions.go.
+// killPodNow is the real one, reached by a guarded go:linkname like
+// newPodWorkers (killnow.go); its kill is performed by the driver, with a
+// completion channel the driver can watch and a relay to killPodNow's own.
 //
 // Per family (plan.Families):
 //
@@ -86,8 +86,7 @@
 //     shaped like kubelet ones, not kubelet scenarios.
 //
 // Not covered: kubelet restart and the kubelet-level actors (above),
-// GetNewerThan errors, the killPodNow function itself (its wait is
-// re-enacted, see actions.go).
+// GetNewerThan errors, killPodNow's PodStatusFunc (no status manager).
 //
 // # Checks
 //
@@ -104,7 +103,10 @@
 // after every step the S9 query lattice, S7 (no running containers in the
 // fake runtime once CouldHaveRunningContainers is false), S14, S3 (a
 // parked SyncPod's context is cancelled once termination is requested; no
-// SyncPod begins after it), S11 (grace never increases), S1; after a
-// settle phase: L1, L2, L3, L6. Findings are history.Violations classified
-// by the known upstream deviation they are (findings.go).
+// SyncPod begins after it), S11 (grace never increases), S1, S13's premise
+// (a kill leaves termination requested); after a settle phase: L1, L2, L3,
+// L6. Findings are history.Violations; a direct finding names a known
+// upstream deviation only through that deviation's exact predicate, and a
+// run is explained only if the model with exactly the deviations its
+// findings name accepts its history (explain.go).
 package realkubelet

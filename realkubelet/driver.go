@@ -45,9 +45,8 @@ type Driver struct {
 	// update was dropped as a restart); lastFailed: uid's latest callback
 	// did not succeed. Together they classify a stuck pod as GD.
 	restartPending, lastFailed map[types.UID]bool
-	// lateWake is the step at which an older worker of the UID read a
-	// signal meant for the current record (GE, wakes.go).
-	lateWake map[types.UID]int
+	// ev is what the exact predicates of explain.go need.
+	ev evidence
 	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)
 	// in this incarnation.
 	naturalEnd map[types.UID]bool
@@ -61,6 +60,11 @@ type Driver struct {
 	lastMoved map[types.UID]int
 
 	checks checker
+	opts   RunOptions
+	// planted: opts.plant has fired (it fires once).
+	planted bool
+	// stop is closed when the run is torn down (killnow.go's relays).
+	stop chan struct{}
 	// lin is the shared linearizability oracle, fed every event by h.
 	lin oracle.Oracle
 	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
@@ -90,15 +94,9 @@ type completion struct {
 	// finishedBefore: the pod was known and finished when the kill came.
 	finishedBefore bool
 	reported       bool // S14 reported
-}
-
-// killNowWait is killPodNow's wait for its completion, open until the
-// channel fires or the timeout passes.
-type killNowWait struct {
-	c        *completion
-	callID   int
-	deadline time.Time
-	done     bool
+	// terminatedAfter, runtimeAfter: a SyncTerminatingPod, a
+	// SyncTerminatingRuntimePod of the UID succeeded after the kill.
+	terminatedAfter, runtimeAfter bool
 }
 
 // NewDriver builds the real pod workers and an empty world around them.
@@ -111,9 +109,10 @@ func newDriver(o RunOptions) *Driver {
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
-		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, lateWake: map[types.UID]int{},
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: newEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
+	d.opts, d.stop = o, make(chan struct{})
 	d.pw = newRealPodWorkers(g)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
@@ -166,7 +165,6 @@ func (d *Driver) Apply(m Move) bool {
 		d.tick()
 	case MoveWake:
 		if _, late := d.gates.releaseWake(m.UID); late {
-			d.lateWake[m.UID] = d.Step
 			d.lateNow = m.UID
 		}
 	}
@@ -195,6 +193,10 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	if o == ReturnTerminal && call.Fn != model.SyncPod {
 		o = ReturnOK
 	}
+	told := o // what the pod workers are told
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == ReturnOK {
+		d.planted, told = true, ReturnError
+	}
 	out := model.OK
 	switch o {
 	case ReturnError:
@@ -205,14 +207,16 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
+	d.noteSucceeded(call, o)
 	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	d.ev.droppedRetry[uid] = false
 	if o == ReturnTerminal {
 		d.naturalEnd[uid] = true
 	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
-	d.gates.release(uid, o)
+	d.gates.release(uid, told)
 }
 
 // runtimeAfter updates the fake runtime: a SyncPod that did not fail may
@@ -229,9 +233,35 @@ func (d *Driver) runtimeAfter(c *Call, o Outcome) {
 		}
 	}
 	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
-		delete(d.lastGrace, c.UID) // the incarnation is over
-		delete(d.leastOffered, c.UID)
-		delete(d.naturalEnd, c.UID)
+		d.incarnationOver(c.UID)
+	}
+}
+
+// incarnationOver forgets what the checks keep per incarnation of uid: it
+// finished, or its record is gone (purged, runtime-only pod done).
+func (d *Driver) incarnationOver(uid types.UID) {
+	delete(d.lastGrace, uid)
+	delete(d.leastOffered, uid)
+	delete(d.naturalEnd, uid)
+	d.ev.incarnationOver(uid)
+}
+
+// noteSucceeded marks the open completions of the UID whose terminating
+// call succeeded after their kill (explain.go, G2).
+func (d *Driver) noteSucceeded(c *Call, o Outcome) {
+	if o != ReturnOK {
+		return
+	}
+	for _, comp := range d.completions {
+		if comp.uid != c.UID || comp.fired {
+			continue
+		}
+		switch c.Fn {
+		case model.SyncTerminatingPod:
+			comp.terminatedAfter = true
+		case model.SyncTerminatingRuntimePod:
+			comp.runtimeAfter = true
+		}
 	}
 }
 
@@ -276,27 +306,6 @@ func (d *Driver) pollFires() {
 	}
 }
 
-// pollKillNows ends killPodNow waits whose completion fired (true) or whose
-// timeout passed (false).
-func (d *Driver) pollKillNows() {
-	now := time.Now()
-	for _, k := range d.killNows {
-		if k.done {
-			continue
-		}
-		switch {
-		case k.c.fired:
-			k.done = true
-			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(true))
-		case !now.Before(k.deadline):
-			k.done = true
-			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(false))
-		}
-	}
-}
-
-func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d", k.c.id) }
-
 // began records a callback that reached its gate.
 func (d *Driver) began(c *Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
@@ -307,7 +316,14 @@ func (d *Driver) began(c *Call) {
 		b.Grace = *c.Grace
 	}
 	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
+	c.beganStep = d.Step
+	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
+		d.ev.startedInc[c.UID] = true
+	}
 	if c.UID == d.lateNow {
+		// Only the woken goroutine ran in this step: the callback is its.
+		c.ghost = true
+		d.noteGhost(c.UID, d.Step)
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
 	}

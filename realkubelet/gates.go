@@ -33,6 +33,11 @@ type Call struct {
 	cancelNoted  bool // its CancelFired was recorded
 	s3Reported   bool // S3's cancellation clause reported for it
 	arrivalOrder int
+	// beganStep is the driver step its SyncBegin was recorded at; ghost:
+	// it began in a worker goroutine of an earlier incarnation of the UID,
+	// which read a buffered signal late (explain.go, GE).
+	beganStep int
+	ghost     bool
 }
 
 // Outcome is how the driver makes a parked call return.
@@ -82,11 +87,12 @@ type Gates struct {
 	neverReturn func(*Call) bool
 }
 
-// overlap is an S1 violation: a second callback of uid while one was
-// parked.
+// overlap is an S1 violation: a second callback of uid (second) while
+// one was parked (first).
 type overlap struct {
-	uid types.UID
-	msg string
+	uid           types.UID
+	msg           string
+	first, second *Call
 }
 
 func newGates() *Gates {
@@ -101,7 +107,7 @@ func (g *Gates) park(c *Call) Outcome {
 	g.mu.Lock()
 	for _, old := range g.parked {
 		if old.UID == c.UID {
-			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID)})
+			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID), old, c})
 		}
 	}
 	g.arrivals++

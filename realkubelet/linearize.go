@@ -5,9 +5,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/anishathalye/porcupine"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle/linearize"
 )
 
@@ -19,55 +20,85 @@ var PorcupineTimeout = 5 * time.Second
 type linResult struct {
 	ops      int
 	findings []Finding
+	// dev are the model deviations the history was judged with (0: the
+	// specification alone).
+	dev model.Deviations
 }
 
 // checkHistory is the verdict of the shared linearizability oracle
 // (linearize.New, fed every event as it happened: the same recorder and
-// verdict as the simulated world, witness replay in effect order,
-// porcupine when it fails), classified. A violation is attributed to a known
-// deviation G when a direct check found G at some step s, the history
-// before step s is linearizable, and the model's failure is at or after
-// s: the model only objects once the real code has done what G describes.
-// Otherwise it stays unexplained.
-func (d *Driver) checkHistory() linResult {
+// verdict as the simulated world, the specification's model). If it
+// rejects the history and the direct findings name model deviations dev
+// (applyCatalogue), the history is judged again against the model with
+// exactly those switched on; only that verdict counts. Its violations are
+// never explained: a history the model with the deviations the run showed
+// does not accept has a deviation nobody named.
+//
+// One limit, GE: the model has a single worker per record, so once a
+// goroutine of an earlier incarnation began a callback of a UID's record
+// (explain.go, ghostFrom), the model cannot follow that UID. Then two
+// histories are judged, and both must be accepted: the whole history
+// before the first such step, and the whole history without the adopted
+// UIDs (their operations, and their entries in every SyncKnownPods). The
+// adopted UIDs' operations after that step are judged by the direct
+// checks only.
+func (d *Driver) checkHistory(dev model.Deviations) linResult {
 	viols := d.lin.Finish(d.View(), nil)
 	out := linResult{ops: len(d.historyBefore(d.h.seq + 1).Ops)}
 	if len(viols) == 0 {
 		return out
 	}
-	gap, gapStep, cut := d.firstGap()
-	explained := gap != "" && d.prefixLinearizable(cut)
-	for _, viol := range viols {
-		f := Finding{Violation: viol, Step: d.stepOf(viol.Seq)}
-		if explained && (viol.Seq == 0 || viol.Seq >= cut) {
-			f.Class = gap
-			f.Message += fmt.Sprintf(" [the history before step %d, where %s was found, is linearizable]", gapStep, gap)
+	if dev == 0 && len(d.ev.ghostFrom) == 0 {
+		for _, viol := range viols {
+			out.findings = append(out.findings, Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
-		out.findings = append(out.findings, f)
+		return out
+	}
+	out.dev = dev
+	histories := []history.History{d.historyBefore(d.h.seq + 1)}
+	if len(d.ev.ghostFrom) > 0 {
+		first := d.Step + 1
+		adopted := map[string]bool{}
+		for uid, step := range d.ev.ghostFrom {
+			first, adopted[string(uid)] = min(first, step), true
+		}
+		histories = []history.History{d.historyBefore(d.stepStart[first]), d.historyWithout(adopted)}
+	}
+	for _, h := range histories {
+		v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout, Deviations: dev})
+		for _, viol := range v.Violations(h) {
+			viol.Message += fmt.Sprintf(" [judged with the model deviations the run showed: %s]", dev)
+			out.findings = append(out.findings, Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
+		}
 	}
 	return out
 }
 
-// firstGap is the class of the earliest direct finding of a known
-// deviation and the first event seq of its step.
-func (d *Driver) firstGap() (class string, step int, cut int64) {
-	best := -1
-	for i, f := range d.checks.findings {
-		if f.Class != "" && (best < 0 || f.Step < d.checks.findings[best].Step) {
-			best = i
+// historyWithout records the run's events afresh without any operation of
+// the UIDs in gone, and without their entries in every SyncKnownPods.
+func (d *Driver) historyWithout(gone map[string]bool) history.History {
+	rec := history.NewRecorder()
+	dropped := map[string]bool{} // "goroutine/id" of calls left out
+	for _, ev := range d.h.events {
+		key := fmt.Sprintf("%s/%d", ev.Goroutine, ev.ID)
+		if ev.Kind == history.ClientReturn && dropped[key] {
+			continue
 		}
+		if gone[model.UIDOf(ev.Input)] {
+			if ev.Kind == history.ClientCall {
+				dropped[key] = true
+			}
+			continue
+		}
+		if in, ok := ev.Input.(model.SyncKnownPods); ok {
+			ev.Input = model.SyncKnownPods{Desired: slices.DeleteFunc(slices.Clone(in.Desired), func(uid string) bool { return gone[uid] })}
+		}
+		if known, ok := ev.Output.(model.KnownPods); ok {
+			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k model.KnownPod) bool { return gone[k.UID] })
+		}
+		rec.Observe(ev)
 	}
-	if best < 0 {
-		return "", 0, 0
-	}
-	f := d.checks.findings[best]
-	return f.Class, f.Step, d.stepStart[f.Step]
-}
-
-// prefixLinearizable checks the history of the events before seq cut.
-func (d *Driver) prefixLinearizable(cut int64) bool {
-	v := linearize.CheckHistory(d.historyBefore(cut), linearize.Options{PorcupineTimeout: PorcupineTimeout})
-	return v.Result == porcupine.Ok
+	return rec.History()
 }
 
 // historyBefore records the events before seq cut afresh.
@@ -89,4 +120,12 @@ func (d *Driver) stepOf(seq int64) int {
 		return i
 	}
 	return max(i-1, 0)
+}
+
+// noteGhost records that uid's current record was adopted by a goroutine
+// of an earlier incarnation at step (its first such step only).
+func (d *Driver) noteGhost(uid types.UID, step int) {
+	if _, ok := d.ev.ghostFrom[uid]; !ok {
+		d.ev.ghostFrom[uid] = step
+	}
 }

@@ -14,11 +14,11 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 )
 
-// TestLinknameSignature guards the go:linkname in adapter.go: it parses
-// pod_workers.go of the kubelet module this module builds against (from
-// the module cache) and fails unless newPodWorkers' parameter and result
-// types and the podSyncer method set are, token for token, the ones
-// adapter.go declares. A linkname with a drifted signature would compile
+// TestLinknameSignature guards the go:linknames in adapter.go and
+// killnow.go: it parses pod_workers.go of the kubelet module this module
+// builds against (from the module cache) and fails unless newPodWorkers'
+// and killPodNow's parameter and result types and the podSyncer method set
+// are, token for token, the ones adapter.go and killnow.go declare. A linkname with a drifted signature would compile
 // and then corrupt memory, so this is the only thing standing between a
 // kubelet version bump and undefined behaviour.
 func TestLinknameSignature(t *testing.T) {
@@ -29,8 +29,11 @@ func TestLinknameSignature(t *testing.T) {
 	upstreamFile := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "pod_workers.go")
 	upstream := parseDecls(t, upstreamFile)
 	ours := parseDecls(t, "adapter.go")
+	for name, decl := range parseDecls(t, "killnow.go") {
+		ours[name] = decl
+	}
 
-	for _, name := range []string{"newPodWorkers", "podSyncer"} {
+	for _, name := range []string{"newPodWorkers", "podSyncer", "killPodNow"} {
 		up, ok := upstream[name]
 		if !ok {
 			t.Fatalf("%s: no declaration of %s upstream: the linkname target is gone", upstreamFile, name)
@@ -44,8 +47,14 @@ func TestLinknameSignature(t *testing.T) {
 }
 
 // TestLinknameGuardCatchesDrift is the guard's negative test: a podSyncer
-// with one parameter changed must not render like upstream's.
+// with one parameter changed, and a killPodNow with one parameter more,
+// must not render like ours.
 func TestLinknameGuardCatchesDrift(t *testing.T) {
+	killSrc := `package p
+func killPodNow(ctx context.Context, podWorkers PodWorkers, recorder record.EventRecorder, extra bool) eviction.KillPodFunc {}`
+	if drifted, ours := declsOf(t, "drifted.go", killSrc)["killPodNow"], parseDecls(t, "killnow.go")["killPodNow"]; drifted == strings.ReplaceAll(ours, "kubelet.", "") {
+		t.Fatalf("a drifted killPodNow renders like ours: %s", ours)
+	}
 	src := `package p
 type podSyncer interface {
 	SyncTerminatedPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus, extra bool) error
@@ -75,8 +84,8 @@ func declsOf(t *testing.T, path string, src any) map[string]string {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			if d.Name.Name == "newPodWorkers" && d.Recv == nil {
-				out["newPodWorkers"] = render(t, fset, stripNames(d.Type))
+			if (d.Name.Name == "newPodWorkers" || d.Name.Name == "killPodNow") && d.Recv == nil {
+				out[d.Name.Name] = render(t, fset, stripNames(d.Type))
 			}
 		case *ast.GenDecl:
 			for _, s := range d.Specs {

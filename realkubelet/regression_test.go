@@ -11,20 +11,9 @@ import (
 // must still produce the finding classes its "expect" lines name (so a
 // kubelet version that fixes one shows up here) and nothing unexplained.
 func TestRegressionScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.script")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts under testdata (%v)", err)
-	}
-	for _, file := range files {
+	for _, file := range scriptFiles(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			text, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			moves, expect, err := ParseScript(string(text))
-			if err != nil {
-				t.Fatal(err)
-			}
+			moves, expect := readScript(t, file)
 			if len(expect) == 0 {
 				t.Fatalf("no expect line")
 			}
@@ -58,4 +47,28 @@ func TestCleanScriptHasNoFindings(t *testing.T) {
 	if r := runScript(t, moves); r.Failed() {
 		t.Fatalf("findings on a clean run: %v", r.Findings)
 	}
+}
+
+// scriptFiles are the regression scripts under testdata.
+func scriptFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/*.script")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts under testdata (%v)", err)
+	}
+	return files
+}
+
+// readScript reads and parses one script file.
+func readScript(t *testing.T, file string) (moves []Move, expect []string) {
+	t.Helper()
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, expect, err = ParseScript(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return moves, expect
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
@@ -20,7 +18,10 @@ type Result struct {
 	Findings []Finding
 	Ops      int    // operations in the recorded history
 	TraceSHA string // SHA-256 of the canonical trace
-	Trace    []string
+	// Deviations are the model deviations the history was judged with when
+	// the specification alone rejected it (explain.go); 0 otherwise.
+	Deviations model.Deviations
+	Trace      []string
 }
 
 // Failed reports whether any check failed.
@@ -134,6 +135,7 @@ func (d *Driver) Settle() {
 	}
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
 		time.Sleep(time.Second)
+		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
 		d.pollKillNows()
 	}
 	d.checkSettled()
@@ -162,10 +164,10 @@ func (d *Driver) checkSettled() {
 			continue
 		}
 		if a[qTermRequested] && !a[qKnownTerminated] {
-			d.report("liveness", "L1", d.stuckClass(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
+			d.report("liveness", "L1", d.classStuck(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
 		}
 		if a[qKnownTerminated] && !a[qBeFinished] {
-			d.report("liveness", "L2", d.stuckClass(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
+			d.report("liveness", "L2", d.classStuck(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
 		}
 	}
 	for _, c := range d.completions {
@@ -205,9 +207,11 @@ func (d *Driver) Teardown() bool {
 		known := d.pw.SyncKnownPods(quietLogger(), nil)
 		d.drainParked()
 		if len(known) == 0 && len(d.gates.Parked())+len(d.gates.Wakes()) == 0 {
+			d.stopRelays()
 			return true
 		}
 	}
+	d.stopRelays()
 	return false
 }
 
@@ -231,8 +235,13 @@ func (d *Driver) drainParked() {
 func (d *Driver) Finish(family string, seed uint64) Result {
 	d.Settle()
 	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.sha(), Trace: d.h.trace}
-	lin := d.checkHistory()
-	r.Ops = lin.ops
+	catalogue := d.opts.catalogue
+	if catalogue == nil {
+		catalogue = KnownDeviations
+	}
+	dev := applyCatalogue(d.checks.findings, catalogue)
+	lin := d.checkHistory(dev)
+	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
@@ -275,6 +284,11 @@ type RunOptions struct {
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
 	// seed also decides when each worker takes its pending update.
 	HoldWakes bool
+	// catalogue are the deviation classes explanations may use; nil means
+	// KnownDeviations (tests drop one, explain_test.go).
+	catalogue []string
+	// plant is a bug planted in the driver (tests only, plant.go).
+	plant plantedBug
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.
@@ -283,15 +297,19 @@ func RunSeedWith(f plan.Family, seed uint64, o RunOptions) Result {
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
 }
 
-// stuckClass classifies a pod that never finished: GD if its last callback
-// failed, its UID came back to config while it was terminating (the create
-// was dropped as a restart), and it is in config now. SyncKnownPods then
-// keeps it without a replay ("restart requested but still terminating":
-// wait), and the only retry, the work queue's, was dropped while the pod
-// was out of config.
-func (d *Driver) stuckClass(uid types.UID) string {
-	if p := d.pods[uid]; p != nil && p.inConfig && d.restartPending[uid] && d.lastFailed[uid] {
-		return "GD"
+// stopRelays ends the relays of completions that never closed (killnow.go)
+// and lets every killPodNow wait run out on the bubble's clock, so that no
+// goroutine of the run outlives it.
+func (d *Driver) stopRelays() {
+	select {
+	case <-d.stop:
+		return
+	default:
 	}
-	return ""
+	close(d.stop)
+	for d.openKillNows() > 0 {
+		time.Sleep(time.Second)
+		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
+		d.pollKillNows()
+	}
 }

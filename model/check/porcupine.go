@@ -18,10 +18,13 @@ import (
 // set when an operation changes nothing, and compare sets by hash instead
 // of pairwise. Inputs are package model's Input types; outputs are
 // model.Answer, model.KnownPods or nil.
-func PorcupineModel() porcupine.Model {
+func PorcupineModel() porcupine.Model { return PorcupineModelWith(0) }
+
+// PorcupineModelWith is PorcupineModel with model deviations switched on.
+func PorcupineModelWith(dev model.Deviations) porcupine.Model {
 	return porcupine.Model{
 		Partition: Partition,
-		Init:      func() any { c := model.InitialClosedSet(); return &c },
+		Init:      func() any { c := model.InitialClosedSetWith(dev); return &c },
 		Step: func(state, input, output any) (bool, any) {
 			if _, ok := input.(chain); ok { // PorcupineMarkedModel's: an unknown operation here
 				return false, (*model.ClosedSet)(nil)
@@ -39,7 +42,12 @@ func PorcupineModel() porcupine.Model {
 // Check runs porcupine over a history (timeout 0 = none); the info can be
 // rendered with porcupine.Visualize.
 func Check(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
-	return porcupine.CheckOperationsVerbose(PorcupineModel(), history, timeout)
+	return CheckWith(history, timeout, 0)
+}
+
+// CheckWith is Check against the model with deviations switched on.
+func CheckWith(history []porcupine.Operation, timeout time.Duration, dev model.Deviations) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+	return porcupine.CheckOperationsVerbose(PorcupineModelWith(dev), history, timeout)
 }
 
 func asOutput(out any) model.Output {

@@ -19,10 +19,14 @@ import (
 // (a linearization with the hidden steps at the markers is a linearization),
 // so Ok is final and Illegal must be confirmed by PorcupineModel on the
 // history without markers (a misplaced marker fails it, see Replay).
-func PorcupineMarkedModel() porcupine.Model {
+func PorcupineMarkedModel() porcupine.Model { return PorcupineMarkedModelWith(0) }
+
+// PorcupineMarkedModelWith is PorcupineMarkedModel with model deviations
+// switched on.
+func PorcupineMarkedModelWith(dev model.Deviations) porcupine.Model {
 	return porcupine.Model{
 		Partition: partitionChained,
-		Init:      func() any { return newMarkedSet([]model.State{{}}) },
+		Init:      func() any { return newMarkedSet([]model.State{model.InitialState(dev)}) },
 		Step: func(state, input, output any) (bool, any) {
 			next := state.(*markedSet).next(input, asOutput(output))
 			return next != nil, next
@@ -36,7 +40,13 @@ func PorcupineMarkedModel() porcupine.Model {
 
 // CheckMarked is Check with PorcupineMarkedModel, on a history with markers.
 func CheckMarked(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
-	return porcupine.CheckOperationsVerbose(PorcupineMarkedModel(), history, timeout)
+	return CheckMarkedWith(history, timeout, 0)
+}
+
+// CheckMarkedWith is CheckMarked against the model with deviations
+// switched on.
+func CheckMarkedWith(history []porcupine.Operation, timeout time.Duration, dev model.Deviations) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+	return porcupine.CheckOperationsVerbose(PorcupineMarkedModelWith(dev), history, timeout)
 }
 
 // markedSet is one porcupine state of PorcupineMarkedModel: distinct,

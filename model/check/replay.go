@@ -35,10 +35,15 @@ import (
 // several parts the lowest-numbered part's — while one part's states stay
 // in the same few arrays from its first operation to its last, and a
 // part's walk can step back to a fork.
-func Replay(ops []model.Op) (ok bool, failedAt int, reason string) {
+func Replay(ops []model.Op) (ok bool, failedAt int, reason string) { return ReplayWith(ops, 0) }
+
+// ReplayWith is Replay against the model with deviations switched on
+// (model.Deviations): every part starts in model.InitialState(dev).
+func ReplayWith(ops []model.Op, dev model.Deviations) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
 	kit.replayer.detours = 3 // witnessFast's steps: 4 per operation, and a few
+	kit.replayer.dev = dev
 	return kit.replay(ops)
 }
 
@@ -114,7 +119,7 @@ func (k *replayKit) putBack() {
 	clear(r.scratch[:cap(r.scratch)])
 	clear(r.forks[:cap(r.forks)])
 	r.mem.Reset()
-	r.closed, r.spare = nil, model.State{}
+	r.closed, r.spare, r.dev = nil, model.State{}, 0
 	replayKits.Put(k)
 }
 
@@ -125,7 +130,7 @@ func (k *replayKit) putBack() {
 // parts: clearing costs more than the room it saves).
 func (r *replayer) startPart() {
 	if !r.witness {
-		r.closed = append(r.closed[:0], model.InitialClosedSet())
+		r.closed = append(r.closed[:0], model.InitialClosedSetWith(r.dev))
 		return
 	}
 	r.private = true
@@ -133,7 +138,7 @@ func (r *replayer) startPart() {
 		r.parts, r.scratch = [][]model.State{make([]model.State, 1, 4)}, make([]model.State, 0, 4)
 	}
 	r.parts[0] = r.parts[0][:1]
-	r.parts[0][0], r.spare = model.State{}, model.State{}
+	r.parts[0][0], r.spare = model.InitialState(r.dev), model.State{}
 	r.mem.Start(&r.parts[0][0]) // born here: Replay's alone
 }
 
@@ -159,6 +164,8 @@ func (r *replayer) startWitness(parts int) {
 // replayer holds the states of every part: closed sets (closure mode) or a
 // state or two that only Replay holds (witness mode).
 type replayer struct {
+	// dev are the model deviations every part starts with (ReplayWith).
+	dev     model.Deviations
 	witness bool
 	// private: the states were born here and are never handed out, so a
 	// state left alone after a fork owns its arrays again (State.Claim).

@@ -45,7 +45,7 @@ func writeArtifacts(opts Options, h history.History, v Verdict, viol history.Vio
 			line := strings.ReplaceAll(viol.String(), "\n", " ")
 			return []byte(fmt.Sprintf("FAIL %s; reproduce: %s\n", line, reproduce)), nil
 		}},
-		{ArtifactHTML, func() ([]byte, error) { return visualize(h, v) }},
+		{ArtifactHTML, func() ([]byte, error) { return visualize(h, v, opts.Deviations) }},
 		{ArtifactWitness, func() ([]byte, error) { return []byte(WitnessText(h, v)), nil }},
 		{ArtifactTrace, func() ([]byte, error) { return []byte(traceOf(opts)), nil }},
 	}
@@ -64,7 +64,7 @@ func writeArtifacts(opts Options, h history.History, v Verdict, viol history.Vio
 // visualize renders porcupine's HTML for a verdict that ran porcupine,
 // annotated with the sync callbacks (one bar per call, from entry to
 // return) and the virtual clock's jumps.
-func visualize(h history.History, v Verdict) ([]byte, error) {
+func visualize(h history.History, v Verdict, dev model.Deviations) ([]byte, error) {
 	if v.Porcupine == "" {
 		return nil, fmt.Errorf("porcupine did not run")
 	}
@@ -76,7 +76,7 @@ func visualize(h history.History, v Verdict) ([]byte, error) {
 	}
 	info.AddAnnotations(annotations(h))
 	var buf bytes.Buffer
-	if err := porcupine.Visualize(check.PorcupineModel(), info, &buf); err != nil {
+	if err := porcupine.Visualize(check.PorcupineModelWith(dev), info, &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

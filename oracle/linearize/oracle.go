@@ -37,8 +37,13 @@ type Options struct {
 	Reproduce string
 	// Trace returns the target's canonical trace, for the artifacts.
 	Trace func() string
-	// Search is porcupine's search over a history; nil means check.Check.
-	// (Tests slow it down to provoke a timeout.)
+	// Deviations are the model deviations switched on (model.Deviations):
+	// the history is judged against the specification with exactly those
+	// rules replaced by upstream's. Zero, the specification, for every
+	// simulated run; the real-kubelet driver's explanations set it.
+	Deviations model.Deviations
+	// Search is porcupine's search over a history; nil means check.Check
+	// (with Deviations). (Tests slow it down to provoke a timeout.)
 	Search func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
 }
 
@@ -70,7 +75,7 @@ type linearizability struct {
 func New(opts Options) oracle.Oracle { return newLinearizability(opts) }
 
 func newLinearizability(opts Options) *linearizability {
-	search := checkFunc(check.Check)
+	search := searchWith(opts.Deviations)
 	if opts.Search != nil {
 		search = opts.Search
 	}
@@ -122,11 +127,18 @@ type Verdict struct {
 // CheckHistory judges a recorded history: the witness replay first, and
 // porcupine only when it fails (or always, with opts.ForcePorcupine).
 func CheckHistory(h history.History, opts Options) Verdict {
-	return checkHistory(h, opts, check.Check)
+	return checkHistory(h, opts, searchWith(opts.Deviations))
+}
+
+// searchWith is porcupine's search against the model with dev.
+func searchWith(dev model.Deviations) checkFunc {
+	return func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+		return check.CheckWith(history, timeout, dev)
+	}
 }
 
 func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
-	v := replayWitness(h)
+	v := replayWitness(h, opts.Deviations)
 	ok := v.Witness
 	if ok && !opts.ForcePorcupine {
 		return v
@@ -135,7 +147,7 @@ func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
 	if v.Timeout == 0 {
 		v.Timeout = DefaultPorcupineTimeout
 	}
-	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), search)
+	v.Porcupine, v.Info = searchHistory(h, max(v.Timeout, 0), opts.Deviations, search)
 	if !ok {
 		// The witness proves nothing when it fails: porcupine decides.
 		v.Result = v.Porcupine
@@ -148,9 +160,9 @@ func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
 // only at the markers, so no closure and much smaller states), whose Ok is
 // final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
 // or no markers — check searches the history without them and decides.
-func searchHistory(h history.History, timeout time.Duration, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+func searchHistory(h history.History, timeout time.Duration, dev model.Deviations, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	if marked := h.MarkedOps(); len(marked) > len(h.Ops) {
-		if res, info := check.CheckMarked(marked, timeout); res == porcupine.Ok {
+		if res, info := check.CheckMarkedWith(marked, timeout, dev); res == porcupine.Ok {
 			return res, info
 		}
 	}
@@ -166,17 +178,17 @@ func searchHistory(h history.History, timeout time.Duration, search checkFunc) (
 // of the UID's next record, and the events cannot tell the two apart. A
 // failure is reported from the closure mode, which does not depend on the
 // markers.
-func replayWitness(h history.History) Verdict {
+func replayWitness(h history.History, dev model.Deviations) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
 	ops, index := h.Unmarked()
 	if len(ops) < len(h.Effects) {
-		if v.Witness, v.FailedAt, v.Reason = check.Replay(h.Witness()); v.Witness {
+		if v.Witness, v.FailedAt, v.Reason = check.ReplayWith(h.Witness(), dev); v.Witness {
 			return v
 		}
 	}
 	v.Mode = "closure"
 	var at int
-	if v.Witness, at, v.Reason = check.Replay(ops); !v.Witness {
+	if v.Witness, at, v.Reason = check.ReplayWith(ops, dev); !v.Witness {
 		v.FailedAt = index[at]
 	} else {
 		v.FailedAt, v.Reason = -1, ""

@@ -1,0 +1,162 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+)
+
+// runWith replays ops from the initial state with deviations dev and
+// returns the first rejection (nil: accepted).
+func runWith(dev Deviations, ops []Op) error {
+	states := Closure([]State{NewStateWith(dev)})
+	for i, o := range ops {
+		next, err := Next(states, o.Input, o.Output)
+		if err != nil {
+			return fmt.Errorf("op %d %s: %v", i, Describe(o.Input, o.Output), err)
+		}
+		states = next
+	}
+	return nil
+}
+
+func kill(p Pod, id int, grace int64, hasGrace bool) UpdatePod {
+	return killOpts(p, KillOptions{CompletionID: id, GraceOverride: grace, HasGraceOverride: hasGrace})
+}
+
+func terminalEnd(uid string) SyncEnd {
+	return SyncEnd{UID: uid, Fn: SyncPod, Outcome: OK, IsTerminal: true}
+}
+
+// running is a pod created and synced once, successfully.
+func running(uid string) []Op {
+	return []Op{do(upd(Create, pod(uid, 1))), do(beginSync(uid, Create, 1)), do(end(uid, SyncPod, OK))}
+}
+
+func orphanKept(uid string) KnownPods {
+	return KnownPods{{UID: uid, State: TerminatingWork, Orphan: true, HasConfig: true}}
+}
+
+// deviationHistories are, per switch, a history of what upstream v1.36.3
+// does on that deviation's path (docs/upstream-findings.md), and nothing
+// else: the specification rejects it, the model with exactly that switch
+// accepts it, and the model with every other switch rejects it.
+var deviationHistories = map[Deviations][][]Op{
+	// A kill reaches a finished pod: its completion never fires.
+	DevG1: {{do(upd(Update, deleting(pod("a", 1), 0))),
+		do(beginTerminating("a", 1, 1)), do(end("a", SyncTerminatingPod, OK)),
+		do(beginTerminated("a", 1)), do(end("a", SyncTerminatedPod, OK)),
+		do(kill(deleting(pod("a", 1), 0), 1, 5, true)),
+		op(q(IsPodKnownTerminated, "a"), yes)}},
+	// A static pod killed before it could start is cleaned up unstarted;
+	// the kill's completion stays open.
+	DevG2: {{do(kill(staticPod("b", "web", 1), 1, 5, true)),
+		op(q(CouldHaveRunningContainers, "b"), no)}},
+	// After unstarted cleanup, ContainersBeTerminating is false.
+	DevG3: {{do(upd(Kill, staticPod("b", "web", 1))),
+		op(q(ShouldPodRuntimeBeRemoved, "b"), yes),
+		op(q(ShouldPodContainersBeTerminating, "b"), no)}},
+	// Orphan driving requests termination with SyncPod in flight and
+	// cancels nothing.
+	DevG4: {{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)),
+		op(skp(), orphanKept("a")),
+		op(q(IsPodTerminationRequested, "a"), yes)}},
+	// After a force delete (grace 1), a kill with override 5 lengthens the
+	// grace and cancels the grace-1 call in flight.
+	DevGA: {{do(upd(Update, deleting(pod("a", 1), 0))), do(beginTerminating("a", 1, 1)),
+		do(kill(deleting(pod("a", 1), 0), 0, 5, true)),
+		do(CancelFired{UID: "a"}), do(end("a", SyncTerminatingPod, Canceled)),
+		do(beginTerminating("a", 1, 5))}},
+	// Worker-driven termination carries no grace: orphan driving replays
+	// the last update, which carries none; natural completion records none,
+	// so a later kill's override 50 becomes the grace although the spec
+	// grace is 30 (M1), and a later force delete shortens nothing, so the
+	// nil-grace call in flight is not cancelled.
+	DevGC: {
+		append(running("a"), op(skp(), orphanKept("a")), do(beginTerminating("a", 1, 0))),
+		{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)), do(terminalEnd("a")),
+			do(kill(pod("a", 1), 0, 50, true)), do(beginTerminating("a", 1, 50))},
+		{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)), do(terminalEnd("a")),
+			do(beginTerminating("a", 1, 0)), do(upd(Update, deleting(pod("a", 2), 0))),
+			op(q(IsPodTerminationRequested, "a"), yes)},
+	},
+}
+
+// TestEachDeviationIsExactlyItsPath: for every switch, its history is
+// rejected by the specification, accepted with exactly that switch, and
+// rejected with every other switch on (a dropped deviation: no other
+// deviation, nor all of them together, stands in for it).
+func TestEachDeviationIsExactlyItsPath(t *testing.T) {
+	for dev := Deviations(1); dev < devEnd; dev <<= 1 {
+		histories, ok := deviationHistories[dev]
+		if !ok {
+			t.Errorf("%s: no history", dev)
+			continue
+		}
+		for i, ops := range histories {
+			if err := runWith(0, ops); err == nil {
+				t.Errorf("%s #%d: the specification accepts its history", dev, i)
+			}
+			if err := runWith(dev, ops); err != nil {
+				t.Errorf("%s #%d: the model with %s rejects its history: %v", dev, i, dev, err)
+			}
+			if err := runWith(AllDeviations&^dev, ops); err == nil {
+				t.Errorf("%s #%d: the model with every other deviation (%s) accepts its history", dev, i, AllDeviations&^dev)
+			}
+		}
+	}
+}
+
+// TestDeviationsDoNotSwallowNewBugs: histories of bugs that look like
+// known deviations but are not (docs/upstream-findings.md, "Negative
+// tests") are rejected with every switch on.
+func TestDeviationsDoNotSwallowNewBugs(t *testing.T) {
+	bugs := map[string][]Op{
+		// The decoy channel: a kill of a running pod whose completion is
+		// never closed on the normal termination path (G1 and G2 cover only
+		// finished pods and unstarted cleanups).
+		"decoy completion": append(running("a"), do(kill(pod("a", 1), 1, 0, false)),
+			do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, OK)),
+			op(q(IsPodKnownTerminated, "a"), yes)),
+		// A lost kill: the pod workers never saw it.
+		"lost kill": append(running("a"), do(upd(Kill, pod("a", 1))),
+			op(q(IsPodTerminationRequested, "a"), no)),
+		// A lying syncer: SyncTerminatingPod failed, the workers act as if
+		// it succeeded.
+		"lying syncer": append(running("a"), do(upd(Kill, pod("a", 1))),
+			do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, Failed)),
+			op(q(IsPodKnownTerminated, "a"), yes)),
+		// A nil grace on a kill that went through UpdatePod's terminating
+		// branch (GC covers only worker-driven replays).
+		"nil grace on a kill": append(running("a"), do(upd(Kill, pod("a", 1))),
+			do(beginTerminating("a", 1, 0))),
+		// A larger grace without a force delete (GA needs deletion grace 0).
+		"grace lengthened": append(running("a"), do(kill(pod("a", 1), 0, 5, true)),
+			do(beginTerminating("a", 1, 5)), do(kill(pod("a", 1), 0, 20, true)),
+			do(CancelFired{UID: "a"})),
+	}
+	for name, ops := range bugs {
+		if err := runWith(AllDeviations, ops); err == nil {
+			t.Errorf("%s: accepted with every deviation switched on", name)
+		}
+	}
+}
+
+func TestDeviationNames(t *testing.T) {
+	for dev := Deviations(1); dev < devEnd; dev <<= 1 {
+		got, err := ParseDeviations(dev.String())
+		if err != nil || got != dev {
+			t.Errorf("%s: parsed back as %s, %v", dev, got, err)
+		}
+	}
+	if got, err := ParseDeviations((DevG1 | DevGC).String()); err != nil || got != DevG1|DevGC {
+		t.Errorf("G1+GC: %s, %v", got, err)
+	}
+	for _, bad := range []string{"GB", "G5", "G1+"} {
+		if _, err := ParseDeviations(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if Deviations(0).String() != "none" {
+		t.Errorf("no deviation renders as %q", Deviations(0))
+	}
+}

@@ -1,0 +1,202 @@
+package realkubelet
+
+import (
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// How a finding is explained (docs/upstream-findings.md, "How every
+// finding is classified").
+//
+// Each known upstream deviation is stated exactly once, either as a rule of
+// the reference model that a switch turns back into upstream's
+// (model.Deviations: G1, G2, G3, G4, GA, GC; M1 is GC's, see classSwitch)
+// or, where the model has no
+// such rule, as an exact predicate over the operation that deviates, here
+// (GB, GD, GE). A direct check names a class only when the deviation's
+// exact clause holds for the pod, path and operation it saw (the classify
+// functions below and in checks.go); otherwise its finding is unexplained.
+// A run is explained only if every direct finding names a class of the
+// catalogue AND the whole history is accepted by the model with exactly
+// the switches those classes name (explainHistory). A new bug therefore
+// cannot hide behind a known deviation: it must both satisfy that
+// deviation's clause and produce a history that the model with that
+// deviation accepts.
+
+// KnownDeviations is the catalogue an explanation may use: every known
+// upstream deviation of v1.36.3 and the documented model difference M1.
+var KnownDeviations = []string{"G1", "G2", "G3", "G4", "GA", "GB", "GC", "GD", "GE", "M1"}
+
+// evidence is what the exact predicates need beyond the checks' own state,
+// kept per UID by the driver as it steps.
+type evidence struct {
+	// startedInc: a SyncPod or SyncTerminatingPod began for the UID since
+	// its last incarnation ended (the worker started the pod).
+	startedInc map[types.UID]bool
+	// runtimeKillStep is the step of the UID's latest runtime-only kill.
+	runtimeKillStep map[types.UID]int
+	// zeroDeletionOffers are the kill overrides (clamped to ≥1) offered by
+	// updates whose pod had DeletionGracePeriodSeconds=0, in the current
+	// incarnation: the only offers upstream compares with 0 (GA).
+	zeroDeletionOffers map[types.UID][]int64
+	// droppedRetry: a work-queue retry of the UID came due while it was out
+	// of config, after its latest callback failed (GD).
+	droppedRetry map[types.UID]bool
+	// ghostFrom is the step at which a worker goroutine of an earlier
+	// incarnation first began a callback of the UID's current record (GE).
+	ghostFrom map[types.UID]int
+}
+
+func newEvidence() evidence {
+	return evidence{startedInc: map[types.UID]bool{}, runtimeKillStep: map[types.UID]int{},
+		zeroDeletionOffers: map[types.UID][]int64{}, droppedRetry: map[types.UID]bool{}, ghostFrom: map[types.UID]int{}}
+}
+
+// incarnationOver forgets what the predicates keep per incarnation.
+func (e *evidence) incarnationOver(uid types.UID) {
+	delete(e.startedInc, uid)
+	delete(e.zeroDeletionOffers, uid)
+	delete(e.runtimeKillStep, uid)
+}
+
+// classOverlap is S1: GE iff one of the two callbacks in flight at once was
+// begun by a worker goroutine of an earlier incarnation that read a
+// buffered signal late (the driver moved a signal of an older pipe of the
+// UID in that callback's step, wakes.go).
+func classOverlap(o overlap) string {
+	if o.first.ghost || o.second.ghost {
+		return "GE"
+	}
+	return ""
+}
+
+// classRuntimeLeft is S7 (CouldHaveRunningContainers=false while the fake
+// runtime may run containers of the UID): GB iff the pod is static, the
+// runtime reported it (a runtime-only kill), the worker never started it
+// in this incarnation, and it is finished: cleanupUnstartedPod finished a
+// pod the runtime still runs.
+func (d *Driver) classRuntimeLeft(uid types.UID, a answers) string {
+	p := d.pods[uid]
+	if p != nil && p.action.Static && d.ev.runtimeKillStep[uid] > 0 && !d.ev.startedInc[uid] && a[qBeFinished] {
+		return "GB"
+	}
+	return ""
+}
+
+// cleanedUpUnstarted are the answers cleanupUnstartedPod leaves with DevG3
+// (ContentBeRemoved aside): terminated, finished, termination requested,
+// never acknowledged.
+var cleanedUpUnstarted = answers{qKnownTerminated: true, qBeFinished: true, qTermRequested: true, qRuntimeBeRemoved: true}
+
+// classLattice is the S9 rule "KnownTerminated ⇒ ContainersBeTerminating":
+// G3 iff the answers are exactly those of an unstarted cleanup.
+func classLattice(a answers) string {
+	b := a
+	b[qContentBeRemoved] = false
+	if b == cleanedUpUnstarted {
+		return "G3"
+	}
+	return ""
+}
+
+// classOpenCompletion is S14 strict (a completion open while
+// CouldHaveRunningContainers is false): G1 iff the kill reached a pod
+// already finished (UpdatePod's early return); G2 iff no SyncTerminatingPod
+// of the UID succeeded since the kill (completeTerminating closes every
+// waiting channel) and either the worker never started the pod (unstarted
+// cleanup or purge) or a SyncTerminatingRuntimePod succeeded since the kill
+// (completeTerminatingRuntimePod).
+func (d *Driver) classOpenCompletion(c *completion) string {
+	switch {
+	case c.finishedBefore:
+		return "G1"
+	case !c.terminatedAfter && (!d.ev.startedInc[c.uid] || c.runtimeAfter):
+		return "G2"
+	}
+	return ""
+}
+
+// classUncancelled is S3's cancellation clause (a SyncPod in flight with a
+// live context while termination is requested): G4 iff the step was
+// housekeeping (SyncKnownPods), the pod is not in config (an orphan it
+// drives), and the call was already in flight before the step (so
+// termination was requested by this step: the check runs every step).
+func (d *Driver) classUncancelled(c *Call, last Move) string {
+	p := d.pods[c.UID]
+	if last.Kind == MoveAction && last.Action.Kind == plan.SyncKnown && p != nil && !p.inConfig && c.beganStep < d.Step {
+		return "G4"
+	}
+	return ""
+}
+
+// classLengthened is S11 for a SyncTerminatingPod grace g above one offered
+// before (or above its previous grace): GA iff an update of the incarnation
+// whose pod had DeletionGracePeriodSeconds=0 offered an override of at
+// least g (upstream compares the override with that 0 and takes it; later
+// updates only lower it from there, and the model with DevGA checks the
+// exact value).
+func (d *Driver) classLengthened(uid types.UID, g int64) string {
+	if slices.ContainsFunc(d.ev.zeroDeletionOffers[uid], func(o int64) bool { return o >= g }) {
+		return "GA"
+	}
+	return ""
+}
+
+// classNaturalGrace is S11 for a first SyncTerminatingPod grace g above the
+// spec grace after natural completion: M1 iff g is the least grace offered
+// since (the override became the first grace, completeSync having recorded
+// none).
+func (d *Driver) classNaturalGrace(uid types.UID, g int64) string {
+	if least, ok := d.leastOffered[uid]; ok && least == g {
+		return "M1"
+	}
+	return ""
+}
+
+// classStuck is L1/L2 for a pod that never terminated or finished: GD iff
+// its latest callback failed, a work-queue retry of it came due while it
+// was out of config (getPodsToSync dropped it), it came back to config with
+// a create that UpdatePod dropped as a restart, and it is in config now
+// (SyncKnownPods keeps it without a replay: nothing re-drives it).
+func (d *Driver) classStuck(uid types.UID) string {
+	if p := d.pods[uid]; p != nil && p.inConfig && d.restartPending[uid] && d.lastFailed[uid] && d.ev.droppedRetry[uid] {
+		return "GD"
+	}
+	return ""
+}
+
+// applyCatalogue clears the class of every finding whose deviation is not
+// in the catalogue (tests drop one to show its findings turn unexplained),
+// and returns the model switches the remaining classes name.
+func applyCatalogue(findings []Finding, catalogue []string) model.Deviations {
+	var dev model.Deviations
+	for i := range findings {
+		f := &findings[i]
+		if f.Class == "" {
+			continue
+		}
+		if !slices.Contains(catalogue, f.Class) {
+			f.Message += fmt.Sprintf(" [%s is not in the catalogue of known deviations]", f.Class)
+			f.Class = ""
+			continue
+		}
+		dev |= classSwitch(f.Class)
+	}
+	return dev
+}
+
+// classSwitch is the model switch a class names: its own for G1–G4, GA and
+// GC; GC's for M1 (the visible consequence of completeSync recording no
+// grace, model.DevGC); none for GB, GD and GE (exact predicates only).
+func classSwitch(class string) model.Deviations {
+	if class == "M1" {
+		return model.DevGC
+	}
+	x, _ := model.DeviationNamed(class)
+	return x
+}

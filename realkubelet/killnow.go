@@ -1,0 +1,115 @@
+package realkubelet
+
+import (
+	"context"
+	"fmt"
+	_ "unsafe" // for go:linkname
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/kubelet"
+	"k8s.io/kubernetes/pkg/kubelet/eviction"
+
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// killPodNow is pkg/kubelet.killPodNow, pulled by name like newPodWorkers
+// (adapter.go) and guarded the same way (TestLinknameSignature): the real
+// KillPodFunc the eviction and shutdown managers get, which computes its
+// timeout (max(10 s, 1.5 × grace)), sends the kill with a completion
+// channel of its own and waits for it or the timeout on the bubble's
+// clock.
+//
+//go:linkname killPodNow k8s.io/kubernetes/pkg/kubelet.killPodNow
+func killPodNow(ctx context.Context, podWorkers kubelet.PodWorkers, recorder record.EventRecorder) eviction.KillPodFunc
+
+// killNowWait is one killPodNow call in flight: its goroutine, blocked in
+// killPodNow's wait, sends the function's result on result (buffered).
+type killNowWait struct {
+	c      *completion
+	callID int
+	result chan error
+	done   bool
+}
+
+// killRequest is killPodNow's UpdatePod, handed to the driver.
+type killRequest struct {
+	opts kubelet.UpdatePodOptions
+	sent chan struct{} // closed once the driver performed it
+}
+
+// killNowWorkers are the pod workers as killPodNow sees them: its one
+// UpdatePod is handed to the driver, which records and performs it (so the
+// kill takes effect at a driver step, as every other client call), and
+// returns once the driver did.
+type killNowWorkers struct {
+	kubelet.PodWorkers
+	requests chan killRequest
+}
+
+func (w killNowWorkers) UpdatePod(_ context.Context, o kubelet.UpdatePodOptions) {
+	r := killRequest{opts: o, sent: make(chan struct{})}
+	w.requests <- r
+	<-r.sent
+}
+
+// killNow runs the real killPodNow for a (the eviction manager's or the
+// shutdown manager's call) in a goroutine of its own and performs the kill
+// it sends. killPodNow's completion channel is send-only for the pod
+// workers' sake, so the driver cannot watch it: the kill goes to the pod
+// workers with the driver's channel c.ch instead, and a relay closes
+// killPodNow's channel when c.ch closes (in the same step: synctest.Wait
+// waits for the relay and for killPodNow's return).
+func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
+	requests := make(chan killRequest)
+	fn := killPodNow(d.ctx, killNowWorkers{PodWorkers: d.pw, requests: requests}, &record.FakeRecorder{})
+	k := &killNowWait{c: c, result: make(chan error, 1)}
+	var override *int64
+	if a.Grace >= 0 {
+		g := a.Grace
+		override = &g
+	}
+	pod := d.podOf(a.UID)
+	go func() { k.result <- fn(pod, a.Evict, override, func(*v1.PodStatus) {}) }()
+	r := <-requests
+	theirs := r.opts.KillPodOptions.CompletedCh
+	r.opts.KillPodOptions.CompletedCh = c.ch
+	if decoy {
+		r.opts.KillPodOptions.CompletedCh = make(chan struct{})
+	}
+	r.opts.KillPodOptions.PodStatusFunc = nil // the status manager is not driven
+	d.updatePod(r.opts, c.id, "driver")
+	go relay(c.ch, theirs, d.stop)
+	close(r.sent)
+	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
+	d.killNows = append(d.killNows, k)
+}
+
+// relay closes theirs once ours is closed, or gives up when stop closes
+// (the run is over and ours never closed).
+func relay(ours <-chan struct{}, theirs chan<- struct{}, stop <-chan struct{}) {
+	select {
+	case <-ours:
+		close(theirs)
+	case <-stop:
+	}
+}
+
+// pollKillNows ends the killPodNow calls that returned: nil (the
+// completion fired) is Answer(true), its timeout error Answer(false).
+func (d *Driver) pollKillNows() {
+	for _, k := range d.killNows {
+		if k.done {
+			continue
+		}
+		select {
+		case err := <-k.result:
+			k.done = true
+			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(err == nil))
+		default:
+		}
+	}
+}
+
+func killNowGoroutine(k *killNowWait) string { return fmt.Sprintf("killpodnow/%d", k.c.id) }

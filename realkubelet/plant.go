@@ -1,0 +1,42 @@
+package realkubelet
+
+import (
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+
+	"k8s.io/kubernetes/pkg/kubelet"
+)
+
+// plantedBug is a bug planted in the driver, for the negative tests of the
+// explanations (explain_test.go): each makes the driver's record of what
+// happened differ from what the real pod workers were told or did, in a
+// way that resembles a known deviation without being one. The zero value
+// plants nothing; only tests set it.
+type plantedBug uint8
+
+const (
+	// plantDecoyCompletion: the first kill of a running pod hands the pod
+	// workers a decoy completion channel, so the recorded one is never
+	// closed on the normal termination path.
+	plantDecoyCompletion plantedBug = iota + 1
+	// plantLostKill: the first kill is recorded but never reaches the pod
+	// workers.
+	plantLostKill
+	// plantLyingSyncer: the first SyncTerminatingPod that the driver
+	// releases with success returns an error to the pod workers.
+	plantLyingSyncer
+)
+
+// plantFires reports whether bug b is planted, has not fired yet, and
+// applies to the update o: a kill of a running pod (known, its containers
+// may run, termination not requested). It marks the bug fired.
+func (d *Driver) plantFires(b plantedBug, o kubelet.UpdatePodOptions) bool {
+	if d.opts.plant != b || d.planted || o.Pod == nil || o.UpdateType != kubetypes.SyncPodKill {
+		return false
+	}
+	uid := o.Pod.UID
+	if !d.running[uid] || d.pw.IsPodTerminationRequested(uid) || !d.pw.CouldHaveRunningContainers(uid) {
+		return false
+	}
+	d.planted = true
+	return true
+}
