@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep
+.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep mutation
 
 all: lint test
 
@@ -74,3 +74,14 @@ SEEDS ?= 800
 real-sweep:
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS)
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold
+
+## mutation: the mutation score of workers/ and of the simulated kubelet's
+## actors (world/), internal invariants off (docs/mutation.md). Prints the
+## score by package and operator and the survivors; writes
+## $(MUTATION_OUT)/mutation.{json,txt} and hard-mutants.txt. Not part of CI.
+## MUTATION_FLAGS e.g. "-sample 100 -seed 1" (a seeded sample per package),
+## "-deep 600" (seeds-to-detection of the survivors), "-only workers/loop.go".
+MUTATION_OUT ?= out
+MUTATION_FLAGS ?=
+mutation:
+	$(GO) run ./internal/mutation/mutate -out $(MUTATION_OUT) $(MUTATION_FLAGS)

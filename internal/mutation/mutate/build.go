@@ -1,0 +1,200 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/podsim/podsim/internal/mutation"
+)
+
+// entry is a mutant with its number in the schema build.
+type entry struct {
+	ID      int
+	Package string
+	mutation.Mutant
+}
+
+// findAll lists the mutants of scope, numbered from 0 in package, file and
+// source order.
+func findAll(root string) ([]entry, error) {
+	var out []entry
+	pkgs := make([]string, 0, len(scope))
+	for p := range scope {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, p := range pkgs {
+		files := slices.Clone(scope[p])
+		sort.Strings(files)
+		for _, f := range files {
+			rel := p + "/" + f
+			src, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				return nil, err
+			}
+			ms, err := mutation.Find(rel, src)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range ms {
+				out = append(out, entry{ID: len(out), Package: p, Mutant: m})
+			}
+		}
+	}
+	return out, nil
+}
+
+// choose applies --only, --ids and --sample: a sample takes up to --sample
+// mutants of each package, drawn by a PCG stream seeded with --seed, and
+// keeps them in ID order.
+func choose(all []entry, o options) ([]entry, error) {
+	var want map[int]bool
+	if o.ids != "" {
+		b, err := os.ReadFile(o.ids)
+		if err != nil {
+			return nil, err
+		}
+		want = map[int]bool{}
+		for _, f := range strings.Fields(string(b)) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return nil, fmt.Errorf("--ids %s: %q is not a mutant number", o.ids, f)
+			}
+			want[n] = true
+		}
+	}
+	var pool []entry
+	for _, e := range all {
+		if (o.only == "" || strings.Contains(e.Mutant.ID(), o.only)) && (want == nil || want[e.ID]) {
+			pool = append(pool, e)
+		}
+	}
+	if o.sample <= 0 {
+		return pool, nil
+	}
+	r := rand.New(rand.NewPCG(o.seed, 0x6d7574))
+	byPkg := map[string][]entry{}
+	var pkgs []string
+	for _, e := range pool {
+		if byPkg[e.Package] == nil {
+			pkgs = append(pkgs, e.Package)
+		}
+		byPkg[e.Package] = append(byPkg[e.Package], e)
+	}
+	var out []entry
+	for _, p := range pkgs {
+		es := byPkg[p]
+		r.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+		out = append(out, es[:min(o.sample, len(es))]...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// build is the schema binary of the sweep.
+type build struct {
+	bin     string
+	dropped map[int]string // mutants the schema could not hold, and the compiler's word
+	// unreached are the coverage marks the unmutated sweep leaves at zero.
+	unreached []string
+}
+
+// buildSchema writes every file of scope with its mutants guarded, builds
+// the sweep over them (go build -overlay: the work tree is never touched)
+// and, when the compiler refuses a guard (a mutant that does not type
+// check, e.g. an operand swap of two untyped constants), drops the mutants
+// on the lines it names and tries again.
+func buildSchema(root, dir string, all []entry) (*build, error) {
+	b := &build{bin: filepath.Join(dir, "sweep"), dropped: map[int]string{}}
+	for round := 0; round < 20; round++ {
+		overlay, err := writeSchemas(root, dir, all, b.dropped)
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.Command("go", "build", "-overlay", overlay, "-o", b.bin, "./internal/mutation/sweep")
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			return b, nil
+		}
+		if n := dropAt(string(out), all, b.dropped); n == 0 {
+			return nil, fmt.Errorf("schema build failed and named no mutant:\n%s", out)
+		}
+	}
+	return nil, fmt.Errorf("schema build: too many rounds")
+}
+
+func writeSchemas(root, dir string, all []entry, dropped map[int]string) (string, error) {
+	byFile := map[string][]entry{}
+	var files []string
+	for _, e := range all {
+		if _, gone := dropped[e.ID]; gone {
+			continue
+		}
+		if byFile[e.File] == nil {
+			files = append(files, e.File)
+		}
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	replace := map[string]string{}
+	for _, f := range files {
+		abs, err := filepath.Abs(filepath.Join(root, f))
+		if err != nil {
+			return "", err
+		}
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return "", err
+		}
+		var ms []mutation.Mutant
+		var ids []int
+		for _, e := range byFile[f] {
+			ms, ids = append(ms, e.Mutant), append(ids, e.ID)
+		}
+		schema, err := mutation.Schema(src, ms, ids)
+		if err != nil {
+			return "", err
+		}
+		to := filepath.Join(dir, strings.ReplaceAll(f, "/", "_"))
+		if err := os.WriteFile(to, schema, 0o644); err != nil {
+			return "", err
+		}
+		replace[abs] = to
+	}
+	js, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	return overlay, os.WriteFile(overlay, js, 0o644)
+}
+
+var compileError = regexp.MustCompile(`(?m)^(?:\./)?([\w./-]+\.go):(\d+):\d+: (.*)$`)
+
+// dropAt drops the live mutants whose range covers a line the compiler
+// complains about; it returns how many it dropped.
+func dropAt(out string, all []entry, dropped map[int]string) int {
+	n := 0
+	for _, m := range compileError.FindAllStringSubmatch(out, -1) {
+		line, _ := strconv.Atoi(m[2])
+		for _, e := range all {
+			if _, gone := dropped[e.ID]; gone || !strings.HasSuffix(m[1], strings.ReplaceAll(e.File, "/", "_")) {
+				continue
+			}
+			if e.Line <= line && line <= e.Line+strings.Count(e.Old, "\n") {
+				dropped[e.ID] = m[3]
+				n++
+			}
+		}
+	}
+	return n
+}

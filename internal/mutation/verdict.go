@@ -1,0 +1,21 @@
+package mutation
+
+// Verdict is the focused sweep's one line of output for one mutant
+// (internal/mutation/sweep writes it, internal/mutation/mutate reads it).
+type Verdict struct {
+	Killed   bool   `json:"killed"`
+	Strategy string `json:"strategy,omitempty"`
+	Family   string `json:"family,omitempty"`
+	Seed     uint64 `json:"seed"`
+	// SeedsPerFamily is, for a catch under the random walk, the seeds per
+	// family the default sweep runs until it catches the mutant (Seed+1).
+	SeedsPerFamily uint64 `json:"seeds_per_family,omitempty"`
+	Reason         string `json:"reason,omitempty"`
+	Runs           int    `json:"runs"` // seeds run, all families and strategies
+	// Digest is the SHA-256 of every run's trace digest, in run order: two
+	// builds that behave alike give the same digest.
+	Digest string `json:"digest"`
+	// Unreached lists, as family/mark, the declared coverage marks no seed
+	// of the family reached (only when nothing was caught).
+	Unreached []string `json:"unreached,omitempty"`
+}
