@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep mutation
+.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep mutation guided-measure
 
 all: lint test
 
@@ -52,6 +52,12 @@ baseline:
 		$(GO) test -run TestBaselineSideBySide -count=1 -timeout 0 ./baseline
 	PODSIM_BASELINE=$(BASELINE_BUDGET) PODSIM_BASELINE_SIDE=real PODSIM_BASELINE_FILE=$(BASELINE_FILE) \
 		$(GO) test -race -run TestBaselineSideBySide -count=1 -v -timeout 0 ./baseline
+
+## guided-measure: the strategies side by side (docs/guided.md): per mutant, failing runs and
+## seeds to detection under random, pct and guided; per family, distinct coverage tuples at
+## 100 and 1,000 runs. Not part of CI (about 30 min on an idle 2-core machine).
+guided-measure:
+	PODSIM_GUIDED_MEASURE=1 $(GO) test -count=1 -v -timeout 0 -run 'TestMeasureDetection|TestMeasureCoverage' ./guided
 
 ## cover: statement coverage per package.
 cover:

@@ -70,6 +70,31 @@ func RecordSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOpt
 	return c, r
 }
 
+// ReplayCase is RunCase that also returns the trace, the timeline and the
+// plan.
+func ReplayCase(c Case, strategy sim.Strategy, opts CheckOptions) Replayed {
+	r, w := runCaseWorld(c, strategy, opts)
+	return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}
+}
+
+// RecordStreams generates f's plan from st.Plan and runs it over
+// st.Schedule and st.Faults, all three recorded: the run as a Case and the
+// plan stream's draws (trailing zeros dropped), with its result. Replaying
+// the three lists gives the same run.
+// The fourth result is the canonical trace of a failing run ("" if it
+// passed), as RunSeedTrace gives it.
+func RecordStreams(f plan.Family, st plan.Streams, strategy sim.Strategy, opts CheckOptions) (Case, []int, Result, string) {
+	rp := sim.NewRecorder(st.Plan)
+	p := f.Generate(rp)
+	c, r, w := runRecordingWorld(Case{Plan: p}, st.Schedule, st.Faults, strategy, opts)
+	r.Family = f.Name
+	trace := ""
+	if r.Failed() {
+		trace = w.S.Trace()
+	}
+	return c, trimZeros(rp.Choices()), r, trace
+}
+
 // RunCase runs c with every oracle, and the extra ones (tests plant
 // failures with them); Result.Seed is 0.
 func RunCase(c Case, strategy sim.Strategy, opts CheckOptions, extra ...oracle.Oracle) Result {
@@ -94,13 +119,19 @@ func runCaseWorld(c Case, strategy sim.Strategy, opts CheckOptions, extra ...ora
 // and trailing zeros go (a replay answers 0 past the end anyway). So the
 // returned Case is the same run as the input, written as small as it can be.
 func runRecording(c Case, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions, extra ...oracle.Oracle) (Case, Result) {
+	out, r, _ := runRecordingWorld(c, schedule, faults, strategy, opts, extra...)
+	return out, r
+}
+
+func runRecordingWorld(c Case, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
+	extra ...oracle.Oracle) (Case, Result, *world.World) {
 	rs, rf := sim.NewRecorder(schedule), &drawRecorder{src: faults}
 	w := world.NewWorld(c.Plan, rs, rf, strategy)
 	rf.s = w.S
 	r := judgeWith(w, opts, extra)
 	out := Case{Plan: c.Plan, Schedule: trimZeros(rs.Choices()), Faults: trimZeros(rf.choices)}
 	out.faultBy = rf.by[:len(out.Faults)]
-	return out, r
+	return out, r, w
 }
 
 // drawRecorder records a Source's draws and the goroutine that made each.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -27,6 +28,13 @@ type Result struct {
 	Elapsed        time.Duration
 	TraceSHA       string
 	Marks          []string // coverage marks reached, sorted
+	// Coverage is the abstract states and transitions the run passed
+	// through (package oracle/coverage).
+	Coverage coverage.Coverage
+	// Input, for a run not made from a seed (the guided strategy's), is
+	// the token of its choice streams that replays it (guided.ParseToken);
+	// "" for a seed's run.
+	Input string
 }
 
 // Failed reports whether the seed failed any check.
@@ -89,7 +97,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		kube = kubelet.New()
 	}
 	marks := history.NewMarker()
+	cov := coverage.New()
 	w.Observe(func(ev history.Event) {
+		cov.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -102,7 +112,8 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	err := w.Run()
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
+		Coverage: cov.Coverage()}
 	r.Violations = w.Violations
 	if kube != nil {
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))

@@ -91,7 +91,7 @@ func (j *junitWriter) add(r run.Result, strategy string, took time.Duration) {
 	c := junitCase{Name: fmt.Sprintf("seed %d", r.Seed), Classname: "podsim." + r.Family, Time: seconds(took)}
 	if r.Failed() {
 		msg := failureMessage(r)
-		c.Failure = &junitFailure{Message: msg, Body: msg + "\nreproduce: " + reproduce(r.Family, r.Seed, strategy, r.Mutant) + observableArg(r.ObservableOnly)}
+		c.Failure = &junitFailure{Message: msg, Body: msg + "\nreproduce: " + reproduceResult(r, strategy) + observableArg(r.ObservableOnly)}
 		s.failures++
 	}
 	s.tests++

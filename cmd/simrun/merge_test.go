@@ -5,7 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -29,7 +29,7 @@ func TestMergeOfShardsIsTheWholeRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge: exit %d\n%s%s", code, out, errOut)
 	}
-	if want, got := readResults(t, whole), readResults(t, merged); !slices.Equal(got, want) {
+	if want, got := readResults(t, whole), readResults(t, merged); !reflect.DeepEqual(got, want) {
 		t.Fatalf("merged results differ from the whole run")
 	}
 	if !strings.Contains(out, fmt.Sprintf("%d results from 3 files, 0 failed", 40*len(plan.Families()))) {

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
 )
@@ -84,8 +86,10 @@ func strategyNamed(name string, depth int) (sim.Strategy, error) {
 			return nil, usagef("--pct-depth %d: want 1 to %d", depth, maxPCTDepth)
 		}
 		return sim.PCT{Depth: depth, Steps: pctSteps}, nil
+	case "guided":
+		return guided.Strategy, nil
 	}
-	return nil, usagef("unknown strategy %q: want random or pct", name)
+	return nil, usagef("unknown strategy %q: want random, pct or guided", name)
 }
 
 // pctSteps is PCT's k: scenario runs take a few hundred to a few thousand
@@ -152,6 +156,15 @@ func strategyArg(name string, depth int) string {
 
 // defaultPCTDepth is --pct-depth's default.
 const defaultPCTDepth = 3
+
+// reproduceResult is the command that replays r: by its input for a
+// guided run, else by its seed.
+func reproduceResult(r run.Result, strategy string) string {
+	if r.Input != "" {
+		return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", r.Family, r.Input) + mutantArg(r.Mutant)
+	}
+	return reproduce(r.Family, r.Seed, strategy, r.Mutant)
+}
 
 // reproduce is the command that replays one seed, with its mutant if any;
 // strategy is strategyArg's.

@@ -13,6 +13,7 @@ import (
 
 type replayFlags struct {
 	scenario, seed, strategy, tracePath, timelinePath, outDir, expectPath, mutant string
+	input                                                                         string
 	depth                                                                         int
 	reportPath                                                                    string
 	observableOnly                                                                bool
@@ -42,6 +43,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "seed to replay")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.StringVar(&f.input, "input", "", "replay a guided run by its input (the g1:… token run --strategy guided prints) instead of a seed")
 	fl.IntVar(&f.depth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
@@ -54,8 +56,11 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 }
 
 func runReplay(f replayFlags, stdout io.Writer) error {
+	if f.input != "" {
+		return runReplayInput(f, stdout)
+	}
 	if f.scenario == "" || f.seed == "" {
-		return usagef("replay needs --scenario and --seed")
+		return usagef("replay needs --scenario and --seed (or --input)")
 	}
 	fams, err := familiesNamed(f.scenario)
 	if err != nil || len(fams) != 1 {
@@ -65,26 +70,55 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.strategy == "guided" {
+		return usagef("--strategy guided replays a run by its --input, not by --seed")
+	}
 	st, err := strategyNamed(f.strategy, f.depth)
 	if err != nil {
 		return err
 	}
-	if err := validMutant(f.mutant); err != nil {
-		return err
-	}
-	if err := f.checkOutputs(); err != nil {
-		return err
-	}
-	expected, err := readExpectedTrace(f.expectPath)
+	expected, err := f.prepare()
 	if err != nil {
 		return err
 	}
 	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly)
 	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
 		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly})
+	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+		return err
+	}
+	if err := replayReport(f, fams[0], s, st, rp.Failed(), stdout); err != nil {
+		return err
+	}
+	return f.replayVerdict(rp, expected, stdout)
+}
+
+// prepare checks --mutant and the output paths and reads --expect's trace,
+// before the run.
+func (f replayFlags) prepare() ([]string, error) {
+	if err := validMutant(f.mutant); err != nil {
+		return nil, err
+	}
+	if err := f.checkOutputs(); err != nil {
+		return nil, err
+	}
+	return readExpectedTrace(f.expectPath)
+}
+
+// oneFamily resolves the --scenario of a command that runs one family.
+func oneFamily(command, scenario string) (plan.Family, error) {
+	fams, err := familiesNamed(scenario)
+	if err != nil || len(fams) != 1 {
+		return plan.Family{}, usagef("%s needs one scenario, got %q", command, scenario)
+	}
+	return fams[0], nil
+}
+
+// printReplay writes the replay's files and prints its verdict and hash.
+func (f replayFlags) printReplay(rp run.Replayed, expected []string, reproduceCmd string, stdout io.Writer) error {
 	r := rp.Result
 	got := traceLines(rp.Trace)
-	d, diverged := firstDivergence(expected, got)
+	d, _ := firstDivergence(expected, got)
 	if expected != nil && d.want == "" && d.line == len(expected)+1 {
 		return usagef("%s: truncated trace file: it matches the replay's first %d records of %d, then ends",
 			f.expectPath, len(expected), len(got))
@@ -96,9 +130,14 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	for _, v := range r.Violations {
 		fmt.Fprintf(stdout, "  %s\n", v)
 	}
-	if err := replayReport(f, fams[0], s, st, r.Failed(), stdout); err != nil {
-		return err
-	}
+	return nil
+}
+
+// replayVerdict compares the replay with --expect's trace and returns the
+// exit: diverged, failed or passed.
+func (f replayFlags) replayVerdict(rp run.Replayed, expected []string, stdout io.Writer) error {
+	r := rp.Result
+	d, diverged := firstDivergence(expected, traceLines(rp.Trace))
 	switch {
 	case expected == nil:
 	case diverged:
@@ -178,7 +217,7 @@ func newListCmd(stdout io.Writer) *cobra.Command {
 			for _, f := range plan.Families() {
 				fmt.Fprintf(stdout, "  %s\n      marks (minimum %d seeds): %s\n", f.Name, f.MinimumSeeds(), strings.Join(f.Marks, ", "))
 			}
-			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)")
+			fmt.Fprintln(stdout, "strategies:\n  random\n  pct (--pct-depth d)\n  guided (run only: a coverage-guided corpus loop, --corpus DIR; replay --input)")
 			printMutants(stdout)
 			return nil
 		},

@@ -23,7 +23,7 @@ type rerunFunc func(r run.Result, o run.CheckOptions) run.Replayed
 func recheck(r run.Result, trace string, rerun rerunFunc, opts run.CheckOptions, f runFlags) []string {
 	var notes []string
 	o := opts
-	o.Reproduce = reproduce(r.Family, r.Seed, strategyArg(f.strategy, f.pctDepth), r.Mutant) + observableArg(r.ObservableOnly)
+	o.Reproduce = reproduceResult(r, strategyArg(f.strategy, f.pctDepth)) + observableArg(r.ObservableOnly)
 	if f.outDir != "" {
 		o.ArtifactDir = seedArtifactDir(f.outDir, r.Family, r.Seed)
 	}

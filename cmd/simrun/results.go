@@ -36,6 +36,13 @@ type jsonResult struct {
 	TraceSHA256 string `json:"trace_sha256"`
 	Steps       int64  `json:"steps"`
 	VirtualTime string `json:"virtual_time"`
+	// Input is the token that replays a guided run (replay --input).
+	Input string `json:"input,omitempty"`
+	// Tuples and Transitions are the abstract states the run passed
+	// through and the steps between them (indices into Tuples), see
+	// package oracle/coverage.
+	Tuples      []string `json:"tuples,omitempty"`
+	Transitions [][2]int `json:"transitions,omitempty"`
 }
 
 // runRecord opens a segment: who wrote it, how, and when it began.
@@ -62,7 +69,8 @@ type endRecord struct {
 // toJSON is the per-seed line of a result.
 func toJSON(r run.Result, strategy string) jsonResult {
 	j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Mutant: r.Mutant, Verdict: "pass",
-		TraceSHA256: r.TraceSHA, Steps: r.Steps, VirtualTime: r.Elapsed.String()}
+		TraceSHA256: r.TraceSHA, Steps: r.Steps, VirtualTime: r.Elapsed.String(),
+		Input: r.Input, Tuples: r.Coverage.Tuples, Transitions: r.Coverage.Transitions}
 	if r.Failed() {
 		j.Verdict, j.Message = "fail", failureMessage(r)
 		j.FailureKind = "scheduler"

@@ -14,7 +14,7 @@ import (
 
 type runFlags struct {
 	scenario, strategy, seed, shard, jsonPath, outDir, junitPath string
-	mutant                                                       string
+	mutant, corpus                                               string
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
@@ -55,7 +55,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family, 1 to 100,000,000")
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
-	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct or guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family)")
+	fl.StringVar(&f.corpus, "corpus", "", "guided only: resume each family's corpus from DIR/<scenario>.corpus and save it there at the end")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
@@ -86,6 +87,9 @@ func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) 
 	}
 	strategy, err := strategyNamed(f.strategy, f.pctDepth)
 	if err != nil {
+		return nil, sweepPlan{}, err
+	}
+	if err := f.checkGuidedFlags(changed); err != nil {
 		return nil, sweepPlan{}, err
 	}
 	plan, err := f.plan()
@@ -169,13 +173,20 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	began := time.Now() // wall clock for the progress line and throughput only
 	sum := &summary{strategy: repro}
 	prog := newProgress(stderr, total)
-	ran := sweep(in.ctx, plan, f.parallel, f.worker(strategy), func(o outcome) {
+	collect := func(o outcome) {
 		if !out.add(o.res, o.took) {
 			in.cancel() // a file cannot be written: stop, and report it
 		}
 		sum.add(o)
 		prog.tick()
-	})
+	}
+	var ran uint64
+	var gerr error
+	if f.strategy == "guided" {
+		ran, gerr = guidedSweep(in.ctx, plan, f, collect)
+	} else {
+		ran = sweep(in.ctx, plan, f.parallel, f.worker(strategy), collect)
+	}
 	prog.done()
 	interrupted := ran < total
 	werr := out.finish(interrupted)
@@ -192,6 +203,8 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	switch {
 	case werr != nil:
 		return werr
+	case gerr != nil:
+		return gerr
 	case sum.failed > 0 || interrupted || unreached > 0:
 		return errChecksFailed
 	}

@@ -11,11 +11,13 @@ import (
 	"github.com/podsim/podsim/regress"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/shrink"
+	"github.com/podsim/podsim/sim"
 	"github.com/spf13/cobra"
 )
 
 type shrinkFlags struct {
 	scenario, seed, strategy, mutant, out string
+	input                                 string
 	pctDepth, maxRuns                     int
 	force                                 bool
 }
@@ -42,6 +44,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
+	fl.StringVar(&f.input, "input", "", "shrink a guided run by its input (the g1:… token) instead of a seed; needs --out")
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
 	fl.IntVar(&f.maxRuns, "max-runs", shrink.DefaultRuns, "bound on candidate runs")
 	fl.BoolVar(&f.force, "force", false, "overwrite an existing script")
@@ -49,6 +52,9 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
+	if f.input != "" {
+		return runShrinkInput(f, stdout, stderr)
+	}
 	if f.scenario == "" || f.seed == "" {
 		return usagef("shrink needs --scenario and --seed")
 	}
@@ -76,8 +82,15 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	}
 	opts := run.CheckOptions{Mutant: f.mutant}
 	c, r := run.RecordSeed(fams[0], seed, st, opts)
+	return shrinkCase(f, c, r, st, opts, out, shrinkCommand(f, fams[0].Name, seed), stdout, stderr)
+}
+
+// shrinkCase minimises the recorded failing run c (result r) and writes
+// its script to out.
+func shrinkCase(f shrinkFlags, c run.Case, r run.Result, st sim.Strategy, opts run.CheckOptions, out, command string,
+	stdout, stderr io.Writer) error {
 	if !r.Failed() {
-		fmt.Fprintf(stdout, "%s\nthe seed passes every check: nothing to shrink\n", r)
+		fmt.Fprintf(stdout, "%s\nthe run passes every check: nothing to shrink\n", r)
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s\n", r)
@@ -88,10 +101,10 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	if errors.Is(err, shrink.ErrNothingToShrink) {
 		// RecordSeed failed but its recorded replay passes: the run is not
 		// a function of its choices.
-		fmt.Fprintf(stdout, "NONDETERMINISM %s seed %d: the recorded choices replay to a passing run\n", fams[0].Name, seed)
+		fmt.Fprintf(stdout, "NONDETERMINISM %s: the recorded choices replay to a passing run\n", command)
 		return errChecksFailed
 	}
-	script := regress.RenderScript(regress.Script{Command: shrinkCommand(f, fams[0].Name, seed),
+	script := regress.RenderScript(regress.Script{Command: command,
 		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, run.CheckOptions{})
 	if err := writeAtomically(out, []byte(script)); err != nil {
 		return err

@@ -71,7 +71,7 @@ func (s *summary) add(o outcome) {
 	s.failed++
 	if len(s.listed) < maxListed {
 		s.listed = append(s.listed, fmt.Sprintf("FAIL %s seed %d: %s\n  reproduce: %s\n", r.Family, r.Seed,
-			failureMessage(r), reproduce(r.Family, r.Seed, s.strategy, r.Mutant)+observableArg(r.ObservableOnly)))
+			failureMessage(r), reproduceResult(r, s.strategy)+observableArg(r.ObservableOnly)))
 	}
 }
 

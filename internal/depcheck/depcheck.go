@@ -39,7 +39,7 @@ type Rule struct {
 // layers, and no oracle imports a world, a target or the code under test.
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
-	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet"}
+	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -74,6 +74,8 @@ func Rules() []Rule {
 		{Dir: "shrink", Deny: above("regress", "gate", "baseline", "workers", "world")},
 		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
 		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
+		// The coverage-guided corpus loop: on run, beside shrink.
+		{Dir: "guided", Deny: above("shrink", "regress", "gate", "baseline", "workers", "world")},
 		// The real-goroutine baseline: test files only, the upstream way of
 		// testing side by side with the gate.
 		{Dir: "baseline", Deny: above()},

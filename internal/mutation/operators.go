@@ -18,8 +18,8 @@ type finder struct {
 
 // Skip reports whether a node reaches a switch of a catalogued bug (an
 // identifier mutants, mutant, Bugs or bugs: workers' p.mutants.Has(mutant.X),
-// the world's w.Bugs.X) or only feeds the test harness (mark, a coverage
-// mark; violate and noAssertions, the internal invariants and assertions,
+// the world's w.Bugs.X) or only feeds the test harness (mark, markAdmission
+// and the like: coverage marks; violate and noAssertions, the internal invariants and assertions,
 // off in the score).
 // Mutating a bug switch switches a known bug on or off, the regression
 // gate's business; the others cannot change a verdict by construction.
@@ -28,9 +28,10 @@ func Skip(n ast.Node) bool {
 	ast.Inspect(n, func(m ast.Node) bool {
 		if id, ok := m.(*ast.Ident); ok {
 			switch id.Name {
-			case "mutants", "mutant", "Bugs", "bugs", "mark", "violate", "noAssertions":
+			case "mutants", "mutant", "Bugs", "bugs", "violate", "noAssertions":
 				found = true
 			}
+			found = found || strings.HasPrefix(id.Name, "mark") // mark, markAdmission: coverage marks only
 		}
 		return !found
 	})

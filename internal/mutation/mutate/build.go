@@ -120,7 +120,7 @@ func buildSchema(root, dir string, all []entry) (*build, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("go", "build", "-overlay", overlay, "-o", b.bin, "./internal/mutation/sweep")
+		cmd := exec.CommandContext(runCtx, "go", "build", "-overlay", overlay, "-o", b.bin, "./internal/mutation/sweep")
 		cmd.Dir = root
 		out, err := cmd.CombinedOutput()
 		if err == nil {

@@ -60,7 +60,7 @@ func (b *build) exec(id int, args []string, timeout time.Duration) (verdict, Sta
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if runCtx.Err() != nil {
-		return verdict{}, Crashed, runCtx.Err()
+		return verdict{}, "", runCtx.Err()
 	}
 	if ctx.Err() != nil {
 		return verdict{Killed: true, Reason: "timeout"}, Timeout, nil
@@ -99,7 +99,7 @@ func lastLine(s string) string {
 // guards changed behaviour and no verdict of this run would mean anything.
 func (b *build) checkPreserving(o options) error {
 	plain := build{bin: filepath.Join(filepath.Dir(b.bin), "plain")}
-	cmd := exec.Command("go", "build", "-o", plain.bin, "./internal/mutation/sweep")
+	cmd := exec.CommandContext(runCtx, "go", "build", "-o", plain.bin, "./internal/mutation/sweep")
 	cmd.Dir = o.root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("plain build: %v\n%s", err, out)
@@ -133,7 +133,7 @@ func runAll(b *build, chosen []entry, o options) []result {
 	return parallel(len(chosen), o.parallel, func(i int) result {
 		t := time.Now()
 		v, st, err := b.exec(chosen[i].ID, sweepArgs(o), o.timeout)
-		if err != nil {
+		if err != nil && runCtx.Err() == nil {
 			v, st = verdict{Killed: true, Reason: err.Error()}, Crashed
 		}
 		return result{entry: chosen[i], Status: st, Verdict: v, Wall: time.Since(t)}
@@ -142,6 +142,18 @@ func runAll(b *build, chosen []entry, o options) []result {
 			fmt.Fprintf(os.Stderr, "%d/%d mutants\n", done, len(chosen))
 		}
 	})
+}
+
+// finished keeps the results of the sweeps that ran to the end (an
+// interrupt leaves the others without a status).
+func finished(rs []result) []result {
+	var out []result
+	for _, r := range rs {
+		if r.Status != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // deepen runs the seeds-to-detection pass: the random-walk seeds o.random

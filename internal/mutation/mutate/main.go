@@ -54,6 +54,7 @@ type options struct {
 	only     string
 	ids      string
 	marks    bool
+	partial  int // interrupted: the mutants chosen, of which the report holds fewer
 	list     bool
 }
 
@@ -120,9 +121,12 @@ func mutate(o options) error {
 	}
 	results := runAll(b, chosen, o)
 	if runCtx.Err() != nil {
-		return fmt.Errorf("interrupted: no report written")
-	}
-	if o.deep > 0 {
+		// The mutants whose sweep finished before the interrupt are reported;
+		// the report says how many of the chosen ones that is.
+		results = finished(results)
+		fmt.Fprintf(os.Stderr, "interrupted: reporting the %d of %d mutants that finished\n", len(results), len(chosen))
+		o.partial = len(chosen)
+	} else if o.deep > 0 {
 		deepen(b, results, o)
 	}
 	rep := newReport(all, b.dropped, results, o, time.Since(began))

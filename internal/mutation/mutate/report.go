@@ -33,7 +33,8 @@ func newReport(all []entry, dropped map[int]string, rs []result, o options, d ti
 	r := &report{Found: map[string]int{}, Dropped: map[string]int{}, Results: nil, dropped: dropped, all: all,
 		duration: d, deep: o.deep}
 	r.Options = map[string]any{"sample_per_package": o.sample, "sample_seed": o.seed, "random_seeds": o.random,
-		"pct_seeds": o.pct, "deep_seeds": o.deep, "timeout": o.timeout.String(), "only": o.only, "ids": o.ids, "marks": o.marks}
+		"pct_seeds": o.pct, "deep_seeds": o.deep, "timeout": o.timeout.String(), "only": o.only, "ids": o.ids, "marks": o.marks,
+		"interrupted_of": o.partial}
 	for _, e := range all {
 		r.Found[e.Package]++
 		if _, gone := dropped[e.ID]; gone {
@@ -103,6 +104,9 @@ func (t tally) row(name string) string {
 func (r *report) table(w io.Writer) {
 	fmt.Fprintf(w, "mutation score: workers' internal invariants off; sweep = random-walk seeds 0..%d and PCT seeds 0..%d of every family; coverage-mark check %v\n",
 		asU(r.Options["random_seeds"])-1, asU(r.Options["pct_seeds"])-1, r.Options["marks"])
+	if n := r.Options["interrupted_of"].(int); n > 0 {
+		fmt.Fprintf(w, "INTERRUPTED: %d of the %d chosen mutants finished; only they are counted\n", len(r.Results), n)
+	}
 	if s := r.Options["sample_per_package"].(int); s > 0 {
 		fmt.Fprintf(w, "sample: up to %d mutants per package, seed %d\n", s, r.Options["sample_seed"])
 	}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/podsim/podsim/guided"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
+)
+
+// The guided strategy (--strategy guided) is a corpus loop, not a seed
+// sweep: --start is the loop's seed, --seeds the runs per family, and a
+// result's "seed" is the run's index in the corpus's history. A failing
+// run is replayed by its input (replay --input), which the summary, the
+// --json line and --junit print.
+
+// checkGuidedFlags refuses the flags that mean nothing to a guided loop,
+// and --corpus without it.
+func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
+	if f.strategy != "guided" {
+		if changed("corpus") {
+			return usagef("--corpus applies to --strategy guided only")
+		}
+		return nil
+	}
+	for _, other := range []string{"seed", "shard"} {
+		if changed(other) {
+			return usagef("--%s does not apply to --strategy guided (a guided loop is sequential: give each job its own --start or --corpus; replay a run with replay --input)", other)
+		}
+	}
+	if f.corpus != "" {
+		return checkOutputDir("--corpus", f.corpus)
+	}
+	return nil
+}
+
+// guidedSweep runs the guided loop on each family of p in turn, resuming
+// and saving each family's corpus under --corpus if set, and hands each
+// outcome to emit in run order. It returns the runs made.
+func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome)) (uint64, error) {
+	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
+	var made uint64
+	for _, fam := range p.families {
+		c := guided.NewCorpus(fam.Name)
+		if f.corpus != "" {
+			var err error
+			if c, err = guided.Load(f.corpus, fam.Name); err != nil {
+				return made, usagef("--corpus: %v", err)
+			}
+		}
+		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.count, Parallel: f.parallel, Check: opts},
+			func(o guided.Outcome) { emit(guidedOutcome(fam, o, opts, f)) })
+		if f.corpus != "" {
+			if err := c.Save(f.corpus); err != nil {
+				return made, usagef("cannot write --corpus %s: %v", f.corpus, err)
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return made, nil
+}
+
+// guidedOutcome is a guided run as the sweep reports it; a failing one is
+// rechecked by replaying its recorded input.
+func guidedOutcome(fam plan.Family, o guided.Outcome, opts run.CheckOptions, f runFlags) outcome {
+	out := outcome{res: o.Result, took: o.Took}
+	if !o.Result.Failed() {
+		return out
+	}
+	rerun := func(_ run.Result, co run.CheckOptions) run.Replayed { return guided.Replay(fam, o.Input, co) }
+	began := time.Now()
+	out.notes = recheck(o.Result, o.Trace, rerun, opts, f)
+	out.took += time.Since(began)
+	return out
+}
+
+// guidedInput reads replay's and shrink's --input: a token, as simrun
+// prints it.
+func guidedInput(token string) (guided.Input, error) {
+	in, err := guided.ParseToken(token)
+	if err != nil {
+		return in, usagef("--input: %v", err)
+	}
+	return in, nil
+}
+
+// guidedReproduce is the replay command of a guided run's input.
+func guidedReproduce(family string, in guided.Input, mutant string) string {
+	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", family, in.Token()) + mutantArg(mutant)
+}
+
+// runReplayInput is replay --input: the guided run the token records.
+func runReplayInput(f replayFlags, stdout io.Writer) error {
+	if f.scenario == "" || f.seed != "" {
+		return usagef("replay --input needs --scenario and no --seed")
+	}
+	if f.reportPath != "" {
+		return usagef("--report is not available with --input yet: use --out, --trace or --timeline")
+	}
+	fam, err := oneFamily("replay", f.scenario)
+	if err != nil {
+		return err
+	}
+	in, err := guidedInput(f.input)
+	if err != nil {
+		return err
+	}
+	expected, err := f.prepare()
+	if err != nil {
+		return err
+	}
+	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly)
+	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant,
+		ObservableOnly: f.observableOnly})
+	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+		return err
+	}
+	return f.replayVerdict(rp, expected, stdout)
+}
+
+// runShrinkInput is shrink --input: a guided run, recorded from its input,
+// minimised like a seed's.
+func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
+	if f.scenario == "" || f.seed != "" || f.out == "" {
+		return usagef("shrink --input needs --scenario, --out and no --seed")
+	}
+	fam, err := oneFamily("shrink", f.scenario)
+	if err != nil {
+		return err
+	}
+	in, err := guidedInput(f.input)
+	if err != nil {
+		return err
+	}
+	if err := validMutant(f.mutant); err != nil {
+		return err
+	}
+	if f.maxRuns < 1 {
+		return usagef("--max-runs %d: want at least 1", f.maxRuns)
+	}
+	if err := checkOutputFile("--out", f.out); err != nil {
+		return err
+	}
+	if _, err := os.Stat(f.out); err == nil && !f.force {
+		return usagef("%s exists: pass --force to overwrite it", f.out)
+	}
+	opts := run.CheckOptions{Mutant: f.mutant}
+	c, r := guided.Case(fam, in, opts)
+	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + mutantArg(f.mutant)
+	return shrinkCase(f, c, r, guided.Strategy, opts, f.out, command, stdout, stderr)
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestGuidedFailureReplaysFromWhatSimrunPrints: a guided sweep of a mutant
+// prints, for each failing run, a replay command with the run's input; the
+// --json line carries the same input and the trace hash; replaying it
+// fails with that very trace. Every line carries the run's coverage.
+func TestGuidedFailureReplaysFromWhatSimrunPrints(t *testing.T) {
+	results := filepath.Join(t.TempDir(), "g.json")
+	out, errOut, code := simrun(t, nil, "run", "--strategy", "guided", "--scenario", "kill-during-create", "--seeds", "16",
+		"--mutant", "B1", "--json", results)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (B1 caught)\n%s%s", code, out, errOut)
+	}
+	var failing *jsonResult
+	rs := readResults(t, results)
+	for i, r := range rs {
+		if len(r.Tuples) == 0 || len(r.Transitions) == 0 {
+			t.Fatalf("run %d carries no coverage", r.Seed)
+		}
+		if r.Verdict == "fail" && failing == nil {
+			failing = &rs[i]
+		}
+	}
+	if failing == nil || !strings.HasPrefix(failing.Input, "g1:") {
+		t.Fatalf("no failing line with an input: %+v", failing)
+	}
+	if !strings.Contains(out, "replay --scenario kill-during-create --input "+failing.Input+" --mutant B1") {
+		t.Fatalf("the summary does not print the replay by input:\n%s", out)
+	}
+	rout, _, rcode := simrun(t, nil, "replay", "--scenario", "kill-during-create", "--input", failing.Input, "--mutant", "B1")
+	if rcode != 1 || !strings.Contains(rout, "trace sha256 "+failing.TraceSHA256) {
+		t.Fatalf("replay by input: exit %d, want 1 and trace %s\n%s", rcode, failing.TraceSHA256, rout)
+	}
+	script := filepath.Join(t.TempDir(), "b1.txt")
+	sout, serr, scode := simrun(t, nil, "shrink", "--scenario", "kill-during-create", "--input", failing.Input, "--mutant", "B1",
+		"--out", script, "--max-runs", "200")
+	data, err := os.ReadFile(script)
+	if scode != 1 || err != nil || !strings.Contains(string(data), "--input "+failing.Input) || !strings.Contains(string(data), "\nFAIL\n") {
+		t.Fatalf("shrink by input: exit %d, script %v\n%s%s", scode, err, sout, serr)
+	}
+}
+
+// TestGuidedSweepIsDeterministic: the same seed and corpus give the same
+// results and the same saved corpus at --parallel 1 and 2; a second sweep
+// resumes the corpus (its runs continue the first's numbering).
+func TestGuidedSweepIsDeterministic(t *testing.T) {
+	sweep := func(parallel string) ([]jsonResult, []byte, string) {
+		dir := t.TempDir()
+		corpus, results := filepath.Join(dir, "corpus"), filepath.Join(dir, "r.json")
+		args := []string{"run", "--strategy", "guided", "--scenario", "update-storm", "--seeds", "24", "--start", "5",
+			"--parallel", parallel, "--corpus", corpus, "--json", results}
+		if out, errOut, code := simrun(t, nil, args...); code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+		data, err := os.ReadFile(filepath.Join(corpus, "update-storm.corpus"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return readResults(t, results), data, corpus
+	}
+	r1, c1, corpus := sweep("1")
+	r2, c2, _ := sweep("2")
+	if !reflect.DeepEqual(r1, r2) || string(c1) != string(c2) {
+		t.Fatal("the same guided sweep differs at --parallel 1 and 2")
+	}
+	results := filepath.Join(t.TempDir(), "again.json")
+	if out, errOut, code := simrun(t, nil, "run", "--strategy", "guided", "--scenario", "update-storm", "--seeds", "8",
+		"--start", "5", "--corpus", corpus, "--json", results); code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+	}
+	if again := readResults(t, results); again[0].Seed != 24 {
+		t.Fatalf("the resumed sweep's first run is %d, want 24", again[0].Seed)
+	}
+}

@@ -1,0 +1,211 @@
+package guided
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/sim"
+)
+
+func loopOutcomes(t *testing.T, f plan.Family, c *Corpus, seed, runs uint64, parallel int, mutant string) []Outcome {
+	t.Helper()
+	var outs []Outcome
+	Loop(context.Background(), f, c, Options{Seed: seed, Runs: runs, Parallel: parallel, Check: run.CheckOptions{Mutant: mutant}},
+		func(o Outcome) { outs = append(outs, o) })
+	if uint64(len(outs)) != runs {
+		t.Fatalf("%d outcomes, want %d", len(outs), runs)
+	}
+	return outs
+}
+
+// fingerprint is what a loop's results and corpus say, as bytes.
+func fingerprint(outs []Outcome) []string {
+	var fp []string
+	for _, o := range outs {
+		fp = append(fp, o.Result.TraceSHA, o.Input.Token())
+	}
+	return fp
+}
+
+func corpusBytes(t *testing.T, c *Corpus) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	if err := c.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(Path(dir, c.Family))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestLoopIsDeterministic: the same seed gives the same runs and the same
+// corpus bytes whatever the parallelism; another seed gives other runs.
+func TestLoopIsDeterministic(t *testing.T) {
+	f := familyNamed("update-storm")
+	c1, c2, c3 := NewCorpus(f.Name), NewCorpus(f.Name), NewCorpus(f.Name)
+	a := loopOutcomes(t, f, c1, 7, 40, 1, "")
+	b := loopOutcomes(t, f, c2, 7, 40, 3, "")
+	if !slices.Equal(fingerprint(a), fingerprint(b)) {
+		t.Fatal("same seed, different runs at parallel 1 and 3")
+	}
+	if string(corpusBytes(t, c1)) != string(corpusBytes(t, c2)) {
+		t.Fatal("same seed, different corpus bytes")
+	}
+	if len(c1.Entries) < 2 || c1.Tuples() == 0 {
+		t.Fatalf("the loop kept %d entries and %d tuples: the feedback is not working", len(c1.Entries), c1.Tuples())
+	}
+	if slices.Equal(fingerprint(a), fingerprint(loopOutcomes(t, f, c3, 8, 40, 2, ""))) {
+		t.Fatal("seeds 7 and 8 gave the same runs")
+	}
+}
+
+// TestCorpusResumes: 24 runs, saved, loaded and 24 more are the same runs
+// and the same corpus as 48 in one go.
+func TestCorpusResumes(t *testing.T) {
+	f := familyNamed("grace-shortening")
+	whole := NewCorpus(f.Name)
+	all := loopOutcomes(t, f, whole, 3, 48, 2, "")
+	dir := t.TempDir()
+	first := NewCorpus(f.Name)
+	parts := loopOutcomes(t, f, first, 3, 24, 2, "")
+	if err := first.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := Load(dir, f.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts = append(parts, loopOutcomes(t, f, resumed, 3, 24, 2, "")...)
+	if !slices.Equal(fingerprint(all), fingerprint(parts)) {
+		t.Fatal("a resumed loop made other runs than one loop")
+	}
+	if string(corpusBytes(t, whole)) != string(corpusBytes(t, resumed)) {
+		t.Fatal("a resumed corpus differs from one loop's")
+	}
+	if resumed.Runs != 48 {
+		t.Fatalf("resumed corpus counts %d runs, want 48", resumed.Runs)
+	}
+}
+
+func TestLoadRejectsBadCorpus(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"header":  "not a corpus\n",
+		"family":  corpusHeader + "\nfamily swarm\n",
+		"runs":    corpusHeader + "\nfamily early-kill\nruns x\n",
+		"entry":   corpusHeader + "\nfamily early-kill\nnext 5\nentry 1 1 g1:!!\n",
+		"unknown": corpusHeader + "\nfamily early-kill\nbogus 1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "early-kill.corpus"), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir, "early-kill"); err == nil {
+			t.Errorf("%s: a bad corpus loaded", name)
+		}
+	}
+	if c, err := Load(t.TempDir(), "early-kill"); err != nil || len(c.Entries) != 0 {
+		t.Fatalf("a missing corpus: %v, %d entries; want an empty one", err, len(c.Entries))
+	}
+}
+
+// TestSeedInputIsTheSeed: a fresh input is exactly the random strategy's
+// seed, so the loop's fresh runs are random's runs.
+func TestSeedInputIsTheSeed(t *testing.T) {
+	f := familyNamed("swarm")
+	for seed := uint64(0); seed < 4; seed++ {
+		_, r := RunInput(f, SeedInput(seed), run.CheckOptions{})
+		if want := run.RunSeed(f, seed, sim.RandomWalk{}, run.CheckOptions{}); r.TraceSHA != want.TraceSHA {
+			t.Fatalf("seed %d: input trace %s, seed trace %s", seed, r.TraceSHA, want.TraceSHA)
+		}
+	}
+}
+
+// TestFailingRunReplaysFromItsToken: a guided run that fails replays, from
+// the token the results carry, to the same trace and the same failure, and
+// its Case shrinks.
+func TestFailingRunReplaysFromItsToken(t *testing.T) {
+	f := familyNamed("kill-during-create")
+	var failed *Outcome
+	for _, o := range loopOutcomes(t, f, NewCorpus(f.Name), 1, 16, 2, "B1") {
+		if o.Result.Failed() && o.Index >= Batch { // a mutated input, not a fresh seed
+			failed = &o
+			break
+		}
+	}
+	if failed == nil {
+		t.Fatal("B1 survived 8 guided runs after the first batch")
+	}
+	in, err := ParseToken(failed.Result.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := Replay(f, in, run.CheckOptions{Mutant: "B1"})
+	if rp.TraceSHA != failed.Result.TraceSHA || !rp.Failed() || rp.Trace != failed.Trace {
+		t.Fatalf("replay: trace %s failed=%v; the run: trace %s", rp.TraceSHA, rp.Failed(), failed.Result.TraceSHA)
+	}
+	if ok := Replay(f, in, run.CheckOptions{}); ok.Failed() {
+		t.Fatalf("the same input fails on the correct code: %s", ok.Result)
+	}
+}
+
+func TestTokenRoundTrip(t *testing.T) {
+	in := Input{Plan: Stream{Choices: []int{0, 5, 1 << 20}, Tail: 1<<63 + 5, Seeded: true},
+		Schedule: Stream{Choices: []int{3}}, Faults: Stream{Tail: 9, Seeded: true, Bias: 16}}
+	back, err := ParseToken(in.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Token() != in.Token() || !slices.Equal(back.Plan.Choices, in.Plan.Choices) || back.Faults.Bias != 16 {
+		t.Fatalf("round trip: %+v, want %+v", back, in)
+	}
+	for _, bad := range []string{"", "g1:", "g2:AAAA", "g1:%%%", "g1:" + in.Token()[3:10]} {
+		if _, err := ParseToken(bad); err == nil {
+			t.Errorf("token %q accepted", bad)
+		}
+	}
+}
+
+// TestBiasedFaults: a biased stream answers the top option (a fault, for
+// the fake runtime) about once in Bias draws past its choices, and an
+// unbiased one with the same tail far less often.
+func TestBiasedFaults(t *testing.T) {
+	count := func(s Stream) int {
+		src, top := s.source(), 0
+		for i := 0; i < 4000; i++ {
+			if src.Intn(1000) == 999 {
+				top++
+			}
+		}
+		return top
+	}
+	biased, plain := count(Stream{Tail: 1, Seeded: true, Bias: 4}), count(Stream{Tail: 1, Seeded: true})
+	if biased < 800 || plain > 20 {
+		t.Fatalf("top answers: biased %d, plain %d of 4000", biased, plain)
+	}
+	if z := count(Stream{Choices: []int{999}}); z != 1 {
+		t.Fatalf("an unseeded stream answered the top %d times, want once (its one choice)", z)
+	}
+}
+
+// TestGuidedCorrectCodeHasNoFalseAlarms: guided runs of the correct code,
+// every family, biased faults and mutated plans included, all pass.
+func TestGuidedCorrectCodeHasNoFalseAlarms(t *testing.T) {
+	runs := uint64(32)
+	if testing.Short() {
+		runs = 8
+	}
+	for _, f := range plan.Families() {
+		for _, o := range loopOutcomes(t, f, NewCorpus(f.Name), 11, runs, 2, "") {
+			if o.Result.Failed() {
+				t.Errorf("%s run %d: %s\n  input %s", f.Name, o.Index, o.Result, o.Result.Input)
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package guided
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/sim"
+)
+
+// Batch is how many inputs the loop draws from one state of the corpus and
+// runs at once. It is fixed, not tied to the parallelism, so the runs are
+// the same at any --parallel.
+const Batch = 8
+
+// Strategy is the scheduling strategy of every guided run: a random walk
+// whose choices are the input's schedule stream.
+var Strategy sim.Strategy = sim.RandomWalk{}
+
+// Options configure a loop.
+type Options struct {
+	Seed     uint64 // the loop's seed: every choice of the loop comes from it
+	Runs     uint64 // runs to make
+	Parallel int    // runs at once (results do not depend on it)
+	Check    run.CheckOptions
+}
+
+// Outcome is one guided run: its index in the corpus's history (the
+// "seed" of the results), the input as the run drew it (replaying it gives
+// the same run), its result and how much new coverage it brought.
+type Outcome struct {
+	Index  uint64
+	Input  Input
+	Result run.Result
+	New    int
+	Fresh  bool          // a fresh seed's input, not a mutation
+	Trace  string        // the canonical trace of a failing run ("" if it passed)
+	Took   time.Duration // wall time of the run (progress and --junit only)
+}
+
+// RunInput runs in on family f and returns the input as the run drew it
+// (recorded: three choice lists, zeros past their ends) with the result.
+func RunInput(f plan.Family, in Input, opts run.CheckOptions) (Input, run.Result) {
+	rec, r, _ := runInput(f, in, opts)
+	return rec, r
+}
+
+// runInput is RunInput that also returns the trace of a failing run.
+func runInput(f plan.Family, in Input, opts run.CheckOptions) (Input, run.Result, string) {
+	c, planChoices, r, trace := run.RecordStreams(f, in.Streams(), Strategy, opts)
+	rec := Input{Plan: Stream{Choices: planChoices}, Schedule: Stream{Choices: c.Schedule}, Faults: Stream{Choices: c.Faults}}
+	return rec, r, trace
+}
+
+// Case is the recorded input as a run.Case (the plan it generates and its
+// schedule and fault choices), for shrinking.
+func Case(f plan.Family, in Input, opts run.CheckOptions) (run.Case, run.Result) {
+	c, _, r, _ := run.RecordStreams(f, in.Streams(), Strategy, opts)
+	return c, r
+}
+
+// Replay runs in again (the recorded input of a guided run) with the trace,
+// the timeline and the plan.
+func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
+	c, _ := Case(f, in, opts)
+	rp := run.ReplayCase(c, Strategy, opts)
+	rp.Family, rp.Input = f.Name, in.Token()
+	return rp
+}
+
+// Loop makes o.Runs guided runs of f over corpus c, Batch at a time, and
+// hands each outcome to emit in index order. It stops early, after the
+// batch in flight, when ctx is done, and returns the runs it made; c.Runs
+// counts them.
+func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
+	var made uint64
+	for made < o.Runs && ctx.Err() == nil {
+		n := min(uint64(Batch), o.Runs-made)
+		outs := make([]Outcome, n)
+		for i := range outs {
+			g := c.Runs + uint64(i)
+			rng := sim.NewPCG(sim.Derive(o.Seed, fmt.Sprintf("guided/%s/%d", f.Name, g)))
+			in, fresh := next(rng, c, o.Seed, g)
+			outs[i] = Outcome{Index: g, Input: in, Fresh: fresh}
+		}
+		runBatch(f, outs, o)
+		for i := range outs {
+			outs[i].New = c.Merge(outs[i].Input, outs[i].Result.Coverage)
+			c.count(outs[i].Fresh, outs[i].New > 0)
+			emit(outs[i])
+		}
+		c.Runs += n
+		made += n
+	}
+	return made
+}
+
+// count adds one run to the yield of its kind.
+func (c *Corpus) count(fresh, hit bool) {
+	h := uint64(0)
+	if hit {
+		h = 1
+	}
+	if fresh {
+		c.FreshRuns, c.FreshHits = c.FreshRuns+1, c.FreshHits+h
+	} else {
+		c.MutatedRuns, c.MutatedHits = c.MutatedRuns+1, c.MutatedHits+h
+	}
+}
+
+// runBatch runs every input of outs, at most o.Parallel at once, each
+// result into its own slot.
+func runBatch(f plan.Family, outs []Outcome, o Options) {
+	sem := make(chan struct{}, max(1, o.Parallel))
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			began := time.Now()
+			rec, r, trace := runInput(f, outs[i].Input, o.Check)
+			r.Seed = outs[i].Index
+			if r.Failed() {
+				r.Input = rec.Token()
+			}
+			outs[i].Input, outs[i].Result, outs[i].Trace, outs[i].Took = rec, r, trace, time.Since(began)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,27 @@
+package active
+
+import "testing"
+
+// TestParse: a number switches that mutant on; anything else, none.
+func TestParse(t *testing.T) {
+	for in, want := range map[string]int{"": -1, "7": 7, "0": 0, "-3": -1, "x": -1} {
+		if got := parse(in); got != want {
+			t.Errorf("parse(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestGuardsTakeTheOriginalUnlessOn: with no mutant on, Sub/Quo/Rem are
+// the original operations; with theirs on, the operands are swapped.
+func TestGuardsTakeTheOriginalUnlessOn(t *testing.T) {
+	saved := on
+	defer func() { on = saved }()
+	on = -1
+	if Sub(1, 7, 2) != 5 || Quo(1, 8, 2) != 4 || Rem(1, 7, 3) != 1 || On(1) {
+		t.Error("guards changed the original with no mutant on")
+	}
+	on = 1
+	if Sub(1, 7, 2) != -5 || Quo(1, 8.0, 2.0) != 0.25 || Rem(1, 3, 7) != 1 || !On(1) || On(2) {
+		t.Error("mutant 1 on: operands not swapped")
+	}
+}

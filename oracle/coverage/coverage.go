@@ -1,0 +1,333 @@
+// Package coverage records the abstract states a run passed through: per
+// pod, a tuple of what a caller of the pod workers could see at that
+// instant, and the transitions between consecutive tuples of one pod. It
+// reads only the event stream and the target's View, like an oracle, so it
+// works on every target that emits the history's events; it judges
+// nothing. The guided strategy keeps the runs that reach tuples or
+// transitions no earlier run reached.
+//
+// A tuple has seven fields, separated by '|':
+//
+//	state    the SPEC §1.2 state the query answers show (P S TR T D F), or
+//	         "?" before the first answer (or on a target without Workers)
+//	work     the callback in flight: - sync term rt-term terminated, with
+//	         "+cancel" once its cancellation fired
+//	pending  the kind of the newest UpdatePod that arrived while a callback
+//	         was in flight (- sync update create kill)
+//	kill     the kill situation: - (none), grace (killed with a grace
+//	         period), grace0 (with none), short (a later kill shortened the
+//	         grace), now (a KillPodNow waits for completion)
+//	static   the static-pod start exclusion: - (not static), run (started),
+//	         head (first in line for its full name), queued (behind another)
+//	world    the kubelet actors' phase: run, shutdown, shut (shutdown
+//	         done), with "+restarted" after a kubelet restart
+//	call     the kind of the newest UpdatePod for the pod (- sync update
+//	         create kill, "rt-" before it for a runtime-only one, "+del"
+//	         after it once the pod carries a deletion timestamp)
+package coverage
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// Coverage is what one run reached: its tuples, sorted, and its
+// transitions as pairs of indices into Tuples, sorted.
+type Coverage struct {
+	Tuples      []string
+	Transitions [][2]int
+}
+
+// TransitionKeys names each transition "from>to" with the tuples' text, so
+// transitions of different runs compare.
+func (c Coverage) TransitionKeys() []string {
+	out := make([]string, len(c.Transitions))
+	for i, t := range c.Transitions {
+		out[i] = c.Tuples[t[0]] + ">" + c.Tuples[t[1]]
+	}
+	return out
+}
+
+// pod is what the tracker knows of one UID.
+type pod struct {
+	state, work, pending, kill string
+	call                       string
+	cancelled, started, static bool
+	fullName                   string
+	grace                      int64 // the kill's grace, while kill is grace or short
+	done                       bool  // SyncTerminatedPod returned: its static name is free
+	last                       string
+}
+
+// Tracker is the observer: New, then Observe every event, then Coverage.
+type Tracker struct {
+	pods     map[string]*pod
+	order    []string // UIDs in order of first sight (static queue order)
+	callUID  map[string]string
+	phase    string
+	restart  bool
+	tuples   map[string]bool
+	trans    map[[2]string]bool
+	killNows map[string]int // open KillPodNow waits per UID
+}
+
+// New returns an empty tracker.
+func New() *Tracker {
+	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
+		tuples: map[string]bool{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
+}
+
+func (t *Tracker) pod(uid string) *pod {
+	p := t.pods[uid]
+	if p == nil {
+		p = &pod{state: "?", work: "-", pending: "-", kill: "-", call: "-"}
+		t.pods[uid] = p
+		t.order = append(t.order, uid)
+	}
+	return p
+}
+
+// Observe follows one event; v is read only at LockReleasing, when its
+// Workers answers are valid.
+func (t *Tracker) Observe(v oracle.View, ev history.Event) {
+	if ev.Kind == history.Noted {
+		t.noted(ev.Note)
+		return
+	}
+	switch ev.Kind {
+	case history.Restarted:
+		t.restart = true
+		t.pods, t.order, t.callUID, t.killNows = map[string]*pod{}, nil, map[string]string{}, map[string]int{}
+		return
+	case history.LockReleasing:
+		t.released(v, ev)
+		return
+	}
+	uid := t.event(ev)
+	if uid != "" {
+		t.visit(uid)
+	}
+}
+
+// event applies one event of the stream and returns the UID it is about.
+func (t *Tracker) event(ev history.Event) string {
+	switch in := ev.Input.(type) {
+	case model.UpdatePod:
+		if ev.Kind == history.ClientCall {
+			t.callUID[ev.Goroutine] = in.Pod.UID
+			t.update(in)
+			return in.Pod.UID
+		}
+	case model.KillPodNowDone:
+		if ev.Kind == history.ClientCall {
+			t.killNows[in.UID]++
+		} else if t.killNows[in.UID] > 0 {
+			t.killNows[in.UID]--
+		}
+		return in.UID
+	case model.SyncBegin:
+		p := t.pod(in.UID)
+		p.work, p.pending, p.cancelled = workName(in.Fn), "-", false
+		if in.Fn == model.SyncPod {
+			p.started = true
+		}
+		return in.UID
+	case model.SyncEnd:
+		p := t.pod(in.UID)
+		p.work, p.cancelled = "-", false
+		if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
+			p.done = true
+		}
+		return in.UID
+	case model.CancelFired:
+		if p := t.pod(in.UID); p.work != "-" {
+			p.cancelled = true
+		}
+		return in.UID
+	case model.CompletionFired:
+		return in.UID
+	}
+	return ""
+}
+
+// update applies an UpdatePod call.
+func (t *Tracker) update(in model.UpdatePod) {
+	p := t.pod(in.Pod.UID)
+	if in.Pod.Static {
+		p.static, p.fullName = true, in.Pod.Namespace+"/"+in.Pod.Name
+	}
+	if in.Type == model.Create && p.done {
+		// A create after the record finished is a new incarnation.
+		*p = pod{state: p.state, work: "-", pending: "-", kill: "-", static: p.static, fullName: p.fullName, last: p.last}
+	}
+	p.call = updateName(in.Type)
+	if in.RuntimeOnly {
+		p.call = "rt-" + p.call
+	}
+	if in.Pod.DeletionTimestamp {
+		p.call += "+del"
+	}
+	if p.work != "-" {
+		p.pending = updateName(in.Type)
+	}
+	grace, hasGrace := killGrace(in)
+	if !hasGrace {
+		return
+	}
+	switch {
+	case p.kill == "-" || p.kill == "grace0" && grace > 0:
+		p.kill, p.grace = "grace", grace
+		if grace == 0 {
+			p.kill = "grace0"
+		}
+	case grace < p.grace:
+		p.kill, p.grace = "short", grace
+	}
+}
+
+// killGrace is the grace period a kill (or a delete) asks for, if in is one.
+func killGrace(in model.UpdatePod) (int64, bool) {
+	switch {
+	case in.Type == model.Kill && in.Kill.HasGraceOverride:
+		return in.Kill.GraceOverride, true
+	case in.Pod.DeletionTimestamp && in.Pod.HasDeletionGrace:
+		return in.Pod.DeletionGrace, true
+	case in.Type == model.Kill || in.Pod.DeletionTimestamp:
+		return in.Pod.SpecGrace, true
+	}
+	return 0, false
+}
+
+// released reads the query answers for the UID the releasing goroutine
+// works on: its worker's, or its open call's.
+func (t *Tracker) released(v oracle.View, ev history.Event) {
+	uid, _, isWorker := history.WorkerOf(ev.Goroutine)
+	if !isWorker {
+		uid = t.callUID[ev.Goroutine]
+	}
+	if uid == "" || v == nil {
+		return
+	}
+	w := v.Workers()
+	if w == nil {
+		return
+	}
+	p := t.pod(uid)
+	a := w.Answers(types.UID(uid))
+	if a.Known {
+		p.state = oracle.StateLetter(a, p.started)
+	} else {
+		p.state = "-"
+	}
+	t.visit(uid)
+}
+
+// noted follows the kubelet actors' phase.
+func (t *Tracker) noted(n history.Note) {
+	switch n.(type) {
+	case history.ShutdownBegins:
+		t.phase = "shutdown"
+	case history.ShutdownDone:
+		t.phase = "shut"
+	}
+}
+
+// visit records uid's tuple now, and the transition to it.
+func (t *Tracker) visit(uid string) {
+	p := t.pods[uid]
+	tuple := t.tuple(uid, p)
+	if tuple == p.last {
+		return
+	}
+	t.tuples[tuple] = true
+	if p.last != "" {
+		t.trans[[2]string{p.last, tuple}] = true
+	}
+	p.last = tuple
+}
+
+func (t *Tracker) tuple(uid string, p *pod) string {
+	work := p.work
+	if p.cancelled {
+		work += "+cancel"
+	}
+	kill := p.kill
+	if t.killNows[uid] > 0 {
+		kill = "now"
+	}
+	world := t.phase
+	if t.restart {
+		world += "+restarted"
+	}
+	return strings.Join([]string{p.state, work, p.pending, kill, t.staticPosition(uid, p), world, p.call}, "|")
+}
+
+// staticPosition places a static pod in its full name's start line: the
+// pods of that name seen before it and not yet done are ahead of it.
+func (t *Tracker) staticPosition(uid string, p *pod) string {
+	switch {
+	case !p.static:
+		return "-"
+	case p.started:
+		return "run"
+	}
+	for _, other := range t.order {
+		if other == uid {
+			return "head"
+		}
+		q := t.pods[other]
+		if q.static && q.fullName == p.fullName && !q.done {
+			return "queued"
+		}
+	}
+	return "head"
+}
+
+// Coverage returns what the run reached so far.
+func (t *Tracker) Coverage() Coverage {
+	tuples := make([]string, 0, len(t.tuples))
+	for s := range t.tuples {
+		tuples = append(tuples, s)
+	}
+	slices.Sort(tuples)
+	index := make(map[string]int, len(tuples))
+	for i, s := range tuples {
+		index[s] = i
+	}
+	trans := make([][2]int, 0, len(t.trans))
+	for tr := range t.trans {
+		trans = append(trans, [2]int{index[tr[0]], index[tr[1]]})
+	}
+	slices.SortFunc(trans, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return Coverage{Tuples: tuples, Transitions: trans}
+}
+
+func workName(fn model.SyncFn) string {
+	switch fn {
+	case model.SyncPod:
+		return "sync"
+	case model.SyncTerminatingPod:
+		return "term"
+	case model.SyncTerminatingRuntimePod:
+		return "rt-term"
+	case model.SyncTerminatedPod:
+		return "terminated"
+	}
+	return fmt.Sprintf("fn%d", fn)
+}
+
+func updateName(u model.UpdateType) string {
+	return [...]string{"sync", "update", "create", "kill"}[u]
+}
