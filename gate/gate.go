@@ -137,6 +137,23 @@ func runOne(gr Run, opts run.CheckOptions) (run.Result, plan.Plan) {
 	return r, fam.Generate(plan.SeedStreams(gr.Seed).Plan)
 }
 
+// runBatch makes the runs of batch at once and returns their results and
+// plans in batch order.
+func runBatch(batch []Run, opts run.CheckOptions) ([]run.Result, []plan.Plan) {
+	results := make([]run.Result, len(batch))
+	plans := make([]plan.Plan, len(batch))
+	var wg sync.WaitGroup
+	for i := range batch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], plans[i] = runOne(batch[i], opts)
+		}()
+	}
+	wg.Wait()
+	return results, plans
+}
+
 // firstFailure runs runs in batches of parallel and returns the index of
 // the earliest failing one with its result and plan, or -1. Later runs of
 // the batch that holds it are made and ignored, so the answer does not
@@ -144,18 +161,7 @@ func runOne(gr Run, opts run.CheckOptions) (run.Result, plan.Plan) {
 func firstFailure(runs []Run, opts run.CheckOptions, parallel int) (int, run.Result, plan.Plan) {
 	parallel = max(parallel, 1)
 	for lo := 0; lo < len(runs); lo += parallel {
-		batch := runs[lo:min(lo+parallel, len(runs))]
-		results := make([]run.Result, len(batch))
-		plans := make([]plan.Plan, len(batch))
-		var wg sync.WaitGroup
-		for i := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i], plans[i] = runOne(batch[i], opts)
-			}()
-		}
-		wg.Wait()
+		results, plans := runBatch(runs[lo:min(lo+parallel, len(runs))], opts)
 		for i, r := range results {
 			if r.Failed() {
 				return lo + i, r, plans[i]
@@ -291,16 +297,7 @@ func CorrectCode(seeds uint64, parallel int) CorrectReport {
 	parallel = max(parallel, 1)
 	for lo := 0; lo < len(runs); lo += parallel {
 		batch := runs[lo:min(lo+parallel, len(runs))]
-		results := make([]run.Result, len(batch))
-		var wg sync.WaitGroup
-		for i := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i], _ = runOne(batch[i], run.CheckOptions{})
-			}()
-		}
-		wg.Wait()
+		results, _ := runBatch(batch, run.CheckOptions{})
 		for i, r := range results {
 			if r.Failed() {
 				rep.Failed = append(rep.Failed, batch[i])

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -23,10 +24,8 @@ func unreachedMarks(w, warn io.Writer, family string, seeds uint64, reached func
 		return 0
 	}
 	if seeds < f.MinimumSeeds() {
-		for _, m := range unreached {
-			fmt.Fprintf(warn, "warning: %s: mark %s unreached in %d seeds, fewer than the family's minimum %d: not judged\n",
-				family, m, seeds, f.MinimumSeeds())
-		}
+		fmt.Fprintf(warn, "warning: %s: mark(s) %s unreached in %d seeds, fewer than the family's minimum %d: not judged\n",
+			family, strings.Join(unreached, ", "), seeds, f.MinimumSeeds())
 		return 0
 	}
 	for _, m := range unreached {

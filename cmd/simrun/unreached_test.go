@@ -27,7 +27,7 @@ func TestUnreachedMarks(t *testing.T) {
 	}
 	out.Reset()
 	if n := unreachedMarks(&out, &warn, "swarm", f.MinimumSeeds()-1, reached); n != 0 || out.Len() != 0 ||
-		!strings.Contains(warn.String(), "warning: swarm: mark "+missing+" unreached") {
+		!strings.Contains(warn.String(), "warning: swarm: mark(s) "+missing+" unreached") {
 		t.Errorf("below the minimum: got %d, out %q, warn %q", n, out.String(), warn.String())
 	}
 	warn.Reset()
@@ -41,7 +41,7 @@ func TestUnreachedMarks(t *testing.T) {
 // rare mark needs 1,500 seeds) warns and still passes.
 func TestRunWarnsOnShortSweep(t *testing.T) {
 	out, errOut, code := simrun(t, nil, "run", "--scenario", "grace-shortening", "--seeds", "1", "--no-timing")
-	if code != 0 || !strings.Contains(errOut, "warning: grace-shortening: mark killnow-timed-out unreached in 1 seeds") {
+	if code != 0 || !strings.Contains(errOut, "warning: grace-shortening: mark(s) killnow-timed-out unreached in 1 seeds") {
 		t.Errorf("got exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
