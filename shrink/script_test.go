@@ -13,6 +13,10 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
+// rewrite re-renders the planted script (no datadriven test in this
+// package registers the flag).
+var rewrite = flag.Bool("rewrite", false, "rewrite regress/testdata/planted-kill-during-syncpod.txt")
+
 // TestPlantedShrinkScript shrinks a real run with a planted failure (a
 // pod killed while its SyncPod runs) and checks the script it renders is
 // the one saved in regress/testdata, byte for byte: Shrink and the script
@@ -30,7 +34,7 @@ func TestPlantedShrinkScript(t *testing.T) {
 		Strategy: sim.RandomWalk{}, Case: s.Case, Marks: true,
 	}, run.CheckOptions{})
 	path := filepath.Join("..", regress.RegressDir, "planted-kill-during-syncpod.txt")
-	if fl := flag.Lookup("rewrite"); fl != nil && fl.Value.String() == "true" {
+	if *rewrite {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
