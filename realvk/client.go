@@ -70,7 +70,13 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 
 // Delete implements pod deletion with options.
 func (p *podsOf) Delete(ctx context.Context, name string, o metav1.DeleteOptions) error {
-	c, err := p.gateCall(ctx, "api.Delete", name)
+	// The label carries the UID precondition: the delete queue's two
+	// workers may delete two UIDs of one name at once.
+	gated := name
+	if uid := preconditionUID(o); uid != "none" {
+		gated += "/" + uid
+	}
+	c, err := p.gateCall(ctx, "api.Delete", gated)
 	if err != nil {
 		return err
 	}

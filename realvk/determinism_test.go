@@ -2,6 +2,8 @@ package realvk
 
 import (
 	"flag"
+	"os"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -62,6 +64,10 @@ func TestDeterminismCheckCanFail(t *testing.T) {
 }
 
 func firstDiff(a, b []string) string {
+	if dir := os.Getenv("REALVK_DUMP"); dir != "" {
+		_ = os.WriteFile(dir+"/a.trace", []byte(strings.Join(a, "\n")+"\n"), 0o644)
+		_ = os.WriteFile(dir+"/b.trace", []byte(strings.Join(b, "\n")+"\n"), 0o644)
+	}
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return "first difference:\n  " + a[i] + "\n  " + b[i]

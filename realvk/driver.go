@@ -215,6 +215,9 @@ func (d *Driver) afterStep() {
 	for _, n := range noted {
 		d.tape.observe(n.note, n.at, d.Step)
 	}
+	for _, label := range w.gates.takeDups() {
+		d.report("harness", "two calls parked under one label "+label)
+	}
 	for _, c := range w.gates.Parked() {
 		if !c.begun {
 			c.begun = true

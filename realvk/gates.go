@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing/synctest"
 )
 
 // Call is one call of the real controller into its world (the provider or
@@ -81,16 +82,36 @@ type Gates struct {
 	// dead is the highest crashed generation: its calls return Dead at
 	// once, without parking.
 	dead int
+	// dups are the labels a call parked under while another call with
+	// that label was parked (a harness fault, reported as a finding).
+	dups []string
+}
+
+// takeDups returns and clears the duplicate labels seen.
+func (g *Gates) takeDups() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := g.dups
+	g.dups = nil
+	return out
 }
 
 // park blocks c until the driver releases it.
 func (g *Gates) park(c *Call) Outcome {
-	c.Caller = callerInNode()
+	if c.Caller == "" {
+		c.Caller = callerInNode()
+	}
 	c.release = make(chan Outcome)
 	g.mu.Lock()
 	if c.Gen <= g.dead {
 		g.mu.Unlock()
 		return Dead
+	}
+	label := c.Label()
+	if slices.ContainsFunc(g.parked, func(p *Call) bool { return p.Label() == label }) {
+		// Two parked calls with one label: which one a release lets go
+		// would be their arrival order, the scheduler's.
+		g.dups = append(g.dups, label)
 	}
 	g.parked = append(g.parked, c)
 	g.mu.Unlock()
@@ -122,7 +143,9 @@ func (g *Gates) release(label string, o Outcome) (*Call, bool) {
 	return c, true
 }
 
-// kill marks generation gen dead and releases its parked calls with Dead.
+// kill marks generation gen dead and releases its parked calls with Dead,
+// one at a time in label order, each run to its end or its next gate
+// before the next (inside the bubble).
 func (g *Gates) kill(gen int) {
 	g.mu.Lock()
 	g.dead = max(g.dead, gen)
@@ -135,8 +158,10 @@ func (g *Gates) kill(gen int) {
 		return false
 	})
 	g.mu.Unlock()
+	slices.SortStableFunc(victims, func(a, b *Call) int { return cmp.Compare(a.Label(), b.Label()) })
 	for _, c := range victims {
 		c.release <- Dead
+		synctest.Wait()
 	}
 }
 

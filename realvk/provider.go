@@ -187,9 +187,13 @@ func (p provider) GetPods(ctx context.Context) ([]*v1.Pod, error) {
 	p.w.mu.Lock()
 	defer p.w.mu.Unlock()
 	var out []*v1.Pod
+	given := map[string]string{}
 	for _, key := range p.w.backendKeys() {
-		out = append(out, p.w.backend[key].pod.DeepCopy())
+		pod := p.w.backend[key].pod.DeepCopy()
+		given[fmt.Sprintf("%p", pod)] = key
+		out = append(out, pod)
 	}
+	p.w.podsGiven[p.gen] = given
 	return out, nil
 }
 
@@ -233,6 +237,7 @@ func (w *World) notify(key string) bool {
 		return false
 	}
 	b.dirty = false
+	w.notifySeq++
 	pod := b.pod.DeepCopy()
 	w.notef("notify %s uid=%s phase=%s v%d", key, pod.UID, pod.Status.Phase, b.version)
 	w.emit(history.VKNotified{UID: pod.UID, Phase: pod.Status.Phase, Version: b.version, Deleting: b.deleting})

@@ -129,11 +129,13 @@ func (d *Driver) options() []Move {
 
 // chooseOutcome draws a released call's outcome: the informer's list
 // always succeeds (a failed list would back off with client-go's global
-// random jitter); otherwise Fail by the plan's ErrorRate (provider and
+// random jitter), and so do the controller's own gates (a handler's
+// start, a dangling-pod goroutine's start, a notification's poll:
+// spans.go), which have no error to return; otherwise Fail by the plan's ErrorRate (provider and
 // API calls alike), then Missing for a provider GetPod by its MissingRate
 // (a stale provider cache).
 func chooseOutcome(label string, p plan.Plan, src sim.Source) Outcome {
-	if isList(label) {
+	if !fallible(label) {
 		return OK
 	}
 	if src.Intn(1000) < p.Faults.ErrorRate {

@@ -2,12 +2,18 @@ package realvk
 
 import (
 	"strings"
+	"testing/synctest"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/plan"
 )
 
-func isList(label string) bool { return strings.Contains(label, "/api.List/") }
+// fallible: the call is the provider's or the API server's, and can fail
+// (the informer's list is not: see chooseOutcome).
+func fallible(label string) bool {
+	return (strings.Contains(label, "/provider.") || strings.Contains(label, "/api.")) &&
+		!strings.Contains(label, "/api.List/")
+}
 
 // settleRounds bounds the settle phase (each idle round sleeps a second:
 // enough for the longest deletion grace a plan uses, 30 s, and the
@@ -62,6 +68,11 @@ func (d *Driver) Shutdown() {
 	w := d.W
 	if w.running {
 		w.stop()
+		// The cancel wakes the controller's goroutines: let them run to
+		// their gates or their end before Done is looked at (without the
+		// wait, whether Done closed before the first check was the Go
+		// scheduler's choice, and so was the number of sleeps below).
+		synctest.Wait()
 	}
 	for i := 0; i < 50 && !w.doneClosed(); i++ {
 		d.releaseAll()

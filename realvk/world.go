@@ -76,6 +76,12 @@ type World struct {
 	doneErr map[int]string
 	// cancelled: the generations whose context was cancelled.
 	cancelled map[int]bool
+	// notifySeq numbers the notify moves; a notification's poll gates
+	// carry it (spans.go).
+	notifySeq int
+	// podsGiven[gen] maps the pods generation gen's GetPods returned
+	// (pointer, as %p prints it) to their keys (spans.go, danglingKey).
+	podsGiven map[int]map[string]string
 }
 
 type notedAt struct {
@@ -92,7 +98,8 @@ func newWorld() *World {
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
-		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{}}
+		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
+		podsGiven: map[int]map[string]string{}}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -127,7 +134,7 @@ func (w *World) start() bool {
 	if err != nil {
 		panic(err)
 	}
-	ctx, cancel := context.WithCancel(quietContext())
+	ctx, cancel := context.WithCancel(w.controllerContext(gen))
 	w.pc, w.cancel = pc, cancel
 	w.pcs[gen] = pc
 	w.emit(history.VKStarted{Epoch: gen})
