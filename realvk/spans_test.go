@@ -119,3 +119,21 @@ func TestDuplicateLabelsReported(t *testing.T) {
 		t.Errorf("findings %v, want one unexplained harness finding", r.Findings)
 	}
 }
+
+// TestNotifyBeforeSyncEnds: a notification for a pod the informer never
+// lists (its list stays parked) gives up after its 3 s; the error it
+// reports must not put its goroutine to sleep past the end of the run
+// (apimachinery's global error rate limiter did: TestMain empties it), or
+// the bubble would end with that goroutine still blocked and
+// synctest.Test would fail.
+func TestNotifyBeforeSyncEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := stepper{t: t, d: NewDriver()}
+		for _, l := range []string{"vk-create uid=a", "vk-start", "vk-provider-pod uid=a", "vk-status uid=a phase=Running",
+			"notify default/pod-a", "sleep", "sleep", "sleep", "sleep"} {
+			s.apply(l)
+		}
+		s.want("g1/api.List/-/?")
+		s.d.Finish("notify-before-sync", 0)
+	})
+}
