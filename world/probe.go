@@ -17,14 +17,18 @@ import (
 // per-UID queries for every pod the plan named so far, PodsSynced, and
 // IsPodForMirrorPodTerminatingByFullName for every full name among them.
 // Known, which no query answers, is the pod workers' record list (the
-// target's bookkeeping, history.Answers).
+// target's bookkeeping, history.Answers), read only while the internal
+// invariants are on: in observable-only mode the probe leaves it false
+// and the oracles derive it from the history (history.KnownFromHistory).
 func (w *World) probe() *history.Probe {
 	p := &history.Probe{}
 	w.RT.Probe(func() {
 		pw := w.PW
 		known := map[types.UID]bool{}
-		for _, uid := range pw.KnownUIDsLocked() {
-			known[uid] = true
+		if !w.internalOff {
+			for _, uid := range pw.KnownUIDsLocked() {
+				known[uid] = true
+			}
 		}
 		p.PodsSynced = pw.PodsSynced()
 		names := map[string]bool{}
