@@ -35,6 +35,8 @@ func PrivateReads() []PrivateRead {
 		{"Workers", false, "the pod workers' records read under the lock; the answers are on LockReleasing events", nil},
 		{"Final", true, "View.Final: the pod workers' records after the settle phase (working, in flight, pending update)",
 			[]string{"oracle/liveness/judge.go"}},
+		// In observable-only mode Known comes from the history alone
+		// (history.KnownFromHistory), so these reads decide nothing private there.
 		{"Known", false, "history.Answers.Known: whether the UID has a record, which no query answers",
 			[]string{"oracle/coverage/coverage.go", "oracle/kubelet/kubelet.go", "oracle/liveness/bounded.go",
 				"oracle/liveness/oracle.go", "oracle/liveness/track.go", "oracle/safety/state.go"}},
