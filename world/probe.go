@@ -24,25 +24,40 @@ func (w *World) probe() *history.Probe {
 	p := &history.Probe{}
 	w.RT.Probe(func() {
 		pw := w.PW
-		known := map[types.UID]bool{}
+		var records []types.UID // sorted
 		if !w.internalOff {
-			for _, uid := range pw.KnownUIDsLocked() {
-				known[uid] = true
-			}
+			records = pw.KnownUIDsLocked()
 		}
+		known := func(uid types.UID) bool { _, ok := slices.BinarySearch(records, uid); return ok }
 		p.PodsSynced = pw.PodsSynced()
-		names := map[string]bool{}
-		for _, uid := range w.sortedUIDs() {
-			p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: history.Answers{Known: known[uid],
+		uids := w.sortedUIDs()
+		p.Pods = make([]history.PodAnswers, 0, len(uids))
+		for _, uid := range uids {
+			p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: history.Answers{Known: known(uid),
 				KnownTerminated: pw.IsPodKnownTerminated(uid), CouldHaveRunning: pw.CouldHaveRunningContainers(uid),
 				BeFinished: pw.ShouldPodBeFinished(uid), TerminationRequested: pw.IsPodTerminationRequested(uid),
 				ContainersBeTerminating: pw.ShouldPodContainersBeTerminating(uid),
 				RuntimeBeRemoved:        pw.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: pw.ShouldPodContentBeRemoved(uid)}})
-			names[model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()] = true
 		}
-		for _, f := range slices.Sorted(maps.Keys(names)) {
+		names := w.fullNames()
+		p.Mirror = make([]history.MirrorAnswer, 0, len(names))
+		for _, f := range names {
 			p.Mirror = append(p.Mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
 		}
 	})
 	return p
+}
+
+// fullNames is the sorted full names of the pods the plan named so far,
+// recomputed only when a pod was added (w.uids grows, never shrinks).
+func (w *World) fullNames() []string {
+	if w.probeNamesOf == len(w.uids) {
+		return w.probeNames
+	}
+	names := map[string]bool{}
+	for _, uid := range w.uids {
+		names[model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()] = true
+	}
+	w.probeNames, w.probeNamesOf = slices.Sorted(maps.Keys(names)), len(w.uids)
+	return w.probeNames
 }
