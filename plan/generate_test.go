@@ -33,7 +33,7 @@ func reusedAPIUID(p Plan) int {
 // TestNoFamilyReusesAnAPIUID: no family draws a new API pod object under
 // a UID whose earlier object was deleted or removed (an API server never
 // reuses a UID; the guided swarm's L7 on correct code came from such a
-// plan, regress/testdata/l7-rejected-force-deleted-uid-recreated.txt).
+// plan, docs/guided.md).
 func TestNoFamilyReusesAnAPIUID(t *testing.T) {
 	for _, f := range Families() {
 		for seed := range uint64(1500) {
