@@ -94,7 +94,34 @@ const (
 	// object is removed while the provider still runs the pod and before
 	// its grace expired.
 	ClassStaleNotRunning = "VF"
+	// ClassErrorStatusOverwrites (VG): handleProviderError writes its
+	// ProviderFailed status with the resource version blanked, so it
+	// overwrites whatever status the API holds, including a newer one the
+	// controller itself had just written from the provider's notification
+	// (createOrUpdatePod ignores a failing GetPod and calls CreatePod for a
+	// pod the provider runs, whose error lands here); the status queue
+	// remembers that status as already received, so nothing writes it
+	// again unless the provider notifies a different one.
+	ClassErrorStatusOverwrites = "VG"
 )
+
+var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
+
+// statusOverwritten: U's provider status version v reached the API by
+// updatePodStatus, and U's last effective status write was
+// handleProviderError's, after it.
+func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 || writes[len(writes)-1].caller != "handleProviderError" {
+		return false
+	}
+	for _, w := range writes[:len(writes)-1] {
+		if w.caller == "updatePodStatus" && w.version == v {
+			return true
+		}
+	}
+	return false
+}
 
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
 
@@ -152,6 +179,10 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //   - VE, for VK7 "controller start G never became Ready": G was
 //     cancelled before Ready closed and its Run returned "failed to wait
 //     for caches to sync".
+//   - VG, for VK2 "the provider's last status for pod U …, vV …, never
+//     reached the API": updatePodStatus wrote U's status version V, and
+//     U's last status write that took effect came after it and was
+//     handleProviderError's.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -172,6 +203,15 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.danglingFailedEverywhere(Namespace + "/pod-" + m[1]) {
 			return ClassDanglingOnce
+		}
+		return ""
+	}
+	if m := lostStatusRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK2" {
+		v, _ := strconv.Atoi(m[2])
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.statusOverwritten(types.UID(m[1]), v) {
+			return ClassErrorStatusOverwrites
 		}
 		return ""
 	}

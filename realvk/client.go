@@ -8,6 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	"github.com/podsim/podsim/history"
 )
 
 // podClient is the controller's PodClient: every call parks at a gate and,
@@ -64,6 +66,10 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
 	out, err := p.c.w.api.UpdateStatus(pod)
+	if err == nil {
+		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
+			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message)})
+	}
 	p.c.w.notef("api.UpdateStatus %s/%s uid=%s rv=%q phase=%s -> %s", p.ns, pod.Name, pod.UID, pod.ResourceVersion, pod.Status.Phase, errWord(err))
 	return out, err
 }

@@ -151,3 +151,36 @@ func TestClassifyReadyAndStaleNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyOverwrittenNegative: VG needs the lost version written by
+// updatePodStatus and then overwritten by handleProviderError as the last
+// write.
+func TestClassifyOverwrittenNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v2 Running, never reached the API, which holds v0 Pending"}
+		cases := []struct {
+			writes []statusWrite
+			want   string
+		}{
+			{nil, ""},
+			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}, ClassErrorStatusOverwrites},
+			// v2 never written: the status was lost before the API, not overwritten.
+			{[]statusWrite{{"updatePodStatus", 1}, {"handleProviderError", 0}}, ""},
+			// Overwritten by handleProviderError, but the last write is the controller's v1 after it.
+			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}, {"updatePodStatus", 1}}, ""},
+			// handleProviderError wrote before v2 reached the API.
+			{[]statusWrite{{"handleProviderError", 0}, {"updatePodStatus", 2}}, ""},
+		}
+		for _, c := range cases {
+			d.W.statusWrites["a"] = c.writes
+			if got := d.classify(f); got != c.want {
+				t.Errorf("writes %v: classified %q, want %q", c.writes, got, c.want)
+			}
+		}
+		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}
+		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
+			t.Errorf("another check with VG's message classified %q", got)
+		}
+	})
+}

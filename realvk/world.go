@@ -79,9 +79,20 @@ type World struct {
 	// notifySeq numbers the notify moves; a notification's poll gates
 	// carry it (spans.go).
 	notifySeq int
+	// statusWrites are, per UID, the controller's status writes that took
+	// effect, in order (the classifier reads them).
+	statusWrites map[types.UID][]statusWrite
 	// podsGiven[gen] maps the pods generation gen's GetPods returned
 	// (pointer, as %p prints it) to their keys (spans.go, danglingKey).
 	podsGiven map[int]map[string]string
+}
+
+// statusWrite is one status write of the controller that took effect:
+// the node-package function that made it and the provider status version
+// it carried (0: none, e.g. handleProviderError's message).
+type statusWrite struct {
+	caller  string
+	version int
 }
 
 type notedAt struct {
@@ -99,7 +110,7 @@ func newWorld() *World {
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{}}
+		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{}}
 	w.api = newAPIServer(w)
 	return w
 }
