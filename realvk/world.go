@@ -149,13 +149,13 @@ func (w *World) start() bool {
 	w.pc, w.cancel = pc, cancel
 	w.pcs[gen] = pc
 	w.emit(history.VKStarted{Epoch: gen})
+	w.notef("start g%d", gen)
 	go inf.RunWithContext(ctx)
 	go func() {
 		if err := pc.Run(ctx, w.workers); err != nil {
 			w.note("controller g%d exited: %v", gen, err)
 		}
 	}()
-	w.notef("start g%d", gen)
 	return true
 }
 
@@ -166,11 +166,15 @@ func (w *World) stop() bool {
 	if !w.running {
 		return false
 	}
-	w.cancel()
+	// Noted before the cancel, under the lock: the cancelled Run notes
+	// its exit from its own goroutine.
+	w.mu.Lock()
 	w.running = false
 	w.emit(history.VKCancelled{Epoch: w.gen})
 	w.cancelled[w.gen] = true
 	w.notef("stop g%d", w.gen)
+	w.mu.Unlock()
+	w.cancel()
 	return true
 }
 
