@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
@@ -103,6 +104,12 @@ const (
 	// remembers that status as already received, so nothing writes it
 	// again unless the provider notifies a different one.
 	ClassErrorStatusOverwrites = "VG"
+	// ClassTerminalNotDeleted (VH): updatePodStatus returns at once when
+	// the informer's pod is Succeeded or Failed (shouldSkipPodStatusUpdate),
+	// before it looks at the provider's deletion timestamp: a
+	// provider-initiated deletion of a pod whose API status is already
+	// terminal is never propagated.
+	ClassTerminalNotDeleted = "VH"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -183,6 +190,10 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     reached the API": updatePodStatus wrote U's status version V, and
 //     U's last status write that took effect came after it and was
 //     handleProviderError's.
+//   - VH, for the same VK3 "… by itself …" on U: the controller never
+//     deleted U in the API, the provider notified U with a deletion
+//     timestamp, updatePodStatus wrote no status of U after that, and U's
+//     phase in the API at the end is Succeeded or Failed.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -239,6 +250,10 @@ func (d *Driver) classify(f Finding) string {
 		if d.W.deleteCaller[uid] == "" && d.W.statusInsteadOfDelete[uid] {
 			return ClassStatusInsteadOfDelete
 		}
+		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] && d.W.deletingNotified[uid] &&
+			terminal(d.final.apiPhase[uid]) {
+			return ClassTerminalNotDeleted
+		}
 	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
 		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):
 		api, prov := d.final.apiByName[name], d.final.providerByName[name]
@@ -252,16 +267,18 @@ func (d *Driver) classify(f Finding) string {
 // endState is the final state by object name, for the classifier.
 type endState struct {
 	apiByName, providerByName map[string]types.UID
+	apiPhase                  map[types.UID]v1.PodPhase
 }
 
 func (d *Driver) snapshotEnd() {
 	w := d.W
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}}
+	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{}}
 	items, _ := w.api.List()
 	for _, p := range items {
 		e.apiByName[p.Name] = p.UID
+		e.apiPhase[p.UID] = p.Status.Phase
 	}
 	for _, key := range w.backendKeys() {
 		b := w.backend[key]

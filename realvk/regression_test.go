@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -181,6 +182,38 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}
 		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
 			t.Errorf("another check with VG's message classified %q", got)
+		}
+	})
+}
+
+// TestClassifyTerminalNegative: VH needs the deletion notified, no
+// controller delete, no status written after it (that is VC), and a
+// terminal API phase at the end.
+func TestClassifyTerminalNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"b": v1.PodSucceeded}}
+		f := Finding{Check: "VK3", Message: "the provider deleted pod b (pod-b) by itself, but its API object was never deleted (VK3)"}
+		if got := d.classify(f); got != "" {
+			t.Errorf("deletion never notified, classified %q", got)
+		}
+		d.W.deletingNotified["b"] = true
+		if got := d.classify(f); got != ClassTerminalNotDeleted {
+			t.Errorf("VH not classified: %q", got)
+		}
+		d.final.apiPhase["b"] = v1.PodRunning
+		if got := d.classify(f); got != "" {
+			t.Errorf("API phase Running, classified %q", got)
+		}
+		d.final.apiPhase["b"] = v1.PodFailed
+		d.W.deleteCaller["b"] = "updatePodStatus"
+		if got := d.classify(f); got != "" {
+			t.Errorf("the controller deleted b, classified %q", got)
+		}
+		d.W.deleteCaller["b"] = ""
+		d.W.statusInsteadOfDelete["b"] = true
+		if got := d.classify(f); got != ClassStatusInsteadOfDelete {
+			t.Errorf("a status written after the deletion is VC, classified %q", got)
 		}
 	})
 }
