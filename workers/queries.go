@@ -105,7 +105,7 @@ func (p *PodWorkers) AnswersLocked(uid types.UID) Answers {
 
 // KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
 // holds the pod lock.
-func (p *PodWorkers) KnownUIDsLocked() []types.UID { return sortedKeys(p.podSyncStatuses) }
+func (p *PodWorkers) KnownUIDsLocked() []types.UID { return p.sortedUIDsLocked() }
 
 // MirrorTerminatingLocked is IsPodForMirrorPodTerminatingByFullName for a
 // caller that holds the pod lock.

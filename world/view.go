@@ -45,7 +45,11 @@ type lockedWorkers struct{ pw *workers.PodWorkers }
 
 func (l lockedWorkers) KnownUIDs() []string {
 	var out []string
-	for _, uid := range l.pw.KnownUIDsLocked() {
+	uids := l.pw.KnownUIDsLocked()
+	if len(uids) > 0 {
+		out = make([]string, 0, len(uids))
+	}
+	for _, uid := range uids {
 		out = append(out, string(uid))
 	}
 	return out
