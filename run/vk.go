@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/vkworld"
+	"github.com/podsim/podsim/world"
 )
 
 // The virtual-kubelet pod controller's plans (Plan.VK) run on the
@@ -16,7 +17,7 @@ import (
 func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
 	extra []oracle.Oracle) (Result, *vkworld.World) {
 	w := vkworld.NewWorld(p, schedule, faults, strategy)
-	if err := w.Reintroduce(opts.Mutant); err != nil {
+	if err := reintroduceVK(w, opts.Mutant); err != nil {
 		return Result{Family: family, Seed: seed, Err: err}, w
 	}
 	return judgeVK(family, seed, w, opts, extra), w
@@ -40,4 +41,20 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
 	return r
+}
+
+// reintroduceVK switches the VK mutant called mutant on in w.
+func reintroduceVK(w *vkworld.World, mutant string) error {
+	if err := mutantFor(mutant, true); err != nil {
+		return err
+	}
+	return w.Reintroduce(mutant)
+}
+
+// reintroduce switches the kubelet mutant called mutant on in w.
+func reintroduce(w *world.World, mutant string) error {
+	if err := mutantFor(mutant, false); err != nil {
+		return err
+	}
+	return w.Reintroduce(mutant)
 }

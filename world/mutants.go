@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/workers/mutants"
 )
 
@@ -21,9 +20,6 @@ const (
 	KindKubelet MutantKind = "K"
 	// KindFault is a misbehaviour of the fake runtime (B16).
 	KindFault MutantKind = "fault"
-	// KindVK is a docs/vk.md entry of virtual-kubelet's history, in the
-	// simulated VK world (vkworld), which runs the VK families.
-	KindVK MutantKind = "VK"
 )
 
 // Mutant is one catalogued bug the regression gate re-introduces by name
@@ -72,11 +68,12 @@ var gateFamilies = map[string][]string{
 	"V2":  {"recreate-same-name"},
 }
 
-// Mutants lists every catalogued bug the gate can re-introduce: the
-// workers' G and M mutants (workers/mutants) in docs/bugs.md order, the B16
-// runtime fault, then the kubelet-level K entries of the World
+// Mutants lists every catalogued bug the kubelet World can re-introduce:
+// the workers' G and M mutants (workers/mutants) in docs/bugs.md order, the
+// B16 runtime fault, then the kubelet-level K entries of the World
 // (KubeletBugs), virtual-kubelet's V2 (in the World's API server model)
-// last.
+// last. The whole catalogue (with the simulated VK world's) is assembled in
+// package run (run.Mutants).
 func Mutants() []Mutant {
 	var out []Mutant
 	for _, info := range mutants.Catalogue() {
@@ -94,10 +91,6 @@ func Mutants() []Mutant {
 		m := k.Mutant
 		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
 		out = append(out, m)
-	}
-	for _, v := range vkworld.Mutants() {
-		out = append(out, Mutant{Name: v.Name, Kind: KindVK, Issue: "virtual-kubelet " + v.Issue, Families: v.Families,
-			Invariants: v.Invariants, Mutation: v.Mutation})
 	}
 	return out
 }
@@ -166,8 +159,6 @@ func (w *World) Reintroduce(name string) error {
 	case m.Kind == KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
-	case m.Kind == KindVK:
-		return fmt.Errorf("mutant %s is virtual-kubelet's: it runs on the VK families only", name)
 	case m.Kind == KindKubelet:
 		for _, k := range kubeletMutants {
 			if k.Name == name {
