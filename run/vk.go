@@ -40,6 +40,11 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	for _, o := range oracles {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
+	if r.Err == nil {
+		// A crash of the controller's process is judged by its consequence
+		// (the oracle above); the crash itself is the secondary signal.
+		r.Err = w.Crash()
+	}
 	return r
 }
 

@@ -44,6 +44,7 @@ type controller struct {
 	workersDone             *sim.Event
 	notifying               int // NotifyPods callbacks in progress
 	err                     string
+	crashed                 string // the crash's panic value: the process is dead (crash.go)
 }
 
 func newController(w *World, epoch int) *controller {
@@ -94,6 +95,9 @@ func (c *controller) run() {
 	c.ready.Fire()
 	w.note(history.VKReady{Epoch: c.epoch})
 	c.cancel.Wait()
+	if c.crashed != "" {
+		return // a dead process closes nothing
+	}
 	for _, q := range []*queue{c.syncQ, c.deleteQ, c.statusQ} {
 		q.shutdown()
 	}
@@ -113,7 +117,11 @@ func (c *controller) work(q *queue, handle func(string) error) {
 		if !ok {
 			break
 		}
-		q.done(key, handle(key))
+		err := handle(key)
+		if c.crashed != "" {
+			return // the process died meanwhile: this worker never comes back
+		}
+		q.done(key, err)
 	}
 	if c.workersLeft--; c.workersLeft == 0 {
 		c.workersDone.Fire()
@@ -124,7 +132,9 @@ func (c *controller) work(q *queue, handle func(string) error) {
 func (c *controller) stop() {
 	c.w.note(history.VKCancelled{Epoch: c.epoch})
 	c.cancel.Fire()
-	c.done.Wait()
+	if c.crashed == "" {
+		c.done.Wait()
+	}
 }
 
 // idle reports whether the controller has nothing left to do.

@@ -152,3 +152,55 @@ func TestVKOracleFailedRunSkipsEnd(t *testing.T) {
 		t.Fatalf("got %v, want none", vs)
 	}
 }
+
+// recreatedWeb is V8's shape: pod web (a) running with status v1 is
+// force-deleted by a client and re-created as b, which the provider runs.
+func recreatedWeb() *story {
+	return healthy().after(time.Second).note(history.VKDeleteRequested{UID: "a", Grace: 0, By: "client"}).
+		note(history.VKRemoved{UID: "a", By: "client"}).note(history.VKProviderDeleted{UID: "a"}).
+		note(history.VKCreated{UID: "b", Name: "web"}).note(history.VKProviderCreated{UID: "b"})
+}
+
+var runningB = history.VKFinal{
+	API:      []history.VKAPIPod{{UID: "b", Name: "web", Phase: v1.PodPending}},
+	Provider: []history.VKProviderPod{{UID: "b", Phase: v1.PodPending}},
+}
+
+// TestVKOracleCrashedController: V8's observable consequence. The
+// controller whose process died (a status sync for a re-created pod
+// dereferenced an empty tracking entry) acts no more: cancelled, its Done
+// never closes and its queues hold the item it died on. The oracle reads
+// this from the notes alone; the nearby healthy run passes, and so must a
+// controller that hangs without crashing (a new bug of the same look) be
+// caught.
+func TestVKOracleCrashedController(t *testing.T) {
+	cases := []struct {
+		name  string
+		story *story
+		want  []string
+	}{
+		{"V8: crashed after the re-create", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			settle(history.VKFinal{API: runningB.API, Provider: runningB.Provider, Queued: 1}),
+			[]string{"VK7 controller start 1 was cancelled but Done never closed", "VK7 1 items were left"}},
+		{"the same run, healthy", recreatedWeb().stop().settle(runningB), nil},
+		{"hung, not crashed: queues empty, Done never closed", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			settle(runningB), []string{"VK7 controller start 1 was cancelled but Done never closed"}},
+		{"crashed, restarted: the first start still never closed Done", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			note(history.VKStarted{Epoch: 2}).note(history.VKReady{Epoch: 2}).
+			note(history.VKCancelled{Epoch: 2}).note(history.VKDone{Epoch: 2}).settle(runningB),
+			[]string{"VK7 controller start 1 was cancelled but Done never closed"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := judge(tc.story, nil)
+			if len(vs) != len(tc.want) {
+				t.Fatalf("got %v, want %d violations %q", vs, len(tc.want), tc.want)
+			}
+			for i, v := range vs {
+				if got := v.Invariant + " " + v.Message; !strings.Contains(got, tc.want[i]) {
+					t.Errorf("violation %d: got %q, want it to contain %q", i, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
