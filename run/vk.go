@@ -26,7 +26,7 @@ func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source,
 // judgeVK runs w with the VK oracle and the extra oracles.
 func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
 	view := w.View()
-	oracles := append([]oracle.Oracle{vk.New()}, extra...)
+	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
 	w.Observe(func(ev history.Event) {
 		for _, o := range oracles {
 			o.Observe(view, ev)
@@ -62,4 +62,13 @@ func reintroduce(w *world.World, mutant string) error {
 		return err
 	}
 	return w.Reintroduce(mutant)
+}
+
+// vkTiming is the simulated VK controller's stated timing, for VK8: its
+// queues' backoff, and the longest a notification of a pod not yet known
+// can take to queue its status (the callback's wait after the informer's
+// sync, which takes at most the plan's informer lag).
+func vkTiming(p plan.Plan) vk.Timing {
+	return vk.Timing{BaseBackoff: vkworld.BaseBackoff, MaxBackoff: vkworld.MaxBackoff,
+		NotifyWindow: vkworld.NotifyWait + p.VK.InformerLag}
 }

@@ -98,3 +98,37 @@ func TestVKReplayMatches(t *testing.T) {
 		t.Fatalf("got %s (vk %v), want %s and a VK plan with a trace", rp.TraceSHA, rp.Plan.VK, r.TraceSHA)
 	}
 }
+
+// TestVKRetryTimingSweep: across a sweep of the families V7 runs on, the
+// correct code never trips VK8 (the status queue's retry timing), while
+// the same seeds with V7's shared rate limiter do: the sweep reaches the
+// retries the check judges.
+func TestVKRetryTimingSweep(t *testing.T) {
+	seeds := uint64(300)
+	if testing.Short() {
+		seeds = 150
+	}
+	v7 := 0
+	for _, name := range []string{"vk-status-faults", "vk-swarm"} {
+		f := vkFamily(t, name)
+		for _, st := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
+			for seed := range seeds {
+				for _, v := range RunSeed(f, seed, st, CheckOptions{}).Violations {
+					if v.Invariant == "VK8" {
+						t.Fatalf("%s seed %d (%v): the correct code tripped VK8: %s", name, seed, st, v.Message)
+					}
+				}
+				for _, v := range RunSeed(f, seed, st, CheckOptions{Mutant: "vk/V7"}).Violations {
+					if v.Invariant == "VK8" {
+						v7++
+						break
+					}
+				}
+			}
+		}
+	}
+	if v7 == 0 {
+		t.Fatal("V7 never tripped VK8 over the sweep: the sweep does not reach the retries VK8 judges")
+	}
+	t.Logf("V7 tripped VK8 in %d runs", v7)
+}

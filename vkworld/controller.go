@@ -16,6 +16,9 @@ import (
 const (
 	notifyRetry   = 151 * time.Millisecond
 	notifyRetries = 20
+	// NotifyWait is the callback's longest wait for a pod once the
+	// informer has synced.
+	NotifyWait = notifyRetries * notifyRetry
 )
 
 func fmtEpoch(name string, epoch int) string { return fmt.Sprintf("%s#%d", name, epoch) }
@@ -52,7 +55,15 @@ func newController(w *World, epoch int) *controller {
 		ready: w.S.NewEvent(fmtEpoch("vk/ready", epoch)), done: w.S.NewEvent(fmtEpoch("vk/done", epoch)),
 		cancel: w.S.NewEvent(fmtEpoch("vk/cancel", epoch)), workersDone: w.S.NewEvent(fmtEpoch("vk/workers-done", epoch))}
 	c.inf = newInformer(w, epoch)
-	lim := func() *limiter { return &limiter{failures: map[string]int{}} }
+	// Each queue has its own rate limiter (V7: one shared by the three, so
+	// one queue's Forget resets another's backoff for the same key).
+	shared := newLimiter(w.S.Elapsed)
+	lim := func() *limiter {
+		if w.bug("V7") {
+			return shared
+		}
+		return newLimiter(w.S.Elapsed)
+	}
 	c.syncQ = newQueue(w, fmtEpoch("vk/sync", epoch), lim())
 	c.deleteQ = newQueue(w, fmtEpoch("vk/delete", epoch), lim())
 	c.statusQ = newQueue(w, fmtEpoch("vk/status", epoch), lim())
@@ -154,7 +165,7 @@ func (c *controller) deleteDanglingPods() {
 	var pps []provPod
 	for n := 0; ; n++ {
 		var err error
-		if pps, err = w.prov.getPods(); err == nil || c.cancel.WaitFor(baseBackoff<<min(n, 10)) {
+		if pps, err = w.prov.getPods(); err == nil || c.cancel.WaitFor(BaseBackoff<<min(n, 10)) {
 			break
 		}
 	}
@@ -180,7 +191,7 @@ func (c *controller) deleteDanglingPods() {
 				if err == nil {
 					w.mark(plan.MarkVKDanglingDeleted)
 				}
-				if err == nil || err == errNotFound || c.cancel.WaitFor(baseBackoff<<min(n, 10)) {
+				if err == nil || err == errNotFound || c.cancel.WaitFor(BaseBackoff<<min(n, 10)) {
 					break
 				}
 			}

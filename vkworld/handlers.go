@@ -127,7 +127,7 @@ func (c *controller) syncHandler(name string) error {
 func (c *controller) syncInProvider(pod apiPod) error {
 	prov := c.w.prov
 	if pod.deleting && pod.phase != v1.PodRunning {
-		c.deleteQ.add(c.deleteKey(pod))
+		c.deleteQ.addNow(c.deleteKey(pod))
 		return nil
 	}
 	kp := c.known[pod.name]
