@@ -248,7 +248,7 @@ func TestVKOracleRetryTiming(t *testing.T) {
 		{"V7: reset after two failures", failing(5*ms, 10*ms, 20*ms).after(5 * ms).landV2(),
 			"VK8 the status write of pod a (web) was retried 5ms after its failure #3 in a row at 1.035s"},
 		{"a backoff that never grows", failing(5*ms, 5*ms).after(5 * ms).landV2(), "VK8 the status write of pod a (web) was retried 5ms after its failure #2"},
-		{"one failure, then base", failing(5*ms).after(5 * ms).landV2(), ""},
+		{"one failure, then base", failing(5 * ms).after(5 * ms).landV2(), ""},
 		{"a notification between", failing(5*ms, 10*ms, 20*ms).
 			note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 3}).after(5 * ms).
 			note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 3}).stop().
