@@ -118,8 +118,8 @@ var kubeletMutants = []struct {
 		func(b *KubeletBugs) { b.V2ReaperKeyedByName = true }},
 }
 
-// MutantNamed returns the catalogued mutant called name.
-func MutantNamed(name string) (Mutant, bool) {
+// mutantNamed returns the kubelet world's mutant called name.
+func mutantNamed(name string) (Mutant, bool) {
 	for _, m := range Mutants() {
 		if m.Name == name {
 			return m, true
@@ -128,34 +128,18 @@ func MutantNamed(name string) (Mutant, bool) {
 	return Mutant{}, false
 }
 
-// MutantNames lists the names of Mutants(), in order.
-func MutantNames() []string {
-	var out []string
-	for _, m := range Mutants() {
-		out = append(out, m.Name)
-	}
-	return out
-}
-
-// UnknownMutantError is a mutant name that is not catalogued.
-type UnknownMutantError struct{ Name string }
-
-func (e *UnknownMutantError) Error() string {
-	return fmt.Sprintf("unknown mutant %q: want one of %s", e.Name, strings.Join(MutantNames(), ", "))
-}
-
 // Reintroduce switches the mutant called name on in a world that has not
 // run yet: a runtime fault is set in the fake runtime, a workers mutant in
 // the pod workers (nothing has used them yet). "" leaves the correct code.
 // A kubelet restart builds new pod workers; startEpoch switches
 // workersMutant on in them too.
 func (w *World) Reintroduce(name string) error {
-	m, ok := MutantNamed(name)
+	m, ok := mutantNamed(name)
 	switch {
 	case name == "":
 		return nil
 	case !ok:
-		return &UnknownMutantError{Name: name}
+		return fmt.Errorf("world: no kubelet mutant %q (run.Mutants lists the catalogue)", name)
 	case m.Kind == KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
