@@ -271,7 +271,7 @@ func VKFamilies() []Family {
 		{Name: "vk-startup", Generate: GenerateVKStartup, Marks: []string{MarkVKTerminatingAtStart, MarkVKDanglingDeleted,
 			MarkVKNotifyBeforeInformer, MarkVKCreatedDuringList}},
 		{Name: "vk-status-faults", Generate: GenerateVKStatusFaults, Marks: []string{MarkVKProviderErrorHealed,
-			MarkVKEditUnchanged, MarkVKProviderDeleted}},
+			MarkVKEditUnchanged, MarkVKProviderDeleted, MarkVKSyncedDuringRetry}},
 		{Name: "vk-swarm", Generate: GenerateVKSwarm, Marks: []string{MarkVKRestart, MarkVKRecreatedInGrace}},
 	}
 }
@@ -287,5 +287,6 @@ const (
 	MarkVKProviderErrorHealed  = "vk-provider-error-healed"  // a status write landed after a provider call had failed
 	MarkVKEditUnchanged        = "vk-edit-unchanged-status"  // an unchanged status was notified after another writer edited the object
 	MarkVKProviderDeleted      = "vk-provider-initiated-delete"
-	MarkVKRestart              = "vk-restart" // the controller restarted with pods in the API
+	MarkVKSyncedDuringRetry    = "vk-synced-during-status-retry" // the sync queue finished a pod's key while its status write waited for a retry (V7)
+	MarkVKRestart              = "vk-restart"                    // the controller restarted with pods in the API
 )

@@ -132,6 +132,9 @@ func (c *controller) work(q *queue, handle func(string) error) {
 		if c.crashed != "" {
 			return // the process died meanwhile: this worker never comes back
 		}
+		if q == c.syncQ && err == nil && c.statusQ.requeues[key] > 0 {
+			c.w.mark(plan.MarkVKSyncedDuringRetry)
+		}
 		q.done(key, err)
 	}
 	if c.workersLeft--; c.workersLeft == 0 {
