@@ -82,7 +82,7 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 		return r, w.S, p
 	}
 	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
-	if err := w.Reintroduce(opts.Mutant); err != nil {
+	if err := reintroduce(w, opts.Mutant); err != nil {
 		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
 	return judge(f, seed, w, opts, nil), w.S, p
@@ -104,7 +104,15 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
+	var known *history.KnownFromHistory
+	if opts.ObservableOnly {
+		// The world records no record list: Known comes from the history.
+		known = history.NewKnownFromHistory()
+	}
 	w.Observe(func(ev history.Event) {
+		if known != nil {
+			ev = known.Rewrite(ev)
+		}
 		cov.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)
