@@ -9,6 +9,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
+	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -104,8 +105,10 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
+	requeue := latency.NewRequeue(requeuePeriods)
 	w.Observe(func(ev history.Event) {
 		cov.Observe(view, ev)
+		requeue.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -125,6 +128,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
 	}
 	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
+	r.Violations = append(r.Violations, requeue.Finish(view, err)...)
 	for _, o := range extra {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
