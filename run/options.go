@@ -53,8 +53,9 @@ func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
 }
 
 // requeuePeriods are the simulated kubelet's pod-worker periods, for the
-// requeue-delay check (R1): one per run, it sees notes and starts afresh at
-// a kubelet restart itself.
+// requeue-delay check (R1). R1 and the killPodNow-timeout check (R2) are one
+// per run: R1 reads notes, which the per-epoch oracles do not see, and both
+// start afresh at a kubelet restart themselves.
 var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: world.BackoffPeriod}
 
 // livenessPeriods are the simulated kubelet's periods as the liveness

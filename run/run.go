@@ -105,10 +105,12 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	requeue := latency.NewRequeue(requeuePeriods)
+	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow()}
 	w.Observe(func(ev history.Event) {
 		cov.Observe(view, ev)
-		requeue.Observe(view, ev)
+		for _, o := range timing {
+			o.Observe(view, ev)
+		}
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -128,7 +130,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
 	}
 	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
-	r.Violations = append(r.Violations, requeue.Finish(view, err)...)
+	for _, o := range timing {
+		r.Violations = append(r.Violations, o.Finish(view, err)...)
+	}
 	for _, o := range extra {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
