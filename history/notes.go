@@ -68,6 +68,14 @@ type ShutdownDone struct{}
 // KubeletSettled: the settle phase is over (just before Settled).
 type KubeletSettled struct{}
 
+// StatusRead: a pod worker asked the runtime cache (the PodCache the
+// caller hands the pod workers) for UID's status newer than NewerThan, as
+// virtual time since the run's start (-1: the zero time, any status).
+type StatusRead struct {
+	UID       types.UID
+	NewerThan time.Duration
+}
+
 // Requeued: the pod workers put UID on the kubelet's work queue (the
 // WorkQueue the caller hands them), due after Delay (SPEC §1.8 step 5,
 // §1.10's refused static start).
@@ -88,3 +96,4 @@ func (ShutdownKill) isNote()        {}
 func (ShutdownDone) isNote()        {}
 func (KubeletSettled) isNote()      {}
 func (Requeued) isNote()            {}
+func (StatusRead) isNote()          {}

@@ -105,7 +105,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow()}
+	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness()}
 	w.Observe(func(ev history.Event) {
 		cov.Observe(view, ev)
 		for _, o := range timing {
