@@ -264,8 +264,12 @@ func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOpti
 
 // RunMoves replays a script; inside a bubble. Moves that cannot happen in
 // the state reached (a release with nothing parked) are skipped.
-func RunMoves(moves []Move) Result {
-	d := NewDriver()
+func RunMoves(moves []Move) Result { return RunMovesWith(moves, RunOptions{}) }
+
+// RunMovesWith is RunMoves with options (the components; HoldWakes is a
+// move of the script); inside a bubble.
+func RunMovesWith(moves []Move, o RunOptions) Result {
+	d := newDriver(o)
 	for _, m := range moves {
 		d.Apply(m)
 	}
@@ -284,6 +288,9 @@ type RunOptions struct {
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
 	// seed also decides when each worker takes its pending update.
 	HoldWakes bool
+	// Real selects the real kubelet components around the pod workers
+	// (components.go); the zero value runs every one that exists.
+	Real Components
 	// catalogue are the deviation classes explanations may use; nil means
 	// KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string
