@@ -52,7 +52,7 @@ func (d deletionSafety) PodCouldHaveRunningContainers(pod *v1.Pod) bool { return
 // latencyStub is the pod startup latency tracker: metrics only.
 type latencyStub struct{}
 
-func (latencyStub) RecordStatusUpdated(*v1.Pod)    {}
+func (latencyStub) RecordStatusUpdated(*v1.Pod)     {}
 func (latencyStub) DeletePodStartupState(types.UID) {}
 
 // New makes a status manager writing to api, with the pod workers'
