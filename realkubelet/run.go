@@ -69,7 +69,11 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		if next == len(p.Actions) && gated == 0 {
 			return
 		}
-		switch r := schedule.Intn(16); {
+		r := schedule.Intn(16)
+		sm, status := d.statusChoice(r)
+		switch {
+		case status:
+			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
 			d.Apply(Move{Kind: MoveAction, Action: p.Actions[next]})
 			next++
@@ -132,6 +136,7 @@ func (d *Driver) Settle() {
 			}
 			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
 		}
+		d.settleStatus()
 	}
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
 		time.Sleep(time.Second)
@@ -243,6 +248,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
+	r.Findings = append(r.Findings, d.statusFindings()...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
