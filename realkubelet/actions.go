@@ -178,7 +178,7 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
+		if _, ok := known[pod.UID]; !ok && (d.st == nil || d.st.active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
 	}

@@ -248,7 +248,9 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
-	r.Findings = append(r.Findings, d.statusFindings()...)
+	status := d.statusFindings()
+	applyCatalogue(status, catalogue)
+	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})

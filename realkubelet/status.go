@@ -63,11 +63,14 @@ type statusComp struct {
 	admitted map[types.UID]bool
 	// kube is the kubelet oracle (K2, K3, K6, L7), fed by the tape.
 	kube oracle.Oracle
+	// ev is what the exact predicates of status_explain.go need.
+	ev statusEvidence
 }
 
 func newStatusComp(d *Driver) *statusComp {
 	s := &statusComp{d: d, api: apiserver.New(time.Now), echo: map[types.UID]bool{}, refused: map[types.UID]bool{},
-		incarnation: map[types.UID]int{}, deletedAt: map[types.UID]time.Duration{}, admitted: map[types.UID]bool{}}
+		incarnation: map[types.UID]int{}, deletedAt: map[types.UID]time.Duration{}, admitted: map[types.UID]bool{},
+		ev: newStatusEvidence()}
 	s.api.OnOp = s.onOp
 	safety := d.pw.CouldHaveRunningContainers
 	if d.opts.plant == plantUnsafeStatus {
@@ -173,15 +176,38 @@ func (s *statusComp) after(a plan.Action) {
 	}
 }
 
+// active is housekeeping's restart filter with the status component on:
+// only active pods are re-created (HandlePodCleanups restarts the pods of
+// filterOutInactivePods). That filter is a *Kubelet method (isPodInactive,
+// isAdmittedPodTerminal), so it cannot be called: this restates its rule,
+// as package world does (world/admission.go activePods), over the real
+// pod workers' queries and the real status manager's cached phase — a pod
+// is inactive once known terminated, or once its config phase or its
+// status manager phase is terminal unless its termination is requested.
+// (The world's own restart filter, world/kubelet.go restartable, leaves
+// the status manager's phase out on purpose; here it is in, as upstream
+// has it.)
+func (s *statusComp) active(pod *v1.Pod) bool {
+	if s.d.pw.IsPodKnownTerminated(pod.UID) {
+		return false
+	}
+	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
+	if st, ok := s.mgr.GetPodStatus(pod.UID); ok && (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) {
+		terminal = true
+	}
+	return !terminal || s.d.pw.IsPodTerminationRequested(pod.UID)
+}
+
 // callBegan: SyncTerminatingPod sets the status, with the kill's status
 // function, before it stops anything.
 func (s *statusComp) callBegan(c *Call) {
+	s.ev.began(c.UID, c.Fn)
 	if c.Fn == model.SyncTerminatingPod && c.Pod != nil {
 		s.mgr.SetPhase(c.Pod, "", c.StatusFn)
 	}
 	if c.Fn == model.SyncTerminatedPod && s.d.opts.plant == plantEarlyTerminate {
 		s.d.planted = true
-		s.mgr.Terminated(c.Pod)
+		s.terminated(c.Pod)
 	}
 }
 
@@ -201,8 +227,13 @@ func (s *statusComp) callEnded(c *Call, o Outcome) {
 			s.d.planted = true
 			return
 		}
-		s.mgr.Terminated(c.Pod)
+		s.terminated(c.Pod)
 	}
+}
+
+func (s *statusComp) terminated(pod *v1.Pod) {
+	s.ev.terminated(pod.UID)
+	s.mgr.Terminated(pod)
 }
 
 // sync is one pass of the status manager; its writes become notes.
@@ -215,10 +246,10 @@ func (s *statusComp) sync(all bool) {
 		switch op.Verb {
 		case apiserver.PatchStatus, apiserver.UpdateStatus:
 			if op.PhaseChanged {
-				s.d.h.note(history.PhaseWritten{UID: op.UID, Phase: op.Phase})
+				s.noteWrite(op.UID, history.PhaseWritten{UID: op.UID, Phase: op.Phase}, classPhaseWritten(op.From, op.Phase))
 			}
 		case apiserver.DeleteRemoved:
-			s.d.h.note(history.Removed{UID: op.UID, By: kubeletoracle.StatusManager})
+			s.noteWrite(op.UID, history.Removed{UID: op.UID, By: kubeletoracle.StatusManager}, s.ev.classFinalDelete(op.UID))
 		}
 	}
 }

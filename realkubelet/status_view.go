@@ -57,7 +57,8 @@ func (d *Driver) settleStatus() {
 
 // statusFindings ends the kubelet oracle: L7 (KubeletSettled) and every
 // violation it found (K2, K3, K6, …); none without the component. They
-// are unexplained: no upstream deviation of the catalogue is kubelet-level.
+// are unexplained unless an exact predicate of status_explain.go held for
+// the write they are about (GF, GG).
 func (d *Driver) statusFindings() []Finding {
 	if d.st == nil {
 		return nil
@@ -65,9 +66,22 @@ func (d *Driver) statusFindings() []Finding {
 	d.h.note(history.KubeletSettled{})
 	var out []Finding
 	for _, v := range d.st.kube.Finish(d.View(), nil) {
-		out = append(out, Finding{Violation: v})
+		f := Finding{Violation: v, Step: d.stepOfSeq(v.Seq)}
+		d.st.classify(&f)
+		out = append(out, f)
 	}
 	return out
+}
+
+// stepOfSeq is the driver step that emitted event seq (0: none).
+func (d *Driver) stepOfSeq(seq int64) int {
+	step := 0
+	for s := 1; s < len(d.stepStart); s++ {
+		if d.stepStart[s] <= seq {
+			step = s
+		}
+	}
+	return step
 }
 
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
