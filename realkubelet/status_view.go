@@ -66,22 +66,11 @@ func (d *Driver) statusFindings() []Finding {
 	d.h.note(history.KubeletSettled{})
 	var out []Finding
 	for _, v := range d.st.kube.Finish(d.View(), nil) {
-		f := Finding{Violation: v, Step: d.stepOfSeq(v.Seq)}
+		f := Finding{Violation: v, Step: d.stepOf(v.Seq)}
 		d.st.classify(&f)
 		out = append(out, f)
 	}
 	return out
-}
-
-// stepOfSeq is the driver step that emitted event seq (0: none).
-func (d *Driver) stepOfSeq(seq int64) int {
-	step := 0
-	for s := 1; s < len(d.stepStart); s++ {
-		if d.stepStart[s] <= seq {
-			step = s
-		}
-	}
-	return step
 }
 
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
