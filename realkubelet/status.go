@@ -37,8 +37,10 @@ import (
 //   - the fake syncer's callbacks call the status manager as pkg/kubelet's
 //     do: SyncPod sets the phase (Running, or Succeeded on natural
 //     completion), SyncTerminatingPod sets the status with the kill's
-//     status function when it begins, a successful SyncTerminatedPod sets
-//     the final status and calls TerminatePod;
+//     status function when it begins and again when it succeeds, a
+//     successful SyncTerminatedPod sets the final status and calls
+//     TerminatePod; every status obeys generateAPIPodStatus's phase rules
+//     (kstatus.SetPhase);
 //   - the status manager's sync step runs at status-sync (the pass a
 //     change triggers) and status-resync (the periodic pass) moves;
 //   - its phase writes and its final delete are recorded as the notes the
@@ -222,6 +224,8 @@ func (s *statusComp) callEnded(c *Call, o Outcome) {
 		s.mgr.SetPhase(c.Pod, v1.PodSucceeded, nil)
 	case c.Fn == model.SyncPod && o == ReturnOK:
 		s.mgr.SetPhase(c.Pod, v1.PodRunning, nil)
+	case c.Fn == model.SyncTerminatingPod && o == ReturnOK:
+		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
 	case c.Fn == model.SyncTerminatedPod && o == ReturnOK:
 		if p := s.d.opts.plant; p == plantNoTerminate || p == plantEarlyTerminate {
 			s.d.planted = true

@@ -72,21 +72,47 @@ func (m *Manager) Sync(ctx context.Context, all bool) int {
 }
 
 // SetPhase is SetPodStatus with the pod's current status (the cached one,
-// else the pod's) given phase (none: unchanged) and then fn, if any: the
-// calls SyncPod and SyncTerminatingPod make.
+// else the pod's) given phase (none: unchanged), under the phase rules of
+// the kubelet's generateAPIPodStatus, and then fn, if any: the calls
+// SyncPod, SyncTerminatingPod and SyncTerminatedPod make.
 func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus)) {
-	st, ok := m.GetPodStatus(pod.UID)
+	cached, ok := m.GetPodStatus(pod.UID)
+	st := cached
 	if !ok {
 		st = *pod.Status.DeepCopy()
 	}
 	if phase != "" {
 		st.Phase = phase
 	}
+	st.Phase = generatedPhase(st.Phase, cached.Phase, pod.Status.Phase)
 	if fn != nil {
 		fn(&st)
 	}
 	m.SetPodStatus(m.logger, pod, st)
 }
+
+// generatedPhase is the phase rule of the kubelet's generateAPIPodStatus
+// (a *Kubelet method, restated): a non-terminal phase gives way to a
+// terminal one the status manager holds, else to a terminal one in the
+// pod (the API's); and a pod whose API phase is terminal keeps it
+// ("pods are not allowed to transition out of terminal phases").
+func generatedPhase(computed, cached, api v1.PodPhase) v1.PodPhase {
+	p := computed
+	if !terminal(p) {
+		switch {
+		case terminal(cached):
+			p = cached
+		case terminal(api):
+			p = api
+		}
+	}
+	if terminal(api) && p != api {
+		p = api
+	}
+	return p
+}
+
+func terminal(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
 
 // Terminated is what a successful SyncTerminatedPod does with the status
 // manager: the final SetPodStatus, then TerminatePod.

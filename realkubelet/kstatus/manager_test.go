@@ -203,3 +203,19 @@ func TestRecreatedName(t *testing.T) {
 		t.Fatalf("new object's phase %s, want Pending", got)
 	}
 }
+
+// TestGeneratedPhase: generateAPIPodStatus's phase rules, restated.
+func TestGeneratedPhase(t *testing.T) {
+	for _, c := range []struct{ computed, cached, api, want v1.PodPhase }{
+		{v1.PodRunning, "", v1.PodRunning, v1.PodRunning},
+		{v1.PodRunning, v1.PodSucceeded, v1.PodRunning, v1.PodSucceeded}, // the status manager's terminal phase stays
+		{v1.PodRunning, "", v1.PodFailed, v1.PodFailed},                  // the API's terminal phase wins
+		{v1.PodSucceeded, v1.PodSucceeded, v1.PodFailed, v1.PodFailed},   // no transition out of a terminal API phase
+		{v1.PodSucceeded, "", v1.PodRunning, v1.PodSucceeded},
+		{v1.PodFailed, v1.PodRunning, v1.PodPending, v1.PodFailed},
+	} {
+		if got := generatedPhase(c.computed, c.cached, c.api); got != c.want {
+			t.Errorf("generatedPhase(%s, %s, %s) = %s, want %s", c.computed, c.cached, c.api, got, c.want)
+		}
+	}
+}
