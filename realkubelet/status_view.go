@@ -74,15 +74,20 @@ func (d *Driver) statusFindings() []Finding {
 }
 
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
-// the committed query answers at every release of the pod lock, which
-// this target does not record (the driver holds it for the whole run,
-// record.go); between driver steps no worker runs, so the answers now are
-// the committed ones, and it is told so just before every note.
-type committedOracle struct{ oracle.Oracle }
+// the committed query answers at every release of the pod lock (the
+// event's Probe), which this target does not record (the driver holds it
+// for the whole run, record.go); between driver steps no worker runs, so
+// the answers now (Driver.Probe) are the committed ones, and it is told so
+// just before every note.
+type committedOracle struct {
+	oracle.Oracle
+	d *Driver
+}
 
 func (o committedOracle) Observe(v oracle.View, ev history.Event) {
 	if ev.Kind == history.Noted {
-		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing})
+		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing,
+			Probe: o.d.Probe()})
 	}
 	o.Oracle.Observe(v, ev)
 }
