@@ -37,6 +37,12 @@ func (d *Driver) action(a plan.Action) {
 		p = &configPod{action: a, phase: v1.PodRunning}
 		d.pods[a.UID] = p
 	}
+	if d.st != nil {
+		if d.st.before(a, p) {
+			return
+		}
+		defer d.st.after(a)
+	}
 	switch a.Kind {
 	case plan.Create:
 		p.inConfig, p.version = true, p.version+1
@@ -172,9 +178,12 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
+		if _, ok := known[pod.UID]; !ok && (d.st == nil || d.st.active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
+	}
+	if d.st != nil {
+		d.st.mgr.RemoveOrphaned()
 	}
 }
 

@@ -82,6 +82,8 @@ type Driver struct {
 	// the callbacks that began are (sharedsafety_test.go closes the
 	// critical sections it reconstructs there).
 	atRest func()
+	// st is the status component (status.go); nil when it is off.
+	st *statusComp
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -120,6 +122,9 @@ func newDriver(o RunOptions) *Driver {
 	_ = setWorkerChannelFn(d.pw, g.passThrough)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
+	if o.Real.On(StatusComponent) {
+		d.st = newStatusComp(d)
+	}
 	d.stepStart = []int64{0}
 	return d
 }
@@ -139,6 +144,10 @@ func (d *Driver) Apply(m Move) bool {
 		}
 	case MoveWake:
 		if !slices.Contains(d.gates.Wakes(), m.UID) {
+			return false
+		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		if !d.statusMovePossible(m.Kind) {
 			return false
 		}
 	case MoveHoldWakes:
@@ -167,6 +176,8 @@ func (d *Driver) Apply(m Move) bool {
 		if _, late := d.gates.releaseWake(m.UID); late {
 			d.lateNow = m.UID
 		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		d.statusMove(m.Kind)
 	}
 	d.afterStep()
 	d.lateNow = ""
@@ -215,6 +226,9 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
+	}
+	if d.st != nil {
+		d.st.callEnded(call, told)
 	}
 	d.gates.release(uid, told)
 }
@@ -314,6 +328,9 @@ func (d *Driver) began(c *Call) {
 	}
 	if c.Grace != nil {
 		b.Grace = *c.Grace
+	}
+	if d.st != nil {
+		d.st.callBegan(c)
 	}
 	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.beganStep = d.Step

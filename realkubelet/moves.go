@@ -29,7 +29,18 @@ const (
 	// MoveHoldWakes, only as a script's first move, holds every worker
 	// wake-up at a gate from then on (wakes.go).
 	MoveHoldWakes
+	// MoveStatusSync and MoveStatusResync are one pass of the real status
+	// manager's sync loop: the pass a status change triggers, and the
+	// periodic one (status.go); MoveEcho delivers the API changes to
+	// config (the watch). Without the status component they cannot happen.
+	MoveStatusSync
+	MoveStatusResync
+	MoveEcho
 )
+
+// bareMoves are the moves without arguments, by script word.
+var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWakes,
+	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho}
 
 // Move is one driver step: data, so a run is a script that can be printed,
 // replayed byte for byte and shrunk.
@@ -49,8 +60,12 @@ func (m Move) String() string {
 		return "tick"
 	case MoveWake:
 		return fmt.Sprintf("wake %s", m.UID)
-	case MoveHoldWakes:
-		return "hold-wakes"
+	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
+		for word, k := range bareMoves {
+			if k == m.Kind {
+				return word
+			}
+		}
 	}
 	a := m.Action
 	var b strings.Builder
@@ -91,17 +106,13 @@ func ParseMove(line string) (Move, error) {
 	if len(f) == 0 {
 		return Move{}, fmt.Errorf("empty move")
 	}
+	if k, ok := bareMoves[f[0]]; ok {
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: %s takes no arguments", line, f[0])
+		}
+		return Move{Kind: k}, nil
+	}
 	switch f[0] {
-	case "tick":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: tick takes no arguments", line)
-		}
-		return Move{Kind: MoveTick}, nil
-	case "hold-wakes":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: hold-wakes takes no arguments", line)
-		}
-		return Move{Kind: MoveHoldWakes}, nil
 	case "wake":
 		if len(f) != 2 {
 			return Move{}, fmt.Errorf("%q: want wake UID", line)

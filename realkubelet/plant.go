@@ -24,6 +24,14 @@ const (
 	// plantLyingSyncer: the first SyncTerminatingPod that the driver
 	// releases with success returns an error to the pod workers.
 	plantLyingSyncer
+	// The status component's (status.go), for the kubelet oracle's
+	// negative tests (status_test.go): plantUnsafeStatus gives the status
+	// manager a deletion safety that always says "no running containers";
+	// plantEarlyTerminate calls TerminatePod when SyncTerminatedPod begins
+	// instead of when it succeeds; plantNoTerminate never calls it.
+	plantUnsafeStatus
+	plantEarlyTerminate
+	plantNoTerminate
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

@@ -31,8 +31,13 @@ type driverView struct{ d *Driver }
 // Final is nil: see View.
 func (driverView) Final() *oracle.Final { return nil }
 
-// Kubelet is nil: see View.
-func (driverView) Kubelet() oracle.Kubelet { return nil }
+// Kubelet is the status component's view (status_view.go), nil without it.
+func (v driverView) Kubelet() oracle.Kubelet {
+	if v.d.st == nil {
+		return nil
+	}
+	return kubeletView{v.d.st}
+}
 
 // Elapsed is the bubble's virtual time since the driver was made.
 func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }
