@@ -40,7 +40,9 @@ func (d *Driver) action(a plan.Action) {
 	switch a.Kind {
 	case plan.Create:
 		p.inConfig, p.version = true, p.version+1
-		d.update(kubetypes.SyncPodCreate, a.UID)
+		if d.admit(a.UID) {
+			d.update(kubetypes.SyncPodCreate, a.UID)
+		}
 	case plan.Update:
 		p.version++
 		d.update(kubetypes.SyncPodUpdate, a.UID)
@@ -76,12 +78,16 @@ func (d *Driver) action(a plan.Action) {
 		a.Evict = true
 		d.kill(a, true)
 	case plan.Shutdown, plan.Restart:
-		// Kubelet-level actors the World models around the pod workers;
-		// this driver drives the pod workers alone (doc.go, "Per family").
+		// With the shutdown component on, Apply starts the real node
+		// shutdown manager instead (actors.go); off, and for Restart, the
+		// pod workers alone are driven (doc.go, "Per family").
 	}
 }
 
 func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
+	if d.actors.rejected[uid] && t != kubetypes.SyncPodKill {
+		return // a pod rejected at admission reaches the workers by its REMOVE only
+	}
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: t, Pod: d.podOf(uid)}, 0, "driver")
 }
 
@@ -111,6 +117,9 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 // kill sends a kill with options; withWait adds killPodNow's wait for the
 // completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
 func (d *Driver) kill(a plan.Action, withWait bool) {
+	if d.actors.rejected[a.UID] {
+		return // the kubelet's killers act on the pods it admitted
+	}
 	if a.Evict {
 		d.evicted[a.UID] = true
 	}
@@ -143,6 +152,9 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 // unless the workers already know it terminated (a stale runtime cache,
 // #103625, which the workers must ignore).
 func (d *Driver) runtimeKill(uid types.UID) {
+	if d.actors.rejected[uid] {
+		return // never started: the runtime has no containers of it
+	}
 	if !d.pw.IsPodKnownTerminated(uid) {
 		d.running[uid] = true
 	}
@@ -226,14 +238,19 @@ func (d *Driver) podOf(uid types.UID) *v1.Pod {
 	p := d.pods[uid]
 	a := p.action
 	a.UID = uid
-	return history.PodObject(a, p.version, p.phase, p.deletion, time.Now())
+	pod := history.PodObject(a, p.version, p.phase, p.deletion, time.Now())
+	if a.Priority != 0 {
+		prio := a.Priority // the node shutdown and eviction managers read it
+		pod.Spec.Priority = &prio
+	}
+	return pod
 }
 
 // desired lists the pods in config, sorted by UID.
 func (d *Driver) desired() []*v1.Pod {
 	var uids []types.UID
 	for uid, p := range d.pods {
-		if p.inConfig {
+		if p.inConfig && !d.actors.rejected[uid] {
 			uids = append(uids, uid)
 		}
 	}

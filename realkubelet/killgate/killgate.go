@@ -47,6 +47,8 @@ type Gate struct {
 	pw      kubelet.PodWorkers
 	factory Factory
 	pending []*Request
+	// all are every request, for Open.
+	all []*Request
 }
 
 // New returns a gate in front of the pod workers pw.
@@ -82,6 +84,7 @@ func (c *oneCall) UpdatePod(_ context.Context, o kubelet.UpdatePodOptions) {
 	c.req = r
 	c.gate.mu.Lock()
 	c.gate.pending = append(c.gate.pending, r)
+	c.gate.all = append(c.gate.all, r)
 	c.gate.mu.Unlock()
 	<-r.sent
 }
@@ -108,6 +111,26 @@ func (g *Gate) Take(r *Request) {
 
 // Release lets the parked UpdatePod of a taken request return.
 func (r *Request) Release() { close(r.sent) }
+
+// Open counts the requests whose killPodNow call has not returned yet.
+func (g *Gate) Open() int {
+	g.mu.Lock()
+	all := slices.Clone(g.all)
+	g.mu.Unlock()
+	n := 0
+	for _, r := range all {
+		if ok, _ := r.Returned(); !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Wait blocks until the killPodNow call returned and gives its result.
+func (r *Request) Wait() error {
+	<-r.done
+	return r.err
+}
 
 // Returned reports whether the killPodNow call returned, and its result.
 func (r *Request) Returned() (bool, error) {
