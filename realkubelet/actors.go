@@ -194,9 +194,12 @@ func (d *Driver) deliver(uid types.UID) {
 // kills are delivered, parked callbacks succeed, and time passes until
 // the shutdown's processing ended (its groups' graces are bounded).
 func (d *Driver) settleActors() {
-	for i := 0; i < 400 && d.actors.shutdown != nil && !d.actors.shutdownDone; i++ {
+	for i := 0; i < 1000; i++ {
 		if d.settleOne() {
 			continue
+		}
+		if d.actors.shutdown == nil || d.actors.shutdownDone {
+			return
 		}
 		time.Sleep(time.Second)
 		d.waitQuiet()
