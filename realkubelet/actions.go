@@ -73,8 +73,12 @@ func (d *Driver) action(a plan.Action) {
 	case plan.Query:
 		d.query(a.UID)
 	case plan.Evict:
-		// The eviction manager's killPodNow(evict=true), without the
-		// manager's own pod selection (doc.go, "Per family").
+		if d.opts.Real.On(EvictionComponent) {
+			d.evictCycle(a) // the real eviction manager (evict.go)
+			break
+		}
+		// Switched off: the eviction manager's killPodNow(evict=true),
+		// without the manager's own pod selection (doc.go, "Per family").
 		a.Evict = true
 		d.kill(a, true)
 	case plan.Shutdown, plan.Restart:

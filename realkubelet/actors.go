@@ -2,6 +2,7 @@ package realkubelet
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -15,6 +16,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	kubeletoracle "github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/evictmgr"
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 )
@@ -34,6 +36,11 @@ type actors struct {
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	admitted, rejected, addedInShutdown map[types.UID]bool
 	firstAddAt                          map[types.UID]time.Duration
+	// evict is the eviction manager once an Evict came (evict.go);
+	// finished is ShouldPodBeFinished per UID as of the last step.
+	evict    *evictmgr.Manager
+	mu       sync.Mutex
+	finished map[types.UID]bool
 	// check is the kubelet-level oracle (K5 among others), fed every event
 	// when a component is on; nil otherwise.
 	check oracle.Oracle
@@ -148,6 +155,7 @@ func (d *Driver) pollActors() {
 		a.shutdownDone = true
 		d.h.note("shutdown", history.ShutdownDone{})
 	}
+	d.noteFinished()
 }
 
 // pendingKills are the UIDs of the parked kill requests, in order.
@@ -198,7 +206,7 @@ func (d *Driver) settleActors() {
 		if d.settleOne() {
 			continue
 		}
-		if d.actors.shutdown == nil || d.actors.shutdownDone {
+		if d.actors.idle() {
 			return
 		}
 		time.Sleep(time.Second)
@@ -236,7 +244,7 @@ func (d *Driver) teardownActors() {
 			r.Release()
 		}
 		d.drainParked()
-		if (a.shutdown == nil || a.shutdown.Done()) && a.kills.Open() == 0 {
+		if a.idle() && a.kills.Open() == 0 {
 			break
 		}
 		time.Sleep(time.Second)
