@@ -80,8 +80,11 @@ func (d *Driver) startShutdown(groups []plan.ShutdownGroup) {
 	for _, g := range groups {
 		gs = append(gs, shutdown.Group{Priority: g.Priority, Grace: g.Grace})
 	}
-	active := d.activePods()
-	m, err := shutdown.Start(d.ctx, shutdown.Config{Groups: gs, Kill: a.kills.KillPodFunc("shutdown"),
+	active, kill := d.activePods(), a.kills.KillPodFunc("shutdown")
+	if d.opts.plant == plantShutdownKeepsPhase {
+		kill = keepPhase(kill)
+	}
+	m, err := shutdown.Start(d.ctx, shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return active }, Logger: quietLogger()})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
@@ -128,7 +131,7 @@ func (d *Driver) admit(uid types.UID) bool {
 		a.addedInShutdown[uid] = a.shutdown != nil
 	}
 	p := d.pods[uid]
-	if a.shutdown != nil && !d.pw.IsPodTerminationRequested(uid) && p.phase != v1.PodSucceeded && p.phase != v1.PodFailed {
+	if a.shutdown != nil && d.opts.plant != plantAdmitInShutdown && !d.pw.IsPodTerminationRequested(uid) && p.phase != v1.PodSucceeded && p.phase != v1.PodFailed {
 		if !a.shutdown.Admit(d.podOf(uid)).Admit {
 			a.rejected[uid] = true
 			return false

@@ -72,7 +72,7 @@ func (m Move) String() string {
 	if a.SpecGrace != 0 && a.SpecGrace != 30 {
 		fmt.Fprintf(&b, " spec-grace=%d", a.SpecGrace)
 	}
-	if a.Grace >= 0 && (a.Kind == plan.Delete || a.Kind == plan.Kill || a.Kind == plan.KillNow) {
+	if a.Grace >= 0 && (a.Kind == plan.Delete || a.Kind == plan.Kill || a.Kind == plan.KillNow || a.Kind == plan.Evict) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {
@@ -97,7 +97,7 @@ func (m Move) String() string {
 // actionKinds maps a script word to its action kind.
 var actionKinds = func() map[string]plan.ActionKind {
 	out := map[string]plan.ActionKind{}
-	for k := plan.Create; k <= plan.Vanish; k++ {
+	for k := plan.Create; k <= plan.Restart; k++ {
 		out[k.String()] = k
 	}
 	return out
