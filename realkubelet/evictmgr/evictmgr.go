@@ -168,7 +168,9 @@ func (s *Stats) Get(context.Context, bool) (*statsapi.Summary, error) {
 }
 
 // GetCPUAndMemoryStats is Get.
-func (s *Stats) GetCPUAndMemoryStats(ctx context.Context) (*statsapi.Summary, error) { return s.Get(ctx, false) }
+func (s *Stats) GetCPUAndMemoryStats(ctx context.Context) (*statsapi.Summary, error) {
+	return s.Get(ctx, false)
+}
 
 // noImageFs: one filesystem for everything.
 type noImageFs struct{}

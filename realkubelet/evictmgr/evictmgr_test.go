@@ -139,7 +139,7 @@ func TestRealManagerEvictsRankedFirst(t *testing.T) {
 		m.Stats.Set(false, "b", pods)
 		m.Cycle(pods, func(*v1.Pod) bool { return cleaned }, logr.Discard())
 		synctest.Wait()
-		time.Sleep(time.Second) // the manager acts on stats newer than its last look
+		time.Sleep(time.Second)      // the manager acts on stats newer than its last look
 		m.Stats.Set(true, "c", pods) // the critical pod ranks after the others whatever its use
 		if !m.Cycle(pods, func(*v1.Pod) bool { return cleaned }, logr.Discard()) {
 			t.Fatal("a cycle still ran")
