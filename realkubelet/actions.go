@@ -37,10 +37,17 @@ func (d *Driver) action(a plan.Action) {
 		p = &configPod{action: a, phase: v1.PodRunning}
 		d.pods[a.UID] = p
 	}
+	if d.st != nil {
+		if d.st.before(a, p) {
+			return
+		}
+		defer d.st.after(a)
+	}
 	switch a.Kind {
 	case plan.Create:
+		fresh := !p.inConfig // an ADD of a pod config has is an UPDATE: no admission
 		p.inConfig, p.version = true, p.version+1
-		if d.admit(a.UID) {
+		if !fresh || d.admit(a.UID) {
 			d.update(kubetypes.SyncPodCreate, a.UID)
 		}
 	case plan.Update:
@@ -188,9 +195,12 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
+		if _, ok := known[pod.UID]; !ok && (d.st == nil || d.st.active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
+	}
+	if d.st != nil {
+		d.st.mgr.RemoveOrphaned()
 	}
 }
 

@@ -51,14 +51,14 @@ func newActors(d *Driver) *actors {
 	a := &actors{kills: killgate.New(d.pw, f), noted: map[*killgate.Request]bool{},
 		admitted: map[types.UID]bool{}, rejected: map[types.UID]bool{}, addedInShutdown: map[types.UID]bool{},
 		firstAddAt: map[types.UID]time.Duration{}}
-	if d.kubeletOn() {
-		a.check = kubeletoracle.New()
+	if d.kubeletOn() && !d.opts.Real.On(StatusComponent) {
+		a.check = kubeletoracle.New() // with it, the status component's oracle judges the notes
 	}
 	return a
 }
 
-// kubeletOn: a real kubelet component around the pod workers runs, so the
-// kubelet-level oracle judges the run.
+// kubeletOn: the shutdown or eviction component runs, so the kubelet-level
+// oracle judges the run (the status component's, if it runs too).
 func (d *Driver) kubeletOn() bool {
 	return d.opts.Real.On(ShutdownComponent) || d.opts.Real.On(EvictionComponent)
 }
@@ -94,7 +94,7 @@ func (d *Driver) startShutdown(groups []plan.ShutdownGroup) {
 	for _, p := range active {
 		uids = append(uids, p.UID)
 	}
-	d.h.note("shutdown", history.ShutdownBegins{Active: uids})
+	d.h.note(history.ShutdownBegins{Active: uids})
 	m.Trigger()
 }
 
@@ -107,6 +107,12 @@ func (d *Driver) activePods() []*v1.Pod {
 	for _, uid := range d.sortedUniverse() {
 		p := d.pods[uid]
 		if p == nil || !p.inConfig || !d.actors.admitted[uid] || d.pw.IsPodKnownTerminated(uid) {
+			continue
+		}
+		if d.st != nil {
+			if pod := d.podOf(uid); d.st.active(pod) { // the status manager's phase counts too
+				out = append(out, pod)
+			}
 			continue
 		}
 		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
@@ -151,12 +157,12 @@ func (d *Driver) pollActors() {
 		}
 		a.noted[r] = true
 		if r.Actor == "shutdown" {
-			d.h.note("shutdown", history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+			d.h.note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
 		}
 	}
 	if a.shutdown != nil && !a.shutdownDone && a.shutdown.Done() {
 		a.shutdownDone = true
-		d.h.note("shutdown", history.ShutdownDone{})
+		d.h.note(history.ShutdownDone{})
 	}
 	d.noteFinished()
 }
@@ -262,27 +268,13 @@ func (d *Driver) teardownActors() {
 // noteSyncPod records that SyncPod is about to begin (K5's first half
 // judges it against the view).
 func (d *Driver) noteSyncPod(c *Call) {
-	if d.kubeletOn() && c.Fn == model.SyncPod {
-		d.h.note("worker/"+string(c.UID), history.SyncPodBegins{UID: c.UID})
+	if (d.kubeletOn() || d.st != nil) && c.Fn == model.SyncPod {
+		d.h.note(history.SyncPodBegins{UID: c.UID})
 	}
 }
 
-// note records a kubelet-level note: it takes the Seq of the event before
-// it (it is no step of the stream) and is observed by every oracle.
-func (h *tape) note(goroutine string, n history.Note) {
-	if !h.on {
-		return
-	}
-	at := h.now().Sub(h.start)
-	ev := history.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: history.Noted, Note: n}
-	for _, o := range h.oracles {
-		o.Observe(h.view, ev)
-	}
-	h.events = append(h.events, ev)
-	h.trace = append(h.trace, fmt.Sprintf("%d %v noted %s %s", h.seq, at, goroutine, describeNote(n)))
-}
-
-// describeNote is a note's trace text (never a pointer or a function).
+// describeNote is a note's trace text: never a pointer or a function (a
+// ShutdownKill carries one).
 func describeNote(n history.Note) string {
 	switch n := n.(type) {
 	case history.ShutdownBegins:
@@ -294,7 +286,7 @@ func describeNote(n history.Note) string {
 	case history.ShutdownDone:
 		return "ShutdownDone"
 	}
-	return fmt.Sprintf("%T", n)
+	return fmt.Sprintf("%T%+v", n, n)
 }
 
 // kubeletFindings are the kubelet-level oracle's violations (unexplained:

@@ -85,6 +85,8 @@ type Driver struct {
 	// the callbacks that began are (sharedsafety_test.go closes the
 	// critical sections it reconstructs there).
 	atRest func()
+	// st is the status component (status.go); nil when it is off.
+	st *statusComp
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -124,8 +126,11 @@ func newDriver(o RunOptions) *Driver {
 	_ = setWorkerChannelFn(d.pw, g.passThrough)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
+	if o.Real.On(StatusComponent) {
+		d.st = newStatusComp(d)
+	}
 	if d.actors.check != nil {
-		d.h.oracles = append(d.h.oracles, d.actors.check)
+		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check})
 	}
 	d.stepStart = []int64{0}
 	return d
@@ -150,6 +155,10 @@ func (d *Driver) Apply(m Move) bool {
 		}
 	case MoveDeliver:
 		if !slices.Contains(d.pendingKills(), m.UID) {
+			return false
+		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		if !d.statusMovePossible(m.Kind) {
 			return false
 		}
 	case MoveHoldWakes:
@@ -184,6 +193,8 @@ func (d *Driver) Apply(m Move) bool {
 		if _, late := d.gates.releaseWake(m.UID); late {
 			d.lateNow = m.UID
 		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		d.statusMove(m.Kind)
 	}
 	d.afterStep()
 	d.lateNow = ""
@@ -232,6 +243,9 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
+	}
+	if d.st != nil {
+		d.st.callEnded(call, told)
 	}
 	d.gates.release(uid, told)
 }
@@ -334,6 +348,9 @@ func (d *Driver) began(c *Call) {
 		b.Grace = *c.Grace
 	}
 	d.noteSyncPod(c)
+	if d.st != nil {
+		d.st.callBegan(c)
+	}
 	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.beganStep = d.Step
 	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {

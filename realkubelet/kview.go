@@ -7,14 +7,14 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// kubeletView is oracle.Kubelet over the driver: the config source and
+// actorsView is oracle.Kubelet over the driver: the config source and
 // what the kubelet's admission did (actors.go). It has no API server and no
 // status manager of its own (StatusPhase is the config phase).
-type kubeletView struct{ d *Driver }
+type actorsView struct{ d *Driver }
 
-func (k kubeletView) UIDs() []types.UID { return k.d.sortedUniverse() }
+func (k actorsView) UIDs() []types.UID { return k.d.sortedUniverse() }
 
-func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
+func (k actorsView) Pod(uid types.UID) oracle.KubeletPod {
 	p, a := k.d.pods[uid], k.d.actors
 	if p == nil {
 		return oracle.KubeletPod{}
@@ -24,19 +24,20 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 		AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid], StatusPhase: p.phase}
 }
 
-func (kubeletView) APIServer() bool { return false }
+func (actorsView) APIServer() bool { return false }
 
-func (k kubeletView) ShutdownAt() time.Duration {
+func (k actorsView) ShutdownAt() time.Duration {
 	if k.d.actors.shutdown == nil {
 		return 0
 	}
 	return k.d.actors.shutdownAt
 }
 
-// kubelet is the view's Kubelet: nil unless a real kubelet component runs.
+// kubelet is the view's Kubelet without the status component: nil unless
+// the shutdown or eviction component runs.
 func (d *Driver) kubelet() oracle.Kubelet {
 	if !d.kubeletOn() {
 		return nil
 	}
-	return kubeletView{d}
+	return actorsView{d}
 }

@@ -32,7 +32,18 @@ const (
 	// MoveDeliver performs the parked kill a real kubelet manager sent
 	// for the UID through killPodNow (actors.go, killgate).
 	MoveDeliver
+	// MoveStatusSync and MoveStatusResync are one pass of the real status
+	// manager's sync loop: the pass a status change triggers, and the
+	// periodic one (status.go); MoveEcho delivers the API changes to
+	// config (the watch). Without the status component they cannot happen.
+	MoveStatusSync
+	MoveStatusResync
+	MoveEcho
 )
+
+// bareMoves are the moves without arguments, by script word.
+var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWakes,
+	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho}
 
 // Move is one driver step: data, so a run is a script that can be printed,
 // replayed byte for byte and shrunk.
@@ -55,10 +66,14 @@ func (m Move) String() string {
 		return "tick"
 	case MoveWake:
 		return fmt.Sprintf("wake %s", m.UID)
-	case MoveHoldWakes:
-		return "hold-wakes"
 	case MoveDeliver:
 		return fmt.Sprintf("deliver %s", m.UID)
+	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
+		for word, k := range bareMoves {
+			if k == m.Kind {
+				return word
+			}
+		}
 	}
 	a := m.Action
 	var b strings.Builder
@@ -109,17 +124,13 @@ func ParseMove(line string) (Move, error) {
 	if len(f) == 0 {
 		return Move{}, fmt.Errorf("empty move")
 	}
+	if k, ok := bareMoves[f[0]]; ok {
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: %s takes no arguments", line, f[0])
+		}
+		return Move{Kind: k}, nil
+	}
 	switch f[0] {
-	case "tick":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: tick takes no arguments", line)
-		}
-		return Move{Kind: MoveTick}, nil
-	case "hold-wakes":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: hold-wakes takes no arguments", line)
-		}
-		return Move{Kind: MoveHoldWakes}, nil
 	case "wake", "deliver":
 		if len(f) != 2 {
 			return Move{}, fmt.Errorf("%q: want %s UID", line, f[0])

@@ -32,6 +32,14 @@ const (
 	plantShutdownKeepsPhase
 	// plantAdmitInShutdown: admission lets pods in during the shutdown.
 	plantAdmitInShutdown
+	// The status component's (status.go), for the kubelet oracle's
+	// negative tests (status_test.go): plantUnsafeStatus gives the status
+	// manager a deletion safety that always says "no running containers";
+	// plantEarlyTerminate calls TerminatePod when SyncTerminatedPod begins
+	// instead of when it succeeds; plantNoTerminate never calls it.
+	plantUnsafeStatus
+	plantEarlyTerminate
+	plantNoTerminate
 )
 
 // keepPhase is kill with a status function that restores the phase the

@@ -69,7 +69,11 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		if next == len(p.Actions) && gated == 0 {
 			return
 		}
-		switch r := schedule.Intn(16); {
+		r := schedule.Intn(16)
+		sm, status := d.statusChoice(r)
+		switch {
+		case status:
+			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
 			d.Apply(planMove(p, next))
 			next++
@@ -135,6 +139,7 @@ func (d *Driver) Settle() {
 			}
 			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
 		}
+		d.settleStatus()
 	}
 	d.settleActors()
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
@@ -249,6 +254,9 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
+	status := d.statusFindings()
+	applyCatalogue(status, catalogue)
+	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})

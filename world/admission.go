@@ -83,7 +83,9 @@ func (w *World) admit(uid types.UID) bool {
 }
 
 // activePods is GetActivePods without the candidate: the pods in config
-// that could still hold resources (filterOutInactivePods): not known
+// that could still hold resources (filterOutInactivePods; upstream's is a
+// *Kubelet method, so the real target cannot call it: realkubelet restates
+// its rule for housekeeping's restarts, realkubelet/status.go): not known
 // terminated, and not terminal in config or in the status manager unless
 // their termination is requested (terminal but still terminating pods
 // count; pods rejected locally are terminal in the status manager).

@@ -68,7 +68,9 @@ type Op struct {
 	// DeletionGracePeriodSeconds (nil if it has none).
 	Phase v1.PodPhase
 	Grace *int64
-	// PhaseChanged: the write changed the status phase.
+	// From is the status phase before the write; PhaseChanged: the write
+	// changed it.
+	From         v1.PodPhase
 	PhaseChanged bool
 }
 
@@ -241,7 +243,7 @@ func (s *Server) bump(p *v1.Pod) {
 }
 
 func (s *Server) record(actor string, v Verb, p *v1.Pod, before v1.PodPhase) {
-	op := Op{Actor: actor, Verb: v, UID: p.UID, Name: p.Name, Phase: p.Status.Phase,
+	op := Op{Actor: actor, Verb: v, UID: p.UID, Name: p.Name, Phase: p.Status.Phase, From: before,
 		PhaseChanged: p.Status.Phase != before}
 	if g := p.DeletionGracePeriodSeconds; g != nil {
 		op.Grace = new(int64)

@@ -172,7 +172,7 @@ func TestStatusSubresource(t *testing.T) {
 	if q, _ := get(s, "web"); q.Status.Phase != v1.PodFailed || *q.Spec.ActiveDeadlineSeconds != 5 || q.DeletionTimestamp == nil {
 		t.Fatalf("PatchPodStatus: %v", q)
 	}
-	if last := s.Ops()[len(s.Ops())-1]; last.Verb != PatchStatus || last.Actor != "kubelet" || !last.PhaseChanged {
+	if last := s.Ops()[len(s.Ops())-1]; last.Verb != PatchStatus || last.Actor != "kubelet" || !last.PhaseChanged || last.From != v1.PodRunning {
 		t.Fatalf("last op %+v, want the kubelet's phase-changing status patch", last)
 	}
 }
