@@ -39,6 +39,10 @@ type actors struct {
 	// evict is the eviction manager once an Evict came (evict.go);
 	// finished is ShouldPodBeFinished per UID as of the last step.
 	evict    *evictmgr.Manager
+	// evictRanked is the pod ranked first in each turn; evictBusy counts
+	// Evict actions that came while a turn ran (coverage_test.go).
+	evictRanked []string
+	evictBusy   int
 	mu       sync.Mutex
 	finished map[types.UID]bool
 	// check is the kubelet-level oracle (K5 among others), fed every event

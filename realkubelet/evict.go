@@ -25,11 +25,13 @@ func (d *Driver) evictCycle(a plan.Action) {
 		ac.evict = m
 	}
 	if ac.evict.Busy() {
+		ac.evictBusy++
 		return
 	}
 	active := d.activePods()
 	ac.evict.Stats.Set(true, string(a.UID), active)
 	ac.evict.Cycle(active, ac.cleanedUp, quietLogger())
+	ac.evictRanked = append(ac.evictRanked, string(a.UID))
 }
 
 // cleanedUp is the kubelet's PodIsFinished (ShouldPodBeFinished) as of the
