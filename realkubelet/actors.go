@@ -38,13 +38,13 @@ type actors struct {
 	firstAddAt                          map[types.UID]time.Duration
 	// evict is the eviction manager once an Evict came (evict.go);
 	// finished is ShouldPodBeFinished per UID as of the last step.
-	evict    *evictmgr.Manager
+	evict *evictmgr.Manager
 	// evictRanked is the pod ranked first in each turn; evictBusy counts
 	// Evict actions that came while a turn ran (coverage_test.go).
 	evictRanked []string
 	evictBusy   int
-	mu       sync.Mutex
-	finished map[types.UID]bool
+	mu          sync.Mutex
+	finished    map[types.UID]bool
 	// check is the kubelet-level oracle (K5 among others), fed every event
 	// when a component is on; nil otherwise.
 	check oracle.Oracle

@@ -1,14 +1,8 @@
 package evictmgr
 
 import (
-	"bytes"
 	"context"
 	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+
+	"github.com/podsim/podsim/realkubelet/drift"
 )
 
 // TestLinknameSignature guards the two linknames: it parses
@@ -27,11 +23,7 @@ import (
 // synchronize's and waitForPodsCleanup's parameters and results are,
 // token for token, ours without the receiver.
 func TestLinknameSignature(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
-	if err != nil {
-		t.Fatalf("go list -m k8s.io/kubernetes: %v", err)
-	}
-	file := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "eviction", "eviction_manager.go")
+	file := drift.UpstreamFile(t, "pkg/kubelet/eviction/eviction_manager.go")
 	up, ours := declsOf(t, file, nil), declsOf(t, "evictmgr.go", nil)
 	for _, name := range []string{"synchronize", "waitForPodsCleanup"} {
 		if up[name] == "" {
@@ -44,8 +36,8 @@ func TestLinknameSignature(t *testing.T) {
 	}
 }
 
-// TestLinknameGuardCatchesDrift: a synchronize with one parameter more
-// must not render like ours.
+// TestLinknameGuardCatchesDrift: a synchronize with one parameter more,
+// a waitForPodsCleanup with one fewer, must not render like ours.
 func TestLinknameGuardCatchesDrift(t *testing.T) {
 	src := `package p
 func (m *managerImpl) synchronize(ctx context.Context, diskInfoProvider DiskInfoProvider, podFunc ActivePodsFunc, extra bool) ([]*v1.Pod, error) { return nil, nil }
@@ -58,54 +50,24 @@ func (m *managerImpl) waitForPodsCleanup(podCleanedUpFunc PodCleanedUpFunc, pods
 	}
 }
 
+// declsOf renders the two methods' types (upstream's; ours minus the
+// receiver parameter).
 func declsOf(t *testing.T, path string, src any) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		t.Fatalf("parse %s: %v", path, err)
-	}
+	f := drift.Parse(t, path, src)
 	out := map[string]string{}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok {
+		if !ok || (fd.Name.Name != "synchronize" && fd.Name.Name != "waitForPodsCleanup") {
 			continue
 		}
-		name, skip := fd.Name.Name, 0
+		skip := 0
 		if fd.Recv == nil {
 			skip = 1 // ours: the receiver is the first parameter
 		}
-		if name == "synchronize" || name == "waitForPodsCleanup" {
-			out[name] = render(t, fset, stripNames(fd.Type, skip))
-		}
+		out[fd.Name.Name] = f.Func(fd.Type, skip)
 	}
 	return out
-}
-
-func stripNames(ft *ast.FuncType, skip int) *ast.FuncType {
-	flat := func(fl *ast.FieldList, skip int) *ast.FieldList {
-		if fl == nil {
-			return nil
-		}
-		out := &ast.FieldList{}
-		for _, f := range fl.List {
-			for range max(len(f.Names), 1) {
-				out.List = append(out.List, &ast.Field{Type: f.Type})
-			}
-		}
-		out.List = out.List[skip:]
-		return out
-	}
-	return &ast.FuncType{Params: flat(ft.Params, skip), Results: flat(ft.Results, 0)}
-}
-
-func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, n); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 func pod(uid string, prio int32) *v1.Pod {

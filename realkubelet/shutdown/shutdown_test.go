@@ -1,14 +1,8 @@
 package shutdown
 
 import (
-	"bytes"
 	"context"
 	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+
+	"github.com/podsim/podsim/realkubelet/drift"
 )
 
 // TestLinknameSignature guards the linknames of shutdown.go: it parses
@@ -28,15 +24,8 @@ import (
 // and managerImpl.start's parameters and results are, token for token,
 // the ones declared here.
 func TestLinknameSignature(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
-	if err != nil {
-		t.Fatalf("go list -m k8s.io/kubernetes: %v", err)
-	}
-	file := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "nodeshutdown", "nodeshutdown_manager_linux.go")
-	up, ours := declsOf(t, file, nil), declsOf(t, "shutdown.go", nil)
-	for k, v := range declsOf(t, "dbus.go", nil) {
-		ours[k] = v
-	}
+	file := drift.UpstreamFile(t, "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go")
+	up, ours := declsOf(t, file, nil), ourDecls(t)
 	for _, name := range []string{"systemDbus", "dbusInhibiter", "start"} {
 		if up[name] == "" {
 			t.Fatalf("%s: no declaration of %s upstream: the linkname target is gone", file, name)
@@ -62,10 +51,7 @@ type dbusInhibiter interface {
 	OverrideInhibitDelay(inhibitDelayMax time.Duration) error
 }
 func (m *managerImpl) start(ctx context.Context) (<-chan struct{}, error) { return nil, nil }`
-	drifted, ours := declsOf(t, "drifted.go", src), declsOf(t, "shutdown.go", nil)
-	for k, v := range declsOf(t, "dbus.go", nil) {
-		ours[k] = v
-	}
+	drifted, ours := declsOf(t, "drifted.go", src), ourDecls(t)
 	for _, name := range []string{"systemDbus", "dbusInhibiter", "start"} {
 		if drifted[name] == ours[name] {
 			t.Errorf("a drifted %s renders like ours: %s", name, ours[name])
@@ -73,79 +59,51 @@ func (m *managerImpl) start(ctx context.Context) (<-chan struct{}, error) { retu
 	}
 }
 
+func ourDecls(t *testing.T) map[string]string {
+	ours := declsOf(t, "shutdown.go", nil)
+	for k, v := range declsOf(t, "dbus.go", nil) {
+		ours[k] = v
+	}
+	return ours
+}
+
 // declsOf renders systemDbus' type, the dbusInhibiter method set and the
 // start method's type (from managerImpl.start upstream, from managerStart
-// minus its receiver parameter here), names dropped, one line each.
+// minus its receiver parameter here).
 func declsOf(t *testing.T, path string, src any) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		t.Fatalf("parse %s: %v", path, err)
-	}
+	f := drift.Parse(t, path, src)
 	out := map[string]string{}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			switch {
 			case d.Name.Name == "start" && d.Recv != nil:
-				out["start"] = render(t, fset, stripNames(d.Type, 0))
+				out["start"] = f.Func(d.Type, 0)
 			case d.Name.Name == "managerStart":
-				out["start"] = render(t, fset, stripNames(d.Type, 1))
+				out["start"] = f.Func(d.Type, 1)
 			}
 		case *ast.GenDecl:
 			for _, s := range d.Specs {
 				switch s := s.(type) {
 				case *ast.TypeSpec:
 					if s.Name.Name == "dbusInhibiter" {
-						var methods []string
-						for _, m := range s.Type.(*ast.InterfaceType).Methods.List {
-							methods = append(methods, m.Names[0].Name+render(t, fset, stripNames(m.Type.(*ast.FuncType), 0))[4:])
-						}
-						slices.Sort(methods)
-						out["dbusInhibiter"] = strings.Join(methods, "; ")
+						out["dbusInhibiter"] = f.MethodSet(s.Type.(*ast.InterfaceType))
 					}
 				case *ast.ValueSpec:
 					if s.Names[0].Name != "systemDbus" {
 						continue
 					}
 					if s.Type != nil {
-						out["systemDbus"] = render(t, fset, stripNames(s.Type.(*ast.FuncType), 0))
+						out["systemDbus"] = f.Func(s.Type.(*ast.FuncType), 0)
 					} else if lit, ok := s.Values[0].(*ast.FuncLit); ok {
-						out["systemDbus"] = render(t, fset, stripNames(lit.Type, 0))
+						out["systemDbus"] = f.Func(lit.Type, 0)
 					}
 				}
 			}
 		}
 	}
 	return out
-}
-
-// stripNames drops parameter names (and the first skip parameters).
-func stripNames(ft *ast.FuncType, skip int) *ast.FuncType {
-	flat := func(fl *ast.FieldList, skip int) *ast.FieldList {
-		if fl == nil {
-			return nil
-		}
-		out := &ast.FieldList{}
-		for _, f := range fl.List {
-			for range max(len(f.Names), 1) {
-				out.List = append(out.List, &ast.Field{Type: f.Type})
-			}
-		}
-		out.List = out.List[skip:]
-		return out
-	}
-	return &ast.FuncType{Params: flat(ft.Params, skip), Results: flat(ft.Results, 0)}
-}
-
-func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, n); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 func pod(uid string, prio int32, grace int64) *v1.Pod {
