@@ -33,9 +33,10 @@ lint:
 	@sc=$$(command -v staticcheck || echo "$$($(GO) env GOPATH)/bin/staticcheck"); \
 	if [ -x "$$sc" ]; then $$sc $(PKGS); else echo "staticcheck not installed (make tools); skipped"; fi
 
-## deps: fail on an import edge the package table (docs/design.md) forbids.
+## deps: fail on an import edge the package table (docs/design.md) forbids, or an oracle
+## reading what a caller cannot observe (docs/design.md, "Observable-only judging").
 deps:
-	$(GO) test -count=1 -run 'TestModuleImportDirections|TestCheckCatchesForbiddenEdges' ./internal/depcheck
+	$(GO) test -count=1 -run 'TestModuleImportDirections|TestCheckCatchesForbiddenEdges|TestOraclesReadOnlyWhatIsObservable|TestCheckObservableCatchesPrivateReads' ./internal/depcheck
 
 ## gate: every catalogued bug (docs/bugs.md) re-introduced and caught, full budget
 ## (the CI-sized gate is TestGateCatchesEveryMutant, part of make test).

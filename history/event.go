@@ -63,6 +63,10 @@ type Event struct {
 	Input     model.Input
 	Output    model.Output
 	Note      Note // Noted only
+	// Probe is what every public query method returned at the end of the
+	// critical section (LockReleasing only; nil where the target cannot
+	// call them there).
+	Probe *Probe
 }
 
 // The config source annotation of a pod object, and the value it has for

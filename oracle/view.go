@@ -6,17 +6,17 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 )
 
 // View is what an oracle may read of a target besides the event stream.
 // A part the target cannot offer is nil.
 type View interface {
-	// Workers reads the pod workers' query answers; valid only while the
-	// pod lock is held (Observe of LockReleasing).
-	Workers() Workers
 	// Final is the pod workers' state after the settle phase: nil before
-	// Settled, or when the target cannot take it.
+	// Settled, or when the target cannot take it. It is the target's
+	// records, not what a caller sees: only the liveness oracle reads it,
+	// at Settled (docs/design.md, "Observable-only judging").
 	Final() *Final
 	// Config is what the config source says of uid at the end of the run
 	// (the zero value if the plan never named it).
@@ -28,27 +28,12 @@ type View interface {
 	Elapsed() time.Duration
 }
 
-// Workers is every query of the pod workers, answered exactly as the
-// public query methods would answer it at that instant (SPEC §1.14).
-type Workers interface {
-	KnownUIDs() []string
-	Answers(uid types.UID) Answers
-	PodsSynced() bool
-	MirrorTerminating(fullname string) bool
-}
+// The query answers are no part of the View: they are in the history, on
+// every LockReleasing event (history.Event.Probe), as the target's public
+// query methods returned them when the target called them there.
 
-// Answers are the query answers for one UID. Known: the UID has a record
-// (no query says so directly; it is the target's bookkeeping).
-type Answers struct {
-	Known                   bool
-	KnownTerminated         bool
-	CouldHaveRunning        bool
-	BeFinished              bool
-	TerminationRequested    bool
-	ContainersBeTerminating bool
-	RuntimeBeRemoved        bool
-	ContentBeRemoved        bool
-}
+// Answers are the query answers for one UID (history.Answers).
+type Answers = history.Answers
 
 // Final is the pod workers' state after the drain, taken just before
 // Settled.

@@ -92,6 +92,7 @@ func swarmActionsOf(src sim.Source, p *Plan, uids []types.UID, shapes map[types.
 	kinds []ActionKind) {
 	at := time.Duration(0)
 	created := map[types.UID]bool{}
+	gone := map[types.UID]bool{} // API objects deleted or removed (NewObjectReusesUID)
 	for ; n > 0; n-- {
 		uid := uids[src.Intn(len(uids))]
 		a := shapes[uid]
@@ -110,9 +111,34 @@ func swarmActionsOf(src sim.Source, p *Plan, uids []types.UID, shapes map[types.
 		case SyncKnown, Shutdown, Restart:
 			a.UID = ""
 		}
-		p.Actions = append(p.Actions, a)
+		if !NewObjectReusesUID(p.Node, a, gone) {
+			p.Actions = append(p.Actions, a)
+		}
 		at += time.Duration(src.Intn(gaps)) * step
 	}
+}
+
+// NewObjectReusesUID reports whether a is a Create that would make a new
+// API pod object under the UID of one deleted or removed before it (gone,
+// which it keeps up to date as actions pass): an API server assigns every
+// new object a fresh UID, so no plan with an API server may draw that. The
+// object may still exist when the Create arrives (then config merges it
+// into an UPDATE), but the generator cannot know; it drops the Create
+// either way. Static pods keep their UID across re-creation (their UID
+// comes from the manifest), and without an API server a UID is only the
+// pod workers' key, so both may reuse one (docs/guided.md, "A finding:
+// a UID reused after a force delete").
+func NewObjectReusesUID(node *Node, a Action, gone map[types.UID]bool) bool {
+	if node == nil || !node.APIServer || a.Static {
+		return false
+	}
+	switch a.Kind {
+	case Delete, Remove, Vanish:
+		gone[a.UID] = true
+	case Create:
+		return gone[a.UID]
+	}
+	return false
 }
 
 // Family is a named scenario generator and the coverage marks it exists to

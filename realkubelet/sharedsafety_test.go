@@ -171,58 +171,38 @@ func (l *lockstep) section(v oracle.View, g string, inside []history.Event) {
 	for _, ev := range inside {
 		l.forward(v, ev)
 	}
-	l.forward(v, history.Event{Kind: history.LockReleasing, Goroutine: g, At: at})
+	l.forward(v, history.Event{Kind: history.LockReleasing, Goroutine: g, At: at, Probe: l.probe()})
 }
 
 func (l *lockstep) forward(v oracle.View, ev history.Event) {
 	l.seq++
 	ev.Seq = l.seq
-	if l.named != nil {
-		v = knownView{v, l}
-	}
 	l.safety.Observe(v, ev)
 }
 
-// knownView is the driver's View with Known widened before the first
-// SyncKnownPods, when a record not asked to terminate answers exactly like
-// an unknown UID: a UID an UpdatePod named is known until its answers,
-// having differed from an unknown UID's, return to them (a runtime-only
-// record removing itself). It measures how much of what the shared oracle
-// reports comes from that ambiguity alone.
-type knownView struct {
-	oracle.View
-	l *lockstep
-}
-
-func (v knownView) Workers() oracle.Workers { return knownWorkers{v.View.Workers(), v.l} }
-
-type knownWorkers struct {
-	oracle.Workers
-	l *lockstep
-}
-
-func (w knownWorkers) Answers(uid types.UID) oracle.Answers {
-	a := w.Workers.Answers(uid)
-	switch n := w.l.named[uid]; {
-	case w.PodsSynced() || n == 0:
-	case a.Known:
-		w.l.named[uid] = 2
-	case n == 2:
-		delete(w.l.named, uid)
-	default:
-		a.Known = true
+// probe is the driver's Probe, with Known widened (when l.named is set)
+// before the first SyncKnownPods, when a record not asked to terminate
+// answers exactly like an unknown UID: a UID an UpdatePod named is known
+// until its answers, having differed from an unknown UID's, return to them
+// (a runtime-only record removing itself). It measures how much of what
+// the shared oracle reports comes from that ambiguity alone.
+func (l *lockstep) probe() *history.Probe {
+	p := l.d.Probe()
+	if l.named == nil || p.PodsSynced {
+		return p
 	}
-	return a
-}
-
-func (w knownWorkers) KnownUIDs() []string {
-	var out []string
-	for _, uid := range w.l.d.sortedUniverse() {
-		if w.Answers(uid).Known {
-			out = append(out, string(uid))
+	for i, pa := range p.Pods {
+		switch n := l.named[pa.UID]; {
+		case n == 0:
+		case pa.Known:
+			l.named[pa.UID] = 2
+		case n == 2:
+			delete(l.named, pa.UID)
+		default:
+			p.Pods[i].Known = true
 		}
 	}
-	return out
+	return p
 }
 
 func (l *lockstep) Finish(v oracle.View, err error) []history.Violation {

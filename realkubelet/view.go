@@ -1,11 +1,14 @@
 package realkubelet
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -24,11 +27,6 @@ import (
 func (d *Driver) View() oracle.View { return driverView{d} }
 
 type driverView struct{ d *Driver }
-
-// Workers answers through the real pod workers' public query methods only
-// (Driver.answersOf), at the instant it is asked: between driver steps
-// nothing runs, so that is the state every critical section so far left.
-func (v driverView) Workers() oracle.Workers { return workersView(v) }
 
 // Final is nil: see View.
 func (driverView) Final() *oracle.Final { return nil }
@@ -56,7 +54,25 @@ func (v driverView) Config(uid types.UID) oracle.PodConfig {
 		FullName: v.d.podOf(uid).Name + "_default", Terminal: p.phase == v1.PodSucceeded || p.phase == v1.PodFailed}
 }
 
-// workersView is oracle.Workers over the real pod workers' public queries.
+// Probe is what the real pod workers' public query methods answer now
+// (Driver.answersOf) for every UID any move named, with Known as
+// workersView says, for a history.Event.Probe: between driver steps nothing
+// runs, so that is the state every critical section so far left.
+func (d *Driver) Probe() *history.Probe {
+	w := workersView{d}
+	p := &history.Probe{PodsSynced: w.PodsSynced()}
+	names := map[string]bool{}
+	for _, uid := range d.sortedUniverse() {
+		p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: w.Answers(uid)})
+		names[d.podOf(uid).Name+"_default"] = true
+	}
+	for _, f := range slices.Sorted(maps.Keys(names)) {
+		p.Mirror = append(p.Mirror, history.MirrorAnswer{FullName: f, Terminating: w.MirrorTerminating(f)})
+	}
+	return p
+}
+
+// workersView answers through the real pod workers' public queries.
 // They have no query for "has a record" nor for podsSynced, so:
 //
 //   - PodsSynced is the driver's own bookkeeping: a recorded SyncKnownPods

@@ -38,7 +38,11 @@ type CheckOptions struct {
 	// (world.InternalInvariantsOff): the record invariants checked at every
 	// pod-lock release and the workers' in-line assertions, which read
 	// private state, never decide the verdict; only the oracles, judging
-	// what a caller observes, do. The zero value keeps them on.
+	// what a caller observes, do. The world then records no record list
+	// with its query answers: Known comes from the history alone
+	// (history.KnownFromHistory). The liveness oracle's end state
+	// (View.Final) is still the workers' records (docs/design.md). The
+	// zero value keeps them on.
 	ObservableOnly bool
 }
 

@@ -104,7 +104,15 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
+	var known *history.KnownFromHistory
+	if opts.ObservableOnly {
+		// The world records no record list: Known comes from the history.
+		known = history.NewKnownFromHistory()
+	}
 	w.Observe(func(ev history.Event) {
+		if known != nil {
+			ev = known.Rewrite(ev)
+		}
 		cov.Observe(view, ev)
 		for _, o := range extra {
 			o.Observe(view, ev)

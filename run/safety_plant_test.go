@@ -11,7 +11,6 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // A planted fault corrupts what the oracle sees of a real run, the way a
@@ -28,7 +27,7 @@ type safetyPlant struct {
 }
 
 // planted feeds the oracle the planted run: events rewritten or dropped,
-// and a view whose pod workers answer bent.
+// and the query answers recorded on each release of the pod lock bent.
 type planted struct {
 	oracle.View
 	p safetyPlant
@@ -41,31 +40,26 @@ func (v planted) observe(o oracle.Oracle, ev history.Event) {
 			return
 		}
 	}
+	if ev.Probe != nil && (v.p.answers != nil || v.p.mirror != nil) {
+		ev.Probe = v.bend(ev.Probe)
+	}
 	o.Observe(v, ev)
 }
 
-func (v planted) Workers() oracle.Workers { return plantedWorkers{v.View.Workers(), v.p} }
-
-// plantedWorkers bends the pod workers' answers.
-type plantedWorkers struct {
-	oracle.Workers
-	p safetyPlant
-}
-
-func (v plantedWorkers) Answers(uid types.UID) oracle.Answers {
-	a := v.Workers.Answers(uid)
-	if v.p.answers != nil {
-		a = v.p.answers(string(uid), a)
+// bend returns a copy of probe with the plant's answers.
+func (v planted) bend(probe *history.Probe) *history.Probe {
+	bent := &history.Probe{PodsSynced: probe.PodsSynced, Pods: slices.Clone(probe.Pods), Mirror: slices.Clone(probe.Mirror)}
+	for i, a := range bent.Pods {
+		if v.p.answers != nil {
+			bent.Pods[i].Answers = v.p.answers(string(a.UID), a.Answers)
+		}
 	}
-	return a
-}
-
-func (v plantedWorkers) MirrorTerminating(f string) bool {
-	m := v.Workers.MirrorTerminating(f)
-	if v.p.mirror != nil {
-		m = v.p.mirror(f, m)
+	for i, m := range bent.Mirror {
+		if v.p.mirror != nil {
+			bent.Mirror[i].Terminating = v.p.mirror(m.FullName, m.Terminating)
+		}
 	}
-	return m
+	return bent
 }
 
 // dropInput drops the events whose input matches.

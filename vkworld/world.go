@@ -226,7 +226,6 @@ func (w *World) View() oracle.View { return view{w} }
 
 type view struct{ w *World }
 
-func (view) Workers() oracle.Workers           { return nil }
 func (view) Final() *oracle.Final              { return nil }
 func (view) Config(types.UID) oracle.PodConfig { return oracle.PodConfig{} }
 func (view) Kubelet() oracle.Kubelet           { return nil }

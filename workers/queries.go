@@ -24,8 +24,7 @@ func never(bool) bool               { return false }
 func ifSynced(podsSynced bool) bool { return podsSynced }
 func unlessSynced(synced bool) bool { return !synced }
 
-// The rules of SPEC §1.14 for a known record, one per query; the query
-// methods and AnswersLocked share them.
+// The rules of SPEC §1.14 for a known record, one per query.
 func knownTerminated(s *podSyncStatus) bool         { return s.terminated }
 func couldHaveRunning(s *podSyncStatus) bool        { return !s.terminated }
 func beFinished(s *podSyncStatus) bool              { return s.finished }
@@ -75,43 +74,10 @@ func (p *PodWorkers) ShouldPodContentBeRemoved(uid types.UID) bool {
 	return p.query(uid, contentBeRemoved, ifSynced)
 }
 
-// Answers is every query's answer for one UID at one instant.
-type Answers struct {
-	Known                   bool // the UID has a record
-	KnownTerminated         bool
-	CouldHaveRunning        bool
-	BeFinished              bool
-	TerminationRequested    bool
-	ContainersBeTerminating bool
-	RuntimeBeRemoved        bool
-	ContentBeRemoved        bool
-}
-
-// AnswersLocked answers every query for uid exactly as the query methods
-// would, for oracles that run while the caller holds the pod lock (the
-// simulated runtime's lock hooks).
-func (p *PodWorkers) AnswersLocked(uid types.UID) Answers {
-	if s, ok := p.podSyncStatuses[uid]; ok {
-		s = p.observedRecord(s) // mutant B1: observedRecord
-		return Answers{Known: true, KnownTerminated: knownTerminated(s), CouldHaveRunning: couldHaveRunning(s),
-			BeFinished: beFinished(s), TerminationRequested: terminationRequested(s),
-			ContainersBeTerminating: containersBeTerminating(s), RuntimeBeRemoved: knownTerminated(s),
-			ContentBeRemoved: contentBeRemoved(s)}
-	}
-	synced := p.podsSynced
-	return Answers{CouldHaveRunning: !synced, BeFinished: synced, ContainersBeTerminating: synced,
-		RuntimeBeRemoved: synced, ContentBeRemoved: synced}
-}
-
 // KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
-// holds the pod lock.
+// holds the pod lock. No query of the kubelet's pod workers answers it: it
+// is bookkeeping for the simulated target's history (history.Answers.Known).
 func (p *PodWorkers) KnownUIDsLocked() []types.UID { return sortedKeys(p.podSyncStatuses) }
-
-// MirrorTerminatingLocked is IsPodForMirrorPodTerminatingByFullName for a
-// caller that holds the pod lock.
-func (p *PodWorkers) MirrorTerminatingLocked(fullname string) bool {
-	return p.mirrorTerminatingLocked(fullname)
-}
 
 // PodsSynced reports whether SyncKnownPods ran at least once.
 func (p *PodWorkers) PodsSynced() bool {
@@ -119,6 +85,3 @@ func (p *PodWorkers) PodsSynced() bool {
 	defer p.podLock.Unlock()
 	return p.podsSynced
 }
-
-// PodsSyncedLocked is PodsSynced for a caller that holds the pod lock.
-func (p *PodWorkers) PodsSyncedLocked() bool { return p.podsSynced }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestQueryTable is the table of SPEC §1.14 for every state, read as
@@ -92,37 +91,6 @@ func TestPodsSynced(t *testing.T) {
 		h.syncKnown([]*v1.Pod{newPod("a", "pod-a")})
 		if !ask(h, h.w.PodsSynced) {
 			t.Errorf("got not synced after SyncKnownPods")
-		}
-	})
-}
-
-// TestAnswersLockedMatchesQueryMethods: the oracles' view (AnswersLocked,
-// read under the lock) is exactly what the query methods answer, for a
-// running pod, a killed one and an unknown UID, before and after the first
-// SyncKnownPods.
-func TestAnswersLockedMatchesQueryMethods(t *testing.T) {
-	runHarness(t, pinned, func(t *testing.T, h *harness) {
-		h.create(newPod("a", "pod-a"))
-		h.do(func() { h.w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodKill, Pod: newPod("b", "pod-b")}) })
-		for _, synced := range []bool{false, true} {
-			if synced {
-				h.syncKnown([]*v1.Pod{newPod("a", "pod-a"), newPod("b", "pod-b")})
-			}
-			for _, uid := range []types.UID{"a", "b", "unknown"} {
-				h.do(func() {
-					w := h.w
-					want := Answers{Known: uid != "unknown", KnownTerminated: w.IsPodKnownTerminated(uid),
-						CouldHaveRunning: w.CouldHaveRunningContainers(uid), BeFinished: w.ShouldPodBeFinished(uid),
-						TerminationRequested: w.IsPodTerminationRequested(uid), ContainersBeTerminating: w.ShouldPodContainersBeTerminating(uid),
-						RuntimeBeRemoved: w.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: w.ShouldPodContentBeRemoved(uid)}
-					w.podLock.Lock()
-					got := w.AnswersLocked(uid)
-					w.podLock.Unlock()
-					if got != want {
-						t.Errorf("synced=%v uid %s: AnswersLocked %+v, query methods %+v", synced, uid, got, want)
-					}
-				})
-			}
 		}
 	})
 }

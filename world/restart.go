@@ -64,7 +64,7 @@ func (w *World) startEpoch() {
 			}
 		}
 		w.killNowUpdateDone()
-		w.emit(history.LockReleasing, 0, nil, nil)
+		w.send(history.Event{Kind: history.LockReleasing, Probe: w.probe()})
 	}
 }
 

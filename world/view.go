@@ -19,15 +19,14 @@ const unset = time.Duration(-1)
 // judge obligations younger than this when the inputs stopped.
 const RetryWithin = workers.DefaultBackoffPeriod*3/2 + SyncLoopPeriod + HousekeepingPeriod
 
-// View is what the oracles read of the world (oracle.View): the pod
-// workers' query answers through their ...Locked accessors (valid while the
-// pod lock is held, at LockReleasing), the final state, the config source,
-// and the kubelet with its API server when the plan has a Node.
+// View is what the oracles read of the world (oracle.View): the final
+// state, the config source, and the kubelet with its API server when the
+// plan has a Node. The pod workers' query answers are in the history
+// (probe.go).
 func (w *World) View() oracle.View { return worldView{w} }
 
 type worldView struct{ w *World }
 
-func (v worldView) Workers() oracle.Workers               { return lockedWorkers{v.w.PW} }
 func (v worldView) Final() *oracle.Final                  { return v.w.final }
 func (v worldView) Elapsed() time.Duration                { return v.w.S.Elapsed() }
 func (v worldView) Config(uid types.UID) oracle.PodConfig { return v.w.configOf(uid) }
@@ -37,28 +36,6 @@ func (v worldView) Kubelet() oracle.Kubelet {
 		return nil
 	}
 	return kubeletView(v)
-}
-
-// lockedWorkers reads the current epoch's pod workers; valid only while
-// the pod lock is held.
-type lockedWorkers struct{ pw *workers.PodWorkers }
-
-func (l lockedWorkers) KnownUIDs() []string {
-	var out []string
-	for _, uid := range l.pw.KnownUIDsLocked() {
-		out = append(out, string(uid))
-	}
-	return out
-}
-
-func (l lockedWorkers) Answers(uid types.UID) oracle.Answers {
-	return oracle.Answers(l.pw.AnswersLocked(uid))
-}
-
-func (l lockedWorkers) PodsSynced() bool { return l.pw.PodsSyncedLocked() }
-
-func (l lockedWorkers) MirrorTerminating(fullname string) bool {
-	return l.pw.MirrorTerminatingLocked(fullname)
 }
 
 // kubeletView is the kubelet around the pod workers and the API server.

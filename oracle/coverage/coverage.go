@@ -212,15 +212,11 @@ func (t *Tracker) released(v oracle.View, ev history.Event) {
 	if !isWorker {
 		uid = t.callUID[ev.Goroutine]
 	}
-	if uid == "" || v == nil {
-		return
-	}
-	w := v.Workers()
-	if w == nil {
+	if uid == "" || ev.Probe == nil {
 		return
 	}
 	p := t.pod(uid)
-	a := w.Answers(types.UID(uid))
+	a := ev.Probe.Answers(types.UID(uid))
 	if a.Known {
 		p.state = oracle.StateLetter(a, p.started)
 	} else {

@@ -13,27 +13,15 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// fakeView answers the queries from a table; nil answers: a target that
-// cannot offer Workers.
+// fakeView is a target with no kubelet; answers are what the query methods
+// return at every release of the pod lock (nil: a target that records no
+// answers).
 type fakeView struct{ answers map[types.UID]oracle.Answers }
 
-func (v fakeView) Workers() oracle.Workers {
-	if v.answers == nil {
-		return nil
-	}
-	return fakeWorkers(v)
-}
 func (fakeView) Final() *oracle.Final              { return nil }
 func (fakeView) Config(types.UID) oracle.PodConfig { return oracle.PodConfig{} }
 func (fakeView) Kubelet() oracle.Kubelet           { return nil }
 func (fakeView) Elapsed() time.Duration            { return 0 }
-
-type fakeWorkers fakeView
-
-func (w fakeWorkers) KnownUIDs() []string                  { return nil }
-func (w fakeWorkers) Answers(uid types.UID) oracle.Answers { return w.answers[uid] }
-func (fakeWorkers) PodsSynced() bool                       { return true }
-func (fakeWorkers) MirrorTerminating(string) bool          { return false }
 
 func call(g string, in model.Input) history.Event {
 	return history.Event{Kind: history.ClientCall, Goroutine: g, Input: in}
@@ -60,6 +48,9 @@ func release(g string) history.Event { return history.Event{Kind: history.LockRe
 func track(v oracle.View, evs ...history.Event) Coverage {
 	tr := New()
 	for _, ev := range evs {
+		if fv, ok := v.(fakeView); ok && ev.Kind == history.LockReleasing && fv.answers != nil {
+			ev.Probe = history.NewProbe(true, fv.answers, nil)
+		}
 		tr.Observe(v, ev)
 	}
 	return tr.Coverage()

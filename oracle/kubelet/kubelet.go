@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
 	v1 "k8s.io/api/core/v1"
@@ -61,11 +62,15 @@ func (c *kubeletCheck) committed(uid types.UID) oracle.Answers {
 	return oracle.Answers{CouldHaveRunning: true}
 }
 
-// lockReleasing records the committed answers; the pod lock is held.
-func (c *kubeletCheck) lockReleasing(v oracle.View) {
-	w := v.Workers()
+// lockReleasing records the committed answers: what the public query
+// methods returned at the end of the critical section (the event's Probe;
+// a release without one commits nothing).
+func (c *kubeletCheck) lockReleasing(v oracle.View, probe *history.Probe) {
+	if probe == nil {
+		return
+	}
 	for _, uid := range v.Kubelet().UIDs() {
-		c.answers[uid] = w.Answers(uid)
+		c.answers[uid] = probe.Answers(uid)
 	}
 }
 

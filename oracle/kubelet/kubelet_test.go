@@ -30,22 +30,16 @@ func newFakeView() *fakeView {
 	return v
 }
 
-func (v *fakeView) Workers() oracle.Workers                { return fakeWorkers{v} }
-func (v *fakeView) Final() *oracle.Final                   { return nil }
-func (v *fakeView) Config(types.UID) oracle.PodConfig      { return oracle.PodConfig{} }
-func (v *fakeView) Kubelet() oracle.Kubelet                { return fakeKubelet{v} }
-func (v *fakeView) Elapsed() time.Duration                 { return 0 }
-func (k fakeKubelet) UIDs() []types.UID                    { return []types.UID{"a", "b", "c"} }
-func (k fakeKubelet) Pod(uid types.UID) oracle.KubeletPod  { return *k.v.pods[uid] }
-func (k fakeKubelet) APIServer() bool                      { return true }
-func (k fakeKubelet) ShutdownAt() time.Duration            { return 7 * time.Second }
-func (w fakeWorkers) Answers(uid types.UID) oracle.Answers { return w.v.answers[uid] }
-func (w fakeWorkers) KnownUIDs() []string                  { return nil }
-func (w fakeWorkers) PodsSynced() bool                     { return true }
-func (w fakeWorkers) MirrorTerminating(string) bool        { return false }
+func (v *fakeView) Final() *oracle.Final                  { return nil }
+func (v *fakeView) Config(types.UID) oracle.PodConfig     { return oracle.PodConfig{} }
+func (v *fakeView) Kubelet() oracle.Kubelet               { return fakeKubelet{v} }
+func (v *fakeView) Elapsed() time.Duration                { return 0 }
+func (k fakeKubelet) UIDs() []types.UID                   { return []types.UID{"a", "b", "c"} }
+func (k fakeKubelet) Pod(uid types.UID) oracle.KubeletPod { return *k.v.pods[uid] }
+func (k fakeKubelet) APIServer() bool                     { return true }
+func (k fakeKubelet) ShutdownAt() time.Duration           { return 7 * time.Second }
 
 type fakeKubelet struct{ v *fakeView }
-type fakeWorkers struct{ v *fakeView }
 
 // script feeds the oracle: commit answers at a lock release, then notes.
 type script struct {
@@ -57,7 +51,8 @@ type script struct {
 func (s *script) commit(uid types.UID, a oracle.Answers) {
 	s.v.answers[uid] = a
 	s.seq++
-	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.LockReleasing, Goroutine: "client/0"})
+	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.LockReleasing, Goroutine: "client/0",
+		Probe: history.NewProbe(true, s.v.answers, nil)})
 }
 
 func (s *script) note(n history.Note) {

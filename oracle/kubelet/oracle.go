@@ -53,7 +53,7 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	c.ev = ev
 	switch ev.Kind {
 	case history.LockReleasing:
-		c.kube.lockReleasing(v)
+		c.kube.lockReleasing(v, ev.Probe)
 	case history.CallbackBegin, history.CallbackEnd:
 		c.kube.callback(ev.Input)
 	case history.Restarted:

@@ -245,13 +245,17 @@ func (l *liveness) lockAcquired(ev history.Event) {
 }
 
 // lockReleasing reads every tracked pod's answers as the critical section
-// ends (the pod lock is held, so the ...Locked accessors are safe): the
-// milestones of each incarnation are when they first became visible.
+// ends, from what the public query methods returned there (the event's
+// Probe): the milestones of each incarnation are when they first became
+// visible. A release without a Probe changes nothing.
 func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
+	if ev.Probe == nil {
+		return
+	}
 	call := l.open[ev.Goroutine]
 	for _, uid := range l.uids {
 		p := l.pods[uid]
-		p.update(l, v.Workers().Answers(uid), ev, call)
+		p.update(l, ev.Probe.Answers(uid), ev, call)
 		if p.due != nil && (!p.cur.Known || p.cur.BeFinished) {
 			l.taken(p, ev)
 		}

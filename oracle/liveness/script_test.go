@@ -27,18 +27,10 @@ type lvView struct {
 	at      time.Duration
 }
 
-func (v *lvView) Workers() oracle.Workers               { return lvWorkers{v} }
 func (v *lvView) Final() *oracle.Final                  { return v.fin }
 func (v *lvView) Config(uid types.UID) oracle.PodConfig { return v.cfg[uid] }
 func (v *lvView) Kubelet() oracle.Kubelet               { return nil }
 func (v *lvView) Elapsed() time.Duration                { return v.at }
-
-type lvWorkers struct{ v *lvView }
-
-func (w lvWorkers) Answers(uid types.UID) oracle.Answers { return w.v.answers[uid] }
-func (w lvWorkers) KnownUIDs() []string                  { panic("not read by the liveness oracle") }
-func (w lvWorkers) PodsSynced() bool                     { panic("not read by the liveness oracle") }
-func (w lvWorkers) MirrorTerminating(string) bool        { panic("not read by the liveness oracle") }
 
 // kubeletPeriods are the kubelet's: a 10 s backoff (jittered ≤ 1.5×), a
 // 1 s sync loop, 2 s housekeeping.
@@ -74,7 +66,11 @@ var (
 
 func (s *lvScript) emit(g string, kind history.EventKind, id int, in model.Input, out model.Output) {
 	s.seq++
-	s.l.Observe(s.v, history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out})
+	ev := history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out}
+	if kind == history.LockReleasing {
+		ev.Probe = history.NewProbe(true, s.v.answers, nil)
+	}
+	s.l.Observe(s.v, ev)
 }
 
 // call is a client call by g whose critical section leaves the pods in st.

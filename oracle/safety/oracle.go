@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
@@ -40,10 +42,16 @@ import (
 //     runtime, the effective grace) are derived from the inputs of the
 //     updates as SPEC §1.4 applies them.
 
-// safetyView is what the oracle reads of the pod workers while the pod lock
-// is held: the exact answers of the query methods (SPEC §1.14). A target
-// provides it through its View; tests script it.
-type safetyView = oracle.Workers
+// safetyView is what the oracle reads of the pod workers at the end of a
+// critical section: what the public query methods returned when the target
+// called them there (SPEC §1.14), recorded on the LockReleasing event
+// (history.Probe); tests script it.
+type safetyView interface {
+	KnownUIDs() []string
+	Answers(uid types.UID) oracle.Answers
+	Synced() bool
+	MirrorTerminating(fullname string) bool
+}
 
 // New returns the step-invariant oracle (SPEC §3.1 S1–S19).
 func New() oracle.Oracle { return newSafetyOracle() }
@@ -79,12 +87,19 @@ func newSafetyOracle() *safetyOracle {
 		reported: map[string]bool{}}
 }
 
-// Observe implements Observer: the view is read only at LockReleasing, when
-// the calling goroutine holds the pod lock.
-func (o *safetyOracle) Observe(v oracle.View, ev history.Event) {
+// Observe implements Observer: the query answers are read only at
+// LockReleasing, from the event's Probe. A target that records a release
+// without one cannot be judged on its answers: the oracle says so once and
+// takes every UID for unknown.
+func (o *safetyOracle) Observe(_ oracle.View, ev history.Event) {
 	var w safetyView
 	if ev.Kind == history.LockReleasing {
-		w = v.Workers()
+		if ev.Probe == nil {
+			o.report("probe", "missing", ev, "pod workers", "the release of the pod lock at %v carries no query answers", ev.At)
+			w = &history.Probe{PodsSynced: o.viewSynced}
+		} else {
+			w = ev.Probe
+		}
 	}
 	o.step(w, ev)
 }

@@ -45,7 +45,7 @@ func (v *safetyFakeView) Answers(u types.UID) oracle.Answers {
 	return safetyUnknown(v.synced)
 }
 
-func (v *safetyFakeView) PodsSynced() bool                { return v.synced }
+func (v *safetyFakeView) Synced() bool                    { return v.synced }
 func (v *safetyFakeView) MirrorTerminating(f string) bool { return v.mirror[f] }
 
 // safetyScript emits events to a fresh oracle.

@@ -57,7 +57,7 @@ func safetyUnknown(synced bool) oracle.Answers {
 // section.
 func (o *safetyOracle) checkState(v safetyView, cs *safetyCS) {
 	ev := cs.ev
-	synced := v.PodsSynced()
+	synced := v.Synced()
 	if o.viewSynced && !synced {
 		o.report("S8", "podsSynced", ev, "pod workers", "podsSynced went back to false at %v", ev.At)
 	}

@@ -30,6 +30,20 @@ type Runtime struct {
 	// waiters are woken: how recorders see cancellations and kill
 	// completions happen.
 	OnFire func(name string)
+	// probing: Probe runs; the mutexes' Lock and Unlock do nothing.
+	probing bool
+}
+
+// Probe runs f, which calls public methods of the pod workers that take a
+// mutex made by NewMutex, from the goroutine that holds that mutex (a lock
+// hook): while it runs, Lock and Unlock of those mutexes do nothing (no
+// scheduling point, no hook), so f sees exactly what a caller that took the
+// lock right now would see, and the run's schedule does not change. f must
+// not run any other simulation operation.
+func (r *Runtime) Probe(f func()) {
+	r.probing = true
+	defer func() { r.probing = false }()
+	f()
 }
 
 var _ workers.Runtime = (*Runtime)(nil)
@@ -80,6 +94,9 @@ type hookedMutex struct {
 }
 
 func (m *hookedMutex) Lock() {
+	if m.r.probing {
+		return
+	}
 	m.Mutex.Lock()
 	if f := m.r.AfterLock; f != nil {
 		f(m.name)
@@ -87,6 +104,9 @@ func (m *hookedMutex) Lock() {
 }
 
 func (m *hookedMutex) Unlock() {
+	if m.r.probing {
+		return
+	}
 	if f := m.r.BeforeUnlock; f != nil {
 		f(m.name)
 	}

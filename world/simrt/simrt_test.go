@@ -1,6 +1,7 @@
 package simrt
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -54,5 +55,54 @@ func TestRuntimeIsTheScheduler(t *testing.T) {
 	}
 	if !at.Equal(s.Now()) {
 		t.Fatalf("runtime Now %v, scheduler Now %v", at, s.Now())
+	}
+}
+
+// TestProbeAddsNoSchedulingPoint: a probe from the unlock hook that locks
+// and unlocks the held mutex (what a public query method does) runs no
+// hook and no simulation operation: steps and trace equal those of the run
+// without it, and the state it reads is the one the critical section left.
+func TestProbeAddsNoSchedulingPoint(t *testing.T) {
+	run := func(probe bool) (steps int64, sha string, seen []int) {
+		s := sim.New(sim.Options{Source: sim.NewPCG(7)})
+		defer s.Close()
+		rt := New(s)
+		mu := rt.NewMutex("podLock")
+		counter, hooks := 0, 0
+		rt.AfterLock = func(string) { hooks++ }
+		rt.BeforeUnlock = func(string) {
+			hooks++
+			if probe {
+				rt.Probe(func() {
+					mu.Lock()
+					seen = append(seen, counter)
+					mu.Unlock()
+				})
+			}
+		}
+		for _, g := range []string{"a", "b"} {
+			s.Go(g, func() {
+				for range 3 {
+					mu.Lock()
+					counter++
+					mu.Unlock()
+				}
+			})
+		}
+		if err := s.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if hooks != 12 {
+			t.Fatalf("probe=%v: %d hook calls, want 12 (6 sections): the probe's Lock/Unlock ran the hooks", probe, hooks)
+		}
+		return s.Steps(), s.TraceSHA256(), seen
+	}
+	steps0, sha0, _ := run(false)
+	steps1, sha1, seen := run(true)
+	if steps0 != steps1 || sha0 != sha1 {
+		t.Fatalf("with the probe: %d steps, trace %s; without: %d steps, trace %s", steps1, sha1[:8], steps0, sha0[:8])
+	}
+	if want := []int{1, 2, 3, 4, 5, 6}; !slices.Equal(seen, want) {
+		t.Fatalf("the probes saw %v, want %v", seen, want)
 	}
 }

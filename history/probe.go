@@ -1,0 +1,105 @@
+package history
+
+import (
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Answers is every query's answer for one UID (SPEC §1.14), as the public
+// query methods returned it, and Known: whether the UID has a record.
+// Known is the target's bookkeeping (the kubelet's pod workers have no
+// query that says it): a target that keeps no such record derives it
+// from the answers (a UID is known unless it answers as an unknown one).
+type Answers struct {
+	Known                   bool
+	KnownTerminated         bool
+	CouldHaveRunning        bool
+	BeFinished              bool
+	TerminationRequested    bool
+	ContainersBeTerminating bool
+	RuntimeBeRemoved        bool
+	ContentBeRemoved        bool
+}
+
+// UnknownAnswers is what every query says of a UID without a record (SPEC
+// §1.14): before the first SyncKnownPods, CouldHaveRunningContainers only;
+// after it, CouldHaveRunningContainers false and every Should* query true.
+func UnknownAnswers(synced bool) Answers {
+	return Answers{CouldHaveRunning: !synced, BeFinished: synced, ContainersBeTerminating: synced,
+		RuntimeBeRemoved: synced, ContentBeRemoved: synced}
+}
+
+// PodAnswers are the answers for one UID.
+type PodAnswers struct {
+	UID types.UID
+	Answers
+}
+
+// MirrorAnswer is IsPodForMirrorPodTerminatingByFullName's answer for one
+// full name.
+type MirrorAnswer struct {
+	FullName    string
+	Terminating bool
+}
+
+// Probe is what the target's public query methods returned when the target
+// called every one of them at the end of a critical section of the pod lock,
+// in the goroutine that held it, with nothing run in between (it rides on
+// that LockReleasing event): every per-UID query for every UID the plan
+// names, PodsSynced, and IsPodForMirrorPodTerminatingByFullName for every
+// full name the plan names. Pods and Mirror are sorted by key.
+type Probe struct {
+	PodsSynced bool
+	Pods       []PodAnswers
+	Mirror     []MirrorAnswer
+}
+
+// Answers returns uid's answers. A UID the target did not probe is one its
+// plan never named: no call can have made a record for it, so it answers
+// as an unknown UID does.
+func (p *Probe) Answers(uid types.UID) Answers {
+	i, ok := slices.BinarySearchFunc(p.Pods, uid, func(a PodAnswers, u types.UID) int { return strings.Compare(string(a.UID), string(u)) })
+	if !ok {
+		return UnknownAnswers(p.PodsSynced)
+	}
+	return p.Pods[i].Answers
+}
+
+// KnownUIDs lists the UIDs with a record, sorted.
+func (p *Probe) KnownUIDs() []string {
+	var out []string
+	for _, a := range p.Pods {
+		if a.Known {
+			out = append(out, string(a.UID))
+		}
+	}
+	return out
+}
+
+// Synced is PodsSynced's answer.
+func (p *Probe) Synced() bool { return p.PodsSynced }
+
+// MirrorTerminating is IsPodForMirrorPodTerminatingByFullName's answer for
+// fullname (false for a full name the plan never named: no static pod
+// holds it).
+func (p *Probe) MirrorTerminating(fullname string) bool {
+	i, ok := slices.BinarySearchFunc(p.Mirror, fullname, func(m MirrorAnswer, f string) int { return strings.Compare(m.FullName, f) })
+	return ok && p.Mirror[i].Terminating
+}
+
+// NewProbe builds a Probe from answers per UID and mirror answers per full
+// name (either may be nil), sorting them.
+func NewProbe(synced bool, answers map[types.UID]Answers, mirror map[string]bool) *Probe {
+	p := &Probe{PodsSynced: synced}
+	for uid, a := range answers {
+		p.Pods = append(p.Pods, PodAnswers{UID: uid, Answers: a})
+	}
+	slices.SortFunc(p.Pods, func(a, b PodAnswers) int { return strings.Compare(string(a.UID), string(b.UID)) })
+	for f, m := range mirror {
+		p.Mirror = append(p.Mirror, MirrorAnswer{FullName: f, Terminating: m})
+	}
+	slices.SortFunc(p.Mirror, func(a, b MirrorAnswer) int { return strings.Compare(a.FullName, b.FullName) })
+	return p
+}

@@ -1,0 +1,59 @@
+package depcheck
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestOraclesReadOnlyWhatIsObservable: the oracles read the target's
+// records only where PrivateReads allows.
+func TestOraclesReadOnlyWhatIsObservable(t *testing.T) {
+	vs, err := CheckObservable("../..", PrivateReads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Error(v)
+	}
+}
+
+// TestCheckObservableCatchesPrivateReads plants each kind of private read
+// in a small tree and expects exactly those reported.
+func TestCheckObservableCatchesPrivateReads(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"oracle/safety/bad.go":     `package safety; func f(v any) { _ = v.Workers().Answers("a") }`,
+		"oracle/kubelet/bad.go":    `package kubelet; func f(v any) { _ = v.Final().Pods }`,
+		"oracle/latency/bad.go":    `package latency; func f(a any) bool { return a.Known }`,
+		"oracle/coverage/bad.go":   `package coverage; func f(w any) { w.AnswersLocked("a") }`,
+		"oracle/liveness/judge.go": `package liveness; func f(v any) { _ = v.Final() }`,
+		"oracle/safety/ok_test.go": `package safety; func g(v any) { _ = v.Final() }`,
+		"oracle/vk/ok.go":          `package vk; func f(ev any) { _ = ev.Probe.Answers("a") }`,
+		"world/not_an_oracle.go":   `package world; func f(v any) { _ = v.Final() }`,
+	}
+	for name, src := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := CheckObservable(root, PrivateReads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"oracle/coverage/bad.go reads .AnswersLocked: a target's accessor under its lock",
+		"oracle/kubelet/bad.go reads .Final: View.Final: the pod workers' records after the settle phase (working, in flight, pending update)",
+		"oracle/latency/bad.go reads .Known: history.Answers.Known: whether the UID has a record, which no query answers",
+		"oracle/safety/bad.go reads .Workers: the pod workers' records read under the lock; the answers are on LockReleasing events",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+}

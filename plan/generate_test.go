@@ -1,0 +1,87 @@
+package plan
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// reusedAPIUID returns the first Create in p that makes a new API pod
+// object under the UID of a non-static pod deleted, removed or vanished
+// before it (-1 if none), written apart from NewObjectReusesUID so that a
+// generator bypassing it is caught.
+func reusedAPIUID(p Plan) int {
+	if p.Node == nil || !p.Node.APIServer {
+		return -1
+	}
+	left := map[types.UID]bool{}
+	for i, a := range p.Actions {
+		if a.Static {
+			continue
+		}
+		if a.Kind == Create && left[a.UID] {
+			return i
+		}
+		if a.Kind == Delete || a.Kind == Remove || a.Kind == Vanish {
+			left[a.UID] = true
+		}
+	}
+	return -1
+}
+
+// TestNoFamilyReusesAnAPIUID: no family draws a new API pod object under
+// a UID whose earlier object was deleted or removed (an API server never
+// reuses a UID; the guided swarm's L7 on correct code came from such a
+// plan, docs/guided.md).
+func TestNoFamilyReusesAnAPIUID(t *testing.T) {
+	for _, f := range Families() {
+		for seed := range uint64(1500) {
+			p := f.Generate(SeedStreams(seed).Plan)
+			if i := reusedAPIUID(p); i >= 0 {
+				t.Fatalf("%s seed %d: action %d re-creates API pod %s after its object was deleted or removed",
+					f.Name, seed, i, p.Actions[i].UID)
+			}
+		}
+	}
+}
+
+// TestReusedAPIUIDIsCaught is the check's negative test: the guided
+// finding's plan, and its static twin, which may keep its UID.
+func TestReusedAPIUIDIsCaught(t *testing.T) {
+	api := &Node{CPU: 4, APIServer: true, EchoLag: time.Second}
+	b := Action{UID: "b", Name: "web", CPU: 3, Mem: 1, Priority: 1000}
+	at := func(kind ActionKind, d time.Duration, static bool) Action {
+		a := b
+		a.Kind, a.At, a.Static = kind, d, static
+		return a
+	}
+	finding := Plan{Node: api, Actions: []Action{at(Create, 0, false), at(Delete, 4500*time.Millisecond, false),
+		at(Create, 8500*time.Millisecond, false), at(Delete, 8500*time.Millisecond, false)}}
+	if got := reusedAPIUID(finding); got != 2 {
+		t.Fatalf("the finding's plan: reusedAPIUID = %d, want 2", got)
+	}
+	gone := map[types.UID]bool{}
+	var dropped []int
+	for i, a := range finding.Actions {
+		if NewObjectReusesUID(finding.Node, a, gone) {
+			dropped = append(dropped, i)
+		}
+	}
+	if len(dropped) != 1 || dropped[0] != 2 {
+		t.Fatalf("NewObjectReusesUID drops actions %v, want [2]", dropped)
+	}
+	static := Plan{Node: api, Actions: []Action{at(Create, 0, true), at(Remove, time.Second, true), at(Create, 2*time.Second, true)}}
+	noAPI := Plan{Actions: finding.Actions}
+	for name, p := range map[string]Plan{"static": static, "no API server": noAPI} {
+		if got := reusedAPIUID(p); got != -1 {
+			t.Errorf("%s: reusedAPIUID = %d, want -1 (may reuse a UID)", name, got)
+		}
+		gone := map[types.UID]bool{}
+		for _, a := range p.Actions {
+			if NewObjectReusesUID(p.Node, a, gone) {
+				t.Errorf("%s: NewObjectReusesUID drops %v", name, a.Kind)
+			}
+		}
+	}
+}
