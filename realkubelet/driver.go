@@ -130,7 +130,7 @@ func newDriver(o RunOptions) *Driver {
 		d.st = newStatusComp(d)
 	}
 	if d.actors.check != nil {
-		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check})
+		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check, d.Probe})
 	}
 	d.stepStart = []int64{0}
 	return d

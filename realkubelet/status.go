@@ -78,7 +78,7 @@ func newStatusComp(d *Driver) *statusComp {
 	}
 	s.mgr = kstatus.New(s.api, safety, quietLogger())
 	s.kube = kubeletoracle.New()
-	d.h.oracles = append(d.h.oracles, committedOracle{s.kube})
+	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
 	return s
 }
 

@@ -88,12 +88,17 @@ func (d *Driver) stepOfSeq(seq int64) int {
 // the committed query answers at every release of the pod lock, which
 // this target does not record (the driver holds it for the whole run,
 // record.go); between driver steps no worker runs, so the answers now are
-// the committed ones, and it is told so just before every note.
-type committedOracle struct{ oracle.Oracle }
+// the committed ones, and it is told so just before every note, with the
+// answers in the release's Probe (the oracle reads them there).
+type committedOracle struct {
+	oracle.Oracle
+	probe func() *history.Probe
+}
 
 func (o committedOracle) Observe(v oracle.View, ev history.Event) {
 	if ev.Kind == history.Noted {
-		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing})
+		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing,
+			Probe: o.probe()})
 	}
 	o.Oracle.Observe(v, ev)
 }
