@@ -12,7 +12,7 @@ import (
 
 	"github.com/podsim/podsim/gate"
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/run"
 )
 
 // sideResult is one side's tally for one mutant within the wall budget.
@@ -39,7 +39,7 @@ type pctTally struct {
 
 // simSide runs the mutant's gate runs (seed by seed, every family, random
 // and pct) for the budget, on one core.
-func simSide(m world.Mutant, budget time.Duration, pct *pctTally) sideResult {
+func simSide(m run.Mutant, budget time.Duration, pct *pctTally) sideResult {
 	var r sideResult
 	began := time.Now()
 	for seed := uint64(0); time.Since(began) < budget; seed++ {
@@ -74,7 +74,7 @@ func planUIDs(p plan.Plan) map[string]bool {
 
 // realSide runs the same families' plans on the real runtime for the
 // budget, iteration after iteration (each uses several real goroutines).
-func realSide(t *testing.T, m world.Mutant, budget time.Duration) sideResult {
+func realSide(t *testing.T, m run.Mutant, budget time.Duration) sideResult {
 	var r sideResult
 	began := time.Now()
 	for i := uint64(0); time.Since(began) < budget; i++ {
@@ -154,24 +154,24 @@ func TestBaselineSideBySide(t *testing.T) {
 
 // correctCode is the baseline's row for the code with no mutant: every
 // family.
-func correctCode() world.Mutant { return world.Mutant{Name: "", Kind: "none", Families: familyNames()} }
+func correctCode() run.Mutant { return run.Mutant{Name: "", Kind: "none", Families: familyNames()} }
 
 // baselineMutants parses PODSIM_BASELINE_MUTANTS: a comma-separated list
 // of mutant names, where an empty name is the correct code (",B4,B5" is
 // the correct code, B4 and B5); unset or empty: the correct code and
 // every mutant.
-func baselineMutants(list string) ([]world.Mutant, error) {
+func baselineMutants(list string) ([]run.Mutant, error) {
 	if list == "" {
-		return append([]world.Mutant{correctCode()}, world.Mutants()...), nil
+		return append([]run.Mutant{correctCode()}, run.Mutants()...), nil
 	}
-	var out []world.Mutant
+	var out []run.Mutant
 	for _, name := range strings.Split(list, ",") {
 		m, ok := correctCode(), true
 		if name = strings.TrimSpace(name); name != "" {
-			m, ok = world.MutantNamed(name)
+			m, ok = run.MutantNamed(name)
 		}
 		if !ok {
-			return nil, &world.UnknownMutantError{Name: name}
+			return nil, &run.UnknownMutantError{Name: name}
 		}
 		out = append(out, m)
 	}

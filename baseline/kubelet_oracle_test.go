@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/world"
 )
 
@@ -187,8 +188,8 @@ func TestBaselineMutantsList(t *testing.T) {
 		got[1].Name != "B4" || got[2].Name != "B13" {
 		t.Fatalf("baselineMutants(\",B4, B13\") = %v, %v", got, err)
 	}
-	if all, _ := baselineMutants(""); len(all) != len(world.Mutants())+1 {
-		t.Errorf("unset: %d mutants, want the correct code and all %d", len(all), len(world.Mutants()))
+	if all, _ := baselineMutants(""); len(all) != len(run.Mutants())+1 {
+		t.Errorf("unset: %d mutants, want the correct code and all %d", len(all), len(run.Mutants()))
 	}
 	if _, err := baselineMutants("B4,nope"); err == nil {
 		t.Error("an unknown mutant name was accepted")

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/workers/mutants"
 	"github.com/podsim/podsim/world"
@@ -147,7 +148,7 @@ func newBaseWorld(plan plan.Plan, seed uint64, mutant string) (*baseWorld, error
 	w.syncer = newBaseSyncer(w, plan.Faults, seed)
 	cfg := workers.Config{Runtime: rt, Syncer: w.syncer, Cache: w.syncer, Queue: w.queue}
 	var bugs world.KubeletBugs
-	switch m, ok := world.MutantNamed(mutant); {
+	switch m, ok := run.MutantNamed(mutant); {
 	case ok && m.Kind == world.KindFault:
 		w.syncer.faults.UncancellablePull = world.B16PullTime
 	case ok && m.Kind == world.KindKubelet:

@@ -10,7 +10,6 @@ import (
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/shrink"
 	"github.com/podsim/podsim/sim"
-	"github.com/podsim/podsim/world"
 )
 
 // Strategy is a named scheduling strategy the gate runs every mutant
@@ -79,7 +78,7 @@ type Detection struct {
 
 // Row is one mutant's verdict.
 type Row struct {
-	Mutant world.Mutant
+	Mutant run.Mutant
 	// Starts holds one detection per start seed.
 	Starts []Detection
 	Wall   time.Duration
@@ -112,7 +111,7 @@ func (r Row) MedianRuns() int {
 
 // RunsFor lists a mutant's runs from start, in the order the gate makes
 // them: seed by seed, each family, each strategy.
-func RunsFor(m world.Mutant, start, seeds uint64) []Run {
+func RunsFor(m run.Mutant, start, seeds uint64) []Run {
 	var out []Run
 	for s := start; s < start+seeds; s++ {
 		for _, fam := range m.Families {
@@ -172,7 +171,7 @@ func firstFailure(runs []Run, opts run.CheckOptions, parallel int) (int, run.Res
 }
 
 // detect runs m from start until its first failure or the budget's end.
-func detect(m world.Mutant, start uint64, opts Options) Detection {
+func detect(m run.Mutant, start uint64, opts Options) Detection {
 	runs := RunsFor(m, start, opts.Seeds)
 	i, r, plan := firstFailure(runs, opts.checkOptions(m.Name), opts.Parallel)
 	if i < 0 {
@@ -251,15 +250,15 @@ func Check(opts Options) ([]Row, error) {
 	return rows, nil
 }
 
-func selectMutants(names []string) ([]world.Mutant, error) {
+func selectMutants(names []string) ([]run.Mutant, error) {
 	if len(names) == 0 {
-		return world.Mutants(), nil
+		return run.Mutants(), nil
 	}
-	var out []world.Mutant
+	var out []run.Mutant
 	for _, name := range names {
-		m, ok := world.MutantNamed(name)
+		m, ok := run.MutantNamed(name)
 		if !ok {
-			return nil, &world.UnknownMutantError{Name: name}
+			return nil, &run.UnknownMutantError{Name: name}
 		}
 		out = append(out, m)
 	}
@@ -290,7 +289,7 @@ func CorrectCode(seeds uint64, parallel int) CorrectReport {
 	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {
-		runs = append(runs, RunsFor(world.Mutant{Families: []string{f.Name}}, 0, seeds)...)
+		runs = append(runs, RunsFor(run.Mutant{Families: []string{f.Name}}, 0, seeds)...)
 		rep.Reached[f.Name] = map[string]uint64{}
 	}
 	rep.Runs = len(runs)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/run"
 )
 
 // ciGateSeeds is the CI gate's budget per mutant and start seed; every
@@ -37,8 +37,8 @@ func checkGateCatchesEveryMutant(t *testing.T, observableOnly bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(world.Mutants()) {
-		t.Fatalf("got %d rows, want one per mutant (%d)", len(rows), len(world.Mutants()))
+	if len(rows) != len(run.Mutants()) {
+		t.Fatalf("got %d rows, want one per mutant (%d)", len(rows), len(run.Mutants()))
 	}
 	for _, row := range rows {
 		if !row.Caught() {
@@ -64,7 +64,7 @@ func checkGateCatchesEveryMutant(t *testing.T, observableOnly bool) {
 // firedExpected reports whether one of fired ("oracle invariant") is an
 // invariant the mutant is expected to trip ("S14", "internal",
 // "linearizability", ...).
-func firedExpected(m world.Mutant, fired []string) bool {
+func firedExpected(m run.Mutant, fired []string) bool {
 	for _, f := range fired {
 		oracle, invariant, _ := strings.Cut(f, " ")
 		if slices.Contains(m.Invariants, invariant) || slices.Contains(m.Invariants, oracle) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/run"
 )
 
 // VKMaxStory is the longest shrunk story accepted for a VK mutant.
@@ -15,8 +15,8 @@ const VKMaxStory = 10
 // VKMaxStory actions.
 func TestVKMutantsShrinkToShortStories(t *testing.T) {
 	var names []string
-	for _, m := range world.Mutants() {
-		if m.Kind == world.KindVK {
+	for _, m := range run.Mutants() {
+		if m.Kind == run.KindVK {
 			names = append(names, m.Name)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
-	"github.com/podsim/podsim/world"
 )
 
 // The side-by-side measurement of the strategies (make guided-measure):
@@ -102,7 +101,7 @@ func (c cell) String() string {
 }
 
 // measure runs one mutant under one strategy from starts start seeds.
-func measure(m world.Mutant, name string, starts, budget int) cell {
+func measure(m run.Mutant, name string, starts, budget int) cell {
 	var c cell
 	n := len(m.Families)
 	for k := 0; k < starts; k++ {
@@ -135,7 +134,7 @@ func TestMeasureDetection(t *testing.T) {
 	strategies := strings.Split(cmpOr(os.Getenv("PODSIM_GUIDED_STRATEGIES"), "random,pct3,guided"), ",")
 	only := os.Getenv("PODSIM_GUIDED_MUTANTS")
 	fmt.Printf("| mutant | %s |\n|---|%s\n", strings.Join(strategies, " | "), strings.Repeat("---|", len(strategies)))
-	for _, m := range world.Mutants() {
+	for _, m := range run.Mutants() {
 		if only != "" && !slices.Contains(strings.Split(only, ","), m.Name) {
 			continue
 		}

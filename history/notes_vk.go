@@ -19,7 +19,8 @@ import (
 //     VKCreated, VKDeleteRequested (a deletion timestamp was set),
 //     VKRemoved (the object left the API, with the UID precondition the
 //     call carried), VKStatusWritten (a status write landed), VKEdited
-//     (another writer changed the status);
+//     (another writer changed the status); and, optionally, every status
+//     write of the controller that failed (VKStatusWriteFailed);
 //   - every change of the provider's pods: VKProviderCreated,
 //     VKProviderDeleted (the pod left the provider), VKNotified (the
 //     provider called the NotifyPods callback);
@@ -63,6 +64,15 @@ type VKStatusWritten struct {
 	UID     types.UID
 	Phase   v1.PodPhase
 	Version int
+}
+
+// VKStatusWriteFailed: a status write for UID by the controller failed:
+// Err is "conflict" (a stale resourceVersion or UID), "not found" or
+// "transient". A target that records these gets the timing of its status
+// retries judged (VK8); one that does not is judged on everything else.
+type VKStatusWriteFailed struct {
+	UID types.UID
+	Err string
 }
 
 // VKEdited: another writer changed UID's status in the API.
@@ -133,19 +143,20 @@ type VKProviderPod struct {
 	Deleting bool // the provider set a deletion timestamp
 }
 
-func (VKCreated) isNote()         {}
-func (VKDeleteRequested) isNote() {}
-func (VKRemoved) isNote()         {}
-func (VKStatusWritten) isNote()   {}
-func (VKEdited) isNote()          {}
-func (VKProviderCreated) isNote() {}
-func (VKProviderDeleted) isNote() {}
-func (VKNotified) isNote()        {}
-func (VKStarted) isNote()         {}
-func (VKReady) isNote()           {}
-func (VKCancelled) isNote()       {}
-func (VKDone) isNote()            {}
-func (VKSettled) isNote()         {}
+func (VKCreated) isNote()           {}
+func (VKDeleteRequested) isNote()   {}
+func (VKRemoved) isNote()           {}
+func (VKStatusWritten) isNote()     {}
+func (VKEdited) isNote()            {}
+func (VKStatusWriteFailed) isNote() {}
+func (VKProviderCreated) isNote()   {}
+func (VKProviderDeleted) isNote()   {}
+func (VKNotified) isNote()          {}
+func (VKStarted) isNote()           {}
+func (VKReady) isNote()             {}
+func (VKCancelled) isNote()         {}
+func (VKDone) isNote()              {}
+func (VKSettled) isNote()           {}
 
 // VKStatusMessage is the status message that carries a provider status
 // version; VKStatusVersion reads it back.

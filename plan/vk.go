@@ -173,7 +173,8 @@ func GenerateVKDeleteRecreate(src sim.Source) Plan {
 
 // GenerateVKStatusFaults: provider errors that heal, slow calls and
 // missing pods; unchanged statuses notified again after another writer
-// edited the API object; provider-initiated deletes (V4, V5, V6, V7, V8).
+// edited the API object; provider-initiated deletes; graceful deletes
+// with a status notified at once (V4, V5, V6, V7, V8).
 func GenerateVKStatusFaults(src sim.Source) Plan {
 	p := newVKPlanner(src, "vk-status-faults", Faults{ErrorRate: pick(src, 300, 600), SlowRate: 300, MaxDelay: time.Second})
 	p.plan.VK.MissingRate = pick(src, 0, 100)
@@ -189,7 +190,7 @@ func GenerateVKStatusFaults(src sim.Source) Plan {
 	for n := 3 + src.Intn(5); n > 0; n-- {
 		p.wait(2)
 		uid := uids[src.Intn(len(uids))]
-		switch src.Intn(6) {
+		switch src.Intn(7) {
 		case 0, 1:
 			p.vk(VKStatus, uid, Action{Terminal: "Running"})
 		case 2:
@@ -200,6 +201,12 @@ func GenerateVKStatusFaults(src sim.Source) Plan {
 			p.vk(VKStatus, uid, Action{})
 		case 4:
 			p.vk(VKProviderDelete, uid, Action{})
+		case 5:
+			// A graceful delete with a status notified at once: the sync
+			// and status queues work on the pod's key together (V7).
+			p.vk(VKDelete, uid, Action{Name: "pod-" + string(uid), Grace: int64(pick(src, 5, 30))})
+			p.vk(VKEdit, uid, Action{})
+			p.vk(VKStatus, uid, Action{Terminal: "Running"})
 		default:
 			p.vk(VKStatus, uid, Action{Terminal: pick(src, "Succeeded", "Failed")})
 		}
@@ -238,6 +245,12 @@ func GenerateVKSwarm(src sim.Source) Plan {
 		switch src.Intn(7) {
 		case 0:
 			p.vk(VKDelete, uid, Action{Name: byUID[uid], Grace: int64(pick(src, -1, 0, 1, 5))})
+			if src.Intn(2) == 0 {
+				// Another writer's edit and a status at once: the sync and
+				// status queues work on the pod's key together (V7).
+				p.vk(VKEdit, uid, Action{})
+				p.vk(VKStatus, uid, Action{Terminal: "Running"})
+			}
 		case 1:
 			p.vk(VKEdit, uid, Action{})
 		case 2:
@@ -258,7 +271,7 @@ func VKFamilies() []Family {
 		{Name: "vk-startup", Generate: GenerateVKStartup, Marks: []string{MarkVKTerminatingAtStart, MarkVKDanglingDeleted,
 			MarkVKNotifyBeforeInformer, MarkVKCreatedDuringList}},
 		{Name: "vk-status-faults", Generate: GenerateVKStatusFaults, Marks: []string{MarkVKProviderErrorHealed,
-			MarkVKEditUnchanged, MarkVKProviderDeleted}},
+			MarkVKEditUnchanged, MarkVKProviderDeleted, MarkVKSyncedDuringRetry}},
 		{Name: "vk-swarm", Generate: GenerateVKSwarm, Marks: []string{MarkVKRestart, MarkVKRecreatedInGrace}},
 	}
 }
@@ -274,5 +287,6 @@ const (
 	MarkVKProviderErrorHealed  = "vk-provider-error-healed"  // a status write landed after a provider call had failed
 	MarkVKEditUnchanged        = "vk-edit-unchanged-status"  // an unchanged status was notified after another writer edited the object
 	MarkVKProviderDeleted      = "vk-provider-initiated-delete"
-	MarkVKRestart              = "vk-restart" // the controller restarted with pods in the API
+	MarkVKSyncedDuringRetry    = "vk-synced-during-status-retry" // the sync queue finished a pod's key while its status write waited for a retry (V7)
+	MarkVKRestart              = "vk-restart"                    // the controller restarted with pods in the API
 )

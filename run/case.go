@@ -140,7 +140,7 @@ func runRecordingWorld(c Case, schedule, faults sim.Source, strategy sim.Strateg
 	if c.Plan.VK != nil {
 		w := vkworld.NewWorld(c.Plan, rs, rf, strategy)
 		rf.s = w.S
-		if err := w.Reintroduce(opts.Mutant); err != nil {
+		if err := reintroduceVK(w, opts.Mutant); err != nil {
 			r = Result{Family: c.Plan.Family, Err: err}
 		} else {
 			r = judgeVK(c.Plan.Family, 0, w, opts, extra)
@@ -177,7 +177,7 @@ func (d *drawRecorder) Intn(n int) int {
 // judgeWith re-introduces the mutant and judges w with extra oracles
 // besides the run's own (tests plant failures with them).
 func judgeWith(w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
-	if err := w.Reintroduce(opts.Mutant); err != nil {
+	if err := reintroduce(w, opts.Mutant); err != nil {
 		return Result{Family: w.Plan().Family, Err: err}
 	}
 	return judge(plan.Family{Name: w.Plan().Family}, 0, w, opts, extra)

@@ -268,8 +268,8 @@ func quietTime(w *world.World) time.Duration {
 func TestQuietSettleMutants(t *testing.T) {
 	seeds := quietSeedCount(8, 3)
 	failing, differ, runs := 0, 0, 0
-	for _, m := range world.Mutants() {
-		if m.Kind == world.KindVK {
+	for _, m := range Mutants() {
+		if m.Kind == KindVK {
 			continue // the VK world has no kubelet settle rules
 		}
 		for _, name := range m.Families {

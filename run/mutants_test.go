@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/world"
 )
 
@@ -22,7 +23,7 @@ func TestMutantRegistry(t *testing.T) {
 		families = append(families, f.Name)
 	}
 	seen := map[string]bool{}
-	for _, m := range world.Mutants() {
+	for _, m := range Mutants() {
 		if seen[m.Name] {
 			t.Errorf("mutant %s listed twice", m.Name)
 		}
@@ -45,9 +46,9 @@ func TestMutantRegistry(t *testing.T) {
 
 func TestUnknownMutantIsAnError(t *testing.T) {
 	r := RunSeed(plan.Families()[0], 0, sim.RandomWalk{}, CheckOptions{Mutant: "B99"})
-	var unknown *world.UnknownMutantError
+	var unknown *UnknownMutantError
 	if !errors.As(r.Err, &unknown) || !strings.Contains(r.Err.Error(), "B16") {
-		t.Fatalf("got %v, want an world.UnknownMutantError listing the mutants", r.Err)
+		t.Fatalf("got %v, want an UnknownMutantError listing the mutants", r.Err)
 	}
 }
 
@@ -78,5 +79,30 @@ func TestB16FaultIsCaughtOnlyWhenOn(t *testing.T) {
 	r := RunSeed(f, 0, sim.RandomWalk{}, CheckOptions{Mutant: "B16"})
 	if !slices.ContainsFunc(r.Violations, func(v history.Violation) bool { return v.Invariant == "kill-latency" }) {
 		t.Fatalf("B16: got %v, want a kill-latency violation", r)
+	}
+}
+
+// TestCatalogueAssemblesBothWorlds: run.Mutants is the kubelet world's
+// catalogue followed by the VK world's, and a mutant runs only on its own
+// target's families.
+func TestCatalogueAssemblesBothWorlds(t *testing.T) {
+	all := Mutants()
+	kubelet, vks := world.Mutants(), vkworld.Mutants()
+	if len(all) != len(kubelet)+len(vks) {
+		t.Fatalf("%d mutants, want %d kubelet + %d VK", len(all), len(kubelet), len(vks))
+	}
+	for i, v := range vks {
+		if m := all[len(kubelet)+i]; m.Name != v.Name || m.Kind != KindVK {
+			t.Errorf("entry %d: got %s (%s), want %s (VK)", len(kubelet)+i, m.Name, m.Kind, v.Name)
+		}
+	}
+	if r := RunSeed(plan.Families()[0], 0, sim.RandomWalk{}, CheckOptions{Mutant: vks[0].Name}); r.Err == nil ||
+		!strings.Contains(r.Err.Error(), "VK families only") {
+		t.Errorf("a VK mutant on kubelet family %s: got %v, want refused", plan.Families()[0].Name, r.Err)
+	}
+	vkFam := plan.VKFamilies()[0]
+	if r := RunSeed(vkFam, 0, sim.RandomWalk{}, CheckOptions{Mutant: "B2"}); r.Err == nil ||
+		!strings.Contains(r.Err.Error(), "does not run on the VK families") {
+		t.Errorf("kubelet mutant B2 on %s: got %v, want refused", vkFam.Name, r.Err)
 	}
 }

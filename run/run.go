@@ -82,7 +82,7 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 		return r, w.S, p
 	}
 	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
-	if err := w.Reintroduce(opts.Mutant); err != nil {
+	if err := reintroduce(w, opts.Mutant); err != nil {
 		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
 	return judge(f, seed, w, opts, nil), w.S, p

@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/vkworld"
+	"github.com/podsim/podsim/world"
 )
 
 // The virtual-kubelet pod controller's plans (Plan.VK) run on the
@@ -16,7 +17,7 @@ import (
 func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
 	extra []oracle.Oracle) (Result, *vkworld.World) {
 	w := vkworld.NewWorld(p, schedule, faults, strategy)
-	if err := w.Reintroduce(opts.Mutant); err != nil {
+	if err := reintroduceVK(w, opts.Mutant); err != nil {
 		return Result{Family: family, Seed: seed, Err: err}, w
 	}
 	return judgeVK(family, seed, w, opts, extra), w
@@ -25,7 +26,7 @@ func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source,
 // judgeVK runs w with the VK oracle and the extra oracles.
 func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
 	view := w.View()
-	oracles := append([]oracle.Oracle{vk.New()}, extra...)
+	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
 	w.Observe(func(ev history.Event) {
 		for _, o := range oracles {
 			o.Observe(view, ev)
@@ -39,5 +40,35 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	for _, o := range oracles {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
+	if r.Err == nil {
+		// A crash of the controller's process is judged by its consequence
+		// (the oracle above); the crash itself is the secondary signal.
+		r.Err = w.Crash()
+	}
 	return r
+}
+
+// reintroduceVK switches the VK mutant called mutant on in w.
+func reintroduceVK(w *vkworld.World, mutant string) error {
+	if err := mutantFor(mutant, true); err != nil {
+		return err
+	}
+	return w.Reintroduce(mutant)
+}
+
+// reintroduce switches the kubelet mutant called mutant on in w.
+func reintroduce(w *world.World, mutant string) error {
+	if err := mutantFor(mutant, false); err != nil {
+		return err
+	}
+	return w.Reintroduce(mutant)
+}
+
+// vkTiming is the simulated VK controller's stated timing, for VK8: its
+// queues' backoff, and the longest a notification of a pod not yet known
+// can take to queue its status (the callback's wait after the informer's
+// sync, which takes at most the plan's informer lag).
+func vkTiming(p plan.Plan) vk.Timing {
+	return vk.Timing{BaseBackoff: vkworld.BaseBackoff, MaxBackoff: vkworld.MaxBackoff,
+		NotifyWindow: vkworld.NotifyWait + p.VK.InformerLag}
 }

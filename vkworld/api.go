@@ -148,13 +148,18 @@ func (a *apiServer) delete(by, name string, grace int64, precondition types.UID,
 // be uid at resourceVersion rv.
 func (a *apiServer) updateStatus(name string, uid types.UID, rv int, phase v1.PodPhase, version int) error {
 	p := a.pods[name]
+	var err error
 	switch {
 	case p == nil:
-		return errNotFound
+		err = errNotFound
 	case p.uid != uid || p.rv != rv:
-		return errConflict
+		err = errConflict
 	case a.w.fault("api/status"):
-		return errTransient
+		err = errTransient
+	}
+	if err != nil {
+		a.w.note(history.VKStatusWriteFailed{UID: uid, Err: strings.TrimSuffix(err.Error(), " error")})
+		return err
 	}
 	p.phase, p.version = phase, version
 	a.bump(p)

@@ -16,6 +16,9 @@ import (
 const (
 	notifyRetry   = 151 * time.Millisecond
 	notifyRetries = 20
+	// NotifyWait is the callback's longest wait for a pod once the
+	// informer has synced.
+	NotifyWait = notifyRetries * notifyRetry
 )
 
 func fmtEpoch(name string, epoch int) string { return fmt.Sprintf("%s#%d", name, epoch) }
@@ -44,6 +47,7 @@ type controller struct {
 	workersDone             *sim.Event
 	notifying               int // NotifyPods callbacks in progress
 	err                     string
+	crashed                 string // the crash's panic value: the process is dead (crash.go)
 }
 
 func newController(w *World, epoch int) *controller {
@@ -51,7 +55,15 @@ func newController(w *World, epoch int) *controller {
 		ready: w.S.NewEvent(fmtEpoch("vk/ready", epoch)), done: w.S.NewEvent(fmtEpoch("vk/done", epoch)),
 		cancel: w.S.NewEvent(fmtEpoch("vk/cancel", epoch)), workersDone: w.S.NewEvent(fmtEpoch("vk/workers-done", epoch))}
 	c.inf = newInformer(w, epoch)
-	lim := func() *limiter { return &limiter{failures: map[string]int{}} }
+	// Each queue has its own rate limiter (V7: one shared by the three, so
+	// one queue's Forget resets another's backoff for the same key).
+	shared := newLimiter(w.S.Elapsed)
+	lim := func() *limiter {
+		if w.bug("V7") {
+			return shared
+		}
+		return newLimiter(w.S.Elapsed)
+	}
 	c.syncQ = newQueue(w, fmtEpoch("vk/sync", epoch), lim())
 	c.deleteQ = newQueue(w, fmtEpoch("vk/delete", epoch), lim())
 	c.statusQ = newQueue(w, fmtEpoch("vk/status", epoch), lim())
@@ -94,6 +106,9 @@ func (c *controller) run() {
 	c.ready.Fire()
 	w.note(history.VKReady{Epoch: c.epoch})
 	c.cancel.Wait()
+	if c.crashed != "" {
+		return // a dead process closes nothing
+	}
 	for _, q := range []*queue{c.syncQ, c.deleteQ, c.statusQ} {
 		q.shutdown()
 	}
@@ -113,7 +128,14 @@ func (c *controller) work(q *queue, handle func(string) error) {
 		if !ok {
 			break
 		}
-		q.done(key, handle(key))
+		err := handle(key)
+		if c.crashed != "" {
+			return // the process died meanwhile: this worker never comes back
+		}
+		if q == c.syncQ && err == nil && c.statusQ.requeues[key] > 0 {
+			c.w.mark(plan.MarkVKSyncedDuringRetry)
+		}
+		q.done(key, err)
 	}
 	if c.workersLeft--; c.workersLeft == 0 {
 		c.workersDone.Fire()
@@ -124,7 +146,9 @@ func (c *controller) work(q *queue, handle func(string) error) {
 func (c *controller) stop() {
 	c.w.note(history.VKCancelled{Epoch: c.epoch})
 	c.cancel.Fire()
-	c.done.Wait()
+	if c.crashed == "" {
+		c.done.Wait()
+	}
 }
 
 // idle reports whether the controller has nothing left to do.
@@ -144,7 +168,7 @@ func (c *controller) deleteDanglingPods() {
 	var pps []provPod
 	for n := 0; ; n++ {
 		var err error
-		if pps, err = w.prov.getPods(); err == nil || c.cancel.WaitFor(baseBackoff<<min(n, 10)) {
+		if pps, err = w.prov.getPods(); err == nil || c.cancel.WaitFor(BaseBackoff<<min(n, 10)) {
 			break
 		}
 	}
@@ -170,7 +194,7 @@ func (c *controller) deleteDanglingPods() {
 				if err == nil {
 					w.mark(plan.MarkVKDanglingDeleted)
 				}
-				if err == nil || err == errNotFound || c.cancel.WaitFor(baseBackoff<<min(n, 10)) {
+				if err == nil || err == errNotFound || c.cancel.WaitFor(BaseBackoff<<min(n, 10)) {
 					break
 				}
 			}

@@ -127,7 +127,7 @@ func (c *controller) syncHandler(name string) error {
 func (c *controller) syncInProvider(pod apiPod) error {
 	prov := c.w.prov
 	if pod.deleting && pod.phase != v1.PodRunning {
-		c.deleteQ.add(c.deleteKey(pod))
+		c.deleteQ.addNow(c.deleteKey(pod))
 		return nil
 	}
 	kp := c.known[pod.name]
@@ -207,10 +207,16 @@ func (c *controller) statusHandler(name string) error {
 		return nil
 	}
 	last := kp.lastReceived
-	if last == nil && !w.bug("V8") {
+	if last == nil {
+		if w.bug("V8") {
+			// V8: a fresh entry replaced the one the status was queued for,
+			// and the handler dereferences its nil last status.
+			c.crash("runtime error: invalid memory address or nil pointer dereference")
+			return nil
+		}
 		return nil // known, not yet heard of from the provider
 	}
-	pp := *last // V8: a fresh entry replaced the one the status was queued for
+	pp := *last
 	if pp.uid != pod.uid {
 		return nil // a status of an older pod under this name
 	}

@@ -51,6 +51,7 @@ type World struct {
 	marks     map[string]bool
 	graceEnds map[string]time.Duration // by name: when the last deleted object's grace ends
 
+	crash     *sim.PanicError // the first controller crash (crash.go)
 	observers []func(history.Event)
 	seq       int64
 	settled   bool
@@ -144,7 +145,7 @@ func (w *World) settle() {
 	start := w.S.Elapsed()
 	for quiet := 0; quiet < 2 && w.S.Elapsed() < start+SettleMax; {
 		w.S.Sleep(time.Second)
-		if w.S.Elapsed() >= start+SettleMin && (w.ctrl == nil || w.ctrl.ready.Fired() && w.ctrl.idle()) {
+		if w.S.Elapsed() >= start+SettleMin && (w.ctrl == nil || w.ctrl.ready.Fired() && (w.ctrl.idle() || w.ctrl.crashed != "")) {
 			quiet++
 		} else {
 			quiet = 0
@@ -241,10 +242,8 @@ type Mutant struct {
 	Mutation   string
 }
 
-// Mutants lists the VK catalogue entries the world can re-introduce. V7
-// (one rate limiter shared by the three queues) is not among them: what it
-// changes is how soon a failed item is retried, which no oracle observes
-// yet.
+// Mutants lists the VK catalogue entries the world can re-introduce (V9,
+// a leak, has no observable effect on the notes).
 func Mutants() []Mutant {
 	return []Mutant{
 		{"vk/V1", "#836 (fix #851)", []string{"vk-startup"}, []string{"VK2"},
@@ -259,8 +258,10 @@ func Mutants() []Mutant {
 			"a failed status write is dropped, and the unchanged status is skipped for ever after"},
 		{"vk/V6", "PR #874", []string{"vk-status-faults", "vk-swarm"}, []string{"VK3"},
 			"the provider-initiated deletion's time comparison is inverted: the API object is never deleted"},
-		{"vk/V8", "#1328 (44fa1bc79)", []string{"vk-delete-recreate", "vk-swarm"}, []string{"error"},
-			"the status handler dereferences the tracking entry's last provider status without checking it"},
+		{"vk/V7", "#953 (82452a73a)", []string{"vk-status-faults", "vk-swarm"}, []string{"VK8"},
+			"one rate limiter shared by the three queues: one queue's Forget resets another's backoff for the same key"},
+		{"vk/V8", "#1328 (44fa1bc79)", []string{"vk-delete-recreate", "vk-swarm"}, []string{"VK7"},
+			"the status handler dereferences the tracking entry's last provider status without checking it: the controller's process crashes"},
 		{"vk/V10", "PR #736", []string{"vk-startup"}, []string{"VK6"},
 			"the controller lists the cache, deletes dangling pods, then adds its handlers without replay"},
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/workers/mutants"
 )
 
@@ -21,9 +20,6 @@ const (
 	KindKubelet MutantKind = "K"
 	// KindFault is a misbehaviour of the fake runtime (B16).
 	KindFault MutantKind = "fault"
-	// KindVK is a docs/vk.md entry of virtual-kubelet's history, in the
-	// simulated VK world (vkworld), which runs the VK families.
-	KindVK MutantKind = "VK"
 )
 
 // Mutant is one catalogued bug the regression gate re-introduces by name
@@ -72,11 +68,12 @@ var gateFamilies = map[string][]string{
 	"V2":  {"recreate-same-name"},
 }
 
-// Mutants lists every catalogued bug the gate can re-introduce: the
-// workers' G and M mutants (workers/mutants) in docs/bugs.md order, the B16
-// runtime fault, then the kubelet-level K entries of the World
+// Mutants lists every catalogued bug the kubelet World can re-introduce:
+// the workers' G and M mutants (workers/mutants) in docs/bugs.md order, the
+// B16 runtime fault, then the kubelet-level K entries of the World
 // (KubeletBugs), virtual-kubelet's V2 (in the World's API server model)
-// last.
+// last. The whole catalogue (with the simulated VK world's) is assembled in
+// package run (run.Mutants).
 func Mutants() []Mutant {
 	var out []Mutant
 	for _, info := range mutants.Catalogue() {
@@ -94,10 +91,6 @@ func Mutants() []Mutant {
 		m := k.Mutant
 		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
 		out = append(out, m)
-	}
-	for _, v := range vkworld.Mutants() {
-		out = append(out, Mutant{Name: v.Name, Kind: KindVK, Issue: "virtual-kubelet " + v.Issue, Families: v.Families,
-			Invariants: v.Invariants, Mutation: v.Mutation})
 	}
 	return out
 }
@@ -125,8 +118,8 @@ var kubeletMutants = []struct {
 		func(b *KubeletBugs) { b.V2ReaperKeyedByName = true }},
 }
 
-// MutantNamed returns the catalogued mutant called name.
-func MutantNamed(name string) (Mutant, bool) {
+// mutantNamed returns the kubelet world's mutant called name.
+func mutantNamed(name string) (Mutant, bool) {
 	for _, m := range Mutants() {
 		if m.Name == name {
 			return m, true
@@ -135,39 +128,21 @@ func MutantNamed(name string) (Mutant, bool) {
 	return Mutant{}, false
 }
 
-// MutantNames lists the names of Mutants(), in order.
-func MutantNames() []string {
-	var out []string
-	for _, m := range Mutants() {
-		out = append(out, m.Name)
-	}
-	return out
-}
-
-// UnknownMutantError is a mutant name that is not catalogued.
-type UnknownMutantError struct{ Name string }
-
-func (e *UnknownMutantError) Error() string {
-	return fmt.Sprintf("unknown mutant %q: want one of %s", e.Name, strings.Join(MutantNames(), ", "))
-}
-
 // Reintroduce switches the mutant called name on in a world that has not
 // run yet: a runtime fault is set in the fake runtime, a workers mutant in
 // the pod workers (nothing has used them yet). "" leaves the correct code.
 // A kubelet restart builds new pod workers; startEpoch switches
 // workersMutant on in them too.
 func (w *World) Reintroduce(name string) error {
-	m, ok := MutantNamed(name)
+	m, ok := mutantNamed(name)
 	switch {
 	case name == "":
 		return nil
 	case !ok:
-		return &UnknownMutantError{Name: name}
+		return fmt.Errorf("world: no kubelet mutant %q (run.Mutants lists the catalogue)", name)
 	case m.Kind == KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
-	case m.Kind == KindVK:
-		return fmt.Errorf("mutant %s is virtual-kubelet's: it runs on the VK families only", name)
 	case m.Kind == KindKubelet:
 		for _, k := range kubeletMutants {
 			if k.Name == name {

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/run"
 	"github.com/spf13/cobra"
 )
 
@@ -55,7 +55,7 @@ func registerCompletions(cmd *cobra.Command) {
 }
 
 // mutantNames lists the catalogued mutants --mutant accepts.
-func mutantNames() []string { return world.MutantNames() }
+func mutantNames() []string { return run.MutantNames() }
 
 // validMutant refuses a --mutant that is not catalogued.
 func validMutant(name string) error {

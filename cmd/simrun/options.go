@@ -11,7 +11,6 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
-	"github.com/podsim/podsim/world"
 )
 
 // Bounds of the run flags: beyond them a run would exhaust memory or mean
@@ -133,7 +132,7 @@ func mutantApplies(mutant, scenario string) error {
 	if mutant == "" || scenario == "all" {
 		return nil
 	}
-	m, ok := world.MutantNamed(mutant)
+	m, ok := run.MutantNamed(mutant)
 	if !ok {
 		return validMutant(mutant)
 	}

@@ -67,8 +67,8 @@ func Rules() []Rule {
 			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
-		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt", "vkworld"}, k8s...),
-			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd"), TestDeny: above("run", "shrink", "regress", "gate")},
+		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt"}, k8s...),
+			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
 		// The simulated virtual-kubelet pod controller: a target beside the
 		// kubelet world, on sim alone (no pod workers).

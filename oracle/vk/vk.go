@@ -19,6 +19,8 @@
 //	VK6 sync       every live API pod runs in the provider at the end
 //	VK7 liveness   every controller start becomes Ready, every cancel closes Done with a nil Err, the
 //	               queues drain, and the run settles
+//	VK8 retries    (when told the target's Timing) a pod's failed status write is retried no sooner than
+//	               the status queue's own backoff allows, unless something queued it again (backoff.go)
 package vk
 
 import (
@@ -74,6 +76,7 @@ type checker struct {
 	cancelled  map[int]bool
 	done       map[int]string
 	final      *history.VKFinal
+	backoff    *backoff // VK8, when told the target's Timing (backoff.go)
 }
 
 func (c *checker) violate(invariant, format string, args ...any) {
@@ -108,6 +111,13 @@ func (c *checker) Observe(_ oracle.View, ev history.Event) {
 	case history.VKStatusWritten:
 		p := c.pod(n.UID)
 		p.apiPhase, p.apiVersion = n.Phase, n.Version
+		if c.backoff != nil {
+			c.backoff.attempt(n.UID, ev.At, false, "")
+		}
+	case history.VKStatusWriteFailed:
+		if c.backoff != nil {
+			c.backoff.attempt(n.UID, ev.At, true, n.Err)
+		}
 	case history.VKEdited:
 		// An edit of the provider's last status stands until the provider
 		// notifies again (then the status must be written again, V4),
@@ -134,6 +144,9 @@ func (c *checker) Observe(_ oracle.View, ev history.Event) {
 	case history.VKProviderDeleted:
 		c.providerDeleted(n)
 	case history.VKNotified:
+		if c.backoff != nil {
+			c.backoff.notifiedNote(n, ev.At)
+		}
 		p := c.pod(n.UID)
 		if !p.terminalEdit || n.Version != p.lastVersion {
 			p.editStands = false
@@ -143,10 +156,16 @@ func (c *checker) Observe(_ oracle.View, ev history.Event) {
 		p.providerDeleting = p.providerDeleting || n.Deleting
 	case history.VKStarted:
 		c.start(n.Epoch)
+		if c.backoff != nil {
+			c.backoff.reset()
+		}
 	case history.VKReady:
 		c.ready[n.Epoch] = true
 	case history.VKCancelled:
 		c.cancelled[n.Epoch] = true
+		if c.backoff != nil {
+			c.backoff.reset()
+		}
 	case history.VKDone:
 		c.done[n.Epoch] = n.Err
 	case history.VKSettled:

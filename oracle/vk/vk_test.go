@@ -152,3 +152,170 @@ func TestVKOracleFailedRunSkipsEnd(t *testing.T) {
 		t.Fatalf("got %v, want none", vs)
 	}
 }
+
+// recreatedWeb is V8's shape: pod web (a) running with status v1 is
+// force-deleted by a client and re-created as b, which the provider runs.
+func recreatedWeb() *story {
+	return healthy().after(time.Second).note(history.VKDeleteRequested{UID: "a", Grace: 0, By: "client"}).
+		note(history.VKRemoved{UID: "a", By: "client"}).note(history.VKProviderDeleted{UID: "a"}).
+		note(history.VKCreated{UID: "b", Name: "web"}).note(history.VKProviderCreated{UID: "b"})
+}
+
+var runningB = history.VKFinal{
+	API:      []history.VKAPIPod{{UID: "b", Name: "web", Phase: v1.PodPending}},
+	Provider: []history.VKProviderPod{{UID: "b", Phase: v1.PodPending}},
+}
+
+// TestVKOracleCrashedController: V8's observable consequence. The
+// controller whose process died (a status sync for a re-created pod
+// dereferenced an empty tracking entry) acts no more: cancelled, its Done
+// never closes and its queues hold the item it died on. The oracle reads
+// this from the notes alone; the nearby healthy run passes, and so must a
+// controller that hangs without crashing (a new bug of the same look) be
+// caught.
+func TestVKOracleCrashedController(t *testing.T) {
+	cases := []struct {
+		name  string
+		story *story
+		want  []string
+	}{
+		{"V8: crashed after the re-create", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			settle(history.VKFinal{API: runningB.API, Provider: runningB.Provider, Queued: 1}),
+			[]string{"VK7 controller start 1 was cancelled but Done never closed", "VK7 1 items were left"}},
+		{"the same run, healthy", recreatedWeb().stop().settle(runningB), nil},
+		{"hung, not crashed: queues empty, Done never closed", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			settle(runningB), []string{"VK7 controller start 1 was cancelled but Done never closed"}},
+		{"crashed, restarted: the first start still never closed Done", recreatedWeb().note(history.VKCancelled{Epoch: 1}).
+			note(history.VKStarted{Epoch: 2}).note(history.VKReady{Epoch: 2}).
+			note(history.VKCancelled{Epoch: 2}).note(history.VKDone{Epoch: 2}).settle(runningB),
+			[]string{"VK7 controller start 1 was cancelled but Done never closed"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := judge(tc.story, nil)
+			if len(vs) != len(tc.want) {
+				t.Fatalf("got %v, want %d violations %q", vs, len(tc.want), tc.want)
+			}
+			for i, v := range vs {
+				if got := v.Invariant + " " + v.Message; !strings.Contains(got, tc.want[i]) {
+					t.Errorf("violation %d: got %q, want it to contain %q", i, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+var testTiming = Timing{BaseBackoff: 5 * time.Millisecond, MaxBackoff: time.Second, NotifyWindow: 3 * time.Second}
+
+func judgeTimed(s *story) []history.Violation {
+	o := NewWithTiming(testTiming)
+	for _, ev := range s.events {
+		o.Observe(nil, ev)
+	}
+	return o.Finish(nil, nil)
+}
+
+// failing is healthy's pod a notified v2, whose status writes fail at the
+// given gaps after the notification and each other.
+func failing(gaps ...time.Duration) *story {
+	s := healthy().after(time.Second).note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 2})
+	for _, g := range gaps {
+		s.after(g).note(history.VKStatusWriteFailed{UID: "a", Err: "transient"})
+	}
+	return s
+}
+
+func (s *story) landV2() *story {
+	return s.note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2}).stop().
+		settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning, Version: 2}},
+			Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}})
+}
+
+// TestVKOracleRetryTiming: VK8 rejects a status retry sooner than the
+// queue's own backoff when nothing queued it again (V7: another queue's
+// Forget reset the backoff; or a new bug: a backoff that never grows), and
+// accepts the nearby runs: the backoff respected, a notification between,
+// an unchanged status notified again (skipped, queued later), another pod
+// under the name notified lately, a controller restart between.
+func TestVKOracleRetryTiming(t *testing.T) {
+	ms := time.Millisecond
+	cases := []struct {
+		name  string
+		story *story
+		want  string
+	}{
+		{"backoff respected", failing(5*ms, 10*ms, 20*ms).after(40 * ms).landV2(), ""},
+		{"V7: reset after two failures", failing(5*ms, 10*ms, 20*ms).after(5 * ms).landV2(),
+			"VK8 the status write of pod a (web) was retried 5ms after its failure #3 in a row at 1.035s"},
+		{"a backoff that never grows", failing(5*ms, 5*ms).after(5 * ms).landV2(), "VK8 the status write of pod a (web) was retried 5ms after its failure #2"},
+		{"one failure, then base", failing(5 * ms).after(5 * ms).landV2(), ""},
+		{"a notification between", failing(5*ms, 10*ms, 20*ms).
+			note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 3}).after(5 * ms).
+			note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 3}).stop().
+			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning, Version: 3}},
+				Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 3}}}), ""},
+		{"an unchanged status notified again", failing(5*ms, 10*ms).
+			note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 2}).after(20 * ms).
+			note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"}).after(5 * ms).landV2(), ""},
+		{"not found ends the streak", failing(5*ms, 10*ms).after(20 * ms).
+			note(history.VKStatusWriteFailed{UID: "a", Err: "not found"}).after(5 * ms).
+			note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"}).after(5 * ms).landV2(), ""},
+		{"a restart between", failing(5*ms, 10*ms, 20*ms).note(history.VKCancelled{Epoch: 1}).note(history.VKDone{Epoch: 1}).
+			note(history.VKStarted{Epoch: 2}).note(history.VKReady{Epoch: 2}).after(5 * ms).
+			note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2}).
+			note(history.VKCancelled{Epoch: 2}).note(history.VKDone{Epoch: 2}).
+			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning, Version: 2}},
+				Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}}), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := judgeTimed(tc.story)
+			switch {
+			case tc.want == "" && len(vs) > 0:
+				t.Fatalf("got %v, want no violation", vs)
+			case tc.want == "":
+			case len(vs) != 1:
+				t.Fatalf("got %d violations %v, want one matching %q", len(vs), vs, tc.want)
+			case !strings.Contains(vs[0].Invariant+" "+vs[0].Message, tc.want):
+				t.Fatalf("got %q, want it to contain %q", vs[0].Invariant+" "+vs[0].Message, tc.want)
+			}
+		})
+	}
+	// Told no timing (a target that states none), VK8 judges nothing.
+	if vs := judge(failing(5*ms, 10*ms, 20*ms).after(5*ms).landV2(), nil); len(vs) != 0 {
+		t.Errorf("New(): got %v, want VK8 off", vs)
+	}
+}
+
+// TestVKOracleRetryTimingOtherPodUnderTheName: a notification of another
+// pod under the same name within NotifyWindow before a failure may queue
+// the name's status write late: the retry is not judged; one older than
+// the window is no excuse.
+func TestVKOracleRetryTimingOtherPodUnderTheName(t *testing.T) {
+	ms := time.Millisecond
+	other := func(ago time.Duration) *story {
+		s := healthy().note(history.VKCreated{UID: "b", Name: "web"}).
+			note(history.VKNotified{UID: "b", Phase: v1.PodRunning, Version: 1}).after(ago)
+		s.note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 2})
+		for _, g := range []time.Duration{5 * ms, 10 * ms, 20 * ms} {
+			s.after(g).note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"})
+		}
+		return s.after(5 * ms).note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2})
+	}
+	if vs := vk8(judgeTimed(other(time.Second))); len(vs) != 0 {
+		t.Errorf("b notified 1s before: got %v, want no VK8", vs)
+	}
+	if vs := vk8(judgeTimed(other(10 * time.Second))); len(vs) != 1 {
+		t.Errorf("b notified 10s before: got %v, want one VK8", vs)
+	}
+}
+
+func vk8(vs []history.Violation) []history.Violation {
+	var out []history.Violation
+	for _, v := range vs {
+		if v.Invariant == "VK8" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
