@@ -111,7 +111,7 @@ func (m *Marker) syncKnown(in model.SyncKnownPods) {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
 	}
-	m.desired = map[string]bool{}
+	m.desired = make(map[string]bool, len(in.Desired))
 	for _, uid := range in.Desired {
 		m.desired[uid] = true
 	}

@@ -278,6 +278,8 @@ func (r *Recorder) History() History {
 		}
 	}
 	kept := make([]int, len(r.ops)) // ops index → Ops index, or -1
+	h.Ops = make([]porcupine.Operation, 0, len(r.ops))
+	h.Effects = make([]Effect, 0, len(r.ops))
 	for i, op := range r.ops {
 		kept[i] = -1
 		if op.witnessOnly {
@@ -298,6 +300,12 @@ func (r *Recorder) History() History {
 		case kept[i] >= 0:
 			h.Effects = append(h.Effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
 		}
+	}
+	if len(h.Ops) == 0 { // nil, as when appended to from nothing
+		h.Ops = nil
+	}
+	if len(h.Effects) == 0 {
+		h.Effects = nil
 	}
 	slices.SortStableFunc(h.Effects, func(a, b Effect) int { return cmp.Compare(a.Seq, b.Seq) })
 	return h

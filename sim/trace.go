@@ -114,7 +114,7 @@ func (s *Scheduler) TraceSHA256() string {
 }
 
 // traceChunk is how much rendered trace renderTrace hands on at a time.
-const traceChunk = 32 << 10
+const traceChunk = 4 << 10
 
 // renderTrace renders the trace, one line per record, into a buffer that
 // it hands to sink whenever it fills and at the end (sink must not keep

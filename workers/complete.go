@@ -46,6 +46,7 @@ func (p *PodWorkers) completeTerminatingRuntimePodLocked(status *podSyncStatus) 
 	status.terminated, status.terminatedAt = true, p.rt.Now()
 	p.finishRecordLocked(status)
 	delete(p.podSyncStatuses, status.uid)
+	p.recordsChangedLocked()
 }
 
 // cleanupUnstartedPodLocked is the kubelet's cleanupUnstartedPod: a pod

@@ -110,6 +110,7 @@ func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
 // (unknown after sync = not running), so the kill is complete.
 func (p *PodWorkers) purgeRecordLocked(status *podSyncStatus) {
 	delete(p.podSyncStatuses, status.uid)
+	p.recordsChangedLocked()
 	p.closeUpdatesLocked(status)
 	if p.mutants.Has(mutant.G2) { // mutant G2: a purged unstarted orphan's kills never complete
 		status.notifyPostTerminating = nil

@@ -77,7 +77,7 @@ func (p *PodWorkers) ShouldPodContentBeRemoved(uid types.UID) bool {
 // KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
 // holds the pod lock. No query of the kubelet's pod workers answers it: it
 // is bookkeeping for the simulated target's history (history.Answers.Known).
-func (p *PodWorkers) KnownUIDsLocked() []types.UID { return sortedKeys(p.podSyncStatuses) }
+func (p *PodWorkers) KnownUIDsLocked() []types.UID { return p.sortedUIDsLocked() }
 
 // PodsSynced reports whether SyncKnownPods ran at least once.
 func (p *PodWorkers) PodsSynced() bool {

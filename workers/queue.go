@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"time"
@@ -43,17 +44,26 @@ func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	var due []QueueEntry
-	for _, entry := range q.entriesLocked() {
-		if !entry.Due.After(now) {
-			due = append(due, entry)
-			delete(q.entries, entry.UID)
+	for uid, at := range q.entries {
+		if !at.After(now) {
+			due = append(due, QueueEntry{UID: uid, Due: at})
 		}
 	}
+	slices.SortFunc(due, compareEntries) // UIDs are unique: a total order
 	uids := make([]types.UID, len(due))
 	for i, entry := range due {
 		uids[i] = entry.UID
+		delete(q.entries, entry.UID)
 	}
 	return uids
+}
+
+// compareEntries orders queue entries by due time, then UID.
+func compareEntries(a, b QueueEntry) int {
+	if c := a.Due.Compare(b.Due); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.UID, b.UID)
 }
 
 // Entries returns every queued entry, by due time, then UID, without
@@ -73,9 +83,9 @@ func (q *Queue) Len() int {
 
 func (q *Queue) entriesLocked() []QueueEntry {
 	entries := make([]QueueEntry, 0, len(q.entries))
-	for _, uid := range sortedKeys(q.entries) {
-		entries = append(entries, QueueEntry{UID: uid, Due: q.entries[uid]})
+	for uid, at := range q.entries {
+		entries = append(entries, QueueEntry{UID: uid, Due: at})
 	}
-	slices.SortStableFunc(entries, func(a, b QueueEntry) int { return a.Due.Compare(b.Due) })
+	slices.SortFunc(entries, compareEntries)
 	return entries
 }

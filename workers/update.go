@@ -96,6 +96,7 @@ func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus,
 		p.startAsTerminatedLocked(status, target.pod)
 	}
 	p.podSyncStatuses[target.uid] = status
+	p.recordsChangedLocked()
 	return status, true
 }
 

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -84,8 +85,11 @@ type PodWorkers struct {
 	podsSynced bool
 	// stopped is set by Shutdown; no worker runs afterwards.
 	stopped bool
-	// podSyncStatuses holds one record per known UID.
+	// podSyncStatuses holds one record per known UID; sortedUIDs caches
+	// its keys in ascending order (nil: not built since the last record
+	// was added or removed, see recordsChangedLocked).
 	podSyncStatuses map[types.UID]*podSyncStatus
+	sortedUIDs      []types.UID
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
@@ -156,9 +160,20 @@ func (p *PodWorkers) Shutdown() {
 
 // sortedUIDsLocked returns the known UIDs in ascending order: every loop
 // over records whose order can reach behaviour or output goes through it.
+// The list is the caller's: a loop may add or remove records as it goes.
 func (p *PodWorkers) sortedUIDsLocked() []types.UID {
-	return sortedKeys(p.podSyncStatuses)
+	if len(p.podSyncStatuses) == 0 {
+		return nil
+	}
+	if p.sortedUIDs == nil {
+		p.sortedUIDs = sortedKeys(p.podSyncStatuses)
+	}
+	return slices.Clone(p.sortedUIDs)
 }
+
+// recordsChangedLocked drops the cached UID order after a record was added
+// to or removed from podSyncStatuses.
+func (p *PodWorkers) recordsChangedLocked() { p.sortedUIDs = nil }
 
 // notifyLocked makes a wake-up pending for the record's worker, if it still
 // has one (it has none once finished or after Shutdown).

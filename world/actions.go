@@ -192,13 +192,13 @@ func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
 // knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
 // terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
-	desired := w.desired()
-	in := model.SyncKnownPods{Desired: []string{}}
-	for _, pod := range desired {
-		in.Desired = append(in.Desired, string(pod.UID))
+	desired, stubs := w.desired()
+	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
+	for i := range desired {
+		in.Desired = append(in.Desired, string(desired[i].config.action.UID))
 	}
 	id := w.call(in)
-	known := w.PW.SyncKnownPods(desired)
+	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.known = known
 	w.ret(id, knownPods(known))
 	w.housekeepingExtras(desired, known)

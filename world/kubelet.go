@@ -124,26 +124,28 @@ func (w *World) newPod(a plan.Action) *configPod {
 // (SPEC §1.12): restart the active pods the workers no longer know (K4),
 // kill the terminal deleted pods they do not know (filterTerminalPodsToDelete,
 // B13) and the pods only the runtime knows (RunningPod, grace 1).
-func (w *World) housekeepingExtras(desired []*v1.Pod, known map[types.UID]workers.PodWorkerSync) {
-	for _, pod := range desired {
-		p := w.pods[pod.UID]
-		if _, ok := known[pod.UID]; ok || !p.admitted {
+func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync) {
+	for i := range desired {
+		uid := desired[i].config.action.UID
+		p := w.pods[uid]
+		if _, ok := known[uid]; ok || !p.admitted {
 			continue
 		}
-		if w.restartable(pod.UID) {
+		if w.restartable(uid) {
 			if w.kube != nil {
-				w.note(history.HousekeepingRestart{UID: pod.UID})
+				w.note(history.HousekeepingRestart{UID: uid})
 			}
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod}, 0)
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: desired[i].pod()}, 0)
 		}
 	}
 	if !w.Bugs.B13NoTerminalDeleteFilter {
-		for _, pod := range desired {
-			p := w.pods[pod.UID]
-			if _, ok := known[pod.UID]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(pod.UID) > 0 {
+		for i := range desired {
+			uid := desired[i].config.action.UID
+			p := w.pods[uid]
+			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
 				continue
 			}
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: pod}, 0)
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: desired[i].pod()}, 0)
 		}
 	}
 	w.killRuntimeOnlyPods(known)

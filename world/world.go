@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -40,6 +42,7 @@ type configPod struct {
 	inConfig bool
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
+	stub     *v1.Pod     // a pod object carrying only the UID (desired)
 
 	// The kubelet's view (reset at a kubelet restart): admitted means
 	// handed to the pod workers by an ADD; rejected, refused at admission
@@ -250,15 +253,40 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 	return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
 }
 
-// desired lists the pods in config, sorted by UID.
-func (w *World) desired() []*v1.Pod {
-	pods := make([]*v1.Pod, 0, len(w.uids))
+// desiredPod is a pod in config as housekeeping found it: the config
+// version podOf would have built then, kept as its fields, so the pod
+// object is built (pod) only if housekeeping hands it to the workers.
+type desiredPod struct {
+	config   *configPod // its action is fixed at creation (newPod)
+	version  int
+	phase    v1.PodPhase
+	deletion *int64
+	now      time.Time
+}
+
+// pod builds the pod object podOf built when d was taken.
+func (d *desiredPod) pod() *v1.Pod {
+	return history.PodObject(d.config.action, d.version, d.phase, d.deletion, d.now)
+}
+
+// desired lists the pods in config, sorted by UID, with their stubs: pod
+// objects carrying only the UID, all that SyncKnownPods reads of its
+// argument.
+func (w *World) desired() ([]desiredPod, []*v1.Pod) {
+	pods, stubs := make([]desiredPod, 0, len(w.uids)), make([]*v1.Pod, 0, len(w.uids))
+	now := w.S.Now()
 	for _, uid := range w.uids {
-		if w.pods[uid].inConfig {
-			pods = append(pods, w.podOf(uid))
+		p := w.pods[uid]
+		if !p.inConfig {
+			continue
 		}
+		pods = append(pods, desiredPod{config: p, version: p.version, phase: p.phase, deletion: p.deletion, now: now})
+		if p.stub == nil {
+			p.stub = &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: p.action.UID}}
+		}
+		stubs = append(stubs, p.stub)
 	}
-	return pods
+	return pods, stubs
 }
 
 // Plan is the plan the world runs.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/tracetext"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/report"
@@ -64,14 +65,14 @@ func seedPage(fam plan.Family, seed uint64, st sim.Strategy, strategy string, op
 	r := rp.Result
 	p := report.Page{Title: fmt.Sprintf("%s seed %d", fam.Name, seed), Scenario: fam.Name, Seed: seed,
 		Strategy: strategy, Mutant: opts.Mutant, Reproduce: opts.Reproduce, Failed: r.Failed(), Verdict: r.String(),
-		Plan: rp.Plan.String(), Timeline: traceTimeline(rp.Trace, r.Elapsed)}
+		Plan: rp.Plan.String(), Timeline: tracetext.Timeline(rp.Trace, r.Elapsed)}
 	p.Facts = []report.Fact{{Name: "virtual time", Value: r.Elapsed.String()},
 		{Name: "steps", Value: fmt.Sprint(r.Steps)}, {Name: "trace sha256", Value: r.TraceSHA},
 		{Name: "coverage marks", Value: strings.Join(r.Marks, ", ")}}
 	p.Violations = pageViolations(r, p.Timeline)
 	highlight(p.Timeline, p.Violations)
 	if len(p.Violations) > 0 {
-		p.Timeline.Windows = timelineWindows(r.Elapsed, p.Violations[0].At)
+		p.Timeline.Windows = tracetext.Windows(r.Elapsed, p.Violations[0].At)
 	}
 	p.Porcupine, err = os.ReadFile(filepath.Join(tmp, linearize.ArtifactHTML))
 	if errors.Is(err, os.ErrNotExist) {
@@ -92,11 +93,11 @@ func pageViolations(r run.Result, t report.Timeline) []report.Violation {
 	if r.Err != nil {
 		kind := strings.TrimPrefix(run.FailureKeys(r)[0], "scheduler ")
 		out = append(out, report.Violation{Oracle: "scheduler", Invariant: kind, At: r.Elapsed,
-			Message: r.Err.Error(), Lane: laneOf(r.Err.Error(), t)})
+			Message: r.Err.Error(), Lane: tracetext.LaneOf(r.Err.Error(), t)})
 	}
 	for _, v := range r.Violations {
 		out = append(out, report.Violation{Oracle: v.Oracle, Invariant: v.Invariant, At: v.At, Message: v.Message,
-			Lane: laneOf(v.Message, t)})
+			Lane: tracetext.LaneOf(v.Message, t)})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/tracetext"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/spf13/cobra"
@@ -117,7 +118,7 @@ func oneFamily(command, scenario string) (plan.Family, error) {
 // printReplay writes the replay's files and prints its verdict and hash.
 func (f replayFlags) printReplay(rp run.Replayed, expected []string, reproduceCmd string, stdout io.Writer) error {
 	r := rp.Result
-	got := traceLines(rp.Trace)
+	got := tracetext.Lines(rp.Trace)
 	d, _ := firstDivergence(expected, got)
 	if expected != nil && d.want == "" && d.line == len(expected)+1 {
 		return usagef("%s: truncated trace file: it matches the replay's first %d records of %d, then ends",
@@ -137,7 +138,7 @@ func (f replayFlags) printReplay(rp run.Replayed, expected []string, reproduceCm
 // exit: diverged, failed or passed.
 func (f replayFlags) replayVerdict(rp run.Replayed, expected []string, stdout io.Writer) error {
 	r := rp.Result
-	d, diverged := firstDivergence(expected, traceLines(rp.Trace))
+	d, diverged := firstDivergence(expected, tracetext.Lines(rp.Trace))
 	switch {
 	case expected == nil:
 	case diverged:
@@ -179,7 +180,7 @@ func (f replayFlags) writeFiles(rp run.Replayed, reproduceCmd string) error {
 		}
 	}
 	if f.timelinePath != "" {
-		if err := writeFile(f.timelinePath, virtualTimeline(rp.Trace)); err != nil {
+		if err := writeFile(f.timelinePath, tracetext.Chrome(rp.Trace)); err != nil {
 			return err
 		}
 	}
@@ -200,7 +201,7 @@ func readExpectedTrace(path string) ([]string, error) {
 	if err != nil {
 		return nil, usagef("cannot read %s: %v", path, err)
 	}
-	lines, err := parseTrace(data)
+	lines, err := tracetext.Parse(data)
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}

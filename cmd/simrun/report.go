@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/tracetext"
 	"github.com/podsim/podsim/run"
 )
 
@@ -29,7 +30,7 @@ func recheck(r run.Result, trace string, rerun rerunFunc, opts run.CheckOptions,
 	}
 	rp := rerun(r, o)
 	if rp.TraceSHA != r.TraceSHA {
-		d, _ := firstDivergence(traceLines(trace), traceLines(rp.Trace))
+		d, _ := firstDivergence(tracetext.Lines(trace), tracetext.Lines(rp.Trace))
 		notes = append(notes, fmt.Sprintf("NONDETERMINISM %s seed %d: trace %s, then %s on re-run\n  %s\n  reproduce: %s\n",
 			r.Family, r.Seed, r.TraceSHA, rp.TraceSHA, d, o.Reproduce))
 	}
@@ -69,7 +70,7 @@ func writeSeedArtifacts(dir string, rp run.Replayed, reproduceCmd string) error 
 	files := []struct {
 		name string
 		data []byte
-	}{{"verdict.txt", []byte(b.String())}, {"trace.txt", []byte(rp.Trace)}, {"timeline.json", virtualTimeline(rp.Trace)}}
+	}{{"verdict.txt", []byte(b.String())}, {"trace.txt", []byte(rp.Trace)}, {"timeline.json", tracetext.Chrome(rp.Trace)}}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o666); err != nil {
 			return err

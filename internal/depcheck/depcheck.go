@@ -88,6 +88,8 @@ func Rules() []Rule {
 		// testing side by side with the gate.
 		{Dir: "baseline", Deny: above()},
 		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},
+		// The canonical trace's text, read back and drawn as timelines.
+		{Dir: "cmd/simrun/internal/tracetext", Allow: []string{"std", "report"}},
 		// report renders a failure from a plain struct: the simulator's
 		// packages fill it, it knows none of them.
 		{Dir: "report", Allow: []string{"std"}},

@@ -224,7 +224,7 @@ func (l *liveness) lockAcquired(ev history.Event) {
 			p.restartAt = ev.At
 		}
 	case model.SyncKnownPods:
-		kc := &knownCall{at: ev.At, desired: map[types.UID]bool{}}
+		kc := &knownCall{at: ev.At, desired: make(map[types.UID]bool, len(in.Desired))}
 		for _, uid := range in.Desired {
 			kc.desired[types.UID(uid)] = true
 		}

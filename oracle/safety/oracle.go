@@ -73,6 +73,7 @@ type safetyOracle struct {
 	unbound     map[string]*safetyClientCall
 	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
 	completions map[int]*safetyCompletion // by completion ID
+	open        []int                     // the IDs of completions not fired yet, ascending
 	inCS        bool
 	csFired     []safetyFired // completions fired in the current critical section
 	settled     bool

@@ -2,7 +2,6 @@ package safety
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -280,6 +279,9 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev history.Event, cs
 		return
 	}
 	c.fired = true
+	if i, found := slices.BinarySearch(o.open, c.id); found {
+		o.open = slices.Delete(o.open, i, i+1)
+	}
 	a, subject := o.answersOf(c.uid, cs)
 	// A record gone by the end of the critical section that fired the
 	// completion was removed in it, and the workers remove a record only
@@ -296,9 +298,9 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev history.Event, cs
 // checkOpenCompletions is S14's strict mode: a completion is "never open
 // when CouldHaveRunning=false".
 func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
-	for _, id := range slices.Sorted(maps.Keys(o.completions)) {
+	for _, id := range o.open {
 		c := o.completions[id]
-		if c.fired || cs.now[c.uid].CouldHaveRunning {
+		if cs.now[c.uid].CouldHaveRunning {
 			continue
 		}
 		_, subject := o.answersOf(c.uid, cs)

@@ -150,6 +150,8 @@ func (o *safetyOracle) deliver(u model.UpdatePod, requests bool, cs *safetyCS) {
 	}
 	o.completions[id] = &safetyCompletion{id: id, uid: u.Pod.UID, seq: cs.ev.Seq, at: cs.ev.At,
 		what: safetyDescribeUpdate(u), requesting: requests}
+	i, _ := slices.BinarySearch(o.open, id)
+	o.open = slices.Insert(o.open, i, id)
 }
 
 // noteUpdateAfterRequest remembers the first create/update/sync that
@@ -261,11 +263,11 @@ func (o *safetyOracle) bindSyncKnown(in model.SyncKnownPods, c *safetyClientCall
 	if !o.synced {
 		o.synced, o.syncedAt = true, cs.ev.At
 	}
-	desired := map[string]bool{}
+	desired := make(map[string]bool, len(in.Desired))
 	for _, uid := range in.Desired {
 		desired[uid] = true
 	}
-	c.purged, c.kept = map[string]bool{}, map[string]bool{}
+	c.purged, c.kept = map[string]bool{}, make(map[string]bool, len(o.uids))
 	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
 		c.purged[uid] = true
 		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired[uid], cs.ev)

@@ -1,4 +1,4 @@
-package main
+package tracetext
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// virtualTimeline renders a canonical trace as Chrome trace-event JSON
+// Chrome renders a canonical trace as Chrome trace-event JSON
 // (Perfetto, chrome://tracing) on virtual time: ts is the record's virtual
 // time in microseconds, one track per simulated goroutine (track 0 is the
 // scheduler, the others in order of first appearance), and each record a
@@ -15,14 +15,14 @@ import (
 // are zero-length slices in trace order; each carries its record number
 // ("step") and virtual time as arguments. Clock advances are global
 // instant events. Like the trace, it is a function of the run alone.
-func virtualTimeline(trace string) []byte {
+func Chrome(trace string) []byte {
 	type rec struct {
 		at   time.Duration
 		g    string
 		name string
 	}
 	var recs []rec
-	for _, line := range traceLines(trace) {
+	for _, line := range Lines(trace) {
 		f := strings.SplitN(line, " ", 3)
 		if len(f) < 3 {
 			continue

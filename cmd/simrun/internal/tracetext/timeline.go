@@ -1,4 +1,4 @@
-package main
+package tracetext
 
 import (
 	"fmt"
@@ -76,9 +76,9 @@ func (b *laneBuilder) step(at time.Duration, op, rest string) {
 	}
 }
 
-// traceTimeline turns a canonical trace into the report's lanes, in the
+// Timeline turns a canonical trace into the report's lanes, in the
 // order the goroutines first appear; end is the run's last instant.
-func traceTimeline(trace string, end time.Duration) report.Timeline {
+func Timeline(trace string, end time.Duration) report.Timeline {
 	var order []*laneBuilder
 	lanes := map[string]*laneBuilder{}
 	get := func(name string, at time.Duration) *laneBuilder {
@@ -90,7 +90,7 @@ func traceTimeline(trace string, end time.Duration) report.Timeline {
 		}
 		return b
 	}
-	for _, line := range traceLines(trace) {
+	for _, line := range Lines(trace) {
 		f := strings.SplitN(line, " ", 4)
 		if len(f) < 3 {
 			continue
@@ -127,10 +127,10 @@ func traceTimeline(trace string, end time.Duration) report.Timeline {
 // "broken for pod a: ...").
 var podNamed = regexp.MustCompile(`\bpod ([A-Za-z0-9][A-Za-z0-9._-]*)`)
 
-// laneOf guesses the goroutine a violation concerns: a lane named in its
+// LaneOf guesses the goroutine a violation concerns: a lane named in its
 // message (the linearizability oracle quotes "worker/a ..."), else the
 // worker of the pod it names. "" when neither is a lane of the run.
-func laneOf(msg string, t report.Timeline) string {
+func LaneOf(msg string, t report.Timeline) string {
 	best := ""
 	for _, l := range t.Lanes {
 		if strings.Contains(msg, l.Name) && strings.Contains(l.Name, "/") && len(l.Name) > len(best) {
@@ -150,10 +150,10 @@ func laneOf(msg string, t report.Timeline) string {
 	return ""
 }
 
-// timelineWindows draws the whole run and, when the run is much longer
+// Windows draws the whole run and, when the run is much longer
 // than what led to the first failure, first a close-up of it: most runs
 // go on for minutes of virtual time after a violation found in seconds.
-func timelineWindows(end, first time.Duration) []report.Window {
+func Windows(end, first time.Duration) []report.Window {
 	whole := report.Window{Title: "whole run", From: 0, To: end}
 	span := max(4*time.Second, end/20).Round(time.Second)
 	if end <= span*3/2 {
