@@ -79,11 +79,16 @@
 //     (apiserver/) and deletes it at the end, and the shared kubelet
 //     oracle judges those writes (K2, K3, K6, L7); names are unique in the
 //     API, so recreate-same-name's later creates are refused while the old
-//     object exists. Admission is not modelled (upstream's is a *Kubelet
-//     method), Evict is killPodNow with evict=true (without the eviction
-//     manager's pod selection), Shutdown belongs to the shutdown
-//     component, Restart is skipped, and the plan's Node (resources, grace
-//     reaper, echo lag) is ignored.
+//     object exists. With the shutdown component (actors.go, shutdown/)
+//     Shutdown runs the real node shutdown manager with the plan's
+//     priority groups, its kills through the real killPodNow parked until
+//     a "deliver" move, its Admit rejecting creates during the shutdown,
+//     and its notes judged by K5; with the eviction component (evict.go,
+//     evictmgr/) Evict runs one turn of the real eviction manager's loop
+//     (synchronize, then the cleanup wait) under pressure the plan
+//     controls. Admission for resources is not modelled (upstream's is a
+//     *Kubelet method), Restart is skipped, and the rest of the plan's
+//     Node (resources, grace reaper, echo lag) is ignored.
 //
 // Not covered: kubelet restart, admission, the grace reaper,
 // GetNewerThan errors (docs/real-kubelet.md, "What is real").

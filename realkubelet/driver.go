@@ -15,6 +15,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/plan"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -61,6 +62,8 @@ type Driver struct {
 
 	checks checker
 	opts   RunOptions
+	// actors are the real kubelet managers around the workers (actors.go).
+	actors *actors
 	// planted: opts.plant has fired (it fires once).
 	planted bool
 	// stop is closed when the run is torn down (killnow.go's relays).
@@ -116,6 +119,7 @@ func newDriver(o RunOptions) *Driver {
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = newRealPodWorkers(g)
+	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
@@ -124,6 +128,9 @@ func newDriver(o RunOptions) *Driver {
 	d.h = newTape(time.Now, d.View(), d.lin)
 	if o.Real.On(StatusComponent) {
 		d.st = newStatusComp(d)
+	}
+	if d.actors.check != nil {
+		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check, d.Probe})
 	}
 	d.stepStart = []int64{0}
 	return d
@@ -144,6 +151,10 @@ func (d *Driver) Apply(m Move) bool {
 		}
 	case MoveWake:
 		if !slices.Contains(d.gates.Wakes(), m.UID) {
+			return false
+		}
+	case MoveDeliver:
+		if !slices.Contains(d.pendingKills(), m.UID) {
 			return false
 		}
 	case MoveStatusSync, MoveStatusResync, MoveEcho:
@@ -167,7 +178,13 @@ func (d *Driver) Apply(m Move) bool {
 	d.stepStart = append(d.stepStart, d.h.seq+1)
 	switch m.Kind {
 	case MoveAction:
-		d.action(m.Action)
+		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(ShutdownComponent) {
+			d.startShutdown(m.Groups)
+		} else {
+			d.action(m.Action)
+		}
+	case MoveDeliver:
+		d.deliver(m.UID)
 	case MoveRelease:
 		d.releaseCall(m.UID, m.Outcome)
 	case MoveTick:
@@ -286,6 +303,7 @@ func (d *Driver) afterStep() {
 	d.waitQuiet()
 	d.pollFires()
 	d.pollKillNows()
+	d.pollActors()
 	if d.atRest != nil {
 		d.atRest()
 	}
@@ -329,6 +347,7 @@ func (d *Driver) began(c *Call) {
 	if c.Grace != nil {
 		b.Grace = *c.Grace
 	}
+	d.noteSyncPod(c)
 	if d.st != nil {
 		d.st.callBegan(c)
 	}

@@ -55,7 +55,7 @@ func (h *tape) emit(kind history.EventKind, goroutine string, id int, in model.I
 
 // note records what a kubelet-level actor did (status.go).
 func (h *tape) note(n history.Note) {
-	h.emitEvent(history.Event{Goroutine: "kubelet", Kind: history.Noted, Note: n}, fmt.Sprintf("%T%+v", n, n))
+	h.emitEvent(history.Event{Goroutine: "kubelet", Kind: history.Noted, Note: n}, describeNote(n))
 }
 
 func (h *tape) emitEvent(ev history.Event, text string) int64 {

@@ -64,8 +64,8 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 	}
 	next := 0
 	for {
-		parked, wakes := d.gates.Parked(), d.gates.Wakes()
-		gated := len(parked) + len(wakes)
+		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.pendingKills()
+		gated := len(parked) + len(wakes) + len(kills)
 		if next == len(p.Actions) && gated == 0 {
 			return
 		}
@@ -75,18 +75,21 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		case status:
 			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
-			d.Apply(Move{Kind: MoveAction, Action: p.Actions[next]})
+			d.Apply(planMove(p, next))
 			next++
 		case r == 7 && d.gates.queueLen() > 0:
 			d.Apply(Move{Kind: MoveTick})
 		case r == 8:
 			d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		case gated > 0:
-			if i := schedule.Intn(gated); i < len(parked) {
+			switch i := schedule.Intn(gated); {
+			case i < len(parked):
 				c := parked[i]
 				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
-			} else {
+			case i < len(parked)+len(wakes):
 				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+			default:
+				d.Apply(Move{Kind: MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
 			}
 		}
 		if d.Step > 400 {
@@ -138,6 +141,7 @@ func (d *Driver) Settle() {
 		}
 		d.settleStatus()
 	}
+	d.settleActors()
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
 		time.Sleep(time.Second)
 		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
@@ -205,6 +209,7 @@ func (d *Driver) completionClass(c *completion) string {
 // workers know no pod. It reports whether that happened.
 func (d *Driver) Teardown() bool {
 	d.h.on = false
+	d.teardownActors()
 	for _, p := range d.pods {
 		p.inConfig = false
 	}
@@ -248,6 +253,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
+	r.Findings = append(r.Findings, d.kubeletFindings()...)
 	status := d.statusFindings()
 	applyCatalogue(status, catalogue)
 	r.Findings = append(r.Findings, status...)

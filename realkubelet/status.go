@@ -80,7 +80,7 @@ func newStatusComp(d *Driver) *statusComp {
 	}
 	s.mgr = kstatus.New(s.api, safety, quietLogger())
 	s.kube = kubeletoracle.New()
-	d.h.oracles = append(d.h.oracles, committedOracle{Oracle: s.kube, d: d})
+	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
 	return s
 }
 

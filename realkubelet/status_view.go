@@ -74,20 +74,20 @@ func (d *Driver) statusFindings() []Finding {
 }
 
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
-// the committed query answers at every release of the pod lock (the
-// event's Probe), which this target does not record (the driver holds it
-// for the whole run, record.go); between driver steps no worker runs, so
-// the answers now (Driver.Probe) are the committed ones, and it is told so
-// just before every note.
+// the committed query answers at every release of the pod lock, which
+// this target does not record (the driver holds it for the whole run,
+// record.go); between driver steps no worker runs, so the answers now are
+// the committed ones, and it is told so just before every note, with the
+// answers in the release's Probe (the oracle reads them there).
 type committedOracle struct {
 	oracle.Oracle
-	d *Driver
+	probe func() *history.Probe
 }
 
 func (o committedOracle) Observe(v oracle.View, ev history.Event) {
 	if ev.Kind == history.Noted {
 		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing,
-			Probe: o.d.Probe()})
+			Probe: o.probe()})
 	}
 	o.Oracle.Observe(v, ev)
 }
@@ -103,8 +103,10 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 	if p == nil {
 		return oracle.KubeletPod{}
 	}
+	a := s.d.actors // admission during a node shutdown (actors.go)
 	kp := oracle.KubeletPod{Name: p.action.PodName(), Incarnation: s.incarnation[uid], InConfig: p.inConfig,
-		Phase: p.phase, Deleted: p.deletion != nil, Admitted: s.admitted[uid], DeletedAt: s.deletedAt[uid]}
+		Phase: p.phase, Deleted: p.deletion != nil, Admitted: s.admitted[uid] && !a.rejected[uid], DeletedAt: s.deletedAt[uid],
+		Rejected: a.rejected[uid], AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid]}
 	if st, ok := s.mgr.GetPodStatus(uid); ok {
 		kp.StatusPhase = st.Phase
 	}
@@ -118,5 +120,5 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 // APIServer: the API-server model is part of the component.
 func (kubeletView) APIServer() bool { return true }
 
-// ShutdownAt: no node shutdown (the shutdown component's).
-func (kubeletView) ShutdownAt() time.Duration { return 0 }
+// ShutdownAt is the shutdown component's (actors.go).
+func (k kubeletView) ShutdownAt() time.Duration { return actorsView{k.s.d}.ShutdownAt() }
