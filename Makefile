@@ -97,10 +97,13 @@ real-mutants:
 ## real-sweep: SEEDS seeds of every family on the real kubelet (default
 ## 800 × 15 families = 12,000 seeds), once as is and once with the workers'
 ## wake-ups held (HOLD, realkubelet/wakes.go); fails on any unexplained finding.
+## REAL selects the real kubelet components (status,shutdown,eviction; all or
+## none; realkubelet/components.go).
 SEEDS ?= 800
+REAL ?= all
 real-sweep:
-	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS)
-	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold
+	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.real $(REAL)
+	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold -sweep.real $(REAL)
 
 ## realvk: the smoke, determinism and script tests on the real
 ## virtual-kubelet PodController (nested module realvk/, pinned to

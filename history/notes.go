@@ -1,6 +1,8 @@
 package history
 
 import (
+	"time"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -66,6 +68,22 @@ type ShutdownDone struct{}
 // KubeletSettled: the settle phase is over (just before Settled).
 type KubeletSettled struct{}
 
+// StatusRead: a pod worker asked the runtime cache (the PodCache the
+// caller hands the pod workers) for UID's status newer than NewerThan, as
+// virtual time since the run's start (-1: the zero time, any status).
+type StatusRead struct {
+	UID       types.UID
+	NewerThan time.Duration
+}
+
+// Requeued: the pod workers put UID on the kubelet's work queue (the
+// WorkQueue the caller hands them), due after Delay (SPEC §1.8 step 5,
+// §1.10's refused static start).
+type Requeued struct {
+	UID   types.UID
+	Delay time.Duration
+}
+
 func (AdmissionBegins) isNote()     {}
 func (Admitted) isNote()            {}
 func (PhaseWritten) isNote()        {}
@@ -77,3 +95,5 @@ func (ShutdownBegins) isNote()      {}
 func (ShutdownKill) isNote()        {}
 func (ShutdownDone) isNote()        {}
 func (KubeletSettled) isNote()      {}
+func (Requeued) isNote()            {}
+func (StatusRead) isNote()          {}

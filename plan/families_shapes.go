@@ -8,13 +8,27 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
+// withKillOptions gives one create, update or sync in two kill options as
+// well (Action.KillOpts): a completion Event always, a grace override
+// drawn as a kill's, Evict in one of three.
+func withKillOptions(src sim.Source, a *Action) {
+	if src.Intn(2) != 0 {
+		return
+	}
+	a.KillOpts = true
+	a.Grace = pick(src, -1, 0, a.SpecGrace-1, a.SpecGrace+10)
+	a.Evict = src.Intn(3) == 0
+}
+
 // GenerateAPIShapes draws the shapes of the pod-worker API the other
 // families leave out (issue 17, input shapes): updates, syncs and kills that
 // carry the pod, its runtime view only, or both; kills with each kill
 // option and grace overrides of nil, 0, shorter, equal and longer than the
-// spec grace; pods created Pending or Running, static or not, UIDs reused
-// after a removal; queries at any moment; housekeeping among them. No node:
-// the pod workers alone, driven by 1 to 3 clients.
+// spec grace; creates, updates and syncs that carry kill options as well (a
+// completion, a grace override, Evict); pods created Pending or Running,
+// static or not, UIDs reused after a removal; queries at any moment;
+// housekeeping among them. No node: the pod workers alone, driven by 1 to 3
+// clients.
 func GenerateAPIShapes(src sim.Source) Plan {
 	nPods := 2 + src.Intn(2)
 	uids := make([]types.UID, nPods)
@@ -50,6 +64,9 @@ func GenerateAPIShapes(src sim.Source) Plan {
 			a.Terminal = pick(src, "Succeeded", "Failed")
 		case SyncKnown:
 			a.UID = ""
+		}
+		if a.Kind == Create || a.Kind == Update || a.Kind == Sync {
+			withKillOptions(src, &a)
 		}
 		p.Actions = append(p.Actions, a)
 		at += time.Duration(src.Intn(4)) * 500 * time.Millisecond

@@ -95,6 +95,12 @@ type Action struct {
 	// instead of Running.
 	Target  string
 	Pending bool
+	// KillOpts (Create, Update, Sync; api-shapes only): the update also
+	// carries kill options — a completion Event, the Grace override if
+	// Grace ≥ 0, and Evict — a shape the kubelet never sends but the
+	// pod-worker API admits (the options of a non-kill update settle at
+	// once or wait for a termination in progress).
+	KillOpts bool
 }
 
 // Targets of an UpdatePod besides the pod (Action.Target).
@@ -118,7 +124,10 @@ func (a Action) String() string {
 	if a.Kind == Create && (a.CPU != 0 || a.Mem != 0 || a.Priority != 0) {
 		fmt.Fprintf(&b, " cpu=%d mem=%d prio=%d", a.CPU, a.Mem, a.Priority)
 	}
-	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == VKDelete || a.Kind == Kill || a.Kind == KillNow || a.Kind == Evict) {
+	if a.KillOpts {
+		b.WriteString(" killopts")
+	}
+	if a.Grace >= 0 && (a.Kind == Delete || a.Kind == VKDelete || a.Kind == Kill || a.Kind == KillNow || a.Kind == Evict || a.KillOpts) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {

@@ -37,10 +37,19 @@ func (d *Driver) action(a plan.Action) {
 		p = &configPod{action: a, phase: v1.PodRunning}
 		d.pods[a.UID] = p
 	}
+	if d.st != nil {
+		if d.st.before(a, p) {
+			return
+		}
+		defer d.st.after(a)
+	}
 	switch a.Kind {
 	case plan.Create:
+		fresh := !p.inConfig // an ADD of a pod config has is an UPDATE: no admission
 		p.inConfig, p.version = true, p.version+1
-		d.update(kubetypes.SyncPodCreate, a.UID)
+		if !fresh || d.admit(a.UID) {
+			d.update(kubetypes.SyncPodCreate, a.UID)
+		}
 	case plan.Update:
 		p.version++
 		d.update(kubetypes.SyncPodUpdate, a.UID)
@@ -71,17 +80,25 @@ func (d *Driver) action(a plan.Action) {
 	case plan.Query:
 		d.query(a.UID)
 	case plan.Evict:
-		// The eviction manager's killPodNow(evict=true), without the
-		// manager's own pod selection (doc.go, "Per family").
+		if d.opts.Real.On(EvictionComponent) {
+			d.evictCycle(a) // the real eviction manager (evict.go)
+			break
+		}
+		// Switched off: the eviction manager's killPodNow(evict=true),
+		// without the manager's own pod selection (doc.go, "Per family").
 		a.Evict = true
 		d.kill(a, true)
 	case plan.Shutdown, plan.Restart:
-		// Kubelet-level actors the World models around the pod workers;
-		// this driver drives the pod workers alone (doc.go, "Per family").
+		// With the shutdown component on, Apply starts the real node
+		// shutdown manager instead (actors.go); off, and for Restart, the
+		// pod workers alone are driven (doc.go, "Per family").
 	}
 }
 
 func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
+	if d.actors.rejected[uid] && t != kubetypes.SyncPodKill {
+		return // a pod rejected at admission reaches the workers by its REMOVE only
+	}
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: t, Pod: d.podOf(uid)}, 0, "driver")
 }
 
@@ -111,6 +128,9 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 // kill sends a kill with options; withWait adds killPodNow's wait for the
 // completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
 func (d *Driver) kill(a plan.Action, withWait bool) {
+	if d.actors.rejected[a.UID] {
+		return // the kubelet's killers act on the pods it admitted
+	}
 	if a.Evict {
 		d.evicted[a.UID] = true
 	}
@@ -143,6 +163,9 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 // unless the workers already know it terminated (a stale runtime cache,
 // #103625, which the workers must ignore).
 func (d *Driver) runtimeKill(uid types.UID) {
+	if d.actors.rejected[uid] {
+		return // never started: the runtime has no containers of it
+	}
 	if !d.pw.IsPodKnownTerminated(uid) {
 		d.running[uid] = true
 	}
@@ -172,9 +195,12 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
+		if _, ok := known[pod.UID]; !ok && (d.st == nil || d.st.active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
+	}
+	if d.st != nil {
+		d.st.mgr.RemoveOrphaned()
 	}
 }
 
@@ -226,14 +252,19 @@ func (d *Driver) podOf(uid types.UID) *v1.Pod {
 	p := d.pods[uid]
 	a := p.action
 	a.UID = uid
-	return history.PodObject(a, p.version, p.phase, p.deletion, time.Now())
+	pod := history.PodObject(a, p.version, p.phase, p.deletion, time.Now())
+	if a.Priority != 0 {
+		prio := a.Priority // the node shutdown and eviction managers read it
+		pod.Spec.Priority = &prio
+	}
+	return pod
 }
 
 // desired lists the pods in config, sorted by UID.
 func (d *Driver) desired() []*v1.Pod {
 	var uids []types.UID
 	for uid, p := range d.pods {
-		if p.inConfig {
+		if p.inConfig && !d.actors.rejected[uid] {
 			uids = append(uids, uid)
 		}
 	}

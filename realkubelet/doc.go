@@ -73,20 +73,25 @@
 //   - swarm: every pod-worker action kind, with the limits above.
 //   - rejected-admission, node-shutdown, eviction-wait,
 //     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
-//     (and the swarm's node-level half): these exercise the simulated kubelet around the pod
-//     workers (admission, status manager, API server, eviction and shutdown
-//     managers, restart) that the World models; this driver drives the pod
-//     workers alone. It runs their plans' pod-worker actions (create,
-//     update, delete, kill, …), turns Evict into killPodNow with evict=true
-//     (without the eviction manager's pod selection), skips Shutdown and
-//     Restart (actions.go), and ignores the plan's Node (admission, resources,
-//     the API server's unique names and grace reaper: every create of
-//     recreate-same-name reaches the pod workers, as a pod of its own),
-//     so on the real target these families are pod-worker scenarios
-//     shaped like kubelet ones, not kubelet scenarios.
+//     (and the swarm's node-level half): with the status component
+//     (components.go, status.go; on by default) the real status manager
+//     writes every non-static pod's phase to an API-server model
+//     (apiserver/) and deletes it at the end, and the shared kubelet
+//     oracle judges those writes (K2, K3, K6, L7); names are unique in the
+//     API, so recreate-same-name's later creates are refused while the old
+//     object exists. With the shutdown component (actors.go, shutdown/)
+//     Shutdown runs the real node shutdown manager with the plan's
+//     priority groups, its kills through the real killPodNow parked until
+//     a "deliver" move, its Admit rejecting creates during the shutdown,
+//     and its notes judged by K5; with the eviction component (evict.go,
+//     evictmgr/) Evict runs one turn of the real eviction manager's loop
+//     (synchronize, then the cleanup wait) under pressure the plan
+//     controls. Admission for resources is not modelled (upstream's is a
+//     *Kubelet method), Restart is skipped, and the rest of the plan's
+//     Node (resources, grace reaper, echo lag) is ignored.
 //
-// Not covered: kubelet restart and the kubelet-level actors (above),
-// GetNewerThan errors, killPodNow's PodStatusFunc (no status manager).
+// Not covered: kubelet restart, admission, the grace reaper,
+// GetNewerThan errors (docs/real-kubelet.md, "What is real").
 //
 // # Checks
 //

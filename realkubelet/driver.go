@@ -15,6 +15,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/plan"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -61,6 +62,8 @@ type Driver struct {
 
 	checks checker
 	opts   RunOptions
+	// actors are the real kubelet managers around the workers (actors.go).
+	actors *actors
 	// planted: opts.plant has fired (it fires once).
 	planted bool
 	// stop is closed when the run is torn down (killnow.go's relays).
@@ -82,6 +85,8 @@ type Driver struct {
 	// the callbacks that began are (sharedsafety_test.go closes the
 	// critical sections it reconstructs there).
 	atRest func()
+	// st is the status component (status.go); nil when it is off.
+	st *statusComp
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -114,12 +119,19 @@ func newDriver(o RunOptions) *Driver {
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = newRealPodWorkers(g)
+	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
 	_ = setWorkerChannelFn(d.pw, g.passThrough)
 	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.h = newTape(time.Now, d.View(), d.lin)
+	if o.Real.On(StatusComponent) {
+		d.st = newStatusComp(d)
+	}
+	if d.actors.check != nil {
+		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check, d.Probe})
+	}
 	d.stepStart = []int64{0}
 	return d
 }
@@ -141,6 +153,14 @@ func (d *Driver) Apply(m Move) bool {
 		if !slices.Contains(d.gates.Wakes(), m.UID) {
 			return false
 		}
+	case MoveDeliver:
+		if !slices.Contains(d.pendingKills(), m.UID) {
+			return false
+		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		if !d.statusMovePossible(m.Kind) {
+			return false
+		}
 	case MoveHoldWakes:
 		if len(d.Moves) > 0 {
 			return false // workers may exist already: the hook must come first
@@ -158,7 +178,13 @@ func (d *Driver) Apply(m Move) bool {
 	d.stepStart = append(d.stepStart, d.h.seq+1)
 	switch m.Kind {
 	case MoveAction:
-		d.action(m.Action)
+		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(ShutdownComponent) {
+			d.startShutdown(m.Groups)
+		} else {
+			d.action(m.Action)
+		}
+	case MoveDeliver:
+		d.deliver(m.UID)
 	case MoveRelease:
 		d.releaseCall(m.UID, m.Outcome)
 	case MoveTick:
@@ -167,6 +193,8 @@ func (d *Driver) Apply(m Move) bool {
 		if _, late := d.gates.releaseWake(m.UID); late {
 			d.lateNow = m.UID
 		}
+	case MoveStatusSync, MoveStatusResync, MoveEcho:
+		d.statusMove(m.Kind)
 	}
 	d.afterStep()
 	d.lateNow = ""
@@ -215,6 +243,9 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	}
 	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
+	}
+	if d.st != nil {
+		d.st.callEnded(call, told)
 	}
 	d.gates.release(uid, told)
 }
@@ -272,6 +303,7 @@ func (d *Driver) afterStep() {
 	d.waitQuiet()
 	d.pollFires()
 	d.pollKillNows()
+	d.pollActors()
 	if d.atRest != nil {
 		d.atRest()
 	}
@@ -314,6 +346,10 @@ func (d *Driver) began(c *Call) {
 	}
 	if c.Grace != nil {
 		b.Grace = *c.Grace
+	}
+	d.noteSyncPod(c)
+	if d.st != nil {
+		d.st.callBegan(c)
 	}
 	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.beganStep = d.Step

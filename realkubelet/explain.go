@@ -30,7 +30,7 @@ import (
 
 // KnownDeviations is the catalogue an explanation may use: every known
 // upstream deviation of v1.36.3 and the documented model difference M1.
-var KnownDeviations = []string{"G1", "G2", "G3", "G4", "GA", "GB", "GC", "GD", "GE", "M1"}
+var KnownDeviations = []string{"G1", "G2", "G3", "G4", "GA", "GB", "GC", "GD", "GE", "GF", "GG", "M1"}
 
 // evidence is what the exact predicates need beyond the checks' own state,
 // kept per UID by the driver as it steps.

@@ -26,7 +26,10 @@ type Call struct {
 	Type  kubetypes.SyncPodType
 	Pod   *v1.Pod // nil for SyncTerminatingRuntimePod
 	Grace *int64  // SyncTerminatingPod's
-	Ctx   context.Context
+	// StatusFn is SyncTerminatingPod's podStatusFn (a kill's status
+	// function), for the status manager (status.go).
+	StatusFn func(*v1.PodStatus)
+	Ctx      context.Context
 
 	release      chan Outcome
 	begun        bool // its SyncBegin was recorded
@@ -179,8 +182,8 @@ func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1
 }
 
 // SyncTerminatingPod implements podSyncer.
-func (g *Gates) SyncTerminatingPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus, grace *int64, _ func(*v1.PodStatus)) error {
-	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, Ctx: ctx}).err()
+func (g *Gates) SyncTerminatingPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus, grace *int64, fn func(*v1.PodStatus)) error {
+	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, StatusFn: fn, Ctx: ctx}).err()
 }
 
 // SyncTerminatingRuntimePod implements podSyncer.

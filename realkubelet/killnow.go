@@ -78,7 +78,9 @@ func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	if decoy {
 		r.opts.KillPodOptions.CompletedCh = make(chan struct{})
 	}
-	r.opts.KillPodOptions.PodStatusFunc = nil // the status manager is not driven
+	if d.st == nil {
+		r.opts.KillPodOptions.PodStatusFunc = nil // no status manager to apply it
+	}
 	d.updatePod(r.opts, c.id, "driver")
 	go relay(c.ch, theirs, d.stop)
 	close(r.sent)

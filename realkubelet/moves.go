@@ -29,15 +29,32 @@ const (
 	// MoveHoldWakes, only as a script's first move, holds every worker
 	// wake-up at a gate from then on (wakes.go).
 	MoveHoldWakes
+	// MoveDeliver performs the parked kill a real kubelet manager sent
+	// for the UID through killPodNow (actors.go, killgate).
+	MoveDeliver
+	// MoveStatusSync and MoveStatusResync are one pass of the real status
+	// manager's sync loop: the pass a status change triggers, and the
+	// periodic one (status.go); MoveEcho delivers the API changes to
+	// config (the watch). Without the status component they cannot happen.
+	MoveStatusSync
+	MoveStatusResync
+	MoveEcho
 )
+
+// bareMoves are the moves without arguments, by script word.
+var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWakes,
+	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho}
 
 // Move is one driver step: data, so a run is a script that can be printed,
 // replayed byte for byte and shrunk.
 type Move struct {
 	Kind    MoveKind
 	Action  plan.Action // MoveAction
-	UID     types.UID   // MoveRelease
+	UID     types.UID   // MoveRelease, MoveWake, MoveDeliver
 	Outcome Outcome     // MoveRelease
+	// Groups are the node shutdown manager's priority groups, for a
+	// Shutdown action (the plan's Node.ShutdownGroups).
+	Groups []plan.ShutdownGroup
 }
 
 // String is the move's script line (ParseMove reads it back).
@@ -49,8 +66,14 @@ func (m Move) String() string {
 		return "tick"
 	case MoveWake:
 		return fmt.Sprintf("wake %s", m.UID)
-	case MoveHoldWakes:
-		return "hold-wakes"
+	case MoveDeliver:
+		return fmt.Sprintf("deliver %s", m.UID)
+	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
+		for word, k := range bareMoves {
+			if k == m.Kind {
+				return word
+			}
+		}
 	}
 	a := m.Action
 	var b strings.Builder
@@ -64,7 +87,7 @@ func (m Move) String() string {
 	if a.SpecGrace != 0 && a.SpecGrace != 30 {
 		fmt.Fprintf(&b, " spec-grace=%d", a.SpecGrace)
 	}
-	if a.Grace >= 0 && (a.Kind == plan.Delete || a.Kind == plan.Kill || a.Kind == plan.KillNow) {
+	if a.Grace >= 0 && (a.Kind == plan.Delete || a.Kind == plan.Kill || a.Kind == plan.KillNow || a.Kind == plan.Evict) {
 		fmt.Fprintf(&b, " grace=%d", a.Grace)
 	}
 	if a.Evict {
@@ -73,13 +96,23 @@ func (m Move) String() string {
 	if a.Kind == plan.Finish {
 		fmt.Fprintf(&b, " phase=%s", a.Terminal)
 	}
+	if a.Kind == plan.Create && a.Priority != 0 {
+		fmt.Fprintf(&b, " prio=%d", a.Priority)
+	}
+	for i, g := range m.Groups {
+		sep := ","
+		if i == 0 {
+			sep = " groups="
+		}
+		fmt.Fprintf(&b, "%s%d:%d", sep, g.Priority, g.Grace)
+	}
 	return b.String()
 }
 
 // actionKinds maps a script word to its action kind.
 var actionKinds = func() map[string]plan.ActionKind {
 	out := map[string]plan.ActionKind{}
-	for k := plan.Create; k <= plan.Vanish; k++ {
+	for k := plan.Create; k <= plan.Restart; k++ {
 		out[k.String()] = k
 	}
 	return out
@@ -91,22 +124,22 @@ func ParseMove(line string) (Move, error) {
 	if len(f) == 0 {
 		return Move{}, fmt.Errorf("empty move")
 	}
+	if k, ok := bareMoves[f[0]]; ok {
+		if len(f) != 1 {
+			return Move{}, fmt.Errorf("%q: %s takes no arguments", line, f[0])
+		}
+		return Move{Kind: k}, nil
+	}
 	switch f[0] {
-	case "tick":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: tick takes no arguments", line)
-		}
-		return Move{Kind: MoveTick}, nil
-	case "hold-wakes":
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: hold-wakes takes no arguments", line)
-		}
-		return Move{Kind: MoveHoldWakes}, nil
-	case "wake":
+	case "wake", "deliver":
 		if len(f) != 2 {
-			return Move{}, fmt.Errorf("%q: want wake UID", line)
+			return Move{}, fmt.Errorf("%q: want %s UID", line, f[0])
 		}
-		return Move{Kind: MoveWake, UID: types.UID(f[1])}, nil
+		kind := MoveWake
+		if f[0] == "deliver" {
+			kind = MoveDeliver
+		}
+		return Move{Kind: kind, UID: types.UID(f[1])}, nil
 	case "release":
 		if len(f) != 3 {
 			return Move{}, fmt.Errorf("%q: want release UID OUTCOME", line)
@@ -122,15 +155,48 @@ func ParseMove(line string) (Move, error) {
 		return Move{}, fmt.Errorf("%q: unknown move %q", line, f[0])
 	}
 	a := plan.Action{Kind: kind, Grace: -1, SpecGrace: 30}
+	m := Move{Kind: MoveAction}
 	for i, w := range f[1:] {
-		if err := parseActionWord(&a, i, w); err != nil {
+		var err error
+		if g, ok := strings.CutPrefix(w, "groups="); ok && kind == plan.Shutdown {
+			m.Groups, err = parseGroups(g)
+		} else {
+			err = parseActionWord(&a, i, w)
+		}
+		if err != nil {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
 	}
 	if kind == plan.Finish && a.Terminal == "" {
 		a.Terminal = "Succeeded"
 	}
-	return Move{Kind: MoveAction, Action: a}, nil
+	m.Action = a
+	return m, nil
+}
+
+// parseGroups reads "PRIO:GRACE,PRIO:GRACE".
+func parseGroups(v string) ([]plan.ShutdownGroup, error) {
+	var out []plan.ShutdownGroup
+	for _, g := range strings.Split(v, ",") {
+		p, s, ok := strings.Cut(g, ":")
+		prio, err1 := strconv.ParseInt(p, 10, 32)
+		grace, err2 := strconv.ParseInt(s, 10, 64)
+		if !ok || err1 != nil || err2 != nil || grace < 0 {
+			return nil, fmt.Errorf("groups: want PRIORITY:GRACE[,...], got %q", v)
+		}
+		out = append(out, plan.ShutdownGroup{Priority: int32(prio), Grace: grace})
+	}
+	return out, nil
+}
+
+// planMove is the move of the plan's action i; a Shutdown carries the
+// node's shutdown groups.
+func planMove(p plan.Plan, i int) Move {
+	m := Move{Kind: MoveAction, Action: p.Actions[i]}
+	if m.Action.Kind == plan.Shutdown && p.Node != nil {
+		m.Groups = p.Node.ShutdownGroups
+	}
+	return m
 }
 
 func parseActionWord(a *plan.Action, i int, w string) error {
@@ -144,6 +210,12 @@ func parseActionWord(a *plan.Action, i int, w string) error {
 		a.Evict = true
 	case key == "phase" && (val == "Succeeded" || val == "Failed"):
 		a.Terminal = val
+	case key == "prio" && hasVal:
+		n, err := strconv.ParseInt(val, 10, 32)
+		if err != nil {
+			return fmt.Errorf("prio: want an integer, got %q", val)
+		}
+		a.Priority = int32(n)
 	case key == "grace" || key == "spec-grace":
 		n, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || n < 0 {

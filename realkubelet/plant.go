@@ -1,6 +1,8 @@
 package realkubelet
 
 import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/kubelet/eviction"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"k8s.io/kubernetes/pkg/kubelet"
@@ -24,7 +26,33 @@ const (
 	// plantLyingSyncer: the first SyncTerminatingPod that the driver
 	// releases with success returns an error to the pod workers.
 	plantLyingSyncer
+	// plantShutdownKeepsPhase: the node shutdown manager's kills carry a
+	// status function that leaves the phase alone (B4, at the manager's
+	// boundary).
+	plantShutdownKeepsPhase
+	// plantAdmitInShutdown: admission lets pods in during the shutdown.
+	plantAdmitInShutdown
+	// The status component's (status.go), for the kubelet oracle's
+	// negative tests (status_test.go): plantUnsafeStatus gives the status
+	// manager a deletion safety that always says "no running containers";
+	// plantEarlyTerminate calls TerminatePod when SyncTerminatedPod begins
+	// instead of when it succeeds; plantNoTerminate never calls it.
+	plantUnsafeStatus
+	plantEarlyTerminate
+	plantNoTerminate
 )
+
+// keepPhase is kill with a status function that restores the phase the
+// manager's function set (plantShutdownKeepsPhase).
+func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
+	return func(pod *v1.Pod, evict bool, grace *int64, fn func(*v1.PodStatus)) error {
+		return kill(pod, evict, grace, func(s *v1.PodStatus) {
+			phase := s.Phase
+			fn(s)
+			s.Phase = phase
+		})
+	}
+}
 
 // plantFires reports whether bug b is planted, has not fired yet, and
 // applies to the update o: a kill of a running pod (known, its containers

@@ -50,18 +50,26 @@ func newTape(now func() time.Time, view oracle.View, oracles ...oracle.Oracle) *
 }
 
 func (h *tape) emit(kind history.EventKind, goroutine string, id int, in model.Input, out model.Output) int64 {
+	return h.emitEvent(history.Event{Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}, describe(in, out))
+}
+
+// note records what a kubelet-level actor did (status.go).
+func (h *tape) note(n history.Note) {
+	h.emitEvent(history.Event{Goroutine: "kubelet", Kind: history.Noted, Note: n}, describeNote(n))
+}
+
+func (h *tape) emitEvent(ev history.Event, text string) int64 {
 	if !h.on {
 		return 0
 	}
 	h.seq++
-	at := h.now().Sub(h.start)
-	ev := history.Event{Seq: h.seq, At: at, Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}
+	ev.Seq, ev.At = h.seq, h.now().Sub(h.start)
 	for _, o := range h.oracles {
 		o.Observe(h.view, ev)
 	}
 	h.events = append(h.events, ev)
-	if kind != history.LockAcquired {
-		h.trace = append(h.trace, fmt.Sprintf("%d %v %s %s %s", h.seq, at, kind, goroutine, describe(in, out)))
+	if ev.Kind != history.LockAcquired {
+		h.trace = append(h.trace, fmt.Sprintf("%d %v %s %s %s", h.seq, ev.At, ev.Kind, ev.Goroutine, text))
 	}
 	return h.seq
 }

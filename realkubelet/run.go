@@ -64,25 +64,32 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 	}
 	next := 0
 	for {
-		parked, wakes := d.gates.Parked(), d.gates.Wakes()
-		gated := len(parked) + len(wakes)
+		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.pendingKills()
+		gated := len(parked) + len(wakes) + len(kills)
 		if next == len(p.Actions) && gated == 0 {
 			return
 		}
-		switch r := schedule.Intn(16); {
+		r := schedule.Intn(16)
+		sm, status := d.statusChoice(r)
+		switch {
+		case status:
+			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
-			d.Apply(Move{Kind: MoveAction, Action: p.Actions[next]})
+			d.Apply(planMove(p, next))
 			next++
 		case r == 7 && d.gates.queueLen() > 0:
 			d.Apply(Move{Kind: MoveTick})
 		case r == 8:
 			d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		case gated > 0:
-			if i := schedule.Intn(gated); i < len(parked) {
+			switch i := schedule.Intn(gated); {
+			case i < len(parked):
 				c := parked[i]
 				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
-			} else {
+			case i < len(parked)+len(wakes):
 				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+			default:
+				d.Apply(Move{Kind: MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
 			}
 		}
 		if d.Step > 400 {
@@ -132,7 +139,9 @@ func (d *Driver) Settle() {
 			}
 			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
 		}
+		d.settleStatus()
 	}
+	d.settleActors()
 	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
 		time.Sleep(time.Second)
 		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
@@ -200,6 +209,7 @@ func (d *Driver) completionClass(c *completion) string {
 // workers know no pod. It reports whether that happened.
 func (d *Driver) Teardown() bool {
 	d.h.on = false
+	d.teardownActors()
 	for _, p := range d.pods {
 		p.inConfig = false
 	}
@@ -243,6 +253,10 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
+	r.Findings = append(r.Findings, d.kubeletFindings()...)
+	status := d.statusFindings()
+	applyCatalogue(status, catalogue)
+	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
 		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
@@ -264,8 +278,12 @@ func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOpti
 
 // RunMoves replays a script; inside a bubble. Moves that cannot happen in
 // the state reached (a release with nothing parked) are skipped.
-func RunMoves(moves []Move) Result {
-	d := NewDriver()
+func RunMoves(moves []Move) Result { return RunMovesWith(moves, RunOptions{}) }
+
+// RunMovesWith is RunMoves with options (the components; HoldWakes is a
+// move of the script); inside a bubble.
+func RunMovesWith(moves []Move, o RunOptions) Result {
+	d := newDriver(o)
 	for _, m := range moves {
 		d.Apply(m)
 	}
@@ -284,6 +302,9 @@ type RunOptions struct {
 	// HoldWakes holds every worker wake-up at a gate (wakes.go), so the
 	// seed also decides when each worker takes its pending update.
 	HoldWakes bool
+	// Real selects the real kubelet components around the pod workers
+	// (components.go); the zero value runs every one that exists.
+	Real Components
 	// catalogue are the deviation classes explanations may use; nil means
 	// KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string

@@ -19,7 +19,8 @@ var (
 
 func runScript(t *testing.T, moves []Move) Result {
 	t.Helper()
-	r := Bubble(t, func() Result { return RunMoves(moves) })
+	o := toolOptions(t)
+	r := Bubble(t, func() Result { return RunMovesWith(moves, o) })
 	return r
 }
 
@@ -48,7 +49,7 @@ func TestShrinkSeed(t *testing.T) {
 	if fam.Generate == nil {
 		t.Fatalf("unknown family %q", *shrinkFamily)
 	}
-	r := Bubble(t, func() Result { return RunSeedWith(fam, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+	r := Bubble(t, func() Result { return RunSeedWith(fam, *shrinkSeed, toolOptions(t)) })
 	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkInv) }
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
@@ -79,7 +80,7 @@ func TestReplaySeed(t *testing.T) {
 		if f.Name != *shrinkFamily {
 			continue
 		}
-		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, RunOptions{HoldWakes: *sweepHold}) })
+		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, toolOptions(t)) })
 		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
 		for _, fd := range r.Findings {
 			fmt.Printf("# finding: %s\n", fd)

@@ -15,7 +15,18 @@ var (
 	sweepStart = flag.Uint64("sweep.start", 1, "TestSweep: first seed")
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
 	sweepHold  = flag.Bool("sweep.hold", false, "TestSweep: hold worker wake-ups at gates (wakes.go)")
+	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (components.go)")
 )
+
+// toolOptions are the run options the tool tests' flags select.
+func toolOptions(t *testing.T) RunOptions {
+	t.Helper()
+	real, err := ParseComponents(*sweepReal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return RunOptions{HoldWakes: *sweepHold, Real: real}
+}
 
 // TestSweep runs -sweep seeds of every family on the real pod workers and
 // prints, per family, how many seeds found each class of deviation and
@@ -25,6 +36,7 @@ func TestSweep(t *testing.T) {
 	if *sweepSeeds == 0 {
 		t.Skip("run with -sweep N")
 	}
+	opts := toolOptions(t)
 	var report strings.Builder
 	total, failed, unexplained := 0, 0, 0
 	for _, f := range plan.KubeletFamilies() {
@@ -35,7 +47,7 @@ func TestSweep(t *testing.T) {
 		famFailed := 0
 		for i := range *sweepSeeds {
 			seed := *sweepStart + uint64(i)
-			r := Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{HoldWakes: *sweepHold}) })
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, opts) })
 			total++
 			if r.Failed() {
 				failed++

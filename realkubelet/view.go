@@ -31,8 +31,15 @@ type driverView struct{ d *Driver }
 // Final is nil: see View.
 func (driverView) Final() *oracle.Final { return nil }
 
-// Kubelet is nil: see View.
-func (driverView) Kubelet() oracle.Kubelet { return nil }
+// Kubelet is the kubelet around the workers: the status component's view
+// (status_view.go) with it on, else the managers' (kview.go) with the
+// shutdown or eviction component on; nil otherwise: see View.
+func (v driverView) Kubelet() oracle.Kubelet {
+	if v.d.st != nil {
+		return kubeletView{v.d.st}
+	}
+	return v.d.kubelet()
+}
 
 // Elapsed is the bubble's virtual time since the driver was made.
 func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }

@@ -56,6 +56,12 @@ func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
 		liveness.New(livenessPeriods), latency.New()}
 }
 
+// requeuePeriods are the simulated kubelet's pod-worker periods, for the
+// requeue-delay check (R1). R1 and the killPodNow-timeout check (R2) are one
+// per run: R1 reads notes, which the per-epoch oracles do not see, and both
+// start afresh at a kubelet restart themselves.
+var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: world.BackoffPeriod}
+
 // livenessPeriods are the simulated kubelet's periods as the liveness
 // oracle assumes them. An accepted update, kill or not, is taken within
 // RetryWithin of its pod going idle (L9): at once when it brings new work

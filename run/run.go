@@ -9,6 +9,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
+	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -104,6 +105,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
+	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness()}
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
@@ -114,6 +116,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 			ev = known.Rewrite(ev)
 		}
 		cov.Observe(view, ev)
+		for _, o := range timing {
+			o.Observe(view, ev)
+		}
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
@@ -133,6 +138,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
 	}
 	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
+	for _, o := range timing {
+		r.Violations = append(r.Violations, o.Finish(view, err)...)
+	}
 	for _, o := range extra {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}

@@ -43,7 +43,7 @@ var shapesNeverDrawn = []string{"type×target=create/running-pod", "type×target
 func TestInputShapes(t *testing.T) {
 	n := uint64(12)
 	if testing.Short() {
-		n = 6
+		n = 8
 	}
 	all := map[string]int{}
 	var table strings.Builder

@@ -39,7 +39,7 @@ func (w *World) do(a plan.Action) {
 			w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
 			break
 		}
-		w.add(a.UID, fresh)
+		w.addWith(a.UID, fresh, a)
 	case plan.Update:
 		p.version++
 		w.updateAs(toWorkers, workers.SyncPodUpdate, a)
@@ -117,10 +117,7 @@ func (w *World) goActor(kind string, f func()) {
 func (w *World) kill(a plan.Action) {
 	switch a.Kind {
 	case plan.Kill:
-		ko := w.killOptions(a)
-		w.completions++
-		id := w.completions
-		ko.CompletedCh = w.completionEvent(a.UID, id)
+		ko, id := w.completedKillOptions(a)
 		w.updatePod(w.targeted(a, workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf(a.UID), KillPodOptions: ko}), id)
 	case plan.KillNow:
 		w.killPodNow(a)
@@ -132,11 +129,32 @@ func (w *World) kill(a plan.Action) {
 	}
 }
 
-// updateAs is updateIf for a plan action, carrying what its Target says.
+// updateAs is updateIf for a plan action, carrying what its Target and
+// KillOpts say.
 func (w *World) updateAs(toWorkers bool, t workers.UpdateType, a plan.Action) {
 	if toWorkers {
-		w.updatePod(w.targeted(a, workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(a.UID)}), 0)
+		ko, id := w.extraKillOptions(a)
+		w.updatePod(w.targeted(a, workers.UpdatePodOptions{UpdateType: t, Pod: w.podOf(a.UID), KillPodOptions: ko}), id)
 	}
+}
+
+// completedKillOptions are a's kill options with a new completion Event,
+// and the Event's ID.
+func (w *World) completedKillOptions(a plan.Action) (*workers.KillPodOptions, int) {
+	ko := w.killOptions(a)
+	w.completions++
+	ko.CompletedCh = w.completionEvent(a.UID, w.completions)
+	return ko, w.completions
+}
+
+// extraKillOptions are the kill options a non-kill update carries when
+// a.KillOpts (api-shapes), with their completion's ID; none (nil, 0)
+// otherwise.
+func (w *World) extraKillOptions(a plan.Action) (*workers.KillPodOptions, int) {
+	if !a.KillOpts {
+		return nil, 0
+	}
+	return w.completedKillOptions(a)
 }
 
 // targeted gives o the runtime's view of a's pod as a.Target says: instead

@@ -17,7 +17,11 @@ import (
 // add is the config source's ADD (HandlePodAdditions): admission, then
 // create, or a local rejection that never reaches the pod workers. A fresh
 // ADD (the pod was not in config) is a new pod object.
-func (w *World) add(uid types.UID, fresh bool) {
+func (w *World) add(uid types.UID, fresh bool) { w.addWith(uid, fresh, plan.Action{}) }
+
+// addWith is add for a plan's Create, whose ADD carries kill options when
+// a.KillOpts (api-shapes).
+func (w *World) addWith(uid types.UID, fresh bool, a plan.Action) {
 	p := w.pods[uid]
 	if fresh && w.kube != nil {
 		// A new pod object under a reused UID: nothing of the old one's API
@@ -43,7 +47,8 @@ func (w *World) add(uid types.UID, fresh bool) {
 		return
 	}
 	p.admitted = true
-	w.update(workers.SyncPodCreate, uid, nil)
+	ko, id := w.extraKillOptions(a)
+	w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: w.podOf(uid), KillPodOptions: ko}, id)
 }
 
 // admit is the admission decision (canAdmitPod): skipped for pods whose
@@ -83,7 +88,9 @@ func (w *World) admit(uid types.UID) bool {
 }
 
 // activePods is GetActivePods without the candidate: the pods in config
-// that could still hold resources (filterOutInactivePods): not known
+// that could still hold resources (filterOutInactivePods; upstream's is a
+// *Kubelet method, so the real target cannot call it: realkubelet restates
+// its rule for housekeeping's restarts, realkubelet/status.go): not known
 // terminated, and not terminal in config or in the status manager unless
 // their termination is requested (terminal but still terminating pods
 // count; pods rejected locally are terminal in the status manager).

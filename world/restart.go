@@ -3,6 +3,7 @@ package world
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -41,7 +42,8 @@ func (w *World) startEpoch() {
 	rt := &worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
 	w.Queue = workers.NewQueue(rt)
 	syncer := &kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
-	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: cacheView{w.Runtime, w}, Queue: w.Queue,
+	queue := &notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
+	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: cacheView{w.Runtime, w}, Queue: queue,
 		NoAssertions: w.internalOff})
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
@@ -115,6 +117,22 @@ func (s *kubeletSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, st
 		s.w.kube.statusFnApplied(pod.UID, fn)
 	}
 	return err
+}
+
+// notedQueue is the work queue one epoch's pod workers are handed: each
+// Enqueue is noted (history.Requeued) while the epoch is current, for the
+// requeue-delay check (oracle/latency), then queued.
+type notedQueue struct {
+	workers.WorkQueue
+	w     *World
+	epoch int
+}
+
+func (q *notedQueue) Enqueue(uid types.UID, delay time.Duration) {
+	if q.w.epoch == q.epoch {
+		q.w.note(history.Requeued{UID: uid, Delay: delay})
+	}
+	q.WorkQueue.Enqueue(uid, delay)
 }
 
 // RunningUIDs lists the pods with running containers, sorted.

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -175,10 +176,27 @@ type cacheView struct {
 	w *World
 }
 
+// GetNewerThan is the worker's status read before a sync call: noted
+// (history.StatusRead) while c is the current epoch's cache, for the
+// status-freshness check (oracle/latency R3).
+func (c cacheView) GetNewerThan(uid types.UID, minTime time.Time) (*workers.PodStatus, error) {
+	if c.Runtime == c.w.Runtime {
+		newer := time.Duration(-1)
+		if !minTime.IsZero() {
+			newer = minTime.Sub(c.w.S.Now().Add(-c.w.S.Elapsed()))
+		}
+		c.w.note(history.StatusRead{UID: uid, NewerThan: newer})
+	}
+	return c.Runtime.GetNewerThan(uid, minTime)
+}
+
 func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
 	st, err := c.Runtime.Get(uid)
+	// Idle as the runtime reported it (no running container; the fake
+	// runtime has no sandboxes), judged here and not by the pod workers'
+	// own PodStatus.IsIdle, the code under test.
 	view := model.CacheBusy
-	if err == nil && st.IsIdle() {
+	if err == nil && st.RunningContainers == 0 && !st.ReadySandbox {
 		view = model.CacheIdle
 	}
 	c.w.cacheReads[c.w.S.Goroutine()] = view

@@ -23,6 +23,11 @@ import (
 //	uid      fresh, reused (a create for a UID created before in this run)
 //	query    any (a plan's Query: every query method, at that moment)
 //	type×target  each pair of the two, e.g. "type×target=sync/running-pod"
+//	kill-on  the update type of an update that carries kill options with a
+//	         completion Event (a kill's, or api-shapes' create, update or
+//	         sync with Action.KillOpts); "kill-on=update/running-pod" is a
+//	         runtime-only non-kill update with them (dropped, its completion
+//	         settled at once or when a termination in progress ends)
 
 // ShapeDimensions lists every dimension's values, in the order above.
 var ShapeDimensions = [][]string{
@@ -35,6 +40,7 @@ var ShapeDimensions = [][]string{
 	{"uid=fresh", "uid=reused"},
 	{"query=any"},
 	typeTargetShapes(),
+	{"kill-on=create", "kill-on=update", "kill-on=sync", "kill-on=kill", "kill-on=update/running-pod"},
 }
 
 func typeTargetShapes() []string {
@@ -65,6 +71,12 @@ func (w *World) noteShape(o workers.UpdatePodOptions) {
 	tt := strings.TrimPrefix(out[0], "type=") + "/" + strings.TrimPrefix(out[1], "target=")
 	out = append(out, "type×target="+tt)
 	out = append(out, killShapes(o)...)
+	if o.KillPodOptions != nil && o.KillPodOptions.CompletedCh != nil {
+		out = append(out, "kill-on="+strings.TrimPrefix(out[0], "type="))
+		if tt == "update/running-pod" || tt == "sync/running-pod" {
+			out = append(out, "kill-on=update/running-pod")
+		}
+	}
 	if o.Pod != nil {
 		switch o.Pod.Status.Phase {
 		case v1.PodSucceeded, v1.PodFailed:

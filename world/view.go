@@ -19,6 +19,14 @@ const unset = time.Duration(-1)
 // judge obligations younger than this when the inputs stopped.
 const RetryWithin = workers.DefaultBackoffPeriod*3/2 + SyncLoopPeriod + HousekeepingPeriod
 
+// ResyncInterval and BackoffPeriod are the pod workers' re-sync periods
+// (SPEC §1.8 step 5): the world hands them none, so the documented defaults
+// apply. The requeue-delay check judges each requeue against them.
+const (
+	ResyncInterval = workers.DefaultResyncInterval
+	BackoffPeriod  = workers.DefaultBackoffPeriod
+)
+
 // View is what the oracles read of the world (oracle.View): the final
 // state, the config source, and the kubelet with its API server when the
 // plan has a Node. The pod workers' query answers are in the history

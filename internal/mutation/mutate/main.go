@@ -56,6 +56,7 @@ type options struct {
 	marks    bool
 	partial  int // interrupted: the mutants chosen, of which the report holds fewer
 	list     bool
+	keep     string
 }
 
 func main() {
@@ -73,6 +74,7 @@ func main() {
 	flag.StringVar(&o.ids, "ids", "", "run only the mutants numbered in this file (one number a line, e.g. the survivors of an earlier run)")
 	flag.BoolVar(&o.marks, "marks", true, "count a mutant as killed when a coverage mark the unmutated sweep reaches stays at zero (false: runs only)")
 	flag.BoolVar(&o.list, "list", false, "list the mutants and exit")
+	flag.StringVar(&o.keep, "keep", "", "copy the schema binary (the sweep; PODSIM_MUTANT=<id> switches a mutant on) to this path")
 	flag.Parse()
 	if flag.NArg() != 0 || o.parallel < 1 || o.timeout <= 0 || o.random+o.pct == 0 {
 		fmt.Fprintln(os.Stderr, "mutate: bad flags (see -h)")
@@ -119,6 +121,11 @@ func mutate(o options) error {
 	if err := b.checkPreserving(o); err != nil {
 		return err
 	}
+	if o.keep != "" {
+		if err := copyFile(b.bin, o.keep); err != nil {
+			return err
+		}
+	}
 	results := runAll(b, chosen, o)
 	if runCtx.Err() != nil {
 		// The mutants whose sweep finished before the interrupt are reported;
@@ -135,4 +142,13 @@ func mutate(o options) error {
 		out = filepath.Join(o.root, out)
 	}
 	return rep.write(os.Stdout, out)
+}
+
+// copyFile copies the executable at from to to.
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o755)
 }

@@ -31,17 +31,26 @@ func main() {
 	random := flag.Uint64("random", 20, "random-walk seeds per family (from --start)")
 	pct := flag.Uint64("pct", 20, "PCT seeds per family (from 0)")
 	marks := flag.Bool("marks", true, "list the families' declared coverage marks that none of their seeds reached")
+	family := flag.String("family", "", "sweep this family only (default: every family)")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "sweep: no arguments expected")
 		os.Exit(2)
 	}
-	out, _ := json.Marshal(sweep(*start, *random, *pct, *marks))
+	fams := plan.Families()
+	if *family != "" {
+		f, ok := plan.FamilyNamed(*family)
+		if !ok {
+			fmt.Fprintf(os.Stderr, "sweep: no family %q\n", *family)
+			os.Exit(2)
+		}
+		fams = []plan.Family{f}
+	}
+	out, _ := json.Marshal(sweep(fams, *start, *random, *pct, *marks))
 	fmt.Println(string(out))
 }
 
-func sweep(start, random, pct uint64, marks bool) (v mutation.Verdict) {
-	fams := plan.Families()
+func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutation.Verdict) {
 	reached := map[string]map[string]bool{}
 	h := sha256.New()
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()

@@ -6,15 +6,18 @@
 // runs the linkname guard with it, and then its tool tests (TestSweep,
 // TestReplaySeed, TestShrinkSeed, TestGateSweep).
 //
-//	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold]
-//	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold]
-//	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold]
+//	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+//	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
+//	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
 //	               [--modes plain,hold] [--json] [--out DIR] [--shrink N]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //
-// --hold holds the workers' wake-ups (realkubelet/wakes.go).
+// --hold holds the workers' wake-ups (realkubelet/wakes.go). --real
+// (run, replay, shrink) selects the real kubelet components around the pod
+// workers: a comma-separated list of status, shutdown, eviction, or all
+// (the default), or none; switching one off localises a finding.
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
 // gate regression, a mutant not caught); 2 bad usage or a tree that does
@@ -37,10 +40,10 @@ import (
 
 // options are realrun's command line.
 type options struct {
-	command, scenario, seed, class, kubernetes, base, modes, out, mutant string
-	seeds, shrink                                                        int
-	start                                                                uint64
-	hold, json, mutants, trimpath                                        bool
+	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
+	seeds, shrink                                                              int
+	start                                                                      uint64
+	hold, json, mutants, trimpath                                              bool
 }
 
 // errFailed: a check failed (exit 1); the reason is already printed.
@@ -74,6 +77,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.Uint64Var(&o.start, "start", 1, "first seed (run, gate)")
 	fs.StringVar(&o.seed, "seed", "", "the seed (replay, shrink)")
 	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
+	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction), all or none")
 	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
@@ -173,6 +177,12 @@ func toolArgs(o options) ([]string, error) {
 	if o.hold {
 		out = append(out, "-sweep.hold")
 	}
+	if o.real != "all" {
+		if err := checkComponents(o.real); err != nil {
+			return nil, err
+		}
+		out = append(out, "-sweep.real", o.real)
+	}
 	return out, nil
 }
 
@@ -247,4 +257,21 @@ func moduleDir() (string, error) {
 		return "", fmt.Errorf("cannot find the realkubelet module (run realrun from inside it): %v", err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// components are the names --real accepts (realkubelet.AllComponents;
+// realrun does not import the package, which would build the kubelet).
+var components = []string{"status", "shutdown", "eviction"}
+
+// checkComponents refuses a --real value the test binary would refuse.
+func checkComponents(v string) error {
+	if v == "none" {
+		return nil
+	}
+	for _, c := range strings.Split(v, ",") {
+		if !slices.Contains(components, c) {
+			return fmt.Errorf("--real: unknown component %q (want a comma-separated list of %s, or all, or none)", c, strings.Join(components, ", "))
+		}
+	}
+	return nil
 }

@@ -17,6 +17,9 @@ func TestArgs(t *testing.T) {
 		"replay --scenario swarm --seed 16": "-test.run ^TestReplaySeed$ -test.v -replay -shrink.family swarm -shrink.seed 16",
 		"replay --scenario orphan-runtime-pods --seed 56 --hold": "-test.run ^TestReplaySeed$ -test.v -replay -shrink.family orphan-runtime-pods -shrink.seed 56 -sweep.hold",
 		"shrink --scenario swarm --seed 16 --class GB":           "-test.run ^TestShrinkSeed$ -test.v -shrink.family swarm -shrink.seed 16 -shrink.class GB",
+		"run --real status,eviction":                             "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.real status,eviction",
+		"run --real none":                                        "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.real none",
+		"run --real all":                                         "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1",
 	}
 	for line, want := range good {
 		o, err := parse(strings.Fields(line), io.Discard)
@@ -54,7 +57,9 @@ func TestArgs(t *testing.T) {
 		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
 		"gate --kubernetes " + tree + " --mutant B2":   "--mutant needs --mutants",
 		"gate --kubernetes " + tree + " --shrink -1":   "must not be negative",
-		"workfile": "needs --kubernetes",
+		"workfile":                  "needs --kubernetes",
+		"run --real status,shutdwn": "unknown component \"shutdwn\"",
+		"replay --scenario swarm --seed 1 --real ,":     "unknown component",
 		"run --kubernetes " + filepath.Dir(tree) + "/x": "not a kubernetes tree",
 	}
 	for line, want := range bad {

@@ -1,0 +1,106 @@
+package latency
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// Periods are the pod workers' re-sync periods as the caller configured
+// them (SPEC §1.8 step 5): the resync interval after a success and the
+// backoff period after an error.
+type Periods struct {
+	Resync, Backoff time.Duration
+}
+
+// requeueCheck is the requeue-delay oracle (R1): every time the pod
+// workers put a pod on the kubelet's work queue — a callback argument of
+// the caller's own WorkQueue, noted as history.Requeued — the delay is the
+// one SPEC §1.8 step 5 gives the outcome of the pod's last sync call:
+//
+//   - 0 after a phase transition (SyncPod returned terminal;
+//     SyncTerminatingPod succeeded);
+//   - the resync interval, jittered ×[1, 1.5], after any other success;
+//   - the backoff period, jittered ×[1, 1.5], after an error or a
+//     cancellation, and for a requeue that follows no sync call (the
+//     runtime status could not be read, or §1.10 refused a static start).
+//
+// After SyncTerminatedPod or SyncTerminatingRuntimePod succeeded the worker
+// exits without a requeue; the UID's next requeue, if any, is a later
+// record's (UID reuse) and follows no sync call. The simulated runtime never
+// returns a network-not-ready error or a BackoffError, the two other
+// branches of step 5. One per run: a kubelet restart starts afresh.
+type requeueCheck struct {
+	periods    Periods
+	last       map[types.UID]model.SyncEnd // a sync call's return not yet followed by its requeue
+	violations []history.Violation
+}
+
+// NewRequeue returns the requeue-delay oracle for pod workers configured
+// with periods p. It reads Noted events (history.Requeued) and callback
+// returns.
+func NewRequeue(p Periods) oracle.Oracle {
+	return &requeueCheck{periods: p, last: map[types.UID]model.SyncEnd{}}
+}
+
+// Observe implements oracle.Oracle.
+func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
+	switch {
+	case ev.Kind == history.Restarted:
+		c.last = map[types.UID]model.SyncEnd{}
+	case ev.Kind == history.CallbackEnd:
+		end, ok := ev.Input.(model.SyncEnd)
+		switch {
+		case !ok:
+		case end.Outcome == model.OK && (end.Fn == model.SyncTerminatedPod || end.Fn == model.SyncTerminatingRuntimePod):
+			delete(c.last, types.UID(end.UID)) // the worker exits
+		default:
+			c.last[types.UID(end.UID)] = end
+		}
+	case ev.Kind == history.Noted:
+		if n, ok := ev.Note.(history.Requeued); ok {
+			end, after := c.last[n.UID]
+			delete(c.last, n.UID)
+			c.check(n, end, after, ev)
+		}
+	}
+}
+
+// check judges one requeue against the return it follows (after), if any.
+func (c *requeueCheck) check(n history.Requeued, end model.SyncEnd, after bool, ev history.Event) {
+	why, lo, hi := "no sync call returned before it (a status read failed or a static start was refused): the backoff period",
+		c.periods.Backoff, c.periods.Backoff*3/2
+	switch {
+	case !after:
+	case end.Outcome == model.OK && (end.Fn == model.SyncTerminatingPod || end.IsTerminal):
+		why, lo, hi = end.Fn.String()+" succeeded"+terminalWord(end)+", a phase transition: at once", 0, 0
+	case end.Outcome == model.OK:
+		why, lo, hi = "SyncPod succeeded: the resync interval", c.periods.Resync, c.periods.Resync*3/2
+	default:
+		why = fmt.Sprintf("%s ended %s: the backoff period", end.Fn, end.Outcome)
+	}
+	if n.Delay < lo || n.Delay > hi {
+		c.violate(ev, fmt.Sprintf("pod %s requeued after %v, want %v to %v (%s, jittered ×[1, 1.5]; SPEC §1.8 step 5)",
+			n.UID, n.Delay, lo, hi, why))
+	}
+}
+
+func terminalWord(end model.SyncEnd) string {
+	if end.IsTerminal {
+		return " with isTerminal"
+	}
+	return ""
+}
+
+func (c *requeueCheck) violate(ev history.Event, msg string) {
+	c.violations = append(c.violations, history.Violation{Oracle: "runtime", Invariant: "R1-requeue-delay",
+		At: ev.At, Seq: ev.Seq, Message: msg + " (R1)"})
+}
+
+// Finish implements oracle.Oracle.
+func (c *requeueCheck) Finish(oracle.View, error) []history.Violation { return c.violations }

@@ -1,0 +1,21 @@
+package realkubelet
+
+import "testing"
+
+func TestParseComponents(t *testing.T) {
+	for in, want := range map[string]string{"all": "status,shutdown,eviction", "none": "none",
+		"status": "status", "eviction,status": "status,eviction", "shutdown": "shutdown"} {
+		got, err := ParseComponents(in)
+		if err != nil || got.String() != want {
+			t.Errorf("ParseComponents(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	if (Components{}).String() != "status,shutdown,eviction" {
+		t.Error("the zero value must run every component")
+	}
+	for _, bad := range []string{"statu", "status,,eviction", "kubelet"} {
+		if _, err := ParseComponents(bad); err == nil {
+			t.Errorf("ParseComponents(%q) accepted", bad)
+		}
+	}
+}

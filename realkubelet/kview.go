@@ -1,0 +1,43 @@
+package realkubelet
+
+import (
+	"k8s.io/apimachinery/pkg/types"
+	"time"
+
+	"github.com/podsim/podsim/oracle"
+)
+
+// actorsView is oracle.Kubelet over the driver: the config source and
+// what the kubelet's admission did (actors.go). It has no API server and no
+// status manager of its own (StatusPhase is the config phase).
+type actorsView struct{ d *Driver }
+
+func (k actorsView) UIDs() []types.UID { return k.d.sortedUniverse() }
+
+func (k actorsView) Pod(uid types.UID) oracle.KubeletPod {
+	p, a := k.d.pods[uid], k.d.actors
+	if p == nil {
+		return oracle.KubeletPod{}
+	}
+	return oracle.KubeletPod{Name: k.d.podOf(uid).Name, Incarnation: 1, InConfig: p.inConfig, Phase: p.phase,
+		Deleted: p.deletion != nil, Admitted: a.admitted[uid], Rejected: a.rejected[uid],
+		AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid], StatusPhase: p.phase}
+}
+
+func (actorsView) APIServer() bool { return false }
+
+func (k actorsView) ShutdownAt() time.Duration {
+	if k.d.actors.shutdown == nil {
+		return 0
+	}
+	return k.d.actors.shutdownAt
+}
+
+// kubelet is the view's Kubelet without the status component: nil unless
+// the shutdown or eviction component runs.
+func (d *Driver) kubelet() oracle.Kubelet {
+	if !d.kubeletOn() {
+		return nil
+	}
+	return actorsView{d}
+}

@@ -1,0 +1,186 @@
+// Package shutdown runs the real node shutdown manager of the pinned
+// kubelet (k8s.io/kubernetes/pkg/kubelet/nodeshutdown, Linux) inside the
+// driver's synctest bubble.
+//
+// # How the shutdown event reaches the real code
+//
+// Upstream's manager learns of a shutdown from logind over D-Bus: its
+// unexported start method takes a connection from the package variable
+// systemDbus, takes an inhibit lock, and runs the event loop that, on
+// "shutting down", closes admission (ShutdownStatus, Admit), starts a node
+// status sync and calls processShutdownEvent, which snapshots the active
+// pods and kills them group by group (killPods: ascending priority, the
+// pods of a group in parallel through the KillPodFunc with grace
+// min(group grace, spec grace), the group given its grace period on the
+// manager's clock before the next one starts), then releases the lock.
+//
+// Both are unexported, so they are reached like newPodWorkers: systemDbus
+// is pulled by //go:linkname and, for one start at a time (startMu), made
+// to return this package's fake logind (dbus.go); start is pulled as a
+// method expression. The fake's MonitorShutdown channel is the trigger:
+// the driver sends "true" on it, and everything from there on is
+// upstream's: the event loop, processShutdownEvent, killPods, the
+// groups' timers, the kills through the real killPodNow (killgate) into the
+// real pod workers. The fake's ReleaseInhibitLock after the first lock is
+// the end of processShutdownEvent (its deferred release): Done.
+// TestLinknameSignature (shutdown_test.go) parses the module cache's
+// nodeshutdown_manager_linux.go and fails unless systemDbus' type, the
+// dbusInhibiter method set and start's signature are the ones declared
+// here.
+//
+// What is not upstream's: Start's reconnect loop (a goroutine that never
+// ends; start is called once instead), the volume manager
+// (WaitForAllPodsUnmount returns at once: no volumes), the node status
+// sync (a no-op), and the state file, whose directory does not exist, so
+// its stores fail and are logged (they only feed metrics). The active pods
+// are the caller's (the kubelet's filterOutInactivePods is a *Kubelet
+// method).
+package shutdown
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
+	"k8s.io/kubernetes/pkg/kubelet/eviction"
+	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
+	"k8s.io/kubernetes/pkg/kubelet/nodeshutdown"
+	"k8s.io/kubernetes/pkg/kubelet/volumemanager"
+	"k8s.io/utils/clock"
+)
+
+// systemDbus is nodeshutdown.systemDbus, pulled by name.
+//
+//go:linkname systemDbus k8s.io/kubernetes/pkg/kubelet/nodeshutdown.systemDbus
+var systemDbus func() (dbusInhibiter, error)
+
+// managerStart is (*nodeshutdown.managerImpl).start, pulled by name; its
+// receiver is the manager's pointer (the data word of the Manager
+// interface NewManager returns).
+//
+//go:linkname managerStart k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*managerImpl).start
+func managerStart(m unsafe.Pointer, ctx context.Context) (chan struct{}, error)
+
+// startMu serialises starts: systemDbus is a package variable upstream, so
+// the fake it returns is handed over under this lock (sweeps may run
+// bubbles in parallel).
+var (
+	startMu sync.Mutex
+	nextBus *Logind
+)
+
+func init() {
+	systemDbus = func() (dbusInhibiter, error) {
+		if nextBus == nil {
+			return nil, fmt.Errorf("podsim: no fake logind handed over")
+		}
+		b := nextBus
+		nextBus = nil
+		return b, nil
+	}
+}
+
+// Group is one ShutdownGracePeriodByPodPriority entry.
+type Group struct {
+	Priority int32
+	Grace    int64 // seconds
+}
+
+// Config is what the driver gives the manager.
+type Config struct {
+	Groups []Group
+	// ActivePods is the kubelet's GetActivePods at the instant the manager
+	// asks (processShutdownEvent, right after the event).
+	ActivePods func() []*v1.Pod
+	// Kill is the manager's KillPodFunc (killgate's, over the real
+	// killPodNow).
+	Kill   eviction.KillPodFunc
+	Logger klog.Logger
+}
+
+// Manager is one real node shutdown manager, started, with its fake
+// logind.
+type Manager struct {
+	real nodeshutdown.Manager
+	bus  *Logind
+}
+
+// Start builds the real manager (nodeshutdown.NewManager) with the
+// bubble's clock and starts its event loop on a fake logind. It fails if
+// the pinned kubelet returned a stub (the feature gate off, no groups) or
+// a manager of another shape.
+func Start(ctx context.Context, c Config) (*Manager, error) {
+	var groups []kubeletconfig.ShutdownGracePeriodByPodPriority
+	for _, g := range c.Groups {
+		groups = append(groups, kubeletconfig.ShutdownGracePeriodByPodPriority{Priority: g.Priority, ShutdownGracePeriodSeconds: g.Grace})
+	}
+	real := nodeshutdown.NewManager(&nodeshutdown.Config{
+		Logger:                           c.Logger,
+		VolumeManager:                    noVolumes{},
+		Recorder:                         &record.FakeRecorder{},
+		NodeRef:                          &v1.ObjectReference{Kind: "Node", Name: "podsim"},
+		GetPodsFunc:                      c.ActivePods,
+		KillPodFunc:                      c.Kill,
+		SyncNodeStatusFunc:               func(context.Context) {},
+		ShutdownGracePeriodByPodPriority: groups,
+		StateDirectory:                   "/nonexistent/podsim-node-shutdown",
+		Clock:                            clock.RealClock{}, // the bubble's time
+	})
+	ptr, err := managerPointer(real)
+	if err != nil {
+		return nil, err
+	}
+	bus := newLogind()
+	startMu.Lock()
+	nextBus = bus
+	_, err = managerStart(ptr, ctx)
+	nextBus = nil
+	startMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("starting the node shutdown manager: %w", err)
+	}
+	return &Manager{real: real, bus: bus}, nil
+}
+
+// managerPointer is the *managerImpl behind m, or an error if m is not one.
+func managerPointer(m nodeshutdown.Manager) (unsafe.Pointer, error) {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Pointer || v.Type().String() != "*nodeshutdown.managerImpl" {
+		return nil, fmt.Errorf("nodeshutdown.NewManager returned %T, not the Linux manager", m)
+	}
+	return v.UnsafePointer(), nil
+}
+
+// Trigger delivers logind's "shutting down" to the event loop; it returns
+// once the loop took it (the rest runs until the next synctest.Wait).
+func (m *Manager) Trigger() { m.bus.events <- true }
+
+// Done reports whether processShutdownEvent returned (it released the
+// inhibit lock it took at start).
+func (m *Manager) Done() bool { return m.bus.released() }
+
+// Admit is the real manager's admission handler: it rejects every pod
+// once the shutdown began.
+func (m *Manager) Admit(pod *v1.Pod) lifecycle.PodAdmitResult {
+	return m.real.Admit(&lifecycle.PodAdmitAttributes{Pod: pod})
+}
+
+// ShuttingDown is the real ShutdownStatus.
+func (m *Manager) ShuttingDown() bool { return m.real.ShutdownStatus() != nil }
+
+// Stop ends the event loop (logind's signal channel closes); the loop's
+// goroutine exits.
+func (m *Manager) Stop() { m.bus.close() }
+
+// noVolumes is the volume manager: the pods have no volumes, so every
+// unmount wait ends at once. Any other method panics (the nil embedded
+// interface), which would tell us the manager grew a dependency.
+type noVolumes struct{ volumemanager.VolumeManager }
+
+func (noVolumes) WaitForAllPodsUnmount(context.Context, []*v1.Pod) error { return nil }

@@ -1,0 +1,142 @@
+package realkubelet
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podsim/podsim/model"
+)
+
+// lifecycleScript runs a pod through create, graceful delete and the
+// status manager's final delete, with status passes and echoes between.
+const lifecycleScript = `create a
+release a ok
+status-sync
+echo
+delete a grace=5
+release a ok
+status-sync
+release a ok
+status-sync
+echo
+`
+
+func traceHas(r Result, s string) bool {
+	for _, l := range r.Trace {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestStatusManagerWritesAndDeletes: on the real status manager the pod's
+// phase reaches the API (Running, then Failed once nothing runs), its
+// final delete comes after SyncTerminatedPod, the echo removes it from
+// config, and the kubelet oracle finds nothing.
+func TestStatusManagerWritesAndDeletes(t *testing.T) {
+	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{})
+	if r.Failed() {
+		t.Fatalf("findings: %v", r.Findings)
+	}
+	for _, want := range []string{"PhaseWritten{UID:a Phase:Running}", "DeleteRequested{UID:a Grace:5}",
+		"PhaseWritten{UID:a Phase:Failed}", "Removed{UID:a By:status manager", "UpdatePod a kill"} {
+		if !traceHas(r, want) {
+			t.Errorf("trace lacks %q:\n%s", want, strings.Join(r.Trace, "\n"))
+		}
+	}
+}
+
+// TestStatusComponentOff: without the component the status moves cannot
+// happen and nothing kubelet-level is recorded (the pod workers alone).
+func TestStatusComponentOff(t *testing.T) {
+	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{Real: Only()})
+	if r.Failed() {
+		t.Fatalf("findings: %v", r.Findings)
+	}
+	if traceHas(r, "noted") {
+		t.Fatalf("notes without the status component:\n%s", strings.Join(r.Trace, "\n"))
+	}
+	for _, m := range r.Moves {
+		if m.Kind == MoveStatusSync || m.Kind == MoveEcho {
+			t.Fatalf("status move %s happened without the component", m)
+		}
+	}
+}
+
+// TestStatusPlantsAreCaught is the kubelet oracle's negative test on this
+// target: a status manager told no container runs writes a terminal phase
+// too early (K2); TerminatePod before SyncTerminatedPod succeeded lets the
+// final delete come before the pod is finished (K3); no TerminatePod
+// leaves the deleted pod in the API (L7). Each is unexplained; the same
+// scripts without the plant are clean.
+func TestStatusPlantsAreCaught(t *testing.T) {
+	cases := []struct {
+		bug       plantedBug
+		invariant string
+		script    string
+	}{
+		{plantUnsafeStatus, "K2", "create a\nrelease a terminal\nstatus-sync\n"},
+		{plantEarlyTerminate, "K3", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nstatus-sync\n"},
+		{plantNoTerminate, "L7", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\nstatus-sync\n"},
+	}
+	for _, c := range cases {
+		moves := mustParse(t, c.script)
+		if r := runScriptWith(t, moves, RunOptions{}); len(r.Unexplained()) > 0 {
+			t.Errorf("%s script fails without the plant: %v", c.invariant, r.Findings)
+		}
+		r := runScriptWith(t, moves, RunOptions{plant: c.bug})
+		found := false
+		for _, f := range r.Unexplained() {
+			found = found || f.Invariant == c.invariant
+		}
+		if !found {
+			t.Errorf("planted %s bug: no unexplained %s finding; findings %v", c.invariant, c.invariant, r.Findings)
+		}
+	}
+}
+
+// TestStatusPredicatesAreExact: GG and GF hold exactly for their own
+// situation and not for look-alikes (a terminal phase written over a
+// non-terminal one; a stale delete after the new incarnation started
+// containers; a delete without an earlier TerminatePod).
+func TestStatusPredicatesAreExact(t *testing.T) {
+	for _, c := range []struct {
+		from, to v1.PodPhase
+		want     string
+	}{{v1.PodFailed, v1.PodSucceeded, "GG"}, {v1.PodSucceeded, v1.PodFailed, "GG"},
+		{v1.PodRunning, v1.PodSucceeded, ""}, {v1.PodPending, v1.PodFailed, ""}, {"", v1.PodFailed, ""}} {
+		if got := classPhaseWritten(c.from, c.to); got != c.want {
+			t.Errorf("classPhaseWritten(%s→%s) = %q, want %q", c.from, c.to, got, c.want)
+		}
+	}
+	type step struct {
+		terminate bool
+		fn        model.SyncFn
+	}
+	for _, c := range []struct {
+		name  string
+		steps []step
+		want  string
+	}{
+		{"new incarnation terminating", []step{{terminate: true}, {false, model.SyncTerminatingPod}}, "GF"},
+		{"new incarnation started containers", []step{{terminate: true}, {false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
+		{"no earlier TerminatePod", []step{{false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
+		{"same incarnation, TerminatePod only", []step{{false, model.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {false, model.SyncTerminatingPod}, {terminate: true}}, ""},
+	} {
+		e := newStatusEvidence()
+		for _, s := range c.steps {
+			if s.terminate {
+				e.terminated("a")
+			} else {
+				e.began("a", s.fn)
+			}
+		}
+		if got := e.classFinalDelete("a"); got != c.want {
+			t.Errorf("%s: classFinalDelete = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
