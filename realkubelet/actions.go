@@ -22,6 +22,9 @@ type configPod struct {
 	action   plan.Action // the shape it was created with
 	version  int
 	inConfig bool
+	// created orders the pods by creation (a restart re-admits oldest
+	// first).
+	created  int
 	deletion *int64
 	phase    v1.PodPhase
 }
@@ -46,6 +49,10 @@ func (d *Driver) action(a plan.Action) {
 	switch a.Kind {
 	case plan.Create:
 		fresh := !p.inConfig // an ADD of a pod config has is an UPDATE: no admission
+		if fresh {
+			d.created++
+			p.created = d.created
+		}
 		p.inConfig, p.version = true, p.version+1
 		if !fresh || d.admit(a.UID) {
 			d.update(kubetypes.SyncPodCreate, a.UID)
@@ -88,10 +95,15 @@ func (d *Driver) action(a plan.Action) {
 		// without the manager's own pod selection (doc.go, "Per family").
 		a.Evict = true
 		d.kill(a, true)
-	case plan.Shutdown, plan.Restart:
+	case plan.Restart:
+		if d.opts.Real.On(RestartComponent) {
+			d.restartKubelet() // restart.go
+		}
+		// Off: skipped, the same pod workers go on (doc.go, "Per family").
+	case plan.Shutdown:
 		// With the shutdown component on, Apply starts the real node
-		// shutdown manager instead (actors.go); off, and for Restart, the
-		// pod workers alone are driven (doc.go, "Per family").
+		// shutdown manager instead (actors.go); off, the pod workers alone
+		// are driven (doc.go, "Per family").
 	}
 }
 
@@ -105,6 +117,9 @@ func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
 // updatePod is UpdatePod, recorded; fires it causes are recorded inside it.
 func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
 	mu := modelUpdate(o, completionID)
+	if o.Pod != nil && d.cache.running[o.Pod.UID] {
+		mu.Cache = model.CacheBusy // what the cache tells UpdatePod (Cache.Get)
+	}
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
 	id := d.h.call(goroutine, mu)
 	uid := types.UID(mu.Pod.UID)
@@ -135,7 +150,7 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 		d.evicted[a.UID] = true
 	}
 	before := d.answersOf(a.UID)
-	c := &completion{id: len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
+	c := &completion{id: d.deadCompletions + len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
 		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
 	d.completions = append(d.completions, c)
 	decoy := d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
@@ -276,8 +291,8 @@ func (d *Driver) desired() []*v1.Pod {
 	return pods
 }
 
-// modelUpdate is the model's view of an UpdatePod call. The cache always
-// shows an idle runtime (Cache).
+// modelUpdate is the model's view of an UpdatePod call, with an idle cache
+// (updatePod says when Cache.Get shows a running container).
 func modelUpdate(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
 	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
 	if o.Pod != nil {

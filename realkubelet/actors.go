@@ -197,7 +197,7 @@ func (d *Driver) deliver(uid types.UID) {
 		d.evicted[uid] = true
 	}
 	before := d.answersOf(uid)
-	c := &completion{id: len(d.completions) + 1, uid: uid, ch: make(chan struct{}), step: d.Step,
+	c := &completion{id: d.deadCompletions + len(d.completions) + 1, uid: uid, ch: make(chan struct{}), step: d.Step,
 		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
 	d.completions = append(d.completions, c)
 	theirs := ko.CompletedCh

@@ -77,11 +77,21 @@ func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.gate.enqueue(uid) }
 // containers are tracked by the driver, not reported here, so the
 // first-sight terminal shortcut (SPEC §1.4 step 2) always sees an idle
 // runtime (model.CacheIdle).
-type Cache struct{}
+//
+// After a kubelet restart (restart.go) the new process's cache is the fake
+// runtime's: Get reports a running container for a UID the driver's
+// runtime may run (running), so a terminal pod whose containers still run
+// is not taken as terminated at first sight. Get is called only from
+// UpdatePod, on the driver's goroutine, the only one that touches running.
+type Cache struct{ running map[types.UID]bool }
 
 // Get implements kubecontainer.ROCache.
-func (Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
-	return &kubecontainer.PodStatus{ID: uid}, nil
+func (c Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
+	s := &kubecontainer.PodStatus{ID: uid}
+	if c.running[uid] {
+		s.ContainerStatuses = []*kubecontainer.Status{{State: kubecontainer.ContainerStateRunning}}
+	}
+	return s, nil
 }
 
 // GetNewerThan implements kubecontainer.ROCache without blocking: the
@@ -91,6 +101,6 @@ func (Cache) GetNewerThan(uid types.UID, _ time.Time) (*kubecontainer.PodStatus,
 }
 
 // newRealPodWorkers builds the real pod workers around the gated syncer.
-func newRealPodWorkers(g *Gates) kubelet.PodWorkers {
-	return newPodWorkers(g, &record.FakeRecorder{}, &Queue{gate: g}, resyncInterval, backOffPeriod, Cache{}, allocationStub{})
+func newRealPodWorkers(g *Gates, c Cache) kubelet.PodWorkers {
+	return newPodWorkers(g, &record.FakeRecorder{}, &Queue{gate: g}, resyncInterval, backOffPeriod, c, allocationStub{})
 }

@@ -3,15 +3,16 @@ package realkubelet
 import "testing"
 
 func TestParseComponents(t *testing.T) {
-	for in, want := range map[string]string{"all": "status,shutdown,eviction", "none": "none",
-		"status": "status", "eviction,status": "status,eviction", "shutdown": "shutdown"} {
+	for in, want := range map[string]string{"all": "status,shutdown,eviction", "none": "none", "restart": "restart",
+		"status,restart": "status,restart",
+		"status":         "status", "eviction,status": "status,eviction", "shutdown": "shutdown"} {
 		got, err := ParseComponents(in)
 		if err != nil || got.String() != want {
 			t.Errorf("ParseComponents(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
 	if (Components{}).String() != "status,shutdown,eviction" {
-		t.Error("the zero value must run every component")
+		t.Error("the zero value must run every component but restart")
 	}
 	for _, bad := range []string{"statu", "status,,eviction", "kubelet"} {
 		if _, err := ParseComponents(bad); err == nil {

@@ -87,6 +87,18 @@ type Driver struct {
 	atRest func()
 	// st is the status component (status.go); nil when it is off.
 	st *statusComp
+	// processStarts are the seqs at which each kubelet process's history
+	// begins (restart.go); deadCompletions counts the completions and
+	// deadKillNows are the killPodNow waits of processes that ended;
+	// restartsSkipped counts Restarts not modelled (restart.go).
+	processStarts   []int64
+	deadCompletions int
+	deadKillNows    []*killNowWait
+	restartsSkipped int
+	// cache is the runtime cache the current pod workers read (adapter.go).
+	cache Cache
+	// created counts the pods created (configPod.created).
+	created int
 }
 
 // completion is a kill's CompletedCh, by completion ID.
@@ -118,13 +130,14 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
-	d.pw = newRealPodWorkers(g)
+	d.pw = newRealPodWorkers(g, d.cache)
 	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
 	_ = setWorkerChannelFn(d.pw, g.passThrough)
-	d.lin = linearize.New(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	d.lin = newProcessLin(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	d.processStarts = []int64{1}
 	d.h = newTape(time.Now, d.View(), d.lin)
 	if o.Real.On(StatusComponent) {
 		d.st = newStatusComp(d)

@@ -88,6 +88,9 @@ type Gates struct {
 	// neverReturn, a test plant, makes the calls it selects block for
 	// ever, unseen by the driver: a syncer that hangs (stuck_test.go).
 	neverReturn func(*Call) bool
+	// inert: the gates' process is dead (restart.go): calls return an
+	// error at once, unparked and unrecorded, and the queue forgets.
+	inert bool
 }
 
 // overlap is an S1 violation: a second callback of uid (second) while
@@ -108,6 +111,10 @@ func (g *Gates) park(c *Call) Outcome {
 		return <-c.release
 	}
 	g.mu.Lock()
+	if g.inert {
+		g.mu.Unlock()
+		return ReturnError
+	}
 	for _, old := range g.parked {
 		if old.UID == c.UID {
 			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID), old, c})
@@ -147,7 +154,9 @@ func (g *Gates) release(uid types.UID, o Outcome) (*Call, bool) {
 
 func (g *Gates) enqueue(uid types.UID) {
 	g.mu.Lock()
-	g.queued[uid] = true
+	if !g.inert {
+		g.queued[uid] = true
+	}
 	g.mu.Unlock()
 }
 

@@ -101,6 +101,16 @@ func relay(ours <-chan struct{}, theirs chan<- struct{}, stop <-chan struct{}) {
 // pollKillNows ends the killPodNow calls that returned: nil (the
 // completion fired) is Answer(true), its timeout error Answer(false).
 func (d *Driver) pollKillNows() {
+	for _, k := range d.deadKillNows {
+		if k.done {
+			continue
+		}
+		select {
+		case <-k.result:
+			k.done = true // a dead process's: never recorded
+		default:
+		}
+	}
 	for _, k := range d.killNows {
 		if k.done {
 			continue

@@ -44,7 +44,10 @@ type linResult struct {
 // checks only.
 func (d *Driver) checkHistory(dev model.Deviations) linResult {
 	viols := d.lin.Finish(d.View(), nil)
-	out := linResult{ops: len(d.historyBefore(d.h.seq + 1).Ops)}
+	out := linResult{}
+	for _, h := range d.processHistories() {
+		out.ops += len(h.Ops)
+	}
 	if len(viols) == 0 {
 		return out
 	}
@@ -55,14 +58,14 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 		return out
 	}
 	out.dev = dev
-	histories := []history.History{d.historyBefore(d.h.seq + 1)}
-	if len(d.ev.ghostFrom) > 0 {
+	histories := d.processHistories()
+	if len(d.ev.ghostFrom) > 0 { // the current process's (restart.go resets them)
 		first := d.Step + 1
 		adopted := map[string]bool{}
 		for uid, step := range d.ev.ghostFrom {
 			first, adopted[string(uid)] = min(first, step), true
 		}
-		histories = []history.History{d.historyBefore(d.stepStart[first]), d.historyWithout(adopted)}
+		histories = append(histories[:len(histories)-1], d.historyBefore(d.stepStart[first]), d.historyWithout(adopted))
 	}
 	for _, h := range histories {
 		v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout, Deviations: dev})
@@ -74,12 +77,29 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 	return out
 }
 
-// historyWithout records the run's events afresh without any operation of
+// processHistories are the histories of the run's kubelet processes, one
+// per process (restart.go), oldest first.
+func (d *Driver) processHistories() []history.History {
+	var out []history.History
+	for i, from := range d.processStarts {
+		to := d.h.seq + 1
+		if i+1 < len(d.processStarts) {
+			to = d.processStarts[i+1] - 1 // before the Restarted event
+		}
+		out = append(out, d.historyRange(from, to))
+	}
+	return out
+}
+
+// historyWithout records the current process's events afresh without any operation of
 // the UIDs in gone, and without their entries in every SyncKnownPods.
 func (d *Driver) historyWithout(gone map[string]bool) history.History {
 	rec := history.NewRecorder()
 	dropped := map[string]bool{} // "goroutine/id" of calls left out
 	for _, ev := range d.h.events {
+		if ev.Seq < d.processStart() {
+			continue
+		}
 		key := fmt.Sprintf("%s/%d", ev.Goroutine, ev.ID)
 		if ev.Kind == history.ClientReturn && dropped[key] {
 			continue
@@ -101,17 +121,28 @@ func (d *Driver) historyWithout(gone map[string]bool) history.History {
 	return rec.History()
 }
 
-// historyBefore records the events before seq cut afresh.
+// historyBefore records the current process's events before seq cut
+// afresh.
 func (d *Driver) historyBefore(cut int64) history.History {
+	return d.historyRange(d.processStart(), cut)
+}
+
+// historyRange records the events with from ≤ seq < to afresh.
+func (d *Driver) historyRange(from, to int64) history.History {
 	rec := history.NewRecorder()
 	for _, ev := range d.h.events {
-		if ev.Seq >= cut {
+		if ev.Seq >= to {
 			break
 		}
-		rec.Observe(ev)
+		if ev.Seq >= from {
+			rec.Observe(ev)
+		}
 	}
 	return rec.History()
 }
+
+// processStart is the first seq of the current process's history.
+func (d *Driver) processStart() int64 { return d.processStarts[len(d.processStarts)-1] }
 
 // stepOf is the driver step an event seq belongs to (0 before the first).
 func (d *Driver) stepOf(seq int64) int {

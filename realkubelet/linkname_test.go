@@ -139,7 +139,7 @@ type notPodWorkers struct{ kubelet.PodWorkers }
 // instead of writing memory it does not understand.
 func TestWorkerChannelHookRefusesDrift(t *testing.T) {
 	g := newGates()
-	if err := setWorkerChannelFn(newRealPodWorkers(g), g.channelFn); err != nil {
+	if err := setWorkerChannelFn(newRealPodWorkers(g, Cache{}), g.channelFn); err != nil {
 		t.Fatalf("the hook does not fit the real podWorkers: %v", err)
 	}
 	if err := setWorkerChannelFn(&notPodWorkers{}, g.channelFn); err == nil {

@@ -40,6 +40,10 @@ const (
 	plantUnsafeStatus
 	plantEarlyTerminate
 	plantNoTerminate
+	// plantIdleCacheOnRestart: the restarted process's runtime cache shows
+	// every pod idle, so a terminal pod whose containers still run is
+	// taken as terminated at first sight (restart.go, restart_test.go).
+	plantIdleCacheOnRestart
 )
 
 // keepPhase is kill with a status function that restores the phase the

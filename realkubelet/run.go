@@ -2,6 +2,7 @@ package realkubelet
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/history"
@@ -152,7 +153,7 @@ func (d *Driver) Settle() {
 
 func (d *Driver) openKillNows() int {
 	n := 0
-	for _, k := range d.killNows {
+	for _, k := range append(slices.Clone(d.deadKillNows), d.killNows...) {
 		if !k.done {
 			n++
 		}

@@ -18,7 +18,7 @@ import (
 func TestRealWorkersReachGates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := newGates()
-		pw := newRealPodWorkers(g)
+		pw := newRealPodWorkers(g, Cache{})
 		ctx := quietContext()
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "a", Name: "a", Namespace: "default",
 			Annotations: map[string]string{kubetypes.ConfigSourceAnnotationKey: kubetypes.ApiserverSource}}}

@@ -74,14 +74,34 @@ func newStatusComp(d *Driver) *statusComp {
 		incarnation: map[types.UID]int{}, deletedAt: map[types.UID]time.Duration{}, admitted: map[types.UID]bool{},
 		ev: newStatusEvidence()}
 	s.api.OnOp = s.onOp
+	s.mgr = s.newManager()
+	s.kube = kubeletoracle.New()
+	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
+	return s
+}
+
+// newManager is a real status manager over the API server, with the
+// current pod workers as its deletion safety.
+func (s *statusComp) newManager() *kstatus.Manager {
+	d := s.d
 	safety := d.pw.CouldHaveRunningContainers
 	if d.opts.plant == plantUnsafeStatus {
 		safety = func(types.UID) bool { d.planted = true; return false }
 	}
-	s.mgr = kstatus.New(s.api, safety, quietLogger())
-	s.kube = kubeletoracle.New()
-	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
-	return s
+	return kstatus.New(s.api, safety, quietLogger())
+}
+
+// restart is the status component's share of a kubelet restart
+// (restart.go): a fresh status manager and pod manager over the same API
+// server; the kubelet's memory of admissions is gone.
+func (s *statusComp) restart() {
+	s.mgr, s.batch, s.admitted = s.newManager(), nil, map[types.UID]bool{}
+}
+
+// readd is the new process's pod manager learning uid at re-admission.
+func (s *statusComp) readd(uid types.UID) {
+	s.admitted[uid] = true
+	s.mgr.Pods.AddPod(s.d.podOf(uid))
 }
 
 // apiPod is uid's pod as a client creates it: bound to the node, Pending

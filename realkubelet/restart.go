@@ -1,0 +1,186 @@
+package realkubelet
+
+import (
+	"cmp"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/linearize"
+)
+
+// A kubelet restart (the plan's Restart, with the restart component on)
+// drops the kubelet process and starts a new one over the same fake
+// runtime (d.running) and the same API server, as the simulated world does
+// (world/restart.go):
+//
+//   - the new process gets a fresh real pod-workers instance (the same
+//     linkname constructor), fresh gates and work queue, a fresh status
+//     manager and pod manager (kstatus.New over the same API server), and
+//     fresh kubelet memory (admission, the managers' kill gate);
+//   - the old process is made inert, since goroutines cannot be killed:
+//     its gates stop parking (every later callback of the old workers
+//     returns an error at once, unrecorded), what was parked or held is
+//     let go unrecorded until the old workers are idle, and then their
+//     update channels are closed so their goroutines exit (nothing calls
+//     the old pod workers any more, so nothing sends on a closed channel);
+//     its kills' completions and killPodNow waits are set aside — never
+//     recorded, never owed (a dead kubelet owes no liveness) — and its
+//     killPodNow goroutines end on their own timeout on the bubble's clock;
+//   - the tape records Restarted, and each process is judged as a history
+//     of its own (processLin; checkHistory's re-judging per process); the
+//     kubelet oracle splits at Restarted itself; the driver's per-UID
+//     evidence starts afresh;
+//   - the new process re-admits every pod in config, in creation order
+//     (HandlePodAdditions sorts its pods by creation time); a pod whose
+//     phase is terminal skips admission and still reaches the workers as a
+//     create, so they see it terminal (their first-sight shortcut).
+//
+// Restart with a node shutdown or an eviction turn in flight is not
+// modelled (no family has both): the action is skipped and counted
+// (restartsSkipped).
+func (d *Driver) restartKubelet() {
+	if !d.actors.idle() || d.actors.kills.Open() > 0 || len(d.actors.kills.Pending()) > 0 {
+		d.restartsSkipped++
+		return
+	}
+	old, holdWakes := d.gates, slices.ContainsFunc(d.Moves, func(m Move) bool { return m.Kind == MoveHoldWakes })
+	old.makeInert()
+	d.retireProcess(old)
+
+	d.gates = newGates()
+	d.cache = Cache{running: d.running}
+	if d.opts.plant == plantIdleCacheOnRestart {
+		d.cache, d.planted = Cache{}, true
+	}
+	d.pw = newRealPodWorkers(d.gates, d.cache)
+	fn := d.gates.passThrough
+	if holdWakes {
+		fn = d.gates.channelFn
+	}
+	if err := setWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
+		panic(err) // the hold-wakes move succeeded with the same tree
+	}
+	d.resetEvidence()
+	if d.actors.shutdown != nil {
+		d.actors.shutdown.Stop() // its event loop dies with the process
+		d.waitQuiet()
+	}
+	check := d.actors.check
+	firstAdd := d.actors.firstAddAt
+	d.actors = newActors(d)
+	d.actors.check, d.actors.firstAddAt = check, firstAdd
+	if d.st != nil {
+		d.st.restart()
+	}
+	d.h.emit(history.Restarted, "kubelet", 0, nil, nil)
+	d.processStarts = append(d.processStarts, d.h.seq+1)
+	d.h.emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
+	d.readmit()
+}
+
+// retireProcess lets the old workers run down inertly and ends their
+// goroutines, and sets the old process's kills aside.
+func (d *Driver) retireProcess(old *Gates) {
+	for {
+		d.waitQuiet()
+		parked, wakes := old.Parked(), old.Wakes()
+		if len(parked)+len(wakes) == 0 {
+			break
+		}
+		for _, uid := range wakes {
+			old.releaseWake(uid)
+		}
+		for _, c := range parked {
+			old.release(c.UID, ReturnError)
+		}
+	}
+	old.closeOpenWorkers()
+	d.waitQuiet()
+	d.deadCompletions += len(d.completions)
+	d.completions = nil
+	d.deadKillNows = append(d.deadKillNows, d.killNows...)
+	d.killNows = nil
+}
+
+// resetEvidence forgets what the driver knew of the old process: every
+// per-UID fact about the old workers. The runtime (running), the config
+// source (pods) and the moves' bookkeeping (universe, lastMoved) stay.
+func (d *Driver) resetEvidence() {
+	d.lastGrace, d.evicted, d.lastUpdate = map[types.UID]int64{}, map[types.UID]bool{}, map[types.UID]int{}
+	d.restartPending, d.lastFailed = map[types.UID]bool{}, map[types.UID]bool{}
+	d.ev, d.naturalEnd, d.leastOffered = newEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
+	d.synced, d.checks.overlaps = false, 0
+}
+
+// readmit hands every pod in config to the new workers, oldest first.
+func (d *Driver) readmit() {
+	var uids []types.UID
+	for uid, p := range d.pods {
+		if p.inConfig {
+			uids = append(uids, uid)
+		}
+	}
+	slices.SortFunc(uids, func(a, b types.UID) int {
+		return cmp.Or(cmp.Compare(d.pods[a].created, d.pods[b].created), cmp.Compare(a, b))
+	})
+	for _, uid := range uids {
+		p := d.pods[uid]
+		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
+		if !terminal && !d.admit(uid) {
+			continue
+		}
+		if terminal {
+			d.actors.admitted[uid] = true // admitted before, never re-admitted
+		}
+		if d.st != nil && !p.action.Static {
+			d.st.readd(uid)
+		}
+		d.update(kubetypes.SyncPodCreate, uid)
+	}
+}
+
+// makeInert stops the gates from parking: every later callback returns an
+// error at once, and the work queue forgets what it is given. Nothing an
+// inert gate sees is recorded (the driver records only its current gates).
+func (g *Gates) makeInert() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inert = true
+	clear(g.queued)
+}
+
+// processLin is the linearizability oracle per kubelet process: at
+// Restarted the current one is set aside and a fresh one judges the new
+// pod workers (run/run.go's epochOracles does the same for the world). A
+// set-aside one is finished with oracle.ErrEpochEnded: its history stops
+// where the process did (calls in flight are cut).
+type processLin struct {
+	opts linearize.Options
+	cur  oracle.Oracle
+	past []oracle.Oracle
+}
+
+func newProcessLin(opts linearize.Options) *processLin {
+	return &processLin{opts: opts, cur: linearize.New(opts)}
+}
+
+func (p *processLin) Observe(v oracle.View, ev history.Event) {
+	if ev.Kind == history.Restarted {
+		p.past, p.cur = append(p.past, p.cur), linearize.New(p.opts)
+		return
+	}
+	p.cur.Observe(v, ev)
+}
+
+func (p *processLin) Finish(v oracle.View, runErr error) []history.Violation {
+	var out []history.Violation
+	for _, o := range p.past {
+		out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
+	}
+	return append(out, p.cur.Finish(v, runErr)...)
+}

@@ -1,0 +1,141 @@
+package realkubelet
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/podsim/podsim/plan"
+)
+
+var restartOn = Components{restart: true}
+
+// restarts counts the Restarted events of a trace.
+func restarts(trace []string) int {
+	n := 0
+	for _, l := range trace {
+		if strings.Contains(l, " restarted ") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRestartRunsClean: with the restart component on, the restart family
+// restarts the kubelet in every seed and nothing unexplained is found
+// (the old process's goroutines would show as an L2 teardown finding if
+// one outlived the run).
+func TestRestartRunsClean(t *testing.T) {
+	f := familyNamed(t, "kubelet-restart-terminal-pods")
+	for seed := uint64(1); seed <= 30; seed++ {
+		o := RunOptions{Real: restartOn, HoldWakes: seed%2 == 0}
+		r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+		if restarts(r.Trace) == 0 {
+			t.Errorf("seed %d: no restart happened", seed)
+		}
+		if u := r.Unexplained(); len(u) > 0 {
+			t.Errorf("seed %d: unexplained %v", seed, u)
+		}
+	}
+}
+
+// TestRestartOffSkips: without the component, Restart changes nothing.
+func TestRestartOffSkips(t *testing.T) {
+	f := familyNamed(t, "kubelet-restart-terminal-pods")
+	r := Bubble(t, func() Result { return RunSeedWith(f, 1, RunOptions{}) })
+	if n := restarts(r.Trace); n != 0 {
+		t.Fatalf("restart off: %d restarts in the trace", n)
+	}
+}
+
+// TestRestartOldWorkersExit: after a restart only the new process's
+// worker goroutines live: the old ones ran down and exited (counted by
+// their stacks inside the bubble), and a callback parked in the old
+// process is never recorded as ended.
+func TestRestartOldWorkersExit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(RunOptions{Real: restartOn})
+		for _, m := range mustParse(t, "create a\ncreate b\nrelease a ok\ndelete b grace=5\nrelease b ok\n") {
+			d.Apply(m)
+		}
+		if n := workerGoroutines(); n != 2 {
+			t.Fatalf("before the restart: %d worker goroutines, want 2", n)
+		}
+		parkedBefore := len(d.gates.Parked())
+		ends := strings.Count(strings.Join(d.h.trace, "\n"), " end ")
+		d.Apply(mustParse(t, "restart\n")[0])
+		if n := workerGoroutines(); n != 2 {
+			t.Fatalf("after the restart: %d worker goroutines, want the new process's 2", n)
+		}
+		if parkedBefore == 0 || strings.Count(strings.Join(d.h.trace, "\n"), " end ") != ends {
+			t.Fatalf("parked before %d; the old process's callbacks must end unrecorded", parkedBefore)
+		}
+		d.Teardown()
+	})
+}
+
+func workerGoroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "kubelet.(*podWorkers).podWorkerLoop") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRestartPlantedIdleCacheCaught: a restarted kubelet whose runtime
+// cache hides the running containers of a terminal pod (so the new
+// workers take it as terminated at first sight) is caught, unexplained;
+// the same script without the plant is clean.
+func TestRestartPlantedIdleCacheCaught(t *testing.T) {
+	moves := mustParse(t, "create a\nrelease a ok\nfinish a phase=Succeeded\nrestart\n")
+	o := RunOptions{Real: restartOn}
+	if r := runScriptWith(t, moves, o); len(r.Unexplained()) > 0 {
+		t.Fatalf("clean run has findings: %v", r.Findings)
+	}
+	o.plant = plantIdleCacheOnRestart
+	r := runScriptWith(t, moves, o)
+	if len(r.Unexplained()) == 0 {
+		t.Fatalf("planted forgetting not caught; findings %v", r.Findings)
+	}
+	for _, f := range r.Unexplained() {
+		t.Logf("caught: %s %s", f.Invariant, f.Message)
+	}
+}
+
+// TestRestartDeterministic: the same seed gives the same trace (run with
+// -cpu 1,4 for GOMAXPROCS), and replaying the script gives it again.
+func TestRestartDeterministic(t *testing.T) {
+	for _, name := range []string{"kubelet-restart-terminal-pods", "swarm-restart"} {
+		f := familyNamed(t, name)
+		for seed := uint64(1); seed <= 20; seed++ {
+			o := RunOptions{Real: restartOn, HoldWakes: seed%2 == 1}
+			a := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+			b := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+			if a.TraceSHA != b.TraceSHA {
+				t.Fatalf("%s seed %d: traces differ\n%s", name, seed, firstDiff(a.Trace, b.Trace))
+			}
+			moves := a.Moves
+			if o.HoldWakes {
+				moves = append([]Move{{Kind: MoveHoldWakes}}, moves...)
+			}
+			if s := runScriptWith(t, moves, RunOptions{Real: restartOn}); s.TraceSHA != a.TraceSHA {
+				t.Fatalf("%s seed %d: replay differs\n%s", name, seed, firstDiff(a.Trace, s.Trace))
+			}
+		}
+	}
+}
+
+func familyNamed(t *testing.T, name string) plan.Family {
+	for _, f := range plan.KubeletFamilies() {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no family %s", name)
+	return plan.Family{}
+}
