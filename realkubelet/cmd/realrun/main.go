@@ -283,7 +283,7 @@ func moduleDir() (string, error) {
 
 // components are the names --real accepts (realkubelet.AllComponents;
 // realrun does not import the package, which would build the kubelet).
-var components = []string{"status", "shutdown", "eviction"}
+var components = []string{"status", "shutdown", "eviction", "restart"}
 
 // checkComponents refuses a --real value the test binary would refuse.
 func checkComponents(v string) error {
