@@ -40,6 +40,10 @@ type evidence struct {
 	startedInc map[types.UID]bool
 	// runtimeKillStep is the step of the UID's latest runtime-only kill.
 	runtimeKillStep map[types.UID]int
+	// inherited: the current kubelet process began with the UID's
+	// containers possibly running (the previous process's, restart.go),
+	// until the UID's incarnation ends.
+	inherited map[types.UID]bool
 	// zeroDeletionOffers are the kill overrides (clamped to ≥1) offered by
 	// updates whose pod had DeletionGracePeriodSeconds=0, in the current
 	// incarnation: the only offers upstream compares with 0 (GA).
@@ -53,7 +57,7 @@ type evidence struct {
 }
 
 func newEvidence() evidence {
-	return evidence{startedInc: map[types.UID]bool{}, runtimeKillStep: map[types.UID]int{},
+	return evidence{startedInc: map[types.UID]bool{}, runtimeKillStep: map[types.UID]int{}, inherited: map[types.UID]bool{},
 		zeroDeletionOffers: map[types.UID][]int64{}, droppedRetry: map[types.UID]bool{}, ghostFrom: map[types.UID]int{}}
 }
 
@@ -62,6 +66,7 @@ func (e *evidence) incarnationOver(uid types.UID) {
 	delete(e.startedInc, uid)
 	delete(e.zeroDeletionOffers, uid)
 	delete(e.runtimeKillStep, uid)
+	delete(e.inherited, uid)
 }
 
 // classOverlap is S1: GE iff one of the two callbacks in flight at once was
@@ -82,7 +87,14 @@ func classOverlap(o overlap) string {
 // pod the runtime still runs.
 func (d *Driver) classRuntimeLeft(uid types.UID, a answers) string {
 	p := d.pods[uid]
-	if p != nil && p.action.Static && d.ev.runtimeKillStep[uid] > 0 && !d.ev.startedInc[uid] && a[qBeFinished] {
+	// The runtime has the containers either because it reported them (a
+	// runtime-only kill) or because the previous kubelet process may have
+	// run them (a restart): either way the workers never started the pod
+	// and cleanupUnstartedPod finished it (docs/upstream-findings.md, GB).
+	// The restart case also needs the exact answers cleanupUnstartedPod
+	// leaves (a first-sight terminal shortcut, say, leaves others).
+	hasRuntime := d.ev.runtimeKillStep[uid] > 0 || (d.ev.inherited[uid] && classLattice(a) == "G3")
+	if p != nil && p.action.Static && hasRuntime && !d.ev.startedInc[uid] && a[qBeFinished] {
 		return "GB"
 	}
 	return ""

@@ -115,6 +115,11 @@ func (d *Driver) resetEvidence() {
 	d.restartPending, d.lastFailed = map[types.UID]bool{}, map[types.UID]bool{}
 	d.ev, d.naturalEnd, d.leastOffered = newEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
 	d.synced, d.checks.overlaps = false, 0
+	for uid, on := range d.running {
+		if on {
+			d.ev.inherited[uid] = true // GB's "the runtime has its containers"
+		}
+	}
 }
 
 // readmit hands every pod in config to the new workers, oldest first.
