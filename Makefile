@@ -98,7 +98,7 @@ real-mutants:
 ## 800 × 15 families = 12,000 seeds), once as is and once with the workers'
 ## wake-ups held (HOLD, realkubelet/wakes.go); fails on any unexplained finding.
 ## REAL selects the real kubelet components (status,shutdown,eviction,restart;
-## all = every one but restart; none; realkubelet/components.go).
+## all or none; realkubelet/components.go).
 SEEDS ?= 800
 REAL ?= all
 real-sweep:

@@ -12,35 +12,24 @@ type Component string
 // The components --real switches. A component is on by default once it
 // exists; switching one off (to localise a finding) puts the driver's
 // stand-in back: no status manager and API server (the pod workers alone),
-// the plan's Shutdown skipped, Evict as a bare killPodNow(evict=true).
+// the plan's Shutdown skipped, Evict as a bare killPodNow(evict=true),
+// Restart skipped (the same pod workers go on).
 const (
 	StatusComponent   Component = "status"   // the status manager and the API server model (statusmgr.go)
 	ShutdownComponent Component = "shutdown" // the node shutdown manager
 	EvictionComponent Component = "eviction" // the eviction manager
-	// RestartComponent is the kubelet restart (restart.go). Unlike the
-	// others it is off unless named ("all" leaves it off): it still has an
-	// unexplained class, docs/real-kubelet.md.
-	RestartComponent Component = "restart"
+	RestartComponent  Component = "restart"  // the kubelet restart (restart.go)
 )
 
 // AllComponents lists every component name, in flag order.
 var AllComponents = []Component{StatusComponent, ShutdownComponent, EvictionComponent, RestartComponent}
 
-// Components is a set of components switched off, and whether the
-// restart component is on. The zero value runs every component that
-// exists but restart, so RunOptions{} is the default run.
-type Components struct {
-	off     map[Component]bool
-	restart bool
-}
+// Components is a set of components switched off. The zero value runs
+// every component that exists, so RunOptions{} is the default run.
+type Components struct{ off map[Component]bool }
 
 // On reports whether c runs.
-func (s Components) On(c Component) bool {
-	if c == RestartComponent {
-		return s.restart
-	}
-	return !s.off[c]
-}
+func (s Components) On(c Component) bool { return !s.off[c] }
 
 // Only returns the set in which exactly the named components run.
 func Only(on ...Component) Components {
@@ -50,7 +39,6 @@ func Only(on ...Component) Components {
 	}
 	for _, c := range on {
 		delete(s.off, c)
-		s.restart = s.restart || c == RestartComponent
 	}
 	return s
 }
@@ -73,7 +61,7 @@ func (s Components) String() string {
 // component names, "all", or "none".
 func ParseComponents(v string) (Components, error) {
 	switch v {
-	case "all": // every default component; restart only when named
+	case "all":
 		return Components{}, nil
 	case "none", "":
 		return Only(), nil

@@ -3,7 +3,7 @@ package realkubelet
 import "testing"
 
 func TestParseComponents(t *testing.T) {
-	for in, want := range map[string]string{"all": "status,shutdown,eviction", "none": "none", "restart": "restart",
+	for in, want := range map[string]string{"all": "status,shutdown,eviction,restart", "none": "none", "restart": "restart",
 		"status,restart": "status,restart",
 		"status":         "status", "eviction,status": "status,eviction", "shutdown": "shutdown"} {
 		got, err := ParseComponents(in)
@@ -11,8 +11,8 @@ func TestParseComponents(t *testing.T) {
 			t.Errorf("ParseComponents(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
-	if (Components{}).String() != "status,shutdown,eviction" {
-		t.Error("the zero value must run every component but restart")
+	if (Components{}).String() != "status,shutdown,eviction,restart" {
+		t.Error("the zero value must run every component")
 	}
 	for _, bad := range []string{"statu", "status,,eviction", "kubelet"} {
 		if _, err := ParseComponents(bad); err == nil {

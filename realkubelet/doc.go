@@ -87,11 +87,11 @@
 //     evictmgr/) Evict runs one turn of the real eviction manager's loop
 //     (synchronize, then the cleanup wait) under pressure the plan
 //     controls. Admission for resources is not modelled (upstream's is a
-//     *Kubelet method), Restart is skipped unless the opt-in restart
-//     component is on (restart.go), and the rest of the plan's
+//     *Kubelet method), Restart restarts the kubelet with the restart
+//     component (restart.go), and the rest of the plan's
 //     Node (resources, grace reaper, echo lag) is ignored.
 //
-// Not covered: kubelet restart by default (opt-in), admission, the grace reaper,
+// Not covered: admission, the grace reaper,
 // GetNewerThan errors (docs/real-kubelet.md, "What is real").
 //
 // # Checks

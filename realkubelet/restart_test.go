@@ -10,7 +10,7 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
-var restartOn = Components{restart: true}
+var restartOn = Components{}
 
 // restarts counts the Restarted events of a trace.
 func restarts(trace []string) int {
@@ -44,7 +44,8 @@ func TestRestartRunsClean(t *testing.T) {
 // TestRestartOffSkips: without the component, Restart changes nothing.
 func TestRestartOffSkips(t *testing.T) {
 	f := familyNamed(t, "kubelet-restart-terminal-pods")
-	r := Bubble(t, func() Result { return RunSeedWith(f, 1, RunOptions{}) })
+	o := RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}
+	r := Bubble(t, func() Result { return RunSeedWith(f, 1, o) })
 	if n := restarts(r.Trace); n != 0 {
 		t.Fatalf("restart off: %d restarts in the trace", n)
 	}
@@ -167,7 +168,7 @@ func TestRestartGB(t *testing.T) {
 		if gb != 1 || len(r.Unexplained()) > 0 {
 			t.Errorf("%q: want one S7 explained as GB; got %v", script, r.Findings)
 		}
-		if r := runScriptWith(t, moves, RunOptions{}); len(r.Unexplained()) > 0 {
+		if r := runScriptWith(t, moves, RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}); len(r.Unexplained()) > 0 {
 			t.Errorf("%q without restart: %v", script, r.Findings)
 		}
 		without := o

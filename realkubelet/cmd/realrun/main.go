@@ -17,7 +17,7 @@
 // --hold holds the workers' wake-ups (realkubelet/wakes.go). --real
 // (run, replay, shrink) selects the real kubelet components around the pod
 // workers: a comma-separated list of status, shutdown, eviction, restart,
-// or all (the default: every one but restart, which is opt-in), or none;
+// or all (the default), or none;
 // switching one off localises a finding.
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
@@ -99,7 +99,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.Uint64Var(&o.start, "start", 1, "first seed (run, gate)")
 	fs.StringVar(&o.seed, "seed", "", "the seed (replay, shrink)")
 	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
-	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction, restart), all (every one but restart) or none")
+	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction, restart), all or none")
 	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
