@@ -192,3 +192,19 @@ func TestRestartGB(t *testing.T) {
 		t.Errorf("a non-static pod must be clean; got %v", r.Findings)
 	}
 }
+
+// TestRestartDuringShutdownSkipped: a restart while the node shutdown
+// manager still has work is not modelled: the action is skipped and
+// counted, and the run goes on with the same process.
+func TestRestartDuringShutdownSkipped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(RunOptions{})
+		for _, m := range mustParse(t, "create a\nrelease a ok\nshutdown\nrestart\n") {
+			d.Apply(m)
+		}
+		if d.restartsSkipped != 1 || restarts(d.h.trace) != 0 {
+			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.trace))
+		}
+		d.Teardown()
+	})
+}
