@@ -110,6 +110,14 @@ const (
 	// provider-initiated deletion of a pod whose API status is already
 	// terminal is never propagated.
 	ClassTerminalNotDeleted = "VH"
+	// ClassCleanupTrustsGetPod (VI): when a pod has left the API (the
+	// informer's lister no longer has it), syncPodFromKubernetesHandler
+	// asks the provider GetPod(namespace, name) and deletes the pod only
+	// if it is returned; a not-found ends the cleanup with no error, so
+	// nothing retries it, and only the next Run's deleteDanglingPods
+	// looks again. A provider whose GetPod answers not-found once for a
+	// pod it runs (a stale cache) keeps that pod running for good.
+	ClassCleanupTrustsGetPod = "VI"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -138,10 +146,15 @@ var danglingRef = regexp.MustCompile(`^provider pod (\S+) has no API object and 
 // deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
 // and at least one ran.
 func (d *Driver) danglingFailedEverywhere(key string) bool {
-	w := d.W
-	failed := map[int]bool{}
-	ran := map[int]bool{}
-	for _, c := range w.danglingCalls {
+	ran, failed := d.danglingRuns(key)
+	return len(ran) > 0 && failedIn(ran, failed, 0)
+}
+
+// danglingRuns: the generations that ran deleteDanglingPods, and those
+// whose GetPods or DeletePod of key failed.
+func (d *Driver) danglingRuns(key string) (ran, failed map[int]bool) {
+	ran, failed = map[int]bool{}, map[int]bool{}
+	for _, c := range d.W.danglingCalls {
 		if c.op == "provider.GetPods" {
 			ran[c.gen] = true
 		}
@@ -149,15 +162,32 @@ func (d *Driver) danglingFailedEverywhere(key string) bool {
 			failed[c.gen] = true
 		}
 	}
-	if len(ran) == 0 {
-		return false
-	}
-	for gen := range ran {
-		if !failed[gen] {
+	return ran, failed
+}
+
+// failedIn: every generation after gen that ran the cleanup failed it.
+func failedIn(ran, failed map[int]bool, gen int) bool {
+	for g := range ran {
+		if g > gen && !failed[g] {
 			return false
 		}
 	}
 	return true
+}
+
+// cleanupTrustedMissing (VI): the last provider call of
+// syncPodFromKubernetesHandler for key was a GetPod answered not-found
+// while the provider held uid under key and the API had no object of
+// that name (the handler then returns nil: nothing retries), and every
+// later generation that ran deleteDanglingPods failed its GetPods or its
+// DeletePod of key.
+func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
+	c, ok := d.W.lastCleanup[key]
+	if !ok || c.op != "provider.GetPod" || c.outcome != Missing || c.providerUID != uid || c.apiHasName {
+		return false
+	}
+	ran, failed := d.danglingRuns(key)
+	return failedIn(ran, failed, c.gen)
 }
 
 var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
@@ -194,6 +224,13 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
 //     phase in the API at the end is Succeeded or Failed.
+//   - VI, for VK3 "left the API but still runs in the provider" on UID U
+//     named N: at the end no API object is named N and the provider runs
+//     U under default/N; syncPodFromKubernetesHandler's last provider
+//     call for default/N was a GetPod answered not-found while the
+//     provider held U there and the API had no object named N; and every
+//     later generation that ran deleteDanglingPods failed its GetPods or
+//     its DeletePod of default/N.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -259,6 +296,13 @@ func (d *Driver) classify(f Finding) string {
 		api, prov := d.final.apiByName[name], d.final.providerByName[name]
 		if api != "" && prov != "" && api != prov && (api == uid || prov == uid) {
 			return ClassNameKeyed
+		}
+		if f.Check == "VK3" && api == "" && prov == uid {
+			d.W.mu.Lock()
+			defer d.W.mu.Unlock()
+			if d.cleanupTrustedMissing(Namespace+"/"+name, uid) {
+				return ClassCleanupTrustsGetPod
+			}
 		}
 	}
 	return ""

@@ -217,3 +217,61 @@ func TestClassifyTerminalNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyCleanupNegative: VI needs the cleanup's last provider call
+// to be a not-found GetPod for the very UID the provider runs, made when
+// the API had no object of the name, and no later successful dangling
+// cleanup.
+func TestClassifyCleanupNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"pod-a": "a"}}
+		f := Finding{Check: "VK3", Message: "pod a (pod-a) left the API but still runs in the provider at the end (VK3)"}
+		vi := cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "a"}
+		cases := []struct {
+			name    string
+			last    *cleanupCall
+			dangled []danglingCall
+			want    string
+		}{
+			{"no cleanup call", nil, nil, ""},
+			{"VI", &vi, nil, ClassCleanupTrustsGetPod},
+			{"the GetPod failed (retried, then lost to a stop)", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Fail, providerUID: "a"}, nil, ""},
+			{"the last call was a failed DeletePod", &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: Fail, providerUID: "a"}, nil, ""},
+			{"the provider held another UID then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "z"}, nil, ""},
+			{"the provider held nothing then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing}, nil, ""},
+			{"the API had an object of the name then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "a", apiHasName: true}, nil, ""},
+			{"a later generation's dangling cleanup ran without failing", &vi,
+				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}, ""},
+			{"a later generation's DeletePod of it failed", &vi,
+				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}, {gen: 2, op: "provider.DeletePod", key: "default/pod-a", outcome: Fail}}, ClassCleanupTrustsGetPod},
+			{"an earlier generation's dangling cleanup ran", &vi,
+				[]danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK}}, ClassCleanupTrustsGetPod},
+		}
+		for _, c := range cases {
+			delete(d.W.lastCleanup, "default/pod-a")
+			if c.last != nil {
+				d.W.lastCleanup["default/pod-a"] = *c.last
+			}
+			d.W.danglingCalls = c.dangled
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		d.W.lastCleanup["default/pod-a"] = vi
+		d.W.danglingCalls = nil
+		d.final.apiByName["pod-a"] = "b"
+		if got := d.classify(f); got == ClassCleanupTrustsGetPod {
+			t.Errorf("an API object named pod-a at the end: classified VI")
+		}
+		d.final.apiByName = map[string]types.UID{}
+		d.final.providerByName["pod-a"] = "z"
+		if got := d.classify(f); got != "" {
+			t.Errorf("another UID runs under the name at the end: classified %q", got)
+		}
+		d.final.providerByName["pod-a"] = "a"
+		if got := d.classify(Finding{Check: "VK6", Message: f.Message}); got != "" {
+			t.Errorf("another check with VI's message: classified %q", got)
+		}
+	})
+}

@@ -69,6 +69,9 @@ type World struct {
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
+	// lastCleanup is, per key, syncPodFromKubernetesHandler's last
+	// provider call for it.
+	lastCleanup map[string]cleanupCall
 	// deletedWhileRunning: the controller's API delete of U (by caller)
 	// came while the provider still ran U.
 	deletedWhileRunning map[types.UID]string
@@ -110,7 +113,8 @@ func newWorld() *World {
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{}}
+		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
+		lastCleanup: map[string]cleanupCall{}}
 	w.api = newAPIServer(w)
 	return w
 }
