@@ -118,6 +118,14 @@ const (
 	// looks again. A provider whose GetPod answers not-found once for a
 	// pod it runs (a stale cache) keeps that pod running for good.
 	ClassCleanupTrustsGetPod = "VI"
+	// ClassStatusByName (VJ): the status path is keyed by namespace/name
+	// too. A provider status notified for UID U is stored in the tracking
+	// entry of U's name and written by updatePodStatus onto whatever
+	// object the informer has under that name; once that is another UID
+	// (a re-created pod), the API rejects the write (Conflict: the status
+	// carries U), and the key is retried with exponential back-off (up to
+	// 20 times) long after everything else settled.
+	ClassStatusByName = "VJ"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -136,6 +144,25 @@ func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
 		}
 	}
 	return false
+}
+
+var queuedRef = regexp.MustCompile(`^(\d+) items were left in the controller's queues`)
+
+// statusByNameLeft (VJ): the items left are all in the status queue, and
+// as many names' last status write was updatePodStatus's of another
+// UID's status onto the object of that name, answered Conflict.
+func (d *Driver) statusByNameLeft(items int) bool {
+	w := d.W
+	if items == 0 || w.otherQueuesLeft != 0 || w.statusQueueLeft != items {
+		return false
+	}
+	wrong := 0
+	for _, a := range w.lastStatusWrite {
+		if a.caller == "updatePodStatus" && a.uid != a.apiUID && a.conflict {
+			wrong++
+		}
+	}
+	return wrong == items
 }
 
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
@@ -231,6 +258,10 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     provider held U there and the API had no object named N; and every
 //     later generation that ran deleteDanglingPods failed its GetPods or
 //     its DeletePod of default/N.
+//   - VJ, for VK7 "K items were left in the controller's queues": all K
+//     are in the status queue (the other two are empty), and exactly K
+//     names' last status write was updatePodStatus's, carrying a UID
+//     other than the API object's of that name, answered Conflict.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -243,6 +274,15 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.W.cancelled[gen] && !d.W.ready[gen] && d.W.doneErr[gen] == "failed to wait for caches to sync" {
 			return ClassCancelledBeforeReady
+		}
+		return ""
+	}
+	if m := queuedRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK7" {
+		items, _ := strconv.Atoi(m[1])
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.statusByNameLeft(items) {
+			return ClassStatusByName
 		}
 		return ""
 	}

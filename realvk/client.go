@@ -65,7 +65,14 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
+	if cur := p.c.w.api.get(p.ns, pod.Name); cur != nil {
+		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID}
+	}
 	out, err := p.c.w.api.UpdateStatus(pod)
+	if a, ok := p.c.w.lastStatusWrite[p.ns+"/"+pod.Name]; ok && apierrors.IsConflict(err) {
+		a.conflict = true
+		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = a
+	}
 	if err == nil {
 		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
 			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message)})

@@ -275,3 +275,45 @@ func TestClassifyCleanupNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyStatusByNameNegative: VJ needs every item left to be in
+// the status queue and each to match a name whose last status write was
+// updatePodStatus's of another UID's status, rejected as a Conflict.
+func TestClassifyStatusByNameNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK7", Message: "1 items were left in the controller's queues at the end: they never drained (VK7)"}
+		wrongUID := statusAttempt{caller: "updatePodStatus", uid: "a", apiUID: "b", conflict: true}
+		cases := []struct {
+			name          string
+			writes        map[string]statusAttempt
+			status, other int
+			want          string
+		}{
+			{"nothing recorded", nil, 1, 0, ""},
+			{"VJ", map[string]statusAttempt{"default/db": wrongUID}, 1, 0, ClassStatusByName},
+			{"the item is in another queue", map[string]statusAttempt{"default/db": wrongUID}, 0, 1, ""},
+			{"an item in another queue too", map[string]statusAttempt{"default/db": wrongUID}, 1, 1, ""},
+			{"a conflict on the pod's own UID (a stale resource version)",
+				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "b", apiUID: "b", conflict: true}}, 1, 0, ""},
+			{"another UID's status that went through",
+				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "a", apiUID: "b"}}, 1, 0, ""},
+			{"handleProviderError's write",
+				map[string]statusAttempt{"default/db": {caller: "handleProviderError", uid: "a", apiUID: "b", conflict: true}}, 1, 0, ""},
+			{"two such names for one item",
+				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, ""},
+		}
+		for _, c := range cases {
+			d.W.lastStatusWrite = c.writes
+			d.W.statusQueueLeft, d.W.otherQueuesLeft = c.status, c.other
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		d.W.lastStatusWrite = map[string]statusAttempt{"default/db": wrongUID}
+		d.W.statusQueueLeft, d.W.otherQueuesLeft = 1, 0
+		if got := d.classify(Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}); got != "" {
+			t.Errorf("another VK7 with VJ's state: classified %q", got)
+		}
+	})
+}

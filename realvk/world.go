@@ -69,6 +69,12 @@ type World struct {
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
+	// lastStatusWrite is, per key, the controller's last status write to
+	// an object of that name; statusQueueLeft and otherQueuesLeft are
+	// what the status queue and the two other queues held once the run
+	// settled (the classifier reads them, VJ).
+	lastStatusWrite                  map[string]statusAttempt
+	statusQueueLeft, otherQueuesLeft int
 	// lastCleanup is, per key, syncPodFromKubernetesHandler's last
 	// provider call for it.
 	lastCleanup map[string]cleanupCall
@@ -98,6 +104,15 @@ type statusWrite struct {
 	version int
 }
 
+// statusAttempt is one status write of the controller that reached the
+// API server model: its caller, the UID of the status it carried, the UID
+// of the API object of that name then, and whether it was a Conflict.
+type statusAttempt struct {
+	caller      string
+	uid, apiUID types.UID
+	conflict    bool
+}
+
 type notedAt struct {
 	note history.Note
 	at   time.Time
@@ -114,7 +129,7 @@ func newWorld() *World {
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
-		lastCleanup: map[string]cleanupCall{}}
+		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}}
 	w.api = newAPIServer(w)
 	return w
 }
