@@ -126,6 +126,20 @@ const (
 	// carries U), and the key is retried with exponential back-off (up to
 	// 20 times) long after everything else settled.
 	ClassStatusByName = "VJ"
+	// ClassNotificationDropped (VL; "VK" is skipped so that no class
+	// reads like a check): enqueuePodStatusUpdate waits for the pod to be
+	// tracked (knownPods, filled by the informer's add handler) by polling
+	// every 151 ms for at most 20 periods; when the poll ends first (the
+	// timeout, or the controller's context ended) the notification is
+	// dropped, and nothing asks the provider for the status again: a
+	// provider that notifies changes only never has it written.
+	ClassNotificationDropped = "VL"
+	// ClassLateNotification (VM): a notification that polls for its pod
+	// to be tracked stores its status in the tracking entry whenever the
+	// poll finds it, with no check that a newer notification was stored
+	// meanwhile; the older status is then written over the newer one,
+	// and a provider that reports changes only never corrects it.
+	ClassLateNotification = "VM"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -163,6 +177,48 @@ func (d *Driver) statusByNameLeft(items int) bool {
 		}
 	}
 	return wrong == items
+}
+
+// notificationsDropped (VL): U's status version v was notified, and
+// enqueuePodStatusUpdate dropped every notification of it.
+func (d *Driver) notificationsDropped(uid types.UID, v int) bool {
+	seen := false
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.version == v {
+			if n.dropped == "" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// lateNotificationWritten (VM): a notification of U's version v was
+// accepted; an earlier notification of U with another version w was
+// accepted after it; and U's last effective status write, after that,
+// was updatePodStatus's of w.
+func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 {
+		return false
+	}
+	last := writes[len(writes)-1]
+	if last.caller != "updatePodStatus" || last.version == v {
+		return false
+	}
+	for newer, nv := range d.W.notifies {
+		if nv.uid != uid || nv.version != v || nv.accepted == 0 {
+			continue
+		}
+		for older, nw := range d.W.notifies {
+			if older < newer && nw.uid == uid && nw.version == last.version &&
+				nw.accepted > nv.accepted && last.seq > nw.accepted {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
@@ -247,6 +303,14 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     reached the API": updatePodStatus wrote U's status version V, and
 //     U's last status write that took effect came after it and was
 //     handleProviderError's.
+//   - VL, for the same VK2 (when VG's clause fails): U's version V was
+//     notified, and enqueuePodStatusUpdate dropped every notification of
+//     it (its span's status was set: its poll ended before the pod was
+//     tracked).
+//   - VM, for the same VK2 (when VG's and VL's fail): a notification of
+//     V was accepted, an earlier notification of U with another version
+//     W was accepted after it, and U's last effective status write,
+//     after that, was updatePodStatus's of W.
 //   - VH, for the same VK3 "… by itself …" on U: the controller never
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
@@ -300,6 +364,12 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.statusOverwritten(types.UID(m[1]), v) {
 			return ClassErrorStatusOverwrites
+		}
+		if d.notificationsDropped(types.UID(m[1]), v) {
+			return ClassNotificationDropped
+		}
+		if d.lateNotificationWritten(types.UID(m[1]), v) {
+			return ClassLateNotification
 		}
 		return ""
 	}

@@ -74,8 +74,9 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = a
 	}
 	if err == nil {
+		p.c.w.statusSeq++
 		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
-			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message)})
+			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message), seq: p.c.w.statusSeq})
 	}
 	p.c.w.notef("api.UpdateStatus %s/%s uid=%s rv=%q phase=%s -> %s", p.ns, pod.Name, pod.UID, pod.ResourceVersion, pod.Status.Phase, errWord(err))
 	return out, err

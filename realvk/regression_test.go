@@ -165,13 +165,13 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 			want   string
 		}{
 			{nil, ""},
-			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}, ClassErrorStatusOverwrites},
+			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}, ClassErrorStatusOverwrites},
 			// v2 never written: the status was lost before the API, not overwritten.
-			{[]statusWrite{{"updatePodStatus", 1}, {"handleProviderError", 0}}, ""},
+			{[]statusWrite{{"updatePodStatus", 1, 0}, {"handleProviderError", 0, 0}}, ""},
 			// Overwritten by handleProviderError, but the last write is the controller's v1 after it.
-			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}, {"updatePodStatus", 1}}, ""},
+			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}, {"updatePodStatus", 1, 0}}, ""},
 			// handleProviderError wrote before v2 reached the API.
-			{[]statusWrite{{"handleProviderError", 0}, {"updatePodStatus", 2}}, ""},
+			{[]statusWrite{{"handleProviderError", 0, 0}, {"updatePodStatus", 2, 0}}, ""},
 		}
 		for _, c := range cases {
 			d.W.statusWrites["a"] = c.writes
@@ -179,7 +179,7 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 				t.Errorf("writes %v: classified %q, want %q", c.writes, got, c.want)
 			}
 		}
-		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}
+		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}
 		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
 			t.Errorf("another check with VG's message classified %q", got)
 		}
@@ -314,6 +314,76 @@ func TestClassifyStatusByNameNegative(t *testing.T) {
 		d.W.statusQueueLeft, d.W.otherQueuesLeft = 1, 0
 		if got := d.classify(Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}); got != "" {
 			t.Errorf("another VK7 with VJ's state: classified %q", got)
+		}
+	})
+}
+
+// TestClassifyDroppedNotificationNegative: VL needs the lost version to
+// have been notified, and every notification of it dropped by
+// enqueuePodStatusUpdate.
+func TestClassifyDroppedNotificationNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v2 Failed, never reached the API, which holds v0 Pending (VK2)"}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			want     string
+		}{
+			{"never notified", nil, ""},
+			{"VL: the poll timed out", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"}}, ClassNotificationDropped},
+			{"VL: the generation stopped", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "context cancelled"},
+				2: {gen: 2, uid: "a", version: 2, dropped: "not in the lister"}}, ClassNotificationDropped},
+			{"a notification of it was enqueued", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"},
+				2: {gen: 1, uid: "a", version: 2}}, ""},
+			{"only an earlier version was dropped", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, dropped: "poll timeout"},
+				2: {gen: 1, uid: "a", version: 2}}, ""},
+			{"another pod's notification was dropped", map[int]notifyRecord{1: {gen: 1, uid: "b", version: 2, dropped: "poll timeout"}}, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies = c.notifies
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"}}
+		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
+			t.Errorf("another check with VL's message: classified %q", got)
+		}
+	})
+}
+
+// TestClassifyLateNotificationNegative: VM needs an earlier notification
+// of another version accepted after the lost version's, and that older
+// version written by updatePodStatus as the last write, after it.
+func TestClassifyLateNotificationNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod c (pod-c), v2 Running, never reached the API, which holds v1 Running (VK2)"}
+		late := map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, accepted: 3}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}}
+		inOrder := map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, accepted: 1}, 2: {gen: 1, uid: "c", version: 2, accepted: 3}}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			writes   []statusWrite
+			want     string
+		}{
+			{"nothing written", late, nil, ""},
+			{"VM", late, []statusWrite{{"updatePodStatus", 2, 2}, {"updatePodStatus", 1, 4}}, ClassLateNotification},
+			{"accepted in order (v2's write lost otherwise)", inOrder, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
+			{"the old version written before the late acceptance", late, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
+			{"the last write is handleProviderError's", late, []statusWrite{{"updatePodStatus", 1, 4}, {"handleProviderError", 0, 5}}, ""},
+			{"the late one was dropped", map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, dropped: "poll timeout"}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},
+				[]statusWrite{{"updatePodStatus", 1, 4}}, ""},
+			{"the late notification is another pod's", map[int]notifyRecord{1: {gen: 1, uid: "x", version: 1, accepted: 3}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},
+				[]statusWrite{{"updatePodStatus", 1, 4}}, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies = c.notifies
+			d.W.statusWrites["c"] = c.writes
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
 		}
 	})
 }

@@ -88,6 +88,11 @@ type World struct {
 	// notifySeq numbers the notify moves; a notification's poll gates
 	// carry it (spans.go).
 	notifySeq int
+	// notifies are the notify moves by number (the classifier reads
+	// them).
+	notifies map[int]notifyRecord
+	// statusSeq orders the accepted notifications and the status writes.
+	statusSeq int
 	// statusWrites are, per UID, the controller's status writes that took
 	// effect, in order (the classifier reads them).
 	statusWrites map[types.UID][]statusWrite
@@ -102,6 +107,8 @@ type World struct {
 type statusWrite struct {
 	caller  string
 	version int
+	// seq orders it among the accepted notifications (statusSeq).
+	seq int
 }
 
 // statusAttempt is one status write of the controller that reached the
@@ -111,6 +118,21 @@ type statusAttempt struct {
 	caller      string
 	uid, apiUID types.UID
 	conflict    bool
+}
+
+// notifyRecord is one notify move: the generation whose callback it
+// called, the pod's UID and status version, and whether
+// why enqueuePodStatusUpdate dropped it ("" if it did not: its poll
+// ended before the pod was tracked, by its timeout or the generation's
+// context, or the informer's lister did not have the pod).
+type notifyRecord struct {
+	gen     int
+	uid     types.UID
+	version int
+	dropped string
+	// accepted orders the notifications not dropped among the status
+	// writes (statusSeq; 0: dropped or not done).
+	accepted int
 }
 
 type notedAt struct {
@@ -129,7 +151,8 @@ func newWorld() *World {
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
-		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}}
+		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
+		notifies: map[int]notifyRecord{}}
 	w.api = newAPIServer(w)
 	return w
 }
