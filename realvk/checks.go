@@ -140,6 +140,13 @@ const (
 	// meanwhile; the older status is then written over the newer one,
 	// and a provider that reports changes only never corrects it.
 	ClassLateNotification = "VM"
+	// ClassSkipNeverRechecked (VN): a notification equal to the last one
+	// received is skipped (lastPodStatusUpdateSkipped), and only a later
+	// informer update event re-checks the skip against the API's status
+	// (V5's fix, #898). When someone else changed the API's status and
+	// its update event was handled before the skipped notification, no
+	// event comes after it: the provider's status is never written again.
+	ClassSkipNeverRechecked = "VN"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -219,6 +226,39 @@ func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
 		}
 	}
 	return false
+}
+
+// skipNeverRechecked (VN): U's last effective controller status write
+// was updatePodStatus's of v, yet the API holds another version at the
+// end (someone else wrote it); the last notification of U accepted after
+// that write carried v and followed an accepted notification of v (so it
+// was skipped as equal); and no update event of U ran in that
+// notification's generation after it.
+func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 || d.final == nil {
+		return false
+	}
+	last := writes[len(writes)-1]
+	if last.caller != "updatePodStatus" || last.version != v || d.final.apiVersion[uid] == v {
+		return false
+	}
+	var skipped notifyRecord
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.accepted > skipped.accepted {
+			skipped = n
+		}
+	}
+	if skipped.accepted < last.seq || skipped.version != v {
+		return false
+	}
+	equalBefore := false
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.version == v && n.accepted != 0 && n.accepted < skipped.accepted {
+			equalBefore = true
+		}
+	}
+	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
 }
 
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
@@ -311,6 +351,12 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     V was accepted, an earlier notification of U with another version
 //     W was accepted after it, and U's last effective status write,
 //     after that, was updatePodStatus's of W.
+//   - VN, for the same VK2 (when VG's, VL's and VM's fail): U's last
+//     effective controller status write was updatePodStatus's of V but
+//     the API holds another version at the end; the last notification of
+//     U accepted after that write carried V and followed an accepted
+//     notification of V (skipped as equal); no update event of U ran in
+//     its generation after it.
 //   - VH, for the same VK3 "… by itself …" on U: the controller never
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
@@ -371,6 +417,9 @@ func (d *Driver) classify(f Finding) string {
 		if d.lateNotificationWritten(types.UID(m[1]), v) {
 			return ClassLateNotification
 		}
+		if d.skipNeverRechecked(types.UID(m[1]), v) {
+			return ClassSkipNeverRechecked
+		}
 		return ""
 	}
 	m := podRef.FindStringSubmatch(f.Message)
@@ -422,17 +471,20 @@ func (d *Driver) classify(f Finding) string {
 type endState struct {
 	apiByName, providerByName map[string]types.UID
 	apiPhase                  map[types.UID]v1.PodPhase
+	apiVersion                map[types.UID]int
 }
 
 func (d *Driver) snapshotEnd() {
 	w := d.W
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{}}
+	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{},
+		apiVersion: map[types.UID]int{}}
 	items, _ := w.api.List()
 	for _, p := range items {
 		e.apiByName[p.Name] = p.UID
 		e.apiPhase[p.UID] = p.Status.Phase
+		e.apiVersion[p.UID] = history.VKStatusVersion(p.Status.Message)
 	}
 	for _, key := range w.backendKeys() {
 		b := w.backend[key]

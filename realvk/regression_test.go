@@ -387,3 +387,45 @@ func TestClassifyLateNotificationNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifySkipNegative: VN needs the controller's write of the lost
+// version overwritten from outside, a later notification of it skipped as
+// equal, and no update event of the pod after that in its generation.
+func TestClassifySkipNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiVersion: map[types.UID]int{"a": 0}}
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
+		skipped := map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}, 2: {gen: 1, uid: "a", version: 1, accepted: 4}}
+		written := []statusWrite{{"updatePodStatus", 1, 2}}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			writes   []statusWrite
+			event    int
+			want     string
+		}{
+			{"VN", skipped, written, 3, ClassSkipNeverRechecked},
+			{"an update event after the skip", skipped, written, 5, ""},
+			{"no second notification", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}}, written, 0, ""},
+			{"the second notification came before the write", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1},
+				2: {gen: 1, uid: "a", version: 1, accepted: 2}}, []statusWrite{{"updatePodStatus", 1, 3}}, 0, ""},
+			{"the version was never written", skipped, []statusWrite{{"updatePodStatus", 0, 2}}, 0, ""},
+			// handleProviderError overwrote it: VG, not VN.
+			{"the last write is handleProviderError's", skipped, []statusWrite{{"updatePodStatus", 1, 2}, {"handleProviderError", 0, 3}}, 0, ClassErrorStatusOverwrites},
+		}
+		for _, c := range cases {
+			d.W.notifies = c.notifies
+			d.W.statusWrites["a"] = c.writes
+			d.W.lastUpdateEvent = map[genUID]int{{1, "a"}: c.event}
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		d.W.notifies, d.W.statusWrites["a"], d.W.lastUpdateEvent = skipped, written, map[genUID]int{}
+		d.final.apiVersion["a"] = 1
+		if got := d.classify(f); got != "" {
+			t.Errorf("the API holds the version: classified %q", got)
+		}
+	})
+}

@@ -91,8 +91,12 @@ type World struct {
 	// notifies are the notify moves by number (the classifier reads
 	// them).
 	notifies map[int]notifyRecord
-	// statusSeq orders the accepted notifications and the status writes.
+	// statusSeq orders the accepted notifications, the status writes and
+	// the informer's update events run in the handler.
 	statusSeq int
+	// lastUpdateEvent is, per generation and UID, the statusSeq of the
+	// last update event run in that generation's handler.
+	lastUpdateEvent map[genUID]int
 	// statusWrites are, per UID, the controller's status writes that took
 	// effect, in order (the classifier reads them).
 	statusWrites map[types.UID][]statusWrite
@@ -135,6 +139,12 @@ type notifyRecord struct {
 	accepted int
 }
 
+// genUID is a pod UID in one controller generation.
+type genUID struct {
+	gen int
+	uid types.UID
+}
+
 type notedAt struct {
 	note history.Note
 	at   time.Time
@@ -152,7 +162,7 @@ func newWorld() *World {
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
 		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
-		notifies: map[int]notifyRecord{}}
+		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{}}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -267,6 +277,10 @@ func (w *World) deliverEvent() bool {
 	e := w.events[0]
 	w.events = w.events[1:]
 	w.notef("event g%d %s", e.gen, e)
+	if p, ok := e.obj.(*v1.Pod); ok && e.kind == "update" {
+		w.statusSeq++
+		w.lastUpdateEvent[genUID{e.gen, p.UID}] = w.statusSeq
+	}
 	w.mu.Unlock()
 	e.run()
 	return true
