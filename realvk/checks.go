@@ -2,6 +2,7 @@ package realvk
 
 import (
 	"cmp"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -298,6 +299,35 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 	return true
 }
 
+// danglingAfterRestart (VD, for a pod that had an API object): U left
+// the API in generation gR and the controller was restarted after it;
+// the informer's cleanup of key, if one was made, was not the last
+// generation's and did not end with a not-found (that is VI); at least
+// one generation after gR ran deleteDanglingPods, and each of them failed
+// its GetPods, or failed its DeletePod of key, or got a list without key.
+func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
+	w := d.W
+	gR, ok := w.removedGen[uid]
+	if !ok || gR >= w.gen {
+		return false
+	}
+	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == Missing) {
+		return false
+	}
+	ran, failed := d.danglingRuns(key)
+	later := 0
+	for g := range ran {
+		if g <= gR {
+			continue
+		}
+		later++
+		if !failed[g] && slices.Contains(slices.Collect(maps.Values(w.podsGiven[g])), key) {
+			return false
+		}
+	}
+	return later > 0
+}
+
 // cleanupTrustedMissing (VI): the last provider call of
 // syncPodFromKubernetesHandler for key was a GetPod answered not-found
 // while the provider held uid under key and the API had no object of
@@ -336,6 +366,14 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     deleted": in every controller generation that ran deleteDanglingPods
 //     (at least one), its GetPods or its DeletePod of default/pod-U
 //     failed.
+//   - VD also, for VK3 "left the API but still runs in the provider" on
+//     U named N (when VI's clause fails): at the end no API object is
+//     named N and the provider runs U under default/N; the controller
+//     was restarted after the generation in which U left the API; the
+//     informer's cleanup of default/N, if made, was not the last
+//     generation's and did not end with a not-found; at least one later
+//     generation ran deleteDanglingPods, and each failed its GetPods, or
+//     its DeletePod of default/N, or listed no default/N.
 //   - VE, for VK7 "controller start G never became Ready": G was
 //     cancelled before Ready closed and its Run returned "failed to wait
 //     for caches to sync".
@@ -461,6 +499,9 @@ func (d *Driver) classify(f Finding) string {
 			defer d.W.mu.Unlock()
 			if d.cleanupTrustedMissing(Namespace+"/"+name, uid) {
 				return ClassCleanupTrustsGetPod
+			}
+			if d.danglingAfterRestart(Namespace+"/"+name, uid) {
+				return ClassDanglingOnce
 			}
 		}
 	}

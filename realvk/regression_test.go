@@ -429,3 +429,56 @@ func TestClassifySkipNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyDanglingAfterRestartNegative: VD on a pod that left the API
+// needs a restart after its removal and every later sweep that listed it
+// failed, with at least one later sweep.
+func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"db": "a"}}
+		f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
+		listed := map[string]string{"0x1": "default/db"}
+		sweepFailed := []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}, {gen: 2, op: "provider.DeletePod", key: "default/db", outcome: Fail}}
+		cases := []struct {
+			name    string
+			gen     int
+			removed bool
+			cleanup *cleanupCall
+			dangled []danglingCall
+			want    string
+		}{
+			{"VD", 2, true, nil, sweepFailed, ClassDanglingOnce},
+			{"never removed by the API", 2, false, nil, sweepFailed, ""},
+			{"no restart after the removal", 1, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK}}, ""},
+			{"no sweep after the removal", 2, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: Fail}}, ""},
+			{"a later sweep listed it and did not fail", 2, true, nil, []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}, ""},
+			{"the last generation's informer cleanup", 2, true, &cleanupCall{gen: 2, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ""},
+			{"an earlier generation's cleanup failed", 2, true, &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ClassDanglingOnce},
+		}
+		for _, c := range cases {
+			d.W.gen = c.gen
+			d.W.removedGen = map[types.UID]int{}
+			if c.removed {
+				d.W.removedGen["a"] = 1
+			}
+			d.W.lastCleanup = map[string]cleanupCall{}
+			if c.cleanup != nil {
+				d.W.lastCleanup["default/db"] = *c.cleanup
+			}
+			d.W.danglingCalls = c.dangled
+			d.W.podsGiven = map[int]map[string]string{2: listed}
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		// A later sweep whose list did not have it (the pod came after it).
+		d.W.gen, d.W.removedGen["a"], d.W.lastCleanup = 3, 1, map[string]cleanupCall{}
+		d.W.danglingCalls = append([]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}},
+			danglingCall{gen: 3, op: "provider.GetPods", outcome: Fail})
+		d.W.podsGiven = map[int]map[string]string{2: {}}
+		if got := d.classify(f); got != ClassDanglingOnce {
+			t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
+		}
+	})
+}

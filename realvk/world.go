@@ -67,6 +67,9 @@ type World struct {
 	// U's status (it does so instead of the delete when the informer's
 	// status differs from the provider's).
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
+	// removedGen is, per UID, the controller generation current when the
+	// API removed it (the classifier reads it, VD).
+	removedGen map[types.UID]int
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
 	// lastStatusWrite is, per key, the controller's last status write to
@@ -162,7 +165,8 @@ func newWorld() *World {
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
 		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
-		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{}}
+		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
+		removedGen: map[types.UID]int{}}
 	w.api = newAPIServer(w)
 	return w
 }
