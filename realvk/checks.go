@@ -148,6 +148,12 @@ const (
 	// its update event was handled before the skipped notification, no
 	// event comes after it: the provider's status is never written again.
 	ClassSkipNeverRechecked = "VN"
+	// ClassLostWithRun (VO): a notification is held only in the
+	// tracking entry and the status queue of the controller that took it;
+	// when that controller is stopped before the queue wrote it, the
+	// next Run starts with empty tracking entries and never asks the
+	// provider: the status (or the provider's deletion) is lost.
+	ClassLostWithRun = "VO"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -260,6 +266,33 @@ func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
 		}
 	}
 	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
+}
+
+// lostWithRun (VO): U had notifications that match, and every one was
+// accepted (not dropped) by a controller generation that is not the last
+// one (it was stopped after).
+func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool) bool {
+	seen := false
+	for _, n := range d.W.notifies {
+		if n.uid != uid || !match(n) {
+			continue
+		}
+		if n.dropped != "" || n.accepted == 0 || n.gen >= d.W.gen {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// wroteVersion: a status write of U with version v took effect.
+func (d *Driver) wroteVersion(uid types.UID, v int) bool {
+	for _, w := range d.W.statusWrites[uid] {
+		if w.version == v {
+			return true
+		}
+	}
+	return false
 }
 
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
@@ -395,6 +428,13 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     U accepted after that write carried V and followed an accepted
 //     notification of V (skipped as equal); no update event of U ran in
 //     its generation after it.
+//   - VO, for the same VK2 (when VG's, VL's, VM's and VN's fail): every
+//     notification of V was accepted by a generation before the last,
+//     and no status write of V took effect; and for VK3 "the provider
+//     deleted pod U by itself …" (when VC's and VH's fail): the controller
+//     never deleted U in the API nor wrote its status after the deletion
+//     was notified, and every notification of the deletion was accepted
+//     by a generation before the last.
 //   - VH, for the same VK3 "… by itself …" on U: the controller never
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
@@ -458,6 +498,10 @@ func (d *Driver) classify(f Finding) string {
 		if d.skipNeverRechecked(types.UID(m[1]), v) {
 			return ClassSkipNeverRechecked
 		}
+		if d.lostWithRun(types.UID(m[1]), func(n notifyRecord) bool { return n.version == v }) &&
+			!d.wroteVersion(types.UID(m[1]), v) {
+			return ClassLostWithRun
+		}
 		return ""
 	}
 	m := podRef.FindStringSubmatch(f.Message)
@@ -487,6 +531,10 @@ func (d *Driver) classify(f Finding) string {
 		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] && d.W.deletingNotified[uid] &&
 			terminal(d.final.apiPhase[uid]) {
 			return ClassTerminalNotDeleted
+		}
+		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] &&
+			d.lostWithRun(uid, func(n notifyRecord) bool { return n.deleting }) {
+			return ClassLostWithRun
 		}
 	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
 		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):

@@ -270,7 +270,7 @@ func (w *World) notify(key string) bool {
 	b.dirty = false
 	w.notifySeq++
 	pod := b.pod.DeepCopy()
-	w.notifies[w.notifySeq] = notifyRecord{gen: w.gen, uid: pod.UID, version: b.version}
+	w.notifies[w.notifySeq] = notifyRecord{gen: w.gen, uid: pod.UID, version: b.version, deleting: b.deleting}
 	w.notef("notify %s uid=%s phase=%s v%d", key, pod.UID, pod.Status.Phase, b.version)
 	w.emit(history.VKNotified{UID: pod.UID, Phase: pod.Status.Phase, Version: b.version, Deleting: b.deleting})
 	if b.deleting {

@@ -482,3 +482,56 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyLostWithRunNegative: VO needs every matching notification
+// accepted by a generation before the last, and nothing written from it.
+func TestClassifyLostWithRunNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"a": v1.PodRunning}, apiVersion: map[types.UID]int{"a": 0}}
+		d.W.gen = 2
+		vk2 := Finding{Check: "VK2", Message: "the provider's last status for pod a (job), v1 Running, never reached the API, which holds v0 Pending (VK2)"}
+		vk3 := Finding{Check: "VK3", Message: "the provider deleted pod a (job) by itself, but its API object was never deleted (VK3)"}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			want     string
+		}{
+			{"never notified", nil, ""},
+			{"VO", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}, ClassLostWithRun},
+			{"accepted by the last generation", map[int]notifyRecord{1: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 1}}, ""},
+			{"dropped (VL for VK2, nothing for VK3)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, "VL?"},
+			{"one more notification to the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
+				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies = c.notifies
+			want2, want3 := c.want, c.want
+			if c.want == "VL?" {
+				want2, want3 = ClassNotificationDropped, ""
+			}
+			if got := d.classify(vk2); got != want2 {
+				t.Errorf("VK2 %s: classified %q, want %q", c.name, got, want2)
+			}
+			d.W.deletingNotified["a"] = true
+			if got := d.classify(vk3); got != want3 {
+				t.Errorf("VK3 %s: classified %q, want %q", c.name, got, want3)
+			}
+		}
+		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}
+		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 1, 2}}
+		if got := d.classify(vk2); got == ClassLostWithRun {
+			t.Errorf("VK2 with the version written: classified VO")
+		}
+		d.W.statusWrites["a"] = nil
+		d.W.deleteCaller["a"] = "updatePodStatus"
+		if got := d.classify(vk3); got != "" {
+			t.Errorf("VK3 with a controller delete: classified %q", got)
+		}
+		d.W.deleteCaller["a"] = ""
+		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}}
+		if got := d.classify(vk3); got != "" {
+			t.Errorf("VK3 without a deleting notification: classified %q", got)
+		}
+	})
+}

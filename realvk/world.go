@@ -136,7 +136,9 @@ type notifyRecord struct {
 	gen     int
 	uid     types.UID
 	version int
-	dropped string
+	// deleting: the provider's pod carried a deletion timestamp.
+	deleting bool
+	dropped  string
 	// accepted orders the notifications not dropped among the status
 	// writes (statusSeq; 0: dropped or not done).
 	accepted int
