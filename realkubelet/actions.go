@@ -195,12 +195,35 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok && (d.st == nil || d.st.active(pod)) {
+		// filterOutInactivePods' pods: a pod rejected at admission is not
+		// among them (its status is Failed).
+		if _, ok := known[pod.UID]; !ok && !d.actors.rejected[pod.UID] && (d.st == nil || d.st.active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
 	}
 	if d.st != nil {
+		d.killTerminalDeleted(known)
 		d.st.mgr.RemoveOrphaned()
+	}
+}
+
+// killTerminalDeleted is HandlePodCleanups' step for pods in config that
+// are deleted and terminal (their phase as the API has it) but unknown to
+// the pod workers and not running in the runtime — a pod rejected at
+// admission, then deleted: a kill hands it to the workers, whose finish
+// lets the status manager delete it (filterTerminalPodsToDelete, a
+// *Kubelet method, restated). Only with the status component: without it
+// nothing ever deletes from the API.
+func (d *Driver) killTerminalDeleted(known map[types.UID]kubelet.PodWorkerSync) {
+	for _, uid := range d.sortedUniverse() {
+		p := d.pods[uid]
+		if p == nil || !p.inConfig || p.deletion == nil || !terminalPhase(p.phase) || d.running[uid] {
+			continue
+		}
+		if _, ok := known[uid]; ok {
+			continue
+		}
+		d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: d.podOf(uid)}, 0, "driver")
 	}
 }
 
@@ -264,7 +287,7 @@ func (d *Driver) podOf(uid types.UID) *v1.Pod {
 func (d *Driver) desired() []*v1.Pod {
 	var uids []types.UID
 	for uid, p := range d.pods {
-		if p.inConfig && !d.actors.rejected[uid] {
+		if p.inConfig { // rejected pods too: the pod manager has them
 			uids = append(uids, uid)
 		}
 	}

@@ -144,6 +144,11 @@ func (d *Driver) admit(uid types.UID) bool {
 	if a.shutdown != nil && d.opts.plant != plantAdmitInShutdown && !d.pw.IsPodTerminationRequested(uid) && p.phase != v1.PodSucceeded && p.phase != v1.PodFailed {
 		if !a.shutdown.Admit(d.podOf(uid)).Admit {
 			a.rejected[uid] = true
+			if d.st != nil {
+				// The kubelet's rejectPod (a *Kubelet method, not run
+				// here): the status manager is told the pod Failed.
+				d.st.mgr.SetPhase(d.podOf(uid), v1.PodFailed, nil)
+			}
 			return false
 		}
 	}

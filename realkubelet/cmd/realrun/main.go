@@ -49,8 +49,29 @@ type options struct {
 // errFailed: a check failed (exit 1); the reason is already printed.
 var errFailed = errors.New("failed")
 
+// usage is the command summary `realrun help` (or -h, --help) prints.
+const usage = `usage:
+  realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+  realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
+  realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
+  realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+                 [--modes plain,hold] [--json] [--out DIR] [--shrink N]
+  realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
+  realrun workfile --kubernetes DIR
+realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
+`
+
 func main() {
-	o, err := parse(os.Args[1:], io.Discard)
+	args := os.Args[1:]
+	if len(args) == 1 && slices.Contains([]string{"help", "-h", "-help", "--help"}, args[0]) {
+		fmt.Print(usage)
+		return
+	}
+	o, err := parse(args, io.Discard)
+	if errors.Is(err, flag.ErrHelp) {
+		_, _ = parse(args, os.Stdout) // prints the command's flags
+		return
+	}
 	if err == nil {
 		err = execute(o)
 	}

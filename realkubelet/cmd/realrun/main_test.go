@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -185,5 +187,20 @@ func TestTableGroups(t *testing.T) {
 	want := "hold a K1 2 1;hold a K2 1 1;hold a K3 1 5;hold b K1 1 2;plain a K1 1 3"
 	if got := strings.Join(rows, ";"); got != want {
 		t.Errorf("rows %q, want %q", got, want)
+	}
+}
+
+// TestHelp: a command's -h lists its flags (main prints them and exits 0);
+// a bad flag is an error, not help.
+func TestHelp(t *testing.T) {
+	var b strings.Builder
+	if _, err := parse([]string{"run", "-h"}, &b); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
+	}
+	if !strings.Contains(b.String(), "-seeds") {
+		t.Errorf("run -h printed no flags:\n%s", b.String())
+	}
+	if _, err := parse([]string{"run", "--bogus"}, io.Discard); err == nil || errors.Is(err, flag.ErrHelp) {
+		t.Errorf("run --bogus: %v, want a usage error", err)
 	}
 }
