@@ -110,6 +110,49 @@ const (
 	// provider-initiated deletion of a pod whose API status is already
 	// terminal is never propagated.
 	ClassTerminalNotDeleted = "VH"
+	// ClassCleanupTrustsGetPod (VI): when a pod has left the API (the
+	// informer's lister no longer has it), syncPodFromKubernetesHandler
+	// asks the provider GetPod(namespace, name) and deletes the pod only
+	// if it is returned; a not-found ends the cleanup with no error, so
+	// nothing retries it, and only the next Run's deleteDanglingPods
+	// looks again. A provider whose GetPod answers not-found once for a
+	// pod it runs (a stale cache) keeps that pod running for good.
+	ClassCleanupTrustsGetPod = "VI"
+	// ClassStatusByName (VJ): the status path is keyed by namespace/name
+	// too. A provider status notified for UID U is stored in the tracking
+	// entry of U's name and written by updatePodStatus onto whatever
+	// object the informer has under that name; once that is another UID
+	// (a re-created pod), the API rejects the write (Conflict: the status
+	// carries U), and the key is retried with exponential back-off (up to
+	// 20 times) long after everything else settled.
+	ClassStatusByName = "VJ"
+	// ClassNotificationDropped (VL; "VK" is skipped so that no class
+	// reads like a check): enqueuePodStatusUpdate waits for the pod to be
+	// tracked (knownPods, filled by the informer's add handler) by polling
+	// every 151 ms for at most 20 periods; when the poll ends first (the
+	// timeout, or the controller's context ended) the notification is
+	// dropped, and nothing asks the provider for the status again: a
+	// provider that notifies changes only never has it written.
+	ClassNotificationDropped = "VL"
+	// ClassLateNotification (VM): a notification that polls for its pod
+	// to be tracked stores its status in the tracking entry whenever the
+	// poll finds it, with no check that a newer notification was stored
+	// meanwhile; the older status is then written over the newer one,
+	// and a provider that reports changes only never corrects it.
+	ClassLateNotification = "VM"
+	// ClassSkipNeverRechecked (VN): a notification equal to the last one
+	// received is skipped (lastPodStatusUpdateSkipped), and only a later
+	// informer update event re-checks the skip against the API's status
+	// (V5's fix, #898). When someone else changed the API's status and
+	// its update event was handled before the skipped notification, no
+	// event comes after it: the provider's status is never written again.
+	ClassSkipNeverRechecked = "VN"
+	// ClassLostWithRun (VO): a notification is held only in the
+	// tracking entry and the status queue of the controller that took it;
+	// when that controller is stopped before the queue wrote it, the
+	// next Run starts with empty tracking entries and never asks the
+	// provider: the status (or the provider's deletion) is lost.
+	ClassLostWithRun = "VO"
 )
 
 var lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
@@ -130,6 +173,8 @@ func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
 	return false
 }
 
+var queuedRef = regexp.MustCompile(`^(\d+) items were left in the controller's queues`)
+
 var readyRef = regexp.MustCompile(`^controller start (\d+) never became Ready`)
 
 var danglingRef = regexp.MustCompile(`^provider pod (\S+) has no API object and was never deleted`)
@@ -138,26 +183,8 @@ var danglingRef = regexp.MustCompile(`^provider pod (\S+) has no API object and 
 // deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
 // and at least one ran.
 func (d *Driver) danglingFailedEverywhere(key string) bool {
-	w := d.W
-	failed := map[int]bool{}
-	ran := map[int]bool{}
-	for _, c := range w.danglingCalls {
-		if c.op == "provider.GetPods" {
-			ran[c.gen] = true
-		}
-		if c.outcome != OK && (c.op == "provider.GetPods" || c.key == key) {
-			failed[c.gen] = true
-		}
-	}
-	if len(ran) == 0 {
-		return false
-	}
-	for gen := range ran {
-		if !failed[gen] {
-			return false
-		}
-	}
-	return true
+	ran, failed := d.danglingRuns(key)
+	return len(ran) > 0 && failedIn(ran, failed, 0)
 }
 
 var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
@@ -183,6 +210,14 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     deleted": in every controller generation that ran deleteDanglingPods
 //     (at least one), its GetPods or its DeletePod of default/pod-U
 //     failed.
+//   - VD also, for VK3 "left the API but still runs in the provider" on
+//     U named N (when VI's clause fails): at the end no API object is
+//     named N and the provider runs U under default/N; the controller
+//     was restarted after the generation in which U left the API; the
+//     informer's cleanup of default/N, if made, was not the last
+//     generation's and did not end with a not-found; at least one later
+//     generation ran deleteDanglingPods, and each failed its GetPods, or
+//     its DeletePod of default/N, or listed no default/N.
 //   - VE, for VK7 "controller start G never became Ready": G was
 //     cancelled before Ready closed and its Run returned "failed to wait
 //     for caches to sync".
@@ -190,10 +225,42 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //     reached the API": updatePodStatus wrote U's status version V, and
 //     U's last status write that took effect came after it and was
 //     handleProviderError's.
+//   - VL, for the same VK2 (when VG's clause fails): U's version V was
+//     notified, and enqueuePodStatusUpdate dropped every notification of
+//     it (its span's status was set: its poll ended before the pod was
+//     tracked).
+//   - VM, for the same VK2 (when VG's and VL's fail): a notification of
+//     V was accepted, an earlier notification of U with another version
+//     W was accepted after it, and U's last effective status write,
+//     after that, was updatePodStatus's of W.
+//   - VN, for the same VK2 (when VG's, VL's and VM's fail): U's last
+//     effective controller status write was updatePodStatus's of V but
+//     the API holds another version at the end; the last notification of
+//     U accepted after that write carried V and followed an accepted
+//     notification of V (skipped as equal); no update event of U ran in
+//     its generation after it.
+//   - VO, for the same VK2 (when VG's, VL's, VM's and VN's fail): every
+//     notification of V was accepted by a generation before the last,
+//     and no status write of V took effect; and for VK3 "the provider
+//     deleted pod U by itself …" (when VC's and VH's fail): the controller
+//     never deleted U in the API nor wrote its status after the deletion
+//     was notified, and every notification of the deletion was accepted
+//     by a generation before the last.
 //   - VH, for the same VK3 "… by itself …" on U: the controller never
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
 //     phase in the API at the end is Succeeded or Failed.
+//   - VI, for VK3 "left the API but still runs in the provider" on UID U
+//     named N: at the end no API object is named N and the provider runs
+//     U under default/N; syncPodFromKubernetesHandler's last provider
+//     call for default/N was a GetPod answered not-found while the
+//     provider held U there and the API had no object named N; and every
+//     later generation that ran deleteDanglingPods failed its GetPods or
+//     its DeletePod of default/N.
+//   - VJ, for VK7 "K items were left in the controller's queues": all K
+//     are in the status queue (the other two are empty), and exactly K
+//     names' last status write was updatePodStatus's, carrying a UID
+//     other than the API object's of that name, answered Conflict.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -206,6 +273,15 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.W.cancelled[gen] && !d.W.ready[gen] && d.W.doneErr[gen] == "failed to wait for caches to sync" {
 			return ClassCancelledBeforeReady
+		}
+		return ""
+	}
+	if m := queuedRef.FindStringSubmatch(f.Message); m != nil && f.Check == "VK7" {
+		items, _ := strconv.Atoi(m[1])
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.statusByNameLeft(items) {
+			return ClassStatusByName
 		}
 		return ""
 	}
@@ -223,6 +299,19 @@ func (d *Driver) classify(f Finding) string {
 		defer d.W.mu.Unlock()
 		if d.statusOverwritten(types.UID(m[1]), v) {
 			return ClassErrorStatusOverwrites
+		}
+		if d.notificationsDropped(types.UID(m[1]), v) {
+			return ClassNotificationDropped
+		}
+		if d.lateNotificationWritten(types.UID(m[1]), v) {
+			return ClassLateNotification
+		}
+		if d.skipNeverRechecked(types.UID(m[1]), v) {
+			return ClassSkipNeverRechecked
+		}
+		if d.lostWithRun(types.UID(m[1]), func(n notifyRecord) bool { return n.version == v }) &&
+			!d.wroteVersion(types.UID(m[1]), v) {
+			return ClassLostWithRun
 		}
 		return ""
 	}
@@ -254,11 +343,25 @@ func (d *Driver) classify(f Finding) string {
 			terminal(d.final.apiPhase[uid]) {
 			return ClassTerminalNotDeleted
 		}
+		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] &&
+			d.lostWithRun(uid, func(n notifyRecord) bool { return n.deleting }) {
+			return ClassLostWithRun
+		}
 	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
 		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):
 		api, prov := d.final.apiByName[name], d.final.providerByName[name]
 		if api != "" && prov != "" && api != prov && (api == uid || prov == uid) {
 			return ClassNameKeyed
+		}
+		if f.Check == "VK3" && api == "" && prov == uid {
+			d.W.mu.Lock()
+			defer d.W.mu.Unlock()
+			if d.cleanupTrustedMissing(Namespace+"/"+name, uid) {
+				return ClassCleanupTrustsGetPod
+			}
+			if d.danglingAfterRestart(Namespace+"/"+name, uid) {
+				return ClassDanglingOnce
+			}
 		}
 	}
 	return ""
@@ -268,17 +371,20 @@ func (d *Driver) classify(f Finding) string {
 type endState struct {
 	apiByName, providerByName map[string]types.UID
 	apiPhase                  map[types.UID]v1.PodPhase
+	apiVersion                map[types.UID]int
 }
 
 func (d *Driver) snapshotEnd() {
 	w := d.W
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{}}
+	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{},
+		apiVersion: map[types.UID]int{}}
 	items, _ := w.api.List()
 	for _, p := range items {
 		e.apiByName[p.Name] = p.UID
 		e.apiPhase[p.UID] = p.Status.Phase
+		e.apiVersion[p.UID] = history.VKStatusVersion(p.Status.Message)
 	}
 	for _, key := range w.backendKeys() {
 		b := w.backend[key]

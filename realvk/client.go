@@ -65,10 +65,18 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
+	if cur := p.c.w.api.get(p.ns, pod.Name); cur != nil {
+		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID}
+	}
 	out, err := p.c.w.api.UpdateStatus(pod)
+	if a, ok := p.c.w.lastStatusWrite[p.ns+"/"+pod.Name]; ok && apierrors.IsConflict(err) {
+		a.conflict = true
+		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = a
+	}
 	if err == nil {
+		p.c.w.statusSeq++
 		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
-			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message)})
+			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message), seq: p.c.w.statusSeq})
 	}
 	p.c.w.notef("api.UpdateStatus %s/%s uid=%s rv=%q phase=%s -> %s", p.ns, pod.Name, pod.UID, pod.ResourceVersion, pod.Status.Phase, errWord(err))
 	return out, err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/virtual-kubelet/virtual-kubelet/errdefs"
@@ -51,7 +52,37 @@ func (p provider) gate(ctx context.Context, op, key string) Outcome {
 		p.w.danglingCalls = append(p.w.danglingCalls, danglingCall{gen: p.gen, op: op, key: key, outcome: o})
 		p.w.mu.Unlock()
 	}
+	if c.Caller == "syncPodFromKubernetesHandler" {
+		p.w.mu.Lock()
+		p.w.lastCleanup[key] = p.w.cleanupCallNow(p.gen, op, key, o)
+		p.w.mu.Unlock()
+	}
 	return o
+}
+
+// cleanupCall is the last provider call syncPodFromKubernetesHandler made
+// for a key (the cleanup of a pod gone from the informer): its outcome,
+// the UID the provider held under the key when it was answered ("" for
+// none) and whether the API then had an object of that name. The
+// classifier reads it (VI).
+type cleanupCall struct {
+	gen         int
+	op          string
+	outcome     Outcome
+	providerUID types.UID
+	apiHasName  bool
+}
+
+// cleanupCallNow describes a cleanup call answered now; mu held.
+func (w *World) cleanupCallNow(gen int, op, key string, o Outcome) cleanupCall {
+	c := cleanupCall{gen: gen, op: op, outcome: o}
+	if b := w.backend[key]; b != nil {
+		c.providerUID = b.pod.UID
+	}
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		c.apiHasName = w.api.get(ns, name) != nil
+	}
+	return c
 }
 
 // danglingCall is one provider call of deleteDanglingPods and its
@@ -239,6 +270,7 @@ func (w *World) notify(key string) bool {
 	b.dirty = false
 	w.notifySeq++
 	pod := b.pod.DeepCopy()
+	w.notifies[w.notifySeq] = notifyRecord{gen: w.gen, uid: pod.UID, version: b.version, deleting: b.deleting}
 	w.notef("notify %s uid=%s phase=%s v%d", key, pod.UID, pod.Status.Phase, b.version)
 	w.emit(history.VKNotified{UID: pod.UID, Phase: pod.Status.Phase, Version: b.version, Deleting: b.deleting})
 	if b.deleting {

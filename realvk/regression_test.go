@@ -165,13 +165,13 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 			want   string
 		}{
 			{nil, ""},
-			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}, ClassErrorStatusOverwrites},
+			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}, ClassErrorStatusOverwrites},
 			// v2 never written: the status was lost before the API, not overwritten.
-			{[]statusWrite{{"updatePodStatus", 1}, {"handleProviderError", 0}}, ""},
+			{[]statusWrite{{"updatePodStatus", 1, 0}, {"handleProviderError", 0, 0}}, ""},
 			// Overwritten by handleProviderError, but the last write is the controller's v1 after it.
-			{[]statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}, {"updatePodStatus", 1}}, ""},
+			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}, {"updatePodStatus", 1, 0}}, ""},
 			// handleProviderError wrote before v2 reached the API.
-			{[]statusWrite{{"handleProviderError", 0}, {"updatePodStatus", 2}}, ""},
+			{[]statusWrite{{"handleProviderError", 0, 0}, {"updatePodStatus", 2, 0}}, ""},
 		}
 		for _, c := range cases {
 			d.W.statusWrites["a"] = c.writes
@@ -179,7 +179,7 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 				t.Errorf("writes %v: classified %q, want %q", c.writes, got, c.want)
 			}
 		}
-		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2}, {"handleProviderError", 0}}
+		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}
 		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
 			t.Errorf("another check with VG's message classified %q", got)
 		}

@@ -53,13 +53,19 @@ func (d *Driver) releaseAll() {
 	}
 }
 
-// queued is how many keys the running controller's queues hold.
+// queued is how many keys the running controller's queues hold; it
+// records the status queue's share for the classifier (VJ).
 func (d *Driver) queued() int {
 	pc := d.W.pc
-	if pc == nil || !d.W.running {
-		return 0
+	status, other := 0, 0
+	if pc != nil && d.W.running {
+		status = pc.SyncPodStatusFromProviderQueueLen()
+		other = pc.SyncPodsFromKubernetesQueueLen() + pc.DeletePodsFromKubernetesQueueLen()
 	}
-	return pc.SyncPodsFromKubernetesQueueLen() + pc.DeletePodsFromKubernetesQueueLen() + pc.SyncPodStatusFromProviderQueueLen()
+	d.W.mu.Lock()
+	d.W.statusQueueLeft, d.W.otherQueuesLeft = status, other
+	d.W.mu.Unlock()
+	return status + other
 }
 
 // Shutdown stops the controller cleanly and checks that Run returned

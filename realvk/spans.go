@@ -2,6 +2,7 @@ package realvk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/virtual-kubelet/virtual-kubelet/log"
 	"github.com/virtual-kubelet/virtual-kubelet/trace"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // The controller's tracer: virtual-kubelet starts a span (trace.StartSpan)
@@ -122,8 +124,37 @@ type span struct {
 	notify int
 }
 
-func (*span) End()                 {}
-func (*span) SetStatus(error)      {}
+// End records, for enqueuePodStatusUpdate's span, when a notification
+// it did not drop was done with (stored in the tracking entry and
+// enqueued, or found equal to the one stored), in the order of the
+// world's status events (the classifier reads it, VM).
+func (s *span) End() {
+	if s.notify == 0 {
+		return
+	}
+	w := s.t.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := w.notifies[s.notify]; n.dropped == "" {
+		w.statusSeq++
+		n.accepted = w.statusSeq
+		w.notifies[s.notify] = n
+	}
+}
+
+// SetStatus records a notification that enqueuePodStatusUpdate dropped
+// (its span's status is set only on the paths that return without
+// enqueuing; the classifier reads it, VL).
+func (s *span) SetStatus(err error) {
+	if s.notify == 0 || err == nil {
+		return
+	}
+	s.t.w.mu.Lock()
+	defer s.t.w.mu.Unlock()
+	n := s.t.w.notifies[s.notify]
+	n.dropped = dropReason(err)
+	s.t.w.notifies[s.notify] = n
+}
 func (s *span) Logger() log.Logger { return s.logger }
 
 func (s *span) WithField(ctx context.Context, k string, v any) context.Context {
@@ -196,4 +227,17 @@ func (w *World) danglingKey(gen int) string {
 		return "?"
 	}
 	return "?"
+}
+
+// dropReason names why enqueuePodStatusUpdate dropped a notification.
+func dropReason(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "poll timeout"
+	case errors.Is(err, context.Canceled):
+		return "context cancelled"
+	case apierrors.IsNotFound(err):
+		return "not in the lister"
+	}
+	return "error: " + err.Error()
 }

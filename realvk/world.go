@@ -67,8 +67,20 @@ type World struct {
 	// U's status (it does so instead of the delete when the informer's
 	// status differs from the provider's).
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
+	// removedGen is, per UID, the controller generation current when the
+	// API removed it (the classifier reads it, VD).
+	removedGen map[types.UID]int
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
+	// lastStatusWrite is, per key, the controller's last status write to
+	// an object of that name; statusQueueLeft and otherQueuesLeft are
+	// what the status queue and the two other queues held once the run
+	// settled (the classifier reads them, VJ).
+	lastStatusWrite                  map[string]statusAttempt
+	statusQueueLeft, otherQueuesLeft int
+	// lastCleanup is, per key, syncPodFromKubernetesHandler's last
+	// provider call for it.
+	lastCleanup map[string]cleanupCall
 	// deletedWhileRunning: the controller's API delete of U (by caller)
 	// came while the provider still ran U.
 	deletedWhileRunning map[types.UID]string
@@ -79,6 +91,15 @@ type World struct {
 	// notifySeq numbers the notify moves; a notification's poll gates
 	// carry it (spans.go).
 	notifySeq int
+	// notifies are the notify moves by number (the classifier reads
+	// them).
+	notifies map[int]notifyRecord
+	// statusSeq orders the accepted notifications, the status writes and
+	// the informer's update events run in the handler.
+	statusSeq int
+	// lastUpdateEvent is, per generation and UID, the statusSeq of the
+	// last update event run in that generation's handler.
+	lastUpdateEvent map[genUID]int
 	// statusWrites are, per UID, the controller's status writes that took
 	// effect, in order (the classifier reads them).
 	statusWrites map[types.UID][]statusWrite
@@ -93,6 +114,40 @@ type World struct {
 type statusWrite struct {
 	caller  string
 	version int
+	// seq orders it among the accepted notifications (statusSeq).
+	seq int
+}
+
+// statusAttempt is one status write of the controller that reached the
+// API server model: its caller, the UID of the status it carried, the UID
+// of the API object of that name then, and whether it was a Conflict.
+type statusAttempt struct {
+	caller      string
+	uid, apiUID types.UID
+	conflict    bool
+}
+
+// notifyRecord is one notify move: the generation whose callback it
+// called, the pod's UID and status version, and whether
+// why enqueuePodStatusUpdate dropped it ("" if it did not: its poll
+// ended before the pod was tracked, by its timeout or the generation's
+// context, or the informer's lister did not have the pod).
+type notifyRecord struct {
+	gen     int
+	uid     types.UID
+	version int
+	// deleting: the provider's pod carried a deletion timestamp.
+	deleting bool
+	dropped  string
+	// accepted orders the notifications not dropped among the status
+	// writes (statusSeq; 0: dropped or not done).
+	accepted int
+}
+
+// genUID is a pod UID in one controller generation.
+type genUID struct {
+	gen int
+	uid types.UID
 }
 
 type notedAt struct {
@@ -110,7 +165,10 @@ func newWorld() *World {
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{}}
+		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
+		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
+		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
+		removedGen: map[types.UID]int{}}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -225,6 +283,10 @@ func (w *World) deliverEvent() bool {
 	e := w.events[0]
 	w.events = w.events[1:]
 	w.notef("event g%d %s", e.gen, e)
+	if p, ok := e.obj.(*v1.Pod); ok && e.kind == "update" {
+		w.statusSeq++
+		w.lastUpdateEvent[genUID{e.gen, p.UID}] = w.statusSeq
+	}
 	w.mu.Unlock()
 	e.run()
 	return true

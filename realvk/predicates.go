@@ -1,0 +1,200 @@
+package realvk
+
+import (
+	"maps"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// The predicates of the classes written from the 500-seed sweep's last
+// unexplained findings (VI–VO, and VD for a pod that left the API); the
+// classifier (checks.go, classify) calls them with the world's lock held.
+
+// danglingRuns: the generations that ran deleteDanglingPods, and those
+// whose GetPods or DeletePod of key failed.
+func (d *Driver) danglingRuns(key string) (ran, failed map[int]bool) {
+	ran, failed = map[int]bool{}, map[int]bool{}
+	for _, c := range d.W.danglingCalls {
+		if c.op == "provider.GetPods" {
+			ran[c.gen] = true
+		}
+		if c.outcome != OK && (c.op == "provider.GetPods" || c.key == key) {
+			failed[c.gen] = true
+		}
+	}
+	return ran, failed
+}
+
+// failedIn: every generation after gen that ran the cleanup failed it.
+func failedIn(ran, failed map[int]bool, gen int) bool {
+	for g := range ran {
+		if g > gen && !failed[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// danglingAfterRestart (VD, for a pod that had an API object): U left
+// the API in generation gR and the controller was restarted after it;
+// the informer's cleanup of key, if one was made, was not the last
+// generation's and did not end with a not-found (that is VI); at least
+// one generation after gR ran deleteDanglingPods, and each of them failed
+// its GetPods, or failed its DeletePod of key, or got a list without key.
+func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
+	w := d.W
+	gR, ok := w.removedGen[uid]
+	if !ok || gR >= w.gen {
+		return false
+	}
+	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == Missing) {
+		return false
+	}
+	ran, failed := d.danglingRuns(key)
+	later := 0
+	for g := range ran {
+		if g <= gR {
+			continue
+		}
+		later++
+		if !failed[g] && slices.Contains(slices.Collect(maps.Values(w.podsGiven[g])), key) {
+			return false
+		}
+	}
+	return later > 0
+}
+
+// cleanupTrustedMissing (VI): the last provider call of
+// syncPodFromKubernetesHandler for key was a GetPod answered not-found
+// while the provider held uid under key and the API had no object of
+// that name (the handler then returns nil: nothing retries), and every
+// later generation that ran deleteDanglingPods failed its GetPods or its
+// DeletePod of key.
+func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
+	c, ok := d.W.lastCleanup[key]
+	if !ok || c.op != "provider.GetPod" || c.outcome != Missing || c.providerUID != uid || c.apiHasName {
+		return false
+	}
+	ran, failed := d.danglingRuns(key)
+	return failedIn(ran, failed, c.gen)
+}
+
+// statusByNameLeft (VJ): the items left are all in the status queue, and
+// as many names' last status write was updatePodStatus's of another
+// UID's status onto the object of that name, answered Conflict.
+func (d *Driver) statusByNameLeft(items int) bool {
+	w := d.W
+	if items == 0 || w.otherQueuesLeft != 0 || w.statusQueueLeft != items {
+		return false
+	}
+	wrong := 0
+	for _, a := range w.lastStatusWrite {
+		if a.caller == "updatePodStatus" && a.uid != a.apiUID && a.conflict {
+			wrong++
+		}
+	}
+	return wrong == items
+}
+
+// notificationsDropped (VL): U's status version v was notified, and
+// enqueuePodStatusUpdate dropped every notification of it.
+func (d *Driver) notificationsDropped(uid types.UID, v int) bool {
+	seen := false
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.version == v {
+			if n.dropped == "" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// lateNotificationWritten (VM): a notification of U's version v was
+// accepted; an earlier notification of U with another version w was
+// accepted after it; and U's last effective status write, after that,
+// was updatePodStatus's of w.
+func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 {
+		return false
+	}
+	last := writes[len(writes)-1]
+	if last.caller != "updatePodStatus" || last.version == v {
+		return false
+	}
+	for newer, nv := range d.W.notifies {
+		if nv.uid != uid || nv.version != v || nv.accepted == 0 {
+			continue
+		}
+		for older, nw := range d.W.notifies {
+			if older < newer && nw.uid == uid && nw.version == last.version &&
+				nw.accepted > nv.accepted && last.seq > nw.accepted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skipNeverRechecked (VN): U's last effective controller status write
+// was updatePodStatus's of v, yet the API holds another version at the
+// end (someone else wrote it); the last notification of U accepted after
+// that write carried v and followed an accepted notification of v (so it
+// was skipped as equal); and no update event of U ran in that
+// notification's generation after it.
+func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 || d.final == nil {
+		return false
+	}
+	last := writes[len(writes)-1]
+	if last.caller != "updatePodStatus" || last.version != v || d.final.apiVersion[uid] == v {
+		return false
+	}
+	var skipped notifyRecord
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.accepted > skipped.accepted {
+			skipped = n
+		}
+	}
+	if skipped.accepted < last.seq || skipped.version != v {
+		return false
+	}
+	equalBefore := false
+	for _, n := range d.W.notifies {
+		if n.uid == uid && n.version == v && n.accepted != 0 && n.accepted < skipped.accepted {
+			equalBefore = true
+		}
+	}
+	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
+}
+
+// lostWithRun (VO): U had notifications that match, and every one was
+// accepted (not dropped) by a controller generation that is not the last
+// one (it was stopped after).
+func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool) bool {
+	seen := false
+	for _, n := range d.W.notifies {
+		if n.uid != uid || !match(n) {
+			continue
+		}
+		if n.dropped != "" || n.accepted == 0 || n.gen >= d.W.gen {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// wroteVersion: a status write of U with version v took effect.
+func (d *Driver) wroteVersion(uid types.UID, v int) bool {
+	for _, w := range d.W.statusWrites[uid] {
+		if w.version == v {
+			return true
+		}
+	}
+	return false
+}
