@@ -6,12 +6,12 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podsim/podsim/realkubelet/drift"
 )
 
 // TestLinknameSignature guards the go:linknames in adapter.go and
@@ -22,11 +22,7 @@ import (
 // and then corrupt memory, so this is the only thing standing between a
 // kubelet version bump and undefined behaviour.
 func TestLinknameSignature(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
-	if err != nil {
-		t.Fatalf("go list -m k8s.io/kubernetes: %v", err)
-	}
-	upstreamFile := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "pod_workers.go")
+	upstreamFile := drift.UpstreamFile(t, "pkg/kubelet/pod_workers.go")
 	upstream := parseDecls(t, upstreamFile)
 	ours := parseDecls(t, "adapter.go")
 	for name, decl := range parseDecls(t, "killnow.go") {

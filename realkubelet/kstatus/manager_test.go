@@ -7,8 +7,6 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,17 +18,14 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/status"
 
 	"github.com/podsim/podsim/realkubelet/apiserver"
+	"github.com/podsim/podsim/realkubelet/drift"
 )
 
 // TestSyncBatchSignature guards syncbatch.go's go:linkname: upstream's
 // syncBatch must be a method of *manager with exactly our parameter and
 // result types (a drifted linkname compiles and corrupts memory).
 func TestSyncBatchSignature(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
-	if err != nil {
-		t.Fatalf("go list -m k8s.io/kubernetes: %v", err)
-	}
-	file := filepath.Join(strings.TrimSpace(string(out)), "pkg", "kubelet", "status", "status_manager.go")
+	file := drift.UpstreamFile(t, "pkg/kubelet/status/status_manager.go")
 	up := methodSig(t, file, nil, "syncBatch")
 	if want := "(*manager) func(context.Context, bool) int"; up != want {
 		t.Fatalf("%s: syncBatch drifted: %q, syncbatch.go declares %q", file, up, want)
