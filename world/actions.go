@@ -183,7 +183,9 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // updatePod is UpdatePod, recorded; completionID names the kill's
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
-	id := w.call(modelUpdate(o, completionID))
+	in := modelUpdate(o, completionID)
+	w.quiet.noteUpdate(o, in.Pod.Version)
+	id := w.call(in)
 	w.noteShape(o)
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)

@@ -16,6 +16,16 @@ type SettleRules struct {
 	CarelessResync bool
 	// CarelessSkip is a wrong skip: it sleeps past due work-queue entries.
 	CarelessSkip bool
+	// KeepPastSettle keeps the world busy while the work queue holds an
+	// entry due after the settle phase's end (the rule before pastSettle).
+	KeepPastSettle bool
+	// CarelessHorizon is a wrong pastSettle: it trusts that an entry due
+	// after QuietFor from now never fires.
+	CarelessHorizon bool
+	// SkipRetries is a wrong skip: it sleeps up to the next due entry
+	// even while a static waiter's retry falls due in the wait, which
+	// changes the schedule draws of the retries after it.
+	SkipRetries bool
 	// MutantShortcuts applies the shortcuts (repeatable resyncs, skipped
 	// quiet ticks) to a run with a mutant, kubelet bug or fault mode on,
 	// which keeps them off otherwise (shortcutWorld): how tests show that
@@ -26,7 +36,8 @@ type SettleRules struct {
 // SetSettleRules sets the settle phase's rules; call before Run.
 func (w *World) SetSettleRules(r SettleRules) {
 	w.quiet.full, w.quiet.tickAll, w.quiet.carelessResync, w.quiet.carelessSkip = r.Full, r.TickAll, r.CarelessResync, r.CarelessSkip
-	w.quiet.mutantShortcuts = r.MutantShortcuts
+	w.quiet.mutantShortcuts, w.quiet.skipRetries = r.MutantShortcuts, r.SkipRetries
+	w.quiet.keepPastSettle, w.quiet.carelessHorizon = r.KeepPastSettle, r.CarelessHorizon
 }
 
 // Settling reports whether the settle phase has begun.
@@ -40,6 +51,10 @@ func (w *World) EndSettle() {
 		w.quiet.event.Fire()
 	}
 }
+
+// RepeatedRetries counts the static waiters' retries that were not
+// counted as inputs, proven repeats (settle_quiet_static.go).
+func (w *World) RepeatedRetries() int { return w.quiet.repeated }
 
 // QuietAt is when housekeeping found the world quiescent and ended the
 // settle phase early; ok is false if it never did.

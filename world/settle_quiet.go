@@ -82,6 +82,16 @@ type quietness struct {
 	prevKnown  map[types.UID]workers.PodWorkerSync
 	// syncs is the last sync call per pod (settle_quiet_resync.go).
 	syncs map[types.UID]lastSyncPod
+	// updates is the last UpdatePod per pod; retries are the static
+	// waiters whose retry the last calm tick proved a repeat, proven those
+	// the current check proves; nextRetry is the earliest due time of
+	// one; repeat marks the UpdatePod being made as such a retry, repeated
+	// counts them (settle_quiet_static.go).
+	updates         map[types.UID]lastUpdate
+	retries, proven map[types.UID]bool
+	nextRetry       time.Duration
+	repeat          bool
+	repeated        int
 	// foreignSyncer: the pod workers call a test's syncer, not the world's
 	// fake runtime, so a resync may do anything. carelessResync is a wrong
 	// rule for tests: a resync repeats whatever the syncer and the world.
@@ -94,7 +104,10 @@ type quietness struct {
 	// tickAll keeps every tick of a still world (tests compare);
 	// carelessSkip is a wrong skip for tests: it sleeps past due entries;
 	// mutantShortcuts takes the shortcuts with a mutant on (tests).
-	tickAll, carelessSkip, mutantShortcuts bool
+	tickAll, carelessSkip, mutantShortcuts, skipRetries bool
+	// keepPastSettle switches pastSettle off, carelessHorizon is a wrong
+	// one (tests).
+	keepPastSettle, carelessHorizon bool
 }
 
 // settleQuietly waits up to d for the world to go quiet; it reports
@@ -108,9 +121,17 @@ func (w *World) settleQuietly(d time.Duration) bool {
 	return q.event.WaitFor(d)
 }
 
-// noteInput counts one call (observe.go's call) for quiescence.
+// noteInput counts one call (observe.go's call) for quiescence: a query
+// changes nothing, and a static waiter's proven retry only repeats
+// (settle_quiet_static.go).
 func (q *quietness) noteInput(in model.Input) {
-	if _, isQuery := in.(model.Query); !isQuery {
+	_, isQuery := in.(model.Query)
+	switch {
+	case isQuery:
+	case q.repeat:
+		q.repeat = false
+		q.repeated++
+	default:
 		q.inputs++
 	}
 }
@@ -124,6 +145,10 @@ func (w *World) housekeepingTick() {
 		return
 	}
 	calm := w.calm()
+	q.retries = nil
+	if calm {
+		q.retries = q.proven
+	}
 	still := calm && q.prevCalm && q.inputs == q.prevInputs+1 && maps.Equal(q.known, q.prevKnown)
 	q.prevCalm, q.prevInputs, q.prevKnown = calm, q.inputs, q.known
 	switch {
@@ -141,6 +166,7 @@ func (w *World) housekeepingTick() {
 // is read last: Entries takes its lock, a scheduling point at which only
 // tickers can run (nothing else stirs), so Stirring is asked again.
 func (w *World) calm() bool {
+	w.quiet.proven, w.quiet.nextRetry = nil, noEntry
 	if w.S.Stirring(w.isTicker) || slices.ContainsFunc(w.busy, func(busy func() bool) bool { return busy() }) {
 		return false
 	}
@@ -161,15 +187,45 @@ func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
 
 // queueBusy: the work queue holds an entry for a pod in config, which the
 // sync loop will turn into an UpdatePod when due, unless that UpdatePod is
-// a resync that can only repeat (settle_quiet_resync.go).
+// a resync that can only repeat (settle_quiet_resync.go), a static
+// waiter's retry that can only repeat (settle_quiet_static.go), or it
+// falls due after the settle phase's end (pastSettle).
 func (w *World) queueBusy() bool {
+	q := &w.quiet
 	var due []types.UID
-	w.quiet.nextDue = noEntry
-	for _, e := range w.Queue.Entries() {
-		w.quiet.nextDue = min(w.quiet.nextDue, w.S.Elapsed()+e.Due.Sub(w.S.Now()))
+	q.nextDue = noEntry
+	entries := w.Queue.Entries()
+	for _, e := range entries {
+		at := w.S.Elapsed() + e.Due.Sub(w.S.Now())
+		if w.pastSettle(at) {
+			continue
+		}
+		q.nextDue = min(q.nextDue, at)
 		if p := w.pods[e.UID]; p != nil && p.inConfig {
 			due = append(due, e.UID)
 		}
 	}
-	return len(due) > 0 && !w.resyncsRepeat(due)
+	if len(due) > 0 && !w.resyncsRepeat(due) {
+		return true
+	}
+	for _, e := range entries {
+		if q.proven[e.UID] {
+			q.nextRetry = min(q.nextRetry, w.S.Elapsed()+e.Due.Sub(w.S.Now()))
+		}
+	}
+	return false
+}
+
+// pastSettle: an entry due at the given time never becomes an UpdatePod:
+// the sync loop's last tick in the settle phase is at its end at the
+// latest (settleEnd; the daemons stop once the inputs do), and GetWork
+// hands out entries due at or before the tick's time. Only in a world
+// that takes the shortcuts (shortcutWorld), like the others: a mutant's
+// runs end as they always did.
+func (w *World) pastSettle(at time.Duration) bool {
+	q := &w.quiet
+	if q.carelessHorizon {
+		return at > w.S.Elapsed()+QuietFor
+	}
+	return at > q.settleEnd && !q.keepPastSettle && w.shortcutWorld()
 }

@@ -113,7 +113,7 @@ func (w *World) kubeResyncRepeats(p *configPod) bool {
 		return true
 	}
 	st := k.status[p.action.UID]
-	published := !k.node.APIServer || (p.inAPI && p.apiPhase == v1.PodRunning && !p.echoDue)
+	published := !k.node.APIServer || (p.inAPI && p.apiPhase == v1.PodRunning && !p.echoDue) || (p.action.Static && !p.inAPI && !p.echoDue)
 	return p.admitted && !p.addedInShutdown && st != nil && st.Phase == v1.PodRunning && !st.Finished && published
 }
 
@@ -131,21 +131,37 @@ func (w *World) resyncsRepeat(uids []types.UID) bool {
 		return false
 	}
 	for _, uid := range uids {
-		if !w.resyncConfigRepeats(uid) {
+		if !w.resyncConfigRepeats(uid) && !w.retryConfigRepeats(uid) {
 			return false
 		}
 	}
 	if w.S.Stirring(w.isTicker) {
 		return false
 	}
-	idle := map[types.UID]bool{}
+	idle, waiting := map[types.UID]bool{}, map[types.UID]string{}
 	for _, s := range w.PW.PodStates() {
 		idle[s.UID] = idleInS(s)
+		if waitingIdle(s) {
+			waiting[s.UID] = s.FullName
+		}
 	}
+	waiters := map[types.UID]string{}
 	for _, uid := range uids {
-		if !idle[uid] {
+		name, isWaiting := waiting[uid]
+		switch {
+		case idle[uid] && w.resyncConfigRepeats(uid):
+		case isWaiting && w.retryConfigRepeats(uid):
+			waiters[uid] = name
+		default:
 			return false
 		}
+	}
+	if len(waiters) > 0 && !w.retriesRepeat(waiters, idle) {
+		return false
+	}
+	w.quiet.proven = map[types.UID]bool{}
+	for uid := range waiters {
+		w.quiet.proven[uid] = true
 	}
 	return true
 }

@@ -67,3 +67,33 @@ func TestKubeResyncRepeatsConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeResyncRepeatsStatic: a static pod never enters the API (the
+// status manager writes nothing for it), so its resync repeats without
+// the API's Running; the other kubelet conditions still switch it off,
+// and so does an echo due.
+func TestKubeResyncRepeatsStatic(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  func(w *World, p *configPod)
+	}{
+		{"not admitted", func(_ *World, p *configPod) { p.admitted = false }},
+		{"no status yet", func(w *World, p *configPod) { delete(w.kube.status, p.action.UID) }},
+		{"status Succeeded", func(w *World, p *configPod) { w.kube.statusOf(p.action.UID).Phase = v1.PodSucceeded }},
+		{"echo due", func(_ *World, p *configPod) { p.echoDue = true }},
+		{"not static", func(_ *World, p *configPod) { p.action.Static = false }},
+	} {
+		st := plan.SeedStreams(7)
+		pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
+		w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
+		p := &configPod{action: plan.Action{UID: "a", Static: true}, inConfig: true, admitted: true}
+		w.kube.statusOf("a").Phase = v1.PodRunning
+		if !w.kubeResyncRepeats(p) {
+			t.Fatalf("a running, admitted static pod: got no repeatable resync, want one")
+		}
+		tt.set(w, p)
+		if w.kubeResyncRepeats(p) {
+			t.Errorf("%s: got a repeatable resync, want none", tt.name)
+		}
+	}
+}

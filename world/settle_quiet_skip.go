@@ -10,10 +10,13 @@ import (
 // repeat: housekeeping's SyncKnownPods returns what it did, the sync loop
 // finds nothing due, the status manager has nothing to write or echo. So
 // the daemons sleep through those ticks and wake on the same grid at the
-// first tick at or after the end of the wait, the earliest work-queue
-// entry's due time, or the end of the settle phase, whichever comes first.
-// Nothing else can happen in between: nothing stirs but the daemons
-// (calm), and no entry falls due. The event stream loses only the repeated
+// first tick at or after the end of the wait or the earliest work-queue
+// entry's due time, whichever comes first. Nothing else can happen in
+// between: nothing stirs but the daemons (calm), and no entry falls due.
+// A skip never reaches the end of the settle phase: there the driver's
+// wake-up races the daemons' ticks, a race the skipped ticks' schedule
+// draws would decide otherwise (when the daemons stop, so when the drain
+// ends); a world still too late to end early ticks to the end. The event stream loses only the repeated
 // SyncKnownPods; the quiet tick, QuiesceAt and the verdict are those of
 // the ticking world (TestQuietSettleSameVerdict compares with a full phase
 // that ticks throughout; TestQuietTicksSkipped with the early end that
@@ -36,11 +39,15 @@ func (w *World) skipQuietTicks() {
 	if !w.mayskip() {
 		return
 	}
-	due := q.nextDue
+	end, due := q.stillSince+QuietFor, q.nextDue
 	if q.carelessSkip {
 		due = noEntry
+	} else if q.retryDueBefore(end) && !q.skipRetries {
+		return // the retries keep every tick (settle_quiet_static.go)
 	}
-	q.skipUntil = min(q.stillSince+QuietFor, due, q.settleEnd)
+	if until := min(end, due); until < q.settleEnd {
+		q.skipUntil = until
+	}
 }
 
 // mayskip: this run skips ticks (not a comparison run that keeps them).

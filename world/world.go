@@ -242,6 +242,7 @@ func (w *World) syncDue() {
 		// as getPodsToSync would): sync a rejected pod only while the workers
 		// hold that termination, never into a new SyncPod.
 		if w.kube == nil || p.admitted || w.ask(model.IsPodTerminationRequested, uid) {
+			w.quiet.repeat = w.quiet.retries[uid] // a proven retry (settle_quiet_static.go)
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 		}
 	}

@@ -1,0 +1,123 @@
+package world
+
+import (
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers"
+)
+
+// A static pod waiting for its full name, whose retry can only repeat.
+// allowStaticPodStart refuses a static pod while another UID holds its
+// full name; the refused update stays pending and the pod is queued again
+// with the error backoff (10–15 s), so a waiter retries four to six times
+// a minute for as long as the holder runs. Those retries kept the settle
+// phase of every seed that leaves a waiter behind a running holder going
+// for its whole SettleTime (static-fullname-chain: 40 % of its seeds).
+// Such a retry is a fixed point when all of these hold:
+//
+//   - the world-wide conditions of a repeatable resync (resyncsCanRepeat:
+//     the code as written, the world's own fake runtime, no natural
+//     completion, errors healed), on which the holder's repeat rests;
+//   - the waiter is a static pod in config, not deleted, not terminal, not
+//     rejected (in the kubelet's world, admitted: the sync loop syncs it),
+//     and the last UpdatePod it got is a plain sync of its current config
+//     version (so its pending update is that update: latest wins);
+//   - its record never started, no termination is requested, it is idle
+//     (not working, no call in flight) with that sync update pending, no
+//     kill waiting, no restart requested, and its worker is there;
+//   - the full name's started entry names another UID, the holder, whose
+//     record is idle in S and whose own resync can only repeat
+//     (resyncConfigRepeats): nothing in the settle phase ends the holder.
+//
+// Then the retry is UpdatePod(sync) with the same pod into the pending
+// slot; the worker takes it, allowStaticPodStart returns false on the
+// started entry alone (the wait list is not touched while a holder is
+// started), the update goes back to pending and the pod back on the queue:
+// the record, the static-pod maps and SyncKnownPods' answer are what they
+// were, and no sync call runs. So such a retry neither keeps the queue busy
+// nor counts as an input for stillness (quietness.retries): the world can
+// be still while its waiters retry. A retry is counted as a repeat only if
+// the housekeeping tick before it proved it one; if a counted input came
+// in between (which may have changed the holder), that input breaks the
+// stillness of the interval anyway, and the next tick checks afresh.
+//
+// The quiet ticks are not skipped while a waiter's retry falls due before
+// the end of the wait (skipQuietTicks): a skip drops the skipped ticks'
+// schedule draws, so the retries after it would draw other jitter than
+// in the ticking run; without the skip both runs are the same run up to
+// the quiet tick, and only the ticks after it are saved.
+
+// lastUpdate is the last UpdatePod of a pod with a pod object.
+type lastUpdate struct {
+	updateType workers.UpdateType
+	version    int
+	kill       bool
+}
+
+// noteUpdate records an UpdatePod (World.updatePod) for the retry rule.
+func (q *quietness) noteUpdate(o workers.UpdatePodOptions, version int) {
+	if q.updates == nil {
+		q.updates = map[types.UID]lastUpdate{}
+	}
+	if o.Pod == nil {
+		if o.RunningPod != nil {
+			delete(q.updates, o.RunningPod.ID)
+		}
+		return
+	}
+	q.updates[o.Pod.UID] = lastUpdate{updateType: o.UpdateType, version: version, kill: o.KillPodOptions != nil}
+}
+
+// retryConfigRepeats: uid's config and last update allow a repeated
+// refused retry (read without the pod lock).
+func (w *World) retryConfigRepeats(uid types.UID) bool {
+	p := w.pods[uid]
+	last, ok := w.quiet.updates[uid]
+	return p != nil && p.action.Static && p.inConfig && p.deletion == nil && !terminalPhase(p.phase) && !p.rejected &&
+		(w.kube == nil || p.admitted) && ok && last == lastUpdate{updateType: workers.SyncPodSync, version: p.version}
+}
+
+// waitingIdle: the record is a static pod refused its start, idle, with
+// a sync update pending.
+func waitingIdle(s workers.PodStateSnapshot) bool {
+	return !s.Started && !s.TerminationRequested && !s.Working && !s.InFlight && s.HasPendingUpdate &&
+		s.PendingUpdateType == workers.SyncPodSync && s.PendingKills == 0 && !s.RestartRequested && s.HasWorker
+}
+
+// retriesRepeat reports which of waiters (each waitingIdle, by record)
+// retry into a refusal: their full name is held by another UID that is
+// idle in S with a repeatable resync (resyncs: the UIDs idle in S). It
+// reads the static-pod maps through StaticPodState (a scheduling point:
+// the caller asks Stirring again).
+func (w *World) retriesRepeat(waiters map[types.UID]string, idleInS map[types.UID]bool) bool {
+	holders := map[string]types.UID{}
+	for _, uid := range sortedKeys(waiters) {
+		name := waiters[uid]
+		if _, ok := holders[name]; !ok {
+			holders[name] = w.PW.StaticPodState(name).Started
+		}
+		h := holders[name]
+		if h == "" || h == uid || !idleInS[h] || !w.resyncConfigRepeats(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedKeys lists m's keys, sorted.
+func sortedKeys[V any](m map[types.UID]V) []types.UID {
+	keys := make([]types.UID, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// retryDueBefore: a proven retry falls due before t (skipQuietTicks).
+func (q *quietness) retryDueBefore(t time.Duration) bool {
+	return q.nextRetry < t
+}
