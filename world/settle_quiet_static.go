@@ -1,6 +1,7 @@
 package world
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -94,7 +95,7 @@ func waitingIdle(s workers.PodStateSnapshot) bool {
 // the caller asks Stirring again).
 func (w *World) retriesRepeat(waiters map[types.UID]string, idleInS map[types.UID]bool) bool {
 	holders := map[string]types.UID{}
-	for _, uid := range sortedKeys(waiters) {
+	for _, uid := range slices.Sorted(maps.Keys(waiters)) {
 		name := waiters[uid]
 		if _, ok := holders[name]; !ok {
 			holders[name] = w.PW.StaticPodState(name).Started
@@ -105,16 +106,6 @@ func (w *World) retriesRepeat(waiters map[types.UID]string, idleInS map[types.UI
 		}
 	}
 	return true
-}
-
-// sortedKeys lists m's keys, sorted.
-func sortedKeys[V any](m map[types.UID]V) []types.UID {
-	keys := make([]types.UID, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // retryDueBefore: a proven retry falls due before t (skipQuietTicks).
