@@ -184,7 +184,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
-	w.quiet.noteUpdate(o, in.Pod.Version)
+	w.quiet.noteUpdate(o, in)
 	id := w.call(in)
 	w.noteShape(o)
 	g := w.S.Goroutine()

@@ -138,19 +138,25 @@ func (w *World) resyncsRepeat(uids []types.UID) bool {
 	if w.S.Stirring(w.isTicker) {
 		return false
 	}
-	idle, waiting := map[types.UID]bool{}, map[types.UID]string{}
+	idle, waiting := map[types.UID]bool{}, map[types.UID]string(nil)
 	for _, s := range w.PW.PodStates() {
 		idle[s.UID] = idleInS(s)
 		if waitingIdle(s) {
+			if waiting == nil {
+				waiting = map[types.UID]string{}
+			}
 			waiting[s.UID] = s.FullName
 		}
 	}
-	waiters := map[types.UID]string{}
+	var waiters map[types.UID]string
 	for _, uid := range uids {
 		name, isWaiting := waiting[uid]
 		switch {
 		case idle[uid] && w.resyncConfigRepeats(uid):
 		case isWaiting && w.retryConfigRepeats(uid):
+			if waiters == nil {
+				waiters = map[types.UID]string{}
+			}
 			waiters[uid] = name
 		default:
 			return false
@@ -159,9 +165,11 @@ func (w *World) resyncsRepeat(uids []types.UID) bool {
 	if len(waiters) > 0 && !w.retriesRepeat(waiters, idle) {
 		return false
 	}
-	w.quiet.proven = map[types.UID]bool{}
-	for uid := range waiters {
-		w.quiet.proven[uid] = true
+	if len(waiters) > 0 {
+		w.quiet.proven = map[types.UID]bool{}
+		for uid := range waiters {
+			w.quiet.proven[uid] = true
+		}
 	}
 	return true
 }

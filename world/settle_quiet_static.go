@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -58,18 +59,18 @@ type lastUpdate struct {
 	kill       bool
 }
 
-// noteUpdate records an UpdatePod (World.updatePod) for the retry rule.
-func (q *quietness) noteUpdate(o workers.UpdatePodOptions, version int) {
-	if q.updates == nil {
-		q.updates = map[types.UID]lastUpdate{}
-	}
-	if o.Pod == nil {
-		if o.RunningPod != nil {
-			delete(q.updates, o.RunningPod.ID)
+// noteUpdate records an UpdatePod (World.updatePod) of a static pod
+// (model: the UpdatePod as the model sees it) for the retry rule.
+func (q *quietness) noteUpdate(o workers.UpdatePodOptions, in model.UpdatePod) {
+	switch {
+	case o.Pod == nil: // a runtime pod's kill: no plain sync is pending any more
+		delete(q.updates, types.UID(in.Pod.UID))
+	case in.Pod.Static:
+		if q.updates == nil {
+			q.updates = map[types.UID]lastUpdate{}
 		}
-		return
+		q.updates[o.Pod.UID] = lastUpdate{updateType: o.UpdateType, version: in.Pod.Version, kill: o.KillPodOptions != nil}
 	}
-	q.updates[o.Pod.UID] = lastUpdate{updateType: o.UpdateType, version: version, kill: o.KillPodOptions != nil}
 }
 
 // retryConfigRepeats: uid's config and last update allow a repeated
