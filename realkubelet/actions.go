@@ -117,11 +117,11 @@ func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
 // updatePod is UpdatePod, recorded; fires it causes are recorded inside it.
 func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
 	mu := modelUpdate(o, completionID)
-	if o.Pod != nil && d.cache.running[o.Pod.UID] {
+	if o.Pod != nil && d.cache.Running[o.Pod.UID] {
 		mu.Cache = model.CacheBusy // what the cache tells UpdatePod (Cache.Get)
 	}
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
-	id := d.h.call(goroutine, mu)
+	id := d.h.Call(goroutine, mu)
 	uid := types.UID(mu.Pod.UID)
 	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
 		d.restartPending[uid] = true
@@ -137,7 +137,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	d.checkKillRequests(kind, uid)
 	d.checkCancelReason(watch, o)
 	d.pollFires()
-	d.h.ret(goroutine, id, nil)
+	d.h.Ret(goroutine, id, nil)
 }
 
 // kill sends a kill with options; withWait adds killPodNow's wait for the
@@ -199,11 +199,11 @@ func (d *Driver) housekeeping() {
 	for _, pod := range desired {
 		in.Desired = append(in.Desired, string(pod.UID))
 	}
-	id := d.h.call("driver", in)
+	id := d.h.Call("driver", in)
 	known := d.pw.SyncKnownPods(quietLogger(), desired)
 	d.synced = true
 	d.pollFires()
-	d.h.ret("driver", id, knownPods(known))
+	d.h.Ret("driver", id, knownPods(known))
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
@@ -274,13 +274,13 @@ func (d *Driver) queryFns() []func(types.UID) bool {
 // query reads every query, recorded, as the subsystems of SPEC §2 do.
 func (d *Driver) query(uid types.UID) {
 	for kind, q := range d.queryFns() {
-		id := d.h.call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
-		d.h.ret("driver", id, model.Answer(q(uid)))
+		id := d.h.Call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
+		d.h.Ret("driver", id, model.Answer(q(uid)))
 	}
 	if p := d.pods[uid]; p != nil && p.action.Static {
 		full := d.podOf(uid).Name + "_default"
-		id := d.h.call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
-		d.h.ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
+		id := d.h.Call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		d.h.Ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}
 }
 

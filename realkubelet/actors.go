@@ -1,7 +1,6 @@
 package realkubelet
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/evictmgr"
 	"github.com/podsim/podsim/realkubelet/killgate"
+	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 )
 
@@ -51,7 +51,9 @@ type actors struct {
 }
 
 func newActors(d *Driver) *actors {
-	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc { return killPodNow(d.ctx, pw, &record.FakeRecorder{}) }
+	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc {
+		return podworkers.KillPodNow(d.ctx, pw, &record.FakeRecorder{})
+	}
 	a := &actors{kills: killgate.New(d.pw, f), noted: map[*killgate.Request]bool{},
 		admitted: map[types.UID]bool{}, rejected: map[types.UID]bool{}, addedInShutdown: map[types.UID]bool{},
 		firstAddAt: map[types.UID]time.Duration{}}
@@ -93,12 +95,12 @@ func (d *Driver) startShutdown(groups []plan.ShutdownGroup) {
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
-	a.shutdown, a.shutdownAt = m, d.h.now().Sub(d.h.start)
+	a.shutdown, a.shutdownAt = m, d.h.Now().Sub(d.h.Start)
 	var uids []types.UID
 	for _, p := range active {
 		uids = append(uids, p.UID)
 	}
-	d.h.note(history.ShutdownBegins{Active: uids})
+	d.h.Note(history.ShutdownBegins{Active: uids})
 	m.Trigger()
 }
 
@@ -137,7 +139,7 @@ func (d *Driver) admit(uid types.UID) bool {
 	a := d.actors
 	delete(a.rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.firstAddAt[uid]; !seen {
-		a.firstAddAt[uid] = d.h.now().Sub(d.h.start)
+		a.firstAddAt[uid] = d.h.Now().Sub(d.h.Start)
 		a.addedInShutdown[uid] = a.shutdown != nil
 	}
 	p := d.pods[uid]
@@ -166,12 +168,12 @@ func (d *Driver) pollActors() {
 		}
 		a.noted[r] = true
 		if r.Actor == "shutdown" {
-			d.h.note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+			d.h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
 		}
 	}
 	if a.shutdown != nil && !a.shutdownDone && a.shutdown.Done() {
 		a.shutdownDone = true
-		d.h.note(history.ShutdownDone{})
+		d.h.Note(history.ShutdownDone{})
 	}
 	d.noteFinished()
 }
@@ -212,7 +214,7 @@ func (d *Driver) deliver(uid types.UID) {
 	r.Release()
 	k := &killNowWait{c: c, result: make(chan error, 1)}
 	go func() { k.result <- r.Wait() }()
-	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(uid), ID: c.id})
+	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(uid), ID: c.id})
 	d.killNows = append(d.killNows, k)
 }
 
@@ -278,24 +280,8 @@ func (d *Driver) teardownActors() {
 // judges it against the view).
 func (d *Driver) noteSyncPod(c *Call) {
 	if (d.kubeletOn() || d.st != nil) && c.Fn == model.SyncPod {
-		d.h.note(history.SyncPodBegins{UID: c.UID})
+		d.h.Note(history.SyncPodBegins{UID: c.UID})
 	}
-}
-
-// describeNote is a note's trace text: never a pointer or a function (a
-// ShutdownKill carries one).
-func describeNote(n history.Note) string {
-	switch n := n.(type) {
-	case history.ShutdownBegins:
-		return fmt.Sprintf("ShutdownBegins%v", n.Active)
-	case history.ShutdownKill:
-		return fmt.Sprintf("ShutdownKill %s", n.UID)
-	case history.SyncPodBegins:
-		return fmt.Sprintf("SyncPodBegins %s", n.UID)
-	case history.ShutdownDone:
-		return "ShutdownDone"
-	}
-	return fmt.Sprintf("%T%+v", n, n)
 }
 
 // kubeletFindings are the kubelet-level oracle's violations (unexplained:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // TestLatticeRulesCatchEachViolation: each S9 rule reports a known UID's
@@ -27,7 +28,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	}
 	for rule, a := range cases {
 		d := &Driver{}
-		d.h = newTape(time.Now, nil)
+		d.h = tape.New(time.Now, nil)
 		d.checkLattice("a", a)
 		found := false
 		for _, f := range d.checks.findings {
@@ -38,7 +39,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 		}
 	}
 	d := &Driver{}
-	d.h = newTape(time.Now, nil)
+	d.h = tape.New(time.Now, nil)
 	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
 		d.checkLattice("a", ok)
 	}
@@ -56,8 +57,8 @@ func TestModelFailureAttribution(t *testing.T) {
 		moves, _, _ := ParseScript("create a\nrelease a ok\n")
 		d.Apply(moves[0])
 		// A forged answer no pod workers could give: a is syncing.
-		id := d.h.call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
-		d.h.ret("driver", id, model.Answer(true))
+		id := d.h.Call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
+		d.h.Ret("driver", id, model.Answer(true))
 		d.Apply(moves[1])
 		for _, dev := range []model.Deviations{0, model.AllDeviations} {
 			lin := d.checkHistory(dev)

@@ -6,7 +6,7 @@
 //
 // newPodWorkers is unexported. Two ways in work with the Go toolchain:
 // a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
-// (adapter.go), or `go mod vendor` plus a -overlay file that adds an
+// (podworkers/adapter.go), or `go mod vendor` plus a -overlay file that adds an
 // exported constructor inside the vendored pkg/kubelet (overlays are refused
 // for files in the module cache). We use linkname because it needs no
 // generated tree: the vendor directory of 139 modules would have to be
@@ -38,7 +38,7 @@
 // signalled, so after every step each woken worker has run up to its next
 // gate. With the "hold-wakes" move (RunOptions.HoldWakes, -sweep.hold)
 // upstream's own test hook podWorkers.workerChannelFn is set (through
-// reflect and unsafe, refusing on drift, wakes.go) and the driver moves
+// reflect and unsafe, refusing on drift, podworkers/hook.go) and the driver moves
 // each signal from the channel to the worker loop in a step of its own
 // ("wake <uid>"), so the seed also decides when a worker reads its channel
 // — the delay a real goroutine has before it is scheduled. The sweep runs
@@ -53,7 +53,7 @@
 // status read (GetNewerThan) never fails or blocks. The plan's clients are
 // serialised in plan order: only client-versus-worker orders are explored.
 // killPodNow is the real one, reached by a guarded go:linkname like
-// newPodWorkers (killnow.go); its kill is performed by the driver, with a
+// newPodWorkers (podworkers/killnow.go); its kill is performed by the driver, with a
 // completion channel the driver can watch and a relay to killPodNow's own.
 //
 // Per family (plan.Families):

@@ -16,6 +16,8 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -30,7 +32,7 @@ type Driver struct {
 	pw    kubelet.PodWorkers
 	gates *Gates
 	ctx   context.Context
-	h     *tape
+	h     *tape.Tape
 
 	pods        map[types.UID]*configPod
 	completions []*completion
@@ -95,8 +97,8 @@ type Driver struct {
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
-	// cache is the runtime cache the current pod workers read (adapter.go).
-	cache Cache
+	// cache is the runtime cache the current pod workers read (podworkers).
+	cache podworkers.Cache
 	// created counts the pods created (configPod.created).
 	created int
 }
@@ -130,20 +132,20 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
-	d.pw = newRealPodWorkers(g, d.cache)
+	d.pw = podworkers.New(g, d.cache, g.enqueue)
 	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
-	_ = setWorkerChannelFn(d.pw, g.passThrough)
+	_ = podworkers.SetWorkerChannelFn(d.pw, g.passThrough)
 	d.lin = newProcessLin(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.processStarts = []int64{1}
-	d.h = newTape(time.Now, d.View(), d.lin)
+	d.h = tape.New(time.Now, d.View(), d.lin)
 	if o.Real.On(StatusComponent) {
 		d.st = newStatusComp(d)
 	}
 	if d.actors.check != nil {
-		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check, d.Probe})
+		d.h.Oracles = append(d.h.Oracles, committedOracle{d.actors.check, d.Probe})
 	}
 	d.stepStart = []int64{0}
 	return d
@@ -178,7 +180,7 @@ func (d *Driver) Apply(m Move) bool {
 		if len(d.Moves) > 0 {
 			return false // workers may exist already: the hook must come first
 		}
-		if err := setWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
+		if err := podworkers.SetWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
 			panic(err)
 		}
 	}
@@ -188,7 +190,7 @@ func (d *Driver) Apply(m Move) bool {
 	if uid := cmp.Or(m.UID, m.Action.UID); uid != "" {
 		d.lastMoved[uid] = d.Step
 	}
-	d.stepStart = append(d.stepStart, d.h.seq+1)
+	d.stepStart = append(d.stepStart, d.h.Seq+1)
 	switch m.Kind {
 	case MoveAction:
 		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(ShutdownComponent) {
@@ -245,7 +247,7 @@ func (d *Driver) releaseCall(uid types.UID, o Outcome) {
 	case ReturnCanceled:
 		out = model.Canceled
 	}
-	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.noteSucceeded(call, o)
@@ -339,14 +341,14 @@ func (d *Driver) pollFires() {
 		select {
 		case <-c.ch:
 			c.fired = true
-			d.h.point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+			d.h.Point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
 		default:
 		}
 	}
 	for _, c := range d.gates.Parked() {
 		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
 			c.cancelNoted = true
-			d.h.point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
@@ -364,7 +366,7 @@ func (d *Driver) began(c *Call) {
 	if d.st != nil {
 		d.st.callBegan(c)
 	}
-	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
+	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.beganStep = d.Step
 	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
 		d.ev.startedInc[c.UID] = true

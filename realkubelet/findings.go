@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realdriver"
 )
 
 // Finding is one violation found in a run on the real pod workers: a
@@ -20,11 +21,7 @@ type Finding struct {
 }
 
 func (f Finding) String() string {
-	class := f.Class
-	if class == "" {
-		class = "UNEXPLAINED"
-	}
-	return fmt.Sprintf("[%s] %s %s at step %d: %s", class, f.Oracle, f.Invariant, f.Step, f.Message)
+	return fmt.Sprintf("[%s] %s %s at step %d: %s", realdriver.ClassLabel(f.Class), f.Oracle, f.Invariant, f.Step, f.Message)
 }
 
 // checker holds what the direct checks need between steps.
@@ -50,6 +47,6 @@ func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
 		return
 	}
 	d.checks.seen[key] = true
-	v := history.Violation{Oracle: check, Invariant: invariant, Message: msg, At: d.h.now().Sub(d.h.start), Seq: d.h.seq}
+	v := history.Violation{Oracle: check, Invariant: invariant, Message: msg, At: d.h.Now().Sub(d.h.Start), Seq: d.h.Seq}
 	d.checks.findings = append(d.checks.findings, Finding{Violation: v, Step: step, Class: class})
 }

@@ -1,7 +1,6 @@
 package realkubelet
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realdriver"
 )
 
 // Call is one sync callback of the real pod workers, parked at its gate
@@ -59,12 +59,7 @@ var outcomeNames = [...]string{"ok", "error", "canceled", "terminal"}
 func (o Outcome) String() string { return outcomeNames[o] }
 
 func parseOutcome(s string) (Outcome, error) {
-	for i, n := range outcomeNames {
-		if n == s {
-			return Outcome(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown outcome %q (want ok, error, canceled or terminal)", s)
+	return realdriver.ParseOutcome[Outcome](outcomeNames[:], s)
 }
 
 // errInjected is the error a released call returns for ReturnError.
@@ -132,22 +127,17 @@ func (g *Gates) park(c *Call) Outcome {
 func (g *Gates) Parked() []*Call {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := slices.Clone(g.parked)
-	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.UID, b.UID) })
-	return out
+	return realdriver.Parked(g.parked, func(c *Call) types.UID { return c.UID })
 }
 
 // release lets uid's oldest parked call return with o; false if none.
 func (g *Gates) release(uid types.UID, o Outcome) (*Call, bool) {
 	g.mu.Lock()
-	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.UID == uid })
-	if i < 0 {
-		g.mu.Unlock()
+	c, ok := realdriver.Unpark(&g.parked, func(c *Call) bool { return c.UID == uid })
+	g.mu.Unlock()
+	if !ok {
 		return nil, false
 	}
-	c := g.parked[i]
-	g.parked = slices.Delete(g.parked, i, i+1)
-	g.mu.Unlock()
 	c.release <- o
 	return c, true
 }

@@ -82,7 +82,7 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 func (d *Driver) processHistories() []history.History {
 	var out []history.History
 	for i, from := range d.processStarts {
-		to := d.h.seq + 1
+		to := d.h.Seq + 1
 		if i+1 < len(d.processStarts) {
 			to = d.processStarts[i+1] - 1 // before the Restarted event
 		}
@@ -96,7 +96,7 @@ func (d *Driver) processHistories() []history.History {
 func (d *Driver) historyWithout(gone map[string]bool) history.History {
 	rec := history.NewRecorder()
 	dropped := map[string]bool{} // "goroutine/id" of calls left out
-	for _, ev := range d.h.events {
+	for _, ev := range d.h.Events {
 		if ev.Seq < d.processStart() {
 			continue
 		}
@@ -130,7 +130,7 @@ func (d *Driver) historyBefore(cut int64) history.History {
 // historyRange records the events with from ≤ seq < to afresh.
 func (d *Driver) historyRange(from, to int64) history.History {
 	rec := history.NewRecorder()
-	for _, ev := range d.h.events {
+	for _, ev := range d.h.Events {
 		if ev.Seq >= to {
 			break
 		}

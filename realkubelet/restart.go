@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/realkubelet/podworkers"
 )
 
 // A kubelet restart (the plan's Restart, with the restart component on)
@@ -53,16 +54,16 @@ func (d *Driver) restartKubelet() {
 	d.retireProcess(old)
 
 	d.gates = newGates()
-	d.cache = Cache{running: d.running}
+	d.cache = podworkers.Cache{Running: d.running}
 	if d.opts.plant == plantIdleCacheOnRestart {
-		d.cache, d.planted = Cache{}, true
+		d.cache, d.planted = podworkers.Cache{}, true
 	}
-	d.pw = newRealPodWorkers(d.gates, d.cache)
+	d.pw = podworkers.New(d.gates, d.cache, d.gates.enqueue)
 	fn := d.gates.passThrough
 	if holdWakes {
 		fn = d.gates.channelFn
 	}
-	if err := setWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
+	if err := podworkers.SetWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
 		panic(err) // the hold-wakes move succeeded with the same tree
 	}
 	d.resetEvidence()
@@ -77,9 +78,9 @@ func (d *Driver) restartKubelet() {
 	if d.st != nil {
 		d.st.restart()
 	}
-	d.h.emit(history.Restarted, "kubelet", 0, nil, nil)
-	d.processStarts = append(d.processStarts, d.h.seq+1)
-	d.h.emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
+	d.h.Emit(history.Restarted, "kubelet", 0, nil, nil)
+	d.processStarts = append(d.processStarts, d.h.Seq+1)
+	d.h.Emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
 	d.readmit()
 }
 

@@ -65,12 +65,12 @@ func TestRestartOldWorkersExit(t *testing.T) {
 			t.Fatalf("before the restart: %d worker goroutines, want 2", n)
 		}
 		parkedBefore := len(d.gates.Parked())
-		ends := strings.Count(strings.Join(d.h.trace, "\n"), " end ")
+		ends := strings.Count(strings.Join(d.h.Trace, "\n"), " end ")
 		d.Apply(mustParse(t, "restart\n")[0])
 		if n := workerGoroutines(); n != 2 {
 			t.Fatalf("after the restart: %d worker goroutines, want the new process's 2", n)
 		}
-		if parkedBefore == 0 || strings.Count(strings.Join(d.h.trace, "\n"), " end ") != ends {
+		if parkedBefore == 0 || strings.Count(strings.Join(d.h.Trace, "\n"), " end ") != ends {
 			t.Fatalf("parked before %d; the old process's callbacks must end unrecorded", parkedBefore)
 		}
 		d.Teardown()
@@ -202,8 +202,8 @@ func TestRestartDuringShutdownSkipped(t *testing.T) {
 		for _, m := range mustParse(t, "create a\nrelease a ok\nshutdown\nrestart\n") {
 			d.Apply(m)
 		}
-		if d.restartsSkipped != 1 || restarts(d.h.trace) != 0 {
-			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.trace))
+		if d.restartsSkipped != 1 || restarts(d.h.Trace) != 0 {
+			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.Trace))
 		}
 		d.Teardown()
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -30,29 +31,13 @@ func (r Result) Failed() bool { return len(r.Findings) > 0 }
 
 // Unexplained are the findings that are neither a known upstream deviation
 // nor a documented model difference.
-func (r Result) Unexplained() []Finding {
-	var out []Finding
-	for _, f := range r.Findings {
-		if f.Class == "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func (r Result) Unexplained() []Finding { return realdriver.Unexplained(r.Findings, classOf) }
 
 // Classes lists the distinct classes of the findings, in order of first
 // appearance ("" for unexplained ones).
-func (r Result) Classes() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range r.Findings {
-		if !seen[f.Class] {
-			seen[f.Class] = true
-			out = append(out, f.Class)
-		}
-	}
-	return out
-}
+func (r Result) Classes() []string { return realdriver.Classes(r.Findings, classOf) }
+
+func classOf(f Finding) string { return f.Class }
 
 // Generate drives a family's plan with the seed's schedule and fault
 // streams: before every step it picks, from the schedule stream, the next
@@ -209,7 +194,7 @@ func (d *Driver) completionClass(c *completion) string {
 // of SyncKnownPods(nothing desired) and successful releases until the
 // workers know no pod. It reports whether that happened.
 func (d *Driver) Teardown() bool {
-	d.h.on = false
+	d.h.On = false
 	d.teardownActors()
 	for _, p := range d.pods {
 		p.inConfig = false
@@ -245,7 +230,7 @@ func (d *Driver) drainParked() {
 // Finish ends a run: settle, check the history, tear down.
 func (d *Driver) Finish(family string, seed uint64) Result {
 	d.Settle()
-	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.sha(), Trace: d.h.trace}
+	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.SHA(), Trace: d.h.Trace}
 	catalogue := d.opts.catalogue
 	if catalogue == nil {
 		catalogue = KnownDeviations

@@ -81,7 +81,7 @@ func runWithSharedSafety(f plan.Family, seed uint64, hold, named bool) (Result, 
 	if named {
 		l.named = map[types.UID]int{}
 	}
-	d.h.oracles = append(d.h.oracles, l)
+	d.h.Oracles = append(d.h.Oracles, l)
 	d.atRest = l.rest
 	d.Generate(f.Generate(st.Plan), st.Schedule, st.Faults, hold)
 	d.planSteps = len(d.Moves)

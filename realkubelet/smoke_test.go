@@ -10,6 +10,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/podworkers"
 )
 
 // TestRealWorkersReachGates: the linknamed constructor builds the real pod
@@ -18,7 +19,7 @@ import (
 func TestRealWorkersReachGates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := newGates()
-		pw := newRealPodWorkers(g, Cache{})
+		pw := podworkers.New(g, podworkers.Cache{}, g.enqueue)
 		ctx := quietContext()
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "a", Name: "a", Namespace: "default",
 			Annotations: map[string]string{kubetypes.ConfigSourceAnnotationKey: kubetypes.ApiserverSource}}}

@@ -76,7 +76,7 @@ func newStatusComp(d *Driver) *statusComp {
 	s.api.OnOp = s.onOp
 	s.mgr = s.newManager()
 	s.kube = kubeletoracle.New()
-	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
+	d.h.Oracles = append(d.h.Oracles, committedOracle{s.kube, d.Probe})
 	return s
 }
 
@@ -168,9 +168,9 @@ func (s *statusComp) clientDelete(a plan.Action) {
 		return
 	}
 	g := max(a.Grace, 0)
-	s.d.h.note(history.DeleteRequested{UID: a.UID, Grace: g})
+	s.d.h.Note(history.DeleteRequested{UID: a.UID, Grace: g})
 	if _, seen := s.deletedAt[a.UID]; !seen {
-		s.deletedAt[a.UID] = s.d.h.now().Sub(s.d.h.start)
+		s.deletedAt[a.UID] = s.d.h.Now().Sub(s.d.h.Start)
 	}
 	_, _ = s.api.Delete("client", cur.Namespace, cur.Name,
 		metav1.DeleteOptions{GracePeriodSeconds: &g, Preconditions: metav1.NewUIDPreconditions(string(a.UID))})

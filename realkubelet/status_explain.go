@@ -79,9 +79,9 @@ func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.
 // noteWrite records a status manager op as its note, with the class its
 // finding would get.
 func (s *statusComp) noteWrite(uid types.UID, n history.Note, class string) {
-	s.d.h.note(n)
+	s.d.h.Note(n)
 	if class != "" {
-		s.ev.classAt[s.d.h.seq] = class
+		s.ev.classAt[s.d.h.Seq] = class
 	}
 }
 

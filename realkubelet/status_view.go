@@ -63,7 +63,7 @@ func (d *Driver) statusFindings() []Finding {
 	if d.st == nil {
 		return nil
 	}
-	d.h.note(history.KubeletSettled{})
+	d.h.Note(history.KubeletSettled{})
 	var out []Finding
 	for _, v := range d.st.kube.Finish(d.View(), nil) {
 		f := Finding{Violation: v, Step: d.stepOf(v.Seq)}

@@ -42,7 +42,7 @@ func (v driverView) Kubelet() oracle.Kubelet {
 }
 
 // Elapsed is the bubble's virtual time since the driver was made.
-func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }
+func (v driverView) Elapsed() time.Duration { return v.d.h.Now().Sub(v.d.h.Start) }
 
 // Config is what the driver's config source says of uid now.
 func (v driverView) Config(uid types.UID) oracle.PodConfig {

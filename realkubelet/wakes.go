@@ -1,13 +1,9 @@
 package realkubelet
 
 import (
-	"fmt"
-	"reflect"
 	"slices"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/kubernetes/pkg/kubelet"
 )
 
 // Holding wake-ups (opt-in, the "hold-wakes" move): upstream's own test
@@ -17,28 +13,8 @@ import (
 // waits until the driver moves it ("wake <uid>"). Then a
 // worker takes its pending update only when the seed says so: a kill can
 // land between a create and the worker's first take (the P→T shortcut of
-// early-kill), and updates coalesce before a take. The field is unexported,
-// so it is set through reflect and unsafe; setWorkerChannelFn checks its
-// name and exact type first and refuses on drift.
-
-// workerChannelFn is the hook's type in v1.36.3.
-type workerChannelFn = func(uid types.UID, in chan struct{}) (out <-chan struct{})
-
-func setWorkerChannelFn(pw kubelet.PodWorkers, fn workerChannelFn) error {
-	v := reflect.ValueOf(pw)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("realkubelet: PodWorkers is a %v, not a pointer to the podWorkers struct", v.Type())
-	}
-	f := v.Elem().FieldByName("workerChannelFn")
-	if !f.IsValid() {
-		return fmt.Errorf("realkubelet: podWorkers has no field workerChannelFn any more")
-	}
-	if want := reflect.TypeOf(fn); f.Type() != want {
-		return fmt.Errorf("realkubelet: podWorkers.workerChannelFn is a %v, want %v", f.Type(), want)
-	}
-	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(fn))
-	return nil
-}
+// early-kill), and updates coalesce before a take. The field is unexported:
+// podworkers.SetWorkerChannelFn sets it, refusing on drift.
 
 // pipe is one worker goroutine's notification channel (in, written by the
 // pod workers under their lock) and the channel its loop reads (out). No
