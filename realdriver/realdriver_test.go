@@ -59,7 +59,9 @@ func TestParseOutcome(t *testing.T) {
 // TestShrinkKeepsWhatTheFindingNeeds: the replay is run on every
 // candidate and the result judged by keep.
 func TestShrinkKeepsWhatTheFindingNeeds(t *testing.T) {
-	run := func(ms []step) int { return len(slices.DeleteFunc(slices.Clone(ms), func(s step) bool { return s%3 != 0 })) }
+	run := func(ms []step) int {
+		return len(slices.DeleteFunc(slices.Clone(ms), func(s step) bool { return s%3 != 0 }))
+	}
 	got := Shrink([]step{1, 2, 3, 4, 5, 6, 7}, run, func(n int) bool { return n == 2 })
 	if !slices.Equal(got, []step{3, 6}) {
 		t.Fatalf("Shrink = %v, want [3 6]", got)
@@ -120,7 +122,9 @@ type errorsOf struct {
 
 func (e *errorsOf) Helper() {}
 
-func (e *errorsOf) Errorf(format string, args ...any) { e.errs = append(e.errs, fmt.Sprintf(format, args...)) }
+func (e *errorsOf) Errorf(format string, args ...any) {
+	e.errs = append(e.errs, fmt.Sprintf(format, args...))
+}
 
 // TestSweepTally: per family the seeds with findings and per class its
 // count and first seed, classes sorted, UNEXPLAINED for ""; -sweep.family
