@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
 )
 
 // configPod is the config source's view of one pod (as in package world's
@@ -87,7 +88,7 @@ func (d *Driver) action(a plan.Action) {
 	case plan.Query:
 		d.query(a.UID)
 	case plan.Evict:
-		if d.opts.Real.On(EvictionComponent) {
+		if d.opts.Real.On(components.Eviction) {
 			d.evictCycle(a) // the real eviction manager (evict.go)
 			break
 		}
@@ -96,7 +97,7 @@ func (d *Driver) action(a plan.Action) {
 		a.Evict = true
 		d.kill(a, true)
 	case plan.Restart:
-		if d.opts.Real.On(RestartComponent) {
+		if d.opts.Real.On(components.Restart) {
 			d.restartKubelet() // restart.go
 		}
 		// Off: skipped, the same pod workers go on (doc.go, "Per family").
@@ -244,7 +245,7 @@ func (d *Driver) killTerminalDeleted(known map[types.UID]kubelet.PodWorkerSync) 
 
 // tick turns the work queue into UpdatePod(sync) for pods still in config.
 func (d *Driver) tick() {
-	for _, uid := range d.gates.takeQueued() {
+	for _, uid := range d.gates.TakeQueued() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
 			d.update(kubetypes.SyncPodSync, uid)
 		} else if d.lastFailed[uid] {

@@ -15,14 +15,17 @@ import (
 	"github.com/podsim/podsim/oracle"
 	kubeletoracle "github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/evictmgr"
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/shutdown"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // actors are the real kubelet managers around the pod workers that the
-// driver runs (components.go): the node shutdown manager (package
+// driver runs (package components): the node shutdown manager (package
 // shutdown) and the eviction manager (eviction.go). Their kills go through
 // the real killPodNow and park at the kill gate until a "deliver" move.
 type actors struct {
@@ -57,7 +60,7 @@ func newActors(d *Driver) *actors {
 	a := &actors{kills: killgate.New(d.pw, f), noted: map[*killgate.Request]bool{},
 		admitted: map[types.UID]bool{}, rejected: map[types.UID]bool{}, addedInShutdown: map[types.UID]bool{},
 		firstAddAt: map[types.UID]time.Duration{}}
-	if d.kubeletOn() && !d.opts.Real.On(StatusComponent) {
+	if d.kubeletOn() && !d.opts.Real.On(components.Status) {
 		a.check = kubeletoracle.New() // with it, the status component's oracle judges the notes
 	}
 	return a
@@ -66,7 +69,7 @@ func newActors(d *Driver) *actors {
 // kubeletOn: the shutdown or eviction component runs, so the kubelet-level
 // oracle judges the run (the status component's, if it runs too).
 func (d *Driver) kubeletOn() bool {
-	return d.opts.Real.On(ShutdownComponent) || d.opts.Real.On(EvictionComponent)
+	return d.opts.Real.On(components.Shutdown) || d.opts.Real.On(components.Eviction)
 }
 
 // startShutdown is the Shutdown action with the real manager: built with
@@ -241,13 +244,13 @@ func (d *Driver) settleActors() {
 // delivery, a successful release.
 func (d *Driver) settleOne() bool {
 	if wakes := d.gates.Wakes(); len(wakes) > 0 {
-		return d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+		return d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[0]})
 	}
 	if kills := d.pendingKills(); len(kills) > 0 {
-		return d.Apply(Move{Kind: MoveDeliver, UID: kills[0]})
+		return d.Apply(script.Move{Kind: script.MoveDeliver, UID: kills[0]})
 	}
 	if parked := d.gates.Parked(); len(parked) > 0 {
-		return d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
+		return d.Apply(script.Move{Kind: script.MoveRelease, UID: parked[0].UID, Outcome: syncgate.ReturnOK})
 	}
 	return false
 }
@@ -278,7 +281,7 @@ func (d *Driver) teardownActors() {
 
 // noteSyncPod records that SyncPod is about to begin (K5's first half
 // judges it against the view).
-func (d *Driver) noteSyncPod(c *Call) {
+func (d *Driver) noteSyncPod(c *syncgate.Call) {
 	if (d.kubeletOn() || d.st != nil) && c.Fn == model.SyncPod {
 		d.h.Note(history.SyncPodBegins{UID: c.UID})
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
 
@@ -54,7 +56,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 func TestModelFailureAttribution(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		moves, _, _ := ParseScript("create a\nrelease a ok\n")
+		moves, _, _ := script.Parse("create a\nrelease a ok\n")
 		d.Apply(moves[0])
 		// A forged answer no pod workers could give: a is syncing.
 		id := d.h.Call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
@@ -76,14 +78,16 @@ func TestModelFailureAttribution(t *testing.T) {
 func TestS1AndS3BeginChecksCatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		moves, _, _ := ParseScript("create a\nremove a\n")
+		moves, _, _ := script.Parse("create a\nremove a\n")
 		d.Apply(moves[0]) // SyncPod parked
 		orig := d.gates.Parked()[0]
-		done := make(chan Outcome)
-		go func() { done <- d.gates.park(&Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()}) }()
+		done := make(chan syncgate.Outcome)
+		go func() {
+			done <- d.gates.Park(&syncgate.Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()})
+		}()
 		synctest.Wait()
 		d.Apply(moves[1]) // termination requested; the forged second call overlaps
-		d.checkBegin(&Call{UID: "a", Fn: model.SyncPod})
+		d.checkBegin(&syncgate.Call{UID: "a", Fn: model.SyncPod})
 		var s1, s3 bool
 		for _, f := range d.checks.findings {
 			s1 = s1 || f.Invariant == "S1"
@@ -92,17 +96,11 @@ func TestS1AndS3BeginChecksCatch(t *testing.T) {
 		if !s1 || !s3 {
 			t.Errorf("S1 reported %v, S3 reported %v; findings %v", s1, s3, d.checks.findings)
 		}
-		var forged *Call
-		d.gates.mu.Lock()
-		for i, c := range d.gates.parked {
+		for _, c := range d.gates.Parked() {
 			if c != orig {
-				forged = c
-				d.gates.parked = append(d.gates.parked[:i:i], d.gates.parked[i+1:]...)
-				break
+				d.gates.ReleaseCall(c, syncgate.ReturnOK)
 			}
 		}
-		d.gates.mu.Unlock()
-		forged.release <- ReturnOK
 		<-done
 		if !d.Teardown() {
 			t.Fatal("teardown did not end")

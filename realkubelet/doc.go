@@ -74,7 +74,7 @@
 //   - rejected-admission, node-shutdown, eviction-wait,
 //     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
 //     (and the swarm's node-level half): with the status component
-//     (components.go, status.go; on by default) the real status manager
+//     (package components, status.go; on by default) the real status manager
 //     writes every non-static pod's phase to an API-server model
 //     (apiserver/) and deletes it at the end, and the shared kubelet
 //     oracle judges those writes (K2, K3, K6, L7); names are unique in the

@@ -16,7 +16,10 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
 
@@ -30,7 +33,7 @@ const StepDuration = 100 * time.Millisecond
 // caused and runs the direct checks.
 type Driver struct {
 	pw    kubelet.PodWorkers
-	gates *Gates
+	gates *syncgate.Gates
 	ctx   context.Context
 	h     *tape.Tape
 
@@ -76,7 +79,7 @@ type Driver struct {
 	synced bool
 	// Moves are the moves applied so far (the run's script); Step counts
 	// them.
-	Moves []Move
+	Moves []script.Move
 	Step  int
 	// stepStart[s] is the first event seq of step s (index 0 unused).
 	stepStart []int64
@@ -124,7 +127,7 @@ func NewDriver() *Driver { return newDriver(RunOptions{}) }
 // newDriver is NewDriver with the run's options (ForcePorcupine: the
 // linearizability oracle is made with the driver).
 func newDriver(o RunOptions) *Driver {
-	g := newGates()
+	g := syncgate.New()
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
@@ -132,16 +135,16 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
-	d.pw = podworkers.New(g, d.cache, g.enqueue)
+	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
-	_ = podworkers.SetWorkerChannelFn(d.pw, g.passThrough)
+	_ = podworkers.SetWorkerChannelFn(d.pw, g.PassThrough)
 	d.lin = newProcessLin(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
 	d.processStarts = []int64{1}
 	d.h = tape.New(time.Now, d.View(), d.lin)
-	if o.Real.On(StatusComponent) {
+	if o.Real.On(components.Status) {
 		d.st = newStatusComp(d)
 	}
 	if d.actors.check != nil {
@@ -154,35 +157,33 @@ func newDriver(o RunOptions) *Driver {
 // Apply performs one move and everything it causes; false if the move
 // cannot happen now (a release with nothing parked for that UID), in which
 // case nothing happened. Shrinking relies on that.
-func (d *Driver) Apply(m Move) bool {
+func (d *Driver) Apply(m script.Move) bool {
 	switch m.Kind {
-	case MoveRelease:
+	case script.MoveRelease:
 		if !d.parked(m.UID) {
 			return false
 		}
-	case MoveTick:
-		if d.gates.queueLen() == 0 {
+	case script.MoveTick:
+		if d.gates.QueueLen() == 0 {
 			return false
 		}
-	case MoveWake:
+	case script.MoveWake:
 		if !slices.Contains(d.gates.Wakes(), m.UID) {
 			return false
 		}
-	case MoveDeliver:
+	case script.MoveDeliver:
 		if !slices.Contains(d.pendingKills(), m.UID) {
 			return false
 		}
-	case MoveStatusSync, MoveStatusResync, MoveEcho:
+	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
 		if !d.statusMovePossible(m.Kind) {
 			return false
 		}
-	case MoveHoldWakes:
+	case script.MoveHoldWakes:
 		if len(d.Moves) > 0 {
 			return false // workers may exist already: the hook must come first
 		}
-		if err := podworkers.SetWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
-			panic(err)
-		}
+		d.holdWakes()
 	}
 	time.Sleep(StepDuration)
 	d.Step++
@@ -192,23 +193,21 @@ func (d *Driver) Apply(m Move) bool {
 	}
 	d.stepStart = append(d.stepStart, d.h.Seq+1)
 	switch m.Kind {
-	case MoveAction:
-		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(ShutdownComponent) {
+	case script.MoveAction:
+		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(components.Shutdown) {
 			d.startShutdown(m.Groups)
 		} else {
 			d.action(m.Action)
 		}
-	case MoveDeliver:
+	case script.MoveDeliver:
 		d.deliver(m.UID)
-	case MoveRelease:
+	case script.MoveRelease:
 		d.releaseCall(m.UID, m.Outcome)
-	case MoveTick:
+	case script.MoveTick:
 		d.tick()
-	case MoveWake:
-		if _, late := d.gates.releaseWake(m.UID); late {
-			d.lateNow = m.UID
-		}
-	case MoveStatusSync, MoveStatusResync, MoveEcho:
+	case script.MoveWake:
+		d.wake(m.UID)
+	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
 		d.statusMove(m.Kind)
 	}
 	d.afterStep()
@@ -226,59 +225,59 @@ func (d *Driver) parked(uid types.UID) bool {
 }
 
 // releaseCall records the callback's return and lets it return.
-func (d *Driver) releaseCall(uid types.UID, o Outcome) {
-	var call *Call
+func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
+	var call *syncgate.Call
 	for _, c := range d.gates.Parked() {
 		if c.UID == uid && call == nil {
 			call = c
 		}
 	}
-	if o == ReturnTerminal && call.Fn != model.SyncPod {
-		o = ReturnOK
+	if o == syncgate.ReturnTerminal && call.Fn != model.SyncPod {
+		o = syncgate.ReturnOK
 	}
 	told := o // what the pod workers are told
-	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == ReturnOK {
-		d.planted, told = true, ReturnError
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK {
+		d.planted, told = true, syncgate.ReturnError
 	}
 	out := model.OK
 	switch o {
-	case ReturnError:
+	case syncgate.ReturnError:
 		out = model.Failed
-	case ReturnCanceled:
+	case syncgate.ReturnCanceled:
 		out = model.Canceled
 	}
 	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
-		Outcome: out, IsTerminal: o == ReturnTerminal})
+		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.noteSucceeded(call, o)
-	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	d.lastFailed[uid] = o == syncgate.ReturnError || o == syncgate.ReturnCanceled
 	d.ev.droppedRetry[uid] = false
-	if o == ReturnTerminal {
+	if o == syncgate.ReturnTerminal {
 		d.naturalEnd[uid] = true
 	}
-	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
+	if o == syncgate.ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
 	if d.st != nil {
 		d.st.callEnded(call, told)
 	}
-	d.gates.release(uid, told)
+	d.gates.Release(uid, told)
 }
 
 // runtimeAfter updates the fake runtime: a SyncPod that did not fail may
 // have started containers; a terminating call that succeeded stopped them.
-func (d *Driver) runtimeAfter(c *Call, o Outcome) {
+func (d *Driver) runtimeAfter(c *syncgate.Call, o syncgate.Outcome) {
 	switch c.Fn {
 	case model.SyncPod:
-		if o == ReturnOK || o == ReturnTerminal {
+		if o == syncgate.ReturnOK || o == syncgate.ReturnTerminal {
 			d.running[c.UID] = true
 		}
 	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
-		if o == ReturnOK {
+		if o == syncgate.ReturnOK {
 			delete(d.running, c.UID)
 		}
 	}
-	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+	if o == syncgate.ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
 		d.incarnationOver(c.UID)
 	}
 }
@@ -294,8 +293,8 @@ func (d *Driver) incarnationOver(uid types.UID) {
 
 // noteSucceeded marks the open completions of the UID whose terminating
 // call succeeded after their kill (explain.go, G2).
-func (d *Driver) noteSucceeded(c *Call, o Outcome) {
-	if o != ReturnOK {
+func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
+	if o != syncgate.ReturnOK {
 		return
 	}
 	for _, comp := range d.completions {
@@ -323,8 +322,8 @@ func (d *Driver) afterStep() {
 		d.atRest()
 	}
 	for _, c := range d.gates.Parked() {
-		if !c.begun {
-			c.begun = true
+		if !c.Begun {
+			c.Begun = true
 			d.began(c)
 		}
 	}
@@ -346,15 +345,15 @@ func (d *Driver) pollFires() {
 		}
 	}
 	for _, c := range d.gates.Parked() {
-		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
-			c.cancelNoted = true
+		if c.Begun && !c.CancelNoted && c.Ctx.Err() != nil {
+			c.CancelNoted = true
 			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
 
 // began records a callback that reached its gate.
-func (d *Driver) began(c *Call) {
+func (d *Driver) began(c *syncgate.Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
@@ -367,13 +366,13 @@ func (d *Driver) began(c *Call) {
 		d.st.callBegan(c)
 	}
 	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
-	c.beganStep = d.Step
+	c.BeganStep = d.Step
 	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
 		d.ev.startedInc[c.UID] = true
 	}
 	if c.UID == d.lateNow {
 		// Only the woken goroutine ran in this step: the callback is its.
-		c.ghost = true
+		c.Ghost = true
 		d.noteGhost(c.UID, d.Step)
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))

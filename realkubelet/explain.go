@@ -8,6 +8,8 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // How a finding is explained (docs/upstream-findings.md, "How every
@@ -73,8 +75,8 @@ func (e *evidence) incarnationOver(uid types.UID) {
 // begun by a worker goroutine of an earlier incarnation that read a
 // buffered signal late (the driver moved a signal of an older pipe of the
 // UID in that callback's step, wakes.go).
-func classOverlap(o overlap) string {
-	if o.first.ghost || o.second.ghost {
+func classOverlap(o syncgate.Overlap) string {
+	if o.First.Ghost || o.Second.Ghost {
 		return "GE"
 	}
 	return ""
@@ -138,9 +140,9 @@ func (d *Driver) classOpenCompletion(c *completion) string {
 // housekeeping (SyncKnownPods), the pod is not in config (an orphan it
 // drives), and the call was already in flight before the step (so
 // termination was requested by this step: the check runs every step).
-func (d *Driver) classUncancelled(c *Call, last Move) string {
+func (d *Driver) classUncancelled(c *syncgate.Call, last script.Move) string {
 	p := d.pods[c.UID]
-	if last.Kind == MoveAction && last.Action.Kind == plan.SyncKnown && p != nil && !p.inConfig && c.beganStep < d.Step {
+	if last.Kind == script.MoveAction && last.Action.Kind == plan.SyncKnown && p != nil && !p.inConfig && c.BeganStep < d.Step {
 		return "G4"
 	}
 	return ""

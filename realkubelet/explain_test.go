@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var plantedSeeds = flag.Int("planted.seeds", 40, "TestPlantedBugsInSweeps: seeds per family and mode")
 
-func runScriptWith(t *testing.T, moves []Move, o RunOptions) Result {
+func runScriptWith(t *testing.T, moves []script.Move, o RunOptions) Result {
 	t.Helper()
 	var r Result
 	synctest.Test(t, func(t *testing.T) {
@@ -28,9 +29,9 @@ func runScriptWith(t *testing.T, moves []Move, o RunOptions) Result {
 	return r
 }
 
-func mustParse(t *testing.T, script string) []Move {
+func mustParse(t *testing.T, text string) []script.Move {
 	t.Helper()
-	moves, _, err := ParseScript(script)
+	moves, _, err := script.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // A kubelet restart (the plan's Restart, with the restart component on)
@@ -49,19 +51,19 @@ func (d *Driver) restartKubelet() {
 		d.restartsSkipped++
 		return
 	}
-	old, holdWakes := d.gates, slices.ContainsFunc(d.Moves, func(m Move) bool { return m.Kind == MoveHoldWakes })
-	old.makeInert()
+	old, holdWakes := d.gates, slices.ContainsFunc(d.Moves, func(m script.Move) bool { return m.Kind == script.MoveHoldWakes })
+	old.MakeInert()
 	d.retireProcess(old)
 
-	d.gates = newGates()
+	d.gates = syncgate.New()
 	d.cache = podworkers.Cache{Running: d.running}
 	if d.opts.plant == plantIdleCacheOnRestart {
 		d.cache, d.planted = podworkers.Cache{}, true
 	}
-	d.pw = podworkers.New(d.gates, d.cache, d.gates.enqueue)
-	fn := d.gates.passThrough
+	d.pw = podworkers.New(d.gates, d.cache, d.gates.Enqueue)
+	fn := d.gates.PassThrough
 	if holdWakes {
-		fn = d.gates.channelFn
+		fn = d.gates.ChannelFn
 	}
 	if err := podworkers.SetWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
 		panic(err) // the hold-wakes move succeeded with the same tree
@@ -86,7 +88,7 @@ func (d *Driver) restartKubelet() {
 
 // retireProcess lets the old workers run down inertly and ends their
 // goroutines, and sets the old process's kills aside.
-func (d *Driver) retireProcess(old *Gates) {
+func (d *Driver) retireProcess(old *syncgate.Gates) {
 	for {
 		d.waitQuiet()
 		parked, wakes := old.Parked(), old.Wakes()
@@ -94,13 +96,13 @@ func (d *Driver) retireProcess(old *Gates) {
 			break
 		}
 		for _, uid := range wakes {
-			old.releaseWake(uid)
+			old.ReleaseWake(uid)
 		}
 		for _, c := range parked {
-			old.release(c.UID, ReturnError)
+			old.Release(c.UID, syncgate.ReturnError)
 		}
 	}
-	old.closeOpenWorkers()
+	old.CloseOpenWorkers()
 	d.waitQuiet()
 	d.deadCompletions += len(d.completions)
 	d.completions = nil
@@ -148,16 +150,6 @@ func (d *Driver) readmit() {
 		}
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
-}
-
-// makeInert stops the gates from parking: every later callback returns an
-// error at once, and the work queue forgets what it is given. Nothing an
-// inert gate sees is recorded (the driver records only its current gates).
-func (g *Gates) makeInert() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.inert = true
-	clear(g.queued)
 }
 
 // processLin is the linearizability oracle per kubelet process: at

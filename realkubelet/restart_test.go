@@ -8,9 +8,11 @@ import (
 	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
-var restartOn = Components{}
+var restartOn = components.Set{}
 
 // restarts counts the Restarted events of a trace.
 func restarts(trace []string) int {
@@ -44,7 +46,7 @@ func TestRestartRunsClean(t *testing.T) {
 // TestRestartOffSkips: without the component, Restart changes nothing.
 func TestRestartOffSkips(t *testing.T) {
 	f := familyNamed(t, "kubelet-restart-terminal-pods")
-	o := RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}
+	o := RunOptions{Real: components.Only(components.Status, components.Shutdown, components.Eviction)}
 	r := Bubble(t, func() Result { return RunSeedWith(f, 1, o) })
 	if n := restarts(r.Trace); n != 0 {
 		t.Fatalf("restart off: %d restarts in the trace", n)
@@ -123,7 +125,7 @@ func TestRestartDeterministic(t *testing.T) {
 			}
 			moves := a.Moves
 			if o.HoldWakes {
-				moves = append([]Move{{Kind: MoveHoldWakes}}, moves...)
+				moves = append([]script.Move{{Kind: script.MoveHoldWakes}}, moves...)
 			}
 			if s := runScriptWith(t, moves, RunOptions{Real: restartOn}); s.TraceSHA != a.TraceSHA {
 				t.Fatalf("%s seed %d: replay differs\n%s", name, seed, firstDiff(a.Trace, s.Trace))
@@ -168,7 +170,7 @@ func TestRestartGB(t *testing.T) {
 		if gb != 1 || len(r.Unexplained()) > 0 {
 			t.Errorf("%q: want one S7 explained as GB; got %v", script, r.Findings)
 		}
-		if r := runScriptWith(t, moves, RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}); len(r.Unexplained()) > 0 {
+		if r := runScriptWith(t, moves, RunOptions{Real: components.Only(components.Status, components.Shutdown, components.Eviction)}); len(r.Unexplained()) > 0 {
 			t.Errorf("%q without restart: %v", script, r.Findings)
 		}
 		without := o

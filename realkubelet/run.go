@@ -9,6 +9,9 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -16,7 +19,7 @@ import (
 type Result struct {
 	Family   string
 	Seed     uint64
-	Moves    []Move // the plan-phase moves: the run's replayable script
+	Moves    []script.Move // the plan-phase moves: the run's replayable script
 	Findings []Finding
 	Ops      int    // operations in the recorded history
 	TraceSHA string // SHA-256 of the canonical trace
@@ -46,7 +49,7 @@ func classOf(f Finding) string { return f.Class }
 // housekeeping. It must run inside a synctest bubble.
 func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bool) {
 	if holdWakes {
-		d.Apply(Move{Kind: MoveHoldWakes})
+		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}
 	next := 0
 	for {
@@ -61,21 +64,21 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		case status:
 			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
-			d.Apply(planMove(p, next))
+			d.Apply(script.PlanMove(p, next))
 			next++
-		case r == 7 && d.gates.queueLen() > 0:
-			d.Apply(Move{Kind: MoveTick})
+		case r == 7 && d.gates.QueueLen() > 0:
+			d.Apply(script.Move{Kind: script.MoveTick})
 		case r == 8:
-			d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
+			d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		case gated > 0:
 			switch i := schedule.Intn(gated); {
 			case i < len(parked):
 				c := parked[i]
-				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
+				d.Apply(script.Move{Kind: script.MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
 			case i < len(parked)+len(wakes):
-				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+				d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[i-len(parked)]})
 			default:
-				d.Apply(Move{Kind: MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
+				d.Apply(script.Move{Kind: script.MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
 			}
 		}
 		if d.Step > 400 {
@@ -89,17 +92,17 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 // is honoured unless the call ignores cancellation (IgnoreCancel, B16);
 // then an injected error (ErrorRate); then natural completion for SyncPod
 // (TerminalRate); else success. Rates are per mille.
-func chooseOutcome(c *Call, f plan.Faults, src sim.Source) Outcome {
+func chooseOutcome(c *syncgate.Call, f plan.Faults, src sim.Source) syncgate.Outcome {
 	if c.Ctx.Err() != nil && src.Intn(1000) >= f.IgnoreCancel {
-		return ReturnCanceled
+		return syncgate.ReturnCanceled
 	}
 	if src.Intn(1000) < f.ErrorRate {
-		return ReturnError
+		return syncgate.ReturnError
 	}
 	if c.Fn == model.SyncPod && src.Intn(1000) < f.TerminalRate {
-		return ReturnTerminal
+		return syncgate.ReturnTerminal
 	}
-	return ReturnOK
+	return syncgate.ReturnOK
 }
 
 // settleRounds bounds the settle phase: each round is housekeeping, a
@@ -112,18 +115,18 @@ const settleRounds = 8
 // liveness checks.
 func (d *Driver) Settle() {
 	for range settleRounds {
-		d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
-		d.Apply(Move{Kind: MoveTick})
+		d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
+		d.Apply(script.Move{Kind: script.MoveTick})
 		for i := 0; i < 100; i++ {
 			if wakes := d.gates.Wakes(); len(wakes) > 0 {
-				d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+				d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[0]})
 				continue
 			}
 			parked := d.gates.Parked()
 			if len(parked) == 0 {
 				break
 			}
-			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
+			d.Apply(script.Move{Kind: script.MoveRelease, UID: parked[0].UID, Outcome: syncgate.ReturnOK})
 		}
 		d.settleStatus()
 	}
@@ -219,10 +222,10 @@ func (d *Driver) drainParked() {
 			return
 		}
 		for _, uid := range wakes {
-			d.gates.releaseWake(uid)
+			d.gates.ReleaseWake(uid)
 		}
 		for _, c := range parked {
-			d.gates.release(c.UID, ReturnOK)
+			d.gates.Release(c.UID, syncgate.ReturnOK)
 		}
 	}
 }
@@ -252,7 +255,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 }
 
 // planMoves are the moves before the settle phase.
-func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
+func (d *Driver) planMoves() []script.Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
 func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOptions) Result {
@@ -264,11 +267,11 @@ func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOpti
 
 // RunMoves replays a script; inside a bubble. Moves that cannot happen in
 // the state reached (a release with nothing parked) are skipped.
-func RunMoves(moves []Move) Result { return RunMovesWith(moves, RunOptions{}) }
+func RunMoves(moves []script.Move) Result { return RunMovesWith(moves, RunOptions{}) }
 
 // RunMovesWith is RunMoves with options (the components; HoldWakes is a
 // move of the script); inside a bubble.
-func RunMovesWith(moves []Move, o RunOptions) Result {
+func RunMovesWith(moves []script.Move, o RunOptions) Result {
 	d := newDriver(o)
 	for _, m := range moves {
 		d.Apply(m)
@@ -289,8 +292,8 @@ type RunOptions struct {
 	// seed also decides when each worker takes its pending update.
 	HoldWakes bool
 	// Real selects the real kubelet components around the pod workers
-	// (components.go); the zero value runs every one that exists.
-	Real Components
+	// (package components); the zero value runs every one that exists.
+	Real components.Set
 	// catalogue are the deviation classes explanations may use; nil means
 	// KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var (
@@ -17,7 +18,7 @@ var (
 	shrinkInv    = flag.String("shrink.invariant", "", "and of this invariant (optional)")
 )
 
-func runScript(t *testing.T, moves []Move) Result {
+func runScript(t *testing.T, moves []script.Move) Result {
 	t.Helper()
 	o := toolOptions(t)
 	r := Bubble(t, func() Result { return RunMovesWith(moves, o) })
@@ -54,10 +55,10 @@ func TestShrinkSeed(t *testing.T) {
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
 	}
-	small := realdriver.Shrink(r.Moves, func(m []Move) Result { return runScript(t, m) }, keep)
+	small := realdriver.Shrink(r.Moves, func(m []script.Move) Result { return runScript(t, m) }, keep)
 	final := runScript(t, small)
 	header := fmt.Sprintf("# shrunk from %s seed %d (%d moves → %d)\n", fam.Name, *shrinkSeed, len(r.Moves), len(small))
-	realdriver.Transcript(os.Stdout, header, FormatScript(small), final.Findings, "# trace:\n", final.Trace)
+	realdriver.Transcript(os.Stdout, header, script.Format(small), final.Findings, "# trace:\n", final.Trace)
 }
 
 var replaySeed = flag.Bool("replay", false, "TestReplaySeed: print -shrink.family/-shrink.seed's script, findings and trace")
@@ -74,7 +75,7 @@ func TestReplaySeed(t *testing.T) {
 		}
 		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, toolOptions(t)) })
 		header := fmt.Sprintf("# %s seed %d, trace sha256 %s\n", f.Name, *shrinkSeed, r.TraceSHA)
-		realdriver.Transcript(os.Stdout, header, FormatScript(r.Moves), r.Findings, "", r.Trace)
+		realdriver.Transcript(os.Stdout, header, script.Format(r.Moves), r.Findings, "", r.Trace)
 		return
 	}
 	t.Fatalf("unknown family %q", *shrinkFamily)

@@ -19,9 +19,10 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/apiserver"
 	"github.com/podsim/podsim/realkubelet/kstatus"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
-// statusComp is the status component (components.go): the real status
+// statusComp is the status component (package components): the real status
 // manager and pod manager (package kstatus) writing to the API-server
 // model (package apiserver), next to the real pod workers. The driver's
 // config source stays what it was (plan actions and housekeeping); the
@@ -222,7 +223,7 @@ func (s *statusComp) active(pod *v1.Pod) bool {
 
 // callBegan: SyncTerminatingPod sets the status, with the kill's status
 // function, before it stops anything.
-func (s *statusComp) callBegan(c *Call) {
+func (s *statusComp) callBegan(c *syncgate.Call) {
 	s.ev.began(c.UID, c.Fn)
 	if c.Fn == model.SyncTerminatingPod && c.Pod != nil {
 		s.mgr.SetPhase(c.Pod, "", c.StatusFn)
@@ -235,18 +236,18 @@ func (s *statusComp) callBegan(c *Call) {
 
 // callEnded is what the kubelet's callbacks tell the status manager as
 // they return (o is what the syncer returns).
-func (s *statusComp) callEnded(c *Call, o Outcome) {
+func (s *statusComp) callEnded(c *syncgate.Call, o syncgate.Outcome) {
 	if c.Pod == nil {
 		return
 	}
 	switch {
-	case c.Fn == model.SyncPod && o == ReturnTerminal:
+	case c.Fn == model.SyncPod && o == syncgate.ReturnTerminal:
 		s.mgr.SetPhase(c.Pod, v1.PodSucceeded, nil)
-	case c.Fn == model.SyncPod && o == ReturnOK:
+	case c.Fn == model.SyncPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, v1.PodRunning, nil)
-	case c.Fn == model.SyncTerminatingPod && o == ReturnOK:
+	case c.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
-	case c.Fn == model.SyncTerminatedPod && o == ReturnOK:
+	case c.Fn == model.SyncTerminatedPod && o == syncgate.ReturnOK:
 		if p := s.d.opts.plant; p == plantNoTerminate || p == plantEarlyTerminate {
 			s.d.planted = true
 			return

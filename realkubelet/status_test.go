@@ -7,6 +7,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // lifecycleScript runs a pod through create, graceful delete and the
@@ -52,7 +54,7 @@ func TestStatusManagerWritesAndDeletes(t *testing.T) {
 // TestStatusComponentOff: without the component the status moves cannot
 // happen and nothing kubelet-level is recorded (the pod workers alone).
 func TestStatusComponentOff(t *testing.T) {
-	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{Real: Only()})
+	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{Real: components.Only()})
 	if r.Failed() {
 		t.Fatalf("findings: %v", r.Findings)
 	}
@@ -60,7 +62,7 @@ func TestStatusComponentOff(t *testing.T) {
 		t.Fatalf("notes without the status component:\n%s", strings.Join(r.Trace, "\n"))
 	}
 	for _, m := range r.Moves {
-		if m.Kind == MoveStatusSync || m.Kind == MoveEcho {
+		if m.Kind == script.MoveStatusSync || m.Kind == script.MoveEcho {
 			t.Fatalf("status move %s happened without the component", m)
 		}
 	}

@@ -7,42 +7,43 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // statusMovePossible: the status component is on, and an echo has
 // something to deliver.
-func (d *Driver) statusMovePossible(k MoveKind) bool {
+func (d *Driver) statusMovePossible(k script.MoveKind) bool {
 	if d.st == nil {
 		return false
 	}
-	return k != MoveEcho || d.st.echoes()
+	return k != script.MoveEcho || d.st.echoes()
 }
 
-func (d *Driver) statusMove(k MoveKind) {
+func (d *Driver) statusMove(k script.MoveKind) {
 	switch k {
-	case MoveStatusSync:
+	case script.MoveStatusSync:
 		d.st.sync(false)
-	case MoveStatusResync:
+	case script.MoveStatusResync:
 		d.st.sync(true)
-	case MoveEcho:
+	case script.MoveEcho:
 		d.st.deliverEchoes()
 	}
 }
 
 // statusChoice is Generate's status move for schedule draw r (9 or 10),
 // or false: none with the component off, so its schedule is unchanged.
-func (d *Driver) statusChoice(r int) (Move, bool) {
+func (d *Driver) statusChoice(r int) (script.Move, bool) {
 	switch {
 	case d.st == nil:
-		return Move{}, false
+		return script.Move{}, false
 	case r == 9:
-		return Move{Kind: MoveStatusSync}, true
+		return script.Move{Kind: script.MoveStatusSync}, true
 	case r == 10 && d.st.echoes():
-		return Move{Kind: MoveEcho}, true
+		return script.Move{Kind: script.MoveEcho}, true
 	case r == 10:
-		return Move{Kind: MoveStatusResync}, true
+		return script.Move{Kind: script.MoveStatusResync}, true
 	}
-	return Move{}, false
+	return script.Move{}, false
 }
 
 // settleStatus is a settle round's status part: the periodic pass, the
@@ -51,8 +52,8 @@ func (d *Driver) settleStatus() {
 	if d.st == nil {
 		return
 	}
-	d.Apply(Move{Kind: MoveStatusResync})
-	d.Apply(Move{Kind: MoveEcho})
+	d.Apply(script.Move{Kind: script.MoveStatusResync})
+	d.Apply(script.Move{Kind: script.MoveEcho})
 }
 
 // statusFindings ends the kubelet oracle: L7 (KubeletSettled) and every
@@ -76,7 +77,7 @@ func (d *Driver) statusFindings() []Finding {
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
 // the committed query answers at every release of the pod lock, which
 // this target does not record (the driver holds it for the whole run,
-// record.go); between driver steps no worker runs, so the answers now are
+// tape/); between driver steps no worker runs, so the answers now are
 // the committed ones, and it is told so just before every note, with the
 // answers in the release's Probe (the oracle reads them there).
 type committedOracle struct {

@@ -2,12 +2,9 @@ package realkubelet
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
-
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realkubelet/goroutines"
@@ -57,50 +54,6 @@ func Bubble(t *testing.T, run func() Result) (r Result) {
 
 const teardownPrefix = "teardown: "
 
-// watchedWorker is one worker goroutine's update channel, seen through
-// upstream's workerChannelFn hook set as a pass-through (the worker reads
-// the very channel it would without the hook), so that after teardown the
-// driver knows which UIDs' workers were never told to stop.
-type watchedWorker struct {
-	uid types.UID
-	in  chan struct{}
-}
-
-// passThrough is the hook in plain mode: it records the channel and
-// returns it unchanged.
-func (g *Gates) passThrough(uid types.UID, in chan struct{}) <-chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.watched = append(g.watched, watchedWorker{uid: uid, in: in})
-	return in
-}
-
-// openWorkers lists, sorted, the UIDs with a worker whose update channel
-// is still open: one never told to stop. Only called after teardown, when
-// no worker reads any more.
-func (g *Gates) openWorkers() []types.UID {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var out []types.UID
-	for _, w := range g.watched {
-		select {
-		case _, ok := <-w.in:
-			if !ok {
-				continue
-			}
-		default:
-		}
-		out = append(out, w.uid)
-	}
-	for _, p := range g.pipes {
-		if !p.outClosed {
-			out = append(out, p.uid)
-		}
-	}
-	sortUIDs(out)
-	return slices.Compact(out)
-}
-
 // stuckWorkers are the liveness findings for goroutines running kubelet
 // code that outlived Teardown, one per distinct goroutine shape.
 func (d *Driver) stuckWorkers() []Finding {
@@ -110,7 +63,7 @@ func (d *Driver) stuckWorkers() []Finding {
 		return nil
 	}
 	var pods []string
-	for _, uid := range d.gates.openWorkers() {
+	for _, uid := range d.gates.OpenWorkers() {
 		s := d.lastMoved[uid]
 		last := "none"
 		if s > 0 {
@@ -130,26 +83,7 @@ func (d *Driver) stuckWorkers() []Finding {
 	// Reported: now let what can go, go (the run is over, nothing calls
 	// the workers any more), so the bubble closes and no goroutine leaks
 	// into the next run. What still blocks is left to Bubble.
-	d.gates.closeOpenWorkers()
+	d.gates.CloseOpenWorkers()
 	d.waitQuiet()
 	return out
-}
-
-// closeOpenWorkers closes every worker channel still open, so the worker
-// loops reading them end. Only after the run's findings are taken.
-func (g *Gates) closeOpenWorkers() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, w := range g.watched {
-		func() {
-			defer func() { _ = recover() }() // closed already
-			close(w.in)
-		}()
-	}
-	for _, p := range g.pipes {
-		if !p.outClosed {
-			close(p.out)
-			p.outClosed = true
-		}
-	}
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // TestStuckWorkerIsAFinding: a worker that can never be torn down (its
@@ -14,13 +16,13 @@ import (
 // unexplained L2 finding naming the stuck goroutine, where it waits and the
 // pod's last step, and the next run in the same test works.
 func TestStuckWorkerIsAFinding(t *testing.T) {
-	moves, _, err := ParseScript("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\n")
+	moves, _, err := script.Parse("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := Bubble(t, func() Result {
 		d := NewDriver()
-		d.gates.neverReturn = func(c *Call) bool { return c.UID == "a" && c.Fn == model.SyncTerminatedPod }
+		d.gates.NeverReturn = func(c *syncgate.Call) bool { return c.UID == "a" && c.Fn == model.SyncTerminatedPod }
 		for _, m := range moves {
 			d.Apply(m)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/components"
 )
 
 var (
@@ -15,13 +16,13 @@ var (
 	sweepStart = flag.Uint64("sweep.start", 1, "TestSweep: first seed")
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
 	sweepHold  = flag.Bool("sweep.hold", false, "TestSweep: hold worker wake-ups at gates (wakes.go)")
-	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (components.go)")
+	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (package components)")
 )
 
 // toolOptions are the run options the tool tests' flags select.
 func toolOptions(t *testing.T) RunOptions {
 	t.Helper()
-	real, err := ParseComponents(*sweepReal)
+	real, err := components.Parse(*sweepReal)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,9 @@
-package realkubelet
+// Package script is the real-kubelet driver's step vocabulary: a Move is
+// one driver step as data (a plan action, the release of a parked sync
+// callback, a work-queue tick, a held wake-up, a delivered kill, a status
+// pass), so a run is a script that can be printed, replayed byte for byte
+// and shrunk; Parse and Format read and write its text.
+package script
 
 import (
 	"fmt"
@@ -9,6 +14,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // MoveKind is what one driver step does.
@@ -25,17 +31,17 @@ const (
 	// (retry or resync) gets UpdatePod(sync) if it is still in config
 	// (getPodsToSync, SPEC §1.8).
 	MoveTick
-	// MoveWake lets one held worker wake-up through (wakes.go).
+	// MoveWake lets one held worker wake-up through (realkubelet/wakes.go).
 	MoveWake
 	// MoveHoldWakes, only as a script's first move, holds every worker
-	// wake-up at a gate from then on (wakes.go).
+	// wake-up at a gate from then on (realkubelet/wakes.go).
 	MoveHoldWakes
 	// MoveDeliver performs the parked kill a real kubelet manager sent
-	// for the UID through killPodNow (actors.go, killgate).
+	// for the UID through killPodNow (realkubelet/actors.go, killgate).
 	MoveDeliver
 	// MoveStatusSync and MoveStatusResync are one pass of the real status
 	// manager's sync loop: the pass a status change triggers, and the
-	// periodic one (status.go); MoveEcho delivers the API changes to
+	// periodic one (realkubelet/status.go); MoveEcho delivers the API changes to
 	// config (the watch). Without the status component they cannot happen.
 	MoveStatusSync
 	MoveStatusResync
@@ -50,9 +56,9 @@ var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWake
 // replayed byte for byte and shrunk.
 type Move struct {
 	Kind    MoveKind
-	Action  plan.Action // MoveAction
-	UID     types.UID   // MoveRelease, MoveWake, MoveDeliver
-	Outcome Outcome     // MoveRelease
+	Action  plan.Action      // MoveAction
+	UID     types.UID        // MoveRelease, MoveWake, MoveDeliver
+	Outcome syncgate.Outcome // MoveRelease
 	// Groups are the node shutdown manager's priority groups, for a
 	// Shutdown action (the plan's Node.ShutdownGroups).
 	Groups []plan.ShutdownGroup
@@ -145,7 +151,7 @@ func ParseMove(line string) (Move, error) {
 		if len(f) != 3 {
 			return Move{}, fmt.Errorf("%q: want release UID OUTCOME", line)
 		}
-		o, err := parseOutcome(f[2])
+		o, err := syncgate.ParseOutcome(f[2])
 		if err != nil {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
@@ -190,9 +196,9 @@ func parseGroups(v string) ([]plan.ShutdownGroup, error) {
 	return out, nil
 }
 
-// planMove is the move of the plan's action i; a Shutdown carries the
+// PlanMove is the move of the plan's action i; a Shutdown carries the
 // node's shutdown groups.
-func planMove(p plan.Plan, i int) Move {
+func PlanMove(p plan.Plan, i int) Move {
 	m := Move{Kind: MoveAction, Action: p.Actions[i]}
 	if m.Action.Kind == plan.Shutdown && p.Node != nil {
 		m.Groups = p.Node.ShutdownGroups
@@ -233,11 +239,11 @@ func parseActionWord(a *plan.Action, i int, w string) error {
 	return nil
 }
 
-// ParseScript reads a script (realdriver.ParseScript): one move per
-// line, # comments, "expect CLASS" lines returned apart.
-func ParseScript(text string) ([]Move, []string, error) {
+// Parse reads a script (realdriver.ParseScript): one move per line, #
+// comments, "expect CLASS" lines returned apart.
+func Parse(text string) ([]Move, []string, error) {
 	return realdriver.ParseScript(text, ParseMove)
 }
 
-// FormatScript is the script of moves, one per line.
-func FormatScript(moves []Move) string { return realdriver.FormatScript(moves) }
+// Format is the script of moves, one per line.
+func Format(moves []Move) string { return realdriver.FormatScript(moves) }
