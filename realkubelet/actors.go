@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/evictmgr"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
@@ -119,7 +120,7 @@ func (d *Driver) activePods() []*v1.Pod {
 			continue
 		}
 		if d.st != nil {
-			if pod := d.podOf(uid); d.st.active(pod) { // the status manager's phase counts too
+			if pod := d.podOf(uid); d.st.Active(pod) { // the status manager's phase counts too
 				out = append(out, pod)
 			}
 			continue
@@ -152,7 +153,7 @@ func (d *Driver) admit(uid types.UID) bool {
 			if d.st != nil {
 				// The kubelet's rejectPod (a *Kubelet method, not run
 				// here): the status manager is told the pod Failed.
-				d.st.mgr.SetPhase(d.podOf(uid), v1.PodFailed, nil)
+				d.st.Manager().SetPhase(d.podOf(uid), v1.PodFailed, nil)
 			}
 			return false
 		}
@@ -289,13 +290,13 @@ func (d *Driver) noteSyncPod(c *syncgate.Call) {
 
 // kubeletFindings are the kubelet-level oracle's violations (unexplained:
 // no known upstream deviation is a K finding).
-func (d *Driver) kubeletFindings() []Finding {
+func (d *Driver) kubeletFindings() []finding.Finding {
 	if d.actors.check == nil {
 		return nil
 	}
-	var out []Finding
+	var out []finding.Finding
 	for _, v := range d.actors.check.Finish(d.View(), nil) {
-		out = append(out, Finding{Violation: v, Step: d.stepOf(v.Seq)})
+		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq)})
 	}
 	return out
 }

@@ -2,21 +2,11 @@
 // the real kubelet pod workers (k8s.io/kubernetes v1.36.3,
 // pkg/kubelet/pod_workers.go), unmodified.
 //
-// # How the real code is reached: go:linkname, not a vendor overlay
+// # How the real code is reached
 //
-// newPodWorkers is unexported. Two ways in work with the Go toolchain:
-// a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
-// (podworkers/adapter.go), or `go mod vendor` plus a -overlay file that adds an
-// exported constructor inside the vendored pkg/kubelet (overlays are refused
-// for files in the module cache). We use linkname because it needs no
-// generated tree: the vendor directory of 139 modules would have to be
-// regenerated (and never committed) on every machine and CI run, every build
-// would need -mod=vendor -overlay, and editors and `go test` would not work
-// without them. linkname's risk is silent signature drift; it is closed by
-// TestLinknameSignature, which parses pod_workers.go of the module in use
-// from the module cache and fails unless newPodWorkers' parameters and the
-// podSyncer method set are exactly the ones declared here. The nested module
-// pins one kubelet version, so a version bump runs that test first.
+// Package podworkers pulls the unexported newPodWorkers and killPodNow by
+// go:linkname (why not a vendor overlay: its package doc), guarded by
+// TestLinknameSignature.
 //
 // # Determinism: testing/synctest and gates
 //

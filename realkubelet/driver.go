@@ -19,6 +19,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
@@ -91,7 +92,7 @@ type Driver struct {
 	// critical sections it reconstructs there).
 	atRest func()
 	// st is the status component (status.go); nil when it is off.
-	st *statusComp
+	st *status.Component
 	// processStarts are the seqs at which each kubelet process's history
 	// begins (restart.go); deadCompletions counts the completions and
 	// deadKillNows are the killPodNow waits of processes that ended;
@@ -141,11 +142,15 @@ func newDriver(o RunOptions) *Driver {
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
 	_ = podworkers.SetWorkerChannelFn(d.pw, g.PassThrough)
-	d.lin = newProcessLin(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	linOpts := linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine}
+	d.lin = tape.NewPerProcess(func() oracle.Oracle { return linearize.New(linOpts) })
 	d.processStarts = []int64{1}
 	d.h = tape.New(time.Now, d.View(), d.lin)
 	if o.Real.On(components.Status) {
-		d.st = newStatusComp(d)
+		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus,
+			EarlyTerminate: o.plant == plantEarlyTerminate, NoTerminate: o.plant == plantNoTerminate,
+			Planted: func() { d.planted = true }})
+		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}
 	if d.actors.check != nil {
 		d.h.Oracles = append(d.h.Oracles, committedOracle{d.actors.check, d.Probe})
@@ -259,7 +264,7 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 		delete(d.restartPending, uid)
 	}
 	if d.st != nil {
-		d.st.callEnded(call, told)
+		d.st.CallEnded(call, told)
 	}
 	d.gates.Release(uid, told)
 }
@@ -363,7 +368,7 @@ func (d *Driver) began(c *syncgate.Call) {
 	}
 	d.noteSyncPod(c)
 	if d.st != nil {
-		d.st.callBegan(c)
+		d.st.CallBegan(c)
 	}
 	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.BeganStep = d.Step

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -79,7 +80,7 @@ func TestDroppedDeviationIsUnexplained(t *testing.T) {
 	for _, file := range scriptFiles(t) {
 		moves, expect := readScript(t, file)
 		for _, class := range expect {
-			catalogue := slices.DeleteFunc(slices.Clone(KnownDeviations), func(c string) bool { return c == class })
+			catalogue := slices.DeleteFunc(slices.Clone(finding.KnownDeviations), func(c string) bool { return c == class })
 			r := runScriptWith(t, moves, RunOptions{catalogue: catalogue})
 			if len(r.Unexplained()) == 0 {
 				t.Errorf("%s without %s: nothing unexplained; findings %v", filepath.Base(file), class, r.Findings)
@@ -87,7 +88,7 @@ func TestDroppedDeviationIsUnexplained(t *testing.T) {
 			dropped[class] = true
 		}
 	}
-	for _, class := range KnownDeviations {
+	for _, class := range finding.KnownDeviations {
 		if !dropped[class] {
 			t.Errorf("no regression script exercises %s", class)
 		}

@@ -9,8 +9,6 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/oracle"
-	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -35,7 +33,7 @@ import (
 //     recorded, never owed (a dead kubelet owes no liveness) — and its
 //     killPodNow goroutines end on their own timeout on the bubble's clock;
 //   - the tape records Restarted, and each process is judged as a history
-//     of its own (processLin; checkHistory's re-judging per process); the
+//     of its own (tape.PerProcess; checkHistory's re-judging per process); the
 //     kubelet oracle splits at Restarted itself; the driver's per-UID
 //     evidence starts afresh;
 //   - the new process re-admits every pod in config, in creation order
@@ -78,7 +76,7 @@ func (d *Driver) restartKubelet() {
 	d.actors = newActors(d)
 	d.actors.check, d.actors.firstAddAt = check, firstAdd
 	if d.st != nil {
-		d.st.restart()
+		d.st.Restart()
 	}
 	d.h.Emit(history.Restarted, "kubelet", 0, nil, nil)
 	d.processStarts = append(d.processStarts, d.h.Seq+1)
@@ -146,39 +144,8 @@ func (d *Driver) readmit() {
 			d.actors.admitted[uid] = true // admitted before, never re-admitted
 		}
 		if d.st != nil && !p.action.Static {
-			d.st.readd(uid)
+			d.st.Readd(uid)
 		}
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
-}
-
-// processLin is the linearizability oracle per kubelet process: at
-// Restarted the current one is set aside and a fresh one judges the new
-// pod workers (run/run.go's epochOracles does the same for the world). A
-// set-aside one is finished with oracle.ErrEpochEnded: its history stops
-// where the process did (calls in flight are cut).
-type processLin struct {
-	opts linearize.Options
-	cur  oracle.Oracle
-	past []oracle.Oracle
-}
-
-func newProcessLin(opts linearize.Options) *processLin {
-	return &processLin{opts: opts, cur: linearize.New(opts)}
-}
-
-func (p *processLin) Observe(v oracle.View, ev history.Event) {
-	if ev.Kind == history.Restarted {
-		p.past, p.cur = append(p.past, p.cur), linearize.New(p.opts)
-		return
-	}
-	p.cur.Observe(v, ev)
-}
-
-func (p *processLin) Finish(v oracle.View, runErr error) []history.Violation {
-	var out []history.Violation
-	for _, o := range p.past {
-		out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
-	}
-	return append(out, p.cur.Finish(v, runErr)...)
 }

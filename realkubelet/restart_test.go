@@ -9,6 +9,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -174,7 +175,7 @@ func TestRestartGB(t *testing.T) {
 			t.Errorf("%q without restart: %v", script, r.Findings)
 		}
 		without := o
-		without.catalogue = slices.DeleteFunc(slices.Clone(KnownDeviations), func(c string) bool { return c == "GB" })
+		without.catalogue = slices.DeleteFunc(slices.Clone(finding.KnownDeviations), func(c string) bool { return c == "GB" })
 		if r := runScriptWith(t, moves, without); len(r.Unexplained()) == 0 {
 			t.Errorf("%q: GB dropped from the catalogue, still explained: %v", script, r.Findings)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/sim"
@@ -20,7 +21,7 @@ type Result struct {
 	Family   string
 	Seed     uint64
 	Moves    []script.Move // the plan-phase moves: the run's replayable script
-	Findings []Finding
+	Findings []finding.Finding
 	Ops      int    // operations in the recorded history
 	TraceSHA string // SHA-256 of the canonical trace
 	// Deviations are the model deviations the history was judged with when
@@ -34,13 +35,13 @@ func (r Result) Failed() bool { return len(r.Findings) > 0 }
 
 // Unexplained are the findings that are neither a known upstream deviation
 // nor a documented model difference.
-func (r Result) Unexplained() []Finding { return realdriver.Unexplained(r.Findings, classOf) }
+func (r Result) Unexplained() []finding.Finding { return realdriver.Unexplained(r.Findings, classOf) }
 
 // Classes lists the distinct classes of the findings, in order of first
 // appearance ("" for unexplained ones).
 func (r Result) Classes() []string { return realdriver.Classes(r.Findings, classOf) }
 
-func classOf(f Finding) string { return f.Class }
+func classOf(f finding.Finding) string { return f.Class }
 
 // Generate drives a family's plan with the seed's schedule and fault
 // streams: before every step it picks, from the schedule stream, the next
@@ -236,18 +237,18 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.SHA(), Trace: d.h.Trace}
 	catalogue := d.opts.catalogue
 	if catalogue == nil {
-		catalogue = KnownDeviations
+		catalogue = finding.KnownDeviations
 	}
-	dev := applyCatalogue(d.checks.findings, catalogue)
+	dev := finding.Apply(d.checks.findings, catalogue)
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
 	status := d.statusFindings()
-	applyCatalogue(status, catalogue)
+	finding.Apply(status, catalogue)
 	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
-		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+		r.Findings = append(r.Findings, finding.Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
 	}
 	r.Findings = append(r.Findings, d.stuckWorkers()...)
@@ -295,7 +296,7 @@ type RunOptions struct {
 	// (package components); the zero value runs every one that exists.
 	Real components.Set
 	// catalogue are the deviation classes explanations may use; nil means
-	// KnownDeviations (tests drop one, explain_test.go).
+	// finding.KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string
 	// plant is a bug planted in the driver (tests only, plant.go).
 	plant plantedBug

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/goroutines"
 )
 
@@ -45,7 +46,7 @@ func Bubble(t *testing.T, run func() Result) (r Result) {
 				return
 			}
 		}
-		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+		r.Findings = append(r.Findings, finding.Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the bubble still had blocked goroutines when the run ended (none runs kubelet code)"}})
 	}()
 	synctest.Test(t, func(t *testing.T) { r = run() })
@@ -56,7 +57,7 @@ const teardownPrefix = "teardown: "
 
 // stuckWorkers are the liveness findings for goroutines running kubelet
 // code that outlived Teardown, one per distinct goroutine shape.
-func (d *Driver) stuckWorkers() []Finding {
+func (d *Driver) stuckWorkers() []finding.Finding {
 	d.waitQuiet()
 	stuck := goroutines.Stuck("k8s.io/kubernetes/")
 	if len(stuck) == 0 {
@@ -75,9 +76,9 @@ func (d *Driver) stuckWorkers() []Finding {
 	if len(pods) > 0 {
 		who = "update channel still open for pod " + strings.Join(pods, "; pod ")
 	}
-	var out []Finding
+	var out []finding.Finding
 	for _, g := range stuck {
-		out = append(out, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+		out = append(out, finding.Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: fmt.Sprintf("%s%s cannot be torn down; %s", teardownPrefix, g, who)}})
 	}
 	// Reported: now let what can go, go (the run is over, nothing calls

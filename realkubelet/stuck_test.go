@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 )
@@ -29,7 +30,7 @@ func TestStuckWorkerIsAFinding(t *testing.T) {
 		d.planSteps = len(d.Moves)
 		return d.Finish("script", 0)
 	})
-	var stuck []Finding
+	var stuck []finding.Finding
 	for _, f := range r.Unexplained() {
 		if f.Invariant == "L2" && strings.Contains(f.Message, "cannot be torn down") {
 			stuck = append(stuck, f)

@@ -6,6 +6,23 @@
 // drift), and the work queue, status cache and allocation manager they are
 // built with. It knows nothing of the driver: the syncer the workers call
 // and the queue's memory are the caller's.
+//
+// # go:linkname, not a vendor overlay
+//
+// newPodWorkers is unexported. Two ways in work with the Go toolchain:
+// a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
+// (adapter.go), or `go mod vendor` plus a -overlay file that adds an
+// exported constructor inside the vendored pkg/kubelet (overlays are refused
+// for files in the module cache). We use linkname because it needs no
+// generated tree: the vendor directory of 139 modules would have to be
+// regenerated (and never committed) on every machine and CI run, every build
+// would need -mod=vendor -overlay, and editors and `go test` would not work
+// without them. linkname's risk is silent signature drift; it is closed by
+// TestLinknameSignature (in package realkubelet, whose test binary
+// realrun's gate runs), which parses pod_workers.go of the module in use
+// from the module cache and fails unless newPodWorkers' parameters and the
+// podSyncer method set are exactly the ones declared here. The nested module
+// pins one kubelet version, so a version bump runs that test first.
 package podworkers
 
 import (
@@ -40,8 +57,8 @@ type podSyncer interface {
 type Syncer = podSyncer
 
 // newPodWorkers is pkg/kubelet.newPodWorkers, pulled by name: the real
-// constructor of the real pod workers (see realkubelet's doc.go for why linkname
-// and not a vendor overlay).
+// constructor of the real pod workers (see the package doc for why linkname and
+// not a vendor overlay).
 //
 //go:linkname newPodWorkers k8s.io/kubernetes/pkg/kubelet.newPodWorkers
 func newPodWorkers(

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,4 +133,99 @@ func describeNote(n history.Note) string {
 		return "ShutdownDone"
 	}
 	return fmt.Sprintf("%T%+v", n, n)
+}
+
+// Processes are the histories of the run's kubelet processes, recorded
+// afresh from the events, one per process (a process starts at the seq in
+// starts, after the previous one's Restarted event), oldest first.
+func (h *Tape) Processes(starts []int64) []history.History {
+	var out []history.History
+	for i, from := range starts {
+		to := h.Seq + 1
+		if i+1 < len(starts) {
+			to = starts[i+1] - 1 // before the Restarted event
+		}
+		out = append(out, h.Range(from, to))
+	}
+	return out
+}
+
+// Without records the events from seq from on afresh without any
+// operation of the UIDs in gone, and without their entries in every
+// SyncKnownPods.
+func (h *Tape) Without(from int64, gone map[string]bool) history.History {
+	rec := history.NewRecorder()
+	dropped := map[string]bool{} // "goroutine/id" of calls left out
+	for _, ev := range h.Events {
+		if ev.Seq < from {
+			continue
+		}
+		key := fmt.Sprintf("%s/%d", ev.Goroutine, ev.ID)
+		if ev.Kind == history.ClientReturn && dropped[key] {
+			continue
+		}
+		if gone[model.UIDOf(ev.Input)] {
+			if ev.Kind == history.ClientCall {
+				dropped[key] = true
+			}
+			continue
+		}
+		if in, ok := ev.Input.(model.SyncKnownPods); ok {
+			ev.Input = model.SyncKnownPods{Desired: slices.DeleteFunc(slices.Clone(in.Desired), func(uid string) bool { return gone[uid] })}
+		}
+		if known, ok := ev.Output.(model.KnownPods); ok {
+			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k model.KnownPod) bool { return gone[k.UID] })
+		}
+		rec.Observe(ev)
+	}
+	return rec.History()
+}
+
+// Range records the events with from ≤ seq < to afresh.
+func (h *Tape) Range(from, to int64) history.History {
+	rec := history.NewRecorder()
+	for _, ev := range h.Events {
+		if ev.Seq >= to {
+			break
+		}
+		if ev.Seq >= from {
+			rec.Observe(ev)
+		}
+	}
+	return rec.History()
+}
+
+// PerProcess is an oracle per kubelet process: at Restarted the current
+// one is set aside and a fresh one (made by start) judges the new pod
+// workers (run/run.go's epochOracles does the same for the world). A
+// set-aside one is finished with oracle.ErrEpochEnded: its history stops
+// where the process did (calls in flight are cut).
+type PerProcess struct {
+	start func() oracle.Oracle
+	cur   oracle.Oracle
+	past  []oracle.Oracle
+}
+
+// NewPerProcess is the per-process oracle of start's oracles.
+func NewPerProcess(start func() oracle.Oracle) *PerProcess {
+	return &PerProcess{start: start, cur: start()}
+}
+
+// Observe implements oracle.Oracle.
+func (p *PerProcess) Observe(v oracle.View, ev history.Event) {
+	if ev.Kind == history.Restarted {
+		p.past, p.cur = append(p.past, p.cur), p.start()
+		return
+	}
+	p.cur.Observe(v, ev)
+}
+
+// Finish implements oracle.Oracle: the set-aside processes' violations,
+// oldest first, then the current one's.
+func (p *PerProcess) Finish(v oracle.View, runErr error) []history.Violation {
+	var out []history.Violation
+	for _, o := range p.past {
+		out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
+	}
+	return append(out, p.cur.Finish(v, runErr)...)
 }
