@@ -4,9 +4,9 @@
 //
 // # How the real code is reached
 //
-// Package podworkers pulls the unexported newPodWorkers and killPodNow by
-// go:linkname (why not a vendor overlay: its package doc), guarded by
-// TestLinknameSignature.
+// Package podworkers pulls the unexported newPodWorkers and killPodNow
+// by a go:linkname (why not a vendor overlay: its package doc), guarded
+// by TestLinknameSignature.
 //
 // # Determinism: testing/synctest and gates
 //

@@ -141,7 +141,7 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 func (kubeletView) APIServer() bool { return true }
 
 // ShutdownAt is the shutdown component's (actors.go).
-func (k kubeletView) ShutdownAt() time.Duration { return actorsView{k.d}.ShutdownAt() }
+func (k kubeletView) ShutdownAt() time.Duration { return actorsView(k).ShutdownAt() }
 
 // statusHost is the driver as the status component's host.
 type statusHost struct{ d *Driver }

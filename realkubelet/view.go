@@ -36,7 +36,7 @@ func (driverView) Final() *oracle.Final { return nil }
 // shutdown or eviction component on; nil otherwise: see View.
 func (v driverView) Kubelet() oracle.Kubelet {
 	if v.d.st != nil {
-		return kubeletView{v.d}
+		return kubeletView(v)
 	}
 	return v.d.kubelet()
 }

@@ -1,9 +1,9 @@
 // Package podworkers reaches the real kubelet pod workers of the pinned
 // k8s.io/kubernetes (pkg/kubelet/pod_workers.go), unmodified: their
-// unexported constructor newPodWorkers and killPodNow, pulled by
-// go:linkname (signatures guarded by TestLinknameSignature), the test hook
-// podWorkers.workerChannelFn (set through reflect and unsafe, refusing on
-// drift), and the work queue, status cache and allocation manager they are
+// unexported constructor newPodWorkers and killPodNow, each pulled by
+// a linkname directive whose signature TestLinknameSignature guards, the
+// test hook podWorkers.workerChannelFn (set through reflect and unsafe,
+// refusing on drift), and the work queue, status cache and allocation manager they are
 // built with. It knows nothing of the driver: the syncer the workers call
 // and the queue's memory are the caller's.
 //
