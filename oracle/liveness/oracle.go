@@ -262,7 +262,11 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	}
 	if in, ok := call.(model.UpdatePod); ok && l.effectDue[ev.Goroutine] {
 		delete(l.effectDue, ev.Goroutine)
-		l.updateTookEffect(l.pods[types.UID(in.Pod.UID)], in, ev)
+		p := l.pods[types.UID(in.Pod.UID)]
+		if in.RuntimeOnly && in.Type == model.Kill && p.cur.Known {
+			p.sawRuntime = true
+		}
+		l.updateTookEffect(p, in, ev)
 	}
 	for _, id := range sortedIDs(l.waits) {
 		wt := l.waits[id]
