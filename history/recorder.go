@@ -22,7 +22,8 @@ import (
 //
 //   - A client call (ClientCall … ClientReturn with one ID) is the interval
 //     [2·call seq, 2·return seq]. Callback entry and return (SyncBegin,
-//     SyncEnd) and fires (CompletionFired, CancelFired) are points: event
+//     SyncEnd), a failed status read (StatusReadFailed) and fires
+//     (CompletionFired, CancelFired) are points: event
 //     seq s becomes [2s, 2s+1], so two points never overlap and a point
 //     inside a call stays inside it.
 //   - Effect order: UpdatePod, SyncKnownPods and queries take effect in
@@ -134,7 +135,7 @@ func (r *Recorder) Observe(ev Event) {
 		}
 	case LockReleasing:
 		r.holder = ""
-	case CallbackBegin, CallbackEnd, Fired:
+	case CallbackBegin, CallbackEnd, Fired, ReadFailed:
 		row := ev.Goroutine
 		if ev.Kind == Fired {
 			row = "fired"
