@@ -50,7 +50,7 @@ import (
 
 // witnessWorkerStep makes the witness-only operation recorded at every
 // LockAcquired by a goroutine worker/<uid>: the instant of a hidden worker
-// step (take, abort, acknowledge, apply an outcome, or nothing), so Replay
+// step (take, acknowledge, apply an outcome, or nothing), so Replay
 // runs in witness mode and need not explore when the worker stepped. The
 // markers never reach porcupine's history (no client could observe them;
 // check.Partition drops them anyway), only Replay's. nil switches them off:

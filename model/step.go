@@ -119,7 +119,7 @@ func underLock(in Input) bool {
 }
 
 // Closure adds to states every state reachable by hidden worker steps
-// (take, abort, ack, complete; see worker.go), without duplicates: states
+// (take, ack, complete; see worker.go), without duplicates: states
 // first, then breadth-first.
 //
 // Why a set of states: the recorder sees a worker only when it enters or
