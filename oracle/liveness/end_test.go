@@ -37,10 +37,7 @@ func (s *lvScript) killNow(fire, d time.Duration, ok bool) {
 	}
 	s.at = start + d
 	s.emit("client/1", history.ClientReturn, wait, nil, model.Answer(ok))
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	s.terminateAndFinish("a")
 }
 
 // TestLivenessScriptedKillPodNow: L6 from the stream alone, when the
@@ -103,10 +100,7 @@ func (s *lvScript) staticChain(hold bool) {
 		return
 	}
 	s.at = 3 * time.Second
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	s.terminateAndFinish("a")
 }
 
 var livenessEnd = []lvEnd{{
@@ -177,10 +171,7 @@ var livenessEnd = []lvEnd{{
 		s.update(model.Kill, "b", lvStates{"b": lvRequested})
 		s.call("worker/b", nil, nil, lvStates{"b": lvFinished})
 		s.at = 3 * time.Second
-		s.sync("a", model.SyncTerminatingPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-		s.sync("a", model.SyncTerminatedPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+		s.terminateAndFinish("a")
 		s.sync("c", model.SyncPod, model.OK)
 	},
 	checked: "L5",

@@ -107,6 +107,15 @@ func (s *lvScript) settle() []history.Violation {
 	return s.l.Finish(nil, nil)
 }
 
+// terminateAndFinish: uid's SyncTerminatingPod and SyncTerminatedPod
+// succeed, and it is terminated, then finished.
+func (s *lvScript) terminateAndFinish(uid types.UID) {
+	s.sync(uid, model.SyncTerminatingPod, model.OK)
+	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvTerminated})
+	s.sync(uid, model.SyncTerminatedPod, model.OK)
+	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvFinished})
+}
+
 // killAndFinish takes pod a from running to finished through its calls;
 // restart sends a create while its termination is requested.
 func (s *lvScript) killAndFinish(restart bool) {
@@ -117,10 +126,7 @@ func (s *lvScript) killAndFinish(restart bool) {
 	if restart {
 		s.update(model.Create, "a", nil)
 	}
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	s.terminateAndFinish("a")
 }
 
 // restarted: a restart purge at 2s, then the create and a SyncPod after d.
@@ -220,10 +226,7 @@ var livenessScripted = []struct {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
 		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, lvStates{"a": lvRequested})
-		s.sync("a", model.SyncTerminatingPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-		s.sync("a", model.SyncTerminatedPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+		s.terminateAndFinish("a")
 		return s.settle()
 	},
 	want: "L1", msg: []string{"pod a (not in config): not desired at the SyncKnownPods of 0s, state S", "never requested"},
@@ -288,10 +291,7 @@ func (s *lvScript) killTakenAfter(d time.Duration) []history.Violation {
 	s.at += 4 * time.Second
 	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}, nil)
 	s.at += d
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	s.terminateAndFinish("a")
 	return s.settle()
 }
 
