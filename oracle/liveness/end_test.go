@@ -137,6 +137,17 @@ var livenessEnd = []lvEnd{{
 	},
 	checked: "L3",
 }, {
+	// A runtime-only kill marks the record seen at runtime: when it is left
+	// unfinished the story is its termination (L1), not an unstarted orphan
+	// housekeeping should have purged (L2).
+	name: "orphan seen at runtime whose termination never succeeds",
+	stream: func(s *lvScript) {
+		s.call("housekeeping", model.UpdatePod{Type: model.Kill, RuntimeOnly: true, Pod: model.Pod{UID: "a"}}, nil, lvStates{"a": lvRequested})
+		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, nil)
+		s.sync("a", model.SyncTerminatingRuntimePod, model.Failed)
+	},
+	want: "L1", msg: "termination requested at 0s, state TR; SyncTerminatingRuntimePod ran once, the last failed",
+}, {
 	name: "static waiter killed and never cleaned up (B8)", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(true)
@@ -212,8 +223,10 @@ func TestLivenessScriptedEnd(t *testing.T) {
 			case tt.want == "" && sc.l.checked[tt.checked] == 0:
 				t.Errorf("got 0 %s obligations met, want some (checked: %v)", tt.checked, sc.l.checked)
 			case tt.want == "L1":
-				if v, ok := lvFind(vs, "L5"); ok {
-					t.Errorf("got %v, want no L5: the waiter is blocked by a pod that holds the name", v)
+				for _, other := range []string{"L5", "L2"} {
+					if v, ok := lvFind(vs, other); ok {
+						t.Errorf("got %v, want no %s: the story is the termination", v, other)
+					}
 				}
 			}
 		})
