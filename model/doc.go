@@ -67,8 +67,8 @@
 // WorkerStep{UID} marker for each of them is checked in witness mode
 // (model/check's Replay switches to it when the history holds at least one
 // marker): hidden steps happen only at markers, so the checker steps one
-// state per part — two while the recorder cannot tell which of two
-// outcomes a section had — with Step and no closure at all.
+// state per part — two after an operation with two outcomes (a terminal
+// pod first seen with an unknown cache) — with Step and no closure at all.
 //
 // Recording contract for WorkerStep. Record one marker at every acquisition
 // of the pod lock (podLock) by the worker goroutine worker/<uid>, at the
