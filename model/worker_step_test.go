@@ -102,7 +102,7 @@ func stepEach(t *testing.T, ops ...Op) []State {
 // it took) and at the acknowledgement (podsim's workers pass the record's
 // grace there). The markers pin both instants, so each arm is exact; which
 // one a target passes is its implementation's choice, so both are kept
-// (docs/design.md, "Observable-only judging"). Any other grace is refused.
+// (docs/design.md, "The reference model's forks"). Any other grace is refused.
 func TestTerminatingGraceFork(t *testing.T) {
 	a := pod("a", 1)
 	w := WorkerStep{UID: "a"}
