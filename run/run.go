@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/conform"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
@@ -105,7 +106,8 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness()}
+	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
+		conform.New(w.Plan())}
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.

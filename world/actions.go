@@ -16,6 +16,8 @@ import (
 
 // do performs one plan action as the kubelet's loops would.
 func (w *World) do(a plan.Action) {
+	w.note(history.ActionBegins{})
+	defer w.note(history.ActionDone{})
 	p := w.pods[a.UID]
 	if w.apiRefuses(a, p) {
 		return

@@ -40,7 +40,7 @@ type Rule struct {
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
 	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
-		"oracle/vk"}
+		"oracle/vk", "oracle/conform"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -63,7 +63,7 @@ func Rules() []Rule {
 		// seam. None knows a target.
 		{Dir: "plan", Allow: append([]string{"std", "sim"}, k8s...)},
 		{Dir: "history", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "plan"}, k8s...)},
-		{Dir: "oracle", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "history", "oracle"}, k8s...),
+		{Dir: "oracle", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "history", "oracle", "plan"}, k8s...),
 			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
