@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
@@ -37,7 +39,8 @@ import (
 func New(p plan.Plan) oracle.Oracle {
 	c := &checker{plan: p, clients: map[string]*client{}, first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
-		hk: map[string]*housekeeping{}}
+		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}}}
+	c.sm.reset()
 	n := max(p.Clients, 1)
 	for _, a := range p.Actions {
 		name := fmt.Sprintf("client/%d", a.Client%n)
@@ -94,13 +97,14 @@ type call struct {
 type checker struct {
 	plan       plan.Plan
 	clients    map[string]*client
-	uids       []types.UID                // every UID the plan names, sorted
-	named      map[types.UID]bool         // the same, as a set
-	first      map[types.UID]plan.Action  // the action the target first saw a UID with (its pod's shape)
-	versions   map[types.UID]int          // the highest pod version handed to the pod workers
-	restarts   int                        // Restarted events so far
-	created    map[types.UID]bool         // a create reached the current pod workers (admitted)
-	hk         map[string]*housekeeping   // by goroutine: the last SyncKnownPods and the creates after it
+	uids       []types.UID               // every UID the plan names, sorted
+	named      map[types.UID]bool        // the same, as a set
+	first      map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions   map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts   int                       // Restarted events so far
+	created    map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk         map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	sm         statusModel               // P5
 	violations []history.Violation
 	seen       map[string]bool
 	ev         history.Event
@@ -119,6 +123,7 @@ func (c *checker) violate(invariant, format string, args ...any) {
 // Observe implements oracle.Oracle.
 func (c *checker) Observe(v oracle.View, ev history.Event) {
 	c.ev = ev
+	c.status(v, ev)
 	switch ev.Kind {
 	case history.Restarted:
 		c.restarts++
@@ -183,6 +188,17 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		if !cl.cur.pre.refused && a.UID != "" {
 			if _, ok := c.first[a.UID]; !ok {
 				c.first[a.UID] = a
+			}
+			if pre := cl.cur.pre; a.Kind == plan.Finish && pre.inAPI {
+				c.sm.api[a.UID] = v1.PodPhase(a.Terminal) // the containers' exit, published
+			}
+			if pre := cl.cur.pre; a.Kind == plan.Create && pre.kube && !pre.inConfig {
+				// A new pod object: the status manager forgets the old
+				// one's status, the API server its phase.
+				delete(c.sm.held, a.UID)
+				if pre.apiServer && !c.shapeOf(a).Static {
+					c.sm.api[a.UID] = ""
+				}
 			}
 		}
 	case history.ActionDone:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	v1 "k8s.io/api/core/v1"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
@@ -157,6 +159,7 @@ func (c *checker) create(x *action) {
 		c.violate("P2", "%v: a new pod object was added without admission", a)
 	case !ok:
 		c.expect(x, false, 0, false, false)
+		c.sm.held[a.UID] = phases{v1.PodFailed} // rejected: a local Failed status
 	default:
 		fits := c.fits(a, adm.Counted)
 		if !fits {
