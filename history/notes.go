@@ -110,3 +110,10 @@ type ActionDone struct{}
 
 func (ActionBegins) isNote() {}
 func (ActionDone) isNote()   {}
+
+// EvictionBegins: the eviction manager starts evicting UID (an Evict plan
+// action's actor, in its own goroutine): what it does next depends on the
+// pod as it is now.
+type EvictionBegins struct{ UID types.UID }
+
+func (EvictionBegins) isNote() {}

@@ -39,7 +39,9 @@ import (
 func New(p plan.Plan) oracle.Oracle {
 	c := &checker{plan: p, clients: map[string]*client{}, first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
-		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}}}
+		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}},
+		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
+		reapDue: map[types.UID]time.Duration{}}
 	c.sm.reset()
 	n := max(p.Clients, 1)
 	for _, a := range p.Actions {
@@ -95,19 +97,26 @@ type call struct {
 }
 
 type checker struct {
-	plan       plan.Plan
-	clients    map[string]*client
-	uids       []types.UID               // every UID the plan names, sorted
-	named      map[types.UID]bool        // the same, as a set
-	first      map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions   map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts   int                       // Restarted events so far
-	created    map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk         map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	sm         statusModel               // P5
-	violations []history.Violation
-	seen       map[string]bool
-	ev         history.Event
+	plan     plan.Plan
+	clients  map[string]*client
+	uids     []types.UID               // every UID the plan names, sorted
+	named    map[types.UID]bool        // the same, as a set
+	first    map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts int                       // Restarted events so far
+	created  map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk       map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	sm       statusModel               // P5
+	actors   map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	// evictGraces are, by pod, the graces of the Evict actions whose actor
+	// has not begun yet.
+	evictGraces      map[types.UID][]int64
+	sd               *shutdownRun                // the node shutdown of this kubelet process (P7)
+	shutdownReturned map[types.UID]time.Duration // when each shutdown kill's wait returned
+	reapDue          map[types.UID]time.Duration // the grace reaper's deadlines (P8)
+	violations       []history.Violation
+	seen             map[string]bool
+	ev               history.Event
 }
 
 func (c *checker) violate(invariant, format string, args ...any) {
@@ -124,10 +133,16 @@ func (c *checker) violate(invariant, format string, args ...any) {
 func (c *checker) Observe(v oracle.View, ev history.Event) {
 	c.ev = ev
 	c.status(v, ev)
+	c.actorEvent(v, ev)
 	switch ev.Kind {
+	case history.Noted:
+		c.shutdownNoted(ev)
+		if k := v.Kubelet(); k != nil {
+			c.reaperNoted(k, ev)
+		}
 	case history.Restarted:
 		c.restarts++
-		c.created = map[types.UID]bool{}
+		c.created, c.sd, c.shutdownReturned = map[types.UID]bool{}, nil, map[types.UID]time.Duration{}
 	case history.ClientCall:
 		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
 			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
@@ -138,6 +153,7 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 		c.housekeepingCall(v, ev)
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
+		c.shutdownReturn(ev)
 	}
 	cl := c.clients[ev.Goroutine]
 	if cl == nil {
@@ -185,6 +201,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		if a.At > ev.At {
 			c.violate("P1", "%s: action %v began at %v, before its time", ev.Goroutine, a, ev.At)
 		}
+		c.actionBegins(a, cl.cur.pre)
 		if !cl.cur.pre.refused && a.UID != "" {
 			if _, ok := c.first[a.UID]; !ok {
 				c.first[a.UID] = a
@@ -228,6 +245,12 @@ func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 		for _, g := range sortedNames(c.hk) {
 			c.housekeepingDone(g)
 		}
+		for _, g := range sortedNames(c.actors) {
+			if a := c.actors[g]; a.evict && a.restarts == c.restarts {
+				c.judgeEviction(g, a)
+			}
+		}
+		c.shutdownFinish()
 		for _, name := range sortedNames(c.clients) {
 			cl := c.clients[name]
 			if cl.begun > 0 && cl.begun < len(cl.actions) || cl.cur != nil {
@@ -236,4 +259,18 @@ func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 		}
 	}
 	return c.violations
+}
+
+// actionBegins notes what the actors owe for an action that begins: an
+// Evict's grace for its actor (P6), a Shutdown (P7), a pod object leaving
+// the API (P8).
+func (c *checker) actionBegins(a plan.Action, p pre) {
+	switch a.Kind {
+	case plan.Evict:
+		c.evictGraces[a.UID] = append(c.evictGraces[a.UID], a.Grace)
+	case plan.Shutdown:
+		c.shutdownAction(p)
+	case plan.Remove, plan.Vanish:
+		c.leftAPI(a.UID)
+	}
 }

@@ -1,0 +1,134 @@
+package conform
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// runEviction: pod a is admitted (static if static) and evicted with grace
+// 3; the eviction actor sends kill (nil: nothing after its question) and
+// polls the cleanup at the times given, the last poll answering true.
+func runEviction(static bool, kill *model.UpdatePod, polls ...time.Duration) []history.Violation {
+	create, evict := act(plan.Create, "a", 0), act(plan.Evict, "a", time.Second)
+	create.Static, evict.Grace = static, 3
+	s := newScript(plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{create, evict}}, true)
+	s.action(func() {
+		a := s.v.pod("a")
+		s.note("client/0", history.Admitted{UID: "a"})
+		a.InConfig, a.Admitted = true, true
+		p := pod("a", 1)
+		p.Static = static
+		s.call("client/0", upd(model.Create, p), nil)
+	})
+	s.action(func() {})
+	s.note("eviction/1", history.EvictionBegins{UID: "a"})
+	s.call("eviction/1", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"}, model.Answer(false))
+	if kill != nil {
+		s.call("eviction/1", *kill, nil)
+		s.call("eviction/1", model.KillPodNowDone{UID: "a", ID: kill.Kill.CompletionID}, model.Answer(true))
+	}
+	for i, at := range polls {
+		s.id++
+		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientCall, ID: s.id, At: at, Goroutine: "eviction/1",
+			Input: model.Query{Kind: model.ShouldPodBeFinished, UID: "a"}})
+		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientReturn, ID: s.id, At: at, Goroutine: "eviction/1",
+			Output: model.Answer(i == len(polls)-1)})
+	}
+	return s.verdict()
+}
+
+func TestP6Eviction(t *testing.T) {
+	kill := model.UpdatePod{Type: model.Kill, Pod: pod("a", 1),
+		Kill: model.KillOptions{Evict: true, GraceOverride: 3, HasGraceOverride: true, CompletionID: 1}}
+	wantNone(t, runEviction(false, &kill, time.Second, 2*time.Second))
+	// A static pod is never evicted.
+	wantViolation(t, runEviction(true, &kill, time.Second), "P6", "not evictable")
+	wantViolation(t, runEviction(false, nil), "P6", "was not killed and waited for")
+	// Like an eviction that forgets evict=true (the pod's status then
+	// never says Evicted).
+	plain := kill
+	plain.Kill.Evict = false
+	wantViolation(t, runEviction(false, &plain, time.Second), "P6", "want a kill with")
+	// waitForPodsCleanup polls once a second, not in a busy loop.
+	wantViolation(t, runEviction(false, &kill, time.Second, time.Second), "P6", "cleanup poll 2")
+}
+
+// runShutdown: pods a (priority 0) and b (priority 100) in groups of grace
+// 5 s (priority 0) and 10 s (priority 100); the shutdown kills them in the
+// order given with the graces given; done: it ends.
+func runShutdown(order []string, graces map[string]int64, done bool) []history.Violation {
+	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
+	b.Priority = 100
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
+	for _, uid := range []string{"a", "b"} {
+		s.action(func() {
+			s.note("client/0", history.Admitted{UID: types.UID(uid)})
+			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+		})
+	}
+	s.action(func() {})
+	s.note("shutdown/1", history.ShutdownBegins{Active: []types.UID{"a", "b"}})
+	for i, uid := range order {
+		s.note("shutdown/1", history.ShutdownKill{UID: types.UID(uid)})
+		g := "shutdown-kill/" + uid
+		s.call(g, model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
+			Kill: model.KillOptions{GraceOverride: graces[uid], HasGraceOverride: true, CompletionID: i + 1}}, nil)
+		s.call(g, model.KillPodNowDone{UID: uid, ID: i + 1}, model.Answer(true))
+	}
+	if done {
+		s.note("shutdown/1", history.ShutdownDone{})
+	}
+	return s.verdict()
+}
+
+func TestP7Shutdown(t *testing.T) {
+	graces := map[string]int64{"a": 5, "b": 10}
+	wantNone(t, runShutdown([]string{"a", "b"}, graces, true))
+	wantViolation(t, runShutdown([]string{"b", "a"}, graces, true), "P7", "killed after group 1 began")
+	wantViolation(t, runShutdown([]string{"a", "b"}, map[string]int64{"a": 30, "b": 10}, true), "P7",
+		"killed pod a", "want grace 5")
+	wantViolation(t, runShutdown([]string{"a", "b"}, graces, false), "P7", "never ended")
+}
+
+// runReaper: pod a is deleted with grace 2 at 1 s; the reaper removes it
+// at removeAt (0: never, and it stays in the API).
+func runReaper(removeAt time.Duration) []history.Violation {
+	del := act(plan.Delete, "a", time.Second)
+	del.Grace = 2
+	node := &plan.Node{APIServer: true, ForceDeleteAfterGrace: true}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{act(plan.Create, "a", 0), del}}, true)
+	s.action(func() {
+		a := s.v.pod("a")
+		s.note("client/0", history.Admitted{UID: "a"})
+		a.InConfig, a.Admitted, a.InAPI = true, true, true
+		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+	})
+	s.action(func() {
+		s.note("client/0", history.DeleteRequested{UID: "a", Grace: 2})
+		u := pod("a", 2)
+		u.DeletionTimestamp, u.HasDeletionGrace, u.DeletionGrace = true, true, 2
+		s.call("client/0", upd(model.Update, u), nil)
+	})
+	if removeAt > 0 {
+		s.o.Observe(s.v, history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",
+			Note: history.Removed{UID: "a", By: "grace reaper", Forced: true}})
+		s.v.pod("a").InAPI = false
+	}
+	s.note("driver", history.KubeletSettled{})
+	return s.verdict()
+}
+
+func TestP8Reaper(t *testing.T) {
+	wantNone(t, runReaper(4*time.Second))
+	// Like V2 (a forced delete at the wrong moment): before the grace ran
+	// out.
+	wantViolation(t, runReaper(3*time.Second), "P8", "removed pod a at 3s", "deadline is 4s")
+	wantViolation(t, runReaper(0), "P8", "still in the API at the end")
+}
