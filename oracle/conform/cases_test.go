@@ -297,3 +297,24 @@ func TestP1KillNow(t *testing.T) {
 	wantNone(t, run(true))
 	wantViolation(t, run(false), "P1", "no wait for its kill's completion")
 }
+
+// TestP5SettleNote: a kubelet's run must settle through the kubelet's
+// settle note, or the end checks (P5, P8, L7) never run.
+func TestP5SettleNote(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Query, "a", 0)}}
+	run := func(note bool) []history.Violation {
+		s := newScript(p, true)
+		s.action(func() {
+			for _, q := range queries("a") {
+				s.call("client/0", q, model.Answer(false))
+			}
+		})
+		if note {
+			s.note("driver", history.KubeletSettled{})
+		}
+		s.ev("driver", history.Event{Kind: history.Settled})
+		return s.verdict()
+	}
+	wantNone(t, run(true))
+	wantViolation(t, run(false), "P5", "without the kubelet's settle note")
+}

@@ -97,17 +97,18 @@ type call struct {
 }
 
 type checker struct {
-	plan     plan.Plan
-	clients  map[string]*client
-	uids     []types.UID               // every UID the plan names, sorted
-	named    map[types.UID]bool        // the same, as a set
-	first    map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts int                       // Restarted events so far
-	created  map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk       map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	sm       statusModel               // P5
-	actors   map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	plan           plan.Plan
+	clients        map[string]*client
+	uids           []types.UID               // every UID the plan names, sorted
+	named          map[types.UID]bool        // the same, as a set
+	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions       map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts       int                       // Restarted events so far
+	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
+	sm             statusModel               // P5
+	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
 	// evictGraces are, by pod, the graces of the Evict actions whose actor
 	// has not begun yet.
 	evictGraces      map[types.UID][]int64

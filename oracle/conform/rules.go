@@ -98,6 +98,9 @@ func (c *checker) carries(x *action, u model.UpdatePod, t model.UpdateType, newV
 		if newVersion && u.Pod.Version <= x.version {
 			bad = append(bad, fmt.Sprintf("version %d, not newer than %d", u.Pod.Version, x.version))
 		}
+		if a.Kind == plan.Create && !x.pre.known && u.Pod.Phase != firstPhase(a, x.pre.kube) {
+			bad = append(bad, fmt.Sprintf("phase %v, want %v", u.Pod.Phase, firstPhase(a, x.pre.kube)))
+		}
 		if a.Kind == plan.Finish && u.Pod.Phase.String() != a.Terminal {
 			bad = append(bad, fmt.Sprintf("phase %v, want %s", u.Pod.Phase, a.Terminal))
 		}
@@ -297,4 +300,13 @@ func (c *checker) restart(x *action) {
 func (p pre) String() string {
 	return fmt.Sprintf("kubelet=%v known=%v in-config=%v admitted=%v rejected=%v refused=%v", p.kube, p.known,
 		p.inConfig, p.admitted, p.rejected, p.refused)
+}
+
+// firstPhase is the phase of a new pod's object: Pending if its Create
+// says so (a kubelet's ADD of a new pod object starts it Running).
+func firstPhase(a plan.Action, kube bool) model.Phase {
+	if a.Pending && !kube {
+		return model.PhasePending
+	}
+	return model.PhaseRunning
 }

@@ -78,6 +78,10 @@ func (c *checker) status(v oracle.View, ev history.Event) {
 	switch ev.Kind {
 	case history.Restarted:
 		s.reset()
+	case history.Settled:
+		if !c.kubeletSettled {
+			c.violate("P5", "the run settled without the kubelet's settle note (the kubelet-level end checks never ran)")
+		}
 	case history.ClientCall:
 		if u, ok := ev.Input.(model.UpdatePod); ok && u.Type == model.Kill && u.Kill.Evict {
 			s.statusFn[types.UID(u.Pod.UID)] = true
@@ -138,6 +142,7 @@ func (c *checker) statusNoted(k oracle.Kubelet, n history.Note) {
 		}
 		s.held[n.UID], s.api[n.UID] = phases{n.Phase}, n.Phase
 	case history.KubeletSettled:
+		c.kubeletSettled = true
 		c.statusSettled(k)
 	}
 }
