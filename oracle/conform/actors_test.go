@@ -104,12 +104,7 @@ func runReaper(removeAt time.Duration) []history.Violation {
 	del.Grace = 2
 	node := &plan.Node{APIServer: true, ForceDeleteAfterGrace: true}
 	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{act(plan.Create, "a", 0), del}}, true)
-	s.action(func() {
-		a := s.v.pod("a")
-		s.note("client/0", history.Admitted{UID: "a"})
-		a.InConfig, a.Admitted, a.InAPI = true, true, true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
-	})
+	s.action(func() { s.admitCreate("a") })
 	s.action(func() {
 		s.note("client/0", history.DeleteRequested{UID: "a", Grace: 2})
 		u := pod("a", 2)

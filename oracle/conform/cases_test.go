@@ -200,12 +200,7 @@ func TestP4Restart(t *testing.T) {
 func runStatus(written, final v1.PodPhase) []history.Violation {
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
 	s := newScript(p, true)
-	s.action(func() {
-		a := s.v.pod("a")
-		s.note("client/0", history.Admitted{UID: "a"})
-		a.InConfig, a.Admitted, a.InAPI = true, true, true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
-	})
+	s.action(func() { s.admitCreate("a") })
 	end := func(fn model.SyncFn) {
 		s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: fn, Outcome: model.OK}})
 	}
@@ -253,12 +248,7 @@ func runDelete(noted, sent int64) []history.Violation {
 	del.Grace = 5
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true}, Actions: []plan.Action{act(plan.Create, "a", 0), del}}
 	s := newScript(p, true)
-	s.action(func() {
-		a := s.v.pod("a")
-		s.note("client/0", history.Admitted{UID: "a"})
-		a.InConfig, a.Admitted, a.InAPI = true, true, true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
-	})
+	s.action(func() { s.admitCreate("a") })
 	s.action(func() {
 		s.note("client/0", history.DeleteRequested{UID: "a", Grace: noted})
 		u := pod("a", 2)

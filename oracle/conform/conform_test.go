@@ -128,3 +128,12 @@ func wantNone(t *testing.T, got []history.Violation) {
 		t.Fatalf("want no violation, got %v", got)
 	}
 }
+
+// admitCreate is a Create action's body for a new pod the kubelet admits
+// (into config and the API): the admission note, then the create.
+func (s *script) admitCreate(uid string) {
+	p := s.v.pod(types.UID(uid))
+	s.note("client/0", history.Admitted{UID: types.UID(uid)})
+	p.InConfig, p.Admitted, p.InAPI = true, true, true
+	s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+}
