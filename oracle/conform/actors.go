@@ -33,7 +33,7 @@ type actor struct {
 	evict    bool
 	uid      types.UID
 	eligible bool
-	grace    int64
+	graces   []int64 // those of the pod's Evict actions begun so far (-1: none)
 }
 
 // actorEvent follows the calls of the actor goroutines.
@@ -68,12 +68,10 @@ func (c *checker) actorEvent(v oracle.View, ev history.Event) {
 // evictable if it is in config, admitted, neither static nor critical.
 func (c *checker) evictionBegins(k oracle.Kubelet, g string, uid types.UID) {
 	p, shape := k.Pod(uid), c.first[uid]
-	a := &actor{evict: true, uid: uid, restarts: c.restarts, grace: -1,
+	// Two Evict actions of one pod start two actors, which may begin in
+	// either order: the actor's grace is one of theirs.
+	c.actors[g] = &actor{evict: true, uid: uid, restarts: c.restarts, graces: c.evictGraces[uid],
 		eligible: p.InConfig && p.Admitted && !shape.Static && shape.Priority < plan.CriticalPriority}
-	if q := c.evictGraces[uid]; len(q) > 0 {
-		a.grace, c.evictGraces[uid] = q[0], q[1:]
-	}
-	c.actors[g] = a
 }
 
 // judgeEviction is P6 on one eviction actor: an evictable pod is asked
@@ -105,14 +103,19 @@ func (c *checker) judgeEviction(g string, a *actor) {
 		return
 	}
 	u, ok := calls[1].in.(model.UpdatePod)
-	want := model.KillOptions{Evict: true}
-	if a.grace >= 0 {
-		want.GraceOverride, want.HasGraceOverride = a.grace, true
-	}
 	got := u.Kill
 	got.CompletionID = 0
-	if !ok || u.Type != model.Kill || u.Pod.UID != uid || got != want || u.Kill.CompletionID == 0 {
-		c.violate("P6", "%s: the eviction of pod %s sent %v, want a kill with %+v and a completion", g, uid, calls[1].in, want)
+	graceOK := false
+	for _, grace := range a.graces {
+		want := model.KillOptions{Evict: true}
+		if grace >= 0 {
+			want.GraceOverride, want.HasGraceOverride = grace, true
+		}
+		graceOK = graceOK || got == want
+	}
+	if !ok || u.Type != model.Kill || u.Pod.UID != uid || !graceOK || u.Kill.CompletionID == 0 {
+		c.violate("P6", "%s: the eviction of pod %s sent %v, want a kill with evict, a grace of %v and a completion", g,
+			uid, calls[1].in, a.graces)
 		return
 	}
 	if w, ok := calls[2].in.(model.KillPodNowDone); !ok || w.ID != u.Kill.CompletionID {

@@ -99,7 +99,13 @@ func TestP7Shutdown(t *testing.T) {
 
 // runReaper: pod a is deleted with grace 2 at 1 s; the reaper removes it
 // at removeAt (0: never, and it stays in the API).
-func runReaper(removeAt time.Duration) []history.Violation {
+func runReaper(removeAt time.Duration) []history.Violation { return reaperScript(removeAt, true) }
+
+// runReaperNoEcho: the reaper removes pod a in time, but the config source
+// never hears of it.
+func runReaperNoEcho() []history.Violation { return reaperScript(4*time.Second, false) }
+
+func reaperScript(removeAt time.Duration, echo bool) []history.Violation {
 	del := act(plan.Delete, "a", time.Second)
 	del.Grace = 2
 	node := &plan.Node{APIServer: true, ForceDeleteAfterGrace: true}
@@ -115,8 +121,9 @@ func runReaper(removeAt time.Duration) []history.Violation {
 		s.o.Observe(s.v, history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",
 			Note: history.Removed{UID: "a", By: "grace reaper", Forced: true}})
 		s.v.pod("a").InAPI = false
+		s.v.pod("a").InConfig = !echo // the echo's REMOVE
 	}
-	s.note("driver", history.KubeletSettled{})
+	s.settleAt(time.Minute)
 	return s.verdict()
 }
 
@@ -126,4 +133,5 @@ func TestP8Reaper(t *testing.T) {
 	// out.
 	wantViolation(t, runReaper(3*time.Second), "P8", "removed pod a at 3s", "deadline is 4s")
 	wantViolation(t, runReaper(0), "P8", "still in the API at the end")
+	wantViolation(t, runReaperNoEcho(), "P9", "left the API, but is still in config")
 }

@@ -196,8 +196,13 @@ func TestP4Restart(t *testing.T) {
 }
 
 // runStatus: pod a is admitted, runs and is terminated; the status
-// manager writes written, and holds final at the end.
+// manager writes written, and holds final at the end; the config source
+// has echoed phase echoed.
 func runStatus(written, final v1.PodPhase) []history.Violation {
+	return runStatusEcho(written, final, written)
+}
+
+func runStatusEcho(written, final, echoed v1.PodPhase) []history.Violation {
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
 	s := newScript(p, true)
 	s.action(func() { s.admitCreate("a") })
@@ -210,8 +215,8 @@ func runStatus(written, final v1.PodPhase) []history.Violation {
 	end(model.SyncTerminatedPod)
 	s.note("statusmanager", history.PhaseWritten{UID: "a", Phase: written})
 	a := s.v.pod("a")
-	a.StatusPhase, a.APIPhase = final, written
-	s.note("driver", history.KubeletSettled{})
+	a.StatusPhase, a.APIPhase, a.Phase = final, written, echoed
+	s.settleAt(time.Minute)
 	return s.verdict()
 }
 
@@ -221,6 +226,26 @@ func TestP5Status(t *testing.T) {
 	// no status function at all: a terminated pod published as Running.
 	wantViolation(t, runStatus(v1.PodRunning, v1.PodFailed), "P5", "wrote phase Running", "[Failed]")
 	wantViolation(t, runStatus(v1.PodFailed, v1.PodRunning), "P5", "holds phase \"Running\" at the end")
+	// P9: the API's phase never came back to config (a lost watch echo).
+	wantViolation(t, runStatusEcho(v1.PodFailed, v1.PodFailed, v1.PodRunning), "P9",
+		`phase "Failed" in the API, "Running" in config`)
+}
+
+// TestP9EchoWindow: a write just before the end may still wait for its
+// echo when the settle phase ran its full length: not judged.
+func TestP9EchoWindow(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true, EchoLag: time.Second}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
+	s := newScript(p, true)
+	s.action(func() { s.admitCreate("a") })
+	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK, IsTerminal: true}})
+	s.o.Observe(s.v, history.Event{Seq: s.seq, At: 50 * time.Second, Kind: history.Noted, Goroutine: "statusmanager",
+		Note: history.PhaseWritten{UID: "a", Phase: v1.PodSucceeded}})
+	a := s.v.pod("a")
+	a.StatusPhase, a.APIPhase, a.Phase = v1.PodSucceeded, v1.PodSucceeded, v1.PodRunning
+	s.settleAt(58 * time.Second) // within 1 + 1 + 2 + 5 + 1 = 10 s
+	wantNone(t, s.verdict())
+	s.settleAt(61 * time.Second)
+	wantViolation(t, s.verdict(), "P9", "in config at the end")
 }
 
 // TestP5StatusFunction: after an eviction's kill, SyncTerminatingPod may

@@ -39,7 +39,7 @@ import (
 func New(p plan.Plan) oracle.Oracle {
 	c := &checker{plan: p, clients: map[string]*client{}, first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
-		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}},
+		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
 		reapDue: map[types.UID]time.Duration{}}
 	c.sm.reset()

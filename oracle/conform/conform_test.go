@@ -137,3 +137,8 @@ func (s *script) admitCreate(uid string) {
 	p.InConfig, p.Admitted, p.InAPI = true, true, true
 	s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 }
+
+// settleAt sends the kubelet's settle note at virtual time at.
+func (s *script) settleAt(at time.Duration) {
+	s.o.Observe(s.v, history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "driver", Note: history.KubeletSettled{}})
+}

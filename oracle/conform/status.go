@@ -3,6 +3,7 @@ package conform
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -55,6 +56,7 @@ type statusModel struct {
 	held     map[types.UID]phases
 	statusFn map[types.UID]bool
 	api      map[types.UID]v1.PodPhase
+	changed  map[types.UID]time.Duration // the last API change (a write, a delete)
 }
 
 func (s *statusModel) reset() {
@@ -140,7 +142,9 @@ func (c *checker) statusNoted(k oracle.Kubelet, n history.Note) {
 		if h := s.heldOf(n.UID); !h.has(n.Phase) {
 			c.violate("P5", "the status manager wrote phase %s for pod %s, but it holds %v", n.Phase, n.UID, h)
 		}
-		s.held[n.UID], s.api[n.UID] = phases{n.Phase}, n.Phase
+		s.held[n.UID], s.api[n.UID], s.changed[n.UID] = phases{n.Phase}, n.Phase, c.ev.At
+	case history.Removed:
+		s.changed[n.UID] = c.ev.At
 	case history.KubeletSettled:
 		c.kubeletSettled = true
 		c.statusSettled(k)
@@ -159,7 +163,42 @@ func (c *checker) statusSettled(k oracle.Kubelet) {
 			c.violate("P5", "pod %s: phase %q in the API at the end, but %q was last written", uid, p.APIPhase,
 				c.sm.api[uid])
 		}
+		c.echoSettled(k, uid, p)
+	}
+}
+
+// echoSettled is P9, the config watch: at the end every API change of a
+// pod in config has come back to the config source: its phase in config
+// is the API's, and a pod object gone from the API has left config. A
+// change made too near the end is not judged: when the settle phase runs
+// its full length, the status manager stops at the quiesce with echoes
+// still due, and the end comes after at most the daemons' last period and
+// the drain (echoWindow).
+func (c *checker) echoSettled(k oracle.Kubelet, uid types.UID, p oracle.KubeletPod) {
+	if !k.APIServer() || c.first[uid].Static || !p.InConfig {
+		return
+	}
+	if last, ok := c.sm.changed[uid]; ok && c.ev.At-last < c.echoWindow() {
+		return
+	}
+	switch {
+	case !p.InAPI:
+		c.violate("P9", "pod %s left the API, but is still in config at the end", uid)
+	case p.APIPhase != "" && p.Phase != p.APIPhase:
+		c.violate("P9", "pod %s: phase %q in the API, %q in config at the end", uid, p.APIPhase, p.Phase)
 	}
 }
 
 func (s phases) String() string { return fmt.Sprint([]v1.PodPhase(s)) }
+
+// echoWindow bounds how long before the end an API change may still be
+// waiting for its echo: the echo lag, a status-manager tick, a
+// housekeeping period for the daemons to stop, the drain (5 × the longest
+// callback delay, at least 5 s), and a second of slack.
+func (c *checker) echoWindow() time.Duration {
+	lag := time.Duration(0)
+	if c.plan.Node != nil {
+		lag = c.plan.Node.EchoLag
+	}
+	return lag + time.Second + 2*time.Second + 5*max(c.plan.Faults.MaxDelay, time.Second) + time.Second
+}
