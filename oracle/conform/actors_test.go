@@ -20,7 +20,7 @@ func runEviction(static bool, kill *model.UpdatePod, polls ...time.Duration) []h
 	s := newScript(plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{create, evict}}, true)
 	s.action(func() {
 		a := s.v.pod("a")
-		s.note("client/0", history.Admitted{UID: "a"})
+		s.admission("a")
 		a.InConfig, a.Admitted = true, true
 		p := pod("a", 1)
 		p.Static = static
@@ -69,7 +69,7 @@ func runShutdown(order []string, graces map[string]int64, done bool) []history.V
 	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
 	for _, uid := range []string{"a", "b"} {
 		s.action(func() {
-			s.note("client/0", history.Admitted{UID: types.UID(uid)})
+			s.admission(uid)
 			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 		})
 	}

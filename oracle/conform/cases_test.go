@@ -86,15 +86,13 @@ func runAdmission(createB, updateB bool) []history.Violation {
 	s := newScript(admissionPlan(), true)
 	s.action(func() {
 		a := s.v.pod("a")
-		s.note("client/0", history.AdmissionBegins{})
-		s.note("client/0", history.Admitted{UID: "a"})
+		s.admission("a")
 		a.InConfig, a.Admitted, a.InAPI = true, true, true
 		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
 	})
 	s.action(func() {
 		b := s.v.pod("b")
-		s.note("client/0", history.AdmissionBegins{})
-		s.note("client/0", history.Admitted{UID: "b", Counted: []types.UID{"a"}})
+		s.admission("b", "a")
 		b.InConfig, b.InAPI = true, true
 		if createB {
 			b.Admitted = true
@@ -128,7 +126,7 @@ func TestP2NoAdmission(t *testing.T) {
 
 	s = newScript(admissionPlan(), true)
 	s.v.shutdownAt = time.Second
-	s.action(func() { s.note("client/0", history.Admitted{UID: "a"}) })
+	s.action(func() { s.admission("a") })
 	wantViolation(t, s.verdict(), "P2", "admitted during the node shutdown")
 }
 
@@ -171,7 +169,7 @@ func runRestart(restarted bool, order ...string) []history.Violation {
 	for i, uid := range []string{"a", "b"} {
 		s.action(func() {
 			pp := s.v.pod(types.UID(uid))
-			s.note("client/0", history.Admitted{UID: types.UID(uid)})
+			s.admission(uid)
 			pp.InConfig, pp.Admitted, pp.Incarnation = true, true, i+1
 			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 		})
@@ -181,7 +179,7 @@ func runRestart(restarted bool, order ...string) []history.Violation {
 			s.ev("client/0", history.Event{Kind: history.Restarted})
 		}
 		for _, uid := range order {
-			s.note("client/0", history.Admitted{UID: types.UID(uid)})
+			s.admission(uid)
 			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 		}
 	})
@@ -255,7 +253,7 @@ func TestP5StatusFunction(t *testing.T) {
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
 	s := newScript(p, true)
 	s.action(func() {
-		s.note("client/0", history.Admitted{UID: "a"})
+		s.admission("a")
 		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
 	})
 	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}})
@@ -332,4 +330,36 @@ func TestP5SettleNote(t *testing.T) {
 	}
 	wantNone(t, run(true))
 	wantViolation(t, run(false), "P5", "without the kubelet's settle note")
+}
+
+// TestP4RestartWithoutAdmission: a restarted kubelet re-adds a pod
+// without admitting it again (as if it kept the old process's memory).
+func TestP4RestartWithoutAdmission(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Create, "a", 0),
+		act(plan.Restart, "", time.Second)}}
+	s := newScript(p, true)
+	s.action(func() { s.admitCreate("a") })
+	s.action(func() {
+		s.ev("client/0", history.Event{Kind: history.Restarted})
+		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+	})
+	wantViolation(t, s.verdict(), "P4", "a was added again without admission")
+}
+
+// TestP3SyncKnownAction: a SyncKnown action that never calls
+// SyncKnownPods, and one whose call never returns its known pods.
+func TestP3SyncKnownAction(t *testing.T) {
+	p := plan.Plan{Clients: 1, Actions: []plan.Action{act(plan.SyncKnown, "", 0)}}
+	s := newScript(p, false)
+	s.action(func() {})
+	wantViolation(t, s.verdict(), "P3", "made 0 SyncKnownPods call(s), want 1")
+
+	s = newScript(p, false)
+	s.action(func() {
+		s.id++
+		s.ev("client/0", history.Event{Kind: history.ClientCall, ID: s.id, Input: model.SyncKnownPods{}})
+	})
+	got := s.verdict()
+	wantViolation(t, got, "P1", "never returned")
+	wantViolation(t, got, "P3", "returned no known pods")
 }

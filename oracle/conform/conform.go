@@ -87,13 +87,17 @@ type action struct {
 	// incarnation is the creation order of every pod, as it began (a
 	// restart re-adds in this order).
 	incarnation map[types.UID]int
+	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
+	// admissionUnbegun: an admission decided without AdmissionBegins.
+	admissionUnbegun bool
 }
 
 // call is one client call the action made, with its output once returned.
 type call struct {
-	id  int
-	in  model.Input
-	out model.Output
+	id       int
+	in       model.Input
+	out      model.Output
+	returned bool
 }
 
 type checker struct {
@@ -171,7 +175,7 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 		if cl.cur != nil {
 			for i := range cl.cur.calls {
 				if cl.cur.calls[i].id == ev.ID {
-					cl.cur.calls[i].out = ev.Output
+					cl.cur.calls[i].out, cl.cur.calls[i].returned = ev.Output, true
 				}
 			}
 		}
@@ -194,9 +198,10 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		cl.begun++
 		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID]}
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
-			cl.cur.incarnation = map[types.UID]int{}
+			cl.cur.incarnation, cl.cur.phases = map[types.UID]int{}, map[types.UID]v1.PodPhase{}
 			for _, uid := range c.uids {
-				cl.cur.incarnation[uid] = v.Kubelet().Pod(uid).Incarnation
+				kp := v.Kubelet().Pod(uid)
+				cl.cur.incarnation[uid], cl.cur.phases[uid] = kp.Incarnation, kp.Phase
 			}
 		}
 		if a.At > ev.At {

@@ -133,7 +133,7 @@ func wantNone(t *testing.T, got []history.Violation) {
 // (into config and the API): the admission note, then the create.
 func (s *script) admitCreate(uid string) {
 	p := s.v.pod(types.UID(uid))
-	s.note("client/0", history.Admitted{UID: types.UID(uid)})
+	s.admission(uid)
 	p.InConfig, p.Admitted, p.InAPI = true, true, true
 	s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 }
@@ -141,4 +141,11 @@ func (s *script) admitCreate(uid string) {
 // settleAt sends the kubelet's settle note at virtual time at.
 func (s *script) settleAt(at time.Duration) {
 	s.o.Observe(s.v, history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "driver", Note: history.KubeletSettled{}})
+}
+
+// admission is the kubelet's admission of uid in client/0, counting the
+// pods counted: its two notes.
+func (s *script) admission(uid string, counted ...types.UID) {
+	s.note("client/0", history.AdmissionBegins{})
+	s.note("client/0", history.Admitted{UID: types.UID(uid), Counted: counted})
 }

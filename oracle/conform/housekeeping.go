@@ -71,7 +71,11 @@ func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
 func (c *checker) housekeepingDone(g string) {
 	h := c.hk[g]
 	delete(c.hk, g)
-	if h == nil || !h.returned || h.restarts != c.restarts {
+	if h == nil || h.restarts != c.restarts {
+		return
+	}
+	if !h.returned {
+		c.violate("P3", "housekeeping (%s): SyncKnownPods returned no known pods", g)
 		return
 	}
 	made := slices.Clone(h.made)

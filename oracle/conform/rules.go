@@ -18,6 +18,11 @@ import (
 // calls of the others may have gone to the old process's pod workers.
 func (c *checker) judge(x *action) {
 	a, p := x.a, x.pre
+	for _, cl := range x.calls {
+		if _, wait := cl.in.(model.KillPodNowDone); !cl.returned && !wait {
+			c.violate("P1", "%v: its call %v never returned", a, cl.in)
+		}
+	}
 	switch a.Kind {
 	case plan.Create:
 		c.create(x)
@@ -39,6 +44,8 @@ func (c *checker) judge(x *action) {
 		c.expect(x, p.toWorkers(), model.Update, true, false)
 	case plan.Query:
 		c.query(x)
+	case plan.SyncKnown:
+		c.syncKnownAction(x)
 	case plan.Restart:
 		c.restart(x)
 	}
@@ -155,6 +162,9 @@ func (c *checker) create(x *action) {
 		return
 	}
 	adm, ok := x.admitted()
+	if x.admissionUnbegun {
+		c.violate("P2", "%v: admission decided without AdmissionBegins", a)
+	}
 	switch {
 	case p.shutdown && ok:
 		c.violate("P2", "%v: admitted during the node shutdown", a)
@@ -173,11 +183,17 @@ func (c *checker) create(x *action) {
 	}
 }
 
-// admitted is the admission note the action made, if any.
+// admitted is the admission note the action made, if any (and whether
+// AdmissionBegins came before it, as K1 needs).
 func (x *action) admitted() (history.Admitted, bool) {
+	begun := false
 	for _, n := range x.notes {
-		if adm, ok := n.(history.Admitted); ok {
-			return adm, true
+		switch n := n.(type) {
+		case history.AdmissionBegins:
+			begun = true
+		case history.Admitted:
+			x.admissionUnbegun = x.admissionUnbegun || !begun
+			return n, true
 		}
 	}
 	return history.Admitted{}, false
@@ -259,6 +275,9 @@ func (c *checker) query(x *action) {
 			return
 		}
 		got = append(got, q)
+		if _, ok := cl.out.(model.Answer); !ok {
+			c.violate("P1", "%v: query %v returned %v, not an answer", x.a, q, cl.out)
+		}
 	}
 	if !slices.Equal(got, want) {
 		c.violate("P1", "%v asked %v, want %v", x.a, got, want)
@@ -273,10 +292,10 @@ func (c *checker) restart(x *action) {
 		c.violate("P4", "%v: the kubelet did not restart", x.a)
 		return
 	}
-	handled := map[types.UID]bool{}
+	handled, admitted := map[types.UID]bool{}, map[types.UID]bool{}
 	for _, n := range x.notes {
 		if adm, ok := n.(history.Admitted); ok {
-			handled[adm.UID] = true
+			handled[adm.UID], admitted[adm.UID] = true, true
 		}
 	}
 	var order []types.UID
@@ -288,8 +307,13 @@ func (c *checker) restart(x *action) {
 		}
 	}
 	for _, uid := range x.pre.inConfigUIDs {
-		if !handled[uid] {
+		switch {
+		case !handled[uid]:
 			c.violate("P4", "%v: %s, in config, was not added again", x.a, uid)
+		case x.pre.kube && !admitted[uid] && !terminal(x.phases[uid]):
+			// A new kubelet admits every pod again, except those whose
+			// phase is terminal.
+			c.violate("P4", "%v: %s was added again without admission", x.a, uid)
 		}
 	}
 	if x.incarnation != nil && !slices.IsSortedFunc(order, func(a, b types.UID) int { return x.incarnation[a] - x.incarnation[b] }) {
@@ -309,4 +333,18 @@ func firstPhase(a plan.Action, kube bool) model.Phase {
 		return model.PhasePending
 	}
 	return model.PhaseRunning
+}
+
+// syncKnownAction: a SyncKnown action is housekeeping's SyncKnownPods (its
+// argument and restarts are P3's, judged for every caller).
+func (c *checker) syncKnownAction(x *action) {
+	n := 0
+	for _, cl := range x.calls {
+		if _, ok := cl.in.(model.SyncKnownPods); ok {
+			n++
+		}
+	}
+	if n != 1 {
+		c.violate("P3", "%v made %d SyncKnownPods call(s), want 1", x.a, n)
+	}
 }
