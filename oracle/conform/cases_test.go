@@ -246,6 +246,17 @@ func TestP9EchoWindow(t *testing.T) {
 	wantViolation(t, s.verdict(), "P9", "in config at the end")
 }
 
+// TestP4CreationOrder: the kubelet must know each pod object by its
+// creation order (a restart re-adds in it): one that lost count does not.
+func TestP4CreationOrder(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
+	s := newScript(p, true)
+	s.action(func() { s.admitCreate("a") })
+	s.v.pod("a").Incarnation = 0
+	s.settleAt(time.Minute)
+	wantViolation(t, s.verdict(), "P4", "pod object 0, but it is the 1-th created")
+}
+
 // TestP5StatusFunction: after an eviction's kill, SyncTerminatingPod may
 // have applied its status function: Failed is accepted before
 // SyncTerminatedPod.

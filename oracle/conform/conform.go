@@ -22,6 +22,7 @@ package conform
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -41,7 +42,7 @@ func New(p plan.Plan) oracle.Oracle {
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
 		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
-		reapDue: map[types.UID]time.Duration{}}
+		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
 	c.sm.reset()
 	n := max(p.Clients, 1)
 	for _, a := range p.Actions {
@@ -110,6 +111,8 @@ type checker struct {
 	restarts       int                       // Restarted events so far
 	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
 	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	adds           int                       // new pod objects created so far (fresh ADDs)
+	incarnation    map[types.UID]int         // the creation order of each pod's current object
 	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
 	sm             statusModel               // P5
 	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
@@ -198,10 +201,9 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		cl.begun++
 		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID]}
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
-			cl.cur.incarnation, cl.cur.phases = map[types.UID]int{}, map[types.UID]v1.PodPhase{}
+			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
 			for _, uid := range c.uids {
-				kp := v.Kubelet().Pod(uid)
-				cl.cur.incarnation[uid], cl.cur.phases[uid] = kp.Incarnation, kp.Phase
+				cl.cur.phases[uid] = v.Kubelet().Pod(uid).Phase
 			}
 		}
 		if a.At > ev.At {
@@ -214,6 +216,10 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 			}
 			if pre := cl.cur.pre; a.Kind == plan.Finish && pre.inAPI {
 				c.sm.api[a.UID] = v1.PodPhase(a.Terminal) // the containers' exit, published
+			}
+			if a.Kind == plan.Create && !cl.cur.pre.inConfig {
+				c.adds++ // a new pod object: its creation order
+				c.incarnation[a.UID] = c.adds
 			}
 			if pre := cl.cur.pre; a.Kind == plan.Create && pre.kube && !pre.inConfig {
 				// A new pod object: the status manager forgets the old

@@ -55,12 +55,13 @@ func (k fakeKubelet) ShutdownAt() time.Duration           { return k.v.shutdownA
 
 // script feeds one oracle a history by hand.
 type script struct {
-	o    oracle.Oracle
-	v    *fakeView
-	seq  int64
-	id   int
-	next int // the plan action the script is at
-	p    plan.Plan
+	o       oracle.Oracle
+	v       *fakeView
+	seq     int64
+	id      int
+	next    int // the plan action the script is at
+	created int // pod objects created (their creation order)
+	p       plan.Plan
 }
 
 func newScript(p plan.Plan, kube bool) *script {
@@ -135,6 +136,8 @@ func (s *script) admitCreate(uid string) {
 	p := s.v.pod(types.UID(uid))
 	s.admission(uid)
 	p.InConfig, p.Admitted, p.InAPI = true, true, true
+	s.created++
+	p.Incarnation = s.created
 	s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
 }
 

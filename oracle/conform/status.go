@@ -164,6 +164,10 @@ func (c *checker) statusSettled(k oracle.Kubelet) {
 				c.sm.api[uid])
 		}
 		c.echoSettled(k, uid, p)
+		if p.Incarnation != c.incarnation[uid] {
+			c.violate("P4", "pod %s: the kubelet has it as pod object %d, but it is the %d-th created", uid,
+				p.Incarnation, c.incarnation[uid])
+		}
 	}
 }
 
