@@ -135,3 +135,25 @@ func TestP8Reaper(t *testing.T) {
 	wantViolation(t, runReaper(0), "P8", "still in the API at the end")
 	wantViolation(t, runReaperNoEcho(), "P9", "left the API, but is still in config")
 }
+
+// TestP7ShutdownAcrossRestart: a shutdown asked for just before a kubelet
+// restart may begin after it, on the new kubelet; one nobody asked for is
+// still flagged.
+func TestP7ShutdownAcrossRestart(t *testing.T) {
+	run := func(asked bool) []history.Violation {
+		p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Restart, "", 0)}}
+		if asked {
+			p.Actions = append([]plan.Action{act(plan.Shutdown, "", 0)}, p.Actions...)
+		}
+		s := newScript(p, true)
+		if asked {
+			s.action(func() {})
+		}
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		s.note("shutdown/1", history.ShutdownBegins{})
+		s.note("shutdown/1", history.ShutdownDone{})
+		return s.o.Finish(s.v, errStop)
+	}
+	wantNone(t, run(true))
+	wantViolation(t, run(false), "P7", "no Shutdown action asked for")
+}

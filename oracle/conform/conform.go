@@ -150,7 +150,13 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 		}
 	case history.Restarted:
 		c.restarts++
-		c.created, c.sd, c.shutdownReturned = map[types.UID]bool{}, nil, map[types.UID]time.Duration{}
+		c.created, c.shutdownReturned = map[types.UID]bool{}, map[types.UID]time.Duration{}
+		if c.sd != nil && !c.sd.begun {
+			// Its actor has not run yet: it will shut the new kubelet down.
+			c.sd.restarts = c.restarts
+		} else {
+			c.sd = nil
+		}
 	case history.ClientCall:
 		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
 			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -152,3 +153,7 @@ func (s *script) admission(uid string, counted ...types.UID) {
 	s.note("client/0", history.AdmissionBegins{})
 	s.note("client/0", history.Admitted{UID: types.UID(uid), Counted: counted})
 }
+
+// errStop ends a script's run as failed: the end-of-run checks (every
+// action carried out, every shutdown ended) are not judged.
+var errStop = errors.New("stopped")
