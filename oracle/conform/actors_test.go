@@ -157,3 +157,23 @@ func TestP7ShutdownAcrossRestart(t *testing.T) {
 	wantNone(t, run(true))
 	wantViolation(t, run(false), "P7", "no Shutdown action asked for")
 }
+
+// TestP7ShutdownGivenUp: a shutdown actor that had begun (admission
+// closed) when the kubelet restarted gives up with the old kubelet: its
+// shutdown never beginning is no violation; one that had not begun owes
+// the shutdown to the new kubelet.
+func TestP7ShutdownGivenUp(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Shutdown, "", 0),
+		act(plan.Restart, "", time.Second)}}
+	run := func(started bool) []history.Violation {
+		s := newScript(p, true)
+		s.action(func() {})
+		if started {
+			s.v.shutdownAt = 0
+		}
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		return s.verdict()
+	}
+	wantNone(t, run(true))
+	wantViolation(t, run(false), "P7", "asked for and never began")
+}

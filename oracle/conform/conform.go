@@ -151,8 +151,9 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	case history.Restarted:
 		c.restarts++
 		c.created, c.shutdownReturned = map[types.UID]bool{}, map[types.UID]time.Duration{}
-		if c.sd != nil && !c.sd.begun {
-			// Its actor has not run yet: it will shut the new kubelet down.
+		if c.sd != nil && !c.sd.begun && !c.sd.started {
+			// Its actor had not started: it will shut the new kubelet down
+			// (one that had started gives up with the old kubelet).
 			c.sd.restarts = c.restarts
 		} else {
 			c.sd = nil
@@ -288,6 +289,10 @@ func (c *checker) actionBegins(a plan.Action, p pre) {
 		c.evictGraces[a.UID] = append(c.evictGraces[a.UID], a.Grace)
 	case plan.Shutdown:
 		c.shutdownAction(p)
+	case plan.Restart:
+		if c.sd != nil && p.shutdown {
+			c.sd.started = true // the old kubelet's shutdown actor had begun
+		}
 	case plan.Remove, plan.Vanish:
 		c.leftAPI(a.UID)
 	}

@@ -21,6 +21,7 @@ import (
 // ran out, and no later.
 type shutdownRun struct {
 	restarts int
+	started  bool // its actor had begun (closed admission) when the kubelet restarted
 	begun    bool
 	at       time.Duration
 	snapshot map[types.UID]bool
