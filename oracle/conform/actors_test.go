@@ -95,6 +95,40 @@ func TestP7Shutdown(t *testing.T) {
 	wantViolation(t, runShutdown([]string{"a", "b"}, map[string]int64{"a": 30, "b": 10}, true), "P7",
 		"killed pod a", "want grace 5")
 	wantViolation(t, runShutdown([]string{"a", "b"}, graces, false), "P7", "never ended")
+	wantViolation(t, runShutdownLate(), "P7", "kills all returned by 1s, but the next step waited until 6s")
+}
+
+// runShutdownLate: group 0's kill returns at once, but group 1 starts
+// only when group 0's grace (5 s) ran out.
+func runShutdownLate() []history.Violation {
+	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
+	b.Priority = 100
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
+	for _, uid := range []string{"a", "b"} {
+		s.action(func() {
+			s.admission(uid)
+			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+		})
+	}
+	s.action(func() {})
+	at := func(d time.Duration, g string, ev history.Event) {
+		ev.At, ev.Goroutine, ev.Seq = d, g, s.seq
+		s.o.Observe(s.v, ev)
+	}
+	at(time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownBegins{Active: []types.UID{"a", "b"}}})
+	for i, uid := range []string{"a", "b"} {
+		start := time.Second + time.Duration(i)*5*time.Second
+		at(start, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownKill{UID: types.UID(uid)}})
+		g := "shutdown-kill/" + uid
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 10, Input: model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
+			Kill: model.KillOptions{GraceOverride: []int64{5, 10}[i], HasGraceOverride: true, CompletionID: i + 1}}})
+		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 10})
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 11, Input: model.KillPodNowDone{UID: uid, ID: i + 1}})
+		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 11, Output: model.Answer(true)})
+	}
+	at(6*time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownDone{}})
+	return s.verdict()
 }
 
 // runReaper: pod a is deleted with grace 2 at 1 s; the reaper removes it
@@ -132,6 +166,8 @@ func TestP8Reaper(t *testing.T) {
 	// Like V2 (a forced delete at the wrong moment): before the grace ran
 	// out.
 	wantViolation(t, runReaper(3*time.Second), "P8", "removed pod a at 3s", "deadline is 4s")
+	// A later deadline kept instead of the earliest: the delete comes late.
+	wantViolation(t, runReaper(9*time.Second), "P8", "removed pod a at 9s", "deadline is 4s")
 	wantViolation(t, runReaper(0), "P8", "still in the API at the end")
 	wantViolation(t, runReaperNoEcho(), "P9", "left the API, but is still in config")
 }

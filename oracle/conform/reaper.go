@@ -12,8 +12,8 @@ import (
 // P8, the grace reaper (Node.ForceDeleteAfterGrace): a pod object deleted
 // with grace g at t is force-deleted (Removed by "grace reaper", Forced)
 // once its grace has expired, at t + g + reapSlack, the earliest such
-// deadline winning, unless it left the API before; the reaper never
-// deletes an object before that or one nobody deleted.
+// deadline winning, unless it left the API before; the reaper deletes no
+// object at another moment, and none nobody deleted.
 const reapSlack = time.Second
 
 // reaperOn: the plan's node runs the grace reaper.
@@ -37,7 +37,7 @@ func (c *checker) reaperNoted(k oracle.Kubelet, ev history.Event) {
 		}
 	case history.Removed:
 		due, ok := c.reapDue[n.UID]
-		if n.By == "grace reaper" && (!ok || ev.At < due || !n.Forced) {
+		if n.By == "grace reaper" && (!ok || ev.At != due || !n.Forced) {
 			c.violate("P8", "the grace reaper removed pod %s at %v (forced=%v), but its deadline is %v (queued=%v)", n.UID,
 				ev.At, n.Forced, due, ok)
 		}

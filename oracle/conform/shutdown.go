@@ -17,8 +17,8 @@ import (
 // snapshot group by group in ascending priority (a pod is in the last group
 // whose priority is at most its own, the first group taking any lower
 // one), each with grace min(group grace, spec grace), without evict; a
-// group starts once the previous group's kills all returned or its grace
-// ran out, and no later.
+// group starts as soon as the previous group's kills all returned or its
+// grace ran out.
 type shutdownRun struct {
 	restarts int
 	started  bool // its actor had begun (closed admission) when the kubelet restarted
@@ -112,13 +112,21 @@ func (c *checker) groupOver(at time.Duration, next int) {
 		c.violate("P7", "shutdown group %d began at %v and held up group %d until %v, past its grace %v", sd.group,
 			sd.groupAt, next, at, grace)
 	}
-	if at < sd.groupAt+grace {
-		for _, uid := range sd.members {
-			if r, ok := c.shutdownReturned[uid]; !ok || r > at {
-				c.violate("P7", "shutdown group %d ended at %v before the kill of pod %s returned and before its grace",
-					sd.group, at, uid)
-			}
+	last, all := sd.groupAt, true
+	for _, uid := range sd.members {
+		r, ok := c.shutdownReturned[uid]
+		all = all && ok && r <= at
+		if ok {
+			last = max(last, r)
 		}
+		if at < sd.groupAt+grace && (!ok || r > at) {
+			c.violate("P7", "shutdown group %d ended at %v before the kill of pod %s returned and before its grace",
+				sd.group, at, uid)
+		}
+	}
+	if all && last < sd.groupAt+grace && at > last {
+		c.violate("P7", "shutdown group %d's kills all returned by %v, but the next step waited until %v", sd.group,
+			last, at)
 	}
 }
 
