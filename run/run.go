@@ -36,9 +36,15 @@ type Result struct {
 	// the token of its choice streams that replays it (guided.ParseToken);
 	// "" for a seed's run.
 	Input string
-	// FaultPoints are the fault points the run switched on
-	// (CheckOptions.FaultPoints), by name.
-	FaultPoints []string
+	// FaultPointsArmed: the run armed the fault points
+	// (CheckOptions.FaultPoints); FaultPoints are those it switched on, by
+	// name.
+	FaultPointsArmed bool
+	FaultPoints      []string
+	// Strategy, when a sweep mixes strategies (simrun's portfolio), is the
+	// strategy that made this run as replay's --strategy argument; "" for
+	// the sweep's own.
+	Strategy string
 }
 
 // Failed reports whether the seed failed any check.
@@ -139,6 +145,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
 		Coverage: cov.Coverage()}
+	r.FaultPointsArmed = opts.FaultPoints
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}
