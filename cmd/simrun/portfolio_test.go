@@ -2,8 +2,8 @@ package main
 
 import (
 	"path/filepath"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
