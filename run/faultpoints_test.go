@@ -28,7 +28,7 @@ func TestFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
 			if len(r.FaultPoints) > 0 {
 				on++
 			}
-			for p := range world.FaultPoint(4) {
+			for _, p := range world.FaultPoints() {
 				if strings.Contains(trace, "faultpoint/"+p.String()+"/") {
 					fired[p.String()]++
 				}

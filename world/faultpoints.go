@@ -25,11 +25,20 @@ import (
 type FaultPoint int
 
 const (
-	// SlowUnderKill: a callback that begins while a kill of its pod is
-	// planned within Faults.MaxDelay is slow until just after the kill's
-	// time (honouring cancellation): a slow call exactly while a kill
-	// lands.
-	SlowUnderKill FaultPoint = iota
+	// SlowSyncUnderKill: a SyncPod that begins while something that kills
+	// its pod is planned within Faults.MaxDelay (a kill, delete, removal,
+	// eviction, shutdown, or a housekeeping pass that may find it orphaned)
+	// is slow until just after that action's time, honouring cancellation:
+	// a slow call exactly while a kill lands.
+	SlowSyncUnderKill FaultPoint = iota
+	// SlowTerminatingUnderKill: the same for a SyncTerminatingPod and a
+	// planned kill: a second kill (a shorter grace) lands while the pod
+	// terminates.
+	SlowTerminatingUnderKill
+	// SlowTerminatedUnderKill: the same for a SyncTerminatedPod and a
+	// planned kill, runtime-only kill, housekeeping pass or restart: they
+	// land between the end of termination and the pod's finish.
+	SlowTerminatedUnderKill
 	// IgnoreCancelUnderUpdate: a SyncPod that begins while an update or kill
 	// of its pod is planned within Faults.MaxDelay sleeps until just after
 	// it, ignoring cancellation: a cancellation ignored while an update is
@@ -47,13 +56,13 @@ const (
 	nFaultPoints
 )
 
-var faultPointNames = [...]string{"slow-under-kill", "ignore-cancel-under-update", "error-after-short-grace",
-	"slow-after-error"}
+var faultPointNames = [...]string{"slow-sync-under-kill", "slow-terminating-under-kill", "slow-terminated-under-kill",
+	"ignore-cancel-under-update", "error-after-short-grace", "slow-after-error"}
 
 func (p FaultPoint) String() string { return faultPointNames[p] }
 
 // FaultPointOneIn: each applicable point is on in one run in FaultPointOneIn.
-const FaultPointOneIn = 4
+const FaultPointOneIn = 5
 
 // faultPoints is a run's fault plan and the state its situations need. It is
 // shared by the runtime of every epoch (restart.go copies the pointer).
@@ -94,7 +103,7 @@ func (w *World) FaultPointsDrawn() []FaultPoint {
 func applies(p FaultPoint, f plan.Faults) bool {
 	slow := f.SlowRate > 0 && f.MaxDelay > 0
 	switch p {
-	case SlowUnderKill, SlowAfterError:
+	case SlowSyncUnderKill, SlowTerminatingUnderKill, SlowTerminatedUnderKill, SlowAfterError:
 		return slow
 	case IgnoreCancelUnderUpdate:
 		return slow && f.IgnoreCancel > 0
@@ -124,7 +133,7 @@ func (r *Runtime) fire(p FaultPoint, fn string, uid types.UID) {
 	r.S.NewEvent(fmt.Sprintf("faultpoint/%s/%s/%s", p, fn, uid)).Fire()
 }
 
-// kindsUnderKill are the actions that kill a pod (or every pod: Shutdown).
+// killsPod: an action that kills the pod (or every pod: Shutdown).
 func killsPod(k plan.ActionKind) bool {
 	switch k {
 	case plan.Delete, plan.Remove, plan.Kill, plan.KillNow, plan.RuntimeKill, plan.Evict, plan.Shutdown:
@@ -133,9 +142,27 @@ func killsPod(k plan.ActionKind) bool {
 	return false
 }
 
+// mayKillPod: killsPod, or a housekeeping pass or a Vanish that may find the
+// pod orphaned.
+func mayKillPod(k plan.ActionKind) bool { return killsPod(k) || k == plan.SyncKnown || k == plan.Vanish }
+
+// landsAfterTermination: what may drive a terminated pod again.
+func landsAfterTermination(k plan.ActionKind) bool { return mayKillPod(k) || k == plan.Restart }
+
 // updatesPod: an action that reaches the pod's worker as an UpdatePod.
 func updatesPod(k plan.ActionKind) bool {
 	return killsPod(k) || k == plan.Update || k == plan.Sync
+}
+
+// slowPoints: the slow-under-kill point of each callback and the actions
+// it waits for.
+var slowPoints = map[string]struct {
+	point FaultPoint
+	match func(plan.ActionKind) bool
+}{
+	"SyncPod":            {SlowSyncUnderKill, mayKillPod},
+	"SyncTerminatingPod": {SlowTerminatingUnderKill, killsPod},
+	"SyncTerminatedPod":  {SlowTerminatedUnderKill, landsAfterTermination},
 }
 
 // until is how long from now until just after the first action of uid (or
@@ -170,20 +197,16 @@ func (r *Runtime) beforePoints(fn string, uid types.UID, c CallInfo) (slept, don
 			return true, false, nil
 		}
 	}
-	slow := fp.on[SlowUnderKill]
-	d, ok := time.Duration(0), false
-	if slow {
-		d, ok = r.until(uid, killsPod)
+	p, d, ok := SlowAfterError, time.Duration(0), false
+	if sp, known := slowPoints[fn]; known && fp.on[sp.point] {
+		p = sp.point
+		d, ok = r.until(uid, sp.match)
 	}
 	if !ok && fp.on[SlowAfterError] && fp.failed[uid] {
-		d, ok, slow = r.Faults.MaxDelay, true, false
+		p, d, ok = SlowAfterError, r.Faults.MaxDelay, true
 	}
 	if !ok {
 		return false, false, nil
-	}
-	p := SlowAfterError
-	if slow {
-		p = SlowUnderKill
 	}
 	r.fire(p, fn, uid)
 	if c.Cancel.WaitFor(d) {
@@ -213,4 +236,13 @@ func (r *Runtime) noteResult(uid types.UID, err error) {
 	if r.points != nil {
 		r.points.failed[uid] = err != nil
 	}
+}
+
+// FaultPoints lists every fault point.
+func FaultPoints() []FaultPoint {
+	var all []FaultPoint
+	for p := range nFaultPoints {
+		all = append(all, p)
+	}
+	return all
 }
