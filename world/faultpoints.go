@@ -72,7 +72,15 @@ type faultPoints struct {
 	actions   map[types.UID][]plan.Action // the plan's actions per pod, in time order
 	lastGrace map[types.UID]int64         // the grace of the pod's last SyncTerminatingPod
 	failed    map[types.UID]bool          // the pod's last call failed
+	// nextHousekeeping is when the next housekeeping pass is due (the last
+	// one's time + HousekeepingPeriod): a pass may kill an orphan or a
+	// runtime-only pod, so it counts as a planned kill.
+	nextHousekeeping func() time.Duration
 }
+
+// housekeepingMargin: a slow point that waits for a housekeeping pass
+// sleeps this much past its due time (the pass may wait for the sync loop).
+const housekeepingMargin = 100 * time.Millisecond
 
 // FaultPointsOn arms the fault points for this run (call before Run): the
 // runtime's first call draws which of them are on.
@@ -82,6 +90,7 @@ func (w *World) FaultPointsOn() {
 	for _, a := range w.plan.Actions {
 		fp.actions[a.UID] = append(fp.actions[a.UID], a)
 	}
+	fp.nextHousekeeping = func() time.Duration { return w.lastHousekeeping + HousekeepingPeriod }
 	w.Runtime.points = fp
 }
 
@@ -144,7 +153,9 @@ func killsPod(k plan.ActionKind) bool {
 
 // mayKillPod: killsPod, or a housekeeping pass or a Vanish that may find the
 // pod orphaned.
-func mayKillPod(k plan.ActionKind) bool { return killsPod(k) || k == plan.SyncKnown || k == plan.Vanish }
+func mayKillPod(k plan.ActionKind) bool {
+	return killsPod(k) || k == plan.SyncKnown || k == plan.Vanish
+}
 
 // landsAfterTermination: what may drive a terminated pod again.
 func landsAfterTermination(k plan.ActionKind) bool { return mayKillPod(k) || k == plan.Restart }
@@ -166,22 +177,26 @@ var slowPoints = map[string]struct {
 }
 
 // until is how long from now until just after the first action of uid (or
-// of every pod, for a Shutdown) that match says lands, if that is within
-// MaxDelay.
+// of every pod, for a Shutdown) that match says lands — or the next
+// housekeeping pass, when match takes housekeeping (SyncKnown) — if that is
+// within MaxDelay.
 func (r *Runtime) until(uid types.UID, match func(plan.ActionKind) bool) (time.Duration, bool) {
 	now := r.S.Elapsed()
-	best := time.Duration(-1)
+	best, margin := time.Duration(-1), time.Millisecond
+	if hk := r.points.nextHousekeeping(); match(plan.SyncKnown) && hk > now && hk-now+housekeepingMargin < r.Faults.MaxDelay {
+		best, margin = hk, housekeepingMargin
+	}
 	for _, list := range [][]plan.Action{r.points.actions[uid], r.points.actions[""]} {
 		for _, a := range list {
 			if a.At > now && a.At-now < r.Faults.MaxDelay && match(a.Kind) && (best < 0 || a.At < best) {
-				best = a.At
+				best, margin = a.At, time.Millisecond
 			}
 		}
 	}
 	if best < 0 {
 		return 0, false
 	}
-	return best - now + time.Millisecond, true
+	return best - now + margin, true
 }
 
 // beforePoints runs the points that act as a call begins; done means the

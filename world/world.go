@@ -77,6 +77,9 @@ type World struct {
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
 	seen       map[string]bool
+	// lastHousekeeping is when the last housekeeping pass began (the
+	// fault points' estimate of the next one).
+	lastHousekeeping time.Duration
 
 	observers   []func(history.Event)
 	settled     bool
