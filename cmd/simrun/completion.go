@@ -34,7 +34,15 @@ func registerCompletions(cmd *cobra.Command) {
 			}
 			return names
 		},
-		"strategy": func() []string { return []string{"random", "pct"} },
+		"strategy": func() []string {
+			switch cmd.Name() {
+			case "run":
+				return []string{"random", "pct", "guided", "portfolio"}
+			case "gate":
+				return []string{"random+pct", "portfolio"}
+			}
+			return []string{"random", "pct"}
+		},
 		"mutant":   mutantNames,
 	}
 	for _, flag := range []string{"scenario", "strategy", "mutant"} {
