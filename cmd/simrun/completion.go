@@ -43,7 +43,7 @@ func registerCompletions(cmd *cobra.Command) {
 			}
 			return []string{"random", "pct"}
 		},
-		"mutant":   mutantNames,
+		"mutant": mutantNames,
 	}
 	for _, flag := range []string{"scenario", "strategy", "mutant"} {
 		if cmd.Flags().Lookup(flag) == nil {
