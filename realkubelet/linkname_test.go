@@ -1,11 +1,7 @@
 package realkubelet
 
 import (
-	"bytes"
 	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
 	"strings"
 	"testing"
 
@@ -66,65 +62,28 @@ func parseDecls(t *testing.T, path string) map[string]string {
 	return declsOf(t, path, nil)
 }
 
-// declsOf renders, for the declarations named newPodWorkers (its type:
-// parameters and results, names dropped) and podSyncer (its interface
-// type, methods with parameter types only), a canonical one-line form.
+// declsOf renders, for the declarations named newPodWorkers and killPodNow
+// (their types: parameters and results, names dropped) and podSyncer (its
+// method set), drift's canonical one-line form.
 func declsOf(t *testing.T, path string, src any) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		t.Fatalf("parse %s: %v", path, err)
-	}
+	f := drift.Parse(t, path, src)
 	out := map[string]string{}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if (d.Name.Name == "newPodWorkers" || d.Name.Name == "killPodNow") && d.Recv == nil {
-				out[d.Name.Name] = render(t, fset, stripNames(d.Type))
+				out[d.Name.Name] = f.Func(d.Type, 0)
 			}
 		case *ast.GenDecl:
 			for _, s := range d.Specs {
 				if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == "podSyncer" {
-					it := ts.Type.(*ast.InterfaceType)
-					var methods []string
-					for _, m := range it.Methods.List {
-						methods = append(methods, m.Names[0].Name+render(t, fset, stripNames(m.Type.(*ast.FuncType)))[4:])
-					}
-					out["podSyncer"] = strings.Join(methods, "; ")
+					out["podSyncer"] = f.MethodSet(ts.Type.(*ast.InterfaceType))
 				}
 			}
 		}
 	}
 	return out
-}
-
-// stripNames returns ft with parameter and result names removed and one
-// field per type, so "a, b time.Duration" equals "x time.Duration, y
-// time.Duration".
-func stripNames(ft *ast.FuncType) *ast.FuncType {
-	flat := func(fl *ast.FieldList) *ast.FieldList {
-		if fl == nil {
-			return nil
-		}
-		out := &ast.FieldList{}
-		for _, f := range fl.List {
-			for range max(len(f.Names), 1) {
-				out.List = append(out.List, &ast.Field{Type: f.Type})
-			}
-		}
-		return out
-	}
-	return &ast.FuncType{Params: flat(ft.Params), Results: flat(ft.Results)}
-}
-
-func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, n); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // notPodWorkers has the PodWorkers methods but not upstream's struct.

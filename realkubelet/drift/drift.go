@@ -66,6 +66,18 @@ func (f File) Func(ft *ast.FuncType, skip int) string {
 	return f.render(&ast.FuncType{Params: flat(ft.Params, skip), Results: flat(ft.Results, 0)})
 }
 
+// Method is the canonical form of the method name declared in the file,
+// receiver type first: "(*manager) func(context.Context, bool) int". It is
+// "" when the file declares no such method.
+func (f File) Method(name string) string {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && fd.Name.Name == name {
+			return "(" + f.render(fd.Recv.List[0].Type) + ") " + f.Func(fd.Type, 0)
+		}
+	}
+	return ""
+}
+
 // MethodSet is the canonical form of an interface's methods, sorted by
 // name (the order calls index them by).
 func (f File) MethodSet(it *ast.InterfaceType) string {

@@ -1,13 +1,7 @@
 package kstatus
 
 import (
-	"bytes"
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,47 +47,10 @@ func TestSyncBatchGuardCatchesDrift(t *testing.T) {
 
 type notManager struct{ status.Manager }
 
-// methodSig renders the receiver and the parameter and result types of
-// the method name, names dropped.
+// methodSig is the canonical form of the method name in path (or src).
 func methodSig(t *testing.T, path string, src any, name string) string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv == nil || fd.Name.Name != name {
-			continue
-		}
-		var types []string
-		flat := func(fl *ast.FieldList) string {
-			types = types[:0]
-			if fl == nil {
-				return ""
-			}
-			for _, fld := range fl.List {
-				for range max(len(fld.Names), 1) {
-					types = append(types, render(t, fset, fld.Type))
-				}
-			}
-			return strings.Join(types, ", ")
-		}
-		recv := flat(fd.Recv)
-		params := flat(fd.Type.Params)
-		res := flat(fd.Type.Results)
-		return strings.TrimSpace("(" + recv + ") func(" + params + ") " + res)
-	}
-	return ""
-}
-
-func render(t *testing.T, fset *token.FileSet, n ast.Node) string {
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, n); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return drift.Parse(t, path, src).Method(name)
 }
 
 type world struct {
