@@ -88,8 +88,12 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	survivors := printGateTable(stdout, rows, f)
 	correct := gate.CorrectCode(f.correctSeeds, f.parallel, f.strategy == "portfolio")
 	failed, runs := correct.Failed, correct.Runs
-	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %d strategies), %d failed\n",
-		runs, f.correctSeeds, len(plan.Families()), len(gate.Strategies()), len(failed))
+	per := fmt.Sprintf("%d strategies", len(gate.Strategies()))
+	if f.strategy == "portfolio" {
+		per = "2 portfolio runs"
+	}
+	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %s), %d failed\n",
+		runs, f.correctSeeds, len(plan.Families()), per, len(failed))
 	for i, run := range failed {
 		fmt.Fprintf(stdout, "FAIL correct code %s/%s seed %d\n  reproduce: %s\n", run.Family, run.Strategy, run.Seed,
 			gateReproduce(run, correct.Inputs[i], ""))
