@@ -95,3 +95,26 @@ func hasTrace(rs []jsonResult, sha string) bool {
 	}
 	return false
 }
+
+// TestGatePortfolio: gate --strategy portfolio catches a mutant and prints
+// a replay command that fails when run as printed; a strategy the gate
+// does not know is bad usage (one line, exit 2).
+func TestGatePortfolio(t *testing.T) {
+	out, errOut, code := simrun(t, nil, "gate", "--strategy", "portfolio", "--mutant", "B1", "--seeds", "6",
+		"--start-seeds", "2", "--correct-seeds", "1", "--no-timing")
+	if code != 0 || !strings.Contains(out, " families × 2 portfolio runs), 0 failed") {
+		t.Fatalf("exit %d, want 0\n%s%s", code, out, errOut)
+	}
+	_, cmd, ok := strings.Cut(out, "B1: go run ./cmd/simrun ")
+	if !ok {
+		t.Fatalf("no replay command for B1:\n%s", out)
+	}
+	args := strings.Fields(strings.SplitN(cmd, "\n", 2)[0])
+	if rout, _, rcode := simrun(t, nil, args...); rcode != 1 {
+		t.Fatalf("%v: exit %d, want 1\n%s", args, rcode, rout)
+	}
+	_, errOut, code = simrun(t, nil, "gate", "--strategy", "guided")
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "want random+pct or portfolio") {
+		t.Fatalf("gate --strategy guided: exit %d, stderr %q", code, errOut)
+	}
+}
