@@ -89,9 +89,9 @@ func strategyNamed(name string, depth int) (sim.Strategy, error) {
 	case "guided":
 		return guided.Strategy, nil
 	case "portfolio":
-		return nil, nil // each part has its own (portfolioParts)
+		return nil, usagef("--strategy portfolio is a sweep's (run, gate): replay or shrink a run under the strategy its failure line names")
 	}
-	return nil, usagef("unknown strategy %q: want random, pct, guided or portfolio", name)
+	return nil, usagef("unknown strategy %q: want random, pct or guided (run: or portfolio)", name)
 }
 
 // pctSteps is PCT's k: scenario runs take a few hundred to a few thousand

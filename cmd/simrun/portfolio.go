@@ -64,12 +64,17 @@ func portfolioSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outc
 			continue
 		}
 		sub := newSweepPlan(p.families, shard{0, 1}, firsts[i], counts[i])
+		pf := f // the part's strategy, for recheck's reproduce command and --out's report
+		pf.strategy, pf.pctDepth = part.name, defaultPCTDepth
+		if part.name == "pct" {
+			pf.pctDepth = part.depth
+		}
 		tag := func(o outcome) {
 			o.res.Strategy = part.arg()
 			emit(o)
 		}
 		if part.name == "guided" {
-			n, err := guidedSweep(ctx, sub, f, tag)
+			n, err := guidedSweep(ctx, sub, pf, tag)
 			made += n
 			if err != nil {
 				return made, err
@@ -80,7 +85,7 @@ func portfolioSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outc
 		if part.name == "pct" {
 			strategy = sim.PCT{Depth: part.depth, Steps: pctSteps}
 		}
-		made += sweep(ctx, sub, f.parallel, f.worker(strategy), tag)
+		made += sweep(ctx, sub, f.parallel, pf.worker(strategy), tag)
 	}
 	return made, nil
 }

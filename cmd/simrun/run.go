@@ -86,9 +86,12 @@ func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) 
 	if changed("pct-depth") && f.strategy != "pct" {
 		return nil, sweepPlan{}, usagef("--pct-depth applies to --strategy pct only")
 	}
-	strategy, err := strategyNamed(f.strategy, f.pctDepth)
-	if err != nil {
-		return nil, sweepPlan{}, err
+	var strategy sim.Strategy // the portfolio's parts have their own (portfolioSweep)
+	if f.strategy != "portfolio" {
+		var err error
+		if strategy, err = strategyNamed(f.strategy, f.pctDepth); err != nil {
+			return nil, sweepPlan{}, err
+		}
 	}
 	if err := f.checkGuidedFlags(changed); err != nil {
 		return nil, sweepPlan{}, err
