@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/podsim/podsim/sim"
 )
@@ -46,13 +45,9 @@ func portfolioSplit(start, count uint64) (parts []portfolioPart, firsts, counts 
 	return portfolioShares, firsts, counts
 }
 
-// arg is the part's strategy as replay's arguments.
-func (p portfolioPart) arg() string {
-	if p.name == "pct" {
-		return fmt.Sprintf("pct --pct-depth %d", p.depth)
-	}
-	return p.name
-}
+// arg is the part's strategy as replay's arguments (strategyArg: PCT's
+// default depth is "pct").
+func (p portfolioPart) arg() string { return strategyArg(p.name, p.depth) }
 
 // portfolioSweep runs p's families under every part in turn and hands each
 // outcome to emit; it returns the runs made.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -23,7 +25,7 @@ func TestPortfolioSplit(t *testing.T) {
 	for _, p := range parts {
 		args = append(args, p.arg())
 	}
-	if want := "random,pct --pct-depth 2,pct --pct-depth 3,pct --pct-depth 5,guided"; strings.Join(args, ",") != want {
+	if want := "random,pct --pct-depth 2,pct,pct --pct-depth 5,guided"; strings.Join(args, ",") != want {
 		t.Fatalf("parts %v, want %s", args, want)
 	}
 	if _, _, counts := portfolioSplit(0, 3); !reflect.DeepEqual(counts, []uint64{3, 0, 0, 0, 0}) {
@@ -36,10 +38,15 @@ func TestPortfolioSplit(t *testing.T) {
 // results, and each failure's printed reproduce command, run as printed,
 // fails with the very trace of its --json line.
 func TestPortfolioIsDeterministicAndReplays(t *testing.T) {
+	outDir := filepath.Join(t.TempDir(), "out")
 	sweep := func(parallel string) ([]jsonResult, string) {
 		results := filepath.Join(t.TempDir(), "p.json")
-		out, errOut, code := simrun(t, nil, "run", "--strategy", "portfolio", "--scenario", "update-storm", "--seeds", "24",
-			"--mutant", "B2", "--fault-points", "--parallel", parallel, "--json", results, "--no-timing")
+		args := []string{"run", "--strategy", "portfolio", "--scenario", "update-storm", "--seeds", "24",
+			"--mutant", "B2", "--fault-points", "--parallel", parallel, "--json", results, "--no-timing"}
+		if parallel == "1" {
+			args = append(args, "--out", outDir)
+		}
+		out, errOut, code := simrun(t, nil, args...)
 		if code != 1 {
 			t.Fatalf("exit %d, want 1 (B2 caught)\n%s%s", code, out, errOut)
 		}
@@ -50,11 +57,21 @@ func TestPortfolioIsDeterministicAndReplays(t *testing.T) {
 	if !reflect.DeepEqual(r1, r3) {
 		t.Fatal("the same portfolio sweep differs at --parallel 1 and 3")
 	}
+	// --out's verdict of a PCT failure names its part's strategy.
+	for _, r := range r1 {
+		if r.Verdict == "fail" && strings.HasPrefix(r.Strategy, "pct") {
+			v, err := os.ReadFile(filepath.Join(outDir, r.Scenario, fmt.Sprintf("seed-%d", r.Seed), "verdict.txt"))
+			if err != nil || !strings.Contains(string(v), "--strategy "+r.Strategy+" --mutant B2 --fault-points") {
+				t.Fatalf("verdict of %s seed %d: %v\n%s", r.Strategy, r.Seed, err, v)
+			}
+			break
+		}
+	}
 	seen := map[string]int{}
 	for _, r := range r1 {
 		seen[r.Strategy]++
 	}
-	want := map[string]int{"random": 9, "pct --pct-depth 2": 3, "pct --pct-depth 3": 3, "pct --pct-depth 5": 3, "guided": 6}
+	want := map[string]int{"random": 9, "pct --pct-depth 2": 3, "pct": 3, "pct --pct-depth 5": 3, "guided": 6}
 	if !reflect.DeepEqual(seen, want) {
 		t.Fatalf("runs per strategy %v, want %v", seen, want)
 	}
