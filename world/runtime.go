@@ -204,7 +204,13 @@ func (c cacheView) GetNewerThan(uid types.UID, minTime time.Time) (*workers.PodS
 		}
 		c.w.note(history.StatusRead{UID: uid, NewerThan: newer})
 	}
-	return c.Runtime.GetNewerThan(uid, minTime)
+	st, err := c.Runtime.GetNewerThan(uid, minTime)
+	if err != nil && c.Runtime == c.w.Runtime {
+		// The pass ends with no call: the model must know (history.ReadFailed).
+		// The fake runtime's cache never fails, so no run records one today.
+		c.w.emit(history.ReadFailed, 0, model.StatusReadFailed{UID: string(uid)}, nil)
+	}
+	return st, err
 }
 
 func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
