@@ -34,7 +34,7 @@ func (v *fakeView) pod(uid types.UID) *oracle.KubeletPod {
 	return v.pods[uid]
 }
 
-func (v *fakeView) Final() *oracle.Final { return nil }
+func (v *fakeView) Settle() *oracle.Settle { return nil }
 func (v *fakeView) Config(uid types.UID) oracle.PodConfig {
 	p := v.pod(uid)
 	return oracle.PodConfig{InConfig: p.InConfig, Rejected: p.Rejected, Terminal: p.Phase == v1.PodSucceeded || p.Phase == v1.PodFailed}
