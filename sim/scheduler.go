@@ -136,7 +136,7 @@ func New(opts Options) *Scheduler {
 		src:    opts.Source,
 		picker: opts.Strategy.start(opts.Source),
 		done:   make(chan error, 1),
-		trace:  make([]record, 0, initialTrace),
+		trace:  newTrace(),
 	}
 }
 
