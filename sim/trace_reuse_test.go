@@ -2,9 +2,10 @@ package sim
 
 import "testing"
 
-// TestRecycledTraceCarriesNothing: a scheduler built on a recycled trace
-// buffer records the same trace as one built on a fresh buffer, whatever
-// the previous run left in it, and a recycled scheduler's trace is empty.
+// TestRecycledTraceCarriesNothing: a scheduler built on recycled trace
+// chunks records the same trace as one built on fresh chunks, whatever the
+// previous run left in them (here also several chunks of junk records),
+// and a recycled scheduler's trace is empty.
 func TestRecycledTraceCarriesNothing(t *testing.T) {
 	run := func(seed uint64, recycle bool) (string, int) {
 		s := New(Options{Source: NewPCG(seed)})
@@ -15,6 +16,9 @@ func TestRecycledTraceCarriesNothing(t *testing.T) {
 		s.Close()
 		trace, n := s.Trace(), s.TraceLen()
 		if recycle {
+			for i := range 3 * traceLogChunk {
+				s.trace.add(record{arg: int64(i), obj: 7, g: 3, op: opAdvance})
+			}
 			s.Recycle()
 			if s.TraceLen() != 0 || s.Trace() != "" {
 				t.Fatalf("seed %d: a recycled scheduler still shows %d records", seed, s.TraceLen())
