@@ -98,6 +98,9 @@ func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev history.Eve
 // only go false→true; CouldHaveRunning only true→false." RuntimeBeRemoved,
 // equal to KnownTerminated by S9, is held to the same rule.
 func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev history.Event) {
+	if a == inc.ans {
+		return // nothing went anywhere
+	}
 	for _, f := range safetyAnswerFields {
 		was, is := f.get(inc.ans), f.get(a)
 		if was == is || is != f.falls {

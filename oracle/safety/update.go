@@ -324,6 +324,9 @@ func (o *safetyOracle) judgeSyncKnownPurge(t *safetyPod, inc *safetyInc, desired
 // worker's critical section after SyncTerminatingRuntimePod succeeded
 // (§1.8 step 4, runtime-only pods keep no history).
 func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
+	if len(cs.purged) == 0 {
+		return // most releases purge nothing
+	}
 	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
 		inc := cs.purged[uid]
 		l := inc.last
