@@ -36,13 +36,13 @@ func (driverView) Final() *oracle.Final { return nil }
 // shutdown or eviction component on; nil otherwise: see View.
 func (v driverView) Kubelet() oracle.Kubelet {
 	if v.d.st != nil {
-		return kubeletView{v.d.st}
+		return kubeletView(v)
 	}
 	return v.d.kubelet()
 }
 
 // Elapsed is the bubble's virtual time since the driver was made.
-func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }
+func (v driverView) Elapsed() time.Duration { return v.d.h.Now().Sub(v.d.h.Start) }
 
 // Config is what the driver's config source says of uid now.
 func (v driverView) Config(uid types.UID) oracle.PodConfig {

@@ -80,6 +80,10 @@ func Rules() []Rule {
 		// The delta-debugging pass over a list of moves the real targets
 		// (realkubelet, realvk) shrink their scripts with: generic, no podsim.
 		{Dir: "shrink/ddmin", Allow: []string{"std"}},
+		// What the real targets' drivers (realkubelet, realvk) share: move
+		// scripts, parked-call order, finding classes, the sweep's tally. It
+		// knows no target and nothing of kubelet, virtual-kubelet or rapid.
+		{Dir: "realdriver", Allow: []string{"std", "plan", "shrink/ddmin"}},
 		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
 		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
 		// The coverage-guided corpus loop: on run, beside shrink.
