@@ -78,8 +78,8 @@ import (
 // run is explained only if the model with exactly those classes' switches
 // accepts its whole history (explain.go).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
-//     L6): the shared liveness oracle reads View.Final, a snapshot of the
-//     records the real pod workers do not offer; here the public queries
+//     L6): the shared liveness oracle needs View.Settle, the world's settle
+//     phase, which this driver does not have; here the public queries
 //     and the driver's completions and killPodNow waits stand in.
 
 // answers are the seven query answers for one UID, in model.QueryKind order.

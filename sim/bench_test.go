@@ -35,7 +35,8 @@ func BenchmarkDecisionWatched(b *testing.B) { benchHandoffs(b, DefaultHotLoop, (
 // BenchmarkDecisionNoRecord is BenchmarkDecision without the trace record:
 // the goroutines call the scheduling point itself, so an op is the
 // decision and the handoff alone. The difference between the two is what
-// a trace record costs in this loop (BenchmarkTraceRecord alone).
+// a trace record and Yield's own call cost in this loop
+// (BenchmarkTraceRecord has the record alone).
 func BenchmarkDecisionNoRecord(b *testing.B) { benchHandoffs(b, -1, (*Scheduler).point) }
 
 // benchHandoffs runs two goroutines that call op in turn under a source

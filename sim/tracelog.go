@@ -2,9 +2,9 @@ package sim
 
 // traceLog holds a run's trace records in chunks of traceLogChunk records.
 // Appending never copies what is already recorded and leaves no outgrown
-// arrays behind for the collector: a record costs its 16 bytes and a store,
-// where a growing slice copied every record about twice over a run and
-// left the old arrays as garbage (BenchmarkTraceRecord measures it).
+// arrays behind for the collector: a record costs its 16 bytes and a few
+// stores, where a growing slice copied the whole trace at every growth
+// and left the old arrays as garbage (BenchmarkTraceRecord measures it).
 type traceLog struct {
 	full [][]record // filled chunks, in order
 	last []record   // the chunk being filled

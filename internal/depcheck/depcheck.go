@@ -104,7 +104,7 @@ func Rules() []Rule {
 		{Dir: "internal/mutation", Allow: []string{"std"}},
 		{Dir: "internal/mutation/active", Allow: []string{"std"}},
 		{Dir: "internal/mutation/mutate", Allow: []string{"std", "internal/mutation", "internal/mutation/active"}},
-		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim"}},
+		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim", "guided"}},
 		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 		// deploy/ is a test of the Kubernetes manifest against the API types.
 		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml"}},

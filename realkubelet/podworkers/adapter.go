@@ -125,6 +125,8 @@ func (c Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
 
 // GetNewerThan implements kubecontainer.ROCache without blocking: the
 // driver, not PLEG, decides when a worker proceeds (at its callback gate).
+// It never fails, so the tape records no failed status read
+// (history.ReadFailed) and the model pins every take to its call.
 func (Cache) GetNewerThan(uid types.UID, _ time.Time) (*kubecontainer.PodStatus, error) {
 	return &kubecontainer.PodStatus{ID: uid}, nil
 }
