@@ -64,7 +64,8 @@ func (r Result) String() string {
 
 // RunSeed runs one seed of a family with every oracle.
 func RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
-	r, _, _ := runSeed(f, seed, strategy, opts)
+	r, s, _ := runSeed(f, seed, strategy, opts)
+	s.Recycle() // its trace was hashed into r; the next seed reuses the buffer
 	return r
 }
 
