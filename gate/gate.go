@@ -45,6 +45,10 @@ type Options struct {
 	// ObservableOnly runs every mutant with the pod workers' internal
 	// invariants off (run.CheckOptions.ObservableOnly).
 	ObservableOnly bool
+	// NoShrink leaves the first detection unshrunk (ShrunkLength -1):
+	// for a check that reads detections only, the shrink (up to
+	// ShrinkRuns runs per mutant) is most of the gate's cost.
+	NoShrink bool
 }
 
 // checkOptions are the run options of the mutant called mutant.
@@ -241,7 +245,7 @@ func Check(opts Options) ([]Row, error) {
 		for k := range max(opts.StartSeeds, 1) {
 			row.Starts = append(row.Starts, detect(m, uint64(k)*StartStride, opts))
 		}
-		if d := &row.Starts[0]; d.Caught {
+		if d := &row.Starts[0]; d.Caught && !opts.NoShrink {
 			d.ShrunkLength = shrunkLength(*d, opts.checkOptions(m.Name))
 		}
 		row.Wall = time.Since(began)
