@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type runFlags struct {
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
 	observableOnly                                               bool
+	seedsGiven                                                   bool // --seeds was given: every family runs exactly that many
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
@@ -52,7 +54,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "all", "scenario family, or all")
-	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family, 1 to 100,000,000")
+	fl.Uint64Var(&f.seeds, "seeds", defaultSeeds, defaultSeedsUsage)
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct or guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family)")
@@ -75,6 +77,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 // returns the strategy and the plan.
 func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) {
 	changed := cmd.Flags().Changed
+	f.seedsGiven = changed("seeds")
 	if f.seed != "" {
 		for _, other := range []string{"seeds", "start", "shard"} {
 			if changed(other) {
@@ -124,6 +127,13 @@ func (f runFlags) plan() (sweepPlan, error) {
 	}
 	if err := checkSeedRange(f.start, f.seeds); err != nil {
 		return sweepPlan{}, err
+	}
+	if !f.seedsGiven {
+		counts := defaultCounts(fams)
+		if err := checkSeedRange(f.start, slices.Max(counts)); err != nil {
+			return sweepPlan{}, err
+		}
+		return newSweepPlanOf(fams, sh, f.start, counts), nil
 	}
 	return newSweepPlan(fams, sh, f.start, f.seeds), nil
 }

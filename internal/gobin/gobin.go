@@ -20,17 +20,22 @@ import (
 
 // Built returns the path of the cached executable of the main package pkg
 // (an import path, or a directory relative to the caller's), building it
-// first if the cache has none for the current sources.
+// first if the cache has none for the current sources. The call that links
+// it prints a path in a scratch directory the go command removes at once
+// (the link goes into the cache as it exits), so Built asks again.
 func Built(pkg string) (string, error) {
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("go", "run", "-exec", "echo", pkg)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go run -exec echo %s: %v\n%s", pkg, err, stderr.Bytes())
+	var path string
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command("go", "run", "-exec", "echo", pkg)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("go run -exec echo %s: %v\n%s", pkg, err, stderr.Bytes())
+		}
+		path = strings.TrimSpace(stdout.String())
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			return path, nil
+		}
 	}
-	path := strings.TrimSpace(stdout.String())
-	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-		return "", fmt.Errorf("go run -exec echo %s printed %q, not an executable (%v)", pkg, path, err)
-	}
-	return path, nil
+	return "", fmt.Errorf("go run -exec echo %s printed %q twice, not an executable: is the build cache off?", pkg, path)
 }
