@@ -37,7 +37,8 @@ const runLong = "run sweeps seeds of the scenario families and checks every run.
 	"and exits 0. The summary lists the first 100 failures; the files have every one.\n\n" +
 	"A sweep of the correct code also judges each family's declared coverage marks: a mark at zero in\n" +
 	"at least the family's minimum seeds (simrun list) fails the sweep (UNREACHED, family and mark named);\n" +
-	"in a shorter sweep it is a warning on stderr.\n\n" +
+	"in a shorter sweep it is a warning on stderr. Without --seeds a family runs 500 seeds, or its minimum\n" +
+	"when larger, so the default run judges every family's marks; --seeds N runs N of every family.\n\n" +
 	"Exit codes: 0 every seed passed; 1 a seed failed, a mark was unreached, or the sweep was interrupted (partial results);\n" +
 	"2 bad usage or bad input, nothing run or written; 130 a second interrupt."
 
