@@ -45,9 +45,15 @@ const (
 	// not a step of the stream: it carries the Seq of the event before it,
 	// so notes never renumber a history, and the recorder ignores them.
 	Noted
+	// ReadFailed: a pod worker's runtime status read before a sync call
+	// failed (Input: model.StatusReadFailed), in the worker goroutine; the
+	// pass ends with no call. The target that implements the cache records
+	// it: it decides the model's outcome of the pass (no target's cache
+	// fails today).
+	ReadFailed
 )
 
-var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted", "noted"}
+var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted", "noted", "readfailed"}
 
 func (k EventKind) String() string { return eventKindNames[k] }
 

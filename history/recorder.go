@@ -22,7 +22,8 @@ import (
 //
 //   - A client call (ClientCall … ClientReturn with one ID) is the interval
 //     [2·call seq, 2·return seq]. Callback entry and return (SyncBegin,
-//     SyncEnd) and fires (CompletionFired, CancelFired) are points: event
+//     SyncEnd), a failed status read (StatusReadFailed) and fires
+//     (CompletionFired, CancelFired) are points: event
 //     seq s becomes [2s, 2s+1], so two points never overlap and a point
 //     inside a call stays inside it.
 //   - Effect order: UpdatePod, SyncKnownPods and queries take effect in
@@ -49,7 +50,7 @@ import (
 
 // witnessWorkerStep makes the witness-only operation recorded at every
 // LockAcquired by a goroutine worker/<uid>: the instant of a hidden worker
-// step (take, abort, acknowledge, apply an outcome, or nothing), so Replay
+// step (take, acknowledge, apply an outcome, or nothing), so Replay
 // runs in witness mode and need not explore when the worker stepped. The
 // markers never reach porcupine's history (no client could observe them;
 // check.Partition drops them anyway), only Replay's. nil switches them off:
@@ -134,7 +135,7 @@ func (r *Recorder) Observe(ev Event) {
 		}
 	case LockReleasing:
 		r.holder = ""
-	case CallbackBegin, CallbackEnd, Fired:
+	case CallbackBegin, CallbackEnd, Fired, ReadFailed:
 		row := ev.Goroutine
 		if ev.Kind == Fired {
 			row = "fired"

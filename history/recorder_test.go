@@ -21,9 +21,10 @@ func script(t *testing.T, lines ...string) []Event {
 		"fire":    model.CompletionFired{UID: "a", ID: 1},
 		"begin":   model.SyncBegin{UID: "a", Fn: model.SyncPod, Version: 1},
 		"end":     model.SyncEnd{UID: "a", Fn: model.SyncPod},
+		"readerr": model.StatusReadFailed{UID: "a"},
 	}
 	kinds := map[string]EventKind{"call": ClientCall, "return": ClientReturn, "lock": LockAcquired,
-		"unlock": LockReleasing, "begin": CallbackBegin, "end": CallbackEnd, "fired": Fired}
+		"unlock": LockReleasing, "begin": CallbackBegin, "end": CallbackEnd, "fired": Fired, "readfailed": ReadFailed}
 	var out []Event
 	for i, line := range lines {
 		f := strings.Fields(line)
@@ -66,6 +67,8 @@ func shortName(in model.Input) string {
 		return "begin"
 	case model.SyncEnd:
 		return "end"
+	case model.StatusReadFailed:
+		return "readerr"
 	}
 	return fmt.Sprintf("%T", in)
 }
@@ -105,6 +108,10 @@ func TestRecorderContract(t *testing.T) {
 		events: []string{"worker/a begin begin", "client/0 call 1 query", "client/0 lock", "client/0 unlock",
 			"client/0 return 1", "worker/a end end"},
 		ops: "begin[2,3] query[4,10] end[12,13]", effects: "begin@1 query@3 end@6", rows: 2,
+	}, {
+		name:   "a failed status read is a point in the worker's row",
+		events: []string{"client/0 call 1 update", "client/0 lock", "client/0 unlock", "client/0 return 1", "worker/a readfailed readerr"},
+		ops:    "update1[2,8] readerr[10,11]", effects: "update1@2 readerr@5", rows: 2,
 	}, {
 		name: "a call that took effect and never returned cuts the history before its effect",
 		events: []string{"client/0 call 1 update", "client/0 lock", "client/0 unlock", "client/1 call 2 update2",

@@ -31,6 +31,8 @@ func Describe(in Input, out Output) string {
 		return "worker/" + in.UID + " " + describeBegin(in)
 	case WorkerStep:
 		return "worker/" + in.UID + " step"
+	case StatusReadFailed:
+		return "worker/" + in.UID + " status read failed"
 	case SyncEnd:
 		line := fmt.Sprintf("worker/%s %s end %s", in.UID, in.Fn, in.Outcome)
 		if in.IsTerminal {

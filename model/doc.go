@@ -14,6 +14,8 @@
 //
 // # Operations
 //
+// A failed runtime-status read after a take: StatusReadFailed (a point).
+//
 // Client calls: UpdatePod, SyncKnownPods (output KnownPods), Query (output
 // Answer; the eight query methods), KillPodNowDone (killPodNow's wait,
 // output Answer: completed or timed out; the kill itself is an UpdatePod
@@ -35,9 +37,11 @@
 // CacheUnknown may start in D or in TR, §1.4 step 2). The worker's critical
 // sections between callbacks are not observed, so the model applies them as
 // hidden steps (worker.go): take the pending update (startPodSync, including
-// the static start decision and unstarted cleanup), abort the pass when the
-// runtime status cannot be read, acknowledge termination, apply a returned
-// outcome. When they happened is genuinely unknown and it matters — an
+// the static start decision and unstarted cleanup), acknowledge
+// termination, apply a returned outcome (or end a pass whose runtime status
+// read failed: that failure is an observed operation, StatusReadFailed, a
+// point the target records at the failed read, and the only way a take is
+// not followed by its call). When they happened is genuinely unknown and it matters — an
 // update landing just before or just after the take is delivered now or
 // next time — so Closure keeps every possibility and model/check's
 // PorcupineModel is the powerset of this nondeterministic model
@@ -63,8 +67,8 @@
 // WorkerStep{UID} marker for each of them is checked in witness mode
 // (model/check's Replay switches to it when the history holds at least one
 // marker): hidden steps happen only at markers, so the checker steps one
-// state per part — two while the recorder cannot tell which of two
-// outcomes a section had — with Step and no closure at all.
+// state per part — two after an operation with two outcomes (a terminal
+// pod first seen with an unknown cache) — with Step and no closure at all.
 //
 // Recording contract for WorkerStep. Record one marker at every acquisition
 // of the pod lock (podLock) by the worker goroutine worker/<uid>, at the
@@ -85,9 +89,9 @@
 // falls back to Replay without markers or to porcupine.
 //
 // A marker applies whichever hidden step its UID's record enables: idle
-// with an update it may take, the take (or the unstarted cleanup); after a
-// take, abort (status read failed) or acknowledge termination, both kept
-// when both are possible; after a return, the outcome. It changes nothing
+// with an update it may take, the take (or the unstarted cleanup); after
+// the take of a terminating pass, the acknowledgement; after a return (or a
+// recorded StatusReadFailed), the outcome. It changes nothing
 // when the record is idle with nothing it may take, inside a callback, or
 // unknown. It is rejected while an obligation is due (it takes the lock)
 // and between the acknowledgement and the terminating callback's entry (the

@@ -213,8 +213,17 @@ type SyncEnd struct {
 	IsTerminal bool
 }
 
+// StatusReadFailed: the worker of UID, having taken an update, failed to
+// read the pod's runtime status (PodCache.GetNewerThan) before its sync
+// call, so the pass ends as an error with no call (SPEC §1.8 step 2). A
+// point at the failed read, recorded by the target that implements the
+// cache. It is the only way a pass ends without its call: a history that
+// records no failed read pins every take to its call (no target's cache
+// fails today: the world's and realkubelet's GetNewerThan return no error).
+type StatusReadFailed struct{ UID string }
+
 // WorkerStep marks that the worker goroutine of UID ran one critical
-// section under the pod lock now (take the pending update, abort, acknowledge
+// section under the pod lock now (take the pending update, acknowledge
 // termination or apply an outcome — or nothing). Recording it is optional;
 // a history that carries it for every such section lets Replay run in
 // witness mode (see the package doc for the recording contract).
@@ -248,15 +257,16 @@ type KnownPods []KnownPod
 // Answer is a query's boolean, or whether killPodNow saw its completion.
 type Answer bool
 
-func (UpdatePod) isInput()       {}
-func (SyncKnownPods) isInput()   {}
-func (Query) isInput()           {}
-func (CompletionFired) isInput() {}
-func (CancelFired) isInput()     {}
-func (KillPodNowDone) isInput()  {}
-func (SyncBegin) isInput()       {}
-func (SyncEnd) isInput()         {}
-func (WorkerStep) isInput()      {}
+func (UpdatePod) isInput()        {}
+func (SyncKnownPods) isInput()    {}
+func (Query) isInput()            {}
+func (CompletionFired) isInput()  {}
+func (CancelFired) isInput()      {}
+func (KillPodNowDone) isInput()   {}
+func (SyncBegin) isInput()        {}
+func (SyncEnd) isInput()          {}
+func (WorkerStep) isInput()       {}
+func (StatusReadFailed) isInput() {}
 
 func (KnownPods) isOutput()    {}
 func (UpdateResult) isOutput() {}
@@ -287,6 +297,8 @@ func UIDOf(in Input) string {
 	case SyncEnd:
 		return in.UID
 	case WorkerStep:
+		return in.UID
+	case StatusReadFailed:
 		return in.UID
 	}
 	return ""

@@ -14,10 +14,10 @@ type rejection struct {
 
 func (r *rejection) Error() string { return fmt.Sprintf(r.format, r.args...) }
 
-// lostFork is the rejection of the losing outcome of a fork after a take
-// (abort or acknowledge, abortOrAck): the next operation of nearly every
-// terminating pass rejects one of them, and Replay throws that rejection
-// away, so it is a small value instead of rejectf's boxed arguments.
+// lostFork is the rejection of a callback entry with no update taken, or
+// of a marker between the acknowledgement and the terminating callback:
+// Replay throws these rejections away often (while it still explores
+// outcomes), so it is a small value instead of rejectf's boxed arguments.
 type lostFork struct {
 	uid   string
 	fn    SyncFn

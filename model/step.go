@@ -8,8 +8,7 @@ import (
 
 // Step applies one observed operation to state s and returns every state the
 // object can be in right after it — one, except for a first-seen
-// terminal-phase pod with CacheUnknown, or a WorkerStep whose critical
-// section may abort or acknowledge — or an error saying why the observation
+// terminal-phase pod with CacheUnknown — or an error saying why the observation
 // is illegal in s. It does not apply hidden worker steps: Next and the
 // porcupine model do (Closure). s is not modified.
 func Step(s State, in Input, out Output) ([]State, error) {
@@ -87,6 +86,8 @@ func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
 		err = stepSyncBegin(s, in)
 	case SyncEnd:
 		err = stepSyncEnd(s, in)
+	case StatusReadFailed:
+		err = stepStatusReadFailed(s, in)
 	default:
 		err = rejectf("unknown operation %T", in)
 	}
@@ -118,7 +119,7 @@ func underLock(in Input) bool {
 }
 
 // Closure adds to states every state reachable by hidden worker steps
-// (take, abort, ack, complete; see worker.go), without duplicates: states
+// (take, ack, complete; see worker.go), without duplicates: states
 // first, then breadth-first.
 //
 // Why a set of states: the recorder sees a worker only when it enters or

@@ -8,9 +8,10 @@ import "fmt"
 //
 //	take      startPodSync: consume the pending update, decide the work type
 //	          from the record, start the pod if allowed (or clean it up)
-//	abort     the runtime status could not be read: the pass ends as an error
 //	ack       acknowledgeTerminating before a terminating callback
-//	complete  apply the callback's outcome (completeSync/Terminating/...)
+//	complete  apply the callback's outcome (completeSync/Terminating/...),
+//	          or end the pass whose status read failed (StatusReadFailed,
+//	          recorded: the only way a take is not followed by its call)
 
 // hiddenSteps appends to dst every state one unrecorded worker step away
 // from s. None happens while an obligation is due: the implementation
@@ -37,17 +38,19 @@ func hiddenSteps(dst []State, s State) []State {
 }
 
 // workerSteps applies to s, in place, one critical section of r's worker:
-// take the pending update when idle, abort or acknowledge after a take,
-// apply a returned outcome. stepped is false, and s unchanged, if the
-// worker has nothing to do (idle with nothing it may take, or inside a
-// callback). When two outcomes are possible (abort or acknowledge) s
-// becomes the first and alt (spare) the second. r is read only (recordRef).
-func workerSteps(s, spare *State, r *Record) (alt *State, stepped bool) {
+// take the pending update when idle, acknowledge a terminating pass after
+// its take, apply a returned outcome. stepped is false, and s unchanged, if
+// the worker has nothing to do (idle with nothing it may take, a taken pass
+// that is not terminating or already acknowledged, or inside a callback).
+// A worker step has one outcome (alt is always nil): what it does is
+// decided by the record and the recorded operations. r is read only
+// (recordRef).
+func workerSteps(s, _ *State, r *Record) (alt *State, stepped bool) {
 	switch r.Flight.Stage {
 	case Idle:
 		return nil, take(s, r)
 	case Taken:
-		return abortOrAck(s, spare, r)
+		return nil, acknowledge(s, r)
 	case Returned:
 		complete(s, r)
 		return nil, true
@@ -57,10 +60,9 @@ func workerSteps(s, spare *State, r *Record) (alt *State, stepped bool) {
 
 // stepWorkerStep is a recorded WorkerStep (witness mode, see the package
 // doc): the worker of the UID ran one critical section now, and it did
-// whatever its record enables; when two things are possible (abort or
-// acknowledge after a take) both are kept; when nothing is (idle with
-// nothing to take, inside a callback, no record), the section changed
-// nothing the model tracks. The one impossible place is between the
+// whatever its record enables; when nothing is (idle with nothing to take,
+// a taken pass with nothing to acknowledge, inside a callback, no record),
+// the section changed nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
 func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
@@ -187,28 +189,38 @@ func (s *State) finishCompletions(uid string) {
 	s.fireAll(uid)
 }
 
-// abortOrAck: after take, the worker reads the runtime status (not for a
-// runtime-only pod; failure ends the pass like a sync error), then a
-// terminating pass acknowledges. Either may be what happened: when both are
-// possible, s becomes the abort and alt (spare) the acknowledgement.
-func abortOrAck(s, spare *State, r *Record) (alt *State, stepped bool) {
-	mayAbort := !r.Flight.Acked && !r.Flight.Content.RuntimeOnly
-	mayAck := !r.Flight.Acked && (r.Flight.Fn == SyncTerminatingPod || r.Flight.Fn == SyncTerminatingRuntimePod)
-	if mayAck {
-		acked := *r
-		acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
-		if !mayAbort {
-			s.put(&acked)
-			return nil, true
-		}
-		alt = s.forkInto(spare)
-		alt.put(&acked)
+// acknowledge: after the take of a terminating pass (and its status read,
+// which did not fail: a failure is recorded, StatusReadFailed), the worker
+// acknowledges termination before the callback. It reports false, s
+// unchanged, for any other taken pass. r is read only (recordRef).
+func acknowledge(s *State, r *Record) bool {
+	if r.Flight.Acked || (r.Flight.Fn != SyncTerminatingPod && r.Flight.Fn != SyncTerminatingRuntimePod) {
+		return false
 	}
-	if mayAbort {
-		aborted, _ := s.recordToChange(r.UID)
-		aborted.Flight = Flight{}
+	acked := *r
+	acked.Acknowledged, acked.Flight.Acked, acked.Flight.AckGrace = true, true, r.Grace
+	s.put(&acked)
+	return true
+}
+
+// stepStatusReadFailed: the worker's runtime status read after a take
+// failed (SPEC §1.8 step 2; never for a runtime-only pod, which reads no
+// status, and always before the acknowledgement, which follows the read).
+// The pass ends like a failed call: the next critical section of the
+// worker applies it (complete), changing nothing but the flight.
+func stepStatusReadFailed(s *State, in StatusReadFailed) error {
+	r, ok := s.recordRef(in.UID)
+	switch {
+	case !ok:
+		return rejectf("%s: a status read failed but the pod is unknown", in.UID)
+	case r.Flight.Stage != Taken || r.Flight.Acked:
+		return rejectf("%s: a status read failed but no update was just taken (%s, stage %s)", in.UID, r.StateName(), r.Flight.Stage)
+	case r.Flight.Content.RuntimeOnly:
+		return rejectf("%s: a status read failed for a runtime-only pass, which reads no status", in.UID)
 	}
-	return alt, mayAbort || mayAck
+	r, _ = s.recordToChange(in.UID)
+	r.Flight.Stage, r.Flight.Outcome = Returned, Failed
+	return nil
 }
 
 // complete applies a returned callback's outcome (SPEC §1.8 step 4). Errors

@@ -33,10 +33,14 @@ func TestWorkerStepSemantics(t *testing.T) {
 			"a S grace=- pending=-"},
 		{"in a callback: nothing", []Op{do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(w)},
 			"a S grace=- pending=- flight=SyncPod(begun)"},
-		{"after an ack: only the abort branch survives", []Op{do(upd(Kill, a)), do(w), do(w), do(w)}, "a TR grace=30 pending=-"},
-		{"after a SyncPod take: abort", []Op{do(upd(Create, a)), do(w), do(w)}, "a S grace=- pending=-"},
-		{"after a terminating take: abort or ack", []Op{do(upd(Kill, a)), do(w), do(w)},
-			"a TR grace=30 pending=- | a T grace=30 pending=- flight=SyncTerminatingPod(taken)"},
+		{"after a SyncPod take: nothing (no recorded failed read)", []Op{do(upd(Create, a)), do(w), do(w)},
+			"a S grace=- pending=- flight=SyncPod(taken)"},
+		{"after a terminating take: ack", []Op{do(upd(Kill, a)), do(w), do(w)},
+			"a T grace=30 pending=- flight=SyncTerminatingPod(taken)"},
+		{"failed read after a take, then its section: the pass ends", []Op{do(upd(Create, a)), do(w), do(StatusReadFailed{UID: "a"}), do(w)},
+			"a S grace=- pending=-"},
+		{"failed read of a terminating pass: it ends unacknowledged", []Op{do(upd(Kill, a)), do(w), do(StatusReadFailed{UID: "a"}), do(w)},
+			"a TR grace=30 pending=-"},
 		{"runtime-only take: ack", []Op{do(runtimeKill("a")), do(w), do(w)},
 			"a T deleted runtime grace=1 pending=- flight=SyncTerminatingRuntimePod(taken)"},
 		{"returned: complete", []Op{do(upd(Kill, a)), do(w), do(w), do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, OK)), do(w)},
@@ -89,4 +93,44 @@ func stepEach(t *testing.T, ops ...Op) []State {
 		states = next
 	}
 	return states
+}
+
+// TestTerminatingGraceFork: the one fork of the model no input decides.
+// A kill that shortens the grace between the take of a terminating pass
+// and its acknowledgement leaves two graces SyncTerminatingPod may be
+// given: the record's at the take (upstream passes the grace of the update
+// it took) and at the acknowledgement (podsim's workers pass the record's
+// grace there). The markers pin both instants, so each arm is exact; which
+// one a target passes is its implementation's choice, so both are kept
+// (docs/design.md, "The reference model's forks"). Any other grace is refused.
+func TestTerminatingGraceFork(t *testing.T) {
+	a := pod("a", 1)
+	w := WorkerStep{UID: "a"}
+	override := func(g int64) KillOptions { return KillOptions{HasGraceOverride: true, GraceOverride: g} }
+	taken := stepEach(t, do(killOpts(a, override(20))), do(w), do(killOpts(a, override(10))), do(CancelFired{UID: "a"}), do(w))
+	if len(taken) != 1 || taken[0].records()[0].Flight.TakeGrace != 20 || taken[0].records()[0].Flight.AckGrace != 10 {
+		t.Fatalf("got states %v, want one with grace 20 at the take and 10 at the acknowledgement", taken)
+	}
+	for _, tt := range []struct {
+		grace int64
+		want  string // "" accepted
+	}{
+		{20, ""}, // the take's arm (upstream)
+		{10, ""}, // the acknowledgement's arm (podsim's workers)
+		{15, "SyncTerminatingPod begins with grace 15, want 10 (at ack) or 20 (at take) (S11)"},
+		{30, "SyncTerminatingPod begins with grace 30, want 10 (at ack) or 20 (at take) (S11)"},
+	} {
+		_, err := Step(taken[0], beginTerminating("a", 1, tt.grace), nil)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("grace %d: got %v, want it accepted", tt.grace, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("grace %d: got %v, want %q", tt.grace, err, tt.want)
+		}
+	}
+	// With nothing in between, the two arms are one grace: no fork.
+	plain := stepEach(t, do(killOpts(a, override(20))), do(w), do(w))
+	if _, err := Step(plain[0], beginTerminating("a", 1, 10), nil); err == nil || !strings.Contains(err.Error(), "want 20 (S11)") {
+		t.Errorf("no kill between take and acknowledgement, grace 10: got %v, want only 20", err)
+	}
 }

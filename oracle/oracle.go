@@ -8,7 +8,7 @@
 //
 // A target that cannot offer part of the View returns nil for it, and the
 // composition root (package run) gives it only the oracles whose parts it
-// offers: the kubelet-level checks need Kubelet, liveness needs Final.
+// offers: the kubelet-level checks need Kubelet, liveness needs Settle.
 package oracle
 
 import (

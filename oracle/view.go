@@ -7,17 +7,16 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 )
 
 // View is what an oracle may read of a target besides the event stream.
 // A part the target cannot offer is nil.
 type View interface {
-	// Final is the pod workers' state after the settle phase: nil before
-	// Settled, or when the target cannot take it. It is the target's
-	// records, not what a caller sees: only the liveness oracle reads it,
-	// at Settled (docs/design.md, "Observable-only judging").
-	Final() *Final
+	// Settle is when the target's settle phase began and ended: nil before
+	// Settled, or when the target has none. It holds no state of the pod
+	// workers: liveness judges the end of a run from the history alone
+	// (docs/design.md, "Observable-only judging").
+	Settle() *Settle
 	// Config is what the config source says of uid at the end of the run
 	// (the zero value if the plan never named it).
 	Config(uid types.UID) PodConfig
@@ -35,44 +34,13 @@ type View interface {
 // Answers are the query answers for one UID (history.Answers).
 type Answers = history.Answers
 
-// Final is the pod workers' state after the drain, taken just before
-// Settled.
-type Final struct {
-	Pods   map[types.UID]PodState
-	Static map[string]StaticState // by full name of every static pod in the plan
-	// HealedAt: the faults healed (the settle phase began); QuiesceAt: the
-	// inputs stopped; At: the snapshot was taken.
+// Settle is the timing of the target's settle phase (world/settle.go):
+// HealedAt, the faults healed and the settle phase began; QuiesceAt, the
+// inputs stopped; At, the workers had drained and Settled came. Seq is the
+// last event before Settled.
+type Settle struct {
 	HealedAt, QuiesceAt, At time.Duration
-	// Seq is the last event before the snapshot was complete: Settled must
-	// be the next one, or something still ran (not quiescent).
-	Seq int64
-}
-
-// PodState is one record of the pod workers at the end (SPEC §1.2's state
-// and the flags behind it). Text is the target's one-line description of
-// the record, for messages.
-type PodState struct {
-	UID                  types.UID
-	State                string // P, S, TR, T, D or F
-	Started              bool
-	TerminationRequested bool
-	Terminated           bool
-	Finished             bool
-	ObservedRuntime      bool
-	Working              bool
-	InFlight             bool // a sync call runs for the record
-	HasWorker            bool // the worker's wake-up signal is open
-	HasPendingUpdate     bool
-	PendingUpdateType    model.UpdateType
-	Text                 string
-}
-
-func (s PodState) String() string { return s.Text }
-
-// StaticState is the start exclusion of one static full name.
-type StaticState struct {
-	Started types.UID   // allowed to run under the name ("" if none)
-	Waiting []types.UID // queued to start, in arrival order
+	Seq                     int64
 }
 
 // PodConfig is what the config source says about a pod at the end.

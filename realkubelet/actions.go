@@ -1,7 +1,6 @@
 package realkubelet
 
 import (
-	"cmp"
 	"slices"
 	"time"
 
@@ -14,6 +13,9 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/status"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // configPod is the config source's view of one pod (as in package world's
@@ -41,10 +43,10 @@ func (d *Driver) action(a plan.Action) {
 		d.pods[a.UID] = p
 	}
 	if d.st != nil {
-		if d.st.before(a, p) {
+		if d.st.Before(a, p != nil && p.action.Static, p != nil && p.inConfig) {
 			return
 		}
-		defer d.st.after(a)
+		defer d.st.After(a)
 	}
 	switch a.Kind {
 	case plan.Create:
@@ -87,7 +89,7 @@ func (d *Driver) action(a plan.Action) {
 	case plan.Query:
 		d.query(a.UID)
 	case plan.Evict:
-		if d.opts.Real.On(EvictionComponent) {
+		if d.opts.Real.On(components.Eviction) {
 			d.evictCycle(a) // the real eviction manager (evict.go)
 			break
 		}
@@ -96,7 +98,7 @@ func (d *Driver) action(a plan.Action) {
 		a.Evict = true
 		d.kill(a, true)
 	case plan.Restart:
-		if d.opts.Real.On(RestartComponent) {
+		if d.opts.Real.On(components.Restart) {
 			d.restartKubelet() // restart.go
 		}
 		// Off: skipped, the same pod workers go on (doc.go, "Per family").
@@ -116,12 +118,12 @@ func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
 
 // updatePod is UpdatePod, recorded; fires it causes are recorded inside it.
 func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
-	mu := modelUpdate(o, completionID)
-	if o.Pod != nil && d.cache.running[o.Pod.UID] {
+	mu := tape.UpdatePod(o, completionID)
+	if o.Pod != nil && d.cache.Running[o.Pod.UID] {
 		mu.Cache = model.CacheBusy // what the cache tells UpdatePod (Cache.Get)
 	}
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
-	id := d.h.call(goroutine, mu)
+	id := d.h.Call(goroutine, mu)
 	uid := types.UID(mu.Pod.UID)
 	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
 		d.restartPending[uid] = true
@@ -137,7 +139,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	d.checkKillRequests(kind, uid)
 	d.checkCancelReason(watch, o)
 	d.pollFires()
-	d.h.ret(goroutine, id, nil)
+	d.h.Ret(goroutine, id, nil)
 }
 
 // kill sends a kill with options; withWait adds killPodNow's wait for the
@@ -199,11 +201,11 @@ func (d *Driver) housekeeping() {
 	for _, pod := range desired {
 		in.Desired = append(in.Desired, string(pod.UID))
 	}
-	id := d.h.call("driver", in)
+	id := d.h.Call("driver", in)
 	known := d.pw.SyncKnownPods(quietLogger(), desired)
 	d.synced = true
 	d.pollFires()
-	d.h.ret("driver", id, knownPods(known))
+	d.h.Ret("driver", id, tape.KnownPods(known))
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
@@ -212,13 +214,13 @@ func (d *Driver) housekeeping() {
 	for _, pod := range desired {
 		// filterOutInactivePods' pods: a pod rejected at admission is not
 		// among them (its status is Failed).
-		if _, ok := known[pod.UID]; !ok && !d.actors.rejected[pod.UID] && (d.st == nil || d.st.active(pod)) {
+		if _, ok := known[pod.UID]; !ok && !d.actors.rejected[pod.UID] && (d.st == nil || d.st.Active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
 	}
 	if d.st != nil {
 		d.killTerminalDeleted(known)
-		d.st.mgr.RemoveOrphaned()
+		d.st.Manager().RemoveOrphaned()
 	}
 }
 
@@ -232,7 +234,7 @@ func (d *Driver) housekeeping() {
 func (d *Driver) killTerminalDeleted(known map[types.UID]kubelet.PodWorkerSync) {
 	for _, uid := range d.sortedUniverse() {
 		p := d.pods[uid]
-		if p == nil || !p.inConfig || p.deletion == nil || !terminalPhase(p.phase) || d.running[uid] {
+		if p == nil || !p.inConfig || p.deletion == nil || !status.TerminalPhase(p.phase) || d.running[uid] {
 			continue
 		}
 		if _, ok := known[uid]; ok {
@@ -244,23 +246,13 @@ func (d *Driver) killTerminalDeleted(known map[types.UID]kubelet.PodWorkerSync) 
 
 // tick turns the work queue into UpdatePod(sync) for pods still in config.
 func (d *Driver) tick() {
-	for _, uid := range d.gates.takeQueued() {
+	for _, uid := range d.gates.TakeQueued() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
 			d.update(kubetypes.SyncPodSync, uid)
 		} else if d.lastFailed[uid] {
 			d.ev.droppedRetry[uid] = true // getPodsToSync drops it (GD)
 		}
 	}
-}
-
-func knownPods(known map[types.UID]kubelet.PodWorkerSync) model.KnownPods {
-	out := model.KnownPods{}
-	for uid, r := range known {
-		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
-			HasConfig: r.HasConfig, Static: r.Static})
-	}
-	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
-	return out
 }
 
 // queryFns are the seven UID queries in model.QueryKind order.
@@ -274,13 +266,13 @@ func (d *Driver) queryFns() []func(types.UID) bool {
 // query reads every query, recorded, as the subsystems of SPEC §2 do.
 func (d *Driver) query(uid types.UID) {
 	for kind, q := range d.queryFns() {
-		id := d.h.call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
-		d.h.ret("driver", id, model.Answer(q(uid)))
+		id := d.h.Call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
+		d.h.Ret("driver", id, model.Answer(q(uid)))
 	}
 	if p := d.pods[uid]; p != nil && p.action.Static {
 		full := d.podOf(uid).Name + "_default"
-		id := d.h.call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
-		d.h.ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
+		id := d.h.Call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		d.h.Ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}
 }
 
@@ -312,23 +304,4 @@ func (d *Driver) desired() []*v1.Pod {
 		pods[i] = d.podOf(uid)
 	}
 	return pods
-}
-
-// modelUpdate is the model's view of an UpdatePod call, with an idle cache
-// (updatePod says when Cache.Get shows a running container).
-func modelUpdate(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
-	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
-	if o.Pod != nil {
-		u.Pod = history.ModelPod(o.Pod)
-	} else if rp := o.RunningPod; rp != nil {
-		u.RuntimeOnly = true
-		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
-	}
-	if ko := o.KillPodOptions; ko != nil {
-		u.Kill.Evict, u.Kill.CompletionID = ko.Evict, completionID
-		if g := ko.PodTerminationGracePeriodSecondsOverride; g != nil {
-			u.Kill.GraceOverride, u.Kill.HasGraceOverride = *g, true
-		}
-	}
-	return u
 }

@@ -1,7 +1,6 @@
 package realkubelet
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -16,13 +15,18 @@ import (
 	"github.com/podsim/podsim/oracle"
 	kubeletoracle "github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/evictmgr"
+	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/killgate"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/shutdown"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // actors are the real kubelet managers around the pod workers that the
-// driver runs (components.go): the node shutdown manager (package
+// driver runs (package components): the node shutdown manager (package
 // shutdown) and the eviction manager (eviction.go). Their kills go through
 // the real killPodNow and park at the kill gate until a "deliver" move.
 type actors struct {
@@ -51,11 +55,13 @@ type actors struct {
 }
 
 func newActors(d *Driver) *actors {
-	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc { return killPodNow(d.ctx, pw, &record.FakeRecorder{}) }
+	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc {
+		return podworkers.KillPodNow(d.ctx, pw, &record.FakeRecorder{})
+	}
 	a := &actors{kills: killgate.New(d.pw, f), noted: map[*killgate.Request]bool{},
 		admitted: map[types.UID]bool{}, rejected: map[types.UID]bool{}, addedInShutdown: map[types.UID]bool{},
 		firstAddAt: map[types.UID]time.Duration{}}
-	if d.kubeletOn() && !d.opts.Real.On(StatusComponent) {
+	if d.kubeletOn() && !d.opts.Real.On(components.Status) {
 		a.check = kubeletoracle.New() // with it, the status component's oracle judges the notes
 	}
 	return a
@@ -64,7 +70,7 @@ func newActors(d *Driver) *actors {
 // kubeletOn: the shutdown or eviction component runs, so the kubelet-level
 // oracle judges the run (the status component's, if it runs too).
 func (d *Driver) kubeletOn() bool {
-	return d.opts.Real.On(ShutdownComponent) || d.opts.Real.On(EvictionComponent)
+	return d.opts.Real.On(components.Shutdown) || d.opts.Real.On(components.Eviction)
 }
 
 // startShutdown is the Shutdown action with the real manager: built with
@@ -93,12 +99,12 @@ func (d *Driver) startShutdown(groups []plan.ShutdownGroup) {
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
-	a.shutdown, a.shutdownAt = m, d.h.now().Sub(d.h.start)
+	a.shutdown, a.shutdownAt = m, d.h.Now().Sub(d.h.Start)
 	var uids []types.UID
 	for _, p := range active {
 		uids = append(uids, p.UID)
 	}
-	d.h.note(history.ShutdownBegins{Active: uids})
+	d.h.Note(history.ShutdownBegins{Active: uids})
 	m.Trigger()
 }
 
@@ -114,7 +120,7 @@ func (d *Driver) activePods() []*v1.Pod {
 			continue
 		}
 		if d.st != nil {
-			if pod := d.podOf(uid); d.st.active(pod) { // the status manager's phase counts too
+			if pod := d.podOf(uid); d.st.Active(pod) { // the status manager's phase counts too
 				out = append(out, pod)
 			}
 			continue
@@ -137,7 +143,7 @@ func (d *Driver) admit(uid types.UID) bool {
 	a := d.actors
 	delete(a.rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.firstAddAt[uid]; !seen {
-		a.firstAddAt[uid] = d.h.now().Sub(d.h.start)
+		a.firstAddAt[uid] = d.h.Now().Sub(d.h.Start)
 		a.addedInShutdown[uid] = a.shutdown != nil
 	}
 	p := d.pods[uid]
@@ -147,7 +153,7 @@ func (d *Driver) admit(uid types.UID) bool {
 			if d.st != nil {
 				// The kubelet's rejectPod (a *Kubelet method, not run
 				// here): the status manager is told the pod Failed.
-				d.st.mgr.SetPhase(d.podOf(uid), v1.PodFailed, nil)
+				d.st.Manager().SetPhase(d.podOf(uid), v1.PodFailed, nil)
 			}
 			return false
 		}
@@ -166,12 +172,12 @@ func (d *Driver) pollActors() {
 		}
 		a.noted[r] = true
 		if r.Actor == "shutdown" {
-			d.h.note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+			d.h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
 		}
 	}
 	if a.shutdown != nil && !a.shutdownDone && a.shutdown.Done() {
 		a.shutdownDone = true
-		d.h.note(history.ShutdownDone{})
+		d.h.Note(history.ShutdownDone{})
 	}
 	d.noteFinished()
 }
@@ -212,7 +218,7 @@ func (d *Driver) deliver(uid types.UID) {
 	r.Release()
 	k := &killNowWait{c: c, result: make(chan error, 1)}
 	go func() { k.result <- r.Wait() }()
-	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(uid), ID: c.id})
+	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(uid), ID: c.id})
 	d.killNows = append(d.killNows, k)
 }
 
@@ -239,13 +245,13 @@ func (d *Driver) settleActors() {
 // delivery, a successful release.
 func (d *Driver) settleOne() bool {
 	if wakes := d.gates.Wakes(); len(wakes) > 0 {
-		return d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+		return d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[0]})
 	}
 	if kills := d.pendingKills(); len(kills) > 0 {
-		return d.Apply(Move{Kind: MoveDeliver, UID: kills[0]})
+		return d.Apply(script.Move{Kind: script.MoveDeliver, UID: kills[0]})
 	}
 	if parked := d.gates.Parked(); len(parked) > 0 {
-		return d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
+		return d.Apply(script.Move{Kind: script.MoveRelease, UID: parked[0].UID, Outcome: syncgate.ReturnOK})
 	}
 	return false
 }
@@ -276,37 +282,21 @@ func (d *Driver) teardownActors() {
 
 // noteSyncPod records that SyncPod is about to begin (K5's first half
 // judges it against the view).
-func (d *Driver) noteSyncPod(c *Call) {
+func (d *Driver) noteSyncPod(c *syncgate.Call) {
 	if (d.kubeletOn() || d.st != nil) && c.Fn == model.SyncPod {
-		d.h.note(history.SyncPodBegins{UID: c.UID})
+		d.h.Note(history.SyncPodBegins{UID: c.UID})
 	}
-}
-
-// describeNote is a note's trace text: never a pointer or a function (a
-// ShutdownKill carries one).
-func describeNote(n history.Note) string {
-	switch n := n.(type) {
-	case history.ShutdownBegins:
-		return fmt.Sprintf("ShutdownBegins%v", n.Active)
-	case history.ShutdownKill:
-		return fmt.Sprintf("ShutdownKill %s", n.UID)
-	case history.SyncPodBegins:
-		return fmt.Sprintf("SyncPodBegins %s", n.UID)
-	case history.ShutdownDone:
-		return "ShutdownDone"
-	}
-	return fmt.Sprintf("%T%+v", n, n)
 }
 
 // kubeletFindings are the kubelet-level oracle's violations (unexplained:
 // no known upstream deviation is a K finding).
-func (d *Driver) kubeletFindings() []Finding {
+func (d *Driver) kubeletFindings() []finding.Finding {
 	if d.actors.check == nil {
 		return nil
 	}
-	var out []Finding
+	var out []finding.Finding
 	for _, v := range d.actors.check.Finish(d.View(), nil) {
-		out = append(out, Finding{Violation: v, Step: d.stepOf(v.Seq)})
+		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq)})
 	}
 	return out
 }

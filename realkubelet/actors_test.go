@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // shutdownScript: a runs; the node shuts down (one group, 2 s); the real
@@ -19,9 +22,9 @@ create b
 release b ok
 `
 
-func runActorsScript(t *testing.T, script string, o RunOptions) Result {
+func runActorsScript(t *testing.T, text string, o RunOptions) Result {
 	t.Helper()
-	moves, _, err := ParseScript(script)
+	moves, _, err := script.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +65,7 @@ func TestShutdownIsJudgedByK5(t *testing.T) {
 			t.Errorf("plant %d: K5 findings %q, want one unexplained %q", c.plant, got, c.want)
 		}
 	}
-	if r := runActorsScript(t, shutdownScript, RunOptions{Real: Only(StatusComponent, EvictionComponent), plant: plantShutdownKeepsPhase}); len(kFindings(r, "K5")) > 0 {
+	if r := runActorsScript(t, shutdownScript, RunOptions{Real: components.Only(components.Status, components.Eviction), plant: plantShutdownKeepsPhase}); len(kFindings(r, "K5")) > 0 {
 		t.Fatalf("shutdown off still judged a shutdown: %v", r.Findings)
 	}
 }
@@ -108,7 +111,7 @@ deliver a
 	if !strings.Contains(trace, "UpdatePod a kill v1 evict override=1") || strings.Contains(trace, "UpdatePod b kill") {
 		t.Fatalf("want the eviction of a (evict, grace 1), never of critical b:\n%s", trace)
 	}
-	off := runActorsScript(t, script, RunOptions{Real: Only(StatusComponent, ShutdownComponent)})
+	off := runActorsScript(t, script, RunOptions{Real: components.Only(components.Status, components.Shutdown)})
 	if trace := strings.Join(off.Trace, "\n"); !strings.Contains(trace, "UpdatePod b kill v1 evict") {
 		t.Fatalf("with eviction off, Evict is a bare killPodNow(evict) of b:\n%s", trace)
 	}

@@ -9,6 +9,8 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // Why these checks are direct, not the shared step-invariant oracle.
@@ -59,7 +61,7 @@ import (
 //
 //   - S1 overlap and GE (checkStep, began): seen at the syncer's gates;
 //     GE needs the held wake-up that a worker of an earlier incarnation
-//     read late (wakes.go), which no event carries.
+//     read late (syncgate/wakes.go), which no event carries.
 //   - S9 lattice (checkLattice): the answers of every UID whose answers
 //     are not an unknown UID's, at rest; needs no incarnation tracking.
 //   - S7, fake runtime (checkStep): containers that may run (d.running);
@@ -76,8 +78,8 @@ import (
 // run is explained only if the model with exactly those classes' switches
 // accepts its whole history (explain.go).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
-//     L6): the shared liveness oracle reads View.Final, a snapshot of the
-//     records the real pod workers do not offer; here the public queries
+//     L6): the shared liveness oracle needs View.Settle, the world's settle
+//     phase, which this driver does not have; here the public queries
 //     and the driver's completions and killPodNow waits stand in.
 
 // answers are the seven query answers for one UID, in model.QueryKind order.
@@ -116,13 +118,13 @@ func (d *Driver) sortedUniverse() []types.UID {
 
 // checkStep runs the direct checks after a step.
 func (d *Driver) checkStep() {
-	if n := len(d.gates.overlaps); n > d.checks.overlaps {
-		for _, o := range d.gates.overlaps[d.checks.overlaps:] {
+	if n := len(d.gates.Overlaps); n > d.checks.overlaps {
+		for _, o := range d.gates.Overlaps[d.checks.overlaps:] {
 			if class := classOverlap(o); class != "" {
-				d.report("direct", "S1", class, o.msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
+				d.report("direct", "S1", class, o.Msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
 				continue
 			}
-			d.report("direct", "S1", "", o.msg)
+			d.report("direct", "S1", "", o.Msg)
 		}
 		d.checks.overlaps = n
 	}
@@ -192,20 +194,20 @@ func (d *Driver) checkCompletions() {
 func (d *Driver) checkCancelled() {
 	last := d.lastMove()
 	for _, c := range d.gates.Parked() {
-		if c.Fn != model.SyncPod || c.s3Reported || c.Ctx.Err() != nil || !d.pw.IsPodTerminationRequested(c.UID) {
+		if c.Fn != model.SyncPod || c.S3Reported || c.Ctx.Err() != nil || !d.pw.IsPodTerminationRequested(c.UID) {
 			continue
 		}
 		// Reported once per call: a later kill does not cancel either
 		// (termination was already requested), which is the same gap.
-		c.s3Reported = true
+		c.S3Reported = true
 		class := d.classUncancelled(c, last)
 		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))
 	}
 }
 
-func (d *Driver) lastMove() Move {
+func (d *Driver) lastMove() script.Move {
 	if len(d.Moves) == 0 {
-		return Move{Kind: MoveTick}
+		return script.Move{Kind: script.MoveTick}
 	}
 	return d.Moves[len(d.Moves)-1]
 }
@@ -213,7 +215,7 @@ func (d *Driver) lastMove() Move {
 // checkBegin runs the checks at a callback's entry: S3 (no SyncPod begins
 // once termination is requested) and S11 (grace non-nil, ≥1, never
 // increasing within an incarnation).
-func (d *Driver) checkBegin(c *Call) {
+func (d *Driver) checkBegin(c *syncgate.Call) {
 	switch c.Fn {
 	case model.SyncPod:
 		delete(d.leastOffered, c.UID) // offers before were to an earlier incarnation
@@ -277,7 +279,7 @@ func graceText(g *int64) string {
 // still live, if termination was requested before the coming update.
 // A runtime-only call runs with the record's grace, which a runtime kill
 // sets to 1 (housekeeping's override); the call itself is not given one.
-func (d *Driver) terminatingInFlight(uid types.UID) *Call {
+func (d *Driver) terminatingInFlight(uid types.UID) *syncgate.Call {
 	for _, c := range d.gates.Parked() {
 		if c.UID != uid || c.Ctx.Err() != nil {
 			continue
@@ -287,7 +289,7 @@ func (d *Driver) terminatingInFlight(uid types.UID) *Call {
 			return c
 		case c.Fn == model.SyncTerminatingRuntimePod:
 			one := int64(1)
-			return &Call{UID: c.UID, Fn: c.Fn, Grace: &one, Ctx: c.Ctx}
+			return &syncgate.Call{UID: c.UID, Fn: c.Fn, Grace: &one, Ctx: c.Ctx}
 		}
 	}
 	return nil
@@ -311,7 +313,7 @@ func (d *Driver) checkKillRequests(kind kubetypes.SyncPodType, uid types.UID) {
 // the grace: GA iff the update's pod had DeletionGracePeriodSeconds=0 and a
 // kill override other than the call's grace (upstream compares the override
 // with that 0, takes it, and cancels on any change).
-func (d *Driver) checkCancelReason(c *Call, o kubelet.UpdatePodOptions) {
+func (d *Driver) checkCancelReason(c *syncgate.Call, o kubelet.UpdatePodOptions) {
 	if c == nil || c.Ctx.Err() == nil || o.Pod == nil {
 		return
 	}

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // TestLatticeRulesCatchEachViolation: each S9 rule reports a known UID's
@@ -27,7 +30,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	}
 	for rule, a := range cases {
 		d := &Driver{}
-		d.h = newTape(time.Now, nil)
+		d.h = tape.New(time.Now, nil)
 		d.checkLattice("a", a)
 		found := false
 		for _, f := range d.checks.findings {
@@ -38,7 +41,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 		}
 	}
 	d := &Driver{}
-	d.h = newTape(time.Now, nil)
+	d.h = tape.New(time.Now, nil)
 	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
 		d.checkLattice("a", ok)
 	}
@@ -53,11 +56,11 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 func TestModelFailureAttribution(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		moves, _, _ := ParseScript("create a\nrelease a ok\n")
+		moves, _, _ := script.Parse("create a\nrelease a ok\n")
 		d.Apply(moves[0])
 		// A forged answer no pod workers could give: a is syncing.
-		id := d.h.call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
-		d.h.ret("driver", id, model.Answer(true))
+		id := d.h.Call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
+		d.h.Ret("driver", id, model.Answer(true))
 		d.Apply(moves[1])
 		for _, dev := range []model.Deviations{0, model.AllDeviations} {
 			lin := d.checkHistory(dev)
@@ -75,14 +78,16 @@ func TestModelFailureAttribution(t *testing.T) {
 func TestS1AndS3BeginChecksCatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		moves, _, _ := ParseScript("create a\nremove a\n")
+		moves, _, _ := script.Parse("create a\nremove a\n")
 		d.Apply(moves[0]) // SyncPod parked
 		orig := d.gates.Parked()[0]
-		done := make(chan Outcome)
-		go func() { done <- d.gates.park(&Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()}) }()
+		done := make(chan syncgate.Outcome)
+		go func() {
+			done <- d.gates.Park(&syncgate.Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()})
+		}()
 		synctest.Wait()
 		d.Apply(moves[1]) // termination requested; the forged second call overlaps
-		d.checkBegin(&Call{UID: "a", Fn: model.SyncPod})
+		d.checkBegin(&syncgate.Call{UID: "a", Fn: model.SyncPod})
 		var s1, s3 bool
 		for _, f := range d.checks.findings {
 			s1 = s1 || f.Invariant == "S1"
@@ -91,17 +96,11 @@ func TestS1AndS3BeginChecksCatch(t *testing.T) {
 		if !s1 || !s3 {
 			t.Errorf("S1 reported %v, S3 reported %v; findings %v", s1, s3, d.checks.findings)
 		}
-		var forged *Call
-		d.gates.mu.Lock()
-		for i, c := range d.gates.parked {
+		for _, c := range d.gates.Parked() {
 			if c != orig {
-				forged = c
-				d.gates.parked = append(d.gates.parked[:i:i], d.gates.parked[i+1:]...)
-				break
+				d.gates.ReleaseCall(c, syncgate.ReturnOK)
 			}
 		}
-		d.gates.mu.Unlock()
-		forged.release <- ReturnOK
 		<-done
 		if !d.Teardown() {
 			t.Fatal("teardown did not end")

@@ -2,21 +2,11 @@
 // the real kubelet pod workers (k8s.io/kubernetes v1.36.3,
 // pkg/kubelet/pod_workers.go), unmodified.
 //
-// # How the real code is reached: go:linkname, not a vendor overlay
+// # How the real code is reached
 //
-// newPodWorkers is unexported. Two ways in work with the Go toolchain:
-// a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
-// (adapter.go), or `go mod vendor` plus a -overlay file that adds an
-// exported constructor inside the vendored pkg/kubelet (overlays are refused
-// for files in the module cache). We use linkname because it needs no
-// generated tree: the vendor directory of 139 modules would have to be
-// regenerated (and never committed) on every machine and CI run, every build
-// would need -mod=vendor -overlay, and editors and `go test` would not work
-// without them. linkname's risk is silent signature drift; it is closed by
-// TestLinknameSignature, which parses pod_workers.go of the module in use
-// from the module cache and fails unless newPodWorkers' parameters and the
-// podSyncer method set are exactly the ones declared here. The nested module
-// pins one kubelet version, so a version bump runs that test first.
+// Package podworkers pulls the unexported newPodWorkers and killPodNow
+// by a go:linkname (why not a vendor overlay: its package doc), guarded
+// by TestLinknameSignature.
 //
 // # Determinism: testing/synctest and gates
 //
@@ -38,7 +28,7 @@
 // signalled, so after every step each woken worker has run up to its next
 // gate. With the "hold-wakes" move (RunOptions.HoldWakes, -sweep.hold)
 // upstream's own test hook podWorkers.workerChannelFn is set (through
-// reflect and unsafe, refusing on drift, wakes.go) and the driver moves
+// reflect and unsafe, refusing on drift, podworkers/hook.go) and the driver moves
 // each signal from the channel to the worker loop in a step of its own
 // ("wake <uid>"), so the seed also decides when a worker reads its channel
 // — the delay a real goroutine has before it is scheduled. The sweep runs
@@ -53,7 +43,7 @@
 // status read (GetNewerThan) never fails or blocks. The plan's clients are
 // serialised in plan order: only client-versus-worker orders are explored.
 // killPodNow is the real one, reached by a guarded go:linkname like
-// newPodWorkers (killnow.go); its kill is performed by the driver, with a
+// newPodWorkers (podworkers/killnow.go); its kill is performed by the driver, with a
 // completion channel the driver can watch and a relay to killPodNow's own.
 //
 // Per family (plan.Families):
@@ -74,7 +64,7 @@
 //   - rejected-admission, node-shutdown, eviction-wait,
 //     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
 //     (and the swarm's node-level half): with the status component
-//     (components.go, status.go; on by default) the real status manager
+//     (package components, status.go; on by default) the real status manager
 //     writes every non-static pod's phase to an API-server model
 //     (apiserver/) and deletes it at the end, and the shared kubelet
 //     oracle judges those writes (K2, K3, K6, L7); names are unique in the

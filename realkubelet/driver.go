@@ -16,6 +16,12 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/status"
+	"github.com/podsim/podsim/realkubelet/syncgate"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // StepDuration is the fake time every driver step takes: it orders the
@@ -28,9 +34,9 @@ const StepDuration = 100 * time.Millisecond
 // caused and runs the direct checks.
 type Driver struct {
 	pw    kubelet.PodWorkers
-	gates *Gates
+	gates *syncgate.Gates
 	ctx   context.Context
-	h     *tape
+	h     *tape.Tape
 
 	pods        map[types.UID]*configPod
 	completions []*completion
@@ -74,7 +80,7 @@ type Driver struct {
 	synced bool
 	// Moves are the moves applied so far (the run's script); Step counts
 	// them.
-	Moves []Move
+	Moves []script.Move
 	Step  int
 	// stepStart[s] is the first event seq of step s (index 0 unused).
 	stepStart []int64
@@ -86,7 +92,7 @@ type Driver struct {
 	// critical sections it reconstructs there).
 	atRest func()
 	// st is the status component (status.go); nil when it is off.
-	st *statusComp
+	st *status.Component
 	// processStarts are the seqs at which each kubelet process's history
 	// begins (restart.go); deadCompletions counts the completions and
 	// deadKillNows are the killPodNow waits of processes that ended;
@@ -95,8 +101,8 @@ type Driver struct {
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
-	// cache is the runtime cache the current pod workers read (adapter.go).
-	cache Cache
+	// cache is the runtime cache the current pod workers read (podworkers).
+	cache podworkers.Cache
 	// created counts the pods created (configPod.created).
 	created int
 }
@@ -122,7 +128,7 @@ func NewDriver() *Driver { return newDriver(RunOptions{}) }
 // newDriver is NewDriver with the run's options (ForcePorcupine: the
 // linearizability oracle is made with the driver).
 func newDriver(o RunOptions) *Driver {
-	g := newGates()
+	g := syncgate.New()
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
@@ -130,20 +136,24 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
-	d.pw = newRealPodWorkers(g, d.cache)
+	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
 	// it) that tells teardown which workers were never stopped (stuck.go).
 	// A tree whose podWorkers lost the hook only loses that naming.
-	_ = setWorkerChannelFn(d.pw, g.passThrough)
-	d.lin = newProcessLin(linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine})
+	_ = podworkers.SetWorkerChannelFn(d.pw, g.PassThrough)
+	linOpts := linearize.Options{PorcupineTimeout: PorcupineTimeout, ForcePorcupine: o.ForcePorcupine}
+	d.lin = tape.NewPerProcess(func() oracle.Oracle { return linearize.New(linOpts) })
 	d.processStarts = []int64{1}
-	d.h = newTape(time.Now, d.View(), d.lin)
-	if o.Real.On(StatusComponent) {
-		d.st = newStatusComp(d)
+	d.h = tape.New(time.Now, d.View(), d.lin)
+	if o.Real.On(components.Status) {
+		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus,
+			EarlyTerminate: o.plant == plantEarlyTerminate, NoTerminate: o.plant == plantNoTerminate,
+			Planted: func() { d.planted = true }})
+		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}
 	if d.actors.check != nil {
-		d.h.oracles = append(d.h.oracles, committedOracle{d.actors.check, d.Probe})
+		d.h.Oracles = append(d.h.Oracles, committedOracle{d.actors.check, d.Probe})
 	}
 	d.stepStart = []int64{0}
 	return d
@@ -152,35 +162,33 @@ func newDriver(o RunOptions) *Driver {
 // Apply performs one move and everything it causes; false if the move
 // cannot happen now (a release with nothing parked for that UID), in which
 // case nothing happened. Shrinking relies on that.
-func (d *Driver) Apply(m Move) bool {
+func (d *Driver) Apply(m script.Move) bool {
 	switch m.Kind {
-	case MoveRelease:
+	case script.MoveRelease:
 		if !d.parked(m.UID) {
 			return false
 		}
-	case MoveTick:
-		if d.gates.queueLen() == 0 {
+	case script.MoveTick:
+		if d.gates.QueueLen() == 0 {
 			return false
 		}
-	case MoveWake:
+	case script.MoveWake:
 		if !slices.Contains(d.gates.Wakes(), m.UID) {
 			return false
 		}
-	case MoveDeliver:
+	case script.MoveDeliver:
 		if !slices.Contains(d.pendingKills(), m.UID) {
 			return false
 		}
-	case MoveStatusSync, MoveStatusResync, MoveEcho:
+	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
 		if !d.statusMovePossible(m.Kind) {
 			return false
 		}
-	case MoveHoldWakes:
+	case script.MoveHoldWakes:
 		if len(d.Moves) > 0 {
 			return false // workers may exist already: the hook must come first
 		}
-		if err := setWorkerChannelFn(d.pw, d.gates.channelFn); err != nil {
-			panic(err)
-		}
+		d.holdWakes()
 	}
 	time.Sleep(StepDuration)
 	d.Step++
@@ -188,25 +196,23 @@ func (d *Driver) Apply(m Move) bool {
 	if uid := cmp.Or(m.UID, m.Action.UID); uid != "" {
 		d.lastMoved[uid] = d.Step
 	}
-	d.stepStart = append(d.stepStart, d.h.seq+1)
+	d.stepStart = append(d.stepStart, d.h.Seq+1)
 	switch m.Kind {
-	case MoveAction:
-		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(ShutdownComponent) {
+	case script.MoveAction:
+		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(components.Shutdown) {
 			d.startShutdown(m.Groups)
 		} else {
 			d.action(m.Action)
 		}
-	case MoveDeliver:
+	case script.MoveDeliver:
 		d.deliver(m.UID)
-	case MoveRelease:
+	case script.MoveRelease:
 		d.releaseCall(m.UID, m.Outcome)
-	case MoveTick:
+	case script.MoveTick:
 		d.tick()
-	case MoveWake:
-		if _, late := d.gates.releaseWake(m.UID); late {
-			d.lateNow = m.UID
-		}
-	case MoveStatusSync, MoveStatusResync, MoveEcho:
+	case script.MoveWake:
+		d.wake(m.UID)
+	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
 		d.statusMove(m.Kind)
 	}
 	d.afterStep()
@@ -224,59 +230,59 @@ func (d *Driver) parked(uid types.UID) bool {
 }
 
 // releaseCall records the callback's return and lets it return.
-func (d *Driver) releaseCall(uid types.UID, o Outcome) {
-	var call *Call
+func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
+	var call *syncgate.Call
 	for _, c := range d.gates.Parked() {
 		if c.UID == uid && call == nil {
 			call = c
 		}
 	}
-	if o == ReturnTerminal && call.Fn != model.SyncPod {
-		o = ReturnOK
+	if o == syncgate.ReturnTerminal && call.Fn != model.SyncPod {
+		o = syncgate.ReturnOK
 	}
 	told := o // what the pod workers are told
-	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == ReturnOK {
-		d.planted, told = true, ReturnError
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK {
+		d.planted, told = true, syncgate.ReturnError
 	}
 	out := model.OK
 	switch o {
-	case ReturnError:
+	case syncgate.ReturnError:
 		out = model.Failed
-	case ReturnCanceled:
+	case syncgate.ReturnCanceled:
 		out = model.Canceled
 	}
-	d.h.point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
-		Outcome: out, IsTerminal: o == ReturnTerminal})
+	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.noteSucceeded(call, o)
-	d.lastFailed[uid] = o == ReturnError || o == ReturnCanceled
+	d.lastFailed[uid] = o == syncgate.ReturnError || o == syncgate.ReturnCanceled
 	d.ev.droppedRetry[uid] = false
-	if o == ReturnTerminal {
+	if o == syncgate.ReturnTerminal {
 		d.naturalEnd[uid] = true
 	}
-	if o == ReturnOK && call.Fn == model.SyncTerminatedPod {
+	if o == syncgate.ReturnOK && call.Fn == model.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
 	if d.st != nil {
-		d.st.callEnded(call, told)
+		d.st.CallEnded(call, told)
 	}
-	d.gates.release(uid, told)
+	d.gates.Release(uid, told)
 }
 
 // runtimeAfter updates the fake runtime: a SyncPod that did not fail may
 // have started containers; a terminating call that succeeded stopped them.
-func (d *Driver) runtimeAfter(c *Call, o Outcome) {
+func (d *Driver) runtimeAfter(c *syncgate.Call, o syncgate.Outcome) {
 	switch c.Fn {
 	case model.SyncPod:
-		if o == ReturnOK || o == ReturnTerminal {
+		if o == syncgate.ReturnOK || o == syncgate.ReturnTerminal {
 			d.running[c.UID] = true
 		}
 	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
-		if o == ReturnOK {
+		if o == syncgate.ReturnOK {
 			delete(d.running, c.UID)
 		}
 	}
-	if o == ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+	if o == syncgate.ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
 		d.incarnationOver(c.UID)
 	}
 }
@@ -292,8 +298,8 @@ func (d *Driver) incarnationOver(uid types.UID) {
 
 // noteSucceeded marks the open completions of the UID whose terminating
 // call succeeded after their kill (explain.go, G2).
-func (d *Driver) noteSucceeded(c *Call, o Outcome) {
-	if o != ReturnOK {
+func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
+	if o != syncgate.ReturnOK {
 		return
 	}
 	for _, comp := range d.completions {
@@ -321,8 +327,8 @@ func (d *Driver) afterStep() {
 		d.atRest()
 	}
 	for _, c := range d.gates.Parked() {
-		if !c.begun {
-			c.begun = true
+		if !c.Begun {
+			c.Begun = true
 			d.began(c)
 		}
 	}
@@ -339,20 +345,20 @@ func (d *Driver) pollFires() {
 		select {
 		case <-c.ch:
 			c.fired = true
-			d.h.point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+			d.h.Point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
 		default:
 		}
 	}
 	for _, c := range d.gates.Parked() {
-		if c.begun && !c.cancelNoted && c.Ctx.Err() != nil {
-			c.cancelNoted = true
-			d.h.point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+		if c.Begun && !c.CancelNoted && c.Ctx.Err() != nil {
+			c.CancelNoted = true
+			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
 
 // began records a callback that reached its gate.
-func (d *Driver) began(c *Call) {
+func (d *Driver) began(c *syncgate.Call) {
 	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
@@ -362,16 +368,16 @@ func (d *Driver) began(c *Call) {
 	}
 	d.noteSyncPod(c)
 	if d.st != nil {
-		d.st.callBegan(c)
+		d.st.CallBegan(c)
 	}
-	d.h.point(history.CallbackBegin, "worker/"+string(c.UID), b)
-	c.beganStep = d.Step
+	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
+	c.BeganStep = d.Step
 	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
 		d.ev.startedInc[c.UID] = true
 	}
 	if c.UID == d.lateNow {
 		// Only the woken goroutine ran in this step: the callback is its.
-		c.ghost = true
+		c.Ghost = true
 		d.noteGhost(c.UID, d.Step)
 		d.report("direct", "S1", "GE", fmt.Sprintf(
 			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))

@@ -1,13 +1,13 @@
 package realkubelet
 
 import (
-	"fmt"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // How a finding is explained (docs/upstream-findings.md, "How every
@@ -27,10 +27,6 @@ import (
 // cannot hide behind a known deviation: it must both satisfy that
 // deviation's clause and produce a history that the model with that
 // deviation accepts.
-
-// KnownDeviations is the catalogue an explanation may use: every known
-// upstream deviation of v1.36.3 and the documented model difference M1.
-var KnownDeviations = []string{"G1", "G2", "G3", "G4", "GA", "GB", "GC", "GD", "GE", "GF", "GG", "M1"}
 
 // evidence is what the exact predicates need beyond the checks' own state,
 // kept per UID by the driver as it steps.
@@ -73,8 +69,8 @@ func (e *evidence) incarnationOver(uid types.UID) {
 // begun by a worker goroutine of an earlier incarnation that read a
 // buffered signal late (the driver moved a signal of an older pipe of the
 // UID in that callback's step, wakes.go).
-func classOverlap(o overlap) string {
-	if o.first.ghost || o.second.ghost {
+func classOverlap(o syncgate.Overlap) string {
+	if o.First.Ghost || o.Second.Ghost {
 		return "GE"
 	}
 	return ""
@@ -138,9 +134,9 @@ func (d *Driver) classOpenCompletion(c *completion) string {
 // housekeeping (SyncKnownPods), the pod is not in config (an orphan it
 // drives), and the call was already in flight before the step (so
 // termination was requested by this step: the check runs every step).
-func (d *Driver) classUncancelled(c *Call, last Move) string {
+func (d *Driver) classUncancelled(c *syncgate.Call, last script.Move) string {
 	p := d.pods[c.UID]
-	if last.Kind == MoveAction && last.Action.Kind == plan.SyncKnown && p != nil && !p.inConfig && c.beganStep < d.Step {
+	if last.Kind == script.MoveAction && last.Action.Kind == plan.SyncKnown && p != nil && !p.inConfig && c.BeganStep < d.Step {
 		return "G4"
 	}
 	return ""
@@ -180,35 +176,4 @@ func (d *Driver) classStuck(uid types.UID) string {
 		return "GD"
 	}
 	return ""
-}
-
-// applyCatalogue clears the class of every finding whose deviation is not
-// in the catalogue (tests drop one to show its findings turn unexplained),
-// and returns the model switches the remaining classes name.
-func applyCatalogue(findings []Finding, catalogue []string) model.Deviations {
-	var dev model.Deviations
-	for i := range findings {
-		f := &findings[i]
-		if f.Class == "" {
-			continue
-		}
-		if !slices.Contains(catalogue, f.Class) {
-			f.Message += fmt.Sprintf(" [%s is not in the catalogue of known deviations]", f.Class)
-			f.Class = ""
-			continue
-		}
-		dev |= classSwitch(f.Class)
-	}
-	return dev
-}
-
-// classSwitch is the model switch a class names: its own for G1–G4, GA and
-// GC; GC's for M1 (the visible consequence of completeSync recording no
-// grace, model.DevGC); none for GB, GD and GE (exact predicates only).
-func classSwitch(class string) model.Deviations {
-	if class == "M1" {
-		return model.DevGC
-	}
-	x, _ := model.DeviationNamed(class)
-	return x
 }

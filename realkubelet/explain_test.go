@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var plantedSeeds = flag.Int("planted.seeds", 40, "TestPlantedBugsInSweeps: seeds per family and mode")
 
-func runScriptWith(t *testing.T, moves []Move, o RunOptions) Result {
+func runScriptWith(t *testing.T, moves []script.Move, o RunOptions) Result {
 	t.Helper()
 	var r Result
 	synctest.Test(t, func(t *testing.T) {
@@ -28,9 +30,9 @@ func runScriptWith(t *testing.T, moves []Move, o RunOptions) Result {
 	return r
 }
 
-func mustParse(t *testing.T, script string) []Move {
+func mustParse(t *testing.T, text string) []script.Move {
 	t.Helper()
-	moves, _, err := ParseScript(script)
+	moves, _, err := script.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func TestDroppedDeviationIsUnexplained(t *testing.T) {
 	for _, file := range scriptFiles(t) {
 		moves, expect := readScript(t, file)
 		for _, class := range expect {
-			catalogue := slices.DeleteFunc(slices.Clone(KnownDeviations), func(c string) bool { return c == class })
+			catalogue := slices.DeleteFunc(slices.Clone(finding.KnownDeviations), func(c string) bool { return c == class })
 			r := runScriptWith(t, moves, RunOptions{catalogue: catalogue})
 			if len(r.Unexplained()) == 0 {
 				t.Errorf("%s without %s: nothing unexplained; findings %v", filepath.Base(file), class, r.Findings)
@@ -86,7 +88,7 @@ func TestDroppedDeviationIsUnexplained(t *testing.T) {
 			dropped[class] = true
 		}
 	}
-	for _, class := range KnownDeviations {
+	for _, class := range finding.KnownDeviations {
 		if !dropped[class] {
 			t.Errorf("no regression script exercises %s", class)
 		}

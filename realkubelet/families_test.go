@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var verbose = flag.Bool("realkubelet.v", false, "print every finding")
@@ -38,7 +39,7 @@ func TestFamiliesOnRealKubelet(t *testing.T) {
 					classes[c]++
 				}
 				for _, u := range r.Unexplained() {
-					t.Errorf("seed %d: %s\nscript:\n%s", seed, u, FormatScript(r.Moves))
+					t.Errorf("seed %d: %s\nscript:\n%s", seed, u, script.Format(r.Moves))
 				}
 				if *verbose {
 					for _, fd := range r.Findings {

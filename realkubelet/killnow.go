@@ -3,26 +3,15 @@ package realkubelet
 import (
 	"context"
 	"fmt"
-	_ "unsafe" // for go:linkname
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/kubelet"
-	"k8s.io/kubernetes/pkg/kubelet/eviction"
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/podworkers"
 )
-
-// killPodNow is pkg/kubelet.killPodNow, pulled by name like newPodWorkers
-// (adapter.go) and guarded the same way (TestLinknameSignature): the real
-// KillPodFunc the eviction and shutdown managers get, which computes its
-// timeout (max(10 s, 1.5 × grace)), sends the kill with a completion
-// channel of its own and waits for it or the timeout on the bubble's
-// clock.
-//
-//go:linkname killPodNow k8s.io/kubernetes/pkg/kubelet.killPodNow
-func killPodNow(ctx context.Context, podWorkers kubelet.PodWorkers, recorder record.EventRecorder) eviction.KillPodFunc
 
 // killNowWait is one killPodNow call in flight: its goroutine, blocked in
 // killPodNow's wait, sends the function's result on result (buffered).
@@ -63,7 +52,7 @@ func (w killNowWorkers) UpdatePod(_ context.Context, o kubelet.UpdatePodOptions)
 // waits for the relay and for killPodNow's return).
 func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	requests := make(chan killRequest)
-	fn := killPodNow(d.ctx, killNowWorkers{PodWorkers: d.pw, requests: requests}, &record.FakeRecorder{})
+	fn := podworkers.KillPodNow(d.ctx, killNowWorkers{PodWorkers: d.pw, requests: requests}, &record.FakeRecorder{})
 	k := &killNowWait{c: c, result: make(chan error, 1)}
 	var override *int64
 	if a.Grace >= 0 {
@@ -84,7 +73,7 @@ func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	d.updatePod(r.opts, c.id, "driver")
 	go relay(c.ch, theirs, d.stop)
 	close(r.sent)
-	k.callID = d.h.call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
+	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
 	d.killNows = append(d.killNows, k)
 }
 
@@ -118,7 +107,7 @@ func (d *Driver) pollKillNows() {
 		select {
 		case err := <-k.result:
 			k.done = true
-			d.h.ret(killNowGoroutine(k), k.callID, model.Answer(err == nil))
+			d.h.Ret(killNowGoroutine(k), k.callID, model.Answer(err == nil))
 		default:
 		}
 	}

@@ -1,8 +1,9 @@
 package realkubelet
 
 import (
-	"k8s.io/apimachinery/pkg/types"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/oracle"
 )

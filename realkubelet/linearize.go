@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/realkubelet/finding"
 )
 
 // PorcupineTimeout bounds porcupine's search for one history (it runs only
@@ -19,7 +20,7 @@ var PorcupineTimeout = 5 * time.Second
 // linResult is the linearizability check of a run.
 type linResult struct {
 	ops      int
-	findings []Finding
+	findings []finding.Finding
 	// dev are the model deviations the history was judged with (0: the
 	// specification alone).
 	dev model.Deviations
@@ -53,7 +54,7 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 	}
 	if dev == 0 && len(d.ev.ghostFrom) == 0 {
 		for _, viol := range viols {
-			out.findings = append(out.findings, Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
+			out.findings = append(out.findings, finding.Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
 		return out
 	}
@@ -65,13 +66,13 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 		for uid, step := range d.ev.ghostFrom {
 			first, adopted[string(uid)] = min(first, step), true
 		}
-		histories = append(histories[:len(histories)-1], d.historyBefore(d.stepStart[first]), d.historyWithout(adopted))
+		histories = append(histories[:len(histories)-1], d.h.Range(d.processStart(), d.stepStart[first]), d.h.Without(d.processStart(), adopted))
 	}
 	for _, h := range histories {
 		v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout, Deviations: dev})
 		for _, viol := range v.Violations(h) {
 			viol.Message += fmt.Sprintf(" [judged with the model deviations the run showed: %s]", dev)
-			out.findings = append(out.findings, Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
+			out.findings = append(out.findings, finding.Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
 	}
 	return out
@@ -79,67 +80,7 @@ func (d *Driver) checkHistory(dev model.Deviations) linResult {
 
 // processHistories are the histories of the run's kubelet processes, one
 // per process (restart.go), oldest first.
-func (d *Driver) processHistories() []history.History {
-	var out []history.History
-	for i, from := range d.processStarts {
-		to := d.h.seq + 1
-		if i+1 < len(d.processStarts) {
-			to = d.processStarts[i+1] - 1 // before the Restarted event
-		}
-		out = append(out, d.historyRange(from, to))
-	}
-	return out
-}
-
-// historyWithout records the current process's events afresh without any operation of
-// the UIDs in gone, and without their entries in every SyncKnownPods.
-func (d *Driver) historyWithout(gone map[string]bool) history.History {
-	rec := history.NewRecorder()
-	dropped := map[string]bool{} // "goroutine/id" of calls left out
-	for _, ev := range d.h.events {
-		if ev.Seq < d.processStart() {
-			continue
-		}
-		key := fmt.Sprintf("%s/%d", ev.Goroutine, ev.ID)
-		if ev.Kind == history.ClientReturn && dropped[key] {
-			continue
-		}
-		if gone[model.UIDOf(ev.Input)] {
-			if ev.Kind == history.ClientCall {
-				dropped[key] = true
-			}
-			continue
-		}
-		if in, ok := ev.Input.(model.SyncKnownPods); ok {
-			ev.Input = model.SyncKnownPods{Desired: slices.DeleteFunc(slices.Clone(in.Desired), func(uid string) bool { return gone[uid] })}
-		}
-		if known, ok := ev.Output.(model.KnownPods); ok {
-			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k model.KnownPod) bool { return gone[k.UID] })
-		}
-		rec.Observe(ev)
-	}
-	return rec.History()
-}
-
-// historyBefore records the current process's events before seq cut
-// afresh.
-func (d *Driver) historyBefore(cut int64) history.History {
-	return d.historyRange(d.processStart(), cut)
-}
-
-// historyRange records the events with from ≤ seq < to afresh.
-func (d *Driver) historyRange(from, to int64) history.History {
-	rec := history.NewRecorder()
-	for _, ev := range d.h.events {
-		if ev.Seq >= to {
-			break
-		}
-		if ev.Seq >= from {
-			rec.Observe(ev)
-		}
-	}
-	return rec.History()
-}
+func (d *Driver) processHistories() []history.History { return d.h.Processes(d.processStarts) }
 
 // processStart is the first seq of the current process's history.
 func (d *Driver) processStart() int64 { return d.processStarts[len(d.processStarts)-1] }

@@ -5,13 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 
 	"github.com/podsim/podsim/realkubelet/drift"
+	"github.com/podsim/podsim/realkubelet/podworkers"
 )
 
-// TestLinknameSignature guards the go:linknames in adapter.go and
-// killnow.go: it parses pod_workers.go of the kubelet module this module
+// TestLinknameSignature guards the go:linknames in podworkers/adapter.go
+// and podworkers/killnow.go (it stays in this package: realrun's gate runs
+// it from this package's test binary): it parses pod_workers.go of the kubelet module this module
 // builds against (from the module cache) and fails unless newPodWorkers'
 // and killPodNow's parameter and result types and the podSyncer method set
 // are, token for token, the ones adapter.go and killnow.go declare. A linkname with a drifted signature would compile
@@ -20,8 +23,8 @@ import (
 func TestLinknameSignature(t *testing.T) {
 	upstreamFile := drift.UpstreamFile(t, "pkg/kubelet/pod_workers.go")
 	upstream := parseDecls(t, upstreamFile)
-	ours := parseDecls(t, "adapter.go")
-	for name, decl := range parseDecls(t, "killnow.go") {
+	ours := parseDecls(t, "podworkers/adapter.go")
+	for name, decl := range parseDecls(t, "podworkers/killnow.go") {
 		ours[name] = decl
 	}
 
@@ -44,7 +47,7 @@ func TestLinknameSignature(t *testing.T) {
 func TestLinknameGuardCatchesDrift(t *testing.T) {
 	killSrc := `package p
 func killPodNow(ctx context.Context, podWorkers PodWorkers, recorder record.EventRecorder, extra bool) eviction.KillPodFunc {}`
-	if drifted, ours := declsOf(t, "drifted.go", killSrc)["killPodNow"], parseDecls(t, "killnow.go")["killPodNow"]; drifted == strings.ReplaceAll(ours, "kubelet.", "") {
+	if drifted, ours := declsOf(t, "drifted.go", killSrc)["killPodNow"], parseDecls(t, "podworkers/killnow.go")["killPodNow"]; drifted == strings.ReplaceAll(ours, "kubelet.", "") {
 		t.Fatalf("a drifted killPodNow renders like ours: %s", ours)
 	}
 	src := `package p
@@ -52,7 +55,7 @@ type podSyncer interface {
 	SyncTerminatedPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus, extra bool) error
 }`
 	drifted := declsOf(t, "drifted.go", src)["podSyncer"]
-	if ours := parseDecls(t, "adapter.go")["podSyncer"]; drifted == ours {
+	if ours := parseDecls(t, "podworkers/adapter.go")["podSyncer"]; drifted == ours {
 		t.Fatalf("a drifted podSyncer renders like ours: %s", ours)
 	}
 }
@@ -93,11 +96,11 @@ type notPodWorkers struct{ kubelet.PodWorkers }
 // workerChannelFn fits v1.36.3's podWorkers, and refuses anything else
 // instead of writing memory it does not understand.
 func TestWorkerChannelHookRefusesDrift(t *testing.T) {
-	g := newGates()
-	if err := setWorkerChannelFn(newRealPodWorkers(g, Cache{}), g.channelFn); err != nil {
+	passThrough := func(_ types.UID, in chan struct{}) <-chan struct{} { return in }
+	if err := podworkers.SetWorkerChannelFn(podworkers.New(nil, podworkers.Cache{}, func(types.UID) {}), passThrough); err != nil {
 		t.Fatalf("the hook does not fit the real podWorkers: %v", err)
 	}
-	if err := setWorkerChannelFn(&notPodWorkers{}, g.channelFn); err == nil {
+	if err := podworkers.SetWorkerChannelFn(&notPodWorkers{}, passThrough); err == nil {
 		t.Fatal("the setter accepted a struct without workerChannelFn")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // TestRegressionScripts replays every counterexample under testdata: each
@@ -40,7 +42,7 @@ func TestRegressionScripts(t *testing.T) {
 // pipeline: a pod created, synced, deleted gracefully and driven to the
 // end produces no finding at all.
 func TestCleanScriptHasNoFindings(t *testing.T) {
-	moves, _, err := ParseScript("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\n")
+	moves, _, err := script.Parse("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +62,13 @@ func scriptFiles(t *testing.T) []string {
 }
 
 // readScript reads and parses one script file.
-func readScript(t *testing.T, file string) (moves []Move, expect []string) {
+func readScript(t *testing.T, file string) (moves []script.Move, expect []string) {
 	t.Helper()
 	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves, expect, err = ParseScript(string(text))
+	moves, expect, err = script.Parse(string(text))
 	if err != nil {
 		t.Fatal(err)
 	}

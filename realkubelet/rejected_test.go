@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // A pod the node shutdown rejects at admission is still in the pod manager:
@@ -21,7 +23,7 @@ func TestRejectedPodRules(t *testing.T) {
 		{"rejected, deleted pod leaves the API", "shutdown spec-grace=5\ncreate c\ndelete c grace=10\n", "Removed{UID:c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			moves, _, err := ParseScript(tc.script)
+			moves, _, err := script.Parse(tc.script)
 			if err != nil {
 				t.Fatal(err)
 			}

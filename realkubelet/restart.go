@@ -9,8 +9,9 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/oracle"
-	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // A kubelet restart (the plan's Restart, with the restart component on)
@@ -32,7 +33,7 @@ import (
 //     recorded, never owed (a dead kubelet owes no liveness) — and its
 //     killPodNow goroutines end on their own timeout on the bubble's clock;
 //   - the tape records Restarted, and each process is judged as a history
-//     of its own (processLin; checkHistory's re-judging per process); the
+//     of its own (tape.PerProcess; checkHistory's re-judging per process); the
 //     kubelet oracle splits at Restarted itself; the driver's per-UID
 //     evidence starts afresh;
 //   - the new process re-admits every pod in config, in creation order
@@ -48,21 +49,21 @@ func (d *Driver) restartKubelet() {
 		d.restartsSkipped++
 		return
 	}
-	old, holdWakes := d.gates, slices.ContainsFunc(d.Moves, func(m Move) bool { return m.Kind == MoveHoldWakes })
-	old.makeInert()
+	old, holdWakes := d.gates, slices.ContainsFunc(d.Moves, func(m script.Move) bool { return m.Kind == script.MoveHoldWakes })
+	old.MakeInert()
 	d.retireProcess(old)
 
-	d.gates = newGates()
-	d.cache = Cache{running: d.running}
+	d.gates = syncgate.New()
+	d.cache = podworkers.Cache{Running: d.running}
 	if d.opts.plant == plantIdleCacheOnRestart {
-		d.cache, d.planted = Cache{}, true
+		d.cache, d.planted = podworkers.Cache{}, true
 	}
-	d.pw = newRealPodWorkers(d.gates, d.cache)
-	fn := d.gates.passThrough
+	d.pw = podworkers.New(d.gates, d.cache, d.gates.Enqueue)
+	fn := d.gates.PassThrough
 	if holdWakes {
-		fn = d.gates.channelFn
+		fn = d.gates.ChannelFn
 	}
-	if err := setWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
+	if err := podworkers.SetWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
 		panic(err) // the hold-wakes move succeeded with the same tree
 	}
 	d.resetEvidence()
@@ -75,17 +76,17 @@ func (d *Driver) restartKubelet() {
 	d.actors = newActors(d)
 	d.actors.check, d.actors.firstAddAt = check, firstAdd
 	if d.st != nil {
-		d.st.restart()
+		d.st.Restart()
 	}
-	d.h.emit(history.Restarted, "kubelet", 0, nil, nil)
-	d.processStarts = append(d.processStarts, d.h.seq+1)
-	d.h.emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
+	d.h.Emit(history.Restarted, "kubelet", 0, nil, nil)
+	d.processStarts = append(d.processStarts, d.h.Seq+1)
+	d.h.Emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
 	d.readmit()
 }
 
 // retireProcess lets the old workers run down inertly and ends their
 // goroutines, and sets the old process's kills aside.
-func (d *Driver) retireProcess(old *Gates) {
+func (d *Driver) retireProcess(old *syncgate.Gates) {
 	for {
 		d.waitQuiet()
 		parked, wakes := old.Parked(), old.Wakes()
@@ -93,13 +94,13 @@ func (d *Driver) retireProcess(old *Gates) {
 			break
 		}
 		for _, uid := range wakes {
-			old.releaseWake(uid)
+			old.ReleaseWake(uid)
 		}
 		for _, c := range parked {
-			old.release(c.UID, ReturnError)
+			old.Release(c.UID, syncgate.ReturnError)
 		}
 	}
-	old.closeOpenWorkers()
+	old.CloseOpenWorkers()
 	d.waitQuiet()
 	d.deadCompletions += len(d.completions)
 	d.completions = nil
@@ -143,49 +144,8 @@ func (d *Driver) readmit() {
 			d.actors.admitted[uid] = true // admitted before, never re-admitted
 		}
 		if d.st != nil && !p.action.Static {
-			d.st.readd(uid)
+			d.st.Readd(uid)
 		}
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
-}
-
-// makeInert stops the gates from parking: every later callback returns an
-// error at once, and the work queue forgets what it is given. Nothing an
-// inert gate sees is recorded (the driver records only its current gates).
-func (g *Gates) makeInert() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.inert = true
-	clear(g.queued)
-}
-
-// processLin is the linearizability oracle per kubelet process: at
-// Restarted the current one is set aside and a fresh one judges the new
-// pod workers (run/run.go's epochOracles does the same for the world). A
-// set-aside one is finished with oracle.ErrEpochEnded: its history stops
-// where the process did (calls in flight are cut).
-type processLin struct {
-	opts linearize.Options
-	cur  oracle.Oracle
-	past []oracle.Oracle
-}
-
-func newProcessLin(opts linearize.Options) *processLin {
-	return &processLin{opts: opts, cur: linearize.New(opts)}
-}
-
-func (p *processLin) Observe(v oracle.View, ev history.Event) {
-	if ev.Kind == history.Restarted {
-		p.past, p.cur = append(p.past, p.cur), linearize.New(p.opts)
-		return
-	}
-	p.cur.Observe(v, ev)
-}
-
-func (p *processLin) Finish(v oracle.View, runErr error) []history.Violation {
-	var out []history.Violation
-	for _, o := range p.past {
-		out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
-	}
-	return append(out, p.cur.Finish(v, runErr)...)
 }

@@ -8,9 +8,12 @@ import (
 	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
-var restartOn = Components{}
+var restartOn = components.Set{}
 
 // restarts counts the Restarted events of a trace.
 func restarts(trace []string) int {
@@ -44,7 +47,7 @@ func TestRestartRunsClean(t *testing.T) {
 // TestRestartOffSkips: without the component, Restart changes nothing.
 func TestRestartOffSkips(t *testing.T) {
 	f := familyNamed(t, "kubelet-restart-terminal-pods")
-	o := RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}
+	o := RunOptions{Real: components.Only(components.Status, components.Shutdown, components.Eviction)}
 	r := Bubble(t, func() Result { return RunSeedWith(f, 1, o) })
 	if n := restarts(r.Trace); n != 0 {
 		t.Fatalf("restart off: %d restarts in the trace", n)
@@ -65,12 +68,12 @@ func TestRestartOldWorkersExit(t *testing.T) {
 			t.Fatalf("before the restart: %d worker goroutines, want 2", n)
 		}
 		parkedBefore := len(d.gates.Parked())
-		ends := strings.Count(strings.Join(d.h.trace, "\n"), " end ")
+		ends := strings.Count(strings.Join(d.h.Trace, "\n"), " end ")
 		d.Apply(mustParse(t, "restart\n")[0])
 		if n := workerGoroutines(); n != 2 {
 			t.Fatalf("after the restart: %d worker goroutines, want the new process's 2", n)
 		}
-		if parkedBefore == 0 || strings.Count(strings.Join(d.h.trace, "\n"), " end ") != ends {
+		if parkedBefore == 0 || strings.Count(strings.Join(d.h.Trace, "\n"), " end ") != ends {
 			t.Fatalf("parked before %d; the old process's callbacks must end unrecorded", parkedBefore)
 		}
 		d.Teardown()
@@ -123,7 +126,7 @@ func TestRestartDeterministic(t *testing.T) {
 			}
 			moves := a.Moves
 			if o.HoldWakes {
-				moves = append([]Move{{Kind: MoveHoldWakes}}, moves...)
+				moves = append([]script.Move{{Kind: script.MoveHoldWakes}}, moves...)
 			}
 			if s := runScriptWith(t, moves, RunOptions{Real: restartOn}); s.TraceSHA != a.TraceSHA {
 				t.Fatalf("%s seed %d: replay differs\n%s", name, seed, firstDiff(a.Trace, s.Trace))
@@ -168,11 +171,11 @@ func TestRestartGB(t *testing.T) {
 		if gb != 1 || len(r.Unexplained()) > 0 {
 			t.Errorf("%q: want one S7 explained as GB; got %v", script, r.Findings)
 		}
-		if r := runScriptWith(t, moves, RunOptions{Real: Only(StatusComponent, ShutdownComponent, EvictionComponent)}); len(r.Unexplained()) > 0 {
+		if r := runScriptWith(t, moves, RunOptions{Real: components.Only(components.Status, components.Shutdown, components.Eviction)}); len(r.Unexplained()) > 0 {
 			t.Errorf("%q without restart: %v", script, r.Findings)
 		}
 		without := o
-		without.catalogue = slices.DeleteFunc(slices.Clone(KnownDeviations), func(c string) bool { return c == "GB" })
+		without.catalogue = slices.DeleteFunc(slices.Clone(finding.KnownDeviations), func(c string) bool { return c == "GB" })
 		if r := runScriptWith(t, moves, without); len(r.Unexplained()) == 0 {
 			t.Errorf("%q: GB dropped from the catalogue, still explained: %v", script, r.Findings)
 		}
@@ -202,8 +205,8 @@ func TestRestartDuringShutdownSkipped(t *testing.T) {
 		for _, m := range mustParse(t, "create a\nrelease a ok\nshutdown\nrestart\n") {
 			d.Apply(m)
 		}
-		if d.restartsSkipped != 1 || restarts(d.h.trace) != 0 {
-			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.trace))
+		if d.restartsSkipped != 1 || restarts(d.h.Trace) != 0 {
+			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.Trace))
 		}
 		d.Teardown()
 	})

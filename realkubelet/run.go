@@ -8,6 +8,11 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -15,8 +20,8 @@ import (
 type Result struct {
 	Family   string
 	Seed     uint64
-	Moves    []Move // the plan-phase moves: the run's replayable script
-	Findings []Finding
+	Moves    []script.Move // the plan-phase moves: the run's replayable script
+	Findings []finding.Finding
 	Ops      int    // operations in the recorded history
 	TraceSHA string // SHA-256 of the canonical trace
 	// Deviations are the model deviations the history was judged with when
@@ -30,29 +35,13 @@ func (r Result) Failed() bool { return len(r.Findings) > 0 }
 
 // Unexplained are the findings that are neither a known upstream deviation
 // nor a documented model difference.
-func (r Result) Unexplained() []Finding {
-	var out []Finding
-	for _, f := range r.Findings {
-		if f.Class == "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func (r Result) Unexplained() []finding.Finding { return realdriver.Unexplained(r.Findings, classOf) }
 
 // Classes lists the distinct classes of the findings, in order of first
 // appearance ("" for unexplained ones).
-func (r Result) Classes() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range r.Findings {
-		if !seen[f.Class] {
-			seen[f.Class] = true
-			out = append(out, f.Class)
-		}
-	}
-	return out
-}
+func (r Result) Classes() []string { return realdriver.Classes(r.Findings, classOf) }
+
+func classOf(f finding.Finding) string { return f.Class }
 
 // Generate drives a family's plan with the seed's schedule and fault
 // streams: before every step it picks, from the schedule stream, the next
@@ -61,7 +50,7 @@ func (r Result) Classes() []string {
 // housekeeping. It must run inside a synctest bubble.
 func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bool) {
 	if holdWakes {
-		d.Apply(Move{Kind: MoveHoldWakes})
+		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}
 	next := 0
 	for {
@@ -76,21 +65,21 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		case status:
 			d.Apply(sm)
 		case next < len(p.Actions) && (gated == 0 || r < 7):
-			d.Apply(planMove(p, next))
+			d.Apply(script.PlanMove(p, next))
 			next++
-		case r == 7 && d.gates.queueLen() > 0:
-			d.Apply(Move{Kind: MoveTick})
+		case r == 7 && d.gates.QueueLen() > 0:
+			d.Apply(script.Move{Kind: script.MoveTick})
 		case r == 8:
-			d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
+			d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		case gated > 0:
 			switch i := schedule.Intn(gated); {
 			case i < len(parked):
 				c := parked[i]
-				d.Apply(Move{Kind: MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
+				d.Apply(script.Move{Kind: script.MoveRelease, UID: c.UID, Outcome: chooseOutcome(c, p.Faults, faults)})
 			case i < len(parked)+len(wakes):
-				d.Apply(Move{Kind: MoveWake, UID: wakes[i-len(parked)]})
+				d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[i-len(parked)]})
 			default:
-				d.Apply(Move{Kind: MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
+				d.Apply(script.Move{Kind: script.MoveDeliver, UID: kills[i-len(parked)-len(wakes)]})
 			}
 		}
 		if d.Step > 400 {
@@ -104,17 +93,17 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 // is honoured unless the call ignores cancellation (IgnoreCancel, B16);
 // then an injected error (ErrorRate); then natural completion for SyncPod
 // (TerminalRate); else success. Rates are per mille.
-func chooseOutcome(c *Call, f plan.Faults, src sim.Source) Outcome {
+func chooseOutcome(c *syncgate.Call, f plan.Faults, src sim.Source) syncgate.Outcome {
 	if c.Ctx.Err() != nil && src.Intn(1000) >= f.IgnoreCancel {
-		return ReturnCanceled
+		return syncgate.ReturnCanceled
 	}
 	if src.Intn(1000) < f.ErrorRate {
-		return ReturnError
+		return syncgate.ReturnError
 	}
 	if c.Fn == model.SyncPod && src.Intn(1000) < f.TerminalRate {
-		return ReturnTerminal
+		return syncgate.ReturnTerminal
 	}
-	return ReturnOK
+	return syncgate.ReturnOK
 }
 
 // settleRounds bounds the settle phase: each round is housekeeping, a
@@ -127,18 +116,18 @@ const settleRounds = 8
 // liveness checks.
 func (d *Driver) Settle() {
 	for range settleRounds {
-		d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
-		d.Apply(Move{Kind: MoveTick})
+		d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
+		d.Apply(script.Move{Kind: script.MoveTick})
 		for i := 0; i < 100; i++ {
 			if wakes := d.gates.Wakes(); len(wakes) > 0 {
-				d.Apply(Move{Kind: MoveWake, UID: wakes[0]})
+				d.Apply(script.Move{Kind: script.MoveWake, UID: wakes[0]})
 				continue
 			}
 			parked := d.gates.Parked()
 			if len(parked) == 0 {
 				break
 			}
-			d.Apply(Move{Kind: MoveRelease, UID: parked[0].UID, Outcome: ReturnOK})
+			d.Apply(script.Move{Kind: script.MoveRelease, UID: parked[0].UID, Outcome: syncgate.ReturnOK})
 		}
 		d.settleStatus()
 	}
@@ -209,7 +198,7 @@ func (d *Driver) completionClass(c *completion) string {
 // of SyncKnownPods(nothing desired) and successful releases until the
 // workers know no pod. It reports whether that happened.
 func (d *Driver) Teardown() bool {
-	d.h.on = false
+	d.h.On = false
 	d.teardownActors()
 	for _, p := range d.pods {
 		p.inConfig = false
@@ -234,10 +223,10 @@ func (d *Driver) drainParked() {
 			return
 		}
 		for _, uid := range wakes {
-			d.gates.releaseWake(uid)
+			d.gates.ReleaseWake(uid)
 		}
 		for _, c := range parked {
-			d.gates.release(c.UID, ReturnOK)
+			d.gates.Release(c.UID, syncgate.ReturnOK)
 		}
 	}
 }
@@ -245,21 +234,21 @@ func (d *Driver) drainParked() {
 // Finish ends a run: settle, check the history, tear down.
 func (d *Driver) Finish(family string, seed uint64) Result {
 	d.Settle()
-	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.sha(), Trace: d.h.trace}
+	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.SHA(), Trace: d.h.Trace}
 	catalogue := d.opts.catalogue
 	if catalogue == nil {
-		catalogue = KnownDeviations
+		catalogue = finding.KnownDeviations
 	}
-	dev := applyCatalogue(d.checks.findings, catalogue)
+	dev := finding.Apply(d.checks.findings, catalogue)
 	lin := d.checkHistory(dev)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
 	status := d.statusFindings()
-	applyCatalogue(status, catalogue)
+	finding.Apply(status, catalogue)
 	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
-		r.Findings = append(r.Findings, Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+		r.Findings = append(r.Findings, finding.Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
 			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
 	}
 	r.Findings = append(r.Findings, d.stuckWorkers()...)
@@ -267,7 +256,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 }
 
 // planMoves are the moves before the settle phase.
-func (d *Driver) planMoves() []Move { return d.Moves[:d.planSteps] }
+func (d *Driver) planMoves() []script.Move { return d.Moves[:d.planSteps] }
 
 // RunPlan runs a family plan with a seed's streams; inside a bubble.
 func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOptions) Result {
@@ -279,11 +268,11 @@ func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOpti
 
 // RunMoves replays a script; inside a bubble. Moves that cannot happen in
 // the state reached (a release with nothing parked) are skipped.
-func RunMoves(moves []Move) Result { return RunMovesWith(moves, RunOptions{}) }
+func RunMoves(moves []script.Move) Result { return RunMovesWith(moves, RunOptions{}) }
 
 // RunMovesWith is RunMoves with options (the components; HoldWakes is a
 // move of the script); inside a bubble.
-func RunMovesWith(moves []Move, o RunOptions) Result {
+func RunMovesWith(moves []script.Move, o RunOptions) Result {
 	d := newDriver(o)
 	for _, m := range moves {
 		d.Apply(m)
@@ -304,10 +293,10 @@ type RunOptions struct {
 	// seed also decides when each worker takes its pending update.
 	HoldWakes bool
 	// Real selects the real kubelet components around the pod workers
-	// (components.go); the zero value runs every one that exists.
-	Real Components
+	// (package components); the zero value runs every one that exists.
+	Real components.Set
 	// catalogue are the deviation classes explanations may use; nil means
-	// KnownDeviations (tests drop one, explain_test.go).
+	// finding.KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string
 	// plant is a bug planted in the driver (tests only, plant.go).
 	plant plantedBug

@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/safety"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var sweepSafety = flag.Int("sweep.safety", 0, "TestSharedSafetySweep: seeds per family (0 = skip)")
@@ -81,7 +82,7 @@ func runWithSharedSafety(f plan.Family, seed uint64, hold, named bool) (Result, 
 	if named {
 		l.named = map[types.UID]int{}
 	}
-	d.h.oracles = append(d.h.oracles, l)
+	d.h.Oracles = append(d.h.Oracles, l)
 	d.atRest = l.rest
 	d.Generate(f.Generate(st.Plan), st.Schedule, st.Faults, hold)
 	d.planSteps = len(d.Moves)
@@ -150,7 +151,7 @@ func (l *lockstep) Observe(v oracle.View, ev history.Event) {
 func (l *lockstep) rest() {
 	v := l.d.View()
 	gs := l.pending
-	if m := l.d.lastMove(); m.Kind == MoveRelease || m.Kind == MoveWake {
+	if m := l.d.lastMove(); m.Kind == script.MoveRelease || m.Kind == script.MoveWake {
 		gs = append(gs, "worker/"+string(m.UID))
 	} else if len(gs) == 0 && len(l.fires) > 0 {
 		gs = []string{"driver"}

@@ -4,10 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 var (
@@ -17,7 +18,7 @@ var (
 	shrinkInv    = flag.String("shrink.invariant", "", "and of this invariant (optional)")
 )
 
-func runScript(t *testing.T, moves []Move) Result {
+func runScript(t *testing.T, moves []script.Move) Result {
 	t.Helper()
 	o := toolOptions(t)
 	r := Bubble(t, func() Result { return RunMovesWith(moves, o) })
@@ -54,18 +55,10 @@ func TestShrinkSeed(t *testing.T) {
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q", *shrinkSeed, fam.Name, *shrinkClass)
 	}
-	small := Shrink(r.Moves, func(m []Move) Result { return runScript(t, m) }, keep)
+	small := realdriver.Shrink(r.Moves, func(m []script.Move) Result { return runScript(t, m) }, keep)
 	final := runScript(t, small)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# shrunk from %s seed %d (%d moves → %d)\n%s", fam.Name, *shrinkSeed, len(r.Moves), len(small), FormatScript(small))
-	for _, f := range final.Findings {
-		fmt.Fprintf(&b, "# finding: %s\n", f)
-	}
-	b.WriteString("# trace:\n")
-	for _, line := range final.Trace {
-		fmt.Fprintf(&b, "#   %s\n", line)
-	}
-	fmt.Fprint(os.Stdout, b.String())
+	header := fmt.Sprintf("# shrunk from %s seed %d (%d moves → %d)\n", fam.Name, *shrinkSeed, len(r.Moves), len(small))
+	realdriver.Transcript(os.Stdout, header, script.Format(small), final.Findings, "# trace:\n", final.Trace)
 }
 
 var replaySeed = flag.Bool("replay", false, "TestReplaySeed: print -shrink.family/-shrink.seed's script, findings and trace")
@@ -81,13 +74,8 @@ func TestReplaySeed(t *testing.T) {
 			continue
 		}
 		r := Bubble(t, func() Result { return RunSeedWith(f, *shrinkSeed, toolOptions(t)) })
-		fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
-		for _, fd := range r.Findings {
-			fmt.Printf("# finding: %s\n", fd)
-		}
-		for _, line := range r.Trace {
-			fmt.Printf("#   %s\n", line)
-		}
+		header := fmt.Sprintf("# %s seed %d, trace sha256 %s\n", f.Name, *shrinkSeed, r.TraceSHA)
+		realdriver.Transcript(os.Stdout, header, script.Format(r.Moves), r.Findings, "", r.Trace)
 		return
 	}
 	t.Fatalf("unknown family %q", *shrinkFamily)

@@ -10,6 +10,8 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // TestRealWorkersReachGates: the linknamed constructor builds the real pod
@@ -17,8 +19,8 @@ import (
 // pod goes through SyncTerminatingPod and SyncTerminatedPod to finished.
 func TestRealWorkersReachGates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newGates()
-		pw := newRealPodWorkers(g, Cache{})
+		g := syncgate.New()
+		pw := podworkers.New(g, podworkers.Cache{}, g.Enqueue)
 		ctx := quietContext()
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "a", Name: "a", Namespace: "default",
 			Annotations: map[string]string{kubetypes.ConfigSourceAnnotationKey: kubetypes.ApiserverSource}}}
@@ -35,7 +37,7 @@ func TestRealWorkersReachGates(t *testing.T) {
 			t.Fatalf("kill did not cancel the in-flight SyncPod")
 		}
 		for _, want := range []model.SyncFn{model.SyncTerminatingPod, model.SyncTerminatedPod} {
-			g.release("a", ReturnOK)
+			g.Release("a", syncgate.ReturnOK)
 			synctest.Wait()
 			if p := g.Parked(); len(p) != 1 || p[0].Fn != want {
 				t.Fatalf("parked %v, want %v", p, want)
@@ -48,7 +50,7 @@ func TestRealWorkersReachGates(t *testing.T) {
 				}
 			}
 		}
-		g.release("a", ReturnOK)
+		g.Release("a", syncgate.ReturnOK)
 		synctest.Wait()
 		if !pw.ShouldPodBeFinished("a") {
 			t.Fatalf("pod not finished")

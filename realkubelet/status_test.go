@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	v1 "k8s.io/api/core/v1"
-
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // lifecycleScript runs a pod through create, graceful delete and the
@@ -52,7 +51,7 @@ func TestStatusManagerWritesAndDeletes(t *testing.T) {
 // TestStatusComponentOff: without the component the status moves cannot
 // happen and nothing kubelet-level is recorded (the pod workers alone).
 func TestStatusComponentOff(t *testing.T) {
-	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{Real: Only()})
+	r := runScriptWith(t, mustParse(t, lifecycleScript), RunOptions{Real: components.Only()})
 	if r.Failed() {
 		t.Fatalf("findings: %v", r.Findings)
 	}
@@ -60,7 +59,7 @@ func TestStatusComponentOff(t *testing.T) {
 		t.Fatalf("notes without the status component:\n%s", strings.Join(r.Trace, "\n"))
 	}
 	for _, m := range r.Moves {
-		if m.Kind == MoveStatusSync || m.Kind == MoveEcho {
+		if m.Kind == script.MoveStatusSync || m.Kind == script.MoveEcho {
 			t.Fatalf("status move %s happened without the component", m)
 		}
 	}
@@ -94,49 +93,6 @@ func TestStatusPlantsAreCaught(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("planted %s bug: no unexplained %s finding; findings %v", c.invariant, c.invariant, r.Findings)
-		}
-	}
-}
-
-// TestStatusPredicatesAreExact: GG and GF hold exactly for their own
-// situation and not for look-alikes (a terminal phase written over a
-// non-terminal one; a stale delete after the new incarnation started
-// containers; a delete without an earlier TerminatePod).
-func TestStatusPredicatesAreExact(t *testing.T) {
-	for _, c := range []struct {
-		from, to v1.PodPhase
-		want     string
-	}{{v1.PodFailed, v1.PodSucceeded, "GG"}, {v1.PodSucceeded, v1.PodFailed, "GG"},
-		{v1.PodRunning, v1.PodSucceeded, ""}, {v1.PodPending, v1.PodFailed, ""}, {"", v1.PodFailed, ""}} {
-		if got := classPhaseWritten(c.from, c.to); got != c.want {
-			t.Errorf("classPhaseWritten(%s→%s) = %q, want %q", c.from, c.to, got, c.want)
-		}
-	}
-	type step struct {
-		terminate bool
-		fn        model.SyncFn
-	}
-	for _, c := range []struct {
-		name  string
-		steps []step
-		want  string
-	}{
-		{"new incarnation terminating", []step{{terminate: true}, {false, model.SyncTerminatingPod}}, "GF"},
-		{"new incarnation started containers", []step{{terminate: true}, {false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
-		{"no earlier TerminatePod", []step{{false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
-		{"same incarnation, TerminatePod only", []step{{false, model.SyncTerminatingPod}, {terminate: true}}, ""},
-		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {false, model.SyncTerminatingPod}, {terminate: true}}, ""},
-	} {
-		e := newStatusEvidence()
-		for _, s := range c.steps {
-			if s.terminate {
-				e.terminated("a")
-			} else {
-				e.began("a", s.fn)
-			}
-		}
-		if got := e.classFinalDelete("a"); got != c.want {
-			t.Errorf("%s: classFinalDelete = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -1,48 +1,55 @@
 package realkubelet
 
 import (
+	"context"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // statusMovePossible: the status component is on, and an echo has
 // something to deliver.
-func (d *Driver) statusMovePossible(k MoveKind) bool {
+func (d *Driver) statusMovePossible(k script.MoveKind) bool {
 	if d.st == nil {
 		return false
 	}
-	return k != MoveEcho || d.st.echoes()
+	return k != script.MoveEcho || d.st.Echoes()
 }
 
-func (d *Driver) statusMove(k MoveKind) {
+func (d *Driver) statusMove(k script.MoveKind) {
 	switch k {
-	case MoveStatusSync:
-		d.st.sync(false)
-	case MoveStatusResync:
-		d.st.sync(true)
-	case MoveEcho:
-		d.st.deliverEchoes()
+	case script.MoveStatusSync:
+		d.st.Sync(false)
+	case script.MoveStatusResync:
+		d.st.Sync(true)
+	case script.MoveEcho:
+		d.deliverEchoes()
 	}
 }
 
 // statusChoice is Generate's status move for schedule draw r (9 or 10),
 // or false: none with the component off, so its schedule is unchanged.
-func (d *Driver) statusChoice(r int) (Move, bool) {
+func (d *Driver) statusChoice(r int) (script.Move, bool) {
 	switch {
 	case d.st == nil:
-		return Move{}, false
+		return script.Move{}, false
 	case r == 9:
-		return Move{Kind: MoveStatusSync}, true
-	case r == 10 && d.st.echoes():
-		return Move{Kind: MoveEcho}, true
+		return script.Move{Kind: script.MoveStatusSync}, true
+	case r == 10 && d.st.Echoes():
+		return script.Move{Kind: script.MoveEcho}, true
 	case r == 10:
-		return Move{Kind: MoveStatusResync}, true
+		return script.Move{Kind: script.MoveStatusResync}, true
 	}
-	return Move{}, false
+	return script.Move{}, false
 }
 
 // settleStatus is a settle round's status part: the periodic pass, the
@@ -51,24 +58,22 @@ func (d *Driver) settleStatus() {
 	if d.st == nil {
 		return
 	}
-	d.Apply(Move{Kind: MoveStatusResync})
-	d.Apply(Move{Kind: MoveEcho})
+	d.Apply(script.Move{Kind: script.MoveStatusResync})
+	d.Apply(script.Move{Kind: script.MoveEcho})
 }
 
 // statusFindings ends the kubelet oracle: L7 (KubeletSettled) and every
 // violation it found (K2, K3, K6, …); none without the component. They
 // are unexplained unless an exact predicate of status_explain.go held for
 // the write they are about (GF, GG).
-func (d *Driver) statusFindings() []Finding {
+func (d *Driver) statusFindings() []finding.Finding {
 	if d.st == nil {
 		return nil
 	}
-	d.h.note(history.KubeletSettled{})
-	var out []Finding
-	for _, v := range d.st.kube.Finish(d.View(), nil) {
-		f := Finding{Violation: v, Step: d.stepOf(v.Seq)}
-		d.st.classify(&f)
-		out = append(out, f)
+	d.h.Note(history.KubeletSettled{})
+	var out []finding.Finding
+	for _, v := range d.st.Kube.Finish(d.View(), nil) {
+		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq), Class: d.st.Class(v)})
 	}
 	return out
 }
@@ -76,7 +81,7 @@ func (d *Driver) statusFindings() []Finding {
 // committedOracle is the kubelet oracle as this target feeds it: it keeps
 // the committed query answers at every release of the pod lock, which
 // this target does not record (the driver holds it for the whole run,
-// record.go); between driver steps no worker runs, so the answers now are
+// tape/); between driver steps no worker runs, so the answers now are
 // the committed ones, and it is told so just before every note, with the
 // answers in the release's Probe (the oracle reads them there).
 type committedOracle struct {
@@ -92,28 +97,43 @@ func (o committedOracle) Observe(v oracle.View, ev history.Event) {
 	o.Oracle.Observe(v, ev)
 }
 
-// kubeletView is oracle.Kubelet over the status component.
-type kubeletView struct{ s *statusComp }
+// deliverEchoes is the config watch: API changes arrive as UPDATE (a new
+// phase) or REMOVE (the object left).
+func (d *Driver) deliverEchoes() {
+	for _, uid := range d.st.Echoed() {
+		d.st.Delivered(uid)
+		p := d.pods[uid]
+		if p == nil || !p.inConfig || p.action.Static {
+			continue
+		}
+		cur, inAPI := d.st.ByUID(uid)
+		switch {
+		case !inAPI:
+			p.inConfig = false
+			d.st.Manager().Pods.RemovePod(d.podOf(uid))
+			d.update(kubetypes.SyncPodKill, uid)
+		case cur.Status.Phase != p.phase:
+			p.phase, p.version = cur.Status.Phase, p.version+1
+			d.st.Manager().Pods.UpdatePod(d.podOf(uid))
+			d.update(kubetypes.SyncPodUpdate, uid)
+		}
+	}
+}
 
-func (k kubeletView) UIDs() []types.UID { return k.s.d.sortedUniverse() }
+// kubeletView is oracle.Kubelet over the status component.
+type kubeletView struct{ d *Driver }
+
+func (k kubeletView) UIDs() []types.UID { return k.d.sortedUniverse() }
 
 func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
-	s := k.s
-	p := s.d.pods[uid]
+	p := k.d.pods[uid]
 	if p == nil {
 		return oracle.KubeletPod{}
 	}
-	a := s.d.actors // admission during a node shutdown (actors.go)
-	kp := oracle.KubeletPod{Name: p.action.PodName(), Incarnation: s.incarnation[uid], InConfig: p.inConfig,
-		Phase: p.phase, Deleted: p.deletion != nil, Admitted: s.admitted[uid] && !a.rejected[uid], DeletedAt: s.deletedAt[uid],
+	a := k.d.actors // admission during a node shutdown (actors.go)
+	kp := oracle.KubeletPod{Name: p.action.PodName(), InConfig: p.inConfig, Phase: p.phase, Deleted: p.deletion != nil,
 		Rejected: a.rejected[uid], AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid]}
-	if st, ok := s.mgr.GetPodStatus(uid); ok {
-		kp.StatusPhase = st.Phase
-	}
-	if cur, ok := s.api.ByUID(uid); ok {
-		kp.InAPI, kp.APIPhase = true, cur.Status.Phase
-		kp.Deleted = cur.DeletionTimestamp != nil
-	}
+	k.d.st.Describe(uid, &kp)
 	return kp
 }
 
@@ -121,4 +141,16 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 func (kubeletView) APIServer() bool { return true }
 
 // ShutdownAt is the shutdown component's (actors.go).
-func (k kubeletView) ShutdownAt() time.Duration { return actorsView{k.s.d}.ShutdownAt() }
+func (k kubeletView) ShutdownAt() time.Duration { return actorsView(k).ShutdownAt() }
+
+// statusHost is the driver as the status component's host.
+type statusHost struct{ d *Driver }
+
+func (h statusHost) Tape() *tape.Tape            { return h.d.h }
+func (h statusHost) Context() context.Context    { return h.d.ctx }
+func (h statusHost) Workers() kubelet.PodWorkers { return h.d.pw }
+func (h statusHost) PodOf(uid types.UID) *v1.Pod { return h.d.podOf(uid) }
+func (h statusHost) InConfig(uid types.UID) (bool, bool) {
+	p := h.d.pods[uid]
+	return p != nil, p != nil && p.inConfig
+}

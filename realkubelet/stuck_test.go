@@ -6,6 +6,9 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // TestStuckWorkerIsAFinding: a worker that can never be torn down (its
@@ -14,20 +17,20 @@ import (
 // unexplained L2 finding naming the stuck goroutine, where it waits and the
 // pod's last step, and the next run in the same test works.
 func TestStuckWorkerIsAFinding(t *testing.T) {
-	moves, _, err := ParseScript("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\n")
+	moves, _, err := script.Parse("create a\nrelease a ok\ndelete a grace=5\nrelease a ok\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := Bubble(t, func() Result {
 		d := NewDriver()
-		d.gates.neverReturn = func(c *Call) bool { return c.UID == "a" && c.Fn == model.SyncTerminatedPod }
+		d.gates.NeverReturn = func(c *syncgate.Call) bool { return c.UID == "a" && c.Fn == model.SyncTerminatedPod }
 		for _, m := range moves {
 			d.Apply(m)
 		}
 		d.planSteps = len(d.Moves)
 		return d.Finish("script", 0)
 	})
-	var stuck []Finding
+	var stuck []finding.Finding
 	for _, f := range r.Unexplained() {
 		if f.Invariant == "L2" && strings.Contains(f.Message, "cannot be torn down") {
 			stuck = append(stuck, f)

@@ -3,11 +3,12 @@ package realkubelet
 import (
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/components"
 )
 
 var (
@@ -15,13 +16,13 @@ var (
 	sweepStart = flag.Uint64("sweep.start", 1, "TestSweep: first seed")
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
 	sweepHold  = flag.Bool("sweep.hold", false, "TestSweep: hold worker wake-ups at gates (wakes.go)")
-	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (components.go)")
+	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (package components)")
 )
 
 // toolOptions are the run options the tool tests' flags select.
 func toolOptions(t *testing.T) RunOptions {
 	t.Helper()
-	real, err := ParseComponents(*sweepReal)
+	real, err := components.Parse(*sweepReal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,49 +39,11 @@ func TestSweep(t *testing.T) {
 	}
 	opts := toolOptions(t)
 	var report strings.Builder
-	total, failed, unexplained := 0, 0, 0
-	for _, f := range plan.KubeletFamilies() {
-		if *sweepOnly != "" && f.Name != *sweepOnly {
-			continue
-		}
-		count, first := map[string]int{}, map[string]uint64{}
-		famFailed := 0
-		for i := range *sweepSeeds {
-			seed := *sweepStart + uint64(i)
+	tot := realdriver.Sweep(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, *sweepSeeds, *sweepStart,
+		func(f plan.Family, seed uint64) realdriver.SeedVerdict {
 			r := Bubble(t, func() Result { return RunSeedWith(f, seed, opts) })
-			total++
-			if r.Failed() {
-				failed++
-				famFailed++
-			}
-			for _, c := range r.Classes() {
-				if _, ok := first[c]; !ok {
-					first[c] = seed
-				}
-				count[c]++
-			}
-			for _, u := range r.Unexplained() {
-				unexplained++
-				if unexplained <= 10 {
-					t.Errorf("%s seed %d: %s", f.Name, seed, u)
-				}
-			}
-		}
-		fmt.Fprintf(&report, "%-32s %6d seeds %6d with findings:", f.Name, *sweepSeeds, famFailed)
-		classes := make([]string, 0, len(count))
-		for c := range count {
-			classes = append(classes, c)
-		}
-		slices.Sort(classes)
-		for _, c := range classes {
-			name := c
-			if name == "" {
-				name = "UNEXPLAINED"
-			}
-			fmt.Fprintf(&report, " %s=%d (first seed %d)", name, count[c], first[c])
-		}
-		report.WriteString("\n")
-	}
-	fmt.Fprintf(&report, "total: %d seeds, %d with findings, %d unexplained findings\n", total, failed, unexplained)
+			return realdriver.SeedVerdict{Failed: r.Failed(), Classes: r.Classes(), Unexplained: realdriver.Stringers(r.Unexplained())}
+		})
+	fmt.Fprintf(&report, "total: %d seeds, %d with findings, %d unexplained findings\n", tot.Seeds, tot.Failed, tot.Unexplained)
 	t.Log("\n" + report.String())
 }

@@ -16,11 +16,10 @@ import (
 // of this target besides its events. It offers the pod workers' query
 // answers and the config source; the rest of the View does not exist here:
 //
-//   - Final is nil: the real pod workers offer no snapshot of their records
-//     (podSyncStatuses is private, and reading it would test the harness,
-//     not the public contract), so the oracles that judge the state after
-//     the settle phase from it (package liveness) do not apply; the driver
-//     checks liveness itself through the public queries (checkSettled).
+//   - Settle is nil: the driver has no settle phase of the world's shape
+//     (heal, settle, quiesce, drain), so the shared liveness oracle, which
+//     judges at Settled from the history, is not run; the driver checks
+//     liveness itself through the public queries (checkSettled).
 //   - Kubelet is nil: this target drives the pod workers alone, with no
 //     API server, admission, status manager or shutdown manager, so the
 //     kubelet-level checks (package kubelet) do not apply.
@@ -28,21 +27,21 @@ func (d *Driver) View() oracle.View { return driverView{d} }
 
 type driverView struct{ d *Driver }
 
-// Final is nil: see View.
-func (driverView) Final() *oracle.Final { return nil }
+// Settle is nil: see View.
+func (driverView) Settle() *oracle.Settle { return nil }
 
 // Kubelet is the kubelet around the workers: the status component's view
 // (status_view.go) with it on, else the managers' (kview.go) with the
 // shutdown or eviction component on; nil otherwise: see View.
 func (v driverView) Kubelet() oracle.Kubelet {
 	if v.d.st != nil {
-		return kubeletView{v.d.st}
+		return kubeletView(v)
 	}
 	return v.d.kubelet()
 }
 
 // Elapsed is the bubble's virtual time since the driver was made.
-func (v driverView) Elapsed() time.Duration { return v.d.h.now().Sub(v.d.h.start) }
+func (v driverView) Elapsed() time.Duration { return v.d.h.Now().Sub(v.d.h.Start) }
 
 // Config is what the driver's config source says of uid now.
 func (v driverView) Config(uid types.UID) oracle.PodConfig {

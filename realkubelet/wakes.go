@@ -1,13 +1,9 @@
 package realkubelet
 
 import (
-	"fmt"
-	"reflect"
-	"slices"
-	"unsafe"
-
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/kubernetes/pkg/kubelet"
+
+	"github.com/podsim/podsim/realkubelet/podworkers"
 )
 
 // Holding wake-ups (opt-in, the "hold-wakes" move): upstream's own test
@@ -17,121 +13,22 @@ import (
 // waits until the driver moves it ("wake <uid>"). Then a
 // worker takes its pending update only when the seed says so: a kill can
 // land between a create and the worker's first take (the P→T shortcut of
-// early-kill), and updates coalesce before a take. The field is unexported,
-// so it is set through reflect and unsafe; setWorkerChannelFn checks its
-// name and exact type first and refuses on drift.
+// early-kill), and updates coalesce before a take. The field is unexported:
+// podworkers.SetWorkerChannelFn sets it, refusing on drift; the pipes the
+// hook hands the workers are the gates' (syncgate/wakes.go).
 
-// workerChannelFn is the hook's type in v1.36.3.
-type workerChannelFn = func(uid types.UID, in chan struct{}) (out <-chan struct{})
-
-func setWorkerChannelFn(pw kubelet.PodWorkers, fn workerChannelFn) error {
-	v := reflect.ValueOf(pw)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("realkubelet: PodWorkers is a %v, not a pointer to the podWorkers struct", v.Type())
-	}
-	f := v.Elem().FieldByName("workerChannelFn")
-	if !f.IsValid() {
-		return fmt.Errorf("realkubelet: podWorkers has no field workerChannelFn any more")
-	}
-	if want := reflect.TypeOf(fn); f.Type() != want {
-		return fmt.Errorf("realkubelet: podWorkers.workerChannelFn is a %v, want %v", f.Type(), want)
-	}
-	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(fn))
-	return nil
-}
-
-// pipe is one worker goroutine's notification channel (in, written by the
-// pod workers under their lock) and the channel its loop reads (out). No
-// goroutine forwards between them: the driver moves a wake-up from in to
-// out in a step of its own ("wake <uid>"), so the seed decides when a
-// worker reads its channel, and nothing runs between steps. gen numbers
-// the workers of one UID (a purged UID's old worker may still be waiting
-// to read a signal when the next incarnation's worker starts, exactly as
-// upstream's goroutines may be scheduled late).
-type pipe struct {
-	uid       types.UID
-	gen       int
-	in        chan struct{}
-	out       chan struct{}
-	outClosed bool
-}
-
-// channelFn is the hook: the worker loop reads out (buffered 1, like in).
-func (g *Gates) channelFn(uid types.UID, in chan struct{}) <-chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.forwarders[uid]++
-	p := &pipe{uid: uid, gen: g.forwarders[uid], in: in, out: make(chan struct{}, 1)}
-	g.pipes = append(g.pipes, p)
-	return p.out
-}
-
-// pending reports whether p has a wake-up to move: a signal in in, or in
-// closed (the worker must see the close too). Only the driver calls it,
-// between steps, so the probe cannot race a writer.
-func (p *pipe) pending() bool {
-	if p.outClosed {
-		return false
-	}
-	if len(p.in) > 0 {
-		return true
-	}
-	select {
-	case _, ok := <-p.in:
-		return !ok // open and empty: the default case; a value cannot appear
-	default:
-		return false
+// holdWakes sets the hook: from now on every worker's wake-up waits at
+// its gate (only as a script's first move, before any worker exists).
+func (d *Driver) holdWakes() {
+	if err := podworkers.SetWorkerChannelFn(d.pw, d.gates.ChannelFn); err != nil {
+		panic(err)
 	}
 }
 
-// move hands p's signal to the worker loop (coalescing with one already
-// waiting there, as the 1-buffered channel does), or closes out once in is
-// closed and drained.
-func (p *pipe) move() {
-	select {
-	case _, ok := <-p.in:
-		if !ok {
-			close(p.out)
-			p.outClosed = true
-			return
-		}
-		select {
-		case p.out <- struct{}{}:
-		default:
-		}
-	default:
+// wake moves uid's oldest held wake-up to its worker; a late one (an
+// older incarnation's worker) is remembered for the step's checks (GE).
+func (d *Driver) wake(uid types.UID) {
+	if _, late := d.gates.ReleaseWake(uid); late {
+		d.lateNow = uid
 	}
-}
-
-// Wakes lists the UIDs with a wake-up to move, sorted, once each.
-func (g *Gates) Wakes() []types.UID {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var out []types.UID
-	for _, p := range g.pipes {
-		if p.pending() && !slices.Contains(out, p.uid) {
-			out = append(out, p.uid)
-		}
-	}
-	sortUIDs(out)
-	return out
-}
-
-// releaseWake moves the wake-up of uid's oldest worker that has one. ok
-// is false if none has; late is true if that worker is not uid's newest
-// and got a signal (not just the close): an older incarnation's goroutine
-// will now read the UID's current record (GE).
-func (g *Gates) releaseWake(uid types.UID) (ok, late bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for i, p := range g.pipes {
-		if p.uid == uid && p.pending() {
-			p.move()
-			if p.outClosed {
-				g.pipes = slices.Delete(g.pipes, i, i+1)
-			}
-			return true, !p.outClosed && p.gen < g.forwarders[uid]
-		}
-	}
-	return false, false
 }

@@ -1,7 +1,6 @@
 package realvk
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing/synctest"
+
+	"github.com/podsim/podsim/realdriver"
 )
 
 // Call is one call of the real controller into its world (the provider or
@@ -66,12 +67,7 @@ var outcomeNames = [...]string{"ok", "fail", "missing", "dead"}
 func (o Outcome) String() string { return outcomeNames[o] }
 
 func parseOutcome(s string) (Outcome, error) {
-	for i, n := range outcomeNames {
-		if n == s {
-			return Outcome(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown outcome %q (want ok, fail, missing or dead)", s)
+	return realdriver.ParseOutcome[Outcome](outcomeNames[:], s)
 }
 
 // Gates holds the parked calls. Its lock only guards the list: between
@@ -123,22 +119,17 @@ func (g *Gates) park(c *Call) Outcome {
 func (g *Gates) Parked() []*Call {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := slices.Clone(g.parked)
-	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.Label(), b.Label()) })
-	return out
+	return realdriver.Parked(g.parked, (*Call).Label)
 }
 
 // release lets the first parked call with label return with o.
 func (g *Gates) release(label string, o Outcome) (*Call, bool) {
 	g.mu.Lock()
-	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.Label() == label })
-	if i < 0 {
-		g.mu.Unlock()
+	c, ok := realdriver.Unpark(&g.parked, func(c *Call) bool { return c.Label() == label })
+	g.mu.Unlock()
+	if !ok {
 		return nil, false
 	}
-	c := g.parked[i]
-	g.parked = slices.Delete(g.parked, i, i+1)
-	g.mu.Unlock()
 	c.release <- o
 	return c, true
 }
@@ -158,8 +149,7 @@ func (g *Gates) kill(gen int) {
 		return false
 	})
 	g.mu.Unlock()
-	slices.SortStableFunc(victims, func(a, b *Call) int { return cmp.Compare(a.Label(), b.Label()) })
-	for _, c := range victims {
+	for _, c := range realdriver.Parked(victims, (*Call).Label) {
 		c.release <- Dead
 		synctest.Wait()
 	}

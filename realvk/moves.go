@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
 )
 
 // MoveKind is what one driver step does.
@@ -151,34 +152,11 @@ func parseAction(f []string) (plan.Action, error) {
 	return a, nil
 }
 
-// ParseScript reads a script: one move per line; blank lines and lines
-// starting with # are skipped; "expect CLASS" lines list the finding
-// classes the script must produce (returned separately).
-func ParseScript(text string) (moves []Move, expect []string, err error) {
-	for n, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "expect "):
-			expect = append(expect, strings.Fields(line)[1:]...)
-			continue
-		}
-		m, err := ParseMove(line)
-		if err != nil {
-			return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
-		}
-		moves = append(moves, m)
-	}
-	return moves, expect, nil
+// ParseScript reads a script (realdriver.ParseScript): one move per
+// line, # comments, "expect CLASS" lines returned apart.
+func ParseScript(text string) ([]Move, []string, error) {
+	return realdriver.ParseScript(text, ParseMove)
 }
 
 // FormatScript is the script of moves, one per line.
-func FormatScript(moves []Move) string {
-	var b strings.Builder
-	for _, m := range moves {
-		b.WriteString(m.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
+func FormatScript(moves []Move) string { return realdriver.FormatScript(moves) }

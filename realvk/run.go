@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -21,11 +22,7 @@ type Finding struct {
 }
 
 func (f Finding) String() string {
-	class := f.Class
-	if class == "" {
-		class = "UNEXPLAINED"
-	}
-	return fmt.Sprintf("[%s] %s at step %d: %s", class, f.Check, f.Step, f.Message)
+	return fmt.Sprintf("[%s] %s at step %d: %s", realdriver.ClassLabel(f.Class), f.Check, f.Step, f.Message)
 }
 
 // Result is one run on the real controller.
@@ -42,29 +39,13 @@ type Result struct {
 func (r Result) Failed() bool { return len(r.Findings) > 0 }
 
 // Unexplained are the findings no class explains.
-func (r Result) Unexplained() []Finding {
-	var out []Finding
-	for _, f := range r.Findings {
-		if f.Class == "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func (r Result) Unexplained() []Finding { return realdriver.Unexplained(r.Findings, classOf) }
 
 // Classes lists the distinct classes of the findings in order of first
 // appearance ("" for unexplained ones).
-func (r Result) Classes() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range r.Findings {
-		if !seen[f.Class] {
-			seen[f.Class] = true
-			out = append(out, f.Class)
-		}
-	}
-	return out
-}
+func (r Result) Classes() []string { return realdriver.Classes(r.Findings, classOf) }
+
+func classOf(f Finding) string { return f.Class }
 
 // MaxPlanSteps bounds the plan phase.
 const MaxPlanSteps = 600

@@ -4,11 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"testing/synctest"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
 )
 
 var (
@@ -59,17 +59,10 @@ func TestShrinkSeed(t *testing.T) {
 	if !keep(r) {
 		t.Fatalf("seed %d of %s has no finding of class %q check %q", *shrinkSeed, f.Name, *shrinkClass, *shrinkCheck)
 	}
-	small := Shrink(r.Moves, func(m []Move) Result { return replay(t, m) }, keep)
+	small := realdriver.Shrink(r.Moves, func(m []Move) Result { return replay(t, m) }, keep)
 	final := replay(t, small)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# shrunk from %s seed %d (%d moves -> %d)\n%s", f.Name, *shrinkSeed, len(r.Moves), len(small), FormatScript(small))
-	for _, fd := range final.Findings {
-		fmt.Fprintf(&b, "# finding: %s\n", fd)
-	}
-	for _, line := range final.Trace {
-		fmt.Fprintf(&b, "#   %s\n", line)
-	}
-	fmt.Fprint(os.Stdout, b.String())
+	header := fmt.Sprintf("# shrunk from %s seed %d (%d moves -> %d)\n", f.Name, *shrinkSeed, len(r.Moves), len(small))
+	realdriver.Transcript(os.Stdout, header, FormatScript(small), final.Findings, "", final.Trace)
 }
 
 // TestReplaySeed prints one seed's run: script, findings, trace (a tool:
@@ -81,11 +74,6 @@ func TestReplaySeed(t *testing.T) {
 	f := familyNamed(t, *shrinkFamily)
 	var r Result
 	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
-	fmt.Printf("# %s seed %d, trace sha256 %s\n%s", f.Name, *shrinkSeed, r.TraceSHA, FormatScript(r.Moves))
-	for _, fd := range r.Findings {
-		fmt.Printf("# finding: %s\n", fd)
-	}
-	for _, line := range r.Trace {
-		fmt.Printf("#   %s\n", line)
-	}
+	header := fmt.Sprintf("# %s seed %d, trace sha256 %s\n", f.Name, *shrinkSeed, r.TraceSHA)
+	realdriver.Transcript(os.Stdout, header, FormatScript(r.Moves), r.Findings, "", r.Trace)
 }

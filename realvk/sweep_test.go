@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
 )
 
 var (
@@ -29,55 +30,21 @@ func TestSweep(t *testing.T) {
 		t.Skip("run with -sweep N")
 	}
 	var report strings.Builder
-	total, failed, unexplained := 0, 0, 0
 	began := time.Now()
-	for _, f := range plan.VKFamilies() {
-		if *sweepOnly != "" && f.Name != *sweepOnly {
-			continue
-		}
-		count, first := map[string]int{}, map[string]uint64{}
-		famFailed := 0
-		for i := range *sweepSeeds {
-			seed := *sweepStart + uint64(i)
+	tot := realdriver.Sweep(t, &report, plan.VKFamilies(), *sweepOnly, 20, *sweepSeeds, *sweepStart,
+		func(f plan.Family, seed uint64) realdriver.SeedVerdict {
 			var r Result
 			synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
-			total++
-			if r.Failed() {
-				failed++
-				famFailed++
-			}
-			for _, c := range classesOf(r) {
-				if _, ok := first[c]; !ok {
-					first[c] = seed
-				}
-				count[c]++
-			}
-			for _, fd := range r.Findings {
-				if *verbose {
+			if *verbose {
+				for _, fd := range r.Findings {
 					t.Logf("%s seed %d: %s", f.Name, seed, fd)
 				}
-				if fd.Class == "" {
-					unexplained++
-					if unexplained <= 10 {
-						t.Errorf("%s seed %d: %s", f.Name, seed, fd)
-					}
-				}
 			}
-		}
-		fmt.Fprintf(&report, "%-20s %6d seeds %6d with findings:", f.Name, *sweepSeeds, famFailed)
-		keys := make([]string, 0, len(count))
-		for c := range count {
-			keys = append(keys, c)
-		}
-		slices.Sort(keys)
-		for _, c := range keys {
-			fmt.Fprintf(&report, " %s=%d (first seed %d)", c, count[c], first[c])
-		}
-		report.WriteString("\n")
-	}
+			return realdriver.SeedVerdict{Failed: r.Failed(), Classes: classesOf(r), Unexplained: realdriver.Stringers(r.Unexplained())}
+		})
 	secs := time.Since(began).Seconds()
 	fmt.Fprintf(&report, "total: %d seeds, %d with findings, %d unexplained findings; %.1f s wall, %.1f seeds/s\n",
-		total, failed, unexplained, secs, float64(total)/secs)
+		tot.Seeds, tot.Failed, tot.Unexplained, secs, float64(tot.Seeds)/secs)
 	t.Log("\n" + report.String())
 }
 
@@ -86,11 +53,7 @@ func TestSweep(t *testing.T) {
 func classesOf(r Result) []string {
 	var out []string
 	for _, f := range r.Findings {
-		c := f.Class
-		if c == "" {
-			c = "UNEXPLAINED"
-		}
-		c += "/" + f.Check
+		c := realdriver.ClassLabel(f.Class) + "/" + f.Check
 		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}

@@ -70,7 +70,7 @@ var livenessPlanted = []struct {
 	plan:  lvPlan(lvStatic(lvAct(0, plan.Create, "a")), lvStatic(lvAct(lvSecond, plan.Create, "b")), lvStatic(lvAct(3*lvSecond, plan.Kill, "b"))),
 	fault: lvLossy("b", 1, 1),
 	want:  "L5",
-	msg:   []string{"pod b (static web_default, in config)", "killed at 3s while waiting to start (state TR)", "worker never exited"},
+	msg:   []string{"pod b (static web_default, in config)", "killed at 3s while waiting to start (state TR)", "it never finished"},
 }, {
 	name:  "L6 killPodNow times out although the pod terminated",
 	plan:  lvPlan(lvAct(0, plan.Create, "a"), plan.Action{At: lvSecond, Kind: plan.KillNow, UID: "a", SpecGrace: 30, Grace: 2}),

@@ -40,8 +40,8 @@ func plannedSkipRun(pl plan.Plan, mode skipMode) ([]string, *world.World) {
 func sameEnd(a, b *world.World) bool {
 	qa, fa := a.QuietAt()
 	qb, fb := b.QuietAt()
-	return fa == fb && qa == qb && a.View().Final().QuiesceAt == b.View().Final().QuiesceAt &&
-		a.View().Final().At == b.View().Final().At
+	return fa == fb && qa == qb && a.View().Settle().QuiesceAt == b.View().Settle().QuiesceAt &&
+		a.View().Settle().At == b.View().Settle().At
 }
 
 // TestQuietTicksSkipped: skipping the quiet ticks gives the run that ticks
@@ -60,7 +60,7 @@ func TestQuietTicksSkipped(t *testing.T) {
 			ticked, wt := skipRun(f, seed, tickAll)
 			if !slices.Equal(skipped, ticked) || !sameEnd(ws, wt) {
 				t.Fatalf("%s seed %d: skipping gives %q, quiet at %v, end %v/%v; ticking gives %q, quiet at %v, end %v/%v",
-					f.Name, seed, skipped, quietTime(ws), ws.View().Final().QuiesceAt, ws.View().Final().At, ticked, quietTime(wt), wt.View().Final().QuiesceAt, wt.View().Final().At)
+					f.Name, seed, skipped, quietTime(ws), ws.View().Settle().QuiesceAt, ws.View().Settle().At, ticked, quietTime(wt), wt.View().Settle().QuiesceAt, wt.View().Settle().At)
 			}
 			if ws.S.Steps() < wt.S.Steps() {
 				fewer++

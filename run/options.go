@@ -40,10 +40,15 @@ type CheckOptions struct {
 	// private state, never decide the verdict; only the oracles, judging
 	// what a caller observes, do. The world then records no record list
 	// with its query answers: Known comes from the history alone
-	// (history.KnownFromHistory). The liveness oracle's end state
-	// (View.Final) is still the workers' records (docs/design.md). The
-	// zero value keeps them on.
+	// (history.KnownFromHistory). The liveness oracle judges the end of a
+	// run from the history in both modes (docs/design.md). The zero value
+	// keeps them on.
 	ObservableOnly bool
+	// FaultPoints arms the world's situation fault points (world.FaultPoint,
+	// docs/guided.md): the run's fault stream first draws which are on.
+	// Off, the fault stream is drawn exactly as without them. The
+	// virtual-kubelet world has none.
+	FaultPoints bool
 }
 
 // defaultOracles are the oracles every kubelet process of a run gets: the

@@ -36,6 +36,15 @@ type Result struct {
 	// the token of its choice streams that replays it (guided.ParseToken);
 	// "" for a seed's run.
 	Input string
+	// FaultPointsArmed: the run armed the fault points
+	// (CheckOptions.FaultPoints); FaultPoints are those it switched on, by
+	// name.
+	FaultPointsArmed bool
+	FaultPoints      []string
+	// Strategy, when a sweep mixes strategies (simrun's portfolio), is the
+	// strategy that made this run as replay's --strategy argument; "" for
+	// the sweep's own.
+	Strategy string
 }
 
 // Failed reports whether the seed failed any check.
@@ -97,6 +106,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	if opts.ObservableOnly {
 		w.InternalInvariantsOff()
 	}
+	if opts.FaultPoints {
+		w.FaultPointsOn()
+	}
 	view := w.View()
 	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
 	var kube oracle.Oracle
@@ -133,6 +145,10 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
 		Coverage: cov.Coverage()}
+	r.FaultPointsArmed = opts.FaultPoints
+	for _, p := range w.FaultPointsDrawn() {
+		r.FaultPoints = append(r.FaultPoints, p.String())
+	}
 	r.Violations = w.Violations
 	if kube != nil {
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))

@@ -3,6 +3,7 @@ package sim
 import (
 	"iter"
 	"testing"
+	"time"
 
 	"github.com/podsim/podsim/internal/cputime"
 )
@@ -16,21 +17,42 @@ func (alternate) Intn(n int) int { return n - 1 }
 // handoffsPerRun keeps one run's trace small, as a scenario's would be.
 const handoffsPerRun = 10_000
 
-// BenchmarkDecision reports the cost of one scheduling decision that hands
-// the baton to another goroutine: two goroutines Yield in turn. With the
-// coroutine baton that is one BenchmarkCoroutineRoundTrip plus the
-// strategy's pick and a trace record.
-func BenchmarkDecision(b *testing.B) {
+// BenchmarkDecision reports the cost of one Yield that hands the baton to
+// another goroutine: two goroutines Yield in turn, so an op is a
+// scheduling decision (step count, step bound, the strategy's pick), one
+// handoff (a BenchmarkCoroutineRoundTrip: the holder yields to the driver
+// loop, which resumes the other) and the Yield's trace record. Each run
+// hands the baton handoffsPerRun times; starting it and closing it are
+// counted too (a few microseconds a run, well under a nanosecond an op).
+func BenchmarkDecision(b *testing.B) { benchHandoffs(b, -1, (*Scheduler).Yield) }
+
+// BenchmarkDecisionWatched is BenchmarkDecision with the hot-loop watchdog
+// on (DefaultHotLoop, as every scenario runs): the driver loop runs on a
+// goroutine of its own, Run's goroutine waits on it, and each handoff is
+// published to the watchdog with an atomic store.
+func BenchmarkDecisionWatched(b *testing.B) { benchHandoffs(b, DefaultHotLoop, (*Scheduler).Yield) }
+
+// BenchmarkDecisionNoRecord is BenchmarkDecision without the trace record:
+// the goroutines call the scheduling point itself, so an op is the
+// decision and the handoff alone. The difference between the two is what
+// a trace record and Yield's own call cost in this loop
+// (BenchmarkTraceRecord has the record alone).
+func BenchmarkDecisionNoRecord(b *testing.B) { benchHandoffs(b, -1, (*Scheduler).point) }
+
+// benchHandoffs runs two goroutines that call op in turn under a source
+// that always picks the other one, b.N calls in all, with the watchdog's
+// bound hotLoop (negative: off).
+func benchHandoffs(b *testing.B, hotLoop time.Duration, op func(*Scheduler)) {
 	b.ReportAllocs()
 	defer reportCPU(b)()
 	done := 0
 	for done < b.N {
 		n := min(handoffsPerRun, b.N-done)
-		s := New(Options{Source: alternate{}, HotLoop: -1})
+		s := New(Options{Source: alternate{}, HotLoop: hotLoop})
 		for g := 0; g < 2; g++ {
 			s.Go([]string{"ping", "pong"}[g], func() {
 				for i := 0; i < n/2; i++ {
-					s.Yield()
+					op(s)
 				}
 			})
 		}
@@ -38,6 +60,27 @@ func BenchmarkDecision(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.Close()
+		done += n
+	}
+}
+
+// BenchmarkTraceRecord is one trace record alone, appended to a fresh
+// scheduler's trace handoffsPerRun records at a time, as in
+// BenchmarkDecision: the store, the trace's growth and the garbage it
+// leaves, with no scheduling around it.
+func BenchmarkTraceRecord(b *testing.B) {
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	done := 0
+	for done < b.N {
+		n := min(handoffsPerRun, b.N-done)
+		s := New(Options{HotLoop: -1})
+		for i := 0; i < n; i++ {
+			s.rec(opYield, -1, 0)
+		}
+		if s.TraceLen() != n {
+			b.Fatalf("got %d records, want %d", s.TraceLen(), n)
+		}
 		done += n
 	}
 }

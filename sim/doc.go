@@ -72,9 +72,10 @@
 // and yields; the driver resumes it. No Go scheduler, no channel, no other
 // OS thread is involved, which is why coroutines replaced the earlier
 // baton (a real goroutine per simulated one, each parked on a channel):
-// BenchmarkDecision measures a handoff, BenchmarkCoroutineRoundTrip the
-// bare next/yield round trip it is built on, BenchmarkRawHandoff the
-// channel round trip the old baton was built on.
+// BenchmarkDecision measures a Yield that hands the baton over (with its
+// trace record; BenchmarkDecisionNoRecord without it),
+// BenchmarkCoroutineRoundTrip the bare next/yield round trip it is built
+// on, BenchmarkRawHandoff the channel handoff the old baton was built on.
 //
 // A coroutine runs on its resumer's thread, so the driver is suspended
 // while a simulated goroutine runs and cannot watch it. With the HotLoop
@@ -105,16 +106,25 @@
 // # Cost
 //
 // A scheduling decision that hands the baton to another goroutine costs
-// about one coroutine round trip plus the strategy's pick and a trace
-// record; one that keeps the current goroutine costs a few nanoseconds.
-// Measured in CPU time per op on a shared 2-core machine (benchstat, 8
-// interleaved runs): a decision 150 ns at GOMAXPROCS=1 and 187 ns at 2,
-// against 286 ns and 338 ns with the channel baton, and a bare coroutine
-// round trip of 82-86 ns; the rest of a decision is mostly the trace record
-// (its slice growth and the garbage it leaves) and the pick. A scenario
-// seed is a few hundred to a few thousand scheduling points and about a
-// millisecond of CPU or more, so by that count the baton is only a few
-// percent of a seed (the families' seeds/cpu-s did not move beyond the
-// shared machine's noise). Trace records are 16 bytes and are rendered
-// only on demand.
+// one coroutine round trip (the holder yields to the driver loop, which
+// resumes the next holder) plus the decision itself: counting the step,
+// the step bound, the strategy's pick (one draw from the Source). A
+// decision that keeps the current goroutine costs a few nanoseconds.
+// The primitive that made the decision then records it in the trace: 16
+// bytes appended to fixed 1,024-record chunks, so a record never copies
+// the trace and leaves nothing for the collector but the chunks
+// themselves. With the HotLoop watchdog on, each handoff is also
+// published to it with one atomic store (skipped when the watchdog is
+// off). Measured as CPU time per op, medians of 8 interleaved runs on the
+// shared 2-core machine at a load of 55-65 (docs/performance.md, "The
+// scheduler", has the table): a Yield that hands the baton costs 156 ns
+// at GOMAXPROCS=1 and 168 ns at 2, against 196 and 216 ns before the
+// trace chunks and the trimmed scheduling point, and a bare round trip
+// 98 and 89 ns; without its trace record the decision costs 134 and 136
+// ns. What is left above the round trip is mostly the pick, the record,
+// and two more frames between the primitive and the switch (a return
+// after a switch between coroutine stacks is mispredicted, frame by
+// frame). A scenario seed is a few hundred to a few thousand scheduling
+// points and a millisecond of CPU or more, so the baton is a few percent
+// of a seed.
 package sim

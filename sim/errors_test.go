@@ -180,7 +180,7 @@ func TestHotLoopIsReportedWithItsStack(t *testing.T) {
 	release := make(chan struct{})
 	s.Go("calm", func() { s.Sleep(time.Hour) })
 	s.Go("spinner", func() {
-		s.Yield()
+		s.Sleep(time.Millisecond) // calm is asleep (suspended in Sleep) by then
 		plantedHotLoop(release)
 	})
 	err := s.Run()
@@ -194,6 +194,10 @@ func TestHotLoopIsReportedWithItsStack(t *testing.T) {
 	}
 	if !strings.Contains(he.Stack, "plantedHotLoop") {
 		t.Fatalf("stack does not show the hot loop:\n%s", he.Stack)
+	}
+	// Only the holder's: calm is suspended in Sleep, awaiting the baton.
+	if strings.Count(he.Stack, "(*Scheduler).trampoline") != 1 {
+		t.Fatalf("want the stack of the holder alone, got:\n%s", he.Stack)
 	}
 	s.Close() // a no-op after a hot loop, and must not block
 }

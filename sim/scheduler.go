@@ -85,7 +85,7 @@ type Scheduler struct {
 	elapsed  time.Duration // virtual time since epoch, mirrored from clock
 
 	objects []object
-	trace   []record
+	trace   traceLog
 
 	// running is true while a Run segment is in progress; horizon is the
 	// virtual time the segment may advance to (-1: unbounded, for Run).
@@ -136,14 +136,9 @@ func New(opts Options) *Scheduler {
 		src:    opts.Source,
 		picker: opts.Strategy.start(opts.Source),
 		done:   make(chan error, 1),
-		trace:  make([]record, 0, initialTrace),
+		trace:  traceLog{last: make([]record, 0, traceLogChunk)},
 	}
 }
-
-// initialTrace is the trace's first capacity, in records: a scenario run
-// records a few hundred to a few thousand, and growing from nothing cost
-// a dozen copies and allocations per run.
-const initialTrace = 1024
 
 // Go starts f as a simulated goroutine called name. Names should be unique
 // and stable ("worker/<uid>", "client/3"): they are how traces and errors

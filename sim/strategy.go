@@ -14,11 +14,10 @@ type Strategy interface {
 type picker interface {
 	// spawned is told of every new goroutine, in spawn order.
 	spawned(g *goroutine)
-	// stepped is told of every scheduling point, with the goroutine at it.
-	stepped(step int64, cur *goroutine)
-	// pick chooses among runnable (in spawn order); cur is the goroutine at
-	// the scheduling point, or nil when it has just blocked or exited.
-	pick(cur *goroutine, runnable []*goroutine) *goroutine
+	// pick chooses among runnable (in spawn order). At a scheduling point
+	// step is its number (from 1) and cur the goroutine at it; when the
+	// current goroutine has just blocked or exited, step is 0 and cur nil.
+	pick(step int64, cur *goroutine, runnable []*goroutine) *goroutine
 	// pickWaiter chooses which of several waiters (oldest first) a released
 	// mutex goes to.
 	pickWaiter(waiters []*goroutine) int
@@ -37,10 +36,9 @@ func (RandomWalk) start(src Source) picker { return &walk{src: src} }
 type walk struct{ src Source }
 
 func (w *walk) spawned(*goroutine)             {}
-func (w *walk) stepped(int64, *goroutine)      {}
 func (w *walk) pickWaiter(ws []*goroutine) int { return w.src.Intn(len(ws)) }
 
-func (w *walk) pick(cur *goroutine, runnable []*goroutine) *goroutine {
+func (w *walk) pick(_ int64, cur *goroutine, runnable []*goroutine) *goroutine {
 	if len(runnable) == 1 {
 		return runnable[0]
 	}
@@ -51,17 +49,14 @@ func (w *walk) pick(cur *goroutine, runnable []*goroutine) *goroutine {
 	if c == 0 {
 		return cur
 	}
-	// Choice c > 0 is the c-th runnable goroutine other than cur.
-	for _, g := range runnable {
+	// Choice c > 0 is the c-th runnable goroutine other than cur (which is
+	// runnable): runnable[c] if cur comes before it, runnable[c-1] if not.
+	for _, g := range runnable[:c] {
 		if g == cur {
-			continue
-		}
-		c--
-		if c == 0 {
-			return g
+			return runnable[c]
 		}
 	}
-	panic("sim: random walk: choice out of range")
+	return runnable[c-1]
 }
 
 // PCT is Probabilistic Concurrency Testing (Burckhardt et al., ASPLOS 2010):
@@ -107,15 +102,14 @@ func (p *pct) spawned(g *goroutine) {
 	g.prio = int64(p.depth) + 1 + int64(p.src.Intn(pctBand))
 }
 
-func (p *pct) stepped(step int64, cur *goroutine) {
+func (p *pct) pick(step int64, cur *goroutine, runnable []*goroutine) *goroutine {
+	// At a change point the goroutine at it drops below every initial
+	// priority, before the pick.
 	for i, at := range p.changeAt {
 		if at == step && cur != nil {
 			cur.prio = int64(i + 1)
 		}
 	}
-}
-
-func (p *pct) pick(_ *goroutine, runnable []*goroutine) *goroutine {
 	best := runnable[0]
 	for _, g := range runnable[1:] {
 		if g.prio > best.prio {

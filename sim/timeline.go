@@ -38,13 +38,12 @@ func (s *Scheduler) Timeline() []byte {
 			Args: &timelineArgs{Name: g.name}})
 	}
 	var at time.Duration
-	for i := range s.trace {
-		r := &s.trace[i]
+	s.trace.each(func(i int, r *record) {
 		if r.op == opAdvance {
 			at = time.Duration(r.arg)
 			events = append(events, timelineEvent{Name: "clock → " + at.String(), Phase: "i", TS: int64(i),
 				PID: 1, TID: 0, Scope: "g"})
-			continue
+			return
 		}
 		name := r.op.String()
 		if r.obj >= 0 {
@@ -55,7 +54,7 @@ func (s *Scheduler) Timeline() []byte {
 		}
 		events = append(events, timelineEvent{Name: name, Phase: "X", TS: int64(i), Dur: 1, PID: 1,
 			TID: int32(r.g) + 1, Args: &timelineArgs{At: at.String(), Step: i}})
-	}
+	})
 	data, err := json.Marshal(map[string]any{"traceEvents": events, "displayTimeUnit": "ns"})
 	if err != nil {
 		panic("sim: Timeline: " + err.Error())

@@ -89,7 +89,7 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 	if s.unwinding {
 		return
 	}
-	s.trace = append(s.trace, record{arg: arg, obj: obj, g: int16(g), op: o})
+	s.trace.add(record{arg: arg, obj: obj, g: int16(g), op: o})
 }
 
 // Trace returns the canonical trace of the run so far: one line per
@@ -99,7 +99,7 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 // program, Source and Options give the same bytes on every machine.
 func (s *Scheduler) Trace() string {
 	var b strings.Builder
-	b.Grow(len(s.trace) * 40)
+	b.Grow(s.trace.len() * 40)
 	s.renderTrace(func(p []byte) { b.Write(p) })
 	return b.String()
 }
@@ -122,8 +122,7 @@ const traceChunk = 4 << 10
 func (s *Scheduler) renderTrace(sink func(p []byte)) {
 	buf := make([]byte, 0, traceChunk+256)
 	atText := []byte(time.Duration(0).String())
-	for i := range s.trace {
-		r := &s.trace[i]
+	s.trace.each(func(_ int, r *record) {
 		if r.op == opAdvance {
 			atText = append(atText[:0], time.Duration(r.arg).String()...)
 		}
@@ -133,12 +132,12 @@ func (s *Scheduler) renderTrace(sink func(p []byte)) {
 			sink(buf)
 			buf = buf[:0]
 		}
-	}
+	})
 	sink(buf)
 }
 
 // TraceLen is the number of trace records.
-func (s *Scheduler) TraceLen() int { return len(s.trace) }
+func (s *Scheduler) TraceLen() int { return s.trace.len() }
 
 // appendRecord appends one trace line (without its newline) to b.
 func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record) []byte {

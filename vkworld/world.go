@@ -227,7 +227,7 @@ func (w *World) View() oracle.View { return view{w} }
 
 type view struct{ w *World }
 
-func (view) Final() *oracle.Final              { return nil }
+func (view) Settle() *oracle.Settle            { return nil }
 func (view) Config(types.UID) oracle.PodConfig { return oracle.PodConfig{} }
 func (view) Kubelet() oracle.Kubelet           { return nil }
 func (v view) Elapsed() time.Duration          { return v.w.S.Elapsed() }

@@ -210,6 +210,7 @@ func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
 // knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
 // terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
+	w.lastHousekeeping = w.S.Elapsed()
 	desired, stubs := w.desired()
 	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
 	for i := range desired {

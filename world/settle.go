@@ -1,15 +1,12 @@
 package world
 
 import (
-	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/workers"
 )
 
 // The world's side of liveness (SPEC §3.2, docs/design.md "Oracles" 4): the
@@ -17,8 +14,8 @@ import (
 // housekeeping runs periodically and that time advances. So after the last
 // client finished, the world heals the injected errors, lets SettleTime of
 // virtual time pass with the sync loop and housekeeping still running,
-// then stops every input, lets the workers drain, and records the final
-// state that the liveness oracle judges at Settled.
+// then stops every input and lets the workers drain; the liveness oracle
+// judges at Settled what the history showed by then.
 
 // daemonLoop runs tick every period, as the kubelet's sync loop and
 // housekeeping do, until the world quiesces; the last daemon to stop fires
@@ -97,8 +94,7 @@ func (w *World) settle() {
 	quiesceAt := w.S.Elapsed()
 	w.daemonsDone.Wait()
 	w.S.Sleep(drainTime(w.plan.Faults))
-	w.final = w.takeFinal()
-	w.final.HealedAt, w.final.QuiesceAt = healedAt, quiesceAt
+	w.settleTimes = &oracle.Settle{HealedAt: healedAt, QuiesceAt: quiesceAt, At: w.S.Elapsed(), Seq: w.seq}
 }
 
 // drainTime bounds what a worker does by itself after its last input: the
@@ -108,38 +104,6 @@ func (w *World) settle() {
 // MaxDelay (or one scheduling point).
 func drainTime(f plan.Faults) time.Duration {
 	return 5 * max(f.MaxDelay, time.Second)
-}
-
-// takeFinal takes the pod workers' state after the drain, in the driver
-// goroutine, through the locking snapshots (PodStates, StaticPodState),
-// just before it emits Settled. Observe of Settled then runs in the driver
-// with the baton held and every other goroutine parked, so reading the pod
-// workers there without the lock would be safe in the simulation; but an
-// observer may run no simulation operation (PodStates locks), and the
-// snapshot is all the liveness oracle needs.
-func (w *World) takeFinal() *oracle.Final {
-	f := &oracle.Final{Pods: map[types.UID]oracle.PodState{}, Static: map[string]oracle.StaticState{}}
-	for _, s := range w.PW.PodStates() {
-		f.Pods[s.UID] = podState(s)
-	}
-	for _, name := range w.staticFullNames() {
-		st := w.PW.StaticPodState(name)
-		f.Static[name] = oracle.StaticState{Started: st.Started, Waiting: st.Waiting}
-	}
-	f.At, f.Seq = w.S.Elapsed(), w.seq
-	return f
-}
-
-// staticFullNames lists the full names of the plan's static pods, sorted.
-func (w *World) staticFullNames() []string {
-	var names []string
-	for uid, p := range w.pods {
-		if p.action.Static {
-			names = append(names, w.configOf(uid).FullName)
-		}
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
 }
 
 // configOf is the config source's view of uid (the zero value if the plan
@@ -155,12 +119,4 @@ func (w *World) configOf(uid types.UID) oracle.PodConfig {
 	}
 	return oracle.PodConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
 		Terminal: terminalPhase(p.phase), Rejected: p.rejected}
-}
-
-// podState is the oracles' copy of one record's snapshot.
-func podState(s workers.PodStateSnapshot) oracle.PodState {
-	return oracle.PodState{UID: s.UID, State: s.State, Started: s.Started, TerminationRequested: s.TerminationRequested,
-		Terminated: s.Terminated, Finished: s.Finished, ObservedRuntime: s.ObservedRuntime, Working: s.Working,
-		InFlight: s.InFlight, HasWorker: s.HasWorker, HasPendingUpdate: s.HasPendingUpdate,
-		PendingUpdateType: model.UpdateType(s.PendingUpdateType), Text: s.String()}
 }

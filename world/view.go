@@ -27,15 +27,15 @@ const (
 	BackoffPeriod  = workers.DefaultBackoffPeriod
 )
 
-// View is what the oracles read of the world (oracle.View): the final
-// state, the config source, and the kubelet with its API server when the
+// View is what the oracles read of the world (oracle.View): the settle
+// phase's timing, the config source, and the kubelet with its API server when the
 // plan has a Node. The pod workers' query answers are in the history
 // (probe.go).
 func (w *World) View() oracle.View { return worldView{w} }
 
 type worldView struct{ w *World }
 
-func (v worldView) Final() *oracle.Final                  { return v.w.final }
+func (v worldView) Settle() *oracle.Settle                { return v.w.settleTimes }
 func (v worldView) Elapsed() time.Duration                { return v.w.S.Elapsed() }
 func (v worldView) Config(uid types.UID) oracle.PodConfig { return v.w.configOf(uid) }
 

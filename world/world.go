@@ -77,6 +77,9 @@ type World struct {
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
 	seen       map[string]bool
+	// lastHousekeeping is when the last housekeeping pass began (the
+	// fault points' estimate of the next one).
+	lastHousekeeping time.Duration
 
 	observers   []func(history.Event)
 	settled     bool
@@ -86,11 +89,12 @@ type World struct {
 	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
 
 	// The end of a run (settle.go): the daemons stop once the
-	// world quiesces; final is the state the liveness oracle judges.
+	// world quiesces; settleTimes is when the settle phase began and
+	// ended, for the liveness oracle.
 	quiescing   bool
 	daemons     int
 	daemonsDone *sim.Event
-	final       *oracle.Final
+	settleTimes *oracle.Settle
 	// syncLoop makes config delivery, work-queue syncs and housekeeping
 	// mutually exclusive, as the kubelet's syncLoopIteration does.
 	syncLoop *sim.Mutex

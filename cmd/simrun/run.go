@@ -19,7 +19,7 @@ type runFlags struct {
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
-	observableOnly                                               bool
+	observableOnly, faultPoints                                  bool
 	seedsGiven                                                   bool // --seeds was given: every family runs exactly that many
 }
 
@@ -58,7 +58,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&f.seeds, "seeds", defaultSeeds, defaultSeedsUsage)
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
-	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct or guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family)")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct, guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family) or portfolio (the budget split between them, docs/guided.md)")
 	fl.StringVar(&f.corpus, "corpus", "", "guided only: resume each family's corpus from DIR/<scenario>.corpus and save it there at the end")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
@@ -70,6 +70,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list); a single --scenario must be one of its families")
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
+	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
@@ -89,9 +90,12 @@ func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) 
 	if changed("pct-depth") && f.strategy != "pct" {
 		return nil, sweepPlan{}, usagef("--pct-depth applies to --strategy pct only")
 	}
-	strategy, err := strategyNamed(f.strategy, f.pctDepth)
-	if err != nil {
-		return nil, sweepPlan{}, err
+	var strategy sim.Strategy // the portfolio's parts have their own (portfolioSweep)
+	if f.strategy != "portfolio" {
+		var err error
+		if strategy, err = strategyNamed(f.strategy, f.pctDepth); err != nil {
+			return nil, sweepPlan{}, err
+		}
 	}
 	if err := f.checkGuidedFlags(changed); err != nil {
 		return nil, sweepPlan{}, err
@@ -129,7 +133,7 @@ func (f runFlags) plan() (sweepPlan, error) {
 	if err := checkSeedRange(f.start, f.seeds); err != nil {
 		return sweepPlan{}, err
 	}
-	if !f.seedsGiven {
+	if !f.seedsGiven && f.strategy != "portfolio" { // the portfolio splits one count per family
 		counts := defaultCounts(fams)
 		if err := checkSeedRange(f.start, slices.Max(counts)); err != nil {
 			return sweepPlan{}, err
@@ -193,9 +197,12 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	}
 	var ran uint64
 	var gerr error
-	if f.strategy == "guided" {
+	switch f.strategy {
+	case "guided":
 		ran, gerr = guidedSweep(in.ctx, plan, f, collect)
-	} else {
+	case "portfolio":
+		ran, gerr = portfolioSweep(in.ctx, plan, f, collect)
+	default:
 		ran = sweep(in.ctx, plan, f.parallel, f.worker(strategy), collect)
 	}
 	prog.done()
@@ -222,10 +229,16 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// checkOptions are the checks of every run of the sweep.
+func (f runFlags) checkOptions() run.CheckOptions {
+	return run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly,
+		FaultPoints: f.faultPoints}
+}
+
 // worker is what each sweep worker does with a job: run the seed and, if
 // it fails, recheck it (and write its artifacts with --out).
 func (f runFlags) worker(strategy sim.Strategy) func(job) outcome {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
+	opts := f.checkOptions()
 	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return run.ReplaySeed(fams[0], r.Seed, strategy, o)

@@ -20,6 +20,7 @@ type sweepPlan struct {
 	start    uint64
 	counts   []uint64 // seeds per family (before sharding), one per family
 	jobs     []uint64 // the shard's jobs of families 0..k, cumulative
+	count    uint64   // every family's count when they are equal (newSweepPlan), else 0
 }
 
 // newSweepPlan runs count seeds of every family.
@@ -28,7 +29,9 @@ func newSweepPlan(fams []plan.Family, sh shard, start, count uint64) sweepPlan {
 	for k := range counts {
 		counts[k] = count
 	}
-	return newSweepPlanOf(fams, sh, start, counts)
+	p := newSweepPlanOf(fams, sh, start, counts)
+	p.count = count
+	return p
 }
 
 // newSweepPlanOf runs counts[k] seeds of family k.

@@ -45,3 +45,31 @@ func TestRunWarnsOnShortSweep(t *testing.T) {
 		t.Errorf("got exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestSweepSummaryJudgesEveryFamilysMarks: a run's summary judges each
+// family row it holds against that family's declared marks and minimum
+// (what run turns into exit 1): a row at the minimum with a declared mark
+// at zero counts one unreached mark, named with its family; a row of a
+// family that reached all of its marks counts none.
+func TestSweepSummaryJudgesEveryFamilysMarks(t *testing.T) {
+	short, _ := plan.FamilyNamed("static-fullname-chain")
+	full, _ := plan.FamilyNamed("early-kill")
+	all := func(f plan.Family) map[string]uint64 {
+		m := map[string]uint64{}
+		for _, mark := range f.Marks {
+			m[mark] = 3
+		}
+		return m
+	}
+	missing := all(short)
+	missing[short.Marks[0]] = 0
+	sum := &summary{rows: []*familyRow{
+		{name: short.Name, seeds: short.MinimumSeeds(), marks: missing},
+		{name: full.Name, seeds: full.MinimumSeeds(), marks: all(full)},
+	}}
+	var out, warn bytes.Buffer
+	if n := sum.unreached(&out, &warn); n != 1 || warn.Len() != 0 ||
+		out.String() != "UNREACHED "+short.Name+": mark "+short.Marks[0]+" reached in 0 of 200 seeds (the family's minimum is 200)\n" {
+		t.Errorf("got %d unreached, out %q, warn %q", n, out.String(), warn.String())
+	}
+}

@@ -80,6 +80,10 @@ func Rules() []Rule {
 		// The delta-debugging pass over a list of moves the real targets
 		// (realkubelet, realvk) shrink their scripts with: generic, no podsim.
 		{Dir: "shrink/ddmin", Allow: []string{"std"}},
+		// What the real targets' drivers (realkubelet, realvk) share: move
+		// scripts, parked-call order, finding classes, the sweep's tally. It
+		// knows no target and nothing of kubelet, virtual-kubelet or rapid.
+		{Dir: "realdriver", Allow: []string{"std", "plan", "shrink/ddmin"}},
 		{Dir: "regress", Deny: above("shrink", "gate", "baseline", "workers", "world")},
 		{Dir: "gate", Deny: above("regress", "baseline", "workers")},
 		// The coverage-guided corpus loop: on run, beside shrink.
@@ -102,7 +106,7 @@ func Rules() []Rule {
 		{Dir: "internal/mutation", Allow: []string{"std"}},
 		{Dir: "internal/mutation/active", Allow: []string{"std"}},
 		{Dir: "internal/mutation/mutate", Allow: []string{"std", "internal/mutation", "internal/mutation/active"}},
-		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim"}},
+		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim", "guided"}},
 		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 		// deploy/ is a test of the Kubernetes manifest against the API types.
 		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml", "internal/gobin"}},

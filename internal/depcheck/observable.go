@@ -33,12 +33,23 @@ type PrivateRead struct {
 func PrivateReads() []PrivateRead {
 	return []PrivateRead{
 		{"Workers", false, "the pod workers' records read under the lock; the answers are on LockReleasing events", nil},
-		{"Final", true, "View.Final: the pod workers' records after the settle phase (working, in flight, pending update)",
-			[]string{"oracle/liveness/judge.go"}},
+		// The liveness oracle judged the end of a run on a snapshot of the
+		// records (View.Final) until issue 17; it judges it from the history
+		// now, and no oracle may read such a snapshot again, under that name
+		// or through the flags it held, which no query answers.
+		{"Final", true, "View.Final: the pod workers' records after the settle phase (working, in flight, pending update)", nil},
+		{"PodStates", false, "the pod workers' record snapshots (workers.PodStates)", nil},
+		{"StaticPodState", false, "the pod workers' static start lists (workers.StaticPodState)", nil},
+		{"HasPendingUpdate", false, "a record's pending update, which no query answers", nil},
+		{"PendingUpdateType", false, "a record's pending update, which no query answers", nil},
+		{"HasWorker", false, "whether a record has a worker goroutine, which no query answers", nil},
+		{"Working", false, "a record's working flag, which no query answers", nil},
+		{"InFlight", false, "whether a record's worker is in a sync call (the callbacks show it)", nil},
+		{"ObservedRuntime", false, "a record's observedRuntime flag (the runtime-only updates show it)", nil},
 		// In observable-only mode Known comes from the history alone
 		// (history.KnownFromHistory), so these reads decide nothing private there.
 		{"Known", false, "history.Answers.Known: whether the UID has a record, which no query answers",
-			[]string{"oracle/coverage/coverage.go", "oracle/kubelet/kubelet.go", "oracle/liveness/bounded.go",
+			[]string{"oracle/coverage/coverage.go", "oracle/kubelet/kubelet.go", "oracle/liveness/bounded.go", "oracle/liveness/judge.go",
 				"oracle/liveness/oracle.go", "oracle/liveness/track.go", "oracle/safety/state.go"}},
 		{"KnownUIDs", false, "history.Probe.KnownUIDs: Known for every UID", []string{"oracle/safety/track.go"}},
 	}

@@ -31,6 +31,16 @@ func illegalHistoriesS1toS10() []namedHistory {
 	sa, sb := staticPod("a", "web", 1), staticPod("b", "web", 1)
 	terminated, finished, h := terminatedOps(), finishedOps(), illegal
 	return []namedHistory{
+		// The pass that started the pod ended with no call, but no failed
+		// status read was recorded: the take is pinned to its SyncPod
+		// (StatusReadFailure is the legal twin).
+		h("UnrecordedStatusReadFailure", "SyncTerminatingPod begins but the work taken is SyncPod", do(upd(model.Create, a)),
+			op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
+			do(beginTerminating("a", 1, 30))),
+		// A failed read after a take whose call already began, or with
+		// nothing taken, is no failure the worker can have had.
+		h("StatusReadFailedInsideTheCall", "a status read failed but no update was just taken", do(upd(model.Create, a)),
+			do(beginSync("a", model.Create, 1)), do(model.StatusReadFailed{UID: "a"})),
 		h("S1_OverlappingSyncCalls", "in flight (S1)", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
 			do(upd(model.Update, a2)), do(beginSync("a", model.Update, 2))),
 		h("S2_TerminatedBeforeTerminating", "SyncTerminatedPod begins", concat(started(a),

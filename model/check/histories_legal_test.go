@@ -83,8 +83,11 @@ func legalSequentialHistories() []namedHistory {
 		}},
 		{name: "StatusReadFailure", legal: true, build: func() []timed {
 			// No SyncPod was ever entered, yet the pod started: its status
-			// could not be read (§1.8 step 2), so it is driven, not purged.
-			return seq(do(upd(model.Create, a)), op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
+			// could not be read (§1.8 step 2, recorded), so it is driven, not
+			// purged. Without the recorded failure the history is illegal
+			// (UnrecordedStatusReadFailure).
+			return seq(do(upd(model.Create, a)), do(model.StatusReadFailed{UID: "a"}),
+				op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
 				do(beginTerminating("a", 1, 30)))
 		}},
 	}

@@ -252,6 +252,8 @@ func (plan *partitionPlan) nodeEachOp(ops []model.Op) {
 			uid = in.UID
 		case model.SyncEnd:
 			uid = in.UID
+		case model.StatusReadFailed:
+			uid = in.UID
 		case model.SyncKnownPods:
 			partOf[i] = broadcast
 			plan.broadcasts = append(plan.broadcasts, int32(i))

@@ -3,8 +3,9 @@ package check
 import "github.com/podsim/podsim/model"
 
 // Witness mode, depth first. A part's walk in witness mode steps one state;
-// where an operation has two outcomes (a fork: abort or acknowledge after a
-// terminating take, a terminal pod first seen with an unknown cache) it goes
+// where an operation has two outcomes (a fork: a terminal pod first seen
+// with an unknown cache; until issue 17 also abort or acknowledge after a
+// terminating take, now pinned by the recorded failed read) it goes
 // on with the first and keeps the second aside, with its position in the
 // part's operations, to resume from if the path taken is rejected later. So
 // a part holds one state at every step instead of stepping both outcomes
@@ -125,11 +126,11 @@ func (r *replayer) fork(s *model.State, at *partCursor, ops []model.Op, err erro
 }
 
 // ackLikely: of the part's next worker operations (a callback entry or a
-// marker, within a few operations), the first enters a callback. Where
-// the take of a terminating pass forks (the worker may abort or
-// acknowledge), this tells which outcome to try first: a callback entry
-// rejects the abort, a marker the acknowledgement. Only an order: both
-// outcomes are tried if need be.
+// marker, within a few operations), the first enters a callback. Where a
+// step forks, this tells which outcome to try first (it was written for
+// the abort-or-acknowledge fork after a take, which a recorded failed
+// status read now decides). Only an order: both outcomes are tried if need
+// be.
 func ackLikely(at *partCursor, ops []model.Op) bool {
 	for _, i := range at.ops[at.at:min(at.at+8, len(at.ops))] {
 		if i < 0 {

@@ -101,9 +101,9 @@ func (g *witnessGen) step() bool {
 	return true
 }
 
-// worker lets the worker of uid act: enter or leave its callback, or run a
-// critical section (a marker: take, abort, acknowledge, complete, or a
-// wake-up with nothing to do).
+// worker lets the worker of uid act: fail its status read after a take,
+// enter or leave its callback, or run a critical section (a marker: take,
+// acknowledge, complete, or a wake-up with nothing to do).
 func (g *witnessGen) worker(key string, s model.State, uid string) bool {
 	r, ok := s.Record(uid)
 	if !ok {
@@ -113,6 +113,9 @@ func (g *witnessGen) worker(key string, s model.State, uid string) bool {
 	f := r.Flight
 	terminating := f.Fn == model.SyncTerminatingPod || f.Fn == model.SyncTerminatingRuntimePod
 	switch {
+	case f.Stage == model.Taken && !f.Acked && !f.Content.RuntimeOnly && g.rng.IntN(10) == 0:
+		g.emit(key, model.StatusReadFailed{UID: uid}, nil)
+		return true
 	case f.Stage == model.Taken && (f.Acked || (!terminating && g.rng.IntN(5) > 0)):
 		grace := f.AckGrace
 		if g.rng.IntN(2) == 0 && f.Fn == model.SyncTerminatingPod {

@@ -21,8 +21,15 @@ func TestWitnessIsStricter(t *testing.T) {
 	if ok, _, why := Replay(withoutMarkers(ops)); !ok {
 		t.Errorf("closure: %s", why)
 	}
-	if _, err := model.Next(mustRun(t, ops[:3]...), ops[3].Input, nil); err != nil {
-		t.Errorf("Next (closure mode) with a marker: %v", err)
+	// The marker pinned the take, and only a recorded failed status read
+	// (model.StatusReadFailed) ends a pass without its call: Next cannot
+	// undo the take either.
+	if _, err := model.Next(mustRun(t, ops[:3]...), ops[3].Input, nil); err == nil || !strings.Contains(err.Error(), "v2, the update taken has v1") {
+		t.Errorf("Next (closure mode) with a marker: got %v, want the take of v1 pinned", err)
+	}
+	failed := append(slices.Clone(ops[:2]), do(model.StatusReadFailed{UID: "a"}), do(model.WorkerStep{UID: "a"}), ops[2], do(model.WorkerStep{UID: "a"}), ops[3])
+	if ok, at, why := Replay(failed); !ok {
+		t.Errorf("witness, the first pass's status read failed: rejected at %d: %s", at, why)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // answers).
 type fakeView struct{ answers map[types.UID]oracle.Answers }
 
-func (fakeView) Final() *oracle.Final              { return nil }
+func (fakeView) Settle() *oracle.Settle            { return nil }
 func (fakeView) Config(types.UID) oracle.PodConfig { return oracle.PodConfig{} }
 func (fakeView) Kubelet() oracle.Kubelet           { return nil }
 func (fakeView) Elapsed() time.Duration            { return 0 }

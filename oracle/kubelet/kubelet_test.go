@@ -30,7 +30,7 @@ func newFakeView() *fakeView {
 	return v
 }
 
-func (v *fakeView) Final() *oracle.Final                  { return nil }
+func (v *fakeView) Settle() *oracle.Settle                { return nil }
 func (v *fakeView) Config(types.UID) oracle.PodConfig     { return oracle.PodConfig{} }
 func (v *fakeView) Kubelet() oracle.Kubelet               { return fakeKubelet{v} }
 func (v *fakeView) Elapsed() time.Duration                { return 0 }

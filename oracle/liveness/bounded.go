@@ -26,12 +26,16 @@ import (
 // a static pod that has not begun SyncPod in this incarnation (it may wait
 // for its full name: L3 and L5 judge it).
 
-// takeDue is the oldest update of a pod not yet taken.
+// takeDue is the oldest update of a pod not yet taken. It is tracked
+// whether or not the target states take bounds: one still open at Settled
+// is a pending update that was never consumed (L3, judge.go).
 type takeDue struct {
 	kill      bool
-	at        time.Duration // when the update took effect
-	idleSince time.Duration // when no call was in flight any more (unset while one is)
-	updates   int           // how many updates it stands for (merged, §1.5)
+	typ       model.UpdateType // of the newest update it stands for
+	at        time.Duration    // when the update took effect
+	idleSince time.Duration    // when no call was in flight any more (unset while one is)
+	updates   int              // how many updates it stands for (merged, §1.5)
+	reported  bool             // L9 reported it: once is the story
 }
 
 // bound is the time the update may wait once its pod is idle.
@@ -42,13 +46,14 @@ func (l *liveness) takeBound(d *takeDue) time.Duration {
 	return l.periods.TakeUpdate
 }
 
-// takeEnabled: a target that states no take bounds is not judged on L9.
+// takeEnabled: a target that states no take bounds is not judged on L9
+// (its updates are still tracked, for L3 at Settled).
 func (l *liveness) takeEnabled() bool { return l.periods.TakeKill > 0 && l.periods.TakeUpdate > 0 }
 
 // updateTookEffect opens the obligation of an UpdatePod whose critical
 // section just ended (p.cur holds the answers it left).
 func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.Event) {
-	if !l.takeEnabled() || !p.cur.Known || p.cur.BeFinished {
+	if !p.cur.Known || p.cur.BeFinished {
 		return
 	}
 	kill := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
@@ -60,13 +65,24 @@ func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.
 	}
 	if p.due != nil {
 		p.due.kill = p.due.kill || kill
+		p.due.typ = in.Type
 		p.due.updates++
 		return
 	}
-	p.due = &takeDue{kill: kill, at: ev.At, idleSince: ev.At, updates: 1}
+	p.due = &takeDue{kill: kill, typ: in.Type, at: ev.At, idleSince: ev.At, updates: 1}
 	if p.busy() {
 		p.due.idleSince = unset
 	}
+}
+
+// inFlightFn names the sync call in flight (for a busy pod).
+func (p *podTrack) inFlightFn() model.SyncFn {
+	for _, fn := range []model.SyncFn{model.SyncPod, model.SyncTerminatingPod, model.SyncTerminatingRuntimePod, model.SyncTerminatedPod} {
+		if st := p.calls[fn]; st != nil && st.inFlight {
+			return fn
+		}
+	}
+	return model.NoSync
 }
 
 // busy reports whether a sync call of the pod is in flight.
@@ -87,6 +103,9 @@ func (l *liveness) taken(p *podTrack, ev history.Event) {
 		return
 	}
 	p.due = nil
+	if d.reported || !l.takeEnabled() {
+		return
+	}
 	l.checked["L9"]++
 	if d.idleSince == unset {
 		return
@@ -113,7 +132,7 @@ func (l *liveness) checkTakes(ev history.Event) {
 	for _, uid := range l.uids {
 		p := l.pods[uid]
 		d := p.due
-		if d == nil || d.idleSince == unset || ev.At <= d.idleSince+l.takeBound(d) {
+		if d == nil || d.reported || d.idleSince == unset || ev.At <= d.idleSince+l.takeBound(d) {
 			continue
 		}
 		kind := "update"
@@ -123,7 +142,7 @@ func (l *liveness) checkTakes(ev history.Event) {
 		l.violate("L9", ev, "pod %s (%s): %s at %v (%d update(s), idle since %v) not taken by %v: no sync call began, "+
 			"and it neither finished nor was purged (bound %v)", uid, p.state(p.cur), kind, d.at, d.updates, d.idleSince,
 			d.idleSince+l.takeBound(d), l.takeBound(d))
-		p.due = nil // once is the story
+		d.reported = true // once is the story; L3 still sees it pending at Settled
 	}
 }
 

@@ -2,6 +2,7 @@ package liveness
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 // killNow scripts killPodNow on pod a: the kill, then the wait, which
 // returns ok at d after it began; the completion fires at fire (<0: never).
+// The pod then terminates and finishes.
 func (s *lvScript) killNow(fire, d time.Duration, ok bool) {
 	s.update(model.Create, "a", lvStates{"a": lvRunning})
 	s.sync("a", model.SyncPod, model.OK)
@@ -35,6 +37,7 @@ func (s *lvScript) killNow(fire, d time.Duration, ok bool) {
 	}
 	s.at = start + d
 	s.emit("client/1", history.ClientReturn, wait, nil, model.Answer(ok))
+	s.terminateAndFinish("a")
 }
 
 // TestLivenessScriptedKillPodNow: L6 from the stream alone, when the
@@ -56,7 +59,7 @@ func TestLivenessScriptedKillPodNow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := newLvScript()
 			sc.killNow(tt.fire, tt.wait, tt.ok)
-			vs := sc.settle(lvFinal(lvSyncing))
+			vs := sc.settle()
 			v, found := lvFind(vs, "L6")
 			switch {
 			case tt.want == "" && len(vs) != 0:
@@ -71,60 +74,160 @@ func TestLivenessScriptedKillPodNow(t *testing.T) {
 	}
 }
 
-// TestLivenessScriptedEnd: the verdicts on the end of a run alone — the
-// final record of pod a (static in config when static is set) and the
-// static exclusion state.
-func TestLivenessScriptedEnd(t *testing.T) {
-	web := "p_default"
-	tests := []struct {
-		name   string
-		rec    *oracle.PodState // nil: no record
-		static *oracle.StaticState
-		stale  bool // the final state is older than the last event
-		want   string
-		msg    string
-	}{
-		{name: "running pod in config is settled", rec: &lvSyncing},
-		{name: "sync still in flight", rec: &oracle.PodState{UID: "a", State: "S", Started: true, HasWorker: true, InFlight: true},
-			want: "L3", msg: "a sync call is still in flight 5s after the inputs stopped"},
-		{name: "working with nothing to do", rec: &oracle.PodState{UID: "a", State: "S", Started: true, HasWorker: true, Working: true},
-			want: "L3", msg: "working is still set with no update pending or in flight"},
-		{name: "no worker", rec: &oracle.PodState{UID: "a", State: "S", Started: true},
-			want: "L3", msg: "it has no worker goroutine"},
-		{name: "waiting static pod without its update", rec: &oracle.PodState{UID: "a", State: "P", HasWorker: true},
-			static: &oracle.StaticState{Started: "b", Waiting: []types.UID{"a"}},
-			want:   "L3", msg: "the update that would start it was lost (#116995)"},
-		{name: "started entry of a finished pod", rec: &lvComplete, static: &oracle.StaticState{Started: "a"},
-			want: "L5", msg: "static p_default: the started entry names pod a, which finished"},
-		{name: "started entry of a forgotten pod", static: &oracle.StaticState{Started: "b"},
-			want: "L5", msg: "the started entry names pod b, which the pod workers no longer know"},
-		{name: "started entry of a running pod", rec: &lvSyncing, static: &oracle.StaticState{Started: "a"}},
-		{name: "not quiescent", rec: &lvSyncing, stale: true, want: "L3", msg: "not quiescent: 1 events happened"},
+// The end of a run judged from the stream alone (L3, L5): each situation's
+// stream, then Settled. Pods a, b and c are static pods of full name
+// web_default when static is set.
+type lvEnd struct {
+	name   string
+	static bool
+	stream func(s *lvScript)
+	want   string // "" for none
+	msg    string
+	// checked: with no violation wanted, the obligation found met.
+	checked string
+}
+
+// static pods a, b, c: a runs; b waits for the name; a is killed and,
+// unless hold, finishes at 3s.
+func (s *lvScript) staticChain(hold bool) {
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", model.SyncPod, model.OK)
+	s.at = time.Second
+	s.update(model.Create, "b", lvStates{"b": lvRunning})
+	s.at = 2 * time.Second
+	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	if hold {
+		return
 	}
-	for _, tt := range tests {
+	s.at = 3 * time.Second
+	s.terminateAndFinish("a")
+}
+
+var livenessEnd = []lvEnd{{
+	name: "running pod in config is settled",
+	stream: func(s *lvScript) {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+	},
+	checked: "L3",
+}, {
+	name: "sync still in flight",
+	stream: func(s *lvScript) {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+	},
+	want: "L3", msg: "state S: a sync call (SyncPod) is still in flight 5s after the inputs stopped",
+}, {
+	name: "update handed over and never taken",
+	stream: func(s *lvScript) {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		s.at = time.Second
+		s.update(model.Update, "a", nil)
+	},
+	want: "L3", msg: "state S: an update (update, at 1s, 1 update(s)) is pending but was never consumed",
+}, {
+	name: "update handed over and taken",
+	stream: func(s *lvScript) {
+		s.update(model.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", model.SyncPod, model.OK)
+		s.at = time.Second
+		s.update(model.Update, "a", nil)
+		s.sync("a", model.SyncPod, model.OK)
+	},
+	checked: "L3",
+}, {
+	// A runtime-only kill marks the record seen at runtime: when it is left
+	// unfinished the story is its termination (L1), not an unstarted orphan
+	// housekeeping should have purged (L2).
+	name: "orphan seen at runtime whose termination never succeeds",
+	stream: func(s *lvScript) {
+		s.call("housekeeping", model.UpdatePod{Type: model.Kill, RuntimeOnly: true, Pod: model.Pod{UID: "a"}}, nil, lvStates{"a": lvRequested})
+		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, nil)
+		s.sync("a", model.SyncTerminatingRuntimePod, model.Failed)
+	},
+	want: "L1", msg: "termination requested at 0s, state TR; SyncTerminatingRuntimePod ran once, the last failed",
+}, {
+	name: "static waiter killed and never cleaned up (B8)", static: true,
+	stream: func(s *lvScript) {
+		s.staticChain(true)
+		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+	},
+	want: "L5", msg: "pod b (static web_default, in config): killed at 2s while waiting to start (state TR), but it never finished",
+}, {
+	name: "static waiter killed and cleaned up with no call", static: true,
+	stream: func(s *lvScript) {
+		s.staticChain(false)
+		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.call("worker/b", nil, nil, lvStates{"b": lvFinished})
+	},
+	checked: "L5",
+}, {
+	name: "no pod holds the name and the waiter never started", static: true,
+	stream: func(s *lvScript) { s.staticChain(false) },
+	want:   "L5", msg: "pod b (static web_default): waiting to start since 1s (state P, the first of 1 waiter(s)); " +
+		"no pod of the name holds it and nothing has changed among them since 3s, when pod a last changed",
+}, {
+	name: "the waiter started once the name was free", static: true,
+	stream: func(s *lvScript) {
+		s.staticChain(false)
+		s.sync("b", model.SyncPod, model.OK)
+	},
+	checked: "L5",
+}, {
+	name: "a killed waiter does not block the next (B8's fix)", static: true,
+	stream: func(s *lvScript) {
+		s.staticChain(true)
+		s.update(model.Create, "c", lvStates{"c": lvRunning})
+		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.call("worker/b", nil, nil, lvStates{"b": lvFinished})
+		s.at = 3 * time.Second
+		s.terminateAndFinish("a")
+		s.sync("c", model.SyncPod, model.OK)
+	},
+	checked: "L5",
+}, {
+	name: "the killed waiter blocks the next (B8)", static: true,
+	stream: func(s *lvScript) {
+		s.staticChain(false)
+		s.update(model.Create, "c", lvStates{"c": lvRunning})
+		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+	},
+	want: "L5", msg: "pod c (static web_default): waiting to start since 3s (state P, the first of 1 waiter(s))",
+}, {
+	name: "a waiter blocked by a pod that never finishes is not blamed", static: true,
+	stream: func(s *lvScript) { s.staticChain(true) },
+	want:   "L1", msg: "pod a (static web_default, in config): termination requested at 2s, state TR",
+}}
+
+// TestLivenessScriptedEnd: the verdicts on the end of a run (L3 and L5),
+// from the stream alone: each bad stream is reported with the message
+// wanted, each good one passes having met the obligation.
+func TestLivenessScriptedEnd(t *testing.T) {
+	for _, tt := range livenessEnd {
 		t.Run(tt.name, func(t *testing.T) {
 			sc := newLvScript()
-			sc.v.cfg["a"] = oracle.PodConfig{InConfig: true, Static: tt.static != nil, FullName: web}
-			f := lvFinal()
-			if tt.rec != nil {
-				f = lvFinal(*tt.rec)
+			for _, uid := range []types.UID{"a", "b", "c"} {
+				sc.v.cfg[uid] = oracle.PodConfig{InConfig: true, Static: tt.static, FullName: "web_default"}
 			}
-			if tt.static != nil {
-				f.Static[web] = *tt.static
-			}
-			sc.v.fin = f
-			sc.seq++
-			if !tt.stale {
-				f.Seq = sc.seq
-			}
-			sc.emit("driver", history.Settled, 0, nil, nil)
-			vs := sc.l.Finish(nil, nil)
-			v, found := lvFind(vs, tt.want)
+			tt.stream(sc)
+			vs := sc.settle()
+			found := slices.ContainsFunc(vs, func(v history.Violation) bool {
+				return v.Invariant == tt.want && strings.Contains(v.Message, tt.msg)
+			})
 			switch {
 			case tt.want == "" && len(vs) != 0:
 				t.Errorf("got violations %v, want none", vs)
-			case tt.want != "" && (!found || !strings.Contains(v.Message, tt.msg)):
+			case tt.want != "" && !found:
 				t.Errorf("got violations %v, want %s containing %q", vs, tt.want, tt.msg)
+			case tt.want == "" && sc.l.checked[tt.checked] == 0:
+				t.Errorf("got 0 %s obligations met, want some (checked: %v)", tt.checked, sc.l.checked)
+			case tt.want == "L1":
+				for _, other := range []string{"L5", "L2"} {
+					if v, ok := lvFind(vs, other); ok {
+						t.Errorf("got %v, want no %s: the story is the termination", v, other)
+					}
+				}
 			}
 		})
 	}
@@ -142,8 +245,9 @@ func TestLivenessUnsettled(t *testing.T) {
 		t.Errorf("no Settled after a run error: got %v, want none (the error is the verdict)", vs)
 	}
 	sc = newLvScript()
-	if vs := sc.settle(nil); len(vs) != 1 || vs[0].Invariant != "settle" {
-		t.Errorf("Settled without a final state: got %v, want one settle violation", vs)
+	sc.emit("driver", history.Settled, 0, nil, nil)
+	if vs := sc.l.Finish(nil, nil); len(vs) != 1 || vs[0].Invariant != "settle" {
+		t.Errorf("Settled without the settle phase's timing: got %v, want one settle violation", vs)
 	}
 	sc.emit("client/0", history.ClientCall, 1, model.UpdatePod{Pod: model.Pod{UID: "a"}}, nil)
 	if len(sc.l.pods) != 0 {

@@ -13,53 +13,41 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// judge gives the verdict at Settled on the final state (finalState): the
-// driver took it after the settle phase and the drain, through the locking
-// snapshots, in its own goroutine, before emitting Settled; Observe itself
-// runs no simulation operation. Pods are judged in UID order, static full
-// names in name order, so messages come out in a stable order.
+// judge gives the verdict at Settled from what the history showed: each
+// pod's last query answers (its LockReleasing probes), its sync calls (the
+// callbacks) and the updates it was handed, with the config source's view
+// of it and the settle phase's timing (View.Settle). It reads no record of
+// the target (docs/design.md, "Observable-only judging"). Pods are judged
+// in UID order, static full names in name order, so messages come out in a
+// stable order.
 func (l *liveness) judge(v oracle.View, ev history.Event) {
-	f := v.Final()
-	if f == nil {
-		l.violate("settle", ev, "Settled came without a final state: nothing was judged")
+	st := v.Settle()
+	if st == nil {
+		l.violate("settle", ev, "Settled came without the settle phase's timing: nothing was judged")
 		return
 	}
-	if f.Seq+1 != ev.Seq {
-		l.violate("L3", ev, "not quiescent: %d events happened between the final state (%v) and Settled, "+
-			"%v after the inputs stopped", ev.Seq-f.Seq-1, f.At, f.At-f.QuiesceAt)
-	}
-	uids := slices.Clone(l.uids)
-	for uid := range f.Pods {
-		if l.pods[uid] == nil {
-			uids = append(uids, uid)
-		}
-	}
-	slices.Sort(uids)
-	for _, uid := range uids {
-		rec, ok := f.Pods[uid]
-		j := judgement{l: l, p: l.track(uid), cfg: v.Config(uid), f: f, ev: ev, rec: rec, known: ok}
+	for _, uid := range l.uids {
+		j := judgement{l: l, p: l.pods[uid], cfg: v.Config(uid), st: st, ev: ev}
 		j.record()
 		j.quiescent()
 		j.deletion()
 		j.restart()
 		j.retry()
 	}
-	l.judgeStatic(v, f, ev)
+	l.judgeStatic(v, st, ev)
 }
 
 // judgement is one pod's verdict at Settled.
 type judgement struct {
-	l     *liveness
-	p     *podTrack
-	cfg   oracle.PodConfig
-	f     *oracle.Final
-	ev    history.Event
-	rec   oracle.PodState
-	known bool // the pod workers have a record
+	l   *liveness
+	p   *podTrack
+	cfg oracle.PodConfig
+	st  *oracle.Settle
+	ev  history.Event
 }
 
 func (j judgement) violate(invariant, format string, args ...any) {
-	j.l.violate(invariant, j.ev, "%s: %s [%s]", j.name(), fmt.Sprintf(format, args...), j.recString())
+	j.l.violate(invariant, j.ev, "%s: %s [%s]", j.name(), fmt.Sprintf(format, args...), answersString(j.p.cur))
 }
 
 // name is "pod a (static web_default, not in config)".
@@ -79,66 +67,70 @@ func (j judgement) name() string {
 	return fmt.Sprintf("pod %s (%s)", j.p.uid, strings.Join(parts, ", "))
 }
 
-func (j judgement) recString() string {
-	if !j.known {
+// answersString lists the queries that answered true at the last release
+// of the pod lock ("no record" for an unknown UID).
+func answersString(a oracle.Answers) string {
+	if !a.Known {
 		return "no record"
 	}
-	return j.rec.String()
-}
-
-func (j judgement) state() string {
-	if !j.known {
-		return "unknown"
+	var on []string
+	for _, q := range []struct {
+		name string
+		set  bool
+	}{{"termination requested", a.TerminationRequested}, {"known terminated", a.KnownTerminated},
+		{"should be finished", a.BeFinished}, {"could have running containers", a.CouldHaveRunning},
+		{"containers should be terminating", a.ContainersBeTerminating}, {"runtime should be removed", a.RuntimeBeRemoved},
+		{"content should be removed", a.ContentBeRemoved}} {
+		if q.set {
+			on = append(on, q.name)
+		}
 	}
-	return j.rec.State
+	return "last answers: " + strings.Join(append([]string{"known"}, on...), ", ")
 }
 
-// record judges the record's phase: L5 for a static pod killed while
-// waiting to start, L1 (termination requested ⇒ terminated; a pod that left
-// config is terminated), L2 (terminated ⇒ finished; an unstarted orphan is
-// purged). A running pod in config that nobody killed is settled.
+func (j judgement) state() string { return j.p.state(j.p.cur) }
+
+// record judges the pod's phase from its last answers: L5 for a static pod
+// killed while waiting to start, L1 (termination requested ⇒ terminated; a
+// pod that left config is terminated), L2 (terminated ⇒ finished; an
+// unstarted orphan is purged). A running pod in config that nobody killed
+// is settled.
 func (j judgement) record() {
-	rec, p := j.rec, j.p
+	a, p := j.p.cur, j.p
 	switch {
-	case !j.known:
-	case j.cfg.Static && !rec.Started && rec.TerminationRequested && (!rec.Finished || rec.HasWorker):
-		j.violate("L5", "killed at %v while waiting to start (state %s), but its worker never exited: "+
-			"the cleanup of a pod that can never start never ran", p.requestedAt, rec.State)
-	case !rec.Started && !rec.ObservedRuntime && !rec.Finished && p.omittedAt != unset:
+	case !a.Known:
+	case j.cfg.Static && !p.started() && a.TerminationRequested && a.BeFinished:
+		j.l.checked["L5"]++ // killed while waiting, and cleaned up
+	case j.cfg.Static && !p.started() && a.TerminationRequested:
+		j.violate("L5", "killed at %v while waiting to start (state %s), but it never finished: "+
+			"the cleanup of a pod that can never start never ran (no sync call is owed)", p.requestedAt, j.state())
+	case !p.started() && !p.sawRuntime && !a.BeFinished && p.omittedAt != unset:
 		j.violate("L2", "never started and never seen at runtime (state %s), not desired at the SyncKnownPods of %v, "+
-			"yet never purged", rec.State, p.omittedAt)
-	case rec.TerminationRequested && !rec.Terminated:
-		j.violate("L1", "termination requested at %v, state %s; %s", p.requestedAt, rec.State, p.story(model.SyncTerminatingPod))
-	case rec.Terminated && !rec.Finished:
-		j.violate("L2", "terminated at %v, state %s; %s", p.terminatedAt, rec.State, p.story(model.SyncTerminatedPod))
-	case !rec.TerminationRequested && p.omittedAt != unset:
+			"yet never purged", j.state(), p.omittedAt)
+	case a.TerminationRequested && !a.KnownTerminated:
+		j.violate("L1", "termination requested at %v, state %s; %s", p.requestedAt, j.state(), p.story(model.SyncTerminatingPod))
+	case a.KnownTerminated && !a.BeFinished:
+		j.violate("L2", "terminated at %v, state %s; %s", p.terminatedAt, j.state(), p.story(model.SyncTerminatedPod))
+	case !a.TerminationRequested && p.omittedAt != unset:
 		j.violate("L1", "not desired at the SyncKnownPods of %v, state %s, yet its termination was never requested: it keeps running",
-			p.omittedAt, rec.State)
+			p.omittedAt, j.state())
 	}
 }
 
 // quiescent judges L3 at quiescence (no input since QuiesceAt, drained):
-// every accepted update was consumed and the worker is idle. The one
-// update allowed to wait is a static pod's that cannot start yet
-// (#116995); a pod that can still start must keep one.
+// no sync call of the pod is in flight, and every update it was handed and
+// owed a take (bounded.go: not a static pod's before it started, which may
+// wait for its full name; L5 judges those) was taken.
 func (j judgement) quiescent() {
-	if !j.known {
-		return
-	}
-	rec := j.rec
-	waitingToStart := !rec.Started && !rec.TerminationRequested && !rec.Finished
+	p := j.p
 	switch {
-	case rec.InFlight:
-		j.violate("L3", "state %s: a sync call is still in flight %v after the inputs stopped", rec.State, j.f.At-j.f.QuiesceAt)
-	case rec.HasPendingUpdate && !(waitingToStart && j.cfg.Static):
-		j.violate("L3", "state %s: an update (%s) is pending but was never consumed", rec.State, rec.PendingUpdateType)
-	case rec.Working:
-		j.violate("L3", "state %s: working is still set with no update pending or in flight", rec.State)
-	case waitingToStart && !rec.HasPendingUpdate:
-		j.violate("L3", "state %s: it can still start but has no pending update: the update that would start it was lost (#116995)", rec.State)
-	case !rec.Finished && !rec.HasWorker:
-		j.violate("L3", "state %s: it has no worker goroutine, so no later update would ever be consumed", rec.State)
-	default:
+	case p.busy():
+		j.violate("L3", "state %s: a sync call (%s) is still in flight %v after the inputs stopped",
+			j.state(), p.inFlightFn(), j.st.At-j.st.QuiesceAt)
+	case p.due != nil:
+		j.violate("L3", "state %s: an update (%s, at %v, %d update(s)) is pending but was never consumed",
+			j.state(), p.due.typ, p.due.at, p.due.updates)
+	case p.cur.Known:
 		j.l.checked["L3"]++
 	}
 }
@@ -153,15 +145,15 @@ func (j judgement) deletion() {
 		return
 	}
 	var why string
-	switch rec := j.rec; {
-	case !j.known:
+	switch a := j.p.cur; {
+	case !a.Known:
 		why = "the pod workers do not know it"
-	case rec.Finished:
+	case a.BeFinished:
 		j.l.checked["L7"]++
 		return
-	case !rec.TerminationRequested:
+	case !a.TerminationRequested:
 		why = "its termination was never requested"
-	case !rec.Terminated:
+	case !a.KnownTerminated:
 		why = j.p.story(model.SyncTerminatingPod)
 	default:
 		why = j.p.story(model.SyncTerminatedPod)
@@ -178,15 +170,15 @@ func (j judgement) restart() {
 	if j.cfg.Terminal || j.cfg.Rejected {
 		return // not active: housekeeping restarts only active pods (K4)
 	}
-	if r := p.restart; r != nil && j.cfg.InConfig && r.since+j.l.periods.Housekeeping <= j.f.QuiesceAt {
+	if r := p.restart; r != nil && j.cfg.InConfig && r.since+j.l.periods.Housekeeping <= j.st.QuiesceAt {
 		what := "it was never re-created"
-		if j.known {
-			what = fmt.Sprintf("it was re-created at %v (state %s), but SyncPod never ran", p.createdAt, j.rec.State)
+		if p.cur.Known {
+			what = fmt.Sprintf("it was re-created at %v (state %s), but SyncPod never ran", p.createdAt, j.state())
 		}
 		j.violate("L4", "purged at %v for a restart (finished and asked for by %v); %s", r.purgedAt, r.since, what)
 		return
 	}
-	if j.cfg.InConfig && !j.known && p.goneAt != unset && j.l.lastKnownAt > p.goneAt {
+	if j.cfg.InConfig && !p.cur.Known && p.goneAt != unset && j.l.lastKnownAt > p.goneAt {
 		j.violate("L4", "desired, but unknown to the pod workers since %v: the housekeeping of %v did not re-create it",
 			p.goneAt, j.l.lastKnownAt)
 	}
@@ -199,67 +191,64 @@ func (j judgement) restart() {
 // are not judged.
 func (j judgement) retry() {
 	e := j.p.err
-	if e == nil || e.at+j.l.periods.RetryWithin > j.f.QuiesceAt {
+	if e == nil || e.at+j.l.periods.RetryWithin > j.st.QuiesceAt {
 		return
 	}
 	j.violate("L8", "%s %s at %v (state %s), and no later sync call was ever made: it was never retried",
 		e.fn, failedVerb(e.outcome), e.at, e.state)
 }
 
-// judgeStatic judges L5 per static full name: the started entry names a
-// live pod, and when none is started the first eligible waiter started
-// once nothing had blocked it for retryWithin.
-func (l *liveness) judgeStatic(v oracle.View, f *oracle.Final, ev history.Event) {
-	for _, name := range slices.Sorted(maps.Keys(f.Static)) {
-		st := f.Static[name]
-		if st.Started != "" {
-			rec, ok := f.Pods[st.Started]
-			switch {
-			case !ok:
-				l.violate("L5", ev, "static %s: the started entry names pod %s, which the pod workers no longer know: "+
-					"no other pod of that name can ever start", name, st.Started)
-			case rec.Finished:
-				l.violate("L5", ev, "static %s: the started entry names pod %s, which finished: "+
-					"no other pod of that name can ever start", name, st.Started)
-			default:
-				l.checked["L5"]++
+// judgeStatic judges L5 per static full name, from the pods the history
+// showed under it: when no pod holds the name (none started in its current
+// incarnation and unfinished, SPEC §1.10: the started entry is cleared when
+// its pod finishes), a waiter (desired, known, not started, not being torn
+// down) must have started once nothing had changed among the name's pods
+// for retryWithin before quiesce: every refused waiter is retried within
+// it, and the first eligible one is then allowed.
+func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev history.Event) {
+	byName := map[string][]*podTrack{}
+	for _, uid := range l.uids {
+		if c := v.Config(uid); c.Static {
+			byName[c.FullName] = append(byName[c.FullName], l.pods[uid])
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		pods := byName[name]
+		if slices.ContainsFunc(pods, holds) {
+			l.checked["L5"]++
+			continue
+		}
+		var first *podTrack
+		waiting := 0
+		since, by := unset, types.UID("")
+		for _, p := range pods {
+			if p.changedAt > since {
+				since, by = p.changedAt, p.uid
 			}
-			continue
-		}
-		uid, ok := l.firstWaiter(v, f, name, st)
-		if !ok {
-			continue
-		}
-		since, by := l.track(uid).createdAt, uid
-		for _, other := range l.uids {
-			if c := v.Config(other); other != uid && c.Static && c.FullName == name && l.pods[other].changedAt > since {
-				since, by = l.pods[other].changedAt, other
+			if !waits(p, v.Config(p.uid)) {
+				continue
+			}
+			waiting++
+			if first == nil || p.createdAt < first.createdAt {
+				first = p
 			}
 		}
-		if since+l.periods.RetryWithin > f.QuiesceAt {
+		if first == nil || since+l.periods.RetryWithin > st.QuiesceAt {
 			continue
 		}
-		l.violate("L5", ev, "pod %s (static %s): waiting to start since %v (state %s, first eligible waiter); nothing has blocked "+
-			"it since %v, when pod %s last changed, yet it never started: SyncPod never ran [%s]",
-			uid, name, l.pods[uid].createdAt, f.Pods[uid].State, since, by, f.Pods[uid])
+		l.violate("L5", ev, "pod %s (static %s): waiting to start since %v (state %s, the first of %d waiter(s)); no pod of the name "+
+			"holds it and nothing has changed among them since %v, when pod %s last changed, yet none started: SyncPod never ran [%s]",
+			first.uid, name, first.createdAt, first.state(first.cur), waiting, since, by, answersString(first.cur))
 	}
 }
 
-// firstWaiter is the static pod of name that should start next: the first
-// of the wait list (then any other unstarted record of the name, by UID)
-// that is desired, not started and not being torn down.
-func (l *liveness) firstWaiter(v oracle.View, f *oracle.Final, name string, st oracle.StaticState) (types.UID, bool) {
-	order := slices.Clone(st.Waiting)
-	for _, uid := range slices.Sorted(maps.Keys(f.Pods)) {
-		if c := v.Config(uid); c.Static && c.FullName == name {
-			order = append(order, uid)
-		}
-	}
-	for _, uid := range order {
-		rec, ok := f.Pods[uid]
-		if ok && !rec.Started && !rec.TerminationRequested && !rec.Terminated && v.Config(uid).InConfig {
-			return uid, true
-		}
-	}
-	return "", false
+// holds reports whether p holds its static full name: started in its
+// current incarnation and not finished.
+func holds(p *podTrack) bool { return p.cur.Known && p.started() && !p.cur.BeFinished }
+
+// waits reports whether p waits to start under its static full name: known,
+// desired, never started, and neither being torn down nor done.
+func waits(p *podTrack, c oracle.PodConfig) bool {
+	a := p.cur
+	return a.Known && c.InConfig && !p.started() && !a.TerminationRequested && !a.KnownTerminated && !a.BeFinished
 }

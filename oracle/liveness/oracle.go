@@ -1,6 +1,7 @@
 // Package liveness is the liveness oracle: SPEC §3.2 L1–L9, judged along
 // the event stream where a deadline is part of the property and, at
-// Settled, on the pod workers' state after the settle phase.
+// Settled, on what the stream showed of each pod by the end of the settle
+// phase (its last query answers, its calls, its updates).
 package liveness
 
 import (
@@ -22,30 +23,31 @@ import (
 //     SyncKnownPods that must purge a finished record (L2, L4), the SyncPod
 //     due within one housekeeping period of a restart (L4), the killPodNow
 //     that must not time out (L6), a purge that loses a running pod (L1);
-//   - at Settled, on the final state the driver took after the settle
-//     phase and the drain (world/settle.go): anything not done then never
-//     will be (L1–L5, L7, L8), unless the plan or the time left excuse it.
+//   - at Settled, after the settle phase and the drain (world/settle.go),
+//     on what the stream showed: anything not done then never will be
+//     (L1–L5, L7, L8), unless the plan or the time left excuse it. No
+//     record of the target is read (docs/design.md, "Observable-only
+//     judging"): "final" below is a pod's last query answers, "started"
+//     that a non-runtime sync call began in its incarnation.
 //
-// The rules ("final" is the record at Settled; "quiesce" is when the
-// inputs stopped):
+// The rules ("quiesce" is when the inputs stopped, View.Settle):
 //
 //	L1  final TR ⇒ terminated; a pod a SyncKnownPods did not list is TR by
 //	    Settled; a purged incarnation that ran a sync call had terminated.
 //	L2  final terminated ⇒ finished; a SyncKnownPods purges every record
 //	    finished and not desired when it began; a final unstarted record
 //	    never seen at runtime was not left by a SyncKnownPods that omitted it.
-//	L3  quiescent: Settled follows the final state; no final record has a
-//	    call in flight, a pending update (except a static pod that cannot
-//	    start yet, which must have one), working set, or no worker.
+//	L3  quiescent: no sync call in flight at Settled, and no update owed a
+//	    take (as L9 owes it) left untaken.
 //	L4  a SyncKnownPods purges a finished record that a create asked to
 //	    restart (while termination was requested) and that is desired; the
 //	    new incarnation's SyncPod begins ≤ one housekeeping period after both
 //	    (not owed if it is static, deleted, terminal or killed first); a
 //	    desired pod is known again after the next housekeeping.
-//	L5  the started entry of a static full name names a live record; the
-//	    first eligible waiter has started once nothing blocked it for
-//	    retryWithin before quiesce; a static pod killed while waiting
-//	    finished and its worker exited.
+//	L5  when no pod holds a static full name (started, not finished), a
+//	    desired waiter of it has started once nothing changed among the
+//	    name's pods for retryWithin before quiesce; a static pod killed
+//	    while waiting finished (with no call).
 //	L6  killPodNow returns nil if, strictly before it returned, the pod
 //	    could no longer run containers or its completion fired.
 //	L7  a pod in config with a deletion timestamp has a finished record.
@@ -262,7 +264,11 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	}
 	if in, ok := call.(model.UpdatePod); ok && l.effectDue[ev.Goroutine] {
 		delete(l.effectDue, ev.Goroutine)
-		l.updateTookEffect(l.pods[types.UID(in.Pod.UID)], in, ev)
+		p := l.pods[types.UID(in.Pod.UID)]
+		if in.RuntimeOnly && in.Type == model.Kill && p.cur.Known {
+			p.sawRuntime = true
+		}
+		l.updateTookEffect(p, in, ev)
 	}
 	for _, id := range sortedIDs(l.waits) {
 		wt := l.waits[id]

@@ -22,12 +22,12 @@ import (
 // workers, and only the answers the liveness oracle reads.
 type lvView struct {
 	answers map[types.UID]oracle.Answers
-	fin     *oracle.Final
+	st      *oracle.Settle
 	cfg     map[types.UID]oracle.PodConfig
 	at      time.Duration
 }
 
-func (v *lvView) Final() *oracle.Final                  { return v.fin }
+func (v *lvView) Settle() *oracle.Settle                { return v.st }
 func (v *lvView) Config(uid types.UID) oracle.PodConfig { return v.cfg[uid] }
 func (v *lvView) Kubelet() oracle.Kubelet               { return nil }
 func (v *lvView) Elapsed() time.Duration                { return v.at }
@@ -87,7 +87,8 @@ func (s *lvScript) call(g string, in model.Input, out model.Output, st lvStates)
 }
 
 func (s *lvScript) update(t model.UpdateType, uid types.UID, st lvStates) {
-	s.call("client/0", model.UpdatePod{Type: t, Pod: model.Pod{UID: string(uid), Name: "p", Namespace: "default"}}, nil, st)
+	pod := model.Pod{UID: string(uid), Name: "p", Namespace: "default", Static: s.v.cfg[uid].Static}
+	s.call("client/0", model.UpdatePod{Type: t, Pod: pod}, nil, st)
 }
 
 func (s *lvScript) syncKnown(desired []string, kept model.KnownPods, st lvStates) {
@@ -99,31 +100,21 @@ func (s *lvScript) sync(uid types.UID, fn model.SyncFn, o model.Outcome) {
 	s.emit("worker/"+string(uid), history.CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: fn, Outcome: o}, nil)
 }
 
-// settle ends the stream with f as the final state (stamped quiescent).
-func (s *lvScript) settle(f *oracle.Final) []history.Violation {
-	if f != nil {
-		f.Seq = s.seq
-	}
-	s.v.fin = f
+// settle ends the stream: the inputs stopped at 4 min, Settled comes now.
+func (s *lvScript) settle() []history.Violation {
+	s.v.st = &oracle.Settle{QuiesceAt: 4 * time.Minute, At: 4*time.Minute + 5*time.Second}
 	s.emit("driver", history.Settled, 0, nil, nil)
 	return s.l.Finish(nil, nil)
 }
 
-func lvFinal(recs ...oracle.PodState) *oracle.Final {
-	f := &oracle.Final{Pods: map[types.UID]oracle.PodState{}, Static: map[string]oracle.StaticState{},
-		QuiesceAt: 4 * time.Minute, At: 4*time.Minute + 5*time.Second}
-	for _, r := range recs {
-		f.Pods[r.UID] = r
-	}
-	return f
+// terminateAndFinish: uid's SyncTerminatingPod and SyncTerminatedPod
+// succeed, and it is terminated, then finished.
+func (s *lvScript) terminateAndFinish(uid types.UID) {
+	s.sync(uid, model.SyncTerminatingPod, model.OK)
+	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvTerminated})
+	s.sync(uid, model.SyncTerminatedPod, model.OK)
+	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvFinished})
 }
-
-var (
-	lvSyncing  = oracle.PodState{UID: "a", State: "S", Started: true, HasWorker: true}
-	lvWaiting  = oracle.PodState{UID: "a", State: "P", HasWorker: true, HasPendingUpdate: true}
-	lvComplete = oracle.PodState{UID: "a", State: "F", Started: true, TerminationRequested: true,
-		Terminated: true, Finished: true}
-)
 
 // killAndFinish takes pod a from running to finished through its calls;
 // restart sends a create while its termination is requested.
@@ -135,10 +126,7 @@ func (s *lvScript) killAndFinish(restart bool) {
 	if restart {
 		s.update(model.Create, "a", nil)
 	}
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
+	s.terminateAndFinish("a")
 }
 
 // restarted: a restart purge at 2s, then the create and a SyncPod after d.
@@ -150,7 +138,7 @@ func (s *lvScript) restarted(d time.Duration) []history.Violation {
 	s.update(model.Create, "a", lvStates{"a": lvRunning})
 	s.at += d
 	s.sync("a", model.SyncPod, model.OK)
-	return s.settle(lvFinal(lvSyncing))
+	return s.settle()
 }
 
 // lvKept is a SyncKnownPods result that kept pod a, terminated.
@@ -168,12 +156,12 @@ var livenessScripted = []struct {
 	bad: func(s *lvScript) []history.Violation {
 		s.killAndFinish(false)
 		s.syncKnown([]string{}, lvKept, nil)
-		return s.settle(lvFinal(lvComplete))
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.killAndFinish(false)
 		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
-		return s.settle(lvFinal())
+		return s.settle()
 	},
 	want: "L2", msg: []string{"pod a: finished at 1s and not desired; SyncKnownPods at 1s kept it (terminated)"},
 }, {
@@ -182,7 +170,7 @@ var livenessScripted = []struct {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
 		s.killAndFinish(true)
 		s.syncKnown([]string{"a"}, lvKept, nil)
-		return s.settle(lvFinal(lvComplete))
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation { return s.restarted(0) },
 	want: "L4", msg: []string{"pod a: restart requested at 1s", "kept it (terminated, desired)", "never restarted"},
@@ -199,7 +187,7 @@ var livenessScripted = []struct {
 		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
 		s.at += time.Second
 		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
-		return s.settle(lvFinal())
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
@@ -209,7 +197,7 @@ var livenessScripted = []struct {
 		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
-		return s.settle(lvFinal(lvSyncing))
+		return s.settle()
 	},
 	want: "L4", msg: []string{"pod a (in config): desired, but unknown to the pod workers since 0s", "housekeeping of 1s"},
 }, {
@@ -218,12 +206,12 @@ var livenessScripted = []struct {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
 		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
-		return s.settle(lvFinal())
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.killAndFinish(false)
 		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
-		return s.settle(lvFinal())
+		return s.settle()
 	},
 	want: "L1", msg: []string{"pod a: its record was purged at 0s in state S before it terminated (SyncTerminatingPod never ran)"},
 }, {
@@ -232,17 +220,14 @@ var livenessScripted = []struct {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
 		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
-		return s.settle(lvFinal(lvSyncing))
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
 		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, lvStates{"a": lvRequested})
-		s.sync("a", model.SyncTerminatingPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-		s.sync("a", model.SyncTerminatedPod, model.OK)
-		s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
-		return s.settle(lvFinal(lvComplete))
+		s.terminateAndFinish("a")
+		return s.settle()
 	},
 	want: "L1", msg: []string{"pod a (not in config): not desired at the SyncKnownPods of 0s, state S", "never requested"},
 }, {
@@ -250,12 +235,12 @@ var livenessScripted = []struct {
 	bad: func(s *lvScript) []history.Violation {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
-		return s.settle(lvFinal(lvWaiting))
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
-		return s.settle(lvFinal())
+		return s.settle()
 	},
 	want: "L2", msg: []string{"pod a (not in config): never started and never seen at runtime (state P)", "never purged"},
 }, {
@@ -264,12 +249,12 @@ var livenessScripted = []struct {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true}
 		s.update(model.Create, "a", lvStates{"a": lvRunning})
 		s.sync("a", model.SyncPod, model.OK)
-		return s.settle(lvFinal(lvSyncing))
+		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true}
 		s.killAndFinish(false)
-		return s.settle(lvFinal(lvComplete))
+		return s.settle()
 	},
 	want: "L7", msg: []string{"pod a (in config, deletion timestamp set): state S", "its termination was never requested"},
 }, {
@@ -293,7 +278,7 @@ func (s *lvScript) updateTakenAfter(d time.Duration) []history.Violation {
 	s.update(model.Update, "a", nil)
 	s.at += d
 	s.sync("a", model.SyncPod, model.OK)
-	return s.settle(lvFinal(lvSyncing))
+	return s.settle()
 }
 
 // killTakenAfter: a kill at 1s arrives while a SyncPod runs (until 5s);
@@ -306,11 +291,8 @@ func (s *lvScript) killTakenAfter(d time.Duration) []history.Violation {
 	s.at += 4 * time.Second
 	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}, nil)
 	s.at += d
-	s.sync("a", model.SyncTerminatingPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvTerminated})
-	s.sync("a", model.SyncTerminatedPod, model.OK)
-	s.call("worker/a", nil, nil, lvStates{"a": lvFinished})
-	return s.settle(lvFinal(lvComplete))
+	s.terminateAndFinish("a")
+	return s.settle()
 }
 
 // TestLivenessScripted: the stream-only verdicts (see livenessScripted),

@@ -35,6 +35,9 @@ type podTrack struct {
 	calls        map[model.SyncFn]*fnStats
 	terminatedOK bool // a SyncTerminatingPod or its runtime variant succeeded
 	keptReported bool // a SyncKnownPods that should have purged it was reported
+	// sawRuntime: a runtime-only kill reached this incarnation (the workers'
+	// observedRuntime: a pod seen at runtime is driven, not purged, §1.12).
+	sawRuntime bool
 
 	// Across incarnations.
 	goneAt time.Duration
@@ -78,7 +81,7 @@ func newPodTrack(uid types.UID) *podTrack {
 func (p *podTrack) reset(at time.Duration, call model.Input) {
 	p.createdAt, p.requestedAt, p.terminatedAt, p.finishedAt = at, unset, unset, unset
 	p.omittedAt, p.restartAt = unset, unset
-	p.calls, p.terminatedOK, p.keptReported = map[model.SyncFn]*fnStats{}, false, false
+	p.calls, p.terminatedOK, p.keptReported, p.sawRuntime = map[model.SyncFn]*fnStats{}, false, false, false
 	p.creator = model.Pod{}
 	if u, ok := call.(model.UpdatePod); ok {
 		p.creator = u.Pod
@@ -203,6 +206,16 @@ func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
 	if e.Fn == model.SyncTerminatingPod || e.Fn == model.SyncTerminatingRuntimePod {
 		p.terminatedOK = true
 	}
+}
+
+// started reports whether the incarnation was started (SPEC §1.10): the
+// worker starts a pod at the take of its first pass that is not a
+// runtime-only termination, and that pass's call follows at once, so a
+// started pod is one that began SyncPod, SyncTerminatingPod or
+// SyncTerminatedPod. A pod that can never start (a static pod killed while
+// waiting) is cleaned up with no call at all.
+func (p *podTrack) started() bool {
+	return p.calls[model.SyncPod] != nil || p.calls[model.SyncTerminatingPod] != nil || p.calls[model.SyncTerminatedPod] != nil
 }
 
 // state names a as a state of SPEC §1.2 (P and S told apart by whether a

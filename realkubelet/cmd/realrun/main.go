@@ -281,7 +281,7 @@ func moduleDir() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// components are the names --real accepts (realkubelet.AllComponents;
+// components are the names --real accepts (components.All;
 // realrun does not import the package, which would build the kubelet).
 var components = []string{"status", "shutdown", "eviction", "restart"}
 

@@ -204,7 +204,7 @@ func (s slot) build(moduleDir string, trimpath bool) (string, error) {
 // fitAdvice is the one line that says what to do when a tree no longer
 // fits the adapter.
 const fitAdvice = "the tree's pod workers no longer fit the adapter: compare newPodWorkers, podSyncer and " +
-	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/adapter.go and wakes.go, update those, and re-run realrun"
+	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/podworkers (adapter.go, hook.go), update those, and re-run realrun"
 
 // guard runs the linkname guard (and the hook's drift check) with the
 // slot's binary; it must pass before anything else runs on the tree.

@@ -1,4 +1,4 @@
-package realkubelet
+package status
 
 import (
 	v1 "k8s.io/api/core/v1"
@@ -54,7 +54,7 @@ func (e *statusEvidence) terminated(uid types.UID) {
 // non-terminal phase (mergePodStatus, "transitioningToTerminalPhase"), so
 // a terminal phase someone else put into the API is overwritten at once.
 func classPhaseWritten(from, to v1.PodPhase) string {
-	if terminalPhase(from) && terminalPhase(to) {
+	if TerminalPhase(from) && TerminalPhase(to) {
 		return "GG"
 	}
 	return ""
@@ -74,20 +74,23 @@ func (e *statusEvidence) classFinalDelete(uid types.UID) string {
 	return ""
 }
 
-func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
+// TerminalPhase reports whether p is Succeeded or Failed.
+func TerminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
 
 // noteWrite records a status manager op as its note, with the class its
 // finding would get.
-func (s *statusComp) noteWrite(uid types.UID, n history.Note, class string) {
-	s.d.h.note(n)
+func (s *Component) noteWrite(uid types.UID, n history.Note, class string) {
+	s.host.Tape().Note(n)
 	if class != "" {
-		s.ev.classAt[s.d.h.seq] = class
+		s.ev.classAt[s.host.Tape().Seq] = class
 	}
 }
 
-// classify gives the kubelet oracle's K2 and K3 findings their class.
-func (s *statusComp) classify(f *Finding) {
-	if f.Invariant == "K2" || f.Invariant == "K3" {
-		f.Class = s.ev.classAt[f.Seq]
+// Class is the class of a kubelet oracle's finding: a K2's or K3's is the
+// class its note got at the write; any other's is "".
+func (s *Component) Class(v history.Violation) string {
+	if v.Invariant == "K2" || v.Invariant == "K3" {
+		return s.ev.classAt[v.Seq]
 	}
+	return ""
 }

@@ -1,7 +1,13 @@
-package realkubelet
+// Package syncgate is the syncer the real pod workers call back: every
+// sync callback parks at a gate (a channel receive inside the synctest
+// bubble) until the driver releases it with an outcome; it also keeps the
+// work queue's memory, the held wake-ups of the worker goroutines (the
+// upstream hook podWorkers.workerChannelFn) and, in plain mode, the worker
+// channels it watches for teardown. Between two driver steps exactly one
+// goroutine touches it.
+package syncgate
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,6 +19,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realdriver"
 )
 
 // Call is one sync callback of the real pod workers, parked at its gate
@@ -32,15 +39,17 @@ type Call struct {
 	Ctx      context.Context
 
 	release      chan Outcome
-	begun        bool // its SyncBegin was recorded
-	cancelNoted  bool // its CancelFired was recorded
-	s3Reported   bool // S3's cancellation clause reported for it
 	arrivalOrder int
-	// beganStep is the driver step its SyncBegin was recorded at; ghost:
+
+	// The driver's bookkeeping of the call.
+	Begun       bool // its SyncBegin was recorded
+	CancelNoted bool // its CancelFired was recorded
+	S3Reported  bool // S3's cancellation clause reported for it
+	// BeganStep is the driver step its SyncBegin was recorded at; Ghost:
 	// it began in a worker goroutine of an earlier incarnation of the UID,
-	// which read a buffered signal late (explain.go, GE).
-	beganStep int
-	ghost     bool
+	// which read a buffered signal late (the driver's explain.go, GE).
+	BeganStep int
+	Ghost     bool
 }
 
 // Outcome is how the driver makes a parked call return.
@@ -58,13 +67,9 @@ var outcomeNames = [...]string{"ok", "error", "canceled", "terminal"}
 
 func (o Outcome) String() string { return outcomeNames[o] }
 
-func parseOutcome(s string) (Outcome, error) {
-	for i, n := range outcomeNames {
-		if n == s {
-			return Outcome(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown outcome %q (want ok, error, canceled or terminal)", s)
+// ParseOutcome reads an outcome's script word.
+func ParseOutcome(s string) (Outcome, error) {
+	return realdriver.ParseOutcome[Outcome](outcomeNames[:], s)
 }
 
 // errInjected is the error a released call returns for ReturnError.
@@ -77,37 +82,39 @@ type Gates struct {
 	mu       sync.Mutex
 	parked   []*Call // in arrival order; one per UID unless S1 is broken
 	arrivals int
-	// overlaps are second calls for a UID while one was parked (S1).
-	overlaps []overlap
+	// Overlaps are second calls for a UID while one was parked (S1).
+	Overlaps []Overlap
 	queued   map[types.UID]bool
 	// wakes are worker wake-ups held at their gates (wakes.go).
 	pipes      []*pipe
 	forwarders map[types.UID]int
 	// watched are the workers' update channels in plain mode (stuck.go).
 	watched []watchedWorker
-	// neverReturn, a test plant, makes the calls it selects block for
+	// NeverReturn, a test plant, makes the calls it selects block for
 	// ever, unseen by the driver: a syncer that hangs (stuck_test.go).
-	neverReturn func(*Call) bool
-	// inert: the gates' process is dead (restart.go): calls return an
+	NeverReturn func(*Call) bool
+	// inert: the gates' process is dead (MakeInert): calls return an
 	// error at once, unparked and unrecorded, and the queue forgets.
 	inert bool
 }
 
-// overlap is an S1 violation: a second callback of uid (second) while
-// one was parked (first).
-type overlap struct {
-	uid           types.UID
-	msg           string
-	first, second *Call
+// Overlap is an S1 violation: a second callback of UID (Second) while
+// one was parked (First).
+type Overlap struct {
+	UID           types.UID
+	Msg           string
+	First, Second *Call
 }
 
-func newGates() *Gates {
+// New returns gates with nothing parked.
+func New() *Gates {
 	return &Gates{queued: map[types.UID]bool{}, forwarders: map[types.UID]int{}}
 }
 
-func (g *Gates) park(c *Call) Outcome {
+// Park blocks c at its gate until the driver releases it.
+func (g *Gates) Park(c *Call) Outcome {
 	c.release = make(chan Outcome)
-	if g.neverReturn != nil && g.neverReturn(c) {
+	if g.NeverReturn != nil && g.NeverReturn(c) {
 		return <-c.release
 	}
 	g.mu.Lock()
@@ -117,7 +124,7 @@ func (g *Gates) park(c *Call) Outcome {
 	}
 	for _, old := range g.parked {
 		if old.UID == c.UID {
-			g.overlaps = append(g.overlaps, overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID), old, c})
+			g.Overlaps = append(g.Overlaps, Overlap{c.UID, fmt.Sprintf("%s began while %s of pod %s was in flight", c.Fn, old.Fn, c.UID), old, c})
 		}
 	}
 	g.arrivals++
@@ -132,27 +139,34 @@ func (g *Gates) park(c *Call) Outcome {
 func (g *Gates) Parked() []*Call {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	out := slices.Clone(g.parked)
-	slices.SortStableFunc(out, func(a, b *Call) int { return cmp.Compare(a.UID, b.UID) })
-	return out
+	return realdriver.Parked(g.parked, func(c *Call) types.UID { return c.UID })
 }
 
-// release lets uid's oldest parked call return with o; false if none.
-func (g *Gates) release(uid types.UID, o Outcome) (*Call, bool) {
+// Release lets uid's oldest parked call return with o; false if none.
+func (g *Gates) Release(uid types.UID, o Outcome) (*Call, bool) {
+	return g.releaseFirst(func(c *Call) bool { return c.UID == uid }, o)
+}
+
+// ReleaseCall lets the parked call c return with o; false if c is not
+// parked.
+func (g *Gates) ReleaseCall(c *Call, o Outcome) bool {
+	_, ok := g.releaseFirst(func(p *Call) bool { return p == c }, o)
+	return ok
+}
+
+func (g *Gates) releaseFirst(match func(*Call) bool, o Outcome) (*Call, bool) {
 	g.mu.Lock()
-	i := slices.IndexFunc(g.parked, func(c *Call) bool { return c.UID == uid })
-	if i < 0 {
-		g.mu.Unlock()
+	c, ok := realdriver.Unpark(&g.parked, match)
+	g.mu.Unlock()
+	if !ok {
 		return nil, false
 	}
-	c := g.parked[i]
-	g.parked = slices.Delete(g.parked, i, i+1)
-	g.mu.Unlock()
 	c.release <- o
 	return c, true
 }
 
-func (g *Gates) enqueue(uid types.UID) {
+// Enqueue is the work queue's: uid wants a later UpdatePod(sync).
+func (g *Gates) Enqueue(uid types.UID) {
 	g.mu.Lock()
 	if !g.inert {
 		g.queued[uid] = true
@@ -160,8 +174,8 @@ func (g *Gates) enqueue(uid types.UID) {
 	g.mu.Unlock()
 }
 
-// takeQueued empties the work queue, sorted by UID.
-func (g *Gates) takeQueued() []types.UID {
+// TakeQueued empties the work queue, sorted by UID.
+func (g *Gates) TakeQueued() []types.UID {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := make([]types.UID, 0, len(g.queued))
@@ -169,13 +183,12 @@ func (g *Gates) takeQueued() []types.UID {
 		out = append(out, uid)
 	}
 	clear(g.queued)
-	sortUIDs(out)
+	slices.Sort(out)
 	return out
 }
 
-func sortUIDs(uids []types.UID) { slices.Sort(uids) }
-
-func (g *Gates) queueLen() int {
+// QueueLen is how many UIDs the work queue holds.
+func (g *Gates) QueueLen() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return len(g.queued)
@@ -183,7 +196,7 @@ func (g *Gates) queueLen() int {
 
 // SyncPod implements podSyncer.
 func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1.Pod, _ *kubecontainer.PodStatus) (bool, func(), error) {
-	o := g.park(&Call{UID: pod.UID, Fn: model.SyncPod, Type: t, Pod: pod, Ctx: ctx})
+	o := g.Park(&Call{UID: pod.UID, Fn: model.SyncPod, Type: t, Pod: pod, Ctx: ctx})
 	if o == ReturnTerminal {
 		return true, nil, nil
 	}
@@ -192,17 +205,17 @@ func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1
 
 // SyncTerminatingPod implements podSyncer.
 func (g *Gates) SyncTerminatingPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus, grace *int64, fn func(*v1.PodStatus)) error {
-	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, StatusFn: fn, Ctx: ctx}).err()
+	return g.Park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, StatusFn: fn, Ctx: ctx}).err()
 }
 
 // SyncTerminatingRuntimePod implements podSyncer.
 func (g *Gates) SyncTerminatingRuntimePod(ctx context.Context, rp *kubecontainer.Pod) error {
-	return g.park(&Call{UID: rp.ID, Fn: model.SyncTerminatingRuntimePod, Ctx: ctx}).err()
+	return g.Park(&Call{UID: rp.ID, Fn: model.SyncTerminatingRuntimePod, Ctx: ctx}).err()
 }
 
 // SyncTerminatedPod implements podSyncer.
 func (g *Gates) SyncTerminatedPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus) error {
-	return g.park(&Call{UID: pod.UID, Fn: model.SyncTerminatedPod, Pod: pod, Ctx: ctx}).err()
+	return g.Park(&Call{UID: pod.UID, Fn: model.SyncTerminatedPod, Pod: pod, Ctx: ctx}).err()
 }
 
 func (o Outcome) err() error {
@@ -213,4 +226,14 @@ func (o Outcome) err() error {
 		return context.Canceled
 	}
 	return nil
+}
+
+// MakeInert stops the gates from parking: every later callback returns an
+// error at once, and the work queue forgets what it is given. Nothing an
+// inert gate sees is recorded (the driver records only its current gates).
+func (g *Gates) MakeInert() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inert = true
+	clear(g.queued)
 }

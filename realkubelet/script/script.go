@@ -1,4 +1,9 @@
-package realkubelet
+// Package script is the real-kubelet driver's step vocabulary: a Move is
+// one driver step as data (a plan action, the release of a parked sync
+// callback, a work-queue tick, a held wake-up, a delivered kill, a status
+// pass), so a run is a script that can be printed, replayed byte for byte
+// and shrunk; Parse and Format read and write its text.
+package script
 
 import (
 	"fmt"
@@ -8,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
 // MoveKind is what one driver step does.
@@ -24,17 +31,17 @@ const (
 	// (retry or resync) gets UpdatePod(sync) if it is still in config
 	// (getPodsToSync, SPEC §1.8).
 	MoveTick
-	// MoveWake lets one held worker wake-up through (wakes.go).
+	// MoveWake lets one held worker wake-up through (realkubelet/wakes.go).
 	MoveWake
 	// MoveHoldWakes, only as a script's first move, holds every worker
-	// wake-up at a gate from then on (wakes.go).
+	// wake-up at a gate from then on (realkubelet/wakes.go).
 	MoveHoldWakes
 	// MoveDeliver performs the parked kill a real kubelet manager sent
-	// for the UID through killPodNow (actors.go, killgate).
+	// for the UID through killPodNow (realkubelet/actors.go, killgate).
 	MoveDeliver
 	// MoveStatusSync and MoveStatusResync are one pass of the real status
 	// manager's sync loop: the pass a status change triggers, and the
-	// periodic one (status.go); MoveEcho delivers the API changes to
+	// periodic one (realkubelet/status.go); MoveEcho delivers the API changes to
 	// config (the watch). Without the status component they cannot happen.
 	MoveStatusSync
 	MoveStatusResync
@@ -49,9 +56,9 @@ var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWake
 // replayed byte for byte and shrunk.
 type Move struct {
 	Kind    MoveKind
-	Action  plan.Action // MoveAction
-	UID     types.UID   // MoveRelease, MoveWake, MoveDeliver
-	Outcome Outcome     // MoveRelease
+	Action  plan.Action      // MoveAction
+	UID     types.UID        // MoveRelease, MoveWake, MoveDeliver
+	Outcome syncgate.Outcome // MoveRelease
 	// Groups are the node shutdown manager's priority groups, for a
 	// Shutdown action (the plan's Node.ShutdownGroups).
 	Groups []plan.ShutdownGroup
@@ -144,7 +151,7 @@ func ParseMove(line string) (Move, error) {
 		if len(f) != 3 {
 			return Move{}, fmt.Errorf("%q: want release UID OUTCOME", line)
 		}
-		o, err := parseOutcome(f[2])
+		o, err := syncgate.ParseOutcome(f[2])
 		if err != nil {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
@@ -189,9 +196,9 @@ func parseGroups(v string) ([]plan.ShutdownGroup, error) {
 	return out, nil
 }
 
-// planMove is the move of the plan's action i; a Shutdown carries the
+// PlanMove is the move of the plan's action i; a Shutdown carries the
 // node's shutdown groups.
-func planMove(p plan.Plan, i int) Move {
+func PlanMove(p plan.Plan, i int) Move {
 	m := Move{Kind: MoveAction, Action: p.Actions[i]}
 	if m.Action.Kind == plan.Shutdown && p.Node != nil {
 		m.Groups = p.Node.ShutdownGroups
@@ -232,34 +239,11 @@ func parseActionWord(a *plan.Action, i int, w string) error {
 	return nil
 }
 
-// ParseScript reads a script: one move per line; blank lines and lines
-// starting with # are skipped; "expect CLASS" lines list the finding
-// classes the script must produce (returned separately).
-func ParseScript(text string) (moves []Move, expect []string, err error) {
-	for n, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "expect "):
-			expect = append(expect, strings.Fields(line)[1:]...)
-			continue
-		}
-		m, err := ParseMove(line)
-		if err != nil {
-			return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
-		}
-		moves = append(moves, m)
-	}
-	return moves, expect, nil
+// Parse reads a script (realdriver.ParseScript): one move per line, #
+// comments, "expect CLASS" lines returned apart.
+func Parse(text string) ([]Move, []string, error) {
+	return realdriver.ParseScript(text, ParseMove)
 }
 
-// FormatScript is the script of moves, one per line.
-func FormatScript(moves []Move) string {
-	var b strings.Builder
-	for _, m := range moves {
-		b.WriteString(m.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
+// Format is the script of moves, one per line.
+func Format(moves []Move) string { return realdriver.FormatScript(moves) }

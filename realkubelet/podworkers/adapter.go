@@ -1,4 +1,29 @@
-package realkubelet
+// Package podworkers reaches the real kubelet pod workers of the pinned
+// k8s.io/kubernetes (pkg/kubelet/pod_workers.go), unmodified: their
+// unexported constructor newPodWorkers and killPodNow, each pulled by
+// a linkname directive whose signature TestLinknameSignature guards, the
+// test hook podWorkers.workerChannelFn (set through reflect and unsafe,
+// refusing on drift), and the work queue, status cache and allocation manager they are
+// built with. It knows nothing of the driver: the syncer the workers call
+// and the queue's memory are the caller's.
+//
+// # go:linkname, not a vendor overlay
+//
+// newPodWorkers is unexported. Two ways in work with the Go toolchain:
+// a pull-style //go:linkname to k8s.io/kubernetes/pkg/kubelet.newPodWorkers
+// (adapter.go), or `go mod vendor` plus a -overlay file that adds an
+// exported constructor inside the vendored pkg/kubelet (overlays are refused
+// for files in the module cache). We use linkname because it needs no
+// generated tree: the vendor directory of 139 modules would have to be
+// regenerated (and never committed) on every machine and CI run, every build
+// would need -mod=vendor -overlay, and editors and `go test` would not work
+// without them. linkname's risk is silent signature drift; it is closed by
+// TestLinknameSignature (in package realkubelet, whose test binary
+// realrun's gate runs), which parses pod_workers.go of the module in use
+// from the module cache and fails unless newPodWorkers' parameters and the
+// podSyncer method set are exactly the ones declared here. The nested module
+// pins one kubelet version, so a version bump runs that test first.
+package podworkers
 
 import (
 	"context"
@@ -27,9 +52,13 @@ type podSyncer interface {
 	SyncTerminatedPod(ctx context.Context, pod *v1.Pod, podStatus *kubecontainer.PodStatus) error
 }
 
+// Syncer is the method set the pod workers call back (pkg/kubelet's
+// podSyncer).
+type Syncer = podSyncer
+
 // newPodWorkers is pkg/kubelet.newPodWorkers, pulled by name: the real
-// constructor of the real pod workers (see doc.go for why linkname and not
-// a vendor overlay).
+// constructor of the real pod workers (see the package doc for why linkname and
+// not a vendor overlay).
 //
 //go:linkname newPodWorkers k8s.io/kubernetes/pkg/kubelet.newPodWorkers
 func newPodWorkers(
@@ -62,13 +91,13 @@ func (allocationStub) UpdatePodFromAllocation(pod *v1.Pod) (*v1.Pod, bool) { ret
 // UIDs were enqueued. The delays are jittered by the workers with the
 // global math/rand, so they are deliberately not kept: only "this UID asked
 // for a retry or resync" reaches behaviour (the driver's sync-loop tick).
-type Queue struct{ gate *Gates }
+type Queue struct{ enqueue func(types.UID) }
 
 // GetWork is never called by the pod workers.
 func (q *Queue) GetWork() []types.UID { return nil }
 
 // Enqueue records that uid wants a later UpdatePod(sync).
-func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.gate.enqueue(uid) }
+func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.enqueue(uid) }
 
 // Cache is the runtime status cache (PLEG's) as the workers read it: a
 // status with no running container for every UID, returned at once. A cache
@@ -78,17 +107,17 @@ func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.gate.enqueue(uid) }
 // first-sight terminal shortcut (SPEC §1.4 step 2) always sees an idle
 // runtime (model.CacheIdle).
 //
-// After a kubelet restart (restart.go) the new process's cache is the fake
-// runtime's: Get reports a running container for a UID the driver's
-// runtime may run (running), so a terminal pod whose containers still run
+// After a kubelet restart (the driver's restart.go) the new process's cache
+// is the fake runtime's: Get reports a running container for a UID the
+// driver's runtime may run (Running), so a terminal pod whose containers still run
 // is not taken as terminated at first sight. Get is called only from
-// UpdatePod, on the driver's goroutine, the only one that touches running.
-type Cache struct{ running map[types.UID]bool }
+// UpdatePod, on the driver's goroutine, the only one that touches Running.
+type Cache struct{ Running map[types.UID]bool }
 
 // Get implements kubecontainer.ROCache.
 func (c Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
 	s := &kubecontainer.PodStatus{ID: uid}
-	if c.running[uid] {
+	if c.Running[uid] {
 		s.ContainerStatuses = []*kubecontainer.Status{{State: kubecontainer.ContainerStateRunning}}
 	}
 	return s, nil
@@ -96,11 +125,14 @@ func (c Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
 
 // GetNewerThan implements kubecontainer.ROCache without blocking: the
 // driver, not PLEG, decides when a worker proceeds (at its callback gate).
+// It never fails, so the tape records no failed status read
+// (history.ReadFailed) and the model pins every take to its call.
 func (Cache) GetNewerThan(uid types.UID, _ time.Time) (*kubecontainer.PodStatus, error) {
 	return &kubecontainer.PodStatus{ID: uid}, nil
 }
 
-// newRealPodWorkers builds the real pod workers around the gated syncer.
-func newRealPodWorkers(g *Gates, c Cache) kubelet.PodWorkers {
-	return newPodWorkers(g, &record.FakeRecorder{}, &Queue{gate: g}, resyncInterval, backOffPeriod, c, allocationStub{})
+// New builds the real pod workers around syncer s, reading status cache c;
+// enqueue is called with each UID the workers put on their work queue.
+func New(s Syncer, c Cache, enqueue func(types.UID)) kubelet.PodWorkers {
+	return newPodWorkers(s, &record.FakeRecorder{}, &Queue{enqueue: enqueue}, resyncInterval, backOffPeriod, c, allocationStub{})
 }

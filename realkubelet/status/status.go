@@ -1,7 +1,14 @@
-package realkubelet
+// Package status is the real kubelet's status component: the real status
+// manager and pod manager (package kstatus) writing to the API-server
+// model (package apiserver) beside the real pod workers, the notes its
+// writes become for the kubelet oracle (K2, K3, K6, L7), and the exact
+// predicates of its known upstream deviations (GF, GG). The driver is its
+// Host: the config source, the pod workers, the tape, the context.
+package status
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"time"
 
@@ -9,9 +16,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/kubelet"
 
-	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
-
+	"github.com/go-logr/logr"
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
@@ -19,9 +26,11 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/apiserver"
 	"github.com/podsim/podsim/realkubelet/kstatus"
+	"github.com/podsim/podsim/realkubelet/syncgate"
+	"github.com/podsim/podsim/realkubelet/tape"
 )
 
-// statusComp is the status component (components.go): the real status
+// Component is the status component (package components): the real status
 // manager and pod manager (package kstatus) writing to the API-server
 // model (package apiserver), next to the real pod workers. The driver's
 // config source stays what it was (plan actions and housekeeping); the
@@ -47,10 +56,11 @@ import (
 //     kubelet oracle judges (K2, K3, K6, L7), in UID order within a pass
 //     (syncBatch ranges over a map; each pod's sync is independent of the
 //     others', so the order within a pass is not behaviour).
-type statusComp struct {
-	d   *Driver
-	api *apiserver.Server
-	mgr *kstatus.Manager
+type Component struct {
+	host   Host
+	plants Plants
+	api    *apiserver.Server
+	mgr    *kstatus.Manager
 	// batch are the status manager's ops of the pass in progress.
 	batch []apiserver.Op
 	// echo: uid's API object changed (or left) and config has not seen it.
@@ -63,61 +73,82 @@ type statusComp struct {
 	deletedAt   map[types.UID]time.Duration
 	// admitted: a create of uid reached the pod workers.
 	admitted map[types.UID]bool
-	// kube is the kubelet oracle (K2, K3, K6, L7), fed by the tape.
-	kube oracle.Oracle
+	// Kube is the kubelet oracle (K2, K3, K6, L7), fed by the tape.
+	Kube oracle.Oracle
 	// ev is what the exact predicates of status_explain.go need.
 	ev statusEvidence
 }
 
-func newStatusComp(d *Driver) *statusComp {
-	s := &statusComp{d: d, api: apiserver.New(time.Now), echo: map[types.UID]bool{}, refused: map[types.UID]bool{},
+// Host is what the component needs of the driver.
+type Host interface {
+	Tape() *tape.Tape
+	Context() context.Context
+	// Workers are the current pod workers (a restart replaces them).
+	Workers() kubelet.PodWorkers
+	// PodOf is uid's pod as config holds it (a fresh copy).
+	PodOf(uid types.UID) *v1.Pod
+	// InConfig reports whether config knows uid (known) and holds it now.
+	InConfig(uid types.UID) (known, inConfig bool)
+}
+
+// Plants are bugs a test plants in the component (the driver's plant.go):
+// UnsafeStatus deletes API objects whatever the pod workers say;
+// EarlyTerminate calls TerminatePod when SyncTerminatedPod begins;
+// NoTerminate never calls it. Planted is told when a plant changed what
+// happened.
+type Plants struct {
+	UnsafeStatus, EarlyTerminate, NoTerminate bool
+	Planted                                   func()
+}
+
+// New is the component of host, with the API server empty.
+func New(host Host, plants Plants) *Component {
+	s := &Component{host: host, plants: plants, api: apiserver.New(time.Now), echo: map[types.UID]bool{}, refused: map[types.UID]bool{},
 		incarnation: map[types.UID]int{}, deletedAt: map[types.UID]time.Duration{}, admitted: map[types.UID]bool{},
 		ev: newStatusEvidence()}
 	s.api.OnOp = s.onOp
 	s.mgr = s.newManager()
-	s.kube = kubeletoracle.New()
-	d.h.oracles = append(d.h.oracles, committedOracle{s.kube, d.Probe})
+	s.Kube = kubeletoracle.New()
 	return s
 }
 
 // newManager is a real status manager over the API server, with the
 // current pod workers as its deletion safety.
-func (s *statusComp) newManager() *kstatus.Manager {
-	d := s.d
-	safety := d.pw.CouldHaveRunningContainers
-	if d.opts.plant == plantUnsafeStatus {
-		safety = func(types.UID) bool { d.planted = true; return false }
+func (s *Component) newManager() *kstatus.Manager {
+	safety := s.host.Workers().CouldHaveRunningContainers
+	if s.plants.UnsafeStatus {
+		safety = func(types.UID) bool { s.plants.Planted(); return false }
 	}
-	return kstatus.New(s.api, safety, quietLogger())
+	return kstatus.New(s.api, safety, logr.Discard())
 }
 
-// restart is the status component's share of a kubelet restart
-// (restart.go): a fresh status manager and pod manager over the same API
+// Restart is the status component's share of a kubelet restart
+// (the driver's restart.go): a fresh status manager and pod manager over the same API
 // server; the kubelet's memory of admissions is gone.
-func (s *statusComp) restart() {
+func (s *Component) Restart() {
 	s.mgr, s.batch, s.admitted = s.newManager(), nil, map[types.UID]bool{}
 }
 
-// readd is the new process's pod manager learning uid at re-admission.
-func (s *statusComp) readd(uid types.UID) {
+// Readd is the new process's pod manager learning uid at re-admission.
+func (s *Component) Readd(uid types.UID) {
 	s.admitted[uid] = true
-	s.mgr.Pods.AddPod(s.d.podOf(uid))
+	s.mgr.Pods.AddPod(s.host.PodOf(uid))
 }
 
 // apiPod is uid's pod as a client creates it: bound to the node, Pending
 // until the status manager writes what the kubelet saw.
-func (s *statusComp) apiPod(uid types.UID) *v1.Pod {
-	p := s.d.podOf(uid)
+func (s *Component) apiPod(uid types.UID) *v1.Pod {
+	p := s.host.PodOf(uid)
 	p.Spec.NodeName, p.Status.Phase = "node", v1.PodPending
 	p.DeletionTimestamp, p.DeletionGracePeriodSeconds = nil, nil
 	return p
 }
 
-// before mirrors a plan action into the API server; true if the action
+// Before mirrors a plan action into the API server; true if the action
 // must not happen (a refused create, an action on a pod whose create was
-// refused).
-func (s *statusComp) before(a plan.Action, p *configPod) bool {
-	if a.UID == "" || p.action.Static {
+// refused). static and inConfig are config's pod of the action's UID.
+func (s *Component) Before(a plan.Action, static, inConfig bool) bool {
+	if a.UID == "" || static {
 		return false
 	}
 	if s.refused[a.UID] && a.Kind != plan.Create && a.Kind != plan.Query && a.Kind != plan.RuntimeKill {
@@ -125,7 +156,7 @@ func (s *statusComp) before(a plan.Action, p *configPod) bool {
 	}
 	switch a.Kind {
 	case plan.Create:
-		if p.inConfig {
+		if inConfig {
 			return false // an ADD of a pod config has is an UPDATE
 		}
 		return !s.create(a.UID)
@@ -148,7 +179,7 @@ func (s *statusComp) before(a plan.Action, p *configPod) bool {
 }
 
 // create puts uid's object into the API; false if its name is taken.
-func (s *statusComp) create(uid types.UID) bool {
+func (s *Component) create(uid types.UID) bool {
 	if _, err := s.api.Create("client", s.apiPod(uid)); apierrors.IsAlreadyExists(err) {
 		s.refused[uid] = true
 		return false
@@ -162,15 +193,15 @@ func (s *statusComp) create(uid types.UID) bool {
 
 // clientDelete is a client's graceful delete of uid's object, by name with
 // its UID as precondition.
-func (s *statusComp) clientDelete(a plan.Action) {
+func (s *Component) clientDelete(a plan.Action) {
 	cur, ok := s.api.ByUID(a.UID)
 	if !ok {
 		return
 	}
 	g := max(a.Grace, 0)
-	s.d.h.note(history.DeleteRequested{UID: a.UID, Grace: g})
+	s.host.Tape().Note(history.DeleteRequested{UID: a.UID, Grace: g})
 	if _, seen := s.deletedAt[a.UID]; !seen {
-		s.deletedAt[a.UID] = s.d.h.now().Sub(s.d.h.start)
+		s.deletedAt[a.UID] = s.host.Tape().Now().Sub(s.host.Tape().Start)
 	}
 	_, _ = s.api.Delete("client", cur.Namespace, cur.Name,
 		metav1.DeleteOptions{GracePeriodSeconds: &g, Preconditions: metav1.NewUIDPreconditions(string(a.UID))})
@@ -179,26 +210,26 @@ func (s *statusComp) clientDelete(a plan.Action) {
 	}
 }
 
-// after tells the pod manager what config now holds for the action's pod
+// After tells the pod manager what config now holds for the action's pod
 // (HandlePodAdditions, HandlePodUpdates, HandlePodRemoves do, before the
 // pod workers hear of it; the order does not matter between steps).
-func (s *statusComp) after(a plan.Action) {
-	p := s.d.pods[a.UID]
-	if p == nil || a.UID == "" {
+func (s *Component) After(a plan.Action) {
+	known, inConfig := s.host.InConfig(a.UID)
+	if !known || a.UID == "" {
 		return
 	}
 	switch {
-	case a.Kind == plan.Create && p.inConfig:
+	case a.Kind == plan.Create && inConfig:
 		s.admitted[a.UID] = true
-		s.mgr.Pods.AddPod(s.d.podOf(a.UID))
-	case p.inConfig && (a.Kind == plan.Update || a.Kind == plan.Delete || a.Kind == plan.Finish):
-		s.mgr.Pods.UpdatePod(s.d.podOf(a.UID))
-	case !p.inConfig && (a.Kind == plan.Remove || a.Kind == plan.Vanish):
-		s.mgr.Pods.RemovePod(s.d.podOf(a.UID))
+		s.mgr.Pods.AddPod(s.host.PodOf(a.UID))
+	case inConfig && (a.Kind == plan.Update || a.Kind == plan.Delete || a.Kind == plan.Finish):
+		s.mgr.Pods.UpdatePod(s.host.PodOf(a.UID))
+	case !inConfig && (a.Kind == plan.Remove || a.Kind == plan.Vanish):
+		s.mgr.Pods.RemovePod(s.host.PodOf(a.UID))
 	}
 }
 
-// active is housekeeping's restart filter with the status component on:
+// Active is housekeeping's restart filter with the status component on:
 // only active pods are re-created (HandlePodCleanups restarts the pods of
 // filterOutInactivePods). That filter is a *Kubelet method (isPodInactive,
 // isAdmittedPodTerminal), so it cannot be called: this restates its rule,
@@ -209,61 +240,61 @@ func (s *statusComp) after(a plan.Action) {
 // (The world's own restart filter, world/kubelet.go restartable, leaves
 // the status manager's phase out on purpose; here it is in, as upstream
 // has it.)
-func (s *statusComp) active(pod *v1.Pod) bool {
-	if s.d.pw.IsPodKnownTerminated(pod.UID) {
+func (s *Component) Active(pod *v1.Pod) bool {
+	if s.host.Workers().IsPodKnownTerminated(pod.UID) {
 		return false
 	}
 	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
 	if st, ok := s.mgr.GetPodStatus(pod.UID); ok && (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) {
 		terminal = true
 	}
-	return !terminal || s.d.pw.IsPodTerminationRequested(pod.UID)
+	return !terminal || s.host.Workers().IsPodTerminationRequested(pod.UID)
 }
 
-// callBegan: SyncTerminatingPod sets the status, with the kill's status
+// CallBegan: SyncTerminatingPod sets the status, with the kill's status
 // function, before it stops anything.
-func (s *statusComp) callBegan(c *Call) {
+func (s *Component) CallBegan(c *syncgate.Call) {
 	s.ev.began(c.UID, c.Fn)
 	if c.Fn == model.SyncTerminatingPod && c.Pod != nil {
 		s.mgr.SetPhase(c.Pod, "", c.StatusFn)
 	}
-	if c.Fn == model.SyncTerminatedPod && s.d.opts.plant == plantEarlyTerminate {
-		s.d.planted = true
+	if c.Fn == model.SyncTerminatedPod && s.plants.EarlyTerminate {
+		s.plants.Planted()
 		s.terminated(c.Pod)
 	}
 }
 
-// callEnded is what the kubelet's callbacks tell the status manager as
+// CallEnded is what the kubelet's callbacks tell the status manager as
 // they return (o is what the syncer returns).
-func (s *statusComp) callEnded(c *Call, o Outcome) {
+func (s *Component) CallEnded(c *syncgate.Call, o syncgate.Outcome) {
 	if c.Pod == nil {
 		return
 	}
 	switch {
-	case c.Fn == model.SyncPod && o == ReturnTerminal:
+	case c.Fn == model.SyncPod && o == syncgate.ReturnTerminal:
 		s.mgr.SetPhase(c.Pod, v1.PodSucceeded, nil)
-	case c.Fn == model.SyncPod && o == ReturnOK:
+	case c.Fn == model.SyncPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, v1.PodRunning, nil)
-	case c.Fn == model.SyncTerminatingPod && o == ReturnOK:
+	case c.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
-	case c.Fn == model.SyncTerminatedPod && o == ReturnOK:
-		if p := s.d.opts.plant; p == plantNoTerminate || p == plantEarlyTerminate {
-			s.d.planted = true
+	case c.Fn == model.SyncTerminatedPod && o == syncgate.ReturnOK:
+		if s.plants.NoTerminate || s.plants.EarlyTerminate {
+			s.plants.Planted()
 			return
 		}
 		s.terminated(c.Pod)
 	}
 }
 
-func (s *statusComp) terminated(pod *v1.Pod) {
+func (s *Component) terminated(pod *v1.Pod) {
 	s.ev.terminated(pod.UID)
 	s.mgr.Terminated(pod)
 }
 
-// sync is one pass of the status manager; its writes become notes.
-func (s *statusComp) sync(all bool) {
+// Sync is one pass of the status manager; its writes become notes.
+func (s *Component) Sync(all bool) {
 	s.batch = s.batch[:0]
-	s.mgr.Sync(s.d.ctx, all)
+	s.mgr.Sync(s.host.Context(), all)
 	slices.SortStableFunc(s.batch, func(a, b apiserver.Op) int { return cmp.Compare(a.UID, b.UID) })
 	for _, op := range s.batch {
 		s.echo[op.UID] = true
@@ -278,42 +309,49 @@ func (s *statusComp) sync(all bool) {
 	}
 }
 
-func (s *statusComp) onOp(op apiserver.Op) {
+func (s *Component) onOp(op apiserver.Op) {
 	if op.Actor == kstatus.Actor {
 		s.batch = append(s.batch, op)
 	}
 }
 
-// echoes reports whether the echo move has anything to deliver.
-func (s *statusComp) echoes() bool {
+// Echoes reports whether the echo move has anything to deliver.
+func (s *Component) Echoes() bool {
 	for uid := range s.echo {
-		if p := s.d.pods[uid]; p != nil && p.inConfig {
+		if _, inConfig := s.host.InConfig(uid); inConfig {
 			return true
 		}
 	}
 	return false
 }
 
-// deliverEchoes is the config watch: API changes arrive as UPDATE (a new
-// phase) or REMOVE (the object left).
-func (s *statusComp) deliverEchoes() {
-	for _, uid := range sortedKeys(s.echo) {
-		delete(s.echo, uid)
-		p := s.d.pods[uid]
-		if p == nil || !p.inConfig || p.action.Static {
-			continue
-		}
-		cur, inAPI := s.api.ByUID(uid)
-		switch {
-		case !inAPI:
-			p.inConfig = false
-			s.mgr.Pods.RemovePod(s.d.podOf(uid))
-			s.d.update(kubetypes.SyncPodKill, uid)
-		case cur.Status.Phase != p.phase:
-			p.phase, p.version = cur.Status.Phase, p.version+1
-			s.mgr.Pods.UpdatePod(s.d.podOf(uid))
-			s.d.update(kubetypes.SyncPodUpdate, uid)
-		}
+// Echoed are the UIDs whose API object changed (or left) since config
+// last heard, sorted; the driver's echo move delivers each and then
+// Delivered.
+func (s *Component) Echoed() []types.UID { return sortedKeys(s.echo) }
+
+// Delivered: config heard of uid's API object.
+func (s *Component) Delivered(uid types.UID) { delete(s.echo, uid) }
+
+// ByUID is uid's API object, if any.
+func (s *Component) ByUID(uid types.UID) (*v1.Pod, bool) { return s.api.ByUID(uid) }
+
+// Manager is the current real status manager (and its pod manager).
+func (s *Component) Manager() *kstatus.Manager { return s.mgr }
+
+// Describe fills in what the component knows of uid for the kubelet
+// oracle: its API incarnation, admission (kp.Rejected must be set), the
+// time of the first client delete, the status manager's phase, and the
+// API object's phase and deletion.
+func (s *Component) Describe(uid types.UID, kp *oracle.KubeletPod) {
+	kp.Incarnation, kp.DeletedAt = s.incarnation[uid], s.deletedAt[uid]
+	kp.Admitted = s.admitted[uid] && !kp.Rejected
+	if st, ok := s.mgr.GetPodStatus(uid); ok {
+		kp.StatusPhase = st.Phase
+	}
+	if cur, ok := s.api.ByUID(uid); ok {
+		kp.InAPI, kp.APIPhase = true, cur.Status.Phase
+		kp.Deleted = cur.DeletionTimestamp != nil
 	}
 }
 

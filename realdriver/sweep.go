@@ -1,0 +1,98 @@
+package realdriver
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+)
+
+// SeedVerdict is what a sweep keeps of one seed's run.
+type SeedVerdict struct {
+	Failed bool
+	// Classes are the distinct classes of the run's findings ("" for
+	// unexplained ones).
+	Classes []string
+	// Unexplained are the unexplained findings, as printed.
+	Unexplained []fmt.Stringer
+}
+
+// SweepTotals count a sweep's seeds, those with findings, and the
+// unexplained findings.
+type SweepTotals struct{ Seeds, Failed, Unexplained int }
+
+// Sweep runs seeds seeds, from start, of every family (of only the one
+// called only, unless only is "") and writes to report, per family, a line:
+// the name padded to width, the seeds, the seeds with findings, and per
+// class (sorted) how many seeds found it and the first seed that did. Each
+// unexplained finding fails t; the first ten are printed.
+func Sweep(t testing.TB, report *strings.Builder, families []plan.Family, only string, width, seeds int, start uint64,
+	run func(plan.Family, uint64) SeedVerdict) SweepTotals {
+	t.Helper()
+	var tot SweepTotals
+	for _, f := range families {
+		if only != "" && f.Name != only {
+			continue
+		}
+		count, first := map[string]int{}, map[string]uint64{}
+		famFailed := 0
+		for i := range seeds {
+			seed := start + uint64(i)
+			v := run(f, seed)
+			tot.Seeds++
+			if v.Failed {
+				tot.Failed++
+				famFailed++
+			}
+			for _, c := range v.Classes {
+				if _, ok := first[c]; !ok {
+					first[c] = seed
+				}
+				count[c]++
+			}
+			for _, u := range v.Unexplained {
+				tot.Unexplained++
+				if tot.Unexplained <= 10 {
+					t.Errorf("%s seed %d: %s", f.Name, seed, u)
+				}
+			}
+		}
+		fmt.Fprintf(report, "%-*s %6d seeds %6d with findings:", width, f.Name, seeds, famFailed)
+		classes := make([]string, 0, len(count))
+		for c := range count {
+			classes = append(classes, c)
+		}
+		slices.Sort(classes)
+		for _, c := range classes {
+			fmt.Fprintf(report, " %s=%d (first seed %d)", ClassLabel(c), count[c], first[c])
+		}
+		report.WriteString("\n")
+	}
+	return tot
+}
+
+// Stringers are xs as fmt.Stringers (a SeedVerdict's Unexplained).
+func Stringers[S fmt.Stringer](xs []S) []fmt.Stringer {
+	out := make([]fmt.Stringer, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// Transcript writes a run for a reader: header, the script, a
+// "# finding: " line per finding, then traceHeader (may be "") and a
+// "#   " line per trace line; the shrink and replay tools print it.
+func Transcript[F fmt.Stringer](w io.Writer, header, script string, findings []F, traceHeader string, trace []string) {
+	fmt.Fprint(w, header, script)
+	for _, f := range findings {
+		fmt.Fprintf(w, "# finding: %s\n", f)
+	}
+	fmt.Fprint(w, traceHeader)
+	for _, line := range trace {
+		fmt.Fprintf(w, "#   %s\n", line)
+	}
+}
