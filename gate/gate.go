@@ -50,6 +50,10 @@ type Options struct {
 	// depths 2, 3 and 5 and the guided loop (portfolio.go) instead of
 	// random and PCT depth 3.
 	Portfolio bool
+	// NoShrink leaves the first detection unshrunk (ShrunkLength -1):
+	// for a check that reads detections only, the shrink (up to
+	// ShrinkRuns runs per mutant) is a large share of the gate's cost.
+	NoShrink bool
 }
 
 // checkOptions are the run options of the mutant called mutant.
@@ -270,7 +274,7 @@ func Check(opts Options) ([]Row, error) {
 		for k := range max(opts.StartSeeds, 1) {
 			row.Starts = append(row.Starts, detect(m, uint64(k)*StartStride, opts))
 		}
-		if d := &row.Starts[0]; d.Caught {
+		if d := &row.Starts[0]; d.Caught && !opts.NoShrink {
 			d.ShrunkLength = shrunkLength(*d, opts.checkOptions(m.Name))
 		}
 		row.Wall = time.Since(began)

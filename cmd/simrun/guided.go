@@ -44,7 +44,7 @@ func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome)) (uint64, error) {
 	opts := f.checkOptions()
 	var made uint64
-	for _, fam := range p.families {
+	for k, fam := range p.families {
 		c := guided.NewCorpus(fam.Name)
 		if f.corpus != "" {
 			var err error
@@ -52,7 +52,7 @@ func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome
 				return made, usagef("--corpus: %v", err)
 			}
 		}
-		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.count, Parallel: f.parallel, Check: opts},
+		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Parallel: f.parallel, Check: opts},
 			func(o guided.Outcome) { emit(guidedOutcome(fam, o, opts, f)) })
 		if f.corpus != "" {
 			if err := c.Save(f.corpus); err != nil {

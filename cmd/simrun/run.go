@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type runFlags struct {
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
 	observableOnly, faultPoints                                  bool
+	seedsGiven                                                   bool // --seeds was given: every family runs exactly that many
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
@@ -35,7 +37,8 @@ const runLong = "run sweeps seeds of the scenario families and checks every run.
 	"and exits 0. The summary lists the first 100 failures; the files have every one.\n\n" +
 	"A sweep of the correct code also judges each family's declared coverage marks: a mark at zero in\n" +
 	"at least the family's minimum seeds (simrun list) fails the sweep (UNREACHED, family and mark named);\n" +
-	"in a shorter sweep it is a warning on stderr.\n\n" +
+	"in a shorter sweep it is a warning on stderr. Without --seeds a family runs 500 seeds, or its minimum\n" +
+	"when larger, so the default run judges every family's marks; --seeds N runs N of every family.\n\n" +
 	"Exit codes: 0 every seed passed; 1 a seed failed, a mark was unreached, or the sweep was interrupted (partial results);\n" +
 	"2 bad usage or bad input, nothing run or written; 130 a second interrupt."
 
@@ -52,7 +55,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "all", "scenario family, or all")
-	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family, 1 to 100,000,000")
+	fl.Uint64Var(&f.seeds, "seeds", defaultSeeds, defaultSeedsUsage)
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct, guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family) or portfolio (the budget split between them, docs/guided.md)")
@@ -76,6 +79,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 // returns the strategy and the plan.
 func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) {
 	changed := cmd.Flags().Changed
+	f.seedsGiven = changed("seeds")
 	if f.seed != "" {
 		for _, other := range []string{"seeds", "start", "shard"} {
 			if changed(other) {
@@ -128,6 +132,13 @@ func (f runFlags) plan() (sweepPlan, error) {
 	}
 	if err := checkSeedRange(f.start, f.seeds); err != nil {
 		return sweepPlan{}, err
+	}
+	if !f.seedsGiven && f.strategy != "portfolio" { // the portfolio splits one count per family
+		counts := defaultCounts(fams)
+		if err := checkSeedRange(f.start, slices.Max(counts)); err != nil {
+			return sweepPlan{}, err
+		}
+		return newSweepPlanOf(fams, sh, f.start, counts), nil
 	}
 	return newSweepPlan(fams, sh, f.start, f.seeds), nil
 }

@@ -99,6 +99,8 @@ func Rules() []Rule {
 		{Dir: "report", Allow: []string{"std"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		// A built command for tests, shared through the Go build cache.
+		{Dir: "internal/gobin", Allow: []string{"std"}},
 		// The mutation score: the mutator and its guards know nothing of
 		// podsim; only the focused sweep runs it, like cmd/simrun.
 		{Dir: "internal/mutation", Allow: []string{"std"}},
@@ -107,7 +109,7 @@ func Rules() []Rule {
 		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim", "guided"}},
 		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 		// deploy/ is a test of the Kubernetes manifest against the API types.
-		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml"}},
+		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml", "internal/gobin"}},
 	}
 }
 
