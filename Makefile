@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools sweep gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det mutation guided-measure
 
 all: lint test
 
@@ -37,6 +37,13 @@ lint:
 ## reading what a caller cannot observe (docs/design.md, "Observable-only judging").
 deps:
 	$(GO) test -count=1 -run 'TestModuleImportDirections|TestCheckCatchesForbiddenEdges|TestOraclesReadOnlyWhatIsObservable|TestCheckObservableCatchesPrivateReads' ./internal/depcheck
+
+## sweep: the long correct-code sweeps, not part of CI: 10,000 seeds of every family with every
+## check (simrun's full sweep), then run/'s no-false-alarm sweeps at their full budgets (-long;
+## make test runs them smaller, run/budget_test.go).
+sweep:
+	$(GO) run ./cmd/simrun run --seeds 10000
+	$(GO) test -count=1 -timeout 0 ./run -args -long
 
 ## gate: every catalogued bug (docs/bugs.md) re-introduced and caught, full budget
 ## (the CI-sized gate is TestGateCatchesEveryMutant, part of make test).

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/shrink"
@@ -45,6 +46,14 @@ type Options struct {
 	// ObservableOnly runs every mutant with the pod workers' internal
 	// invariants off (run.CheckOptions.ObservableOnly).
 	ObservableOnly bool
+	// Portfolio divides each seed's runs between the random walk, PCT at
+	// depths 2, 3 and 5 and the guided loop (portfolio.go) instead of
+	// random and PCT depth 3.
+	Portfolio bool
+	// NoShrink leaves the first detection unshrunk (ShrunkLength -1):
+	// for a check that reads detections only, the shrink (up to
+	// ShrinkRuns runs per mutant) is a large share of the gate's cost.
+	NoShrink bool
 }
 
 // checkOptions are the run options of the mutant called mutant.
@@ -65,6 +74,9 @@ type Detection struct {
 	// very first run failed), or every run of the budget if none failed.
 	Runs  int
 	First Run
+	// Input is the first failing run's input token when a guided run
+	// (replay --input), else "".
+	Input string
 	// Invariants are the distinct "oracle invariant" names of the first
 	// failing run, in the order they fired ("error" for a scheduler error).
 	Invariants []string
@@ -112,11 +124,23 @@ func (r Row) MedianRuns() int {
 // RunsFor lists a mutant's runs from start, in the order the gate makes
 // them: seed by seed, each family, each strategy.
 func RunsFor(m run.Mutant, start, seeds uint64) []Run {
+	return runsFor(m, start, seeds, false)
+}
+
+// runsFor is RunsFor, under the portfolio's strategies if portfolio (a
+// guided run's Seed is its index in its family's loop).
+func runsFor(m run.Mutant, start, seeds uint64, portfolio bool) []Run {
 	var out []Run
+	guidedNext := map[string]uint64{}
 	for s := start; s < start+seeds; s++ {
 		for _, fam := range m.Families {
-			for _, st := range Strategies() {
-				out = append(out, Run{Family: fam, Strategy: st.Name, Seed: s})
+			for _, st := range strategiesAt(portfolio, s-start) {
+				seed := s
+				if st == "guided" {
+					seed = guidedNext[fam]
+					guidedNext[fam]++
+				}
+				out = append(out, Run{Family: fam, Strategy: st, Seed: seed})
 			}
 		}
 	}
@@ -124,7 +148,7 @@ func RunsFor(m run.Mutant, start, seeds uint64) []Run {
 }
 
 // RunOne runs one gate run with the mutant called mutant ("" for the
-// correct code).
+// correct code); not a guided run.
 func RunOne(gr Run, mutant string) (run.Result, plan.Plan) {
 	return runOne(gr, run.CheckOptions{Mutant: mutant})
 }
@@ -136,13 +160,19 @@ func runOne(gr Run, opts run.CheckOptions) (run.Result, plan.Plan) {
 	return r, fam.Generate(plan.SeedStreams(gr.Seed).Plan)
 }
 
-// runBatch makes the runs of batch at once and returns their results and
-// plans in batch order.
-func runBatch(batch []Run, opts run.CheckOptions) ([]run.Result, []plan.Plan) {
+// runBatch makes the runs of batch at once and returns their results,
+// plans and (guided runs) input tokens in batch order; g makes the guided
+// ones, in order, before the others start.
+func runBatch(batch []Run, opts run.CheckOptions, g *guidedRuns) ([]run.Result, []plan.Plan, []string) {
 	results := make([]run.Result, len(batch))
 	plans := make([]plan.Plan, len(batch))
+	inputs := make([]string, len(batch))
 	var wg sync.WaitGroup
 	for i := range batch {
+		if batch[i].Strategy == "guided" {
+			results[i], plans[i], inputs[i] = g.run(batch[i])
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -150,34 +180,35 @@ func runBatch(batch []Run, opts run.CheckOptions) ([]run.Result, []plan.Plan) {
 		}()
 	}
 	wg.Wait()
-	return results, plans
+	return results, plans, inputs
 }
 
 // firstFailure runs runs in batches of parallel and returns the index of
-// the earliest failing one with its result and plan, or -1. Later runs of
-// the batch that holds it are made and ignored, so the answer does not
-// depend on parallel.
-func firstFailure(runs []Run, opts run.CheckOptions, parallel int) (int, run.Result, plan.Plan) {
+// the earliest failing one with its result, plan and input token (guided),
+// or -1. Later runs of the batch that holds it are made and ignored, so
+// the answer does not depend on parallel.
+func firstFailure(runs []Run, opts run.CheckOptions, parallel int, g *guidedRuns) (int, run.Result, plan.Plan, string) {
 	parallel = max(parallel, 1)
 	for lo := 0; lo < len(runs); lo += parallel {
-		results, plans := runBatch(runs[lo:min(lo+parallel, len(runs))], opts)
+		results, plans, inputs := runBatch(runs[lo:min(lo+parallel, len(runs))], opts, g)
 		for i, r := range results {
 			if r.Failed() {
-				return lo + i, r, plans[i]
+				return lo + i, r, plans[i], inputs[i]
 			}
 		}
 	}
-	return -1, run.Result{}, plan.Plan{}
+	return -1, run.Result{}, plan.Plan{}, ""
 }
 
 // detect runs m from start until its first failure or the budget's end.
 func detect(m run.Mutant, start uint64, opts Options) Detection {
-	runs := RunsFor(m, start, opts.Seeds)
-	i, r, plan := firstFailure(runs, opts.checkOptions(m.Name), opts.Parallel)
+	runs := runsFor(m, start, opts.Seeds, opts.Portfolio)
+	co := opts.checkOptions(m.Name)
+	i, r, plan, input := firstFailure(runs, co, opts.Parallel, newGuidedRuns(start, co, opts.Parallel))
 	if i < 0 {
 		return Detection{Runs: len(runs)}
 	}
-	return Detection{Caught: true, Runs: i + 1, First: runs[i], Invariants: firedInvariants(r),
+	return Detection{Caught: true, Runs: i + 1, First: runs[i], Input: input, Invariants: firedInvariants(r),
 		PlanLength: len(plan.Actions), ShrunkLength: -1}
 }
 
@@ -194,7 +225,16 @@ const ShrinkRuns = 600
 func shrunkLength(d Detection, opts run.CheckOptions) int {
 	fam, _ := plan.FamilyNamed(d.First.Family)
 	strategy := gateStrategy(d.First.Strategy)
-	c, _ := run.RecordSeed(fam, d.First.Seed, strategy, opts)
+	var c run.Case
+	if d.Input != "" {
+		in, err := guided.ParseToken(d.Input)
+		if err != nil {
+			return -1
+		}
+		c, _ = guided.Case(fam, in, opts)
+	} else {
+		c, _ = run.RecordSeed(fam, d.First.Seed, strategy, opts)
+	}
 	s, err := shrink.Shrink(c, strategy, opts, shrink.Options{MaxRuns: ShrinkRuns})
 	if err != nil {
 		return -1
@@ -202,14 +242,7 @@ func shrunkLength(d Detection, opts run.CheckOptions) int {
 	return len(s.Case.Plan.Actions)
 }
 
-func gateStrategy(name string) sim.Strategy {
-	for _, st := range Strategies() {
-		if st.Name == name {
-			return st.Strategy
-		}
-	}
-	return nil
-}
+func gateStrategy(name string) sim.Strategy { return strategyNamed(name) }
 
 // firedInvariants names what a failing run tripped, distinct, in order.
 func firedInvariants(r run.Result) []string {
@@ -241,7 +274,7 @@ func Check(opts Options) ([]Row, error) {
 		for k := range max(opts.StartSeeds, 1) {
 			row.Starts = append(row.Starts, detect(m, uint64(k)*StartStride, opts))
 		}
-		if d := &row.Starts[0]; d.Caught {
+		if d := &row.Starts[0]; d.Caught && !opts.NoShrink {
 			d.ShrunkLength = shrunkLength(*d, opts.checkOptions(m.Name))
 		}
 		row.Wall = time.Since(began)
@@ -269,13 +302,16 @@ func selectMutants(names []string) ([]run.Mutant, error) {
 // family under every gate strategy and returns the failing runs (the gate
 // fails if there is any), sorted, and how many runs were made.
 func CorrectCodeCheck(seeds uint64, parallel int) ([]Run, int) {
-	r := CorrectCode(seeds, parallel)
+	r := CorrectCode(seeds, parallel, false)
 	return r.Failed, r.Runs
 }
 
 // CorrectReport is the correct code's part of the gate.
 type CorrectReport struct {
 	Failed []Run // sorted by family, strategy, seed
+	// Inputs are the input tokens of the failing guided runs, by index
+	// into Failed ("" for a seed's run).
+	Inputs []string
 	Runs   int
 	// Reached counts, per family and coverage mark, the runs that reached
 	// the mark (over every strategy).
@@ -283,31 +319,41 @@ type CorrectReport struct {
 }
 
 // CorrectCode is CorrectCodeCheck that also counts the coverage marks
-// each family reached. Runs are made in batches of parallel; the report
-// does not depend on parallel.
-func CorrectCode(seeds uint64, parallel int) CorrectReport {
+// each family reached, under the portfolio's strategies if portfolio. Runs
+// are made in batches of parallel; the report does not depend on parallel.
+func CorrectCode(seeds uint64, parallel int, portfolio bool) CorrectReport {
 	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {
-		runs = append(runs, RunsFor(run.Mutant{Families: []string{f.Name}}, 0, seeds)...)
+		runs = append(runs, runsFor(run.Mutant{Families: []string{f.Name}}, 0, seeds, portfolio)...)
 		rep.Reached[f.Name] = map[string]uint64{}
 	}
 	rep.Runs = len(runs)
 	parallel = max(parallel, 1)
+	g := newGuidedRuns(0, run.CheckOptions{}, parallel)
+	type failure struct {
+		run   Run
+		input string
+	}
+	var failed []failure
 	for lo := 0; lo < len(runs); lo += parallel {
 		batch := runs[lo:min(lo+parallel, len(runs))]
-		results, _ := runBatch(batch, run.CheckOptions{})
+		results, _, inputs := runBatch(batch, run.CheckOptions{}, g)
 		for i, r := range results {
 			if r.Failed() {
-				rep.Failed = append(rep.Failed, batch[i])
+				failed = append(failed, failure{batch[i], inputs[i]})
 			}
 			for _, m := range r.Marks {
 				rep.Reached[batch[i].Family][m]++
 			}
 		}
 	}
-	slices.SortFunc(rep.Failed, func(a, b Run) int {
-		return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Strategy, b.Strategy), cmp.Compare(a.Seed, b.Seed))
+	slices.SortFunc(failed, func(a, b failure) int {
+		return cmp.Or(cmp.Compare(a.run.Family, b.run.Family), cmp.Compare(a.run.Strategy, b.run.Strategy),
+			cmp.Compare(a.run.Seed, b.run.Seed))
 	})
+	for _, f := range failed {
+		rep.Failed, rep.Inputs = append(rep.Failed, f.run), append(rep.Inputs, f.input)
+	}
 	return rep
 }

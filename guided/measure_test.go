@@ -42,9 +42,11 @@ func envInt(t *testing.T, name string, def int) int {
 }
 
 // failures runs budget runs of one family under strategy name from start
-// and returns which run indices failed.
+// and returns which run indices failed. A name ending in "+fp" arms the
+// fault points (run.CheckOptions.FaultPoints).
 func failures(f plan.Family, name string, start uint64, budget int, mutant string) []bool {
-	opts := run.CheckOptions{Mutant: mutant}
+	name, fp := strings.CutSuffix(name, "+fp")
+	opts := run.CheckOptions{Mutant: mutant, FaultPoints: fp}
 	failed := make([]bool, budget)
 	if name == "guided" {
 		Loop(context.Background(), f, NewCorpus(f.Name), Options{Seed: start, Runs: uint64(budget), Parallel: 2, Check: opts},

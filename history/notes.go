@@ -97,3 +97,23 @@ func (ShutdownDone) isNote()        {}
 func (KubeletSettled) isNote()      {}
 func (Requeued) isNote()            {}
 func (StatusRead) isNote()          {}
+
+// ActionBegins and ActionDone bracket one plan action a client performs,
+// in the client's goroutine (client/<n>), at the moment the config source
+// or the kubelet actor starts and ends carrying it out: the calls between
+// them are the action's (the plan-conformance check, oracle/conform,
+// matches the n-th bracket of a client with that client's n-th action).
+type ActionBegins struct{}
+
+// ActionDone: see ActionBegins.
+type ActionDone struct{}
+
+func (ActionBegins) isNote() {}
+func (ActionDone) isNote()   {}
+
+// EvictionBegins: the eviction manager starts evicting UID (an Evict plan
+// action's actor, in its own goroutine): what it does next depends on the
+// pod as it is now.
+type EvictionBegins struct{ UID types.UID }
+
+func (EvictionBegins) isNote() {}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -93,8 +94,30 @@ type ClockMark struct {
 
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
-	return &Recorder{open: map[int]int{}, awaiting: map[string]int{}, rows: map[string]int{},
-		step: witnessWorkerStep, workerGen: map[string]int{}}
+	return &Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: map[int]int{}, awaiting: map[string]int{},
+		rows: map[string]int{}, step: witnessWorkerStep, workerGen: map[string]int{}}
+}
+
+// recorderOps keeps the operation buffers of recorders that are done
+// (Recycle) for the next NewRecorder in the process: a sweep records seed
+// after seed, hundreds to thousands of operations each. A buffer is handed
+// out empty and cleared: nothing of one history reaches another.
+var recorderOps = sync.Pool{New: func() any {
+	var ops []recOp
+	return &ops
+}}
+
+// Recycle hands the recorder's operation buffer to the next NewRecorder,
+// once the history has been taken (History copies what it returns): the
+// recorder is empty afterwards and must not observe again.
+func (r *Recorder) Recycle() {
+	ops := r.ops[:cap(r.ops)]
+	clear(ops) // no operation's input or output stays reachable
+	ops = ops[:0]
+	r.ops = nil
+	if cap(ops) > 0 {
+		recorderOps.Put(&ops)
+	}
 }
 
 // Observe implements Observer.

@@ -98,25 +98,22 @@ func (s *sweepStats) report(t *testing.T, what string, elapsed time.Duration) {
 }
 
 // TestLinearizabilitySwarmNoFalseAlarms is the must-show: 10,000 random
-// runs of the correct workers, each checked by the oracle, with no
-// violation.
+// runs of the correct workers (make sweep; make test runs 1,000), each
+// checked by the oracle, with no violation.
 func TestLinearizabilitySwarmNoFalseAlarms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("10,000 seeds; run without -short")
+		t.Skip("1,000 seeds (10,000 under -long); run without -short")
 	}
 	start := time.Now()
 	stats := newSweepStats()
-	sweep(t, familyNamed(t, "swarm"), 10_000, sim.RandomWalk{}, stats)
+	sweep(t, familyNamed(t, "swarm"), sweepBudget(10_000, 1_000, 0), sim.RandomWalk{}, stats)
 	stats.report(t, "swarm, random walk", time.Since(start))
 }
 
 // TestLinearizabilityFamilies checks every family, under both strategies,
 // on fewer seeds: the families aim at the corners the swarm rarely reaches.
 func TestLinearizabilityFamilies(t *testing.T) {
-	n := uint64(300)
-	if testing.Short() {
-		n = 20
-	}
+	n := sweepBudget(300, 100, 20)
 	for _, strategy := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
 		start := time.Now()
 		stats := newSweepStats()

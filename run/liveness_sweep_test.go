@@ -16,10 +16,7 @@ import (
 // liveness violation and no scheduler error. Other oracles' findings are
 // theirs to judge and are only counted here.
 func TestLivenessSwarmNoFalseAlarms(t *testing.T) {
-	n := uint64(2000)
-	if testing.Short() {
-		n = 200
-	}
+	n := sweepBudget(2000, 500, 200)
 	f := plan.Family{Name: "swarm", Generate: plan.GenerateSwarm}
 	start, others := time.Now(), 0
 	for seed := uint64(0); seed < n; seed++ {

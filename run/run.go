@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/conform"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
@@ -36,6 +37,15 @@ type Result struct {
 	// the token of its choice streams that replays it (guided.ParseToken);
 	// "" for a seed's run.
 	Input string
+	// FaultPointsArmed: the run armed the fault points
+	// (CheckOptions.FaultPoints); FaultPoints are those it switched on, by
+	// name.
+	FaultPointsArmed bool
+	FaultPoints      []string
+	// Strategy, when a sweep mixes strategies (simrun's portfolio), is the
+	// strategy that made this run as replay's --strategy argument; "" for
+	// the sweep's own.
+	Strategy string
 }
 
 // Failed reports whether the seed failed any check.
@@ -54,7 +64,8 @@ func (r Result) String() string {
 
 // RunSeed runs one seed of a family with every oracle.
 func RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Result {
-	r, _, _ := runSeed(f, seed, strategy, opts)
+	r, s, _ := runSeed(f, seed, strategy, opts)
+	s.Recycle() // its trace was hashed into r; the next seed reuses the buffer
 	return r
 }
 
@@ -97,6 +108,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	if opts.ObservableOnly {
 		w.InternalInvariantsOff()
 	}
+	if opts.FaultPoints {
+		w.FaultPointsOn()
+	}
 	view := w.View()
 	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
 	var kube oracle.Oracle
@@ -105,7 +119,8 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness()}
+	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
+		conform.New(w.Plan())}
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
@@ -133,6 +148,10 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
 		Coverage: cov.Coverage()}
+	r.FaultPointsArmed = opts.FaultPoints
+	for _, p := range w.FaultPointsDrawn() {
+		r.FaultPoints = append(r.FaultPoints, p.String())
+	}
 	r.Violations = w.Violations
 	if kube != nil {
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))

@@ -33,10 +33,8 @@ func safetyItoa(n uint64) string { return strconv.FormatUint(n, 10) }
 // TestSafetySwarmNoFalseAlarms: the correct workers pass S1–S19 on 2,000
 // generated swarm runs (200 under -short).
 func TestSafetySwarmNoFalseAlarms(t *testing.T) {
-	n := uint64(2000)
-	if testing.Short() {
-		n = 200
-	}
+	// make sweep: 2,000; make test 500, as many as TestLivenessSwarmNoFalseAlarms.
+	n := sweepBudget(2000, 500, 200)
 	start := time.Now()
 	bad := safetyViolations(t, familyNamed(t, "swarm"), n)
 	for i, b := range bad {
@@ -53,10 +51,7 @@ func TestSafetySwarmNoFalseAlarms(t *testing.T) {
 
 // TestSafetyFamiliesNoFalseAlarms: every scenario family passes too.
 func TestSafetyFamiliesNoFalseAlarms(t *testing.T) {
-	n := uint64(300)
-	if testing.Short() {
-		n = 30
-	}
+	n := sweepBudget(300, 100, 30)
 	for _, f := range plan.KubeletFamilies() {
 		bad := safetyViolations(t, f, n)
 		for i, b := range bad {

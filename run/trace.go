@@ -12,6 +12,7 @@ import (
 // evidence of nondeterminism (docs/design.md "Determinism contract").
 func RunSeedTrace(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, string) {
 	r, s, _ := runSeed(f, seed, strategy, opts)
+	defer s.Recycle() // the next seed reuses the trace buffer
 	if !r.Failed() {
 		return r, ""
 	}

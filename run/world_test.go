@@ -8,10 +8,10 @@ import (
 )
 
 func TestSwarmSeedsPass(t *testing.T) {
-	n := uint64(500)
-	if testing.Short() {
-		n = 50
-	}
+	// 200 seeds of every family (make sweep: 500), the families' declared
+	// minimum sweep: enough to reach every family's marks (their
+	// situations, TestFamiliesReachTheirMarks) with every check on.
+	n := sweepBudget(500, 200, 50)
 	for _, f := range plan.Families() {
 		for seed := uint64(0); seed < n; seed++ {
 			if r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{}); r.Failed() {

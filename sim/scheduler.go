@@ -136,7 +136,7 @@ func New(opts Options) *Scheduler {
 		src:    opts.Source,
 		picker: opts.Strategy.start(opts.Source),
 		done:   make(chan error, 1),
-		trace:  traceLog{last: make([]record, 0, traceLogChunk)},
+		trace:  traceLog{last: newTraceChunk()},
 	}
 }
 

@@ -27,7 +27,7 @@ func (t *traceLog) next() {
 	if cap(t.last) > 0 {
 		t.full = append(t.full, t.last)
 	}
-	t.last = make([]record, 0, traceLogChunk)
+	t.last = newTraceChunk()
 }
 
 // len is the number of records.

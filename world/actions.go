@@ -16,6 +16,8 @@ import (
 
 // do performs one plan action as the kubelet's loops would.
 func (w *World) do(a plan.Action) {
+	w.note(history.ActionBegins{})
+	defer w.note(history.ActionDone{})
 	p := w.pods[a.UID]
 	if w.apiRefuses(a, p) {
 		return
@@ -212,6 +214,7 @@ func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
 // knows (restart after UID reuse, SPEC §1.12 caller contract) and kills for
 // terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
+	w.lastHousekeeping = w.S.Elapsed()
 	desired, stubs := w.desired()
 	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
 	for i := range desired {

@@ -5,6 +5,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 )
@@ -26,6 +27,7 @@ const (
 // polls ShouldPodBeFinished until it holds or the timeout passes.
 func (w *World) evict(a plan.Action) {
 	p, epoch := w.pods[a.UID], w.epoch
+	w.note(history.EvictionBegins{UID: a.UID})
 	if p == nil || !p.inConfig || !p.admitted || p.action.Static || p.action.Priority >= plan.CriticalPriority ||
 		w.ask(model.IsPodKnownTerminated, a.UID) {
 		w.mark(plan.MarkEvictionSpared)

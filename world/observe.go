@@ -33,10 +33,14 @@ func (w *World) send(ev history.Event) {
 		w.seq++
 	}
 	ev.Seq, ev.Step, ev.At, ev.Goroutine = w.seq, w.S.Steps(), w.S.Elapsed(), w.S.Goroutine()
+	w.noteForProbe(ev)
 	for _, o := range w.observers {
 		o(ev)
 	}
 }
+
+// sending reports whether an event sent now reaches an observer.
+func (w *World) sending() bool { return len(w.observers) > 0 && !w.settled }
 
 // call emits a ClientCall and returns its ID for the matching ret.
 func (w *World) call(in model.Input) int {

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -10,54 +11,237 @@ import (
 	"github.com/podsim/podsim/model"
 )
 
-// probe calls every public query method of the pod workers at the end of a
-// critical section of the pod lock, from the goroutine that holds it
+// probe returns what every public query method of the pod workers answers
+// at the end of a critical section of the pod lock, for the LockReleasing
+// event: the per-UID queries for every pod the plan named so far,
+// PodsSynced, and IsPodForMirrorPodTerminatingByFullName for every full name
+// among them. They are called from the goroutine that holds the lock
 // (simrt.Runtime.Probe: no scheduling point, so the schedule is the one
-// without it), and returns their answers for the LockReleasing event: the
-// per-UID queries for every pod the plan named so far, PodsSynced, and
-// IsPodForMirrorPodTerminatingByFullName for every full name among them.
-// Known, which no query answers, is the pod workers' record list (the
-// target's bookkeeping, history.Answers), read only while the internal
-// invariants are on: in observable-only mode the probe leaves it false
-// and the oracles derive it from the history (history.KnownFromHistory).
+// without them). Known, which no query answers, is the pod workers' record
+// list (the target's bookkeeping, history.Answers), read only while the
+// internal invariants are on: in observable-only mode it stays false and
+// the oracles derive it from the history (history.KnownFromHistory).
+//
+// Only the answers that can have changed since the previous release are
+// asked again (probeTouched); every other answer is the previous release's,
+// so the probe still holds every answer for every UID, the same bytes a
+// probe asking everything would hold. Why an answer of an untouched UID
+// cannot have changed: each per-UID query reads only that UID's record and
+// PodsSynced, and IsPodForMirrorPodTerminatingByFullName reads the full
+// name's started UID and that UID's record (workers/queries.go,
+// workers/static.go). A critical section changes the records of the UIDs it
+// works on: the UID of the call its goroutine has in flight (UpdatePod,
+// KillPodNow), the worker's own UID (worker/<uid>), the UIDs whose kill
+// completions or cancellations fire in it; SyncKnownPods, and any call the
+// probe does not know, may change every record, and so does a kubelet
+// restart (new pod workers). A full name is asked again when a UID that
+// bears it was touched. A PodsSynced that changed, or a UID named for the
+// first time, makes the probe ask everything. TestIncrementalProbe checks
+// the claim directly: in every family and under every catalogued mutant,
+// at every release, the incremental probe equals a probe that asks
+// everything.
+//
+// A probe's slices may be shared with the previous release's probe (when
+// nothing was touched): they are read-only for every observer.
 func (w *World) probe() *history.Probe {
-	p := &history.Probe{}
+	var p *history.Probe
 	w.RT.Probe(func() {
-		pw := w.PW
-		var records []types.UID // sorted
-		if !w.internalOff {
-			records = pw.KnownUIDsLocked()
-		}
-		known := func(uid types.UID) bool { _, ok := slices.BinarySearch(records, uid); return ok }
-		p.PodsSynced = pw.PodsSynced()
-		uids := w.sortedUIDs()
-		p.Pods = make([]history.PodAnswers, 0, len(uids))
-		for _, uid := range uids {
-			p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: history.Answers{Known: known(uid),
-				KnownTerminated: pw.IsPodKnownTerminated(uid), CouldHaveRunning: pw.CouldHaveRunningContainers(uid),
-				BeFinished: pw.ShouldPodBeFinished(uid), TerminationRequested: pw.IsPodTerminationRequested(uid),
-				ContainersBeTerminating: pw.ShouldPodContainersBeTerminating(uid),
-				RuntimeBeRemoved:        pw.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: pw.ShouldPodContentBeRemoved(uid)}})
-		}
-		names := w.fullNames()
-		p.Mirror = make([]history.MirrorAnswer, 0, len(names))
-		for _, f := range names {
-			p.Mirror = append(p.Mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
+		p = w.probeTouched()
+		if w.probes.check {
+			if full := w.probeAll(); !probesEqual(p, full) && w.probes.mismatch == "" {
+				w.probes.mismatch = fmt.Sprintf("at %v (step %d, goroutine %s, touched %v, all %v): incremental %+v, full %+v",
+					w.S.Elapsed(), w.S.Steps(), w.S.Goroutine(), w.probes.touched, w.probes.all, *p, *full)
+			}
 		}
 	})
+	w.probes.last = p
 	return p
+}
+
+// probeMemo is what the probe keeps between releases of the pod lock.
+type probeMemo struct {
+	last *history.Probe // the previous release's (nil: ask everything)
+	// The critical section in progress: the UIDs it touched, or all.
+	touched []types.UID
+	all     bool
+	holder  string
+	calls   map[string]probeCall // by goroutine: its call in flight
+	// names are the full names the probe asks about (fullNames) for the
+	// first namesOf UIDs of World.uids; nameOf is each one's full name.
+	names   []string
+	namesOf int
+	nameOf  map[types.UID]string
+	// check: compare every probe with one that asks everything (tests);
+	// mismatch is the first difference.
+	check    bool
+	mismatch string
+}
+
+// probeCall is a client call in flight: the UID it works on, or all.
+type probeCall struct {
+	id  int
+	uid types.UID
+	all bool
+}
+
+// noteForProbe follows the event stream for probeTouched: which UIDs the
+// critical section in progress touched.
+func (w *World) noteForProbe(ev history.Event) {
+	m := &w.probes
+	g := ev.Goroutine
+	switch ev.Kind {
+	case history.ClientCall:
+		c := probeCallOf(ev)
+		if m.calls == nil {
+			m.calls = map[string]probeCall{}
+		}
+		m.calls[g] = c
+		if m.holder == g {
+			m.touch(c)
+		}
+	case history.ClientReturn:
+		if c, ok := m.calls[g]; ok && c.id == ev.ID {
+			delete(m.calls, g)
+		}
+	case history.LockAcquired:
+		m.holder, m.touched, m.all = g, m.touched[:0], false
+		if uid, _, ok := history.WorkerOf(g); ok {
+			m.touched = append(m.touched, types.UID(uid))
+		}
+		if c, ok := m.calls[g]; ok {
+			m.touch(c)
+		}
+	case history.Fired:
+		switch f := ev.Input.(type) {
+		case model.CancelFired:
+			m.touched = append(m.touched, types.UID(f.UID))
+		case model.CompletionFired:
+			m.touched = append(m.touched, types.UID(f.UID))
+		default:
+			m.all = true
+		}
+	case history.LockReleasing:
+		m.holder, m.touched, m.all = "", m.touched[:0], false
+	case history.Restarted:
+		m.last, m.holder, m.all = nil, "", false
+		clear(m.calls)
+	}
+}
+
+func (m *probeMemo) touch(c probeCall) {
+	if c.all {
+		m.all = true
+	} else if c.uid != "" {
+		m.touched = append(m.touched, c.uid)
+	}
+}
+
+// probeCallOf is the UID a call works on: queries work on none, a
+// SyncKnownPods (or a call the probe does not know) on every one.
+func probeCallOf(ev history.Event) probeCall {
+	c := probeCall{id: ev.ID}
+	switch in := ev.Input.(type) {
+	case model.UpdatePod:
+		c.uid = types.UID(in.Pod.UID)
+	case model.KillPodNowDone:
+		c.uid = types.UID(in.UID)
+	case model.Query:
+	default:
+		c.all = true
+	}
+	return c
+}
+
+// probeTouched asks again what the critical section can have changed (see
+// probe) and takes every other answer from the previous probe.
+func (w *World) probeTouched() *history.Probe {
+	m, pw := &w.probes, w.PW
+	uids, names := w.sortedUIDs(), w.fullNames()
+	last := m.last
+	if m.all || last == nil || len(last.Pods) != len(uids) || len(last.Mirror) != len(names) || last.PodsSynced != pw.PodsSynced() {
+		return w.probeAll()
+	}
+	if len(m.touched) == 0 {
+		return last
+	}
+	p := &history.Probe{PodsSynced: last.PodsSynced, Pods: slices.Clone(last.Pods), Mirror: last.Mirror}
+	var records []types.UID // sorted
+	if !w.internalOff {
+		records = pw.KnownUIDsLocked()
+	}
+	cloned := false
+	for _, uid := range m.touched {
+		i, ok := slices.BinarySearch(uids, uid)
+		if !ok {
+			continue // not a pod of the plan: never probed
+		}
+		p.Pods[i].Answers = w.answersOf(uid, records)
+		f := m.nameOf[uid]
+		j, ok := slices.BinarySearch(names, f)
+		if !ok {
+			continue
+		}
+		if !cloned {
+			p.Mirror, cloned = slices.Clone(last.Mirror), true
+		}
+		p.Mirror[j].Terminating = pw.IsPodForMirrorPodTerminatingByFullName(f)
+	}
+	return p
+}
+
+// probeAll asks every query for every UID and full name.
+func (w *World) probeAll() *history.Probe {
+	pw := w.PW
+	var records []types.UID // sorted
+	if !w.internalOff {
+		records = pw.KnownUIDsLocked()
+	}
+	p := &history.Probe{PodsSynced: pw.PodsSynced()}
+	uids := w.sortedUIDs()
+	p.Pods = make([]history.PodAnswers, 0, len(uids))
+	for _, uid := range uids {
+		p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid, records)})
+	}
+	names := w.fullNames()
+	p.Mirror = make([]history.MirrorAnswer, 0, len(names))
+	for _, f := range names {
+		p.Mirror = append(p.Mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
+	}
+	return p
+}
+
+// answersOf asks every per-UID query about uid; records are the UIDs with
+// a record (sorted), for Known.
+func (w *World) answersOf(uid types.UID, records []types.UID) history.Answers {
+	pw := w.PW
+	_, known := slices.BinarySearch(records, uid)
+	return history.Answers{Known: known,
+		KnownTerminated: pw.IsPodKnownTerminated(uid), CouldHaveRunning: pw.CouldHaveRunningContainers(uid),
+		BeFinished: pw.ShouldPodBeFinished(uid), TerminationRequested: pw.IsPodTerminationRequested(uid),
+		ContainersBeTerminating: pw.ShouldPodContainersBeTerminating(uid),
+		RuntimeBeRemoved:        pw.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: pw.ShouldPodContentBeRemoved(uid)}
+}
+
+// probesEqual reports whether two probes hold the same answers.
+func probesEqual(a, b *history.Probe) bool {
+	return a.PodsSynced == b.PodsSynced && slices.Equal(a.Pods, b.Pods) && slices.Equal(a.Mirror, b.Mirror)
 }
 
 // fullNames is the sorted full names of the pods the plan named so far,
 // recomputed only when a pod was added (w.uids grows, never shrinks).
 func (w *World) fullNames() []string {
-	if w.probeNamesOf == len(w.uids) {
-		return w.probeNames
+	m := &w.probes
+	if m.namesOf == len(w.uids) {
+		return m.names
+	}
+	if m.nameOf == nil {
+		m.nameOf = map[types.UID]string{}
 	}
 	names := map[string]bool{}
 	for _, uid := range w.uids {
-		names[model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()] = true
+		f := model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()
+		names[f], m.nameOf[uid] = true, f
 	}
-	w.probeNames, w.probeNamesOf = slices.Sorted(maps.Keys(names)), len(w.uids)
-	return w.probeNames
+	m.names, m.namesOf = slices.Sorted(maps.Keys(names)), len(w.uids)
+	return m.names
 }

@@ -66,7 +66,9 @@ func (w *World) startEpoch() {
 			}
 		}
 		w.killNowUpdateDone()
-		w.send(history.Event{Kind: history.LockReleasing, Probe: w.probe()})
+		if w.sending() { // else nobody reads the probe
+			w.send(history.Event{Kind: history.LockReleasing, Probe: w.probe()})
+		}
 	}
 }
 

@@ -40,6 +40,7 @@ type Runtime struct {
 	Observer CallObserver
 
 	running map[types.UID]int
+	points  *faultPoints // nil: no fault points (FaultPointsOn)
 }
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
@@ -66,6 +67,22 @@ func (r *Runtime) chance(perMille int) bool {
 // call runs one callback: it may take time (honouring cancellation unless
 // told not to), and may fail.
 func (r *Runtime) call(fn string, uid types.UID, c CallInfo) error {
+	if r.points == nil {
+		return r.plainCall(c)
+	}
+	slept, done, err := r.beforePoints(fn, uid, c)
+	if !done && !slept {
+		err = r.plainCall(c)
+	} else if !done && r.chance(r.Faults.ErrorRate) {
+		err = ErrTransient
+	}
+	err = r.afterPoints(fn, uid, c, err)
+	r.noteResult(uid, err)
+	return err
+}
+
+// plainCall is a call with the plan's flat fault rates only.
+func (r *Runtime) plainCall(c CallInfo) error {
 	if r.chance(r.Faults.SlowRate) && r.Faults.MaxDelay > 0 {
 		d := time.Duration(1+r.Draw.Intn(int(r.Faults.MaxDelay/time.Millisecond))) * time.Millisecond
 		if r.chance(r.Faults.IgnoreCancel) {

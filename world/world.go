@@ -77,6 +77,9 @@ type World struct {
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
 	seen       map[string]bool
+	// lastHousekeeping is when the last housekeeping pass began (the
+	// fault points' estimate of the next one).
+	lastHousekeeping time.Duration
 
 	observers   []func(history.Event)
 	settled     bool
@@ -127,10 +130,9 @@ type World struct {
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads map[string]model.CacheView
-	// probeNames are the full names the probe asks about (fullNames), for
-	// the first probeNamesOf UIDs of uids.
-	probeNames   []string
-	probeNamesOf int
+	// probes is what the probe keeps from one release of the pod lock to
+	// the next (probe.go).
+	probes probeMemo
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,

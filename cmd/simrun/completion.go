@@ -34,8 +34,16 @@ func registerCompletions(cmd *cobra.Command) {
 			}
 			return names
 		},
-		"strategy": func() []string { return []string{"random", "pct"} },
-		"mutant":   mutantNames,
+		"strategy": func() []string {
+			switch cmd.Name() {
+			case "run":
+				return []string{"random", "pct", "guided", "portfolio"}
+			case "gate":
+				return []string{"random+pct", "portfolio"}
+			}
+			return []string{"random", "pct"}
+		},
+		"mutant": mutantNames,
 	}
 	for _, flag := range []string{"scenario", "strategy", "mutant"} {
 		if cmd.Flags().Lookup(flag) == nil {

@@ -21,6 +21,7 @@ type gateFlags struct {
 	noTiming            bool
 	forceParallel       bool
 	observableOnly      bool
+	strategy            string
 }
 
 func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -47,6 +48,7 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringArrayVar(&f.mutants, "mutant", nil, "gate only this mutant (repeatable); default every mutant")
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
+	fl.StringVar(&f.strategy, "strategy", "random+pct", "random+pct (each seed: a random walk and PCT depth 3) or portfolio (each seed's two runs cycle through random, PCT depths 2, 3 and 5, and the guided loop: docs/guided.md)")
 	fl.BoolVar(&f.noTiming, "no-timing", false, "omit the wall-time column, so the output is byte-for-byte reproducible")
 	return cmd
 }
@@ -59,6 +61,8 @@ func (f gateFlags) validate() error {
 		return usagef("--start-seeds %d: want 1 to 100", f.startSeeds)
 	case f.correctSeeds > 1_000_000:
 		return usagef("--correct-seeds %d: want 0 to 1,000,000", f.correctSeeds)
+	case f.strategy != "random+pct" && f.strategy != "portfolio":
+		return usagef("--strategy %q: want random+pct or portfolio", f.strategy)
 	}
 	if err := checkParallel(f.parallel, f.forceParallel); err != nil {
 		return err
@@ -77,18 +81,22 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 	}
 	began := time.Now() // wall clock for the timing column only
 	rows, err := gate.Check(gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds,
-		Parallel: f.parallel, Mutants: f.mutants, ObservableOnly: f.observableOnly})
+		Parallel: f.parallel, Mutants: f.mutants, ObservableOnly: f.observableOnly, Portfolio: f.strategy == "portfolio"})
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	survivors := printGateTable(stdout, rows, f)
-	correct := gate.CorrectCode(f.correctSeeds, f.parallel)
+	correct := gate.CorrectCode(f.correctSeeds, f.parallel, f.strategy == "portfolio")
 	failed, runs := correct.Failed, correct.Runs
-	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %d strategies), %d failed\n",
-		runs, f.correctSeeds, len(plan.Families()), len(gate.Strategies()), len(failed))
-	for _, run := range failed {
+	per := fmt.Sprintf("%d strategies", len(gate.Strategies()))
+	if f.strategy == "portfolio" {
+		per = "2 portfolio runs"
+	}
+	fmt.Fprintf(stdout, "correct code: %d runs (%d seeds × %d families × %s), %d failed\n",
+		runs, f.correctSeeds, len(plan.Families()), per, len(failed))
+	for i, run := range failed {
 		fmt.Fprintf(stdout, "FAIL correct code %s/%s seed %d\n  reproduce: %s\n", run.Family, run.Strategy, run.Seed,
-			reproduce(run.Family, run.Seed, run.Strategy, ""))
+			gateReproduce(run, correct.Inputs[i], ""))
 	}
 	if !f.noTiming {
 		fmt.Fprintf(stderr, "gate took %.1fs\n", time.Since(began).Seconds())
@@ -139,7 +147,7 @@ func printGateTable(stdout io.Writer, rows []gate.Row, f gateFlags) int {
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
 			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
-				reproduce(d.First.Family, d.First.Seed, d.First.Strategy, row.Mutant.Name)+observableArg(f.observableOnly))
+				gateReproduce(d.First, d.Input, row.Mutant.Name)+observableArg(f.observableOnly))
 		}
 	}
 	return survivors
@@ -155,4 +163,18 @@ func startRuns(row gate.Row) string {
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// gateReproduce is the replay command of a gate run: by its input for a
+// guided run (input), else by its seed under its strategy (pctN: PCT of
+// depth N).
+func gateReproduce(r gate.Run, input, mutant string) string {
+	if input != "" {
+		return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", r.Family, input) + mutantArg(mutant)
+	}
+	strategy := r.Strategy
+	if d, ok := strings.CutPrefix(strategy, "pct"); ok && d != "" {
+		strategy = "pct --pct-depth " + d
+	}
+	return reproduce(r.Family, r.Seed, strategy, mutant)
 }

@@ -21,15 +21,15 @@ import (
 // checkGuidedFlags refuses the flags that mean nothing to a guided loop,
 // and --corpus without it.
 func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
-	if f.strategy != "guided" {
+	if f.strategy != "guided" && f.strategy != "portfolio" {
 		if changed("corpus") {
-			return usagef("--corpus applies to --strategy guided only")
+			return usagef("--corpus applies to --strategy guided or portfolio only")
 		}
 		return nil
 	}
 	for _, other := range []string{"seed", "shard"} {
 		if changed(other) {
-			return usagef("--%s does not apply to --strategy guided (a guided loop is sequential: give each job its own --start or --corpus; replay a run with replay --input)", other)
+			return usagef("--%s does not apply to --strategy %s (a guided loop is sequential: give each job its own --start or --corpus; replay a run with replay --input)", other, f.strategy)
 		}
 	}
 	if f.corpus != "" {
@@ -42,9 +42,9 @@ func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 // and saving each family's corpus under --corpus if set, and hands each
 // outcome to emit in run order. It returns the runs made.
 func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome)) (uint64, error) {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
+	opts := f.checkOptions()
 	var made uint64
-	for _, fam := range p.families {
+	for k, fam := range p.families {
 		c := guided.NewCorpus(fam.Name)
 		if f.corpus != "" {
 			var err error
@@ -52,7 +52,7 @@ func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome
 				return made, usagef("--corpus: %v", err)
 			}
 		}
-		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.count, Parallel: f.parallel, Check: opts},
+		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Parallel: f.parallel, Check: opts},
 			func(o guided.Outcome) { emit(guidedOutcome(fam, o, opts, f)) })
 		if f.corpus != "" {
 			if err := c.Save(f.corpus); err != nil {
@@ -115,9 +115,9 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly)
+	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly) + faultPointsArg(f.faultPoints)
 	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant,
-		ObservableOnly: f.observableOnly})
+		ObservableOnly: f.observableOnly, FaultPoints: f.faultPoints})
 	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -87,8 +88,10 @@ func strategyNamed(name string, depth int) (sim.Strategy, error) {
 		return sim.PCT{Depth: depth, Steps: pctSteps}, nil
 	case "guided":
 		return guided.Strategy, nil
+	case "portfolio":
+		return nil, usagef("--strategy portfolio is a sweep's (run, gate): replay or shrink a run under the strategy its failure line names")
 	}
-	return nil, usagef("unknown strategy %q: want random, pct or guided", name)
+	return nil, usagef("unknown strategy %q: want random, pct or guided (run: or portfolio)", name)
 }
 
 // pctSteps is PCT's k: scenario runs take a few hundred to a few thousand
@@ -160,10 +163,22 @@ const defaultPCTDepth = 3
 // guided run, else by its seed.
 func reproduceResult(r run.Result, strategy string) string {
 	if r.Input != "" {
-		return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", r.Family, r.Input) + mutantArg(r.Mutant)
+		return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", r.Family, r.Input) + mutantArg(r.Mutant) +
+			faultPointsArg(r.FaultPointsArmed)
 	}
-	return reproduce(r.Family, r.Seed, strategy, r.Mutant)
+	return reproduce(r.Family, r.Seed, cmp.Or(r.Strategy, strategy), r.Mutant) + faultPointsArg(r.FaultPointsArmed)
 }
+
+// faultPointsArg is --fault-points for a reproduce command, or "".
+func faultPointsArg(on bool) string {
+	if !on {
+		return ""
+	}
+	return " --fault-points"
+}
+
+// faultPointsUsage documents --fault-points (run, replay, shrink).
+const faultPointsUsage = "arm the situation fault points (docs/guided.md): each run's fault stream first draws which are on; a run made with them replays only with them"
 
 // reproduce is the command that replays one seed, with its mutant if any;
 // strategy is strategyArg's.

@@ -17,7 +17,7 @@ type replayFlags struct {
 	input                                                                         string
 	depth                                                                         int
 	reportPath                                                                    string
-	observableOnly                                                                bool
+	observableOnly, faultPoints                                                   bool
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -50,6 +50,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
+	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage)
 	fl.StringVar(&f.outDir, "out", "", "write the seed's verdict, trace and timeline here, and if it fails the oracles' artifacts (porcupine HTML, witness) and report.html")
 	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
@@ -82,9 +83,11 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly)
+	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly) +
+		faultPointsArg(f.faultPoints)
 	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
-		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly})
+		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly,
+		FaultPoints: f.faultPoints})
 	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
 		return err
 	}

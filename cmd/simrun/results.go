@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,7 +69,7 @@ type endRecord struct {
 
 // toJSON is the per-seed line of a result.
 func toJSON(r run.Result, strategy string) jsonResult {
-	j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: strategy, Mutant: r.Mutant, Verdict: "pass",
+	j := jsonResult{Scenario: r.Family, Seed: r.Seed, Strategy: cmp.Or(r.Strategy, strategy), Mutant: r.Mutant, Verdict: "pass",
 		TraceSHA256: r.TraceSHA, Steps: r.Steps, VirtualTime: r.Elapsed.String(),
 		Input: r.Input, Tuples: r.Coverage.Tuples, Transitions: r.Coverage.Transitions}
 	if r.Failed() {

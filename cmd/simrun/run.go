@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +19,8 @@ type runFlags struct {
 	seeds, start                                                 uint64
 	parallel, pctDepth                                           int
 	forcePorcupine, noTiming, forceParallel                      bool
-	observableOnly                                               bool
+	observableOnly, faultPoints                                  bool
+	seedsGiven                                                   bool // --seeds was given: every family runs exactly that many
 }
 
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
@@ -35,7 +37,8 @@ const runLong = "run sweeps seeds of the scenario families and checks every run.
 	"and exits 0. The summary lists the first 100 failures; the files have every one.\n\n" +
 	"A sweep of the correct code also judges each family's declared coverage marks: a mark at zero in\n" +
 	"at least the family's minimum seeds (simrun list) fails the sweep (UNREACHED, family and mark named);\n" +
-	"in a shorter sweep it is a warning on stderr.\n\n" +
+	"in a shorter sweep it is a warning on stderr. Without --seeds a family runs 500 seeds, or its minimum\n" +
+	"when larger, so the default run judges every family's marks; --seeds N runs N of every family.\n\n" +
 	"Exit codes: 0 every seed passed; 1 a seed failed, a mark was unreached, or the sweep was interrupted (partial results);\n" +
 	"2 bad usage or bad input, nothing run or written; 130 a second interrupt."
 
@@ -52,10 +55,10 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "all", "scenario family, or all")
-	fl.Uint64Var(&f.seeds, "seeds", 2000, "seeds per family, 1 to 100,000,000")
+	fl.Uint64Var(&f.seeds, "seeds", defaultSeeds, defaultSeedsUsage)
 	fl.Uint64Var(&f.start, "start", 0, "first seed (--start + --seeds - 1 must not pass 2^64-1)")
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
-	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct or guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family)")
+	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct, guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family) or portfolio (the budget split between them, docs/guided.md)")
 	fl.StringVar(&f.corpus, "corpus", "", "guided only: resume each family's corpus from DIR/<scenario>.corpus and save it there at the end")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
@@ -67,6 +70,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.forcePorcupine, "force-porcupine", false, "run porcupine's search on every history")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list); a single --scenario must be one of its families")
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
+	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage)
 	fl.BoolVar(&f.noTiming, "no-timing", false, "leave the seeds/s column out of the table (stdout then depends on the results alone)")
 	return cmd
 }
@@ -75,6 +79,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 // returns the strategy and the plan.
 func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) {
 	changed := cmd.Flags().Changed
+	f.seedsGiven = changed("seeds")
 	if f.seed != "" {
 		for _, other := range []string{"seeds", "start", "shard"} {
 			if changed(other) {
@@ -85,9 +90,12 @@ func (f runFlags) validate(cmd *cobra.Command) (sim.Strategy, sweepPlan, error) 
 	if changed("pct-depth") && f.strategy != "pct" {
 		return nil, sweepPlan{}, usagef("--pct-depth applies to --strategy pct only")
 	}
-	strategy, err := strategyNamed(f.strategy, f.pctDepth)
-	if err != nil {
-		return nil, sweepPlan{}, err
+	var strategy sim.Strategy // the portfolio's parts have their own (portfolioSweep)
+	if f.strategy != "portfolio" {
+		var err error
+		if strategy, err = strategyNamed(f.strategy, f.pctDepth); err != nil {
+			return nil, sweepPlan{}, err
+		}
 	}
 	if err := f.checkGuidedFlags(changed); err != nil {
 		return nil, sweepPlan{}, err
@@ -124,6 +132,13 @@ func (f runFlags) plan() (sweepPlan, error) {
 	}
 	if err := checkSeedRange(f.start, f.seeds); err != nil {
 		return sweepPlan{}, err
+	}
+	if !f.seedsGiven && f.strategy != "portfolio" { // the portfolio splits one count per family
+		counts := defaultCounts(fams)
+		if err := checkSeedRange(f.start, slices.Max(counts)); err != nil {
+			return sweepPlan{}, err
+		}
+		return newSweepPlanOf(fams, sh, f.start, counts), nil
 	}
 	return newSweepPlan(fams, sh, f.start, f.seeds), nil
 }
@@ -182,9 +197,12 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	}
 	var ran uint64
 	var gerr error
-	if f.strategy == "guided" {
+	switch f.strategy {
+	case "guided":
 		ran, gerr = guidedSweep(in.ctx, plan, f, collect)
-	} else {
+	case "portfolio":
+		ran, gerr = portfolioSweep(in.ctx, plan, f, collect)
+	default:
 		ran = sweep(in.ctx, plan, f.parallel, f.worker(strategy), collect)
 	}
 	prog.done()
@@ -211,10 +229,16 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// checkOptions are the checks of every run of the sweep.
+func (f runFlags) checkOptions() run.CheckOptions {
+	return run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly,
+		FaultPoints: f.faultPoints}
+}
+
 // worker is what each sweep worker does with a job: run the seed and, if
 // it fails, recheck it (and write its artifacts with --out).
 func (f runFlags) worker(strategy sim.Strategy) func(job) outcome {
-	opts := run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly}
+	opts := f.checkOptions()
 	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return run.ReplaySeed(fams[0], r.Seed, strategy, o)

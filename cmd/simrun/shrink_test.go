@@ -105,6 +105,9 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "shrink", "--scenario", ""}, []string{"swarm"}, "all"},
 		{[]string{"__complete", "shrink", "--strategy", ""}, []string{"random", "pct"}, "swarm"},
 		{[]string{"__complete", "replay", "--strategy", "p"}, []string{"pct"}, "random"},
+		{[]string{"__complete", "run", "--strategy", ""}, []string{"random", "pct", "guided", "portfolio"}, "random+pct"},
+		{[]string{"__complete", "gate", "--strategy", ""}, []string{"random+pct", "portfolio"}, "guided"},
+		{[]string{"__complete", "replay", "--strategy", ""}, []string{"random", "pct"}, "portfolio"},
 	} {
 		out, _, code := simrun(t, nil, c.args...)
 		for _, w := range c.want {

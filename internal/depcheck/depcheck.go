@@ -40,7 +40,7 @@ type Rule struct {
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
 	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
-		"oracle/vk"}
+		"oracle/vk", "oracle/conform"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -63,7 +63,7 @@ func Rules() []Rule {
 		// seam. None knows a target.
 		{Dir: "plan", Allow: append([]string{"std", "sim"}, k8s...)},
 		{Dir: "history", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "plan"}, k8s...)},
-		{Dir: "oracle", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "history", "oracle"}, k8s...),
+		{Dir: "oracle", Allow: append([]string{"std", "github.com/anishathalye/porcupine", "model", "history", "oracle", "plan"}, k8s...),
 			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
@@ -99,15 +99,17 @@ func Rules() []Rule {
 		{Dir: "report", Allow: []string{"std"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		// A built command for tests, shared through the Go build cache.
+		{Dir: "internal/gobin", Allow: []string{"std"}},
 		// The mutation score: the mutator and its guards know nothing of
 		// podsim; only the focused sweep runs it, like cmd/simrun.
 		{Dir: "internal/mutation", Allow: []string{"std"}},
 		{Dir: "internal/mutation/active", Allow: []string{"std"}},
 		{Dir: "internal/mutation/mutate", Allow: []string{"std", "internal/mutation", "internal/mutation/active"}},
-		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim"}},
+		{Dir: "internal/mutation/sweep", Allow: []string{"std", "internal/mutation", "plan", "run", "sim", "guided"}},
 		{Dir: "scripts/pinresults", Allow: []string{"std"}},
 		// deploy/ is a test of the Kubernetes manifest against the API types.
-		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml"}},
+		{Dir: "deploy", Allow: []string{"std", "k8s.io/api", "sigs.k8s.io/yaml", "internal/gobin"}},
 	}
 }
 

@@ -92,6 +92,7 @@ func (l *linearizability) Observe(_ oracle.View, ev history.Event) { l.rec.Obser
 // itself cannot raise a false alarm.
 func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violation {
 	h := l.rec.History()
+	l.rec.Recycle() // the next run's recorder reuses its operation buffer
 	v := checkHistory(h, l.opts, l.check)
 	l.history, l.verdict = h, v
 	out := v.Violations(h)

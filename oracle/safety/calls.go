@@ -65,6 +65,7 @@ func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
 			"%s began at %v while %s (began %v) was still running", b.Fn, ev.At, prev.fn, prev.at)
 	}
 	t.inFlight = call
+	o.markDirty(t)
 	inc := t.cur
 	if inc == nil {
 		o.beginWithoutRecord(t, call, ev)
@@ -102,6 +103,7 @@ func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
 	t := o.track(e.UID)
 	c := t.inFlight
 	t.inFlight, t.workerCS, t.lastEnd = nil, nil, ev.Seq
+	o.markDirty(t)
 	if c == nil || c.fn != e.Fn {
 		running := "nothing"
 		if c != nil {

@@ -56,6 +56,16 @@ type safetyView interface {
 // New returns the step-invariant oracle (SPEC §3.1 S1–S19).
 func New() oracle.Oracle { return newSafetyOracle() }
 
+// NewFullPass returns the same oracle judging every tracked UID at every
+// release of the pod lock, not only those whose judgement can have changed
+// (release): the definition the incremental pass must agree with, for the
+// tests that compare them.
+func NewFullPass() oracle.Oracle {
+	o := newSafetyOracle()
+	o.fullPass = true
+	return o
+}
+
 // safetyOracle is the online checker of S1–S19.
 type safetyOracle struct {
 	pods      map[string]*safetyPod
@@ -77,6 +87,15 @@ type safetyOracle struct {
 	inCS        bool
 	csFired     []safetyFired // completions fired in the current critical section
 	settled     bool
+
+	// The per-release pass (track.go): dirty lists the UIDs to judge at
+	// the next release (safetyPod.dirty), allDirty has every one judged;
+	// judged is the buffer of the UIDs judged; fullPass judges every UID
+	// at every release (NewFullPass).
+	dirty    []string
+	allDirty bool
+	judged   []string
+	fullPass bool
 
 	violations []history.Violation
 	reported   map[string]bool
@@ -145,7 +164,7 @@ func (o *safetyOracle) fired(ev history.Event) {
 	case model.CancelFired:
 		o.track(f.UID).lastCancel = ev.Seq
 	case model.CompletionFired:
-		o.track(f.UID)
+		o.markDirty(o.track(f.UID))
 		fc := safetyFired{id: f.ID, uid: f.UID, seq: ev.Seq, at: ev.At}
 		if o.inCS {
 			o.csFired = append(o.csFired, fc)
@@ -161,6 +180,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	if t == nil {
 		t = &safetyPod{uid: uid}
 		o.pods[uid] = t
+		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
 		// over the old one.
 		i, _ := slices.BinarySearch(o.uids, uid)

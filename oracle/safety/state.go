@@ -52,9 +52,9 @@ func safetyUnknown(synced bool) oracle.Answers {
 		RuntimeBeRemoved: synced, ContentBeRemoved: synced}
 }
 
-// checkState runs the state invariants over every UID after a critical
-// section.
-func (o *safetyOracle) checkState(v safetyView, cs *safetyCS) {
+// checkState runs the state invariants over the judged UIDs (sorted) after
+// a critical section.
+func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []string) {
 	ev := cs.ev
 	synced := v.Synced()
 	if o.viewSynced && !synced {
@@ -68,9 +68,9 @@ func (o *safetyOracle) checkState(v safetyView, cs *safetyCS) {
 		o.report("S10", "podsSynced", ev, "pod workers",
 			"podsSynced=false at %v after SyncKnownPods at %v", ev.At, o.syncedAt)
 	}
-	for _, uid := range o.sortedUIDs() {
+	for _, uid := range judged {
 		t := o.pods[uid]
-		a := cs.now[uid]
+		a := cs.answers(uid)
 		if t.cur == nil {
 			o.checkUnknown(uid, a, ev)
 			continue
@@ -98,6 +98,9 @@ func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev history.Eve
 // only go false→true; CouldHaveRunning only true→false." RuntimeBeRemoved,
 // equal to KnownTerminated by S9, is held to the same rule.
 func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev history.Event) {
+	if a == inc.ans {
+		return // nothing went anywhere
+	}
 	for _, f := range safetyAnswerFields {
 		was, is := f.get(inc.ans), f.get(a)
 		if was == is || is != f.falls {
@@ -206,7 +209,7 @@ func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev history
 // update may have: MirrorTerminating then needs one of those in TR/T.
 func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	terminating := func(inc *safetyInc) bool {
-		a := cs.now[inc.uid]
+		a := cs.answers(inc.uid)
 		return a.TerminationRequested && !a.KnownTerminated
 	}
 	for _, f := range o.sortedFullnames {
@@ -214,7 +217,7 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		var started, maybe []*safetyInc
 		for _, uid := range o.sortedUIDs() {
 			inc := o.pods[uid].cur
-			if inc == nil || !inc.static || inc.fullname != f || cs.now[uid].BeFinished {
+			if inc == nil || !inc.static || inc.fullname != f || cs.answers(uid).BeFinished {
 				continue
 			}
 			if inc.starts > 0 {
@@ -228,7 +231,7 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 			s := started[0]
 			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), cs.ev, o.subject(s),
 				"IsPodForMirrorPodTerminatingByFullName(%s)=%v at %v, but this started static pod is in %s",
-				f, m, cs.ev.At, safetyStateOf(cs.now[s.uid]))
+				f, m, cs.ev.At, safetyStateOf(cs.answers(s.uid)))
 		case len(started) == 0 && m && len(maybe) == 0:
 			o.report("S9", "mirror/"+f, cs.ev, "full name "+f,
 				"IsPodForMirrorPodTerminatingByFullName=true at %v, but no started static pod of that name is terminating", cs.ev.At)
@@ -300,7 +303,7 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev history.Event, cs
 func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
 	for _, id := range o.open {
 		c := o.completions[id]
-		if cs.now[c.uid].CouldHaveRunning {
+		if cs.answers(c.uid).CouldHaveRunning {
 			continue
 		}
 		_, subject := o.answersOf(c.uid, cs)
@@ -316,9 +319,9 @@ func (o *safetyOracle) answersOf(uid string, cs *safetyCS) (oracle.Answers, stri
 	t := o.track(uid)
 	switch {
 	case cs != nil && t.cur != nil:
-		return cs.now[uid], o.subject(t.cur)
+		return cs.answers(uid), o.subject(t.cur)
 	case cs != nil:
-		return cs.now[uid], o.unknownSubject(uid)
+		return cs.answers(uid), o.unknownSubject(uid)
 	case t.cur != nil && t.cur.hasAns:
 		return t.cur.ans, o.subject(t.cur)
 	}

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsim/podsim/history"
@@ -30,6 +31,10 @@ type safetyPod struct {
 	// firstArrival is the creation of the UID's earliest static
 	// incarnation: its wait-list entry may outlive a purge (SPEC §1.10).
 	firstArrival int64
+	// The per-release pass (release): the answers and Known last read
+	// (seen: read once), and dirty: judge the UID at the next release.
+	seen, seenKnown, dirty bool
+	seenAns                oracle.Answers
 }
 
 // safetyInc is one incarnation of a UID: one record, from creation to purge.
@@ -126,9 +131,20 @@ type safetyClientCall struct {
 // safetyCS is one release of the pod lock being processed.
 type safetyCS struct {
 	ev     history.Event
-	now    map[string]oracle.Answers
+	v      safetyView
+	uids   []string // the UIDs tracked when the answers were read, sorted
 	known  map[string]bool
 	purged map[string]*safetyInc // not yet judged
+}
+
+// answers is uid's answers at the end of the critical section: the view's
+// for a UID tracked when they were read, the zero value for one tracked
+// later in the release.
+func (cs *safetyCS) answers(uid string) oracle.Answers {
+	if _, ok := slices.BinarySearch(cs.uids, uid); !ok {
+		return oracle.Answers{}
+	}
+	return cs.v.Answers(types.UID(uid))
 }
 
 // key identifies the incarnation in report keys.
@@ -184,27 +200,33 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 
 // release processes the end of a critical section: the worker's share of
 // it, records created and purged, the client call it served, then the
-// state checks over every UID.
+// state checks over the UIDs whose judgement can have changed (judged).
 func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
-	cs := o.newCS(ev)
+	cs := o.newCS(v, ev)
 	for _, uid := range v.KnownUIDs() {
 		cs.known[uid] = true
 		o.track(uid)
 	}
-	for _, uid := range o.sortedUIDs() {
+	cs.uids = o.sortedUIDs()
+	for _, uid := range cs.uids {
 		t := o.pods[uid]
-		cs.now[uid] = v.Answers(types.UID(uid))
+		a, known := v.Answers(types.UID(uid)), cs.known[uid]
+		if t.seen && a == t.seenAns && known == t.seenKnown {
+			continue // nothing to begin, purge or note
+		}
+		t.seen, t.seenAns, t.seenKnown = true, a, known
+		o.markDirty(t)
 		switch {
-		case cs.known[uid] && t.cur == nil:
+		case known && t.cur == nil:
 			o.begins(t, ev)
-		case !cs.known[uid] && t.cur != nil:
+		case !known && t.cur != nil:
 			cs.purged[uid] = t.cur
 			o.purge(t, ev)
 		}
 		if t.cur != nil {
-			t.cur.latest = cs.now[uid]
+			t.cur.latest = a
 		}
 	}
 	if c := o.unbound[ev.Goroutine]; c != nil {
@@ -217,26 +239,66 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 		o.checkCompletionFired(fc, ev, cs)
 	}
 	o.csFired = nil
-	o.checkState(v, cs)
-	for _, uid := range o.sortedUIDs() {
+	judged := o.takeDirty()
+	o.checkState(v, cs, judged)
+	for _, uid := range judged {
 		if t := o.pods[uid]; t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.now[uid], true
+			t.cur.ans, t.cur.hasAns = cs.answers(uid), true
 		}
 	}
+}
+
+// The per-release pass judges only the UIDs whose judgement can have
+// changed since they were last judged (markDirty): the judgement of a UID
+// at a release (the state checks of checkState, the milestones, the
+// records begun and purged) reads its answers and Known, its record's
+// answers at the last release, podsSynced as the oracle derived it, its
+// running callback, its record's flags and requests. A UID none of these
+// changed for would be judged again into the same result: every milestone
+// it could note is noted, every violation it could show is reported
+// already (reports are once per key). So a UID is judged again when its
+// answers or Known differ from the last ones seen, or when an event changed
+// what the oracle keeps about it: a callback began or ended, an update was
+// bound to it, a termination was requested, its worker took the lock, it was
+// first tracked; a SyncKnownPods (podsSynced, orphans marked deleted)
+// re-judges every UID. NewFullPass judges every UID at every release:
+// TestSafetyIncrementalPass compares the two.
+
+// markDirty has t judged at the next release.
+func (o *safetyOracle) markDirty(t *safetyPod) {
+	if !t.dirty {
+		t.dirty = true
+		o.dirty = append(o.dirty, t.uid)
+	}
+}
+
+// takeDirty returns the UIDs to judge at this release, sorted (every one
+// after a SyncKnownPods, or in a full pass), and clears the marks.
+func (o *safetyOracle) takeDirty() []string {
+	judged := o.sortedUIDs()
+	if !o.fullPass && !o.allDirty {
+		o.judged = append(o.judged[:0], o.dirty...)
+		slices.Sort(o.judged)
+		judged = o.judged
+	}
+	for _, uid := range o.dirty {
+		o.pods[uid].dirty = false
+	}
+	o.dirty, o.allDirty = o.dirty[:0], false
+	return judged
 }
 
 // newCS returns the record of the critical section that ends at ev. Its
 // maps are the previous section's, cleared: one is judged at every pod-lock
 // release, and none is kept past its release.
-func (o *safetyOracle) newCS(ev history.Event) *safetyCS {
+func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 	cs := &o.cs
-	if cs.now == nil {
-		cs.now, cs.known, cs.purged = map[string]oracle.Answers{}, map[string]bool{}, map[string]*safetyInc{}
+	if cs.known == nil {
+		cs.known, cs.purged = map[string]bool{}, map[string]*safetyInc{}
 	}
-	clear(cs.now)
 	clear(cs.known)
 	clear(cs.purged)
-	cs.ev = ev
+	cs.ev, cs.v, cs.uids = ev, v, nil
 	return cs
 }
 
@@ -256,6 +318,7 @@ func (o *safetyOracle) attributeWorker(ev history.Event) {
 	}
 	t.workerCS = append(t.workerCS, ev.Seq)
 	t.cur.workerSeen = true
+	o.markDirty(t)
 }
 
 // naturalCompletion: the worker's first critical section after a SyncPod
@@ -319,8 +382,10 @@ func (t *safetyPod) takeWindow(fn model.SyncFn, fallback int64) (takeMin, takeMa
 func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	switch in := c.in.(type) {
 	case model.UpdatePod:
+		o.markDirty(o.track(in.Pod.UID))
 		o.bindUpdate(in, cs)
 	case model.SyncKnownPods:
+		o.allDirty = true
 		o.bindSyncKnown(in, c, cs)
 	}
 	if c.returned {

@@ -101,7 +101,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.Upd
 	if inc.waiter && t.firstArrival == 0 {
 		t.firstArrival = inc.created
 	}
-	if !cs.now[inc.uid].KnownTerminated {
+	if !cs.answers(inc.uid).KnownTerminated {
 		return
 	}
 	inc.shortcut = true
@@ -133,7 +133,7 @@ func (o *safetyOracle) accepted(u model.UpdatePod, inc *safetyInc, isNew bool, c
 	case u.RuntimeOnly && prev.KnownTerminated:
 		// S17: "runtime kills on a terminated/finished record are ignored".
 		inc.ignored = append(inc.ignored, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At})
-		if d := safetyDiff(prev, cs.now[inc.uid]); d != "" {
+		if d := safetyDiff(prev, cs.answers(inc.uid)); d != "" {
 			o.report("S17", inc.key()+"/ignored", cs.ev, o.subject(inc),
 				"a runtime-only kill at %v changed the answers of the terminated pod: %s", cs.ev.At, d)
 		}
@@ -169,7 +169,7 @@ func (o *safetyOracle) noteUpdateAfterRequest(u model.UpdatePod, inc *safetyInc,
 		inc.updAfterReq = &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: safetyDescribeUpdate(u)}
 	}
 	// S13: "no later create/update/sync makes the pod syncing again".
-	if inc.ans.TerminationRequested && !cs.now[inc.uid].TerminationRequested {
+	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
 		o.report("S13", inc.key()+"/revert", cs.ev, o.subject(inc),
 			"%s at %v made the pod syncing again after %s at %v (IsPodTerminationRequested true→false)",
 			safetyDescribeUpdate(u), cs.ev.At, r.what, r.at)
@@ -218,6 +218,7 @@ func (inc *safetyInc) podGrace() int64 {
 // cancelled" — by the critical section that made the request.
 func (o *safetyOracle) request(t *safetyPod, inc *safetyInc, r *safetyRequest, ev history.Event) {
 	inc.req = r
+	o.markDirty(t)
 	c := t.inFlight
 	if !r.cancel || c == nil || c.inc != inc || c.fn != model.SyncPod || t.lastCancel > c.takeMin {
 		return
@@ -323,6 +324,9 @@ func (o *safetyOracle) judgeSyncKnownPurge(t *safetyPod, inc *safetyInc, desired
 // worker's critical section after SyncTerminatingRuntimePod succeeded
 // (§1.8 step 4, runtime-only pods keep no history).
 func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
+	if len(cs.purged) == 0 {
+		return // most releases purge nothing
+	}
 	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
 		inc := cs.purged[uid]
 		l := inc.last

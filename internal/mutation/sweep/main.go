@@ -32,7 +32,10 @@ func main() {
 	pct := flag.Uint64("pct", 20, "PCT seeds per family (from 0)")
 	marks := flag.Bool("marks", true, "list the families' declared coverage marks that none of their seeds reached")
 	family := flag.String("family", "", "sweep this family only (default: every family)")
+	guidedRuns := flag.Uint64("guided", 0, "instead: a guided corpus loop of this many runs per family (loop seed --start), family by family")
+	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
 	flag.Parse()
+	opts = run.CheckOptions{ObservableOnly: true, FaultPoints: *faultPoints}
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "sweep: no arguments expected")
 		os.Exit(2)
@@ -46,9 +49,18 @@ func main() {
 		}
 		fams = []plan.Family{f}
 	}
-	out, _ := json.Marshal(sweep(fams, *start, *random, *pct, *marks))
+	var v mutation.Verdict
+	if *guidedRuns > 0 {
+		v = guidedSweep(fams, *start, *guidedRuns)
+	} else {
+		v = sweep(fams, *start, *random, *pct, *marks)
+	}
+	out, _ := json.Marshal(v)
 	fmt.Println(string(out))
 }
+
+// opts are the checks of every run: observable only, fault points as asked.
+var opts run.CheckOptions
 
 func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutation.Verdict) {
 	reached := map[string]map[string]bool{}
@@ -57,7 +69,7 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 	try := func(strategy sim.Strategy, seed uint64) bool {
 		for _, f := range fams {
 			v.Runs++
-			r := run.RunSeed(f, seed, strategy, run.CheckOptions{ObservableOnly: true})
+			r := run.RunSeed(f, seed, strategy, opts)
 			h.Write([]byte(r.TraceSHA))
 			if reached[f.Name] == nil {
 				reached[f.Name] = map[string]bool{}

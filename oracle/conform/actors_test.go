@@ -1,0 +1,215 @@
+package conform
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// runEviction: pod a is admitted (static if static) and evicted with grace
+// 3; the eviction actor sends kill (nil: nothing after its question) and
+// polls the cleanup at the times given, the last poll answering true.
+func runEviction(static bool, kill *model.UpdatePod, polls ...time.Duration) []history.Violation {
+	create, evict := act(plan.Create, "a", 0), act(plan.Evict, "a", time.Second)
+	create.Static, evict.Grace = static, 3
+	s := newScript(plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{create, evict}}, true)
+	s.action(func() {
+		a := s.v.pod("a")
+		s.admission("a")
+		a.InConfig, a.Admitted = true, true
+		p := pod("a", 1)
+		p.Static = static
+		s.call("client/0", upd(model.Create, p), nil)
+	})
+	s.action(func() {})
+	s.note("eviction/1", history.EvictionBegins{UID: "a"})
+	s.call("eviction/1", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"}, model.Answer(false))
+	if kill != nil {
+		s.call("eviction/1", *kill, nil)
+		s.call("eviction/1", model.KillPodNowDone{UID: "a", ID: kill.Kill.CompletionID}, model.Answer(true))
+	}
+	for i, at := range polls {
+		s.id++
+		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientCall, ID: s.id, At: at, Goroutine: "eviction/1",
+			Input: model.Query{Kind: model.ShouldPodBeFinished, UID: "a"}})
+		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientReturn, ID: s.id, At: at, Goroutine: "eviction/1",
+			Output: model.Answer(i == len(polls)-1)})
+	}
+	return s.verdict()
+}
+
+func TestP6Eviction(t *testing.T) {
+	kill := model.UpdatePod{Type: model.Kill, Pod: pod("a", 1),
+		Kill: model.KillOptions{Evict: true, GraceOverride: 3, HasGraceOverride: true, CompletionID: 1}}
+	wantNone(t, runEviction(false, &kill, time.Second, 2*time.Second))
+	// A static pod is never evicted.
+	wantViolation(t, runEviction(true, &kill, time.Second), "P6", "not evictable")
+	wantViolation(t, runEviction(false, nil), "P6", "was not killed and waited for")
+	// Like an eviction that forgets evict=true (the pod's status then
+	// never says Evicted).
+	plain := kill
+	plain.Kill.Evict = false
+	wantViolation(t, runEviction(false, &plain, time.Second), "P6", "want a kill with")
+	// waitForPodsCleanup polls once a second, not in a busy loop.
+	wantViolation(t, runEviction(false, &kill, time.Second, time.Second), "P6", "cleanup poll 2")
+}
+
+// runShutdown: pods a (priority 0) and b (priority 100) in groups of grace
+// 5 s (priority 0) and 10 s (priority 100); the shutdown kills them in the
+// order given with the graces given; done: it ends.
+func runShutdown(order []string, graces map[string]int64, done bool) []history.Violation {
+	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
+	b.Priority = 100
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
+	for _, uid := range []string{"a", "b"} {
+		s.action(func() {
+			s.admission(uid)
+			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+		})
+	}
+	s.action(func() {})
+	s.note("shutdown/1", history.ShutdownBegins{Active: []types.UID{"a", "b"}})
+	for i, uid := range order {
+		s.note("shutdown/1", history.ShutdownKill{UID: types.UID(uid)})
+		g := "shutdown-kill/" + uid
+		s.call(g, model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
+			Kill: model.KillOptions{GraceOverride: graces[uid], HasGraceOverride: true, CompletionID: i + 1}}, nil)
+		s.call(g, model.KillPodNowDone{UID: uid, ID: i + 1}, model.Answer(true))
+	}
+	if done {
+		s.note("shutdown/1", history.ShutdownDone{})
+	}
+	return s.verdict()
+}
+
+func TestP7Shutdown(t *testing.T) {
+	graces := map[string]int64{"a": 5, "b": 10}
+	wantNone(t, runShutdown([]string{"a", "b"}, graces, true))
+	wantViolation(t, runShutdown([]string{"b", "a"}, graces, true), "P7", "killed after group 1 began")
+	wantViolation(t, runShutdown([]string{"a", "b"}, map[string]int64{"a": 30, "b": 10}, true), "P7",
+		"killed pod a", "want grace 5")
+	wantViolation(t, runShutdown([]string{"a", "b"}, graces, false), "P7", "never ended")
+	wantViolation(t, runShutdownLate(), "P7", "kills all returned by 1s, but the next step waited until 6s")
+}
+
+// runShutdownLate: group 0's kill returns at once, but group 1 starts
+// only when group 0's grace (5 s) ran out.
+func runShutdownLate() []history.Violation {
+	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
+	b.Priority = 100
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
+	for _, uid := range []string{"a", "b"} {
+		s.action(func() {
+			s.admission(uid)
+			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+		})
+	}
+	s.action(func() {})
+	at := func(d time.Duration, g string, ev history.Event) {
+		ev.At, ev.Goroutine, ev.Seq = d, g, s.seq
+		s.o.Observe(s.v, ev)
+	}
+	at(time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownBegins{Active: []types.UID{"a", "b"}}})
+	for i, uid := range []string{"a", "b"} {
+		start := time.Second + time.Duration(i)*5*time.Second
+		at(start, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownKill{UID: types.UID(uid)}})
+		g := "shutdown-kill/" + uid
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 10, Input: model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
+			Kill: model.KillOptions{GraceOverride: []int64{5, 10}[i], HasGraceOverride: true, CompletionID: i + 1}}})
+		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 10})
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 11, Input: model.KillPodNowDone{UID: uid, ID: i + 1}})
+		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 11, Output: model.Answer(true)})
+	}
+	at(6*time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownDone{}})
+	return s.verdict()
+}
+
+// runReaper: pod a is deleted with grace 2 at 1 s; the reaper removes it
+// at removeAt (0: never, and it stays in the API).
+func runReaper(removeAt time.Duration) []history.Violation { return reaperScript(removeAt, true) }
+
+// runReaperNoEcho: the reaper removes pod a in time, but the config source
+// never hears of it.
+func runReaperNoEcho() []history.Violation { return reaperScript(4*time.Second, false) }
+
+func reaperScript(removeAt time.Duration, echo bool) []history.Violation {
+	del := act(plan.Delete, "a", time.Second)
+	del.Grace = 2
+	node := &plan.Node{APIServer: true, ForceDeleteAfterGrace: true}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{act(plan.Create, "a", 0), del}}, true)
+	s.action(func() { s.admitCreate("a") })
+	s.action(func() {
+		s.note("client/0", history.DeleteRequested{UID: "a", Grace: 2})
+		u := pod("a", 2)
+		u.DeletionTimestamp, u.HasDeletionGrace, u.DeletionGrace = true, true, 2
+		s.call("client/0", upd(model.Update, u), nil)
+	})
+	if removeAt > 0 {
+		s.o.Observe(s.v, history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",
+			Note: history.Removed{UID: "a", By: "grace reaper", Forced: true}})
+		s.v.pod("a").InAPI = false
+		s.v.pod("a").InConfig = !echo // the echo's REMOVE
+	}
+	s.settleAt(time.Minute)
+	return s.verdict()
+}
+
+func TestP8Reaper(t *testing.T) {
+	wantNone(t, runReaper(4*time.Second))
+	// Like V2 (a forced delete at the wrong moment): before the grace ran
+	// out.
+	wantViolation(t, runReaper(3*time.Second), "P8", "removed pod a at 3s", "deadline is 4s")
+	// A later deadline kept instead of the earliest: the delete comes late.
+	wantViolation(t, runReaper(9*time.Second), "P8", "removed pod a at 9s", "deadline is 4s")
+	wantViolation(t, runReaper(0), "P8", "still in the API at the end")
+	wantViolation(t, runReaperNoEcho(), "P9", "left the API, but is still in config")
+}
+
+// TestP7ShutdownAcrossRestart: a shutdown asked for just before a kubelet
+// restart may begin after it, on the new kubelet; one nobody asked for is
+// still flagged.
+func TestP7ShutdownAcrossRestart(t *testing.T) {
+	run := func(asked bool) []history.Violation {
+		p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Restart, "", 0)}}
+		if asked {
+			p.Actions = append([]plan.Action{act(plan.Shutdown, "", 0)}, p.Actions...)
+		}
+		s := newScript(p, true)
+		if asked {
+			s.action(func() {})
+		}
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		s.note("shutdown/1", history.ShutdownBegins{})
+		s.note("shutdown/1", history.ShutdownDone{})
+		return s.o.Finish(s.v, errStop)
+	}
+	wantNone(t, run(true))
+	wantViolation(t, run(false), "P7", "no Shutdown action asked for")
+}
+
+// TestP7ShutdownGivenUp: a shutdown actor that had begun (admission
+// closed) when the kubelet restarted gives up with the old kubelet: its
+// shutdown never beginning is no violation; one that had not begun owes
+// the shutdown to the new kubelet.
+func TestP7ShutdownGivenUp(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Shutdown, "", 0),
+		act(plan.Restart, "", time.Second)}}
+	run := func(started bool) []history.Violation {
+		s := newScript(p, true)
+		s.action(func() {})
+		if started {
+			s.v.shutdownAt = 0
+		}
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		return s.verdict()
+	}
+	wantNone(t, run(true))
+	wantViolation(t, run(false), "P7", "asked for and never began")
+}

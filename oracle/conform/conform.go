@@ -1,0 +1,299 @@
+// Package conform is the plan-conformance check (P1–P4): the simulated
+// kubelet's actors model kubelet components, so what the plan asked for
+// must show in the history as the component the actor models would do it.
+// It reads the plan, the event stream and the target's View; it knows no
+// world and no target. A target that does not bracket its plan actions with
+// history.ActionBegins and ActionDone notes is not judged.
+//
+//	P1  every plan action reaches the pod workers as the call the config
+//	    source or the kubelet makes for it, with what the action carries
+//	    (type, UID, a new pod version, the target, the kill options, the
+//	    deletion grace, the terminal phase), and nothing when the kubelet
+//	    would send nothing (a pod it never admitted, an API refusal);
+//	P2  admission decides as its stated rule says: a pod is admitted iff
+//	    its requests plus those of the pods admission counted fit the
+//	    node, and a create follows an admission, never a rejection;
+//	P3  housekeeping calls SyncKnownPods with the desired pods (the pods
+//	    in config), and re-creates the desired, admitted, active pods the
+//	    pod workers no longer know;
+//	P4  a kubelet restart re-adds the pods in config in creation order,
+//	    each through admission or as a create.
+package conform
+
+import (
+	"fmt"
+	"maps"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/plan"
+)
+
+// New returns the plan-conformance oracle for a run of p. One serves the
+// whole run: a kubelet restart is part of what it judges.
+func New(p plan.Plan) oracle.Oracle {
+	c := &checker{plan: p, clients: map[string]*client{}, first: map[types.UID]plan.Action{},
+		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
+		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
+		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
+		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
+	c.sm.reset()
+	n := max(p.Clients, 1)
+	for _, a := range p.Actions {
+		name := fmt.Sprintf("client/%d", a.Client%n)
+		cl := c.clients[name]
+		if cl == nil {
+			cl = &client{}
+			c.clients[name] = cl
+		}
+		cl.actions = append(cl.actions, a)
+	}
+	for _, a := range p.Actions {
+		if a.UID != "" && !c.named[a.UID] {
+			if c.named == nil {
+				c.named = map[types.UID]bool{}
+			}
+			c.named[a.UID] = true
+			c.uids = append(c.uids, a.UID)
+		}
+	}
+	sortUIDs(c.uids)
+	return c
+}
+
+// client is one plan client: its actions in plan order, how many it has
+// begun, and the one in progress.
+type client struct {
+	actions []plan.Action
+	begun   int
+	cur     *action
+}
+
+// action is one plan action in progress: what the target showed of its pod
+// when it began, and the calls and notes of its goroutine since.
+type action struct {
+	a        plan.Action
+	pre      pre
+	calls    []call
+	notes    []history.Note
+	restarts int // Restarted events before it began (in any goroutine)
+	at       time.Duration
+	version  int // the highest version of its pod handed to the pod workers before it
+	// incarnation is the creation order of every pod, as it began (a
+	// restart re-adds in this order).
+	incarnation map[types.UID]int
+	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
+	// admissionUnbegun: an admission decided without AdmissionBegins.
+	admissionUnbegun bool
+}
+
+// call is one client call the action made, with its output once returned.
+type call struct {
+	id       int
+	in       model.Input
+	out      model.Output
+	returned bool
+}
+
+type checker struct {
+	plan           plan.Plan
+	clients        map[string]*client
+	uids           []types.UID               // every UID the plan names, sorted
+	named          map[types.UID]bool        // the same, as a set
+	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions       map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts       int                       // Restarted events so far
+	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	adds           int                       // new pod objects created so far (fresh ADDs)
+	incarnation    map[types.UID]int         // the creation order of each pod's current object
+	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
+	sm             statusModel               // P5
+	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	// evictGraces are, by pod, the graces of the Evict actions whose actor
+	// has not begun yet.
+	evictGraces      map[types.UID][]int64
+	sd               *shutdownRun                // the node shutdown of this kubelet process (P7)
+	shutdownReturned map[types.UID]time.Duration // when each shutdown kill's wait returned
+	reapDue          map[types.UID]time.Duration // the grace reaper's deadlines (P8)
+	violations       []history.Violation
+	seen             map[string]bool
+	ev               history.Event
+}
+
+func (c *checker) violate(invariant, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...) + " (" + invariant + ")"
+	if c.seen[msg] {
+		return
+	}
+	c.seen[msg] = true
+	c.violations = append(c.violations, history.Violation{Oracle: "conform", Invariant: invariant, Message: msg,
+		At: c.ev.At, Seq: c.ev.Seq})
+}
+
+// Observe implements oracle.Oracle.
+func (c *checker) Observe(v oracle.View, ev history.Event) {
+	c.ev = ev
+	c.status(v, ev)
+	c.actorEvent(v, ev)
+	switch ev.Kind {
+	case history.Noted:
+		c.shutdownNoted(ev)
+		if k := v.Kubelet(); k != nil {
+			c.reaperNoted(k, ev)
+		}
+	case history.Restarted:
+		c.restarts++
+		c.created, c.shutdownReturned = map[types.UID]bool{}, map[types.UID]time.Duration{}
+		if c.sd != nil && !c.sd.begun && !c.sd.started {
+			// Its actor had not started: it will shut the new kubelet down
+			// (one that had started gives up with the old kubelet).
+			c.sd.restarts = c.restarts
+		} else {
+			c.sd = nil
+		}
+	case history.ClientCall:
+		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
+			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
+			if u.Type == model.Create {
+				defer func() { c.created[types.UID(u.Pod.UID)] = true }()
+			}
+		}
+		c.housekeepingCall(v, ev)
+	case history.ClientReturn:
+		c.housekeepingReturn(v, ev)
+		c.shutdownReturn(ev)
+	}
+	cl := c.clients[ev.Goroutine]
+	if cl == nil {
+		return
+	}
+	switch ev.Kind {
+	case history.Noted:
+		c.noted(v, cl, ev)
+	case history.ClientCall:
+		if cl.cur != nil {
+			cl.cur.calls = append(cl.cur.calls, call{id: ev.ID, in: ev.Input})
+		}
+	case history.ClientReturn:
+		if cl.cur != nil {
+			for i := range cl.cur.calls {
+				if cl.cur.calls[i].id == ev.ID {
+					cl.cur.calls[i].out, cl.cur.calls[i].returned = ev.Output, true
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) sawVersion(uid types.UID, version int) {
+	c.versions[uid] = max(c.versions[uid], version)
+}
+
+func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
+	switch ev.Note.(type) {
+	case history.ActionBegins:
+		if cl.cur != nil || cl.begun >= len(cl.actions) {
+			c.violate("P1", "%s began an action the plan does not give it (%d of %d begun)", ev.Goroutine,
+				cl.begun+1, len(cl.actions))
+			return
+		}
+		a := cl.actions[cl.begun]
+		cl.begun++
+		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID]}
+		if a.Kind == plan.Restart && v.Kubelet() != nil {
+			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
+			for _, uid := range c.uids {
+				cl.cur.phases[uid] = v.Kubelet().Pod(uid).Phase
+			}
+		}
+		if a.At > ev.At {
+			c.violate("P1", "%s: action %v began at %v, before its time", ev.Goroutine, a, ev.At)
+		}
+		c.actionBegins(a, cl.cur.pre)
+		if !cl.cur.pre.refused && a.UID != "" {
+			if _, ok := c.first[a.UID]; !ok {
+				c.first[a.UID] = a
+			}
+			if pre := cl.cur.pre; a.Kind == plan.Finish && pre.inAPI {
+				c.sm.api[a.UID] = v1.PodPhase(a.Terminal) // the containers' exit, published
+			}
+			if a.Kind == plan.Create && !cl.cur.pre.inConfig {
+				c.adds++ // a new pod object: its creation order
+				c.incarnation[a.UID] = c.adds
+			}
+			if pre := cl.cur.pre; a.Kind == plan.Create && pre.kube && !pre.inConfig {
+				// A new pod object: the status manager forgets the old
+				// one's status, the API server its phase.
+				delete(c.sm.held, a.UID)
+				if pre.apiServer && !c.shapeOf(a).Static {
+					c.sm.api[a.UID] = ""
+				}
+			}
+		}
+	case history.ActionDone:
+		if cl.cur == nil {
+			c.violate("P1", "%s ended an action it had not begun", ev.Goroutine)
+			return
+		}
+		cur := cl.cur
+		cl.cur = nil
+		if cur.restarts == c.restarts || cur.a.Kind == plan.Restart {
+			c.judge(cur)
+		}
+		if cur.a.Kind == plan.SyncKnown {
+			c.housekeepingDone(ev.Goroutine)
+		}
+	default:
+		if cl.cur != nil {
+			cl.cur.notes = append(cl.cur.notes, ev.Note)
+		}
+	}
+}
+
+// Finish implements oracle.Oracle: every client must have carried out
+// every action of its plan (unless the run failed before).
+func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
+	if runErr == nil {
+		for _, g := range sortedNames(c.hk) {
+			c.housekeepingDone(g)
+		}
+		for _, g := range sortedNames(c.actors) {
+			if a := c.actors[g]; a.evict && a.restarts == c.restarts {
+				c.judgeEviction(g, a)
+			}
+		}
+		c.shutdownFinish()
+		for _, name := range sortedNames(c.clients) {
+			cl := c.clients[name]
+			if cl.begun > 0 && cl.begun < len(cl.actions) || cl.cur != nil {
+				c.violate("P1", "%s carried out %d of its %d actions", name, cl.begun, len(cl.actions))
+			}
+		}
+	}
+	return c.violations
+}
+
+// actionBegins notes what the actors owe for an action that begins: an
+// Evict's grace for its actor (P6), a Shutdown (P7), a pod object leaving
+// the API (P8).
+func (c *checker) actionBegins(a plan.Action, p pre) {
+	switch a.Kind {
+	case plan.Evict:
+		c.evictGraces[a.UID] = append(c.evictGraces[a.UID], a.Grace)
+	case plan.Shutdown:
+		c.shutdownAction(p)
+	case plan.Restart:
+		if c.sd != nil && p.shutdown {
+			c.sd.started = true // the old kubelet's shutdown actor had begun
+		}
+	case plan.Remove, plan.Vanish:
+		c.leftAPI(a.UID)
+	}
+}

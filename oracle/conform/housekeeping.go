@@ -1,0 +1,87 @@
+package conform
+
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle"
+)
+
+// housekeeping is one HandlePodCleanups pass of a goroutine (P3): its
+// SyncKnownPods call, the creates it owes once the call returned, and the
+// creates it made.
+type housekeeping struct {
+	id       int
+	restarts int
+	returned bool
+	owed     []types.UID
+	made     []types.UID
+}
+
+// housekeepingCall: SyncKnownPods must name the pods in config (P3); a
+// create after it is one of the pass's restarts.
+func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
+	switch in := ev.Input.(type) {
+	case model.SyncKnownPods:
+		c.housekeepingDone(ev.Goroutine)
+		var want []string
+		for _, uid := range c.uids {
+			if c.inConfig(v, uid) {
+				want = append(want, string(uid))
+			}
+		}
+		if !slices.Equal(in.Desired, want) {
+			c.violate("P3", "SyncKnownPods with desired pods %v, want the pods in config %v", in.Desired, want)
+		}
+		c.hk[ev.Goroutine] = &housekeeping{id: ev.ID, restarts: c.restarts}
+	case model.UpdatePod:
+		if h := c.hk[ev.Goroutine]; h != nil && h.returned && in.Type == model.Create && !in.RuntimeOnly {
+			h.made = append(h.made, types.UID(in.Pod.UID))
+		}
+	}
+}
+
+// housekeepingReturn: SyncKnownPods returned the records the pod workers
+// know; housekeeping owes a create to every desired pod the kubelet
+// admitted that is missing from them and still active (not rejected, not
+// terminal in config).
+func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
+	h := c.hk[ev.Goroutine]
+	known, ok := ev.Output.(model.KnownPods)
+	if h == nil || h.id != ev.ID || !ok {
+		return
+	}
+	h.returned = true
+	have := map[string]bool{}
+	for _, k := range known {
+		have[k.UID] = true
+	}
+	for _, uid := range c.uids {
+		cfg := v.Config(uid)
+		if cfg.InConfig && !have[string(uid)] && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
+			h.owed = append(h.owed, uid)
+		}
+	}
+}
+
+// housekeepingDone judges goroutine g's last pass, if it is over.
+func (c *checker) housekeepingDone(g string) {
+	h := c.hk[g]
+	delete(c.hk, g)
+	if h == nil || h.restarts != c.restarts {
+		return
+	}
+	if !h.returned {
+		c.violate("P3", "housekeeping (%s): SyncKnownPods returned no known pods", g)
+		return
+	}
+	made := slices.Clone(h.made)
+	slices.Sort(made)
+	if !slices.Equal(made, h.owed) {
+		c.violate("P3", "housekeeping (%s) re-created %v, want the admitted active pods the pod workers no longer know %v",
+			g, made, h.owed)
+	}
+}

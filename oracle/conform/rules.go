@@ -1,0 +1,350 @@
+package conform
+
+import (
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// judge checks one finished plan action (P1, P2, P4). An action a kubelet
+// restart overlapped is judged only if it is the restart itself: the
+// calls of the others may have gone to the old process's pod workers.
+func (c *checker) judge(x *action) {
+	a, p := x.a, x.pre
+	for _, cl := range x.calls {
+		if _, wait := cl.in.(model.KillPodNowDone); !cl.returned && !wait {
+			c.violate("P1", "%v: its call %v never returned", a, cl.in)
+		}
+	}
+	switch a.Kind {
+	case plan.Create:
+		c.create(x)
+	case plan.Update:
+		c.expect(x, p.toWorkers() && !p.refused, model.Update, true, a.KillOpts)
+	case plan.Sync:
+		c.expect(x, p.toWorkers(), model.Sync, false, a.KillOpts)
+	case plan.Delete:
+		c.delete(x)
+	case plan.Remove:
+		c.expect(x, p.added(), model.Kill, false, false)
+	case plan.Vanish, plan.Evict, plan.Shutdown:
+		c.expect(x, false, 0, false, false)
+	case plan.Kill, plan.RuntimeKill:
+		c.expect(x, p.toWorkers(), model.Kill, false, true)
+	case plan.KillNow:
+		c.killNow(x)
+	case plan.Finish:
+		c.expect(x, p.toWorkers(), model.Update, true, false)
+	case plan.Query:
+		c.query(x)
+	case plan.SyncKnown:
+		c.syncKnownAction(x)
+	case plan.Restart:
+		c.restart(x)
+	}
+}
+
+// updates are the UpdatePod calls the action made.
+func (x *action) updates() []model.UpdatePod {
+	var out []model.UpdatePod
+	for _, cl := range x.calls {
+		if u, ok := cl.in.(model.UpdatePod); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// expect: the action makes exactly one UpdatePod of type t for its pod if
+// send, none otherwise (P1), and that call carries what the action says.
+// newVersion: the call must carry a pod version newer than any handed to
+// the pod workers before (a config change is a new pod object); kill: it
+// carries the action's kill options (else none).
+func (c *checker) expect(x *action, send bool, t model.UpdateType, newVersion, kill bool) {
+	ups := x.updates()
+	want := 0
+	if send {
+		want = 1
+	}
+	if len(ups) != want {
+		c.violate("P1", "%v made %d UpdatePod call(s), want %d (%s)", x.a, len(ups), want, x.pre)
+		return
+	}
+	if send {
+		c.carries(x, ups[0], t, newVersion, kill)
+	}
+}
+
+// carries checks what one UpdatePod of the action carries (P1).
+func (c *checker) carries(x *action, u model.UpdatePod, t model.UpdateType, newVersion, kill bool) {
+	a := x.a
+	shape := c.shapeOf(a)
+	var bad []string
+	if u.Type != t {
+		bad = append(bad, fmt.Sprintf("type %v, want %v", u.Type, t))
+	}
+	if u.Pod.UID != string(a.UID) {
+		bad = append(bad, fmt.Sprintf("pod %q, want %q", u.Pod.UID, a.UID))
+	}
+	runtimeOnly := a.Target == plan.TargetRunningPod || a.Kind == plan.RuntimeKill
+	if u.RuntimeOnly != runtimeOnly {
+		bad = append(bad, fmt.Sprintf("runtime-only %v, want %v", u.RuntimeOnly, runtimeOnly))
+	}
+	if !u.RuntimeOnly {
+		if u.Pod.Name != shape.PodName() || u.Pod.Static != shape.Static || u.Pod.SpecGrace != shape.SpecGrace {
+			bad = append(bad, fmt.Sprintf("pod %s/static=%v/grace=%d, want %s/static=%v/grace=%d", u.Pod.Name,
+				u.Pod.Static, u.Pod.SpecGrace, shape.PodName(), shape.Static, shape.SpecGrace))
+		}
+		if newVersion && u.Pod.Version <= x.version {
+			bad = append(bad, fmt.Sprintf("version %d, not newer than %d", u.Pod.Version, x.version))
+		}
+		if a.Kind == plan.Create && !x.pre.known && u.Pod.Phase != firstPhase(a, x.pre.kube) {
+			bad = append(bad, fmt.Sprintf("phase %v, want %v", u.Pod.Phase, firstPhase(a, x.pre.kube)))
+		}
+		if a.Kind == plan.Finish && u.Pod.Phase.String() != a.Terminal {
+			bad = append(bad, fmt.Sprintf("phase %v, want %s", u.Pod.Phase, a.Terminal))
+		}
+	}
+	if msg := killMismatch(a, u.Kill, kill); msg != "" {
+		bad = append(bad, msg)
+	}
+	if len(bad) > 0 {
+		c.violate("P1", "%v: its UpdatePod carries %v", a, bad)
+	}
+}
+
+// killMismatch compares the kill options an UpdatePod carries with those
+// of action a ("" if they agree): none unless kill; else a completion
+// (Kill, KillNow and KillOpts carry one), Evict and the grace override as
+// the action gives them (a runtime-only kill by housekeeping: grace 1).
+func killMismatch(a plan.Action, got model.KillOptions, kill bool) string {
+	want := model.KillOptions{}
+	if kill {
+		want.Evict = a.Evict
+		if a.Grace >= 0 {
+			want.GraceOverride, want.HasGraceOverride = a.Grace, true
+		}
+		if a.Kind == plan.RuntimeKill {
+			want = model.KillOptions{GraceOverride: 1, HasGraceOverride: true}
+		}
+	}
+	gotCompletion := got.CompletionID != 0
+	wantCompletion := kill && a.Kind != plan.RuntimeKill
+	got.CompletionID = 0
+	if got != want || gotCompletion != wantCompletion {
+		return fmt.Sprintf("kill options %+v (completion %v), want %+v (completion %v)", got, gotCompletion, want,
+			wantCompletion)
+	}
+	return ""
+}
+
+// create is a Create's ADD (P1, P2): refused by the API server, nothing;
+// an ADD of a pod still in config is an UPDATE for an admitted pod;
+// otherwise admission, and a create iff it admits.
+func (c *checker) create(x *action) {
+	a, p := x.a, x.pre
+	switch {
+	case p.refused:
+		c.expect(x, false, 0, false, false)
+		return
+	case p.kube && p.inConfig:
+		c.expect(x, p.admitted, model.Update, false, false)
+		return
+	case !p.kube || p.admitted:
+		c.expect(x, true, model.Create, true, a.KillOpts)
+		return
+	}
+	adm, ok := x.admitted()
+	if x.admissionUnbegun {
+		c.violate("P2", "%v: admission decided without AdmissionBegins", a)
+	}
+	switch {
+	case p.shutdown && ok:
+		c.violate("P2", "%v: admitted during the node shutdown", a)
+	case !p.shutdown && !ok:
+		c.violate("P2", "%v: a new pod object was added without admission", a)
+	case !ok:
+		c.expect(x, false, 0, false, false)
+		c.sm.held[a.UID] = phases{v1.PodFailed} // rejected: a local Failed status
+	default:
+		fits := c.fits(a, adm.Counted)
+		if !fits {
+			c.expect(x, false, 0, false, false)
+		} else {
+			c.expect(x, true, model.Create, true, a.KillOpts)
+		}
+	}
+}
+
+// admitted is the admission note the action made, if any (and whether
+// AdmissionBegins came before it, as K1 needs).
+func (x *action) admitted() (history.Admitted, bool) {
+	begun := false
+	for _, n := range x.notes {
+		switch n := n.(type) {
+		case history.AdmissionBegins:
+			begun = true
+		case history.Admitted:
+			x.admissionUnbegun = x.admissionUnbegun || !begun
+			return n, true
+		}
+	}
+	return history.Admitted{}, false
+}
+
+// fits: a's requests plus the counted pods' fit the node (P2). A pod's
+// requests are those of the action it was first seen with.
+func (c *checker) fits(a plan.Action, counted []types.UID) bool {
+	shape := c.shapeOf(a)
+	cpu, mem := shape.CPU, shape.Mem
+	for _, uid := range counted {
+		s := c.first[uid]
+		cpu, mem = cpu+s.CPU, mem+s.Mem
+	}
+	return c.plan.Node.Fits(cpu, mem)
+}
+
+// delete is a client's graceful delete (P1): none for a static pod's
+// mirror or a refused one; with an API server the request is noted with
+// its grace; the pod workers get an update with the deletion timestamp
+// and grace if the kubelet admitted the pod.
+func (c *checker) delete(x *action) {
+	a, p := x.a, x.pre
+	if p.refused || p.kube && c.shapeOf(a).Static {
+		c.expect(x, false, 0, false, false)
+		return
+	}
+	g := max(a.Grace, 0)
+	requested := false
+	for _, n := range x.notes {
+		if d, ok := n.(history.DeleteRequested); ok && d.UID == a.UID && d.Grace == g {
+			requested = true
+		}
+	}
+	if requested != (p.kube && p.apiServer) {
+		c.violate("P1", "%v: delete request noted %v, want %v", a, requested, p.kube && p.apiServer)
+	}
+	c.expect(x, p.toWorkers(), model.Update, true, false)
+	if ups := x.updates(); p.toWorkers() && len(ups) == 1 {
+		if u := ups[0].Pod; !u.DeletionTimestamp || !u.HasDeletionGrace || u.DeletionGrace != g {
+			c.violate("P1", "%v: its update carries deletion %v grace %d, want grace %d", a, u.DeletionTimestamp,
+				u.DeletionGrace, g)
+		}
+	}
+}
+
+// killNow is KillPodNow (P1): its kill, then its wait for the same
+// completion.
+func (c *checker) killNow(x *action) {
+	c.expect(x, x.pre.toWorkers(), model.Kill, false, true)
+	ups := x.updates()
+	if !x.pre.toWorkers() || len(ups) != 1 {
+		return
+	}
+	for _, cl := range x.calls {
+		if w, ok := cl.in.(model.KillPodNowDone); ok && w.UID == string(x.a.UID) && w.ID == ups[0].Kill.CompletionID {
+			return
+		}
+	}
+	c.violate("P1", "%v: no wait for its kill's completion", x.a)
+}
+
+// query reads every query of the pod, in order, and a static pod's
+// mirror-pod query by full name (P1).
+func (c *checker) query(x *action) {
+	var want []model.Query
+	for k := model.IsPodKnownTerminated; k <= model.ShouldPodContentBeRemoved; k++ {
+		want = append(want, model.Query{Kind: k, UID: string(x.a.UID)})
+	}
+	if shape := c.shapeOf(x.a); shape.Static {
+		want = append(want, model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName,
+			FullName: shape.PodName() + "_default"})
+	}
+	var got []model.Query
+	for _, cl := range x.calls {
+		q, ok := cl.in.(model.Query)
+		if !ok {
+			c.violate("P1", "%v made a call other than a query: %T", x.a, cl.in)
+			return
+		}
+		got = append(got, q)
+		if _, ok := cl.out.(model.Answer); !ok {
+			c.violate("P1", "%v: query %v returned %v, not an answer", x.a, q, cl.out)
+		}
+	}
+	if !slices.Equal(got, want) {
+		c.violate("P1", "%v asked %v, want %v", x.a, got, want)
+	}
+}
+
+// restart is a kubelet restart (P4): a Restarted event, then every pod in
+// config ADDed again in creation order, each through admission or as a
+// create.
+func (c *checker) restart(x *action) {
+	if x.restarts == c.restarts {
+		c.violate("P4", "%v: the kubelet did not restart", x.a)
+		return
+	}
+	handled, admitted := map[types.UID]bool{}, map[types.UID]bool{}
+	for _, n := range x.notes {
+		if adm, ok := n.(history.Admitted); ok {
+			handled[adm.UID], admitted[adm.UID] = true, true
+		}
+	}
+	var order []types.UID
+	for _, u := range x.updates() {
+		uid := types.UID(u.Pod.UID)
+		if u.Type == model.Create {
+			handled[uid] = true
+			order = append(order, uid)
+		}
+	}
+	for _, uid := range x.pre.inConfigUIDs {
+		switch {
+		case !handled[uid]:
+			c.violate("P4", "%v: %s, in config, was not added again", x.a, uid)
+		case x.pre.kube && !admitted[uid] && !terminal(x.phases[uid]):
+			// A new kubelet admits every pod again, except those whose
+			// phase is terminal.
+			c.violate("P4", "%v: %s was added again without admission", x.a, uid)
+		}
+	}
+	if x.incarnation != nil && !slices.IsSortedFunc(order, func(a, b types.UID) int { return x.incarnation[a] - x.incarnation[b] }) {
+		c.violate("P4", "%v: the pods were added again out of creation order: %v", x.a, order)
+	}
+}
+
+func (p pre) String() string {
+	return fmt.Sprintf("kubelet=%v known=%v in-config=%v admitted=%v rejected=%v refused=%v", p.kube, p.known,
+		p.inConfig, p.admitted, p.rejected, p.refused)
+}
+
+// firstPhase is the phase of a new pod's object: Pending if its Create
+// says so (a kubelet's ADD of a new pod object starts it Running).
+func firstPhase(a plan.Action, kube bool) model.Phase {
+	if a.Pending && !kube {
+		return model.PhasePending
+	}
+	return model.PhaseRunning
+}
+
+// syncKnownAction: a SyncKnown action is housekeeping's SyncKnownPods (its
+// argument and restarts are P3's, judged for every caller).
+func (c *checker) syncKnownAction(x *action) {
+	n := 0
+	for _, cl := range x.calls {
+		if _, ok := cl.in.(model.SyncKnownPods); ok {
+			n++
+		}
+	}
+	if n != 1 {
+		c.violate("P3", "%v made %d SyncKnownPods call(s), want 1", x.a, n)
+	}
+}

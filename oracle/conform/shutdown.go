@@ -1,0 +1,169 @@
+package conform
+
+import (
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/plan"
+)
+
+// P7, the node shutdown manager: a Shutdown action on a kubelet not yet
+// shutting down begins a shutdown (ShutdownBegins) that ends
+// (ShutdownDone) unless the kubelet restarts; it kills the pods of its
+// snapshot group by group in ascending priority (a pod is in the last group
+// whose priority is at most its own, the first group taking any lower
+// one), each with grace min(group grace, spec grace), without evict; a
+// group starts as soon as the previous group's kills all returned or its
+// grace ran out.
+type shutdownRun struct {
+	restarts int
+	started  bool // its actor had begun (closed admission) when the kubelet restarted
+	begun    bool
+	at       time.Duration
+	snapshot map[types.UID]bool
+	group    int           // the group being killed (-1: none yet)
+	groupAt  time.Duration // when it began
+	members  []types.UID   // its pods
+	done     bool
+}
+
+// shutdownGroups are the node's groups (one of grace 30 s by default).
+func (c *checker) shutdownGroups() []plan.ShutdownGroup {
+	if c.plan.Node == nil || len(c.plan.Node.ShutdownGroups) == 0 {
+		return []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
+	}
+	return c.plan.Node.ShutdownGroups
+}
+
+// groupOf is uid's shutdown group.
+func (c *checker) groupOf(uid types.UID) int {
+	prio, g := c.first[uid].Priority, 0
+	for j, grp := range c.shutdownGroups() {
+		if grp.Priority <= prio {
+			g = j
+		}
+	}
+	return g
+}
+
+// shutdownAction: a Shutdown action begins; pre.shutdown: one runs already.
+func (c *checker) shutdownAction(p pre) {
+	if p.kube && !p.shutdown && c.sd == nil {
+		c.sd = &shutdownRun{restarts: c.restarts, group: -1}
+	}
+}
+
+func (c *checker) shutdownNoted(ev history.Event) {
+	sd := c.sd
+	switch n := ev.Note.(type) {
+	case history.ShutdownBegins:
+		if sd == nil || sd.begun {
+			c.violate("P7", "a node shutdown began that no Shutdown action asked for")
+			return
+		}
+		sd.begun, sd.at, sd.snapshot = true, ev.At, map[types.UID]bool{}
+		for _, uid := range n.Active {
+			sd.snapshot[uid] = true
+		}
+	case history.ShutdownKill:
+		c.shutdownKill(ev, n.UID)
+	case history.ShutdownDone:
+		if sd == nil || !sd.begun || sd.done {
+			c.violate("P7", "a node shutdown ended that had not begun")
+			return
+		}
+		c.groupOver(ev.At, len(c.shutdownGroups()))
+		sd.done = true
+	}
+}
+
+// shutdownKill: the next kill of the shutdown, in group order.
+func (c *checker) shutdownKill(ev history.Event, uid types.UID) {
+	sd := c.sd
+	if sd == nil || !sd.begun || !sd.snapshot[uid] {
+		c.violate("P7", "pod %s killed by a node shutdown whose snapshot does not hold it", uid)
+		return
+	}
+	g := c.groupOf(uid)
+	switch {
+	case g < sd.group:
+		c.violate("P7", "pod %s (shutdown group %d) killed after group %d began", uid, g, sd.group)
+	case g > sd.group:
+		c.groupOver(ev.At, g)
+		sd.group, sd.groupAt, sd.members = g, ev.At, nil
+	}
+	sd.members = append(sd.members, uid)
+}
+
+// groupOver: the group in progress ends at at (the next group begins, or
+// the shutdown is done): no later than its grace after it began, and
+// before that only once all its kills returned.
+func (c *checker) groupOver(at time.Duration, next int) {
+	sd := c.sd
+	if sd.group < 0 || sd.restarts != c.restarts {
+		return
+	}
+	grace := time.Duration(c.shutdownGroups()[sd.group].Grace) * time.Second
+	if at > sd.groupAt+grace {
+		c.violate("P7", "shutdown group %d began at %v and held up group %d until %v, past its grace %v", sd.group,
+			sd.groupAt, next, at, grace)
+	}
+	last, all := sd.groupAt, true
+	for _, uid := range sd.members {
+		r, ok := c.shutdownReturned[uid]
+		all = all && ok && r <= at
+		if ok {
+			last = max(last, r)
+		}
+		if at < sd.groupAt+grace && (!ok || r > at) {
+			c.violate("P7", "shutdown group %d ended at %v before the kill of pod %s returned and before its grace",
+				sd.group, at, uid)
+		}
+	}
+	if all && last < sd.groupAt+grace && at > last {
+		c.violate("P7", "shutdown group %d's kills all returned by %v, but the next step waited until %v", sd.group,
+			last, at)
+	}
+}
+
+// shutdownCall checks the kill a shutdown-kill actor sends (P7) and notes
+// when its wait returns.
+func (c *checker) shutdownCall(ev history.Event) {
+	if !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
+		return
+	}
+	u, ok := ev.Input.(model.UpdatePod)
+	if !ok || u.Type != model.Kill {
+		return
+	}
+	uid := types.UID(u.Pod.UID)
+	want := min(c.shutdownGroups()[c.groupOf(uid)].Grace, c.first[uid].SpecGrace)
+	if u.Kill.Evict || !u.Kill.HasGraceOverride || u.Kill.GraceOverride != want {
+		c.violate("P7", "the node shutdown killed pod %s with %+v, want grace %d without evict", uid, u.Kill, want)
+	}
+}
+
+// shutdownReturn: a shutdown kill's wait returned.
+func (c *checker) shutdownReturn(ev history.Event) {
+	a := c.actors[ev.Goroutine]
+	if a == nil || !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
+		return
+	}
+	for _, cl := range a.calls {
+		if w, ok := cl.in.(model.KillPodNowDone); ok && cl.id == ev.ID {
+			c.shutdownReturned[types.UID(w.UID)] = ev.At
+		}
+	}
+}
+
+// shutdownFinish: a shutdown asked for began and ended, unless the kubelet
+// restarted meanwhile.
+func (c *checker) shutdownFinish() {
+	if sd := c.sd; sd != nil && sd.restarts == c.restarts && !sd.done {
+		c.violate("P7", "a node shutdown was asked for and never %s", map[bool]string{true: "ended", false: "began"}[sd.begun])
+	}
+}

@@ -1,0 +1,30 @@
+package sim
+
+import "sync"
+
+// traceChunks keeps the trace chunks of schedulers whose runs are over
+// (Recycle), for the next traceLog of the process: a sweep runs seed after
+// seed, and each run's trace fills one to a few chunks (the largest
+// allocation of a seed). A chunk is handed out empty: nothing of one run
+// reaches another, whichever goroutine takes it.
+var traceChunks = sync.Pool{New: func() any {
+	c := make([]record, 0, traceLogChunk)
+	return &c
+}}
+
+// newTraceChunk returns an empty chunk of traceLogChunk records' capacity.
+func newTraceChunk() []record { return (*traceChunks.Get().(*[]record))[:0] }
+
+// Recycle hands the scheduler's trace chunks to the next scheduler of the
+// process, once the run is over and its trace read: after Recycle the
+// scheduler's trace is empty (Trace, TraceSHA256, TraceLen and Timeline
+// see no operation). Call it only after Close or the end of Run.
+func (s *Scheduler) Recycle() {
+	for _, c := range append(s.trace.full, s.trace.last) {
+		if cap(c) == traceLogChunk {
+			c = c[:0]
+			traceChunks.Put(&c)
+		}
+	}
+	s.trace = traceLog{}
+}

@@ -1,0 +1,100 @@
+package world
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+)
+
+var probeSeeds = flag.Uint64("probe.seeds", 0, "TestIncrementalProbe: seeds per family and strategy (0: 40, 8 with -short)")
+
+// probeRun runs one seed of f with every probe compared against one that
+// asks every query (probeMemo.check) and returns the first difference and
+// the number of releases that carried a probe.
+func probeRun(t *testing.T, f plan.Family, seed uint64, strategy sim.Strategy, mutant string, observableOnly bool) (string, int) {
+	t.Helper()
+	st := plan.SeedStreams(seed)
+	w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
+	if err := w.Reintroduce(mutant); err != nil {
+		t.Fatal(err)
+	}
+	if observableOnly {
+		w.InternalInvariantsOff()
+	}
+	w.probes.check = true
+	releases := 0
+	w.Observe(func(ev history.Event) {
+		if ev.Probe != nil {
+			releases++
+		}
+	})
+	_ = w.Run() // a mutant's run may fail; the probes are what is checked
+	return w.probes.mismatch, releases
+}
+
+// TestIncrementalProbe: the probe asks only what the critical section can
+// have changed (World.probe), and at every release of the pod lock its
+// answers equal those of a probe that asks every query for every UID and
+// full name — in every kubelet family under both strategies, with and
+// without the internal invariants, and under every catalogued mutant on its
+// gate families. It also fails if the check cannot see a difference: a
+// probe that leaves out a UID the critical section touched must be caught.
+func TestIncrementalProbe(t *testing.T) {
+	seeds := uint64(40)
+	if testing.Short() {
+		seeds = 8
+	}
+	if *probeSeeds > 0 {
+		seeds = *probeSeeds
+	}
+	for _, f := range plan.KubeletFamilies() {
+		for _, strategy := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
+			for seed := range seeds {
+				if bad, n := probeRun(t, f, seed, strategy, "", seed%2 == 1); bad != "" || n == 0 {
+					t.Fatalf("%s %v seed %d (%d releases): %s", f.Name, strategy, seed, n, bad)
+				}
+			}
+		}
+	}
+	families := map[string]plan.Family{}
+	for _, f := range plan.KubeletFamilies() {
+		families[f.Name] = f
+	}
+	for _, m := range Mutants() {
+		for _, name := range m.Families {
+			f, ok := families[name]
+			if !ok {
+				continue
+			}
+			for seed := range seeds / 2 {
+				if bad, _ := probeRun(t, f, seed, sim.RandomWalk{}, m.Name, false); bad != "" {
+					t.Fatalf("mutant %s, %s seed %d: %s", m.Name, f.Name, seed, bad)
+				}
+			}
+		}
+	}
+}
+
+// TestIncrementalProbeCheckCatches: the comparison behind
+// TestIncrementalProbe sees a probe that misses a change: with every touched
+// UID forgotten (a probe that re-asks nothing but what PodsSynced or a new
+// UID forces), the first seed of early-kill already differs.
+func TestIncrementalProbeCheckCatches(t *testing.T) {
+	f := plan.KubeletFamilies()[0]
+	for _, g := range plan.KubeletFamilies() {
+		if g.Name == "early-kill" {
+			f = g
+		}
+	}
+	st := plan.SeedStreams(0)
+	w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+	w.probes.check = true
+	w.Observe(func(history.Event) { w.probes.touched = w.probes.touched[:0] })
+	_ = w.Run()
+	if w.probes.mismatch == "" {
+		t.Fatal("a probe that forgets the touched UIDs went unnoticed")
+	}
+}
