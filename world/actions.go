@@ -74,7 +74,10 @@ func (w *World) do(a plan.Action) {
 	case plan.Evict:
 		w.goActor("eviction", func() { w.evict(a) })
 	case plan.Shutdown:
-		w.goActor("shutdown", func() { w.shutdown(a) })
+		// The shutdown signal reaches the kubelet process running now: a
+		// restart before its actor runs ends it with the old process.
+		k, epoch := w.kube, w.epoch
+		w.goActor("shutdown", func() { w.shutdown(k, epoch) })
 	case plan.Restart:
 		w.restartKubelet()
 	}

@@ -18,10 +18,11 @@ import (
 // parallel (killPodNow, evict=false, grace min(group grace, spec grace)),
 // each group given its grace period before the next one starts.
 
-// shutdown is the Shutdown action, in a goroutine of its own.
-func (w *World) shutdown(_ plan.Action) {
-	k, epoch := w.kube, w.epoch
-	if k == nil || k.shutdownAt != unset {
+// shutdown is the Shutdown action, in a goroutine of its own, for kubelet
+// k of epoch (the process running when the action came): it does nothing
+// once that kubelet restarted, or if its shutdown began already.
+func (w *World) shutdown(k *kubelet, epoch int) {
+	if k == nil || w.epoch != epoch || k.shutdownAt != unset {
 		return
 	}
 	k.shutdownAt = w.S.Elapsed()

@@ -172,44 +172,93 @@ func TestP8Reaper(t *testing.T) {
 	wantViolation(t, runReaperNoEcho(), "P9", "left the API, but is still in config")
 }
 
-// TestP7ShutdownAcrossRestart: a shutdown asked for just before a kubelet
-// restart may begin after it, on the new kubelet; one nobody asked for is
-// still flagged.
+// TestP7ShutdownAcrossRestart: a shutdown asks the kubelet process running
+// when it is asked for; a restart before its actor runs ends it with the old
+// process. A shutdown the new kubelet begins is flagged unless a Shutdown
+// action asked for it after the restart.
 func TestP7ShutdownAcrossRestart(t *testing.T) {
-	run := func(asked bool) []history.Violation {
+	run := func(before, after bool) []history.Violation {
 		p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Restart, "", 0)}}
-		if asked {
+		if before {
 			p.Actions = append([]plan.Action{act(plan.Shutdown, "", 0)}, p.Actions...)
 		}
+		if after {
+			p.Actions = append(p.Actions, act(plan.Shutdown, "", 0))
+		}
 		s := newScript(p, true)
-		if asked {
+		if before {
 			s.action(func() {})
 		}
 		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		if after {
+			s.action(func() {})
+		}
 		s.note("shutdown/1", history.ShutdownBegins{})
 		s.note("shutdown/1", history.ShutdownDone{})
 		return s.o.Finish(s.v, errStop)
 	}
-	wantNone(t, run(true))
-	wantViolation(t, run(false), "P7", "no Shutdown action asked for")
+	wantNone(t, run(false, true))
+	wantNone(t, run(true, true))
+	wantViolation(t, run(true, false), "P7", "no Shutdown action asked for")
+	wantViolation(t, run(false, false), "P7", "no Shutdown action asked for")
 }
 
-// TestP7ShutdownGivenUp: a shutdown actor that had begun (admission
-// closed) when the kubelet restarted gives up with the old kubelet: its
-// shutdown never beginning is no violation; one that had not begun owes
-// the shutdown to the new kubelet.
+// TestP7ShutdownGivenUp: a shutdown asked for before a kubelet restart,
+// whether its actor had begun (admission closed) or not, is given up with
+// the old kubelet: its never beginning is no violation. Without the
+// restart it is one.
 func TestP7ShutdownGivenUp(t *testing.T) {
-	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Shutdown, "", 0),
-		act(plan.Restart, "", time.Second)}}
-	run := func(started bool) []history.Violation {
+	run := func(started, restart bool) []history.Violation {
+		p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Shutdown, "", 0),
+			act(plan.SyncKnown, "", time.Second)}}
+		if restart {
+			p.Actions[1] = act(plan.Restart, "", time.Second)
+		}
 		s := newScript(p, true)
 		s.action(func() {})
 		if started {
 			s.v.shutdownAt = 0
 		}
-		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		s.action(func() {
+			if restart {
+				s.ev("client/0", history.Event{Kind: history.Restarted})
+			}
+		})
 		return s.verdict()
 	}
-	wantNone(t, run(true))
-	wantViolation(t, run(false), "P7", "asked for and never began")
+	wantNone(t, run(true, true))
+	wantNone(t, run(false, true))
+	wantViolation(t, run(false, false), "P7", "asked for and never began")
+}
+
+// TestP7TwoShutdownsTwoRestarts is swarm-restart seed 1889's shape: at one
+// instant a shutdown, a restart, a second shutdown (while the new kubelet
+// shuts down: nothing to do) and a second restart. A shutdown that begins
+// after the second restart was asked of nobody; one that begins between
+// the restarts is the first's, on the kubelet it asked.
+func TestP7TwoShutdownsTwoRestarts(t *testing.T) {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Shutdown, "", 0),
+		act(plan.Shutdown, "", 0), act(plan.Restart, "", 0), act(plan.Shutdown, "", 0), act(plan.Restart, "", 0)}}
+	run := func(lateBegin bool) []history.Violation {
+		s := newScript(p, true)
+		s.action(func() {})
+		s.note("shutdown/1", history.ShutdownBegins{})
+		s.v.shutdownAt = 0
+		s.action(func() {}) // the kubelet shuts down already: nothing to do
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		s.v.shutdownAt = -1
+		s.action(func() {})
+		if !lateBegin {
+			s.note("shutdown/2", history.ShutdownBegins{})
+			s.note("shutdown/2", history.ShutdownDone{})
+		}
+		s.action(func() { s.ev("client/0", history.Event{Kind: history.Restarted}) })
+		if lateBegin {
+			s.note("shutdown/2", history.ShutdownBegins{})
+			s.note("shutdown/2", history.ShutdownDone{})
+		}
+		return s.verdict()
+	}
+	wantNone(t, run(false))
+	wantViolation(t, run(true), "P7", "no Shutdown action asked for")
 }

@@ -151,13 +151,9 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	case history.Restarted:
 		c.restarts++
 		c.created, c.shutdownReturned = map[types.UID]bool{}, map[types.UID]time.Duration{}
-		if c.sd != nil && !c.sd.begun && !c.sd.started {
-			// Its actor had not started: it will shut the new kubelet down
-			// (one that had started gives up with the old kubelet).
-			c.sd.restarts = c.restarts
-		} else {
-			c.sd = nil
-		}
+		// A shutdown asked of the old kubelet, begun or not, ends with it
+		// (the signal reached that process, not the new one).
+		c.sd = nil
 	case history.ClientCall:
 		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
 			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
@@ -289,10 +285,6 @@ func (c *checker) actionBegins(a plan.Action, p pre) {
 		c.evictGraces[a.UID] = append(c.evictGraces[a.UID], a.Grace)
 	case plan.Shutdown:
 		c.shutdownAction(p)
-	case plan.Restart:
-		if c.sd != nil && p.shutdown {
-			c.sd.started = true // the old kubelet's shutdown actor had begun
-		}
 	case plan.Remove, plan.Vanish:
 		c.leftAPI(a.UID)
 	}

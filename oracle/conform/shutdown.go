@@ -13,7 +13,8 @@ import (
 
 // P7, the node shutdown manager: a Shutdown action on a kubelet not yet
 // shutting down begins a shutdown (ShutdownBegins) that ends
-// (ShutdownDone) unless the kubelet restarts; it kills the pods of its
+// (ShutdownDone) unless the kubelet restarts (a restart ends the shutdown
+// asked of the old kubelet, begun or not: the new one owes none); it kills the pods of its
 // snapshot group by group in ascending priority (a pod is in the last group
 // whose priority is at most its own, the first group taking any lower
 // one), each with grace min(group grace, spec grace), without evict; a
@@ -21,7 +22,6 @@ import (
 // grace ran out.
 type shutdownRun struct {
 	restarts int
-	started  bool // its actor had begun (closed admission) when the kubelet restarted
 	begun    bool
 	at       time.Duration
 	snapshot map[types.UID]bool
