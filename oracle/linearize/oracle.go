@@ -67,6 +67,7 @@ type linearizability struct {
 	// history and verdict are Finish's, kept for tests and reports.
 	history history.History
 	verdict Verdict
+	taken   bool // the recorder's history is taken and its buffer recycled
 }
 
 // New returns the linearizability oracle: record the history,
@@ -91,8 +92,12 @@ func (l *linearizability) Observe(_ oracle.View, ev history.Event) { l.rec.Obser
 // real violation that led to the failure is still reported and the cut
 // itself cannot raise a false alarm.
 func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violation {
-	h := l.rec.History()
-	l.rec.Recycle() // the next run's recorder reuses its operation buffer
+	h := l.history
+	if !l.taken { // Finish may be called again (a driver re-judging a run): same history
+		h = l.rec.History()
+		l.rec.Recycle() // the next run's recorder reuses its operation buffer
+		l.taken = true
+	}
 	v := checkHistory(h, l.opts, l.check)
 	l.history, l.verdict = h, v
 	out := v.Violations(h)
