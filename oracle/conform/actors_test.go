@@ -59,10 +59,10 @@ func TestP6Eviction(t *testing.T) {
 	wantViolation(t, runEviction(false, &kill, time.Second, time.Second), "P6", "cleanup poll 2")
 }
 
-// runShutdown: pods a (priority 0) and b (priority 100) in groups of grace
-// 5 s (priority 0) and 10 s (priority 100); the shutdown kills them in the
-// order given with the graces given; done: it ends.
-func runShutdown(order []string, graces map[string]int64, done bool) []history.Violation {
+// shutdownScript: pods a (priority 0) and b (priority 100) admitted and
+// created, in groups of grace 5 s (priority 0) and 10 s (priority 100),
+// and the Shutdown action at 1 s begun and done (its actor runs apart).
+func shutdownScript() *script {
 	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
 	b.Priority = 100
 	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
@@ -74,6 +74,14 @@ func runShutdown(order []string, graces map[string]int64, done bool) []history.V
 		})
 	}
 	s.action(func() {})
+	return s
+}
+
+// runShutdown: pods a (priority 0) and b (priority 100) in groups of grace
+// 5 s (priority 0) and 10 s (priority 100); the shutdown kills them in the
+// order given with the graces given; done: it ends.
+func runShutdown(order []string, graces map[string]int64, done bool) []history.Violation {
+	s := shutdownScript()
 	s.note("shutdown/1", history.ShutdownBegins{Active: []types.UID{"a", "b"}})
 	for i, uid := range order {
 		s.note("shutdown/1", history.ShutdownKill{UID: types.UID(uid)})
@@ -101,17 +109,7 @@ func TestP7Shutdown(t *testing.T) {
 // runShutdownLate: group 0's kill returns at once, but group 1 starts
 // only when group 0's grace (5 s) ran out.
 func runShutdownLate() []history.Violation {
-	a, b := act(plan.Create, "a", 0), act(plan.Create, "b", 0)
-	b.Priority = 100
-	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}, {Priority: 100, Grace: 10}}}
-	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{a, b, act(plan.Shutdown, "", time.Second)}}, true)
-	for _, uid := range []string{"a", "b"} {
-		s.action(func() {
-			s.admission(uid)
-			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
-		})
-	}
-	s.action(func() {})
+	s := shutdownScript()
 	at := func(d time.Duration, g string, ev history.Event) {
 		ev.At, ev.Goroutine, ev.Seq = d, g, s.seq
 		s.o.Observe(s.v, ev)
