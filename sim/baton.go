@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"iter"
-)
+import "fmt"
 
 // The baton: how the one simulated goroutine that may run hands control to
 // the next. Each simulated goroutine is a runtime coroutine (iter.Pull); a
@@ -15,15 +12,6 @@ import (
 // two goroutines (doc.go, Cost, has the numbers). scheduler.go has the
 // public API; watchdog.go runs the loop and watches it.
 
-// newCoroutine makes g's coroutine. It does not start until the driver
-// first resumes it, which is when g is first handed the baton.
-func (s *Scheduler) newCoroutine(g *goroutine, f func()) {
-	g.resume, _ = iter.Pull(func(yield func(struct{}) bool) {
-		g.yield = yield
-		s.trampoline(g, f)
-	})
-}
-
 func (s *Scheduler) trampoline(g *goroutine, f func()) {
 	if s.unwinding { // Close before it ever ran
 		g.state = gExited
@@ -34,8 +22,8 @@ func (s *Scheduler) trampoline(g *goroutine, f func()) {
 	g.returned = true
 }
 
-// exited runs as the last deferred call of every simulated goroutine. The
-// coroutine returns right after it, back to the driver, which resumes
+// exited runs as the last deferred call of every simulated goroutine. Its
+// carrier then becomes idle and yields back to the driver, which resumes
 // whoever exited handed the baton to.
 func (s *Scheduler) exited(g *goroutine) {
 	r := recover()

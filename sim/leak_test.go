@@ -9,14 +9,16 @@ import (
 
 // TestNoGoroutineLeakAfterManyRuns runs 10,000 simulations, a quarter of
 // which end with goroutines still parked (deadlock, step limit, panic,
-// halt), and checks that Close unwound every one of them. Odd runs have no
-// watchdog, so Run's goroutine drives the coroutines itself.
+// halt), and checks that Close unwound every one of them: what is left
+// beyond the goroutines before is idle carriers (carrier.go), which
+// TestIdleCarriersEnd shows end. Odd runs have no watchdog, so Run's
+// goroutine drives the coroutines itself.
 func TestNoGoroutineLeakAfterManyRuns(t *testing.T) {
 	runs := 10_000
 	if testing.Short() {
 		runs = 1_000
 	}
-	before := runtime.NumGoroutine()
+	before, _ := countGoroutines()
 	endings := []func(s *Scheduler){
 		contention,
 		func(s *Scheduler) { contention(s); s.Go("stuck", func() { s.NewEvent("never").Wait() }) },
@@ -63,7 +65,7 @@ func TestCloseRunsDeferredCallsOfParkedGoroutines(t *testing.T) {
 // iter.Pull would pass the Goexit on to the driver; the scheduler keeps it
 // suspended instead and lets Close finish it on a goroutine of its own.
 func TestGoexitIsAnExitAndLeaksNothing(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before, _ := countGoroutines()
 	for _, hot := range []time.Duration{DefaultHotLoop, -1} {
 		s := New(Options{Source: NewPCG(1), HotLoop: hot})
 		deferred, after := false, false
@@ -90,14 +92,89 @@ func TestGoexitIsAnExitAndLeaksNothing(t *testing.T) {
 	waitForGoroutines(t, before)
 }
 
-// waitForGoroutines gives unwound goroutines a bounded moment to retire.
+// waitForGoroutines gives unwound goroutines a bounded moment to retire:
+// it waits until at most want goroutines other than idle carriers are
+// left.
 func waitForGoroutines(t *testing.T, want int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+	got, _ := countGoroutines()
+	for got > want && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
+		got, _ = countGoroutines()
 	}
-	if got := runtime.NumGoroutine(); got > want {
-		t.Fatalf("got %d goroutines, want %d", got, want)
+	if got > want {
+		t.Fatalf("got %d goroutines besides idle carriers, want %d", got, want)
+	}
+}
+
+// countGoroutines counts the process's goroutines in one snapshot: idle
+// carriers (a carrier's coroutine not running a simulated goroutine, in
+// the pool or about to be ended by its cleanup) and the others.
+func countGoroutines() (others, idle int) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, block := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(block, "sim.(*carrier).run") && !strings.Contains(block, "sim.(*Scheduler).trampoline") {
+			idle++
+		} else {
+			others++
+		}
+	}
+	return others, idle
+}
+
+// TestIdleCarriersEnd: a carrier carrying a parked goroutine is not idle,
+// so the leak tests above see a goroutine Close failed to unwind; Close
+// leaves its carrier idle; and the carriers Close hands to the pool are
+// ended once the pool drops them (after two garbage collections without a
+// taker), so a process that stops simulating keeps none.
+func TestIdleCarriersEnd(t *testing.T) {
+	collectIdleCarriers(t) // the other tests' carriers
+	s := New(Options{Source: NewPCG(1)})
+	s.Go("parked", func() { s.NewEvent("never").Wait() })
+	if err := s.Run(); err == nil {
+		t.Fatal("got nil, want a deadlock")
+	}
+	others, idle := countGoroutines()
+	s.Close()
+	if o, i := countGoroutines(); o != others-1 || i != idle+1 {
+		t.Fatalf("Close took goroutines besides idle carriers from %d to %d and idle ones from %d to %d; want one less and one more",
+			others, o, idle, i)
+	}
+	for i := 0; i < 20; i++ {
+		s := New(Options{Source: NewPCG(uint64(i))})
+		contention(s)
+		_ = s.Run()
+		s.Close()
+	}
+	if _, idle := countGoroutines(); idle == 0 {
+		t.Fatal("no idle carrier after 20 runs")
+	}
+	collectIdleCarriers(t)
+}
+
+// collectIdleCarriers collects garbage until no idle carrier is left, for
+// at most 10 seconds.
+func collectIdleCarriers(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+		_, idle := countGoroutines()
+		if idle == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d idle carriers left after 10 s of garbage collections", idle)
+		}
 	}
 }

@@ -109,6 +109,8 @@ type Scheduler struct {
 
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
+
+	carriers *carrierList // where Go takes a carrier and exits leave it
 }
 
 // New returns a Scheduler with a fresh fake clock at fakeclock.Epoch.
@@ -137,6 +139,8 @@ func New(opts Options) *Scheduler {
 		picker: opts.Strategy.start(opts.Source),
 		done:   make(chan error, 1),
 		trace:  traceLog{last: newTraceChunk()},
+
+		carriers: &idleCarriers,
 	}
 }
 
@@ -167,7 +171,7 @@ func (s *Scheduler) spawn(name string, f func(), daemon bool) {
 	s.picker.spawned(g)
 	s.makeRunnable(g)
 	s.rec(opGo, -1, int64(g.id))
-	s.newCoroutine(g, f)
+	s.carry(g, f)
 }
 
 // Run runs the simulation to its end: until every goroutine has exited or

@@ -77,8 +77,9 @@ func (s *Scheduler) wait() error {
 
 // Close unwinds every goroutine that has not exited (each panics out of the
 // operation it is parked in, running its deferred calls), so sweeping many
-// seeds in one process leaks nothing. It is a no-op after a HotLoopError:
-// the stuck goroutine still runs and cannot be stopped.
+// seeds in one process leaks nothing (their carriers become idle, for the
+// next run: carrier.go). It is a no-op after a HotLoopError: the stuck
+// goroutine still runs and cannot be stopped.
 func (s *Scheduler) Close() {
 	if s.unwinding || s.hot.Load() {
 		return
