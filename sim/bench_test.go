@@ -138,3 +138,26 @@ func reportCPU(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkTraceSHA256 is hashing a finished run's trace, as every seed
+// of a sweep does: the contention program of seed 1, about 300 records of
+// every kind (locks, signals, events, sleeps, clock advances, draws),
+// hashed b.N times. It reports cpu-ns/op and the CPU per record.
+func BenchmarkTraceSHA256(b *testing.B) {
+	s := New(Options{Source: NewPCG(1), HotLoop: -1})
+	contention(s)
+	if err := s.Run(); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		_ = s.TraceSHA256()
+	}
+	if used := cputime.Process() - start; used > 0 && start > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N)/float64(s.TraceLen()), "cpu-ns/record")
+	}
+}

@@ -3,8 +3,11 @@ package sim
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
+	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -100,40 +103,71 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 func (s *Scheduler) Trace() string {
 	var b strings.Builder
 	b.Grow(s.trace.len() * 40)
-	s.renderTrace(func(p []byte) { b.Write(p) })
+	s.renderTrace(make([]byte, 0, traceChunk+256), &b)
 	return b.String()
 }
 
 // TraceSHA256 is the hex SHA-256 of Trace: equal hashes, equal runs. It
-// hashes the trace as it is rendered, in chunks, without building it: every
-// seed of a sweep asks for it.
+// streams the trace into the hash as it renders it, a buffer at a time,
+// without building it: every seed of a sweep asks for it. The hash and
+// the buffer are reused from call to call (traceHashers).
 func (s *Scheduler) TraceSHA256() string {
-	h := sha256.New()
-	s.renderTrace(func(p []byte) { h.Write(p) })
-	return hex.EncodeToString(h.Sum(nil))
+	th := traceHashers.Get().(*traceHasher)
+	th.h.Reset()
+	th.buf = s.renderTrace(th.buf, th.h)
+	var sum [sha256.Size]byte
+	var text [2 * sha256.Size]byte
+	hex.Encode(text[:], th.h.Sum(sum[:0]))
+	traceHashers.Put(th)
+	return string(text[:])
 }
 
-// traceChunk is how much rendered trace renderTrace hands on at a time.
+// traceHasher is a SHA-256 and the buffer a trace is rendered into for it.
+type traceHasher struct {
+	h   hash.Hash
+	buf []byte
+}
+
+var traceHashers = sync.Pool{New: func() any {
+	return &traceHasher{h: sha256.New(), buf: make([]byte, 0, traceChunk+256)}
+}}
+
+// traceChunk is how much rendered trace renderTrace writes at a time.
 const traceChunk = 4 << 10
 
-// renderTrace renders the trace, one line per record, into a buffer that
-// it hands to sink whenever it fills and at the end (sink must not keep
-// it). The text of the current time is rendered once per clock advance.
-func (s *Scheduler) renderTrace(sink func(p []byte)) {
-	buf := make([]byte, 0, traceChunk+256)
-	atText := []byte(time.Duration(0).String())
-	s.trace.each(func(_ int, r *record) {
+// renderTrace renders the trace, one line per record, into buf, writing it
+// to w whenever it holds traceChunk bytes and at the end; it returns buf
+// emptied, for reuse. The text of the current time is rendered once per
+// clock advance.
+func (s *Scheduler) renderTrace(buf []byte, w io.Writer) []byte {
+	var atArr [32]byte
+	at := append(atArr[:0], "0s"...)
+	buf = buf[:0]
+	for _, c := range s.trace.full {
+		buf, at = s.renderRecords(buf, at, c, w)
+	}
+	buf, _ = s.renderRecords(buf, at, s.trace.last, w)
+	w.Write(buf)
+	return buf[:0]
+}
+
+// renderRecords appends the lines of records to buf (at is the text of the
+// time, updated at each clock advance), writing buf to w and emptying it
+// whenever it holds traceChunk bytes.
+func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer) ([]byte, []byte) {
+	for i := range records {
+		r := &records[i]
 		if r.op == opAdvance {
-			atText = append(atText[:0], time.Duration(r.arg).String()...)
+			at = append(at[:0], time.Duration(r.arg).String()...)
 		}
-		buf = s.appendRecord(buf, atText, r)
+		buf = s.appendRecord(buf, at, r)
 		buf = append(buf, '\n')
 		if len(buf) >= traceChunk {
-			sink(buf)
+			w.Write(buf)
 			buf = buf[:0]
 		}
-	})
-	sink(buf)
+	}
+	return buf, at
 }
 
 // TraceLen is the number of trace records.
