@@ -121,7 +121,13 @@ func (s *Scheduler) point() {
 	if s.steps > s.opts.MaxSteps {
 		s.tooManySteps(g)
 	}
-	if next := s.picker.pick(s.steps, g, s.runnable); next != g {
+	next := g
+	if !s.walk {
+		next = s.picker.pick(s.steps, g, s.runnable)
+	} else if n := len(s.runnable); n > 1 {
+		next = walkChoice(s.src.Intn(n), g, s.runnable)
+	}
+	if next != g {
 		s.handTo(next)
 		g.awaitBaton()
 		s.resumed()

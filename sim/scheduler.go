@@ -75,6 +75,7 @@ type Scheduler struct {
 	epoch  time.Time
 	src    Source
 	picker picker
+	walk   bool // picker is a random walk's: point draws its choice itself
 
 	all      []*goroutine // spawn order
 	runnable []*goroutine // spawn order
@@ -131,12 +132,15 @@ func New(opts Options) *Scheduler {
 		opts.HotLoop = DefaultHotLoop
 	}
 	c := fakeclock.New()
+	picker := opts.Strategy.start(opts.Source)
+	_, walk := picker.(*walk)
 	return &Scheduler{
 		opts:   opts,
 		clock:  c,
 		epoch:  c.Now(),
 		src:    opts.Source,
-		picker: opts.Strategy.start(opts.Source),
+		picker: picker,
+		walk:   walk,
 		done:   make(chan error, 1),
 		trace:  traceLog{last: newTraceChunk()},
 
