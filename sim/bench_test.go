@@ -60,6 +60,7 @@ func benchHandoffs(b *testing.B, hotLoop time.Duration, op func(*Scheduler)) {
 			b.Fatal(err)
 		}
 		s.Close()
+		s.Recycle() // as run.RunSeed does: the next run reuses the trace chunks
 		done += n
 	}
 }
