@@ -3,7 +3,8 @@ package sim
 import "fmt"
 
 // The baton: how the one simulated goroutine that may run hands control to
-// the next. Each simulated goroutine is a runtime coroutine (iter.Pull); a
+// the next. Each simulated goroutine runs on a runtime coroutine
+// (iter.Pull; a carrier, carrier.go, which trampoline runs it on); a
 // driver loop (drive) resumes the one holding the baton, and at a
 // scheduling point that one picks the next runnable goroutine (through the
 // strategy), records it as the holder and yields back to the loop, which

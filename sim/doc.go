@@ -4,10 +4,12 @@
 //
 // # Model
 //
-// Each simulated goroutine (Scheduler.Go) is a runtime coroutine (the
+// Each simulated goroutine (Scheduler.Go) runs on a runtime coroutine (the
 // mechanism behind iter.Pull), and only the one holding the baton runs: a
 // driver loop resumes it, and it runs on the driver's OS thread until its
-// next handoff, when it yields back to the loop. Every operation on the primitives the
+// next handoff, when it yields back to the loop. A coroutine whose
+// goroutine has exited carries the next one the process starts, with the
+// stack it has grown (carrier.go). Every operation on the primitives the
 // Scheduler makes — Mutex, Signal (a 1-slot wake-up), Event (fire-once),
 // Sleep, Yield, Go — is a scheduling point: the running goroutine offers the
 // baton to the Strategy, which picks the next goroutine from the runnable
@@ -98,8 +100,10 @@
 // simulated goroutine is an exit, as for a goroutine; since iter.Pull would
 // pass it on to the driver, the coroutine stays suspended mid-Goexit and
 // Close lets it finish on a goroutine of its own. Close resumes every
-// other unfinished coroutine with the unwind panic, so nothing is left
-// behind. Code under simulation must not block on real channels or locks
+// other unfinished goroutine with the unwind panic, so nothing of the run
+// is left behind: their coroutines become idle carriers, which hold
+// nothing of it and are ended after a garbage collection that finds them
+// unused since the one before. Code under simulation must not block on real channels or locks
 // another simulated goroutine would release: it never could (only the
 // holder runs), and the watchdog reports it as a hot loop either way.
 //
