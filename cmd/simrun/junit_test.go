@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/junit"
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/run"
 )
@@ -20,26 +21,26 @@ func TestJUnitFailureCarriesTheReproduceCommand(t *testing.T) {
 		{Family: "swarm", Seed: 1},
 		{Family: "swarm", Seed: 2, Violations: []history.Violation{{Oracle: "safety", Invariant: "S3", Message: "pod a: SyncPod after kill"}}},
 	}
-	j, err := openJUnit(path)
+	j, err := junit.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range results {
-		j.add(r, "random", 1500*time.Microsecond)
+		addJUnit(j, r, "random", 1500*time.Microsecond)
 	}
-	if err := j.close([]junitProperty{{"simrun.version", "devel"}}); err != nil {
+	if err := j.Close([]junit.Property{{Name: "simrun.version", Value: "devel"}}); err != nil {
 		t.Fatal(err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
 	data, _ := os.ReadFile(path)
-	var doc junitSuites
+	var doc junit.Suites
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
 	s := doc.Suites[0]
-	if doc.Tests != 2 || s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure != nil || s.Cases[1].Failure == nil ||
+	if doc.Tests != 2 || s.Name != "podsim/swarm" || s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure != nil || s.Cases[1].Failure == nil ||
 		s.Cases[0].Time != "0.001500" || s.Time != "0.003000" || len(s.Properties) != 1 {
 		t.Fatalf("got %+v, want 2 tests with the second failing", s)
 	}

@@ -94,6 +94,10 @@ func Rules() []Rule {
 		{Dir: "cmd/simrun", Deny: []string{"workers", "model"}},
 		// The canonical trace's text, read back and drawn as timelines.
 		{Dir: "cmd/simrun/internal/tracetext", Allow: []string{"std", "report"}},
+		// Output files checked before any work, and written whole.
+		{Dir: "cmd/simrun/internal/outfile", Allow: []string{"std"}},
+		// The JUnit XML writer: test cases in, a document out; no podsim.
+		{Dir: "cmd/simrun/internal/junit", Allow: []string{"std", "cmd/simrun/internal/outfile"}},
 		// report renders a failure from a plain struct: the simulator's
 		// packages fill it, it knows none of them.
 		{Dir: "report", Allow: []string{"std"}},
