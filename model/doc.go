@@ -156,16 +156,16 @@
 // ShouldPodContainersBeTerminating agrees with ShouldPodRuntimeBeRemoved
 // (G3). Orphan driving in SyncKnownPods cancels the sync in progress (G4).
 //
-// # Deviations: upstream's behaviour, switch by switch (deviation.go)
+// # Deviations: upstream's behaviour, switch by switch (package deviation)
 //
-// Deviations are named switches, each turning one fixed rule back into
-// upstream v1.36.3's: G1–G4 (the fixes above), GA (upstream's grace
-// formula) and GC (worker-driven termination carries no grace; the
-// documented difference M1 below is its consequence). A state carries the
-// set it started with (InitialState, InitialClosedSetWith); model/check's
-// ReplayWith and PorcupineModelWith check a history under a set. With no
-// switch on — every simulated run — the rules are exactly the ones above.
-// The real-kubelet driver uses them to explain its findings
+// Deviations are named switches (package model/deviation), each turning
+// one fixed rule back into upstream v1.36.3's: G1–G4 (the fixes above), GA
+// (upstream's grace formula) and GC (worker-driven termination carries no
+// grace; the documented difference M1 below is its consequence). A state
+// carries the set it started with (InitialState, InitialClosedSetWith);
+// model/check's ReplayWith and PorcupineModelWith check a history under a
+// set. With no switch on — every simulated run — the rules are exactly the
+// ones above. The real-kubelet driver uses them to explain its findings
 // (docs/upstream-findings.md, "How every finding is classified").
 //
 // # Invariants covered
