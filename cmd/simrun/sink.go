@@ -80,7 +80,8 @@ func (s *sink) add(r run.Result, took time.Duration) bool {
 		ok = s.json.err == nil
 	}
 	if s.junit != nil {
-		addJUnit(s.junit, r, s.repro, took)
+		suite, c := junitCase(r, s.repro)
+		s.junit.Add(suite, c, took)
 		ok = ok && s.junit.Err() == nil
 	}
 	return ok
@@ -107,15 +108,15 @@ func (s *sink) finish(interrupted bool) error {
 	return s.err
 }
 
-// addJUnit writes one seed's test case into its family's suite; a
+// junitCase is one seed's JUnit test case and its family's suite; a
 // failure's body is the command that replays it.
-func addJUnit(j *junit.Writer, r run.Result, strategy string, took time.Duration) {
-	c := junit.Case{Name: fmt.Sprintf("seed %d", r.Seed), Classname: "podsim." + r.Family}
+func junitCase(r run.Result, strategy string) (suite string, c junit.Case) {
+	c = junit.Case{Name: fmt.Sprintf("seed %d", r.Seed), Classname: "podsim." + r.Family}
 	if r.Failed() {
 		msg := failureMessage(r)
 		c.Failure = &junit.Failure{Message: msg, Body: msg + "\nreproduce: " + reproduceResult(r, strategy) + observableArg(r.ObservableOnly)}
 	}
-	j.Add("podsim/"+r.Family, c, took)
+	return "podsim/" + r.Family, c
 }
 
 // junitProps is the metadata of a run as JUnit properties.
