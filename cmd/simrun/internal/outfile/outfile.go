@@ -82,7 +82,8 @@ func checkWritableDir(flag, path, dir string) error {
 	return os.Remove(probe.Name())
 }
 
-// MakeDir creates --out's directory after every check passed.
+// MakeDir creates an output directory, and its parents, once every
+// check passed.
 func MakeDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("cannot write %s: %v", dir, err)
