@@ -3,7 +3,8 @@
 // upstream minus the contract gaps of §1.17) as a pure step function over
 // plain values. It is written from docs/spec.md alone and shares no code with
 // package workers, so that it is a second, independent reading of the spec.
-// It imports only the standard library.
+// It imports only the standard library and model/deviation (the names of
+// the upstream deviations a state can be started with, a leaf package).
 //
 // This package is the specification: operations (ops.go), state
 // (state.go), and the step rules (step.go, update.go, worker.go,
