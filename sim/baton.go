@@ -101,6 +101,9 @@ func (s *Scheduler) handTo(g *goroutine) {
 func (s *Scheduler) drive() error {
 	for !s.ended {
 		s.cur.resume()
+		if s.freed != nil {
+			s.released()
+		}
 	}
 	s.ended = false
 	return s.result

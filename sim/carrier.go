@@ -50,10 +50,22 @@ func (c *carrier) run(yield func(struct{}) bool) {
 		if s.hot.Load() {
 			return // the run was abandoned: nothing may touch it
 		}
-		s.carriers.put(c)
+		// Whoever resumed c puts it in the idle list once it has yielded
+		// (released): another run's Go may take it from there at once, on
+		// another thread, and must find it suspended.
+		s.freed = c
 		if !yield(struct{}{}) {
 			return
 		}
+	}
+}
+
+// released puts the carrier whose goroutine has just exited, if any, in
+// the idle list. The driver and Close call it after every resume.
+func (s *Scheduler) released() {
+	if c := s.freed; c != nil {
+		s.freed = nil
+		s.carriers.put(c)
 	}
 }
 

@@ -120,15 +120,17 @@
 // themselves. With the HotLoop watchdog on, each handoff is also
 // published to it with one atomic store (skipped when the watchdog is
 // off). Measured as CPU time per op, medians of 8 interleaved runs on the
-// shared 2-core machine at a load of 55-65 (docs/performance.md, "The
-// scheduler", has the table): a Yield that hands the baton costs 156 ns
-// at GOMAXPROCS=1 and 168 ns at 2, against 196 and 216 ns before the
-// trace chunks and the trimmed scheduling point, and a bare round trip
-// 98 and 89 ns; without its trace record the decision costs 134 and 136
-// ns. What is left above the round trip is mostly the pick, the record,
-// and two more frames between the primitive and the switch (a return
-// after a switch between coroutine stacks is mispredicted, frame by
-// frame). A scenario seed is a few hundred to a few thousand scheduling
-// points and a millisecond of CPU or more, so the baton is a few percent
-// of a seed.
+// shared 2-core machine at a load of 16-20 (docs/performance.md, "Issue
+// 19, session 8: carriers", has the tables): a Yield that hands the baton
+// costs 112 ns at GOMAXPROCS=1 and 110 ns at 2 when the runs recycle their
+// trace chunks, as a sweep does (Recycle), 1.42 and 1.37 times a bare
+// round trip of 79 ns; 544 instructions against the round trip's 391.
+// Without recycling, each record's 16 bytes are new memory for the
+// collector, and a Yield cost 124-142 ns in the same runs (this code and
+// the code before alike). What is left above the round trip is mostly the
+// draw, the record, and the frames between the primitive and the switch
+// (a return after a switch between coroutine stacks is mispredicted,
+// frame by frame). A scenario seed is a few hundred to a few thousand
+// scheduling points and a millisecond of CPU or more, so the baton is a
+// few percent of a seed.
 package sim

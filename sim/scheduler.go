@@ -112,6 +112,7 @@ type Scheduler struct {
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
 
 	carriers *carrierList // where Go takes a carrier and exits leave it
+	freed    *carrier     // the carrier of a goroutine that has just exited
 }
 
 // New returns a Scheduler with a fresh fake clock at fakeclock.Epoch.

@@ -93,6 +93,7 @@ func (s *Scheduler) Close() {
 			g.timer.Stop()
 		}
 		g.resume()
+		s.released()
 	}
 	for _, z := range s.zombies {
 		reap(z)
