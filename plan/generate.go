@@ -219,6 +219,9 @@ func KubeletFamilies() []Family {
 			MarkRestartShortcut, MarkRestartDuringSync, MarkRestartOrphanKilled, MarkRestartDeletedGone}},
 		{Name: "recreate-same-name", Generate: GenerateRecreateSameName, Marks: []string{MarkNameTaken,
 			MarkRecreatedInGrace, MarkGraceReaped}},
+		{Name: "error-shapes", Generate: GenerateErrorShapes, Marks: []string{MarkErrNetworkNotReady, MarkErrBackoffExpired,
+			MarkErrBackoffPending, MarkErrBackoffClamped, MarkErrWrapped, MarkErrJoined, MarkErrAggregate,
+			MarkErrKubeAggregate, MarkErrEarliestOfMany, MarkTerminatingRetried}},
 		{Name: "api-shapes", Generate: GenerateAPIShapes, Marks: []string{MarkEarlyKill, MarkKillDuringSyncPod,
 			MarkRuntimePodKilled, MarkCompletionFired, MarkUpdateWhileTerminating, MarkRestartAfterFinish}},
 	}
