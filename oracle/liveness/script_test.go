@@ -271,8 +271,12 @@ var livenessScripted = []struct {
 	// SyncPod fails at 1s with a BackoffError ending at 41s: the retry may
 	// wait until 1s + 1.5 × 40s = 61s, and the bound counts from there.
 	name: "L9 update after a BackoffError not taken within the bound from the backoff's end",
-	bad:  func(s *lvScript) []history.Violation { return s.takenAfterFailure(backoffAt(41*time.Second), 80*time.Second) },
-	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(backoffAt(41*time.Second), 79*time.Second) },
+	bad: func(s *lvScript) []history.Violation {
+		return s.takenAfterFailure(backoffAt(41*time.Second), 80*time.Second)
+	},
+	good: func(s *lvScript) []history.Violation {
+		return s.takenAfterFailure(backoffAt(41*time.Second), 79*time.Second)
+	},
 	want: "L9", msg: []string{"pod a (S): update at 2s (1 update(s), idle since 2s) not taken by 1m19s", "(bound 18s, from 1m1s"},
 }, {
 	// An expired BackoffError (and a plain error) gives no more time.
@@ -290,12 +294,18 @@ var livenessScripted = []struct {
 	// interval is retried within 1.5 × the interval + RetryWithin of it;
 	// the inputs stop at 4 min.
 	name: "L8 a BackoffError clamped to the resync interval, never retried",
-	bad:  func(s *lvScript) []history.Violation { return s.neverRetried(backoffAt(2*time.Minute + 30*time.Second)) },
-	good: func(s *lvScript) []history.Violation { return s.neverRetried(backoffAt(3*time.Minute + 30*time.Second)) },
+	bad: func(s *lvScript) []history.Violation {
+		return s.neverRetried(backoffAt(2*time.Minute + 30*time.Second))
+	},
+	good: func(s *lvScript) []history.Violation {
+		return s.neverRetried(backoffAt(3*time.Minute + 30*time.Second))
+	},
 	want: "L8", msg: []string{"SyncPod failed at 2m30s", "it was never retried"},
 }}
 
-func backoffAt(at time.Duration) model.ErrShape { return model.ErrShape{Backoff: true, BackoffExpiry: at} }
+func backoffAt(at time.Duration) model.ErrShape {
+	return model.ErrShape{Backoff: true, BackoffExpiry: at}
+}
 
 // takenAfterFailure: pod a's SyncPod fails at 1s with an error of shape e;
 // an update at 2s is taken (SyncPod begins) at d.
