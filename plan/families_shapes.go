@@ -87,12 +87,9 @@ func GenerateAPIShapes(src sim.Source) Plan {
 // expired makes common. Grace periods stay short so that the settle phase
 // covers a backoff clamped to the resync interval (world/settle.go).
 func GenerateErrorShapes(src sim.Source) Plan {
-	nPods := 1 + src.Intn(3)
-	uids := make([]types.UID, nPods)
-	shapes := map[types.UID]Action{}
-	for i := range uids {
-		uids[i] = types.UID(string(rune('a' + i)))
-		shapes[uids[i]] = Action{Name: "web", SpecGrace: int64(pick(src, 1, 5)), CPU: 1, Mem: 1}
+	uids, shapes := (&planner{}).uids(1+src.Intn(3)), map[types.UID]Action{}
+	for _, uid := range uids {
+		shapes[uid] = Action{Name: "web", SpecGrace: int64(pick(src, 1, 5)), CPU: 1, Mem: 1}
 	}
 	p := Plan{Family: "error-shapes", Clients: 1 + src.Intn(2), Faults: Faults{ErrorRate: pick(src, 300, 500),
 		SlowRate: pick(src, 0, 300), MaxDelay: 2 * time.Second, TerminalRate: pick(src, 0, 100), ErrorShapes: true},
