@@ -58,6 +58,9 @@ func buildWithUnreachableMark(t *testing.T) string {
 // mark as its only reason. The same sweep on the unpatched binary passes,
 // so the exit 1 is the mark's.
 func TestUnreachedMarkFailsTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): the built binaries are not race-instrumented, so -race adds nothing; make test runs it")
+	}
 	patched := buildWithUnreachableMark(t)
 	const line = "UNREACHED early-kill: mark restart-during-sync reached in 0 of 500 seeds (the family's minimum is 200)"
 	sweep := []string{"run", "--scenario", "early-kill", "--no-timing"}
