@@ -43,6 +43,7 @@ type configPod struct {
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object carrying only the UID (desired)
+	full     string      // its full name, once asked (fullName)
 
 	// The kubelet's view (reset at a kubelet restart): admitted means
 	// handed to the pod workers by an ADD; rejected, refused at admission
@@ -255,6 +256,14 @@ func (w *World) syncDue() {
 func (w *World) podOf(uid types.UID) *v1.Pod {
 	p := w.pods[uid]
 	return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
+}
+
+// fullName is the pod's full name (name_namespace), built once.
+func (p *configPod) fullName() string {
+	if p.full == "" {
+		p.full = p.action.PodName() + "_default"
+	}
+	return p.full
 }
 
 // desiredPod is a pod in config as housekeeping found it: the config

@@ -74,6 +74,7 @@ type safetyOracle struct {
 	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
 	// sortedFullnames are fullnames' keys, sorted (noteFullName).
 	sortedFullnames []string
+	staticBuf       []*safetyInc // checkMirror's buffer
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool

@@ -124,16 +124,15 @@ type safetyClientCall struct {
 	at       time.Duration
 	returned bool
 	out      model.Output
-	purged   map[string]bool // SyncKnownPods: UIDs purged by it
-	kept     map[string]bool // …and the records left after it
+	purged   []string // SyncKnownPods: UIDs purged by it, sorted
+	kept     []string // …and the records left after it, sorted
 }
 
 // safetyCS is one release of the pod lock being processed.
 type safetyCS struct {
 	ev     history.Event
 	v      safetyView
-	uids   []string // the UIDs tracked when the answers were read, sorted
-	known  map[string]bool
+	uids   []string              // the UIDs tracked when the answers were read, sorted
 	purged map[string]*safetyInc // not yet judged
 }
 
@@ -205,23 +204,29 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	for _, uid := range v.KnownUIDs() {
-		cs.known[uid] = true
+	known := sortedKnown(v.KnownUIDs())
+	for _, uid := range known {
 		o.track(uid)
 	}
 	cs.uids = o.sortedUIDs()
 	for _, uid := range cs.uids {
 		t := o.pods[uid]
-		a, known := v.Answers(types.UID(uid)), cs.known[uid]
-		if t.seen && a == t.seenAns && known == t.seenKnown {
+		// known is sorted and every UID in it is tracked: a merge walk
+		// tells whether uid is in it.
+		isKnown := len(known) > 0 && known[0] == uid
+		if isKnown {
+			known = known[1:]
+		}
+		a := v.Answers(types.UID(uid))
+		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
 		}
-		t.seen, t.seenAns, t.seenKnown = true, a, known
+		t.seen, t.seenAns, t.seenKnown = true, a, isKnown
 		o.markDirty(t)
 		switch {
-		case known && t.cur == nil:
+		case isKnown && t.cur == nil:
 			o.begins(t, ev)
-		case !known && t.cur != nil:
+		case !isKnown && t.cur != nil:
 			cs.purged[uid] = t.cur
 			o.purge(t, ev)
 		}
@@ -289,14 +294,13 @@ func (o *safetyOracle) takeDirty() []string {
 }
 
 // newCS returns the record of the critical section that ends at ev. Its
-// maps are the previous section's, cleared: one is judged at every pod-lock
+// map is the previous section's, cleared: one is judged at every pod-lock
 // release, and none is kept past its release.
 func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 	cs := &o.cs
-	if cs.known == nil {
-		cs.known, cs.purged = map[string]bool{}, map[string]*safetyInc{}
+	if cs.purged == nil {
+		cs.purged = map[string]*safetyInc{}
 	}
-	clear(cs.known)
 	clear(cs.purged)
 	cs.ev, cs.v, cs.uids = ev, v, nil
 	return cs
