@@ -232,7 +232,7 @@ func (w *World) housekeeping() {
 
 // knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
 func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
-	out := model.KnownPods{}
+	out := make(model.KnownPods, 0, len(known))
 	for uid, r := range known {
 		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})

@@ -43,6 +43,7 @@ type configPod struct {
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object carrying only the UID (desired)
+	name     string      // its pod name, once asked (podName)
 	full     string      // its full name, once asked (fullName)
 
 	// The kubelet's view (reset at a kubelet restart): admitted means
@@ -258,10 +259,18 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 	return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
 }
 
+// podName is the pod's name (plan.Action.PodName), built once.
+func (p *configPod) podName() string {
+	if p.name == "" {
+		p.name = p.action.PodName()
+	}
+	return p.name
+}
+
 // fullName is the pod's full name (name_namespace), built once.
 func (p *configPod) fullName() string {
 	if p.full == "" {
-		p.full = p.action.PodName() + "_default"
+		p.full = p.podName() + "_default"
 	}
 	return p.full
 }

@@ -265,12 +265,15 @@ func (o *safetyOracle) bindSyncKnown(in model.SyncKnownPods, c *safetyClientCall
 		o.synced, o.syncedAt = true, cs.ev.At
 	}
 	desired := o.desiredSet(in.Desired)
-	c.purged = slices.Sorted(maps.Keys(cs.purged))
+	c.purged = nil
+	if len(cs.purged) > 0 {
+		c.purged = slices.Sorted(maps.Keys(cs.purged))
+	}
 	for _, uid := range c.purged {
 		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
-	c.kept = nil
+	c.kept = make([]string, 0, len(o.uids))
 	for _, uid := range o.sortedUIDs() {
 		t := o.pods[uid]
 		inc := t.cur
