@@ -215,8 +215,8 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	// The static records not finished, in UID order: what the loop over
 	// the full names below reads of the records (most runs have none).
 	statics := o.staticBuf[:0]
-	for _, uid := range o.sortedUIDs() {
-		if inc := o.pods[uid].cur; inc != nil && inc.static && !cs.answers(uid).BeFinished {
+	for i, uid := range o.sortedUIDs() {
+		if inc := o.tracks[i].cur; inc != nil && inc.static && !cs.answers(uid).BeFinished {
 			statics = append(statics, inc)
 		}
 	}

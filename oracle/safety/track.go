@@ -128,24 +128,6 @@ type safetyClientCall struct {
 	kept     []string // …and the records left after it, sorted
 }
 
-// safetyCS is one release of the pod lock being processed.
-type safetyCS struct {
-	ev     history.Event
-	v      safetyView
-	uids   []string              // the UIDs tracked when the answers were read, sorted
-	purged map[string]*safetyInc // not yet judged
-}
-
-// answers is uid's answers at the end of the critical section: the view's
-// for a UID tracked when they were read, the zero value for one tracked
-// later in the release.
-func (cs *safetyCS) answers(uid string) oracle.Answers {
-	if _, ok := slices.BinarySearch(cs.uids, uid); !ok {
-		return oracle.Answers{}
-	}
-	return cs.v.Answers(types.UID(uid))
-}
-
 // key identifies the incarnation in report keys.
 func (inc *safetyInc) key() string { return fmt.Sprintf("%s#%d", inc.uid, inc.n) }
 
@@ -208,16 +190,18 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	for _, uid := range known {
 		o.track(uid)
 	}
-	cs.uids = o.sortedUIDs()
-	for _, uid := range cs.uids {
-		t := o.pods[uid]
+	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
+	tracks, read := o.tracks, answersReader(v) // tracks: in the order of cs.uids
+	for i, uid := range cs.uids {
+		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
 		// tells whether uid is in it.
 		isKnown := len(known) > 0 && known[0] == uid
 		if isKnown {
 			known = known[1:]
 		}
-		a := v.Answers(types.UID(uid))
+		a := read(types.UID(uid))
+		cs.ans = append(cs.ans, a)
 		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
 		}
@@ -302,7 +286,7 @@ func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 		cs.purged = map[string]*safetyInc{}
 	}
 	clear(cs.purged)
-	cs.ev, cs.v, cs.uids = ev, v, nil
+	cs.ev, cs.v, cs.uids, cs.ans = ev, v, nil, cs.ans[:0]
 	return cs
 }
 

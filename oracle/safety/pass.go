@@ -1,6 +1,33 @@
 package safety
 
-import "slices"
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+)
+
+// safetyCS is one release of the pod lock being processed.
+type safetyCS struct {
+	ev     history.Event
+	v      safetyView
+	uids   []string              // the UIDs tracked when the answers were read, sorted
+	ans    []oracle.Answers      // their answers, in the order of uids
+	purged map[string]*safetyInc // not yet judged
+}
+
+// answers is uid's answers at the end of the critical section: the view's
+// for a UID tracked when they were read, the zero value for one tracked
+// later in the release.
+func (cs *safetyCS) answers(uid string) oracle.Answers {
+	i, ok := slices.BinarySearch(cs.uids, uid)
+	if !ok {
+		return oracle.Answers{}
+	}
+	return cs.ans[i]
+}
 
 // sortedKnown returns the known UIDs sorted and without repeats, as the
 // view promises them; a list that is not is sorted here (a copy), so the
@@ -44,4 +71,15 @@ func (o *safetyOracle) desiredSet(desired []string) uidSet {
 		m[uid] = true
 	}
 	return uidSet{m: m}
+}
+
+// answersReader returns v.Answers for UIDs asked in ascending order: a
+// walk through a recorded probe (history.ProbeWalk), the view itself
+// otherwise.
+func answersReader(v safetyView) func(types.UID) oracle.Answers {
+	if p, ok := v.(*history.Probe); ok {
+		w := &history.ProbeWalk{Probe: p}
+		return w.Answers
+	}
+	return v.Answers
 }
