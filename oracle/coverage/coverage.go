@@ -72,7 +72,7 @@ type Tracker struct {
 	callUID  map[string]string
 	phase    string
 	restart  bool
-	tuples   map[string]bool
+	tuples   map[string]string // every tuple reached, to itself (one string per tuple)
 	trans    map[[2]string]bool
 	killNows map[string]int // open KillPodNow waits per UID
 	buf      []byte         // visit's tuple, built in place
@@ -81,7 +81,7 @@ type Tracker struct {
 // New returns an empty tracker.
 func New() *Tracker {
 	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
-		tuples: map[string]bool{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
+		tuples: map[string]string{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
 }
 
 func (t *Tracker) pod(uid string) *pod {
@@ -242,8 +242,11 @@ func (t *Tracker) visit(uid string) {
 	if string(t.buf) == p.last {
 		return // most events leave the tuple as it was: nothing to allocate
 	}
-	tuple := string(t.buf)
-	t.tuples[tuple] = true
+	tuple, seen := t.tuples[string(t.buf)]
+	if !seen {
+		tuple = string(t.buf)
+		t.tuples[tuple] = tuple
+	}
 	if p.last != "" {
 		t.trans[[2]string{p.last, tuple}] = true
 	}
