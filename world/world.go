@@ -189,7 +189,13 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.S.NewEvent("clients/done"), clients
 	for c := 0; c < clients; c++ {
-		var mine []plan.Action
+		n := 0
+		for _, a := range w.plan.Actions {
+			if a.Client%clients == c {
+				n++
+			}
+		}
+		mine := make([]plan.Action, 0, n)
 		for _, a := range w.plan.Actions {
 			if a.Client%clients == c {
 				mine = append(mine, a)
