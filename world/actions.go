@@ -218,7 +218,9 @@ func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
 // terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
 	w.lastHousekeeping = w.S.Elapsed()
-	desired, stubs := w.desired()
+	buf := w.takeDesired()
+	defer w.putDesired(buf)
+	desired, stubs := w.desired(buf)
 	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
 	for i := range desired {
 		in.Desired = append(in.Desired, string(desired[i].config.action.UID))
