@@ -1,6 +1,10 @@
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/podsim/podsim/model/deviation"
+)
 
 // The checker's handle on the model (mechanics, not rules). Package
 // model/check partitions histories, replays them and adapts the model to
@@ -71,6 +75,12 @@ func newClosedSet(nodes []*node) *ClosedSet {
 // start.
 func InitialClosedSet() ClosedSet {
 	nodes := initialSet()
+	return ClosedSet{nodes: nodes, hash: setHash(nodes)}
+}
+
+// InitialClosedSetWith is InitialClosedSet with deviations switched on.
+func InitialClosedSetWith(dev deviation.Set) ClosedSet {
+	nodes := closure([]*node{newNode(InitialState(dev))}, nil)
 	return ClosedSet{nodes: nodes, hash: setHash(nodes)}
 }
 

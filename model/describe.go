@@ -34,7 +34,7 @@ func Describe(in Input, out Output) string {
 	case StatusReadFailed:
 		return "worker/" + in.UID + " status read failed"
 	case SyncEnd:
-		line := fmt.Sprintf("worker/%s %s end %s", in.UID, in.Fn, in.Outcome)
+		line := fmt.Sprintf("worker/%s %s end %s%s", in.UID, in.Fn, in.Outcome, in.Err)
 		if in.IsTerminal {
 			line += " terminal"
 		}

@@ -3,11 +3,13 @@ package model
 import (
 	"fmt"
 	"testing"
+
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // runWith replays ops from the initial state with deviations dev and
 // returns the first rejection (nil: accepted).
-func runWith(dev Deviations, ops []Op) error {
+func runWith(dev deviation.Set, ops []Op) error {
 	states := Closure([]State{NewStateWith(dev)})
 	for i, o := range ops {
 		next, err := Next(states, o.Input, o.Output)
@@ -40,29 +42,29 @@ func orphanKept(uid string) KnownPods {
 // does on that deviation's path (docs/upstream-findings.md), and nothing
 // else: the specification rejects it, the model with exactly that switch
 // accepts it, and the model with every other switch rejects it.
-var deviationHistories = map[Deviations][][]Op{
+var deviationHistories = map[deviation.Set][][]Op{
 	// A kill reaches a finished pod: its completion never fires.
-	DevG1: {{do(upd(Update, deleting(pod("a", 1), 0))),
+	deviation.G1: {{do(upd(Update, deleting(pod("a", 1), 0))),
 		do(beginTerminating("a", 1, 1)), do(end("a", SyncTerminatingPod, OK)),
 		do(beginTerminated("a", 1)), do(end("a", SyncTerminatedPod, OK)),
 		do(kill(deleting(pod("a", 1), 0), 1, 5, true)),
 		op(q(IsPodKnownTerminated, "a"), yes)}},
 	// A static pod killed before it could start is cleaned up unstarted;
 	// the kill's completion stays open.
-	DevG2: {{do(kill(staticPod("b", "web", 1), 1, 5, true)),
+	deviation.G2: {{do(kill(staticPod("b", "web", 1), 1, 5, true)),
 		op(q(CouldHaveRunningContainers, "b"), no)}},
 	// After unstarted cleanup, ContainersBeTerminating is false.
-	DevG3: {{do(upd(Kill, staticPod("b", "web", 1))),
+	deviation.G3: {{do(upd(Kill, staticPod("b", "web", 1))),
 		op(q(ShouldPodRuntimeBeRemoved, "b"), yes),
 		op(q(ShouldPodContainersBeTerminating, "b"), no)}},
 	// Orphan driving requests termination with SyncPod in flight and
 	// cancels nothing.
-	DevG4: {{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)),
+	deviation.G4: {{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)),
 		op(skp(), orphanKept("a")),
 		op(q(IsPodTerminationRequested, "a"), yes)}},
 	// After a force delete (grace 1), a kill with override 5 lengthens the
 	// grace and cancels the grace-1 call in flight.
-	DevGA: {{do(upd(Update, deleting(pod("a", 1), 0))), do(beginTerminating("a", 1, 1)),
+	deviation.GA: {{do(upd(Update, deleting(pod("a", 1), 0))), do(beginTerminating("a", 1, 1)),
 		do(kill(deleting(pod("a", 1), 0), 0, 5, true)),
 		do(CancelFired{UID: "a"}), do(end("a", SyncTerminatingPod, Canceled)),
 		do(beginTerminating("a", 1, 5))}},
@@ -71,7 +73,7 @@ var deviationHistories = map[Deviations][][]Op{
 	// so a later kill's override 50 becomes the grace although the spec
 	// grace is 30 (M1), and a later force delete shortens nothing, so the
 	// nil-grace call in flight is not cancelled.
-	DevGC: {
+	deviation.GC: {
 		append(running("a"), op(skp(), orphanKept("a")), do(beginTerminating("a", 1, 0))),
 		{do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)), do(terminalEnd("a")),
 			do(kill(pod("a", 1), 0, 50, true)), do(beginTerminating("a", 1, 50))},
@@ -86,7 +88,7 @@ var deviationHistories = map[Deviations][][]Op{
 // rejected with every other switch on (a dropped deviation: no other
 // deviation, nor all of them together, stands in for it).
 func TestEachDeviationIsExactlyItsPath(t *testing.T) {
-	for dev := Deviations(1); dev < devEnd; dev <<= 1 {
+	for dev := deviation.Set(1); dev <= deviation.All; dev <<= 1 {
 		histories, ok := deviationHistories[dev]
 		if !ok {
 			t.Errorf("%s: no history", dev)
@@ -99,8 +101,8 @@ func TestEachDeviationIsExactlyItsPath(t *testing.T) {
 			if err := runWith(dev, ops); err != nil {
 				t.Errorf("%s #%d: the model with %s rejects its history: %v", dev, i, dev, err)
 			}
-			if err := runWith(AllDeviations&^dev, ops); err == nil {
-				t.Errorf("%s #%d: the model with every other deviation (%s) accepts its history", dev, i, AllDeviations&^dev)
+			if err := runWith(deviation.All&^dev, ops); err == nil {
+				t.Errorf("%s #%d: the model with every other deviation (%s) accepts its history", dev, i, deviation.All&^dev)
 			}
 		}
 	}
@@ -135,28 +137,8 @@ func TestDeviationsDoNotSwallowNewBugs(t *testing.T) {
 			do(CancelFired{UID: "a"})),
 	}
 	for name, ops := range bugs {
-		if err := runWith(AllDeviations, ops); err == nil {
+		if err := runWith(deviation.All, ops); err == nil {
 			t.Errorf("%s: accepted with every deviation switched on", name)
 		}
-	}
-}
-
-func TestDeviationNames(t *testing.T) {
-	for dev := Deviations(1); dev < devEnd; dev <<= 1 {
-		got, err := ParseDeviations(dev.String())
-		if err != nil || got != dev {
-			t.Errorf("%s: parsed back as %s, %v", dev, got, err)
-		}
-	}
-	if got, err := ParseDeviations((DevG1 | DevGC).String()); err != nil || got != DevG1|DevGC {
-		t.Errorf("G1+GC: %s, %v", got, err)
-	}
-	for _, bad := range []string{"GB", "G5", "G1+"} {
-		if _, err := ParseDeviations(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-	if Deviations(0).String() != "none" {
-		t.Errorf("no deviation renders as %q", Deviations(0))
 	}
 }

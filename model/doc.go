@@ -3,7 +3,8 @@
 // upstream minus the contract gaps of §1.17) as a pure step function over
 // plain values. It is written from docs/spec.md alone and shares no code with
 // package workers, so that it is a second, independent reading of the spec.
-// It imports only the standard library.
+// It imports only the standard library and model/deviation (the names of
+// the upstream deviations a state can be started with, a leaf package).
 //
 // This package is the specification: operations (ops.go), state
 // (state.go), and the step rules (step.go, update.go, worker.go,
@@ -156,16 +157,16 @@
 // ShouldPodContainersBeTerminating agrees with ShouldPodRuntimeBeRemoved
 // (G3). Orphan driving in SyncKnownPods cancels the sync in progress (G4).
 //
-// # Deviations: upstream's behaviour, switch by switch (deviation.go)
+// # Deviations: upstream's behaviour, switch by switch (package deviation)
 //
-// Deviations are named switches, each turning one fixed rule back into
-// upstream v1.36.3's: G1–G4 (the fixes above), GA (upstream's grace
-// formula) and GC (worker-driven termination carries no grace; the
-// documented difference M1 below is its consequence). A state carries the
-// set it started with (InitialState, InitialClosedSetWith); model/check's
-// ReplayWith and PorcupineModelWith check a history under a set. With no
-// switch on — every simulated run — the rules are exactly the ones above.
-// The real-kubelet driver uses them to explain its findings
+// Deviations are named switches (package model/deviation), each turning
+// one fixed rule back into upstream v1.36.3's: G1–G4 (the fixes above), GA
+// (upstream's grace formula) and GC (worker-driven termination carries no
+// grace; the documented difference M1 below is its consequence). A state
+// carries the set it started with (InitialState, InitialClosedSetWith);
+// model/check's ReplayWith and PorcupineModelWith check a history under a
+// set. With no switch on — every simulated run — the rules are exactly the
+// ones above. The real-kubelet driver uses them to explain its findings
 // (docs/upstream-findings.md, "How every finding is classified").
 //
 // # Invariants covered

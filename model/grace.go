@@ -1,5 +1,7 @@
 package model
 
+import "github.com/podsim/podsim/model/deviation"
+
 // effectiveGrace is SPEC §1.7 (calculateEffectiveGracePeriod) for a pod.
 func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
 	return effectiveGraceOf(current, contentOf(&pod), kill)
@@ -32,4 +34,34 @@ func effectiveGraceOf(current int64, pod PodContent, kill KillOptions) (grace in
 		grace = 1
 	}
 	return grace, current != 0 && grace < current
+}
+
+// upstreamGrace is calculateEffectiveGracePeriod of v1.36.3 as written
+// (deviation.GA): 0 is "unset" at each comparison, and any change is
+// reported.
+func upstreamGrace(current int64, pod PodContent, kill KillOptions) (grace int64, changed bool) {
+	grace = current
+	overridden := false
+	if pod.HasDeletionGrace && (grace == 0 || pod.DeletionGrace < grace) {
+		grace, overridden = pod.DeletionGrace, true
+	}
+	if kill.HasGraceOverride && (grace == 0 || kill.GraceOverride < grace) {
+		grace, overridden = kill.GraceOverride, true
+	}
+	if !overridden && grace == 0 {
+		grace = pod.SpecGrace
+	}
+	if grace < 1 {
+		grace = 1
+	}
+	return grace, current != 0 && current != grace
+}
+
+// graceOf is the effective grace under s's deviations: SPEC §1.7
+// (effectiveGraceOf), or upstream's formula with deviation.GA.
+func (s *State) graceOf(current int64, pod PodContent, kill KillOptions) (int64, bool) {
+	if s.dev.Has(deviation.GA) {
+		return upstreamGrace(current, pod, kill)
+	}
+	return effectiveGraceOf(current, pod, kill)
 }

@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // stepSyncKnownPods is SPEC §1.12: podsSynced becomes true; finished records
@@ -63,7 +65,7 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 	r.Deleted = true
 	if !r.Started && !r.ObservedRuntime {
 		// Nothing can be running: purge, firing its completions (§1.17-2;
-		// DevG2: not).
+		// deviation.G2: not).
 		s.finishCompletions(r.UID)
 		s.remove(r)
 		return false
@@ -78,7 +80,7 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 	}
 	r.replay()
 	s.put(&r)
-	if became && !s.dev.Has(DevG4) {
+	if became && !s.dev.Has(deviation.G4) {
 		s.triggerCancel(r.UID)
 	}
 	return true

@@ -205,12 +205,14 @@ const (
 
 func (o Outcome) String() string { return [...]string{"ok", "error", "canceled"}[o] }
 
-// SyncEnd: a callback returned. IsTerminal is SyncPod's natural completion.
+// SyncEnd: a callback returned. IsTerminal is SyncPod's natural completion;
+// Err is the shape of a failed call's error (errshape.go).
 type SyncEnd struct {
 	UID        string
 	Fn         SyncFn
 	Outcome    Outcome
 	IsTerminal bool
+	Err        ErrShape
 }
 
 // StatusReadFailed: the worker of UID, having taken an update, failed to

@@ -1,6 +1,10 @@
 package model
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/podsim/podsim/model/deviation"
+)
 
 // Delivery is the content of an update waiting in, or taken from, the
 // pending slot (SPEC §1.6): what the next sync call will be given.
@@ -16,7 +20,7 @@ type Delivery struct {
 	RuntimeOnly bool
 	// Graced: the update carries a grace for SyncTerminatingPod (it went
 	// through UpdatePod's terminating branch, or is a replay of one that
-	// did). Tracked only with DevGC (always false otherwise).
+	// did). Tracked only with deviation.GC (always false otherwise).
 	Graced bool
 }
 
@@ -158,7 +162,7 @@ func (r *Record) replay() {
 // mergeActive is mergeLastUpdate (SPEC §1.6): a RunningPod never hides a
 // real pod spec.
 //
-// Kill options accumulate (DevGC's Graced): once a consumed update carried
+// Kill options accumulate (deviation.GC's Graced): once a consumed update carried
 // a grace, replays carry one.
 func (r *Record) mergeActive(d Delivery) {
 	graced := d.Graced || (r.HasActive && r.Active.Graced)
@@ -210,15 +214,25 @@ type State struct {
 	Records map[string]Record
 	Notify  map[string][]int
 
-	// dev are the deviations switched on (deviation.go): constant for a
-	// state's whole line, so not part of equal or hash.
-	dev   Deviations
+	// dev are the deviations switched on (package deviation): constant
+	// for a state's whole line, so not part of equal or hash.
+	dev   deviation.Set
 	own   owned        // copy-on-write marks (storage.go)
 	arena *recordArena // where closure lends record arrays (storage.go)
 }
 
 // NewState is the object right after kubelet start: nothing known, not synced.
 func NewState() State { return State{}.withViews() }
+
+// InitialState is the object right after kubelet start, with deviations
+// switched on (for the checker: the first state of every part).
+func InitialState(dev deviation.Set) State { return State{dev: dev} }
+
+// NewStateWith is NewState with deviations switched on.
+func NewStateWith(dev deviation.Set) State { return InitialState(dev).withViews() }
+
+// Deviations is the set the state was started with.
+func (s *State) Deviations() deviation.Set { return s.dev }
 
 // addDue records an obligation, keeping Due sorted.
 func (s *State) addDue(uid string, id int) {

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/podsim/podsim/model/deviation"
+
 // stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
 // §1.5), applied to s in place. There is one outcome, except when a
 // terminal-phase pod is first seen and the runtime cache view is unknown:
@@ -84,7 +86,7 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 			s.addNotify(r.UID, id)
 		}
 		r.Grace, shortened = s.graceOf(r.Grace, content.Pod, u.Kill)
-		content.Graced = s.dev.Has(DevGC)
+		content.Graced = s.dev.Has(deviation.GC)
 	default:
 		s.addDueIf(r.UID, u.Kill.CompletionID)
 	}
@@ -103,9 +105,9 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 
 // settleDropped settles the completion of an update that UpdatePod
 // returns early on (steps 1, 4, 5 and a runtime kill of a terminated pod):
-// settleCompletion, or, with DevG1, never (upstream leaves it open).
+// settleCompletion, or, with deviation.G1, never (upstream leaves it open).
 func (s *State) settleDropped(uid string, id int) {
-	if !s.dev.Has(DevG1) {
+	if !s.dev.Has(deviation.G1) {
 		s.settleCompletion(uid, id)
 	}
 }

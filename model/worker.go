@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/podsim/podsim/model/deviation"
+)
 
 // The worker loop of SPEC §1.8. Only the callbacks' entry (SyncBegin) and
 // return (SyncEnd) are recorded; the critical sections around them are
@@ -168,10 +172,10 @@ func (s *State) staticStart(r Record) (allowed, trimmed bool) {
 // ContainersBeTerminating agrees with RuntimeBeRemoved) and fires every
 // waiting completion. The consumed update is dropped (HasConfig=false).
 //
-// DevG3 leaves the acknowledgement as it was (a runtime-only pass may
-// have made it); DevG2 leaves the waiting completions open for good.
+// deviation.G3 leaves the acknowledgement as it was (a runtime-only pass may
+// have made it); deviation.G2 leaves the waiting completions open for good.
 func cleanupUnstarted(s *State, r Record) {
-	r.Acknowledged = r.Acknowledged || !s.dev.Has(DevG3)
+	r.Acknowledged = r.Acknowledged || !s.dev.Has(deviation.G3)
 	r.Terminated, r.Finished = true, true
 	r.HasPending = false
 	s.put(&r)
@@ -180,9 +184,9 @@ func cleanupUnstarted(s *State, r Record) {
 }
 
 // finishCompletions fires every completion waiting on uid (fireAll), or,
-// with DevG2, forgets them unfired (on the paths DevG2 names).
+// with deviation.G2, forgets them unfired (on the paths deviation.G2 names).
 func (s *State) finishCompletions(uid string) {
-	if s.dev.Has(DevG2) {
+	if s.dev.Has(deviation.G2) {
 		s.dropNotify(uid)
 		return
 	}
@@ -240,11 +244,11 @@ func complete(s *State, at *Record) {
 			// completeSync: natural completion starts termination. SPEC
 			// leaves its grace open; S11 wants one ≥1: that of the newest
 			// known spec (deletion grace, else spec grace).
-			// DevGC: upstream records none.
+			// deviation.GC: upstream records none.
 			if !r.TermRequested {
 				newest, _ := r.knownRealPod()
 				r.TermRequested = true
-				if !s.dev.Has(DevGC) {
+				if !s.dev.Has(deviation.GC) {
 					r.Grace, _ = s.graceOf(0, newest, KillOptions{})
 				}
 			}
@@ -289,7 +293,7 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		return rejectf("%s: %s begins with pod v%d, the update taken has v%d", b.UID, b.Fn, b.Version, f.Content.Pod.Version)
 	case b.Fn == SyncPod && b.Type != f.Content.Type:
 		return rejectf("%s: SyncPod begins with %s, the update taken is %s", b.UID, b.Type, f.Content.Type)
-	case b.Fn == SyncTerminatingPod && s.dev.Has(DevGC) && !f.Content.Graced:
+	case b.Fn == SyncTerminatingPod && s.dev.Has(deviation.GC) && !f.Content.Graced:
 		if b.Grace != 0 {
 			return rejectf("%s: SyncTerminatingPod begins with grace %d, want none (the update taken carries no grace)", b.UID, b.Grace)
 		}

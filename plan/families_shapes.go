@@ -73,3 +73,27 @@ func GenerateAPIShapes(src sim.Source) Plan {
 	}
 	return p
 }
+
+// GenerateErrorShapes: pods created, updated, synced and killed while the
+// fake runtime fails often, each error in one of the shapes the pod
+// workers' requeue rule tells apart (Faults.ErrorShapes: network not
+// ready, BackoffErrors that expired, end within the resync interval or
+// beyond it, wrapped, joined or aggregated; SPEC §1.8 step 5, the
+// requeue-delay check R1). 1 to 3 pods, 1 or 2 clients, on a node with an
+// API server, so that no UID comes back to config once it left:
+// upstream-findings GD (a failed kill's retry dropped while its UID is out
+// of config, then the UID's return dropped as a restart) needs the retry
+// due before housekeeping drives the orphan, which a BackoffError that
+// expired makes common. Grace periods stay short so that the settle phase
+// covers a backoff clamped to the resync interval (world/settle.go).
+func GenerateErrorShapes(src sim.Source) Plan {
+	uids, shapes := (&planner{}).uids(1+src.Intn(3)), map[types.UID]Action{}
+	for _, uid := range uids {
+		shapes[uid] = Action{Name: "web", SpecGrace: int64(pick(src, 1, 5)), CPU: 1, Mem: 1}
+	}
+	p := Plan{Family: "error-shapes", Clients: 1 + src.Intn(2), Faults: Faults{ErrorRate: pick(src, 300, 500),
+		SlowRate: pick(src, 0, 300), MaxDelay: 2 * time.Second, TerminalRate: pick(src, 0, 100), ErrorShapes: true},
+		Node: &Node{APIServer: true, EchoLag: pick(src, 0, 500*time.Millisecond)}}
+	SwarmActions(src, &p, uids, shapes, 4+src.Intn(9), 4, 500*time.Millisecond)
+	return p
+}

@@ -17,4 +17,13 @@ type Faults struct {
 	// (the kill-latency oracle, oracle/latency). 0: off. No family sets
 	// it; the "B16" mutant does.
 	UncancellablePull time.Duration
+	// ErrorShapes: a failed callback's error takes one of the shapes the
+	// pod workers' requeue rule tells apart (SPEC §1.8 step 5), drawn from
+	// the fault stream: a plain error, the kubelet's network-not-ready
+	// error or a BackoffError whose expiry is past, within the resync
+	// interval or beyond it, alone or wrapped (%w), joined (errors.Join) or
+	// in an aggregate (several BackoffErrors: the earliest counts). Off: an
+	// error is always the plain one (and no shape is drawn). Only the
+	// error-shapes family sets it.
+	ErrorShapes bool `json:",omitempty"`
 }

@@ -34,6 +34,16 @@ const (
 	MarkNameTaken               = "name-taken"                // a create was refused: another pod object held the name
 	MarkRecreatedInGrace        = "recreated-in-grace"        // a pod object was created while a same-name one's deletion grace ran
 	MarkGraceReaped             = "grace-reaped"              // the grace reaper force-deleted an object whose grace expired
+	// The fake runtime's error shapes (Faults.ErrorShapes), set by the world as a failed call returns.
+	MarkErrNetworkNotReady = "error-network-not-ready" // the error held the network-not-ready message
+	MarkErrBackoffExpired  = "error-backoff-expired"   // its earliest BackoffError had expired (no wait)
+	MarkErrBackoffPending  = "error-backoff-pending"   // its earliest BackoffError ends within the resync interval
+	MarkErrBackoffClamped  = "error-backoff-clamped"   // its earliest BackoffError ends beyond the resync interval
+	MarkErrWrapped         = "error-wrapped"           // a BackoffError or network-not-ready error behind fmt.Errorf's %w
+	MarkErrJoined          = "error-joined"            // the same inside errors.Join
+	MarkErrAggregate       = "error-aggregate"         // the same inside a workers.Aggregate
+	MarkErrKubeAggregate   = "error-kube-aggregate"    // the same inside an apimachinery aggregate (Errors() only)
+	MarkErrEarliestOfMany  = "error-earliest-of-many"  // several BackoffErrors of different expiries in one error
 	// Set from the event stream.
 	MarkRestartShortcut     = "restart-terminal-shortcut" // after a kubelet restart, a pod's first call was SyncTerminatedPod
 	MarkRestartDuringSync   = "restart-during-sync"       // the kubelet restarted while a sync call was in flight

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -62,7 +63,7 @@ func TestModelFailureAttribution(t *testing.T) {
 		id := d.h.Call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
 		d.h.Ret("driver", id, model.Answer(true))
 		d.Apply(moves[1])
-		for _, dev := range []model.Deviations{0, model.AllDeviations} {
+		for _, dev := range []deviation.Set{0, deviation.All} {
 			lin := d.checkHistory(dev)
 			if len(lin.findings) == 0 || lin.findings[0].Class != "" {
 				t.Fatalf("forged history judged with %s: findings %v, want one unexplained", dev, lin.findings)

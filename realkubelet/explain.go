@@ -15,7 +15,7 @@ import (
 //
 // Each known upstream deviation is stated exactly once, either as a rule of
 // the reference model that a switch turns back into upstream's
-// (model.Deviations: G1, G2, G3, G4, GA, GC; M1 is GC's, see classSwitch)
+// (deviation.Set: G1, G2, G3, G4, GA, GC; M1 is GC's, see classSwitch)
 // or, where the model has no
 // such rule, as an exact predicate over the operation that deviates, here
 // (GB, GD, GE). A direct check names a class only when the deviation's
@@ -96,7 +96,7 @@ func (d *Driver) classRuntimeLeft(uid types.UID, a answers) string {
 	return ""
 }
 
-// cleanedUpUnstarted are the answers cleanupUnstartedPod leaves with DevG3
+// cleanedUpUnstarted are the answers cleanupUnstartedPod leaves with deviation.G3
 // (ContentBeRemoved aside): terminated, finished, termination requested,
 // never acknowledged.
 var cleanedUpUnstarted = answers{qKnownTerminated: true, qBeFinished: true, qTermRequested: true, qRuntimeBeRemoved: true}
@@ -146,7 +146,7 @@ func (d *Driver) classUncancelled(c *syncgate.Call, last script.Move) string {
 // before (or above its previous grace): GA iff an update of the incarnation
 // whose pod had DeletionGracePeriodSeconds=0 offered an override of at
 // least g (upstream compares the override with that 0 and takes it; later
-// updates only lower it from there, and the model with DevGA checks the
+// updates only lower it from there, and the model with deviation.GA checks the
 // exact value).
 func (d *Driver) classLengthened(uid types.UID, g int64) string {
 	if slices.ContainsFunc(d.ev.zeroDeletionOffers[uid], func(o int64) bool { return o >= g }) {

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/realkubelet/finding"
 )
@@ -23,7 +23,7 @@ type linResult struct {
 	findings []finding.Finding
 	// dev are the model deviations the history was judged with (0: the
 	// specification alone).
-	dev model.Deviations
+	dev deviation.Set
 }
 
 // checkHistory is the verdict of the shared linearizability oracle
@@ -43,7 +43,7 @@ type linResult struct {
 // UIDs (their operations, and their entries in every SyncKnownPods). The
 // adopted UIDs' operations after that step are judged by the direct
 // checks only.
-func (d *Driver) checkHistory(dev model.Deviations) linResult {
+func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	viols := d.lin.Finish(d.View(), nil)
 	out := linResult{}
 	for _, h := range d.processHistories() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/components"
@@ -26,7 +27,7 @@ type Result struct {
 	TraceSHA string // SHA-256 of the canonical trace
 	// Deviations are the model deviations the history was judged with when
 	// the specification alone rejected it (explain.go); 0 otherwise.
-	Deviations model.Deviations
+	Deviations deviation.Set
 	Trace      []string
 }
 

@@ -216,12 +216,19 @@ func ParseScriptAction(line string) (plan.Action, error) {
 }
 
 // FaultArgs writes a plan's faults as the arguments of a faults directive,
-// every knob, zero or not.
+// every knob, zero or not; a boolean is a flag, written only when on (so
+// that scripts written before it keep their bytes).
 func FaultArgs(f plan.Faults) string {
 	v := reflect.ValueOf(f)
 	var words []string
 	for _, fl := range faultFields {
 		text, ok := formatValue(v.Field(fl.index), reflect.Zero(v.Field(fl.index).Type()))
+		if v.Field(fl.index).Kind() == reflect.Bool {
+			if ok {
+				words = append(words, fl.key)
+			}
+			continue
+		}
 		if !ok {
 			text = "0"
 			if _, isDur := v.Field(fl.index).Interface().(time.Duration); isDur {

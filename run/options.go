@@ -65,7 +65,8 @@ func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
 // requeue-delay check (R1). R1 and the killPodNow-timeout check (R2) are one
 // per run: R1 reads notes, which the per-epoch oracles do not see, and both
 // start afresh at a kubelet restart themselves.
-var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: world.BackoffPeriod}
+var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: world.BackoffPeriod,
+	Transient: world.TransientBackoff}
 
 // livenessPeriods are the simulated kubelet's periods as the liveness
 // oracle assumes them. An accepted update, kill or not, is taken within
@@ -74,5 +75,5 @@ var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: worl
 // a failed call (jittered backoff, the sync loop's tick, a housekeeping
 // period); the longest waits measured over 300 seeds of every family
 // under both strategies were 14 s (update) and 13 s (kill), both retries.
-var livenessPeriods = liveness.Periods{RetryWithin: world.RetryWithin, Housekeeping: world.HousekeepingPeriod,
+var livenessPeriods = liveness.Periods{RetryWithin: world.RetryWithin, Resync: world.ResyncInterval, Housekeeping: world.HousekeepingPeriod,
 	TakeKill: world.RetryWithin, TakeUpdate: world.RetryWithin}

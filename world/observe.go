@@ -109,5 +109,12 @@ func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTermi
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
 	}
-	w.emit(history.CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}, nil)
+	end := model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}
+	if drawn := w.Runtime.takeErrShape(uid); err != nil {
+		end.Err = drawn.shape
+		for _, m := range drawn.marks {
+			w.mark(m)
+		}
+	}
+	w.emit(history.CallbackEnd, 0, end, nil)
 }

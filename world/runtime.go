@@ -41,6 +41,9 @@ type Runtime struct {
 
 	running map[types.UID]int
 	points  *faultPoints // nil: no fault points (FaultPointsOn)
+	// errShapes holds, per pod, the drawn shape of the error its call is
+	// returning (errshape.go), until the call's end records it.
+	errShapes map[types.UID]shapedError
 }
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
@@ -68,13 +71,13 @@ func (r *Runtime) chance(perMille int) bool {
 // told not to), and may fail.
 func (r *Runtime) call(fn string, uid types.UID, c CallInfo) error {
 	if r.points == nil {
-		return r.plainCall(c)
+		return r.plainCall(uid, c)
 	}
 	slept, done, err := r.beforePoints(fn, uid, c)
 	if !done && !slept {
-		err = r.plainCall(c)
+		err = r.plainCall(uid, c)
 	} else if !done && r.chance(r.Faults.ErrorRate) {
-		err = ErrTransient
+		err = r.failure(uid)
 	}
 	err = r.afterPoints(fn, uid, c, err)
 	r.noteResult(uid, err)
@@ -82,7 +85,7 @@ func (r *Runtime) call(fn string, uid types.UID, c CallInfo) error {
 }
 
 // plainCall is a call with the plan's flat fault rates only.
-func (r *Runtime) plainCall(c CallInfo) error {
+func (r *Runtime) plainCall(uid types.UID, c CallInfo) error {
 	if r.chance(r.Faults.SlowRate) && r.Faults.MaxDelay > 0 {
 		d := time.Duration(1+r.Draw.Intn(int(r.Faults.MaxDelay/time.Millisecond))) * time.Millisecond
 		if r.chance(r.Faults.IgnoreCancel) {
@@ -94,7 +97,7 @@ func (r *Runtime) plainCall(c CallInfo) error {
 		r.S.Yield()
 	}
 	if r.chance(r.Faults.ErrorRate) {
-		return ErrTransient
+		return r.failure(uid)
 	}
 	return nil
 }

@@ -74,6 +74,11 @@ func (w *World) iteration(f func()) {
 //	                                          ─────
 //	                                          200 s ≤ 240 s
 //
+// In the error-shapes family the retry of the error in flight may wait for
+// a BackoffError clamped to the resync interval, 91 s instead of 16 s; its
+// graces are at most 10 s and its pods not static, so its chain is
+// 91 + 15 + 7 + 91 = 204 s ≤ 240 s.
+//
 // The resync is there so that whatever only a resync delivers (natural
 // completion, a config change a lost update would hide) has happened too.
 // Then the daemons stop (≤ one housekeeping period) and the workers drain

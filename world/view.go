@@ -21,10 +21,13 @@ const RetryWithin = workers.DefaultBackoffPeriod*3/2 + SyncLoopPeriod + Housekee
 
 // ResyncInterval and BackoffPeriod are the pod workers' re-sync periods
 // (SPEC §1.8 step 5): the world hands them none, so the documented defaults
-// apply. The requeue-delay check judges each requeue against them.
+// apply. TransientBackoff is the delay after a network-not-ready error, the
+// kubelet's backOffOnTransientErrorPeriod, which no caller configures. The
+// requeue-delay check judges each requeue against them.
 const (
-	ResyncInterval = workers.DefaultResyncInterval
-	BackoffPeriod  = workers.DefaultBackoffPeriod
+	ResyncInterval   = workers.DefaultResyncInterval
+	BackoffPeriod    = workers.DefaultBackoffPeriod
+	TransientBackoff = time.Second
 )
 
 // View is what the oracles read of the world (oracle.View): the settle

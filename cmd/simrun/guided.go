@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
@@ -33,7 +34,7 @@ func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 		}
 	}
 	if f.corpus != "" {
-		return checkOutputDir("--corpus", f.corpus)
+		return outfile.CheckDir("--corpus", f.corpus)
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if f.maxRuns < 1 {
 		return usagef("--max-runs %d: want at least 1", f.maxRuns)
 	}
-	if err := checkOutputFile("--out", f.out); err != nil {
+	if err := outfile.CheckFile("--out", f.out); err != nil {
 		return err
 	}
 	if _, err := os.Stat(f.out); err == nil && !f.force {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/cmd/simrun/internal/tracetext"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
@@ -47,7 +48,7 @@ func writeSeedReport(path string, fam plan.Family, seed uint64, st sim.Strategy,
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomically(path, data)
+	return outfile.WriteAtomically(path, data)
 }
 
 // seedPage runs the seed with the oracles' artifacts in a temporary
@@ -117,7 +118,7 @@ func checkReportPath(path string) error {
 	if path == "" {
 		return nil
 	}
-	return checkOutputFile("--report", path)
+	return outfile.CheckFile("--report", path)
 }
 
 // shrunkStory shrinks the seed for the story to read; if it cannot, the

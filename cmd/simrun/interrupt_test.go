@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/junit"
 	"github.com/podsim/podsim/run"
 )
 
@@ -61,7 +62,7 @@ func checkPartialFiles(t *testing.T, dir string, wantSome bool) {
 	if !segs[0].end.Interrupted || n >= 1000000 || (wantSome && n == 0) {
 		t.Fatalf("got %d results, interrupted %v; want some but not all, interrupted", n, segs[0].end.Interrupted)
 	}
-	var doc junitSuites
+	var doc junit.Suites
 	xmlData, _ := os.ReadFile(filepath.Join(dir, "partial.xml"))
 	if err := xml.Unmarshal(xmlData, &doc); err != nil || doc.Tests != n {
 		t.Fatalf("JUnit file: %v, %d tests; want XML with %d", err, doc.Tests, n)

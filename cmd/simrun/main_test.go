@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/junit"
 	"github.com/podsim/podsim/internal/gobin"
 	"github.com/podsim/podsim/plan"
 )
@@ -184,7 +185,7 @@ func TestJUnitReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc junit.Suites
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("not XML: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ func newMergeCmd(stdout io.Writer) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
 			if out != "" && out != "-" {
-				if err := checkOutputFile("--json", out); err != nil {
+				if err := outfile.CheckFile("--json", out); err != nil {
 					return err
 				}
 			}

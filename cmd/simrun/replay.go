@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/cmd/simrun/internal/tracetext"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
@@ -162,13 +163,13 @@ func (f replayFlags) replayVerdict(rp run.Replayed, expected []string, stdout io
 func (f replayFlags) checkOutputs() error {
 	for _, o := range []struct{ flag, path string }{{"--trace", f.tracePath}, {"--timeline", f.timelinePath}} {
 		if o.path != "" {
-			if err := checkOutputFile(o.flag, o.path); err != nil {
+			if err := outfile.CheckFile(o.flag, o.path); err != nil {
 				return err
 			}
 		}
 	}
 	if f.outDir != "" {
-		if err := checkOutputDir("--out", f.outDir); err != nil {
+		if err := outfile.CheckDir("--out", f.outDir); err != nil {
 			return err
 		}
 	}
@@ -178,12 +179,12 @@ func (f replayFlags) checkOutputs() error {
 // writeFiles writes --trace, --timeline and --out's files.
 func (f replayFlags) writeFiles(rp run.Replayed, reproduceCmd string) error {
 	if f.tracePath != "" {
-		if err := writeFile(f.tracePath, []byte(rp.Trace)); err != nil {
+		if err := outfile.Write(f.tracePath, []byte(rp.Trace)); err != nil {
 			return err
 		}
 	}
 	if f.timelinePath != "" {
-		if err := writeFile(f.timelinePath, tracetext.Chrome(rp.Trace)); err != nil {
+		if err := outfile.Write(f.timelinePath, tracetext.Chrome(rp.Trace)); err != nil {
 			return err
 		}
 	}

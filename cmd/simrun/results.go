@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/run"
 )
 
@@ -98,7 +99,7 @@ func openResults(path string, stdout io.Writer, run runRecord) (*resultsFile, er
 		rf := &resultsFile{path: "stdout", w: bufio.NewWriterSize(stdout, 64<<10)}
 		return rf, rf.start(run)
 	}
-	f, err := createFile(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return nil, usagef("cannot write %s: %v", path, err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 )
@@ -146,7 +147,7 @@ func (f runFlags) plan() (sweepPlan, error) {
 func (f runFlags) checkOutputs() error {
 	for _, o := range []struct{ flag, path string }{{"--json", f.jsonPath}, {"--junit", f.junitPath}} {
 		if o.path != "" && !(o.flag == "--json" && o.path == "-") {
-			if err := checkOutputFile(o.flag, o.path); err != nil {
+			if err := outfile.CheckFile(o.flag, o.path); err != nil {
 				return err
 			}
 		}
@@ -155,7 +156,7 @@ func (f runFlags) checkOutputs() error {
 		return usagef("--json and --junit name the same file %s", f.jsonPath)
 	}
 	if f.outDir != "" {
-		return checkOutputDir("--out", f.outDir)
+		return outfile.CheckDir("--out", f.outDir)
 	}
 	return nil
 }
@@ -168,7 +169,7 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	if f.outDir != "" {
-		if err := makeOutputDir(f.outDir); err != nil {
+		if err := outfile.MakeDir(f.outDir); err != nil {
 			return err
 		}
 	}

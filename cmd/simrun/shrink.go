@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
 	"github.com/podsim/podsim/regress"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/shrink"
@@ -106,7 +107,7 @@ func shrinkCase(f shrinkFlags, c run.Case, r run.Result, st sim.Strategy, opts r
 	}
 	script := regress.RenderScript(regress.Script{Command: command,
 		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, run.CheckOptions{})
-	if err := writeAtomically(out, []byte(script)); err != nil {
+	if err := outfile.WriteAtomically(out, []byte(script)); err != nil {
 		return err
 	}
 	reportShrunk(stdout, s, out, f.maxRuns)
@@ -119,10 +120,10 @@ func (f shrinkFlags) scriptPath(family string, seed uint64) (string, error) {
 	out := f.out
 	if out == "" {
 		out = filepath.Join(regress.RegressDir, regress.ScriptName(family, seed, f.mutant))
-		if err := checkOutputFile("script", out); err != nil {
+		if err := outfile.CheckFile("script", out); err != nil {
 			return "", usagef("%v (run from the module root, or pass --out FILE)", err)
 		}
-	} else if err := checkOutputFile("--out", out); err != nil {
+	} else if err := outfile.CheckFile("--out", out); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(out); err == nil && !f.force {

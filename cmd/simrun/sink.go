@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/podsim/podsim/cmd/simrun/internal/junit"
 	"github.com/podsim/podsim/run"
 	"github.com/spf13/pflag"
 )
@@ -18,7 +20,7 @@ import (
 type sink struct {
 	mu       sync.Mutex
 	json     *resultsFile
-	junit    *junitWriter
+	junit    *junit.Writer
 	strategy string // the results' strategy field
 	repro    string // the strategy in reproduce commands (strategyArg)
 	run      runRecord
@@ -53,7 +55,7 @@ func openSink(jsonPath, junitPath, strategy, repro string, stdout io.Writer, run
 		}
 	}
 	if junitPath != "" {
-		if s.junit, err = openJUnit(junitPath); err != nil {
+		if s.junit, err = junit.Open(junitPath); err != nil {
 			if s.json != nil && s.json.f != nil { // nothing is written on bad input
 				s.json.f.Close()
 				os.Remove(jsonPath)
@@ -78,8 +80,9 @@ func (s *sink) add(r run.Result, took time.Duration) bool {
 		ok = s.json.err == nil
 	}
 	if s.junit != nil {
-		s.junit.add(r, s.repro, took)
-		ok = ok && s.junit.err == nil
+		suite, c := junitCase(r, s.repro)
+		s.junit.Add(suite, c, took)
+		ok = ok && s.junit.Err() == nil
 	}
 	return ok
 }
@@ -98,29 +101,36 @@ func (s *sink) finish(interrupted bool) error {
 		s.err = s.json.close(end)
 	}
 	if s.junit != nil {
-		if err := s.junit.close(junitProps(s.run, end)); s.err == nil {
+		if err := s.junit.Close(junitProps(s.run, end)); s.err == nil {
 			s.err = err
 		}
 	}
 	return s.err
 }
 
-// junitProps is the metadata of a run as JUnit properties.
-func junitProps(run runRecord, end endRecord) []junitProperty {
-	props := []junitProperty{{"simrun.version", run.Version}, {"simrun.commit", run.Commit}, {"simrun.go", run.Go},
-		{"simrun.started", run.Started}, {"simrun.finished", end.Finished}}
-	if end.Interrupted {
-		props = append(props, junitProperty{"simrun.interrupted", "true"})
-	} else {
-		props = append(props, junitProperty{"simrun.interrupted", "false"})
+// junitCase is one seed's JUnit test case and its family's suite; a
+// failure's body is the command that replays it.
+func junitCase(r run.Result, strategy string) (suite string, c junit.Case) {
+	c = junit.Case{Name: fmt.Sprintf("seed %d", r.Seed), Classname: "podsim." + r.Family}
+	if r.Failed() {
+		msg := failureMessage(r)
+		c.Failure = &junit.Failure{Message: msg, Body: msg + "\nreproduce: " + reproduceResult(r, strategy) + observableArg(r.ObservableOnly)}
 	}
+	return "podsim/" + r.Family, c
+}
+
+// junitProps is the metadata of a run as JUnit properties.
+func junitProps(run runRecord, end endRecord) []junit.Property {
+	prop := func(name, value string) junit.Property { return junit.Property{Name: name, Value: value} }
+	props := []junit.Property{prop("simrun.version", run.Version), prop("simrun.commit", run.Commit), prop("simrun.go", run.Go),
+		prop("simrun.started", run.Started), prop("simrun.finished", end.Finished), prop("simrun.interrupted", fmt.Sprint(end.Interrupted))}
 	names := make([]string, 0, len(run.Flags))
 	for n := range run.Flags {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		props = append(props, junitProperty{"flag." + n, run.Flags[n]})
+		props = append(props, prop("flag."+n, run.Flags[n]))
 	}
 	return props
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // PorcupineModel is the model in porcupine's terms, partitioned by pod UID
@@ -21,7 +22,7 @@ import (
 func PorcupineModel() porcupine.Model { return PorcupineModelWith(0) }
 
 // PorcupineModelWith is PorcupineModel with model deviations switched on.
-func PorcupineModelWith(dev model.Deviations) porcupine.Model {
+func PorcupineModelWith(dev deviation.Set) porcupine.Model {
 	return porcupine.Model{
 		Partition: Partition,
 		Init:      func() any { c := model.InitialClosedSetWith(dev); return &c },
@@ -46,7 +47,7 @@ func Check(history []porcupine.Operation, timeout time.Duration) (porcupine.Chec
 }
 
 // CheckWith is Check against the model with deviations switched on.
-func CheckWith(history []porcupine.Operation, timeout time.Duration, dev model.Deviations) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+func CheckWith(history []porcupine.Operation, timeout time.Duration, dev deviation.Set) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	return porcupine.CheckOperationsVerbose(PorcupineModelWith(dev), history, timeout)
 }
 

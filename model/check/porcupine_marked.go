@@ -7,6 +7,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // PorcupineMarkedModel is PorcupineModel for a history that carries the
@@ -23,7 +24,7 @@ func PorcupineMarkedModel() porcupine.Model { return PorcupineMarkedModelWith(0)
 
 // PorcupineMarkedModelWith is PorcupineMarkedModel with model deviations
 // switched on.
-func PorcupineMarkedModelWith(dev model.Deviations) porcupine.Model {
+func PorcupineMarkedModelWith(dev deviation.Set) porcupine.Model {
 	return porcupine.Model{
 		Partition: partitionChained,
 		Init:      func() any { return newMarkedSet([]model.State{model.InitialState(dev)}) },
@@ -45,7 +46,7 @@ func CheckMarked(history []porcupine.Operation, timeout time.Duration) (porcupin
 
 // CheckMarkedWith is CheckMarked against the model with deviations
 // switched on.
-func CheckMarkedWith(history []porcupine.Operation, timeout time.Duration, dev model.Deviations) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+func CheckMarkedWith(history []porcupine.Operation, timeout time.Duration, dev deviation.Set) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	return porcupine.CheckOperationsVerbose(PorcupineMarkedModelWith(dev), history, timeout)
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // Replay checks a totally ordered history: ops in the order in which they
@@ -38,8 +39,8 @@ import (
 func Replay(ops []model.Op) (ok bool, failedAt int, reason string) { return ReplayWith(ops, 0) }
 
 // ReplayWith is Replay against the model with deviations switched on
-// (model.Deviations): every part starts in model.InitialState(dev).
-func ReplayWith(ops []model.Op, dev model.Deviations) (ok bool, failedAt int, reason string) {
+// (deviation.Set): every part starts in model.InitialState(dev).
+func ReplayWith(ops []model.Op, dev deviation.Set) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
 	kit.replayer.detours = 3 // witnessFast's steps: 4 per operation, and a few
@@ -165,7 +166,7 @@ func (r *replayer) startWitness(parts int) {
 // state or two that only Replay holds (witness mode).
 type replayer struct {
 	// dev are the model deviations every part starts with (ReplayWith).
-	dev     model.Deviations
+	dev     deviation.Set
 	witness bool
 	// private: the states were born here and are never handed out, so a
 	// state left alone after a fork owns its arrays again (State.Claim).

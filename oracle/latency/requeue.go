@@ -12,29 +12,38 @@ import (
 )
 
 // Periods are the pod workers' re-sync periods as the caller configured
-// them (SPEC §1.8 step 5): the resync interval after a success and the
-// backoff period after an error.
+// them (SPEC §1.8 step 5): the resync interval after a success, the
+// backoff period after an error, and the transient-error backoff (the
+// kubelet's backOffOnTransientErrorPeriod, 1 s) after a network-not-ready
+// error.
 type Periods struct {
-	Resync, Backoff time.Duration
+	Resync, Backoff, Transient time.Duration
 }
 
 // requeueCheck is the requeue-delay oracle (R1): every time the pod
 // workers put a pod on the kubelet's work queue — a callback argument of
 // the caller's own WorkQueue, noted as history.Requeued — the delay is the
-// one SPEC §1.8 step 5 gives the outcome of the pod's last sync call:
+// one SPEC §1.8 step 5 gives the outcome of the pod's last sync call, from
+// a base d jittered into [d, 1.5 d]:
 //
 //   - 0 after a phase transition (SyncPod returned terminal;
-//     SyncTerminatingPod succeeded);
-//   - the resync interval, jittered ×[1, 1.5], after any other success;
-//   - the backoff period, jittered ×[1, 1.5], after an error or a
-//     cancellation, and for a requeue that follows no sync call (the
-//     runtime status could not be read, or §1.10 refused a static start).
+//     SyncTerminatingPod succeeded), not jittered;
+//   - d = the resync interval after any other success;
+//   - after an error, by its shape as the caller recorded it with the
+//     call's end (model.ErrShape, anywhere in the error tree): d = the
+//     transient-error backoff if it holds the network-not-ready message;
+//     else, if it holds BackoffErrors, d = the time from the requeue to
+//     the earliest Expiry among them, clamped to [0, the resync interval];
+//     else d = the backoff period;
+//   - d = the backoff period after a cancellation, and for a requeue that
+//     follows no sync call (the runtime status could not be read, or §1.10
+//     refused a static start).
 //
 // After SyncTerminatedPod or SyncTerminatingRuntimePod succeeded the worker
 // exits without a requeue; the UID's next requeue, if any, is a later
-// record's (UID reuse) and follows no sync call. The simulated runtime never
-// returns a network-not-ready error or a BackoffError, the two other
-// branches of step 5. One per run: a kubelet restart starts afresh.
+// record's (UID reuse) and follows no sync call. The simulated runtime
+// draws every error shape in the error-shapes family
+// (plan.Faults.ErrorShapes). One per run: a kubelet restart starts afresh.
 type requeueCheck struct {
 	periods    Periods
 	last       map[types.UID]model.SyncEnd // a sync call's return not yet followed by its requeue
@@ -82,12 +91,27 @@ func (c *requeueCheck) check(n history.Requeued, end model.SyncEnd, after bool, 
 	case end.Outcome == model.OK:
 		why, lo, hi = "SyncPod succeeded: the resync interval", c.periods.Resync, c.periods.Resync*3/2
 	default:
-		why = fmt.Sprintf("%s ended %s: the backoff period", end.Fn, end.Outcome)
+		why, lo = c.errorDelay(end, ev.At)
+		hi = lo * 3 / 2
 	}
 	if n.Delay < lo || n.Delay > hi {
 		c.violate(ev, fmt.Sprintf("pod %s requeued after %v, want %v to %v (%s, jittered ×[1, 1.5]; SPEC §1.8 step 5)",
 			n.UID, n.Delay, lo, hi, why))
 	}
+}
+
+// errorDelay is the base delay after a call that failed or was cancelled,
+// requeued at now, and why.
+func (c *requeueCheck) errorDelay(end model.SyncEnd, now time.Duration) (string, time.Duration) {
+	what := fmt.Sprintf("%s ended %s", end.Fn, end.Outcome)
+	switch e := end.Err; {
+	case e.NetworkNotReady:
+		return what + ", network not ready: the transient-error backoff", c.periods.Transient
+	case e.Backoff:
+		return fmt.Sprintf("%s, earliest BackoffError expiry at %v: the time to it from %v, within [0, the resync interval %v]",
+			what, e.BackoffExpiry, now, c.periods.Resync), min(max(e.BackoffExpiry-now, 0), c.periods.Resync)
+	}
+	return what + ": the backoff period", c.periods.Backoff
 }
 
 func terminalWord(end model.SyncEnd) string {

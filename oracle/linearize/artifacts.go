@@ -13,6 +13,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
+	"github.com/podsim/podsim/model/deviation"
 )
 
 // Artifact file names the linearizability oracle writes into
@@ -64,7 +65,7 @@ func writeArtifacts(opts Options, h history.History, v Verdict, viol history.Vio
 // visualize renders porcupine's HTML for a verdict that ran porcupine,
 // annotated with the sync callbacks (one bar per call, from entry to
 // return) and the virtual clock's jumps.
-func visualize(h history.History, v Verdict, dev model.Deviations) ([]byte, error) {
+func visualize(h history.History, v Verdict, dev deviation.Set) ([]byte, error) {
 	if v.Porcupine == "" {
 		return nil, fmt.Errorf("porcupine did not run")
 	}

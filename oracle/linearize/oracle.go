@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
+	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -38,11 +39,11 @@ type Options struct {
 	Reproduce string
 	// Trace returns the target's canonical trace, for the artifacts.
 	Trace func() string
-	// Deviations are the model deviations switched on (model.Deviations):
+	// Deviations are the model deviations switched on (deviation.Set):
 	// the history is judged against the specification with exactly those
 	// rules replaced by upstream's. Zero, the specification, for every
 	// simulated run; the real-kubelet driver's explanations set it.
-	Deviations model.Deviations
+	Deviations deviation.Set
 	// Search is porcupine's search over a history; nil means check.Check
 	// (with Deviations). (Tests slow it down to provoke a timeout.)
 	Search func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo)
@@ -138,7 +139,7 @@ func CheckHistory(h history.History, opts Options) Verdict {
 }
 
 // searchWith is porcupine's search against the model with dev.
-func searchWith(dev model.Deviations) checkFunc {
+func searchWith(dev deviation.Set) checkFunc {
 	return func(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 		return check.CheckWith(history, timeout, dev)
 	}
@@ -167,7 +168,7 @@ func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
 // only at the markers, so no closure and much smaller states), whose Ok is
 // final; otherwise — Illegal, which a misplaced marker can cause, Unknown,
 // or no markers — check searches the history without them and decides.
-func searchHistory(h history.History, timeout time.Duration, dev model.Deviations, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
+func searchHistory(h history.History, timeout time.Duration, dev deviation.Set, search checkFunc) (porcupine.CheckResult, porcupine.LinearizationInfo) {
 	if marked := h.MarkedOps(); len(marked) > len(h.Ops) {
 		if res, info := check.CheckMarkedWith(marked, timeout, dev); res == porcupine.Ok {
 			return res, info
@@ -185,7 +186,7 @@ func searchHistory(h history.History, timeout time.Duration, dev model.Deviation
 // of the UID's next record, and the events cannot tell the two apart. A
 // failure is reported from the closure mode, which does not depend on the
 // markers.
-func replayWitness(h history.History, dev model.Deviations) Verdict {
+func replayWitness(h history.History, dev deviation.Set) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
 	// Any worker-step marker (an effect with no operation) makes the
 	// unmarked order shorter than the effects: replay with the markers

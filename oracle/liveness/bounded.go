@@ -1,6 +1,7 @@
 package liveness
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/history"
@@ -132,7 +133,15 @@ func (l *liveness) checkTakes(ev history.Event) {
 	for i, uid := range l.uids {
 		p := l.tracks[i]
 		d := p.due
-		if d == nil || d.reported || d.idleSince == unset || ev.At <= d.idleSince+l.takeBound(d) {
+		if d == nil || d.reported || d.idleSince == unset {
+			continue
+		}
+		from := d.idleSince
+		if p.err != nil {
+			// The next retry of a failed call may come no sooner.
+			from = max(from, p.err.retryFrom)
+		}
+		if ev.At <= from+l.takeBound(d) {
 			continue
 		}
 		kind := "update"
@@ -140,10 +149,18 @@ func (l *liveness) checkTakes(ev history.Event) {
 			kind = "kill"
 		}
 		l.violate("L9", ev, "pod %s (%s): %s at %v (%d update(s), idle since %v) not taken by %v: no sync call began, "+
-			"and it neither finished nor was purged (bound %v)", uid, p.state(p.cur), kind, d.at, d.updates, d.idleSince,
-			d.idleSince+l.takeBound(d), l.takeBound(d))
+			"and it neither finished nor was purged (bound %v%s)", uid, p.state(p.cur), kind, d.at, d.updates, d.idleSince,
+			from+l.takeBound(d), l.takeBound(d), retryWord(from, d.idleSince))
 		d.reported = true // once is the story; L3 still sees it pending at Settled
 	}
+}
+
+// retryWord says when the bound counted from the end of a backoff's wait.
+func retryWord(from, idleSince time.Duration) string {
+	if from == idleSince {
+		return ""
+	}
+	return fmt.Sprintf(", from %v, when the last failed call's BackoffError wait ended", from)
 }
 
 // MaxTake is the longest wait, per kind ("update", "kill"), between a pod

@@ -191,7 +191,7 @@ func (j judgement) restart() {
 // are not judged.
 func (j judgement) retry() {
 	e := j.p.err
-	if e == nil || e.at+j.l.periods.RetryWithin > j.st.QuiesceAt {
+	if e == nil || e.retryFrom+j.l.periods.RetryWithin > j.st.QuiesceAt {
 		return
 	}
 	j.violate("L8", "%s %s at %v (state %s), and no later sync call was ever made: it was never retried",

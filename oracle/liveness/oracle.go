@@ -68,6 +68,11 @@ type Periods struct {
 	// a housekeeping period for pods only housekeeping drives (orphans).
 	// Obligations younger than this when the inputs stopped are not judged.
 	RetryWithin time.Duration
+	// Resync is the pod workers' resync interval: after an error holding
+	// a BackoffError the retry may wait until the earliest expiry, up to
+	// this (jittered), longer than RetryWithin allows; L8 and L9 start
+	// their clocks at that wait's end (backoffRetry).
+	Resync time.Duration
 	// Housekeeping is how often housekeeping runs SyncKnownPods.
 	Housekeeping time.Duration
 	// TakeKill and TakeUpdate bound how long an accepted update may wait,
@@ -347,7 +352,18 @@ func (l *liveness) callbackEnd(ev history.Event) {
 	e := ev.Input.(model.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)
+	if p.err != nil && e.Err.Backoff {
+		p.err.retryFrom = backoffRetry(e.Err, ev.At, l.periods.Resync)
+	}
 	p.callEnded(ev.At)
+}
+
+// backoffRetry is the latest a failed call's requeue falls due when its
+// error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
+// expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
+// RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
+func backoffRetry(e model.ErrShape, at, resync time.Duration) time.Duration {
+	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
 }
 
 func sortedIDs[V any](m map[int]V) []int {

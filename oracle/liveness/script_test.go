@@ -34,7 +34,7 @@ func (v *lvView) Elapsed() time.Duration                { return v.at }
 
 // kubeletPeriods are the kubelet's: a 10 s backoff (jittered ≤ 1.5×), a
 // 1 s sync loop, 2 s housekeeping.
-var kubeletPeriods = Periods{RetryWithin: 18 * time.Second, Housekeeping: 2 * time.Second,
+var kubeletPeriods = Periods{RetryWithin: 18 * time.Second, Resync: time.Minute, Housekeeping: 2 * time.Second,
 	TakeKill: 18 * time.Second, TakeUpdate: 18 * time.Second}
 
 // lvScript feeds the oracle a stream, advancing virtual time by hand.
@@ -267,7 +267,73 @@ var livenessScripted = []struct {
 	bad:  func(s *lvScript) []history.Violation { return s.killTakenAfter(19 * time.Second) },
 	good: func(s *lvScript) []history.Violation { return s.killTakenAfter(18 * time.Second) },
 	want: "L9", msg: []string{"pod a (TR): kill at 1s (1 update(s), idle since 5s) not taken by 23s"},
+}, {
+	// SyncPod fails at 1s with a BackoffError ending at 41s: the retry may
+	// wait until 1s + 1.5 × 40s = 61s, and the bound counts from there.
+	name: "L9 update after a BackoffError not taken within the bound from the backoff's end",
+	bad: func(s *lvScript) []history.Violation {
+		return s.takenAfterFailure(backoffAt(41*time.Second), 80*time.Second)
+	},
+	good: func(s *lvScript) []history.Violation {
+		return s.takenAfterFailure(backoffAt(41*time.Second), 79*time.Second)
+	},
+	want: "L9", msg: []string{"pod a (S): update at 2s (1 update(s), idle since 2s) not taken by 1m19s", "(bound 18s, from 1m1s"},
+}, {
+	// An expired BackoffError (and a plain error) gives no more time.
+	name: "L9 update after an expired BackoffError owes the plain bound",
+	bad:  func(s *lvScript) []history.Violation { return s.takenAfterFailure(backoffAt(0), 21*time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(backoffAt(0), 20*time.Second) },
+	want: "L9", msg: []string{"pod a (S): update at 2s (1 update(s), idle since 2s) not taken by 20s", "(bound 18s)"},
+}, {
+	name: "L9 update after a plain error owes the plain bound",
+	bad:  func(s *lvScript) []history.Violation { return s.takenAfterFailure(model.ErrShape{}, 21*time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(model.ErrShape{}, 20*time.Second) },
+	want: "L9", msg: []string{"not taken by 20s", "(bound 18s)"},
+}, {
+	// L8: a failed call with a BackoffError ending beyond the resync
+	// interval is retried within 1.5 × the interval + RetryWithin of it;
+	// the inputs stop at 4 min.
+	name: "L8 a BackoffError clamped to the resync interval, never retried",
+	bad: func(s *lvScript) []history.Violation {
+		return s.neverRetried(backoffAt(2*time.Minute + 30*time.Second))
+	},
+	good: func(s *lvScript) []history.Violation {
+		return s.neverRetried(backoffAt(3*time.Minute + 30*time.Second))
+	},
+	want: "L8", msg: []string{"SyncPod failed at 2m30s", "it was never retried"},
 }}
+
+func backoffAt(at time.Duration) model.ErrShape {
+	return model.ErrShape{Backoff: true, BackoffExpiry: at}
+}
+
+// takenAfterFailure: pod a's SyncPod fails at 1s with an error of shape e;
+// an update at 2s is taken (SyncPod begins) at d.
+func (s *lvScript) takenAfterFailure(e model.ErrShape, d time.Duration) []history.Violation {
+	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.at = time.Second
+	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.Failed, Err: e}, nil)
+	s.at = 2 * time.Second
+	s.update(model.Update, "a", nil)
+	s.at = d
+	s.sync("a", model.SyncPod, model.OK)
+	return s.settle()
+}
+
+// neverRetried: pod a's SyncPod fails at 2m30s with an error of shape e
+// and is never retried before the inputs stop at 4 min (expiry e's, or
+// 2m30s + 1.5 × 1 min = 3m30s at the latest, + 18 s ≥ 4 min excuses it).
+func (s *lvScript) neverRetried(e model.ErrShape) []history.Violation {
+	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", model.SyncPod, model.OK)
+	s.at = 2*time.Minute + 30*time.Second
+	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.Failed, Err: e}, nil)
+	return s.settle()
+}
 
 // updateTakenAfter: pod a runs; an update at 1s is taken (its SyncPod
 // begins) d later.

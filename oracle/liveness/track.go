@@ -62,6 +62,9 @@ type syncErr struct {
 	outcome model.Outcome
 	at      time.Duration
 	state   string
+	// retryFrom is when the retry's clock starts: at, or for an error
+	// holding a BackoffError the latest its requeue may fall due (backoffRetry).
+	retryFrom time.Duration
 }
 
 // restartDue: the record was purged for a restart at purgedAt; its new
@@ -200,7 +203,7 @@ func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
 	st := p.stats(e.Fn)
 	st.inFlight, st.last, st.lastAt = false, e.Outcome, at
 	if e.Outcome != model.OK {
-		p.err = &syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur)}
+		p.err = &syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur), retryFrom: at}
 		return
 	}
 	if e.Fn == model.SyncTerminatingPod || e.Fn == model.SyncTerminatingRuntimePod {

@@ -9,26 +9,6 @@ import (
 	"github.com/podsim/podsim/oracle"
 )
 
-// safetyCS is one release of the pod lock being processed.
-type safetyCS struct {
-	ev     history.Event
-	v      safetyView
-	uids   []string              // the UIDs tracked when the answers were read, sorted
-	ans    []oracle.Answers      // their answers, in the order of uids
-	purged map[string]*safetyInc // not yet judged
-}
-
-// answers is uid's answers at the end of the critical section: the view's
-// for a UID tracked when they were read, the zero value for one tracked
-// later in the release.
-func (cs *safetyCS) answers(uid string) oracle.Answers {
-	i, ok := slices.BinarySearch(cs.uids, uid)
-	if !ok {
-		return oracle.Answers{}
-	}
-	return cs.ans[i]
-}
-
 // sortedKnown returns the known UIDs sorted and without repeats, as the
 // view promises them; a list that is not is sorted here (a copy), so the
 // merge walk in release holds whatever the view.

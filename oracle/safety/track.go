@@ -1,145 +1,17 @@
 package safety
 
 import (
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
-	"github.com/podsim/podsim/oracle"
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// safetyPod is everything the safety oracle keeps about one UID, across its
-// incarnations.
-type safetyPod struct {
-	uid  string
-	cur  *safetyInc   // nil while the UID has no record
-	past []*safetyInc // purged incarnations, oldest first
-	// inFlight is the callback running for the UID, whatever its
-	// incarnation (S1 holds across incarnations).
-	inFlight   *safetyCall
-	lastCancel int64 // seq of the last CancelFired for the UID
-	// lingering bounds the workers of purged, unfinished incarnations that
-	// may still take the pod lock once on their way out.
-	lingering int
-	// workerCS are the worker's critical sections (seq) since the UID's
-	// last callback ended or its incarnation began.
-	workerCS []int64
-	lastEnd  int64
-	// firstArrival is the creation of the UID's earliest static
-	// incarnation: its wait-list entry may outlive a purge (SPEC §1.10).
-	firstArrival int64
-	// The per-release pass (release): the answers and Known last read
-	// (seen: read once), and dirty: judge the UID at the next release.
-	seen, seenKnown, dirty bool
-	seenAns                oracle.Answers
-}
-
-// safetyInc is one incarnation of a UID: one record, from creation to purge.
-type safetyInc struct {
-	uid       string
-	n         int // 1 for the UID's first record, 2 after its first purge…
-	created   int64
-	createdAt time.Duration
-	// waiter: created by a static pod's update, so it joined the full
-	// name's wait list (SPEC §1.4 step 8); static: a static pod was accepted.
-	waiter, static bool
-	fullname       string
-	// shortcut: created already terminated (kubelet-restart shortcut).
-	shortcut bool
-
-	ans    oracle.Answers // at the last release of the pod lock
-	hasAns bool
-	// latest are the answers of the release being processed (ans until
-	// it is done), for messages.
-	latest oracle.Answers
-	frozen oracle.Answers // when first seen finished (S6)
-
-	// Milestones: seq of the release that first showed the answer.
-	trSeq, ackSeq, noRunSeq, termSeq, finSeq int64
-	ackAt, noRunAt, finAt                    time.Duration
-
-	req         *safetyRequest // the first termination request
-	natural     *safetyRequest // a SyncPod returned isTerminal
-	updAfterReq *safetyRequest // the first create/update/sync after it (S13)
-	// Flags of SPEC §1.1 no query shows, derived from the updates.
-	evicted, deleted, restart, observedRuntime, realPod bool
-	specGrace                                           int64 // of the newest real pod
-	deletionGrace                                       int64 // of the newest real pod, if hasDeletionGrace
-	hasDeletionGrace                                    bool
-	versions                                            []safetyMark // accepted real-pod versions
-	graces                                              []safetyMark // effective-grace inputs (S11)
-	workerSeen                                          bool         // its worker took the pod lock
-	// triggers are what may wake the worker for another callback: accepted
-	// updates, orphan replays, phase-transition replays (seq); ignored are
-	// the runtime kills a terminated pod ignored (S17).
-	triggers []int64
-	ignored  []*safetyRequest
-
-	calls    int // callbacks begun
-	starts   int // SyncPod or SyncTerminatingPod begun (S15 "started")
-	phase    safetyPhase
-	last     *safetyCall
-	final    map[model.SyncFn]*safetyCall // the last call of each phase (S12)
-	purgedAt time.Duration
-}
-
-// safetyRequest is a termination request, or the first update after one.
-type safetyRequest struct {
-	seq    int64
-	at     time.Duration
-	what   string
-	cancel bool // it must cancel an in-flight SyncPod (not isTerminal)
-}
-
-// safetyMark is a value that took effect at a critical section.
-type safetyMark struct {
-	seq int64
-	v   int64
-}
-
-// safetyCall is one callback.
-type safetyCall struct {
-	fn               model.SyncFn
-	inc              *safetyInc
-	seq              int64
-	at               time.Duration
-	version          int
-	grace            int64
-	takeMin, takeMax int64 // the worker's critical section that took its update
-	ackMin, ackMax   int64 // …and the one that acknowledged termination
-	ended            bool
-	outcome          model.Outcome
-	// S12: whether the version was the newest delivered before the take.
-	versionChecked, versionOK bool
-	wantVersion               int64
-}
-
-// safetyClientCall is an UpdatePod or SyncKnownPods call.
-type safetyClientCall struct {
-	id       int
-	in       model.Input
-	at       time.Duration
-	returned bool
-	out      model.Output
-	purged   []string // SyncKnownPods: UIDs purged by it, sorted
-	kept     []string // …and the records left after it, sorted
-}
-
-// key identifies the incarnation in report keys.
-func (inc *safetyInc) key() string { return fmt.Sprintf("%s#%d", inc.uid, inc.n) }
-
-func (inc *safetyInc) name() string {
-	if inc.n > 1 {
-		return fmt.Sprintf("pod %s#%d", inc.uid, inc.n)
-	}
-	return "pod " + inc.uid
-}
-
-// state is the SPEC §1.2 state the last answers show.
-func (inc *safetyInc) state() string { return oracle.StateLetter(inc.latest, inc.starts > 0) }
+// This file tracks the events into what incarnations.go holds: client calls
+// until their critical section, each release of the pod lock (which UIDs
+// to judge), the worker's sections, natural completion, purges and the
+// binding of a call to the section that served it.
 
 // onCall notes an UpdatePod or SyncKnownPods until its critical
 // section; every UID a call names is tracked from now on (S10 checks the

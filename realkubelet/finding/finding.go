@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/realdriver"
 )
 
@@ -39,8 +39,8 @@ var KnownDeviations = []string{"G1", "G2", "G3", "G4", "GA", "GB", "GC", "GD", "
 // Apply clears the class of every finding whose deviation is not
 // in the catalogue (tests drop one to show its findings turn unexplained),
 // and returns the model switches the remaining classes name.
-func Apply(findings []Finding, catalogue []string) model.Deviations {
-	var dev model.Deviations
+func Apply(findings []Finding, catalogue []string) deviation.Set {
+	var dev deviation.Set
 	for i := range findings {
 		f := &findings[i]
 		if f.Class == "" {
@@ -58,11 +58,11 @@ func Apply(findings []Finding, catalogue []string) model.Deviations {
 
 // Switch is the model switch a class names: its own for G1–G4, GA and
 // GC; GC's for M1 (the visible consequence of completeSync recording no
-// grace, model.DevGC); none for GB, GD and GE (exact predicates only).
-func Switch(class string) model.Deviations {
+// grace, deviation.GC); none for GB, GD and GE (exact predicates only).
+func Switch(class string) deviation.Set {
 	if class == "M1" {
-		return model.DevGC
+		return deviation.GC
 	}
-	x, _ := model.DeviationNamed(class)
+	x, _ := deviation.Named(class)
 	return x
 }
