@@ -19,6 +19,7 @@ type streamChecker struct {
 	open     map[int]model.Input
 	inFlight map[string]model.SyncFn // by UID
 	settled  bool
+	drained  bool // the drain's end was noted (after Settled)
 	events   int
 	kinds    map[history.EventKind]int
 	err      error
@@ -30,15 +31,29 @@ func (c *streamChecker) fail(ev history.Event, format string, args ...any) {
 	}
 }
 
+// drainNote: n is one of the worker-goroutine notes the drain after
+// Settled sends.
+func drainNote(n history.Note) bool {
+	switch n.(type) {
+	case history.WorkerStarted, history.WorkerEnded, history.WorkerDrainEnded:
+		return true
+	}
+	return false
+}
+
 func (c *streamChecker) Observe(ev history.Event) {
 	c.events++
 	c.kinds[ev.Kind]++
 	if ev.Kind == history.Noted {
 		// A note is not a step of the stream: it carries the seq of the
-		// event before it, and says what a kubelet actor did.
-		if ev.Seq != c.last || ev.Note == nil || ev.Input != nil || c.settled {
-			c.fail(ev, "a note at seq %d after %d (note %v, input %v, settled %v)", ev.Seq, c.last, ev.Note, ev.Input, c.settled)
+		// event before it, and says what a kubelet actor did. After
+		// Settled only the drain's worker-goroutine notes come, the
+		// drain's end last.
+		if ev.Seq != c.last || ev.Note == nil || ev.Input != nil || c.drained || (c.settled && !drainNote(ev.Note)) {
+			c.fail(ev, "a note at seq %d after %d (note %v, input %v, settled %v, drained %v)", ev.Seq, c.last, ev.Note, ev.Input,
+				c.settled, c.drained)
 		}
+		_, c.drained = ev.Note.(history.WorkerDrainEnded)
 		return
 	}
 	if ev.Seq != c.last+1 {
@@ -100,8 +115,8 @@ func TestEventStreamContract(t *testing.T) {
 		if c.err != nil {
 			t.Fatalf("seed %d: %v\n%v", seed, c.err, pl)
 		}
-		if !c.settled {
-			t.Fatalf("seed %d: no Settled event", seed)
+		if !c.settled || !c.drained {
+			t.Fatalf("seed %d: Settled %v, the drain's end %v, want both", seed, c.settled, c.drained)
 		}
 		for k, n := range c.kinds {
 			total[k] += n

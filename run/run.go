@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
+	"github.com/podsim/podsim/oracle/liveness"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -120,7 +121,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	marks := history.NewMarker()
 	cov := coverage.New()
 	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
-		conform.New(w.Plan())}
+		conform.New(w.Plan()), liveness.NewWorkerLeaks()}
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.

@@ -21,6 +21,16 @@ type worldRuntime struct {
 	epoch int // the kubelet process these pod workers belong to
 }
 
+// Go starts a pod worker goroutine, noted as it starts and returns
+// (drain.go).
+func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.epoch, name, f) }
+
+// NewSignal wraps a worker's wake-up signal so that its waits are recorded
+// (drain.go).
+func (r *worldRuntime) NewSignal(name string) workers.Signal {
+	return &watchedSignal{Signal: r.Runtime.NewSignal(name), w: r.w, name: name, kubelet: r.epoch}
+}
+
 // NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
 // killed/<uid> is killPodNow's completion, which gets a completion ID here
 // and starts the recorded kill of the killPodNow in progress.

@@ -23,12 +23,19 @@ func (w *World) note(n history.Note) { w.send(history.Event{Kind: history.Noted,
 
 // send stamps ev with the stream's position, the step, the virtual time
 // and the goroutine, and delivers it. A note is no step of the stream: it
-// takes the Seq of the event before it. Nothing is sent after Settled.
+// takes the Seq of the event before it. Nothing is sent after Settled but
+// the drain's notes (noteWorker).
 func (w *World) send(ev history.Event) {
 	if len(w.observers) == 0 || w.settled {
 		return
 	}
 	w.settled = ev.Kind == history.Settled
+	w.deliver(ev)
+}
+
+// deliver is send past the check that nothing is sent after Settled (the
+// drain's worker notes, drain.go, are sent then).
+func (w *World) deliver(ev history.Event) {
 	if ev.Kind != history.Noted {
 		w.seq++
 	}
@@ -96,6 +103,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 		b.Version = history.ModelPod(c.Pod).Version
 	}
 	w.quiet.noteCallBegin(fn, uid, b.Version)
+	w.workerDoing(w.epoch, "in", fn)
 	if w.kube != nil {
 		w.kube.callBegan(w, b.Fn, uid)
 	}
@@ -106,6 +114,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 // hears of the outcome too.
 func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
 	w.quiet.noteCallEnd(fn, uid, err, isTerminal)
+	w.workerDoing(w.epoch, "returned from", fn)
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
 	}

@@ -126,8 +126,10 @@ type World struct {
 	epochFirstCall int
 	restartedAt    time.Duration
 	actors         int // kubelet actor goroutines started (goActor)
-	adds           int // pod objects ADDed (configPod.created)
-	actorsRunning  int // kubelet actor goroutines not yet returned
+	// workers are the pod workers' goroutines still running (drain.go).
+	workers       workerGoroutines
+	adds          int // pod objects ADDed (configPod.created)
+	actorsRunning int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 	// shapes are the input shapes drawn (shapes.go); created, the UIDs
@@ -240,6 +242,7 @@ func (w *World) Run() error {
 		}
 		w.emit(history.Settled, 0, nil, nil)
 		w.PW.Shutdown()
+		w.drainWorkers()
 		w.S.Halt()
 	})
 	return w.S.Run()

@@ -1,4 +1,4 @@
-// Package liveness is the liveness oracle: SPEC §3.2 L1–L9, judged along
+// Package liveness is the liveness oracle: SPEC §3.2 L1–L10, judged along
 // the event stream where a deadline is part of the property and, at
 // Settled, on what the stream showed of each pod by the end of the settle
 // phase (its last query answers, its calls, its updates).
@@ -57,6 +57,9 @@ import (
 //	    quiesce excepted).
 //	L9  an accepted update is taken within a bound once its pod is idle
 //	    (bounded.go).
+//	L10 every worker goroutine of the run has returned by the end of the
+//	    drain after Settled (goroutines.go: an oracle of its own, one per
+//	    run, NewWorkerLeaks).
 //
 // Every message names the pod, its state and what never happened.
 
