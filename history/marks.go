@@ -24,7 +24,8 @@ type Marker struct {
 	static   map[string]string       // UID → full name, static pods
 	killed   map[string]bool         // UIDs with termination requested
 	natural  map[string]bool         // UIDs whose SyncPod reported isTerminal
-	desired  map[string]bool         // nil until the first SyncKnownPods
+	desired  []string                // the last SyncKnownPods' desired UIDs, sorted
+	sawKnown bool                    // a SyncKnownPods was seen (since the last restart)
 	waits    map[int]bool            // open killPodNow waits, by call ID
 	// restarts counts kubelet restarts; called: UIDs with a callback since
 	// the last one.
@@ -111,9 +112,9 @@ func (m *Marker) syncKnown(in model.SyncKnownPods) {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
 	}
-	m.desired = make(map[string]bool, len(in.Desired))
-	for _, uid := range in.Desired {
-		m.desired[uid] = true
+	m.desired, m.sawKnown = in.Desired, true
+	if !slices.IsSorted(in.Desired) {
+		m.desired = slices.Sorted(slices.Values(in.Desired))
 	}
 }
 
@@ -128,7 +129,7 @@ func (m *Marker) restarted() {
 	m.restarts++
 	m.inFlight, m.called = map[string]model.SyncFn{}, map[string]bool{}
 	m.synced, m.finished, m.failed = map[string]bool{}, map[string]bool{}, map[string]bool{}
-	m.killed, m.natural, m.desired = map[string]bool{}, map[string]bool{}, nil
+	m.killed, m.natural, m.desired, m.sawKnown = map[string]bool{}, map[string]bool{}, nil, false
 }
 
 func (m *Marker) begin(in model.SyncBegin) {
@@ -162,7 +163,7 @@ func (m *Marker) begin(in model.SyncBegin) {
 		if m.failed[uid] {
 			m.marks[plan.MarkTerminatingRetried] = true
 		}
-		if m.desired != nil && !m.desired[uid] && !m.killed[uid] && !m.natural[uid] {
+		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !m.killed[uid] && !m.natural[uid] {
 			m.marks[plan.MarkOrphanDriven] = true
 		}
 	case model.SyncTerminatingRuntimePod:

@@ -103,3 +103,24 @@ func NewProbe(synced bool, answers map[types.UID]Answers, mirror map[string]bool
 	slices.SortFunc(p.Mirror, func(a, b MirrorAnswer) int { return strings.Compare(a.FullName, b.FullName) })
 	return p
 }
+
+// ProbeWalk reads a Probe's answers for UIDs asked in ascending order, as
+// Answers returns them, walking Pods once instead of searching it for
+// each UID.
+type ProbeWalk struct {
+	Probe *Probe
+	next  int // Pods before it hold smaller UIDs than any asked from now on
+}
+
+// Answers is Probe.Answers(uid); uid must not be smaller than the UID of
+// the previous call.
+func (w *ProbeWalk) Answers(uid types.UID) Answers {
+	pods := w.Probe.Pods
+	for w.next < len(pods) && pods[w.next].UID < uid {
+		w.next++
+	}
+	if w.next < len(pods) && pods[w.next].UID == uid {
+		return pods[w.next].Answers
+	}
+	return UnknownAnswers(w.Probe.PodsSynced)
+}

@@ -304,6 +304,9 @@ func (r *Recorder) History() History {
 	kept := make([]int, len(r.ops)) // ops index → Ops index, or -1
 	h.Ops = make([]porcupine.Operation, 0, len(r.ops))
 	h.Effects = make([]Effect, 0, len(r.ops))
+	// The operations' metadata, one array: each Operation points into it
+	// (fmt prints a *opMetadata as the opMetadata: String).
+	metas := make([]opMetadata, 0, len(r.ops))
 	for i, op := range r.ops {
 		kept[i] = -1
 		if op.witnessOnly {
@@ -314,8 +317,9 @@ func (r *Recorder) History() History {
 			continue
 		}
 		kept[i] = len(h.Ops)
+		metas = append(metas, op.metadata(r.rowNames))
 		h.Ops = append(h.Ops, porcupine.Operation{ClientId: op.row, Input: op.in, Output: op.out,
-			Call: 2 * op.call, Return: op.returnStamp(), Metadata: op.metadata(r.rowNames)})
+			Call: 2 * op.call, Return: op.returnStamp(), Metadata: &metas[len(metas)-1]})
 	}
 	for i, op := range r.ops {
 		switch {

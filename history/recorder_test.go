@@ -158,3 +158,23 @@ func TestRecorderWitnessWorkerSteps(t *testing.T) {
 		t.Errorf("got marker %#v, want model.WorkerStep{UID: \"a\"}", got)
 	}
 }
+
+// TestOperationMetadataPrints: an operation's metadata (the porcupine
+// visualisation's tooltip, printed with %v) reads as its row, events and
+// effect, however it is stored.
+func TestOperationMetadataPrints(t *testing.T) {
+	r := NewRecorder()
+	for _, ev := range script(t, "client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 unlock",
+		"client/1 call 2 update", "client/1 lock", "client/1 unlock", "client/1 return 2") {
+		r.Observe(ev)
+	}
+	h := r.History()
+	if len(h.Ops) != 2 {
+		t.Fatalf("got %d operations, want 2", len(h.Ops))
+	}
+	for i, want := range []string{"client/0 events 1–3, took effect at event 2", "client/1 events 5–8, took effect at event 6"} {
+		if got := fmt.Sprintf("%v", h.Ops[i].Metadata); !strings.HasPrefix(got, want) {
+			t.Errorf("operation %d: metadata prints %q, want it to begin %q", i, got, want)
+		}
+	}
+}

@@ -218,7 +218,9 @@ func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
 // terminal deleted and runtime-only pods (housekeepingExtras).
 func (w *World) housekeeping() {
 	w.lastHousekeeping = w.S.Elapsed()
-	desired, stubs := w.desired()
+	buf := w.takeDesired()
+	defer w.putDesired(buf)
+	desired, stubs := w.desired(buf)
 	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
 	for i := range desired {
 		in.Desired = append(in.Desired, string(desired[i].config.action.UID))
@@ -232,7 +234,7 @@ func (w *World) housekeeping() {
 
 // knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
 func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
-	out := model.KnownPods{}
+	out := make(model.KnownPods, 0, len(known))
 	for uid, r := range known {
 		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})

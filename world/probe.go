@@ -75,6 +75,9 @@ type probeMemo struct {
 	// mismatch is the first difference.
 	check    bool
 	mismatch string
+	// podsBuf and mirrorBuf are probeAll's buffers.
+	podsBuf   []history.PodAnswers
+	mirrorBuf []history.MirrorAnswer
 }
 
 // probeCall is a client call in flight: the UID it works on, or all.
@@ -196,16 +199,30 @@ func (w *World) probeAll() *history.Probe {
 	if !w.internalOff {
 		records = pw.KnownUIDsLocked()
 	}
+	m := &w.probes
 	p := &history.Probe{PodsSynced: pw.PodsSynced()}
-	uids := w.sortedUIDs()
-	p.Pods = make([]history.PodAnswers, 0, len(uids))
-	for _, uid := range uids {
-		p.Pods = append(p.Pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid, records)})
+	pods := m.podsBuf[:0]
+	for _, uid := range w.sortedUIDs() {
+		pods = append(pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid, records)})
 	}
-	names := w.fullNames()
-	p.Mirror = make([]history.MirrorAnswer, 0, len(names))
-	for _, f := range names {
-		p.Mirror = append(p.Mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
+	mirror := m.mirrorBuf[:0]
+	for _, f := range w.fullNames() {
+		mirror = append(mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
+	}
+	m.podsBuf, m.mirrorBuf = pods, mirror
+	// The answers were built in the buffers; a probe keeps the previous
+	// probe's slices when they hold the same answers (probes are read
+	// only), else copies of the buffers.
+	last := m.last
+	if last != nil && slices.Equal(pods, last.Pods) {
+		p.Pods = last.Pods
+	} else {
+		p.Pods = append(make([]history.PodAnswers, 0, len(pods)), pods...)
+	}
+	if last != nil && slices.Equal(mirror, last.Mirror) {
+		p.Mirror = last.Mirror
+	} else {
+		p.Mirror = append(make([]history.MirrorAnswer, 0, len(mirror)), mirror...)
 	}
 	return p
 }

@@ -139,7 +139,7 @@ func (q *notedQueue) Enqueue(uid types.UID, delay time.Duration) {
 
 // RunningUIDs lists the pods with running containers, sorted.
 func (r *Runtime) RunningUIDs() []types.UID {
-	var out []types.UID
+	out := make([]types.UID, 0, len(r.running))
 	for uid, n := range r.running {
 		if n > 0 {
 			out = append(out, uid)

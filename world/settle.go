@@ -118,10 +118,6 @@ func (w *World) configOf(uid types.UID) oracle.PodConfig {
 	if p == nil {
 		return oracle.PodConfig{}
 	}
-	name := p.action.Name
-	if name == "" {
-		name = "pod-" + string(uid)
-	}
-	return oracle.PodConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: name + "_default",
+	return oracle.PodConfig{InConfig: p.inConfig, Deleted: p.deletion != nil, Static: p.action.Static, FullName: p.fullName(),
 		Terminal: terminalPhase(p.phase), Rejected: p.rejected}
 }

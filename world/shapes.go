@@ -58,7 +58,7 @@ var updateTypeShapes = map[workers.UpdateType]string{workers.SyncPodCreate: "typ
 
 // noteShape records the shape of one UpdatePod.
 func (w *World) noteShape(o workers.UpdatePodOptions) {
-	var out []string
+	out := make([]string, 0, 16) // at most 12
 	out = append(out, updateTypeShapes[o.UpdateType])
 	switch {
 	case o.Pod != nil && o.RunningPod != nil:
@@ -106,14 +106,17 @@ func (w *World) noteShape(o workers.UpdatePodOptions) {
 	w.addShapes(out...)
 }
 
+// noKillShapes are killShapes of an update without kill options (read only).
+var noKillShapes = []string{"kill=none", "grace=nil"}
+
 // killShapes are the kill options and the grace override against the
 // spec grace (0 for a runtime-only pod).
 func killShapes(o workers.UpdatePodOptions) []string {
 	ko := o.KillPodOptions
 	if ko == nil || (ko.PodTerminationGracePeriodSecondsOverride == nil && ko.CompletedCh == nil && !ko.Evict) {
-		return []string{"kill=none", "grace=nil"}
+		return noKillShapes
 	}
-	var out []string
+	out := make([]string, 0, 4)
 	g := ko.PodTerminationGracePeriodSecondsOverride
 	if g != nil {
 		out = append(out, "kill=grace")

@@ -43,6 +43,13 @@ type configPod struct {
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object carrying only the UID (desired)
+	name     string      // its pod name, once asked (podName)
+	full     string      // its full name, once asked (fullName)
+	// built is the last pod object podOf built while the pod was not
+	// deleted, for builtVersion and builtPhase (podOf hands it out again).
+	built        *v1.Pod
+	builtVersion int
+	builtPhase   v1.PodPhase
 
 	// The kubelet's view (reset at a kubelet restart): admitted means
 	// handed to the pod workers by an ADD; rejected, refused at admission
@@ -135,6 +142,8 @@ type World struct {
 	// probes is what the probe keeps from one release of the pod lock to
 	// the next (probe.go).
 	probes probeMemo
+	// desiredFree are desired's buffers not in use (desiredBuf).
+	desiredFree []*desiredBuf
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,
@@ -189,7 +198,13 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.S.NewEvent("clients/done"), clients
 	for c := 0; c < clients; c++ {
-		var mine []plan.Action
+		n := 0
+		for _, a := range w.plan.Actions {
+			if a.Client%clients == c {
+				n++
+			}
+		}
+		mine := make([]plan.Action, 0, n)
 		for _, a := range w.plan.Actions {
 			if a.Client%clients == c {
 				mine = append(mine, a)
@@ -255,9 +270,36 @@ func (w *World) syncDue() {
 }
 
 // podOf builds the current config version of uid.
+//
+// Until the pod is deleted its object depends only on the action, the
+// version and the phase (not on the time), so the object built last is
+// handed out again while those are the same: nothing that receives a pod
+// object changes it (the workers copy one before changing a field).
 func (w *World) podOf(uid types.UID) *v1.Pod {
 	p := w.pods[uid]
-	return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
+	if p.deletion != nil {
+		return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
+	}
+	if p.built == nil || p.builtVersion != p.version || p.builtPhase != p.phase {
+		p.built, p.builtVersion, p.builtPhase = history.PodObject(p.action, p.version, p.phase, nil, w.S.Now()), p.version, p.phase
+	}
+	return p.built
+}
+
+// podName is the pod's name (plan.Action.PodName), built once.
+func (p *configPod) podName() string {
+	if p.name == "" {
+		p.name = p.action.PodName()
+	}
+	return p.name
+}
+
+// fullName is the pod's full name (name_namespace), built once.
+func (p *configPod) fullName() string {
+	if p.full == "" {
+		p.full = p.podName() + "_default"
+	}
+	return p.full
 }
 
 // desiredPod is a pod in config as housekeeping found it: the config
@@ -276,11 +318,31 @@ func (d *desiredPod) pod() *v1.Pod {
 	return history.PodObject(d.config.action, d.version, d.phase, d.deletion, d.now)
 }
 
-// desired lists the pods in config, sorted by UID, with their stubs: pod
+// desiredBuf holds the lists of one housekeeping pass. Two passes may
+// overlap (the daemon's and a plan's SyncKnown, each waiting for the pod
+// lock), so each takes its own buffer (takeDesired) and gives it back
+// when it is done (putDesired).
+type desiredBuf struct {
+	pods  []desiredPod
+	stubs []*v1.Pod
+}
+
+func (w *World) takeDesired() *desiredBuf {
+	if n := len(w.desiredFree); n > 0 {
+		b := w.desiredFree[n-1]
+		w.desiredFree = w.desiredFree[:n-1]
+		return b
+	}
+	return &desiredBuf{}
+}
+
+func (w *World) putDesired(b *desiredBuf) { w.desiredFree = append(w.desiredFree, b) }
+
+// desired lists the pods in config, sorted by UID, with their stubs (pod
 // objects carrying only the UID, all that SyncKnownPods reads of its
-// argument.
-func (w *World) desired() ([]desiredPod, []*v1.Pod) {
-	pods, stubs := make([]desiredPod, 0, len(w.uids)), make([]*v1.Pod, 0, len(w.uids))
+// argument), in b's buffers; the lists are valid until b is given back.
+func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
+	pods, stubs := b.pods[:0], b.stubs[:0]
 	now := w.S.Now()
 	for _, uid := range w.uids {
 		p := w.pods[uid]
@@ -293,6 +355,7 @@ func (w *World) desired() ([]desiredPod, []*v1.Pod) {
 		}
 		stubs = append(stubs, p.stub)
 	}
+	b.pods, b.stubs = pods, stubs
 	return pods, stubs
 }
 

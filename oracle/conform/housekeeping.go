@@ -2,6 +2,7 @@ package conform
 
 import (
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -27,13 +28,13 @@ func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 	switch in := ev.Input.(type) {
 	case model.SyncKnownPods:
 		c.housekeepingDone(ev.Goroutine)
-		var want []string
-		for _, uid := range c.uids {
-			if c.inConfig(v, uid) {
-				want = append(want, string(uid))
+		if !c.desiredInConfig(v, in.Desired) {
+			var want []string
+			for _, uid := range c.uids {
+				if c.inConfig(v, uid) {
+					want = append(want, string(uid))
+				}
 			}
-		}
-		if !slices.Equal(in.Desired, want) {
 			c.violate("P3", "SyncKnownPods with desired pods %v, want the pods in config %v", in.Desired, want)
 		}
 		c.hk[ev.Goroutine] = &housekeeping{id: ev.ID, restarts: c.restarts}
@@ -55,13 +56,10 @@ func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
 		return
 	}
 	h.returned = true
-	have := map[string]bool{}
-	for _, k := range known {
-		have[k.UID] = true
-	}
+	sorted := slices.IsSortedFunc(known, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
 	for _, uid := range c.uids {
 		cfg := v.Config(uid)
-		if cfg.InConfig && !have[string(uid)] && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
+		if cfg.InConfig && !lists(known, sorted, uid) && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
 			h.owed = append(h.owed, uid)
 		}
 	}
@@ -84,4 +82,29 @@ func (c *checker) housekeepingDone(g string) {
 		c.violate("P3", "housekeeping (%s) re-created %v, want the admitted active pods the pod workers no longer know %v",
 			g, made, h.owed)
 	}
+}
+
+// desiredInConfig reports whether desired is the pods in config, in the
+// order of c.uids (sorted), as SyncKnownPods must be called (P3).
+func (c *checker) desiredInConfig(v oracle.View, desired []string) bool {
+	n := 0
+	for _, uid := range c.uids {
+		if !c.inConfig(v, uid) {
+			continue
+		}
+		if n == len(desired) || desired[n] != string(uid) {
+			return false
+		}
+		n++
+	}
+	return n == len(desired)
+}
+
+// lists reports whether the known pods list uid (sorted: by UID).
+func lists(known model.KnownPods, sorted bool, uid types.UID) bool {
+	if sorted {
+		_, ok := slices.BinarySearchFunc(known, string(uid), func(k model.KnownPod, u string) int { return strings.Compare(k.UID, u) })
+		return ok
+	}
+	return slices.ContainsFunc(known, func(k model.KnownPod) bool { return k.UID == string(uid) })
 }

@@ -142,9 +142,9 @@ func (c *checker) statusNoted(k oracle.Kubelet, n history.Note) {
 		if h := s.heldOf(n.UID); !h.has(n.Phase) {
 			c.violate("P5", "the status manager wrote phase %s for pod %s, but it holds %v", n.Phase, n.UID, h)
 		}
-		s.held[n.UID], s.api[n.UID], s.changed[n.UID] = phases{n.Phase}, n.Phase, c.ev.At
+		s.held[n.UID], s.api[n.UID], s.changed[n.UID] = phases{n.Phase}, n.Phase, c.at
 	case history.Removed:
-		s.changed[n.UID] = c.ev.At
+		s.changed[n.UID] = c.at
 	case history.KubeletSettled:
 		c.kubeletSettled = true
 		c.statusSettled(k)
@@ -182,7 +182,7 @@ func (c *checker) echoSettled(k oracle.Kubelet, uid types.UID, p oracle.KubeletP
 	if !k.APIServer() || c.first[uid].Static || !p.InConfig {
 		return
 	}
-	if last, ok := c.sm.changed[uid]; ok && c.ev.At-last < c.echoWindow() {
+	if last, ok := c.sm.changed[uid]; ok && c.at-last < c.echoWindow() {
 		return
 	}
 	switch {

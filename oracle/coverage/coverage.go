@@ -29,7 +29,6 @@ package coverage
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -73,15 +72,16 @@ type Tracker struct {
 	callUID  map[string]string
 	phase    string
 	restart  bool
-	tuples   map[string]bool
+	tuples   map[string]string // every tuple reached, to itself (one string per tuple)
 	trans    map[[2]string]bool
 	killNows map[string]int // open KillPodNow waits per UID
+	buf      []byte         // visit's tuple, built in place
 }
 
 // New returns an empty tracker.
 func New() *Tracker {
 	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
-		tuples: map[string]bool{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
+		tuples: map[string]string{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
 }
 
 func (t *Tracker) pod(uid string) *pod {
@@ -238,31 +238,40 @@ func (t *Tracker) noted(n history.Note) {
 // visit records uid's tuple now, and the transition to it.
 func (t *Tracker) visit(uid string) {
 	p := t.pods[uid]
-	tuple := t.tuple(uid, p)
-	if tuple == p.last {
-		return
+	t.buf = t.appendTuple(t.buf[:0], uid, p)
+	if string(t.buf) == p.last {
+		return // most events leave the tuple as it was: nothing to allocate
 	}
-	t.tuples[tuple] = true
+	tuple, seen := t.tuples[string(t.buf)]
+	if !seen {
+		tuple = string(t.buf)
+		t.tuples[tuple] = tuple
+	}
 	if p.last != "" {
 		t.trans[[2]string{p.last, tuple}] = true
 	}
 	p.last = tuple
 }
 
-func (t *Tracker) tuple(uid string, p *pod) string {
-	work := p.work
+// appendTuple appends uid's tuple to b: state|work|pending|kill|static|world|call.
+func (t *Tracker) appendTuple(b []byte, uid string, p *pod) []byte {
+	b = append(append(b, p.state...), '|')
+	b = append(b, p.work...)
 	if p.cancelled {
-		work += "+cancel"
+		b = append(b, "+cancel"...)
 	}
-	kill := p.kill
+	b = append(append(append(b, '|'), p.pending...), '|')
 	if t.killNows[uid] > 0 {
-		kill = "now"
+		b = append(b, "now"...)
+	} else {
+		b = append(b, p.kill...)
 	}
-	world := t.phase
+	b = append(append(append(b, '|'), t.staticPosition(uid, p)...), '|')
+	b = append(b, t.phase...)
 	if t.restart {
-		world += "+restarted"
+		b = append(b, "+restarted"...)
 	}
-	return strings.Join([]string{p.state, work, p.pending, kill, t.staticPosition(uid, p), world, p.call}, "|")
+	return append(append(b, '|'), p.call...)
 }
 
 // staticPosition places a static pod in its full name's start line: the

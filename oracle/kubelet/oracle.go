@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -29,7 +30,9 @@ type checker struct {
 // reporter collects the violations of both checks, each message once (a
 // broken state is reported where it is first seen).
 type reporter struct {
-	ev         history.Event // the event being judged: where a violation is found
+	// at and seq are the event being judged's: where a violation is found.
+	at         time.Duration
+	seq        int64
 	violations []history.Violation
 	seen       map[string]bool
 }
@@ -41,7 +44,7 @@ func (r *reporter) violate(invariant, format string, args ...any) {
 	}
 	r.seen[msg] = true
 	r.violations = append(r.violations, history.Violation{Oracle: "kubelet", Invariant: invariant,
-		Message: msg + " (" + invariant + ")", At: r.ev.At, Seq: r.ev.Seq})
+		Message: msg + " (" + invariant + ")", At: r.at, Seq: r.seq})
 }
 
 // Observe implements oracle.Oracle.
@@ -50,7 +53,7 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	if k == nil {
 		return
 	}
-	c.ev = ev
+	c.at, c.seq = ev.At, ev.Seq
 	switch ev.Kind {
 	case history.LockReleasing:
 		c.kube.lockReleasing(v, ev.Probe)

@@ -7,6 +7,7 @@ package linearize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -187,12 +188,15 @@ func searchHistory(h history.History, timeout time.Duration, dev deviation.Set, 
 // markers.
 func replayWitness(h history.History, dev deviation.Set) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
-	ops, index := h.Unmarked()
-	if len(ops) < len(h.Effects) {
+	// Any worker-step marker (an effect with no operation) makes the
+	// unmarked order shorter than the effects: replay with the markers
+	// first, and build the unmarked order only if that fails.
+	if slices.ContainsFunc(h.Effects, func(e history.Effect) bool { return e.Op < 0 }) {
 		if v.Witness, v.FailedAt, v.Reason = check.ReplayWith(h.Witness(), dev); v.Witness {
 			return v
 		}
 	}
+	ops, index := h.Unmarked()
 	v.Mode = "closure"
 	var at int
 	if v.Witness, at, v.Reason = check.ReplayWith(ops, dev); !v.Witness {

@@ -130,8 +130,8 @@ func (l *liveness) checkTakes(ev history.Event) {
 	if !l.takeEnabled() {
 		return
 	}
-	for _, uid := range l.uids {
-		p := l.pods[uid]
+	for i, uid := range l.uids {
+		p := l.tracks[i]
 		d := p.due
 		if d == nil || d.reported || d.idleSince == unset {
 			continue

@@ -7,6 +7,7 @@ package liveness
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -90,6 +91,7 @@ type liveness struct {
 	periods Periods
 	pods    map[types.UID]*podTrack
 	uids    []types.UID            // the keys of pods, sorted
+	tracks  []*podTrack            // pods' values, in the order of uids
 	open    map[string]model.Input // by goroutine: its client call in progress
 	known   map[string]*knownCall  // by goroutine: its SyncKnownPods in progress
 	waits   map[int]*killWait      // by call ID: killPodNow waits in progress
@@ -112,7 +114,7 @@ type liveness struct {
 // knownCall is a SyncKnownPods between taking the pod lock and returning.
 type knownCall struct {
 	at        time.Duration
-	desired   map[types.UID]bool
+	desired   []string    // the call's desired UIDs, sorted
 	mustPurge []types.UID // finished and (not desired or restart requested) when it began
 }
 
@@ -194,6 +196,7 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	l.pods[uid] = p
 	i, _ := slices.BinarySearch(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)
+	l.tracks = slices.Insert(l.tracks, i, p)
 	return p
 }
 
@@ -234,19 +237,19 @@ func (l *liveness) lockAcquired(ev history.Event) {
 			p.restartAt = ev.At
 		}
 	case model.SyncKnownPods:
-		kc := &knownCall{at: ev.At, desired: make(map[types.UID]bool, len(in.Desired))}
-		for _, uid := range in.Desired {
-			kc.desired[types.UID(uid)] = true
+		kc := &knownCall{at: ev.At, desired: in.Desired}
+		if !slices.IsSorted(in.Desired) {
+			kc.desired = slices.Sorted(slices.Values(in.Desired))
 		}
-		for _, uid := range l.uids {
-			p := l.pods[uid]
+		for i, uid := range l.uids {
+			p := l.tracks[i]
 			if !p.cur.Known {
 				continue
 			}
-			if !kc.desired[uid] && p.omittedAt == unset {
+			if !kc.isDesired(uid) && p.omittedAt == unset {
 				p.omittedAt = ev.At
 			}
-			if p.cur.BeFinished && (!kc.desired[uid] || p.restartAt != unset) {
+			if p.cur.BeFinished && (!kc.isDesired(uid) || p.restartAt != unset) {
 				kc.mustPurge = append(kc.mustPurge, uid)
 			}
 		}
@@ -263,9 +266,10 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 		return
 	}
 	call := l.open[ev.Goroutine]
-	for _, uid := range l.uids {
-		p := l.pods[uid]
-		p.update(l, ev.Probe.Answers(uid), ev, call)
+	answers := history.ProbeWalk{Probe: ev.Probe}
+	for i, uid := range l.uids {
+		p := l.tracks[i]
+		p.update(l, answers.Answers(uid), ev, call)
 		if p.due != nil && (!p.cur.Known || p.cur.BeFinished) {
 			l.taken(p, ev)
 		}
@@ -292,23 +296,19 @@ func (l *liveness) knownReturned(ev history.Event) {
 	kc := l.known[ev.Goroutine]
 	delete(l.known, ev.Goroutine)
 	out, _ := ev.Output.(model.KnownPods)
-	kept := map[types.UID]model.KnownPod{}
-	for _, k := range out {
-		kept[types.UID(k.UID)] = k
-	}
 	for _, uid := range kc.mustPurge {
-		p, k := l.pods[uid], kept[uid]
-		_, stillKnown := kept[uid]
+		p := l.pods[uid]
+		k, stillKnown := findKnown(out, uid)
 		if stillKnown && p.keptReported {
 			continue // every later SyncKnownPods keeps it too: once is the story
 		}
 		p.keptReported = p.keptReported || stillKnown
 		switch {
-		case !stillKnown && kc.desired[uid]:
+		case !stillKnown && kc.isDesired(uid):
 			l.checked["L4"]++
 		case !stillKnown:
 			l.checked["L2"]++
-		case kc.desired[uid]:
+		case kc.isDesired(uid):
 			l.violate("L4", ev, "pod %s: restart requested at %v (a create while termination was requested), finished at %v; "+
 				"SyncKnownPods at %v kept it (%s, desired) instead of purging it: it is never restarted",
 				uid, p.restartAt, p.finishedAt, kc.at, k.State)
@@ -381,3 +381,30 @@ func sortedIDs[V any](m map[int]V) []int {
 // Checked counts the obligations o (from New) found met, per invariant, so
 // a test can tell a passing run from a vacuous one.
 func Checked(o oracle.Oracle) map[string]int { return o.(*liveness).checked }
+
+// isDesired reports whether the call lists uid as desired.
+func (kc *knownCall) isDesired(uid types.UID) bool {
+	_, ok := slices.BinarySearch(kc.desired, string(uid))
+	return ok
+}
+
+// findKnown is uid's entry in SyncKnownPods' result (the last one, should
+// it list uid twice): a binary search in a result sorted by UID, as the
+// workers return it, else a scan.
+func findKnown(out model.KnownPods, uid types.UID) (model.KnownPod, bool) {
+	byUID := func(k model.KnownPod, u string) int { return strings.Compare(k.UID, u) }
+	if slices.IsSortedFunc(out, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) }) {
+		// The last of equal entries: the one before the first greater UID.
+		i, _ := slices.BinarySearchFunc(out, string(uid)+"\x00", byUID)
+		if i > 0 && out[i-1].UID == string(uid) {
+			return out[i-1], true
+		}
+		return model.KnownPod{}, false
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].UID == string(uid) {
+			return out[i], true
+		}
+	}
+	return model.KnownPod{}, false
+}

@@ -155,7 +155,7 @@ func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
 			p.uid, ev.At, p.state(p.cur), p.story(model.SyncTerminatingPod))
 	}
 	kc := l.known[ev.Goroutine]
-	if _, ok := call.(model.SyncKnownPods); ok && kc != nil && kc.desired[p.uid] {
+	if _, ok := call.(model.SyncKnownPods); ok && kc != nil && kc.isDesired(p.uid) {
 		// The clock starts when both happened: the old incarnation finished
 		// and the create asked for the restart.
 		since := max(p.finishedAt, p.restartAt)

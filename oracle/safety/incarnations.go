@@ -8,7 +8,6 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // What the safety oracle keeps about each UID: its incarnations (one record
@@ -128,16 +127,16 @@ type safetyClientCall struct {
 	at       time.Duration
 	returned bool
 	out      model.Output
-	purged   map[string]bool // SyncKnownPods: UIDs purged by it
-	kept     map[string]bool // …and the records left after it
+	purged   []string // SyncKnownPods: UIDs purged by it, sorted
+	kept     []string // …and the records left after it, sorted
 }
 
 // safetyCS is one release of the pod lock being processed.
 type safetyCS struct {
 	ev     history.Event
 	v      safetyView
-	uids   []string // the UIDs tracked when the answers were read, sorted
-	known  map[string]bool
+	uids   []string              // the UIDs tracked when the answers were read, sorted
+	ans    []oracle.Answers      // their answers, in the order of uids
 	purged map[string]*safetyInc // not yet judged
 }
 
@@ -145,10 +144,11 @@ type safetyCS struct {
 // for a UID tracked when they were read, the zero value for one tracked
 // later in the release.
 func (cs *safetyCS) answers(uid string) oracle.Answers {
-	if _, ok := slices.BinarySearch(cs.uids, uid); !ok {
+	i, ok := slices.BinarySearch(cs.uids, uid)
+	if !ok {
 		return oracle.Answers{}
 	}
-	return cs.v.Answers(types.UID(uid))
+	return cs.ans[i]
 }
 
 // key identifies the incarnation in report keys.

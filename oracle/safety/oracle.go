@@ -70,10 +70,12 @@ func NewFullPass() oracle.Oracle {
 type safetyOracle struct {
 	pods      map[string]*safetyPod
 	uids      []string        // the keys of pods, sorted (sortedUIDs)
+	tracks    []*safetyPod    // pods' values, in the order of uids
 	cs        safetyCS        // the critical section being judged (newCS)
 	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
 	// sortedFullnames are fullnames' keys, sorted (noteFullName).
 	sortedFullnames []string
+	staticBuf       []*safetyInc // checkMirror's buffer
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool
@@ -185,6 +187,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		// over the old one.
 		i, _ := slices.BinarySearch(o.uids, uid)
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
+		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}
 	return t
 }

@@ -212,12 +212,20 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		a := cs.answers(inc.uid)
 		return a.TerminationRequested && !a.KnownTerminated
 	}
+	// The static records not finished, in UID order: what the loop over
+	// the full names below reads of the records (most runs have none).
+	statics := o.staticBuf[:0]
+	for i, uid := range o.sortedUIDs() {
+		if inc := o.tracks[i].cur; inc != nil && inc.static && !cs.answers(uid).BeFinished {
+			statics = append(statics, inc)
+		}
+	}
+	o.staticBuf = statics
 	for _, f := range o.sortedFullnames {
 		m := v.MirrorTerminating(f)
 		var started, maybe []*safetyInc
-		for _, uid := range o.sortedUIDs() {
-			inc := o.pods[uid].cur
-			if inc == nil || !inc.static || inc.fullname != f || cs.answers(uid).BeFinished {
+		for _, inc := range statics {
+			if inc.fullname != f {
 				continue
 			}
 			if inc.starts > 0 {

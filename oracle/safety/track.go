@@ -58,23 +58,31 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	for _, uid := range v.KnownUIDs() {
-		cs.known[uid] = true
+	known := sortedKnown(v.KnownUIDs())
+	for _, uid := range known {
 		o.track(uid)
 	}
-	cs.uids = o.sortedUIDs()
-	for _, uid := range cs.uids {
-		t := o.pods[uid]
-		a, known := v.Answers(types.UID(uid)), cs.known[uid]
-		if t.seen && a == t.seenAns && known == t.seenKnown {
+	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
+	tracks, read := o.tracks, answersReader(v) // tracks: in the order of cs.uids
+	for i, uid := range cs.uids {
+		t := tracks[i]
+		// known is sorted and every UID in it is tracked: a merge walk
+		// tells whether uid is in it.
+		isKnown := len(known) > 0 && known[0] == uid
+		if isKnown {
+			known = known[1:]
+		}
+		a := read(types.UID(uid))
+		cs.ans = append(cs.ans, a)
+		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
 		}
-		t.seen, t.seenAns, t.seenKnown = true, a, known
+		t.seen, t.seenAns, t.seenKnown = true, a, isKnown
 		o.markDirty(t)
 		switch {
-		case known && t.cur == nil:
+		case isKnown && t.cur == nil:
 			o.begins(t, ev)
-		case !known && t.cur != nil:
+		case !isKnown && t.cur != nil:
 			cs.purged[uid] = t.cur
 			o.purge(t, ev)
 		}
@@ -142,16 +150,15 @@ func (o *safetyOracle) takeDirty() []string {
 }
 
 // newCS returns the record of the critical section that ends at ev. Its
-// maps are the previous section's, cleared: one is judged at every pod-lock
+// map is the previous section's, cleared: one is judged at every pod-lock
 // release, and none is kept past its release.
 func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 	cs := &o.cs
-	if cs.known == nil {
-		cs.known, cs.purged = map[string]bool{}, map[string]*safetyInc{}
+	if cs.purged == nil {
+		cs.purged = map[string]*safetyInc{}
 	}
-	clear(cs.known)
 	clear(cs.purged)
-	cs.ev, cs.v, cs.uids = ev, v, nil
+	cs.ev, cs.v, cs.uids, cs.ans = ev, v, nil, cs.ans[:0]
 	return cs
 }
 

@@ -264,24 +264,24 @@ func (o *safetyOracle) bindSyncKnown(in model.SyncKnownPods, c *safetyClientCall
 	if !o.synced {
 		o.synced, o.syncedAt = true, cs.ev.At
 	}
-	desired := make(map[string]bool, len(in.Desired))
-	for _, uid := range in.Desired {
-		desired[uid] = true
+	desired := o.desiredSet(in.Desired)
+	c.purged = nil
+	if len(cs.purged) > 0 {
+		c.purged = slices.Sorted(maps.Keys(cs.purged))
 	}
-	c.purged, c.kept = map[string]bool{}, make(map[string]bool, len(o.uids))
-	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
-		c.purged[uid] = true
-		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired[uid], cs.ev)
+	for _, uid := range c.purged {
+		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
+	c.kept = make([]string, 0, len(o.uids))
 	for _, uid := range o.sortedUIDs() {
 		t := o.pods[uid]
 		inc := t.cur
 		if inc == nil {
 			continue
 		}
-		c.kept[uid] = true
-		if desired[uid] || inc.created == cs.ev.Seq || inc.ans.BeFinished {
+		c.kept = append(c.kept, uid) // sorted, as sortedUIDs is
+		if desired.has(uid) || inc.created == cs.ev.Seq || inc.ans.BeFinished {
 			continue
 		}
 		inc.deleted = true
@@ -345,20 +345,23 @@ func (o *safetyOracle) checkKnownResult(c *safetyClientCall, ev history.Event) {
 	if !ok {
 		return
 	}
-	listed := map[string]bool{}
+	listed := make([]bool, len(c.kept)) // by index in c.kept
 	for _, kp := range out {
-		listed[kp.UID] = true
+		k, isKept := slices.BinarySearch(c.kept, kp.UID)
+		if isKept {
+			listed[k] = true
+		}
 		switch {
-		case c.purged[kp.UID]:
+		case has(c.purged, kp.UID):
 			o.report("S18", "result/purged/"+kp.UID, ev, "pod "+kp.UID,
 				"SyncKnownPods at %v purged the record but lists it in its result", c.at)
-		case !c.kept[kp.UID]:
+		case !isKept:
 			o.report("S18", "result/unknown/"+kp.UID, ev, "pod "+kp.UID,
 				"SyncKnownPods at %v lists a UID that has no record", c.at)
 		}
 	}
-	for _, uid := range slices.Sorted(maps.Keys(c.kept)) {
-		if !listed[uid] {
+	for k, uid := range c.kept {
+		if !listed[k] {
 			o.report("S18", "result/missing/"+uid, ev, "pod "+uid,
 				"SyncKnownPods at %v kept the record but left it out of its result", c.at)
 		}

@@ -1,0 +1,65 @@
+package safety
+
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+)
+
+// sortedKnown returns the known UIDs sorted and without repeats, as the
+// view promises them; a list that is not is sorted here (a copy), so the
+// merge walk in release holds whatever the view.
+func sortedKnown(known []string) []string {
+	for i := 1; i < len(known); i++ {
+		if known[i-1] >= known[i] {
+			return slices.Compact(slices.Sorted(slices.Values(known)))
+		}
+	}
+	return known
+}
+
+// has reports whether the sorted list holds s.
+func has(sorted []string, s string) bool {
+	_, ok := slices.BinarySearch(sorted, s)
+	return ok
+}
+
+// uidSet is SyncKnownPods' desired UIDs as a set: the call's list itself
+// when it is sorted (the world's is), else a map.
+type uidSet struct {
+	sorted []string
+	m      map[string]bool
+}
+
+func (s uidSet) has(uid string) bool {
+	if s.m != nil {
+		return s.m[uid]
+	}
+	return has(s.sorted, uid)
+}
+
+// desiredSet returns the set of desired UIDs.
+func (o *safetyOracle) desiredSet(desired []string) uidSet {
+	if slices.IsSorted(desired) {
+		return uidSet{sorted: desired}
+	}
+	m := make(map[string]bool, len(desired))
+	for _, uid := range desired {
+		m[uid] = true
+	}
+	return uidSet{m: m}
+}
+
+// answersReader returns v.Answers for UIDs asked in ascending order: a
+// walk through a recorded probe (history.ProbeWalk), the view itself
+// otherwise.
+func answersReader(v safetyView) func(types.UID) oracle.Answers {
+	if p, ok := v.(*history.Probe); ok {
+		w := &history.ProbeWalk{Probe: p}
+		return w.Answers
+	}
+	return v.Answers
+}
