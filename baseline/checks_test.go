@@ -14,7 +14,7 @@ import (
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // baseChecks collects a baseline run's failures; first wins.
@@ -97,7 +97,7 @@ func (s *baseSyncer) call(cancel workers.Event) error {
 		s.mu.Lock()
 		s.failures++
 		s.mu.Unlock()
-		return world.ErrTransient
+		return fakeruntime.ErrTransient
 	}
 	return nil
 }

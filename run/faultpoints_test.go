@@ -8,7 +8,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
-	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // faultPointSeeds is how many seeds per family the fault-point tests run.
@@ -30,7 +30,7 @@ func TestFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
 			if len(r.FaultPoints) > 0 {
 				on++
 			}
-			for _, p := range world.FaultPoints() {
+			for _, p := range fakeruntime.FaultPoints() {
 				if strings.Contains(trace, "faultpoint/"+p.String()+"/") {
 					fired[p.String()]++
 				}
@@ -38,7 +38,7 @@ func TestFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
 		}
 	}
 	t.Logf("runs with a point on: %d; runs where each fired: %v", on, fired)
-	for _, p := range world.FaultPoints() {
+	for _, p := range fakeruntime.FaultPoints() {
 		if fired[p.String()] == 0 {
 			t.Errorf("fault point %s fired in no run", p)
 		}
@@ -49,12 +49,12 @@ func TestFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
 // applicable point in FaultPoint order) switch on exactly the points in
 // on, out of applicable, and whose later draws are all 0 (no flat-rate
 // fault).
-func onlyPoints(applicable, on []world.FaultPoint) []int {
+func onlyPoints(applicable, on []fakeruntime.FaultPoint) []int {
 	var c []int
 	for _, p := range applicable {
 		v := 0
 		if slices.Contains(on, p) {
-			v = world.FaultPointOneIn - 1
+			v = fakeruntime.FaultPointOneIn - 1
 		}
 		c = append(c, v)
 	}
@@ -71,12 +71,12 @@ func TestSlowSyncUnderKillLandsTheKillDuringSyncPod(t *testing.T) {
 	pl := plan.Plan{Family: "fp", Clients: 1, Faults: plan.Faults{SlowRate: 100, MaxDelay: 2 * time.Second},
 		Actions: []plan.Action{{Kind: plan.Create, UID: "a", SpecGrace: 30, Grace: -1},
 			{At: 500 * time.Millisecond, Kind: plan.Remove, UID: "a", Grace: -1}}}
-	slow := []world.FaultPoint{world.SlowSyncUnderKill, world.SlowTerminatingUnderKill, world.SlowTerminatedUnderKill,
-		world.SlowAfterError}
+	slow := []fakeruntime.FaultPoint{fakeruntime.SlowSyncUnderKill, fakeruntime.SlowTerminatingUnderKill, fakeruntime.SlowTerminatedUnderKill,
+		fakeruntime.SlowAfterError}
 	for _, on := range []bool{false, true} {
 		faults := onlyPoints(slow, nil)
 		if on {
-			faults = onlyPoints(slow, []world.FaultPoint{world.SlowSyncUnderKill})
+			faults = onlyPoints(slow, []fakeruntime.FaultPoint{fakeruntime.SlowSyncUnderKill})
 		}
 		rp := ReplayCase(Case{Plan: pl, Faults: faults}, sim.RandomWalk{}, CheckOptions{FaultPoints: true})
 		fired := strings.Contains(rp.Trace, "faultpoint/slow-sync-under-kill/SyncPod/a")
@@ -99,12 +99,12 @@ func TestErrorAfterShortGrace(t *testing.T) {
 		Actions: []plan.Action{{Kind: plan.Create, UID: "a", SpecGrace: 30, Grace: -1},
 			{At: time.Second, Kind: plan.Delete, UID: "a", Grace: 30},
 			{At: 1500 * time.Millisecond, Kind: plan.Delete, UID: "a", Grace: 2}}}
-	points := []world.FaultPoint{world.SlowSyncUnderKill, world.SlowTerminatingUnderKill, world.SlowTerminatedUnderKill,
-		world.ErrorAfterShortGrace, world.SlowAfterError}
+	points := []fakeruntime.FaultPoint{fakeruntime.SlowSyncUnderKill, fakeruntime.SlowTerminatingUnderKill, fakeruntime.SlowTerminatedUnderKill,
+		fakeruntime.ErrorAfterShortGrace, fakeruntime.SlowAfterError}
 	for _, withError := range []bool{false, true} {
-		on := []world.FaultPoint{world.SlowTerminatingUnderKill}
+		on := []fakeruntime.FaultPoint{fakeruntime.SlowTerminatingUnderKill}
 		if withError {
-			on = append(on, world.ErrorAfterShortGrace)
+			on = append(on, fakeruntime.ErrorAfterShortGrace)
 		}
 		rp := ReplayCase(Case{Plan: pl, Faults: onlyPoints(points, on)}, sim.RandomWalk{}, CheckOptions{FaultPoints: true})
 		slowFired := strings.Contains(rp.Trace, "faultpoint/slow-terminating-under-kill/SyncTerminatingPod/a")

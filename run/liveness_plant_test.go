@@ -15,6 +15,7 @@ import (
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // Planted liveness faults: the correct pod workers run on a syncer, a
@@ -108,34 +109,34 @@ func lvFailing(fn string, uid types.UID, times int) *lvPlant {
 	}}
 }
 
-func (s *lvFailingSyncer) fail(fn string, uid types.UID, c world.CallInfo) bool {
+func (s *lvFailingSyncer) fail(fn string, uid types.UID, c fakeruntime.CallInfo) bool {
 	if fn != s.fn || uid != s.uid || s.times == 0 {
 		return false
 	}
 	s.times--
 	s.w.CallBegin(fn, uid, c)
 	s.w.S.Yield()
-	s.w.CallEnd(fn, uid, c, world.ErrTransient, false)
+	s.w.CallEnd(fn, uid, c, fakeruntime.ErrTransient, false)
 	return true
 }
 
 func (s *lvFailingSyncer) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, mirror *v1.Pod, st *workers.PodStatus) (bool, error) {
-	if s.fail("SyncPod", pod.UID, world.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}) {
-		return false, world.ErrTransient
+	if s.fail("SyncPod", pod.UID, fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}) {
+		return false, fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncPod(cancel, ut, pod, mirror, st)
 }
 
 func (s *lvFailingSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus, grace int64, fn workers.PodStatusFunc) error {
-	if s.fail("SyncTerminatingPod", pod.UID, world.CallInfo{Pod: pod, Grace: grace, Cancel: cancel}) {
-		return world.ErrTransient
+	if s.fail("SyncTerminatingPod", pod.UID, fakeruntime.CallInfo{Pod: pod, Grace: grace, Cancel: cancel}) {
+		return fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncTerminatingPod(cancel, pod, st, grace, fn)
 }
 
 func (s *lvFailingSyncer) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus) error {
-	if s.fail("SyncTerminatedPod", pod.UID, world.CallInfo{Pod: pod, Cancel: cancel}) {
-		return world.ErrTransient
+	if s.fail("SyncTerminatedPod", pod.UID, fakeruntime.CallInfo{Pod: pod, Cancel: cancel}) {
+		return fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncTerminatedPod(cancel, pod, st)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // lvHangingResync is a syncer whose SyncPods of uid after the first
@@ -37,7 +38,7 @@ func (s *lvHangingResync) SyncPod(cancel workers.Event, ut workers.UpdateType, p
 		}
 		return terminal, err
 	}
-	c := world.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	c := fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
 	s.w.CallBegin("SyncPod", pod.UID, c)
 	s.w.S.Sleep(time.Hour)
 	s.w.CallEnd("SyncPod", pod.UID, c, nil, false)

@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // lvHolderEnds is a syncer under which holder's second SyncPod reports
@@ -37,7 +38,7 @@ func lvHolderEnding(holder, waiter types.UID) *lvPlant {
 }
 
 func (s *lvHolderEnds) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, mirror *v1.Pod, st *workers.PodStatus) (bool, error) {
-	c := world.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	c := fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
 	switch {
 	case pod.UID == s.waiter:
 		s.w.CallBegin("SyncPod", pod.UID, c)

@@ -44,7 +44,7 @@ type CheckOptions struct {
 	// run from the history in both modes (docs/design.md). The zero value
 	// keeps them on.
 	ObservableOnly bool
-	// FaultPoints arms the world's situation fault points (world.FaultPoint,
+	// FaultPoints arms the world's situation fault points (fakeruntime.FaultPoint,
 	// docs/guided.md): the run's fault stream first draws which are on.
 	// Off, the fault stream is drawn exactly as without them. The
 	// virtual-kubelet world has none.

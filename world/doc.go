@@ -3,8 +3,9 @@
 // kubelet's actors around them — the config source, admission, the status
 // manager and its API server (graceful deletion, unique names, the grace
 // reaper), housekeeping, the work queue, eviction, node shutdown and
-// kubelet restarts — and a fake runtime with faults. It runs a plan.Plan,
-// emits history.Events to its observers and offers the oracles a read-only
+// kubelet restarts — and a fake runtime with faults (package
+// world/fakeruntime, which the world observes). It runs a plan.Plan, emits
+// history.Events to its observers and offers the oracles a read-only
 // oracle.View (view.go); it imports no oracle.
 //
 // After the plan, the settle phase (settle.go) heals the injected errors

@@ -53,8 +53,8 @@ type workerGoroutines struct {
 // and starts no other (its signal is closed, its next pass finds no
 // signal and exits). The longest call of the fake runtime is the B16 pull
 // (UncancellablePull), then at most one fault-point sleep and one slow
-// delay, each ≤ MaxDelay (world/faultpoints.go: a point never makes a call
-// longer than MaxDelay more than it could be anyway); the rest of a pass
+// delay, each ≤ MaxDelay (fakeruntime/faultpoints.go: a point never makes a
+// call longer than MaxDelay more than it could be anyway); the rest of a pass
 // (the pod lock, the cache read, the status manager's share) takes no
 // virtual time. The settle phase's own drain (drainTime) has normally
 // ended every call already; one second is the floor of a call's delay.

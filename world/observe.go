@@ -6,6 +6,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/fakeruntime"
 )
 
 // Observe adds an observer of the event stream; call before Run. It runs
@@ -96,8 +97,8 @@ func modelOutcome(err error) model.Outcome {
 var syncFns = map[string]model.SyncFn{"SyncPod": model.SyncPod, "SyncTerminatingPod": model.SyncTerminatingPod,
 	"SyncTerminatingRuntimePod": model.SyncTerminatingRuntimePod, "SyncTerminatedPod": model.SyncTerminatedPod}
 
-// CallBegin implements CallObserver for the fake runtime.
-func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
+// CallBegin implements fakeruntime.CallObserver for the fake runtime.
+func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 	b := model.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: model.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
@@ -110,18 +111,18 @@ func (w *World) CallBegin(fn string, uid types.UID, c CallInfo) {
 	w.emit(history.CallbackBegin, 0, b, nil)
 }
 
-// CallEnd implements CallObserver for the fake runtime; the status manager
+// CallEnd implements fakeruntime.CallObserver for the fake runtime; the status manager
 // hears of the outcome too.
-func (w *World) CallEnd(fn string, uid types.UID, _ CallInfo, err error, isTerminal bool) {
+func (w *World) CallEnd(fn string, uid types.UID, _ fakeruntime.CallInfo, err error, isTerminal bool) {
 	w.quiet.noteCallEnd(fn, uid, err, isTerminal)
 	w.workerDoing(w.epoch, "returned from", fn)
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
 	}
 	end := model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}
-	if drawn := w.Runtime.takeErrShape(uid); err != nil {
-		end.Err = drawn.shape
-		for _, m := range drawn.marks {
+	if shape, marks := w.Runtime.TakeErrShape(uid); err != nil {
+		end.Err = shape
+		for _, m := range marks {
 			w.mark(m)
 		}
 	}

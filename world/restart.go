@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/workers/mutants"
+	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/simrt"
 )
 
@@ -32,11 +33,7 @@ func (w *World) startEpoch() {
 	epoch := w.epoch
 	w.epochFirstCall = w.calls + 1
 	if epoch > 0 {
-		prev := w.Runtime
-		next := *prev
-		next.Observer = w
-		w.Runtime = &next
-		prev.Observer, prev.running = nil, map[types.UID]int{}
+		w.Runtime = w.Runtime.Handover(w)
 	}
 	w.RT = simrt.New(w.S)
 	rt := &worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
@@ -108,7 +105,7 @@ func (w *World) restartKubelet() {
 // runtime, plus the status manager's share of SyncTerminatingPod (the kill's
 // status function edits the status the kubelet publishes).
 type kubeletSyncer struct {
-	*Runtime
+	*fakeruntime.Runtime
 	w     *World
 	epoch int
 }
@@ -135,16 +132,4 @@ func (q *notedQueue) Enqueue(uid types.UID, delay time.Duration) {
 		q.w.note(history.Requeued{UID: uid, Delay: delay})
 	}
 	q.WorkQueue.Enqueue(uid, delay)
-}
-
-// RunningUIDs lists the pods with running containers, sorted.
-func (r *Runtime) RunningUIDs() []types.UID {
-	out := make([]types.UID, 0, len(r.running))
-	for uid, n := range r.running {
-		if n > 0 {
-			out = append(out, uid)
-		}
-	}
-	slices.Sort(out)
-	return out
 }

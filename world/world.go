@@ -15,6 +15,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/simrt"
 )
 
@@ -73,7 +74,7 @@ type configPod struct {
 type World struct {
 	S       *sim.Scheduler
 	RT      *simrt.Runtime
-	Runtime *Runtime
+	Runtime *fakeruntime.Runtime
 	PW      *workers.PodWorkers
 	Queue   *workers.Queue
 
@@ -158,7 +159,7 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
 	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{},
 		cacheReads: map[string]model.CacheView{}}
-	w.Runtime = NewRuntime(s, faults, plan.Faults)
+	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
 		w.kube = newKubelet(plan.Node)

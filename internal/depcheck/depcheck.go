@@ -70,9 +70,14 @@ func Rules() []Rule {
 			TestDeny: []string{"workers", "world", "run", "realkubelet"}},
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
-		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt"}, k8s...),
+		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
+			"world/fakeruntime"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
+		// The kubelet world's fake container runtime: it knows no World (the
+		// world observes its calls) and no history.
+		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),
+			TestDeny: above("world", "run", "shrink", "regress", "gate")},
 		// The simulated virtual-kubelet pod controller: a target beside the
 		// kubelet world, on sim alone (no pod workers).
 		{Dir: "vkworld", Allow: append([]string{"std", "sim", "plan", "history", "oracle"}, k8s...),

@@ -1,4 +1,4 @@
-package world
+package fakeruntime
 
 import (
 	"errors"
@@ -51,13 +51,13 @@ func TestFailureShapes(t *testing.T) {
 	for _, c := range cases {
 		r := &Runtime{S: sim.New(sim.Options{}), Draw: sim.NewReplay(c.choices), Faults: plan.Faults{ErrorShapes: true}}
 		err := r.failure("a")
-		got := r.takeErrShape("a")
+		gotShape, gotMarks := r.TakeErrShape("a")
 		want := model.ErrShape{NetworkNotReady: c.nnr, Backoff: c.backoff != -1}
 		if want.Backoff {
 			want.BackoffExpiry = c.backoff
 		}
-		if got.shape != want || !slices.Equal(got.marks, c.marks) {
-			t.Errorf("%s: recorded %+v %v, want %+v %v", c.name, got.shape, got.marks, want, c.marks)
+		if gotShape != want || !slices.Equal(gotMarks, c.marks) {
+			t.Errorf("%s: recorded %+v %v, want %+v %v", c.name, gotShape, gotMarks, want, c.marks)
 		}
 		if seen := walkShape(err, r.S.Now()); seen != want {
 			t.Errorf("%s: the error %q holds %+v, the world recorded %+v", c.name, err, seen, want)
@@ -70,8 +70,8 @@ func TestFailureShapes(t *testing.T) {
 		if c.choices == nil && err != ErrTransient {
 			t.Errorf("%s: got %v, want ErrTransient", c.name, err)
 		}
-		if again := r.takeErrShape("a"); again.shape != (model.ErrShape{}) || again.marks != nil {
-			t.Errorf("%s: the shape was not forgotten once taken: %+v", c.name, again)
+		if again, marks := r.TakeErrShape("a"); again != (model.ErrShape{}) || marks != nil {
+			t.Errorf("%s: the shape was not forgotten once taken: %+v %v", c.name, again, marks)
 		}
 	}
 }

@@ -1,14 +1,21 @@
-package world
+// Package fakeruntime is the simulated kubelet's fake container runtime
+// (package world's): the pod workers' Syncer and PodCache, which runs no
+// containers, only takes (virtual) time on the seeded scheduler and fails
+// as the plan's Faults say — flat fault rates, drawn error shapes
+// (errshape.go) and situation fault points (faultpoints.go). It knows no
+// World: the world is told of every call through a CallObserver, arms the
+// fault points with what they need (ArmFaultPoints) and takes each failed
+// call's error shape at the call's end (TakeErrShape).
+package fakeruntime
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -40,7 +47,7 @@ type Runtime struct {
 	Observer CallObserver
 
 	running map[types.UID]int
-	points  *faultPoints // nil: no fault points (FaultPointsOn)
+	points  *faultPoints // nil: no fault points (ArmFaultPoints)
 	// errShapes holds, per pod, the drawn shape of the error its call is
 	// returning (errshape.go), until the call's end records it.
 	errShapes map[types.UID]shapedError
@@ -167,6 +174,17 @@ func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *worker
 	return err
 }
 
+// Handover returns the runtime of the next kubelet epoch (a kubelet
+// restart: the containers survive the process), told of its calls by
+// observer and sharing r's state, fault points and error shapes; r is
+// detached (a call still in flight changes nothing and is told to nobody).
+func (r *Runtime) Handover(observer CallObserver) *Runtime {
+	next := *r
+	next.Observer = observer
+	r.Observer, r.running = nil, map[types.UID]int{}
+	return &next
+}
+
 // Running reports the containers the runtime runs for uid.
 func (r *Runtime) Running(uid types.UID) int { return r.running[uid] }
 
@@ -178,6 +196,18 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 	return &workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()}, nil
 }
 
+// RunningUIDs lists the pods with running containers, sorted.
+func (r *Runtime) RunningUIDs() []types.UID {
+	out := make([]types.UID, 0, len(r.running))
+	for uid, n := range r.running {
+		if n > 0 {
+			out = append(out, uid)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // GetNewerThan implements workers.PodCache. The kubelet's blocks until
 // PLEG's next relist; here it is a scheduling point, so others may run
 // between the worker taking its update and the callback starting — the
@@ -185,46 +215,4 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 func (r *Runtime) GetNewerThan(uid types.UID, _ time.Time) (*workers.PodStatus, error) {
 	r.S.Yield()
 	return r.Get(uid)
-}
-
-// cacheView is the runtime cache as the pod workers read it: Get, the read
-// under the pod lock that decides a terminal-phase pod's first state
-// (SPEC §1.4 step 2), is noted for the calling goroutine, so its UpdatePod
-// reports what it read (World.updatePod, model.UpdateResult).
-type cacheView struct {
-	*Runtime
-	w *World
-}
-
-// GetNewerThan is the worker's status read before a sync call: noted
-// (history.StatusRead) while c is the current epoch's cache, for the
-// status-freshness check (oracle/latency R3).
-func (c cacheView) GetNewerThan(uid types.UID, minTime time.Time) (*workers.PodStatus, error) {
-	if c.Runtime == c.w.Runtime {
-		newer := time.Duration(-1)
-		if !minTime.IsZero() {
-			newer = minTime.Sub(c.w.S.Now().Add(-c.w.S.Elapsed()))
-		}
-		c.w.note(history.StatusRead{UID: uid, NewerThan: newer})
-	}
-	st, err := c.Runtime.GetNewerThan(uid, minTime)
-	if err != nil && c.Runtime == c.w.Runtime {
-		// The pass ends with no call: the model must know (history.ReadFailed).
-		// The fake runtime's cache never fails, so no run records one today.
-		c.w.emit(history.ReadFailed, 0, model.StatusReadFailed{UID: string(uid)}, nil)
-	}
-	return st, err
-}
-
-func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
-	st, err := c.Runtime.Get(uid)
-	// Idle as the runtime reported it (no running container; the fake
-	// runtime has no sandboxes), judged here and not by the pod workers'
-	// own PodStatus.IsIdle, the code under test.
-	view := model.CacheBusy
-	if err == nil && st.RunningContainers == 0 && !st.ReadySandbox {
-		view = model.CacheIdle
-	}
-	c.w.cacheReads[c.w.S.Goroutine()] = view
-	return st, err
 }

@@ -1,4 +1,4 @@
-package world
+package fakeruntime
 
 import (
 	"errors"
@@ -22,7 +22,10 @@ var ErrNetworkNotReady = errors.New("network is not ready: container runtime net
 // moment the call fails: past, now, within the resync interval (1 ms, the
 // shortest jitterable wait, up to the interval itself) and beyond it.
 var backoffOffsets = []time.Duration{-5 * time.Second, 0, time.Millisecond, 3 * time.Second, 25 * time.Second,
-	ResyncInterval, ResyncInterval + 40*time.Second}
+	resyncInterval, resyncInterval + 40*time.Second}
+
+// resyncInterval is the pod workers' resync interval (world.ResyncInterval).
+const resyncInterval = workers.DefaultResyncInterval
 
 // Packings of a drawn error (Faults.ErrorShapes), and the coverage mark
 // each sets when it holds an error the requeue rule tells apart.
@@ -49,7 +52,7 @@ type shapedError struct {
 
 // failure is the error of a call that fails by the plan's ErrorRate: the
 // plain ErrTransient, or with Faults.ErrorShapes one drawn from the fault
-// stream, its shape kept for the call's end (takeErrShape). Every choice 0
+// stream, its shape kept for the call's end (TakeErrShape). Every choice 0
 // gives the plain ErrTransient (what a replayed or shrunk choice list
 // answers past its end).
 func (r *Runtime) failure(uid types.UID) error {
@@ -123,7 +126,7 @@ func shapeMarks(s model.ErrShape, now time.Duration, packing, distinctBackoffs i
 		marks = append(marks, plan.MarkErrNetworkNotReady)
 	case s.Backoff && s.BackoffExpiry <= now:
 		marks = append(marks, plan.MarkErrBackoffExpired)
-	case s.Backoff && s.BackoffExpiry-now <= ResyncInterval:
+	case s.Backoff && s.BackoffExpiry-now <= resyncInterval:
 		marks = append(marks, plan.MarkErrBackoffPending)
 	case s.Backoff:
 		marks = append(marks, plan.MarkErrBackoffClamped)
@@ -137,10 +140,11 @@ func shapeMarks(s model.ErrShape, now time.Duration, packing, distinctBackoffs i
 	return marks
 }
 
-// takeErrShape returns, and forgets, what the world knows of the error
-// uid's call is returning: its shape and marks (zero: not a drawn shape).
-func (r *Runtime) takeErrShape(uid types.UID) shapedError {
+// TakeErrShape returns, and forgets, what the world knows of the error
+// uid's call is returning: its shape and coverage marks (zero: not a
+// drawn shape).
+func (r *Runtime) TakeErrShape(uid types.UID) (model.ErrShape, []string) {
 	s := r.errShapes[uid]
 	delete(r.errShapes, uid)
-	return s
+	return s.shape, s.marks
 }
