@@ -34,7 +34,14 @@ func TestMain(m *testing.M) {
 // simrun runs the binary and returns stdout, stderr and the exit code.
 func simrun(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runBinary(t, binary, env, args...)
+}
+
+// runBinary runs the executable bin and returns stdout, stderr and the
+// exit code.
+func runBinary(t *testing.T, bin string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -81,19 +81,10 @@ func TestUnreachedMarkFailsTheBinary(t *testing.T) {
 		{"run, unpatched", binary, sweep, 0, "", ""},
 	}
 	for _, c := range cases {
-		cmd := exec.Command(c.bin, c.args...)
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) ||
-			(c.code == 0 && strings.Contains(stdout.String(), "UNREACHED")) {
-			t.Errorf("%s: exit %d (want %d)\nstdout %q\nstderr %q", c.name, code, c.code, stdout.String(), stderr.String())
+		stdout, stderr, code := runBinary(t, c.bin, nil, c.args...)
+		if code != c.code || !strings.Contains(stdout, c.out) || !strings.Contains(stderr, c.err) ||
+			(c.code == 0 && strings.Contains(stdout, "UNREACHED")) {
+			t.Errorf("%s: exit %d (want %d)\nstdout %q\nstderr %q", c.name, code, c.code, stdout, stderr)
 		}
 	}
 }
