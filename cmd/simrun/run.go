@@ -27,7 +27,7 @@ type runFlags struct {
 const runLong = "run sweeps seeds of the scenario families and checks every run. Seeds are generated as the\n" +
 	"sweep goes and each result is written as it completes, in seed order, so memory stays bounded\n" +
 	"whatever --seeds (the reorder buffer holds at most max(64, 16 × --parallel) results, the summary\n" +
-	"counts and the first 100 failures; measured: 26 MB max RSS over 60 s of --seeds 100000000 at\n" +
+	"counts and the first 100 failures; measured: 38 MB max RSS over 60 s of --seeds 100000000 at\n" +
 	"--parallel 2 and 8) and an interrupted sweep keeps its results so far.\n\n" +
 	"--json writes JSON Lines: a run record (version, commit, flags, start time), one line per seed,\n" +
 	"an end record (end time, interrupted, counts); `simrun merge` reads it. --junit writes JUnit XML\n" +
