@@ -7,7 +7,6 @@ package liveness
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -109,13 +108,6 @@ type liveness struct {
 	// seen before a take, per kind.
 	effectDue map[string]bool
 	maxTake   map[string]time.Duration
-}
-
-// knownCall is a SyncKnownPods between taking the pod lock and returning.
-type knownCall struct {
-	at        time.Duration
-	desired   []string    // the call's desired UIDs, sorted
-	mustPurge []types.UID // finished and (not desired or restart requested) when it began
 }
 
 // killWait is killPodNow's wait for its kill (model.KillPodNowDone).
@@ -290,35 +282,6 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	}
 }
 
-// knownReturned checks that a SyncKnownPods purged what it had to (L2:
-// finished and not desired; L4: finished and asked for a restart).
-func (l *liveness) knownReturned(ev history.Event) {
-	kc := l.known[ev.Goroutine]
-	delete(l.known, ev.Goroutine)
-	out, _ := ev.Output.(model.KnownPods)
-	for _, uid := range kc.mustPurge {
-		p := l.pods[uid]
-		k, stillKnown := findKnown(out, uid)
-		if stillKnown && p.keptReported {
-			continue // every later SyncKnownPods keeps it too: once is the story
-		}
-		p.keptReported = p.keptReported || stillKnown
-		switch {
-		case !stillKnown && kc.isDesired(uid):
-			l.checked["L4"]++
-		case !stillKnown:
-			l.checked["L2"]++
-		case kc.isDesired(uid):
-			l.violate("L4", ev, "pod %s: restart requested at %v (a create while termination was requested), finished at %v; "+
-				"SyncKnownPods at %v kept it (%s, desired) instead of purging it: it is never restarted",
-				uid, p.restartAt, p.finishedAt, kc.at, k.State)
-		default:
-			l.violate("L2", ev, "pod %s: finished at %v and not desired; SyncKnownPods at %v kept it (%s) instead of purging it",
-				uid, p.finishedAt, kc.at, k.State)
-		}
-	}
-}
-
 // killReturned checks L6: killPodNow returns nil if the termination
 // succeeded within its timeout. The wait returned false at its deadline
 // (or earlier, never); a pod seen not running strictly before that
@@ -381,30 +344,3 @@ func sortedIDs[V any](m map[int]V) []int {
 // Checked counts the obligations o (from New) found met, per invariant, so
 // a test can tell a passing run from a vacuous one.
 func Checked(o oracle.Oracle) map[string]int { return o.(*liveness).checked }
-
-// isDesired reports whether the call lists uid as desired.
-func (kc *knownCall) isDesired(uid types.UID) bool {
-	_, ok := slices.BinarySearch(kc.desired, string(uid))
-	return ok
-}
-
-// findKnown is uid's entry in SyncKnownPods' result (the last one, should
-// it list uid twice): a binary search in a result sorted by UID, as the
-// workers return it, else a scan.
-func findKnown(out model.KnownPods, uid types.UID) (model.KnownPod, bool) {
-	byUID := func(k model.KnownPod, u string) int { return strings.Compare(k.UID, u) }
-	if slices.IsSortedFunc(out, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) }) {
-		// The last of equal entries: the one before the first greater UID.
-		i, _ := slices.BinarySearchFunc(out, string(uid)+"\x00", byUID)
-		if i > 0 && out[i-1].UID == string(uid) {
-			return out[i-1], true
-		}
-		return model.KnownPod{}, false
-	}
-	for i := len(out) - 1; i >= 0; i-- {
-		if out[i].UID == string(uid) {
-			return out[i], true
-		}
-	}
-	return model.KnownPod{}, false
-}
