@@ -141,25 +141,22 @@ func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v
 
 // SyncTerminatingPod stops the pod's containers.
 func (r *Runtime) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, _ workers.PodStatusFunc) error {
-	c := CallInfo{Pod: pod, Grace: grace, Cancel: cancel}
-	_, err := r.observe("SyncTerminatingPod", pod.UID, c, func() (error, bool) {
-		if err := r.call("SyncTerminatingPod", pod.UID, c); err != nil {
-			return err, false
-		}
-		r.running[pod.UID] = 0
-		return nil, false
-	})
-	return err
+	return r.stopContainers("SyncTerminatingPod", pod.UID, CallInfo{Pod: pod, Grace: grace, Cancel: cancel})
 }
 
 // SyncTerminatingRuntimePod kills a pod known only from the runtime.
 func (r *Runtime) SyncTerminatingRuntimePod(cancel workers.Event, rp *workers.RunningPod) error {
-	c := CallInfo{Grace: 1, Cancel: cancel}
-	_, err := r.observe("SyncTerminatingRuntimePod", rp.ID, c, func() (error, bool) {
-		if err := r.call("SyncTerminatingRuntimePod", rp.ID, c); err != nil {
+	return r.stopContainers("SyncTerminatingRuntimePod", rp.ID, CallInfo{Grace: 1, Cancel: cancel})
+}
+
+// stopContainers is a terminating call fn for uid: once the call succeeds,
+// none of the pod's containers runs.
+func (r *Runtime) stopContainers(fn string, uid types.UID, c CallInfo) error {
+	_, err := r.observe(fn, uid, c, func() (error, bool) {
+		if err := r.call(fn, uid, c); err != nil {
 			return err, false
 		}
-		r.running[rp.ID] = 0
+		r.running[uid] = 0
 		return nil, false
 	})
 	return err
