@@ -32,9 +32,12 @@ import (
 // workers/static.go). A critical section changes the records of the UIDs it
 // works on: the UID of the call its goroutine has in flight (UpdatePod,
 // KillPodNow), the worker's own UID (worker/<uid>), the UIDs whose kill
-// completions or cancellations fire in it; SyncKnownPods, and any call the
-// probe does not know, may change every record, and so does a kubelet
-// restart (new pod workers). A full name is asked again when a UID that
+// completions or cancellations fire in it; any call the probe does not know
+// may change every record, and so does a kubelet restart (new pod workers).
+// SyncKnownPods (workers/known.go) changes only the records it purges (they
+// are gone at the release) and the orphans' (records of UIDs not among its
+// desired pods): a desired record that is not finished is only read
+// (syncKnownTouched). A full name is asked again when a UID that
 // bears it was touched. A PodsSynced that changed, or a UID named for the
 // first time, makes the probe ask everything. TestIncrementalProbe checks
 // the claim directly: in every family and under every catalogued mutant,
@@ -66,6 +69,11 @@ type probeMemo struct {
 	all     bool
 	holder  string
 	calls   map[string]probeCall // by goroutine: its call in flight
+	// desired is the desired UIDs (sorted) of the SyncKnownPods in the
+	// critical section, if any (syncKnown); forgetKnown is a wrong probe
+	// for tests: it takes nothing a SyncKnownPods changed as touched.
+	desired                []string
+	syncKnown, forgetKnown bool
 	// names are the full names the probe asks about (fullNames) for the
 	// first namesOf UIDs of World.uids; nameOf is each one's full name.
 	names   []string
@@ -80,11 +88,14 @@ type probeMemo struct {
 	mirrorBuf []history.MirrorAnswer
 }
 
-// probeCall is a client call in flight: the UID it works on, or all.
+// probeCall is a client call in flight: the UID it works on, or all, or,
+// for a SyncKnownPods (known), the desired UIDs it was given.
 type probeCall struct {
-	id  int
-	uid types.UID
-	all bool
+	id      int
+	uid     types.UID
+	all     bool
+	known   bool
+	desired []string
 }
 
 // noteForProbe follows the event stream for probeTouched: which UIDs the
@@ -107,7 +118,7 @@ func (w *World) noteForProbe(ev history.Event) {
 			delete(m.calls, g)
 		}
 	case history.LockAcquired:
-		m.holder, m.touched, m.all = g, m.touched[:0], false
+		m.holder, m.touched, m.all, m.syncKnown = g, m.touched[:0], false, false
 		if uid, _, ok := history.WorkerOf(g); ok {
 			m.touched = append(m.touched, types.UID(uid))
 		}
@@ -124,7 +135,7 @@ func (w *World) noteForProbe(ev history.Event) {
 			m.all = true
 		}
 	case history.LockReleasing:
-		m.holder, m.touched, m.all = "", m.touched[:0], false
+		m.holder, m.touched, m.all, m.syncKnown = "", m.touched[:0], false, false
 	case history.Restarted:
 		m.last, m.holder, m.all = nil, "", false
 		clear(m.calls)
@@ -132,8 +143,10 @@ func (w *World) noteForProbe(ev history.Event) {
 }
 
 func (m *probeMemo) touch(c probeCall) {
-	if c.all {
-		m.all = true
+	if c.all || (c.known && m.syncKnown) {
+		m.all = true // two SyncKnownPods in one section: not expected, ask everything
+	} else if c.known {
+		m.syncKnown, m.desired = true, c.desired
 	} else if c.uid != "" {
 		m.touched = append(m.touched, c.uid)
 	}
@@ -149,6 +162,8 @@ func probeCallOf(ev history.Event) probeCall {
 	case model.KillPodNowDone:
 		c.uid = types.UID(in.UID)
 	case model.Query:
+	case model.SyncKnownPods:
+		c.known, c.desired = true, in.Desired
 	default:
 		c.all = true
 	}
@@ -161,17 +176,21 @@ func (w *World) probeTouched() *history.Probe {
 	m, pw := &w.probes, w.PW
 	uids, names := w.sortedUIDs(), w.fullNames()
 	last := m.last
-	if m.all || last == nil || len(last.Pods) != len(uids) || len(last.Mirror) != len(names) || last.PodsSynced != pw.PodsSynced() {
+	if m.all || last == nil || len(last.Pods) != len(uids) || len(last.Mirror) != len(names) || last.PodsSynced != pw.PodsSynced() ||
+		(m.syncKnown && w.internalOff) {
 		return w.probeAll()
+	}
+	var records []types.UID // sorted
+	if !w.internalOff && (m.syncKnown || len(m.touched) > 0) {
+		records = pw.KnownUIDsLocked()
+	}
+	if m.syncKnown && !m.forgetKnown {
+		w.syncKnownTouched(records)
 	}
 	if len(m.touched) == 0 {
 		return last
 	}
 	p := &history.Probe{PodsSynced: last.PodsSynced, Pods: slices.Clone(last.Pods), Mirror: last.Mirror}
-	var records []types.UID // sorted
-	if !w.internalOff {
-		records = pw.KnownUIDsLocked()
-	}
 	cloned := false
 	for _, uid := range m.touched {
 		i, ok := slices.BinarySearch(uids, uid)
@@ -190,6 +209,24 @@ func (w *World) probeTouched() *history.Probe {
 		p.Mirror[j].Terminating = pw.IsPodForMirrorPodTerminatingByFullName(f)
 	}
 	return p
+}
+
+// syncKnownTouched adds to the touched UIDs what a SyncKnownPods in the
+// critical section can have changed: the records it purged (known at the
+// previous release, gone now) and the orphans' (a record whose UID is not
+// among the desired ones). records are the records now, sorted.
+func (w *World) syncKnownTouched(records []types.UID) {
+	m := &w.probes
+	for _, uid := range records {
+		if _, desired := slices.BinarySearch(m.desired, string(uid)); !desired {
+			m.touched = append(m.touched, uid)
+		}
+	}
+	for _, a := range m.last.Pods {
+		if _, kept := slices.BinarySearch(records, a.UID); a.Known && !kept {
+			m.touched = append(m.touched, a.UID)
+		}
+	}
 }
 
 // probeAll asks every query for every UID and full name.

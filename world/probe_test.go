@@ -98,3 +98,27 @@ func TestIncrementalProbeCheckCatches(t *testing.T) {
 		t.Fatal("a probe that forgets the touched UIDs went unnoticed")
 	}
 }
+
+// TestSyncKnownProbeCheckCatches: the probe of a SyncKnownPods release asks
+// again only the records it purged and the orphans' (syncKnownTouched); a
+// probe that forgets those (forgetKnown) is caught by the comparison in
+// the first seeds of swarm, whose deletes leave records to purge.
+func TestSyncKnownProbeCheckCatches(t *testing.T) {
+	var f plan.Family
+	for _, g := range plan.KubeletFamilies() {
+		if g.Name == "swarm" {
+			f = g
+		}
+	}
+	for seed := range uint64(20) {
+		st := plan.SeedStreams(seed)
+		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+		w.probes.check, w.probes.forgetKnown = true, true
+		w.Observe(func(history.Event) {}) // the probe is taken only for an observer
+		_ = w.Run()
+		if w.probes.mismatch != "" {
+			return
+		}
+	}
+	t.Fatal("a SyncKnownPods probe that forgets purged and orphaned records went unnoticed in 20 swarm seeds")
+}
