@@ -221,25 +221,49 @@ func (w *World) housekeeping() {
 	buf := w.takeDesired()
 	defer w.putDesired(buf)
 	desired, stubs := w.desired(buf)
-	in := model.SyncKnownPods{Desired: make([]string, 0, len(desired))}
-	for i := range desired {
-		in.Desired = append(in.Desired, string(desired[i].config.action.UID))
-	}
-	id := w.call(in)
+	id := w.call(model.SyncKnownPods{Desired: w.sameDesired(desired)})
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.known = known
-	w.ret(id, knownPods(known))
+	w.ret(id, w.sameKnown(known))
 	w.housekeepingExtras(desired, known)
 }
 
-// knownPods is SyncKnownPods' result in the model's terms, sorted by UID.
-func knownPods(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
-	out := make(model.KnownPods, 0, len(known))
+// sameDesired is the UIDs of desired as a SyncKnownPods input: the last
+// call's slice when they are the same (recorded inputs are read only), so
+// the settle phase's repeated housekeeping builds none.
+func (w *World) sameDesired(desired []desiredPod) []string {
+	same := len(desired) == len(w.lastDesired)
+	for i := 0; same && i < len(desired); i++ {
+		same = string(desired[i].config.action.UID) == w.lastDesired[i]
+	}
+	if !same {
+		w.lastDesired = make([]string, 0, len(desired))
+		for i := range desired {
+			w.lastDesired = append(w.lastDesired, string(desired[i].config.action.UID))
+		}
+	}
+	return w.lastDesired
+}
+
+// sameKnown is SyncKnownPods' result in the model's terms, the last call's slice when it is the
+// same (recorded outputs are read only).
+func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
+	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
+		w.lastKnown = slices.Clone(w.knownBuf)
+	}
+	return w.lastKnown
+}
+
+// appendKnownPods appends SyncKnownPods' result in the model's terms,
+// sorted by UID, to out.
+func appendKnownPods(out model.KnownPods, known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+	from := len(out)
 	for uid, r := range known {
 		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
+	slices.SortFunc(out[from:], func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 

@@ -145,6 +145,12 @@ type World struct {
 	probes probeMemo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
+	// lastDesired and lastKnown are the last housekeeping call's input and
+	// result as recorded (sameDesired, sameKnown); knownBuf is the buffer
+	// a result is built in.
+	lastDesired []string
+	lastKnown   model.KnownPods
+	knownBuf    model.KnownPods
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go): actors register what keeps them busy in busy,
