@@ -1,6 +1,8 @@
 package run
 
 import (
+	"os"
+	"runtime/debug"
 	"testing"
 
 	"github.com/podsim/podsim/internal/cputime"
@@ -14,9 +16,14 @@ import (
 // seeds/s is per second of wall time; seeds/cpu-s per second of the
 // process's CPU time (all threads: the garbage collector's too), which is
 // the figure per core and does not depend on what else the machine runs.
+// The collector runs at simrun's pace (SweepGCPercent) unless GOGC is set:
+// GOGC=100 gives the figures before 2026-11-26 (docs/performance.md).
 //
 //	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./run
 func BenchmarkScenario(b *testing.B) {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(SweepGCPercent))
+	}
 	for _, f := range plan.Families() {
 		b.Run(f.Name, func(b *testing.B) {
 			start := cputime.Process()

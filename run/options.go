@@ -77,3 +77,11 @@ var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: worl
 // under both strategies were 14 s (update) and 13 s (kill), both retries.
 var livenessPeriods = liveness.Periods{RetryWithin: world.RetryWithin, Resync: world.ResyncInterval, Housekeeping: world.HousekeepingPeriod,
 	TakeKill: world.RetryWithin, TakeUpdate: world.RetryWithin}
+
+// SweepGCPercent is the garbage collector's target a sweep runs with unless
+// GOGC says otherwise: simrun sets it (cmd/simrun, tuneGC), and so does
+// BenchmarkScenario, so that the benchmark's seeds per CPU-second are
+// simrun's. A sweep keeps little alive and allocates fast; at Go's default
+// of 100 the collector takes about a quarter of its CPU
+// (docs/performance.md). Runs are deterministic at any GOGC.
+const SweepGCPercent = 400

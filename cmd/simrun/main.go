@@ -27,6 +27,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/podsim/podsim/run"
 )
 
 // usageError is bad usage or bad input: exit code 2.
@@ -57,7 +59,7 @@ func main() {
 // the 2-core machine, idle, `simrun run --seeds 2000` (42,000 seeds)
 // alternated: 28-31 CPU-s and 25 MB max RSS at 100; 20-23 CPU-s and 36 MB
 // at 400 (docs/performance.md).
-const simrunGCPercent = 400
+const simrunGCPercent = run.SweepGCPercent
 
 // tuneGC sets simrunGCPercent when GOGC is unset. The collector's pace
 // changes no output: runs are deterministic at any GOGC.
