@@ -43,7 +43,7 @@ type configPod struct {
 	inConfig bool
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
-	stub     *v1.Pod     // a pod object carrying only the UID (desired)
+	stub     *v1.Pod     // a pod object with the pod's UID for SyncKnownPods (desired)
 	name     string      // its pod name, once asked (podName)
 	full     string      // its full name, once asked (fullName)
 	// built is the last pod object podOf built while the pod was not
@@ -346,8 +346,9 @@ func (w *World) takeDesired() *desiredBuf {
 func (w *World) putDesired(b *desiredBuf) { w.desiredFree = append(w.desiredFree, b) }
 
 // desired lists the pods in config, sorted by UID, with their stubs (pod
-// objects carrying only the UID, all that SyncKnownPods reads of its
-// argument), in b's buffers; the lists are valid until b is given back.
+// objects with the pod's UID, all that SyncKnownPods reads of its argument:
+// the first object podOf built for it, else one carrying only the UID), in
+// b's buffers; the lists are valid until b is given back.
 func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
 	pods, stubs := b.pods[:0], b.stubs[:0]
 	now := w.S.Now()
@@ -357,7 +358,9 @@ func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
 			continue
 		}
 		pods = append(pods, desiredPod{config: p, version: p.version, phase: p.phase, deletion: p.deletion, now: now})
-		if p.stub == nil {
+		if p.stub == nil && p.built != nil {
+			p.stub = p.built // a pod object built for the pod already carries its UID
+		} else if p.stub == nil {
 			p.stub = &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: p.action.UID}}
 		}
 		stubs = append(stubs, p.stub)
