@@ -101,9 +101,6 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if f.scenario == "" || f.seed != "" {
 		return usagef("replay --input needs --scenario and no --seed")
 	}
-	if f.reportPath != "" {
-		return usagef("--report is not available with --input yet: use --out, --trace or --timeline")
-	}
 	fam, err := oneFamily("replay", f.scenario)
 	if err != nil {
 		return err
@@ -116,10 +113,14 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly) + faultPointsArg(f.faultPoints)
-	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant,
-		ObservableOnly: f.observableOnly, FaultPoints: f.faultPoints})
-	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+	rr := inputReport(fam, in, f.checkOptions())
+	o := rr.Opts
+	o.Reproduce, o.ArtifactDir = rr.Reproduce, f.outDir
+	rp := guided.Replay(fam, in, o)
+	if err := f.printReplay(rp, expected, o.Reproduce, stdout); err != nil {
+		return err
+	}
+	if err := replayReport(f, rr, rp.Failed(), stdout); err != nil {
 		return err
 	}
 	return f.replayVerdict(rp, expected, stdout)

@@ -84,18 +84,23 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly) +
-		faultPointsArg(f.faultPoints)
-	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
-		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly,
-		FaultPoints: f.faultPoints})
-	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+	rr := seedReport(fams[0], s, st, strategyArg(f.strategy, f.depth), f.checkOptions())
+	o := rr.Opts
+	o.Reproduce, o.ArtifactDir = rr.Reproduce, f.outDir
+	rp := run.ReplaySeed(fams[0], s, st, o)
+	if err := f.printReplay(rp, expected, o.Reproduce, stdout); err != nil {
 		return err
 	}
-	if err := replayReport(f, fams[0], s, st, rp.Failed(), stdout); err != nil {
+	if err := replayReport(f, rr, rp.Failed(), stdout); err != nil {
 		return err
 	}
 	return f.replayVerdict(rp, expected, stdout)
+}
+
+// checkOptions are the replay's run options (its mutant, observable-only
+// and fault points).
+func (f replayFlags) checkOptions() run.CheckOptions {
+	return run.CheckOptions{Mutant: f.mutant, ObservableOnly: f.observableOnly, FaultPoints: f.faultPoints}
 }
 
 // prepare checks --mutant and the output paths and reads --expect's trace,
