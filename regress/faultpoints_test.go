@@ -1,6 +1,9 @@
 package regress
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,5 +99,25 @@ func TestFaultPointsDirectiveTakesNothing(t *testing.T) {
 	}
 	if err := checkFaultPointsDirective(&datadriven.TestData{Cmd: FaultPointsDirective}); err != nil {
 		t.Errorf("the bare directive refused: %v", err)
+	}
+}
+
+// TestCommittedFaultPointScriptNeedsTheDirective: the committed script of
+// a failure found with the fault points armed (made by simrun shrink
+// --fault-points) fails with its mutant only armed: read without its
+// fault-points directive, the same plan and choices pass, so the directive
+// is what makes it replay to its verdict.
+func TestCommittedFaultPointScriptNeedsTheDirective(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "force-delete-failing-terminate-seed30-g4-fp.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s scriptRunner
+	datadriven.RunTestFromString(t, string(data), s.directive)
+	armed := run.RunCase(s.c, s.st, run.CheckOptions{Mutant: "G4", FaultPoints: true})
+	unarmed := run.RunCase(s.c, s.st, run.CheckOptions{Mutant: "G4"})
+	if !s.faultPoints || !armed.Failed() || unarmed.Failed() || !slices.Equal(armed.FaultPoints, []string{"slow-sync-under-kill"}) {
+		t.Fatalf("directive read %v; armed: failed=%v points %v; unarmed: failed=%v (want armed failing with slow-sync-under-kill, unarmed passing)",
+			s.faultPoints, armed.Failed(), armed.FaultPoints, unarmed.Failed())
 	}
 }

@@ -152,8 +152,8 @@ func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(f.out); err == nil && !f.force {
 		return usagef("%s exists: pass --force to overwrite it", f.out)
 	}
-	opts := run.CheckOptions{Mutant: f.mutant}
+	opts := f.checkOptions()
 	c, r := guided.Case(fam, in, opts)
-	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + mutantArg(f.mutant)
+	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + f.commandTail()
 	return shrinkCase(f, c, r, guided.Strategy, opts, f.out, command, stdout, stderr)
 }
