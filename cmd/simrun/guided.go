@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
+	"github.com/spf13/cobra"
 )
 
 // The guided strategy (--strategy guided) is a corpus loop, not a seed
@@ -91,6 +92,15 @@ func guidedInput(token string) (guided.Input, error) {
 	return in, nil
 }
 
+// strategyGiven reports that replay's or shrink's --strategy or
+// --pct-depth was given.
+func strategyGiven(cmd *cobra.Command) bool {
+	return cmd.Flags().Changed("strategy") || cmd.Flags().Changed("pct-depth")
+}
+
+// errStrategyWithInput refuses --strategy and --pct-depth with --input.
+var errStrategyWithInput = usagef("--strategy and --pct-depth do not apply to --input: a guided run replays under the strategy it was made with")
+
 // guidedReproduce is the replay command of a guided run's input.
 func guidedReproduce(family string, in guided.Input, mutant string) string {
 	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", family, in.Token()) + mutantArg(mutant)
@@ -100,6 +110,9 @@ func guidedReproduce(family string, in guided.Input, mutant string) string {
 func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if f.scenario == "" || f.seed != "" {
 		return usagef("replay --input needs --scenario and no --seed")
+	}
+	if f.strategyGiven {
+		return errStrategyWithInput
 	}
 	fam, err := oneFamily("replay", f.scenario)
 	if err != nil {
@@ -131,6 +144,9 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if f.scenario == "" || f.seed != "" || f.out == "" {
 		return usagef("shrink --input needs --scenario, --out and no --seed")
+	}
+	if f.strategyGiven {
+		return errStrategyWithInput
 	}
 	fam, err := oneFamily("shrink", f.scenario)
 	if err != nil {

@@ -19,6 +19,7 @@ type replayFlags struct {
 	depth                                                                         int
 	reportPath                                                                    string
 	observableOnly, faultPoints                                                   bool
+	strategyGiven                                                                 bool // --strategy or --pct-depth was given
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -39,7 +40,10 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?\n" +
 			"  simrun replay --scenario update-storm --seed 8 --mutant B2 --report report.html   # open it in a browser",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runReplay(f, stdout) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.strategyGiven = strategyGiven(cmd)
+			return runReplay(f, stdout)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")

@@ -21,6 +21,7 @@ type shrinkFlags struct {
 	input                                 string
 	pctDepth, maxRuns                     int
 	force, faultPoints                    bool
+	strategyGiven                         bool // --strategy or --pct-depth was given
 }
 
 func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,7 +39,10 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt\n" +
 			"  simrun shrink --scenario update-storm --seed 3 --mutant B2 --fault-points   # a run found with the fault points armed",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runShrink(f, stdout, stderr) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.strategyGiven = strategyGiven(cmd)
+			return runShrink(f, stdout, stderr)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
