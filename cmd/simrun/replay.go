@@ -57,7 +57,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage)
 	fl.StringVar(&f.outDir, "out", "", "write the seed's verdict, trace and timeline here, and if it fails the oracles' artifacts (porcupine HTML, witness) and report.html")
-	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
+	fl.StringVar(&f.reportPath, "report", "", "write the run's self-contained HTML report (verdict, story, timeline, porcupine) to this file (a seed's, or --input's)")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
 }

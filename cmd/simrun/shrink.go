@@ -32,8 +32,9 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "shrink re-runs one failing seed with its schedule and fault choices recorded, then minimises the\n" +
 			"plan's actions, the schedule and the faults together while the run keeps failing the same check.\n" +
 			"It prints the shrunk story and writes it as a datadriven script that `go test ./regress` re-runs\n" +
-			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
-			"It refuses to overwrite an existing script unless --force.\n" +
+			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>][-fp].txt, from the module root).\n" +
+			"It refuses to overwrite an existing script unless --force. A run found with --fault-points is\n" +
+			"shrunk with it: the script records it (a fault-points directive) and replays the same run.\n" +
 			"Exit 1: the seed failed and was shrunk; 0: the seed passes, nothing to shrink; 2: bad input.",
 		Example: "  simrun shrink --scenario early-kill --seed 12 --mutant B2\n" +
 			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt\n" +
