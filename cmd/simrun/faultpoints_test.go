@@ -119,3 +119,23 @@ func TestGateWithFaultPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayReportOfASeedWithFaultPoints: replay --fault-points --report
+// writes the report of the armed run (it fails, names the point on, and
+// its commands carry the flag), not of the seed's unarmed run (which
+// passes).
+func TestReplayReportOfASeedWithFaultPoints(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "r.html")
+	out, errOut, code := simrun(t, nil, append([]string{"replay", "--fault-points", "--report", report}, armedOnlySeed...)...)
+	page, err := os.ReadFile(report)
+	if code != 1 || err != nil {
+		t.Fatalf("exit %d (want 1), %v\n%s%s", code, err, out, errOut)
+	}
+	for _, want := range []string{">FAIL<", "force-delete-failing-terminate seed 30", "fault points on", "slow-sync-under-kill",
+		"replay --scenario force-delete-failing-terminate --seed 30 --strategy random --mutant G4 --fault-points",
+		"simrun shrink --scenario force-delete-failing-terminate --seed 30 --strategy random --mutant G4 --fault-points saves"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
