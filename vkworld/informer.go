@@ -51,7 +51,11 @@ func (i *informer) lag() time.Duration {
 func (i *informer) run() {
 	list, wt := i.w.api.watch(i.name + "/watch")
 	i.wt, i.listing = wt, true
-	i.w.S.Sleep(i.lag()) // the list's round trip: writes meanwhile arrive by the watch
+	lag, ok := i.w.listLag()
+	if !ok {
+		lag = i.lag()
+	}
+	i.w.S.Sleep(lag) // the list's round trip: writes meanwhile arrive by the watch
 	for _, p := range list {
 		i.store[p.name] = p
 	}
@@ -65,7 +69,11 @@ func (i *informer) run() {
 		}
 		ev := wt.events[0]
 		wt.events = wt.events[1:]
-		due := max(i.lastDue, ev.at+i.lag())
+		lag, ok := i.w.eventLag(ev)
+		if !ok {
+			lag = i.lag()
+		}
+		due := max(i.lastDue, ev.at+lag)
 		i.lastDue = due
 		if d := due - i.w.S.Elapsed(); d > 0 {
 			i.w.S.Sleep(d)

@@ -1,0 +1,267 @@
+package vkworld
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/plan"
+)
+
+// Fault points (BUGGIFY) of the VK world: faults tied to a situation of
+// the pod controller's races rather than drawn at a flat rate, as the fake
+// runtime's (world/fakeruntime/faultpoints.go). Each is switched on for the
+// whole run, or not, by one draw of the fault stream, made before anything
+// else of the run draws (World.Run), so the fault plan is recorded with the
+// run's fault choices, replays from them and shrinks like any of them
+// (choice 0 is "off"). A point is drawn only when the plan's own faults
+// allow its kind of fault — slow provider calls, errors, informer lag — and
+// it only moves the world within what they allow: a provider call is slow
+// for at most Faults.MaxDelay and only while the faults are on, an error is
+// the transient error the plan could draw then, an informer event lags at
+// most the plan's InformerLag (the largest lag its draw can give). So a
+// correct controller stays correct under any of them. A point reads only
+// the plan's actions and the API server's and provider's own state, never
+// the controller's. A point that fires fires an event named
+// "faultpoint/<point>/<call>/<uid>", so the trace shows it.
+type FaultPoint int
+
+const (
+	// SlowCreateUnderDelete: a provider CreatePod that begins while a
+	// client delete of its pod or a controller restart is planned within
+	// Faults.MaxDelay is slow until just after it: the delete lands while
+	// the pod is created in the provider.
+	SlowCreateUnderDelete FaultPoint = iota
+	// SlowDeleteUnderRecreate: a provider DeletePod that begins while a
+	// pod is planned to be created under its pod's name (or a restart)
+	// within Faults.MaxDelay is slow until just after it: the re-create
+	// lands while the old pod is deleted in the provider (V2, V8).
+	SlowDeleteUnderRecreate
+	// LateEventUnderDelete: a watch event of a pod whose delete (by a
+	// client or the provider) or re-create under its name is planned
+	// before the event's largest lag ends is delivered at that largest lag:
+	// the controller meets the stale event after the delete landed (VF,
+	// V8).
+	LateEventUnderDelete
+	// SlowListUnderWrite: the informer's initial list takes the largest
+	// lag when a client create, delete or edit is planned within it:
+	// writes land during the list and arrive by the watch (V10; V1's
+	// notifications before the informer has the pod).
+	SlowListUnderWrite
+	// ErrorStatusWhileDeleting: the first status write of a pod whose API
+	// object has its deletion timestamp fails with the transient error:
+	// the status queue retries while the sync queue works the deletion on
+	// the same key (V7).
+	ErrorStatusWhileDeleting
+	// ErrorStatusRetry: a status write that retries a failed one (the
+	// pod's last status write failed, by a conflict or a drawn error) and
+	// would land fails once more with the transient error (never twice in
+	// a row): the backoff grows while the other queues and notifications
+	// work the same key (V5, V7).
+	ErrorStatusRetry
+	nFaultPoints
+)
+
+var faultPointNames = [...]string{"slow-create-under-delete", "slow-delete-under-recreate", "late-event-under-delete",
+	"slow-list-under-write", "error-status-while-deleting", "error-status-retry"}
+
+func (p FaultPoint) String() string { return faultPointNames[p] }
+
+// FaultPointOneIn: each applicable point is on in one run in FaultPointOneIn.
+const FaultPointOneIn = 5
+
+// FaultPoints lists every fault point of the VK world.
+func FaultPoints() []FaultPoint {
+	var all []FaultPoint
+	for p := range nFaultPoints {
+		all = append(all, p)
+	}
+	return all
+}
+
+// faultPoints is a run's fault plan and the state its situations need.
+type faultPoints struct {
+	on           [nFaultPoints]bool
+	failedDelete map[types.UID]bool        // ErrorStatusWhileDeleting fired for the UID
+	lastStatus   map[types.UID]writeResult // how the UID's last status write ended
+}
+
+// writeResult is how a status write ended (the zero value: it landed, or
+// none was made).
+type writeResult int
+
+const (
+	writeLanded writeResult = iota
+	writeFailed             // by a conflict or a drawn error
+	writeFailedByPoint
+)
+
+// FaultPointsOn arms the fault points for this run (call before Run, which
+// draws which of them are on).
+func (w *World) FaultPointsOn() {
+	w.points = &faultPoints{failedDelete: map[types.UID]bool{}, lastStatus: map[types.UID]writeResult{}}
+}
+
+// FaultPointsDrawn reports which fault points this run switched on (none
+// before Run or when they were not armed).
+func (w *World) FaultPointsDrawn() []FaultPoint {
+	var on []FaultPoint
+	if fp := w.points; fp != nil {
+		for p := range nFaultPoints {
+			if fp.on[p] {
+				on = append(on, p)
+			}
+		}
+	}
+	return on
+}
+
+// maxLag is the largest informer lag the plan's draw can give (0: none).
+func (w *World) maxLag() time.Duration {
+	return w.plan.VK.InformerLag / (50 * time.Millisecond) * (50 * time.Millisecond)
+}
+
+// applies reports whether the plan's faults allow point p.
+func (w *World) applies(p FaultPoint) bool {
+	f := w.plan.Faults
+	switch p {
+	case SlowCreateUnderDelete, SlowDeleteUnderRecreate:
+		return f.SlowRate > 0 && f.MaxDelay > 0
+	case LateEventUnderDelete, SlowListUnderWrite:
+		return w.maxLag() > 0
+	case ErrorStatusWhileDeleting, ErrorStatusRetry:
+		return f.ErrorRate > 0
+	}
+	return false
+}
+
+// drawPoints draws the fault plan, from the fault stream: one draw per
+// applicable point, on at the top of its range.
+func (w *World) drawPoints() {
+	for p := range nFaultPoints {
+		if w.applies(p) {
+			w.points.on[p] = w.faults.Intn(FaultPointOneIn) == FaultPointOneIn-1
+		}
+	}
+}
+
+// pointOn reports whether point p is armed and on.
+func (w *World) pointOn(p FaultPoint) bool { return w.points != nil && w.points.on[p] }
+
+// fire shows point p firing in the trace.
+func (w *World) fire(p FaultPoint, call string, uid types.UID) {
+	w.S.NewEvent(fmt.Sprintf("faultpoint/%s/%s/%s", p, call, uid)).Fire()
+}
+
+// firstPlanned is the time of the first plan action after now and before
+// end that match says lands, if any.
+func (w *World) firstPlanned(end time.Duration, match func(plan.Action) bool) (time.Duration, bool) {
+	now := w.S.Elapsed()
+	for _, a := range w.plan.Actions {
+		if a.At > now && a.At < end && match(a) {
+			return a.At, true
+		}
+	}
+	return 0, false
+}
+
+// recreates: a create of another pod under name.
+func recreates(a plan.Action, uid types.UID, name string) bool {
+	return a.Kind == plan.VKCreate && a.Name == name && a.UID != uid
+}
+
+// slowPoint runs the slow points of provider call op on uid (name: its
+// pod's name); slept means the call took its time (no flat slow draw).
+func (w *World) slowPoint(op string, uid types.UID, name string) (slept bool) {
+	if uid == "" || !w.faultsOn() {
+		return false
+	}
+	var p FaultPoint
+	var match func(plan.Action) bool
+	switch {
+	case op == "create" && w.pointOn(SlowCreateUnderDelete):
+		p, match = SlowCreateUnderDelete, func(a plan.Action) bool {
+			return a.Kind == plan.VKRestart || a.Kind == plan.VKDelete && a.UID == uid
+		}
+	case op == "delete" && w.pointOn(SlowDeleteUnderRecreate):
+		p, match = SlowDeleteUnderRecreate, func(a plan.Action) bool {
+			return a.Kind == plan.VKRestart || recreates(a, uid, name)
+		}
+	default:
+		return false
+	}
+	now := w.S.Elapsed()
+	at, ok := w.firstPlanned(now+w.plan.Faults.MaxDelay-time.Millisecond, match)
+	if !ok {
+		return false
+	}
+	w.fire(p, op, uid)
+	w.S.Sleep(at - now + time.Millisecond)
+	return true
+}
+
+// eventLag is LateEventUnderDelete's lag for ev, if it fires.
+func (w *World) eventLag(ev watchEvent) (time.Duration, bool) {
+	if !w.pointOn(LateEventUnderDelete) {
+		return 0, false
+	}
+	uid, name := ev.pod.uid, ev.pod.name
+	_, ok := w.firstPlanned(ev.at+w.maxLag(), func(a plan.Action) bool {
+		return (a.Kind == plan.VKDelete || a.Kind == plan.VKProviderDelete) && a.UID == uid || recreates(a, uid, name)
+	})
+	if !ok {
+		return 0, false
+	}
+	w.fire(LateEventUnderDelete, "event-"+ev.kind, uid)
+	return w.maxLag(), true
+}
+
+// listLag is SlowListUnderWrite's lag for the initial list, if it fires.
+func (w *World) listLag() (time.Duration, bool) {
+	if !w.pointOn(SlowListUnderWrite) {
+		return 0, false
+	}
+	var uid types.UID
+	_, ok := w.firstPlanned(w.S.Elapsed()+w.maxLag(), func(a plan.Action) bool {
+		uid = a.UID
+		return a.Kind == plan.VKCreate || a.Kind == plan.VKDelete || a.Kind == plan.VKEdit
+	})
+	if !ok {
+		return 0, false
+	}
+	w.fire(SlowListUnderWrite, "list", uid)
+	return w.maxLag(), true
+}
+
+// statusPoints runs the error points of a status write by uid of object p
+// (nil: none), whose result so far is err: it returns the write's result.
+func (w *World) statusPoints(uid types.UID, p *apiPod, err error) error {
+	fp := w.points
+	if fp == nil {
+		return err
+	}
+	if err == nil && w.faultsOn() {
+		var fired bool
+		switch {
+		case fp.on[ErrorStatusRetry] && fp.lastStatus[uid] == writeFailed:
+			w.fire(ErrorStatusRetry, "status", uid)
+			fired = true
+		case fp.on[ErrorStatusWhileDeleting] && p.deleting && !fp.failedDelete[uid]:
+			fp.failedDelete[uid] = true
+			w.fire(ErrorStatusWhileDeleting, "status", uid)
+			fired = true
+		}
+		if fired {
+			w.faultSeen = true
+			fp.lastStatus[uid] = writeFailedByPoint
+			return errTransient
+		}
+	}
+	if err == nil {
+		delete(fp.lastStatus, uid)
+	} else {
+		fp.lastStatus[uid] = writeFailed
+	}
+	return err
+}
