@@ -4,7 +4,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/vkworld"
@@ -49,6 +54,257 @@ func TestVKFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
 	for _, p := range vkworld.FaultPoints() {
 		if fired[p.String()] == 0 {
 			t.Errorf("fault point %s fired in no run", p)
+		}
+	}
+}
+
+// calmFaults is a VK fault stream: its first draws are first (the fault
+// plan), then every flat-rate fault draw (of 1000) answers "no fault", and
+// every other draw (an informer lag) its largest value when lagTop, else 0.
+type calmFaults struct {
+	first  []int
+	lagTop bool
+}
+
+func (c *calmFaults) Intn(n int) int {
+	if len(c.first) > 0 {
+		v := c.first[0] % n
+		c.first = c.first[1:]
+		return v
+	}
+	if n == 1000 || c.lagTop {
+		return n - 1
+	}
+	return 0
+}
+
+// vkNotes records a run's VK notes, in order.
+type vkNotes struct{ notes []history.Note }
+
+func (n *vkNotes) Observe(_ oracle.View, ev history.Event) {
+	if ev.Kind == history.Noted {
+		n.notes = append(n.notes, ev.Note)
+	}
+}
+
+func (n *vkNotes) Finish(oracle.View, error) []history.Violation { return nil }
+
+// index is the position of the first note match accepts, or -1.
+func (n *vkNotes) index(match func(history.Note) bool) int { return slices.IndexFunc(n.notes, match) }
+
+// vkPointRun runs plan p on the VK world with the fault points armed, the
+// schedule always choosing 0, and a calm fault stream whose fault plan
+// switches on exactly the points in on (applicable: the points the plan
+// allows, in FaultPoint order): the result, the notes, and the trace.
+func vkPointRun(t *testing.T, p plan.Plan, applicable, on []vkworld.FaultPoint, lagTop bool) (Result, *vkNotes, string) {
+	t.Helper()
+	var first []int
+	for _, pt := range applicable {
+		v := 0
+		if slices.Contains(on, pt) {
+			v = vkworld.FaultPointOneIn - 1
+		}
+		first = append(first, v)
+	}
+	w := vkworld.NewWorld(p, sim.NewReplay(nil), &calmFaults{first: first, lagTop: lagTop}, sim.RandomWalk{})
+	notes := &vkNotes{}
+	r := judgeVK(p.Family, 0, w, CheckOptions{FaultPoints: true}, []oracle.Oracle{notes})
+	var names []string
+	for _, pt := range on {
+		names = append(names, pt.String())
+	}
+	if r.Failed() || !slices.Equal(r.FaultPoints, names) {
+		t.Fatalf("points %v: failed=%v (%v), points on %v", on, r.Failed(), r, r.FaultPoints)
+	}
+	return r, notes, w.S.Trace()
+}
+
+// vkPlan is a VK plan of family "fp" with the given faults, informer lag
+// and actions (the controller starts at 0). It lasts until 10 s, and the
+// faults with it (a second vk-start does nothing).
+func vkPlan(f plan.Faults, lag time.Duration, actions ...plan.Action) plan.Plan {
+	actions = append([]plan.Action{{Kind: plan.VKStart, Grace: -1}}, actions...)
+	return plan.Plan{Family: "fp", Clients: 1, Faults: f, VK: &plan.VK{Workers: 1, InformerLag: lag},
+		Actions: append(actions, plan.Action{At: 10 * time.Second, Kind: plan.VKStart, Grace: -1})}
+}
+
+func vkCreate(at time.Duration, uid types.UID, name string) plan.Action {
+	return plan.Action{At: at, Kind: plan.VKCreate, UID: uid, Name: name, Grace: -1}
+}
+
+func vkDelete(at time.Duration, uid types.UID, name string, grace int64) plan.Action {
+	return plan.Action{At: at, Kind: plan.VKDelete, UID: uid, Name: name, Grace: grace}
+}
+
+func vkStatus(at time.Duration, uid types.UID, phase string) plan.Action {
+	return plan.Action{At: at, Kind: plan.VKStatus, UID: uid, Terminal: phase, Grace: -1}
+}
+
+var (
+	slowVKPoints  = []vkworld.FaultPoint{vkworld.SlowCreateUnderDelete, vkworld.SlowDeleteUnderRecreate}
+	lagVKPoints   = []vkworld.FaultPoint{vkworld.LateEventUnderDelete, vkworld.SlowListUnderWrite}
+	errorVKPoints = []vkworld.FaultPoint{vkworld.ErrorStatusWhileDeleting, vkworld.ErrorStatusRetry}
+)
+
+func providerCreated(uid types.UID) func(history.Note) bool {
+	return func(n history.Note) bool { c, ok := n.(history.VKProviderCreated); return ok && c.UID == uid }
+}
+
+func deleteRequested(uid types.UID) func(history.Note) bool {
+	return func(n history.Note) bool { c, ok := n.(history.VKDeleteRequested); return ok && c.UID == uid }
+}
+
+// TestSlowCreateUnderDeleteLandsTheDeleteDuringCreatePod: pod a created at
+// 100 ms and deleted at 400 ms. Off, the provider creates it at once,
+// before the delete; on, its CreatePod is in flight until just after the
+// delete: the delete request comes before the provider's create, and the
+// run passes (the controller still deletes it in the provider).
+func TestSlowCreateUnderDeleteLandsTheDeleteDuringCreatePod(t *testing.T) {
+	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
+		vkCreate(100*time.Millisecond, "a", "pod-a"), vkDelete(400*time.Millisecond, "a", "pod-a", 30))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.SlowCreateUnderDelete}
+		}
+		_, notes, trace := vkPointRun(t, p, slowVKPoints, pts, false)
+		fired := strings.Contains(trace, "faultpoint/slow-create-under-delete/create/a")
+		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
+		if fired != on || created < 0 || deleted < 0 || (deleted < created) != on {
+			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
+		}
+	}
+}
+
+// TestSlowDeleteUnderRecreateLandsTheRecreateDuringDeletePod: web (a) is
+// force-deleted at 2 s and web (b) created at 2.5 s. Off, the provider
+// deletes a at once, before b's create; on, a's DeletePod is in flight
+// until just after b is created under the name, and the run passes.
+func TestSlowDeleteUnderRecreateLandsTheRecreateDuringDeletePod(t *testing.T) {
+	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
+		vkCreate(0, "a", "web"), vkDelete(2*time.Second, "a", "web", 0), vkCreate(2500*time.Millisecond, "b", "web"))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.SlowDeleteUnderRecreate}
+		}
+		_, notes, trace := vkPointRun(t, p, slowVKPoints, pts, false)
+		fired := strings.Contains(trace, "faultpoint/slow-delete-under-recreate/delete/a")
+		deleted := notes.index(func(n history.Note) bool { c, ok := n.(history.VKProviderDeleted); return ok && c.UID == "a" })
+		recreated := notes.index(func(n history.Note) bool { c, ok := n.(history.VKCreated); return ok && c.UID == "b" })
+		if fired != on || deleted < 0 || recreated < 0 || (recreated < deleted) != on {
+			t.Fatalf("point on=%v: fired=%v, provider delete of a at note %d, b created at note %d", on, fired, deleted, recreated)
+		}
+	}
+}
+
+// TestLateEventUnderDeleteDeliversTheAddAfterTheDelete: pod a created at
+// 200 ms and deleted at 600 ms, informer lag up to 1 s (the calm stream draws
+// no lag). Off, the add reaches the controller at once and the provider
+// creates a before the delete; on, the add is delivered at 1.2 s, after the
+// delete landed in the API, and the deletion right behind it: the
+// controller first meets a pod already deleted and never creates it in the
+// provider, and the run passes.
+func TestLateEventUnderDeleteDeliversTheAddAfterTheDelete(t *testing.T) {
+	p := vkPlan(plan.Faults{}, time.Second, vkCreate(200*time.Millisecond, "a", "pod-a"),
+		vkDelete(600*time.Millisecond, "a", "pod-a", 30))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.LateEventUnderDelete}
+		}
+		_, notes, trace := vkPointRun(t, p, lagVKPoints, pts, false)
+		fired := strings.Contains(trace, "faultpoint/late-event-under-delete/event-added/a")
+		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
+		if fired != on || deleted < 0 || on && created >= 0 || !on && (created < 0 || created > deleted) {
+			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
+		}
+	}
+}
+
+// TestSlowListUnderWriteCreatesDuringTheList: the controller starts at 0
+// and pod a is created at 300 ms, informer lag up to 1 s (the calm stream
+// draws none). Off, the list is over before the create; on, it takes 1 s
+// and a is created during it (the vk-created-during-list situation), and
+// the run passes.
+func TestSlowListUnderWriteCreatesDuringTheList(t *testing.T) {
+	p := vkPlan(plan.Faults{}, time.Second, vkCreate(300*time.Millisecond, "a", "pod-a"))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.SlowListUnderWrite}
+		}
+		r, _, trace := vkPointRun(t, p, lagVKPoints, pts, false)
+		fired := strings.Contains(trace, "faultpoint/slow-list-under-write/list/a")
+		during := slices.Contains(r.Marks, plan.MarkVKCreatedDuringList)
+		if fired != on || during != on {
+			t.Fatalf("point on=%v: fired=%v, created during the list=%v (marks %v)", on, fired, during, r.Marks)
+		}
+	}
+}
+
+// statusFailures are the errors of uid's failed status writes, in order.
+func (n *vkNotes) statusFailures(uid types.UID) []string {
+	var errs []string
+	for _, note := range n.notes {
+		if f, ok := note.(history.VKStatusWriteFailed); ok && f.UID == uid {
+			errs = append(errs, f.Err)
+		}
+	}
+	return errs
+}
+
+// TestErrorStatusWhileDeletingFailsTheDeletingPodsWrite: pod a runs, then
+// at 4 s is deleted (grace 30) and its provider reports it Succeeded at
+// once. Off (and with no drawn error), every status write lands; on, the
+// first write of a's status after its deletion fails with the transient
+// error, the retry lands, and the run passes.
+func TestErrorStatusWhileDeletingFailsTheDeletingPodsWrite(t *testing.T) {
+	p := vkPlan(plan.Faults{ErrorRate: 100}, 0, vkCreate(0, "a", "pod-a"), vkStatus(2*time.Second, "a", "Running"),
+		vkDelete(4*time.Second, "a", "pod-a", 30), vkStatus(4*time.Second, "a", "Succeeded"))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.ErrorStatusWhileDeleting}
+		}
+		_, notes, trace := vkPointRun(t, p, errorVKPoints, pts, false)
+		fired := strings.Contains(trace, "faultpoint/error-status-while-deleting/status/a")
+		failed := notes.statusFailures("a")
+		want := []string(nil)
+		if on {
+			want = []string{"transient"}
+		}
+		if fired != on || !slices.Equal(failed, want) {
+			t.Fatalf("point on=%v: fired=%v, a's failed status writes %v, want %v", on, fired, failed, want)
+		}
+	}
+}
+
+// TestErrorStatusRetryFailsTheWriteAfterAConflict: pod a runs; at 4 s
+// another writer edits it and the provider reports it Succeeded at once,
+// informer lag 500 ms (the calm stream draws the most): the status writes
+// meet a stale cache and fail with conflicts until the edit reaches it.
+// Off, the next write lands; on, it fails once more with the transient
+// error (after conflicts only), the retry lands, and the run passes.
+func TestErrorStatusRetryFailsTheWriteAfterAConflict(t *testing.T) {
+	p := vkPlan(plan.Faults{ErrorRate: 100}, 500*time.Millisecond, vkCreate(0, "a", "pod-a"),
+		vkStatus(2*time.Second, "a", "Running"), plan.Action{At: 4 * time.Second, Kind: plan.VKEdit, UID: "a", Grace: -1},
+		vkStatus(4*time.Second, "a", "Succeeded"))
+	for _, on := range []bool{false, true} {
+		var pts []vkworld.FaultPoint
+		if on {
+			pts = []vkworld.FaultPoint{vkworld.ErrorStatusRetry}
+		}
+		_, notes, trace := vkPointRun(t, p, append(slices.Clone(lagVKPoints), errorVKPoints...), pts, true)
+		fired := strings.Contains(trace, "faultpoint/error-status-retry/status/a")
+		failed := notes.statusFailures("a")
+		conflicts := len(failed) > 0 && !slices.Contains(failed[:len(failed)-1], "transient")
+		last := ""
+		if len(failed) > 0 {
+			last = failed[len(failed)-1]
+		}
+		if fired != on || !conflicts || (last == "transient") != on {
+			t.Fatalf("point on=%v: fired=%v, a's failed status writes %v", on, fired, failed)
 		}
 	}
 }
