@@ -308,3 +308,72 @@ func TestErrorStatusRetryFailsTheWriteAfterAConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestVKFaultPointsOffByZeroChoices: the VK fault plan is the first draws
+// of the fault stream, so a recorded run replays with the same points and
+// trace, and setting those choices to 0 — what shrinking lowers a choice
+// to — switches the points off (every other choice kept); with no fault
+// choices at all none is on either.
+func TestVKFaultPointsOffByZeroChoices(t *testing.T) {
+	opts := CheckOptions{FaultPoints: true}
+	for _, f := range plan.VKFamilies() {
+		found := false
+		for seed := uint64(0); seed < 40 && !found; seed++ {
+			c, r := RecordSeed(f, seed, sim.RandomWalk{}, opts)
+			if len(r.FaultPoints) == 0 {
+				continue
+			}
+			found = true
+			again := ReplayCase(c, sim.RandomWalk{}, opts)
+			if again.TraceSHA != r.TraceSHA || !slices.Equal(again.FaultPoints, r.FaultPoints) {
+				t.Fatalf("%s seed %d: the recorded run replays to %v %s, want %v %s", f.Name, seed, again.FaultPoints,
+					again.TraceSHA, r.FaultPoints, r.TraceSHA)
+			}
+			zeroed := c.Clone()
+			for i := range min(len(zeroed.Faults), len(vkworld.FaultPoints())) {
+				if zeroed.Faults[i] == vkworld.FaultPointOneIn-1 {
+					zeroed.Faults[i] = 0
+				}
+			}
+			if off := ReplayCase(zeroed, sim.RandomWalk{}, opts); len(off.FaultPoints) != 0 {
+				t.Fatalf("%s seed %d: with the fault plan's choices at 0, %v are still on", f.Name, seed, off.FaultPoints)
+			}
+			c.Faults = nil
+			if off := ReplayCase(c, sim.RandomWalk{}, opts); len(off.FaultPoints) != 0 {
+				t.Fatalf("%s seed %d: zero fault choices still switch on %v", f.Name, seed, off.FaultPoints)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no seed of 40 switched a point on", f.Name)
+		}
+	}
+}
+
+// TestVKMutantsCaughtWithFaultPoints: with the fault points armed, every
+// VK mutant is still caught from three start seeds within a small budget,
+// by the VK oracle's checks the mutant lists.
+func TestVKMutantsCaughtWithFaultPoints(t *testing.T) {
+	const budget = 150
+	for _, m := range vkworld.Mutants() {
+		for _, start := range []uint64{0, 1_000_000, 2_000_000} {
+			caught := false
+			for seed := start; seed < start+budget && !caught; seed++ {
+				for _, fam := range m.Families {
+					r := RunSeed(vkFamily(t, fam), seed, sim.RandomWalk{}, CheckOptions{Mutant: m.Name, FaultPoints: true})
+					if !r.Failed() {
+						continue
+					}
+					keys := FailureKeys(r)
+					if !slices.ContainsFunc(m.Invariants, func(inv string) bool { return slices.Contains(keys, "vk "+inv) }) {
+						t.Errorf("%s: caught by %q, want the VK oracle's %v", m.Name, keys, m.Invariants)
+					}
+					caught = true
+					break
+				}
+			}
+			if !caught {
+				t.Errorf("%s: not caught with the fault points armed in %d seeds from %d", m.Name, budget, start)
+			}
+		}
+	}
+}
