@@ -94,14 +94,17 @@ func (n *vkNotes) index(match func(history.Note) bool) int { return slices.Index
 
 // vkPointRun runs plan p on the VK world with the fault points armed, the
 // schedule always choosing 0, and a calm fault stream whose fault plan
-// switches on exactly the points in on (applicable: the points the plan
-// allows, in FaultPoint order): the result, the notes, and the trace.
-func vkPointRun(t *testing.T, p plan.Plan, applicable, on []vkworld.FaultPoint, lagTop bool) (Result, *vkNotes, string) {
+// switches on point alone when on, none otherwise (applicable: the points
+// the plan allows, in FaultPoint order). The run must pass with exactly
+// that point on; it returns the result, the notes, and the trace's event
+// of point firing on the call and UID of want ("" when it never fired).
+func vkPointRun(t *testing.T, p plan.Plan, applicable []vkworld.FaultPoint, point vkworld.FaultPoint, on, lagTop bool,
+	want string) (Result, *vkNotes, bool) {
 	t.Helper()
 	var first []int
 	for _, pt := range applicable {
 		v := 0
-		if slices.Contains(on, pt) {
+		if on && pt == point {
 			v = vkworld.FaultPointOneIn - 1
 		}
 		first = append(first, v)
@@ -110,13 +113,13 @@ func vkPointRun(t *testing.T, p plan.Plan, applicable, on []vkworld.FaultPoint, 
 	notes := &vkNotes{}
 	r := judgeVK(p.Family, 0, w, CheckOptions{FaultPoints: true}, []oracle.Oracle{notes})
 	var names []string
-	for _, pt := range on {
-		names = append(names, pt.String())
+	if on {
+		names = []string{point.String()}
 	}
 	if r.Failed() || !slices.Equal(r.FaultPoints, names) {
-		t.Fatalf("points %v: failed=%v (%v), points on %v", on, r.Failed(), r, r.FaultPoints)
+		t.Fatalf("%s on=%v: failed=%v (%v), points on %v", point, on, r.Failed(), r, r.FaultPoints)
 	}
-	return r, notes, w.S.Trace()
+	return r, notes, strings.Contains(w.S.Trace(), "faultpoint/"+point.String()+"/"+want)
 }
 
 // vkPlan is a VK plan of family "fp" with the given faults, informer lag
@@ -163,12 +166,7 @@ func TestSlowCreateUnderDeleteLandsTheDeleteDuringCreatePod(t *testing.T) {
 	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
 		vkCreate(100*time.Millisecond, "a", "pod-a"), vkDelete(400*time.Millisecond, "a", "pod-a", 30))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.SlowCreateUnderDelete}
-		}
-		_, notes, trace := vkPointRun(t, p, slowVKPoints, pts, false)
-		fired := strings.Contains(trace, "faultpoint/slow-create-under-delete/create/a")
+		_, notes, fired := vkPointRun(t, p, slowVKPoints, vkworld.SlowCreateUnderDelete, on, false, "create/a")
 		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
 		if fired != on || created < 0 || deleted < 0 || (deleted < created) != on {
 			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
@@ -184,12 +182,7 @@ func TestSlowDeleteUnderRecreateLandsTheRecreateDuringDeletePod(t *testing.T) {
 	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
 		vkCreate(0, "a", "web"), vkDelete(2*time.Second, "a", "web", 0), vkCreate(2500*time.Millisecond, "b", "web"))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.SlowDeleteUnderRecreate}
-		}
-		_, notes, trace := vkPointRun(t, p, slowVKPoints, pts, false)
-		fired := strings.Contains(trace, "faultpoint/slow-delete-under-recreate/delete/a")
+		_, notes, fired := vkPointRun(t, p, slowVKPoints, vkworld.SlowDeleteUnderRecreate, on, false, "delete/a")
 		deleted := notes.index(func(n history.Note) bool { c, ok := n.(history.VKProviderDeleted); return ok && c.UID == "a" })
 		recreated := notes.index(func(n history.Note) bool { c, ok := n.(history.VKCreated); return ok && c.UID == "b" })
 		if fired != on || deleted < 0 || recreated < 0 || (recreated < deleted) != on {
@@ -209,12 +202,7 @@ func TestLateEventUnderDeleteDeliversTheAddAfterTheDelete(t *testing.T) {
 	p := vkPlan(plan.Faults{}, time.Second, vkCreate(200*time.Millisecond, "a", "pod-a"),
 		vkDelete(600*time.Millisecond, "a", "pod-a", 30))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.LateEventUnderDelete}
-		}
-		_, notes, trace := vkPointRun(t, p, lagVKPoints, pts, false)
-		fired := strings.Contains(trace, "faultpoint/late-event-under-delete/event-added/a")
+		_, notes, fired := vkPointRun(t, p, lagVKPoints, vkworld.LateEventUnderDelete, on, false, "event-added/a")
 		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
 		if fired != on || deleted < 0 || on && created >= 0 || !on && (created < 0 || created > deleted) {
 			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
@@ -230,12 +218,7 @@ func TestLateEventUnderDeleteDeliversTheAddAfterTheDelete(t *testing.T) {
 func TestSlowListUnderWriteCreatesDuringTheList(t *testing.T) {
 	p := vkPlan(plan.Faults{}, time.Second, vkCreate(300*time.Millisecond, "a", "pod-a"))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.SlowListUnderWrite}
-		}
-		r, _, trace := vkPointRun(t, p, lagVKPoints, pts, false)
-		fired := strings.Contains(trace, "faultpoint/slow-list-under-write/list/a")
+		r, _, fired := vkPointRun(t, p, lagVKPoints, vkworld.SlowListUnderWrite, on, false, "list/a")
 		during := slices.Contains(r.Marks, plan.MarkVKCreatedDuringList)
 		if fired != on || during != on {
 			t.Fatalf("point on=%v: fired=%v, created during the list=%v (marks %v)", on, fired, during, r.Marks)
@@ -263,12 +246,7 @@ func TestErrorStatusWhileDeletingFailsTheDeletingPodsWrite(t *testing.T) {
 	p := vkPlan(plan.Faults{ErrorRate: 100}, 0, vkCreate(0, "a", "pod-a"), vkStatus(2*time.Second, "a", "Running"),
 		vkDelete(4*time.Second, "a", "pod-a", 30), vkStatus(4*time.Second, "a", "Succeeded"))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.ErrorStatusWhileDeleting}
-		}
-		_, notes, trace := vkPointRun(t, p, errorVKPoints, pts, false)
-		fired := strings.Contains(trace, "faultpoint/error-status-while-deleting/status/a")
+		_, notes, fired := vkPointRun(t, p, errorVKPoints, vkworld.ErrorStatusWhileDeleting, on, false, "status/a")
 		failed := notes.statusFailures("a")
 		want := []string(nil)
 		if on {
@@ -291,12 +269,7 @@ func TestErrorStatusRetryFailsTheWriteAfterAConflict(t *testing.T) {
 		vkStatus(2*time.Second, "a", "Running"), plan.Action{At: 4 * time.Second, Kind: plan.VKEdit, UID: "a", Grace: -1},
 		vkStatus(4*time.Second, "a", "Succeeded"))
 	for _, on := range []bool{false, true} {
-		var pts []vkworld.FaultPoint
-		if on {
-			pts = []vkworld.FaultPoint{vkworld.ErrorStatusRetry}
-		}
-		_, notes, trace := vkPointRun(t, p, append(slices.Clone(lagVKPoints), errorVKPoints...), pts, true)
-		fired := strings.Contains(trace, "faultpoint/error-status-retry/status/a")
+		_, notes, fired := vkPointRun(t, p, append(slices.Clone(lagVKPoints), errorVKPoints...), vkworld.ErrorStatusRetry, on, true, "status/a")
 		failed := notes.statusFailures("a")
 		conflicts := len(failed) > 0 && !slices.Contains(failed[:len(failed)-1], "transient")
 		last := ""
