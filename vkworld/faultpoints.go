@@ -49,10 +49,10 @@ const (
 	// writes land during the list and arrive by the watch (V10; V1's
 	// notifications before the informer has the pod).
 	SlowListUnderWrite
-	// ErrorStatusWhileDeleting: the first status write of a pod whose API
-	// object has its deletion timestamp fails with the transient error:
-	// the status queue retries while the sync queue works the deletion on
-	// the same key (V7).
+	// ErrorStatusWhileDeleting: the first two status writes of a pod whose
+	// API object has its deletion timestamp that would land fail with the
+	// transient error: the status queue's backoff grows while the sync
+	// queue works the deletion on the same key (V7).
 	ErrorStatusWhileDeleting
 	// ErrorStatusRetry: a status write that retries a failed one (the
 	// pod's last status write failed, by a conflict or a drawn error) and
@@ -83,7 +83,7 @@ func FaultPoints() []FaultPoint {
 // faultPoints is a run's fault plan and the state its situations need.
 type faultPoints struct {
 	on           [nFaultPoints]bool
-	failedDelete map[types.UID]bool        // ErrorStatusWhileDeleting fired for the UID
+	failedDelete map[types.UID]int         // how often ErrorStatusWhileDeleting fired for the UID
 	lastStatus   map[types.UID]writeResult // how the UID's last status write ended
 }
 
@@ -100,7 +100,7 @@ const (
 // FaultPointsOn arms the fault points for this run (call before Run, which
 // draws which of them are on).
 func (w *World) FaultPointsOn() {
-	w.points = &faultPoints{failedDelete: map[types.UID]bool{}, lastStatus: map[types.UID]writeResult{}}
+	w.points = &faultPoints{failedDelete: map[types.UID]int{}, lastStatus: map[types.UID]writeResult{}}
 }
 
 // FaultPointsDrawn reports which fault points this run switched on (none
@@ -247,8 +247,8 @@ func (w *World) statusPoints(uid types.UID, p *apiPod, err error) error {
 		case fp.on[ErrorStatusRetry] && fp.lastStatus[uid] == writeFailed:
 			w.fire(ErrorStatusRetry, "status", uid)
 			fired = true
-		case fp.on[ErrorStatusWhileDeleting] && p.deleting && !fp.failedDelete[uid]:
-			fp.failedDelete[uid] = true
+		case fp.on[ErrorStatusWhileDeleting] && p.deleting && fp.failedDelete[uid] < 2:
+			fp.failedDelete[uid]++
 			w.fire(ErrorStatusWhileDeleting, "status", uid)
 			fired = true
 		}
