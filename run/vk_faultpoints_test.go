@@ -92,17 +92,14 @@ func (n *vkNotes) Finish(oracle.View, error) []history.Violation { return nil }
 // index is the position of the first note match accepts, or -1.
 func (n *vkNotes) index(match func(history.Note) bool) int { return slices.IndexFunc(n.notes, match) }
 
-// vkPointRun runs plan p on the VK world with the fault points armed, the
-// schedule always choosing 0, and a calm fault stream whose fault plan
-// switches on point alone when on, none otherwise (applicable: the points
-// the plan allows, in FaultPoint order). The run must pass with exactly
-// that point on; it returns the result, the notes, and the trace's event
-// of point firing on the call and UID of want ("" when it never fired).
-func vkPointRun(t *testing.T, p plan.Plan, applicable []vkworld.FaultPoint, point vkworld.FaultPoint, on, lagTop bool,
-	want string) (Result, *vkNotes, bool) {
-	t.Helper()
+// vkPointResult runs plan p on the VK world with the fault points armed
+// (and mutant, if any), the schedule always choosing 0, and a calm fault
+// stream whose fault plan switches on point alone when on, none otherwise:
+// the result, the notes, and whether the trace shows point firing on the
+// call and UID of want.
+func vkPointResult(p plan.Plan, point vkworld.FaultPoint, on, lagTop bool, mutant, want string) (Result, *vkNotes, bool) {
 	var first []int
-	for _, pt := range applicable {
+	for _, pt := range vkworld.ApplicablePoints(p) {
 		v := 0
 		if on && pt == point {
 			v = vkworld.FaultPointOneIn - 1
@@ -111,7 +108,18 @@ func vkPointRun(t *testing.T, p plan.Plan, applicable []vkworld.FaultPoint, poin
 	}
 	w := vkworld.NewWorld(p, sim.NewReplay(nil), &calmFaults{first: first, lagTop: lagTop}, sim.RandomWalk{})
 	notes := &vkNotes{}
-	r := judgeVK(p.Family, 0, w, CheckOptions{FaultPoints: true}, []oracle.Oracle{notes})
+	r := Result{Err: w.Reintroduce(mutant)}
+	if r.Err == nil {
+		r = judgeVK(p.Family, 0, w, CheckOptions{FaultPoints: true, Mutant: mutant}, []oracle.Oracle{notes})
+	}
+	return r, notes, strings.Contains(w.S.Trace(), "faultpoint/"+point.String()+"/"+want)
+}
+
+// vkPointRun is vkPointResult on the correct code, which must pass with
+// exactly point on (when on) or none.
+func vkPointRun(t *testing.T, p plan.Plan, point vkworld.FaultPoint, on, lagTop bool, want string) (Result, *vkNotes, bool) {
+	t.Helper()
+	r, notes, fired := vkPointResult(p, point, on, lagTop, "", want)
 	var names []string
 	if on {
 		names = []string{point.String()}
@@ -119,7 +127,7 @@ func vkPointRun(t *testing.T, p plan.Plan, applicable []vkworld.FaultPoint, poin
 	if r.Failed() || !slices.Equal(r.FaultPoints, names) {
 		t.Fatalf("%s on=%v: failed=%v (%v), points on %v", point, on, r.Failed(), r, r.FaultPoints)
 	}
-	return r, notes, strings.Contains(w.S.Trace(), "faultpoint/"+point.String()+"/"+want)
+	return r, notes, fired
 }
 
 // vkPlan is a VK plan of family "fp" with the given faults, informer lag
@@ -143,12 +151,6 @@ func vkStatus(at time.Duration, uid types.UID, phase string) plan.Action {
 	return plan.Action{At: at, Kind: plan.VKStatus, UID: uid, Terminal: phase, Grace: -1}
 }
 
-var (
-	slowVKPoints  = []vkworld.FaultPoint{vkworld.SlowCreateUnderDelete, vkworld.SlowDeleteUnderRecreate}
-	lagVKPoints   = []vkworld.FaultPoint{vkworld.LateEventUnderDelete, vkworld.SlowListUnderWrite}
-	errorVKPoints = []vkworld.FaultPoint{vkworld.ErrorStatusWhileDeleting, vkworld.ErrorStatusRetry}
-)
-
 func providerCreated(uid types.UID) func(history.Note) bool {
 	return func(n history.Note) bool { c, ok := n.(history.VKProviderCreated); return ok && c.UID == uid }
 }
@@ -166,7 +168,7 @@ func TestSlowCreateUnderDeleteLandsTheDeleteDuringCreatePod(t *testing.T) {
 	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
 		vkCreate(100*time.Millisecond, "a", "pod-a"), vkDelete(400*time.Millisecond, "a", "pod-a", 30))
 	for _, on := range []bool{false, true} {
-		_, notes, fired := vkPointRun(t, p, slowVKPoints, vkworld.SlowCreateUnderDelete, on, false, "create/a")
+		_, notes, fired := vkPointRun(t, p, vkworld.SlowCreateUnderDelete, on, false, "create/a")
 		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
 		if fired != on || created < 0 || deleted < 0 || (deleted < created) != on {
 			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
@@ -182,7 +184,7 @@ func TestSlowDeleteUnderRecreateLandsTheRecreateDuringDeletePod(t *testing.T) {
 	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 0,
 		vkCreate(0, "a", "web"), vkDelete(2*time.Second, "a", "web", 0), vkCreate(2500*time.Millisecond, "b", "web"))
 	for _, on := range []bool{false, true} {
-		_, notes, fired := vkPointRun(t, p, slowVKPoints, vkworld.SlowDeleteUnderRecreate, on, false, "delete/a")
+		_, notes, fired := vkPointRun(t, p, vkworld.SlowDeleteUnderRecreate, on, false, "delete/a")
 		deleted := notes.index(func(n history.Note) bool { c, ok := n.(history.VKProviderDeleted); return ok && c.UID == "a" })
 		recreated := notes.index(func(n history.Note) bool { c, ok := n.(history.VKCreated); return ok && c.UID == "b" })
 		if fired != on || deleted < 0 || recreated < 0 || (recreated < deleted) != on {
@@ -202,7 +204,7 @@ func TestLateEventUnderDeleteDeliversTheAddAfterTheDelete(t *testing.T) {
 	p := vkPlan(plan.Faults{}, time.Second, vkCreate(200*time.Millisecond, "a", "pod-a"),
 		vkDelete(600*time.Millisecond, "a", "pod-a", 30))
 	for _, on := range []bool{false, true} {
-		_, notes, fired := vkPointRun(t, p, lagVKPoints, vkworld.LateEventUnderDelete, on, false, "event-added/a")
+		_, notes, fired := vkPointRun(t, p, vkworld.LateEventUnderDelete, on, false, "event-added/a")
 		created, deleted := notes.index(providerCreated("a")), notes.index(deleteRequested("a"))
 		if fired != on || deleted < 0 || on && created >= 0 || !on && (created < 0 || created > deleted) {
 			t.Fatalf("point on=%v: fired=%v, provider create at note %d, delete request at note %d", on, fired, created, deleted)
@@ -210,18 +212,26 @@ func TestLateEventUnderDeleteDeliversTheAddAfterTheDelete(t *testing.T) {
 	}
 }
 
-// TestSlowListUnderWriteCreatesDuringTheList: the controller starts at 0
-// and pod a is created at 300 ms, informer lag up to 1 s (the calm stream
-// draws none). Off, the list is over before the create; on, it takes 1 s
-// and a is created during it (the vk-created-during-list situation), and
-// the run passes.
-func TestSlowListUnderWriteCreatesDuringTheList(t *testing.T) {
-	p := vkPlan(plan.Faults{}, time.Second, vkCreate(300*time.Millisecond, "a", "pod-a"))
+// TestSlowGetPodsUnderCreateCreatesWhileTheControllerListsTheProvider:
+// the controller starts at 0 and pod a is created at 200 ms (slow calls up
+// to 1 s, informer lag up to 500 ms; the calm stream draws none). Off, the
+// controller's start-up list of the provider's pods returns at once and it
+// is Ready before the create; on, the list is in flight until a's event
+// reached the informer: a is created before the controller is Ready, the
+// correct code passes, and V10 (handlers added only after that list,
+// without replay) loses a, caught by VK6 — off, V10 passes the same plan.
+func TestSlowGetPodsUnderCreateCreatesWhileTheControllerListsTheProvider(t *testing.T) {
+	p := vkPlan(plan.Faults{SlowRate: 300, MaxDelay: time.Second}, 500*time.Millisecond, vkCreate(200*time.Millisecond, "a", "pod-a"))
 	for _, on := range []bool{false, true} {
-		r, _, fired := vkPointRun(t, p, lagVKPoints, vkworld.SlowListUnderWrite, on, false, "list/a")
-		during := slices.Contains(r.Marks, plan.MarkVKCreatedDuringList)
-		if fired != on || during != on {
-			t.Fatalf("point on=%v: fired=%v, created during the list=%v (marks %v)", on, fired, during, r.Marks)
+		_, notes, fired := vkPointRun(t, p, vkworld.SlowGetPodsUnderCreate, on, false, "list/a")
+		created := notes.index(func(n history.Note) bool { c, ok := n.(history.VKCreated); return ok && c.UID == "a" })
+		ready := notes.index(func(n history.Note) bool { _, ok := n.(history.VKReady); return ok })
+		if fired != on || created < 0 || ready < 0 || (created < ready) != on {
+			t.Fatalf("point on=%v: fired=%v, a created at note %d, Ready at note %d", on, fired, created, ready)
+		}
+		r, _, _ := vkPointResult(p, vkworld.SlowGetPodsUnderCreate, on, false, "vk/V10", "list/a")
+		if caught := slices.Contains(FailureKeys(r), "vk VK6"); caught != on {
+			t.Fatalf("point on=%v: V10 caught by VK6 = %v (%v)", on, caught, r)
 		}
 	}
 }
@@ -246,7 +256,7 @@ func TestErrorStatusWhileDeletingFailsTheDeletingPodsWrite(t *testing.T) {
 	p := vkPlan(plan.Faults{ErrorRate: 100}, 0, vkCreate(0, "a", "pod-a"), vkStatus(2*time.Second, "a", "Running"),
 		vkDelete(4*time.Second, "a", "pod-a", 30), vkStatus(4*time.Second, "a", "Succeeded"))
 	for _, on := range []bool{false, true} {
-		_, notes, fired := vkPointRun(t, p, errorVKPoints, vkworld.ErrorStatusWhileDeleting, on, false, "status/a")
+		_, notes, fired := vkPointRun(t, p, vkworld.ErrorStatusWhileDeleting, on, false, "status/a")
 		failed := notes.statusFailures("a")
 		want := []string(nil)
 		if on {
@@ -269,7 +279,7 @@ func TestErrorStatusRetryFailsTheWriteAfterAConflict(t *testing.T) {
 		vkStatus(2*time.Second, "a", "Running"), plan.Action{At: 4 * time.Second, Kind: plan.VKEdit, UID: "a", Grace: -1},
 		vkStatus(4*time.Second, "a", "Succeeded"))
 	for _, on := range []bool{false, true} {
-		_, notes, fired := vkPointRun(t, p, append(slices.Clone(lagVKPoints), errorVKPoints...), vkworld.ErrorStatusRetry, on, true, "status/a")
+		_, notes, fired := vkPointRun(t, p, vkworld.ErrorStatusRetry, on, true, "status/a")
 		failed := notes.statusFailures("a")
 		conflicts := len(failed) > 0 && !slices.Contains(failed[:len(failed)-1], "transient")
 		last := ""

@@ -1,6 +1,7 @@
 package vkworld
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -38,17 +39,19 @@ const (
 	// within Faults.MaxDelay is slow until just after it: the re-create
 	// lands while the old pod is deleted in the provider (V2, V8).
 	SlowDeleteUnderRecreate
+	// SlowGetPodsUnderCreate: a provider GetPods (the controller's list
+	// of the provider's pods at start-up, to delete dangling ones) that
+	// begins while a client create is planned within Faults.MaxDelay (less
+	// the largest informer lag) is slow until the create's watch event has
+	// surely reached the informer: a pod is created while the controller
+	// lists the provider's pods (V10).
+	SlowGetPodsUnderCreate
 	// LateEventUnderDelete: a watch event of a pod whose delete (by a
 	// client or the provider) or re-create under its name is planned
 	// before the event's largest lag ends is delivered at that largest lag:
 	// the controller meets the stale event after the delete landed (VF,
 	// V8).
 	LateEventUnderDelete
-	// SlowListUnderWrite: the informer's initial list takes the largest
-	// lag when a client create, delete or edit is planned within it:
-	// writes land during the list and arrive by the watch (V10; V1's
-	// notifications before the informer has the pod).
-	SlowListUnderWrite
 	// ErrorStatusWhileDeleting: the first two status writes of a pod whose
 	// API object has its deletion timestamp that would land fail with the
 	// transient error: the status queue's backoff grows while the sync
@@ -63,8 +66,8 @@ const (
 	nFaultPoints
 )
 
-var faultPointNames = [...]string{"slow-create-under-delete", "slow-delete-under-recreate", "late-event-under-delete",
-	"slow-list-under-write", "error-status-while-deleting", "error-status-retry"}
+var faultPointNames = [...]string{"slow-create-under-delete", "slow-delete-under-recreate", "slow-getpods-under-create",
+	"late-event-under-delete", "error-status-while-deleting", "error-status-retry"}
 
 func (p FaultPoint) String() string { return faultPointNames[p] }
 
@@ -118,18 +121,32 @@ func (w *World) FaultPointsDrawn() []FaultPoint {
 }
 
 // maxLag is the largest informer lag the plan's draw can give (0: none).
-func (w *World) maxLag() time.Duration {
-	return w.plan.VK.InformerLag / (50 * time.Millisecond) * (50 * time.Millisecond)
+func (w *World) maxLag() time.Duration { return maxLag(w.plan) }
+
+func maxLag(pl plan.Plan) time.Duration {
+	return pl.VK.InformerLag / (50 * time.Millisecond) * (50 * time.Millisecond)
 }
 
-// applies reports whether the plan's faults allow point p.
-func (w *World) applies(p FaultPoint) bool {
-	f := w.plan.Faults
+// ApplicablePoints are the points plan pl's faults allow, in the order the
+// run's fault stream draws whether each is on (its first choices).
+func ApplicablePoints(pl plan.Plan) []FaultPoint {
+	var out []FaultPoint
+	for p := range nFaultPoints {
+		if applies(p, pl) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// applies reports whether plan pl's faults allow point p.
+func applies(p FaultPoint, pl plan.Plan) bool {
+	f := pl.Faults
 	switch p {
-	case SlowCreateUnderDelete, SlowDeleteUnderRecreate:
+	case SlowCreateUnderDelete, SlowDeleteUnderRecreate, SlowGetPodsUnderCreate:
 		return f.SlowRate > 0 && f.MaxDelay > 0
-	case LateEventUnderDelete, SlowListUnderWrite:
-		return w.maxLag() > 0
+	case LateEventUnderDelete:
+		return maxLag(pl) > 0
 	case ErrorStatusWhileDeleting, ErrorStatusRetry:
 		return f.ErrorRate > 0
 	}
@@ -139,10 +156,8 @@ func (w *World) applies(p FaultPoint) bool {
 // drawPoints draws the fault plan, from the fault stream: one draw per
 // applicable point, on at the top of its range.
 func (w *World) drawPoints() {
-	for p := range nFaultPoints {
-		if w.applies(p) {
-			w.points.on[p] = w.faults.Intn(FaultPointOneIn) == FaultPointOneIn-1
-		}
+	for _, p := range ApplicablePoints(w.plan) {
+		w.points.on[p] = w.faults.Intn(FaultPointOneIn) == FaultPointOneIn-1
 	}
 }
 
@@ -154,16 +169,16 @@ func (w *World) fire(p FaultPoint, call string, uid types.UID) {
 	w.S.NewEvent(fmt.Sprintf("faultpoint/%s/%s/%s", p, call, uid)).Fire()
 }
 
-// firstPlanned is the time of the first plan action after now and before
-// end that match says lands, if any.
-func (w *World) firstPlanned(end time.Duration, match func(plan.Action) bool) (time.Duration, bool) {
+// firstPlanned is the first plan action after now and before end that
+// match says lands, if any.
+func (w *World) firstPlanned(end time.Duration, match func(plan.Action) bool) (plan.Action, bool) {
 	now := w.S.Elapsed()
 	for _, a := range w.plan.Actions {
 		if a.At > now && a.At < end && match(a) {
-			return a.At, true
+			return a, true
 		}
 	}
-	return 0, false
+	return plan.Action{}, false
 }
 
 // recreates: a create of another pod under name.
@@ -172,13 +187,15 @@ func recreates(a plan.Action, uid types.UID, name string) bool {
 }
 
 // slowPoint runs the slow points of provider call op on uid (name: its
-// pod's name); slept means the call took its time (no flat slow draw).
+// pod's name; "" for a GetPods); slept means the call took its time (no
+// flat slow draw).
 func (w *World) slowPoint(op string, uid types.UID, name string) (slept bool) {
-	if uid == "" || !w.faultsOn() {
+	if !w.faultsOn() {
 		return false
 	}
 	var p FaultPoint
 	var match func(plan.Action) bool
+	margin := time.Millisecond // past the action's time
 	switch {
 	case op == "create" && w.pointOn(SlowCreateUnderDelete):
 		p, match = SlowCreateUnderDelete, func(a plan.Action) bool {
@@ -188,16 +205,19 @@ func (w *World) slowPoint(op string, uid types.UID, name string) (slept bool) {
 		p, match = SlowDeleteUnderRecreate, func(a plan.Action) bool {
 			return a.Kind == plan.VKRestart || recreates(a, uid, name)
 		}
+	case op == "list" && w.pointOn(SlowGetPodsUnderCreate):
+		p, match = SlowGetPodsUnderCreate, func(a plan.Action) bool { return a.Kind == plan.VKCreate }
+		margin += w.maxLag() // until the create's event surely reached the informer
 	default:
 		return false
 	}
 	now := w.S.Elapsed()
-	at, ok := w.firstPlanned(now+w.plan.Faults.MaxDelay-time.Millisecond, match)
+	a, ok := w.firstPlanned(now+w.plan.Faults.MaxDelay-margin, match)
 	if !ok {
 		return false
 	}
-	w.fire(p, op, uid)
-	w.S.Sleep(at - now + time.Millisecond)
+	w.fire(p, op, cmp.Or(uid, a.UID))
+	w.S.Sleep(a.At - now + margin)
 	return true
 }
 
@@ -214,23 +234,6 @@ func (w *World) eventLag(ev watchEvent) (time.Duration, bool) {
 		return 0, false
 	}
 	w.fire(LateEventUnderDelete, "event-"+ev.kind, uid)
-	return w.maxLag(), true
-}
-
-// listLag is SlowListUnderWrite's lag for the initial list, if it fires.
-func (w *World) listLag() (time.Duration, bool) {
-	if !w.pointOn(SlowListUnderWrite) {
-		return 0, false
-	}
-	var uid types.UID
-	_, ok := w.firstPlanned(w.S.Elapsed()+w.maxLag(), func(a plan.Action) bool {
-		uid = a.UID
-		return a.Kind == plan.VKCreate || a.Kind == plan.VKDelete || a.Kind == plan.VKEdit
-	})
-	if !ok {
-		return 0, false
-	}
-	w.fire(SlowListUnderWrite, "list", uid)
 	return w.maxLag(), true
 }
 

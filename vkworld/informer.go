@@ -51,11 +51,7 @@ func (i *informer) lag() time.Duration {
 func (i *informer) run() {
 	list, wt := i.w.api.watch(i.name + "/watch")
 	i.wt, i.listing = wt, true
-	lag, ok := i.w.listLag()
-	if !ok {
-		lag = i.lag()
-	}
-	i.w.S.Sleep(lag) // the list's round trip: writes meanwhile arrive by the watch
+	i.w.S.Sleep(i.lag()) // the list's round trip: writes meanwhile arrive by the watch
 	for _, p := range list {
 		i.store[p.name] = p
 	}
