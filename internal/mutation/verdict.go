@@ -15,6 +15,10 @@ type Verdict struct {
 	// Failures counts the failing runs of a sweep that went on past the
 	// first (sweep -count); the first is the one Seed names.
 	Failures int `json:"failures,omitempty"`
+	// FailedAt lists, under -count, every failing run as "seed oracle/invariant"
+	// (or "seed run" for a scheduler error), to tell a mutant's failures
+	// from others.
+	FailedAt []string `json:"failed_at,omitempty"`
 	// Digest is the SHA-256 of every run's trace digest, in run order: two
 	// builds that behave alike give the same digest.
 	Digest string `json:"digest"`

@@ -72,6 +72,11 @@ var count bool
 func failed(v *mutation.Verdict, strategy, family string, seed uint64, r run.Result) {
 	if count {
 		v.Failures++
+		what := "run"
+		if r.Err == nil {
+			what = r.Violations[0].Oracle + "/" + r.Violations[0].Invariant
+		}
+		v.FailedAt = append(v.FailedAt, fmt.Sprintf("%d %s", seed, what))
 	}
 	if !v.Killed {
 		v.Killed, v.Strategy, v.Family, v.Seed, v.Reason = true, strategy, family, seed, reason(r)

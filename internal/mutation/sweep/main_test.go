@@ -41,7 +41,7 @@ func TestFailedKeepsTheFirstAndCountsUnderCount(t *testing.T) {
 		if c {
 			want = 2
 		}
-		if !v.Killed || v.Seed != 7 || v.Family != "swarm" || v.Reason != "run: boom" || v.Failures != want {
+		if !v.Killed || v.Seed != 7 || v.Family != "swarm" || v.Reason != "run: boom" || v.Failures != want || len(v.FailedAt) != want {
 			t.Errorf("count=%v: %+v, want seed 7 and %d failures", c, v, want)
 		}
 	}
