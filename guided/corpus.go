@@ -44,7 +44,7 @@ type Corpus struct {
 	nextID                                         uint64
 	keys                                           []key          // in order of discovery
 	index                                          map[string]int // key name → keys index
-	tuples, queried                                int
+	tuples                                         int
 }
 
 // NewCorpus returns an empty corpus of family.
@@ -54,20 +54,7 @@ func NewCorpus(family string) *Corpus {
 
 // Tuples and Transitions count the distinct ones reached so far.
 func (c *Corpus) Tuples() int      { return c.tuples }
-func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples - c.queried }
-
-// Queried counts the distinct tuples a client's query observed.
-func (c *Corpus) Queried() int { return c.queried }
-
-// countKey counts a new key by its kind.
-func (c *Corpus) countKey(name string) {
-	switch {
-	case strings.HasPrefix(name, "tuple "):
-		c.tuples++
-	case strings.HasPrefix(name, "query "):
-		c.queried++
-	}
-}
+func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples }
 
 // Merge folds one run's coverage in and returns how many keys it reached
 // first; if any, in joins the corpus as their owner.
@@ -80,7 +67,9 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 		}
 		c.index[name] = len(c.keys)
 		c.keys = append(c.keys, key{name: name, hits: 1, owner: c.nextID})
-		c.countKey(name)
+		if strings.HasPrefix(name, "tuple ") {
+			c.tuples++
+		}
 		found++
 	}
 	for _, t := range cov.Tuples {
@@ -88,9 +77,6 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	}
 	for _, t := range cov.TransitionKeys() {
 		note("transition " + t)
-	}
-	for _, t := range cov.Queried {
-		note("query " + t)
 	}
 	if found == 0 {
 		return 0
@@ -222,8 +208,7 @@ func (c *Corpus) parseLine(n int, line string) error {
 
 func (c *Corpus) parseKey(rest string) error {
 	f := strings.SplitN(rest, " ", 3)
-	if len(f) != 3 || !(strings.HasPrefix(f[2], "tuple ") || strings.HasPrefix(f[2], "transition ") ||
-		strings.HasPrefix(f[2], "query ")) {
+	if len(f) != 3 || !(strings.HasPrefix(f[2], "tuple ") || strings.HasPrefix(f[2], "transition ")) {
 		return fmt.Errorf("bad key %q", rest)
 	}
 	hits, err1 := strconv.ParseUint(f[0], 10, 64)
@@ -233,7 +218,9 @@ func (c *Corpus) parseKey(rest string) error {
 	}
 	c.index[f[2]] = len(c.keys)
 	c.keys = append(c.keys, key{name: f[2], hits: hits, owner: owner})
-	c.countKey(f[2])
+	if strings.HasPrefix(f[2], "tuple ") {
+		c.tuples++
+	}
 	return nil
 }
 

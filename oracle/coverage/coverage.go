@@ -42,11 +42,6 @@ import (
 type Coverage struct {
 	Tuples      []string
 	Transitions [][2]int
-	// Queried are the tuples a pod was in when a client's query of it was
-	// called, sorted: the states a caller observed, not only passed
-	// through (a wrong answer shows only to a query). The guided loop
-	// keys on them; simrun's --json does not write them.
-	Queried []string
 }
 
 // TransitionKeys names each transition "from>to" with the tuples' text, so
@@ -80,14 +75,13 @@ type Tracker struct {
 	tuples   map[string]string // every tuple reached, to itself (one string per tuple)
 	trans    map[[2]string]bool
 	killNows map[string]int // open KillPodNow waits per UID
-	queried  map[string]bool
-	buf      []byte // visit's tuple, built in place
+	buf      []byte         // visit's tuple, built in place
 }
 
 // New returns an empty tracker.
 func New() *Tracker {
 	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
-		tuples: map[string]string{}, trans: map[[2]string]bool{}, killNows: map[string]int{}, queried: map[string]bool{}}
+		tuples: map[string]string{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
 }
 
 func (t *Tracker) pod(uid string) *pod {
@@ -159,12 +153,6 @@ func (t *Tracker) event(ev history.Event) string {
 		return in.UID
 	case model.CompletionFired:
 		return in.UID
-	case model.Query:
-		// The pod's tuple as last visited: reading it changes nothing the
-		// tuples depend on (a pod not yet seen is not added).
-		if p := t.pods[in.UID]; ev.Kind == history.ClientCall && p != nil && p.last != "" {
-			t.queried[p.last] = true
-		}
 	}
 	return ""
 }
@@ -328,12 +316,7 @@ func (t *Tracker) Coverage() Coverage {
 		}
 		return a[1] - b[1]
 	})
-	queried := make([]string, 0, len(t.queried))
-	for s := range t.queried {
-		queried = append(queried, s)
-	}
-	slices.Sort(queried)
-	return Coverage{Tuples: tuples, Transitions: trans, Queried: queried}
+	return Coverage{Tuples: tuples, Transitions: trans}
 }
 
 func workName(fn model.SyncFn) string {

@@ -132,30 +132,3 @@ func TestCoverageIsSorted(t *testing.T) {
 		t.Fatalf("coverage not canonical: %v vs %v", a, b)
 	}
 }
-
-// TestQueriedIsTheStateAQueryObserved: a client's query of a pod records
-// the pod's tuple at that moment (and a later one after the pod moved on);
-// a query of a pod not yet seen records nothing, adds no pod and leaves
-// the tuples and transitions as they are without any query.
-func TestQueriedIsTheStateAQueryObserved(t *testing.T) {
-	q := func(uid string) history.Event {
-		return call("client/0", model.Query{Kind: model.ShouldPodContainersBeTerminating, UID: uid})
-	}
-	evs := []history.Event{q("b"), call("client/0", update("a", model.Create, -1, false)), q("a"),
-		begin("a", model.SyncPod), q("a"), q("b")}
-	c := track(fakeView{}, evs...)
-	want := []string{"?|-|-|-|-|run|create", "?|sync|-|-|-|run|create"}
-	if !slices.Equal(c.Queried, want) {
-		t.Fatalf("queried %v, want %v", c.Queried, want)
-	}
-	var noQueries []history.Event
-	for _, ev := range evs {
-		if _, isQuery := ev.Input.(model.Query); !isQuery {
-			noQueries = append(noQueries, ev)
-		}
-	}
-	if plain := track(fakeView{}, noQueries...); !slices.Equal(plain.Tuples, c.Tuples) || !slices.Equal(plain.Transitions, c.Transitions) ||
-		len(plain.Queried) != 0 {
-		t.Fatalf("queries changed the tuples: %v / %v, without them %v / %v", c.Tuples, c.Transitions, plain.Tuples, plain.Transitions)
-	}
-}
