@@ -25,13 +25,6 @@ type Stream struct {
 	// fault at the top of its draw's range). Recorded runs carry the
 	// biased answers in Choices, so a replay needs no bias.
 	Bias int
-	// Floor turns the bias downwards: a biased draw answers 0, the
-	// smallest option, instead of the largest. On the plan stream the two
-	// directions are plan-level swarm testing (Groce et al.): a generator's
-	// feature draws (an action kind on or off, how many pods, clients and
-	// actions, the gaps between them, which pod acts) go to one end of
-	// their range far more often than the seed's plans do.
-	Floor bool
 }
 
 // Input is one run of a family: its three streams.
@@ -51,7 +44,7 @@ func (in Input) Streams() plan.Streams {
 }
 
 func (s Stream) source() sim.Source {
-	src := &streamSource{choices: s.Choices, bias: s.Bias, floor: s.Floor}
+	src := &streamSource{choices: s.Choices, bias: s.Bias}
 	if s.Seeded {
 		src.tail = sim.NewPCG(s.Tail)
 		if s.Bias > 0 {
@@ -66,7 +59,6 @@ type streamSource struct {
 	pos      int
 	tail     sim.Source // nil: zeros
 	bias     int
-	floor    bool
 	biasDraw sim.Source
 }
 
@@ -83,19 +75,10 @@ func (s *streamSource) Intn(n int) int {
 		return 0
 	}
 	if s.biasDraw != nil && s.biasDraw.Intn(s.bias) == 0 {
-		if s.floor {
-			return 0
-		}
 		return n - 1
 	}
 	return s.tail.Intn(n)
 }
-
-// The flags of a stream in a token.
-const (
-	flagSeeded = 1 << iota
-	flagFloor
-)
 
 // tokenPrefix marks the version of the token encoding.
 const tokenPrefix = "g1:"
@@ -107,10 +90,7 @@ func (in Input) Token() string {
 	for _, s := range []Stream{in.Plan, in.Schedule, in.Faults} {
 		flags := uint64(0)
 		if s.Seeded {
-			flags |= flagSeeded
-		}
-		if s.Floor {
-			flags |= flagFloor
+			flags = 1
 		}
 		raw = binary.AppendUvarint(raw, flags)
 		raw = binary.AppendUvarint(raw, s.Tail)
@@ -166,10 +146,10 @@ func readStream(r *bytes.Reader) (Stream, error) {
 		}
 		v[i] = x
 	}
-	if v[0] > flagSeeded|flagFloor || v[2] > 1<<20 || v[3] > maxTokenChoices {
+	if v[0] > 1 || v[2] > 1<<20 || v[3] > maxTokenChoices {
 		return Stream{}, fmt.Errorf("implausible header %v", v)
 	}
-	s := Stream{Seeded: v[0]&flagSeeded != 0, Floor: v[0]&flagFloor != 0, Tail: v[1], Bias: int(v[2])}
+	s := Stream{Seeded: v[0] == 1, Tail: v[1], Bias: int(v[2])}
 	for n := v[3]; n > 0; n-- {
 		c, err := binary.ReadUvarint(r)
 		if err != nil || c > 1<<31 {

@@ -16,9 +16,6 @@ func next(rng sim.Source, c *Corpus, loopSeed, g uint64) (in Input, fresh bool) 
 		if rng.Intn(biasOneIn) == 0 {
 			in.Faults.Bias = biases[rng.Intn(len(biases))]
 		}
-		if rng.Intn(planSwarmOneIn) == 0 {
-			swarmPlan(rng, &in.Plan)
-		}
 		return in, true
 	}
 	in = clone(parent(rng, c))
@@ -50,24 +47,6 @@ func (c *Corpus) freshShare() int {
 const biasOneIn = 4
 
 var biases = []int{4, 16, 64}
-
-// planSwarmOneIn: one fresh input in planSwarmOneIn runs a swarm of its
-// seed's plan (swarmPlan), the others the seed's plan as it is.
-const planSwarmOneIn = 2
-
-// planBiases are the plan stream's biases: one feature draw in 2, 4 or 8
-// goes to an end of its range.
-var planBiases = []int{2, 4, 8}
-
-// swarmPlan biases a plan stream towards one end of every draw's range,
-// upwards or downwards (Stream.Floor), with a bias drawn from planBiases:
-// plan-level swarm testing. Each such plan has some features switched off
-// (a kind drawn at 0 of "on in 3 of 4"), or every one on, and its counts,
-// gaps and targets pushed to an extreme, so plan shapes that a seed's plan
-// makes rarely come up often; the seed's tail still draws the rest.
-func swarmPlan(rng sim.Source, s *Stream) {
-	s.Bias, s.Floor = planBiases[rng.Intn(len(planBiases))], rng.Intn(2) == 0
-}
 
 // rarestOf is how many coverage keys parent draws to find a rare one.
 const rarestOf = 32
@@ -119,7 +98,7 @@ func mutate(rng sim.Source, c *Corpus, in *Input, tail uint64) {
 	other := c.Entries[rng.Intn(len(c.Entries))].Input
 	otherStream := [...]Stream{other.Plan, other.Faults, other.Schedule, other.Schedule, other.Plan}[which]
 	op := rng.Intn(nOps)
-	if op == opBias && s == &in.Schedule {
+	if op == opBias && s != &in.Faults {
 		op = opReseed
 	}
 	at := rng.Intn(len(s.Choices) + 1)
@@ -138,21 +117,18 @@ func mutate(rng sim.Source, c *Corpus, in *Input, tail uint64) {
 		s.Choices = slices.Insert(s.Choices, at, ins...)
 		s.Tail, s.Seeded = tail, true
 	case opShorten:
-		s.Choices, s.Seeded, s.Bias, s.Floor = s.Choices[:at], false, 0, false
+		s.Choices, s.Seeded, s.Bias = s.Choices[:at], false, 0
 	case opReseed:
-		s.Choices, s.Tail, s.Seeded, s.Bias, s.Floor = s.Choices[:at], tail, true, 0, false
+		s.Choices, s.Tail, s.Seeded, s.Bias = s.Choices[:at], tail, true, 0
 	case opSplice:
 		if at < len(otherStream.Choices) {
 			s.Choices = append(s.Choices[:at], otherStream.Choices[at:]...)
 		}
-		s.Seeded, s.Bias, s.Floor = false, 0, false
+		s.Seeded, s.Bias = false, 0
 	case opSwap:
 		*s = Stream{Choices: slices.Clone(otherStream.Choices), Tail: otherStream.Tail, Seeded: otherStream.Seeded,
-			Bias: otherStream.Bias, Floor: otherStream.Floor}
+			Bias: otherStream.Bias}
 	case opBias:
-		s.Choices, s.Tail, s.Seeded, s.Bias, s.Floor = s.Choices[:at], tail, true, biases[rng.Intn(len(biases))], false
-		if s == &in.Plan {
-			swarmPlan(rng, s)
-		}
+		s.Choices, s.Tail, s.Seeded, s.Bias = s.Choices[:at], tail, true, biases[rng.Intn(len(biases))]
 	}
 }
