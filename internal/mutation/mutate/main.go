@@ -48,7 +48,8 @@ var scope = map[string][]string{
 // vkPackage and vkScope are the virtual-kubelet world's pod controller
 // (its API server, informer, work queue, handlers and provider), mutated
 // only with -vk and numbered after every mutant of scope, so that the
-// numbers of the others do not move.
+// numbers of the others do not move. Its faultpoints.go is left out, as
+// the fake runtime's is.
 const vkPackage = "vkworld"
 
 var vkScope = []string{"api.go", "controller.go", "crash.go", "handlers.go", "informer.go", "provider.go", "queue.go",
