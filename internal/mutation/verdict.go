@@ -12,6 +12,13 @@ type Verdict struct {
 	SeedsPerFamily uint64 `json:"seeds_per_family,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	Runs           int    `json:"runs"` // seeds run, all families and strategies
+	// Failures counts the failing runs of a sweep that went on past the
+	// first (sweep -count); the first is the one Seed names.
+	Failures int `json:"failures,omitempty"`
+	// FailedAt lists, under -count, every failing run as "seed oracle/invariant"
+	// (or "seed run" for a scheduler error), to tell a mutant's failures
+	// from others.
+	FailedAt []string `json:"failed_at,omitempty"`
 	// Digest is the SHA-256 of every run's trace digest, in run order: two
 	// builds that behave alike give the same digest.
 	Digest string `json:"digest"`

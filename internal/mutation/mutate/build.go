@@ -25,15 +25,21 @@ type entry struct {
 
 // findAll lists the mutants of scope, numbered from 0 in package, file and
 // source order.
-func findAll(root string) ([]entry, error) {
+func findAll(root string, vk bool) ([]entry, error) {
 	var out []entry
 	pkgs := make([]string, 0, len(scope))
 	for p := range scope {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
+	if vk {
+		pkgs = append(pkgs, vkPackage) // after the others: their numbers stay
+	}
 	for _, p := range pkgs {
 		files := slices.Clone(scope[p])
+		if p == vkPackage {
+			files = slices.Clone(vkScope)
+		}
 		sort.Strings(files)
 		for _, f := range files {
 			rel := p + "/" + f

@@ -75,3 +75,27 @@ func TestDropAtNamesTheMutantsOfTheLine(t *testing.T) {
 		t.Error("dropped a mutant without an error")
 	}
 }
+
+// TestVKMutantsComeLast: with -vk the mutants of vkworld/ follow every
+// other one, whose numbers and text do not move.
+func TestVKMutantsComeLast(t *testing.T) {
+	plain, err := findAll("../../..", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withVK, err := findAll("../../..", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(withVK) <= len(plain) {
+		t.Fatalf("-vk found %d mutants, without it %d", len(withVK), len(plain))
+	}
+	for i, e := range withVK {
+		if i < len(plain) && (e.ID != plain[i].ID || e.Mutant != plain[i].Mutant) {
+			t.Fatalf("mutant %d moved with -vk: %v, was %v", i, e, plain[i])
+		}
+		if i >= len(plain) && (e.Package != vkPackage || e.ID != i) {
+			t.Fatalf("mutant %d past the others is %v, want one of %s numbered %d", i, e, vkPackage, i)
+		}
+	}
+}

@@ -45,7 +45,18 @@ var scope = map[string][]string{
 	"world/fakeruntime": {"runtime.go"},
 }
 
+// vkPackage and vkScope are the virtual-kubelet world's pod controller
+// (its API server, informer, work queue, handlers and provider), mutated
+// only with -vk and numbered after every mutant of scope, so that the
+// numbers of the others do not move. Its faultpoints.go is left out, as
+// the fake runtime's is.
+const vkPackage = "vkworld"
+
+var vkScope = []string{"api.go", "controller.go", "crash.go", "handlers.go", "informer.go", "provider.go", "queue.go",
+	"world.go"}
+
 type options struct {
+	vk       bool
 	root     string
 	out      string
 	sample   int
@@ -78,6 +89,7 @@ func main() {
 	flag.StringVar(&o.ids, "ids", "", "run only the mutants numbered in this file (one number a line, e.g. the survivors of an earlier run)")
 	flag.BoolVar(&o.marks, "marks", true, "count a mutant as killed when a coverage mark the unmutated sweep reaches stays at zero (false: runs only)")
 	flag.BoolVar(&o.list, "list", false, "list the mutants and exit")
+	flag.BoolVar(&o.vk, "vk", false, "also mutate the virtual-kubelet world (vkworld/), numbered after every other mutant")
 	flag.StringVar(&o.keep, "keep", "", "copy the schema binary (the sweep; PODSIM_MUTANT=<id> switches a mutant on) to this path")
 	flag.Parse()
 	if flag.NArg() != 0 || o.parallel < 1 || o.timeout <= 0 || o.random+o.pct == 0 {
@@ -96,7 +108,7 @@ func main() {
 }
 
 func mutate(o options) error {
-	all, err := findAll(o.root)
+	all, err := findAll(o.root, o.vk)
 	if err != nil {
 		return err
 	}

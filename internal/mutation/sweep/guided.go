@@ -25,14 +25,18 @@ func guidedSweep(fams []plan.Family, start, runs uint64) (v mutation.Verdict) {
 			func(o guided.Outcome) {
 				v.Runs++
 				h.Write([]byte(o.Result.TraceSHA))
-				if o.Result.Failed() && !v.Killed {
-					v.Killed, v.Strategy, v.Family, v.Seed = true, "guided", f.Name, o.Index
-					v.SeedsPerFamily, v.Reason = o.Index+1, reason(o.Result)
-					stop()
+				if o.Result.Failed() {
+					if !v.Killed {
+						v.SeedsPerFamily = o.Index + 1
+					}
+					failed(&v, "guided", f.Name, o.Index, o.Result)
+					if !count {
+						stop()
+					}
 				}
 			})
 		stop()
-		if v.Killed {
+		if v.Killed && !count {
 			return v
 		}
 	}

@@ -34,6 +34,7 @@ func main() {
 	family := flag.String("family", "", "sweep this family only (default: every family)")
 	guidedRuns := flag.Uint64("guided", 0, "instead: a guided corpus loop of this many runs per family (loop seed --start), family by family")
 	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
+	flag.BoolVar(&count, "count", false, "go on past the first failing run and count the failing runs (the first still names the seed)")
 	flag.Parse()
 	opts = run.CheckOptions{ObservableOnly: true, FaultPoints: *faultPoints}
 	if flag.NArg() != 0 {
@@ -62,6 +63,26 @@ func main() {
 // opts are the checks of every run: observable only, fault points as asked.
 var opts run.CheckOptions
 
+// count: the sweep goes on past the first failing run and counts them
+// (Verdict.Failures), for a per-run detection rate.
+var count bool
+
+// failed notes one failing run in v: the first names the verdict; under
+// -count each is counted.
+func failed(v *mutation.Verdict, strategy, family string, seed uint64, r run.Result) {
+	if count {
+		v.Failures++
+		what := "run"
+		if r.Err == nil {
+			what = r.Violations[0].Oracle + "/" + r.Violations[0].Invariant
+		}
+		v.FailedAt = append(v.FailedAt, fmt.Sprintf("%d %s", seed, what))
+	}
+	if !v.Killed {
+		v.Killed, v.Strategy, v.Family, v.Seed, v.Reason = true, strategy, family, seed, reason(r)
+	}
+}
+
 func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutation.Verdict) {
 	reached := map[string]map[string]bool{}
 	h := sha256.New()
@@ -78,16 +99,20 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 				reached[f.Name][m] = true
 			}
 			if r.Failed() {
-				v.Killed, v.Strategy, v.Family, v.Seed = true, strategy.String(), f.Name, seed
-				v.Reason = reason(r)
-				return true
+				first := !v.Killed
+				failed(&v, strategy.String(), f.Name, seed, r)
+				if first && strategy.String() == (sim.RandomWalk{}).String() {
+					v.SeedsPerFamily = seed + 1
+				}
+				if !count {
+					return true
+				}
 			}
 		}
 		return false
 	}
 	for seed := start; seed < start+random; seed++ {
 		if try(sim.RandomWalk{}, seed) {
-			v.SeedsPerFamily = seed + 1
 			return v
 		}
 	}
@@ -96,7 +121,7 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 			return v
 		}
 	}
-	if marks {
+	if marks && !v.Killed {
 		unreached(fams, reached, &v)
 	}
 	return v
