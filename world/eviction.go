@@ -33,6 +33,9 @@ func (w *World) evict(a plan.Action) {
 		w.mark(plan.MarkEvictionSpared)
 		return
 	}
+	if w.epoch != epoch {
+		return // the kubelet restarted while the manager looked: it went with its process
+	}
 	a.Evict = true
 	w.killPodNowWith(a, EvictedStatus)
 	for waited := time.Duration(0); waited <= EvictionCleanupTimeout && w.epoch == epoch; waited += EvictionCleanupPoll {

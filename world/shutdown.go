@@ -43,10 +43,15 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 		}
 		done, left := w.S.NewEvent(fmt.Sprintf("shutdown/group%d", i)), len(members)
 		for _, uid := range members {
+			if w.epoch != epoch {
+				return // the kubelet restarted between two kills: the manager went with its process
+			}
 			grace := min(g.Grace, w.pods[uid].action.SpecGrace)
 			w.note(history.ShutdownKill{UID: uid, StatusFn: fn})
 			w.goActor("shutdown-kill", func() {
-				if w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn) {
+				// A restart before this kill ran ended the shutdown manager
+				// with its process: the new process's pod workers never see it.
+				if w.epoch == epoch && w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn) {
 					w.mark(plan.MarkShutdownKilled)
 				}
 				if left--; left == 0 {
