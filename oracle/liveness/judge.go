@@ -139,9 +139,13 @@ func (j judgement) quiescent() {
 // ShouldPodBeFinished (SyncTerminatedPod succeeded), the status manager's
 // condition for the final API delete (#115331). This world has no API
 // server yet: the delete itself (and K3) arrives with the status manager.
-// A pod that left config is already gone from the API.
+// A pod that left config is already gone from the API. A static pod owes
+// no API delete: it has no API object (its mirror pod is another object,
+// which the status manager never deletes), so L7 does not judge it; its
+// termination is still L1's, L2's and L5's (a plain plan may give a static
+// pod a deletion timestamp, which no real config source does).
 func (j judgement) deletion() {
-	if !j.cfg.InConfig || !j.cfg.Deleted {
+	if !j.cfg.InConfig || !j.cfg.Deleted || j.cfg.Static {
 		return
 	}
 	var why string

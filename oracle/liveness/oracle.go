@@ -50,7 +50,8 @@ import (
 //	    while waiting finished (with no call).
 //	L6  killPodNow returns nil if, strictly before it returned, the pod
 //	    could no longer run containers or its completion fired.
-//	L7  a pod in config with a deletion timestamp has a finished record.
+//	L7  a non-static pod in config with a deletion timestamp has a finished
+//	    record (a static pod has no API object to delete).
 //	L8  a failed or cancelled call is followed by another call for the pod
 //	    unless it finished or was purged (errors within retryWithin of
 //	    quiesce excepted).

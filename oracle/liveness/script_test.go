@@ -141,6 +141,16 @@ func (s *lvScript) restarted(d time.Duration) []history.Violation {
 	return s.settle()
 }
 
+// deletedForgotten: pod a, deleted and terminal in config, is killed and
+// finishes; a create asks to restart it, and SyncKnownPods purges it.
+func (s *lvScript) deletedForgotten(static bool) []history.Violation {
+	s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true, Terminal: true, Static: static, FullName: "p_default"}
+	s.killAndFinish(true)
+	s.at += time.Second
+	s.syncKnown([]string{"a"}, model.KnownPods{}, lvStates{"a": lvForgotten})
+	return s.settle()
+}
+
 // lvKept is a SyncKnownPods result that kept pod a, terminated.
 var lvKept = model.KnownPods{{UID: "a", State: model.TerminatedWork}}
 
@@ -257,6 +267,15 @@ var livenessScripted = []struct {
 		return s.settle()
 	},
 	want: "L7", msg: []string{"pod a (in config, deletion timestamp set): state S", "its termination was never requested"},
+}, {
+	// The shape of regress/testdata/l7-static-restart.txt: a deleted pod,
+	// finished, asked to restart by a create, purged, and never re-added
+	// (its phase is terminal). A pod with an API object is never deleted
+	// from the API then; a static pod has none to delete.
+	name: "L7 deleted pod forgotten, judged unless static",
+	bad:  func(s *lvScript) []history.Violation { return s.deletedForgotten(false) },
+	good: func(s *lvScript) []history.Violation { return s.deletedForgotten(true) },
+	want: "L7", msg: []string{"pod a (in config, deletion timestamp set): state unknown", "the pod workers do not know it"},
 }, {
 	name: "L9 update only rescued by the periodic resync",
 	bad:  func(s *lvScript) []history.Violation { return s.updateTakenAfter(time.Minute) },
