@@ -131,7 +131,7 @@ func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
 	case e.Fn == model.SyncPod && e.IsTerminal && inc.natural == nil:
 		// SPEC §1.8 step 4: natural completion requests termination, in
 		// the worker's next critical section (naturalCompletion).
-		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: "SyncPod's natural completion (isTerminal)"}
+		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("SyncPod's natural completion (isTerminal)")}
 	}
 }
 

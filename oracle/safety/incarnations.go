@@ -93,7 +93,7 @@ type safetyInc struct {
 type safetyRequest struct {
 	seq    int64
 	at     time.Duration
-	what   string
+	what   safetyWhat
 	cancel bool // it must cancel an in-flight SyncPod (not isTerminal)
 }
 

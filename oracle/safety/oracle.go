@@ -97,6 +97,7 @@ type safetyOracle struct {
 	dirty    []string
 	allDirty bool
 	judged   []string
+	knownBuf []string // knownUIDs' list, reused from release to release
 	fullPass bool
 
 	violations []history.Violation
@@ -140,7 +141,7 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	case history.ClientReturn:
 		o.onReturn(ev)
 	case history.LockAcquired:
-		o.inCS, o.csFired = true, nil
+		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
 		o.release(v, ev)
 	case history.CallbackBegin:

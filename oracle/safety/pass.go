@@ -53,13 +53,23 @@ func (o *safetyOracle) desiredSet(desired []string) uidSet {
 	return uidSet{m: m}
 }
 
-// answersReader returns v.Answers for UIDs asked in ascending order: a
-// walk through a recorded probe (history.ProbeWalk), the view itself
-// otherwise.
-func answersReader(v safetyView) func(types.UID) oracle.Answers {
+// answersReader reads v.Answers for UIDs asked in ascending order: a walk
+// through a recorded probe (history.ProbeWalk), the view itself otherwise.
+type answersReader struct {
+	walk history.ProbeWalk
+	v    safetyView // nil when walk reads a probe
+}
+
+func newAnswersReader(v safetyView) answersReader {
 	if p, ok := v.(*history.Probe); ok {
-		w := &history.ProbeWalk{Probe: p}
-		return w.Answers
+		return answersReader{walk: history.ProbeWalk{Probe: p}}
 	}
-	return v.Answers
+	return answersReader{v: v}
+}
+
+func (r *answersReader) answers(uid types.UID) oracle.Answers {
+	if r.v != nil {
+		return r.v.Answers(uid)
+	}
+	return r.walk.Answers(uid)
 }

@@ -58,12 +58,12 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known := sortedKnown(v.KnownUIDs())
+	known := o.knownUIDs(v)
 	for _, uid := range known {
 		o.track(uid)
 	}
 	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
-	tracks, read := o.tracks, answersReader(v) // tracks: in the order of cs.uids
+	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
 		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
@@ -72,7 +72,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 		if isKnown {
 			known = known[1:]
 		}
-		a := read(types.UID(uid))
+		a := read.answers(types.UID(uid))
 		cs.ans = append(cs.ans, a)
 		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
@@ -99,7 +99,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	for _, fc := range o.csFired {
 		o.checkCompletionFired(fc, ev, cs)
 	}
-	o.csFired = nil
+	o.csFired = o.csFired[:0]
 	judged := o.takeDirty()
 	o.checkState(v, cs, judged)
 	for _, uid := range judged {
@@ -107,6 +107,16 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			t.cur.ans, t.cur.hasAns = cs.answers(uid), true
 		}
 	}
+}
+
+// knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
+// buffer the oracle reuses at every release (read before the next one).
+func (o *safetyOracle) knownUIDs(v safetyView) []string {
+	if p, ok := v.(*history.Probe); ok {
+		o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+		return sortedKnown(o.knownBuf) // a probe's Pods are sorted: no copy
+	}
+	return sortedKnown(v.KnownUIDs())
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
