@@ -19,7 +19,7 @@ import (
 func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
-	o.noteFullName(u.Pod.FullName())
+	fullname := o.noteFullName(&u.Pod)
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
 	if u.RuntimeOnly && u.Type != model.Kill {
@@ -36,7 +36,7 @@ func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 		return
 	}
 	if isNew {
-		o.initIncarnation(t, inc, u, cs)
+		o.initIncarnation(t, inc, u, fullname, cs)
 	}
 	accepted := o.accepted(u, inc, isNew, cs)
 	requests := accepted && safetyTerminates(u)
@@ -122,8 +122,8 @@ func (w safetyWhat) String() string {
 
 // initIncarnation records what the creating update decides once: the full
 // name, the wait list (§1.4 step 8) and the restart shortcut (§1.4 step 2).
-func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.UpdatePod, cs *safetyCS) {
-	inc.fullname = u.Pod.FullName()
+func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.UpdatePod, fullname string, cs *safetyCS) {
+	inc.fullname = fullname
 	inc.waiter = !u.RuntimeOnly && u.Pod.Static
 	if inc.waiter && t.firstArrival == 0 {
 		t.firstArrival = inc.created
