@@ -23,6 +23,8 @@ package conform
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -45,26 +47,33 @@ func New(p plan.Plan) oracle.Oracle {
 		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
 	c.sm.reset()
 	n := max(p.Clients, 1)
+	names := make([]string, n) // client i's goroutine name, made once
 	for _, a := range p.Actions {
-		name := fmt.Sprintf("client/%d", a.Client%n)
+		name := clientName(names, a.Client%n)
 		cl := c.clients[name]
 		if cl == nil {
 			cl = &client{}
 			c.clients[name] = cl
 		}
 		cl.actions = append(cl.actions, a)
-	}
-	for _, a := range p.Actions {
-		if a.UID != "" && !c.named[a.UID] {
-			if c.named == nil {
-				c.named = map[types.UID]bool{}
-			}
-			c.named[a.UID] = true
+		if a.UID != "" {
 			c.uids = append(c.uids, a.UID)
 		}
 	}
 	sortUIDs(c.uids)
+	c.uids = slices.Compact(c.uids) // each UID the plan names, once
 	return c
+}
+
+// clientName is the goroutine name of plan client i, kept in names.
+func clientName(names []string, i int) string {
+	if i < 0 || i >= len(names) { // a plan read from a file may hold anything
+		return "client/" + strconv.Itoa(i)
+	}
+	if names[i] == "" {
+		names[i] = "client/" + strconv.Itoa(i)
+	}
+	return names[i]
 }
 
 // client is one plan client: its actions in plan order, how many it has
@@ -105,7 +114,6 @@ type checker struct {
 	plan           plan.Plan
 	clients        map[string]*client
 	uids           []types.UID               // every UID the plan names, sorted
-	named          map[types.UID]bool        // the same, as a set
 	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
 	versions       map[types.UID]int         // the highest pod version handed to the pod workers
 	restarts       int                       // Restarted events so far
