@@ -73,3 +73,32 @@ func (r *answersReader) answers(uid types.UID) oracle.Answers {
 	}
 	return r.walk.Answers(uid)
 }
+
+// mirrorReader reads v.MirrorTerminating for full names asked in ascending
+// order: a walk through a recorded probe's Mirror (sorted by full name),
+// the view itself otherwise.
+type mirrorReader struct {
+	probe *history.Probe
+	next  int // Mirror entries before it hold smaller full names than any asked from now on
+	v     safetyView
+}
+
+func newMirrorReader(v safetyView) mirrorReader {
+	if p, ok := v.(*history.Probe); ok {
+		return mirrorReader{probe: p}
+	}
+	return mirrorReader{v: v}
+}
+
+// terminating is MirrorTerminating(fullname); fullname must not be smaller
+// than the previous call's.
+func (r *mirrorReader) terminating(fullname string) bool {
+	if r.probe == nil {
+		return r.v.MirrorTerminating(fullname)
+	}
+	m := r.probe.Mirror
+	for r.next < len(m) && m[r.next].FullName < fullname {
+		r.next++
+	}
+	return r.next < len(m) && m[r.next].FullName == fullname && m[r.next].Terminating
+}

@@ -221,8 +221,9 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		}
 	}
 	o.staticBuf = statics
+	mirror := newMirrorReader(v)
 	for _, f := range o.sortedFullnames {
-		m := v.MirrorTerminating(f)
+		m := mirror.terminating(f)
 		var started, maybe []*safetyInc
 		for _, inc := range statics {
 			if inc.fullname != f {
