@@ -211,8 +211,8 @@ func (o *safetyOracle) naturalCompletion(ev history.Event) {
 // begins starts a new incarnation of t's UID.
 func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
 	n := len(t.past) + 1
-	t.cur = &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At, final: map[model.SyncFn]*safetyCall{}}
-	t.workerCS = nil
+	t.cur = &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
+	t.workerCS = t.workerCS[:0]
 }
 
 // purge ends t's current incarnation. Its worker exits by itself when the
