@@ -314,7 +314,9 @@ func (h History) Op(e Effect) model.Op {
 // alarm, and everything that happened before it is still checked. Calls
 // that never took effect are dropped (they changed nothing).
 func (r *Recorder) History() History {
-	h := History{Rows: slices.Clone(r.rowNames), Clock: slices.Clone(r.clock)}
+	// Rows and Clock are only ever appended to: the history shares their
+	// arrays, clipped, so an append on either side cannot reach the other.
+	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
 	for _, i := range r.open {
 		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
 			h.Cut = e

@@ -86,6 +86,7 @@ type safetyOracle struct {
 	// with their critical section, by goroutine.
 	unbound     map[string]*safetyClientCall
 	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
+	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
 	completions map[int]*safetyCompletion // by completion ID
 	open        []int                     // the IDs of completions not fired yet, ascending
 	inCS        bool

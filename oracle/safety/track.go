@@ -32,7 +32,27 @@ func (o *safetyOracle) onCall(ev history.Event) {
 	default:
 		return
 	}
-	o.unbound[ev.Goroutine] = &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	o.unbound[ev.Goroutine] = o.newClientCall(ev)
+}
+
+// newClientCall records a call until its critical section: in a record
+// of a call done before (freeCalls) when there is one.
+func (o *safetyOracle) newClientCall(ev history.Event) *safetyClientCall {
+	n := len(o.freeCalls)
+	if n == 0 {
+		return &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	}
+	c := o.freeCalls[n-1]
+	o.freeCalls = o.freeCalls[:n-1]
+	*c = safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	return c
+}
+
+// doneCall hands the record of a call that was bound and returned, which
+// nothing holds any more, to the next call (newClientCall).
+func (o *safetyOracle) doneCall(c *safetyClientCall) {
+	*c = safetyClientCall{}
+	o.freeCalls = append(o.freeCalls, c)
 }
 
 // onReturn checks a bound call's result; killPodNow returns its kill
@@ -42,6 +62,7 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 		c.returned, c.out = true, ev.Output
 		o.returned(c, ev)
 		delete(o.calls, ev.ID)
+		o.doneCall(c)
 		return
 	}
 	for _, c := range o.unbound {
@@ -260,6 +281,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	}
 	if c.returned {
 		o.returned(c, cs.ev)
+		o.doneCall(c)
 		return
 	}
 	o.calls[c.id] = c
