@@ -78,6 +78,11 @@ type Tracker struct {
 	trans    map[[2]int]bool // transitions, as indices in list
 	killNows map[string]int  // open KillPodNow waits per UID
 	buf      []byte          // visit's tuple, built in place
+	// texts holds every tuple's text, one after another: a tuple's string
+	// is a slice of it (Builder's String copies nothing, and a write never
+	// changes what an earlier String returned), so a run's tuples take a
+	// few growing buffers, not a string each.
+	texts strings.Builder
 }
 
 // New returns an empty tracker.
@@ -246,7 +251,9 @@ func (t *Tracker) visit(uid string) {
 	}
 	i, seen := t.tuples[string(t.buf)]
 	if !seen {
-		tuple := string(t.buf)
+		start := t.texts.Len()
+		t.texts.Write(t.buf)
+		tuple := t.texts.String()[start:]
 		i = len(t.list)
 		t.tuples[tuple] = i
 		t.list = append(t.list, tuple)
