@@ -50,6 +50,9 @@ type Options struct {
 	// depths 2, 3 and 5 and the guided loop (portfolio.go) instead of
 	// random and PCT depth 3.
 	Portfolio bool
+	// FaultPoints arms the fault points in every run, the correct code's
+	// too (run.CheckOptions.FaultPoints).
+	FaultPoints bool
 	// NoShrink leaves the first detection unshrunk (ShrunkLength -1):
 	// for a check that reads detections only, the shrink (up to
 	// ShrinkRuns runs per mutant) is a large share of the gate's cost.
@@ -58,7 +61,7 @@ type Options struct {
 
 // checkOptions are the run options of the mutant called mutant.
 func (o Options) checkOptions(mutant string) run.CheckOptions {
-	return run.CheckOptions{Mutant: mutant, ObservableOnly: o.ObservableOnly}
+	return run.CheckOptions{Mutant: mutant, ObservableOnly: o.ObservableOnly, FaultPoints: o.FaultPoints}
 }
 
 // Run is one run: a seed of a family under a strategy.
@@ -302,7 +305,7 @@ func selectMutants(names []string) ([]run.Mutant, error) {
 // family under every gate strategy and returns the failing runs (the gate
 // fails if there is any), sorted, and how many runs were made.
 func CorrectCodeCheck(seeds uint64, parallel int) ([]Run, int) {
-	r := CorrectCode(seeds, parallel, false)
+	r := CorrectCode(seeds, Options{Parallel: parallel})
 	return r.Failed, r.Runs
 }
 
@@ -319,9 +322,13 @@ type CorrectReport struct {
 }
 
 // CorrectCode is CorrectCodeCheck that also counts the coverage marks
-// each family reached, under the portfolio's strategies if portfolio. Runs
-// are made in batches of parallel; the report does not depend on parallel.
-func CorrectCode(seeds uint64, parallel int, portfolio bool) CorrectReport {
+// each family reached, under the portfolio's strategies if opts.Portfolio
+// and with the fault points armed if opts.FaultPoints (its other fields
+// are the mutants'). Runs are made in batches of opts.Parallel; the report
+// does not depend on it.
+func CorrectCode(seeds uint64, opts Options) CorrectReport {
+	parallel, portfolio := opts.Parallel, opts.Portfolio
+	co := run.CheckOptions{FaultPoints: opts.FaultPoints}
 	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {
@@ -330,7 +337,7 @@ func CorrectCode(seeds uint64, parallel int, portfolio bool) CorrectReport {
 	}
 	rep.Runs = len(runs)
 	parallel = max(parallel, 1)
-	g := newGuidedRuns(0, run.CheckOptions{}, parallel)
+	g := newGuidedRuns(0, co, parallel)
 	type failure struct {
 		run   Run
 		input string
@@ -338,7 +345,7 @@ func CorrectCode(seeds uint64, parallel int, portfolio bool) CorrectReport {
 	var failed []failure
 	for lo := 0; lo < len(runs); lo += parallel {
 		batch := runs[lo:min(lo+parallel, len(runs))]
-		results, _, inputs := runBatch(batch, run.CheckOptions{}, g)
+		results, _, inputs := runBatch(batch, co, g)
 		for i, r := range results {
 			if r.Failed() {
 				failed = append(failed, failure{batch[i], inputs[i]})

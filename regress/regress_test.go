@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +28,9 @@ import (
 //	faults error-rate=R slow-rate=R max-delay=D ignore-cancel=R terminal-rate=R ...  (every Faults field)
 //	schedule                  input: the scheduler's choices (0*N: N zeros)
 //	fault-choices             input: the fake runtime's choices
-//	run [mutant=NAME] [marks] the verdict: ok, or FAIL and each failure
+//	fault-points              the runs arm the fault points (no argument, no input)
+//	run [mutant=NAME] [marks] the verdict: ok, or FAIL and each failure (then the
+//	                          fault points on, when armed)
 func TestRegressionScripts(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		s := &scriptRunner{}
@@ -37,8 +40,9 @@ func TestRegressionScripts(t *testing.T) {
 
 // scriptRunner builds a Case from a script's set-up directives.
 type scriptRunner struct {
-	c  run.Case
-	st sim.Strategy
+	c           run.Case
+	st          sim.Strategy
+	faultPoints bool // the fault-points directive was given
 }
 
 func (s *scriptRunner) directive(t *testing.T, td *datadriven.TestData) string {
@@ -86,16 +90,30 @@ func (s *scriptRunner) directive(t *testing.T, td *datadriven.TestData) string {
 		s.c.Schedule = s.choices(t, td)
 	case "fault-choices":
 		s.c.Faults = s.choices(t, td)
+	case FaultPointsDirective:
+		if err := checkFaultPointsDirective(td); err != nil {
+			td.Fatalf(t, "%v", err)
+		}
+		s.faultPoints = true
 	case "run":
 		if s.st == nil {
 			td.Fatalf(t, "run before plan")
 		}
 		_, marks := args["marks"]
-		return ScriptVerdict(run.RunCase(s.c, s.st, run.CheckOptions{Mutant: args["mutant"]}), marks)
+		return ScriptVerdict(run.RunCase(s.c, s.st, run.CheckOptions{Mutant: args["mutant"], FaultPoints: s.faultPoints}), marks)
 	default:
 		td.Fatalf(t, "unknown directive %q", td.Cmd)
 	}
 	return ""
+}
+
+// checkFaultPointsDirective refuses a fault-points directive with an
+// argument or an input.
+func checkFaultPointsDirective(td *datadriven.TestData) error {
+	if len(td.CmdArgs) > 0 || strings.TrimSpace(td.Input) != "" {
+		return fmt.Errorf("%s takes no argument and no input", FaultPointsDirective)
+	}
+	return nil
 }
 
 func (s *scriptRunner) choices(t *testing.T, td *datadriven.TestData) []int {

@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -33,6 +34,12 @@ type Script struct {
 	// Marks adds the coverage marks the run reaches to every `run` output,
 	// for stories about reaching a situation rather than failing in it.
 	Marks bool
+	// FaultPoints: the case was run with the fault points armed
+	// (run.CheckOptions.FaultPoints). The script then has a fault-points
+	// directive, its runs arm them, and each `run` output names the points
+	// the fault choices switched on. Without it a script reads and runs as
+	// it always did.
+	FaultPoints bool
 }
 
 // RenderScript writes s, running its case to fill in the expected output
@@ -57,6 +64,9 @@ func RenderScript(s Script, opts run.CheckOptions) string {
 		fmt.Fprintf(&b, "plan-json\n%s\n----\n\n", extra)
 	}
 	fmt.Fprintf(&b, "faults %s\n----\n\n", FaultArgs(p.Faults))
+	if s.FaultPoints {
+		b.WriteString(FaultPointsDirective + "\n----\n\n")
+	}
 	writeChoices(&b, "schedule", s.Case.Schedule)
 	writeChoices(&b, "fault-choices", s.Case.Faults)
 	marks := ""
@@ -66,6 +76,7 @@ func RenderScript(s Script, opts run.CheckOptions) string {
 	for _, mutant := range uniqueMutants(s.Mutant) {
 		o := opts
 		o.Mutant = mutant
+		o.FaultPoints = s.FaultPoints
 		directive := "run" + marks
 		if mutant != "" {
 			directive = fmt.Sprintf("run mutant=%s%s", mutant, marks)
@@ -92,8 +103,9 @@ func writeChoices(b *strings.Builder, directive string, xs []int) {
 }
 
 // ScriptVerdict is a `run` directive's output: "ok", or FAIL and one line
-// per failure (the scheduler's error, then each violation); with marks,
-// the coverage marks reached.
+// per failure (the scheduler's error, then each violation); for a run with
+// the fault points armed, those it switched on ("none" if none); with
+// marks, the coverage marks reached.
 func ScriptVerdict(r run.Result, marks bool) string {
 	lines := []string{"ok"}
 	if r.Failed() {
@@ -106,11 +118,21 @@ func ScriptVerdict(r run.Result, marks bool) string {
 			lines = append(lines, v.String())
 		}
 	}
+	if r.FaultPointsArmed {
+		lines = append(lines, "fault points on: "+cmp.Or(strings.Join(r.FaultPoints, ", "), "none"))
+	}
 	if marks {
 		lines = append(lines, "marks: "+strings.Join(r.Marks, ", "))
 	}
 	return strings.Join(lines, "\n")
 }
+
+// FaultPointsDirective is the set-up directive of a script whose case ran
+// with the fault points armed: it takes no argument and no input. The
+// points on are not an input: the fault choices switch them on (the run's
+// first fault draws), so the directive is all a replay needs; the `run`
+// output lists them, so a replay that switched on others differs.
+const FaultPointsDirective = "fault-points"
 
 // ScriptName is the file name simrun shrink gives a script by default:
 // <scenario>-seed<S>[-<mutant>].txt.

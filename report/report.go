@@ -27,6 +27,7 @@ type Page struct {
 	Title     string // the page's heading, e.g. "update-storm seed 8"
 	Scenario  string
 	Seed      uint64
+	Input     string // a guided run's input token: shown instead of Seed
 	Strategy  string // scheduling strategy, e.g. "random"
 	Mutant    string // re-introduced bug, "" for the code as it is
 	Reproduce string // the command that replays this seed

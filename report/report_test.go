@@ -209,3 +209,21 @@ func TestPointsMergeWithinATick(t *testing.T) {
 		t.Errorf("10,000 instants over the whole width: %d ticks, want about one per tick's width", len(got))
 	}
 }
+
+// TestInputShownInsteadOfSeed: a guided run's page names its input, not
+// a seed (its Seed means nothing); a seed's page names the seed.
+func TestInputShownInsteadOfSeed(t *testing.T) {
+	p := samplePage()
+	p.Input = "g1:AbC-_x"
+	data, err := HTML(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`guided input <b class="mono token">g1:AbC-_x</b>`)) || bytes.Contains(data, []byte("seed <b>8</b>")) {
+		t.Error("the page of a guided run does not show its input instead of its seed")
+	}
+	data, _ = HTML(samplePage())
+	if !bytes.Contains(data, []byte("seed <b>8</b>")) || bytes.Contains(data, []byte("guided input")) {
+		t.Error("the page of a seed does not show the seed")
+	}
+}

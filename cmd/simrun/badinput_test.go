@@ -10,6 +10,10 @@ import (
 	"testing"
 )
 
+// aGuidedInput is a valid input token (a guided run of
+// force-delete-failing-terminate, from run --strategy guided).
+const aGuidedInput = "g1:PIyxEYAgEARvH8RMG7UOU1NzqzFyHGsxd_AfEri_21lJMyAkgeRpMWF-ivbXRC_qo-B9oFF_HatCHpxbOhVGTTmTOG1lT8-wcZWbtxzjFwAA__8"
+
 // TestBadInputWritesNothing: every bad input of issue 18 (and the older
 // ones) is one line on stderr, exit 2, nothing on stdout, and nothing
 // created or left behind: each output goes under a scratch directory
@@ -44,6 +48,13 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{[]string{"replay", "--scenario", "swarm", "--input", "g1:%%"}, "--input: not a guided input"},
 		{[]string{"replay", "--scenario", "swarm", "--seed", "1", "--strategy", "guided"}, "replays a run by its --input"},
 		{[]string{"shrink", "--scenario", "swarm", "--input", "g1:AAAA"}, "shrink --input needs --scenario, --out and no --seed"},
+		{[]string{"replay", "--scenario", "swarm", "--input", "g1:AAAA", "--strategy", "pct"}, "--strategy and --pct-depth do not apply to --input"},
+		{[]string{"replay", "--scenario", "swarm", "--input", "g1:AAAA", "--pct-depth", "2"}, "--strategy and --pct-depth do not apply to --input"},
+		{[]string{"shrink", "--scenario", "swarm", "--input", "g1:AAAA", "--out", in("s.txt"), "--strategy", "random"},
+			"--strategy and --pct-depth do not apply to --input"},
+		{[]string{"replay", "--scenario", "swarm", "--input", aGuidedInput, "--report", in("no-dir/r.html")}, "cannot write --report"},
+		{[]string{"replay", "--scenario", "swarm", "--input", aGuidedInput, "--fault-points", "--report", dir},
+			"cannot write --report " + dir + ": it is a directory"},
 		{[]string{"run", "--seed", "5", "--seeds", "10"}, "--seed runs one seed: it excludes --seeds"},
 		{[]string{"run", "--seed", "5", "--start", "10"}, "it excludes --start"},
 		{[]string{"run", "--seed", "5", "--shard", "0/2"}, "it excludes --shard"},

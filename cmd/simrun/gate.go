@@ -21,6 +21,7 @@ type gateFlags struct {
 	noTiming            bool
 	forceParallel       bool
 	observableOnly      bool
+	faultPoints         bool
 	strategy            string
 }
 
@@ -48,6 +49,7 @@ func newGateCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")
 	fl.StringArrayVar(&f.mutants, "mutant", nil, "gate only this mutant (repeatable); default every mutant")
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
+	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage+" (the mutants' runs and the correct code's)")
 	fl.StringVar(&f.strategy, "strategy", "random+pct", "random+pct (each seed: a random walk and PCT depth 3) or portfolio (each seed's two runs cycle through random, PCT depths 2, 3 and 5, and the guided loop: docs/guided.md)")
 	fl.BoolVar(&f.noTiming, "no-timing", false, "omit the wall-time column, so the output is byte-for-byte reproducible")
 	return cmd
@@ -80,13 +82,14 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	began := time.Now() // wall clock for the timing column only
-	rows, err := gate.Check(gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds,
-		Parallel: f.parallel, Mutants: f.mutants, ObservableOnly: f.observableOnly, Portfolio: f.strategy == "portfolio"})
+	opts := gate.Options{Seeds: f.seeds, StartSeeds: f.startSeeds, Parallel: f.parallel, Mutants: f.mutants,
+		ObservableOnly: f.observableOnly, Portfolio: f.strategy == "portfolio", FaultPoints: f.faultPoints}
+	rows, err := gate.Check(opts)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	survivors := printGateTable(stdout, rows, f)
-	correct := gate.CorrectCode(f.correctSeeds, f.parallel, f.strategy == "portfolio")
+	correct := gate.CorrectCode(f.correctSeeds, opts)
 	failed, runs := correct.Failed, correct.Runs
 	per := fmt.Sprintf("%d strategies", len(gate.Strategies()))
 	if f.strategy == "portfolio" {
@@ -96,7 +99,7 @@ func runGate(f gateFlags, stdout, stderr io.Writer) error {
 		runs, f.correctSeeds, len(plan.Families()), per, len(failed))
 	for i, run := range failed {
 		fmt.Fprintf(stdout, "FAIL correct code %s/%s seed %d\n  reproduce: %s\n", run.Family, run.Strategy, run.Seed,
-			gateReproduce(run, correct.Inputs[i], ""))
+			gateReproduce(run, correct.Inputs[i], "")+faultPointsArg(f.faultPoints))
 	}
 	if !f.noTiming {
 		fmt.Fprintf(stderr, "gate took %.1fs\n", time.Since(began).Seconds())
@@ -147,7 +150,7 @@ func printGateTable(stdout io.Writer, rows []gate.Row, f gateFlags) int {
 	for _, row := range rows {
 		if d := row.Starts[0]; d.Caught {
 			fmt.Fprintf(stdout, "%s: %s\n", row.Mutant.Name,
-				gateReproduce(d.First, d.Input, row.Mutant.Name)+observableArg(f.observableOnly))
+				gateReproduce(d.First, d.Input, row.Mutant.Name)+observableArg(f.observableOnly)+faultPointsArg(f.faultPoints))
 		}
 	}
 	return survivors

@@ -11,6 +11,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
+	"github.com/spf13/cobra"
 )
 
 // The guided strategy (--strategy guided) is a corpus loop, not a seed
@@ -91,6 +92,15 @@ func guidedInput(token string) (guided.Input, error) {
 	return in, nil
 }
 
+// strategyGiven reports that replay's or shrink's --strategy or
+// --pct-depth was given.
+func strategyGiven(cmd *cobra.Command) bool {
+	return cmd.Flags().Changed("strategy") || cmd.Flags().Changed("pct-depth")
+}
+
+// errStrategyWithInput refuses --strategy and --pct-depth with --input.
+var errStrategyWithInput = usagef("--strategy and --pct-depth do not apply to --input: a guided run replays under the strategy it was made with")
+
 // guidedReproduce is the replay command of a guided run's input.
 func guidedReproduce(family string, in guided.Input, mutant string) string {
 	return fmt.Sprintf("go run ./cmd/simrun replay --scenario %s --input %s", family, in.Token()) + mutantArg(mutant)
@@ -101,8 +111,8 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if f.scenario == "" || f.seed != "" {
 		return usagef("replay --input needs --scenario and no --seed")
 	}
-	if f.reportPath != "" {
-		return usagef("--report is not available with --input yet: use --out, --trace or --timeline")
+	if f.strategyGiven {
+		return errStrategyWithInput
 	}
 	fam, err := oneFamily("replay", f.scenario)
 	if err != nil {
@@ -116,10 +126,14 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := guidedReproduce(fam.Name, in, f.mutant) + observableArg(f.observableOnly) + faultPointsArg(f.faultPoints)
-	rp := guided.Replay(fam, in, run.CheckOptions{Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant,
-		ObservableOnly: f.observableOnly, FaultPoints: f.faultPoints})
-	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+	rr := inputReport(fam, in, f.checkOptions())
+	o := rr.Opts
+	o.Reproduce, o.ArtifactDir = rr.Reproduce, f.outDir
+	rp := guided.Replay(fam, in, o)
+	if err := f.printReplay(rp, expected, o.Reproduce, stdout); err != nil {
+		return err
+	}
+	if err := replayReport(f, rr, rp.Failed(), stdout); err != nil {
 		return err
 	}
 	return f.replayVerdict(rp, expected, stdout)
@@ -130,6 +144,9 @@ func runReplayInput(f replayFlags, stdout io.Writer) error {
 func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if f.scenario == "" || f.seed != "" || f.out == "" {
 		return usagef("shrink --input needs --scenario, --out and no --seed")
+	}
+	if f.strategyGiven {
+		return errStrategyWithInput
 	}
 	fam, err := oneFamily("shrink", f.scenario)
 	if err != nil {
@@ -151,8 +168,8 @@ func runShrinkInput(f shrinkFlags, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(f.out); err == nil && !f.force {
 		return usagef("%s exists: pass --force to overwrite it", f.out)
 	}
-	opts := run.CheckOptions{Mutant: f.mutant}
+	opts := f.checkOptions()
 	c, r := guided.Case(fam, in, opts)
-	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + mutantArg(f.mutant)
+	command := fmt.Sprintf("simrun shrink --scenario %s --input %s", fam.Name, in.Token()) + f.commandTail()
 	return shrinkCase(f, c, r, guided.Strategy, opts, f.out, command, stdout, stderr)
 }

@@ -177,7 +177,7 @@ func faultPointsArg(on bool) string {
 	return " --fault-points"
 }
 
-// faultPointsUsage documents --fault-points (run, replay, shrink).
+// faultPointsUsage documents --fault-points (run, replay, shrink, gate).
 const faultPointsUsage = "arm the situation fault points (docs/guided.md): each run's fault stream first draws which are on; a run made with them replays only with them"
 
 // reproduce is the command that replays one seed, with its mutant if any;

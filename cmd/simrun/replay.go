@@ -19,6 +19,7 @@ type replayFlags struct {
 	depth                                                                         int
 	reportPath                                                                    string
 	observableOnly, faultPoints                                                   bool
+	strategyGiven                                                                 bool // --strategy or --pct-depth was given
 }
 
 func newReplayCmd(stdout io.Writer) *cobra.Command {
@@ -39,7 +40,10 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 			"  simrun replay --scenario swarm --seed 17 --expect trace.txt   # same run as the saved trace?\n" +
 			"  simrun replay --scenario update-storm --seed 8 --mutant B2 --report report.html   # open it in a browser",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runReplay(f, stdout) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.strategyGiven = strategyGiven(cmd)
+			return runReplay(f, stdout)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
@@ -53,7 +57,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.BoolVar(&f.observableOnly, "observable-only", false, observableOnlyUsage)
 	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage)
 	fl.StringVar(&f.outDir, "out", "", "write the seed's verdict, trace and timeline here, and if it fails the oracles' artifacts (porcupine HTML, witness) and report.html")
-	fl.StringVar(&f.reportPath, "report", "", "write the seed's self-contained HTML report (verdict, story, timeline, porcupine) to this file")
+	fl.StringVar(&f.reportPath, "report", "", "write the run's self-contained HTML report (verdict, story, timeline, porcupine) to this file (a seed's, or --input's)")
 	fl.StringVar(&f.expectPath, "expect", "", "compare the replay with this saved trace (replay --trace) and report the first divergent step")
 	return cmd
 }
@@ -84,18 +88,23 @@ func runReplay(f replayFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reproduceCmd := reproduce(fams[0].Name, s, strategyArg(f.strategy, f.depth), f.mutant) + observableArg(f.observableOnly) +
-		faultPointsArg(f.faultPoints)
-	rp := run.ReplaySeed(fams[0], s, st, run.CheckOptions{
-		Reproduce: reproduceCmd, ArtifactDir: f.outDir, Mutant: f.mutant, ObservableOnly: f.observableOnly,
-		FaultPoints: f.faultPoints})
-	if err := f.printReplay(rp, expected, reproduceCmd, stdout); err != nil {
+	rr := seedReport(fams[0], s, st, strategyArg(f.strategy, f.depth), f.checkOptions())
+	o := rr.Opts
+	o.Reproduce, o.ArtifactDir = rr.Reproduce, f.outDir
+	rp := run.ReplaySeed(fams[0], s, st, o)
+	if err := f.printReplay(rp, expected, o.Reproduce, stdout); err != nil {
 		return err
 	}
-	if err := replayReport(f, fams[0], s, st, rp.Failed(), stdout); err != nil {
+	if err := replayReport(f, rr, rp.Failed(), stdout); err != nil {
 		return err
 	}
 	return f.replayVerdict(rp, expected, stdout)
+}
+
+// checkOptions are the replay's run options (its mutant, observable-only
+// and fault points).
+func (f replayFlags) checkOptions() run.CheckOptions {
+	return run.CheckOptions{Mutant: f.mutant, ObservableOnly: f.observableOnly, FaultPoints: f.faultPoints}
 }
 
 // prepare checks --mutant and the output paths and reads --expect's trace,

@@ -20,7 +20,8 @@ type shrinkFlags struct {
 	scenario, seed, strategy, mutant, out string
 	input                                 string
 	pctDepth, maxRuns                     int
-	force                                 bool
+	force, faultPoints                    bool
+	strategyGiven                         bool // --strategy or --pct-depth was given
 }
 
 func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -31,13 +32,18 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "shrink re-runs one failing seed with its schedule and fault choices recorded, then minimises the\n" +
 			"plan's actions, the schedule and the faults together while the run keeps failing the same check.\n" +
 			"It prints the shrunk story and writes it as a datadriven script that `go test ./regress` re-runs\n" +
-			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>].txt, from the module root).\n" +
-			"It refuses to overwrite an existing script unless --force.\n" +
+			"(default: " + regress.RegressDir + "/<scenario>-seed<S>[-<mutant>][-fp].txt, from the module root).\n" +
+			"It refuses to overwrite an existing script unless --force. A run found with --fault-points is\n" +
+			"shrunk with it: the script records it (a fault-points directive) and replays the same run.\n" +
 			"Exit 1: the seed failed and was shrunk; 0: the seed passes, nothing to shrink; 2: bad input.",
 		Example: "  simrun shrink --scenario early-kill --seed 12 --mutant B2\n" +
-			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt",
+			"  simrun shrink --scenario swarm --seed 17 --strategy pct --out /tmp/swarm-17.txt\n" +
+			"  simrun shrink --scenario update-storm --seed 3 --mutant B2 --fault-points   # a run found with the fault points armed",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runShrink(f, stdout, stderr) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.strategyGiven = strategyGiven(cmd)
+			return runShrink(f, stdout, stderr)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
@@ -49,6 +55,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
 	fl.IntVar(&f.maxRuns, "max-runs", shrink.DefaultRuns, "bound on candidate runs")
 	fl.BoolVar(&f.force, "force", false, "overwrite an existing script")
+	fl.BoolVar(&f.faultPoints, "fault-points", false, faultPointsUsage+" (the script records it)")
 	return cmd
 }
 
@@ -81,7 +88,7 @@ func runShrink(f shrinkFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := run.CheckOptions{Mutant: f.mutant}
+	opts := f.checkOptions()
 	c, r := run.RecordSeed(fams[0], seed, st, opts)
 	return shrinkCase(f, c, r, st, opts, out, shrinkCommand(f, fams[0].Name, seed), stdout, stderr)
 }
@@ -106,7 +113,7 @@ func shrinkCase(f shrinkFlags, c run.Case, r run.Result, st sim.Strategy, opts r
 		return errChecksFailed
 	}
 	script := regress.RenderScript(regress.Script{Command: command,
-		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant}, run.CheckOptions{})
+		Notes: shrinkNotes(s), Strategy: st, Case: s.Case, Mutant: f.mutant, FaultPoints: opts.FaultPoints}, run.CheckOptions{})
 	if err := outfile.WriteAtomically(out, []byte(script)); err != nil {
 		return err
 	}
@@ -120,6 +127,9 @@ func (f shrinkFlags) scriptPath(family string, seed uint64) (string, error) {
 	out := f.out
 	if out == "" {
 		out = filepath.Join(regress.RegressDir, regress.ScriptName(family, seed, f.mutant))
+		if f.faultPoints { // another run than the seed's unarmed one: another name
+			out = strings.TrimSuffix(out, ".txt") + "-fp.txt"
+		}
 		if err := outfile.CheckFile("script", out); err != nil {
 			return "", usagef("%v (run from the module root, or pass --out FILE)", err)
 		}
@@ -154,13 +164,22 @@ func shrinkCommand(f shrinkFlags, family string, seed uint64) string {
 	if f.strategy == "pct" {
 		cmd += fmt.Sprintf(" --pct-depth %d", f.pctDepth)
 	}
-	if f.mutant != "" {
-		cmd += " --mutant " + f.mutant
-	}
+	return cmd + f.commandTail()
+}
+
+// commandTail is the flags after the run's own in a shrink command:
+// --mutant, --max-runs, --fault-points, when given.
+func (f shrinkFlags) commandTail() string {
+	tail := mutantArg(f.mutant)
 	if f.maxRuns != shrink.DefaultRuns {
-		cmd += fmt.Sprintf(" --max-runs %d", f.maxRuns)
+		tail += fmt.Sprintf(" --max-runs %d", f.maxRuns)
 	}
-	return cmd
+	return tail + faultPointsArg(f.faultPoints)
+}
+
+// checkOptions are the options the seed or input runs under.
+func (f shrinkFlags) checkOptions() run.CheckOptions {
+	return run.CheckOptions{Mutant: f.mutant, FaultPoints: f.faultPoints}
 }
 
 func shrinkNotes(s shrink.Shrunk) []string {

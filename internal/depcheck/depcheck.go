@@ -104,6 +104,10 @@ func Rules() []Rule {
 		{Dir: "cmd/simrun/internal/tracetext", Allow: []string{"std", "report"}},
 		// Output files checked before any work, and written whole.
 		{Dir: "cmd/simrun/internal/outfile", Allow: []string{"std"}},
+		// One run's HTML failure report, built by running it again: on run,
+		// shrink and the report's plain page; no world, no target.
+		{Dir: "cmd/simrun/internal/seedreport", Allow: []string{"std", "report", "run", "shrink", "sim", "oracle/linearize",
+			"cmd/simrun/internal/outfile", "cmd/simrun/internal/tracetext"}},
 		// The JUnit XML writer: test cases in, a document out; no podsim.
 		{Dir: "cmd/simrun/internal/junit", Allow: []string{"std", "cmd/simrun/internal/outfile"}},
 		// report renders a failure from a plain struct: the simulator's
