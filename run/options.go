@@ -47,7 +47,7 @@ type CheckOptions struct {
 	// FaultPoints arms the world's situation fault points (fakeruntime.FaultPoint,
 	// docs/guided.md): the run's fault stream first draws which are on.
 	// Off, the fault stream is drawn exactly as without them. The
-	// virtual-kubelet world has none.
+	// virtual-kubelet world has its own (vkworld.FaultPoint).
 	FaultPoints bool
 }
 

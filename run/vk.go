@@ -25,6 +25,9 @@ func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source,
 
 // judgeVK runs w with the VK oracle and the extra oracles.
 func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	if opts.FaultPoints {
+		w.FaultPointsOn()
+	}
 	view := w.View()
 	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
 	w.Observe(func(ev history.Event) {
@@ -36,7 +39,10 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	marks := history.NewMarker()
 	marks.Merge(w.Marks())
 	r := Result{Family: family, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted()}
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
+	for _, p := range w.FaultPointsDrawn() {
+		r.FaultPoints = append(r.FaultPoints, p.String())
+	}
 	for _, o := range oracles {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}

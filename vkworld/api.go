@@ -157,6 +157,7 @@ func (a *apiServer) updateStatus(name string, uid types.UID, rv int, phase v1.Po
 	case a.w.fault("api/status"):
 		err = errTransient
 	}
+	err = a.w.statusPoints(uid, p, err)
 	if err != nil {
 		a.w.note(history.VKStatusWriteFailed{UID: uid, Err: strings.TrimSuffix(err.Error(), " error")})
 		return err

@@ -65,7 +65,11 @@ func (i *informer) run() {
 		}
 		ev := wt.events[0]
 		wt.events = wt.events[1:]
-		due := max(i.lastDue, ev.at+i.lag())
+		lag, ok := i.w.eventLag(ev)
+		if !ok {
+			lag = i.lag()
+		}
+		due := max(i.lastDue, ev.at+lag)
 		i.lastDue = due
 		if d := due - i.w.S.Elapsed(); d > 0 {
 			i.w.S.Sleep(d)

@@ -35,13 +35,15 @@ type provider struct {
 	notifyMu *sim.Mutex
 }
 
-// call is the common prologue of every provider call: a scheduling point,
-// maybe a slow call, maybe an error.
-func (p *provider) call(op string) error {
+// call is the common prologue of every provider call (op on uid, whose pod
+// is called name; "" for none): a scheduling point, maybe a slow call (a
+// fault point's, or drawn), maybe an error.
+func (p *provider) call(op string, uid types.UID, name string) error {
 	w := p.w
 	w.S.Yield()
 	f := w.plan.Faults
-	if w.faultsOn() && f.SlowRate > 0 && w.draw(1000) < f.SlowRate {
+	slept := w.points != nil && w.slowPoint(op, uid, name)
+	if !slept && w.faultsOn() && f.SlowRate > 0 && w.draw(1000) < f.SlowRate {
 		w.S.Sleep(time.Duration(1+w.draw(int(f.MaxDelay/time.Millisecond/50)+1)) * 50 * time.Millisecond)
 	}
 	if w.fault("provider/" + op) {
@@ -66,7 +68,7 @@ func (p *provider) uids() []types.UID { return slices.Sorted(maps.Keys(p.pods)) 
 // getPod is GetPod: nil when the provider does not have the pod (or its
 // cache misses it).
 func (p *provider) getPod(name string) (*provPod, error) {
-	if err := p.call("get"); err != nil {
+	if err := p.call("get", "", name); err != nil {
 		return nil, err
 	}
 	pp := p.byName(name)
@@ -79,7 +81,7 @@ func (p *provider) getPod(name string) (*provPod, error) {
 
 // getPods is GetPods.
 func (p *provider) getPods() ([]provPod, error) {
-	if err := p.call("list"); err != nil {
+	if err := p.call("list", "", ""); err != nil {
 		return nil, err
 	}
 	var out []provPod
@@ -90,7 +92,7 @@ func (p *provider) getPods() ([]provPod, error) {
 }
 
 func (p *provider) createPod(pod apiPod) error {
-	if err := p.call("create"); err != nil {
+	if err := p.call("create", pod.uid, pod.name); err != nil {
 		return err
 	}
 	if p.pods[pod.uid] != nil {
@@ -102,7 +104,11 @@ func (p *provider) createPod(pod apiPod) error {
 }
 
 func (p *provider) deletePod(uid types.UID) error {
-	if err := p.call("delete"); err != nil {
+	name := ""
+	if pp := p.pods[uid]; pp != nil {
+		name = pp.name
+	}
+	if err := p.call("delete", uid, name); err != nil {
 		return err
 	}
 	if p.pods[uid] == nil {

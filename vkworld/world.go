@@ -52,6 +52,7 @@ type World struct {
 	graceEnds map[string]time.Duration // by name: when the last deleted object's grace ends
 
 	crash     *sim.PanicError // the first controller crash (crash.go)
+	points    *faultPoints    // nil: no fault points (FaultPointsOn)
 	observers []func(history.Event)
 	seq       int64
 	settled   bool
@@ -119,6 +120,9 @@ func (w *World) fault(op string) bool {
 // recorded (VKSettled). It returns the scheduler's error, if any.
 func (w *World) Run() error {
 	defer w.S.Close()
+	if w.points != nil {
+		w.drawPoints() // before anything else draws: the fault stream's first choices
+	}
 	clientDone := w.S.NewEvent("vk/client/done")
 	w.S.Go("vk/client", func() {
 		for _, a := range w.plan.Actions {
