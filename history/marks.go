@@ -17,26 +17,47 @@ func (m *Marker) Merge(marks map[string]bool) {
 // Marker is the Observer that sets the marks of one run.
 type Marker struct {
 	marks    map[string]bool
-	inFlight map[string]model.SyncFn // by UID
-	synced   map[string]bool         // UIDs that ever began SyncPod
-	finished map[string]bool         // UIDs whose SyncTerminatedPod succeeded
-	failed   map[string]bool         // UIDs whose SyncTerminatingPod failed last
-	static   map[string]string       // UID → full name, static pods
-	killed   map[string]bool         // UIDs with termination requested
-	natural  map[string]bool         // UIDs whose SyncPod reported isTerminal
-	desired  []string                // the last SyncKnownPods' desired UIDs, sorted
-	sawKnown bool                    // a SyncKnownPods was seen (since the last restart)
-	waits    map[int]bool            // open killPodNow waits, by call ID
-	// restarts counts kubelet restarts; called: UIDs with a callback since
-	// the last one.
+	pods     map[string]*markerPod // by UID
+	desired  []string              // the last SyncKnownPods' desired UIDs, sorted
+	sawKnown bool                  // a SyncKnownPods was seen (since the last restart)
+	waits    map[int]bool          // open killPodNow waits, by call ID
+	// restarts counts kubelet restarts.
 	restarts int
-	called   map[string]bool
+}
+
+// markerPod is what the Marker knows of one UID. Everything but the static
+// name is of the pod workers since the last kubelet restart.
+type markerPod struct {
+	inFlight model.SyncFn
+	synced   bool   // began SyncPod
+	finished bool   // SyncTerminatedPod succeeded
+	failed   bool   // SyncTerminatingPod failed last
+	killed   bool   // termination requested
+	natural  bool   // SyncPod reported isTerminal
+	called   bool   // a callback began
+	static   string // the full name, static pods ("" otherwise)
 }
 
 func NewMarker() *Marker {
-	return &Marker{marks: map[string]bool{}, inFlight: map[string]model.SyncFn{}, synced: map[string]bool{},
-		finished: map[string]bool{}, failed: map[string]bool{}, static: map[string]string{},
-		killed: map[string]bool{}, natural: map[string]bool{}, waits: map[int]bool{}, called: map[string]bool{}}
+	return &Marker{marks: map[string]bool{}, pods: map[string]*markerPod{}, waits: map[int]bool{}}
+}
+
+// pod returns uid's record, made on first mention.
+func (m *Marker) pod(uid string) *markerPod {
+	p := m.pods[uid]
+	if p == nil {
+		p = &markerPod{}
+		m.pods[uid] = p
+	}
+	return p
+}
+
+// inFlight is the callback uid's worker runs (NoSync if none).
+func (m *Marker) inFlight(uid string) model.SyncFn {
+	if p := m.pods[uid]; p != nil {
+		return p.inFlight
+	}
+	return model.NoSync
 }
 
 func (m *Marker) Observe(ev Event) {
@@ -54,7 +75,7 @@ func (m *Marker) Observe(ev Event) {
 	case model.SyncEnd:
 		m.end(in)
 	case model.CancelFired:
-		switch m.inFlight[in.UID] {
+		switch m.inFlight(in.UID) {
 		case model.SyncPod:
 			m.marks[plan.MarkCancelDuringSyncPod] = true
 		case model.SyncTerminatingPod:
@@ -74,32 +95,32 @@ func (m *Marker) Observe(ev Event) {
 }
 
 func (m *Marker) update(in model.UpdatePod) {
-	uid := in.Pod.UID
+	p := m.pod(in.Pod.UID)
 	if in.Pod.Static {
-		m.static[uid] = in.Pod.FullName()
+		p.static = in.Pod.FullName()
 	}
 	terminating := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
-	if m.killed[uid] && !terminating && in.Type != model.Create {
+	if p.killed && !terminating && in.Type != model.Create {
 		m.marks[plan.MarkUpdateWhileTerminating] = true
 	}
 	if !terminating {
 		return
 	}
-	if m.inFlight[uid] == model.SyncPod {
+	if p.inFlight == model.SyncPod {
 		m.marks[plan.MarkKillDuringSyncPod] = true
 	}
-	if !m.synced[uid] {
+	if !p.synced {
 		m.marks[plan.MarkEarlyKill] = true
 		if in.Pod.Static {
-			m.marks[plan.MarkStaticWaiterKilled] = m.marks[plan.MarkStaticWaiterKilled] || m.otherStaticAlive(uid)
+			m.marks[plan.MarkStaticWaiterKilled] = m.marks[plan.MarkStaticWaiterKilled] || m.otherStaticAlive(p)
 		}
 	}
-	m.killed[uid] = true
+	p.killed = true
 }
 
-func (m *Marker) otherStaticAlive(uid string) bool {
-	for other, name := range m.static {
-		if other != uid && name == m.static[uid] && m.synced[other] && !m.finished[other] {
+func (m *Marker) otherStaticAlive(p *markerPod) bool {
+	for _, other := range m.pods {
+		if other != p && other.static != "" && other.static == p.static && other.synced && !other.finished {
 			return true
 		}
 	}
@@ -107,8 +128,8 @@ func (m *Marker) otherStaticAlive(uid string) bool {
 }
 
 func (m *Marker) syncKnown(in model.SyncKnownPods) {
-	for _, fn := range m.inFlight {
-		if fn != model.NoSync {
+	for _, p := range m.pods {
+		if p.inFlight != model.NoSync {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
 	}
@@ -119,22 +140,24 @@ func (m *Marker) syncKnown(in model.SyncKnownPods) {
 }
 
 // restarted: the kubelet restarted; what the Marker knows of the pod
-// workers starts afresh.
+// workers starts afresh (a static pod's full name stays known).
 func (m *Marker) restarted() {
-	for _, fn := range m.inFlight {
-		if fn != model.NoSync {
+	for _, p := range m.pods {
+		if p.inFlight != model.NoSync {
 			m.marks[plan.MarkRestartDuringSync] = true
 		}
 	}
 	m.restarts++
-	m.inFlight, m.called = map[string]model.SyncFn{}, map[string]bool{}
-	m.synced, m.finished, m.failed = map[string]bool{}, map[string]bool{}, map[string]bool{}
-	m.killed, m.natural, m.desired, m.sawKnown = map[string]bool{}, map[string]bool{}, nil, false
+	for _, p := range m.pods {
+		*p = markerPod{static: p.static}
+	}
+	m.desired, m.sawKnown = nil, false
 }
 
 func (m *Marker) begin(in model.SyncBegin) {
 	uid := in.UID
-	if m.restarts > 0 && !m.called[uid] {
+	p := m.pod(uid)
+	if m.restarts > 0 && !p.called {
 		switch in.Fn {
 		case model.SyncTerminatedPod:
 			m.marks[plan.MarkRestartShortcut] = true
@@ -142,28 +165,27 @@ func (m *Marker) begin(in model.SyncBegin) {
 			m.marks[plan.MarkRestartOrphanKilled] = true
 		}
 	}
-	m.called[uid] = true
-	m.inFlight[uid] = in.Fn
+	p.called = true
+	p.inFlight = in.Fn
 	switch in.Fn {
 	case model.SyncPod:
-		if m.finished[uid] {
+		if p.finished {
 			m.marks[plan.MarkRestartAfterFinish] = true
-			delete(m.finished, uid)
-			delete(m.killed, uid)
+			p.finished, p.killed = false, false
 		}
-		m.synced[uid] = true
-		if name, ok := m.static[uid]; ok {
-			for other, n := range m.static {
-				if other != uid && n == name && !m.synced[other] && !m.killed[other] {
+		p.synced = true
+		if p.static != "" {
+			for _, other := range m.pods {
+				if other != p && other.static == p.static && !other.synced && !other.killed {
 					m.marks[plan.MarkStaticExcluded] = true
 				}
 			}
 		}
 	case model.SyncTerminatingPod:
-		if m.failed[uid] {
+		if p.failed {
 			m.marks[plan.MarkTerminatingRetried] = true
 		}
-		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !m.killed[uid] && !m.natural[uid] {
+		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
 			m.marks[plan.MarkOrphanDriven] = true
 		}
 	case model.SyncTerminatingRuntimePod:
@@ -172,16 +194,17 @@ func (m *Marker) begin(in model.SyncBegin) {
 }
 
 func (m *Marker) end(in model.SyncEnd) {
-	m.inFlight[in.UID] = model.NoSync
+	p := m.pod(in.UID)
+	p.inFlight = model.NoSync
 	if in.Fn == model.SyncPod && in.IsTerminal {
 		m.marks[plan.MarkNaturalCompletion] = true
-		m.natural[in.UID] = true
+		p.natural = true
 	}
 	if in.Fn == model.SyncTerminatingPod {
-		m.failed[in.UID] = in.Outcome != model.OK
+		p.failed = in.Outcome != model.OK
 	}
 	if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
-		m.finished[in.UID] = true
+		p.finished = true
 	}
 }
 

@@ -68,14 +68,17 @@ func (p *Probe) Answers(uid types.UID) Answers {
 }
 
 // KnownUIDs lists the UIDs with a record, sorted.
-func (p *Probe) KnownUIDs() []string {
-	var out []string
+func (p *Probe) KnownUIDs() []string { return p.AppendKnownUIDs(nil) }
+
+// AppendKnownUIDs appends KnownUIDs to dst (a caller's buffer, reused from
+// release to release) and returns it.
+func (p *Probe) AppendKnownUIDs(dst []string) []string {
 	for _, a := range p.Pods {
 		if a.Known {
-			out = append(out, string(a.UID))
+			dst = append(dst, string(a.UID))
 		}
 	}
-	return out
+	return dst
 }
 
 // Synced is PodsSynced's answer.

@@ -70,9 +70,15 @@ type Recorder struct {
 	clock    []ClockMark
 	lastAt   time.Duration
 	step     func(uid string) model.Input
-	// workerGen is the newest worker generation seen per UID: markers of
-	// older ones are left out (workerOf).
-	workerGen map[string]int
+	// workers holds per UID the newest worker generation seen (markers of
+	// older ones are left out, workerOf) and its marker's input, made once.
+	workers map[string]workerMarker
+}
+
+// workerMarker is what the recorder keeps of one UID's worker.
+type workerMarker struct {
+	gen  int
+	step model.Input // r.step(uid), boxed once, shared by its markers
 }
 
 // recOp is one operation as recorded; seqs are 0 until known.
@@ -95,7 +101,7 @@ type ClockMark struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
 	return &Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: map[int]int{}, awaiting: map[string]int{},
-		rows: map[string]int{}, step: witnessWorkerStep, workerGen: map[string]int{}}
+		rows: map[string]int{}, step: witnessWorkerStep, workers: map[string]workerMarker{}}
 }
 
 // recorderOps keeps the operation buffers of recorders that are done
@@ -148,13 +154,8 @@ func (r *Recorder) Observe(ev Event) {
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
 			delete(r.awaiting, ev.Goroutine)
 		}
-		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil && gen >= r.workerGen[uid] {
-			// A worker of an older generation is the exiting worker of a
-			// purged incarnation: its last critical section is not a step
-			// of the current record.
-			r.workerGen[uid] = gen
-			r.add(recOp{in: r.step(uid), row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
-				effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
+		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil {
+			r.workerStep(ev, uid, gen)
 		}
 	case LockReleasing:
 		r.holder = ""
@@ -166,6 +167,24 @@ func (r *Recorder) Observe(ev Event) {
 		r.add(recOp{in: ev.Input, row: r.row(row), call: ev.Seq, ret: ev.Seq, effect: ev.Seq,
 			callAt: ev.At, effectAt: ev.At, point: true})
 	}
+}
+
+// workerStep records the worker-step marker of uid's worker of generation
+// gen taking the pod lock at ev. A worker of an older generation is the
+// exiting worker of a purged incarnation: its last critical section is not
+// a step of the current record.
+func (r *Recorder) workerStep(ev Event, uid string, gen int) {
+	w, seen := r.workers[uid]
+	if gen < w.gen {
+		return
+	}
+	if !seen {
+		w.step = r.step(uid)
+	}
+	w.gen = gen
+	r.workers[uid] = w
+	r.add(recOp{in: w.step, row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
+		effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
 }
 
 // returned closes a call; one that never took the pod lock takes effect now.
@@ -295,7 +314,9 @@ func (h History) Op(e Effect) model.Op {
 // alarm, and everything that happened before it is still checked. Calls
 // that never took effect are dropped (they changed nothing).
 func (r *Recorder) History() History {
-	h := History{Rows: slices.Clone(r.rowNames), Clock: slices.Clone(r.clock)}
+	// Rows and Clock are only ever appended to: the history shares their
+	// arrays, clipped, so an append on either side cannot reach the other.
+	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
 	for _, i := range r.open {
 		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
 			h.Cut = e

@@ -23,6 +23,8 @@ package conform
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -45,26 +47,43 @@ func New(p plan.Plan) oracle.Oracle {
 		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
 	c.sm.reset()
 	n := max(p.Clients, 1)
+	names := make([]string, n) // client i's goroutine name, made once
+	counts := make([]int, n)   // client i's actions, for room made at once
 	for _, a := range p.Actions {
-		name := fmt.Sprintf("client/%d", a.Client%n)
+		if i := a.Client % n; i >= 0 {
+			counts[i]++
+		}
+	}
+	c.uids = make([]types.UID, 0, len(p.Actions))
+	for _, a := range p.Actions {
+		name := clientName(names, a.Client%n)
 		cl := c.clients[name]
 		if cl == nil {
 			cl = &client{}
+			if i := a.Client % n; i >= 0 {
+				cl.actions = make([]plan.Action, 0, counts[i])
+			}
 			c.clients[name] = cl
 		}
 		cl.actions = append(cl.actions, a)
-	}
-	for _, a := range p.Actions {
-		if a.UID != "" && !c.named[a.UID] {
-			if c.named == nil {
-				c.named = map[types.UID]bool{}
-			}
-			c.named[a.UID] = true
+		if a.UID != "" {
 			c.uids = append(c.uids, a.UID)
 		}
 	}
 	sortUIDs(c.uids)
+	c.uids = slices.Compact(c.uids) // each UID the plan names, once
 	return c
+}
+
+// clientName is the goroutine name of plan client i, kept in names.
+func clientName(names []string, i int) string {
+	if i < 0 || i >= len(names) { // a plan read from a file may hold anything
+		return "client/" + strconv.Itoa(i)
+	}
+	if names[i] == "" {
+		names[i] = "client/" + strconv.Itoa(i)
+	}
+	return names[i]
 }
 
 // client is one plan client: its actions in plan order, how many it has
@@ -93,6 +112,10 @@ type action struct {
 	admissionUnbegun bool
 }
 
+// actionCalls is room for the calls of most actions (a Query action makes
+// seven), made at once instead of grown.
+const actionCalls = 8
+
 // call is one client call the action made, with its output once returned.
 type call struct {
 	id       int
@@ -102,20 +125,21 @@ type call struct {
 }
 
 type checker struct {
-	plan           plan.Plan
-	clients        map[string]*client
-	uids           []types.UID               // every UID the plan names, sorted
-	named          map[types.UID]bool        // the same, as a set
-	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions       map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts       int                       // Restarted events so far
-	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	adds           int                       // new pod objects created so far (fresh ADDs)
-	incarnation    map[types.UID]int         // the creation order of each pod's current object
-	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
-	sm             statusModel               // P5
-	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	plan plan.Plan
+	// queryBuf and gotBuf are query's lists, reused from action to action.
+	queryBuf, gotBuf []model.Query
+	clients          map[string]*client
+	uids             []types.UID               // every UID the plan names, sorted
+	first            map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions         map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts         int                       // Restarted events so far
+	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	adds             int                       // new pod objects created so far (fresh ADDs)
+	incarnation      map[types.UID]int         // the creation order of each pod's current object
+	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)
+	sm               statusModel               // P5
+	actors           map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
 	// evictGraces are, by pod, the graces of the Evict actions whose actor
 	// has not begun yet.
 	evictGraces      map[types.UID][]int64
@@ -208,7 +232,8 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		}
 		a := cl.actions[cl.begun]
 		cl.begun++
-		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID]}
+		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID],
+			calls: make([]call, 0, actionCalls)}
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
 			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
 			for _, uid := range c.uids {

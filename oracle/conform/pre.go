@@ -25,7 +25,8 @@ type pre struct {
 	phase     v1.PodPhase
 	shutdown  bool // a node shutdown began (admission is closed)
 	refused   bool // the API server refuses the action (name taken, object gone)
-	// inConfigUIDs are the pods in config then, sorted.
+	// inConfigUIDs are the pods in config then, sorted (a Restart's only:
+	// only P4 reads them).
 	inConfigUIDs []types.UID
 }
 
@@ -41,9 +42,11 @@ func (c *checker) preOf(v oracle.View, a plan.Action) pre {
 	_, known := c.first[a.UID]
 	out := pre{known: known, phase: v1.PodRunning}
 	k := v.Kubelet()
-	for _, uid := range c.uids {
-		if c.inConfig(v, uid) {
-			out.inConfigUIDs = append(out.inConfigUIDs, uid)
+	if a.Kind == plan.Restart {
+		for _, uid := range c.uids {
+			if c.inConfig(v, uid) {
+				out.inConfigUIDs = append(out.inConfigUIDs, uid)
+			}
 		}
 	}
 	if k == nil {

@@ -259,7 +259,8 @@ func (c *checker) killNow(x *action) {
 // query reads every query of the pod, in order, and a static pod's
 // mirror-pod query by full name (P1).
 func (c *checker) query(x *action) {
-	var want []model.Query
+	want := c.queryBuf[:0]
+	defer func() { c.queryBuf = want[:0] }() // the messages below copy what they print
 	for k := model.IsPodKnownTerminated; k <= model.ShouldPodContentBeRemoved; k++ {
 		want = append(want, model.Query{Kind: k, UID: string(x.a.UID)})
 	}
@@ -267,7 +268,8 @@ func (c *checker) query(x *action) {
 		want = append(want, model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName,
 			FullName: shape.PodName() + "_default"})
 	}
-	var got []model.Query
+	got := c.gotBuf[:0]
+	defer func() { c.gotBuf = got[:0] }()
 	for _, cl := range x.calls {
 		q, ok := cl.in.(model.Query)
 		if !ok {

@@ -29,6 +29,7 @@ package coverage
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -62,7 +63,7 @@ type pod struct {
 	fullName                   string
 	grace                      int64 // the kill's grace, while kill is grace or short
 	done                       bool  // SyncTerminatedPod returned: its static name is free
-	last                       string
+	last                       int   // 1 + the index of its last tuple in Tracker.list, 0 before the first
 }
 
 // Tracker is the observer: New, then Observe every event, then Coverage.
@@ -72,16 +73,22 @@ type Tracker struct {
 	callUID  map[string]string
 	phase    string
 	restart  bool
-	tuples   map[string]string // every tuple reached, to itself (one string per tuple)
-	trans    map[[2]string]bool
-	killNows map[string]int // open KillPodNow waits per UID
-	buf      []byte         // visit's tuple, built in place
+	tuples   map[string]int  // every tuple reached → its index in list
+	list     []string        // every tuple reached, in order of first reach
+	trans    map[[2]int]bool // transitions, as indices in list
+	killNows map[string]int  // open KillPodNow waits per UID
+	buf      []byte          // visit's tuple, built in place
+	// texts holds every tuple's text, one after another: a tuple's string
+	// is a slice of it (Builder's String copies nothing, and a write never
+	// changes what an earlier String returned), so a run's tuples take a
+	// few growing buffers, not a string each.
+	texts strings.Builder
 }
 
 // New returns an empty tracker.
 func New() *Tracker {
 	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
-		tuples: map[string]string{}, trans: map[[2]string]bool{}, killNows: map[string]int{}}
+		tuples: map[string]int{}, list: make([]string, 0, 32), trans: map[[2]int]bool{}, killNows: map[string]int{}}
 }
 
 func (t *Tracker) pod(uid string) *pod {
@@ -239,18 +246,22 @@ func (t *Tracker) noted(n history.Note) {
 func (t *Tracker) visit(uid string) {
 	p := t.pods[uid]
 	t.buf = t.appendTuple(t.buf[:0], uid, p)
-	if string(t.buf) == p.last {
+	if p.last > 0 && string(t.buf) == t.list[p.last-1] {
 		return // most events leave the tuple as it was: nothing to allocate
 	}
-	tuple, seen := t.tuples[string(t.buf)]
+	i, seen := t.tuples[string(t.buf)]
 	if !seen {
-		tuple = string(t.buf)
-		t.tuples[tuple] = tuple
+		start := t.texts.Len()
+		t.texts.Write(t.buf)
+		tuple := t.texts.String()[start:]
+		i = len(t.list)
+		t.tuples[tuple] = i
+		t.list = append(t.list, tuple)
 	}
-	if p.last != "" {
-		t.trans[[2]string{p.last, tuple}] = true
+	if p.last > 0 {
+		t.trans[[2]int{p.last - 1, i}] = true
 	}
-	p.last = tuple
+	p.last = i + 1
 }
 
 // appendTuple appends uid's tuple to b: state|work|pending|kill|static|world|call.
@@ -297,14 +308,17 @@ func (t *Tracker) staticPosition(uid string, p *pod) string {
 
 // Coverage returns what the run reached so far.
 func (t *Tracker) Coverage() Coverage {
-	tuples := make([]string, 0, len(t.tuples))
-	for s := range t.tuples {
-		tuples = append(tuples, s)
+	// order lists the tuples' indices in list by their text; index maps
+	// an index in list to the tuple's place in the sorted Tuples.
+	order := make([]int, 2*len(t.list))
+	order, index := order[:len(t.list)], order[len(t.list):]
+	for i := range order {
+		order[i] = i
 	}
-	slices.Sort(tuples)
-	index := make(map[string]int, len(tuples))
-	for i, s := range tuples {
-		index[s] = i
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(t.list[a], t.list[b]) })
+	tuples := make([]string, len(order))
+	for place, i := range order {
+		tuples[place], index[i] = t.list[i], place
 	}
 	trans := make([][2]int, 0, len(t.trans))
 	for tr := range t.trans {

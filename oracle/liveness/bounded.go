@@ -61,7 +61,7 @@ func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.
 	switch {
 	case in.RuntimeOnly && in.Type != model.Kill:
 		return
-	case in.Pod.Static && p.calls[model.SyncPod] == nil:
+	case in.Pod.Static && p.calls.get(model.SyncPod) == nil:
 		return
 	}
 	if p.due != nil {
@@ -79,7 +79,7 @@ func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.
 // inFlightFn names the sync call in flight (for a busy pod).
 func (p *podTrack) inFlightFn() model.SyncFn {
 	for _, fn := range []model.SyncFn{model.SyncPod, model.SyncTerminatingPod, model.SyncTerminatingRuntimePod, model.SyncTerminatedPod} {
-		if st := p.calls[fn]; st != nil && st.inFlight {
+		if st := p.calls.get(fn); st != nil && st.inFlight {
 			return fn
 		}
 	}
@@ -88,12 +88,7 @@ func (p *podTrack) inFlightFn() model.SyncFn {
 
 // busy reports whether a sync call of the pod is in flight.
 func (p *podTrack) busy() bool {
-	for _, st := range p.calls {
-		if st.inFlight {
-			return true
-		}
-	}
-	return false
+	return p.calls.busy()
 }
 
 // taken discharges the obligation: a call began, or the record finished or

@@ -275,8 +275,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 		}
 		l.updateTookEffect(p, in, ev)
 	}
-	for _, id := range sortedIDs(l.waits) {
-		wt := l.waits[id]
+	for _, wt := range l.waits { // each wait on its own: any order does
 		if wt.notRunningAt == unset && !l.pods[wt.uid].cur.CouldHaveRunning {
 			wt.notRunningAt = ev.At
 		}
@@ -331,15 +330,6 @@ func (l *liveness) callbackEnd(ev history.Event) {
 // RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
 func backoffRetry(e model.ErrShape, at, resync time.Duration) time.Duration {
 	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
-}
-
-func sortedIDs[V any](m map[int]V) []int {
-	ids := make([]int, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // Checked counts the obligations o (from New) found met, per invariant, so

@@ -2,6 +2,7 @@ package liveness
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -32,7 +33,7 @@ type podTrack struct {
 	restartAt time.Duration
 	// creator is the pod of the update that created the record.
 	creator      model.Pod
-	calls        map[model.SyncFn]*fnStats
+	calls        fnCalls
 	terminatedOK bool // a SyncTerminatingPod or its runtime variant succeeded
 	keptReported bool // a SyncKnownPods that should have purged it was reported
 	// sawRuntime: a runtime-only kill reached this incarnation (the workers'
@@ -47,6 +48,65 @@ type podTrack struct {
 	restart *restartDue
 	// due is the oldest accepted update not yet taken (L9, bounded.go).
 	due *takeDue
+}
+
+// fnCalls are an incarnation's fnStats by callback: those of the known
+// callbacks (model.SyncFn up to SyncTerminatedPod) in place, any other value
+// a target reports in a map made for it.
+type fnCalls struct {
+	known  [model.SyncTerminatedPod + 1]fnStats
+	called [model.SyncTerminatedPod + 1]bool
+	other  map[model.SyncFn]*fnStats
+}
+
+// get returns fn's stats, nil if fn was not called.
+func (c *fnCalls) get(fn model.SyncFn) *fnStats {
+	if int(fn) >= len(c.known) {
+		return c.other[fn]
+	}
+	if !c.called[fn] {
+		return nil
+	}
+	return &c.known[fn]
+}
+
+// stats returns fn's stats, made on first use.
+func (c *fnCalls) stats(fn model.SyncFn) *fnStats {
+	if int(fn) >= len(c.known) {
+		st := c.other[fn]
+		if st == nil {
+			if c.other == nil {
+				c.other = map[model.SyncFn]*fnStats{}
+			}
+			st = &fnStats{lastAt: unset}
+			c.other[fn] = st
+		}
+		return st
+	}
+	if !c.called[fn] {
+		c.called[fn], c.known[fn] = true, fnStats{lastAt: unset}
+	}
+	return &c.known[fn]
+}
+
+// any reports whether any callback was called.
+func (c *fnCalls) any() bool {
+	return slices.Contains(c.called[:], true) || len(c.other) > 0
+}
+
+// busy reports whether a call of any callback is in flight.
+func (c *fnCalls) busy() bool {
+	for fn, st := range c.known {
+		if c.called[fn] && st.inFlight {
+			return true
+		}
+	}
+	for _, st := range c.other {
+		if st.inFlight {
+			return true
+		}
+	}
+	return false
 }
 
 // fnStats counts one callback's calls in an incarnation.
@@ -84,7 +144,7 @@ func newPodTrack(uid types.UID) *podTrack {
 func (p *podTrack) reset(at time.Duration, call model.Input) {
 	p.createdAt, p.requestedAt, p.terminatedAt, p.finishedAt = at, unset, unset, unset
 	p.omittedAt, p.restartAt = unset, unset
-	p.calls, p.terminatedOK, p.keptReported, p.sawRuntime = map[model.SyncFn]*fnStats{}, false, false, false
+	p.calls, p.terminatedOK, p.keptReported, p.sawRuntime = fnCalls{}, false, false, false
 	p.creator = model.Pod{}
 	if u, ok := call.(model.UpdatePod); ok {
 		p.creator = u.Pod
@@ -150,7 +210,7 @@ func mark(t *time.Duration, now bool, at time.Duration) bool {
 // (S18), which owes a SyncPod (L4).
 func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
 	p.goneAt = ev.At
-	if len(p.calls) > 0 && p.terminatedAt == unset && !p.terminatedOK {
+	if p.calls.any() && p.terminatedAt == unset && !p.terminatedOK {
 		l.violate("L1", ev, "pod %s: its record was purged at %v in state %s before it terminated (%s): containers may still run",
 			p.uid, ev.At, p.state(p.cur), p.story(model.SyncTerminatingPod))
 	}
@@ -167,12 +227,7 @@ func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
 }
 
 func (p *podTrack) stats(fn model.SyncFn) *fnStats {
-	st := p.calls[fn]
-	if st == nil {
-		st = &fnStats{lastAt: unset}
-		p.calls[fn] = st
-	}
-	return st
+	return p.calls.stats(fn)
 }
 
 // begin: a sync call began. It retries (or supersedes) any earlier failed
@@ -218,7 +273,7 @@ func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
 // SyncTerminatedPod. A pod that can never start (a static pod killed while
 // waiting) is cleaned up with no call at all.
 func (p *podTrack) started() bool {
-	return p.calls[model.SyncPod] != nil || p.calls[model.SyncTerminatingPod] != nil || p.calls[model.SyncTerminatedPod] != nil
+	return p.calls.get(model.SyncPod) != nil || p.calls.get(model.SyncTerminatingPod) != nil || p.calls.get(model.SyncTerminatedPod) != nil
 }
 
 // state names a as a state of SPEC §1.2 (P and S told apart by whether a
@@ -227,17 +282,17 @@ func (p *podTrack) state(a oracle.Answers) string {
 	if !a.Known {
 		return "unknown"
 	}
-	return oracle.StateLetter(a, p.calls[model.SyncPod] != nil)
+	return oracle.StateLetter(a, p.calls.get(model.SyncPod) != nil)
 }
 
 // story says what became of fn in this incarnation: that it never ran, is
 // still running, or how its last call ended. For the terminating phase it
 // reads the runtime variant when only that one ran.
 func (p *podTrack) story(fn model.SyncFn) string {
-	if fn == model.SyncTerminatingPod && p.calls[fn] == nil && p.calls[model.SyncTerminatingRuntimePod] != nil {
+	if fn == model.SyncTerminatingPod && p.calls.get(fn) == nil && p.calls.get(model.SyncTerminatingRuntimePod) != nil {
 		fn = model.SyncTerminatingRuntimePod
 	}
-	st := p.calls[fn]
+	st := p.calls.get(fn)
 	switch {
 	case st == nil:
 		return fn.String() + " never ran"

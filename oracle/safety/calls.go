@@ -94,7 +94,9 @@ func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
 	o.noteVersion(inc, call)
 	inc.calls++
 	inc.last = call
-	inc.final[b.Fn] = call
+	if int(b.Fn) < len(inc.final) { // S12 reads the final call of the known callbacks only
+		inc.final[b.Fn] = call
+	}
 }
 
 // end closes the running callback and advances the phase grammar; a
@@ -102,7 +104,7 @@ func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
 func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
 	t := o.track(e.UID)
 	c := t.inFlight
-	t.inFlight, t.workerCS, t.lastEnd = nil, nil, ev.Seq
+	t.inFlight, t.workerCS, t.lastEnd = nil, t.workerCS[:0], ev.Seq
 	o.markDirty(t)
 	if c == nil || c.fn != e.Fn {
 		running := "nothing"
@@ -131,7 +133,7 @@ func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
 	case e.Fn == model.SyncPod && e.IsTerminal && inc.natural == nil:
 		// SPEC §1.8 step 4: natural completion requests termination, in
 		// the worker's next critical section (naturalCompletion).
-		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: "SyncPod's natural completion (isTerminal)"}
+		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("SyncPod's natural completion (isTerminal)")}
 	}
 }
 

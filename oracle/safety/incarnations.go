@@ -85,7 +85,7 @@ type safetyInc struct {
 	starts   int // SyncPod or SyncTerminatingPod begun (S15 "started")
 	phase    safetyPhase
 	last     *safetyCall
-	final    map[model.SyncFn]*safetyCall // the last call of each phase (S12)
+	final    [model.SyncTerminatedPod + 1]*safetyCall // the last call of each callback, by SyncFn (S12)
 	purgedAt time.Duration
 }
 
@@ -93,7 +93,7 @@ type safetyInc struct {
 type safetyRequest struct {
 	seq    int64
 	at     time.Duration
-	what   string
+	what   safetyWhat
 	cancel bool // it must cancel an in-flight SyncPod (not isTerminal)
 }
 

@@ -68,13 +68,15 @@ func NewFullPass() oracle.Oracle {
 
 // safetyOracle is the online checker of S1–S19.
 type safetyOracle struct {
-	pods      map[string]*safetyPod
-	uids      []string        // the keys of pods, sorted (sortedUIDs)
-	tracks    []*safetyPod    // pods' values, in the order of uids
-	cs        safetyCS        // the critical section being judged (newCS)
-	fullnames map[string]bool // full names of every pod seen (MirrorTerminating is read for each)
-	// sortedFullnames are fullnames' keys, sorted (noteFullName).
+	pods   map[string]*safetyPod
+	uids   []string     // the keys of pods, sorted (sortedUIDs)
+	tracks []*safetyPod // pods' values, in the order of uids
+	cs     safetyCS     // the critical section being judged (newCS)
+	// sortedFullnames are the full names of every pod seen, sorted
+	// (noteFullName; MirrorTerminating is read for each); nameBuf is
+	// noteFullName's buffer.
 	sortedFullnames []string
+	nameBuf         []byte
 	staticBuf       []*safetyInc // checkMirror's buffer
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
@@ -84,6 +86,7 @@ type safetyOracle struct {
 	// with their critical section, by goroutine.
 	unbound     map[string]*safetyClientCall
 	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
+	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
 	completions map[int]*safetyCompletion // by completion ID
 	open        []int                     // the IDs of completions not fired yet, ascending
 	inCS        bool
@@ -97,6 +100,7 @@ type safetyOracle struct {
 	dirty    []string
 	allDirty bool
 	judged   []string
+	knownBuf []string // knownUIDs' list, reused from release to release
 	fullPass bool
 
 	violations []history.Violation
@@ -104,7 +108,7 @@ type safetyOracle struct {
 }
 
 func newSafetyOracle() *safetyOracle {
-	return &safetyOracle{pods: map[string]*safetyPod{}, fullnames: map[string]bool{},
+	return &safetyOracle{pods: map[string]*safetyPod{},
 		unbound: map[string]*safetyClientCall{}, calls: map[int]*safetyClientCall{}, completions: map[int]*safetyCompletion{},
 		reported: map[string]bool{}}
 }
@@ -140,7 +144,7 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	case history.ClientReturn:
 		o.onReturn(ev)
 	case history.LockAcquired:
-		o.inCS, o.csFired = true, nil
+		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
 		o.release(v, ev)
 	case history.CallbackBegin:
@@ -192,15 +196,26 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	return t
 }
 
-// noteFullName adds a full name to fullnames and, kept sorted, to
-// sortedFullnames (a new array each time, as for uids).
-func (o *safetyOracle) noteFullName(f string) {
-	if o.fullnames[f] {
-		return
+// noteFullName adds p's full name, kept sorted, to sortedFullnames (a new
+// array each time, as for uids) and returns it: the string is built only
+// the first time the name is seen.
+func (o *safetyOracle) noteFullName(p *model.Pod) string {
+	o.nameBuf = p.AppendFullName(o.nameBuf[:0])
+	i, found := slices.BinarySearchFunc(o.sortedFullnames, o.nameBuf, func(f string, b []byte) int {
+		switch { // comparisons with string(b) copy nothing
+		case f < string(b):
+			return -1
+		case f > string(b):
+			return 1
+		}
+		return 0
+	})
+	if found {
+		return o.sortedFullnames[i]
 	}
-	o.fullnames[f] = true
-	i, _ := slices.BinarySearch(o.sortedFullnames, f)
+	f := string(o.nameBuf)
 	o.sortedFullnames = slices.Insert(slices.Clip(o.sortedFullnames), i, f)
+	return f
 }
 
 // sortedUIDs lists every UID mentioned so far, sorted, so that the order of

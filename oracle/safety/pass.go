@@ -53,13 +53,52 @@ func (o *safetyOracle) desiredSet(desired []string) uidSet {
 	return uidSet{m: m}
 }
 
-// answersReader returns v.Answers for UIDs asked in ascending order: a
-// walk through a recorded probe (history.ProbeWalk), the view itself
-// otherwise.
-func answersReader(v safetyView) func(types.UID) oracle.Answers {
+// answersReader reads v.Answers for UIDs asked in ascending order: a walk
+// through a recorded probe (history.ProbeWalk), the view itself otherwise.
+type answersReader struct {
+	walk history.ProbeWalk
+	v    safetyView // nil when walk reads a probe
+}
+
+func newAnswersReader(v safetyView) answersReader {
 	if p, ok := v.(*history.Probe); ok {
-		w := &history.ProbeWalk{Probe: p}
-		return w.Answers
+		return answersReader{walk: history.ProbeWalk{Probe: p}}
 	}
-	return v.Answers
+	return answersReader{v: v}
+}
+
+func (r *answersReader) answers(uid types.UID) oracle.Answers {
+	if r.v != nil {
+		return r.v.Answers(uid)
+	}
+	return r.walk.Answers(uid)
+}
+
+// mirrorReader reads v.MirrorTerminating for full names asked in ascending
+// order: a walk through a recorded probe's Mirror (sorted by full name),
+// the view itself otherwise.
+type mirrorReader struct {
+	probe *history.Probe
+	next  int // Mirror entries before it hold smaller full names than any asked from now on
+	v     safetyView
+}
+
+func newMirrorReader(v safetyView) mirrorReader {
+	if p, ok := v.(*history.Probe); ok {
+		return mirrorReader{probe: p}
+	}
+	return mirrorReader{v: v}
+}
+
+// terminating is MirrorTerminating(fullname); fullname must not be smaller
+// than the previous call's.
+func (r *mirrorReader) terminating(fullname string) bool {
+	if r.probe == nil {
+		return r.v.MirrorTerminating(fullname)
+	}
+	m := r.probe.Mirror
+	for r.next < len(m) && m[r.next].FullName < fullname {
+		r.next++
+	}
+	return r.next < len(m) && m[r.next].FullName == fullname && m[r.next].Terminating
 }

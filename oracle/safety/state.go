@@ -126,7 +126,7 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 	if a.TerminationRequested && inc.trSeq == 0 {
 		inc.trSeq = ev.Seq
 		if inc.req == nil {
-			o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: "IsPodTerminationRequested turning true", cancel: true}, ev)
+			o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("IsPodTerminationRequested turning true"), cancel: true}, ev)
 		}
 	}
 	if a.KnownTerminated && inc.termSeq == 0 {
@@ -221,8 +221,9 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		}
 	}
 	o.staticBuf = statics
+	mirror := newMirrorReader(v)
 	for _, f := range o.sortedFullnames {
-		m := v.MirrorTerminating(f)
+		m := mirror.terminating(f)
 		var started, maybe []*safetyInc
 		for _, inc := range statics {
 			if inc.fullname != f {
@@ -259,7 +260,7 @@ type safetyCompletion struct {
 	uid        string
 	seq        int64
 	at         time.Duration
-	what       string
+	what       safetyWhat
 	requesting bool // its update requested termination
 	fired      bool
 }

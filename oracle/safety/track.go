@@ -32,7 +32,27 @@ func (o *safetyOracle) onCall(ev history.Event) {
 	default:
 		return
 	}
-	o.unbound[ev.Goroutine] = &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	o.unbound[ev.Goroutine] = o.newClientCall(ev)
+}
+
+// newClientCall records a call until its critical section: in a record
+// of a call done before (freeCalls) when there is one.
+func (o *safetyOracle) newClientCall(ev history.Event) *safetyClientCall {
+	n := len(o.freeCalls)
+	if n == 0 {
+		return &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	}
+	c := o.freeCalls[n-1]
+	o.freeCalls = o.freeCalls[:n-1]
+	*c = safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
+	return c
+}
+
+// doneCall hands the record of a call that was bound and returned, which
+// nothing holds any more, to the next call (newClientCall).
+func (o *safetyOracle) doneCall(c *safetyClientCall) {
+	*c = safetyClientCall{}
+	o.freeCalls = append(o.freeCalls, c)
 }
 
 // onReturn checks a bound call's result; killPodNow returns its kill
@@ -42,6 +62,7 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 		c.returned, c.out = true, ev.Output
 		o.returned(c, ev)
 		delete(o.calls, ev.ID)
+		o.doneCall(c)
 		return
 	}
 	for _, c := range o.unbound {
@@ -58,12 +79,12 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.inCS = false
 	o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known := sortedKnown(v.KnownUIDs())
+	known := o.knownUIDs(v)
 	for _, uid := range known {
 		o.track(uid)
 	}
 	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
-	tracks, read := o.tracks, answersReader(v) // tracks: in the order of cs.uids
+	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
 		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
@@ -72,7 +93,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 		if isKnown {
 			known = known[1:]
 		}
-		a := read(types.UID(uid))
+		a := read.answers(types.UID(uid))
 		cs.ans = append(cs.ans, a)
 		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
@@ -99,7 +120,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	for _, fc := range o.csFired {
 		o.checkCompletionFired(fc, ev, cs)
 	}
-	o.csFired = nil
+	o.csFired = o.csFired[:0]
 	judged := o.takeDirty()
 	o.checkState(v, cs, judged)
 	for _, uid := range judged {
@@ -107,6 +128,16 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			t.cur.ans, t.cur.hasAns = cs.answers(uid), true
 		}
 	}
+}
+
+// knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
+// buffer the oracle reuses at every release (read before the next one).
+func (o *safetyOracle) knownUIDs(v safetyView) []string {
+	if p, ok := v.(*history.Probe); ok {
+		o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+		return sortedKnown(o.knownBuf) // a probe's Pods are sorted: no copy
+	}
+	return sortedKnown(v.KnownUIDs())
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
@@ -201,8 +232,8 @@ func (o *safetyOracle) naturalCompletion(ev history.Event) {
 // begins starts a new incarnation of t's UID.
 func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
 	n := len(t.past) + 1
-	t.cur = &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At, final: map[model.SyncFn]*safetyCall{}}
-	t.workerCS = nil
+	t.cur = &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
+	t.workerCS = t.workerCS[:0]
 }
 
 // purge ends t's current incarnation. Its worker exits by itself when the
@@ -250,6 +281,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	}
 	if c.returned {
 		o.returned(c, cs.ev)
+		o.doneCall(c)
 		return
 	}
 	o.calls[c.id] = c

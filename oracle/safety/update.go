@@ -19,7 +19,7 @@ import (
 func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
-	o.noteFullName(u.Pod.FullName())
+	fullname := o.noteFullName(&u.Pod)
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
 	if u.RuntimeOnly && u.Type != model.Kill {
@@ -36,7 +36,7 @@ func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 		return
 	}
 	if isNew {
-		o.initIncarnation(t, inc, u, cs)
+		o.initIncarnation(t, inc, u, fullname, cs)
 	}
 	accepted := o.accepted(u, inc, isNew, cs)
 	requests := accepted && safetyTerminates(u)
@@ -93,10 +93,37 @@ func safetyDescribeUpdate(u model.UpdatePod) string {
 	return fmt.Sprintf("%s v%d", u.Type, u.Pod.Version)
 }
 
+// safetyWhat names what made a request or carried a completion, for
+// messages: an update is described (safetyDescribeUpdate) only when a
+// message prints it, not at every update a run applies.
+type safetyWhat struct {
+	text string // a fixed description; "" for an update's
+	// The fields of the update safetyDescribeUpdate reads, when text is "".
+	typ                   model.UpdateType
+	runtimeOnly, deletion bool
+	version               int
+	phase                 model.Phase
+}
+
+func whatText(text string) safetyWhat { return safetyWhat{text: text} }
+
+func whatUpdate(u model.UpdatePod) safetyWhat {
+	return safetyWhat{typ: u.Type, runtimeOnly: u.RuntimeOnly, deletion: u.Pod.DeletionTimestamp,
+		version: u.Pod.Version, phase: u.Pod.Phase}
+}
+
+func (w safetyWhat) String() string {
+	if w.text != "" {
+		return w.text
+	}
+	return safetyDescribeUpdate(model.UpdatePod{Type: w.typ, RuntimeOnly: w.runtimeOnly,
+		Pod: model.Pod{DeletionTimestamp: w.deletion, Version: w.version, Phase: w.phase}})
+}
+
 // initIncarnation records what the creating update decides once: the full
 // name, the wait list (§1.4 step 8) and the restart shortcut (§1.4 step 2).
-func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.UpdatePod, cs *safetyCS) {
-	inc.fullname = u.Pod.FullName()
+func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.UpdatePod, fullname string, cs *safetyCS) {
+	inc.fullname = fullname
 	inc.waiter = !u.RuntimeOnly && u.Pod.Static
 	if inc.waiter && t.firstArrival == 0 {
 		t.firstArrival = inc.created
@@ -149,7 +176,7 @@ func (o *safetyOracle) deliver(u model.UpdatePod, requests bool, cs *safetyCS) {
 		return
 	}
 	o.completions[id] = &safetyCompletion{id: id, uid: u.Pod.UID, seq: cs.ev.Seq, at: cs.ev.At,
-		what: safetyDescribeUpdate(u), requesting: requests}
+		what: whatUpdate(u), requesting: requests}
 	i, _ := slices.BinarySearch(o.open, id)
 	o.open = slices.Insert(o.open, i, id)
 }
@@ -166,7 +193,7 @@ func (o *safetyOracle) noteUpdateAfterRequest(u model.UpdatePod, inc *safetyInc,
 		r = inc.natural
 	}
 	if inc.updAfterReq == nil {
-		inc.updAfterReq = &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: safetyDescribeUpdate(u)}
+		inc.updAfterReq = &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u)}
 	}
 	// S13: "no later create/update/sync makes the pod syncing again".
 	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
@@ -198,7 +225,7 @@ func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u mode
 		base = safetyClamp1(slices.Min(vs))
 	}
 	inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: base})
-	o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: safetyDescribeUpdate(u), cancel: true}, cs.ev)
+	o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}, cs.ev)
 }
 
 // podGrace is the grace §1.7 computes from the incarnation's newest pod
@@ -288,7 +315,7 @@ func (o *safetyOracle) bindSyncKnown(in model.SyncKnownPods, c *safetyClientCall
 		inc.triggers = append(inc.triggers, cs.ev.Seq) // §1.12: the worker replays its last update
 		if inc.req == nil {
 			inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: inc.podGrace()})
-			o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: "SyncKnownPods (orphan)", cancel: true}, cs.ev)
+			o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}, cs.ev)
 		}
 	}
 }
