@@ -85,11 +85,17 @@ type killNowCall struct {
 	waitID       int // the recorded wait, once started
 }
 
-func (w *World) killPodNow(a plan.Action) { w.killPodNowWith(a, nil) }
+func (w *World) killPodNow(a plan.Action) { w.killPodNowWith(a, nil, w.epoch) }
 
-// killPodNowWith is KillPodNow with a status function, recorded; it
-// reports whether the pod terminated in time.
-func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc) bool {
+// killPodNowWith is KillPodNow with a status function, recorded, asked by
+// a caller of kubelet process epoch; it reports whether the pod terminated
+// in time. A caller whose process a restart ended (a shutdown or eviction
+// manager's goroutine) kills nothing: the manager went with its process, and
+// the new process's pod workers never see its kill.
+func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc, epoch int) bool {
+	if w.epoch != epoch {
+		return false
+	}
 	g := w.S.Goroutine()
 	k := &killNowCall{pod: w.podOf(a.UID), ko: w.killOptions(a)}
 	w.killNow[g] = k

@@ -33,11 +33,8 @@ func (w *World) evict(a plan.Action) {
 		w.mark(plan.MarkEvictionSpared)
 		return
 	}
-	if w.epoch != epoch {
-		return // the kubelet restarted while the manager looked: it went with its process
-	}
 	a.Evict = true
-	w.killPodNowWith(a, EvictedStatus)
+	w.killPodNowWith(a, EvictedStatus, epoch) // nothing, if the kubelet restarted while the manager looked
 	for waited := time.Duration(0); waited <= EvictionCleanupTimeout && w.epoch == epoch; waited += EvictionCleanupPoll {
 		if w.ask(model.ShouldPodBeFinished, a.UID) {
 			w.mark(plan.MarkEvictionCleanupWaited)

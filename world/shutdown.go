@@ -49,9 +49,7 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 			grace := min(g.Grace, w.pods[uid].action.SpecGrace)
 			w.note(history.ShutdownKill{UID: uid, StatusFn: fn})
 			w.goActor("shutdown-kill", func() {
-				// A restart before this kill ran ended the shutdown manager
-				// with its process: the new process's pod workers never see it.
-				if w.epoch == epoch && w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn) {
+				if w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn, epoch) {
 					w.mark(plan.MarkShutdownKilled)
 				}
 				if left--; left == 0 {
