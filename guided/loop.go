@@ -26,6 +26,10 @@ type Options struct {
 	Runs     uint64 // runs to make
 	Parallel int    // runs at once (results do not depend on it)
 	Check    run.CheckOptions
+	// Slots, if not nil, replaces Parallel: a run holds one of its
+	// cap(Slots) tokens while it runs, so loops that share it make at most
+	// cap(Slots) runs at once between them.
+	Slots chan struct{}
 }
 
 // Outcome is one guided run: its index in the corpus's history (the
@@ -111,10 +115,13 @@ func (c *Corpus) count(fresh, hit bool) {
 	}
 }
 
-// runBatch runs every input of outs, at most o.Parallel at once, each
-// result into its own slot.
+// runBatch runs every input of outs, at most o.Parallel (or cap(o.Slots))
+// at once, each result into its own slot of outs.
 func runBatch(f plan.Family, outs []Outcome, o Options) {
-	sem := make(chan struct{}, max(1, o.Parallel))
+	sem := o.Slots
+	if sem == nil {
+		sem = make(chan struct{}, max(1, o.Parallel))
+	}
 	var wg sync.WaitGroup
 	for i := range outs {
 		wg.Add(1)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -38,34 +37,6 @@ func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 		return outfile.CheckDir("--corpus", f.corpus)
 	}
 	return nil
-}
-
-// guidedSweep runs the guided loop on each family of p in turn, resuming
-// and saving each family's corpus under --corpus if set, and hands each
-// outcome to emit in run order. It returns the runs made.
-func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome)) (uint64, error) {
-	opts := f.checkOptions()
-	var made uint64
-	for k, fam := range p.families {
-		c := guided.NewCorpus(fam.Name)
-		if f.corpus != "" {
-			var err error
-			if c, err = guided.Load(f.corpus, fam.Name); err != nil {
-				return made, usagef("--corpus: %v", err)
-			}
-		}
-		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Parallel: f.parallel, Check: opts},
-			func(o guided.Outcome) { emit(guidedOutcome(fam, o, opts, f)) })
-		if f.corpus != "" {
-			if err := c.Save(f.corpus); err != nil {
-				return made, usagef("cannot write --corpus %s: %v", f.corpus, err)
-			}
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return made, nil
 }
 
 // guidedOutcome is a guided run as the sweep reports it; a failing one is

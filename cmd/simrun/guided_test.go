@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/plan"
 )
 
 // TestGuidedFailureReplaysFromWhatSimrunPrints: a guided sweep of a mutant
@@ -78,5 +81,52 @@ func TestGuidedSweepIsDeterministic(t *testing.T) {
 	}
 	if again := readResults(t, results); again[0].Seed != 24 {
 		t.Fatalf("the resumed sweep's first run is %d, want 24", again[0].Seed)
+	}
+}
+
+// TestGuidedSweepOfAllFamiliesIsDeterministic: a guided sweep of every
+// family (its loops side by side), with failures (B1) to recheck, writes
+// the same stdout, the same --json result lines, the same --junit cases
+// and the same corpora at --parallel 1, 2 and 3, and at GOMAXPROCS 1 and 2.
+func TestGuidedSweepOfAllFamiliesIsDeterministic(t *testing.T) {
+	type output struct{ stdout, json, junit, corpus string }
+	sweep := func(parallel, procs string) output {
+		dir := t.TempDir()
+		corpus := filepath.Join(dir, "corpus")
+		out, errOut, code := simrun(t, []string{"GOMAXPROCS=" + procs}, "run", "--strategy", "guided", "--seeds", "8",
+			"--start", "11", "--mutant", "B1", "--no-timing", "--parallel", parallel, "--corpus", corpus,
+			"--json", filepath.Join(dir, "r.json"), "--junit", filepath.Join(dir, "r.xml"))
+		if code != 1 || !strings.Contains(out, "FAIL ") {
+			t.Fatalf("exit %d, want 1 (B1 caught)\n%s%s", code, out, errOut)
+		}
+		o := output{stdout: out}
+		data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if err != nil || len(lines) != 2+8*len(plan.Families()) {
+			t.Fatalf("--json: %v, %d lines", err, len(lines))
+		}
+		o.json = strings.Join(lines[1:len(lines)-1], "\n") // the run and end records carry the time and flags
+		data, _ = os.ReadFile(filepath.Join(dir, "r.xml"))
+		for _, l := range strings.Split(string(data), "\n") {
+			if !strings.Contains(l, "<property ") {
+				o.junit += regexp.MustCompile(` time="[^"]*"`).ReplaceAllString(l, "") + "\n"
+			}
+		}
+		files, _ := filepath.Glob(filepath.Join(corpus, "*.corpus"))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			o.corpus += filepath.Base(f) + "\n" + string(data)
+		}
+		if len(files) != len(plan.Families()) {
+			t.Fatalf("%d corpus files, want one per family", len(files))
+		}
+		return o
+	}
+	want := sweep("1", "2")
+	for _, c := range [][2]string{{"2", "2"}, {"3", "2"}, {"2", "1"}} {
+		if got := sweep(c[0], c[1]); got != want {
+			t.Fatalf("--parallel %s at GOMAXPROCS %s: stdout equal %v, --json %v, --junit %v, corpus %v", c[0], c[1],
+				got.stdout == want.stdout, got.json == want.json, got.junit == want.junit, got.corpus == want.corpus)
+		}
 	}
 }
