@@ -4,5 +4,6 @@
 // scenario families generate plans from a sim.Source; a seed derives the
 // plan, schedule and fault streams independently (SeedStreams), so adding
 // draws to one never shifts another. The coverage-mark names (marks.go)
-// are the situations the families exist to reach.
+// are the situations the families exist to reach; faultpoints.go is the
+// frame the worlds' fault points share (which are on in a run).
 package plan

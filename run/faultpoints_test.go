@@ -54,7 +54,7 @@ func onlyPoints(applicable, on []fakeruntime.FaultPoint) []int {
 	for _, p := range applicable {
 		v := 0
 		if slices.Contains(on, p) {
-			v = fakeruntime.FaultPointOneIn - 1
+			v = plan.FaultPointOneIn - 1
 		}
 		c = append(c, v)
 	}

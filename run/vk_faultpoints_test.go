@@ -102,7 +102,7 @@ func vkPointResult(p plan.Plan, point vkworld.FaultPoint, on, lagTop bool, mutan
 	for _, pt := range vkworld.ApplicablePoints(p) {
 		v := 0
 		if on && pt == point {
-			v = vkworld.FaultPointOneIn - 1
+			v = plan.FaultPointOneIn - 1
 		}
 		first = append(first, v)
 	}
@@ -314,7 +314,7 @@ func TestVKFaultPointsOffByZeroChoices(t *testing.T) {
 			}
 			zeroed := c.Clone()
 			for i := range min(len(zeroed.Faults), len(vkworld.FaultPoints())) {
-				if zeroed.Faults[i] == vkworld.FaultPointOneIn-1 {
+				if zeroed.Faults[i] == plan.FaultPointOneIn-1 {
 					zeroed.Faults[i] = 0
 				}
 			}

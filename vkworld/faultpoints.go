@@ -10,21 +10,22 @@ import (
 	"github.com/podsim/podsim/plan"
 )
 
-// Fault points (BUGGIFY) of the VK world: faults tied to a situation of
-// the pod controller's races rather than drawn at a flat rate, as the fake
+// Fault points (BUGGIFY) of the VK world: faults tied to a situation of the
+// pod controller's races rather than drawn at a flat rate, as the fake
 // runtime's (world/fakeruntime/faultpoints.go). Each is switched on for the
-// whole run, or not, by one draw of the fault stream, made before anything
-// else of the run draws (World.Run), so the fault plan is recorded with the
-// run's fault choices, replays from them and shrinks like any of them
-// (choice 0 is "off"). A point is drawn only when the plan's own faults
-// allow its kind of fault — slow provider calls, errors, informer lag — and
-// it only moves the world within what they allow: a provider call is slow
-// for at most Faults.MaxDelay and only while the faults are on, an error is
-// the transient error the plan could draw then, an informer event lags at
-// most the plan's InformerLag (the largest lag its draw can give). So a
-// correct controller stays correct under any of them. A point reads only
-// the plan's actions and the API server's and provider's own state, never
-// the controller's. A point that fires fires an event named
+// whole run, or not, by one draw of the fault stream (plan.DrawFaultPoints:
+// 1 in plan.FaultPointOneIn), made before anything else of the run draws
+// (World.Run), so the fault plan is recorded with the run's fault choices,
+// replays from them and shrinks like any of them (choice 0 is "off"). A
+// point is drawn only when the plan's own faults allow its kind of fault —
+// slow provider calls, errors, informer lag — and it only moves the world
+// within what they allow: a provider call is slow for at most
+// Faults.MaxDelay and only while the faults are on, an error is the
+// transient error the plan could draw then, an informer event lags at most
+// the plan's InformerLag (the largest lag its draw can give). So a correct
+// controller stays correct under any of them. A point reads only the plan's
+// actions and the API server's and provider's own state, never the
+// controller's. A point that fires fires an event named
 // "faultpoint/<point>/<call>/<uid>", so the trace shows it.
 type FaultPoint int
 
@@ -71,21 +72,12 @@ var faultPointNames = [...]string{"slow-create-under-delete", "slow-delete-under
 
 func (p FaultPoint) String() string { return faultPointNames[p] }
 
-// FaultPointOneIn: each applicable point is on in one run in FaultPointOneIn.
-const FaultPointOneIn = 5
-
 // FaultPoints lists every fault point of the VK world.
-func FaultPoints() []FaultPoint {
-	var all []FaultPoint
-	for p := range nFaultPoints {
-		all = append(all, p)
-	}
-	return all
-}
+func FaultPoints() []FaultPoint { return plan.AllFaultPoints(nFaultPoints) }
 
 // faultPoints is a run's fault plan and the state its situations need.
 type faultPoints struct {
-	on           [nFaultPoints]bool
+	on           plan.FaultPointsOn[FaultPoint]
 	failedDelete map[types.UID]int         // how often ErrorStatusWhileDeleting fired for the UID
 	lastStatus   map[types.UID]writeResult // how the UID's last status write ended
 }
@@ -109,15 +101,10 @@ func (w *World) FaultPointsOn() {
 // FaultPointsDrawn reports which fault points this run switched on (none
 // before Run or when they were not armed).
 func (w *World) FaultPointsDrawn() []FaultPoint {
-	var on []FaultPoint
-	if fp := w.points; fp != nil {
-		for p := range nFaultPoints {
-			if fp.on[p] {
-				on = append(on, p)
-			}
-		}
+	if w.points == nil {
+		return nil
 	}
-	return on
+	return w.points.on.List()
 }
 
 // maxLag is the largest informer lag the plan's draw can give (0: none).
@@ -130,13 +117,7 @@ func maxLag(pl plan.Plan) time.Duration {
 // ApplicablePoints are the points plan pl's faults allow, in the order the
 // run's fault stream draws whether each is on (its first choices).
 func ApplicablePoints(pl plan.Plan) []FaultPoint {
-	var out []FaultPoint
-	for p := range nFaultPoints {
-		if applies(p, pl) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return plan.ApplicableFaultPoints(nFaultPoints, func(p FaultPoint) bool { return applies(p, pl) })
 }
 
 // applies reports whether plan pl's faults allow point p.
@@ -154,15 +135,11 @@ func applies(p FaultPoint, pl plan.Plan) bool {
 }
 
 // drawPoints draws the fault plan, from the fault stream: one draw per
-// applicable point, on at the top of its range.
-func (w *World) drawPoints() {
-	for _, p := range ApplicablePoints(w.plan) {
-		w.points.on[p] = w.faults.Intn(FaultPointOneIn) == FaultPointOneIn-1
-	}
-}
+// applicable point (plan.DrawFaultPoints).
+func (w *World) drawPoints() { w.points.on = plan.DrawFaultPoints(w.faults, ApplicablePoints(w.plan)) }
 
 // pointOn reports whether point p is armed and on.
-func (w *World) pointOn(p FaultPoint) bool { return w.points != nil && w.points.on[p] }
+func (w *World) pointOn(p FaultPoint) bool { return w.points != nil && w.points.on.On(p) }
 
 // fire shows point p firing in the trace.
 func (w *World) fire(p FaultPoint, call string, uid types.UID) {
@@ -247,10 +224,10 @@ func (w *World) statusPoints(uid types.UID, p *apiPod, err error) error {
 	if err == nil && w.faultsOn() {
 		var fired bool
 		switch {
-		case fp.on[ErrorStatusRetry] && fp.lastStatus[uid] == writeFailed:
+		case fp.on.On(ErrorStatusRetry) && fp.lastStatus[uid] == writeFailed:
 			w.fire(ErrorStatusRetry, "status", uid)
 			fired = true
-		case fp.on[ErrorStatusWhileDeleting] && p.deleting && fp.failedDelete[uid] < 2:
+		case fp.on.On(ErrorStatusWhileDeleting) && p.deleting && fp.failedDelete[uid] < 2:
 			fp.failedDelete[uid]++
 			w.fire(ErrorStatusWhileDeleting, "status", uid)
 			fired = true

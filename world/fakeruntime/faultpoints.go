@@ -12,7 +12,8 @@ import (
 
 // Fault points (BUGGIFY): faults tied to a situation rather than drawn at a
 // flat rate. Each is switched on for the whole run, or not, by one draw of
-// the fault stream (its fault plan), made at the runtime's first call, so
+// the fault stream (its fault plan, plan.DrawFaultPoints: 1 in
+// plan.FaultPointOneIn), made at the runtime's first call, so
 // the plan is recorded with the run's fault choices, replays from them and
 // shrinks like any of them (choice 0 is "off"). A point is drawn only when
 // the plan's own Faults allow its kind of fault — slow calls for the two
@@ -61,14 +62,11 @@ var faultPointNames = [...]string{"slow-sync-under-kill", "slow-terminating-unde
 
 func (p FaultPoint) String() string { return faultPointNames[p] }
 
-// FaultPointOneIn: each applicable point is on in one run in FaultPointOneIn.
-const FaultPointOneIn = 5
-
 // faultPoints is a run's fault plan and the state its situations need. It is
 // shared by the runtime of every epoch (Handover copies the pointer).
 type faultPoints struct {
 	drawn     bool
-	on        [nFaultPoints]bool
+	on        plan.FaultPointsOn[FaultPoint]
 	actions   map[types.UID][]plan.Action // the plan's actions per pod, in time order
 	lastGrace map[types.UID]int64         // the grace of the pod's last SyncTerminatingPod
 	failed    map[types.UID]bool          // the pod's last call failed
@@ -98,15 +96,10 @@ func (r *Runtime) ArmFaultPoints(actions []plan.Action, nextHousekeeping func() 
 // FaultPointsDrawn reports which fault points this run switched on (none
 // before the runtime's first call or when they were not armed).
 func (r *Runtime) FaultPointsDrawn() []FaultPoint {
-	var on []FaultPoint
-	if fp := r.points; fp != nil {
-		for p := range nFaultPoints {
-			if fp.on[p] {
-				on = append(on, p)
-			}
-		}
+	if r.points == nil {
+		return nil
 	}
-	return on
+	return r.points.on.List()
 }
 
 // applies reports whether the plan's faults allow point p.
@@ -124,18 +117,15 @@ func applies(p FaultPoint, f plan.Faults) bool {
 }
 
 // drawPoints draws the fault plan once, from the fault stream: one draw per
-// applicable point, on at the top of its range.
+// applicable point (plan.DrawFaultPoints).
 func (r *Runtime) drawPoints() {
 	fp := r.points
 	if fp.drawn {
 		return
 	}
 	fp.drawn = true
-	for p := range nFaultPoints {
-		if applies(p, r.Faults) {
-			fp.on[p] = r.Draw.Intn(FaultPointOneIn) == FaultPointOneIn-1
-		}
-	}
+	applicable := plan.ApplicableFaultPoints(nFaultPoints, func(p FaultPoint) bool { return applies(p, r.Faults) })
+	fp.on = plan.DrawFaultPoints(r.Draw, applicable)
 }
 
 // fire shows point p firing in the trace.
@@ -206,7 +196,7 @@ func (r *Runtime) until(uid types.UID, match func(plan.ActionKind) bool) (time.D
 func (r *Runtime) beforePoints(fn string, uid types.UID, c CallInfo) (slept, done bool, err error) {
 	fp := r.points
 	r.drawPoints()
-	if fp.on[IgnoreCancelUnderUpdate] && fn == "SyncPod" {
+	if fp.on.On(IgnoreCancelUnderUpdate) && fn == "SyncPod" {
 		if d, ok := r.until(uid, updatesPod); ok {
 			r.fire(IgnoreCancelUnderUpdate, fn, uid)
 			r.S.Sleep(d)
@@ -214,11 +204,11 @@ func (r *Runtime) beforePoints(fn string, uid types.UID, c CallInfo) (slept, don
 		}
 	}
 	p, d, ok := SlowAfterError, time.Duration(0), false
-	if sp, known := slowPoints[fn]; known && fp.on[sp.point] {
+	if sp, known := slowPoints[fn]; known && fp.on.On(sp.point) {
 		p = sp.point
 		d, ok = r.until(uid, sp.match)
 	}
-	if !ok && fp.on[SlowAfterError] && fp.failed[uid] {
+	if !ok && fp.on.On(SlowAfterError) && fp.failed[uid] {
 		p, d, ok = SlowAfterError, r.Faults.MaxDelay, true
 	}
 	if !ok {
@@ -240,7 +230,7 @@ func (r *Runtime) afterPoints(fn string, uid types.UID, c CallInfo, err error) e
 	}
 	last, seen := fp.lastGrace[uid]
 	fp.lastGrace[uid] = c.Grace
-	if err == nil && fp.on[ErrorAfterShortGrace] && seen && c.Grace < last {
+	if err == nil && fp.on.On(ErrorAfterShortGrace) && seen && c.Grace < last {
 		r.fire(ErrorAfterShortGrace, fn, uid)
 		return ErrTransient
 	}
@@ -255,10 +245,4 @@ func (r *Runtime) noteResult(uid types.UID, err error) {
 }
 
 // FaultPoints lists every fault point.
-func FaultPoints() []FaultPoint {
-	var all []FaultPoint
-	for p := range nFaultPoints {
-		all = append(all, p)
-	}
-	return all
-}
+func FaultPoints() []FaultPoint { return plan.AllFaultPoints(nFaultPoints) }
