@@ -78,18 +78,31 @@ func sameCorpora(t *testing.T, want, got string, fams []plan.Family) {
 // the same outcomes, in the same order, and save the same corpora as each
 // family's loop run alone one after another, one run at a time: at any
 // --parallel, and with a window of 1 (every family ahead waits after each
-// run) or 5.
+// run) or 5; without --json the same but for the coverage, which only a
+// --json line prints.
 func TestGuidedLanesAreOneLoopAfterAnother(t *testing.T) {
 	fams := lanesFamilies(t)
 	ref := t.TempDir()
 	want := oneAfterAnother(t, fams, 5, 20, ref)
-	for _, c := range []struct{ parallel, window int }{{1, 8192}, {2, 1}, {3, 5}, {4, 8192}} {
+	var withoutCoverage []string // without --json, a waiting outcome drops its coverage
+	for _, r := range want {
+		withoutCoverage = append(withoutCoverage, r[:strings.LastIndex(r, " ")]+" 0")
+	}
+	for _, c := range []struct {
+		parallel, window int
+		json             string
+	}{{1, 8192, "r.json"}, {2, 1, "r.json"}, {3, 5, "r.json"}, {4, 8192, "r.json"}, {2, 8192, ""}} {
 		dir := t.TempDir()
 		p := newSweepPlan(fams, shard{0, 1}, 5, 20)
-		got, made, err := lanesSweep(context.Background(), t, p, runFlags{parallel: c.parallel, corpus: dir}, c.window, -1, nil)
-		if err != nil || made != 60 || !slices.Equal(got, want) {
-			t.Fatalf("parallel %d, window %d: %d runs, %v; outcomes equal to one loop after another: %v",
-				c.parallel, c.window, made, err, slices.Equal(got, want))
+		f := runFlags{parallel: c.parallel, corpus: dir, jsonPath: c.json}
+		got, made, err := lanesSweep(context.Background(), t, p, f, c.window, -1, nil)
+		w := want
+		if c.json == "" {
+			w = withoutCoverage
+		}
+		if err != nil || made != 60 || !slices.Equal(got, w) {
+			t.Fatalf("parallel %d, window %d, --json %q: %d runs, %v; outcomes equal to one loop after another: %v",
+				c.parallel, c.window, c.json, made, err, slices.Equal(got, w))
 		}
 		sameCorpora(t, ref, dir, fams)
 	}
@@ -106,7 +119,7 @@ func TestGuidedLanesInterruptKeepsEveryRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := newSweepPlan(fams, shard{0, 1}, 1, 400)
-	got, made, err := lanesSweep(ctx, t, p, runFlags{parallel: 3, corpus: dir}, 8192, 10, cancel)
+	got, made, err := lanesSweep(ctx, t, p, runFlags{parallel: 3, corpus: dir, jsonPath: "r.json"}, 8192, 10, cancel)
 	if err != nil || made != uint64(len(got)) || made < 10 || made >= 1200 {
 		t.Fatalf("%d runs handed on (%d), %v: want at least 10, not all", made, len(got), err)
 	}
@@ -140,7 +153,7 @@ func TestGuidedLanesUnreadableCorpus(t *testing.T) {
 	}
 	want := oneAfterAnother(t, fams[:1], 2, 30, t.TempDir())
 	p := newSweepPlan(fams, shard{0, 1}, 2, 30)
-	got, made, err := lanesSweep(context.Background(), t, p, runFlags{parallel: 3, corpus: dir}, 8192, -1, nil)
+	got, made, err := lanesSweep(context.Background(), t, p, runFlags{parallel: 3, corpus: dir, jsonPath: "r.json"}, 8192, -1, nil)
 	if err == nil || !strings.Contains(err.Error(), "--corpus") || made != 30 || !slices.Equal(got, want) {
 		t.Fatalf("%d runs, %v; want the first family's 30 and a --corpus error", made, err)
 	}
