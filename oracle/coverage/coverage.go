@@ -2,9 +2,11 @@
 // pod, a tuple of what a caller of the pod workers could see at that
 // instant, and the transitions between consecutive tuples of one pod. It
 // reads only the event stream and the target's View, like an oracle, so it
-// works on every target that emits the history's events; it judges
+// works on every kubelet target that emits the history's events; it judges
 // nothing. The guided strategy keeps the runs that reach tuples or
-// transitions no earlier run reached.
+// transitions no earlier run reached. The virtual-kubelet targets' tuple
+// is package oracle/vkcoverage's; both record theirs in a Recorder
+// (recorder.go), and a run's Coverage is the same type for both.
 //
 // A tuple has seven fields, separated by '|':
 //
