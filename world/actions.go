@@ -189,7 +189,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
-	w.quiet.noteUpdate(o, in)
+	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
 	w.noteShape(o)
 	g := w.S.Goroutine()
@@ -223,7 +223,7 @@ func (w *World) housekeeping() {
 	desired, stubs := w.desired(buf)
 	id := w.call(model.SyncKnownPods{Desired: w.sameDesired(desired)})
 	known := w.PW.SyncKnownPods(stubs)
-	w.quiet.known = known
+	w.quiet.NoteKnown(known)
 	w.ret(id, w.sameKnown(known))
 	w.housekeepingExtras(desired, known)
 }
