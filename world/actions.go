@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/shapes"
 )
 
 // do performs one plan action as the kubelet's loops would.
@@ -191,7 +192,7 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
 	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
-	w.noteShape(o)
+	w.shapes.Note(o)
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
@@ -271,7 +272,7 @@ func appendKnownPods(out model.KnownPods, known map[types.UID]workers.PodWorkerS
 // goes to the pod workers current when it is made (a kubelet restart may
 // come between two of them).
 func (w *World) query(uid types.UID) {
-	w.addShapes("query=any")
+	w.shapes.Add(shapes.Query)
 	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/quiet"
+	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
 )
 
@@ -134,10 +135,8 @@ type World struct {
 	actorsRunning int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
-	// shapes are the input shapes drawn (shapes.go); created, the UIDs
-	// created so far (a later create reuses the UID).
-	shapes  map[string]bool
-	created map[string]bool
+	// shapes are the input shapes drawn (world/shapes).
+	shapes shapes.Set
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads map[string]model.CacheView
