@@ -12,11 +12,13 @@ import (
 // its last call was a SyncPod of its current version that ended without
 // an error or natural completion; each condition switches it off.
 func TestResyncRepeatsConditions(t *testing.T) {
-	running := Config{InConfig: true, Steady: true, Version: 2, Runs: true}
-	for _, tt := range []struct {
-		name string
-		set  func(q *Watch, c *Config)
-	}{
+	running := func() (*Watch, Config) {
+		q := &Watch{}
+		q.NoteCallBegin("SyncPod", "a", 2)
+		q.NoteCallEnd("SyncPod", "a", nil, false)
+		return q, Config{InConfig: true, Steady: true, Version: 2, Runs: true}
+	}
+	switchedOff(t, "a repeatable resync of a", running, func(q *Watch, c Config) bool { return q.resyncRepeats("a", c) }, []condition{
 		{"not steady", func(_ *Watch, c *Config) { c.Steady = false }},
 		{"not running", func(_ *Watch, c *Config) { c.Runs = false }},
 		{"a newer version", func(_ *Watch, c *Config) { c.Version++ }},
@@ -34,16 +36,28 @@ func TestResyncRepeatsConditions(t *testing.T) {
 			q.NoteCallBegin("SyncTerminatingPod", "a", 2)
 			q.NoteCallEnd("SyncTerminatingPod", "a", nil, false)
 		}},
-	} {
-		q, c := &Watch{}, running
-		q.NoteCallBegin("SyncPod", "a", 2)
-		q.NoteCallEnd("SyncPod", "a", nil, false)
-		if !q.resyncRepeats("a", c) {
-			t.Fatalf("a running pod after its SyncPod: got no repeatable resync, want one")
-		}
-		tt.set(q, &c)
-		if q.resyncRepeats("a", c) {
-			t.Errorf("%s: got a repeatable resync, want none", tt.name)
+	})
+}
+
+// condition is one way a rule's premise falls short: set changes the
+// watch's records or the pod's config.
+type condition struct {
+	name string
+	set  func(q *Watch, c *Config)
+}
+
+// switchedOff checks that rule holds for what setup builds and that each
+// condition, applied to a fresh setup, switches it off on its own.
+func switchedOff(t *testing.T, rule string, setup func() (*Watch, Config), holds func(*Watch, Config) bool, conds []condition) {
+	t.Helper()
+	if q, c := setup(); !holds(q, c) {
+		t.Fatalf("got no %s, want one", rule)
+	}
+	for _, cond := range conds {
+		q, c := setup()
+		cond.set(q, &c)
+		if holds(q, c) {
+			t.Errorf("%s: got %s, want none", cond.name, rule)
 		}
 	}
 }

@@ -25,11 +25,12 @@ func noteStaticUpdate(q *Watch, uid types.UID, t workers.UpdateType, version int
 // pod and its last UpdatePod was a plain sync of its current version; each
 // condition switches it off on its own.
 func TestRetryRepeatsConditions(t *testing.T) {
-	steady := Config{InConfig: true, Steady: true, Static: true, Version: 1}
-	for _, tt := range []struct {
-		name string
-		set  func(q *Watch, c *Config)
-	}{
+	waiter := func() (*Watch, Config) {
+		q := &Watch{}
+		noteStaticUpdate(q, "b", workers.SyncPodSync, 1, false)
+		return q, Config{InConfig: true, Steady: true, Static: true, Version: 1}
+	}
+	switchedOff(t, "a repeatable retry of b", waiter, func(q *Watch, c Config) bool { return q.retryRepeats("b", c) }, []condition{
 		{"not static", func(_ *Watch, c *Config) { c.Static = false }},
 		{"not steady", func(_ *Watch, c *Config) { c.Steady = false }},
 		{"no update", func(q *Watch, _ *Config) { delete(q.updates, "b") }},
@@ -39,17 +40,7 @@ func TestRetryRepeatsConditions(t *testing.T) {
 		{"a runtime pod's kill since", func(q *Watch, _ *Config) {
 			q.NoteUpdate(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill}, model.UpdatePod{Pod: model.Pod{UID: "b"}})
 		}},
-	} {
-		q, c := &Watch{}, steady
-		noteStaticUpdate(q, "b", workers.SyncPodSync, 1, false)
-		if !q.retryRepeats("b", c) {
-			t.Fatalf("a waiting static pod: got no repeatable retry, want one")
-		}
-		tt.set(q, &c)
-		if q.retryRepeats("b", c) {
-			t.Errorf("%s: got a repeatable retry, want none", tt.name)
-		}
-	}
+	})
 }
 
 // TestWaitingIdleConditions: a record counts as a waiter idle with its
