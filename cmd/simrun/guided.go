@@ -23,10 +23,13 @@ import (
 // and --corpus without it.
 func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 	if f.strategy != "guided" && f.strategy != "portfolio" {
-		if changed("corpus") {
-			return usagef("--corpus applies to --strategy guided or portfolio only")
+		if changed("corpus") || changed("rerun-corpus") {
+			return usagef("--corpus and --rerun-corpus apply to --strategy guided or portfolio only")
 		}
 		return nil
+	}
+	if f.rerunCorpus && f.corpus == "" {
+		return usagef("--rerun-corpus needs --corpus DIR (the corpus to run again)")
 	}
 	for _, other := range []string{"seed", "shard"} {
 		if changed(other) {

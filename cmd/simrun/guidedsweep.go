@@ -117,7 +117,8 @@ func (g *guidedLanes) lane(p sweepPlan, f runFlags, slots chan struct{}) {
 			c, err = guided.Load(f.corpus, fam.Name)
 		}
 		if err == nil {
-			guided.Loop(g.ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Slots: slots, Check: opts},
+			guided.Loop(g.ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Slots: slots, Check: opts,
+				Replay: f.rerunCorpus},
 				func(o guided.Outcome) {
 					out := guidedOutcome(fam, o, opts, f)
 					if f.jsonPath == "" { // only a --json line prints the coverage: a waiting outcome is 5 times smaller without it
