@@ -22,7 +22,7 @@ import (
 // Why the full pass would change nothing then: the answers of every UID
 // are those last seen, so no record begins or is purged; podsSynced is
 // already set; with no orphan to mark, binding the call adds only its kept
-// records (computed here, for the check of its result at the return); the
+// records (the last release's, for the check of its result at the return); the
 // pass then judges every UID on the state and answers the last release
 // judged them on. That pass's first-time milestones are set, its requests
 // made (a request marks its UID dirty, which stops the next skip), and
@@ -42,8 +42,9 @@ type repeatMemo struct {
 	id      int // the released call's
 	desired []string
 	probe   *history.Probe
-	tracked int // UIDs tracked at that release
-	skipped int // releases skipped so far (RepeatsSkipped)
+	tracked int      // UIDs tracked at that release
+	kept    []string // the UIDs with a record after it, sorted (read only)
+	skipped int      // releases skipped so far (RepeatsSkipped)
 	// careless: skip at every release whose call and answers repeat the
 	// last SyncKnownPods', whatever happened in between, whatever waits to
 	// be judged and whatever the orphans (NewCarelessSkip).
@@ -88,13 +89,12 @@ func (o *safetyOracle) skipRepeat(ev history.Event) bool {
 	if !m.careless && (len(o.uids) != m.tracked || len(o.csFired) > 0 || len(o.dirty) > 0 || o.allDirty || !o.synced) {
 		return false
 	}
-	kept, orphan := o.keptRecords(in.Desired)
-	if orphan && !m.careless {
+	if !m.careless && o.orphanKept(in.Desired) {
 		return false
 	}
 	o.inCS = false
 	delete(o.unbound, ev.Goroutine)
-	c.kept, c.purged = kept, nil
+	c.kept, c.purged = m.kept, nil // no record began or was purged since
 	o.cs.ev, o.cs.v = ev, ev.Probe
 	if c.returned {
 		o.returned(c, ev)
@@ -107,20 +107,16 @@ func (o *safetyOracle) skipRepeat(ev history.Event) bool {
 	return true
 }
 
-// keptRecords lists the UIDs with a record (sorted) and reports whether
-// one of them is an orphan (not desired) whose record is not finished.
-func (o *safetyOracle) keptRecords(desiredUIDs []string) (kept []string, orphan bool) {
+// orphanKept reports whether a record is an orphan (its UID not
+// desired) that is not finished.
+func (o *safetyOracle) orphanKept(desiredUIDs []string) bool {
 	desired := o.desiredSet(desiredUIDs)
-	kept = make([]string, 0, len(o.uids))
 	for i, uid := range o.uids {
-		inc := o.tracks[i].cur
-		if inc == nil {
-			continue
+		if inc := o.tracks[i].cur; inc != nil && !desired.has(uid) && !inc.ans.BeFinished {
+			return true
 		}
-		orphan = orphan || (!desired.has(uid) && !inc.ans.BeFinished)
-		kept = append(kept, uid)
 	}
-	return kept, orphan
+	return false
 }
 
 // released notes a release judged in full: the memo starts again from it
@@ -135,7 +131,7 @@ func (o *safetyOracle) released(c *safetyClientCall, ev history.Event) {
 	if _, _, worker := history.WorkerOf(ev.Goroutine); !ok || worker || ev.Probe == nil {
 		return
 	}
-	m.stage, m.g, m.id, m.desired, m.probe, m.tracked = 1, ev.Goroutine, c.id, in.Desired, ev.Probe, len(o.uids)
+	m.stage, m.g, m.id, m.desired, m.probe, m.tracked, m.kept = 1, ev.Goroutine, c.id, in.Desired, ev.Probe, len(o.uids), c.kept
 }
 
 // sameProbe: two probes carry the same answers.
