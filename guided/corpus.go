@@ -3,9 +3,12 @@ package guided
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,6 +106,27 @@ func (c *Corpus) evict() {
 		}
 	}
 	c.Entries = append(c.Entries[:drop], c.Entries[drop+1:]...)
+}
+
+// ReplayOrder is the kept entries in the order a replay runs them: first
+// the entry owning the key the fewest runs reached, then the next rarest
+// owner, and so on; entries that own no key last; ties by age.
+func (c *Corpus) ReplayOrder() []Entry {
+	rarest := map[uint64]uint64{}
+	for _, k := range c.keys {
+		if h, ok := rarest[k.owner]; !ok || k.hits < h {
+			rarest[k.owner] = k.hits
+		}
+	}
+	rank := func(e Entry) uint64 {
+		if h, ok := rarest[e.ID]; ok {
+			return h
+		}
+		return math.MaxUint64
+	}
+	order := slices.Clone(c.Entries)
+	slices.SortStableFunc(order, func(a, b Entry) int { return cmp.Compare(rank(a), rank(b)) })
+	return order
 }
 
 // entry returns the entry with id, if still kept.

@@ -66,6 +66,24 @@ func TestLoopIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestLoopKeepsEntriesOnVKFamilies: on every virtual-kubelet family (whose
+// runs record the VK coverage, oracle/vkcoverage) the loop keeps entries
+// and mutates them, the same runs and corpus bytes at parallel 1 and 3.
+func TestLoopKeepsEntriesOnVKFamilies(t *testing.T) {
+	for _, f := range plan.VKFamilies() {
+		c1, c2 := NewCorpus(f.Name), NewCorpus(f.Name)
+		a := loopOutcomes(t, f, c1, 5, 48, 1, "")
+		b := loopOutcomes(t, f, c2, 5, 48, 3, "")
+		if !slices.Equal(fingerprint(a), fingerprint(b)) || string(corpusBytes(t, c1)) != string(corpusBytes(t, c2)) {
+			t.Fatalf("%s: same seed, other runs or corpus at parallel 1 and 3", f.Name)
+		}
+		if len(c1.Entries) < 2 || c1.Tuples() == 0 || c1.Transitions() == 0 || c1.MutatedRuns == 0 {
+			t.Fatalf("%s: the loop kept %d entries, %d tuples, %d transitions, mutated %d runs: no feedback",
+				f.Name, len(c1.Entries), c1.Tuples(), c1.Transitions(), c1.MutatedRuns)
+		}
+	}
+}
+
 // TestCorpusResumes: 24 runs, saved, loaded and 24 more are the same runs
 // and the same corpus as 48 in one go.
 func TestCorpusResumes(t *testing.T) {

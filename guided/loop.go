@@ -3,6 +3,7 @@ package guided
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,6 +27,14 @@ type Options struct {
 	Runs     uint64 // runs to make
 	Parallel int    // runs at once (results do not depend on it)
 	Check    run.CheckOptions
+	// Replay runs every entry the corpus keeps, rarest first
+	// (Corpus.ReplayOrder), before the loop draws inputs of its own: the
+	// corpus was grown on other code (the last commit's, the correct
+	// code's) and this code may fail where that code passed.
+	Replay bool
+	// ReplayByAge replays the kept entries oldest first instead (the
+	// measured control of the rarest-first order).
+	ReplayByAge bool
 }
 
 // Outcome is one guided run: its index in the corpus's history (the
@@ -37,6 +46,7 @@ type Outcome struct {
 	Result run.Result
 	New    int
 	Fresh  bool          // a fresh seed's input, not a mutation
+	Replay bool          // a kept entry run again (Options.Replay)
 	Trace  string        // the canonical trace of a failing run ("" if it passed)
 	Took   time.Duration // wall time of the run (progress and --junit only)
 }
@@ -77,11 +87,22 @@ func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
 // counts them.
 func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
 	var made uint64
+	var replay []Entry
+	if o.Replay {
+		replay = c.ReplayOrder()
+		if o.ReplayByAge {
+			replay = slices.Clone(c.Entries)
+		}
+	}
 	for made < o.Runs && ctx.Err() == nil {
 		n := min(uint64(Batch), o.Runs-made)
 		outs := make([]Outcome, n)
 		for i := range outs {
 			g := c.Runs + uint64(i)
+			if len(replay) > 0 {
+				outs[i], replay = Outcome{Index: g, Input: replay[0].Input, Replay: true}, replay[1:]
+				continue
+			}
 			rng := sim.NewPCG(sim.Derive(o.Seed, fmt.Sprintf("guided/%s/%d", f.Name, g)))
 			in, fresh := next(rng, c, o.Seed, g)
 			outs[i] = Outcome{Index: g, Input: in, Fresh: fresh}
@@ -89,7 +110,9 @@ func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Ou
 		runBatch(f, outs, o)
 		for i := range outs {
 			outs[i].New = c.Merge(outs[i].Input, outs[i].Result.Coverage)
-			c.count(outs[i].Fresh, outs[i].New > 0)
+			if !outs[i].Replay {
+				c.count(outs[i].Fresh, outs[i].New > 0)
+			}
 			emit(outs[i])
 		}
 		c.Runs += n

@@ -264,7 +264,7 @@ func quietTime(w *world.World) time.Duration {
 // bug. It does lean on it for the exact list of messages: with a bug in,
 // a "repeated" resync can pass through record states the first one did
 // not and break an invariant again in new words (B7), which is why sweeps
-// and the gate keep every tick of a mutant's run (shortcutWorld); the
+// and the gate keep every tick of a mutant's run (quiet.World.AsWritten); the
 // count of such runs is logged.
 func TestQuietSettleMutants(t *testing.T) {
 	seeds := quietSeedCount(8, 3)

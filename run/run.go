@@ -32,7 +32,7 @@ type Result struct {
 	TraceSHA       string
 	Marks          []string // coverage marks reached, sorted
 	// Coverage is the abstract states and transitions the run passed
-	// through (package oracle/coverage).
+	// through (package oracle/coverage; oracle/vkcoverage for a VK plan).
 	Coverage coverage.Coverage
 	// Input, for a run not made from a seed (the guided strategy's), is
 	// the token of its choice streams that replays it (guided.ParseToken);

@@ -9,10 +9,11 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/shapes"
 )
 
 // shapesDrawn sweeps seeds [0, n) of f under both strategies and counts
-// the seeds that drew each input shape (world.ShapeDimensions).
+// the seeds that drew each input shape (shapes.Dimensions).
 func shapesDrawn(f plan.Family, n uint64) map[string]int {
 	drawn := map[string]int{}
 	for _, st := range []sim.Strategy{sim.RandomWalk{}, sim.PCT{Depth: 3, Steps: 2000}} {
@@ -50,7 +51,7 @@ func TestInputShapes(t *testing.T) {
 	for _, f := range plan.Families() {
 		drawn := shapesDrawn(f, n)
 		var row []string
-		for _, dim := range world.ShapeDimensions {
+		for _, dim := range shapes.Dimensions {
 			for _, sh := range dim {
 				if drawn[sh] > 0 {
 					row = append(row, sh)
@@ -61,7 +62,7 @@ func TestInputShapes(t *testing.T) {
 		fmt.Fprintf(&table, "%s: %s\n", f.Name, strings.Join(row, " "))
 	}
 	t.Logf("input shapes drawn over %d seeds × 2 strategies per family:\n%s", n, table.String())
-	for _, dim := range world.ShapeDimensions {
+	for _, dim := range shapes.Dimensions {
 		for _, sh := range dim {
 			never := slices.Contains(shapesNeverDrawn, sh)
 			if all[sh] == 0 && !never {

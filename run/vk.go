@@ -4,6 +4,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/vk"
+	"github.com/podsim/podsim/oracle/vkcoverage"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/vkworld"
@@ -23,14 +24,17 @@ func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source,
 	return judgeVK(family, seed, w, opts, extra), w
 }
 
-// judgeVK runs w with the VK oracle and the extra oracles.
+// judgeVK runs w with the VK oracle, the VK coverage tracker and the extra
+// oracles.
 func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
 	if opts.FaultPoints {
 		w.FaultPointsOn()
 	}
 	view := w.View()
 	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
+	cov := vkcoverage.New()
 	w.Observe(func(ev history.Event) {
+		cov.Observe(ev)
 		for _, o := range oracles {
 			o.Observe(view, ev)
 		}
@@ -39,7 +43,7 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	marks := history.NewMarker()
 	marks.Merge(w.Marks())
 	r := Result{Family: family, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
+		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(), Coverage: cov.Coverage(), FaultPointsArmed: opts.FaultPoints}
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}

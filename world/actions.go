@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/shapes"
 )
 
 // do performs one plan action as the kubelet's loops would.
@@ -189,9 +190,9 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
-	w.quiet.noteUpdate(o, in)
+	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
-	w.noteShape(o)
+	w.shapes.Note(o)
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
@@ -223,7 +224,7 @@ func (w *World) housekeeping() {
 	desired, stubs := w.desired(buf)
 	id := w.call(w.sameDesired(desired))
 	known := w.PW.SyncKnownPods(stubs)
-	w.quiet.known = known
+	w.quiet.NoteKnown(known)
 	w.ret(id, w.sameKnown(known))
 	w.housekeepingExtras(desired, known)
 }
@@ -276,7 +277,7 @@ func appendKnownPods(out model.KnownPods, known map[types.UID]workers.PodWorkerS
 // goes to the pod workers current when it is made (a kubelet restart may
 // come between two of them).
 func (w *World) query(uid types.UID) {
-	w.addShapes("query=any")
+	w.shapes.Add(shapes.Query)
 	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}

@@ -11,6 +11,7 @@
 // After the plan, the settle phase (settle.go) heals the injected errors
 // and lets time pass so that whatever must eventually happen has; it ends
 // early, with the same verdict, once the world is quiescent
-// (settle_quiet*.go). The catalogued kubelet bugs are switches of the world
-// itself (KubeletBugs, mutants.go); the workers' own are in workers/mutants.
+// (settle_quiet.go; the reasoning is package world/quiet). The catalogued
+// kubelet bugs are switches of the world itself (KubeletBugs, mutants.go);
+// the workers' own are in workers/mutants.
 package world

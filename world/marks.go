@@ -11,3 +11,7 @@ func (w *World) mark(name string) {
 
 // Marks are the coverage marks the world's own actors set.
 func (w *World) Marks() map[string]bool { return w.marks }
+
+// InputShapes lists the input shapes the run drew (shapes.Dimensions),
+// sorted.
+func (w *World) InputShapes() []string { return w.shapes.Sorted() }

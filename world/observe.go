@@ -53,7 +53,7 @@ func (w *World) sending() bool { return len(w.observers) > 0 && !w.settled }
 // call emits a ClientCall and returns its ID for the matching ret.
 func (w *World) call(in model.Input) int {
 	w.calls++
-	w.quiet.noteInput(in)
+	w.quiet.NoteInput(in)
 	w.emit(history.ClientCall, w.calls, in, nil)
 	return w.calls
 }
@@ -103,7 +103,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
 	}
-	w.quiet.noteCallBegin(fn, uid, b.Version)
+	w.quiet.NoteCallBegin(fn, uid, b.Version)
 	w.workerDoing(w.epoch, "in", fn)
 	if w.kube != nil {
 		w.kube.callBegan(w, b.Fn, uid)
@@ -114,7 +114,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 // CallEnd implements fakeruntime.CallObserver for the fake runtime; the status manager
 // hears of the outcome too.
 func (w *World) CallEnd(fn string, uid types.UID, _ fakeruntime.CallInfo, err error, isTerminal bool) {
-	w.quiet.noteCallEnd(fn, uid, err, isTerminal)
+	w.quiet.NoteCallEnd(fn, uid, err, isTerminal)
 	w.workerDoing(w.epoch, "returned from", fn)
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)

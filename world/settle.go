@@ -23,7 +23,7 @@ import (
 // period: ticks at period, 2·period, … of virtual time.
 func (w *World) daemonLoop(period time.Duration, tick func()) {
 	for {
-		w.S.Sleep(w.quiet.nextTick(w.S.Elapsed(), period))
+		w.S.Sleep(w.quiet.NextTick(w.S.Elapsed(), period))
 		if w.quiescing {
 			if w.daemons--; w.daemons == 0 {
 				w.daemonsDone.Fire()
@@ -85,14 +85,14 @@ func (w *World) iteration(f func()) {
 // (drainTime), so "quiescent" in the oracle means: no input for a while.
 //
 // The phase ends early, with the same verdict, once housekeeping finds the
-// world quiescent: nothing could change any more (settle_quiet.go). In
+// world quiescent: nothing could change any more (world/quiet). In
 // most runs that is a few ticks after QuietFor, not SettleTime.
 func (w *World) settle() {
 	// SPEC §3.2 assumes sync functions eventually succeed: the injected
 	// errors end with the plan; slow calls and ignored cancellation go on.
 	w.Runtime.Faults.ErrorRate = 0
 	healedAt := w.S.Elapsed()
-	if w.settleQuietly(SettleTime) && w.quiet.full {
+	if w.settleQuietly(SettleTime) && w.quiet.Rules.Full {
 		w.S.Sleep(healedAt + SettleTime - w.S.Elapsed())
 	}
 	w.quiescing = true

@@ -27,11 +27,11 @@ const StatusSyncPeriod = time.Second
 // ticks run outside the sync loop (only the echoes it delivers are config
 // changes), and it stops with the other daemons when the world quiesces.
 // It sleeps through the settle phase's quiet ticks as they do
-// (settle_quiet_skip.go): with nothing to write or echo, a tick does
+// (world/quiet's skip.go): with nothing to write or echo, a tick does
 // nothing.
 func (w *World) statusLoop() {
 	for {
-		w.S.Sleep(w.quiet.nextTick(w.S.Elapsed(), StatusSyncPeriod))
+		w.S.Sleep(w.quiet.NextTick(w.S.Elapsed(), StatusSyncPeriod))
 		if w.quiescing {
 			if w.daemons--; w.daemons == 0 {
 				w.daemonsDone.Fire()

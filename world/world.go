@@ -16,6 +16,8 @@ import (
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
+	"github.com/podsim/podsim/world/quiet"
+	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
 )
 
@@ -133,10 +135,8 @@ type World struct {
 	actorsRunning int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
-	// shapes are the input shapes drawn (shapes.go); created, the UIDs
-	// created so far (a later create reuses the UID).
-	shapes  map[string]bool
-	created map[string]bool
+	// shapes are the input shapes drawn (world/shapes).
+	shapes shapes.Set
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads map[string]model.CacheView
@@ -155,11 +155,16 @@ type World struct {
 	lastResult  model.Output // lastKnown, boxed once
 
 	// The settle phase ends early once the world is quiescent
-	// (settle_quiet.go): actors register what keeps them busy in busy,
-	// their periodic daemons' goroutine names in tickers.
-	busy    []func() bool
-	tickers []string
-	quiet   quietness
+	// (settle_quiet.go, world/quiet): actors register what keeps them busy
+	// in busy, their periodic daemons' goroutine names in tickers;
+	// quietEvent is fired when w.quiet finds the world quiescent.
+	// foreignSyncer: the pod workers call a test's syncer (Wrap), not the
+	// world's fake runtime, so a resync may do anything.
+	busy          []func() bool
+	tickers       []string
+	quiet         quiet.Watch
+	quietEvent    *sim.Event
+	foreignSyncer bool
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
@@ -272,7 +277,7 @@ func (w *World) syncDue() {
 		// as getPodsToSync would): sync a rejected pod only while the workers
 		// hold that termination, never into a new SyncPod.
 		if w.kube == nil || p.admitted || w.ask(model.IsPodTerminationRequested, uid) {
-			w.quiet.repeat = w.quiet.retries[uid] // a proven retry (settle_quiet_static.go)
+			w.quiet.SyncDue(uid) // a proven retry is no input (world/quiet's static.go)
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 		}
 	}

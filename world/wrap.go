@@ -26,7 +26,7 @@ func (w *World) Wrap(p Wrappers) {
 	}
 	if p.Syncer != nil {
 		syncer = p.Syncer(w, syncer)
-		w.quiet.foreignSyncer = true
+		w.foreignSyncer = true
 	}
 	if p.Queue != nil {
 		q = p.Queue(q)

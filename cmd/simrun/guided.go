@@ -24,10 +24,13 @@ import (
 // and --corpus without it.
 func (f runFlags) checkGuidedFlags(changed func(string) bool) error {
 	if f.strategy != "guided" && f.strategy != "portfolio" {
-		if changed("corpus") {
-			return usagef("--corpus applies to --strategy guided or portfolio only")
+		if changed("corpus") || changed("rerun-corpus") {
+			return usagef("--corpus and --rerun-corpus apply to --strategy guided or portfolio only")
 		}
 		return nil
+	}
+	if f.rerunCorpus && f.corpus == "" {
+		return usagef("--rerun-corpus needs --corpus DIR (the corpus to run again)")
 	}
 	for _, other := range []string{"seed", "shard"} {
 		if changed(other) {
@@ -54,7 +57,8 @@ func guidedSweep(ctx context.Context, p sweepPlan, f runFlags, emit func(outcome
 				return made, usagef("--corpus: %v", err)
 			}
 		}
-		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Parallel: f.parallel, Check: opts},
+		made += guided.Loop(ctx, fam, c, guided.Options{Seed: p.start, Runs: p.counts[k], Parallel: f.parallel, Check: opts,
+			Replay: f.rerunCorpus},
 			func(o guided.Outcome) { emit(guidedOutcome(fam, o, opts, f)) })
 		if f.corpus != "" {
 			if err := c.Save(f.corpus); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,4 +80,36 @@ func TestGuidedSweepIsDeterministic(t *testing.T) {
 	if again := readResults(t, results); again[0].Seed != 24 {
 		t.Fatalf("the resumed sweep's first run is %d, want 24", again[0].Seed)
 	}
+}
+
+// TestRerunCorpusChecksNewCode: a corpus grown on the correct code, run
+// again with --rerun-corpus on changed code (catalogued mutant G1), fails
+// among its first runs, the corpus's own inputs: each failing line's input
+// is one the saved corpus keeps.
+func TestRerunCorpusChecksNewCode(t *testing.T) {
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	if out, errOut, code := simrun(t, nil, "run", "--strategy", "guided", "--scenario", "grace-shortening", "--seeds", "64",
+		"--start", "3", "--corpus", corpus); code != 0 {
+		t.Fatalf("grow: exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(corpus, "grace-shortening.corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := strings.Count(string(data), "\nentry ")
+	results := filepath.Join(t.TempDir(), "r.json")
+	out, errOut, code := simrun(t, nil, "run", "--strategy", "guided", "--scenario", "grace-shortening", "--seeds", fmt.Sprint(kept),
+		"--start", "3", "--corpus", corpus, "--rerun-corpus", "--mutant", "G1", "--json", results)
+	if code != 1 {
+		t.Fatalf("rerun on G1: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	for _, r := range readResults(t, results) {
+		if r.Verdict == "fail" {
+			if r.Seed < 64 || !strings.Contains(string(data), " "+r.Input+"\n") {
+				t.Fatalf("failing run %d's input is not one of the corpus's %d: %s", r.Seed, kept, r.Input)
+			}
+			return
+		}
+	}
+	t.Fatal("no failing line in the results")
 }

@@ -42,7 +42,7 @@ type jsonResult struct {
 	Input string `json:"input,omitempty"`
 	// Tuples and Transitions are the abstract states the run passed
 	// through and the steps between them (indices into Tuples), see
-	// package oracle/coverage.
+	// packages oracle/coverage and (a virtual-kubelet family's) oracle/vkcoverage.
 	Tuples      []string `json:"tuples,omitempty"`
 	Transitions [][2]int `json:"transitions,omitempty"`
 }

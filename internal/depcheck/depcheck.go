@@ -40,7 +40,7 @@ type Rule struct {
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
 	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
-		"oracle/vk", "oracle/conform"}
+		"oracle/vk", "oracle/vkcoverage", "oracle/conform"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},
@@ -71,9 +71,17 @@ func Rules() []Rule {
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
 		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
-			"world/fakeruntime"}, k8s...),
+			"world/fakeruntime", "world/quiet", "world/shapes"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
+		// The settle phase's early end: pure bookkeeping and predicates over
+		// the facts a world offers it (quiet.World); no scheduler, no world.
+		// Only the kubelet world uses it; its tests use a fake world.
+		{Dir: "world/quiet", Allow: []string{"std", "model", "workers", "k8s.io/apimachinery"},
+			TestDeny: above("sim", "plan", "history", "oracle", "world/simrt", "world/fakeruntime", "run"), ImportedOnlyBy: []string{"world"}},
+		// The input shapes of a run: the pod workers' update options sorted
+		// into dimensions; no world, no scheduler.
+		{Dir: "world/shapes", Allow: append([]string{"std", "workers"}, k8s...)},
 		// The kubelet world's fake container runtime: it knows no World (the
 		// world observes its calls) and no history.
 		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),

@@ -2,9 +2,11 @@
 // pod, a tuple of what a caller of the pod workers could see at that
 // instant, and the transitions between consecutive tuples of one pod. It
 // reads only the event stream and the target's View, like an oracle, so it
-// works on every target that emits the history's events; it judges
+// works on every kubelet target that emits the history's events; it judges
 // nothing. The guided strategy keeps the runs that reach tuples or
-// transitions no earlier run reached.
+// transitions no earlier run reached. The virtual-kubelet targets' tuple
+// is package oracle/vkcoverage's; both record theirs in a Recorder
+// (recorder.go), and a run's Coverage is the same type for both.
 //
 // A tuple has seven fields, separated by '|':
 //
@@ -28,8 +30,6 @@ package coverage
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -63,7 +63,7 @@ type pod struct {
 	fullName                   string
 	grace                      int64 // the kill's grace, while kill is grace or short
 	done                       bool  // SyncTerminatedPod returned: its static name is free
-	last                       int   // 1 + the index of its last tuple in Tracker.list, 0 before the first
+	last                       int   // its last tuple's handle in Tracker.rec (Recorder.Visit), 0 before the first
 }
 
 // Tracker is the observer: New, then Observe every event, then Coverage.
@@ -73,22 +73,16 @@ type Tracker struct {
 	callUID  map[string]string
 	phase    string
 	restart  bool
-	tuples   map[string]int  // every tuple reached → its index in list
-	list     []string        // every tuple reached, in order of first reach
-	trans    map[[2]int]bool // transitions, as indices in list
-	killNows map[string]int  // open KillPodNow waits per UID
-	buf      []byte          // visit's tuple, built in place
-	// texts holds every tuple's text, one after another: a tuple's string
-	// is a slice of it (Builder's String copies nothing, and a write never
-	// changes what an earlier String returned), so a run's tuples take a
-	// few growing buffers, not a string each.
-	texts strings.Builder
+	rec      Recorder       // the tuples and transitions reached
+	killNows map[string]int // open KillPodNow waits per UID
+	buf      []byte         // visit's tuple, built in place
 }
 
 // New returns an empty tracker.
 func New() *Tracker {
-	return &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run",
-		tuples: map[string]int{}, list: make([]string, 0, 32), trans: map[[2]int]bool{}, killNows: map[string]int{}}
+	t := &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run", killNows: map[string]int{}}
+	t.rec.init()
+	return t
 }
 
 func (t *Tracker) pod(uid string) *pod {
@@ -246,22 +240,7 @@ func (t *Tracker) noted(n history.Note) {
 func (t *Tracker) visit(uid string) {
 	p := t.pods[uid]
 	t.buf = t.appendTuple(t.buf[:0], uid, p)
-	if p.last > 0 && string(t.buf) == t.list[p.last-1] {
-		return // most events leave the tuple as it was: nothing to allocate
-	}
-	i, seen := t.tuples[string(t.buf)]
-	if !seen {
-		start := t.texts.Len()
-		t.texts.Write(t.buf)
-		tuple := t.texts.String()[start:]
-		i = len(t.list)
-		t.tuples[tuple] = i
-		t.list = append(t.list, tuple)
-	}
-	if p.last > 0 {
-		t.trans[[2]int{p.last - 1, i}] = true
-	}
-	p.last = i + 1
+	p.last = t.rec.Visit(p.last, t.buf)
 }
 
 // appendTuple appends uid's tuple to b: state|work|pending|kill|static|world|call.
@@ -307,31 +286,7 @@ func (t *Tracker) staticPosition(uid string, p *pod) string {
 }
 
 // Coverage returns what the run reached so far.
-func (t *Tracker) Coverage() Coverage {
-	// order lists the tuples' indices in list by their text; index maps
-	// an index in list to the tuple's place in the sorted Tuples.
-	order := make([]int, 2*len(t.list))
-	order, index := order[:len(t.list)], order[len(t.list):]
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(t.list[a], t.list[b]) })
-	tuples := make([]string, len(order))
-	for place, i := range order {
-		tuples[place], index[i] = t.list[i], place
-	}
-	trans := make([][2]int, 0, len(t.trans))
-	for tr := range t.trans {
-		trans = append(trans, [2]int{index[tr[0]], index[tr[1]]})
-	}
-	slices.SortFunc(trans, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	return Coverage{Tuples: tuples, Transitions: trans}
-}
+func (t *Tracker) Coverage() Coverage { return t.rec.Coverage() }
 
 func workName(fn model.SyncFn) string {
 	switch fn {

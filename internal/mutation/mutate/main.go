@@ -40,9 +40,9 @@ var scope = map[string][]string{
 	"workers": {"complete.go", "errors.go", "grace.go", "known.go", "loop.go", "queries.go", "queue.go",
 		"record.go", "seam.go", "snapshot.go", "static.go", "types.go", "update.go", "workers.go"},
 	"world": {"actions.go", "admission.go", "cacheview.go", "events.go", "eviction.go", "kubelet.go", "reaper.go",
-		"restart.go", "settle.go", "settle_quiet.go", "settle_quiet_resync.go", "settle_quiet_skip.go",
-		"shutdown.go", "status.go", "world.go"},
+		"restart.go", "settle.go", "settle_quiet.go", "shutdown.go", "status.go", "world.go"},
 	"world/fakeruntime": {"runtime.go"},
+	"world/quiet":       {"resync.go", "skip.go", "static.go", "watch.go"},
 }
 
 // vkPackage and vkScope are the virtual-kubelet world's pod controller

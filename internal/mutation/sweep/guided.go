@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"os"
 
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/internal/mutation"
@@ -16,20 +18,33 @@ import (
 // the runs the loop needed (index + 1), Strategy "guided". The batch in
 // flight still finishes (Runs counts it); results come in index order, so
 // the first failing index is exact.
-func guidedSweep(fams []plan.Family, start, runs uint64) (v mutation.Verdict) {
+//
+// With corpusDir set, each family's loop starts from the corpus saved there
+// (guided.Load) and replays its entries first (Options.Replay).
+func guidedSweep(fams []plan.Family, start, runs uint64, corpusDir string) (v mutation.Verdict) {
 	h := sha256.New()
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()
 	for _, f := range fams {
 		ctx, stop := context.WithCancel(context.Background())
-		guided.Loop(ctx, f, guided.NewCorpus(f.Name), guided.Options{Seed: start, Runs: runs, Parallel: 1, Check: opts},
+		c, replay := guided.NewCorpus(f.Name), false
+		if corpusDir != "" {
+			loaded, err := guided.Load(corpusDir, f.Name)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "sweep:", err)
+				os.Exit(2)
+			}
+			c, replay = loaded, true
+		}
+		first := c.Runs
+		guided.Loop(ctx, f, c, guided.Options{Seed: start, Runs: runs, Parallel: 1, Check: opts, Replay: replay, ReplayByAge: replayByAge},
 			func(o guided.Outcome) {
 				v.Runs++
 				h.Write([]byte(o.Result.TraceSHA))
 				if o.Result.Failed() {
 					if !v.Killed {
-						v.SeedsPerFamily = o.Index + 1
+						v.SeedsPerFamily = o.Index - first + 1
 					}
-					failed(&v, "guided", f.Name, o.Index, o.Result)
+					failed(&v, "guided", f.Name, o.Index-first, o.Result)
 					if !count {
 						stop()
 					}

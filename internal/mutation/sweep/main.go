@@ -33,6 +33,8 @@ func main() {
 	marks := flag.Bool("marks", true, "list the families' declared coverage marks that none of their seeds reached")
 	family := flag.String("family", "", "sweep this family only (default: every family)")
 	guidedRuns := flag.Uint64("guided", 0, "instead: a guided corpus loop of this many runs per family (loop seed --start), family by family")
+	corpusDir := flag.String("corpus", "", "with -guided: start each family's loop from DIR/<family>.corpus and replay its entries first")
+	flag.BoolVar(&replayByAge, "replay-by-age", false, "with -corpus: replay the entries oldest first, not rarest first (the control)")
 	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
 	flag.BoolVar(&count, "count", false, "go on past the first failing run and count the failing runs (the first still names the seed)")
 	flag.Parse()
@@ -52,7 +54,7 @@ func main() {
 	}
 	var v mutation.Verdict
 	if *guidedRuns > 0 {
-		v = guidedSweep(fams, *start, *guidedRuns)
+		v = guidedSweep(fams, *start, *guidedRuns, *corpusDir)
 	} else {
 		v = sweep(fams, *start, *random, *pct, *marks)
 	}
@@ -62,6 +64,9 @@ func main() {
 
 // opts are the checks of every run: observable only, fault points as asked.
 var opts run.CheckOptions
+
+// replayByAge: a -corpus replay runs the entries oldest first.
+var replayByAge bool
 
 // count: the sweep goes on past the first failing run and counts them
 // (Verdict.Failures), for a per-run detection rate.

@@ -1,4 +1,9 @@
-package world
+// Package shapes classifies the UpdatePods the simulated kubelet (package
+// world) makes by input shape (issue 17): every call is sorted along the
+// dimensions the pod-worker API admits, so a sweep can report which shapes
+// each family draws. A Set is one run's record; it knows no world, only
+// the options the pod workers were given.
+package shapes
 
 import (
 	"slices"
@@ -9,10 +14,9 @@ import (
 	"github.com/podsim/podsim/workers"
 )
 
-// Input shapes (issue 17): every UpdatePod the world makes is classified
-// along the dimensions the pod-worker API admits, so a sweep can report
-// which shapes each family draws. One value per dimension, "dimension=value";
-// the kill options list each one set (none, grace, completion, evict).
+// The dimensions an UpdatePod is classified along, one value per dimension,
+// "dimension=value"; the kill options list each one set (none, grace,
+// completion, evict).
 //
 //	type     create, update, sync, kill
 //	target   pod, running-pod (RunningPod only), both
@@ -29,8 +33,8 @@ import (
 //	         runtime-only non-kill update with them (dropped, its completion
 //	         settled at once or when a termination in progress ends)
 
-// ShapeDimensions lists every dimension's values, in the order above.
-var ShapeDimensions = [][]string{
+// Dimensions lists every dimension's values, in the order above.
+var Dimensions = [][]string{
 	{"type=create", "type=update", "type=sync", "type=kill"},
 	{"target=pod", "target=running-pod", "target=both"},
 	{"kill=none", "kill=grace", "kill=completion", "kill=evict"},
@@ -38,7 +42,7 @@ var ShapeDimensions = [][]string{
 	{"phase=pending", "phase=running", "phase=terminal"},
 	{"static=yes", "static=no"},
 	{"uid=fresh", "uid=reused"},
-	{"query=any"},
+	{Query},
 	typeTargetShapes(),
 	{"kill-on=create", "kill-on=update", "kill-on=sync", "kill-on=kill", "kill-on=update/running-pod"},
 }
@@ -53,11 +57,21 @@ func typeTargetShapes() []string {
 	return out
 }
 
+// Query is the shape of a plan's Query: every query method, at that moment.
+const Query = "query=any"
+
+// Set is the input shapes one run drew; the zero value is empty.
+type Set struct {
+	drawn map[string]bool
+	// created are the UIDs created so far (a later create reuses the UID).
+	created map[string]bool
+}
+
 var updateTypeShapes = map[workers.UpdateType]string{workers.SyncPodCreate: "type=create",
 	workers.SyncPodUpdate: "type=update", workers.SyncPodSync: "type=sync", workers.SyncPodKill: "type=kill"}
 
-// noteShape records the shape of one UpdatePod.
-func (w *World) noteShape(o workers.UpdatePodOptions) {
+// Note records the shape of one UpdatePod.
+func (s *Set) Note(o workers.UpdatePodOptions) {
 	out := make([]string, 0, 16) // at most 12
 	out = append(out, updateTypeShapes[o.UpdateType])
 	switch {
@@ -92,18 +106,18 @@ func (w *World) noteShape(o workers.UpdatePodOptions) {
 			out = append(out, "static=no")
 		}
 		if o.UpdateType == workers.SyncPodCreate {
-			if w.created[string(o.Pod.UID)] {
+			if s.created[string(o.Pod.UID)] {
 				out = append(out, "uid=reused")
 			} else {
 				out = append(out, "uid=fresh")
 			}
-			if w.created == nil {
-				w.created = map[string]bool{}
+			if s.created == nil {
+				s.created = map[string]bool{}
 			}
-			w.created[string(o.Pod.UID)] = true
+			s.created[string(o.Pod.UID)] = true
 		}
 	}
-	w.addShapes(out...)
+	s.Add(out...)
 }
 
 // noKillShapes are killShapes of an update without kill options (read only).
@@ -146,20 +160,21 @@ func killShapes(o workers.UpdatePodOptions) []string {
 	return out
 }
 
-func (w *World) addShapes(shapes ...string) {
-	if w.shapes == nil {
-		w.shapes = map[string]bool{}
+// Add records shapes drawn.
+func (s *Set) Add(shapes ...string) {
+	if s.drawn == nil {
+		s.drawn = map[string]bool{}
 	}
-	for _, s := range shapes {
-		w.shapes[s] = true
+	for _, sh := range shapes {
+		s.drawn[sh] = true
 	}
 }
 
-// InputShapes lists the input shapes the run drew, sorted.
-func (w *World) InputShapes() []string {
-	out := make([]string, 0, len(w.shapes))
-	for s := range w.shapes {
-		out = append(out, s)
+// Sorted lists the shapes drawn, sorted.
+func (s *Set) Sorted() []string {
+	out := make([]string, 0, len(s.drawn))
+	for sh := range s.drawn {
+		out = append(out, sh)
 	}
 	slices.Sort(out)
 	return out

@@ -1,4 +1,4 @@
-package world
+package quiet
 
 import (
 	"maps"
@@ -20,8 +20,8 @@ import (
 // for its whole SettleTime (static-fullname-chain: 40 % of its seeds).
 // Such a retry is a fixed point when all of these hold:
 //
-//   - the world-wide conditions of a repeatable resync (resyncsCanRepeat:
-//     the code as written, the world's own fake runtime, no natural
+//   - the world-wide conditions of a repeatable resync (canRepeat: the
+//     code as written, the world's own fake runtime, no natural
 //     completion, errors healed), on which the holder's repeat rests;
 //   - the waiter is a static pod in config, not deleted, not terminal, not
 //     rejected (in the kubelet's world, admitted: the sync loop syncs it),
@@ -32,7 +32,7 @@ import (
 //     kill waiting, no restart requested, and its worker is there;
 //   - the full name's started entry names another UID, the holder, whose
 //     record is idle in S and whose own resync can only repeat
-//     (resyncConfigRepeats): nothing in the settle phase ends the holder.
+//     (resyncRepeats): nothing in the settle phase ends the holder.
 //
 // Then the retry is UpdatePod(sync) with the same pod into the pending
 // slot; the worker takes it, allowStaticPodStart returns false on the
@@ -40,17 +40,17 @@ import (
 // started), the update goes back to pending and the pod back on the queue:
 // the record, the static-pod maps and SyncKnownPods' answer are what they
 // were, and no sync call runs. So such a retry neither keeps the queue busy
-// nor counts as an input for stillness (quietness.retries): the world can
-// be still while its waiters retry. A retry is counted as a repeat only if
+// nor counts as an input for stillness (Watch.retries): the world can be
+// still while its waiters retry. A retry is counted as a repeat only if
 // the housekeeping tick before it proved it one; if a counted input came
 // in between (which may have changed the holder), that input breaks the
 // stillness of the interval anyway, and the next tick checks afresh.
 //
 // The quiet ticks are not skipped while a waiter's retry falls due before
-// the end of the wait (skipQuietTicks): a skip drops the skipped ticks'
-// schedule draws, so the retries after it would draw other jitter than
-// in the ticking run; without the skip both runs are the same run up to
-// the quiet tick, and only the ticks after it are saved.
+// the end of the wait (skip): a skip drops the skipped ticks' schedule
+// draws, so the retries after it would draw other jitter than in the
+// ticking run; without the skip both runs are the same run up to the
+// quiet tick, and only the ticks after it are saved.
 
 // lastUpdate is the last UpdatePod of a pod with a pod object.
 type lastUpdate struct {
@@ -59,9 +59,9 @@ type lastUpdate struct {
 	kill       bool
 }
 
-// noteUpdate records an UpdatePod (World.updatePod) of a static pod
-// (model: the UpdatePod as the model sees it) for the retry rule.
-func (q *quietness) noteUpdate(o workers.UpdatePodOptions, in model.UpdatePod) {
+// NoteUpdate records an UpdatePod of a static pod (in: the UpdatePod as
+// the model sees it) for the retry rule.
+func (q *Watch) NoteUpdate(o workers.UpdatePodOptions, in model.UpdatePod) {
 	switch {
 	case o.Pod == nil: // a runtime pod's kill: no plain sync is pending any more
 		delete(q.updates, types.UID(in.Pod.UID))
@@ -73,13 +73,15 @@ func (q *quietness) noteUpdate(o workers.UpdatePodOptions, in model.UpdatePod) {
 	}
 }
 
-// retryConfigRepeats: uid's config and last update allow a repeated
-// refused retry (read without the pod lock).
-func (w *World) retryConfigRepeats(uid types.UID) bool {
-	p := w.pods[uid]
-	last, ok := w.quiet.updates[uid]
-	return p != nil && p.action.Static && p.inConfig && p.deletion == nil && !terminalPhase(p.phase) && !p.rejected &&
-		(w.kube == nil || p.admitted) && ok && last == lastUpdate{updateType: workers.SyncPodSync, version: p.version}
+// SyncDue: the sync loop is about to make uid's queued UpdatePod(sync); a
+// retry the last calm tick proved a repeat is not counted as an input.
+func (q *Watch) SyncDue(uid types.UID) { q.repeat = q.retries[uid] }
+
+// retryRepeats: uid's config (c) and last update allow a repeated refused
+// retry.
+func (q *Watch) retryRepeats(uid types.UID, c Config) bool {
+	last, ok := q.updates[uid]
+	return c.Static && c.Steady && ok && last == lastUpdate{updateType: workers.SyncPodSync, version: c.Version}
 }
 
 // waitingIdle: the record is a static pod refused its start, idle, with
@@ -89,27 +91,27 @@ func waitingIdle(s workers.PodStateSnapshot) bool {
 		s.PendingUpdateType == workers.SyncPodSync && s.PendingKills == 0 && !s.RestartRequested && s.HasWorker
 }
 
-// retriesRepeat reports which of waiters (each waitingIdle, by record)
+// retriesRepeat reports whether waiters (each waitingIdle, by record)
 // retry into a refusal: their full name is held by another UID that is
-// idle in S with a repeatable resync (resyncs: the UIDs idle in S). It
-// reads the static-pod maps through StaticPodState (a scheduling point:
-// the caller asks Stirring again).
-func (w *World) retriesRepeat(waiters map[types.UID]string, idleInS map[types.UID]bool) bool {
+// idle in S with a repeatable resync (idleInS: the UIDs idle in S). It
+// reads the static-pod maps through Holder (a scheduling point: the
+// caller asks Stirring again).
+func (q *Watch) retriesRepeat(waiters map[types.UID]string, idleInS map[types.UID]bool) bool {
 	holders := map[string]types.UID{}
 	for _, uid := range slices.Sorted(maps.Keys(waiters)) {
 		name := waiters[uid]
 		if _, ok := holders[name]; !ok {
-			holders[name] = w.PW.StaticPodState(name).Started
+			holders[name] = q.world.Holder(name)
 		}
 		h := holders[name]
-		if h == "" || h == uid || !idleInS[h] || !w.resyncConfigRepeats(h) {
+		if h == "" || h == uid || !idleInS[h] || !q.resyncRepeats(h, q.world.Config(h)) {
 			return false
 		}
 	}
 	return true
 }
 
-// retryDueBefore: a proven retry falls due before t (skipQuietTicks).
-func (q *quietness) retryDueBefore(t time.Duration) bool {
+// retryDueBefore: a proven retry falls due before t (skip).
+func (q *Watch) retryDueBefore(t time.Duration) bool {
 	return q.nextRetry < t
 }

@@ -7,30 +7,67 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world/quiet"
 )
 
-// TestResyncsCanRepeatConditions: each world-wide condition of the rule
-// switches it off on its own.
-func TestResyncsCanRepeatConditions(t *testing.T) {
+// TestQuietWorldConditions: the world-wide facts the quiet rules read
+// (quiet.World's AsWritten and RuntimeRepeats) hold in the plain world,
+// and each condition switches one off on its own.
+func TestQuietWorldConditions(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		set  func(w *World)
 	}{
 		{"natural completion", func(w *World) { w.Runtime.Faults.TerminalRate = 1 }},
 		{"errors", func(w *World) { w.Runtime.Faults.ErrorRate = 1 }},
-		{"foreign syncer", func(w *World) { w.quiet.foreignSyncer = true }},
+		{"foreign syncer", func(w *World) { w.foreignSyncer = true }},
 		{"mutant", func(w *World) { w.workersMutant = "x" }},
 		{"kubelet bug", func(w *World) { w.Bugs.B4ShutdownKeepsPhase = true }},
 		{"B16 fault mode", func(w *World) { w.Runtime.Faults.UncancellablePull = B16PullTime }},
 	} {
 		st := plan.SeedStreams(7)
 		w := NewWorld(plan.Plan{Family: "planted", Clients: 1}, st.Schedule, st.Faults, sim.RandomWalk{})
-		if !w.resyncsCanRepeat() {
-			t.Fatalf("the plain world: got no repeatable resyncs, want them")
+		v := settleView{w}
+		if !v.AsWritten() || !v.RuntimeRepeats() {
+			t.Fatalf("the plain world: got as written %v, runtime repeats %v, want both", v.AsWritten(), v.RuntimeRepeats())
 		}
 		tt.set(w)
-		if w.resyncsCanRepeat() {
-			t.Errorf("with %s: got repeatable resyncs, want none", tt.name)
+		if v.AsWritten() && v.RuntimeRepeats() {
+			t.Errorf("with %s: got both facts, want one off", tt.name)
+		}
+	}
+}
+
+// TestQuietConfigConditions: a pod is steady for the quiet rules only
+// while it is in config, not deleted, not terminal, not rejected and
+// admitted; each condition switches it off on its own, and a pod the plan
+// never named has no config at all.
+func TestQuietConfigConditions(t *testing.T) {
+	grace := int64(30)
+	for _, tt := range []struct {
+		name string
+		set  func(p *configPod)
+	}{
+		{"not in config", func(p *configPod) { p.inConfig = false }},
+		{"deleted", func(p *configPod) { p.deletion = &grace }},
+		{"terminal", func(p *configPod) { p.phase = "Succeeded" }},
+		{"rejected", func(p *configPod) { p.rejected = true }},
+		{"not admitted", func(p *configPod) { p.admitted = false }},
+	} {
+		st := plan.SeedStreams(7)
+		pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
+		w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
+		p := w.newPod(plan.Action{UID: "b", Static: true, Name: "web"})
+		p.inConfig, p.admitted, p.version = true, true, 3
+		if c := w.quietConfig("b"); !c.Steady || !c.InConfig || !c.Static || c.Version != 3 {
+			t.Fatalf("a static pod in config: got %+v, want steady, in config, static, version 3", c)
+		}
+		tt.set(p)
+		if w.quietConfig("b").Steady {
+			t.Errorf("%s: got steady, want not", tt.name)
+		}
+		if c := w.quietConfig("unnamed"); c != (quiet.Config{}) {
+			t.Errorf("a pod never named: got %+v, want the zero config", c)
 		}
 	}
 }

@@ -1,0 +1,82 @@
+package coverage
+
+import (
+	"slices"
+	"strings"
+)
+
+// Recorder keeps the tuples a run reached and the transitions between a
+// subject's consecutive tuples, whatever the tuple says: the kubelet's
+// Tracker and the virtual-kubelet controller's (package oracle/vkcoverage)
+// build their tuples and record them here.
+type Recorder struct {
+	tuples map[string]int  // every tuple reached → its index in list
+	list   []string        // every tuple reached, in order of first reach
+	trans  map[[2]int]bool // transitions, as indices in list
+	// texts holds every tuple's text, one after another: a tuple's string
+	// is a slice of it (Builder's String copies nothing, and a write never
+	// changes what an earlier String returned), so a run's tuples take a
+	// few growing buffers, not a string each.
+	texts strings.Builder
+}
+
+// NewRecorder returns an empty recorder.
+func NewRecorder() *Recorder {
+	r := &Recorder{}
+	r.init()
+	return r
+}
+
+func (r *Recorder) init() {
+	r.tuples, r.list, r.trans = map[string]int{}, make([]string, 0, 32), map[[2]int]bool{}
+}
+
+// Visit records that a subject reached tuple, and the transition from its
+// previous tuple. last is the handle Visit returned for the subject's
+// previous tuple (0 before its first); Visit returns the new one. The
+// tuple's bytes are copied only when the run reaches it first.
+func (r *Recorder) Visit(last int, tuple []byte) int {
+	if last > 0 && string(tuple) == r.list[last-1] {
+		return last // most events leave the tuple as it was: nothing to allocate
+	}
+	i, seen := r.tuples[string(tuple)]
+	if !seen {
+		start := r.texts.Len()
+		r.texts.Write(tuple)
+		text := r.texts.String()[start:]
+		i = len(r.list)
+		r.tuples[text] = i
+		r.list = append(r.list, text)
+	}
+	if last > 0 {
+		r.trans[[2]int{last - 1, i}] = true
+	}
+	return i + 1
+}
+
+// Coverage returns what the run reached so far.
+func (r *Recorder) Coverage() Coverage {
+	// order lists the tuples' indices in list by their text; index maps
+	// an index in list to the tuple's place in the sorted Tuples.
+	order := make([]int, 2*len(r.list))
+	order, index := order[:len(r.list)], order[len(r.list):]
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(r.list[a], r.list[b]) })
+	tuples := make([]string, len(order))
+	for place, i := range order {
+		tuples[place], index[i] = r.list[i], place
+	}
+	trans := make([][2]int, 0, len(r.trans))
+	for tr := range r.trans {
+		trans = append(trans, [2]int{index[tr[0]], index[tr[1]]})
+	}
+	slices.SortFunc(trans, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return Coverage{Tuples: tuples, Transitions: trans}
+}
