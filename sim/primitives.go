@@ -186,7 +186,7 @@ func (e *Event) Fire() {
 	for _, w := range e.waiters {
 		if w.timer != nil {
 			w.timer.Stop()
-			w.timer = nil
+			w.timer, w.timeoutOf = nil, nil
 		}
 		w.result = true
 		s.makeRunnable(w)
@@ -222,13 +222,7 @@ func (e *Event) WaitFor(d time.Duration) bool {
 	s.rec(opEventBlock, e.id, int64(d))
 	e.waiters = append(e.waiters, g)
 	if d > 0 {
-		g.timer = s.clock.Schedule(d, func() {
-			g.timer = nil
-			e.removeWaiter(g)
-			g.result = false
-			s.recAs(-1, opTimeout, e.id, int64(g.id))
-			s.makeRunnable(g)
-		})
+		s.armAlarm(g, d, e)
 	}
 	s.park(opEventWait, e.id)
 	s.rec(opEventWait, e.id, boolArg(g.result))

@@ -205,3 +205,35 @@ func TestNowIsEpochPlusElapsed(t *testing.T) {
 		t.Fatalf("got %v, want 1h30m", got)
 	}
 }
+
+// TestTimedWaitsAllocateNothing: a goroutine's Sleeps and timed WaitFors
+// share one timer, made at its first timed wait (armAlarm), so each later
+// one allocates nothing; a timer and a callback per wait would cost two
+// allocations each. The per-wait figure is the difference between runs of
+// 2,100 and 100 waits, so the run's own set-up cancels out.
+func TestTimedWaitsAllocateNothing(t *testing.T) {
+	waits := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			s := New(Options{HotLoop: -1})
+			never := s.NewEvent("never")
+			s.Go("sleeper", func() {
+				for i := range n {
+					if i%2 == 0 {
+						s.Sleep(time.Second)
+					} else {
+						never.WaitFor(time.Second)
+					}
+				}
+			})
+			if err := s.Run(); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			s.Recycle()
+		})
+	}
+	few, many := waits(100), waits(2100)
+	if per := (many - few) / 2000; per > 0.05 {
+		t.Fatalf("got %.3f allocations per timed wait (%v for 100 waits, %v for 2,100), want none", per, few, many)
+	}
+}

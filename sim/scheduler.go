@@ -60,9 +60,15 @@ type goroutine struct {
 	// What a parked goroutine waits on, for deadlock reports and wake-ups.
 	waitOp  op
 	waitObj int32
-	mu      *Mutex // the mutex waited for, if any
-	timer   *fakeclock.Timer
-	result  bool // outcome of a Signal.Wait or Event.WaitFor
+	mu      *Mutex           // the mutex waited for, if any
+	timer   *fakeclock.Timer // alarm while it is armed, else nil
+	result  bool             // outcome of a Signal.Wait or Event.WaitFor
+	// alarm is the goroutine's one timer, made at its first Sleep or
+	// timed WaitFor and re-armed for each later one (armAlarm), so a
+	// sleep allocates nothing; timeoutOf is the event whose WaitFor it
+	// times out (nil: a Sleep).
+	alarm     *fakeclock.Timer
+	timeoutOf *Event
 }
 
 // Scheduler runs simulated goroutines one at a time. Create one per run with
@@ -274,11 +280,36 @@ func (s *Scheduler) Sleep(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	g := s.cur
-	g.timer = s.clock.Schedule(d, func() {
-		g.timer = nil
-		s.recAs(-1, opWake, -1, int64(g.id))
-		s.makeRunnable(g)
-	})
+	s.armAlarm(s.cur, d, nil)
 	s.park(opSleep, -1)
+}
+
+// armAlarm arms g's alarm to go off d from now: it wakes g from a Sleep
+// (timeoutOf nil) or times out its WaitFor on timeoutOf. Re-arming the
+// alarm (Reset) takes the next sequence number of the clock and pushes
+// the timer on its heap, exactly as a new timer's Schedule does, so the
+// firing order, and the trace, are those of a timer per wait.
+func (s *Scheduler) armAlarm(g *goroutine, d time.Duration, timeoutOf *Event) {
+	g.timeoutOf = timeoutOf
+	if g.alarm == nil {
+		g.alarm = s.clock.Schedule(d, func() { s.alarmGoesOff(g) })
+	} else {
+		g.alarm.Reset(d)
+	}
+	g.timer = g.alarm
+}
+
+// alarmGoesOff wakes g at the end of its Sleep, or at the timeout of its
+// WaitFor.
+func (s *Scheduler) alarmGoesOff(g *goroutine) {
+	g.timer = nil
+	if e := g.timeoutOf; e != nil {
+		g.timeoutOf = nil
+		e.removeWaiter(g)
+		g.result = false
+		s.recAs(-1, opTimeout, e.id, int64(g.id))
+	} else {
+		s.recAs(-1, opWake, -1, int64(g.id))
+	}
+	s.makeRunnable(g)
 }

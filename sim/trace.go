@@ -141,26 +141,27 @@ const traceChunk = 4 << 10
 // clock advance.
 func (s *Scheduler) renderTrace(buf []byte, w io.Writer) []byte {
 	var atArr [32]byte
+	var durs durationTexts
 	at := append(atArr[:0], "0s"...)
 	buf = buf[:0]
 	for _, c := range s.trace.full {
-		buf, at = s.renderRecords(buf, at, c, w)
+		buf, at = s.renderRecords(buf, at, c, w, &durs)
 	}
-	buf, _ = s.renderRecords(buf, at, s.trace.last, w)
+	buf, _ = s.renderRecords(buf, at, s.trace.last, w, &durs)
 	w.Write(buf)
 	return buf[:0]
 }
 
 // renderRecords appends the lines of records to buf (at is the text of the
 // time, updated at each clock advance), writing buf to w and emptying it
-// whenever it holds traceChunk bytes.
-func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer) ([]byte, []byte) {
+// whenever it holds traceChunk bytes; durs keeps the durations' texts.
+func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer, durs *durationTexts) ([]byte, []byte) {
 	for i := range records {
 		r := &records[i]
 		if r.op == opAdvance {
 			at = append(at[:0], time.Duration(r.arg).String()...)
 		}
-		buf = s.appendRecord(buf, at, r)
+		buf = s.appendRecord(buf, at, r, durs)
 		buf = append(buf, '\n')
 		if len(buf) >= traceChunk {
 			w.Write(buf)
@@ -174,7 +175,7 @@ func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer)
 func (s *Scheduler) TraceLen() int { return s.trace.len() }
 
 // appendRecord appends one trace line (without its newline) to b.
-func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record) []byte {
+func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record, durs *durationTexts) []byte {
 	b = append(b, atText...)
 	b = append(b, ' ')
 	b = append(b, s.gname(int32(r.g))...)
@@ -184,7 +185,7 @@ func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record) []byte {
 		b = append(b, ' ')
 		b = append(b, s.objects[r.obj].name...)
 	}
-	return s.appendDetail(b, r)
+	return s.appendDetail(b, r, durs)
 }
 
 func (s *Scheduler) gname(id int32) string {
@@ -196,7 +197,7 @@ func (s *Scheduler) gname(id int32) string {
 
 // detail renders the op-specific argument of a record ("" if none).
 func (s *Scheduler) detail(r *record) string {
-	d := s.appendDetail(nil, r)
+	d := s.appendDetail(nil, r, nil)
 	if len(d) == 0 {
 		return ""
 	}
@@ -204,8 +205,8 @@ func (s *Scheduler) detail(r *record) string {
 }
 
 // appendDetail appends the op-specific argument of a record, after a
-// space, if it has one.
-func (s *Scheduler) appendDetail(b []byte, r *record) []byte {
+// space, if it has one; durs (nil: none) keeps the durations' texts.
+func (s *Scheduler) appendDetail(b []byte, r *record, durs *durationTexts) []byte {
 	switch r.op {
 	case opGo, opWake:
 		if name := s.gname(int32(r.arg)); name != "" {
@@ -223,7 +224,7 @@ func (s *Scheduler) appendDetail(b []byte, r *record) []byte {
 		if r.arg < 0 {
 			return append(b, " forever"...)
 		}
-		return append(append(b, ' '), time.Duration(r.arg).String()...)
+		return durs.append(append(b, ' '), time.Duration(r.arg))
 	case opRand:
 		b = strconv.AppendInt(append(b, ' '), r.arg&0xffffffff, 10)
 		return strconv.AppendInt(append(b, " of "...), r.arg>>32, 10)
@@ -233,4 +234,26 @@ func (s *Scheduler) appendDetail(b []byte, r *record) []byte {
 		return append(b, " clock"...)
 	}
 	return b
+}
+
+// durationTexts keeps the texts of the durations a trace renders, one per
+// slot, the slot chosen by a hash of the duration: a run's sleeps and
+// timeouts repeat a few periods, and time.Duration.String costs a few
+// hundred instructions.
+type durationTexts [8]struct {
+	d    time.Duration
+	n    uint8 // the text's length; 0: an empty slot
+	text [32]byte
+}
+
+// append appends d's text (time.Duration.String) to b.
+func (t *durationTexts) append(b []byte, d time.Duration) []byte {
+	if t == nil {
+		return append(b, d.String()...)
+	}
+	e := &t[uint64(d)*0x9e3779b97f4a7c15>>61]
+	if e.n == 0 || e.d != d {
+		e.d, e.n = d, uint8(copy(e.text[:], d.String()))
+	}
+	return append(b, e.text[:e.n]...)
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,35 @@ func TestTraceSHA256LongTrace(t *testing.T) {
 	sum := sha256.Sum256([]byte(trace))
 	if got, want := s.TraceSHA256(), hex.EncodeToString(sum[:]); got != want {
 		t.Fatalf("TraceSHA256 = %s, want SHA-256 of Trace %s", got, want)
+	}
+}
+
+// TestDurationTextsAreDurationStrings: the renderer's kept duration texts
+// read as time.Duration.String, whatever the order of the durations and
+// however many share a slot (512 durations in 8 slots, twice over, then
+// every one again out of order).
+func TestDurationTextsAreDurationStrings(t *testing.T) {
+	var durs durationTexts
+	var ds []time.Duration
+	for i := range 512 {
+		ds = append(ds, time.Duration(i)*137*time.Millisecond, -time.Duration(i)*time.Nanosecond)
+	}
+	ds = append(ds, 0, time.Duration(math.MaxInt64), time.Duration(math.MinInt64))
+	check := func(d time.Duration) {
+		if got := string(durs.append([]byte("x"), d)); got != "x"+d.String() {
+			t.Fatalf("got %q for %d, want %q", got, int64(d), "x"+d.String())
+		}
+	}
+	for range 2 {
+		for _, d := range ds {
+			check(d)
+		}
+	}
+	for i := range ds {
+		check(ds[(i*7919)%len(ds)])
+	}
+	var none *durationTexts
+	if got := string(none.append(nil, 90*time.Second)); got != "1m30s" {
+		t.Fatalf("got %q without kept texts, want 1m30s", got)
 	}
 }

@@ -222,17 +222,18 @@ func (w *World) housekeeping() {
 	buf := w.takeDesired()
 	defer w.putDesired(buf)
 	desired, stubs := w.desired(buf)
-	id := w.call(model.SyncKnownPods{Desired: w.sameDesired(desired)})
+	id := w.call(w.sameDesired(desired))
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.NoteKnown(known)
 	w.ret(id, w.sameKnown(known))
 	w.housekeepingExtras(desired, known)
 }
 
-// sameDesired is the UIDs of desired as a SyncKnownPods input: the last
-// call's slice when they are the same (recorded inputs are read only), so
-// the settle phase's repeated housekeeping builds none.
-func (w *World) sameDesired(desired []desiredPod) []string {
+// sameDesired is the SyncKnownPods input naming the UIDs of desired: the
+// last call's (its slice, boxed once) when they are the same (recorded
+// inputs are read only), so the settle phase's repeated housekeeping
+// builds none.
+func (w *World) sameDesired(desired []desiredPod) model.Input {
 	same := len(desired) == len(w.lastDesired)
 	for i := 0; same && i < len(desired); i++ {
 		same = string(desired[i].config.action.UID) == w.lastDesired[i]
@@ -243,17 +244,21 @@ func (w *World) sameDesired(desired []desiredPod) []string {
 			w.lastDesired = append(w.lastDesired, string(desired[i].config.action.UID))
 		}
 	}
-	return w.lastDesired
+	if !same || w.lastCall == nil {
+		w.lastCall = model.SyncKnownPods{Desired: w.lastDesired}
+	}
+	return w.lastCall
 }
 
-// sameKnown is SyncKnownPods' result in the model's terms, the last call's slice when it is the
-// same (recorded outputs are read only).
-func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+// sameKnown is SyncKnownPods' result in the model's terms, the last call's (its slice, boxed
+// once) when it is the same (recorded outputs are read only).
+func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) model.Output {
 	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
 	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
 		w.lastKnown = slices.Clone(w.knownBuf)
+		w.lastResult = w.lastKnown
 	}
-	return w.lastKnown
+	return w.lastResult
 }
 
 // appendKnownPods appends SyncKnownPods' result in the model's terms,

@@ -151,6 +151,8 @@ type World struct {
 	lastDesired []string
 	lastKnown   model.KnownPods
 	knownBuf    model.KnownPods
+	lastCall    model.Input  // lastDesired's SyncKnownPods, boxed once
+	lastResult  model.Output // lastKnown, boxed once
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy

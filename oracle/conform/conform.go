@@ -135,6 +135,7 @@ type checker struct {
 	restarts         int                       // Restarted events so far
 	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
 	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	freeHK           *housekeeping             // a pass's record judged, for the next (newHousekeeping)
 	adds             int                       // new pod objects created so far (fresh ADDs)
 	incarnation      map[types.UID]int         // the creation order of each pod's current object
 	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)

@@ -37,7 +37,7 @@ func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 			}
 			c.violate("P3", "SyncKnownPods with desired pods %v, want the pods in config %v", in.Desired, want)
 		}
-		c.hk[ev.Goroutine] = &housekeeping{id: ev.ID, restarts: c.restarts}
+		c.hk[ev.Goroutine] = c.newHousekeeping(ev.ID)
 	case model.UpdatePod:
 		if h := c.hk[ev.Goroutine]; h != nil && h.returned && in.Type == model.Create && !in.RuntimeOnly {
 			h.made = append(h.made, types.UID(in.Pod.UID))
@@ -65,18 +65,35 @@ func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
 	}
 }
 
-// housekeepingDone judges goroutine g's last pass, if it is over.
+// newHousekeeping is the record of a pass whose SyncKnownPods call is id:
+// the record of a pass judged before (freeHK), emptied, when there is one.
+func (c *checker) newHousekeeping(id int) *housekeeping {
+	h := c.freeHK
+	if h == nil {
+		return &housekeeping{id: id, restarts: c.restarts}
+	}
+	c.freeHK = nil
+	*h = housekeeping{id: id, restarts: c.restarts, owed: h.owed[:0], made: h.made[:0]}
+	return h
+}
+
+// housekeepingDone judges goroutine g's last pass, if it is over; its
+// record, which nothing holds any more, serves the next pass.
 func (c *checker) housekeepingDone(g string) {
 	h := c.hk[g]
 	delete(c.hk, g)
-	if h == nil || h.restarts != c.restarts {
+	if h == nil {
+		return
+	}
+	defer func() { c.freeHK = h }()
+	if h.restarts != c.restarts {
 		return
 	}
 	if !h.returned {
 		c.violate("P3", "housekeeping (%s): SyncKnownPods returned no known pods", g)
 		return
 	}
-	made := slices.Clone(h.made)
+	made := h.made // sorted in place: the record is done with
 	slices.Sort(made)
 	if !slices.Equal(made, h.owed) {
 		c.violate("P3", "housekeeping (%s) re-created %v, want the admitted active pods the pod workers no longer know %v",

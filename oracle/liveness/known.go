@@ -23,6 +23,7 @@ type knownCall struct {
 func (l *liveness) knownReturned(ev history.Event) {
 	kc := l.known[ev.Goroutine]
 	delete(l.known, ev.Goroutine)
+	defer func() { l.freeKnown = kc }() // nothing holds it any more
 	out, _ := ev.Output.(model.KnownPods)
 	for _, uid := range kc.mustPurge {
 		p := l.pods[uid]
@@ -45,6 +46,19 @@ func (l *liveness) knownReturned(ev history.Event) {
 				uid, p.finishedAt, kc.at, k.State)
 		}
 	}
+}
+
+// newKnownCall is the record of a SyncKnownPods taking the pod lock at
+// at: the record of one that returned (freeKnown), emptied, when there is
+// one.
+func (l *liveness) newKnownCall(at time.Duration, desired []string) *knownCall {
+	kc := l.freeKnown
+	if kc == nil {
+		return &knownCall{at: at, desired: desired}
+	}
+	l.freeKnown = nil
+	*kc = knownCall{at: at, desired: desired, mustPurge: kc.mustPurge[:0]}
+	return kc
 }
 
 // isDesired reports whether the call lists uid as desired.

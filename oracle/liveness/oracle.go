@@ -94,8 +94,11 @@ type liveness struct {
 	tracks  []*podTrack            // pods' values, in the order of uids
 	open    map[string]model.Input // by goroutine: its client call in progress
 	known   map[string]*knownCall  // by goroutine: its SyncKnownPods in progress
-	waits   map[int]*killWait      // by call ID: killPodNow waits in progress
-	fired   map[int]time.Duration  // by completion ID: when it fired
+	// freeKnown is a SyncKnownPods' record that returned, for the next
+	// (newKnownCall).
+	freeKnown *knownCall
+	waits     map[int]*killWait     // by call ID: killPodNow waits in progress
+	fired     map[int]time.Duration // by completion ID: when it fired
 	// lastKnownAt is when the last SyncKnownPods took the pod lock.
 	lastKnownAt time.Duration
 	settled     bool
@@ -230,7 +233,7 @@ func (l *liveness) lockAcquired(ev history.Event) {
 			p.restartAt = ev.At
 		}
 	case model.SyncKnownPods:
-		kc := &knownCall{at: ev.At, desired: in.Desired}
+		kc := l.newKnownCall(ev.At, in.Desired)
 		if !slices.IsSorted(in.Desired) {
 			kc.desired = slices.Sorted(slices.Values(in.Desired))
 		}

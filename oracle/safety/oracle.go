@@ -66,6 +66,25 @@ func NewFullPass() oracle.Oracle {
 	return o
 }
 
+// NewCarelessSkip returns the oracle skipping SyncKnownPods releases too
+// carelessly (repeatMemo.careless): a wrong skip, for the test that shows
+// the comparison with NewFullPass catches one.
+func NewCarelessSkip() oracle.Oracle {
+	o := newSafetyOracle()
+	o.repeat.careless = true
+	return o
+}
+
+// RepeatsSkipped is how many repeated SyncKnownPods releases a safety
+// oracle of New skipped so far (0 for any other oracle), for the tests
+// that show the comparison with NewFullPass covered some.
+func RepeatsSkipped(o oracle.Oracle) int {
+	if s, ok := o.(*safetyOracle); ok {
+		return s.repeat.skipped
+	}
+	return 0
+}
+
 // safetyOracle is the online checker of S1–S19.
 type safetyOracle struct {
 	pods   map[string]*safetyPod
@@ -102,6 +121,9 @@ type safetyOracle struct {
 	judged   []string
 	knownBuf []string // knownUIDs' list, reused from release to release
 	fullPass bool
+	// repeat follows the stream to skip repeated SyncKnownPods releases
+	// (repeat.go); a full pass skips none.
+	repeat repeatMemo
 
 	violations []history.Violation
 	reported   map[string]bool
@@ -138,6 +160,9 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	if o.settled {
 		return
 	}
+	if ev.Kind != history.LockReleasing {
+		o.repeat.follow(ev)
+	}
 	switch ev.Kind {
 	case history.ClientCall:
 		o.onCall(ev)
@@ -146,7 +171,12 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	case history.LockAcquired:
 		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
+		if o.skipRepeat(ev) {
+			return
+		}
+		c := o.unbound[ev.Goroutine]
 		o.release(v, ev)
+		o.released(c, ev)
 	case history.CallbackBegin:
 		if b, ok := ev.Input.(model.SyncBegin); ok {
 			o.begin(b, ev)
