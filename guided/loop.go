@@ -91,13 +91,7 @@ func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
 // counts them.
 func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
 	var made uint64
-	var replay []Entry
-	if o.Replay {
-		replay = c.ReplayOrder()
-		if o.ReplayByAge {
-			replay = slices.Clone(c.Entries)
-		}
-	}
+	replay := replayQueue(c, o)
 	for made < o.Runs && ctx.Err() == nil {
 		n := min(uint64(Batch), o.Runs-made)
 		outs := make([]Outcome, n)
@@ -123,6 +117,18 @@ func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Ou
 		made += n
 	}
 	return made
+}
+
+// replayQueue is the kept entries a loop runs again first, in the order
+// o asks for; none without o.Replay.
+func replayQueue(c *Corpus, o Options) []Entry {
+	switch {
+	case !o.Replay:
+		return nil
+	case o.ReplayByAge:
+		return slices.Clone(c.Entries)
+	}
+	return c.ReplayOrder()
 }
 
 // count adds one run to the yield of its kind.
