@@ -90,18 +90,8 @@ func TestKubeResyncRepeatsConditions(t *testing.T) {
 		{"API phase Pending", func(_ *World, p *configPod) { p.apiPhase = v1.PodPending }},
 		{"echo due", func(_ *World, p *configPod) { p.echoDue = true }},
 	} {
-		st := plan.SeedStreams(7)
-		pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
-		w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
-		p := &configPod{action: plan.Action{UID: "a"}, inConfig: true, admitted: true, inAPI: true, apiPhase: v1.PodRunning}
-		w.kube.statusOf("a").Phase = v1.PodRunning
-		if !w.kubeResyncRepeats(p) {
-			t.Fatalf("a running, admitted, published pod: got no repeatable resync, want one")
-		}
-		tt.set(w, p)
-		if w.kubeResyncRepeats(p) {
-			t.Errorf("%s: got a repeatable resync, want none", tt.name)
-		}
+		checkResyncSwitchedOff(t, tt.name, tt.set, "a running, admitted, published pod",
+			configPod{action: plan.Action{UID: "a"}, inConfig: true, admitted: true, inAPI: true, apiPhase: v1.PodRunning})
 	}
 }
 
@@ -120,17 +110,26 @@ func TestKubeResyncRepeatsStatic(t *testing.T) {
 		{"echo due", func(_ *World, p *configPod) { p.echoDue = true }},
 		{"not static", func(_ *World, p *configPod) { p.action.Static = false }},
 	} {
-		st := plan.SeedStreams(7)
-		pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
-		w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
-		p := &configPod{action: plan.Action{UID: "a", Static: true}, inConfig: true, admitted: true}
-		w.kube.statusOf("a").Phase = v1.PodRunning
-		if !w.kubeResyncRepeats(p) {
-			t.Fatalf("a running, admitted static pod: got no repeatable resync, want one")
-		}
-		tt.set(w, p)
-		if w.kubeResyncRepeats(p) {
-			t.Errorf("%s: got a repeatable resync, want none", tt.name)
-		}
+		checkResyncSwitchedOff(t, tt.name, tt.set, "a running, admitted static pod",
+			configPod{action: plan.Action{UID: "a", Static: true}, inConfig: true, admitted: true})
+	}
+}
+
+// checkResyncSwitchedOff: pod base, whose status manager holds Running, has
+// a repeatable resync in a fresh kubelet world, and none once set (the
+// condition called name) is applied.
+func checkResyncSwitchedOff(t *testing.T, name string, set func(w *World, p *configPod), base string, pod configPod) {
+	t.Helper()
+	st := plan.SeedStreams(7)
+	pl := plan.Plan{Family: "planted", Clients: 1, Node: &plan.Node{APIServer: true}}
+	w := NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
+	p := &pod
+	w.kube.statusOf(p.action.UID).Phase = v1.PodRunning
+	if !w.kubeResyncRepeats(p) {
+		t.Fatalf("%s: got no repeatable resync, want one", base)
+	}
+	set(w, p)
+	if w.kubeResyncRepeats(p) {
+		t.Errorf("%s: got a repeatable resync, want none", name)
 	}
 }
