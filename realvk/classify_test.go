@@ -293,16 +293,13 @@ func TestClassifyLostWithRunNegative(t *testing.T) {
 			{"never notified", nil, ""},
 			{"VO", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}, ClassLostWithRun},
 			{"accepted by the last generation", map[int]notifyRecord{1: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 1}}, ""},
-			{"dropped (VL for VK2, nothing for VK3)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, "VL?"},
+			{"dropped (VL for VK2 and VK3, not VO)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, ClassNotificationDropped},
 			{"one more notification to the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
 				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
 		}
 		for _, c := range cases {
 			d.W.notifies = c.notifies
 			want2, want3 := c.want, c.want
-			if c.want == "VL?" {
-				want2, want3 = ClassNotificationDropped, ""
-			}
 			if got := d.classify(vk2); got != want2 {
 				t.Errorf("VK2 %s: classified %q, want %q", c.name, got, want2)
 			}

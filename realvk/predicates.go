@@ -97,12 +97,12 @@ func (d *Driver) statusByNameLeft(items int) bool {
 	return wrong == items
 }
 
-// notificationsDropped (VL): U's status version v was notified, and
-// enqueuePodStatusUpdate dropped every notification of it.
-func (d *Driver) notificationsDropped(uid types.UID, v int) bool {
+// notificationsDropped (VL): U had notifications that match, and
+// enqueuePodStatusUpdate dropped every one of them.
+func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bool) bool {
 	seen := false
 	for _, n := range d.W.notifies {
-		if n.uid == uid && n.version == v {
+		if n.uid == uid && match(n) {
 			if n.dropped == "" {
 				return false
 			}
