@@ -138,3 +138,23 @@ func trimZeros(xs []int) []int {
 	}
 	return xs[:n:n]
 }
+
+// WalkDir is Walk over the corpus of r's family saved under dir: loaded
+// first (empty if none is saved) and saved after; with dir "", over a
+// fresh corpus kept nowhere. It returns the corpus.
+func WalkDir[R any](ctx context.Context, r Runner[R], dir string, o Options, emit func(Step[R])) (*Corpus, error) {
+	c := NewCorpus(r.Family())
+	if dir != "" {
+		var err error
+		if c, err = Load(dir, r.Family()); err != nil {
+			return nil, err
+		}
+	}
+	Walk(ctx, r, c, o, emit)
+	if dir != "" {
+		if err := c.Save(dir); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}

@@ -116,3 +116,27 @@ func TestWalkDrivesAnyRunner(t *testing.T) {
 	}
 	t.Logf("toy: %d entries, %d tuples, %d failing runs of 96", len(c1.Entries), c1.Tuples(), failed)
 }
+
+// TestWalkDirResumes: two walks of 48 runs over a saved corpus are the
+// same steps and the same corpus as one walk of 96; without a directory
+// nothing is saved.
+func TestWalkDirResumes(t *testing.T) {
+	var one, two []string
+	note := func(out *[]string) func(Step[string]) {
+		return func(s Step[string]) { *out = append(*out, fmt.Sprintf("%d %s %d", s.Index, s.Input.Token(), s.New)) }
+	}
+	whole, err := WalkDir(context.Background(), toyRunner{}, "", Options{Seed: 9, Runs: 96, Parallel: 2}, note(&one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for range 2 {
+		if _, err := WalkDir(context.Background(), toyRunner{}, dir, Options{Seed: 9, Runs: 48, Parallel: 2}, note(&two)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved, err := Load(dir, "toy")
+	if err != nil || !slices.Equal(one, two) || string(corpusBytes(t, whole)) != string(corpusBytes(t, saved)) {
+		t.Fatalf("two saved walks of 48 differ from one of 96 (%v)", err)
+	}
+}

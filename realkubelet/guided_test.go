@@ -50,24 +50,15 @@ func verdict(r Result) realdriver.SeedVerdict {
 // token (TestReplaySeed -shrink.input replays it).
 func guidedSweep(t *testing.T, opts RunOptions, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
-		c := guided.NewCorpus(f.Name)
-		if dir != "" {
-			var err error
-			if c, err = guided.Load(dir, f.Name); err != nil {
-				t.Fatal(err)
-			}
-		}
-		guided.Walk(context.Background(), guidedRunner{t, f, opts}, c, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
+		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f, opts}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
 			func(s guided.Step[Result]) {
 				if len(s.Result.Unexplained()) > 0 {
 					t.Logf("%s run %d: input %s", f.Name, s.Index, s.Input.Token())
 				}
 				emit(s.Index, verdict(s.Result))
 			})
-		if dir != "" {
-			if err := c.Save(dir); err != nil {
-				t.Fatal(err)
-			}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }
