@@ -123,6 +123,9 @@ func Rules() []Rule {
 		{Dir: "report", Allow: []string{"std"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		// Parallel work handed on in a fixed order (simrun's sweeps): generic,
+		// no podsim.
+		{Dir: "internal/lanes", Allow: []string{"std"}},
 		// A built command for tests, shared through the Go build cache.
 		{Dir: "internal/gobin", Allow: []string{"std"}},
 		// The mutation score: the mutator and its guards know nothing of
