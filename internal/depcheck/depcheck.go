@@ -118,6 +118,8 @@ func Rules() []Rule {
 			"cmd/simrun/internal/outfile", "cmd/simrun/internal/tracetext"}},
 		// The JUnit XML writer: test cases in, a document out; no podsim.
 		{Dir: "cmd/simrun/internal/junit", Allow: []string{"std", "cmd/simrun/internal/outfile"}},
+		// How far a long command has got, on stderr: a bar or plain lines.
+		{Dir: "cmd/simrun/internal/progress", Allow: []string{"std", "golang.org/x/term"}},
 		// report renders a failure from a plain struct: the simulator's
 		// packages fill it, it knows none of them.
 		{Dir: "report", Allow: []string{"std"}},
