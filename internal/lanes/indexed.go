@@ -11,6 +11,7 @@ import (
 // out only while fewer than window jobs are out of order, so at most window
 // results wait in the reorder buffer. It returns the number of results
 // emitted (n unless ctx was cancelled): those of jobs 0..m-1, no gap.
+// parallel and window must be at least 1.
 func Indexed[T any](ctx context.Context, n uint64, parallel, window int, work func(i uint64) T, emit func(T)) uint64 {
 	type result struct {
 		i uint64
