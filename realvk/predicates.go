@@ -37,7 +37,9 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 }
 
 // danglingAfterRestart (VD, for a pod that had an API object): U left
-// the API in generation gR and the controller was restarted after it;
+// the API in generation gR (in gR−1's, if gR's informer had not listed
+// yet: gR never saw U, and only its deleteDanglingPods could clean it up)
+// and the controller was restarted after it;
 // the informer's cleanup of key, if one was made, was not the last
 // generation's and did not end with a not-found (that is VI); at least
 // one generation after gR ran deleteDanglingPods, and each of them failed
@@ -45,6 +47,9 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
 	w := d.W
 	gR, ok := w.removedGen[uid]
+	if from, listed := w.watchFrom[gR]; ok && (!listed || w.removedAt[uid] < from) {
+		gR--
+	}
 	if !ok || gR >= w.gen {
 		return false
 	}
