@@ -215,8 +215,9 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //   - VD also, for VK3 "left the API but still runs in the provider" on
 //     U named N (when VI's clause fails): at the end no API object is
 //     named N and the provider runs U under default/N; the controller
-//     was restarted after the generation in which U left the API (the
-//     one before, if that generation's informer had not listed yet); the
+//     was restarted after the generation in which U left the API (or
+//     after the one before, if that generation's informer had not listed
+//     yet); the
 //     informer's cleanup of default/N, if made, was not the last
 //     generation's and did not end with a not-found; at least one later
 //     generation ran deleteDanglingPods, and each failed its GetPods, or

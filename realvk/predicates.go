@@ -37,9 +37,10 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 }
 
 // danglingAfterRestart (VD, for a pod that had an API object): U left
-// the API in generation gR (in gR−1's, if gR's informer had not listed
-// yet: gR never saw U, and only its deleteDanglingPods could clean it up)
-// and the controller was restarted after it;
+// the API in generation gR (or, if gR's informer had not listed yet, so
+// that gR never saw U and only its deleteDanglingPods could clean it up,
+// in gR−1's: either reading will do) and the controller was restarted
+// after it;
 // the informer's cleanup of key, if one was made, was not the last
 // generation's and did not end with a not-found (that is VI); at least
 // one generation after gR ran deleteDanglingPods, and each of them failed
@@ -47,10 +48,21 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
 	w := d.W
 	gR, ok := w.removedGen[uid]
-	if from, listed := w.watchFrom[gR]; ok && (!listed || w.removedAt[uid] < from) {
-		gR--
+	if !ok {
+		return false
 	}
-	if !ok || gR >= w.gen {
+	if d.danglingSince(key, gR) {
+		return true
+	}
+	from, listed := w.watchFrom[gR]
+	return (!listed || w.removedAt[uid] < from) && d.danglingSince(key, gR-1)
+}
+
+// danglingSince is danglingAfterRestart for a pod that left the API in
+// generation gR.
+func (d *Driver) danglingSince(key string, gR int) bool {
+	w := d.W
+	if gR >= w.gen {
 		return false
 	}
 	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == Missing) {
