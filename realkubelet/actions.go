@@ -70,8 +70,10 @@ func (d *Driver) action(a plan.Action) {
 		p.deletion = &g
 		d.update(kubetypes.SyncPodUpdate, a.UID)
 	case plan.Remove:
+		inConfig, requested := p.inConfig, d.pw.IsPodTerminationRequested(a.UID)
 		p.inConfig = false
 		d.update(kubetypes.SyncPodKill, a.UID)
+		d.noteRemove(a.UID, inConfig, requested)
 	case plan.Vanish:
 		p.inConfig = false
 	case plan.Kill:
@@ -125,6 +127,9 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
 	id := d.h.Call(goroutine, mu)
 	uid := types.UID(mu.Pod.UID)
+	if o.UpdateType == kubetypes.SyncPodKill {
+		delete(d.actors.bareKilled, uid) // a remove's own is noted after it (noteRemove)
+	}
 	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
 		d.restartPending[uid] = true
 	}
@@ -209,6 +214,7 @@ func (d *Driver) housekeeping() {
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
+			delete(d.actors.bareKilled, uid)
 		}
 	}
 	for _, pod := range desired {

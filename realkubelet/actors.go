@@ -40,6 +40,9 @@ type actors struct {
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	admitted, rejected, addedInShutdown map[types.UID]bool
 	firstAddAt                          map[types.UID]time.Duration
+	// bareKilled: the UID's termination was requested in the workers only
+	// by a remove of a pod out of config (admit, noteRemove).
+	bareKilled map[types.UID]bool
 	// evict is the eviction manager once an Evict came (evict.go);
 	// finished is ShouldPodBeFinished per UID as of the last step.
 	evict *evictmgr.Manager
@@ -60,7 +63,7 @@ func newActors(d *Driver) *actors {
 	}
 	a := &actors{kills: killgate.New(d.pw, f), noted: map[*killgate.Request]bool{},
 		admitted: map[types.UID]bool{}, rejected: map[types.UID]bool{}, addedInShutdown: map[types.UID]bool{},
-		firstAddAt: map[types.UID]time.Duration{}}
+		firstAddAt: map[types.UID]time.Duration{}, bareKilled: map[types.UID]bool{}}
 	if d.kubeletOn() && !d.opts.Real.On(components.Status) {
 		a.check = kubeletoracle.New() // with it, the status component's oracle judges the notes
 	}
@@ -138,7 +141,9 @@ func (d *Driver) activePods() []*v1.Pod {
 // here: once a shutdown began, the real manager's Admit (it rejects
 // everything then). A rejected pod never reaches the pod workers
 // (HandlePodAdditions' reject-and-continue). It reports whether the
-// create goes on.
+// create goes on. As upstream, admission is skipped for a UID whose
+// termination the workers say is requested — unless only a bare kill
+// requested it (noteRemove): upstream would have no record there.
 func (d *Driver) admit(uid types.UID) bool {
 	a := d.actors
 	delete(a.rejected, uid) // a new ADD is admitted afresh
@@ -147,7 +152,8 @@ func (d *Driver) admit(uid types.UID) bool {
 		a.addedInShutdown[uid] = a.shutdown != nil
 	}
 	p := d.pods[uid]
-	if a.shutdown != nil && d.opts.plant != plantAdmitInShutdown && !d.pw.IsPodTerminationRequested(uid) && p.phase != v1.PodSucceeded && p.phase != v1.PodFailed {
+	requested := d.pw.IsPodTerminationRequested(uid) && (!a.bareKilled[uid] || d.opts.plant == plantBareKillIsKubelets)
+	if a.shutdown != nil && d.opts.plant != plantAdmitInShutdown && !requested && p.phase != v1.PodSucceeded && p.phase != v1.PodFailed {
 		if !a.shutdown.Admit(d.podOf(uid)).Admit {
 			a.rejected[uid] = true
 			if d.st != nil {
@@ -160,6 +166,20 @@ func (d *Driver) admit(uid types.UID) bool {
 	}
 	a.admitted[uid] = true
 	return true
+}
+
+// noteRemove follows a remove of uid, whose pod was in config or not.
+// A remove of a pod out of config is the scripts' bare UpdatePod(kill)
+// (the pod-worker contract's input): upstream's config merge sends
+// HandlePodRemoves only the pods it holds, so the kubelet never sends it.
+// If that kill is what requested the UID's termination, admit must not
+// take the record it left for a kubelet's (swarm seed 859: K5). Any kill
+// the kubelet does send (kill reaches the workers) makes the request
+// real; a purge or a restart forgets the record.
+func (d *Driver) noteRemove(uid types.UID, inConfig, requestedBefore bool) {
+	if !inConfig && !requestedBefore && d.pw.IsPodTerminationRequested(uid) {
+		d.actors.bareKilled[uid] = true
+	}
 }
 
 // pollActors records, after a step, the kills the managers sent (in UID

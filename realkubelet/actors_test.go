@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -114,5 +115,57 @@ deliver a
 	off := runActorsScript(t, script, RunOptions{Real: components.Only(components.Status, components.Shutdown)})
 	if trace := strings.Join(off.Trace, "\n"); !strings.Contains(trace, "UpdatePod b kill v1 evict") {
 		t.Fatalf("with eviction off, Evict is a bare killPodNow(evict) of b:\n%s", trace)
+	}
+}
+
+// bareRemoveScript is swarm seed 859 shrunk (36 → 3 moves): a remove of a
+// pod that was never in config is the scripts' bare UpdatePod(kill); it
+// leaves a record of a with termination requested, which upstream's
+// kubelet could not have (its config merge removes only pods it holds).
+const bareRemoveScript = `shutdown spec-grace=5
+remove a static=web spec-grace=1
+create a static=web spec-grace=1 prio=2000000000
+`
+
+// TestBareRemoveLeavesAdmissionReal: the create after a bare remove goes
+// through the real Admit (rejected: the node shuts down), so a never
+// starts and K5 holds; the script's only finding is the bare kill's G3.
+// With the driver as it was (plantBareKillIsKubelets: the bare kill's
+// record taken for the kubelet's, admission skipped), housekeeping starts
+// a during the shutdown: one unexplained K5, as swarm seed 859 showed.
+func TestBareRemoveLeavesAdmissionReal(t *testing.T) {
+	r := runActorsScript(t, bareRemoveScript, RunOptions{})
+	trace := strings.Join(r.Trace, "\n")
+	if strings.Contains(trace, "UpdatePod a create") || strings.Contains(trace, "SyncPod begin") {
+		t.Fatalf("the create of a after a bare remove was not rejected:\n%s", trace)
+	}
+	if got := r.Classes(); len(r.Unexplained()) > 0 || !slices.Equal(got, []string{"G3"}) {
+		t.Fatalf("want only G3, got classes %v, findings %v", got, r.Findings)
+	}
+	planted := runActorsScript(t, bareRemoveScript, RunOptions{plant: plantBareKillIsKubelets})
+	got := kFindings(planted, "K5")
+	if len(got) != 1 || !strings.Contains(got[0], "SyncPod began for pod a") || !strings.Contains(got[0], "UNEXPLAINED") {
+		t.Fatalf("planted: K5 findings %q, want one unexplained SyncPod of a", got)
+	}
+}
+
+// TestRealRequestStillSkipsAdmission: a kill the kubelet does send (the
+// remove of a pod in config) makes the termination request real, and a
+// re-add of the UID during the shutdown skips admission as upstream's
+// HandlePodAdditions does: the create reaches the workers (a restart
+// request), although the shutdown manager would reject a new pod.
+func TestRealRequestStillSkipsAdmission(t *testing.T) {
+	const script = `create a static=web
+release a ok
+shutdown groups=0:2
+remove a static=web
+create a static=web
+`
+	r := runActorsScript(t, script, RunOptions{})
+	if trace := strings.Join(r.Trace, "\n"); !strings.Contains(trace, "UpdatePod a create v2") {
+		t.Fatalf("the re-add of a terminating UID did not skip admission:\n%s", trace)
+	}
+	for _, f := range r.Unexplained() {
+		t.Errorf("unexplained: %s", f)
 	}
 }

@@ -44,6 +44,11 @@ const (
 	// every pod idle, so a terminal pod whose containers still run is
 	// taken as terminated at first sight (restart.go, restart_test.go).
 	plantIdleCacheOnRestart
+	// plantBareKillIsKubelets: admission takes a termination request that
+	// only a remove of a pod out of config made (a bare kill, noteRemove)
+	// for the kubelet's and skips, as the driver did before swarm seed 859
+	// (actors_test.go).
+	plantBareKillIsKubelets
 )
 
 // keepPhase is kill with a status function that restores the phase the
