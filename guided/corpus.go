@@ -47,7 +47,7 @@ type Corpus struct {
 	nextID                                         uint64
 	keys                                           []key          // in order of discovery
 	index                                          map[string]int // key name → keys index
-	tuples                                         int
+	tuples, near                                   int
 }
 
 // NewCorpus returns an empty corpus of family.
@@ -55,9 +55,24 @@ func NewCorpus(family string) *Corpus {
 	return &Corpus{Family: family, index: map[string]int{}}
 }
 
-// Tuples and Transitions count the distinct ones reached so far.
+// Tuples, Transitions and Near count the distinct ones reached so far.
 func (c *Corpus) Tuples() int      { return c.tuples }
-func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples }
+func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples - c.near }
+func (c *Corpus) Near() int        { return c.near }
+
+// keyPrefixes are the kinds of coverage key: a tuple, a transition, an
+// oracle's near miss (coverage.Coverage.Near).
+var keyPrefixes = []string{"tuple ", "transition ", "near "}
+
+// countKind counts a new key by its kind.
+func (c *Corpus) countKind(name string) {
+	switch {
+	case strings.HasPrefix(name, "tuple "):
+		c.tuples++
+	case strings.HasPrefix(name, "near "):
+		c.near++
+	}
+}
 
 // Merge folds one run's coverage in and returns how many keys it reached
 // first; if any, in joins the corpus as their owner.
@@ -70,9 +85,7 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 		}
 		c.index[name] = len(c.keys)
 		c.keys = append(c.keys, key{name: name, hits: 1, owner: c.nextID})
-		if strings.HasPrefix(name, "tuple ") {
-			c.tuples++
-		}
+		c.countKind(name)
 		found++
 	}
 	for _, t := range cov.Tuples {
@@ -80,6 +93,9 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	}
 	for _, t := range cov.TransitionKeys() {
 		note("transition " + t)
+	}
+	for _, t := range cov.Near {
+		note("near " + t)
 	}
 	if found == 0 {
 		return 0
@@ -232,7 +248,7 @@ func (c *Corpus) parseLine(n int, line string) error {
 
 func (c *Corpus) parseKey(rest string) error {
 	f := strings.SplitN(rest, " ", 3)
-	if len(f) != 3 || !(strings.HasPrefix(f[2], "tuple ") || strings.HasPrefix(f[2], "transition ")) {
+	if len(f) != 3 || !slices.ContainsFunc(keyPrefixes, func(p string) bool { return strings.HasPrefix(f[2], p) }) {
 		return fmt.Errorf("bad key %q", rest)
 	}
 	hits, err1 := strconv.ParseUint(f[0], 10, 64)
@@ -242,9 +258,7 @@ func (c *Corpus) parseKey(rest string) error {
 	}
 	c.index[f[2]] = len(c.keys)
 	c.keys = append(c.keys, key{name: f[2], hits: hits, owner: owner})
-	if strings.HasPrefix(f[2], "tuple ") {
-		c.tuples++
-	}
+	c.countKind(f[2])
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/oracle/liveness"
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -120,6 +121,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
+	near := nearmiss.New(cov)
 	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
 		conform.New(w.Plan()), liveness.NewWorkerLeaks()}
 	var known *history.KnownFromHistory
@@ -132,6 +134,7 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 			ev = known.Rewrite(ev)
 		}
 		cov.Observe(view, ev)
+		near.Observe(view, ev)
 		for _, o := range timing {
 			o.Observe(view, ev)
 		}

@@ -122,7 +122,7 @@ func (g *guidedLanes) lane(p sweepPlan, f runFlags, slots chan struct{}) {
 				func(o guided.Outcome) {
 					out := guidedOutcome(fam, o, opts, f)
 					if f.jsonPath == "" { // only a --json line prints the coverage: a waiting outcome is 5 times smaller without it
-						out.res.Coverage.Tuples, out.res.Coverage.Transitions = nil, nil
+						out.res.Coverage.Tuples, out.res.Coverage.Transitions, out.res.Coverage.Near = nil, nil, nil
 					}
 					g.put(k, out)
 				})

@@ -43,6 +43,10 @@ import (
 type Coverage struct {
 	Tuples      []string
 	Transitions [][2]int
+	// Near are the oracles' near misses the run met (Recorder.Near,
+	// package oracle/nearmiss), sorted: keys of the guided corpus beside
+	// the tuples and transitions; simrun's --json does not write them.
+	Near []string
 }
 
 // TransitionKeys names each transition "from>to" with the tuples' text, so
@@ -287,6 +291,10 @@ func (t *Tracker) staticPosition(uid string, p *pod) string {
 
 // Coverage returns what the run reached so far.
 func (t *Tracker) Coverage() Coverage { return t.rec.Coverage() }
+
+// Near records an oracle's near miss (Recorder.Near): the tracker is the
+// near-miss tracker's sink (package oracle/nearmiss).
+func (t *Tracker) Near(rule, situation string) { t.rec.Near(rule, situation) }
 
 func workName(fn model.SyncFn) string {
 	switch fn {

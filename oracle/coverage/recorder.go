@@ -18,6 +18,7 @@ type Recorder struct {
 	// changes what an earlier String returned), so a run's tuples take a
 	// few growing buffers, not a string each.
 	texts strings.Builder
+	near  map[string]bool // near misses (Near), nil before the first
 }
 
 // NewRecorder returns an empty recorder.
@@ -54,6 +55,16 @@ func (r *Recorder) Visit(last int, tuple []byte) int {
 	return i + 1
 }
 
+// Near records an oracle's near miss (package oracle/nearmiss): rule met
+// its precondition in situation and held. The run's Coverage lists it as
+// "<rule>/<situation>".
+func (r *Recorder) Near(rule, situation string) {
+	if r.near == nil {
+		r.near = map[string]bool{}
+	}
+	r.near[rule+"/"+situation] = true
+}
+
 // Coverage returns what the run reached so far.
 func (r *Recorder) Coverage() Coverage {
 	// order lists the tuples' indices in list by their text; index maps
@@ -78,5 +89,13 @@ func (r *Recorder) Coverage() Coverage {
 		}
 		return a[1] - b[1]
 	})
-	return Coverage{Tuples: tuples, Transitions: trans}
+	var near []string
+	if len(r.near) > 0 {
+		near = make([]string, 0, len(r.near))
+		for k := range r.near {
+			near = append(near, k)
+		}
+		slices.Sort(near)
+	}
+	return Coverage{Tuples: tuples, Transitions: trans, Near: near}
 }
