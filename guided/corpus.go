@@ -108,40 +108,60 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	return found
 }
 
-// evict drops the oldest entry that owns no key, else the oldest.
+// evict drops the oldest entry that owns no key, else the oldest that owns
+// no near miss (coverage.Coverage.Near), else the oldest. The owners of
+// near misses are few (one per distinct near miss at most) and are the
+// runs that came closest to a violation: they stay while others can go.
 func (c *Corpus) evict() {
-	owners := map[uint64]bool{}
+	owners, nearOwners := map[uint64]bool{}, c.nearOwners()
 	for _, k := range c.keys {
 		owners[k.owner] = true
 	}
-	drop := 0
-	for i, e := range c.Entries {
-		if !owners[e.ID] {
-			drop = i
-			break
-		}
+	drop := slices.IndexFunc(c.Entries, func(e Entry) bool { return !owners[e.ID] })
+	if drop < 0 {
+		drop = max(0, slices.IndexFunc(c.Entries, func(e Entry) bool { _, near := nearOwners[e.ID]; return !near }))
 	}
 	c.Entries = append(c.Entries[:drop], c.Entries[drop+1:]...)
 }
 
-// ReplayOrder is the kept entries in the order a replay runs them: first
-// the entry owning the key the fewest runs reached, then the next rarest
-// owner, and so on; entries that own no key last; ties by age.
-func (c *Corpus) ReplayOrder() []Entry {
+// nearOwners maps every entry that owns a near-miss key to the fewest runs
+// that reached one of its near misses.
+func (c *Corpus) nearOwners() map[uint64]uint64 {
 	rarest := map[uint64]uint64{}
+	for _, k := range c.keys {
+		if h, ok := rarest[k.owner]; strings.HasPrefix(k.name, "near ") && (!ok || k.hits < h) {
+			rarest[k.owner] = k.hits
+		}
+	}
+	return rarest
+}
+
+// ReplayOrder is the kept entries in the order a replay runs them: first
+// the owners of near misses, the rarest near miss first; then the entry
+// owning the key the fewest runs reached, then the next rarest owner, and
+// so on; entries that own no key last; ties by age.
+func (c *Corpus) ReplayOrder() []Entry {
+	rarest, near := map[uint64]uint64{}, c.nearOwners()
 	for _, k := range c.keys {
 		if h, ok := rarest[k.owner]; !ok || k.hits < h {
 			rarest[k.owner] = k.hits
 		}
 	}
-	rank := func(e Entry) uint64 {
-		if h, ok := rarest[e.ID]; ok {
-			return h
+	type rank struct{ far, hits uint64 } // far: 0 for a near miss's owner
+	rankOf := func(e Entry) rank {
+		if h, ok := near[e.ID]; ok {
+			return rank{0, h}
 		}
-		return math.MaxUint64
+		if h, ok := rarest[e.ID]; ok {
+			return rank{1, h}
+		}
+		return rank{1, math.MaxUint64}
 	}
 	order := slices.Clone(c.Entries)
-	slices.SortStableFunc(order, func(a, b Entry) int { return cmp.Compare(rank(a), rank(b)) })
+	slices.SortStableFunc(order, func(a, b Entry) int {
+		ra, rb := rankOf(a), rankOf(b)
+		return cmp.Or(cmp.Compare(ra.far, rb.far), cmp.Compare(ra.hits, rb.hits))
+	})
 	return order
 }
 
