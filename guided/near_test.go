@@ -1,6 +1,7 @@
 package guided
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -51,5 +52,39 @@ func TestNearMissesAreCorpusKeys(t *testing.T) {
 	}
 	if string(corpusBytes(t, loaded)) != string(corpusBytes(t, c)) || loaded.Near() != 2 || loaded.Transitions() != 1 {
 		t.Fatalf("the loaded corpus differs: %d near misses, %d transitions", loaded.Near(), loaded.Transitions())
+	}
+}
+
+// TestNearMissOwnersComeFirstAndStay: a rerun replays the owners of near
+// misses before the owner of a rarer tuple, and a full corpus evicts the
+// oldest entry that owns no near miss rather than an older near miss's
+// owner; with no near miss in the corpus it evicts the oldest, as before.
+func TestNearMissOwnersComeFirstAndStay(t *testing.T) {
+	in := func(n int) Input { return Input{Plan: Stream{Choices: []int{n}}} }
+	fill := func(withNear bool) *Corpus {
+		c := NewCorpus("swarm")
+		first := coverage.Coverage{Tuples: []string{"t0"}}
+		if withNear {
+			first.Near = []string{"liveness/L10/open-at-restart/UpdatePod-kill"}
+		}
+		c.Merge(in(0), first)
+		c.Merge(in(1), first) // hits of t0 and the near miss: 2
+		for i := 1; len(c.Entries) < MaxEntries; i++ {
+			c.Merge(in(i+1), coverage.Coverage{Tuples: []string{fmt.Sprintf("t%d", i)}}) // each owns a tuple reached once
+		}
+		return c
+	}
+	c := fill(true)
+	if got := c.ReplayOrder()[0].Input.Plan.Choices[0]; got != 0 {
+		t.Fatalf("replay starts with input %d, want 0 (the near miss's owner, before the owners of tuples reached once)", got)
+	}
+	c.Merge(in(-1), coverage.Coverage{Tuples: []string{"new"}})
+	if len(c.Entries) != MaxEntries || c.Entries[0].Input.Plan.Choices[0] != 0 || c.Entries[1].Input.Plan.Choices[0] != 3 {
+		t.Fatalf("evicted the wrong entry: the corpus starts with inputs %v", []int{c.Entries[0].Input.Plan.Choices[0], c.Entries[1].Input.Plan.Choices[0]})
+	}
+	plain := fill(false)
+	plain.Merge(in(-1), coverage.Coverage{Tuples: []string{"new"}})
+	if plain.Entries[0].Input.Plan.Choices[0] != 2 {
+		t.Fatalf("without near misses the oldest entry should go: the corpus starts with input %d", plain.Entries[0].Input.Plan.Choices[0])
 	}
 }
