@@ -125,7 +125,7 @@ func (c *Corpus) evict() {
 }
 
 // nearOwners maps every entry that owns a near-miss key to the fewest runs
-// that reached one of its near misses.
+// that reached one of its near misses (evict keeps them).
 func (c *Corpus) nearOwners() map[uint64]uint64 {
 	rarest := map[uint64]uint64{}
 	for _, k := range c.keys {
@@ -137,31 +137,24 @@ func (c *Corpus) nearOwners() map[uint64]uint64 {
 }
 
 // ReplayOrder is the kept entries in the order a replay runs them: first
-// the owners of near misses, the rarest near miss first; then the entry
-// owning the key the fewest runs reached, then the next rarest owner, and
-// so on; entries that own no key last; ties by age.
+// the entry owning the key the fewest runs reached (a near miss counts as
+// any key), then the next rarest owner, and so on; entries that own no key
+// last; ties by age.
 func (c *Corpus) ReplayOrder() []Entry {
-	rarest, near := map[uint64]uint64{}, c.nearOwners()
+	rarest := map[uint64]uint64{}
 	for _, k := range c.keys {
 		if h, ok := rarest[k.owner]; !ok || k.hits < h {
 			rarest[k.owner] = k.hits
 		}
 	}
-	type rank struct{ far, hits uint64 } // far: 0 for a near miss's owner
-	rankOf := func(e Entry) rank {
-		if h, ok := near[e.ID]; ok {
-			return rank{0, h}
-		}
+	rank := func(e Entry) uint64 {
 		if h, ok := rarest[e.ID]; ok {
-			return rank{1, h}
+			return h
 		}
-		return rank{1, math.MaxUint64}
+		return math.MaxUint64
 	}
 	order := slices.Clone(c.Entries)
-	slices.SortStableFunc(order, func(a, b Entry) int {
-		ra, rb := rankOf(a), rankOf(b)
-		return cmp.Or(cmp.Compare(ra.far, rb.far), cmp.Compare(ra.hits, rb.hits))
-	})
+	slices.SortStableFunc(order, func(a, b Entry) int { return cmp.Compare(rank(a), rank(b)) })
 	return order
 }
 
