@@ -75,7 +75,7 @@ func (p *PodWorkers) ShouldPodContentBeRemoved(uid types.UID) bool {
 }
 
 // KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
-// holds the pod lock. No query of the kubelet's pod workers answers it: it
+// holds the pod lock and must not change the list. No query of the kubelet's pod workers answers it: it
 // is bookkeeping for the simulated target's history (history.Answers.Known).
 func (p *PodWorkers) KnownUIDsLocked() []types.UID { return p.sortedUIDsLocked() }
 

@@ -226,7 +226,7 @@ func (w *World) housekeeping() {
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.NoteKnown(known)
 	w.ret(id, w.sameKnown(known))
-	w.housekeepingExtras(desired, known)
+	w.housekeepingExtras(desired, known, &buf.running)
 }
 
 // sameDesired is the SyncKnownPods input naming the UIDs of desired: the

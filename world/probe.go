@@ -187,28 +187,35 @@ func (w *World) probeTouched() *history.Probe {
 	if m.syncKnown && !m.forgetKnown {
 		w.syncKnownTouched(records)
 	}
-	if len(m.touched) == 0 {
-		return last
-	}
-	p := &history.Probe{PodsSynced: last.PodsSynced, Pods: slices.Clone(last.Pods), Mirror: last.Mirror}
-	cloned := false
+	// The probe keeps last's slices until an answer differs; then a copy.
+	podAnswers, mirrorAnswers, pods, mirror := last.Pods, last.Mirror, false, false
 	for _, uid := range m.touched {
 		i, ok := slices.BinarySearch(uids, uid)
 		if !ok {
 			continue // not a pod of the plan: never probed
 		}
-		p.Pods[i].Answers = w.answersOf(uid, records)
+		if a := w.answersOf(uid, records); a != podAnswers[i].Answers {
+			if !pods {
+				podAnswers, pods = slices.Clone(podAnswers), true
+			}
+			podAnswers[i].Answers = a
+		}
 		f := m.nameOf[uid]
 		j, ok := slices.BinarySearch(names, f)
 		if !ok {
 			continue
 		}
-		if !cloned {
-			p.Mirror, cloned = slices.Clone(last.Mirror), true
+		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != mirrorAnswers[j].Terminating {
+			if !mirror {
+				mirrorAnswers, mirror = slices.Clone(mirrorAnswers), true
+			}
+			mirrorAnswers[j].Terminating = t
 		}
-		p.Mirror[j].Terminating = pw.IsPodForMirrorPodTerminatingByFullName(f)
 	}
-	return p
+	if !pods && !mirror {
+		return last // the same answers: the same probe
+	}
+	return &history.Probe{PodsSynced: last.PodsSynced, Pods: podAnswers, Mirror: mirrorAnswers}
 }
 
 // syncKnownTouched adds to the touched UIDs what a SyncKnownPods in the

@@ -337,8 +337,9 @@ func (d *desiredPod) pod() *v1.Pod {
 // lock), so each takes its own buffer (takeDesired) and gives it back
 // when it is done (putDesired).
 type desiredBuf struct {
-	pods  []desiredPod
-	stubs []*v1.Pod
+	pods    []desiredPod
+	stubs   []*v1.Pod
+	running []types.UID // the runtime's running pods (killRuntimeOnlyPods)
 }
 
 func (w *World) takeDesired() *desiredBuf {
