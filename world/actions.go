@@ -73,7 +73,8 @@ func (w *World) do(a plan.Action) {
 	case plan.Query:
 		w.query(a.UID)
 	case plan.Evict:
-		w.goActor("eviction", func() { w.evict(a) })
+		evict := a // a copy: the closure would move a to the heap in every call
+		w.goActor("eviction", func() { w.evict(evict) })
 	case plan.Shutdown:
 		// The shutdown signal reaches the kubelet process running now: a
 		// restart before its actor runs ends it with the old process.

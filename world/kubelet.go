@@ -166,7 +166,6 @@ func (w *World) restartable(uid types.UID) bool {
 // left over from before a kubelet restart); running is a buffer for the
 // runtime's list.
 func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
-	one := int64(1)
 	*running = w.Runtime.RunningUIDs(*running)
 	for _, uid := range *running {
 		if r, ok := known[uid]; ok && r.State != workers.TerminatedPodWork {
@@ -175,6 +174,7 @@ func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, r
 		if p := w.pods[uid]; p != nil && p.inConfig {
 			continue
 		}
+		one := int64(1)
 		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
 			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)

@@ -274,13 +274,10 @@ func (w *World) probeAll() *history.Probe {
 // answersOf asks every per-UID query about uid; records are the UIDs with
 // a record (sorted), for Known.
 func (w *World) answersOf(uid types.UID, records []types.UID) history.Answers {
-	pw := w.PW
 	_, known := slices.BinarySearch(records, uid)
-	return history.Answers{Known: known,
-		KnownTerminated: pw.IsPodKnownTerminated(uid), CouldHaveRunning: pw.CouldHaveRunningContainers(uid),
-		BeFinished: pw.ShouldPodBeFinished(uid), TerminationRequested: pw.IsPodTerminationRequested(uid),
-		ContainersBeTerminating: pw.ShouldPodContainersBeTerminating(uid),
-		RuntimeBeRemoved:        pw.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: pw.ShouldPodContentBeRemoved(uid)}
+	a := w.PW.AnswersLocked(uid) // the query methods' order (model.QueryKind's)
+	return history.Answers{Known: known, KnownTerminated: a[0], CouldHaveRunning: a[1], BeFinished: a[2],
+		TerminationRequested: a[3], ContainersBeTerminating: a[4], RuntimeBeRemoved: a[5], ContentBeRemoved: a[6]}
 }
 
 // probesEqual reports whether two probes hold the same answers.
