@@ -126,8 +126,8 @@ func (w *World) newPod(a plan.Action) *configPod {
 // B13) and the pods only the runtime knows (RunningPod, grace 1).
 func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
 	for i := range desired {
-		uid := desired[i].config.action.UID
-		p := w.pods[uid]
+		p := desired[i].config // w.pods[uid]
+		uid := p.action.UID
 		if _, ok := known[uid]; ok || !p.admitted {
 			continue
 		}
@@ -140,9 +140,12 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 	}
 	if !w.Bugs.B13NoTerminalDeleteFilter {
 		for i := range desired {
-			uid := desired[i].config.action.UID
-			p := w.pods[uid]
-			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
+			p := desired[i].config
+			uid := p.action.UID
+			if p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
+				continue
+			}
+			if _, ok := known[uid]; ok {
 				continue
 			}
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: desired[i].pod()}, 0)
