@@ -142,10 +142,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 		for i := range desired {
 			p := desired[i].config
 			uid := p.action.UID
-			if p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
-				continue
-			}
-			if _, ok := known[uid]; ok {
+			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
 				continue
 			}
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: desired[i].pod()}, 0)

@@ -2,7 +2,6 @@ package world
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -75,10 +74,9 @@ type probeMemo struct {
 	desired                []string
 	syncKnown, forgetKnown bool
 	// names are the full names the probe asks about (fullNames) for the
-	// first namesOf UIDs of World.uids; nameOf is each one's full name.
+	// first namesOf UIDs of World.uids.
 	names   []string
 	namesOf int
-	nameOf  map[types.UID]string
 	// check: compare every probe with one that asks everything (tests);
 	// mismatch is the first difference.
 	check    bool
@@ -200,7 +198,7 @@ func (w *World) probeTouched() *history.Probe {
 			}
 			podAnswers[i].Answers = a
 		}
-		f := m.nameOf[uid]
+		f := w.pods[uid].fullName()
 		j, ok := slices.BinarySearch(names, f)
 		if !ok {
 			continue
@@ -292,14 +290,11 @@ func (w *World) fullNames() []string {
 	if m.namesOf == len(w.uids) {
 		return m.names
 	}
-	if m.nameOf == nil {
-		m.nameOf = map[types.UID]string{}
-	}
-	names := map[string]bool{}
+	names := make([]string, 0, len(w.uids))
 	for _, uid := range w.uids {
-		f := model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()
-		names[f], m.nameOf[uid] = true, f
+		names = append(names, w.pods[uid].fullName())
 	}
-	m.names, m.namesOf = slices.Sorted(maps.Keys(names)), len(w.uids)
+	slices.Sort(names)
+	m.names, m.namesOf = slices.Compact(names), len(w.uids)
 	return m.names
 }
