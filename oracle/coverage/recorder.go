@@ -69,7 +69,11 @@ func (r *Recorder) Coverage() Coverage {
 		tuples[place], index[i] = r.list[i], place
 	}
 	// Keys of the sorted indices sort as the pairs do: by from, then to.
-	keys := make([]uint64, 0, len(r.trans))
+	var room [128]uint64 // most runs' transitions: no allocation
+	keys := room[:0]
+	if len(r.trans) > len(room) {
+		keys = make([]uint64, 0, len(r.trans))
+	}
 	for k := range r.trans {
 		keys = append(keys, transitionKey(index[k>>32], index[k&0xffffffff]))
 	}
