@@ -12,7 +12,9 @@ import (
 // subject's tuple as the pair of the two tuples' places in that list,
 // sorted by from then to, once each: the definition, computed here from the
 // visits alone, for random visits of random subjects (a third of the
-// visits repeat the subject's tuple; many tuples and transitions repeat; some rounds reach more transitions than Coverage keeps room for on the stack).
+// visits repeat the subject's tuple; many tuples and transitions repeat;
+// some rounds reach more transitions than Coverage keeps room for on the
+// stack).
 func TestRecorderCoverageIsEveryPairSorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	manyTransitions := false
