@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
+	"github.com/podsim/podsim/cmd/simrun/internal/progress"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
 )
@@ -189,13 +190,13 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	}
 	began := time.Now() // wall clock for the progress line and throughput only
 	sum := &summary{strategy: repro}
-	prog := newProgress(stderr, total)
+	prog := progress.New(stderr, total)
 	collect := func(o outcome) {
 		if !out.add(o.res, o.took) {
 			in.cancel() // a file cannot be written: stop, and report it
 		}
 		sum.add(o)
-		prog.tick()
+		prog.Tick()
 	}
 	var ran uint64
 	var gerr error
@@ -207,7 +208,7 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	default:
 		ran = sweep(in.ctx, plan, f.parallel, f.worker(strategy), collect)
 	}
-	prog.done()
+	prog.Done()
 	interrupted := ran < total
 	werr := out.finish(interrupted)
 	if interrupted {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/cmd/simrun/internal/outfile"
+	"github.com/podsim/podsim/cmd/simrun/internal/progress"
 	"github.com/podsim/podsim/regress"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/shrink"
@@ -102,10 +103,10 @@ func shrinkCase(f shrinkFlags, c run.Case, r run.Result, st sim.Strategy, opts r
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s\n", r)
-	prog := newProgress(stderr, uint64(f.maxRuns))
+	prog := progress.New(stderr, uint64(f.maxRuns))
 	s, err := shrink.Shrink(c, st, opts, shrink.Options{MaxRuns: f.maxRuns,
-		Progress: func(p shrink.Progress) { prog.set(p.Runs, "runs, best: "+p.Best.String()) }})
-	prog.done()
+		Progress: func(p shrink.Progress) { prog.Set(p.Runs, "runs, best: "+p.Best.String()) }})
+	prog.Done()
 	if errors.Is(err, shrink.ErrNothingToShrink) {
 		// RecordSeed failed but its recorded replay passes: the run is not
 		// a function of its choices.

@@ -118,11 +118,16 @@ func Rules() []Rule {
 			"cmd/simrun/internal/outfile", "cmd/simrun/internal/tracetext"}},
 		// The JUnit XML writer: test cases in, a document out; no podsim.
 		{Dir: "cmd/simrun/internal/junit", Allow: []string{"std", "cmd/simrun/internal/outfile"}},
+		// How far a long command has got, on stderr: a bar or plain lines.
+		{Dir: "cmd/simrun/internal/progress", Allow: []string{"std", "golang.org/x/term"}},
 		// report renders a failure from a plain struct: the simulator's
 		// packages fill it, it knows none of them.
 		{Dir: "report", Allow: []string{"std"}},
 		{Dir: "internal/depcheck", Allow: []string{"std"}},
 		{Dir: "internal/cputime", Allow: []string{"std"}},
+		// Parallel work handed on in a fixed order (simrun's sweeps): generic,
+		// no podsim.
+		{Dir: "internal/lanes", Allow: []string{"std"}},
 		// A built command for tests, shared through the Go build cache.
 		{Dir: "internal/gobin", Allow: []string{"std"}},
 		// The mutation score: the mutator and its guards know nothing of

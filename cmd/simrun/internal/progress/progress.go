@@ -1,4 +1,6 @@
-package main
+// Package progress reports how far a long command has got (simrun's
+// sweeps and shrink), on stderr: a bar on a terminal, plain lines in a log.
+package progress
 
 import (
 	"fmt"
@@ -11,14 +13,14 @@ import (
 	"golang.org/x/term"
 )
 
-// progress reports how far a long command has got, on stderr. On a
+// Meter reports how far a long command has got, on stderr. On a
 // terminal it is a bar updated in place (at most five times a second) with
 // the rate and the time left; otherwise (CI logs, pipes) it is a plain
 // line when the first unit is done and then one every plainEvery, so a log
 // shows the job is alive. It reads the wall clock, but only for what it
 // prints on stderr: never part of the results, and stdout stays a function
 // of the results alone.
-type progress struct {
+type Meter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	total    uint64
@@ -33,8 +35,10 @@ type progress struct {
 // plainEvery is the period of progress lines off a terminal.
 const plainEvery = 5 * time.Second
 
-func newProgress(w io.Writer, total uint64) *progress {
-	p := &progress{w: w, total: total, what: "seeds", now: time.Now}
+// New is a meter of total units ("seeds" until Set says otherwise) that
+// writes to w.
+func New(w io.Writer, total uint64) *Meter {
+	p := &Meter{w: w, total: total, what: "seeds", now: time.Now}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.terminal = true
 	}
@@ -42,23 +46,23 @@ func newProgress(w io.Writer, total uint64) *progress {
 	return p
 }
 
-// tick counts one unit of work done (a seed).
-func (p *progress) tick() {
+// Tick counts one unit of work done (a seed).
+func (p *Meter) Tick() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++
 	p.report()
 }
 
-// set says n units are done, with what to say about them.
-func (p *progress) set(n int, what string) {
+// Set says n units are done, with what to say about them.
+func (p *Meter) Set(n int, what string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n, p.what = uint64(n), what
 	p.report()
 }
 
-func (p *progress) report() {
+func (p *Meter) report() {
 	now := p.now()
 	switch {
 	case p.terminal && now.Sub(p.last) >= 200*time.Millisecond:
@@ -72,7 +76,7 @@ func (p *progress) report() {
 }
 
 // line is "n/total what, r/s, ETA t", with a bar in front on a terminal.
-func (p *progress) line(now time.Time, bar bool) string {
+func (p *Meter) line(now time.Time, bar bool) string {
 	s := fmt.Sprintf("%d/%d %s", p.n, p.total, p.what)
 	if bar && p.total > 0 {
 		const width = 24
@@ -89,8 +93,8 @@ func (p *progress) line(now time.Time, bar bool) string {
 	return s
 }
 
-// done clears the terminal bar.
-func (p *progress) done() {
+// Done clears the terminal bar.
+func (p *Meter) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.terminal {
