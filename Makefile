@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det check-strategy mutation guided-measure
 
 all: lint test
 
@@ -113,12 +113,21 @@ real-mutants:
 ## 800 × 15 families = 12,000 seeds), once as is and once with the workers'
 ## wake-ups held (HOLD, realkubelet/wakes.go); fails on any unexplained finding.
 ## REAL selects the real kubelet components (status,shutdown,eviction,restart;
-## all or none; realkubelet/components.go).
+## all or none; realkubelet/components.go). STRATEGY=guided makes SEEDS runs
+## per family of the coverage-guided corpus loop instead (loop seed 1;
+## docs/guided.md, "The real targets"); CORPUS=DIR keeps its corpora there
+## (DIR/plain, DIR/hold) so the next sweep resumes.
 SEEDS ?= 800
 REAL ?= all
-real-sweep:
-	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.real $(REAL)
-	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold -sweep.real $(REAL)
+STRATEGY ?= random
+CORPUS ?=
+SWEEP_STRATEGY = -sweep.strategy $(STRATEGY) $(if $(CORPUS),-sweep.corpus $(abspath $(CORPUS)))
+check-strategy:
+	@$(if $(filter random guided,$(STRATEGY)),,$(error STRATEGY=$(STRATEGY): want random or guided))
+	@$(if $(and $(CORPUS),$(filter random,$(STRATEGY))),$(error CORPUS needs STRATEGY=guided))
+real-sweep: check-strategy
+	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.real $(REAL) $(SWEEP_STRATEGY)
+	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold -sweep.real $(REAL) $(SWEEP_STRATEGY)
 
 ## realvk: the smoke, determinism and script tests on the real
 ## virtual-kubelet PodController (nested module realvk/, pinned to
@@ -129,9 +138,10 @@ realvk:
 
 ## realvk-sweep: SEEDS seeds of every VK family on the real controller
 ## (plan.VKFamilies, judged by oracle/vk); prints findings per class and
-## seeds/s; fails on any unexplained finding.
-realvk-sweep:
-	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS)
+## seeds/s; fails on any unexplained finding. STRATEGY=guided and CORPUS=DIR
+## as for real-sweep.
+realvk-sweep: check-strategy
+	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS) $(SWEEP_STRATEGY)
 
 ## realvk-det: DET_SEEDS seeds (default 1,000) spread over the VK families,
 ## each run twice and replayed from its script at GOMAXPROCS 1, 2 and 4;

@@ -11,4 +11,10 @@
 // input order, so the same seed and corpus give the same runs at any
 // parallelism. The corpus and its coverage are saved to a directory so a
 // CI job resumes where the last one stopped.
+//
+// The loop needs of a target only a Runner (runner.go): run one input,
+// give back the input as drawn, the coverage reached and whether it
+// failed. Loop is Walk over the simulated target; the nested modules
+// realkubelet and realvk run Walk over the real kubelet's pod workers and
+// the real virtual-kubelet controller, with Record's streams.
 package guided

@@ -2,9 +2,7 @@ package guided
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/podsim/podsim/plan"
@@ -26,7 +24,9 @@ type Options struct {
 	Seed     uint64 // the loop's seed: every choice of the loop comes from it
 	Runs     uint64 // runs to make
 	Parallel int    // runs at once (results do not depend on it)
-	Check    run.CheckOptions
+	// Check are the simulated target's check options (Loop); Walk does
+	// not read them: a Runner carries its target's own.
+	Check run.CheckOptions
 	// Slots, if not nil, replaces Parallel: a run holds one of its
 	// cap(Slots) tokens while it runs, so loops that share it make at most
 	// cap(Slots) runs at once between them.
@@ -85,38 +85,43 @@ func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
 	return rp
 }
 
-// Loop makes o.Runs guided runs of f over corpus c, Batch at a time, and
-// hands each outcome to emit in index order. It stops early, after the
-// batch in flight, when ctx is done, and returns the runs it made; c.Runs
-// counts them.
+// Loop makes o.Runs guided runs of f on the simulated target over corpus
+// c, Batch at a time, and hands each outcome to emit in index order. It
+// stops early, after the batch in flight, when ctx is done, and returns
+// the runs it made; c.Runs counts them. It is Walk over the simulated
+// target (simRunner).
 func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
-	var made uint64
-	replay := replayQueue(c, o)
-	for made < o.Runs && ctx.Err() == nil {
-		n := min(uint64(Batch), o.Runs-made)
-		outs := make([]Outcome, n)
-		for i := range outs {
-			g := c.Runs + uint64(i)
-			if len(replay) > 0 {
-				outs[i], replay = Outcome{Index: g, Input: replay[0].Input, Replay: true}, replay[1:]
-				continue
-			}
-			rng := sim.NewPCG(sim.Derive(o.Seed, fmt.Sprintf("guided/%s/%d", f.Name, g)))
-			in, fresh := next(rng, c, o.Seed, g)
-			outs[i] = Outcome{Index: g, Input: in, Fresh: fresh}
-		}
-		runBatch(f, outs, o)
-		for i := range outs {
-			outs[i].New = c.Merge(outs[i].Input, outs[i].Result.Coverage)
-			if !outs[i].Replay {
-				c.count(outs[i].Fresh, outs[i].New > 0)
-			}
-			emit(outs[i])
-		}
-		c.Runs += n
-		made += n
+	return Walk(ctx, simRunner{f, o.Check}, c, o, func(s Step[simRun]) {
+		emit(Outcome{Index: s.Index, Input: s.Input, Result: s.Result.Result, New: s.New, Fresh: s.Fresh, Replay: s.Replay,
+			Trace: s.Result.trace, Took: s.Took})
+	})
+}
+
+// simRunner is the simulated target as a Runner: family f's worlds,
+// judged with opts.
+type simRunner struct {
+	f    plan.Family
+	opts run.CheckOptions
+}
+
+// simRun is a simulated run's result and, if it failed, its canonical
+// trace.
+type simRun struct {
+	run.Result
+	trace string
+}
+
+func (s simRunner) Family() string { return s.f.Name }
+
+// Run runs in; the result carries the loop's index as its seed and, if it
+// failed, the recorded input's token.
+func (s simRunner) Run(index uint64, in Input) Ran[simRun] {
+	rec, r, trace := runInput(s.f, in, s.opts)
+	r.Seed = index
+	if r.Failed() {
+		r.Input = rec.Token()
 	}
-	return made
+	return Ran[simRun]{Input: rec, Coverage: r.Coverage, Failed: r.Failed(), Result: simRun{r, trace}}
 }
 
 // replayQueue is the kept entries a loop runs again first, in the order
@@ -142,29 +147,4 @@ func (c *Corpus) count(fresh, hit bool) {
 	} else {
 		c.MutatedRuns, c.MutatedHits = c.MutatedRuns+1, c.MutatedHits+h
 	}
-}
-
-// runBatch runs every input of outs, at most o.Parallel (or cap(o.Slots))
-// at once, each result into its own slot of outs.
-func runBatch(f plan.Family, outs []Outcome, o Options) {
-	sem := o.Slots
-	if sem == nil {
-		sem = make(chan struct{}, max(1, o.Parallel))
-	}
-	var wg sync.WaitGroup
-	for i := range outs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			began := time.Now()
-			rec, r, trace := runInput(f, outs[i].Input, o.Check)
-			r.Seed = outs[i].Index
-			if r.Failed() {
-				r.Input = rec.Token()
-			}
-			outs[i].Input, outs[i].Result, outs[i].Trace, outs[i].Took = rec, r, trace, time.Since(began)
-		}()
-	}
-	wg.Wait()
 }

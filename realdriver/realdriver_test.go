@@ -170,3 +170,34 @@ func TestTranscript(t *testing.T) {
 		t.Fatalf("Transcript = %q, want %q", b.String(), want)
 	}
 }
+
+// TestGrowth: distinct tuples and transitions, and the curve at powers
+// of ten.
+func TestGrowth(t *testing.T) {
+	var g Growth
+	for i := range 100 {
+		g.Add([]string{fmt.Sprint(i % 15), "x"}, []string{fmt.Sprint(i % 3)})
+	}
+	if g.Tuples() != 16 || g.Transitions() != 3 {
+		t.Fatalf("%d tuples, %d transitions; want 16, 3", g.Tuples(), g.Transitions())
+	}
+	if got, want := g.Line("runs"), "coverage: 16 tuples, 3 transitions (tuples/transitions after runs 10: 11/3, 100: 16/3)"; got != want {
+		t.Fatalf("Line = %q, want %q", got, want)
+	}
+}
+
+// TestSweepRunsReports: the per-family line and the coverage line, the
+// first label of each class, and unexplained findings counted.
+func TestSweepRunsReports(t *testing.T) {
+	var report strings.Builder
+	fams := []plan.Family{{Name: "a"}, {Name: "b"}}
+	tot := SweepRuns(t, &report, fams, "b", 3, "runs", func(f plan.Family, emit func(uint64, SeedVerdict)) {
+		emit(7, SeedVerdict{Tuples: []string{"t1"}})
+		emit(8, SeedVerdict{Failed: true, Classes: []string{"G1"}, Tuples: []string{"t1", "t2"}, Transitions: []string{"t1>t2"}})
+		emit(9, SeedVerdict{Failed: true, Classes: []string{"G1"}})
+	})
+	want := "b        3 runs      2 with findings: G1=2 (first run 8)\n    coverage: 2 tuples, 1 transitions\n"
+	if report.String() != want || tot != (SweepTotals{Seeds: 3, Failed: 2}) {
+		t.Fatalf("report %q, totals %+v; want %q", report.String(), tot, want)
+	}
+}

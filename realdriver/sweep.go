@@ -18,6 +18,10 @@ type SeedVerdict struct {
 	Classes []string
 	// Unexplained are the unexplained findings, as printed.
 	Unexplained []fmt.Stringer
+	// Tuples and Transitions are the state coverage the run reached
+	// (oracle/coverage's tuples and transition keys), if its target
+	// records any.
+	Tuples, Transitions []string
 }
 
 // SweepTotals count a sweep's seeds, those with findings, and the
@@ -27,10 +31,27 @@ type SweepTotals struct{ Seeds, Failed, Unexplained int }
 // Sweep runs seeds seeds, from start, of every family (of only the one
 // called only, unless only is "") and writes to report, per family, a line:
 // the name padded to width, the seeds, the seeds with findings, and per
-// class (sorted) how many seeds found it and the first seed that did. Each
-// unexplained finding fails t; the first ten are printed.
+// class (sorted) how many seeds found it and the first seed that did; then,
+// if the runs recorded coverage, a line with the distinct tuples and
+// transitions reached (CoverageLine). Each unexplained finding fails t;
+// the first ten are printed.
 func Sweep(t testing.TB, report *strings.Builder, families []plan.Family, only string, width, seeds int, start uint64,
 	run func(plan.Family, uint64) SeedVerdict) SweepTotals {
+	t.Helper()
+	return SweepRuns(t, report, families, only, width, "seeds", func(f plan.Family, emit func(uint64, SeedVerdict)) {
+		for i := range seeds {
+			seed := start + uint64(i)
+			emit(seed, run(f, seed))
+		}
+	})
+}
+
+// SweepRuns is Sweep over runs that runs makes itself, one family at a
+// time, handing each run's verdict to emit with its label (a seed; a
+// guided run's index), in order; unit names them in the report ("seeds",
+// "runs").
+func SweepRuns(t testing.TB, report *strings.Builder, families []plan.Family, only string, width int, unit string,
+	runs func(f plan.Family, emit func(label uint64, v SeedVerdict))) SweepTotals {
 	t.Helper()
 	var tot SweepTotals
 	for _, f := range families {
@@ -38,38 +59,42 @@ func Sweep(t testing.TB, report *strings.Builder, families []plan.Family, only s
 			continue
 		}
 		count, first := map[string]int{}, map[string]uint64{}
-		famFailed := 0
-		for i := range seeds {
-			seed := start + uint64(i)
-			v := run(f, seed)
+		famRuns, famFailed := 0, 0
+		var cov Growth
+		runs(f, func(label uint64, v SeedVerdict) {
 			tot.Seeds++
+			famRuns++
 			if v.Failed {
 				tot.Failed++
 				famFailed++
 			}
 			for _, c := range v.Classes {
 				if _, ok := first[c]; !ok {
-					first[c] = seed
+					first[c] = label
 				}
 				count[c]++
 			}
 			for _, u := range v.Unexplained {
 				tot.Unexplained++
 				if tot.Unexplained <= 10 {
-					t.Errorf("%s seed %d: %s", f.Name, seed, u)
+					t.Errorf("%s %s %d: %s", f.Name, strings.TrimSuffix(unit, "s"), label, u)
 				}
 			}
-		}
-		fmt.Fprintf(report, "%-*s %6d seeds %6d with findings:", width, f.Name, seeds, famFailed)
+			cov.Add(v.Tuples, v.Transitions)
+		})
+		fmt.Fprintf(report, "%-*s %6d %s %6d with findings:", width, f.Name, famRuns, unit, famFailed)
 		classes := make([]string, 0, len(count))
 		for c := range count {
 			classes = append(classes, c)
 		}
 		slices.Sort(classes)
 		for _, c := range classes {
-			fmt.Fprintf(report, " %s=%d (first seed %d)", ClassLabel(c), count[c], first[c])
+			fmt.Fprintf(report, " %s=%d (first %s %d)", ClassLabel(c), count[c], strings.TrimSuffix(unit, "s"), first[c])
 		}
 		report.WriteString("\n")
+		if cov.Tuples() > 0 {
+			fmt.Fprintf(report, "%-*s %s\n", width, "", cov.Line(unit))
+		}
 	}
 	return tot
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
@@ -76,6 +77,8 @@ type Driver struct {
 	stop chan struct{}
 	// lin is the shared linearizability oracle, fed every event by h.
 	lin oracle.Oracle
+	// cov is the run's state coverage (coverage.go), fed every event by h.
+	cov *coverage.Tracker
 	// synced: a recorded SyncKnownPods returned (upstream's podsSynced).
 	synced bool
 	// Moves are the moves applied so far (the run's script); Step counts
@@ -146,6 +149,10 @@ func newDriver(o RunOptions) *Driver {
 	d.lin = tape.NewPerProcess(func() oracle.Oracle { return linearize.New(linOpts) })
 	d.processStarts = []int64{1}
 	d.h = tape.New(time.Now, d.View(), d.lin)
+	if !o.noCoverage {
+		d.cov = coverage.New()
+		d.h.Oracles = append(d.h.Oracles, coverageObserver{d.cov})
+	}
 	if o.Real.On(components.Status) {
 		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus,
 			EarlyTerminate: o.plant == plantEarlyTerminate, NoTerminate: o.plant == plantNoTerminate,
@@ -320,6 +327,7 @@ func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
 // ended, records callbacks that began, and runs the direct checks.
 func (d *Driver) afterStep() {
 	d.waitQuiet()
+	d.coverageAtRest()
 	d.pollFires()
 	d.pollKillNows()
 	d.pollActors()

@@ -8,6 +8,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/components"
@@ -29,6 +30,10 @@ type Result struct {
 	// the specification alone rejected it (explain.go); 0 otherwise.
 	Deviations deviation.Set
 	Trace      []string
+	// Coverage is the state coverage the run reached, plan and settle
+	// phases (package oracle/coverage; coverage.go says what the real
+	// kubelet shows of each tuple field).
+	Coverage coverage.Coverage
 }
 
 // Failed reports whether any check failed.
@@ -235,7 +240,7 @@ func (d *Driver) drainParked() {
 // Finish ends a run: settle, check the history, tear down.
 func (d *Driver) Finish(family string, seed uint64) Result {
 	d.Settle()
-	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.SHA(), Trace: d.h.Trace}
+	r := Result{Family: family, Seed: seed, Moves: d.planMoves(), TraceSHA: d.h.SHA(), Trace: d.h.Trace, Coverage: d.coverage()}
 	catalogue := d.opts.catalogue
 	if catalogue == nil {
 		catalogue = finding.KnownDeviations
@@ -301,6 +306,9 @@ type RunOptions struct {
 	catalogue []string
 	// plant is a bug planted in the driver (tests only, plant.go).
 	plant plantedBug
+	// noCoverage runs without the coverage tracker (tests only: it must
+	// change nothing but Result.Coverage).
+	noCoverage bool
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.

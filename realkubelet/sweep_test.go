@@ -17,6 +17,9 @@ var (
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
 	sweepHold  = flag.Bool("sweep.hold", false, "TestSweep: hold worker wake-ups at gates (wakes.go)")
 	sweepReal  = flag.String("sweep.real", "all", "TestSweep, TestShrinkSeed, TestReplaySeed: the real components (package components)")
+	sweepStrat = flag.String("sweep.strategy", "random", "TestSweep: random (seeds -sweep.start on) or guided (the corpus loop, "+
+		"-sweep runs per family, loop seed -sweep.start)")
+	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora under this directory")
 )
 
 // toolOptions are the run options the tool tests' flags select.
@@ -31,19 +34,33 @@ func toolOptions(t *testing.T) RunOptions {
 
 // TestSweep runs -sweep seeds of every family on the real pod workers and
 // prints, per family, how many seeds found each class of deviation and
-// the first seed of each (to shrink with TestShrinkSeed). It fails on any
-// unexplained finding. `make real-sweep` runs it.
+// the first seed of each (to shrink with TestShrinkSeed), and the state
+// coverage the seeds reached. It fails on any unexplained finding. With
+// -sweep.strategy guided it makes -sweep guided runs per family instead
+// (guidedSweep), its corpora saved under -sweep.corpus if given. `make
+// real-sweep` runs it.
 func TestSweep(t *testing.T) {
 	if *sweepSeeds == 0 {
 		t.Skip("run with -sweep N")
 	}
 	opts := toolOptions(t)
 	var report strings.Builder
-	tot := realdriver.Sweep(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, *sweepSeeds, *sweepStart,
-		func(f plan.Family, seed uint64) realdriver.SeedVerdict {
-			r := Bubble(t, func() Result { return RunSeedWith(f, seed, opts) })
-			return realdriver.SeedVerdict{Failed: r.Failed(), Classes: r.Classes(), Unexplained: realdriver.Stringers(r.Unexplained())}
-		})
-	fmt.Fprintf(&report, "total: %d seeds, %d with findings, %d unexplained findings\n", tot.Seeds, tot.Failed, tot.Unexplained)
+	var tot realdriver.SweepTotals
+	switch *sweepStrat {
+	case "random":
+		if *sweepCorpus != "" {
+			t.Fatalf("-sweep.corpus needs -sweep.strategy guided")
+		}
+		tot = realdriver.Sweep(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, *sweepSeeds, *sweepStart,
+			func(f plan.Family, seed uint64) realdriver.SeedVerdict {
+				return verdict(Bubble(t, func() Result { return RunSeedWith(f, seed, opts) }))
+			})
+	case "guided":
+		tot = realdriver.SweepRuns(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, "runs",
+			guidedSweep(t, opts, *sweepStart, *sweepSeeds, corpusDir(*sweepCorpus, opts, *sweepReal)))
+	default:
+		t.Fatalf("-sweep.strategy: unknown strategy %q (want random or guided)", *sweepStrat)
+	}
+	fmt.Fprintf(&report, "total: %d runs, %d with findings, %d unexplained findings\n", tot.Seeds, tot.Failed, tot.Unexplained)
 	t.Log("\n" + report.String())
 }

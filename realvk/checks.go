@@ -132,7 +132,9 @@ const (
 	// every 151 ms for at most 20 periods; when the poll ends first (the
 	// timeout, or the controller's context ended) the notification is
 	// dropped, and nothing asks the provider for the status again: a
-	// provider that notifies changes only never has it written.
+	// provider that notifies changes only never has it written, nor, when
+	// the dropped notification carried the provider's deletion, is the
+	// pod's deletion ever propagated to the API (VK3).
 	ClassNotificationDropped = "VL"
 	// ClassLateNotification (VM): a notification that polls for its pod
 	// to be tracked stores its status in the tracking entry whenever the
@@ -213,7 +215,9 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //   - VD also, for VK3 "left the API but still runs in the provider" on
 //     U named N (when VI's clause fails): at the end no API object is
 //     named N and the provider runs U under default/N; the controller
-//     was restarted after the generation in which U left the API; the
+//     was restarted after the generation in which U left the API (or
+//     after the one before, if that generation's informer had not listed
+//     yet); the
 //     informer's cleanup of default/N, if made, was not the last
 //     generation's and did not end with a not-found; at least one later
 //     generation ran deleteDanglingPods, and each failed its GetPods, or
@@ -228,7 +232,10 @@ var podRef = regexp.MustCompile(`pod (\S+) \((\S+)\)`)
 //   - VL, for the same VK2 (when VG's clause fails): U's version V was
 //     notified, and enqueuePodStatusUpdate dropped every notification of
 //     it (its span's status was set: its poll ended before the pod was
-//     tracked).
+//     tracked); and for VK3 "the provider deleted pod U by itself …"
+//     (when VC's, VH's and VO's fail): the controller never deleted U in
+//     the API nor wrote its status after the deletion was notified, and
+//     every notification of the deletion was dropped so.
 //   - VM, for the same VK2 (when VG's and VL's fail): a notification of
 //     V was accepted, an earlier notification of U with another version
 //     W was accepted after it, and U's last effective status write,
@@ -300,7 +307,7 @@ func (d *Driver) classify(f Finding) string {
 		if d.statusOverwritten(types.UID(m[1]), v) {
 			return ClassErrorStatusOverwrites
 		}
-		if d.notificationsDropped(types.UID(m[1]), v) {
+		if d.notificationsDropped(types.UID(m[1]), func(n notifyRecord) bool { return n.version == v }) {
 			return ClassNotificationDropped
 		}
 		if d.lateNotificationWritten(types.UID(m[1]), v) {
@@ -346,6 +353,10 @@ func (d *Driver) classify(f Finding) string {
 		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] &&
 			d.lostWithRun(uid, func(n notifyRecord) bool { return n.deleting }) {
 			return ClassLostWithRun
+		}
+		if d.W.deleteCaller[uid] == "" && !d.W.statusInsteadOfDelete[uid] &&
+			d.notificationsDropped(uid, func(n notifyRecord) bool { return n.deleting }) {
+			return ClassNotificationDropped
 		}
 	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
 		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):

@@ -249,6 +249,8 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 			{"the last generation's informer cleanup", 2, true, &cleanupCall{gen: 2, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ""},
 			{"an earlier generation's cleanup failed", 2, true, &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ClassDanglingOnce},
 		}
+		// Every generation listed before the removal (event 5).
+		d.W.watchFrom, d.W.removedAt = map[int]int{1: 2, 2: 9}, map[types.UID]int{"a": 5}
 		for _, c := range cases {
 			d.W.gen = c.gen
 			d.W.removedGen = map[types.UID]int{}
@@ -273,6 +275,31 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		if got := d.classify(f); got != ClassDanglingOnce {
 			t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
 		}
+		// Removed in the last generation (2) before its informer listed:
+		// only its deleteDanglingPods could clean it up, and that failed.
+		d.W.gen, d.W.removedGen["a"], d.W.removedAt["a"] = 2, 2, 5
+		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: Fail}}
+		d.W.podsGiven = map[int]map[string]string{}
+		for _, c := range []struct {
+			name      string
+			watchFrom map[int]int
+			want      string
+		}{
+			{"removed before the last generation listed", map[int]int{1: 2, 2: 9}, ClassDanglingOnce},
+			{"removed while the last generation never listed", map[int]int{1: 2}, ClassDanglingOnce},
+			{"removed after the last generation listed", map[int]int{1: 2, 2: 4}, ""},
+		} {
+			d.W.watchFrom = c.watchFrom
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+		d.W.watchFrom = map[int]int{1: 2, 2: 9}
+		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}
+		d.W.podsGiven = map[int]map[string]string{2: listed}
+		if got := d.classify(f); got != "" {
+			t.Errorf("removed before the last generation listed, whose sweep listed it and did not fail: classified %q", got)
+		}
 	})
 }
 
@@ -293,16 +320,13 @@ func TestClassifyLostWithRunNegative(t *testing.T) {
 			{"never notified", nil, ""},
 			{"VO", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}, ClassLostWithRun},
 			{"accepted by the last generation", map[int]notifyRecord{1: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 1}}, ""},
-			{"dropped (VL for VK2, nothing for VK3)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, "VL?"},
+			{"dropped (VL for VK2 and VK3, not VO)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, ClassNotificationDropped},
 			{"one more notification to the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
 				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
 		}
 		for _, c := range cases {
 			d.W.notifies = c.notifies
 			want2, want3 := c.want, c.want
-			if c.want == "VL?" {
-				want2, want3 = ClassNotificationDropped, ""
-			}
 			if got := d.classify(vk2); got != want2 {
 				t.Errorf("VK2 %s: classified %q, want %q", c.name, got, want2)
 			}

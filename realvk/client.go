@@ -3,6 +3,7 @@ package realvk
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -57,11 +58,14 @@ func (p *podsOf) gateCall(ctx context.Context, op, name string) (*Call, error) {
 // UpdateStatus implements the status subresource call.
 func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateOptions) (*v1.Pod, error) {
 	c, err := p.gateCall(ctx, "api.UpdateStatus", pod.Name)
-	if err != nil {
-		return nil, err
-	}
 	p.c.w.mu.Lock()
 	defer p.c.w.mu.Unlock()
+	if err != nil {
+		if err == errInjected {
+			p.c.w.emit(history.VKStatusWriteFailed{UID: pod.UID, Err: "transient"})
+		}
+		return nil, err
+	}
 	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
@@ -73,7 +77,9 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 		a.conflict = true
 		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = a
 	}
-	if err == nil {
+	if err != nil {
+		p.c.w.emit(history.VKStatusWriteFailed{UID: pod.UID, Err: strings.ReplaceAll(errWord(err), "-", " ")})
+	} else {
 		p.c.w.statusSeq++
 		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
 			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message), seq: p.c.w.statusSeq})

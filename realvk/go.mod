@@ -15,7 +15,10 @@ replace (
 
 require github.com/virtual-kubelet/virtual-kubelet v1.14.1
 
-require github.com/anishathalye/porcupine v1.3.1 // indirect
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
 
 require (
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect

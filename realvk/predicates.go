@@ -37,7 +37,10 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 }
 
 // danglingAfterRestart (VD, for a pod that had an API object): U left
-// the API in generation gR and the controller was restarted after it;
+// the API in generation gR (or, if gR's informer had not listed yet, so
+// that gR never saw U and only its deleteDanglingPods could clean it up,
+// in gR−1's: either reading will do) and the controller was restarted
+// after it;
 // the informer's cleanup of key, if one was made, was not the last
 // generation's and did not end with a not-found (that is VI); at least
 // one generation after gR ran deleteDanglingPods, and each of them failed
@@ -45,7 +48,21 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
 	w := d.W
 	gR, ok := w.removedGen[uid]
-	if !ok || gR >= w.gen {
+	if !ok {
+		return false
+	}
+	if d.danglingSince(key, gR) {
+		return true
+	}
+	from, listed := w.watchFrom[gR]
+	return (!listed || w.removedAt[uid] < from) && d.danglingSince(key, gR-1)
+}
+
+// danglingSince is danglingAfterRestart for a pod that left the API in
+// generation gR.
+func (d *Driver) danglingSince(key string, gR int) bool {
+	w := d.W
+	if gR >= w.gen {
 		return false
 	}
 	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == Missing) {
@@ -97,12 +114,12 @@ func (d *Driver) statusByNameLeft(items int) bool {
 	return wrong == items
 }
 
-// notificationsDropped (VL): U's status version v was notified, and
-// enqueuePodStatusUpdate dropped every notification of it.
-func (d *Driver) notificationsDropped(uid types.UID, v int) bool {
+// notificationsDropped (VL): U had notifications that match, and
+// enqueuePodStatusUpdate dropped every one of them.
+func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bool) bool {
 	seen := false
 	for _, n := range d.W.notifies {
-		if n.uid == uid && n.version == v {
+		if n.uid == uid && match(n) {
 			if n.dropped == "" {
 				return false
 			}

@@ -217,3 +217,45 @@ func TestClassifyTerminalNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyDroppedDeletionNegative: VL for a provider deletion never
+// propagated (VK3) needs the controller never to have deleted the pod nor
+// written its status after the deletion, and every notification of the
+// deletion dropped by enqueuePodStatusUpdate.
+func TestClassifyDroppedDeletionNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := Finding{Check: "VK3", Message: "the provider deleted pod c (web) by itself, but its API object was never deleted (VK3)"}
+		cases := []struct {
+			name     string
+			notifies []notifyRecord
+			caller   string
+			instead  bool
+			want     string
+		}{
+			{"dropped", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}}, "", false, ClassNotificationDropped},
+			{"no notification", nil, "", false, ""},
+			{"accepted by the last generation", []notifyRecord{{gen: 5, uid: "c", deleting: true, accepted: 3}}, "", false, ""},
+			{"one dropped, one accepted", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"},
+				{gen: 5, uid: "c", deleting: true, accepted: 3}}, "", false, ""},
+			{"only a status notification dropped", []notifyRecord{{gen: 4, uid: "c", dropped: "not in the lister"}}, "", false, ""},
+			{"another pod's deletion dropped", []notifyRecord{{gen: 4, uid: "d", deleting: true, dropped: "not in the lister"}}, "", false, ""},
+			{"the controller deleted it", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}},
+				"updatePodStatus", false, ""},
+			{"a status written instead is VC", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}},
+				"", true, ClassStatusInsteadOfDelete},
+		}
+		for _, c := range cases {
+			d := NewDriver()
+			d.W.gen = 5
+			d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"c": v1.PodPending}}
+			for i, n := range c.notifies {
+				d.W.notifies[i+1] = n
+			}
+			d.W.deleteCaller["c"] = c.caller
+			d.W.statusInsteadOfDelete["c"] = c.instead
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+	})
+}

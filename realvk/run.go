@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/sim"
@@ -33,6 +34,13 @@ type Result struct {
 	Findings []Finding
 	TraceSHA string
 	Trace    []string
+	// Coverage is the VK state coverage the run reached
+	// (oracle/vkcoverage, from the notes the driver recorded, the settle
+	// and shutdown phases included). A failed status write is noted as
+	// transient (an injected error), "not found", "conflict" or "invalid"
+	// (the API server model refused to change a terminal phase, which the
+	// simulated VK world never does).
+	Coverage coverage.Coverage
 }
 
 // Failed reports whether any check failed.

@@ -109,7 +109,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	d.snapshotEnd()
 	d.verdict()
 	return Result{Family: family, Seed: seed, Moves: d.Moves[:d.planSteps], Findings: d.findings,
-		TraceSHA: d.TraceSHA(), Trace: d.trace}
+		TraceSHA: d.TraceSHA(), Trace: d.trace, Coverage: d.tape.cov.Coverage()}
 }
 
 // RunPlan runs a VK plan with a seed's streams; inside a bubble.

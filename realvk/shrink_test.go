@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 )
@@ -17,7 +18,24 @@ var (
 	shrinkClass  = flag.String("shrink.class", "", "TestShrinkSeed: keep a finding of this class (\"\" = unexplained)")
 	shrinkCheck  = flag.String("shrink.check", "", "TestShrinkSeed: and of this check (VK1…VK7; optional)")
 	replaySeed   = flag.Bool("replay", false, "TestReplaySeed: print the seed's script, findings and trace")
+	shrinkInput  = flag.String("shrink.input", "", "TestShrinkSeed/TestReplaySeed: a guided run's input token instead of a seed")
 )
+
+// toolRun is the run the tools work on: -shrink.input's if given, else
+// -shrink.seed's, of family f; and how to name it.
+func toolRun(t *testing.T, f plan.Family) (Result, string) {
+	t.Helper()
+	if *shrinkInput != "" {
+		in, err := guided.ParseToken(*shrinkInput)
+		if err != nil {
+			t.Fatalf("-shrink.input: %v", err)
+		}
+		return runInput(t, f, in), "input " + *shrinkInput
+	}
+	var r Result
+	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
+	return r, fmt.Sprintf("seed %d", *shrinkSeed)
+}
 
 func replay(t *testing.T, moves []Move) Result {
 	t.Helper()
@@ -53,15 +71,14 @@ func TestShrinkSeed(t *testing.T) {
 		t.Skip("tool: needs -shrink.family and -shrink.seed")
 	}
 	f := familyNamed(t, *shrinkFamily)
-	var r Result
-	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
+	r, which := toolRun(t, f)
 	keep := func(r Result) bool { return hasFinding(r, *shrinkClass, *shrinkCheck) }
 	if !keep(r) {
-		t.Fatalf("seed %d of %s has no finding of class %q check %q", *shrinkSeed, f.Name, *shrinkClass, *shrinkCheck)
+		t.Fatalf("%s of %s has no finding of class %q check %q", which, f.Name, *shrinkClass, *shrinkCheck)
 	}
 	small := realdriver.Shrink(r.Moves, func(m []Move) Result { return replay(t, m) }, keep)
 	final := replay(t, small)
-	header := fmt.Sprintf("# shrunk from %s seed %d (%d moves -> %d)\n", f.Name, *shrinkSeed, len(r.Moves), len(small))
+	header := fmt.Sprintf("# shrunk from %s %s (%d moves -> %d)\n", f.Name, which, len(r.Moves), len(small))
 	realdriver.Transcript(os.Stdout, header, FormatScript(small), final.Findings, "", final.Trace)
 }
 
@@ -72,8 +89,7 @@ func TestReplaySeed(t *testing.T) {
 		t.Skip("tool: needs -replay, -shrink.family and -shrink.seed")
 	}
 	f := familyNamed(t, *shrinkFamily)
-	var r Result
-	synctest.Test(t, func(t *testing.T) { r = RunSeed(f, *shrinkSeed) })
-	header := fmt.Sprintf("# %s seed %d, trace sha256 %s\n", f.Name, *shrinkSeed, r.TraceSHA)
+	r, which := toolRun(t, f)
+	header := fmt.Sprintf("# %s %s, trace sha256 %s\n", f.Name, which, r.TraceSHA)
 	realdriver.Transcript(os.Stdout, header, FormatScript(r.Moves), r.Findings, "", r.Trace)
 }

@@ -18,32 +18,49 @@ var (
 	sweepStart = flag.Uint64("sweep.start", 1, "TestSweep: first seed")
 	sweepOnly  = flag.String("sweep.family", "", "TestSweep: only this family")
 	verbose    = flag.Bool("realvk.v", false, "TestSweep: print every finding")
+	sweepStrat = flag.String("sweep.strategy", "random", "TestSweep: random (seeds -sweep.start on) or guided (the corpus loop, "+
+		"-sweep runs per family, loop seed -sweep.start)")
+	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora in this directory")
 )
 
 // TestSweep runs -sweep seeds of every VK family on the real controller
 // and prints, per family, how many seeds found each class of finding and
-// the first seed of each (to shrink with TestShrinkSeed), and the seeds
-// per second. It fails on any unexplained finding. `make realvk-sweep`
-// runs it.
+// the first seed of each (to shrink with TestShrinkSeed), the state
+// coverage the seeds reached, and the seeds per second. It fails on any
+// unexplained finding. With -sweep.strategy guided it makes -sweep guided
+// runs per family instead (guidedSweep), its corpora saved in
+// -sweep.corpus if given. `make realvk-sweep` runs it.
 func TestSweep(t *testing.T) {
 	if *sweepSeeds == 0 {
 		t.Skip("run with -sweep N")
 	}
 	var report strings.Builder
 	began := time.Now()
-	tot := realdriver.Sweep(t, &report, plan.VKFamilies(), *sweepOnly, 20, *sweepSeeds, *sweepStart,
-		func(f plan.Family, seed uint64) realdriver.SeedVerdict {
-			var r Result
-			synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
-			if *verbose {
-				for _, fd := range r.Findings {
-					t.Logf("%s seed %d: %s", f.Name, seed, fd)
+	var tot realdriver.SweepTotals
+	switch *sweepStrat {
+	case "random":
+		if *sweepCorpus != "" {
+			t.Fatalf("-sweep.corpus needs -sweep.strategy guided")
+		}
+		tot = realdriver.Sweep(t, &report, plan.VKFamilies(), *sweepOnly, 20, *sweepSeeds, *sweepStart,
+			func(f plan.Family, seed uint64) realdriver.SeedVerdict {
+				var r Result
+				synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
+				if *verbose {
+					for _, fd := range r.Findings {
+						t.Logf("%s seed %d: %s", f.Name, seed, fd)
+					}
 				}
-			}
-			return realdriver.SeedVerdict{Failed: r.Failed(), Classes: classesOf(r), Unexplained: realdriver.Stringers(r.Unexplained())}
-		})
+				return verdict(r)
+			})
+	case "guided":
+		tot = realdriver.SweepRuns(t, &report, plan.VKFamilies(), *sweepOnly, 20, "runs",
+			guidedSweep(t, *sweepStart, *sweepSeeds, *sweepCorpus))
+	default:
+		t.Fatalf("-sweep.strategy: unknown strategy %q (want random or guided)", *sweepStrat)
+	}
 	secs := time.Since(began).Seconds()
-	fmt.Fprintf(&report, "total: %d seeds, %d with findings, %d unexplained findings; %.1f s wall, %.1f seeds/s\n",
+	fmt.Fprintf(&report, "total: %d runs, %d with findings, %d unexplained findings; %.1f s wall, %.1f runs/s\n",
 		tot.Seeds, tot.Failed, tot.Unexplained, secs, float64(tot.Seeds)/secs)
 	t.Log("\n" + report.String())
 }

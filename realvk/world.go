@@ -68,8 +68,10 @@ type World struct {
 	// status differs from the provider's).
 	deletingNotified, statusInsteadOfDelete map[types.UID]bool
 	// removedGen is, per UID, the controller generation current when the
-	// API removed it (the classifier reads it, VD).
-	removedGen map[types.UID]int
+	// API removed it, and removedAt the removal's place in the API's
+	// events (the classifier reads them, VD: watchFrom says whether that
+	// generation's informer had listed before it).
+	removedGen, removedAt map[types.UID]int
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
 	// lastStatusWrite is, per key, the controller's last status write to
@@ -168,7 +170,7 @@ func newWorld() *World {
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
 		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
 		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
-		removedGen: map[types.UID]int{}}
+		removedGen: map[types.UID]int{}, removedAt: map[types.UID]int{}}
 	w.api = newAPIServer(w)
 	return w
 }

@@ -12,6 +12,9 @@ type Verdict struct {
 	SeedsPerFamily uint64 `json:"seeds_per_family,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	Runs           int    `json:"runs"` // seeds run, all families and strategies
+	// Skipped counts the runs a -reach-in file showed cannot reach the
+	// mutant's site, so not run (the same as the unmutated runs).
+	Skipped int `json:"skipped,omitempty"`
 	// Failures counts the failing runs of a sweep that went on past the
 	// first (sweep -count); the first is the one Seed names.
 	Failures int `json:"failures,omitempty"`

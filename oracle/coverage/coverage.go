@@ -216,8 +216,13 @@ func (t *Tracker) released(v oracle.View, ev history.Event) {
 	if uid == "" || ev.Probe == nil {
 		return
 	}
-	p := t.pod(uid)
-	a := ev.Probe.Answers(types.UID(uid))
+	t.answered(uid, t.pod(uid), ev.Probe)
+}
+
+// answered reads uid's state from the query answers in probe and visits
+// its tuple.
+func (t *Tracker) answered(uid string, p *pod, probe *history.Probe) {
+	a := probe.Answers(types.UID(uid))
 	if a.Known {
 		p.state = oracle.StateLetter(a, p.started)
 	} else {

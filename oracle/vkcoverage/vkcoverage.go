@@ -23,8 +23,9 @@
 //	          wrote, nothing notified), cur (the same version), edit (another
 //	          writer's edit stands), behind (another version)
 //	write     the newest failed status write since the last that landed:
-//	          - none, conflict, notfound, transient, with "x2" after two
-//	          or more failures in a row
+//	          - none, conflict, notfound, transient (invalid too on the
+//	          real controller, module realvk), with "x2" after two or
+//	          more failures in a row
 //	last      the pod's newest note: created, delreq-client,
 //	          delreq-controller, removed-client, removed-controller
 //	          ("!pre" when the removal carried no precondition of its own

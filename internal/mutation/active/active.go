@@ -25,7 +25,12 @@ func parse(s string) int {
 }
 
 // On reports whether mutant id is the one switched on.
-func On(id int) bool { return id == on }
+func On(id int) bool {
+	if recording {
+		note(id)
+	}
+	return id == on
+}
 
 type number interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |

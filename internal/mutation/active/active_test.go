@@ -1,6 +1,9 @@
 package active
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestParse: a number switches that mutant on; anything else, none.
 func TestParse(t *testing.T) {
@@ -23,5 +26,32 @@ func TestGuardsTakeTheOriginalUnlessOn(t *testing.T) {
 	on = 1
 	if Sub(1, 7, 2) != -5 || Quo(1, 8.0, 2.0) != 0.25 || Rem(1, 3, 7) != 1 || !On(1) || On(2) {
 		t.Error("mutant 1 on: operands not swapped")
+	}
+}
+
+// TestReachNotesTheSitesAskedSinceRecord: once recording, every On notes
+// its mutant; Record starts from none again; the answers do not change.
+func TestReachNotesTheSitesAskedSinceRecord(t *testing.T) {
+	savedOn, savedRec, savedReached := on, recording, reached
+	defer func() { on, recording, reached = savedOn, savedRec, savedReached }()
+	on, recording, reached = 5, false, nil
+	On(3)
+	Record()
+	if got := Reached(); len(got) != 0 {
+		t.Fatalf("reached before any site ran: %v", got)
+	}
+	if On(200) || !On(5) || On(3) || On(3) {
+		t.Fatal("recording changed what On answers")
+	}
+	if got := Reached(); !slices.Equal(got, []int{3, 5, 200}) {
+		t.Errorf("reached = %v, want [3 5 200]", got)
+	}
+	Record()
+	On(7)
+	if got := Reached(); !slices.Equal(got, []int{7}) {
+		t.Errorf("after Record, reached = %v, want [7]", got)
+	}
+	if Which() != 5 {
+		t.Errorf("Which() = %d, want 5", Which())
 	}
 }

@@ -31,26 +31,29 @@ func main() {
 	random := flag.Uint64("random", 20, "random-walk seeds per family (from --start)")
 	pct := flag.Uint64("pct", 20, "PCT seeds per family (from 0)")
 	marks := flag.Bool("marks", true, "list the families' declared coverage marks that none of their seeds reached")
-	family := flag.String("family", "", "sweep this family only (default: every family)")
+	family := flag.String("family", "", "sweep these families only, comma-separated, in this order (default: every family)")
 	guidedRuns := flag.Uint64("guided", 0, "instead: a guided corpus loop of this many runs per family (loop seed --start), family by family")
 	corpusDir := flag.String("corpus", "", "with -guided: start each family's loop from DIR/<family>.corpus and replay its entries first")
 	flag.BoolVar(&replayByAge, "replay-by-age", false, "with -corpus: replay the entries oldest first, not rarest first (the control)")
 	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
 	flag.BoolVar(&count, "count", false, "go on past the first failing run and count the failing runs (the first still names the seed)")
+	reachOutFile := flag.String("reach-out", "", "with no mutant on: write FILE, per random-walk or PCT run, the mutants whose site the run reached")
+	reachInFile := flag.String("reach-in", "", "skip the runs that FILE (from -reach-out) says do not reach the mutant on")
 	flag.Parse()
 	opts = run.CheckOptions{ObservableOnly: true, FaultPoints: *faultPoints}
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "sweep: no arguments expected")
 		os.Exit(2)
 	}
-	fams := plan.Families()
-	if *family != "" {
-		f, ok := plan.FamilyNamed(*family)
-		if !ok {
-			fmt.Fprintf(os.Stderr, "sweep: no family %q\n", *family)
-			os.Exit(2)
-		}
-		fams = []plan.Family{f}
+	fams, err := familiesNamed(*family)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sweep:", err)
+		os.Exit(2)
+	}
+	closeReach, err := openReach(*reachOutFile, *reachInFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sweep:", err)
+		os.Exit(2)
 	}
 	var v mutation.Verdict
 	if *guidedRuns > 0 {
@@ -58,8 +61,26 @@ func main() {
 	} else {
 		v = sweep(fams, *start, *random, *pct, *marks)
 	}
+	closeReach()
 	out, _ := json.Marshal(v)
 	fmt.Println(string(out))
+}
+
+// familiesNamed returns the families of a comma-separated list, in its
+// order; every family for an empty list.
+func familiesNamed(list string) ([]plan.Family, error) {
+	if list == "" {
+		return plan.Families(), nil
+	}
+	var fams []plan.Family
+	for _, name := range strings.Split(list, ",") {
+		f, ok := plan.FamilyNamed(name)
+		if !ok {
+			return nil, fmt.Errorf("no family %q", name)
+		}
+		fams = append(fams, f)
+	}
+	return fams, nil
 }
 
 // opts are the checks of every run: observable only, fault points as asked.
@@ -94,8 +115,13 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()
 	try := func(strategy sim.Strategy, seed uint64) bool {
 		for _, f := range fams {
+			if beforeRun(strategy.String(), f.Name, seed) {
+				v.Skipped++
+				continue
+			}
 			v.Runs++
 			r := run.RunSeed(f, seed, strategy, opts)
+			afterRun(strategy.String(), f.Name, seed)
 			h.Write([]byte(r.TraceSHA))
 			if reached[f.Name] == nil {
 				reached[f.Name] = map[string]bool{}
@@ -126,7 +152,7 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 			return v
 		}
 	}
-	if marks && !v.Killed {
+	if marks && !v.Killed && reachSkips == nil { // skipped runs reach no marks
 		unreached(fams, reached, &v)
 	}
 	return v

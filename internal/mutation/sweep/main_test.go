@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
+	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/internal/mutation/active"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 )
@@ -44,5 +47,65 @@ func TestFailedKeepsTheFirstAndCountsUnderCount(t *testing.T) {
 		if !v.Killed || v.Seed != 7 || v.Family != "swarm" || v.Reason != "run: boom" || v.Failures != want || len(v.FailedAt) != want {
 			t.Errorf("count=%v: %+v, want seed 7 and %d failures", c, v, want)
 		}
+	}
+}
+
+// TestReachFileSkipsOnlyTheRunsThatMissTheMutant: the line a run writes
+// names the sites it reached; read back for a mutant, only the runs that
+// did not reach that mutant's site are skipped, and runs not in the file
+// are run.
+func TestReachFileSkipsOnlyTheRunsThatMissTheMutant(t *testing.T) {
+	defer func(w io.Writer, s map[string]bool) { reachOut, reachSkips = w, s }(reachOut, reachSkips)
+	var file strings.Builder
+	reachOut, reachSkips = &file, nil
+	for seed, sites := range [][]int{{4, 9}, {9}, {}} {
+		if beforeRun("random", "swarm", uint64(seed)) {
+			t.Fatal("skipped a run with no -reach-in")
+		}
+		for _, id := range sites {
+			active.On(id)
+		}
+		afterRun("random", "swarm", uint64(seed))
+	}
+	if want := "random swarm 0 4 9\nrandom swarm 1 9\nrandom swarm 2\n"; file.String() != want {
+		t.Fatalf("reach file %q, want %q", file.String(), want)
+	}
+	reachOut = nil
+	for id, want := range map[int][]uint64{4: {1, 2}, 9: {2}, 5: {0, 1, 2}} {
+		skips, err := readSkips(strings.NewReader(file.String()), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reachSkips = skips
+		var got []uint64
+		for seed := uint64(0); seed < 4; seed++ {
+			if beforeRun("random", "swarm", seed) {
+				got = append(got, seed)
+			}
+		}
+		if beforeRun("pct", "swarm", 0) || beforeRun("random", "update-storm", 0) {
+			t.Errorf("mutant %d: skipped a run the file does not list", id)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("mutant %d: skipped seeds %v, want %v", id, got, want)
+		}
+	}
+	if _, err := readSkips(strings.NewReader("random swarm x 4\n"), 4); err == nil {
+		t.Error("a bad seed was read")
+	}
+}
+
+// TestFamiliesNamedTakesAListInItsOrder: -family takes one name or a
+// comma-separated list, in the list's order; an unknown name is an error.
+func TestFamiliesNamedTakesAListInItsOrder(t *testing.T) {
+	fams, err := familiesNamed("update-storm,api-shapes")
+	if err != nil || len(fams) != 2 || fams[0].Name != "update-storm" || fams[1].Name != "api-shapes" {
+		t.Errorf("familiesNamed = %v, %v", fams, err)
+	}
+	if all, err := familiesNamed(""); err != nil || len(all) != len(plan.Families()) {
+		t.Errorf("empty list: %d families, %v", len(all), err)
+	}
+	if _, err := familiesNamed("swarm,nosuch"); err == nil {
+		t.Error("an unknown family was accepted")
 	}
 }

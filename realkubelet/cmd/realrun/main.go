@@ -7,6 +7,7 @@
 // TestReplaySeed, TestShrinkSeed, TestGateSweep).
 //
 //	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+//	               [--strategy random|guided] [--corpus DIR]
 //	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
 //	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -18,7 +19,11 @@
 // (run, replay, shrink) selects the real kubelet components around the pod
 // workers: a comma-separated list of status, shutdown, eviction, restart,
 // or all (the default), or none;
-// switching one off localises a finding.
+// switching one off localises a finding. --strategy guided (run) makes
+// --seeds runs per family of the coverage-guided corpus loop (package
+// guided; loop seed --start) instead of seeds --start on; --corpus DIR
+// loads and saves its corpora there (one directory per wake-up mode and
+// component set).
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
 // gate regression, a mutant not caught); 2 bad usage or a tree that does
@@ -32,6 +37,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +48,7 @@ import (
 // options are realrun's command line.
 type options struct {
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
+	strategy, corpus                                                           string
 	seeds, shrink                                                              int
 	start                                                                      uint64
 	hold, json, mutants, trimpath                                              bool
@@ -53,6 +60,7 @@ var errFailed = errors.New("failed")
 // usage is the command summary `realrun help` (or -h, --help) prints.
 const usage = `usage:
   realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+                 [--strategy random|guided] [--corpus DIR]
   realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
   realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -101,6 +109,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
 	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction, restart), all or none")
 	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
+	fs.StringVar(&o.strategy, "strategy", "random", "run: random (seeds --start on) or guided (the coverage-guided corpus loop, loop seed --start)")
+	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
 	fs.StringVar(&o.modes, "modes", "plain,hold", "gate: wake-up modes (plain, hold)")
@@ -179,6 +189,11 @@ func toolArgs(o options) ([]string, error) {
 		if o.scenario != "all" {
 			out = append(out, "-sweep.family", o.scenario)
 		}
+		strategy, err := strategyArgs(o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, strategy...)
 	case "replay", "shrink":
 		if o.scenario == "all" {
 			return nil, fmt.Errorf("%s needs --scenario NAME", o.command)
@@ -206,6 +221,26 @@ func toolArgs(o options) ([]string, error) {
 		out = append(out, "-sweep.real", o.real)
 	}
 	return out, nil
+}
+
+// strategyArgs are the test binary's flags for run's --strategy and
+// --corpus (an absolute path: the binary runs in the module's directory).
+func strategyArgs(o options) ([]string, error) {
+	switch {
+	case o.strategy != "random" && o.strategy != "guided":
+		return nil, fmt.Errorf("--strategy: unknown strategy %q (want random or guided)", o.strategy)
+	case o.corpus != "" && o.strategy != "guided":
+		return nil, fmt.Errorf("--corpus needs --strategy guided")
+	case o.strategy == "random":
+		return nil, nil
+	case o.corpus == "":
+		return []string{"-sweep.strategy", "guided"}, nil
+	}
+	dir, err := filepath.Abs(o.corpus)
+	if err != nil {
+		return nil, fmt.Errorf("--corpus: %v", err)
+	}
+	return []string{"-sweep.strategy", "guided", "-sweep.corpus", dir}, nil
 }
 
 // execute runs a parsed command.

@@ -22,6 +22,9 @@ func TestArgs(t *testing.T) {
 		"run --real status,eviction":                             "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.real status,eviction",
 		"run --real none":                                        "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.real none",
 		"run --real all":                                         "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1",
+		"run --strategy guided --seeds 50":                       "-test.run ^TestSweep$ -test.v -sweep 50 -sweep.start 1 -sweep.strategy guided",
+		"run --strategy guided --corpus /tmp/c":                  "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.strategy guided -sweep.corpus /tmp/c",
+		"run --strategy random":                                  "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1",
 	}
 	for line, want := range good {
 		o, err := parse(strings.Fields(line), io.Discard)
@@ -59,8 +62,10 @@ func TestArgs(t *testing.T) {
 		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
 		"gate --kubernetes " + tree + " --mutant B2":   "--mutant needs --mutants",
 		"gate --kubernetes " + tree + " --shrink -1":   "must not be negative",
-		"workfile":                  "needs --kubernetes",
-		"run --real status,shutdwn": "unknown component \"shutdwn\"",
+		"workfile":                                      "needs --kubernetes",
+		"run --real status,shutdwn":                     "unknown component \"shutdwn\"",
+		"run --strategy pct":                            "--strategy: unknown strategy \"pct\" (want random or guided)",
+		"run --corpus /tmp/c":                           "--corpus needs --strategy guided",
 		"replay --scenario swarm --seed 1 --real ,":     "unknown component",
 		"run --kubernetes " + filepath.Dir(tree) + "/x": "not a kubernetes tree",
 	}
