@@ -232,7 +232,7 @@ func (t *Tracker) answered(uid string, p *pod, probe *history.Probe) {
 	} else {
 		p.state = "-"
 	}
-	t.visit(uid)
+	t.visitPod(uid, p)
 }
 
 // noted follows the kubelet actors' phase.
@@ -246,8 +246,10 @@ func (t *Tracker) noted(n history.Note) {
 }
 
 // visit records uid's tuple now, and the transition to it.
-func (t *Tracker) visit(uid string) {
-	p := t.pods[uid]
+func (t *Tracker) visit(uid string) { t.visitPod(uid, t.pods[uid]) }
+
+// visitPod is visit of uid's pod p.
+func (t *Tracker) visitPod(uid string, p *pod) {
 	t.buf = t.appendTuple(t.buf[:0], uid, p)
 	p.last = t.rec.Visit(p.last, t.buf)
 }
@@ -260,7 +262,7 @@ func (t *Tracker) appendTuple(b []byte, uid string, p *pod) []byte {
 		b = append(b, "+cancel"...)
 	}
 	b = append(append(append(b, '|'), p.pending...), '|')
-	if t.killNows[uid] > 0 {
+	if len(t.killNows) > 0 && t.killNows[uid] > 0 {
 		b = append(b, "now"...)
 	} else {
 		b = append(b, p.kill...)
