@@ -179,6 +179,20 @@ func Path(dir, family string) string { return filepath.Join(dir, family+".corpus
 // corpus is the same bytes. It writes a temporary file and renames it, so
 // an interrupted save leaves the old corpus.
 func (c *Corpus) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	path := Path(dir, c.Family)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, c.Bytes(), 0o666); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Bytes is the corpus as Save writes it: a header, the loop's counts, the
+// keys with their hit counts and owners, then the entries oldest first.
+func (c *Corpus) Bytes() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\nnext %d\nyield %d %d %d %d\n", corpusHeader, c.Family, c.Runs, c.nextID,
 		c.FreshRuns, c.FreshHits, c.MutatedRuns, c.MutatedHits)
@@ -188,15 +202,7 @@ func (c *Corpus) Save(dir string) error {
 	for _, e := range c.Entries {
 		fmt.Fprintf(&b, "entry %d %d %s\n", e.ID, e.Found, e.Input.Token())
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return err
-	}
-	path := Path(dir, c.Family)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o666); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return b.Bytes()
 }
 
 // Load reads family's corpus from dir; a missing file is an empty corpus.
