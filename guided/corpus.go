@@ -47,7 +47,7 @@ type Corpus struct {
 	nextID                                         uint64
 	keys                                           []key          // in order of discovery
 	index                                          map[string]int // key name → keys index
-	tuples                                         int
+	tuples, near                                   int
 }
 
 // NewCorpus returns an empty corpus of family.
@@ -55,9 +55,24 @@ func NewCorpus(family string) *Corpus {
 	return &Corpus{Family: family, index: map[string]int{}}
 }
 
-// Tuples and Transitions count the distinct ones reached so far.
+// Tuples, Transitions and Near count the distinct ones reached so far.
 func (c *Corpus) Tuples() int      { return c.tuples }
-func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples }
+func (c *Corpus) Transitions() int { return len(c.keys) - c.tuples - c.near }
+func (c *Corpus) Near() int        { return c.near }
+
+// keyPrefixes are the kinds of coverage key: a tuple, a transition, an
+// oracle's near miss (coverage.Coverage.Near).
+var keyPrefixes = []string{"tuple ", "transition ", "near "}
+
+// countKind counts a new key by its kind.
+func (c *Corpus) countKind(name string) {
+	switch {
+	case strings.HasPrefix(name, "tuple "):
+		c.tuples++
+	case strings.HasPrefix(name, "near "):
+		c.near++
+	}
+}
 
 // Merge folds one run's coverage in and returns how many keys it reached
 // first; if any, in joins the corpus as their owner.
@@ -70,9 +85,7 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 		}
 		c.index[name] = len(c.keys)
 		c.keys = append(c.keys, key{name: name, hits: 1, owner: c.nextID})
-		if strings.HasPrefix(name, "tuple ") {
-			c.tuples++
-		}
+		c.countKind(name)
 		found++
 	}
 	for _, t := range cov.Tuples {
@@ -80,6 +93,9 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	}
 	for _, t := range cov.TransitionKeys() {
 		note("transition " + t)
+	}
+	for _, t := range cov.Near {
+		note("near " + t)
 	}
 	if found == 0 {
 		return 0
@@ -92,25 +108,38 @@ func (c *Corpus) Merge(in Input, cov coverage.Coverage) int {
 	return found
 }
 
-// evict drops the oldest entry that owns no key, else the oldest.
+// evict drops the oldest entry that owns no key, else the oldest that owns
+// no near miss (coverage.Coverage.Near), else the oldest. The owners of
+// near misses are few (one per distinct near miss at most) and are the
+// runs that came closest to a violation: they stay while others can go.
 func (c *Corpus) evict() {
-	owners := map[uint64]bool{}
+	owners, nearOwners := map[uint64]bool{}, c.nearOwners()
 	for _, k := range c.keys {
 		owners[k.owner] = true
 	}
-	drop := 0
-	for i, e := range c.Entries {
-		if !owners[e.ID] {
-			drop = i
-			break
-		}
+	drop := slices.IndexFunc(c.Entries, func(e Entry) bool { return !owners[e.ID] })
+	if drop < 0 {
+		drop = max(0, slices.IndexFunc(c.Entries, func(e Entry) bool { _, near := nearOwners[e.ID]; return !near }))
 	}
 	c.Entries = append(c.Entries[:drop], c.Entries[drop+1:]...)
 }
 
+// nearOwners maps every entry that owns a near-miss key to the fewest runs
+// that reached one of its near misses (evict keeps them).
+func (c *Corpus) nearOwners() map[uint64]uint64 {
+	rarest := map[uint64]uint64{}
+	for _, k := range c.keys {
+		if h, ok := rarest[k.owner]; strings.HasPrefix(k.name, "near ") && (!ok || k.hits < h) {
+			rarest[k.owner] = k.hits
+		}
+	}
+	return rarest
+}
+
 // ReplayOrder is the kept entries in the order a replay runs them: first
-// the entry owning the key the fewest runs reached, then the next rarest
-// owner, and so on; entries that own no key last; ties by age.
+// the entry owning the key the fewest runs reached (a near miss counts as
+// any key), then the next rarest owner, and so on; entries that own no key
+// last; ties by age.
 func (c *Corpus) ReplayOrder() []Entry {
 	rarest := map[uint64]uint64{}
 	for _, k := range c.keys {
@@ -150,6 +179,20 @@ func Path(dir, family string) string { return filepath.Join(dir, family+".corpus
 // corpus is the same bytes. It writes a temporary file and renames it, so
 // an interrupted save leaves the old corpus.
 func (c *Corpus) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	path := Path(dir, c.Family)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, c.Bytes(), 0o666); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Bytes is the corpus as Save writes it: a header, the loop's counts, the
+// keys with their hit counts and owners, then the entries oldest first.
+func (c *Corpus) Bytes() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\nfamily %s\nruns %d\nnext %d\nyield %d %d %d %d\n", corpusHeader, c.Family, c.Runs, c.nextID,
 		c.FreshRuns, c.FreshHits, c.MutatedRuns, c.MutatedHits)
@@ -159,15 +202,7 @@ func (c *Corpus) Save(dir string) error {
 	for _, e := range c.Entries {
 		fmt.Fprintf(&b, "entry %d %d %s\n", e.ID, e.Found, e.Input.Token())
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return err
-	}
-	path := Path(dir, c.Family)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o666); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return b.Bytes()
 }
 
 // Load reads family's corpus from dir; a missing file is an empty corpus.
@@ -232,7 +267,7 @@ func (c *Corpus) parseLine(n int, line string) error {
 
 func (c *Corpus) parseKey(rest string) error {
 	f := strings.SplitN(rest, " ", 3)
-	if len(f) != 3 || !(strings.HasPrefix(f[2], "tuple ") || strings.HasPrefix(f[2], "transition ")) {
+	if len(f) != 3 || !slices.ContainsFunc(keyPrefixes, func(p string) bool { return strings.HasPrefix(f[2], p) }) {
 		return fmt.Errorf("bad key %q", rest)
 	}
 	hits, err1 := strconv.ParseUint(f[0], 10, 64)
@@ -242,9 +277,7 @@ func (c *Corpus) parseKey(rest string) error {
 	}
 	c.index[f[2]] = len(c.keys)
 	c.keys = append(c.keys, key{name: f[2], hits: hits, owner: owner})
-	if strings.HasPrefix(f[2], "tuple ") {
-		c.tuples++
-	}
+	c.countKind(f[2])
 	return nil
 }
 

@@ -37,3 +37,27 @@ type Oracle interface {
 // in flight are cut, as after a failed run), and nothing of it is judged as
 // settled (a dead kubelet owes no liveness).
 var ErrEpochEnded = errors.New("the kubelet restarted")
+
+// Kinds is a set of event kinds (history.EventKind).
+type Kinds uint32
+
+// KindsOf is the set of ks.
+func KindsOf(ks ...history.EventKind) Kinds {
+	var s Kinds
+	for _, k := range ks {
+		s |= 1 << k
+	}
+	return s
+}
+
+// Has reports whether k is in s.
+func (s Kinds) Has(k history.EventKind) bool { return s&(1<<k) != 0 }
+
+// KindFilter is an Oracle that reads only some kinds of event: its Observe
+// changes nothing and reports nothing for an event of any other kind, so
+// a composition root may leave those out (package run does, for the
+// oracles that observe every run; run's TestKindsAreWhatOraclesRead checks
+// each against one that sees every event).
+type KindFilter interface {
+	Kinds() Kinds
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/oracle/liveness"
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -120,8 +121,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	timing := []oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
-		conform.New(w.Plan()), liveness.NewWorkerLeaks()}
+	near := nearmiss.New(cov)
+	timing := readers([]oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
+		conform.New(w.Plan()), liveness.NewWorkerLeaks()})
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
@@ -132,8 +134,11 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 			ev = known.Rewrite(ev)
 		}
 		cov.Observe(view, ev)
+		near.Observe(view, ev)
 		for _, o := range timing {
-			o.Observe(view, ev)
+			if o.kinds.Has(ev.Kind) {
+				o.Observe(view, ev)
+			}
 		}
 		for _, o := range extra {
 			o.Observe(view, ev)
@@ -165,6 +170,27 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
 	return r
+}
+
+// reader is an oracle and the kinds of event it reads: those its Kinds
+// says (oracle.KindFilter), else every kind.
+type reader struct {
+	oracle.Oracle
+	kinds oracle.Kinds
+}
+
+// readers pairs each of os with the kinds it reads: an event of another
+// kind would change nothing in it, and is not handed to it (most events
+// are not of the few kinds the timing checks read).
+func readers(os []oracle.Oracle) []reader {
+	out := make([]reader, len(os))
+	for i, o := range os {
+		out[i] = reader{Oracle: o, kinds: ^oracle.Kinds(0)}
+		if f, ok := o.(oracle.KindFilter); ok {
+			out[i].kinds = f.Kinds()
+		}
+	}
+	return out
 }
 
 // inOrderFound merges the world's own violations with the kubelet-level

@@ -103,7 +103,7 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 func (s *Scheduler) Trace() string {
 	var b strings.Builder
 	b.Grow(s.trace.len() * 40)
-	s.renderTrace(make([]byte, 0, traceChunk+256), &b)
+	s.renderTrace(make([]byte, 0, traceChunk+256), &b, new(lineCache))
 	return b.String()
 }
 
@@ -114,7 +114,7 @@ func (s *Scheduler) Trace() string {
 func (s *Scheduler) TraceSHA256() string {
 	th := traceHashers.Get().(*traceHasher)
 	th.h.Reset()
-	th.buf = s.renderTrace(th.buf, th.h)
+	th.buf = s.renderTrace(th.buf, th.h, &th.lines)
 	var sum [sha256.Size]byte
 	var text [2 * sha256.Size]byte
 	hex.Encode(text[:], th.h.Sum(sum[:0]))
@@ -122,10 +122,12 @@ func (s *Scheduler) TraceSHA256() string {
 	return string(text[:])
 }
 
-// traceHasher is a SHA-256 and the buffer a trace is rendered into for it.
+// traceHasher is a SHA-256, the buffer a trace is rendered into for it
+// and the texts of its lines (renderTrace empties them first).
 type traceHasher struct {
-	h   hash.Hash
-	buf []byte
+	h     hash.Hash
+	buf   []byte
+	lines lineCache
 }
 
 var traceHashers = sync.Pool{New: func() any {
@@ -138,30 +140,32 @@ const traceChunk = 4 << 10
 // renderTrace renders the trace, one line per record, into buf, writing it
 // to w whenever it holds traceChunk bytes and at the end; it returns buf
 // emptied, for reuse. The text of the current time is rendered once per
-// clock advance.
-func (s *Scheduler) renderTrace(buf []byte, w io.Writer) []byte {
+// clock advance, a repeated record's text once per render (lines).
+func (s *Scheduler) renderTrace(buf []byte, w io.Writer, lines *lineCache) []byte {
 	var atArr [32]byte
 	var durs durationTexts
 	at := append(atArr[:0], "0s"...)
 	buf = buf[:0]
+	lines.reset()
 	for _, c := range s.trace.full {
-		buf, at = s.renderRecords(buf, at, c, w, &durs)
+		buf, at = s.renderRecords(buf, at, c, w, &durs, lines)
 	}
-	buf, _ = s.renderRecords(buf, at, s.trace.last, w, &durs)
+	buf, _ = s.renderRecords(buf, at, s.trace.last, w, &durs, lines)
 	w.Write(buf)
 	return buf[:0]
 }
 
 // renderRecords appends the lines of records to buf (at is the text of the
 // time, updated at each clock advance), writing buf to w and emptying it
-// whenever it holds traceChunk bytes; durs keeps the durations' texts.
-func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer, durs *durationTexts) ([]byte, []byte) {
+// whenever it holds traceChunk bytes; durs keeps the durations' texts and
+// lines the lines'.
+func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer, durs *durationTexts, lines *lineCache) ([]byte, []byte) {
 	for i := range records {
 		r := &records[i]
 		if r.op == opAdvance {
 			at = append(at[:0], time.Duration(r.arg).String()...)
 		}
-		buf = s.appendRecord(buf, at, r, durs)
+		buf = s.appendLine(buf, at, r, durs, lines)
 		buf = append(buf, '\n')
 		if len(buf) >= traceChunk {
 			w.Write(buf)
@@ -174,9 +178,8 @@ func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer,
 // TraceLen is the number of trace records.
 func (s *Scheduler) TraceLen() int { return s.trace.len() }
 
-// appendRecord appends one trace line (without its newline) to b.
-func (s *Scheduler) appendRecord(b []byte, atText []byte, r *record, durs *durationTexts) []byte {
-	b = append(b, atText...)
+// appendRecordText appends what follows the time in r's trace line.
+func (s *Scheduler) appendRecordText(b []byte, r *record, durs *durationTexts) []byte {
 	b = append(b, ' ')
 	b = append(b, s.gname(int32(r.g))...)
 	b = append(b, ' ')

@@ -75,9 +75,11 @@ var recordRules = []recordRule{
 		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.inFlight || s.inFlightWork <= s.workType() }},
 	{"started-static-pod-is-live", "static pod started before the full name's holder finished (S15)",
 		func(p *PodWorkers, s *podSyncStatus) bool {
+			if !s.started || s.activeUpdate == nil || !isStaticPod(s.activeUpdate.Pod) || s.finished {
+				return true // looked up only when it matters: the rule runs at every release
+			}
 			holder, held := p.startedStaticPodsByFullname[s.fullname]
-			return !s.started || s.activeUpdate == nil || !isStaticPod(s.activeUpdate.Pod) || s.finished ||
-				(held && holder == s.uid)
+			return held && holder == s.uid
 		}},
 }
 
@@ -104,17 +106,22 @@ func (p *PodWorkers) CheckInvariantsLocked() error {
 }
 
 // invariantsHoldLocked: no invariant is broken (in map order: the answer
-// is the same in any order).
+// is the same in any order). It runs at every release of the pod lock: the
+// rules are indexed, not copied, and the static maps, mostly empty, are
+// walked only when they hold an entry.
 func (p *PodWorkers) invariantsHoldLocked() bool {
 	for uid, status := range p.podSyncStatuses {
 		if status.uid != uid {
 			return false
 		}
-		for _, rule := range recordRules {
-			if !rule.ok(p, status) {
+		for i := range recordRules {
+			if !recordRules[i].ok(p, status) {
 				return false
 			}
 		}
+	}
+	if len(p.startedStaticPodsByFullname) == 0 && len(p.waitingToStartStaticPodsByFullname) == 0 {
+		return true
 	}
 	for fullname, uid := range p.startedStaticPodsByFullname {
 		status, ok := p.podSyncStatuses[uid]

@@ -16,15 +16,18 @@ import (
 // missing from it. Records are visited in UID order, so replays and wake-ups
 // happen in a deterministic order.
 func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorkerSync {
-	desired := make(map[types.UID]bool, len(desiredPods))
+	p.podLock.Lock()
+	defer p.podLock.Unlock()
+	if p.desired == nil {
+		p.desired = make(map[types.UID]bool, len(desiredPods))
+	}
+	desired := p.desired
+	clear(desired)
 	for _, pod := range desiredPods {
 		desired[pod.UID] = true
 	}
-
-	p.podLock.Lock()
-	defer p.podLock.Unlock()
 	p.podsSynced = true
-	workers := make(map[types.UID]PodWorkerSync)
+	workers := make(map[types.UID]PodWorkerSync, len(p.podSyncStatuses))
 	for _, uid := range p.sortedUIDsLocked() {
 		status := p.podSyncStatuses[uid]
 		orphan := !desired[uid]

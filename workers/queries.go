@@ -10,14 +10,41 @@ import "k8s.io/apimachinery/pkg/types"
 // IsPodKnownTerminated and IsPodTerminationRequested are false for unknown
 // UIDs either way.
 
-// query answers a query under the pod lock: known(record) for a known UID, else unknown.
-func (p *PodWorkers) query(uid types.UID, known func(*podSyncStatus) bool, unknown func(podsSynced bool) bool) bool {
+// query answers the per-UID query q (an index of queryRules) under the pod lock.
+func (p *PodWorkers) query(uid types.UID, q int) bool {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
 	if status, ok := p.podSyncStatuses[uid]; ok {
-		return known(p.observedRecord(status)) // mutant B1: observedRecord
+		return queryRules[q].known(p.observedRecord(status)) // mutant B1: observedRecord
 	}
-	return unknown(p.podsSynced)
+	return queryRules[q].unknown(p.podsSynced)
+}
+
+// queryRules are the rules of SPEC §1.14, one per per-UID query, in the
+// order of the query methods below (and of AnswersLocked): the answer for a
+// known record, and for an unknown UID.
+var queryRules = [7]struct {
+	known   func(*podSyncStatus) bool
+	unknown func(podsSynced bool) bool
+}{{knownTerminated, never}, {couldHaveRunning, unlessSynced}, {beFinished, ifSynced}, {terminationRequested, never},
+	{containersBeTerminating, ifSynced}, {knownTerminated, ifSynced}, {contentBeRemoved, ifSynced}}
+
+// AnswersLocked is what the seven per-UID queries would answer about uid
+// now, in the order of the query methods below, with one record lookup;
+// the caller holds the pod lock (the world's probe asks at every release).
+func (p *PodWorkers) AnswersLocked(uid types.UID) (answers [7]bool) {
+	status, ok := p.podSyncStatuses[uid]
+	if ok {
+		status = p.observedRecord(status) // mutant B1: observedRecord
+	}
+	for q, rule := range queryRules {
+		if ok {
+			answers[q] = rule.known(status)
+		} else {
+			answers[q] = rule.unknown(p.podsSynced)
+		}
+	}
+	return answers
 }
 
 func never(bool) bool               { return false }
@@ -35,47 +62,47 @@ func contentBeRemoved(s *podSyncStatus) bool        { return s.evicted || (s.del
 // IsPodKnownTerminated reports that the pod's containers are known to be
 // stopped for good (config loops use it: admission must not count the pod).
 func (p *PodWorkers) IsPodKnownTerminated(uid types.UID) bool {
-	return p.query(uid, knownTerminated, never)
+	return p.query(uid, 0)
 }
 
 // CouldHaveRunningContainers reports that containers may run or start (the
 // status manager withholds a terminal phase while it is true, #108366).
 func (p *PodWorkers) CouldHaveRunningContainers(uid types.UID) bool {
-	return p.query(uid, couldHaveRunning, unlessSynced)
+	return p.query(uid, 1)
 }
 
 // ShouldPodBeFinished reports that SyncTerminatedPod completed (the status
 // manager may then delete the pod from the API, #115331).
 func (p *PodWorkers) ShouldPodBeFinished(uid types.UID) bool {
-	return p.query(uid, beFinished, ifSynced)
+	return p.query(uid, 2)
 }
 
 // IsPodTerminationRequested reports that the pod is being torn down
 // (admission is skipped for it).
 func (p *PodWorkers) IsPodTerminationRequested(uid types.UID) bool {
-	return p.query(uid, terminationRequested, never)
+	return p.query(uid, 3)
 }
 
 // ShouldPodContainersBeTerminating reports that the worker acknowledged the
 // termination: no SyncPod runs or will run, so no container will start.
 func (p *PodWorkers) ShouldPodContainersBeTerminating(uid types.UID) bool {
-	return p.query(uid, containersBeTerminating, ifSynced)
+	return p.query(uid, 4)
 }
 
 // ShouldPodRuntimeBeRemoved reports that nothing runs, so containers and
 // sandboxes may be garbage-collected and volumes removed.
 func (p *PodWorkers) ShouldPodRuntimeBeRemoved(uid types.UID) bool {
-	return p.query(uid, knownTerminated, ifSynced)
+	return p.query(uid, 5)
 }
 
 // ShouldPodContentBeRemoved reports that the pod's content (dead containers,
 // logs) may be removed: it was evicted, or deleted and terminated.
 func (p *PodWorkers) ShouldPodContentBeRemoved(uid types.UID) bool {
-	return p.query(uid, contentBeRemoved, ifSynced)
+	return p.query(uid, 6)
 }
 
 // KnownUIDsLocked lists the UIDs that have a record, sorted; the caller
-// holds the pod lock. No query of the kubelet's pod workers answers it: it
+// holds the pod lock and must not change the list. No query of the kubelet's pod workers answers it: it
 // is bookkeeping for the simulated target's history (history.Answers.Known).
 func (p *PodWorkers) KnownUIDsLocked() []types.UID { return p.sortedUIDsLocked() }
 

@@ -75,6 +75,14 @@ func TestQueryTable(t *testing.T) {
 				if got := h.queries("a").String(); got != tt.want {
 					t.Errorf("got %s, want %s (%s)", got, tt.want, snap)
 				}
+				locked := ask(h, func() queryRow {
+					h.w.podLock.Lock()
+					defer h.w.podLock.Unlock()
+					return h.w.AnswersLocked("a")
+				})
+				if got := locked.String(); got != tt.want {
+					t.Errorf("AnswersLocked: got %s, want %s (%s)", got, tt.want, snap)
+				}
 			})
 		})
 	}

@@ -17,6 +17,7 @@ type Queue struct {
 	rt      Runtime
 	lock    sync.Locker
 	entries map[types.UID]time.Time
+	due     []QueueEntry // GetWork's buffer
 }
 
 // QueueEntry is one queued UID and when it is due.
@@ -43,7 +44,7 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	var due []QueueEntry
+	due := q.due[:0]
 	for uid, at := range q.entries {
 		if !at.After(now) {
 			due = append(due, QueueEntry{UID: uid, Due: at})
@@ -55,6 +56,7 @@ func (q *Queue) GetWork(now time.Time) []types.UID {
 		uids[i] = entry.UID
 		delete(q.entries, entry.UID)
 	}
+	q.due = due
 	return uids
 }
 
@@ -68,10 +70,13 @@ func compareEntries(a, b QueueEntry) int {
 
 // Entries returns every queued entry, by due time, then UID, without
 // removing any.
-func (q *Queue) Entries() []QueueEntry {
+func (q *Queue) Entries() []QueueEntry { return q.AppendEntries(nil) }
+
+// AppendEntries is Entries in out's array (a buffer the caller reuses).
+func (q *Queue) AppendEntries(out []QueueEntry) []QueueEntry {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	return q.entriesLocked()
+	return q.entriesLocked(out[:0])
 }
 
 // Len is the number of queued UIDs.
@@ -81,8 +86,7 @@ func (q *Queue) Len() int {
 	return len(q.entries)
 }
 
-func (q *Queue) entriesLocked() []QueueEntry {
-	entries := make([]QueueEntry, 0, len(q.entries))
+func (q *Queue) entriesLocked(entries []QueueEntry) []QueueEntry {
 	for uid, at := range q.entries {
 		entries = append(entries, QueueEntry{UID: uid, Due: at})
 	}

@@ -1,7 +1,6 @@
 package workers
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -90,6 +89,9 @@ type PodWorkers struct {
 	// was added or removed, see recordsChangedLocked).
 	podSyncStatuses map[types.UID]*podSyncStatus
 	sortedUIDs      []types.UID
+	// desired is the set of desired UIDs of the SyncKnownPods in progress,
+	// refilled by each call under the lock (one map for every call).
+	desired map[types.UID]bool
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
@@ -160,7 +162,9 @@ func (p *PodWorkers) Shutdown() {
 
 // sortedUIDsLocked returns the known UIDs in ascending order: every loop
 // over records whose order can reach behaviour or output goes through it.
-// The list is the caller's: a loop may add or remove records as it goes.
+// The list is read only and never changes: a loop over it may add or remove
+// records as it goes (recordsChangedLocked drops the list, the next call
+// builds a new one), so no copy is made.
 func (p *PodWorkers) sortedUIDsLocked() []types.UID {
 	if len(p.podSyncStatuses) == 0 {
 		return nil
@@ -168,7 +172,7 @@ func (p *PodWorkers) sortedUIDsLocked() []types.UID {
 	if p.sortedUIDs == nil {
 		p.sortedUIDs = sortedKeys(p.podSyncStatuses)
 	}
-	return slices.Clone(p.sortedUIDs)
+	return p.sortedUIDs
 }
 
 // recordsChangedLocked drops the cached UID order after a record was added

@@ -73,7 +73,8 @@ func (w *World) do(a plan.Action) {
 	case plan.Query:
 		w.query(a.UID)
 	case plan.Evict:
-		w.goActor("eviction", func() { w.evict(a) })
+		evict := a // a copy: the closure would move a to the heap in every call
+		w.goActor("eviction", func() { w.evict(evict) })
 	case plan.Shutdown:
 		// The shutdown signal reaches the kubelet process running now: a
 		// restart before its actor runs ends it with the old process.
@@ -226,7 +227,7 @@ func (w *World) housekeeping() {
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.NoteKnown(known)
 	w.ret(id, w.sameKnown(known))
-	w.housekeepingExtras(desired, known)
+	w.housekeepingExtras(desired, known, &buf.running)
 }
 
 // sameDesired is the SyncKnownPods input naming the UIDs of desired: the

@@ -121,6 +121,9 @@ func (w *World) killNowStarted(completionID int) {
 // killNowUpdateDone: the goroutine in KillPodNow releases the pod lock its
 // kill took; the kill returns and the wait begins.
 func (w *World) killNowUpdateDone() {
+	if len(w.killNow) == 0 {
+		return // at most pod-lock releases: no lookup by goroutine name
+	}
 	k := w.killNow[w.S.Goroutine()]
 	if k == nil || k.updateID == 0 || k.waitID != 0 {
 		return

@@ -124,10 +124,10 @@ func (w *World) newPod(a plan.Action) *configPod {
 // (SPEC §1.12): restart the active pods the workers no longer know (K4),
 // kill the terminal deleted pods they do not know (filterTerminalPodsToDelete,
 // B13) and the pods only the runtime knows (RunningPod, grace 1).
-func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync) {
+func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
 	for i := range desired {
-		uid := desired[i].config.action.UID
-		p := w.pods[uid]
+		p := desired[i].config // w.pods[uid]
+		uid := p.action.UID
 		if _, ok := known[uid]; ok || !p.admitted {
 			continue
 		}
@@ -140,15 +140,15 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 	}
 	if !w.Bugs.B13NoTerminalDeleteFilter {
 		for i := range desired {
-			uid := desired[i].config.action.UID
-			p := w.pods[uid]
+			p := desired[i].config
+			uid := p.action.UID
 			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
 				continue
 			}
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: desired[i].pod()}, 0)
 		}
 	}
-	w.killRuntimeOnlyPods(known)
+	w.killRuntimeOnlyPods(known, running)
 }
 
 // restartable: the pod is active for the restart loop: not rejected at
@@ -163,16 +163,18 @@ func (w *World) restartable(uid types.UID) bool {
 
 // killRuntimeOnlyPods kills, with grace 1, every pod the runtime runs that
 // is neither in config nor syncing or terminating in the workers (a pod
-// left over from before a kubelet restart).
-func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync) {
-	one := int64(1)
-	for _, uid := range w.Runtime.RunningUIDs() {
+// left over from before a kubelet restart); running is a buffer for the
+// runtime's list.
+func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
+	*running = w.Runtime.RunningUIDs(*running)
+	for _, uid := range *running {
 		if r, ok := known[uid]; ok && r.State != workers.TerminatedPodWork {
 			continue
 		}
 		if p := w.pods[uid]; p != nil && p.inConfig {
 			continue
 		}
+		one := int64(1)
 		w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill,
 			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)

@@ -2,7 +2,6 @@ package world
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -75,10 +74,9 @@ type probeMemo struct {
 	desired                []string
 	syncKnown, forgetKnown bool
 	// names are the full names the probe asks about (fullNames) for the
-	// first namesOf UIDs of World.uids; nameOf is each one's full name.
+	// first namesOf UIDs of World.uids.
 	names   []string
 	namesOf int
-	nameOf  map[types.UID]string
 	// check: compare every probe with one that asks everything (tests);
 	// mismatch is the first difference.
 	check    bool
@@ -187,28 +185,35 @@ func (w *World) probeTouched() *history.Probe {
 	if m.syncKnown && !m.forgetKnown {
 		w.syncKnownTouched(records)
 	}
-	if len(m.touched) == 0 {
-		return last
-	}
-	p := &history.Probe{PodsSynced: last.PodsSynced, Pods: slices.Clone(last.Pods), Mirror: last.Mirror}
-	cloned := false
+	// The probe keeps last's slices until an answer differs; then a copy.
+	podAnswers, mirrorAnswers, pods, mirror := last.Pods, last.Mirror, false, false
 	for _, uid := range m.touched {
 		i, ok := slices.BinarySearch(uids, uid)
 		if !ok {
 			continue // not a pod of the plan: never probed
 		}
-		p.Pods[i].Answers = w.answersOf(uid, records)
-		f := m.nameOf[uid]
+		if a := w.answersOf(uid, records); a != podAnswers[i].Answers {
+			if !pods {
+				podAnswers, pods = slices.Clone(podAnswers), true
+			}
+			podAnswers[i].Answers = a
+		}
+		f := w.pods[uid].fullName()
 		j, ok := slices.BinarySearch(names, f)
 		if !ok {
 			continue
 		}
-		if !cloned {
-			p.Mirror, cloned = slices.Clone(last.Mirror), true
+		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != mirrorAnswers[j].Terminating {
+			if !mirror {
+				mirrorAnswers, mirror = slices.Clone(mirrorAnswers), true
+			}
+			mirrorAnswers[j].Terminating = t
 		}
-		p.Mirror[j].Terminating = pw.IsPodForMirrorPodTerminatingByFullName(f)
 	}
-	return p
+	if !pods && !mirror {
+		return last // the same answers: the same probe
+	}
+	return &history.Probe{PodsSynced: last.PodsSynced, Pods: podAnswers, Mirror: mirrorAnswers}
 }
 
 // syncKnownTouched adds to the touched UIDs what a SyncKnownPods in the
@@ -267,13 +272,10 @@ func (w *World) probeAll() *history.Probe {
 // answersOf asks every per-UID query about uid; records are the UIDs with
 // a record (sorted), for Known.
 func (w *World) answersOf(uid types.UID, records []types.UID) history.Answers {
-	pw := w.PW
 	_, known := slices.BinarySearch(records, uid)
-	return history.Answers{Known: known,
-		KnownTerminated: pw.IsPodKnownTerminated(uid), CouldHaveRunning: pw.CouldHaveRunningContainers(uid),
-		BeFinished: pw.ShouldPodBeFinished(uid), TerminationRequested: pw.IsPodTerminationRequested(uid),
-		ContainersBeTerminating: pw.ShouldPodContainersBeTerminating(uid),
-		RuntimeBeRemoved:        pw.ShouldPodRuntimeBeRemoved(uid), ContentBeRemoved: pw.ShouldPodContentBeRemoved(uid)}
+	a := w.PW.AnswersLocked(uid) // the query methods' order (model.QueryKind's)
+	return history.Answers{Known: known, KnownTerminated: a[0], CouldHaveRunning: a[1], BeFinished: a[2],
+		TerminationRequested: a[3], ContainersBeTerminating: a[4], RuntimeBeRemoved: a[5], ContentBeRemoved: a[6]}
 }
 
 // probesEqual reports whether two probes hold the same answers.
@@ -288,14 +290,11 @@ func (w *World) fullNames() []string {
 	if m.namesOf == len(w.uids) {
 		return m.names
 	}
-	if m.nameOf == nil {
-		m.nameOf = map[types.UID]string{}
-	}
-	names := map[string]bool{}
+	names := make([]string, 0, len(w.uids))
 	for _, uid := range w.uids {
-		f := model.Pod{Name: w.pods[uid].action.PodName(), Namespace: "default"}.FullName()
-		names[f], m.nameOf[uid] = true, f
+		names = append(names, w.pods[uid].fullName())
 	}
-	m.names, m.namesOf = slices.Sorted(maps.Keys(names)), len(w.uids)
+	slices.Sort(names)
+	m.names, m.namesOf = slices.Compact(names), len(w.uids)
 	return m.names
 }

@@ -75,7 +75,9 @@ func (v settleView) Busy() bool {
 	return slices.ContainsFunc(v.w.busy, func(busy func() bool) bool { return busy() })
 }
 
-func (v settleView) Entries() []workers.QueueEntry         { return v.w.Queue.Entries() }
+func (v settleView) Entries(buf []workers.QueueEntry) []workers.QueueEntry {
+	return v.w.Queue.AppendEntries(buf)
+}
 func (v settleView) PodStates() []workers.PodStateSnapshot { return v.w.PW.PodStates() }
 func (v settleView) Holder(fullName string) types.UID      { return v.w.PW.StaticPodState(fullName).Started }
 func (v settleView) AsWritten() bool                       { return v.w.asWritten() }

@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -212,18 +213,7 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.S.NewEvent("clients/done"), clients
 	for c := 0; c < clients; c++ {
-		n := 0
-		for _, a := range w.plan.Actions {
-			if a.Client%clients == c {
-				n++
-			}
-		}
-		mine := make([]plan.Action, 0, n)
-		for _, a := range w.plan.Actions {
-			if a.Client%clients == c {
-				mine = append(mine, a)
-			}
-		}
+		mine := slices.DeleteFunc(slices.Clone(w.plan.Actions), func(a plan.Action) bool { return a.Client%clients != c })
 		w.S.Go(fmt.Sprintf("client/%d", c), func() {
 			for _, a := range mine {
 				if d := a.At - w.S.Elapsed(); d > 0 {
@@ -337,8 +327,9 @@ func (d *desiredPod) pod() *v1.Pod {
 // lock), so each takes its own buffer (takeDesired) and gives it back
 // when it is done (putDesired).
 type desiredBuf struct {
-	pods  []desiredPod
-	stubs []*v1.Pod
+	pods    []desiredPod
+	stubs   []*v1.Pod
+	running []types.UID // the runtime's running pods (killRuntimeOnlyPods)
 }
 
 func (w *World) takeDesired() *desiredBuf {

@@ -71,7 +71,7 @@ func guidedFamily(ctx context.Context, p sweepPlan, k int, f runFlags, slots cha
 		func(o guided.Outcome) {
 			out := guidedOutcome(fam, o, opts, f)
 			if f.jsonPath == "" { // only a --json line prints the coverage: a waiting outcome is 5 times smaller without it
-				out.res.Coverage.Tuples, out.res.Coverage.Transitions = nil, nil
+				out.res.Coverage.Tuples, out.res.Coverage.Transitions, out.res.Coverage.Near = nil, nil, nil
 			}
 			put(out)
 		})

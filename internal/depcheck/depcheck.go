@@ -40,7 +40,7 @@ type Rule struct {
 func Rules() []Rule {
 	k8s := []string{"k8s.io/api", "k8s.io/apimachinery"}
 	oracles := []string{"oracle/safety", "oracle/liveness", "oracle/linearize", "oracle/latency", "oracle/kubelet", "oracle/coverage",
-		"oracle/vk", "oracle/vkcoverage", "oracle/conform"}
+		"oracle/vk", "oracle/vkcoverage", "oracle/conform", "oracle/nearmiss"}
 	above := func(pkgs ...string) []string { return append([]string{"cmd"}, pkgs...) }
 	return []Rule{
 		{Dir: "fakeclock", Allow: []string{"std", "k8s.io/utils/clock"}},

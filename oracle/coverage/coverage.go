@@ -43,6 +43,10 @@ import (
 type Coverage struct {
 	Tuples      []string
 	Transitions [][2]int
+	// Near are the oracles' near misses the run met (Recorder.Near,
+	// package oracle/nearmiss), sorted: keys of the guided corpus beside
+	// the tuples and transitions; simrun's --json does not write them.
+	Near []string
 }
 
 // TransitionKeys names each transition "from>to" with the tuples' text, so
@@ -228,7 +232,7 @@ func (t *Tracker) answered(uid string, p *pod, probe *history.Probe) {
 	} else {
 		p.state = "-"
 	}
-	t.visit(uid)
+	t.visitPod(uid, p)
 }
 
 // noted follows the kubelet actors' phase.
@@ -242,8 +246,10 @@ func (t *Tracker) noted(n history.Note) {
 }
 
 // visit records uid's tuple now, and the transition to it.
-func (t *Tracker) visit(uid string) {
-	p := t.pods[uid]
+func (t *Tracker) visit(uid string) { t.visitPod(uid, t.pods[uid]) }
+
+// visitPod is visit of uid's pod p.
+func (t *Tracker) visitPod(uid string, p *pod) {
 	t.buf = t.appendTuple(t.buf[:0], uid, p)
 	p.last = t.rec.Visit(p.last, t.buf)
 }
@@ -256,7 +262,7 @@ func (t *Tracker) appendTuple(b []byte, uid string, p *pod) []byte {
 		b = append(b, "+cancel"...)
 	}
 	b = append(append(append(b, '|'), p.pending...), '|')
-	if t.killNows[uid] > 0 {
+	if len(t.killNows) > 0 && t.killNows[uid] > 0 {
 		b = append(b, "now"...)
 	} else {
 		b = append(b, p.kill...)
@@ -292,6 +298,10 @@ func (t *Tracker) staticPosition(uid string, p *pod) string {
 
 // Coverage returns what the run reached so far.
 func (t *Tracker) Coverage() Coverage { return t.rec.Coverage() }
+
+// Near records an oracle's near miss (Recorder.Near): the tracker is the
+// near-miss tracker's sink (package oracle/nearmiss).
+func (t *Tracker) Near(rule, situation string) { t.rec.Near(rule, situation) }
 
 func workName(fn model.SyncFn) string {
 	switch fn {

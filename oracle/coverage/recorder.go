@@ -10,14 +10,15 @@ import (
 // Tracker and the virtual-kubelet controller's (package oracle/vkcoverage)
 // build their tuples and record them here.
 type Recorder struct {
-	tuples map[string]int  // every tuple reached → its index in list
-	list   []string        // every tuple reached, in order of first reach
-	trans  map[[2]int]bool // transitions, as indices in list
+	tuples map[string]int      // every tuple reached → its index in list
+	list   []string            // every tuple reached, in order of first reach
+	trans  map[uint64]struct{} // transitions, as indices in list (transitionKey)
 	// texts holds every tuple's text, one after another: a tuple's string
 	// is a slice of it (Builder's String copies nothing, and a write never
 	// changes what an earlier String returned), so a run's tuples take a
 	// few growing buffers, not a string each.
 	texts strings.Builder
+	near  map[string]bool // near misses (Near), nil before the first
 }
 
 // NewRecorder returns an empty recorder.
@@ -28,7 +29,7 @@ func NewRecorder() *Recorder {
 }
 
 func (r *Recorder) init() {
-	r.tuples, r.list, r.trans = map[string]int{}, make([]string, 0, 32), map[[2]int]bool{}
+	r.tuples, r.list, r.trans = map[string]int{}, make([]string, 0, 32), map[uint64]struct{}{}
 }
 
 // Visit records that a subject reached tuple, and the transition from its
@@ -49,9 +50,19 @@ func (r *Recorder) Visit(last int, tuple []byte) int {
 		r.list = append(r.list, text)
 	}
 	if last > 0 {
-		r.trans[[2]int{last - 1, i}] = true
+		r.trans[transitionKey(last-1, i)] = struct{}{}
 	}
 	return i + 1
+}
+
+// Near records an oracle's near miss (package oracle/nearmiss): rule met
+// its precondition in situation and held. The run's Coverage lists it as
+// "<rule>/<situation>".
+func (r *Recorder) Near(rule, situation string) {
+	if r.near == nil {
+		r.near = map[string]bool{}
+	}
+	r.near[rule+"/"+situation] = true
 }
 
 // Coverage returns what the run reached so far.
@@ -68,15 +79,32 @@ func (r *Recorder) Coverage() Coverage {
 	for place, i := range order {
 		tuples[place], index[i] = r.list[i], place
 	}
-	trans := make([][2]int, 0, len(r.trans))
-	for tr := range r.trans {
-		trans = append(trans, [2]int{index[tr[0]], index[tr[1]]})
+	// Keys of the sorted indices sort as the pairs do: by from, then to.
+	var room [128]uint64 // most runs' transitions: no allocation
+	keys := room[:0]
+	if len(r.trans) > len(room) {
+		keys = make([]uint64, 0, len(r.trans))
 	}
-	slices.SortFunc(trans, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
+	for k := range r.trans {
+		keys = append(keys, transitionKey(index[k>>32], index[k&0xffffffff]))
+	}
+	slices.Sort(keys)
+	trans := make([][2]int, len(keys))
+	for j, k := range keys {
+		trans[j] = [2]int{int(k >> 32), int(k & 0xffffffff)}
+	}
+	var near []string
+	if len(r.near) > 0 {
+		near = make([]string, 0, len(r.near))
+		for k := range r.near {
+			near = append(near, k)
 		}
-		return a[1] - b[1]
-	})
-	return Coverage{Tuples: tuples, Transitions: trans}
+		slices.Sort(near)
+	}
+	return Coverage{Tuples: tuples, Transitions: trans, Near: near}
 }
+
+// transitionKey is the transition between the tuples of indices from and
+// to as one map key: from in the high half, to in the low (a run reaches
+// far fewer than 2³² tuples), so keys order as the pairs do.
+func transitionKey(from, to int) uint64 { return uint64(from)<<32 | uint64(to) }

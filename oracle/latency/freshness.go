@@ -24,6 +24,11 @@ type freshnessCheck struct {
 // NewFreshness returns the status-freshness oracle.
 func NewFreshness() oracle.Oracle { return &freshnessCheck{lastEnd: map[string]time.Duration{}} }
 
+// Kinds implements oracle.KindFilter.
+func (c *freshnessCheck) Kinds() oracle.Kinds {
+	return oracle.KindsOf(history.Restarted, history.CallbackEnd, history.Noted)
+}
+
 // Observe implements oracle.Oracle.
 func (c *freshnessCheck) Observe(_ oracle.View, ev history.Event) {
 	switch ev.Kind {

@@ -46,6 +46,11 @@ func NewKillNow() oracle.Oracle {
 	return &killNowCheck{kills: map[string]int64{}, killIDs: map[string]int{}, waits: map[int]killNowWait{}}
 }
 
+// Kinds implements oracle.KindFilter.
+func (c *killNowCheck) Kinds() oracle.Kinds {
+	return oracle.KindsOf(history.Restarted, history.ClientCall, history.ClientReturn)
+}
+
 // Observe implements oracle.Oracle.
 func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
 	switch ev.Kind {

@@ -57,6 +57,11 @@ func NewRequeue(p Periods) oracle.Oracle {
 	return &requeueCheck{periods: p, last: map[types.UID]model.SyncEnd{}}
 }
 
+// Kinds implements oracle.KindFilter.
+func (c *requeueCheck) Kinds() oracle.Kinds {
+	return oracle.KindsOf(history.Restarted, history.CallbackEnd, history.Noted)
+}
+
 // Observe implements oracle.Oracle.
 func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
 	switch {

@@ -53,6 +53,9 @@ type workerLeaks struct {
 	out     []history.Violation
 }
 
+// Kinds implements oracle.KindFilter.
+func (o *workerLeaks) Kinds() oracle.Kinds { return oracle.KindsOf(history.Noted) }
+
 // Observe implements oracle.Oracle.
 func (o *workerLeaks) Observe(_ oracle.View, ev history.Event) {
 	if ev.Kind != history.Noted || o.drained {

@@ -116,9 +116,9 @@ type safetyOracle struct {
 	// the next release (safetyPod.dirty), allDirty has every one judged;
 	// judged is the buffer of the UIDs judged; fullPass judges every UID
 	// at every release (NewFullPass).
-	dirty    []string
+	dirty    []*safetyPod
 	allDirty bool
-	judged   []string
+	judged   []*safetyPod
 	knownBuf []string // knownUIDs' list, reused from release to release
 	fullPass bool
 	// repeat follows the stream to skip repeated SyncKnownPods releases

@@ -54,7 +54,7 @@ func safetyUnknown(synced bool) oracle.Answers {
 
 // checkState runs the state invariants over the judged UIDs (sorted) after
 // a critical section.
-func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []string) {
+func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPod) {
 	ev := cs.ev
 	synced := v.Synced()
 	if o.viewSynced && !synced {
@@ -68,8 +68,8 @@ func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []string) {
 		o.report("S10", "podsSynced", ev, "pod workers",
 			"podsSynced=false at %v after SyncKnownPods at %v", ev.At, o.syncedAt)
 	}
-	for _, uid := range judged {
-		t := o.pods[uid]
+	for _, t := range judged {
+		uid := t.uid
 		a := cs.answers(uid)
 		if t.cur == nil {
 			o.checkUnknown(uid, a, ev)

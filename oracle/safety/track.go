@@ -2,6 +2,7 @@ package safety
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model"
@@ -80,9 +81,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
 	known := o.knownUIDs(v)
-	for _, uid := range known {
-		o.track(uid)
-	}
+	o.trackAll(known)
 	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
 	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
@@ -123,9 +122,23 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.csFired = o.csFired[:0]
 	judged := o.takeDirty()
 	o.checkState(v, cs, judged)
-	for _, uid := range judged {
-		if t := o.pods[uid]; t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.answers(uid), true
+	for _, t := range judged {
+		if t.cur != nil {
+			t.cur.ans, t.cur.hasAns = cs.answers(t.uid), true
+		}
+	}
+}
+
+// trackAll tracks every UID of uids (sorted), walking the tracked UIDs
+// (sorted too) beside them: only a UID not tracked yet is looked up.
+func (o *safetyOracle) trackAll(uids []string) {
+	j := 0
+	for _, uid := range uids {
+		for j < len(o.uids) && o.uids[j] < uid {
+			j++
+		}
+		if j == len(o.uids) || o.uids[j] != uid {
+			o.track(uid) // inserted at j: o.uids[j] is uid now
 		}
 	}
 }
@@ -160,21 +173,22 @@ func (o *safetyOracle) knownUIDs(v safetyView) []string {
 func (o *safetyOracle) markDirty(t *safetyPod) {
 	if !t.dirty {
 		t.dirty = true
-		o.dirty = append(o.dirty, t.uid)
+		o.dirty = append(o.dirty, t)
 	}
 }
 
-// takeDirty returns the UIDs to judge at this release, sorted (every one
-// after a SyncKnownPods, or in a full pass), and clears the marks.
-func (o *safetyOracle) takeDirty() []string {
-	judged := o.sortedUIDs()
+// takeDirty returns the UIDs to judge at this release, sorted by UID
+// (every one after a SyncKnownPods, or in a full pass), and clears the
+// marks.
+func (o *safetyOracle) takeDirty() []*safetyPod {
+	judged := o.tracks
 	if !o.fullPass && !o.allDirty {
 		o.judged = append(o.judged[:0], o.dirty...)
-		slices.Sort(o.judged)
+		slices.SortFunc(o.judged, func(a, b *safetyPod) int { return strings.Compare(a.uid, b.uid) })
 		judged = o.judged
 	}
-	for _, uid := range o.dirty {
-		o.pods[uid].dirty = false
+	for _, t := range o.dirty {
+		t.dirty = false
 	}
 	o.dirty, o.allDirty = o.dirty[:0], false
 	return judged
@@ -217,10 +231,13 @@ func (o *safetyOracle) attributeWorker(ev history.Event) {
 // first (SPEC §1.8 step 4, completeSync), with the grace of the pod.
 func (o *safetyOracle) naturalCompletion(ev history.Event) {
 	uid, _, ok := history.WorkerOf(ev.Goroutine)
-	if !ok || o.pods[uid] == nil || o.pods[uid].cur == nil {
+	if !ok {
 		return
 	}
 	t := o.pods[uid]
+	if t == nil || t.cur == nil {
+		return
+	}
 	inc := t.cur
 	if inc.natural == nil || inc.req != nil {
 		return

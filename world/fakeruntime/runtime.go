@@ -193,9 +193,10 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 	return &workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()}, nil
 }
 
-// RunningUIDs lists the pods with running containers, sorted.
-func (r *Runtime) RunningUIDs() []types.UID {
-	out := make([]types.UID, 0, len(r.running))
+// RunningUIDs lists the pods with running containers, sorted, in out's
+// array (a buffer the caller reuses; nil for a new one).
+func (r *Runtime) RunningUIDs(out []types.UID) []types.UID {
+	out = out[:0]
 	for uid, n := range r.running {
 		if n > 0 {
 			out = append(out, uid)

@@ -25,15 +25,18 @@ type fakeWorld struct {
 
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func (f *fakeWorld) Elapsed() time.Duration        { return f.elapsed }
-func (f *fakeWorld) Now() time.Time                { return epoch.Add(f.elapsed) }
-func (f *fakeWorld) Stirring() bool                { return f.stirring }
-func (f *fakeWorld) Busy() bool                    { return f.busy }
-func (f *fakeWorld) Config(uid types.UID) Config   { return f.configs[uid] }
-func (f *fakeWorld) AsWritten() bool               { return f.asWritten }
-func (f *fakeWorld) RuntimeRepeats() bool          { return f.runtimeRepeats }
-func (f *fakeWorld) Entries() []workers.QueueEntry { f.schedulingPoints++; return f.entries }
-func (f *fakeWorld) Holder(name string) types.UID  { f.schedulingPoints++; return f.holders[name] }
+func (f *fakeWorld) Elapsed() time.Duration      { return f.elapsed }
+func (f *fakeWorld) Now() time.Time              { return epoch.Add(f.elapsed) }
+func (f *fakeWorld) Stirring() bool              { return f.stirring }
+func (f *fakeWorld) Busy() bool                  { return f.busy }
+func (f *fakeWorld) Config(uid types.UID) Config { return f.configs[uid] }
+func (f *fakeWorld) AsWritten() bool             { return f.asWritten }
+func (f *fakeWorld) RuntimeRepeats() bool        { return f.runtimeRepeats }
+func (f *fakeWorld) Entries(buf []workers.QueueEntry) []workers.QueueEntry {
+	f.schedulingPoints++
+	return append(buf[:0], f.entries...)
+}
+func (f *fakeWorld) Holder(name string) types.UID { f.schedulingPoints++; return f.holders[name] }
 func (f *fakeWorld) PodStates() []workers.PodStateSnapshot {
 	f.schedulingPoints++
 	return f.states

@@ -25,8 +25,9 @@ type World interface {
 	// Busy: an actor reports work in progress (the world's busy
 	// predicates: a killPodNow in progress, the kubelet's actors at work).
 	Busy() bool
-	// Entries are the work queue's entries (its lock: a scheduling point).
-	Entries() []workers.QueueEntry
+	// Entries are the work queue's entries (its lock: a scheduling point),
+	// in buf's array (a buffer the Watch reuses).
+	Entries(buf []workers.QueueEntry) []workers.QueueEntry
 	// Config is what the world holds of a pod (read without the pod lock).
 	Config(uid types.UID) Config
 	// PodStates are the pod workers' records (the pod lock: a scheduling
@@ -136,6 +137,7 @@ type Watch struct {
 	// through their ticks until then (quiet ticks, skip.go); settleEnd is
 	// when the settle phase ends at the latest.
 	nextDue, skipUntil, settleEnd time.Duration
+	entries                       []workers.QueueEntry // queueBusy's buffer
 }
 
 // Begin starts checking housekeeping's ticks: the settle phase runs from
@@ -230,7 +232,8 @@ func (q *Watch) queueBusy() bool {
 	w := q.world
 	var due []types.UID
 	q.nextDue = noEntry
-	entries := w.Entries()
+	q.entries = w.Entries(q.entries)
+	entries := q.entries
 	for _, e := range entries {
 		at := w.Elapsed() + e.Due.Sub(w.Now())
 		if q.pastSettle(at) {

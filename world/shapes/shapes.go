@@ -67,27 +67,43 @@ type Set struct {
 	created map[string]bool
 }
 
-var updateTypeShapes = map[workers.UpdateType]string{workers.SyncPodCreate: "type=create",
-	workers.SyncPodUpdate: "type=update", workers.SyncPodSync: "type=sync", workers.SyncPodKill: "type=kill"}
+// typeShapes are an update type's shapes: type=, kill-on= and type×target=
+// by target (targetShapes' order), built once (Note builds no string).
+type typeShapes struct {
+	typ, killOn string
+	typeTarget  [3]string
+}
+
+var targetShapes = [3]string{"target=pod", "target=running-pod", "target=both"}
+
+var updateTypeShapes = func() map[workers.UpdateType]typeShapes {
+	m := map[workers.UpdateType]typeShapes{}
+	for t, name := range map[workers.UpdateType]string{workers.SyncPodCreate: "create", workers.SyncPodUpdate: "update",
+		workers.SyncPodSync: "sync", workers.SyncPodKill: "kill"} {
+		ts := typeShapes{typ: "type=" + name, killOn: "kill-on=" + name}
+		for i, g := range targetShapes {
+			ts.typeTarget[i] = "type×target=" + name + "/" + strings.TrimPrefix(g, "target=")
+		}
+		m[t] = ts
+	}
+	return m
+}()
 
 // Note records the shape of one UpdatePod.
 func (s *Set) Note(o workers.UpdatePodOptions) {
-	out := make([]string, 0, 16) // at most 12
-	out = append(out, updateTypeShapes[o.UpdateType])
+	ts, target := updateTypeShapes[o.UpdateType], 1 // running-pod
 	switch {
 	case o.Pod != nil && o.RunningPod != nil:
-		out = append(out, "target=both")
+		target = 2
 	case o.Pod != nil:
-		out = append(out, "target=pod")
-	default:
-		out = append(out, "target=running-pod")
+		target = 0
 	}
-	tt := strings.TrimPrefix(out[0], "type=") + "/" + strings.TrimPrefix(out[1], "target=")
-	out = append(out, "type×target="+tt)
+	out := make([]string, 0, 16) // at most 12
+	out = append(out, ts.typ, targetShapes[target], ts.typeTarget[target])
 	out = append(out, killShapes(o)...)
 	if o.KillPodOptions != nil && o.KillPodOptions.CompletedCh != nil {
-		out = append(out, "kill-on="+strings.TrimPrefix(out[0], "type="))
-		if tt == "update/running-pod" || tt == "sync/running-pod" {
+		out = append(out, ts.killOn)
+		if target == 1 && (o.UpdateType == workers.SyncPodUpdate || o.UpdateType == workers.SyncPodSync) {
 			out = append(out, "kill-on=update/running-pod")
 		}
 	}
