@@ -91,7 +91,9 @@ func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
 // the runs it made; c.Runs counts them. It is Walk over the simulated
 // target (simRunner).
 func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
-	return Walk(ctx, simRunner{f, o.Check}, c, o, func(s Step[simRun]) {
+	check := o.Check
+	check.NearMisses = true // the corpus keeps near misses' owners
+	return Walk(ctx, simRunner{f, check}, c, o, func(s Step[simRun]) {
 		emit(Outcome{Index: s.Index, Input: s.Input, Result: s.Result.Result, New: s.New, Fresh: s.Fresh, Replay: s.Replay,
 			Trace: s.Result.trace, Took: s.Took})
 	})

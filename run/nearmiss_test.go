@@ -8,7 +8,8 @@ import (
 )
 
 // TestNearMissesOfARun: the judged run records the oracles' near misses
-// (package oracle/nearmiss) in its Coverage. Seed 1984 of swarm-restart
+// (package oracle/nearmiss) in its Coverage when CheckOptions.NearMisses
+// asks, and none, with the same trace, when it does not. Seed 1984 of swarm-restart
 // restarts the kubelet while a kill is in flight in another client (the
 // run in which workers.go's Shutdown without `p.stopped = true` leaks a
 // worker, mutation-hard.txt's 437); seed 295 answers a client's query of
@@ -24,7 +25,7 @@ func TestNearMissesOfARun(t *testing.T) {
 		{295, "linearize/query-in-transit/IsPodTerminationRequested/SyncPod-terminal/applied", "liveness/L10/open-at-restart/UpdatePod-kill"},
 		{0, "", "liveness/L10/open-at-restart/UpdatePod-kill"},
 	} {
-		r := RunSeed(f, c.seed, sim.RandomWalk{}, CheckOptions{})
+		r := RunSeed(f, c.seed, sim.RandomWalk{}, CheckOptions{NearMisses: true})
 		if r.Failed() {
 			t.Fatalf("seed %d: %v", c.seed, r)
 		}
@@ -33,6 +34,9 @@ func TestNearMissesOfARun(t *testing.T) {
 		}
 		if !slices.IsSorted(r.Coverage.Near) {
 			t.Errorf("seed %d: near misses not sorted: %q", c.seed, r.Coverage.Near)
+		}
+		if off := RunSeed(f, c.seed, sim.RandomWalk{}, CheckOptions{}); len(off.Coverage.Near) > 0 || off.TraceSHA != r.TraceSHA {
+			t.Errorf("seed %d without NearMisses: near misses %q (want none), trace %s (want %s)", c.seed, off.Coverage.Near, off.TraceSHA, r.TraceSHA)
 		}
 	}
 }

@@ -49,6 +49,11 @@ type CheckOptions struct {
 	// Off, the fault stream is drawn exactly as without them. The
 	// virtual-kubelet world has its own (vkworld.FaultPoint).
 	FaultPoints bool
+	// NearMisses records the oracles' near misses (package oracle/nearmiss)
+	// in the result's Coverage.Near. Only the guided loop's corpus reads
+	// them, so only its runs pay for the tracker; off, Coverage.Near is
+	// empty and nothing else of the run changes.
+	NearMisses bool
 }
 
 // defaultOracles are the oracles every kubelet process of a run gets: the

@@ -121,7 +121,10 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 	}
 	marks := history.NewMarker()
 	cov := coverage.New()
-	near := nearmiss.New(cov)
+	var near *nearmiss.Tracker
+	if opts.NearMisses {
+		near = nearmiss.New(cov)
+	}
 	timing := readers([]oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
 		conform.New(w.Plan()), liveness.NewWorkerLeaks()})
 	var known *history.KnownFromHistory
@@ -134,7 +137,9 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 			ev = known.Rewrite(ev)
 		}
 		cov.Observe(view, ev)
-		near.Observe(view, ev)
+		if near != nil {
+			near.Observe(view, ev)
+		}
 		for _, o := range timing {
 			if o.kinds.Has(ev.Kind) {
 				o.Observe(view, ev)
