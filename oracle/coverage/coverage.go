@@ -172,7 +172,7 @@ func (t *Tracker) update(in model.UpdatePod) {
 		// A create after the record finished is a new incarnation.
 		*p = pod{state: p.state, work: "-", pending: "-", kill: "-", static: p.static, fullName: p.fullName, last: p.last}
 	}
-	p.call = updateName(in.Type)
+	p.call = in.Type.String()
 	if in.RuntimeOnly {
 		p.call = "rt-" + p.call
 	}
@@ -180,7 +180,7 @@ func (t *Tracker) update(in model.UpdatePod) {
 		p.call += "+del"
 	}
 	if p.work != "-" {
-		p.pending = updateName(in.Type)
+		p.pending = in.Type.String()
 	}
 	grace, hasGrace := killGrace(in)
 	if !hasGrace {
@@ -315,8 +315,4 @@ func workName(fn model.SyncFn) string {
 		return "terminated"
 	}
 	return fmt.Sprintf("fn%d", fn)
-}
-
-func updateName(u model.UpdateType) string {
-	return [...]string{"sync", "update", "create", "kill"}[u]
 }

@@ -244,7 +244,7 @@ func quarter(d, bound time.Duration) int {
 func callName(in model.Input) string {
 	switch in := in.(type) {
 	case model.UpdatePod:
-		name := [...]string{"sync", "update", "create", "kill"}[in.Type]
+		name := in.Type.String()
 		if in.RuntimeOnly {
 			name = "rt-" + name
 		}
