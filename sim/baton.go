@@ -125,6 +125,9 @@ func (s *Scheduler) point() {
 	if s.unwinding {
 		return
 	}
+	if s.hot.Load() {
+		abandon() // a goroutine that got stuck left its loop: the run is over
+	}
 	g := s.cur
 	if !s.running || g == nil {
 		panic("sim: a simulation operation was called outside a running simulated goroutine")
