@@ -33,10 +33,12 @@ import (
 // claimed segment always has Run's goroutine there to switch back.
 //
 // Per segment this costs two coroutine switches and four uncontended lock
-// operations; no goroutine, channel, timer or wake-up of another thread,
-// which the watchdog used to cost before it (a goroutine per segment, a
-// ticker, a channel send back). The watcher runs while segments do and
-// ends when none has run for two of its ticks.
+// operations (BenchmarkSegment): no goroutine, channel, timer or wake-up
+// of another thread. The watchdog before this one started the driver on a
+// goroutine of its own per segment, with a ticker and a channel send back:
+// two wake-ups of an idle P's thread per segment, which cost a sweep's
+// lane more CPU than the rest of the watchdog put together. The watcher
+// runs while segments do and ends when none has run for two of its ticks.
 
 // segment runs the simulation until nothing is runnable within horizon
 // (negative: unbounded) or the run ends, and returns the result: on the
