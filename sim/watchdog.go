@@ -32,6 +32,10 @@ import (
 // in its coroutine and unregisters it only after its swap at the end, so a
 // claimed segment always has Run's goroutine there to switch back.
 //
+// The rescuer's switch comes from another thread: Run's goroutine must not
+// be locked to its thread (runtime.LockOSThread), as a carrier made by a
+// locked goroutine could not be resumed by another one either.
+//
 // Per segment this costs two coroutine switches and four uncontended lock
 // operations (BenchmarkSegment): no goroutine, channel, timer or wake-up
 // of another thread. The watchdog before this one started the driver on a
