@@ -1,0 +1,144 @@
+package realkubelet
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+)
+
+// The mutation sweep's tool (realrun mutation runs it): the same runs as
+// the gate's (every family, seeds -sweep.start on, the wake-up modes
+// -gate.modes), in seed order — seed s of every family in each mode, then
+// seed s+1 — so that a kill at seed s means the default sweep needs s
+// seeds per family. -mutant.record writes every run's trace digest and
+// finding keys (the base, on the unmutated tree; the schema build with no
+// mutant on must write the same lines). -mutant.base reads such a file and
+// stops at the first run with a finding key the base run lacks (the gate's
+// regression), writing the verdict to -mutant.out.
+var (
+	mutantRecord = flag.String("mutant.record", "", "TestMutantSweep: write every run (mode, family, seed, trace digest, keys) here")
+	mutantBase   = flag.String("mutant.base", "", "TestMutantSweep: stop at the first run with a finding key this recorded base lacks")
+	mutantOut    = flag.String("mutant.out", "", "TestMutantSweep -mutant.base: write the verdict here (JSON)")
+)
+
+// MutantVerdict is TestMutantSweep's verdict on one mutant.
+type MutantVerdict struct {
+	Killed bool     `json:"killed"`
+	Family string   `json:"family,omitempty"` // the first run with a new key
+	Seed   uint64   `json:"seed"`
+	Mode   string   `json:"mode,omitempty"`
+	Keys   []string `json:"new_keys,omitempty"`
+	Runs   int      `json:"runs"`           // runs made, the killing one included
+	Traced int      `json:"traces_changed"` // runs whose trace differs from the base's
+}
+
+// mutantRun is one run's line: mode, family, seed, trace digest, keys.
+func mutantRun(mode, family string, seed uint64, r Result) string {
+	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s", mode, family, seed, r.TraceSHA, strings.Join(GateKeys(r), "|"))
+}
+
+// TestMutantSweep is the mutation sweep's tool (see above). Before each
+// run it prints "run MODE FAMILY SEED" on stderr, so that the caller can
+// name the run a hanging or crashing mutant was in.
+func TestMutantSweep(t *testing.T) {
+	if (*mutantRecord == "") == (*mutantBase == "") || *sweepSeeds == 0 {
+		t.Skip("tool: needs -sweep N and one of -mutant.record, -mutant.base")
+	}
+	base, err := readMutantBase(*mutantBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	v := MutantVerdict{}
+	modes := strings.Split(*gateModes, ",")
+	for _, m := range modes {
+		if m != "plain" && m != "hold" {
+			t.Fatalf("unknown mode %q (want plain or hold)", m)
+		}
+	}
+sweep:
+	for i := range *sweepSeeds {
+		seed := *sweepStart + uint64(i)
+		for _, mode := range modes {
+			for _, f := range plan.KubeletFamilies() {
+				if *sweepOnly != "" && !slices.Contains(strings.Split(*sweepOnly, ","), f.Name) {
+					continue
+				}
+				fmt.Fprintf(os.Stderr, "run %s %s %d\n", mode, f.Name, seed)
+				o := RunOptions{HoldWakes: mode == "hold"}
+				r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+				line := mutantRun(mode, f.Name, seed, r)
+				v.Runs++
+				if base == nil {
+					lines = append(lines, line)
+					continue
+				}
+				was, ok := base[fmt.Sprintf("%s\t%s\t%d", mode, f.Name, seed)]
+				if !ok {
+					t.Fatalf("the base has no run %s %s %d", mode, f.Name, seed)
+				}
+				wasSHA, wasKeys, _ := strings.Cut(was, "\t")
+				if wasSHA != r.TraceSHA {
+					v.Traced++
+				}
+				for _, k := range GateKeys(r) {
+					if !slices.Contains(strings.Split(wasKeys, "|"), k) {
+						v.Keys = append(v.Keys, k)
+					}
+				}
+				if len(v.Keys) > 0 {
+					v.Killed, v.Family, v.Seed, v.Mode = true, f.Name, seed, mode
+					break sweep
+				}
+			}
+		}
+	}
+	if base == nil {
+		body := strings.Join(lines, "\n") + "\n"
+		if err := os.WriteFile(*mutantRecord, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
+		return
+	}
+	b, _ := json.Marshal(v)
+	if err := os.WriteFile(*mutantOut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readMutantBase reads a -mutant.record file: "mode family seed" → "digest
+// keys". Nil for no file.
+func readMutantBase(file string) (map[string]string, error) {
+	if file == "" {
+		return nil, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		p := strings.Split(sc.Text(), "\t")
+		if len(p) != 5 {
+			return nil, fmt.Errorf("%s: bad line %q", file, sc.Text())
+		}
+		if _, err := strconv.ParseUint(p[2], 10, 64); err != nil {
+			return nil, fmt.Errorf("%s: bad seed in %q", file, sc.Text())
+		}
+		out[strings.Join(p[:3], "\t")] = p[3] + "\t" + p[4]
+	}
+	return out, sc.Err()
+}
