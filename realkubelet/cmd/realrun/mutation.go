@@ -157,7 +157,7 @@ func runMutation(o options, moduleDir, root string) error {
 		return err
 	}
 	r.base = filepath.Join(r.outDir, "base-runs.tsv")
-	if err := r.record(base, r.base); err != nil {
+	if err := r.record(base, r.base, base.slot.name()); err != nil {
 		return err
 	}
 	ms, refused, logging, err := r.buildSchema(root, treeSrc)
@@ -184,14 +184,14 @@ func runMutation(o options, moduleDir, root string) error {
 }
 
 // record runs TestMutantSweep -mutant.record on a side, no mutant on.
-func (r *mutationRun) record(sd side, file string) error {
+func (r *mutationRun) record(sd side, file, name string) error {
 	t0 := time.Now()
 	cmd := exec.Command(sd.bin, append(r.sweepArgs(), "-mutant.record", file)...)
 	cmd.Dir, cmd.Env = r.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", sd.slot.name(), firstLines(out, 3))
+		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, firstLines(out, 3))
 	}
-	progress("recorded %s's runs with no mutant on in %.0fs: %s", sd.slot.name(), time.Since(t0).Seconds(), file)
+	progress("recorded %s's runs with no mutant on in %.0fs: %s", name, time.Since(t0).Seconds(), file)
 	return nil
 }
 
@@ -209,7 +209,7 @@ func (r *mutationRun) sweepArgs() []string {
 // same trace digests and finding keys, or no verdict would mean anything.
 func (r *mutationRun) checkOff() error {
 	off := filepath.Join(r.outDir, "schema-off-runs.tsv")
-	if err := r.record(r.sd, off); err != nil {
+	if err := r.record(r.sd, off, "the schema build"); err != nil {
 		return err
 	}
 	a, errA := os.ReadFile(r.base)
