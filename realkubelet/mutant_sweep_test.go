@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,29 +59,46 @@ func TestMutantSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	v := MutantVerdict{}
-	modes := strings.Split(*gateModes, ",")
+	lines, v := mutantSweep(t, os.Stderr, base, strings.Split(*gateModes, ","), *sweepOnly, *sweepStart, *sweepSeeds)
+	if base == nil {
+		body := strings.Join(lines, "\n") + "\n"
+		if err := os.WriteFile(*mutantRecord, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
+		return
+	}
+	b, _ := json.Marshal(v)
+	if err := os.WriteFile(*mutantOut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mutantSweep makes the runs of seeds start.. in each mode of every
+// family (or of the comma-separated list only), seed by seed. With a base
+// it stops at the first run with a key the base's run lacks; without one
+// it returns every run's line.
+func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, modes []string, only string, start uint64, seeds int) ([]string, MutantVerdict) {
 	for _, m := range modes {
 		if m != "plain" && m != "hold" {
 			t.Fatalf("unknown mode %q (want plain or hold)", m)
 		}
 	}
-sweep:
-	for i := range *sweepSeeds {
-		seed := *sweepStart + uint64(i)
+	var lines []string
+	var v MutantVerdict
+	for i := range seeds {
+		seed := start + uint64(i)
 		for _, mode := range modes {
 			for _, f := range plan.KubeletFamilies() {
-				if *sweepOnly != "" && !slices.Contains(strings.Split(*sweepOnly, ","), f.Name) {
+				if only != "" && !slices.Contains(strings.Split(only, ","), f.Name) {
 					continue
 				}
-				fmt.Fprintf(os.Stderr, "run %s %s %d\n", mode, f.Name, seed)
+				fmt.Fprintf(progress, "run %s %s %d\n", mode, f.Name, seed)
 				o := RunOptions{HoldWakes: mode == "hold"}
 				r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
-				line := mutantRun(mode, f.Name, seed, r)
 				v.Runs++
 				if base == nil {
-					lines = append(lines, line)
+					lines = append(lines, mutantRun(mode, f.Name, seed, r))
 					continue
 				}
 				was, ok := base[fmt.Sprintf("%s\t%s\t%d", mode, f.Name, seed)]
@@ -97,23 +116,12 @@ sweep:
 				}
 				if len(v.Keys) > 0 {
 					v.Killed, v.Family, v.Seed, v.Mode = true, f.Name, seed, mode
-					break sweep
+					return lines, v
 				}
 			}
 		}
 	}
-	if base == nil {
-		body := strings.Join(lines, "\n") + "\n"
-		if err := os.WriteFile(*mutantRecord, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
-		return
-	}
-	b, _ := json.Marshal(v)
-	if err := os.WriteFile(*mutantOut, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return lines, v
 }
 
 // readMutantBase reads a -mutant.record file: "mode family seed" → "digest
@@ -141,4 +149,58 @@ func readMutantBase(file string) (map[string]string, error) {
 		out[strings.Join(p[:3], "\t")] = p[3] + "\t" + p[4]
 	}
 	return out, sc.Err()
+}
+
+// TestMutantSweepStopsAtTheFirstNewKey: recorded with no mutant on, the
+// same runs against their own record survive with no trace changed; a
+// base whose run lacks a key the run has is a kill at exactly that run,
+// naming the key, with no run made after it; a base with another trace
+// digest counts that run as changed, and is no kill.
+func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
+	modes, only := []string{"plain", "hold"}, "grace-shortening,update-storm"
+	lines, _ := mutantSweep(t, io.Discard, nil, modes, only, 1, 2)
+	if len(lines) != 8 {
+		t.Fatalf("%d runs recorded, want 2 seeds × 2 modes × 2 families", len(lines))
+	}
+	file := filepath.Join(t.TempDir(), "base.tsv")
+	write := func(ls []string) map[string]string {
+		if err := os.WriteFile(file, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base, err := readMutantBase(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base
+	}
+	if _, v := mutantSweep(t, io.Discard, write(lines), modes, only, 1, 2); v.Killed || v.Runs != 8 || v.Traced != 0 {
+		t.Fatalf("against its own record: %+v", v)
+	}
+	hit := -1
+	for i, l := range lines {
+		if p := strings.Split(l, "\t"); p[4] != "" && hit < 0 && i > 0 {
+			hit = i
+		}
+	}
+	if hit < 0 {
+		t.Fatal("no run with a finding to take away")
+	}
+	tampered := slices.Clone(lines)
+	p := strings.Split(tampered[hit], "\t")
+	tampered[hit] = strings.Join(append(p[:4], ""), "\t")
+	tampered[0] = strings.Replace(tampered[0], strings.Split(lines[0], "\t")[3], "0000", 1)
+	_, v := mutantSweep(t, io.Discard, write(tampered), modes, only, 1, 2)
+	want := strings.Split(lines[hit], "\t")
+	if !v.Killed || v.Mode != want[0] || v.Family != want[1] || fmt.Sprint(v.Seed) != want[2] ||
+		strings.Join(v.Keys, "|") != want[4] || v.Runs != hit+1 || v.Traced != 1 {
+		t.Fatalf("base without run %d's keys (%q): %+v", hit, lines[hit], v)
+	}
+	for _, bad := range []string{"plain\tswarm\tx\tsha\t\n", "plain\tswarm\t1\tsha\n"} {
+		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readMutantBase(file); err == nil {
+			t.Errorf("bad base line %q accepted", bad)
+		}
+	}
 }
