@@ -100,6 +100,9 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 		m.inRun(last)
 	case err != nil:
 		m.Status, m.Reason = statusCrash, crashLine(tail, stdout.String())
+		if strings.Contains(m.Reason, synctestDeadlock) {
+			m.Status = statusHang // every goroutine of the run blocked for good: synctest saw the hang
+		}
 		m.inRun(last)
 	default:
 		if err := verdictOf(verdict, m); err != nil {
@@ -159,12 +162,23 @@ func (m *realMutant) inRun(line string) {
 	}
 }
 
-// crashLine is the first panic or fatal line of a dead binary's output.
+// synctestDeadlock is how synctest reports a run whose goroutines are all
+// blocked for good (the run's own, not only leftovers, which Bubble turns
+// into a finding).
+const synctestDeadlock = "deadlock: all goroutines in bubble are blocked"
+
+// crashLine is the first panic or fatal line of a dead binary's output,
+// else its first failed test.
 func crashLine(tail []string, stdout string) string {
 	all := append(tail, strings.Split(stdout, "\n")...)
-	for _, l := range all {
-		if strings.HasPrefix(l, "panic:") || strings.Contains(l, "fatal error") || strings.Contains(l, "--- FAIL") {
-			return strings.TrimSpace(l)
+	for _, prefer := range []func(string) bool{
+		func(l string) bool { return strings.HasPrefix(l, "panic:") || strings.Contains(l, "fatal error") },
+		func(l string) bool { return strings.Contains(l, "--- FAIL") },
+	} {
+		for _, l := range all {
+			if prefer(l) {
+				return strings.TrimSpace(l)
+			}
 		}
 	}
 	for i := len(all) - 1; i >= 0; i-- {

@@ -115,3 +115,21 @@ func TestRefuseNamesTheMutantsOnTheCompilersLines(t *testing.T) {
 		t.Errorf("an error in another file refused %d mutants", n)
 	}
 }
+
+// TestCrashLine: a dead binary's reason is its panic (a synctest deadlock
+// among them) before its failed test line, else its last line.
+func TestCrashLine(t *testing.T) {
+	out := "=== RUN   TestMutantSweep\n--- FAIL: TestMutantSweep (0.21s)\npanic: " + synctestDeadlock + " [recovered, repanicked]\n\ngoroutine 107 [running]:\n"
+	if got := crashLine(nil, out); got != "panic: "+synctestDeadlock+" [recovered, repanicked]" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine([]string{"fatal error: sync: unlock of unlocked mutex"}, "--- FAIL: X"); got != "fatal error: sync: unlock of unlocked mutex" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine(nil, "--- FAIL: X (0.1s)\nFAIL\n"); got != "--- FAIL: X (0.1s)" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine([]string{"a", "last words"}, ""); got != "last words" {
+		t.Errorf("crashLine = %q", got)
+	}
+}
