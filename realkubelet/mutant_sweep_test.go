@@ -41,6 +41,8 @@ type MutantVerdict struct {
 	Keys   []string `json:"new_keys,omitempty"`
 	Runs   int      `json:"runs"`           // runs made, the killing one included
 	Traced int      `json:"traces_changed"` // runs whose trace differs from the base's
+	// FirstTraced is the first of them ("mode family seed").
+	FirstTraced string `json:"first_trace_changed,omitempty"`
 }
 
 // mutantRun is one run's line: mode, family, seed, trace digest, keys.
@@ -107,7 +109,9 @@ func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, modes
 				}
 				wasSHA, wasKeys, _ := strings.Cut(was, "\t")
 				if wasSHA != r.TraceSHA {
-					v.Traced++
+					if v.Traced++; v.Traced == 1 {
+						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f.Name, seed)
+					}
 				}
 				for _, k := range GateKeys(r) {
 					if !slices.Contains(strings.Split(wasKeys, "|"), k) {
@@ -192,7 +196,7 @@ func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
 	_, v := mutantSweep(t, io.Discard, write(tampered), modes, only, 1, 2)
 	want := strings.Split(lines[hit], "\t")
 	if !v.Killed || v.Mode != want[0] || v.Family != want[1] || fmt.Sprint(v.Seed) != want[2] ||
-		strings.Join(v.Keys, "|") != want[4] || v.Runs != hit+1 || v.Traced != 1 {
+		strings.Join(v.Keys, "|") != want[4] || v.Runs != hit+1 || v.Traced != 1 || v.FirstTraced != strings.Join(strings.Split(lines[0], "\t")[:3], " ") {
 		t.Fatalf("base without run %d's keys (%q): %+v", hit, lines[hit], v)
 	}
 	for _, bad := range []string{"plain\tswarm\tx\tsha\t\n", "plain\tswarm\t1\tsha\n"} {

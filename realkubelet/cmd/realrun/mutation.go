@@ -44,15 +44,17 @@ const (
 // realMutant is one mutant of the real pod_workers.go and its outcome.
 type realMutant struct {
 	mutation.Mutant
-	Status  string   `json:"status"`
-	Family  string   `json:"family,omitempty"`
-	Seed    uint64   `json:"seed,omitempty"`
-	Mode    string   `json:"mode,omitempty"`
-	Keys    []string `json:"new_keys,omitempty"`
-	Runs    int      `json:"runs"`
-	Traced  int      `json:"traces_changed"`
-	Reason  string   `json:"reason,omitempty"`
-	Seconds float64  `json:"seconds"`
+	Status string   `json:"status"`
+	Family string   `json:"family,omitempty"`
+	Seed   uint64   `json:"seed,omitempty"`
+	Mode   string   `json:"mode,omitempty"`
+	Keys   []string `json:"new_keys,omitempty"`
+	Runs   int      `json:"runs"`
+	Traced int      `json:"traces_changed"`
+	// FirstTraced is the first run whose trace changed ("mode family seed").
+	FirstTraced string  `json:"first_trace_changed,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+	Seconds     float64 `json:"seconds"`
 }
 
 // logCall is a statement that only logs: removing it is equivalent by
@@ -327,6 +329,7 @@ func verdictOf(file string, m *realMutant) error {
 		Keys   []string `json:"new_keys"`
 		Runs   int      `json:"runs"`
 		Traced int      `json:"traces_changed"`
+		First  string   `json:"first_trace_changed"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("%s: %v", file, err)
@@ -335,7 +338,7 @@ func verdictOf(file string, m *realMutant) error {
 	if v.Killed {
 		m.Status, m.Family, m.Seed, m.Mode, m.Keys = statusKilled, v.Family, v.Seed, v.Mode, v.Keys
 	}
-	m.Runs, m.Traced = v.Runs, v.Traced
+	m.Runs, m.Traced, m.FirstTraced = v.Runs, v.Traced, v.First
 	return nil
 }
 

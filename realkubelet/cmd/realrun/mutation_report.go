@@ -153,6 +153,9 @@ func oneLine(m realMutant) string {
 	}
 	if m.Status == statusSurvived {
 		what = fmt.Sprintf("%d runs, %d traces changed", m.Runs, m.Traced)
+		if m.FirstTraced != "" {
+			what += " (first: " + m.FirstTraced + ")"
+		}
 	}
 	return fmt.Sprintf("%-5d %-9s %-12s %-15s %-40s %s; %s => %s", m.Index, fmt.Sprintf("%d:%d", m.Line, m.Col), m.Operator,
 		m.Status, where, what, shortText(m.Old), shortText(m.New))
