@@ -122,7 +122,9 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 	}
 }
 
-// printBuckets prints how many seeds per family the kills needed.
+// printBuckets prints how many seeds per family the kills needed: seed s
+// is the s-th of the default sweep, which starts at seed 1 (realrun run,
+// make real-sweep), whatever --start this pass began at.
 func printBuckets(w io.Writer, rep mutationReport) {
 	bounds := []uint64{1, 5, 20, 150, 500}
 	counts := make([]int, len(bounds)+1)
@@ -130,14 +132,13 @@ func printBuckets(w io.Writer, rep mutationReport) {
 		if !killedStatus(m.Status) || m.Family == "" {
 			continue
 		}
-		n := m.Seed - rep.Start + 1
-		i := 0
+		n, i := m.Seed, 0
 		for i < len(bounds) && n > bounds[i] {
 			i++
 		}
 		counts[i]++
 	}
-	fmt.Fprintf(w, "\nseeds per family a kill needed: 1: %d, 2–5: %d, 6–20: %d, 21–150: %d, 151–500: %d, >500: %d\n",
+	fmt.Fprintf(w, "\nseeds per family a kill needed (the default sweep starts at seed 1): 1: %d, 2–5: %d, 6–20: %d, 21–150: %d, 151–500: %d, >500: %d\n",
 		counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
 }
 
