@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,9 +113,10 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 }
 
 // watch reads the binary's stderr: the last "run MODE FAMILY SEED" line,
-// the last other lines, and whether a run went past --hang (then it
-// cancels the binary and reads on to the end).
-func (r *mutationRun) watch(stderr interface{ Read([]byte) (int, error) }, cancel func()) (last string, tail []string, hung bool) {
+// the first panic line and the last other lines (a panic's goroutine dump
+// runs to hundreds), and whether a run went past --hang (then it cancels
+// the binary and reads on to the end).
+func (r *mutationRun) watch(stderr io.Reader, cancel func()) (last string, tail []string, hung bool) {
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -126,10 +128,14 @@ func (r *mutationRun) watch(stderr interface{ Read([]byte) (int, error) }, cance
 	}()
 	timer := time.NewTimer(r.o.hang)
 	defer timer.Stop()
+	first := ""
 	for {
 		select {
 		case l, ok := <-lines:
 			if !ok {
+				if first != "" {
+					tail = append([]string{first}, tail...)
+				}
 				return last, tail, hung
 			}
 			if strings.HasPrefix(l, "run ") {
@@ -139,10 +145,13 @@ func (r *mutationRun) watch(stderr interface{ Read([]byte) (int, error) }, cance
 				}
 				continue
 			}
-			tail = append(tail, l)
-			if len(tail) > 40 {
+			if first == "" && isPanic(l) {
+				first = l
+			}
+			if len(tail) == 40 {
 				tail = tail[1:]
 			}
+			tail = append(tail, l)
 		case <-timer.C:
 			hung = true
 			cancel()
@@ -162,6 +171,11 @@ func (m *realMutant) inRun(line string) {
 	}
 }
 
+// isPanic: a line that says why a Go program died.
+func isPanic(l string) bool {
+	return strings.HasPrefix(l, "panic:") || strings.Contains(l, "fatal error")
+}
+
 // synctestDeadlock is how synctest reports a run whose goroutines are all
 // blocked for good (the run's own, not only leftovers, which Bubble turns
 // into a finding).
@@ -172,7 +186,7 @@ const synctestDeadlock = "deadlock: all goroutines in bubble are blocked"
 func crashLine(tail []string, stdout string) string {
 	all := append(tail, strings.Split(stdout, "\n")...)
 	for _, prefer := range []func(string) bool{
-		func(l string) bool { return strings.HasPrefix(l, "panic:") || strings.Contains(l, "fatal error") },
+		isPanic,
 		func(l string) bool { return strings.Contains(l, "--- FAIL") },
 	} {
 		for _, l := range all {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podsim/podsim/internal/mutation"
 )
@@ -131,5 +132,29 @@ func TestCrashLine(t *testing.T) {
 	}
 	if got := crashLine([]string{"a", "last words"}, ""); got != "last words" {
 		t.Errorf("crashLine = %q", got)
+	}
+}
+
+// TestWatch: the watcher keeps the last run line and a panic's line past
+// a long goroutine dump; a run that does not end within --hang is a hang,
+// and the binary is told to stop (here: its stderr closed).
+func TestWatch(t *testing.T) {
+	r := &mutationRun{o: options{hang: time.Minute}}
+	in := "run plain swarm 1\nrun hold swarm 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
+	last, tail, hung := r.watch(strings.NewReader(in), func() { t.Error("a finished binary was stopped") })
+	if last != "run hold swarm 2" || hung || len(tail) == 0 || crashLine(tail, "") != "panic: close of nil channel" {
+		t.Fatalf("last %q, hung %v, reason %q", last, hung, crashLine(tail, ""))
+	}
+	var m realMutant
+	m.inRun(last)
+	if m.Mode != "hold" || m.Family != "swarm" || m.Seed != 2 {
+		t.Errorf("inRun(%q) = %s %s %d", last, m.Mode, m.Family, m.Seed)
+	}
+	r.o.hang = 20 * time.Millisecond
+	pr, pw := io.Pipe()
+	go func() { _, _ = io.WriteString(pw, "run plain early-kill 3\n") }()
+	last, _, hung = r.watch(pr, func() { pw.Close() })
+	if !hung || last != "run plain early-kill 3" {
+		t.Errorf("a silent binary: last %q, hung %v", last, hung)
 	}
 }
