@@ -29,7 +29,8 @@
 //
 // mutation (mutation.go) is operator mutation of the tree's
 // pod_workers.go: one schema build, each mutant a run of it, killed /
-// survived / build-refused and the score; survivors do not fail it.
+// survived / build-refused and the score; survivors do not fail it, an
+// interrupt (Ctrl-C) does (exit 1), after writing what was decided.
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
 // gate regression, a mutant not caught); 2 bad usage or a tree that does

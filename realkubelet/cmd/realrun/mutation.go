@@ -182,7 +182,14 @@ func runMutation(o options, moduleDir, root string) error {
 		}
 	}
 	done := r.sweepMutants(ctx, todo)
-	return r.report(done, len(ms)+logging, logging, ctx.Err() != nil)
+	if err := r.report(done, len(ms)+logging, logging, ctx.Err() != nil); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		progress("interrupted: %d of %d mutants decided, kept in %s", len(done), len(todo), r.outDir)
+		return errFailed
+	}
+	return nil
 }
 
 // record runs TestMutantSweep -mutant.record on a side, no mutant on.

@@ -88,7 +88,9 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 		err = cmd.Start()
 	}
 	if err != nil {
-		m.Status, m.Reason = statusCrash, err.Error()
+		if ctx.Err() == nil { // else interrupted before it started: not decided
+			m.Status, m.Reason = statusCrash, err.Error()
+		}
 		return
 	}
 	last, tail, hung := r.watch(stderr, cancel)
