@@ -1,21 +1,32 @@
 package run
 
 import (
+	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/conform"
+	"github.com/podsim/podsim/oracle/coverage"
+	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world"
 )
 
 // Lane is what one lane of a sweep (one goroutine running seeds one after
 // another) reuses from seed to seed instead of building afresh: the
-// per-seed structures of the oracles, emptied by their reuse forms
-// (conform.Reuse, …) before each seed, so that a seed run on a lane gives
-// exactly the result RunSeed gives it (TestLaneSeedsAreFreshSeeds). A Lane
-// belongs to one goroutine; parallel lanes each have their own. The zero
-// value is ready; a nil *Lane builds everything afresh (RunSeed).
+// oracles, the coverage tracker and the marker, each emptied by its reset
+// (oracle.Resetter, conform.Reuse, linearize.Reuse, …) before the next
+// seed, so that a seed run on a lane gives exactly the result RunSeed
+// gives it (TestLaneSeedsAreFreshSeeds). A Lane belongs to one goroutine:
+// parallel lanes each have their own. The zero value is ready; a nil *Lane
+// builds everything afresh (RunSeed).
 type Lane struct {
 	conform oracle.Oracle
+	slots   [slots]oracle.Oracle // the run's oracles an oracle.Resetter empties, by slot
+	cov     *coverage.Tracker
+	marks   *history.Marker
+	// epochs are the per-epoch oracle sets (defaultOracles) of the runs so
+	// far: a run's k-th kubelet process reuses the k-th.
+	epochs [][]oracle.Oracle
 	// leak names a structure the lane reuses without emptying it: a
 	// deliberately broken lane, for the test that shows
 	// TestLaneSeedsAreFreshSeeds' comparison catches a leak. "" in use.
@@ -29,6 +40,33 @@ func (l *Lane) RunSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts C
 	return r
 }
 
+// The slots of the oracles one per run that an oracle.Resetter empties.
+const (
+	slotKubelet = iota
+	slotRequeue
+	slotKillNow
+	slotFreshness
+	slotWorkerLeaks
+	slots
+)
+
+// slotNames name the slots, for Lane.leak.
+var slotNames = [slots]string{"kubelet", "requeue", "killnow", "freshness", "leaks"}
+
+// reused is the oracle in slot i, emptied (oracle.Resetter), or fresh()
+// when the slot is empty or l is nil.
+func (l *Lane) reused(i int, fresh func() oracle.Oracle) oracle.Oracle {
+	switch {
+	case l == nil:
+		return fresh()
+	case l.slots[i] == nil:
+		l.slots[i] = fresh()
+	case l.leak != slotNames[i]:
+		l.slots[i].(oracle.Resetter).Reset()
+	}
+	return l.slots[i]
+}
+
 // conformFor is the plan-conformance oracle for a run of p.
 func (l *Lane) conformFor(p plan.Plan) oracle.Oracle {
 	switch {
@@ -40,4 +78,52 @@ func (l *Lane) conformFor(p plan.Plan) oracle.Oracle {
 		l.conform = conform.Reuse(l.conform, p)
 	}
 	return l.conform
+}
+
+// coverage is the run's coverage tracker.
+func (l *Lane) coverage() *coverage.Tracker {
+	switch {
+	case l == nil:
+		return coverage.New()
+	case l.cov == nil:
+		l.cov = coverage.New()
+	case l.leak != "coverage":
+		l.cov.Reset()
+	}
+	return l.cov
+}
+
+// marker is the run's coverage marker.
+func (l *Lane) marker() *history.Marker {
+	switch {
+	case l == nil:
+		return history.NewMarker()
+	case l.marks == nil:
+		l.marks = history.NewMarker()
+	case l.leak != "marker":
+		l.marks.Reset()
+	}
+	return l.marks
+}
+
+// epochOracles are the run's per-epoch oracles: each kubelet process's set
+// from the lane's sets, emptied, or made (defaultOracles).
+func (l *Lane) epochOracles(opts CheckOptions, w *world.World) *epochOracles {
+	if l == nil {
+		return newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
+	}
+	n := 0
+	return newEpochOracles(func() []oracle.Oracle {
+		if n == len(l.epochs) {
+			l.epochs = append(l.epochs, defaultOracles(opts, w))
+		} else if l.leak != "epoch" {
+			set := l.epochs[n]
+			set[0] = linearize.Reuse(set[0], linearizeOptions(opts, w))
+			for _, o := range set[1:] {
+				o.(oracle.Resetter).Reset()
+			}
+		}
+		n++
+		return l.epochs[n-1]
+	})
 }

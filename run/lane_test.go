@@ -100,13 +100,18 @@ func TestLaneSeedsAreFreshSeeds(t *testing.T) {
 }
 
 // TestLaneLeakIsCaught: a lane that reuses one structure without emptying
-// it fails TestLaneSeedsAreFreshSeeds' comparison.
+// it fails TestLaneSeedsAreFreshSeeds' comparison. The requeue, killPodNow
+// and worker-leak checks are left out: their state is written before it
+// is read and no seed here finds what they look for, so a leak of theirs
+// changes no result the comparison sees; their own tests (TestRequeueDelay,
+// TestKillNowTimeout, TestL10WorkerLeaks) reuse one check across their
+// cases and fail when a Reset leaves a field.
 func TestLaneLeakIsCaught(t *testing.T) {
-	for _, leak := range []string{"conform"} {
+	for _, leak := range []string{"conform", "coverage", "marker", "epoch", "kubelet", "freshness"} {
 		if diffs, _ := laneDiffs(&Lane{leak: leak}); len(diffs) == 0 {
-			t.Errorf("a lane that does not empty its %s oracle passes the comparison", leak)
+			t.Errorf("a lane that does not empty its %s passes the comparison", leak)
 		} else {
-			t.Logf("%s leaked: %d differences, first %s", leak, len(diffs), diffs[0])
+			t.Logf("%s leaked: %d differences, first %.300s", leak, len(diffs), diffs[0])
 		}
 	}
 }

@@ -124,19 +124,19 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		w.FaultPointsOn()
 	}
 	view := w.View()
-	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
+	oracles := l.epochOracles(opts, w)
 	var kube oracle.Oracle
 	if view.Kubelet() != nil {
-		kube = kubelet.New()
+		kube = l.reused(slotKubelet, kubelet.New)
 	}
-	marks := history.NewMarker()
-	cov := coverage.New()
+	marks := l.marker()
+	cov := l.coverage()
 	var near *nearmiss.Tracker
 	if opts.NearMisses {
 		near = nearmiss.New(cov)
 	}
-	timing := readers([]oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
-		l.conformFor(w.Plan()), liveness.NewWorkerLeaks()})
+	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
+		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
