@@ -76,7 +76,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	clear(c.sm.changed)
 	*c = checker{queryBuf: c.queryBuf[:0], gotBuf: c.gotBuf[:0], clients: c.clients, uids: c.uids[:0],
 		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
-		incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
+		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
 		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen}
 	c.reset(p)
 	return c
@@ -151,6 +151,23 @@ type action struct {
 	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
 	// admissionUnbegun: an admission decided without AdmissionBegins.
 	admissionUnbegun bool
+	ups              []model.UpdatePod // updates' list, reused
+}
+
+// newAction is the record of action a beginning at at: the record of an
+// action judged before (freeAction), emptied, when there is one.
+func (c *checker) newAction(a plan.Action, pre pre, at time.Duration) *action {
+	x := c.freeAction
+	if x == nil {
+		return &action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID],
+			calls: make([]call, 0, actionCalls)}
+	}
+	c.freeAction = nil
+	clear(x.calls)
+	clear(x.notes)
+	*x = action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID], calls: x.calls[:0],
+		notes: x.notes[:0], ups: x.ups[:0]}
+	return x
 }
 
 // actionCalls is room for the calls of most actions (a Query action makes
@@ -177,6 +194,7 @@ type checker struct {
 	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
 	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
 	freeHK           *housekeeping             // a pass's record judged, for the next (newHousekeeping)
+	freeAction       *action                   // an action's record judged, for the next (newAction)
 	adds             int                       // new pod objects created so far (fresh ADDs)
 	incarnation      map[types.UID]int         // the creation order of each pod's current object
 	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)
@@ -274,8 +292,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		}
 		a := cl.actions[cl.begun]
 		cl.begun++
-		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID],
-			calls: make([]call, 0, actionCalls)}
+		cl.cur = c.newAction(a, c.preOf(v, a), ev.At)
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
 			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
 			for _, uid := range c.uids {
@@ -319,6 +336,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		if cur.a.Kind == plan.SyncKnown {
 			c.housekeepingDone(ev.Goroutine)
 		}
+		c.freeAction = cur // judged: nothing holds it any more
 	default:
 		if cl.cur != nil {
 			cl.cur.notes = append(cl.cur.notes, ev.Note)
