@@ -25,8 +25,16 @@ type Lane struct {
 	cov     *coverage.Tracker
 	marks   *history.Marker
 	// epochs are the per-epoch oracle sets (defaultOracles) of the runs so
-	// far: a run's k-th kubelet process reuses the k-th.
-	epochs [][]oracle.Oracle
+	// far: a run's k-th kubelet process reuses the k-th. epoch is the run's
+	// epochOracles, handing them out (nextEpoch: the run's options and
+	// world, and the sets handed out so far).
+	epochs      [][]oracle.Oracle
+	epoch       epochOracles
+	epochOpts   CheckOptions
+	epochWorld  *world.World
+	epochsTaken int
+	// streams are the seed's choice streams, reseeded (plan.ReseedStreams).
+	streams plan.Streams
 	// leak names a structure the lane reuses without emptying it: a
 	// deliberately broken lane, for the test that shows
 	// TestLaneSeedsAreFreshSeeds' comparison catches a leak. "" in use.
@@ -112,18 +120,42 @@ func (l *Lane) epochOracles(opts CheckOptions, w *world.World) *epochOracles {
 	if l == nil {
 		return newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
 	}
-	n := 0
-	return newEpochOracles(func() []oracle.Oracle {
-		if n == len(l.epochs) {
-			l.epochs = append(l.epochs, defaultOracles(opts, w))
-		} else if l.leak != "epoch" {
-			set := l.epochs[n]
-			set[0] = linearize.Reuse(set[0], linearizeOptions(opts, w))
-			for _, o := range set[1:] {
-				o.(oracle.Resetter).Reset()
-			}
+	l.epochOpts, l.epochWorld, l.epochsTaken = opts, w, 0
+	if l.epoch.make == nil {
+		l.epoch.make = l.nextEpoch // made once: a method value is an allocation
+	}
+	clear(l.epoch.past)
+	l.epoch.past = l.epoch.past[:0]
+	l.epoch.cur = l.epoch.make()
+	return &l.epoch
+}
+
+// nextEpoch is the oracle set of the run's next kubelet process.
+func (l *Lane) nextEpoch() []oracle.Oracle {
+	n, opts, w := l.epochsTaken, l.epochOpts, l.epochWorld
+	l.epochsTaken++
+	if n == len(l.epochs) {
+		l.epochs = append(l.epochs, defaultOracles(opts, w))
+	} else if l.leak != "epoch" {
+		set := l.epochs[n]
+		set[0] = linearize.Reuse(set[0], linearizeOptions(opts, w))
+		for _, o := range set[1:] {
+			o.(oracle.Resetter).Reset()
 		}
-		n++
-		return l.epochs[n-1]
-	})
+	}
+	return l.epochs[n]
+}
+
+// seedStreams are seed's choice streams (plan.SeedStreams), the lane's
+// reseeded.
+func (l *Lane) seedStreams(seed uint64) plan.Streams {
+	switch {
+	case l == nil:
+		return plan.SeedStreams(seed)
+	case l.streams.Plan == nil:
+		l.streams = plan.SeedStreams(seed)
+	case l.leak != "streams":
+		plan.ReseedStreams(l.streams, seed)
+	}
+	return l.streams
 }

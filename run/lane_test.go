@@ -107,7 +107,7 @@ func TestLaneSeedsAreFreshSeeds(t *testing.T) {
 // TestKillNowTimeout, TestL10WorkerLeaks) reuse one check across their
 // cases and fail when a Reset leaves a field.
 func TestLaneLeakIsCaught(t *testing.T) {
-	for _, leak := range []string{"conform", "coverage", "marker", "epoch", "kubelet", "freshness"} {
+	for _, leak := range []string{"conform", "coverage", "marker", "epoch", "kubelet", "freshness", "streams"} {
 		if diffs, _ := laneDiffs(&Lane{leak: leak}); len(diffs) == 0 {
 			t.Errorf("a lane that does not empty its %s passes the comparison", leak)
 		} else {

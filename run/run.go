@@ -94,7 +94,7 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 // reused structures (nil: fresh ones); it returns the result, the run's
 // scheduler and the plan.
 func runSeedOn(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
-	st := plan.SeedStreams(seed)
+	st := l.seedStreams(seed)
 	p := f.Generate(st.Plan)
 	if p.VK != nil {
 		r, w := runVK(f.Name, seed, p, st.Schedule, st.Faults, strategy, opts, nil)
