@@ -64,54 +64,51 @@ var slotNames = [slots]string{"kubelet", "requeue", "killnow", "freshness", "lea
 // reused is the oracle in slot i, emptied (oracle.Resetter), or fresh()
 // when the slot is empty or l is nil.
 func (l *Lane) reused(i int, fresh func() oracle.Oracle) oracle.Oracle {
-	switch {
-	case l == nil:
+	if l == nil {
 		return fresh()
-	case l.slots[i] == nil:
-		l.slots[i] = fresh()
-	case l.leak != slotNames[i]:
-		l.slots[i].(oracle.Resetter).Reset()
 	}
-	return l.slots[i]
+	return keep(&l.slots[i], l.leak == slotNames[i], fresh, func(o oracle.Oracle) oracle.Oracle {
+		o.(oracle.Resetter).Reset()
+		return o
+	})
+}
+
+// keep is *slot emptied by reset (unless leaked: a broken lane's), or
+// fresh() when the slot is empty.
+func keep[T comparable](slot *T, leaked bool, fresh func() T, reset func(T) T) T {
+	var none T
+	switch {
+	case *slot == none:
+		*slot = fresh()
+	case !leaked:
+		*slot = reset(*slot)
+	}
+	return *slot
 }
 
 // conformFor is the plan-conformance oracle for a run of p.
 func (l *Lane) conformFor(p plan.Plan) oracle.Oracle {
-	switch {
-	case l == nil:
+	if l == nil {
 		return conform.New(p)
-	case l.conform == nil:
-		l.conform = conform.New(p)
-	case l.leak != "conform":
-		l.conform = conform.Reuse(l.conform, p)
 	}
-	return l.conform
+	return keep(&l.conform, l.leak == "conform", func() oracle.Oracle { return conform.New(p) },
+		func(o oracle.Oracle) oracle.Oracle { return conform.Reuse(o, p) })
 }
 
 // coverage is the run's coverage tracker.
 func (l *Lane) coverage() *coverage.Tracker {
-	switch {
-	case l == nil:
+	if l == nil {
 		return coverage.New()
-	case l.cov == nil:
-		l.cov = coverage.New()
-	case l.leak != "coverage":
-		l.cov.Reset()
 	}
-	return l.cov
+	return keep(&l.cov, l.leak == "coverage", coverage.New, func(t *coverage.Tracker) *coverage.Tracker { t.Reset(); return t })
 }
 
 // marker is the run's coverage marker.
 func (l *Lane) marker() *history.Marker {
-	switch {
-	case l == nil:
+	if l == nil {
 		return history.NewMarker()
-	case l.marks == nil:
-		l.marks = history.NewMarker()
-	case l.leak != "marker":
-		l.marks.Reset()
 	}
-	return l.marks
+	return keep(&l.marks, l.leak == "marker", history.NewMarker, func(m *history.Marker) *history.Marker { m.Reset(); return m })
 }
 
 // epochOracles are the run's per-epoch oracles: each kubelet process's set
