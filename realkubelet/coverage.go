@@ -45,9 +45,8 @@ func (coverageObserver) Finish(oracle.View, error) []history.Violation { return 
 // nearMissObserver hands every recorded event to the near-miss tracker
 // (RunOptions.NearMisses), which tells the coverage tracker its keys; it
 // judges nothing. The real kubelet's history has no lock releases (tape/),
-// so the keys that name a stage of a call read as if the pod lock was
-// never released: "ended" for a query in transit, "called" for a
-// termination request still in flight.
+// so a query in transit reads as if the worker never released the pod
+// lock since its callback ended (stage "ended").
 type nearMissObserver struct{ t *nearmiss.Tracker }
 
 func (n nearMissObserver) Observe(v oracle.View, ev history.Event) { n.t.Observe(v, ev) }

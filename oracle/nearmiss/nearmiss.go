@@ -36,28 +36,8 @@
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out
 //	    a killPodNow wait returned "terminated" within the nth quarter of
 //	    its timeout, or timed out exactly at it
-//	safety/S3/sync-begin-kill-pending/<stage>
-//	    a SyncPod began while an UpdatePod that requests the pod's
-//	    termination was in flight (stage: "called", the caller had not
-//	    yet released the pod lock; "applied", it had): had the call
-//	    returned first, the begin would break S3
-//	safety/S11/grace-cut-in-flight
-//	    an update asked for a smaller grace while a SyncTerminatingPod of
-//	    the pod was in flight (S11: its context must be cancelled)
-//	runtime/kill-latency/q<n>
-//	    a cancelled SyncPod returned in the nth quarter of the kill-latency
-//	    bound after its cancellation (q0: in the same instant)
-//	conform/status-write/kill-in-flight/<phase>, …/terminating/<phase>
-//	    the status manager wrote a phase while a termination request of
-//	    the pod was in flight, or while its SyncTerminatingPod was
-//	kubelet/K2/terminal-write-at-termination
-//	    a terminal phase written in the instant the pod's
-//	    SyncTerminatingPod succeeded (a step earlier breaks K2)
-//	kubelet/K3/delete-at-finish
-//	    the status manager's final delete in the instant the pod's
-//	    SyncTerminatedPod succeeded (a step earlier breaks K3)
 //
-// The virtual-kubelet oracle's near misses are VK's (vk.go).
+// The virtual-kubelet oracle's near misses are VKTracker's (vk.go).
 package nearmiss
 
 import (
@@ -115,12 +95,11 @@ type Tracker struct {
 	kills   map[string]int64
 	killIDs map[string]int
 	waits   map[int]killWait
-	kube    *kube // the safety, kill-latency and kubelet-level windows (safety.go)
 }
 
 // New returns a tracker that tells s its near misses.
 func New(s Sink) *Tracker {
-	t := &Tracker{sink: s, pods: map[string]*transit{}, kube: newKube(s)}
+	t := &Tracker{sink: s, pods: map[string]*transit{}}
 	t.reset()
 	return t
 }
@@ -133,7 +112,6 @@ func (t *Tracker) reset() {
 
 // Observe follows one event.
 func (t *Tracker) Observe(_ oracle.View, ev history.Event) {
-	t.kube.observe(ev)
 	switch ev.Kind {
 	case history.Noted:
 		t.noted(ev.Note)
@@ -144,7 +122,6 @@ func (t *Tracker) Observe(_ oracle.View, ev history.Event) {
 		t.process++
 		t.pods = map[string]*transit{}
 		t.reset()
-		t.kube.reset()
 	case history.ClientCall:
 		t.call(ev)
 	case history.ClientReturn:

@@ -10,6 +10,12 @@ import (
 	"github.com/podsim/podsim/history"
 )
 
+// at is ev at virtual time d.
+func at(d time.Duration, ev history.Event) history.Event {
+	ev.At = d
+	return ev
+}
+
 func trackVK(evs ...history.Event) []string {
 	var k keys
 	t := NewVK(&k)
