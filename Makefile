@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants realvk realvk-sweep realvk-det check-strategy mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure
 
 all: lint test
 
@@ -108,6 +108,16 @@ real-gate:
 MUTANT_SEEDS ?= 100
 real-mutants:
 	cd realkubelet && $(GO) run ./cmd/realrun gate --mutants --seeds $(MUTANT_SEEDS)
+
+## real-mutation: operator mutation of the real pod_workers.go (docs/mutation.md, "The real
+## kubelet"): one schema build of the pinned tree in realrun's scratch slot "mutation", then
+## every mutant a run of it over MUTATION_SEEDS seeds of every family in both wake-up modes,
+## stopped at its first new finding; killed / survived / build-refused, the score, the seed and
+## family of every kill. Results in REAL_MUTATION_OUT. Not part of CI.
+MUTATION_SEEDS ?= 20
+REAL_MUTATION_OUT ?= out/real-mutation
+real-mutation:
+	cd realkubelet && $(GO) run ./cmd/realrun mutation --seeds $(MUTATION_SEEDS) --out $(abspath $(REAL_MUTATION_OUT))
 
 ## real-sweep: SEEDS seeds of every family on the real kubelet (default
 ## 1,000 × 17 families = 17,000 seeds per mode, 2 min 32 s for both on 2 idle cores:

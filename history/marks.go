@@ -42,6 +42,15 @@ func NewMarker() *Marker {
 	return &Marker{marks: map[string]bool{}, pods: map[string]*markerPod{}, waits: map[int]bool{}}
 }
 
+// Reset empties m for a new run, as NewMarker makes it, its maps kept (a
+// lane's consecutive seeds reuse one).
+func (m *Marker) Reset() {
+	clear(m.marks)
+	clear(m.pods)
+	clear(m.waits)
+	*m = Marker{marks: m.marks, pods: m.pods, waits: m.waits}
+}
+
 // pod returns uid's record, made on first mention.
 func (m *Marker) pod(uid string) *markerPod {
 	p := m.pods[uid]

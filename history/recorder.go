@@ -126,6 +126,19 @@ func (r *Recorder) Recycle() {
 	}
 }
 
+// Reset empties r for a new run, as NewRecorder makes it: its operation
+// buffer recycled (Recycle) and one taken afresh, its maps emptied and
+// kept. Rows and Clock are not kept: an earlier History shares them.
+func (r *Recorder) Reset() {
+	r.Recycle()
+	clear(r.open)
+	clear(r.awaiting)
+	clear(r.rows)
+	clear(r.workers)
+	*r = Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: r.open, awaiting: r.awaiting, rows: r.rows,
+		step: witnessWorkerStep, workers: r.workers}
+}
+
 // Observe implements Observer.
 func (r *Recorder) Observe(ev Event) {
 	if ev.Kind == Noted {

@@ -61,3 +61,12 @@ func (s Kinds) Has(k history.EventKind) bool { return s&(1<<k) != 0 }
 type KindFilter interface {
 	Kinds() Kinds
 }
+
+// Resetter is an oracle that can judge another run after its run is over:
+// Reset empties it as its constructor made it (its configuration kept),
+// keeping its maps and buffers, so a lane of seeds reuses one instead of
+// building it afresh (package run's Lane). Nothing of the earlier run may
+// reach the next one's verdict.
+type Resetter interface {
+	Reset()
+}

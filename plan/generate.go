@@ -24,6 +24,15 @@ func SeedStreams(seed uint64) Streams {
 	}
 }
 
+// ReseedStreams makes st, streams of SeedStreams, those of seed: the same
+// draws as SeedStreams(seed), without making new ones (a lane of seeds
+// reuses its streams).
+func ReseedStreams(st Streams, seed uint64) {
+	st.Plan.(*sim.PCG).Reseed(sim.Derive(seed, "plan"))
+	st.Schedule.(*sim.PCG).Reseed(sim.Derive(seed, "schedule"))
+	st.Faults.(*sim.PCG).Reseed(sim.Derive(seed, "faults"))
+}
+
 // pick returns one of xs.
 func pick[T any](src sim.Source, xs ...T) T { return xs[src.Intn(len(xs))] }
 

@@ -60,10 +60,14 @@ type CheckOptions struct {
 // linearizability check, the step invariants, liveness and the kill-latency
 // bound.
 func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
-	lin := linearize.New(linearize.Options{ForcePorcupine: opts.ForcePorcupine, PorcupineTimeout: opts.PorcupineTimeout,
-		ArtifactDir: opts.ArtifactDir, Reproduce: opts.Reproduce, Trace: w.S.Trace})
-	return []oracle.Oracle{lin, safety.New(),
+	return []oracle.Oracle{linearize.New(linearizeOptions(opts, w)), safety.New(),
 		liveness.New(livenessPeriods), latency.New()}
+}
+
+// linearizeOptions are the linearizability oracle's options for a run of w.
+func linearizeOptions(opts CheckOptions, w *world.World) linearize.Options {
+	return linearize.Options{ForcePorcupine: opts.ForcePorcupine, PorcupineTimeout: opts.PorcupineTimeout,
+		ArtifactDir: opts.ArtifactDir, Reproduce: opts.Reproduce, Trace: w.S.Trace}
 }
 
 // requeuePeriods are the simulated kubelet's pod-worker periods, for the
@@ -72,6 +76,9 @@ func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
 // start afresh at a kubelet restart themselves.
 var requeuePeriods = latency.Periods{Resync: world.ResyncInterval, Backoff: world.BackoffPeriod,
 	Transient: world.TransientBackoff}
+
+// newRequeue is the requeue-delay check of the simulated kubelet.
+func newRequeue() oracle.Oracle { return latency.NewRequeue(requeuePeriods) }
 
 // livenessPeriods are the simulated kubelet's periods as the liveness
 // oracle assumes them. An accepted update, kill or not, is taken within

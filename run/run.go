@@ -7,7 +7,6 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
-	"github.com/podsim/podsim/oracle/conform"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/oracle/latency"
@@ -86,10 +85,16 @@ func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOpt
 	return Replayed{Result: r, Trace: s.Trace(), Timeline: s.Timeline(), Plan: p}
 }
 
-// runSeed runs one seed on the target its plan is for; it returns the
-// result, the run's scheduler and the plan.
+// runSeed runs one seed on fresh structures (runSeedOn).
 func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
-	st := plan.SeedStreams(seed)
+	return runSeedOn(nil, f, seed, strategy, opts)
+}
+
+// runSeedOn runs one seed on the target its plan is for, on lane l's
+// reused structures (nil: fresh ones); it returns the result, the run's
+// scheduler and the plan.
+func runSeedOn(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
+	st := l.seedStreams(seed)
 	p := f.Generate(st.Plan)
 	if p.VK != nil {
 		r, w := runVK(f.Name, seed, p, st.Schedule, st.Faults, strategy, opts, nil)
@@ -99,7 +104,7 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 	if err := reintroduce(w, opts.Mutant); err != nil {
 		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
-	return judge(f, seed, w, opts, nil), w.S, p
+	return judgeOn(l, f, seed, w, opts, nil), w.S, p
 }
 
 // judge runs the world with every oracle that applies to it, the coverage
@@ -107,6 +112,11 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 // collects the verdict: the world's own invariants and the kubelet-level
 // checks in the order found, then the per-epoch oracles, then the extras.
 func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
+	return judgeOn(nil, f, seed, w, opts, extra)
+}
+
+// judgeOn is judge on lane l's reused structures (nil: fresh ones).
+func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra []oracle.Oracle) Result {
 	if opts.ObservableOnly {
 		w.InternalInvariantsOff()
 	}
@@ -114,19 +124,19 @@ func judge(f plan.Family, seed uint64, w *world.World, opts CheckOptions, extra 
 		w.FaultPointsOn()
 	}
 	view := w.View()
-	oracles := newEpochOracles(func() []oracle.Oracle { return defaultOracles(opts, w) })
+	oracles := l.epochOracles(opts, w)
 	var kube oracle.Oracle
 	if view.Kubelet() != nil {
-		kube = kubelet.New()
+		kube = l.reused(slotKubelet, kubelet.New)
 	}
-	marks := history.NewMarker()
-	cov := coverage.New()
+	marks := l.marker()
+	cov := l.coverage()
 	var near *nearmiss.Tracker
 	if opts.NearMisses {
 		near = nearmiss.New(cov)
 	}
-	timing := readers([]oracle.Oracle{latency.NewRequeue(requeuePeriods), latency.NewKillNow(), latency.NewFreshness(),
-		conform.New(w.Plan()), liveness.NewWorkerLeaks()})
+	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
+		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.

@@ -20,12 +20,25 @@ type Source interface {
 
 // PCG is a seeded permuted-congruential generator (math/rand/v2): the
 // default Source for seed sweeps.
-type PCG struct{ r *rand.Rand }
+type PCG struct {
+	src rand.PCG
+	r   *rand.Rand // over src
+}
 
 // NewPCG returns the PCG stream for seed. Use Derive to give each consumer
 // of one seed (plan, schedule, faults) its own independent stream.
 func NewPCG(seed uint64) *PCG {
-	return &PCG{r: rand.New(rand.NewPCG(seed, Derive(seed, "pcg/stream")))}
+	p := &PCG{}
+	p.r = rand.New(&p.src)
+	p.Reseed(seed)
+	return p
+}
+
+// Reseed makes p the stream NewPCG(seed) returns, from its first draw (a
+// rand.Rand over a PCG keeps no state of its own), so that a lane of seeds
+// reuses its streams (package run's Lane).
+func (p *PCG) Reseed(seed uint64) {
+	p.src.Seed(seed, Derive(seed, "pcg/stream"))
 }
 
 // Intn implements Source.

@@ -40,6 +40,15 @@ func TestPCGIsASeededStream(t *testing.T) {
 	if slices.Equal(draw(1), draw(2)) {
 		t.Fatal("different seeds, same draws")
 	}
+	// Reseed: a stream drawn from, reseeded, is NewPCG's of the new seed.
+	p := NewPCG(2)
+	p.Intn(1000)
+	p.Reseed(1)
+	for i, want := range draw(1) {
+		if got := p.Intn(1000); got != want {
+			t.Fatalf("reseeded draw %d: %d, fresh %d", i, got, want)
+		}
+	}
 }
 
 func TestDeriveSeparatesStreams(t *testing.T) {

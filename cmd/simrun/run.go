@@ -240,15 +240,15 @@ func (f runFlags) checkOptions() run.CheckOptions {
 
 // worker is what each sweep worker does with a job: run the seed and, if
 // it fails, recheck it (and write its artifacts with --out).
-func (f runFlags) worker(strategy sim.Strategy) func(job) outcome {
+func (f runFlags) worker(strategy sim.Strategy) func(*run.Lane, job) outcome {
 	opts := f.checkOptions()
 	rerun := func(r run.Result, o run.CheckOptions) run.Replayed {
 		fams, _ := familiesNamed(r.Family)
 		return run.ReplaySeed(fams[0], r.Seed, strategy, o)
 	}
-	return func(j job) outcome {
+	return func(l *run.Lane, j job) outcome {
 		began := time.Now()
-		r, trace := run.RunSeedTrace(j.family, j.seed, strategy, opts)
+		r, trace := l.RunSeedTrace(j.family, j.seed, strategy, opts)
 		o := outcome{res: r, took: time.Since(began)}
 		if r.Failed() {
 			o.notes = recheck(r, trace, rerun, opts, f)

@@ -98,7 +98,10 @@ type outcome struct {
 // run is independent and deterministic, so what emit sees is the same at
 // any --parallel. At most max(64, 16×parallel) outcomes wait out of order,
 // so memory is bounded whatever the plan's size. It returns the number of
-// jobs emitted (all of them unless ctx was cancelled).
-func sweep(ctx context.Context, p sweepPlan, parallel int, work func(job) outcome, emit func(outcome)) uint64 {
-	return lanes.Indexed(ctx, p.total(), parallel, max(64, 16*parallel), func(i uint64) outcome { return work(p.job(i)) }, emit)
+// jobs emitted (all of them unless ctx was cancelled). Each worker runs its
+// jobs on a run.Lane of its own, reused from job to job.
+func sweep(ctx context.Context, p sweepPlan, parallel int, work func(*run.Lane, job) outcome, emit func(outcome)) uint64 {
+	ls := make([]run.Lane, parallel)
+	return lanes.IndexedOn(ctx, p.total(), parallel, max(64, 16*parallel),
+		func(k int, i uint64) outcome { return work(&ls[k], p.job(i)) }, emit)
 }

@@ -13,6 +13,14 @@ import (
 // emitted (n unless ctx was cancelled): those of jobs 0..m-1, no gap.
 // parallel and window must be at least 1.
 func Indexed[T any](ctx context.Context, n uint64, parallel, window int, work func(i uint64) T, emit func(T)) uint64 {
+	return IndexedOn(ctx, n, parallel, window, func(_ int, i uint64) T { return work(i) }, emit)
+}
+
+// IndexedOn is Indexed whose work is also told which of the parallel
+// goroutines (0 to parallel-1) runs it: what a goroutine keeps from job to
+// job (simrun: a lane's reused structures, run.Lane) is indexed by it, so
+// no two goroutines share it.
+func IndexedOn[T any](ctx context.Context, n uint64, parallel, window int, work func(lane int, i uint64) T, emit func(T)) uint64 {
 	type result struct {
 		i uint64
 		v T
@@ -26,7 +34,7 @@ func Indexed[T any](ctx context.Context, n uint64, parallel, window int, work fu
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				done <- result{i, work(i)}
+				done <- result{i, work(w, i)}
 			}
 		}()
 	}

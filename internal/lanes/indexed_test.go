@@ -100,3 +100,34 @@ func TestIndexedSameAtAnyParallelism(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedOnLanesAreNotShared: each job is told a lane in [0, parallel)
+// that no other job uses while it runs, so state kept per lane is never
+// shared; results still come out in index order.
+func TestIndexedOnLanesAreNotShared(t *testing.T) {
+	const parallel = 4
+	var busy [parallel]atomic.Bool
+	var shared, outside atomic.Int64
+	work := func(lane int, i uint64) uint64 {
+		if lane < 0 || lane >= parallel {
+			outside.Add(1)
+			return i
+		}
+		if !busy[lane].CompareAndSwap(false, true) {
+			shared.Add(1)
+		}
+		runtime.Gosched()
+		busy[lane].Store(false)
+		return i
+	}
+	var got []uint64
+	n := IndexedOn(context.Background(), 1000, parallel, 64, work, func(v uint64) { got = append(got, v) })
+	if n != 1000 || outside.Load() != 0 || shared.Load() != 0 {
+		t.Fatalf("emitted %d, %d jobs outside [0, %d), %d on a lane in use", n, outside.Load(), parallel, shared.Load())
+	}
+	for i, v := range got {
+		if v != uint64(i) {
+			t.Fatalf("result %d is %d", i, v)
+		}
+	}
+}

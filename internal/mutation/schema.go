@@ -47,6 +47,20 @@ type site struct {
 // Schema returns src with the mutants ms guarded, mutant ms[i] switched on
 // by number ids[i]. The mutants must be src's own (Find).
 func Schema(src []byte, ms []Mutant, ids []int) ([]byte, error) {
+	return SchemaWith(src, ms, ids, SchemaOptions{})
+}
+
+// SchemaOptions say how a schema file reaches its guards.
+type SchemaOptions struct {
+	// Local calls guards the file's own package declares (GuardFile writes
+	// them) instead of importing internal/mutation/active: for code of
+	// another module that cannot import podsim's internal packages (the
+	// real kubelet's pod_workers.go).
+	Local bool
+}
+
+// SchemaWith is Schema with options.
+func SchemaWith(src []byte, ms []Mutant, ids []int, o SchemaOptions) ([]byte, error) {
 	if len(ms) != len(ids) {
 		return nil, fmt.Errorf("mutation: %d mutants, %d ids", len(ms), len(ids))
 	}
@@ -64,15 +78,35 @@ func Schema(src []byte, ms []Mutant, ids []int) ([]byte, error) {
 		}
 		return a.sEnd > b.sEnd
 	})
-	body := render(src, 0, len(src), sites)
+	w := writer{src: src, local: o.Local}
+	body := w.render(0, len(src), sites)
+	if o.Local {
+		return []byte(body), nil
+	}
 	return addImport(body)
+}
+
+// writer renders a schema file.
+type writer struct {
+	src   []byte
+	local bool // the guards are the package's own (GuardFile)
+}
+
+// guardFn names guard function fn (On, Sub, Quo, Rem) as the schema file
+// calls it.
+func (w writer) guardFn(fn string) string {
+	if w.local {
+		return localPrefix + fn
+	}
+	return activeName + "." + fn
 }
 
 // render is src[lo:hi] with the guards of sites (all inside it, sorted by
 // start, the wider first) written in. Sites on the same range wrap one
 // another; a site inside another is rendered into the other's original
 // branch.
-func render(src []byte, lo, hi int, sites []site) string {
+func (w writer) render(lo, hi int, sites []site) string {
+	src := w.src
 	var b strings.Builder
 	pos := lo
 	for i := 0; i < len(sites); {
@@ -85,9 +119,9 @@ func render(src []byte, lo, hi int, sites []site) string {
 		for k < len(sites) && sites[k].m.sStart >= s.sStart && sites[k].m.sEnd <= s.sEnd {
 			k++
 		}
-		inner := render(src, s.sStart, s.sEnd, sites[j:k])
+		inner := w.render(s.sStart, s.sEnd, sites[j:k])
 		for _, g := range sites[i:j] {
-			inner = wrap(src, g, inner, sites[j:k])
+			inner = w.wrap(g, inner, sites[j:k])
 		}
 		b.Write(src[pos:s.sStart])
 		b.WriteString(inner)
@@ -97,8 +131,8 @@ func render(src []byte, lo, hi int, sites []site) string {
 	return b.String()
 }
 
-func wrap(src []byte, s site, inner string, children []site) string {
-	on := fmt.Sprintf("%s.On(%d)", activeName, s.id)
+func (w writer) wrap(s site, inner string, children []site) string {
+	on := fmt.Sprintf("%s(%d)", w.guardFn("On"), s.id)
 	switch s.m.guard.kind {
 	case gXor:
 		return fmt.Sprintf("((%s) != %s)", inner, on)
@@ -106,8 +140,8 @@ func wrap(src []byte, s site, inner string, children []site) string {
 		return fmt.Sprintf("func() bool { if %s { return %s }; return %s }()", on, s.m.guard.alt, inner)
 	case gArith:
 		x, y := s.m.guard.x, s.m.guard.y
-		return fmt.Sprintf("%s.%s(%d, %s, %s)", activeName, s.m.guard.fn, s.id,
-			render(src, x[0], x[1], within(children, x)), render(src, y[0], y[1], within(children, y)))
+		return fmt.Sprintf("%s(%d, %s, %s)", w.guardFn(s.m.guard.fn), s.id,
+			w.render(x[0], x[1], within(children, x)), w.render(y[0], y[1], within(children, y)))
 	case gRemove:
 		return fmt.Sprintf("if !%s { %s }", on, inner)
 	case gReturn:

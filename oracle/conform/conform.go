@@ -40,12 +40,52 @@ import (
 // New returns the plan-conformance oracle for a run of p. One serves the
 // whole run: a kubelet restart is part of what it judges.
 func New(p plan.Plan) oracle.Oracle {
-	c := &checker{plan: p, clients: map[string]*client{}, first: map[types.UID]plan.Action{},
+	c := &checker{clients: map[string]*client{}, first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
 		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
 		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
 	c.sm.reset()
+	c.reset(p)
+	return c
+}
+
+// Reuse returns prev, an oracle of New or Reuse whose run is over, as a new
+// oracle for a run of p: its maps and buffers emptied and kept, every
+// other field zero, so it judges exactly as New(p) would (a lane's
+// consecutive seeds reuse one, run.Lane). Any other prev: New(p).
+func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
+	c, ok := prev.(*checker)
+	if !ok {
+		return New(p)
+	}
+	clear(c.clients)
+	clear(c.first)
+	clear(c.versions)
+	clear(c.seen)
+	clear(c.created)
+	clear(c.hk)
+	clear(c.actors)
+	clear(c.evictGraces)
+	clear(c.shutdownReturned)
+	clear(c.reapDue)
+	clear(c.incarnation)
+	clear(c.sm.held)
+	clear(c.sm.statusFn)
+	clear(c.sm.api)
+	clear(c.sm.changed)
+	*c = checker{queryBuf: c.queryBuf[:0], gotBuf: c.gotBuf[:0], clients: c.clients, uids: c.uids[:0],
+		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
+		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
+		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen}
+	c.reset(p)
+	return c
+}
+
+// reset makes c's plan-derived state for a run of p; every other field is
+// zero or empty.
+func (c *checker) reset(p plan.Plan) {
+	c.plan = p
 	n := max(p.Clients, 1)
 	names := make([]string, n) // client i's goroutine name, made once
 	counts := make([]int, n)   // client i's actions, for room made at once
@@ -54,7 +94,9 @@ func New(p plan.Plan) oracle.Oracle {
 			counts[i]++
 		}
 	}
-	c.uids = make([]types.UID, 0, len(p.Actions))
+	if cap(c.uids) < len(p.Actions) {
+		c.uids = make([]types.UID, 0, len(p.Actions))
+	}
 	for _, a := range p.Actions {
 		name := clientName(names, a.Client%n)
 		cl := c.clients[name]
@@ -72,7 +114,6 @@ func New(p plan.Plan) oracle.Oracle {
 	}
 	sortUIDs(c.uids)
 	c.uids = slices.Compact(c.uids) // each UID the plan names, once
-	return c
 }
 
 // clientName is the goroutine name of plan client i, kept in names.
@@ -110,6 +151,23 @@ type action struct {
 	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
 	// admissionUnbegun: an admission decided without AdmissionBegins.
 	admissionUnbegun bool
+	ups              []model.UpdatePod // updates' list, reused
+}
+
+// newAction is the record of action a beginning at at: the record of an
+// action judged before (freeAction), emptied, when there is one.
+func (c *checker) newAction(a plan.Action, pre pre, at time.Duration) *action {
+	x := c.freeAction
+	if x == nil {
+		return &action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID],
+			calls: make([]call, 0, actionCalls)}
+	}
+	c.freeAction = nil
+	clear(x.calls)
+	clear(x.notes)
+	*x = action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID], calls: x.calls[:0],
+		notes: x.notes[:0], ups: x.ups[:0]}
+	return x
 }
 
 // actionCalls is room for the calls of most actions (a Query action makes
@@ -136,6 +194,7 @@ type checker struct {
 	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
 	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
 	freeHK           *housekeeping             // a pass's record judged, for the next (newHousekeeping)
+	freeAction       *action                   // an action's record judged, for the next (newAction)
 	adds             int                       // new pod objects created so far (fresh ADDs)
 	incarnation      map[types.UID]int         // the creation order of each pod's current object
 	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)
@@ -233,8 +292,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		}
 		a := cl.actions[cl.begun]
 		cl.begun++
-		cl.cur = &action{a: a, pre: c.preOf(v, a), restarts: c.restarts, at: ev.At, version: c.versions[a.UID],
-			calls: make([]call, 0, actionCalls)}
+		cl.cur = c.newAction(a, c.preOf(v, a), ev.At)
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
 			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
 			for _, uid := range c.uids {
@@ -278,6 +336,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
 		if cur.a.Kind == plan.SyncKnown {
 			c.housekeepingDone(ev.Goroutine)
 		}
+		c.freeAction = cur // judged: nothing holds it any more
 	default:
 		if cl.cur != nil {
 			cl.cur.notes = append(cl.cur.notes, ev.Note)

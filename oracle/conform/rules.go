@@ -51,14 +51,16 @@ func (c *checker) judge(x *action) {
 	}
 }
 
-// updates are the UpdatePod calls the action made.
+// updates are the UpdatePod calls the action made, in the action's buffer,
+// rebuilt by each call (the same list while its calls stay the same).
 func (x *action) updates() []model.UpdatePod {
-	var out []model.UpdatePod
+	out := x.ups[:0]
 	for _, cl := range x.calls {
 		if u, ok := cl.in.(model.UpdatePod); ok {
 			out = append(out, u)
 		}
 	}
+	x.ups = out
 	return out
 }
 

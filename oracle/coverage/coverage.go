@@ -89,6 +89,18 @@ func New() *Tracker {
 	return t
 }
 
+// Reset empties t for a new run, as New would make it: its maps and
+// buffers emptied and kept (a lane's consecutive seeds reuse one,
+// run.Lane). A Coverage taken before stays as it was.
+func (t *Tracker) Reset() {
+	clear(t.pods)
+	clear(t.callUID)
+	clear(t.killNows)
+	*t = Tracker{pods: t.pods, order: t.order[:0], callUID: t.callUID, phase: "run", rec: t.rec, killNows: t.killNows,
+		buf: t.buf[:0]}
+	t.rec.reset()
+}
+
 func (t *Tracker) pod(uid string) *pod {
 	p := t.pods[uid]
 	if p == nil {

@@ -32,6 +32,15 @@ func (r *Recorder) init() {
 	r.tuples, r.list, r.trans = map[string]int{}, make([]string, 0, 32), map[uint64]struct{}{}
 }
 
+// reset empties r as init makes it, its map and list kept. Its texts
+// start a new buffer: the strings of an earlier Coverage still read the
+// old one.
+func (r *Recorder) reset() {
+	clear(r.tuples)
+	clear(r.trans)
+	*r = Recorder{tuples: r.tuples, list: r.list[:0], trans: r.trans}
+}
+
 // Visit records that a subject reached tuple, and the transition from its
 // previous tuple. last is the handle Visit returned for the subject's
 // previous tuple (0 before its first); Visit returns the new one. The

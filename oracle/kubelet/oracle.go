@@ -21,6 +21,20 @@ func New() oracle.Oracle {
 	return c
 }
 
+// Reset implements oracle.Resetter: c as New makes it, its maps emptied
+// and kept.
+func (c *checker) Reset() {
+	r, k, deletes := c.reporter, c.kube, c.identity.deletes
+	clear(r.seen)
+	clear(k.answers)
+	clear(k.shutdownKilled)
+	clear(k.cleanedUp)
+	clear(deletes)
+	*r = reporter{seen: r.seen}
+	*c = checker{reporter: r, kube: kubeletCheck{reporter: r, answers: k.answers, shutdownKilled: k.shutdownKilled,
+		cleanedUp: k.cleanedUp}, identity: identityCheck{reporter: r, deletes: deletes}}
+}
+
 type checker struct {
 	*reporter
 	kube     kubeletCheck

@@ -24,6 +24,12 @@ type freshnessCheck struct {
 // NewFreshness returns the status-freshness oracle.
 func NewFreshness() oracle.Oracle { return &freshnessCheck{lastEnd: map[string]time.Duration{}} }
 
+// Reset implements oracle.Resetter.
+func (c *freshnessCheck) Reset() {
+	clear(c.lastEnd)
+	*c = freshnessCheck{lastEnd: c.lastEnd}
+}
+
 // Kinds implements oracle.KindFilter.
 func (c *freshnessCheck) Kinds() oracle.Kinds {
 	return oracle.KindsOf(history.Restarted, history.CallbackEnd, history.Noted)

@@ -46,6 +46,14 @@ func NewKillNow() oracle.Oracle {
 	return &killNowCheck{kills: map[string]int64{}, killIDs: map[string]int{}, waits: map[int]killNowWait{}}
 }
 
+// Reset implements oracle.Resetter.
+func (c *killNowCheck) Reset() {
+	clear(c.kills)
+	clear(c.killIDs)
+	clear(c.waits)
+	*c = killNowCheck{kills: c.kills, killIDs: c.killIDs, waits: c.waits}
+}
+
 // Kinds implements oracle.KindFilter.
 func (c *killNowCheck) Kinds() oracle.Kinds {
 	return oracle.KindsOf(history.Restarted, history.ClientCall, history.ClientReturn)

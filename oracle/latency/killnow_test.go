@@ -35,18 +35,27 @@ func TestKillNowTimeout(t *testing.T) {
 		{"override 7, timed out at 10 s (7 + 3)", override(7), 10 * time.Second, false, false},
 		{"override 8, timed out at 12 s", override(8), 12 * time.Second, false, false},
 	}
+	reused := NewKillNow().(*killNowCheck) // one check for every case, Reset between
 	for _, c := range cases {
-		k := NewKillNow().(*killNowCheck)
-		pod := model.Pod{UID: "a", SpecGrace: 30}
-		k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 1, Goroutine: "eviction/1", At: time.Second,
-			Input: model.UpdatePod{Type: model.Kill, Pod: pod, Kill: c.kill}})
-		k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 1, Goroutine: "eviction/1", At: time.Second})
-		k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 2, Goroutine: "eviction/1", At: time.Second,
-			Input: model.KillPodNowDone{UID: "a", ID: 1}})
-		k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 2, Goroutine: "eviction/1", At: time.Second + c.waited,
-			Output: model.Answer(c.terminated)})
-		if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
-			t.Errorf("%s: got violation %v (%v), want %v", c.name, got, k.violations, c.wantViolation)
+		reused.Reset()
+		for _, k := range []*killNowCheck{NewKillNow().(*killNowCheck), reused} {
+			killNowCase(t, k, c.name, c.kill, c.waited, c.terminated, c.wantViolation)
 		}
+	}
+}
+
+// killNowCase feeds k one kill and its wait (TestKillNowTimeout's case
+// name) and checks the verdict.
+func killNowCase(t *testing.T, k *killNowCheck, name string, kill model.KillOptions, waited time.Duration, terminated, wantViolation bool) {
+	pod := model.Pod{UID: "a", SpecGrace: 30}
+	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 1, Goroutine: "eviction/1", At: time.Second,
+		Input: model.UpdatePod{Type: model.Kill, Pod: pod, Kill: kill}})
+	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 1, Goroutine: "eviction/1", At: time.Second})
+	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 2, Goroutine: "eviction/1", At: time.Second,
+		Input: model.KillPodNowDone{UID: "a", ID: 1}})
+	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 2, Goroutine: "eviction/1", At: time.Second + waited,
+		Output: model.Answer(terminated)})
+	if got := len(k.Finish(nil, nil)) > 0; got != wantViolation {
+		t.Errorf("%s: got violation %v (%v), want %v", name, got, k.violations, wantViolation)
 	}
 }

@@ -42,6 +42,12 @@ type syncPodCall struct {
 // New returns the kill-latency oracle.
 func New() oracle.Oracle { return &killLatency{inFlight: map[types.UID]*syncPodCall{}} }
 
+// Reset implements oracle.Resetter.
+func (k *killLatency) Reset() {
+	clear(k.inFlight)
+	*k = killLatency{inFlight: k.inFlight}
+}
+
 // Observe follows SyncPod begin and end and the cancellations between.
 func (k *killLatency) Observe(_ oracle.View, ev history.Event) {
 	if ev.Kind == history.Noted {

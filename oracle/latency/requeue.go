@@ -57,6 +57,12 @@ func NewRequeue(p Periods) oracle.Oracle {
 	return &requeueCheck{periods: p, last: map[types.UID]model.SyncEnd{}}
 }
 
+// Reset implements oracle.Resetter: its periods kept.
+func (c *requeueCheck) Reset() {
+	clear(c.last)
+	*c = requeueCheck{periods: c.periods, last: c.last}
+}
+
 // Kinds implements oracle.KindFilter.
 func (c *requeueCheck) Kinds() oracle.Kinds {
 	return oracle.KindsOf(history.Restarted, history.CallbackEnd, history.Noted)

@@ -43,14 +43,17 @@ func TestRequeueDelay(t *testing.T) {
 		{"no sync call (refused static start), backoff", nil, 15 * time.Second, false},
 		{"no sync call, at once", nil, 0, true},
 	}
+	reused := NewRequeue(p).(*requeueCheck) // one check for every case, Reset between
 	for _, c := range cases {
-		k := NewRequeue(p).(*requeueCheck)
-		if c.end != nil {
-			k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: *c.end})
-		}
-		k.Observe(nil, history.Event{Kind: history.Noted, Note: history.Requeued{UID: "a", Delay: c.delay}})
-		if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
-			t.Errorf("%s: got violation %v (%v), want %v", c.name, got, k.violations, c.wantViolation)
+		reused.Reset()
+		for _, k := range []*requeueCheck{NewRequeue(p).(*requeueCheck), reused} {
+			if c.end != nil {
+				k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: *c.end})
+			}
+			k.Observe(nil, history.Event{Kind: history.Noted, Note: history.Requeued{UID: "a", Delay: c.delay}})
+			if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
+				t.Errorf("%s (reused %v): got violation %v (%v), want %v", c.name, k == reused, got, k.violations, c.wantViolation)
+			}
 		}
 	}
 }

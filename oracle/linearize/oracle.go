@@ -78,11 +78,29 @@ type linearizability struct {
 func New(opts Options) oracle.Oracle { return newLinearizability(opts) }
 
 func newLinearizability(opts Options) *linearizability {
-	search := searchWith(opts.Deviations)
+	return &linearizability{rec: history.NewRecorder(), opts: opts, check: searchOf(opts)}
+}
+
+// searchOf is porcupine's search as opts ask for it.
+func searchOf(opts Options) checkFunc {
 	if opts.Search != nil {
-		search = opts.Search
+		return opts.Search
 	}
-	return &linearizability{rec: history.NewRecorder(), opts: opts, check: search}
+	return searchWith(opts.Deviations)
+}
+
+// Reuse returns prev, an oracle of New or Reuse whose run is over, as
+// New(opts) would make it: its recorder emptied (history.Recorder.Reset)
+// and kept, its history and verdict dropped (a lane's consecutive seeds
+// reuse one, run.Lane). Any other prev: New(opts).
+func Reuse(prev oracle.Oracle, opts Options) oracle.Oracle {
+	l, ok := prev.(*linearizability)
+	if !ok {
+		return New(opts)
+	}
+	l.rec.Reset()
+	*l = linearizability{rec: l.rec, opts: opts, check: searchOf(opts)}
+	return l
 }
 
 // Observe implements oracle.Oracle: every event goes to the recorder.

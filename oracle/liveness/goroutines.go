@@ -53,6 +53,12 @@ type workerLeaks struct {
 	out     []history.Violation
 }
 
+// Reset implements oracle.Resetter.
+func (o *workerLeaks) Reset() {
+	clear(o.live)
+	*o = workerLeaks{live: o.live}
+}
+
 // Kinds implements oracle.KindFilter.
 func (o *workerLeaks) Kinds() oracle.Kinds { return oracle.KindsOf(history.Noted) }
 

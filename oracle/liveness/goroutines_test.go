@@ -1,6 +1,7 @@
 package liveness
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,10 @@ type leakStep struct {
 	note history.Note
 }
 
-func runLeaks(steps []leakStep) []history.Violation {
-	o := NewWorkerLeaks()
+func runLeaks(steps []leakStep) []history.Violation { return runLeaksOn(NewWorkerLeaks(), steps) }
+
+// runLeaksOn is runLeaks on o.
+func runLeaksOn(o oracle.Oracle, steps []leakStep) []history.Violation {
 	var v oracle.View
 	for i, s := range steps {
 		o.Observe(v, history.Event{Kind: history.Noted, Seq: int64(i), At: s.at, Goroutine: s.by, Note: s.note})
@@ -86,9 +89,14 @@ func TestL10WorkerLeaks(t *testing.T) {
 		steps: []leakStep{{1 * s, "client/0", started("worker/a", "a", 0)}, {1 * s, "worker/a", ended("worker/a", "a", 0)},
 			{5 * s, "driver", drain()}, {6 * s, "x", started("worker/z", "z", 0)}},
 	}}
+	reused := NewWorkerLeaks() // one check for every case, Reset between: the same verdicts
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runLeaks(tc.steps)
+			reused.(oracle.Resetter).Reset()
+			if again := runLeaksOn(reused, tc.steps); !reflect.DeepEqual(again, got) {
+				t.Errorf("reset and reused: %v, fresh: %v", again, got)
+			}
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d violations %v, want %d", len(got), got, len(tc.want))
 			}

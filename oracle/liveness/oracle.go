@@ -135,6 +135,24 @@ func newLiveness(p Periods) *liveness {
 		maxTake: map[string]time.Duration{}}
 }
 
+// Reset implements oracle.Resetter: l as New(l's periods) makes it, its
+// maps and buffers emptied and kept.
+func (l *liveness) Reset() {
+	clear(l.pods)
+	clear(l.open)
+	clear(l.known)
+	clear(l.waits)
+	clear(l.fired)
+	clear(l.seen)
+	clear(l.checked)
+	clear(l.effectDue)
+	clear(l.maxTake)
+	clear(l.tracks)
+	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, known: l.known,
+		freeKnown: l.freeKnown, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen, checked: l.checked,
+		effectDue: l.effectDue, maxTake: l.maxTake}
+}
+
 // Observe implements oracle.Oracle.
 func (l *liveness) Observe(v oracle.View, ev history.Event) {
 	if l.settled {

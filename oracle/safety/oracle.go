@@ -135,6 +135,23 @@ func newSafetyOracle() *safetyOracle {
 		reported: map[string]bool{}}
 }
 
+// Reset implements oracle.Resetter: o as its constructor (New, NewFullPass
+// or NewCarelessSkip) makes it, its maps and buffers emptied and kept.
+func (o *safetyOracle) Reset() {
+	clear(o.pods)
+	clear(o.unbound)
+	clear(o.calls)
+	clear(o.completions)
+	clear(o.reported)
+	clear(o.dirty)
+	clear(o.judged)
+	// uids, tracks and sortedFullnames are copied on write (others hold
+	// them): not kept.
+	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, completions: o.completions,
+		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
+		reported: o.reported, fullPass: o.fullPass, repeat: repeatMemo{careless: o.repeat.careless}}
+}
+
 // Observe implements Observer: the query answers are read only at
 // LockReleasing, from the event's Probe. A target that records a release
 // without one cannot be judged on its answers: the oracle says so once and

@@ -13,6 +13,8 @@
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
 //	               [--modes plain,hold] [--json] [--out DIR] [--shrink N]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
+//	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
+//	               [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //
 // --hold holds the workers' wake-ups (realkubelet/wakes.go). --real
@@ -24,6 +26,11 @@
 // guided; loop seed --start) instead of seeds --start on; --corpus DIR
 // loads and saves its corpora there (one directory per wake-up mode and
 // component set).
+//
+// mutation (mutation.go) is operator mutation of the tree's
+// pod_workers.go: one schema build, each mutant a run of it, killed /
+// survived / build-refused and the score; survivors do not fail it, an
+// interrupt (Ctrl-C) does (exit 1), after writing what was decided.
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
 // gate regression, a mutant not caught); 2 bad usage or a tree that does
@@ -41,6 +48,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -48,8 +56,9 @@ import (
 // options are realrun's command line.
 type options struct {
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
-	strategy, corpus                                                           string
-	seeds, shrink                                                              int
+	strategy, corpus, ids                                                      string
+	seeds, shrink, parallel                                                    int
+	hang                                                                       time.Duration
 	start                                                                      uint64
 	hold, json, mutants, trimpath                                              bool
 }
@@ -66,6 +75,8 @@ const usage = `usage:
   realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
                  [--modes plain,hold] [--json] [--out DIR] [--shrink N]
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
+  realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
+                 [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun workfile --kubernetes DIR
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
 `
@@ -97,13 +108,13 @@ func main() {
 func parse(argv []string, usage io.Writer) (options, error) {
 	var o options
 	if len(argv) == 0 {
-		return o, fmt.Errorf("want a command: run, replay, shrink, gate or workfile")
+		return o, fmt.Errorf("want a command: run, replay, shrink, gate, mutation or workfile")
 	}
 	o.command = argv[0]
 	fs := flag.NewFlagSet("realrun "+argv[0], flag.ContinueOnError)
 	fs.SetOutput(usage)
 	fs.StringVar(&o.scenario, "scenario", "all", "scenario family, or all (run, gate)")
-	fs.IntVar(&o.seeds, "seeds", 100, "seeds per family (run, gate)")
+	fs.IntVar(&o.seeds, "seeds", 100, "seeds per family (run, gate; mutation: default 20)")
 	fs.Uint64Var(&o.start, "start", 1, "first seed (run, gate)")
 	fs.StringVar(&o.seed, "seed", "", "the seed (replay, shrink)")
 	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
@@ -113,18 +124,24 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
-	fs.StringVar(&o.modes, "modes", "plain,hold", "gate: wake-up modes (plain, hold)")
-	fs.BoolVar(&o.json, "json", false, "gate: print JSON instead of a table")
-	fs.StringVar(&o.out, "out", "", "gate: directory for the report and shrunk scripts (default: in the scratch slot)")
+	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
+	fs.BoolVar(&o.json, "json", false, "gate, mutation: print JSON instead of a table")
+	fs.StringVar(&o.out, "out", "", "gate, mutation: directory for the report (and the gate's shrunk scripts; default: in the scratch slot)")
 	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
 	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants) against the base")
 	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
+	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers and ranges (3,10-20) or @FILE")
+	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
+	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 	if err := fs.Parse(argv[1:]); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.command == "mutation" && !flagSet(fs, "seeds") {
+		o.seeds = mutationSeeds
 	}
 	if o.scenario != "all" && !slices.Contains(familyNames(), o.scenario) {
 		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(familyNames(), ", "))
@@ -137,6 +154,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	switch o.command {
 	case "gate":
 		return o, checkGate(o)
+	case "mutation":
+		return o, checkMutation(o)
 	case "workfile":
 		if o.kubernetes == "" {
 			return o, fmt.Errorf("workfile needs --kubernetes DIR")
@@ -145,6 +164,16 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	}
 	_, err := toolArgs(o)
 	return o, err
+}
+
+// mutationSeeds is realrun mutation's default budget: seeds per family and
+// mode (17 families × 20 seeds × 2 modes = 680 runs for a survivor).
+const mutationSeeds = 20
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // pinned names the release realkubelet/go.mod pins.
@@ -209,7 +238,7 @@ func toolArgs(o options) ([]string, error) {
 				"-shrink.family", o.scenario, "-shrink.seed", o.seed, "-shrink.class", o.class}
 		}
 	default:
-		return nil, fmt.Errorf("unknown command %q (want run, replay, shrink, gate or workfile)", o.command)
+		return nil, fmt.Errorf("unknown command %q (want run, replay, shrink, gate, mutation or workfile)", o.command)
 	}
 	if o.hold {
 		out = append(out, "-sweep.hold")
@@ -256,6 +285,8 @@ func execute(o options) error {
 	switch o.command {
 	case "gate":
 		return runGate(o, moduleDir, root)
+	case "mutation":
+		return runMutation(o, moduleDir, root)
 	case "workfile":
 		s, err := prepare(root, "candidate", o.kubernetes, moduleDir)
 		if err == nil {

@@ -1,0 +1,355 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podsim/podsim/internal/mutation"
+)
+
+// realrun mutation: operator mutation of the real pod_workers.go. Every
+// mutant internal/mutation finds in the tree's pkg/kubelet/pod_workers.go
+// (logging statements left out) is written into one schema file, each
+// behind a guard of its own (mutation.SchemaOptions.Local: the guards live
+// in a generated file of package kubelet, which cannot import podsim), in
+// a mirror of the tree in the scratch slot "mutation"; the realkubelet
+// tool tests are built once against it. The unmutated tree's runs are the
+// base (TestMutantSweep -mutant.record); the schema build with no mutant
+// on must make the very same runs (trace digests and finding keys), or
+// nothing is measured. Then each mutant is one run of the schema binary
+// with PODSIM_MUTANT=N, stopped at its first run with a finding key the
+// base run lacks (the gate's regression).
+
+// Mutant outcomes.
+const (
+	statusKilled   = "killed"
+	statusHang     = "killed-by-hang"  // no run finished within --hang
+	statusCrash    = "killed-by-crash" // the binary died (a panic in kubelet code)
+	statusSurvived = "survived"
+	statusRefused  = "build-refused" // the compiler refused its guard
+)
+
+// realMutant is one mutant of the real pod_workers.go and its outcome.
+type realMutant struct {
+	mutation.Mutant
+	Status string   `json:"status"`
+	Family string   `json:"family,omitempty"`
+	Seed   uint64   `json:"seed,omitempty"`
+	Mode   string   `json:"mode,omitempty"`
+	Keys   []string `json:"new_keys,omitempty"`
+	Runs   int      `json:"runs"`
+	Traced int      `json:"traces_changed"`
+	// FirstTraced is the first run whose trace changed ("mode family seed").
+	FirstTraced string  `json:"first_trace_changed,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// logCall is a statement that only logs: removing it is equivalent by
+// construction (nothing reads a log), so its mutants are not made.
+var logCall = regexp.MustCompile(`^(klog|\w*[lL]ogger)\.(V\(\d+\)\.)?(Info|Error|Warning)\w*\(`)
+
+// findRealMutants lists the mutants of the tree's pod_workers.go, logging
+// statements left out, numbered as Find numbers them.
+func findRealMutants(src []byte) (in []mutation.Mutant, logging int, err error) {
+	all, err := mutation.Find("pkg/kubelet/pod_workers.go", src)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, m := range all {
+		if m.Operator == mutation.Remove && logCall.MatchString(m.Old) {
+			logging++
+			continue
+		}
+		in = append(in, m)
+	}
+	return in, logging, nil
+}
+
+// parseIDs reads --ids: numbers and ranges ("3,10-20"), or @FILE holding
+// numbers separated by white space or commas.
+func parseIDs(v string) (map[int]bool, error) {
+	if v == "" {
+		return nil, nil
+	}
+	if file, ok := strings.CutPrefix(v, "@"); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--ids: %v", err)
+		}
+		v = strings.Join(strings.Fields(strings.ReplaceAll(string(b), ",", " ")), ",")
+	}
+	out := map[int]bool{}
+	for _, f := range strings.Split(v, ",") {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := a, error(nil)
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a {
+			return nil, fmt.Errorf("--ids: %q is not a mutant number or range (want e.g. 3,10-20 or @FILE)", f)
+		}
+		for n := a; n <= b; n++ {
+			out[n] = true
+		}
+	}
+	return out, nil
+}
+
+func checkMutation(o options) error {
+	if o.seeds <= 0 {
+		return fmt.Errorf("--seeds must be positive, got %d", o.seeds)
+	}
+	for _, m := range strings.Split(o.modes, ",") {
+		if m != "plain" && m != "hold" {
+			return fmt.Errorf("--modes: unknown mode %q (want plain, hold or plain,hold)", m)
+		}
+	}
+	if o.parallel < 1 {
+		return fmt.Errorf("--parallel must be at least 1, got %d", o.parallel)
+	}
+	if o.hang <= 0 {
+		return fmt.Errorf("--hang must be positive, got %s", o.hang)
+	}
+	_, err := parseIDs(o.ids)
+	return err
+}
+
+// mutationRun is one `realrun mutation`.
+type mutationRun struct {
+	o         options
+	moduleDir string
+	outDir    string
+	base      string // the base runs (-mutant.record of the unmutated tree)
+	sd        side   // the schema build
+}
+
+// runMutation is `realrun mutation`.
+func runMutation(o options, moduleDir, root string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	treeSrc := o.kubernetes
+	if treeSrc == "" {
+		dir, err := pinnedTreeDir(moduleDir)
+		if err != nil {
+			return err
+		}
+		treeSrc = dir
+	}
+	r := &mutationRun{o: o, moduleDir: moduleDir, outDir: cmp.Or(o.out, filepath.Join(root, "mutation-report"))}
+	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
+		return err
+	}
+	var secs float64
+	base, err := buildSide(o, root, slotName(o.kubernetes), o.kubernetes, moduleDir, &secs)
+	if err != nil {
+		return err
+	}
+	r.base = filepath.Join(r.outDir, "base-runs.tsv")
+	if err := r.record(base, r.base, base.slot.name()); err != nil {
+		return err
+	}
+	ms, refused, logging, err := r.buildSchema(root, treeSrc)
+	if err != nil {
+		return err
+	}
+	if err := r.checkOff(); err != nil {
+		return err
+	}
+	want, _ := parseIDs(o.ids)
+	var todo []realMutant
+	for _, m := range ms {
+		if want == nil || want[m.Index] {
+			todo = append(todo, realMutant{Mutant: m})
+		}
+	}
+	for i := range todo {
+		if why, ok := refused[todo[i].Index]; ok {
+			todo[i].Status, todo[i].Reason = statusRefused, why
+		}
+	}
+	done := r.sweepMutants(ctx, todo)
+	if err := r.report(done, len(ms)+logging, logging, ctx.Err() != nil); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		progress("interrupted: %d of %d mutants decided, kept in %s", len(done), len(todo), r.outDir)
+		return errFailed
+	}
+	return nil
+}
+
+// record runs TestMutantSweep -mutant.record on a side, no mutant on.
+func (r *mutationRun) record(sd side, file, name string) error {
+	t0 := time.Now()
+	cmd := exec.Command(sd.bin, append(r.sweepArgs(), "-mutant.record", file)...)
+	cmd.Dir, cmd.Env = r.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, firstLines(out, 3))
+	}
+	progress("recorded %s's runs with no mutant on in %.0fs: %s", name, time.Since(t0).Seconds(), file)
+	return nil
+}
+
+// sweepArgs are TestMutantSweep's budget flags.
+func (r *mutationRun) sweepArgs() []string {
+	args := []string{"-test.run", "^TestMutantSweep$", "-test.timeout", "0", "-sweep", strconv.Itoa(r.o.seeds),
+		"-sweep.start", strconv.FormatUint(r.o.start, 10), "-gate.modes", r.o.modes}
+	if r.o.scenario != "all" {
+		args = append(args, "-sweep.family", r.o.scenario)
+	}
+	return args
+}
+
+// checkOff: the schema build with no mutant on makes the base's runs, the
+// same trace digests and finding keys, or no verdict would mean anything.
+func (r *mutationRun) checkOff() error {
+	off := filepath.Join(r.outDir, "schema-off-runs.tsv")
+	if err := r.record(r.sd, off, "the schema build"); err != nil {
+		return err
+	}
+	a, errA := os.ReadFile(r.base)
+	b, errB := os.ReadFile(off)
+	if err := cmp.Or(errA, errB); err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+		for i := range min(len(al), len(bl)) {
+			if al[i] != bl[i] {
+				return fmt.Errorf("the schema build with no mutant on behaves unlike the unmutated tree: base %q, schema %q", al[i], bl[i])
+			}
+		}
+		return fmt.Errorf("the schema build with no mutant on made %d runs, the unmutated tree %d", len(bl), len(al))
+	}
+	progress("no mutant on: the schema build makes the base's %d runs (same trace digests and finding keys)", bytes.Count(a, []byte("\n")))
+	return nil
+}
+
+// buildSchema mirrors the tree into the slot "mutation", writes the schema
+// of its pod_workers.go and the guards' file, and builds the tool tests
+// against it; a mutant whose guard the compiler refuses is dropped (its
+// lines named in the error) and the build tried again.
+func (r *mutationRun) buildSchema(root, treeSrc string) ([]mutation.Mutant, map[int]string, int, error) {
+	t0 := time.Now()
+	s, err := prepare(root, "mutation", treeSrc, r.moduleDir)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	file := filepath.Join(s.dir, "tree", "pkg", "kubelet", "pod_workers.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	ms, logging, err := findRealMutants(src)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "zz_podsim_mutants.go"), mutation.GuardFile("kubelet"), 0o644); err != nil {
+		return nil, nil, 0, err
+	}
+	refused := map[int]string{}
+	for round := 0; ; round++ {
+		var live []mutation.Mutant
+		var ids []int
+		for _, m := range ms {
+			if _, gone := refused[m.Index]; !gone {
+				live, ids = append(live, m), append(ids, m.Index)
+			}
+		}
+		schema, err := mutation.SchemaWith(src, live, ids, mutation.SchemaOptions{Local: true})
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		os.Remove(file) // the mirror's copy may be read-only
+		if err := os.WriteFile(file, schema, 0o644); err != nil {
+			return nil, nil, 0, err
+		}
+		bin, out, err := s.buildFull(r.moduleDir)
+		if err == nil {
+			r.sd = side{s, bin}
+			break
+		}
+		if round == 30 || refuse(out, live, refused) == 0 {
+			return nil, nil, 0, fmt.Errorf("the schema build failed and named no mutant: %s", firstLines(out, 5))
+		}
+	}
+	if err := s.guard(r.sd.bin, r.moduleDir); err != nil {
+		return nil, nil, 0, err
+	}
+	progress("schema build of %s: %d mutants (%d logging statements left out, %d refused by the compiler) in %.0fs",
+		file, len(ms), logging, len(refused), time.Since(t0).Seconds())
+	return ms, refused, logging, nil
+}
+
+// buildFull is build with the compiler's whole output.
+func (s slot) buildFull(moduleDir string) (string, []byte, error) {
+	bin := filepath.Join(s.dir, "realkubelet.test")
+	cmd := exec.Command("go", "test", "-c", "-vet=off", "-o", bin, ".")
+	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
+	out, err := cmd.CombinedOutput()
+	return bin, out, err
+}
+
+var schemaError = regexp.MustCompile(`(?m)pod_workers\.go:(\d+):\d+: (.*)$`)
+
+// refuse marks refused the live mutants whose lines the compiler's output
+// names; it returns how many it marked.
+func refuse(out []byte, live []mutation.Mutant, refused map[int]string) int {
+	n := 0
+	for _, e := range schemaError.FindAllStringSubmatch(string(out), -1) {
+		line, _ := strconv.Atoi(e[1])
+		for _, m := range live {
+			if _, gone := refused[m.Index]; !gone && m.Line <= line && line <= m.Line+strings.Count(m.Old, "\n") {
+				refused[m.Index] = e[2]
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// verdictOf reads TestMutantSweep's verdict into m.
+func verdictOf(file string, m *realMutant) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var v struct {
+		Killed bool     `json:"killed"`
+		Family string   `json:"family"`
+		Seed   uint64   `json:"seed"`
+		Mode   string   `json:"mode"`
+		Keys   []string `json:"new_keys"`
+		Runs   int      `json:"runs"`
+		Traced int      `json:"traces_changed"`
+		First  string   `json:"first_trace_changed"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	m.Status = statusSurvived
+	if v.Killed {
+		m.Status, m.Family, m.Seed, m.Mode, m.Keys = statusKilled, v.Family, v.Seed, v.Mode, v.Keys
+	}
+	m.Runs, m.Traced, m.FirstTraced = v.Runs, v.Traced, v.First
+	return nil
+}
+
+// killedStatus reports whether a status counts as a kill.
+func killedStatus(s string) bool {
+	return slices.Contains([]string{statusKilled, statusHang, statusCrash}, s)
+}

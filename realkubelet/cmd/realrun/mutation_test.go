@@ -1,0 +1,160 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/internal/mutation"
+)
+
+// TestMutationArgs: realrun mutation's good command lines parse (with the
+// small default budget unless --seeds says otherwise); bad ones are
+// refused with one line naming the flag.
+func TestMutationArgs(t *testing.T) {
+	ids := filepath.Join(t.TempDir(), "ids")
+	if err := os.WriteFile(ids, []byte("4 7,9\n12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse([]string{"mutation"}, io.Discard)
+	if err != nil || o.seeds != mutationSeeds || o.parallel != 1 || o.modes != "plain,hold" {
+		t.Fatalf("mutation: %+v, %v", o, err)
+	}
+	o, err = parse(strings.Fields("mutation --seeds 7 --modes plain --ids 1,3-5 --parallel 2 --hang 5s --scenario swarm --json"), io.Discard)
+	if err != nil || o.seeds != 7 || o.parallel != 2 || o.hang.Seconds() != 5 {
+		t.Fatalf("mutation with flags: %+v, %v", o, err)
+	}
+	if got, _ := parseIDs("1,3-5"); !equalSet(got, 1, 3, 4, 5) {
+		t.Errorf("--ids 1,3-5 = %v", got)
+	}
+	if got, err := parseIDs("@" + ids); err != nil || !equalSet(got, 4, 7, 9, 12) {
+		t.Errorf("--ids @FILE = %v, %v", got, err)
+	}
+	bad := map[string]string{
+		"mutation --seeds 0":          "--seeds must be positive",
+		"mutation --modes plain,fast": "unknown mode \"fast\"",
+		"mutation --ids 3-x":          "--ids: \"3-x\" is not a mutant number or range",
+		"mutation --ids 5-2":          "--ids: \"5-2\"",
+		"mutation --ids -1":           "--ids: \"-1\" is not",
+		"mutation --ids @/nonexist/x": "--ids: open /nonexist/x",
+		"mutation --parallel 0":       "--parallel must be at least 1",
+		"mutation --hang 0s":          "--hang must be positive",
+		"mutation --hang x":           "invalid value",
+		"mutation --scenario nope":    "unknown scenario",
+		"mutation extra":              "unexpected argument",
+	}
+	for line, want := range bad {
+		_, err := parse(strings.Fields(line), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
+		}
+	}
+}
+
+func equalSet(m map[int]bool, want ...int) bool {
+	var got []int
+	for k := range m {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	return slices.Equal(got, want)
+}
+
+// TestRealMutantsLeaveLoggingOut: the mutants of a kubelet-like file are
+// Find's, in its numbering, less the removals of logging statements; a
+// statement that logs and does something else is still mutated.
+func TestRealMutantsLeaveLoggingOut(t *testing.T) {
+	src := []byte(`package kubelet
+
+func f(logger L, n int) int {
+	klog.V(4).InfoS("x", "n", n)
+	logger.Info("y")
+	updateLogger.V(2).Error(nil, "z")
+	record(n)
+	n--
+	return n
+}
+`)
+	all, err := mutation.Find("pkg/kubelet/pod_workers.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, logging, err := findRealMutants(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logging != 3 || len(in) != len(all)-3 {
+		t.Fatalf("%d mutants, %d in scope, %d logging left out; want 3 left out", len(all), len(in), logging)
+	}
+	var kept []string
+	for _, m := range in {
+		kept = append(kept, string(m.Operator)+" "+m.Old)
+		if all[m.Index].Old != m.Old {
+			t.Errorf("mutant %d renumbered", m.Index)
+		}
+	}
+	want := []string{"early-return ", "remove record(n)", "remove n--"}
+	if !slices.Equal(kept, want) {
+		t.Errorf("kept %q, want %q", kept, want)
+	}
+}
+
+// TestRefuseNamesTheMutantsOnTheCompilersLines: a compile error on a line
+// refuses the live mutants whose text covers it, and only those.
+func TestRefuseNamesTheMutantsOnTheCompilersLines(t *testing.T) {
+	live := []mutation.Mutant{{Index: 1, Line: 10, Old: "a"}, {Index: 2, Line: 11, Old: "b\nc"}, {Index: 3, Line: 14, Old: "d"}}
+	refused := map[int]string{}
+	out := "# k8s.io/kubernetes/pkg/kubelet\n../tree/pkg/kubelet/pod_workers.go:12:5: invalid operation: x (mismatched types)\n"
+	if n := refuse([]byte(out), live, refused); n != 1 || refused[2] != "invalid operation: x (mismatched types)" {
+		t.Fatalf("refused %v (%d)", refused, n)
+	}
+	if n := refuse([]byte("other.go:10:1: nope\n"), live, refused); n != 0 {
+		t.Errorf("an error in another file refused %d mutants", n)
+	}
+}
+
+// TestCrashLine: a dead binary's reason is its panic (a synctest deadlock
+// among them) before its failed test line, else its last line.
+func TestCrashLine(t *testing.T) {
+	out := "=== RUN   TestMutantSweep\n--- FAIL: TestMutantSweep (0.21s)\npanic: " + synctestDeadlock + " [recovered, repanicked]\n\ngoroutine 107 [running]:\n"
+	if got := crashLine(nil, out); got != "panic: "+synctestDeadlock+" [recovered, repanicked]" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine([]string{"fatal error: sync: unlock of unlocked mutex"}, "--- FAIL: X"); got != "fatal error: sync: unlock of unlocked mutex" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine(nil, "--- FAIL: X (0.1s)\nFAIL\n"); got != "--- FAIL: X (0.1s)" {
+		t.Errorf("crashLine = %q", got)
+	}
+	if got := crashLine([]string{"a", "last words"}, ""); got != "last words" {
+		t.Errorf("crashLine = %q", got)
+	}
+}
+
+// TestWatch: the watcher keeps the last run line and a panic's line past
+// a long goroutine dump; a run that does not end within --hang is a hang,
+// and the binary is told to stop (here: its stderr closed).
+func TestWatch(t *testing.T) {
+	r := &mutationRun{o: options{hang: time.Minute}}
+	in := "run plain swarm 1\nrun hold swarm 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
+	last, tail, hung := r.watch(strings.NewReader(in), func() { t.Error("a finished binary was stopped") })
+	if last != "run hold swarm 2" || hung || len(tail) == 0 || crashLine(tail, "") != "panic: close of nil channel" {
+		t.Fatalf("last %q, hung %v, reason %q", last, hung, crashLine(tail, ""))
+	}
+	var m realMutant
+	m.inRun(last)
+	if m.Mode != "hold" || m.Family != "swarm" || m.Seed != 2 {
+		t.Errorf("inRun(%q) = %s %s %d", last, m.Mode, m.Family, m.Seed)
+	}
+	r.o.hang = 20 * time.Millisecond
+	pr, pw := io.Pipe()
+	go func() { _, _ = io.WriteString(pw, "run plain early-kill 3\n") }()
+	last, _, hung = r.watch(pr, func() { pw.Close() })
+	if !hung || last != "run plain early-kill 3" {
+		t.Errorf("a silent binary: last %q, hung %v", last, hung)
+	}
+}
