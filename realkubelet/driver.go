@@ -220,7 +220,7 @@ func (d *Driver) Apply(m script.Move) bool {
 	case script.MoveWake:
 		d.wake(m.UID)
 	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
-		d.statusMove(m.Kind)
+		d.statusMove(m)
 	}
 	d.afterStep()
 	d.lateNow = ""
