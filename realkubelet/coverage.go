@@ -4,6 +4,7 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/coverage"
+	"github.com/podsim/podsim/oracle/nearmiss"
 )
 
 // The run's state coverage: the same tracker as the simulated kubelet
@@ -40,6 +41,17 @@ type coverageObserver struct{ t *coverage.Tracker }
 func (c coverageObserver) Observe(v oracle.View, ev history.Event) { c.t.Observe(v, ev) }
 
 func (coverageObserver) Finish(oracle.View, error) []history.Violation { return nil }
+
+// nearMissObserver hands every recorded event to the near-miss tracker
+// (RunOptions.NearMisses), which tells the coverage tracker its keys; it
+// judges nothing. The real kubelet's history has no lock releases (tape/),
+// so a query in transit reads as if the worker never released the pod
+// lock since its callback ended (stage "ended").
+type nearMissObserver struct{ t *nearmiss.Tracker }
+
+func (n nearMissObserver) Observe(v oracle.View, ev history.Event) { n.t.Observe(v, ev) }
+
+func (nearMissObserver) Finish(oracle.View, error) []history.Violation { return nil }
 
 // coverageAtRest reads the committed answers into the tracker: called
 // after every recorded step, with the workers at rest.

@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/linearize"
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/podworkers"
@@ -152,6 +153,9 @@ func newDriver(o RunOptions) *Driver {
 	if !o.noCoverage {
 		d.cov = coverage.New()
 		d.h.Oracles = append(d.h.Oracles, coverageObserver{d.cov})
+		if o.NearMisses {
+			d.h.Oracles = append(d.h.Oracles, nearMissObserver{nearmiss.New(d.cov)})
+		}
 	}
 	if o.Real.On(components.Status) {
 		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus,

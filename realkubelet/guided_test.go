@@ -27,7 +27,9 @@ func (g guidedRunner) Family() string { return g.f.Name }
 func (g guidedRunner) Run(index uint64, in guided.Input) guided.Ran[Result] {
 	rec := guided.Record(in)
 	st := rec.Streams()
-	r := Bubble(g.t, func() Result { return RunPlan(g.f.Name, index, g.f.Generate(st.Plan), st, g.opts) })
+	opts := g.opts
+	opts.NearMisses = true // the corpus keeps near misses' owners, as guided.Loop's
+	r := Bubble(g.t, func() Result { return RunPlan(g.f.Name, index, g.f.Generate(st.Plan), st, opts) })
 	return guided.Ran[Result]{Input: rec.Input(), Coverage: r.Coverage, Failed: r.Failed(), Result: r}
 }
 

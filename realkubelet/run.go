@@ -309,6 +309,11 @@ type RunOptions struct {
 	// noCoverage runs without the coverage tracker (tests only: it must
 	// change nothing but Result.Coverage).
 	noCoverage bool
+	// NearMisses records the oracles' near misses (package
+	// oracle/nearmiss) in Result.Coverage.Near, as the simulated world's
+	// run.CheckOptions.NearMisses does: the guided loop's corpus keeps
+	// their owners. Nothing else of the run changes.
+	NearMisses bool
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.

@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -56,6 +57,11 @@ func NewDriver() *Driver {
 	d.tape = newTape(d.start)
 	return d
 }
+
+// RecordNearMisses makes the run record the VK oracle's near misses
+// (package oracle/nearmiss) beside its state coverage: call it before the
+// first move.
+func (d *Driver) RecordNearMisses() { d.tape.near = nearmiss.NewVK(d.tape.cov) }
 
 // Apply performs one move and waits for what it causes; false if the
 // move cannot happen now (nothing happened, and it is not recorded):

@@ -28,7 +28,7 @@ func (g guidedRunner) Run(index uint64, in guided.Input) guided.Ran[Result] {
 	rec := guided.Record(in)
 	st := rec.Streams()
 	var r Result
-	synctest.Test(g.t, func(*testing.T) { r = RunPlan(g.f.Name, index, g.f.Generate(st.Plan), st) })
+	synctest.Test(g.t, func(*testing.T) { r = RunPlanNearMisses(g.f.Name, index, g.f.Generate(st.Plan), st) })
 	return guided.Ran[Result]{Input: rec.Input(), Coverage: r.Coverage, Failed: r.Failed(), Result: r}
 }
 
@@ -124,11 +124,14 @@ func TestGuidedOnRealVK(t *testing.T) {
 // scripts keep (testdata). The guided loop finds one of them, VL (a
 // notification dropped before the pod was tracked), with a mutated input
 // (not a fresh seed's, which is random's run), with no unexplained
-// finding before it, and that input shows VL again.
+// finding before it, and that input shows VL again. (Loop seed 1 finds it
+// at run 48 without the near misses of its runs, 124 with them: over loop
+// seeds 1–10, 300 runs each, a mutated input finds it in 7 of 10 both
+// ways, at medians 68 and 76 runs; docs/guided.md, session 12.)
 func TestGuidedFindsKnownDeviation(t *testing.T) {
 	f := familyNamed(t, "vk-startup")
 	var found *guided.Step[Result]
-	for _, s := range walk(t, f, guided.NewCorpus(f.Name), 1, 64, 1) {
+	for _, s := range walk(t, f, guided.NewCorpus(f.Name), 1, 160, 1) {
 		if u := s.Result.Unexplained(); len(u) > 0 {
 			t.Fatalf("run %d: unexplained %v", s.Index, u)
 		}
@@ -138,7 +141,7 @@ func TestGuidedFindsKnownDeviation(t *testing.T) {
 		}
 	}
 	if found == nil {
-		t.Fatal("VL not found by a mutated input in 64 guided runs of vk-startup")
+		t.Fatal("VL not found by a mutated input in 160 guided runs of vk-startup")
 	}
 	if again := runInput(t, f, found.Input); again.TraceSHA != found.Result.TraceSHA ||
 		!slices.Contains(again.Classes(), ClassNotificationDropped) {

@@ -114,7 +114,21 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 
 // RunPlan runs a VK plan with a seed's streams; inside a bubble.
 func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams) Result {
+	return runPlan(family, seed, p, st, false)
+}
+
+// RunPlanNearMisses is RunPlan recording the VK oracle's near misses in
+// Result.Coverage.Near (Driver.RecordNearMisses), as the guided loop's
+// runs do; nothing else of the run changes.
+func RunPlanNearMisses(family string, seed uint64, p plan.Plan, st plan.Streams) Result {
+	return runPlan(family, seed, p, st, true)
+}
+
+func runPlan(family string, seed uint64, p plan.Plan, st plan.Streams, near bool) Result {
 	d := NewDriver()
+	if near {
+		d.RecordNearMisses()
+	}
 	if p.VK != nil {
 		d.Apply(Move{Kind: MoveWorkers, N: max(p.VK.Workers, 1)})
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/oracle/vk"
 	"github.com/podsim/podsim/oracle/vkcoverage"
 )
@@ -23,6 +24,9 @@ type tape struct {
 	steps  []int
 	oracle oracle.Oracle
 	cov    *vkcoverage.Tracker
+	// near, if not nil, records the VK oracle's near misses into cov
+	// (package oracle/nearmiss; Driver.RecordNearMisses).
+	near *nearmiss.VKTracker
 }
 
 func newTape(start time.Time) *tape {
@@ -36,6 +40,9 @@ func (t *tape) observe(n history.Note, at time.Time, step int) {
 	t.events = append(t.events, ev)
 	t.oracle.Observe(nil, ev)
 	t.cov.Observe(ev)
+	if t.near != nil {
+		t.near.Observe(ev)
+	}
 }
 
 // finish is the oracle's verdict.

@@ -40,3 +40,29 @@ func TestNearMissesOfARun(t *testing.T) {
 		}
 	}
 }
+
+// TestVKNearMissesOfARun: the VK oracle's near misses reach the judged
+// run's Coverage too, on the VK world (judgeVK), and only when
+// CheckOptions.NearMisses asks: vk-swarm seed 4 cancels the controller
+// while a pod's newest status has not reached the API (VK2); seed 0 does
+// not.
+func TestVKNearMissesOfARun(t *testing.T) {
+	f := familyNamed(t, "vk-swarm")
+	const key = "vk/VK2/behind-at-cancel"
+	for _, c := range []struct {
+		seed uint64
+		met  bool
+	}{{4, true}, {0, false}} {
+		r := RunSeed(f, c.seed, sim.RandomWalk{}, CheckOptions{NearMisses: true})
+		if r.Failed() {
+			t.Fatalf("seed %d: %v", c.seed, r)
+		}
+		if slices.Contains(r.Coverage.Near, key) != c.met || !slices.IsSorted(r.Coverage.Near) {
+			t.Errorf("seed %d: near misses %q, want %q: %v", c.seed, r.Coverage.Near, key, c.met)
+		}
+		if off := RunSeed(f, c.seed, sim.RandomWalk{}, CheckOptions{}); len(off.Coverage.Near) > 0 || off.TraceSHA != r.TraceSHA {
+			t.Errorf("seed %d without NearMisses: near misses %q (want none), trace %s (want %s)", c.seed,
+				off.Coverage.Near, off.TraceSHA, r.TraceSHA)
+		}
+	}
+}

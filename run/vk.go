@@ -3,6 +3,7 @@ package run
 import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/oracle/vk"
 	"github.com/podsim/podsim/oracle/vkcoverage"
 	"github.com/podsim/podsim/plan"
@@ -33,8 +34,15 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	view := w.View()
 	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
 	cov := vkcoverage.New()
+	var near *nearmiss.VKTracker
+	if opts.NearMisses {
+		near = nearmiss.NewVK(cov)
+	}
 	w.Observe(func(ev history.Event) {
 		cov.Observe(ev)
+		if near != nil {
+			near.Observe(ev)
+		}
 		for _, o := range oracles {
 			o.Observe(view, ev)
 		}

@@ -36,6 +36,8 @@
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out
 //	    a killPodNow wait returned "terminated" within the nth quarter of
 //	    its timeout, or timed out exactly at it
+//
+// The virtual-kubelet oracle's near misses are VKTracker's (vk.go).
 package nearmiss
 
 import (

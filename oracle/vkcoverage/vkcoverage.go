@@ -288,3 +288,7 @@ func phaseLetter(phase v1.PodPhase) string {
 
 // Coverage returns what the run reached so far.
 func (t *Tracker) Coverage() coverage.Coverage { return t.rec.Coverage() }
+
+// Near records an oracle's near miss (coverage.Recorder.Near): the tracker
+// is the VK near-miss tracker's sink (package oracle/nearmiss).
+func (t *Tracker) Near(rule, situation string) { t.rec.Near(rule, situation) }
