@@ -71,6 +71,9 @@ func (m *Manager) SyncOrdered(ctx context.Context, all bool, order func([]types.
 	}
 	slices.Sort(uids)
 	podToMirror, _ := m.Pods.GetUIDTranslations()
+	if len(uids) == 0 {
+		return syncBatchOf(m.Manager, ctx, all) // nothing to order; the periodic clean-up still runs
+	}
 	n := 0
 	defer fs.statuses.Set(wholeV)
 	for _, uid := range order(uids) {

@@ -71,3 +71,20 @@ func TestInOrder(t *testing.T) {
 		t.Fatalf("InOrder = %v, want %v", got, want)
 	}
 }
+
+// TestSyncOrderedEmptyCleansUp: with no status left, a periodic pass still
+// runs upstream's clean-up: the synced version of a pod whose status is
+// gone is dropped, so a new status of that UID (version 1 again) is synced.
+func TestSyncOrderedEmptyCleansUp(t *testing.T) {
+	w := newWorld()
+	p := w.create(t, "a", "web")
+	w.m.SetPhase(p, v1.PodRunning, nil)
+	ctx := context.Background()
+	w.m.SyncOrdered(ctx, false, InOrder(nil))
+	w.m.RemoveOrphanedStatuses(w.m.logger, map[types.UID]bool{})
+	w.m.SyncOrdered(ctx, true, InOrder(nil)) // no status: the clean-up alone
+	w.m.SetPhase(p, v1.PodSucceeded, nil)
+	if n := w.m.SyncOrdered(ctx, false, InOrder(nil)); n != 1 {
+		t.Fatalf("the UID's new status synced %d pods, want 1 (a stale version kept it back)", n)
+	}
+}
