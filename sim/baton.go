@@ -28,6 +28,9 @@ func (s *Scheduler) trampoline(g *goroutine, f func()) {
 // whoever exited handed the baton to.
 func (s *Scheduler) exited(g *goroutine) {
 	r := recover()
+	if s.hot.Load() {
+		abandon() // it got stuck, and the run was abandoned
+	}
 	g.state = gExited
 	if r == nil && !g.returned {
 		// runtime.Goexit (t.FailNow, say): let it finish only once Close
@@ -86,13 +89,18 @@ func (g *goroutine) awaitBaton() {
 
 // handTo makes g the holder of the baton; the driver resumes it once the
 // current holder has yielded (or, at the start of a segment, right away).
-// With the watchdog on it publishes the handoff to it; the atomic store
-// (a locked instruction, a fence on amd64) is skipped when nothing watches.
+// With the watchdog on it publishes the handoff to it with an atomic swap
+// (on amd64 the same locked instruction as a store), skipped when nothing
+// watches; finding the watcher's claim in the word it replaced, the caller
+// has lost the run to the watcher and blocks for good (watchdog.go).
 func (s *Scheduler) handTo(g *goroutine) {
 	s.cur = g
 	s.handoffs++
 	if s.opts.HotLoop >= 0 {
-		s.baton.Store(s.handoffs<<batonIDBits | uint64(g.id))
+		if old := s.baton.Swap(s.handoffs<<batonIDBits | uint64(g.id)); old&hotBit != 0 {
+			s.baton.Store(old)
+			abandon()
+		}
 	}
 }
 
@@ -116,6 +124,9 @@ func (s *Scheduler) drive() error {
 func (s *Scheduler) point() {
 	if s.unwinding {
 		return
+	}
+	if s.hot.Load() {
+		abandon() // a goroutine that got stuck left its loop: the run is over
 	}
 	g := s.cur
 	if !s.running || g == nil {

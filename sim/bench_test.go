@@ -28,8 +28,8 @@ func BenchmarkDecision(b *testing.B) { benchHandoffs(b, -1, (*Scheduler).Yield) 
 
 // BenchmarkDecisionWatched is BenchmarkDecision with the hot-loop watchdog
 // on (DefaultHotLoop, as every scenario runs): the driver loop runs on a
-// goroutine of its own, Run's goroutine waits on it, and each handoff is
-// published to the watchdog with an atomic store.
+// driver carrier, Run's goroutine suspended in it, and each handoff is
+// published to the watcher with an atomic swap (watchdog.go).
 func BenchmarkDecisionWatched(b *testing.B) { benchHandoffs(b, DefaultHotLoop, (*Scheduler).Yield) }
 
 // BenchmarkDecisionNoRecord is BenchmarkDecision without the trace record:
@@ -160,5 +160,32 @@ func BenchmarkTraceSHA256(b *testing.B) {
 	if used := cputime.Process() - start; used > 0 && start > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N)/float64(s.TraceLen()), "cpu-ns/record")
+	}
+}
+
+// BenchmarkSegment is the cost of a whole tiny run, one op each: New, two
+// goroutines, one handoff each way, Run and Close, with the watchdog off
+// and on (DefaultHotLoop, as every scenario runs). The difference is what
+// watching one segment costs; a scenario seed is one segment.
+func BenchmarkSegment(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		hotLoop time.Duration
+	}{{"off", -1}, {"watched", DefaultHotLoop}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for i := 0; i < b.N; i++ {
+				s := New(Options{Source: alternate{}, HotLoop: c.hotLoop})
+				for _, name := range []string{"ping", "pong"} {
+					s.Go(name, s.Yield)
+				}
+				if err := s.Run(); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+				s.Recycle()
+			}
+		})
 	}
 }

@@ -24,8 +24,10 @@ import (
 // list ends the carriers that stayed idle since the one before, so idle
 // carriers never pile up and a process that stops simulating keeps none
 // (TestIdleCarriersEnd). A carrier whose goroutine is in runtime.Goexit
-// (Close finishes it) is never idle, and one whose goroutine was stuck in
-// a hot loop ends when that goroutine does, as a coroutine did before.
+// (Close finishes it) is never idle, nor is one whose goroutine was stuck
+// in a hot loop: if it ever leaves the loop, it blocks for good (abandon,
+// watchdog.go). A carrier is also what a watched segment's driver loop
+// runs on (run).
 
 // carrier is one coroutine and what it is to run next.
 type carrier struct {
@@ -41,19 +43,26 @@ type carrier struct {
 
 // run is the carrier's coroutine: run the goroutine it was given, become
 // idle, and wait for the next one. It ends when stopped while idle.
+// A carrier given a scheduler and no goroutine is a watched segment's
+// driver instead (watchdog.go): Run's goroutine puts it back once it has
+// yielded.
 func (c *carrier) run(yield func(struct{}) bool) {
-	for c.g != nil {
+	for c.s != nil {
 		s, g, f := c.s, c.g, c.f
 		c.s, c.g, c.f = nil, nil, nil
-		g.yield = yield
-		s.trampoline(g, f) // returns once g has exited (not in a Goexit)
-		if s.hot.Load() {
-			return // the run was abandoned: nothing may touch it
+		if g == nil {
+			s.driveSegment(yield)
+		} else {
+			g.yield = yield
+			s.trampoline(g, f) // returns once g has exited (not in a Goexit)
+			if s.hot.Load() {
+				abandon() // the run was abandoned: nothing may touch it
+			}
+			// Whoever resumed c puts it in the idle list once it has
+			// yielded (released): another run's Go may take it from there
+			// at once, on another thread, and must find it suspended.
+			s.freed = c
 		}
-		// Whoever resumed c puts it in the idle list once it has yielded
-		// (released): another run's Go may take it from there at once, on
-		// another thread, and must find it suspended.
-		s.freed = c
 		if !yield(struct{}{}) {
 			return
 		}

@@ -80,17 +80,28 @@
 // on, BenchmarkRawHandoff the channel handoff the old baton was built on.
 //
 // A coroutine runs on its resumer's thread, so the driver is suspended
-// while a simulated goroutine runs and cannot watch it. With the HotLoop
-// watchdog on, each Run segment starts the driver on a goroutine of its
-// own and Run's goroutine watches a word the driver bumps at every
-// handoff; if it stops moving for Options.HotLoop, Run returns a
+// while a simulated goroutine runs and cannot watch it, and a goroutine
+// that never yields never gives its resumer back. With the HotLoop
+// watchdog on, Run's goroutine resumes a driver coroutine (a carrier
+// running the driver loop) and stays suspended in it for the segment; the
+// driver registers the segment with the process's one watcher goroutine,
+// which reads a word bumped at every handoff a few times per bound. If the
+// word stops moving for Options.HotLoop, the watcher claims the segment
+// (a compare-and-swap on that word, which every handoff and the end of the
+// segment swap: whoever finds the claim stops) and a rescuer goroutine
+// switches Run's goroutine back out of the driver's coroutine — a
+// coroutine switch may be made from any goroutine. Run then returns a
 // HotLoopError with the holder's stack, taken with runtime.Stack over all
 // goroutines (a coroutine is a goroutine there, with its own stack; the
-// holder is the simulated goroutine not suspended in awaitBaton). The stuck
-// goroutine and the driver under it are left running, as a stuck real
-// goroutine would be. With the watchdog off (HotLoop < 0) Run's goroutine
-// drives the coroutines itself. Either way at most one goroutine touches
-// the scheduler at a time, and the race detector sees each switch as a
+// holder is the simulated goroutine not suspended in awaitBaton). The
+// stuck goroutine is left running, as a stuck real goroutine would be; if
+// it ever reaches a scheduling point or exits, it blocks for good, and so
+// do the driver under it and the rescuer, touching the run no more. A
+// segment so costs two coroutine switches and a few uncontended locks; no
+// goroutine, timer, channel or wake-up of another thread (watchdog.go).
+// With the watchdog off (HotLoop < 0) Run's goroutine drives the
+// coroutines itself. Either way at most one goroutine touches the
+// scheduler at a time, and the race detector sees each switch as a
 // synchronisation (iter.Pull annotates it), so -race and GOMAXPROCS change
 // nothing.
 //
@@ -118,8 +129,8 @@
 // bytes appended to fixed 1,024-record chunks, so a record never copies
 // the trace and leaves nothing for the collector but the chunks
 // themselves. With the HotLoop watchdog on, each handoff is also
-// published to it with one atomic store (skipped when the watchdog is
-// off). Measured as CPU time per op, medians of 8 interleaved runs on the
+// published to it with one atomic swap (on amd64 the same locked
+// instruction a store is; skipped when the watchdog is off). Measured as CPU time per op, medians of 8 interleaved runs on the
 // shared 2-core machine at a load of 16-20 (docs/performance.md, "Issue
 // 19, session 8: carriers", has the tables): a Yield that hands the baton
 // costs 112 ns at GOMAXPROCS=1 and 110 ns at 2 when the runs recycle their

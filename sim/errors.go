@@ -138,7 +138,7 @@ func holderStack() string {
 	var hot []string
 	for _, block := range strings.Split(string(buf), "\n\n") {
 		if strings.Contains(block, "sim.(*Scheduler).trampoline") &&
-			!strings.Contains(block, "sim.(*goroutine).awaitBaton") {
+			!strings.Contains(block, "sim.(*goroutine).awaitBaton") && !strings.Contains(block, "sim.abandon(") {
 			hot = append(hot, block)
 		}
 	}

@@ -109,8 +109,10 @@ func waitForGoroutines(t *testing.T, want int) {
 }
 
 // countGoroutines counts the process's goroutines in one snapshot: idle
-// carriers (a carrier's coroutine not running a simulated goroutine, in
-// the pool or about to be ended by its cleanup) and the others.
+// carriers (a carrier's coroutine running neither a simulated goroutine
+// nor a segment's driver loop, in the pool or about to be ended by its
+// cleanup) and the others, except the watcher, which comes and goes with
+// the watched segments (watchdog.go).
 func countGoroutines() (others, idle int) {
 	buf := make([]byte, 1<<20)
 	for {
@@ -122,9 +124,12 @@ func countGoroutines() (others, idle int) {
 		buf = make([]byte, 2*len(buf))
 	}
 	for _, block := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(block, "sim.(*carrier).run") && !strings.Contains(block, "sim.(*Scheduler).trampoline") {
+		switch {
+		case strings.Contains(block, "sim.(*watchList).watch"):
+		case strings.Contains(block, "sim.(*carrier).run") && !strings.Contains(block, "sim.(*Scheduler).trampoline") &&
+			!strings.Contains(block, "sim.(*Scheduler).driveSegment"):
 			idle++
-		} else {
+		default:
 			others++
 		}
 	}

@@ -102,17 +102,24 @@ type Scheduler struct {
 	over, halted bool
 	err          error
 	hotErr       error
-	// ended is set when the segment is over, with its result; the driver
-	// hands the result to Run over done when it runs on its own goroutine.
+	// ended is set when the segment is over, with its result.
 	ended  bool
 	result error
-	done   chan error
 
-	// Read by Run's watchdog while simulated goroutines run: the number of
-	// baton handoffs (high bits) and the goroutine that got the last one
-	// (low batonIDBits), in one pointer-free word.
+	// Read by the watcher while simulated goroutines run (watchdog.go): the
+	// number of baton handoffs (high bits) and the goroutine that got the
+	// last one (low batonIDBits), in one pointer-free word; hotBit once the
+	// watcher has claimed the segment. hot is set once it has.
 	baton atomic.Uint64
 	hot   atomic.Bool
+	// The watched segment's driver: its coroutine's yield, which the
+	// rescuer calls; rescued is the claimed baton word, set by the rescuer.
+	driverYield func(struct{}) bool
+	rescued     uint64
+	// The watcher's own (under watcher.mu): the baton word it last saw and
+	// since when (zero: not seen yet).
+	watchLast  uint64
+	watchSince time.Time
 
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
@@ -148,7 +155,6 @@ func New(opts Options) *Scheduler {
 		src:    opts.Source,
 		picker: picker,
 		walk:   walk,
-		done:   make(chan error, 1),
 		trace:  traceLog{last: newTraceChunk()},
 
 		carriers: &idleCarriers,
