@@ -1,6 +1,8 @@
 package realkubelet
 
 import (
+	"flag"
+	"slices"
 	"testing"
 	"testing/synctest"
 
@@ -35,6 +37,38 @@ func TestSameSeedSameHistory(t *testing.T) {
 			t.Fatalf("%s seed %d: replaying the script changed the trace\n%s", f.Name, seed, firstDiff(a.Trace, s.Trace))
 		}
 	}
+}
+
+var (
+	detSeeds   = flag.Int("det.seeds", 0, "TestSameSeedSameHistoryWide: seeds per family and mode")
+	detRepeats = flag.Int("det.repeats", 3, "TestSameSeedSameHistoryWide: runs of each seed")
+)
+
+// TestSameSeedSameHistoryWide is the one-off wide form of the test above
+// (a tool: -det.seeds N): every kubelet family × N seeds × both modes,
+// each run -det.repeats times, must give one trace and one set of finding
+// keys; it logs the number of runs.
+func TestSameSeedSameHistoryWide(t *testing.T) {
+	if *detSeeds == 0 {
+		t.Skip("tool: needs -det.seeds N")
+	}
+	runs := 0
+	for _, f := range plan.KubeletFamilies() {
+		for _, hold := range []bool{false, true} {
+			for i := range *detSeeds {
+				seed, o := uint64(i), RunOptions{HoldWakes: hold}
+				first := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+				for range *detRepeats - 1 {
+					r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+					if r.TraceSHA != first.TraceSHA || !slices.Equal(GateKeys(r), GateKeys(first)) {
+						t.Errorf("%s seed %d hold=%v: traces differ (%s vs %s)\n%s", f.Name, seed, hold, first.TraceSHA, r.TraceSHA, firstDiff(first.Trace, r.Trace))
+					}
+				}
+				runs += *detRepeats
+			}
+		}
+	}
+	t.Logf("%d families × %d seeds × 2 modes × %d runs = %d runs", len(plan.KubeletFamilies()), *detSeeds, *detRepeats, runs)
 }
 
 // TestDeterminismCheckCanFail: the trace SHA does depend on what happened:

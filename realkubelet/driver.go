@@ -202,6 +202,12 @@ func (d *Driver) Apply(m script.Move) bool {
 		d.holdWakes()
 	}
 	time.Sleep(StepDuration)
+	// The step's instant may be a timer's (the eviction manager's cleanup
+	// poll ticks every second, killPodNow's timeout): the goroutines it
+	// woke run to rest before the move, not racing it (the driver and they
+	// wake at the same instant, in any order; the order once reached the
+	// move through the eviction manager's Busy, swarm-restart seed 27).
+	d.waitQuiet()
 	d.Step++
 	d.Moves = append(d.Moves, m)
 	if uid := cmp.Or(m.UID, m.Action.UID); uid != "" {
@@ -224,7 +230,7 @@ func (d *Driver) Apply(m script.Move) bool {
 	case script.MoveWake:
 		d.wake(m.UID)
 	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
-		d.statusMove(m.Kind)
+		d.statusMove(m)
 	}
 	d.afterStep()
 	d.lateNow = ""

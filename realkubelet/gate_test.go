@@ -39,6 +39,45 @@ func GateKeys(r Result) []string {
 	return slices.Compact(out)
 }
 
+// gateFamilies are the families the gate sweeps: the kubelet's (only, if
+// only is set), the ones realrun gate's report counts. The vk-* families
+// are the virtual kubelet's plans (realvk/); on this target they would
+// only add runs that the report does not count.
+func gateFamilies(only string) []plan.Family {
+	var out []plan.Family
+	for _, f := range plan.KubeletFamilies() {
+		if only == "" || f.Name == only {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestGateFamilies: the gate sweeps exactly the kubelet families, none of
+// the virtual kubelet's, and -sweep.family narrows it to one.
+func TestGateFamilies(t *testing.T) {
+	var want []string
+	for _, f := range plan.KubeletFamilies() {
+		want = append(want, f.Name)
+	}
+	var got []string
+	for _, f := range gateFamilies("") {
+		got = append(got, f.Name)
+		if strings.HasPrefix(f.Name, "vk-") {
+			t.Errorf("the gate sweeps the virtual kubelet's family %s", f.Name)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("gate families %v, want the kubelet families %v", got, want)
+	}
+	if len(plan.Families()) == len(want) {
+		t.Fatalf("plan.Families() has no family beyond the kubelet's: the check above cannot tell them apart")
+	}
+	if one := gateFamilies("swarm"); len(one) != 1 || one[0].Name != "swarm" {
+		t.Errorf("gateFamilies(swarm) = %v", one)
+	}
+}
+
 // TestGateSweep is the differential gate's tool (realrun gate runs it on
 // the base and on the candidate): -sweep seeds of every family (or
 // -sweep.family) in each of -gate.modes, written to -gate.out as one JSON
@@ -52,10 +91,7 @@ func TestGateSweep(t *testing.T) {
 		if mode != "plain" && mode != "hold" {
 			t.Fatalf("unknown mode %q (want plain or hold)", mode)
 		}
-		for _, f := range plan.Families() {
-			if *sweepOnly != "" && f.Name != *sweepOnly {
-				continue
-			}
+		for _, f := range gateFamilies(*sweepOnly) {
 			for i := range *sweepSeeds {
 				seed := *sweepStart + uint64(i)
 				o := RunOptions{HoldWakes: mode == "hold"}

@@ -66,7 +66,7 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 			return
 		}
 		r := schedule.Intn(16)
-		sm, status := d.statusChoice(r)
+		sm, status := d.statusChoice(r, schedule)
 		switch {
 		case status:
 			d.Apply(sm)

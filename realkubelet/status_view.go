@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/tape"
+	"github.com/podsim/podsim/sim"
 )
 
 // statusMovePossible: the status component is on, and an echo has
@@ -25,12 +26,12 @@ func (d *Driver) statusMovePossible(k script.MoveKind) bool {
 	return k != script.MoveEcho || d.st.Echoes()
 }
 
-func (d *Driver) statusMove(k script.MoveKind) {
-	switch k {
+func (d *Driver) statusMove(m script.Move) {
+	switch m.Kind {
 	case script.MoveStatusSync:
-		d.st.Sync(false)
+		d.st.Sync(false, m.Order)
 	case script.MoveStatusResync:
-		d.st.Sync(true)
+		d.st.Sync(true, m.Order)
 	case script.MoveEcho:
 		d.deliverEchoes()
 	}
@@ -38,18 +39,33 @@ func (d *Driver) statusMove(k script.MoveKind) {
 
 // statusChoice is Generate's status move for schedule draw r (9 or 10),
 // or false: none with the component off, so its schedule is unchanged.
-func (d *Driver) statusChoice(r int) (script.Move, bool) {
+func (d *Driver) statusChoice(r int, schedule sim.Source) (script.Move, bool) {
 	switch {
 	case d.st == nil:
 		return script.Move{}, false
 	case r == 9:
-		return script.Move{Kind: script.MoveStatusSync}, true
+		return script.Move{Kind: script.MoveStatusSync, Order: d.passOrder(schedule)}, true
 	case r == 10 && d.st.Echoes():
 		return script.Move{Kind: script.MoveEcho}, true
 	case r == 10:
-		return script.Move{Kind: script.MoveStatusResync}, true
+		return script.Move{Kind: script.MoveStatusResync, Order: d.passOrder(schedule)}, true
 	}
 	return script.Move{}, false
+}
+
+// passOrder draws a status pass's order of its pods' syncs from the
+// schedule stream, when two of the pods holding a status share a name
+// (their syncs then meet at one API object: kstatus/ordered.go); else nil
+// (UID order, no draw, so the schedules of other runs are unchanged).
+// Upstream's order is its map's; here the seed chooses it, so both
+// outcomes stay reachable, and the script records it.
+func (d *Driver) passOrder(schedule sim.Source) []types.UID {
+	uids := d.st.Manager().SharedName()
+	for i := len(uids) - 1; i > 0; i-- {
+		j := schedule.Intn(i + 1)
+		uids[i], uids[j] = uids[j], uids[i]
+	}
+	return uids
 }
 
 // settleStatus is a settle round's status part: the periodic pass, the

@@ -7,6 +7,7 @@ package script
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,6 +63,10 @@ type Move struct {
 	// Groups are the node shutdown manager's priority groups, for a
 	// Shutdown action (the plan's Node.ShutdownGroups).
 	Groups []plan.ShutdownGroup
+	// Order is a status pass's order of its pods' syncs (MoveStatusSync,
+	// MoveStatusResync), drawn from the seed when the order can matter;
+	// pods it does not name follow in UID order (realkubelet/status).
+	Order []types.UID
 }
 
 // String is the move's script line (ParseMove reads it back).
@@ -77,6 +82,9 @@ func (m Move) String() string {
 		return fmt.Sprintf("deliver %s", m.UID)
 	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
 		for word, k := range bareMoves {
+			if k == m.Kind && len(m.Order) > 0 {
+				return word + " order=" + strings.Join(uidStrings(m.Order), ",")
+			}
 			if k == m.Kind {
 				return word
 			}
@@ -132,10 +140,7 @@ func ParseMove(line string) (Move, error) {
 		return Move{}, fmt.Errorf("empty move")
 	}
 	if k, ok := bareMoves[f[0]]; ok {
-		if len(f) != 1 {
-			return Move{}, fmt.Errorf("%q: %s takes no arguments", line, f[0])
-		}
-		return Move{Kind: k}, nil
+		return parseBare(line, k, f)
 	}
 	switch f[0] {
 	case "wake", "deliver":
@@ -247,3 +252,30 @@ func Parse(text string) ([]Move, []string, error) {
 
 // Format is the script of moves, one per line.
 func Format(moves []Move) string { return realdriver.FormatScript(moves) }
+
+// parseBare reads a move without arguments, but a status pass's order.
+func parseBare(line string, k MoveKind, f []string) (Move, error) {
+	m := Move{Kind: k}
+	if len(f) == 1 {
+		return m, nil
+	}
+	order, ok := strings.CutPrefix(f[1], "order=")
+	if len(f) != 2 || !ok || order == "" || (k != MoveStatusSync && k != MoveStatusResync) {
+		return Move{}, fmt.Errorf("%q: %s takes no arguments but a status pass's order=UID,…", line, f[0])
+	}
+	for _, u := range strings.Split(order, ",") {
+		if u == "" || slices.Contains(m.Order, types.UID(u)) {
+			return Move{}, fmt.Errorf("%q: order names an empty or repeated UID", line)
+		}
+		m.Order = append(m.Order, types.UID(u))
+	}
+	return m, nil
+}
+
+func uidStrings(uids []types.UID) []string {
+	out := make([]string, len(uids))
+	for i, u := range uids {
+		out[i] = string(u)
+	}
+	return out
+}

@@ -22,6 +22,8 @@ func TestScriptRoundTrip(t *testing.T) {
 		"shutdown groups=0:10,1000:20",
 		"status-sync",
 		"status-resync",
+		"status-sync order=b,a",
+		"status-resync order=c",
 		"echo",
 		"release b terminal",
 	}, "\n") + "\n"
@@ -43,7 +45,8 @@ func TestScriptRoundTrip(t *testing.T) {
 // TestParseRefusesBadLines: each bad line is refused with its line number.
 func TestParseRefusesBadLines(t *testing.T) {
 	for _, bad := range []string{"tick now", "wake", "release a", "release a slow", "fly a",
-		"kill a grace=-1", "create a prio=x", "shutdown groups=1", "create a colour=red"} {
+		"kill a grace=-1", "create a prio=x", "shutdown groups=1", "create a colour=red",
+		"status-sync a", "status-sync order=", "status-sync order=a,a", "echo order=a", "tick order=a", "status-sync order=a x"} {
 		if _, _, err := Parse("tick\n" + bad + "\n"); err == nil || !strings.HasPrefix(err.Error(), "line 2: ") {
 			t.Errorf("%q: err = %v", bad, err)
 		}

@@ -291,10 +291,11 @@ func (s *Component) terminated(pod *v1.Pod) {
 	s.mgr.Terminated(pod)
 }
 
-// Sync is one pass of the status manager; its writes become notes.
-func (s *Component) Sync(all bool) {
+// Sync is one pass of the status manager, its pods synced in order (then
+// the rest in UID order: kstatus.SyncOrdered); its writes become notes.
+func (s *Component) Sync(all bool, order []types.UID) {
 	s.batch = s.batch[:0]
-	s.mgr.Sync(s.host.Context(), all)
+	s.mgr.SyncOrdered(s.host.Context(), all, kstatus.InOrder(order))
 	slices.SortStableFunc(s.batch, func(a, b apiserver.Op) int { return cmp.Compare(a.UID, b.UID) })
 	for _, op := range s.batch {
 		s.echo[op.UID] = true
