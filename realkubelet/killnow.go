@@ -3,12 +3,14 @@ package realkubelet
 import (
 	"context"
 	"fmt"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/kubelet"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 )
@@ -20,6 +22,11 @@ type killNowWait struct {
 	callID int
 	result chan error
 	done   bool
+	// R2, for the waits the driver started itself (killNow): when the
+	// wait began and its timeout, max(10 s, 1.5 × grace); zero for a
+	// manager's wait (deliver), which began when the manager called
+	// killPodNow, before its kill was parked, at an instant not recorded.
+	began, timeout time.Duration
 }
 
 // killRequest is killPodNow's UpdatePod, handed to the driver.
@@ -74,7 +81,36 @@ func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	go relay(c.ch, theirs, d.stop)
 	close(r.sent)
 	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
+	k.began, k.timeout = d.h.Now().Sub(d.h.Start), latency.KillTimeout(killGrace(pod, override))
 	d.killNows = append(d.killNows, k)
+}
+
+// killGrace is the grace killPodNow times its wait by: the override if
+// the call has one, else the pod's own (0 if unset).
+func killGrace(pod *v1.Pod, override *int64) int64 {
+	switch {
+	case override != nil:
+		return *override
+	case pod != nil && pod.Spec.TerminationGracePeriodSeconds != nil:
+		return *pod.Spec.TerminationGracePeriodSeconds
+	}
+	return 0
+}
+
+// checkGaveUp is R2 on the real kubelet, in the one direction a poll can
+// judge: a wait that timed out must have waited its whole timeout. The
+// driver sees a return only at the poll after it, so the recorded wait is
+// never shorter than the real one and a short one is the code's. (The
+// simulated runs also check the other direction, and "exactly at the
+// bound": polling cannot.)
+func (d *Driver) checkGaveUp(k *killNowWait) {
+	if k.timeout == 0 {
+		return
+	}
+	if waited := d.h.Now().Sub(d.h.Start) - k.began; waited < k.timeout {
+		d.report("direct", "R2", "", fmt.Sprintf("pod %s: killPodNow gave up after %v, before its timeout of %v (max(10 s, 1.5 × grace))",
+			k.c.uid, waited, k.timeout))
+	}
 }
 
 // relay closes theirs once ours is closed, or gives up when stop closes
@@ -108,6 +144,9 @@ func (d *Driver) pollKillNows() {
 		case err := <-k.result:
 			k.done = true
 			d.h.Ret(killNowGoroutine(k), k.callID, model.Answer(err == nil))
+			if err != nil {
+				d.checkGaveUp(k)
+			}
 		default:
 		}
 	}
