@@ -102,7 +102,7 @@ func (d *Driver) startShutdown(groups []plan.ShutdownGroup) {
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
-	a.shutdown, a.shutdownAt = m, d.h.Now().Sub(d.h.Start)
+	a.shutdown, a.shutdownAt = m, d.h.Elapsed()
 	var uids []types.UID
 	for _, p := range active {
 		uids = append(uids, p.UID)
@@ -148,7 +148,7 @@ func (d *Driver) admit(uid types.UID) bool {
 	a := d.actors
 	delete(a.rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.firstAddAt[uid]; !seen {
-		a.firstAddAt[uid] = d.h.Now().Sub(d.h.Start)
+		a.firstAddAt[uid] = d.h.Elapsed()
 		a.addedInShutdown[uid] = a.shutdown != nil
 	}
 	p := d.pods[uid]

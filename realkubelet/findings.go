@@ -28,6 +28,6 @@ func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
 		return
 	}
 	d.checks.seen[key] = true
-	v := history.Violation{Oracle: check, Invariant: invariant, Message: msg, At: d.h.Now().Sub(d.h.Start), Seq: d.h.Seq}
+	v := history.Violation{Oracle: check, Invariant: invariant, Message: msg, At: d.h.Elapsed(), Seq: d.h.Seq}
 	d.checks.findings = append(d.checks.findings, finding.Finding{Violation: v, Step: step, Class: class})
 }

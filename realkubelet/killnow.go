@@ -81,7 +81,7 @@ func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	go relay(c.ch, theirs, d.stop)
 	close(r.sent)
 	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
-	k.began, k.timeout = d.h.Now().Sub(d.h.Start), latency.KillTimeout(killGrace(pod, override))
+	k.began, k.timeout = d.h.Elapsed(), latency.KillTimeout(killGrace(pod, override))
 	d.killNows = append(d.killNows, k)
 }
 
@@ -107,7 +107,7 @@ func (d *Driver) checkGaveUp(k *killNowWait) {
 	if k.timeout == 0 {
 		return
 	}
-	if waited := d.h.Now().Sub(d.h.Start) - k.began; waited < k.timeout {
+	if waited := d.h.Elapsed() - k.began; waited < k.timeout {
 		d.report("direct", "R2", "", fmt.Sprintf("pod %s: killPodNow gave up after %v, before its timeout of %v (max(10 s, 1.5 × grace))",
 			k.c.uid, waited, k.timeout))
 	}

@@ -41,7 +41,7 @@ func (v driverView) Kubelet() oracle.Kubelet {
 }
 
 // Elapsed is the bubble's virtual time since the driver was made.
-func (v driverView) Elapsed() time.Duration { return v.d.h.Now().Sub(v.d.h.Start) }
+func (v driverView) Elapsed() time.Duration { return v.d.h.Elapsed() }
 
 // Config is what the driver's config source says of uid now.
 func (v driverView) Config(uid types.UID) oracle.PodConfig {

@@ -201,7 +201,7 @@ func (s *Component) clientDelete(a plan.Action) {
 	g := max(a.Grace, 0)
 	s.host.Tape().Note(history.DeleteRequested{UID: a.UID, Grace: g})
 	if _, seen := s.deletedAt[a.UID]; !seen {
-		s.deletedAt[a.UID] = s.host.Tape().Now().Sub(s.host.Tape().Start)
+		s.deletedAt[a.UID] = s.host.Tape().Elapsed()
 	}
 	_, _ = s.api.Delete("client", cur.Namespace, cur.Name,
 		metav1.DeleteOptions{GracePeriodSeconds: &g, Preconditions: metav1.NewUIDPreconditions(string(a.UID))})

@@ -75,7 +75,7 @@ func (h *Tape) emitEvent(ev history.Event, text string) int64 {
 		return 0
 	}
 	h.Seq++
-	ev.Seq, ev.At = h.Seq, h.Now().Sub(h.Start)
+	ev.Seq, ev.At = h.Seq, h.Elapsed()
 	for _, o := range h.Oracles {
 		o.Observe(h.view, ev)
 	}
@@ -95,6 +95,10 @@ func describe(in model.Input, out model.Output) string {
 	}
 	return model.Describe(in, out)
 }
+
+// Elapsed is the run's time so far: what an event recorded now is stamped
+// with.
+func (h *Tape) Elapsed() time.Duration { return h.Now().Sub(h.Start) }
 
 // Call opens a client call by goroutine; Ret closes it.
 func (h *Tape) Call(goroutine string, in model.Input) int {
