@@ -3,6 +3,7 @@ package workers
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/workers/internal/mutant"
@@ -114,7 +115,7 @@ func (p *PodWorkers) startPodSyncLocked(status *podSyncStatus) (podWork, startDe
 func (p *PodWorkers) syncContextLocked(status *podSyncStatus) Event {
 	if status.cancel == nil || status.cancelFired {
 		status.cancelCount, status.cancelFired = status.cancelCount+1, false
-		status.cancel = p.rt.NewEvent(fmt.Sprintf("cancel/%s#%d", status.uid, status.cancelCount))
+		status.cancel = p.rt.NewEvent("cancel/" + string(status.uid) + "#" + strconv.Itoa(status.cancelCount))
 	}
 	return status.cancel
 }

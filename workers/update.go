@@ -1,7 +1,7 @@
 package workers
 
 import (
-	"fmt"
+	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -291,7 +291,7 @@ func fireKillCompletion(kill *KillPodOptions) {
 func (p *PodWorkers) workerNameLocked(uid types.UID) string {
 	p.workerGenerations[uid]++
 	if n := p.workerGenerations[uid]; n > 1 {
-		return fmt.Sprintf("worker/%s#%d", uid, n)
+		return "worker/" + string(uid) + "#" + strconv.Itoa(n)
 	}
 	return "worker/" + string(uid)
 }

@@ -2,8 +2,8 @@ package world
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -112,7 +112,7 @@ func (w *World) delete(a plan.Action, p *configPod, toWorkers bool) {
 func (w *World) goActor(kind string, f func()) {
 	w.actors++
 	w.actorsRunning++
-	w.S.Go(fmt.Sprintf("%s/%d", kind, w.actors), func() {
+	w.S.Go(kind+"/"+strconv.Itoa(w.actors), func() {
 		defer func() { w.actorsRunning-- }()
 		f()
 	})

@@ -1,8 +1,8 @@
 package world
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -214,7 +214,7 @@ func (w *World) Run() error {
 	done, running := w.S.NewEvent("clients/done"), clients
 	for c := 0; c < clients; c++ {
 		mine := slices.DeleteFunc(slices.Clone(w.plan.Actions), func(a plan.Action) bool { return a.Client%clients != c })
-		w.S.Go(fmt.Sprintf("client/%d", c), func() {
+		w.S.Go("client/"+strconv.Itoa(c), func() {
 			for _, a := range mine {
 				if d := a.At - w.S.Elapsed(); d > 0 {
 					w.S.Sleep(d)
