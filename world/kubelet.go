@@ -2,7 +2,6 @@ package world
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -12,6 +11,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/kubebugs"
 )
 
 // The kubelet around the pod workers (SPEC §2), switched on by Plan.Node:
@@ -22,35 +22,9 @@ import (
 // the status manager as a daemon of its own.
 
 // KubeletBugs re-introduces the kubelet-level bugs of docs/bugs.md ("K"
-// entries): each field, off by default, brings one back, and names the
-// invariant that must catch it. The correct world has every field false.
-type KubeletBugs struct {
-	// B4ShutdownKeepsPhase: the node shutdown manager's status function sets
-	// only the reason and message, not Phase=Failed (#104531). Caught by K5.
-	B4ShutdownKeepsPhase bool
-	// B5AdmitCountsRejected: admission's active set leaves out only pods
-	// whose terminal phase came back from the API, so a pod rejected
-	// locally counts until the API echoes its Failed status (#104560,
-	// #104817). Caught by K1.
-	B5AdmitCountsRejected bool
-	// B10StatusIgnoresRunning: the status manager writes a terminal phase
-	// without asking CouldHaveRunningContainers (#106884, #108366). Caught
-	// by K2.
-	B10StatusIgnoresRunning bool
-	// B13NoTerminalDeleteFilter: housekeeping does not kill terminal,
-	// deleted pods the pod workers do not know (filterTerminalPodsToDelete,
-	// #118472/#118497), so a pod rejected at admission and then deleted is
-	// never finished and never deleted from the API. Caught by L7 (API).
-	B13NoTerminalDeleteFilter bool
-	// V2ReaperKeyedByName: the grace reaper (reaper.go, the API-server
-	// side's delayed forced delete) keys its queue by the pod's name only,
-	// deletes without a UID precondition, and does not forget the key when
-	// the object leaves the API: at the deadline it deletes whatever pod
-	// object holds the name then, such as a pod re-created under the same
-	// name within its predecessor's grace (virtual-kubelet #867, #907;
-	// fixed by #908). Caught by K6.
-	V2ReaperKeyedByName bool
-}
+// entries and virtual-kubelet's V2), one switch each (package kubebugs says
+// which invariant catches each; this file and reaper.go say where each acts).
+type KubeletBugs = kubebugs.Bugs
 
 // kubelet is the kubelet's memory besides the pod workers: lost at a
 // kubelet restart (restart.go), unlike the API server's state, which lives
@@ -179,25 +153,6 @@ func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, r
 			RunningPod:     &workers.RunningPod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
 			KillPodOptions: &workers.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0)
 	}
-}
-
-// String names the bugs that are on, "none" if none is.
-func (b KubeletBugs) String() string {
-	var on []string
-	for _, f := range []struct {
-		name string
-		on   bool
-	}{{"B4ShutdownKeepsPhase", b.B4ShutdownKeepsPhase}, {"B5AdmitCountsRejected", b.B5AdmitCountsRejected},
-		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter},
-		{"V2ReaperKeyedByName", b.V2ReaperKeyedByName}} {
-		if f.on {
-			on = append(on, f.name)
-		}
-	}
-	if len(on) == 0 {
-		return "none"
-	}
-	return strings.Join(on, ",")
 }
 
 // KubeletBusy reports whether the kubelet-level actors still have work in

@@ -71,7 +71,7 @@ func Rules() []Rule {
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
 		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
-			"world/fakeruntime", "world/quiet", "world/shapes"}, k8s...),
+			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
 		// The settle phase's early end: pure bookkeeping and predicates over
@@ -82,6 +82,8 @@ func Rules() []Rule {
 		// The input shapes of a run: the pod workers' update options sorted
 		// into dimensions; no world, no scheduler.
 		{Dir: "world/shapes", Allow: append([]string{"std", "workers"}, k8s...)},
+		// The kubelet-level bugs' switches: plain data; no world.
+		{Dir: "world/kubebugs", Allow: []string{"std"}},
 		// The kubelet world's fake container runtime: it knows no World (the
 		// world observes its calls) and no history.
 		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),
