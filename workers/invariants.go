@@ -99,10 +99,55 @@ func (p *PodWorkers) CheckInvariants() error {
 // name the first broken one (the check runs at every release: sorting the
 // keys each time was a tenth of a run's cost).
 func (p *PodWorkers) CheckInvariantsLocked() error {
+	p.staticChecked = p.staticHeldLocked()
 	if p.invariantsHoldLocked() {
 		return nil
 	}
+	p.broken = true
 	return p.firstBrokenInvariantLocked()
+}
+
+// CheckInvariantsOfLocked is CheckInvariantsLocked after a critical section
+// that changed only the records of touched, when the previous release was
+// checked too: every other record held its invariants then and is the same
+// now, and a per-record rule reads only its record, Shutdown's flag and the
+// static-pod maps. So it checks the touched records alone, unless the pod
+// workers are shut down, a static-pod map holds an entry now or did at the
+// last check (those rules read other records), or a check ever found an
+// invariant broken (the first broken one in UID order may then be an
+// untouched record): then it checks everything.
+// A broken invariant is reported as CheckInvariantsLocked reports it (the
+// first in UID order). The caller vouches for touched; a record it leaves
+// out is checked at the next release that touches it or checks everything
+// (a SyncKnownPods, a kubelet restart, anything the caller cannot follow).
+func (p *PodWorkers) CheckInvariantsOfLocked(touched []types.UID) error {
+	if p.stopped || p.broken || p.staticChecked || p.staticHeldLocked() {
+		return p.CheckInvariantsLocked()
+	}
+	for _, uid := range touched {
+		if status, ok := p.podSyncStatuses[uid]; ok && !recordHolds(p, uid, status) {
+			return p.CheckInvariantsLocked()
+		}
+	}
+	return nil
+}
+
+// staticHeldLocked: a static-pod map holds an entry.
+func (p *PodWorkers) staticHeldLocked() bool {
+	return len(p.startedStaticPodsByFullname) > 0 || len(p.waitingToStartStaticPodsByFullname) > 0
+}
+
+// recordHolds: the record kept under uid holds every per-record rule.
+func recordHolds(p *PodWorkers, uid types.UID, status *podSyncStatus) bool {
+	if status.uid != uid {
+		return false
+	}
+	for i := range recordRules {
+		if !recordRules[i].ok(p, status) {
+			return false
+		}
+	}
+	return true
 }
 
 // invariantsHoldLocked: no invariant is broken (in map order: the answer
@@ -111,16 +156,11 @@ func (p *PodWorkers) CheckInvariantsLocked() error {
 // walked only when they hold an entry.
 func (p *PodWorkers) invariantsHoldLocked() bool {
 	for uid, status := range p.podSyncStatuses {
-		if status.uid != uid {
+		if !recordHolds(p, uid, status) {
 			return false
 		}
-		for i := range recordRules {
-			if !recordRules[i].ok(p, status) {
-				return false
-			}
-		}
 	}
-	if len(p.startedStaticPodsByFullname) == 0 && len(p.waitingToStartStaticPodsByFullname) == 0 {
+	if !p.staticHeldLocked() {
 		return true
 	}
 	for fullname, uid := range p.startedStaticPodsByFullname {

@@ -8,15 +8,25 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// TestCheckInvariantsDetects breaks one invariant at a time on a healthy
-// running record and expects CheckInvariants to name it.
-func TestCheckInvariantsDetects(t *testing.T) {
+// invariantBreak breaks one invariant (want) on a healthy running record
+// of UID "a" (healthyRecord), or in the static-pod maps.
+type invariantBreak struct {
+	name   string
+	mutate func(w *PodWorkers, s *podSyncStatus)
+	want   string
+}
+
+// healthyRecord is a started, running record of uid, as the invariant
+// tests break it.
+func healthyRecord(w *PodWorkers, uid types.UID) *podSyncStatus {
+	return &podSyncStatus{uid: uid, fullname: "pod-" + string(uid) + "_ns", started: true,
+		activeUpdate: &UpdatePodOptions{Pod: newPod(string(uid), "pod-"+string(uid))}, updates: w.rt.NewSignal("updates/" + string(uid))}
+}
+
+// invariantBreaks are one break of each invariant.
+func invariantBreaks() []invariantBreak {
 	static := newStaticPod("a", "stable")
-	tests := []struct {
-		name   string
-		mutate func(w *PodWorkers, s *podSyncStatus)
-		want   string
-	}{
+	return []invariantBreak{
 		{"terminated without request", func(_ *PodWorkers, s *podSyncStatus) { s.terminated = true }, "terminated-implies-requested"},
 		{"acknowledged without request", func(_ *PodWorkers, s *podSyncStatus) { s.startedTerminating = true }, "acknowledged-implies-requested"},
 		{"G3 lattice", func(_ *PodWorkers, s *podSyncStatus) {
@@ -64,11 +74,15 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		}, "static-wait-list-nonempty"},
 		{"record under the wrong key", func(w *PodWorkers, s *podSyncStatus) { s.uid = "b" }, "record-keyed-by-uid"},
 	}
-	for _, tt := range tests {
+}
+
+// TestCheckInvariantsDetects breaks one invariant at a time on a healthy
+// running record and expects CheckInvariants to name it.
+func TestCheckInvariantsDetects(t *testing.T) {
+	for _, tt := range invariantBreaks() {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newBareWorkers(t, NewRealRuntime(nil, 1))
-			s := &podSyncStatus{uid: "a", fullname: "pod-a_ns", started: true,
-				activeUpdate: &UpdatePodOptions{Pod: newPod("a", "pod-a")}, updates: w.rt.NewSignal("updates/a")}
+			s := healthyRecord(w, "a")
 			w.podSyncStatuses["a"] = s
 			if err := w.CheckInvariants(); err != nil {
 				t.Fatalf("healthy record: got %v, want nil", err)

@@ -84,6 +84,10 @@ type PodWorkers struct {
 	podsSynced bool
 	// stopped is set by Shutdown; no worker runs afterwards.
 	stopped bool
+	// staticChecked: a static-pod map held an entry at the last invariant
+	// check; broken: a check found an invariant broken
+	// (CheckInvariantsOfLocked checks everything then).
+	staticChecked, broken bool
 	// podSyncStatuses holds one record per known UID; sortedUIDs caches
 	// its keys in ascending order (nil: not built since the last record
 	// was added or removed, see recordsChangedLocked).

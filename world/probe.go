@@ -216,6 +216,28 @@ func (w *World) probeTouched() *history.Probe {
 	return &history.Probe{PodsSynced: last.PodsSynced, Pods: podAnswers, Mirror: mirrorAnswers}
 }
 
+// checkInvariants checks the pod workers' internal invariants (unless
+// they are off) at a release of the pod lock: only the touched records
+// (workers.CheckInvariantsOfLocked) when the probe would ask only about
+// them, for the reason it does (see probe); all of them otherwise. With
+// probes.check, each verdict is compared with a check of every record.
+func (w *World) checkInvariants() error {
+	m, pw := &w.probes, w.PW
+	if w.internalOff {
+		return nil
+	} else if !w.sending() || m.all || m.syncKnown || m.last == nil {
+		return pw.CheckInvariantsLocked()
+	}
+	err := pw.CheckInvariantsOfLocked(m.touched)
+	if m.check && m.mismatch == "" {
+		if full := pw.CheckInvariantsLocked(); fmt.Sprint(err) != fmt.Sprint(full) {
+			m.mismatch = fmt.Sprintf("invariants at %v (step %d, goroutine %s, touched %v): touched %v, every record %v",
+				w.S.Elapsed(), w.S.Steps(), w.S.Goroutine(), m.touched, err, full)
+		}
+	}
+	return err
+}
+
 // syncKnownTouched adds to the touched UIDs what a SyncKnownPods in the
 // critical section can have changed: the records it purged (known at the
 // previous release, gone now) and the orphans' (a record whose UID is not

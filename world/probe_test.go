@@ -2,6 +2,7 @@ package world
 
 import (
 	"flag"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/history"
@@ -121,4 +122,41 @@ func TestSyncKnownProbeCheckCatches(t *testing.T) {
 		}
 	}
 	t.Fatal("a SyncKnownPods probe that forgets purged and orphaned records went unnoticed in 20 swarm seeds")
+}
+
+// TestTouchedInvariantsCheckCatches: the comparison behind
+// TestIncrementalProbe also sees an invariant check that misses a change
+// (World.checkInvariants): with every touched UID forgotten, the touched
+// check passes a release at which mutant B2 broke an invariant in a
+// worker's critical section, which the check of every record reports.
+// (G3's, G4's and B7's breaks are seen by checks of every record, at
+// SyncKnownPods releases or with static pods about, even so.)
+func TestTouchedInvariantsCheckCatches(t *testing.T) {
+	var f plan.Family
+	for _, g := range plan.KubeletFamilies() {
+		if g.Name == "update-storm" {
+			f = g
+		}
+	}
+	for seed := range uint64(20) {
+		st := plan.SeedStreams(seed)
+		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+		if err := w.Reintroduce("B2"); err != nil {
+			t.Fatal(err)
+		}
+		w.probes.check = true
+		caught := false
+		w.Observe(func(history.Event) {
+			w.probes.touched = w.probes.touched[:0]
+			// The probes differ too (TestIncrementalProbeCheckCatches); only the
+			// first difference is kept, so each is read and forgotten.
+			caught = caught || strings.HasPrefix(w.probes.mismatch, "invariants at")
+			w.probes.mismatch = ""
+		})
+		_ = w.Run()
+		if caught {
+			return
+		}
+	}
+	t.Fatal("an invariant check that forgets the touched UIDs went unnoticed in 20 update-storm seeds under B2")
 }

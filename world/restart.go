@@ -57,10 +57,8 @@ func (w *World) startEpoch() {
 		if name != "podLock" || w.epoch != epoch {
 			return
 		}
-		if !w.internalOff {
-			if err := w.PW.CheckInvariantsLocked(); err != nil {
-				w.violate("internal", err.Error())
-			}
+		if err := w.checkInvariants(); err != nil {
+			w.violate("internal", err.Error())
 		}
 		w.killNowUpdateDone()
 		if w.sending() { // else nobody reads the probe
