@@ -96,8 +96,8 @@ func (w *World) admit(uid types.UID) bool {
 // count; pods rejected locally are terminal in the status manager).
 func (w *World) activePods(except types.UID) []types.UID {
 	var out []types.UID
-	for _, uid := range w.sortedUIDs() {
-		p := w.pods[uid]
+	for _, p := range w.inOrder {
+		uid := p.action.UID
 		inPodManager := p.inConfig && (p.admitted || p.rejected) // added (a restart re-adds one by one)
 		if uid == except || !inPodManager || w.ask(model.IsPodKnownTerminated, uid) {
 			continue
@@ -122,8 +122,8 @@ func (w *World) markAdmission(uid types.UID, ok bool) {
 		return
 	}
 	var all []types.UID
-	for _, other := range w.sortedUIDs() {
-		if q := w.pods[other]; other != uid && q.inConfig && (q.admitted || q.rejected) {
+	for _, q := range w.inOrder {
+		if other := q.action.UID; other != uid && q.inConfig && (q.admitted || q.rejected) {
 			all = append(all, other)
 		}
 	}

@@ -91,6 +91,7 @@ func (w *World) newPod(a plan.Action) *configPod {
 	w.pods[a.UID] = p
 	i, _ := slices.BinarySearch(w.uids, a.UID)
 	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
+	w.inOrder = slices.Insert(slices.Clone(w.inOrder), i, p)
 	return p
 }
 
@@ -167,7 +168,7 @@ func (w *World) KubeletBusy() bool {
 	if w.actorsRunning > 0 {
 		return true
 	}
-	for _, p := range w.pods {
+	for _, p := range w.inOrder {
 		if p.echoDue {
 			return true
 		}

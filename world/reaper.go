@@ -75,9 +75,9 @@ func (w *World) apiRefuses(a plan.Action, p *configPod) bool {
 // nameHolder is the UID of the non-static pod object in the API that has
 // name ("" if none).
 func (w *World) nameHolder(name string) types.UID {
-	for _, uid := range w.sortedUIDs() {
-		if p := w.pods[uid]; p.inAPI && !p.action.Static && p.action.PodName() == name {
-			return uid
+	for _, p := range w.inOrder {
+		if p.inAPI && !p.action.Static && p.action.PodName() == name {
+			return p.action.UID
 		}
 	}
 	return ""
@@ -87,9 +87,8 @@ func (w *World) nameHolder(name string) types.UID {
 // deletion grace has not expired yet (V2's premise: a pod re-created in
 // the grace period of its predecessor).
 func (w *World) graceRunsForName(name string, except types.UID) bool {
-	for _, uid := range w.sortedUIDs() {
-		p := w.pods[uid]
-		if uid != except && !p.action.Static && p.action.PodName() == name && p.deletion != nil &&
+	for _, p := range w.inOrder {
+		if p.action.UID != except && !p.action.Static && p.action.PodName() == name && p.deletion != nil &&
 			w.S.Elapsed() < p.deletedAt+time.Duration(*p.deletion)*time.Second {
 			return true
 		}

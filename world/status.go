@@ -50,17 +50,17 @@ func (w *World) statusLoop() {
 // in the sync loop).
 func (w *World) statusTick() {
 	epoch := w.epoch
-	for _, uid := range w.sortedUIDs() {
-		if !w.syncStatus(uid) || w.epoch != epoch {
+	for _, p := range w.inOrder {
+		if !w.syncStatus(p) || w.epoch != epoch {
 			break // the kubelet restarted under us: its status manager is gone
 		}
 	}
 	w.iteration(w.deliverEchoes)
 }
 
-// syncStatus writes uid's status; false if the tick must stop.
-func (w *World) syncStatus(uid types.UID) bool {
-	p, k := w.pods[uid], w.kube
+// syncStatus writes p's status; false if the tick must stop.
+func (w *World) syncStatus(p *configPod) bool {
+	uid, k := p.action.UID, w.kube
 	if !p.inAPI {
 		return true
 	}
@@ -102,11 +102,11 @@ func (w *World) echoLater(p *configPod) {
 // deliverEchoes is the config watch: API changes older than the echo lag
 // arrive as UPDATE (a new phase) or REMOVE (the pod was deleted).
 func (w *World) deliverEchoes() {
-	for _, uid := range w.sortedUIDs() {
-		p := w.pods[uid]
+	for _, p := range w.inOrder {
 		if !p.echoDue || p.echoAt > w.S.Elapsed() {
 			continue
 		}
+		uid := p.action.UID
 		p.echoDue = false
 		switch {
 		case !p.inAPI && p.inConfig:

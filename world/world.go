@@ -84,6 +84,9 @@ type World struct {
 	plan plan.Plan
 	pods map[types.UID]*configPod
 	uids []types.UID // the keys of pods, sorted (sortedUIDs)
+	// inOrder are the pods in the order of uids (a loop over them looks
+	// none up); like uids, a new pod makes a new list.
+	inOrder []*configPod
 	// Violations of the workers' own invariants, found at pod-lock
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
@@ -350,8 +353,7 @@ func (w *World) putDesired(b *desiredBuf) { w.desiredFree = append(w.desiredFree
 func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
 	pods, stubs := b.pods[:0], b.stubs[:0]
 	now := w.S.Now()
-	for _, uid := range w.uids {
-		p := w.pods[uid]
+	for _, p := range w.inOrder {
 		if !p.inConfig {
 			continue
 		}
