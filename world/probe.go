@@ -67,7 +67,7 @@ type probeMemo struct {
 	touched []types.UID
 	all     bool
 	holder  string
-	calls   map[string]probeCall // by goroutine: its call in flight
+	calls   []probeCall // the calls in flight, one per goroutine (a few)
 	// desired is the desired UIDs (sorted) of the SyncKnownPods in the
 	// critical section, if any (syncKnown); forgetKnown is a wrong probe
 	// for tests: it takes nothing a SyncKnownPods changed as touched.
@@ -89,6 +89,7 @@ type probeMemo struct {
 // probeCall is a client call in flight: the UID it works on, or all, or,
 // for a SyncKnownPods (known), the desired UIDs it was given.
 type probeCall struct {
+	g       string // the calling goroutine
 	id      int
 	uid     types.UID
 	all     bool
@@ -104,24 +105,26 @@ func (w *World) noteForProbe(ev history.Event) {
 	switch ev.Kind {
 	case history.ClientCall:
 		c := probeCallOf(ev)
-		if m.calls == nil {
-			m.calls = map[string]probeCall{}
+		c.g = g
+		if i := m.callOf(g); i >= 0 {
+			m.calls[i] = c
+		} else {
+			m.calls = append(m.calls, c)
 		}
-		m.calls[g] = c
 		if m.holder == g {
 			m.touch(c)
 		}
 	case history.ClientReturn:
-		if c, ok := m.calls[g]; ok && c.id == ev.ID {
-			delete(m.calls, g)
+		if i := m.callOf(g); i >= 0 && m.calls[i].id == ev.ID {
+			m.calls = slices.Delete(m.calls, i, i+1)
 		}
 	case history.LockAcquired:
 		m.holder, m.touched, m.all, m.syncKnown = g, m.touched[:0], false, false
 		if uid, _, ok := history.WorkerOf(g); ok {
 			m.touched = append(m.touched, types.UID(uid))
 		}
-		if c, ok := m.calls[g]; ok {
-			m.touch(c)
+		if i := m.callOf(g); i >= 0 {
+			m.touch(m.calls[i])
 		}
 	case history.Fired:
 		switch f := ev.Input.(type) {
@@ -136,8 +139,13 @@ func (w *World) noteForProbe(ev history.Event) {
 		m.holder, m.touched, m.all, m.syncKnown = "", m.touched[:0], false, false
 	case history.Restarted:
 		m.last, m.holder, m.all = nil, "", false
-		clear(m.calls)
+		m.calls = m.calls[:0]
 	}
+}
+
+// callOf is the index of g's call in flight in calls, -1 if none.
+func (m *probeMemo) callOf(g string) int {
+	return slices.IndexFunc(m.calls, func(c probeCall) bool { return c.g == g })
 }
 
 func (m *probeMemo) touch(c probeCall) {
