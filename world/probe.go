@@ -73,6 +73,7 @@ type probeMemo struct {
 	// for tests: it takes nothing a SyncKnownPods changed as touched.
 	desired                []string
 	syncKnown, forgetKnown bool
+	checked                []types.UID // checkInvariants' buffer
 	// names are the full names the probe asks about (fullNames) for the
 	// first namesOf UIDs of World.uids.
 	names   []string
@@ -226,21 +227,32 @@ func (w *World) probeTouched() *history.Probe {
 
 // checkInvariants checks the pod workers' internal invariants (unless
 // they are off) at a release of the pod lock: only the touched records
-// (workers.CheckInvariantsOfLocked) when the probe would ask only about
-// them, for the reason it does (see probe); all of them otherwise. With
-// probes.check, each verdict is compared with a check of every record.
+// (workers.CheckInvariantsOfLocked), and after a SyncKnownPods the orphans',
+// when the probe would ask only about those, for the reason it does (see
+// probe); all of them otherwise. With probes.check, each verdict is
+// compared with a check of every record.
 func (w *World) checkInvariants() error {
 	m, pw := &w.probes, w.PW
 	if w.internalOff {
 		return nil
-	} else if !w.sending() || m.all || m.syncKnown || m.last == nil {
+	} else if !w.sending() || m.all || m.last == nil {
 		return pw.CheckInvariantsLocked()
 	}
-	err := pw.CheckInvariantsOfLocked(m.touched)
+	touched := m.touched
+	if m.syncKnown && !m.forgetKnown { // and the orphans' records (syncKnownTouched; the purged are gone)
+		touched = append(m.checked[:0], touched...)
+		for _, uid := range pw.KnownUIDsLocked() {
+			if _, desired := slices.BinarySearch(m.desired, string(uid)); !desired {
+				touched = append(touched, uid)
+			}
+		}
+		m.checked = touched
+	}
+	err := pw.CheckInvariantsOfLocked(touched)
 	if m.check && m.mismatch == "" {
 		if full := pw.CheckInvariantsLocked(); fmt.Sprint(err) != fmt.Sprint(full) {
 			m.mismatch = fmt.Sprintf("invariants at %v (step %d, goroutine %s, touched %v): touched %v, every record %v",
-				w.S.Elapsed(), w.S.Steps(), w.S.Goroutine(), m.touched, err, full)
+				w.S.Elapsed(), w.S.Steps(), w.S.Goroutine(), touched, err, full)
 		}
 	}
 	return err

@@ -105,15 +105,8 @@ func TestIncrementalProbeCheckCatches(t *testing.T) {
 // probe that forgets those (forgetKnown) is caught by the comparison in
 // the first seeds of swarm, whose deletes leave records to purge.
 func TestSyncKnownProbeCheckCatches(t *testing.T) {
-	var f plan.Family
-	for _, g := range plan.KubeletFamilies() {
-		if g.Name == "swarm" {
-			f = g
-		}
-	}
 	for seed := range uint64(20) {
-		st := plan.SeedStreams(seed)
-		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+		w := seedWorld(t, "swarm", "", seed)
 		w.probes.check, w.probes.forgetKnown = true, true
 		w.Observe(func(history.Event) {}) // the probe is taken only for an observer
 		_ = w.Run()
@@ -132,18 +125,8 @@ func TestSyncKnownProbeCheckCatches(t *testing.T) {
 // (G3's, G4's and B7's breaks are seen by checks of every record, at
 // SyncKnownPods releases or with static pods about, even so.)
 func TestTouchedInvariantsCheckCatches(t *testing.T) {
-	var f plan.Family
-	for _, g := range plan.KubeletFamilies() {
-		if g.Name == "update-storm" {
-			f = g
-		}
-	}
 	for seed := range uint64(20) {
-		st := plan.SeedStreams(seed)
-		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-		if err := w.Reintroduce("B2"); err != nil {
-			t.Fatal(err)
-		}
+		w := seedWorld(t, "update-storm", "B2", seed)
 		w.probes.check = true
 		caught := false
 		w.Observe(func(history.Event) {
@@ -159,4 +142,22 @@ func TestTouchedInvariantsCheckCatches(t *testing.T) {
 		}
 	}
 	t.Fatal("an invariant check that forgets the touched UIDs went unnoticed in 20 update-storm seeds under B2")
+}
+
+// seedWorld is the world of seed of the kubelet family called name, with
+// mutant (if not "") re-introduced.
+func seedWorld(t *testing.T, name, mutant string, seed uint64) *World {
+	t.Helper()
+	for _, f := range plan.KubeletFamilies() {
+		if f.Name == name {
+			st := plan.SeedStreams(seed)
+			w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+			if err := w.Reintroduce(mutant); err != nil {
+				t.Fatal(err)
+			}
+			return w
+		}
+	}
+	t.Fatalf("no kubelet family %s", name)
+	return nil
 }
