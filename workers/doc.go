@@ -41,10 +41,13 @@
 // # Oracles
 //
 // Broken internal invariants found in-line panic with "workers: what:
-// detail". CheckInvariantsLocked checks the record-level invariants (the
-// simulated runtime calls it before every release of podLock) and returns an
-// *InvariantError naming the rule and the UID. PodState and PodStates give
-// read-only snapshots for tests and narrated scripts.
+// detail". CheckInvariantsLocked checks the record-level invariants and
+// returns an *InvariantError naming the rule and the UID;
+// CheckInvariantsOfLocked checks only the records a critical section
+// touched, trusting the previous release's check for the rest (the
+// simulated kubelet calls one of them before every release of podLock).
+// PodState and PodStates give read-only snapshots for tests and narrated
+// scripts.
 //
 // # Mutants
 //
