@@ -166,7 +166,6 @@ func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer,
 			at = append(at[:0], time.Duration(r.arg).String()...)
 		}
 		buf = s.appendLine(buf, at, r, durs, lines)
-		buf = append(buf, '\n')
 		if len(buf) >= traceChunk {
 			w.Write(buf)
 			buf = buf[:0]

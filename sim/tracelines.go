@@ -1,8 +1,8 @@
 package sim
 
 // lineCache keeps the texts of the trace lines a render has made, less
-// their time: a line is "<time> " and then a text that depends on its
-// record alone (the acting goroutine's, the object's and the argument's
+// their time: a line is "<time> " and then a text, newline included, that
+// depends on its record alone (the acting goroutine's, the object's and the argument's
 // names never change once made), and a run repeats the same records many
 // times (a worker's lock and unlock, a housekeeping tick's sleep). A slot,
 // chosen by a hash of the record, holds the last record rendered there and
@@ -32,8 +32,9 @@ func (c *lineCache) slot(r *record) int {
 	return int(x >> 56 & (lineSlots - 1))
 }
 
-// appendLine appends r's line after its time (atText) to b: from the cache
-// if r is in its slot, else rendered (appendRecordText) and kept there.
+// appendLine appends r's line to b, its time (atText) first and a newline
+// last: the rest from the cache if r is in its slot, else rendered
+// (appendRecordText) and kept there.
 func (s *Scheduler) appendLine(b []byte, atText []byte, r *record, durs *durationTexts, c *lineCache) []byte {
 	b = append(b, atText...)
 	e := &c.slots[c.slot(r)]
@@ -41,7 +42,7 @@ func (s *Scheduler) appendLine(b []byte, atText []byte, r *record, durs *duratio
 		return append(b, c.texts[e.off:e.off+e.n]...)
 	}
 	start := len(b)
-	b = s.appendRecordText(b, r, durs)
+	b = append(s.appendRecordText(b, r, durs), '\n')
 	e.r, e.off, e.n, e.full = *r, uint32(len(c.texts)), uint32(len(b)-start), true
 	c.texts = append(c.texts, b[start:]...)
 	return b
