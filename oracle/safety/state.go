@@ -70,7 +70,7 @@ func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPo
 	}
 	for _, t := range judged {
 		uid := t.uid
-		a := cs.answers(uid)
+		a := cs.of(t)
 		if t.cur == nil {
 			o.checkUnknown(uid, a, ev)
 			continue
@@ -215,8 +215,8 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	// The static records not finished, in UID order: what the loop over
 	// the full names below reads of the records (most runs have none).
 	statics := o.staticBuf[:0]
-	for i, uid := range o.sortedUIDs() {
-		if inc := o.tracks[i].cur; inc != nil && inc.static && !cs.answers(uid).BeFinished {
+	for _, t := range o.tracks {
+		if inc := t.cur; inc != nil && inc.static && !cs.of(t).BeFinished {
 			statics = append(statics, inc)
 		}
 	}

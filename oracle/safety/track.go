@@ -93,7 +93,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			known = known[1:]
 		}
 		a := read.answers(types.UID(uid))
-		cs.ans = append(cs.ans, a)
+		cs.ans, t.csIdx = append(cs.ans, a), i
 		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
 		}
@@ -124,7 +124,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.checkState(v, cs, judged)
 	for _, t := range judged {
 		if t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.answers(t.uid), true
+			t.cur.ans, t.cur.hasAns = cs.of(t), true
 		}
 	}
 }
