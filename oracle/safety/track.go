@@ -76,7 +76,8 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 // release processes the end of a critical section: the worker's share of
 // it, records created and purged, the client call it served, then the
 // state checks over the UIDs whose judgement can have changed (judged).
-func (o *safetyOracle) release(v safetyView, ev history.Event) {
+// c is the releasing goroutine's call not yet bound (unbound), if any.
+func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev history.Event) {
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
@@ -110,7 +111,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			t.cur.latest = a
 		}
 	}
-	if c := o.unbound[ev.Goroutine]; c != nil {
+	if c != nil {
 		delete(o.unbound, ev.Goroutine)
 		o.bind(c, cs)
 	}
