@@ -92,7 +92,8 @@ type liveness struct {
 	pods    map[types.UID]*podTrack
 	uids    []types.UID           // the keys of pods, sorted
 	tracks  []*podTrack           // pods' values, in the order of uids
-	open    map[string]*openCall  // by goroutine: its client call in progress (callOf)
+	open    map[string]int        // by goroutine: its record's index in calls (openOf)
+	calls   []openCall            // the goroutines' client calls in progress
 	known   map[string]*knownCall // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
@@ -119,9 +120,17 @@ type openCall struct {
 	effectDue bool
 }
 
+// openOf is goroutine g's record, nil before its first call.
+func (l *liveness) openOf(g string) *openCall {
+	if i, ok := l.open[g]; ok {
+		return &l.calls[i]
+	}
+	return nil
+}
+
 // callOf is goroutine g's client call in progress, nil when none.
 func (l *liveness) callOf(g string) model.Input {
-	if c := l.open[g]; c != nil {
+	if c := l.openOf(g); c != nil {
 		return c.in
 	}
 	return nil
@@ -142,7 +151,7 @@ type killWait struct {
 func New(p Periods) oracle.Oracle { return newLiveness(p) }
 
 func newLiveness(p Periods) *liveness {
-	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]*openCall{},
+	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]int{},
 		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
 		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{},
 		maxTake: map[string]time.Duration{}}
@@ -153,6 +162,7 @@ func newLiveness(p Periods) *liveness {
 func (l *liveness) Reset() {
 	clear(l.pods)
 	clear(l.open)
+	clear(l.calls)
 	clear(l.known)
 	clear(l.waits)
 	clear(l.fired)
@@ -160,7 +170,7 @@ func (l *liveness) Reset() {
 	clear(l.checked)
 	clear(l.maxTake)
 	clear(l.tracks)
-	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, known: l.known,
+	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, calls: l.calls[:0], known: l.known,
 		freeKnown: l.freeKnown, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen, checked: l.checked,
 		maxTake: l.maxTake}
 }
@@ -227,10 +237,11 @@ func (l *liveness) track(uid types.UID) *podTrack {
 }
 
 func (l *liveness) clientCall(ev history.Event) {
-	c := l.open[ev.Goroutine]
+	c := l.openOf(ev.Goroutine)
 	if c == nil {
-		c = &openCall{}
-		l.open[ev.Goroutine] = c
+		l.open[ev.Goroutine] = len(l.calls)
+		l.calls = append(l.calls, openCall{})
+		c = &l.calls[len(l.calls)-1]
 	}
 	c.in = ev.Input
 	switch in := ev.Input.(type) {
@@ -246,7 +257,7 @@ func (l *liveness) clientCall(ev history.Event) {
 
 func (l *liveness) clientReturn(ev history.Event) {
 	var in model.Input
-	if c := l.open[ev.Goroutine]; c != nil {
+	if c := l.openOf(ev.Goroutine); c != nil {
 		in = c.in
 		c.in, c.effectDue = nil, false
 	}
@@ -298,7 +309,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	if ev.Probe == nil {
 		return
 	}
-	c := l.open[ev.Goroutine]
+	c := l.openOf(ev.Goroutine)
 	var call model.Input
 	if c != nil {
 		call = c.in
