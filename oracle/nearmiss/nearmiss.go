@@ -31,10 +31,6 @@
 //	    after Shutdown would never end
 //	liveness/L10/worker-after-shutdown
 //	    a worker goroutine was started by pod workers already shut down
-//	liveness/L10/live-at-shutdown/<doing>, liveness/L10/ended-after-shutdown/<doing>
-//	    a worker goroutine was in a callback ("in-<callback>") or waiting
-//	    for work ("waiting") when a restart shut its pod workers down; and
-//	    that goroutine returned afterwards, as L10 requires (shutdown.go)
 //	liveness/L10/drain-waited/q<n>
 //	    the end-of-run drain waited for a worker, n quarters of its bound
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out
@@ -99,12 +95,11 @@ type Tracker struct {
 	kills   map[string]int64
 	killIDs map[string]int
 	waits   map[int]killWait
-	stop    shutdown // the worker goroutines across a restart's shutdown
 }
 
 // New returns a tracker that tells s its near misses.
 func New(s Sink) *Tracker {
-	t := &Tracker{sink: s, pods: map[string]*transit{}, stop: newShutdown()}
+	t := &Tracker{sink: s, pods: map[string]*transit{}}
 	t.reset()
 	return t
 }
@@ -117,7 +112,6 @@ func (t *Tracker) reset() {
 
 // Observe follows one event.
 func (t *Tracker) Observe(_ oracle.View, ev history.Event) {
-	t.stop.observe(t.sink, t.process, ev)
 	switch ev.Kind {
 	case history.Noted:
 		t.noted(ev.Note)

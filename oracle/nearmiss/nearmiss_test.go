@@ -125,9 +125,8 @@ func TestWorkerAfterShutdown(t *testing.T) {
 		return note(history.WorkerStarted{Goroutine: "worker/a", UID: "a", Kubelet: kubelet})
 	}
 	expect(t, "stopped process", track(restarted, started(0)), "liveness/L10/worker-after-shutdown")
-	// A worker of the process that restarts is live at its shutdown (TestShutdownBoundary).
-	expect(t, "before the restart", track(started(0), restarted), "liveness/L10/live-at-shutdown/waiting")
-	expect(t, "current process", track(started(0), restarted, started(1)), "liveness/L10/live-at-shutdown/waiting")
+	expect(t, "before the restart", track(started(0), restarted))
+	expect(t, "current process", track(started(0), restarted, started(1)))
 }
 
 // TestDrainWaited: a drain that had to wait for workers, all of which
