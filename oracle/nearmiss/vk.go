@@ -36,12 +36,6 @@ const VK = "vk"
 //	    the controller started while a pod's API object had a deletion
 //	    timestamp (VK4's precondition), the pod in the provider being
 //	    "terminal", "gone" or "running"
-//	vk/VK3/pgone-after-removal/<by>/<life at removal>><life at deletion>
-//	    a pod left the provider (deleted by "controller" or "provider")
-//	    after its API object had left the API: VK3 judges at the end that
-//	    no pod gone from the API still runs in the provider, and this says
-//	    what the controller's life was (-, start, ready, cancel, done)
-//	    when the object left and when the provider's pod followed it
 
 // vkPod is what the VK tracker knows of one UID.
 type vkPod struct {
@@ -56,7 +50,6 @@ type vkPod struct {
 	providerTerminal bool
 	providerGone     bool
 	providerDeleting bool
-	removedIn        string // the controller's life when the API object left ("" while it has not)
 }
 
 // behind: the provider's newest status has not reached the API.
@@ -67,11 +60,10 @@ type VKTracker struct {
 	sink  Sink
 	pods  map[types.UID]*vkPod
 	order []types.UID // UIDs in order of first sight
-	life  string      // the controller's life: - start ready cancel done
 }
 
 // NewVK returns a VK tracker that tells s its near misses.
-func NewVK(s Sink) *VKTracker { return &VKTracker{sink: s, pods: map[types.UID]*vkPod{}, life: "-"} }
+func NewVK(s Sink) *VKTracker { return &VKTracker{sink: s, pods: map[types.UID]*vkPod{}} }
 
 func (t *VKTracker) pod(uid types.UID) *vkPod {
 	p := t.pods[uid]
@@ -115,13 +107,7 @@ func (t *VKTracker) Observe(ev history.Event) {
 		p.providerDeleting = p.providerDeleting || n.Deleting
 	case history.VKStarted:
 		t.started(n.Epoch)
-		t.life = "start"
-	case history.VKReady:
-		t.life = "ready"
-	case history.VKDone:
-		t.life = "done"
 	case history.VKCancelled:
-		t.life = "cancel"
 		for _, uid := range t.order {
 			if p := t.pods[uid]; p.inAPI && p.behind() {
 				t.sink.Near(VK, "VK2/behind-at-cancel")
@@ -133,7 +119,7 @@ func (t *VKTracker) Observe(ev history.Event) {
 // removed follows an API object leaving the API (VK2, VK3).
 func (t *VKTracker) removed(at time.Duration, n history.VKRemoved) {
 	p := t.pod(n.UID)
-	defer func() { p.inAPI, p.removedIn = false, t.life }()
+	defer func() { p.inAPI = false }()
 	if p.behind() {
 		t.sink.Near(VK, "VK2/removed-behind/"+n.By)
 	}
@@ -163,13 +149,6 @@ func (t *VKTracker) removed(at time.Duration, n history.VKRemoved) {
 func (t *VKTracker) providerDeleted(at time.Duration, n history.VKProviderDeleted) {
 	p := t.pod(n.UID)
 	defer func() { p.providerGone = true }()
-	if !p.inAPI && p.removedIn != "" && !p.providerGone {
-		by := "controller"
-		if n.ByProvider {
-			by = "provider"
-		}
-		t.sink.Near(VK, "VK3/pgone-after-removal/"+by+"/"+p.removedIn+">"+t.life)
-	}
 	if n.ByProvider || !p.inAPI {
 		return
 	}

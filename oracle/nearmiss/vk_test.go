@@ -100,9 +100,7 @@ func TestVKProviderDeleteOfALiveObject(t *testing.T) {
 		Deleting: true}), pdeleted(time.Second, false)), key+"provider-deleting")
 
 	expect(t, "by the provider", trackVK(created, pcreated, deleteAt(0, 30), pdeleted(time.Second, true)))
-	// Not VK5's: the provider's pod followed an object already gone (VK3's, TestVKProviderGoneAfterRemoval).
-	expect(t, "object gone", trackVK(created, pcreated, deleteAt(0, 0), removedAt(0, "client"), pdeleted(time.Second, false)),
-		"vk/VK3/pgone-after-removal/controller/->-")
+	expect(t, "object gone", trackVK(created, pcreated, deleteAt(0, 0), removedAt(0, "client"), pdeleted(time.Second, false)))
 	expect(t, "nobody deleted it", trackVK(created, pcreated, pdeleted(time.Second, false)))
 }
 
@@ -120,31 +118,4 @@ func TestVKDeletingAtStart(t *testing.T) {
 
 	expect(t, "not deleting", trackVK(created, pcreated, start(1)))
 	expect(t, "removed", trackVK(created, deleteAt(0, 0), removedAt(0, "client"), start(1)))
-}
-
-// TestVKProviderGoneAfterRemoval: a pod leaving the provider after its API
-// object left the API is a near miss of VK3, by who deleted it and the
-// controller's life at the removal and at the deletion; a pod that left
-// the provider first, one whose object is still there, or a second
-// deletion note of the same pod, none.
-func TestVKProviderGoneAfterRemoval(t *testing.T) {
-	pdeleted := func(byProvider bool) history.Event {
-		return note(history.VKProviderDeleted{UID: "a", ByProvider: byProvider})
-	}
-	life := func(n history.Note) history.Event { return note(n) }
-	started, ready := life(history.VKStarted{Epoch: 1}), life(history.VKReady{Epoch: 1})
-	cancelled, done := life(history.VKCancelled{Epoch: 1}), life(history.VKDone{Epoch: 1})
-	key := "vk/VK3/pgone-after-removal/"
-	expect(t, "ready throughout", trackVK(started, ready, created, pcreated, deleteAt(0, 0), removedAt(0, "client"), pdeleted(false)),
-		key+"controller/ready>ready")
-	expect(t, "across a restart", trackVK(started, ready, created, pcreated, deleteAt(0, 0), removedAt(0, "client"), cancelled, done,
-		life(history.VKStarted{Epoch: 2}), pdeleted(false)), key+"controller/ready>start")
-	expect(t, "by the provider, cancelled", trackVK(started, ready, created, pcreated, deleteAt(0, 0), removedAt(0, "controller"),
-		cancelled, pdeleted(true)), key+"provider/ready>cancel")
-
-	expect(t, "provider first", trackVK(started, ready, created, pcreated, deleteAt(0, 0), pdeleted(false), removedAt(0, "controller")),
-		"vk/VK5/pdeleted-live/deleting/same-instant")
-	expect(t, "object still there", trackVK(started, ready, created, pcreated, pdeleted(true)))
-	expect(t, "deleted twice", trackVK(created, pcreated, deleteAt(0, 0), removedAt(0, "client"), pdeleted(false), started, pdeleted(true)),
-		key+"controller/->-")
 }
