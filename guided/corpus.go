@@ -148,7 +148,8 @@ const NearEvery = 8
 // miss the fewest runs reached, and NearEvery-1 entries in rarest order —
 // the entry owning the key the fewest runs reached (a near miss counts as
 // any key) first, then the next rarest owner, and so on; entries that own
-// no key last; ties by age. An entry comes once; when the owners of near
+// no key last; ties by the keys the entry reached first (most first), then
+// by age. An entry comes once; when the owners of near
 // misses run out, the rarest order fills the rest.
 func (c *Corpus) ReplayOrder() []Entry {
 	rarest := map[uint64]uint64{}
@@ -184,8 +185,9 @@ func (c *Corpus) ReplayOrder() []Entry {
 	return order
 }
 
-// sortedBy is entries sorted by their rank (an entry without one last),
-// ties by age.
+// sortedBy is entries sorted by their rank (an entry without one last);
+// of equal rank, the entry that reached the most keys first when it joined
+// (Found: the run that was newest to the corpus), then the oldest.
 func sortedBy(entries []Entry, rank map[uint64]uint64) []Entry {
 	of := func(e Entry) uint64 {
 		if h, ok := rank[e.ID]; ok {
@@ -194,7 +196,9 @@ func sortedBy(entries []Entry, rank map[uint64]uint64) []Entry {
 		return math.MaxUint64
 	}
 	order := slices.Clone(entries)
-	slices.SortStableFunc(order, func(a, b Entry) int { return cmp.Compare(of(a), of(b)) })
+	slices.SortStableFunc(order, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(of(a), of(b)), cmp.Compare(b.Found, a.Found))
+	})
 	return order
 }
 

@@ -173,3 +173,28 @@ func TestReplayOrderGivesNearMissesEveryNthTurn(t *testing.T) {
 		t.Fatalf("with near misses: replay order %v, want %v", got, want)
 	}
 }
+
+// TestReplayOrderTiesByKeysFound: of entries whose rarest keys were
+// reached equally often, the one that reached the most keys first when it
+// joined comes first, then the oldest; a rarer key still comes before
+// more keys found.
+func TestReplayOrderTiesByKeysFound(t *testing.T) {
+	c := NewCorpus("swarm")
+	in := func(n int) Input { return Input{Plan: Stream{Choices: []int{n}}} }
+	tuples := func(names ...string) coverage.Coverage { return coverage.Coverage{Tuples: names} }
+	c.Merge(in(0), tuples("a0"))                   // found 1
+	c.Merge(in(1), tuples("b0", "b1", "b2"))       // found 3
+	c.Merge(in(2), tuples("c0"))                   // found 1
+	c.Merge(in(3), tuples("d0", "d1"))             // found 2
+	c.Merge(in(4), tuples("e0", "e1", "e2", "e3")) // found 4, but reached again below
+	c.Merge(in(9), tuples("e0", "e1", "e2", "e3"))
+	// Every key reached once but e's (twice): 1 (3 found), 3 (2), 0 and
+	// 2 (1 each, by age), then 4.
+	var got []int
+	for _, e := range c.ReplayOrder() {
+		got = append(got, e.Input.Plan.Choices[0])
+	}
+	if want := []int{1, 3, 0, 2, 4}; !slices.Equal(got, want) {
+		t.Fatalf("replay order %v, want %v", got, want)
+	}
+}
