@@ -151,7 +151,7 @@ func TestRecorderWitnessWorkerSteps(t *testing.T) {
 	if want := "update1[6,10]"; ops != want {
 		t.Errorf("got ops %q, want %q: markers are not porcupine operations", ops, want)
 	}
-	if want := "model.WorkerStep@1 update1@4"; effects != want {
+	if want := "ops.WorkerStep@1 update1@4"; effects != want {
 		t.Errorf("got effects %q, want %q", effects, want)
 	}
 	if got := h.Effects[0].Step; got != (model.WorkerStep{UID: "a"}) {

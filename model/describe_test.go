@@ -17,7 +17,7 @@ func TestDescribe(t *testing.T) {
 			Kill: KillOptions{Evict: true, GraceOverride: 2, HasGraceOverride: true, CompletionID: 4}}),
 			"client UpdatePod a kill v3 static:web_ns deleted deletionGrace=5 Failed evict override=2 completion#4 cache=idle"},
 		{do(runtimeKill("b")), "client UpdatePod b kill runtime-pod override=1"},
-		{op(skp("a", "b"), KnownPods{{"a", SyncWork, false, true, true}, {"c", TerminatingWork, true, false, false}}),
+		{op(skp("a", "b"), KnownPods{kp("a", SyncWork, false, true, true), kp("c", TerminatingWork, true, false, false)}),
 			"housekeeping SyncKnownPods [a b] → {a:sync config static, c:terminating orphan}"},
 		{op(skp(), KnownPods{}), "housekeeping SyncKnownPods [] → {}"},
 		{op(q(CouldHaveRunningContainers, "a"), yes), "query CouldHaveRunningContainers(a) → true"},

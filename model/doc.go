@@ -3,10 +3,12 @@
 // upstream minus the contract gaps of §1.17) as a pure step function over
 // plain values. It is written from docs/spec.md alone and shares no code with
 // package workers, so that it is a second, independent reading of the spec.
-// It imports only the standard library and model/deviation (the names of
-// the upstream deviations a state can be started with, a leaf package).
+// It imports only the standard library, model/ops (the operation
+// vocabulary, a leaf package) and model/deviation (the names of the
+// upstream deviations a state can be started with, a leaf package).
 //
-// This package is the specification: operations (ops.go), state
+// This package is the specification: operations (package model/ops,
+// named here as model's own by vocabulary.go), state
 // (state.go), and the step rules (step.go, update.go, worker.go,
 // observe.go, known.go, grace.go), with Step, Closure and Next to apply
 // them. Checking histories against it — partitioning, Replay and its

@@ -111,3 +111,8 @@ func idle(t *testing.T, states []State, uid string) State {
 	}
 	return found[0]
 }
+
+// kp is a SyncKnownPods result entry.
+func kp(uid string, state WorkType, orphan, hasConfig, static bool) KnownPod {
+	return KnownPod{UID: uid, State: state, Orphan: orphan, HasConfig: hasConfig, Static: static}
+}

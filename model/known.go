@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // stepSyncKnownPods is SPEC §1.12: podsSynced becomes true; finished records
@@ -109,4 +110,4 @@ func compareKnownUID(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) }
 // knownText renders a result only when a rejection is read.
 type knownText KnownPods
 
-func (k knownText) String() string { return describeKnown(KnownPods(k)) }
+func (k knownText) String() string { return ops.DescribeKnown(KnownPods(k)) }

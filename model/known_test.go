@@ -35,28 +35,28 @@ func knownTableRows() []knownRow {
 	}
 	return []knownRow{
 		{"finished orphan purged", named("F"), nil, nil, "", nil},
-		{"finished desired kept", named("F"), []string{"a"}, KnownPods{{"a", TerminatedWork, false, true, false}}, "a F grace=30 pending=-", nil},
+		{"finished desired kept", named("F"), []string{"a"}, KnownPods{kp("a", TerminatedWork, false, true, false)}, "a F grace=30 pending=-", nil},
 		{"finished restart purged though desired", restart("F"), []string{"a"}, nil, "", nil},
-		{"terminating restart waits", restart("T"), []string{"a"}, KnownPods{{"a", TerminatingWork, false, true, false}}, "a T restart grace=30 pending=-", nil},
-		{"pending desired kept", named("P"), []string{"a"}, KnownPods{{"a", SyncWork, false, true, false}}, "a P grace=- pending=create@v1", nil},
+		{"terminating restart waits", restart("T"), []string{"a"}, KnownPods{kp("a", TerminatingWork, false, true, false)}, "a T restart grace=30 pending=-", nil},
+		{"pending desired kept", named("P"), []string{"a"}, KnownPods{kp("a", SyncWork, false, true, false)}, "a P grace=- pending=create@v1", nil},
 		{"unstarted orphan purged, completion fires",
 			after("TR", do(killOpts(a, KillOptions{CompletionID: 5}))), nil, nil, "", []Obligation{{"a", 5}}},
 		{"waiting static orphan purged", named("P-static"), nil, nil, "", nil},
-		{"started orphan driven to termination", named("S"), nil, KnownPods{{"a", TerminatingWork, true, true, false}},
+		{"started orphan driven to termination", named("S"), nil, KnownPods{kp("a", TerminatingWork, true, true, false)},
 			"a TR deleted grace=30 pending=sync@v1", nil},
-		{"runtime-only orphan kept", after("TR", do(runtimeKill("a"))), nil, KnownPods{{"a", TerminatingWork, true, false, false}},
+		{"runtime-only orphan kept", after("TR", do(runtimeKill("a"))), nil, KnownPods{kp("a", TerminatingWork, true, false, false)},
 			"a TR deleted runtime grace=1 pending=kill@runtime", nil},
-		{"terminating orphan keeps its pending update", named("TR"), nil, KnownPods{{"a", TerminatingWork, true, true, false}},
+		{"terminating orphan keeps its pending update", named("TR"), nil, KnownPods{kp("a", TerminatingWork, true, true, false)},
 			"a TR deleted grace=30 pending=kill@v1", nil},
-		{"terminating orphan replays", named("T"), nil, KnownPods{{"a", TerminatingWork, true, true, false}},
+		{"terminating orphan replays", named("T"), nil, KnownPods{kp("a", TerminatingWork, true, true, false)},
 			"a T deleted grace=30 pending=sync@v1", nil},
-		{"terminated orphan", named("D"), nil, KnownPods{{"a", TerminatedWork, true, true, false}},
+		{"terminated orphan", named("D"), nil, KnownPods{kp("a", TerminatedWork, true, true, false)},
 			"a D deleted grace=30 pending=sync@v1", nil},
 		{"static cleaned up before start has no config",
 			after("F", do(upd(Kill, sa)), op(q(ShouldPodBeFinished, "a"), yes)), []string{"a"},
-			KnownPods{{"a", TerminatedWork, false, false, false}}, "a F static grace=30 pending=-", nil},
+			KnownPods{kp("a", TerminatedWork, false, false, false)}, "a F static grace=30 pending=-", nil},
 		{"static waiting reports its pending config", named("P-static"), []string{"a"},
-			KnownPods{{"a", SyncWork, false, true, true}}, "a P static grace=- pending=create@v1", nil},
+			KnownPods{kp("a", SyncWork, false, true, true)}, "a P static grace=- pending=create@v1", nil},
 	}
 }
 
@@ -97,7 +97,7 @@ func TestSyncKnownPodsTable(t *testing.T) {
 // a SyncPod in flight gets its context cancelled by SyncKnownPods.
 func TestOrphanDrivingCancels(t *testing.T) {
 	states := mustRun(t, do(upd(Create, pod("a", 1))), do(beginSync("a", Create, 1)))
-	next, err := Next(states, skp(), KnownPods{{"a", TerminatingWork, true, true, false}})
+	next, err := Next(states, skp(), KnownPods{kp("a", TerminatingWork, true, true, false)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -113,7 +114,7 @@ func updateTableRows() []updateRow {
 // after UpdatePod, what fires at once, and which callback may run next.
 func TestUpdateTable(t *testing.T) {
 	for _, row := range updateTableRows() {
-		name := fmt.Sprintf("%s/%s", row.state, describeUpdate(row.update))
+		name := fmt.Sprintf("%s/%s", row.state, strings.TrimPrefix(Describe(row.update, nil), "client UpdatePod "))
 		t.Run(name, func(t *testing.T) {
 			next, err := Step(stateOf(t, row.state), row.update, nil)
 			if err != nil || len(next) != 1 {

@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
@@ -50,15 +51,7 @@ func (d *Driver) action(a plan.Action) {
 	}
 	switch a.Kind {
 	case plan.Create:
-		fresh := !p.inConfig // an ADD of a pod config has is an UPDATE: no admission
-		if fresh {
-			d.created++
-			p.created = d.created
-		}
-		p.inConfig, p.version = true, p.version+1
-		if !fresh || d.admit(a.UID) {
-			d.update(kubetypes.SyncPodCreate, a.UID)
-		}
+		d.configAdd(p, a.UID)
 	case plan.Update:
 		p.version++
 		d.update(kubetypes.SyncPodUpdate, a.UID)
@@ -70,10 +63,7 @@ func (d *Driver) action(a plan.Action) {
 		p.deletion = &g
 		d.update(kubetypes.SyncPodUpdate, a.UID)
 	case plan.Remove:
-		inConfig, requested := p.inConfig, d.pw.IsPodTerminationRequested(a.UID)
-		p.inConfig = false
-		d.update(kubetypes.SyncPodKill, a.UID)
-		d.noteRemove(a.UID, inConfig, requested)
+		d.configRemove(p, a.UID)
 	case plan.Vanish:
 		p.inConfig = false
 	case plan.Kill:
@@ -92,7 +82,7 @@ func (d *Driver) action(a plan.Action) {
 		d.query(a.UID)
 	case plan.Evict:
 		if d.opts.Real.On(components.Eviction) {
-			d.evictCycle(a) // the real eviction manager (evict.go)
+			d.actors.EvictCycle(a.UID) // the real eviction manager (package actors)
 			break
 		}
 		// Switched off: the eviction manager's killPodNow(evict=true),
@@ -106,13 +96,36 @@ func (d *Driver) action(a plan.Action) {
 		// Off: skipped, the same pod workers go on (doc.go, "Per family").
 	case plan.Shutdown:
 		// With the shutdown component on, Apply starts the real node
-		// shutdown manager instead (actors.go); off, the pod workers alone
+		// shutdown manager instead (package actors); off, the pod workers alone
 		// are driven (doc.go, "Per family").
 	}
 }
 
+// configAdd is a Create from the config source: an ADD of a pod config
+// has is an UPDATE, with no admission; a fresh one is admitted first.
+func (d *Driver) configAdd(p *configPod, uid types.UID) {
+	fresh := !p.inConfig
+	if fresh {
+		d.created++
+		p.created = d.created
+	}
+	p.inConfig, p.version = true, p.version+1
+	if !fresh || d.actors.Admit(uid) {
+		d.update(kubetypes.SyncPodCreate, uid)
+	}
+}
+
+// configRemove is a Remove from the config source: a kill, noted for
+// admission (actors.Actors.NoteRemove).
+func (d *Driver) configRemove(p *configPod, uid types.UID) {
+	inConfig, requested := p.inConfig, d.pw.IsPodTerminationRequested(uid)
+	p.inConfig = false
+	d.update(kubetypes.SyncPodKill, uid)
+	d.actors.NoteRemove(uid, inConfig, requested)
+}
+
 func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
-	if d.actors.rejected[uid] && t != kubetypes.SyncPodKill {
+	if d.actors.Rejected[uid] && t != kubetypes.SyncPodKill {
 		return // a pod rejected at admission reaches the workers by its REMOVE only
 	}
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: t, Pod: d.podOf(uid)}, 0, "driver")
@@ -128,7 +141,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	id := d.h.Call(goroutine, mu)
 	uid := types.UID(mu.Pod.UID)
 	if o.UpdateType == kubetypes.SyncPodKill {
-		delete(d.actors.bareKilled, uid) // a remove's own is noted after it (noteRemove)
+		delete(d.actors.BareKilled, uid) // a remove's own is noted after it (noteRemove)
 	}
 	if o.UpdateType == kubetypes.SyncPodCreate && o.Pod != nil && d.pw.IsPodTerminationRequested(uid) && !d.pw.ShouldPodBeFinished(uid) {
 		d.restartPending[uid] = true
@@ -150,7 +163,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 // kill sends a kill with options; withWait adds killPodNow's wait for the
 // completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
 func (d *Driver) kill(a plan.Action, withWait bool) {
-	if d.actors.rejected[a.UID] {
+	if d.actors.Rejected[a.UID] {
 		return // the kubelet's killers act on the pods it admitted
 	}
 	if a.Evict {
@@ -158,7 +171,7 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 	}
 	before := d.answersOf(a.UID)
 	c := &completion{id: d.deadCompletions + len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
-		finishedBefore: before[qBeFinished] && before != unknownAfterSync}
+		finishedBefore: before[explain.BeFinished] && before != explain.UnknownAfterSync}
 	d.completions = append(d.completions, c)
 	decoy := d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
 	if withWait {
@@ -185,13 +198,13 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 // unless the workers already know it terminated (a stale runtime cache,
 // #103625, which the workers must ignore).
 func (d *Driver) runtimeKill(uid types.UID) {
-	if d.actors.rejected[uid] {
+	if d.actors.Rejected[uid] {
 		return // never started: the runtime has no containers of it
 	}
 	if !d.pw.IsPodKnownTerminated(uid) {
 		d.running[uid] = true
 	}
-	d.ev.runtimeKillStep[uid] = d.Step
+	d.ev.RuntimeKillStep[uid] = d.Step
 	one := int64(1)
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill,
 		RunningPod:     &kubecontainer.Pod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
@@ -214,13 +227,13 @@ func (d *Driver) housekeeping() {
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
-			delete(d.actors.bareKilled, uid)
+			delete(d.actors.BareKilled, uid)
 		}
 	}
 	for _, pod := range desired {
 		// filterOutInactivePods' pods: a pod rejected at admission is not
 		// among them (its status is Failed).
-		if _, ok := known[pod.UID]; !ok && !d.actors.rejected[pod.UID] && (d.st == nil || d.st.Active(pod)) {
+		if _, ok := known[pod.UID]; !ok && !d.actors.Rejected[pod.UID] && (d.st == nil || d.st.Active(pod)) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
 	}
@@ -256,7 +269,7 @@ func (d *Driver) tick() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
 			d.update(kubetypes.SyncPodSync, uid)
 		} else if d.lastFailed[uid] {
-			d.ev.droppedRetry[uid] = true // getPodsToSync drops it (GD)
+			d.ev.DroppedRetry[uid] = true // getPodsToSync drops it (GD)
 		}
 	}
 }

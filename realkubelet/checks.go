@@ -9,6 +9,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 )
@@ -74,33 +75,16 @@ import (
 //     smallest grace offered and the cancelled call's own grace (GA), the
 //     spec grace after natural completion (M1).
 //
-// Each names a class only through the exact predicate of explain.go, and a
+// Each names a class only through the exact predicate of package explain, and a
 // run is explained only if the model with exactly those classes' switches
-// accepts its whole history (explain.go).
+// accepts its whole history (package explain, checkHistory).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
 //     L6): the shared liveness oracle needs View.Settle, the world's settle
 //     phase, which this driver does not have; here the public queries
 //     and the driver's completions and killPodNow waits stand in.
 
-// answers are the seven query answers for one UID, in model.QueryKind order.
-type answers [7]bool
-
-const (
-	qKnownTerminated = iota
-	qCouldHaveRunning
-	qBeFinished
-	qTermRequested
-	qContainersBeTerminating
-	qRuntimeBeRemoved
-	qContentBeRemoved
-)
-
-// unknownAfterSync is what every query says of a UID the workers do not
-// know once SyncKnownPods ran (SPEC §1.14 U1). No known pod answers so.
-var unknownAfterSync = answers{false, false, true, false, true, true, true}
-
-func (d *Driver) answersOf(uid types.UID) answers {
-	var a answers
+func (d *Driver) answersOf(uid types.UID) explain.Answers {
+	var a explain.Answers
 	for i, q := range d.queryFns() {
 		a[i] = q(uid)
 	}
@@ -120,7 +104,7 @@ func (d *Driver) sortedUniverse() []types.UID {
 func (d *Driver) checkStep() {
 	if n := len(d.gates.Overlaps); n > d.checks.overlaps {
 		for _, o := range d.gates.Overlaps[d.checks.overlaps:] {
-			if class := classOverlap(o); class != "" {
+			if class := explain.Overlap(o); class != "" {
 				d.report("direct", "S1", class, o.Msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
 				continue
 			}
@@ -130,10 +114,10 @@ func (d *Driver) checkStep() {
 	}
 	for _, uid := range d.sortedUniverse() {
 		a := d.answersOf(uid)
-		if a != unknownAfterSync {
+		if a != explain.UnknownAfterSync {
 			d.checkLattice(uid, a)
-			if !a[qCouldHaveRunning] && d.running[uid] {
-				d.report("direct", "S7", d.classRuntimeLeft(uid, a), fmt.Sprintf(
+			if !a[explain.CouldHaveRunning] && d.running[uid] {
+				d.report("direct", "S7", d.ev.RuntimeLeft(uid, d.pods[uid] != nil && d.pods[uid].action.Static, a), fmt.Sprintf(
 					"pod %s: CouldHaveRunningContainers=false but its containers were never stopped (no successful SyncTerminatingPod/SyncTerminatingRuntimePod since they may have started)", uid))
 			}
 		}
@@ -143,37 +127,25 @@ func (d *Driver) checkStep() {
 }
 
 // checkLattice is S9 for a known UID.
-func (d *Driver) checkLattice(uid types.UID, a answers) {
+func (d *Driver) checkLattice(uid types.UID, a explain.Answers) {
 	rule := func(ok bool, class, what string) {
 		if !ok {
 			d.report("direct", "S9", class, fmt.Sprintf("pod %s: %s (answers %s)", uid, what, a))
 		}
 	}
-	rule(a[qKnownTerminated] == a[qRuntimeBeRemoved], "", "KnownTerminated ≠ RuntimeBeRemoved")
-	rule(a[qKnownTerminated] != a[qCouldHaveRunning], "", "KnownTerminated = CouldHaveRunningContainers")
-	rule(!a[qBeFinished] || a[qKnownTerminated], "", "BeFinished but not KnownTerminated")
-	rule(!a[qKnownTerminated] || a[qTermRequested], "", "KnownTerminated but not TerminationRequested")
-	rule(!a[qContainersBeTerminating] || a[qTermRequested], "", "ContainersBeTerminating but not TerminationRequested")
-	rule(!a[qKnownTerminated] || a[qContainersBeTerminating], classLattice(a),
+	rule(a[explain.KnownTerminated] == a[explain.RuntimeBeRemoved], "", "KnownTerminated ≠ RuntimeBeRemoved")
+	rule(a[explain.KnownTerminated] != a[explain.CouldHaveRunning], "", "KnownTerminated = CouldHaveRunningContainers")
+	rule(!a[explain.BeFinished] || a[explain.KnownTerminated], "", "BeFinished but not KnownTerminated")
+	rule(!a[explain.KnownTerminated] || a[explain.TermRequested], "", "KnownTerminated but not TerminationRequested")
+	rule(!a[explain.ContainersBeTerminating] || a[explain.TermRequested], "", "ContainersBeTerminating but not TerminationRequested")
+	rule(!a[explain.KnownTerminated] || a[explain.ContainersBeTerminating], explain.Lattice(a),
 		"KnownTerminated and RuntimeBeRemoved but not ContainersBeTerminating")
-	rule(!a[qContentBeRemoved] || d.evicted[uid] || a[qRuntimeBeRemoved], "",
+	rule(!a[explain.ContentBeRemoved] || d.evicted[uid] || a[explain.RuntimeBeRemoved], "",
 		"ContentBeRemoved for a pod never evicted whose runtime is not removable")
 }
 
-func (a answers) String() string {
-	names := [...]string{"KT", "CHR", "BF", "TR", "CBT", "RBR", "CBR"}
-	s := ""
-	for i, v := range a {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%s=%v", names[i], v)
-	}
-	return s
-}
-
 // checkCompletions is S14 strict: a kill's CompletedCh is never open once
-// CouldHaveRunningContainers is false. Classified by classOpenCompletion.
+// CouldHaveRunningContainers is false. Classified by explain.Evidence.OpenCompletion.
 func (d *Driver) checkCompletions() {
 	hows := map[string]string{"G1": ": the kill reached a pod that had already finished",
 		"G2": ": the pod was finished or forgotten without a successful SyncTerminatingPod since the kill"}
@@ -182,7 +154,7 @@ func (d *Driver) checkCompletions() {
 			continue
 		}
 		c.reported = true
-		class := d.classOpenCompletion(c)
+		class := d.ev.OpenCompletion(c.uid, c.finishedBefore, c.terminatedAfter, c.runtimeAfter)
 		d.report("direct", "S14", class, fmt.Sprintf("pod %s: completion %d still open while CouldHaveRunningContainers=false%s", c.uid, c.id, hows[class]))
 	}
 }
@@ -200,7 +172,7 @@ func (d *Driver) checkCancelled() {
 		// Reported once per call: a later kill does not cancel either
 		// (termination was already requested), which is the same gap.
 		c.S3Reported = true
-		class := d.classUncancelled(c, last)
+		class := explain.Uncancelled(last, d.pods[c.UID] != nil && !d.pods[c.UID].inConfig, c.BeganStep < d.Step)
 		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))
 	}
 }
@@ -224,7 +196,7 @@ func (d *Driver) checkBegin(c *syncgate.Call) {
 		}
 	case model.SyncTerminatingPod:
 		if c.Grace == nil || *c.Grace < 1 {
-			d.report("direct", "S11", nilGraceClass(c.Grace), fmt.Sprintf("pod %s: SyncTerminatingPod got grace %s", c.UID, graceText(c.Grace)))
+			d.report("direct", "S11", explain.NilGrace(c.Grace), fmt.Sprintf("pod %s: SyncTerminatingPod got grace %s", c.UID, graceText(c.Grace)))
 			return
 		}
 		g := *c.Grace
@@ -237,35 +209,25 @@ func (d *Driver) checkBegin(c *syncgate.Call) {
 			// natural completion the spec grace (model/doc.go, "Where SPEC.md
 			// is ambiguous"), which the override may not raise.
 			step := d.lastUpdate[c.UID]
-			class := d.classNaturalGrace(c.UID, g)
+			least, offered := d.leastOffered[c.UID]
+			class := explain.NaturalGrace(least, offered, g)
 			if class == "" {
-				class = d.classLengthened(c.UID, g) // GA may have set it, after a force delete
+				class = d.ev.Lengthened(c.UID, g) // GA may have set it, after a force delete
 			}
 			d.reportAt(step, "direct", "S11", class, fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d after natural completion, above the spec grace %d (the model's choice, see M1)",
 				c.UID, g, *c.Pod.Spec.TerminationGracePeriodSeconds))
 		} else if least, ok := d.leastOffered[c.UID]; ok && g > least {
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", d.classLengthened(c.UID, g), fmt.Sprintf(
+			d.reportAt(step, "direct", "S11", d.ev.Lengthened(c.UID, g), fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace %d, above the %d offered earlier (the update at step %d lengthened it)", c.UID, g, least, step))
 		} else if last, ok := d.lastGrace[c.UID]; ok && g > last {
 			step := d.lastUpdate[c.UID]
-			d.reportAt(step, "direct", "S11", d.classLengthened(c.UID, g), fmt.Sprintf(
+			d.reportAt(step, "direct", "S11", d.ev.Lengthened(c.UID, g), fmt.Sprintf(
 				"pod %s: SyncTerminatingPod grace rose from %d to %d (after the update at step %d)", c.UID, last, g, step))
 		}
 		d.lastGrace[c.UID] = g
 	}
-}
-
-// nilGraceClass: a nil grace is GC (the worker-driven paths, orphan
-// driving in SyncKnownPods and natural completion in completeSync, replay
-// an update that carries no grace); a non-nil grace below 1 is
-// unexplained.
-func nilGraceClass(g *int64) string {
-	if g == nil {
-		return "GC"
-	}
-	return ""
 }
 
 func graceText(g *int64) string {
@@ -349,7 +311,7 @@ func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 	if o.Pod == nil {
 		return
 	}
-	if a := d.answersOf(o.Pod.UID); a[qBeFinished] && a != unknownAfterSync {
+	if a := d.answersOf(o.Pod.UID); a[explain.BeFinished] && a != explain.UnknownAfterSync {
 		return
 	}
 	offer := func(g *int64) {
@@ -365,7 +327,7 @@ func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 	if o.KillPodOptions != nil {
 		offer(o.KillPodOptions.PodTerminationGracePeriodSecondsOverride)
 		if g, ov := o.Pod.DeletionGracePeriodSeconds, o.KillPodOptions.PodTerminationGracePeriodSecondsOverride; g != nil && *g == 0 && ov != nil {
-			d.ev.zeroDeletionOffers[o.Pod.UID] = append(d.ev.zeroDeletionOffers[o.Pod.UID], max(*ov, 1))
+			d.ev.ZeroDeletionOffers[o.Pod.UID] = append(d.ev.ZeroDeletionOffers[o.Pod.UID], max(*ov, 1))
 		}
 	}
 }

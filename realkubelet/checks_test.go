@@ -9,6 +9,7 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -20,7 +21,7 @@ import (
 // forged answers.
 func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	// rule → answers breaking it (KT CHR BF TR CBT RBR CBR)
-	cases := map[string]answers{
+	cases := map[string]explain.Answers{
 		"KnownTerminated ≠ RuntimeBeRemoved":                                   {true, false, false, true, true, false, false},
 		"KnownTerminated = CouldHaveRunningContainers":                         {false, false, false, false, false, false, false},
 		"BeFinished but not KnownTerminated":                                   {false, true, true, false, false, false, false},
@@ -43,7 +44,7 @@ func TestLatticeRulesCatchEachViolation(t *testing.T) {
 	}
 	d := &Driver{}
 	d.h = tape.New(time.Now, nil)
-	for _, ok := range []answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
+	for _, ok := range []explain.Answers{{false, true, false, false, false, false, false}, {true, false, true, true, true, true, true}} {
 		d.checkLattice("a", ok)
 	}
 	if len(d.checks.findings) != 0 {

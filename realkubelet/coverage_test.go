@@ -39,25 +39,25 @@ func TestManagerCoverage(t *testing.T) {
 				d.Finish(name, seed)
 				a := d.actors
 				c.runs++
-				if a.shutdown != nil {
+				if a.Shutdown != nil {
 					c.shutdowns++
 				}
-				if a.shutdownDone {
+				if a.ShutdownDone {
 					c.done++
 				}
-				for r := range a.noted {
+				for r := range a.Noted {
 					if r.Actor == "shutdown" {
 						c.kills++
 					}
 				}
-				c.rejected += len(a.rejected)
-				c.busy += a.evictBusy
-				if a.evict != nil {
-					for i, ev := range a.evict.Evicted() {
+				c.rejected += len(a.Rejected)
+				c.busy += a.EvictBusy
+				if a.Evict != nil {
+					for i, ev := range a.Evict.Evicted() {
 						c.turns++
 						if len(ev) > 0 {
 							c.evicting++
-							if ev[0] != a.evictRanked[i] {
+							if ev[0] != a.EvictRanked[i] {
 								c.other++
 							}
 						}

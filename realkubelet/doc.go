@@ -69,11 +69,11 @@
 //     (apiserver/) and deletes it at the end, and the shared kubelet
 //     oracle judges those writes (K2, K3, K6, L7); names are unique in the
 //     API, so recreate-same-name's later creates are refused while the old
-//     object exists. With the shutdown component (actors.go, shutdown/)
+//     object exists. With the shutdown component (package actors, shutdown/)
 //     Shutdown runs the real node shutdown manager with the plan's
 //     priority groups, its kills through the real killPodNow parked until
 //     a "deliver" move, its Admit rejecting creates during the shutdown,
-//     and its notes judged by K5; with the eviction component (evict.go,
+//     and its notes judged by K5; with the eviction component (package actors,
 //     evictmgr/) Evict runs one turn of the real eviction manager's loop
 //     (synchronize, then the cleanup wait) under pressure the plan
 //     controls. Admission for resources is not modelled (upstream's is a
@@ -104,5 +104,5 @@
 // L6. Findings are history.Violations; a direct finding names a known
 // upstream deviation only through that deviation's exact predicate, and a
 // run is explained only if the model with exactly the deviations its
-// findings name accepts its history (explain.go).
+// findings name accepts its history (package explain).
 package realkubelet

@@ -3,7 +3,6 @@ package realkubelet
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"testing/synctest"
 	"time"
@@ -11,14 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 
-	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/actors"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -54,8 +53,8 @@ type Driver struct {
 	// update was dropped as a restart); lastFailed: uid's latest callback
 	// did not succeed. Together they classify a stuck pod as GD.
 	restartPending, lastFailed map[types.UID]bool
-	// ev is what the exact predicates of explain.go need.
-	ev evidence
+	// ev is what the exact predicates of package explain need.
+	ev explain.Evidence
 	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)
 	// in this incarnation.
 	naturalEnd map[types.UID]bool
@@ -70,8 +69,9 @@ type Driver struct {
 
 	checks checker
 	opts   RunOptions
-	// actors are the real kubelet managers around the workers (actors.go).
-	actors *actors
+	// actors are the real kubelet managers around the workers (package
+	// actors).
+	actors *actors.Actors
 	// planted: opts.plant has fired (it fires once).
 	planted bool
 	// stop is closed when the run is torn down (killnow.go's relays).
@@ -136,7 +136,7 @@ func newDriver(o RunOptions) *Driver {
 	d := &Driver{gates: g, ctx: quietContext(), pods: map[types.UID]*configPod{},
 		running: map[types.UID]bool{}, lastGrace: map[types.UID]int64{}, evicted: map[types.UID]bool{},
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
-		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: newEvidence(),
+		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: explain.NewEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.opts, d.stop = o, make(chan struct{})
@@ -163,8 +163,8 @@ func newDriver(o RunOptions) *Driver {
 			Planted: func() { d.planted = true }})
 		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}
-	if d.actors.check != nil {
-		d.h.Oracles = append(d.h.Oracles, committedOracle{d.actors.check, d.Probe})
+	if d.actors.Check != nil {
+		d.h.Oracles = append(d.h.Oracles, committedOracle{d.actors.Check, d.Probe})
 	}
 	d.stepStart = []int64{0}
 	return d
@@ -188,7 +188,7 @@ func (d *Driver) Apply(m script.Move) bool {
 			return false
 		}
 	case script.MoveDeliver:
-		if !slices.Contains(d.pendingKills(), m.UID) {
+		if !slices.Contains(d.actors.PendingKills(), m.UID) {
 			return false
 		}
 	case script.MoveStatusSync, script.MoveStatusResync, script.MoveEcho:
@@ -217,7 +217,7 @@ func (d *Driver) Apply(m script.Move) bool {
 	switch m.Kind {
 	case script.MoveAction:
 		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(components.Shutdown) {
-			d.startShutdown(m.Groups)
+			d.actors.StartShutdown(m.Groups)
 		} else {
 			d.action(m.Action)
 		}
@@ -237,101 +237,6 @@ func (d *Driver) Apply(m script.Move) bool {
 	return true
 }
 
-func (d *Driver) parked(uid types.UID) bool {
-	for _, c := range d.gates.Parked() {
-		if c.UID == uid {
-			return true
-		}
-	}
-	return false
-}
-
-// releaseCall records the callback's return and lets it return.
-func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
-	var call *syncgate.Call
-	for _, c := range d.gates.Parked() {
-		if c.UID == uid && call == nil {
-			call = c
-		}
-	}
-	if o == syncgate.ReturnTerminal && call.Fn != model.SyncPod {
-		o = syncgate.ReturnOK
-	}
-	told := o // what the pod workers are told
-	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK {
-		d.planted, told = true, syncgate.ReturnError
-	}
-	out := model.OK
-	switch o {
-	case syncgate.ReturnError:
-		out = model.Failed
-	case syncgate.ReturnCanceled:
-		out = model.Canceled
-	}
-	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
-		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
-	d.runtimeAfter(call, o)
-	d.noteSucceeded(call, o)
-	d.lastFailed[uid] = o == syncgate.ReturnError || o == syncgate.ReturnCanceled
-	d.ev.droppedRetry[uid] = false
-	if o == syncgate.ReturnTerminal {
-		d.naturalEnd[uid] = true
-	}
-	if o == syncgate.ReturnOK && call.Fn == model.SyncTerminatedPod {
-		delete(d.restartPending, uid)
-	}
-	if d.st != nil {
-		d.st.CallEnded(call, told)
-	}
-	d.gates.Release(uid, told)
-}
-
-// runtimeAfter updates the fake runtime: a SyncPod that did not fail may
-// have started containers; a terminating call that succeeded stopped them.
-func (d *Driver) runtimeAfter(c *syncgate.Call, o syncgate.Outcome) {
-	switch c.Fn {
-	case model.SyncPod:
-		if o == syncgate.ReturnOK || o == syncgate.ReturnTerminal {
-			d.running[c.UID] = true
-		}
-	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
-		if o == syncgate.ReturnOK {
-			delete(d.running, c.UID)
-		}
-	}
-	if o == syncgate.ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
-		d.incarnationOver(c.UID)
-	}
-}
-
-// incarnationOver forgets what the checks keep per incarnation of uid: it
-// finished, or its record is gone (purged, runtime-only pod done).
-func (d *Driver) incarnationOver(uid types.UID) {
-	delete(d.lastGrace, uid)
-	delete(d.leastOffered, uid)
-	delete(d.naturalEnd, uid)
-	d.ev.incarnationOver(uid)
-}
-
-// noteSucceeded marks the open completions of the UID whose terminating
-// call succeeded after their kill (explain.go, G2).
-func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
-	if o != syncgate.ReturnOK {
-		return
-	}
-	for _, comp := range d.completions {
-		if comp.uid != c.UID || comp.fired {
-			continue
-		}
-		switch c.Fn {
-		case model.SyncTerminatingPod:
-			comp.terminatedAfter = true
-		case model.SyncTerminatingRuntimePod:
-			comp.runtimeAfter = true
-		}
-	}
-}
-
 // afterStep lets the workers run to their gates, then records what the
 // step fired (completions, cancellations), closes killPodNow waits that
 // ended, records callbacks that began, and runs the direct checks.
@@ -340,7 +245,7 @@ func (d *Driver) afterStep() {
 	d.coverageAtRest()
 	d.pollFires()
 	d.pollKillNows()
-	d.pollActors()
+	d.actors.Poll()
 	if d.atRest != nil {
 		d.atRest()
 	}
@@ -351,56 +256,6 @@ func (d *Driver) afterStep() {
 		}
 	}
 	d.checkStep()
-}
-
-// pollFires records every completion that fired and every cancellation of
-// a parked callback's context since the last poll, in ID and UID order.
-func (d *Driver) pollFires() {
-	for _, c := range d.completions {
-		if c.fired {
-			continue
-		}
-		select {
-		case <-c.ch:
-			c.fired = true
-			d.h.Point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
-		default:
-		}
-	}
-	for _, c := range d.gates.Parked() {
-		if c.Begun && !c.CancelNoted && c.Ctx.Err() != nil {
-			c.CancelNoted = true
-			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
-		}
-	}
-}
-
-// began records a callback that reached its gate.
-func (d *Driver) began(c *syncgate.Call) {
-	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
-	if c.Pod != nil {
-		b.Version = history.ModelPod(c.Pod).Version
-	}
-	if c.Grace != nil {
-		b.Grace = *c.Grace
-	}
-	d.noteSyncPod(c)
-	if d.st != nil {
-		d.st.CallBegan(c)
-	}
-	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
-	c.BeganStep = d.Step
-	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
-		d.ev.startedInc[c.UID] = true
-	}
-	if c.UID == d.lateNow {
-		// Only the woken goroutine ran in this step: the callback is its.
-		c.Ghost = true
-		d.noteGhost(c.UID, d.Step)
-		d.report("direct", "S1", "GE", fmt.Sprintf(
-			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
-	}
-	d.checkBegin(c)
 }
 
 // waitQuiet returns once every goroutine of the bubble is parked or idle.

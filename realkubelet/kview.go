@@ -9,7 +9,7 @@ import (
 )
 
 // actorsView is oracle.Kubelet over the driver: the config source and
-// what the kubelet's admission did (actors.go). It has no API server and no
+// what the kubelet's admission did (package actors). It has no API server and no
 // status manager of its own (StatusPhase is the config phase).
 type actorsView struct{ d *Driver }
 
@@ -21,18 +21,13 @@ func (k actorsView) Pod(uid types.UID) oracle.KubeletPod {
 		return oracle.KubeletPod{}
 	}
 	return oracle.KubeletPod{Name: k.d.podOf(uid).Name, Incarnation: 1, InConfig: p.inConfig, Phase: p.phase,
-		Deleted: p.deletion != nil, Admitted: a.admitted[uid], Rejected: a.rejected[uid],
-		AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid], StatusPhase: p.phase}
+		Deleted: p.deletion != nil, Admitted: a.Admitted[uid], Rejected: a.Rejected[uid],
+		AddedInShutdown: a.AddedInShutdown[uid], FirstAddAt: a.FirstAddAt[uid], StatusPhase: p.phase}
 }
 
 func (actorsView) APIServer() bool { return false }
 
-func (k actorsView) ShutdownAt() time.Duration {
-	if k.d.actors.shutdown == nil {
-		return 0
-	}
-	return k.d.actors.shutdownAt
-}
+func (k actorsView) ShutdownAt() time.Duration { return k.d.actors.ShutdownAt() }
 
 // kubelet is the view's Kubelet without the status component: nil unless
 // the shutdown or eviction component runs.

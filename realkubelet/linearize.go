@@ -5,8 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/oracle/linearize"
@@ -37,7 +35,7 @@ type linResult struct {
 //
 // One limit, GE: the model has a single worker per record, so once a
 // goroutine of an earlier incarnation began a callback of a UID's record
-// (explain.go, ghostFrom), the model cannot follow that UID. Then two
+// (explain.Evidence.GhostFrom), the model cannot follow that UID. Then two
 // histories are judged, and both must be accepted: the whole history
 // before the first such step, and the whole history without the adopted
 // UIDs (their operations, and their entries in every SyncKnownPods). The
@@ -52,7 +50,7 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	if len(viols) == 0 {
 		return out
 	}
-	if dev == 0 && len(d.ev.ghostFrom) == 0 {
+	if dev == 0 && len(d.ev.GhostFrom) == 0 {
 		for _, viol := range viols {
 			out.findings = append(out.findings, finding.Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
@@ -60,10 +58,10 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	}
 	out.dev = dev
 	histories := d.processHistories()
-	if len(d.ev.ghostFrom) > 0 { // the current process's (restart.go resets them)
+	if len(d.ev.GhostFrom) > 0 { // the current process's (restart.go resets them)
 		first := d.Step + 1
 		adopted := map[string]bool{}
-		for uid, step := range d.ev.ghostFrom {
+		for uid, step := range d.ev.GhostFrom {
 			first, adopted[string(uid)] = min(first, step), true
 		}
 		histories = append(histories[:len(histories)-1], d.h.Range(d.processStart(), d.stepStart[first]), d.h.Without(d.processStart(), adopted))
@@ -92,12 +90,4 @@ func (d *Driver) stepOf(seq int64) int {
 		return i
 	}
 	return max(i-1, 0)
-}
-
-// noteGhost records that uid's current record was adopted by a goroutine
-// of an earlier incarnation at step (its first such step only).
-func (d *Driver) noteGhost(uid types.UID, step int) {
-	if _, ok := d.ev.ghostFrom[uid]; !ok {
-		d.ev.ghostFrom[uid] = step
-	}
 }

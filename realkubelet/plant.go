@@ -1,8 +1,6 @@
 package realkubelet
 
 import (
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/kubernetes/pkg/kubelet/eviction"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"k8s.io/kubernetes/pkg/kubelet"
@@ -50,18 +48,6 @@ const (
 	// (actors_test.go).
 	plantBareKillIsKubelets
 )
-
-// keepPhase is kill with a status function that restores the phase the
-// manager's function set (plantShutdownKeepsPhase).
-func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
-	return func(pod *v1.Pod, evict bool, grace *int64, fn func(*v1.PodStatus)) error {
-		return kill(pod, evict, grace, func(s *v1.PodStatus) {
-			phase := s.Phase
-			fn(s)
-			s.Phase = phase
-		})
-	}
-}
 
 // plantFires reports whether bug b is planted, has not fired yet, and
 // applies to the update o: a kill of a running pod (known, its containers

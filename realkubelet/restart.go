@@ -9,6 +9,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -45,7 +46,7 @@ import (
 // modelled (no family has both): the action is skipped and counted
 // (restartsSkipped).
 func (d *Driver) restartKubelet() {
-	if !d.actors.idle() || d.actors.kills.Open() > 0 || len(d.actors.kills.Pending()) > 0 {
+	if !d.actors.Idle() || d.actors.Kills.Open() > 0 || len(d.actors.Kills.Pending()) > 0 {
 		d.restartsSkipped++
 		return
 	}
@@ -67,14 +68,14 @@ func (d *Driver) restartKubelet() {
 		panic(err) // the hold-wakes move succeeded with the same tree
 	}
 	d.resetEvidence()
-	if d.actors.shutdown != nil {
-		d.actors.shutdown.Stop() // its event loop dies with the process
+	if d.actors.Shutdown != nil {
+		d.actors.Shutdown.Stop() // its event loop dies with the process
 		d.waitQuiet()
 	}
-	check := d.actors.check
-	firstAdd := d.actors.firstAddAt
+	check := d.actors.Check
+	firstAdd := d.actors.FirstAddAt
 	d.actors = newActors(d)
-	d.actors.check, d.actors.firstAddAt = check, firstAdd
+	d.actors.Check, d.actors.FirstAddAt = check, firstAdd
 	if d.st != nil {
 		d.st.Restart()
 	}
@@ -114,11 +115,11 @@ func (d *Driver) retireProcess(old *syncgate.Gates) {
 func (d *Driver) resetEvidence() {
 	d.lastGrace, d.evicted, d.lastUpdate = map[types.UID]int64{}, map[types.UID]bool{}, map[types.UID]int{}
 	d.restartPending, d.lastFailed = map[types.UID]bool{}, map[types.UID]bool{}
-	d.ev, d.naturalEnd, d.leastOffered = newEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
+	d.ev, d.naturalEnd, d.leastOffered = explain.NewEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
 	d.synced, d.checks.overlaps = false, 0
 	for uid, on := range d.running {
 		if on {
-			d.ev.inherited[uid] = true // GB's "the runtime has its containers"
+			d.ev.Inherited[uid] = true // GB's "the runtime has its containers"
 		}
 	}
 }
@@ -137,11 +138,11 @@ func (d *Driver) readmit() {
 	for _, uid := range uids {
 		p := d.pods[uid]
 		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
-		if !terminal && !d.admit(uid) {
+		if !terminal && !d.actors.Admit(uid) {
 			continue
 		}
 		if terminal {
-			d.actors.admitted[uid] = true // admitted before, never re-admitted
+			d.actors.Admitted[uid] = true // admitted before, never re-admitted
 		}
 		if d.st != nil && !p.action.Static {
 			d.st.Readd(uid)

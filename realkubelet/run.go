@@ -12,10 +12,12 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/sim"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Result is one run on the real pod workers.
@@ -27,7 +29,7 @@ type Result struct {
 	Ops      int    // operations in the recorded history
 	TraceSHA string // SHA-256 of the canonical trace
 	// Deviations are the model deviations the history was judged with when
-	// the specification alone rejected it (explain.go); 0 otherwise.
+	// the specification alone rejected it (package explain); 0 otherwise.
 	Deviations deviation.Set
 	Trace      []string
 	// Coverage is the state coverage the run reached, plan and settle
@@ -60,7 +62,7 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 	}
 	next := 0
 	for {
-		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.pendingKills()
+		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.actors.PendingKills()
 		gated := len(parked) + len(wakes) + len(kills)
 		if next == len(p.Actions) && gated == 0 {
 			return
@@ -165,14 +167,14 @@ func (d *Driver) checkSettled() {
 	}
 	for _, uid := range d.sortedUniverse() {
 		a := d.answersOf(uid)
-		if a == unknownAfterSync {
+		if a == explain.UnknownAfterSync {
 			continue
 		}
-		if a[qTermRequested] && !a[qKnownTerminated] {
-			d.report("liveness", "L1", d.classStuck(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
+		if a[explain.TermRequested] && !a[explain.KnownTerminated] {
+			d.report("liveness", "L1", d.stuckClass(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
 		}
-		if a[qKnownTerminated] && !a[qBeFinished] {
-			d.report("liveness", "L2", d.classStuck(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
+		if a[explain.KnownTerminated] && !a[explain.BeFinished] {
+			d.report("liveness", "L2", d.stuckClass(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
 		}
 	}
 	for _, c := range d.completions {
@@ -185,6 +187,12 @@ func (d *Driver) checkSettled() {
 			d.report("liveness", "L6", d.completionClass(k.c), fmt.Sprintf("pod %s: killPodNow (completion %d) timed out", k.c.uid, k.c.id))
 		}
 	}
+}
+
+// stuckClass is explain's Stuck for uid, from the driver's records.
+func (d *Driver) stuckClass(uid types.UID) string {
+	p := d.pods[uid]
+	return d.ev.Stuck(uid, p != nil && p.inConfig, d.restartPending[uid], d.lastFailed[uid])
 }
 
 // completionClass attributes a completion that never fired to the direct

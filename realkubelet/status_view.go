@@ -80,7 +80,7 @@ func (d *Driver) settleStatus() {
 
 // statusFindings ends the kubelet oracle: L7 (KubeletSettled) and every
 // violation it found (K2, K3, K6, …); none without the component. They
-// are unexplained unless an exact predicate of status_explain.go held for
+// are unexplained unless an exact predicate of status/explain.go held for
 // the write they are about (GF, GG).
 func (d *Driver) statusFindings() []finding.Finding {
 	if d.st == nil {
@@ -146,9 +146,9 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 	if p == nil {
 		return oracle.KubeletPod{}
 	}
-	a := k.d.actors // admission during a node shutdown (actors.go)
+	a := k.d.actors // admission during a node shutdown (package actors)
 	kp := oracle.KubeletPod{Name: p.action.PodName(), InConfig: p.inConfig, Phase: p.phase, Deleted: p.deletion != nil,
-		Rejected: a.rejected[uid], AddedInShutdown: a.addedInShutdown[uid], FirstAddAt: a.firstAddAt[uid]}
+		Rejected: a.Rejected[uid], AddedInShutdown: a.AddedInShutdown[uid], FirstAddAt: a.FirstAddAt[uid]}
 	k.d.st.Describe(uid, &kp)
 	return kp
 }
@@ -156,7 +156,7 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 // APIServer: the API-server model is part of the component.
 func (kubeletView) APIServer() bool { return true }
 
-// ShutdownAt is the shutdown component's (actors.go).
+// ShutdownAt is the shutdown component's (package actors).
 func (k kubeletView) ShutdownAt() time.Duration { return actorsView(k).ShutdownAt() }
 
 // statusHost is the driver as the status component's host.

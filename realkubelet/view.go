@@ -10,6 +10,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/realkubelet/explain"
 )
 
 // View is the driver as an oracle.View: what the shared oracles may read
@@ -96,10 +97,10 @@ func (w workersView) KnownUIDs() []string {
 
 func (w workersView) Answers(uid types.UID) oracle.Answers {
 	a := w.d.answersOf(uid)
-	return oracle.Answers{Known: a != unknownAnswers(w.d.synced), KnownTerminated: a[qKnownTerminated],
-		CouldHaveRunning: a[qCouldHaveRunning], BeFinished: a[qBeFinished], TerminationRequested: a[qTermRequested],
-		ContainersBeTerminating: a[qContainersBeTerminating], RuntimeBeRemoved: a[qRuntimeBeRemoved],
-		ContentBeRemoved: a[qContentBeRemoved]}
+	return oracle.Answers{Known: a != unknownAnswers(w.d.synced), KnownTerminated: a[explain.KnownTerminated],
+		CouldHaveRunning: a[explain.CouldHaveRunning], BeFinished: a[explain.BeFinished], TerminationRequested: a[explain.TermRequested],
+		ContainersBeTerminating: a[explain.ContainersBeTerminating], RuntimeBeRemoved: a[explain.RuntimeBeRemoved],
+		ContentBeRemoved: a[explain.ContentBeRemoved]}
 }
 
 func (w workersView) PodsSynced() bool { return w.d.synced }
@@ -110,10 +111,10 @@ func (w workersView) MirrorTerminating(fullname string) bool {
 
 // unknownAnswers is what every query says of a UID without a record
 // (SPEC §1.14 U1): before the first SyncKnownPods, CouldHaveRunning only;
-// after it, unknownAfterSync.
-func unknownAnswers(synced bool) answers {
+// after it, explain.UnknownAfterSync.
+func unknownAnswers(synced bool) explain.Answers {
 	if synced {
-		return unknownAfterSync
+		return explain.UnknownAfterSync
 	}
-	return answers{qCouldHaveRunning: true}
+	return explain.Answers{explain.CouldHaveRunning: true}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/podsim/podsim/realvk/callgate"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -20,7 +21,7 @@ func TestClassifyCleanupNegative(t *testing.T) {
 		d := NewDriver()
 		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"pod-a": "a"}}
 		f := Finding{Check: "VK3", Message: "pod a (pod-a) left the API but still runs in the provider at the end (VK3)"}
-		vi := cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "a"}
+		vi := cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "a"}
 		cases := []struct {
 			name    string
 			last    *cleanupCall
@@ -29,17 +30,17 @@ func TestClassifyCleanupNegative(t *testing.T) {
 		}{
 			{"no cleanup call", nil, nil, ""},
 			{"VI", &vi, nil, ClassCleanupTrustsGetPod},
-			{"the GetPod failed (retried, then lost to a stop)", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Fail, providerUID: "a"}, nil, ""},
-			{"the last call was a failed DeletePod", &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: Fail, providerUID: "a"}, nil, ""},
-			{"the provider held another UID then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "z"}, nil, ""},
-			{"the provider held nothing then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing}, nil, ""},
-			{"the API had an object of the name then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: Missing, providerUID: "a", apiHasName: true}, nil, ""},
+			{"the GetPod failed (retried, then lost to a stop)", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Fail, providerUID: "a"}, nil, ""},
+			{"the last call was a failed DeletePod", &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: callgate.Fail, providerUID: "a"}, nil, ""},
+			{"the provider held another UID then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "z"}, nil, ""},
+			{"the provider held nothing then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing}, nil, ""},
+			{"the API had an object of the name then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "a", apiHasName: true}, nil, ""},
 			{"a later generation's dangling cleanup ran without failing", &vi,
-				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}, ""},
+				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}, ""},
 			{"a later generation's DeletePod of it failed", &vi,
-				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}, {gen: 2, op: "provider.DeletePod", key: "default/pod-a", outcome: Fail}}, ClassCleanupTrustsGetPod},
+				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}, {gen: 2, op: "provider.DeletePod", key: "default/pod-a", outcome: callgate.Fail}}, ClassCleanupTrustsGetPod},
 			{"an earlier generation's dangling cleanup ran", &vi,
-				[]danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK}}, ClassCleanupTrustsGetPod},
+				[]danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK}}, ClassCleanupTrustsGetPod},
 		}
 		for _, c := range cases {
 			delete(d.W.lastCleanup, "default/pod-a")
@@ -232,7 +233,7 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"db": "a"}}
 		f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
 		listed := map[string]string{"0x1": "default/db"}
-		sweepFailed := []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}, {gen: 2, op: "provider.DeletePod", key: "default/db", outcome: Fail}}
+		sweepFailed := []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}, {gen: 2, op: "provider.DeletePod", key: "default/db", outcome: callgate.Fail}}
 		cases := []struct {
 			name    string
 			gen     int
@@ -243,11 +244,11 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		}{
 			{"VD", 2, true, nil, sweepFailed, ClassDanglingOnce},
 			{"never removed by the API", 2, false, nil, sweepFailed, ""},
-			{"no restart after the removal", 1, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK}}, ""},
-			{"no sweep after the removal", 2, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: Fail}}, ""},
-			{"a later sweep listed it and did not fail", 2, true, nil, []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}, ""},
-			{"the last generation's informer cleanup", 2, true, &cleanupCall{gen: 2, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ""},
-			{"an earlier generation's cleanup failed", 2, true, &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: Fail}, sweepFailed, ClassDanglingOnce},
+			{"no restart after the removal", 1, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK}}, ""},
+			{"no sweep after the removal", 2, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.Fail}}, ""},
+			{"a later sweep listed it and did not fail", 2, true, nil, []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}, ""},
+			{"the last generation's informer cleanup", 2, true, &cleanupCall{gen: 2, op: "provider.DeletePod", outcome: callgate.Fail}, sweepFailed, ""},
+			{"an earlier generation's cleanup failed", 2, true, &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: callgate.Fail}, sweepFailed, ClassDanglingOnce},
 		}
 		// Every generation listed before the removal (event 5).
 		d.W.watchFrom, d.W.removedAt = map[int]int{1: 2, 2: 9}, map[types.UID]int{"a": 5}
@@ -269,16 +270,26 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		}
 		// A later sweep whose list did not have it (the pod came after it).
 		d.W.gen, d.W.removedGen["a"], d.W.lastCleanup = 3, 1, map[string]cleanupCall{}
-		d.W.danglingCalls = append([]danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}},
-			danglingCall{gen: 3, op: "provider.GetPods", outcome: Fail})
+		d.W.danglingCalls = append([]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}},
+			danglingCall{gen: 3, op: "provider.GetPods", outcome: callgate.Fail})
 		d.W.podsGiven = map[int]map[string]string{2: {}}
 		if got := d.classify(f); got != ClassDanglingOnce {
 			t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
 		}
-		// Removed in the last generation (2) before its informer listed:
-		// only its deleteDanglingPods could clean it up, and that failed.
-		d.W.gen, d.W.removedGen["a"], d.W.removedAt["a"] = 2, 2, 5
-		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: Fail}}
+	})
+}
+
+// TestClassifyDanglingRemovedInLastGeneration: VD for a pod removed in the
+// last generation (2) before its informer listed: only its
+// deleteDanglingPods could clean it up, and that failed.
+func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"db": "a"}}
+		f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
+		d.W.gen, d.W.removedGen, d.W.removedAt = 2, map[types.UID]int{"a": 2}, map[types.UID]int{"a": 5}
+		d.W.lastCleanup = map[string]cleanupCall{}
+		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.Fail}}
 		d.W.podsGiven = map[int]map[string]string{}
 		for _, c := range []struct {
 			name      string
@@ -295,8 +306,8 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 			}
 		}
 		d.W.watchFrom = map[int]int{1: 2, 2: 9}
-		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: OK}}
-		d.W.podsGiven = map[int]map[string]string{2: listed}
+		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}
+		d.W.podsGiven = map[int]map[string]string{2: {"0x1": "default/db"}}
 		if got := d.classify(f); got != "" {
 			t.Errorf("removed before the last generation listed, whose sweep listed it and did not fail: classified %q", got)
 		}

@@ -11,6 +11,7 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realvk/callgate"
 )
 
 // podClient is the controller's PodClient: every call parks at a gate and,
@@ -44,12 +45,12 @@ func (p *podsOf) gate(ctx context.Context, op, name string) error {
 
 // gateCall parks the call and returns it (its Caller) with the outcome's
 // error.
-func (p *podsOf) gateCall(ctx context.Context, op, name string) (*Call, error) {
-	c := &Call{Gen: p.c.gen, Op: op, Key: p.ns + "/" + name, Ctx: ctx}
-	switch p.c.w.gates.park(c) {
-	case OK:
+func (p *podsOf) gateCall(ctx context.Context, op, name string) (*callgate.Call, error) {
+	c := &callgate.Call{Gen: p.c.gen, Op: op, Key: p.ns + "/" + name, Ctx: ctx}
+	switch p.c.w.gates.Park(c) {
+	case callgate.OK:
 		return c, nil
-	case Dead:
+	case callgate.Dead:
 		return c, context.Canceled
 	}
 	return c, errInjected

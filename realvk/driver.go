@@ -12,6 +12,7 @@ import (
 
 	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realvk/script"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -41,7 +42,7 @@ type Driver struct {
 	tape       *tape
 	// Moves are the moves applied so far (the run's script); Step counts
 	// them.
-	Moves []Move
+	Moves []script.Move
 	Step  int
 	trace []string
 	// planSteps is how many of Moves came before the settle phase.
@@ -66,7 +67,7 @@ func (d *Driver) RecordNearMisses() { d.tape.near = nearmiss.NewVK(d.tape.cov) }
 // Apply performs one move and waits for what it causes; false if the
 // move cannot happen now (nothing happened, and it is not recorded):
 // shrinking and replay rely on that.
-func (d *Driver) Apply(m Move) bool {
+func (d *Driver) Apply(m script.Move) bool {
 	if !d.possible(m) {
 		return false
 	}
@@ -74,19 +75,19 @@ func (d *Driver) Apply(m Move) bool {
 	d.Moves = append(d.Moves, m)
 	d.tracef("step %d %v: %s", d.Step, time.Since(d.start), m)
 	switch m.Kind {
-	case MoveAction:
+	case script.MoveAction:
 		d.action(m.Action)
-	case MoveRelease:
-		d.W.gates.release(m.Label, m.Outcome)
-	case MoveWatch:
+	case script.MoveRelease:
+		d.W.gates.Release(m.Label, m.Outcome)
+	case script.MoveWatch:
 		d.W.deliverWatch()
-	case MoveEvent:
+	case script.MoveEvent:
 		d.W.deliverEvent()
-	case MoveNotify:
+	case script.MoveNotify:
 		d.W.notify(m.Label)
-	case MoveSleep:
+	case script.MoveSleep:
 		time.Sleep(SleepDuration - StepDuration)
-	case MoveWorkers:
+	case script.MoveWorkers:
 		d.W.workers = m.N
 	}
 	time.Sleep(StepDuration)
@@ -96,32 +97,32 @@ func (d *Driver) Apply(m Move) bool {
 }
 
 // possible reports whether m can happen in the state reached.
-func (d *Driver) possible(m Move) bool {
+func (d *Driver) possible(m script.Move) bool {
 	w := d.W
 	switch m.Kind {
-	case MoveRelease:
+	case script.MoveRelease:
 		for _, c := range w.gates.Parked() {
 			if c.Label() == m.Label {
 				return true
 			}
 		}
 		return false
-	case MoveWatch:
+	case script.MoveWatch:
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		return w.pendingWatch() > 0
-	case MoveEvent:
+	case script.MoveEvent:
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		return len(w.events) > 0
-	case MoveNotify:
+	case script.MoveNotify:
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		b := w.backend[m.Label]
 		return b != nil && b.dirty && w.running && w.notifyCB[w.gen] != nil
-	case MoveAction:
+	case script.MoveAction:
 		return d.actionPossible(m.Action)
-	case MoveWorkers:
+	case script.MoveWorkers:
 		return w.gen == 0 && m.N >= 1
 	}
 	return true
@@ -176,7 +177,7 @@ func (d *Driver) action(a plan.Action) {
 		w.providerPodFor(a.UID)
 	}
 	if err != nil {
-		w.notef("%s -> %s", formatAction(a), errWord(err))
+		w.notef("%s -> %s", script.FormatAction(a), errWord(err))
 	}
 }
 
@@ -221,12 +222,12 @@ func (d *Driver) afterStep() {
 	for _, n := range noted {
 		d.tape.observe(n.note, n.at, d.Step)
 	}
-	for _, label := range w.gates.takeDups() {
+	for _, label := range w.gates.TakeDups() {
 		d.report("harness", "two calls parked under one label "+label)
 	}
 	for _, c := range w.gates.Parked() {
-		if !c.begun {
-			c.begun = true
+		if !c.Begun {
+			c.Begun = true
 			d.tracef("  park %s", c.Label())
 		}
 	}

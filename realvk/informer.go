@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/podsim/podsim/realvk/callgate"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -39,7 +40,7 @@ type listWatch struct {
 // List parks, then lists the API server's pods (sorted) and remembers
 // where the watch must start.
 func (lw listWatch) List(metav1.ListOptions) (runtime.Object, error) {
-	if o := lw.w.gates.park(&Call{Gen: lw.gen, Op: "api.List", Ctx: context.Background()}); o != OK {
+	if o := lw.w.gates.Park(&callgate.Call{Gen: lw.gen, Op: "api.List", Ctx: context.Background()}); o != callgate.OK {
 		return nil, context.Canceled
 	}
 	lw.w.mu.Lock()

@@ -4,12 +4,13 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/podsim/podsim/realvk/callgate"
 	"k8s.io/apimachinery/pkg/types"
 )
 
 // The predicates of the classes written from the 500-seed sweep's last
 // unexplained findings (VI–VO, and VD for a pod that left the API); the
-// classifier (checks.go, classify) calls them with the world's lock held.
+// classifier (classify.go) calls them with the world's lock held.
 
 // danglingRuns: the generations that ran deleteDanglingPods, and those
 // whose GetPods or DeletePod of key failed.
@@ -19,7 +20,7 @@ func (d *Driver) danglingRuns(key string) (ran, failed map[int]bool) {
 		if c.op == "provider.GetPods" {
 			ran[c.gen] = true
 		}
-		if c.outcome != OK && (c.op == "provider.GetPods" || c.key == key) {
+		if c.outcome != callgate.OK && (c.op == "provider.GetPods" || c.key == key) {
 			failed[c.gen] = true
 		}
 	}
@@ -65,7 +66,7 @@ func (d *Driver) danglingSince(key string, gR int) bool {
 	if gR >= w.gen {
 		return false
 	}
-	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == Missing) {
+	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == callgate.Missing) {
 		return false
 	}
 	ran, failed := d.danglingRuns(key)
@@ -90,7 +91,7 @@ func (d *Driver) danglingSince(key string, gR int) bool {
 // DeletePod of key.
 func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
 	c, ok := d.W.lastCleanup[key]
-	if !ok || c.op != "provider.GetPod" || c.outcome != Missing || c.providerUID != uid || c.apiHasName {
+	if !ok || c.op != "provider.GetPod" || c.outcome != callgate.Missing || c.providerUID != uid || c.apiHasName {
 		return false
 	}
 	ran, failed := d.danglingRuns(key)
@@ -214,4 +215,28 @@ func (d *Driver) wroteVersion(uid types.UID, v int) bool {
 		}
 	}
 	return false
+}
+
+// statusOverwritten: U's provider status version v reached the API by
+// updatePodStatus, and U's last effective status write was
+// handleProviderError's, after it.
+func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
+	writes := d.W.statusWrites[uid]
+	if len(writes) == 0 || writes[len(writes)-1].caller != "handleProviderError" {
+		return false
+	}
+	for _, w := range writes[:len(writes)-1] {
+		if w.caller == "updatePodStatus" && w.version == v {
+			return true
+		}
+	}
+	return false
+}
+
+// danglingFailedEverywhere: every controller generation that ran
+// deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
+// and at least one ran.
+func (d *Driver) danglingFailedEverywhere(key string) bool {
+	ran, failed := d.danglingRuns(key)
+	return len(ran) > 0 && failedIn(ran, failed, 0)
 }

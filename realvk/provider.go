@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realvk/callgate"
 )
 
 // The provider: a fake backend (World.backend, by namespace/name) behind
@@ -44,9 +45,9 @@ type provider struct {
 	gen int
 }
 
-func (p provider) gate(ctx context.Context, op, key string) Outcome {
-	c := &Call{Gen: p.gen, Op: op, Key: key, Ctx: ctx}
-	o := p.w.gates.park(c)
+func (p provider) gate(ctx context.Context, op, key string) callgate.Outcome {
+	c := &callgate.Call{Gen: p.gen, Op: op, Key: key, Ctx: ctx}
+	o := p.w.gates.Park(c)
 	if c.Caller == "deleteDanglingPods" {
 		p.w.mu.Lock()
 		p.w.danglingCalls = append(p.w.danglingCalls, danglingCall{gen: p.gen, op: op, key: key, outcome: o})
@@ -68,13 +69,13 @@ func (p provider) gate(ctx context.Context, op, key string) Outcome {
 type cleanupCall struct {
 	gen         int
 	op          string
-	outcome     Outcome
+	outcome     callgate.Outcome
 	providerUID types.UID
 	apiHasName  bool
 }
 
 // cleanupCallNow describes a cleanup call answered now; mu held.
-func (w *World) cleanupCallNow(gen int, op, key string, o Outcome) cleanupCall {
+func (w *World) cleanupCallNow(gen int, op, key string, o callgate.Outcome) cleanupCall {
 	c := cleanupCall{gen: gen, op: op, outcome: o}
 	if b := w.backend[key]; b != nil {
 		c.providerUID = b.pod.UID
@@ -90,14 +91,14 @@ func (w *World) cleanupCallNow(gen int, op, key string, o Outcome) cleanupCall {
 type danglingCall struct {
 	gen     int
 	op, key string
-	outcome Outcome
+	outcome callgate.Outcome
 }
 
-func (p provider) fail(o Outcome, key string) error {
+func (p provider) fail(o callgate.Outcome, key string) error {
 	switch o {
-	case Missing:
+	case callgate.Missing:
 		return errdefs.NotFoundf("realvk: provider has no pod %s", key)
-	case Dead:
+	case callgate.Dead:
 		return context.Canceled
 	}
 	return fmt.Errorf("realvk: injected provider error for %s", key)
@@ -109,7 +110,7 @@ func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
 // backend (status version 0); its later statuses are the plan's.
 func (p provider) CreatePod(ctx context.Context, pod *v1.Pod) error {
 	key := podKey(pod)
-	if o := p.gate(ctx, "provider.CreatePod", key); o != OK {
+	if o := p.gate(ctx, "provider.CreatePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
 	p.w.mu.Lock()
@@ -149,7 +150,7 @@ func statusOf(phase v1.PodPhase, version int) v1.PodStatus {
 // stays.
 func (p provider) UpdatePod(ctx context.Context, pod *v1.Pod) error {
 	key := podKey(pod)
-	if o := p.gate(ctx, "provider.UpdatePod", key); o != OK {
+	if o := p.gate(ctx, "provider.UpdatePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
 	p.w.mu.Lock()
@@ -166,7 +167,7 @@ func (p provider) UpdatePod(ctx context.Context, pod *v1.Pod) error {
 // DeletePod implements PodLifecycleHandler: the pod leaves the backend.
 func (p provider) DeletePod(ctx context.Context, pod *v1.Pod) error {
 	key := podKey(pod)
-	if o := p.gate(ctx, "provider.DeletePod", key); o != OK {
+	if o := p.gate(ctx, "provider.DeletePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
 	p.w.mu.Lock()
@@ -185,7 +186,7 @@ func (p provider) DeletePod(ctx context.Context, pod *v1.Pod) error {
 // GetPod implements PodLifecycleHandler.
 func (p provider) GetPod(ctx context.Context, ns, name string) (*v1.Pod, error) {
 	key := ns + "/" + name
-	if o := p.gate(ctx, "provider.GetPod", key); o != OK {
+	if o := p.gate(ctx, "provider.GetPod", key); o != callgate.OK {
 		return nil, p.fail(o, key)
 	}
 	p.w.mu.Lock()
@@ -199,7 +200,7 @@ func (p provider) GetPod(ctx context.Context, ns, name string) (*v1.Pod, error) 
 // GetPodStatus implements PodLifecycleHandler.
 func (p provider) GetPodStatus(ctx context.Context, ns, name string) (*v1.PodStatus, error) {
 	key := ns + "/" + name
-	if o := p.gate(ctx, "provider.GetPodStatus", key); o != OK {
+	if o := p.gate(ctx, "provider.GetPodStatus", key); o != callgate.OK {
 		return nil, p.fail(o, key)
 	}
 	p.w.mu.Lock()
@@ -212,7 +213,7 @@ func (p provider) GetPodStatus(ctx context.Context, ns, name string) (*v1.PodSta
 
 // GetPods implements PodLifecycleHandler, sorted by key.
 func (p provider) GetPods(ctx context.Context) ([]*v1.Pod, error) {
-	if o := p.gate(ctx, "provider.GetPods", ""); o != OK {
+	if o := p.gate(ctx, "provider.GetPods", ""); o != callgate.OK {
 		return nil, p.fail(o, "")
 	}
 	p.w.mu.Lock()

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/script"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -25,7 +27,7 @@ func TestRegressionScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			moves, expect, err := ParseScript(string(text))
+			moves, expect, err := script.Parse(string(text))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,17 +103,17 @@ func TestClassifyDanglingNegative(t *testing.T) {
 		if got := d.classify(f); got != "" {
 			t.Errorf("no cleanup ran, classified %q", got)
 		}
-		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
-			{gen: 1, op: "provider.DeletePod", key: "default/pod-d", outcome: Fail}}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-d", outcome: callgate.Fail}}
 		if got := d.classify(f); got != ClassDanglingOnce {
 			t.Errorf("failed DeletePod: classified %q", got)
 		}
-		d.W.danglingCalls = append(d.W.danglingCalls, danglingCall{gen: 2, op: "provider.GetPods", outcome: OK})
+		d.W.danglingCalls = append(d.W.danglingCalls, danglingCall{gen: 2, op: "provider.GetPods", outcome: callgate.OK})
 		if got := d.classify(f); got != "" {
 			t.Errorf("a second generation's cleanup did not fail, classified %q", got)
 		}
-		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: OK},
-			{gen: 1, op: "provider.DeletePod", key: "default/pod-e", outcome: Fail}}
+		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK},
+			{gen: 1, op: "provider.DeletePod", key: "default/pod-e", outcome: callgate.Fail}}
 		if got := d.classify(f); got != "" {
 			t.Errorf("another pod's DeletePod failed, classified %q", got)
 		}

@@ -7,6 +7,8 @@ import (
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/script"
 	"github.com/podsim/podsim/sim"
 )
 
@@ -30,7 +32,7 @@ func (f Finding) String() string {
 type Result struct {
 	Family   string
 	Seed     uint64
-	Moves    []Move // the plan-phase moves: the run's replayable script
+	Moves    []script.Move // the plan-phase moves: the run's replayable script
 	Findings []Finding
 	TraceSHA string
 	Trace    []string
@@ -77,13 +79,13 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source) {
 		r := schedule.Intn(16)
 		switch {
 		case next < len(p.Actions) && !d.restarting && (len(opts) == 0 || r < 5):
-			d.Apply(Move{Kind: MoveAction, Action: p.Actions[next]})
+			d.Apply(script.Move{Kind: script.MoveAction, Action: p.Actions[next]})
 			next++
 		case r == 5 || len(opts) == 0:
-			d.Apply(Move{Kind: MoveSleep})
+			d.Apply(script.Move{Kind: script.MoveSleep})
 		default:
 			m := opts[schedule.Intn(len(opts))]
-			if m.Kind == MoveRelease {
+			if m.Kind == script.MoveRelease {
 				m.Outcome = chooseOutcome(m.Label, p, faults)
 			}
 			d.Apply(m)
@@ -94,23 +96,23 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source) {
 // options are the moves the controller's side offers now, in a
 // deterministic order: parked calls by label, the watch, the handler
 // queue, notifications by key.
-func (d *Driver) options() []Move {
+func (d *Driver) options() []script.Move {
 	w := d.W
-	var out []Move
+	var out []script.Move
 	for _, c := range w.gates.Parked() {
-		out = append(out, Move{Kind: MoveRelease, Label: c.Label()})
+		out = append(out, script.Move{Kind: script.MoveRelease, Label: c.Label()})
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.pendingWatch() > 0 {
-		out = append(out, Move{Kind: MoveWatch})
+		out = append(out, script.Move{Kind: script.MoveWatch})
 	}
 	if len(w.events) > 0 {
-		out = append(out, Move{Kind: MoveEvent})
+		out = append(out, script.Move{Kind: script.MoveEvent})
 	}
 	if w.running && w.notifyCB[w.gen] != nil {
 		for _, key := range w.Notifiable() {
-			out = append(out, Move{Kind: MoveNotify, Label: key})
+			out = append(out, script.Move{Kind: script.MoveNotify, Label: key})
 		}
 	}
 	return out
@@ -123,15 +125,15 @@ func (d *Driver) options() []Move {
 // spans.go), which have no error to return; otherwise Fail by the plan's ErrorRate (provider and
 // API calls alike), then Missing for a provider GetPod by its MissingRate
 // (a stale provider cache).
-func chooseOutcome(label string, p plan.Plan, src sim.Source) Outcome {
+func chooseOutcome(label string, p plan.Plan, src sim.Source) callgate.Outcome {
 	if !fallible(label) {
-		return OK
+		return callgate.OK
 	}
 	if src.Intn(1000) < p.Faults.ErrorRate {
-		return Fail
+		return callgate.Fail
 	}
 	if p.VK != nil && strings.Contains(label, "/provider.GetPod/") && src.Intn(1000) < p.VK.MissingRate {
-		return Missing
+		return callgate.Missing
 	}
-	return OK
+	return callgate.OK
 }

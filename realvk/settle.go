@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realvk/script"
 )
 
 // fallible: the call is the provider's or the API server's, and can fail
@@ -30,14 +31,14 @@ func (d *Driver) Settle() {
 		for i := 0; i < 50 && !w.doneClosed(); i++ {
 			d.releaseAll()
 		}
-		d.Apply(Move{Kind: MoveAction, Action: plan.Action{Kind: plan.VKStart, Grace: -1}})
+		d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.VKStart, Grace: -1}})
 	}
 	for range settleRounds {
 		d.releaseAll()
 		if d.queued() == 0 {
 			return
 		}
-		d.Apply(Move{Kind: MoveSleep})
+		d.Apply(script.Move{Kind: script.MoveSleep})
 	}
 }
 
@@ -82,18 +83,18 @@ func (d *Driver) Shutdown() {
 	}
 	for i := 0; i < 50 && !w.doneClosed(); i++ {
 		d.releaseAll()
-		d.Apply(Move{Kind: MoveSleep})
+		d.Apply(script.Move{Kind: script.MoveSleep})
 	}
 	if !w.doneClosed() {
 		d.report("liveness", "Done did not close after the context was cancelled")
-		w.gates.kill(w.gen) // let the bubble end
+		w.gates.Kill(w.gen) // let the bubble end
 		return
 	}
 	w.pollLife()
 	// Notification goroutines still polling end with the context; let
 	// their timers run out.
 	for range 5 {
-		d.Apply(Move{Kind: MoveSleep})
+		d.Apply(script.Move{Kind: script.MoveSleep})
 	}
 }
 
@@ -130,7 +131,7 @@ func runPlan(family string, seed uint64, p plan.Plan, st plan.Streams, near bool
 		d.RecordNearMisses()
 	}
 	if p.VK != nil {
-		d.Apply(Move{Kind: MoveWorkers, N: max(p.VK.Workers, 1)})
+		d.Apply(script.Move{Kind: script.MoveWorkers, N: max(p.VK.Workers, 1)})
 	}
 	d.Generate(p, st.Schedule, st.Faults)
 	return d.Finish(family, seed)
@@ -144,7 +145,7 @@ func RunSeed(f plan.Family, seed uint64) Result {
 
 // RunMoves replays a script; inside a bubble. Moves that cannot happen in
 // the state reached are skipped.
-func RunMoves(moves []Move) Result {
+func RunMoves(moves []script.Move) Result {
 	d := NewDriver()
 	for _, m := range moves {
 		d.Apply(m)

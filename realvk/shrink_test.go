@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realvk/script"
 )
 
 var (
@@ -37,7 +38,7 @@ func toolRun(t *testing.T, f plan.Family) (Result, string) {
 	return r, fmt.Sprintf("seed %d", *shrinkSeed)
 }
 
-func replay(t *testing.T, moves []Move) Result {
+func replay(t *testing.T, moves []script.Move) Result {
 	t.Helper()
 	var r Result
 	synctest.Test(t, func(t *testing.T) { r = RunMoves(moves) })
@@ -76,10 +77,10 @@ func TestShrinkSeed(t *testing.T) {
 	if !keep(r) {
 		t.Fatalf("%s of %s has no finding of class %q check %q", which, f.Name, *shrinkClass, *shrinkCheck)
 	}
-	small := realdriver.Shrink(r.Moves, func(m []Move) Result { return replay(t, m) }, keep)
+	small := realdriver.Shrink(r.Moves, func(m []script.Move) Result { return replay(t, m) }, keep)
 	final := replay(t, small)
 	header := fmt.Sprintf("# shrunk from %s %s (%d moves -> %d)\n", f.Name, which, len(r.Moves), len(small))
-	realdriver.Transcript(os.Stdout, header, FormatScript(small), final.Findings, "", final.Trace)
+	realdriver.Transcript(os.Stdout, header, script.Format(small), final.Findings, "", final.Trace)
 }
 
 // TestReplaySeed prints one seed's run: script, findings, trace (a tool:
@@ -91,5 +92,5 @@ func TestReplaySeed(t *testing.T) {
 	f := familyNamed(t, *shrinkFamily)
 	r, which := toolRun(t, f)
 	header := fmt.Sprintf("# %s %s, trace sha256 %s\n", f.Name, which, r.TraceSHA)
-	realdriver.Transcript(os.Stdout, header, FormatScript(r.Moves), r.Findings, "", r.Trace)
+	realdriver.Transcript(os.Stdout, header, script.Format(r.Moves), r.Findings, "", r.Trace)
 }

@@ -4,14 +4,16 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/podsim/podsim/realvk/script"
 )
 
-// runDrained applies each line of script, then every move the
+// runDrained applies each line of text, then every move the
 // controller's side offers (successful) and a few sleeps, so each action
 // is fully handled before the next; then finishes the run.
-func runDrained(t *testing.T, script string) (Result, *Driver) {
+func runDrained(t *testing.T, text string) (Result, *Driver) {
 	t.Helper()
-	moves, _, err := ParseScript(script)
+	moves, _, err := script.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +27,7 @@ func runDrained(t *testing.T, script string) (Result, *Driver) {
 			}
 			for range 3 {
 				d.releaseAll()
-				d.Apply(Move{Kind: MoveSleep})
+				d.Apply(script.Move{Kind: script.MoveSleep})
 			}
 		}
 		r = d.Finish("script", 0)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/podsim/podsim/realvk/callgate"
 	"github.com/virtual-kubelet/virtual-kubelet/log"
 	"github.com/virtual-kubelet/virtual-kubelet/trace"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -100,10 +101,10 @@ func (t tracer) StartSpan(ctx context.Context, name string) (context.Context, tr
 	s := &span{t: t, logger: loggerOf(ctx)}
 	switch name {
 	case "handleQueueItemObject":
-		t.w.gates.park(&Call{Gen: t.gen, Op: "handler", Key: s.logger.field("key"),
+		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "handler", Key: s.logger.field("key"),
 			Caller: s.logger.field("queue"), Ctx: ctx})
 	case "deleteDanglingPod":
-		t.w.gates.park(&Call{Gen: t.gen, Op: "dangling", Key: t.w.danglingKey(t.gen),
+		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "dangling", Key: t.w.danglingKey(t.gen),
 			Caller: "deleteDanglingPods", Ctx: ctx})
 	case "enqueuePodStatusUpdate":
 		t.w.mu.Lock()
@@ -178,9 +179,9 @@ func (p pollContext) Err() error {
 	if err := p.Context.Err(); err != nil || !calledFromPollLoop() {
 		return err
 	}
-	c := &Call{Gen: p.s.t.gen, Op: "poll", Key: p.s.logger.field("key"),
+	c := &callgate.Call{Gen: p.s.t.gen, Op: "poll", Key: p.s.logger.field("key"),
 		Caller: fmt.Sprintf("notify%d", p.s.notify), Ctx: p.Context}
-	if p.s.t.w.gates.park(c) == Dead {
+	if p.s.t.w.gates.Park(c) == callgate.Dead {
 		return context.Canceled
 	}
 	return p.Context.Err()

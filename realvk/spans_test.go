@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 	"testing/synctest"
+
+	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/script"
 )
 
 // stepper applies script lines one at a time in a bubble and lists the
@@ -16,7 +19,7 @@ type stepper struct {
 
 func (s stepper) apply(line string) {
 	s.t.Helper()
-	m, err := ParseMove(line)
+	m, err := script.ParseMove(line)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -95,24 +98,24 @@ func TestQueueHandlersAndPollsPark(t *testing.T) {
 // "harness" finding; distinct labels are not.
 func TestDuplicateLabelsReported(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := &Gates{}
+		g := &callgate.Gates{}
 		for _, key := range []string{"default/a", "default/b", "default/a"} {
-			go g.park(&Call{Gen: 1, Op: "provider.GetPod", Key: key, Caller: "createOrUpdatePod", Ctx: context.Background()})
+			go g.Park(&callgate.Call{Gen: 1, Op: "provider.GetPod", Key: key, Caller: "createOrUpdatePod", Ctx: context.Background()})
 			synctest.Wait()
 		}
-		if got := g.takeDups(); !slices.Equal(got, []string{"g1/provider.GetPod/default/a/createOrUpdatePod"}) {
+		if got := g.TakeDups(); !slices.Equal(got, []string{"g1/provider.GetPod/default/a/createOrUpdatePod"}) {
 			t.Errorf("duplicates %q, want the one repeated label", got)
 		}
-		g.kill(1)
+		g.Kill(1)
 	})
 	var r Result
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		go d.W.gates.park(&Call{Gen: 1, Op: "api.Get", Key: "default/a", Caller: "x", Ctx: context.Background()})
-		go d.W.gates.park(&Call{Gen: 1, Op: "api.Get", Key: "default/a", Caller: "x", Ctx: context.Background()})
+		go d.W.gates.Park(&callgate.Call{Gen: 1, Op: "api.Get", Key: "default/a", Caller: "x", Ctx: context.Background()})
+		go d.W.gates.Park(&callgate.Call{Gen: 1, Op: "api.Get", Key: "default/a", Caller: "x", Ctx: context.Background()})
 		synctest.Wait()
 		d.afterStep()
-		d.W.gates.kill(1)
+		d.W.gates.Kill(1)
 		r = Result{Findings: d.findings}
 	})
 	if len(r.Findings) != 1 || r.Findings[0].Check != "harness" || r.Findings[0].Class != "" {

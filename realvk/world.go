@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realvk/callgate"
 )
 
 // Workers is the number of workers per queue the controller runs with
@@ -32,7 +33,7 @@ type World struct {
 	// at a time, the lock makes that visible to the race detector.
 	mu    sync.Mutex
 	api   *APIServer
-	gates *Gates
+	gates *callgate.Gates
 
 	backend  map[string]*providerPod
 	notifyCB map[int]func(*v1.Pod)
@@ -162,7 +163,7 @@ type notedAt struct {
 func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{n, time.Now()}) }
 
 func newWorld() *World {
-	w := &World{gates: &Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
+	w := &World{gates: &callgate.Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},

@@ -20,7 +20,7 @@ import (
 // CallbackEnd) and at every release of the pod lock (LockReleasing), where
 // it reads every query's answer through a safetyView. It is written from the
 // SPEC, independently of package model's state machine (it uses only the
-// vocabulary of model/ops.go), so that a bug shared by the workers and the
+// vocabulary of model/ops), so that a bug shared by the workers and the
 // model still shows here. It keeps, per UID, the incarnations of the record
 // ("from record creation to purge"): an incarnation begins at the release
 // of the pod lock that first shows the UID among the known UIDs and ends at

@@ -3,7 +3,7 @@
 // explains it) and the catalogue of known deviations an explanation may
 // use, with the model switch each names (docs/upstream-findings.md, "How
 // every finding is classified"; the exact predicates are the driver's,
-// realkubelet/explain.go).
+// package realkubelet/explain).
 package finding
 
 import (

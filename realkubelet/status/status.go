@@ -75,7 +75,7 @@ type Component struct {
 	admitted map[types.UID]bool
 	// Kube is the kubelet oracle (K2, K3, K6, L7), fed by the tape.
 	Kube oracle.Oracle
-	// ev is what the exact predicates of status_explain.go need.
+	// ev is what the exact predicates of explain.go need.
 	ev statusEvidence
 }
 

@@ -47,7 +47,7 @@ type Call struct {
 	S3Reported  bool // S3's cancellation clause reported for it
 	// BeganStep is the driver step its SyncBegin was recorded at; Ghost:
 	// it began in a worker goroutine of an earlier incarnation of the UID,
-	// which read a buffered signal late (the driver's explain.go, GE).
+	// which read a buffered signal late (package explain, GE).
 	BeganStep int
 	Ghost     bool
 }

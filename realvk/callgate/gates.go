@@ -1,4 +1,9 @@
-package realvk
+// Package callgate holds the real virtual-kubelet controller's calls into
+// its world (the provider, the API server, the informer's list and its
+// handler) at gates: each parks until the driver releases it with an
+// Outcome, so the seed alone decides which call returns next. It knows
+// nothing of the world behind the calls.
+package callgate
 
 import (
 	"context"
@@ -19,7 +24,8 @@ import (
 // only once every goroutine has reached a gate or gone idle, and between
 // two driver steps nothing runs.
 type Call struct {
-	// Gen is the controller generation that made the call (restart.go).
+	// Gen is the controller generation that made the call (realvk's
+	// restart).
 	Gen int
 	// Op is what is called: "provider.CreatePod", "api.UpdateStatus", …
 	Op string
@@ -31,8 +37,10 @@ type Call struct {
 	Caller string
 	Ctx    context.Context
 
+	// Begun: the driver recorded the call in the trace.
+	Begun bool
+
 	release chan Outcome
-	begun   bool // recorded in the trace
 }
 
 // Label is the call's name in scripts and traces.
@@ -58,7 +66,7 @@ const (
 	// that lost the pod); an API call treats it as Fail.
 	Missing
 	// Dead: the call's controller generation crashed: it returns an error
-	// without effect (restart.go).
+	// without effect (a restart of the controller).
 	Dead
 )
 
@@ -66,7 +74,8 @@ var outcomeNames = [...]string{"ok", "fail", "missing", "dead"}
 
 func (o Outcome) String() string { return outcomeNames[o] }
 
-func parseOutcome(s string) (Outcome, error) {
+// ParseOutcome reads an outcome's name.
+func ParseOutcome(s string) (Outcome, error) {
 	return realdriver.ParseOutcome[Outcome](outcomeNames[:], s)
 }
 
@@ -83,8 +92,8 @@ type Gates struct {
 	dups []string
 }
 
-// takeDups returns and clears the duplicate labels seen.
-func (g *Gates) takeDups() []string {
+// TakeDups returns and clears the duplicate labels seen.
+func (g *Gates) TakeDups() []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := g.dups
@@ -92,8 +101,8 @@ func (g *Gates) takeDups() []string {
 	return out
 }
 
-// park blocks c until the driver releases it.
-func (g *Gates) park(c *Call) Outcome {
+// Park blocks c until the driver releases it.
+func (g *Gates) Park(c *Call) Outcome {
 	if c.Caller == "" {
 		c.Caller = callerInNode()
 	}
@@ -122,8 +131,8 @@ func (g *Gates) Parked() []*Call {
 	return realdriver.Parked(g.parked, (*Call).Label)
 }
 
-// release lets the first parked call with label return with o.
-func (g *Gates) release(label string, o Outcome) (*Call, bool) {
+// Release lets the first parked call with label return with o.
+func (g *Gates) Release(label string, o Outcome) (*Call, bool) {
 	g.mu.Lock()
 	c, ok := realdriver.Unpark(&g.parked, func(c *Call) bool { return c.Label() == label })
 	g.mu.Unlock()
@@ -134,10 +143,10 @@ func (g *Gates) release(label string, o Outcome) (*Call, bool) {
 	return c, true
 }
 
-// kill marks generation gen dead and releases its parked calls with Dead,
+// Kill marks generation gen dead and releases its parked calls with Dead,
 // one at a time in label order, each run to its end or its next gate
 // before the next (inside the bubble).
-func (g *Gates) kill(gen int) {
+func (g *Gates) Kill(gen int) {
 	g.mu.Lock()
 	g.dead = max(g.dead, gen)
 	var victims []*Call

@@ -1,4 +1,10 @@
-package realvk
+// Package script is the real virtual-kubelet driver's step vocabulary: a
+// Move is one driver step as data (a VK plan action, the release of a
+// parked call, a watch event handed to the informer, a handler run, a
+// provider notification, a sleep, the workers per queue), so a run is a
+// script that can be printed, replayed byte for byte and shrunk; Parse and
+// Format read and write its text.
+package script
 
 import (
 	"fmt"
@@ -9,6 +15,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realvk/callgate"
 )
 
 // MoveKind is what one driver step does.
@@ -29,7 +36,7 @@ const (
 	// MoveNotify calls the controller's NotifyPods callback with a backend
 	// pod whose status changed.
 	MoveNotify
-	// MoveSleep lets SleepDuration of fake time pass.
+	// MoveSleep lets the driver's SleepDuration of fake time pass.
 	MoveSleep
 	// MoveWorkers, only before the controller first starts, sets Run's
 	// workers per queue (the plan's VK.Workers).
@@ -41,7 +48,7 @@ type Move struct {
 	Kind    MoveKind
 	Action  plan.Action // MoveAction: a VK plan action
 	Label   string      // MoveRelease: the call's label; MoveNotify: the pod key
-	Outcome Outcome
+	Outcome callgate.Outcome
 	N       int // MoveWorkers
 }
 
@@ -61,11 +68,11 @@ func (m Move) String() string {
 	case MoveWorkers:
 		return fmt.Sprintf("workers %d", m.N)
 	}
-	return formatAction(m.Action)
+	return FormatAction(m.Action)
 }
 
-// formatAction writes a VK action in the plan's words (plan/vk.go).
-func formatAction(a plan.Action) string {
+// FormatAction writes a VK action in the plan's words (plan/vk.go).
+func FormatAction(a plan.Action) string {
 	s := a.Kind.String()
 	if a.UID != "" {
 		s += " uid=" + string(a.UID)
@@ -100,7 +107,7 @@ func ParseMove(line string) (Move, error) {
 		if len(f) != 3 {
 			return Move{}, fmt.Errorf("%q: want release LABEL OUTCOME", line)
 		}
-		o, err := parseOutcome(f[2])
+		o, err := callgate.ParseOutcome(f[2])
 		if err != nil {
 			return Move{}, fmt.Errorf("%q: %v", line, err)
 		}
@@ -152,11 +159,11 @@ func parseAction(f []string) (plan.Action, error) {
 	return a, nil
 }
 
-// ParseScript reads a script (realdriver.ParseScript): one move per
+// Parse reads a script (realdriver.ParseScript): one move per
 // line, # comments, "expect CLASS" lines returned apart.
-func ParseScript(text string) ([]Move, []string, error) {
+func Parse(text string) ([]Move, []string, error) {
 	return realdriver.ParseScript(text, ParseMove)
 }
 
-// FormatScript is the script of moves, one per line.
-func FormatScript(moves []Move) string { return realdriver.FormatScript(moves) }
+// Format is the script of moves, one per line.
+func Format(moves []Move) string { return realdriver.FormatScript(moves) }

@@ -1,7 +1,13 @@
-package model
-
-// This file is the operation vocabulary: plain values the recorder fills in
-// from what it saw, with no pointers into the implementation's types.
+// Package ops is the operation vocabulary of the reference model (package
+// model): plain values a recorder fills in from what it saw, with no
+// pointers into the implementation's types — the client calls, the
+// effects the implementation fires, the worker callbacks and the optional
+// WorkerStep marker, their outputs, and their trace lines (Describe). The
+// recording contract is model's (its package doc). It imports only the
+// standard library; model imports it and names every type and constant
+// here under its own name (model.UpdatePod is ops.UpdatePod), which is how
+// the rest of the repository writes them.
+package ops
 
 // Phase is the pod's API phase, as far as the pod workers care (SPEC §1.4
 // step 6: only Succeeded and Failed matter).
@@ -227,8 +233,9 @@ type StatusReadFailed struct{ UID string }
 // WorkerStep marks that the worker goroutine of UID ran one critical
 // section under the pod lock now (take the pending update, acknowledge
 // termination or apply an outcome — or nothing). Recording it is optional;
-// a history that carries it for every such section lets Replay run in
-// witness mode (see the package doc for the recording contract).
+// a history that carries it for every such section lets model/check's
+// Replay run in witness mode (see model's package doc for the recording
+// contract).
 type WorkerStep struct{ UID string }
 
 // WorkType is PodWorkType, the State field of SyncKnownPods' result.

@@ -1,0 +1,272 @@
+// Package actors holds the shutdown and eviction components of the real
+// kubelet target: the real managers around the pod workers that the driver
+// runs (package components), the node shutdown manager (package shutdown)
+// and the eviction manager (evict.go, package evictmgr), with the
+// kubelet's admission as far as it is real here. Their kills go through
+// the real killPodNow and park at the kill gate (package killgate) until
+// the driver delivers them. The driver is their Host, as it is the status
+// component's (package status).
+package actors
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/kubelet"
+	"k8s.io/kubernetes/pkg/kubelet/eviction"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+	kubeletoracle "github.com/podsim/podsim/oracle/kubelet"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/evictmgr"
+	"github.com/podsim/podsim/realkubelet/killgate"
+	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/shutdown"
+	"github.com/podsim/podsim/realkubelet/status"
+	"github.com/podsim/podsim/realkubelet/tape"
+)
+
+// Host is what the components need of the driver.
+type Host interface {
+	Context() context.Context
+	Logger() klog.Logger
+	Tape() *tape.Tape
+	Workers() kubelet.PodWorkers
+	// UIDs is every UID any move named, sorted.
+	UIDs() []types.UID
+	PodOf(uid types.UID) *v1.Pod
+	// Config is the config source's view of uid: whether the driver has
+	// its pod, whether it is in config, and its phase.
+	Config(uid types.UID) (known, inConfig bool, phase v1.PodPhase)
+	// Status is the status component, nil when it is off.
+	Status() *status.Component
+}
+
+// Plants are the bugs planted in the components, for the kubelet oracle's
+// negative tests (the driver's plant.go).
+type Plants struct {
+	// ShutdownKeepsPhase: the node shutdown manager's kills carry a status
+	// function that leaves the phase alone (B4, at the manager's boundary).
+	ShutdownKeepsPhase bool
+	// AdmitInShutdown: admission lets pods in during the shutdown.
+	AdmitInShutdown bool
+	// BareKillIsKubelets: admission takes a termination request that only
+	// a remove of a pod out of config made (a bare kill, NoteRemove) for
+	// the kubelet's and skips.
+	BareKillIsKubelets bool
+}
+
+// Actors are the components of one kubelet process.
+type Actors struct {
+	host   Host
+	plants Plants
+	// Kills is the kill gate the managers' kills park at.
+	Kills *killgate.Gate
+	// Noted: the kill requests already recorded (ShutdownKill notes).
+	Noted map[*killgate.Request]bool
+	// Shutdown is the node shutdown manager once a shutdown began;
+	// ShutdownDone: its processing ended (noted).
+	Shutdown     *shutdown.Manager
+	shutdownAt   time.Duration
+	ShutdownDone bool
+	// What the kubelet's view says of each pod (oracle.KubeletPod).
+	Admitted, Rejected, AddedInShutdown map[types.UID]bool
+	FirstAddAt                          map[types.UID]time.Duration
+	// BareKilled: the UID's termination was requested in the workers only
+	// by a remove of a pod out of config (Admit, NoteRemove).
+	BareKilled map[types.UID]bool
+	// Evict is the eviction manager once an Evict came (evict.go);
+	// finished is ShouldPodBeFinished per UID as of the last step.
+	Evict *evictmgr.Manager
+	// EvictRanked is the pod ranked first in each turn; EvictBusy counts
+	// Evict actions that came while a turn ran.
+	EvictRanked []string
+	EvictBusy   int
+	mu          sync.Mutex
+	finished    map[types.UID]bool
+	// Check is the kubelet-level oracle (K5 among others), fed every event
+	// when a component is on; nil otherwise.
+	Check oracle.Oracle
+}
+
+// New makes the components of a kubelet process around host's pod
+// workers; judge: they have a kubelet-level oracle of their own (Check).
+func New(host Host, plants Plants, judge bool) *Actors {
+	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc {
+		return podworkers.KillPodNow(host.Context(), pw, &record.FakeRecorder{})
+	}
+	a := &Actors{host: host, plants: plants, Kills: killgate.New(host.Workers(), f), Noted: map[*killgate.Request]bool{},
+		Admitted: map[types.UID]bool{}, Rejected: map[types.UID]bool{}, AddedInShutdown: map[types.UID]bool{},
+		FirstAddAt: map[types.UID]time.Duration{}, BareKilled: map[types.UID]bool{}}
+	if judge {
+		a.Check = kubeletoracle.New()
+	}
+	return a
+}
+
+// StartShutdown is the Shutdown action with the real manager: built with
+// the plan's groups (the world's default, one group of 30 s, if it has
+// none), started, and triggered. The active pods are snapshotted now,
+// which is when the manager asks (processShutdownEvent runs right after
+// the event, with no gate in between).
+func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
+	if a.Shutdown != nil {
+		return // one shutdown per node
+	}
+	if len(groups) == 0 {
+		groups = []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
+	}
+	var gs []shutdown.Group
+	for _, g := range groups {
+		gs = append(gs, shutdown.Group{Priority: g.Priority, Grace: g.Grace})
+	}
+	active, kill := a.ActivePods(), a.Kills.KillPodFunc("shutdown")
+	if a.plants.ShutdownKeepsPhase {
+		kill = keepPhase(kill)
+	}
+	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
+		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger()})
+	if err != nil {
+		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
+	}
+	h := a.host.Tape()
+	a.Shutdown, a.shutdownAt = m, h.Elapsed()
+	var uids []types.UID
+	for _, p := range active {
+		uids = append(uids, p.UID)
+	}
+	h.Note(history.ShutdownBegins{Active: uids})
+	m.Trigger()
+}
+
+// keepPhase is kill with a status function that restores the phase the
+// manager's function set (Plants.ShutdownKeepsPhase).
+func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
+	return func(pod *v1.Pod, evict bool, grace *int64, fn func(*v1.PodStatus)) error {
+		return kill(pod, evict, grace, func(s *v1.PodStatus) {
+			phase := s.Phase
+			fn(s)
+			s.Phase = phase
+		})
+	}
+}
+
+// ShutdownAt is when the shutdown began, 0 if none did.
+func (a *Actors) ShutdownAt() time.Duration {
+	if a.Shutdown == nil {
+		return 0
+	}
+	return a.shutdownAt
+}
+
+// ActivePods is the kubelet's GetActivePods (filterOutInactivePods, a
+// *Kubelet method, restated): the pods handed to the pod workers and
+// still in config, minus those known terminated and those whose phase is
+// terminal unless their termination was requested; by UID.
+func (a *Actors) ActivePods() []*v1.Pod {
+	var out []*v1.Pod
+	pw, st := a.host.Workers(), a.host.Status()
+	for _, uid := range a.host.UIDs() {
+		known, inConfig, phase := a.host.Config(uid)
+		if !known || !inConfig || !a.Admitted[uid] || pw.IsPodKnownTerminated(uid) {
+			continue
+		}
+		if st != nil {
+			if pod := a.host.PodOf(uid); st.Active(pod) { // the status manager's phase counts too
+				out = append(out, pod)
+			}
+			continue
+		}
+		terminal := phase == v1.PodSucceeded || phase == v1.PodFailed
+		if terminal && !pw.IsPodTerminationRequested(uid) {
+			continue
+		}
+		out = append(out, a.host.PodOf(uid))
+	}
+	return out
+}
+
+// Admit is the kubelet's admission of a create, as far as it is real
+// here: once a shutdown began, the real manager's Admit (it rejects
+// everything then). A rejected pod never reaches the pod workers
+// (HandlePodAdditions' reject-and-continue). It reports whether the
+// create goes on. As upstream, admission is skipped for a UID whose
+// termination the workers say is requested — unless only a bare kill
+// requested it (NoteRemove): upstream would have no record there.
+func (a *Actors) Admit(uid types.UID) bool {
+	delete(a.Rejected, uid) // a new ADD is admitted afresh
+	if _, seen := a.FirstAddAt[uid]; !seen {
+		a.FirstAddAt[uid] = a.host.Tape().Elapsed()
+		a.AddedInShutdown[uid] = a.Shutdown != nil
+	}
+	_, _, phase := a.host.Config(uid)
+	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plants.BareKillIsKubelets)
+	if a.Shutdown != nil && !a.plants.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed {
+		if !a.Shutdown.Admit(a.host.PodOf(uid)).Admit {
+			a.Rejected[uid] = true
+			if st := a.host.Status(); st != nil {
+				// The kubelet's rejectPod (a *Kubelet method, not run
+				// here): the status manager is told the pod Failed.
+				st.Manager().SetPhase(a.host.PodOf(uid), v1.PodFailed, nil)
+			}
+			return false
+		}
+	}
+	a.Admitted[uid] = true
+	return true
+}
+
+// NoteRemove follows a remove of uid, whose pod was in config or not.
+// A remove of a pod out of config is the scripts' bare UpdatePod(kill)
+// (the pod-worker contract's input): upstream's config merge sends
+// HandlePodRemoves only the pods it holds, so the kubelet never sends it.
+// If that kill is what requested the UID's termination, Admit must not
+// take the record it left for a kubelet's (swarm seed 859: K5). Any kill
+// the kubelet does send (kill reaches the workers) makes the request
+// real; a purge or a restart forgets the record.
+func (a *Actors) NoteRemove(uid types.UID, inConfig, requestedBefore bool) {
+	if !inConfig && !requestedBefore && a.host.Workers().IsPodTerminationRequested(uid) {
+		a.BareKilled[uid] = true
+	}
+}
+
+// Poll records, after a step, the kills the managers sent (in UID order)
+// and the end of the shutdown's processing.
+func (a *Actors) Poll() {
+	h := a.host.Tape()
+	for _, r := range a.Kills.Pending() {
+		if a.Noted[r] {
+			continue
+		}
+		a.Noted[r] = true
+		if r.Actor == "shutdown" {
+			h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+		}
+	}
+	if a.Shutdown != nil && !a.ShutdownDone && a.Shutdown.Done() {
+		a.ShutdownDone = true
+		h.Note(history.ShutdownDone{})
+	}
+	a.noteFinished()
+}
+
+// PendingKills are the UIDs of the parked kill requests, in order.
+func (a *Actors) PendingKills() []types.UID {
+	var out []types.UID
+	for _, r := range a.Kills.Pending() {
+		out = append(out, r.UID)
+	}
+	return out
+}
+
+// Idle: no manager has work left (the shutdown's processing ended, no
+// eviction turn runs).
+func (a *Actors) Idle() bool {
+	return (a.Shutdown == nil || a.ShutdownDone || a.Shutdown.Done()) && (a.Evict == nil || !a.Evict.Busy())
+}

@@ -1,0 +1,161 @@
+package realkubelet
+
+import (
+	"fmt"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/realkubelet/syncgate"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// The sync callbacks as the driver sees them: a callback that reached its
+// gate (began), its release with an outcome (releaseCall) and what its
+// return changes (the fake runtime, the incarnation, the open
+// completions), and the fires a step caused (pollFires).
+
+// parked: a callback of uid is parked at its gate.
+func (d *Driver) parked(uid types.UID) bool {
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseCall records the callback's return and lets it return.
+func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
+	var call *syncgate.Call
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid && call == nil {
+			call = c
+		}
+	}
+	if o == syncgate.ReturnTerminal && call.Fn != model.SyncPod {
+		o = syncgate.ReturnOK
+	}
+	told := o // what the pod workers are told
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK {
+		d.planted, told = true, syncgate.ReturnError
+	}
+	out := model.OK
+	switch o {
+	case syncgate.ReturnError:
+		out = model.Failed
+	case syncgate.ReturnCanceled:
+		out = model.Canceled
+	}
+	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
+	d.runtimeAfter(call, o)
+	d.noteSucceeded(call, o)
+	d.lastFailed[uid] = o == syncgate.ReturnError || o == syncgate.ReturnCanceled
+	d.ev.DroppedRetry[uid] = false
+	if o == syncgate.ReturnTerminal {
+		d.naturalEnd[uid] = true
+	}
+	if o == syncgate.ReturnOK && call.Fn == model.SyncTerminatedPod {
+		delete(d.restartPending, uid)
+	}
+	if d.st != nil {
+		d.st.CallEnded(call, told)
+	}
+	d.gates.Release(uid, told)
+}
+
+// runtimeAfter updates the fake runtime: a SyncPod that did not fail may
+// have started containers; a terminating call that succeeded stopped them.
+func (d *Driver) runtimeAfter(c *syncgate.Call, o syncgate.Outcome) {
+	switch c.Fn {
+	case model.SyncPod:
+		if o == syncgate.ReturnOK || o == syncgate.ReturnTerminal {
+			d.running[c.UID] = true
+		}
+	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
+		if o == syncgate.ReturnOK {
+			delete(d.running, c.UID)
+		}
+	}
+	if o == syncgate.ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+		d.incarnationOver(c.UID)
+	}
+}
+
+// incarnationOver forgets what the checks keep per incarnation of uid: it
+// finished, or its record is gone (purged, runtime-only pod done).
+func (d *Driver) incarnationOver(uid types.UID) {
+	delete(d.lastGrace, uid)
+	delete(d.leastOffered, uid)
+	delete(d.naturalEnd, uid)
+	d.ev.IncarnationOver(uid)
+}
+
+// noteSucceeded marks the open completions of the UID whose terminating
+// call succeeded after their kill (explain.Evidence.OpenCompletion, G2).
+func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
+	if o != syncgate.ReturnOK {
+		return
+	}
+	for _, comp := range d.completions {
+		if comp.uid != c.UID || comp.fired {
+			continue
+		}
+		switch c.Fn {
+		case model.SyncTerminatingPod:
+			comp.terminatedAfter = true
+		case model.SyncTerminatingRuntimePod:
+			comp.runtimeAfter = true
+		}
+	}
+}
+
+// pollFires records every completion that fired and every cancellation of
+// a parked callback's context since the last poll, in ID and UID order.
+func (d *Driver) pollFires() {
+	for _, c := range d.completions {
+		if c.fired {
+			continue
+		}
+		select {
+		case <-c.ch:
+			c.fired = true
+			d.h.Point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+		default:
+		}
+	}
+	for _, c := range d.gates.Parked() {
+		if c.Begun && !c.CancelNoted && c.Ctx.Err() != nil {
+			c.CancelNoted = true
+			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+		}
+	}
+}
+
+// began records a callback that reached its gate.
+func (d *Driver) began(c *syncgate.Call) {
+	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
+	if c.Pod != nil {
+		b.Version = history.ModelPod(c.Pod).Version
+	}
+	if c.Grace != nil {
+		b.Grace = *c.Grace
+	}
+	d.noteSyncPod(c)
+	if d.st != nil {
+		d.st.CallBegan(c)
+	}
+	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
+	c.BeganStep = d.Step
+	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
+		d.ev.StartedInc[c.UID] = true
+	}
+	if c.UID == d.lateNow {
+		// Only the woken goroutine ran in this step: the callback is its.
+		c.Ghost = true
+		d.ev.NoteGhost(c.UID, d.Step)
+		d.report("direct", "S1", "GE", fmt.Sprintf(
+			"pod %s: %s began in a worker of an earlier incarnation, which read its signal late and took the current record", c.UID, c.Fn))
+	}
+	d.checkBegin(c)
+}

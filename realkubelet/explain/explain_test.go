@@ -1,0 +1,106 @@
+package explain
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/syncgate"
+)
+
+// TestPredicates: each predicate names its class exactly when every clause
+// holds, and nothing when any one of them fails (the driver-level negative
+// tests, with planted bugs, are the root package's explain_test.go).
+func TestPredicates(t *testing.T) {
+	const uid = types.UID("a")
+	e := NewEvidence()
+	housekeeping := script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown}}
+	tick := script.Move{Kind: script.MoveTick}
+	cleaned := cleanedUpUnstarted
+	cleanedContent := cleaned
+	cleanedContent[ContentBeRemoved] = true
+	acked := cleaned
+	acked[ContainersBeTerminating] = true
+	one := int64(1)
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"GE: the first call a ghost's", Overlap(syncgate.Overlap{First: &syncgate.Call{Ghost: true}, Second: &syncgate.Call{}}), "GE"},
+		{"GE: the second call a ghost's", Overlap(syncgate.Overlap{First: &syncgate.Call{}, Second: &syncgate.Call{Ghost: true}}), "GE"},
+		{"no ghost", Overlap(syncgate.Overlap{First: &syncgate.Call{}, Second: &syncgate.Call{}}), ""},
+		{"G3", Lattice(cleaned), "G3"},
+		{"G3 whatever ContentBeRemoved says", Lattice(cleanedContent), "G3"},
+		{"acknowledged: not an unstarted cleanup", Lattice(acked), ""},
+		{"G1: the kill reached a finished pod", e.OpenCompletion(uid, true, true, false), "G1"},
+		{"G2: never started, no SyncTerminatingPod since", e.OpenCompletion(uid, false, false, false), "G2"},
+		{"a SyncTerminatingPod succeeded since", e.OpenCompletion(uid, false, true, false), ""},
+		{"G4", Uncancelled(housekeeping, true, true), "G4"},
+		{"G4 needs housekeeping", Uncancelled(tick, true, true), ""},
+		{"G4 needs an orphan", Uncancelled(housekeeping, false, true), ""},
+		{"G4 needs the call in flight before", Uncancelled(housekeeping, true, false), ""},
+		{"M1", NaturalGrace(5, true, 5), "M1"},
+		{"M1 needs the least offered", NaturalGrace(4, true, 5), ""},
+		{"M1 needs an offer", NaturalGrace(0, false, 0), ""},
+		{"GC", NilGrace(nil), "GC"},
+		{"a grace below 1 is not GC", NilGrace(new(int64)), ""},
+		{"a grace of 1 is not GC", NilGrace(&one), ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestEvidencePredicates: GB, GA, GD and G2 read the evidence, and an
+// incarnation's end forgets it.
+func TestEvidencePredicates(t *testing.T) {
+	const uid = types.UID("a")
+	e := NewEvidence()
+	finished := Answers{BeFinished: true}
+	if got := e.RuntimeLeft(uid, true, finished); got != "" {
+		t.Errorf("GB with no runtime: got %q", got)
+	}
+	e.RuntimeKillStep[uid] = 3
+	for _, c := range []struct {
+		name   string
+		static bool
+		a      Answers
+		want   string
+	}{{"GB", true, finished, "GB"}, {"GB needs a static pod", false, finished, ""}, {"GB needs it finished", true, Answers{}, ""}} {
+		if got := e.RuntimeLeft(uid, c.static, c.a); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	e.StartedInc[uid] = true
+	if got := e.RuntimeLeft(uid, true, finished); got != "" {
+		t.Errorf("GB for a pod the worker started: got %q", got)
+	}
+	if got := e.OpenCompletion(uid, false, false, false); got != "" {
+		t.Errorf("G2 for a started pod with no runtime call since: got %q", got)
+	}
+	if got := e.OpenCompletion(uid, false, false, true); got != "G2" {
+		t.Errorf("G2 after a SyncTerminatingRuntimePod: got %q", got)
+	}
+	e.ZeroDeletionOffers[uid] = []int64{3}
+	if got, none := e.Lengthened(uid, 3), e.Lengthened(uid, 4); got != "GA" || none != "" {
+		t.Errorf("GA: got %q for 3, %q for 4", got, none)
+	}
+	if got := e.Stuck(uid, true, true, true); got != "" {
+		t.Errorf("GD with no dropped retry: got %q", got)
+	}
+	e.DroppedRetry[uid] = true
+	if got, out := e.Stuck(uid, true, true, true), e.Stuck(uid, false, true, true); got != "GD" || out != "" {
+		t.Errorf("GD: got %q in config, %q out of it", got, out)
+	}
+	e.NoteGhost(uid, 7)
+	e.NoteGhost(uid, 9)
+	if e.GhostFrom[uid] != 7 {
+		t.Errorf("GhostFrom: got %d, want the first step 7", e.GhostFrom[uid])
+	}
+	e.IncarnationOver(uid)
+	if e.StartedInc[uid] || e.RuntimeKillStep[uid] != 0 || len(e.ZeroDeletionOffers[uid]) != 0 {
+		t.Errorf("IncarnationOver kept %+v", e)
+	}
+}
