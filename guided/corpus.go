@@ -136,10 +136,21 @@ func (c *Corpus) nearOwners() map[uint64]uint64 {
 	return rarest
 }
 
-// ReplayOrder is the kept entries in the order a replay runs them: first
+// NearEvery is the share of a replay that goes to the owners of near
+// misses: every NearEvery-th replayed entry is the next of them (rarest
+// near miss first), the others follow the rarest key. A near miss's owner
+// came close to a violation, a rarest key's owner reached a state few runs
+// reach: the split tries both kinds early, neither only after the other.
+const NearEvery = 8
+
+// ReplayOrder is the kept entries in the order a replay runs them: in
+// every NearEvery replays, one owner of a near miss, the one whose near
+// miss the fewest runs reached, and NearEvery-1 entries in rarest order —
 // the entry owning the key the fewest runs reached (a near miss counts as
-// any key), then the next rarest owner, and so on; entries that own no key
-// last; ties by age.
+// any key) first, then the next rarest owner, and so on; entries that own
+// no key last; ties by the keys the entry reached first (most first), then
+// by age. An entry comes once; when the owners of near
+// misses run out, the rarest order fills the rest.
 func (c *Corpus) ReplayOrder() []Entry {
 	rarest := map[uint64]uint64{}
 	for _, k := range c.keys {
@@ -147,14 +158,47 @@ func (c *Corpus) ReplayOrder() []Entry {
 			rarest[k.owner] = k.hits
 		}
 	}
-	rank := func(e Entry) uint64 {
-		if h, ok := rarest[e.ID]; ok {
+	byRarest := sortedBy(c.Entries, rarest)
+	nearOwners := c.nearOwners()
+	var byNear []Entry
+	for _, e := range sortedBy(c.Entries, nearOwners) {
+		if _, ok := nearOwners[e.ID]; ok {
+			byNear = append(byNear, e)
+		}
+	}
+	order, done := make([]Entry, 0, len(c.Entries)), map[uint64]bool{}
+	next := func(list []Entry, i *int) bool {
+		for ; *i < len(list); *i++ {
+			if e := list[*i]; !done[e.ID] {
+				order, done[e.ID] = append(order, e), true
+				return true
+			}
+		}
+		return false
+	}
+	for r, n := 0, 0; len(order) < len(c.Entries); {
+		if (len(order)+1)%NearEvery == 0 && next(byNear, &n) {
+			continue
+		}
+		next(byRarest, &r)
+	}
+	return order
+}
+
+// sortedBy is entries sorted by their rank (an entry without one last);
+// of equal rank, the entry that reached the most keys first when it joined
+// (Found: the run that was newest to the corpus), then the oldest.
+func sortedBy(entries []Entry, rank map[uint64]uint64) []Entry {
+	of := func(e Entry) uint64 {
+		if h, ok := rank[e.ID]; ok {
 			return h
 		}
 		return math.MaxUint64
 	}
-	order := slices.Clone(c.Entries)
-	slices.SortStableFunc(order, func(a, b Entry) int { return cmp.Compare(rank(a), rank(b)) })
+	order := slices.Clone(entries)
+	slices.SortStableFunc(order, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(of(a), of(b)), cmp.Compare(b.Found, a.Found))
+	})
 	return order
 }
 

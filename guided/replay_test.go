@@ -2,6 +2,7 @@ package guided
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -109,4 +110,91 @@ func TestReplayFindsAChange(t *testing.T) {
 		}
 	}
 	t.Fatalf("G1 survived the replay of %d entries", len(outs))
+}
+
+// TestReplayOrderGivesNearMissesEveryNthTurn: every NearEvery-th replay is
+// the next owner of a near miss (the one whose near miss the fewest runs
+// reached first), the others follow the rarest key, each entry once; with
+// no near miss in the corpus the order is the rarest order alone.
+func TestReplayOrderGivesNearMissesEveryNthTurn(t *testing.T) {
+	in := func(n int) Input { return Input{Plan: Stream{Choices: []int{n}}} }
+	build := func(withNear bool) *Corpus {
+		c := NewCorpus("swarm")
+		// Entries 0..19 each own one tuple, reached 1, 2, …, 20 times: the
+		// rarest order is 0, 1, …, 19.
+		for i := 0; i < 20; i++ {
+			cov := coverage.Coverage{Tuples: []string{fmt.Sprintf("t%d", i)}}
+			if withNear && (i == 17 || i == 18 || i == 3) {
+				// 17, 18 and 3 own near misses reached 25, 26 and 30
+				// times: rarer than any other near miss, commoner than
+				// every tuple.
+				cov.Near = []string{fmt.Sprintf("n%d", i)}
+			}
+			c.Merge(in(i), cov)
+		}
+		for i := 1; i < 20; i++ {
+			for j := 0; j < i; j++ {
+				c.Merge(in(99), coverage.Coverage{Tuples: []string{fmt.Sprintf("t%d", i)}})
+			}
+		}
+		for j := 0; withNear && j < 29; j++ {
+			near := []string{"n3"}
+			if j < 24 {
+				near = append(near, "n17")
+			}
+			if j < 25 {
+				near = append(near, "n18")
+			}
+			c.Merge(in(99), coverage.Coverage{Near: near})
+		}
+		return c
+	}
+	order := func(c *Corpus) []int {
+		var got []int
+		for _, e := range c.ReplayOrder() {
+			got = append(got, e.Input.Plan.Choices[0])
+		}
+		return got
+	}
+	var rarest []int
+	for i := 0; i < 20; i++ {
+		rarest = append(rarest, i)
+	}
+	if got := order(build(false)); !slices.Equal(got, rarest) {
+		t.Fatalf("without near misses: replay order %v, want the rarest order %v", got, rarest)
+	}
+	// Turn 8 (index 7) goes to 17, turn 16 to 18; 3 came in the rarest
+	// order before its near-miss turn, so no entry repeats.
+	want := []int{0, 1, 2, 3, 4, 5, 6, 17, 7, 8, 9, 10, 11, 12, 13, 18, 14, 15, 16, 19}
+	if NearEvery != 8 {
+		t.Fatalf("the test assumes NearEvery 8, it is %d", NearEvery)
+	}
+	if got := order(build(true)); !slices.Equal(got, want) {
+		t.Fatalf("with near misses: replay order %v, want %v", got, want)
+	}
+}
+
+// TestReplayOrderTiesByKeysFound: of entries whose rarest keys were
+// reached equally often, the one that reached the most keys first when it
+// joined comes first, then the oldest; a rarer key still comes before
+// more keys found.
+func TestReplayOrderTiesByKeysFound(t *testing.T) {
+	c := NewCorpus("swarm")
+	in := func(n int) Input { return Input{Plan: Stream{Choices: []int{n}}} }
+	tuples := func(names ...string) coverage.Coverage { return coverage.Coverage{Tuples: names} }
+	c.Merge(in(0), tuples("a0"))                   // found 1
+	c.Merge(in(1), tuples("b0", "b1", "b2"))       // found 3
+	c.Merge(in(2), tuples("c0"))                   // found 1
+	c.Merge(in(3), tuples("d0", "d1"))             // found 2
+	c.Merge(in(4), tuples("e0", "e1", "e2", "e3")) // found 4, but reached again below
+	c.Merge(in(9), tuples("e0", "e1", "e2", "e3"))
+	// Every key reached once but e's (twice): 1 (3 found), 3 (2), 0 and
+	// 2 (1 each, by age), then 4.
+	var got []int
+	for _, e := range c.ReplayOrder() {
+		got = append(got, e.Input.Plan.Choices[0])
+	}
+	if want := []int{1, 3, 0, 2, 4}; !slices.Equal(got, want) {
+		t.Fatalf("replay order %v, want %v", got, want)
+	}
 }

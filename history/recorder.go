@@ -70,9 +70,11 @@ type Recorder struct {
 	clock    []ClockMark
 	lastAt   time.Duration
 	step     func(uid string) model.Input
-	// workers holds per UID the newest worker generation seen (markers of
-	// older ones are left out, workerOf) and its marker's input, made once.
-	workers map[string]workerMarker
+	// workers holds per UID the index in markers of the newest worker
+	// generation seen (markers of older ones are left out, workerOf) and
+	// its marker's input, made once.
+	workers map[string]int
+	markers []workerMarker
 }
 
 // workerMarker is what the recorder keeps of one UID's worker.
@@ -101,7 +103,7 @@ type ClockMark struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
 	return &Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: map[int]int{}, awaiting: map[string]int{},
-		rows: map[string]int{}, step: witnessWorkerStep, workers: map[string]workerMarker{}}
+		rows: map[string]int{}, step: witnessWorkerStep, workers: map[string]int{}}
 }
 
 // recorderOps keeps the operation buffers of recorders that are done
@@ -135,8 +137,9 @@ func (r *Recorder) Reset() {
 	clear(r.awaiting)
 	clear(r.rows)
 	clear(r.workers)
+	clear(r.markers)
 	*r = Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: r.open, awaiting: r.awaiting, rows: r.rows,
-		step: witnessWorkerStep, workers: r.workers}
+		step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0]}
 }
 
 // Observe implements Observer.
@@ -187,15 +190,20 @@ func (r *Recorder) Observe(ev Event) {
 // exiting worker of a purged incarnation: its last critical section is not
 // a step of the current record.
 func (r *Recorder) workerStep(ev Event, uid string, gen int) {
-	w, seen := r.workers[uid]
+	i, seen := r.workers[uid]
+	if !seen {
+		if gen < 0 { // older than a UID's first marker (gen 0)
+			return
+		}
+		i = len(r.markers)
+		r.workers[uid] = i
+		r.markers = append(r.markers, workerMarker{step: r.step(uid)})
+	}
+	w := &r.markers[i]
 	if gen < w.gen {
 		return
 	}
-	if !seen {
-		w.step = r.step(uid)
-	}
 	w.gen = gen
-	r.workers[uid] = w
 	r.add(recOp{in: w.step, row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
 		effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
 }

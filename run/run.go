@@ -158,7 +158,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		for _, o := range extra {
 			o.Observe(view, ev)
 		}
-		oracles.Observe(view, ev)
+		for _, o := range oracles.observing(ev.Kind) { // oracles.Observe(view, ev)
+			o.Observe(view, ev)
+		}
 		marks.Observe(ev)
 		if kube != nil {
 			kube.Observe(view, ev)
@@ -243,17 +245,26 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 }
 
 func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
-	if ev.Kind == history.Noted {
-		return // the kubelet-level checks' alone
-	}
-	if ev.Kind == history.Restarted {
-		e.past = append(e.past, e.cur)
-		e.cur = e.make()
-		return
-	}
-	for _, o := range e.cur {
+	for _, o := range e.observing(ev.Kind) {
 		o.Observe(v, ev)
 	}
+}
+
+// observing returns the oracles an event of kind k goes to: none for
+// Noted (the kubelet-level checks' alone) and for Restarted, which sets
+// the current epoch's aside and begins the next; the current epoch's for
+// every other kind. judgeOn calls it and the oracles itself, saving the
+// event's copy into Observe.
+func (e *epochOracles) observing(k history.EventKind) []oracle.Oracle {
+	switch k {
+	case history.Noted:
+		return nil
+	case history.Restarted:
+		e.past = append(e.past, e.cur)
+		e.cur = e.make()
+		return nil
+	}
+	return e.cur
 }
 
 // Finish implements Oracle: every epoch's violations, oldest first.

@@ -62,7 +62,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.seed, "seed", "", "run this one seed only (not with --seeds, --start or --shard)")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random, pct, guided (a coverage-guided corpus loop: --start is its seed, --seeds its runs per family) or portfolio (the budget split between them, docs/guided.md)")
 	fl.StringVar(&f.corpus, "corpus", "", "guided only: resume each family's corpus from DIR/<scenario>.corpus and save it there at the end")
-	fl.BoolVar(&f.rerunCorpus, "rerun-corpus", false, "with --corpus: first run again every input the corpus keeps, those that reached its rarest states first, then go on guided (--seeds counts them); for a corpus grown on other code, e.g. the last commit's")
+	fl.BoolVar(&f.rerunCorpus, "rerun-corpus", false, "with --corpus: first run again every input the corpus keeps, those that reached its rarest states first (every 8th run one that came closest to an oracle's violation), then go on guided (--seeds counts them); for a corpus grown on other code, e.g. the last commit's")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for, 1 to 2000 (--strategy pct only)")
 	fl.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "seeds run at once, at most 4 × CPUs (results are the same at any value)")
 	fl.BoolVar(&f.forceParallel, "force-parallel", false, "allow --parallel above 4 × CPUs (up to 1024)")

@@ -25,6 +25,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -116,13 +117,16 @@ func (c *checker) reset(p plan.Plan) {
 	c.uids = slices.Compact(c.uids) // each UID the plan names, once
 }
 
+// clientPrefix begins the goroutine name of every plan client.
+const clientPrefix = "client/"
+
 // clientName is the goroutine name of plan client i, kept in names.
 func clientName(names []string, i int) string {
 	if i < 0 || i >= len(names) { // a plan read from a file may hold anything
-		return "client/" + strconv.Itoa(i)
+		return clientPrefix + strconv.Itoa(i)
 	}
 	if names[i] == "" {
-		names[i] = "client/" + strconv.Itoa(i)
+		names[i] = clientPrefix + strconv.Itoa(i)
 	}
 	return names[i]
 }
@@ -255,6 +259,9 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
 		c.shutdownReturn(ev)
+	}
+	if !strings.HasPrefix(ev.Goroutine, clientPrefix) {
+		return // not a plan client's (every key of clients has the prefix)
 	}
 	cl := c.clients[ev.Goroutine]
 	if cl == nil {

@@ -30,7 +30,7 @@ import (
 // record.
 type kubeletCheck struct {
 	*reporter
-	answers map[types.UID]oracle.Answers // committed, per UID the plan names
+	answers committedSet // committed, per UID the plan names
 	// start is the committed state when the admission in progress began.
 	start map[types.UID]AdmissionView
 	// shutdownSnapshot and shutdownKilled: the pods the node shutdown
@@ -49,14 +49,14 @@ type AdmissionView struct {
 }
 
 func newKubeletCheck(r *reporter) kubeletCheck {
-	return kubeletCheck{reporter: r, answers: map[types.UID]oracle.Answers{}, shutdownKilled: map[types.UID]bool{},
+	return kubeletCheck{reporter: r, shutdownKilled: map[types.UID]bool{},
 		cleanedUp: map[types.UID]bool{}}
 }
 
 // committed is uid's committed answers (before the first release: an
 // unknown UID of pod workers that never synced).
 func (c *kubeletCheck) committed(uid types.UID) oracle.Answers {
-	if a, ok := c.answers[uid]; ok {
+	if a, ok := c.answers.get(uid); ok {
 		return a
 	}
 	return oracle.Answers{CouldHaveRunning: true}
@@ -69,9 +69,7 @@ func (c *kubeletCheck) lockReleasing(v oracle.View, probe *history.Probe) {
 	if probe == nil {
 		return
 	}
-	for _, uid := range v.Kubelet().UIDs() {
-		c.answers[uid] = probe.Answers(uid)
-	}
+	c.answers.record(v.Kubelet().UIDs(), probe)
 }
 
 func (c *kubeletCheck) view(k oracle.Kubelet, uid types.UID) AdmissionView {

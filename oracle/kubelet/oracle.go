@@ -26,7 +26,7 @@ func New() oracle.Oracle {
 func (c *checker) Reset() {
 	r, k, deletes := c.reporter, c.kube, c.identity.deletes
 	clear(r.seen)
-	clear(k.answers)
+	k.answers.reset()
 	clear(k.shutdownKilled)
 	clear(k.cleanedUp)
 	clear(deletes)

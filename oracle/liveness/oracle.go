@@ -90,10 +90,11 @@ const unset = time.Duration(-1)
 type liveness struct {
 	periods Periods
 	pods    map[types.UID]*podTrack
-	uids    []types.UID            // the keys of pods, sorted
-	tracks  []*podTrack            // pods' values, in the order of uids
-	open    map[string]model.Input // by goroutine: its client call in progress
-	known   map[string]*knownCall  // by goroutine: its SyncKnownPods in progress
+	uids    []types.UID           // the keys of pods, sorted
+	tracks  []*podTrack           // pods' values, in the order of uids
+	open    map[string]int        // by goroutine: its record's index in calls (openOf)
+	calls   []openCall            // the goroutines' client calls in progress
+	known   map[string]*knownCall // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -107,11 +108,32 @@ type liveness struct {
 	// checked counts the obligations found met, per invariant, so tests can
 	// tell a passing run from a vacuous one.
 	checked map[string]int
-	// effectDue: by goroutine, an UpdatePod whose critical section has not
-	// ended yet (L9 opens its obligation there); maxTake: the longest wait
-	// seen before a take, per kind.
-	effectDue map[string]bool
-	maxTake   map[string]time.Duration
+	// maxTake: the longest wait seen before a take, per kind.
+	maxTake map[string]time.Duration
+}
+
+// openCall is a goroutine's client call in progress: in, nil when none.
+// effectDue: an UpdatePod whose critical section has not ended yet (L9
+// opens its obligation there). A goroutine's record serves its every call.
+type openCall struct {
+	in        model.Input
+	effectDue bool
+}
+
+// openOf is goroutine g's record, nil before its first call.
+func (l *liveness) openOf(g string) *openCall {
+	if i, ok := l.open[g]; ok {
+		return &l.calls[i]
+	}
+	return nil
+}
+
+// callOf is goroutine g's client call in progress, nil when none.
+func (l *liveness) callOf(g string) model.Input {
+	if c := l.openOf(g); c != nil {
+		return c.in
+	}
+	return nil
 }
 
 // killWait is killPodNow's wait for its kill (model.KillPodNowDone).
@@ -129,9 +151,9 @@ type killWait struct {
 func New(p Periods) oracle.Oracle { return newLiveness(p) }
 
 func newLiveness(p Periods) *liveness {
-	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]model.Input{},
+	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]int{},
 		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
-		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{}, effectDue: map[string]bool{},
+		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{},
 		maxTake: map[string]time.Duration{}}
 }
 
@@ -140,17 +162,17 @@ func newLiveness(p Periods) *liveness {
 func (l *liveness) Reset() {
 	clear(l.pods)
 	clear(l.open)
+	clear(l.calls)
 	clear(l.known)
 	clear(l.waits)
 	clear(l.fired)
 	clear(l.seen)
 	clear(l.checked)
-	clear(l.effectDue)
 	clear(l.maxTake)
 	clear(l.tracks)
-	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, known: l.known,
+	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, calls: l.calls[:0], known: l.known,
 		freeKnown: l.freeKnown, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen, checked: l.checked,
-		effectDue: l.effectDue, maxTake: l.maxTake}
+		maxTake: l.maxTake}
 }
 
 // Observe implements oracle.Oracle.
@@ -215,11 +237,17 @@ func (l *liveness) track(uid types.UID) *podTrack {
 }
 
 func (l *liveness) clientCall(ev history.Event) {
-	l.open[ev.Goroutine] = ev.Input
+	c := l.openOf(ev.Goroutine)
+	if c == nil {
+		l.open[ev.Goroutine] = len(l.calls)
+		l.calls = append(l.calls, openCall{})
+		c = &l.calls[len(l.calls)-1]
+	}
+	c.in = ev.Input
 	switch in := ev.Input.(type) {
 	case model.UpdatePod:
 		l.track(types.UID(in.Pod.UID))
-		l.effectDue[ev.Goroutine] = true
+		c.effectDue = true
 	case model.KillPodNowDone:
 		uid := types.UID(in.UID)
 		l.track(uid)
@@ -228,9 +256,11 @@ func (l *liveness) clientCall(ev history.Event) {
 }
 
 func (l *liveness) clientReturn(ev history.Event) {
-	in := l.open[ev.Goroutine]
-	delete(l.open, ev.Goroutine)
-	delete(l.effectDue, ev.Goroutine)
+	var in model.Input
+	if c := l.openOf(ev.Goroutine); c != nil {
+		in = c.in
+		c.in, c.effectDue = nil, false
+	}
 	switch in.(type) {
 	case model.SyncKnownPods:
 		l.knownReturned(ev)
@@ -244,7 +274,7 @@ func (l *liveness) clientReturn(ev history.Event) {
 // asks for a restart (SPEC §1.4 step 4); a SyncKnownPods must purge every
 // finished record that is not desired or asked for a restart (§1.12).
 func (l *liveness) lockAcquired(ev history.Event) {
-	switch in := l.open[ev.Goroutine].(type) {
+	switch in := l.callOf(ev.Goroutine).(type) {
 	case model.UpdatePod:
 		p := l.track(types.UID(in.Pod.UID))
 		if in.Type == model.Create && !in.RuntimeOnly && p.cur.Known && p.cur.TerminationRequested && p.restartAt == unset {
@@ -279,7 +309,11 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 	if ev.Probe == nil {
 		return
 	}
-	call := l.open[ev.Goroutine]
+	c := l.openOf(ev.Goroutine)
+	var call model.Input
+	if c != nil {
+		call = c.in
+	}
 	answers := history.ProbeWalk{Probe: ev.Probe}
 	for i, uid := range l.uids {
 		p := l.tracks[i]
@@ -288,8 +322,8 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 			l.taken(p, ev)
 		}
 	}
-	if in, ok := call.(model.UpdatePod); ok && l.effectDue[ev.Goroutine] {
-		delete(l.effectDue, ev.Goroutine)
+	if in, ok := call.(model.UpdatePod); ok && c.effectDue {
+		c.effectDue = false
 		p := l.pods[types.UID(in.Pod.UID)]
 		if in.RuntimeOnly && in.Type == model.Kill && p.cur.Known {
 			p.sawRuntime = true

@@ -38,6 +38,9 @@ type safetyPod struct {
 	// (seen: read once), and dirty: judge the UID at the next release.
 	seen, seenKnown, dirty bool
 	seenAns                oracle.Answers
+	// csIdx is the UID's index in the last release's safetyCS.uids
+	// (safetyCS.of), where its answers are.
+	csIdx int
 }
 
 // safetyInc is one incarnation of a UID: one record, from creation to purge.
@@ -149,6 +152,16 @@ func (cs *safetyCS) answers(uid string) oracle.Answers {
 		return oracle.Answers{}
 	}
 	return cs.ans[i]
+}
+
+// of is t's answers at the end of the critical section, as answers(t.uid)
+// returns them: at t.csIdx, where the release's walk over uids found t,
+// without a search (a UID tracked later in the release has no answers).
+func (cs *safetyCS) of(t *safetyPod) oracle.Answers {
+	if i := t.csIdx; i < len(cs.uids) && cs.uids[i] == t.uid {
+		return cs.ans[i]
+	}
+	return cs.answers(t.uid)
 }
 
 // key identifies the incarnation in report keys.

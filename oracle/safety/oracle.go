@@ -188,11 +188,11 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	case history.LockAcquired:
 		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
-		if o.skipRepeat(ev) {
+		c := o.unbound[ev.Goroutine] // the call this section serves, if any
+		if o.skipRepeat(c, ev) {
 			return
 		}
-		c := o.unbound[ev.Goroutine]
-		o.release(v, ev)
+		o.release(v, c, ev)
 		o.released(c, ev)
 	case history.CallbackBegin:
 		if b, ok := ev.Input.(model.SyncBegin); ok {

@@ -102,3 +102,20 @@ func (r *mirrorReader) terminating(fullname string) bool {
 	}
 	return r.next < len(m) && m[r.next].FullName == fullname && m[r.next].Terminating
 }
+
+// mayTerminate is false when v is a recorded probe in which
+// IsPodForMirrorPodTerminatingByFullName answers false for every full
+// name (so it does for every full name asked: mirrorReader), true
+// otherwise.
+func mayTerminate(v safetyView) bool {
+	p, ok := v.(*history.Probe)
+	if !ok {
+		return true
+	}
+	for _, m := range p.Mirror {
+		if m.Terminating {
+			return true
+		}
+	}
+	return false
+}

@@ -76,9 +76,9 @@ func (m *repeatMemo) follow(ev history.Event) {
 
 // skipRepeat skips a repeated SyncKnownPods release (above): it does what
 // release would do that is not already done, and reports whether it did.
-func (o *safetyOracle) skipRepeat(ev history.Event) bool {
+// c is the releasing goroutine's call not yet bound, if any.
+func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev history.Event) bool {
 	m := &o.repeat
-	c := o.unbound[ev.Goroutine]
 	if o.fullPass || c == nil || ev.Probe == nil || ev.Goroutine != m.g || (m.stage != 4 && !m.careless) {
 		return false
 	}

@@ -70,7 +70,7 @@ func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPo
 	}
 	for _, t := range judged {
 		uid := t.uid
-		a := cs.answers(uid)
+		a := cs.of(t)
 		if t.cur == nil {
 			o.checkUnknown(uid, a, ev)
 			continue
@@ -160,10 +160,20 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 	}
 }
 
-// safetyRule is one implication of S9 or S19.
-type safetyRule struct {
-	inv, key, msg string
-	ok            bool
+// safetyRule is one implication of S9 or S19: its message's format reads
+// the answers and the deleted flag as checkLattice passes them.
+type safetyRule struct{ inv, key, msg string }
+
+// latticeRules are checkLattice's implications, in the order checked.
+var latticeRules = [...]safetyRule{
+	{"S9", "kt-rbr", "IsPodKnownTerminated=%[1]v but ShouldPodRuntimeBeRemoved=%[2]v"},
+	{"S9", "kt-chr", "IsPodKnownTerminated=%[1]v but CouldHaveRunningContainers=%[3]v"},
+	{"S9", "fin-kt", "ShouldPodBeFinished=%[4]v but IsPodKnownTerminated=%[1]v"},
+	{"S9", "kt-tr", "IsPodKnownTerminated=%[1]v but IsPodTerminationRequested=%[5]v"},
+	{"S9", "cbt-tr", "ShouldPodContainersBeTerminating=%[6]v but IsPodTerminationRequested=%[5]v"},
+	{"S9", "kt-cbt", "IsPodKnownTerminated=%[1]v but ShouldPodContainersBeTerminating=%[6]v"},
+	{"S9", "content", "ShouldPodContentBeRemoved=%[7]v but ShouldPodRuntimeBeRemoved=%[2]v and the pod was not evicted"},
+	{"S19", "content", "ShouldPodContentBeRemoved=%[7]v but the pod was neither evicted nor deleted and terminated (deleted=%[8]v, IsPodKnownTerminated=%[1]v)"},
 }
 
 // checkLattice is S9 (known UIDs): "KnownTerminated ⇔ RuntimeBeRemoved ⇔
@@ -171,30 +181,23 @@ type safetyRule struct {
 // TermRequested; ContainersBeTerminating ⇒ TermRequested; KnownTerminated ⇒
 // ContainersBeTerminating; ContentBeRemoved ∧ ¬evicted ⇒ RuntimeBeRemoved"
 // and S19: "ShouldPodContentBeRemoved(uid) true for a known pod ⇒ evicted or
-// (deleted and terminated)".
+// (deleted and terminated)". holds[i] is whether latticeRules[i] holds.
 func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev history.Event) {
-	rules := []safetyRule{
-		{"S9", "kt-rbr", "IsPodKnownTerminated=%[1]v but ShouldPodRuntimeBeRemoved=%[2]v",
-			a.KnownTerminated == a.RuntimeBeRemoved},
-		{"S9", "kt-chr", "IsPodKnownTerminated=%[1]v but CouldHaveRunningContainers=%[3]v",
-			a.KnownTerminated != a.CouldHaveRunning},
-		{"S9", "fin-kt", "ShouldPodBeFinished=%[4]v but IsPodKnownTerminated=%[1]v",
-			!a.BeFinished || a.KnownTerminated},
-		{"S9", "kt-tr", "IsPodKnownTerminated=%[1]v but IsPodTerminationRequested=%[5]v",
-			!a.KnownTerminated || a.TerminationRequested},
-		{"S9", "cbt-tr", "ShouldPodContainersBeTerminating=%[6]v but IsPodTerminationRequested=%[5]v",
-			!a.ContainersBeTerminating || a.TerminationRequested},
-		{"S9", "kt-cbt", "IsPodKnownTerminated=%[1]v but ShouldPodContainersBeTerminating=%[6]v",
-			!a.KnownTerminated || a.ContainersBeTerminating},
-		{"S9", "content", "ShouldPodContentBeRemoved=%[7]v but ShouldPodRuntimeBeRemoved=%[2]v and the pod was not evicted",
-			!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved},
-		{"S19", "content", "ShouldPodContentBeRemoved=%[7]v but the pod was neither evicted nor deleted and terminated (deleted=%[8]v, IsPodKnownTerminated=%[1]v)",
-			!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated)},
+	holds := [len(latticeRules)]bool{
+		a.KnownTerminated == a.RuntimeBeRemoved,
+		a.KnownTerminated != a.CouldHaveRunning,
+		!a.BeFinished || a.KnownTerminated,
+		!a.KnownTerminated || a.TerminationRequested,
+		!a.ContainersBeTerminating || a.TerminationRequested,
+		!a.KnownTerminated || a.ContainersBeTerminating,
+		!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved,
+		!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated),
 	}
-	for _, r := range rules {
-		if r.ok {
+	for i, ok := range holds {
+		if ok {
 			continue
 		}
+		r := latticeRules[i]
 		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
 			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
 		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
@@ -215,12 +218,15 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	// The static records not finished, in UID order: what the loop over
 	// the full names below reads of the records (most runs have none).
 	statics := o.staticBuf[:0]
-	for i, uid := range o.sortedUIDs() {
-		if inc := o.tracks[i].cur; inc != nil && inc.static && !cs.answers(uid).BeFinished {
+	for _, t := range o.tracks {
+		if inc := t.cur; inc != nil && inc.static && !cs.of(t).BeFinished {
 			statics = append(statics, inc)
 		}
 	}
 	o.staticBuf = statics
+	if len(statics) == 0 && !mayTerminate(v) {
+		return // no full name can be reported: none started, none answers true
+	}
 	mirror := newMirrorReader(v)
 	for _, f := range o.sortedFullnames {
 		m := mirror.terminating(f)

@@ -76,9 +76,10 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 // release processes the end of a critical section: the worker's share of
 // it, records created and purged, the client call it served, then the
 // state checks over the UIDs whose judgement can have changed (judged).
-func (o *safetyOracle) release(v safetyView, ev history.Event) {
+// c is the releasing goroutine's call not yet bound (unbound), if any.
+func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev history.Event) {
 	o.inCS = false
-	o.attributeWorker(ev)
+	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
 	known := o.knownUIDs(v)
 	o.trackAll(known)
@@ -93,7 +94,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			known = known[1:]
 		}
 		a := read.answers(types.UID(uid))
-		cs.ans = append(cs.ans, a)
+		cs.ans, t.csIdx = append(cs.ans, a), i
 		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 			continue // nothing to begin, purge or note
 		}
@@ -110,11 +111,11 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 			t.cur.latest = a
 		}
 	}
-	if c := o.unbound[ev.Goroutine]; c != nil {
+	if c != nil {
 		delete(o.unbound, ev.Goroutine)
 		o.bind(c, cs)
 	}
-	o.naturalCompletion(ev)
+	o.naturalCompletion(worker, ev)
 	o.judgeOtherPurges(cs)
 	for _, fc := range o.csFired {
 		o.checkCompletionFired(fc, ev, cs)
@@ -124,7 +125,7 @@ func (o *safetyOracle) release(v safetyView, ev history.Event) {
 	o.checkState(v, cs, judged)
 	for _, t := range judged {
 		if t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.answers(t.uid), true
+			t.cur.ans, t.cur.hasAns = cs.of(t), true
 		}
 	}
 }
@@ -210,31 +211,30 @@ func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 // attributeWorker files a critical section of worker/<uid> as a possible
 // take. A section while the UID has no record, while a callback runs, or
 // after the record finished cannot be the current worker's: it is a
-// lingering old worker leaving.
-func (o *safetyOracle) attributeWorker(ev history.Event) {
+// lingering old worker leaving. It returns the worker's UID's state (nil
+// for a section of any other goroutine).
+func (o *safetyOracle) attributeWorker(ev history.Event) *safetyPod {
 	uid, _, ok := history.WorkerOf(ev.Goroutine)
 	if !ok {
-		return
+		return nil
 	}
 	t := o.track(uid)
 	if t.cur == nil || t.inFlight != nil || t.cur.finSeq != 0 {
 		t.lingering = max(t.lingering-1, 0)
-		return
+		return t
 	}
 	t.workerCS = append(t.workerCS, ev.Seq)
 	t.cur.workerSeen = true
 	o.markDirty(t)
+	return t
 }
 
 // naturalCompletion: the worker's first critical section after a SyncPod
 // returned isTerminal requests termination unless something else did
-// first (SPEC §1.8 step 4, completeSync), with the grace of the pod.
-func (o *safetyOracle) naturalCompletion(ev history.Event) {
-	uid, _, ok := history.WorkerOf(ev.Goroutine)
-	if !ok {
-		return
-	}
-	t := o.pods[uid]
+// first (SPEC §1.8 step 4, completeSync), with the grace of the pod. t is
+// the state of the section's worker's UID (attributeWorker), nil when the
+// section is not a worker's.
+func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
 	if t == nil || t.cur == nil {
 		return
 	}
