@@ -160,12 +160,13 @@ func (c *Corpus) ReplayOrder() []Entry {
 	}
 	byRarest := sortedBy(c.Entries, rarest)
 	nearOwners := c.nearOwners()
-	var byNear []Entry
-	for _, e := range sortedBy(c.Entries, nearOwners) {
+	var owners []Entry
+	for _, e := range c.Entries {
 		if _, ok := nearOwners[e.ID]; ok {
-			byNear = append(byNear, e)
+			owners = append(owners, e)
 		}
 	}
+	byNear := sortedBy(owners, nearOwners)
 	order, done := make([]Entry, 0, len(c.Entries)), map[uint64]bool{}
 	next := func(list []Entry, i *int) bool {
 		for ; *i < len(list); *i++ {
