@@ -127,6 +127,10 @@ func (s *scriptRunner) choices(t *testing.T, td *datadriven.TestData) []int {
 // TestScriptFormsRoundTrip: every action of every family's plans, every
 // choice list and every strategy formats and parses back to itself.
 func TestScriptFormsRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one goroutine formats and parses (the runs it records are runs the race " +
+			"detector meets in other tests); make test runs it")
+	}
 	for _, f := range plan.Families() {
 		for seed := uint64(0); seed < 50; seed++ {
 			c, _ := run.RecordSeed(f, seed, sim.RandomWalk{}, run.CheckOptions{})

@@ -18,6 +18,10 @@ const faultPointSeeds = 40
 // family's seeds pass on the correct code, and every point fires in some
 // run (its event is in the trace), so the check is not vacuous.
 func TestFaultPointsKeepCorrectCodeCorrect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one armed run at a time (gate's TestGateFaultPoints makes armed runs in parallel " +
+			"under -race); make test runs it")
+	}
 	fired := map[string]int{}
 	on := 0
 	for _, f := range plan.Families() {

@@ -17,11 +17,12 @@ import (
 // was 300 seeds of every family, which proved the same for all but
 // grace-shortening and more than was declared for the rest.)
 func TestFamiliesReachTheirMarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one run after another, as TestSwarmSeedsPass makes them (every family, under -race " +
+			"too); make test runs it")
+	}
 	for _, f := range plan.Families() {
 		n := f.MinimumSeeds()
-		if testing.Short() {
-			n = 100
-		}
 		reached := map[string]int{}
 		for seed := uint64(0); seed < n; seed++ {
 			r := RunSeed(f, seed, sim.RandomWalk{}, CheckOptions{})

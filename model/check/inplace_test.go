@@ -15,6 +15,10 @@ import (
 // marker), both give the same set of states after every operation, and
 // reject the same operation with the same reason (part by part).
 func TestInPlaceAgreesWithStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one goroutine replays, so -race has nothing to find (TestConcurrentChecks runs " +
+			"Replay concurrently); make test runs it")
+	}
 	histories, rejected := 0, 0
 	for seed := range uint64(12) {
 		ops := newWitnessGen(seed, 3+int(seed%4)).run(150)

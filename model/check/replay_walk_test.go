@@ -16,6 +16,10 @@ import (
 // that several parts reject it at once), both give the same ok, failedAt
 // and reason.
 func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one goroutine compares two replays, so -race has nothing to find " +
+			"(TestConcurrentChecks runs Replay concurrently); make test runs it")
+	}
 	histories, rejected := 0, 0
 	for seed := range uint64(16) {
 		ops := newWitnessGen(seed, 2+int(seed%7)).run(120)

@@ -59,6 +59,10 @@ func TestWitnessGeneratedHistories(t *testing.T) {
 // accepts (a query answered as if the worker had already acknowledged, a
 // lost marker); porcupine then decides.
 func TestWitnessAgreesOnMutants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make race): one goroutine replays, so -race has nothing to find (TestConcurrentChecks runs " +
+			"Replay concurrently); make test runs it")
+	}
 	ops := newWitnessGen(42, 6).run(200)
 	stricter, both := 0, 0
 	for i := range ops {
