@@ -13,9 +13,12 @@ test: deps
 	$(GO) test $(PKGS)
 
 ## race: every test under the race detector (-short: the long seed sweeps run
-## in make test; -race looks for data races, which the short sweeps exercise too).
+## in make test; -race looks for data races, which the short sweeps exercise too;
+## a test whose work -race cannot see into, one goroutine's or a child process's,
+## skips under -short). -vet=off: go test would vet every package again for the
+## race build; make lint and make test have vetted the same sources.
 race:
-	$(GO) test -race -short $(PKGS)
+	$(GO) test -race -short -vet=off $(PKGS)
 
 ## bench: benchmarks (scheduler decision vs raw handoff, fake clock).
 bench:
