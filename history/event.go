@@ -8,7 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -17,7 +17,7 @@ type EventKind uint8
 
 const (
 	// ClientCall: a goroutine called into the pod workers' API (Input), or
-	// started killPodNow's wait (model.KillPodNowDone). ID pairs it with
+	// started killPodNow's wait (ops.KillPodNowDone). ID pairs it with
 	// its ClientReturn.
 	ClientCall EventKind = iota
 	// ClientReturn: that call returned (Output; nil for UpdatePod).
@@ -28,11 +28,11 @@ const (
 	LockAcquired
 	LockReleasing
 	// CallbackBegin and CallbackEnd bracket a Syncer callback in the worker
-	// goroutine (Input: model.SyncBegin, model.SyncEnd).
+	// goroutine (Input: ops.SyncBegin, ops.SyncEnd).
 	CallbackBegin
 	CallbackEnd
 	// Fired: a cancellation or a kill completion fired (Input:
-	// model.CancelFired, model.CompletionFired), at the Fire.
+	// ops.CancelFired, ops.CompletionFired), at the Fire.
 	Fired
 	// Settled: the plan and the settle phase are over; what is not done now
 	// never will be (liveness oracles judge here). Nothing follows.
@@ -46,7 +46,7 @@ const (
 	// so notes never renumber a history, and the recorder ignores them.
 	Noted
 	// ReadFailed: a pod worker's runtime status read before a sync call
-	// failed (Input: model.StatusReadFailed), in the worker goroutine; the
+	// failed (Input: ops.StatusReadFailed), in the worker goroutine; the
 	// pass ends with no call. The target that implements the cache records
 	// it: it decides the model's outcome of the pass (no target's cache
 	// fails today).
@@ -66,8 +66,8 @@ type Event struct {
 	Goroutine string
 	Kind      EventKind
 	ID        int // pairs ClientCall with ClientReturn
-	Input     model.Input
-	Output    model.Output
+	Input     ops.Input
+	Output    ops.Output
 	Note      Note // Noted only
 	// Probe is what every public query method returned at the end of the
 	// critical section (LockReleasing only; nil where the target cannot
@@ -87,9 +87,9 @@ const (
 // unless its config source annotation says "api" (kubetypes.IsStaticPod
 // for every pod the world builds, which always carry the annotation);
 // realkubelet builds its pods the same way and reads them through this too.
-func ModelPod(pod *v1.Pod) model.Pod {
+func ModelPod(pod *v1.Pod) ops.Pod {
 	version, _ := strconv.Atoi(pod.Labels["version"])
-	p := model.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
+	p := ops.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
 		Static:            pod.Annotations[ConfigSourceAnnotationKey] != ApiserverSource,
 		DeletionTimestamp: pod.DeletionTimestamp != nil, SpecGrace: 30}
 	if g := pod.DeletionGracePeriodSeconds; g != nil {
@@ -100,13 +100,13 @@ func ModelPod(pod *v1.Pod) model.Pod {
 	}
 	switch pod.Status.Phase {
 	case v1.PodPending:
-		p.Phase = model.PhasePending
+		p.Phase = ops.PhasePending
 	case v1.PodSucceeded:
-		p.Phase = model.PhaseSucceeded
+		p.Phase = ops.PhaseSucceeded
 	case v1.PodFailed:
-		p.Phase = model.PhaseFailed
+		p.Phase = ops.PhaseFailed
 	default:
-		p.Phase = model.PhaseRunning
+		p.Phase = ops.PhaseRunning
 	}
 	return p
 }

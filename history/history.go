@@ -6,7 +6,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // History is a recorded run: the observed operations for porcupine and the
@@ -31,15 +31,15 @@ type History struct {
 
 // Effect is one entry of the witness order.
 type Effect struct {
-	Op   int         // index in Ops, -1 for a witness-only step
-	Step model.Input // the witness-only step's input, when Op == -1
-	Seq  int64       // the event at which it took effect
+	Op   int       // index in Ops, -1 for a witness-only step
+	Step ops.Input // the witness-only step's input, when Op == -1
+	Seq  int64     // the event at which it took effect
 	At   time.Duration
 }
 
 // Witness is the effect order as check.Replay takes it.
-func (h History) Witness() []model.Op {
-	out := make([]model.Op, len(h.Effects))
+func (h History) Witness() []ops.Op {
+	out := make([]ops.Op, len(h.Effects))
 	for i, e := range h.Effects {
 		out[i] = h.Op(e)
 	}
@@ -48,16 +48,16 @@ func (h History) Witness() []model.Op {
 
 // Unmarked is the effect order without the witness-only worker steps, and
 // for each of its operations the index of its entry in Effects.
-func (h History) Unmarked() ([]model.Op, []int) {
-	var ops []model.Op
+func (h History) Unmarked() ([]ops.Op, []int) {
+	var seq []ops.Op
 	var index []int
 	for i, e := range h.Effects {
 		if e.Op >= 0 {
-			ops = append(ops, h.Op(e))
+			seq = append(seq, h.Op(e))
 			index = append(index, i)
 		}
 	}
-	return ops, index
+	return seq, index
 }
 
 // MarkedOps is Ops with the worker-step markers added, each a point at its
@@ -73,11 +73,11 @@ func (h History) MarkedOps() []porcupine.Operation {
 }
 
 // Op is the model operation of one witness entry.
-func (h History) Op(e Effect) model.Op {
+func (h History) Op(e Effect) ops.Op {
 	if e.Op < 0 {
-		return model.Op{Input: e.Step}
+		return ops.Op{Input: e.Step}
 	}
 	o := h.Ops[e.Op]
-	out, _ := o.Output.(model.Output)
-	return model.Op{Input: o.Input.(model.Input), Output: out}
+	out, _ := o.Output.(ops.Output)
+	return ops.Op{Input: o.Input.(ops.Input), Output: out}
 }

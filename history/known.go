@@ -3,7 +3,7 @@ package history
 import (
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // KnownFromHistory derives Answers.Known, which no query answers, from the
@@ -43,7 +43,7 @@ func (k *KnownFromHistory) Rewrite(ev Event) Event {
 		clear(k.pending)
 		clear(k.named)
 	case ClientCall:
-		if u, ok := ev.Input.(model.UpdatePod); ok && (!u.RuntimeOnly || u.Type == model.Kill) {
+		if u, ok := ev.Input.(ops.UpdatePod); ok && (!u.RuntimeOnly || u.Type == ops.Kill) {
 			k.pending[ev.Goroutine] = append(k.pending[ev.Goroutine], types.UID(u.Pod.UID))
 		}
 	case LockReleasing:

@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestKnownFromHistory walks the derivation's cases: an accepted update is
@@ -25,15 +25,15 @@ func TestKnownFromHistory(t *testing.T) {
 		}
 		return out
 	}
-	call := func(g string, in model.Input) {
+	call := func(g string, in ops.Input) {
 		seq++
 		k.Rewrite(Event{Seq: seq, Kind: ClientCall, Goroutine: g, Input: in})
 	}
 	before, after := UnknownAnswers(false), UnknownAnswers(true)
 	terminating := Answers{CouldHaveRunning: true, TerminationRequested: true}
-	call("client/0", model.UpdatePod{Type: model.Create, Pod: model.Pod{UID: "a"}})
-	call("client/1", model.UpdatePod{Type: model.Update, RuntimeOnly: true, Pod: model.Pod{UID: "b"}})
-	call("client/2", model.UpdatePod{Type: model.Kill, RuntimeOnly: true, Pod: model.Pod{UID: "c"}})
+	call("client/0", ops.UpdatePod{Type: ops.Create, Pod: ops.Pod{UID: "a"}})
+	call("client/1", ops.UpdatePod{Type: ops.Update, RuntimeOnly: true, Pod: ops.Pod{UID: "b"}})
+	call("client/2", ops.UpdatePod{Type: ops.Kill, RuntimeOnly: true, Pod: ops.Pod{UID: "c"}})
 	if got := release("worker/x", false, map[types.UID]Answers{"a": before}); got["a"] {
 		t.Fatalf("a is known before its update took effect: %v", got)
 	}
@@ -51,7 +51,7 @@ func TestKnownFromHistory(t *testing.T) {
 	if got := release("housekeeping", true, map[types.UID]Answers{"a": after, "c": {BeFinished: false, ContainersBeTerminating: true}}); got["a"] || !got["c"] {
 		t.Fatalf("after SyncKnownPods the answers decide: got %v, want a unknown, c known", got)
 	}
-	call("client/0", model.UpdatePod{Type: model.Create, Pod: model.Pod{UID: "d"}})
+	call("client/0", ops.UpdatePod{Type: ops.Create, Pod: ops.Pod{UID: "d"}})
 	seq++
 	k.Rewrite(Event{Seq: seq, Kind: Restarted})
 	if got := release("client/0", false, map[types.UID]Answers{"d": before}); got["d"] {

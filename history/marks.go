@@ -3,7 +3,7 @@ package history
 import (
 	"slices"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -28,7 +28,7 @@ type Marker struct {
 // markerPod is what the Marker knows of one UID. Everything but the static
 // name is of the pod workers since the last kubelet restart.
 type markerPod struct {
-	inFlight model.SyncFn
+	inFlight ops.SyncFn
 	synced   bool   // began SyncPod
 	finished bool   // SyncTerminatedPod succeeded
 	failed   bool   // SyncTerminatingPod failed last
@@ -62,11 +62,11 @@ func (m *Marker) pod(uid string) *markerPod {
 }
 
 // inFlight is the callback uid's worker runs (NoSync if none).
-func (m *Marker) inFlight(uid string) model.SyncFn {
+func (m *Marker) inFlight(uid string) ops.SyncFn {
 	if p := m.pods[uid]; p != nil {
 		return p.inFlight
 	}
-	return model.NoSync
+	return ops.NoSync
 }
 
 func (m *Marker) Observe(ev Event) {
@@ -75,47 +75,47 @@ func (m *Marker) Observe(ev Event) {
 		return
 	}
 	switch in := ev.Input.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		m.update(in)
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		m.syncKnown(in)
-	case model.SyncBegin:
+	case ops.SyncBegin:
 		m.begin(in)
-	case model.SyncEnd:
+	case ops.SyncEnd:
 		m.end(in)
-	case model.CancelFired:
+	case ops.CancelFired:
 		switch m.inFlight(in.UID) {
-		case model.SyncPod:
+		case ops.SyncPod:
 			m.marks[plan.MarkCancelDuringSyncPod] = true
-		case model.SyncTerminatingPod:
+		case ops.SyncTerminatingPod:
 			m.marks[plan.MarkGraceShortened] = true
 		}
-	case model.CompletionFired:
+	case ops.CompletionFired:
 		m.marks[plan.MarkCompletionFired] = true
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		m.waits[ev.ID] = true
 	}
 	if ev.Kind == ClientReturn && m.waits[ev.ID] {
 		delete(m.waits, ev.ID)
-		if ans, _ := ev.Output.(model.Answer); !bool(ans) {
+		if ans, _ := ev.Output.(ops.Answer); !bool(ans) {
 			m.marks[plan.MarkKillNowTimedOut] = true
 		}
 	}
 }
 
-func (m *Marker) update(in model.UpdatePod) {
+func (m *Marker) update(in ops.UpdatePod) {
 	p := m.pod(in.Pod.UID)
 	if in.Pod.Static {
 		p.static = in.Pod.FullName()
 	}
-	terminating := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
-	if p.killed && !terminating && in.Type != model.Create {
+	terminating := in.Type == ops.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
+	if p.killed && !terminating && in.Type != ops.Create {
 		m.marks[plan.MarkUpdateWhileTerminating] = true
 	}
 	if !terminating {
 		return
 	}
-	if p.inFlight == model.SyncPod {
+	if p.inFlight == ops.SyncPod {
 		m.marks[plan.MarkKillDuringSyncPod] = true
 	}
 	if !p.synced {
@@ -136,9 +136,9 @@ func (m *Marker) otherStaticAlive(p *markerPod) bool {
 	return false
 }
 
-func (m *Marker) syncKnown(in model.SyncKnownPods) {
+func (m *Marker) syncKnown(in ops.SyncKnownPods) {
 	for _, p := range m.pods {
-		if p.inFlight != model.NoSync {
+		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
 	}
@@ -152,7 +152,7 @@ func (m *Marker) syncKnown(in model.SyncKnownPods) {
 // workers starts afresh (a static pod's full name stays known).
 func (m *Marker) restarted() {
 	for _, p := range m.pods {
-		if p.inFlight != model.NoSync {
+		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkRestartDuringSync] = true
 		}
 	}
@@ -163,21 +163,21 @@ func (m *Marker) restarted() {
 	m.desired, m.sawKnown = nil, false
 }
 
-func (m *Marker) begin(in model.SyncBegin) {
+func (m *Marker) begin(in ops.SyncBegin) {
 	uid := in.UID
 	p := m.pod(uid)
 	if m.restarts > 0 && !p.called {
 		switch in.Fn {
-		case model.SyncTerminatedPod:
+		case ops.SyncTerminatedPod:
 			m.marks[plan.MarkRestartShortcut] = true
-		case model.SyncTerminatingRuntimePod:
+		case ops.SyncTerminatingRuntimePod:
 			m.marks[plan.MarkRestartOrphanKilled] = true
 		}
 	}
 	p.called = true
 	p.inFlight = in.Fn
 	switch in.Fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		if p.finished {
 			m.marks[plan.MarkRestartAfterFinish] = true
 			p.finished, p.killed = false, false
@@ -190,29 +190,29 @@ func (m *Marker) begin(in model.SyncBegin) {
 				}
 			}
 		}
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		if p.failed {
 			m.marks[plan.MarkTerminatingRetried] = true
 		}
 		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
 			m.marks[plan.MarkOrphanDriven] = true
 		}
-	case model.SyncTerminatingRuntimePod:
+	case ops.SyncTerminatingRuntimePod:
 		m.marks[plan.MarkRuntimePodKilled] = true
 	}
 }
 
-func (m *Marker) end(in model.SyncEnd) {
+func (m *Marker) end(in ops.SyncEnd) {
 	p := m.pod(in.UID)
-	p.inFlight = model.NoSync
-	if in.Fn == model.SyncPod && in.IsTerminal {
+	p.inFlight = ops.NoSync
+	if in.Fn == ops.SyncPod && in.IsTerminal {
 		m.marks[plan.MarkNaturalCompletion] = true
 		p.natural = true
 	}
-	if in.Fn == model.SyncTerminatingPod {
-		p.failed = in.Outcome != model.OK
+	if in.Fn == ops.SyncTerminatingPod {
+		p.failed = in.Outcome != ops.OK
 	}
-	if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
+	if in.Fn == ops.SyncTerminatedPod && in.Outcome == ops.OK {
 		p.finished = true
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // The recorder turns the World's event stream into the history the
@@ -35,7 +35,7 @@ import (
 //     any call that returns without taking the lock. Points take effect at
 //     their own seq. Every effect seq lies inside the operation's interval,
 //     so the effect order is a linearization whenever the model accepts it.
-//   - Worker-step markers (model.WorkerStep{UID}, witness mode): one at
+//   - Worker-step markers (ops.WorkerStep{UID}, witness mode): one at
 //     every LockAcquired by a goroutine worker/<uid>, in the effect order
 //     only. Caveat: a worker goroutine whose record was purged may still
 //     run one last, empty critical section under the same name as the
@@ -56,7 +56,7 @@ import (
 // markers never reach porcupine's history (no client could observe them;
 // check.Partition drops them anyway), only Replay's. nil switches them off:
 // Replay then explores the hidden steps itself (closure mode).
-var witnessWorkerStep = func(uid string) model.Input { return model.WorkerStep{UID: uid} }
+var witnessWorkerStep = func(uid string) ops.Input { return ops.WorkerStep{UID: uid} }
 
 // Recorder is an Observer that records a run's history; History returns it.
 // It reads only the events, never the pod workers.
@@ -69,7 +69,7 @@ type Recorder struct {
 	rowNames []string
 	clock    []ClockMark
 	lastAt   time.Duration
-	step     func(uid string) model.Input
+	step     func(uid string) ops.Input
 	// workers holds per UID the index in markers of the newest worker
 	// generation seen (markers of older ones are left out, workerOf) and
 	// its marker's input, made once.
@@ -80,13 +80,13 @@ type Recorder struct {
 // workerMarker is what the recorder keeps of one UID's worker.
 type workerMarker struct {
 	gen  int
-	step model.Input // r.step(uid), boxed once, shared by its markers
+	step ops.Input // r.step(uid), boxed once, shared by its markers
 }
 
 // recOp is one operation as recorded; seqs are 0 until known.
 type recOp struct {
-	in                 model.Input
-	out                model.Output
+	in                 ops.Input
+	out                ops.Output
 	row                int
 	call, ret, effect  int64
 	callAt, effectAt   time.Duration
@@ -217,9 +217,9 @@ func (r *Recorder) returned(ev Event) {
 	delete(r.open, ev.ID)
 	op := &r.ops[i]
 	op.out, op.ret = ev.Output, ev.Seq
-	if res, ok := op.out.(model.UpdateResult); ok {
-		// The cache view the call read is its input (model.UpdateResult).
-		u := op.in.(model.UpdatePod)
+	if res, ok := op.out.(ops.UpdateResult); ok {
+		// The cache view the call read is its input (ops.UpdateResult).
+		u := op.in.(ops.UpdatePod)
 		u.Cache = res.Cache
 		op.in, op.out = u, nil
 	}
@@ -247,9 +247,9 @@ func (r *Recorder) row(name string) int {
 }
 
 // takesPodLock reports the client calls that take effect under the pod lock.
-func takesPodLock(in model.Input) bool {
+func takesPodLock(in ops.Input) bool {
 	switch in.(type) {
-	case model.UpdatePod, model.SyncKnownPods, model.Query:
+	case ops.UpdatePod, ops.SyncKnownPods, ops.Query:
 		return true
 	}
 	return false

@@ -6,22 +6,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // script builds an event stream from short lines "goroutine kind [id]
 // [what]": calls and points carry model inputs named by what.
 func script(t *testing.T, lines ...string) []Event {
 	t.Helper()
-	inputs := map[string]model.Input{
-		"update":  model.UpdatePod{Pod: model.Pod{UID: "a", Version: 1}},
-		"update2": model.UpdatePod{Pod: model.Pod{UID: "a", Version: 2}},
-		"query":   model.Query{Kind: model.IsPodKnownTerminated, UID: "a"},
-		"wait":    model.KillPodNowDone{UID: "a", ID: 1},
-		"fire":    model.CompletionFired{UID: "a", ID: 1},
-		"begin":   model.SyncBegin{UID: "a", Fn: model.SyncPod, Version: 1},
-		"end":     model.SyncEnd{UID: "a", Fn: model.SyncPod},
-		"readerr": model.StatusReadFailed{UID: "a"},
+	inputs := map[string]ops.Input{
+		"update":  ops.UpdatePod{Pod: ops.Pod{UID: "a", Version: 1}},
+		"update2": ops.UpdatePod{Pod: ops.Pod{UID: "a", Version: 2}},
+		"query":   ops.Query{Kind: ops.IsPodKnownTerminated, UID: "a"},
+		"wait":    ops.KillPodNowDone{UID: "a", ID: 1},
+		"fire":    ops.CompletionFired{UID: "a", ID: 1},
+		"begin":   ops.SyncBegin{UID: "a", Fn: ops.SyncPod, Version: 1},
+		"end":     ops.SyncEnd{UID: "a", Fn: ops.SyncPod},
+		"readerr": ops.StatusReadFailed{UID: "a"},
 	}
 	kinds := map[string]EventKind{"call": ClientCall, "return": ClientReturn, "lock": LockAcquired,
 		"unlock": LockReleasing, "begin": CallbackBegin, "end": CallbackEnd, "fired": Fired, "readfailed": ReadFailed}
@@ -42,10 +42,10 @@ func script(t *testing.T, lines ...string) []Event {
 }
 
 // describeOps renders a history's intervals and its effect order.
-func describeOps(h History) (ops, effects string) {
+func describeOps(h History) (calls, effects string) {
 	var a, b []string
 	for _, op := range h.Ops {
-		a = append(a, fmt.Sprintf("%s[%d,%d]", shortName(op.Input.(model.Input)), op.Call, op.Return))
+		a = append(a, fmt.Sprintf("%s[%d,%d]", shortName(op.Input.(ops.Input)), op.Call, op.Return))
 	}
 	for _, e := range h.Effects {
 		b = append(b, fmt.Sprintf("%s@%d", shortName(h.Op(e).Input), e.Seq))
@@ -53,21 +53,21 @@ func describeOps(h History) (ops, effects string) {
 	return strings.Join(a, " "), strings.Join(b, " ")
 }
 
-func shortName(in model.Input) string {
+func shortName(in ops.Input) string {
 	switch in := in.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		return fmt.Sprintf("update%d", in.Pod.Version)
-	case model.Query:
+	case ops.Query:
 		return "query"
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		return "wait"
-	case model.CompletionFired:
+	case ops.CompletionFired:
 		return "fire"
-	case model.SyncBegin:
+	case ops.SyncBegin:
 		return "begin"
-	case model.SyncEnd:
+	case ops.SyncEnd:
 		return "end"
-	case model.StatusReadFailed:
+	case ops.StatusReadFailed:
 		return "readerr"
 	}
 	return fmt.Sprintf("%T", in)
@@ -147,15 +147,15 @@ func TestRecorderWitnessWorkerSteps(t *testing.T) {
 		r.Observe(ev)
 	}
 	h := r.History()
-	ops, effects := describeOps(h)
-	if want := "update1[6,10]"; ops != want {
-		t.Errorf("got ops %q, want %q: markers are not porcupine operations", ops, want)
+	calls, effects := describeOps(h)
+	if want := "update1[6,10]"; calls != want {
+		t.Errorf("got ops %q, want %q: markers are not porcupine operations", calls, want)
 	}
 	if want := "ops.WorkerStep@1 update1@4"; effects != want {
 		t.Errorf("got effects %q, want %q", effects, want)
 	}
-	if got := h.Effects[0].Step; got != (model.WorkerStep{UID: "a"}) {
-		t.Errorf("got marker %#v, want model.WorkerStep{UID: \"a\"}", got)
+	if got := h.Effects[0].Step; got != (ops.WorkerStep{UID: "a"}) {
+		t.Errorf("got marker %#v, want ops.WorkerStep{UID: \"a\"}", got)
 	}
 }
 

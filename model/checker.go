@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // The checker's handle on the model (mechanics, not rules). Package
@@ -19,11 +20,11 @@ import (
 // to the part, kept unboxed (Desired, Kept): the checker splits one per
 // part per history.
 type PartOp struct {
-	In         Input
-	Out        Output
+	In         ops.Input
+	Out        ops.Output
 	Restricted bool
 	Desired    []string
-	Kept       KnownPods
+	Kept       ops.KnownPods
 }
 
 // Apply is Step for this operation on s, which the caller hands over (a
@@ -49,7 +50,7 @@ func (o *PartOp) ApplyOn(s, spare *State) (alt *State, err error) {
 	if err := s.enterLock(); err != nil {
 		return nil, err
 	}
-	return nil, stepSyncKnownPods(s, SyncKnownPods{Desired: o.Desired}, o.Kept)
+	return nil, stepSyncKnownPods(s, ops.SyncKnownPods{Desired: o.Desired}, o.Kept)
 }
 
 // Reasons joins the distinct messages of rejections, in order (for the

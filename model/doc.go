@@ -8,12 +8,12 @@
 // upstream deviations a state can be started with, a leaf package).
 //
 // This package is the specification: operations (package model/ops,
-// named here as model's own by vocabulary.go), state
-// (state.go), and the step rules (step.go, update.go, worker.go,
-// observe.go, known.go, grace.go), with Step, Closure and Next to apply
-// them. Checking histories against it — partitioning, Replay and its
-// witness walk, the porcupine adapters — is package model/check, which
-// imports this one (never the other way).
+// which every caller names as ops.UpdatePod and so on), state (state.go),
+// and the step rules (step.go, update.go, worker.go, observe.go, known.go,
+// grace.go), with Step, Closure and Next to apply them. Checking
+// histories against it — partitioning, Replay and its witness walk, the
+// porcupine adapters — is package model/check, which imports this one
+// (never the other way).
 //
 // # Operations
 //
@@ -141,12 +141,12 @@
 // without markers), Reasons, State.Clone, Publish, Claim, Release and
 // ReuseRecords (the copy-on-write marks), and Arena (the memory Replay
 // lends its parts). Moving the layer to model/check instead would have
-// meant exporting State's internals. Pod.AppendFullName (for partition
+// meant exporting State's internals. ops.Pod.AppendFullName (for partition
 // planning), State.Answer and State.KnownPods (what a query and
 // SyncKnownPods return in a state, for generators of legal histories) are
-// spec-level helpers exported for the same package. Describe,
-// DescribeState and DescribeRecord stay here: the rules' rejections and
-// the spec's tests render operations and states with them. A reader of
+// spec-level helpers exported for the same package. DescribeState and
+// DescribeRecord stay here (ops.Describe renders an operation): the rules'
+// rejections and the spec's tests render states with them. A reader of
 // the specification can skip checker.go, arena.go, closure.go, storage.go,
 // storage_static.go and hash.go.
 //

@@ -1,9 +1,12 @@
 package model
 
-import "github.com/podsim/podsim/model/deviation"
+import (
+	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
+)
 
 // effectiveGrace is SPEC §1.7 (calculateEffectiveGracePeriod) for a pod.
-func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shortened bool) {
+func effectiveGrace(current int64, pod ops.Pod, kill ops.KillOptions) (grace int64, shortened bool) {
 	return effectiveGraceOf(current, contentOf(&pod), kill)
 }
 
@@ -13,7 +16,7 @@ func effectiveGrace(current int64, pod Pod, kill KillOptions) (grace int64, shor
 // nothing overrode, clamp to ≥1. An explicit 0 therefore yields 1, never the
 // spec value (#115819), and the result never exceeds a set current value.
 // shortened is true iff a set grace changed (which cancels the sync, §1.15).
-func effectiveGraceOf(current int64, pod PodContent, kill KillOptions) (grace int64, shortened bool) {
+func effectiveGraceOf(current int64, pod PodContent, kill ops.KillOptions) (grace int64, shortened bool) {
 	// "set" tells an explicit 0 (force delete) from "no value yet": SPEC
 	// §1.7's steps read literally (and upstream v1.36.3) test grace == 0 in
 	// the override step, so a kill's override after a force delete would
@@ -39,7 +42,7 @@ func effectiveGraceOf(current int64, pod PodContent, kill KillOptions) (grace in
 // upstreamGrace is calculateEffectiveGracePeriod of v1.36.3 as written
 // (deviation.GA): 0 is "unset" at each comparison, and any change is
 // reported.
-func upstreamGrace(current int64, pod PodContent, kill KillOptions) (grace int64, changed bool) {
+func upstreamGrace(current int64, pod PodContent, kill ops.KillOptions) (grace int64, changed bool) {
 	grace = current
 	overridden := false
 	if pod.HasDeletionGrace && (grace == 0 || pod.DeletionGrace < grace) {
@@ -59,7 +62,7 @@ func upstreamGrace(current int64, pod PodContent, kill KillOptions) (grace int64
 
 // graceOf is the effective grace under s's deviations: SPEC §1.7
 // (effectiveGraceOf), or upstream's formula with deviation.GA.
-func (s *State) graceOf(current int64, pod PodContent, kill KillOptions) (int64, bool) {
+func (s *State) graceOf(current int64, pod PodContent, kill ops.KillOptions) (int64, bool) {
 	if s.dev.Has(deviation.GA) {
 		return upstreamGrace(current, pod, kill)
 	}

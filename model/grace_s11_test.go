@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/podsim/podsim/model/ops"
+)
 
 // TestGraceNeverIncreasesAfterForceDelete: an explicit 0 is a value, not
 // "unset" (S11). Found by podsim itself: the simulated world ran a force
@@ -8,12 +12,12 @@ import "testing"
 // in flight, and the model (then following §1.7's steps literally) expected
 // the grace to rise from 1 to 10 and the kill to be cancelled.
 func TestGraceNeverIncreasesAfterForceDelete(t *testing.T) {
-	forceDeleted := Pod{UID: "a", SpecGrace: 30, HasDeletionGrace: true, DeletionGrace: 0}
-	override := func(v int64) KillOptions { return KillOptions{HasGraceOverride: true, GraceOverride: v} }
+	forceDeleted := ops.Pod{UID: "a", SpecGrace: 30, HasDeletionGrace: true, DeletionGrace: 0}
+	override := func(v int64) ops.KillOptions { return ops.KillOptions{HasGraceOverride: true, GraceOverride: v} }
 	cases := []struct {
 		name          string
 		current       int64
-		kill          KillOptions
+		kill          ops.KillOptions
 		wantGrace     int64
 		wantShortened bool
 	}{

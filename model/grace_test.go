@@ -1,30 +1,34 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/podsim/podsim/model/ops"
+)
 
 // TestEffectiveGrace is SPEC §1.7 and Test_calculateEffectiveGracePeriod.
 func TestEffectiveGrace(t *testing.T) {
-	override := func(g int64) KillOptions { return KillOptions{GraceOverride: g, HasGraceOverride: true} }
+	override := func(g int64) ops.KillOptions { return ops.KillOptions{GraceOverride: g, HasGraceOverride: true} }
 	a := pod("a", 1)
 	rows := []struct {
 		name      string
 		current   int64
-		pod       Pod
-		kill      KillOptions
+		pod       ops.Pod
+		kill      ops.KillOptions
 		want      int64
 		shortened bool
 	}{
-		{"spec 30 only", 0, a, KillOptions{}, 30, false},
-		{"deletion 5", 0, deleting(a, 5), KillOptions{}, 5, false},
+		{"spec 30 only", 0, a, ops.KillOptions{}, 30, false},
+		{"deletion 5", 0, deleting(a, 5), ops.KillOptions{}, 5, false},
 		{"override 2 with deletion 5", 0, deleting(a, 5), override(2), 2, false},
-		{"deletion 0", 0, deleting(a, 0), KillOptions{}, 1, false},
+		{"deletion 0", 0, deleting(a, 0), ops.KillOptions{}, 1, false},
 		{"override 0", 0, a, override(0), 1, false},
-		{"spec 0 clamps", 0, Pod{}, KillOptions{}, 1, false},
-		{"never increases: deletion 60 over 5", 5, deleting(a, 60), KillOptions{}, 5, false},
+		{"spec 0 clamps", 0, ops.Pod{}, ops.KillOptions{}, 1, false},
+		{"never increases: deletion 60 over 5", 5, deleting(a, 60), ops.KillOptions{}, 5, false},
 		{"never increases: override 60 over 5", 5, a, override(60), 5, false},
 		{"shortens: override 2 over 5", 5, a, override(2), 2, true},
-		{"shortens: deletion 0 over 30", 30, deleting(a, 0), KillOptions{}, 1, true},
-		{"already 1, deletion 0", 1, deleting(a, 0), KillOptions{}, 1, false},
+		{"shortens: deletion 0 over 30", 30, deleting(a, 0), ops.KillOptions{}, 1, true},
+		{"already 1, deletion 0", 1, deleting(a, 0), ops.KillOptions{}, 1, false},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
@@ -40,27 +44,29 @@ func TestEffectiveGrace(t *testing.T) {
 // must receive after a sequence of updates (S11 first value and monotonic).
 func TestGraceReachesSyncTerminatingPod(t *testing.T) {
 	a := pod("a", 1)
-	override := func(g int64) UpdatePod { return killOpts(a, KillOptions{GraceOverride: g, HasGraceOverride: true}) }
+	override := func(g int64) ops.UpdatePod {
+		return killOpts(a, ops.KillOptions{GraceOverride: g, HasGraceOverride: true})
+	}
 	rows := []struct {
 		name    string
-		updates []UpdatePod
+		updates []ops.UpdatePod
 		want    int64
 	}{
-		{"spec 30 only", []UpdatePod{upd(Kill, a)}, 30},
-		{"deletion 5", []UpdatePod{upd(Update, deleting(a, 5))}, 5},
-		{"override 2 with deletion 5", []UpdatePod{killOpts(deleting(a, 5), KillOptions{GraceOverride: 2, HasGraceOverride: true})}, 2},
-		{"deletion 0", []UpdatePod{upd(Update, deleting(a, 0))}, 1},
-		{"override 0", []UpdatePod{override(0)}, 1},
-		{"never increases", []UpdatePod{upd(Update, deleting(a, 5)), override(10), upd(Update, deleting(a, 20))}, 5},
-		{"shrinks", []UpdatePod{upd(Kill, a), override(10), upd(Update, deleting(a, 3))}, 3},
+		{"spec 30 only", []ops.UpdatePod{upd(ops.Kill, a)}, 30},
+		{"deletion 5", []ops.UpdatePod{upd(ops.Update, deleting(a, 5))}, 5},
+		{"override 2 with deletion 5", []ops.UpdatePod{killOpts(deleting(a, 5), ops.KillOptions{GraceOverride: 2, HasGraceOverride: true})}, 2},
+		{"deletion 0", []ops.UpdatePod{upd(ops.Update, deleting(a, 0))}, 1},
+		{"override 0", []ops.UpdatePod{override(0)}, 1},
+		{"never increases", []ops.UpdatePod{upd(ops.Update, deleting(a, 5)), override(10), upd(ops.Update, deleting(a, 20))}, 5},
+		{"shrinks", []ops.UpdatePod{upd(ops.Kill, a), override(10), upd(ops.Update, deleting(a, 3))}, 3},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			var ops []Op
+			var seq []ops.Op
 			for _, u := range row.updates {
-				ops = append(ops, do(u))
+				seq = append(seq, do(u))
 			}
-			states := mustRun(t, ops...)
+			states := mustRun(t, seq...)
 			for _, g := range []int64{row.want - 1, row.want + 1, 30} {
 				if g == row.want {
 					continue
@@ -82,18 +88,18 @@ func TestGraceReachesSyncTerminatingPod(t *testing.T) {
 // the taken update's value, our implementation the record's at ack).
 func TestGraceTakenOrAcknowledged(t *testing.T) {
 	a := pod("a", 1)
-	start := mustRun(t, do(upd(Kill, a)))
+	start := mustRun(t, do(upd(ops.Kill, a)))
 	var taken []State
 	for _, s := range start {
 		if f := s.Records["a"].Flight; f.Stage == Taken && !f.Acked {
 			taken = append(taken, s)
 		}
 	}
-	states, err := Next(taken, upd(Update, deleting(a, 5)), nil)
+	states, err := Next(taken, upd(ops.Update, deleting(a, 5)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	states, err = Next(states, CancelFired{UID: "a"}, nil)
+	states, err = Next(states, ops.CancelFired{UID: "a"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 // purged if they never started and were never seen at runtime, otherwise
 // driven to termination (with cancellation, our fix of §1.17-4); every kept
 // record is reported. The observed result must match exactly.
-func stepSyncKnownPods(s *State, in SyncKnownPods, got KnownPods) error {
-	var buf [4]KnownPod // a partition's result fits: no allocation
+func stepSyncKnownPods(s *State, in ops.SyncKnownPods, got ops.KnownPods) error {
+	var buf [4]ops.KnownPod // a partition's result fits: no allocation
 	want := appendKnownPods(buf[:0], s, in.Desired)
 	if !slices.IsSortedFunc(got, compareKnownUID) {
 		got = slices.SortedFunc(slices.Values(got), compareKnownUID)
@@ -28,16 +28,16 @@ func stepSyncKnownPods(s *State, in SyncKnownPods, got KnownPods) error {
 // KnownPods is what SyncKnownPods(desired) returns in s, sorted by UID; s
 // is not modified. For tools and for generators of legal histories
 // (model/check's tests).
-func (s State) KnownPods(desired []string) KnownPods {
+func (s State) KnownPods(desired []string) ops.KnownPods {
 	c := s.clone()
 	return syncKnownPods(&c, desired)
 }
 
 // syncKnownPods applies SyncKnownPods to s and returns its result, sorted.
-func syncKnownPods(s *State, desired []string) KnownPods { return appendKnownPods(nil, s, desired) }
+func syncKnownPods(s *State, desired []string) ops.KnownPods { return appendKnownPods(nil, s, desired) }
 
 // appendKnownPods is syncKnownPods appending the result to dst.
-func appendKnownPods(result KnownPods, s *State, desired []string) KnownPods {
+func appendKnownPods(result ops.KnownPods, s *State, desired []string) ops.KnownPods {
 	s.PodsSynced = true
 	// By index, in UID order: a record's step changes only that record, so
 	// when it removes it the next one is at i.
@@ -76,7 +76,7 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 		r.TermRequested = true
 		r.Grace = 1
 		if r.HasActive && !r.Active.RuntimeOnly {
-			r.Grace, _ = s.graceOf(0, r.Active.Pod, KillOptions{})
+			r.Grace, _ = s.graceOf(0, r.Active.Pod, ops.KillOptions{})
 		}
 	}
 	r.replay()
@@ -89,8 +89,8 @@ func removeTerminatedWorker(s *State, at *Record, orphan bool) bool {
 
 // report is PodWorkerSync for a kept record: config and static come from the
 // last consumed update, or the pending one if nothing was consumed.
-func report(r *Record, orphan bool) KnownPod {
-	k := KnownPod{UID: r.UID, State: r.workType(), Orphan: orphan}
+func report(r *Record, orphan bool) ops.KnownPod {
+	k := ops.KnownPod{UID: r.UID, State: r.workType(), Orphan: orphan}
 	var d *Delivery
 	switch {
 	case r.HasActive:
@@ -105,9 +105,9 @@ func report(r *Record, orphan bool) KnownPod {
 	return k
 }
 
-func compareKnownUID(a, b KnownPod) int { return strings.Compare(a.UID, b.UID) }
+func compareKnownUID(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) }
 
 // knownText renders a result only when a rejection is read.
-type knownText KnownPods
+type knownText ops.KnownPods
 
-func (k knownText) String() string { return ops.DescribeKnown(KnownPods(k)) }
+func (k knownText) String() string { return ops.DescribeKnown(ops.KnownPods(k)) }

@@ -2,11 +2,13 @@ package model
 
 import (
 	"slices"
+
+	"github.com/podsim/podsim/model/ops"
 )
 
 // answer is SPEC §1.14: the query methods as functions of the state.
-func answer(s *State, q Query) bool {
-	if q.Kind == IsPodForMirrorPodTerminatingByFullName {
+func answer(s *State, q ops.Query) bool {
+	if q.Kind == ops.IsPodForMirrorPodTerminatingByFullName {
 		uid, ok := s.startedStatic(q.FullName)
 		r, known := s.recordRef(uid)
 		return ok && known && r.TermRequested && !r.Terminated
@@ -16,23 +18,23 @@ func answer(s *State, q Query) bool {
 		// Unknown UID (U0/U1, S10): before the first SyncKnownPods anything
 		// may be running; afterwards nothing is.
 		switch q.Kind {
-		case IsPodKnownTerminated, IsPodTerminationRequested:
+		case ops.IsPodKnownTerminated, ops.IsPodTerminationRequested:
 			return false
-		case CouldHaveRunningContainers:
+		case ops.CouldHaveRunningContainers:
 			return !s.PodsSynced
 		}
 		return s.PodsSynced
 	}
 	switch q.Kind {
-	case IsPodKnownTerminated, ShouldPodRuntimeBeRemoved:
+	case ops.IsPodKnownTerminated, ops.ShouldPodRuntimeBeRemoved:
 		return r.Terminated
-	case CouldHaveRunningContainers:
+	case ops.CouldHaveRunningContainers:
 		return !r.Terminated
-	case ShouldPodBeFinished:
+	case ops.ShouldPodBeFinished:
 		return r.Finished
-	case IsPodTerminationRequested:
+	case ops.IsPodTerminationRequested:
 		return r.TermRequested
-	case ShouldPodContainersBeTerminating:
+	case ops.ShouldPodContainersBeTerminating:
 		return r.Acknowledged
 	}
 	return r.Evicted || (r.Deleted && r.Terminated) // ShouldPodContentBeRemoved
@@ -40,12 +42,12 @@ func answer(s *State, q Query) bool {
 
 // Answer is what query q returns in s (SPEC §1.14): for tools and for
 // generators of legal histories (model/check's tests).
-func (s State) Answer(q Query) Answer { return Answer(answer(&s, q)) }
+func (s State) Answer(q ops.Query) ops.Answer { return ops.Answer(answer(&s, q)) }
 
-func stepQuery(s *State, q Query, got Answer) error {
+func stepQuery(s *State, q ops.Query, got ops.Answer) error {
 	if want := answer(s, q); bool(got) != want {
 		subject, state := q.UID, "unknown"
-		if q.Kind == IsPodForMirrorPodTerminatingByFullName {
+		if q.Kind == ops.IsPodForMirrorPodTerminatingByFullName {
 			started, _ := s.startedStatic(q.FullName)
 			subject, state = q.FullName, "started "+started
 		} else if r, ok := s.record(q.UID); ok {
@@ -58,7 +60,7 @@ func stepQuery(s *State, q Query, got Answer) error {
 
 // stepCompletionFired: a completion may fire only when due (S14): after the
 // pod terminated, or at once if the kill could not apply; and only once.
-func stepCompletionFired(s *State, c CompletionFired) error {
+func stepCompletionFired(s *State, c ops.CompletionFired) error {
 	o := Obligation(c)
 	i, found := slices.BinarySearchFunc(s.Due, o, compareObligation)
 	if !found {
@@ -72,7 +74,7 @@ func stepCompletionFired(s *State, c CompletionFired) error {
 // stepCancelFired: a cancellation is due when termination was requested or
 // the grace shortened during a pass (S3, S11); it may happen for an idle
 // worker right after such a step; never otherwise.
-func stepCancelFired(s *State, c CancelFired) error {
+func stepCancelFired(s *State, c ops.CancelFired) error {
 	o := Obligation{UID: c.UID}
 	if i, found := slices.BinarySearchFunc(s.Due, o, compareObligation); found {
 		s.dropDue(i)
@@ -86,7 +88,7 @@ func stepCancelFired(s *State, c CancelFired) error {
 }
 
 // stepKillPodNowDone: killPodNow reports completion iff its completion fired.
-func stepKillPodNowDone(s *State, k KillPodNowDone, completed Answer) error {
+func stepKillPodNowDone(s *State, k ops.KillPodNowDone, completed ops.Answer) error {
 	_, fired := slices.BinarySearch(s.Fired, k.ID)
 	if bool(completed) != fired {
 		return rejectf("%s: killPodNow #%d returned completed=%v but the completion fired=%v", k.UID, k.ID, completed, fired)

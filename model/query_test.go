@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/model/ops"
 )
 
-var queryKinds = []QueryKind{IsPodKnownTerminated, CouldHaveRunningContainers, ShouldPodBeFinished,
-	IsPodTerminationRequested, ShouldPodContainersBeTerminating, ShouldPodRuntimeBeRemoved, ShouldPodContentBeRemoved}
+var queryKinds = []ops.QueryKind{ops.IsPodKnownTerminated, ops.CouldHaveRunningContainers, ops.ShouldPodBeFinished,
+	ops.IsPodTerminationRequested, ops.ShouldPodContainersBeTerminating, ops.ShouldPodRuntimeBeRemoved, ops.ShouldPodContentBeRemoved}
 
 // TestQueryTable is SPEC §1.14 for every state, in the column order
 // KnownTerminated, CouldHaveRunning, BeFinished, TermRequested,
@@ -15,27 +17,27 @@ var queryKinds = []QueryKind{IsPodKnownTerminated, CouldHaveRunningContainers, S
 // static cleanup row is the fixed one (§1.17-3): ContainersBeTerminating=T.
 func TestQueryTable(t *testing.T) {
 	a, sa := pod("a", 1), staticPod("a", "a", 1)
-	created := []Op{do(upd(Create, a))}
-	started := append(created, do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK)))
-	evicted := append(append([]Op{}, started...), do(killOpts(a, KillOptions{Evict: true})))
-	deleted := append(append([]Op{}, started...), do(upd(Update, deleting(a, 5))))
-	killed := append(append([]Op{}, started...), do(upd(Kill, a)))
-	ack := func(ops []Op, grace int64) []Op {
-		return append(append([]Op{}, ops...), do(beginTerminating("a", 1, grace)))
+	created := []ops.Op{do(upd(ops.Create, a))}
+	started := append(created, do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.OK)))
+	evicted := append(append([]ops.Op{}, started...), do(killOpts(a, ops.KillOptions{Evict: true})))
+	deleted := append(append([]ops.Op{}, started...), do(upd(ops.Update, deleting(a, 5))))
+	killed := append(append([]ops.Op{}, started...), do(upd(ops.Kill, a)))
+	ack := func(seq []ops.Op, grace int64) []ops.Op {
+		return append(append([]ops.Op{}, seq...), do(beginTerminating("a", 1, grace)))
 	}
-	done := func(ops []Op, grace int64) []Op {
-		return append(ack(ops, grace), do(end("a", SyncTerminatingPod, OK)))
+	done := func(seq []ops.Op, grace int64) []ops.Op {
+		return append(ack(seq, grace), do(end("a", ops.SyncTerminatingPod, ops.OK)))
 	}
-	finish := func(ops []Op, grace int64) []Op {
-		return append(done(ops, grace), do(beginTerminated("a", 1)), do(end("a", SyncTerminatedPod, OK)))
+	finish := func(seq []ops.Op, grace int64) []ops.Op {
+		return append(done(seq, grace), do(beginTerminated("a", 1)), do(end("a", ops.SyncTerminatedPod, ops.OK)))
 	}
 	rows := []struct {
 		name   string // row name; the state is its first word
-		ops    []Op
+		ops    []ops.Op
 		answer [7]bool
 	}{
 		{"U0", nil, [7]bool{false, true, false, false, false, false, false}},
-		{"U1", []Op{op(skp(), KnownPods{})}, [7]bool{false, false, true, false, true, true, true}},
+		{"U1", []ops.Op{op(skp(), ops.KnownPods{})}, [7]bool{false, false, true, false, true, true, true}},
 		{"P", created, [7]bool{false, true, false, false, false, false, false}},
 		{"S", started, [7]bool{false, true, false, false, false, false, false}},
 		{"TR killed", killed, [7]bool{false, true, false, true, false, false, false}},
@@ -46,17 +48,17 @@ func TestQueryTable(t *testing.T) {
 		{"D deleted", done(deleted, 5), [7]bool{true, false, false, true, true, true, true}},
 		{"F killed", finish(killed, 30), [7]bool{true, false, true, true, true, true, false}},
 		{"F deleted", finish(deleted, 5), [7]bool{true, false, true, true, true, true, true}},
-		{"F static cleaned up", []Op{do(upd(Kill, sa)), op(q(ShouldPodBeFinished, "a"), yes)},
+		{"F static cleaned up", []ops.Op{do(upd(ops.Kill, sa)), op(q(ops.ShouldPodBeFinished, "a"), yes)},
 			[7]bool{true, false, true, true, true, true, false}},
-		{"U0 runtime pod removed", []Op{do(runtimeKill("a")), do(beginRuntime("a")), do(end("a", SyncTerminatingRuntimePod, OK)),
-			op(q(IsPodKnownTerminated, "a"), no), op(q(CouldHaveRunningContainers, "a"), yes)},
+		{"U0 runtime pod removed", []ops.Op{do(runtimeKill("a")), do(beginRuntime("a")), do(end("a", ops.SyncTerminatingRuntimePod, ops.OK)),
+			op(q(ops.IsPodKnownTerminated, "a"), no), op(q(ops.CouldHaveRunningContainers, "a"), yes)},
 			[7]bool{false, true, false, false, false, false, false}},
 	}
 	for _, row := range rows {
 		for i, kind := range queryKinds {
 			t.Run(fmt.Sprintf("%s/%s", row.name, kind), func(t *testing.T) {
 				s := inState(t, mustRun(t, row.ops...), strings.Fields(row.name)[0])
-				want := Answer(row.answer[i])
+				want := ops.Answer(row.answer[i])
 				if _, err := Step(s, q(kind, "a"), want); err != nil {
 					t.Errorf("answer %v rejected: %v", want, err)
 				}
@@ -72,15 +74,15 @@ func TestQueryTable(t *testing.T) {
 // full name is in TR or T (§1.10).
 func TestMirrorPodTerminating(t *testing.T) {
 	sa := staticPod("a", "web", 1)
-	started := []Op{do(upd(Create, sa)), do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK))}
-	killed := append(append([]Op{}, started...), do(upd(Kill, sa)))
-	acked := append(append([]Op{}, killed...), do(beginTerminating("a", 1, 30)))
-	terminated := append(append([]Op{}, acked...), do(end("a", SyncTerminatingPod, OK)))
-	waitingKilled := append(append([]Op{}, killed...), do(upd(Create, staticPod("b", "web", 1))), do(upd(Kill, staticPod("b", "web", 1))))
+	started := []ops.Op{do(upd(ops.Create, sa)), do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.OK))}
+	killed := append(append([]ops.Op{}, started...), do(upd(ops.Kill, sa)))
+	acked := append(append([]ops.Op{}, killed...), do(beginTerminating("a", 1, 30)))
+	terminated := append(append([]ops.Op{}, acked...), do(end("a", ops.SyncTerminatingPod, ops.OK)))
+	waitingKilled := append(append([]ops.Op{}, killed...), do(upd(ops.Create, staticPod("b", "web", 1))), do(upd(ops.Kill, staticPod("b", "web", 1))))
 	rows := []struct {
 		name, state string // state of pod a
-		ops         []Op
-		want        Answer
+		ops         []ops.Op
+		want        ops.Answer
 	}{
 		{"unknown name", "U0", nil, no},
 		{"started", "S", started, no},

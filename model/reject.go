@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/podsim/podsim/model/ops"
+)
 
 // rejectf is fmt.Errorf for the rules' rejections, formatted only when the
 // message is read: porcupine and the closure try an operation on many
@@ -20,7 +24,7 @@ func (r *rejection) Error() string { return fmt.Sprintf(r.format, r.args...) }
 // outcomes), so it is a small value instead of rejectf's boxed arguments.
 type lostFork struct {
 	uid   string
-	fn    SyncFn
+	fn    ops.SyncFn
 	state string // the aborted outcome's state name; "" for the acknowledged one
 }
 

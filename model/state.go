@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Delivery is the content of an update waiting in, or taken from, the
@@ -14,7 +15,7 @@ import (
 // 248) into and out of states.
 type Delivery struct {
 	Pod  PodContent
-	Type UpdateType
+	Type ops.UpdateType
 	// RuntimeOnly: only a RunningPod is known, so the call is the runtime
 	// variant SyncTerminatingRuntimePod.
 	RuntimeOnly bool
@@ -33,10 +34,10 @@ type PodContent struct {
 	Static            bool
 	DeletionTimestamp bool
 	HasDeletionGrace  bool
-	Phase             Phase
+	Phase             ops.Phase
 }
 
-func contentOf(p *Pod) PodContent {
+func contentOf(p *ops.Pod) PodContent {
 	return PodContent{Version: p.Version, Static: p.Static, DeletionTimestamp: p.DeletionTimestamp,
 		HasDeletionGrace: p.HasDeletionGrace, Phase: p.Phase, DeletionGrace: p.DeletionGrace, SpecGrace: p.SpecGrace}
 }
@@ -65,11 +66,11 @@ type Flight struct {
 	TakeGrace int64
 	AckGrace  int64
 	Stage     Stage
-	Fn        SyncFn
+	Fn        ops.SyncFn
 	Acked     bool
 	// Canceled: this pass's context was cancelled (or must be, see Due).
 	Canceled   bool
-	Outcome    Outcome
+	Outcome    ops.Outcome
 	IsTerminal bool
 }
 
@@ -111,14 +112,14 @@ type Record struct {
 
 // workType is WorkType() of SPEC §1.2, computed from the record when an
 // update is taken: this is what makes a kill sticky (§1.6).
-func (r Record) workType() WorkType {
+func (r Record) workType() ops.WorkType {
 	switch {
 	case r.Terminated:
-		return TerminatedWork
+		return ops.TerminatedWork
 	case r.TermRequested:
-		return TerminatingWork
+		return ops.TerminatingWork
 	}
-	return SyncWork
+	return ops.SyncWork
 }
 
 // StateName is the state of SPEC §1.2 (P, S, TR, T, D or F).
@@ -156,7 +157,7 @@ func (r *Record) replay() {
 	if r.HasPending || !r.HasActive {
 		return
 	}
-	r.HasPending, r.Pending = true, Delivery{Type: Sync, Pod: r.Active.Pod, RuntimeOnly: r.Active.RuntimeOnly, Graced: r.Active.Graced}
+	r.HasPending, r.Pending = true, Delivery{Type: ops.Sync, Pod: r.Active.Pod, RuntimeOnly: r.Active.RuntimeOnly, Graced: r.Active.Graced}
 }
 
 // mergeActive is mergeLastUpdate (SPEC §1.6): a RunningPod never hides a
@@ -170,7 +171,7 @@ func (r *Record) mergeActive(d Delivery) {
 		r.Active.Graced = graced
 		return
 	}
-	r.HasActive, r.Active = true, Delivery{Type: Sync, Pod: d.Pod, RuntimeOnly: d.RuntimeOnly, Graced: graced}
+	r.HasActive, r.Active = true, Delivery{Type: ops.Sync, Pod: d.Pod, RuntimeOnly: d.RuntimeOnly, Graced: graced}
 }
 
 // Obligation is an effect the implementation performs inside the same pod

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/podsim/podsim/model/ops"
+)
 
 // Found by podsim's own runs (model and workers disagreed; the workers
 // follow SPEC §1.10 and upstream): the two static-pod rules below.
@@ -36,7 +40,7 @@ func TestStaticReuseKeepsOldWaitPosition(t *testing.T) {
 // cleaned up unstarted with no sync call (§1.8 step 1, §1.10).
 func TestStaticFromTheTakenUpdate(t *testing.T) {
 	r := Record{UID: "a", FullName: "web_ns", TermRequested: true, HasPending: true,
-		Pending: Delivery{Type: Update, Pod: PodContent{Version: 1, Static: true}}}
+		Pending: Delivery{Type: ops.Update, Pod: PodContent{Version: 1, Static: true}}}
 	s := NewState()
 	s.put(&r)
 	if !take(&s, &r) {

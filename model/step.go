@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Step applies one observed operation to state s and returns every state the
@@ -11,7 +13,7 @@ import (
 // terminal-phase pod with CacheUnknown — or an error saying why the observation
 // is illegal in s. It does not apply hidden worker steps: Next and the
 // porcupine model do (Closure). s is not modified.
-func Step(s State, in Input, out Output) ([]State, error) {
+func Step(s State, in ops.Input, out ops.Output) ([]State, error) {
 	next, err := step(nil, s.clone(), in, out)
 	if err != nil {
 		return nil, err
@@ -25,7 +27,7 @@ func Step(s State, in Input, out Output) ([]State, error) {
 
 // step is Step on a private copy of the state: it appends the next states to
 // dst (on error, dst is returned as it was).
-func step(dst []State, s State, in Input, out Output) ([]State, error) {
+func step(dst []State, s State, in ops.Input, out ops.Output) ([]State, error) {
 	var spare State
 	alt, err := stepOn(&s, &spare, in, out)
 	if err != nil {
@@ -49,44 +51,44 @@ func appendOutcomes(dst []State, s, alt *State) []State {
 // is spare, which the caller provides so that a fork allocates no State).
 // On error s is garbage.
 // Replay's witness mode calls it directly on the states it alone holds.
-func stepOn(s, spare *State, in Input, out Output) (alt *State, err error) {
+func stepOn(s, spare *State, in ops.Input, out ops.Output) (alt *State, err error) {
 	if underLock(in) {
 		if err := s.enterLock(); err != nil {
 			return nil, err
 		}
 	}
 	switch in := in.(type) {
-	case UpdatePod:
+	case ops.UpdatePod:
 		return stepUpdatePod(s, spare, &in), nil
-	case WorkerStep:
+	case ops.WorkerStep:
 		return stepWorkerStep(s, spare, in)
-	case SyncKnownPods:
-		got, ok := out.(KnownPods)
+	case ops.SyncKnownPods:
+		got, ok := out.(ops.KnownPods)
 		if !ok && out != nil {
 			return nil, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
 		}
 		err = stepSyncKnownPods(s, in, got)
-	case Query:
-		got, ok := out.(Answer)
+	case ops.Query:
+		got, ok := out.(ops.Answer)
 		if !ok {
 			return nil, rejectf("%s needs an Answer output, got %T", in.Kind, out)
 		}
 		err = stepQuery(s, in, got)
-	case KillPodNowDone:
-		got, ok := out.(Answer)
+	case ops.KillPodNowDone:
+		got, ok := out.(ops.Answer)
 		if !ok {
 			return nil, rejectf("KillPodNowDone needs an Answer output, got %T", out)
 		}
 		err = stepKillPodNowDone(s, in, got)
-	case CompletionFired:
+	case ops.CompletionFired:
 		err = stepCompletionFired(s, in)
-	case CancelFired:
+	case ops.CancelFired:
 		err = stepCancelFired(s, in)
-	case SyncBegin:
+	case ops.SyncBegin:
 		err = stepSyncBegin(s, in)
-	case SyncEnd:
+	case ops.SyncEnd:
 		err = stepSyncEnd(s, in)
-	case StatusReadFailed:
+	case ops.StatusReadFailed:
 		err = stepStatusReadFailed(s, in)
 	default:
 		err = rejectf("unknown operation %T", in)
@@ -110,9 +112,9 @@ func (s *State) enterLock() error {
 // underLock reports operations that take the pod lock. Callback entry and
 // return, and killPodNow's wait, do not: they may interleave with the
 // discharge of an obligation.
-func underLock(in Input) bool {
+func underLock(in ops.Input) bool {
 	switch in.(type) {
-	case UpdatePod, SyncKnownPods, Query, WorkerStep:
+	case ops.UpdatePod, ops.SyncKnownPods, ops.Query, ops.WorkerStep:
 		return true
 	}
 	return false
@@ -134,7 +136,7 @@ func Closure(states []State) []State {
 
 // Next steps every state of a closed set and closes the result. If no state
 // admits the operation, the error lists why, once per distinct reason.
-func Next(states []State, in Input, out Output) ([]State, error) {
+func Next(states []State, in ops.Input, out ops.Output) ([]State, error) {
 	var seeds []State
 	var errs []error
 	for _, s := range forget(states) {

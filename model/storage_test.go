@@ -3,12 +3,14 @@ package model
 import (
 	"slices"
 	"testing"
+
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestSetEquality: porcupine's cache compares closed sets by hash, then by
 // members in any order; Equal and Hash agree on copies of a state.
 func TestSetEquality(t *testing.T) {
-	states := mustRun(t, do(upd(Create, pod("a", 1))), do(upd(Kill, pod("a", 1))))
+	states := mustRun(t, do(upd(ops.Create, pod("a", 1))), do(upd(ops.Kill, pod("a", 1))))
 	if len(states) < 3 {
 		t.Fatalf("want a few states, got %d", len(states))
 	}

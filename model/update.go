@@ -1,16 +1,19 @@
 package model
 
-import "github.com/podsim/podsim/model/deviation"
+import (
+	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
+)
 
 // stepUpdatePod is UpdatePod, SPEC §1.4 step by step (the resulting table is
 // §1.5), applied to s in place. There is one outcome, except when a
 // terminal-phase pod is first seen and the runtime cache view is unknown:
 // then s becomes the first (the pod starts in D) and alt (spare) the second.
-func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
+func stepUpdatePod(s, spare *State, u *ops.UpdatePod) (alt *State) {
 	uid := u.Pod.UID
 	// Step 1: a runtime pod alone only counts for a kill; anything else is
 	// dropped without creating a record.
-	if u.RuntimeOnly && u.Type != Kill {
+	if u.RuntimeOnly && u.Type != ops.Kill {
 		s.settleDropped(uid, u.Kill.CompletionID)
 		return nil
 	}
@@ -25,12 +28,12 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 	d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()
 	switch {
-	case terminal && u.Cache == CacheUnknown: // either
+	case terminal && u.Cache == ops.CacheUnknown: // either
 		p := s.forkInto(spare)
 		applyUpdate(p, &r, u, true)
 		applyUpdate(s, &d, u, true)
 		return p
-	case terminal && u.Cache == CacheIdle:
+	case terminal && u.Cache == ops.CacheIdle:
 		applyUpdate(s, &d, u, true)
 	default:
 		applyUpdate(s, &r, u, true)
@@ -41,7 +44,7 @@ func stepUpdatePod(s, spare *State, u *UpdatePod) (alt *State) {
 // applyUpdate is steps 3–10 for record r, on s in place: r is the record
 // to change, s's own (recordToChange) or a new one (first), stored with put
 // on every path.
-func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
+func applyUpdate(s *State, r *Record, u *ops.UpdatePod, first bool) {
 	content := Delivery{Type: u.Type, Pod: contentOf(&u.Pod), RuntimeOnly: u.RuntimeOnly}
 	fromRuntime := u.RuntimeOnly
 	// Step 3: a runtime kill marks the UID seen at runtime and becomes a
@@ -54,7 +57,7 @@ func applyUpdate(s *State, r *Record, u *UpdatePod, first bool) {
 	}
 	// Step 4: UID reuse — a create while termination is requested only asks
 	// for a restart after this incarnation is purged (§1.11).
-	if !first && r.TermRequested && u.Type == Create {
+	if !first && r.TermRequested && u.Type == ops.Create {
 		r.RestartRequested = true
 		s.put(r)
 		s.settleDropped(r.UID, u.Kill.CompletionID)
@@ -113,12 +116,12 @@ func (s *State) settleDropped(uid string, id int) {
 }
 
 // requestTermination is step 6: the first matching rule starts termination.
-func requestTermination(r *Record, pod PodContent, t UpdateType, kill KillOptions, fromRuntime bool) bool {
+func requestTermination(r *Record, pod PodContent, t ops.UpdateType, kill ops.KillOptions, fromRuntime bool) bool {
 	switch {
 	case fromRuntime || pod.DeletionTimestamp:
 		r.Deleted = true
 	case pod.Phase.Terminal():
-	case t == Kill:
+	case t == ops.Kill:
 		r.Evicted = kill.Evict
 	default:
 		return false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // The worker loop of SPEC §1.8. Only the callbacks' entry (SyncBegin) and
@@ -69,7 +70,7 @@ func workerSteps(s, _ *State, r *Record) (alt *State, stepped bool) {
 // the section changed nothing the model tracks. The one impossible place is between the
 // acknowledgement and the terminating callback's entry: the worker calls it
 // right away (SPEC §1.8 step 3).
-func stepWorkerStep(s, spare *State, w WorkerStep) (alt *State, err error) {
+func stepWorkerStep(s, spare *State, w ops.WorkerStep) (alt *State, err error) {
 	r, ok := s.recordRef(w.UID)
 	switch {
 	case !ok:
@@ -96,7 +97,7 @@ func take(s *State, at *Record) bool {
 	start := false // startedAt is set now
 	switch {
 	case at.Started:
-	case work == TerminatingWork && content.RuntimeOnly:
+	case work == ops.TerminatingWork && content.RuntimeOnly:
 		// A runtime-only pod terminates without ever being started (§1.9).
 	case !static:
 		start = true
@@ -124,16 +125,16 @@ func take(s *State, at *Record) bool {
 }
 
 // syncFnFor is the dispatch of SPEC §1.8 step 3.
-func syncFnFor(work WorkType, content Delivery) SyncFn {
+func syncFnFor(work ops.WorkType, content Delivery) ops.SyncFn {
 	switch {
-	case work == SyncWork:
-		return SyncPod
-	case work == TerminatedWork:
-		return SyncTerminatedPod
+	case work == ops.SyncWork:
+		return ops.SyncPod
+	case work == ops.TerminatedWork:
+		return ops.SyncTerminatedPod
 	case content.RuntimeOnly:
-		return SyncTerminatingRuntimePod
+		return ops.SyncTerminatingRuntimePod
 	}
-	return SyncTerminatingPod
+	return ops.SyncTerminatingPod
 }
 
 // staticStart is allowStaticPodStart with its lazy pruning (SPEC §1.10):
@@ -198,7 +199,7 @@ func (s *State) finishCompletions(uid string) {
 // acknowledges termination before the callback. It reports false, s
 // unchanged, for any other taken pass. r is read only (recordRef).
 func acknowledge(s *State, r *Record) bool {
-	if r.Flight.Acked || (r.Flight.Fn != SyncTerminatingPod && r.Flight.Fn != SyncTerminatingRuntimePod) {
+	if r.Flight.Acked || (r.Flight.Fn != ops.SyncTerminatingPod && r.Flight.Fn != ops.SyncTerminatingRuntimePod) {
 		return false
 	}
 	acked := *r
@@ -212,7 +213,7 @@ func acknowledge(s *State, r *Record) bool {
 // status, and always before the acknowledgement, which follows the read).
 // The pass ends like a failed call: the next critical section of the
 // worker applies it (complete), changing nothing but the flight.
-func stepStatusReadFailed(s *State, in StatusReadFailed) error {
+func stepStatusReadFailed(s *State, in ops.StatusReadFailed) error {
 	r, ok := s.recordRef(in.UID)
 	switch {
 	case !ok:
@@ -223,7 +224,7 @@ func stepStatusReadFailed(s *State, in StatusReadFailed) error {
 		return rejectf("%s: a status read failed for a runtime-only pass, which reads no status", in.UID)
 	}
 	r, _ = s.recordToChange(in.UID)
-	r.Flight.Stage, r.Flight.Outcome = Returned, Failed
+	r.Flight.Stage, r.Flight.Outcome = Returned, ops.Failed
 	return nil
 }
 
@@ -235,11 +236,11 @@ func complete(s *State, at *Record) {
 	r, _ := s.recordToChange(at.UID)
 	f := r.Flight
 	r.Flight = Flight{}
-	if f.Outcome != OK {
+	if f.Outcome != ops.OK {
 		return
 	}
 	switch f.Fn {
-	case SyncPod:
+	case ops.SyncPod:
 		if f.IsTerminal {
 			// completeSync: natural completion starts termination. SPEC
 			// leaves its grace open; S11 wants one ≥1: that of the newest
@@ -249,22 +250,22 @@ func complete(s *State, at *Record) {
 				newest, _ := r.knownRealPod()
 				r.TermRequested = true
 				if !s.dev.Has(deviation.GC) {
-					r.Grace, _ = s.graceOf(0, newest, KillOptions{})
+					r.Grace, _ = s.graceOf(0, newest, ops.KillOptions{})
 				}
 			}
 			r.Acknowledged = true
 			r.replay()
 		}
-	case SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		// completeTerminating: every waiting completion fires.
 		r.Terminated = true
 		r.replay()
 		s.fireAll(r.UID)
-	case SyncTerminatingRuntimePod:
+	case ops.SyncTerminatingRuntimePod:
 		// completeTerminatingRuntimePod: runtime pods keep no history.
 		s.finishCompletions(r.UID)
 		s.remove(*r)
-	case SyncTerminatedPod:
+	case ops.SyncTerminatedPod:
 		r.Finished = true
 		s.fireAll(r.UID)
 		s.leaveStatic(r.UID, r.FullName)
@@ -272,7 +273,7 @@ func complete(s *State, at *Record) {
 }
 
 // stepSyncBegin checks a callback entry against the taken update.
-func stepSyncBegin(s *State, b SyncBegin) error {
+func stepSyncBegin(s *State, b ops.SyncBegin) error {
 	r, ok := s.recordRef(b.UID)
 	if !ok {
 		return rejectf("%s: %s begins but the pod is unknown", b.UID, b.Fn)
@@ -287,17 +288,17 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 		return &lostFork{uid: b.UID, fn: b.Fn, state: r.StateName()}
 	case f.Fn != b.Fn:
 		return rejectf("%s: %s begins but the work taken is %s (state %s)", b.UID, b.Fn, f.Fn, r.StateName())
-	case (b.Fn == SyncTerminatingPod || b.Fn == SyncTerminatingRuntimePod) && !f.Acked:
+	case (b.Fn == ops.SyncTerminatingPod || b.Fn == ops.SyncTerminatingRuntimePod) && !f.Acked:
 		return rejectf("%s: %s begins before termination was acknowledged", b.UID, b.Fn)
-	case b.Fn != SyncTerminatingRuntimePod && b.Version != f.Content.Pod.Version:
+	case b.Fn != ops.SyncTerminatingRuntimePod && b.Version != f.Content.Pod.Version:
 		return rejectf("%s: %s begins with pod v%d, the update taken has v%d", b.UID, b.Fn, b.Version, f.Content.Pod.Version)
-	case b.Fn == SyncPod && b.Type != f.Content.Type:
+	case b.Fn == ops.SyncPod && b.Type != f.Content.Type:
 		return rejectf("%s: SyncPod begins with %s, the update taken is %s", b.UID, b.Type, f.Content.Type)
-	case b.Fn == SyncTerminatingPod && s.dev.Has(deviation.GC) && !f.Content.Graced:
+	case b.Fn == ops.SyncTerminatingPod && s.dev.Has(deviation.GC) && !f.Content.Graced:
 		if b.Grace != 0 {
 			return rejectf("%s: SyncTerminatingPod begins with grace %d, want none (the update taken carries no grace)", b.UID, b.Grace)
 		}
-	case b.Fn == SyncTerminatingPod && b.Grace != f.TakeGrace && b.Grace != f.AckGrace:
+	case b.Fn == ops.SyncTerminatingPod && b.Grace != f.TakeGrace && b.Grace != f.AckGrace:
 		want := fmt.Sprint(f.AckGrace)
 		if f.TakeGrace != f.AckGrace {
 			want = fmt.Sprintf("%d (at ack) or %d (at take)", f.AckGrace, f.TakeGrace)
@@ -310,12 +311,12 @@ func stepSyncBegin(s *State, b SyncBegin) error {
 }
 
 // stepSyncEnd records a callback's return; complete applies it later.
-func stepSyncEnd(s *State, e SyncEnd) error {
+func stepSyncEnd(s *State, e ops.SyncEnd) error {
 	r, ok := s.recordRef(e.UID)
 	if !ok || r.Flight.Stage != Begun || r.Flight.Fn != e.Fn {
 		return rejectf("%s: %s returns but it is not in flight", e.UID, e.Fn)
 	}
 	r, _ = s.recordToChange(e.UID)
-	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == SyncPod
+	r.Flight.Stage, r.Flight.Outcome, r.Flight.IsTerminal = Returned, e.Outcome, e.IsTerminal && e.Fn == ops.SyncPod
 	return nil
 }

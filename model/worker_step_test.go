@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestWorkerStepSemantics: a marker applies whichever worker critical
@@ -13,8 +15,8 @@ import (
 // the two agree.)
 func TestWorkerStepSemantics(t *testing.T) {
 	a := pod("a", 1)
-	w := WorkerStep{UID: "a"}
-	witness := func(ops ...Op) []State { return stepEach(t, ops...) }
+	w := ops.WorkerStep{UID: "a"}
+	witness := func(seq ...ops.Op) []State { return stepEach(t, seq...) }
 	describeAll := func(states []State) string {
 		var out []string
 		for _, s := range states {
@@ -24,28 +26,28 @@ func TestWorkerStepSemantics(t *testing.T) {
 	}
 	rows := []struct {
 		name string
-		ops  []Op
+		ops  []ops.Op
 		want string
 	}{
-		{"unknown UID: nothing", []Op{do(w)}, ""},
-		{"pending: take", []Op{do(upd(Create, a)), do(w)}, "a S grace=- pending=- flight=SyncPod(taken)"},
-		{"nothing pending: nothing", []Op{do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK)), do(w), do(w)},
+		{"unknown UID: nothing", []ops.Op{do(w)}, ""},
+		{"pending: take", []ops.Op{do(upd(ops.Create, a)), do(w)}, "a S grace=- pending=- flight=SyncPod(taken)"},
+		{"nothing pending: nothing", []ops.Op{do(upd(ops.Create, a)), do(w), do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.OK)), do(w), do(w)},
 			"a S grace=- pending=-"},
-		{"in a callback: nothing", []Op{do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(w)},
+		{"in a callback: nothing", []ops.Op{do(upd(ops.Create, a)), do(w), do(beginSync("a", ops.Create, 1)), do(w)},
 			"a S grace=- pending=- flight=SyncPod(begun)"},
-		{"after a SyncPod take: nothing (no recorded failed read)", []Op{do(upd(Create, a)), do(w), do(w)},
+		{"after a SyncPod take: nothing (no recorded failed read)", []ops.Op{do(upd(ops.Create, a)), do(w), do(w)},
 			"a S grace=- pending=- flight=SyncPod(taken)"},
-		{"after a terminating take: ack", []Op{do(upd(Kill, a)), do(w), do(w)},
+		{"after a terminating take: ack", []ops.Op{do(upd(ops.Kill, a)), do(w), do(w)},
 			"a T grace=30 pending=- flight=SyncTerminatingPod(taken)"},
-		{"failed read after a take, then its section: the pass ends", []Op{do(upd(Create, a)), do(w), do(StatusReadFailed{UID: "a"}), do(w)},
+		{"failed read after a take, then its section: the pass ends", []ops.Op{do(upd(ops.Create, a)), do(w), do(ops.StatusReadFailed{UID: "a"}), do(w)},
 			"a S grace=- pending=-"},
-		{"failed read of a terminating pass: it ends unacknowledged", []Op{do(upd(Kill, a)), do(w), do(StatusReadFailed{UID: "a"}), do(w)},
+		{"failed read of a terminating pass: it ends unacknowledged", []ops.Op{do(upd(ops.Kill, a)), do(w), do(ops.StatusReadFailed{UID: "a"}), do(w)},
 			"a TR grace=30 pending=-"},
-		{"runtime-only take: ack", []Op{do(runtimeKill("a")), do(w), do(w)},
+		{"runtime-only take: ack", []ops.Op{do(runtimeKill("a")), do(w), do(w)},
 			"a T deleted runtime grace=1 pending=- flight=SyncTerminatingRuntimePod(taken)"},
-		{"returned: complete", []Op{do(upd(Kill, a)), do(w), do(w), do(beginTerminating("a", 1, 30)), do(end("a", SyncTerminatingPod, OK)), do(w)},
+		{"returned: complete", []ops.Op{do(upd(ops.Kill, a)), do(w), do(w), do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK)), do(w)},
 			"a D grace=30 pending=sync@v1"},
-		{"static waiter: nothing", []Op{do(upd(Create, staticPod("b", "web", 1))), do(upd(Create, staticPod("a", "web", 1))), do(w)},
+		{"static waiter: nothing", []ops.Op{do(upd(ops.Create, staticPod("b", "web", 1))), do(upd(ops.Create, staticPod("a", "web", 1))), do(w)},
 			"a P static grace=- pending=create@v1"},
 	}
 	for _, row := range rows {
@@ -57,11 +59,11 @@ func TestWorkerStepSemantics(t *testing.T) {
 	}
 	// A marker is a critical section: not while an obligation is due, and it
 	// closes an idle worker's cancellation window.
-	inFlight := witness(do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(upd(Kill, a)))
+	inFlight := witness(do(upd(ops.Create, a)), do(w), do(beginSync("a", ops.Create, 1)), do(upd(ops.Kill, a)))
 	if _, err := Step(inFlight[0], w, nil); err == nil || !strings.Contains(err.Error(), "cancel/a must happen first") {
 		t.Errorf("marker while a cancel is due: %v", err)
 	}
-	idleKill := witness(do(upd(Create, a)), do(w), do(beginSync("a", Create, 1)), do(end("a", SyncPod, OK)), do(w), do(upd(Kill, a)))
+	idleKill := witness(do(upd(ops.Create, a)), do(w), do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.OK)), do(w), do(upd(ops.Kill, a)))
 	next, err := Step(idleKill[0], w, nil)
 	if err != nil || len(next[0].MayCancel) != 0 {
 		t.Errorf("marker after an idle kill: may-cancel %v, %v", next[0].MayCancel, err)
@@ -70,10 +72,10 @@ func TestWorkerStepSemantics(t *testing.T) {
 
 // stepEach steps every state with Step from the initial state, keeping the
 // distinct outcomes: what Replay's witness mode holds on one part.
-func stepEach(t *testing.T, ops ...Op) []State {
+func stepEach(t *testing.T, seq ...ops.Op) []State {
 	t.Helper()
 	states := []State{NewState()}
-	for i, o := range ops {
+	for i, o := range seq {
 		var next []State
 		var errs []error
 		for _, s := range states {
@@ -88,7 +90,7 @@ func stepEach(t *testing.T, ops ...Op) []State {
 			}
 		}
 		if len(next) == 0 {
-			t.Fatalf("op %d %s: %v", i, Describe(o.Input, o.Output), reasons(errs))
+			t.Fatalf("op %d %s: %v", i, ops.Describe(o.Input, o.Output), reasons(errs))
 		}
 		states = next
 	}
@@ -105,9 +107,9 @@ func stepEach(t *testing.T, ops ...Op) []State {
 // (docs/design.md, "The reference model's forks"). Any other grace is refused.
 func TestTerminatingGraceFork(t *testing.T) {
 	a := pod("a", 1)
-	w := WorkerStep{UID: "a"}
-	override := func(g int64) KillOptions { return KillOptions{HasGraceOverride: true, GraceOverride: g} }
-	taken := stepEach(t, do(killOpts(a, override(20))), do(w), do(killOpts(a, override(10))), do(CancelFired{UID: "a"}), do(w))
+	w := ops.WorkerStep{UID: "a"}
+	override := func(g int64) ops.KillOptions { return ops.KillOptions{HasGraceOverride: true, GraceOverride: g} }
+	taken := stepEach(t, do(killOpts(a, override(20))), do(w), do(killOpts(a, override(10))), do(ops.CancelFired{UID: "a"}), do(w))
 	if len(taken) != 1 || taken[0].records()[0].Flight.TakeGrace != 20 || taken[0].records()[0].Flight.AckGrace != 10 {
 		t.Fatalf("got states %v, want one with grace 20 at the take and 10 at the acknowledgement", taken)
 	}

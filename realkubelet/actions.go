@@ -11,7 +11,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
@@ -135,7 +135,7 @@ func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
 func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, goroutine string) {
 	mu := tape.UpdatePod(o, completionID)
 	if o.Pod != nil && d.cache.Running[o.Pod.UID] {
-		mu.Cache = model.CacheBusy // what the cache tells UpdatePod (Cache.Get)
+		mu.Cache = ops.CacheBusy // what the cache tells UpdatePod (Cache.Get)
 	}
 	d.lastUpdate[types.UID(mu.Pod.UID)] = d.Step
 	id := d.h.Call(goroutine, mu)
@@ -215,7 +215,7 @@ func (d *Driver) runtimeKill(uid types.UID) {
 // the pods in config, then create for desired pods it no longer knows.
 func (d *Driver) housekeeping() {
 	desired := d.desired()
-	in := model.SyncKnownPods{Desired: []string{}}
+	in := ops.SyncKnownPods{Desired: []string{}}
 	for _, pod := range desired {
 		in.Desired = append(in.Desired, string(pod.UID))
 	}
@@ -274,7 +274,7 @@ func (d *Driver) tick() {
 	}
 }
 
-// queryFns are the seven UID queries in model.QueryKind order.
+// queryFns are the seven UID queries in ops.QueryKind order.
 func (d *Driver) queryFns() []func(types.UID) bool {
 	pw := d.pw
 	return []func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers,
@@ -285,13 +285,13 @@ func (d *Driver) queryFns() []func(types.UID) bool {
 // query reads every query, recorded, as the subsystems of SPEC §2 do.
 func (d *Driver) query(uid types.UID) {
 	for kind, q := range d.queryFns() {
-		id := d.h.Call("driver", model.Query{Kind: model.QueryKind(kind), UID: string(uid)})
-		d.h.Ret("driver", id, model.Answer(q(uid)))
+		id := d.h.Call("driver", ops.Query{Kind: ops.QueryKind(kind), UID: string(uid)})
+		d.h.Ret("driver", id, ops.Answer(q(uid)))
 	}
 	if p := d.pods[uid]; p != nil && p.action.Static {
 		full := d.podOf(uid).Name + "_default"
-		id := d.h.Call("driver", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
-		d.h.Ret("driver", id, model.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
+		id := d.h.Call("driver", ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		d.h.Ret("driver", id, ops.Answer(d.pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}
 }
 

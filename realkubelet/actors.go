@@ -10,7 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/actors"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
@@ -82,7 +82,7 @@ func (d *Driver) deliver(uid types.UID) {
 	r.Release()
 	k := &killNowWait{c: c, result: make(chan error, 1)}
 	go func() { k.result <- r.Wait() }()
-	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(uid), ID: c.id})
+	k.callID = d.h.Call(killNowGoroutine(k), ops.KillPodNowDone{UID: string(uid), ID: c.id})
 	d.killNows = append(d.killNows, k)
 }
 
@@ -147,7 +147,7 @@ func (d *Driver) teardownActors() {
 // noteSyncPod records that SyncPod is about to begin (K5's first half
 // judges it against the view).
 func (d *Driver) noteSyncPod(c *syncgate.Call) {
-	if (d.kubeletOn() || d.st != nil) && c.Fn == model.SyncPod {
+	if (d.kubeletOn() || d.st != nil) && c.Fn == ops.SyncPod {
 		d.h.Note(history.SyncPodBegins{UID: c.UID})
 	}
 }

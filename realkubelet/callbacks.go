@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -32,21 +32,21 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 			call = c
 		}
 	}
-	if o == syncgate.ReturnTerminal && call.Fn != model.SyncPod {
+	if o == syncgate.ReturnTerminal && call.Fn != ops.SyncPod {
 		o = syncgate.ReturnOK
 	}
 	told := o // what the pod workers are told
-	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK {
+	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == ops.SyncTerminatingPod && o == syncgate.ReturnOK {
 		d.planted, told = true, syncgate.ReturnError
 	}
-	out := model.OK
+	out := ops.OK
 	switch o {
 	case syncgate.ReturnError:
-		out = model.Failed
+		out = ops.Failed
 	case syncgate.ReturnCanceled:
-		out = model.Canceled
+		out = ops.Canceled
 	}
-	d.h.Point(history.CallbackEnd, "worker/"+string(uid), model.SyncEnd{UID: string(uid), Fn: call.Fn,
+	d.h.Point(history.CallbackEnd, "worker/"+string(uid), ops.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
 	d.runtimeAfter(call, o)
 	d.noteSucceeded(call, o)
@@ -55,7 +55,7 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if o == syncgate.ReturnTerminal {
 		d.naturalEnd[uid] = true
 	}
-	if o == syncgate.ReturnOK && call.Fn == model.SyncTerminatedPod {
+	if o == syncgate.ReturnOK && call.Fn == ops.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
 	if d.st != nil {
@@ -68,16 +68,16 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 // have started containers; a terminating call that succeeded stopped them.
 func (d *Driver) runtimeAfter(c *syncgate.Call, o syncgate.Outcome) {
 	switch c.Fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		if o == syncgate.ReturnOK || o == syncgate.ReturnTerminal {
 			d.running[c.UID] = true
 		}
-	case model.SyncTerminatingPod, model.SyncTerminatingRuntimePod:
+	case ops.SyncTerminatingPod, ops.SyncTerminatingRuntimePod:
 		if o == syncgate.ReturnOK {
 			delete(d.running, c.UID)
 		}
 	}
-	if o == syncgate.ReturnOK && (c.Fn == model.SyncTerminatedPod || c.Fn == model.SyncTerminatingRuntimePod) {
+	if o == syncgate.ReturnOK && (c.Fn == ops.SyncTerminatedPod || c.Fn == ops.SyncTerminatingRuntimePod) {
 		d.incarnationOver(c.UID)
 	}
 }
@@ -102,9 +102,9 @@ func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
 			continue
 		}
 		switch c.Fn {
-		case model.SyncTerminatingPod:
+		case ops.SyncTerminatingPod:
 			comp.terminatedAfter = true
-		case model.SyncTerminatingRuntimePod:
+		case ops.SyncTerminatingRuntimePod:
 			comp.runtimeAfter = true
 		}
 	}
@@ -120,21 +120,21 @@ func (d *Driver) pollFires() {
 		select {
 		case <-c.ch:
 			c.fired = true
-			d.h.Point(history.Fired, "fired", model.CompletionFired{UID: string(c.uid), ID: c.id})
+			d.h.Point(history.Fired, "fired", ops.CompletionFired{UID: string(c.uid), ID: c.id})
 		default:
 		}
 	}
 	for _, c := range d.gates.Parked() {
 		if c.Begun && !c.CancelNoted && c.Ctx.Err() != nil {
 			c.CancelNoted = true
-			d.h.Point(history.Fired, "fired", model.CancelFired{UID: string(c.UID)})
+			d.h.Point(history.Fired, "fired", ops.CancelFired{UID: string(c.UID)})
 		}
 	}
 }
 
 // began records a callback that reached its gate.
 func (d *Driver) began(c *syncgate.Call) {
-	b := model.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: model.UpdateType(c.Type)}
+	b := ops.SyncBegin{UID: string(c.UID), Fn: c.Fn, Type: ops.UpdateType(c.Type)}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
 	}
@@ -147,7 +147,7 @@ func (d *Driver) began(c *syncgate.Call) {
 	}
 	d.h.Point(history.CallbackBegin, "worker/"+string(c.UID), b)
 	c.BeganStep = d.Step
-	if c.Fn == model.SyncPod || c.Fn == model.SyncTerminatingPod {
+	if c.Fn == ops.SyncPod || c.Fn == ops.SyncTerminatingPod {
 		d.ev.StartedInc[c.UID] = true
 	}
 	if c.UID == d.lateNow {

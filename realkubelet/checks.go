@@ -8,7 +8,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -166,7 +166,7 @@ func (d *Driver) checkCompletions() {
 func (d *Driver) checkCancelled() {
 	last := d.lastMove()
 	for _, c := range d.gates.Parked() {
-		if c.Fn != model.SyncPod || c.S3Reported || c.Ctx.Err() != nil || !d.pw.IsPodTerminationRequested(c.UID) {
+		if c.Fn != ops.SyncPod || c.S3Reported || c.Ctx.Err() != nil || !d.pw.IsPodTerminationRequested(c.UID) {
 			continue
 		}
 		// Reported once per call: a later kill does not cancel either
@@ -189,12 +189,12 @@ func (d *Driver) lastMove() script.Move {
 // increasing within an incarnation).
 func (d *Driver) checkBegin(c *syncgate.Call) {
 	switch c.Fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		delete(d.leastOffered, c.UID) // offers before were to an earlier incarnation
 		if d.pw.IsPodTerminationRequested(c.UID) {
 			d.report("direct", "S3", "", fmt.Sprintf("pod %s: SyncPod began after termination was requested", c.UID))
 		}
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		if c.Grace == nil || *c.Grace < 1 {
 			d.report("direct", "S11", explain.NilGrace(c.Grace), fmt.Sprintf("pod %s: SyncTerminatingPod got grace %s", c.UID, graceText(c.Grace)))
 			return
@@ -247,9 +247,9 @@ func (d *Driver) terminatingInFlight(uid types.UID) *syncgate.Call {
 			continue
 		}
 		switch {
-		case c.Fn == model.SyncTerminatingPod && c.Grace != nil:
+		case c.Fn == ops.SyncTerminatingPod && c.Grace != nil:
 			return c
-		case c.Fn == model.SyncTerminatingRuntimePod:
+		case c.Fn == ops.SyncTerminatingRuntimePod:
 			one := int64(1)
 			return &syncgate.Call{UID: c.UID, Fn: c.Fn, Grace: &one, Ctx: c.Ctx}
 		}

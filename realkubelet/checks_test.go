@@ -7,8 +7,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -61,8 +61,8 @@ func TestModelFailureAttribution(t *testing.T) {
 		moves, _, _ := script.Parse("create a\nrelease a ok\n")
 		d.Apply(moves[0])
 		// A forged answer no pod workers could give: a is syncing.
-		id := d.h.Call("driver", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"})
-		d.h.Ret("driver", id, model.Answer(true))
+		id := d.h.Call("driver", ops.Query{Kind: ops.IsPodKnownTerminated, UID: "a"})
+		d.h.Ret("driver", id, ops.Answer(true))
 		d.Apply(moves[1])
 		for _, dev := range []deviation.Set{0, deviation.All} {
 			lin := d.checkHistory(dev)
@@ -85,11 +85,11 @@ func TestS1AndS3BeginChecksCatch(t *testing.T) {
 		orig := d.gates.Parked()[0]
 		done := make(chan syncgate.Outcome)
 		go func() {
-			done <- d.gates.Park(&syncgate.Call{UID: "a", Fn: model.SyncTerminatedPod, Ctx: context.Background()})
+			done <- d.gates.Park(&syncgate.Call{UID: "a", Fn: ops.SyncTerminatedPod, Ctx: context.Background()})
 		}()
 		synctest.Wait()
 		d.Apply(moves[1]) // termination requested; the forged second call overlaps
-		d.checkBegin(&syncgate.Call{UID: "a", Fn: model.SyncPod})
+		d.checkBegin(&syncgate.Call{UID: "a", Fn: ops.SyncPod})
 		var s1, s3 bool
 		for _, f := range d.checks.findings {
 			s1 = s1 || f.Invariant == "S1"

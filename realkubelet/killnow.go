@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/kubelet"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/podworkers"
@@ -80,7 +80,7 @@ func (d *Driver) killNow(a plan.Action, c *completion, decoy bool) {
 	d.updatePod(r.opts, c.id, "driver")
 	go relay(c.ch, theirs, d.stop)
 	close(r.sent)
-	k.callID = d.h.Call(killNowGoroutine(k), model.KillPodNowDone{UID: string(a.UID), ID: c.id})
+	k.callID = d.h.Call(killNowGoroutine(k), ops.KillPodNowDone{UID: string(a.UID), ID: c.id})
 	k.began, k.timeout = d.h.Elapsed(), latency.KillTimeout(killGrace(pod, override))
 	d.killNows = append(d.killNows, k)
 }
@@ -143,7 +143,7 @@ func (d *Driver) pollKillNows() {
 		select {
 		case err := <-k.result:
 			k.done = true
-			d.h.Ret(killNowGoroutine(k), k.callID, model.Answer(err == nil))
+			d.h.Ret(killNowGoroutine(k), k.callID, ops.Answer(err == nil))
 			if err != nil {
 				d.checkGaveUp(k)
 			}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle/coverage"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
@@ -108,7 +108,7 @@ func chooseOutcome(c *syncgate.Call, f plan.Faults, src sim.Source) syncgate.Out
 	if src.Intn(1000) < f.ErrorRate {
 		return syncgate.ReturnError
 	}
-	if c.Fn == model.SyncPod && src.Intn(1000) < f.TerminalRate {
+	if c.Fn == ops.SyncPod && src.Intn(1000) < f.TerminalRate {
 		return syncgate.ReturnTerminal
 	}
 	return syncgate.ReturnOK

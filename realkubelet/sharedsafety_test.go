@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/safety"
 	"github.com/podsim/podsim/plan"
@@ -119,8 +119,8 @@ func (l *lockstep) Observe(v oracle.View, ev history.Event) {
 		return // the tape's "the driver holds the lock for good"
 	case history.ClientCall:
 		switch ev.Input.(type) {
-		case model.UpdatePod, model.SyncKnownPods:
-			if u, ok := ev.Input.(model.UpdatePod); ok && l.named != nil {
+		case ops.UpdatePod, ops.SyncKnownPods:
+			if u, ok := ev.Input.(ops.UpdatePod); ok && l.named != nil {
 				l.named[types.UID(u.Pod.UID)] = 1
 			}
 			g := fmt.Sprintf("%s/%d", ev.Goroutine, ev.ID)
@@ -137,9 +137,9 @@ func (l *lockstep) Observe(v oracle.View, ev history.Event) {
 		l.fires = append(l.fires, ev)
 		return
 	case history.CallbackBegin:
-		if b, ok := ev.Input.(model.SyncBegin); ok {
+		if b, ok := ev.Input.(ops.SyncBegin); ok {
 			l.section(v, ev.Goroutine, nil)
-			if b.Fn == model.SyncTerminatingPod || b.Fn == model.SyncTerminatingRuntimePod {
+			if b.Fn == ops.SyncTerminatingPod || b.Fn == ops.SyncTerminatingRuntimePod {
 				l.section(v, ev.Goroutine, nil)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 )
@@ -27,7 +27,7 @@ func TestRealWorkersReachGates(t *testing.T) {
 		pw.UpdatePod(ctx, kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod})
 		synctest.Wait()
 		parked := g.Parked()
-		if len(parked) != 1 || parked[0].Fn != model.SyncPod {
+		if len(parked) != 1 || parked[0].Fn != ops.SyncPod {
 			t.Fatalf("parked %v, want one SyncPod", parked)
 		}
 		done := make(chan struct{})
@@ -36,13 +36,13 @@ func TestRealWorkersReachGates(t *testing.T) {
 		if parked[0].Ctx.Err() == nil {
 			t.Fatalf("kill did not cancel the in-flight SyncPod")
 		}
-		for _, want := range []model.SyncFn{model.SyncTerminatingPod, model.SyncTerminatedPod} {
+		for _, want := range []ops.SyncFn{ops.SyncTerminatingPod, ops.SyncTerminatedPod} {
 			g.Release("a", syncgate.ReturnOK)
 			synctest.Wait()
 			if p := g.Parked(); len(p) != 1 || p[0].Fn != want {
 				t.Fatalf("parked %v, want %v", p, want)
 			}
-			if want == model.SyncTerminatedPod {
+			if want == ops.SyncTerminatedPod {
 				select {
 				case <-done:
 				default:

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/script"
@@ -23,7 +23,7 @@ func TestStuckWorkerIsAFinding(t *testing.T) {
 	}
 	r := Bubble(t, func() Result {
 		d := NewDriver()
-		d.gates.NeverReturn = func(c *syncgate.Call) bool { return c.UID == "a" && c.Fn == model.SyncTerminatedPod }
+		d.gates.NeverReturn = func(c *syncgate.Call) bool { return c.UID == "a" && c.Fn == ops.SyncTerminatedPod }
 		for _, m := range moves {
 			d.Apply(m)
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -23,7 +23,7 @@ import (
 // recorded input decides.
 func TestCacheViewPinsFirstSight(t *testing.T) {
 	f := familyNamed(t, "kubelet-restart-terminal-pods")
-	seen := map[model.CacheView]int{}
+	seen := map[ops.CacheView]int{}
 	flippedIllegal := 0
 	for seed := uint64(0); seed < 40; seed++ {
 		s := plan.SeedStreams(seed)
@@ -41,8 +41,8 @@ func TestCacheViewPinsFirstSight(t *testing.T) {
 		}
 		h := rec.History()
 		for i, op := range h.Ops {
-			u, ok := op.Input.(model.UpdatePod)
-			if !ok || u.Cache == model.CacheUnknown {
+			u, ok := op.Input.(ops.UpdatePod)
+			if !ok || u.Cache == ops.CacheUnknown {
 				continue
 			}
 			seen[u.Cache]++
@@ -51,7 +51,7 @@ func TestCacheViewPinsFirstSight(t *testing.T) {
 			}
 			flipped := h
 			flipped.Ops = append([]porcupine.Operation(nil), h.Ops...)
-			u.Cache = model.CacheIdle + model.CacheBusy - u.Cache
+			u.Cache = ops.CacheIdle + ops.CacheBusy - u.Cache
 			flipped.Ops[i].Input = u
 			if v := linearize.CheckHistory(flipped, linearize.Options{ForcePorcupine: true}); v.Result == porcupine.Illegal {
 				flippedIllegal++
@@ -59,7 +59,7 @@ func TestCacheViewPinsFirstSight(t *testing.T) {
 			break
 		}
 	}
-	if seen[model.CacheIdle]+seen[model.CacheBusy] == 0 || flippedIllegal == 0 {
+	if seen[ops.CacheIdle]+seen[ops.CacheBusy] == 0 || flippedIllegal == 0 {
 		t.Errorf("views recorded %v, histories made illegal by flipping the view: %d; want some of each", seen, flippedIllegal)
 	}
 	t.Logf("views recorded %v; %d flipped histories illegal", seen, flippedIllegal)

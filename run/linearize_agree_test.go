@@ -10,7 +10,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/sim"
 )
@@ -29,38 +29,38 @@ type corruption struct {
 }
 
 var corruptions = []corruption{
-	{"flip-query", isInput[model.Query], func(h *history.History, i int, _ sim.Source) {
-		h.Ops[i].Output = !h.Ops[i].Output.(model.Answer)
+	{"flip-query", isInput[ops.Query], func(h *history.History, i int, _ sim.Source) {
+		h.Ops[i].Output = !h.Ops[i].Output.(ops.Answer)
 	}},
-	{"flip-killnow", isInput[model.KillPodNowDone], func(h *history.History, i int, _ sim.Source) {
-		h.Ops[i].Output = !h.Ops[i].Output.(model.Answer)
+	{"flip-killnow", isInput[ops.KillPodNowDone], func(h *history.History, i int, _ sim.Source) {
+		h.Ops[i].Output = !h.Ops[i].Output.(ops.Answer)
 	}},
 	{"drop-fired", isFired, func(h *history.History, i int, _ sim.Source) { dropOp(h, i) }},
-	{"drop-callback", either(isInput[model.SyncBegin], isInput[model.SyncEnd]), func(h *history.History, i int, _ sim.Source) {
+	{"drop-callback", either(isInput[ops.SyncBegin], isInput[ops.SyncEnd]), func(h *history.History, i int, _ sim.Source) {
 		dropOp(h, i)
 	}},
-	{"begin-version", isInput[model.SyncBegin], func(h *history.History, i int, src sim.Source) {
-		b := h.Ops[i].Input.(model.SyncBegin)
+	{"begin-version", isInput[ops.SyncBegin], func(h *history.History, i int, src sim.Source) {
+		b := h.Ops[i].Input.(ops.SyncBegin)
 		b.Version += pickOf(src, -1, 1)
 		h.Ops[i].Input = b
 	}},
 	{"begin-grace", isTerminatingBegin, func(h *history.History, i int, src sim.Source) {
-		b := h.Ops[i].Input.(model.SyncBegin)
+		b := h.Ops[i].Input.(ops.SyncBegin)
 		b.Grace += int64(pickOf(src, -1, 1))
 		h.Ops[i].Input = b
 	}},
-	{"end-outcome", isInput[model.SyncEnd], func(h *history.History, i int, src sim.Source) {
-		e := h.Ops[i].Input.(model.SyncEnd)
-		e.Outcome = (e.Outcome + model.Outcome(1+src.Intn(2))) % 3
+	{"end-outcome", isInput[ops.SyncEnd], func(h *history.History, i int, src sim.Source) {
+		e := h.Ops[i].Input.(ops.SyncEnd)
+		e.Outcome = (e.Outcome + ops.Outcome(1+src.Intn(2))) % 3
 		h.Ops[i].Input = e
 	}},
-	{"update-type", isInput[model.UpdatePod], func(h *history.History, i int, src sim.Source) {
-		u := h.Ops[i].Input.(model.UpdatePod)
-		u.Type = (u.Type + model.UpdateType(1+src.Intn(3))) % 4
+	{"update-type", isInput[ops.UpdatePod], func(h *history.History, i int, src sim.Source) {
+		u := h.Ops[i].Input.(ops.UpdatePod)
+		u.Type = (u.Type + ops.UpdateType(1+src.Intn(3))) % 4
 		h.Ops[i].Input = u
 	}},
 	{"known-pods", isNonEmptyKnown, func(h *history.History, i int, src sim.Source) {
-		known := slices.Clone(h.Ops[i].Output.(model.KnownPods))
+		known := slices.Clone(h.Ops[i].Output.(ops.KnownPods))
 		k := &known[src.Intn(len(known))]
 		switch src.Intn(3) {
 		case 0:
@@ -81,23 +81,23 @@ var corruptions = []corruption{
 	}},
 }
 
-func isInput[T model.Input](h history.History, i int) bool { _, ok := h.Ops[i].Input.(T); return ok }
+func isInput[T ops.Input](h history.History, i int) bool { _, ok := h.Ops[i].Input.(T); return ok }
 
 func either(a, b func(history.History, int) bool) func(history.History, int) bool {
 	return func(h history.History, i int) bool { return a(h, i) || b(h, i) }
 }
 
 func isFired(h history.History, i int) bool {
-	return isInput[model.CompletionFired](h, i) || isInput[model.CancelFired](h, i)
+	return isInput[ops.CompletionFired](h, i) || isInput[ops.CancelFired](h, i)
 }
 
 func isTerminatingBegin(h history.History, i int) bool {
-	b, ok := h.Ops[i].Input.(model.SyncBegin)
-	return ok && b.Fn == model.SyncTerminatingPod
+	b, ok := h.Ops[i].Input.(ops.SyncBegin)
+	return ok && b.Fn == ops.SyncTerminatingPod
 }
 
 func isNonEmptyKnown(h history.History, i int) bool {
-	k, ok := h.Ops[i].Output.(model.KnownPods)
+	k, ok := h.Ops[i].Output.(ops.KnownPods)
 	return ok && len(k) > 0
 }
 
@@ -106,13 +106,13 @@ func hasLaterSamePod(h history.History, i int) bool { return nextSamePod(h, i) >
 // nextSamePod is the next operation of the same pod after Ops[i] in effect
 // order, with different content, or -1.
 func nextSamePod(h history.History, i int) int {
-	uid := model.UIDOf(h.Ops[i].Input.(model.Input))
+	uid := ops.UIDOf(h.Ops[i].Input.(ops.Input))
 	if uid == "" {
 		return -1
 	}
 	pos := slices.IndexFunc(h.Effects, func(e history.Effect) bool { return e.Op == i })
 	for _, e := range h.Effects[pos+1:] {
-		if e.Op >= 0 && model.UIDOf(h.Ops[e.Op].Input.(model.Input)) == uid {
+		if e.Op >= 0 && ops.UIDOf(h.Ops[e.Op].Input.(ops.Input)) == uid {
 			if fmt.Sprint(h.Ops[e.Op].Input, h.Ops[e.Op].Output) == fmt.Sprint(h.Ops[i].Input, h.Ops[i].Output) {
 				return -1
 			}

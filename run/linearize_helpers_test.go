@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -81,7 +81,7 @@ func TestLinearizeDebugSeed(t *testing.T) {
 	}
 }
 
-func asModelOutput(out any) model.Output {
-	o, _ := out.(model.Output)
+func asModelOutput(out any) ops.Output {
+	o, _ := out.(ops.Output)
 	return o
 }

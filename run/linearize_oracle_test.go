@@ -13,8 +13,8 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/linearize"
 	"github.com/podsim/podsim/plan"
@@ -50,7 +50,7 @@ func (t *tamper) Finish(v oracle.View, err error) []history.Violation { return t
 var (
 	// A completion fired twice: S14 ("fired but is not due").
 	fireTwice = func(ev history.Event) ([]history.Event, bool) {
-		_, ok := ev.Input.(model.CompletionFired)
+		_, ok := ev.Input.(ops.CompletionFired)
 		return []history.Event{ev, ev}, ev.Kind == history.Fired && ok
 	}
 	// A callback entered twice: S1 ("begins while … is in flight").
@@ -59,8 +59,8 @@ var (
 	}
 	// SyncTerminatingPod given a larger grace: S11.
 	wrongGrace = func(ev history.Event) ([]history.Event, bool) {
-		b, ok := ev.Input.(model.SyncBegin)
-		if !ok || b.Fn != model.SyncTerminatingPod {
+		b, ok := ev.Input.(ops.SyncBegin)
+		if !ok || b.Fn != ops.SyncTerminatingPod {
 			return nil, false
 		}
 		b.Grace += 7
@@ -71,13 +71,13 @@ var (
 	wrongAnswer = func() func(ev history.Event) ([]history.Event, bool) {
 		query := map[int]bool{}
 		return func(ev history.Event) ([]history.Event, bool) {
-			if q, ok := ev.Input.(model.Query); ok && ev.Kind == history.ClientCall && q.Kind == model.IsPodTerminationRequested {
+			if q, ok := ev.Input.(ops.Query); ok && ev.Kind == history.ClientCall && q.Kind == ops.IsPodTerminationRequested {
 				query[ev.ID] = true
 			}
 			if ev.Kind != history.ClientReturn || !query[ev.ID] {
 				return nil, false
 			}
-			ev.Output = !ev.Output.(model.Answer)
+			ev.Output = !ev.Output.(ops.Answer)
 			return []history.Event{ev}, true
 		}
 	}

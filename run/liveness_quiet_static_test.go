@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -184,7 +184,7 @@ func TestQuietSettlePastEnd(t *testing.T) {
 func waiterSyncs(pl plan.Plan, uid types.UID) int {
 	w, n := lvWorld(pl, nil), 0
 	w.Observe(func(ev history.Event) {
-		if b, ok := ev.Input.(model.SyncBegin); ok && ev.Kind == history.CallbackBegin && b.Fn == model.SyncPod && b.UID == string(uid) {
+		if b, ok := ev.Input.(ops.SyncBegin); ok && ev.Kind == history.CallbackBegin && b.Fn == ops.SyncPod && b.UID == string(uid) {
 			n++
 		}
 	})

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/world"
@@ -16,8 +16,8 @@ import (
 type streamChecker struct {
 	last     int64
 	locked   string // goroutine holding the pod lock
-	open     map[int]model.Input
-	inFlight map[string]model.SyncFn // by UID
+	open     map[int]ops.Input
+	inFlight map[string]ops.SyncFn // by UID
 	settled  bool
 	drained  bool // the drain's end was noted (after Settled)
 	events   int
@@ -82,17 +82,17 @@ func (c *streamChecker) Observe(ev history.Event) {
 		}
 		delete(c.open, ev.ID)
 	case history.CallbackBegin:
-		b := ev.Input.(model.SyncBegin)
-		if fn := c.inFlight[b.UID]; fn != model.NoSync {
+		b := ev.Input.(ops.SyncBegin)
+		if fn := c.inFlight[b.UID]; fn != ops.NoSync {
 			c.fail(ev, "%s begins for %s while %s is in flight", b.Fn, b.UID, fn)
 		}
 		c.inFlight[b.UID] = b.Fn
 	case history.CallbackEnd:
-		e := ev.Input.(model.SyncEnd)
+		e := ev.Input.(ops.SyncEnd)
 		if c.inFlight[e.UID] != e.Fn {
 			c.fail(ev, "%s ends for %s, in flight: %s", e.Fn, e.UID, c.inFlight[e.UID])
 		}
-		c.inFlight[e.UID] = model.NoSync
+		c.inFlight[e.UID] = ops.NoSync
 	case history.Settled:
 		c.settled = true
 		if len(c.open) > 0 {
@@ -107,7 +107,7 @@ func TestEventStreamContract(t *testing.T) {
 		st := plan.SeedStreams(seed)
 		pl := plan.GenerateSwarm(st.Plan)
 		w := world.NewWorld(pl, st.Schedule, st.Faults, sim.RandomWalk{})
-		c := &streamChecker{open: map[int]model.Input{}, inFlight: map[string]model.SyncFn{}, kinds: map[history.EventKind]int{}}
+		c := &streamChecker{open: map[int]ops.Input{}, inFlight: map[string]ops.SyncFn{}, kinds: map[history.EventKind]int{}}
 		w.Observe(c.Observe)
 		if err := w.Run(); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/safety"
 	"github.com/podsim/podsim/plan"
@@ -63,26 +63,26 @@ func (v planted) bend(probe *history.Probe) *history.Probe {
 }
 
 // dropInput drops the events whose input matches.
-func dropInput(match func(model.Input) bool) func(history.Event) (history.Event, bool) {
+func dropInput(match func(ops.Input) bool) func(history.Event) (history.Event, bool) {
 	return func(ev history.Event) (history.Event, bool) { return ev, !match(ev.Input) }
 }
 
 var safetyPlants = []safetyPlant{
-	{name: "a failed callback never ends", inv: "S1", event: dropInput(func(in model.Input) bool {
-		e, ok := in.(model.SyncEnd)
-		return ok && e.Outcome != model.OK
+	{name: "a failed callback never ends", inv: "S1", event: dropInput(func(in ops.Input) bool {
+		e, ok := in.(ops.SyncEnd)
+		return ok && e.Outcome != ops.OK
 	})},
-	{name: "cancellations never fire (G4)", inv: "S3", event: dropInput(func(in model.Input) bool {
-		_, ok := in.(model.CancelFired)
+	{name: "cancellations never fire (G4)", inv: "S3", event: dropInput(func(in ops.Input) bool {
+		_, ok := in.(ops.CancelFired)
 		return ok
 	})},
 	{name: "acknowledged with the request", inv: "S4", answers: func(_ string, a oracle.Answers) oracle.Answers {
 		a.ContainersBeTerminating = a.ContainersBeTerminating || a.TerminationRequested
 		return a
 	}},
-	{name: "SyncTerminatingPod's success is lost", inv: "S5", event: dropInput(func(in model.Input) bool {
-		e, ok := in.(model.SyncEnd)
-		return ok && e.Fn == model.SyncTerminatingPod && e.Outcome == model.OK
+	{name: "SyncTerminatingPod's success is lost", inv: "S5", event: dropInput(func(in ops.Input) bool {
+		e, ok := in.(ops.SyncEnd)
+		return ok && e.Fn == ops.SyncTerminatingPod && e.Outcome == ops.OK
 	})},
 	{name: "termination forgotten once finished", inv: "S8", answers: func(_ string, a oracle.Answers) oracle.Answers {
 		if a.BeFinished {
@@ -104,25 +104,25 @@ var safetyPlants = []safetyPlant{
 		return a
 	}},
 	{name: "grace lengthened", inv: "S11", event: func(ev history.Event) (history.Event, bool) {
-		if b, ok := ev.Input.(model.SyncBegin); ok && b.Fn == model.SyncTerminatingPod {
+		if b, ok := ev.Input.(ops.SyncBegin); ok && b.Fn == ops.SyncTerminatingPod {
 			b.Grace += 100
 			ev.Input = b
 		}
 		return ev, true
 	}},
 	{name: "stale pod versions", inv: "S12", event: func(ev history.Event) (history.Event, bool) {
-		if b, ok := ev.Input.(model.SyncBegin); ok && b.Version > 1 {
+		if b, ok := ev.Input.(ops.SyncBegin); ok && b.Version > 1 {
 			b.Version--
 			ev.Input = b
 		}
 		return ev, true
 	}},
-	{name: "completions never fire (G1, G2)", inv: "S14", event: dropInput(func(in model.Input) bool {
-		_, ok := in.(model.CompletionFired)
+	{name: "completions never fire (G1, G2)", inv: "S14", event: dropInput(func(in ops.Input) bool {
+		_, ok := in.(ops.CompletionFired)
 		return ok
 	})},
 	{name: "every pod is static", inv: "S15", event: func(ev history.Event) (history.Event, bool) {
-		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
+		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
 			u.Pod.Static = true
 			ev.Input = u
 		}

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/shapes"
@@ -197,9 +197,9 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
-	var out model.Output
+	var out ops.Output
 	if view, ok := w.cacheReads[g]; ok {
-		out = model.UpdateResult{Cache: view}
+		out = ops.UpdateResult{Cache: view}
 		delete(w.cacheReads, g)
 	}
 	w.ret(id, out)
@@ -234,7 +234,7 @@ func (w *World) housekeeping() {
 // last call's (its slice, boxed once) when they are the same (recorded
 // inputs are read only), so the settle phase's repeated housekeeping
 // builds none.
-func (w *World) sameDesired(desired []desiredPod) model.Input {
+func (w *World) sameDesired(desired []desiredPod) ops.Input {
 	same := len(desired) == len(w.lastDesired)
 	for i := 0; same && i < len(desired); i++ {
 		same = string(desired[i].config.action.UID) == w.lastDesired[i]
@@ -246,14 +246,14 @@ func (w *World) sameDesired(desired []desiredPod) model.Input {
 		}
 	}
 	if !same || w.lastCall == nil {
-		w.lastCall = model.SyncKnownPods{Desired: w.lastDesired}
+		w.lastCall = ops.SyncKnownPods{Desired: w.lastDesired}
 	}
 	return w.lastCall
 }
 
 // sameKnown is SyncKnownPods' result in the model's terms, the last call's (its slice, boxed
 // once) when it is the same (recorded outputs are read only).
-func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) model.Output {
+func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) ops.Output {
 	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
 	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
 		w.lastKnown = slices.Clone(w.knownBuf)
@@ -264,13 +264,13 @@ func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) model.Outpu
 
 // appendKnownPods appends SyncKnownPods' result in the model's terms,
 // sorted by UID, to out.
-func appendKnownPods(out model.KnownPods, known map[types.UID]workers.PodWorkerSync) model.KnownPods {
+func appendKnownPods(out ops.KnownPods, known map[types.UID]workers.PodWorkerSync) ops.KnownPods {
 	from := len(out)
 	for uid, r := range known {
-		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
+		out = append(out, ops.KnownPod{UID: string(uid), State: ops.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out[from:], func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
+	slices.SortFunc(out[from:], func(a, b ops.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 
@@ -279,13 +279,13 @@ func appendKnownPods(out model.KnownPods, known map[types.UID]workers.PodWorkerS
 // come between two of them).
 func (w *World) query(uid types.UID) {
 	w.shapes.Add(shapes.Query)
-	for kind := model.IsPodKnownTerminated; kind <= model.ShouldPodContentBeRemoved; kind++ {
+	for kind := ops.IsPodKnownTerminated; kind <= ops.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}
 	if p := w.pods[uid]; p != nil && p.action.Static {
 		full := w.podOf(uid).Name + "_default"
 		pw := w.PW
-		id := w.call(model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName, FullName: full})
-		w.ret(id, model.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
+		id := w.call(ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName, FullName: full})
+		w.ret(id, ops.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}
 }

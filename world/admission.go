@@ -5,7 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 )
@@ -99,14 +99,14 @@ func (w *World) activePods(except types.UID) []types.UID {
 	for _, p := range w.inOrder {
 		uid := p.action.UID
 		inPodManager := p.inConfig && (p.admitted || p.rejected) // added (a restart re-adds one by one)
-		if uid == except || !inPodManager || w.ask(model.IsPodKnownTerminated, uid) {
+		if uid == except || !inPodManager || w.ask(ops.IsPodKnownTerminated, uid) {
 			continue
 		}
 		terminal := terminalPhase(p.phase)
 		if !w.Bugs.B5AdmitCountsRejected {
 			terminal = terminal || terminalPhase(w.kube.statusOf(uid).Phase)
 		}
-		if terminal && !w.ask(model.IsPodTerminationRequested, uid) {
+		if terminal && !w.ask(ops.IsPodTerminationRequested, uid) {
 			continue
 		}
 		out = append(out, uid)

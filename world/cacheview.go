@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
 )
@@ -14,7 +14,7 @@ import (
 // cacheView is the runtime cache as the pod workers read it: Get, the read
 // under the pod lock that decides a terminal-phase pod's first state
 // (SPEC §1.4 step 2), is noted for the calling goroutine, so its UpdatePod
-// reports what it read (World.updatePod, model.UpdateResult).
+// reports what it read (World.updatePod, ops.UpdateResult).
 type cacheView struct {
 	*fakeruntime.Runtime
 	w *World
@@ -35,7 +35,7 @@ func (c cacheView) GetNewerThan(uid types.UID, minTime time.Time) (*workers.PodS
 	if err != nil && c.Runtime == c.w.Runtime {
 		// The pass ends with no call: the model must know (history.ReadFailed).
 		// The fake runtime's cache never fails, so no run records one today.
-		c.w.emit(history.ReadFailed, 0, model.StatusReadFailed{UID: string(uid)}, nil)
+		c.w.emit(history.ReadFailed, 0, ops.StatusReadFailed{UID: string(uid)}, nil)
 	}
 	return st, err
 }
@@ -45,9 +45,9 @@ func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
 	// Idle as the runtime reported it (no running container; the fake
 	// runtime has no sandboxes), judged here and not by the pod workers'
 	// own PodStatus.IsIdle, the code under test.
-	view := model.CacheBusy
+	view := ops.CacheBusy
 	if err == nil && st.RunningContainers == 0 && !st.ReadySandbox {
-		view = model.CacheIdle
+		view = ops.CacheIdle
 	}
 	c.w.cacheReads[c.w.S.Goroutine()] = view
 	return st, err

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/simrt"
@@ -41,12 +41,12 @@ func (r *worldRuntime) NewEvent(name string) workers.Event {
 	case r.epoch != r.w.epoch:
 		return e // a dead kubelet's: nobody observes it
 	case strings.HasPrefix(name, "cancel/"):
-		return &observedEvent{Event: e, w: r.w, fired: model.CancelFired{UID: uid}, epoch: r.epoch}
+		return &observedEvent{Event: e, w: r.w, fired: ops.CancelFired{UID: uid}, epoch: r.epoch}
 	case strings.HasPrefix(name, "killed/"):
 		r.w.completions++
 		id := r.w.completions
 		r.w.killNowStarted(id)
-		return &observedEvent{Event: e, w: r.w, fired: model.CompletionFired{UID: uid, ID: id}, epoch: r.epoch}
+		return &observedEvent{Event: e, w: r.w, fired: ops.CompletionFired{UID: uid, ID: id}, epoch: r.epoch}
 	}
 	return e
 }
@@ -54,7 +54,7 @@ func (r *worldRuntime) NewEvent(name string) workers.Event {
 // completionEvent is the CompletedCh the world passes with a kill.
 func (w *World) completionEvent(uid types.UID, id int) workers.Event {
 	e := w.RT.NewEvent("completed/" + string(uid))
-	return &observedEvent{Event: e, w: w, fired: model.CompletionFired{UID: string(uid), ID: id}, epoch: w.epoch}
+	return &observedEvent{Event: e, w: w, fired: ops.CompletionFired{UID: string(uid), ID: id}, epoch: w.epoch}
 }
 
 // observedEvent emits Fired as it fires, inside the critical section that
@@ -62,7 +62,7 @@ func (w *World) completionEvent(uid types.UID, id int) workers.Event {
 type observedEvent struct {
 	workers.Event
 	w     *World
-	fired model.Input
+	fired ops.Input
 	epoch int
 }
 
@@ -76,7 +76,7 @@ func (e *observedEvent) Fire() {
 // killNowCall follows one KillPodNow through its two recorded parts: the
 // kill (an UpdatePod carrying the completion ID, from the creation of its
 // completion Event to the release of the pod lock it takes) and the wait
-// (model.KillPodNowDone, until KillPodNow returns).
+// (ops.KillPodNowDone, until KillPodNow returns).
 type killNowCall struct {
 	pod          *v1.Pod
 	ko           *workers.KillPodOptions
@@ -102,7 +102,7 @@ func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc, ep
 	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, statusFn)
 	delete(w.killNow, g)
 	if k.waitID != 0 {
-		w.ret(k.waitID, model.Answer(err == nil))
+		w.ret(k.waitID, ops.Answer(err == nil))
 	}
 	return err == nil
 }
@@ -129,5 +129,5 @@ func (w *World) killNowUpdateDone() {
 		return
 	}
 	w.ret(k.updateID, nil)
-	k.waitID = w.call(model.KillPodNowDone{UID: string(k.pod.UID), ID: k.completionID})
+	k.waitID = w.call(ops.KillPodNowDone{UID: string(k.pod.UID), ID: k.completionID})
 }

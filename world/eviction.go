@@ -6,7 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -29,14 +29,14 @@ func (w *World) evict(a plan.Action) {
 	p, epoch := w.pods[a.UID], w.epoch
 	w.note(history.EvictionBegins{UID: a.UID})
 	if p == nil || !p.inConfig || !p.admitted || p.action.Static || p.action.Priority >= plan.CriticalPriority ||
-		w.ask(model.IsPodKnownTerminated, a.UID) {
+		w.ask(ops.IsPodKnownTerminated, a.UID) {
 		w.mark(plan.MarkEvictionSpared)
 		return
 	}
 	a.Evict = true
 	w.killPodNowWith(a, EvictedStatus, epoch) // nothing, if the kubelet restarted while the manager looked
 	for waited := time.Duration(0); waited <= EvictionCleanupTimeout && w.epoch == epoch; waited += EvictionCleanupPoll {
-		if w.ask(model.ShouldPodBeFinished, a.UID) {
+		if w.ask(ops.ShouldPodBeFinished, a.UID) {
 			w.mark(plan.MarkEvictionCleanupWaited)
 			return
 		}

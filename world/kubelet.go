@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/kubebugs"
@@ -65,14 +65,14 @@ func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.
 
 // ask is a query a kubelet subsystem makes of the pod workers, recorded
 // like the plan's own queries (it is an observation point for the model).
-func (w *World) ask(kind model.QueryKind, uid types.UID) bool {
+func (w *World) ask(kind ops.QueryKind, uid types.UID) bool {
 	pw := w.PW
 	q := [...]func(types.UID) bool{pw.IsPodKnownTerminated, pw.CouldHaveRunningContainers, pw.ShouldPodBeFinished,
 		pw.IsPodTerminationRequested, pw.ShouldPodContainersBeTerminating, pw.ShouldPodRuntimeBeRemoved,
 		pw.ShouldPodContentBeRemoved}[kind]
-	id := w.call(model.Query{Kind: kind, UID: string(uid)})
+	id := w.call(ops.Query{Kind: kind, UID: string(uid)})
 	ans := q(uid)
-	w.ret(id, model.Answer(ans))
+	w.ret(id, ops.Answer(ans))
 	return ans
 }
 

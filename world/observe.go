@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
 )
@@ -15,7 +15,7 @@ import (
 // or run simulation operations. It may read the world's View.
 func (w *World) Observe(o func(history.Event)) { w.observers = append(w.observers, o) }
 
-func (w *World) emit(kind history.EventKind, id int, in model.Input, out model.Output) {
+func (w *World) emit(kind history.EventKind, id int, in ops.Input, out ops.Output) {
 	w.send(history.Event{Kind: kind, ID: id, Input: in, Output: out})
 }
 
@@ -51,7 +51,7 @@ func (w *World) deliver(ev history.Event) {
 func (w *World) sending() bool { return len(w.observers) > 0 && !w.settled }
 
 // call emits a ClientCall and returns its ID for the matching ret.
-func (w *World) call(in model.Input) int {
+func (w *World) call(in ops.Input) int {
 	w.calls++
 	w.quiet.NoteInput(in)
 	w.emit(history.ClientCall, w.calls, in, nil)
@@ -60,20 +60,20 @@ func (w *World) call(in model.Input) int {
 
 // ret emits the ClientReturn of call id, unless the call began before the
 // last kubelet restart: its history was closed then.
-func (w *World) ret(id int, out model.Output) {
+func (w *World) ret(id int, out ops.Output) {
 	if id >= w.epochFirstCall {
 		w.emit(history.ClientReturn, id, nil, out)
 	}
 }
 
 // modelUpdate is the model's view of an UpdatePod call.
-func modelUpdate(o workers.UpdatePodOptions, completionID int) model.UpdatePod {
-	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType)}
+func modelUpdate(o workers.UpdatePodOptions, completionID int) ops.UpdatePod {
+	u := ops.UpdatePod{Type: ops.UpdateType(o.UpdateType)}
 	if o.Pod != nil {
 		u.Pod = history.ModelPod(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
-		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
+		u.Pod = ops.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
 	}
 	if ko := o.KillPodOptions; ko != nil {
 		u.Kill.Evict, u.Kill.CompletionID = ko.Evict, completionID
@@ -84,22 +84,22 @@ func modelUpdate(o workers.UpdatePodOptions, completionID int) model.UpdatePod {
 	return u
 }
 
-func modelOutcome(err error) model.Outcome {
+func modelOutcome(err error) ops.Outcome {
 	switch {
 	case err == nil:
-		return model.OK
+		return ops.OK
 	case err == workers.ErrCanceled:
-		return model.Canceled
+		return ops.Canceled
 	}
-	return model.Failed
+	return ops.Failed
 }
 
-var syncFns = map[string]model.SyncFn{"SyncPod": model.SyncPod, "SyncTerminatingPod": model.SyncTerminatingPod,
-	"SyncTerminatingRuntimePod": model.SyncTerminatingRuntimePod, "SyncTerminatedPod": model.SyncTerminatedPod}
+var syncFns = map[string]ops.SyncFn{"SyncPod": ops.SyncPod, "SyncTerminatingPod": ops.SyncTerminatingPod,
+	"SyncTerminatingRuntimePod": ops.SyncTerminatingRuntimePod, "SyncTerminatedPod": ops.SyncTerminatedPod}
 
 // CallBegin implements fakeruntime.CallObserver for the fake runtime.
 func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
-	b := model.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: model.UpdateType(c.UpdateType), Grace: c.Grace}
+	b := ops.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: ops.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
 	}
@@ -119,7 +119,7 @@ func (w *World) CallEnd(fn string, uid types.UID, _ fakeruntime.CallInfo, err er
 	if w.kube != nil {
 		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
 	}
-	end := model.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}
+	end := ops.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}
 	if shape, marks := w.Runtime.TakeErrShape(uid); err != nil {
 		end.Err = shape
 		for _, m := range marks {

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // probe returns what every public query method of the pod workers answers
@@ -129,9 +129,9 @@ func (w *World) noteForProbe(ev history.Event) {
 		}
 	case history.Fired:
 		switch f := ev.Input.(type) {
-		case model.CancelFired:
+		case ops.CancelFired:
 			m.touched = append(m.touched, types.UID(f.UID))
-		case model.CompletionFired:
+		case ops.CompletionFired:
 			m.touched = append(m.touched, types.UID(f.UID))
 		default:
 			m.all = true
@@ -164,12 +164,12 @@ func (m *probeMemo) touch(c probeCall) {
 func probeCallOf(ev history.Event) probeCall {
 	c := probeCall{id: ev.ID}
 	switch in := ev.Input.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		c.uid = types.UID(in.Pod.UID)
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		c.uid = types.UID(in.UID)
-	case model.Query:
-	case model.SyncKnownPods:
+	case ops.Query:
+	case ops.SyncKnownPods:
 		c.known, c.desired = true, in.Desired
 	default:
 		c.all = true
@@ -315,7 +315,7 @@ func (w *World) probeAll() *history.Probe {
 // a record (sorted), for Known.
 func (w *World) answersOf(uid types.UID, records []types.UID) history.Answers {
 	_, known := slices.BinarySearch(records, uid)
-	a := w.PW.AnswersLocked(uid) // the query methods' order (model.QueryKind's)
+	a := w.PW.AnswersLocked(uid) // the query methods' order (ops.QueryKind's)
 	return history.Answers{Known: known, KnownTerminated: a[0], CouldHaveRunning: a[1], BeFinished: a[2],
 		TerminationRequested: a[3], ContainersBeTerminating: a[4], RuntimeBeRemoved: a[5], ContentBeRemoved: a[6]}
 }

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 )
@@ -67,7 +67,7 @@ func (w *World) syncStatus(p *configPod) bool {
 	st := k.statusOf(uid)
 	if st.Phase != "" && st.Phase != p.apiPhase && !terminalPhase(p.apiPhase) {
 		epoch := w.epoch
-		if terminalPhase(st.Phase) && !w.Bugs.B10StatusIgnoresRunning && w.ask(model.CouldHaveRunningContainers, uid) {
+		if terminalPhase(st.Phase) && !w.Bugs.B10StatusIgnoresRunning && w.ask(ops.CouldHaveRunningContainers, uid) {
 			w.mark(plan.MarkTerminalWriteDeferred)
 			return w.epoch == epoch
 		}
@@ -124,11 +124,11 @@ func (w *World) deliverEchoes() {
 // callBegan: a SyncPod or SyncTerminatingPod begins only in an incarnation
 // that has not terminated, so whatever the status manager and the checks
 // knew of a finished earlier incarnation of the UID is void.
-func (k *kubelet) callBegan(w *World, fn model.SyncFn, uid types.UID) {
-	if fn == model.SyncPod || fn == model.SyncTerminatingPod {
+func (k *kubelet) callBegan(w *World, fn ops.SyncFn, uid types.UID) {
+	if fn == ops.SyncPod || fn == ops.SyncTerminatingPod {
 		k.statusOf(uid).Finished = false
 	}
-	if fn == model.SyncPod {
+	if fn == ops.SyncPod {
 		w.note(history.SyncPodBegins{UID: uid})
 	}
 }
@@ -137,19 +137,19 @@ func (k *kubelet) callBegan(w *World, fn model.SyncFn, uid types.UID) {
 // kubelet's SyncPod and SyncTerminatedPod call it): natural completion
 // sets Succeeded; a finished pod is terminal (Failed unless something set
 // a terminal phase) and may be deleted from the API.
-func (k *kubelet) callEnded(fn model.SyncFn, uid types.UID, err error, isTerminal bool) {
+func (k *kubelet) callEnded(fn ops.SyncFn, uid types.UID, err error, isTerminal bool) {
 	if err != nil {
 		return
 	}
 	st := k.statusOf(uid)
 	switch {
-	case fn == model.SyncPod && isTerminal:
+	case fn == ops.SyncPod && isTerminal:
 		st.Phase = v1.PodSucceeded
-	case fn == model.SyncPod:
+	case fn == ops.SyncPod:
 		if !terminalPhase(st.Phase) {
 			st.Phase = v1.PodRunning
 		}
-	case fn == model.SyncTerminatedPod:
+	case fn == ops.SyncTerminatedPod:
 		if !terminalPhase(st.Phase) {
 			st.Phase = v1.PodFailed
 		}

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -143,7 +143,7 @@ type World struct {
 	shapes shapes.Set
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
-	cacheReads map[string]model.CacheView
+	cacheReads map[string]ops.CacheView
 	// probes is what the probe keeps from one release of the pod lock to
 	// the next (probe.go).
 	probes probeMemo
@@ -153,10 +153,10 @@ type World struct {
 	// result as recorded (sameDesired, sameKnown); knownBuf is the buffer
 	// a result is built in.
 	lastDesired []string
-	lastKnown   model.KnownPods
-	knownBuf    model.KnownPods
-	lastCall    model.Input  // lastDesired's SyncKnownPods, boxed once
-	lastResult  model.Output // lastKnown, boxed once
+	lastKnown   ops.KnownPods
+	knownBuf    ops.KnownPods
+	lastCall    ops.Input  // lastDesired's SyncKnownPods, boxed once
+	lastResult  ops.Output // lastKnown, boxed once
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy
@@ -175,7 +175,7 @@ type World struct {
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
 	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{},
-		cacheReads: map[string]model.CacheView{}}
+		cacheReads: map[string]ops.CacheView{}}
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
@@ -269,7 +269,7 @@ func (w *World) syncDue() {
 		// earlier, admitted pod object left terminating there (its retries,
 		// as getPodsToSync would): sync a rejected pod only while the workers
 		// hold that termination, never into a new SyncPod.
-		if w.kube == nil || p.admitted || w.ask(model.IsPodTerminationRequested, uid) {
+		if w.kube == nil || p.admitted || w.ask(ops.IsPodTerminationRequested, uid) {
 			w.quiet.SyncDue(uid) // a proven retry is no input (world/quiet's static.go)
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodSync, Pod: w.podOf(uid)}, 0)
 		}

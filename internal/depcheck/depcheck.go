@@ -56,7 +56,7 @@ func Rules() []Rule {
 		{Dir: "model", Allow: []string{"std", "github.com/anishathalye/porcupine", "model/deviation", "model/ops"},
 			TestDeny: []string{"workers", "sim", "world", "run", "model/check"}},
 		// The operation vocabulary the model is stated over (and the
-		// recorders fill in), below the model; the model names it as its own.
+		// recorders fill in), below the model; every caller names it directly.
 		{Dir: "model/ops", Allow: []string{"std"}},
 		// The switches that turn one rule of the model back into upstream's:
 		// a set of names the model's states carry, below the model.

@@ -18,11 +18,27 @@ func TestModuleImportDirections(t *testing.T) {
 	}
 }
 
+// writeTree writes files (path relative to the root: source) into a new
+// temporary directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
 // TestCheckCatchesForbiddenEdges writes a small module tree with one
 // forbidden edge of each kind and expects each to be reported.
 func TestCheckCatchesForbiddenEdges(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := writeTree(t, map[string]string{
 		"workers/bad.go":      `package workers; import _ "github.com/podsim/podsim/sim"`,
 		"workers/ok.go":       `package workers; import (_ "fmt"; _ "k8s.io/api/core/v1")`,
 		"workers/bad_test.go": `package workers; import _ "github.com/podsim/podsim/model"`,
@@ -56,16 +72,7 @@ func TestCheckCatchesForbiddenEdges(t *testing.T) {
 		"workers/mutants/m.go":         `package mutants; import (_ "github.com/podsim/podsim/workers"; _ "github.com/podsim/podsim/workers/internal/mutant")`,
 		"workers/internal/mutant/m.go": `package mutant; import _ "fmt"`,
 		"workers/hook.go":              `package workers; import _ "github.com/podsim/podsim/workers/internal/mutant"`,
-	}
-	for name, src := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	vs, err := Check(root, Rules())
 	if err != nil {
 		t.Fatal(err)

@@ -1,30 +1,16 @@
 package depcheck
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestCheckSkipsNestedModules: a directory with its own go.mod (the
 // realkubelet/ module) is another module, outside the table; a package
 // directory without one is still checked.
 func TestCheckSkipsNestedModules(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := writeTree(t, map[string]string{
 		"nested/go.mod":        "module example.com/nested\n",
 		"nested/x.go":          `package nested; import _ "github.com/podsim/podsim/cmd/simrun"`,
 		"unlisted/unlisted.go": `package unlisted`,
-	}
-	for name, src := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	vs, err := Check(root, Rules())
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package depcheck
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -22,8 +20,7 @@ func TestOraclesReadOnlyWhatIsObservable(t *testing.T) {
 // TestCheckObservableCatchesPrivateReads plants each kind of private read
 // in a small tree and expects exactly those reported.
 func TestCheckObservableCatchesPrivateReads(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := writeTree(t, map[string]string{
 		"oracle/safety/bad.go":     `package safety; func f(v any) { _ = v.Workers().Answers("a") }`,
 		"oracle/kubelet/bad.go":    `package kubelet; func f(v any) { _ = v.Final().Pods }`,
 		"oracle/latency/bad.go":    `package latency; func f(a any) bool { return a.Known }`,
@@ -35,16 +32,7 @@ func TestCheckObservableCatchesPrivateReads(t *testing.T) {
 		"oracle/safety/ok_test.go": `package safety; func g(v any) { _ = v.Final() }`,
 		"oracle/vk/ok.go":          `package vk; func f(ev any) { _ = ev.Probe.Answers("a") }`,
 		"world/not_an_oracle.go":   `package world; func f(v any) { _ = v.Final() }`,
-	}
-	for name, src := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	got, err := CheckObservable(root, PrivateReads())
 	if err != nil {
 		t.Fatal(err)

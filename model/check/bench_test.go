@@ -8,7 +8,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/internal/cputime"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Scaling benchmarks: histories recorded with markers (newWitnessGen) of
@@ -27,17 +27,17 @@ var scalingSizes = []struct{ ops, pods int }{
 	{100, 1}, {100, 20}, {1000, 1}, {1000, 5}, {1000, 20}, {1000, 50}, {10000, 20}, {10000, 50},
 }
 
-func scalingHistory(ops, pods int) []model.Op {
+func scalingHistory(ops, pods int) []ops.Op {
 	return newWitnessGen(uint64(ops*100+pods), pods).run(ops)
 }
 
 func BenchmarkReplayScaling(b *testing.B) {
 	for _, size := range scalingSizes {
-		ops := scalingHistory(size.ops, size.pods)
-		bare := withoutMarkers(ops)
+		list := scalingHistory(size.ops, size.pods)
+		bare := withoutMarkers(list)
 		b.Run(fmt.Sprintf("ops=%d/pods=%d/witness", size.ops, size.pods), func(b *testing.B) {
-			benchReplay(b, ops)
-			b.ReportMetric(float64(len(ops)-len(bare))/float64(len(bare)), "markers/op")
+			benchReplay(b, list)
+			b.ReportMetric(float64(len(list)-len(bare))/float64(len(bare)), "markers/op")
 		})
 		b.Run(fmt.Sprintf("ops=%d/pods=%d/closure", size.ops, size.pods), func(b *testing.B) { benchReplay(b, bare) })
 	}
@@ -53,11 +53,11 @@ func BenchmarkCheckScaling(b *testing.B) {
 // BenchmarkReplayWitness is the witness path at the size of BenchmarkCheck.
 func BenchmarkReplayWitness(b *testing.B) { benchReplay(b, scalingHistory(1000, 20)) }
 
-func benchReplay(b *testing.B, ops []model.Op) {
+func benchReplay(b *testing.B, list []ops.Op) {
 	b.ReportAllocs()
 	start := cputime.Process()
 	for b.Loop() {
-		if ok, at, why := Replay(ops); !ok {
+		if ok, at, why := Replay(list); !ok {
 			b.Fatalf("rejected at %d: %s", at, why)
 		}
 	}

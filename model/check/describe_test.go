@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestVisualize renders a rejected history through porcupine, which uses
 // the adapter's DescribeOperation and DescribeState.
 func TestVisualize(t *testing.T) {
-	hist := toPorcupine(seq(do(upd(model.Kill, pod("a", 1))), op(q(model.IsPodTerminationRequested, "a"), no)))
+	hist := toPorcupine(seq(do(upd(ops.Kill, pod("a", 1))), op(q(ops.IsPodTerminationRequested, "a"), no)))
 	res, info := Check(hist, time.Second)
 	if res != porcupine.Illegal {
 		t.Fatalf("got %v, want Illegal", res)
@@ -31,7 +31,7 @@ func TestVisualize(t *testing.T) {
 // with a clear message.
 func TestPartitionRejectsMalformedInput(t *testing.T) {
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "not a model.Input") {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "not an ops.Input") {
 			t.Errorf("recovered %v", r)
 		}
 	}()

@@ -6,17 +6,18 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestGeneratedHistoriesAreLegal: histories produced by driving the model are
 // accepted by Replay and by porcupine.
 func TestGeneratedHistoriesAreLegal(t *testing.T) {
 	for seed := range uint64(8) {
-		ops := newGenerator(seed, 20).run(400)
-		if ok, at, why := Replay(ops); !ok {
+		list := newGenerator(seed, 20).run(400)
+		if ok, at, why := Replay(list); !ok {
 			t.Fatalf("seed %d: Replay rejected at %d: %s", seed, at, why)
 		}
-		if res, _ := Check(toPorcupine(seq(ops...)), 30*time.Second); res != porcupine.Ok {
+		if res, _ := Check(toPorcupine(seq(list...)), 30*time.Second); res != porcupine.Ok {
 			t.Fatalf("seed %d: porcupine %v", seed, res)
 		}
 	}
@@ -26,17 +27,17 @@ func TestGeneratedHistoriesAreLegal(t *testing.T) {
 // linearization is the given order, so Replay and porcupine must agree
 // exactly — also on histories corrupted at one operation.
 func TestReplayAgreesWithPorcupineOnMutants(t *testing.T) {
-	ops := newGenerator(42, 6).run(150)
+	list := newGenerator(42, 6).run(150)
 	rejected := 0
-	for i := range ops {
-		mutant := append([]model.Op{}, ops...)
+	for i := range list {
+		mutant := append([]ops.Op{}, list...)
 		if !mutate(&mutant[i]) {
 			continue
 		}
 		ok, _, _ := Replay(mutant)
 		res, _ := Check(toPorcupine(seq(mutant...)), 30*time.Second)
 		if ok != (res == porcupine.Ok) {
-			t.Fatalf("op %d %s: Replay ok=%v, porcupine %v", i, model.Describe(mutant[i].Input, mutant[i].Output), ok, res)
+			t.Fatalf("op %d %s: Replay ok=%v, porcupine %v", i, ops.Describe(mutant[i].Input, mutant[i].Output), ok, res)
 		}
 		if !ok {
 			rejected++
@@ -49,18 +50,18 @@ func TestReplayAgreesWithPorcupineOnMutants(t *testing.T) {
 }
 
 // mutate corrupts one observation; false if the op has nothing to corrupt.
-func mutate(o *model.Op) bool {
+func mutate(o *ops.Op) bool {
 	switch in := o.Input.(type) {
-	case model.Query:
-		o.Output = !o.Output.(model.Answer)
-	case model.SyncBegin:
+	case ops.Query:
+		o.Output = !o.Output.(ops.Answer)
+	case ops.SyncBegin:
 		in.Version++
 		o.Input = in
-	case model.SyncEnd:
-		in.Fn = model.SyncTerminatedPod + model.SyncPod - in.Fn
+	case ops.SyncEnd:
+		in.Fn = ops.SyncTerminatedPod + ops.SyncPod - in.Fn
 		o.Input = in
-	case model.SyncKnownPods:
-		known := o.Output.(model.KnownPods)
+	case ops.SyncKnownPods:
+		known := o.Output.(ops.KnownPods)
 		if len(known) == 0 {
 			return false
 		}
@@ -73,8 +74,8 @@ func mutate(o *model.Op) bool {
 
 func BenchmarkStep(b *testing.B) {
 	states := model.Closure([]model.State{model.NewState()})
-	states, _ = model.Next(states, upd(model.Create, pod("a", 1)), nil)
-	in := q(model.CouldHaveRunningContainers, "a")
+	states, _ = model.Next(states, upd(ops.Create, pod("a", 1)), nil)
+	in := q(ops.CouldHaveRunningContainers, "a")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := model.Step(states[0], in, yes); err != nil {
@@ -98,10 +99,10 @@ func BenchmarkCheck(b *testing.B) {
 
 // BenchmarkReplay: the witness fast path over the same history.
 func BenchmarkReplay(b *testing.B) {
-	ops := newGenerator(1, 20).run(1000)
+	list := newGenerator(1, 20).run(1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if ok, at, why := Replay(ops); !ok {
+		if ok, at, why := Replay(list); !ok {
 			b.Fatalf("rejected at %d: %s", at, why)
 		}
 	}

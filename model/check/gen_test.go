@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // generator produces legal sequential histories by driving the model
@@ -17,9 +18,9 @@ import (
 // hold two UIDs). It keeps one state set per part, as Replay does.
 type generator struct {
 	rng      *rand.Rand
-	pods     []model.Pod
+	pods     []ops.Pod
 	parts    map[string][]model.State // part key → closed state set
-	ops      []model.Op
+	ops      []ops.Op
 	versions map[string]int
 	owner    map[int]string // completion ID → UID
 	nextID   int
@@ -41,7 +42,7 @@ func newGenerator(seed uint64, pods int) *generator {
 	return g
 }
 
-func (g *generator) part(p model.Pod) string {
+func (g *generator) part(p ops.Pod) string {
 	if p.Static {
 		return "name/" + p.FullName()
 	}
@@ -49,16 +50,16 @@ func (g *generator) part(p model.Pod) string {
 }
 
 // emit applies an operation to one part and records it.
-func (g *generator) emit(part string, in model.Input, out model.Output) {
+func (g *generator) emit(part string, in ops.Input, out ops.Output) {
 	next, err := model.Next(g.parts[part], in, out)
 	if err != nil {
-		panic(fmt.Sprintf("generator produced an illegal op %s: %v", model.Describe(in, out), err))
+		panic(fmt.Sprintf("generator produced an illegal op %s: %v", ops.Describe(in, out), err))
 	}
 	g.parts[part] = next
-	g.ops = append(g.ops, model.Op{Input: in, Output: out})
+	g.ops = append(g.ops, ops.Op{Input: in, Output: out})
 }
 
-func (g *generator) run(n int) []model.Op {
+func (g *generator) run(n int) []ops.Op {
 	for len(g.ops) < n {
 		g.step()
 	}
@@ -73,9 +74,9 @@ func (g *generator) step() {
 	if len(s.Due) > 0 {
 		o := s.Due[0]
 		if o.ID == 0 {
-			g.emit(key, model.CancelFired{UID: o.UID}, nil)
+			g.emit(key, ops.CancelFired{UID: o.UID}, nil)
 		} else {
-			g.emit(key, model.CompletionFired(o), nil)
+			g.emit(key, ops.CompletionFired(o), nil)
 		}
 		return
 	}
@@ -84,12 +85,12 @@ func (g *generator) step() {
 	case r < 65:
 		g.update(key, p)
 	case r < 90:
-		kind := model.QueryKind(g.rng.IntN(int(model.IsPodForMirrorPodTerminatingByFullName) + 1))
-		in := model.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		kind := ops.QueryKind(g.rng.IntN(int(ops.IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := ops.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
 		g.emit(key, in, s.Answer(in))
 	case r < 93 && len(s.Fired) > 0:
 		id := s.Fired[g.rng.IntN(len(s.Fired))]
-		g.emit(key, model.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+		g.emit(key, ops.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
 	case r < 96:
 		g.syncKnownPods()
 	default:
@@ -103,36 +104,36 @@ func (g *generator) worker(key string, s model.State) bool {
 	for _, uid := range slices.Sorted(maps.Keys(s.Records)) {
 		f := s.Records[uid].Flight
 		switch {
-		case f.Stage == model.Taken && (f.Acked || (f.Fn != model.SyncTerminatingPod && f.Fn != model.SyncTerminatingRuntimePod)):
-			g.emit(key, model.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: f.AckGrace}, nil)
+		case f.Stage == model.Taken && (f.Acked || (f.Fn != ops.SyncTerminatingPod && f.Fn != ops.SyncTerminatingRuntimePod)):
+			g.emit(key, ops.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: f.AckGrace}, nil)
 			return true
 		case f.Stage == model.Begun:
-			outcome := []model.Outcome{model.OK, model.OK, model.OK, model.OK, model.OK, model.OK, model.Failed, model.Canceled}[g.rng.IntN(8)]
-			g.emit(key, model.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+			outcome := []ops.Outcome{ops.OK, ops.OK, ops.OK, ops.OK, ops.OK, ops.OK, ops.Failed, ops.Canceled}[g.rng.IntN(8)]
+			g.emit(key, ops.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
 			return true
 		}
 	}
 	return false
 }
 
-func (g *generator) update(key string, p model.Pod) {
+func (g *generator) update(key string, p ops.Pod) {
 	g.versions[p.UID]++
 	p.Version = g.versions[p.UID]
-	types := []model.UpdateType{model.Create, model.Create, model.Update, model.Update, model.Update, model.Sync, model.Sync, model.Sync, model.Kill, model.Kill}
-	u := model.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: model.CacheBusy}
+	types := []ops.UpdateType{ops.Create, ops.Create, ops.Update, ops.Update, ops.Update, ops.Sync, ops.Sync, ops.Sync, ops.Kill, ops.Kill}
+	u := ops.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: ops.CacheBusy}
 	switch g.rng.IntN(20) {
 	case 0:
 		u.Pod = deleting(p, int64(g.rng.IntN(10)))
 	case 1:
-		u.Pod = phase(p, model.PhaseSucceeded)
+		u.Pod = phase(p, ops.PhaseSucceeded)
 	case 2:
 		u = runtimeKill(p.UID)
 	}
-	if u.Type == model.Kill && g.rng.IntN(3) == 0 {
+	if u.Type == ops.Kill && g.rng.IntN(3) == 0 {
 		g.nextID++
 		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
 	}
-	if u.Type == model.Kill && g.rng.IntN(4) == 0 {
+	if u.Type == ops.Kill && g.rng.IntN(4) == 0 {
 		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
 	}
 	g.emit(key, u, nil)
@@ -148,7 +149,7 @@ func (g *generator) syncKnownPods() {
 		}
 	}
 	keys := slices.Sorted(maps.Keys(g.parts))
-	var result model.KnownPods
+	var result ops.KnownPods
 	for _, key := range keys {
 		states := g.parts[key]
 		s := states[g.rng.IntN(len(states))].Clone()
@@ -157,8 +158,8 @@ func (g *generator) syncKnownPods() {
 		}
 		result = append(result, s.KnownPods(desired)...)
 	}
-	slices.SortFunc(result, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
-	in := model.SyncKnownPods{Desired: desired}
+	slices.SortFunc(result, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := ops.SyncKnownPods{Desired: desired}
 	for _, key := range keys {
 		uids := map[string]bool{}
 		for _, p := range g.pods {
@@ -173,5 +174,5 @@ func (g *generator) syncKnownPods() {
 		}
 		g.parts[key] = next
 	}
-	g.ops = append(g.ops, model.Op{Input: in, Output: result})
+	g.ops = append(g.ops, ops.Op{Input: in, Output: result})
 }

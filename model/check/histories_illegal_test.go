@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Illegal histories: for each safety invariant of SPEC §3.1 the model can
@@ -14,17 +14,17 @@ func illegalHistories() []namedHistory {
 }
 
 // illegal builds a sequential illegal history.
-func illegal(name, because string, ops ...model.Op) namedHistory {
-	return namedHistory{name: name, because: because, build: func() []timed { return seq(ops...) }}
+func illegal(name, because string, list ...ops.Op) namedHistory {
+	return namedHistory{name: name, because: because, build: func() []timed { return seq(list...) }}
 }
 
 // terminatedOps takes pod a (v1) to D; finishedOps to F.
-func terminatedOps() []model.Op {
+func terminatedOps() []ops.Op {
 	a := pod("a", 1)
-	return concat(started(a), []model.Op{do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.OK))})
+	return concat(started(a), []ops.Op{do(upd(ops.Kill, a)), do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK))})
 }
 
-func finishedOps() []model.Op { a := pod("a", 1); return concat(started(a), lifecycle(a)) }
+func finishedOps() []ops.Op { a := pod("a", 1); return concat(started(a), lifecycle(a)) }
 
 func illegalHistoriesS1toS10() []namedHistory {
 	a, a2 := pod("a", 1), pod("a", 2)
@@ -34,42 +34,42 @@ func illegalHistoriesS1toS10() []namedHistory {
 		// The pass that started the pod ended with no call, but no failed
 		// status read was recorded: the take is pinned to its SyncPod
 		// (StatusReadFailure is the legal twin).
-		h("UnrecordedStatusReadFailure", "SyncTerminatingPod begins but the work taken is SyncPod", do(upd(model.Create, a)),
-			op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
+		h("UnrecordedStatusReadFailure", "SyncTerminatingPod begins but the work taken is SyncPod", do(upd(ops.Create, a)),
+			op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
 			do(beginTerminating("a", 1, 30))),
 		// A failed read after a take whose call already began, or with
 		// nothing taken, is no failure the worker can have had.
-		h("StatusReadFailedInsideTheCall", "a status read failed but no update was just taken", do(upd(model.Create, a)),
-			do(beginSync("a", model.Create, 1)), do(model.StatusReadFailed{UID: "a"})),
-		h("S1_OverlappingSyncCalls", "in flight (S1)", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
-			do(upd(model.Update, a2)), do(beginSync("a", model.Update, 2))),
+		h("StatusReadFailedInsideTheCall", "a status read failed but no update was just taken", do(upd(ops.Create, a)),
+			do(beginSync("a", ops.Create, 1)), do(ops.StatusReadFailed{UID: "a"})),
+		h("S1_OverlappingSyncCalls", "in flight (S1)", do(upd(ops.Create, a)), do(beginSync("a", ops.Create, 1)),
+			do(upd(ops.Update, a2)), do(beginSync("a", ops.Update, 2))),
 		h("S2_TerminatedBeforeTerminating", "SyncTerminatedPod begins", concat(started(a),
-			[]model.Op{do(upd(model.Kill, a)), do(beginTerminated("a", 1))})...),
+			[]ops.Op{do(upd(ops.Kill, a)), do(beginTerminated("a", 1))})...),
 		h("S2_RuntimePodGetsSyncTerminatingPod", "SyncTerminatingPod begins", do(runtimeKill("a")), do(beginTerminating("a", 0, 1))),
 		h("S3_SyncPodAfterKill", "SyncPod begins", concat(started(a),
-			[]model.Op{do(upd(model.Kill, a)), do(model.CancelFired{UID: "a"}), do(beginSync("a", model.Sync, 1))})...),
-		h("S3_KillDoesNotCancelInFlightSyncPod", "cancel/a must happen first", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
-			do(upd(model.Kill, a)), op(q(model.IsPodTerminationRequested, "a"), yes)),
-		h("S3_OrphanDrivingDoesNotCancel", "cancel/a must happen first", do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)),
-			op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}), op(q(model.IsPodTerminationRequested, "a"), yes)),
-		h("S4_ContainersBeTerminatingWhileSyncPodInFlight", "ShouldPodContainersBeTerminating(a) = true", do(upd(model.Create, a)),
-			do(beginSync("a", model.Create, 1)), do(upd(model.Kill, a)), do(model.CancelFired{UID: "a"}), op(q(model.ShouldPodContainersBeTerminating, "a"), yes)),
-		h("S5_TerminatedAfterFailedTerminating", "SyncTerminatedPod begins", do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)),
-			do(end("a", model.SyncTerminatingPod, model.Failed)), do(beginTerminated("a", 1))),
-		h("S6_SyncAfterFinished", "SyncTerminatedPod begins", concat(finished, []model.Op{do(upd(model.Update, a2)), do(beginTerminated("a", 2))})...),
-		h("S6_CreateAfterFinishedStartsInPlace", "SyncPod begins", concat(finished, []model.Op{do(upd(model.Create, a2)), do(beginSync("a", model.Create, 2))})...),
-		h("S7_NoRunningContainersWhileTerminating", "CouldHaveRunningContainers(a) = false", do(upd(model.Kill, a)),
-			do(beginTerminating("a", 1, 30)), op(q(model.CouldHaveRunningContainers, "a"), no)),
-		h("S8_TerminationRequestedReverts", "IsPodTerminationRequested(a) = false", do(upd(model.Kill, a)),
-			op(q(model.IsPodTerminationRequested, "a"), yes), op(q(model.IsPodTerminationRequested, "a"), no)),
+			[]ops.Op{do(upd(ops.Kill, a)), do(ops.CancelFired{UID: "a"}), do(beginSync("a", ops.Sync, 1))})...),
+		h("S3_KillDoesNotCancelInFlightSyncPod", "cancel/a must happen first", do(upd(ops.Create, a)), do(beginSync("a", ops.Create, 1)),
+			do(upd(ops.Kill, a)), op(q(ops.IsPodTerminationRequested, "a"), yes)),
+		h("S3_OrphanDrivingDoesNotCancel", "cancel/a must happen first", do(upd(ops.Create, a)), do(beginSync("a", ops.Create, 1)),
+			op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}), op(q(ops.IsPodTerminationRequested, "a"), yes)),
+		h("S4_ContainersBeTerminatingWhileSyncPodInFlight", "ShouldPodContainersBeTerminating(a) = true", do(upd(ops.Create, a)),
+			do(beginSync("a", ops.Create, 1)), do(upd(ops.Kill, a)), do(ops.CancelFired{UID: "a"}), op(q(ops.ShouldPodContainersBeTerminating, "a"), yes)),
+		h("S5_TerminatedAfterFailedTerminating", "SyncTerminatedPod begins", do(upd(ops.Kill, a)), do(beginTerminating("a", 1, 30)),
+			do(end("a", ops.SyncTerminatingPod, ops.Failed)), do(beginTerminated("a", 1))),
+		h("S6_SyncAfterFinished", "SyncTerminatedPod begins", concat(finished, []ops.Op{do(upd(ops.Update, a2)), do(beginTerminated("a", 2))})...),
+		h("S6_CreateAfterFinishedStartsInPlace", "SyncPod begins", concat(finished, []ops.Op{do(upd(ops.Create, a2)), do(beginSync("a", ops.Create, 2))})...),
+		h("S7_NoRunningContainersWhileTerminating", "CouldHaveRunningContainers(a) = false", do(upd(ops.Kill, a)),
+			do(beginTerminating("a", 1, 30)), op(q(ops.CouldHaveRunningContainers, "a"), no)),
+		h("S8_TerminationRequestedReverts", "IsPodTerminationRequested(a) = false", do(upd(ops.Kill, a)),
+			op(q(ops.IsPodTerminationRequested, "a"), yes), op(q(ops.IsPodTerminationRequested, "a"), no)),
 		h("S9_KnownTerminatedWithoutRuntimeRemoval", "ShouldPodRuntimeBeRemoved(a) = false", concat(terminated,
-			[]model.Op{op(q(model.IsPodKnownTerminated, "a"), yes), op(q(model.ShouldPodRuntimeBeRemoved, "a"), no)})...),
+			[]ops.Op{op(q(ops.IsPodKnownTerminated, "a"), yes), op(q(ops.ShouldPodRuntimeBeRemoved, "a"), no)})...),
 		h("S9_UnstartedCleanupNotAcknowledged", "ShouldPodContainersBeTerminating(b) = false", concat(started(sa),
-			[]model.Op{do(upd(model.Create, sb)), do(upd(model.Kill, sb)), op(q(model.ShouldPodRuntimeBeRemoved, "b"), yes),
-				op(q(model.ShouldPodContainersBeTerminating, "b"), no)})...),
-		h("S10_UnknownUIDBeforeSyncNotRunning", "CouldHaveRunningContainers(x) = false", op(q(model.CouldHaveRunningContainers, "x"), no)),
-		h("S10_UnknownUIDAfterSyncKeepsContent", "ShouldPodContentBeRemoved(x) = false", op(skp(), model.KnownPods{}),
-			op(q(model.ShouldPodContentBeRemoved, "x"), no)),
+			[]ops.Op{do(upd(ops.Create, sb)), do(upd(ops.Kill, sb)), op(q(ops.ShouldPodRuntimeBeRemoved, "b"), yes),
+				op(q(ops.ShouldPodContainersBeTerminating, "b"), no)})...),
+		h("S10_UnknownUIDBeforeSyncNotRunning", "CouldHaveRunningContainers(x) = false", op(q(ops.CouldHaveRunningContainers, "x"), no)),
+		h("S10_UnknownUIDAfterSyncKeepsContent", "ShouldPodContentBeRemoved(x) = false", op(skp(), ops.KnownPods{}),
+			op(q(ops.ShouldPodContentBeRemoved, "x"), no)),
 	}
 }
 
@@ -78,51 +78,51 @@ func illegalHistoriesS11toS19() []namedHistory {
 	sa, sb, sc := staticPod("a", "web", 1), staticPod("b", "web", 1), staticPod("c", "web", 1)
 	terminated, finished, h := terminatedOps(), finishedOps(), illegal
 	return []namedHistory{
-		h("S11_GraceIncreases", "(S11)", do(upd(model.Update, deleting(a, 5))), do(beginTerminating("a", 1, 5)),
-			do(end("a", model.SyncTerminatingPod, model.Failed)), do(upd(model.Sync, a)), do(beginTerminating("a", 1, 30))),
-		h("S11_ForceDeleteGetsSpecGrace", "(S11)", concat(started(a), []model.Op{do(upd(model.Update, deleting(a, 0))),
-			do(model.CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30))})...),
-		h("S11_ShorterGraceWithoutCancel", "cancel/a must happen first", do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)),
-			do(killOpts(a, model.KillOptions{GraceOverride: 5, HasGraceOverride: true})), op(q(model.IsPodTerminationRequested, "a"), yes)),
+		h("S11_GraceIncreases", "(S11)", do(upd(ops.Update, deleting(a, 5))), do(beginTerminating("a", 1, 5)),
+			do(end("a", ops.SyncTerminatingPod, ops.Failed)), do(upd(ops.Sync, a)), do(beginTerminating("a", 1, 30))),
+		h("S11_ForceDeleteGetsSpecGrace", "(S11)", concat(started(a), []ops.Op{do(upd(ops.Update, deleting(a, 0))),
+			do(ops.CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30))})...),
+		h("S11_ShorterGraceWithoutCancel", "cancel/a must happen first", do(upd(ops.Kill, a)), do(beginTerminating("a", 1, 30)),
+			do(killOpts(a, ops.KillOptions{GraceOverride: 5, HasGraceOverride: true})), op(q(ops.IsPodTerminationRequested, "a"), yes)),
 		h("S12_StaleUpdateDelivered", "the update taken has v2", concat(started(a),
-			[]model.Op{do(upd(model.Update, a2)), do(beginSync("a", model.Update, 1))})...),
-		h("S13_KillForgottenByLaterUpdate", "SyncPod begins", do(upd(model.Create, a)), do(upd(model.Kill, a)), do(upd(model.Update, a2)),
-			do(beginSync("a", model.Update, 2))),
+			[]ops.Op{do(upd(ops.Update, a2)), do(beginSync("a", ops.Update, 1))})...),
+		h("S13_KillForgottenByLaterUpdate", "SyncPod begins", do(upd(ops.Create, a)), do(upd(ops.Kill, a)), do(upd(ops.Update, a2)),
+			do(beginSync("a", ops.Update, 2))),
 		h("S14_CompletionBeforeTermination", "completion #1 fired but is not due (S14)", concat(started(a),
-			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 1})), do(beginTerminating("a", 1, 30)), do(model.CompletionFired{UID: "a", ID: 1})})...),
+			[]ops.Op{do(killOpts(a, ops.KillOptions{CompletionID: 1})), do(beginTerminating("a", 1, 30)), do(ops.CompletionFired{UID: "a", ID: 1})})...),
 		h("S14_CompletionFiredTwice", "completion #2 fired but is not due (S14)", concat(started(a),
-			[]model.Op{do(model.UpdatePod{Type: model.Update, Pod: a, Kill: model.KillOptions{CompletionID: 2}}),
-				do(model.CompletionFired{UID: "a", ID: 2}), do(model.CompletionFired{UID: "a", ID: 2})})...),
+			[]ops.Op{do(ops.UpdatePod{Type: ops.Update, Pod: a, Kill: ops.KillOptions{CompletionID: 2}}),
+				do(ops.CompletionFired{UID: "a", ID: 2}), do(ops.CompletionFired{UID: "a", ID: 2})})...),
 		h("S14_KillOnFinishedPodNeverCompletes", "completion#3 of a must happen first", concat(finished,
-			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 3})), op(q(model.ShouldPodBeFinished, "a"), yes)})...),
+			[]ops.Op{do(killOpts(a, ops.KillOptions{CompletionID: 3})), op(q(ops.ShouldPodBeFinished, "a"), yes)})...),
 		h("S14_UnstartedCleanupCompletionOpen", "ShouldPodBeFinished(b)", concat(started(sa),
-			[]model.Op{do(upd(model.Create, sb)), do(killOpts(sb, model.KillOptions{CompletionID: 4})), op(q(model.ShouldPodBeFinished, "b"), yes)})...),
-		h("S14_PurgedOrphanCompletionOpen", "completion#5 of a must happen first", do(killOpts(a, model.KillOptions{CompletionID: 5})),
-			op(skp(), model.KnownPods{}), op(q(model.CouldHaveRunningContainers, "a"), no)),
+			[]ops.Op{do(upd(ops.Create, sb)), do(killOpts(sb, ops.KillOptions{CompletionID: 4})), op(q(ops.ShouldPodBeFinished, "b"), yes)})...),
+		h("S14_PurgedOrphanCompletionOpen", "completion#5 of a must happen first", do(killOpts(a, ops.KillOptions{CompletionID: 5})),
+			op(skp(), ops.KnownPods{}), op(q(ops.CouldHaveRunningContainers, "a"), no)),
 		h("S14_KillPodNowReportsUnfiredCompletion", "completed=true but the completion fired=false", concat(started(a),
-			[]model.Op{do(killOpts(a, model.KillOptions{CompletionID: 6})), op(model.KillPodNowDone{UID: "a", ID: 6}, yes)})...),
+			[]ops.Op{do(killOpts(a, ops.KillOptions{CompletionID: 6})), op(ops.KillPodNowDone{UID: "a", ID: 6}, yes)})...),
 		h("S15_StaticStartsWhileOtherTerminating", "b: SyncPod begins", concat(started(sa),
-			[]model.Op{do(upd(model.Create, sb)), do(upd(model.Kill, sa)), do(beginTerminating("a", 1, 30)), do(beginSync("b", model.Create, 1))})...),
-		h("S15_StaticWaiterOrder", "c: SyncPod begins", concat(started(sa), []model.Op{do(upd(model.Create, sb)), do(upd(model.Create, sc))},
-			lifecycle(sa), []model.Op{do(beginSync("c", model.Create, 1))})...),
+			[]ops.Op{do(upd(ops.Create, sb)), do(upd(ops.Kill, sa)), do(beginTerminating("a", 1, 30)), do(beginSync("b", ops.Create, 1))})...),
+		h("S15_StaticWaiterOrder", "c: SyncPod begins", concat(started(sa), []ops.Op{do(upd(ops.Create, sb)), do(upd(ops.Create, sc))},
+			lifecycle(sa), []ops.Op{do(beginSync("c", ops.Create, 1))})...),
 		h("S16_ReusedUIDPurgedBeforeOldFinished", "SyncKnownPods returned {}", concat(terminated,
-			[]model.Op{do(upd(model.Create, a2)), op(skp("a"), model.KnownPods{})})...),
+			[]ops.Op{do(upd(ops.Create, a2)), op(skp("a"), ops.KnownPods{})})...),
 		h("S17_RuntimeKillOnTerminatedPod", "SyncTerminatingRuntimePod begins", concat(terminated,
-			[]model.Op{do(runtimeKill("a")), do(beginRuntime("a"))})...),
+			[]ops.Op{do(runtimeKill("a")), do(beginRuntime("a"))})...),
 		h("S17_RuntimeKillLeadsToSyncTerminatedPod", "the pod is unknown", do(runtimeKill("a")), do(beginRuntime("a")),
-			do(end("a", model.SyncTerminatingRuntimePod, model.OK)), do(beginTerminated("a", 0))),
-		h("S17_NonKillRuntimeUpdateCreatesRecord", "SyncKnownPods returned", op(skp(), model.KnownPods{}),
-			do(model.UpdatePod{Type: model.Sync, Pod: model.Pod{UID: "a"}, RuntimeOnly: true}), op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: false, Static: false}})),
-		h("S18_PurgeOfStartedUnfinishedOrphan", "SyncKnownPods returned {}", concat(started(a), []model.Op{op(skp(), model.KnownPods{})})...),
+			do(end("a", ops.SyncTerminatingRuntimePod, ops.OK)), do(beginTerminated("a", 0))),
+		h("S17_NonKillRuntimeUpdateCreatesRecord", "SyncKnownPods returned", op(skp(), ops.KnownPods{}),
+			do(ops.UpdatePod{Type: ops.Sync, Pod: ops.Pod{UID: "a"}, RuntimeOnly: true}), op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: false, Static: false}})),
+		h("S18_PurgeOfStartedUnfinishedOrphan", "SyncKnownPods returned {}", concat(started(a), []ops.Op{op(skp(), ops.KnownPods{})})...),
 		h("S18_PurgedUIDReported", "SyncKnownPods returned {a:terminated", concat(finished,
-			[]model.Op{op(q(model.ShouldPodBeFinished, "a"), yes), op(skp(), model.KnownPods{{UID: "a", State: model.TerminatedWork, Orphan: true, HasConfig: true, Static: false}})})...),
+			[]ops.Op{op(q(ops.ShouldPodBeFinished, "a"), yes), op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatedWork, Orphan: true, HasConfig: true, Static: false}})})...),
 		h("S19_ContentRemovedForPlainKill", "ShouldPodContentBeRemoved(a) = true", concat(terminated,
-			[]model.Op{op(q(model.ShouldPodContentBeRemoved, "a"), yes)})...),
+			[]ops.Op{op(q(ops.ShouldPodContentBeRemoved, "a"), yes)})...),
 		{name: "S8_ConcurrentQueriesGoBack", because: "IsPodTerminationRequested(a) = false", build: func() []timed {
 			return []timed{
-				at(0, 0, 10, do(upd(model.Kill, a))),
-				at(1, 1, 2, op(q(model.IsPodTerminationRequested, "a"), yes)),
-				at(2, 3, 4, op(q(model.IsPodTerminationRequested, "a"), no)),
+				at(0, 0, 10, do(upd(ops.Kill, a))),
+				at(1, 1, 2, op(q(ops.IsPodTerminationRequested, "a"), yes)),
+				at(2, 3, 4, op(q(ops.IsPodTerminationRequested, "a"), no)),
 			}
 		}},
 	}

@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Legal histories: the scenario families of SPEC §3.3 and the upstream
@@ -17,77 +17,77 @@ func legalSequentialHistories() []namedHistory {
 	a, a2, a3 := pod("a", 1), pod("a", 2), pod("a", 3)
 	return []namedHistory{
 		{name: "HappyPath", legal: true, build: func() []timed {
-			return seq(concat(started(a), []model.Op{do(killOpts(a, model.KillOptions{CompletionID: 1})), do(model.CancelFired{UID: "a"}),
-				do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.OK)), do(model.CompletionFired{UID: "a", ID: 1}),
-				op(model.KillPodNowDone{UID: "a", ID: 1}, yes), do(beginTerminated("a", 1)), do(end("a", model.SyncTerminatedPod, model.OK)),
-				op(q(model.ShouldPodBeFinished, "a"), yes), op(skp(), model.KnownPods{}), op(q(model.CouldHaveRunningContainers, "a"), no)})...)
+			return seq(concat(started(a), []ops.Op{do(killOpts(a, ops.KillOptions{CompletionID: 1})), do(ops.CancelFired{UID: "a"}),
+				do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK)), do(ops.CompletionFired{UID: "a", ID: 1}),
+				op(ops.KillPodNowDone{UID: "a", ID: 1}, yes), do(beginTerminated("a", 1)), do(end("a", ops.SyncTerminatedPod, ops.OK)),
+				op(q(ops.ShouldPodBeFinished, "a"), yes), op(skp(), ops.KnownPods{}), op(q(ops.CouldHaveRunningContainers, "a"), no)})...)
 		}},
 		{name: "EarlyKill", legal: true, build: func() []timed {
 			// Kill before the first sync: no SyncPod ever (§1.2 shortcut).
-			return seq(do(upd(model.Create, a)), do(upd(model.Kill, a)), do(beginTerminating("a", 1, 30)),
-				do(end("a", model.SyncTerminatingPod, model.OK)), do(beginTerminated("a", 1)), do(end("a", model.SyncTerminatedPod, model.OK)))
+			return seq(do(upd(ops.Create, a)), do(upd(ops.Kill, a)), do(beginTerminating("a", 1, 30)),
+				do(end("a", ops.SyncTerminatingPod, ops.OK)), do(beginTerminated("a", 1)), do(end("a", ops.SyncTerminatedPod, ops.OK)))
 		}},
 		{name: "KillAfterTakeBeforeSyncPodEntry", legal: true, build: func() []timed {
 			// The worker took the create before the kill and enters SyncPod
 			// after the kill returned, with its context already cancelled.
-			return seq(do(upd(model.Create, a)), do(upd(model.Kill, a)), do(model.CancelFired{UID: "a"}),
-				do(beginSync("a", model.Create, 1)), do(end("a", model.SyncPod, model.Canceled)), do(beginTerminating("a", 1, 30)))
+			return seq(do(upd(ops.Create, a)), do(upd(ops.Kill, a)), do(ops.CancelFired{UID: "a"}),
+				do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.Canceled)), do(beginTerminating("a", 1, 30)))
 		}},
 		{name: "UpdateDoesNotForgetKill", legal: true, build: func() []timed {
 			// TestUpdatePodDoesNotForgetSyncPodKill: the trailing update is
 			// executed as a termination; the create was coalesced away.
-			return seq(do(upd(model.Create, a)), do(upd(model.Kill, a)), do(upd(model.Update, a2)),
-				do(beginTerminating("a", 2, 30)), do(end("a", model.SyncTerminatingPod, model.OK)),
-				do(beginTerminated("a", 2)), do(end("a", model.SyncTerminatedPod, model.OK)))
+			return seq(do(upd(ops.Create, a)), do(upd(ops.Kill, a)), do(upd(ops.Update, a2)),
+				do(beginTerminating("a", 2, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK)),
+				do(beginTerminated("a", 2)), do(end("a", ops.SyncTerminatedPod, ops.OK)))
 		}},
 		{name: "LatestWins", legal: true, build: func() []timed {
-			return seq(do(upd(model.Create, a)), do(upd(model.Update, a2)), do(upd(model.Sync, a3)), do(beginSync("a", model.Sync, 3)), do(end("a", model.SyncPod, model.OK)))
+			return seq(do(upd(ops.Create, a)), do(upd(ops.Update, a2)), do(upd(ops.Sync, a3)), do(beginSync("a", ops.Sync, 3)), do(end("a", ops.SyncPod, ops.OK)))
 		}},
 		{name: "FirstAndLatest", legal: true, build: func() []timed {
-			return seq(do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)), do(upd(model.Update, a2)), do(upd(model.Update, a3)),
-				do(end("a", model.SyncPod, model.OK)), do(beginSync("a", model.Update, 3)))
+			return seq(do(upd(ops.Create, a)), do(beginSync("a", ops.Create, 1)), do(upd(ops.Update, a2)), do(upd(ops.Update, a3)),
+				do(end("a", ops.SyncPod, ops.OK)), do(beginSync("a", ops.Update, 3)))
 		}},
 		{name: "NaturalCompletion", legal: true, build: func() []timed {
-			return seq(do(upd(model.Create, a)), do(beginSync("a", model.Create, 1)), do(model.SyncEnd{UID: "a", Fn: model.SyncPod, IsTerminal: true}),
-				do(beginTerminating("a", 1, 30)), op(q(model.IsPodTerminationRequested, "a"), yes),
-				do(end("a", model.SyncTerminatingPod, model.OK)), do(beginTerminated("a", 1)))
+			return seq(do(upd(ops.Create, a)), do(beginSync("a", ops.Create, 1)), do(ops.SyncEnd{UID: "a", Fn: ops.SyncPod, IsTerminal: true}),
+				do(beginTerminating("a", 1, 30)), op(q(ops.IsPodTerminationRequested, "a"), yes),
+				do(end("a", ops.SyncTerminatingPod, ops.OK)), do(beginTerminated("a", 1)))
 		}},
 		{name: "RuntimeOrphan", legal: true, build: func() []timed {
-			return seq(op(skp(), model.KnownPods{}), do(runtimeKill("a")), op(q(model.ShouldPodContainersBeTerminating, "a"), no),
-				do(beginRuntime("a")), do(end("a", model.SyncTerminatingRuntimePod, model.OK)),
-				op(q(model.IsPodKnownTerminated, "a"), no), op(q(model.CouldHaveRunningContainers, "a"), no))
+			return seq(op(skp(), ops.KnownPods{}), do(runtimeKill("a")), op(q(ops.ShouldPodContainersBeTerminating, "a"), no),
+				do(beginRuntime("a")), do(end("a", ops.SyncTerminatingRuntimePod, ops.OK)),
+				op(q(ops.IsPodKnownTerminated, "a"), no), op(q(ops.CouldHaveRunningContainers, "a"), no))
 		}},
 		{name: "KubeletRestartTerminalPod", legal: true, build: func() []timed {
-			u := upd(model.Create, phase(a, model.PhaseSucceeded))
-			return seq(do(u), op(q(model.IsPodKnownTerminated, "a"), yes), do(beginTerminated("a", 1)),
-				do(end("a", model.SyncTerminatedPod, model.OK)), op(q(model.ShouldPodBeFinished, "a"), yes))
+			u := upd(ops.Create, phase(a, ops.PhaseSucceeded))
+			return seq(do(u), op(q(ops.IsPodKnownTerminated, "a"), yes), do(beginTerminated("a", 1)),
+				do(end("a", ops.SyncTerminatedPod, ops.OK)), op(q(ops.ShouldPodBeFinished, "a"), yes))
 		}},
 		{name: "UIDReuse", legal: true, build: func() []timed {
-			return seq(concat(started(a), []model.Op{do(upd(model.Kill, a)), do(upd(model.Create, a2)),
-				do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.OK)),
-				do(beginTerminated("a", 1)), do(end("a", model.SyncTerminatedPod, model.OK)),
-				op(skp("a"), model.KnownPods{}), do(upd(model.Create, a2)), do(beginSync("a", model.Create, 2))})...)
+			return seq(concat(started(a), []ops.Op{do(upd(ops.Kill, a)), do(upd(ops.Create, a2)),
+				do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK)),
+				do(beginTerminated("a", 1)), do(end("a", ops.SyncTerminatedPod, ops.OK)),
+				op(skp("a"), ops.KnownPods{}), do(upd(ops.Create, a2)), do(beginSync("a", ops.Create, 2))})...)
 		}},
 		{name: "StaticReplacement", legal: true, build: func() []timed {
 			sa, sb := staticPod("a", "web", 1), staticPod("b", "web", 1)
-			return seq(concat(started(sa), []model.Op{do(upd(model.Create, sb)), do(upd(model.Kill, sa)), op(mirror("web_ns"), yes)},
-				[]model.Op{do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.OK)), op(mirror("web_ns"), no),
-					do(beginTerminated("a", 1)), do(end("a", model.SyncTerminatedPod, model.OK)), do(upd(model.Sync, sb)),
-					do(beginSync("b", model.Sync, 1))})...)
+			return seq(concat(started(sa), []ops.Op{do(upd(ops.Create, sb)), do(upd(ops.Kill, sa)), op(mirror("web_ns"), yes)},
+				[]ops.Op{do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.OK)), op(mirror("web_ns"), no),
+					do(beginTerminated("a", 1)), do(end("a", ops.SyncTerminatedPod, ops.OK)), do(upd(ops.Sync, sb)),
+					do(beginSync("b", ops.Sync, 1))})...)
 		}},
 		{name: "OrphanDriving", legal: true, build: func() []timed {
-			return seq(concat(started(a), []model.Op{op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
-				do(model.CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30)), do(end("a", model.SyncTerminatingPod, model.Failed)),
-				op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}), do(beginTerminating("a", 1, 30)),
-				do(end("a", model.SyncTerminatingPod, model.OK)), op(q(model.ShouldPodContentBeRemoved, "a"), yes)})...)
+			return seq(concat(started(a), []ops.Op{op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
+				do(ops.CancelFired{UID: "a"}), do(beginTerminating("a", 1, 30)), do(end("a", ops.SyncTerminatingPod, ops.Failed)),
+				op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}), do(beginTerminating("a", 1, 30)),
+				do(end("a", ops.SyncTerminatingPod, ops.OK)), op(q(ops.ShouldPodContentBeRemoved, "a"), yes)})...)
 		}},
 		{name: "StatusReadFailure", legal: true, build: func() []timed {
 			// No SyncPod was ever entered, yet the pod started: its status
 			// could not be read (§1.8 step 2, recorded), so it is driven, not
 			// purged. Without the recorded failure the history is illegal
 			// (UnrecordedStatusReadFailure).
-			return seq(do(upd(model.Create, a)), do(model.StatusReadFailed{UID: "a"}),
-				op(skp(), model.KnownPods{{UID: "a", State: model.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
+			return seq(do(upd(ops.Create, a)), do(ops.StatusReadFailed{UID: "a"}),
+				op(skp(), ops.KnownPods{{UID: "a", State: ops.TerminatingWork, Orphan: true, HasConfig: true, Static: false}}),
 				do(beginTerminating("a", 1, 30)))
 		}},
 	}
@@ -102,47 +102,47 @@ func legalConcurrentHistories() []namedHistory {
 			// The kill lands while SyncPod runs: its context is cancelled
 			// inside the kill's critical section, the worker then terminates.
 			return []timed{
-				at(0, 0, 1, do(upd(model.Create, a))),
-				at(1, 2, 2, do(beginSync("a", model.Create, 1))),
-				at(0, 3, 6, do(upd(model.Kill, a))),
-				at(0, 4, 4, do(model.CancelFired{UID: "a"})),
-				at(2, 5, 7, op(q(model.ShouldPodContainersBeTerminating, "a"), no)),
-				at(1, 8, 8, do(end("a", model.SyncPod, model.Canceled))),
+				at(0, 0, 1, do(upd(ops.Create, a))),
+				at(1, 2, 2, do(beginSync("a", ops.Create, 1))),
+				at(0, 3, 6, do(upd(ops.Kill, a))),
+				at(0, 4, 4, do(ops.CancelFired{UID: "a"})),
+				at(2, 5, 7, op(q(ops.ShouldPodContainersBeTerminating, "a"), no)),
+				at(1, 8, 8, do(end("a", ops.SyncPod, ops.Canceled))),
 				at(1, 9, 9, do(beginTerminating("a", 1, 30))),
-				at(2, 10, 11, op(q(model.ShouldPodContainersBeTerminating, "a"), yes)),
+				at(2, 10, 11, op(q(ops.ShouldPodContainersBeTerminating, "a"), yes)),
 			}
 		}},
 		{name: "KillPodNowTimesOut", legal: true, build: func() []timed {
 			return []timed{
-				at(0, 0, 1, do(upd(model.Create, a))),
-				at(1, 2, 3, do(killOpts(a, model.KillOptions{CompletionID: 4, GraceOverride: 5, HasGraceOverride: true}))),
+				at(0, 0, 1, do(upd(ops.Create, a))),
+				at(1, 2, 3, do(killOpts(a, ops.KillOptions{CompletionID: 4, GraceOverride: 5, HasGraceOverride: true}))),
 				at(2, 4, 4, do(beginTerminating("a", 1, 5))),
-				at(1, 5, 20, op(model.KillPodNowDone{UID: "a", ID: 4}, no)),
-				at(2, 21, 21, do(end("a", model.SyncTerminatingPod, model.OK))),
-				at(2, 22, 22, do(model.CompletionFired{UID: "a", ID: 4})),
+				at(1, 5, 20, op(ops.KillPodNowDone{UID: "a", ID: 4}, no)),
+				at(2, 21, 21, do(end("a", ops.SyncTerminatingPod, ops.OK))),
+				at(2, 22, 22, do(ops.CompletionFired{UID: "a", ID: 4})),
 			}
 		}},
 		{name: "ConcurrentQueriesAcrossCompletion", legal: true, build: func() []timed {
 			// Queries overlapping the completion of SyncTerminatingPod may see
 			// either side of it, but not go back.
 			return []timed{
-				at(0, 0, 1, do(upd(model.Kill, a))),
+				at(0, 0, 1, do(upd(ops.Kill, a))),
 				at(1, 2, 2, do(beginTerminating("a", 1, 30))),
-				at(1, 3, 3, do(end("a", model.SyncTerminatingPod, model.OK))),
-				at(3, 5, 8, op(q(model.CouldHaveRunningContainers, "a"), yes)),
-				at(2, 4, 9, op(q(model.IsPodKnownTerminated, "a"), yes)),
-				at(4, 10, 11, op(q(model.ShouldPodRuntimeBeRemoved, "a"), yes)),
+				at(1, 3, 3, do(end("a", ops.SyncTerminatingPod, ops.OK))),
+				at(3, 5, 8, op(q(ops.CouldHaveRunningContainers, "a"), yes)),
+				at(2, 4, 9, op(q(ops.IsPodKnownTerminated, "a"), yes)),
+				at(4, 10, 11, op(q(ops.ShouldPodRuntimeBeRemoved, "a"), yes)),
 			}
 		}},
 		{name: "PartitionsAreIndependent", legal: true, build: func() []timed {
 			b := pod("b", 1)
 			return []timed{
-				at(0, 0, 1, do(upd(model.Create, a))),
-				at(1, 0, 1, do(upd(model.Create, b))),
-				at(2, 2, 2, do(beginSync("b", model.Create, 1))),
-				at(3, 2, 2, do(beginSync("a", model.Create, 1))),
-				at(0, 3, 4, op(skp("a", "b"), model.KnownPods{{UID: "a", State: model.SyncWork, Orphan: false, HasConfig: true, Static: false}, {UID: "b", State: model.SyncWork, Orphan: false, HasConfig: true, Static: false}})),
-				at(1, 5, 6, op(q(model.CouldHaveRunningContainers, "zz"), no)),
+				at(0, 0, 1, do(upd(ops.Create, a))),
+				at(1, 0, 1, do(upd(ops.Create, b))),
+				at(2, 2, 2, do(beginSync("b", ops.Create, 1))),
+				at(3, 2, 2, do(beginSync("a", ops.Create, 1))),
+				at(0, 3, 4, op(skp("a", "b"), ops.KnownPods{{UID: "a", State: ops.SyncWork, Orphan: false, HasConfig: true, Static: false}, {UID: "b", State: ops.SyncWork, Orphan: false, HasConfig: true, Static: false}})),
+				at(1, 5, 6, op(q(ops.CouldHaveRunningContainers, "zz"), no)),
 			}
 		}},
 	}

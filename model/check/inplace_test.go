@@ -6,6 +6,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestInPlaceAgreesWithStep: Replay's witness mode steps the states it
@@ -17,19 +18,19 @@ import (
 func TestInPlaceAgreesWithStep(t *testing.T) {
 	histories, rejected := 0, 0
 	for seed := range uint64(12) {
-		ops := newWitnessGen(seed, 3+int(seed%4)).run(150)
-		for i := -1; i < len(ops); i += 7 {
+		list := newWitnessGen(seed, 3+int(seed%4)).run(150)
+		for i := -1; i < len(list); i += 7 {
 			for variant := range 3 {
-				mutant := slices.Clone(ops)
+				mutant := slices.Clone(list)
 				switch {
 				case i < 0 && variant == 0: // the legal history itself
 				case i < 0:
 					continue
 				case variant == 0 && mutate(&mutant[i]):
-				case variant == 1 && isWorkerStep(ops[i].Input):
+				case variant == 1 && isWorkerStep(list[i].Input):
 					mutant = slices.Delete(mutant, i, i+1)
-				case variant == 2 && !isWorkerStep(ops[i].Input):
-					mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: model.UIDOf(ops[i].Input)}})
+				case variant == 2 && !isWorkerStep(list[i].Input):
+					mutant = slices.Insert(mutant, i, ops.Op{Input: ops.WorkerStep{UID: ops.UIDOf(list[i].Input)}})
 				default:
 					continue
 				}
@@ -51,13 +52,13 @@ func TestInPlaceAgreesWithStep(t *testing.T) {
 	t.Logf("%d histories, %d rejected", histories, rejected)
 }
 
-// compareInPlace runs ops on part q both ways (r holds the parts in place,
+// compareInPlace runs list on part q both ways (r holds the parts in place,
 // as in Replay, so a fork may reuse arrays another part dropped) and
 // reports acceptance.
-func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant int, ops []model.Op) bool {
+func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant int, list []ops.Op) bool {
 	t.Helper()
 	pure := []model.State{model.NewState()}
-	for k, o := range ops {
+	for k, o := range list {
 		inPlaceErr := r.step(q, &model.PartOp{In: o.Input, Out: o.Output})
 		var next []model.State
 		var errs []error
@@ -70,7 +71,7 @@ func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant i
 		}
 		if (inPlaceErr == nil) != (len(next) > 0) {
 			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step accepts %d states", seed, at, variant, k,
-				model.Describe(o.Input, o.Output), inPlaceErr, len(next))
+				ops.Describe(o.Input, o.Output), inPlaceErr, len(next))
 		}
 		if inPlaceErr != nil {
 			if want := model.Reasons(errs).Error(); inPlaceErr.Error() != want {
@@ -81,18 +82,18 @@ func compareInPlace(t *testing.T, r *replayer, q int, seed uint64, at, variant i
 		pure = distinct(next)
 		if !sameStates(r.parts[q], pure) {
 			t.Fatalf("seed %d mutant %d/%d op %d %s: in place %v, Step %v", seed, at, variant, k,
-				model.Describe(o.Input, o.Output), describeStates(r.parts[q]), describeStates(pure))
+				ops.Describe(o.Input, o.Output), describeStates(r.parts[q]), describeStates(pure))
 		}
 	}
 	return true
 }
 
-func partOps(part []porcupine.Operation) []model.Op {
-	ops := make([]model.Op, len(part))
+func partOps(part []porcupine.Operation) []ops.Op {
+	list := make([]ops.Op, len(part))
 	for i, o := range part {
-		ops[i] = model.Op{Input: o.Input.(model.Input), Output: asOutput(o.Output)}
+		list[i] = ops.Op{Input: o.Input.(ops.Input), Output: asOutput(o.Output)}
 	}
-	return ops
+	return list
 }
 
 // sameStates: equal as sets (the members of each are distinct).

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/anishathalye/porcupine"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Partition splits a history into independent parts: one per pod UID, except
@@ -30,19 +30,19 @@ func PartitionMarked(history []porcupine.Operation) [][]porcupine.Operation {
 }
 
 func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Operation {
-	ops := opsOfHistory(history)
-	plan := planPartitions(ops)
+	list := opsOfHistory(history)
+	plan := planPartitions(list)
 	parts := make([][]porcupine.Operation, plan.parts)
-	for q, n := range plan.sizes(ops, keepMarkers) {
+	for q, n := range plan.sizes(list, keepMarkers) {
 		parts[q] = make([]porcupine.Operation, 0, n)
 	}
 	var split knownSplit
 	var uids []string // one array for every part's desired UIDs, and one
-	var known model.KnownPods
+	var known ops.KnownPods
 	for i, op := range history {
 		switch p := plan.partOf[i]; {
 		case p == broadcast:
-			split.split(&plan, ops[i])
+			split.split(&plan, list[i])
 			for q, owns := range plan.owns {
 				if owns {
 					in, kept := split.part(q)
@@ -52,7 +52,7 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 					parts[q] = append(parts[q], op)
 				}
 			}
-		case isWorkerStep(ops[i].Input) && !keepMarkers:
+		case isWorkerStep(list[i].Input) && !keepMarkers:
 		default:
 			parts[p] = append(parts[p], op)
 		}
@@ -61,16 +61,16 @@ func partition(history []porcupine.Operation, keepMarkers bool) [][]porcupine.Op
 }
 
 // opsOfHistory unboxes a porcupine history's operations.
-func opsOfHistory(history []porcupine.Operation) []model.Op {
-	ops := make([]model.Op, len(history))
+func opsOfHistory(history []porcupine.Operation) []ops.Op {
+	list := make([]ops.Op, len(history))
 	for i, h := range history {
-		in, ok := h.Input.(model.Input)
+		in, ok := h.Input.(ops.Input)
 		if !ok {
-			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not a model.Input", i, h.Input))
+			panic(fmt.Sprintf("model: Partition: operation %d has input %T, not an ops.Input", i, h.Input))
 		}
-		ops[i] = model.Op{Input: in, Output: asOutput(h.Output)}
+		list[i] = ops.Op{Input: in, Output: asOutput(h.Output)}
 	}
-	return ops
+	return list
 }
 
 // carve copies xs into the free room of buf (a new array when full) and
@@ -144,14 +144,14 @@ const broadcast = -1
 
 // sizes counts the operations of each part, so that Partition allocates
 // each part once (porcupine copies every operation into its part).
-func (plan *partitionPlan) sizes(ops []model.Op, keepMarkers bool) []int {
+func (plan *partitionPlan) sizes(list []ops.Op, keepMarkers bool) []int {
 	n := make([]int, plan.parts)
 	broadcasts := 0
 	for i, p := range plan.partOf {
 		switch {
 		case p == broadcast:
 			broadcasts++
-		case keepMarkers || !isWorkerStep(ops[i].Input):
+		case keepMarkers || !isWorkerStep(list[i].Input):
 			n[p]++
 		}
 	}
@@ -163,14 +163,14 @@ func (plan *partitionPlan) sizes(ops []model.Op, keepMarkers bool) []int {
 	return n
 }
 
-func isWorkerStep(in model.Input) bool { _, ok := in.(model.WorkerStep); return ok }
+func isWorkerStep(in ops.Input) bool { _, ok := in.(ops.WorkerStep); return ok }
 
 // planPartitions groups UIDs and static full names with a union-find and
 // numbers the parts in the order of their first node (names, then UIDs,
 // each sorted), so that part numbers do not depend on map order.
-func planPartitions(ops []model.Op) partitionPlan {
+func planPartitions(list []ops.Op) partitionPlan {
 	var plan partitionPlan
-	plan.plan(ops)
+	plan.plan(list)
 	for i, n := range plan.partOf {
 		if n != broadcast {
 			plan.partOf[i] = plan.partOfNode[n]
@@ -181,9 +181,9 @@ func planPartitions(ops []model.Op) partitionPlan {
 
 // plan is planPartitions into plan's reused arrays, except that partOf is
 // left as each operation's node (Replay reads it through partOfNode).
-func (plan *partitionPlan) plan(ops []model.Op) {
-	plan.reset(len(ops))
-	plan.nodeEachOp(ops)
+func (plan *partitionPlan) plan(list []ops.Op) {
+	plan.reset(len(list))
+	plan.nodeEachOp(list)
 	plan.partOfRoot = slices.Grow(plan.partOfRoot[:0], len(plan.uf))[:len(plan.uf)]
 	for i := range plan.partOfRoot {
 		plan.partOfRoot[i] = -1
@@ -228,36 +228,36 @@ func (plan *partitionPlan) reset(ops int) {
 // SyncKnownPods), joining static pods' UIDs with their full names. One type
 // switch and one UID lookup per operation: planning is a fair share of a
 // witness replay.
-func (plan *partitionPlan) nodeEachOp(ops []model.Op) {
-	partOf, recent, markers := plan.partOf[:len(ops)], &plan.recent, false
-	for i := range ops {
+func (plan *partitionPlan) nodeEachOp(list []ops.Op) {
+	partOf, recent, markers := plan.partOf[:len(list)], &plan.recent, false
+	for i := range list {
 		var uid string
-		var static *model.Pod // a static pod's update joins its full name
-		switch in := ops[i].Input.(type) {
-		case model.WorkerStep:
+		var static *ops.Pod // a static pod's update joins its full name
+		switch in := list[i].Input.(type) {
+		case ops.WorkerStep:
 			uid, markers = in.UID, true
-		case model.UpdatePod:
+		case ops.UpdatePod:
 			uid = in.Pod.UID
 			if in.Pod.Static && !in.RuntimeOnly {
 				static = &in.Pod
 			}
-		case model.Query:
-			if in.Kind == model.IsPodForMirrorPodTerminatingByFullName {
+		case ops.Query:
+			if in.Kind == ops.IsPodForMirrorPodTerminatingByFullName {
 				partOf[i] = plan.node(plan.nameNode, in.FullName, false)
 				plan.nodeOps[partOf[i]]++
 				continue
 			}
 			uid = in.UID
-		case model.SyncBegin:
+		case ops.SyncBegin:
 			uid = in.UID
-		case model.SyncEnd:
+		case ops.SyncEnd:
 			uid = in.UID
-		case model.StatusReadFailed:
+		case ops.StatusReadFailed:
 			uid = in.UID
-		case model.SyncKnownPods:
+		case ops.SyncKnownPods:
 			partOf[i] = broadcast
 			plan.broadcasts = append(plan.broadcasts, int32(i))
-			known, _ := ops[i].Output.(model.KnownPods)
+			known, _ := list[i].Output.(ops.KnownPods)
 			for k := range known {
 				e := recent.slot(known[k].UID) // the cache, then the map
 				if e.node < 0 || e.uid != known[k].UID {
@@ -267,7 +267,7 @@ func (plan *partitionPlan) nodeEachOp(ops []model.Op) {
 			}
 			continue
 		default:
-			uid = model.UIDOf(in)
+			uid = ops.UIDOf(in)
 		}
 		e := recent.slot(uid) // the cache, then the map
 		if e.node < 0 || e.uid != uid {
@@ -345,21 +345,21 @@ func (u unionFind) union(a, b int) {
 }
 
 // restrictKnown keeps the desired UIDs and result entries of one part.
-func restrictKnown(in model.SyncKnownPods, out model.Output, uids map[string]bool) (model.SyncKnownPods, model.Output) {
+func restrictKnown(in ops.SyncKnownPods, out ops.Output, uids map[string]bool) (ops.SyncKnownPods, ops.Output) {
 	var desired []string
 	for _, uid := range in.Desired {
 		if uids[uid] {
 			desired = append(desired, uid)
 		}
 	}
-	known, _ := out.(model.KnownPods)
-	var kept model.KnownPods
+	known, _ := out.(ops.KnownPods)
+	var kept ops.KnownPods
 	for _, k := range known {
 		if uids[k.UID] {
 			kept = append(kept, k)
 		}
 	}
-	return model.SyncKnownPods{Desired: desired}, kept
+	return ops.SyncKnownPods{Desired: desired}, kept
 }
 
 // boolBit orders false before true (a copy of model's helper).

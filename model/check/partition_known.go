@@ -3,7 +3,7 @@ package check
 import (
 	"slices"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // knownSplit restricts one SyncKnownPods to each part that owns UIDs: the
@@ -13,17 +13,17 @@ import (
 // valid until the next split.
 type knownSplit struct {
 	desired    []string
-	kept       model.KnownPods
+	kept       ops.KnownPods
 	desiredAt  []int // part p's desired UIDs are desired[desiredAt[p]:desiredAt[p+1]]
 	keptAt     []int // and its result entries kept[keptAt[p]:keptAt[p+1]]
 	partOfItem []int // scratch: the part of each entry (-1: none)
 }
 
-func (k *knownSplit) split(plan *partitionPlan, op model.Op) {
-	known, _ := op.Output.(model.KnownPods)
-	k.desired, k.desiredAt = bucketByPart(k, plan, k.desired, k.desiredAt, op.Input.(model.SyncKnownPods).Desired,
+func (k *knownSplit) split(plan *partitionPlan, op ops.Op) {
+	known, _ := op.Output.(ops.KnownPods)
+	k.desired, k.desiredAt = bucketByPart(k, plan, k.desired, k.desiredAt, op.Input.(ops.SyncKnownPods).Desired,
 		func(uid string) string { return uid })
-	k.kept, k.keptAt = bucketByPart(k, plan, k.kept, k.keptAt, known, func(e model.KnownPod) string { return e.UID })
+	k.kept, k.keptAt = bucketByPart(k, plan, k.kept, k.keptAt, known, func(e ops.KnownPod) string { return e.UID })
 }
 
 // bucketByPart fills out with the entries of xs grouped by the part of
@@ -56,9 +56,9 @@ func bucketByPart[S ~[]E, E any](k *knownSplit, plan *partitionPlan, out S, at [
 }
 
 // part returns part p's share (in buffers reused by the next split).
-func (k *knownSplit) part(p int) (model.SyncKnownPods, model.KnownPods) {
+func (k *knownSplit) part(p int) (ops.SyncKnownPods, ops.KnownPods) {
 	desired := k.desired[k.desiredAt[p]:k.desiredAt[p+1]:k.desiredAt[p+1]]
-	return model.SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
+	return ops.SyncKnownPods{Desired: desired}, k.kept[k.keptAt[p]:k.keptAt[p+1]:k.keptAt[p+1]]
 }
 
 // partOfUID is the part that owns uid, or -1: a desired UID with no

@@ -1,6 +1,8 @@
 package check
 
-import "github.com/podsim/podsim/model"
+import (
+	"github.com/podsim/podsim/model/ops"
+)
 
 // partWalk lists a planned history part by part, for Replay, which checks
 // one part at a time (parts are independent, see Replay): each part's
@@ -19,28 +21,28 @@ type partWalk struct {
 	// keptAt and keptOf are the same for the result entries.
 	desired              []string
 	desiredAt, desiredOf []int32
-	kept                 model.KnownPods
+	kept                 ops.KnownPods
 	keptAt, keptOf       []int32
 	// itemPart (scratch) is the part of each item, in history order.
 	itemPart []int32
 }
 
-// build lists plan's parts of ops.
-func (w *partWalk) build(plan *partitionPlan, ops []model.Op) {
+// build lists plan's parts of list.
+func (w *partWalk) build(plan *partitionPlan, list []ops.Op) {
 	w.listOps(plan)
 	w.itemPart = w.itemPart[:0]
 	for _, i := range w.broadcasts {
-		for _, uid := range ops[i].Input.(model.SyncKnownPods).Desired {
+		for _, uid := range list[i].Input.(ops.SyncKnownPods).Desired {
 			w.itemPart = append(w.itemPart, int32(plan.partOfUID(uid)))
 		}
 	}
-	desired := func(i int32) []string { return ops[i].Input.(model.SyncKnownPods).Desired }
+	desired := func(i int32) []string { return list[i].Input.(ops.SyncKnownPods).Desired }
 	w.desired, w.desiredAt, w.desiredOf = shareOut(w, plan, w.desired, w.desiredAt, w.desiredOf, desired)
 	w.itemPart = w.itemPart[:0]
 	for _, n := range plan.knownNodes { // the planner looked the UIDs up
 		w.itemPart = append(w.itemPart, int32(plan.partOfNode[n]))
 	}
-	known := func(i int32) model.KnownPods { k, _ := ops[i].Output.(model.KnownPods); return k }
+	known := func(i int32) ops.KnownPods { k, _ := list[i].Output.(ops.KnownPods); return k }
 	w.kept, w.keptAt, w.keptOf = shareOut(w, plan, w.kept, w.keptAt, w.keptOf, known)
 }
 
@@ -146,7 +148,7 @@ func (w *partWalk) shares(q int) partShares {
 }
 
 // next is the part's share of SyncKnownPods operation i (the next one).
-func (s *partShares) next(i int32) ([]string, model.KnownPods) {
+func (s *partShares) next(i int32) ([]string, ops.KnownPods) {
 	w, d, k := s.w, s.desired, s.kept
 	for d < s.desiredEnd && w.desiredOf[d] == i {
 		d++

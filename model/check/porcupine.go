@@ -7,6 +7,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // PorcupineModel is the model in porcupine's terms, partitioned by pod UID
@@ -17,8 +18,8 @@ import (
 // is a closed set of States (*model.ClosedSet). Doing it by hand lets the
 // set keep its members' hashes and closure memos, hand back the very same
 // set when an operation changes nothing, and compare sets by hash instead
-// of pairwise. Inputs are package model's Input types; outputs are
-// model.Answer, model.KnownPods or nil.
+// of pairwise. Inputs are package ops's Input types; outputs are
+// ops.Answer, ops.KnownPods or nil.
 func PorcupineModel() porcupine.Model { return PorcupineModelWith(0) }
 
 // PorcupineModelWith is PorcupineModel with model deviations switched on.
@@ -30,7 +31,7 @@ func PorcupineModelWith(dev deviation.Set) porcupine.Model {
 			if _, ok := input.(chain); ok { // PorcupineMarkedModel's: an unknown operation here
 				return false, (*model.ClosedSet)(nil)
 			}
-			next, _ := state.(*model.ClosedSet).Next(&model.PartOp{In: input.(model.Input), Out: asOutput(output)})
+			next, _ := state.(*model.ClosedSet).Next(&model.PartOp{In: input.(ops.Input), Out: asOutput(output)})
 			return next != nil, next
 		},
 		Equal:             func(a, b any) bool { return a.(*model.ClosedSet).Same(b.(*model.ClosedSet)) },
@@ -51,13 +52,13 @@ func CheckWith(history []porcupine.Operation, timeout time.Duration, dev deviati
 	return porcupine.CheckOperationsVerbose(PorcupineModelWith(dev), history, timeout)
 }
 
-func asOutput(out any) model.Output {
+func asOutput(out any) ops.Output {
 	if out == nil {
 		return nil
 	}
-	o, ok := out.(model.Output)
+	o, ok := out.(ops.Output)
 	if !ok {
-		panic(fmt.Sprintf("model: output %T is not a model.Output (Answer, KnownPods or nil)", out))
+		panic(fmt.Sprintf("model: output %T is not an ops.Output (Answer, KnownPods or nil)", out))
 	}
 	return o
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Chains: less work for porcupine's search, same verdict (mechanics).
@@ -32,30 +33,30 @@ type timedOp struct {
 
 // chain is a run of operations linearized back to back (never recorded; only
 // PorcupineMarkedModel's partition builds it).
-// It is not a model.Input: PorcupineMarkedModel's Step and
+// It is not an ops.Input: PorcupineMarkedModel's Step and
 // DescribeOperation tell it apart.
 type chain []timedOp
 
 // partitionChained is PartitionMarked with each run of two or more
 // consecutive unoverlapped operations of a part made one chain operation.
 func partitionChained(history []porcupine.Operation) [][]porcupine.Operation {
-	ops := opsOfHistory(history)
-	plan := planPartitions(ops)
+	list := opsOfHistory(history)
+	plan := planPartitions(list)
 	timed := make([][]timedOp, plan.parts)
-	for q, n := range plan.sizes(ops, true) {
+	for q, n := range plan.sizes(list, true) {
 		timed[q] = make([]timedOp, 0, n)
 	}
 	var split knownSplit
 	var uids []string // one array for every part's desired UIDs, and one
-	var known model.KnownPods
+	var known ops.KnownPods
 	for i, h := range history {
-		t := timedOp{op: model.PartOp{In: ops[i].Input, Out: ops[i].Output}, call: h.Call, ret: h.Return, client: h.ClientId}
+		t := timedOp{op: model.PartOp{In: list[i].Input, Out: list[i].Output}, call: h.Call, ret: h.Return, client: h.ClientId}
 		p := plan.partOf[i]
 		if p != broadcast {
 			timed[p] = append(timed[p], t)
 			continue
 		}
-		split.split(&plan, ops[i])
+		split.split(&plan, list[i])
 		for q, owns := range plan.owns {
 			if owns {
 				in, kept := split.part(q)
@@ -102,9 +103,9 @@ func chainRuns(part []timedOp) []porcupine.Operation {
 }
 
 // boxed returns the operation as an Input and Output.
-func boxed(o *model.PartOp) (model.Input, model.Output) {
+func boxed(o *model.PartOp) (ops.Input, ops.Output) {
 	if o.Restricted {
-		return model.SyncKnownPods{Desired: o.Desired}, o.Kept
+		return ops.SyncKnownPods{Desired: o.Desired}, o.Kept
 	}
 	return o.In, o.Out
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestUnoverlapped: an operation is alone iff no other one overlaps it as
@@ -48,8 +48,8 @@ func TestChainsKeepTheVerdict(t *testing.T) {
 	verdicts := map[porcupine.CheckResult]int{}
 	chains, loose := 0, 0
 	for seed := range uint64(6) {
-		ops := newWitnessGen(seed, 4).run(120)
-		history := jitter(ops, seed)
+		list := newWitnessGen(seed, 4).run(120)
+		history := jitter(list, seed)
 		for _, part := range PorcupineMarkedModel().Partition(history) {
 			for _, op := range part {
 				if _, ok := op.Input.(chain); ok {
@@ -62,7 +62,7 @@ func TestChainsKeepTheVerdict(t *testing.T) {
 		for i := -1; i < len(history); i += 3 {
 			mutant := slices.Clone(history)
 			if i >= 0 {
-				o := model.Op{Input: mutant[i].Input.(model.Input), Output: asOutput(mutant[i].Output)}
+				o := ops.Op{Input: mutant[i].Input.(ops.Input), Output: asOutput(mutant[i].Output)}
 				if !mutate(&o) {
 					continue
 				}
@@ -84,10 +84,10 @@ func TestChainsKeepTheVerdict(t *testing.T) {
 
 // jitter gives the i-th operation an interval around 10·i that may overlap
 // its neighbours': the given order stays a linearization.
-func jitter(ops []model.Op, seed uint64) []porcupine.Operation {
+func jitter(list []ops.Op, seed uint64) []porcupine.Operation {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	out := make([]porcupine.Operation, len(ops))
-	for i, o := range ops {
+	out := make([]porcupine.Operation, len(list))
+	for i, o := range list {
 		at := int64(10 * i)
 		call, ret := at, at
 		if rng.IntN(3) == 0 {

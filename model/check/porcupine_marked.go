@@ -8,6 +8,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // PorcupineMarkedModel is PorcupineModel for a history that carries the
@@ -72,13 +73,13 @@ func newMarkedSet(states []model.State) *markedSet {
 }
 
 // next steps every member (no closure): nil if none admits the operation,
-// m itself if the operation changed nothing. input is a chain or a
-// model.Input.
-func (m *markedSet) next(input any, out model.Output) *markedSet {
+// m itself if the operation changed nothing. input is a chain or an
+// ops.Input.
+func (m *markedSet) next(input any, out ops.Output) *markedSet {
 	if run, ok := input.(chain); ok {
 		return m.nextChain(run)
 	}
-	op := model.PartOp{In: input.(model.Input), Out: out}
+	op := model.PartOp{In: input.(ops.Input), Out: out}
 	var buf [2]model.State // most steps give one state, often the same one: no allocation then
 	next := buf[:0]
 	for _, s := range m.states {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestCheckMarkedIsWitnessMode: on a history of points in one order (seq),
@@ -15,18 +15,18 @@ import (
 // mutants corrupted at one observation, or with a marker lost or added,
 // which both accept and reject.
 func TestCheckMarkedIsWitnessMode(t *testing.T) {
-	ops := newWitnessGen(42, 6).run(200)
+	list := newWitnessGen(42, 6).run(200)
 	accepted, rejected := 0, 0
-	for i := range ops {
+	for i := range list {
 		for variant := range 4 {
-			mutant := slices.Clone(ops)
+			mutant := slices.Clone(list)
 			switch {
 			case variant == 0:
 			case variant == 1 && mutate(&mutant[i]):
-			case variant == 2 && isWorkerStep(ops[i].Input):
+			case variant == 2 && isWorkerStep(list[i].Input):
 				mutant = slices.Delete(mutant, i, i+1)
-			case variant == 3 && !isWorkerStep(ops[i].Input):
-				mutant = slices.Insert(mutant, i, model.Op{Input: model.WorkerStep{UID: model.UIDOf(ops[i].Input)}})
+			case variant == 3 && !isWorkerStep(list[i].Input):
+				mutant = slices.Insert(mutant, i, ops.Op{Input: ops.WorkerStep{UID: ops.UIDOf(list[i].Input)}})
 			default:
 				continue
 			}
@@ -52,19 +52,19 @@ func TestCheckMarkedIsWitnessMode(t *testing.T) {
 // markers are Ok, and PartitionMarked keeps each marker in its UID's part.
 func TestCheckMarkedGeneratedHistories(t *testing.T) {
 	for seed := range uint64(4) {
-		ops := newWitnessGen(seed, 20).run(400)
-		if res, _ := CheckMarked(toPorcupine(seq(ops...)), 30*time.Second); res != porcupine.Ok {
+		list := newWitnessGen(seed, 20).run(400)
+		if res, _ := CheckMarked(toPorcupine(seq(list...)), 30*time.Second); res != porcupine.Ok {
 			t.Fatalf("seed %d: CheckMarked %v", seed, res)
 		}
 		markers := 0
-		for _, part := range PartitionMarked(toPorcupine(seq(ops...))) {
+		for _, part := range PartitionMarked(toPorcupine(seq(list...))) {
 			for _, op := range part {
-				if isWorkerStep(op.Input.(model.Input)) {
+				if isWorkerStep(op.Input.(ops.Input)) {
 					markers++
 				}
 			}
 		}
-		if want := len(ops) - len(withoutMarkers(ops)); markers != want {
+		if want := len(list) - len(withoutMarkers(list)); markers != want {
 			t.Fatalf("seed %d: %d markers in the parts, want %d", seed, markers, want)
 		}
 	}

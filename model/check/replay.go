@@ -7,9 +7,10 @@ import (
 
 	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
-// Replay checks a totally ordered history: ops in the order in which they
+// Replay checks a totally ordered history: list, operations in the order they
 // took effect (client calls at their pod-lock critical section, fires at the
 // fire, callbacks at entry and return), as the simulation knows it. It steps
 // each part of the history (see Partition) in that order, so no search over
@@ -36,27 +37,27 @@ import (
 // several parts the lowest-numbered part's — while one part's states stay
 // in the same few arrays from its first operation to its last, and a
 // part's walk can step back to a fork.
-func Replay(ops []model.Op) (ok bool, failedAt int, reason string) { return ReplayWith(ops, 0) }
+func Replay(list []ops.Op) (ok bool, failedAt int, reason string) { return ReplayWith(list, 0) }
 
 // ReplayWith is Replay against the model with deviations switched on
 // (deviation.Set): every part starts in model.InitialState(dev).
-func ReplayWith(ops []model.Op, dev deviation.Set) (ok bool, failedAt int, reason string) {
+func ReplayWith(list []ops.Op, dev deviation.Set) (ok bool, failedAt int, reason string) {
 	kit := replayKits.Get().(*replayKit)
 	defer kit.putBack()
 	kit.replayer.detours = 3 // witnessFast's steps: 4 per operation, and a few
 	kit.replayer.dev = dev
-	return kit.replay(ops)
+	return kit.replay(list)
 }
 
 // replay is Replay with this kit.
-func (kit *replayKit) replay(ops []model.Op) (ok bool, failedAt int, reason string) {
+func (kit *replayKit) replay(list []ops.Op) (ok bool, failedAt int, reason string) {
 	plan, walk, r := &kit.plan, &kit.walk, &kit.replayer
-	plan.plan(ops)
-	walk.build(plan, ops)
+	plan.plan(list)
+	walk.build(plan, list)
 	r.witness = plan.markers
 	failedAt = -1
 	for q := range plan.parts {
-		if at, why := r.walkPart(plan, walk, ops, q, failedAt); at >= 0 {
+		if at, why := r.walkPart(plan, walk, list, q, failedAt); at >= 0 {
 			failedAt, reason = at, why
 		}
 	}
@@ -70,31 +71,31 @@ func (kit *replayKit) replay(ops []model.Op) (ok bool, failedAt int, reason stri
 // there or later does not come first. In witness mode it first looks for a
 // witness path depth first (walkFast, the common case), and walks the set
 // of states only if there is none.
-func (r *replayer) walkPart(plan *partitionPlan, w *partWalk, ops []model.Op, q, limit int) (failedAt int, reason string) {
-	if r.witness && r.walkFast(plan, w, ops, q, limit) {
+func (r *replayer) walkPart(plan *partitionPlan, w *partWalk, list []ops.Op, q, limit int) (failedAt int, reason string) {
+	if r.witness && r.walkFast(plan, w, list, q, limit) {
 		return -1, ""
 	}
-	return r.walkExact(plan, w, ops, q, limit)
+	return r.walkExact(plan, w, list, q, limit)
 }
 
 // walkExact is walkPart stepping the set of every possible state: closed
 // sets (model.ClosedSet) without markers, the outcomes of every fork in
 // witness mode.
-func (r *replayer) walkExact(plan *partitionPlan, w *partWalk, ops []model.Op, q, limit int) (failedAt int, reason string) {
+func (r *replayer) walkExact(plan *partitionPlan, w *partWalk, list []ops.Op, q, limit int) (failedAt int, reason string) {
 	r.startPart()
-	at := r.cursor(w, ops, q, limit)
+	at := r.cursor(w, list, q, limit)
 	for {
 		i, known, more := at.next()
 		if !more {
 			return -1, ""
 		}
-		op := model.PartOp{In: ops[i].Input, Out: ops[i].Output}
+		op := model.PartOp{In: list[i].Input, Out: list[i].Output}
 		if known {
 			desired, kept := at.shares.next(i)
 			op = model.PartOp{Restricted: true, Desired: desired, Kept: kept}
 		}
 		if err := r.step(0, &op); err != nil {
-			return int(i), fmt.Sprintf("op %d %q: %v", i, model.Describe(ops[i].Input, ops[i].Output), err)
+			return int(i), fmt.Sprintf("op %d %q: %v", i, ops.Describe(list[i].Input, list[i].Output), err)
 		}
 	}
 }

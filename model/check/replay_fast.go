@@ -1,6 +1,9 @@
 package check
 
-import "github.com/podsim/podsim/model"
+import (
+	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
+)
 
 // Witness mode, depth first. A part's walk in witness mode steps one state;
 // where an operation has two outcomes (a fork: a terminal pod first seen
@@ -45,8 +48,8 @@ func (c *partCursor) next() (i int32, known, more bool) {
 	return i, known, i < c.end
 }
 
-func (r *replayer) cursor(w *partWalk, ops []model.Op, q, limit int) partCursor {
-	c := partCursor{ops: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(ops))}
+func (r *replayer) cursor(w *partWalk, list []ops.Op, q, limit int) partCursor {
+	c := partCursor{ops: w.ops[w.opsAt[q]:w.opsAt[q+1]], shares: w.shares(q), end: int32(len(list))}
 	if limit >= 0 {
 		c.end = int32(limit)
 	}
@@ -62,9 +65,9 @@ type pendingFork struct {
 
 // walkFast reports whether part q's operations before limit have a
 // witness path (see above). false is not a verdict: walkExact decides.
-func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []model.Op, q, limit int) bool {
+func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, list []ops.Op, q, limit int) bool {
 	r.startPart()
-	at := r.cursor(w, ops, q, limit)
+	at := r.cursor(w, list, q, limit)
 	budget := (1+r.detours)*len(at.ops) + 64 // steps, stepping back included
 	r.forks = r.forks[:0]
 	s := &r.parts[0][0]
@@ -78,10 +81,10 @@ func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, ops []model.Op, q,
 		if known {
 			err = stepKnownShare(s, &at.shares, i)
 		} else {
-			op := model.PartOp{In: ops[i].Input, Out: ops[i].Output}
+			op := model.PartOp{In: list[i].Input, Out: list[i].Output}
 			alt, err = op.ApplyOn(s, &r.spare)
 		}
-		if (err != nil || alt != nil) && !r.fork(s, &at, ops, err) {
+		if (err != nil || alt != nil) && !r.fork(s, &at, list, err) {
 			return false
 		}
 	}
@@ -99,7 +102,7 @@ func stepKnownShare(s *model.State, shares *partShares, i int32) error {
 // fork handles the step of walkFast that did not leave one state: a
 // rejection resumes the last outcome kept aside (false if there is none),
 // two outcomes keep one aside.
-func (r *replayer) fork(s *model.State, at *partCursor, ops []model.Op, err error) bool {
+func (r *replayer) fork(s *model.State, at *partCursor, list []ops.Op, err error) bool {
 	switch {
 	case err != nil && len(r.forks) == 0:
 		return false
@@ -113,7 +116,7 @@ func (r *replayer) fork(s *model.State, at *partCursor, ops []model.Op, err erro
 		// large: it is not passed around by value).
 		r.forks = append(r.forks, pendingFork{at: *at})
 		aside := &r.forks[len(r.forks)-1].state
-		if ackLikely(at, ops) { // go on with the second outcome
+		if ackLikely(at, list) { // go on with the second outcome
 			*aside, *s = *s, r.spare
 		} else {
 			*aside = r.spare
@@ -131,15 +134,15 @@ func (r *replayer) fork(s *model.State, at *partCursor, ops []model.Op, err erro
 // the abort-or-acknowledge fork after a take, which a recorded failed
 // status read now decides). Only an order: both outcomes are tried if need
 // be.
-func ackLikely(at *partCursor, ops []model.Op) bool {
+func ackLikely(at *partCursor, list []ops.Op) bool {
 	for _, i := range at.ops[at.at:min(at.at+8, len(at.ops))] {
 		if i < 0 {
 			continue
 		}
-		switch ops[i].Input.(type) {
-		case model.SyncBegin:
+		switch list[i].Input.(type) {
+		case ops.SyncBegin:
 			return true
-		case model.WorkerStep:
+		case ops.WorkerStep:
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestReplayWalkAgreesWithOpOrder: Replay walks the parts one after the
@@ -18,15 +19,15 @@ import (
 func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
 	histories, rejected := 0, 0
 	for seed := range uint64(16) {
-		ops := newWitnessGen(seed, 2+int(seed%7)).run(120)
-		for i := -1; i < len(ops); i += 3 {
+		list := newWitnessGen(seed, 2+int(seed%7)).run(120)
+		for i := -1; i < len(list); i += 3 {
 			for variant := range 5 {
-				mutant, ok := corrupt(ops, i, variant)
+				mutant, ok := corrupt(list, i, variant)
 				if !ok {
 					continue
 				}
-				for _, history := range [][]model.Op{mutant, withoutMarkers(mutant)} {
-					if len(history) > 80 && !slices.ContainsFunc(history, func(op model.Op) bool { return isWorkerStep(op.Input) }) {
+				for _, history := range [][]ops.Op{mutant, withoutMarkers(mutant)} {
+					if len(history) > 80 && !slices.ContainsFunc(history, func(op ops.Op) bool { return isWorkerStep(op.Input) }) {
 						history = history[:80] // closure mode is slower: a shorter history
 					}
 					histories++
@@ -49,27 +50,27 @@ func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
 	t.Logf("%d histories, %d rejected", histories, rejected)
 }
 
-// corrupt returns ops changed at i by variant (i < 0: ops itself), and
+// corrupt returns list changed at i by variant (i < 0: list itself), and
 // whether that variant applies there.
-func corrupt(ops []model.Op, i, variant int) ([]model.Op, bool) {
-	mutant := slices.Clone(ops)
+func corrupt(list []ops.Op, i, variant int) ([]ops.Op, bool) {
+	mutant := slices.Clone(list)
 	switch {
 	case i < 0:
 		return mutant, variant == 0
 	case variant == 0:
 		return mutant, mutate(&mutant[i])
-	case variant == 1 && isWorkerStep(ops[i].Input):
+	case variant == 1 && isWorkerStep(list[i].Input):
 		return slices.Delete(mutant, i, i+1), true
-	case variant == 2 && i+1 < len(ops):
+	case variant == 2 && i+1 < len(list):
 		mutant[i], mutant[i+1] = mutant[i+1], mutant[i]
 		return mutant, true
 	case variant == 3:
-		_, known := ops[i].Input.(model.SyncKnownPods)
+		_, known := list[i].Input.(ops.SyncKnownPods)
 		if known {
-			mutant[i].Output = model.KnownPods{}
+			mutant[i].Output = ops.KnownPods{}
 		}
-		return mutant, known && len(ops[i].Output.(model.KnownPods)) > 1
-	case variant == 4 && i+5 < len(ops): // two corruptions: the first in history order counts
+		return mutant, known && len(list[i].Output.(ops.KnownPods)) > 1
+	case variant == 4 && i+5 < len(list): // two corruptions: the first in history order counts
 		a, b := mutate(&mutant[i]), mutate(&mutant[i+5])
 		return mutant, a && b
 	}
@@ -79,10 +80,10 @@ func corrupt(ops []model.Op, i, variant int) ([]model.Op, bool) {
 // replayOpOrder is the reference for Replay: the history op by op, each
 // operation stepped in its part (a SyncKnownPods in every part that owns
 // UIDs, in part order, stopping at the first part that rejects it).
-func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
-	plan := planPartitions(ops)
+func replayOpOrder(list []ops.Op) (ok bool, failedAt int, reason string) {
+	plan := planPartitions(list)
 	var r replayer
-	if slices.ContainsFunc(ops, func(op model.Op) bool { return isWorkerStep(op.Input) }) {
+	if slices.ContainsFunc(list, func(op ops.Op) bool { return isWorkerStep(op.Input) }) {
 		r.startWitness(plan.parts)
 	} else {
 		r.closed = make([]model.ClosedSet, plan.parts)
@@ -91,7 +92,7 @@ func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
 		}
 	}
 	var split knownSplit
-	for i, op := range ops {
+	for i, op := range list {
 		var err error
 		if p := plan.partOf[i]; p != broadcast {
 			err = r.step(p, &model.PartOp{In: op.Input, Out: op.Output})
@@ -105,7 +106,7 @@ func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
 			}
 		}
 		if err != nil {
-			return false, i, fmt.Sprintf("op %d %q: %v", i, model.Describe(op.Input, op.Output), err)
+			return false, i, fmt.Sprintf("op %d %q: %v", i, ops.Describe(op.Input, op.Output), err)
 		}
 	}
 	return true, -1, ""
@@ -118,10 +119,10 @@ func replayOpOrder(ops []model.Op) (ok bool, failedAt int, reason string) {
 func TestWitnessSearchOutOfSteps(t *testing.T) {
 	histories, rejected := 0, 0
 	for seed := range uint64(8) {
-		ops := newWitnessGen(seed+100, 2+int(seed%3)).run(300)
-		for i := -1; i < len(ops); i += 11 {
+		list := newWitnessGen(seed+100, 2+int(seed%3)).run(300)
+		for i := -1; i < len(list); i += 11 {
 			for variant := range 5 {
-				mutant, ok := corrupt(ops, i, variant)
+				mutant, ok := corrupt(list, i, variant)
 				if !ok {
 					continue
 				}

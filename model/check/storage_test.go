@@ -6,6 +6,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestStatesAreImmutable: states share their arrays copy-on-write, and
@@ -24,12 +25,12 @@ func TestStatesAreImmutable(t *testing.T) {
 			all = append(all, seen{s, model.DescribeState(s) + "|" + describeFired(s)})
 		}
 	}
-	for _, ops := range [][]model.Op{newGenerator(5, 6).run(300), withoutMarkers(newWitnessGen(5, 6).run(300))} {
-		for _, part := range Partition(toPorcupine(seq(ops...))) {
+	for _, list := range [][]ops.Op{newGenerator(5, 6).run(300), withoutMarkers(newWitnessGen(5, 6).run(300))} {
+		for _, part := range Partition(toPorcupine(seq(list...))) {
 			start := model.InitialClosedSet()
 			set := &start // porcupine's step (PorcupineModel)
 			for i, op := range part {
-				next, _ := set.Next(&model.PartOp{In: op.Input.(model.Input), Out: asOutput(op.Output)})
+				next, _ := set.Next(&model.PartOp{In: op.Input.(ops.Input), Out: asOutput(op.Output)})
 				if next == nil {
 					t.Fatalf("op %d rejected", i)
 				}
@@ -38,7 +39,7 @@ func TestStatesAreImmutable(t *testing.T) {
 			}
 		}
 		var exported []model.State
-		for _, op := range ops[:100] {
+		for _, op := range list[:100] {
 			exported = append(exported, model.NewState())
 			if next, err := model.Step(exported[len(exported)-1], op.Input, op.Output); err == nil {
 				remember(next...)
@@ -70,29 +71,29 @@ func describeFired(s model.State) string {
 // after the first write, so a long run stops allocating records.
 func TestWitnessWritesInPlace(t *testing.T) {
 	a := pod("a", 1)
-	ops := []model.Op{do(upd(model.Create, a)), do(model.WorkerStep{UID: "a"}), do(beginSync("a", model.Create, 1)), do(end("a", model.SyncPod, model.OK)), do(model.WorkerStep{UID: "a"})}
+	list := []ops.Op{do(upd(ops.Create, a)), do(ops.WorkerStep{UID: "a"}), do(beginSync("a", ops.Create, 1)), do(end("a", ops.SyncPod, ops.OK)), do(ops.WorkerStep{UID: "a"})}
 	for v := 2; v < 50; v++ {
-		ops = append(ops, do(upd(model.Update, pod("a", v))), do(model.WorkerStep{UID: "a"}),
-			do(beginSync("a", model.Update, v)), do(end("a", model.SyncPod, model.OK)), do(model.WorkerStep{UID: "a"}), op(q(model.IsPodTerminationRequested, "a"), no))
+		list = append(list, do(upd(ops.Update, pod("a", v))), do(ops.WorkerStep{UID: "a"}),
+			do(beginSync("a", ops.Update, v)), do(end("a", ops.SyncPod, ops.OK)), do(ops.WorkerStep{UID: "a"}), op(q(ops.IsPodTerminationRequested, "a"), no))
 	}
 	allocs := testing.AllocsPerRun(20, func() {
-		if ok, at, why := Replay(ops); !ok {
+		if ok, at, why := Replay(list); !ok {
 			t.Fatalf("rejected at %d: %s", at, why)
 		}
 	})
 	if allocs > 40 {
-		t.Errorf("%.0f allocations for %d operations; want a fixed handful", allocs, len(ops))
+		t.Errorf("%.0f allocations for %d operations; want a fixed handful", allocs, len(list))
 	}
 }
 
 // TestUnknownDesiredUID: SyncKnownPods may desire a UID that no other
 // operation names; no part owns it.
 func TestUnknownDesiredUID(t *testing.T) {
-	ops := []model.Op{do(upd(model.Create, pod("a", 1))), op(skp("a", "ghost"), model.KnownPods{{UID: "a", State: model.SyncWork, Orphan: false, HasConfig: true, Static: false}})}
-	if ok, at, why := Replay(ops); !ok {
+	list := []ops.Op{do(upd(ops.Create, pod("a", 1))), op(skp("a", "ghost"), ops.KnownPods{{UID: "a", State: ops.SyncWork, Orphan: false, HasConfig: true, Static: false}})}
+	if ok, at, why := Replay(list); !ok {
 		t.Fatalf("rejected at %d: %s", at, why)
 	}
-	parts := Partition(toPorcupine(seq(ops...)))
+	parts := Partition(toPorcupine(seq(list...)))
 	if len(parts) != 1 || len(parts[0]) != 2 {
 		t.Fatalf("parts %v", parts)
 	}
@@ -102,9 +103,9 @@ func TestUnknownDesiredUID(t *testing.T) {
 // and between checks; nothing a check does may write to them (run with
 // -race).
 func TestConcurrentChecks(t *testing.T) {
-	ops := newWitnessGen(9, 8).run(200)
-	history := toPorcupine(seq(withoutMarkers(ops)...))
-	start := mustRun(t, do(upd(model.Create, pod("a", 1))))
+	list := newWitnessGen(9, 8).run(200)
+	history := toPorcupine(seq(withoutMarkers(list)...))
+	start := mustRun(t, do(upd(ops.Create, pod("a", 1))))
 	done := make(chan string, 8)
 	for i := range 8 {
 		go func() {
@@ -115,12 +116,12 @@ func TestConcurrentChecks(t *testing.T) {
 					return
 				}
 			case i%3 == 1:
-				if ok, at, why := Replay(ops); !ok {
+				if ok, at, why := Replay(list); !ok {
 					done <- fmt.Sprintf("Replay rejected at %d: %s", at, why)
 					return
 				}
 			default:
-				if _, err := model.Next(start, beginSync("a", model.Create, 1), nil); err != nil {
+				if _, err := model.Next(start, beginSync("a", ops.Create, 1), nil); err != nil {
 					done <- err.Error()
 					return
 				}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // witnessGen produces legal histories with WorkerStep markers, the way the
@@ -17,9 +18,9 @@ import (
 // at a marker. Pods are those of generator (p0–p3 static in pairs).
 type witnessGen struct {
 	rng      *rand.Rand
-	pods     []model.Pod
+	pods     []ops.Pod
 	parts    map[string]model.State
-	ops      []model.Op
+	ops      []ops.Op
 	versions map[string]int
 	owner    map[int]string
 	nextID   int
@@ -39,7 +40,7 @@ func newWitnessGen(seed uint64, pods int) *witnessGen {
 	return g
 }
 
-func (g *witnessGen) part(p model.Pod) string {
+func (g *witnessGen) part(p ops.Pod) string {
 	if p.Static {
 		return "name/" + p.FullName()
 	}
@@ -47,7 +48,7 @@ func (g *witnessGen) part(p model.Pod) string {
 }
 
 // run returns a history of n operations plus the markers between them.
-func (g *witnessGen) run(n int) []model.Op {
+func (g *witnessGen) run(n int) []ops.Op {
 	for observed := 0; observed < n; {
 		if g.step() {
 			observed++
@@ -58,13 +59,13 @@ func (g *witnessGen) run(n int) []model.Op {
 
 // emit applies an operation to one part, keeps one of the possible next
 // states (the one that actually happened) and records the operation.
-func (g *witnessGen) emit(key string, in model.Input, out model.Output) {
+func (g *witnessGen) emit(key string, in ops.Input, out ops.Output) {
 	next, err := model.Step(g.parts[key], in, out)
 	if err != nil {
-		panic(fmt.Sprintf("witness generator produced an illegal op %s: %v", model.Describe(in, out), err))
+		panic(fmt.Sprintf("witness generator produced an illegal op %s: %v", ops.Describe(in, out), err))
 	}
 	g.parts[key] = next[g.rng.IntN(len(next))]
-	g.ops = append(g.ops, model.Op{Input: in, Output: out})
+	g.ops = append(g.ops, ops.Op{Input: in, Output: out})
 }
 
 // step emits one operation; it reports whether it was an observed one (not
@@ -75,9 +76,9 @@ func (g *witnessGen) step() bool {
 	s := g.parts[key]
 	if len(s.Due) > 0 {
 		if o := s.Due[0]; o.ID == 0 {
-			g.emit(key, model.CancelFired{UID: o.UID}, nil)
+			g.emit(key, ops.CancelFired{UID: o.UID}, nil)
 		} else {
-			g.emit(key, model.CompletionFired(o), nil)
+			g.emit(key, ops.CompletionFired(o), nil)
 		}
 		return true
 	}
@@ -87,12 +88,12 @@ func (g *witnessGen) step() bool {
 	case r < 70:
 		g.update(key, p)
 	case r < 92:
-		kind := model.QueryKind(g.rng.IntN(int(model.IsPodForMirrorPodTerminatingByFullName) + 1))
-		in := model.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
+		kind := ops.QueryKind(g.rng.IntN(int(ops.IsPodForMirrorPodTerminatingByFullName) + 1))
+		in := ops.Query{Kind: kind, UID: p.UID, FullName: p.FullName()}
 		g.emit(key, in, s.Answer(in))
 	case r < 95 && len(s.Fired) > 0:
 		id := s.Fired[g.rng.IntN(len(s.Fired))]
-		g.emit(key, model.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
+		g.emit(key, ops.KillPodNowDone{UID: g.owner[id], ID: id}, yes)
 	case r < 97:
 		g.syncKnownPods()
 	default:
@@ -107,49 +108,49 @@ func (g *witnessGen) step() bool {
 func (g *witnessGen) worker(key string, s model.State, uid string) bool {
 	r, ok := s.Record(uid)
 	if !ok {
-		g.update(key, g.pods[slices.IndexFunc(g.pods, func(p model.Pod) bool { return p.UID == uid })])
+		g.update(key, g.pods[slices.IndexFunc(g.pods, func(p ops.Pod) bool { return p.UID == uid })])
 		return true // no worker yet
 	}
 	f := r.Flight
-	terminating := f.Fn == model.SyncTerminatingPod || f.Fn == model.SyncTerminatingRuntimePod
+	terminating := f.Fn == ops.SyncTerminatingPod || f.Fn == ops.SyncTerminatingRuntimePod
 	switch {
 	case f.Stage == model.Taken && !f.Acked && !f.Content.RuntimeOnly && g.rng.IntN(10) == 0:
-		g.emit(key, model.StatusReadFailed{UID: uid}, nil)
+		g.emit(key, ops.StatusReadFailed{UID: uid}, nil)
 		return true
 	case f.Stage == model.Taken && (f.Acked || (!terminating && g.rng.IntN(5) > 0)):
 		grace := f.AckGrace
-		if g.rng.IntN(2) == 0 && f.Fn == model.SyncTerminatingPod {
+		if g.rng.IntN(2) == 0 && f.Fn == ops.SyncTerminatingPod {
 			grace = f.TakeGrace
 		}
-		g.emit(key, model.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: grace}, nil)
+		g.emit(key, ops.SyncBegin{UID: uid, Fn: f.Fn, Type: f.Content.Type, Version: f.Content.Pod.Version, Grace: grace}, nil)
 		return true
 	case f.Stage == model.Begun:
-		outcome := []model.Outcome{model.OK, model.OK, model.OK, model.OK, model.OK, model.OK, model.Failed, model.Canceled}[g.rng.IntN(8)]
-		g.emit(key, model.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
+		outcome := []ops.Outcome{ops.OK, ops.OK, ops.OK, ops.OK, ops.OK, ops.OK, ops.Failed, ops.Canceled}[g.rng.IntN(8)]
+		g.emit(key, ops.SyncEnd{UID: uid, Fn: f.Fn, Outcome: outcome, IsTerminal: g.rng.IntN(10) == 0}, nil)
 		return true
 	}
-	g.emit(key, model.WorkerStep{UID: uid}, nil)
+	g.emit(key, ops.WorkerStep{UID: uid}, nil)
 	return false
 }
 
-func (g *witnessGen) update(key string, p model.Pod) {
+func (g *witnessGen) update(key string, p ops.Pod) {
 	g.versions[p.UID]++
 	p.Version = g.versions[p.UID]
-	types := []model.UpdateType{model.Create, model.Create, model.Update, model.Update, model.Update, model.Sync, model.Sync, model.Sync, model.Kill, model.Kill}
-	u := model.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: model.CacheBusy}
+	types := []ops.UpdateType{ops.Create, ops.Create, ops.Update, ops.Update, ops.Update, ops.Sync, ops.Sync, ops.Sync, ops.Kill, ops.Kill}
+	u := ops.UpdatePod{Type: types[g.rng.IntN(len(types))], Pod: p, Cache: ops.CacheBusy}
 	switch g.rng.IntN(20) {
 	case 0:
 		u.Pod = deleting(p, int64(g.rng.IntN(10)))
 	case 1:
-		u.Pod, u.Cache = phase(p, model.PhaseSucceeded), model.CacheUnknown
+		u.Pod, u.Cache = phase(p, ops.PhaseSucceeded), ops.CacheUnknown
 	case 2:
 		u = runtimeKill(p.UID)
 	}
-	if u.Type == model.Kill && g.rng.IntN(3) == 0 {
+	if u.Type == ops.Kill && g.rng.IntN(3) == 0 {
 		g.nextID++
 		u.Kill.CompletionID, g.owner[g.nextID] = g.nextID, p.UID
 	}
-	if u.Type == model.Kill && g.rng.IntN(4) == 0 {
+	if u.Type == ops.Kill && g.rng.IntN(4) == 0 {
 		u.Kill.GraceOverride, u.Kill.HasGraceOverride = int64(g.rng.IntN(20)), true
 	}
 	g.emit(key, u, nil)
@@ -165,7 +166,7 @@ func (g *witnessGen) syncKnownPods() {
 		}
 	}
 	keys := slices.Sorted(maps.Keys(g.parts))
-	var result model.KnownPods
+	var result ops.KnownPods
 	for _, key := range keys {
 		s := g.parts[key]
 		s = s.Clone()
@@ -174,8 +175,8 @@ func (g *witnessGen) syncKnownPods() {
 		}
 		result = append(result, s.KnownPods(desired)...)
 	}
-	slices.SortFunc(result, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
-	in := model.SyncKnownPods{Desired: desired}
+	slices.SortFunc(result, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	in := ops.SyncKnownPods{Desired: desired}
 	for _, key := range keys {
 		uids := map[string]bool{}
 		for _, p := range g.pods {
@@ -190,10 +191,10 @@ func (g *witnessGen) syncKnownPods() {
 		}
 		g.parts[key] = next[0]
 	}
-	g.ops = append(g.ops, model.Op{Input: in, Output: result})
+	g.ops = append(g.ops, ops.Op{Input: in, Output: result})
 }
 
 // withoutMarkers drops the WorkerStep markers of a history.
-func withoutMarkers(ops []model.Op) []model.Op {
-	return slices.DeleteFunc(slices.Clone(ops), func(op model.Op) bool { return isWorkerStep(op.Input) })
+func withoutMarkers(list []ops.Op) []ops.Op {
+	return slices.DeleteFunc(slices.Clone(list), func(op ops.Op) bool { return isWorkerStep(op.Input) })
 }

@@ -4,9 +4,8 @@
 // effects the implementation fires, the worker callbacks and the optional
 // WorkerStep marker, their outputs, and their trace lines (Describe). The
 // recording contract is model's (its package doc). It imports only the
-// standard library; model imports it and names every type and constant
-// here under its own name (model.UpdatePod is ops.UpdatePod), which is how
-// the rest of the repository writes them.
+// standard library. model states its rules over these values, and the rest
+// of the repository names them here (ops.UpdatePod), never through model.
 package ops
 
 // Phase is the pod's API phase, as far as the pod workers care (SPEC §1.4

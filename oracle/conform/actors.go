@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 )
@@ -18,8 +18,8 @@ import (
 // was made and when it returned.
 type timedCall struct {
 	id       int
-	in       model.Input
-	out      model.Output
+	in       ops.Input
+	out      ops.Output
 	at, done time.Duration
 	returned bool
 }
@@ -88,11 +88,11 @@ func (c *checker) judgeEviction(g string, a *actor) {
 		}
 		return
 	}
-	if len(calls) == 0 || calls[0].in != (model.Query{Kind: model.IsPodKnownTerminated, UID: uid}) {
+	if len(calls) == 0 || calls[0].in != (ops.Query{Kind: ops.IsPodKnownTerminated, UID: uid}) {
 		c.violate("P6", "%s: evictable pod %s was not asked IsPodKnownTerminated first", g, uid)
 		return
 	}
-	if calls[0].out == model.Answer(true) {
+	if calls[0].out == ops.Answer(true) {
 		if len(calls) > 1 {
 			c.violate("P6", "%s: pod %s is known terminated, but the eviction manager went on", g, uid)
 		}
@@ -102,23 +102,23 @@ func (c *checker) judgeEviction(g string, a *actor) {
 		c.violate("P6", "%s: evictable pod %s was not killed and waited for", g, uid)
 		return
 	}
-	u, ok := calls[1].in.(model.UpdatePod)
+	u, ok := calls[1].in.(ops.UpdatePod)
 	got := u.Kill
 	got.CompletionID = 0
 	graceOK := false
 	for _, grace := range a.graces {
-		want := model.KillOptions{Evict: true}
+		want := ops.KillOptions{Evict: true}
 		if grace >= 0 {
 			want.GraceOverride, want.HasGraceOverride = grace, true
 		}
 		graceOK = graceOK || got == want
 	}
-	if !ok || u.Type != model.Kill || u.Pod.UID != uid || !graceOK || u.Kill.CompletionID == 0 {
+	if !ok || u.Type != ops.Kill || u.Pod.UID != uid || !graceOK || u.Kill.CompletionID == 0 {
 		c.violate("P6", "%s: the eviction of pod %s sent %v, want a kill with evict, a grace of %v and a completion", g,
 			uid, calls[1].in, a.graces)
 		return
 	}
-	if w, ok := calls[2].in.(model.KillPodNowDone); !ok || w.ID != u.Kill.CompletionID {
+	if w, ok := calls[2].in.(ops.KillPodNowDone); !ok || w.ID != u.Kill.CompletionID {
 		c.violate("P6", "%s: the eviction of pod %s did not wait for its kill", g, uid)
 		return
 	}
@@ -130,7 +130,7 @@ func (c *checker) judgeEviction(g string, a *actor) {
 func (c *checker) judgeCleanupPolls(g, uid string, wait timedCall, polls []timedCall) {
 	prev := wait.done
 	for i, p := range polls {
-		if p.in != (model.Query{Kind: model.ShouldPodBeFinished, UID: uid}) {
+		if p.in != (ops.Query{Kind: ops.ShouldPodBeFinished, UID: uid}) {
 			c.violate("P6", "%s: the eviction of pod %s asked %v while waiting for its cleanup", g, uid, p.in)
 			return
 		}
@@ -140,7 +140,7 @@ func (c *checker) judgeCleanupPolls(g, uid string, wait timedCall, polls []timed
 			return
 		}
 		prev = p.at
-		if p.out == model.Answer(true) {
+		if p.out == ops.Answer(true) {
 			if i != len(polls)-1 {
 				c.violate("P6", "%s: pod %s should be finished, but the eviction manager polled on", g, uid)
 			}

@@ -7,14 +7,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
 // runEviction: pod a is admitted (static if static) and evicted with grace
 // 3; the eviction actor sends kill (nil: nothing after its question) and
 // polls the cleanup at the times given, the last poll answering true.
-func runEviction(static bool, kill *model.UpdatePod, polls ...time.Duration) []history.Violation {
+func runEviction(static bool, kill *ops.UpdatePod, polls ...time.Duration) []history.Violation {
 	create, evict := act(plan.Create, "a", 0), act(plan.Evict, "a", time.Second)
 	create.Static, evict.Grace = static, 3
 	s := newScript(plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{create, evict}}, true)
@@ -24,28 +24,28 @@ func runEviction(static bool, kill *model.UpdatePod, polls ...time.Duration) []h
 		a.InConfig, a.Admitted = true, true
 		p := pod("a", 1)
 		p.Static = static
-		s.call("client/0", upd(model.Create, p), nil)
+		s.call("client/0", upd(ops.Create, p), nil)
 	})
 	s.action(func() {})
 	s.note("eviction/1", history.EvictionBegins{UID: "a"})
-	s.call("eviction/1", model.Query{Kind: model.IsPodKnownTerminated, UID: "a"}, model.Answer(false))
+	s.call("eviction/1", ops.Query{Kind: ops.IsPodKnownTerminated, UID: "a"}, ops.Answer(false))
 	if kill != nil {
 		s.call("eviction/1", *kill, nil)
-		s.call("eviction/1", model.KillPodNowDone{UID: "a", ID: kill.Kill.CompletionID}, model.Answer(true))
+		s.call("eviction/1", ops.KillPodNowDone{UID: "a", ID: kill.Kill.CompletionID}, ops.Answer(true))
 	}
 	for i, at := range polls {
 		s.id++
 		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientCall, ID: s.id, At: at, Goroutine: "eviction/1",
-			Input: model.Query{Kind: model.ShouldPodBeFinished, UID: "a"}})
+			Input: ops.Query{Kind: ops.ShouldPodBeFinished, UID: "a"}})
 		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientReturn, ID: s.id, At: at, Goroutine: "eviction/1",
-			Output: model.Answer(i == len(polls)-1)})
+			Output: ops.Answer(i == len(polls)-1)})
 	}
 	return s.verdict()
 }
 
 func TestP6Eviction(t *testing.T) {
-	kill := model.UpdatePod{Type: model.Kill, Pod: pod("a", 1),
-		Kill: model.KillOptions{Evict: true, GraceOverride: 3, HasGraceOverride: true, CompletionID: 1}}
+	kill := ops.UpdatePod{Type: ops.Kill, Pod: pod("a", 1),
+		Kill: ops.KillOptions{Evict: true, GraceOverride: 3, HasGraceOverride: true, CompletionID: 1}}
 	wantNone(t, runEviction(false, &kill, time.Second, 2*time.Second))
 	// A static pod is never evicted.
 	wantViolation(t, runEviction(true, &kill, time.Second), "P6", "not evictable")
@@ -70,7 +70,7 @@ func shutdownScript() *script {
 	for _, uid := range []string{"a", "b"} {
 		s.action(func() {
 			s.admission(uid)
-			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+			s.call("client/0", upd(ops.Create, pod(uid, 1)), nil)
 		})
 	}
 	s.action(func() {})
@@ -86,9 +86,9 @@ func runShutdown(order []string, graces map[string]int64, done bool) []history.V
 	for i, uid := range order {
 		s.note("shutdown/1", history.ShutdownKill{UID: types.UID(uid)})
 		g := "shutdown-kill/" + uid
-		s.call(g, model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
-			Kill: model.KillOptions{GraceOverride: graces[uid], HasGraceOverride: true, CompletionID: i + 1}}, nil)
-		s.call(g, model.KillPodNowDone{UID: uid, ID: i + 1}, model.Answer(true))
+		s.call(g, ops.UpdatePod{Type: ops.Kill, Pod: pod(uid, 1),
+			Kill: ops.KillOptions{GraceOverride: graces[uid], HasGraceOverride: true, CompletionID: i + 1}}, nil)
+		s.call(g, ops.KillPodNowDone{UID: uid, ID: i + 1}, ops.Answer(true))
 	}
 	if done {
 		s.note("shutdown/1", history.ShutdownDone{})
@@ -119,11 +119,11 @@ func runShutdownLate() []history.Violation {
 		start := time.Second + time.Duration(i)*5*time.Second
 		at(start, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownKill{UID: types.UID(uid)}})
 		g := "shutdown-kill/" + uid
-		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 10, Input: model.UpdatePod{Type: model.Kill, Pod: pod(uid, 1),
-			Kill: model.KillOptions{GraceOverride: []int64{5, 10}[i], HasGraceOverride: true, CompletionID: i + 1}}})
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 10, Input: ops.UpdatePod{Type: ops.Kill, Pod: pod(uid, 1),
+			Kill: ops.KillOptions{GraceOverride: []int64{5, 10}[i], HasGraceOverride: true, CompletionID: i + 1}}})
 		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 10})
-		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 11, Input: model.KillPodNowDone{UID: uid, ID: i + 1}})
-		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 11, Output: model.Answer(true)})
+		at(start, g, history.Event{Kind: history.ClientCall, ID: 2*i + 11, Input: ops.KillPodNowDone{UID: uid, ID: i + 1}})
+		at(start, g, history.Event{Kind: history.ClientReturn, ID: 2*i + 11, Output: ops.Answer(true)})
 	}
 	at(6*time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownDone{}})
 	return s.verdict()
@@ -147,7 +147,7 @@ func reaperScript(removeAt time.Duration, echo bool) []history.Violation {
 		s.note("client/0", history.DeleteRequested{UID: "a", Grace: 2})
 		u := pod("a", 2)
 		u.DeletionTimestamp, u.HasDeletionGrace, u.DeletionGrace = true, true, 2
-		s.call("client/0", upd(model.Update, u), nil)
+		s.call("client/0", upd(ops.Update, u), nil)
 	})
 	if removeAt > 0 {
 		s.o.Observe(s.v, history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",

@@ -8,14 +8,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
-func queries(uid string) []model.Query {
-	var out []model.Query
-	for k := model.IsPodKnownTerminated; k <= model.ShouldPodContentBeRemoved; k++ {
-		out = append(out, model.Query{Kind: k, UID: uid})
+func queries(uid string) []ops.Query {
+	var out []ops.Query
+	for k := ops.IsPodKnownTerminated; k <= ops.ShouldPodContentBeRemoved; k++ {
+		out = append(out, ops.Query{Kind: k, UID: uid})
 	}
 	return out
 }
@@ -28,11 +28,11 @@ func clientPlan() plan.Plan {
 
 // runClientPlan plays clientPlan; update is the UpdatePod the Update
 // action makes (nil: none), ask the queries of the Query action.
-func runClientPlan(update *model.UpdatePod, ask []model.Query) []history.Violation {
+func runClientPlan(update *ops.UpdatePod, ask []ops.Query) []history.Violation {
 	s := newScript(clientPlan(), false)
 	s.action(func() {
 		s.v.pod("a").InConfig = true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 	})
 	s.action(func() {
 		if update != nil {
@@ -41,22 +41,22 @@ func runClientPlan(update *model.UpdatePod, ask []model.Query) []history.Violati
 	})
 	s.action(func() {
 		for _, q := range ask {
-			s.call("client/0", q, model.Answer(false))
+			s.call("client/0", q, ops.Answer(false))
 		}
 	})
 	return s.verdict()
 }
 
 func TestP1ClientActions(t *testing.T) {
-	good := upd(model.Update, pod("a", 2))
+	good := upd(ops.Update, pod("a", 2))
 	wantNone(t, runClientPlan(&good, queries("a")))
 	// The config source delivers the same pod object again: the update
 	// carries no new version (a lost config change, as a bug that drops
 	// the pod's version bump would look).
-	stale := upd(model.Update, pod("a", 1))
+	stale := upd(ops.Update, pod("a", 1))
 	wantViolation(t, runClientPlan(&stale, queries("a")), "P1", "not newer than 1")
 	wantViolation(t, runClientPlan(nil, queries("a")), "P1", "made 0 UpdatePod call(s), want 1")
-	sync := upd(model.Sync, pod("a", 2))
+	sync := upd(ops.Sync, pod("a", 2))
 	wantViolation(t, runClientPlan(&sync, queries("a")), "P1", "type sync, want update")
 	wantViolation(t, runClientPlan(&good, queries("a")[:6]), "P1", "asked")
 }
@@ -66,7 +66,7 @@ func TestP1Unfinished(t *testing.T) {
 	s := newScript(clientPlan(), false)
 	s.action(func() {
 		s.v.pod("a").InConfig = true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 	})
 	wantViolation(t, s.verdict(), "P1", "carried out 1 of its 3 actions")
 }
@@ -88,7 +88,7 @@ func runAdmission(createB, updateB bool) []history.Violation {
 		a := s.v.pod("a")
 		s.admission("a")
 		a.InConfig, a.Admitted, a.InAPI = true, true, true
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 	})
 	s.action(func() {
 		b := s.v.pod("b")
@@ -96,14 +96,14 @@ func runAdmission(createB, updateB bool) []history.Violation {
 		b.InConfig, b.InAPI = true, true
 		if createB {
 			b.Admitted = true
-			s.call("client/0", upd(model.Create, pod("b", 1)), nil)
+			s.call("client/0", upd(ops.Create, pod("b", 1)), nil)
 		} else {
 			b.Rejected = true
 		}
 	})
 	s.action(func() {
 		if updateB {
-			s.call("client/0", upd(model.Update, pod("b", 2)), nil)
+			s.call("client/0", upd(ops.Update, pod("b", 2)), nil)
 		}
 	})
 	return s.verdict()
@@ -121,7 +121,7 @@ func TestP2Admission(t *testing.T) {
 // admitted while the node shuts down.
 func TestP2NoAdmission(t *testing.T) {
 	s := newScript(admissionPlan(), true)
-	s.action(func() { s.call("client/0", upd(model.Create, pod("a", 1)), nil) })
+	s.action(func() { s.call("client/0", upd(ops.Create, pod("a", 1)), nil) })
 	wantViolation(t, s.verdict(), "P2", "without admission")
 
 	s = newScript(admissionPlan(), true)
@@ -140,13 +140,13 @@ func runHousekeeping(desired []string, restartB bool) []history.Violation {
 	for i, uid := range []string{"a", "b"} {
 		s.action(func() {
 			s.v.pod(types.UID(uid)).InConfig = true
-			s.call("client/0", upd(model.Create, pod(uid, i+1)), nil)
+			s.call("client/0", upd(ops.Create, pod(uid, i+1)), nil)
 		})
 	}
 	s.action(func() {
-		s.call("client/0", model.SyncKnownPods{Desired: desired}, model.KnownPods{{UID: "a"}})
+		s.call("client/0", ops.SyncKnownPods{Desired: desired}, ops.KnownPods{{UID: "a"}})
 		if restartB {
-			s.call("client/0", upd(model.Create, pod("b", 2)), nil)
+			s.call("client/0", upd(ops.Create, pod("b", 2)), nil)
 		}
 	})
 	return s.verdict()
@@ -171,7 +171,7 @@ func runRestart(restarted bool, order ...string) []history.Violation {
 			pp := s.v.pod(types.UID(uid))
 			s.admission(uid)
 			pp.InConfig, pp.Admitted, pp.Incarnation = true, true, i+1
-			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+			s.call("client/0", upd(ops.Create, pod(uid, 1)), nil)
 		})
 	}
 	s.action(func() {
@@ -180,7 +180,7 @@ func runRestart(restarted bool, order ...string) []history.Violation {
 		}
 		for _, uid := range order {
 			s.admission(uid)
-			s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+			s.call("client/0", upd(ops.Create, pod(uid, 1)), nil)
 		}
 	})
 	return s.verdict()
@@ -204,13 +204,13 @@ func runStatusEcho(written, final, echoed v1.PodPhase) []history.Violation {
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
 	s := newScript(p, true)
 	s.action(func() { s.admitCreate("a") })
-	end := func(fn model.SyncFn) {
-		s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: fn, Outcome: model.OK}})
+	end := func(fn ops.SyncFn) {
+		s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: "a", Fn: fn, Outcome: ops.OK}})
 	}
-	end(model.SyncPod)
+	end(ops.SyncPod)
 	s.note("statusmanager", history.PhaseWritten{UID: "a", Phase: v1.PodRunning})
-	end(model.SyncTerminatingPod)
-	end(model.SyncTerminatedPod)
+	end(ops.SyncTerminatingPod)
+	end(ops.SyncTerminatedPod)
 	s.note("statusmanager", history.PhaseWritten{UID: "a", Phase: written})
 	a := s.v.pod("a")
 	a.StatusPhase, a.APIPhase, a.Phase = final, written, echoed
@@ -235,7 +235,7 @@ func TestP9EchoWindow(t *testing.T) {
 	p := plan.Plan{Clients: 1, Node: &plan.Node{APIServer: true, EchoLag: time.Second}, Actions: []plan.Action{act(plan.Create, "a", 0)}}
 	s := newScript(p, true)
 	s.action(func() { s.admitCreate("a") })
-	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK, IsTerminal: true}})
+	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK, IsTerminal: true}})
 	s.o.Observe(s.v, history.Event{Seq: s.seq, At: 50 * time.Second, Kind: history.Noted, Goroutine: "statusmanager",
 		Note: history.PhaseWritten{UID: "a", Phase: v1.PodSucceeded}})
 	a := s.v.pod("a")
@@ -265,11 +265,11 @@ func TestP5StatusFunction(t *testing.T) {
 	s := newScript(p, true)
 	s.action(func() {
 		s.admission("a")
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 	})
-	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}})
-	s.call("eviction/1", model.UpdatePod{Type: model.Kill, Pod: pod("a", 1), Kill: model.KillOptions{Evict: true, CompletionID: 1}}, nil)
-	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: "a", Fn: model.SyncTerminatingPod, Outcome: model.OK}})
+	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK}})
+	s.call("eviction/1", ops.UpdatePod{Type: ops.Kill, Pod: pod("a", 1), Kill: ops.KillOptions{Evict: true, CompletionID: 1}}, nil)
+	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncTerminatingPod, Outcome: ops.OK}})
 	s.note("statusmanager", history.PhaseWritten{UID: "a", Phase: v1.PodFailed})
 	wantNone(t, s.verdict())
 }
@@ -287,7 +287,7 @@ func runDelete(noted, sent int64) []history.Violation {
 		s.note("client/0", history.DeleteRequested{UID: "a", Grace: noted})
 		u := pod("a", 2)
 		u.DeletionTimestamp, u.HasDeletionGrace, u.DeletionGrace = true, true, sent
-		s.call("client/0", upd(model.Update, u), nil)
+		s.call("client/0", upd(ops.Update, u), nil)
 	})
 	return s.verdict()
 }
@@ -307,13 +307,13 @@ func TestP1KillNow(t *testing.T) {
 		s := newScript(p, false)
 		s.action(func() {
 			s.v.pod("a").InConfig = true
-			s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+			s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 		})
 		s.action(func() {
-			s.call("client/0", model.UpdatePod{Type: model.Kill, Pod: pod("a", 1),
-				Kill: model.KillOptions{GraceOverride: 2, HasGraceOverride: true, CompletionID: 3}}, nil)
+			s.call("client/0", ops.UpdatePod{Type: ops.Kill, Pod: pod("a", 1),
+				Kill: ops.KillOptions{GraceOverride: 2, HasGraceOverride: true, CompletionID: 3}}, nil)
 			if wait {
-				s.call("client/0", model.KillPodNowDone{UID: "a", ID: 3}, model.Answer(true))
+				s.call("client/0", ops.KillPodNowDone{UID: "a", ID: 3}, ops.Answer(true))
 			}
 		})
 		return s.verdict()
@@ -330,7 +330,7 @@ func TestP5SettleNote(t *testing.T) {
 		s := newScript(p, true)
 		s.action(func() {
 			for _, q := range queries("a") {
-				s.call("client/0", q, model.Answer(false))
+				s.call("client/0", q, ops.Answer(false))
 			}
 		})
 		if note {
@@ -352,7 +352,7 @@ func TestP4RestartWithoutAdmission(t *testing.T) {
 	s.action(func() { s.admitCreate("a") })
 	s.action(func() {
 		s.ev("client/0", history.Event{Kind: history.Restarted})
-		s.call("client/0", upd(model.Create, pod("a", 1)), nil)
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
 	})
 	wantViolation(t, s.verdict(), "P4", "a was added again without admission")
 }
@@ -368,7 +368,7 @@ func TestP3SyncKnownAction(t *testing.T) {
 	s = newScript(p, false)
 	s.action(func() {
 		s.id++
-		s.ev("client/0", history.Event{Kind: history.ClientCall, ID: s.id, Input: model.SyncKnownPods{}})
+		s.ev("client/0", history.Event{Kind: history.ClientCall, ID: s.id, Input: ops.SyncKnownPods{}})
 	})
 	got := s.verdict()
 	wantViolation(t, got, "P1", "never returned")

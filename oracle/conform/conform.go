@@ -33,7 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 )
@@ -155,7 +155,7 @@ type action struct {
 	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
 	// admissionUnbegun: an admission decided without AdmissionBegins.
 	admissionUnbegun bool
-	ups              []model.UpdatePod // updates' list, reused
+	ups              []ops.UpdatePod // updates' list, reused
 }
 
 // newAction is the record of action a beginning at at: the record of an
@@ -181,15 +181,15 @@ const actionCalls = 8
 // call is one client call the action made, with its output once returned.
 type call struct {
 	id       int
-	in       model.Input
-	out      model.Output
+	in       ops.Input
+	out      ops.Output
 	returned bool
 }
 
 type checker struct {
 	plan plan.Plan
 	// queryBuf and gotBuf are query's lists, reused from action to action.
-	queryBuf, gotBuf []model.Query
+	queryBuf, gotBuf []ops.Query
 	clients          map[string]*client
 	uids             []types.UID               // every UID the plan names, sorted
 	first            map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
@@ -249,9 +249,9 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 		// (the signal reached that process, not the new one).
 		c.sd = nil
 	case history.ClientCall:
-		if u, ok := ev.Input.(model.UpdatePod); ok && !u.RuntimeOnly {
+		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
 			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
-			if u.Type == model.Create {
+			if u.Type == ops.Create {
 				defer func() { c.created[types.UID(u.Pod.UID)] = true }()
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 )
@@ -81,7 +81,7 @@ func (s *script) ev(g string, ev history.Event) {
 func (s *script) note(g string, n history.Note) { s.ev(g, history.Event{Kind: history.Noted, Note: n}) }
 
 // call is one call and its return in goroutine g.
-func (s *script) call(g string, in model.Input, out model.Output) {
+func (s *script) call(g string, in ops.Input, out ops.Output) {
 	s.id++
 	s.ev(g, history.Event{Kind: history.ClientCall, ID: s.id, Input: in})
 	s.ev(g, history.Event{Kind: history.ClientReturn, ID: s.id, Output: out})
@@ -97,12 +97,12 @@ func (s *script) action(body func()) {
 
 func (s *script) verdict() []history.Violation { return s.o.Finish(s.v, nil) }
 
-func pod(uid string, version int) model.Pod {
-	return model.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default", Version: version, SpecGrace: 30,
-		Phase: model.PhaseRunning}
+func pod(uid string, version int) ops.Pod {
+	return ops.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default", Version: version, SpecGrace: 30,
+		Phase: ops.PhaseRunning}
 }
 
-func upd(t model.UpdateType, p model.Pod) model.UpdatePod { return model.UpdatePod{Type: t, Pod: p} }
+func upd(t ops.UpdateType, p ops.Pod) ops.UpdatePod { return ops.UpdatePod{Type: t, Pod: p} }
 
 func act(kind plan.ActionKind, uid string, at time.Duration) plan.Action {
 	return plan.Action{At: at, Kind: kind, UID: types.UID(uid), SpecGrace: 30, Grace: -1, CPU: 1, Mem: 1}
@@ -139,7 +139,7 @@ func (s *script) admitCreate(uid string) {
 	p.InConfig, p.Admitted, p.InAPI = true, true, true
 	s.created++
 	p.Incarnation = s.created
-	s.call("client/0", upd(model.Create, pod(uid, 1)), nil)
+	s.call("client/0", upd(ops.Create, pod(uid, 1)), nil)
 }
 
 // settleAt sends the kubelet's settle note at virtual time at.

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -26,7 +26,7 @@ type housekeeping struct {
 // create after it is one of the pass's restarts.
 func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 	switch in := ev.Input.(type) {
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		c.housekeepingDone(ev.Goroutine)
 		if !c.desiredInConfig(v, in.Desired) {
 			var want []string
@@ -38,8 +38,8 @@ func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 			c.violate("P3", "SyncKnownPods with desired pods %v, want the pods in config %v", in.Desired, want)
 		}
 		c.hk[ev.Goroutine] = c.newHousekeeping(ev.ID)
-	case model.UpdatePod:
-		if h := c.hk[ev.Goroutine]; h != nil && h.returned && in.Type == model.Create && !in.RuntimeOnly {
+	case ops.UpdatePod:
+		if h := c.hk[ev.Goroutine]; h != nil && h.returned && in.Type == ops.Create && !in.RuntimeOnly {
 			h.made = append(h.made, types.UID(in.Pod.UID))
 		}
 	}
@@ -51,12 +51,12 @@ func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 // terminal in config).
 func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
 	h := c.hk[ev.Goroutine]
-	known, ok := ev.Output.(model.KnownPods)
+	known, ok := ev.Output.(ops.KnownPods)
 	if h == nil || h.id != ev.ID || !ok {
 		return
 	}
 	h.returned = true
-	sorted := slices.IsSortedFunc(known, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+	sorted := slices.IsSortedFunc(known, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })
 	for _, uid := range c.uids {
 		cfg := v.Config(uid)
 		if cfg.InConfig && !lists(known, sorted, uid) && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
@@ -118,10 +118,10 @@ func (c *checker) desiredInConfig(v oracle.View, desired []string) bool {
 }
 
 // lists reports whether the known pods list uid (sorted: by UID).
-func lists(known model.KnownPods, sorted bool, uid types.UID) bool {
+func lists(known ops.KnownPods, sorted bool, uid types.UID) bool {
 	if sorted {
-		_, ok := slices.BinarySearchFunc(known, string(uid), func(k model.KnownPod, u string) int { return strings.Compare(k.UID, u) })
+		_, ok := slices.BinarySearchFunc(known, string(uid), func(k ops.KnownPod, u string) int { return strings.Compare(k.UID, u) })
 		return ok
 	}
-	return slices.ContainsFunc(known, func(k model.KnownPod) bool { return k.UID == string(uid) })
+	return slices.ContainsFunc(known, func(k ops.KnownPod) bool { return k.UID == string(uid) })
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -19,7 +19,7 @@ import (
 func (c *checker) judge(x *action) {
 	a, p := x.a, x.pre
 	for _, cl := range x.calls {
-		if _, wait := cl.in.(model.KillPodNowDone); !cl.returned && !wait {
+		if _, wait := cl.in.(ops.KillPodNowDone); !cl.returned && !wait {
 			c.violate("P1", "%v: its call %v never returned", a, cl.in)
 		}
 	}
@@ -27,21 +27,21 @@ func (c *checker) judge(x *action) {
 	case plan.Create:
 		c.create(x)
 	case plan.Update:
-		c.expect(x, p.toWorkers() && !p.refused, model.Update, true, a.KillOpts)
+		c.expect(x, p.toWorkers() && !p.refused, ops.Update, true, a.KillOpts)
 	case plan.Sync:
-		c.expect(x, p.toWorkers(), model.Sync, false, a.KillOpts)
+		c.expect(x, p.toWorkers(), ops.Sync, false, a.KillOpts)
 	case plan.Delete:
 		c.delete(x)
 	case plan.Remove:
-		c.expect(x, p.added(), model.Kill, false, false)
+		c.expect(x, p.added(), ops.Kill, false, false)
 	case plan.Vanish, plan.Evict, plan.Shutdown:
 		c.expect(x, false, 0, false, false)
 	case plan.Kill, plan.RuntimeKill:
-		c.expect(x, p.toWorkers(), model.Kill, false, true)
+		c.expect(x, p.toWorkers(), ops.Kill, false, true)
 	case plan.KillNow:
 		c.killNow(x)
 	case plan.Finish:
-		c.expect(x, p.toWorkers(), model.Update, true, false)
+		c.expect(x, p.toWorkers(), ops.Update, true, false)
 	case plan.Query:
 		c.query(x)
 	case plan.SyncKnown:
@@ -53,10 +53,10 @@ func (c *checker) judge(x *action) {
 
 // updates are the UpdatePod calls the action made, in the action's buffer,
 // rebuilt by each call (the same list while its calls stay the same).
-func (x *action) updates() []model.UpdatePod {
+func (x *action) updates() []ops.UpdatePod {
 	out := x.ups[:0]
 	for _, cl := range x.calls {
-		if u, ok := cl.in.(model.UpdatePod); ok {
+		if u, ok := cl.in.(ops.UpdatePod); ok {
 			out = append(out, u)
 		}
 	}
@@ -69,7 +69,7 @@ func (x *action) updates() []model.UpdatePod {
 // newVersion: the call must carry a pod version newer than any handed to
 // the pod workers before (a config change is a new pod object); kill: it
 // carries the action's kill options (else none).
-func (c *checker) expect(x *action, send bool, t model.UpdateType, newVersion, kill bool) {
+func (c *checker) expect(x *action, send bool, t ops.UpdateType, newVersion, kill bool) {
 	ups := x.updates()
 	want := 0
 	if send {
@@ -85,7 +85,7 @@ func (c *checker) expect(x *action, send bool, t model.UpdateType, newVersion, k
 }
 
 // carries checks what one UpdatePod of the action carries (P1).
-func (c *checker) carries(x *action, u model.UpdatePod, t model.UpdateType, newVersion, kill bool) {
+func (c *checker) carries(x *action, u ops.UpdatePod, t ops.UpdateType, newVersion, kill bool) {
 	a := x.a
 	shape := c.shapeOf(a)
 	var bad []string
@@ -126,15 +126,15 @@ func (c *checker) carries(x *action, u model.UpdatePod, t model.UpdateType, newV
 // of action a ("" if they agree): none unless kill; else a completion
 // (Kill, KillNow and KillOpts carry one), Evict and the grace override as
 // the action gives them (a runtime-only kill by housekeeping: grace 1).
-func killMismatch(a plan.Action, got model.KillOptions, kill bool) string {
-	want := model.KillOptions{}
+func killMismatch(a plan.Action, got ops.KillOptions, kill bool) string {
+	want := ops.KillOptions{}
 	if kill {
 		want.Evict = a.Evict
 		if a.Grace >= 0 {
 			want.GraceOverride, want.HasGraceOverride = a.Grace, true
 		}
 		if a.Kind == plan.RuntimeKill {
-			want = model.KillOptions{GraceOverride: 1, HasGraceOverride: true}
+			want = ops.KillOptions{GraceOverride: 1, HasGraceOverride: true}
 		}
 	}
 	gotCompletion := got.CompletionID != 0
@@ -157,10 +157,10 @@ func (c *checker) create(x *action) {
 		c.expect(x, false, 0, false, false)
 		return
 	case p.kube && p.inConfig:
-		c.expect(x, p.admitted, model.Update, false, false)
+		c.expect(x, p.admitted, ops.Update, false, false)
 		return
 	case !p.kube || p.admitted:
-		c.expect(x, true, model.Create, true, a.KillOpts)
+		c.expect(x, true, ops.Create, true, a.KillOpts)
 		return
 	}
 	adm, ok := x.admitted()
@@ -180,7 +180,7 @@ func (c *checker) create(x *action) {
 		if !fits {
 			c.expect(x, false, 0, false, false)
 		} else {
-			c.expect(x, true, model.Create, true, a.KillOpts)
+			c.expect(x, true, ops.Create, true, a.KillOpts)
 		}
 	}
 }
@@ -233,7 +233,7 @@ func (c *checker) delete(x *action) {
 	if requested != (p.kube && p.apiServer) {
 		c.violate("P1", "%v: delete request noted %v, want %v", a, requested, p.kube && p.apiServer)
 	}
-	c.expect(x, p.toWorkers(), model.Update, true, false)
+	c.expect(x, p.toWorkers(), ops.Update, true, false)
 	if ups := x.updates(); p.toWorkers() && len(ups) == 1 {
 		if u := ups[0].Pod; !u.DeletionTimestamp || !u.HasDeletionGrace || u.DeletionGrace != g {
 			c.violate("P1", "%v: its update carries deletion %v grace %d, want grace %d", a, u.DeletionTimestamp,
@@ -245,13 +245,13 @@ func (c *checker) delete(x *action) {
 // killNow is KillPodNow (P1): its kill, then its wait for the same
 // completion.
 func (c *checker) killNow(x *action) {
-	c.expect(x, x.pre.toWorkers(), model.Kill, false, true)
+	c.expect(x, x.pre.toWorkers(), ops.Kill, false, true)
 	ups := x.updates()
 	if !x.pre.toWorkers() || len(ups) != 1 {
 		return
 	}
 	for _, cl := range x.calls {
-		if w, ok := cl.in.(model.KillPodNowDone); ok && w.UID == string(x.a.UID) && w.ID == ups[0].Kill.CompletionID {
+		if w, ok := cl.in.(ops.KillPodNowDone); ok && w.UID == string(x.a.UID) && w.ID == ups[0].Kill.CompletionID {
 			return
 		}
 	}
@@ -263,23 +263,23 @@ func (c *checker) killNow(x *action) {
 func (c *checker) query(x *action) {
 	want := c.queryBuf[:0]
 	defer func() { c.queryBuf = want[:0] }() // the messages below copy what they print
-	for k := model.IsPodKnownTerminated; k <= model.ShouldPodContentBeRemoved; k++ {
-		want = append(want, model.Query{Kind: k, UID: string(x.a.UID)})
+	for k := ops.IsPodKnownTerminated; k <= ops.ShouldPodContentBeRemoved; k++ {
+		want = append(want, ops.Query{Kind: k, UID: string(x.a.UID)})
 	}
 	if shape := c.shapeOf(x.a); shape.Static {
-		want = append(want, model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName,
+		want = append(want, ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName,
 			FullName: shape.PodName() + "_default"})
 	}
 	got := c.gotBuf[:0]
 	defer func() { c.gotBuf = got[:0] }()
 	for _, cl := range x.calls {
-		q, ok := cl.in.(model.Query)
+		q, ok := cl.in.(ops.Query)
 		if !ok {
 			c.violate("P1", "%v made a call other than a query: %T", x.a, cl.in)
 			return
 		}
 		got = append(got, q)
-		if _, ok := cl.out.(model.Answer); !ok {
+		if _, ok := cl.out.(ops.Answer); !ok {
 			c.violate("P1", "%v: query %v returned %v, not an answer", x.a, q, cl.out)
 		}
 	}
@@ -305,7 +305,7 @@ func (c *checker) restart(x *action) {
 	var order []types.UID
 	for _, u := range x.updates() {
 		uid := types.UID(u.Pod.UID)
-		if u.Type == model.Create {
+		if u.Type == ops.Create {
 			handled[uid] = true
 			order = append(order, uid)
 		}
@@ -332,11 +332,11 @@ func (p pre) String() string {
 
 // firstPhase is the phase of a new pod's object: Pending if its Create
 // says so (a kubelet's ADD of a new pod object starts it Running).
-func firstPhase(a plan.Action, kube bool) model.Phase {
+func firstPhase(a plan.Action, kube bool) ops.Phase {
 	if a.Pending && !kube {
-		return model.PhasePending
+		return ops.PhasePending
 	}
-	return model.PhaseRunning
+	return ops.PhaseRunning
 }
 
 // syncKnownAction: a SyncKnown action is housekeeping's SyncKnownPods (its
@@ -344,7 +344,7 @@ func firstPhase(a plan.Action, kube bool) model.Phase {
 func (c *checker) syncKnownAction(x *action) {
 	n := 0
 	for _, cl := range x.calls {
-		if _, ok := cl.in.(model.SyncKnownPods); ok {
+		if _, ok := cl.in.(ops.SyncKnownPods); ok {
 			n++
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -135,8 +135,8 @@ func (c *checker) shutdownCall(ev history.Event) {
 	if !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
 		return
 	}
-	u, ok := ev.Input.(model.UpdatePod)
-	if !ok || u.Type != model.Kill {
+	u, ok := ev.Input.(ops.UpdatePod)
+	if !ok || u.Type != ops.Kill {
 		return
 	}
 	uid := types.UID(u.Pod.UID)
@@ -153,7 +153,7 @@ func (c *checker) shutdownReturn(ev history.Event) {
 		return
 	}
 	for _, cl := range a.calls {
-		if w, ok := cl.in.(model.KillPodNowDone); ok && cl.id == ev.ID {
+		if w, ok := cl.in.(ops.KillPodNowDone); ok && cl.id == ev.ID {
 			c.shutdownReturned[types.UID(w.UID)] = ev.At
 		}
 	}

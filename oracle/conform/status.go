@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -85,11 +85,11 @@ func (c *checker) status(v oracle.View, ev history.Event) {
 			c.violate("P5", "the run settled without the kubelet's settle note (the kubelet-level end checks never ran)")
 		}
 	case history.ClientCall:
-		if u, ok := ev.Input.(model.UpdatePod); ok && u.Type == model.Kill && u.Kill.Evict {
+		if u, ok := ev.Input.(ops.UpdatePod); ok && u.Type == ops.Kill && u.Kill.Evict {
 			s.statusFn[types.UID(u.Pod.UID)] = true
 		}
 	case history.CallbackEnd:
-		if end, ok := ev.Input.(model.SyncEnd); ok && end.Outcome == model.OK {
+		if end, ok := ev.Input.(ops.SyncEnd); ok && end.Outcome == ops.OK {
 			c.callbackEnded(types.UID(end.UID), end)
 		}
 	case history.Noted:
@@ -97,11 +97,11 @@ func (c *checker) status(v oracle.View, ev history.Event) {
 	}
 }
 
-func (c *checker) callbackEnded(uid types.UID, end model.SyncEnd) {
+func (c *checker) callbackEnded(uid types.UID, end ops.SyncEnd) {
 	s := &c.sm
 	h := s.heldOf(uid)
 	switch end.Fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		h = h.apply(func(p v1.PodPhase) v1.PodPhase {
 			switch {
 			case end.IsTerminal:
@@ -111,14 +111,14 @@ func (c *checker) callbackEnded(uid types.UID, end model.SyncEnd) {
 			}
 			return v1.PodRunning
 		})
-	case model.SyncTerminatedPod:
+	case ops.SyncTerminatedPod:
 		h = h.apply(func(p v1.PodPhase) v1.PodPhase {
 			if terminal(p) {
 				return p
 			}
 			return v1.PodFailed
 		})
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		if !s.statusFn[uid] {
 			return
 		}

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -19,8 +19,8 @@ import (
 // nothing new.
 func TestAtRestReadsTheCommittedState(t *testing.T) {
 	tr := New()
-	for _, ev := range []history.Event{call("client/0", update("a", model.Create, -1, false)), begin("a", model.SyncPod),
-		call("client/1", update("b", model.Create, -1, false))} {
+	for _, ev := range []history.Event{call("client/0", update("a", ops.Create, -1, false)), begin("a", ops.SyncPod),
+		call("client/1", update("b", ops.Create, -1, false))} {
 		tr.Observe(nil, ev)
 	}
 	before := tr.Coverage()

@@ -34,7 +34,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -136,51 +136,51 @@ func (t *Tracker) Observe(v oracle.View, ev history.Event) {
 // event applies one event of the stream and returns the UID it is about.
 func (t *Tracker) event(ev history.Event) string {
 	switch in := ev.Input.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		if ev.Kind == history.ClientCall {
 			t.callUID[ev.Goroutine] = in.Pod.UID
 			t.update(in)
 			return in.Pod.UID
 		}
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		if ev.Kind == history.ClientCall {
 			t.killNows[in.UID]++
 		} else if t.killNows[in.UID] > 0 {
 			t.killNows[in.UID]--
 		}
 		return in.UID
-	case model.SyncBegin:
+	case ops.SyncBegin:
 		p := t.pod(in.UID)
 		p.work, p.pending, p.cancelled = workName(in.Fn), "-", false
-		if in.Fn == model.SyncPod {
+		if in.Fn == ops.SyncPod {
 			p.started = true
 		}
 		return in.UID
-	case model.SyncEnd:
+	case ops.SyncEnd:
 		p := t.pod(in.UID)
 		p.work, p.cancelled = "-", false
-		if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
+		if in.Fn == ops.SyncTerminatedPod && in.Outcome == ops.OK {
 			p.done = true
 		}
 		return in.UID
-	case model.CancelFired:
+	case ops.CancelFired:
 		if p := t.pod(in.UID); p.work != "-" {
 			p.cancelled = true
 		}
 		return in.UID
-	case model.CompletionFired:
+	case ops.CompletionFired:
 		return in.UID
 	}
 	return ""
 }
 
 // update applies an UpdatePod call.
-func (t *Tracker) update(in model.UpdatePod) {
+func (t *Tracker) update(in ops.UpdatePod) {
 	p := t.pod(in.Pod.UID)
 	if in.Pod.Static {
 		p.static, p.fullName = true, in.Pod.Namespace+"/"+in.Pod.Name
 	}
-	if in.Type == model.Create && p.done {
+	if in.Type == ops.Create && p.done {
 		// A create after the record finished is a new incarnation.
 		*p = pod{state: p.state, work: "-", pending: "-", kill: "-", static: p.static, fullName: p.fullName, last: p.last}
 	}
@@ -210,13 +210,13 @@ func (t *Tracker) update(in model.UpdatePod) {
 }
 
 // killGrace is the grace period a kill (or a delete) asks for, if in is one.
-func killGrace(in model.UpdatePod) (int64, bool) {
+func killGrace(in ops.UpdatePod) (int64, bool) {
 	switch {
-	case in.Type == model.Kill && in.Kill.HasGraceOverride:
+	case in.Type == ops.Kill && in.Kill.HasGraceOverride:
 		return in.Kill.GraceOverride, true
 	case in.Pod.DeletionTimestamp && in.Pod.HasDeletionGrace:
 		return in.Pod.DeletionGrace, true
-	case in.Type == model.Kill || in.Pod.DeletionTimestamp:
+	case in.Type == ops.Kill || in.Pod.DeletionTimestamp:
 		return in.Pod.SpecGrace, true
 	}
 	return 0, false
@@ -315,15 +315,15 @@ func (t *Tracker) Coverage() Coverage { return t.rec.Coverage() }
 // near-miss tracker's sink (package oracle/nearmiss).
 func (t *Tracker) Near(rule, situation string) { t.rec.Near(rule, situation) }
 
-func workName(fn model.SyncFn) string {
+func workName(fn ops.SyncFn) string {
 	switch fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		return "sync"
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		return "term"
-	case model.SyncTerminatingRuntimePod:
+	case ops.SyncTerminatingRuntimePod:
 		return "rt-term"
-	case model.SyncTerminatedPod:
+	case ops.SyncTerminatedPod:
 		return "terminated"
 	}
 	return fmt.Sprintf("fn%d", fn)

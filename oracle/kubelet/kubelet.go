@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -81,14 +81,14 @@ func (c *kubeletCheck) view(k oracle.Kubelet, uid types.UID) AdmissionView {
 // callback follows K3's window: SyncTerminatedPod returned nil in the
 // UID's current incarnation (cleanedUp) until a SyncPod or
 // SyncTerminatingPod begins, which only a new incarnation runs.
-func (c *kubeletCheck) callback(in model.Input) {
+func (c *kubeletCheck) callback(in ops.Input) {
 	switch in := in.(type) {
-	case model.SyncBegin:
-		if in.Fn == model.SyncPod || in.Fn == model.SyncTerminatingPod {
+	case ops.SyncBegin:
+		if in.Fn == ops.SyncPod || in.Fn == ops.SyncTerminatingPod {
 			c.cleanedUp[types.UID(in.UID)] = false
 		}
-	case model.SyncEnd:
-		if in.Fn == model.SyncTerminatedPod && in.Outcome == model.OK {
+	case ops.SyncEnd:
+		if in.Fn == ops.SyncTerminatedPod && in.Outcome == ops.OK {
 			c.cleanedUp[types.UID(in.UID)] = true
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -59,7 +59,7 @@ func (s *script) note(n history.Note) {
 	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.Noted, Goroutine: "kubelet", Note: n})
 }
 
-func (s *script) event(kind history.EventKind, in model.Input) {
+func (s *script) event(kind history.EventKind, in ops.Input) {
 	s.seq++
 	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: kind, Goroutine: "worker/a", Input: in})
 }
@@ -218,13 +218,13 @@ func TestK3AcceptsTerminatePodWindow(t *testing.T) {
 	s := &script{o: New(), v: newFakeView()}
 	s.commit("a", terminated(false))
 	s.note(history.DeleteRequested{UID: "a"})
-	s.event(history.CallbackBegin, model.SyncBegin{UID: "a", Fn: model.SyncTerminatedPod})
-	s.event(history.CallbackEnd, model.SyncEnd{UID: "a", Fn: model.SyncTerminatedPod, Outcome: model.OK})
+	s.event(history.CallbackBegin, ops.SyncBegin{UID: "a", Fn: ops.SyncTerminatedPod})
+	s.event(history.CallbackEnd, ops.SyncEnd{UID: "a", Fn: ops.SyncTerminatedPod, Outcome: ops.OK})
 	s.note(history.Removed{UID: "a", By: StatusManager})
 	if got := s.o.Finish(s.v, nil); len(got) > 0 {
 		t.Fatalf("got %v, want none", got)
 	}
-	s.event(history.CallbackBegin, model.SyncBegin{UID: "a", Fn: model.SyncPod}) // a new incarnation: the window closed
+	s.event(history.CallbackBegin, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}) // a new incarnation: the window closed
 	s.note(history.Removed{UID: "a", By: StatusManager})
 	if got := s.o.Finish(s.v, nil); len(got) != 1 || got[0].Invariant != "K3" {
 		t.Fatalf("got %v, want one K3", got)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestStatusFreshness feeds the status-freshness check (R3) one worker's
@@ -18,7 +18,7 @@ func TestStatusFreshness(t *testing.T) {
 		return history.Event{Kind: history.Noted, Goroutine: g, At: at, Note: history.StatusRead{UID: "a", NewerThan: newer}}
 	}
 	end := func(g string, at time.Duration) history.Event {
-		return history.Event{Kind: history.CallbackEnd, Goroutine: g, At: at, Input: model.SyncEnd{UID: "a", Fn: model.SyncPod}}
+		return history.Event{Kind: history.CallbackEnd, Goroutine: g, At: at, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod}}
 	}
 	cases := []struct {
 		name          string

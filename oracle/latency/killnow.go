@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -66,7 +66,7 @@ func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
 		c.kills, c.killIDs, c.waits = map[string]int64{}, map[string]int{}, map[int]killNowWait{}
 	case history.ClientCall:
 		switch in := ev.Input.(type) {
-		case model.UpdatePod:
+		case ops.UpdatePod:
 			if in.Kill.CompletionID == 0 {
 				return
 			}
@@ -75,7 +75,7 @@ func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
 				grace = in.Kill.GraceOverride
 			}
 			c.kills[ev.Goroutine], c.killIDs[ev.Goroutine] = grace, in.Kill.CompletionID
-		case model.KillPodNowDone:
+		case ops.KillPodNowDone:
 			if id, ok := c.killIDs[ev.Goroutine]; ok && id == in.ID {
 				c.waits[ev.ID] = killNowWait{uid: in.UID, began: ev.At, timeout: KillTimeout(c.kills[ev.Goroutine])}
 			}
@@ -86,7 +86,7 @@ func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
 			return
 		}
 		delete(c.waits, ev.ID)
-		answer, _ := ev.Output.(model.Answer)
+		answer, _ := ev.Output.(ops.Answer)
 		terminated := bool(answer)
 		waited := ev.At - w.began
 		switch {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestKillNowTimeout feeds the killPodNow-timeout check (R2) one kill and
@@ -14,13 +14,13 @@ import (
 // returns terminated past its timeout, is reported. The grace is the
 // override if the kill has one, else the spec grace.
 func TestKillNowTimeout(t *testing.T) {
-	override := func(g int64) model.KillOptions {
-		return model.KillOptions{GraceOverride: g, HasGraceOverride: true, CompletionID: 1}
+	override := func(g int64) ops.KillOptions {
+		return ops.KillOptions{GraceOverride: g, HasGraceOverride: true, CompletionID: 1}
 	}
-	spec := model.KillOptions{CompletionID: 1}
+	spec := ops.KillOptions{CompletionID: 1}
 	cases := []struct {
 		name          string
-		kill          model.KillOptions
+		kill          ops.KillOptions
 		waited        time.Duration
 		terminated    bool
 		wantViolation bool
@@ -46,15 +46,15 @@ func TestKillNowTimeout(t *testing.T) {
 
 // killNowCase feeds k one kill and its wait (TestKillNowTimeout's case
 // name) and checks the verdict.
-func killNowCase(t *testing.T, k *killNowCheck, name string, kill model.KillOptions, waited time.Duration, terminated, wantViolation bool) {
-	pod := model.Pod{UID: "a", SpecGrace: 30}
+func killNowCase(t *testing.T, k *killNowCheck, name string, kill ops.KillOptions, waited time.Duration, terminated, wantViolation bool) {
+	pod := ops.Pod{UID: "a", SpecGrace: 30}
 	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 1, Goroutine: "eviction/1", At: time.Second,
-		Input: model.UpdatePod{Type: model.Kill, Pod: pod, Kill: kill}})
+		Input: ops.UpdatePod{Type: ops.Kill, Pod: pod, Kill: kill}})
 	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 1, Goroutine: "eviction/1", At: time.Second})
 	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 2, Goroutine: "eviction/1", At: time.Second,
-		Input: model.KillPodNowDone{UID: "a", ID: 1}})
+		Input: ops.KillPodNowDone{UID: "a", ID: 1}})
 	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 2, Goroutine: "eviction/1", At: time.Second + waited,
-		Output: model.Answer(terminated)})
+		Output: ops.Answer(terminated)})
 	if got := len(k.Finish(nil, nil)) > 0; got != wantViolation {
 		t.Errorf("%s: got violation %v (%v), want %v", name, got, k.violations, wantViolation)
 	}

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -55,17 +55,17 @@ func (k *killLatency) Observe(_ oracle.View, ev history.Event) {
 	}
 	k.last = ev.At
 	switch in := ev.Input.(type) {
-	case model.SyncBegin:
-		if ev.Kind == history.CallbackBegin && in.Fn == model.SyncPod {
+	case ops.SyncBegin:
+		if ev.Kind == history.CallbackBegin && in.Fn == ops.SyncPod {
 			k.inFlight[types.UID(in.UID)] = &syncPodCall{began: ev.At}
 		}
-	case model.CancelFired:
+	case ops.CancelFired:
 		if c := k.inFlight[types.UID(in.UID)]; c != nil && !c.wasCancelled {
 			c.cancelled, c.wasCancelled = ev.At, true
 		}
-	case model.SyncEnd:
+	case ops.SyncEnd:
 		uid := types.UID(in.UID)
-		if c := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == model.SyncPod && c != nil {
+		if c := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == ops.SyncPod && c != nil {
 			k.check(uid, c, ev.At, ev.Seq)
 			delete(k.inFlight, uid)
 		}

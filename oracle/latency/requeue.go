@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -30,7 +30,7 @@ type Periods struct {
 //     SyncTerminatingPod succeeded), not jittered;
 //   - d = the resync interval after any other success;
 //   - after an error, by its shape as the caller recorded it with the
-//     call's end (model.ErrShape, anywhere in the error tree): d = the
+//     call's end (ops.ErrShape, anywhere in the error tree): d = the
 //     transient-error backoff if it holds the network-not-ready message;
 //     else, if it holds BackoffErrors, d = the time from the requeue to
 //     the earliest Expiry among them, clamped to [0, the resync interval];
@@ -46,7 +46,7 @@ type Periods struct {
 // (plan.Faults.ErrorShapes). One per run: a kubelet restart starts afresh.
 type requeueCheck struct {
 	periods    Periods
-	last       map[types.UID]model.SyncEnd // a sync call's return not yet followed by its requeue
+	last       map[types.UID]ops.SyncEnd // a sync call's return not yet followed by its requeue
 	violations []history.Violation
 }
 
@@ -54,7 +54,7 @@ type requeueCheck struct {
 // with periods p. It reads Noted events (history.Requeued) and callback
 // returns.
 func NewRequeue(p Periods) oracle.Oracle {
-	return &requeueCheck{periods: p, last: map[types.UID]model.SyncEnd{}}
+	return &requeueCheck{periods: p, last: map[types.UID]ops.SyncEnd{}}
 }
 
 // Reset implements oracle.Resetter: its periods kept.
@@ -72,12 +72,12 @@ func (c *requeueCheck) Kinds() oracle.Kinds {
 func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
 	switch {
 	case ev.Kind == history.Restarted:
-		c.last = map[types.UID]model.SyncEnd{}
+		c.last = map[types.UID]ops.SyncEnd{}
 	case ev.Kind == history.CallbackEnd:
-		end, ok := ev.Input.(model.SyncEnd)
+		end, ok := ev.Input.(ops.SyncEnd)
 		switch {
 		case !ok:
-		case end.Outcome == model.OK && (end.Fn == model.SyncTerminatedPod || end.Fn == model.SyncTerminatingRuntimePod):
+		case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatedPod || end.Fn == ops.SyncTerminatingRuntimePod):
 			delete(c.last, types.UID(end.UID)) // the worker exits
 		default:
 			c.last[types.UID(end.UID)] = end
@@ -92,14 +92,14 @@ func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
 }
 
 // check judges one requeue against the return it follows (after), if any.
-func (c *requeueCheck) check(n history.Requeued, end model.SyncEnd, after bool, ev history.Event) {
+func (c *requeueCheck) check(n history.Requeued, end ops.SyncEnd, after bool, ev history.Event) {
 	why, lo, hi := "no sync call returned before it (a status read failed or a static start was refused): the backoff period",
 		c.periods.Backoff, c.periods.Backoff*3/2
 	switch {
 	case !after:
-	case end.Outcome == model.OK && (end.Fn == model.SyncTerminatingPod || end.IsTerminal):
+	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
 		why, lo, hi = end.Fn.String()+" succeeded"+terminalWord(end)+", a phase transition: at once", 0, 0
-	case end.Outcome == model.OK:
+	case end.Outcome == ops.OK:
 		why, lo, hi = "SyncPod succeeded: the resync interval", c.periods.Resync, c.periods.Resync*3/2
 	default:
 		why, lo = c.errorDelay(end, ev.At)
@@ -113,7 +113,7 @@ func (c *requeueCheck) check(n history.Requeued, end model.SyncEnd, after bool, 
 
 // errorDelay is the base delay after a call that failed or was cancelled,
 // requeued at now, and why.
-func (c *requeueCheck) errorDelay(end model.SyncEnd, now time.Duration) (string, time.Duration) {
+func (c *requeueCheck) errorDelay(end ops.SyncEnd, now time.Duration) (string, time.Duration) {
 	what := fmt.Sprintf("%s ended %s", end.Fn, end.Outcome)
 	switch e := end.Err; {
 	case e.NetworkNotReady:
@@ -125,7 +125,7 @@ func (c *requeueCheck) errorDelay(end model.SyncEnd, now time.Duration) (string,
 	return what + ": the backoff period", c.periods.Backoff
 }
 
-func terminalWord(end model.SyncEnd) string {
+func terminalWord(end ops.SyncEnd) string {
 	if end.IsTerminal {
 		return " with isTerminal"
 	}

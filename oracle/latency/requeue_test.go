@@ -7,7 +7,7 @@ import (
 	k8stypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestRequeueDelay feeds the requeue-delay check (R1) one sync return and
@@ -17,29 +17,29 @@ import (
 // ×1.5).
 func TestRequeueDelay(t *testing.T) {
 	p := Periods{Resync: time.Minute, Backoff: 10 * time.Second}
-	ok := func(fn model.SyncFn) *model.SyncEnd { return &model.SyncEnd{UID: "a", Fn: fn, Outcome: model.OK} }
-	failed := func(fn model.SyncFn, o model.Outcome) *model.SyncEnd {
-		return &model.SyncEnd{UID: "a", Fn: fn, Outcome: o}
+	ok := func(fn ops.SyncFn) *ops.SyncEnd { return &ops.SyncEnd{UID: "a", Fn: fn, Outcome: ops.OK} }
+	failed := func(fn ops.SyncFn, o ops.Outcome) *ops.SyncEnd {
+		return &ops.SyncEnd{UID: "a", Fn: fn, Outcome: o}
 	}
-	terminal := &model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK, IsTerminal: true}
+	terminal := &ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK, IsTerminal: true}
 	cases := []struct {
 		name          string
-		end           *model.SyncEnd // nil: no sync call returned before the requeue
+		end           *ops.SyncEnd // nil: no sync call returned before the requeue
 		delay         time.Duration
 		wantViolation bool
 	}{
-		{"synced, resync interval", ok(model.SyncPod), time.Minute, false},
-		{"synced, resync interval jittered to the top", ok(model.SyncPod), 90 * time.Second, false},
-		{"synced, requeued at once (resync interval lost)", ok(model.SyncPod), 0, true},
-		{"synced, jitter beyond ×1.5", ok(model.SyncPod), 90*time.Second + time.Millisecond, true},
+		{"synced, resync interval", ok(ops.SyncPod), time.Minute, false},
+		{"synced, resync interval jittered to the top", ok(ops.SyncPod), 90 * time.Second, false},
+		{"synced, requeued at once (resync interval lost)", ok(ops.SyncPod), 0, true},
+		{"synced, jitter beyond ×1.5", ok(ops.SyncPod), 90*time.Second + time.Millisecond, true},
 		{"terminal SyncPod, at once", terminal, 0, false},
 		{"terminal SyncPod, phase transition lost", terminal, time.Minute, true},
-		{"terminated, at once", ok(model.SyncTerminatingPod), 0, false},
-		{"terminated, phase transition lost", ok(model.SyncTerminatingPod), time.Minute, true},
-		{"error, backoff", failed(model.SyncPod, model.Failed), 12 * time.Second, false},
-		{"cancelled, backoff", failed(model.SyncTerminatingPod, model.Canceled), 10 * time.Second, false},
-		{"error, retried at once", failed(model.SyncPod, model.Failed), 0, true},
-		{"error, retried after the resync interval", failed(model.SyncPod, model.Failed), time.Minute, true},
+		{"terminated, at once", ok(ops.SyncTerminatingPod), 0, false},
+		{"terminated, phase transition lost", ok(ops.SyncTerminatingPod), time.Minute, true},
+		{"error, backoff", failed(ops.SyncPod, ops.Failed), 12 * time.Second, false},
+		{"cancelled, backoff", failed(ops.SyncTerminatingPod, ops.Canceled), 10 * time.Second, false},
+		{"error, retried at once", failed(ops.SyncPod, ops.Failed), 0, true},
+		{"error, retried after the resync interval", failed(ops.SyncPod, ops.Failed), time.Minute, true},
 		{"no sync call (refused static start), backoff", nil, 15 * time.Second, false},
 		{"no sync call, at once", nil, 0, true},
 	}
@@ -64,26 +64,26 @@ func TestRequeueDelay(t *testing.T) {
 func TestRequeueDelayPairing(t *testing.T) {
 	p := Periods{Resync: time.Minute, Backoff: 10 * time.Second}
 	k := NewRequeue(p).(*requeueCheck)
-	end := func(uid string, fn model.SyncFn) {
-		k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: model.SyncEnd{UID: uid, Fn: fn, Outcome: model.OK}})
+	end := func(uid string, fn ops.SyncFn) {
+		k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: uid, Fn: fn, Outcome: ops.OK}})
 	}
 	requeue := func(uid string, d time.Duration) {
 		k.Observe(nil, history.Event{Kind: history.Noted, Note: history.Requeued{UID: k8stypes.UID(uid), Delay: d}})
 	}
-	end("a", model.SyncPod)
-	end("b", model.SyncTerminatingPod)
+	end("a", ops.SyncPod)
+	end("b", ops.SyncTerminatingPod)
 	requeue("b", 0)
 	requeue("a", time.Minute)
 	requeue("a", 10*time.Second) // a second requeue of a follows no return: the backoff
-	end("a", model.SyncTerminatedPod)
+	end("a", ops.SyncTerminatedPod)
 	requeue("a", 10*time.Second) // a later record of a (UID reuse)
-	end("a", model.SyncPod)
+	end("a", ops.SyncPod)
 	k.Observe(nil, history.Event{Kind: history.Restarted})
 	requeue("a", 10*time.Second) // the new process's first requeue of a
 	if v := k.Finish(nil, nil); len(v) != 0 {
 		t.Errorf("legal requeues reported: %v", v)
 	}
-	end("b", model.SyncPod)
+	end("b", ops.SyncPod)
 	requeue("b", 10*time.Second)
 	if v := k.Finish(nil, nil); len(v) != 1 {
 		t.Errorf("a successful SyncPod requeued after the backoff period: got %v, want one violation", v)
@@ -102,12 +102,12 @@ func TestRequeueDelayPairing(t *testing.T) {
 func TestRequeueDelayErrorShapes(t *testing.T) {
 	p := Periods{Resync: time.Minute, Backoff: 10 * time.Second, Transient: time.Second}
 	const now = 100 * time.Second // the requeue
-	nnr := model.ErrShape{NetworkNotReady: true}
-	backoff := func(in time.Duration) model.ErrShape { return model.ErrShape{Backoff: true, BackoffExpiry: now + in} }
-	both := model.ErrShape{NetworkNotReady: true, Backoff: true, BackoffExpiry: now + 30*time.Second}
+	nnr := ops.ErrShape{NetworkNotReady: true}
+	backoff := func(in time.Duration) ops.ErrShape { return ops.ErrShape{Backoff: true, BackoffExpiry: now + in} }
+	both := ops.ErrShape{NetworkNotReady: true, Backoff: true, BackoffExpiry: now + 30*time.Second}
 	cases := []struct {
 		name          string
-		err           model.ErrShape
+		err           ops.ErrShape
 		endAt         time.Duration // when the call ended
 		delay         time.Duration
 		wantViolation bool
@@ -139,12 +139,12 @@ func TestRequeueDelayErrorShapes(t *testing.T) {
 		// The call ended 2 s before the requeue: 1 s was left of a 3 s backoff.
 		{"expiry counted from the requeue", backoff(time.Second), now - 2*time.Second, 1200 * time.Millisecond, false},
 		{"expiry counted from the call's end instead", backoff(time.Second), now - 2*time.Second, 3 * time.Second, true},
-		{"plain error: the backoff period", model.ErrShape{}, now, 12 * time.Second, false},
-		{"plain error, the transient backoff instead", model.ErrShape{}, now, time.Second, true},
+		{"plain error: the backoff period", ops.ErrShape{}, now, 12 * time.Second, false},
+		{"plain error, the transient backoff instead", ops.ErrShape{}, now, time.Second, true},
 	}
 	for _, c := range cases {
 		k := NewRequeue(p).(*requeueCheck)
-		end := model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.Failed, Err: c.err}
+		end := ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: c.err}
 		k.Observe(nil, history.Event{Kind: history.CallbackEnd, At: c.endAt, Input: end})
 		k.Observe(nil, history.Event{Kind: history.Noted, At: now, Note: history.Requeued{UID: "a", Delay: c.delay}})
 		if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {

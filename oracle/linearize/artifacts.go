@@ -11,9 +11,9 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // Artifact file names the linearizability oracle writes into
@@ -92,9 +92,9 @@ func annotations(h history.History) []porcupine.Annotation {
 	for _, op := range h.Ops {
 		end = max(end, op.Return)
 		switch in := op.Input.(type) {
-		case model.SyncBegin:
+		case ops.SyncBegin:
 			begun[in.UID] = op
-		case model.SyncEnd:
+		case ops.SyncEnd:
 			b, ok := begun[in.UID]
 			if !ok {
 				continue
@@ -121,12 +121,12 @@ func annotations(h history.History) []porcupine.Annotation {
 
 // callbackBar is one sync callback from its SyncBegin to end.
 func callbackBar(begin porcupine.Operation, end int64, outcome string) porcupine.Annotation {
-	b := begin.Input.(model.SyncBegin)
-	colors := map[model.SyncFn]string{model.SyncPod: "#d4f0d4", model.SyncTerminatingPod: "#f7e1c4",
-		model.SyncTerminatingRuntimePod: "#f7d4d4", model.SyncTerminatedPod: "#dcdcf7"}
+	b := begin.Input.(ops.SyncBegin)
+	colors := map[ops.SyncFn]string{ops.SyncPod: "#d4f0d4", ops.SyncTerminatingPod: "#f7e1c4",
+		ops.SyncTerminatingRuntimePod: "#f7d4d4", ops.SyncTerminatedPod: "#dcdcf7"}
 	return porcupine.Annotation{Tag: "sync worker/" + b.UID, Start: begin.Call, End: end,
 		Description: b.Fn.String() + " → " + outcome,
-		Details:     model.Describe(b, nil) + " → " + outcome, BackgroundColor: colors[b.Fn]}
+		Details:     ops.Describe(b, nil) + " → " + outcome, BackgroundColor: colors[b.Fn]}
 }
 
 // WitnessText lists the effect order, one operation a line, marking where
@@ -148,7 +148,7 @@ func WitnessText(h history.History, v Verdict) string {
 		if !v.Witness && i == v.FailedAt {
 			mark = "  <<< " + v.Reason
 		}
-		fmt.Fprintf(&b, "%4d event %-5d %-10v %-14s %s%s\n", i, e.Seq, e.At, row, model.Describe(op.Input, op.Output), mark)
+		fmt.Fprintf(&b, "%4d event %-5d %-10v %-14s %s%s\n", i, e.Seq, e.At, row, ops.Describe(op.Input, op.Output), mark)
 	}
 	return b.String()
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestFinishTwiceJudgesTheSameHistory: Finish hands the recorder's buffer
@@ -17,9 +17,9 @@ func TestFinishTwiceJudgesTheSameHistory(t *testing.T) {
 	o := New(Options{})
 	for _, ev := range []history.Event{
 		{Seq: 1, At: time.Second, Goroutine: "driver", Kind: history.ClientCall, ID: 1,
-			Input: model.Query{Kind: model.IsPodKnownTerminated, UID: "a"}},
+			Input: ops.Query{Kind: ops.IsPodKnownTerminated, UID: "a"}},
 		// A forged answer: the workers never heard of a, so it is not known terminated.
-		{Seq: 2, At: time.Second, Goroutine: "driver", Kind: history.ClientReturn, ID: 1, Output: model.Answer(true)},
+		{Seq: 2, At: time.Second, Goroutine: "driver", Kind: history.ClientReturn, ID: 1, Output: ops.Answer(true)},
 	} {
 		o.Observe(nil, ev)
 	}

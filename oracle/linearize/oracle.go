@@ -14,9 +14,9 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
 	"github.com/podsim/podsim/model/check"
 	"github.com/podsim/podsim/model/deviation"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -214,10 +214,10 @@ func replayWitness(h history.History, dev deviation.Set) Verdict {
 			return v
 		}
 	}
-	ops, index := h.Unmarked()
+	seq, index := h.Unmarked()
 	v.Mode = "closure"
 	var at int
-	if v.Witness, at, v.Reason = check.ReplayWith(ops, dev); !v.Witness {
+	if v.Witness, at, v.Reason = check.ReplayWith(seq, dev); !v.Witness {
 		v.FailedAt = index[at]
 	} else {
 		v.FailedAt, v.Reason = -1, ""
@@ -246,7 +246,7 @@ func (v Verdict) Violations(h history.History) []history.Violation {
 		e := h.Effects[v.FailedAt]
 		viol.At, viol.Seq = e.At, e.Seq
 		op := h.Op(e)
-		where = fmt.Sprintf("%q (event %d at %v)", model.Describe(op.Input, op.Output), e.Seq, e.At)
+		where = fmt.Sprintf("%q (event %d at %v)", ops.Describe(op.Input, op.Output), e.Seq, e.At)
 		reason = stripOpPrefix(reason)
 	}
 	cut := ""

@@ -7,11 +7,11 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 func TestVerdictViolations(t *testing.T) {
-	h := history.History{Ops: []porcupine.Operation{{Input: model.CompletionFired{UID: "a", ID: 1}, Call: 2, Return: 3}},
+	h := history.History{Ops: []porcupine.Operation{{Input: ops.CompletionFired{UID: "a", ID: 1}, Call: 2, Return: 3}},
 		Effects: []history.Effect{{Op: 0, Seq: 1, At: time.Second}}}
 	notDue := `op 0 "kill a completion#1 fired": a: completion #1 fired but is not due (S14)`
 	for _, tc := range []struct {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -32,11 +32,11 @@ import (
 // is a pending update that was never consumed (L3, judge.go).
 type takeDue struct {
 	kill      bool
-	typ       model.UpdateType // of the newest update it stands for
-	at        time.Duration    // when the update took effect
-	idleSince time.Duration    // when no call was in flight any more (unset while one is)
-	updates   int              // how many updates it stands for (merged, §1.5)
-	reported  bool             // L9 reported it: once is the story
+	typ       ops.UpdateType // of the newest update it stands for
+	at        time.Duration  // when the update took effect
+	idleSince time.Duration  // when no call was in flight any more (unset while one is)
+	updates   int            // how many updates it stands for (merged, §1.5)
+	reported  bool           // L9 reported it: once is the story
 }
 
 // bound is the time the update may wait once its pod is idle.
@@ -53,15 +53,15 @@ func (l *liveness) takeEnabled() bool { return l.periods.TakeKill > 0 && l.perio
 
 // updateTookEffect opens the obligation of an UpdatePod whose critical
 // section just ended (p.cur holds the answers it left).
-func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.Event) {
+func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev history.Event) {
 	if !p.cur.Known || p.cur.BeFinished {
 		return
 	}
-	kill := in.Type == model.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
+	kill := in.Type == ops.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
 	switch {
-	case in.RuntimeOnly && in.Type != model.Kill:
+	case in.RuntimeOnly && in.Type != ops.Kill:
 		return
-	case in.Pod.Static && p.calls.get(model.SyncPod) == nil:
+	case in.Pod.Static && p.calls.get(ops.SyncPod) == nil:
 		return
 	}
 	if p.due != nil {
@@ -77,13 +77,13 @@ func (l *liveness) updateTookEffect(p *podTrack, in model.UpdatePod, ev history.
 }
 
 // inFlightFn names the sync call in flight (for a busy pod).
-func (p *podTrack) inFlightFn() model.SyncFn {
-	for _, fn := range []model.SyncFn{model.SyncPod, model.SyncTerminatingPod, model.SyncTerminatingRuntimePod, model.SyncTerminatedPod} {
+func (p *podTrack) inFlightFn() ops.SyncFn {
+	for _, fn := range []ops.SyncFn{ops.SyncPod, ops.SyncTerminatingPod, ops.SyncTerminatingRuntimePod, ops.SyncTerminatedPod} {
 		if st := p.calls.get(fn); st != nil && st.inFlight {
 			return fn
 		}
 	}
-	return model.NoSync
+	return ops.NoSync
 }
 
 // busy reports whether a sync call of the pod is in flight.

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -18,9 +18,9 @@ import (
 // returns ok at d after it began; the completion fires at fire (<0: never).
 // The pod then terminates and finishes.
 func (s *lvScript) killNow(fire, d time.Duration, ok bool) {
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.sync("a", model.SyncPod, model.OK)
-	kill := model.UpdatePod{Type: model.Kill, Pod: model.Pod{UID: "a"}, Kill: model.KillOptions{CompletionID: 1}}
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", ops.SyncPod, ops.OK)
+	kill := ops.UpdatePod{Type: ops.Kill, Pod: ops.Pod{UID: "a"}, Kill: ops.KillOptions{CompletionID: 1}}
 	s.ids++
 	s.emit("client/1", history.ClientCall, s.ids, kill, nil)
 	s.emit("client/1", history.LockAcquired, 0, nil, nil)
@@ -28,15 +28,15 @@ func (s *lvScript) killNow(fire, d time.Duration, ok bool) {
 	s.emit("client/1", history.ClientReturn, s.ids, nil, nil)
 	s.ids++
 	wait := s.ids
-	s.emit("client/1", history.ClientCall, wait, model.KillPodNowDone{UID: "a", ID: 1}, nil)
+	s.emit("client/1", history.ClientCall, wait, ops.KillPodNowDone{UID: "a", ID: 1}, nil)
 	s.emit("client/1", history.LockReleasing, 0, nil, nil)
 	start := s.at
 	if fire >= 0 {
 		s.at = start + fire
-		s.emit("worker/a", history.Fired, 0, model.CompletionFired{UID: "a", ID: 1}, nil)
+		s.emit("worker/a", history.Fired, 0, ops.CompletionFired{UID: "a", ID: 1}, nil)
 	}
 	s.at = start + d
-	s.emit("client/1", history.ClientReturn, wait, nil, model.Answer(ok))
+	s.emit("client/1", history.ClientReturn, wait, nil, ops.Answer(ok))
 	s.terminateAndFinish("a")
 }
 
@@ -90,12 +90,12 @@ type lvEnd struct {
 // static pods a, b, c: a runs; b waits for the name; a is killed and,
 // unless hold, finishes at 3s.
 func (s *lvScript) staticChain(hold bool) {
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.sync("a", model.SyncPod, model.OK)
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", ops.SyncPod, ops.OK)
 	s.at = time.Second
-	s.update(model.Create, "b", lvStates{"b": lvRunning})
+	s.update(ops.Create, "b", lvStates{"b": lvRunning})
 	s.at = 2 * time.Second
-	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	s.update(ops.Kill, "a", lvStates{"a": lvRequested})
 	if hold {
 		return
 	}
@@ -106,34 +106,34 @@ func (s *lvScript) staticChain(hold bool) {
 var livenessEnd = []lvEnd{{
 	name: "running pod in config is settled",
 	stream: func(s *lvScript) {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
 	},
 	checked: "L3",
 }, {
 	name: "sync still in flight",
 	stream: func(s *lvScript) {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
 	},
 	want: "L3", msg: "state S: a sync call (SyncPod) is still in flight 5s after the inputs stopped",
 }, {
 	name: "update handed over and never taken",
 	stream: func(s *lvScript) {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
 		s.at = time.Second
-		s.update(model.Update, "a", nil)
+		s.update(ops.Update, "a", nil)
 	},
 	want: "L3", msg: "state S: an update (update, at 1s, 1 update(s)) is pending but was never consumed",
 }, {
 	name: "update handed over and taken",
 	stream: func(s *lvScript) {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
 		s.at = time.Second
-		s.update(model.Update, "a", nil)
-		s.sync("a", model.SyncPod, model.OK)
+		s.update(ops.Update, "a", nil)
+		s.sync("a", ops.SyncPod, ops.OK)
 	},
 	checked: "L3",
 }, {
@@ -142,23 +142,23 @@ var livenessEnd = []lvEnd{{
 	// housekeeping should have purged (L2).
 	name: "orphan seen at runtime whose termination never succeeds",
 	stream: func(s *lvScript) {
-		s.call("housekeeping", model.UpdatePod{Type: model.Kill, RuntimeOnly: true, Pod: model.Pod{UID: "a"}}, nil, lvStates{"a": lvRequested})
-		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, nil)
-		s.sync("a", model.SyncTerminatingRuntimePod, model.Failed)
+		s.call("housekeeping", ops.UpdatePod{Type: ops.Kill, RuntimeOnly: true, Pod: ops.Pod{UID: "a"}}, nil, lvStates{"a": lvRequested})
+		s.syncKnown([]string{}, ops.KnownPods{{UID: "a", State: ops.TerminatingWork}}, nil)
+		s.sync("a", ops.SyncTerminatingRuntimePod, ops.Failed)
 	},
 	want: "L1", msg: "termination requested at 0s, state TR; SyncTerminatingRuntimePod ran once, the last failed",
 }, {
 	name: "static waiter killed and never cleaned up (B8)", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(true)
-		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.update(ops.Kill, "b", lvStates{"b": lvRequested})
 	},
 	want: "L5", msg: "pod b (static web_default, in config): killed at 2s while waiting to start (state TR), but it never finished",
 }, {
 	name: "static waiter killed and cleaned up with no call", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(false)
-		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.update(ops.Kill, "b", lvStates{"b": lvRequested})
 		s.call("worker/b", nil, nil, lvStates{"b": lvFinished})
 	},
 	checked: "L5",
@@ -171,27 +171,27 @@ var livenessEnd = []lvEnd{{
 	name: "the waiter started once the name was free", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(false)
-		s.sync("b", model.SyncPod, model.OK)
+		s.sync("b", ops.SyncPod, ops.OK)
 	},
 	checked: "L5",
 }, {
 	name: "a killed waiter does not block the next (B8's fix)", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(true)
-		s.update(model.Create, "c", lvStates{"c": lvRunning})
-		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.update(ops.Create, "c", lvStates{"c": lvRunning})
+		s.update(ops.Kill, "b", lvStates{"b": lvRequested})
 		s.call("worker/b", nil, nil, lvStates{"b": lvFinished})
 		s.at = 3 * time.Second
 		s.terminateAndFinish("a")
-		s.sync("c", model.SyncPod, model.OK)
+		s.sync("c", ops.SyncPod, ops.OK)
 	},
 	checked: "L5",
 }, {
 	name: "the killed waiter blocks the next (B8)", static: true,
 	stream: func(s *lvScript) {
 		s.staticChain(false)
-		s.update(model.Create, "c", lvStates{"c": lvRunning})
-		s.update(model.Kill, "b", lvStates{"b": lvRequested})
+		s.update(ops.Create, "c", lvStates{"c": lvRunning})
+		s.update(ops.Kill, "b", lvStates{"b": lvRequested})
 	},
 	want: "L5", msg: "pod c (static web_default): waiting to start since 3s (state P, the first of 1 waiter(s))",
 }, {
@@ -249,7 +249,7 @@ func TestLivenessUnsettled(t *testing.T) {
 	if vs := sc.l.Finish(nil, nil); len(vs) != 1 || vs[0].Invariant != "settle" {
 		t.Errorf("Settled without the settle phase's timing: got %v, want one settle violation", vs)
 	}
-	sc.emit("client/0", history.ClientCall, 1, model.UpdatePod{Pod: model.Pod{UID: "a"}}, nil)
+	sc.emit("client/0", history.ClientCall, 1, ops.UpdatePod{Pod: ops.Pod{UID: "a"}}, nil)
 	if len(sc.l.pods) != 0 {
 		t.Errorf("after Settled: got %d tracked pods, want 0 (events after Settled are ignored)", len(sc.l.pods))
 	}
@@ -273,26 +273,26 @@ func TestPodTrackWords(t *testing.T) {
 		}
 	}
 	l := newLiveness(kubeletPeriods)
-	p.begin(l, model.SyncPod, history.Event{})
-	p.end(model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}, time.Second)
+	p.begin(l, ops.SyncPod, history.Event{})
+	p.end(ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK}, time.Second)
 	if got := p.state(lvRunning); got != "S" {
 		t.Errorf("state after a SyncPod: got %s, want S", got)
 	}
 	stories := []struct {
 		do   func()
-		fn   model.SyncFn
+		fn   ops.SyncFn
 		want string
 	}{
-		{func() {}, model.SyncTerminatedPod, "SyncTerminatedPod never ran"},
-		{func() { p.begin(l, model.SyncTerminatedPod, history.Event{}) },
-			model.SyncTerminatedPod, "SyncTerminatedPod ran once, the last is still in flight"},
-		{func() {}, model.SyncPod, "SyncPod ran once, the last succeeded at 1s"},
+		{func() {}, ops.SyncTerminatedPod, "SyncTerminatedPod never ran"},
+		{func() { p.begin(l, ops.SyncTerminatedPod, history.Event{}) },
+			ops.SyncTerminatedPod, "SyncTerminatedPod ran once, the last is still in flight"},
+		{func() {}, ops.SyncPod, "SyncPod ran once, the last succeeded at 1s"},
 		{func() {
 			for range 2 {
-				p.begin(l, model.SyncTerminatingRuntimePod, history.Event{})
-				p.end(model.SyncEnd{Fn: model.SyncTerminatingRuntimePod, Outcome: model.Canceled}, 2*time.Second)
+				p.begin(l, ops.SyncTerminatingRuntimePod, history.Event{})
+				p.end(ops.SyncEnd{Fn: ops.SyncTerminatingRuntimePod, Outcome: ops.Canceled}, 2*time.Second)
 			}
-		}, model.SyncTerminatingPod, "SyncTerminatingRuntimePod ran 2 times, the last was cancelled at 2s, and it never succeeded"},
+		}, ops.SyncTerminatingPod, "SyncTerminatingRuntimePod ran 2 times, the last was cancelled at 2s, and it never succeeded"},
 	}
 	for _, tt := range stories {
 		tt.do()

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -108,9 +108,9 @@ func (j judgement) record() {
 		j.violate("L2", "never started and never seen at runtime (state %s), not desired at the SyncKnownPods of %v, "+
 			"yet never purged", j.state(), p.omittedAt)
 	case a.TerminationRequested && !a.KnownTerminated:
-		j.violate("L1", "termination requested at %v, state %s; %s", p.requestedAt, j.state(), p.story(model.SyncTerminatingPod))
+		j.violate("L1", "termination requested at %v, state %s; %s", p.requestedAt, j.state(), p.story(ops.SyncTerminatingPod))
 	case a.KnownTerminated && !a.BeFinished:
-		j.violate("L2", "terminated at %v, state %s; %s", p.terminatedAt, j.state(), p.story(model.SyncTerminatedPod))
+		j.violate("L2", "terminated at %v, state %s; %s", p.terminatedAt, j.state(), p.story(ops.SyncTerminatedPod))
 	case !a.TerminationRequested && p.omittedAt != unset:
 		j.violate("L1", "not desired at the SyncKnownPods of %v, state %s, yet its termination was never requested: it keeps running",
 			p.omittedAt, j.state())
@@ -158,9 +158,9 @@ func (j judgement) deletion() {
 	case !a.TerminationRequested:
 		why = "its termination was never requested"
 	case !a.KnownTerminated:
-		why = j.p.story(model.SyncTerminatingPod)
+		why = j.p.story(ops.SyncTerminatingPod)
 	default:
-		why = j.p.story(model.SyncTerminatedPod)
+		why = j.p.story(ops.SyncTerminatedPod)
 	}
 	j.violate("L7", "state %s: it never reached ShouldPodBeFinished, so it would never be deleted from the API: %s", j.state(), why)
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // knownCall is a SyncKnownPods between taking the pod lock and returning.
@@ -24,7 +24,7 @@ func (l *liveness) knownReturned(ev history.Event) {
 	kc := l.known[ev.Goroutine]
 	delete(l.known, ev.Goroutine)
 	defer func() { l.freeKnown = kc }() // nothing holds it any more
-	out, _ := ev.Output.(model.KnownPods)
+	out, _ := ev.Output.(ops.KnownPods)
 	for _, uid := range kc.mustPurge {
 		p := l.pods[uid]
 		k, stillKnown := findKnown(out, uid)
@@ -70,20 +70,20 @@ func (kc *knownCall) isDesired(uid types.UID) bool {
 // findKnown is uid's entry in SyncKnownPods' result (the last one, should
 // it list uid twice): a binary search in a result sorted by UID, as the
 // workers return it, else a scan.
-func findKnown(out model.KnownPods, uid types.UID) (model.KnownPod, bool) {
-	byUID := func(k model.KnownPod, u string) int { return strings.Compare(k.UID, u) }
-	if slices.IsSortedFunc(out, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) }) {
+func findKnown(out ops.KnownPods, uid types.UID) (ops.KnownPod, bool) {
+	byUID := func(k ops.KnownPod, u string) int { return strings.Compare(k.UID, u) }
+	if slices.IsSortedFunc(out, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) }) {
 		// The last of equal entries: the one before the first greater UID.
 		i, _ := slices.BinarySearchFunc(out, string(uid)+"\x00", byUID)
 		if i > 0 && out[i-1].UID == string(uid) {
 			return out[i-1], true
 		}
-		return model.KnownPod{}, false
+		return ops.KnownPod{}, false
 	}
 	for i := len(out) - 1; i >= 0; i-- {
 		if out[i].UID == string(uid) {
 			return out[i], true
 		}
 	}
-	return model.KnownPod{}, false
+	return ops.KnownPod{}, false
 }

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestFindKnownIsTheMapLookup: findKnown returns what a map from UID to
@@ -18,14 +18,14 @@ func TestFindKnownIsTheMapLookup(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	uids := []string{"a", "a1", "b", "c", "d"}
 	for round := range 500 {
-		var out model.KnownPods
+		var out ops.KnownPods
 		for range r.IntN(6) {
-			out = append(out, model.KnownPod{UID: uids[r.IntN(len(uids))], State: model.WorkType(r.IntN(3))})
+			out = append(out, ops.KnownPod{UID: uids[r.IntN(len(uids))], State: ops.WorkType(r.IntN(3))})
 		}
 		if r.IntN(2) == 0 {
-			slices.SortStableFunc(out, func(a, b model.KnownPod) int { return strings.Compare(a.UID, b.UID) })
+			slices.SortStableFunc(out, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })
 		}
-		m := map[types.UID]model.KnownPod{}
+		m := map[types.UID]ops.KnownPod{}
 		for _, k := range out {
 			m[types.UID(k.UID)] = k
 		}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -116,7 +116,7 @@ type liveness struct {
 // effectDue: an UpdatePod whose critical section has not ended yet (L9
 // opens its obligation there). A goroutine's record serves its every call.
 type openCall struct {
-	in        model.Input
+	in        ops.Input
 	effectDue bool
 }
 
@@ -129,14 +129,14 @@ func (l *liveness) openOf(g string) *openCall {
 }
 
 // callOf is goroutine g's client call in progress, nil when none.
-func (l *liveness) callOf(g string) model.Input {
+func (l *liveness) callOf(g string) ops.Input {
 	if c := l.openOf(g); c != nil {
 		return c.in
 	}
 	return nil
 }
 
-// killWait is killPodNow's wait for its kill (model.KillPodNowDone).
+// killWait is killPodNow's wait for its kill (ops.KillPodNowDone).
 type killWait struct {
 	uid          types.UID
 	completionID int
@@ -195,7 +195,7 @@ func (l *liveness) Observe(v oracle.View, ev history.Event) {
 	case history.CallbackEnd:
 		l.callbackEnd(ev)
 	case history.Fired:
-		if c, ok := ev.Input.(model.CompletionFired); ok {
+		if c, ok := ev.Input.(ops.CompletionFired); ok {
 			l.fired[c.ID] = ev.At
 		}
 	case history.Settled:
@@ -245,10 +245,10 @@ func (l *liveness) clientCall(ev history.Event) {
 	}
 	c.in = ev.Input
 	switch in := ev.Input.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		l.track(types.UID(in.Pod.UID))
 		c.effectDue = true
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		uid := types.UID(in.UID)
 		l.track(uid)
 		l.waits[ev.ID] = &killWait{uid: uid, completionID: in.ID, at: ev.At, notRunningAt: unset}
@@ -256,15 +256,15 @@ func (l *liveness) clientCall(ev history.Event) {
 }
 
 func (l *liveness) clientReturn(ev history.Event) {
-	var in model.Input
+	var in ops.Input
 	if c := l.openOf(ev.Goroutine); c != nil {
 		in = c.in
 		c.in, c.effectDue = nil, false
 	}
 	switch in.(type) {
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		l.knownReturned(ev)
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		l.killReturned(ev)
 	}
 }
@@ -275,12 +275,12 @@ func (l *liveness) clientReturn(ev history.Event) {
 // finished record that is not desired or asked for a restart (§1.12).
 func (l *liveness) lockAcquired(ev history.Event) {
 	switch in := l.callOf(ev.Goroutine).(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		p := l.track(types.UID(in.Pod.UID))
-		if in.Type == model.Create && !in.RuntimeOnly && p.cur.Known && p.cur.TerminationRequested && p.restartAt == unset {
+		if in.Type == ops.Create && !in.RuntimeOnly && p.cur.Known && p.cur.TerminationRequested && p.restartAt == unset {
 			p.restartAt = ev.At
 		}
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		kc := l.newKnownCall(ev.At, in.Desired)
 		if !slices.IsSorted(in.Desired) {
 			kc.desired = slices.Sorted(slices.Values(in.Desired))
@@ -310,7 +310,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 		return
 	}
 	c := l.openOf(ev.Goroutine)
-	var call model.Input
+	var call ops.Input
 	if c != nil {
 		call = c.in
 	}
@@ -322,10 +322,10 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 			l.taken(p, ev)
 		}
 	}
-	if in, ok := call.(model.UpdatePod); ok && c.effectDue {
+	if in, ok := call.(ops.UpdatePod); ok && c.effectDue {
 		c.effectDue = false
 		p := l.pods[types.UID(in.Pod.UID)]
-		if in.RuntimeOnly && in.Type == model.Kill && p.cur.Known {
+		if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
 			p.sawRuntime = true
 		}
 		l.updateTookEffect(p, in, ev)
@@ -345,7 +345,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 func (l *liveness) killReturned(ev history.Event) {
 	wt := l.waits[ev.ID]
 	delete(l.waits, ev.ID)
-	if ok, _ := ev.Output.(model.Answer); ok {
+	if ok, _ := ev.Output.(ops.Answer); ok {
 		l.checked["L6"]++
 		return
 	}
@@ -363,14 +363,14 @@ func (l *liveness) killReturned(ev history.Event) {
 }
 
 func (l *liveness) callbackBegin(ev history.Event) {
-	b := ev.Input.(model.SyncBegin)
+	b := ev.Input.(ops.SyncBegin)
 	p := l.track(types.UID(b.UID))
 	l.taken(p, ev)
 	p.begin(l, b.Fn, ev)
 }
 
 func (l *liveness) callbackEnd(ev history.Event) {
-	e := ev.Input.(model.SyncEnd)
+	e := ev.Input.(ops.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)
 	if p.err != nil && e.Err.Backoff {
@@ -383,7 +383,7 @@ func (l *liveness) callbackEnd(ev history.Event) {
 // error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
 // expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
 // RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
-func backoffRetry(e model.ErrShape, at, resync time.Duration) time.Duration {
+func backoffRetry(e ops.ErrShape, at, resync time.Duration) time.Duration {
 	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
 }
 

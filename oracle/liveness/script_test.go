@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -64,7 +64,7 @@ var (
 	lvForgotten = oracle.Answers{BeFinished: true, ContainersBeTerminating: true, RuntimeBeRemoved: true, ContentBeRemoved: true}
 )
 
-func (s *lvScript) emit(g string, kind history.EventKind, id int, in model.Input, out model.Output) {
+func (s *lvScript) emit(g string, kind history.EventKind, id int, in ops.Input, out ops.Output) {
 	s.seq++
 	ev := history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out}
 	if kind == history.LockReleasing {
@@ -74,7 +74,7 @@ func (s *lvScript) emit(g string, kind history.EventKind, id int, in model.Input
 }
 
 // call is a client call by g whose critical section leaves the pods in st.
-func (s *lvScript) call(g string, in model.Input, out model.Output, st lvStates) {
+func (s *lvScript) call(g string, in ops.Input, out ops.Output, st lvStates) {
 	s.ids++
 	id := s.ids
 	s.emit(g, history.ClientCall, id, in, nil)
@@ -86,18 +86,18 @@ func (s *lvScript) call(g string, in model.Input, out model.Output, st lvStates)
 	s.emit(g, history.ClientReturn, id, nil, out)
 }
 
-func (s *lvScript) update(t model.UpdateType, uid types.UID, st lvStates) {
-	pod := model.Pod{UID: string(uid), Name: "p", Namespace: "default", Static: s.v.cfg[uid].Static}
-	s.call("client/0", model.UpdatePod{Type: t, Pod: pod}, nil, st)
+func (s *lvScript) update(t ops.UpdateType, uid types.UID, st lvStates) {
+	pod := ops.Pod{UID: string(uid), Name: "p", Namespace: "default", Static: s.v.cfg[uid].Static}
+	s.call("client/0", ops.UpdatePod{Type: t, Pod: pod}, nil, st)
 }
 
-func (s *lvScript) syncKnown(desired []string, kept model.KnownPods, st lvStates) {
-	s.call("housekeeping", model.SyncKnownPods{Desired: desired}, kept, st)
+func (s *lvScript) syncKnown(desired []string, kept ops.KnownPods, st lvStates) {
+	s.call("housekeeping", ops.SyncKnownPods{Desired: desired}, kept, st)
 }
 
-func (s *lvScript) sync(uid types.UID, fn model.SyncFn, o model.Outcome) {
-	s.emit("worker/"+string(uid), history.CallbackBegin, 0, model.SyncBegin{UID: string(uid), Fn: fn}, nil)
-	s.emit("worker/"+string(uid), history.CallbackEnd, 0, model.SyncEnd{UID: string(uid), Fn: fn, Outcome: o}, nil)
+func (s *lvScript) sync(uid types.UID, fn ops.SyncFn, o ops.Outcome) {
+	s.emit("worker/"+string(uid), history.CallbackBegin, 0, ops.SyncBegin{UID: string(uid), Fn: fn}, nil)
+	s.emit("worker/"+string(uid), history.CallbackEnd, 0, ops.SyncEnd{UID: string(uid), Fn: fn, Outcome: o}, nil)
 }
 
 // settle ends the stream: the inputs stopped at 4 min, Settled comes now.
@@ -110,21 +110,21 @@ func (s *lvScript) settle() []history.Violation {
 // terminateAndFinish: uid's SyncTerminatingPod and SyncTerminatedPod
 // succeed, and it is terminated, then finished.
 func (s *lvScript) terminateAndFinish(uid types.UID) {
-	s.sync(uid, model.SyncTerminatingPod, model.OK)
+	s.sync(uid, ops.SyncTerminatingPod, ops.OK)
 	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvTerminated})
-	s.sync(uid, model.SyncTerminatedPod, model.OK)
+	s.sync(uid, ops.SyncTerminatedPod, ops.OK)
 	s.call("worker/"+string(uid), nil, nil, lvStates{uid: lvFinished})
 }
 
 // killAndFinish takes pod a from running to finished through its calls;
 // restart sends a create while its termination is requested.
 func (s *lvScript) killAndFinish(restart bool) {
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.sync("a", model.SyncPod, model.OK)
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", ops.SyncPod, ops.OK)
 	s.at += time.Second
-	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	s.update(ops.Kill, "a", lvStates{"a": lvRequested})
 	if restart {
-		s.update(model.Create, "a", nil)
+		s.update(ops.Create, "a", nil)
 	}
 	s.terminateAndFinish("a")
 }
@@ -134,10 +134,10 @@ func (s *lvScript) restarted(d time.Duration) []history.Violation {
 	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
 	s.killAndFinish(true)
 	s.at += time.Second
-	s.syncKnown([]string{"a"}, model.KnownPods{}, lvStates{"a": lvForgotten})
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.syncKnown([]string{"a"}, ops.KnownPods{}, lvStates{"a": lvForgotten})
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
 	s.at += d
-	s.sync("a", model.SyncPod, model.OK)
+	s.sync("a", ops.SyncPod, ops.OK)
 	return s.settle()
 }
 
@@ -147,12 +147,12 @@ func (s *lvScript) deletedForgotten(static bool) []history.Violation {
 	s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true, Terminal: true, Static: static, FullName: "p_default"}
 	s.killAndFinish(true)
 	s.at += time.Second
-	s.syncKnown([]string{"a"}, model.KnownPods{}, lvStates{"a": lvForgotten})
+	s.syncKnown([]string{"a"}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 	return s.settle()
 }
 
 // lvKept is a SyncKnownPods result that kept pod a, terminated.
-var lvKept = model.KnownPods{{UID: "a", State: model.TerminatedWork}}
+var lvKept = ops.KnownPods{{UID: "a", State: ops.TerminatedWork}}
 
 // livenessScripted are the streams of TestLivenessScripted: each bad one
 // breaks want, its good twin meets the same obligation.
@@ -170,7 +170,7 @@ var livenessScripted = []struct {
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.killAndFinish(false)
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		return s.settle()
 	},
 	want: "L2", msg: []string{"pod a: finished at 1s and not desired; SyncKnownPods at 1s kept it (terminated)"},
@@ -193,49 +193,49 @@ var livenessScripted = []struct {
 	name: "L4 desired pod forgotten",
 	bad: func(s *lvScript) []history.Violation {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		s.at += time.Second
-		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
+		s.syncKnown([]string{"a"}, ops.KnownPods{}, nil)
 		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		s.at += time.Second
-		s.syncKnown([]string{"a"}, model.KnownPods{}, nil)
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
+		s.syncKnown([]string{"a"}, ops.KnownPods{}, nil)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
 		return s.settle()
 	},
 	want: "L4", msg: []string{"pod a (in config): desired, but unknown to the pod workers since 0s", "housekeeping of 1s"},
 }, {
 	name: "L1 running pod purged",
 	bad: func(s *lvScript) []history.Violation {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
 		s.killAndFinish(false)
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		return s.settle()
 	},
 	want: "L1", msg: []string{"pod a: its record was purged at 0s in state S before it terminated (SyncTerminatingPod never ran)"},
 }, {
 	name: "L1 orphan never terminated",
 	bad: func(s *lvScript) []history.Violation {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
-		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
+		s.syncKnown([]string{}, ops.KnownPods{{UID: "a"}}, nil)
 		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
-		s.syncKnown([]string{}, model.KnownPods{{UID: "a", State: model.TerminatingWork}}, lvStates{"a": lvRequested})
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
+		s.syncKnown([]string{}, ops.KnownPods{{UID: "a", State: ops.TerminatingWork}}, lvStates{"a": lvRequested})
 		s.terminateAndFinish("a")
 		return s.settle()
 	},
@@ -243,13 +243,13 @@ var livenessScripted = []struct {
 }, {
 	name: "L2 unstarted orphan never purged",
 	bad: func(s *lvScript) []history.Violation {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.syncKnown([]string{}, model.KnownPods{{UID: "a"}}, nil)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, ops.KnownPods{{UID: "a"}}, nil)
 		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.syncKnown([]string{}, model.KnownPods{}, lvStates{"a": lvForgotten})
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.syncKnown([]string{}, ops.KnownPods{}, lvStates{"a": lvForgotten})
 		return s.settle()
 	},
 	want: "L2", msg: []string{"pod a (not in config): never started and never seen at runtime (state P)", "never purged"},
@@ -257,8 +257,8 @@ var livenessScripted = []struct {
 	name: "L7 deletion never requested",
 	bad: func(s *lvScript) []history.Violation {
 		s.v.cfg["a"] = oracle.PodConfig{InConfig: true, Deleted: true}
-		s.update(model.Create, "a", lvStates{"a": lvRunning})
-		s.sync("a", model.SyncPod, model.OK)
+		s.update(ops.Create, "a", lvStates{"a": lvRunning})
+		s.sync("a", ops.SyncPod, ops.OK)
 		return s.settle()
 	},
 	good: func(s *lvScript) []history.Violation {
@@ -305,8 +305,8 @@ var livenessScripted = []struct {
 	want: "L9", msg: []string{"pod a (S): update at 2s (1 update(s), idle since 2s) not taken by 20s", "(bound 18s)"},
 }, {
 	name: "L9 update after a plain error owes the plain bound",
-	bad:  func(s *lvScript) []history.Violation { return s.takenAfterFailure(model.ErrShape{}, 21*time.Second) },
-	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(model.ErrShape{}, 20*time.Second) },
+	bad:  func(s *lvScript) []history.Violation { return s.takenAfterFailure(ops.ErrShape{}, 21*time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(ops.ErrShape{}, 20*time.Second) },
 	want: "L9", msg: []string{"not taken by 20s", "(bound 18s)"},
 }, {
 	// L8: a failed call with a BackoffError ending beyond the resync
@@ -322,59 +322,59 @@ var livenessScripted = []struct {
 	want: "L8", msg: []string{"SyncPod failed at 2m30s", "it was never retried"},
 }}
 
-func backoffAt(at time.Duration) model.ErrShape {
-	return model.ErrShape{Backoff: true, BackoffExpiry: at}
+func backoffAt(at time.Duration) ops.ErrShape {
+	return ops.ErrShape{Backoff: true, BackoffExpiry: at}
 }
 
 // takenAfterFailure: pod a's SyncPod fails at 1s with an error of shape e;
 // an update at 2s is taken (SyncPod begins) at d.
-func (s *lvScript) takenAfterFailure(e model.ErrShape, d time.Duration) []history.Violation {
+func (s *lvScript) takenAfterFailure(e ops.ErrShape, d time.Duration) []history.Violation {
 	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
 	s.at = time.Second
-	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
-	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.Failed, Err: e}, nil)
+	s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: e}, nil)
 	s.at = 2 * time.Second
-	s.update(model.Update, "a", nil)
+	s.update(ops.Update, "a", nil)
 	s.at = d
-	s.sync("a", model.SyncPod, model.OK)
+	s.sync("a", ops.SyncPod, ops.OK)
 	return s.settle()
 }
 
 // neverRetried: pod a's SyncPod fails at 2m30s with an error of shape e
 // and is never retried before the inputs stop at 4 min (expiry e's, or
 // 2m30s + 1.5 × 1 min = 3m30s at the latest, + 18 s ≥ 4 min excuses it).
-func (s *lvScript) neverRetried(e model.ErrShape) []history.Violation {
+func (s *lvScript) neverRetried(e ops.ErrShape) []history.Violation {
 	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.sync("a", model.SyncPod, model.OK)
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", ops.SyncPod, ops.OK)
 	s.at = 2*time.Minute + 30*time.Second
-	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
-	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.Failed, Err: e}, nil)
+	s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: e}, nil)
 	return s.settle()
 }
 
 // updateTakenAfter: pod a runs; an update at 1s is taken (its SyncPod
 // begins) d later.
 func (s *lvScript) updateTakenAfter(d time.Duration) []history.Violation {
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.sync("a", model.SyncPod, model.OK)
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.sync("a", ops.SyncPod, ops.OK)
 	s.at += time.Second
-	s.update(model.Update, "a", nil)
+	s.update(ops.Update, "a", nil)
 	s.at += d
-	s.sync("a", model.SyncPod, model.OK)
+	s.sync("a", ops.SyncPod, ops.OK)
 	return s.settle()
 }
 
 // killTakenAfter: a kill at 1s arrives while a SyncPod runs (until 5s);
 // SyncTerminatingPod begins d after that SyncPod returned.
 func (s *lvScript) killTakenAfter(d time.Duration) []history.Violation {
-	s.update(model.Create, "a", lvStates{"a": lvRunning})
-	s.emit("worker/a", history.CallbackBegin, 0, model.SyncBegin{UID: "a", Fn: model.SyncPod}, nil)
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
 	s.at += time.Second
-	s.update(model.Kill, "a", lvStates{"a": lvRequested})
+	s.update(ops.Kill, "a", lvStates{"a": lvRequested})
 	s.at += 4 * time.Second
-	s.emit("worker/a", history.CallbackEnd, 0, model.SyncEnd{UID: "a", Fn: model.SyncPod, Outcome: model.OK}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK}, nil)
 	s.at += d
 	s.terminateAndFinish("a")
 	return s.settle()

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -32,7 +32,7 @@ type podTrack struct {
 	// finished record must be purged for a restart (SPEC §1.11).
 	restartAt time.Duration
 	// creator is the pod of the update that created the record.
-	creator      model.Pod
+	creator      ops.Pod
 	calls        fnCalls
 	terminatedOK bool // a SyncTerminatingPod or its runtime variant succeeded
 	keptReported bool // a SyncKnownPods that should have purged it was reported
@@ -51,16 +51,16 @@ type podTrack struct {
 }
 
 // fnCalls are an incarnation's fnStats by callback: those of the known
-// callbacks (model.SyncFn up to SyncTerminatedPod) in place, any other value
+// callbacks (ops.SyncFn up to SyncTerminatedPod) in place, any other value
 // a target reports in a map made for it.
 type fnCalls struct {
-	known  [model.SyncTerminatedPod + 1]fnStats
-	called [model.SyncTerminatedPod + 1]bool
-	other  map[model.SyncFn]*fnStats
+	known  [ops.SyncTerminatedPod + 1]fnStats
+	called [ops.SyncTerminatedPod + 1]bool
+	other  map[ops.SyncFn]*fnStats
 }
 
 // get returns fn's stats, nil if fn was not called.
-func (c *fnCalls) get(fn model.SyncFn) *fnStats {
+func (c *fnCalls) get(fn ops.SyncFn) *fnStats {
 	if int(fn) >= len(c.known) {
 		return c.other[fn]
 	}
@@ -71,12 +71,12 @@ func (c *fnCalls) get(fn model.SyncFn) *fnStats {
 }
 
 // stats returns fn's stats, made on first use.
-func (c *fnCalls) stats(fn model.SyncFn) *fnStats {
+func (c *fnCalls) stats(fn ops.SyncFn) *fnStats {
 	if int(fn) >= len(c.known) {
 		st := c.other[fn]
 		if st == nil {
 			if c.other == nil {
-				c.other = map[model.SyncFn]*fnStats{}
+				c.other = map[ops.SyncFn]*fnStats{}
 			}
 			st = &fnStats{lastAt: unset}
 			c.other[fn] = st
@@ -113,13 +113,13 @@ func (c *fnCalls) busy() bool {
 type fnStats struct {
 	n        int
 	inFlight bool
-	last     model.Outcome
+	last     ops.Outcome
 	lastAt   time.Duration
 }
 
 type syncErr struct {
-	fn      model.SyncFn
-	outcome model.Outcome
+	fn      ops.SyncFn
+	outcome ops.Outcome
 	at      time.Duration
 	state   string
 	// retryFrom is when the retry's clock starts: at, or for an error
@@ -141,12 +141,12 @@ func newPodTrack(uid types.UID) *podTrack {
 }
 
 // reset starts a new incarnation at at, created by call (if an UpdatePod).
-func (p *podTrack) reset(at time.Duration, call model.Input) {
+func (p *podTrack) reset(at time.Duration, call ops.Input) {
 	p.createdAt, p.requestedAt, p.terminatedAt, p.finishedAt = at, unset, unset, unset
 	p.omittedAt, p.restartAt = unset, unset
 	p.calls, p.terminatedOK, p.keptReported, p.sawRuntime = fnCalls{}, false, false, false
-	p.creator = model.Pod{}
-	if u, ok := call.(model.UpdatePod); ok {
+	p.creator = ops.Pod{}
+	if u, ok := call.(ops.UpdatePod); ok {
 		p.creator = u.Pod
 	}
 	// A restarted pod that may not run (static: it may wait for its full
@@ -158,7 +158,7 @@ func (p *podTrack) reset(at time.Duration, call model.Input) {
 
 // update takes the answers at a pod-lock release by ev's goroutine, whose
 // client call (if any) is call.
-func (p *podTrack) update(l *liveness, a oracle.Answers, ev history.Event, call model.Input) {
+func (p *podTrack) update(l *liveness, a oracle.Answers, ev history.Event, call ops.Input) {
 	prev := p.cur
 	switch {
 	case a.Known && !prev.Known:
@@ -208,14 +208,14 @@ func mark(t *time.Duration, now bool, at time.Duration) bool {
 // have running containers nobody will stop (L1). A purge by a
 // SyncKnownPods that lists the UID as desired is a purge for a restart
 // (S18), which owes a SyncPod (L4).
-func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
+func (l *liveness) gone(p *podTrack, ev history.Event, call ops.Input) {
 	p.goneAt = ev.At
 	if p.calls.any() && p.terminatedAt == unset && !p.terminatedOK {
 		l.violate("L1", ev, "pod %s: its record was purged at %v in state %s before it terminated (%s): containers may still run",
-			p.uid, ev.At, p.state(p.cur), p.story(model.SyncTerminatingPod))
+			p.uid, ev.At, p.state(p.cur), p.story(ops.SyncTerminatingPod))
 	}
 	kc := l.known[ev.Goroutine]
-	if _, ok := call.(model.SyncKnownPods); ok && kc != nil && kc.isDesired(p.uid) {
+	if _, ok := call.(ops.SyncKnownPods); ok && kc != nil && kc.isDesired(p.uid) {
 		// The clock starts when both happened: the old incarnation finished
 		// and the create asked for the restart.
 		since := max(p.finishedAt, p.restartAt)
@@ -226,13 +226,13 @@ func (l *liveness) gone(p *podTrack, ev history.Event, call model.Input) {
 	}
 }
 
-func (p *podTrack) stats(fn model.SyncFn) *fnStats {
+func (p *podTrack) stats(fn ops.SyncFn) *fnStats {
 	return p.calls.stats(fn)
 }
 
 // begin: a sync call began. It retries (or supersedes) any earlier failed
 // call (L8), and is the SyncPod a restart owes (L4).
-func (p *podTrack) begin(l *liveness, fn model.SyncFn, ev history.Event) {
+func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev history.Event) {
 	if p.err != nil {
 		l.checked["L8"]++
 		p.err = nil
@@ -240,7 +240,7 @@ func (p *podTrack) begin(l *liveness, fn model.SyncFn, ev history.Event) {
 	st := p.stats(fn)
 	st.n++
 	st.inFlight = true
-	if fn != model.SyncPod || p.restart == nil {
+	if fn != ops.SyncPod || p.restart == nil {
 		return
 	}
 	r := p.restart
@@ -254,14 +254,14 @@ func (p *podTrack) begin(l *liveness, fn model.SyncFn, ev history.Event) {
 	l.checked["L4"]++
 }
 
-func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
+func (p *podTrack) end(e ops.SyncEnd, at time.Duration) {
 	st := p.stats(e.Fn)
 	st.inFlight, st.last, st.lastAt = false, e.Outcome, at
-	if e.Outcome != model.OK {
+	if e.Outcome != ops.OK {
 		p.err = &syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur), retryFrom: at}
 		return
 	}
-	if e.Fn == model.SyncTerminatingPod || e.Fn == model.SyncTerminatingRuntimePod {
+	if e.Fn == ops.SyncTerminatingPod || e.Fn == ops.SyncTerminatingRuntimePod {
 		p.terminatedOK = true
 	}
 }
@@ -273,7 +273,7 @@ func (p *podTrack) end(e model.SyncEnd, at time.Duration) {
 // SyncTerminatedPod. A pod that can never start (a static pod killed while
 // waiting) is cleaned up with no call at all.
 func (p *podTrack) started() bool {
-	return p.calls.get(model.SyncPod) != nil || p.calls.get(model.SyncTerminatingPod) != nil || p.calls.get(model.SyncTerminatedPod) != nil
+	return p.calls.get(ops.SyncPod) != nil || p.calls.get(ops.SyncTerminatingPod) != nil || p.calls.get(ops.SyncTerminatedPod) != nil
 }
 
 // state names a as a state of SPEC §1.2 (P and S told apart by whether a
@@ -282,15 +282,15 @@ func (p *podTrack) state(a oracle.Answers) string {
 	if !a.Known {
 		return "unknown"
 	}
-	return oracle.StateLetter(a, p.calls.get(model.SyncPod) != nil)
+	return oracle.StateLetter(a, p.calls.get(ops.SyncPod) != nil)
 }
 
 // story says what became of fn in this incarnation: that it never ran, is
 // still running, or how its last call ended. For the terminating phase it
 // reads the runtime variant when only that one ran.
-func (p *podTrack) story(fn model.SyncFn) string {
-	if fn == model.SyncTerminatingPod && p.calls.get(fn) == nil && p.calls.get(model.SyncTerminatingRuntimePod) != nil {
-		fn = model.SyncTerminatingRuntimePod
+func (p *podTrack) story(fn ops.SyncFn) string {
+	if fn == ops.SyncTerminatingPod && p.calls.get(fn) == nil && p.calls.get(ops.SyncTerminatingRuntimePod) != nil {
+		fn = ops.SyncTerminatingRuntimePod
 	}
 	st := p.calls.get(fn)
 	switch {
@@ -298,7 +298,7 @@ func (p *podTrack) story(fn model.SyncFn) string {
 		return fn.String() + " never ran"
 	case st.inFlight:
 		return fmt.Sprintf("%s ran %s, the last is still in flight", fn, times(st.n))
-	case st.last == model.OK:
+	case st.last == ops.OK:
 		return fmt.Sprintf("%s ran %s, the last succeeded at %v", fn, times(st.n), st.lastAt)
 	}
 	return fmt.Sprintf("%s ran %s, the last %s at %v, and it never succeeded", fn, times(st.n), failedVerb(st.last), st.lastAt)
@@ -312,8 +312,8 @@ func times(n int) string {
 }
 
 // failedVerb says how a call that did not succeed ended.
-func failedVerb(o model.Outcome) string {
-	if o == model.Canceled {
+func failedVerb(o ops.Outcome) string {
+	if o == ops.Canceled {
 		return "was cancelled"
 	}
 	return "failed"

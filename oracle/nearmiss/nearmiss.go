@@ -45,7 +45,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/latency"
 )
@@ -74,7 +74,7 @@ type transit struct {
 // the call.
 type query struct {
 	uid     string
-	kind    model.QueryKind
+	kind    ops.QueryKind
 	gen     int
 	applied bool
 }
@@ -127,11 +127,11 @@ func (t *Tracker) Observe(_ oracle.View, ev history.Event) {
 	case history.ClientReturn:
 		t.returned(ev)
 	case history.CallbackBegin:
-		if in, ok := ev.Input.(model.SyncBegin); ok {
+		if in, ok := ev.Input.(ops.SyncBegin); ok {
 			t.pod(in.UID).what = ""
 		}
 	case history.CallbackEnd:
-		if in, ok := ev.Input.(model.SyncEnd); ok {
+		if in, ok := ev.Input.(ops.SyncEnd); ok {
 			p := t.pod(in.UID)
 			p.what, p.applied, p.gen = movesThePod(in), false, p.gen+1
 		}
@@ -156,11 +156,11 @@ func (t *Tracker) pod(uid string) *transit {
 // movesThePod names a callback's end if its outcome changes what the
 // queries answer once the worker records it: "" for the steady ends (a
 // SyncPod that keeps the pod running, a SyncTerminatedPod that finished).
-func movesThePod(e model.SyncEnd) string {
+func movesThePod(e ops.SyncEnd) string {
 	switch {
-	case e.Outcome == model.OK && e.Fn == model.SyncPod && !e.IsTerminal, e.Outcome == model.OK && e.Fn == model.SyncTerminatedPod:
+	case e.Outcome == ops.OK && e.Fn == ops.SyncPod && !e.IsTerminal, e.Outcome == ops.OK && e.Fn == ops.SyncTerminatedPod:
 		return ""
-	case e.Fn == model.SyncPod && e.IsTerminal:
+	case e.Fn == ops.SyncPod && e.IsTerminal:
 		return "SyncPod-terminal"
 	}
 	return e.Fn.String() + "-" + e.Outcome.String()
@@ -170,12 +170,12 @@ func movesThePod(e model.SyncEnd) string {
 func (t *Tracker) call(ev history.Event) {
 	t.open[ev.ID] = callName(ev.Input)
 	switch in := ev.Input.(type) {
-	case model.Query:
+	case ops.Query:
 		if in.UID != "" {
 			p := t.pod(in.UID)
 			t.queries[ev.ID] = query{uid: in.UID, kind: in.Kind, gen: p.gen, applied: p.applied}
 		}
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		if in.Kill.CompletionID != 0 {
 			grace := in.Pod.SpecGrace
 			if in.Kill.HasGraceOverride {
@@ -183,7 +183,7 @@ func (t *Tracker) call(ev history.Event) {
 			}
 			t.kills[ev.Goroutine], t.killIDs[ev.Goroutine] = grace, in.Kill.CompletionID
 		}
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		if id, ok := t.killIDs[ev.Goroutine]; ok && id == in.ID {
 			t.waits[ev.ID] = killWait{began: ev.At, timeout: latency.KillTimeout(t.kills[ev.Goroutine])}
 		}
@@ -208,7 +208,7 @@ func (t *Tracker) returned(ev history.Event) {
 	}
 	if w, ok := t.waits[ev.ID]; ok {
 		delete(t.waits, ev.ID)
-		if answer, _ := ev.Output.(model.Answer); !answer {
+		if answer, _ := ev.Output.(ops.Answer); !answer {
 			if ev.At-w.began == w.timeout {
 				t.sink.Near(R2, "timed-out")
 			}
@@ -243,19 +243,19 @@ func quarter(d, bound time.Duration) int {
 }
 
 // callName is the kind of a client call, for the L10 keys.
-func callName(in model.Input) string {
+func callName(in ops.Input) string {
 	switch in := in.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		name := in.Type.String()
 		if in.RuntimeOnly {
 			name = "rt-" + name
 		}
 		return "UpdatePod-" + name
-	case model.Query:
+	case ops.Query:
 		return "Query"
-	case model.KillPodNowDone:
+	case ops.KillPodNowDone:
 		return "KillPodNow"
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		return "SyncKnownPods"
 	}
 	return fmt.Sprintf("%T", in)

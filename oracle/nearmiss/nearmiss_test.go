@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // keys collects the near misses, as the coverage recorder lists them.
@@ -28,25 +28,25 @@ func track(evs ...history.Event) []string {
 	return k
 }
 
-func call(id int, g string, in model.Input) history.Event {
+func call(id int, g string, in ops.Input) history.Event {
 	return history.Event{Kind: history.ClientCall, ID: id, Goroutine: g, Input: in}
 }
 
-func ret(id int, at time.Duration, out model.Output) history.Event {
+func ret(id int, at time.Duration, out ops.Output) history.Event {
 	return history.Event{Kind: history.ClientReturn, ID: id, At: at, Output: out}
 }
 
-func ask(id int, uid string, kind model.QueryKind) history.Event {
-	return call(id, "client/0", model.Query{Kind: kind, UID: uid})
+func ask(id int, uid string, kind ops.QueryKind) history.Event {
+	return call(id, "client/0", ops.Query{Kind: kind, UID: uid})
 }
 
-func end(uid string, fn model.SyncFn, o model.Outcome, terminal bool) history.Event {
+func end(uid string, fn ops.SyncFn, o ops.Outcome, terminal bool) history.Event {
 	return history.Event{Kind: history.CallbackEnd, Goroutine: "worker/" + uid,
-		Input: model.SyncEnd{UID: uid, Fn: fn, Outcome: o, IsTerminal: terminal}}
+		Input: ops.SyncEnd{UID: uid, Fn: fn, Outcome: o, IsTerminal: terminal}}
 }
 
-func begin(uid string, fn model.SyncFn) history.Event {
-	return history.Event{Kind: history.CallbackBegin, Goroutine: "worker/" + uid, Input: model.SyncBegin{UID: uid, Fn: fn}}
+func begin(uid string, fn ops.SyncFn) history.Event {
+	return history.Event{Kind: history.CallbackBegin, Goroutine: "worker/" + uid, Input: ops.SyncBegin{UID: uid, Fn: fn}}
 }
 
 func release(g string) history.Event { return history.Event{Kind: history.LockReleasing, Goroutine: g} }
@@ -68,30 +68,30 @@ func expect(t *testing.T, name string, got []string, want ...string) {
 // that window, of another pod, by full name, across the next callback, or
 // after a steady end is none.
 func TestQueryInTransit(t *testing.T) {
-	const sct = model.ShouldPodContainersBeTerminating
-	terminal := end("a", model.SyncPod, model.OK, true)
+	const sct = ops.ShouldPodContainersBeTerminating
+	terminal := end("a", ops.SyncPod, ops.OK, true)
 	key := func(what, stage string) string {
 		return "linearize/query-in-transit/ShouldPodContainersBeTerminating/" + what + "/" + stage
 	}
-	expect(t, "applied", track(terminal, release("worker/a"), ask(1, "a", sct), ret(1, 0, model.Answer(true))),
+	expect(t, "applied", track(terminal, release("worker/a"), ask(1, "a", sct), ret(1, 0, ops.Answer(true))),
 		key("SyncPod-terminal", "applied"))
-	expect(t, "ended", track(terminal, ask(1, "a", sct), ret(1, 0, model.Answer(true))), key("SyncPod-terminal", "ended"))
-	expect(t, "ended-applied", track(terminal, ask(1, "a", sct), release("worker/a#2"), ret(1, 0, model.Answer(true))),
+	expect(t, "ended", track(terminal, ask(1, "a", sct), ret(1, 0, ops.Answer(true))), key("SyncPod-terminal", "ended"))
+	expect(t, "ended-applied", track(terminal, ask(1, "a", sct), release("worker/a#2"), ret(1, 0, ops.Answer(true))),
 		key("SyncPod-terminal", "ended-applied"))
-	expect(t, "failed termination", track(end("a", model.SyncTerminatingPod, model.Failed, false), ask(1, "a", sct), ret(1, 0, nil)),
+	expect(t, "failed termination", track(end("a", ops.SyncTerminatingPod, ops.Failed, false), ask(1, "a", sct), ret(1, 0, nil)),
 		key("SyncTerminatingPod-error", "ended"))
 	expect(t, "a query's release is not the worker's", track(terminal, ask(1, "a", sct), release("client/0"), ret(1, 0, nil)),
 		key("SyncPod-terminal", "ended"))
 
 	expect(t, "no end yet", track(ask(1, "a", sct), ret(1, 0, nil)))
-	expect(t, "steady SyncPod", track(end("a", model.SyncPod, model.OK, false), ask(1, "a", sct), ret(1, 0, nil)))
-	expect(t, "finished", track(end("a", model.SyncTerminatedPod, model.OK, false), ask(1, "a", sct), ret(1, 0, nil)))
-	expect(t, "next callback began", track(terminal, begin("a", model.SyncTerminatingPod), ask(1, "a", sct), ret(1, 0, nil)))
-	expect(t, "window closed during the query", track(terminal, ask(1, "a", sct), begin("a", model.SyncTerminatingPod), ret(1, 0, nil)))
-	expect(t, "another window opened during the query", track(end("a", model.SyncPod, model.Failed, false), ask(1, "a", sct),
-		begin("a", model.SyncPod), end("a", model.SyncPod, model.Failed, false), ret(1, 0, nil)))
+	expect(t, "steady SyncPod", track(end("a", ops.SyncPod, ops.OK, false), ask(1, "a", sct), ret(1, 0, nil)))
+	expect(t, "finished", track(end("a", ops.SyncTerminatedPod, ops.OK, false), ask(1, "a", sct), ret(1, 0, nil)))
+	expect(t, "next callback began", track(terminal, begin("a", ops.SyncTerminatingPod), ask(1, "a", sct), ret(1, 0, nil)))
+	expect(t, "window closed during the query", track(terminal, ask(1, "a", sct), begin("a", ops.SyncTerminatingPod), ret(1, 0, nil)))
+	expect(t, "another window opened during the query", track(end("a", ops.SyncPod, ops.Failed, false), ask(1, "a", sct),
+		begin("a", ops.SyncPod), end("a", ops.SyncPod, ops.Failed, false), ret(1, 0, nil)))
 	expect(t, "another pod", track(terminal, ask(1, "b", sct), ret(1, 0, nil)))
-	expect(t, "by full name", track(terminal, call(1, "client/0", model.Query{Kind: model.IsPodForMirrorPodTerminatingByFullName,
+	expect(t, "by full name", track(terminal, call(1, "client/0", ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName,
 		FullName: "default/a"}), ret(1, 0, nil)))
 	expect(t, "not answered", track(terminal, ask(1, "a", sct)))
 	expect(t, "cut by a restart", track(terminal, ask(1, "a", sct), restarted, ret(1, 0, nil)),
@@ -102,13 +102,13 @@ func TestQueryInTransit(t *testing.T) {
 // miss of L10, by its kind; a call that returned before, or began after,
 // is none.
 func TestOpenAtRestart(t *testing.T) {
-	kill := model.UpdatePod{Type: model.Kill, Pod: model.Pod{UID: "a"}}
-	create := model.UpdatePod{Type: model.Create, Pod: model.Pod{UID: "b"}}
-	rtKill := model.UpdatePod{Type: model.Kill, RuntimeOnly: true, Pod: model.Pod{UID: "c"}}
+	kill := ops.UpdatePod{Type: ops.Kill, Pod: ops.Pod{UID: "a"}}
+	create := ops.UpdatePod{Type: ops.Create, Pod: ops.Pod{UID: "b"}}
+	rtKill := ops.UpdatePod{Type: ops.Kill, RuntimeOnly: true, Pod: ops.Pod{UID: "c"}}
 	expect(t, "open", track(call(1, "client/0", kill), call(2, "client/1", create), call(3, "client/2", rtKill), restarted),
 		"liveness/L10/open-at-restart/UpdatePod-create", "liveness/L10/open-at-restart/UpdatePod-kill",
 		"liveness/L10/open-at-restart/UpdatePod-rt-kill")
-	expect(t, "a query", track(ask(1, "a", model.IsPodKnownTerminated), restarted), "liveness/L10/open-at-restart/Query")
+	expect(t, "a query", track(ask(1, "a", ops.IsPodKnownTerminated), restarted), "liveness/L10/open-at-restart/Query")
 
 	expect(t, "returned", track(call(1, "client/0", kill), ret(1, 0, nil), restarted))
 	expect(t, "no restart", track(call(1, "client/0", kill)))
@@ -148,25 +148,25 @@ func TestDrainWaited(t *testing.T) {
 // one that times out exactly at it another; the violations (too late, or
 // giving up early) and a wait of no kill of the same goroutine are none.
 func TestKillNowLatency(t *testing.T) {
-	kill := call(1, "evict/0", model.UpdatePod{Type: model.Kill, Pod: model.Pod{UID: "a", SpecGrace: 30},
-		Kill: model.KillOptions{CompletionID: 3, HasGraceOverride: true, GraceOverride: 2}}) // timeout 10 s
-	wait := call(2, "evict/0", model.KillPodNowDone{UID: "a", ID: 3})
+	kill := call(1, "evict/0", ops.UpdatePod{Type: ops.Kill, Pod: ops.Pod{UID: "a", SpecGrace: 30},
+		Kill: ops.KillOptions{CompletionID: 3, HasGraceOverride: true, GraceOverride: 2}}) // timeout 10 s
+	wait := call(2, "evict/0", ops.KillPodNowDone{UID: "a", ID: 3})
 	done := func(at time.Duration, terminated bool) []history.Event {
-		return []history.Event{kill, ret(1, 0, nil), wait, ret(2, at, model.Answer(terminated))}
+		return []history.Event{kill, ret(1, 0, nil), wait, ret(2, at, ops.Answer(terminated))}
 	}
 	expect(t, "quick", track(done(2*time.Second, true)...), "runtime/R2-killnow/terminated-q1")
 	expect(t, "close to the timeout", track(done(9*time.Second, true)...), "runtime/R2-killnow/terminated-q4")
 	expect(t, "at the timeout", track(done(10*time.Second, true)...), "runtime/R2-killnow/terminated-q4")
 	expect(t, "timed out", track(done(10*time.Second, false)...), "runtime/R2-killnow/timed-out")
-	spec := call(1, "evict/0", model.UpdatePod{Type: model.Kill, Pod: model.Pod{UID: "a", SpecGrace: 30},
-		Kill: model.KillOptions{CompletionID: 3}}) // the spec's 30 s: timeout 45 s
-	expect(t, "the spec's grace", track(spec, ret(1, 0, nil), wait, ret(2, 40*time.Second, model.Answer(true))),
+	spec := call(1, "evict/0", ops.UpdatePod{Type: ops.Kill, Pod: ops.Pod{UID: "a", SpecGrace: 30},
+		Kill: ops.KillOptions{CompletionID: 3}}) // the spec's 30 s: timeout 45 s
+	expect(t, "the spec's grace", track(spec, ret(1, 0, nil), wait, ret(2, 40*time.Second, ops.Answer(true))),
 		"runtime/R2-killnow/terminated-q4")
 
 	expect(t, "too late", track(done(11*time.Second, true)...))
 	expect(t, "gave up early", track(done(5*time.Second, false)...))
-	expect(t, "another goroutine's kill", track(kill, ret(1, 0, nil), call(2, "client/0", model.KillPodNowDone{UID: "a", ID: 3}),
-		ret(2, time.Second, model.Answer(true))))
-	expect(t, "another completion", track(kill, ret(1, 0, nil), call(2, "evict/0", model.KillPodNowDone{UID: "a", ID: 4}),
-		ret(2, time.Second, model.Answer(true))))
+	expect(t, "another goroutine's kill", track(kill, ret(1, 0, nil), call(2, "client/0", ops.KillPodNowDone{UID: "a", ID: 3}),
+		ret(2, time.Second, ops.Answer(true))))
+	expect(t, "another completion", track(kill, ret(1, 0, nil), call(2, "evict/0", ops.KillPodNowDone{UID: "a", ID: 4}),
+		ret(2, time.Second, ops.Answer(true))))
 }

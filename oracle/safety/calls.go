@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // This file checks the callbacks as they begin and end: S1 mutual
@@ -29,22 +29,22 @@ const (
 )
 
 // safetyPhaseOf is the phase a callback puts an incarnation in.
-var safetyPhaseOf = map[model.SyncFn]safetyPhase{model.SyncPod: phSync, model.SyncTerminatingPod: phTerm,
-	model.SyncTerminatingRuntimePod: phRuntime, model.SyncTerminatedPod: phTerminated}
+var safetyPhaseOf = map[ops.SyncFn]safetyPhase{ops.SyncPod: phSync, ops.SyncTerminatingPod: phTerm,
+	ops.SyncTerminatingRuntimePod: phRuntime, ops.SyncTerminatedPod: phTerminated}
 
 // safetyGrammarAllows is the S2 grammar: which phases each callback may begin
 // in. A runtime-only incarnation whose runtime kill failed may go on as a
 // normal terminating pod once a real pod arrives (SPEC §1.5, TR row:
 // "treated as termination update: newest pod").
-func safetyGrammarAllows(p safetyPhase, fn model.SyncFn, shortcut bool) bool {
+func safetyGrammarAllows(p safetyPhase, fn ops.SyncFn, shortcut bool) bool {
 	switch fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		return p == phNone || p == phSync
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		return p == phNone || p == phSync || p == phTerm || p == phRuntime
-	case model.SyncTerminatingRuntimePod:
+	case ops.SyncTerminatingRuntimePod:
 		return p == phNone || p == phRuntime
-	case model.SyncTerminatedPod:
+	case ops.SyncTerminatedPod:
 		return p == phTermDone || p == phTerminated || (p == phNone && shortcut)
 	}
 	return false
@@ -52,7 +52,7 @@ func safetyGrammarAllows(p safetyPhase, fn model.SyncFn, shortcut bool) bool {
 
 // begin checks a callback as it begins, against everything the
 // incarnation went through, and files it for the checks of later events.
-func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
+func (o *safetyOracle) begin(b ops.SyncBegin, ev history.Event) {
 	t := o.track(b.UID)
 	call := &safetyCall{fn: b.Fn, seq: ev.Seq, at: ev.At, version: b.Version, grace: b.Grace}
 	// S1: "At most one sync call in flight per UID (across incarnations too)."
@@ -79,16 +79,16 @@ func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
 	o.checkGrammar(inc, call, ev)
 	o.checkTriggered(inc, call, ev)
 	switch b.Fn {
-	case model.SyncPod:
+	case ops.SyncPod:
 		o.checkSyncPodBegin(t, inc, call, ev)
-	case model.SyncTerminatingPod:
+	case ops.SyncTerminatingPod:
 		o.checkNoRunning(inc, call, ev)
 		o.checkGrace(inc, call, ev)
 	}
-	if (b.Fn == model.SyncPod || b.Fn == model.SyncTerminatingPod) && inc.starts == 0 && inc.static {
+	if (b.Fn == ops.SyncPod || b.Fn == ops.SyncTerminatingPod) && inc.starts == 0 && inc.static {
 		o.checkStaticStart(t, inc, call, ev)
 	}
-	if b.Fn == model.SyncPod || b.Fn == model.SyncTerminatingPod {
+	if b.Fn == ops.SyncPod || b.Fn == ops.SyncTerminatingPod {
 		inc.starts++
 	}
 	o.noteVersion(inc, call)
@@ -101,7 +101,7 @@ func (o *safetyOracle) begin(b model.SyncBegin, ev history.Event) {
 
 // end closes the running callback and advances the phase grammar; a
 // SyncPod that reports isTerminal requests termination (SPEC §1.8 step 4).
-func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
+func (o *safetyOracle) end(e ops.SyncEnd, ev history.Event) {
 	t := o.track(e.UID)
 	c := t.inFlight
 	t.inFlight, t.workerCS, t.lastEnd = nil, t.workerCS[:0], ev.Seq
@@ -117,20 +117,20 @@ func (o *safetyOracle) end(e model.SyncEnd, ev history.Event) {
 	}
 	c.ended, c.outcome = true, e.Outcome
 	inc := c.inc
-	if inc == nil || e.Outcome != model.OK {
+	if inc == nil || e.Outcome != ops.OK {
 		return
 	}
-	if e.Fn == model.SyncTerminatingPod || (e.Fn == model.SyncPod && e.IsTerminal) {
+	if e.Fn == ops.SyncTerminatingPod || (e.Fn == ops.SyncPod && e.IsTerminal) {
 		inc.triggers = append(inc.triggers, ev.Seq) // a phase transition replays the last update
 	}
 	switch {
-	case e.Fn == model.SyncTerminatingPod && inc.phase == phTerm:
+	case e.Fn == ops.SyncTerminatingPod && inc.phase == phTerm:
 		inc.phase = phTermDone
-	case e.Fn == model.SyncTerminatedPod && inc.phase == phTerminated:
+	case e.Fn == ops.SyncTerminatedPod && inc.phase == phTerminated:
 		inc.phase = phFinished
-	case e.Fn == model.SyncTerminatingRuntimePod && inc.phase == phRuntime:
+	case e.Fn == ops.SyncTerminatingRuntimePod && inc.phase == phRuntime:
 		inc.phase = phRuntimeDone
-	case e.Fn == model.SyncPod && e.IsTerminal && inc.natural == nil:
+	case e.Fn == ops.SyncPod && e.IsTerminal && inc.natural == nil:
 		// SPEC §1.8 step 4: natural completion requests termination, in
 		// the worker's next critical section (naturalCompletion).
 		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("SyncPod's natural completion (isTerminal)")}
@@ -187,7 +187,7 @@ func safetyDescribeCall(c *safetyCall) string {
 // runtime kill never leads to SyncTerminatedPod").
 func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev history.Event) {
 	fn := call.fn
-	if fn == model.SyncTerminatedPod && !inc.realPod {
+	if fn == ops.SyncTerminatedPod && !inc.realPod {
 		o.report("S17", inc.key()+"/terminated", ev, o.subject(inc),
 			"SyncTerminatedPod began at %v for a pod known only from a runtime kill", ev.At)
 	}
@@ -196,7 +196,7 @@ func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev history
 		o.report("S6", inc.key()+"/after-finish", ev, o.subject(inc),
 			"%s began at %v after the pod finished (last callback: %s)", fn, ev.At, safetyDescribeCall(inc.last))
 	case safetyGrammarAllows(inc.phase, fn, inc.shortcut):
-	case fn == model.SyncTerminatedPod:
+	case fn == ops.SyncTerminatedPod:
 		o.report("S5", inc.key()+"/early", ev, o.subject(inc),
 			"SyncTerminatedPod began at %v before any SyncTerminatingPod succeeded (last callback: %s)",
 			ev.At, safetyDescribeCall(inc.last))

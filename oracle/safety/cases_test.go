@@ -1,7 +1,7 @@
 package safety
 
 import (
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // The S11–S19 halves of TestSafetyInvariantPairs.
@@ -12,46 +12,46 @@ var safetyS11to15 = []safetyCase{
 			s.create(sfA1)
 			s.syncPod("a", 1)
 			s.killPod(sfA1, sfGrace(2))
-			s.terminating("a", 1, 2, model.OK)
+			s.terminating("a", 1, 2, ops.OK)
 		},
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.syncPod("a", 1)
 			s.killPod(sfA1, sfGrace(2))
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
 		}},
 	{"S11 explicit 0 yields 1", "S11",
-		func(s *safetyScript) { s.create(sfA1); s.killPod(sfA1, sfGrace(0)); s.terminating("a", 1, 1, model.OK) },
-		func(s *safetyScript) { s.create(sfA1); s.killPod(sfA1, sfGrace(0)); s.terminating("a", 1, 0, model.OK) }},
+		func(s *safetyScript) { s.create(sfA1); s.killPod(sfA1, sfGrace(0)); s.terminating("a", 1, 1, ops.OK) },
+		func(s *safetyScript) { s.create(sfA1); s.killPod(sfA1, sfGrace(0)); s.terminating("a", 1, 0, ops.OK) }},
 	{"S11 grace never rises", "S11",
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.killPod(sfA1, sfGrace(10))
-			s.terminating("a", 1, 10, model.Failed)
+			s.terminating("a", 1, 10, ops.Failed)
 			s.killPod(sfA1, sfGrace(5))
-			s.terminating("a", 1, 5, model.OK)
+			s.terminating("a", 1, 5, ops.OK)
 		},
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.killPod(sfA1, sfGrace(10))
-			s.terminating("a", 1, 10, model.Failed)
+			s.terminating("a", 1, 10, ops.Failed)
 			s.killPod(sfA1, sfGrace(20))
-			s.terminating("a", 1, 20, model.OK)
+			s.terminating("a", 1, 20, ops.OK)
 		}},
 	{"S11 a shorter grace cancels the running call", "S11",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingPod, 1, 30)
+			s.begin("a", ops.SyncTerminatingPod, 1, 30)
 			s.killPod(sfA1, sfGrace(5))
-			s.end("a", model.SyncTerminatingPod, model.Canceled, false)
+			s.end("a", ops.SyncTerminatingPod, ops.Canceled, false)
 			s.worker("a", nil)
-			s.terminating("a", 1, 5, model.OK)
+			s.terminating("a", 1, 5, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingPod, 1, 30)
+			s.begin("a", ops.SyncTerminatingPod, 1, 30)
 			s.update(sfKill(sfA1, sfGrace(5)), nil)
 		}},
 	{"S12 the last SyncPod saw the newest version", "S12",
@@ -72,15 +72,15 @@ var safetyS11to15 = []safetyCase{
 			sfRunning(s)
 			s.killPod(sfA1, sfNoKill)
 			s.update(sfUpdate(sfA2), nil)
-			s.end("a", model.SyncPod, model.Canceled, false)
+			s.end("a", ops.SyncPod, ops.Canceled, false)
 			s.worker("a", nil)
-			s.terminating("a", 2, 30, model.OK)
+			s.terminating("a", 2, 30, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfRunning(s)
 			s.killPod(sfA1, sfNoKill)
 			s.update(sfUpdate(sfA2), nil)
-			s.end("a", model.SyncPod, model.Canceled, false)
+			s.end("a", ops.SyncPod, ops.Canceled, false)
 			s.worker("a", nil)
 			s.syncPod("a", 2)
 		}},
@@ -101,15 +101,15 @@ var safetyS11to15 = []safetyCase{
 			s.lifecycle("b")
 			s.create(sfA1)
 			s.killPod(sfA1, sfNoKill)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.update(sfKill(sfA1, sfWithCh(7)), func() { s.fire("a", 7) })
 		},
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.killPod(sfA1, sfNoKill)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.update(sfKill(sfA1, sfWithCh(7)), nil)
 		}},
 	{"S14 a completion no kill carried", "S14",
@@ -120,8 +120,8 @@ var safetyS11to15 = []safetyCase{
 			s.create(safetyStaticPod("a", 1))
 			s.syncPod("a", 1)
 			s.killPod(safetyStaticPod("a", 1), sfNoKill)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.create(safetyStaticPod("b", 1))
 			s.syncPod("b", 1)
 		},
@@ -150,60 +150,60 @@ var safetyS16to19 = []safetyCase{
 		func(s *safetyScript) { s.lifecycle("a"); s.create(sfA2); s.syncPod("a", 2) },
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.Failed)
+			s.terminating("a", 1, 30, ops.Failed)
 			s.syncKnown(nil, func() { s.state("a", "") })
 			s.create(sfA2)
 			s.syncPod("a", 2)
 		}},
 	{"S17 a runtime-only sync creates no record", "S17",
 		func(s *safetyScript) {
-			s.update(model.UpdatePod{Type: model.Sync, Pod: model.Pod{UID: "r"}, RuntimeOnly: true}, nil)
+			s.update(ops.UpdatePod{Type: ops.Sync, Pod: ops.Pod{UID: "r"}, RuntimeOnly: true}, nil)
 		},
 		func(s *safetyScript) {
-			s.update(model.UpdatePod{Type: model.Sync, Pod: model.Pod{UID: "r"}, RuntimeOnly: true}, func() { s.state("r", "P") })
+			s.update(ops.UpdatePod{Type: ops.Sync, Pod: ops.Pod{UID: "r"}, RuntimeOnly: true}, func() { s.state("r", "P") })
 		}},
 	{"S17 a runtime kill of a terminated pod is ignored", "S17",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
 			s.update(sfRuntimeKill("a"), nil)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
 			s.update(sfRuntimeKill("a"), func() { s.deleted["a"] = true; s.state("a", "D") })
 		}},
 	{"S17 a runtime kill does not re-drive a terminated pod", "S17",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.Failed)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.Failed)
 			s.update(sfRuntimeKill("a"), nil)
-			s.update(model.UpdatePod{Type: model.Sync, Pod: sfA1}, nil) // the work queue's retry
-			s.terminated("a", 1, model.OK)
+			s.update(ops.UpdatePod{Type: ops.Sync, Pod: sfA1}, nil) // the work queue's retry
+			s.terminated("a", 1, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.Failed)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.Failed)
 			s.update(sfRuntimeKill("a"), nil)
-			s.terminated("a", 1, model.OK)
+			s.terminated("a", 1, ops.OK)
 		}},
 	{"S17 a runtime kill never leads to SyncTerminatedPod", "S17",
 		func(s *safetyScript) {
 			s.update(sfRuntimeKill("r"), func() { s.state("r", "TR") })
 			sfTakeAck(s, "r")
-			s.begin("r", model.SyncTerminatingRuntimePod, 0, 0)
-			s.end("r", model.SyncTerminatingRuntimePod, model.OK, false)
+			s.begin("r", ops.SyncTerminatingRuntimePod, 0, 0)
+			s.end("r", ops.SyncTerminatingRuntimePod, ops.OK, false)
 			s.worker("r", func() { s.state("r", "") })
 		},
 		func(s *safetyScript) {
 			s.update(sfRuntimeKill("r"), func() { s.state("r", "TR") })
 			sfTakeAck(s, "r")
-			s.begin("r", model.SyncTerminatingRuntimePod, 0, 0)
-			s.end("r", model.SyncTerminatingRuntimePod, model.OK, false)
+			s.begin("r", ops.SyncTerminatingRuntimePod, 0, 0)
+			s.end("r", ops.SyncTerminatingRuntimePod, ops.OK, false)
 			s.worker("r", func() { s.deleted["r"] = true; s.state("r", "D") })
-			s.terminated("r", 0, model.OK)
+			s.terminated("r", 0, ops.OK)
 		}},
 	{"S18 only unstarted orphans are purged unfinished", "S18",
 		func(s *safetyScript) { s.create(sfA1); s.syncKnown(nil, func() { s.state("a", "") }) },
@@ -215,23 +215,23 @@ var safetyS16to19 = []safetyCase{
 	{"S18 a desired finished pod is purged only for a restart", "S18",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.update(model.UpdatePod{Type: model.Create, Pod: sfA2}, nil) // dropped: restart requested
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.update(ops.UpdatePod{Type: ops.Create, Pod: sfA2}, nil) // dropped: restart requested
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.syncKnown([]string{"a"}, func() { s.state("a", "") })
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.syncKnown([]string{"a"}, func() { s.state("a", "") })
 		}},
 	{"S18 purged UIDs are absent from the result", "S18",
 		func(s *safetyScript) { s.lifecycle("a") },
 		func(s *safetyScript) {
 			s.create(sfA1)
-			s.call("client/0", model.SyncKnownPods{}, func() { s.view.synced = true; s.state("a", "") },
-				func() model.Output { return model.KnownPods{{UID: "a", Orphan: true}} })
+			s.call("client/0", ops.SyncKnownPods{}, func() { s.view.synced = true; s.state("a", "") },
+				func() ops.Output { return ops.KnownPods{{UID: "a", Orphan: true}} })
 		}},
 	{"S18 records vanish only through SyncKnownPods", "S18",
 		func(s *safetyScript) { s.create(sfA1); s.syncKnown(nil, func() { s.state("a", "") }) },
@@ -242,7 +242,7 @@ var safetyS16to19 = []safetyCase{
 			s.create(sfA1)
 			s.worker("a", nil)
 			s.syncKnown(nil, func() { s.state("a", "") })
-			s.begin("a", model.SyncPod, 1, 0)
+			s.begin("a", ops.SyncPod, 1, 0)
 		}},
 	{"S19 content is removed only when evicted, or deleted and terminated", "S19",
 		func(s *safetyScript) { s.create(sfA1); s.killPod(sfA1, sfEvict) },

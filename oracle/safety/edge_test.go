@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // safetyEdgeCase is a story and the invariants it must be reported under.
@@ -22,14 +22,14 @@ type safetyEdgeCase struct {
 var safetyEdgeCases = []safetyEdgeCase{
 	{"a callback ends that never began", func(s *safetyScript) {
 		s.create(sfA1)
-		s.end("a", model.SyncPod, model.OK, false)
+		s.end("a", ops.SyncPod, ops.OK, false)
 	}, []string{"S2"}},
 	{"a callback ends while another runs", func(s *safetyScript) {
 		sfRunning(s)
-		s.end("a", model.SyncTerminatingPod, model.OK, false)
+		s.end("a", ops.SyncTerminatingPod, ops.OK, false)
 	}, []string{"S2"}},
 	{"a callback for a UID that never had a record", func(s *safetyScript) {
-		s.begin("z", model.SyncPod, 1, 0)
+		s.begin("z", ops.SyncPod, 1, 0)
 	}, []string{"S2"}},
 	{"killPodNow returns its kill inside the critical section", func(s *safetyScript) {
 		s.create(sfA1)
@@ -39,14 +39,14 @@ var safetyEdgeCases = []safetyEdgeCase{
 		s.emit(history.LockAcquired, "client/1", 0, nil, nil)
 		s.state("a", "TR")
 		s.emit(history.ClientReturn, "client/1", s.ids, nil, nil)
-		s.emit(history.ClientCall, "client/1", s.ids+1, model.KillPodNowDone{UID: "a", ID: 3}, nil)
+		s.emit(history.ClientCall, "client/1", s.ids+1, ops.KillPodNowDone{UID: "a", ID: 3}, nil)
 		s.emit(history.LockReleasing, "client/1", 0, nil, nil)
 		s.syncPod("a", 1) // taken after the kill
 	}, []string{"S3"}},
 	{"a completion fired outside a critical section, once terminated", func(s *safetyScript) {
 		sfKilledAfterSync(s)
 		s.update(sfKill(sfA1, sfWithCh(4)), nil)
-		s.terminating("a", 1, 30, model.OK)
+		s.terminating("a", 1, 30, ops.OK)
 		s.fire("a", 4)
 	}, []string{"S14"}}, // open while terminated, then fired late: both judged
 	{"a completion fired outside a critical section, too early", func(s *safetyScript) {
@@ -55,18 +55,18 @@ var safetyEdgeCases = []safetyEdgeCase{
 		s.fire("a", 5)
 	}, []string{"S14"}},
 	{"a completion fired outside a critical section for an unknown UID", func(s *safetyScript) {
-		s.update(model.UpdatePod{Type: model.Sync, Pod: model.Pod{UID: "r"}, RuntimeOnly: true, Kill: sfWithCh(6)}, nil)
+		s.update(ops.UpdatePod{Type: ops.Sync, Pod: ops.Pod{UID: "r"}, RuntimeOnly: true, Kill: sfWithCh(6)}, nil)
 		s.fire("r", 6)
 	}, nil},
 	{"a runtime-only record that gets a real pod terminates as a pod", func(s *safetyScript) {
 		s.update(sfRuntimeKill("a"), func() { s.state("a", "TR") })
 		sfTakeAck(s, "a")
-		s.begin("a", model.SyncTerminatingRuntimePod, 0, 0)
-		s.end("a", model.SyncTerminatingRuntimePod, model.Failed, false)
+		s.begin("a", ops.SyncTerminatingRuntimePod, 0, 0)
+		s.end("a", ops.SyncTerminatingRuntimePod, ops.Failed, false)
 		s.worker("a", nil)
 		s.update(sfUpdate(sfA1), nil)
-		s.terminating("a", 1, 1, model.OK)
-		s.terminated("a", 1, model.OK)
+		s.terminating("a", 1, 1, ops.OK)
+		s.terminated("a", 1, ops.OK)
 	}, nil},
 	{"the old worker of a purged record leaves while the new one starts", func(s *safetyScript) {
 		s.create(sfA1)
@@ -99,8 +99,8 @@ var safetyEdgeCases = []safetyEdgeCase{
 	}, []string{"S1", "S16", "S18"}},
 	{"a SyncKnownPods result without a kept record, or with an unknown UID", func(s *safetyScript) {
 		s.create(sfA1)
-		s.call("client/0", model.SyncKnownPods{Desired: []string{"a"}}, func() { s.view.synced = true },
-			func() model.Output { return model.KnownPods{{UID: "z"}} })
+		s.call("client/0", ops.SyncKnownPods{Desired: []string{"a"}}, func() { s.view.synced = true },
+			func() ops.Output { return ops.KnownPods{{UID: "z"}} })
 	}, []string{"S18"}},
 	{"a mirror pod of a static pod that took its update but has not begun", func(s *safetyScript) {
 		s.create(safetyStaticPod("a", 1))
@@ -114,7 +114,7 @@ var safetyEdgeCases = []safetyEdgeCase{
 	{"nothing is judged after Settled", func(s *safetyScript) {
 		s.create(sfA1)
 		s.emit(history.Settled, "driver", 0, nil, nil)
-		s.begin("z", model.SyncPod, 1, 0)
+		s.begin("z", ops.SyncPod, 1, 0)
 	}, nil},
 }
 

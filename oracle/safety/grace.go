@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // This file holds the checks that need the delivered inputs of an
@@ -26,7 +26,7 @@ func (o *safetyOracle) checkGrace(inc *safetyInc, call *safetyCall, ev history.E
 		o.report("S11", inc.key()+"/floor", ev, o.subject(inc),
 			"SyncTerminatingPod began at %v with grace %d, want ≥1", ev.At, g)
 	}
-	prev := inc.final[model.SyncTerminatingPod]
+	prev := inc.final[ops.SyncTerminatingPod]
 	if prev != nil && g > prev.grace {
 		o.report("S11", inc.key()+"/rise", ev, o.subject(inc),
 			"SyncTerminatingPod began at %v with grace %d after %d (began %v): the grace went up",
@@ -49,7 +49,7 @@ func (o *safetyOracle) checkGrace(inc *safetyInc, call *safetyCall, ev history.E
 // before its worker took the update. A callback cannot see what arrives
 // while it runs; that is for the next one.
 func (o *safetyOracle) noteVersion(inc *safetyInc, call *safetyCall) {
-	if call.fn == model.SyncTerminatingRuntimePod {
+	if call.fn == ops.SyncTerminatingRuntimePod {
 		return
 	}
 	want, ok := inc.versionAt(call.takeMax)
@@ -94,7 +94,7 @@ func (o *safetyOracle) settle(ev history.Event) {
 			incs = append(slices.Clip(incs), t.cur)
 		}
 		for _, inc := range incs {
-			for _, fn := range []model.SyncFn{model.SyncPod, model.SyncTerminatingPod, model.SyncTerminatedPod} {
+			for _, fn := range []ops.SyncFn{ops.SyncPod, ops.SyncTerminatingPod, ops.SyncTerminatedPod} {
 				c := inc.final[fn]
 				if c == nil || !c.versionChecked || c.versionOK {
 					continue

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -88,7 +88,7 @@ type safetyInc struct {
 	starts   int // SyncPod or SyncTerminatingPod begun (S15 "started")
 	phase    safetyPhase
 	last     *safetyCall
-	final    [model.SyncTerminatedPod + 1]*safetyCall // the last call of each callback, by SyncFn (S12)
+	final    [ops.SyncTerminatedPod + 1]*safetyCall // the last call of each callback, by SyncFn (S12)
 	purgedAt time.Duration
 }
 
@@ -108,7 +108,7 @@ type safetyMark struct {
 
 // safetyCall is one callback.
 type safetyCall struct {
-	fn               model.SyncFn
+	fn               ops.SyncFn
 	inc              *safetyInc
 	seq              int64
 	at               time.Duration
@@ -117,7 +117,7 @@ type safetyCall struct {
 	takeMin, takeMax int64 // the worker's critical section that took its update
 	ackMin, ackMax   int64 // …and the one that acknowledged termination
 	ended            bool
-	outcome          model.Outcome
+	outcome          ops.Outcome
 	// S12: whether the version was the newest delivered before the take.
 	versionChecked, versionOK bool
 	wantVersion               int64
@@ -126,10 +126,10 @@ type safetyCall struct {
 // safetyClientCall is an UpdatePod or SyncKnownPods call.
 type safetyClientCall struct {
 	id       int
-	in       model.Input
+	in       ops.Input
 	at       time.Duration
 	returned bool
-	out      model.Output
+	out      ops.Output
 	purged   []string // SyncKnownPods: UIDs purged by it, sorted
 	kept     []string // …and the records left after it, sorted
 }

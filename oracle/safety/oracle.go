@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -195,11 +195,11 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 		o.release(v, c, ev)
 		o.released(c, ev)
 	case history.CallbackBegin:
-		if b, ok := ev.Input.(model.SyncBegin); ok {
+		if b, ok := ev.Input.(ops.SyncBegin); ok {
 			o.begin(b, ev)
 		}
 	case history.CallbackEnd:
-		if e, ok := ev.Input.(model.SyncEnd); ok {
+		if e, ok := ev.Input.(ops.SyncEnd); ok {
 			o.end(e, ev)
 		}
 	case history.Fired:
@@ -214,9 +214,9 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 // the critical section that fires it, when its effect is visible).
 func (o *safetyOracle) fired(ev history.Event) {
 	switch f := ev.Input.(type) {
-	case model.CancelFired:
+	case ops.CancelFired:
 		o.track(f.UID).lastCancel = ev.Seq
-	case model.CompletionFired:
+	case ops.CompletionFired:
 		o.markDirty(o.track(f.UID))
 		fc := safetyFired{id: f.ID, uid: f.UID, seq: ev.Seq, at: ev.At}
 		if o.inCS {
@@ -246,7 +246,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 // noteFullName adds p's full name, kept sorted, to sortedFullnames (a new
 // array each time, as for uids) and returns it: the string is built only
 // the first time the name is seen.
-func (o *safetyOracle) noteFullName(p *model.Pod) string {
+func (o *safetyOracle) noteFullName(p *ops.Pod) string {
 	o.nameBuf = p.AppendFullName(o.nameBuf[:0])
 	i, found := slices.BinarySearchFunc(o.sortedFullnames, o.nameBuf, func(f string, b []byte) int {
 		switch { // comparisons with string(b) copy nothing

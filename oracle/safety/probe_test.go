@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestSafetyJudgesTheRecordedAnswers: through Observe, the oracle judges the
@@ -17,7 +17,7 @@ func TestSafetyJudgesTheRecordedAnswers(t *testing.T) {
 	invariants := func(probe *history.Probe) []string {
 		o := newSafetyOracle()
 		evs := []history.Event{
-			{Seq: 1, Kind: history.ClientCall, Goroutine: "client/0", ID: 1, Input: model.Query{Kind: model.IsPodKnownTerminated, UID: "a"}},
+			{Seq: 1, Kind: history.ClientCall, Goroutine: "client/0", ID: 1, Input: ops.Query{Kind: ops.IsPodKnownTerminated, UID: "a"}},
 			{Seq: 2, Kind: history.LockAcquired, Goroutine: "client/0"},
 			{Seq: 3, Kind: history.LockReleasing, Goroutine: "client/0", Probe: probe},
 		}

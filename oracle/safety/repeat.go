@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // A repeated SyncKnownPods release is skipped. The settle phase's
@@ -62,7 +62,7 @@ func (m *repeatMemo) follow(ev history.Event) {
 	case ev.Kind == history.ClientReturn && m.stage == 1 && ev.ID == m.id:
 		next = 2
 	case ev.Kind == history.ClientCall && m.stage == 2:
-		if _, ok := ev.Input.(model.SyncKnownPods); ok {
+		if _, ok := ev.Input.(ops.SyncKnownPods); ok {
 			next = 3
 		}
 	case ev.Kind == history.LockAcquired && m.stage == 3:
@@ -82,7 +82,7 @@ func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev history.Event) bool {
 	if o.fullPass || c == nil || ev.Probe == nil || ev.Goroutine != m.g || (m.stage != 4 && !m.careless) {
 		return false
 	}
-	in, ok := c.in.(model.SyncKnownPods)
+	in, ok := c.in.(ops.SyncKnownPods)
 	if !ok || !slices.Equal(in.Desired, m.desired) || !sameProbe(ev.Probe, m.probe) {
 		return false
 	}
@@ -127,7 +127,7 @@ func (o *safetyOracle) released(c *safetyClientCall, ev history.Event) {
 	if c == nil {
 		return
 	}
-	in, ok := c.in.(model.SyncKnownPods)
+	in, ok := c.in.(ops.SyncKnownPods)
 	if _, _, worker := history.WorkerOf(ev.Goroutine); !ok || worker || ev.Probe == nil {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -22,21 +22,21 @@ type safetyCase struct {
 var (
 	sfA1     = safetyPodAt("a", 1)
 	sfA2     = safetyPodAt("a", 2)
-	sfNoKill = model.KillOptions{}
-	sfEvict  = model.KillOptions{Evict: true}
-	sfGrace  = func(g int64) model.KillOptions { return model.KillOptions{GraceOverride: g, HasGraceOverride: true} }
-	sfWithCh = func(id int) model.KillOptions { return model.KillOptions{CompletionID: id} }
-	sfKill   = func(p model.Pod, ko model.KillOptions) model.UpdatePod {
-		return model.UpdatePod{Type: model.Kill, Pod: p, Kill: ko}
+	sfNoKill = ops.KillOptions{}
+	sfEvict  = ops.KillOptions{Evict: true}
+	sfGrace  = func(g int64) ops.KillOptions { return ops.KillOptions{GraceOverride: g, HasGraceOverride: true} }
+	sfWithCh = func(id int) ops.KillOptions { return ops.KillOptions{CompletionID: id} }
+	sfKill   = func(p ops.Pod, ko ops.KillOptions) ops.UpdatePod {
+		return ops.UpdatePod{Type: ops.Kill, Pod: p, Kill: ko}
 	}
-	sfUpdate = func(p model.Pod) model.UpdatePod { return model.UpdatePod{Type: model.Update, Pod: p} }
+	sfUpdate = func(p ops.Pod) ops.UpdatePod { return ops.UpdatePod{Type: ops.Update, Pod: p} }
 )
 
 // running: a created and its SyncPod(v1) in flight.
 func sfRunning(s *safetyScript) {
 	s.create(sfA1)
 	s.worker("a", nil)
-	s.begin("a", model.SyncPod, 1, 0)
+	s.begin("a", ops.SyncPod, 1, 0)
 }
 
 // killedAfterSync: a synced once, then killed (TR).
@@ -55,21 +55,21 @@ func sfTakeAck(s *safetyScript, uid string) {
 var safetyS1to5 = []safetyCase{
 	{"S1 second callback while one runs", "S1",
 		func(s *safetyScript) { s.create(sfA1); s.syncPod("a", 1); s.syncPod("a", 1) },
-		func(s *safetyScript) { sfRunning(s); s.begin("a", model.SyncPod, 1, 0) }},
+		func(s *safetyScript) { sfRunning(s); s.begin("a", ops.SyncPod, 1, 0) }},
 	{"S2 SyncTerminatingPod again after it succeeded", "S2",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.Failed)
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.Failed)
+			s.terminating("a", 1, 30, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingPod, 1, 30)
-			s.end("a", model.SyncTerminatingPod, model.OK, false)
+			s.begin("a", ops.SyncTerminatingPod, 1, 30)
+			s.end("a", ops.SyncTerminatingPod, ops.OK, false)
 			s.worker("a", nil) // the pod stays in T
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingPod, 1, 30)
+			s.begin("a", ops.SyncTerminatingPod, 1, 30)
 		}},
 	{"S2 runtime kill after SyncPod", "S2",
 		func(s *safetyScript) { s.create(sfA1); s.syncPod("a", 1) },
@@ -77,43 +77,43 @@ var safetyS1to5 = []safetyCase{
 			s.create(sfA1)
 			s.syncPod("a", 1)
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingRuntimePod, 0, 0)
+			s.begin("a", ops.SyncTerminatingRuntimePod, 0, 0)
 		}},
 	{"S3 SyncPod taken after the kill", "S3",
-		func(s *safetyScript) { sfKilledAfterSync(s); s.terminating("a", 1, 30, model.OK) },
+		func(s *safetyScript) { sfKilledAfterSync(s); s.terminating("a", 1, 30, ops.OK) },
 		func(s *safetyScript) { sfKilledAfterSync(s); s.syncPod("a", 1) }},
 	{"S3 B16 window: taken before the kill, begins after", "S3",
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.worker("a", nil)
 			s.killPod(sfA1, sfNoKill) // cancels the context the worker took
-			s.begin("a", model.SyncPod, 1, 0)
+			s.begin("a", ops.SyncPod, 1, 0)
 		},
 		func(s *safetyScript) {
 			s.create(sfA1)
 			s.worker("a", nil)
 			s.update(sfKill(sfA1, sfNoKill), func() { s.state("a", "TR") })
-			s.begin("a", model.SyncPod, 1, 0)
+			s.begin("a", ops.SyncPod, 1, 0)
 		}},
 	{"S3 kill while SyncPod runs cancels it", "S3",
 		func(s *safetyScript) {
 			sfRunning(s)
 			s.killPod(sfA1, sfNoKill)
-			s.end("a", model.SyncPod, model.Canceled, false)
+			s.end("a", ops.SyncPod, ops.Canceled, false)
 			s.worker("a", nil)
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
 		},
 		func(s *safetyScript) { sfRunning(s); s.update(sfKill(sfA1, sfNoKill), func() { s.state("a", "TR") }) }},
 	{"S3 no SyncPod after isTerminal", "S3",
 		func(s *safetyScript) {
 			sfRunning(s)
-			s.end("a", model.SyncPod, model.OK, true)
+			s.end("a", ops.SyncPod, ops.OK, true)
 			s.worker("a", func() { s.state("a", "T") })
-			s.terminating("a", 1, 30, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfRunning(s)
-			s.end("a", model.SyncPod, model.OK, true)
+			s.end("a", ops.SyncPod, ops.OK, true)
 			s.worker("a", nil)
 			s.syncPod("a", 1)
 		}},
@@ -124,7 +124,7 @@ var safetyS1to5 = []safetyCase{
 		func(s *safetyScript) {
 			sfRunning(s)
 			s.killPod(sfA1, sfNoKill)
-			s.end("a", model.SyncPod, model.Canceled, false)
+			s.end("a", ops.SyncPod, ops.Canceled, false)
 			sfTakeAck(s, "a")
 		},
 		func(s *safetyScript) {
@@ -134,24 +134,24 @@ var safetyS1to5 = []safetyCase{
 	{"S5 SyncTerminatedPod only after a successful SyncTerminatingPod", "S5",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.Failed)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.Failed)
+			s.terminated("a", 1, ops.OK)
 		}},
 	{"S5 restart shortcut needs a terminal phase", "S5",
 		func(s *safetyScript) {
 			p := sfA1
-			p.Phase = model.PhaseSucceeded
-			s.update(model.UpdatePod{Type: model.Create, Pod: p}, func() { s.state("a", "D") })
-			s.terminated("a", 1, model.OK)
+			p.Phase = ops.PhaseSucceeded
+			s.update(ops.UpdatePod{Type: ops.Create, Pod: p}, func() { s.state("a", "D") })
+			s.terminated("a", 1, ops.OK)
 		},
 		func(s *safetyScript) {
-			s.update(model.UpdatePod{Type: model.Create, Pod: sfA1}, func() { s.state("a", "D") })
-			s.terminated("a", 1, model.OK)
+			s.update(ops.UpdatePod{Type: ops.Create, Pod: sfA1}, func() { s.state("a", "D") })
+			s.terminated("a", 1, ops.OK)
 		}},
 }
 
@@ -159,36 +159,36 @@ var safetyS6to10 = []safetyCase{
 	{"S6 no callback after finish", "S6",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.Failed)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.Failed)
+			s.terminated("a", 1, ops.OK)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
+			s.terminated("a", 1, ops.OK)
 		}},
 	{"S6 a finished pod ignores updates", "S6",
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.update(sfKill(sfA1, sfEvict), nil)
 		},
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
-			s.terminating("a", 1, 30, model.OK)
-			s.terminated("a", 1, model.OK)
+			s.terminating("a", 1, 30, ops.OK)
+			s.terminated("a", 1, ops.OK)
 			s.update(sfKill(sfA1, sfEvict), func() { s.evicted["a"] = true; s.state("a", "F") })
 		}},
 	{"S7 terminated while SyncTerminatingPod runs", "S7",
-		func(s *safetyScript) { sfKilledAfterSync(s); s.terminating("a", 1, 30, model.OK) },
+		func(s *safetyScript) { sfKilledAfterSync(s); s.terminating("a", 1, 30, ops.OK) },
 		func(s *safetyScript) {
 			sfKilledAfterSync(s)
 			sfTakeAck(s, "a")
-			s.begin("a", model.SyncTerminatingPod, 1, 30)
-			s.update(model.UpdatePod{Type: model.Sync, Pod: sfA1}, func() { s.state("a", "D") })
+			s.begin("a", ops.SyncTerminatingPod, 1, 30)
+			s.update(ops.UpdatePod{Type: ops.Sync, Pod: sfA1}, func() { s.state("a", "D") })
 		}},
 	{"S8 termination request reverts", "S8",
 		func(s *safetyScript) { sfKilledAfterSync(s); s.cs("client/1", nil) },
@@ -252,15 +252,15 @@ var safetyS6to10 = []safetyCase{
 		func(s *safetyScript) { s.view.synced = true; s.create(sfA1) }},
 }
 
-func sfRuntimeKill(uid string) model.UpdatePod {
-	return model.UpdatePod{Type: model.Kill, Pod: model.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default"},
+func sfRuntimeKill(uid string) ops.UpdatePod {
+	return ops.UpdatePod{Type: ops.Kill, Pod: ops.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default"},
 		RuntimeOnly: true, Kill: sfGrace(1)}
 }
 
 // query reads IsPodKnownTerminated of uid, as a subsystem does.
 func (s *safetyScript) query(uid string) {
-	s.call("client/1", model.Query{Kind: model.IsPodKnownTerminated, UID: uid}, nil,
-		func() model.Output { return model.Answer(s.view.Answers(types.UID(uid)).KnownTerminated) })
+	s.call("client/1", ops.Query{Kind: ops.IsPodKnownTerminated, UID: uid}, nil,
+		func() ops.Output { return ops.Answer(s.view.Answers(types.UID(uid)).KnownTerminated) })
 }
 
 // TestSafetyInvariantPairs: for every invariant, a legal story passes and

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -73,7 +73,7 @@ func newSafetyScript() *safetyScript {
 		fullname: map[string]string{}, started: map[string]string{}}
 }
 
-func (s *safetyScript) emit(kind history.EventKind, g string, id int, in model.Input, out model.Output) {
+func (s *safetyScript) emit(kind history.EventKind, g string, id int, in ops.Input, out ops.Output) {
 	s.seq++
 	s.o.step(s.view, history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out})
 }
@@ -111,12 +111,12 @@ func (s *safetyScript) syncMirror() {
 
 // call is a client call of g that takes effect in one critical section;
 // out, if set, computes its result after the effect.
-func (s *safetyScript) call(g string, in model.Input, effect func(), out func() model.Output) {
+func (s *safetyScript) call(g string, in ops.Input, effect func(), out func() ops.Output) {
 	s.ids++
 	id := s.ids
 	s.emit(history.ClientCall, g, id, in, nil)
 	s.cs(g, effect)
-	var o model.Output
+	var o ops.Output
 	if out != nil {
 		o = out()
 	}
@@ -151,24 +151,24 @@ func (s *safetyScript) state(uid, st string) {
 }
 
 // safetyPodAt is the model pod of uid at version v (spec grace 30).
-func safetyPodAt(uid string, v int) model.Pod {
-	return model.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default", Version: v, SpecGrace: 30, Phase: model.PhaseRunning}
+func safetyPodAt(uid string, v int) ops.Pod {
+	return ops.Pod{UID: uid, Name: "pod-" + uid, Namespace: "default", Version: v, SpecGrace: 30, Phase: ops.PhaseRunning}
 }
 
-func safetyStaticPod(uid string, v int) model.Pod {
+func safetyStaticPod(uid string, v int) ops.Pod {
 	p := safetyPodAt(uid, v)
 	p.Name, p.Static = "web", true
 	return p
 }
 
 // update is an UpdatePod of u by client/0; effect is what the workers do.
-func (s *safetyScript) update(u model.UpdatePod, effect func()) {
+func (s *safetyScript) update(u ops.UpdatePod, effect func()) {
 	s.call("client/0", u, effect, nil)
 }
 
 // create: a new record in P.
-func (s *safetyScript) create(p model.Pod) {
-	s.update(model.UpdatePod{Type: model.Create, Pod: p}, func() {
+func (s *safetyScript) create(p ops.Pod) {
+	s.update(ops.UpdatePod{Type: ops.Create, Pod: p}, func() {
 		if _, ok := s.view.answers[p.UID]; !ok {
 			s.state(p.UID, "P")
 			if p.Static {
@@ -180,8 +180,8 @@ func (s *safetyScript) create(p model.Pod) {
 
 // killPod requests termination, cancelling the current sync; with a
 // completion, it fires once the pod is terminated.
-func (s *safetyScript) killPod(p model.Pod, ko model.KillOptions) {
-	s.update(model.UpdatePod{Type: model.Kill, Pod: p, Kill: ko}, func() {
+func (s *safetyScript) killPod(p ops.Pod, ko ops.KillOptions) {
+	s.update(ops.UpdatePod{Type: ops.Kill, Pod: p, Kill: ko}, func() {
 		s.cancel(p.UID)
 		s.evicted[p.UID] = ko.Evict
 		if ko.CompletionID != 0 {
@@ -194,23 +194,23 @@ func (s *safetyScript) killPod(p model.Pod, ko model.KillOptions) {
 }
 
 func (s *safetyScript) cancel(uid string) {
-	s.emit(history.Fired, "client/0", 0, model.CancelFired{UID: uid}, nil)
+	s.emit(history.Fired, "client/0", 0, ops.CancelFired{UID: uid}, nil)
 }
 
 func (s *safetyScript) fire(uid string, id int) {
-	s.emit(history.Fired, "client/0", 0, model.CompletionFired{UID: uid, ID: id}, nil)
+	s.emit(history.Fired, "client/0", 0, ops.CompletionFired{UID: uid, ID: id}, nil)
 }
 
 // worker is a critical section of uid's worker.
 func (s *safetyScript) worker(uid string, effect func()) { s.cs("worker/"+uid, effect) }
 
-func (s *safetyScript) begin(uid string, fn model.SyncFn, version int, g int64) {
-	s.emit(history.CallbackBegin, "worker/"+uid, 0, model.SyncBegin{UID: uid, Fn: fn, Version: version, Grace: g}, nil)
+func (s *safetyScript) begin(uid string, fn ops.SyncFn, version int, g int64) {
+	s.emit(history.CallbackBegin, "worker/"+uid, 0, ops.SyncBegin{UID: uid, Fn: fn, Version: version, Grace: g}, nil)
 }
 
-func (s *safetyScript) end(uid string, fn model.SyncFn, out model.Outcome, terminal bool) {
+func (s *safetyScript) end(uid string, fn ops.SyncFn, out ops.Outcome, terminal bool) {
 	s.tick()
-	s.emit(history.CallbackEnd, "worker/"+uid, 0, model.SyncEnd{UID: uid, Fn: fn, Outcome: out, IsTerminal: terminal}, nil)
+	s.emit(history.CallbackEnd, "worker/"+uid, 0, ops.SyncEnd{UID: uid, Fn: fn, Outcome: out, IsTerminal: terminal}, nil)
 }
 
 // syncPod: the worker takes version v and runs SyncPod to its end.
@@ -220,20 +220,20 @@ func (s *safetyScript) syncPod(uid string, v int) {
 			s.started[f] = uid
 		}
 	})
-	s.begin(uid, model.SyncPod, v, 0)
-	s.end(uid, model.SyncPod, model.OK, false)
+	s.begin(uid, ops.SyncPod, v, 0)
+	s.end(uid, ops.SyncPod, ops.OK, false)
 	s.worker(uid, nil)
 }
 
 // terminating: take, acknowledge (T), SyncTerminatingPod(grace) with
 // outcome out; on success the pod is terminated (D) and its kill completes.
-func (s *safetyScript) terminating(uid string, v int, g int64, out model.Outcome) {
+func (s *safetyScript) terminating(uid string, v int, g int64, out ops.Outcome) {
 	s.worker(uid, nil)
 	s.worker(uid, func() { s.state(uid, "T") })
-	s.begin(uid, model.SyncTerminatingPod, v, g)
-	s.end(uid, model.SyncTerminatingPod, out, false)
+	s.begin(uid, ops.SyncTerminatingPod, v, g)
+	s.end(uid, ops.SyncTerminatingPod, out, false)
 	s.worker(uid, func() {
-		if out == model.OK {
+		if out == ops.OK {
 			s.state(uid, "D")
 			if id := s.pendingKill[uid]; id != 0 {
 				s.fire(uid, id)
@@ -244,12 +244,12 @@ func (s *safetyScript) terminating(uid string, v int, g int64, out model.Outcome
 }
 
 // terminated: take, SyncTerminatedPod; on success the pod is finished.
-func (s *safetyScript) terminated(uid string, v int, out model.Outcome) {
+func (s *safetyScript) terminated(uid string, v int, out ops.Outcome) {
 	s.worker(uid, nil)
-	s.begin(uid, model.SyncTerminatedPod, v, 0)
-	s.end(uid, model.SyncTerminatedPod, out, false)
+	s.begin(uid, ops.SyncTerminatedPod, v, 0)
+	s.end(uid, ops.SyncTerminatedPod, out, false)
 	s.worker(uid, func() {
-		if out == model.OK {
+		if out == ops.OK {
 			s.state(uid, "F")
 		}
 	})
@@ -258,19 +258,19 @@ func (s *safetyScript) terminated(uid string, v int, out model.Outcome) {
 // syncKnown is SyncKnownPods(desired): podsSynced, then effect (purges,
 // orphan termination); the result lists the records left.
 func (s *safetyScript) syncKnown(desired []string, effect func()) {
-	s.call("client/0", model.SyncKnownPods{Desired: desired}, func() {
+	s.call("client/0", ops.SyncKnownPods{Desired: desired}, func() {
 		s.view.synced = true
 		if effect != nil {
 			effect()
 		}
-	}, func() model.Output { return s.known(desired) })
+	}, func() ops.Output { return s.known(desired) })
 }
 
 // known is SyncKnownPods' result for the records the view holds.
-func (s *safetyScript) known(desired []string) model.KnownPods {
-	out := model.KnownPods{}
+func (s *safetyScript) known(desired []string) ops.KnownPods {
+	out := ops.KnownPods{}
 	for _, uid := range s.view.KnownUIDs() {
-		out = append(out, model.KnownPod{UID: uid, Orphan: !slices.Contains(desired, uid)})
+		out = append(out, ops.KnownPod{UID: uid, Orphan: !slices.Contains(desired, uid)})
 	}
 	return out
 }
@@ -281,9 +281,9 @@ func (s *safetyScript) lifecycle(uid string) {
 	p := safetyPodAt(uid, 1)
 	s.create(p)
 	s.syncPod(uid, 1)
-	s.killPod(p, model.KillOptions{CompletionID: 1})
-	s.terminating(uid, 1, 30, model.OK)
-	s.terminated(uid, 1, model.OK)
+	s.killPod(p, ops.KillOptions{CompletionID: 1})
+	s.terminating(uid, 1, 30, ops.OK)
+	s.terminated(uid, 1, ops.OK)
 	s.syncKnown(nil, func() { s.state(uid, "") })
 }
 

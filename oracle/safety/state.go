@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -136,7 +136,7 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 		if inc.ackSeq == 0 {
 			inc.ackSeq, inc.ackAt = ev.Seq, ev.At
 		}
-		if c != nil && c.fn == model.SyncPod {
+		if c != nil && c.fn == ops.SyncPod {
 			o.report("S4", inc.key()+"/in-flight", ev, o.subject(inc),
 				"ShouldPodContainersBeTerminating is true at %v while SyncPod (began %v) is running", ev.At, c.at)
 		}
@@ -145,7 +145,7 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 		if inc.noRunSeq == 0 {
 			inc.noRunSeq, inc.noRunAt = ev.Seq, ev.At
 		}
-		if c != nil && (c.fn == model.SyncPod || c.fn == model.SyncTerminatingPod) {
+		if c != nil && (c.fn == ops.SyncPod || c.fn == ops.SyncTerminatingPod) {
 			o.report("S7", inc.key()+"/in-flight", ev, o.subject(inc),
 				"CouldHaveRunningContainers is false at %v while %s (began %v) is running", ev.At, c.fn, c.at)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -19,14 +19,14 @@ import (
 // answers of UIDs without a record).
 func (o *safetyOracle) onCall(ev history.Event) {
 	switch in := ev.Input.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		o.track(in.Pod.UID)
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		for _, uid := range in.Desired {
 			o.track(uid)
 		}
-	case model.Query:
-		if in.Kind != model.IsPodForMirrorPodTerminatingByFullName {
+	case ops.Query:
+		if in.Kind != ops.IsPodForMirrorPodTerminatingByFullName {
 			o.track(in.UID)
 		}
 		return
@@ -269,7 +269,7 @@ func (o *safetyOracle) purge(t *safetyPod, ev history.Event) {
 // takeWindow bounds the worker's critical sections that took the update of
 // a callback of fn beginning now (and, for the terminating callbacks, that
 // acknowledged it): the last sections, widened by the lingering ones.
-func (t *safetyPod) takeWindow(fn model.SyncFn, fallback int64) (takeMin, takeMax, ackMin, ackMax int64) {
+func (t *safetyPod) takeWindow(fn ops.SyncFn, fallback int64) (takeMin, takeMax, ackMin, ackMax int64) {
 	cs, l := t.workerCS, t.lingering
 	window := func(hi int) (int64, int64) {
 		if hi < 0 {
@@ -278,7 +278,7 @@ func (t *safetyPod) takeWindow(fn model.SyncFn, fallback int64) (takeMin, takeMa
 		return cs[max(hi-l, 0)], cs[hi]
 	}
 	last := len(cs) - 1
-	if fn == model.SyncTerminatingPod || fn == model.SyncTerminatingRuntimePod {
+	if fn == ops.SyncTerminatingPod || fn == ops.SyncTerminatingRuntimePod {
 		ackMin, ackMax = window(last)
 		last--
 	}
@@ -289,10 +289,10 @@ func (t *safetyPod) takeWindow(fn model.SyncFn, fallback int64) (takeMin, takeMa
 // bind applies a client call at its critical section.
 func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	switch in := c.in.(type) {
-	case model.UpdatePod:
+	case ops.UpdatePod:
 		o.markDirty(o.track(in.Pod.UID))
 		o.bindUpdate(in, cs)
-	case model.SyncKnownPods:
+	case ops.SyncKnownPods:
 		o.allDirty = true
 		o.bindSyncKnown(in, c, cs)
 	}
@@ -306,7 +306,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 
 // returned checks what a bound call returned.
 func (o *safetyOracle) returned(c *safetyClientCall, ev history.Event) {
-	if _, ok := c.in.(model.SyncKnownPods); ok {
+	if _, ok := c.in.(ops.SyncKnownPods); ok {
 		o.checkKnownResult(c, ev)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // This file applies client calls at their critical section: UpdatePod as
@@ -16,13 +16,13 @@ import (
 // effective grace inputs, delivered versions) and checks S17 and S18.
 
 // bindUpdate applies an UpdatePod at its critical section.
-func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
 	fullname := o.noteFullName(&u.Pod)
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
-	if u.RuntimeOnly && u.Type != model.Kill {
+	if u.RuntimeOnly && u.Type != ops.Kill {
 		// S17: "Non-kill runtime updates never create records" (§1.4 step 1).
 		if isNew {
 			o.report("S17", inc.key()+"/create", cs.ev, o.subject(inc),
@@ -62,12 +62,12 @@ func (o *safetyOracle) bindUpdate(u model.UpdatePod, cs *safetyCS) {
 }
 
 // safetyTerminates reports an update that requests termination (§1.4 step 6).
-func safetyTerminates(u model.UpdatePod) bool {
-	return u.Type == model.Kill || u.RuntimeOnly || u.Pod.DeletionTimestamp || u.Pod.Phase.Terminal()
+func safetyTerminates(u ops.UpdatePod) bool {
+	return u.Type == ops.Kill || u.RuntimeOnly || u.Pod.DeletionTimestamp || u.Pod.Phase.Terminal()
 }
 
 // safetyGraceValues are the grace inputs an update carries (§1.7 steps 2–3).
-func safetyGraceValues(u model.UpdatePod) []int64 {
+func safetyGraceValues(u ops.UpdatePod) []int64 {
 	var out []int64
 	if !u.RuntimeOnly && u.Pod.HasDeletionGrace {
 		out = append(out, u.Pod.DeletionGrace)
@@ -79,11 +79,11 @@ func safetyGraceValues(u model.UpdatePod) []int64 {
 }
 
 // safetyDescribeUpdate names an update the way a trace does.
-func safetyDescribeUpdate(u model.UpdatePod) string {
+func safetyDescribeUpdate(u ops.UpdatePod) string {
 	switch {
 	case u.RuntimeOnly:
 		return "runtime-only " + u.Type.String()
-	case u.Type == model.Kill:
+	case u.Type == ops.Kill:
 		return "kill"
 	case u.Pod.DeletionTimestamp:
 		return fmt.Sprintf("delete (%s v%d)", u.Type, u.Pod.Version)
@@ -99,15 +99,15 @@ func safetyDescribeUpdate(u model.UpdatePod) string {
 type safetyWhat struct {
 	text string // a fixed description; "" for an update's
 	// The fields of the update safetyDescribeUpdate reads, when text is "".
-	typ                   model.UpdateType
+	typ                   ops.UpdateType
 	runtimeOnly, deletion bool
 	version               int
-	phase                 model.Phase
+	phase                 ops.Phase
 }
 
 func whatText(text string) safetyWhat { return safetyWhat{text: text} }
 
-func whatUpdate(u model.UpdatePod) safetyWhat {
+func whatUpdate(u ops.UpdatePod) safetyWhat {
 	return safetyWhat{typ: u.Type, runtimeOnly: u.RuntimeOnly, deletion: u.Pod.DeletionTimestamp,
 		version: u.Pod.Version, phase: u.Pod.Phase}
 }
@@ -116,13 +116,13 @@ func (w safetyWhat) String() string {
 	if w.text != "" {
 		return w.text
 	}
-	return safetyDescribeUpdate(model.UpdatePod{Type: w.typ, RuntimeOnly: w.runtimeOnly,
-		Pod: model.Pod{DeletionTimestamp: w.deletion, Version: w.version, Phase: w.phase}})
+	return safetyDescribeUpdate(ops.UpdatePod{Type: w.typ, RuntimeOnly: w.runtimeOnly,
+		Pod: ops.Pod{DeletionTimestamp: w.deletion, Version: w.version, Phase: w.phase}})
 }
 
 // initIncarnation records what the creating update decides once: the full
 // name, the wait list (§1.4 step 8) and the restart shortcut (§1.4 step 2).
-func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.UpdatePod, fullname string, cs *safetyCS) {
+func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.UpdatePod, fullname string, cs *safetyCS) {
 	inc.fullname = fullname
 	inc.waiter = !u.RuntimeOnly && u.Pod.Static
 	if inc.waiter && t.firstArrival == 0 {
@@ -144,7 +144,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u model.Upd
 // 7): a create for a terminating UID only sets restartRequested; a
 // finished UID takes nothing; a runtime kill of a terminated UID is
 // ignored (S17).
-func (o *safetyOracle) accepted(u model.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
+func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
 	if u.RuntimeOnly {
 		inc.observedRuntime = true
 	}
@@ -152,7 +152,7 @@ func (o *safetyOracle) accepted(u model.UpdatePod, inc *safetyInc, isNew bool, c
 	switch {
 	case isNew:
 		return true
-	case !u.RuntimeOnly && u.Type == model.Create && prev.TerminationRequested:
+	case !u.RuntimeOnly && u.Type == ops.Create && prev.TerminationRequested:
 		inc.restart = true
 		return false
 	case prev.BeFinished:
@@ -170,7 +170,7 @@ func (o *safetyOracle) accepted(u model.UpdatePod, inc *safetyInc, isNew bool, c
 }
 
 // deliver registers the completion Event a kill carries (S14).
-func (o *safetyOracle) deliver(u model.UpdatePod, requests bool, cs *safetyCS) {
+func (o *safetyOracle) deliver(u ops.UpdatePod, requests bool, cs *safetyCS) {
 	id := u.Kill.CompletionID
 	if id == 0 || o.completions[id] != nil {
 		return
@@ -184,8 +184,8 @@ func (o *safetyOracle) deliver(u model.UpdatePod, requests bool, cs *safetyCS) {
 // noteUpdateAfterRequest remembers the first create/update/sync that
 // reaches a pod after its termination was requested (S13), and checks that
 // it did not make the pod syncing again.
-func (o *safetyOracle) noteUpdateAfterRequest(u model.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
-	if isNew || (inc.req == nil && inc.natural == nil) || u.Type == model.Kill || u.RuntimeOnly {
+func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
+	if isNew || (inc.req == nil && inc.natural == nil) || u.Type == ops.Kill || u.RuntimeOnly {
 		return
 	}
 	r := inc.req
@@ -206,7 +206,7 @@ func (o *safetyOracle) noteUpdateAfterRequest(u model.UpdatePod, inc *safetyInc,
 // firstRequestByUpdate records the update that started termination: the
 // flags it sets (§1.4 step 6, first matching rule) and the grace it
 // starts from (§1.7: the smallest value given, else the spec's).
-func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u model.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.UpdatePod, cs *safetyCS) {
 	if !inc.shortcut {
 		switch {
 		case u.RuntimeOnly, u.Pod.DeletionTimestamp:
@@ -247,7 +247,7 @@ func (o *safetyOracle) request(t *safetyPod, inc *safetyInc, r *safetyRequest, e
 	inc.req = r
 	o.markDirty(t)
 	c := t.inFlight
-	if !r.cancel || c == nil || c.inc != inc || c.fn != model.SyncPod || t.lastCancel > c.takeMin {
+	if !r.cancel || c == nil || c.inc != inc || c.fn != ops.SyncPod || t.lastCancel > c.takeMin {
 		return
 	}
 	o.report("S3", inc.key()+"/uncancelled", ev, o.subject(inc),
@@ -287,7 +287,7 @@ func (inc *safetyInc) graceAt(seq int64) (int64, bool) {
 
 // bindSyncKnown applies SyncKnownPods (§1.12): podsSynced, purges, and the
 // termination of kept orphans (deleted, grace from the pod or 1).
-func (o *safetyOracle) bindSyncKnown(in model.SyncKnownPods, c *safetyClientCall, cs *safetyCS) {
+func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, cs *safetyCS) {
 	if !o.synced {
 		o.synced, o.syncedAt = true, cs.ev.At
 	}
@@ -357,7 +357,7 @@ func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
 	for _, uid := range slices.Sorted(maps.Keys(cs.purged)) {
 		inc := cs.purged[uid]
 		l := inc.last
-		if wuid, _, _ := history.WorkerOf(cs.ev.Goroutine); wuid == uid && l != nil && l.fn == model.SyncTerminatingRuntimePod && l.ended && l.outcome == model.OK {
+		if wuid, _, _ := history.WorkerOf(cs.ev.Goroutine); wuid == uid && l != nil && l.fn == ops.SyncTerminatingRuntimePod && l.ended && l.outcome == ops.OK {
 			continue
 		}
 		o.report("S18", inc.key()+"/vanished", cs.ev, o.subject(inc),
@@ -368,7 +368,7 @@ func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
 // checkKnownResult is S18: "purged UIDs are absent from its result"; and
 // §1.12 step 3: every kept record is reported.
 func (o *safetyOracle) checkKnownResult(c *safetyClientCall, ev history.Event) {
-	out, ok := c.out.(model.KnownPods)
+	out, ok := c.out.(ops.KnownPods)
 	if !ok {
 		return
 	}

@@ -33,7 +33,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/syncgate"
 )
 
-// Answers are the seven query answers for one UID, in model.QueryKind
+// Answers are the seven query answers for one UID, in ops.QueryKind
 // order (the mirror-pod query, by full name, aside).
 type Answers [7]bool
 

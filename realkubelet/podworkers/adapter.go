@@ -105,7 +105,7 @@ func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.enqueue(uid) }
 // what a real kubelet sees for pods it never ran; the fake runtime's
 // containers are tracked by the driver, not reported here, so the
 // first-sight terminal shortcut (SPEC §1.4 step 2) always sees an idle
-// runtime (model.CacheIdle).
+// runtime (ops.CacheIdle).
 //
 // After a kubelet restart (the driver's restart.go) the new process's cache
 // is the fake runtime's: Get reports a running container for a UID the

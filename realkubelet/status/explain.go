@@ -5,7 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // The exact predicates of the status component's known upstream
@@ -32,11 +32,11 @@ func newStatusEvidence() statusEvidence {
 
 // began follows the callbacks: a SyncTerminatingPod after TerminatePod is
 // a later incarnation terminating; a SyncPod after it started containers.
-func (e *statusEvidence) began(uid types.UID, fn model.SyncFn) {
+func (e *statusEvidence) began(uid types.UID, fn ops.SyncFn) {
 	switch {
-	case fn == model.SyncPod && e.terminatePodRan[uid]:
+	case fn == ops.SyncPod && e.terminatePodRan[uid]:
 		e.startedSince[uid] = true
-	case fn == model.SyncTerminatingPod && e.terminatePodRan[uid]:
+	case fn == ops.SyncTerminatingPod && e.terminatePodRan[uid]:
 		e.terminatedEarlier[uid] = true
 	}
 }

@@ -5,7 +5,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestStatusPredicatesAreExact: GG and GF hold exactly for their own
@@ -24,18 +24,18 @@ func TestStatusPredicatesAreExact(t *testing.T) {
 	}
 	type step struct {
 		terminate bool
-		fn        model.SyncFn
+		fn        ops.SyncFn
 	}
 	for _, c := range []struct {
 		name  string
 		steps []step
 		want  string
 	}{
-		{"new incarnation terminating", []step{{terminate: true}, {false, model.SyncTerminatingPod}}, "GF"},
-		{"new incarnation started containers", []step{{terminate: true}, {false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
-		{"no earlier TerminatePod", []step{{false, model.SyncPod}, {false, model.SyncTerminatingPod}}, ""},
-		{"same incarnation, TerminatePod only", []step{{false, model.SyncTerminatingPod}, {terminate: true}}, ""},
-		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {false, model.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"new incarnation terminating", []step{{terminate: true}, {false, ops.SyncTerminatingPod}}, "GF"},
+		{"new incarnation started containers", []step{{terminate: true}, {false, ops.SyncPod}, {false, ops.SyncTerminatingPod}}, ""},
+		{"no earlier TerminatePod", []step{{false, ops.SyncPod}, {false, ops.SyncTerminatingPod}}, ""},
+		{"same incarnation, TerminatePod only", []step{{false, ops.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {false, ops.SyncTerminatingPod}, {terminate: true}}, ""},
 	} {
 		e := newStatusEvidence()
 		for _, s := range c.steps {

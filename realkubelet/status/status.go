@@ -20,7 +20,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	kubeletoracle "github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
@@ -255,10 +255,10 @@ func (s *Component) Active(pod *v1.Pod) bool {
 // function, before it stops anything.
 func (s *Component) CallBegan(c *syncgate.Call) {
 	s.ev.began(c.UID, c.Fn)
-	if c.Fn == model.SyncTerminatingPod && c.Pod != nil {
+	if c.Fn == ops.SyncTerminatingPod && c.Pod != nil {
 		s.mgr.SetPhase(c.Pod, "", c.StatusFn)
 	}
-	if c.Fn == model.SyncTerminatedPod && s.plants.EarlyTerminate {
+	if c.Fn == ops.SyncTerminatedPod && s.plants.EarlyTerminate {
 		s.plants.Planted()
 		s.terminated(c.Pod)
 	}
@@ -271,13 +271,13 @@ func (s *Component) CallEnded(c *syncgate.Call, o syncgate.Outcome) {
 		return
 	}
 	switch {
-	case c.Fn == model.SyncPod && o == syncgate.ReturnTerminal:
+	case c.Fn == ops.SyncPod && o == syncgate.ReturnTerminal:
 		s.mgr.SetPhase(c.Pod, v1.PodSucceeded, nil)
-	case c.Fn == model.SyncPod && o == syncgate.ReturnOK:
+	case c.Fn == ops.SyncPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, v1.PodRunning, nil)
-	case c.Fn == model.SyncTerminatingPod && o == syncgate.ReturnOK:
+	case c.Fn == ops.SyncTerminatingPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
-	case c.Fn == model.SyncTerminatedPod && o == syncgate.ReturnOK:
+	case c.Fn == ops.SyncTerminatedPod && o == syncgate.ReturnOK:
 		if s.plants.NoTerminate || s.plants.EarlyTerminate {
 			s.plants.Planted()
 			return

@@ -18,7 +18,7 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realdriver"
 )
 
@@ -29,7 +29,7 @@ import (
 // gate or gone idle: between two driver steps nothing runs.
 type Call struct {
 	UID   types.UID
-	Fn    model.SyncFn
+	Fn    ops.SyncFn
 	Type  kubetypes.SyncPodType
 	Pod   *v1.Pod // nil for SyncTerminatingRuntimePod
 	Grace *int64  // SyncTerminatingPod's
@@ -196,7 +196,7 @@ func (g *Gates) QueueLen() int {
 
 // SyncPod implements podSyncer.
 func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1.Pod, _ *kubecontainer.PodStatus) (bool, func(), error) {
-	o := g.Park(&Call{UID: pod.UID, Fn: model.SyncPod, Type: t, Pod: pod, Ctx: ctx})
+	o := g.Park(&Call{UID: pod.UID, Fn: ops.SyncPod, Type: t, Pod: pod, Ctx: ctx})
 	if o == ReturnTerminal {
 		return true, nil, nil
 	}
@@ -205,17 +205,17 @@ func (g *Gates) SyncPod(ctx context.Context, t kubetypes.SyncPodType, pod, _ *v1
 
 // SyncTerminatingPod implements podSyncer.
 func (g *Gates) SyncTerminatingPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus, grace *int64, fn func(*v1.PodStatus)) error {
-	return g.Park(&Call{UID: pod.UID, Fn: model.SyncTerminatingPod, Pod: pod, Grace: grace, StatusFn: fn, Ctx: ctx}).err()
+	return g.Park(&Call{UID: pod.UID, Fn: ops.SyncTerminatingPod, Pod: pod, Grace: grace, StatusFn: fn, Ctx: ctx}).err()
 }
 
 // SyncTerminatingRuntimePod implements podSyncer.
 func (g *Gates) SyncTerminatingRuntimePod(ctx context.Context, rp *kubecontainer.Pod) error {
-	return g.Park(&Call{UID: rp.ID, Fn: model.SyncTerminatingRuntimePod, Ctx: ctx}).err()
+	return g.Park(&Call{UID: rp.ID, Fn: ops.SyncTerminatingRuntimePod, Ctx: ctx}).err()
 }
 
 // SyncTerminatedPod implements podSyncer.
 func (g *Gates) SyncTerminatedPod(ctx context.Context, pod *v1.Pod, _ *kubecontainer.PodStatus) error {
-	return g.Park(&Call{UID: pod.UID, Fn: model.SyncTerminatedPod, Pod: pod, Ctx: ctx}).err()
+	return g.Park(&Call{UID: pod.UID, Fn: ops.SyncTerminatedPod, Pod: pod, Ctx: ctx}).err()
 }
 
 func (o Outcome) err() error {

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 )
@@ -15,13 +15,13 @@ import (
 
 // UpdatePod is the model's view of an UpdatePod call, with an idle cache
 // (the driver says when its Cache.Get shows a running container).
-func UpdatePod(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
-	u := model.UpdatePod{Type: model.UpdateType(o.UpdateType), Cache: model.CacheIdle}
+func UpdatePod(o kubelet.UpdatePodOptions, completionID int) ops.UpdatePod {
+	u := ops.UpdatePod{Type: ops.UpdateType(o.UpdateType), Cache: ops.CacheIdle}
 	if o.Pod != nil {
 		u.Pod = history.ModelPod(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
-		u.Pod = model.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
+		u.Pod = ops.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}
 	}
 	if ko := o.KillPodOptions; ko != nil {
 		u.Kill.Evict, u.Kill.CompletionID = ko.Evict, completionID
@@ -33,12 +33,12 @@ func UpdatePod(o kubelet.UpdatePodOptions, completionID int) model.UpdatePod {
 }
 
 // KnownPods is the model's view of SyncKnownPods' answer, sorted by UID.
-func KnownPods(known map[types.UID]kubelet.PodWorkerSync) model.KnownPods {
-	out := model.KnownPods{}
+func KnownPods(known map[types.UID]kubelet.PodWorkerSync) ops.KnownPods {
+	out := ops.KnownPods{}
 	for uid, r := range known {
-		out = append(out, model.KnownPod{UID: string(uid), State: model.WorkType(r.State), Orphan: r.Orphan,
+		out = append(out, ops.KnownPod{UID: string(uid), State: ops.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out, func(a, b model.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
+	slices.SortFunc(out, func(a, b ops.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 )
 
@@ -61,7 +61,7 @@ func New(now func() time.Time, view oracle.View, oracles ...oracle.Oracle) *Tape
 }
 
 // Emit records an event of the model's vocabulary.
-func (h *Tape) Emit(kind history.EventKind, goroutine string, id int, in model.Input, out model.Output) int64 {
+func (h *Tape) Emit(kind history.EventKind, goroutine string, id int, in ops.Input, out ops.Output) int64 {
 	return h.emitEvent(history.Event{Goroutine: goroutine, Kind: kind, ID: id, Input: in, Output: out}, describe(in, out))
 }
 
@@ -86,14 +86,14 @@ func (h *Tape) emitEvent(ev history.Event, text string) int64 {
 	return h.Seq
 }
 
-func describe(in model.Input, out model.Output) string {
+func describe(in ops.Input, out ops.Output) string {
 	if in == nil {
 		if out == nil {
 			return "-"
 		}
 		return fmt.Sprint(out)
 	}
-	return model.Describe(in, out)
+	return ops.Describe(in, out)
 }
 
 // Elapsed is the run's time so far: what an event recorded now is stamped
@@ -101,19 +101,19 @@ func describe(in model.Input, out model.Output) string {
 func (h *Tape) Elapsed() time.Duration { return h.Now().Sub(h.Start) }
 
 // Call opens a client call by goroutine; Ret closes it.
-func (h *Tape) Call(goroutine string, in model.Input) int {
+func (h *Tape) Call(goroutine string, in ops.Input) int {
 	h.calls++
 	h.Emit(history.ClientCall, goroutine, h.calls, in, nil)
 	return h.calls
 }
 
 // Ret closes client call id of goroutine with its output.
-func (h *Tape) Ret(goroutine string, id int, out model.Output) {
+func (h *Tape) Ret(goroutine string, id int, out ops.Output) {
 	h.Emit(history.ClientReturn, goroutine, id, nil, out)
 }
 
 // Point records an event without a call id (a fire, a callback point).
-func (h *Tape) Point(kind history.EventKind, goroutine string, in model.Input) {
+func (h *Tape) Point(kind history.EventKind, goroutine string, in ops.Input) {
 	h.Emit(kind, goroutine, 0, in, nil)
 }
 
@@ -168,17 +168,17 @@ func (h *Tape) Without(from int64, gone map[string]bool) history.History {
 		if ev.Kind == history.ClientReturn && dropped[key] {
 			continue
 		}
-		if gone[model.UIDOf(ev.Input)] {
+		if gone[ops.UIDOf(ev.Input)] {
 			if ev.Kind == history.ClientCall {
 				dropped[key] = true
 			}
 			continue
 		}
-		if in, ok := ev.Input.(model.SyncKnownPods); ok {
-			ev.Input = model.SyncKnownPods{Desired: slices.DeleteFunc(slices.Clone(in.Desired), func(uid string) bool { return gone[uid] })}
+		if in, ok := ev.Input.(ops.SyncKnownPods); ok {
+			ev.Input = ops.SyncKnownPods{Desired: slices.DeleteFunc(slices.Clone(in.Desired), func(uid string) bool { return gone[uid] })}
 		}
-		if known, ok := ev.Output.(model.KnownPods); ok {
-			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k model.KnownPod) bool { return gone[k.UID] })
+		if known, ok := ev.Output.(ops.KnownPods); ok {
+			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k ops.KnownPod) bool { return gone[k.UID] })
 		}
 		rec.Observe(ev)
 	}

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 )
@@ -43,10 +43,10 @@ var packingMarks = [nPackings]string{packWrapped: plan.MarkErrWrapped, packJoine
 	packAggregate: plan.MarkErrAggregate, packKube: plan.MarkErrKubeAggregate, packNested: plan.MarkErrWrapped}
 
 // shapedError is a failed call's error and what the world knows of its
-// shape: the model's ErrShape, recorded with the call's end, and the
+// shape: its ops.ErrShape, recorded with the call's end, and the
 // coverage marks it reaches.
 type shapedError struct {
-	shape model.ErrShape
+	shape ops.ErrShape
 	marks []string
 }
 
@@ -119,7 +119,7 @@ func pack(packing int, leaves []error, twice bool) error {
 // which branch of the requeue rule it takes, how it is packed (when it
 // holds something the rule tells apart) and whether several BackoffErrors
 // of different expiries compete.
-func shapeMarks(s model.ErrShape, now time.Duration, packing, distinctBackoffs int) []string {
+func shapeMarks(s ops.ErrShape, now time.Duration, packing, distinctBackoffs int) []string {
 	var marks []string
 	switch {
 	case s.NetworkNotReady:
@@ -143,7 +143,7 @@ func shapeMarks(s model.ErrShape, now time.Duration, packing, distinctBackoffs i
 // TakeErrShape returns, and forgets, what the world knows of the error
 // uid's call is returning: its shape and coverage marks (zero: not a
 // drawn shape).
-func (r *Runtime) TakeErrShape(uid types.UID) (model.ErrShape, []string) {
+func (r *Runtime) TakeErrShape(uid types.UID) (ops.ErrShape, []string) {
 	s := r.errShapes[uid]
 	delete(r.errShapes, uid)
 	return s.shape, s.marks

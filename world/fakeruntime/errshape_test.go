@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -52,7 +52,7 @@ func TestFailureShapes(t *testing.T) {
 		r := &Runtime{S: sim.New(sim.Options{}), Draw: sim.NewReplay(c.choices), Faults: plan.Faults{ErrorShapes: true}}
 		err := r.failure("a")
 		gotShape, gotMarks := r.TakeErrShape("a")
-		want := model.ErrShape{NetworkNotReady: c.nnr, Backoff: c.backoff != -1}
+		want := ops.ErrShape{NetworkNotReady: c.nnr, Backoff: c.backoff != -1}
 		if want.Backoff {
 			want.BackoffExpiry = c.backoff
 		}
@@ -70,7 +70,7 @@ func TestFailureShapes(t *testing.T) {
 		if c.choices == nil && err != ErrTransient {
 			t.Errorf("%s: got %v, want ErrTransient", c.name, err)
 		}
-		if again, marks := r.TakeErrShape("a"); again != (model.ErrShape{}) || marks != nil {
+		if again, marks := r.TakeErrShape("a"); again != (ops.ErrShape{}) || marks != nil {
 			t.Errorf("%s: the shape was not forgotten once taken: %+v %v", c.name, again, marks)
 		}
 	}
@@ -78,8 +78,8 @@ func TestFailureShapes(t *testing.T) {
 
 // walkShape finds in err's tree what the requeue rule reads, by the
 // errors package's own Unwrap conventions and apimachinery's Errors().
-func walkShape(err error, now time.Time) model.ErrShape {
-	var s model.ErrShape
+func walkShape(err error, now time.Time) ops.ErrShape {
+	var s ops.ErrShape
 	var walk func(error)
 	walk = func(e error) {
 		if strings.Contains(e.Error(), "network is not ready") {

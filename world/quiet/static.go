@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -61,7 +61,7 @@ type lastUpdate struct {
 
 // NoteUpdate records an UpdatePod of a static pod (in: the UpdatePod as
 // the model sees it) for the retry rule.
-func (q *Watch) NoteUpdate(o workers.UpdatePodOptions, in model.UpdatePod) {
+func (q *Watch) NoteUpdate(o workers.UpdatePodOptions, in ops.UpdatePod) {
 	switch {
 	case o.Pod == nil: // a runtime pod's kill: no plain sync is pending any more
 		delete(q.updates, types.UID(in.Pod.UID))

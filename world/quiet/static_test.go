@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -17,7 +17,7 @@ func noteStaticUpdate(q *Watch, uid types.UID, t workers.UpdateType, version int
 	if kill {
 		o.KillPodOptions = &workers.KillPodOptions{}
 	}
-	q.NoteUpdate(o, model.UpdatePod{Pod: model.Pod{UID: string(uid), Static: true, Version: version}})
+	q.NoteUpdate(o, ops.UpdatePod{Pod: ops.Pod{UID: string(uid), Static: true, Version: version}})
 }
 
 // TestRetryRepeatsConditions: a static waiter's retry repeats, as far as
@@ -38,7 +38,7 @@ func TestRetryRepeatsConditions(t *testing.T) {
 		{"last update a create", func(q *Watch, _ *Config) { noteStaticUpdate(q, "b", workers.SyncPodCreate, 1, false) }},
 		{"last update with a kill", func(q *Watch, _ *Config) { noteStaticUpdate(q, "b", workers.SyncPodSync, 1, true) }},
 		{"a runtime pod's kill since", func(q *Watch, _ *Config) {
-			q.NoteUpdate(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill}, model.UpdatePod{Pod: model.Pod{UID: "b"}})
+			q.NoteUpdate(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill}, ops.UpdatePod{Pod: ops.Pod{UID: "b"}})
 		}},
 	})
 }

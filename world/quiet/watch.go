@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -182,8 +182,8 @@ func (q *Watch) Repeated() int { return q.repeated }
 
 // NoteInput counts one call to the pod workers: a query changes nothing,
 // and a static waiter's proven retry only repeats (static.go).
-func (q *Watch) NoteInput(in model.Input) {
-	_, isQuery := in.(model.Query)
+func (q *Watch) NoteInput(in ops.Input) {
+	_, isQuery := in.(ops.Query)
 	switch {
 	case isQuery:
 	case q.repeat:

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/podsim/podsim/model"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 )
 
@@ -33,7 +33,7 @@ func tick(q *Watch, f *fakeWorld, known map[types.UID]workers.PodWorkerSync, bef
 	if f.known != nil {
 		known = f.known
 	}
-	q.NoteInput(model.SyncKnownPods{})
+	q.NoteInput(ops.SyncKnownPods{})
 	q.NoteKnown(known)
 	return q.Tick()
 }
@@ -77,8 +77,8 @@ func TestTickStillnessBroken(t *testing.T) {
 		disturb func(q *Watch, f *fakeWorld)
 		want    time.Duration
 	}{
-		{"a query", func(q *Watch, _ *fakeWorld) { q.NoteInput(model.Query{}) }, 12 * time.Second},
-		{"an UpdatePod", func(q *Watch, _ *fakeWorld) { q.NoteInput(model.UpdatePod{}) }, 18 * time.Second},
+		{"a query", func(q *Watch, _ *fakeWorld) { q.NoteInput(ops.Query{}) }, 12 * time.Second},
+		{"an UpdatePod", func(q *Watch, _ *fakeWorld) { q.NoteInput(ops.UpdatePod{}) }, 18 * time.Second},
 		{"another answer", func(_ *Watch, f *fakeWorld) { f.known = map[types.UID]workers.PodWorkerSync{} }, 20 * time.Second},
 		{"stirring", func(_ *Watch, f *fakeWorld) { f.stirring = true }, 20 * time.Second},
 		{"busy", func(_ *Watch, f *fakeWorld) { f.busy = true }, 20 * time.Second},
@@ -163,7 +163,7 @@ func TestTickWaiterRetries(t *testing.T) {
 		if f.elapsed == 6*time.Second { // the sync loop makes the retry
 			q.SyncDue("b")
 			noteStaticUpdate(q, "b", workers.SyncPodSync, 1, false)
-			q.NoteInput(model.UpdatePod{})
+			q.NoteInput(ops.UpdatePod{})
 		}
 		if q.NextTick(f.elapsed, period) != period {
 			t.Errorf("at %v: got a skip, want every tick while a retry falls due in the wait", f.elapsed)
