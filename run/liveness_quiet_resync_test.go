@@ -49,7 +49,7 @@ func (s *lvHangingResync) SyncPod(cancel workers.Event, ut workers.UpdateType, p
 // the resync rule for one that trusts any syncer and world.
 func resyncRun(pl plan.Plan, p *lvPlant, full, careless bool) (string, *world.World) {
 	w := lvWorld(pl, p)
-	w.SetSettleRules(world.SettleRules{Full: full, CarelessResync: careless})
+	w.SetSettleRules(world.SettleRules{Full: full, CarelessResync: careless, TickIdle: true})
 	return fmt.Sprintf("%q", verdictOf(judge(plan.Family{Name: "planted"}, 7, w, CheckOptions{}, nil))), w
 }
 

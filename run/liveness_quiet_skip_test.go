@@ -24,14 +24,14 @@ const (
 func skipRun(f plan.Family, seed uint64, mode skipMode) ([]string, *world.World) {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	w.SetSettleRules(world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly})
+	w.SetSettleRules(world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly, TickIdle: true})
 	return verdictOf(judge(f, seed, w, CheckOptions{}, nil)), w
 }
 
 // plannedSkipRun is skipRun for a scripted plan.
 func plannedSkipRun(pl plan.Plan, mode skipMode) ([]string, *world.World) {
 	w := lvWorld(pl, nil)
-	w.SetSettleRules(world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly})
+	w.SetSettleRules(world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly, TickIdle: true})
 	return verdictOf(judge(plan.Family{Name: "planted"}, 7, w, CheckOptions{}, nil)), w
 }
 

@@ -62,6 +62,7 @@ func (s *lvHolderEnds) SyncPod(cancel workers.Event, ut workers.UpdateType, pod,
 // p's wrappers (nil: none) under rules, with every oracle.
 func waiterRun(pl plan.Plan, p *lvPlant, rules world.SettleRules) (string, *world.World) {
 	w := lvWorld(pl, p)
+	rules.TickIdle = true
 	w.SetSettleRules(rules)
 	return fmt.Sprintf("%q", verdictOf(judge(plan.Family{Name: "planted"}, 7, w, CheckOptions{}, nil))), w
 }
@@ -115,6 +116,7 @@ func TestQuietTicksKeptForRetries(t *testing.T) {
 		run := func(r world.SettleRules) ([]string, *world.World) {
 			st := plan.SeedStreams(seed)
 			w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+			r.TickIdle = true
 			w.SetSettleRules(r)
 			return verdictOf(judge(f, seed, w, CheckOptions{}, nil)), w
 		}
@@ -147,7 +149,7 @@ func TestQuietSettlePastEnd(t *testing.T) {
 		for seed := range quietSeedCount(60, 20) {
 			st := plan.SeedStreams(seed)
 			wk := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-			wk.SetSettleRules(world.SettleRules{KeepPastSettle: true})
+			wk.SetSettleRules(world.SettleRules{KeepPastSettle: true, TickIdle: true})
 			judge(f, seed, wk, CheckOptions{}, nil)
 			if quietOf(wk) {
 				continue
@@ -170,7 +172,7 @@ func TestQuietSettlePastEnd(t *testing.T) {
 	created, hang := lvPlan(lvAct(0, plan.Create, "a")), lvHangResync("a")
 	full, _ := resyncRun(created, hang, true, false)
 	w := lvWorld(created, hang)
-	w.SetSettleRules(world.SettleRules{CarelessHorizon: true})
+	w.SetSettleRules(world.SettleRules{CarelessHorizon: true, TickIdle: true})
 	careless := fmt.Sprintf("%q", verdictOf(judge(plan.Family{Name: "planted"}, 7, w, CheckOptions{}, nil)))
 	if careless == full || !quietOf(w) {
 		t.Errorf("the careless horizon (quiet %v) gave the full phase's verdict %s: the test cannot tell a wrong horizon", quietOf(w), careless)

@@ -89,7 +89,7 @@ func settleRun(f plan.Family, seed uint64, mutant string, full bool, extra oracl
 	if err := w.Reintroduce(mutant); err != nil {
 		panic(err)
 	}
-	w.SetSettleRules(world.SettleRules{Full: full, MutantShortcuts: mutant != ""})
+	w.SetSettleRules(world.SettleRules{Full: full, MutantShortcuts: mutant != "", TickIdle: true})
 	var extras []oracle.Oracle
 	if extra != nil {
 		extras = append(extras, extra)
@@ -175,7 +175,7 @@ const (
 // ends the phase only when told to.
 func plantedVerdict(pl plan.Plan, p *lvPlant, end settleEnd) string {
 	w := lvWorld(pl, p)
-	w.SetSettleRules(world.SettleRules{Full: end == endInFull})
+	w.SetSettleRules(world.SettleRules{Full: end == endInFull, TickIdle: true})
 	w.S.GoDaemon("careless", func() {
 		for !w.Settling() {
 			w.S.Sleep(time.Second)

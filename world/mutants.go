@@ -6,67 +6,26 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/workers/mutants"
+	"github.com/podsim/podsim/world/kubebugs"
 )
 
-// MutantKind says where a catalogued bug is re-introduced.
-type MutantKind string
+// The catalogue's types and data live in package kubebugs.
+type (
+	MutantKind = kubebugs.MutantKind
+	Mutant     = kubebugs.Mutant
+)
 
+// The kinds of catalogued bug (kubebugs.MutantKind).
 const (
-	// KindGap is a contract gap of SPEC §1.17 (docs/bugs.md G1–G4), in workers/.
-	KindGap MutantKind = "G"
-	// KindWorkers is a docs/bugs.md "M" entry, in workers/.
-	KindWorkers MutantKind = "M"
-	// KindKubelet is a docs/bugs.md "K" entry, in the simulated kubelet World.
-	KindKubelet MutantKind = "K"
-	// KindFault is a misbehaviour of the fake runtime (B16).
-	KindFault MutantKind = "fault"
+	KindGap     = kubebugs.KindGap
+	KindWorkers = kubebugs.KindWorkers
+	KindKubelet = kubebugs.KindKubelet
+	KindFault   = kubebugs.KindFault
 )
-
-// Mutant is one catalogued bug the regression gate re-introduces by name
-// (CheckOptions.Mutant) and expects the oracles to catch.
-type Mutant struct {
-	// Name is the docs/bugs.md id, e.g. "B2".
-	Name  string
-	Kind  MutantKind
-	Issue string
-	// Families are the scenario families the gate runs it against: the
-	// ones built to reach its interleaving.
-	Families []string
-	// Invariants are the checks expected to fire (docs/spec.md ids, "internal"
-	// for the workers' own invariants, "kill-latency" for B16's bound).
-	Invariants []string
-	// Mutation says what is changed.
-	Mutation string
-}
 
 // B16PullTime is the uncancellable image pull of the B16 fault mode: far
 // beyond KillLatencyBound, as a real pull of a large image is.
 const B16PullTime = 45 * time.Second
-
-// gateFamilies are the families each mutant is run against: where its
-// interleaving is reachable (chosen by the families' purpose, docs/bugs.md's
-// scenario for the bug, and measured detection, docs/regression-gate.md).
-var gateFamilies = map[string][]string{
-	"G1":  {"grace-shortening", "swarm"},
-	"G2":  {"static-fullname-chain", "swarm"},
-	"G3":  {"static-fullname-chain", "force-delete-failing-terminate", "swarm"},
-	"G4":  {"swarm", "force-delete-failing-terminate"},
-	"B1":  {"kill-during-create", "early-kill", "swarm"},
-	"B2":  {"update-storm", "early-kill", "swarm"},
-	"B3":  {"orphan-runtime-pods", "swarm"},
-	"B6":  {"static-restart-same-uid", "early-kill", "swarm"},
-	"B7":  {"static-fullname-chain", "static-restart-same-uid", "swarm"},
-	"B8":  {"static-fullname-chain", "swarm"},
-	"B11": {"force-delete-failing-terminate", "swarm"},
-	"B12": {"grace-shortening", "kill-during-create", "update-storm", "swarm"},
-	"B14": {"static-fullname-chain", "swarm"},
-	"B16": {"kill-during-create", "swarm"},
-	"B4":  {"node-shutdown", "swarm"},
-	"B5":  {"rejected-admission", "swarm"},
-	"B10": {"rejected-admission", "swarm"},
-	"B13": {"rejected-admission", "swarm"},
-	"V2":  {"recreate-same-name"},
-}
 
 // Mutants lists every catalogued bug the kubelet World can re-introduce:
 // the workers' G and M mutants (workers/mutants) in docs/bugs.md order, the
@@ -81,41 +40,18 @@ func Mutants() []Mutant {
 		if strings.HasPrefix(info.Name, "G") {
 			kind = KindGap
 		}
-		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: gateFamilies[info.Name],
+		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: kubebugs.GateFamilies[info.Name],
 			Invariants: info.Invariants, Mutation: info.Mutation})
 	}
-	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: gateFamilies["B16"],
+	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: kubebugs.GateFamilies["B16"],
 		Invariants: []string{"kill-latency"},
 		Mutation:   fmt.Sprintf("SyncPod's image pull (%v) ignores the kill; containers start after it", B16PullTime)})
-	for _, k := range kubeletMutants {
+	for _, k := range kubebugs.KubeletMutants {
 		m := k.Mutant
-		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
+		m.Kind, m.Families = KindKubelet, kubebugs.GateFamilies[m.Name]
 		out = append(out, m)
 	}
 	return out
-}
-
-// kubeletMutants are docs/bugs.md's K entries, each a field of the World's
-// KubeletBugs (kubelet.go documents where each one acts).
-var kubeletMutants = []struct {
-	Mutant
-	on func(*KubeletBugs)
-}{
-	{Mutant{Name: "B4", Issue: "#104531", Invariants: []string{"K5"},
-		Mutation: "the node-shutdown status function leaves the phase non-terminal"},
-		func(b *KubeletBugs) { b.B4ShutdownKeepsPhase = true }},
-	{Mutant{Name: "B5", Issue: "#104560, #104817", Invariants: []string{"K1"},
-		Mutation: "admission counts a locally rejected pod until the API echoes its Failed phase"},
-		func(b *KubeletBugs) { b.B5AdmitCountsRejected = true }},
-	{Mutant{Name: "B10", Issue: "#106884", Invariants: []string{"K2"},
-		Mutation: "the status manager writes a terminal phase while containers could still run"},
-		func(b *KubeletBugs) { b.B10StatusIgnoresRunning = true }},
-	{Mutant{Name: "B13", Issue: "#118472", Invariants: []string{"L7", "K3"},
-		Mutation: "housekeeping does not filter terminal pods to delete: a rejected, deleted pod is never deleted"},
-		func(b *KubeletBugs) { b.B13NoTerminalDeleteFilter = true }},
-	{Mutant{Name: "V2", Issue: "virtual-kubelet #867, #907", Invariants: []string{"K6"},
-		Mutation: "the grace reaper's delayed forced delete is keyed by name: it deletes a pod re-created under that name"},
-		func(b *KubeletBugs) { b.V2ReaperKeyedByName = true }},
 }
 
 // mutantNamed returns the kubelet world's mutant called name.
@@ -145,9 +81,9 @@ func (w *World) Reintroduce(name string) error {
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
 	case m.Kind == KindKubelet:
-		for _, k := range kubeletMutants {
+		for _, k := range kubebugs.KubeletMutants {
 			if k.Name == name {
-				k.on(&w.Bugs)
+				k.On(&w.Bugs)
 			}
 		}
 		return nil
@@ -159,9 +95,9 @@ func (w *World) Reintroduce(name string) error {
 // KubeletBugsOf is the kubelet bugs the kubelet mutant called name switches
 // on; ok is false for any other name.
 func KubeletBugsOf(name string) (bugs KubeletBugs, ok bool) {
-	for _, k := range kubeletMutants {
+	for _, k := range kubebugs.KubeletMutants {
 		if k.Name == name {
-			k.on(&bugs)
+			k.On(&bugs)
 			ok = true
 		}
 	}

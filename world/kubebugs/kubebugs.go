@@ -1,6 +1,7 @@
 // Package kubebugs holds the switches of the kubelet-level bugs a kubelet
 // world can re-introduce (docs/bugs.md's "K" entries and virtual-kubelet's
-// V2): plain data, read by package world where each bug acts.
+// V2) and the kubelet world's catalogue data (catalogue.go): plain data,
+// read by package world where each bug acts.
 package kubebugs
 
 import "strings"

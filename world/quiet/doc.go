@@ -30,6 +30,11 @@
 // must not stop before every obligation that arose before the stillness is
 // that old.
 //
+// A world that is idle but not still, because the queue holds resyncs
+// that may end their pods (natural completion), cannot end early; its
+// daemons sleep from an idle tick to the earliest entry's due time
+// (idle.go), which moves the schedule stream.
+//
 // The package is pure bookkeeping and predicates: a Watch follows the
 // world's inputs and sync calls (its Note methods) and, at each
 // housekeeping tick of the settle phase (Tick), reads what it needs of the

@@ -91,6 +91,13 @@ type Rules struct {
 	// even while a static waiter's retry falls due in the wait, which
 	// changes the schedule draws of the retries after it.
 	SkipRetries bool
+	// TickIdle keeps every idle tick of a world that is not still (the
+	// runs before idle.go): how tests compare the skip with the ticking
+	// run.
+	TickIdle bool
+	// CarelessIdle is a wrong idle skip: it sleeps past the work queue's
+	// due entries, so the sync loop hands a resync out late.
+	CarelessIdle bool
 	// MutantShortcuts applies the shortcuts (repeatable resyncs, skipped
 	// quiet ticks) to a run with a mutant, kubelet bug or fault mode on,
 	// which keeps them off otherwise (World.AsWritten): how tests show that
@@ -138,6 +145,9 @@ type Watch struct {
 	// when the settle phase ends at the latest.
 	nextDue, skipUntil, settleEnd time.Duration
 	entries                       []workers.QueueEntry // queueBusy's buffer
+	// idle: the last calm check found nothing stirring and no actor busy,
+	// whatever the queue held; prevIdle is the tick before's (idle.go).
+	idle, prevIdle bool
 }
 
 // Begin starts checking housekeeping's ticks: the settle phase runs from
@@ -196,12 +206,17 @@ func (q *Watch) Tick() bool {
 	if calm {
 		q.retries = q.proven
 	}
-	still := calm && q.prevCalm && q.inputs == q.prevInputs+1 && maps.Equal(q.known, q.prevKnown)
-	q.prevCalm, q.prevInputs, q.prevKnown = calm, q.inputs, q.known
+	repeat := q.inputs == q.prevInputs+1 && maps.Equal(q.known, q.prevKnown)
+	still := calm && q.prevCalm && repeat
+	idle := !calm && q.idle && q.prevIdle && repeat
+	q.prevCalm, q.prevInputs, q.prevKnown, q.prevIdle = calm, q.inputs, q.known, q.idle
 	now := q.world.Elapsed()
 	switch {
 	case !still:
 		q.stillSince = now
+		if idle {
+			q.skipIdle()
+		}
 	case now-q.stillSince >= q.quietFor:
 		q.fired, q.at = true, now
 		return true
@@ -216,11 +231,13 @@ func (q *Watch) Tick() bool {
 // scheduling point at which only tickers can run (nothing else stirs), so
 // Stirring is asked again.
 func (q *Watch) calm() bool {
-	q.proven, q.nextRetry = nil, noEntry
+	q.proven, q.nextRetry, q.idle = nil, noEntry, false
 	if q.world.Stirring() || q.world.Busy() {
 		return false
 	}
-	return !q.queueBusy() && !q.world.Stirring()
+	queued := q.queueBusy()
+	q.idle = !q.world.Stirring()
+	return !queued && q.idle
 }
 
 // queueBusy: the work queue holds an entry for a pod in config, which the
