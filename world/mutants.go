@@ -40,18 +40,13 @@ func Mutants() []Mutant {
 		if strings.HasPrefix(info.Name, "G") {
 			kind = KindGap
 		}
-		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: kubebugs.GateFamilies[info.Name],
+		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: kubebugs.Families(info.Name),
 			Invariants: info.Invariants, Mutation: info.Mutation})
 	}
-	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: kubebugs.GateFamilies["B16"],
+	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: kubebugs.Families("B16"),
 		Invariants: []string{"kill-latency"},
 		Mutation:   fmt.Sprintf("SyncPod's image pull (%v) ignores the kill; containers start after it", B16PullTime)})
-	for _, k := range kubebugs.KubeletMutants {
-		m := k.Mutant
-		m.Kind, m.Families = KindKubelet, kubebugs.GateFamilies[m.Name]
-		out = append(out, m)
-	}
-	return out
+	return append(out, kubebugs.Kubelet()...)
 }
 
 // mutantNamed returns the kubelet world's mutant called name.
@@ -81,11 +76,7 @@ func (w *World) Reintroduce(name string) error {
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
 	case m.Kind == KindKubelet:
-		for _, k := range kubebugs.KubeletMutants {
-			if k.Name == name {
-				k.On(&w.Bugs)
-			}
-		}
+		kubebugs.SwitchOn(name, &w.Bugs)
 		return nil
 	}
 	w.workersMutant = name
@@ -95,11 +86,6 @@ func (w *World) Reintroduce(name string) error {
 // KubeletBugsOf is the kubelet bugs the kubelet mutant called name switches
 // on; ok is false for any other name.
 func KubeletBugsOf(name string) (bugs KubeletBugs, ok bool) {
-	for _, k := range kubebugs.KubeletMutants {
-		if k.Name == name {
-			k.On(&bugs)
-			ok = true
-		}
-	}
+	ok = kubebugs.SwitchOn(name, &bugs)
 	return bugs, ok
 }

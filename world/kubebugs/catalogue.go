@@ -36,10 +36,10 @@ type Mutant struct {
 	Mutation string
 }
 
-// GateFamilies are the families each mutant is run against: where its
+// gateFamilies are the families each mutant is run against: where its
 // interleaving is reachable (chosen by the families' purpose, docs/bugs.md's
 // scenario for the bug, and measured detection, docs/regression-gate.md).
-var GateFamilies = map[string][]string{
+var gateFamilies = map[string][]string{
 	"G1":  {"grace-shortening", "swarm"},
 	"G2":  {"static-fullname-chain", "swarm"},
 	"G3":  {"static-fullname-chain", "force-delete-failing-terminate", "swarm"},
@@ -61,11 +61,11 @@ var GateFamilies = map[string][]string{
 	"V2":  {"recreate-same-name"},
 }
 
-// KubeletMutants are docs/bugs.md's K entries, each a field of Bugs
+// kubeletMutants are docs/bugs.md's K entries, each a field of Bugs
 // (package world's kubelet.go documents where each one acts).
-var KubeletMutants = []struct {
+var kubeletMutants = []struct {
 	Mutant
-	On func(*Bugs)
+	on func(*Bugs)
 }{
 	{Mutant{Name: "B4", Issue: "#104531", Invariants: []string{"K5"},
 		Mutation: "the node-shutdown status function leaves the phase non-terminal"},
@@ -82,4 +82,32 @@ var KubeletMutants = []struct {
 	{Mutant{Name: "V2", Issue: "virtual-kubelet #867, #907", Invariants: []string{"K6"},
 		Mutation: "the grace reaper's delayed forced delete is keyed by name: it deletes a pod re-created under that name"},
 		func(b *Bugs) { b.V2ReaperKeyedByName = true }},
+}
+
+// Families returns the families the gate runs the mutant called name
+// against (nil for a name it does not know).
+func Families(name string) []string { return gateFamilies[name] }
+
+// Kubelet returns the K entries in catalogue order, their kind and
+// families filled in.
+func Kubelet() []Mutant {
+	out := make([]Mutant, 0, len(kubeletMutants))
+	for _, k := range kubeletMutants {
+		m := k.Mutant
+		m.Kind, m.Families = KindKubelet, gateFamilies[m.Name]
+		out = append(out, m)
+	}
+	return out
+}
+
+// SwitchOn sets, in b, the switch of the K entry called name and leaves
+// the others as they are; false if no K entry is called name.
+func SwitchOn(name string, b *Bugs) bool {
+	for _, k := range kubeletMutants {
+		if k.Name == name {
+			k.on(b)
+			return true
+		}
+	}
+	return false
 }

@@ -30,3 +30,36 @@ func TestStringNamesEverySwitch(t *testing.T) {
 		t.Errorf("every switch on: %q, want %q", got, want)
 	}
 }
+
+// TestSwitchOnSetsOnlyItsOwn: each K entry's name switches on one field of
+// Bugs, its own (the field named after it), and adds it to what is already
+// on; every K entry has gate families; a name that is no K entry changes
+// nothing and reports false.
+func TestSwitchOnSetsOnlyItsOwn(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range Kubelet() {
+		if m.Kind != KindKubelet || len(m.Families) == 0 {
+			t.Errorf("%s: kind %q, families %v", m.Name, m.Kind, m.Families)
+		}
+		var b Bugs
+		if !SwitchOn(m.Name, &b) {
+			t.Fatalf("%s: not switched on", m.Name)
+		}
+		on := b.String()
+		if strings.Contains(on, ",") || !strings.HasPrefix(on, m.Name) || seen[on] {
+			t.Errorf("%s switched on %q", m.Name, on)
+		}
+		seen[on] = true
+		before := Bugs{B4ShutdownKeepsPhase: true}
+		SwitchOn(m.Name, &before)
+		if !before.B4ShutdownKeepsPhase {
+			t.Errorf("%s switched B4 off", m.Name)
+		}
+	}
+	for _, name := range []string{"", "B2", "G1", "B16", "b4"} {
+		var b Bugs
+		if SwitchOn(name, &b) || b != (Bugs{}) {
+			t.Errorf("%q: switched on %v", name, b)
+		}
+	}
+}
