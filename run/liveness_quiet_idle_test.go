@@ -23,22 +23,14 @@ const (
 // its idle ticks treated as told, under strategy (nil: the random walk).
 // It returns the verdict and the scheduling steps.
 func idleRun(f plan.Family, seed uint64, mutant string, mode idleMode, strategy sim.Strategy) ([]string, int64) {
-	st := plan.SeedStreams(seed)
 	if strategy == nil {
 		strategy = sim.RandomWalk{}
 	}
-	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
-	if err := w.Reintroduce(mutant); err != nil {
-		panic(err)
-	}
-	w.SetSettleRules(world.SettleRules{TickIdle: mode == idleTicked, CarelessIdle: mode == idleCareless,
-		MutantShortcuts: mutant != ""})
+	w := settleWorld(f, seed, mutant, strategy, world.SettleRules{TickIdle: mode == idleTicked,
+		CarelessIdle: mode == idleCareless, MutantShortcuts: mutant != ""})
 	r := judge(f, seed, w, CheckOptions{Mutant: mutant}, nil)
 	return verdictOf(r), w.S.Steps()
 }
-
-// failed: a verdict (verdictOf) that names an error or a violation.
-func failed(verdict []string) bool { return len(verdict) > 1 || verdict[0] != "<nil>" }
 
 // TestIdleTicksSkipped: skipping the idle ticks of a settle phase that
 // cannot end early (world/quiet's idle.go) gives every seed of every

@@ -22,9 +22,8 @@ const (
 // skipRun runs one seed of f with every oracle and the early end, its
 // quiet ticks treated as told.
 func skipRun(f plan.Family, seed uint64, mode skipMode) ([]string, *world.World) {
-	st := plan.SeedStreams(seed)
-	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	w.SetSettleRules(world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly, TickIdle: true})
+	w := settleWorld(f, seed, "", sim.RandomWalk{},
+		world.SettleRules{TickAll: mode == tickAll, CarelessSkip: mode == skipCarelessly, TickIdle: true})
 	return verdictOf(judge(f, seed, w, CheckOptions{}, nil)), w
 }
 

@@ -84,12 +84,7 @@ func quietSeedCount(n, short uint64) uint64 {
 // every violation, as text), the coverage marks reached and the world;
 // extra, if any, observes the run too.
 func settleRun(f plan.Family, seed uint64, mutant string, full bool, extra oracle.Oracle) (verdict, marks []string, _ *world.World) {
-	st := plan.SeedStreams(seed)
-	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	if err := w.Reintroduce(mutant); err != nil {
-		panic(err)
-	}
-	w.SetSettleRules(world.SettleRules{Full: full, MutantShortcuts: mutant != "", TickIdle: true})
+	w := settleWorld(f, seed, mutant, sim.RandomWalk{}, world.SettleRules{Full: full, MutantShortcuts: mutant != "", TickIdle: true})
 	var extras []oracle.Oracle
 	if extra != nil {
 		extras = append(extras, extra)
@@ -104,6 +99,21 @@ func settleRun(f plan.Family, seed uint64, mutant string, full bool, extra oracl
 	}
 	return verdictOf(r), r.Marks, w
 }
+
+// settleWorld is the world of one seed of f under strategy, the mutant on
+// (none: ""), its settle phase under rules.
+func settleWorld(f plan.Family, seed uint64, mutant string, strategy sim.Strategy, rules world.SettleRules) *world.World {
+	st := plan.SeedStreams(seed)
+	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
+	if err := w.Reintroduce(mutant); err != nil {
+		panic(err)
+	}
+	w.SetSettleRules(rules)
+	return w
+}
+
+// failed: a verdict (verdictOf) that names an error or a violation.
+func failed(verdict []string) bool { return len(verdict) > 1 || verdict[0] != "<nil>" }
 
 // verdictOf is a result as text, for comparing a run that ended its settle
 // phase early with one that did not: the scheduler's error and every
@@ -292,7 +302,7 @@ func TestQuietSettleMutants(t *testing.T) {
 						m.Name, name, seed, quietOf(wq), quietTime(wq), quietOf(wf), quietTime(wf))
 				}
 				runs++
-				if len(quick) > 1 || quick[0] != "<nil>" {
+				if failed(quick) {
 					failing++
 				}
 			}
