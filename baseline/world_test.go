@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/workers/mutants"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/kubebugs"
 )
 
 // The baseline of issue 7: the same plans and mutants exercised the way
@@ -149,9 +150,9 @@ func newBaseWorld(plan plan.Plan, seed uint64, mutant string) (*baseWorld, error
 	cfg := workers.Config{Runtime: rt, Syncer: w.syncer, Cache: w.syncer, Queue: w.queue}
 	var bugs world.KubeletBugs
 	switch m, ok := run.MutantNamed(mutant); {
-	case ok && m.Kind == world.KindFault:
+	case ok && m.Kind == kubebugs.KindFault:
 		w.syncer.faults.UncancellablePull = world.B16PullTime
-	case ok && m.Kind == world.KindKubelet:
+	case ok && m.Kind == kubebugs.KindKubelet:
 		bugs, _ = world.KubeletBugsOf(mutant)
 	case mutant != "":
 		if err := mutants.Enable(&cfg, mutant); err != nil {

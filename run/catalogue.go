@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/world"
+	"github.com/podsim/podsim/world/kubebugs"
 )
 
 // The whole race catalogue is assembled here, at the composition root:
@@ -15,11 +16,11 @@ import (
 
 // Mutant is one catalogued bug the regression gate re-introduces by name
 // (CheckOptions.Mutant) and expects the oracles to catch.
-type Mutant = world.Mutant
+type Mutant = kubebugs.Mutant
 
 // KindVK is an entry of virtual-kubelet's history (docs/vk.md), in the
 // simulated VK world, which runs the VK families.
-const KindVK world.MutantKind = "VK"
+const KindVK kubebugs.MutantKind = "VK"
 
 // Mutants lists every catalogued bug: the kubelet world's, then the VK
 // world's.

@@ -9,20 +9,6 @@ import (
 	"github.com/podsim/podsim/world/kubebugs"
 )
 
-// The catalogue's types and data live in package kubebugs.
-type (
-	MutantKind = kubebugs.MutantKind
-	Mutant     = kubebugs.Mutant
-)
-
-// The kinds of catalogued bug (kubebugs.MutantKind).
-const (
-	KindGap     = kubebugs.KindGap
-	KindWorkers = kubebugs.KindWorkers
-	KindKubelet = kubebugs.KindKubelet
-	KindFault   = kubebugs.KindFault
-)
-
 // B16PullTime is the uncancellable image pull of the B16 fault mode: far
 // beyond KillLatencyBound, as a real pull of a large image is.
 const B16PullTime = 45 * time.Second
@@ -33,30 +19,30 @@ const B16PullTime = 45 * time.Second
 // (KubeletBugs), virtual-kubelet's V2 (in the World's API server model)
 // last. The whole catalogue (with the simulated VK world's) is assembled in
 // package run (run.Mutants).
-func Mutants() []Mutant {
-	var out []Mutant
+func Mutants() []kubebugs.Mutant {
+	var out []kubebugs.Mutant
 	for _, info := range mutants.Catalogue() {
-		kind := KindWorkers
+		kind := kubebugs.KindWorkers
 		if strings.HasPrefix(info.Name, "G") {
-			kind = KindGap
+			kind = kubebugs.KindGap
 		}
-		out = append(out, Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: kubebugs.Families(info.Name),
+		out = append(out, kubebugs.Mutant{Name: info.Name, Kind: kind, Issue: info.Issue, Families: kubebugs.Families(info.Name),
 			Invariants: info.Invariants, Mutation: info.Mutation})
 	}
-	out = append(out, Mutant{Name: "B16", Kind: KindFault, Issue: "#125050, #113606", Families: kubebugs.Families("B16"),
+	out = append(out, kubebugs.Mutant{Name: "B16", Kind: kubebugs.KindFault, Issue: "#125050, #113606", Families: kubebugs.Families("B16"),
 		Invariants: []string{"kill-latency"},
 		Mutation:   fmt.Sprintf("SyncPod's image pull (%v) ignores the kill; containers start after it", B16PullTime)})
 	return append(out, kubebugs.Kubelet()...)
 }
 
 // mutantNamed returns the kubelet world's mutant called name.
-func mutantNamed(name string) (Mutant, bool) {
+func mutantNamed(name string) (kubebugs.Mutant, bool) {
 	for _, m := range Mutants() {
 		if m.Name == name {
 			return m, true
 		}
 	}
-	return Mutant{}, false
+	return kubebugs.Mutant{}, false
 }
 
 // Reintroduce switches the mutant called name on in a world that has not
@@ -72,10 +58,10 @@ func (w *World) Reintroduce(name string) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("world: no kubelet mutant %q (run.Mutants lists the catalogue)", name)
-	case m.Kind == KindFault:
+	case m.Kind == kubebugs.KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
-	case m.Kind == KindKubelet:
+	case m.Kind == kubebugs.KindKubelet:
 		kubebugs.SwitchOn(name, &w.Bugs)
 		return nil
 	}
