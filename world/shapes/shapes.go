@@ -6,6 +6,7 @@
 package shapes
 
 import (
+	mathbits "math/bits"
 	"slices"
 	"strings"
 
@@ -60,18 +61,46 @@ func typeTargetShapes() []string {
 // Query is the shape of a plan's Query: every query method, at that moment.
 const Query = "query=any"
 
+// A shape is one of Dimensions' values, by its place in the flat list all.
+type shape uint8
+
+var (
+	all     = slices.Concat(Dimensions...) // every shape, dimension by dimension
+	shapeOf = func() map[string]shape {    // read only after init
+		m := map[string]shape{}
+		for i, sh := range all {
+			m[sh] = shape(i)
+		}
+		return m
+	}()
+)
+
+// of is the shape named name (a value of Dimensions).
+func of(name string) shape {
+	sh, ok := shapeOf[name]
+	if !ok {
+		panic("shapes: no dimension lists " + name)
+	}
+	return sh
+}
+
 // Set is the input shapes one run drew; the zero value is empty.
 type Set struct {
-	drawn map[string]bool
+	drawn bits // one bit per shape (all), set once drawn
 	// created are the UIDs created so far (a later create reuses the UID).
 	created map[string]bool
 }
 
+// bits is a set of shapes: bit i is shape i of all.
+type bits uint64
+
+func (b *bits) add(sh shape) { *b |= 1 << sh }
+
 // typeShapes are an update type's shapes: type=, kill-on= and type×target=
-// by target (targetShapes' order), built once (Note builds no string).
+// by target (targetShapes' order), looked up once (Note builds no string).
 type typeShapes struct {
-	typ, killOn string
-	typeTarget  [3]string
+	typ, killOn shape
+	typeTarget  [3]shape
 }
 
 var targetShapes = [3]string{"target=pod", "target=running-pod", "target=both"}
@@ -80,52 +109,73 @@ var updateTypeShapes = func() map[workers.UpdateType]typeShapes {
 	m := map[workers.UpdateType]typeShapes{}
 	for t, name := range map[workers.UpdateType]string{workers.SyncPodCreate: "create", workers.SyncPodUpdate: "update",
 		workers.SyncPodSync: "sync", workers.SyncPodKill: "kill"} {
-		ts := typeShapes{typ: "type=" + name, killOn: "kill-on=" + name}
+		ts := typeShapes{typ: of("type=" + name), killOn: of("kill-on=" + name)}
 		for i, g := range targetShapes {
-			ts.typeTarget[i] = "type×target=" + name + "/" + strings.TrimPrefix(g, "target=")
+			ts.typeTarget[i] = of("type×target=" + name + "/" + strings.TrimPrefix(g, "target="))
 		}
 		m[t] = ts
 	}
 	return m
 }()
 
+// The shapes Note draws by name, looked up once.
+var (
+	target              = [3]shape{of(targetShapes[0]), of(targetShapes[1]), of(targetShapes[2])}
+	killOnRuntimeUpdate = of("kill-on=update/running-pod")
+	phaseTerminal       = of("phase=terminal")
+	phaseRunning        = of("phase=running")
+	phasePending        = of("phase=pending")
+	staticYes, staticNo = of("static=yes"), of("static=no")
+	uidReused, uidFresh = of("uid=reused"), of("uid=fresh")
+	killNone, graceNil  = of("kill=none"), of("grace=nil")
+	killGrace           = of("kill=grace")
+	killCompletion      = of("kill=completion")
+	killEvict           = of("kill=evict")
+	grace0              = of("grace=0")
+	graceShorter        = of("grace=shorter")
+	graceEqual          = of("grace=equal")
+	graceLonger         = of("grace=longer")
+)
+
 // Note records the shape of one UpdatePod.
 func (s *Set) Note(o workers.UpdatePodOptions) {
-	ts, target := updateTypeShapes[o.UpdateType], 1 // running-pod
+	ts, t := updateTypeShapes[o.UpdateType], 1 // running-pod
 	switch {
 	case o.Pod != nil && o.RunningPod != nil:
-		target = 2
+		t = 2
 	case o.Pod != nil:
-		target = 0
+		t = 0
 	}
-	out := make([]string, 0, 16) // at most 12
-	out = append(out, ts.typ, targetShapes[target], ts.typeTarget[target])
-	out = append(out, killShapes(o)...)
+	b := &s.drawn
+	b.add(ts.typ)
+	b.add(target[t])
+	b.add(ts.typeTarget[t])
+	b.addKill(o)
 	if o.KillPodOptions != nil && o.KillPodOptions.CompletedCh != nil {
-		out = append(out, ts.killOn)
-		if target == 1 && (o.UpdateType == workers.SyncPodUpdate || o.UpdateType == workers.SyncPodSync) {
-			out = append(out, "kill-on=update/running-pod")
+		b.add(ts.killOn)
+		if t == 1 && (o.UpdateType == workers.SyncPodUpdate || o.UpdateType == workers.SyncPodSync) {
+			b.add(killOnRuntimeUpdate)
 		}
 	}
 	if o.Pod != nil {
 		switch o.Pod.Status.Phase {
 		case v1.PodSucceeded, v1.PodFailed:
-			out = append(out, "phase=terminal")
+			b.add(phaseTerminal)
 		case v1.PodRunning:
-			out = append(out, "phase=running")
+			b.add(phaseRunning)
 		default:
-			out = append(out, "phase=pending")
+			b.add(phasePending)
 		}
 		if o.Pod.Annotations[workers.ConfigSourceAnnotationKey] != workers.ApiserverSource {
-			out = append(out, "static=yes")
+			b.add(staticYes)
 		} else {
-			out = append(out, "static=no")
+			b.add(staticNo)
 		}
 		if o.UpdateType == workers.SyncPodCreate {
 			if s.created[string(o.Pod.UID)] {
-				out = append(out, "uid=reused")
+				b.add(uidReused)
 			} else {
-				out = append(out, "uid=fresh")
+				b.add(uidFresh)
 			}
 			if s.created == nil {
 				s.created = map[string]bool{}
@@ -133,29 +183,26 @@ func (s *Set) Note(o workers.UpdatePodOptions) {
 			s.created[string(o.Pod.UID)] = true
 		}
 	}
-	s.Add(out...)
 }
 
-// noKillShapes are killShapes of an update without kill options (read only).
-var noKillShapes = []string{"kill=none", "grace=nil"}
-
-// killShapes are the kill options and the grace override against the
-// spec grace (0 for a runtime-only pod).
-func killShapes(o workers.UpdatePodOptions) []string {
+// addKill adds the kill options and the grace override against the spec
+// grace (0 for a runtime-only pod).
+func (b *bits) addKill(o workers.UpdatePodOptions) {
 	ko := o.KillPodOptions
 	if ko == nil || (ko.PodTerminationGracePeriodSecondsOverride == nil && ko.CompletedCh == nil && !ko.Evict) {
-		return noKillShapes
+		b.add(killNone)
+		b.add(graceNil)
+		return
 	}
-	out := make([]string, 0, 4)
 	g := ko.PodTerminationGracePeriodSecondsOverride
 	if g != nil {
-		out = append(out, "kill=grace")
+		b.add(killGrace)
 	}
 	if ko.CompletedCh != nil {
-		out = append(out, "kill=completion")
+		b.add(killCompletion)
 	}
 	if ko.Evict {
-		out = append(out, "kill=evict")
+		b.add(killEvict)
 	}
 	var spec int64
 	if o.Pod != nil && o.Pod.Spec.TerminationGracePeriodSeconds != nil {
@@ -163,34 +210,32 @@ func killShapes(o workers.UpdatePodOptions) []string {
 	}
 	switch {
 	case g == nil:
-		out = append(out, "grace=nil")
+		b.add(graceNil)
 	case *g == 0:
-		out = append(out, "grace=0")
+		b.add(grace0)
 	case *g < spec:
-		out = append(out, "grace=shorter")
+		b.add(graceShorter)
 	case *g == spec:
-		out = append(out, "grace=equal")
+		b.add(graceEqual)
 	default:
-		out = append(out, "grace=longer")
+		b.add(graceLonger)
 	}
-	return out
 }
 
-// Add records shapes drawn.
+// Add records shapes drawn; each must be a value of Dimensions.
 func (s *Set) Add(shapes ...string) {
-	if s.drawn == nil {
-		s.drawn = map[string]bool{}
-	}
 	for _, sh := range shapes {
-		s.drawn[sh] = true
+		s.drawn.add(of(sh))
 	}
 }
 
 // Sorted lists the shapes drawn, sorted.
 func (s *Set) Sorted() []string {
-	out := make([]string, 0, len(s.drawn))
-	for sh := range s.drawn {
-		out = append(out, sh)
+	out := make([]string, 0, mathbits.OnesCount64(uint64(s.drawn)))
+	for i, sh := range all {
+		if s.drawn&(1<<i) != 0 {
+			out = append(out, sh)
+		}
 	}
 	slices.Sort(out)
 	return out

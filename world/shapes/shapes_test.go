@@ -104,3 +104,22 @@ func TestNoteReusedUID(t *testing.T) {
 		t.Errorf("a second create of a: got %v, want uid=fresh, uid=reused and %s", got, Query)
 	}
 }
+
+// TestEveryShapeHasABit: a Set keeps one bit per shape of Dimensions, so
+// the shapes are at most 64 and each is listed once (a repeated value
+// would share its bit with nothing and shapeOf would miss a place).
+func TestEveryShapeHasABit(t *testing.T) {
+	if len(all) > 64 {
+		t.Fatalf("%d shapes, a Set holds 64", len(all))
+	}
+	if len(shapeOf) != len(all) {
+		t.Fatalf("%d shapes listed, %d distinct", len(all), len(shapeOf))
+	}
+	var s Set
+	for _, dim := range Dimensions {
+		s.Add(dim...)
+	}
+	if got, want := s.Sorted(), slices.Sorted(slices.Values(all)); !slices.Equal(got, want) {
+		t.Errorf("every shape added: got %v, want %v", got, want)
+	}
+}
