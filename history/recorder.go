@@ -75,6 +75,17 @@ type Recorder struct {
 	// its marker's input, made once.
 	workers map[string]int
 	markers []workerMarker
+	// given holds the arrays of the History taken last (History), spare
+	// those of the run before Reset: the next History writes into them.
+	given, spare historyArrays
+}
+
+// historyArrays are the arrays a History's slices are built in.
+type historyArrays struct {
+	kept    []int
+	ops     []porcupine.Operation
+	effects []Effect
+	metas   []opMetadata
 }
 
 // workerMarker is what the recorder keeps of one UID's worker.
@@ -130,7 +141,9 @@ func (r *Recorder) Recycle() {
 
 // Reset empties r for a new run, as NewRecorder makes it: its operation
 // buffer recycled (Recycle) and one taken afresh, its maps emptied and
-// kept. Rows and Clock are not kept: an earlier History shares them.
+// kept. Rows and Clock are not kept: an earlier History shares them. The
+// arrays of the History taken last are kept for the next run's: that
+// History must not be read after Reset (a lane's next seed).
 func (r *Recorder) Reset() {
 	r.Recycle()
 	clear(r.open)
@@ -139,7 +152,7 @@ func (r *Recorder) Reset() {
 	clear(r.workers)
 	clear(r.markers)
 	*r = Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: r.open, awaiting: r.awaiting, rows: r.rows,
-		step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0]}
+		step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0], spare: r.given}
 }
 
 // Observe implements Observer.
@@ -270,12 +283,14 @@ func (r *Recorder) History() History {
 			h.Cut = e
 		}
 	}
-	kept := make([]int, len(r.ops)) // ops index → Ops index, or -1
-	h.Ops = make([]porcupine.Operation, 0, len(r.ops))
-	h.Effects = make([]Effect, 0, len(r.ops))
+	a := r.spare // empty but after a Reset: then the last run's arrays
+	r.spare = historyArrays{}
+	kept := grown(a.kept, len(r.ops))[:len(r.ops)] // ops index → Ops index, or -1
+	h.Ops = grown(a.ops, len(r.ops))
+	h.Effects = grown(a.effects, len(r.ops))
 	// The operations' metadata, one array: each Operation points into it
 	// (fmt prints a *opMetadata as the opMetadata: String).
-	metas := make([]opMetadata, 0, len(r.ops))
+	metas := grown(a.metas, len(r.ops))
 	for i, op := range r.ops {
 		kept[i] = -1
 		if op.witnessOnly {
@@ -298,6 +313,7 @@ func (r *Recorder) History() History {
 			h.Effects = append(h.Effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
 		}
 	}
+	r.given = historyArrays{kept: kept[:0], ops: h.Ops[:0], effects: h.Effects[:0], metas: metas[:0]}
 	if len(h.Ops) == 0 { // nil, as when appended to from nothing
 		h.Ops = nil
 	}
@@ -306,6 +322,15 @@ func (r *Recorder) History() History {
 	}
 	slices.SortStableFunc(h.Effects, func(a, b Effect) int { return cmp.Compare(a.Seq, b.Seq) })
 	return h
+}
+
+// grown is b emptied, with room for n elements: b's array if it has the
+// room, else a new one.
+func grown[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, 0, n)
+	}
+	return b[:0]
 }
 
 func (op recOp) returnStamp() int64 {

@@ -178,3 +178,37 @@ func TestOperationMetadataPrints(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryArraysReusedAfterReset: a History is built in the arrays of
+// the one taken before the last Reset (a lane's next seed), never in
+// those of one taken since (which a caller may still read), and reads as
+// a fresh recorder's.
+func TestHistoryArraysReusedAfterReset(t *testing.T) {
+	run := func(r *Recorder, lines ...string) History {
+		for _, ev := range script(t, lines...) {
+			r.Observe(ev)
+		}
+		return r.History()
+	}
+	first := []string{"client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 unlock",
+		"client/1 call 2 update2", "client/1 lock", "client/1 unlock", "client/1 return 2"}
+	second := []string{"client/0 call 1 update2", "client/0 lock", "client/0 unlock", "client/0 return 1"}
+	r := NewRecorder()
+	h1 := run(r, first...)
+	again := r.History()
+	if &again.Ops[0] == &h1.Ops[0] || &again.Effects[0] == &h1.Effects[0] {
+		t.Fatal("a second History without a Reset shares the first's arrays")
+	}
+	r.Reset()
+	h2 := run(r, second...)
+	if &h2.Ops[0] != &again.Ops[0] || &h2.Effects[0] != &again.Effects[0] {
+		t.Error("after a Reset the next History does not reuse the last one's arrays")
+	}
+	fresh := run(NewRecorder(), second...)
+	gotCalls, gotEffects := describeOps(h2)
+	wantCalls, wantEffects := describeOps(fresh)
+	if gotCalls != wantCalls || gotEffects != wantEffects || fmt.Sprint(h2.Ops[0].Metadata) != fmt.Sprint(fresh.Ops[0].Metadata) {
+		t.Errorf("reused: %s / %s (%v), fresh: %s / %s (%v)", gotCalls, gotEffects, h2.Ops[0].Metadata,
+			wantCalls, wantEffects, fresh.Ops[0].Metadata)
+	}
+}
