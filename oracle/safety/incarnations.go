@@ -30,6 +30,7 @@ type safetyPod struct {
 	// workerCS are the worker's critical sections (seq) since the UID's
 	// last callback ended or its incarnation began.
 	workerCS []int64
+	firstCS  [8]int64 // the array workerCS begins in (track)
 	lastEnd  int64
 	// firstArrival is the creation of the UID's earliest static
 	// incarnation: its wait-list entry may outlive a purge (SPEC §1.10).
@@ -90,6 +91,18 @@ type safetyInc struct {
 	last     *safetyCall
 	final    [ops.SyncTerminatedPod + 1]*safetyCall // the last call of each callback, by SyncFn (S12)
 	purgedAt time.Duration
+
+	// The arrays versions, graces and triggers begin in (newInc): most
+	// incarnations need no more, so no allocation for each growth.
+	firstVersions, firstGraces [4]safetyMark
+	firstTriggers              [4]int64
+}
+
+// newInc is t's incarnation n, created at ev, its lists in its own arrays.
+func newInc(t *safetyPod, n int, ev history.Event) *safetyInc {
+	inc := &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
+	inc.versions, inc.graces, inc.triggers = inc.firstVersions[:0], inc.firstGraces[:0], inc.firstTriggers[:0]
+	return inc
 }
 
 // safetyRequest is a termination request, or the first update after one.

@@ -232,6 +232,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	t := o.pods[uid]
 	if t == nil {
 		t = &safetyPod{uid: uid}
+		t.workerCS = t.firstCS[:0]
 		o.pods[uid] = t
 		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
