@@ -2,7 +2,6 @@ package workers
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"time"
 
@@ -178,9 +177,15 @@ func runtimePodToAPIPod(rp *RunningPod) *v1.Pod {
 }
 
 // sortedKeys returns the keys of m in ascending order, so that no map
-// iteration order reaches behaviour or output.
+// iteration order reaches behaviour or output. The list is made at its
+// size (slices.Sorted(maps.Keys(m)) grows it from nothing).
 func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
-	return slices.Sorted(maps.Keys(m))
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // fireOnce fires ev unless it already fired: a completion Event may be

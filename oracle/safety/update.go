@@ -294,7 +294,11 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 	desired := o.desiredSet(in.Desired)
 	c.purged = nil
 	if len(cs.purged) > 0 {
-		c.purged = slices.Sorted(maps.Keys(cs.purged))
+		c.purged = make([]string, 0, len(cs.purged)) // at its size: no growth
+		for uid := range cs.purged {
+			c.purged = append(c.purged, uid)
+		}
+		slices.Sort(c.purged)
 	}
 	for _, uid := range c.purged {
 		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired.has(uid), cs.ev)
