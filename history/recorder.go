@@ -114,7 +114,7 @@ type ClockMark struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
 	return &Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: map[int]int{}, awaiting: map[string]int{},
-		rows: map[string]int{}, step: witnessWorkerStep, workers: map[string]int{}}
+		rows: map[string]int{}, rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: map[string]int{}}
 }
 
 // recorderOps keeps the operation buffers of recorders that are done
@@ -152,8 +152,14 @@ func (r *Recorder) Reset() {
 	clear(r.workers)
 	clear(r.markers)
 	*r = Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: r.open, awaiting: r.awaiting, rows: r.rows,
-		step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0], spare: r.given}
+		rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
+		spare: r.given}
 }
+
+// newRowNames and newClock are a run's empty Rows and Clock, with room for
+// a kubelet run's (no growth from nothing: 1, 2, 4 …).
+func newRowNames() []string { return make([]string, 0, 16) }
+func newClock() []ClockMark { return make([]ClockMark, 0, 32) }
 
 // Observe implements Observer.
 func (r *Recorder) Observe(ev Event) {

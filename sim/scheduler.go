@@ -156,6 +156,11 @@ func New(opts Options) *Scheduler {
 		picker: picker,
 		walk:   walk,
 		trace:  traceLog{last: newTraceChunk()},
+		// Room for a kubelet run's goroutines and objects: no growth
+		// from nothing (1, 2, 4 …), one allocation each.
+		all:      make([]*goroutine, 0, 16),
+		runnable: make([]*goroutine, 0, 16),
+		objects:  make([]object, 0, 32),
 
 		carriers: &idleCarriers,
 	}
