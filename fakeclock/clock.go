@@ -43,7 +43,7 @@ type Clock struct {
 
 // New returns a clock reading Epoch() with no pending timers.
 func New() *Clock {
-	return &Clock{base: Epoch()}
+	return &Clock{base: Epoch(), timers: make([]*Timer, 0, 16)} // room for a run's timers: no growth from nothing
 }
 
 // Now returns the current virtual time. Inside a timer callback it is that

@@ -219,11 +219,14 @@ func (m *Marker) end(in ops.SyncEnd) {
 
 // sorted lists the marks set.
 func (m *Marker) Sorted() []string {
-	var out []string
+	out := make([]string, 0, len(m.marks)) // at its size: no growth
 	for k, on := range m.marks {
 		if on {
 			out = append(out, k)
 		}
+	}
+	if len(out) == 0 {
+		return nil // none: nil, as before the list was made at its size
 	}
 	slices.Sort(out)
 	return out

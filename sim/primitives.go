@@ -13,11 +13,14 @@ type Mutex struct {
 	id      int32
 	holder  *goroutine
 	waiters []*goroutine
+	first   [2]*goroutine // the array waiters begins in: most mutexes have two waiters at most
 }
 
 // NewMutex returns a mutex called name.
 func (s *Scheduler) NewMutex(name string) *Mutex {
-	return &Mutex{s: s, id: s.object(kindMutex, name)}
+	m := &Mutex{s: s, id: s.object(kindMutex, name)}
+	m.waiters = m.first[:0]
+	return m
 }
 
 // Lock acquires m, parking the caller while another goroutine holds it.
@@ -162,11 +165,14 @@ type Event struct {
 	id      int32
 	fired   bool
 	waiters []*goroutine
+	first   [1]*goroutine // the array waiters begins in: most events have one waiter at most
 }
 
 // NewEvent returns an event called name.
 func (s *Scheduler) NewEvent(name string) *Event {
-	return &Event{s: s, id: s.object(kindEvent, name)}
+	e := &Event{s: s, id: s.object(kindEvent, name)}
+	e.waiters = e.first[:0]
+	return e
 }
 
 // Fire fires the event and wakes every waiter. Firing twice panics, like
