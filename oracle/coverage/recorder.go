@@ -30,7 +30,12 @@ func NewRecorder() *Recorder {
 
 func (r *Recorder) init() {
 	r.tuples, r.list, r.trans = map[string]int{}, make([]string, 0, 32), map[uint64]struct{}{}
+	r.texts.Grow(textsRoom)
 }
+
+// textsRoom is what a kubelet run's tuple texts take, about: texts starts
+// with that room, one allocation instead of one per doubling.
+const textsRoom = 1 << 10
 
 // reset empties r as init makes it, its map and list kept. Its texts
 // start a new buffer: the strings of an earlier Coverage still read the
@@ -39,6 +44,7 @@ func (r *Recorder) reset() {
 	clear(r.tuples)
 	clear(r.trans)
 	*r = Recorder{tuples: r.tuples, list: r.list[:0], trans: r.trans}
+	r.texts.Grow(textsRoom)
 }
 
 // Visit records that a subject reached tuple, and the transition from its
