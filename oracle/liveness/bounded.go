@@ -70,7 +70,8 @@ func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev history.Ev
 		p.due.updates++
 		return
 	}
-	p.due = &takeDue{kill: kill, typ: in.Type, at: ev.At, idleSince: ev.At, updates: 1}
+	p.dueHeld = takeDue{kill: kill, typ: in.Type, at: ev.At, idleSince: ev.At, updates: 1}
+	p.due = &p.dueHeld
 	if p.busy() {
 		p.due.idleSince = unset
 	}

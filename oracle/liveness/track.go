@@ -47,7 +47,8 @@ type podTrack struct {
 	// restart is a purge for a restart whose SyncPod has not begun yet.
 	restart *restartDue
 	// due is the oldest accepted update not yet taken (L9, bounded.go).
-	due *takeDue
+	due     *takeDue
+	dueHeld takeDue // the record due points at (updateTookEffect): none allocated per obligation
 }
 
 // fnCalls are an incarnation's fnStats by callback: those of the known
