@@ -56,6 +56,26 @@ type Probe struct {
 	Mirror     []MirrorAnswer
 }
 
+// Copy returns a probe with p's answers, for a caller to change some of
+// them (a probe is read only once handed out). Its Pods are a copy; when
+// they are few (probeRoom) the copy shares the probe's allocation. Mirror
+// is shared: the caller copies it before changing it.
+func (p *Probe) Copy() *Probe {
+	if len(p.Pods) > probeRoom {
+		return &Probe{PodsSynced: p.PodsSynced, Pods: slices.Clone(p.Pods), Mirror: p.Mirror}
+	}
+	c := &struct {
+		Probe
+		pods [probeRoom]PodAnswers
+	}{Probe: *p}
+	c.Pods = append(c.pods[:0], p.Pods...)
+	return &c.Probe
+}
+
+// probeRoom is how many pods' answers a copied probe holds in its own
+// allocation.
+const probeRoom = 4
+
 // Answers returns uid's answers. A UID the target did not probe is one its
 // plan never named: no call can have made a record for it, so it answers
 // as an unknown UID does.

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -49,5 +50,25 @@ func TestProbeWalkSeesAChange(t *testing.T) {
 	}
 	if got := w.Answers("b"); !got.Known {
 		t.Fatalf("b: got %+v, want Known", got)
+	}
+}
+
+// TestProbeCopyIsACopy: a probe's Copy holds its answers, and a change to
+// the copy's Pods never reaches the probe, whether the copy holds them in
+// its own allocation (probeRoom pods or fewer) or not.
+func TestProbeCopyIsACopy(t *testing.T) {
+	for _, n := range []int{1, probeRoom, probeRoom + 1} {
+		p := &Probe{PodsSynced: true, Mirror: []MirrorAnswer{{FullName: "a_default"}}}
+		for i := range n {
+			p.Pods = append(p.Pods, PodAnswers{UID: types.UID(fmt.Sprint("uid-", i)), Answers: Answers{Known: true}})
+		}
+		c := p.Copy()
+		if c.PodsSynced != p.PodsSynced || !slices.Equal(c.Pods, p.Pods) || !slices.Equal(c.Mirror, p.Mirror) {
+			t.Fatalf("%d pods: copy %+v, probe %+v", n, *c, *p)
+		}
+		c.Pods[n-1].Answers.Known = false
+		if !p.Pods[n-1].Answers.Known {
+			t.Errorf("%d pods: a change to the copy's answers reached the probe", n)
+		}
 	}
 }

@@ -194,35 +194,35 @@ func (w *World) probeTouched() *history.Probe {
 	if m.syncKnown && !m.forgetKnown {
 		w.syncKnownTouched(records)
 	}
-	// The probe keeps last's slices until an answer differs; then a copy.
-	podAnswers, mirrorAnswers, pods, mirror := last.Pods, last.Mirror, false, false
+	// The probe is last until an answer differs, then a copy (its Mirror too once a mirror answer differs).
+	p, mirror := last, false
 	for _, uid := range m.touched {
 		i, ok := slices.BinarySearch(uids, uid)
 		if !ok {
 			continue // not a pod of the plan: never probed
 		}
-		if a := w.answersOf(uid, records); a != podAnswers[i].Answers {
-			if !pods {
-				podAnswers, pods = slices.Clone(podAnswers), true
+		if a := w.answersOf(uid, records); a != p.Pods[i].Answers {
+			if p == last {
+				p = last.Copy()
 			}
-			podAnswers[i].Answers = a
+			p.Pods[i].Answers = a
 		}
 		f := w.pods[uid].fullName()
 		j, ok := slices.BinarySearch(names, f)
 		if !ok {
 			continue
 		}
-		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != mirrorAnswers[j].Terminating {
-			if !mirror {
-				mirrorAnswers, mirror = slices.Clone(mirrorAnswers), true
+		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != p.Mirror[j].Terminating {
+			if p == last {
+				p = last.Copy()
 			}
-			mirrorAnswers[j].Terminating = t
+			if !mirror {
+				p.Mirror, mirror = slices.Clone(p.Mirror), true
+			}
+			p.Mirror[j].Terminating = t
 		}
 	}
-	if !pods && !mirror {
-		return last // the same answers: the same probe
-	}
-	return &history.Probe{PodsSynced: last.PodsSynced, Pods: podAnswers, Mirror: mirrorAnswers}
+	return p // last when the answers are the same: the same probe
 }
 
 // checkInvariants checks the pod workers' internal invariants (unless
