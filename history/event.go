@@ -143,25 +143,61 @@ func WorkerOf(goroutine string) (uid string, gen int, ok bool) {
 // the update it consumed), the config source annotation ("file" for a
 // static pod, "api" otherwise), the spec grace and phase, and, once
 // deleted (deletion non-nil), a deletion timestamp at now with that grace.
-// Every kubelet target builds its pods with it.
+// Every kubelet target builds its pods with it, or with PodObjects.
 func PodObject(a plan.Action, version int, phase v1.PodPhase, deletion *int64, now time.Time) *v1.Pod {
-	source := ApiserverSource
+	return podObject(a, phase, deletion, now, map[string]string{"version": strconv.Itoa(version)},
+		map[string]string{ConfigSourceAnnotationKey: sourceOf(a)})
+}
+
+// sourceOf is the config source of a's pod.
+func sourceOf(a plan.Action) string {
 	if a.Static {
-		source = "file"
+		return "file"
 	}
+	return ApiserverSource
+}
+
+func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
 	spec := a.SpecGrace
 	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			UID: a.UID, Name: a.PodName(), Namespace: "default",
-			Labels:      map[string]string{"version": strconv.Itoa(version)},
-			Annotations: map[string]string{ConfigSourceAnnotationKey: source},
-		},
-		Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &spec},
-		Status: v1.PodStatus{Phase: phase},
+		ObjectMeta: metav1.ObjectMeta{UID: a.UID, Name: a.PodName(), Namespace: "default", Labels: labels, Annotations: annotations},
+		Spec:       v1.PodSpec{TerminationGracePeriodSeconds: &spec},
+		Status:     v1.PodStatus{Phase: phase},
 	}
 	if deletion != nil {
 		pod.DeletionTimestamp = &metav1.Time{Time: now}
 		pod.DeletionGracePeriodSeconds = deletion
 	}
 	return pod
+}
+
+// PodObjects builds the pod objects PodObject builds, for a target that
+// never changes a pod object once built (the simulated kubelet: its pod
+// workers copy a pod before changing a field): the objects it builds
+// share their label and annotation maps, one per version and one per
+// config source, made once. The zero value is ready.
+type PodObjects struct {
+	labels    []map[string]string // by version
+	api, file map[string]string   // the annotations of each config source
+}
+
+// Build is PodObject(a, version, phase, deletion, now), its maps shared.
+func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deletion *int64, now time.Time) *v1.Pod {
+	if version < 0 { // not a version a plan makes: nothing to share
+		return PodObject(a, version, phase, deletion, now)
+	}
+	for len(b.labels) <= version {
+		b.labels = append(b.labels, nil)
+	}
+	if b.labels[version] == nil {
+		b.labels[version] = map[string]string{"version": strconv.Itoa(version)}
+	}
+	annotations := &b.api
+	if a.Static {
+		annotations = &b.file
+	}
+	if *annotations == nil {
+		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
+	}
+	return podObject(a, phase, deletion, now, b.labels[version], *annotations)
 }

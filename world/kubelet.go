@@ -110,7 +110,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 			if w.kube != nil {
 				w.note(history.HousekeepingRestart{UID: uid})
 			}
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: desired[i].pod()}, 0)
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: w.desiredObject(&desired[i])}, 0)
 		}
 	}
 	if !w.Bugs.B13NoTerminalDeleteFilter {
@@ -120,7 +120,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
 				continue
 			}
-			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: desired[i].pod()}, 0)
+			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.desiredObject(&desired[i])}, 0)
 		}
 	}
 	w.killRuntimeOnlyPods(known, running)

@@ -140,7 +140,8 @@ type World struct {
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 	// shapes are the input shapes drawn (world/shapes).
-	shapes shapes.Set
+	shapes     shapes.Set
+	podObjects history.PodObjects // builds the pod objects (podOf, desiredObject)
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads map[string]ops.CacheView
@@ -276,19 +277,18 @@ func (w *World) syncDue() {
 	}
 }
 
-// podOf builds the current config version of uid.
-//
-// Until the pod is deleted its object depends only on the action, the
-// version and the phase (not on the time), so the object built last is
-// handed out again while those are the same: nothing that receives a pod
-// object changes it (the workers copy one before changing a field).
+// podOf builds the current config version of uid. Until the pod is
+// deleted its object depends only on the action, the version and the
+// phase (not on the time), so the object built last is handed out again
+// while those are the same: nothing that receives a pod object changes it
+// (the workers copy one before changing a field; history.PodObjects).
 func (w *World) podOf(uid types.UID) *v1.Pod {
 	p := w.pods[uid]
 	if p.deletion != nil {
-		return history.PodObject(p.action, p.version, p.phase, p.deletion, w.S.Now())
+		return w.podObjects.Build(p.action, p.version, p.phase, p.deletion, w.S.Now())
 	}
 	if p.built == nil || p.builtVersion != p.version || p.builtPhase != p.phase {
-		p.built, p.builtVersion, p.builtPhase = history.PodObject(p.action, p.version, p.phase, nil, w.S.Now()), p.version, p.phase
+		p.built, p.builtVersion, p.builtPhase = w.podObjects.Build(p.action, p.version, p.phase, nil, w.S.Now()), p.version, p.phase
 	}
 	return p.built
 }
@@ -320,9 +320,9 @@ type desiredPod struct {
 	now      time.Time
 }
 
-// pod builds the pod object podOf built when d was taken.
-func (d *desiredPod) pod() *v1.Pod {
-	return history.PodObject(d.config.action, d.version, d.phase, d.deletion, d.now)
+// desiredObject builds the pod object podOf built when d was taken.
+func (w *World) desiredObject(d *desiredPod) *v1.Pod {
+	return w.podObjects.Build(d.config.action, d.version, d.phase, d.deletion, d.now)
 }
 
 // desiredBuf holds the lists of one housekeeping pass. Two passes may

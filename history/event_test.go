@@ -1,0 +1,45 @@
+package history
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/podsim/podsim/plan"
+)
+
+// TestPodObjectsBuildPodObject: PodObjects.Build makes the object
+// PodObject makes, for static and API pods, every version, deleted or not;
+// objects of one version share their labels and those of one source their
+// annotations, and no others do (a version's label is its own).
+func TestPodObjectsBuildPodObject(t *testing.T) {
+	var b PodObjects
+	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
+	var built []*v1.Pod
+	for _, static := range []bool{false, true} {
+		for version := range 4 {
+			for _, deletion := range []*int64{nil, &grace} {
+				a := plan.Action{UID: "a", Static: static, SpecGrace: 30}
+				got, want := b.Build(a, version, v1.PodRunning, deletion, now), PodObject(a, version, v1.PodRunning, deletion, now)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("static %v, version %d, deletion %v: built %+v, want %+v", static, version, deletion, got, want)
+				}
+				built = append(built, got)
+			}
+		}
+	}
+	for _, p := range built {
+		for _, q := range built {
+			sameLabels := reflect.ValueOf(p.Labels).UnsafePointer() == reflect.ValueOf(q.Labels).UnsafePointer()
+			if sameLabels != (p.Labels["version"] == q.Labels["version"]) {
+				t.Errorf("versions %s and %s: labels shared %v", p.Labels["version"], q.Labels["version"], sameLabels)
+			}
+			sameAnn := reflect.ValueOf(p.Annotations).UnsafePointer() == reflect.ValueOf(q.Annotations).UnsafePointer()
+			if src := ConfigSourceAnnotationKey; sameAnn != (p.Annotations[src] == q.Annotations[src]) {
+				t.Errorf("sources %s and %s: annotations shared %v", p.Annotations[src], q.Annotations[src], sameAnn)
+			}
+		}
+	}
+}
