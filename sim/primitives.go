@@ -18,9 +18,16 @@ type Mutex struct {
 
 // NewMutex returns a mutex called name.
 func (s *Scheduler) NewMutex(name string) *Mutex {
-	m := &Mutex{s: s, id: s.object(kindMutex, name)}
-	m.waiters = m.first[:0]
+	m := &Mutex{}
+	s.InitMutex(m, name)
 	return m
+}
+
+// InitMutex makes m a mutex called name, as NewMutex does: for a Mutex
+// inside a value of the caller's, one allocation for both.
+func (s *Scheduler) InitMutex(m *Mutex, name string) {
+	*m = Mutex{s: s, id: s.object(kindMutex, name)}
+	m.waiters = m.first[:0]
 }
 
 // Lock acquires m, parking the caller while another goroutine holds it.
@@ -170,9 +177,16 @@ type Event struct {
 
 // NewEvent returns an event called name.
 func (s *Scheduler) NewEvent(name string) *Event {
-	e := &Event{s: s, id: s.object(kindEvent, name)}
-	e.waiters = e.first[:0]
+	e := &Event{}
+	s.InitEvent(e, name)
 	return e
+}
+
+// InitEvent makes e an event called name, as NewEvent does: for an Event
+// inside a value of the caller's, one allocation for both.
+func (s *Scheduler) InitEvent(e *Event, name string) {
+	*e = Event{s: s, id: s.object(kindEvent, name)}
+	e.waiters = e.first[:0]
 }
 
 // Fire fires the event and wakes every waiter. Firing twice panics, like

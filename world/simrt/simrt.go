@@ -57,7 +57,9 @@ func (r *Runtime) Go(name string, f func()) { r.S.GoDaemon(name, f) }
 // NewMutex returns a sim mutex that runs the lock hooks set on r at the
 // time of each call, so hooks may be set after the mutex is made.
 func (r *Runtime) NewMutex(name string) sync.Locker {
-	return &hookedMutex{Mutex: r.S.NewMutex(name), name: name, r: r}
+	m := &hookedMutex{name: name, r: r}
+	r.S.InitMutex(&m.Mutex, name)
+	return m
 }
 
 // NewSignal returns a sim signal.
@@ -65,13 +67,15 @@ func (r *Runtime) NewSignal(name string) workers.Signal { return r.S.NewSignal(n
 
 // NewEvent returns a sim event that runs r's OnFire hook as it fires.
 func (r *Runtime) NewEvent(name string) workers.Event {
-	return &hookedEvent{Event: r.S.NewEvent(name), name: name, r: r}
+	e := &hookedEvent{name: name, r: r}
+	r.S.InitEvent(&e.Event, name)
+	return e
 }
 
 type hookedEvent struct {
-	*sim.Event
-	name string
-	r    *Runtime
+	sim.Event // in the same allocation (Scheduler.InitEvent)
+	name      string
+	r         *Runtime
 }
 
 func (e *hookedEvent) Fire() {
@@ -88,9 +92,9 @@ func (r *Runtime) Now() time.Time { return r.S.Now() }
 func (r *Runtime) Intn(n int) int { return r.S.Intn(n) }
 
 type hookedMutex struct {
-	*sim.Mutex
-	name string
-	r    *Runtime
+	sim.Mutex // in the same allocation (Scheduler.InitMutex)
+	name      string
+	r         *Runtime
 }
 
 func (m *hookedMutex) Lock() {
