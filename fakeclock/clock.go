@@ -146,14 +146,26 @@ func (c *Clock) AfterFunc(d time.Duration, f func()) clock.Timer {
 // sim package) that may not import k8s.io/utils/clock and for the hot path,
 // where it is the only allocation.
 func (c *Clock) Schedule(d time.Duration, f func()) *Timer {
+	t := &Timer{}
+	c.ScheduleOn(t, d, f)
+	return t
+}
+
+// ScheduleOn is Schedule on a timer the caller holds (a zero Timer inside
+// a structure of its own), which saves Schedule's allocation: t becomes the
+// timer Schedule would have returned. A timer already made by a clock
+// panics.
+func (c *Clock) ScheduleOn(t *Timer, d time.Duration, f func()) {
 	if f == nil {
 		panic("fakeclock: AfterFunc: nil func")
 	}
-	t := &Timer{clock: c, f: f, index: -1}
+	if t.clock != nil {
+		panic("fakeclock: ScheduleOn: the timer was made already")
+	}
+	*t = Timer{clock: c, f: f, index: -1}
 	c.mu.Lock()
 	c.armLocked(t, d)
 	c.mu.Unlock()
-	return t
 }
 
 // NewTimer arms a timer whose channel C() receives its deadline once d has

@@ -263,6 +263,10 @@ func TestPanics(t *testing.T) {
 			"fakeclock: NewTicker: non-positive interval 0s"},
 		{"negative Ticker.Reset", func(c *Clock) { c.NewTicker(time.Second).(*Ticker).Reset(-1) },
 			"fakeclock: Ticker.Reset: non-positive interval -1ns"},
+		{"ScheduleOn a made timer", func(c *Clock) { c.ScheduleOn(c.Schedule(time.Second, func() {}), time.Second, func() {}) },
+			"fakeclock: ScheduleOn: the timer was made already"},
+		{"nil ScheduleOn", func(c *Clock) { c.ScheduleOn(new(Timer), time.Second, nil) },
+			"fakeclock: AfterFunc: nil func"},
 		{"zero Timer", func(*Clock) { new(Timer).Stop() },
 			"fakeclock: Timer.Stop: timer not created by a Clock"},
 	}
@@ -360,5 +364,36 @@ func TestHeapAgainstModel(t *testing.T) {
 	}
 	if len(want) < 1000 {
 		t.Errorf("got %d firings, want a run that fires at least 1000", len(want))
+	}
+}
+
+// TestScheduleOnIsSchedule: a timer armed in the caller's memory
+// (ScheduleOn) takes its place in the firing order, stops and re-arms as
+// one Schedule made, and a zero timer beside it stays untouched.
+func TestScheduleOnIsSchedule(t *testing.T) {
+	r := newRecorder()
+	var held struct {
+		before int
+		t      Timer
+		after  int
+	}
+	r.c.Schedule(time.Second, r.fn("A"))
+	r.c.ScheduleOn(&held.t, time.Second, r.fn("B"))
+	r.c.Schedule(time.Second, r.fn("C"))
+	r.c.Advance(time.Second)
+	if held.t.Reset(time.Second) {
+		t.Errorf("Reset of a fired timer reported it active")
+	}
+	r.c.Schedule(time.Second, r.fn("D"))
+	r.c.Advance(2 * time.Second)
+	if want := []string{"A@1s", "B@1s", "C@1s", "B@2s", "D@2s"}; !slices.Equal(r.got, want) {
+		t.Errorf("fired %v, want %v", r.got, want)
+	}
+	held.t.Reset(time.Second)
+	if !held.t.Stop() || held.t.Stop() {
+		t.Errorf("Stop of an armed ScheduleOn timer: want true, then false")
+	}
+	if held.before != 0 || held.after != 0 {
+		t.Errorf("ScheduleOn wrote beside its timer: %d, %d", held.before, held.after)
 	}
 }

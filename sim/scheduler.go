@@ -63,11 +63,12 @@ type goroutine struct {
 	mu      *Mutex           // the mutex waited for, if any
 	timer   *fakeclock.Timer // alarm while it is armed, else nil
 	result  bool             // outcome of a Signal.Wait or Event.WaitFor
-	// alarm is the goroutine's one timer, made at its first Sleep or
-	// timed WaitFor and re-armed for each later one (armAlarm), so a
-	// sleep allocates nothing; timeoutOf is the event whose WaitFor it
-	// times out (nil: a Sleep).
-	alarm     *fakeclock.Timer
+	// alarm is the goroutine's one timer, made (alarmMade) at its first
+	// Sleep or timed WaitFor and re-armed for each later one (armAlarm),
+	// so a sleep allocates nothing; timeoutOf is the event whose WaitFor
+	// it times out (nil: a Sleep).
+	alarm     fakeclock.Timer
+	alarmMade bool
 	timeoutOf *Event
 }
 
@@ -123,6 +124,10 @@ type Scheduler struct {
 
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
+
+	// gslab is where spawn takes its goroutines from: a run's goroutines
+	// in a few allocations, not one each (newGoroutine).
+	gslab []goroutine
 
 	carriers *carrierList // where Go takes a carrier and exits leave it
 	freed    *carrier     // the carrier of a goroutine that has just exited
@@ -187,7 +192,8 @@ func (s *Scheduler) spawn(name string, f func(), daemon bool) {
 	if len(s.all) >= MaxGoroutines {
 		panic(fmt.Sprintf("sim: more than %d goroutines in one run", MaxGoroutines))
 	}
-	g := &goroutine{id: int32(len(s.all)), name: name, daemon: daemon, waitObj: -1}
+	g := s.newGoroutine()
+	*g = goroutine{id: int32(len(s.all)), name: name, daemon: daemon, waitObj: -1}
 	s.all = append(s.all, g)
 	s.live++
 	s.picker.spawned(g)
@@ -302,12 +308,13 @@ func (s *Scheduler) Sleep(d time.Duration) {
 // firing order, and the trace, are those of a timer per wait.
 func (s *Scheduler) armAlarm(g *goroutine, d time.Duration, timeoutOf *Event) {
 	g.timeoutOf = timeoutOf
-	if g.alarm == nil {
-		g.alarm = s.clock.Schedule(d, func() { s.alarmGoesOff(g) })
+	if !g.alarmMade {
+		g.alarmMade = true
+		s.clock.ScheduleOn(&g.alarm, d, func() { s.alarmGoesOff(g) })
 	} else {
 		g.alarm.Reset(d)
 	}
-	g.timer = g.alarm
+	g.timer = &g.alarm
 }
 
 // alarmGoesOff wakes g at the end of its Sleep, or at the timeout of its
@@ -323,4 +330,15 @@ func (s *Scheduler) alarmGoesOff(g *goroutine) {
 		s.recAs(-1, opWake, -1, int64(g.id))
 	}
 	s.makeRunnable(g)
+}
+
+// newGoroutine returns a zero goroutine from the scheduler's slab: a new
+// slab (room for 8 at first, up to 32 later) when the last is full. A goroutine is never
+// handed out twice: its slab lives as long as any goroutine in it.
+func (s *Scheduler) newGoroutine() *goroutine {
+	if len(s.gslab) == cap(s.gslab) {
+		s.gslab = make([]goroutine, 0, min(8+len(s.all), 32))
+	}
+	s.gslab = s.gslab[:len(s.gslab)+1]
+	return &s.gslab[len(s.gslab)-1]
 }
