@@ -248,7 +248,7 @@ func (p *PodWorkers) queuePendingUpdateLocked(status *podSyncStatus, options Upd
 	if pending := status.pendingUpdate; pending != nil && !pending.StartTime.IsZero() && pending.StartTime.Before(options.StartTime) {
 		options.StartTime = pending.StartTime
 	}
-	status.pendingUpdate = &options
+	status.setPending(options)
 	status.working = true
 	p.notifyLocked(status)
 }
