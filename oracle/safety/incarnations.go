@@ -136,6 +136,20 @@ type safetyCall struct {
 	wantVersion               int64
 }
 
+// newCall returns a zero safetyCall from the run's slab (callSlab): a new
+// slab of callSlabSize when the last is full. A call is never handed out
+// twice, and Reset drops the slab: a slab lives as long as any call in it.
+func (o *safetyOracle) newCall() *safetyCall {
+	if len(o.callSlab) == cap(o.callSlab) {
+		o.callSlab = make([]safetyCall, 0, callSlabSize)
+	}
+	o.callSlab = o.callSlab[:len(o.callSlab)+1]
+	return &o.callSlab[len(o.callSlab)-1]
+}
+
+// callSlabSize is how many callbacks' records one allocation holds.
+const callSlabSize = 8
+
 // safetyClientCall is an UpdatePod or SyncKnownPods call.
 type safetyClientCall struct {
 	id       int

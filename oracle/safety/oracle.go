@@ -107,6 +107,7 @@ type safetyOracle struct {
 	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
 	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
 	completions map[int]*safetyCompletion // by completion ID
+	callSlab    []safetyCall              // where the run's callbacks' records come from (newCall)
 	open        []int                     // the IDs of completions not fired yet, ascending
 	inCS        bool
 	csFired     []safetyFired // completions fired in the current critical section
