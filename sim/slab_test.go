@@ -44,3 +44,43 @@ func TestGoroutinesOfASlabAreTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalWaitersAfterReuse: a signal's waiters start in an array inside
+// it, taken again once none waits; rounds of one, then three, then one
+// waiter are each woken, oldest first, and a close wakes the rest.
+func TestSignalWaitersAfterReuse(t *testing.T) {
+	s := New(Options{Source: NewReplay(nil)})
+	defer s.Close()
+	sg := s.NewSignal("updates/a")
+	var woke []string
+	wait := func(name string) {
+		s.Go(name, func() {
+			ok := sg.Wait()
+			woke = append(woke, fmt.Sprint(name, ok))
+		})
+	}
+	s.Go("driver", func() {
+		for _, round := range [][]string{{"a"}, {"b", "c", "d"}, {"e"}, {"f", "g"}} {
+			for _, n := range round {
+				wait(n)
+			}
+			s.Sleep(time.Second) // every waiter parks
+			if len(round) < 2 {
+				sg.Notify()
+			} else {
+				for range round[1:] {
+					sg.Notify()
+				}
+			}
+			s.Sleep(time.Second)
+		}
+		sg.Close()
+	})
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := "[atrue btrue ctrue dtrue etrue ffalse gfalse]"
+	if got := fmt.Sprint(woke); got != want {
+		t.Errorf("woke %s, want %s", got, want)
+	}
+}

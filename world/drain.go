@@ -137,7 +137,7 @@ func (w *World) noteWorker(n history.Note) {
 // watchedSignal is a pod worker's wake-up signal: its waits are recorded
 // as what the waiting worker last did.
 type watchedSignal struct {
-	workers.Signal
+	sim.Signal
 	w       *World
 	name    string
 	kubelet int

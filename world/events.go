@@ -28,7 +28,9 @@ func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.ep
 // NewSignal wraps a worker's wake-up signal so that its waits are recorded
 // (drain.go).
 func (r *worldRuntime) NewSignal(name string) workers.Signal {
-	return &watchedSignal{Signal: r.Runtime.NewSignal(name), w: r.w, name: name, kubelet: r.epoch}
+	s := &watchedSignal{w: r.w, name: name, kubelet: r.epoch}
+	r.S.InitSignal(&s.Signal, name) // simrt.Runtime.NewSignal's, in one allocation with its wrapper
+	return s
 }
 
 // NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
