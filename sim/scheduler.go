@@ -125,6 +125,13 @@ type Scheduler struct {
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
 
+	// room is where all, runnable and objects begin: room for a kubelet
+	// run's goroutines and objects in the scheduler's allocation (no
+	// growth from nothing: 1, 2, 4 …, one allocation each).
+	room struct {
+		all, runnable [16]*goroutine
+		objects       [32]object
+	}
 	// gslab is where spawn takes its goroutines from: a run's goroutines
 	// in a few allocations, not one each (newGoroutine).
 	gslab []goroutine
@@ -153,22 +160,18 @@ func New(opts Options) *Scheduler {
 	c := fakeclock.New()
 	picker := opts.Strategy.start(opts.Source)
 	_, walk := picker.(*walk)
-	return &Scheduler{
-		opts:   opts,
-		clock:  c,
-		epoch:  c.Now(),
-		src:    opts.Source,
-		picker: picker,
-		walk:   walk,
-		trace:  traceLog{last: newTraceChunk()},
-		// Room for a kubelet run's goroutines and objects: no growth
-		// from nothing (1, 2, 4 …), one allocation each.
-		all:      make([]*goroutine, 0, 16),
-		runnable: make([]*goroutine, 0, 16),
-		objects:  make([]object, 0, 32),
-
+	s := &Scheduler{
+		opts:     opts,
+		clock:    c,
+		epoch:    c.Now(),
+		src:      opts.Source,
+		picker:   picker,
+		walk:     walk,
+		trace:    traceLog{last: newTraceChunk()},
 		carriers: &idleCarriers,
 	}
+	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
+	return s
 }
 
 // Go starts f as a simulated goroutine called name. Names should be unique
