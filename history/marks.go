@@ -105,8 +105,11 @@ func (m *Marker) Observe(ev Event) {
 
 func (m *Marker) update(in ops.UpdatePod) {
 	p := m.pod(in.Pod.UID)
-	if in.Pod.Static {
-		p.static = in.Pod.FullName()
+	if in.Pod.Static { // the full name made only when it changes
+		var room [64]byte
+		if f := in.Pod.AppendFullName(room[:0]); p.static != string(f) {
+			p.static = string(f)
+		}
 	}
 	terminating := in.Type == ops.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
 	if p.killed && !terminating && in.Type != ops.Create {
