@@ -267,6 +267,10 @@ func TestPanics(t *testing.T) {
 			"fakeclock: ScheduleOn: the timer was made already"},
 		{"nil ScheduleOn", func(c *Clock) { c.ScheduleOn(new(Timer), time.Second, nil) },
 			"fakeclock: AfterFunc: nil func"},
+		{"nil ScheduleFirer", func(c *Clock) { c.ScheduleFirer(new(Timer), time.Second, nil) },
+			"fakeclock: ScheduleFirer: nil Firer"},
+		{"ScheduleFirer on a made timer", func(c *Clock) { c.ScheduleFirer(c.Schedule(time.Second, func() {}), time.Second, firer{}) },
+			"fakeclock: ScheduleOn: the timer was made already"},
 		{"zero Timer", func(*Clock) { new(Timer).Stop() },
 			"fakeclock: Timer.Stop: timer not created by a Clock"},
 	}
@@ -395,5 +399,35 @@ func TestScheduleOnIsSchedule(t *testing.T) {
 	}
 	if held.before != 0 || held.after != 0 {
 		t.Errorf("ScheduleOn wrote beside its timer: %d, %d", held.before, held.after)
+	}
+}
+
+// firer is a Firer that runs f.
+type firer struct{ f func() }
+
+func (h firer) Fire() { h.f() }
+
+// TestScheduleFirerAndNewIn: a clock made in the caller's memory (NewIn)
+// with a small room for its heap reads the epoch and orders more timers
+// than the room holds as New's does, a ScheduleFirer timer among them
+// calling its Firer in its place and re-arming as any timer.
+func TestScheduleFirerAndNewIn(t *testing.T) {
+	var room [2]*Timer
+	c := NewIn(&Clock{}, room[:0])
+	r := &recorder{c: c}
+	if !c.Now().Equal(Epoch()) {
+		t.Fatalf("NewIn's clock reads %v, want the epoch", c.Now())
+	}
+	var held Timer
+	for i := range 5 {
+		r.c.Schedule(time.Duration(5-i)*time.Second, r.fn(fmt.Sprint("T", 5-i)))
+	}
+	c.ScheduleFirer(&held, 3*time.Second, firer{r.fn("F")})
+	c.Advance(5 * time.Second)
+	held.Reset(time.Second)
+	c.Advance(time.Second)
+	want := []string{"T1@1s", "T2@2s", "T3@3s", "F@3s", "T4@4s", "T5@5s", "F@6s"}
+	if !slices.Equal(r.got, want) {
+		t.Errorf("fired %v, want %v", r.got, want)
 	}
 }

@@ -67,7 +67,7 @@ type goroutine struct {
 	// Sleep or timed WaitFor and re-armed for each later one (armAlarm),
 	// so a sleep allocates nothing; timeoutOf is the event whose WaitFor
 	// it times out (nil: a Sleep).
-	alarm     fakeclock.Timer
+	alarm     alarm
 	alarmMade bool
 	timeoutOf *Event
 }
@@ -125,12 +125,15 @@ type Scheduler struct {
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
 
-	// room is where all, runnable and objects begin: room for a kubelet
-	// run's goroutines and objects in the scheduler's allocation (no
-	// growth from nothing: 1, 2, 4 …, one allocation each).
+	// room is where all, runnable, objects and the clock's timer heap
+	// begin, and the clock itself: room for a kubelet run's goroutines,
+	// objects and timers in the scheduler's allocation (no growth from
+	// nothing: 1, 2, 4 …, one allocation each).
 	room struct {
 		all, runnable [16]*goroutine
 		objects       [32]object
+		clock         fakeclock.Clock
+		timers        [16]*fakeclock.Timer
 	}
 	// gslab is where spawn takes its goroutines from: a run's goroutines
 	// in a few allocations, not one each (newGoroutine).
@@ -157,13 +160,10 @@ func New(opts Options) *Scheduler {
 	if opts.HotLoop == 0 {
 		opts.HotLoop = DefaultHotLoop
 	}
-	c := fakeclock.New()
 	picker := opts.Strategy.start(opts.Source)
 	_, walk := picker.(*walk)
 	s := &Scheduler{
 		opts:     opts,
-		clock:    c,
-		epoch:    c.Now(),
 		src:      opts.Source,
 		picker:   picker,
 		walk:     walk,
@@ -171,6 +171,8 @@ func New(opts Options) *Scheduler {
 		carriers: &idleCarriers,
 	}
 	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
+	s.clock = fakeclock.NewIn(&s.room.clock, s.room.timers[:0]) // fakeclock.New's, in s's allocation
+	s.epoch = s.clock.Now()
 	return s
 }
 
@@ -313,12 +315,24 @@ func (s *Scheduler) armAlarm(g *goroutine, d time.Duration, timeoutOf *Event) {
 	g.timeoutOf = timeoutOf
 	if !g.alarmMade {
 		g.alarmMade = true
-		s.clock.ScheduleOn(&g.alarm, d, func() { s.alarmGoesOff(g) })
+		g.alarm.s, g.alarm.g = s, g
+		s.clock.ScheduleFirer(&g.alarm.Timer, d, &g.alarm)
 	} else {
 		g.alarm.Reset(d)
 	}
-	g.timer = &g.alarm
+	g.timer = &g.alarm.Timer
 }
+
+// alarm is a goroutine's alarm timer and what its firing wakes
+// (fakeclock.Firer: no closure to allocate).
+type alarm struct {
+	fakeclock.Timer
+	s *Scheduler
+	g *goroutine
+}
+
+// Fire implements fakeclock.Firer.
+func (a *alarm) Fire() { a.s.alarmGoesOff(a.g) }
 
 // alarmGoesOff wakes g at the end of its Sleep, or at the timeout of its
 // WaitFor.
