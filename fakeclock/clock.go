@@ -158,8 +158,11 @@ func (c *Clock) AfterFunc(d time.Duration, f func()) clock.Timer {
 // sim package) that may not import k8s.io/utils/clock and for the hot path,
 // where it is the only allocation.
 func (c *Clock) Schedule(d time.Duration, f func()) *Timer {
+	if f == nil {
+		panic("fakeclock: AfterFunc: nil func")
+	}
 	t := &Timer{}
-	c.ScheduleOn(t, d, f)
+	c.armNew(t, d, f, nil)
 	return t
 }
 
@@ -167,32 +170,24 @@ func (c *Clock) Schedule(d time.Duration, f func()) *Timer {
 // callback with its state in a value the caller holds, not a closure.
 type Firer interface{ Fire() }
 
-// ScheduleFirer is ScheduleOn calling h.Fire instead of a function.
+// ScheduleFirer is Schedule on a timer the caller holds (a zero Timer
+// inside a structure of its own), calling h.Fire instead of a function:
+// neither the timer nor a closure is an allocation of its own. t becomes
+// the timer Schedule would have returned; a timer already made by a clock
+// panics.
 func (c *Clock) ScheduleFirer(t *Timer, d time.Duration, h Firer) {
 	if h == nil {
 		panic("fakeclock: ScheduleFirer: nil Firer")
 	}
 	if t.clock != nil {
-		panic("fakeclock: ScheduleOn: the timer was made already")
+		panic("fakeclock: ScheduleFirer: the timer was made already")
 	}
-	*t = Timer{clock: c, h: h, index: -1}
-	c.mu.Lock()
-	c.armLocked(t, d)
-	c.mu.Unlock()
+	c.armNew(t, d, nil, h)
 }
 
-// ScheduleOn is Schedule on a timer the caller holds (a zero Timer inside
-// a structure of its own), which saves Schedule's allocation: t becomes the
-// timer Schedule would have returned. A timer already made by a clock
-// panics.
-func (c *Clock) ScheduleOn(t *Timer, d time.Duration, f func()) {
-	if f == nil {
-		panic("fakeclock: AfterFunc: nil func")
-	}
-	if t.clock != nil {
-		panic("fakeclock: ScheduleOn: the timer was made already")
-	}
-	*t = Timer{clock: c, f: f, index: -1}
+// armNew makes t a timer of c calling f (or h) and arms it d from now.
+func (c *Clock) armNew(t *Timer, d time.Duration, f func(), h Firer) {
+	*t = Timer{clock: c, f: f, h: h, index: -1}
 	c.mu.Lock()
 	c.armLocked(t, d)
 	c.mu.Unlock()

@@ -263,14 +263,10 @@ func TestPanics(t *testing.T) {
 			"fakeclock: NewTicker: non-positive interval 0s"},
 		{"negative Ticker.Reset", func(c *Clock) { c.NewTicker(time.Second).(*Ticker).Reset(-1) },
 			"fakeclock: Ticker.Reset: non-positive interval -1ns"},
-		{"ScheduleOn a made timer", func(c *Clock) { c.ScheduleOn(c.Schedule(time.Second, func() {}), time.Second, func() {}) },
-			"fakeclock: ScheduleOn: the timer was made already"},
-		{"nil ScheduleOn", func(c *Clock) { c.ScheduleOn(new(Timer), time.Second, nil) },
-			"fakeclock: AfterFunc: nil func"},
 		{"nil ScheduleFirer", func(c *Clock) { c.ScheduleFirer(new(Timer), time.Second, nil) },
 			"fakeclock: ScheduleFirer: nil Firer"},
 		{"ScheduleFirer on a made timer", func(c *Clock) { c.ScheduleFirer(c.Schedule(time.Second, func() {}), time.Second, firer{}) },
-			"fakeclock: ScheduleOn: the timer was made already"},
+			"fakeclock: ScheduleFirer: the timer was made already"},
 		{"zero Timer", func(*Clock) { new(Timer).Stop() },
 			"fakeclock: Timer.Stop: timer not created by a Clock"},
 	}
@@ -371,10 +367,10 @@ func TestHeapAgainstModel(t *testing.T) {
 	}
 }
 
-// TestScheduleOnIsSchedule: a timer armed in the caller's memory
-// (ScheduleOn) takes its place in the firing order, stops and re-arms as
+// TestScheduleFirerIsSchedule: a timer armed in the caller's memory
+// (ScheduleFirer) takes its place in the firing order, stops and re-arms as
 // one Schedule made, and a zero timer beside it stays untouched.
-func TestScheduleOnIsSchedule(t *testing.T) {
+func TestScheduleFirerIsSchedule(t *testing.T) {
 	r := newRecorder()
 	var held struct {
 		before int
@@ -382,7 +378,7 @@ func TestScheduleOnIsSchedule(t *testing.T) {
 		after  int
 	}
 	r.c.Schedule(time.Second, r.fn("A"))
-	r.c.ScheduleOn(&held.t, time.Second, r.fn("B"))
+	r.c.ScheduleFirer(&held.t, time.Second, firer{r.fn("B")})
 	r.c.Schedule(time.Second, r.fn("C"))
 	r.c.Advance(time.Second)
 	if held.t.Reset(time.Second) {
@@ -395,10 +391,10 @@ func TestScheduleOnIsSchedule(t *testing.T) {
 	}
 	held.t.Reset(time.Second)
 	if !held.t.Stop() || held.t.Stop() {
-		t.Errorf("Stop of an armed ScheduleOn timer: want true, then false")
+		t.Errorf("Stop of an armed ScheduleFirer timer: want true, then false")
 	}
 	if held.before != 0 || held.after != 0 {
-		t.Errorf("ScheduleOn wrote beside its timer: %d, %d", held.before, held.after)
+		t.Errorf("ScheduleFirer wrote beside its timer: %d, %d", held.before, held.after)
 	}
 }
 
