@@ -79,8 +79,9 @@ type Replayed struct {
 }
 
 // ReplaySeed is RunSeed that also returns the trace, the timeline and the
-// plan.
+// plan; its result has every output (opts.Lean is ignored).
 func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
+	opts.Lean = false
 	r, s, p := runSeed(f, seed, strategy, opts)
 	return Replayed{Result: r, Trace: s.Trace(), Timeline: s.Timeline(), Plan: p}
 }
@@ -130,7 +131,10 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		kube = l.reused(slotKubelet, kubelet.New)
 	}
 	marks := l.marker()
-	cov := l.coverage()
+	var cov *coverage.Tracker // nil: a Lean run reads no tuples
+	if opts.tracksCoverage() {
+		cov = l.coverage()
+	}
 	var near *nearmiss.Tracker
 	if opts.NearMisses {
 		near = nearmiss.New(cov)
@@ -146,7 +150,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		if known != nil {
 			ev = known.Rewrite(ev)
 		}
-		cov.Observe(view, ev)
+		if cov != nil {
+			cov.Observe(view, ev)
+		}
 		if near != nil {
 			near.Observe(view, ev)
 		}
@@ -169,8 +175,10 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	err := w.Run()
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
-		Coverage: cov.Coverage()}
+		Marks: marks.Sorted()}
+	if cov != nil {
+		r.Coverage = cov.Coverage()
+	}
 	r.FaultPointsArmed = opts.FaultPoints
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
@@ -186,7 +194,16 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	for _, o := range extra {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
+	hashTrace(&r, w.S, opts)
 	return r
+}
+
+// hashTrace sets r.TraceSHA from s's trace, the run's, unless opts is Lean
+// and r passed: a failing seed's hash is always printed.
+func hashTrace(r *Result, s *sim.Scheduler, opts CheckOptions) {
+	if !opts.Lean || r.Failed() {
+		r.TraceSHA = s.TraceSHA256()
+	}
 }
 
 // reader is an oracle and the kinds of event it reads: those its Kinds

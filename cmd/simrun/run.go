@@ -232,10 +232,15 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkOptions are the checks of every run of the sweep.
+// checkOptions are the checks of every run of the sweep. Without --json
+// no output shows a passing seed's trace hash or coverage tuples (the
+// table counts verdicts and marks, --junit and the recheck read failing
+// seeds, which keep their hash, and --out's artifacts come from a replay),
+// so the runs are Lean. A guided loop's corpus still gets its tuples
+// (guided.Loop asks for near misses, which run the tracker).
 func (f runFlags) checkOptions() run.CheckOptions {
 	return run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly,
-		FaultPoints: f.faultPoints}
+		FaultPoints: f.faultPoints, Lean: f.jsonPath == ""}
 }
 
 // worker is what each sweep worker does with a job: run the seed and, if
