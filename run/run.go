@@ -131,14 +131,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		kube = l.reused(slotKubelet, kubelet.New)
 	}
 	marks := l.marker()
-	var cov *coverage.Tracker // nil: a Lean run reads no tuples
-	if opts.tracksCoverage() {
-		cov = l.coverage()
-	}
-	var near *nearmiss.Tracker
-	if opts.NearMisses {
-		near = nearmiss.New(cov)
-	}
+	cov, near := l.trackers(opts)
 	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
 		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
@@ -175,11 +168,10 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	err := w.Run()
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		Marks: marks.Sorted()}
+		Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
 	if cov != nil {
 		r.Coverage = cov.Coverage()
 	}
-	r.FaultPointsArmed = opts.FaultPoints
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}
@@ -196,6 +188,20 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	}
 	hashTrace(&r, w.S, opts)
 	return r
+}
+
+// trackers are the run's coverage tracker, nil when opts tracks no
+// coverage (a Lean run reads no tuples), and its near-miss tracker, nil
+// unless opts.NearMisses.
+func (l *Lane) trackers(opts CheckOptions) (*coverage.Tracker, *nearmiss.Tracker) {
+	switch {
+	case !opts.tracksCoverage():
+		return nil, nil
+	case !opts.NearMisses:
+		return l.coverage(), nil
+	}
+	cov := l.coverage()
+	return cov, nearmiss.New(cov)
 }
 
 // hashTrace sets r.TraceSHA from s's trace, the run's, unless opts is Lean
