@@ -57,14 +57,14 @@ type CheckOptions struct {
 	// Lean leaves out of a passing seed's result what a plain sweep's
 	// table never reads: its trace hash (Result.TraceSHA is "") and its
 	// coverage tuples and transitions (Result.Coverage is empty, unless
-	// NearMisses needs the tracker: then it runs as without Lean). A failing seed
-	// still gets its hash: reports print it. The verdict, violations,
-	// steps, virtual time and marks are the same either way. The zero
-	// value computes everything, so a caller that compares hashes (a
-	// determinism check, a pin, a corpus) can never compare two empty
-	// ones by mistake; simrun asks for Lean only when none of its
-	// outputs shows them (no --json, not guided). ReplaySeed and
-	// ReplayCase ignore it: they return the whole trace anyway.
+	// NearMisses needs the tracker: then it runs as without Lean). A
+	// failing seed still gets its hash: reports print it. The verdict,
+	// violations, steps, virtual time, marks and fault points are the same
+	// either way. The zero value computes everything, so a caller that
+	// compares hashes (a determinism check, a pin, the mutation sweep) can
+	// never compare two empty ones by mistake; simrun asks for Lean only
+	// where no output shows them (run without --json, gate). ReplaySeed
+	// and ReplayCase ignore it: they return the whole trace anyway.
 	Lean bool
 }
 

@@ -29,10 +29,11 @@ type Result struct {
 	Violations     []history.Violation // the oracles'
 	Steps          int64
 	Elapsed        time.Duration
-	TraceSHA       string
+	TraceSHA       string   // the canonical trace's SHA-256; "" for a passing seed of a Lean run (CheckOptions.Lean)
 	Marks          []string // coverage marks reached, sorted
 	// Coverage is the abstract states and transitions the run passed
-	// through (package oracle/coverage; oracle/vkcoverage for a VK plan).
+	// through (package oracle/coverage; oracle/vkcoverage for a VK plan);
+	// empty for a Lean run without near misses (CheckOptions.Lean).
 	Coverage coverage.Coverage
 	// Input, for a run not made from a seed (the guided strategy's), is
 	// the token of its choice streams that replays it (guided.ParseToken);
