@@ -59,9 +59,12 @@ type Options struct {
 	NoShrink bool
 }
 
-// checkOptions are the run options of the mutant called mutant.
+// checkOptions are the run options of the mutant called mutant. The gate
+// reads verdicts, violations and marks, never a trace hash or coverage
+// tuples: its runs are Lean (the guided loop's corpus still gets its
+// tuples, guided.Loop).
 func (o Options) checkOptions(mutant string) run.CheckOptions {
-	return run.CheckOptions{Mutant: mutant, ObservableOnly: o.ObservableOnly, FaultPoints: o.FaultPoints}
+	return run.CheckOptions{Mutant: mutant, ObservableOnly: o.ObservableOnly, FaultPoints: o.FaultPoints, Lean: true}
 }
 
 // Run is one run: a seed of a family under a strategy.
@@ -328,7 +331,7 @@ type CorrectReport struct {
 // does not depend on it.
 func CorrectCode(seeds uint64, opts Options) CorrectReport {
 	parallel, portfolio := opts.Parallel, opts.Portfolio
-	co := run.CheckOptions{FaultPoints: opts.FaultPoints}
+	co := run.CheckOptions{FaultPoints: opts.FaultPoints, Lean: true} // checkOptions: the report reads verdicts and marks
 	rep := CorrectReport{Reached: map[string]map[string]uint64{}}
 	var runs []Run
 	for _, f := range plan.Families() {

@@ -92,7 +92,10 @@ func Replay(f plan.Family, in Input, opts run.CheckOptions) run.Replayed {
 // target (simRunner).
 func Loop(ctx context.Context, f plan.Family, c *Corpus, o Options, emit func(Outcome)) uint64 {
 	check := o.Check
-	check.NearMisses = true // the corpus keeps near misses' owners
+	// The corpus keeps near misses' owners; near misses run the coverage
+	// tracker, so a Lean check (no trace hash for a passing run) still
+	// gives the corpus every run's tuples.
+	check.NearMisses = true
 	return Walk(ctx, simRunner{f, check}, c, o, func(s Step[simRun]) {
 		emit(Outcome{Index: s.Index, Input: s.Input, Result: s.Result.Result, New: s.New, Fresh: s.Fresh, Replay: s.Replay,
 			Trace: s.Result.trace, Took: s.Took})

@@ -72,8 +72,9 @@ func RecordSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOpt
 }
 
 // ReplayCase is RunCase that also returns the trace, the timeline and the
-// plan.
+// plan; its result has every output (opts.Lean is ignored).
 func ReplayCase(c Case, strategy sim.Strategy, opts CheckOptions) Replayed {
+	opts.Lean = false
 	if c.Plan.VK != nil {
 		r, w := runVK(c.Plan.Family, 0, c.Plan, sim.NewReplay(c.Schedule), sim.NewReplay(c.Faults), strategy, opts, nil)
 		return Replayed{Result: r, Trace: w.S.Trace(), Timeline: w.S.Timeline(), Plan: w.Plan()}

@@ -21,8 +21,22 @@ import (
 // The seeds run on one Lane, as a sweep's lane runs them (before session
 // 12 of issue 19 each was built afresh: RunSeed).
 //
+// The runs are Lean, as those of `simrun run` without --json (the table
+// sweep, the default): no trace hash or coverage tuples for a passing
+// seed. Before session 16 of issue 19 they were not:
+// BenchmarkFullScenario measures that path, which --json and the guided
+// loop's runs still take.
+//
 //	go test -run '^$' -bench BenchmarkScenario -benchtime 2000x ./run
-func BenchmarkScenario(b *testing.B) {
+func BenchmarkScenario(b *testing.B) { benchmarkScenario(b, CheckOptions{Lean: true}) }
+
+// BenchmarkFullScenario is BenchmarkScenario with every output: each
+// seed's trace hash and coverage tuples, as `simrun run --json` runs it.
+//
+//	go test -run '^$' -bench BenchmarkFullScenario -benchtime 2000x ./run
+func BenchmarkFullScenario(b *testing.B) { benchmarkScenario(b, CheckOptions{}) }
+
+func benchmarkScenario(b *testing.B, opts CheckOptions) {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(SweepGCPercent))
 	}
@@ -31,7 +45,7 @@ func BenchmarkScenario(b *testing.B) {
 			var lane Lane
 			start := cputime.Process()
 			for i := 0; i < b.N; i++ {
-				if r := lane.RunSeed(f, uint64(i), sim.RandomWalk{}, CheckOptions{}); r.Failed() {
+				if r := lane.RunSeed(f, uint64(i), sim.RandomWalk{}, opts); r.Failed() {
 					b.Fatal(r)
 				}
 			}

@@ -54,7 +54,23 @@ type CheckOptions struct {
 	// them, so only its runs pay for the tracker; off, Coverage.Near is
 	// empty and nothing else of the run changes.
 	NearMisses bool
+	// Lean leaves out of a passing seed's result what a plain sweep's
+	// table never reads: its trace hash (Result.TraceSHA is "") and its
+	// coverage tuples and transitions (Result.Coverage is empty, unless
+	// NearMisses needs the tracker: then it runs as without Lean). A
+	// failing seed still gets its hash: reports print it. The verdict,
+	// violations, steps, virtual time, marks and fault points are the same
+	// either way. The zero value computes everything, so a caller that
+	// compares hashes (a determinism check, a pin, the mutation sweep) can
+	// never compare two empty ones by mistake; simrun asks for Lean only
+	// where no output shows them (run without --json, gate). ReplaySeed
+	// and ReplayCase ignore it: they return the whole trace anyway.
+	Lean bool
 }
+
+// tracksCoverage reports whether a run under opts runs the coverage
+// tracker: unless it is Lean, or when its near misses need it.
+func (opts CheckOptions) tracksCoverage() bool { return !opts.Lean || opts.NearMisses }
 
 // defaultOracles are the oracles every kubelet process of a run gets: the
 // linearizability check, the step invariants, liveness and the kill-latency

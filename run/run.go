@@ -29,10 +29,11 @@ type Result struct {
 	Violations     []history.Violation // the oracles'
 	Steps          int64
 	Elapsed        time.Duration
-	TraceSHA       string
+	TraceSHA       string   // the canonical trace's SHA-256; "" for a passing seed of a Lean run (CheckOptions.Lean)
 	Marks          []string // coverage marks reached, sorted
 	// Coverage is the abstract states and transitions the run passed
-	// through (package oracle/coverage; oracle/vkcoverage for a VK plan).
+	// through (package oracle/coverage; oracle/vkcoverage for a VK plan);
+	// empty for a Lean run without near misses (CheckOptions.Lean).
 	Coverage coverage.Coverage
 	// Input, for a run not made from a seed (the guided strategy's), is
 	// the token of its choice streams that replays it (guided.ParseToken);
@@ -79,8 +80,9 @@ type Replayed struct {
 }
 
 // ReplaySeed is RunSeed that also returns the trace, the timeline and the
-// plan.
+// plan; its result has every output (opts.Lean is ignored).
 func ReplaySeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) Replayed {
+	opts.Lean = false
 	r, s, p := runSeed(f, seed, strategy, opts)
 	return Replayed{Result: r, Trace: s.Trace(), Timeline: s.Timeline(), Plan: p}
 }
@@ -130,11 +132,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		kube = l.reused(slotKubelet, kubelet.New)
 	}
 	marks := l.marker()
-	cov := l.coverage()
-	var near *nearmiss.Tracker
-	if opts.NearMisses {
-		near = nearmiss.New(cov)
-	}
+	cov, near := l.trackers(opts)
 	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
 		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
@@ -146,7 +144,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		if known != nil {
 			ev = known.Rewrite(ev)
 		}
-		cov.Observe(view, ev)
+		if cov != nil {
+			cov.Observe(view, ev)
+		}
 		if near != nil {
 			near.Observe(view, ev)
 		}
@@ -169,9 +169,10 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	err := w.Run()
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(),
-		Coverage: cov.Coverage()}
-	r.FaultPointsArmed = opts.FaultPoints
+		Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
+	if cov != nil {
+		r.Coverage = cov.Coverage()
+	}
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}
@@ -186,7 +187,30 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	for _, o := range extra {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
+	hashTrace(&r, w.S, opts)
 	return r
+}
+
+// trackers are the run's coverage tracker, nil when opts tracks no
+// coverage (a Lean run reads no tuples), and its near-miss tracker, nil
+// unless opts.NearMisses.
+func (l *Lane) trackers(opts CheckOptions) (*coverage.Tracker, *nearmiss.Tracker) {
+	switch {
+	case !opts.tracksCoverage():
+		return nil, nil
+	case !opts.NearMisses:
+		return l.coverage(), nil
+	}
+	cov := l.coverage()
+	return cov, nearmiss.New(cov)
+}
+
+// hashTrace sets r.TraceSHA from s's trace, the run's, unless opts is Lean
+// and r passed: a failing seed's hash is always printed.
+func hashTrace(r *Result, s *sim.Scheduler, opts CheckOptions) {
+	if !opts.Lean || r.Failed() {
+		r.TraceSHA = s.TraceSHA256()
+	}
 }
 
 // reader is an oracle and the kinds of event it reads: those its Kinds

@@ -33,13 +33,18 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	}
 	view := w.View()
 	oracles := append([]oracle.Oracle{vk.NewWithTiming(vkTiming(w.Plan()))}, extra...)
-	cov := vkcoverage.New()
+	var cov *vkcoverage.Tracker // nil: a Lean run reads no tuples
+	if opts.tracksCoverage() {
+		cov = vkcoverage.New()
+	}
 	var near *nearmiss.VKTracker
 	if opts.NearMisses {
 		near = nearmiss.NewVK(cov)
 	}
 	w.Observe(func(ev history.Event) {
-		cov.Observe(ev)
+		if cov != nil {
+			cov.Observe(ev)
+		}
 		if near != nil {
 			near.Observe(ev)
 		}
@@ -51,7 +56,10 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	marks := history.NewMarker()
 	marks.Merge(w.Marks())
 	r := Result{Family: family, Mutant: opts.Mutant, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
-		TraceSHA: w.S.TraceSHA256(), Marks: marks.Sorted(), Coverage: cov.Coverage(), FaultPointsArmed: opts.FaultPoints}
+		Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
+	if cov != nil {
+		r.Coverage = cov.Coverage()
+	}
 	for _, p := range w.FaultPointsDrawn() {
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}
@@ -63,6 +71,7 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 		// (the oracle above); the crash itself is the secondary signal.
 		r.Err = w.Crash()
 	}
+	hashTrace(&r, w.S, opts)
 	return r
 }
 

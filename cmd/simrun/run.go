@@ -32,7 +32,9 @@ const runLong = "run sweeps seeds of the scenario families and checks every run.
 	"--parallel 2 and 8) and an interrupted sweep keeps its results so far.\n\n" +
 	"--json writes JSON Lines: a run record (version, commit, flags, start time), one line per seed,\n" +
 	"an end record (end time, interrupted, counts); `simrun merge` reads it. --junit writes JUnit XML\n" +
-	"with each seed's wall time. Every output path is checked before any work.\n\n" +
+	"with each seed's wall time. Every output path is checked before any work. Only --json shows a\n" +
+	"passing seed's trace hash and coverage tuples: without it a run does not compute them (a failing\n" +
+	"seed's hash is always computed, for its report); the table is the same either way.\n\n" +
 	"Ctrl-C (or SIGTERM) stops handing out seeds, lets the seeds in flight finish, prints the partial\n" +
 	"summary and writes the files; a second Ctrl-C ends the files and exits at once (130).\n\n" +
 	"A --shard with no seeds (K >= --seeds) prints \"0 seeds in this shard\", writes valid empty files\n" +
@@ -232,10 +234,15 @@ func runSweep(cmd *cobra.Command, f runFlags, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkOptions are the checks of every run of the sweep.
+// checkOptions are the checks of every run of the sweep. Without --json
+// no output shows a passing seed's trace hash or coverage tuples (the
+// table counts verdicts and marks, --junit and the recheck read failing
+// seeds, which keep their hash, and --out's artifacts come from a replay),
+// so the runs are Lean. A guided loop's corpus still gets its tuples
+// (guided.Loop asks for near misses, which run the tracker).
 func (f runFlags) checkOptions() run.CheckOptions {
 	return run.CheckOptions{ForcePorcupine: f.forcePorcupine, Mutant: f.mutant, ObservableOnly: f.observableOnly,
-		FaultPoints: f.faultPoints}
+		FaultPoints: f.faultPoints, Lean: f.jsonPath == ""}
 }
 
 // worker is what each sweep worker does with a job: run the seed and, if
