@@ -43,7 +43,15 @@ type Clock struct {
 
 // New returns a clock reading Epoch() with no pending timers.
 func New() *Clock {
-	return &Clock{base: Epoch(), timers: make([]*Timer, 0, 16)} // room for a run's timers: no growth from nothing
+	return NewIn(&Clock{}, make([]*Timer, 0, 16)) // room for a run's timers: no growth from nothing
+}
+
+// NewIn makes *c, a zero Clock inside a structure of the caller's, the
+// clock New returns, its timer heap beginning in room's array; it returns
+// c.
+func NewIn(c *Clock, room []*Timer) *Clock {
+	c.base, c.timers = Epoch(), room[:0]
+	return c
 }
 
 // Now returns the current virtual time. Inside a timer callback it is that
@@ -122,12 +130,16 @@ func (c *Clock) runLocked(target time.Duration) {
 		// only moves to the heap minimum or below it), so this never
 		// moves time backwards.
 		c.now = t.when
-		f := t.fireLocked()
-		if f == nil {
+		f, h := t.fireLocked()
+		if f == nil && h == nil {
 			continue
 		}
 		c.mu.Unlock()
-		f()
+		if f != nil {
+			f()
+		} else {
+			h.Fire()
+		}
 		c.mu.Lock()
 	}
 	// A re-entrant or concurrent driver may already have gone past target.
@@ -149,11 +161,36 @@ func (c *Clock) Schedule(d time.Duration, f func()) *Timer {
 	if f == nil {
 		panic("fakeclock: AfterFunc: nil func")
 	}
-	t := &Timer{clock: c, f: f, index: -1}
+	t := &Timer{}
+	c.armNew(t, d, f, nil)
+	return t
+}
+
+// Firer is what a timer armed by ScheduleFirer calls as it fires: a
+// callback with its state in a value the caller holds, not a closure.
+type Firer interface{ Fire() }
+
+// ScheduleFirer is Schedule on a timer the caller holds (a zero Timer
+// inside a structure of its own), calling h.Fire instead of a function:
+// neither the timer nor a closure is an allocation of its own. t becomes
+// the timer Schedule would have returned; a timer already made by a clock
+// panics.
+func (c *Clock) ScheduleFirer(t *Timer, d time.Duration, h Firer) {
+	if h == nil {
+		panic("fakeclock: ScheduleFirer: nil Firer")
+	}
+	if t.clock != nil {
+		panic("fakeclock: ScheduleFirer: the timer was made already")
+	}
+	c.armNew(t, d, nil, h)
+}
+
+// armNew makes t a timer of c calling f (or h) and arms it d from now.
+func (c *Clock) armNew(t *Timer, d time.Duration, f func(), h Firer) {
+	*t = Timer{clock: c, f: f, h: h, index: -1}
 	c.mu.Lock()
 	c.armLocked(t, d)
 	c.mu.Unlock()
-	return t
 }
 
 // NewTimer arms a timer whose channel C() receives its deadline once d has

@@ -263,6 +263,10 @@ func TestPanics(t *testing.T) {
 			"fakeclock: NewTicker: non-positive interval 0s"},
 		{"negative Ticker.Reset", func(c *Clock) { c.NewTicker(time.Second).(*Ticker).Reset(-1) },
 			"fakeclock: Ticker.Reset: non-positive interval -1ns"},
+		{"nil ScheduleFirer", func(c *Clock) { c.ScheduleFirer(new(Timer), time.Second, nil) },
+			"fakeclock: ScheduleFirer: nil Firer"},
+		{"ScheduleFirer on a made timer", func(c *Clock) { c.ScheduleFirer(c.Schedule(time.Second, func() {}), time.Second, firer{}) },
+			"fakeclock: ScheduleFirer: the timer was made already"},
 		{"zero Timer", func(*Clock) { new(Timer).Stop() },
 			"fakeclock: Timer.Stop: timer not created by a Clock"},
 	}

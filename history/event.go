@@ -158,14 +158,22 @@ func sourceOf(a plan.Action) string {
 }
 
 func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
-	spec := a.SpecGrace
-	pod := &v1.Pod{
+	// The pod, its spec grace and its deletion time in one allocation:
+	// each pointer is the pod's own, as three allocations would make it.
+	o := &struct {
+		pod     v1.Pod
+		spec    int64
+		deleted metav1.Time
+	}{spec: a.SpecGrace}
+	pod := &o.pod
+	*pod = v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{UID: a.UID, Name: a.PodName(), Namespace: "default", Labels: labels, Annotations: annotations},
-		Spec:       v1.PodSpec{TerminationGracePeriodSeconds: &spec},
+		Spec:       v1.PodSpec{TerminationGracePeriodSeconds: &o.spec},
 		Status:     v1.PodStatus{Phase: phase},
 	}
 	if deletion != nil {
-		pod.DeletionTimestamp = &metav1.Time{Time: now}
+		o.deleted = metav1.Time{Time: now}
+		pod.DeletionTimestamp = &o.deleted
 		pod.DeletionGracePeriodSeconds = deletion
 	}
 	return pod
@@ -185,6 +193,9 @@ type PodObjects struct {
 func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deletion *int64, now time.Time) *v1.Pod {
 	if version < 0 { // not a version a plan makes: nothing to share
 		return PodObject(a, version, phase, deletion, now)
+	}
+	if b.labels == nil {
+		b.labels = make([]map[string]string, 0, 8) // room for a run's versions: no growth from nothing
 	}
 	for len(b.labels) <= version {
 		b.labels = append(b.labels, nil)

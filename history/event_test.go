@@ -30,6 +30,20 @@ func TestPodObjectsBuildPodObject(t *testing.T) {
 			}
 		}
 	}
+	for i, p := range built { // each pod's grace and deletion time are its own
+		*p.Spec.TerminationGracePeriodSeconds = int64(100 + i)
+		if p.DeletionTimestamp != nil {
+			p.DeletionTimestamp.Time = now.Add(time.Duration(i) * time.Second)
+		}
+	}
+	for i, p := range built {
+		if g := *p.Spec.TerminationGracePeriodSeconds; g != int64(100+i) {
+			t.Errorf("pod %d: spec grace %d, want %d: another pod's write reached it", i, g, 100+i)
+		}
+		if d := p.DeletionTimestamp; d != nil && !d.Time.Equal(now.Add(time.Duration(i)*time.Second)) {
+			t.Errorf("pod %d: deletion time %v: another pod's write reached it", i, d.Time)
+		}
+	}
 	for _, p := range built {
 		for _, q := range built {
 			sameLabels := reflect.ValueOf(p.Labels).UnsafePointer() == reflect.ValueOf(q.Labels).UnsafePointer()

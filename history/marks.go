@@ -23,6 +23,10 @@ type Marker struct {
 	waits    map[int]bool          // open killPodNow waits, by call ID
 	// restarts counts kubelet restarts.
 	restarts int
+	// allPods are the records pod made this run, in order; freePods
+	// those of the runs before the last Reset, for pod to empty and reuse
+	// (no record outlives its run: only pods holds them).
+	allPods, freePods []*markerPod
 }
 
 // markerPod is what the Marker knows of one UID. Everything but the static
@@ -48,15 +52,23 @@ func (m *Marker) Reset() {
 	clear(m.marks)
 	clear(m.pods)
 	clear(m.waits)
-	*m = Marker{marks: m.marks, pods: m.pods, waits: m.waits}
+	free := append(m.freePods, m.allPods...)
+	clear(m.allPods)
+	*m = Marker{marks: m.marks, pods: m.pods, waits: m.waits, allPods: m.allPods[:0], freePods: free}
 }
 
 // pod returns uid's record, made on first mention.
 func (m *Marker) pod(uid string) *markerPod {
 	p := m.pods[uid]
 	if p == nil {
-		p = &markerPod{}
+		if n := len(m.freePods); n > 0 {
+			p, m.freePods = m.freePods[n-1], m.freePods[:n-1]
+			*p = markerPod{}
+		} else {
+			p = &markerPod{}
+		}
 		m.pods[uid] = p
+		m.allPods = append(m.allPods, p)
 	}
 	return p
 }
@@ -105,8 +117,11 @@ func (m *Marker) Observe(ev Event) {
 
 func (m *Marker) update(in ops.UpdatePod) {
 	p := m.pod(in.Pod.UID)
-	if in.Pod.Static {
-		p.static = in.Pod.FullName()
+	if in.Pod.Static { // the full name made only when it changes
+		var room [64]byte
+		if f := in.Pod.AppendFullName(room[:0]); p.static != string(f) {
+			p.static = string(f)
+		}
 	}
 	terminating := in.Type == ops.Kill || in.Pod.DeletionTimestamp || in.Pod.Phase.Terminal()
 	if p.killed && !terminating && in.Type != ops.Create {

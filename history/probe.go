@@ -60,21 +60,72 @@ type Probe struct {
 // them (a probe is read only once handed out). Its Pods are a copy; when
 // they are few (probeRoom) the copy shares the probe's allocation. Mirror
 // is shared: the caller copies it before changing it.
-func (p *Probe) Copy() *Probe {
-	if len(p.Pods) > probeRoom {
-		return &Probe{PodsSynced: p.PodsSynced, Pods: slices.Clone(p.Pods), Mirror: p.Mirror}
-	}
-	c := &struct {
-		Probe
-		pods [probeRoom]PodAnswers
-	}{Probe: *p}
-	c.Pods = append(c.pods[:0], p.Pods...)
-	return &c.Probe
-}
+func (p *Probe) Copy() *Probe { return (*Probes)(nil).Copy(p) }
 
 // probeRoom is how many pods' answers a copied probe holds in its own
 // allocation.
 const probeRoom = 4
+
+// roomyProbe is a probe with room for probeRoom pods' answers.
+type roomyProbe struct {
+	Probe
+	pods [probeRoom]PodAnswers
+}
+
+// Probes makes the probes of one run (a target's), a slab of them at a
+// time (probeSlab): a few allocations a run, not one a probe. Each probe
+// it makes is a new one, never handed out again; a slab lives as long as
+// any probe in it. The zero value is ready; a nil *Probes makes each
+// probe in an allocation of its own.
+type Probes struct {
+	slab []roomyProbe
+}
+
+// probeSlab is how many probes one slab holds.
+const probeSlab = 8
+
+// take returns a zero roomyProbe.
+func (ps *Probes) take() *roomyProbe {
+	if ps == nil {
+		return &roomyProbe{}
+	}
+	if len(ps.slab) == cap(ps.slab) {
+		ps.slab = make([]roomyProbe, 0, probeSlab)
+	}
+	ps.slab = ps.slab[:len(ps.slab)+1]
+	return &ps.slab[len(ps.slab)-1]
+}
+
+// Copy is p.Copy(), made by ps.
+func (ps *Probes) Copy(p *Probe) *Probe {
+	if len(p.Pods) > probeRoom {
+		return &Probe{PodsSynced: p.PodsSynced, Pods: slices.Clone(p.Pods), Mirror: p.Mirror}
+	}
+	c := ps.take()
+	c.Probe = *p
+	c.Pods = append(c.pods[:0], p.Pods...)
+	return &c.Probe
+}
+
+// Sharing returns a probe of synced sharing pods and mirror (a probe is
+// read only).
+func (ps *Probes) Sharing(synced bool, pods []PodAnswers, mirror []MirrorAnswer) *Probe {
+	c := ps.take()
+	c.PodsSynced, c.Pods, c.Mirror = synced, pods, mirror
+	return &c.Probe
+}
+
+// New returns a probe of synced with a copy of pods' answers (in the
+// probe's allocation when they are few) and mirror, which it shares.
+func (ps *Probes) New(synced bool, pods []PodAnswers, mirror []MirrorAnswer) *Probe {
+	if len(pods) > probeRoom {
+		return &Probe{PodsSynced: synced, Pods: slices.Clone(pods), Mirror: mirror}
+	}
+	c := ps.take()
+	c.PodsSynced, c.Mirror = synced, mirror
+	c.Pods = append(c.pods[:0], pods...)
+	return &c.Probe
+}
 
 // Answers returns uid's answers. A UID the target did not probe is one its
 // plan never named: no call can have made a record for it, so it answers

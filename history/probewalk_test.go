@@ -72,3 +72,38 @@ func TestProbeCopyIsACopy(t *testing.T) {
 		}
 	}
 }
+
+// TestProbesAreTheirOwn: the probes one Probes makes (New, Copy, Sharing;
+// more than a slab's worth, few pods and many) each hold their own answers:
+// a change to the latest copy reaches no earlier probe, and New copies the
+// caller's buffer, which the caller then reuses.
+func TestProbesAreTheirOwn(t *testing.T) {
+	var ps Probes
+	var made []*Probe
+	var want [][]PodAnswers
+	buf := []PodAnswers{}
+	for k := range 5 * probeSlab {
+		n := 1 + k%(probeRoom+2)
+		buf = buf[:0]
+		for i := range n {
+			buf = append(buf, PodAnswers{UID: types.UID(fmt.Sprint("uid-", i)), Answers: Answers{Known: k%2 == 0}})
+		}
+		var p *Probe
+		switch k % 3 {
+		case 0:
+			p = ps.New(k%4 == 0, buf, nil)
+		case 1:
+			p = ps.Copy(ps.New(true, buf, nil))
+		default:
+			p = ps.Sharing(true, slices.Clone(buf), nil)
+		}
+		p.Pods[n-1].Answers.KnownTerminated = true // what a probeTouched copy does
+		buf[0].Answers.BeFinished = true           // the caller's buffer, reused
+		made, want = append(made, p), append(want, slices.Clone(p.Pods))
+		for j, q := range made {
+			if !slices.Equal(q.Pods, want[j]) {
+				t.Fatalf("probe %d changed by probe %d's making: %+v, want %+v", j, k, q.Pods, want[j])
+			}
+		}
+	}
+}

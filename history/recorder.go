@@ -62,6 +62,7 @@ var witnessWorkerStep = func(uid string) ops.Input { return ops.WorkerStep{UID: 
 // It reads only the events, never the pod workers.
 type Recorder struct {
 	ops      []recOp
+	opsBox   *[]recOp       // the pool's box ops came in (recorderOps), for Recycle to put it back in
 	open     map[int]int    // ClientCall ID → index in ops, until its return
 	awaiting map[string]int // goroutine → its open call still waiting for the pod lock
 	holder   string         // goroutine holding the pod lock, "" if none
@@ -113,7 +114,8 @@ type ClockMark struct {
 
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
-	return &Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: map[int]int{}, awaiting: map[string]int{},
+	box := recorderOps.Get().(*[]recOp)
+	return &Recorder{ops: (*box)[:0], opsBox: box, open: map[int]int{}, awaiting: map[string]int{},
 		rows: map[string]int{}, rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: map[string]int{}}
 }
 
@@ -132,10 +134,14 @@ var recorderOps = sync.Pool{New: func() any {
 func (r *Recorder) Recycle() {
 	ops := r.ops[:cap(r.ops)]
 	clear(ops) // no operation's input or output stays reachable
-	ops = ops[:0]
-	r.ops = nil
+	box := r.opsBox
+	r.ops, r.opsBox = nil, nil
 	if cap(ops) > 0 {
-		recorderOps.Put(&ops)
+		if box == nil {
+			box = new([]recOp)
+		}
+		*box = ops[:0] // the box the buffer came in: putting it back allocates nothing
+		recorderOps.Put(box)
 	}
 }
 
@@ -151,7 +157,8 @@ func (r *Recorder) Reset() {
 	clear(r.rows)
 	clear(r.workers)
 	clear(r.markers)
-	*r = Recorder{ops: (*recorderOps.Get().(*[]recOp))[:0], open: r.open, awaiting: r.awaiting, rows: r.rows,
+	box := recorderOps.Get().(*[]recOp)
+	*r = Recorder{ops: (*box)[:0], opsBox: box, open: r.open, awaiting: r.awaiting, rows: r.rows,
 		rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
 		spare: r.given}
 }

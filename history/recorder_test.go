@@ -212,3 +212,18 @@ func TestHistoryArraysReusedAfterReset(t *testing.T) {
 			wantCalls, wantEffects, fresh.Ops[0].Metadata)
 	}
 }
+
+// TestRecycledBuffersAreNotShared: a recorder recycled twice (a lane's
+// linearizability oracle recycles at Finish and again at its Reset) puts
+// its buffer back once, so two recorders made after never share one.
+func TestRecycledBuffersAreNotShared(t *testing.T) {
+	r := NewRecorder()
+	r.ops = append(r.ops, recOp{row: 1})
+	r.Recycle()
+	r.Recycle()
+	a, b := NewRecorder(), NewRecorder()
+	a.ops, b.ops = append(a.ops, recOp{row: 2}), append(b.ops, recOp{row: 3})
+	if a.ops[0].row != 2 || b.ops[0].row != 3 {
+		t.Errorf("two recorders share an operation buffer: rows %d and %d, want 2 and 3", a.ops[0].row, b.ops[0].row)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // recycled are the fields that hold a record or buffer kept for reuse
 // (emptied when it is taken), not state: a reset one may hold what a fresh
 // one does not.
-var recycled = map[string]bool{"freeHK": true, "freeKnown": true, "freeCalls": true, "freeAction": true}
+var recycled = map[string]bool{"freeHK": true, "freeKnown": true, "freeCalls": true, "freeAction": true, "freePods": true, "freeIncs": true}
 
 // freshDiff says where reset, an emptied structure, differs from fresh, the
 // same structure as its constructor makes it: every field, through

@@ -86,11 +86,21 @@ type Signal struct {
 	pending bool
 	closed  bool
 	waiters []*goroutine
+	first   [1]*goroutine // the array waiters is in while one waits at most
 }
 
 // NewSignal returns a signal called name.
 func (s *Scheduler) NewSignal(name string) *Signal {
-	return &Signal{s: s, id: s.object(kindSignal, name)}
+	sg := &Signal{}
+	s.InitSignal(sg, name)
+	return sg
+}
+
+// InitSignal makes sg a signal called name, as NewSignal does: for a
+// Signal inside a value of the caller's, one allocation for both.
+func (s *Scheduler) InitSignal(sg *Signal, name string) {
+	*sg = Signal{s: s, id: s.object(kindSignal, name)}
+	sg.waiters = sg.first[:0]
 }
 
 // Notify makes a wake-up pending (a no-op if one is), or hands it to the
@@ -109,6 +119,9 @@ func (sg *Signal) Notify() {
 	}
 	w := sg.waiters[0]
 	sg.waiters = sg.waiters[1:]
+	if len(sg.waiters) == 0 {
+		sg.waiters = sg.first[:0] // not the empty end of an array: the next wait appends in place
+	}
 	w.result = true
 	s.makeRunnable(w)
 }
@@ -163,7 +176,7 @@ func (sg *Signal) Close() {
 		w.result = false
 		s.makeRunnable(w)
 	}
-	sg.waiters = nil
+	sg.waiters = sg.first[:0]
 }
 
 // Event fires once and stays fired: a closed channel.

@@ -63,11 +63,12 @@ type goroutine struct {
 	mu      *Mutex           // the mutex waited for, if any
 	timer   *fakeclock.Timer // alarm while it is armed, else nil
 	result  bool             // outcome of a Signal.Wait or Event.WaitFor
-	// alarm is the goroutine's one timer, made at its first Sleep or
-	// timed WaitFor and re-armed for each later one (armAlarm), so a
-	// sleep allocates nothing; timeoutOf is the event whose WaitFor it
-	// times out (nil: a Sleep).
-	alarm     *fakeclock.Timer
+	// alarm is the goroutine's one timer, made (alarmMade) at its first
+	// Sleep or timed WaitFor and re-armed for each later one (armAlarm),
+	// so a sleep allocates nothing; timeoutOf is the event whose WaitFor
+	// it times out (nil: a Sleep).
+	alarm     alarm
+	alarmMade bool
 	timeoutOf *Event
 }
 
@@ -124,6 +125,20 @@ type Scheduler struct {
 	unwinding bool
 	zombies   []*goroutine // in runtime.Goexit, finished by Close
 
+	// room is where all, runnable, objects and the clock's timer heap
+	// begin, and the clock itself: room for a kubelet run's goroutines,
+	// objects and timers in the scheduler's allocation (no growth from
+	// nothing: 1, 2, 4 …, one allocation each).
+	room struct {
+		all, runnable [16]*goroutine
+		objects       [32]object
+		clock         fakeclock.Clock
+		timers        [16]*fakeclock.Timer
+	}
+	// gslab is where spawn takes its goroutines from: a run's goroutines
+	// in a few allocations, not one each (newGoroutine).
+	gslab []goroutine
+
 	carriers *carrierList // where Go takes a carrier and exits leave it
 	freed    *carrier     // the carrier of a goroutine that has just exited
 }
@@ -145,25 +160,20 @@ func New(opts Options) *Scheduler {
 	if opts.HotLoop == 0 {
 		opts.HotLoop = DefaultHotLoop
 	}
-	c := fakeclock.New()
 	picker := opts.Strategy.start(opts.Source)
 	_, walk := picker.(*walk)
-	return &Scheduler{
-		opts:   opts,
-		clock:  c,
-		epoch:  c.Now(),
-		src:    opts.Source,
-		picker: picker,
-		walk:   walk,
-		trace:  traceLog{last: newTraceChunk()},
-		// Room for a kubelet run's goroutines and objects: no growth
-		// from nothing (1, 2, 4 …), one allocation each.
-		all:      make([]*goroutine, 0, 16),
-		runnable: make([]*goroutine, 0, 16),
-		objects:  make([]object, 0, 32),
-
+	s := &Scheduler{
+		opts:     opts,
+		src:      opts.Source,
+		picker:   picker,
+		walk:     walk,
+		trace:    traceLog{last: newTraceChunk()},
 		carriers: &idleCarriers,
 	}
+	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
+	s.clock = fakeclock.NewIn(&s.room.clock, s.room.timers[:0]) // fakeclock.New's, in s's allocation
+	s.epoch = s.clock.Now()
+	return s
 }
 
 // Go starts f as a simulated goroutine called name. Names should be unique
@@ -187,7 +197,8 @@ func (s *Scheduler) spawn(name string, f func(), daemon bool) {
 	if len(s.all) >= MaxGoroutines {
 		panic(fmt.Sprintf("sim: more than %d goroutines in one run", MaxGoroutines))
 	}
-	g := &goroutine{id: int32(len(s.all)), name: name, daemon: daemon, waitObj: -1}
+	g := s.newGoroutine()
+	*g = goroutine{id: int32(len(s.all)), name: name, daemon: daemon, waitObj: -1}
 	s.all = append(s.all, g)
 	s.live++
 	s.picker.spawned(g)
@@ -302,13 +313,26 @@ func (s *Scheduler) Sleep(d time.Duration) {
 // firing order, and the trace, are those of a timer per wait.
 func (s *Scheduler) armAlarm(g *goroutine, d time.Duration, timeoutOf *Event) {
 	g.timeoutOf = timeoutOf
-	if g.alarm == nil {
-		g.alarm = s.clock.Schedule(d, func() { s.alarmGoesOff(g) })
+	if !g.alarmMade {
+		g.alarmMade = true
+		g.alarm.s, g.alarm.g = s, g
+		s.clock.ScheduleFirer(&g.alarm.Timer, d, &g.alarm)
 	} else {
 		g.alarm.Reset(d)
 	}
-	g.timer = g.alarm
+	g.timer = &g.alarm.Timer
 }
+
+// alarm is a goroutine's alarm timer and what its firing wakes
+// (fakeclock.Firer: no closure to allocate).
+type alarm struct {
+	fakeclock.Timer
+	s *Scheduler
+	g *goroutine
+}
+
+// Fire implements fakeclock.Firer.
+func (a *alarm) Fire() { a.s.alarmGoesOff(a.g) }
 
 // alarmGoesOff wakes g at the end of its Sleep, or at the timeout of its
 // WaitFor.
@@ -323,4 +347,15 @@ func (s *Scheduler) alarmGoesOff(g *goroutine) {
 		s.recAs(-1, opWake, -1, int64(g.id))
 	}
 	s.makeRunnable(g)
+}
+
+// newGoroutine returns a zero goroutine from the scheduler's slab: a new
+// slab (room for 8 at first, up to 32 later) when the last is full. A goroutine is never
+// handed out twice: its slab lives as long as any goroutine in it.
+func (s *Scheduler) newGoroutine() *goroutine {
+	if len(s.gslab) == cap(s.gslab) {
+		s.gslab = make([]goroutine, 0, min(8+len(s.all), 32))
+	}
+	s.gslab = s.gslab[:len(s.gslab)+1]
+	return &s.gslab[len(s.gslab)-1]
 }

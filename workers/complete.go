@@ -108,8 +108,7 @@ func (p *PodWorkers) requeueLastPodUpdateLocked(status *podSyncStatus) {
 	if status.pendingUpdate != nil || status.activeUpdate == nil {
 		return
 	}
-	replay := *status.activeUpdate
-	status.pendingUpdate = &replay
+	status.setPending(*status.activeUpdate)
 	status.working = true
 	p.notifyLocked(status)
 }

@@ -130,9 +130,8 @@ func (p *PodWorkers) startPodLocked(status *podSyncStatus, work podWork) startDe
 		p.cleanupUnstartedPodLocked(status)
 		return startExit
 	case !canStart:
-		pending := work.options
 		if !p.mutants.Has(mutant.B14) { // mutant B14: the refused update is consumed and dropped
-			status.pendingUpdate = &pending
+			status.setPending(work.options)
 		}
 		status.working = false
 		return startWait

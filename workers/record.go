@@ -70,6 +70,12 @@ type podSyncStatus struct {
 
 	pendingUpdate *UpdatePodOptions
 	activeUpdate  *UpdatePodOptions
+	// pending and active are where pendingUpdate and activeUpdate point
+	// once set (setPending, mergeLastUpdate): the options in the record's
+	// allocation, not one of their own per update. Neither pointer leaves
+	// the record: whoever keeps an update copies it (startPodSyncLocked,
+	// requeueLastPodUpdateLocked).
+	pending, active UpdatePodOptions
 
 	// notifyPostTerminating are the CompletedCh Events of kills, fired once
 	// the pod is terminated; statusPostTerminating are their status
@@ -128,7 +134,8 @@ func (s *podSyncStatus) knownPod() *v1.Pod {
 func (s *podSyncStatus) mergeLastUpdate(other UpdatePodOptions) {
 	opts := s.activeUpdate
 	if opts == nil {
-		opts = &UpdatePodOptions{}
+		s.active = UpdatePodOptions{}
+		opts = &s.active
 		s.activeUpdate = opts
 	}
 	if opts.Pod == nil || other.RunningPod == nil {
@@ -144,6 +151,12 @@ func (s *podSyncStatus) mergeLastUpdate(other UpdatePodOptions) {
 			PodTerminationGracePeriodSecondsOverride: other.KillPodOptions.PodTerminationGracePeriodSecondsOverride,
 		}
 	}
+}
+
+// setPending makes o the pending update, kept in the record (pending).
+func (s *podSyncStatus) setPending(o UpdatePodOptions) {
+	s.pending = o
+	s.pendingUpdate = &s.pending
 }
 
 // isStaticPod reports a pod from a non-API config source (the kubelet's

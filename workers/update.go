@@ -214,9 +214,14 @@ func (p *PodWorkers) applyKillOptionsLocked(status *podSyncStatus, target update
 		status.gracePeriod = grace
 		// The record's lists own the Event and the status function; the
 		// queued update carries only the effective grace, never nil.
-		kill.CompletedCh, kill.PodStatusFunc = nil, nil
-		kill.PodTerminationGracePeriodSecondsOverride = &grace
-		options.KillPodOptions = &kill
+		// The options and their grace in one allocation, each the update's own.
+		queued := &struct {
+			kill  KillPodOptions
+			grace int64
+		}{kill: kill, grace: grace}
+		queued.kill.CompletedCh, queued.kill.PodStatusFunc = nil, nil
+		queued.kill.PodTerminationGracePeriodSecondsOverride = &queued.grace
+		options.KillPodOptions = &queued.kill
 		shortened = wasShortened
 	default:
 		// Kill options mean nothing to a pod that is not terminating.
@@ -248,7 +253,7 @@ func (p *PodWorkers) queuePendingUpdateLocked(status *podSyncStatus, options Upd
 	if pending := status.pendingUpdate; pending != nil && !pending.StartTime.IsZero() && pending.StartTime.Before(options.StartTime) {
 		options.StartTime = pending.StartTime
 	}
-	status.pendingUpdate = &options
+	status.setPending(options)
 	status.working = true
 	p.notifyLocked(status)
 }

@@ -105,7 +105,7 @@ func (w *World) workerDoing(kubelet int, doing, what string) {
 func (w *World) drainWorkers() {
 	bound, began := workerDrainBound(w.plan.Faults), w.S.Elapsed()
 	if len(w.workers.live) > 0 {
-		w.workers.draining, w.workers.allEnded = true, w.S.NewEvent("workers/ended")
+		w.workers.draining, w.workers.allEnded = true, w.fixedEvent(&w.fixed.workersEnded, "workers/ended")
 		w.workers.allEnded.WaitFor(bound)
 	}
 	end := history.WorkerDrainEnded{Bound: bound, Waited: w.S.Elapsed() - began}
@@ -137,7 +137,7 @@ func (w *World) noteWorker(n history.Note) {
 // watchedSignal is a pod worker's wake-up signal: its waits are recorded
 // as what the waiting worker last did.
 type watchedSignal struct {
-	workers.Signal
+	sim.Signal
 	w       *World
 	name    string
 	kubelet int

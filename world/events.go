@@ -28,47 +28,70 @@ func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.ep
 // NewSignal wraps a worker's wake-up signal so that its waits are recorded
 // (drain.go).
 func (r *worldRuntime) NewSignal(name string) workers.Signal {
-	return &watchedSignal{Signal: r.Runtime.NewSignal(name), w: r.w, name: name, kubelet: r.epoch}
+	s := &watchedSignal{w: r.w, name: name, kubelet: r.epoch}
+	r.S.InitSignal(&s.Signal, name) // simrt.Runtime.NewSignal's, in one allocation with its wrapper
+	return s
 }
 
 // NewEvent wraps the workers' events: cancel/<uid>#n fire as CancelFired;
 // killed/<uid> is killPodNow's completion, which gets a completion ID here
 // and starts the recorded kill of the killPodNow in progress.
 func (r *worldRuntime) NewEvent(name string) workers.Event {
-	e := r.Runtime.NewEvent(name)
 	uid := history.UIDOfEvent(name)
 	switch {
 	case r.epoch != r.w.epoch:
-		return e // a dead kubelet's: nobody observes it
+		return r.Runtime.NewEvent(name) // a dead kubelet's: nobody observes it
 	case strings.HasPrefix(name, "cancel/"):
-		return &observedEvent{Event: e, w: r.w, fired: ops.CancelFired{UID: uid}, epoch: r.epoch}
+		return r.w.observedEvent(r.Runtime, name, uid, cancelled, r.epoch)
 	case strings.HasPrefix(name, "killed/"):
 		r.w.completions++
 		id := r.w.completions
 		r.w.killNowStarted(id)
-		return &observedEvent{Event: e, w: r.w, fired: ops.CompletionFired{UID: uid, ID: id}, epoch: r.epoch}
+		return r.w.observedEvent(r.Runtime, name, uid, id, r.epoch)
 	}
-	return e
+	return r.Runtime.NewEvent(name)
 }
 
 // completionEvent is the CompletedCh the world passes with a kill.
 func (w *World) completionEvent(uid types.UID, id int) workers.Event {
-	e := w.RT.NewEvent("completed/" + string(uid))
-	return &observedEvent{Event: e, w: w, fired: ops.CompletionFired{UID: string(uid), ID: id}, epoch: w.epoch}
+	return w.observedEvent(w.RT, "completed/"+string(uid), string(uid), id, w.epoch)
+}
+
+// observedEvent is rt's event called name, in one allocation: uid's
+// cancellation (id cancelled) or its completion id, emitted as it fires.
+func (w *World) observedEvent(rt *simrt.Runtime, name, uid string, id int, epoch int) *observedEvent {
+	e := &observedEvent{w: w, uid: uid, id: id, epoch: epoch}
+	rt.InitEvent(&e.Event, name)
+	return e
 }
 
 // observedEvent emits Fired as it fires, inside the critical section that
 // fires it (unless its kubelet process has been restarted since).
 type observedEvent struct {
-	workers.Event
-	w     *World
-	fired ops.Input
+	simrt.Event // in the same allocation (simrt.Runtime.InitEvent)
+	w           *World
+	// What fired emits: ops.CancelFired{UID: uid} when id is cancelled,
+	// else ops.CompletionFired{UID: uid, ID: id} (boxed only as it fires:
+	// most cancellations never do).
+	uid   string
+	id    int
 	epoch int
+}
+
+// cancelled is observedEvent's id of a cancellation.
+const cancelled = -1
+
+// fired is what the event emits as it fires.
+func (e *observedEvent) fired() ops.Input {
+	if e.id == cancelled {
+		return ops.CancelFired{UID: e.uid}
+	}
+	return ops.CompletionFired{UID: e.uid, ID: e.id}
 }
 
 func (e *observedEvent) Fire() {
 	if e.epoch == e.w.epoch {
-		e.w.emit(history.Fired, 0, e.fired, nil)
+		e.w.emit(history.Fired, 0, e.fired(), nil)
 	}
 	e.Event.Fire()
 }

@@ -82,6 +82,8 @@ type probeMemo struct {
 	// mismatch is the first difference.
 	check    bool
 	mismatch string
+	// made makes the run's probes (a slab at a time).
+	made history.Probes
 	// podsBuf and mirrorBuf are probeAll's buffers.
 	podsBuf   []history.PodAnswers
 	mirrorBuf []history.MirrorAnswer
@@ -203,7 +205,7 @@ func (w *World) probeTouched() *history.Probe {
 		}
 		if a := w.answersOf(uid, records); a != p.Pods[i].Answers {
 			if p == last {
-				p = last.Copy()
+				p = m.made.Copy(last)
 			}
 			p.Pods[i].Answers = a
 		}
@@ -214,7 +216,7 @@ func (w *World) probeTouched() *history.Probe {
 		}
 		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != p.Mirror[j].Terminating {
 			if p == last {
-				p = last.Copy()
+				p = m.made.Copy(last)
 			}
 			if !mirror {
 				p.Mirror, mirror = slices.Clone(p.Mirror), true
@@ -284,7 +286,7 @@ func (w *World) probeAll() *history.Probe {
 		records = pw.KnownUIDsLocked()
 	}
 	m := &w.probes
-	p := &history.Probe{PodsSynced: pw.PodsSynced()}
+	synced := pw.PodsSynced()
 	pods := m.podsBuf[:0]
 	for _, uid := range w.sortedUIDs() {
 		pods = append(pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid, records)})
@@ -298,17 +300,15 @@ func (w *World) probeAll() *history.Probe {
 	// probe's slices when they hold the same answers (probes are read
 	// only), else copies of the buffers.
 	last := m.last
-	if last != nil && slices.Equal(pods, last.Pods) {
-		p.Pods = last.Pods
-	} else {
-		p.Pods = append(make([]history.PodAnswers, 0, len(pods)), pods...)
-	}
 	if last != nil && slices.Equal(mirror, last.Mirror) {
-		p.Mirror = last.Mirror
+		mirror = last.Mirror
 	} else {
-		p.Mirror = append(make([]history.MirrorAnswer, 0, len(mirror)), mirror...)
+		mirror = append(make([]history.MirrorAnswer, 0, len(mirror)), mirror...)
 	}
-	return p
+	if last != nil && slices.Equal(pods, last.Pods) {
+		return m.made.Sharing(synced, last.Pods, mirror)
+	}
+	return m.made.New(synced, pods, mirror)
 }
 
 // answersOf asks every per-UID query about uid; records are the UIDs with

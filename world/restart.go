@@ -35,12 +35,14 @@ func (w *World) startEpoch() {
 	if epoch > 0 {
 		w.Runtime = w.Runtime.Handover(w)
 	}
-	w.RT = simrt.New(w.S)
-	rt := &worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
-	w.Queue = workers.NewQueue(rt)
-	syncer := &kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
-	queue := &notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
-	w.PW = workers.New(workers.Config{Runtime: rt, Syncer: syncer, Cache: cacheView{w.Runtime, w}, Queue: queue,
+	p := &epochParts{rt: simrt.Runtime{S: w.S}} // simrt.New's
+	w.RT = &p.rt
+	p.wrt = worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
+	w.Queue = workers.NewQueue(&p.wrt)
+	p.syncer = kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
+	p.queue = notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
+	p.cache = cacheView{w.Runtime, w}
+	w.PW = workers.New(workers.Config{Runtime: &p.wrt, Syncer: &p.syncer, Cache: &p.cache, Queue: &p.queue,
 		NoAssertions: w.internalOff})
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
@@ -102,6 +104,16 @@ func (w *World) restartKubelet() {
 // kubeletSyncer is the Syncer one epoch's pod workers call: the fake
 // runtime, plus the status manager's share of SyncTerminatingPod (the kill's
 // status function edits the status the kubelet publishes).
+// epochParts are the adapters startEpoch makes for one kubelet process,
+// in one allocation.
+type epochParts struct {
+	rt     simrt.Runtime
+	wrt    worldRuntime
+	syncer kubeletSyncer
+	queue  notedQueue
+	cache  cacheView
+}
+
 type kubeletSyncer struct {
 	*fakeruntime.Runtime
 	w     *World

@@ -37,7 +37,7 @@ const QuietFor = RetryWithin + HousekeepingPeriod
 // settleQuietly waits up to d for the world to go quiet; it reports
 // whether it did (the settle phase may end early).
 func (w *World) settleQuietly(d time.Duration) bool {
-	w.quietEvent = w.S.NewEvent("settle/quiet")
+	w.quietEvent = w.fixedEvent(&w.fixed.quiet, "settle/quiet")
 	w.quiet.Begin(settleView{w}, w.S.Elapsed(), d, QuietFor)
 	w.busy = append(w.busy, w.killNowBusy)
 	return w.quietEvent.WaitFor(d)

@@ -170,6 +170,15 @@ type World struct {
 	quiet         quiet.Watch
 	quietEvent    *sim.Event
 	foreignSyncer bool
+	// fixed holds the events a run makes once (fixedEvent).
+	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
+}
+
+// fixedEvent makes e, one of w.fixed, the event called name: an event a
+// run makes once, in the world's allocation.
+func (w *World) fixedEvent(e *sim.Event, name string) *sim.Event {
+	w.S.InitEvent(e, name)
+	return e
 }
 
 // NewWorld builds the world for plan under the schedule and fault streams.
@@ -215,7 +224,7 @@ func (w *World) Run() error {
 	clients := max(w.plan.Clients, 1)
 	// A counter and a fire-once event, not a Signal: a Signal holds one
 	// wake-up, so clients finishing together would be counted once.
-	done, running := w.S.NewEvent("clients/done"), clients
+	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
 		mine := slices.DeleteFunc(slices.Clone(w.plan.Actions), func(a plan.Action) bool { return a.Client%clients != c })
 		w.S.Go("client/"+strconv.Itoa(c), func() {
@@ -230,7 +239,7 @@ func (w *World) Run() error {
 			}
 		})
 	}
-	w.daemons, w.daemonsDone, w.syncLoop = 2, w.S.NewEvent("daemons/done"), w.S.NewMutex("syncLoop")
+	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), w.S.NewMutex("syncLoop")
 	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
 	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
 	if w.kube != nil {

@@ -73,6 +73,7 @@ type pod struct {
 // Tracker is the observer: New, then Observe every event, then Coverage.
 type Tracker struct {
 	pods     map[string]*pod
+	freePods []*pod   // the records of the runs before Reset, for pod to reuse (only pods holds a record)
 	order    []string // UIDs in order of first sight (static queue order)
 	callUID  map[string]string
 	phase    string
@@ -93,18 +94,27 @@ func New() *Tracker {
 // buffers emptied and kept (a lane's consecutive seeds reuse one,
 // run.Lane). A Coverage taken before stays as it was.
 func (t *Tracker) Reset() {
+	free := t.freePods
+	for _, uid := range t.order {
+		free = append(free, t.pods[uid])
+	}
 	clear(t.pods)
 	clear(t.callUID)
 	clear(t.killNows)
 	*t = Tracker{pods: t.pods, order: t.order[:0], callUID: t.callUID, phase: "run", rec: t.rec, killNows: t.killNows,
-		buf: t.buf[:0]}
+		buf: t.buf[:0], freePods: free}
 	t.rec.reset()
 }
 
 func (t *Tracker) pod(uid string) *pod {
 	p := t.pods[uid]
 	if p == nil {
-		p = &pod{state: "?", work: "-", pending: "-", kill: "-", call: "-"}
+		if n := len(t.freePods); n > 0 {
+			p, t.freePods = t.freePods[n-1], t.freePods[:n-1]
+		} else {
+			p = new(pod)
+		}
+		*p = pod{state: "?", work: "-", pending: "-", kill: "-", call: "-"}
 		t.pods[uid] = p
 		t.order = append(t.order, uid)
 	}

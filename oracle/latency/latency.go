@@ -4,7 +4,6 @@ package latency
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"time"
 
@@ -90,7 +89,12 @@ func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	if errors.Is(runErr, oracle.ErrEpochEnded) {
 		end = k.last
 	}
-	for _, uid := range slices.Sorted(maps.Keys(k.inFlight)) {
+	uids := make([]types.UID, 0, len(k.inFlight)) // at its size: slices.Sorted grows it from nothing
+	for uid := range k.inFlight {
+		uids = append(uids, uid)
+	}
+	slices.Sort(uids)
+	for _, uid := range uids {
 		k.check(uid, k.inFlight[uid], end, 0)
 	}
 	return k.violations

@@ -2,7 +2,6 @@ package liveness
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -216,7 +215,12 @@ func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev history.Even
 			byName[c.FullName] = append(byName[c.FullName], l.pods[uid])
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
+	names := make([]string, 0, len(byName)) // at its size: slices.Sorted grows it from nothing
+	for name := range byName {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		pods := byName[name]
 		if slices.ContainsFunc(pods, holds) {
 			l.checked["L5"]++

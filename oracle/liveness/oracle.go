@@ -98,8 +98,11 @@ type liveness struct {
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
-	waits     map[int]*killWait     // by call ID: killPodNow waits in progress
-	fired     map[int]time.Duration // by completion ID: when it fired
+	// freePods are the pod records of the runs before Reset, for track to
+	// empty and reuse.
+	freePods []*podTrack
+	waits    map[int]*killWait     // by call ID: killPodNow waits in progress
+	fired    map[int]time.Duration // by completion ID: when it fired
 	// lastKnownAt is when the last SyncKnownPods took the pod lock.
 	lastKnownAt time.Duration
 	settled     bool
@@ -160,6 +163,7 @@ func newLiveness(p Periods) *liveness {
 // Reset implements oracle.Resetter: l as New(l's periods) makes it, its
 // maps and buffers emptied and kept.
 func (l *liveness) Reset() {
+	l.freePods = append(l.freePods, l.tracks...) // only pods and tracks hold a record
 	clear(l.pods)
 	clear(l.open)
 	clear(l.calls)
@@ -171,7 +175,7 @@ func (l *liveness) Reset() {
 	clear(l.maxTake)
 	clear(l.tracks)
 	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, calls: l.calls[:0], known: l.known,
-		freeKnown: l.freeKnown, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen, checked: l.checked,
+		freeKnown: l.freeKnown, freePods: l.freePods, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen, checked: l.checked,
 		maxTake: l.maxTake}
 }
 
@@ -228,7 +232,13 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	if p := l.pods[uid]; p != nil {
 		return p
 	}
-	p := newPodTrack(uid)
+	var p *podTrack
+	if n := len(l.freePods); n > 0 {
+		p, l.freePods = l.freePods[n-1], l.freePods[:n-1]
+		initPodTrack(p, uid)
+	} else {
+		p = newPodTrack(uid)
+	}
 	l.pods[uid] = p
 	i, _ := slices.BinarySearch(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)

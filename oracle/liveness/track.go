@@ -136,9 +136,15 @@ type restartDue struct {
 }
 
 func newPodTrack(uid types.UID) *podTrack {
-	p := &podTrack{uid: uid, goneAt: unset, changedAt: unset}
-	p.reset(unset, nil)
+	p := new(podTrack)
+	initPodTrack(p, uid)
 	return p
+}
+
+// initPodTrack makes *p what newPodTrack(uid) returns.
+func initPodTrack(p *podTrack, uid types.UID) {
+	*p = podTrack{uid: uid, goneAt: unset, changedAt: unset}
+	p.reset(unset, nil)
 }
 
 // reset starts a new incarnation at at, created by call (if an UpdatePod).

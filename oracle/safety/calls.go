@@ -54,7 +54,8 @@ func safetyGrammarAllows(p safetyPhase, fn ops.SyncFn, shortcut bool) bool {
 // incarnation went through, and files it for the checks of later events.
 func (o *safetyOracle) begin(b ops.SyncBegin, ev history.Event) {
 	t := o.track(b.UID)
-	call := &safetyCall{fn: b.Fn, seq: ev.Seq, at: ev.At, version: b.Version, grace: b.Grace}
+	call := o.newCall()
+	*call = safetyCall{fn: b.Fn, seq: ev.Seq, at: ev.At, version: b.Version, grace: b.Grace}
 	// S1: "At most one sync call in flight per UID (across incarnations too)."
 	if prev := t.inFlight; prev != nil {
 		subject := o.unknownSubject(b.UID)

@@ -98,9 +98,17 @@ type safetyInc struct {
 	firstTriggers              [4]int64
 }
 
-// newInc is t's incarnation n, created at ev, its lists in its own arrays.
-func newInc(t *safetyPod, n int, ev history.Event) *safetyInc {
-	inc := &safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
+// newInc is t's incarnation n, created at ev, its lists in its own
+// arrays: a record of the runs before Reset emptied (freeIncs), or a new
+// one.
+func (o *safetyOracle) newInc(t *safetyPod, n int, ev history.Event) *safetyInc {
+	var inc *safetyInc
+	if k := len(o.freeIncs); k > 0 {
+		inc, o.freeIncs = o.freeIncs[k-1], o.freeIncs[:k-1]
+	} else {
+		inc = new(safetyInc)
+	}
+	*inc = safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
 	inc.versions, inc.graces, inc.triggers = inc.firstVersions[:0], inc.firstGraces[:0], inc.firstTriggers[:0]
 	return inc
 }
@@ -135,6 +143,20 @@ type safetyCall struct {
 	versionChecked, versionOK bool
 	wantVersion               int64
 }
+
+// newCall returns a zero safetyCall from the run's slab (callSlab): a new
+// slab of callSlabSize when the last is full. A call is never handed out
+// twice, and Reset drops the slab: a slab lives as long as any call in it.
+func (o *safetyOracle) newCall() *safetyCall {
+	if len(o.callSlab) == cap(o.callSlab) {
+		o.callSlab = make([]safetyCall, 0, callSlabSize)
+	}
+	o.callSlab = o.callSlab[:len(o.callSlab)+1]
+	return &o.callSlab[len(o.callSlab)-1]
+}
+
+// callSlabSize is how many callbacks' records one allocation holds.
+const callSlabSize = 8
 
 // safetyClientCall is an UpdatePod or SyncKnownPods call.
 type safetyClientCall struct {

@@ -107,10 +107,15 @@ type safetyOracle struct {
 	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
 	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
 	completions map[int]*safetyCompletion // by completion ID
-	open        []int                     // the IDs of completions not fired yet, ascending
-	inCS        bool
-	csFired     []safetyFired // completions fired in the current critical section
-	settled     bool
+	callSlab    []safetyCall              // where the run's callbacks' records come from (newCall)
+	// freePods and freeIncs are the UID records and incarnations of the
+	// runs before Reset, for track and newInc to empty and reuse.
+	freePods []*safetyPod
+	freeIncs []*safetyInc
+	open     []int // the IDs of completions not fired yet, ascending
+	inCS     bool
+	csFired  []safetyFired // completions fired in the current critical section
+	settled  bool
 
 	// The per-release pass (track.go): dirty lists the UIDs to judge at
 	// the next release (safetyPod.dirty), allDirty has every one judged;
@@ -138,6 +143,15 @@ func newSafetyOracle() *safetyOracle {
 // Reset implements oracle.Resetter: o as its constructor (New, NewFullPass
 // or NewCarelessSkip) makes it, its maps and buffers emptied and kept.
 func (o *safetyOracle) Reset() {
+	// Only pods and tracks hold a UID's record, and only its record holds
+	// its incarnations: they are reused, emptied, by the next run.
+	for _, t := range o.tracks {
+		o.freePods = append(o.freePods, t)
+		o.freeIncs = append(o.freeIncs, t.past...)
+		if t.cur != nil {
+			o.freeIncs = append(o.freeIncs, t.cur)
+		}
+	}
 	clear(o.pods)
 	clear(o.unbound)
 	clear(o.calls)
@@ -147,7 +161,7 @@ func (o *safetyOracle) Reset() {
 	clear(o.judged)
 	// uids, tracks and sortedFullnames are copied on write (others hold
 	// them): not kept.
-	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, completions: o.completions,
+	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, freePods: o.freePods, freeIncs: o.freeIncs, completions: o.completions,
 		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
 		reported: o.reported, fullPass: o.fullPass, repeat: repeatMemo{careless: o.repeat.careless}}
 }
@@ -231,7 +245,12 @@ func (o *safetyOracle) fired(ev history.Event) {
 func (o *safetyOracle) track(uid string) *safetyPod {
 	t := o.pods[uid]
 	if t == nil {
-		t = &safetyPod{uid: uid}
+		if k := len(o.freePods); k > 0 {
+			t, o.freePods = o.freePods[k-1], o.freePods[:k-1]
+		} else {
+			t = new(safetyPod)
+		}
+		*t = safetyPod{uid: uid}
 		t.workerCS = t.firstCS[:0]
 		o.pods[uid] = t
 		o.markDirty(t)

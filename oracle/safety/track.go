@@ -249,7 +249,7 @@ func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
 // begins starts a new incarnation of t's UID.
 func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
 	n := len(t.past) + 1
-	t.cur = newInc(t, n, ev)
+	t.cur = o.newInc(t, n, ev)
 	t.workerCS = t.workerCS[:0]
 }
 

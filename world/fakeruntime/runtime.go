@@ -51,6 +51,9 @@ type Runtime struct {
 	// errShapes holds, per pod, the drawn shape of the error its call is
 	// returning (errshape.go), until the call's end records it.
 	errShapes map[types.UID]shapedError
+	// statuses is where Get's statuses come from, eight to an allocation:
+	// each is a new one, never written again.
+	statuses []workers.PodStatus
 }
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
@@ -190,7 +193,11 @@ func (r *Runtime) SetRunning(uid types.UID, n int) { r.running[uid] = n }
 
 // Get implements workers.PodCache from the runtime state.
 func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
-	return &workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()}, nil
+	if len(r.statuses) == cap(r.statuses) {
+		r.statuses = make([]workers.PodStatus, 0, 8)
+	}
+	r.statuses = append(r.statuses, workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()})
+	return &r.statuses[len(r.statuses)-1], nil
 }
 
 // RunningUIDs lists the pods with running containers, sorted, in out's

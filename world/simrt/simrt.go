@@ -67,18 +67,30 @@ func (r *Runtime) NewSignal(name string) workers.Signal { return r.S.NewSignal(n
 
 // NewEvent returns a sim event that runs r's OnFire hook as it fires.
 func (r *Runtime) NewEvent(name string) workers.Event {
-	e := &hookedEvent{name: name, r: r}
-	r.S.InitEvent(&e.Event, name)
+	e := &Event{}
+	r.InitEvent(e, name)
 	return e
 }
 
-type hookedEvent struct {
+// InitEvent makes *e, a zero Event inside a structure of the caller's
+// (one that wraps it), the event NewEvent would return: the wrapper and
+// the event in one allocation.
+func (r *Runtime) InitEvent(e *Event, name string) {
+	e.name, e.r = name, r
+	r.S.InitEvent(&e.Event, name)
+}
+
+// Event is an event made by NewEvent or InitEvent: a sim event that runs
+// its runtime's OnFire hook as it fires.
+type Event struct {
 	sim.Event // in the same allocation (Scheduler.InitEvent)
 	name      string
 	r         *Runtime
 }
 
-func (e *hookedEvent) Fire() {
+// Fire runs the OnFire hook, unless the event has fired already, and fires
+// the event.
+func (e *Event) Fire() {
 	if f := e.r.OnFire; f != nil && !e.Event.Fired() {
 		f(e.name)
 	}

@@ -1,0 +1,71 @@
+package safety
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/podsim/podsim/history"
+)
+
+// TestCallsAreTheirOwn: the callbacks' records (newCall, a slab of
+// callSlabSize at a time) are each new, zero and left alone by the later
+// ones, in one run and after a Reset (a lane's next seed).
+func TestCallsAreTheirOwn(t *testing.T) {
+	o := newSafetyOracle()
+	var calls []*safetyCall
+	for i := range 5 * callSlabSize {
+		if i == 2*callSlabSize+3 {
+			o.Reset()
+		}
+		c := o.newCall()
+		if *c != (safetyCall{}) {
+			t.Fatalf("call %d handed out non-zero: %+v", i, *c)
+		}
+		c.seq, c.version = int64(i), i
+		calls = append(calls, c)
+		for j, d := range calls {
+			if d.seq != int64(j) || d.version != j {
+				t.Fatalf("call %d changed by call %d: %+v", j, i, *d)
+			}
+		}
+	}
+}
+
+// TestRecordsFreshAfterReset: the UID records and incarnations of the runs
+// before a Reset (purged ones included) are reused, each as a new oracle
+// would make it, and none is handed out twice.
+func TestRecordsFreshAfterReset(t *testing.T) {
+	o := newSafetyOracle()
+	ev := history.Event{Seq: 3, At: 5}
+	for _, uid := range []string{"a", "b"} {
+		p := o.track(uid)
+		o.begins(p, ev)
+		p.cur.calls, p.cur.versions = 4, append(p.cur.versions, safetyMark{seq: 1, v: 2})
+		p.past = append(p.past, p.cur) // as purge leaves it
+		o.begins(p, ev)
+		p.lastEnd, p.workerCS = 7, append(p.workerCS, 9)
+	}
+	o.Reset()
+	if len(o.freePods) != 2 || len(o.freeIncs) != 4 {
+		t.Fatalf("%d records and %d incarnations kept, want 2 and 4", len(o.freePods), len(o.freeIncs))
+	}
+	fresh := newSafetyOracle()
+	seenPods, seenIncs := map[*safetyPod]bool{}, map[*safetyInc]bool{}
+	ev2 := history.Event{Seq: 11, At: 13}
+	for _, uid := range []string{"c", "d", "e"} {
+		p, want := o.track(uid), fresh.track(uid)
+		if !reflect.DeepEqual(p, want) || seenPods[p] {
+			t.Fatalf("record of %s: %+v (handed out before: %v), want %+v", uid, *p, seenPods[p], *want)
+		}
+		seenPods[p] = true
+		for range 2 {
+			o.begins(p, ev2)
+			fresh.begins(want, ev2)
+			if !reflect.DeepEqual(p.cur, want.cur) || seenIncs[p.cur] {
+				t.Fatalf("incarnation of %s: %+v (handed out before: %v), want %+v", uid, *p.cur, seenIncs[p.cur], *want.cur)
+			}
+			seenIncs[p.cur] = true
+			p.cur.calls = 8
+		}
+	}
+}
