@@ -69,8 +69,10 @@ func shrinkWith(c run.Case, strategy sim.Strategy, opts run.CheckOptions, so Opt
 		return Shrunk{}, ErrNothingToShrink
 	}
 	target := run.FailureKeys(first)[0]
+	lean := opts
+	lean.Lean = true // a candidate's failure keys are all the search reads: no trace hash, no tuples
 	fails := func(cand run.Case) (run.Case, bool) {
-		rec, r := run.RecordCase(cand, strategy, opts, oracles()...)
+		rec, r := run.RecordCase(cand, strategy, lean, oracles()...)
 		return rec, slices.Contains(run.FailureKeys(r), target)
 	}
 	m := Minimize(c, fails, so)
