@@ -101,9 +101,6 @@ func (w *World) restartKubelet() {
 	}
 }
 
-// kubeletSyncer is the Syncer one epoch's pod workers call: the fake
-// runtime, plus the status manager's share of SyncTerminatingPod (the kill's
-// status function edits the status the kubelet publishes).
 // epochParts are the adapters startEpoch makes for one kubelet process,
 // in one allocation.
 type epochParts struct {
@@ -114,6 +111,9 @@ type epochParts struct {
 	cache  cacheView
 }
 
+// kubeletSyncer is the Syncer one epoch's pod workers call: the fake
+// runtime, plus the status manager's share of SyncTerminatingPod (the kill's
+// status function edits the status the kubelet publishes).
 type kubeletSyncer struct {
 	*fakeruntime.Runtime
 	w     *World
