@@ -63,12 +63,11 @@ type goroutine struct {
 	mu      *Mutex           // the mutex waited for, if any
 	timer   *fakeclock.Timer // alarm while it is armed, else nil
 	result  bool             // outcome of a Signal.Wait or Event.WaitFor
-	// alarm is the goroutine's one timer, made (alarmMade) at its first
-	// Sleep or timed WaitFor and re-armed for each later one (armAlarm),
-	// so a sleep allocates nothing; timeoutOf is the event whose WaitFor
-	// it times out (nil: a Sleep).
+	// alarm is the goroutine's one timer, made at its first Sleep or
+	// timed WaitFor (until then its s is nil) and re-armed for each later
+	// one (armAlarm), so a sleep allocates nothing; timeoutOf is the event
+	// whose WaitFor it times out (nil: a Sleep).
 	alarm     alarm
-	alarmMade bool
 	timeoutOf *Event
 }
 
@@ -313,8 +312,7 @@ func (s *Scheduler) Sleep(d time.Duration) {
 // firing order, and the trace, are those of a timer per wait.
 func (s *Scheduler) armAlarm(g *goroutine, d time.Duration, timeoutOf *Event) {
 	g.timeoutOf = timeoutOf
-	if !g.alarmMade {
-		g.alarmMade = true
+	if g.alarm.s == nil { // not made yet
 		g.alarm.s, g.alarm.g = s, g
 		s.clock.ScheduleFirer(&g.alarm.Timer, d, &g.alarm)
 	} else {
