@@ -97,15 +97,7 @@ func (ps *Probes) take() *roomyProbe {
 }
 
 // Copy is p.Copy(), made by ps.
-func (ps *Probes) Copy(p *Probe) *Probe {
-	if len(p.Pods) > probeRoom {
-		return &Probe{PodsSynced: p.PodsSynced, Pods: slices.Clone(p.Pods), Mirror: p.Mirror}
-	}
-	c := ps.take()
-	c.Probe = *p
-	c.Pods = append(c.pods[:0], p.Pods...)
-	return &c.Probe
-}
+func (ps *Probes) Copy(p *Probe) *Probe { return ps.New(p.PodsSynced, p.Pods, p.Mirror) }
 
 // Sharing returns a probe of synced sharing pods and mirror (a probe is
 // read only).
