@@ -98,11 +98,9 @@ type liveness struct {
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
-	// freePods are the pod records of the runs before Reset, for track to
-	// empty and reuse.
-	freePods []*podTrack
-	waits    map[int]*killWait     // by call ID: killPodNow waits in progress
-	fired    map[int]time.Duration // by completion ID: when it fired
+	freePods  []*podTrack           // the pod records of the runs before Reset, for track to reuse
+	waits     map[int]*killWait     // by call ID: killPodNow waits in progress
+	fired     map[int]time.Duration // by completion ID: when it fired
 	// lastKnownAt is when the last SyncKnownPods took the pod lock.
 	lastKnownAt time.Duration
 	settled     bool
