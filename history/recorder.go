@@ -169,7 +169,7 @@ func newRowNames() []string { return make([]string, 0, 16) }
 func newClock() []ClockMark { return make([]ClockMark, 0, 32) }
 
 // Observe implements Observer.
-func (r *Recorder) Observe(ev Event) {
+func (r *Recorder) Observe(ev *Event) {
 	if ev.Kind == Noted {
 		return
 	}
@@ -215,7 +215,7 @@ func (r *Recorder) Observe(ev Event) {
 // gen taking the pod lock at ev. A worker of an older generation is the
 // exiting worker of a purged incarnation: its last critical section is not
 // a step of the current record.
-func (r *Recorder) workerStep(ev Event, uid string, gen int) {
+func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 	i, seen := r.workers[uid]
 	if !seen {
 		if gen < 0 { // older than a UID's first marker (gen 0)
@@ -235,7 +235,7 @@ func (r *Recorder) workerStep(ev Event, uid string, gen int) {
 }
 
 // returned closes a call; one that never took the pod lock takes effect now.
-func (r *Recorder) returned(ev Event) {
+func (r *Recorder) returned(ev *Event) {
 	i, ok := r.open[ev.ID]
 	if !ok {
 		panic(fmt.Sprintf("history: recorder: return of unknown call %d at event %d", ev.ID, ev.Seq))

@@ -140,31 +140,34 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		// The world records no record list: Known comes from the history.
 		known = history.NewKnownFromHistory()
 	}
+	var out slot
 	w.Observe(func(ev history.Event) {
 		if known != nil {
 			ev = known.Rewrite(ev)
 		}
+		p := out.take(ev)
 		if cov != nil {
-			cov.Observe(view, ev)
+			cov.Observe(view, p)
 		}
 		if near != nil {
-			near.Observe(view, ev)
+			near.Observe(view, p)
 		}
 		for _, o := range timing {
-			if o.kinds.Has(ev.Kind) {
-				o.Observe(view, ev)
+			if o.kinds.Has(p.Kind) {
+				o.Observe(view, p)
 			}
 		}
 		for _, o := range extra {
-			o.Observe(view, ev)
+			o.Observe(view, p)
 		}
-		for _, o := range oracles.observing(ev.Kind) { // oracles.Observe(view, ev)
-			o.Observe(view, ev)
+		for _, o := range oracles.observing(p.Kind) { // oracles.Observe(view, p)
+			o.Observe(view, p)
 		}
-		marks.Observe(ev)
+		marks.Observe(p)
 		if kube != nil {
-			kube.Observe(view, ev)
+			kube.Observe(view, p)
 		}
+		out.give(p)
 	})
 	err := w.Run()
 	marks.Merge(w.Marks())
@@ -268,7 +271,7 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 	return &epochOracles{make: make, cur: make()}
 }
 
-func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
+func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
 	for _, o := range e.observing(ev.Kind) {
 		o.Observe(v, ev)
 	}
@@ -277,8 +280,7 @@ func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
 // observing returns the oracles an event of kind k goes to: none for
 // Noted (the kubelet-level checks' alone) and for Restarted, which sets
 // the current epoch's aside and begins the next; the current epoch's for
-// every other kind. judgeOn calls it and the oracles itself, saving the
-// event's copy into Observe.
+// every other kind. judgeOn calls it and the oracles itself.
 func (e *epochOracles) observing(k history.EventKind) []oracle.Oracle {
 	switch k {
 	case history.Noted:

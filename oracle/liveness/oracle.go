@@ -178,7 +178,7 @@ func (l *liveness) Reset() {
 }
 
 // Observe implements oracle.Oracle.
-func (l *liveness) Observe(v oracle.View, ev history.Event) {
+func (l *liveness) Observe(v oracle.View, ev *history.Event) {
 	if l.settled {
 		return
 	}
@@ -211,12 +211,12 @@ func (l *liveness) Observe(v oracle.View, ev history.Event) {
 // reason in Result.Err; one that ended normally without it is the world's.
 func (l *liveness) Finish(_ oracle.View, runErr error) []history.Violation {
 	if !l.settled && runErr == nil {
-		l.violate("settle", history.Event{}, "the run ended without a Settled event: nothing was judged")
+		l.violate("settle", &history.Event{}, "the run ended without a Settled event: nothing was judged")
 	}
 	return l.out
 }
 
-func (l *liveness) violate(invariant string, ev history.Event, format string, args ...any) {
+func (l *liveness) violate(invariant string, ev *history.Event, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if l.seen[invariant+msg] {
 		return
@@ -244,7 +244,7 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	return p
 }
 
-func (l *liveness) clientCall(ev history.Event) {
+func (l *liveness) clientCall(ev *history.Event) {
 	c := l.openOf(ev.Goroutine)
 	if c == nil {
 		l.open[ev.Goroutine] = len(l.calls)
@@ -263,7 +263,7 @@ func (l *liveness) clientCall(ev history.Event) {
 	}
 }
 
-func (l *liveness) clientReturn(ev history.Event) {
+func (l *liveness) clientReturn(ev *history.Event) {
 	var in ops.Input
 	if c := l.openOf(ev.Goroutine); c != nil {
 		in = c.in
@@ -281,7 +281,7 @@ func (l *liveness) clientReturn(ev history.Event) {
 // call takes effect in: a create for a UID whose termination is requested
 // asks for a restart (SPEC §1.4 step 4); a SyncKnownPods must purge every
 // finished record that is not desired or asked for a restart (§1.12).
-func (l *liveness) lockAcquired(ev history.Event) {
+func (l *liveness) lockAcquired(ev *history.Event) {
 	switch in := l.callOf(ev.Goroutine).(type) {
 	case ops.UpdatePod:
 		p := l.track(types.UID(in.Pod.UID))
@@ -313,7 +313,7 @@ func (l *liveness) lockAcquired(ev history.Event) {
 // ends, from what the public query methods returned there (the event's
 // Probe): the milestones of each incarnation are when they first became
 // visible. A release without a Probe changes nothing.
-func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
+func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 	if ev.Probe == nil {
 		return
 	}
@@ -350,7 +350,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 // (or earlier, never); a pod seen not running strictly before that
 // instant should have fired the kill's completion in the same critical
 // section.
-func (l *liveness) killReturned(ev history.Event) {
+func (l *liveness) killReturned(ev *history.Event) {
 	wt := l.waits[ev.ID]
 	delete(l.waits, ev.ID)
 	if ok, _ := ev.Output.(ops.Answer); ok {
@@ -370,14 +370,14 @@ func (l *liveness) killReturned(ev history.Event) {
 	}
 }
 
-func (l *liveness) callbackBegin(ev history.Event) {
+func (l *liveness) callbackBegin(ev *history.Event) {
 	b := ev.Input.(ops.SyncBegin)
 	p := l.track(types.UID(b.UID))
 	l.taken(p, ev)
 	p.begin(l, b.Fn, ev)
 }
 
-func (l *liveness) callbackEnd(ev history.Event) {
+func (l *liveness) callbackEnd(ev *history.Event) {
 	e := ev.Input.(ops.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)

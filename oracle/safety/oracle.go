@@ -170,7 +170,7 @@ func (o *safetyOracle) Reset() {
 // LockReleasing, from the event's Probe. A target that records a release
 // without one cannot be judged on its answers: the oracle says so once and
 // takes every UID for unknown.
-func (o *safetyOracle) Observe(_ oracle.View, ev history.Event) {
+func (o *safetyOracle) Observe(_ oracle.View, ev *history.Event) {
 	var w safetyView
 	if ev.Kind == history.LockReleasing {
 		if ev.Probe == nil {
@@ -187,7 +187,7 @@ func (o *safetyOracle) Observe(_ oracle.View, ev history.Event) {
 func (o *safetyOracle) Finish(oracle.View, error) []history.Violation { return o.violations }
 
 // step consumes one event; v is read only for LockReleasing.
-func (o *safetyOracle) step(v safetyView, ev history.Event) {
+func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 	if o.settled {
 		return
 	}
@@ -226,7 +226,7 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 
 // fired records a cancellation, or checks a kill completion (at the end of
 // the critical section that fires it, when its effect is visible).
-func (o *safetyOracle) fired(ev history.Event) {
+func (o *safetyOracle) fired(ev *history.Event) {
 	switch f := ev.Input.(type) {
 	case ops.CancelFired:
 		o.track(f.UID).lastCancel = ev.Seq
@@ -293,7 +293,7 @@ func (o *safetyOracle) sortedUIDs() []string { return o.uids }
 
 // report records a violation once per key: a broken state persists over
 // many events, and a trace needs the first one.
-func (o *safetyOracle) report(inv, key string, ev history.Event, subject, format string, args ...any) {
+func (o *safetyOracle) report(inv, key string, ev *history.Event, subject, format string, args ...any) {
 	k := inv + "/" + key
 	if o.reported[k] {
 		return

@@ -17,7 +17,7 @@ import (
 // onCall notes an UpdatePod or SyncKnownPods until its critical
 // section; every UID a call names is tracked from now on (S10 checks the
 // answers of UIDs without a record).
-func (o *safetyOracle) onCall(ev history.Event) {
+func (o *safetyOracle) onCall(ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.UpdatePod:
 		o.track(in.Pod.UID)
@@ -38,7 +38,7 @@ func (o *safetyOracle) onCall(ev history.Event) {
 
 // newClientCall records a call until its critical section: in a record
 // of a call done before (freeCalls) when there is one.
-func (o *safetyOracle) newClientCall(ev history.Event) *safetyClientCall {
+func (o *safetyOracle) newClientCall(ev *history.Event) *safetyClientCall {
 	n := len(o.freeCalls)
 	if n == 0 {
 		return &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
@@ -58,7 +58,7 @@ func (o *safetyOracle) doneCall(c *safetyClientCall) {
 
 // onReturn checks a bound call's result; killPodNow returns its kill
 // inside the critical section, before it is bound.
-func (o *safetyOracle) onReturn(ev history.Event) {
+func (o *safetyOracle) onReturn(ev *history.Event) {
 	if c := o.calls[ev.ID]; c != nil {
 		c.returned, c.out = true, ev.Output
 		o.returned(c, ev)
@@ -77,7 +77,7 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 // it, records created and purged, the client call it served, then the
 // state checks over the UIDs whose judgement can have changed (judged).
 // c is the releasing goroutine's call not yet bound (unbound), if any.
-func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev history.Event) {
+func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Event) {
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
@@ -198,13 +198,13 @@ func (o *safetyOracle) takeDirty() []*safetyPod {
 // newCS returns the record of the critical section that ends at ev. Its
 // map is the previous section's, cleared: one is judged at every pod-lock
 // release, and none is kept past its release.
-func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
+func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 	cs := &o.cs
 	if cs.purged == nil {
 		cs.purged = map[string]*safetyInc{}
 	}
 	clear(cs.purged)
-	cs.ev, cs.v, cs.uids, cs.ans = ev, v, nil, cs.ans[:0]
+	cs.ev, cs.v, cs.uids, cs.ans = *ev, v, nil, cs.ans[:0]
 	return cs
 }
 
@@ -213,7 +213,7 @@ func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 // after the record finished cannot be the current worker's: it is a
 // lingering old worker leaving. It returns the worker's UID's state (nil
 // for a section of any other goroutine).
-func (o *safetyOracle) attributeWorker(ev history.Event) *safetyPod {
+func (o *safetyOracle) attributeWorker(ev *history.Event) *safetyPod {
 	uid, _, ok := history.WorkerOf(ev.Goroutine)
 	if !ok {
 		return nil
@@ -234,7 +234,7 @@ func (o *safetyOracle) attributeWorker(ev history.Event) *safetyPod {
 // first (SPEC §1.8 step 4, completeSync), with the grace of the pod. t is
 // the state of the section's worker's UID (attributeWorker), nil when the
 // section is not a worker's.
-func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) naturalCompletion(t *safetyPod, ev *history.Event) {
 	if t == nil || t.cur == nil {
 		return
 	}
@@ -247,7 +247,7 @@ func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
 }
 
 // begins starts a new incarnation of t's UID.
-func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) begins(t *safetyPod, ev *history.Event) {
 	n := len(t.past) + 1
 	t.cur = o.newInc(t, n, ev)
 	t.workerCS = t.workerCS[:0]
@@ -256,7 +256,7 @@ func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
 // purge ends t's current incarnation. Its worker exits by itself when the
 // record finished or when it removed the record itself (a runtime-only
 // pod); otherwise it may take the lock once more on its way out.
-func (o *safetyOracle) purge(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) purge(t *safetyPod, ev *history.Event) {
 	inc := t.cur
 	inc.purgedAt = ev.At
 	if uid, _, _ := history.WorkerOf(ev.Goroutine); !inc.ans.BeFinished && uid != t.uid {
@@ -297,7 +297,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 		o.bindSyncKnown(in, c, cs)
 	}
 	if c.returned {
-		o.returned(c, cs.ev)
+		o.returned(c, &cs.ev)
 		o.doneCall(c)
 		return
 	}
@@ -305,7 +305,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 }
 
 // returned checks what a bound call returned.
-func (o *safetyOracle) returned(c *safetyClientCall, ev history.Event) {
+func (o *safetyOracle) returned(c *safetyClientCall, ev *history.Event) {
 	if _, ok := c.in.(ops.SyncKnownPods); ok {
 		o.checkKnownResult(c, ev)
 	}
