@@ -133,7 +133,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	}
 	marks := l.marker()
 	cov, near := l.trackers(opts)
-	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
+	timing := readersByKind([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
 		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
@@ -152,10 +152,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		if near != nil {
 			near.Observe(view, p)
 		}
-		for _, o := range timing {
-			if o.kinds.Has(p.Kind) {
-				o.Observe(view, p)
-			}
+		for _, o := range timing.of[p.Kind] {
+			o.Observe(view, p)
 		}
 		for _, o := range extra {
 			o.Observe(view, p)
@@ -184,7 +182,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
 	}
 	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
-	for _, o := range timing {
+	for _, o := range timing.all {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
 	for _, o := range extra {
@@ -235,6 +233,30 @@ func readers(os []oracle.Oracle) []reader {
 		}
 	}
 	return out
+}
+
+// byKind lists, for each kind of event, the oracles that read it
+// (readers), in their order; all is every oracle.
+type byKind struct {
+	of  [history.ReadFailed + 1][]oracle.Oracle
+	all []oracle.Oracle
+}
+
+// readersByKind is os by the kinds each reads: an event goes only to the
+// oracles of its kind, found by one index instead of a test per oracle.
+func readersByKind(os []oracle.Oracle) *byKind {
+	t, rs := &byKind{all: os}, readers(os)
+	in := make([]oracle.Oracle, 0, len(os)*len(t.of)) // every kind's list, one array
+	for k := range t.of {
+		from := len(in)
+		for _, r := range rs {
+			if r.kinds.Has(history.EventKind(k)) {
+				in = append(in, r.Oracle)
+			}
+		}
+		t.of[k] = in[from:len(in):len(in)]
+	}
+	return t
 }
 
 // inOrderFound merges the world's own violations with the kubelet-level
