@@ -94,6 +94,7 @@ type liveness struct {
 	tracks  []*podTrack           // pods' values, in the order of uids
 	open    map[string]int        // by goroutine: its record's index in calls (openOf)
 	calls   []openCall            // the goroutines' client calls in progress
+	last    lastOpen              // the goroutine openOf looked up last
 	known   map[string]*knownCall // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
@@ -111,30 +112,6 @@ type liveness struct {
 	checked map[string]int
 	// maxTake: the longest wait seen before a take, per kind.
 	maxTake map[string]time.Duration
-}
-
-// openCall is a goroutine's client call in progress: in, nil when none.
-// effectDue: an UpdatePod whose critical section has not ended yet (L9
-// opens its obligation there). A goroutine's record serves its every call.
-type openCall struct {
-	in        ops.Input
-	effectDue bool
-}
-
-// openOf is goroutine g's record, nil before its first call.
-func (l *liveness) openOf(g string) *openCall {
-	if i, ok := l.open[g]; ok {
-		return &l.calls[i]
-	}
-	return nil
-}
-
-// callOf is goroutine g's client call in progress, nil when none.
-func (l *liveness) callOf(g string) ops.Input {
-	if c := l.openOf(g); c != nil {
-		return c.in
-	}
-	return nil
 }
 
 // killWait is killPodNow's wait for its kill (ops.KillPodNowDone).
@@ -247,9 +224,7 @@ func (l *liveness) track(uid types.UID) *podTrack {
 func (l *liveness) clientCall(ev *history.Event) {
 	c := l.openOf(ev.Goroutine)
 	if c == nil {
-		l.open[ev.Goroutine] = len(l.calls)
-		l.calls = append(l.calls, openCall{})
-		c = &l.calls[len(l.calls)-1]
+		c = l.newOpen(ev.Goroutine)
 	}
 	c.in = ev.Input
 	switch in := ev.Input.(type) {
@@ -337,6 +312,9 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 			p.sawRuntime = true
 		}
 		l.updateTookEffect(p, in, ev)
+	}
+	if len(l.waits) == 0 {
+		return // most releases: no map walk
 	}
 	for _, wt := range l.waits { // each wait on its own: any order does
 		if wt.notRunningAt == unset && !l.pods[wt.uid].cur.CouldHaveRunning {
