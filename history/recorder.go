@@ -62,10 +62,10 @@ var witnessWorkerStep = func(uid string) ops.Input { return ops.WorkerStep{UID: 
 // It reads only the events, never the pod workers.
 type Recorder struct {
 	ops      []recOp
-	opsBox   *[]recOp    // the pool's box ops came in (recorderOps), for Recycle to put it back in
-	open     few[int]    // ClientCall ID → index in ops, until its return
-	awaiting few[string] // goroutine → its open call still waiting for the pod lock
-	holder   string      // goroutine holding the pod lock, "" if none
+	opsBox   *[]recOp         // the pool's box ops came in (recorderOps), for Recycle to put it back in
+	open     Few[int, int]    // ClientCall ID → index in ops, until its return
+	awaiting Few[string, int] // goroutine → its open call still waiting for the pod lock
+	holder   string           // goroutine holding the pod lock, "" if none
 	rows     map[string]int
 	rowNames []string
 	clock    []ClockMark
@@ -152,8 +152,8 @@ func (r *Recorder) Recycle() {
 // History must not be read after Reset (a lane's next seed).
 func (r *Recorder) Reset() {
 	r.Recycle()
-	r.open.reset()
-	r.awaiting.reset()
+	r.open.Reset()
+	r.awaiting.Reset()
 	clear(r.rows)
 	clear(r.workers)
 	clear(r.markers)
@@ -180,21 +180,21 @@ func (r *Recorder) Observe(ev *Event) {
 	switch ev.Kind {
 	case ClientCall:
 		i := r.add(recOp{in: ev.Input, row: r.row(ev.Goroutine), call: ev.Seq, callAt: ev.At})
-		r.open.set(ev.ID, i)
+		r.open.Set(ev.ID, i)
 		switch {
 		case !takesPodLock(ev.Input):
 		case r.holder == ev.Goroutine:
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
 		default:
-			r.awaiting.set(ev.Goroutine, i)
+			r.awaiting.Set(ev.Goroutine, i)
 		}
 	case ClientReturn:
 		r.returned(ev)
 	case LockAcquired:
 		r.holder = ev.Goroutine
-		if i, ok := r.awaiting.get(ev.Goroutine); ok {
+		if i, ok := r.awaiting.Get(ev.Goroutine); ok {
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
-			r.awaiting.del(ev.Goroutine)
+			r.awaiting.Del(ev.Goroutine)
 		}
 		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil {
 			r.workerStep(ev, uid, gen)
@@ -236,11 +236,11 @@ func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 
 // returned closes a call; one that never took the pod lock takes effect now.
 func (r *Recorder) returned(ev *Event) {
-	i, ok := r.open.get(ev.ID)
+	i, ok := r.open.Get(ev.ID)
 	if !ok {
 		panic(fmt.Sprintf("history: recorder: return of unknown call %d at event %d", ev.ID, ev.Seq))
 	}
-	r.open.del(ev.ID)
+	r.open.Del(ev.ID)
 	op := &r.ops[i]
 	op.out, op.ret = ev.Output, ev.Seq
 	if res, ok := op.out.(ops.UpdateResult); ok {
@@ -252,8 +252,8 @@ func (r *Recorder) returned(ev *Event) {
 	if op.effect == 0 {
 		op.effect, op.effectAt = ev.Seq, ev.At
 	}
-	if j, ok := r.awaiting.get(ev.Goroutine); ok && j == i {
-		r.awaiting.del(ev.Goroutine)
+	if j, ok := r.awaiting.Get(ev.Goroutine); ok && j == i {
+		r.awaiting.Del(ev.Goroutine)
 	}
 }
 
@@ -291,7 +291,7 @@ func (r *Recorder) History() History {
 	// Rows and Clock are only ever appended to: the history shares their
 	// arrays, clipped, so an append on either side cannot reach the other.
 	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
-	for _, i := range r.open.vals {
+	for _, i := range r.open.Values() {
 		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
 			h.Cut = e
 		}

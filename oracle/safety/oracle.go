@@ -103,11 +103,11 @@ type safetyOracle struct {
 	syncedAt           time.Duration
 	// unbound are the UpdatePod and SyncKnownPods calls not yet matched
 	// with their critical section, by goroutine.
-	unbound     map[string]*safetyClientCall
-	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
-	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
-	completions map[int]*safetyCompletion // by completion ID
-	callSlab    []safetyCall              // where the run's callbacks' records come from (newCall)
+	unbound     history.Few[string, *safetyClientCall]
+	calls       history.Few[int, *safetyClientCall] // bound, awaiting their return, by ID
+	freeCalls   []*safetyClientCall                 // records of calls done, for the next (newClientCall)
+	completions map[int]*safetyCompletion           // by completion ID
+	callSlab    []safetyCall                        // where the run's callbacks' records come from (newCall)
 	// freePods and freeIncs are the UID records and incarnations of the
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
@@ -136,8 +136,8 @@ type safetyOracle struct {
 
 func newSafetyOracle() *safetyOracle {
 	return &safetyOracle{pods: map[string]*safetyPod{},
-		unbound: map[string]*safetyClientCall{}, calls: map[int]*safetyClientCall{}, completions: map[int]*safetyCompletion{},
-		reported: map[string]bool{}}
+		completions: map[int]*safetyCompletion{},
+		reported:    map[string]bool{}}
 }
 
 // Reset implements oracle.Resetter: o as its constructor (New, NewFullPass
@@ -153,8 +153,8 @@ func (o *safetyOracle) Reset() {
 		}
 	}
 	clear(o.pods)
-	clear(o.unbound)
-	clear(o.calls)
+	o.unbound.Reset()
+	o.calls.Reset()
 	clear(o.completions)
 	clear(o.reported)
 	clear(o.dirty)
@@ -202,7 +202,7 @@ func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 	case history.LockAcquired:
 		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
-		c := o.unbound[ev.Goroutine] // the call this section serves, if any
+		c, _ := o.unbound.Get(ev.Goroutine) // the call this section serves, if any
 		if o.skipRepeat(c, ev) {
 			return
 		}

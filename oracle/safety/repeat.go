@@ -93,14 +93,14 @@ func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev *history.Event) bool {
 		return false
 	}
 	o.inCS = false
-	delete(o.unbound, ev.Goroutine)
+	o.unbound.Del(ev.Goroutine)
 	c.kept, c.purged = m.kept, nil // no record began or was purged since
 	o.cs.ev, o.cs.v = *ev, ev.Probe
 	if c.returned {
 		o.returned(c, ev)
 		o.doneCall(c)
 	} else {
-		o.calls[c.id] = c
+		o.calls.Set(c.id, c)
 	}
 	m.stage, m.id, m.probe = 1, c.id, ev.Probe
 	m.skipped++

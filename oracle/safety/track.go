@@ -33,7 +33,7 @@ func (o *safetyOracle) onCall(ev *history.Event) {
 	default:
 		return
 	}
-	o.unbound[ev.Goroutine] = o.newClientCall(ev)
+	o.unbound.Set(ev.Goroutine, o.newClientCall(ev))
 }
 
 // newClientCall records a call until its critical section: in a record
@@ -59,14 +59,14 @@ func (o *safetyOracle) doneCall(c *safetyClientCall) {
 // onReturn checks a bound call's result; killPodNow returns its kill
 // inside the critical section, before it is bound.
 func (o *safetyOracle) onReturn(ev *history.Event) {
-	if c := o.calls[ev.ID]; c != nil {
+	if c, _ := o.calls.Get(ev.ID); c != nil {
 		c.returned, c.out = true, ev.Output
 		o.returned(c, ev)
-		delete(o.calls, ev.ID)
+		o.calls.Del(ev.ID)
 		o.doneCall(c)
 		return
 	}
-	for _, c := range o.unbound {
+	for _, c := range o.unbound.Values() {
 		if c.id == ev.ID {
 			c.returned, c.out = true, ev.Output
 		}
@@ -112,7 +112,7 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 		}
 	}
 	if c != nil {
-		delete(o.unbound, ev.Goroutine)
+		o.unbound.Del(ev.Goroutine)
 		o.bind(c, cs)
 	}
 	o.naturalCompletion(worker, ev)
@@ -301,7 +301,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 		o.doneCall(c)
 		return
 	}
-	o.calls[c.id] = c
+	o.calls.Set(c.id, c)
 }
 
 // returned checks what a bound call returned.
