@@ -112,10 +112,15 @@ type safetyOracle struct {
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
 	freeIncs []*safetyInc
-	open     []int // the IDs of completions not fired yet, ascending
-	inCS     bool
-	csFired  []safetyFired // completions fired in the current critical section
-	settled  bool
+	// tracked is the UID record track returned last: most calls of track
+	// are for the UID of the call before (a call, its critical section,
+	// its callback) and are answered without hashing the UID. pods only
+	// grows in a run, so it is never stale; Reset empties it.
+	tracked *safetyPod
+	open    []int // the IDs of completions not fired yet, ascending
+	inCS    bool
+	csFired []safetyFired // completions fired in the current critical section
+	settled bool
 
 	// The per-release pass (track.go): dirty lists the UIDs to judge at
 	// the next release (safetyPod.dirty), allDirty has every one judged;
@@ -125,6 +130,10 @@ type safetyOracle struct {
 	allDirty bool
 	judged   []*safetyPod
 	knownBuf []string // knownUIDs' list, reused from release to release
+	// known is knownUIDs' answer for the probe knownOf (the last release's
+	// probe; Reset: none).
+	known    []string
+	knownOf  *history.Probe
 	fullPass bool
 	// repeat follows the stream to skip repeated SyncKnownPods releases
 	// (repeat.go); a full pass skips none.
@@ -243,6 +252,9 @@ func (o *safetyOracle) fired(ev *history.Event) {
 
 // track returns the per-UID state, creating it on first mention.
 func (o *safetyOracle) track(uid string) *safetyPod {
+	if t := o.tracked; t != nil && t.uid == uid {
+		return t
+	}
 	t := o.pods[uid]
 	if t == nil {
 		if k := len(o.freePods); k > 0 {
@@ -260,6 +272,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}
+	o.tracked = t
 	return t
 }
 

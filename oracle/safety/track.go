@@ -81,8 +81,10 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known := o.knownUIDs(v)
-	o.trackAll(known)
+	known, again := o.knownUIDs(v)
+	if !again { // else every UID in known was tracked at the last release
+		o.trackAll(known)
+	}
 	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
 	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
@@ -146,12 +148,19 @@ func (o *safetyOracle) trackAll(uids []string) {
 
 // knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
 // buffer the oracle reuses at every release (read before the next one).
-func (o *safetyOracle) knownUIDs(v safetyView) []string {
-	if p, ok := v.(*history.Probe); ok {
-		o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
-		return sortedKnown(o.knownBuf) // a probe's Pods are sorted: no copy
+// again: v is the probe of the release before (a target hands the same
+// probe again when no answer changed), whose list is kept (knownOf).
+func (o *safetyOracle) knownUIDs(v safetyView) (known []string, again bool) {
+	p, ok := v.(*history.Probe)
+	switch {
+	case !ok:
+		return sortedKnown(v.KnownUIDs()), false
+	case p == o.knownOf:
+		return o.known, true
 	}
-	return sortedKnown(v.KnownUIDs())
+	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+	o.known, o.knownOf = sortedKnown(o.knownBuf), p // a probe's Pods are sorted: no copy
+	return o.known, false
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
