@@ -65,3 +65,33 @@ func TestKnownAgainIsTheProbes(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseReadsWhatChanged: a release with the probe and the UIDs of
+// the release before keeps that release's answers; a UID tracked since,
+// or another probe, has them read again. It fails when the walk is
+// skipped for a new probe (stale answers) or with new UIDs (the new
+// UID not read).
+func TestReleaseReadsWhatChanged(t *testing.T) {
+	o := newSafetyOracle()
+	probe := func(requested bool) *history.Probe {
+		return &history.Probe{Pods: []history.PodAnswers{{UID: "a", Answers: history.Answers{Known: true, TerminationRequested: requested}}}}
+	}
+	seq := int64(0)
+	release := func(p *history.Probe, want ...history.Answers) {
+		t.Helper()
+		seq += 2
+		o.Observe(nil, &history.Event{Seq: seq - 1, Kind: history.LockAcquired, Goroutine: "g"})
+		o.Observe(nil, &history.Event{Seq: seq, Kind: history.LockReleasing, Goroutine: "g", Probe: p})
+		if !slices.Equal(o.cs.uids, o.uids) || !slices.Equal(o.cs.ans, want) {
+			t.Fatalf("release %d: answers of %v: %v, want of %v: %v", seq, o.cs.uids, o.cs.ans, o.uids, want)
+		}
+	}
+	known, requested := history.Answers{Known: true}, history.Answers{Known: true, TerminationRequested: true}
+	unknown := history.UnknownAnswers(false) // b: not in the probe, before the first SyncKnownPods
+	p := probe(false)
+	release(p, known)
+	release(p, known) // the same probe and UIDs: kept
+	o.track("b")      // named by a call since: not in the probe
+	release(p, known, unknown)
+	release(probe(true), requested, unknown)
+}

@@ -85,8 +85,34 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 	if !again { // else every UID in known was tracked at the last release
 		o.trackAll(known)
 	}
-	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
-	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
+	if uids := o.sortedUIDs(); !again || !sameArray(uids, cs.uids) {
+		o.readAnswers(cs, v, uids, known)
+	} // else the probe and the UIDs of the release before: its walk found what this one would
+	if c != nil {
+		o.unbound.Del(ev.Goroutine)
+		o.bind(c, cs)
+	}
+	o.naturalCompletion(worker, ev)
+	o.judgeOtherPurges(cs)
+	for _, fc := range o.csFired {
+		o.checkCompletionFired(fc, ev, cs)
+	}
+	o.csFired = o.csFired[:0]
+	judged := o.takeDirty()
+	o.checkState(v, cs, judged)
+	for _, t := range judged {
+		if t.cur != nil {
+			t.cur.ans, t.cur.hasAns = cs.of(t), true
+		}
+	}
+}
+
+// readAnswers reads the answers of uids (every UID tracked, sorted; known:
+// those the view knows, sorted) into cs, and begins and purges the
+// incarnations whose UID's answers or Known changed.
+func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []string) {
+	cs.uids, cs.ans = uids, cs.ans[:0]
+	tracks, read, ev := o.tracks, newAnswersReader(v), &cs.ev // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
 		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
@@ -113,23 +139,11 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 			t.cur.latest = a
 		}
 	}
-	if c != nil {
-		o.unbound.Del(ev.Goroutine)
-		o.bind(c, cs)
-	}
-	o.naturalCompletion(worker, ev)
-	o.judgeOtherPurges(cs)
-	for _, fc := range o.csFired {
-		o.checkCompletionFired(fc, ev, cs)
-	}
-	o.csFired = o.csFired[:0]
-	judged := o.takeDirty()
-	o.checkState(v, cs, judged)
-	for _, t := range judged {
-		if t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.of(t), true
-		}
-	}
+}
+
+// sameArray reports whether a and b are the same elements of one array.
+func sameArray(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // trackAll tracks every UID of uids (sorted), walking the tracked UIDs
@@ -213,7 +227,7 @@ func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 		cs.purged = map[string]*safetyInc{}
 	}
 	clear(cs.purged)
-	cs.ev, cs.v, cs.uids, cs.ans = *ev, v, nil, cs.ans[:0]
+	cs.ev, cs.v = *ev, v // uids and ans: release's
 	return cs
 }
 
