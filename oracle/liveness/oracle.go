@@ -90,12 +90,16 @@ const unset = time.Duration(-1)
 type liveness struct {
 	periods Periods
 	pods    map[types.UID]*podTrack
-	uids    []types.UID           // the keys of pods, sorted
-	tracks  []*podTrack           // pods' values, in the order of uids
-	open    map[string]int        // by goroutine: its record's index in calls (openOf)
-	calls   []openCall            // the goroutines' client calls in progress
-	last    lastOpen              // the goroutine openOf looked up last
-	known   map[string]*knownCall // by goroutine: its SyncKnownPods in progress
+	uids    []types.UID    // the keys of pods, sorted
+	tracks  []*podTrack    // pods' values, in the order of uids
+	open    map[string]int // by goroutine: its record's index in calls (openOf)
+	calls   []openCall     // the goroutines' client calls in progress
+	last    lastOpen       // the goroutine openOf looked up last
+	// lastProbe is the probe of the last release with one, when
+	// lastTracked pods were tracked (lockReleasing; Reset: none).
+	lastProbe   *history.Probe
+	lastTracked int
+	known       map[string]*knownCall // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -298,9 +302,16 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 		call = c.in
 	}
 	answers := history.ProbeWalk{Probe: ev.Probe}
+	// The probe of the release before and no pod tracked since: every
+	// pod's answers are those its update took then (cur), and update would
+	// change nothing unless a failed call's error waits to be cleared.
+	again := ev.Probe == l.lastProbe && len(l.uids) == l.lastTracked
+	l.lastProbe, l.lastTracked = ev.Probe, len(l.uids)
 	for i, uid := range l.uids {
 		p := l.tracks[i]
-		p.update(l, answers.Answers(uid), ev, call)
+		if !again || p.err != nil {
+			p.update(l, answers.Answers(uid), ev, call)
+		}
 		if p.due != nil && (!p.cur.Known || p.cur.BeFinished) {
 			l.taken(p, ev)
 		}
