@@ -9,6 +9,8 @@
 package mutation
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -50,13 +52,16 @@ type Mutant struct {
 	End      int      `json:"-"`
 	Old      string   `json:"old"` // the text replaced, as in the source
 	New      string   `json:"new"`
+	// Key names the mutant by what it changes, not where: see Key.
+	Key string `json:"key"`
 	// The mutant in a schema build (Schema): the source range it guards
 	// and how.
 	sStart, sEnd int
 	guard        guard
 }
 
-// ID names the mutant: file, line and index.
+// ID names the mutant: file, line and index. Code added above it moves
+// both; Key does not.
 func (m Mutant) ID() string { return fmt.Sprintf("%s:%d#%d", m.File, m.Line, m.Index) }
 
 func (m Mutant) String() string {
@@ -88,10 +93,28 @@ func Find(file string, src []byte) ([]Mutant, error) {
 		}
 		return opRank(fd.out[i].Operator) < opRank(fd.out[j].Operator)
 	})
+	seen := map[string]int{}
 	for i := range fd.out {
-		fd.out[i].Index = i
+		m := &fd.out[i]
+		m.Index = i
+		what := string(m.Operator) + "\x00" + m.Old + "\x00" + m.New
+		m.Key = key(file, what, seen[what])
+		seen[what]++
 	}
 	return fd.out, nil
+}
+
+// key is a mutant's stable name: "k" and 10 hex digits of the SHA-256 of
+// its file, operator, old and new text, and k, the number of earlier
+// mutants of the same file with the same operator and text. Lines added or
+// removed elsewhere in the file, or in other files, leave it alone, where
+// they renumber the mutant (its place in the list) and move its line; an
+// edit of the mutated text itself, or a new identical site above it in the
+// file, gives it a new key. 40 bits: the keys of a tree are checked unique
+// where they are listed (mutate's findAll).
+func key(file, what string, k int) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d", file, what, k))
+	return "k" + hex.EncodeToString(sum[:5])
 }
 
 func opRank(o Operator) int {

@@ -138,3 +138,51 @@ func TestSchemaHoldsEveryMutant(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestKeySurvivesMovedLines: code added above a mutant renumbers it and
+// moves its line, and leaves its key; an edit of the mutated text gives a
+// new key; identical sites in one file get keys of their own.
+func TestKeySurvivesMovedLines(t *testing.T) {
+	byKey := func(src string) map[string]Mutant {
+		ms, err := Find("p.go", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]Mutant{}
+		for _, m := range ms {
+			if _, dup := out[m.Key]; dup {
+				t.Fatalf("two mutants with key %s", m.Key)
+			}
+			out[m.Key] = m
+		}
+		return out
+	}
+	before := byKey(sample)
+	moved := strings.Replace(sample, "package p\n", "package p\n\nfunc h(x int) int {\n\tif x > 1 {\n\t\tg(x)\n\t}\n\treturn x\n}\n", 1)
+	after := byKey(moved)
+	if len(after) != len(before)+5 {
+		t.Fatalf("%d mutants after adding h, %d before", len(after), len(before))
+	}
+	for k, m := range before {
+		n, ok := after[k]
+		if !ok || n.Operator != m.Operator || n.Old != m.Old || n.Line != m.Line+7 || n.Index == m.Index {
+			t.Errorf("%s (%s) after adding h: %v, %v", k, m, n, ok)
+		}
+	}
+	edited := byKey(strings.Replace(sample, "g(a)", "g(b)", 1))
+	for k, m := range before {
+		if _, ok := edited[k]; ok == (m.Old == "g(a)") {
+			t.Errorf("%s (%s): kept %v after g(a) became g(b)", k, m, ok)
+		}
+	}
+	twice := byKey(strings.Replace(sample, "\t\tg(a)\n", "\t\tg(a)\n\t\tg(a)\n", 1))
+	n := 0
+	for _, m := range twice {
+		if m.Old == "g(a)" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("two identical sites: %d keys", n)
+	}
+}

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/internal/mutation"
@@ -16,7 +21,8 @@ func entries() []entry {
 		if i >= 10 {
 			p = "world"
 		}
-		es = append(es, entry{ID: i, Package: p, Mutant: mutation.Mutant{File: p + "/f.go", Line: i + 1, Index: i}})
+		es = append(es, entry{ID: i, Package: p, Mutant: mutation.Mutant{File: p + "/f.go", Line: i + 1, Index: i,
+			Key: fmt.Sprintf("k%010x", 1000+i)}})
 	}
 	return es
 }
@@ -47,18 +53,67 @@ func TestSampleIsSeededAndPerPackage(t *testing.T) {
 	}
 }
 
-// TestIdsFile: --ids keeps the numbered mutants; a bad line is an error.
+// TestIdsFile: --ids keeps the mutants it names by number or by key; a
+// bad line, an unknown key or a number past the list is bad input.
 func TestIdsFile(t *testing.T) {
 	dir := t.TempDir()
-	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
-	os.WriteFile(good, []byte("3\n12\n"), 0o644)
-	os.WriteFile(bad, []byte("3\nx\n"), 0o644)
-	got, err := choose(entries(), options{ids: good})
-	if err != nil || !slices.Equal(ids(got), []int{3, 12}) {
-		t.Errorf("ids: %v, %v", ids(got), err)
+	write := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
 	}
-	if _, err := choose(entries(), options{ids: bad}); err == nil {
-		t.Error("a bad ids file was accepted")
+	for _, text := range []string{"3\n12\n", "k00000003eb 12", "k00000003f5\nk00000003f1 3"} { // 1003, 1013, 1009
+		got, err := choose(entries(), options{ids: write("good", text)})
+		want := []int{3, 12}
+		if text == "k00000003f5\nk00000003f1 3" {
+			want = []int{3, 9, 13}
+		}
+		if err != nil || !slices.Equal(ids(got), want) {
+			t.Errorf("ids %q: %v, %v; want %v", text, ids(got), err, want)
+		}
+	}
+	for _, text := range []string{"3\nx\n", "k0000000000", "30", "-1"} {
+		_, err := choose(entries(), options{ids: write("bad", text)})
+		if !errors.As(err, new(badInput)) {
+			t.Errorf("ids %q: %v, want bad input", text, err)
+		}
+	}
+	if _, err := choose(entries(), options{ids: filepath.Join(dir, "missing")}); !errors.As(err, new(badInput)) {
+		t.Errorf("a missing ids file: %v, want bad input", err)
+	}
+}
+
+// TestOnlyTakesAKey: --only names one mutant by its key as well as by a
+// part of its file:line#index id.
+func TestOnlyTakesAKey(t *testing.T) {
+	got, err := choose(entries(), options{only: "k00000003f2"})
+	if err != nil || !slices.Equal(ids(got), []int{10}) {
+		t.Errorf("--only key: %v, %v", ids(got), err)
+	}
+	got, _ = choose(entries(), options{only: "world/f.go:11#"})
+	if !slices.Equal(ids(got), []int{10}) {
+		t.Errorf("--only id: %v", ids(got))
+	}
+}
+
+// TestKeysAreUniqueInTheTree: every mutant of the tree has its own key,
+// and a shared key is refused.
+func TestKeysAreUniqueInTheTree(t *testing.T) {
+	all, err := findAll("../../..", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		if len(e.Key) != 11 || e.Key[0] != 'k' {
+			t.Fatalf("mutant %d has key %q", e.ID, e.Key)
+		}
+	}
+	es := entries()
+	es[7].Key = es[2].Key
+	if uniqueKeys(es) == nil {
+		t.Error("two mutants with one key passed")
 	}
 }
 
@@ -96,6 +151,24 @@ func TestVKMutantsComeLast(t *testing.T) {
 		}
 		if i >= len(plain) && (e.Package != vkPackage || e.ID != i) {
 			t.Fatalf("mutant %d past the others is %v, want one of %s numbered %d", i, e, vkPackage, i)
+		}
+	}
+}
+
+// TestKeysFileNamesEveryBuiltMutant: the schema build's keys.go parses as
+// package active and maps every built mutant's key to its number, and no
+// dropped one's.
+func TestKeysFileNamesEveryBuiltMutant(t *testing.T) {
+	es := entries()
+	src := keysFile(es, map[int]string{4: "does not compile"})
+	f, err := parser.ParseFile(token.NewFileSet(), "keys.go", src, 0)
+	if err != nil || f.Name.Name != "active" {
+		t.Fatalf("keys.go: %v\n%s", err, src)
+	}
+	for _, e := range es {
+		has := strings.Contains(string(src), fmt.Sprintf("%q: %d,", e.Key, e.ID))
+		if has == (e.ID == 4) {
+			t.Errorf("mutant %d (%s): in the table %v", e.ID, e.Key, has)
 		}
 	}
 }

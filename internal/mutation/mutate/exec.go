@@ -55,7 +55,11 @@ func (b *build) exec(id int, args []string, timeout time.Duration) (verdict, Sta
 	ctx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bin, args...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", active.Env, id))
+	on := "" // no mutant
+	if id >= 0 {
+		on = fmt.Sprint(id)
+	}
+	cmd.Env = append(os.Environ(), active.Env+"="+on)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -162,7 +166,10 @@ func finished(rs []result) []result {
 func deepen(b *build, rs []result, o options) {
 	var todo []int
 	for i, r := range rs {
-		if (r.Status == Survived || (r.Status == Killed && r.Verdict.SeedsPerFamily == 0)) && o.deep > o.random {
+		// A determinism catch has no seeds-to-detection: the default sweep
+		// runs each seed once.
+		pctOnly := r.Status == Killed && r.Verdict.SeedsPerFamily == 0 && r.Verdict.Strategy != "determinism"
+		if (r.Status == Survived || pctOnly) && o.deep > o.random {
 			todo = append(todo, i)
 		}
 	}

@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -85,8 +86,8 @@ func main() {
 	flag.Uint64Var(&o.random, "random", 20, "the sweep's random-walk seeds per family")
 	flag.Uint64Var(&o.pct, "pct", 20, "the sweep's PCT seeds per family")
 	flag.Uint64Var(&o.deep, "deep", 0, "random-walk seeds per family for the seeds-to-detection pass over survivors and PCT-only kills (0: no pass)")
-	flag.StringVar(&o.only, "only", "", "run only the mutants whose id (file:line#index) contains this")
-	flag.StringVar(&o.ids, "ids", "", "run only the mutants numbered in this file (one number a line, e.g. the survivors of an earlier run)")
+	flag.StringVar(&o.only, "only", "", "run only the mutants whose id (file:line#index) contains this, or the one with this key")
+	flag.StringVar(&o.ids, "ids", "", "run only the mutants this file names: numbers of this tree, or keys (k…, as -list prints; they survive renumbering)")
 	flag.BoolVar(&o.marks, "marks", true, "count a mutant as killed when a coverage mark the unmutated sweep reaches stays at zero (false: runs only)")
 	flag.BoolVar(&o.list, "list", false, "list the mutants and exit")
 	flag.BoolVar(&o.vk, "vk", false, "also mutate the virtual-kubelet world (vkworld/), numbered after every other mutant")
@@ -103,6 +104,9 @@ func main() {
 	runCtx = ctx
 	if err := mutate(o); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
+		if errors.As(err, new(badInput)) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
@@ -118,7 +122,7 @@ func mutate(o options) error {
 	}
 	if o.list {
 		for _, e := range chosen {
-			fmt.Printf("%d %s\n", e.ID, e.Mutant)
+			fmt.Printf("%d %s %s\n", e.ID, e.Key, e.Mutant)
 		}
 		return nil
 	}

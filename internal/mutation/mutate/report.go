@@ -145,7 +145,7 @@ func (r *report) table(w io.Writer) {
 	fmt.Fprintln(w, "\nsurvivors:")
 	for _, x := range r.Results {
 		if x.Status == Survived {
-			fmt.Fprintf(w, "  %s%s\n", x.Mutant, r.deepNote(x))
+			fmt.Fprintf(w, "  %s %s%s\n", x.Key, x.Mutant, r.deepNote(x))
 		}
 	}
 }
@@ -167,7 +167,7 @@ func (r *report) deepNote(x result) string {
 // does not catch within the deep pass.
 func (r *report) hard(w io.Writer) {
 	fmt.Fprintf(w, "# mutants the default sweep needs > %d seeds per family to catch (random walk, seeds from 0)\n", hardSeeds)
-	fmt.Fprintf(w, "# deep pass: %d seeds per family; columns: seeds/family (or 'none'), status in the focused sweep, mutant\n", r.deep)
+	fmt.Fprintf(w, "# deep pass: %d seeds per family; columns: seeds/family (or 'none'), status in the focused sweep, key, mutant\n", r.deep)
 	for _, x := range r.Results {
 		spf := x.Verdict.SeedsPerFamily
 		if x.Deep != nil {
@@ -175,9 +175,9 @@ func (r *report) hard(w io.Writer) {
 		}
 		switch {
 		case spf > hardSeeds:
-			fmt.Fprintf(w, "%d\t%s\t%s\n", spf, x.Status, x.Mutant)
+			fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", spf, x.Status, x.Key, x.Mutant)
 		case spf == 0 && x.Deep != nil && !x.Deep.Killed:
-			fmt.Fprintf(w, "none\t%s\t%s\n", x.Status, x.Mutant)
+			fmt.Fprintf(w, "none\t%s\t%s\t%s\n", x.Status, x.Key, x.Mutant)
 		}
 	}
 }

@@ -6,9 +6,15 @@
 // line: whether the mutant was caught, by which seed, family and strategy,
 // and why. Under the random walk the seed order is the default sweep's
 // (`simrun run`: seeds from 0 in every family), so a catch at seed s means
-// the default sweep needs s+1 seeds per family to catch the mutant.
+// the default sweep needs s+1 seeds per family to catch the mutant. A sweep
+// that catches nothing runs each family's first random-walk seeds again
+// (-determinism) and compares the traces (checkDeterminism): a mismatch is
+// a catch too.
 //
-// Exit code 0 whatever the verdict (the JSON says it); 2 on bad flags.
+// The mutant is PODSIM_MUTANT: its number or its key (internal/mutation/active).
+//
+// Exit code 0 whatever the verdict (the JSON says it); 2 on bad flags or a
+// PODSIM_MUTANT that names no mutant of the build.
 package main
 
 import (
@@ -21,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/internal/mutation/active"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
@@ -36,11 +43,16 @@ func main() {
 	corpusDir := flag.String("corpus", "", "with -guided: start each family's loop from DIR/<family>.corpus and replay its entries first")
 	flag.BoolVar(&replayByAge, "replay-by-age", false, "with -corpus: replay the entries oldest first, not rarest first (the control)")
 	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
+	flag.Uint64Var(&determinismSeeds, "determinism", 20, "a sweep that catches nothing runs its first N random-walk seeds a family again and compares the traces (0: no check)")
 	flag.BoolVar(&count, "count", false, "go on past the first failing run and count the failing runs (the first still names the seed)")
 	reachOutFile := flag.String("reach-out", "", "with no mutant on: write FILE, per random-walk or PCT run, the mutants whose site the run reached")
 	reachInFile := flag.String("reach-in", "", "skip the runs that FILE (from -reach-out) says do not reach the mutant on")
 	flag.Parse()
 	opts = run.CheckOptions{ObservableOnly: true, FaultPoints: *faultPoints}
+	if p := active.Problem(); p != "" {
+		fmt.Fprintln(os.Stderr, "sweep:", p)
+		os.Exit(2)
+	}
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "sweep: no arguments expected")
 		os.Exit(2)
@@ -89,6 +101,10 @@ var opts run.CheckOptions
 // replayByAge: a -corpus replay runs the entries oldest first.
 var replayByAge bool
 
+// determinismSeeds: the first random-walk seeds of each family the
+// determinism check runs again.
+var determinismSeeds uint64
+
 // count: the sweep goes on past the first failing run and counts them
 // (Verdict.Failures), for a per-run detection rate.
 var count bool
@@ -111,6 +127,7 @@ func failed(v *mutation.Verdict, strategy, family string, seed uint64, r run.Res
 
 func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutation.Verdict) {
 	reached := map[string]map[string]bool{}
+	first := firstTraces{}
 	h := sha256.New()
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()
 	try := func(strategy sim.Strategy, seed uint64) bool {
@@ -123,6 +140,9 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 			r := run.RunSeed(f, seed, strategy, opts)
 			afterRun(strategy.String(), f.Name, seed)
 			h.Write([]byte(r.TraceSHA))
+			if seed < start+determinismSeeds && strategy.String() == (sim.RandomWalk{}).String() {
+				first[f.Name] = append(first[f.Name], seedTrace{seed, r.TraceSHA})
+			}
 			if reached[f.Name] == nil {
 				reached[f.Name] = map[string]bool{}
 			}
@@ -151,6 +171,11 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 		if try(sim.PCT{Depth: 3, Steps: 2000}, seed) {
 			return v
 		}
+	}
+	if !v.Killed {
+		checkDeterminism(fams, first, func(f plan.Family, seed uint64) string {
+			return run.RunSeed(f, seed, sim.RandomWalk{}, opts).TraceSHA
+		}, &v)
 	}
 	if marks && !v.Killed && reachSkips == nil { // skipped runs reach no marks
 		unreached(fams, reached, &v)

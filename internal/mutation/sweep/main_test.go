@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -107,5 +108,41 @@ func TestFamiliesNamedTakesAListInItsOrder(t *testing.T) {
 	}
 	if _, err := familiesNamed("swarm,nosuch"); err == nil {
 		t.Error("an unknown family was accepted")
+	}
+}
+
+// TestDeterminismCheckCatchesASecondTrace: a recorded run that gives
+// another trace on a second run is a catch, named by family, seed and the
+// two traces; the runs are repeated seed by seed across the families, and
+// families with nothing recorded (skipped) are not run.
+func TestDeterminismCheckCatchesASecondTrace(t *testing.T) {
+	fams := []plan.Family{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	first := firstTraces{"a": {{5, "a5"}, {6, "a6"}}, "b": {{5, "b5"}, {6, "b6"}, {7, "b7"}}} // c skipped
+	trace := map[string]string{}
+	for f, runs := range first {
+		for _, r := range runs {
+			trace[fmt.Sprint(f, r.seed)] = r.trace
+		}
+	}
+	var asked []string
+	same := func(f plan.Family, seed uint64) string {
+		asked = append(asked, fmt.Sprint(f.Name, seed))
+		return trace[fmt.Sprint(f.Name, seed)]
+	}
+	var v mutation.Verdict
+	checkDeterminism(fams, first, same, &v)
+	if v.Killed || !slices.Equal(asked, []string{"a5", "b5", "a6", "b6", "b7"}) {
+		t.Errorf("same traces: %+v, reran %v", v, asked)
+	}
+	other := func(f plan.Family, seed uint64) string {
+		if f.Name == "b" && seed == 6 {
+			return "cccc"
+		}
+		return trace[fmt.Sprint(f.Name, seed)]
+	}
+	checkDeterminism(fams, first, other, &v)
+	if !v.Killed || v.Strategy != Determinism || v.Family != "b" || v.Seed != 6 || v.SeedsPerFamily != 0 ||
+		!strings.Contains(v.Reason, "b6") || !strings.Contains(v.Reason, "cccc") {
+		t.Errorf("a second trace: %+v", v)
 	}
 }
