@@ -145,7 +145,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		if known != nil {
 			ev = known.Rewrite(ev)
 		}
-		p := out.take(ev)
+		p := out.take()
+		*p = ev
 		if cov != nil {
 			cov.Observe(view, p)
 		}

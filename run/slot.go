@@ -13,15 +13,14 @@ type slot struct {
 	busy bool
 }
 
-// take is where ev is handed out from until give: the slot's event, or a
-// copy of its own while the slot's is out.
-func (s *slot) take(ev history.Event) *history.Event {
+// take is where the next event is handed out from until give, the
+// caller to copy it there: the slot's event, or an event of its own while
+// the slot's is out.
+func (s *slot) take() *history.Event {
 	if s.busy {
-		p := new(history.Event)
-		*p = ev
-		return p
+		return new(history.Event)
 	}
-	s.ev, s.busy = ev, true
+	s.busy = true
 	return &s.ev
 }
 

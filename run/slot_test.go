@@ -13,19 +13,23 @@ import (
 // slot for a pointer that is not the slot's.
 func TestSlotKeepsTheEventHandedOut(t *testing.T) {
 	var s slot
-	p := s.take(history.Event{Seq: 1})
-	q := s.take(history.Event{Seq: 2}) // delivered while p is out
+	put := func(p *history.Event, seq int64) *history.Event {
+		*p = history.Event{Seq: seq}
+		return p
+	}
+	p := put(s.take(), 1)
+	q := put(s.take(), 2) // delivered while p is out
 	if p.Seq != 1 || q.Seq != 2 || p == q {
 		t.Fatalf("nested take: outer %d, inner %d, shared %v; want 1, 2, false", p.Seq, q.Seq, p == q)
 	}
 	s.give(q)
-	r := s.take(history.Event{Seq: 3}) // p is still out
+	r := put(s.take(), 3) // p is still out
 	if p.Seq != 1 || r == p {
 		t.Fatalf("after the inner event was given back: outer %d, shared %v; want 1, false", p.Seq, r == p)
 	}
 	s.give(r)
 	s.give(p)
-	if u := s.take(history.Event{Seq: 4}); u != &s.ev || u.Seq != 4 {
+	if u := put(s.take(), 4); u != &s.ev || u.Seq != 4 {
 		t.Fatalf("after every event was given back: got %p (seq %d), want the slot's %p (seq 4)", u, u.Seq, &s.ev)
 	}
 }

@@ -43,7 +43,8 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	}
 	var out slot
 	w.Observe(func(ev history.Event) {
-		p := out.take(ev)
+		p := out.take()
+		*p = ev
 		if cov != nil {
 			cov.Observe(p)
 		}
