@@ -81,7 +81,7 @@ func (m *Marker) inFlight(uid string) ops.SyncFn {
 	return ops.NoSync
 }
 
-func (m *Marker) Observe(ev Event) {
+func (m *Marker) Observe(ev *Event) {
 	if ev.Kind == Restarted {
 		m.restarted()
 		return

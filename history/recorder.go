@@ -62,10 +62,10 @@ var witnessWorkerStep = func(uid string) ops.Input { return ops.WorkerStep{UID: 
 // It reads only the events, never the pod workers.
 type Recorder struct {
 	ops      []recOp
-	opsBox   *[]recOp       // the pool's box ops came in (recorderOps), for Recycle to put it back in
-	open     map[int]int    // ClientCall ID → index in ops, until its return
-	awaiting map[string]int // goroutine → its open call still waiting for the pod lock
-	holder   string         // goroutine holding the pod lock, "" if none
+	opsBox   *[]recOp         // the pool's box ops came in (recorderOps), for Recycle to put it back in
+	open     Few[int, int]    // ClientCall ID → index in ops, until its return
+	awaiting Few[string, int] // goroutine → its open call still waiting for the pod lock
+	holder   string           // goroutine holding the pod lock, "" if none
 	rows     map[string]int
 	rowNames []string
 	clock    []ClockMark
@@ -115,7 +115,7 @@ type ClockMark struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder {
 	box := recorderOps.Get().(*[]recOp)
-	return &Recorder{ops: (*box)[:0], opsBox: box, open: map[int]int{}, awaiting: map[string]int{},
+	return &Recorder{ops: (*box)[:0], opsBox: box,
 		rows: map[string]int{}, rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: map[string]int{}}
 }
 
@@ -152,8 +152,8 @@ func (r *Recorder) Recycle() {
 // History must not be read after Reset (a lane's next seed).
 func (r *Recorder) Reset() {
 	r.Recycle()
-	clear(r.open)
-	clear(r.awaiting)
+	r.open.Reset()
+	r.awaiting.Reset()
 	clear(r.rows)
 	clear(r.workers)
 	clear(r.markers)
@@ -169,7 +169,7 @@ func newRowNames() []string { return make([]string, 0, 16) }
 func newClock() []ClockMark { return make([]ClockMark, 0, 32) }
 
 // Observe implements Observer.
-func (r *Recorder) Observe(ev Event) {
+func (r *Recorder) Observe(ev *Event) {
 	if ev.Kind == Noted {
 		return
 	}
@@ -180,21 +180,21 @@ func (r *Recorder) Observe(ev Event) {
 	switch ev.Kind {
 	case ClientCall:
 		i := r.add(recOp{in: ev.Input, row: r.row(ev.Goroutine), call: ev.Seq, callAt: ev.At})
-		r.open[ev.ID] = i
+		r.open.Set(ev.ID, i)
 		switch {
 		case !takesPodLock(ev.Input):
 		case r.holder == ev.Goroutine:
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
 		default:
-			r.awaiting[ev.Goroutine] = i
+			r.awaiting.Set(ev.Goroutine, i)
 		}
 	case ClientReturn:
 		r.returned(ev)
 	case LockAcquired:
 		r.holder = ev.Goroutine
-		if i, ok := r.awaiting[ev.Goroutine]; ok {
+		if i, ok := r.awaiting.Get(ev.Goroutine); ok {
 			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
-			delete(r.awaiting, ev.Goroutine)
+			r.awaiting.Del(ev.Goroutine)
 		}
 		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil {
 			r.workerStep(ev, uid, gen)
@@ -215,7 +215,7 @@ func (r *Recorder) Observe(ev Event) {
 // gen taking the pod lock at ev. A worker of an older generation is the
 // exiting worker of a purged incarnation: its last critical section is not
 // a step of the current record.
-func (r *Recorder) workerStep(ev Event, uid string, gen int) {
+func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 	i, seen := r.workers[uid]
 	if !seen {
 		if gen < 0 { // older than a UID's first marker (gen 0)
@@ -235,12 +235,12 @@ func (r *Recorder) workerStep(ev Event, uid string, gen int) {
 }
 
 // returned closes a call; one that never took the pod lock takes effect now.
-func (r *Recorder) returned(ev Event) {
-	i, ok := r.open[ev.ID]
+func (r *Recorder) returned(ev *Event) {
+	i, ok := r.open.Get(ev.ID)
 	if !ok {
 		panic(fmt.Sprintf("history: recorder: return of unknown call %d at event %d", ev.ID, ev.Seq))
 	}
-	delete(r.open, ev.ID)
+	r.open.Del(ev.ID)
 	op := &r.ops[i]
 	op.out, op.ret = ev.Output, ev.Seq
 	if res, ok := op.out.(ops.UpdateResult); ok {
@@ -252,8 +252,8 @@ func (r *Recorder) returned(ev Event) {
 	if op.effect == 0 {
 		op.effect, op.effectAt = ev.Seq, ev.At
 	}
-	if j, ok := r.awaiting[ev.Goroutine]; ok && j == i {
-		delete(r.awaiting, ev.Goroutine)
+	if j, ok := r.awaiting.Get(ev.Goroutine); ok && j == i {
+		r.awaiting.Del(ev.Goroutine)
 	}
 }
 
@@ -291,7 +291,7 @@ func (r *Recorder) History() History {
 	// Rows and Clock are only ever appended to: the history shares their
 	// arrays, clipped, so an append on either side cannot reach the other.
 	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
-	for _, i := range r.open {
+	for _, i := range r.open.Values() {
 		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
 			h.Cut = e
 		}

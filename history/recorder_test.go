@@ -126,7 +126,7 @@ func TestRecorderContract(t *testing.T) {
 			r := NewRecorder()
 			r.step = nil // markers: TestRecorderWitnessWorkerSteps
 			for _, ev := range script(t, tc.events...) {
-				r.Observe(ev)
+				r.Observe(&ev)
 			}
 			h := r.History()
 			ops, effects := describeOps(h)
@@ -144,7 +144,7 @@ func TestRecorderWitnessWorkerSteps(t *testing.T) {
 	r := NewRecorder()
 	for _, ev := range script(t, "worker/a lock", "worker/a unlock", "client/0 call 1 update", "client/0 lock",
 		"client/0 return 1", "client/0 unlock") {
-		r.Observe(ev)
+		r.Observe(&ev)
 	}
 	h := r.History()
 	calls, effects := describeOps(h)
@@ -166,7 +166,7 @@ func TestOperationMetadataPrints(t *testing.T) {
 	r := NewRecorder()
 	for _, ev := range script(t, "client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 unlock",
 		"client/1 call 2 update", "client/1 lock", "client/1 unlock", "client/1 return 2") {
-		r.Observe(ev)
+		r.Observe(&ev)
 	}
 	h := r.History()
 	if len(h.Ops) != 2 {
@@ -186,7 +186,7 @@ func TestOperationMetadataPrints(t *testing.T) {
 func TestHistoryArraysReusedAfterReset(t *testing.T) {
 	run := func(r *Recorder, lines ...string) History {
 		for _, ev := range script(t, lines...) {
-			r.Observe(ev)
+			r.Observe(&ev)
 		}
 		return r.History()
 	}

@@ -24,10 +24,12 @@ import (
 // linearizability check, liveness, and the kubelet-level checks.
 type Oracle interface {
 	// Observe sees one event as it happens, in the goroutine that caused
-	// it: it must not block. v is valid only during the call (at
+	// it: it must not block. v and ev are valid only during the call (at
 	// LockReleasing the pod lock is held, so v.Workers shows the state
-	// every critical section so far committed).
-	Observe(v View, ev history.Event)
+	// every critical section so far committed); ev is every observer's,
+	// read by pointer so that it is not copied for each: an oracle neither
+	// writes it nor keeps the pointer (it copies what it keeps).
+	Observe(v View, ev *history.Event)
 	// Finish gives the oracle's violations, in the order found.
 	Finish(v View, runErr error) []history.Violation
 }

@@ -38,7 +38,7 @@ import (
 // nothing.
 type coverageObserver struct{ t *coverage.Tracker }
 
-func (c coverageObserver) Observe(v oracle.View, ev history.Event) { c.t.Observe(v, ev) }
+func (c coverageObserver) Observe(v oracle.View, ev *history.Event) { c.t.Observe(v, ev) }
 
 func (coverageObserver) Finish(oracle.View, error) []history.Violation { return nil }
 
@@ -49,7 +49,7 @@ func (coverageObserver) Finish(oracle.View, error) []history.Violation { return 
 // lock since its callback ended (stage "ended").
 type nearMissObserver struct{ t *nearmiss.Tracker }
 
-func (n nearMissObserver) Observe(v oracle.View, ev history.Event) { n.t.Observe(v, ev) }
+func (n nearMissObserver) Observe(v oracle.View, ev *history.Event) { n.t.Observe(v, ev) }
 
 func (nearMissObserver) Finish(oracle.View, error) []history.Violation { return nil }
 

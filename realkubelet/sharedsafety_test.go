@@ -113,7 +113,8 @@ type lockstep struct {
 	named map[types.UID]int
 }
 
-func (l *lockstep) Observe(v oracle.View, ev history.Event) {
+func (l *lockstep) Observe(v oracle.View, p *history.Event) {
+	ev := *p // rewritten below: the shared event stays as it is
 	switch ev.Kind {
 	case history.LockAcquired:
 		return // the tape's "the driver holds the lock for good"
@@ -178,7 +179,7 @@ func (l *lockstep) section(v oracle.View, g string, inside []history.Event) {
 func (l *lockstep) forward(v oracle.View, ev history.Event) {
 	l.seq++
 	ev.Seq = l.seq
-	l.safety.Observe(v, ev)
+	l.safety.Observe(v, &ev)
 }
 
 // probe is the driver's Probe, with Known widened (when l.named is set)

@@ -105,9 +105,9 @@ type committedOracle struct {
 	probe func() *history.Probe
 }
 
-func (o committedOracle) Observe(v oracle.View, ev history.Event) {
+func (o committedOracle) Observe(v oracle.View, ev *history.Event) {
 	if ev.Kind == history.Noted {
-		o.Oracle.Observe(v, history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing,
+		o.Oracle.Observe(v, &history.Event{Seq: ev.Seq, At: ev.At, Goroutine: "driver", Kind: history.LockReleasing,
 			Probe: o.probe()})
 	}
 	o.Oracle.Observe(v, ev)

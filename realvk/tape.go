@@ -38,10 +38,10 @@ func (t *tape) observe(n history.Note, at time.Time, step int) {
 	t.seq++
 	ev := history.Event{Seq: t.seq, At: at.Sub(t.start), Goroutine: "vk", Kind: history.Noted, Note: n}
 	t.events = append(t.events, ev)
-	t.oracle.Observe(nil, ev)
-	t.cov.Observe(ev)
+	t.oracle.Observe(nil, &ev)
+	t.cov.Observe(&ev)
 	if t.near != nil {
-		t.near.Observe(ev)
+		t.near.Observe(&ev)
 	}
 }
 

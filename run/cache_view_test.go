@@ -34,7 +34,7 @@ func TestCacheViewPinsFirstSight(t *testing.T) {
 				rec = history.NewRecorder() // judge the last epoch only
 				return
 			}
-			rec.Observe(ev)
+			rec.Observe(&ev)
 		})
 		if r := judge(f, seed, w, CheckOptions{}, nil); r.Failed() {
 			t.Fatalf("seed %d: %v", seed, r)

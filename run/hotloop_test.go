@@ -68,7 +68,7 @@ type spinningOracle struct {
 	release chan struct{}
 }
 
-func (o *spinningOracle) Observe(_ oracle.View, _ history.Event) {
+func (o *spinningOracle) Observe(_ oracle.View, _ *history.Event) {
 	if o.seen++; o.seen == o.at {
 		o.in = o.s.Goroutine()
 		plantedSpin(o.release)

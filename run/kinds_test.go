@@ -25,7 +25,7 @@ type twin struct {
 	differ    string
 }
 
-func (t *twin) Observe(v oracle.View, ev history.Event) {
+func (t *twin) Observe(v oracle.View, ev *history.Event) {
 	t.all.Observe(v, ev)
 	if t.kinds.Has(ev.Kind) {
 		t.some.Observe(v, ev)

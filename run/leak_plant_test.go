@@ -43,7 +43,7 @@ func leakRun(t *testing.T, pl plan.Plan, signal string) []history.Violation {
 		}})
 	}
 	o, view := liveness.NewWorkerLeaks(), w.View()
-	w.Observe(func(ev history.Event) { o.Observe(view, ev) })
+	w.Observe(func(ev history.Event) { o.Observe(view, &ev) })
 	err := w.Run()
 	if err != nil {
 		t.Fatalf("run: got error %v, want none\n%v", err, pl)

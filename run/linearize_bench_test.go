@@ -56,7 +56,7 @@ func sizedHistory(tb testing.TB, planSeed uint64, ops, pods int) history.History
 		src := sim.NewPCG(sim.Derive(planSeed, fmt.Sprintf("bench-plan/%d/%d", ops, pods)))
 		w := world.NewWorld(benchPlan(src, pods, actions), sim.NewPCG(1), sim.NewPCG(2), sim.RandomWalk{})
 		rec := history.NewRecorder()
-		w.Observe(rec.Observe)
+		w.Observe(func(ev history.Event) { rec.Observe(&ev) })
 		if err := w.Run(); err != nil {
 			tb.Fatal(err)
 		}
@@ -129,12 +129,12 @@ func BenchmarkRunSeed(b *testing.B) {
 		{"world", func(*world.World) func(error) { return nil }},
 		{"recorder", func(w *world.World) func(error) {
 			r := history.NewRecorder()
-			w.Observe(r.Observe)
+			w.Observe(func(ev history.Event) { r.Observe(&ev) })
 			return func(error) { r.History() }
 		}},
 		{"linearizability", func(w *world.World) func(error) {
 			o, v := linearize.New(linearize.Options{}), w.View()
-			w.Observe(func(ev history.Event) { o.Observe(v, ev) })
+			w.Observe(func(ev history.Event) { o.Observe(v, &ev) })
 			return func(err error) { o.Finish(v, err) }
 		}},
 	} {

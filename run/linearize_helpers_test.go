@@ -31,7 +31,7 @@ func recordSeed(f plan.Family, seed uint64, strategy sim.Strategy) recorded {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, strategy)
 	rec := history.NewRecorder()
-	w.Observe(rec.Observe)
+	w.Observe(func(ev history.Event) { rec.Observe(&ev) })
 	err := w.Run()
 	return recorded{h: rec.History(), w: w, runErr: err}
 }

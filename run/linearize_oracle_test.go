@@ -31,12 +31,12 @@ type tamper struct {
 	done bool
 }
 
-func (t *tamper) Observe(v oracle.View, ev history.Event) {
+func (t *tamper) Observe(v oracle.View, ev *history.Event) {
 	if !t.done {
-		if evs, ok := t.edit(ev); ok {
+		if evs, ok := t.edit(*ev); ok {
 			t.done = true
 			for _, e := range evs {
-				t.next.Observe(v, e)
+				t.next.Observe(v, &e)
 			}
 			return
 		}
@@ -96,7 +96,7 @@ func tamperedRun(t *testing.T, opts linearize.Options, edit func() func(history.
 		opts.Trace = w.S.Trace
 		tp := &tamper{next: linearize.New(opts), edit: edit()}
 		view := w.View()
-		w.Observe(func(ev history.Event) { tp.Observe(view, ev) })
+		w.Observe(func(ev history.Event) { tp.Observe(view, &ev) })
 		err := w.Run()
 		if !tp.done {
 			continue
@@ -212,7 +212,7 @@ func TestLinearizabilityNoArtifactsWhenPassing(t *testing.T) {
 	w := world.NewWorld(plan.GenerateSwarm(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
 	o := linearize.New(linearize.Options{ArtifactDir: dir})
 	view := w.View()
-	w.Observe(func(ev history.Event) { o.Observe(view, ev) })
+	w.Observe(func(ev history.Event) { o.Observe(view, &ev) })
 	err := w.Run()
 	// A failed run still gets its prefix checked; this one is fine.
 	if viol := o.Finish(view, errors.Join(err, errors.New("pretend the run failed"))); len(viol) != 0 {

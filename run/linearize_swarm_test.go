@@ -47,7 +47,7 @@ func sweep(t *testing.T, f plan.Family, n uint64, strategy sim.Strategy, stats *
 			return []oracle.Oracle{o}
 		})
 		view := w.View()
-		w.Observe(func(ev history.Event) { epochs.Observe(view, ev) })
+		w.Observe(func(ev history.Event) { epochs.Observe(view, &ev) })
 		err := w.Run()
 		if err != nil || len(w.Violations) > 0 {
 			t.Fatalf("%s seed %d: the run itself failed (%v, %v): not a passing run", f.Name, seed, err, w.Violations)
@@ -132,7 +132,7 @@ type checkedHistory struct {
 	v   linearize.Verdict
 }
 
-func (c *checkedHistory) Observe(_ oracle.View, ev history.Event) { c.rec.Observe(ev) }
+func (c *checkedHistory) Observe(_ oracle.View, ev *history.Event) { c.rec.Observe(ev) }
 
 func (c *checkedHistory) Finish(oracle.View, error) []history.Violation {
 	c.h = c.rec.History()

@@ -56,7 +56,7 @@ func lvRun(t *testing.T, pl plan.Plan, p *lvPlant) (map[string]int, []history.Vi
 	t.Helper()
 	w := lvWorld(pl, p)
 	o, view := livenessOracle(), w.View()
-	w.Observe(func(ev history.Event) { o.Observe(view, ev) })
+	w.Observe(func(ev history.Event) { o.Observe(view, &ev) })
 	err := w.Run()
 	if err != nil {
 		t.Fatalf("run: got error %v, want none\n%v", err, pl)

@@ -42,7 +42,7 @@ type marksUntil struct {
 	m   *history.Marker
 }
 
-func (c marksUntil) Observe(_ oracle.View, ev history.Event) {
+func (c marksUntil) Observe(_ oracle.View, ev *history.Event) {
 	if ev.At <= c.cut {
 		c.m.Observe(ev)
 	}

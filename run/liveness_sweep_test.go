@@ -42,7 +42,7 @@ func TestLivenessSwarmChecksEveryInvariant(t *testing.T) {
 		st := plan.SeedStreams(seed)
 		w := world.NewWorld(plan.GenerateSwarm(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
 		o, view := livenessOracle(), w.View()
-		w.Observe(func(ev history.Event) { o.Observe(view, ev) })
+		w.Observe(func(ev history.Event) { o.Observe(view, &ev) })
 		err := w.Run()
 		if vs := o.Finish(view, err); err != nil || len(vs) != 0 {
 			t.Fatalf("seed %d: got error %v and violations %v, want neither", seed, err, vs)

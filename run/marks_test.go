@@ -44,7 +44,7 @@ func TestMarksNeedTheirSituation(t *testing.T) {
 	pl := plan.Plan{Family: "quiet", Clients: 1, Actions: []plan.Action{{Kind: plan.Create, UID: "a", SpecGrace: 30, Grace: -1}}}
 	w := world.NewWorld(pl, sim.NewReplay(nil), sim.NewReplay(nil), sim.RandomWalk{})
 	m := history.NewMarker()
-	w.Observe(m.Observe)
+	w.Observe(func(ev history.Event) { m.Observe(&ev) })
 	if err := w.Run(); err != nil {
 		t.Fatal(err)
 	}

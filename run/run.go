@@ -133,38 +133,40 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	}
 	marks := l.marker()
 	cov, near := l.trackers(opts)
-	timing := readers([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
+	timing := readersByKind([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
 		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
 		known = history.NewKnownFromHistory()
 	}
+	var out slot
 	w.Observe(func(ev history.Event) {
 		if known != nil {
 			ev = known.Rewrite(ev)
 		}
+		p := out.take()
+		*p = ev
 		if cov != nil {
-			cov.Observe(view, ev)
+			cov.Observe(view, p)
 		}
 		if near != nil {
-			near.Observe(view, ev)
+			near.Observe(view, p)
 		}
-		for _, o := range timing {
-			if o.kinds.Has(ev.Kind) {
-				o.Observe(view, ev)
-			}
+		for _, o := range timing.of[p.Kind] {
+			o.Observe(view, p)
 		}
 		for _, o := range extra {
-			o.Observe(view, ev)
+			o.Observe(view, p)
 		}
-		for _, o := range oracles.observing(ev.Kind) { // oracles.Observe(view, ev)
-			o.Observe(view, ev)
+		for _, o := range oracles.observing(p.Kind) { // oracles.Observe(view, p)
+			o.Observe(view, p)
 		}
-		marks.Observe(ev)
+		marks.Observe(p)
 		if kube != nil {
-			kube.Observe(view, ev)
+			kube.Observe(view, p)
 		}
+		out.give(p)
 	})
 	err := w.Run()
 	marks.Merge(w.Marks())
@@ -181,7 +183,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
 	}
 	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
-	for _, o := range timing {
+	for _, o := range timing.all {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
 	for _, o := range extra {
@@ -234,6 +236,30 @@ func readers(os []oracle.Oracle) []reader {
 	return out
 }
 
+// byKind lists, for each kind of event, the oracles that read it
+// (readers), in their order; all is every oracle.
+type byKind struct {
+	of  [history.ReadFailed + 1][]oracle.Oracle
+	all []oracle.Oracle
+}
+
+// readersByKind is os by the kinds each reads: an event goes only to the
+// oracles of its kind, found by one index instead of a test per oracle.
+func readersByKind(os []oracle.Oracle) *byKind {
+	t, rs := &byKind{all: os}, readers(os)
+	in := make([]oracle.Oracle, 0, len(os)*len(t.of)) // every kind's list, one array
+	for k := range t.of {
+		from := len(in)
+		for _, r := range rs {
+			if r.kinds.Has(history.EventKind(k)) {
+				in = append(in, r.Oracle)
+			}
+		}
+		t.of[k] = in[from:len(in):len(in)]
+	}
+	return t
+}
+
 // inOrderFound merges the world's own violations with the kubelet-level
 // checks', each list in the order found, into the order found: by the Seq
 // of the event each was found after. On a tie the kubelet check's comes
@@ -268,7 +294,7 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 	return &epochOracles{make: make, cur: make()}
 }
 
-func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
+func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
 	for _, o := range e.observing(ev.Kind) {
 		o.Observe(v, ev)
 	}
@@ -277,8 +303,7 @@ func (e *epochOracles) Observe(v oracle.View, ev history.Event) {
 // observing returns the oracles an event of kind k goes to: none for
 // Noted (the kubelet-level checks' alone) and for Restarted, which sets
 // the current epoch's aside and begins the next; the current epoch's for
-// every other kind. judgeOn calls it and the oracles itself, saving the
-// event's copy into Observe.
+// every other kind. judgeOn calls it and the oracles itself.
 func (e *epochOracles) observing(k history.EventKind) []oracle.Oracle {
 	switch k {
 	case history.Noted:

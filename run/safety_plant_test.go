@@ -43,7 +43,7 @@ func (v planted) observe(o oracle.Oracle, ev history.Event) {
 	if ev.Probe != nil && (v.p.answers != nil || v.p.mirror != nil) {
 		ev.Probe = v.bend(ev.Probe)
 	}
-	o.Observe(v, ev)
+	o.Observe(v, &ev)
 }
 
 // bend returns a copy of probe with the plant's answers.

@@ -41,16 +41,20 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 	if opts.NearMisses {
 		near = nearmiss.NewVK(cov)
 	}
+	var out slot
 	w.Observe(func(ev history.Event) {
+		p := out.take()
+		*p = ev
 		if cov != nil {
-			cov.Observe(ev)
+			cov.Observe(p)
 		}
 		if near != nil {
-			near.Observe(ev)
+			near.Observe(p)
 		}
 		for _, o := range oracles {
-			o.Observe(view, ev)
+			o.Observe(view, p)
 		}
+		out.give(p)
 	})
 	err := w.Run()
 	marks := history.NewMarker()

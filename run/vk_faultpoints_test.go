@@ -81,7 +81,7 @@ func (c *calmFaults) Intn(n int) int {
 // vkNotes records a run's VK notes, in order.
 type vkNotes struct{ notes []history.Note }
 
-func (n *vkNotes) Observe(_ oracle.View, ev history.Event) {
+func (n *vkNotes) Observe(_ oracle.View, ev *history.Event) {
 	if ev.Kind == history.Noted {
 		n.notes = append(n.notes, ev.Note)
 	}

@@ -149,7 +149,7 @@ type plantedMark struct {
 	mark, invariant string
 }
 
-func (p plantedMark) Observe(_ oracle.View, ev history.Event) { p.m.Observe(ev) }
+func (p plantedMark) Observe(_ oracle.View, ev *history.Event) { p.m.Observe(ev) }
 
 func (p plantedMark) Finish(oracle.View, error) []history.Violation {
 	if !slices.Contains(p.m.Sorted(), p.mark) {

@@ -37,7 +37,7 @@ type actor struct {
 }
 
 // actorEvent follows the calls of the actor goroutines.
-func (c *checker) actorEvent(v oracle.View, ev history.Event) {
+func (c *checker) actorEvent(v oracle.View, ev *history.Event) {
 	g := ev.Goroutine
 	switch ev.Kind {
 	case history.Noted:

@@ -35,9 +35,9 @@ func runEviction(static bool, kill *ops.UpdatePod, polls ...time.Duration) []his
 	}
 	for i, at := range polls {
 		s.id++
-		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientCall, ID: s.id, At: at, Goroutine: "eviction/1",
+		s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: history.ClientCall, ID: s.id, At: at, Goroutine: "eviction/1",
 			Input: ops.Query{Kind: ops.ShouldPodBeFinished, UID: "a"}})
-		s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.ClientReturn, ID: s.id, At: at, Goroutine: "eviction/1",
+		s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: history.ClientReturn, ID: s.id, At: at, Goroutine: "eviction/1",
 			Output: ops.Answer(i == len(polls)-1)})
 	}
 	return s.verdict()
@@ -112,7 +112,7 @@ func runShutdownLate() []history.Violation {
 	s := shutdownScript()
 	at := func(d time.Duration, g string, ev history.Event) {
 		ev.At, ev.Goroutine, ev.Seq = d, g, s.seq
-		s.o.Observe(s.v, ev)
+		s.o.Observe(s.v, &ev)
 	}
 	at(time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownBegins{Active: []types.UID{"a", "b"}}})
 	for i, uid := range []string{"a", "b"} {
@@ -150,7 +150,7 @@ func reaperScript(removeAt time.Duration, echo bool) []history.Violation {
 		s.call("client/0", upd(ops.Update, u), nil)
 	})
 	if removeAt > 0 {
-		s.o.Observe(s.v, history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",
+		s.o.Observe(s.v, &history.Event{Seq: s.seq, At: removeAt, Kind: history.Noted, Goroutine: "reaper/1",
 			Note: history.Removed{UID: "a", By: "grace reaper", Forced: true}})
 		s.v.pod("a").InAPI = false
 		s.v.pod("a").InConfig = !echo // the echo's REMOVE

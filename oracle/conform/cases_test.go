@@ -236,7 +236,7 @@ func TestP9EchoWindow(t *testing.T) {
 	s := newScript(p, true)
 	s.action(func() { s.admitCreate("a") })
 	s.ev("worker/a", history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK, IsTerminal: true}})
-	s.o.Observe(s.v, history.Event{Seq: s.seq, At: 50 * time.Second, Kind: history.Noted, Goroutine: "statusmanager",
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, At: 50 * time.Second, Kind: history.Noted, Goroutine: "statusmanager",
 		Note: history.PhaseWritten{UID: "a", Phase: v1.PodSucceeded}})
 	a := s.v.pod("a")
 	a.StatusPhase, a.APIPhase, a.Phase = v1.PodSucceeded, v1.PodSucceeded, v1.PodRunning

@@ -228,7 +228,7 @@ func (c *checker) violate(invariant, format string, args ...any) {
 }
 
 // Observe implements oracle.Oracle.
-func (c *checker) Observe(v oracle.View, ev history.Event) {
+func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	c.at, c.seq = ev.At, ev.Seq
 	switch ev.Kind {
 	case history.LockAcquired, history.LockReleasing, history.CallbackBegin, history.Fired:
@@ -289,7 +289,7 @@ func (c *checker) sawVersion(uid types.UID, version int) {
 	c.versions[uid] = max(c.versions[uid], version)
 }
 
-func (c *checker) noted(v oracle.View, cl *client, ev history.Event) {
+func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 	switch ev.Note.(type) {
 	case history.ActionBegins:
 		if cl.cur != nil || cl.begun >= len(cl.actions) {

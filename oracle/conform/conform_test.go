@@ -75,7 +75,7 @@ func (s *script) ev(g string, ev history.Event) {
 	}
 	ev.Seq, ev.Goroutine = s.seq, g
 	ev.At = s.p.Actions[min(s.next, len(s.p.Actions)-1)].At
-	s.o.Observe(s.v, ev)
+	s.o.Observe(s.v, &ev)
 }
 
 func (s *script) note(g string, n history.Note) { s.ev(g, history.Event{Kind: history.Noted, Note: n}) }
@@ -144,7 +144,7 @@ func (s *script) admitCreate(uid string) {
 
 // settleAt sends the kubelet's settle note at virtual time at.
 func (s *script) settleAt(at time.Duration) {
-	s.o.Observe(s.v, history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "driver", Note: history.KubeletSettled{}})
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "driver", Note: history.KubeletSettled{}})
 }
 
 // admission is the kubelet's admission of uid in client/0, counting the

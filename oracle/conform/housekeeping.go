@@ -24,7 +24,7 @@ type housekeeping struct {
 
 // housekeepingCall: SyncKnownPods must name the pods in config (P3); a
 // create after it is one of the pass's restarts.
-func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
+func (c *checker) housekeepingCall(v oracle.View, ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.SyncKnownPods:
 		c.housekeepingDone(ev.Goroutine)
@@ -49,7 +49,7 @@ func (c *checker) housekeepingCall(v oracle.View, ev history.Event) {
 // know; housekeeping owes a create to every desired pod the kubelet
 // admitted that is missing from them and still active (not rejected, not
 // terminal in config).
-func (c *checker) housekeepingReturn(v oracle.View, ev history.Event) {
+func (c *checker) housekeepingReturn(v oracle.View, ev *history.Event) {
 	h := c.hk[ev.Goroutine]
 	known, ok := ev.Output.(ops.KnownPods)
 	if h == nil || h.id != ev.ID || !ok {

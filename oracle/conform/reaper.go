@@ -22,7 +22,7 @@ func (c *checker) reaperOn() bool {
 	return n != nil && n.APIServer && n.ForceDeleteAfterGrace
 }
 
-func (c *checker) reaperNoted(k oracle.Kubelet, ev history.Event) {
+func (c *checker) reaperNoted(k oracle.Kubelet, ev *history.Event) {
 	if !c.reaperOn() {
 		return
 	}

@@ -56,7 +56,7 @@ func (c *checker) shutdownAction(p pre) {
 	}
 }
 
-func (c *checker) shutdownNoted(ev history.Event) {
+func (c *checker) shutdownNoted(ev *history.Event) {
 	sd := c.sd
 	switch n := ev.Note.(type) {
 	case history.ShutdownBegins:
@@ -81,7 +81,7 @@ func (c *checker) shutdownNoted(ev history.Event) {
 }
 
 // shutdownKill: the next kill of the shutdown, in group order.
-func (c *checker) shutdownKill(ev history.Event, uid types.UID) {
+func (c *checker) shutdownKill(ev *history.Event, uid types.UID) {
 	sd := c.sd
 	if sd == nil || !sd.begun || !sd.snapshot[uid] {
 		c.violate("P7", "pod %s killed by a node shutdown whose snapshot does not hold it", uid)
@@ -131,7 +131,7 @@ func (c *checker) groupOver(at time.Duration, next int) {
 
 // shutdownCall checks the kill a shutdown-kill actor sends (P7) and notes
 // when its wait returns.
-func (c *checker) shutdownCall(ev history.Event) {
+func (c *checker) shutdownCall(ev *history.Event) {
 	if !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
 		return
 	}
@@ -147,7 +147,7 @@ func (c *checker) shutdownCall(ev history.Event) {
 }
 
 // shutdownReturn: a shutdown kill's wait returned.
-func (c *checker) shutdownReturn(ev history.Event) {
+func (c *checker) shutdownReturn(ev *history.Event) {
 	a := c.actors[ev.Goroutine]
 	if a == nil || !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
 		return

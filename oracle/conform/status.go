@@ -71,7 +71,7 @@ func (s *statusModel) heldOf(uid types.UID) phases {
 }
 
 // status follows the events P5 reads; kube: the target has a kubelet.
-func (c *checker) status(v oracle.View, ev history.Event) {
+func (c *checker) status(v oracle.View, ev *history.Event) {
 	k := v.Kubelet()
 	if k == nil {
 		return

@@ -21,7 +21,7 @@ func TestAtRestReadsTheCommittedState(t *testing.T) {
 	tr := New()
 	for _, ev := range []history.Event{call("client/0", update("a", ops.Create, -1, false)), begin("a", ops.SyncPod),
 		call("client/1", update("b", ops.Create, -1, false))} {
-		tr.Observe(nil, ev)
+		tr.Observe(nil, &ev)
 	}
 	before := tr.Coverage()
 	for _, tu := range before.Tuples {

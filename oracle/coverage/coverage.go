@@ -123,7 +123,7 @@ func (t *Tracker) pod(uid string) *pod {
 
 // Observe follows one event; v is read only at LockReleasing, when its
 // Workers answers are valid.
-func (t *Tracker) Observe(v oracle.View, ev history.Event) {
+func (t *Tracker) Observe(v oracle.View, ev *history.Event) {
 	if ev.Kind == history.Noted {
 		t.noted(ev.Note)
 		return
@@ -144,7 +144,7 @@ func (t *Tracker) Observe(v oracle.View, ev history.Event) {
 }
 
 // event applies one event of the stream and returns the UID it is about.
-func (t *Tracker) event(ev history.Event) string {
+func (t *Tracker) event(ev *history.Event) string {
 	switch in := ev.Input.(type) {
 	case ops.UpdatePod:
 		if ev.Kind == history.ClientCall {
@@ -234,7 +234,7 @@ func killGrace(in ops.UpdatePod) (int64, bool) {
 
 // released reads the query answers for the UID the releasing goroutine
 // works on: its worker's, or its open call's.
-func (t *Tracker) released(v oracle.View, ev history.Event) {
+func (t *Tracker) released(v oracle.View, ev *history.Event) {
 	uid, _, isWorker := history.WorkerOf(ev.Goroutine)
 	if !isWorker {
 		uid = t.callUID[ev.Goroutine]

@@ -51,7 +51,7 @@ func track(v oracle.View, evs ...history.Event) Coverage {
 		if fv, ok := v.(fakeView); ok && ev.Kind == history.LockReleasing && fv.answers != nil {
 			ev.Probe = history.NewProbe(true, fv.answers, nil)
 		}
-		tr.Observe(v, ev)
+		tr.Observe(v, &ev)
 	}
 	return tr.Coverage()
 }

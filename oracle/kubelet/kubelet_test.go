@@ -51,17 +51,17 @@ type script struct {
 func (s *script) commit(uid types.UID, a oracle.Answers) {
 	s.v.answers[uid] = a
 	s.seq++
-	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.LockReleasing, Goroutine: "client/0",
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: history.LockReleasing, Goroutine: "client/0",
 		Probe: history.NewProbe(true, s.v.answers, nil)})
 }
 
 func (s *script) note(n history.Note) {
-	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.Noted, Goroutine: "kubelet", Note: n})
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: history.Noted, Goroutine: "kubelet", Note: n})
 }
 
 func (s *script) event(kind history.EventKind, in ops.Input) {
 	s.seq++
-	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: kind, Goroutine: "worker/a", Input: in})
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: kind, Goroutine: "worker/a", Input: in})
 }
 
 func running() oracle.Answers { return oracle.Answers{Known: true, CouldHaveRunning: true} }
@@ -175,7 +175,7 @@ func TestCatches(t *testing.T) {
 			if bad {
 				at = 29 * time.Second
 			}
-			s.o.Observe(s.v, history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "reaper",
+			s.o.Observe(s.v, &history.Event{Seq: s.seq, At: at, Kind: history.Noted, Goroutine: "reaper",
 				Note: history.Removed{UID: "a", By: "grace reaper", Forced: true}})
 		}},
 		{"K6 delete requested for an older object under the UID", "K6", func(s *script, bad bool) {
@@ -238,7 +238,7 @@ func TestRestartForgetsTheKubeletNotTheAPIServer(t *testing.T) {
 	s := &script{o: New(), v: newFakeView()}
 	s.note(history.ShutdownBegins{Active: []types.UID{"a"}})
 	s.note(history.DeleteRequested{UID: "a"})
-	s.o.Observe(s.v, history.Event{Seq: s.seq, Kind: history.Restarted})
+	s.o.Observe(s.v, &history.Event{Seq: s.seq, Kind: history.Restarted})
 	s.note(history.ShutdownDone{})
 	s.commit("a", terminated(true))
 	s.note(history.Removed{UID: "a", By: StatusManager})
@@ -250,7 +250,7 @@ func TestRestartForgetsTheKubeletNotTheAPIServer(t *testing.T) {
 // TestNoKubeletNoChecks: a target without a kubelet is not judged.
 func TestNoKubeletNoChecks(t *testing.T) {
 	o := New()
-	o.Observe(noKubelet{newFakeView()}, history.Event{Kind: history.Noted, Note: history.SyncPodBegins{UID: "b"}})
+	o.Observe(noKubelet{newFakeView()}, &history.Event{Kind: history.Noted, Note: history.SyncPodBegins{UID: "b"}})
 	if got := o.Finish(nil, nil); len(got) > 0 {
 		t.Fatalf("got %v, want none", got)
 	}

@@ -62,7 +62,7 @@ func (r *reporter) violate(invariant, format string, args ...any) {
 }
 
 // Observe implements oracle.Oracle.
-func (c *checker) Observe(v oracle.View, ev history.Event) {
+func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	k := v.Kubelet()
 	if k == nil {
 		return
@@ -80,7 +80,7 @@ func (c *checker) Observe(v oracle.View, ev history.Event) {
 	}
 }
 
-func (c *checker) noted(k oracle.Kubelet, ev history.Event) {
+func (c *checker) noted(k oracle.Kubelet, ev *history.Event) {
 	switch n := ev.Note.(type) {
 	case history.AdmissionBegins:
 		c.kube.admissionBegins(k)

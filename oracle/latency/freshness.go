@@ -36,7 +36,7 @@ func (c *freshnessCheck) Kinds() oracle.Kinds {
 }
 
 // Observe implements oracle.Oracle.
-func (c *freshnessCheck) Observe(_ oracle.View, ev history.Event) {
+func (c *freshnessCheck) Observe(_ oracle.View, ev *history.Event) {
 	switch ev.Kind {
 	case history.Restarted:
 		c.lastEnd = map[string]time.Duration{}

@@ -40,7 +40,7 @@ func TestStatusFreshness(t *testing.T) {
 	for _, c := range cases {
 		k := NewFreshness()
 		for _, ev := range c.events {
-			k.Observe(nil, ev)
+			k.Observe(nil, &ev)
 		}
 		if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
 			t.Errorf("%s: got violation %v (%v), want %v", c.name, got, k.Finish(nil, nil), c.wantViolation)

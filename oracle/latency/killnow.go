@@ -60,7 +60,7 @@ func (c *killNowCheck) Kinds() oracle.Kinds {
 }
 
 // Observe implements oracle.Oracle.
-func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
+func (c *killNowCheck) Observe(_ oracle.View, ev *history.Event) {
 	switch ev.Kind {
 	case history.Restarted:
 		c.kills, c.killIDs, c.waits = map[string]int64{}, map[string]int{}, map[int]killNowWait{}
@@ -98,7 +98,7 @@ func (c *killNowCheck) Observe(_ oracle.View, ev history.Event) {
 	}
 }
 
-func (c *killNowCheck) violate(ev history.Event, msg string) {
+func (c *killNowCheck) violate(ev *history.Event, msg string) {
 	c.violations = append(c.violations, history.Violation{Oracle: "runtime", Invariant: "R2-killnow-timeout",
 		At: ev.At, Seq: ev.Seq, Message: msg + " (R2)"})
 }

@@ -48,12 +48,12 @@ func TestKillNowTimeout(t *testing.T) {
 // name) and checks the verdict.
 func killNowCase(t *testing.T, k *killNowCheck, name string, kill ops.KillOptions, waited time.Duration, terminated, wantViolation bool) {
 	pod := ops.Pod{UID: "a", SpecGrace: 30}
-	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 1, Goroutine: "eviction/1", At: time.Second,
+	k.Observe(nil, &history.Event{Kind: history.ClientCall, ID: 1, Goroutine: "eviction/1", At: time.Second,
 		Input: ops.UpdatePod{Type: ops.Kill, Pod: pod, Kill: kill}})
-	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 1, Goroutine: "eviction/1", At: time.Second})
-	k.Observe(nil, history.Event{Kind: history.ClientCall, ID: 2, Goroutine: "eviction/1", At: time.Second,
+	k.Observe(nil, &history.Event{Kind: history.ClientReturn, ID: 1, Goroutine: "eviction/1", At: time.Second})
+	k.Observe(nil, &history.Event{Kind: history.ClientCall, ID: 2, Goroutine: "eviction/1", At: time.Second,
 		Input: ops.KillPodNowDone{UID: "a", ID: 1}})
-	k.Observe(nil, history.Event{Kind: history.ClientReturn, ID: 2, Goroutine: "eviction/1", At: time.Second + waited,
+	k.Observe(nil, &history.Event{Kind: history.ClientReturn, ID: 2, Goroutine: "eviction/1", At: time.Second + waited,
 		Output: ops.Answer(terminated)})
 	if got := len(k.Finish(nil, nil)) > 0; got != wantViolation {
 		t.Errorf("%s: got violation %v (%v), want %v", name, got, k.violations, wantViolation)

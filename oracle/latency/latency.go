@@ -48,7 +48,7 @@ func (k *killLatency) Reset() {
 }
 
 // Observe follows SyncPod begin and end and the cancellations between.
-func (k *killLatency) Observe(_ oracle.View, ev history.Event) {
+func (k *killLatency) Observe(_ oracle.View, ev *history.Event) {
 	if ev.Kind == history.Noted {
 		return
 	}

@@ -25,14 +25,14 @@ func TestKillLatencyOracle(t *testing.T) {
 	}
 	for _, c := range cases {
 		k := New().(*killLatency)
-		k.Observe(nil, history.Event{Kind: history.CallbackBegin, Input: ops.SyncBegin{UID: "a", Fn: ops.SyncPod}})
+		k.Observe(nil, &history.Event{Kind: history.CallbackBegin, Input: ops.SyncBegin{UID: "a", Fn: ops.SyncPod}})
 		if c.cancelAt >= 0 {
-			k.Observe(nil, history.Event{Kind: history.Fired, At: c.cancelAt, Input: ops.CancelFired{UID: "a"}})
+			k.Observe(nil, &history.Event{Kind: history.Fired, At: c.cancelAt, Input: ops.CancelFired{UID: "a"}})
 		}
 		if c.otherUIDCancelAt >= 0 {
-			k.Observe(nil, history.Event{Kind: history.Fired, At: c.otherUIDCancelAt, Input: ops.CancelFired{UID: "b"}})
+			k.Observe(nil, &history.Event{Kind: history.Fired, At: c.otherUIDCancelAt, Input: ops.CancelFired{UID: "b"}})
 		}
-		k.Observe(nil, history.Event{Kind: history.CallbackEnd, At: c.endAt, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod}})
+		k.Observe(nil, &history.Event{Kind: history.CallbackEnd, At: c.endAt, Input: ops.SyncEnd{UID: "a", Fn: ops.SyncPod}})
 		if got := len(k.violations) > 0; got != c.wantViolation {
 			t.Errorf("%s: got violation %v (%v), want %v", c.name, got, k.violations, c.wantViolation)
 		}

@@ -69,7 +69,7 @@ func (c *requeueCheck) Kinds() oracle.Kinds {
 }
 
 // Observe implements oracle.Oracle.
-func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
+func (c *requeueCheck) Observe(_ oracle.View, ev *history.Event) {
 	switch {
 	case ev.Kind == history.Restarted:
 		c.last = map[types.UID]ops.SyncEnd{}
@@ -92,7 +92,7 @@ func (c *requeueCheck) Observe(_ oracle.View, ev history.Event) {
 }
 
 // check judges one requeue against the return it follows (after), if any.
-func (c *requeueCheck) check(n history.Requeued, end ops.SyncEnd, after bool, ev history.Event) {
+func (c *requeueCheck) check(n history.Requeued, end ops.SyncEnd, after bool, ev *history.Event) {
 	why, lo, hi := "no sync call returned before it (a status read failed or a static start was refused): the backoff period",
 		c.periods.Backoff, c.periods.Backoff*3/2
 	switch {
@@ -132,7 +132,7 @@ func terminalWord(end ops.SyncEnd) string {
 	return ""
 }
 
-func (c *requeueCheck) violate(ev history.Event, msg string) {
+func (c *requeueCheck) violate(ev *history.Event, msg string) {
 	c.violations = append(c.violations, history.Violation{Oracle: "runtime", Invariant: "R1-requeue-delay",
 		At: ev.At, Seq: ev.Seq, Message: msg + " (R1)"})
 }

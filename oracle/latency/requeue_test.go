@@ -48,9 +48,9 @@ func TestRequeueDelay(t *testing.T) {
 		reused.Reset()
 		for _, k := range []*requeueCheck{NewRequeue(p).(*requeueCheck), reused} {
 			if c.end != nil {
-				k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: *c.end})
+				k.Observe(nil, &history.Event{Kind: history.CallbackEnd, Input: *c.end})
 			}
-			k.Observe(nil, history.Event{Kind: history.Noted, Note: history.Requeued{UID: "a", Delay: c.delay}})
+			k.Observe(nil, &history.Event{Kind: history.Noted, Note: history.Requeued{UID: "a", Delay: c.delay}})
 			if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
 				t.Errorf("%s (reused %v): got violation %v (%v), want %v", c.name, k == reused, got, k.violations, c.wantViolation)
 			}
@@ -65,10 +65,10 @@ func TestRequeueDelayPairing(t *testing.T) {
 	p := Periods{Resync: time.Minute, Backoff: 10 * time.Second}
 	k := NewRequeue(p).(*requeueCheck)
 	end := func(uid string, fn ops.SyncFn) {
-		k.Observe(nil, history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: uid, Fn: fn, Outcome: ops.OK}})
+		k.Observe(nil, &history.Event{Kind: history.CallbackEnd, Input: ops.SyncEnd{UID: uid, Fn: fn, Outcome: ops.OK}})
 	}
 	requeue := func(uid string, d time.Duration) {
-		k.Observe(nil, history.Event{Kind: history.Noted, Note: history.Requeued{UID: k8stypes.UID(uid), Delay: d}})
+		k.Observe(nil, &history.Event{Kind: history.Noted, Note: history.Requeued{UID: k8stypes.UID(uid), Delay: d}})
 	}
 	end("a", ops.SyncPod)
 	end("b", ops.SyncTerminatingPod)
@@ -78,7 +78,7 @@ func TestRequeueDelayPairing(t *testing.T) {
 	end("a", ops.SyncTerminatedPod)
 	requeue("a", 10*time.Second) // a later record of a (UID reuse)
 	end("a", ops.SyncPod)
-	k.Observe(nil, history.Event{Kind: history.Restarted})
+	k.Observe(nil, &history.Event{Kind: history.Restarted})
 	requeue("a", 10*time.Second) // the new process's first requeue of a
 	if v := k.Finish(nil, nil); len(v) != 0 {
 		t.Errorf("legal requeues reported: %v", v)
@@ -145,8 +145,8 @@ func TestRequeueDelayErrorShapes(t *testing.T) {
 	for _, c := range cases {
 		k := NewRequeue(p).(*requeueCheck)
 		end := ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: c.err}
-		k.Observe(nil, history.Event{Kind: history.CallbackEnd, At: c.endAt, Input: end})
-		k.Observe(nil, history.Event{Kind: history.Noted, At: now, Note: history.Requeued{UID: "a", Delay: c.delay}})
+		k.Observe(nil, &history.Event{Kind: history.CallbackEnd, At: c.endAt, Input: end})
+		k.Observe(nil, &history.Event{Kind: history.Noted, At: now, Note: history.Requeued{UID: "a", Delay: c.delay}})
 		if got := len(k.Finish(nil, nil)) > 0; got != c.wantViolation {
 			t.Errorf("%s: got violation %v (%v), want %v", c.name, got, k.violations, c.wantViolation)
 		}

@@ -21,7 +21,7 @@ func TestFinishTwiceJudgesTheSameHistory(t *testing.T) {
 		// A forged answer: the workers never heard of a, so it is not known terminated.
 		{Seq: 2, At: time.Second, Goroutine: "driver", Kind: history.ClientReturn, ID: 1, Output: ops.Answer(true)},
 	} {
-		o.Observe(nil, ev)
+		o.Observe(nil, &ev)
 	}
 	first := o.Finish(nil, nil)
 	if len(first) == 0 {

@@ -104,7 +104,7 @@ func Reuse(prev oracle.Oracle, opts Options) oracle.Oracle {
 }
 
 // Observe implements oracle.Oracle: every event goes to the recorder.
-func (l *linearizability) Observe(_ oracle.View, ev history.Event) { l.rec.Observe(ev) }
+func (l *linearizability) Observe(_ oracle.View, ev *history.Event) { l.rec.Observe(ev) }
 
 // Finish checks the history. If the run failed (runErr != nil) the history
 // stops wherever the run did; the oracle still checks what was recorded,

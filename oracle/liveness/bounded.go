@@ -53,7 +53,7 @@ func (l *liveness) takeEnabled() bool { return l.periods.TakeKill > 0 && l.perio
 
 // updateTookEffect opens the obligation of an UpdatePod whose critical
 // section just ended (p.cur holds the answers it left).
-func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev history.Event) {
+func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev *history.Event) {
 	if !p.cur.Known || p.cur.BeFinished {
 		return
 	}
@@ -94,7 +94,7 @@ func (p *podTrack) busy() bool {
 
 // taken discharges the obligation: a call began, or the record finished or
 // went. It notes the longest wait seen, per kind, for the bounds' test.
-func (l *liveness) taken(p *podTrack, ev history.Event) {
+func (l *liveness) taken(p *podTrack, ev *history.Event) {
 	d := p.due
 	if d == nil {
 		return
@@ -122,7 +122,7 @@ func (p *podTrack) callEnded(at time.Duration) {
 }
 
 // checkTakes reports every obligation whose bound passed before ev.
-func (l *liveness) checkTakes(ev history.Event) {
+func (l *liveness) checkTakes(ev *history.Event) {
 	if !l.takeEnabled() {
 		return
 	}

@@ -273,7 +273,7 @@ func TestPodTrackWords(t *testing.T) {
 		}
 	}
 	l := newLiveness(kubeletPeriods)
-	p.begin(l, ops.SyncPod, history.Event{})
+	p.begin(l, ops.SyncPod, &history.Event{})
 	p.end(ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.OK}, time.Second)
 	if got := p.state(lvRunning); got != "S" {
 		t.Errorf("state after a SyncPod: got %s, want S", got)
@@ -284,12 +284,12 @@ func TestPodTrackWords(t *testing.T) {
 		want string
 	}{
 		{func() {}, ops.SyncTerminatedPod, "SyncTerminatedPod never ran"},
-		{func() { p.begin(l, ops.SyncTerminatedPod, history.Event{}) },
+		{func() { p.begin(l, ops.SyncTerminatedPod, &history.Event{}) },
 			ops.SyncTerminatedPod, "SyncTerminatedPod ran once, the last is still in flight"},
 		{func() {}, ops.SyncPod, "SyncPod ran once, the last succeeded at 1s"},
 		{func() {
 			for range 2 {
-				p.begin(l, ops.SyncTerminatingRuntimePod, history.Event{})
+				p.begin(l, ops.SyncTerminatingRuntimePod, &history.Event{})
 				p.end(ops.SyncEnd{Fn: ops.SyncTerminatingRuntimePod, Outcome: ops.Canceled}, 2*time.Second)
 			}
 		}, ops.SyncTerminatingPod, "SyncTerminatingRuntimePod ran 2 times, the last was cancelled at 2s, and it never succeeded"},

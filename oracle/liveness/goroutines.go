@@ -63,7 +63,7 @@ func (o *workerLeaks) Reset() {
 func (o *workerLeaks) Kinds() oracle.Kinds { return oracle.KindsOf(history.Noted) }
 
 // Observe implements oracle.Oracle.
-func (o *workerLeaks) Observe(_ oracle.View, ev history.Event) {
+func (o *workerLeaks) Observe(_ oracle.View, ev *history.Event) {
 	if ev.Kind != history.Noted || o.drained {
 		return
 	}
@@ -81,7 +81,7 @@ func (o *workerLeaks) Observe(_ oracle.View, ev history.Event) {
 
 // judge reports every worker goroutine still running at the drain's end,
 // in the order they started.
-func (o *workerLeaks) judge(ev history.Event, d history.WorkerDrainEnded) {
+func (o *workerLeaks) judge(ev *history.Event, d history.WorkerDrainEnded) {
 	waiting := map[workerID]string{}
 	for _, s := range d.Stuck {
 		waiting[workerID{s.Goroutine, s.Kubelet}] = s.Waiting

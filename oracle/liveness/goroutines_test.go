@@ -26,7 +26,7 @@ func runLeaks(steps []leakStep) []history.Violation { return runLeaksOn(NewWorke
 func runLeaksOn(o oracle.Oracle, steps []leakStep) []history.Violation {
 	var v oracle.View
 	for i, s := range steps {
-		o.Observe(v, history.Event{Kind: history.Noted, Seq: int64(i), At: s.at, Goroutine: s.by, Note: s.note})
+		o.Observe(v, &history.Event{Kind: history.Noted, Seq: int64(i), At: s.at, Goroutine: s.by, Note: s.note})
 	}
 	return o.Finish(v, nil)
 }

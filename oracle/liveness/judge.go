@@ -19,7 +19,7 @@ import (
 // the target (docs/design.md, "Observable-only judging"). Pods are judged
 // in UID order, static full names in name order, so messages come out in a
 // stable order.
-func (l *liveness) judge(v oracle.View, ev history.Event) {
+func (l *liveness) judge(v oracle.View, ev *history.Event) {
 	st := v.Settle()
 	if st == nil {
 		l.violate("settle", ev, "Settled came without the settle phase's timing: nothing was judged")
@@ -42,7 +42,7 @@ type judgement struct {
 	p   *podTrack
 	cfg oracle.PodConfig
 	st  *oracle.Settle
-	ev  history.Event
+	ev  *history.Event
 }
 
 func (j judgement) violate(invariant, format string, args ...any) {
@@ -208,7 +208,7 @@ func (j judgement) retry() {
 // down) must have started once nothing had changed among the name's pods
 // for retryWithin before quiesce: every refused waiter is retried within
 // it, and the first eligible one is then allowed.
-func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev history.Event) {
+func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev *history.Event) {
 	byName := map[string][]*podTrack{}
 	for _, uid := range l.uids {
 		if c := v.Config(uid); c.Static {

@@ -20,7 +20,7 @@ type knownCall struct {
 
 // knownReturned checks that a SyncKnownPods purged what it had to (L2:
 // finished and not desired; L4: finished and asked for a restart).
-func (l *liveness) knownReturned(ev history.Event) {
+func (l *liveness) knownReturned(ev *history.Event) {
 	kc := l.known[ev.Goroutine]
 	delete(l.known, ev.Goroutine)
 	defer func() { l.freeKnown = kc }() // nothing holds it any more

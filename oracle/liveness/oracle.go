@@ -90,11 +90,16 @@ const unset = time.Duration(-1)
 type liveness struct {
 	periods Periods
 	pods    map[types.UID]*podTrack
-	uids    []types.UID           // the keys of pods, sorted
-	tracks  []*podTrack           // pods' values, in the order of uids
-	open    map[string]int        // by goroutine: its record's index in calls (openOf)
-	calls   []openCall            // the goroutines' client calls in progress
-	known   map[string]*knownCall // by goroutine: its SyncKnownPods in progress
+	uids    []types.UID    // the keys of pods, sorted
+	tracks  []*podTrack    // pods' values, in the order of uids
+	open    map[string]int // by goroutine: its record's index in calls (openOf)
+	calls   []openCall     // the goroutines' client calls in progress
+	last    lastOpen       // the goroutine openOf looked up last
+	// lastProbe is the probe of the last release with one, when
+	// lastTracked pods were tracked (lockReleasing; Reset: none).
+	lastProbe   *history.Probe
+	lastTracked int
+	known       map[string]*knownCall // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -111,30 +116,6 @@ type liveness struct {
 	checked map[string]int
 	// maxTake: the longest wait seen before a take, per kind.
 	maxTake map[string]time.Duration
-}
-
-// openCall is a goroutine's client call in progress: in, nil when none.
-// effectDue: an UpdatePod whose critical section has not ended yet (L9
-// opens its obligation there). A goroutine's record serves its every call.
-type openCall struct {
-	in        ops.Input
-	effectDue bool
-}
-
-// openOf is goroutine g's record, nil before its first call.
-func (l *liveness) openOf(g string) *openCall {
-	if i, ok := l.open[g]; ok {
-		return &l.calls[i]
-	}
-	return nil
-}
-
-// callOf is goroutine g's client call in progress, nil when none.
-func (l *liveness) callOf(g string) ops.Input {
-	if c := l.openOf(g); c != nil {
-		return c.in
-	}
-	return nil
 }
 
 // killWait is killPodNow's wait for its kill (ops.KillPodNowDone).
@@ -178,7 +159,7 @@ func (l *liveness) Reset() {
 }
 
 // Observe implements oracle.Oracle.
-func (l *liveness) Observe(v oracle.View, ev history.Event) {
+func (l *liveness) Observe(v oracle.View, ev *history.Event) {
 	if l.settled {
 		return
 	}
@@ -211,12 +192,12 @@ func (l *liveness) Observe(v oracle.View, ev history.Event) {
 // reason in Result.Err; one that ended normally without it is the world's.
 func (l *liveness) Finish(_ oracle.View, runErr error) []history.Violation {
 	if !l.settled && runErr == nil {
-		l.violate("settle", history.Event{}, "the run ended without a Settled event: nothing was judged")
+		l.violate("settle", &history.Event{}, "the run ended without a Settled event: nothing was judged")
 	}
 	return l.out
 }
 
-func (l *liveness) violate(invariant string, ev history.Event, format string, args ...any) {
+func (l *liveness) violate(invariant string, ev *history.Event, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if l.seen[invariant+msg] {
 		return
@@ -244,12 +225,10 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	return p
 }
 
-func (l *liveness) clientCall(ev history.Event) {
+func (l *liveness) clientCall(ev *history.Event) {
 	c := l.openOf(ev.Goroutine)
 	if c == nil {
-		l.open[ev.Goroutine] = len(l.calls)
-		l.calls = append(l.calls, openCall{})
-		c = &l.calls[len(l.calls)-1]
+		c = l.newOpen(ev.Goroutine)
 	}
 	c.in = ev.Input
 	switch in := ev.Input.(type) {
@@ -263,7 +242,7 @@ func (l *liveness) clientCall(ev history.Event) {
 	}
 }
 
-func (l *liveness) clientReturn(ev history.Event) {
+func (l *liveness) clientReturn(ev *history.Event) {
 	var in ops.Input
 	if c := l.openOf(ev.Goroutine); c != nil {
 		in = c.in
@@ -281,7 +260,7 @@ func (l *liveness) clientReturn(ev history.Event) {
 // call takes effect in: a create for a UID whose termination is requested
 // asks for a restart (SPEC §1.4 step 4); a SyncKnownPods must purge every
 // finished record that is not desired or asked for a restart (§1.12).
-func (l *liveness) lockAcquired(ev history.Event) {
+func (l *liveness) lockAcquired(ev *history.Event) {
 	switch in := l.callOf(ev.Goroutine).(type) {
 	case ops.UpdatePod:
 		p := l.track(types.UID(in.Pod.UID))
@@ -313,7 +292,7 @@ func (l *liveness) lockAcquired(ev history.Event) {
 // ends, from what the public query methods returned there (the event's
 // Probe): the milestones of each incarnation are when they first became
 // visible. A release without a Probe changes nothing.
-func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
+func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 	if ev.Probe == nil {
 		return
 	}
@@ -323,9 +302,16 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 		call = c.in
 	}
 	answers := history.ProbeWalk{Probe: ev.Probe}
+	// The probe of the release before and no pod tracked since: every
+	// pod's answers are those its update took then (cur), and update would
+	// change nothing unless a failed call's error waits to be cleared.
+	again := ev.Probe == l.lastProbe && len(l.uids) == l.lastTracked
+	l.lastProbe, l.lastTracked = ev.Probe, len(l.uids)
 	for i, uid := range l.uids {
 		p := l.tracks[i]
-		p.update(l, answers.Answers(uid), ev, call)
+		if !again || p.err != nil {
+			p.update(l, answers.Answers(uid), ev, call)
+		}
 		if p.due != nil && (!p.cur.Known || p.cur.BeFinished) {
 			l.taken(p, ev)
 		}
@@ -337,6 +323,9 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 			p.sawRuntime = true
 		}
 		l.updateTookEffect(p, in, ev)
+	}
+	if len(l.waits) == 0 {
+		return // most releases: no map walk
 	}
 	for _, wt := range l.waits { // each wait on its own: any order does
 		if wt.notRunningAt == unset && !l.pods[wt.uid].cur.CouldHaveRunning {
@@ -350,7 +339,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev history.Event) {
 // (or earlier, never); a pod seen not running strictly before that
 // instant should have fired the kill's completion in the same critical
 // section.
-func (l *liveness) killReturned(ev history.Event) {
+func (l *liveness) killReturned(ev *history.Event) {
 	wt := l.waits[ev.ID]
 	delete(l.waits, ev.ID)
 	if ok, _ := ev.Output.(ops.Answer); ok {
@@ -370,14 +359,14 @@ func (l *liveness) killReturned(ev history.Event) {
 	}
 }
 
-func (l *liveness) callbackBegin(ev history.Event) {
+func (l *liveness) callbackBegin(ev *history.Event) {
 	b := ev.Input.(ops.SyncBegin)
 	p := l.track(types.UID(b.UID))
 	l.taken(p, ev)
 	p.begin(l, b.Fn, ev)
 }
 
-func (l *liveness) callbackEnd(ev history.Event) {
+func (l *liveness) callbackEnd(ev *history.Event) {
 	e := ev.Input.(ops.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)

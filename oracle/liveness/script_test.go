@@ -70,7 +70,7 @@ func (s *lvScript) emit(g string, kind history.EventKind, id int, in ops.Input, 
 	if kind == history.LockReleasing {
 		ev.Probe = history.NewProbe(true, s.v.answers, nil)
 	}
-	s.l.Observe(s.v, ev)
+	s.l.Observe(s.v, &ev)
 }
 
 // call is a client call by g whose critical section leaves the pods in st.

@@ -165,7 +165,7 @@ func (p *podTrack) reset(at time.Duration, call ops.Input) {
 
 // update takes the answers at a pod-lock release by ev's goroutine, whose
 // client call (if any) is call.
-func (p *podTrack) update(l *liveness, a oracle.Answers, ev history.Event, call ops.Input) {
+func (p *podTrack) update(l *liveness, a oracle.Answers, ev *history.Event, call ops.Input) {
 	prev := p.cur
 	switch {
 	case a.Known && !prev.Known:
@@ -215,7 +215,7 @@ func mark(t *time.Duration, now bool, at time.Duration) bool {
 // have running containers nobody will stop (L1). A purge by a
 // SyncKnownPods that lists the UID as desired is a purge for a restart
 // (S18), which owes a SyncPod (L4).
-func (l *liveness) gone(p *podTrack, ev history.Event, call ops.Input) {
+func (l *liveness) gone(p *podTrack, ev *history.Event, call ops.Input) {
 	p.goneAt = ev.At
 	if p.calls.any() && p.terminatedAt == unset && !p.terminatedOK {
 		l.violate("L1", ev, "pod %s: its record was purged at %v in state %s before it terminated (%s): containers may still run",
@@ -239,7 +239,7 @@ func (p *podTrack) stats(fn ops.SyncFn) *fnStats {
 
 // begin: a sync call began. It retries (or supersedes) any earlier failed
 // call (L8), and is the SyncPod a restart owes (L4).
-func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev history.Event) {
+func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev *history.Event) {
 	if p.err != nil {
 		l.checked["L8"]++
 		p.err = nil

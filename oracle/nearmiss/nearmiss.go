@@ -111,7 +111,7 @@ func (t *Tracker) reset() {
 }
 
 // Observe follows one event.
-func (t *Tracker) Observe(_ oracle.View, ev history.Event) {
+func (t *Tracker) Observe(_ oracle.View, ev *history.Event) {
 	switch ev.Kind {
 	case history.Noted:
 		t.noted(ev.Note)
@@ -167,7 +167,7 @@ func movesThePod(e ops.SyncEnd) string {
 }
 
 // call opens a client call.
-func (t *Tracker) call(ev history.Event) {
+func (t *Tracker) call(ev *history.Event) {
 	t.open[ev.ID] = callName(ev.Input)
 	switch in := ev.Input.(type) {
 	case ops.Query:
@@ -191,7 +191,7 @@ func (t *Tracker) call(ev history.Event) {
 }
 
 // returned closes a client call.
-func (t *Tracker) returned(ev history.Event) {
+func (t *Tracker) returned(ev *history.Event) {
 	delete(t.open, ev.ID)
 	if q, ok := t.queries[ev.ID]; ok {
 		delete(t.queries, ev.ID)

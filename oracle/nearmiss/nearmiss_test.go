@@ -22,7 +22,7 @@ func track(evs ...history.Event) []string {
 	var k keys
 	t := New(&k)
 	for _, ev := range evs {
-		t.Observe(nil, ev)
+		t.Observe(nil, &ev)
 	}
 	slices.Sort(k)
 	return k

@@ -76,7 +76,7 @@ func (t *VKTracker) pod(uid types.UID) *vkPod {
 }
 
 // Observe follows one event: the VK notes; every other one is ignored.
-func (t *VKTracker) Observe(ev history.Event) {
+func (t *VKTracker) Observe(ev *history.Event) {
 	if ev.Kind != history.Noted {
 		return
 	}

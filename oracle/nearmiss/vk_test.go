@@ -20,7 +20,7 @@ func trackVK(evs ...history.Event) []string {
 	var k keys
 	t := NewVK(&k)
 	for _, ev := range evs {
-		t.Observe(ev)
+		t.Observe(&ev)
 	}
 	slices.Sort(k)
 	return k

@@ -52,7 +52,7 @@ func safetyGrammarAllows(p safetyPhase, fn ops.SyncFn, shortcut bool) bool {
 
 // begin checks a callback as it begins, against everything the
 // incarnation went through, and files it for the checks of later events.
-func (o *safetyOracle) begin(b ops.SyncBegin, ev history.Event) {
+func (o *safetyOracle) begin(b ops.SyncBegin, ev *history.Event) {
 	t := o.track(b.UID)
 	call := o.newCall()
 	*call = safetyCall{fn: b.Fn, seq: ev.Seq, at: ev.At, version: b.Version, grace: b.Grace}
@@ -102,7 +102,7 @@ func (o *safetyOracle) begin(b ops.SyncBegin, ev history.Event) {
 
 // end closes the running callback and advances the phase grammar; a
 // SyncPod that reports isTerminal requests termination (SPEC §1.8 step 4).
-func (o *safetyOracle) end(e ops.SyncEnd, ev history.Event) {
+func (o *safetyOracle) end(e ops.SyncEnd, ev *history.Event) {
 	t := o.track(e.UID)
 	c := t.inFlight
 	t.inFlight, t.workerCS, t.lastEnd = nil, t.workerCS[:0], ev.Seq
@@ -141,7 +141,7 @@ func (o *safetyOracle) end(e ops.SyncEnd, ev history.Event) {
 // beginWithoutRecord: a callback for a UID with no record ran after a
 // purge (S18: "it never purges a started, unfinished record") or for a UID
 // that never had one (S2: calls belong to an incarnation).
-func (o *safetyOracle) beginWithoutRecord(t *safetyPod, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) beginWithoutRecord(t *safetyPod, call *safetyCall, ev *history.Event) {
 	if n := len(t.past); n > 0 {
 		last := t.past[n-1]
 		o.report("S18", last.key()+"/after-purge", ev, last.name()+" (purged)",
@@ -154,7 +154,7 @@ func (o *safetyOracle) beginWithoutRecord(t *safetyPod, call *safetyCall, ev his
 
 // checkNewIncarnation is S16: "A new incarnation of a reused UID begins its
 // first sync only after the old incarnation finished".
-func (o *safetyOracle) checkNewIncarnation(t *safetyPod, inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkNewIncarnation(t *safetyPod, inc *safetyInc, call *safetyCall, ev *history.Event) {
 	n := len(t.past)
 	if n == 0 {
 		return
@@ -186,7 +186,7 @@ func safetyDescribeCall(c *safetyCall) string {
 // restart shortcut"), S6 ("No sync call after a successful
 // SyncTerminatedPod/SyncTerminatingRuntimePod until purge") and S17 ("a
 // runtime kill never leads to SyncTerminatedPod").
-func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev *history.Event) {
 	fn := call.fn
 	if fn == ops.SyncTerminatedPod && !inc.realPod {
 		o.report("S17", inc.key()+"/terminated", ev, o.subject(inc),
@@ -221,7 +221,7 @@ func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev history
 // IsPodTerminationRequested turning true), is a violation. One taken before
 // that critical section may still begin later (upstream's B16 window), but
 // only after its context was cancelled.
-func (o *safetyOracle) checkSyncPodBegin(t *safetyPod, inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkSyncPodBegin(t *safetyPod, inc *safetyInc, call *safetyCall, ev *history.Event) {
 	after := inc.natural
 	if after != nil {
 		o.report("S3", inc.key()+"/after", ev, o.subject(inc),
@@ -255,7 +255,7 @@ func (o *safetyOracle) checkSyncPodBegin(t *safetyPod, inc *safetyInc, call *saf
 // checkNoRunning is S7: "CouldHaveRunningContainers(uid)==false (or
 // ShouldPodRuntimeBeRemoved==true) ⇒ no SyncPod/SyncTerminatingPod … will
 // begin in this incarnation".
-func (o *safetyOracle) checkNoRunning(inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkNoRunning(inc *safetyInc, call *safetyCall, ev *history.Event) {
 	if inc.noRunSeq == 0 {
 		return
 	}
@@ -269,7 +269,7 @@ func (o *safetyOracle) checkNoRunning(inc *safetyInc, call *safetyCall, ev histo
 // of SyncKnownPods, or the replay after a phase transition (SPEC §1.6,
 // §1.8). A callback with none of those, but with a runtime kill of the
 // terminated pod in between, was driven by that kill (#103625).
-func (o *safetyOracle) checkTriggered(inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkTriggered(inc *safetyInc, call *safetyCall, ev *history.Event) {
 	lo := int64(0)
 	if inc.last != nil {
 		lo = inc.last.takeMin

@@ -20,7 +20,7 @@ import (
 // while the pod was terminating. (S11's wording reads "min of all values
 // seen"; a later override above the spec grace of a kill that gave none
 // does not raise it, §1.7 "once set, never increases".)
-func (o *safetyOracle) checkGrace(inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkGrace(inc *safetyInc, call *safetyCall, ev *history.Event) {
 	g := call.grace
 	if g < 1 {
 		o.report("S11", inc.key()+"/floor", ev, o.subject(inc),
@@ -86,7 +86,7 @@ func (inc *safetyInc) versionAt(seq int64) (int64, bool) {
 // phase's success" — read as: before the final call took its update
 // (an update that arrives while the final call runs is carried into the
 // next phase, or dropped once the pod finished, SPEC §1.8 step 4).
-func (o *safetyOracle) settle(ev history.Event) {
+func (o *safetyOracle) settle(ev *history.Event) {
 	for _, uid := range o.sortedUIDs() {
 		t := o.pods[uid]
 		incs := t.past
@@ -117,7 +117,7 @@ func (o *safetyOracle) settle(ev history.Event) {
 // not prune it, so a reused UID may keep its first incarnation's place:
 // FIFO is flagged only when the waiter's current incarnation arrived before
 // the starter's UID first did.
-func (o *safetyOracle) checkStaticStart(t *safetyPod, inc *safetyInc, call *safetyCall, ev history.Event) {
+func (o *safetyOracle) checkStaticStart(t *safetyPod, inc *safetyInc, call *safetyCall, ev *history.Event) {
 	for _, uid := range o.sortedUIDs() {
 		w := o.pods[uid].cur
 		if w == nil || uid == inc.uid || !w.static || w.fullname != inc.fullname {

@@ -101,7 +101,7 @@ type safetyInc struct {
 // newInc is t's incarnation n, created at ev, its lists in its own
 // arrays: a record of the runs before Reset emptied (freeIncs), or a new
 // one.
-func (o *safetyOracle) newInc(t *safetyPod, n int, ev history.Event) *safetyInc {
+func (o *safetyOracle) newInc(t *safetyPod, n int, ev *history.Event) *safetyInc {
 	var inc *safetyInc
 	if k := len(o.freeIncs); k > 0 {
 		inc, o.freeIncs = o.freeIncs[k-1], o.freeIncs[:k-1]

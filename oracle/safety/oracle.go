@@ -103,19 +103,24 @@ type safetyOracle struct {
 	syncedAt           time.Duration
 	// unbound are the UpdatePod and SyncKnownPods calls not yet matched
 	// with their critical section, by goroutine.
-	unbound     map[string]*safetyClientCall
-	calls       map[int]*safetyClientCall // bound, awaiting their return, by ID
-	freeCalls   []*safetyClientCall       // records of calls done, for the next (newClientCall)
-	completions map[int]*safetyCompletion // by completion ID
-	callSlab    []safetyCall              // where the run's callbacks' records come from (newCall)
+	unbound     history.Few[string, *safetyClientCall]
+	calls       history.Few[int, *safetyClientCall] // bound, awaiting their return, by ID
+	freeCalls   []*safetyClientCall                 // records of calls done, for the next (newClientCall)
+	completions map[int]*safetyCompletion           // by completion ID
+	callSlab    []safetyCall                        // where the run's callbacks' records come from (newCall)
 	// freePods and freeIncs are the UID records and incarnations of the
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
 	freeIncs []*safetyInc
-	open     []int // the IDs of completions not fired yet, ascending
-	inCS     bool
-	csFired  []safetyFired // completions fired in the current critical section
-	settled  bool
+	// tracked is the UID record track returned last: most calls of track
+	// are for the UID of the call before (a call, its critical section,
+	// its callback) and are answered without hashing the UID. pods only
+	// grows in a run, so it is never stale; Reset empties it.
+	tracked *safetyPod
+	open    []int // the IDs of completions not fired yet, ascending
+	inCS    bool
+	csFired []safetyFired // completions fired in the current critical section
+	settled bool
 
 	// The per-release pass (track.go): dirty lists the UIDs to judge at
 	// the next release (safetyPod.dirty), allDirty has every one judged;
@@ -125,6 +130,10 @@ type safetyOracle struct {
 	allDirty bool
 	judged   []*safetyPod
 	knownBuf []string // knownUIDs' list, reused from release to release
+	// known is knownUIDs' answer for the probe knownOf (the last release's
+	// probe; Reset: none).
+	known    []string
+	knownOf  *history.Probe
 	fullPass bool
 	// repeat follows the stream to skip repeated SyncKnownPods releases
 	// (repeat.go); a full pass skips none.
@@ -136,8 +145,8 @@ type safetyOracle struct {
 
 func newSafetyOracle() *safetyOracle {
 	return &safetyOracle{pods: map[string]*safetyPod{},
-		unbound: map[string]*safetyClientCall{}, calls: map[int]*safetyClientCall{}, completions: map[int]*safetyCompletion{},
-		reported: map[string]bool{}}
+		completions: map[int]*safetyCompletion{},
+		reported:    map[string]bool{}}
 }
 
 // Reset implements oracle.Resetter: o as its constructor (New, NewFullPass
@@ -153,8 +162,8 @@ func (o *safetyOracle) Reset() {
 		}
 	}
 	clear(o.pods)
-	clear(o.unbound)
-	clear(o.calls)
+	o.unbound.Reset()
+	o.calls.Reset()
 	clear(o.completions)
 	clear(o.reported)
 	clear(o.dirty)
@@ -170,7 +179,7 @@ func (o *safetyOracle) Reset() {
 // LockReleasing, from the event's Probe. A target that records a release
 // without one cannot be judged on its answers: the oracle says so once and
 // takes every UID for unknown.
-func (o *safetyOracle) Observe(_ oracle.View, ev history.Event) {
+func (o *safetyOracle) Observe(_ oracle.View, ev *history.Event) {
 	var w safetyView
 	if ev.Kind == history.LockReleasing {
 		if ev.Probe == nil {
@@ -187,7 +196,7 @@ func (o *safetyOracle) Observe(_ oracle.View, ev history.Event) {
 func (o *safetyOracle) Finish(oracle.View, error) []history.Violation { return o.violations }
 
 // step consumes one event; v is read only for LockReleasing.
-func (o *safetyOracle) step(v safetyView, ev history.Event) {
+func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 	if o.settled {
 		return
 	}
@@ -202,7 +211,7 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 	case history.LockAcquired:
 		o.inCS, o.csFired = true, o.csFired[:0]
 	case history.LockReleasing:
-		c := o.unbound[ev.Goroutine] // the call this section serves, if any
+		c, _ := o.unbound.Get(ev.Goroutine) // the call this section serves, if any
 		if o.skipRepeat(c, ev) {
 			return
 		}
@@ -226,7 +235,7 @@ func (o *safetyOracle) step(v safetyView, ev history.Event) {
 
 // fired records a cancellation, or checks a kill completion (at the end of
 // the critical section that fires it, when its effect is visible).
-func (o *safetyOracle) fired(ev history.Event) {
+func (o *safetyOracle) fired(ev *history.Event) {
 	switch f := ev.Input.(type) {
 	case ops.CancelFired:
 		o.track(f.UID).lastCancel = ev.Seq
@@ -243,6 +252,9 @@ func (o *safetyOracle) fired(ev history.Event) {
 
 // track returns the per-UID state, creating it on first mention.
 func (o *safetyOracle) track(uid string) *safetyPod {
+	if t := o.tracked; t != nil && t.uid == uid {
+		return t
+	}
 	t := o.pods[uid]
 	if t == nil {
 		if k := len(o.freePods); k > 0 {
@@ -260,6 +272,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}
+	o.tracked = t
 	return t
 }
 
@@ -293,7 +306,7 @@ func (o *safetyOracle) sortedUIDs() []string { return o.uids }
 
 // report records a violation once per key: a broken state persists over
 // many events, and a trace needs the first one.
-func (o *safetyOracle) report(inv, key string, ev history.Event, subject, format string, args ...any) {
+func (o *safetyOracle) report(inv, key string, ev *history.Event, subject, format string, args ...any) {
 	k := inv + "/" + key
 	if o.reported[k] {
 		return

@@ -22,7 +22,7 @@ func TestSafetyJudgesTheRecordedAnswers(t *testing.T) {
 			{Seq: 3, Kind: history.LockReleasing, Goroutine: "client/0", Probe: probe},
 		}
 		for _, ev := range evs {
-			o.Observe(nil, ev)
+			o.Observe(nil, &ev)
 		}
 		var out []string
 		for _, v := range o.Finish(nil, nil) {

@@ -52,7 +52,7 @@ type repeatMemo struct {
 }
 
 // follow moves the memo along the stream for any event but a release.
-func (m *repeatMemo) follow(ev history.Event) {
+func (m *repeatMemo) follow(ev *history.Event) {
 	next := 0
 	switch {
 	case ev.Kind == history.Noted:
@@ -77,7 +77,7 @@ func (m *repeatMemo) follow(ev history.Event) {
 // skipRepeat skips a repeated SyncKnownPods release (above): it does what
 // release would do that is not already done, and reports whether it did.
 // c is the releasing goroutine's call not yet bound, if any.
-func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev history.Event) bool {
+func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev *history.Event) bool {
 	m := &o.repeat
 	if o.fullPass || c == nil || ev.Probe == nil || ev.Goroutine != m.g || (m.stage != 4 && !m.careless) {
 		return false
@@ -93,14 +93,14 @@ func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev history.Event) bool {
 		return false
 	}
 	o.inCS = false
-	delete(o.unbound, ev.Goroutine)
+	o.unbound.Del(ev.Goroutine)
 	c.kept, c.purged = m.kept, nil // no record began or was purged since
-	o.cs.ev, o.cs.v = ev, ev.Probe
+	o.cs.ev, o.cs.v = *ev, ev.Probe
 	if c.returned {
 		o.returned(c, ev)
 		o.doneCall(c)
 	} else {
-		o.calls[c.id] = c
+		o.calls.Set(c.id, c)
 	}
 	m.stage, m.id, m.probe = 1, c.id, ev.Probe
 	m.skipped++
@@ -121,7 +121,7 @@ func (o *safetyOracle) orphanKept(desiredUIDs []string) bool {
 
 // released notes a release judged in full: the memo starts again from it
 // if it bound a SyncKnownPods of a goroutine that is no pod worker.
-func (o *safetyOracle) released(c *safetyClientCall, ev history.Event) {
+func (o *safetyOracle) released(c *safetyClientCall, ev *history.Event) {
 	m := &o.repeat
 	m.stage = 0
 	if c == nil {

@@ -75,7 +75,7 @@ func newSafetyScript() *safetyScript {
 
 func (s *safetyScript) emit(kind history.EventKind, g string, id int, in ops.Input, out ops.Output) {
 	s.seq++
-	s.o.step(s.view, history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out})
+	s.o.step(s.view, &history.Event{Seq: s.seq, At: s.at, Goroutine: g, Kind: kind, ID: id, Input: in, Output: out})
 }
 
 // tick lets virtual time pass.

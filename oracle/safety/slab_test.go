@@ -39,10 +39,10 @@ func TestRecordsFreshAfterReset(t *testing.T) {
 	ev := history.Event{Seq: 3, At: 5}
 	for _, uid := range []string{"a", "b"} {
 		p := o.track(uid)
-		o.begins(p, ev)
+		o.begins(p, &ev)
 		p.cur.calls, p.cur.versions = 4, append(p.cur.versions, safetyMark{seq: 1, v: 2})
 		p.past = append(p.past, p.cur) // as purge leaves it
-		o.begins(p, ev)
+		o.begins(p, &ev)
 		p.lastEnd, p.workerCS = 7, append(p.workerCS, 9)
 	}
 	o.Reset()
@@ -59,8 +59,8 @@ func TestRecordsFreshAfterReset(t *testing.T) {
 		}
 		seenPods[p] = true
 		for range 2 {
-			o.begins(p, ev2)
-			fresh.begins(want, ev2)
+			o.begins(p, &ev2)
+			fresh.begins(want, &ev2)
 			if !reflect.DeepEqual(p.cur, want.cur) || seenIncs[p.cur] {
 				t.Fatalf("incarnation of %s: %+v (handed out before: %v), want %+v", uid, *p.cur, seenIncs[p.cur], *want.cur)
 			}

@@ -55,7 +55,7 @@ func safetyUnknown(synced bool) oracle.Answers {
 // checkState runs the state invariants over the judged UIDs (sorted) after
 // a critical section.
 func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPod) {
-	ev := cs.ev
+	ev := &cs.ev
 	synced := v.Synced()
 	if o.viewSynced && !synced {
 		o.report("S8", "podsSynced", ev, "pod workers", "podsSynced went back to false at %v", ev.At)
@@ -86,7 +86,7 @@ func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPo
 }
 
 // checkUnknown is S10 for a UID without a record.
-func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev history.Event) {
+func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev *history.Event) {
 	if want := safetyUnknown(o.synced); a != want {
 		o.report("S10", fmt.Sprintf("%s/%v", uid, o.synced), ev, o.unknownSubject(uid),
 			"an unknown UID answers differently at %v: %s", ev.At, safetyDiff(want, a))
@@ -97,7 +97,7 @@ func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev history.Eve
 // ContainersBeTerminating, KnownTerminated, BeFinished, ContentBeRemoved
 // only go false→true; CouldHaveRunning only true→false." RuntimeBeRemoved,
 // equal to KnownTerminated by S9, is held to the same rule.
-func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev history.Event) {
+func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev *history.Event) {
 	if a == inc.ans {
 		return // nothing went anywhere
 	}
@@ -118,7 +118,7 @@ func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev histo
 // flight") and S6 ("No sync call after a successful SyncTerminatedPod …
 // updates other than create are ignored; create only sets restart": the
 // answers of a finished record never change).
-func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Answers, ev history.Event) {
+func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Answers, ev *history.Event) {
 	c := t.inFlight
 	if c != nil && c.inc != inc {
 		c = nil
@@ -182,7 +182,7 @@ var latticeRules = [...]safetyRule{
 // ContainersBeTerminating; ContentBeRemoved ∧ ¬evicted ⇒ RuntimeBeRemoved"
 // and S19: "ShouldPodContentBeRemoved(uid) true for a known pod ⇒ evicted or
 // (deleted and terminated)". holds[i] is whether latticeRules[i] holds.
-func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev history.Event) {
+func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *history.Event) {
 	holds := [len(latticeRules)]bool{
 		a.KnownTerminated == a.RuntimeBeRemoved,
 		a.KnownTerminated != a.CouldHaveRunning,
@@ -244,11 +244,11 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		switch {
 		case len(started) == 1 && m != terminating(started[0]):
 			s := started[0]
-			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), cs.ev, o.subject(s),
+			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), &cs.ev, o.subject(s),
 				"IsPodForMirrorPodTerminatingByFullName(%s)=%v at %v, but this started static pod is in %s",
 				f, m, cs.ev.At, safetyStateOf(cs.answers(s.uid)))
 		case len(started) == 0 && m && len(maybe) == 0:
-			o.report("S9", "mirror/"+f, cs.ev, "full name "+f,
+			o.report("S9", "mirror/"+f, &cs.ev, "full name "+f,
 				"IsPodForMirrorPodTerminatingByFullName=true at %v, but no started static pod of that name is terminating", cs.ev.At)
 		}
 	}
@@ -284,7 +284,7 @@ type safetyFired struct {
 // not terminating; each channel closed once." Judged by the answers at the
 // end of the critical section that fired it: CouldHaveRunning=false, or
 // (for a kill option on an update that requested nothing) not terminating.
-func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev history.Event, cs *safetyCS) {
+func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, cs *safetyCS) {
 	c := o.completions[fc.id]
 	switch {
 	case c == nil:
@@ -322,7 +322,7 @@ func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
 			continue
 		}
 		_, subject := o.answersOf(c.uid, cs)
-		o.report("S14", fmt.Sprintf("open/%d", id), cs.ev, subject,
+		o.report("S14", fmt.Sprintf("open/%d", id), &cs.ev, subject,
 			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
 			c.what, c.at, cs.ev.At)
 	}

@@ -17,7 +17,7 @@ import (
 // onCall notes an UpdatePod or SyncKnownPods until its critical
 // section; every UID a call names is tracked from now on (S10 checks the
 // answers of UIDs without a record).
-func (o *safetyOracle) onCall(ev history.Event) {
+func (o *safetyOracle) onCall(ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.UpdatePod:
 		o.track(in.Pod.UID)
@@ -33,12 +33,12 @@ func (o *safetyOracle) onCall(ev history.Event) {
 	default:
 		return
 	}
-	o.unbound[ev.Goroutine] = o.newClientCall(ev)
+	o.unbound.Set(ev.Goroutine, o.newClientCall(ev))
 }
 
 // newClientCall records a call until its critical section: in a record
 // of a call done before (freeCalls) when there is one.
-func (o *safetyOracle) newClientCall(ev history.Event) *safetyClientCall {
+func (o *safetyOracle) newClientCall(ev *history.Event) *safetyClientCall {
 	n := len(o.freeCalls)
 	if n == 0 {
 		return &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
@@ -58,15 +58,15 @@ func (o *safetyOracle) doneCall(c *safetyClientCall) {
 
 // onReturn checks a bound call's result; killPodNow returns its kill
 // inside the critical section, before it is bound.
-func (o *safetyOracle) onReturn(ev history.Event) {
-	if c := o.calls[ev.ID]; c != nil {
+func (o *safetyOracle) onReturn(ev *history.Event) {
+	if c, _ := o.calls.Get(ev.ID); c != nil {
 		c.returned, c.out = true, ev.Output
 		o.returned(c, ev)
-		delete(o.calls, ev.ID)
+		o.calls.Del(ev.ID)
 		o.doneCall(c)
 		return
 	}
-	for _, c := range o.unbound {
+	for _, c := range o.unbound.Values() {
 		if c.id == ev.ID {
 			c.returned, c.out = true, ev.Output
 		}
@@ -77,14 +77,42 @@ func (o *safetyOracle) onReturn(ev history.Event) {
 // it, records created and purged, the client call it served, then the
 // state checks over the UIDs whose judgement can have changed (judged).
 // c is the releasing goroutine's call not yet bound (unbound), if any.
-func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev history.Event) {
+func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Event) {
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known := o.knownUIDs(v)
-	o.trackAll(known)
-	cs.uids, cs.ans = o.sortedUIDs(), cs.ans[:0]
-	tracks, read := o.tracks, newAnswersReader(v) // tracks: in the order of cs.uids
+	known, again := o.knownUIDs(v)
+	if !again { // else every UID in known was tracked at the last release
+		o.trackAll(known)
+	}
+	if uids := o.sortedUIDs(); !again || !sameArray(uids, cs.uids) {
+		o.readAnswers(cs, v, uids, known)
+	} // else the probe and the UIDs of the release before: its walk found what this one would
+	if c != nil {
+		o.unbound.Del(ev.Goroutine)
+		o.bind(c, cs)
+	}
+	o.naturalCompletion(worker, ev)
+	o.judgeOtherPurges(cs)
+	for _, fc := range o.csFired {
+		o.checkCompletionFired(fc, ev, cs)
+	}
+	o.csFired = o.csFired[:0]
+	judged := o.takeDirty()
+	o.checkState(v, cs, judged)
+	for _, t := range judged {
+		if t.cur != nil {
+			t.cur.ans, t.cur.hasAns = cs.of(t), true
+		}
+	}
+}
+
+// readAnswers reads the answers of uids (every UID tracked, sorted; known:
+// those the view knows, sorted) into cs, and begins and purges the
+// incarnations whose UID's answers or Known changed.
+func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []string) {
+	cs.uids, cs.ans = uids, cs.ans[:0]
+	tracks, read, ev := o.tracks, newAnswersReader(v), &cs.ev // tracks: in the order of cs.uids
 	for i, uid := range cs.uids {
 		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
@@ -111,23 +139,11 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev history.Eve
 			t.cur.latest = a
 		}
 	}
-	if c != nil {
-		delete(o.unbound, ev.Goroutine)
-		o.bind(c, cs)
-	}
-	o.naturalCompletion(worker, ev)
-	o.judgeOtherPurges(cs)
-	for _, fc := range o.csFired {
-		o.checkCompletionFired(fc, ev, cs)
-	}
-	o.csFired = o.csFired[:0]
-	judged := o.takeDirty()
-	o.checkState(v, cs, judged)
-	for _, t := range judged {
-		if t.cur != nil {
-			t.cur.ans, t.cur.hasAns = cs.of(t), true
-		}
-	}
+}
+
+// sameArray reports whether a and b are the same elements of one array.
+func sameArray(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // trackAll tracks every UID of uids (sorted), walking the tracked UIDs
@@ -146,12 +162,19 @@ func (o *safetyOracle) trackAll(uids []string) {
 
 // knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
 // buffer the oracle reuses at every release (read before the next one).
-func (o *safetyOracle) knownUIDs(v safetyView) []string {
-	if p, ok := v.(*history.Probe); ok {
-		o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
-		return sortedKnown(o.knownBuf) // a probe's Pods are sorted: no copy
+// again: v is the probe of the release before (a target hands the same
+// probe again when no answer changed), whose list is kept (knownOf).
+func (o *safetyOracle) knownUIDs(v safetyView) (known []string, again bool) {
+	p, ok := v.(*history.Probe)
+	switch {
+	case !ok:
+		return sortedKnown(v.KnownUIDs()), false
+	case p == o.knownOf:
+		return o.known, true
 	}
-	return sortedKnown(v.KnownUIDs())
+	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+	o.known, o.knownOf = sortedKnown(o.knownBuf), p // a probe's Pods are sorted: no copy
+	return o.known, false
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
@@ -198,13 +221,13 @@ func (o *safetyOracle) takeDirty() []*safetyPod {
 // newCS returns the record of the critical section that ends at ev. Its
 // map is the previous section's, cleared: one is judged at every pod-lock
 // release, and none is kept past its release.
-func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
+func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 	cs := &o.cs
 	if cs.purged == nil {
 		cs.purged = map[string]*safetyInc{}
 	}
 	clear(cs.purged)
-	cs.ev, cs.v, cs.uids, cs.ans = ev, v, nil, cs.ans[:0]
+	cs.ev, cs.v = *ev, v // uids and ans: release's
 	return cs
 }
 
@@ -213,7 +236,7 @@ func (o *safetyOracle) newCS(v safetyView, ev history.Event) *safetyCS {
 // after the record finished cannot be the current worker's: it is a
 // lingering old worker leaving. It returns the worker's UID's state (nil
 // for a section of any other goroutine).
-func (o *safetyOracle) attributeWorker(ev history.Event) *safetyPod {
+func (o *safetyOracle) attributeWorker(ev *history.Event) *safetyPod {
 	uid, _, ok := history.WorkerOf(ev.Goroutine)
 	if !ok {
 		return nil
@@ -234,7 +257,7 @@ func (o *safetyOracle) attributeWorker(ev history.Event) *safetyPod {
 // first (SPEC §1.8 step 4, completeSync), with the grace of the pod. t is
 // the state of the section's worker's UID (attributeWorker), nil when the
 // section is not a worker's.
-func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) naturalCompletion(t *safetyPod, ev *history.Event) {
 	if t == nil || t.cur == nil {
 		return
 	}
@@ -247,7 +270,7 @@ func (o *safetyOracle) naturalCompletion(t *safetyPod, ev history.Event) {
 }
 
 // begins starts a new incarnation of t's UID.
-func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) begins(t *safetyPod, ev *history.Event) {
 	n := len(t.past) + 1
 	t.cur = o.newInc(t, n, ev)
 	t.workerCS = t.workerCS[:0]
@@ -256,7 +279,7 @@ func (o *safetyOracle) begins(t *safetyPod, ev history.Event) {
 // purge ends t's current incarnation. Its worker exits by itself when the
 // record finished or when it removed the record itself (a runtime-only
 // pod); otherwise it may take the lock once more on its way out.
-func (o *safetyOracle) purge(t *safetyPod, ev history.Event) {
+func (o *safetyOracle) purge(t *safetyPod, ev *history.Event) {
 	inc := t.cur
 	inc.purgedAt = ev.At
 	if uid, _, _ := history.WorkerOf(ev.Goroutine); !inc.ans.BeFinished && uid != t.uid {
@@ -297,15 +320,15 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 		o.bindSyncKnown(in, c, cs)
 	}
 	if c.returned {
-		o.returned(c, cs.ev)
+		o.returned(c, &cs.ev)
 		o.doneCall(c)
 		return
 	}
-	o.calls[c.id] = c
+	o.calls.Set(c.id, c)
 }
 
 // returned checks what a bound call returned.
-func (o *safetyOracle) returned(c *safetyClientCall, ev history.Event) {
+func (o *safetyOracle) returned(c *safetyClientCall, ev *history.Event) {
 	if _, ok := c.in.(ops.SyncKnownPods); ok {
 		o.checkKnownResult(c, ev)
 	}

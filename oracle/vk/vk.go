@@ -99,11 +99,11 @@ func (c *checker) pod(uid types.UID) *pod {
 }
 
 // Observe implements oracle.Oracle: it reads the VK notes only.
-func (c *checker) Observe(_ oracle.View, ev history.Event) {
+func (c *checker) Observe(_ oracle.View, ev *history.Event) {
 	if ev.Kind != history.Noted {
 		return
 	}
-	c.ev = ev
+	c.ev = *ev
 	switch n := ev.Note.(type) {
 	case history.VKCreated:
 		p := c.pod(n.UID)

@@ -49,7 +49,7 @@ var runningA = history.VKFinal{
 func judge(s *story, runErr error) []history.Violation {
 	o := New()
 	for _, ev := range s.events {
-		o.Observe(nil, ev)
+		o.Observe(nil, &ev)
 	}
 	return o.Finish(nil, runErr)
 }
@@ -210,7 +210,7 @@ var testTiming = Timing{BaseBackoff: 5 * time.Millisecond, MaxBackoff: time.Seco
 func judgeTimed(s *story) []history.Violation {
 	o := NewWithTiming(testTiming)
 	for _, ev := range s.events {
-		o.Observe(nil, ev)
+		o.Observe(nil, &ev)
 	}
 	return o.Finish(nil, nil)
 }

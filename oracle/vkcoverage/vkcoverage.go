@@ -98,7 +98,7 @@ func (t *Tracker) pod(uid types.UID) *pod {
 }
 
 // Observe follows one event: the VK notes; every other event is ignored.
-func (t *Tracker) Observe(ev history.Event) {
+func (t *Tracker) Observe(ev *history.Event) {
 	if ev.Kind != history.Noted {
 		return
 	}

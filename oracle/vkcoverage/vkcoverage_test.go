@@ -20,7 +20,7 @@ func (s story) and(n ...history.Note) story { return append(slices.Clone(s), n..
 func (s story) coverage() coverage.Coverage {
 	t := New()
 	for i, n := range s {
-		t.Observe(history.Event{Seq: int64(i + 1), Kind: history.Noted, Note: n})
+		t.Observe(&history.Event{Seq: int64(i + 1), Kind: history.Noted, Note: n})
 	}
 	return t.Coverage()
 }
@@ -33,7 +33,7 @@ func (s story) tuplesOf(uid types.UID) []string {
 	var out []string
 	last := 0
 	for _, n := range s {
-		t.Observe(history.Event{Kind: history.Noted, Note: n})
+		t.Observe(&history.Event{Kind: history.Noted, Note: n})
 		if p := t.pods[uid]; p != nil && p.last != last {
 			last = p.last
 			out = append(out, string(t.appendTuple(nil, p)))
@@ -202,9 +202,9 @@ func TestProviderDeletion(t *testing.T) {
 func TestOtherEventsIgnored(t *testing.T) {
 	tr := New()
 	for _, n := range healthy() {
-		tr.Observe(history.Event{Kind: history.Noted, Note: n})
-		tr.Observe(history.Event{Kind: history.LockReleasing, Goroutine: "g"})
-		tr.Observe(history.Event{Kind: history.Noted, Note: history.ShutdownBegins{}})
+		tr.Observe(&history.Event{Kind: history.Noted, Note: n})
+		tr.Observe(&history.Event{Kind: history.LockReleasing, Goroutine: "g"})
+		tr.Observe(&history.Event{Kind: history.Noted, Note: history.ShutdownBegins{}})
 	}
 	a, b := tr.Coverage(), healthy().coverage()
 	if !slices.Equal(a.Tuples, b.Tuples) || !slices.Equal(a.TransitionKeys(), b.TransitionKeys()) || !slices.IsSorted(a.Tuples) {

@@ -77,7 +77,7 @@ func (h *Tape) emitEvent(ev history.Event, text string) int64 {
 	h.Seq++
 	ev.Seq, ev.At = h.Seq, h.Elapsed()
 	for _, o := range h.Oracles {
-		o.Observe(h.view, ev)
+		o.Observe(h.view, &ev)
 	}
 	h.Events = append(h.Events, ev)
 	if ev.Kind != history.LockAcquired {
@@ -180,7 +180,7 @@ func (h *Tape) Without(from int64, gone map[string]bool) history.History {
 		if known, ok := ev.Output.(ops.KnownPods); ok {
 			ev.Output = slices.DeleteFunc(slices.Clone(known), func(k ops.KnownPod) bool { return gone[k.UID] })
 		}
-		rec.Observe(ev)
+		rec.Observe(&ev)
 	}
 	return rec.History()
 }
@@ -193,7 +193,7 @@ func (h *Tape) Range(from, to int64) history.History {
 			break
 		}
 		if ev.Seq >= from {
-			rec.Observe(ev)
+			rec.Observe(&ev)
 		}
 	}
 	return rec.History()
@@ -216,7 +216,7 @@ func NewPerProcess(start func() oracle.Oracle) *PerProcess {
 }
 
 // Observe implements oracle.Oracle.
-func (p *PerProcess) Observe(v oracle.View, ev history.Event) {
+func (p *PerProcess) Observe(v oracle.View, ev *history.Event) {
 	if ev.Kind == history.Restarted {
 		p.past, p.cur = append(p.past, p.cur), p.start()
 		return
