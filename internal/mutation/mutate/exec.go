@@ -162,7 +162,10 @@ func finished(rs []result) []result {
 func deepen(b *build, rs []result, o options) {
 	var todo []int
 	for i, r := range rs {
-		if (r.Status == Survived || (r.Status == Killed && r.Verdict.SeedsPerFamily == 0)) && o.deep > o.random {
+		// A determinism catch has no seeds-to-detection: the default sweep
+		// runs each seed once.
+		pctOnly := r.Status == Killed && r.Verdict.SeedsPerFamily == 0 && r.Verdict.Strategy != "determinism"
+		if (r.Status == Survived || pctOnly) && o.deep > o.random {
 			todo = append(todo, i)
 		}
 	}

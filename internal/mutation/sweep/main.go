@@ -6,7 +6,9 @@
 // line: whether the mutant was caught, by which seed, family and strategy,
 // and why. Under the random walk the seed order is the default sweep's
 // (`simrun run`: seeds from 0 in every family), so a catch at seed s means
-// the default sweep needs s+1 seeds per family to catch the mutant.
+// the default sweep needs s+1 seeds per family to catch the mutant. A sweep
+// that catches nothing runs every family's first random-walk seed again
+// and compares the traces (checkDeterminism): a mismatch is a catch too.
 //
 // Exit code 0 whatever the verdict (the JSON says it); 2 on bad flags.
 package main
@@ -111,6 +113,7 @@ func failed(v *mutation.Verdict, strategy, family string, seed uint64, r run.Res
 
 func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutation.Verdict) {
 	reached := map[string]map[string]bool{}
+	first := firstTraces{}
 	h := sha256.New()
 	defer func() { v.Digest = hex.EncodeToString(h.Sum(nil)) }()
 	try := func(strategy sim.Strategy, seed uint64) bool {
@@ -123,6 +126,9 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 			r := run.RunSeed(f, seed, strategy, opts)
 			afterRun(strategy.String(), f.Name, seed)
 			h.Write([]byte(r.TraceSHA))
+			if seed == start && strategy.String() == (sim.RandomWalk{}).String() {
+				first[f.Name] = r.TraceSHA
+			}
 			if reached[f.Name] == nil {
 				reached[f.Name] = map[string]bool{}
 			}
@@ -151,6 +157,11 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 		if try(sim.PCT{Depth: 3, Steps: 2000}, seed) {
 			return v
 		}
+	}
+	if !v.Killed {
+		checkDeterminism(fams, start, first, func(f plan.Family, seed uint64) string {
+			return run.RunSeed(f, seed, sim.RandomWalk{}, opts).TraceSHA
+		}, &v)
 	}
 	if marks && !v.Killed && reachSkips == nil { // skipped runs reach no marks
 		unreached(fams, reached, &v)

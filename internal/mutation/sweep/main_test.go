@@ -109,3 +109,32 @@ func TestFamiliesNamedTakesAListInItsOrder(t *testing.T) {
 		t.Error("an unknown family was accepted")
 	}
 }
+
+// TestDeterminismCheckCatchesASecondTrace: a family whose first seed gives
+// another trace on a second run is a catch, named by family, seed and the
+// two traces; equal traces and families not recorded (skipped) are not.
+func TestDeterminismCheckCatchesASecondTrace(t *testing.T) {
+	fams := []plan.Family{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	first := firstTraces{"a": "aaaa", "b": "bbbb"} // c skipped
+	var asked []string
+	same := func(f plan.Family, seed uint64) string {
+		asked = append(asked, f.Name)
+		return first[f.Name]
+	}
+	var v mutation.Verdict
+	checkDeterminism(fams, 5, first, same, &v)
+	if v.Killed || !slices.Equal(asked, []string{"a", "b"}) {
+		t.Errorf("same traces: %+v, reran %v", v, asked)
+	}
+	other := func(f plan.Family, seed uint64) string {
+		if f.Name == "b" && seed == 5 {
+			return "cccc"
+		}
+		return first[f.Name]
+	}
+	checkDeterminism(fams, 5, first, other, &v)
+	if !v.Killed || v.Strategy != Determinism || v.Family != "b" || v.Seed != 5 || v.SeedsPerFamily != 0 ||
+		!strings.Contains(v.Reason, "bbbb") || !strings.Contains(v.Reason, "cccc") {
+		t.Errorf("a second trace: %+v", v)
+	}
+}

@@ -130,7 +130,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
 	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants) against the base")
 	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
-	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers and ranges (3,10-20) or @FILE")
+	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
 	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")

@@ -116,7 +116,7 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 			100*float64(k+h+c)/float64(max(1, n-rf)))
 	}
 	printBuckets(w, rep)
-	fmt.Fprintf(w, "\n%-5s %-9s %-12s %-15s %-40s %s\n", "#", "line:col", "operator", "status", "first caught (mode family seed)", "findings or reason; old => new")
+	fmt.Fprintf(w, "\n%-5s %-11s %-9s %-12s %-15s %-40s %s\n", "#", "key", "line:col", "operator", "status", "first caught (mode family seed)", "findings or reason; old => new")
 	for _, m := range rep.Mutants {
 		fmt.Fprintln(w, oneLine(m))
 	}
@@ -158,7 +158,7 @@ func oneLine(m realMutant) string {
 			what += " (first: " + m.FirstTraced + ")"
 		}
 	}
-	return fmt.Sprintf("%-5d %-9s %-12s %-15s %-40s %s; %s => %s", m.Index, fmt.Sprintf("%d:%d", m.Line, m.Col), m.Operator,
+	return fmt.Sprintf("%-5d %-11s %-9s %-12s %-15s %-40s %s; %s => %s", m.Index, m.Key, fmt.Sprintf("%d:%d", m.Line, m.Col), m.Operator,
 		m.Status, where, what, shortText(m.Old), shortText(m.New))
 }
 

@@ -17,7 +17,7 @@ import (
 // refused with one line naming the flag.
 func TestMutationArgs(t *testing.T) {
 	ids := filepath.Join(t.TempDir(), "ids")
-	if err := os.WriteFile(ids, []byte("4 7,9\n12\n"), 0o644); err != nil {
+	if err := os.WriteFile(ids, []byte("4 7,9\n12 k0123456789\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o, err := parse([]string{"mutation"}, io.Discard)
@@ -28,16 +28,17 @@ func TestMutationArgs(t *testing.T) {
 	if err != nil || o.seeds != 7 || o.parallel != 2 || o.hang.Seconds() != 5 {
 		t.Fatalf("mutation with flags: %+v, %v", o, err)
 	}
-	if got, _ := parseIDs("1,3-5"); !equalSet(got, 1, 3, 4, 5) {
+	if got, _, _ := parseIDs("1,3-5"); !equalSet(got, 1, 3, 4, 5) {
 		t.Errorf("--ids 1,3-5 = %v", got)
 	}
-	if got, err := parseIDs("@" + ids); err != nil || !equalSet(got, 4, 7, 9, 12) {
-		t.Errorf("--ids @FILE = %v, %v", got, err)
+	if got, keys, err := parseIDs("@" + ids); err != nil || !equalSet(got, 4, 7, 9, 12) || !keys["k0123456789"] || len(keys) != 1 {
+		t.Errorf("--ids @FILE = %v, %v, %v", got, keys, err)
 	}
 	bad := map[string]string{
 		"mutation --seeds 0":          "--seeds must be positive",
 		"mutation --modes plain,fast": "unknown mode \"fast\"",
-		"mutation --ids 3-x":          "--ids: \"3-x\" is not a mutant number or range",
+		"mutation --ids 3-x":          "--ids: \"3-x\" is not a mutant number, range or key",
+		"mutation --ids k12":          "--ids: \"k12\" is not",
 		"mutation --ids 5-2":          "--ids: \"5-2\"",
 		"mutation --ids -1":           "--ids: \"-1\" is not",
 		"mutation --ids @/nonexist/x": "--ids: open /nonexist/x",
@@ -156,5 +157,44 @@ func TestWatch(t *testing.T) {
 	last, _, hung = r.watch(pr, func() { pw.Close() })
 	if !hung || last != "run plain early-kill 3" {
 		t.Errorf("a silent binary: last %q, hung %v", last, hung)
+	}
+}
+
+// TestChosenTakesNumbersAndKeys: --ids picks mutants by number or by key;
+// a key of no mutant of the tree is refused, before any build when the
+// tree's file can be read.
+func TestChosenTakesNumbersAndKeys(t *testing.T) {
+	src := []byte("package kubelet\n\nfunc f(n int) int {\n\trecord(n)\n\tn--\n\treturn n\n}\n")
+	ms, _, err := findRealMutants(src)
+	if err != nil || len(ms) < 3 {
+		t.Fatalf("%d mutants, %v", len(ms), err)
+	}
+	nums, keys, err := parseIDs("0," + ms[2].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chosen(ms, nums, keys)
+	if err != nil || len(got) != 2 || got[0].Index != 0 || got[1].Index != 2 {
+		t.Errorf("chosen = %v, %v", got, err)
+	}
+	if all, err := chosen(ms, nil, nil); err != nil || len(all) != len(ms) {
+		t.Errorf("no --ids: %d of %d, %v", len(all), len(ms), err)
+	}
+	tree := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(tree, "pkg", "kubelet"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tree, "pkg", "kubelet", "pod_workers.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkKeys(tree, "1,"+ms[2].Key); err != nil {
+		t.Errorf("a key of the tree: %v", err)
+	}
+	err = checkKeys(tree, "1,k0000000000")
+	if err == nil || !strings.Contains(err.Error(), "k0000000000 is the key of no mutant") {
+		t.Errorf("an unknown key: %v", err)
+	}
+	if err := checkKeys(t.TempDir(), "k0000000000"); err != nil {
+		t.Errorf("a tree without the file is left to the build: %v", err)
 	}
 }
