@@ -1,28 +1,47 @@
 // Package active is what a schema build of internal/mutation asks which
-// mutant is on: the number in the environment variable PODSIM_MUTANT, read
-// once when the program starts (none when unset or not a number). Only the
-// schema files the mutation runner writes import it; no package of the
+// mutant is on: the environment variable PODSIM_MUTANT, a mutant's number or
+// its key (keys.go), read once when the program starts. None is on when it
+// is unset; when it names no mutant none is on and Problem says why. Only
+// the schema files the mutation runner writes import it; no package of the
 // module does.
 package active
 
 import (
+	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
-// Env is the environment variable holding the mutant's number.
+// Env is the environment variable holding the mutant's number or key.
 const Env = "PODSIM_MUTANT"
 
-// on is read once, before main: nothing changes it afterwards.
-var on = parse(os.Getenv(Env))
+// on and problem are read once, before main: nothing changes them
+// afterwards.
+var on, problem = parse(os.Getenv(Env))
 
-func parse(s string) int {
+// parse reads PODSIM_MUTANT: a number, a key of this build, or nothing.
+func parse(s string) (int, string) {
+	if s == "" {
+		return -1, ""
+	}
+	if id, ok := keys[s]; ok {
+		return id, ""
+	}
+	if strings.HasPrefix(s, "k") {
+		return -1, fmt.Sprintf("%s=%s: no mutant of this build has that key", Env, s)
+	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return -1
+		return -1, fmt.Sprintf("%s=%q is neither a mutant number nor a key", Env, s)
 	}
-	return n
+	return n, ""
 }
+
+// Problem is why PODSIM_MUTANT names no mutant ("" when it is unset or
+// names one): a program that runs mutants should refuse to start on it,
+// rather than run the unmutated code as if it were the mutant.
+func Problem() string { return problem }
 
 // On reports whether mutant id is the one switched on.
 func On(id int) bool {

@@ -2,14 +2,24 @@ package active
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestParse: a number switches that mutant on; anything else, none.
+// TestParse: a number or a key of the build switches that mutant on;
+// nothing switches none on; anything else switches none on and says why.
 func TestParse(t *testing.T) {
-	for in, want := range map[string]int{"": -1, "7": 7, "0": 0, "-3": -1, "x": -1} {
-		if got := parse(in); got != want {
-			t.Errorf("parse(%q) = %d, want %d", in, got, want)
+	saved := keys
+	defer func() { keys = saved }()
+	keys = map[string]int{"k0123456789": 42}
+	for in, want := range map[string]int{"": -1, "7": 7, "0": 0, "k0123456789": 42} {
+		if got, problem := parse(in); got != want || problem != "" {
+			t.Errorf("parse(%q) = %d, %q; want %d", in, got, problem, want)
+		}
+	}
+	for in, want := range map[string]string{"-3": "neither", "x": "neither", "k9999999999": "no mutant of this build"} {
+		if got, problem := parse(in); got != -1 || !strings.Contains(problem, want) {
+			t.Errorf("parse(%q) = %d, %q; want none and %q", in, got, problem, want)
 		}
 	}
 }

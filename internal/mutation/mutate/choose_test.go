@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/internal/mutation"
@@ -148,6 +151,24 @@ func TestVKMutantsComeLast(t *testing.T) {
 		}
 		if i >= len(plain) && (e.Package != vkPackage || e.ID != i) {
 			t.Fatalf("mutant %d past the others is %v, want one of %s numbered %d", i, e, vkPackage, i)
+		}
+	}
+}
+
+// TestKeysFileNamesEveryBuiltMutant: the schema build's keys.go parses as
+// package active and maps every built mutant's key to its number, and no
+// dropped one's.
+func TestKeysFileNamesEveryBuiltMutant(t *testing.T) {
+	es := entries()
+	src := keysFile(es, map[int]string{4: "does not compile"})
+	f, err := parser.ParseFile(token.NewFileSet(), "keys.go", src, 0)
+	if err != nil || f.Name.Name != "active" {
+		t.Fatalf("keys.go: %v\n%s", err, src)
+	}
+	for _, e := range es {
+		has := strings.Contains(string(src), fmt.Sprintf("%q: %d,", e.Key, e.ID))
+		if has == (e.ID == 4) {
+			t.Errorf("mutant %d (%s): in the table %v", e.ID, e.Key, has)
 		}
 	}
 }

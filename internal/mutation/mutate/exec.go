@@ -55,7 +55,11 @@ func (b *build) exec(id int, args []string, timeout time.Duration) (verdict, Sta
 	ctx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bin, args...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", active.Env, id))
+	on := "" // no mutant
+	if id >= 0 {
+		on = fmt.Sprint(id)
+	}
+	cmd.Env = append(os.Environ(), active.Env+"="+on)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -7,10 +7,14 @@
 // and why. Under the random walk the seed order is the default sweep's
 // (`simrun run`: seeds from 0 in every family), so a catch at seed s means
 // the default sweep needs s+1 seeds per family to catch the mutant. A sweep
-// that catches nothing runs every family's first random-walk seed again
-// and compares the traces (checkDeterminism): a mismatch is a catch too.
+// that catches nothing runs each family's first random-walk seeds again
+// (-determinism) and compares the traces (checkDeterminism): a mismatch is
+// a catch too.
 //
-// Exit code 0 whatever the verdict (the JSON says it); 2 on bad flags.
+// The mutant is PODSIM_MUTANT: its number or its key (internal/mutation/active).
+//
+// Exit code 0 whatever the verdict (the JSON says it); 2 on bad flags or a
+// PODSIM_MUTANT that names no mutant of the build.
 package main
 
 import (
@@ -23,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/internal/mutation/active"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
 	"github.com/podsim/podsim/sim"
@@ -38,11 +43,16 @@ func main() {
 	corpusDir := flag.String("corpus", "", "with -guided: start each family's loop from DIR/<family>.corpus and replay its entries first")
 	flag.BoolVar(&replayByAge, "replay-by-age", false, "with -corpus: replay the entries oldest first, not rarest first (the control)")
 	faultPoints := flag.Bool("faultpoints", false, "arm the situation fault points (run.CheckOptions.FaultPoints)")
+	flag.Uint64Var(&determinismSeeds, "determinism", 20, "a sweep that catches nothing runs its first N random-walk seeds a family again and compares the traces (0: no check)")
 	flag.BoolVar(&count, "count", false, "go on past the first failing run and count the failing runs (the first still names the seed)")
 	reachOutFile := flag.String("reach-out", "", "with no mutant on: write FILE, per random-walk or PCT run, the mutants whose site the run reached")
 	reachInFile := flag.String("reach-in", "", "skip the runs that FILE (from -reach-out) says do not reach the mutant on")
 	flag.Parse()
 	opts = run.CheckOptions{ObservableOnly: true, FaultPoints: *faultPoints}
+	if p := active.Problem(); p != "" {
+		fmt.Fprintln(os.Stderr, "sweep:", p)
+		os.Exit(2)
+	}
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "sweep: no arguments expected")
 		os.Exit(2)
@@ -91,6 +101,10 @@ var opts run.CheckOptions
 // replayByAge: a -corpus replay runs the entries oldest first.
 var replayByAge bool
 
+// determinismSeeds: the first random-walk seeds of each family the
+// determinism check runs again.
+var determinismSeeds uint64
+
 // count: the sweep goes on past the first failing run and counts them
 // (Verdict.Failures), for a per-run detection rate.
 var count bool
@@ -126,8 +140,8 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 			r := run.RunSeed(f, seed, strategy, opts)
 			afterRun(strategy.String(), f.Name, seed)
 			h.Write([]byte(r.TraceSHA))
-			if seed == start && strategy.String() == (sim.RandomWalk{}).String() {
-				first[f.Name] = r.TraceSHA
+			if seed < start+determinismSeeds && strategy.String() == (sim.RandomWalk{}).String() {
+				first[f.Name] = append(first[f.Name], seedTrace{seed, r.TraceSHA})
 			}
 			if reached[f.Name] == nil {
 				reached[f.Name] = map[string]bool{}
@@ -159,7 +173,7 @@ func sweep(fams []plan.Family, start, random, pct uint64, marks bool) (v mutatio
 		}
 	}
 	if !v.Killed {
-		checkDeterminism(fams, start, first, func(f plan.Family, seed uint64) string {
+		checkDeterminism(fams, first, func(f plan.Family, seed uint64) string {
 			return run.RunSeed(f, seed, sim.RandomWalk{}, opts).TraceSHA
 		}, &v)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -110,31 +111,38 @@ func TestFamiliesNamedTakesAListInItsOrder(t *testing.T) {
 	}
 }
 
-// TestDeterminismCheckCatchesASecondTrace: a family whose first seed gives
+// TestDeterminismCheckCatchesASecondTrace: a recorded run that gives
 // another trace on a second run is a catch, named by family, seed and the
-// two traces; equal traces and families not recorded (skipped) are not.
+// two traces; the runs are repeated seed by seed across the families, and
+// families with nothing recorded (skipped) are not run.
 func TestDeterminismCheckCatchesASecondTrace(t *testing.T) {
 	fams := []plan.Family{{Name: "a"}, {Name: "b"}, {Name: "c"}}
-	first := firstTraces{"a": "aaaa", "b": "bbbb"} // c skipped
+	first := firstTraces{"a": {{5, "a5"}, {6, "a6"}}, "b": {{5, "b5"}, {6, "b6"}, {7, "b7"}}} // c skipped
+	trace := map[string]string{}
+	for f, runs := range first {
+		for _, r := range runs {
+			trace[fmt.Sprint(f, r.seed)] = r.trace
+		}
+	}
 	var asked []string
 	same := func(f plan.Family, seed uint64) string {
-		asked = append(asked, f.Name)
-		return first[f.Name]
+		asked = append(asked, fmt.Sprint(f.Name, seed))
+		return trace[fmt.Sprint(f.Name, seed)]
 	}
 	var v mutation.Verdict
-	checkDeterminism(fams, 5, first, same, &v)
-	if v.Killed || !slices.Equal(asked, []string{"a", "b"}) {
+	checkDeterminism(fams, first, same, &v)
+	if v.Killed || !slices.Equal(asked, []string{"a5", "b5", "a6", "b6", "b7"}) {
 		t.Errorf("same traces: %+v, reran %v", v, asked)
 	}
 	other := func(f plan.Family, seed uint64) string {
-		if f.Name == "b" && seed == 5 {
+		if f.Name == "b" && seed == 6 {
 			return "cccc"
 		}
-		return first[f.Name]
+		return trace[fmt.Sprint(f.Name, seed)]
 	}
-	checkDeterminism(fams, 5, first, other, &v)
-	if !v.Killed || v.Strategy != Determinism || v.Family != "b" || v.Seed != 5 || v.SeedsPerFamily != 0 ||
-		!strings.Contains(v.Reason, "bbbb") || !strings.Contains(v.Reason, "cccc") {
+	checkDeterminism(fams, first, other, &v)
+	if !v.Killed || v.Strategy != Determinism || v.Family != "b" || v.Seed != 6 || v.SeedsPerFamily != 0 ||
+		!strings.Contains(v.Reason, "b6") || !strings.Contains(v.Reason, "cccc") {
 		t.Errorf("a second trace: %+v", v)
 	}
 }
