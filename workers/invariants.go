@@ -24,63 +24,74 @@ func (e *InvariantError) Error() string {
 	return fmt.Sprintf("workers: invariant %s broken for pod %s: %s", e.Invariant, e.UID, e.Detail)
 }
 
-// recordRule is one per-record invariant: ok reports whether it holds.
-type recordRule struct {
-	name   string
-	detail string
-	ok     func(p *PodWorkers, s *podSyncStatus) bool
+// recordRules name the per-record invariants, in the order brokenRule
+// checks them. They restate SPEC §1.1/§1.2 and the S invariants of §3
+// that one record can witness.
+var recordRules = [...]struct{ name, detail string }{
+	{"terminated-implies-requested", "terminated but termination never requested"},
+	{"acknowledged-implies-requested", "startedTerminating without terminatingAt"},
+	{"terminated-implies-acknowledged", "KnownTerminated but not ContainersBeTerminating (G3, S9)"},
+	{"finished-implies-terminated", "finished but not terminated"},
+	{"finished-implies-idle", "finished but working, in flight, pending or with a live signal"},
+	{"terminated-implies-kills-completed", "terminated with a kill completion Event still outstanding (S14)"},
+	{"grace-set-once-terminating", "termination requested with a grace period below 1 s (S11)"},
+	{"evicted-implies-requested", "evicted without a termination request"},
+	{"restart-implies-requested", "restart requested for a pod that is not terminating"},
+	{"live-record-has-worker", "unfinished record without a worker signal"},
+	{"in-flight-implies-working", "sync in flight but not working"},
+	{"pending-implies-working", "pending update that no worker will consume (L3)"},
+	{"acknowledged-implies-no-syncpod", "SyncPod in flight after acknowledgement (S4)"},
+	{"syncpod-cancelled-once-requested", "SyncPod in flight with termination requested but not cancelled (G4, S3)"},
+	{"in-flight-work-matches-record", "in-flight work behind or ahead of the record's phase"},
+	{"started-static-pod-is-live", "static pod started before the full name's holder finished (S15)"},
 }
 
-// recordRules are checked for every record, in this order. They restate
-// SPEC §1.1/§1.2 and the S invariants of §3 that one record can witness.
-var recordRules = []recordRule{
-	{"terminated-implies-requested", "terminated but termination never requested",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || s.terminationRequested }},
-	{"acknowledged-implies-requested", "startedTerminating without terminatingAt",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.startedTerminating || s.terminationRequested }},
-	{"terminated-implies-acknowledged", "KnownTerminated but not ContainersBeTerminating (G3, S9)",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || s.startedTerminating }},
-	{"finished-implies-terminated", "finished but not terminated",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.finished || s.terminated }},
-	{"finished-implies-idle", "finished but working, in flight, pending or with a live signal",
-		func(_ *PodWorkers, s *podSyncStatus) bool {
-			return !s.finished || (!s.working && !s.inFlight && s.pendingUpdate == nil && s.updates == nil)
-		}},
-	{"terminated-implies-kills-completed", "terminated with a kill completion Event still outstanding (S14)",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminated || len(s.notifyPostTerminating) == 0 }},
-	{"grace-set-once-terminating", "termination requested with a grace period below 1 s (S11)",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.terminationRequested || s.gracePeriod >= 1 }},
-	{"evicted-implies-requested", "evicted without a termination request",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.evicted || s.terminationRequested }},
-	{"restart-implies-requested", "restart requested for a pod that is not terminating",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.restartRequested || s.terminationRequested }},
-	{"live-record-has-worker", "unfinished record without a worker signal",
-		func(p *PodWorkers, s *podSyncStatus) bool { return s.finished || p.stopped || s.updates != nil }},
-	{"in-flight-implies-working", "sync in flight but not working",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.inFlight || s.working }},
-	{"pending-implies-working", "pending update that no worker will consume (L3)",
-		func(p *PodWorkers, s *podSyncStatus) bool {
-			return s.pendingUpdate == nil || s.working || p.isWaitingStaticPodLocked(s)
-		}},
-	{"acknowledged-implies-no-syncpod", "SyncPod in flight after acknowledgement (S4)",
-		func(_ *PodWorkers, s *podSyncStatus) bool {
-			return !s.startedTerminating || !s.inFlight || s.inFlightWork != SyncPodWork
-		}},
-	{"syncpod-cancelled-once-requested", "SyncPod in flight with termination requested but not cancelled (G4, S3)",
-		func(_ *PodWorkers, s *podSyncStatus) bool {
-			return !s.terminationRequested || !s.inFlight || s.inFlightWork != SyncPodWork ||
-				s.cancelFired
-		}},
-	{"in-flight-work-matches-record", "in-flight work behind or ahead of the record's phase",
-		func(_ *PodWorkers, s *podSyncStatus) bool { return !s.inFlight || s.inFlightWork <= s.workType() }},
-	{"started-static-pod-is-live", "static pod started before the full name's holder finished (S15)",
-		func(p *PodWorkers, s *podSyncStatus) bool {
-			if !s.started || s.activeUpdate == nil || !isStaticPod(s.activeUpdate.Pod) || s.finished {
-				return true // looked up only when it matters: the rule runs at every release
-			}
-			holder, held := p.startedStaticPodsByFullname[s.fullname]
-			return held && holder == s.uid
-		}},
+// brokenRule is the first per-record rule (an index of recordRules) that
+// the record s breaks, -1 if it breaks none. Each case is its rule's
+// detail, in recordRules' order. It runs at every release of the pod lock:
+// one switch, not a call per rule.
+func brokenRule(p *PodWorkers, s *podSyncStatus) int {
+	switch {
+	case s.terminated && !s.terminationRequested:
+		return 0
+	case s.startedTerminating && !s.terminationRequested:
+		return 1
+	case s.terminated && !s.startedTerminating:
+		return 2
+	case s.finished && !s.terminated:
+		return 3
+	case s.finished && (s.working || s.inFlight || s.pendingUpdate != nil || s.updates != nil):
+		return 4
+	case s.terminated && len(s.notifyPostTerminating) > 0:
+		return 5
+	case s.terminationRequested && s.gracePeriod < 1:
+		return 6
+	case s.evicted && !s.terminationRequested:
+		return 7
+	case s.restartRequested && !s.terminationRequested:
+		return 8
+	case !s.finished && !p.stopped && s.updates == nil:
+		return 9
+	case s.inFlight && !s.working:
+		return 10
+	case s.pendingUpdate != nil && !s.working && !p.isWaitingStaticPodLocked(s):
+		return 11
+	case s.startedTerminating && s.inFlight && s.inFlightWork == SyncPodWork:
+		return 12
+	case s.terminationRequested && s.inFlight && s.inFlightWork == SyncPodWork && !s.cancelFired:
+		return 13
+	case s.inFlight && s.inFlightWork > s.workType():
+		return 14
+	case s.started && s.activeUpdate != nil && !s.finished && isStaticPod(s.activeUpdate.Pod) && !p.holdsFullName(s):
+		return 15 // the map looked up only when it matters
+	}
+	return -1
+}
+
+// holdsFullName: the started entry of s's full name names s.
+func (p *PodWorkers) holdsFullName(s *podSyncStatus) bool {
+	holder, held := p.startedStaticPodsByFullname[s.fullname]
+	return held && holder == s.uid
 }
 
 // CheckInvariants checks the internal invariants under the pod lock.
@@ -142,12 +153,7 @@ func recordHolds(p *PodWorkers, uid types.UID, status *podSyncStatus) bool {
 	if status.uid != uid {
 		return false
 	}
-	for i := range recordRules {
-		if !recordRules[i].ok(p, status) {
-			return false
-		}
-	}
-	return true
+	return brokenRule(p, status) < 0
 }
 
 // invariantsHoldLocked: no invariant is broken (in map order: the answer
@@ -185,10 +191,9 @@ func (p *PodWorkers) firstBrokenInvariantLocked() error {
 		if status.uid != uid {
 			return &InvariantError{"record-keyed-by-uid", uid, fmt.Sprintf("record holds uid %q", status.uid)}
 		}
-		for _, rule := range recordRules {
-			if !rule.ok(p, status) {
-				return &InvariantError{rule.name, uid, fmt.Sprintf("%s (%s)", rule.detail, snapshotOf(status))}
-			}
+		if i := brokenRule(p, status); i >= 0 {
+			rule := recordRules[i]
+			return &InvariantError{rule.name, uid, fmt.Sprintf("%s (%s)", rule.detail, snapshotOf(status))}
 		}
 	}
 	return p.checkStaticMapsLocked()

@@ -10,54 +10,31 @@ import "k8s.io/apimachinery/pkg/types"
 // IsPodKnownTerminated and IsPodTerminationRequested are false for unknown
 // UIDs either way.
 
-// query answers the per-UID query q (an index of queryRules) under the pod lock.
+// query answers the per-UID query q (an index of AnswersLocked's answers)
+// under the pod lock.
 func (p *PodWorkers) query(uid types.UID, q int) bool {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	if status, ok := p.podSyncStatuses[uid]; ok {
-		return queryRules[q].known(p.observedRecord(status)) // mutant B1: observedRecord
-	}
-	return queryRules[q].unknown(p.podsSynced)
+	answers, _ := p.AnswersLocked(uid)
+	return answers[q]
 }
-
-// queryRules are the rules of SPEC §1.14, one per per-UID query, in the
-// order of the query methods below (and of AnswersLocked): the answer for a
-// known record, and for an unknown UID.
-var queryRules = [7]struct {
-	known   func(*podSyncStatus) bool
-	unknown func(podsSynced bool) bool
-}{{knownTerminated, never}, {couldHaveRunning, unlessSynced}, {beFinished, ifSynced}, {terminationRequested, never},
-	{containersBeTerminating, ifSynced}, {knownTerminated, ifSynced}, {contentBeRemoved, ifSynced}}
 
 // AnswersLocked is what the seven per-UID queries would answer about uid
-// now, in the order of the query methods below, with one record lookup;
-// the caller holds the pod lock (the world's probe asks at every release).
-func (p *PodWorkers) AnswersLocked(uid types.UID) (answers [7]bool) {
-	status, ok := p.podSyncStatuses[uid]
-	if ok {
-		status = p.observedRecord(status) // mutant B1: observedRecord
+// now, in the order of the query methods below, and whether uid has a
+// record (known), with one record lookup; the caller holds the pod lock
+// (the world's probe asks at every release). These are the rules of SPEC
+// §1.14: for a known record, one milestone each; for an unknown UID, the
+// answer before and after the first SyncKnownPods.
+func (p *PodWorkers) AnswersLocked(uid types.UID) (answers [7]bool, known bool) {
+	status, known := p.podSyncStatuses[uid]
+	if !known {
+		synced := p.podsSynced
+		return [7]bool{false, !synced, synced, false, synced, synced, synced}, false
 	}
-	for q, rule := range queryRules {
-		if ok {
-			answers[q] = rule.known(status)
-		} else {
-			answers[q] = rule.unknown(p.podsSynced)
-		}
-	}
-	return answers
+	s := p.observedRecord(status) // mutant B1: observedRecord
+	return [7]bool{s.terminated, !s.terminated, s.finished, s.terminationRequested, s.startedTerminating,
+		s.terminated, s.evicted || (s.deleted && s.terminated)}, true
 }
-
-func never(bool) bool               { return false }
-func ifSynced(podsSynced bool) bool { return podsSynced }
-func unlessSynced(synced bool) bool { return !synced }
-
-// The rules of SPEC §1.14 for a known record, one per query.
-func knownTerminated(s *podSyncStatus) bool         { return s.terminated }
-func couldHaveRunning(s *podSyncStatus) bool        { return !s.terminated }
-func beFinished(s *podSyncStatus) bool              { return s.finished }
-func terminationRequested(s *podSyncStatus) bool    { return s.terminationRequested }
-func containersBeTerminating(s *podSyncStatus) bool { return s.startedTerminating }
-func contentBeRemoved(s *podSyncStatus) bool        { return s.evicted || (s.deleted && s.terminated) }
 
 // IsPodKnownTerminated reports that the pod's containers are known to be
 // stopped for good (config loops use it: admission must not count the pod).
@@ -110,5 +87,8 @@ func (p *PodWorkers) KnownUIDsLocked() []types.UID { return p.sortedUIDsLocked()
 func (p *PodWorkers) PodsSynced() bool {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	return p.podsSynced
+	return p.PodsSyncedLocked()
 }
+
+// PodsSyncedLocked is PodsSynced for a caller that holds the pod lock.
+func (p *PodWorkers) PodsSyncedLocked() bool { return p.podsSynced }

@@ -78,7 +78,11 @@ func TestQueryTable(t *testing.T) {
 				locked := ask(h, func() queryRow {
 					h.w.podLock.Lock()
 					defer h.w.podLock.Unlock()
-					return h.w.AnswersLocked("a")
+					answers, known := h.w.AnswersLocked("a")
+					if known != (tt.wantState != "") {
+						t.Errorf("AnswersLocked: known %v, want %v", known, tt.wantState != "")
+					}
+					return answers
 				})
 				if got := locked.String(); got != tt.want {
 					t.Errorf("AnswersLocked: got %s, want %s (%s)", got, tt.want, snap)

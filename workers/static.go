@@ -65,10 +65,12 @@ func (p *PodWorkers) allowStaticPodStartLocked(fullname string, uid types.UID) b
 func (p *PodWorkers) IsPodForMirrorPodTerminatingByFullName(podFullName string) bool {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	return p.mirrorTerminatingLocked(podFullName)
+	return p.MirrorTerminatingLocked(podFullName)
 }
 
-func (p *PodWorkers) mirrorTerminatingLocked(podFullName string) bool {
+// MirrorTerminatingLocked is IsPodForMirrorPodTerminatingByFullName for a
+// caller that holds the pod lock.
+func (p *PodWorkers) MirrorTerminatingLocked(podFullName string) bool {
 	uid, started := p.startedStaticPodsByFullname[podFullName]
 	if !started {
 		return false

@@ -92,6 +92,9 @@ func (w *World) newPod(a plan.Action) *configPod {
 	i, _ := slices.BinarySearch(w.uids, a.UID)
 	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
 	w.inOrder = slices.Insert(slices.Clone(w.inOrder), i, p)
+	for ; i < len(w.inOrder); i++ {
+		w.inOrder[i].at = i
+	}
 	return p
 }
 

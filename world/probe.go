@@ -185,36 +185,28 @@ func (w *World) probeTouched() *history.Probe {
 	m, pw := &w.probes, w.PW
 	uids, names := w.sortedUIDs(), w.fullNames()
 	last := m.last
-	if m.all || last == nil || len(last.Pods) != len(uids) || len(last.Mirror) != len(names) || last.PodsSynced != pw.PodsSynced() ||
+	if m.all || last == nil || len(last.Pods) != len(uids) || len(last.Mirror) != len(names) || last.PodsSynced != pw.PodsSyncedLocked() ||
 		(m.syncKnown && w.internalOff) {
 		return w.probeAll()
 	}
-	var records []types.UID // sorted
-	if !w.internalOff && (m.syncKnown || len(m.touched) > 0) {
-		records = pw.KnownUIDsLocked()
-	}
 	if m.syncKnown && !m.forgetKnown {
-		w.syncKnownTouched(records)
+		w.syncKnownTouched(pw.KnownUIDsLocked()) // internal on: else probeAll
 	}
 	// The probe is last until an answer differs, then a copy (its Mirror too once a mirror answer differs).
 	p, mirror := last, false
 	for _, uid := range m.touched {
-		i, ok := slices.BinarySearch(uids, uid)
-		if !ok {
+		c := w.pods[uid]
+		if c == nil {
 			continue // not a pod of the plan: never probed
 		}
-		if a := w.answersOf(uid, records); a != p.Pods[i].Answers {
+		if a := w.answersOf(uid); a != p.Pods[c.at].Answers {
 			if p == last {
 				p = m.made.Copy(last)
 			}
-			p.Pods[i].Answers = a
+			p.Pods[c.at].Answers = a
 		}
-		f := w.pods[uid].fullName()
-		j, ok := slices.BinarySearch(names, f)
-		if !ok {
-			continue
-		}
-		if t := pw.IsPodForMirrorPodTerminatingByFullName(f); t != p.Mirror[j].Terminating {
+		j := c.nameAt // names holds every plan pod's full name
+		if t := pw.MirrorTerminatingLocked(c.fullName()); t != p.Mirror[j].Terminating {
 			if p == last {
 				p = m.made.Copy(last)
 			}
@@ -280,20 +272,15 @@ func (w *World) syncKnownTouched(records []types.UID) {
 
 // probeAll asks every query for every UID and full name.
 func (w *World) probeAll() *history.Probe {
-	pw := w.PW
-	var records []types.UID // sorted
-	if !w.internalOff {
-		records = pw.KnownUIDsLocked()
-	}
-	m := &w.probes
-	synced := pw.PodsSynced()
+	pw, m := w.PW, &w.probes
+	synced := pw.PodsSyncedLocked()
 	pods := m.podsBuf[:0]
 	for _, uid := range w.sortedUIDs() {
-		pods = append(pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid, records)})
+		pods = append(pods, history.PodAnswers{UID: uid, Answers: w.answersOf(uid)})
 	}
 	mirror := m.mirrorBuf[:0]
 	for _, f := range w.fullNames() {
-		mirror = append(mirror, history.MirrorAnswer{FullName: f, Terminating: pw.IsPodForMirrorPodTerminatingByFullName(f)})
+		mirror = append(mirror, history.MirrorAnswer{FullName: f, Terminating: pw.MirrorTerminatingLocked(f)})
 	}
 	m.podsBuf, m.mirrorBuf = pods, mirror
 	// The answers were built in the buffers; a probe keeps the previous
@@ -311,12 +298,11 @@ func (w *World) probeAll() *history.Probe {
 	return m.made.New(synced, pods, mirror)
 }
 
-// answersOf asks every per-UID query about uid; records are the UIDs with
-// a record (sorted), for Known.
-func (w *World) answersOf(uid types.UID, records []types.UID) history.Answers {
-	_, known := slices.BinarySearch(records, uid)
-	a := w.PW.AnswersLocked(uid) // the query methods' order (ops.QueryKind's)
-	return history.Answers{Known: known, KnownTerminated: a[0], CouldHaveRunning: a[1], BeFinished: a[2],
+// answersOf asks every per-UID query about uid, and whether it has a
+// record (Known, false while the internal invariants are off).
+func (w *World) answersOf(uid types.UID) history.Answers {
+	a, known := w.PW.AnswersLocked(uid) // the query methods' order (ops.QueryKind's)
+	return history.Answers{Known: known && !w.internalOff, KnownTerminated: a[0], CouldHaveRunning: a[1], BeFinished: a[2],
 		TerminationRequested: a[3], ContainersBeTerminating: a[4], RuntimeBeRemoved: a[5], ContentBeRemoved: a[6]}
 }
 
@@ -338,5 +324,8 @@ func (w *World) fullNames() []string {
 	}
 	slices.Sort(names)
 	m.names, m.namesOf = slices.Compact(names), len(w.uids)
+	for _, p := range w.inOrder {
+		p.nameAt, _ = slices.BinarySearch(m.names, p.fullName())
+	}
 	return m.names
 }

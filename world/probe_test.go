@@ -161,3 +161,33 @@ func seedWorld(t *testing.T, name, mutant string, seed uint64) *World {
 	t.Fatalf("no kubelet family %s", name)
 	return nil
 }
+
+// TestPodIndexes: the probe finds a pod's answers and its full name's
+// mirror answer by index (configPod.at, configPod.nameAt), not by search.
+// At every release of the pod lock, in every kubelet family, each index
+// names its pod: a stale index (a pod inserted before others, a full name
+// added) fails here, though TestIncrementalProbe may not see it (a family
+// whose static pods share one full name).
+func TestPodIndexes(t *testing.T) {
+	for _, f := range plan.KubeletFamilies() {
+		for seed := range uint64(4) {
+			w, releases := seedWorld(t, f.Name, "", seed), 0
+			w.Observe(func(ev history.Event) {
+				if ev.Kind != history.LockReleasing {
+					return
+				}
+				releases++
+				names := w.fullNames()
+				for i, p := range w.inOrder {
+					if p.at != i || w.uids[p.at] != p.action.UID || names[p.nameAt] != p.fullName() {
+						t.Fatalf("%s seed %d: pod %s at %d (index %d), name %q at %d", f.Name, seed, p.action.UID, i, p.at, p.fullName(), p.nameAt)
+					}
+				}
+			})
+			_ = w.Run()
+			if releases == 0 {
+				t.Fatalf("%s seed %d: no release", f.Name, seed)
+			}
+		}
+	}
+}
