@@ -53,7 +53,11 @@ const (
 	ReadFailed
 )
 
-var eventKindNames = [...]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted", "noted", "readfailed"}
+// NumEventKinds is the number of event kinds: every kind is below it, so a
+// table by kind is an array of this length.
+const NumEventKinds = ReadFailed + 1
+
+var eventKindNames = [NumEventKinds]string{"call", "return", "lock", "unlock", "begin", "end", "fired", "settled", "restarted", "noted", "readfailed"}
 
 func (k EventKind) String() string { return eventKindNames[k] }
 

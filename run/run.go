@@ -239,7 +239,7 @@ func readers(os []oracle.Oracle) []reader {
 // byKind lists, for each kind of event, the oracles that read it
 // (readers), in their order; all is every oracle.
 type byKind struct {
-	of  [history.ReadFailed + 1][]oracle.Oracle
+	of  [history.NumEventKinds][]oracle.Oracle
 	all []oracle.Oracle
 }
 
