@@ -57,3 +57,16 @@ func TestPodObjectsBuildPodObject(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryKindHasAName: every kind below NumEventKinds has its own name,
+// so a kind added without one (or past the count) fails here.
+func TestEveryKindHasAName(t *testing.T) {
+	seen := map[string]bool{}
+	for k := EventKind(0); k < NumEventKinds; k++ {
+		if n := k.String(); n == "" || seen[n] {
+			t.Errorf("kind %d has name %q", k, n)
+		} else {
+			seen[n] = true
+		}
+	}
+}
