@@ -66,6 +66,13 @@ type CheckOptions struct {
 	// where no output shows them (run without --json, gate). ReplaySeed
 	// and ReplayCase ignore it: they return the whole trace anyway.
 	Lean bool
+	// audit checks the oracles' side of the Observe contract
+	// (oracle.Oracle: an oracle neither writes the event it is handed nor
+	// keeps its pointer) on every event of the run: a write stops the run
+	// with the contract named, and each event is overwritten once every
+	// oracle has read it, so a kept pointer reads another event. Tests
+	// only (TestOraclesKeepTheObserveContract); it changes nothing else.
+	audit bool
 }
 
 // tracksCoverage reports whether a run under opts runs the coverage

@@ -166,6 +166,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		if kube != nil {
 			kube.Observe(view, p)
 		}
+		if opts.audit {
+			audit(p, ev)
+		}
 		out.give(p)
 	})
 	err := w.Run()

@@ -54,6 +54,9 @@ func judgeVK(family string, seed uint64, w *vkworld.World, opts CheckOptions, ex
 		for _, o := range oracles {
 			o.Observe(view, p)
 		}
+		if opts.audit {
+			audit(p, ev)
+		}
 		out.give(p)
 	})
 	err := w.Run()
