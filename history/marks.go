@@ -61,12 +61,8 @@ func (m *Marker) Reset() {
 func (m *Marker) pod(uid string) *markerPod {
 	p := m.pods[uid]
 	if p == nil {
-		if n := len(m.freePods); n > 0 {
-			p, m.freePods = m.freePods[n-1], m.freePods[:n-1]
-			*p = markerPod{}
-		} else {
-			p = &markerPod{}
-		}
+		p = Reuse(&m.freePods)
+		*p = markerPod{}
 		m.pods[uid] = p
 		m.allPods = append(m.allPods, p)
 	}

@@ -109,11 +109,7 @@ func (t *Tracker) Reset() {
 func (t *Tracker) pod(uid string) *pod {
 	p := t.pods[uid]
 	if p == nil {
-		if n := len(t.freePods); n > 0 {
-			p, t.freePods = t.freePods[n-1], t.freePods[:n-1]
-		} else {
-			p = new(pod)
-		}
+		p = history.Reuse(&t.freePods)
 		*p = pod{state: "?", work: "-", pending: "-", kill: "-", call: "-"}
 		t.pods[uid] = p
 		t.order = append(t.order, uid)

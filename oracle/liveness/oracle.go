@@ -211,13 +211,8 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	if p := l.pods[uid]; p != nil {
 		return p
 	}
-	var p *podTrack
-	if n := len(l.freePods); n > 0 {
-		p, l.freePods = l.freePods[n-1], l.freePods[:n-1]
-		initPodTrack(p, uid)
-	} else {
-		p = newPodTrack(uid)
-	}
+	p := history.Reuse(&l.freePods)
+	initPodTrack(p, uid)
 	l.pods[uid] = p
 	i, _ := slices.BinarySearch(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)

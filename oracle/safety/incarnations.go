@@ -102,12 +102,7 @@ type safetyInc struct {
 // arrays: a record of the runs before Reset emptied (freeIncs), or a new
 // one.
 func (o *safetyOracle) newInc(t *safetyPod, n int, ev *history.Event) *safetyInc {
-	var inc *safetyInc
-	if k := len(o.freeIncs); k > 0 {
-		inc, o.freeIncs = o.freeIncs[k-1], o.freeIncs[:k-1]
-	} else {
-		inc = new(safetyInc)
-	}
+	inc := history.Reuse(&o.freeIncs)
 	*inc = safetyInc{uid: t.uid, n: n, created: ev.Seq, createdAt: ev.At}
 	inc.versions, inc.graces, inc.triggers = inc.firstVersions[:0], inc.firstGraces[:0], inc.firstTriggers[:0]
 	return inc

@@ -257,11 +257,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	}
 	t := o.pods[uid]
 	if t == nil {
-		if k := len(o.freePods); k > 0 {
-			t, o.freePods = o.freePods[k-1], o.freePods[:k-1]
-		} else {
-			t = new(safetyPod)
-		}
+		t = history.Reuse(&o.freePods)
 		*t = safetyPod{uid: uid}
 		t.workerCS = t.firstCS[:0]
 		o.pods[uid] = t

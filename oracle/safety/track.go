@@ -39,12 +39,7 @@ func (o *safetyOracle) onCall(ev *history.Event) {
 // newClientCall records a call until its critical section: in a record
 // of a call done before (freeCalls) when there is one.
 func (o *safetyOracle) newClientCall(ev *history.Event) *safetyClientCall {
-	n := len(o.freeCalls)
-	if n == 0 {
-		return &safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
-	}
-	c := o.freeCalls[n-1]
-	o.freeCalls = o.freeCalls[:n-1]
+	c := history.Reuse(&o.freeCalls)
 	*c = safetyClientCall{id: ev.ID, in: ev.Input, at: ev.At}
 	return c
 }
