@@ -130,16 +130,12 @@ func (c *Clock) runLocked(target time.Duration) {
 		// only moves to the heap minimum or below it), so this never
 		// moves time backwards.
 		c.now = t.when
-		f, h := t.fireLocked()
-		if f == nil && h == nil {
+		h := t.fireLocked()
+		if h == nil {
 			continue
 		}
 		c.mu.Unlock()
-		if f != nil {
-			f()
-		} else {
-			h.Fire()
-		}
+		h.Fire()
 		c.mu.Lock()
 	}
 	// A re-entrant or concurrent driver may already have gone past target.
@@ -162,13 +158,20 @@ func (c *Clock) Schedule(d time.Duration, f func()) *Timer {
 		panic("fakeclock: AfterFunc: nil func")
 	}
 	t := &Timer{}
-	c.armNew(t, d, f, nil)
+	c.armNew(t, d, funcFirer(f))
 	return t
 }
 
-// Firer is what a timer armed by ScheduleFirer calls as it fires: a
-// callback with its state in a value the caller holds, not a closure.
+// Firer is what a timer calls as it fires: for ScheduleFirer, a callback
+// with its state in a value the caller holds, not a closure.
 type Firer interface{ Fire() }
+
+// funcFirer is AfterFunc's and Schedule's func as a Firer (a func is one
+// pointer: the interface holds it without an allocation).
+type funcFirer func()
+
+// Fire implements Firer.
+func (f funcFirer) Fire() { f() }
 
 // ScheduleFirer is Schedule on a timer the caller holds (a zero Timer
 // inside a structure of its own), calling h.Fire instead of a function:
@@ -182,12 +185,12 @@ func (c *Clock) ScheduleFirer(t *Timer, d time.Duration, h Firer) {
 	if t.clock != nil {
 		panic("fakeclock: ScheduleFirer: the timer was made already")
 	}
-	c.armNew(t, d, nil, h)
+	c.armNew(t, d, h)
 }
 
-// armNew makes t a timer of c calling f (or h) and arms it d from now.
-func (c *Clock) armNew(t *Timer, d time.Duration, f func(), h Firer) {
-	*t = Timer{clock: c, f: f, h: h, index: -1}
+// armNew makes t a timer of c calling h and arms it d from now.
+func (c *Clock) armNew(t *Timer, d time.Duration, h Firer) {
+	*t = Timer{clock: c, fire: h, index: -1}
 	c.mu.Lock()
 	c.armLocked(t, d)
 	c.mu.Unlock()

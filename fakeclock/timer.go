@@ -11,8 +11,7 @@ import (
 // searching and without leaving tombstones behind for Next to skip.
 type Timer struct {
 	clock  *Clock
-	f      func()         // AfterFunc callback; nil for channel timers
-	h      Firer          // ScheduleFirer's callback, when f is nil
+	fire   Firer          // the callback (AfterFunc's func as a funcFirer); nil for channel timers
 	ch     chan time.Time // NewTimer/ticker channel; nil for AfterFunc timers
 	when   time.Duration  // deadline, as an offset from the clock's epoch
 	seq    uint64         // arming order, the tie-break among equal deadlines
@@ -90,9 +89,9 @@ func (t *Timer) drainLocked() bool {
 // fireLocked is called with t just removed from the heap and the clock at
 // its deadline. Channel timers are served here, under the lock (the send
 // never blocks); a callback is returned for the caller to run unlocked.
-func (t *Timer) fireLocked() (func(), Firer) {
-	if t.f != nil || t.h != nil {
-		return t.f, t.h
+func (t *Timer) fireLocked() Firer {
+	if t.fire != nil {
+		return t.fire
 	}
 	select {
 	case t.ch <- t.clock.base.Add(t.when):
@@ -101,7 +100,7 @@ func (t *Timer) fireLocked() (func(), Firer) {
 	if t.period > 0 {
 		t.clock.armAtLocked(t, addSat(t.when, t.period))
 	}
-	return nil, nil
+	return nil
 }
 
 // Ticker delivers the tick time on its channel every period. It embeds its
