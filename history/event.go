@@ -164,17 +164,19 @@ func sourceOf(a plan.Action) string {
 func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
 	// The pod, its spec grace and its deletion time in one allocation:
 	// each pointer is the pod's own, as three allocations would make it.
+	// The fields are set one by one in the zeroed allocation: a composite
+	// literal of a v1.Pod is built on the stack and copied over (about a
+	// kilobyte zeroed and moved). TestPodObjectFields holds the list.
 	o := &struct {
 		pod     v1.Pod
 		spec    int64
 		deleted metav1.Time
 	}{spec: a.SpecGrace}
 	pod := &o.pod
-	*pod = v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{UID: a.UID, Name: a.PodName(), Namespace: "default", Labels: labels, Annotations: annotations},
-		Spec:       v1.PodSpec{TerminationGracePeriodSeconds: &o.spec},
-		Status:     v1.PodStatus{Phase: phase},
-	}
+	pod.UID, pod.Name, pod.Namespace = a.UID, a.PodName(), "default"
+	pod.Labels, pod.Annotations = labels, annotations
+	pod.Spec.TerminationGracePeriodSeconds = &o.spec
+	pod.Status.Phase = phase
 	if deletion != nil {
 		o.deleted = metav1.Time{Time: now}
 		pod.DeletionTimestamp = &o.deleted
@@ -187,10 +189,28 @@ func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time,
 // never changes a pod object once built (the simulated kubelet: its pod
 // workers copy a pod before changing a field): the objects it builds
 // share their label and annotation maps, one per version and one per
-// config source, made once. The zero value is ready.
+// config source. The maps of the first versions and of both sources are
+// made once for the process (sharedLabels, sharedAnnotations), and no run
+// writes them (TestSharedPodMapsStayAsBuilt); a later version's are the
+// builder's own. The zero value is ready.
 type PodObjects struct {
-	labels    []map[string]string // by version
-	api, file map[string]string   // the annotations of each config source
+	labels []map[string]string // by version, from len(sharedLabels) on
+}
+
+// sharedLabels are the label maps of versions 0 … 31; sharedAnnotations
+// the annotation maps of the API server's pods and the static ones. Read
+// only: every run's pod objects share them.
+var (
+	sharedLabels      = versionLabels(32)
+	sharedAnnotations = [2]map[string]string{{ConfigSourceAnnotationKey: ApiserverSource}, {ConfigSourceAnnotationKey: "file"}}
+)
+
+func versionLabels(n int) []map[string]string {
+	labels := make([]map[string]string, n)
+	for v := range labels {
+		labels[v] = map[string]string{"version": strconv.Itoa(v)}
+	}
+	return labels
 }
 
 // Build is PodObject(a, version, phase, deletion, now), its maps shared.
@@ -198,21 +218,19 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if version < 0 { // not a version a plan makes: nothing to share
 		return PodObject(a, version, phase, deletion, now)
 	}
-	if b.labels == nil {
-		b.labels = make([]map[string]string, 0, 8) // room for a run's versions: no growth from nothing
+	annotations := sharedAnnotations[0]
+	if a.Static {
+		annotations = sharedAnnotations[1]
 	}
-	for len(b.labels) <= version {
+	if version < len(sharedLabels) {
+		return podObject(a, phase, deletion, now, sharedLabels[version], annotations)
+	}
+	i := version - len(sharedLabels)
+	for len(b.labels) <= i {
 		b.labels = append(b.labels, nil)
 	}
-	if b.labels[version] == nil {
-		b.labels[version] = map[string]string{"version": strconv.Itoa(version)}
+	if b.labels[i] == nil {
+		b.labels[i] = map[string]string{"version": strconv.Itoa(version)}
 	}
-	annotations := &b.api
-	if a.Static {
-		annotations = &b.file
-	}
-	if *annotations == nil {
-		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
-	}
-	return podObject(a, phase, deletion, now, b.labels[version], *annotations)
+	return podObject(a, phase, deletion, now, b.labels[i], annotations)
 }
