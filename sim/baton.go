@@ -202,19 +202,20 @@ func (s *Scheduler) nextRunnable() *goroutine {
 		if s.err != nil {
 			return nil
 		}
-		at, ok := s.clock.Next()
-		if !ok || (s.horizon >= 0 && at.Sub(s.epoch) > s.horizon) {
+		// The clock's epoch is s.epoch: its offsets are virtual times since it.
+		at, ok := s.clock.NextOffset()
+		if !ok || (s.horizon >= 0 && at > s.horizon) {
 			return nil
 		}
-		if at.Sub(s.epoch) > s.opts.MaxTime {
+		if at > s.opts.MaxTime {
 			s.err = &LimitError{Kind: "time", Steps: s.steps, At: s.Elapsed(),
-				Detail: fmt.Sprintf("next timer at %v is past the %v bound", at.Sub(s.epoch), s.opts.MaxTime)}
+				Detail: fmt.Sprintf("next timer at %v is past the %v bound", at, s.opts.MaxTime)}
 			return nil
 		}
 		// Every timer due now has this deadline: it is the earliest.
-		s.elapsed = at.Sub(s.epoch)
+		s.setElapsed(at)
 		s.recAs(-1, opAdvance, -1, int64(s.elapsed))
-		s.clock.AdvanceTo(at)
+		s.clock.AdvanceToOffset(at)
 	}
 	return s.picker.pick(0, nil, s.runnable)
 }
