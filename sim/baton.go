@@ -253,12 +253,27 @@ func (s *Scheduler) makeRunnable(g *goroutine) {
 }
 
 func (s *Scheduler) removeRunnable(g *goroutine) {
-	for i, r := range s.runnable {
+	s.runnable = without(s.runnable, g)
+}
+
+// without is list without g (list itself, shortened, when g is in it),
+// and deleteAt is list without its i-th goroutine: slices.Delete's result
+// (its tail's last slot left as it was), by a plain loop over a list of a
+// few goroutines rather than a memmove call.
+func without(list []*goroutine, g *goroutine) []*goroutine {
+	for i, r := range list {
 		if r == g {
-			s.runnable = append(s.runnable[:i], s.runnable[i+1:]...)
-			return
+			return deleteAt(list, i)
 		}
 	}
+	return list
+}
+
+func deleteAt(list []*goroutine, i int) []*goroutine {
+	for ; i+1 < len(list); i++ {
+		list[i] = list[i+1]
+	}
+	return list[:len(list)-1]
 }
 
 // unwind is the panic value Close uses to unwind parked goroutines.
