@@ -21,10 +21,8 @@ import (
 // that never returns is a goroutine leak that no other event shows: the
 // scheduler's Close would unwind it silently.
 
-// workerGoroutine is a worker goroutine that has not returned, and what it
-// was last seen doing (for the leak's message). Its name and kubelet
-// process name it: goroutine names repeat across kubelet restarts, each
-// process's pod workers count afresh.
+// workerGoroutine is a worker goroutine that has not returned, and what it was last seen doing (for
+// the leak's message), named by name and process (each process's pod workers count afresh).
 type workerGoroutine struct {
 	name    string
 	kubelet int
