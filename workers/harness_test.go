@@ -295,7 +295,7 @@ func (h *harness) record(uid types.UID) *podSyncStatus {
 	return ask(h, func() *podSyncStatus {
 		h.w.podLock.Lock()
 		defer h.w.podLock.Unlock()
-		return h.w.podSyncStatuses[uid]
+		return h.w.records.at(uid)
 	})
 }
 

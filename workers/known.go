@@ -27,9 +27,9 @@ func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorke
 		desired[pod.UID] = true
 	}
 	p.podsSynced = true
-	workers := make(map[types.UID]PodWorkerSync, len(p.podSyncStatuses))
+	workers := make(map[types.UID]PodWorkerSync, len(p.records))
 	for _, uid := range p.sortedUIDsLocked() {
-		status := p.podSyncStatuses[uid]
+		status := p.records.at(uid)
 		orphan := !desired[uid]
 		if (status.restartRequested || orphan) && p.removeTerminatedWorkerLocked(status, orphan) {
 			continue
@@ -112,7 +112,7 @@ func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
 // finalisation path. The record also counts as terminated from now on
 // (unknown after sync = not running), so the kill is complete.
 func (p *PodWorkers) purgeRecordLocked(status *podSyncStatus) {
-	delete(p.podSyncStatuses, status.uid)
+	p.records.remove(status.uid)
 	p.recordsChangedLocked()
 	p.closeUpdatesLocked(status)
 	if p.mutants.Has(mutant.G2) { // mutant G2: a purged unstarted orphan's kills never complete

@@ -63,8 +63,8 @@ func Test_allowPodStart(t *testing.T) {
 			forEachEnv(t, pinned, func(t *testing.T, e env) {
 				w := newBareWorkers(t, e.Runtime())
 				for _, r := range tt.records {
-					w.podSyncStatuses[r.uid] = &podSyncStatus{uid: r.uid, fullname: fullname,
-						terminationRequested: r.requested, terminated: r.terminated}
+					w.records.set(r.uid, &podSyncStatus{uid: r.uid, fullname: fullname,
+						terminationRequested: r.requested, terminated: r.terminated})
 				}
 				if tt.started != "" {
 					w.startedStaticPodsByFullname[fullname] = tt.started
