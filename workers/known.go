@@ -18,25 +18,28 @@ import (
 func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorkerSync {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	if p.desired == nil {
-		p.desired = make(map[types.UID]bool, len(desiredPods))
-	}
-	desired := p.desired
-	clear(desired)
-	for _, pod := range desiredPods {
-		desired[pod.UID] = true
-	}
 	p.podsSynced = true
 	workers := make(map[types.UID]PodWorkerSync, len(p.records))
 	for _, uid := range p.sortedUIDsLocked() {
 		status := p.records.at(uid)
-		orphan := !desired[uid]
+		orphan := !desiredUID(desiredPods, uid)
 		if (status.restartRequested || orphan) && p.removeTerminatedWorkerLocked(status, orphan) {
 			continue
 		}
 		workers[uid] = podWorkerSyncOf(status, orphan)
 	}
 	return workers
+}
+
+// desiredUID: a pod of desiredPods has uid. A run has a few pods, so a
+// scan costs less than filling a set for each call.
+func desiredUID(desiredPods []*v1.Pod, uid types.UID) bool {
+	for _, pod := range desiredPods {
+		if pod.UID == uid {
+			return true
+		}
+	}
+	return false
 }
 
 // podWorkerSyncOf reports a kept record: its phase, and whether a config pod

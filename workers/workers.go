@@ -93,9 +93,6 @@ type PodWorkers struct {
 	// was added or removed, see recordsChangedLocked).
 	records    recordList
 	sortedUIDs []types.UID
-	// desired is the set of desired UIDs of the SyncKnownPods in progress,
-	// refilled by each call under the lock (one map for every call).
-	desired map[types.UID]bool
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
