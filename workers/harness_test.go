@@ -209,8 +209,8 @@ func (h *harness) modify(pod *v1.Pod) {
 }
 func (h *harness) kill(pod *v1.Pod) { h.update(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod}) }
 
-func (h *harness) syncKnown(pods []*v1.Pod) map[types.UID]PodWorkerSync {
-	return ask(h, func() map[types.UID]PodWorkerSync { return h.w.SyncKnownPods(pods) })
+func (h *harness) syncKnown(pods []*v1.Pod) KnownPods {
+	return ask(h, func() KnownPods { return h.w.SyncKnownPods(pods) })
 }
 
 // unblock lets the gated calls of fn for uid return.

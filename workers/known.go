@@ -12,21 +12,21 @@ import (
 // (an orphan) or that asked for a restart goes through
 // removeTerminatedWorkerLocked, which purges it if it is finished and drives
 // unfinished orphans to termination. The result describes every record that
-// is kept; the caller must re-create with UpdatePod(create) each desired pod
-// missing from it. Records are visited in UID order, so replays and wake-ups
+// is kept, in UID order; the caller must re-create with UpdatePod(create)
+// each desired pod missing from it. Records are visited in UID order, so replays and wake-ups
 // happen in a deterministic order.
-func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorkerSync {
+func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) KnownPods {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
 	p.podsSynced = true
-	workers := make(map[types.UID]PodWorkerSync, len(p.records))
+	workers := make(KnownPods, 0, len(p.records))
 	for _, uid := range p.sortedUIDsLocked() {
 		status := p.records.at(uid)
 		orphan := !desiredUID(desiredPods, uid)
 		if (status.restartRequested || orphan) && p.removeTerminatedWorkerLocked(status, orphan) {
 			continue
 		}
-		workers[uid] = podWorkerSyncOf(status, orphan)
+		workers = append(workers, KnownPod{uid, podWorkerSyncOf(status, orphan)})
 	}
 	return workers
 }

@@ -68,7 +68,7 @@ func TestSyncKnownPods(t *testing.T) {
 		}
 
 		desired := []*v1.Pod{pod(2), pod(14)}
-		if got := fmt.Sprint(h.syncKnown(desired)); got != "map[14:{sync false true false} 2:{sync false true false}]" {
+		if got := fmt.Sprint(h.syncKnown(desired)); got != "[{14 {sync false true false}} {2 {sync false true false}}]" {
 			t.Errorf("got %s, want only 2 and 14, syncing with config", got)
 		}
 		if got := len(h.states()); got != 2 {

@@ -40,3 +40,18 @@ func TestRecordListAsAMap(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownPodsGet: Get finds each entry by its UID, and nothing for a
+// UID not kept.
+func TestKnownPodsGet(t *testing.T) {
+	known := KnownPods{{"a", PodWorkerSync{State: SyncPodWork}}, {"ab", PodWorkerSync{Orphan: true}},
+		{"b", PodWorkerSync{State: TerminatedPodWork, Static: true}}}
+	for _, k := range known {
+		if got, ok := known.Get(k.UID); !ok || got != k.PodWorkerSync {
+			t.Errorf("Get(%q) = %v, %v; want %v, true", k.UID, got, ok, k.PodWorkerSync)
+		}
+	}
+	if got, ok := known.Get("c"); ok || got != (PodWorkerSync{}) {
+		t.Errorf("Get(c) = %v, %v; want the zero report, false", got, ok)
+	}
+}

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 
@@ -253,7 +252,7 @@ func (w *World) sameDesired(desired []desiredPod) ops.Input {
 
 // sameKnown is SyncKnownPods' result in the model's terms, the last call's (its slice, boxed
 // once) when it is the same (recorded outputs are read only).
-func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) ops.Output {
+func (w *World) sameKnown(known workers.KnownPods) ops.Output {
 	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
 	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
 		w.lastKnown = slices.Clone(w.knownBuf)
@@ -262,15 +261,13 @@ func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) ops.Output 
 	return w.lastResult
 }
 
-// appendKnownPods appends SyncKnownPods' result in the model's terms,
-// sorted by UID, to out.
-func appendKnownPods(out ops.KnownPods, known map[types.UID]workers.PodWorkerSync) ops.KnownPods {
-	from := len(out)
-	for uid, r := range known {
-		out = append(out, ops.KnownPod{UID: string(uid), State: ops.WorkType(r.State), Orphan: r.Orphan,
+// appendKnownPods appends SyncKnownPods' result (in UID order) in the
+// model's terms to out.
+func appendKnownPods(out ops.KnownPods, known workers.KnownPods) ops.KnownPods {
+	for _, r := range known {
+		out = append(out, ops.KnownPod{UID: string(r.UID), State: ops.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out[from:], func(a, b ops.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 
