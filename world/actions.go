@@ -192,7 +192,7 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
 	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
-	w.shapes.Note(o)
+	w.shapes.Note(o, in.Pod.Static)
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
