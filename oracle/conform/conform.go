@@ -78,7 +78,8 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	*c = checker{queryBuf: c.queryBuf[:0], gotBuf: c.gotBuf[:0], clients: c.clients, uids: c.uids[:0],
 		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
 		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
-		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen}
+		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen,
+		names: c.names, counts: c.counts, clientRecs: c.clientRecs}
 	c.reset(p)
 	return c
 }
@@ -88,8 +89,13 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 func (c *checker) reset(p plan.Plan) {
 	c.plan = p
 	n := max(p.Clients, 1)
-	names := make([]string, n) // client i's goroutine name, made once
-	counts := make([]int, n)   // client i's actions, for room made at once
+	if len(c.names) < n { // client i's goroutine name, made once
+		c.names = append(c.names, make([]string, n-len(c.names))...)
+	}
+	names := c.names[:n]
+	c.counts = append(c.counts[:0], make([]int, n)...) // client i's actions, for room made at once
+	counts := c.counts
+	made := 0 // client records made
 	for _, a := range p.Actions {
 		if i := a.Client % n; i >= 0 {
 			counts[i]++
@@ -102,9 +108,10 @@ func (c *checker) reset(p plan.Plan) {
 		name := clientName(names, a.Client%n)
 		cl := c.clients[name]
 		if cl == nil {
-			cl = &client{}
+			cl = c.clientRec(made)
+			made++
 			if i := a.Client % n; i >= 0 {
-				cl.actions = make([]plan.Action, 0, counts[i])
+				cl.actions = slices.Grow(cl.actions, counts[i])
 			}
 			c.clients[name] = cl
 		}
@@ -115,6 +122,18 @@ func (c *checker) reset(p plan.Plan) {
 	}
 	sortUIDs(c.uids)
 	c.uids = slices.Compact(c.uids) // each UID the plan names, once
+}
+
+// clientRec is the k-th client record of a run, empty: the one the run
+// before made k-th, or a new one.
+func (c *checker) clientRec(k int) *client {
+	if k == len(c.clientRecs) {
+		c.clientRecs = append(c.clientRecs, &client{})
+	}
+	cl := c.clientRecs[k]
+	clear(cl.actions)
+	*cl = client{actions: cl.actions[:0]}
+	return cl
 }
 
 // clientPrefix begins the goroutine name of every plan client.
@@ -191,19 +210,25 @@ type checker struct {
 	// queryBuf and gotBuf are query's lists, reused from action to action.
 	queryBuf, gotBuf []ops.Query
 	clients          map[string]*client
-	uids             []types.UID               // every UID the plan names, sorted
-	first            map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions         map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts         int                       // Restarted events so far
-	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	freeHK           *housekeeping             // a pass's record judged, for the next (newHousekeeping)
-	freeAction       *action                   // an action's record judged, for the next (newAction)
-	adds             int                       // new pod objects created so far (fresh ADDs)
-	incarnation      map[types.UID]int         // the creation order of each pod's current object
-	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)
-	sm               statusModel               // P5
-	actors           map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	// names are the plan clients' goroutine names by index (clientName),
+	// counts reset's buffer, and clientRecs the client records reset made,
+	// in order: the next run's reset empties and reuses them.
+	names          []string
+	counts         []int
+	clientRecs     []*client
+	uids           []types.UID               // every UID the plan names, sorted
+	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions       map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts       int                       // Restarted events so far
+	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	freeHK         *housekeeping             // a pass's record judged, for the next (newHousekeeping)
+	freeAction     *action                   // an action's record judged, for the next (newAction)
+	adds           int                       // new pod objects created so far (fresh ADDs)
+	incarnation    map[types.UID]int         // the creation order of each pod's current object
+	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
+	sm             statusModel               // P5
+	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
 	// evictGraces are, by pod, the graces of the Evict actions whose actor
 	// has not begun yet.
 	evictGraces      map[types.UID][]int64
