@@ -1,7 +1,6 @@
 package history
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"sync"
@@ -84,6 +83,8 @@ type Recorder struct {
 	// given holds the arrays of the History taken last (History), spare
 	// those of the run before Reset: the next History writes into them.
 	given, spare historyArrays
+	// witness is the History taken last's witness (Witness).
+	witness []ops.Op
 }
 
 // historyArrays are the arrays a History's slices are built in.
@@ -162,10 +163,11 @@ func (r *Recorder) Reset() {
 	clear(r.rows)
 	clear(r.workers)
 	clear(r.markers)
+	clear(r.witness)
 	box := recorderOps.Get().(*[]recOp)
 	*r = Recorder{ops: (*box)[:0], opsBox: box, open: r.open, awaiting: r.awaiting, rows: r.rows,
 		rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
-		effects: r.effects[:0], spare: r.given}
+		effects: r.effects[:0], witness: r.witness[:0], spare: r.given}
 }
 
 // newRowNames and newClock are a run's empty Rows and Clock, with room for
@@ -261,18 +263,6 @@ func (r *Recorder) returned(ev *Event) {
 	}
 }
 
-// took records that operation i takes effect at ev: its effect, and its
-// place in the effect order (effects).
-func (r *Recorder) took(i int, ev *Event) {
-	op := &r.ops[i]
-	op.effect, op.effectAt = ev.Seq, ev.At
-	if n := len(r.effects); n > 0 {
-		last := r.ops[r.effects[n-1]].effect
-		r.unordered = r.unordered || ev.Seq < last || ev.Seq == last && i < r.effects[n-1]
-	}
-	r.effects = append(r.effects, i)
-}
-
 func (r *Recorder) add(op recOp) int {
 	r.ops = append(r.ops, op)
 	return len(r.ops) - 1
@@ -343,33 +333,6 @@ func (r *Recorder) History() History {
 		h.Effects = nil
 	}
 	return h
-}
-
-// effectOrder appends to effects the effect order: every operation that
-// took effect before cut (0: no cut), kept[i] its index in Ops (-1: none,
-// a witness-only one's effect has none), by the Seq of its effect, ties by
-// index. That is the order they took effect in (Recorder.effects) unless a
-// Seq went back: then a stable sort of them in index order.
-func (r *Recorder) effectOrder(effects []Effect, kept []int, cut int64) []Effect {
-	add := func(i int) {
-		switch op := &r.ops[i]; {
-		case op.witnessOnly && op.effect != 0 && (cut == 0 || op.effect < cut):
-			effects = append(effects, Effect{Op: -1, Step: op.in, Seq: op.effect, At: op.effectAt})
-		case kept[i] >= 0:
-			effects = append(effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
-		}
-	}
-	if !r.unordered {
-		for _, i := range r.effects {
-			add(i)
-		}
-		return effects
-	}
-	for i := range r.ops {
-		add(i)
-	}
-	slices.SortStableFunc(effects, func(a, b Effect) int { return cmp.Compare(a.Seq, b.Seq) })
-	return effects
 }
 
 // grown is b emptied, with room for n elements: b's array if it has the

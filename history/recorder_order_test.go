@@ -145,3 +145,32 @@ func keptIndex(r *Recorder, h History) []int {
 	}
 	return kept
 }
+
+// TestRecorderWitnessIsHistoryWitness: the witness the recorder keeps of
+// the History taken last is that History's Witness, on streams whose Seqs
+// rise and go back, cut or not, run after run on one recorder (Reset
+// between: a witness kept from the run before would differ).
+func TestRecorderWitnessIsHistoryWitness(t *testing.T) {
+	r := NewRecorder()
+	kept := 0
+	for _, back := range []bool{false, true} {
+		for seed := range uint64(300) {
+			rng := rand.New(rand.NewPCG(seed, 20))
+			r.Reset()
+			for _, ev := range randomStream(t, rng, 10+rng.IntN(60), back) {
+				r.Observe(&ev)
+			}
+			h := r.History()
+			got := r.Witness(h)
+			if len(got) > 0 && len(r.witness) > 0 && &got[0] == &r.witness[0] {
+				kept++ // the kept witness, not one unboxed from h
+			}
+			if want := h.Witness(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("back %v seed %d: recorder's witness %v, want the history's %v", back, seed, got, want)
+			}
+		}
+	}
+	if kept == 0 {
+		t.Fatal("the kept witness was never used: nothing was compared")
+	}
+}
