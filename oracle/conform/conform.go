@@ -77,7 +77,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
 		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
 		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen,
-		names: c.names, counts: c.counts, clientRecs: c.clientRecs}
+		names: c.names, counts: c.counts, clientRecs: c.clientRecs, nameList: c.nameList}
 	c.reset(p)
 	return c
 }
@@ -148,6 +148,7 @@ type checker struct {
 	names          []string
 	counts         []int
 	clientRecs     []*client
+	nameList       []string                  // Finish's buffer (sortedNames)
 	uids           []types.UID               // every UID the plan names, sorted
 	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
 	versions       map[types.UID]int         // the highest pod version handed to the pod workers
@@ -312,16 +313,20 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 // every action of its plan (unless the run failed before).
 func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 	if runErr == nil {
-		for _, g := range sortedNames(c.hk) {
+		// The loops' bodies neither name nor sort: one buffer serves all three.
+		c.nameList = sortedNames(c.nameList, c.hk)
+		for _, g := range c.nameList {
 			c.housekeepingDone(g)
 		}
-		for _, g := range sortedNames(c.actors) {
+		c.nameList = sortedNames(c.nameList, c.actors)
+		for _, g := range c.nameList {
 			if a := c.actors[g]; a.evict && a.restarts == c.restarts {
 				c.judgeEviction(g, a)
 			}
 		}
 		c.shutdownFinish()
-		for _, name := range sortedNames(c.clients) {
+		c.nameList = sortedNames(c.nameList, c.clients)
+		for _, name := range c.nameList {
 			cl := c.clients[name]
 			if cl.begun > 0 && cl.begun < len(cl.actions) || cl.cur != nil {
 				c.violate("P1", "%s carried out %d of its %d actions", name, cl.begun, len(cl.actions))
