@@ -14,10 +14,10 @@ import (
 func (c *checker) reset(p plan.Plan) {
 	c.plan = p
 	n := max(p.Clients, 1)
-	if len(c.names) < n { // client i's goroutine name, made once
-		c.names = append(c.names, make([]string, n-len(c.names))...)
+	if len(c.clientNames) < n { // client i's goroutine name, made once
+		c.clientNames = append(c.clientNames, make([]string, n-len(c.clientNames))...)
 	}
-	names := c.names[:n]
+	names := c.clientNames[:n]
 	c.counts = append(c.counts[:0], make([]int, n)...) // client i's actions, for room made at once
 	counts := c.counts
 	made := 0 // client records made

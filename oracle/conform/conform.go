@@ -77,7 +77,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
 		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
 		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen,
-		names: c.names, counts: c.counts, clientRecs: c.clientRecs, nameList: c.nameList}
+		clientNames: c.clientNames, counts: c.counts, clientRecs: c.clientRecs, nameList: c.nameList[:0]}
 	c.reset(p)
 	return c
 }
@@ -142,10 +142,10 @@ type checker struct {
 	// queryBuf and gotBuf are query's lists, reused from action to action.
 	queryBuf, gotBuf []ops.Query
 	clients          map[string]*client
-	// names are the plan clients' goroutine names by index (clientName),
+	// clientNames are the plan clients' goroutine names by index (clientName),
 	// counts reset's buffer, and clientRecs the client records reset made,
 	// in order: the next run's reset empties and reuses them.
-	names          []string
+	clientNames    []string
 	counts         []int
 	clientRecs     []*client
 	nameList       []string                  // Finish's buffer (sortedNames)
