@@ -19,7 +19,7 @@ import (
 func (w *World) do(a plan.Action) {
 	w.note(history.ActionBegins{})
 	defer w.note(history.ActionDone{})
-	p := w.pods[a.UID]
+	p := w.pod(a.UID)
 	if w.apiRefuses(a, p) {
 		return
 	}
@@ -282,7 +282,7 @@ func (w *World) query(uid types.UID) {
 	for kind := ops.IsPodKnownTerminated; kind <= ops.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}
-	if p := w.pods[uid]; p != nil && p.action.Static {
+	if p := w.pod(uid); p != nil && p.action.Static {
 		full := w.podOf(uid).Name + "_default"
 		pw := w.PW
 		id := w.call(ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName, FullName: full})

@@ -88,7 +88,6 @@ func (w *World) newPod(a plan.Action) *configPod {
 	if a.Pending {
 		p.phase = v1.PodPending
 	}
-	w.pods[a.UID] = p
 	i, _ := slices.BinarySearch(w.uids, a.UID)
 	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
 	w.inOrder = slices.Insert(slices.Clone(w.inOrder), i, p)
@@ -104,7 +103,7 @@ func (w *World) newPod(a plan.Action) *configPod {
 // B13) and the pods only the runtime knows (RunningPod, grace 1).
 func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
 	for i := range desired {
-		p := desired[i].config // w.pods[uid]
+		p := desired[i].config // w.pod(uid)
 		uid := p.action.UID
 		if _, ok := known[uid]; ok || !p.admitted {
 			continue
@@ -135,7 +134,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 // after a static pod's same-UID re-add it may still hold the old
 // incarnation's terminal phase, which would block the restart L4 owes.
 func (w *World) restartable(uid types.UID) bool {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	return !p.rejected && !terminalPhase(p.phase)
 }
 
@@ -149,7 +148,7 @@ func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, r
 		if r, ok := known[uid]; ok && r.State != workers.TerminatedPodWork {
 			continue
 		}
-		if p := w.pods[uid]; p != nil && p.inConfig {
+		if p := w.pod(uid); p != nil && p.inConfig {
 			continue
 		}
 		one := int64(1)
