@@ -14,14 +14,14 @@ import (
 // TestPodObjectsBuildPodObject: PodObjects.Build makes the object
 // PodObject makes, for static and API pods, every version, deleted or not;
 // objects of one version share their labels and those of one source their
-// annotations, and no others do (a version's label is its own), past the
-// versions whose maps are made once for the process too.
+// annotations, and no others do (a version's label is its own); a second
+// builder (another run) shares none of the first's maps.
 func TestPodObjectsBuildPodObject(t *testing.T) {
 	var b PodObjects
 	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
 	var built []*v1.Pod
 	for _, static := range []bool{false, true} {
-		for _, version := range []int{0, 1, 2, 3, len(sharedLabels) - 1, len(sharedLabels), len(sharedLabels) + 1, len(sharedLabels) + 5} {
+		for _, version := range []int{0, 1, 2, 3, 31, 32, 33, 37} {
 			for _, deletion := range []*int64{nil, &grace} {
 				a := plan.Action{UID: "a", Static: static, SpecGrace: 30}
 				got, want := b.Build(a, version, v1.PodRunning, deletion, now), PodObject(a, version, v1.PodRunning, deletion, now)
@@ -55,6 +55,16 @@ func TestPodObjectsBuildPodObject(t *testing.T) {
 			sameAnn := reflect.ValueOf(p.Annotations).UnsafePointer() == reflect.ValueOf(q.Annotations).UnsafePointer()
 			if src := ConfigSourceAnnotationKey; sameAnn != (p.Annotations[src] == q.Annotations[src]) {
 				t.Errorf("sources %s and %s: annotations shared %v", p.Annotations[src], q.Annotations[src], sameAnn)
+			}
+		}
+	}
+	var other PodObjects // another run's builder
+	for _, static := range []bool{false, true} {
+		for _, version := range []int{0, 3, 33} {
+			p, q := b.Build(plan.Action{UID: "a", Static: static}, version, v1.PodRunning, nil, now), other.Build(plan.Action{UID: "a", Static: static}, version, v1.PodRunning, nil, now)
+			if reflect.ValueOf(p.Labels).UnsafePointer() == reflect.ValueOf(q.Labels).UnsafePointer() ||
+				reflect.ValueOf(p.Annotations).UnsafePointer() == reflect.ValueOf(q.Annotations).UnsafePointer() {
+				t.Errorf("static %v, version %d: two builders share a map (a write in one run would reach the other)", static, version)
 			}
 		}
 	}

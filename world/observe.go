@@ -96,6 +96,7 @@ func modelOutcome(err error) ops.Outcome {
 
 // CallBegin implements fakeruntime.CallObserver for the fake runtime.
 func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
+	c.MustName(fn)
 	b := ops.SyncBegin{UID: string(uid), Fn: c.Fn, Type: ops.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
@@ -111,6 +112,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 // CallEnd implements fakeruntime.CallObserver for the fake runtime; the status manager
 // hears of the outcome too.
 func (w *World) CallEnd(fn string, uid types.UID, c fakeruntime.CallInfo, err error, isTerminal bool) {
+	c.MustName(fn)
 	w.quiet.NoteCallEnd(fn, uid, err, isTerminal)
 	w.workerDoing(w.epoch, "returned from", fn)
 	if w.kube != nil {

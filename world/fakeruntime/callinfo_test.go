@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -57,5 +58,21 @@ func TestCallInfoNamesItsCallback(t *testing.T) {
 	}
 	if len(o.calls) != 8 {
 		t.Fatalf("observed %v, want each of the four callbacks begin and end", o.calls)
+	}
+}
+
+// TestMustNameStopsAnUnnamedCall: a CallInfo whose Fn is unset or names
+// another callback stops the run; the one fn names passes.
+func TestMustNameStopsAnUnnamedCall(t *testing.T) {
+	panics := func(c CallInfo, fn string) (p bool) {
+		defer func() { p = recover() != nil }()
+		c.MustName(fn)
+		return false
+	}
+	if panics(CallInfo{Fn: ops.SyncTerminatedPod}, "SyncTerminatedPod") {
+		t.Error("a call named as it is was stopped")
+	}
+	if !panics(CallInfo{}, "SyncPod") || !panics(CallInfo{Fn: ops.SyncPod}, "SyncTerminatingPod") {
+		t.Error("a call with Fn unset or another callback's passed")
 	}
 }

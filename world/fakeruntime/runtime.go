@@ -38,6 +38,15 @@ type CallInfo struct {
 	Cancel     workers.Event
 }
 
+// MustName stops the run when c.Fn is not the callback fn names: an
+// observer told of a call whose Fn was left unset (NoSync) would record no
+// call at all, and the oracles would judge a history with a hole in it.
+func (c CallInfo) MustName(fn string) {
+	if c.Fn.String() != fn {
+		panic("fakeruntime: " + fn + " reported with CallInfo.Fn " + c.Fn.String())
+	}
+}
+
 // Runtime is the fake container runtime behind the pod workers' Syncer and
 // PodCache: it runs no containers, only takes (virtual) time and fails as
 // its Faults say, and it counts running containers per pod so the cache
