@@ -290,12 +290,12 @@ func (w *baseWorld) syncAllowed(uid types.UID) bool {
 // (World.housekeepingExtras): re-create the active pods the workers no
 // longer know, kill the terminal deleted pods they do not know (unless
 // B13) and the pods only the runtime runs. The caller holds loop.
-func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known map[types.UID]workers.PodWorkerSync) {
+func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known workers.KnownPods) {
 	var sends []workers.UpdatePodOptions
 	w.mu.Lock()
 	for _, pod := range desired {
 		p := w.pods[pod.UID]
-		if _, ok := known[pod.UID]; ok {
+		if _, ok := known.Get(pod.UID); ok {
 			continue
 		}
 		switch {
@@ -307,7 +307,7 @@ func (w *baseWorld) kubeHousekeeping(desired []*v1.Pod, known map[types.UID]work
 	}
 	one := int64(1)
 	for _, uid := range w.syncer.runningUIDs() {
-		r, ok := known[uid]
+		r, ok := known.Get(uid)
 		if (ok && r.State != workers.TerminatedPodWork) || (w.pods[uid] != nil && w.pods[uid].inConfig) {
 			continue
 		}

@@ -382,7 +382,7 @@ func (w *baseWorld) housekeeping() {
 		return
 	}
 	for _, pod := range desired {
-		if _, ok := known[pod.UID]; !ok {
+		if _, ok := known.Get(pod.UID); !ok {
 			w.syncer.newIncarnation(pod.UID)
 			w.pw.UpdatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod})
 		}

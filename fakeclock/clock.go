@@ -80,6 +80,29 @@ func (c *Clock) Next() (time.Time, bool) {
 	return c.base.Add(c.timers[0].when), true
 }
 
+// NextOffset is Next as an offset from Epoch (Next().Sub(Epoch())): a
+// driver that keeps its time as a Duration since Epoch, as the sim
+// scheduler does, takes no detour through time.Time.
+func (c *Clock) NextOffset() (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.timers) == 0 {
+		return 0, false
+	}
+	return c.timers[0].when, true
+}
+
+// AdvanceToOffset is AdvanceTo(Epoch().Add(d)) for an offset d from
+// Epoch: every offset is in range, so only moving into the past panics.
+func (c *Clock) AdvanceToOffset(d time.Duration) {
+	c.mu.Lock()
+	if d < c.now {
+		c.mu.Unlock()
+		panic(fmt.Sprintf("fakeclock: AdvanceToOffset: %s is before now (%s after the epoch)", d, c.now))
+	}
+	c.runLocked(d)
+}
+
 // AdvanceTo moves the clock to t, firing every timer due at or before t in
 // (deadline, sequence) order, including timers armed by those callbacks.
 // Callbacks run on the calling goroutine, without the clock's lock held.

@@ -366,3 +366,46 @@ func TestHeapAgainstModel(t *testing.T) {
 		t.Errorf("got %d firings, want a run that fires at least 1000", len(want))
 	}
 }
+
+// TestOffsetsAreTimes: NextOffset and AdvanceToOffset are Next and
+// AdvanceTo in offsets from Epoch. Two clocks with the same timers, one
+// driven by each pair, see the same deadlines, fire the same timers in
+// the same order at the same times, and read the same Now; an offset
+// before now panics as a time before now does.
+func TestOffsetsAreTimes(t *testing.T) {
+	var byTime, byOffset []string
+	a, b := New(), New()
+	arm := func(c *Clock, log *[]string) {
+		for i, d := range []time.Duration{3 * time.Second, time.Second, 3 * time.Second, 0, 90 * time.Minute} {
+			c.AfterFunc(d, func() { *log = append(*log, fmt.Sprintf("%d@%v", i, c.Now().Sub(Epoch()))) })
+		}
+	}
+	arm(a, &byTime)
+	arm(b, &byOffset)
+	for step := 0; ; step++ {
+		at, ok := a.Next()
+		off, ok2 := b.NextOffset()
+		if ok != ok2 || (ok && at.Sub(Epoch()) != off) {
+			t.Fatalf("step %d: Next %v %v, NextOffset %v %v", step, at, ok, off, ok2)
+		}
+		if !ok {
+			break
+		}
+		a.AdvanceTo(at)
+		b.AdvanceToOffset(off)
+		if !a.Now().Equal(b.Now()) {
+			t.Fatalf("step %d: Now %v and %v", step, a.Now(), b.Now())
+		}
+	}
+	a.AdvanceTo(Epoch().Add(2 * time.Hour))
+	b.AdvanceToOffset(2 * time.Hour)
+	if !a.Now().Equal(b.Now()) || !slices.Equal(byTime, byOffset) || len(byTime) != 5 {
+		t.Fatalf("fired %v and %v, now %v and %v", byTime, byOffset, a.Now(), b.Now())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("AdvanceToOffset into the past did not panic")
+		}
+	}()
+	b.AdvanceToOffset(time.Hour)
+}

@@ -164,17 +164,19 @@ func sourceOf(a plan.Action) string {
 func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
 	// The pod, its spec grace and its deletion time in one allocation:
 	// each pointer is the pod's own, as three allocations would make it.
+	// The fields are set one by one in the zeroed allocation: a composite
+	// literal of a v1.Pod is built on the stack and copied over (about a
+	// kilobyte zeroed and moved). TestPodObjectFields holds the list.
 	o := &struct {
 		pod     v1.Pod
 		spec    int64
 		deleted metav1.Time
 	}{spec: a.SpecGrace}
 	pod := &o.pod
-	*pod = v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{UID: a.UID, Name: a.PodName(), Namespace: "default", Labels: labels, Annotations: annotations},
-		Spec:       v1.PodSpec{TerminationGracePeriodSeconds: &o.spec},
-		Status:     v1.PodStatus{Phase: phase},
-	}
+	pod.UID, pod.Name, pod.Namespace = a.UID, a.PodName(), "default"
+	pod.Labels, pod.Annotations = labels, annotations
+	pod.Spec.TerminationGracePeriodSeconds = &o.spec
+	pod.Status.Phase = phase
 	if deletion != nil {
 		o.deleted = metav1.Time{Time: now}
 		pod.DeletionTimestamp = &o.deleted
@@ -187,7 +189,12 @@ func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time,
 // never changes a pod object once built (the simulated kubelet: its pod
 // workers copy a pod before changing a field): the objects it builds
 // share their label and annotation maps, one per version and one per
-// config source, made once. The zero value is ready.
+// config source, made once. The maps are the builder's own, so one run's
+// pods share them and no other run's do: a target that did write one
+// would spoil that run alone, which replays alike by itself or in a sweep
+// (a process-wide table, measured at -0.6 % instructions per seed, would
+// carry such a write into every later run of the process). The zero value
+// is ready.
 type PodObjects struct {
 	labels    []map[string]string // by version
 	api, file map[string]string   // the annotations of each config source

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/podsim/podsim/plan"
 )
@@ -13,13 +14,14 @@ import (
 // TestPodObjectsBuildPodObject: PodObjects.Build makes the object
 // PodObject makes, for static and API pods, every version, deleted or not;
 // objects of one version share their labels and those of one source their
-// annotations, and no others do (a version's label is its own).
+// annotations, and no others do (a version's label is its own); a second
+// builder (another run) shares none of the first's maps.
 func TestPodObjectsBuildPodObject(t *testing.T) {
 	var b PodObjects
 	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
 	var built []*v1.Pod
 	for _, static := range []bool{false, true} {
-		for version := range 4 {
+		for _, version := range []int{0, 1, 2, 3, 31, 32, 33, 37} {
 			for _, deletion := range []*int64{nil, &grace} {
 				a := plan.Action{UID: "a", Static: static, SpecGrace: 30}
 				got, want := b.Build(a, version, v1.PodRunning, deletion, now), PodObject(a, version, v1.PodRunning, deletion, now)
@@ -56,6 +58,16 @@ func TestPodObjectsBuildPodObject(t *testing.T) {
 			}
 		}
 	}
+	var other PodObjects // another run's builder
+	for _, static := range []bool{false, true} {
+		for _, version := range []int{0, 3, 33} {
+			p, q := b.Build(plan.Action{UID: "a", Static: static}, version, v1.PodRunning, nil, now), other.Build(plan.Action{UID: "a", Static: static}, version, v1.PodRunning, nil, now)
+			if reflect.ValueOf(p.Labels).UnsafePointer() == reflect.ValueOf(q.Labels).UnsafePointer() ||
+				reflect.ValueOf(p.Annotations).UnsafePointer() == reflect.ValueOf(q.Annotations).UnsafePointer() {
+				t.Errorf("static %v, version %d: two builders share a map (a write in one run would reach the other)", static, version)
+			}
+		}
+	}
 }
 
 // TestEveryKindHasAName: every kind below NumEventKinds has its own name,
@@ -67,6 +79,28 @@ func TestEveryKindHasAName(t *testing.T) {
 			t.Errorf("kind %d has name %q", k, n)
 		} else {
 			seen[n] = true
+		}
+	}
+}
+
+// TestPodObjectFields: PodObject sets exactly the fields its doc names
+// (podObject sets them one by one in a zeroed pod: a field forgotten there,
+// or one set that the literal leaves out, fails here).
+func TestPodObjectFields(t *testing.T) {
+	now, grace, spec := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5), int64(30)
+	for _, deletion := range []*int64{nil, &grace} {
+		a := plan.Action{UID: "a", Static: true, SpecGrace: spec}
+		want := &v1.Pod{
+			ObjectMeta: metav1.ObjectMeta{UID: "a", Name: "pod-a", Namespace: "default",
+				Labels: map[string]string{"version": "3"}, Annotations: map[string]string{ConfigSourceAnnotationKey: "file"}},
+			Spec:   v1.PodSpec{TerminationGracePeriodSeconds: &spec},
+			Status: v1.PodStatus{Phase: v1.PodFailed},
+		}
+		if deletion != nil {
+			want.DeletionTimestamp, want.DeletionGracePeriodSeconds = &metav1.Time{Time: now}, deletion
+		}
+		if got := PodObject(a, 3, v1.PodFailed, deletion, now); !reflect.DeepEqual(got, want) {
+			t.Errorf("deletion %v: built %+v, want %+v", deletion, got, want)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"sync"
@@ -76,9 +75,16 @@ type Recorder struct {
 	// its marker's input, made once.
 	workers map[string]int
 	markers []workerMarker
+	// effects lists the operations in the order their effects were
+	// recorded (took): by Seq, ties by index, as History's effect order is,
+	// unless unordered (a target whose Seqs go back; History sorts then).
+	effects   []int
+	unordered bool
 	// given holds the arrays of the History taken last (History), spare
 	// those of the run before Reset: the next History writes into them.
 	given, spare historyArrays
+	// witness is the History taken last's witness (Witness).
+	witness []ops.Op
 }
 
 // historyArrays are the arrays a History's slices are built in.
@@ -157,10 +163,11 @@ func (r *Recorder) Reset() {
 	clear(r.rows)
 	clear(r.workers)
 	clear(r.markers)
+	clear(r.witness)
 	box := recorderOps.Get().(*[]recOp)
 	*r = Recorder{ops: (*box)[:0], opsBox: box, open: r.open, awaiting: r.awaiting, rows: r.rows,
 		rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
-		spare: r.given}
+		effects: r.effects[:0], witness: r.witness[:0], spare: r.given}
 }
 
 // newRowNames and newClock are a run's empty Rows and Clock, with room for
@@ -184,7 +191,7 @@ func (r *Recorder) Observe(ev *Event) {
 		switch {
 		case !takesPodLock(ev.Input):
 		case r.holder == ev.Goroutine:
-			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
+			r.took(i, ev)
 		default:
 			r.awaiting.Set(ev.Goroutine, i)
 		}
@@ -193,7 +200,7 @@ func (r *Recorder) Observe(ev *Event) {
 	case LockAcquired:
 		r.holder = ev.Goroutine
 		if i, ok := r.awaiting.Get(ev.Goroutine); ok {
-			r.ops[i].effect, r.ops[i].effectAt = ev.Seq, ev.At
+			r.took(i, ev)
 			r.awaiting.Del(ev.Goroutine)
 		}
 		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil {
@@ -206,8 +213,7 @@ func (r *Recorder) Observe(ev *Event) {
 		if ev.Kind == Fired {
 			row = "fired"
 		}
-		r.add(recOp{in: ev.Input, row: r.row(row), call: ev.Seq, ret: ev.Seq, effect: ev.Seq,
-			callAt: ev.At, effectAt: ev.At, point: true})
+		r.took(r.add(recOp{in: ev.Input, row: r.row(row), call: ev.Seq, ret: ev.Seq, callAt: ev.At, point: true}), ev)
 	}
 }
 
@@ -230,8 +236,8 @@ func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 		return
 	}
 	w.gen = gen
-	r.add(recOp{in: w.step, row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
-		effect: ev.Seq, callAt: ev.At, effectAt: ev.At, witnessOnly: true, point: true})
+	r.took(r.add(recOp{in: w.step, row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
+		callAt: ev.At, witnessOnly: true, point: true}), ev)
 }
 
 // returned closes a call; one that never took the pod lock takes effect now.
@@ -250,7 +256,7 @@ func (r *Recorder) returned(ev *Event) {
 		op.in, op.out = u, nil
 	}
 	if op.effect == 0 {
-		op.effect, op.effectAt = ev.Seq, ev.At
+		r.took(i, ev)
 	}
 	if j, ok := r.awaiting.Get(ev.Goroutine); ok && j == i {
 		r.awaiting.Del(ev.Goroutine)
@@ -318,14 +324,7 @@ func (r *Recorder) History() History {
 		h.Ops = append(h.Ops, porcupine.Operation{ClientId: op.row, Input: op.in, Output: op.out,
 			Call: 2 * op.call, Return: op.returnStamp(), Metadata: &metas[len(metas)-1]})
 	}
-	for i, op := range r.ops {
-		switch {
-		case op.witnessOnly && op.effect != 0 && (h.Cut == 0 || op.effect < h.Cut):
-			h.Effects = append(h.Effects, Effect{Op: -1, Step: op.in, Seq: op.effect, At: op.effectAt})
-		case kept[i] >= 0:
-			h.Effects = append(h.Effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
-		}
-	}
+	h.Effects = r.effectOrder(h.Effects, kept, h.Cut)
 	r.given = historyArrays{kept: kept[:0], ops: h.Ops[:0], effects: h.Effects[:0], metas: metas[:0]}
 	if len(h.Ops) == 0 { // nil, as when appended to from nothing
 		h.Ops = nil
@@ -333,7 +332,6 @@ func (r *Recorder) History() History {
 	if len(h.Effects) == 0 {
 		h.Effects = nil
 	}
-	slices.SortStableFunc(h.Effects, func(a, b Effect) int { return cmp.Compare(a.Seq, b.Seq) })
 	return h
 }
 

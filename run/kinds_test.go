@@ -130,7 +130,7 @@ func TestKindsAreWhatOraclesRead(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	kinds := func(o oracle.Oracle) oracle.Kinds { return readers([]oracle.Oracle{o})[0].kinds }
+	kinds := kindsOf
 	diff, left := kindsChecked(seeds, kindsOracles, kinds)
 	if diff != "" {
 		t.Fatal(diff)

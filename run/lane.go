@@ -24,6 +24,7 @@ type Lane struct {
 	slots   [slots]oracle.Oracle // the run's oracles an oracle.Resetter empties, by slot
 	cov     *coverage.Tracker
 	marks   *history.Marker
+	fan     fanout // the lists judgeOn hands events out by
 	// epochs are the per-epoch oracle sets (defaultOracles) of the runs so
 	// far: a run's k-th kubelet process reuses the k-th. epoch is the run's
 	// epochOracles, handing them out (nextEpoch: the run's options and

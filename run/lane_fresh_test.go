@@ -22,7 +22,11 @@ import (
 // recycled are the fields that hold a record or buffer kept for reuse
 // (emptied when it is taken), not state: a reset one may hold what a fresh
 // one does not.
-var recycled = map[string]bool{"freeHK": true, "freeKnown": true, "freeCalls": true, "freeAction": true, "freePods": true, "freeIncs": true}
+// conform's clientRecs are its client records, emptied when reset takes
+// one; its clientNames, the plan clients' goroutine names by index, are the same
+// for every plan.
+var recycled = map[string]bool{"freeHK": true, "freeKnown": true, "freeCalls": true, "freeAction": true, "freePods": true, "freeIncs": true,
+	"clientRecs": true, "clientNames": true}
 
 // freshDiff says where reset, an emptied structure, differs from fresh, the
 // same structure as its constructor makes it: every field, through

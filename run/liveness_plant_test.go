@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/oracle/liveness"
 	"github.com/podsim/podsim/plan"
@@ -121,21 +122,21 @@ func (s *lvFailingSyncer) fail(fn string, uid types.UID, c fakeruntime.CallInfo)
 }
 
 func (s *lvFailingSyncer) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, mirror *v1.Pod, st *workers.PodStatus) (bool, error) {
-	if s.fail("SyncPod", pod.UID, fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}) {
+	if s.fail("SyncPod", pod.UID, fakeruntime.CallInfo{Fn: ops.SyncPod, UpdateType: ut, Pod: pod, Cancel: cancel}) {
 		return false, fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncPod(cancel, ut, pod, mirror, st)
 }
 
 func (s *lvFailingSyncer) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus, grace int64, fn workers.PodStatusFunc) error {
-	if s.fail("SyncTerminatingPod", pod.UID, fakeruntime.CallInfo{Pod: pod, Grace: grace, Cancel: cancel}) {
+	if s.fail("SyncTerminatingPod", pod.UID, fakeruntime.CallInfo{Fn: ops.SyncTerminatingPod, Pod: pod, Grace: grace, Cancel: cancel}) {
 		return fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncTerminatingPod(cancel, pod, st, grace, fn)
 }
 
 func (s *lvFailingSyncer) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, st *workers.PodStatus) error {
-	if s.fail("SyncTerminatedPod", pod.UID, fakeruntime.CallInfo{Pod: pod, Cancel: cancel}) {
+	if s.fail("SyncTerminatedPod", pod.UID, fakeruntime.CallInfo{Fn: ops.SyncTerminatedPod, Pod: pod, Cancel: cancel}) {
 		return fakeruntime.ErrTransient
 	}
 	return s.Syncer.SyncTerminatedPod(cancel, pod, st)

@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world"
@@ -38,7 +39,7 @@ func (s *lvHangingResync) SyncPod(cancel workers.Event, ut workers.UpdateType, p
 		}
 		return terminal, err
 	}
-	c := fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	c := fakeruntime.CallInfo{Fn: ops.SyncPod, UpdateType: ut, Pod: pod, Cancel: cancel}
 	s.w.CallBegin("SyncPod", pod.UID, c)
 	s.w.S.Sleep(time.Hour)
 	s.w.CallEnd("SyncPod", pod.UID, c, nil, false)

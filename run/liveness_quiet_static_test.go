@@ -38,7 +38,7 @@ func lvHolderEnding(holder, waiter types.UID) *lvPlant {
 }
 
 func (s *lvHolderEnds) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, mirror *v1.Pod, st *workers.PodStatus) (bool, error) {
-	c := fakeruntime.CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	c := fakeruntime.CallInfo{Fn: ops.SyncPod, UpdateType: ut, Pod: pod, Cancel: cancel}
 	switch {
 	case pod.UID == s.waiter:
 		s.w.CallBegin("SyncPod", pod.UID, c)

@@ -126,20 +126,27 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		w.FaultPointsOn()
 	}
 	view := w.View()
-	oracles := l.epochOracles(opts, w)
-	var kube oracle.Oracle
+	obs := observers{epochs: l.epochOracles(opts, w), marks: l.marker(), extra: extra}
 	if view.Kubelet() != nil {
-		kube = l.reused(slotKubelet, kubelet.New)
+		obs.kube = l.reused(slotKubelet, kubelet.New)
 	}
-	marks := l.marker()
 	cov, near := l.trackers(opts)
-	timing := readersByKind([]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
-		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)})
+	if cov != nil {
+		obs.cov = cov
+	}
+	if near != nil {
+		obs.near = near
+	}
+	obs.timing = [...]oracle.Oracle{l.reused(slotRequeue, newRequeue), l.reused(slotKillNow, latency.NewKillNow),
+		l.reused(slotFreshness, latency.NewFreshness), l.conformFor(w.Plan()), l.reused(slotWorkerLeaks, liveness.NewWorkerLeaks)}
 	var known *history.KnownFromHistory
 	if opts.ObservableOnly {
 		// The world records no record list: Known comes from the history.
 		known = history.NewKnownFromHistory()
 	}
+	fo := l.fanout()
+	fo.buf = obs.list(fo.buf[:0])
+	fo.set(fo.buf)
 	var out slot
 	w.Observe(func(ev history.Event) {
 		if known != nil {
@@ -147,24 +154,13 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		}
 		p := out.take()
 		*p = ev
-		if cov != nil {
-			cov.Observe(view, p)
+		if p.Kind == history.Restarted { // the next epoch's oracles from now on
+			obs.epochs.observing(p.Kind)
+			fo.buf = obs.list(fo.buf[:0])
+			fo.set(fo.buf)
 		}
-		if near != nil {
-			near.Observe(view, p)
-		}
-		for _, o := range timing.of[p.Kind] {
+		for _, o := range fo.of[p.Kind] {
 			o.Observe(view, p)
-		}
-		for _, o := range extra {
-			o.Observe(view, p)
-		}
-		for _, o := range oracles.observing(p.Kind) { // oracles.Observe(view, p)
-			o.Observe(view, p)
-		}
-		marks.Observe(p)
-		if kube != nil {
-			kube.Observe(view, p)
 		}
 		if opts.audit {
 			audit(p, ev)
@@ -172,6 +168,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		out.give(p)
 	})
 	err := w.Run()
+	marks := obs.marks
 	marks.Merge(w.Marks())
 	r := Result{Family: f.Name, Mutant: opts.Mutant, ObservableOnly: opts.ObservableOnly, Seed: seed, Err: err, Steps: w.S.Steps(), Elapsed: w.S.Elapsed(),
 		Marks: marks.Sorted(), FaultPointsArmed: opts.FaultPoints}
@@ -182,11 +179,11 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		r.FaultPoints = append(r.FaultPoints, p.String())
 	}
 	r.Violations = w.Violations
-	if kube != nil {
-		r.Violations = inOrderFound(w.Violations, kube.Finish(view, err))
+	if obs.kube != nil {
+		r.Violations = inOrderFound(w.Violations, obs.kube.Finish(view, err))
 	}
-	r.Violations = append(r.Violations, oracles.Finish(view, err)...)
-	for _, o := range timing.all {
+	r.Violations = append(r.Violations, obs.epochs.Finish(view, err)...)
+	for _, o := range obs.timing {
 		r.Violations = append(r.Violations, o.Finish(view, err)...)
 	}
 	for _, o := range extra {
@@ -216,51 +213,6 @@ func hashTrace(r *Result, s *sim.Scheduler, opts CheckOptions) {
 	if !opts.Lean || r.Failed() {
 		r.TraceSHA = s.TraceSHA256()
 	}
-}
-
-// reader is an oracle and the kinds of event it reads: those its Kinds
-// says (oracle.KindFilter), else every kind.
-type reader struct {
-	oracle.Oracle
-	kinds oracle.Kinds
-}
-
-// readers pairs each of os with the kinds it reads: an event of another
-// kind would change nothing in it, and is not handed to it (most events
-// are not of the few kinds the timing checks read).
-func readers(os []oracle.Oracle) []reader {
-	out := make([]reader, len(os))
-	for i, o := range os {
-		out[i] = reader{Oracle: o, kinds: ^oracle.Kinds(0)}
-		if f, ok := o.(oracle.KindFilter); ok {
-			out[i].kinds = f.Kinds()
-		}
-	}
-	return out
-}
-
-// byKind lists, for each kind of event, the oracles that read it
-// (readers), in their order; all is every oracle.
-type byKind struct {
-	of  [history.NumEventKinds][]oracle.Oracle
-	all []oracle.Oracle
-}
-
-// readersByKind is os by the kinds each reads: an event goes only to the
-// oracles of its kind, found by one index instead of a test per oracle.
-func readersByKind(os []oracle.Oracle) *byKind {
-	t, rs := &byKind{all: os}, readers(os)
-	in := make([]oracle.Oracle, 0, len(os)*len(t.of)) // every kind's list, one array
-	for k := range t.of {
-		from := len(in)
-		for _, r := range rs {
-			if r.kinds.Has(history.EventKind(k)) {
-				in = append(in, r.Oracle)
-			}
-		}
-		t.of[k] = in[from:len(in):len(in)]
-	}
-	return t
 }
 
 // inOrderFound merges the world's own violations with the kubelet-level

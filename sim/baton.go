@@ -202,19 +202,20 @@ func (s *Scheduler) nextRunnable() *goroutine {
 		if s.err != nil {
 			return nil
 		}
-		at, ok := s.clock.Next()
-		if !ok || (s.horizon >= 0 && at.Sub(s.epoch) > s.horizon) {
+		// The clock's epoch is s.epoch: its offsets are virtual times since it.
+		at, ok := s.clock.NextOffset()
+		if !ok || (s.horizon >= 0 && at > s.horizon) {
 			return nil
 		}
-		if at.Sub(s.epoch) > s.opts.MaxTime {
+		if at > s.opts.MaxTime {
 			s.err = &LimitError{Kind: "time", Steps: s.steps, At: s.Elapsed(),
-				Detail: fmt.Sprintf("next timer at %v is past the %v bound", at.Sub(s.epoch), s.opts.MaxTime)}
+				Detail: fmt.Sprintf("next timer at %v is past the %v bound", at, s.opts.MaxTime)}
 			return nil
 		}
 		// Every timer due now has this deadline: it is the earliest.
-		s.elapsed = at.Sub(s.epoch)
+		s.setElapsed(at)
 		s.recAs(-1, opAdvance, -1, int64(s.elapsed))
-		s.clock.AdvanceTo(at)
+		s.clock.AdvanceToOffset(at)
 	}
 	return s.picker.pick(0, nil, s.runnable)
 }
@@ -252,12 +253,27 @@ func (s *Scheduler) makeRunnable(g *goroutine) {
 }
 
 func (s *Scheduler) removeRunnable(g *goroutine) {
-	for i, r := range s.runnable {
+	s.runnable = without(s.runnable, g)
+}
+
+// without is list without g (list itself, shortened, when g is in it),
+// and deleteAt is list without its i-th goroutine: slices.Delete's result
+// (its tail's last slot left as it was), by a plain loop over a list of a
+// few goroutines rather than a memmove call.
+func without(list []*goroutine, g *goroutine) []*goroutine {
+	for i, r := range list {
 		if r == g {
-			s.runnable = append(s.runnable[:i], s.runnable[i+1:]...)
-			return
+			return deleteAt(list, i)
 		}
 	}
+	return list
+}
+
+func deleteAt(list []*goroutine, i int) []*goroutine {
+	for ; i+1 < len(list); i++ {
+		list[i] = list[i+1]
+	}
+	return list[:len(list)-1]
 }
 
 // unwind is the panic value Close uses to unwind parked goroutines.

@@ -72,7 +72,7 @@ func (m *Mutex) Unlock() {
 		i = s.picker.pickWaiter(m.waiters)
 	}
 	w := m.waiters[i]
-	m.waiters = append(m.waiters[:i], m.waiters[i+1:]...)
+	m.waiters = deleteAt(m.waiters, i)
 	m.holder = w
 	s.rec(opUnlock, m.id, int64(w.id))
 	s.makeRunnable(w)
@@ -262,14 +262,7 @@ func (e *Event) WaitFor(d time.Duration) bool {
 	return g.result
 }
 
-func (e *Event) removeWaiter(g *goroutine) {
-	for i, w := range e.waiters {
-		if w == g {
-			e.waiters = append(e.waiters[:i], e.waiters[i+1:]...)
-			return
-		}
-	}
-}
+func (e *Event) removeWaiter(g *goroutine) { e.waiters = without(e.waiters, g) }
 
 func boolArg(b bool) int64 {
 	if b {

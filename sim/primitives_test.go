@@ -1,9 +1,13 @@
 package sim
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podsim/podsim/fakeclock"
 )
 
 // run runs prog as one goroutine "g" on a cooperative schedule and returns
@@ -235,5 +239,40 @@ func TestTimedWaitsAllocateNothing(t *testing.T) {
 	few, many := waits(100), waits(2100)
 	if per := (many - few) / 2000; per > 0.05 {
 		t.Fatalf("got %.3f allocations per timed wait (%v for 100 waits, %v for 2,100), want none", per, few, many)
+	}
+}
+
+// TestNowFollowsElapsed: Now is the epoch plus Elapsed wherever time moves
+// (a timer firing in Run, RunFor's advance past the last timer), since
+// the scheduler keeps Now rather than adding the two at each call: a move
+// that forgot to update Now fails here.
+func TestNowFollowsElapsed(t *testing.T) {
+	s := New(Options{Source: NewPCG(3)})
+	defer s.Close()
+	var seen []time.Duration
+	check := func(where string) {
+		if want := fakeclock.Epoch().Add(s.Elapsed()); !s.Now().Equal(want) {
+			t.Fatalf("%s: Now %v, want epoch + %v", where, s.Now(), s.Elapsed())
+		}
+		seen = append(seen, s.Elapsed())
+	}
+	check("new")
+	for i, d := range []time.Duration{time.Second, 0, 3 * time.Millisecond, time.Minute} {
+		s.Go("g"+strconv.Itoa(i), func() {
+			check("start")
+			s.Sleep(d)
+			check("after a sleep")
+		})
+	}
+	if err := s.RunFor(2 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	check("after RunFor")
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	check("after Run")
+	if want := []time.Duration{0, 0, 0, 0, 0, 0, 3 * time.Millisecond, time.Second, 2 * time.Second, time.Minute, time.Minute}; !slices.Equal(seen, want) {
+		t.Fatalf("times seen %v, want %v", seen, want)
 	}
 }

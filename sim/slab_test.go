@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -82,5 +83,35 @@ func TestSignalWaitersAfterReuse(t *testing.T) {
 	want := "[atrue btrue ctrue dtrue etrue ffalse gfalse]"
 	if got := fmt.Sprint(woke); got != want {
 		t.Errorf("woke %s, want %s", got, want)
+	}
+}
+
+// TestWithoutIsSlicesDelete: without and deleteAt, the scheduler's
+// deletes from its goroutine lists (runnable, a mutex's and an event's
+// waiters), leave what slices.Delete leaves, in order, at every position
+// of lists of every length up to 6; without leaves a list without g as it
+// is.
+func TestWithoutIsSlicesDelete(t *testing.T) {
+	gs := make([]goroutine, 7)
+	for n := 0; n <= 6; n++ {
+		list := func() []*goroutine {
+			l := make([]*goroutine, n)
+			for i := range l {
+				l[i] = &gs[i]
+			}
+			return l
+		}
+		for i := 0; i < n; i++ {
+			want := slices.Delete(list(), i, i+1)
+			if got := deleteAt(list(), i); !slices.Equal(got, want) {
+				t.Errorf("deleteAt(%d of %d) = %v, want %v", i, n, got, want)
+			}
+			if got := without(list(), &gs[i]); !slices.Equal(got, want) {
+				t.Errorf("without(%d of %d) = %v, want %v", i, n, got, want)
+			}
+		}
+		if got := without(list(), &gs[6]); !slices.Equal(got, list()) {
+			t.Errorf("without(absent, %d) = %v", n, got)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -22,29 +23,42 @@ type Source interface {
 // default Source for seed sweeps.
 type PCG struct {
 	src rand.PCG
-	r   *rand.Rand // over src
 }
 
 // NewPCG returns the PCG stream for seed. Use Derive to give each consumer
 // of one seed (plan, schedule, faults) its own independent stream.
 func NewPCG(seed uint64) *PCG {
 	p := &PCG{}
-	p.r = rand.New(&p.src)
 	p.Reseed(seed)
 	return p
 }
 
-// Reseed makes p the stream NewPCG(seed) returns, from its first draw (a
-// rand.Rand over a PCG keeps no state of its own), so that a lane of seeds
+// Reseed makes p the stream NewPCG(seed) returns, from its first draw (p
+// keeps no state but the PCG's), so that a lane of seeds
 // reuses its streams (package run's Lane).
 func (p *PCG) Reseed(seed uint64) {
 	p.src.Seed(seed, Derive(seed, "pcg/stream"))
 }
 
-// Intn implements Source.
+// Intn implements Source: rand.New(&p.src).IntN(n), the same draws
+// (TestPCGIntnIsRandIntN), without a Rand's call through an interface
+// for each word. It is math/rand/v2's reduction (Rand.uint64n; its 32-bit
+// form gives the same values): a power of two masks the word; otherwise
+// the high word of word × n, a word whose low product falls below
+// 2⁶⁴ mod n drawn again (Lemire's method).
 func (p *PCG) Intn(n int) int {
 	checkN(n)
-	return p.r.IntN(n)
+	m := uint64(n)
+	if m&(m-1) == 0 {
+		return int(p.src.Uint64() & (m - 1))
+	}
+	hi, lo := bits.Mul64(p.src.Uint64(), m)
+	if lo < m {
+		for thresh := -m % m; lo < thresh; {
+			hi, lo = bits.Mul64(p.src.Uint64(), m)
+		}
+	}
+	return int(hi)
 }
 
 // Derive returns the seed of the child stream called label. Different labels

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -77,5 +79,22 @@ func TestIntnRejectsNonPositive(t *testing.T) {
 			}()
 			src.Intn(0)
 		}()
+	}
+}
+
+// TestPCGIntnIsRandIntN: PCG.Intn draws what math/rand/v2's Rand.IntN
+// draws over the same PCG, for powers of two, small bounds and bounds near
+// 2⁶³, where a quarter or more of the words are drawn again (the
+// rejection a broken copy of the reduction would get wrong).
+func TestPCGIntnIsRandIntN(t *testing.T) {
+	bounds := []int{1, 2, 3, 5, 7, 8, 1000, 1 << 20, 1<<62 + 1, 3<<61 + 7, math.MaxInt64}
+	for seed := range uint64(50) {
+		p, r := NewPCG(seed), rand.New(rand.NewPCG(seed, Derive(seed, "pcg/stream")))
+		for i := range 400 {
+			n := bounds[i%len(bounds)]
+			if got, want := p.Intn(n), r.IntN(n); got != want {
+				t.Fatalf("seed %d, draw %d: Intn(%d) = %d, rand.IntN %d", seed, i, n, got, want)
+			}
+		}
 	}
 }

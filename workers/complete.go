@@ -45,7 +45,7 @@ func (p *PodWorkers) completeTerminatedLocked(status *podSyncStatus) {
 func (p *PodWorkers) completeTerminatingRuntimePodLocked(status *podSyncStatus) {
 	status.terminated, status.terminatedAt = true, p.rt.Now()
 	p.finishRecordLocked(status)
-	delete(p.podSyncStatuses, status.uid)
+	p.records.remove(status.uid)
 	p.recordsChangedLocked()
 }
 

@@ -209,8 +209,8 @@ func (h *harness) modify(pod *v1.Pod) {
 }
 func (h *harness) kill(pod *v1.Pod) { h.update(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod}) }
 
-func (h *harness) syncKnown(pods []*v1.Pod) map[types.UID]PodWorkerSync {
-	return ask(h, func() map[types.UID]PodWorkerSync { return h.w.SyncKnownPods(pods) })
+func (h *harness) syncKnown(pods []*v1.Pod) KnownPods {
+	return ask(h, func() KnownPods { return h.w.SyncKnownPods(pods) })
 }
 
 // unblock lets the gated calls of fn for uid return.
@@ -295,7 +295,7 @@ func (h *harness) record(uid types.UID) *podSyncStatus {
 	return ask(h, func() *podSyncStatus {
 		h.w.podLock.Lock()
 		defer h.w.podLock.Unlock()
-		return h.w.podSyncStatuses[uid]
+		return h.w.records.at(uid)
 	})
 }
 

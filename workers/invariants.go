@@ -136,7 +136,7 @@ func (p *PodWorkers) CheckInvariantsOfLocked(touched []types.UID) error {
 		return p.CheckInvariantsLocked()
 	}
 	for _, uid := range touched {
-		if status, ok := p.podSyncStatuses[uid]; ok && !recordHolds(p, uid, status) {
+		if status, ok := p.records.get(uid); ok && !recordHolds(p, uid, status) {
 			return p.CheckInvariantsLocked()
 		}
 	}
@@ -156,13 +156,13 @@ func recordHolds(p *PodWorkers, uid types.UID, status *podSyncStatus) bool {
 	return brokenRule(p, status) < 0
 }
 
-// invariantsHoldLocked: no invariant is broken (in map order: the answer
-// is the same in any order). It runs at every release of the pod lock: the
+// invariantsHoldLocked: no invariant is broken (the answer is the same in
+// any order). It runs at every release of the pod lock: the
 // rules are indexed, not copied, and the static maps, mostly empty, are
 // walked only when they hold an entry.
 func (p *PodWorkers) invariantsHoldLocked() bool {
-	for uid, status := range p.podSyncStatuses {
-		if !recordHolds(p, uid, status) {
+	for _, e := range p.records {
+		if !recordHolds(p, e.uid, e.status) {
 			return false
 		}
 	}
@@ -170,7 +170,7 @@ func (p *PodWorkers) invariantsHoldLocked() bool {
 		return true
 	}
 	for fullname, uid := range p.startedStaticPodsByFullname {
-		status, ok := p.podSyncStatuses[uid]
+		status, ok := p.records.get(uid)
 		if !ok || status.finished || !status.started || status.fullname != fullname {
 			return false
 		}
@@ -187,7 +187,7 @@ func (p *PodWorkers) invariantsHoldLocked() bool {
 // order, then the static-pod maps in full-name order.
 func (p *PodWorkers) firstBrokenInvariantLocked() error {
 	for _, uid := range p.sortedUIDsLocked() {
-		status := p.podSyncStatuses[uid]
+		status := p.records.at(uid)
 		if status.uid != uid {
 			return &InvariantError{"record-keyed-by-uid", uid, fmt.Sprintf("record holds uid %q", status.uid)}
 		}
@@ -204,7 +204,7 @@ func (p *PodWorkers) firstBrokenInvariantLocked() error {
 func (p *PodWorkers) checkStaticMapsLocked() error {
 	for _, fullname := range sortedKeys(p.startedStaticPodsByFullname) {
 		uid := p.startedStaticPodsByFullname[fullname]
-		status, ok := p.podSyncStatuses[uid]
+		status, ok := p.records.get(uid)
 		switch {
 		case !ok:
 			return &InvariantError{"static-started-entry-live", uid, fmt.Sprintf("started entry of %q has no record", fullname)}

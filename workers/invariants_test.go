@@ -83,7 +83,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newBareWorkers(t, NewRealRuntime(nil, 1))
 			s := healthyRecord(w, "a")
-			w.podSyncStatuses["a"] = s
+			w.records.set("a", s)
 			if err := w.CheckInvariants(); err != nil {
 				t.Fatalf("healthy record: got %v, want nil", err)
 			}
@@ -102,7 +102,7 @@ func TestCheckInvariantsDetects(t *testing.T) {
 func TestCheckInvariantsOrder(t *testing.T) {
 	w := newBareWorkers(t, NewRealRuntime(nil, 1))
 	for _, uid := range []string{"c", "b", "d"} {
-		w.podSyncStatuses[types.UID(uid)] = &podSyncStatus{uid: types.UID(uid), evicted: true}
+		w.records.set(types.UID(uid), &podSyncStatus{uid: types.UID(uid), evicted: true})
 	}
 	for range 10 {
 		err := w.CheckInvariants()

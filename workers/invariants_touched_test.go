@@ -15,7 +15,7 @@ func touchedWorkers(t *testing.T) (*PodWorkers, map[types.UID]*podSyncStatus) {
 	records := map[types.UID]*podSyncStatus{}
 	for _, uid := range []types.UID{"a", "b"} {
 		records[uid] = healthyRecord(w, uid)
-		w.podSyncStatuses[uid] = records[uid]
+		w.records.set(uid, records[uid])
 	}
 	if err := w.CheckInvariantsLocked(); err != nil {
 		t.Fatalf("healthy records: %v", err)

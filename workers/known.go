@@ -12,31 +12,34 @@ import (
 // (an orphan) or that asked for a restart goes through
 // removeTerminatedWorkerLocked, which purges it if it is finished and drives
 // unfinished orphans to termination. The result describes every record that
-// is kept; the caller must re-create with UpdatePod(create) each desired pod
-// missing from it. Records are visited in UID order, so replays and wake-ups
+// is kept, in UID order; the caller must re-create with UpdatePod(create)
+// each desired pod missing from it. Records are visited in UID order, so replays and wake-ups
 // happen in a deterministic order.
-func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) map[types.UID]PodWorkerSync {
+func (p *PodWorkers) SyncKnownPods(desiredPods []*v1.Pod) KnownPods {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	if p.desired == nil {
-		p.desired = make(map[types.UID]bool, len(desiredPods))
-	}
-	desired := p.desired
-	clear(desired)
-	for _, pod := range desiredPods {
-		desired[pod.UID] = true
-	}
 	p.podsSynced = true
-	workers := make(map[types.UID]PodWorkerSync, len(p.podSyncStatuses))
+	workers := make(KnownPods, 0, len(p.records))
 	for _, uid := range p.sortedUIDsLocked() {
-		status := p.podSyncStatuses[uid]
-		orphan := !desired[uid]
+		status := p.records.at(uid)
+		orphan := !desiredUID(desiredPods, uid)
 		if (status.restartRequested || orphan) && p.removeTerminatedWorkerLocked(status, orphan) {
 			continue
 		}
-		workers[uid] = podWorkerSyncOf(status, orphan)
+		workers = append(workers, KnownPod{uid, podWorkerSyncOf(status, orphan)})
 	}
 	return workers
+}
+
+// desiredUID: a pod of desiredPods has uid. A run has a few pods, so a
+// scan costs less than filling a set for each call.
+func desiredUID(desiredPods []*v1.Pod, uid types.UID) bool {
+	for _, pod := range desiredPods {
+		if pod.UID == uid {
+			return true
+		}
+	}
+	return false
 }
 
 // podWorkerSyncOf reports a kept record: its phase, and whether a config pod
@@ -112,7 +115,7 @@ func (p *PodWorkers) terminateOrphanLocked(status *podSyncStatus) {
 // finalisation path. The record also counts as terminated from now on
 // (unknown after sync = not running), so the kill is complete.
 func (p *PodWorkers) purgeRecordLocked(status *podSyncStatus) {
-	delete(p.podSyncStatuses, status.uid)
+	p.records.remove(status.uid)
 	p.recordsChangedLocked()
 	p.closeUpdatesLocked(status)
 	if p.mutants.Has(mutant.G2) { // mutant G2: a purged unstarted orphan's kills never complete

@@ -68,7 +68,7 @@ func TestSyncKnownPods(t *testing.T) {
 		}
 
 		desired := []*v1.Pod{pod(2), pod(14)}
-		if got := fmt.Sprint(h.syncKnown(desired)); got != "map[14:{sync false true false} 2:{sync false true false}]" {
+		if got := fmt.Sprint(h.syncKnown(desired)); got != "[{14 {sync false true false}} {2 {sync false true false}}]" {
 			t.Errorf("got %s, want only 2 and 14, syncing with config", got)
 		}
 		if got := len(h.states()); got != 2 {
@@ -149,7 +149,7 @@ func Test_removeTerminatedWorker(t *testing.T) {
 				pendingBefore := status.pendingUpdate
 				updates := w.rt.NewSignal("updates/a")
 				status.updates = updates
-				w.podSyncStatuses["a"] = &status
+				w.records.set("a", &status)
 				w.startedStaticPodsByFullname["pod-a_ns"] = "a"
 
 				var removed, live, signalled bool
@@ -184,7 +184,7 @@ func Test_removeTerminatedWorker(t *testing.T) {
 // orphan, that it is being driven to termination.
 func checkRemoved(t *testing.T, w *PodWorkers, status *podSyncStatus, removed, orphan bool, wantGrace int64) {
 	t.Helper()
-	if _, kept := w.podSyncStatuses["a"]; kept == removed {
+	if _, kept := w.records.get("a"); kept == removed {
 		t.Errorf("got record kept %v, want %v", kept, !removed)
 	}
 	if _, held := w.startedStaticPodsByFullname["pod-a_ns"]; held == removed {

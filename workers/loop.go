@@ -75,7 +75,7 @@ func (p *PodWorkers) startPodSync(status *podSyncStatus) (podWork, startDecision
 // its work type from the record, (re)create the cancellation Event, and
 // decide whether the pod may start.
 func (p *PodWorkers) startPodSyncLocked(status *podSyncStatus) (podWork, startDecision) {
-	if p.podSyncStatuses[status.uid] != status || status.updates == nil {
+	if p.records.at(status.uid) != status || status.updates == nil {
 		// Purged, finished or shut down: this worker has nothing left to do.
 		return podWork{}, startExit
 	}
@@ -206,7 +206,7 @@ func (p *PodWorkers) finishSyncWork(status *podSyncStatus, work podWork, result 
 // step 5: apply the outcome of a sync call and schedule the next one. It
 // reports whether the worker goroutine must exit.
 func (p *PodWorkers) finishSyncWorkLocked(status *podSyncStatus, work podWork, result syncResult) (exit bool) {
-	if p.podSyncStatuses[status.uid] != status && !p.noAssertions {
+	if p.records.at(status.uid) != status && !p.noAssertions {
 		panic(fmt.Sprintf("workers: finishSyncWork: record of pod %s vanished while its sync was in flight", status.uid))
 	}
 	status.inFlight = false

@@ -66,7 +66,7 @@ func zeroGraceIsUnset(pod *v1.Pod, kill *KillPodOptions) (*v1.Pod, *KillPodOptio
 // inside the simulation): call it from the goroutine that built the pod
 // workers, before any other method, while no worker goroutine exists.
 func (p *PodWorkers) SetMutants(s mutant.Set) {
-	if len(p.workerGenerations) > 0 || len(p.podSyncStatuses) > 0 || p.podsSynced {
+	if len(p.workerGenerations) > 0 || len(p.records) > 0 || p.podsSynced {
 		panic("workers: SetMutants: the pod workers already ran")
 	}
 	p.mutants = s
@@ -77,7 +77,7 @@ func (p *PodWorkers) SetMutants(s mutant.Set) {
 // is judged (the simulated kubelet, package world). Like SetMutants it
 // panics once any pod has been seen and takes no lock.
 func (p *PodWorkers) SetNoAssertions() {
-	if len(p.workerGenerations) > 0 || len(p.podSyncStatuses) > 0 || p.podsSynced {
+	if len(p.workerGenerations) > 0 || len(p.records) > 0 || p.podsSynced {
 		panic("workers: SetNoAssertions: the pod workers already ran")
 	}
 	p.noAssertions = true

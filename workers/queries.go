@@ -26,7 +26,7 @@ func (p *PodWorkers) query(uid types.UID, q int) bool {
 // §1.14: for a known record, one milestone each; for an unknown UID, the
 // answer before and after the first SyncKnownPods.
 func (p *PodWorkers) AnswersLocked(uid types.UID) (answers [7]bool, known bool) {
-	status, known := p.podSyncStatuses[uid]
+	status, known := p.records.get(uid)
 	if !known {
 		synced := p.podsSynced
 		return [7]bool{false, !synced, synced, false, synced, synced, synced}, false

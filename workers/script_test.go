@@ -2,7 +2,6 @@ package workers_test
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,22 +148,16 @@ func (w *scriptWorld) update(uid types.UID, a args) func() {
 }
 
 func (w *scriptWorld) syncKnown(desired []string) string {
-	var result map[types.UID]workers.PodWorkerSync
+	var result workers.KnownPods
 	out := w.do("housekeeping", func() {
 		var pods = w.desiredPods(desired)
 		result = w.pw.SyncKnownPods(pods)
 	})
-	var uids []string
-	for uid := range result {
-		uids = append(uids, string(uid))
-	}
-	slices.Sort(uids)
 	lines := []string{out}
-	for _, uid := range uids {
-		r := result[types.UID(uid)]
-		lines = append(lines, fmt.Sprintf("result %s: %s orphan=%v config=%v static=%v", uid, r.State, r.Orphan, r.HasConfig, r.Static))
+	for _, r := range result {
+		lines = append(lines, fmt.Sprintf("result %s: %s orphan=%v config=%v static=%v", r.UID, r.State, r.Orphan, r.HasConfig, r.Static))
 	}
-	if len(uids) == 0 {
+	if len(result) == 0 {
 		lines = append(lines, "result: empty")
 	}
 	return strings.Join(lines, "\n")

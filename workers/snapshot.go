@@ -105,7 +105,7 @@ func snapshotOf(s *podSyncStatus) PodStateSnapshot {
 func (p *PodWorkers) PodState(uid types.UID) (PodStateSnapshot, bool) {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	status, ok := p.podSyncStatuses[uid]
+	status, ok := p.records.get(uid)
 	if !ok {
 		return PodStateSnapshot{}, false
 	}
@@ -116,9 +116,9 @@ func (p *PodWorkers) PodState(uid types.UID) (PodStateSnapshot, bool) {
 func (p *PodWorkers) PodStates() []PodStateSnapshot {
 	p.podLock.Lock()
 	defer p.podLock.Unlock()
-	snaps := make([]PodStateSnapshot, 0, len(p.podSyncStatuses))
+	snaps := make([]PodStateSnapshot, 0, len(p.records))
 	for _, uid := range p.sortedUIDsLocked() {
-		snaps = append(snaps, snapshotOf(p.podSyncStatuses[uid]))
+		snaps = append(snaps, snapshotOf(p.records.at(uid)))
 	}
 	return snaps
 }

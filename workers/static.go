@@ -16,7 +16,7 @@ func (p *PodWorkers) allowPodStartLocked(pod *v1.Pod) (canStart, canEverStart bo
 	if !isStaticPod(pod) || p.mutants.Has(mutant.B7) { // mutant B7: no full-name exclusion
 		return true, true
 	}
-	status, ok := p.podSyncStatuses[pod.UID]
+	status, ok := p.records.get(pod.UID)
 	if !ok || status.terminationRequested {
 		return false, p.mutants.Has(mutant.B8) // mutant B8: a killed waiter "cannot start yet"
 	}
@@ -38,7 +38,7 @@ func (p *PodWorkers) allowStaticPodStartLocked(fullname string, uid types.UID) b
 	}
 	waiting := p.waitingToStartStaticPodsByFullname[fullname]
 	for i, waitingUID := range waiting {
-		status, ok := p.podSyncStatuses[waitingUID]
+		status, ok := p.records.get(waitingUID)
 		// mutant B8: a killed waiter keeps its place at the head of the list.
 		if !ok || ((status.terminationRequested || status.terminated) && !p.mutants.Has(mutant.B8)) {
 			continue
@@ -75,6 +75,6 @@ func (p *PodWorkers) MirrorTerminatingLocked(podFullName string) bool {
 	if !started {
 		return false
 	}
-	status, ok := p.podSyncStatuses[uid]
+	status, ok := p.records.get(uid)
 	return ok && status.terminationRequested && !status.terminated
 }

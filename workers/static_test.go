@@ -63,8 +63,8 @@ func Test_allowPodStart(t *testing.T) {
 			forEachEnv(t, pinned, func(t *testing.T, e env) {
 				w := newBareWorkers(t, e.Runtime())
 				for _, r := range tt.records {
-					w.podSyncStatuses[r.uid] = &podSyncStatus{uid: r.uid, fullname: fullname,
-						terminationRequested: r.requested, terminated: r.terminated}
+					w.records.set(r.uid, &podSyncStatus{uid: r.uid, fullname: fullname,
+						terminationRequested: r.requested, terminated: r.terminated})
 				}
 				if tt.started != "" {
 					w.startedStaticPodsByFullname[fullname] = tt.started
@@ -169,11 +169,11 @@ func TestStaticPodExclusion(t *testing.T) {
 		h.staticCheck("6", "4", nil)
 		// 7. SyncKnownPods with all four.
 		got := h.syncKnown([]*v1.Pod{pods["1"], pods["2"], pods["3"], pods["4"]})
-		want := map[types.UID]PodWorkerSync{
-			"1": {State: SyncPodWork, HasConfig: true},
-			"2": {State: TerminatedPodWork, HasConfig: true, Static: true},
-			"3": {State: TerminatedPodWork},
-			"4": {State: SyncPodWork, HasConfig: true, Static: true},
+		want := KnownPods{
+			{"1", PodWorkerSync{State: SyncPodWork, HasConfig: true}},
+			{"2", PodWorkerSync{State: TerminatedPodWork, HasConfig: true, Static: true}},
+			{"3", PodWorkerSync{State: TerminatedPodWork}},
+			{"4", PodWorkerSync{State: SyncPodWork, HasConfig: true, Static: true}},
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("step 7: got %v, want %v", got, want)
@@ -234,9 +234,9 @@ func staticExclusionSteps9To14(h *harness, pods map[types.UID]*v1.Pod) {
 	// 14. SyncKnownPods([8]): 1 becomes a terminating orphan; every other
 	// UID is purged (finished orphans, and 9 which never started).
 	got := h.syncKnown([]*v1.Pod{pods["8"]})
-	want := map[types.UID]PodWorkerSync{
-		"1": {State: TerminatingPodWork, Orphan: true, HasConfig: true},
-		"8": {State: SyncPodWork, HasConfig: true, Static: true},
+	want := KnownPods{
+		{"1", PodWorkerSync{State: TerminatingPodWork, Orphan: true, HasConfig: true}},
+		{"8", PodWorkerSync{State: SyncPodWork, HasConfig: true, Static: true}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("step 14: got %v, want %v", got, want)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // UpdateType says why UpdatePod was called; the values and their order are
@@ -95,6 +96,26 @@ type PodWorkerSync struct {
 	HasConfig bool
 	// Static is true for pods from a non-API source.
 	Static bool
+}
+
+// KnownPods is SyncKnownPods' result: one entry per kept record, in
+// ascending UID order.
+type KnownPods []KnownPod
+
+// KnownPod is a kept record's UID and report.
+type KnownPod struct {
+	UID types.UID
+	PodWorkerSync
+}
+
+// Get is the report of uid, if its record was kept.
+func (k KnownPods) Get(uid types.UID) (PodWorkerSync, bool) {
+	for i := range k {
+		if k[i].UID == uid {
+			return k[i].PodWorkerSync, true
+		}
+	}
+	return PodWorkerSync{}, false
 }
 
 // ErrCanceled is what a sync callback returns when it honoured its

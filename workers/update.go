@@ -41,7 +41,7 @@ func (p *PodWorkers) updatePodLocked(options UpdatePodOptions) {
 	}
 	if !accepted {
 		// §1.4 step 1: a non-kill runtime update creates no record.
-		p.settleUnappliedKillLocked(p.podSyncStatuses[target.uid], options.KillPodOptions)
+		p.settleUnappliedKillLocked(p.records.at(target.uid), options.KillPodOptions)
 		return
 	}
 	status, firstTime := p.recordForUpdateLocked(target)
@@ -84,7 +84,7 @@ func normalizeUpdate(options *UpdatePodOptions) (updateTarget, bool) {
 // recordForUpdateLocked is §1.4 step 2: it returns the UID's record,
 // creating it on first sight.
 func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus, bool) {
-	if status, ok := p.podSyncStatuses[target.uid]; ok {
+	if status, ok := p.records.get(target.uid); ok {
 		return status, false
 	}
 	status := &podSyncStatus{
@@ -95,7 +95,7 @@ func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus,
 	if !target.fromRuntime && p.isTerminalAndRuntimeIdleLocked(target.pod) {
 		p.startAsTerminatedLocked(status, target.pod)
 	}
-	p.podSyncStatuses[target.uid] = status
+	p.records.set(target.uid, status)
 	p.recordsChangedLocked()
 	return status, true
 }

@@ -88,14 +88,11 @@ type PodWorkers struct {
 	// check; broken: a check found an invariant broken
 	// (CheckInvariantsOfLocked checks everything then).
 	staticChecked, broken bool
-	// podSyncStatuses holds one record per known UID; sortedUIDs caches
-	// its keys in ascending order (nil: not built since the last record
+	// records holds one record per known UID (upstream's podSyncStatuses
+	// map); sortedUIDs caches its UIDs (nil: not built since the last record
 	// was added or removed, see recordsChangedLocked).
-	podSyncStatuses map[types.UID]*podSyncStatus
-	sortedUIDs      []types.UID
-	// desired is the set of desired UIDs of the SyncKnownPods in progress,
-	// refilled by each call under the lock (one map for every call).
-	desired map[types.UID]bool
+	records    recordList
+	sortedUIDs []types.UID
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
@@ -138,7 +135,6 @@ func New(cfg Config) *PodWorkers {
 		mutants:                            cfg.Mutants,
 		noAssertions:                       cfg.NoAssertions,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
-		podSyncStatuses:                    map[types.UID]*podSyncStatus{},
 		workerGenerations:                  map[types.UID]int{},
 		startedStaticPodsByFullname:        map[string]types.UID{},
 		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
@@ -160,7 +156,7 @@ func (p *PodWorkers) Shutdown() {
 	defer p.podLock.Unlock()
 	p.stopped = true
 	for _, uid := range p.sortedUIDsLocked() {
-		p.closeUpdatesLocked(p.podSyncStatuses[uid])
+		p.closeUpdatesLocked(p.records.at(uid))
 	}
 }
 
@@ -170,17 +166,17 @@ func (p *PodWorkers) Shutdown() {
 // records as it goes (recordsChangedLocked drops the list, the next call
 // builds a new one), so no copy is made.
 func (p *PodWorkers) sortedUIDsLocked() []types.UID {
-	if len(p.podSyncStatuses) == 0 {
+	if len(p.records) == 0 {
 		return nil
 	}
 	if p.sortedUIDs == nil {
-		p.sortedUIDs = sortedKeys(p.podSyncStatuses)
+		p.sortedUIDs = p.records.uids()
 	}
 	return p.sortedUIDs
 }
 
 // recordsChangedLocked drops the cached UID order after a record was added
-// to or removed from podSyncStatuses.
+// to or removed from records.
 func (p *PodWorkers) recordsChangedLocked() { p.sortedUIDs = nil }
 
 // notifyLocked makes a wake-up pending for the record's worker, if it still

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 
@@ -19,7 +18,7 @@ import (
 func (w *World) do(a plan.Action) {
 	w.note(history.ActionBegins{})
 	defer w.note(history.ActionDone{})
-	p := w.pods[a.UID]
+	p := w.pod(a.UID)
 	if w.apiRefuses(a, p) {
 		return
 	}
@@ -193,7 +192,7 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(o, completionID)
 	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
-	w.shapes.Note(o)
+	w.shapes.Note(o, in.Pod.Static)
 	g := w.S.Goroutine()
 	delete(w.cacheReads, g)
 	w.PW.UpdatePod(o)
@@ -253,7 +252,7 @@ func (w *World) sameDesired(desired []desiredPod) ops.Input {
 
 // sameKnown is SyncKnownPods' result in the model's terms, the last call's (its slice, boxed
 // once) when it is the same (recorded outputs are read only).
-func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) ops.Output {
+func (w *World) sameKnown(known workers.KnownPods) ops.Output {
 	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
 	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
 		w.lastKnown = slices.Clone(w.knownBuf)
@@ -262,15 +261,13 @@ func (w *World) sameKnown(known map[types.UID]workers.PodWorkerSync) ops.Output 
 	return w.lastResult
 }
 
-// appendKnownPods appends SyncKnownPods' result in the model's terms,
-// sorted by UID, to out.
-func appendKnownPods(out ops.KnownPods, known map[types.UID]workers.PodWorkerSync) ops.KnownPods {
-	from := len(out)
-	for uid, r := range known {
-		out = append(out, ops.KnownPod{UID: string(uid), State: ops.WorkType(r.State), Orphan: r.Orphan,
+// appendKnownPods appends SyncKnownPods' result (in UID order) in the
+// model's terms to out.
+func appendKnownPods(out ops.KnownPods, known workers.KnownPods) ops.KnownPods {
+	for _, r := range known {
+		out = append(out, ops.KnownPod{UID: string(r.UID), State: ops.WorkType(r.State), Orphan: r.Orphan,
 			HasConfig: r.HasConfig, Static: r.Static})
 	}
-	slices.SortFunc(out[from:], func(a, b ops.KnownPod) int { return cmp.Compare(a.UID, b.UID) })
 	return out
 }
 
@@ -282,7 +279,7 @@ func (w *World) query(uid types.UID) {
 	for kind := ops.IsPodKnownTerminated; kind <= ops.ShouldPodContentBeRemoved; kind++ {
 		w.ask(kind, uid)
 	}
-	if p := w.pods[uid]; p != nil && p.action.Static {
+	if p := w.pod(uid); p != nil && p.action.Static {
 		full := w.podOf(uid).Name + "_default"
 		pw := w.PW
 		id := w.call(ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName, FullName: full})

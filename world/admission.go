@@ -22,7 +22,7 @@ func (w *World) add(uid types.UID, fresh bool) { w.addWith(uid, fresh, plan.Acti
 // addWith is add for a plan's Create, whose ADD carries kill options when
 // a.KillOpts (api-shapes).
 func (w *World) addWith(uid types.UID, fresh bool, a plan.Action) {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	if fresh && w.kube != nil {
 		// A new pod object under a reused UID: nothing of the old one's API
 		// state or local status carries over.
@@ -59,7 +59,7 @@ func (w *World) addWith(uid types.UID, fresh bool, a plan.Action) {
 // being torn down can meet that (a restart's re-adds meet fresh pod
 // workers); we admit it like any new pod, so that K4 and K5 hold for it.
 func (w *World) admit(uid types.UID) bool {
-	k, p := w.kube, w.pods[uid]
+	k, p := w.kube, w.pod(uid)
 	switch {
 	case k == nil:
 		return true
@@ -134,9 +134,9 @@ func (w *World) markAdmission(uid types.UID, ok bool) {
 
 // fits: the candidate's requests plus the counted pods' fit the node.
 func (w *World) fits(uid types.UID, counted []types.UID) bool {
-	cpu, mem := w.pods[uid].action.CPU, w.pods[uid].action.Mem
+	cpu, mem := w.pod(uid).action.CPU, w.pod(uid).action.Mem
 	for _, c := range counted {
-		cpu, mem = cpu+w.pods[c].action.CPU, mem+w.pods[c].action.Mem
+		cpu, mem = cpu+w.pod(c).action.CPU, mem+w.pod(c).action.Mem
 	}
 	return w.kube.node.Fits(cpu, mem)
 }

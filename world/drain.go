@@ -21,16 +21,11 @@ import (
 // that never returns is a goroutine leak that no other event shows: the
 // scheduler's Close would unwind it silently.
 
-// workerKey names one worker goroutine of the run: goroutine names repeat
-// across kubelet restarts, each process's pod workers count afresh.
-type workerKey struct {
+// workerGoroutine is a worker goroutine that has not returned, and what it was last seen doing (for
+// the leak's message), named by name and process (each process's pod workers count afresh).
+type workerGoroutine struct {
 	name    string
 	kubelet int
-}
-
-// workerGoroutine is a worker goroutine that has not returned, and what it
-// was last seen doing (for the leak's message).
-type workerGoroutine struct {
 	uid     types.UID
 	started int // start order in the run
 	doing   string
@@ -39,13 +34,38 @@ type workerGoroutine struct {
 }
 
 // workerGoroutines follows the live worker goroutines of every kubelet
-// process of the run.
+// process of the run: live holds what a map by name and process would
+// (set), found by a scan (at), for a run has a few.
 type workerGoroutines struct {
-	live    map[workerKey]*workerGoroutine
+	live    []*workerGoroutine
 	started int
 	// draining: the drain runs; allEnded fires as the last one returns.
 	draining bool
 	allEnded *sim.Event
+}
+
+// at is the index in live of the goroutine called name of kubelet process
+// kubelet, -1 if none.
+func (ws *workerGoroutines) at(name string, kubelet int) int {
+	for i, g := range ws.live {
+		if g.kubelet == kubelet && g.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// set makes g the live goroutine of its name and process, as a map's
+// assignment; set(nil, name, kubelet) is the map's delete.
+func (ws *workerGoroutines) set(g *workerGoroutine, name string, kubelet int) {
+	switch i := ws.at(name, kubelet); {
+	case g == nil && i >= 0:
+		ws.live = slices.Delete(ws.live, i, i+1)
+	case g != nil && i >= 0:
+		ws.live[i] = g
+	case g != nil:
+		ws.live = append(ws.live, g)
+	}
 }
 
 // workerDrainBound is how long the drain waits for the stopped workers.
@@ -65,18 +85,15 @@ func workerDrainBound(f plan.Faults) time.Duration {
 // runtimeGo is worldRuntime.Go: the goroutine is noted as it starts and as
 // it returns.
 func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()) {
-	k := workerKey{name: name, kubelet: kubelet}
 	uid, _, _ := history.WorkerOf(name)
-	g := &workerGoroutine{uid: types.UID(uid), started: w.workers.started, doing: "not yet run", since: w.S.Elapsed()}
+	g := &workerGoroutine{name: name, kubelet: kubelet, uid: types.UID(uid), started: w.workers.started, doing: "not yet run",
+		since: w.S.Elapsed()}
 	w.workers.started++
-	if w.workers.live == nil {
-		w.workers.live = map[workerKey]*workerGoroutine{}
-	}
-	w.workers.live[k] = g
+	w.workers.set(g, name, kubelet)
 	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: g.uid, Kubelet: kubelet})
 	rt.Go(name, func() {
 		f()
-		delete(w.workers.live, k)
+		w.workers.set(nil, name, kubelet)
 		w.noteWorker(history.WorkerEnded{Goroutine: name, UID: g.uid, Kubelet: kubelet})
 		if w.workers.draining && len(w.workers.live) == 0 {
 			w.workers.allEnded.Fire()
@@ -88,7 +105,8 @@ func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()
 // kubelet does now ("waiting on signal", "in", "woken by signal",
 // "returned from") and on what.
 func (w *World) workerDoing(kubelet int, doing, what string) {
-	if g := w.workers.live[workerKey{name: w.S.Goroutine(), kubelet: kubelet}]; g != nil {
+	if i := w.workers.at(w.S.Goroutine(), kubelet); i >= 0 {
+		g := w.workers.live[i]
 		g.doing, g.what, g.since = doing, what, w.S.Elapsed()
 	}
 }
@@ -109,18 +127,13 @@ func (w *World) drainWorkers() {
 		w.workers.allEnded.WaitFor(bound)
 	}
 	end := history.WorkerDrainEnded{Bound: bound, Waited: w.S.Elapsed() - began}
-	keys := make([]workerKey, 0, len(w.workers.live))
-	for k := range w.workers.live {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b workerKey) int { return w.workers.live[a].started - w.workers.live[b].started })
-	for _, k := range keys {
-		g := w.workers.live[k]
+	stuck := slices.SortedFunc(slices.Values(w.workers.live), func(a, b *workerGoroutine) int { return a.started - b.started })
+	for _, g := range stuck {
 		doing := g.doing
 		if g.what != "" {
 			doing += " " + g.what
 		}
-		end.Stuck = append(end.Stuck, history.StuckWorker{Goroutine: k.name, Kubelet: k.kubelet,
+		end.Stuck = append(end.Stuck, history.StuckWorker{Goroutine: g.name, Kubelet: g.kubelet,
 			Waiting: fmt.Sprintf("%s since %v", doing, g.since)})
 	}
 	w.noteWorker(end)

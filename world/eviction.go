@@ -26,7 +26,7 @@ const (
 // status function that marks it Failed/Evicted; then waitForPodsCleanup
 // polls ShouldPodBeFinished until it holds or the timeout passes.
 func (w *World) evict(a plan.Action) {
-	p, epoch := w.pods[a.UID], w.epoch
+	p, epoch := w.pod(a.UID), w.epoch
 	w.note(history.EvictionBegins{UID: a.UID})
 	if p == nil || !p.inConfig || !p.admitted || p.action.Static || p.action.Priority >= plan.CriticalPriority ||
 		w.ask(ops.IsPodKnownTerminated, a.UID) {

@@ -88,7 +88,6 @@ func (w *World) newPod(a plan.Action) *configPod {
 	if a.Pending {
 		p.phase = v1.PodPending
 	}
-	w.pods[a.UID] = p
 	i, _ := slices.BinarySearch(w.uids, a.UID)
 	w.uids = slices.Insert(slices.Clone(w.uids), i, a.UID)
 	w.inOrder = slices.Insert(slices.Clone(w.inOrder), i, p)
@@ -102,11 +101,11 @@ func (w *World) newPod(a plan.Action) *configPod {
 // (SPEC §1.12): restart the active pods the workers no longer know (K4),
 // kill the terminal deleted pods they do not know (filterTerminalPodsToDelete,
 // B13) and the pods only the runtime knows (RunningPod, grace 1).
-func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
+func (w *World) housekeepingExtras(desired []desiredPod, known workers.KnownPods, running *[]types.UID) {
 	for i := range desired {
-		p := desired[i].config // w.pods[uid]
+		p := desired[i].config // w.pod(uid)
 		uid := p.action.UID
-		if _, ok := known[uid]; ok || !p.admitted {
+		if _, ok := known.Get(uid); ok || !p.admitted {
 			continue
 		}
 		if w.restartable(uid) {
@@ -120,7 +119,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 		for i := range desired {
 			p := desired[i].config
 			uid := p.action.UID
-			if _, ok := known[uid]; ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
+			if _, ok := known.Get(uid); ok || p.deletion == nil || !terminalPhase(p.phase) || w.Runtime.Running(uid) > 0 {
 				continue
 			}
 			w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.desiredObject(&desired[i])}, 0)
@@ -135,7 +134,7 @@ func (w *World) housekeepingExtras(desired []desiredPod, known map[types.UID]wor
 // after a static pod's same-UID re-add it may still hold the old
 // incarnation's terminal phase, which would block the restart L4 owes.
 func (w *World) restartable(uid types.UID) bool {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	return !p.rejected && !terminalPhase(p.phase)
 }
 
@@ -143,13 +142,13 @@ func (w *World) restartable(uid types.UID) bool {
 // is neither in config nor syncing or terminating in the workers (a pod
 // left over from before a kubelet restart); running is a buffer for the
 // runtime's list.
-func (w *World) killRuntimeOnlyPods(known map[types.UID]workers.PodWorkerSync, running *[]types.UID) {
+func (w *World) killRuntimeOnlyPods(known workers.KnownPods, running *[]types.UID) {
 	*running = w.Runtime.RunningUIDs(*running)
 	for _, uid := range *running {
-		if r, ok := known[uid]; ok && r.State != workers.TerminatedPodWork {
+		if r, ok := known.Get(uid); ok && r.State != workers.TerminatedPodWork {
 			continue
 		}
-		if p := w.pods[uid]; p != nil && p.inConfig {
+		if p := w.pod(uid); p != nil && p.inConfig {
 			continue
 		}
 		one := int64(1)

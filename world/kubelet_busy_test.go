@@ -32,10 +32,10 @@ func TestKubeletBusy(t *testing.T) {
 		want  bool
 	}{
 		{"settled", func(w *World) {}, false},
-		{"echo due", func(w *World) { w.pods["a"].echoDue = true }, true},
+		{"echo due", func(w *World) { w.pod("a").echoDue = true }, true},
 		{"status to write", func(w *World) { w.kube.statusOf("a").Phase = v1.PodFailed }, true},
-		{"written", func(w *World) { w.kube.statusOf("a").Phase, w.pods["a"].apiPhase = v1.PodFailed, v1.PodFailed }, false},
-		{"delete due", func(w *World) { w.pods["a"].deletion, w.kube.statusOf("a").Finished = &g, true }, true},
+		{"written", func(w *World) { w.kube.statusOf("a").Phase, w.pod("a").apiPhase = v1.PodFailed, v1.PodFailed }, false},
+		{"delete due", func(w *World) { w.pod("a").deletion, w.kube.statusOf("a").Finished = &g, true }, true},
 		{"actor running", func(w *World) { w.actorsRunning = 1 }, true},
 	} {
 		w := checkWorld()

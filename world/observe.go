@@ -94,12 +94,10 @@ func modelOutcome(err error) ops.Outcome {
 	return ops.Failed
 }
 
-var syncFns = map[string]ops.SyncFn{"SyncPod": ops.SyncPod, "SyncTerminatingPod": ops.SyncTerminatingPod,
-	"SyncTerminatingRuntimePod": ops.SyncTerminatingRuntimePod, "SyncTerminatedPod": ops.SyncTerminatedPod}
-
 // CallBegin implements fakeruntime.CallObserver for the fake runtime.
 func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
-	b := ops.SyncBegin{UID: string(uid), Fn: syncFns[fn], Type: ops.UpdateType(c.UpdateType), Grace: c.Grace}
+	c.MustName(fn)
+	b := ops.SyncBegin{UID: string(uid), Fn: c.Fn, Type: ops.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
 		b.Version = history.ModelPod(c.Pod).Version
 	}
@@ -113,13 +111,14 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 
 // CallEnd implements fakeruntime.CallObserver for the fake runtime; the status manager
 // hears of the outcome too.
-func (w *World) CallEnd(fn string, uid types.UID, _ fakeruntime.CallInfo, err error, isTerminal bool) {
+func (w *World) CallEnd(fn string, uid types.UID, c fakeruntime.CallInfo, err error, isTerminal bool) {
+	c.MustName(fn)
 	w.quiet.NoteCallEnd(fn, uid, err, isTerminal)
 	w.workerDoing(w.epoch, "returned from", fn)
 	if w.kube != nil {
-		w.kube.callEnded(syncFns[fn], uid, err, isTerminal)
+		w.kube.callEnded(c.Fn, uid, err, isTerminal)
 	}
-	end := ops.SyncEnd{UID: string(uid), Fn: syncFns[fn], Outcome: modelOutcome(err), IsTerminal: isTerminal}
+	end := ops.SyncEnd{UID: string(uid), Fn: c.Fn, Outcome: modelOutcome(err), IsTerminal: isTerminal}
 	if shape, marks := w.Runtime.TakeErrShape(uid); err != nil {
 		end.Err = shape
 		for _, m := range marks {

@@ -53,7 +53,7 @@ func TestSharedPodMapsStayAsBuilt(t *testing.T) {
 // of each pod's current version.
 func sharedMapsChanged(w *World) string {
 	for _, uid := range w.uids {
-		p, pod := w.pods[uid], w.podOf(uid)
+		p, pod := w.pod(uid), w.podOf(uid)
 		source := history.ApiserverSource
 		if p.action.Static {
 			source = "file"
@@ -66,4 +66,26 @@ func sharedMapsChanged(w *World) string {
 		}
 	}
 	return ""
+}
+
+// TestPodFindsItsPod: pod (a scan of the run's pods, which replaced a map
+// by UID) finds each pod of the plan by its UID, and none for a UID the
+// plan never named, in every kubelet family.
+func TestPodFindsItsPod(t *testing.T) {
+	for _, f := range plan.KubeletFamilies() {
+		st := plan.SeedStreams(1)
+		w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
+		w.Run()
+		if len(w.uids) == 0 || len(w.uids) != len(w.inOrder) {
+			t.Fatalf("%s: uids %v, %d pods", f.Name, w.uids, len(w.inOrder))
+		}
+		for i, uid := range w.uids {
+			if p := w.pod(uid); p != w.inOrder[i] || p.action.UID != uid {
+				t.Errorf("%s: pod(%s) is %+v, want %+v", f.Name, uid, p, w.inOrder[i])
+			}
+		}
+		if p := w.pod("never-named"); p != nil {
+			t.Errorf("%s: pod of a UID never named: %+v", f.Name, p)
+		}
+	}
 }

@@ -195,7 +195,7 @@ func (w *World) probeTouched() *history.Probe {
 	// The probe is last until an answer differs, then a copy (its Mirror too once a mirror answer differs).
 	p, mirror := last, false
 	for _, uid := range m.touched {
-		c := w.pods[uid]
+		c := w.pod(uid)
 		if c == nil {
 			continue // not a pod of the plan: never probed
 		}
@@ -320,7 +320,7 @@ func (w *World) fullNames() []string {
 	}
 	names := make([]string, 0, len(w.uids))
 	for _, uid := range w.uids {
-		names = append(names, w.pods[uid].fullName())
+		names = append(names, w.pod(uid).fullName())
 	}
 	slices.Sort(names)
 	m.names, m.namesOf = slices.Compact(names), len(w.uids)

@@ -144,7 +144,7 @@ func (w *World) reap(k ReapKey) {
 	if w.Bugs.V2ReaperKeyedByName {
 		uid = w.nameHolder(k.Name)
 	}
-	p := w.pods[uid]
+	p := w.pod(uid)
 	if p == nil || !p.inAPI || p.action.PodName() != k.Name {
 		return
 	}

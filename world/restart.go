@@ -89,13 +89,13 @@ func (w *World) restartKubelet() {
 	old.Shutdown()
 	uids := slices.Clone(w.sortedUIDs())
 	for _, uid := range uids {
-		p := w.pods[uid]
+		p := w.pod(uid)
 		p.admitted, p.rejected, p.addedInShutdown = false, false, false
 	}
 	// HandlePodAdditions sorts by creation time.
-	slices.SortStableFunc(uids, func(a, b types.UID) int { return cmp.Compare(w.pods[a].created, w.pods[b].created) })
+	slices.SortStableFunc(uids, func(a, b types.UID) int { return cmp.Compare(w.pod(a).created, w.pod(b).created) })
 	for _, uid := range uids {
-		if w.pods[uid].inConfig {
+		if w.pod(uid).inConfig {
 			w.add(uid, false)
 		}
 	}

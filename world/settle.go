@@ -114,7 +114,7 @@ func drainTime(f plan.Faults) time.Duration {
 // configOf is the config source's view of uid (the zero value if the plan
 // never named it).
 func (w *World) configOf(uid types.UID) oracle.PodConfig {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	if p == nil {
 		return oracle.PodConfig{}
 	}

@@ -100,7 +100,7 @@ func (w *World) runtimeRepeats() bool {
 // quietConfig is what the config source, the runtime and the kubelet hold
 // of uid for the quiet rules (read without the pod lock).
 func (w *World) quietConfig(uid types.UID) quiet.Config {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	if p == nil {
 		return quiet.Config{}
 	}

@@ -46,7 +46,7 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 			if w.epoch != epoch {
 				return // the kubelet restarted between two kills: the manager went with its process
 			}
-			grace := min(g.Grace, w.pods[uid].action.SpecGrace)
+			grace := min(g.Grace, w.pod(uid).action.SpecGrace)
 			w.note(history.ShutdownKill{UID: uid, StatusFn: fn})
 			w.goActor("shutdown-kill", func() {
 				if w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn, epoch) {
@@ -72,7 +72,7 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 func groupMembers(w *World, snapshot []types.UID, groups []plan.ShutdownGroup, i int) []types.UID {
 	var out []types.UID
 	for _, uid := range snapshot {
-		prio, g := w.pods[uid].action.Priority, 0
+		prio, g := w.pod(uid).action.Priority, 0
 		for j := range groups {
 			if groups[j].Priority <= prio {
 				g = j

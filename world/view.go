@@ -57,7 +57,7 @@ func (k kubeletView) APIServer() bool           { return k.w.kube.node.APIServer
 func (k kubeletView) ShutdownAt() time.Duration { return k.w.kube.shutdownAt }
 
 func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
-	p := k.w.pods[uid]
+	p := k.w.pod(uid)
 	if p == nil {
 		return oracle.KubeletPod{}
 	}

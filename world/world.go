@@ -83,12 +83,9 @@ type World struct {
 	PW      *workers.PodWorkers
 	Queue   *workers.Queue
 
-	plan plan.Plan
-	pods map[types.UID]*configPod
-	uids []types.UID // the keys of pods, sorted (sortedUIDs)
-	// inOrder are the pods in the order of uids (a loop over them looks
-	// none up); like uids, a new pod makes a new list.
-	inOrder []*configPod
+	plan    plan.Plan
+	uids    []types.UID  // the UIDs of the plan's pods so far, sorted (sortedUIDs)
+	inOrder []*configPod // their pods, in that order (pod); newPod makes both lists anew
 	// Violations of the workers' own invariants, found at pod-lock
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
@@ -186,7 +183,7 @@ func (w *World) fixedEvent(e *sim.Event, name string) *sim.Event {
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, plan: plan, pods: map[types.UID]*configPod{}, killNow: map[string]*killNowCall{},
+	w := &World{S: s, plan: plan, killNow: map[string]*killNowCall{},
 		cacheReads: map[string]ops.CacheView{}}
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
@@ -272,7 +269,7 @@ func (w *World) Run() error {
 // (getPodsToSync, SPEC §1.8).
 func (w *World) syncDue() {
 	for _, uid := range w.Queue.GetWork(w.S.Now()) {
-		p := w.pods[uid]
+		p := w.pod(uid)
 		if p == nil || !p.inConfig {
 			continue
 		}
@@ -294,7 +291,7 @@ func (w *World) syncDue() {
 // while those are the same: nothing that receives a pod object changes it
 // (the workers copy one before changing a field; history.PodObjects).
 func (w *World) podOf(uid types.UID) *v1.Pod {
-	p := w.pods[uid]
+	p := w.pod(uid)
 	if p.deletion != nil {
 		return w.podObjects.Build(p.action, p.version, p.phase, p.deletion, w.S.Now())
 	}
@@ -302,6 +299,16 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 		p.built, p.builtVersion, p.builtPhase = w.podObjects.Build(p.action, p.version, p.phase, nil, w.S.Now()), p.version, p.phase
 	}
 	return p.built
+}
+
+// pod is uid's config pod (nil: not named yet): a scan of a few, no hash.
+func (w *World) pod(uid types.UID) *configPod {
+	for _, p := range w.inOrder {
+		if p.action.UID == uid {
+			return p
+		}
+	}
+	return nil
 }
 
 // podName is the pod's name (plan.Action.PodName), built once.

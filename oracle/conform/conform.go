@@ -23,8 +23,6 @@ package conform
 import (
 	"fmt"
 	"maps"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -78,57 +76,10 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	*c = checker{queryBuf: c.queryBuf[:0], gotBuf: c.gotBuf[:0], clients: c.clients, uids: c.uids[:0],
 		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
 		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
-		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen}
+		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen,
+		clientNames: c.clientNames, counts: c.counts, clientRecs: c.clientRecs, nameList: c.nameList[:0]}
 	c.reset(p)
 	return c
-}
-
-// reset makes c's plan-derived state for a run of p; every other field is
-// zero or empty.
-func (c *checker) reset(p plan.Plan) {
-	c.plan = p
-	n := max(p.Clients, 1)
-	names := make([]string, n) // client i's goroutine name, made once
-	counts := make([]int, n)   // client i's actions, for room made at once
-	for _, a := range p.Actions {
-		if i := a.Client % n; i >= 0 {
-			counts[i]++
-		}
-	}
-	if cap(c.uids) < len(p.Actions) {
-		c.uids = make([]types.UID, 0, len(p.Actions))
-	}
-	for _, a := range p.Actions {
-		name := clientName(names, a.Client%n)
-		cl := c.clients[name]
-		if cl == nil {
-			cl = &client{}
-			if i := a.Client % n; i >= 0 {
-				cl.actions = make([]plan.Action, 0, counts[i])
-			}
-			c.clients[name] = cl
-		}
-		cl.actions = append(cl.actions, a)
-		if a.UID != "" {
-			c.uids = append(c.uids, a.UID)
-		}
-	}
-	sortUIDs(c.uids)
-	c.uids = slices.Compact(c.uids) // each UID the plan names, once
-}
-
-// clientPrefix begins the goroutine name of every plan client.
-const clientPrefix = "client/"
-
-// clientName is the goroutine name of plan client i, kept in names.
-func clientName(names []string, i int) string {
-	if i < 0 || i >= len(names) { // a plan read from a file may hold anything
-		return clientPrefix + strconv.Itoa(i)
-	}
-	if names[i] == "" {
-		names[i] = clientPrefix + strconv.Itoa(i)
-	}
-	return names[i]
 }
 
 // client is one plan client: its actions in plan order, how many it has
@@ -191,19 +142,26 @@ type checker struct {
 	// queryBuf and gotBuf are query's lists, reused from action to action.
 	queryBuf, gotBuf []ops.Query
 	clients          map[string]*client
-	uids             []types.UID               // every UID the plan names, sorted
-	first            map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions         map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts         int                       // Restarted events so far
-	created          map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk               map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	freeHK           *housekeeping             // a pass's record judged, for the next (newHousekeeping)
-	freeAction       *action                   // an action's record judged, for the next (newAction)
-	adds             int                       // new pod objects created so far (fresh ADDs)
-	incarnation      map[types.UID]int         // the creation order of each pod's current object
-	kubeletSettled   bool                      // the kubelet's settle note was seen (P5)
-	sm               statusModel               // P5
-	actors           map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	// clientNames are the plan clients' goroutine names by index (clientName),
+	// counts reset's buffer, and clientRecs the client records reset made,
+	// in order: the next run's reset empties and reuses them.
+	clientNames    []string
+	counts         []int
+	clientRecs     []*client
+	nameList       []string                  // Finish's buffer (sortedNames)
+	uids           []types.UID               // every UID the plan names, sorted
+	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
+	versions       map[types.UID]int         // the highest pod version handed to the pod workers
+	restarts       int                       // Restarted events so far
+	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
+	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
+	freeHK         *housekeeping             // a pass's record judged, for the next (newHousekeeping)
+	freeAction     *action                   // an action's record judged, for the next (newAction)
+	adds           int                       // new pod objects created so far (fresh ADDs)
+	incarnation    map[types.UID]int         // the creation order of each pod's current object
+	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
+	sm             statusModel               // P5
+	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
 	// evictGraces are, by pod, the graces of the Evict actions whose actor
 	// has not begun yet.
 	evictGraces      map[types.UID][]int64
@@ -355,16 +313,20 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 // every action of its plan (unless the run failed before).
 func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 	if runErr == nil {
-		for _, g := range sortedNames(c.hk) {
+		// The loops' bodies neither name nor sort: one buffer serves all three.
+		c.nameList = sortedNames(c.nameList, c.hk)
+		for _, g := range c.nameList {
 			c.housekeepingDone(g)
 		}
-		for _, g := range sortedNames(c.actors) {
+		c.nameList = sortedNames(c.nameList, c.actors)
+		for _, g := range c.nameList {
 			if a := c.actors[g]; a.evict && a.restarts == c.restarts {
 				c.judgeEviction(g, a)
 			}
 		}
 		c.shutdownFinish()
-		for _, name := range sortedNames(c.clients) {
+		c.nameList = sortedNames(c.nameList, c.clients)
+		for _, name := range c.nameList {
 			cl := c.clients[name]
 			if cl.begun > 0 && cl.begun < len(cl.actions) || cl.cur != nil {
 				c.violate("P1", "%s carried out %d of its %d actions", name, cl.begun, len(cl.actions))

@@ -108,8 +108,9 @@ func (c *checker) shapeOf(a plan.Action) plan.Action {
 
 func sortUIDs(uids []types.UID) { slices.Sort(uids) }
 
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
+// sortedNames is m's keys, sorted, in buf's array (emptied).
+func sortedNames[V any](buf []string, m map[string]V) []string {
+	out := buf[:0]
 	for k := range m {
 		out = append(out, k)
 	}

@@ -26,8 +26,9 @@ const KillLatencyBound = 10 * time.Second
 // killLatency is the B16 oracle: per UID, the SyncPod in flight and when
 // its cancellation fired.
 type killLatency struct {
-	inFlight   map[types.UID]*syncPodCall
+	inFlight   map[types.UID]syncPodCall // by value: a SyncPod allocates nothing
 	violations []history.Violation
+	uids       []types.UID // Finish's buffer
 	// last is the time of the last event observed: for an epoch a kubelet
 	// restart ended, when its process (and every call in flight) died.
 	last time.Duration
@@ -39,12 +40,12 @@ type syncPodCall struct {
 }
 
 // New returns the kill-latency oracle.
-func New() oracle.Oracle { return &killLatency{inFlight: map[types.UID]*syncPodCall{}} }
+func New() oracle.Oracle { return &killLatency{inFlight: map[types.UID]syncPodCall{}} }
 
 // Reset implements oracle.Resetter.
 func (k *killLatency) Reset() {
 	clear(k.inFlight)
-	*k = killLatency{inFlight: k.inFlight}
+	*k = killLatency{inFlight: k.inFlight, uids: k.uids[:0]}
 }
 
 // Observe follows SyncPod begin and end and the cancellations between.
@@ -56,16 +57,17 @@ func (k *killLatency) Observe(_ oracle.View, ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.SyncBegin:
 		if ev.Kind == history.CallbackBegin && in.Fn == ops.SyncPod {
-			k.inFlight[types.UID(in.UID)] = &syncPodCall{began: ev.At}
+			k.inFlight[types.UID(in.UID)] = syncPodCall{began: ev.At}
 		}
 	case ops.CancelFired:
-		if c := k.inFlight[types.UID(in.UID)]; c != nil && !c.wasCancelled {
+		if c, ok := k.inFlight[types.UID(in.UID)]; ok && !c.wasCancelled {
 			c.cancelled, c.wasCancelled = ev.At, true
+			k.inFlight[types.UID(in.UID)] = c
 		}
 	case ops.SyncEnd:
 		uid := types.UID(in.UID)
-		if c := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == ops.SyncPod && c != nil {
-			k.check(uid, c, ev.At, ev.Seq)
+		if c, ok := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == ops.SyncPod && ok {
+			k.check(uid, &c, ev.At, ev.Seq)
 			delete(k.inFlight, uid)
 		}
 	}
@@ -89,13 +91,15 @@ func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	if errors.Is(runErr, oracle.ErrEpochEnded) {
 		end = k.last
 	}
-	uids := make([]types.UID, 0, len(k.inFlight)) // at its size: slices.Sorted grows it from nothing
+	uids := k.uids[:0]
 	for uid := range k.inFlight {
 		uids = append(uids, uid)
 	}
 	slices.Sort(uids)
+	k.uids = uids
 	for _, uid := range uids {
-		k.check(uid, k.inFlight[uid], end, 0)
+		c := k.inFlight[uid]
+		k.check(uid, &c, end, 0)
 	}
 	return k.violations
 }

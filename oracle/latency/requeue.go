@@ -93,36 +93,59 @@ func (c *requeueCheck) Observe(_ oracle.View, ev *history.Event) {
 
 // check judges one requeue against the return it follows (after), if any.
 func (c *requeueCheck) check(n history.Requeued, end ops.SyncEnd, after bool, ev *history.Event) {
-	why, lo, hi := "no sync call returned before it (a status read failed or a static start was refused): the backoff period",
-		c.periods.Backoff, c.periods.Backoff*3/2
-	switch {
-	case !after:
-	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
-		why, lo, hi = end.Fn.String()+" succeeded"+terminalWord(end)+", a phase transition: at once", 0, 0
-	case end.Outcome == ops.OK:
-		why, lo, hi = "SyncPod succeeded: the resync interval", c.periods.Resync, c.periods.Resync*3/2
-	default:
-		why, lo = c.errorDelay(end, ev.At)
-		hi = lo * 3 / 2
-	}
-	if n.Delay < lo || n.Delay > hi {
+	if lo, hi := c.window(end, after, ev.At); n.Delay < lo || n.Delay > hi {
 		c.violate(ev, fmt.Sprintf("pod %s requeued after %v, want %v to %v (%s, jittered ×[1, 1.5]; SPEC §1.8 step 5)",
-			n.UID, n.Delay, lo, hi, why))
+			n.UID, n.Delay, lo, hi, c.why(end, after, ev.At)))
 	}
 }
 
-// errorDelay is the base delay after a call that failed or was cancelled,
-// requeued at now, and why.
-func (c *requeueCheck) errorDelay(end ops.SyncEnd, now time.Duration) (string, time.Duration) {
+// window is when a requeue at now may come after the return end (after:
+// there is one): from lo to hi after it.
+func (c *requeueCheck) window(end ops.SyncEnd, after bool, now time.Duration) (lo, hi time.Duration) {
+	switch {
+	case !after:
+		return c.periods.Backoff, c.periods.Backoff * 3 / 2
+	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
+		return 0, 0
+	case end.Outcome == ops.OK:
+		return c.periods.Resync, c.periods.Resync * 3 / 2
+	}
+	lo = c.errorDelay(end, now)
+	return lo, lo * 3 / 2
+}
+
+// why says why window is what it is, for a violation's message (built
+// only then: most requeues are on time).
+func (c *requeueCheck) why(end ops.SyncEnd, after bool, now time.Duration) string {
+	switch {
+	case !after:
+		return "no sync call returned before it (a status read failed or a static start was refused): the backoff period"
+	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
+		return end.Fn.String() + " succeeded" + terminalWord(end) + ", a phase transition: at once"
+	case end.Outcome == ops.OK:
+		return "SyncPod succeeded: the resync interval"
+	}
 	what := fmt.Sprintf("%s ended %s", end.Fn, end.Outcome)
 	switch e := end.Err; {
 	case e.NetworkNotReady:
-		return what + ", network not ready: the transient-error backoff", c.periods.Transient
+		return what + ", network not ready: the transient-error backoff"
 	case e.Backoff:
 		return fmt.Sprintf("%s, earliest BackoffError expiry at %v: the time to it from %v, within [0, the resync interval %v]",
-			what, e.BackoffExpiry, now, c.periods.Resync), min(max(e.BackoffExpiry-now, 0), c.periods.Resync)
+			what, e.BackoffExpiry, now, c.periods.Resync)
 	}
-	return what + ": the backoff period", c.periods.Backoff
+	return what + ": the backoff period"
+}
+
+// errorDelay is the base delay after a call that failed or was cancelled,
+// requeued at now (why says why).
+func (c *requeueCheck) errorDelay(end ops.SyncEnd, now time.Duration) time.Duration {
+	switch e := end.Err; {
+	case e.NetworkNotReady:
+		return c.periods.Transient
+	case e.Backoff:
+		return min(max(e.BackoffExpiry-now, 0), c.periods.Resync)
+	}
+	return c.periods.Backoff
 }
 
 func terminalWord(end ops.SyncEnd) string {

@@ -118,7 +118,7 @@ func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violatio
 		l.rec.Recycle() // the next run's recorder reuses its operation buffer
 		l.taken = true
 	}
-	v := checkHistory(h, l.opts, l.check)
+	v := checkHistory(h, l.rec.Witness(h), l.opts, l.check)
 	l.history, l.verdict = h, v
 	out := v.Violations(h)
 	if len(out) > 0 && l.opts.ArtifactDir != "" {
@@ -153,7 +153,7 @@ type Verdict struct {
 // CheckHistory judges a recorded history: the witness replay first, and
 // porcupine only when it fails (or always, with opts.ForcePorcupine).
 func CheckHistory(h history.History, opts Options) Verdict {
-	return checkHistory(h, opts, searchWith(opts.Deviations))
+	return checkHistory(h, nil, opts, searchWith(opts.Deviations))
 }
 
 // searchWith is porcupine's search against the model with dev.
@@ -163,8 +163,10 @@ func searchWith(dev deviation.Set) checkFunc {
 	}
 }
 
-func checkHistory(h history.History, opts Options, search checkFunc) Verdict {
-	v := replayWitness(h, opts.Deviations)
+// checkHistory is CheckHistory with search; witness is h.Witness() (nil:
+// checkHistory builds it).
+func checkHistory(h history.History, witness []ops.Op, opts Options, search checkFunc) Verdict {
+	v := replayWitness(h, witness, opts.Deviations)
 	ok := v.Witness
 	if ok && !opts.ForcePorcupine {
 		return v
@@ -203,14 +205,17 @@ func searchHistory(h history.History, timeout time.Duration, dev deviation.Set, 
 // empty critical section under the same name, worker/<uid>, as the worker
 // of the UID's next record, and the events cannot tell the two apart. A
 // failure is reported from the closure mode, which does not depend on the
-// markers.
-func replayWitness(h history.History, dev deviation.Set) Verdict {
+// markers. witness is h.Witness() (nil: built here if needed).
+func replayWitness(h history.History, witness []ops.Op, dev deviation.Set) Verdict {
 	v := Verdict{Result: porcupine.Ok, Mode: "markers"}
 	// Any worker-step marker (an effect with no operation) makes the
 	// unmarked order shorter than the effects: replay with the markers
 	// first, and build the unmarked order only if that fails.
 	if slices.ContainsFunc(h.Effects, func(e history.Effect) bool { return e.Op < 0 }) {
-		if v.Witness, v.FailedAt, v.Reason = check.ReplayWith(h.Witness(), dev); v.Witness {
+		if witness == nil {
+			witness = h.Witness()
+		}
+		if v.Witness, v.FailedAt, v.Reason = check.ReplayWith(witness, dev); v.Witness {
 			return v
 		}
 	}

@@ -168,11 +168,14 @@ func (o *safetyOracle) Reset() {
 	clear(o.reported)
 	clear(o.dirty)
 	clear(o.judged)
+	clear(o.cs.ans)
 	// uids, tracks and sortedFullnames are copied on write (others hold
-	// them): not kept.
+	// them): not kept. The critical section's answers and purges are
+	// (newCS clears them at every release).
 	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, freePods: o.freePods, freeIncs: o.freeIncs, completions: o.completions,
 		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
-		reported: o.reported, fullPass: o.fullPass, repeat: repeatMemo{careless: o.repeat.careless}}
+		reported: o.reported, fullPass: o.fullPass, repeat: repeatMemo{careless: o.repeat.careless},
+		cs: safetyCS{purged: o.cs.purged, ans: o.cs.ans[:0]}}
 }
 
 // Observe implements Observer: the query answers are read only at

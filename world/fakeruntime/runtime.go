@@ -16,6 +16,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
@@ -30,10 +31,20 @@ type CallObserver interface {
 
 // CallInfo is what one callback was asked to do.
 type CallInfo struct {
+	Fn         ops.SyncFn         // the callback, as the fn its observer is given names it
 	UpdateType workers.UpdateType // SyncPod only
 	Pod        *v1.Pod            // nil for SyncTerminatingRuntimePod
 	Grace      int64              // SyncTerminatingPod only
 	Cancel     workers.Event
+}
+
+// MustName stops the run when c.Fn is not the callback fn names: an
+// observer told of a call whose Fn was left unset (NoSync) would record no
+// call at all, and the oracles would judge a history with a hole in it.
+func (c CallInfo) MustName(fn string) {
+	if c.Fn.String() != fn {
+		panic("fakeruntime: " + fn + " reported with CallInfo.Fn " + c.Fn.String())
+	}
 }
 
 // Runtime is the fake container runtime behind the pod workers' Syncer and
@@ -125,7 +136,7 @@ func (r *Runtime) observe(fn string, uid types.UID, c CallInfo, body func() (err
 
 // SyncPod starts the pod's containers (one per pod, for accounting).
 func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v1.Pod, _ *workers.PodStatus) (bool, error) {
-	c := CallInfo{UpdateType: ut, Pod: pod, Cancel: cancel}
+	c := CallInfo{Fn: ops.SyncPod, UpdateType: ut, Pod: pod, Cancel: cancel}
 	return r.observe("SyncPod", pod.UID, c, func() (error, bool) {
 		if r.Faults.UncancellablePull > 0 && r.running[pod.UID] == 0 {
 			r.S.Sleep(r.Faults.UncancellablePull) // B16: the pull does not see the kill
@@ -144,12 +155,12 @@ func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v
 
 // SyncTerminatingPod stops the pod's containers.
 func (r *Runtime) SyncTerminatingPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus, grace int64, _ workers.PodStatusFunc) error {
-	return r.stopContainers("SyncTerminatingPod", pod.UID, CallInfo{Pod: pod, Grace: grace, Cancel: cancel})
+	return r.stopContainers("SyncTerminatingPod", pod.UID, CallInfo{Fn: ops.SyncTerminatingPod, Pod: pod, Grace: grace, Cancel: cancel})
 }
 
 // SyncTerminatingRuntimePod kills a pod known only from the runtime.
 func (r *Runtime) SyncTerminatingRuntimePod(cancel workers.Event, rp *workers.RunningPod) error {
-	return r.stopContainers("SyncTerminatingRuntimePod", rp.ID, CallInfo{Grace: 1, Cancel: cancel})
+	return r.stopContainers("SyncTerminatingRuntimePod", rp.ID, CallInfo{Fn: ops.SyncTerminatingRuntimePod, Grace: 1, Cancel: cancel})
 }
 
 // stopContainers is a terminating call fn for uid: once the call succeeds,
@@ -167,7 +178,7 @@ func (r *Runtime) stopContainers(fn string, uid types.UID, c CallInfo) error {
 
 // SyncTerminatedPod releases what the pod holds.
 func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *workers.PodStatus) error {
-	c := CallInfo{Pod: pod, Cancel: cancel}
+	c := CallInfo{Fn: ops.SyncTerminatedPod, Pod: pod, Cancel: cancel}
 	_, err := r.observe("SyncTerminatedPod", pod.UID, c, func() (error, bool) {
 		return r.call("SyncTerminatedPod", pod.UID, c), false
 	})

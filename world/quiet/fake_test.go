@@ -20,7 +20,7 @@ type fakeWorld struct {
 	asWritten, runtimeRepeats bool
 	schedulingPoints          int
 	// known is what the tests' SyncKnownPods answers (nil: their default).
-	known map[types.UID]workers.PodWorkerSync
+	known workers.KnownPods
 }
 
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/podsim/podsim/workers"
 )
 
@@ -30,7 +28,7 @@ func TestNextTickSkipsIdle(t *testing.T) {
 		{"a mutant, shortcuts forced", Rules{MutantShortcuts: true}, func(f *fakeWorld) { f.asWritten = false }, 26 * time.Second},
 		{"stirring", Rules{}, func(f *fakeWorld) { f.stirring = true }, period},
 		{"busy", Rules{}, func(f *fakeWorld) { f.busy = true }, period},
-		{"another answer", Rules{}, func(f *fakeWorld) { f.known = map[types.UID]workers.PodWorkerSync{} }, period},
+		{"another answer", Rules{}, func(f *fakeWorld) { f.known = workers.KnownPods{} }, period},
 		{"calm: the entry past the phase's end", Rules{}, func(f *fakeWorld) { f.entries = nil; f.queue("a", 5*time.Minute) }, period},
 		{"careless", Rules{CarelessIdle: true}, func(*fakeWorld) {}, 4*time.Minute - 4*time.Second},
 	} {
@@ -39,7 +37,7 @@ func TestNextTickSkipsIdle(t *testing.T) {
 		f.configs["a"] = Config{InConfig: true, Steady: true, Version: 1, Runs: true}
 		f.queue("a", 30*time.Second)
 		q := begin(f, tt.rules)
-		known := map[types.UID]workers.PodWorkerSync{"a": {State: workers.SyncPodWork}}
+		known := workers.KnownPods{{UID: "a", PodWorkerSync: workers.PodWorkerSync{State: workers.SyncPodWork}}}
 		tick(q, f, known, nil)                  // 2s: the first idle tick
 		tick(q, f, known, func() { tt.set(f) }) // 4s: idle again, skips
 		if got := q.NextTick(f.elapsed, period); got != tt.want {

@@ -1,7 +1,7 @@
 package quiet
 
 import (
-	"maps"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -123,10 +123,10 @@ type Watch struct {
 	// but a query), known is the result of the last SyncKnownPods;
 	// prevCalm, prevInputs and prevKnown are those of the previous tick.
 	inputs     int
-	known      map[types.UID]workers.PodWorkerSync
+	known      workers.KnownPods
 	prevCalm   bool
 	prevInputs int
-	prevKnown  map[types.UID]workers.PodWorkerSync
+	prevKnown  workers.KnownPods
 	// syncs is the last sync call per pod (resync.go).
 	syncs map[types.UID]lastSyncPod
 	// updates is the last UpdatePod per pod; retries are the static
@@ -195,7 +195,7 @@ func (q *Watch) NoteInput(in ops.Input) {
 }
 
 // NoteKnown records what a SyncKnownPods returned.
-func (q *Watch) NoteKnown(known map[types.UID]workers.PodWorkerSync) { q.known = known }
+func (q *Watch) NoteKnown(known workers.KnownPods) { q.known = known }
 
 // Tick checks a housekeeping tick of the settle phase (after its
 // HandlePodCleanups, while Watching): true when it finds the world
@@ -206,7 +206,7 @@ func (q *Watch) Tick() bool {
 	if calm {
 		q.retries = q.proven
 	}
-	repeat := q.inputs == q.prevInputs+1 && maps.Equal(q.known, q.prevKnown)
+	repeat := q.inputs == q.prevInputs+1 && slices.Equal(q.known, q.prevKnown)
 	still := calm && q.prevCalm && repeat
 	idle := !calm && q.idle && q.prevIdle && repeat
 	q.prevCalm, q.prevInputs, q.prevKnown, q.prevIdle = calm, q.inputs, q.known, q.idle

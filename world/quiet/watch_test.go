@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 )
@@ -25,7 +23,7 @@ func begin(f *fakeWorld, r Rules) *Watch {
 // tick advances f to the next housekeeping tick, makes its SyncKnownPods
 // (answering f.known, or known if that is nil) and checks it; before runs
 // first, at the tick's time.
-func tick(q *Watch, f *fakeWorld, known map[types.UID]workers.PodWorkerSync, before func()) bool {
+func tick(q *Watch, f *fakeWorld, known workers.KnownPods, before func()) bool {
 	f.elapsed += period
 	if before != nil {
 		before()
@@ -42,7 +40,7 @@ func tick(q *Watch, f *fakeWorld, known map[types.UID]workers.PodWorkerSync, bef
 // none in a minute); disturb runs before each tick. SyncKnownPods answers
 // f.known, else one running pod.
 func quietTick(q *Watch, f *fakeWorld, disturb func()) time.Duration {
-	running := map[types.UID]workers.PodWorkerSync{"a": {State: workers.SyncPodWork}}
+	running := workers.KnownPods{{UID: "a", PodWorkerSync: workers.PodWorkerSync{State: workers.SyncPodWork}}}
 	for f.elapsed < time.Minute {
 		if tick(q, f, running, disturb) {
 			return f.elapsed
@@ -79,7 +77,7 @@ func TestTickStillnessBroken(t *testing.T) {
 	}{
 		{"a query", func(q *Watch, _ *fakeWorld) { q.NoteInput(ops.Query{}) }, 12 * time.Second},
 		{"an UpdatePod", func(q *Watch, _ *fakeWorld) { q.NoteInput(ops.UpdatePod{}) }, 18 * time.Second},
-		{"another answer", func(_ *Watch, f *fakeWorld) { f.known = map[types.UID]workers.PodWorkerSync{} }, 20 * time.Second},
+		{"another answer", func(_ *Watch, f *fakeWorld) { f.known = workers.KnownPods{} }, 20 * time.Second},
 		{"stirring", func(_ *Watch, f *fakeWorld) { f.stirring = true }, 20 * time.Second},
 		{"busy", func(_ *Watch, f *fakeWorld) { f.busy = true }, 20 * time.Second},
 	} {
@@ -197,7 +195,7 @@ func TestNextTickSkips(t *testing.T) {
 		f := plainWorld()
 		q := begin(f, tt.rules)
 		tt.set(f)
-		known := map[types.UID]workers.PodWorkerSync{}
+		known := workers.KnownPods{}
 		tick(q, f, known, nil) // 2s: the first still tick
 		tick(q, f, known, nil) // 4s: still, skips
 		if got := q.NextTick(f.elapsed, period); got != tt.want {

@@ -97,7 +97,8 @@ type bits uint64
 func (b *bits) add(sh shape) { *b |= 1 << sh }
 
 // typeShapes are an update type's shapes: type=, kill-on= and type×target=
-// by target (targetShapes' order), looked up once (Note builds no string).
+// by target (targetShapes' order), looked up once (Note builds no string),
+// by update type.
 type typeShapes struct {
 	typ, killOn shape
 	typeTarget  [3]shape
@@ -105,8 +106,7 @@ type typeShapes struct {
 
 var targetShapes = [3]string{"target=pod", "target=running-pod", "target=both"}
 
-var updateTypeShapes = func() map[workers.UpdateType]typeShapes {
-	m := map[workers.UpdateType]typeShapes{}
+var updateTypeShapes = func() (m [workers.SyncPodKill + 1]typeShapes) {
 	for t, name := range map[workers.UpdateType]string{workers.SyncPodCreate: "create", workers.SyncPodUpdate: "update",
 		workers.SyncPodSync: "sync", workers.SyncPodKill: "kill"} {
 		ts := typeShapes{typ: of("type=" + name), killOn: of("kill-on=" + name)}
@@ -115,7 +115,7 @@ var updateTypeShapes = func() map[workers.UpdateType]typeShapes {
 		}
 		m[t] = ts
 	}
-	return m
+	return
 }()
 
 // The shapes Note draws by name, looked up once.
@@ -137,8 +137,10 @@ var (
 	graceLonger         = of("grace=longer")
 )
 
-// Note records the shape of one UpdatePod.
-func (s *Set) Note(o workers.UpdatePodOptions) {
+// Note records the shape of one UpdatePod; static says whether its pod
+// (if any) is from a non-API source (the model's view of the call has read
+// it already: history.ModelPod).
+func (s *Set) Note(o workers.UpdatePodOptions, static bool) {
 	ts, t := updateTypeShapes[o.UpdateType], 1 // running-pod
 	switch {
 	case o.Pod != nil && o.RunningPod != nil:
@@ -166,7 +168,7 @@ func (s *Set) Note(o workers.UpdatePodOptions) {
 		default:
 			b.add(phasePending)
 		}
-		if o.Pod.Annotations[workers.ConfigSourceAnnotationKey] != workers.ApiserverSource {
+		if static {
 			b.add(staticYes)
 		} else {
 			b.add(staticNo)

@@ -70,7 +70,7 @@ func TestNoteShapes(t *testing.T) {
 			[]string{"type=kill", "target=running-pod", "type×target=kill/running-pod", "kill=none", "grace=nil"}},
 	} {
 		var s Set
-		s.Note(tt.o)
+		s.Note(tt.o, tt.o.Pod != nil && tt.o.Pod.Annotations[workers.ConfigSourceAnnotationKey] != workers.ApiserverSource)
 		want := slices.Sorted(slices.Values(tt.want))
 		if got := s.Sorted(); !slices.Equal(got, want) {
 			t.Errorf("%s: got %v, want %v", tt.name, got, want)
@@ -90,15 +90,15 @@ func TestNoteReusedUID(t *testing.T) {
 	create := func(uid string) workers.UpdatePodOptions {
 		return workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: pod(uid, v1.PodPending, true)}
 	}
-	s.Note(create("a"))
+	s.Note(create("a"), false)
 	if slices.Contains(s.Sorted(), "uid=reused") {
 		t.Fatalf("the first create: got %v, want no reused UID", s.Sorted())
 	}
-	s.Note(create("b"))
+	s.Note(create("b"), false)
 	if slices.Contains(s.Sorted(), "uid=reused") {
 		t.Fatalf("a create of another UID: got %v, want no reused UID", s.Sorted())
 	}
-	s.Note(create("a"))
+	s.Note(create("a"), false)
 	s.Add(Query)
 	if got := s.Sorted(); !slices.Contains(got, "uid=reused") || !slices.Contains(got, "uid=fresh") || !slices.Contains(got, Query) {
 		t.Errorf("a second create of a: got %v, want uid=fresh, uid=reused and %s", got, Query)

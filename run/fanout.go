@@ -1,0 +1,118 @@
+package run
+
+import (
+	"slices"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
+)
+
+// observer is what judgeOn hands an event to: an oracle, a tracker, the
+// marker (markObserver).
+type observer interface {
+	Observe(v oracle.View, ev *history.Event)
+}
+
+// markObserver hands events to a run's marker.
+type markObserver struct{ m *history.Marker }
+
+func (o markObserver) Observe(_ oracle.View, ev *history.Event) { o.m.Observe(ev) }
+
+// listed is an observer and the kinds of event it reads.
+type listed struct {
+	o     observer
+	kinds oracle.Kinds
+}
+
+// everyKind is every kind of event.
+const everyKind = ^oracle.Kinds(0)
+
+// epochKinds are the kinds the per-epoch oracles read (epochOracles.observing):
+// every kind but Noted (the kubelet-level checks' alone) and Restarted (which
+// ends their epoch).
+var epochKinds = everyKind &^ oracle.KindsOf(history.Noted, history.Restarted)
+
+// fanout lists, for each kind of event, the observers of a run that read
+// it, in the order judgeOn hands an event out: an event goes only to those,
+// found by one index, instead of to every observer with a test in each. A
+// lane keeps its fanout from seed to seed and builds its lists again only
+// when the observers differ from the last seed's (set): a lane reuses its
+// oracles, so most seeds find the lists of the seed before.
+type fanout struct {
+	of   [history.NumEventKinds][]observer
+	from []listed // the observers of lists
+	buf  []listed // where judgeOn lists them
+}
+
+// fanout is the run's fanout: the lane's (a fresh one for a nil lane).
+func (l *Lane) fanout() *fanout {
+	if l == nil {
+		return new(fanout)
+	}
+	return &l.fan
+}
+
+// set makes f's lists those of os, in their order. The lists are built in
+// a new array: one being handed out from is never written.
+func (f *fanout) set(os []listed) {
+	if slices.Equal(os, f.from) {
+		return
+	}
+	f.from = append(f.from[:0], os...)
+	all := make([]observer, 0, len(os)*len(f.of)) // every kind's list, one array
+	for k := range f.of {
+		from := len(all)
+		for _, l := range os {
+			if l.kinds.Has(history.EventKind(k)) {
+				all = append(all, l.o)
+			}
+		}
+		f.of[k] = all[from:len(all):len(all)]
+	}
+}
+
+// kindsOf is the kinds o reads: those its Kinds says (oracle.KindFilter),
+// else every kind.
+func kindsOf(o oracle.Oracle) oracle.Kinds {
+	if f, ok := o.(oracle.KindFilter); ok {
+		return f.Kinds()
+	}
+	return everyKind
+}
+
+// observers are a run's observers, in the order judgeOn hands an event
+// out: the coverage and near-miss trackers (nil: none), the timing checks,
+// the extra oracles, the current epoch's oracles, the marker and the
+// kubelet-level checks (nil: none).
+type observers struct {
+	cov, near observer
+	timing    [5]oracle.Oracle
+	extra     []oracle.Oracle
+	epochs    *epochOracles
+	marks     *history.Marker
+	kube      oracle.Oracle
+}
+
+// list appends each observer with the kinds it reads to buf.
+func (o *observers) list(buf []listed) []listed {
+	if o.cov != nil {
+		buf = append(buf, listed{o.cov, everyKind})
+	}
+	if o.near != nil {
+		buf = append(buf, listed{o.near, everyKind})
+	}
+	for _, t := range o.timing {
+		buf = append(buf, listed{t, kindsOf(t)})
+	}
+	for _, x := range o.extra {
+		buf = append(buf, listed{x, everyKind})
+	}
+	for _, e := range o.epochs.cur {
+		buf = append(buf, listed{e, epochKinds})
+	}
+	buf = append(buf, listed{markObserver{o.marks}, everyKind})
+	if o.kube != nil {
+		buf = append(buf, listed{o.kube, everyKind})
+	}
+	return buf
+}
