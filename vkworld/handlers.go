@@ -85,6 +85,13 @@ func (c *controller) enqueueStatus(pp provPod) {
 	if kp == nil {
 		return
 	}
+	if cur, ok := c.inf.get(pp.name); ok && cur.uid != pp.uid {
+		// podsim's controller keeps the tracking entry for the pod under
+		// the name: a status of another UID (an older pod the provider
+		// still runs) would replace the current pod's last status, which
+		// is then never written (virtual-kubelet's stores it by name: VJ).
+		return
+	}
 	if last := kp.lastReceived; last != nil && *last == pp {
 		kp.skipped = true
 		if cur, ok := c.inf.get(pp.name); ok && cur.version != pp.version {

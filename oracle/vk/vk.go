@@ -162,10 +162,10 @@ func (c *checker) Observe(_ oracle.View, ev *history.Event) {
 	case history.VKReady:
 		c.ready[n.Epoch] = true
 	case history.VKCancelled:
+		// The backoff state is not reset here: the cancelled controller's
+		// workers and informer go on until its queues shut down (Done), and
+		// what queued a write before the cancel still counts.
 		c.cancelled[n.Epoch] = true
-		if c.backoff != nil {
-			c.backoff.reset()
-		}
 	case history.VKDone:
 		c.done[n.Epoch] = n.Err
 	case history.VKSettled:

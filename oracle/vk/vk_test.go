@@ -231,6 +231,14 @@ func (s *story) landV2() *story {
 			Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}})
 }
 
+// landV2epoch2 is landV2 in a second controller run.
+func (s *story) landV2epoch2() *story {
+	return s.note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2}).
+		note(history.VKCancelled{Epoch: 2}).note(history.VKDone{Epoch: 2}).
+		settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning, Version: 2}},
+			Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}})
+}
+
 // TestVKOracleRetryTiming: VK8 rejects a status retry sooner than the
 // queue's own backoff when nothing queued it again (V7: another queue's
 // Forget reset the backoff; or a new bug: a backoff that never grows), and
@@ -260,6 +268,16 @@ func TestVKOracleRetryTiming(t *testing.T) {
 		{"not found ends the streak", failing(5*ms, 10*ms).after(20 * ms).
 			note(history.VKStatusWriteFailed{UID: "a", Err: "not found"}).after(5 * ms).
 			note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"}).after(5 * ms).landV2(), ""},
+		{"an unchanged status, then a cancel: the old run's workers retry before Done", failing(5 * ms).
+			note(history.VKNotified{UID: "a", Phase: v1.PodRunning, Version: 2}).note(history.VKCancelled{Epoch: 1}).
+			note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"}).note(history.VKStatusWriteFailed{UID: "a", Err: "transient"}).
+			note(history.VKDone{Epoch: 1}).note(history.VKStarted{Epoch: 2}).note(history.VKReady{Epoch: 2}).after(5 * ms).landV2epoch2(), ""},
+		{"a cancel is no excuse by itself", failing(5 * ms).note(history.VKCancelled{Epoch: 1}).
+			note(history.VKStatusWriteFailed{UID: "a", Err: "conflict"}).after(10 * ms).
+			note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2}).note(history.VKDone{Epoch: 1}).
+			settle(history.VKFinal{API: []history.VKAPIPod{{UID: "a", Name: "web", Phase: v1.PodRunning, Version: 2}},
+				Provider: []history.VKProviderPod{{UID: "a", Phase: v1.PodRunning, Version: 2}}}),
+			"VK8 the status write of pod a (web) was retried 0s after its failure #1 in a row at 1.005s"},
 		{"a restart between", failing(5*ms, 10*ms, 20*ms).note(history.VKCancelled{Epoch: 1}).note(history.VKDone{Epoch: 1}).
 			note(history.VKStarted{Epoch: 2}).note(history.VKReady{Epoch: 2}).after(5 * ms).
 			note(history.VKStatusWritten{UID: "a", Phase: v1.PodRunning, Version: 2}).
