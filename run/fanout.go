@@ -27,9 +27,9 @@ type listed struct {
 // everyKind is every kind of event.
 const everyKind = ^oracle.Kinds(0)
 
-// epochKinds are the kinds the per-epoch oracles read (epochOracles.observing):
-// every kind but Noted (the kubelet-level checks' alone) and Restarted (which
-// ends their epoch).
+// epochKinds are the kinds the per-epoch oracles read: every kind but Noted
+// (the kubelet-level checks' alone) and Restarted (which ends their epoch:
+// epochOracles.restart).
 var epochKinds = everyKind &^ oracle.KindsOf(history.Noted, history.Restarted)
 
 // fanout lists, for each kind of event, the observers of a run that read
@@ -69,6 +69,12 @@ func (f *fanout) set(os []listed) {
 		}
 		f.of[k] = all[from:len(all):len(all)]
 	}
+}
+
+// setFrom makes f's lists those of o's observers (listed in f.buf).
+func (f *fanout) setFrom(o *observers) {
+	f.buf = o.list(f.buf[:0])
+	f.set(f.buf)
 }
 
 // kindsOf is the kinds o reads: those its Kinds says (oracle.KindFilter),

@@ -145,8 +145,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		known = history.NewKnownFromHistory()
 	}
 	fo := l.fanout()
-	fo.buf = obs.list(fo.buf[:0])
-	fo.set(fo.buf)
+	fo.setFrom(&obs)
 	var out slot
 	w.Observe(func(ev history.Event) {
 		if known != nil {
@@ -155,9 +154,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		p := out.take()
 		*p = ev
 		if p.Kind == history.Restarted { // the next epoch's oracles from now on
-			obs.epochs.observing(p.Kind)
-			fo.buf = obs.list(fo.buf[:0])
-			fo.set(fo.buf)
+			obs.epochs.restart()
+			fo.setFrom(&obs)
 		}
 		for _, o := range fo.of[p.Kind] {
 			o.Observe(view, p)
@@ -249,26 +247,25 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 	return &epochOracles{make: make, cur: make()}
 }
 
+// Observe implements Oracle, as judgeOn's fanout does: an event of a kind
+// the epochs read (epochKinds) goes to the current epoch's oracles, and
+// Restarted begins the next epoch.
 func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
-	for _, o := range e.observing(ev.Kind) {
-		o.Observe(v, ev)
+	if ev.Kind == history.Restarted {
+		e.restart()
+	}
+	if epochKinds.Has(ev.Kind) {
+		for _, o := range e.cur {
+			o.Observe(v, ev)
+		}
 	}
 }
 
-// observing returns the oracles an event of kind k goes to: none for
-// Noted (the kubelet-level checks' alone) and for Restarted, which sets
-// the current epoch's aside and begins the next; the current epoch's for
-// every other kind. judgeOn calls it and the oracles itself.
-func (e *epochOracles) observing(k history.EventKind) []oracle.Oracle {
-	switch k {
-	case history.Noted:
-		return nil
-	case history.Restarted:
-		e.past = append(e.past, e.cur)
-		e.cur = e.make()
-		return nil
-	}
-	return e.cur
+// restart sets the current epoch's oracles aside and begins the next: at
+// Restarted, which none of them reads (epochKinds).
+func (e *epochOracles) restart() {
+	e.past = append(e.past, e.cur)
+	e.cur = e.make()
 }
 
 // Finish implements Oracle: every epoch's violations, oldest first.
