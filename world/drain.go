@@ -35,7 +35,7 @@ type workerGoroutine struct {
 
 // workerGoroutines follows the live worker goroutines of every kubelet
 // process of the run: live holds what a map by name and process would
-// (set), found by a scan (at), for a run has a few.
+// (put, remove), found by a scan (at), for a run has a few.
 type workerGoroutines struct {
 	live    []*workerGoroutine
 	started int
@@ -55,16 +55,21 @@ func (ws *workerGoroutines) at(name string, kubelet int) int {
 	return -1
 }
 
-// set makes g the live goroutine of its name and process, as a map's
-// assignment; set(nil, name, kubelet) is the map's delete.
-func (ws *workerGoroutines) set(g *workerGoroutine, name string, kubelet int) {
-	switch i := ws.at(name, kubelet); {
-	case g == nil && i >= 0:
-		ws.live = slices.Delete(ws.live, i, i+1)
-	case g != nil && i >= 0:
+// put makes g the live goroutine of its name and process, in place of
+// one there (a map's assignment).
+func (ws *workerGoroutines) put(g *workerGoroutine) {
+	if i := ws.at(g.name, g.kubelet); i >= 0 {
 		ws.live[i] = g
-	case g != nil:
-		ws.live = append(ws.live, g)
+		return
+	}
+	ws.live = append(ws.live, g)
+}
+
+// remove drops the live goroutine called name of process kubelet, if any
+// (a map's delete).
+func (ws *workerGoroutines) remove(name string, kubelet int) {
+	if i := ws.at(name, kubelet); i >= 0 {
+		ws.live = slices.Delete(ws.live, i, i+1)
 	}
 }
 
@@ -89,11 +94,11 @@ func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()
 	g := &workerGoroutine{name: name, kubelet: kubelet, uid: types.UID(uid), started: w.workers.started, doing: "not yet run",
 		since: w.S.Elapsed()}
 	w.workers.started++
-	w.workers.set(g, name, kubelet)
+	w.workers.put(g)
 	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: g.uid, Kubelet: kubelet})
 	rt.Go(name, func() {
 		f()
-		w.workers.set(nil, name, kubelet)
+		w.workers.remove(name, kubelet)
 		w.noteWorker(history.WorkerEnded{Goroutine: name, UID: g.uid, Kubelet: kubelet})
 		if w.workers.draining && len(w.workers.live) == 0 {
 			w.workers.allEnded.Fire()

@@ -117,10 +117,10 @@ func TestLiveWorkersAsAMap(t *testing.T) {
 		switch src.Intn(3) {
 		case 0:
 			g := &workerGoroutine{name: k.name, kubelet: k.kubelet, started: step}
-			ws.set(g, k.name, k.kubelet)
+			ws.put(g)
 			model[k] = g
 		case 1:
-			ws.set(nil, k.name, k.kubelet)
+			ws.remove(k.name, k.kubelet)
 			delete(model, k)
 		}
 		var got *workerGoroutine
