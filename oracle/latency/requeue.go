@@ -93,59 +93,78 @@ func (c *requeueCheck) Observe(_ oracle.View, ev *history.Event) {
 
 // check judges one requeue against the return it follows (after), if any.
 func (c *requeueCheck) check(n history.Requeued, end ops.SyncEnd, after bool, ev *history.Event) {
-	if lo, hi := c.window(end, after, ev.At); n.Delay < lo || n.Delay > hi {
+	k := requeueCaseOf(end, after)
+	if lo := c.delay(k, end, ev.At); n.Delay < lo || n.Delay > lo*3/2 {
 		c.violate(ev, fmt.Sprintf("pod %s requeued after %v, want %v to %v (%s, jittered ×[1, 1.5]; SPEC §1.8 step 5)",
-			n.UID, n.Delay, lo, hi, c.why(end, after, ev.At)))
+			n.UID, n.Delay, lo, lo*3/2, c.why(k, end, ev.At)))
 	}
 }
 
-// window is when a requeue at now may come after the return end (after:
-// there is one): from lo to hi after it.
-func (c *requeueCheck) window(end ops.SyncEnd, after bool, now time.Duration) (lo, hi time.Duration) {
+// requeueCase is the case of SPEC §1.8 step 5 a requeue falls under, by
+// the return it follows: delay gives its base delay, why (built only for
+// a violation: most requeues are on time) says it in words.
+type requeueCase uint8
+
+const (
+	noReturn        requeueCase = iota // no sync call returned before it
+	transition                         // a phase transition: at once
+	resync                             // SyncPod succeeded
+	networkNotReady                    // failed, network not ready
+	backoffExpiry                      // failed with a BackoffError's expiry
+	failed                             // failed or cancelled otherwise
+)
+
+// requeueCaseOf is the case of a requeue after the return end (after:
+// there is one).
+func requeueCaseOf(end ops.SyncEnd, after bool) requeueCase {
 	switch {
 	case !after:
-		return c.periods.Backoff, c.periods.Backoff * 3 / 2
+		return noReturn
 	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
-		return 0, 0
+		return transition
 	case end.Outcome == ops.OK:
-		return c.periods.Resync, c.periods.Resync * 3 / 2
+		return resync
+	case end.Err.NetworkNotReady:
+		return networkNotReady
+	case end.Err.Backoff:
+		return backoffExpiry
 	}
-	lo = c.errorDelay(end, now)
-	return lo, lo * 3 / 2
+	return failed
 }
 
-// why says why window is what it is, for a violation's message (built
-// only then: most requeues are on time).
-func (c *requeueCheck) why(end ops.SyncEnd, after bool, now time.Duration) string {
-	switch {
-	case !after:
-		return "no sync call returned before it (a status read failed or a static start was refused): the backoff period"
-	case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatingPod || end.IsTerminal):
-		return end.Fn.String() + " succeeded" + terminalWord(end) + ", a phase transition: at once"
-	case end.Outcome == ops.OK:
-		return "SyncPod succeeded: the resync interval"
+// delay is the base delay of a requeue of case k at now: it may come from
+// that to half as much again after the return.
+func (c *requeueCheck) delay(k requeueCase, end ops.SyncEnd, now time.Duration) time.Duration {
+	switch k {
+	case transition:
+		return 0
+	case resync:
+		return c.periods.Resync
+	case networkNotReady:
+		return c.periods.Transient
+	case backoffExpiry:
+		return min(max(end.Err.BackoffExpiry-now, 0), c.periods.Resync)
 	}
+	return c.periods.Backoff // noReturn, failed
+}
+
+// why says why delay is what it is, for a violation's message.
+func (c *requeueCheck) why(k requeueCase, end ops.SyncEnd, now time.Duration) string {
 	what := fmt.Sprintf("%s ended %s", end.Fn, end.Outcome)
-	switch e := end.Err; {
-	case e.NetworkNotReady:
+	switch k {
+	case noReturn:
+		return "no sync call returned before it (a status read failed or a static start was refused): the backoff period"
+	case transition:
+		return end.Fn.String() + " succeeded" + terminalWord(end) + ", a phase transition: at once"
+	case resync:
+		return "SyncPod succeeded: the resync interval"
+	case networkNotReady:
 		return what + ", network not ready: the transient-error backoff"
-	case e.Backoff:
+	case backoffExpiry:
 		return fmt.Sprintf("%s, earliest BackoffError expiry at %v: the time to it from %v, within [0, the resync interval %v]",
-			what, e.BackoffExpiry, now, c.periods.Resync)
+			what, end.Err.BackoffExpiry, now, c.periods.Resync)
 	}
 	return what + ": the backoff period"
-}
-
-// errorDelay is the base delay after a call that failed or was cancelled,
-// requeued at now (why says why).
-func (c *requeueCheck) errorDelay(end ops.SyncEnd, now time.Duration) time.Duration {
-	switch e := end.Err; {
-	case e.NetworkNotReady:
-		return c.periods.Transient
-	case e.Backoff:
-		return min(max(e.BackoffExpiry-now, 0), c.periods.Resync)
-	}
-	return c.periods.Backoff
 }
 
 func terminalWord(end ops.SyncEnd) string {
