@@ -72,12 +72,11 @@ func (c *Clock) Since(t time.Time) time.Duration {
 // timer is pending. The sim scheduler uses it to decide where to jump when
 // nothing is runnable, and to detect deadlock (nothing runnable, no timer).
 func (c *Clock) Next() (time.Time, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.timers) == 0 {
+	d, ok := c.NextOffset()
+	if !ok {
 		return time.Time{}, false
 	}
-	return c.base.Add(c.timers[0].when), true
+	return c.base.Add(d), true // base is set once, at New
 }
 
 // NextOffset is Next as an offset from Epoch (Next().Sub(Epoch())): a
