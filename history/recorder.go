@@ -296,12 +296,7 @@ func takesPodLock(in ops.Input) bool {
 func (r *Recorder) History() History {
 	// Rows and Clock are only ever appended to: the history shares their
 	// arrays, clipped, so an append on either side cannot reach the other.
-	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
-	for _, i := range r.open.Values() {
-		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
-			h.Cut = e
-		}
-	}
+	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock), Cut: r.cut()}
 	a := r.spare // empty but after a Reset: then the last run's arrays
 	r.spare = historyArrays{}
 	kept := grown(a.kept, len(r.ops))[:len(r.ops)] // ops index → Ops index, or -1
