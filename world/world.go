@@ -1,7 +1,6 @@
 package world
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -225,13 +224,18 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
-		mine := slices.DeleteFunc(slices.Clone(w.plan.Actions), func(a plan.Action) bool { return a.Client%clients != c })
+		// Each client reads its actions out of the plan in place (nothing
+		// changes a plan's actions during its run): no copy per client.
 		w.S.Go("client/"+strconv.Itoa(c), func() {
-			for _, a := range mine {
+			for i := range w.plan.Actions {
+				a := &w.plan.Actions[i]
+				if a.Client%clients != c {
+					continue
+				}
 				if d := a.At - w.S.Elapsed(); d > 0 {
 					w.S.Sleep(d)
 				}
-				w.perform(a)
+				w.perform(*a)
 			}
 			if running--; running == 0 {
 				done.Fire()
