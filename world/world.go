@@ -46,7 +46,6 @@ type configPod struct {
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object with the pod's UID for SyncKnownPods (desired)
-	name     string      // its pod name, once asked (podName)
 	full     string      // its full name, once asked (fullName)
 	// at is its index in World.uids (newPod), nameAt its full name's in probes.names (fullNames).
 	at, nameAt int
@@ -224,8 +223,7 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
-		// Each client reads its actions out of the plan in place (nothing
-		// changes a plan's actions during its run): no copy per client.
+		// Each client reads its actions in place: nothing changes them during a run.
 		w.S.Go("client/"+strconv.Itoa(c), func() {
 			for i := range w.plan.Actions {
 				a := &w.plan.Actions[i]
@@ -315,18 +313,10 @@ func (w *World) pod(uid types.UID) *configPod {
 	return nil
 }
 
-// podName is the pod's name (plan.Action.PodName), built once.
-func (p *configPod) podName() string {
-	if p.name == "" {
-		p.name = p.action.PodName()
-	}
-	return p.name
-}
-
 // fullName is the pod's full name (name_namespace), built once.
 func (p *configPod) fullName() string {
 	if p.full == "" {
-		p.full = p.podName() + "_default"
+		p.full = p.action.PodName() + "_default"
 	}
 	return p.full
 }
