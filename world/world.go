@@ -167,6 +167,17 @@ type World struct {
 	foreignSyncer bool
 	// fixed holds the events a run makes once (fixedEvent).
 	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
+	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
+	first struct {
+		desired desiredBuf
+		free    [2]*desiredBuf
+		pods    [4]desiredPod
+		stubs   [4]*v1.Pod
+		answers [4]history.PodAnswers
+		mirror  [4]history.MirrorAnswer
+		known   [4]ops.KnownPod
+		live    [4]*workerGoroutine
+	}
 }
 
 // fixedEvent makes e, one of w.fixed, the event called name: an event a
@@ -181,6 +192,10 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
 	w := &World{S: s, plan: plan, killNow: map[string]*killNowCall{},
 		cacheReads: map[string]ops.CacheView{}}
+	f := &w.first
+	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
+	w.desiredFree = append(f.free[:0], &f.desired)
+	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
