@@ -65,3 +65,41 @@ func (r *Recorder) Witness(h History) []ops.Op {
 	}
 	return r.witness
 }
+
+// EffectWitness is the witness of the History that History would return
+// now (that History's Witness), built from the recorder's own operations
+// without making the History: for a check that reads the History only when
+// the witness fails (linearize's Finish). ok is false when a Seq went back
+// (History sorts its effect order then): read History's witness instead.
+// The witness is the recorder's until its next History, EffectWitness or
+// Reset: the caller neither keeps nor writes it.
+func (r *Recorder) EffectWitness() (witness []ops.Op, ok bool) {
+	if r.unordered {
+		return nil, false
+	}
+	cut := r.cut()
+	witness = r.witness[:0]
+	for _, i := range r.effects {
+		switch op := &r.ops[i]; {
+		case op.effect == 0 || cut != 0 && op.effect >= cut:
+		case op.witnessOnly:
+			witness = append(witness, ops.Op{Input: op.in})
+		default:
+			witness = append(witness, ops.Op{Input: op.in, Output: op.out})
+		}
+	}
+	r.witness = witness
+	return witness, true
+}
+
+// cut is where History cuts the history: the earliest effect of a call
+// that took effect but never returned (0: none).
+func (r *Recorder) cut() int64 {
+	var cut int64
+	for _, i := range r.open.Values() {
+		if e := r.ops[i].effect; e != 0 && (cut == 0 || e < cut) {
+			cut = e
+		}
+	}
+	return cut
+}

@@ -92,8 +92,7 @@ const (
 // for every pod the world builds, which always carry the annotation);
 // realkubelet builds its pods the same way and reads them through this too.
 func ModelPod(pod *v1.Pod) ops.Pod {
-	version, _ := strconv.Atoi(pod.Labels["version"])
-	p := ops.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: version,
+	p := ops.Pod{UID: string(pod.UID), Name: pod.Name, Namespace: pod.Namespace, Version: PodVersion(pod),
 		Static:            pod.Annotations[ConfigSourceAnnotationKey] != ApiserverSource,
 		DeletionTimestamp: pod.DeletionTimestamp != nil, SpecGrace: 30}
 	if g := pod.DeletionGracePeriodSeconds; g != nil {
@@ -113,6 +112,12 @@ func ModelPod(pod *v1.Pod) ops.Pod {
 		p.Phase = ops.PhaseRunning
 	}
 	return p
+}
+
+// PodVersion is ModelPod(pod).Version alone: its "version" label.
+func PodVersion(pod *v1.Pod) int {
+	version, _ := strconv.Atoi(pod.Labels["version"])
+	return version
 }
 
 // UIDOfEvent reads the UID out of an event name "kind/<uid>" or

@@ -49,6 +49,9 @@ func (f *Few[K, V]) Del(k K) {
 	}
 }
 
+// Keys are f's keys, in no particular order, valid until f changes.
+func (f *Few[K, V]) Keys() []K { return f.keys }
+
 // Values are f's values, in no particular order, valid until f changes.
 func (f *Few[K, V]) Values() []V { return f.vals }
 

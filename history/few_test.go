@@ -37,5 +37,10 @@ func TestFewIsAMap(t *testing.T) {
 		if len(f.keys) != len(m) || len(f.vals) != len(m) {
 			t.Fatalf("step %d: %d keys and %d values, the map has %d", step, len(f.keys), len(f.vals), len(m))
 		}
+		for i, k := range f.Keys() { // Keys and Values pair up as the map does
+			if want, ok := m[k]; !ok || f.Values()[i] != want {
+				t.Fatalf("step %d: key %q with value %d, the map has %d, %v", step, k, f.Values()[i], want, ok)
+			}
+		}
 	}
 }

@@ -42,6 +42,12 @@ type markerPod struct {
 	static   string // the full name, static pods ("" otherwise)
 }
 
+// MarkerKinds are the kinds of event Observe reads: an event of any other
+// kind (a pod-lock section, a note, a failed read, Settled) carries no input
+// it looks at, and it changes nothing then, so a caller may hand it only
+// these.
+var MarkerKinds = [...]EventKind{ClientCall, ClientReturn, CallbackBegin, CallbackEnd, Fired, Restarted}
+
 func NewMarker() *Marker {
 	return &Marker{marks: map[string]bool{}, pods: map[string]*markerPod{}, waits: map[int]bool{}}
 }

@@ -65,8 +65,13 @@ type Recorder struct {
 	open     Few[int, int]    // ClientCall ID → index in ops, until its return
 	awaiting Few[string, int] // goroutine → its open call still waiting for the pod lock
 	holder   string           // goroutine holding the pod lock, "" if none
+	// rows numbers the operations' rows (goroutine names) and rowNames
+	// names them, for History alone: the rows of ops[:rowsDone] are
+	// numbered (History numbers the rest), in the order of the operations,
+	// which is the order of the rows' first appearance.
 	rows     map[string]int
 	rowNames []string
+	rowsDone int
 	clock    []ClockMark
 	lastAt   time.Duration
 	step     func(uid string) ops.Input
@@ -105,6 +110,7 @@ type workerMarker struct {
 type recOp struct {
 	in                 ops.Input
 	out                ops.Output
+	g                  string // its row's name (History numbers it: row)
 	row                int
 	call, ret, effect  int64
 	callAt, effectAt   time.Duration
@@ -186,7 +192,7 @@ func (r *Recorder) Observe(ev *Event) {
 	}
 	switch ev.Kind {
 	case ClientCall:
-		i := r.add(recOp{in: ev.Input, row: r.row(ev.Goroutine), call: ev.Seq, callAt: ev.At})
+		i := r.add(recOp{in: ev.Input, g: ev.Goroutine, call: ev.Seq, callAt: ev.At})
 		r.open.Set(ev.ID, i)
 		switch {
 		case !takesPodLock(ev.Input):
@@ -213,7 +219,7 @@ func (r *Recorder) Observe(ev *Event) {
 		if ev.Kind == Fired {
 			row = "fired"
 		}
-		r.took(r.add(recOp{in: ev.Input, row: r.row(row), call: ev.Seq, ret: ev.Seq, callAt: ev.At, point: true}), ev)
+		r.took(r.add(recOp{in: ev.Input, g: row, call: ev.Seq, ret: ev.Seq, callAt: ev.At, point: true}), ev)
 	}
 }
 
@@ -236,7 +242,7 @@ func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 		return
 	}
 	w.gen = gen
-	r.took(r.add(recOp{in: w.step, row: r.row(ev.Goroutine), call: ev.Seq, ret: ev.Seq,
+	r.took(r.add(recOp{in: w.step, g: ev.Goroutine, call: ev.Seq, ret: ev.Seq,
 		callAt: ev.At, witnessOnly: true, point: true}), ev)
 }
 
@@ -296,12 +302,11 @@ func takesPodLock(in ops.Input) bool {
 func (r *Recorder) History() History {
 	// Rows and Clock are only ever appended to: the history shares their
 	// arrays, clipped, so an append on either side cannot reach the other.
-	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock)}
-	for _, i := range r.open.Values() {
-		if e := r.ops[i].effect; e != 0 && (h.Cut == 0 || e < h.Cut) {
-			h.Cut = e
-		}
+	for i := r.rowsDone; i < len(r.ops); i++ {
+		r.ops[i].row = r.row(r.ops[i].g)
 	}
+	r.rowsDone = len(r.ops)
+	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock), Cut: r.cut()}
 	a := r.spare // empty but after a Reset: then the last run's arrays
 	r.spare = historyArrays{}
 	kept := grown(a.kept, len(r.ops))[:len(r.ops)] // ops index → Ops index, or -1

@@ -174,3 +174,84 @@ func TestRecorderWitnessIsHistoryWitness(t *testing.T) {
 		t.Fatal("the kept witness was never used: nothing was compared")
 	}
 }
+
+// TestEffectWitnessIsHistoryWitness: the witness EffectWitness builds
+// without a History is the Witness of the History taken right after, on
+// streams whose Seqs rise (ok) and go back (not ok: History sorts), run
+// after run on one recorder. Some of the streams are cut, and the cut drops
+// effects, so a witness that ignored the cut would differ.
+func TestEffectWitnessIsHistoryWitness(t *testing.T) {
+	r := NewRecorder()
+	cutShort := 0
+	for _, back := range []bool{false, true} {
+		for seed := range uint64(300) {
+			rng := rand.New(rand.NewPCG(seed, 21))
+			r.Reset()
+			for _, ev := range randomStream(t, rng, 10+rng.IntN(60), back) {
+				r.Observe(&ev)
+			}
+			got, ok := r.EffectWitness()
+			got = slices.Clone(got) // History rebuilds the recorder's
+			h := r.History()
+			if ok == r.unordered {
+				t.Fatalf("back %v seed %d: ok %v with unordered %v", back, seed, ok, r.unordered)
+			}
+			if !ok {
+				continue
+			}
+			if want := h.Witness(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("back %v seed %d: EffectWitness %v, want the history's %v", back, seed, got, want)
+			}
+			if len(got) < len(r.effects) {
+				cutShort++
+			}
+		}
+	}
+	if cutShort == 0 {
+		t.Fatal("no stream's cut dropped an effect: the cut was never compared")
+	}
+}
+
+// TestRowsAreFirstAppearance: History numbers the rows (Rows, each
+// operation's ClientId) in the order the goroutines first made an
+// operation, as the recorder did when it numbered them at every operation,
+// and a History taken mid-stream (History numbers only the operations
+// recorded since the last) changes neither the rows nor the numbering of
+// the operations recorded after it: on streams with histories taken at
+// random points, the last History's rows equal those of a recorder asked
+// only at the end, and each operation's row names its goroutine.
+func TestRowsAreFirstAppearance(t *testing.T) {
+	mid := 0
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 22))
+		stream := randomStream(t, rng, 10+rng.IntN(60), false)
+		r, once := NewRecorder(), NewRecorder()
+		for _, ev := range stream {
+			r.Observe(&ev)
+			once.Observe(&ev)
+			if rng.IntN(10) == 0 {
+				r.History()
+				mid++
+			}
+		}
+		h, want := r.History(), once.History()
+		if !slices.Equal(h.Rows, want.Rows) {
+			t.Fatalf("seed %d: rows %v with histories taken mid-stream, %v without", seed, h.Rows, want.Rows)
+		}
+		var first []string // the goroutines in order of their first operation
+		for _, op := range r.ops {
+			if !slices.Contains(first, op.g) {
+				first = append(first, op.g)
+			}
+			if h.Rows[op.row] != op.g {
+				t.Fatalf("seed %d: an operation of %s is in row %d, %s", seed, op.g, op.row, h.Rows[op.row])
+			}
+		}
+		if !slices.Equal(h.Rows, first) {
+			t.Fatalf("seed %d: rows %v, want the order of first appearance %v", seed, h.Rows, first)
+		}
+	}
+	if mid == 0 {
+		t.Fatal("no History was taken mid-stream")
+	}
+}

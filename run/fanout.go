@@ -18,6 +18,9 @@ type markObserver struct{ m *history.Marker }
 
 func (o markObserver) Observe(_ oracle.View, ev *history.Event) { o.m.Observe(ev) }
 
+// markKinds are the kinds the marker reads (history.MarkerKinds).
+var markKinds = oracle.KindsOf(history.MarkerKinds[:]...)
+
 // listed is an observer and the kinds of event it reads.
 type listed struct {
 	o     observer
@@ -116,7 +119,7 @@ func (o *observers) list(buf []listed) []listed {
 	for _, e := range o.epochs.cur {
 		buf = append(buf, listed{e, epochKinds})
 	}
-	buf = append(buf, listed{markObserver{o.marks}, everyKind})
+	buf = append(buf, listed{markObserver{o.marks}, markKinds})
 	if o.kube != nil {
 		buf = append(buf, listed{o.kube, everyKind})
 	}

@@ -52,7 +52,15 @@ var kindsOracles = map[string]func() oracle.Oracle{
 	"killnow":   latency.NewKillNow,
 	"freshness": latency.NewFreshness,
 	"leaks":     liveness.NewWorkerLeaks,
+	"marker":    func() oracle.Oracle { return markerOracle{markObserver{history.NewMarker()}} },
 }
+
+// markerOracle is the marker as judge hands it events (markObserver, only
+// those of markKinds), an oracle for the twins.
+type markerOracle struct{ markObserver }
+
+func (markerOracle) Finish(oracle.View, error) []history.Violation { return nil }
+func (markerOracle) Kinds() oracle.Kinds                           { return markKinds }
 
 // kindsDiffer runs seed of f (under mutant, "" for none) with a twin of
 // each oracle of makers, its kinds those kinds gives it, and returns the
@@ -149,6 +157,18 @@ func TestCarelessKindsCaught(t *testing.T) {
 	diff, _ := kindsChecked(1, map[string]func() oracle.Oracle{"requeue": kindsOracles["requeue"]}, careless)
 	if diff == "" {
 		t.Fatal("the requeue check without CallbackEnd agreed with the one handed every event")
+	}
+	t.Logf("caught: %.200s", diff)
+}
+
+// TestCarelessMarkerKindsCaught: the same comparison catches a marker
+// whose kinds leave out CallbackEnd (a callback's end, which ends what the
+// marker holds in flight for its pod).
+func TestCarelessMarkerKindsCaught(t *testing.T) {
+	careless := func(oracle.Oracle) oracle.Kinds { return markKinds &^ oracle.KindsOf(history.CallbackEnd) }
+	diff, _ := kindsChecked(1, map[string]func() oracle.Oracle{"marker": kindsOracles["marker"]}, careless)
+	if diff == "" {
+		t.Fatal("the marker without CallbackEnd agreed with the one handed every event")
 	}
 	t.Logf("caught: %.200s", diff)
 }

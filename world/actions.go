@@ -3,8 +3,10 @@ package world
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
@@ -285,4 +287,64 @@ func (w *World) query(uid types.UID) {
 		id := w.call(ops.Query{Kind: ops.IsPodForMirrorPodTerminatingByFullName, FullName: full})
 		w.ret(id, ops.Answer(pw.IsPodForMirrorPodTerminatingByFullName(full)))
 	}
+}
+
+// desiredPod is a pod in config as housekeeping found it: the config
+// version podOf would have built then, kept as its fields, so the pod
+// object is built (pod) only if housekeeping hands it to the workers.
+type desiredPod struct {
+	config   *configPod // its action is fixed at creation (newPod)
+	version  int
+	phase    v1.PodPhase
+	deletion *int64
+	now      time.Time
+}
+
+// desiredObject builds the pod object podOf built when d was taken.
+func (w *World) desiredObject(d *desiredPod) *v1.Pod {
+	return w.podObjects.Build(d.config.action, d.version, d.phase, d.deletion, d.now)
+}
+
+// desiredBuf holds the lists of one housekeeping pass. Two passes may
+// overlap (the daemon's and a plan's SyncKnown, each waiting for the pod
+// lock), so each takes its own buffer (takeDesired) and gives it back
+// when it is done (putDesired).
+type desiredBuf struct {
+	pods    []desiredPod
+	stubs   []*v1.Pod
+	running []types.UID // the runtime's running pods (killRuntimeOnlyPods)
+}
+
+func (w *World) takeDesired() *desiredBuf {
+	if n := len(w.desiredFree); n > 0 {
+		b := w.desiredFree[n-1]
+		w.desiredFree = w.desiredFree[:n-1]
+		return b
+	}
+	return &desiredBuf{}
+}
+
+func (w *World) putDesired(b *desiredBuf) { w.desiredFree = append(w.desiredFree, b) }
+
+// desired lists the pods in config, sorted by UID, with their stubs (pod
+// objects with the pod's UID, all that SyncKnownPods reads of its argument:
+// the first object podOf built for it, else one carrying only the UID), in
+// b's buffers; the lists are valid until b is given back.
+func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
+	pods, stubs := b.pods[:0], b.stubs[:0]
+	now := w.S.Now()
+	for _, p := range w.inOrder {
+		if !p.inConfig {
+			continue
+		}
+		pods = append(pods, desiredPod{config: p, version: p.version, phase: p.phase, deletion: p.deletion, now: now})
+		if p.stub == nil && p.built != nil {
+			p.stub = p.built // a pod object built for the pod already carries its UID
+		} else if p.stub == nil {
+			p.stub = &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: p.action.UID}}
+		}
+		stubs = append(stubs, p.stub)
+	}
+	b.pods, b.stubs = pods, stubs
+	return pods, stubs
 }

@@ -148,7 +148,7 @@ func (w *World) drainWorkers() {
 // notes are the only events sent then).
 func (w *World) noteWorker(n history.Note) {
 	if len(w.observers) > 0 {
-		w.deliver(history.Event{Kind: history.Noted, Note: n})
+		w.deliver(&history.Event{Kind: history.Noted, Note: n})
 	}
 }
 

@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,16 +36,6 @@ func Mutants() []kubebugs.Mutant {
 	return append(out, kubebugs.Kubelet()...)
 }
 
-// mutantNamed returns the kubelet world's mutant called name.
-func mutantNamed(name string) (kubebugs.Mutant, bool) {
-	for _, m := range Mutants() {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	return kubebugs.Mutant{}, false
-}
-
 // Reintroduce switches the mutant called name on in a world that has not
 // run yet: a runtime fault is set in the fake runtime, a workers mutant in
 // the pod workers (nothing has used them yet). "" leaves the correct code.
@@ -54,14 +45,14 @@ func (w *World) Reintroduce(name string) error {
 	if name == "" {
 		return nil // most runs: no catalogue to build
 	}
-	m, ok := mutantNamed(name)
-	switch {
-	case !ok:
+	ms := Mutants()
+	switch i := slices.IndexFunc(ms, func(m kubebugs.Mutant) bool { return m.Name == name }); {
+	case i < 0:
 		return fmt.Errorf("world: no kubelet mutant %q (run.Mutants lists the catalogue)", name)
-	case m.Kind == kubebugs.KindFault:
+	case ms[i].Kind == kubebugs.KindFault:
 		w.Runtime.Faults.UncancellablePull = B16PullTime
 		return nil
-	case m.Kind == kubebugs.KindKubelet:
+	case ms[i].Kind == kubebugs.KindKubelet:
 		kubebugs.SwitchOn(name, &w.Bugs)
 		return nil
 	}

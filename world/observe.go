@@ -31,19 +31,20 @@ func (w *World) send(ev history.Event) {
 		return
 	}
 	w.settled = ev.Kind == history.Settled
-	w.deliver(ev)
+	w.deliver(&ev)
 }
 
 // deliver is send past the check that nothing is sent after Settled (the
-// drain's worker notes, drain.go, are sent then).
-func (w *World) deliver(ev history.Event) {
+// drain's worker notes, drain.go, are sent then). It stamps *ev in place
+// and hands each observer its own copy.
+func (w *World) deliver(ev *history.Event) {
 	if ev.Kind != history.Noted {
 		w.seq++
 	}
 	ev.Seq, ev.Step, ev.At, ev.Goroutine = w.seq, w.S.Steps(), w.S.Elapsed(), w.S.Goroutine()
 	w.noteForProbe(ev)
 	for _, o := range w.observers {
-		o(ev)
+		o(*ev)
 	}
 }
 
@@ -99,7 +100,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 	c.MustName(fn)
 	b := ops.SyncBegin{UID: string(uid), Fn: c.Fn, Type: ops.UpdateType(c.UpdateType), Grace: c.Grace}
 	if c.Pod != nil {
-		b.Version = history.ModelPod(c.Pod).Version
+		b.Version = history.PodVersion(c.Pod)
 	}
 	w.quiet.NoteCallBegin(fn, uid, b.Version)
 	w.workerDoing(w.epoch, "in", fn)

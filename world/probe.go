@@ -102,7 +102,7 @@ type probeCall struct {
 
 // noteForProbe follows the event stream for probeTouched: which UIDs the
 // critical section in progress touched.
-func (w *World) noteForProbe(ev history.Event) {
+func (w *World) noteForProbe(ev *history.Event) {
 	m := &w.probes
 	g := ev.Goroutine
 	switch ev.Kind {
@@ -163,7 +163,7 @@ func (m *probeMemo) touch(c probeCall) {
 
 // probeCallOf is the UID a call works on: queries work on none, a
 // SyncKnownPods (or a call the probe does not know) on every one.
-func probeCallOf(ev history.Event) probeCall {
+func probeCallOf(ev *history.Event) probeCall {
 	c := probeCall{id: ev.ID}
 	switch in := ev.Input.(type) {
 	case ops.UpdatePod:

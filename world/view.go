@@ -61,7 +61,7 @@ func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 	if p == nil {
 		return oracle.KubeletPod{}
 	}
-	out := oracle.KubeletPod{Name: p.podName(), Incarnation: p.created, InConfig: p.inConfig, Phase: p.phase,
+	out := oracle.KubeletPod{Name: p.action.PodName(), Incarnation: p.created, InConfig: p.inConfig, Phase: p.phase,
 		Deleted: p.deletion != nil, Admitted: p.admitted, Rejected: p.rejected, AddedInShutdown: p.addedInShutdown,
 		FirstAddAt: p.firstAddAt, InAPI: p.inAPI, APIPhase: p.apiPhase, DeletedAt: p.deletedAt}
 	if st := k.w.kube.status[uid]; st != nil {

@@ -1,11 +1,8 @@
 package world
 
 import (
-	"slices"
 	"strconv"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -47,7 +44,6 @@ type configPod struct {
 	deletion *int64      // deletion grace once deleted
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object with the pod's UID for SyncKnownPods (desired)
-	name     string      // its pod name, once asked (podName)
 	full     string      // its full name, once asked (fullName)
 	// at is its index in World.uids (newPod), nameAt its full name's in probes.names (fullNames).
 	at, nameAt int
@@ -171,6 +167,17 @@ type World struct {
 	foreignSyncer bool
 	// fixed holds the events a run makes once (fixedEvent).
 	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
+	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
+	first struct {
+		desired desiredBuf
+		free    [2]*desiredBuf
+		pods    [4]desiredPod
+		stubs   [4]*v1.Pod
+		answers [4]history.PodAnswers
+		mirror  [4]history.MirrorAnswer
+		known   [4]ops.KnownPod
+		live    [4]*workerGoroutine
+	}
 }
 
 // fixedEvent makes e, one of w.fixed, the event called name: an event a
@@ -185,6 +192,10 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
 	w := &World{S: s, plan: plan, killNow: map[string]*killNowCall{},
 		cacheReads: map[string]ops.CacheView{}}
+	f := &w.first
+	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
+	w.desiredFree = append(f.free[:0], &f.desired)
+	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
@@ -225,13 +236,17 @@ func (w *World) Run() error {
 	// wake-up, so clients finishing together would be counted once.
 	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
-		mine := slices.DeleteFunc(slices.Clone(w.plan.Actions), func(a plan.Action) bool { return a.Client%clients != c })
+		// Each client reads its actions in place: nothing changes them during a run.
 		w.S.Go("client/"+strconv.Itoa(c), func() {
-			for _, a := range mine {
+			for i := range w.plan.Actions {
+				a := &w.plan.Actions[i]
+				if a.Client%clients != c {
+					continue
+				}
 				if d := a.At - w.S.Elapsed(); d > 0 {
 					w.S.Sleep(d)
 				}
-				w.perform(a)
+				w.perform(*a)
 			}
 			if running--; running == 0 {
 				done.Fire()
@@ -311,80 +326,12 @@ func (w *World) pod(uid types.UID) *configPod {
 	return nil
 }
 
-// podName is the pod's name (plan.Action.PodName), built once.
-func (p *configPod) podName() string {
-	if p.name == "" {
-		p.name = p.action.PodName()
-	}
-	return p.name
-}
-
 // fullName is the pod's full name (name_namespace), built once.
 func (p *configPod) fullName() string {
 	if p.full == "" {
-		p.full = p.podName() + "_default"
+		p.full = p.action.PodName() + "_default"
 	}
 	return p.full
-}
-
-// desiredPod is a pod in config as housekeeping found it: the config
-// version podOf would have built then, kept as its fields, so the pod
-// object is built (pod) only if housekeeping hands it to the workers.
-type desiredPod struct {
-	config   *configPod // its action is fixed at creation (newPod)
-	version  int
-	phase    v1.PodPhase
-	deletion *int64
-	now      time.Time
-}
-
-// desiredObject builds the pod object podOf built when d was taken.
-func (w *World) desiredObject(d *desiredPod) *v1.Pod {
-	return w.podObjects.Build(d.config.action, d.version, d.phase, d.deletion, d.now)
-}
-
-// desiredBuf holds the lists of one housekeeping pass. Two passes may
-// overlap (the daemon's and a plan's SyncKnown, each waiting for the pod
-// lock), so each takes its own buffer (takeDesired) and gives it back
-// when it is done (putDesired).
-type desiredBuf struct {
-	pods    []desiredPod
-	stubs   []*v1.Pod
-	running []types.UID // the runtime's running pods (killRuntimeOnlyPods)
-}
-
-func (w *World) takeDesired() *desiredBuf {
-	if n := len(w.desiredFree); n > 0 {
-		b := w.desiredFree[n-1]
-		w.desiredFree = w.desiredFree[:n-1]
-		return b
-	}
-	return &desiredBuf{}
-}
-
-func (w *World) putDesired(b *desiredBuf) { w.desiredFree = append(w.desiredFree, b) }
-
-// desired lists the pods in config, sorted by UID, with their stubs (pod
-// objects with the pod's UID, all that SyncKnownPods reads of its argument:
-// the first object podOf built for it, else one carrying only the UID), in
-// b's buffers; the lists are valid until b is given back.
-func (w *World) desired(b *desiredBuf) ([]desiredPod, []*v1.Pod) {
-	pods, stubs := b.pods[:0], b.stubs[:0]
-	now := w.S.Now()
-	for _, p := range w.inOrder {
-		if !p.inConfig {
-			continue
-		}
-		pods = append(pods, desiredPod{config: p, version: p.version, phase: p.phase, deletion: p.deletion, now: now})
-		if p.stub == nil && p.built != nil {
-			p.stub = p.built // a pod object built for the pod already carries its UID
-		} else if p.stub == nil {
-			p.stub = &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: p.action.UID}}
-		}
-		stubs = append(stubs, p.stub)
-	}
-	b.pods, b.stubs = pods, stubs
-	return pods, stubs
 }
 
 // Plan is the plan the world runs.

@@ -23,6 +23,7 @@ package conform
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ import (
 func New(p plan.Plan) oracle.Oracle {
 	c := &checker{clients: map[string]*client{}, first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
-		hk: map[string]*housekeeping{}, sm: statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
+		sm:     statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
 		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
 	c.sm.reset()
@@ -63,7 +64,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	clear(c.versions)
 	clear(c.seen)
 	clear(c.created)
-	clear(c.hk)
+	c.hk.Reset()
 	clear(c.actors)
 	clear(c.evictGraces)
 	clear(c.shutdownReturned)
@@ -148,20 +149,20 @@ type checker struct {
 	clientNames    []string
 	counts         []int
 	clientRecs     []*client
-	nameList       []string                  // Finish's buffer (sortedNames)
-	uids           []types.UID               // every UID the plan names, sorted
-	first          map[types.UID]plan.Action // the action the target first saw a UID with (its pod's shape)
-	versions       map[types.UID]int         // the highest pod version handed to the pod workers
-	restarts       int                       // Restarted events so far
-	created        map[types.UID]bool        // a create reached the current pod workers (admitted)
-	hk             map[string]*housekeeping  // by goroutine: the last SyncKnownPods and the creates after it
-	freeHK         *housekeeping             // a pass's record judged, for the next (newHousekeeping)
-	freeAction     *action                   // an action's record judged, for the next (newAction)
-	adds           int                       // new pod objects created so far (fresh ADDs)
-	incarnation    map[types.UID]int         // the creation order of each pod's current object
-	kubeletSettled bool                      // the kubelet's settle note was seen (P5)
-	sm             statusModel               // P5
-	actors         map[string]*actor         // by goroutine: eviction and shutdown-kill actors (P6, P7)
+	nameList       []string                           // Finish's buffer (sortedNames)
+	uids           []types.UID                        // every UID the plan names, sorted
+	first          map[types.UID]plan.Action          // the action the target first saw a UID with (its pod's shape)
+	versions       map[types.UID]int                  // the highest pod version handed to the pod workers
+	restarts       int                                // Restarted events so far
+	created        map[types.UID]bool                 // a create reached the current pod workers (admitted)
+	hk             history.Few[string, *housekeeping] // by goroutine: the last SyncKnownPods and the creates after it
+	freeHK         *housekeeping                      // a pass's record judged, for the next (newHousekeeping)
+	freeAction     *action                            // an action's record judged, for the next (newAction)
+	adds           int                                // new pod objects created so far (fresh ADDs)
+	incarnation    map[types.UID]int                  // the creation order of each pod's current object
+	kubeletSettled bool                               // the kubelet's settle note was seen (P5)
+	sm             statusModel                        // P5
+	actors         map[string]*actor                  // by goroutine: eviction and shutdown-kill actors (P6, P7)
 	// evictGraces are, by pod, the graces of the Evict actions whose actor
 	// has not begun yet.
 	evictGraces      map[types.UID][]int64
@@ -314,7 +315,8 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 	if runErr == nil {
 		// The loops' bodies neither name nor sort: one buffer serves all three.
-		c.nameList = sortedNames(c.nameList, c.hk)
+		c.nameList = append(c.nameList[:0], c.hk.Keys()...)
+		slices.Sort(c.nameList)
 		for _, g := range c.nameList {
 			c.housekeepingDone(g)
 		}

@@ -37,9 +37,9 @@ func (c *checker) housekeepingCall(v oracle.View, ev *history.Event) {
 			}
 			c.violate("P3", "SyncKnownPods with desired pods %v, want the pods in config %v", in.Desired, want)
 		}
-		c.hk[ev.Goroutine] = c.newHousekeeping(ev.ID)
+		c.hk.Set(ev.Goroutine, c.newHousekeeping(ev.ID))
 	case ops.UpdatePod:
-		if h := c.hk[ev.Goroutine]; h != nil && h.returned && in.Type == ops.Create && !in.RuntimeOnly {
+		if h, _ := c.hk.Get(ev.Goroutine); h != nil && h.returned && in.Type == ops.Create && !in.RuntimeOnly {
 			h.made = append(h.made, types.UID(in.Pod.UID))
 		}
 	}
@@ -50,16 +50,16 @@ func (c *checker) housekeepingCall(v oracle.View, ev *history.Event) {
 // admitted that is missing from them and still active (not rejected, not
 // terminal in config).
 func (c *checker) housekeepingReturn(v oracle.View, ev *history.Event) {
-	h := c.hk[ev.Goroutine]
+	h, _ := c.hk.Get(ev.Goroutine)
 	known, ok := ev.Output.(ops.KnownPods)
 	if h == nil || h.id != ev.ID || !ok {
 		return
 	}
 	h.returned = true
-	sorted := slices.IsSortedFunc(known, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })
-	for _, uid := range c.uids {
+	listed := knownLister{known: known, sorted: slices.IsSortedFunc(known, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })}
+	for _, uid := range c.uids { // sorted: listed is asked in UID order
 		cfg := v.Config(uid)
-		if cfg.InConfig && !lists(known, sorted, uid) && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
+		if cfg.InConfig && !listed.has(uid) && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
 			h.owed = append(h.owed, uid)
 		}
 	}
@@ -80,8 +80,8 @@ func (c *checker) newHousekeeping(id int) *housekeeping {
 // housekeepingDone judges goroutine g's last pass, if it is over; its
 // record, which nothing holds any more, serves the next pass.
 func (c *checker) housekeepingDone(g string) {
-	h := c.hk[g]
-	delete(c.hk, g)
+	h, _ := c.hk.Get(g)
+	c.hk.Del(g)
 	if h == nil {
 		return
 	}
@@ -117,11 +117,23 @@ func (c *checker) desiredInConfig(v oracle.View, desired []string) bool {
 	return n == len(desired)
 }
 
-// lists reports whether the known pods list uid (sorted: by UID).
-func lists(known ops.KnownPods, sorted bool, uid types.UID) bool {
-	if sorted {
-		_, ok := slices.BinarySearchFunc(known, string(uid), func(k ops.KnownPod, u string) int { return strings.Compare(k.UID, u) })
-		return ok
+// knownLister says which UIDs known pods list. Sorted by UID, they are
+// walked beside the UIDs asked, which come in UID order: the UIDs before
+// the one asked are passed once and for all.
+type knownLister struct {
+	known  ops.KnownPods
+	sorted bool
+	next   int // sorted: known[:next] are before every UID asked yet
+}
+
+// has reports whether the known pods list uid; when they are sorted, uid
+// comes after every UID asked before.
+func (l *knownLister) has(uid types.UID) bool {
+	if !l.sorted {
+		return slices.ContainsFunc(l.known, func(k ops.KnownPod) bool { return k.UID == string(uid) })
 	}
-	return slices.ContainsFunc(known, func(k ops.KnownPod) bool { return k.UID == string(uid) })
+	for l.next < len(l.known) && l.known[l.next].UID < string(uid) {
+		l.next++
+	}
+	return l.next < len(l.known) && l.known[l.next].UID == string(uid)
 }

@@ -66,10 +66,14 @@ type linearizability struct {
 	rec   *history.Recorder
 	opts  Options
 	check checkFunc
-	// history and verdict are Finish's, kept for tests and reports.
+	// history and verdict are Finish's when it made the History (not
+	// passed), kept for tests and reports.
 	history history.History
 	verdict Verdict
 	taken   bool // the recorder's history is taken and its buffer recycled
+	// passed: Finish found the witness legal without the History
+	// (witnessPasses), which it then never made.
+	passed bool
 }
 
 // New returns the linearizability oracle: record the history,
@@ -112,7 +116,15 @@ func (l *linearizability) Observe(_ oracle.View, ev *history.Event) { l.rec.Obse
 // real violation that led to the failure is still reported and the cut
 // itself cannot raise a false alarm.
 func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violation {
+	if l.passed {
+		return nil
+	}
 	h := l.history
+	if !l.taken && l.witnessPasses() {
+		l.rec.Recycle()
+		l.taken, l.passed = true, true
+		return nil
+	}
 	if !l.taken { // Finish may be called again (a driver re-judging a run): same history
 		h = l.rec.History()
 		l.rec.Recycle() // the next run's recorder reuses its operation buffer
@@ -127,6 +139,25 @@ func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violatio
 		}
 	}
 	return out
+}
+
+// witnessPasses reports whether the recorder's witness (its effect order,
+// with the worker-step markers) replays legally, which makes the verdict Ok
+// without the History: checkHistory replays that same witness first (or,
+// when it holds no marker, that same order as the unmarked one) and
+// searches only when it fails or ForcePorcupine asks. The History is the
+// bulk of the work at Finish and is read only for a violation, so a
+// passing run never makes it. false leaves Finish to decide as before.
+func (l *linearizability) witnessPasses() bool {
+	if l.opts.ForcePorcupine {
+		return false
+	}
+	w, ok := l.rec.EffectWitness()
+	if !ok {
+		return false
+	}
+	ok, _, _ = check.ReplayWith(w, l.opts.Deviations)
+	return ok
 }
 
 // Verdict is the outcome of checking one history.

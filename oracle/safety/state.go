@@ -98,8 +98,8 @@ func (o *safetyOracle) checkUnknown(uid string, a oracle.Answers, ev *history.Ev
 // only go false→true; CouldHaveRunning only true→false." RuntimeBeRemoved,
 // equal to KnownTerminated by S9, is held to the same rule.
 func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev *history.Event) {
-	if a == inc.ans {
-		return // nothing went anywhere
+	if a == inc.ans || !wentBack(inc.ans, a) {
+		return // nothing went back: the loop below reports nothing
 	}
 	for _, f := range safetyAnswerFields {
 		was, is := f.get(inc.ans), f.get(a)
@@ -109,6 +109,17 @@ func (o *safetyOracle) checkMonotonic(inc *safetyInc, a oracle.Answers, ev *hist
 		o.report("S8", inc.key()+"/"+f.name, ev, o.subject(inc),
 			"%s went back from %v to %v at %v", f.name, was, is, ev.At)
 	}
+}
+
+// wentBack reports whether an answer of safetyAnswerFields went back from
+// was to is (a field that only goes false→true went false, or
+// CouldHaveRunning, which only goes true→false, went true): checkMonotonic's
+// loop in one expression, for the common case where none did.
+func wentBack(was, is oracle.Answers) bool {
+	return was.KnownTerminated && !is.KnownTerminated || !was.CouldHaveRunning && is.CouldHaveRunning ||
+		was.BeFinished && !is.BeFinished || was.TerminationRequested && !is.TerminationRequested ||
+		was.ContainersBeTerminating && !is.ContainersBeTerminating || was.RuntimeBeRemoved && !is.RuntimeBeRemoved ||
+		was.ContentBeRemoved && !is.ContentBeRemoved
 }
 
 // noteMilestones records when each answer first turned, and checks the
@@ -164,6 +175,14 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 // the answers and the deleted flag as checkLattice passes them.
 type safetyRule struct{ inv, key, msg string }
 
+// latticeHolds is every rule of latticeRules holding.
+var latticeHolds = func() (h [len(latticeRules)]bool) {
+	for i := range h {
+		h[i] = true
+	}
+	return h
+}()
+
 // latticeRules are checkLattice's implications, in the order checked.
 var latticeRules = [...]safetyRule{
 	{"S9", "kt-rbr", "IsPodKnownTerminated=%[1]v but ShouldPodRuntimeBeRemoved=%[2]v"},
@@ -192,6 +211,9 @@ func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *histor
 		!a.KnownTerminated || a.ContainersBeTerminating,
 		!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved,
 		!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated),
+	}
+	if holds == latticeHolds {
+		return // the common case
 	}
 	for i, ok := range holds {
 		if ok {
