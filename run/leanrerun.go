@@ -1,0 +1,58 @@
+package run
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+)
+
+// A Lean run (CheckOptions.Lean) records no trace: the passing majority of
+// a sweep never reads one. A failing seed needs its trace hash (reports
+// print it) and, for RunSeedTrace, its trace: runSeedOn runs it again,
+// traced. A run is a function of its seed, plan and schedule, so the
+// re-run fails the same way; rerunTraced checks that it does.
+
+// rerunTraced runs a failing Lean seed again with its trace recorded and
+// returns the re-run's result, scheduler and plan: the result a traced
+// Lean run gives. first is the untraced run's result and s its scheduler,
+// recycled here. If the re-run's verdict differs from first's, the run is
+// not deterministic: rerunTraced panics with both verdicts.
+func rerunTraced(l *Lane, f plan.Family, strategy sim.Strategy, opts CheckOptions, first Result, s *sim.Scheduler) (Result, *sim.Scheduler, plan.Plan) {
+	s.Recycle()
+	r, s, p := runSeedOnce(l, f, first.Seed, strategy, opts, true)
+	if perturbRerun != nil {
+		perturbRerun(&r)
+	}
+	if d := rerunDiffers(first, r); d != "" {
+		panic(fmt.Sprintf("run: internal error: nondeterminism: %s seed %d (%+v) failed untraced and its traced re-run differs: %s",
+			f.Name, first.Seed, opts, d))
+	}
+	return r, s, p
+}
+
+// perturbRerun, set by tests only, changes the traced re-run's result:
+// rerunTraced must then stop (TestRerunThatDiffersStops).
+var perturbRerun func(*Result)
+
+// rerunDiffers says how again, a failing seed's traced re-run, differs
+// from first, its untraced run, in what the two must share: the verdict
+// (error and violations), steps, virtual time, marks, fault points and
+// coverage; "" if in nothing.
+func rerunDiffers(first, again Result) string {
+	switch {
+	case fmt.Sprint(first.Err) != fmt.Sprint(again.Err):
+		return fmt.Sprintf("error %v, re-run %v", first.Err, again.Err)
+	case !reflect.DeepEqual(first.Violations, again.Violations):
+		return fmt.Sprintf("violations %v, re-run %v", first.Violations, again.Violations)
+	case first.Steps != again.Steps || first.Elapsed != again.Elapsed:
+		return fmt.Sprintf("%d steps at %v, re-run %d at %v", first.Steps, first.Elapsed, again.Steps, again.Elapsed)
+	case !slices.Equal(first.Marks, again.Marks) || !slices.Equal(first.FaultPoints, again.FaultPoints):
+		return fmt.Sprintf("marks %v and fault points %v, re-run %v and %v", first.Marks, first.FaultPoints, again.Marks, again.FaultPoints)
+	case !reflect.DeepEqual(first.Coverage, again.Coverage):
+		return "coverage differs"
+	}
+	return ""
+}
