@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -9,11 +10,19 @@ import (
 	"github.com/podsim/podsim/sim"
 )
 
-// A Lean run (CheckOptions.Lean) records no trace: the passing majority of
-// a sweep never reads one. A failing seed needs its trace hash (reports
+// A Lean run (CheckOptions.Lean) of the correct code records no trace:
+// its passing seeds, nearly all of them, never read one. A failing seed needs its trace hash (reports
 // print it) and, for RunSeedTrace, its trace: runSeedOn runs it again,
 // traced. A run is a function of its seed, plan and schedule, so the
 // re-run fails the same way; rerunTraced checks that it does.
+
+// untracedRun reports whether a seed's run under opts records no trace:
+// a Lean run of the correct code. A Lean run of a mutant records its
+// trace: its seeds are meant to fail (13 % of the gate's mutant seeds
+// do), and a failing untraced seed costs a second run.
+func untracedRun(opts CheckOptions) bool {
+	return opts.Lean && (opts.Mutant == "" || opts.untraceMutant)
+}
 
 // rerunTraced runs a failing Lean seed again with its trace recorded and
 // returns the re-run's result, scheduler and plan: the result a traced
@@ -43,7 +52,7 @@ var perturbRerun func(*Result)
 // coverage; "" if in nothing.
 func rerunDiffers(first, again Result) string {
 	switch {
-	case fmt.Sprint(first.Err) != fmt.Sprint(again.Err):
+	case errorText(first.Err) != errorText(again.Err):
 		return fmt.Sprintf("error %v, re-run %v", first.Err, again.Err)
 	case !reflect.DeepEqual(first.Violations, again.Violations):
 		return fmt.Sprintf("violations %v, re-run %v", first.Violations, again.Violations)
@@ -55,4 +64,15 @@ func rerunDiffers(first, again Result) string {
 		return "coverage differs"
 	}
 	return ""
+}
+
+// errorText is err's text, a hot loop's without its goroutine's stack
+// (which holds addresses, different from run to run): its goroutine and
+// handoffs say where the run stuck.
+func errorText(err error) string {
+	var hl *sim.HotLoopError
+	if errors.As(err, &hl) {
+		return fmt.Sprintf("hot loop of %s after %d handoffs", hl.Goroutine, hl.Handoffs)
+	}
+	return fmt.Sprint(err)
 }

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
@@ -23,13 +25,16 @@ func firstFailing(t *testing.T, family string, opts CheckOptions) (plan.Family, 
 	return f, Result{}
 }
 
-// TestLeanFailingSeedIsRerunTraced: a Lean run records no trace, so a
-// failing Lean seed is run again traced (rerunTraced, seen to run once)
-// and its result is the full run's in every field Lean reports,
-// trace hash included; a passing Lean seed is not run again and its
-// scheduler recorded no trace. Planted mutants make the seeds fail, on
-// the kubelet world and the VK world.
+// TestLeanFailingSeedIsRerunTraced: a Lean run of the correct code
+// records no trace, so a failing one is run again traced (rerunTraced,
+// seen to run once) and its result is the full run's in every field Lean
+// reports, trace hash included (RunSeedTrace's trace hashes to it); a
+// passing Lean seed is not run again and its scheduler recorded no trace.
+// Planted mutants, run untraced as the correct code is (untraceMutant),
+// make the seeds fail, on the kubelet world and the VK world. A Lean run
+// of a mutant as simrun makes it is traced and not run again.
 func TestLeanFailingSeedIsRerunTraced(t *testing.T) {
+	defer func() { perturbRerun = nil }()
 	for _, c := range []struct{ family, mutant string }{{"early-kill", "B2"}, {"vk-startup", "vk/V1"}} {
 		full := CheckOptions{Mutant: c.mutant}
 		f, want := firstFailing(t, c.family, full)
@@ -38,10 +43,16 @@ func TestLeanFailingSeedIsRerunTraced(t *testing.T) {
 		var lane Lane
 		lean := full
 		lean.Lean = true
-		got := lane.RunSeed(f, want.Seed, sim.RandomWalk{}, lean)
-		perturbRerun = nil
+		if got := lane.RunSeed(f, want.Seed, sim.RandomWalk{}, lean); !got.Failed() || reruns != 0 {
+			t.Fatalf("%s seed %d: a Lean mutant run failed %v and was run again %d times, want a failure and 0", c.family, want.Seed, got.Failed(), reruns)
+		}
+		lean.untraceMutant = true
+		got, trace := lane.RunSeedTrace(f, want.Seed, sim.RandomWalk{}, lean)
 		if d := sameResult(got, leanOf(want, full)); d != "" || reruns != 1 || got.TraceSHA == "" {
 			t.Fatalf("%s seed %d: Lean result differs from the full run's (%s) or re-runs %d, want 1", c.family, want.Seed, d, reruns)
+		}
+		if sum := sha256.Sum256([]byte(trace)); hex.EncodeToString(sum[:]) != got.TraceSHA {
+			t.Fatalf("%s seed %d: the re-run's trace does not hash to the result's %s", c.family, want.Seed, got.TraceSHA)
 		}
 		for seed := uint64(0); seed < 200; seed++ {
 			r, s, _ := runSeedOn(nil, f, seed, sim.RandomWalk{}, CheckOptions{Lean: true})
@@ -71,11 +82,28 @@ func TestRerunThatDiffersStops(t *testing.T) {
 		perturbRerun = perturb
 		msg := func() (msg string) {
 			defer func() { msg = fmt.Sprint(recover()) }()
-			RunSeed(f, failing.Seed, sim.RandomWalk{}, CheckOptions{Mutant: "B2", Lean: true})
+			RunSeed(f, failing.Seed, sim.RandomWalk{}, CheckOptions{Mutant: "B2", Lean: true, untraceMutant: true})
 			return "no panic"
 		}()
 		if !strings.Contains(msg, "internal error: nondeterminism") || !strings.Contains(msg, "re-run") {
 			t.Fatalf("re-run with other %s: %q, want the internal error", name, msg)
+		}
+	}
+}
+
+// TestErrorTextLeavesOutTheStack: two hot loops of one goroutine after as
+// many handoffs read the same whatever their stacks (which hold
+// addresses); another goroutine, handoff count or error reads otherwise.
+func TestErrorTextLeavesOutTheStack(t *testing.T) {
+	hot := &sim.HotLoopError{Goroutine: "worker/a", Handoffs: 7, Stack: "0xc000123"}
+	same := &sim.HotLoopError{Goroutine: "worker/a", Handoffs: 7, Stack: "0xc000456"}
+	if errorText(hot) != errorText(same) {
+		t.Fatalf("hot loops differing only in their stacks: %q and %q", errorText(hot), errorText(same))
+	}
+	for _, other := range []error{&sim.HotLoopError{Goroutine: "worker/b", Handoffs: 7},
+		&sim.HotLoopError{Goroutine: "worker/a", Handoffs: 8}, fmt.Errorf("planted"), nil} {
+		if errorText(other) == errorText(hot) {
+			t.Fatalf("%v reads as the hot loop %v", other, hot)
 		}
 	}
 }

@@ -95,10 +95,10 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 
 // runSeedOn runs one seed on the target its plan is for, on lane l's
 // reused structures (nil: fresh ones); it returns the result, the run's
-// scheduler and the plan. A Lean run records no trace; a failing Lean
-// seed is run again, traced (rerunTraced).
+// scheduler and the plan. A Lean run of the correct code records no
+// trace; a failing one is run again, traced (untracedRun, rerunTraced).
 func runSeedOn(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
-	r, s, p := runSeedOnce(l, f, seed, strategy, opts, !opts.Lean)
+	r, s, p := runSeedOnce(l, f, seed, strategy, opts, !untracedRun(opts))
 	if s.Traced() || !r.Failed() {
 		return r, s, p
 	}
