@@ -73,6 +73,10 @@ type CheckOptions struct {
 	// oracle has read it, so a kept pointer reads another event. Tests
 	// only (TestOraclesKeepTheObserveContract); it changes nothing else.
 	audit bool
+	// untraceMutant runs a Lean run of a mutant untraced, as one of the
+	// correct code (untracedRun), so that tests can make its seeds fail
+	// and be run again. Tests only; it changes no result.
+	untraceMutant bool
 }
 
 // tracksCoverage reports whether a run under opts runs the coverage

@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/vkworld"
 	"github.com/podsim/podsim/world"
 )
 
@@ -94,15 +95,31 @@ func runSeed(f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOption
 
 // runSeedOn runs one seed on the target its plan is for, on lane l's
 // reused structures (nil: fresh ones); it returns the result, the run's
-// scheduler and the plan.
+// scheduler and the plan. A Lean run of the correct code records no
+// trace; a failing one is run again, traced (untracedRun, rerunTraced).
 func runSeedOn(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions) (Result, *sim.Scheduler, plan.Plan) {
+	r, s, p := runSeedOnce(l, f, seed, strategy, opts, !untracedRun(opts))
+	if s.Traced() || !r.Failed() {
+		return r, s, p
+	}
+	return rerunTraced(l, f, strategy, opts, r, s)
+}
+
+// runSeedOnce is runSeedOn's one run, its scheduler traced or not.
+func runSeedOnce(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opts CheckOptions, traced bool) (Result, *sim.Scheduler, plan.Plan) {
 	st := l.seedStreams(seed)
 	p := f.Generate(st.Plan)
 	if p.VK != nil {
-		r, w := runVK(f.Name, seed, p, st.Schedule, st.Faults, strategy, opts, nil)
-		return r, w.S, p
+		w := vkworld.NewWorld(p, st.Schedule, st.Faults, strategy)
+		if !traced {
+			w.S.Untraced()
+		}
+		return runVKWorld(f.Name, seed, w, opts, nil), w.S, p
 	}
 	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
+	if !traced {
+		w.S.Untraced()
+	}
 	if err := reintroduce(w, opts.Mutant); err != nil {
 		return Result{Family: f.Name, Seed: seed, Err: err}, w.S, p
 	}
@@ -208,7 +225,7 @@ func (l *Lane) trackers(opts CheckOptions) (*coverage.Tracker, *nearmiss.Tracker
 // hashTrace sets r.TraceSHA from s's trace, the run's, unless opts is Lean
 // and r passed: a failing seed's hash is always printed.
 func hashTrace(r *Result, s *sim.Scheduler, opts CheckOptions) {
-	if !opts.Lean || r.Failed() {
+	if (!opts.Lean || r.Failed()) && s.Traced() { // untraced: runSeedOn re-runs a failing seed
 		r.TraceSHA = s.TraceSHA256()
 	}
 }

@@ -19,10 +19,15 @@ import (
 func runVK(family string, seed uint64, p plan.Plan, schedule, faults sim.Source, strategy sim.Strategy, opts CheckOptions,
 	extra []oracle.Oracle) (Result, *vkworld.World) {
 	w := vkworld.NewWorld(p, schedule, faults, strategy)
+	return runVKWorld(family, seed, w, opts, extra), w
+}
+
+// runVKWorld is runVK on a world already made.
+func runVKWorld(family string, seed uint64, w *vkworld.World, opts CheckOptions, extra []oracle.Oracle) Result {
 	if err := reintroduceVK(w, opts.Mutant); err != nil {
-		return Result{Family: family, Seed: seed, Err: err}, w
+		return Result{Family: family, Seed: seed, Err: err}
 	}
-	return judgeVK(family, seed, w, opts, extra), w
+	return judgeVK(family, seed, w, opts, extra)
 }
 
 // judgeVK runs w with the VK oracle, the VK coverage tracker and the extra

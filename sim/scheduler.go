@@ -92,8 +92,9 @@ type Scheduler struct {
 	elapsed  time.Duration // virtual time since epoch, mirrored from clock
 	now      time.Time     // epoch + elapsed (setElapsed): Now is read far more often than time moves
 
-	objects []object
-	trace   traceLog
+	objects  []object
+	trace    traceLog
+	untraced bool // Untraced: record no more trace
 
 	// running is true while a Run segment is in progress; horizon is the
 	// virtual time the segment may advance to (-1: unbounded, for Run).

@@ -32,6 +32,7 @@ type timelineArgs struct {
 // its virtual time as an argument. Like Trace, it is a function of the run
 // alone.
 func (s *Scheduler) Timeline() []byte {
+	s.mustBeTraced("Timeline")
 	events := []timelineEvent{{Name: "thread_name", Phase: "M", PID: 1, TID: 0, Args: &timelineArgs{Name: "scheduler"}}}
 	for _, g := range s.all {
 		events = append(events, timelineEvent{Name: "thread_name", Phase: "M", PID: 1, TID: g.id + 1,

@@ -89,7 +89,7 @@ func (s *Scheduler) rec(o op, obj int32, arg int64) {
 }
 
 func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
-	if s.unwinding {
+	if s.unwinding || s.untraced {
 		return
 	}
 	s.trace.add(record{arg: arg, obj: obj, g: int16(g), op: o})
@@ -101,6 +101,7 @@ func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
 // pointers, goroutine ids, wall-clock times or map order, so the same
 // program, Source and Options give the same bytes on every machine.
 func (s *Scheduler) Trace() string {
+	s.mustBeTraced("Trace")
 	var b strings.Builder
 	b.Grow(s.trace.len() * 40)
 	s.renderTrace(make([]byte, 0, traceChunk+256), &b, new(lineCache))
@@ -112,6 +113,7 @@ func (s *Scheduler) Trace() string {
 // without building it: every seed of a sweep asks for it. The hash and
 // the buffer are reused from call to call (traceHashers).
 func (s *Scheduler) TraceSHA256() string {
+	s.mustBeTraced("TraceSHA256")
 	th := traceHashers.Get().(*traceHasher)
 	th.h.Reset()
 	th.buf = s.renderTrace(th.buf, th.h, &th.lines)
@@ -175,7 +177,10 @@ func (s *Scheduler) renderRecords(buf, at []byte, records []record, w io.Writer,
 }
 
 // TraceLen is the number of trace records.
-func (s *Scheduler) TraceLen() int { return s.trace.len() }
+func (s *Scheduler) TraceLen() int {
+	s.mustBeTraced("TraceLen")
+	return s.trace.len()
+}
 
 // appendRecordText appends what follows the time in r's trace line.
 func (s *Scheduler) appendRecordText(b []byte, r *record, durs *durationTexts) []byte {

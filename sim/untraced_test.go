@@ -1,0 +1,52 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUntracedRunIsTheSameRun: an untraced run of the contention program
+// takes the same steps to the same virtual time and error as the traced
+// run of the same seed, records nothing after Untraced, and its trace
+// readers refuse it rather than give a cut trace.
+func TestUntracedRunIsTheSameRun(t *testing.T) {
+	for seed := uint64(0); seed < 20; seed++ {
+		traced, untraced := New(Options{Source: NewPCG(seed)}), New(Options{Source: NewPCG(seed)})
+		untraced.Untraced()
+		for _, s := range []*Scheduler{traced, untraced} {
+			contention(s)
+		}
+		before := untraced.trace.len()
+		errT, errU := traced.Run(), untraced.Run()
+		if traced.Steps() != untraced.Steps() || traced.Elapsed() != untraced.Elapsed() || (errT == nil) != (errU == nil) {
+			t.Fatalf("seed %d: traced %d steps %v %v, untraced %d steps %v %v", seed,
+				traced.Steps(), traced.Elapsed(), errT, untraced.Steps(), untraced.Elapsed(), errU)
+		}
+		if n := untraced.trace.len(); n != before || traced.TraceLen() <= before {
+			t.Fatalf("seed %d: untraced run recorded %d records during Run; traced %d", seed, n-before, traced.TraceLen())
+		}
+		if !traced.Traced() || untraced.Traced() {
+			t.Fatalf("seed %d: Traced %v and %v, want true and false", seed, traced.Traced(), untraced.Traced())
+		}
+		traced.Close()
+		untraced.Close()
+		for name, read := range map[string]func(){"Trace": func() { untraced.Trace() },
+			"TraceSHA256": func() { untraced.TraceSHA256() }, "TraceLen": func() { untraced.TraceLen() },
+			"Timeline": func() { untraced.Timeline() }} {
+			if msg := panicOf(read); !strings.Contains(msg, "untraced") {
+				t.Fatalf("seed %d: %s of an untraced run: panic %q, want one naming it untraced", seed, name, msg)
+			}
+		}
+	}
+}
+
+// panicOf calls f and returns what it panicked with, "" if nothing.
+func panicOf(f func()) (msg string) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = p.(string)
+		}
+	}()
+	f()
+	return ""
+}
