@@ -27,13 +27,13 @@ bench:
 	$(GO) test -pgo=$(PGO) -run '^$$' -bench . -benchmem $(PKGS)
 
 ## pgo: make cmd/simrun/default.pgo again, the CPU profile `go build` and `go run ./cmd/simrun`
-## optimise simrun with (profile-guided optimisation): every family's full runs, 2,000 seeds
-## each, from a build without a profile. Run it after a change that moves the hot paths; a stale
-## profile only costs speed, never behaviour.
+## optimise simrun with (profile-guided optimisation): every family's runs as `simrun run`
+## makes them (BenchmarkScenario: Lean), 2,000 seeds each, from a build without a profile.
+## Run it after a change that moves the hot paths; a stale profile costs speed, never behaviour.
 pgo:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(GO) test -c -pgo=off -o "$$tmp/run.test" ./run && \
-	cd run && "$$tmp/run.test" -test.run '^$$' -test.bench BenchmarkFullScenario -test.benchtime 2000x \
+	cd run && "$$tmp/run.test" -test.run '^$$' -test.bench '^BenchmarkScenario$$' -test.benchtime 2000x \
 		-test.cpuprofile "$$tmp/cpu.pprof" >/dev/null && mv "$$tmp/cpu.pprof" $(PGO)
 
 ## tools: install the pinned staticcheck (from the Go module proxy).
