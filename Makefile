@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench pgo lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure
 
 all: lint test
 
@@ -20,21 +20,9 @@ test: deps
 race:
 	$(GO) test -race -short -vet=off $(PKGS)
 
-## bench: benchmarks (scheduler decision vs raw handoff, fake clock, seeds per CPU-second),
-## built with simrun's profile (cmd/simrun/default.pgo) so they measure the code simrun runs.
-PGO := $(CURDIR)/cmd/simrun/default.pgo
+## bench: benchmarks (scheduler decision vs raw handoff, fake clock).
 bench:
-	$(GO) test -pgo=$(PGO) -run '^$$' -bench . -benchmem $(PKGS)
-
-## pgo: make cmd/simrun/default.pgo again, the CPU profile `go build` and `go run ./cmd/simrun`
-## optimise simrun with (profile-guided optimisation): every family's runs as `simrun run`
-## makes them (BenchmarkScenario: Lean), 2,000 seeds each, from a build without a profile.
-## Run it after a change that moves the hot paths; a stale profile costs speed, never behaviour.
-pgo:
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	$(GO) test -c -pgo=off -o "$$tmp/run.test" ./run && \
-	cd run && "$$tmp/run.test" -test.run '^$$' -test.bench '^BenchmarkScenario$$' -test.benchtime 2000x \
-		-test.cpuprofile "$$tmp/cpu.pprof" >/dev/null && mv "$$tmp/cpu.pprof" $(PGO)
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 ## tools: install the pinned staticcheck (from the Go module proxy).
 tools:

@@ -45,7 +45,7 @@ func buildWithUnreachableMark(t *testing.T) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "simrun")
-	if out, err := exec.Command("go", "build", "-pgo=off", "-overlay", overlayFile, "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-overlay", overlayFile, "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build -overlay: %v\n%s", err, out)
 	}
 	return bin

@@ -1,16 +1,13 @@
 // Package gobin hands tests a built command of this module without linking
-// it again: `go run -pgo=off -exec echo PKG` builds PKG into the Go build
-// cache (or finds it there, keyed by its inputs) and prints the cached
-// executable's path instead of running it. Test packages that each need
-// simrun (its own CLI tests, deploy's shard scripts) therefore share one
-// link per source tree.
+// it again: `go run -exec echo PKG` builds PKG into the Go build cache (or
+// finds it there, keyed by its inputs) and prints the cached executable's
+// path instead of running it. Test packages that each need simrun (its own
+// CLI tests, deploy's shard scripts) therefore share one link per source
+// tree, and a tree whose simrun was already built by `go run ./cmd/simrun`
+// links nothing at all.
 //
 // The cached executable carries no VCS stamp (`go run` records none), so
-// `simrun --version` says commit "unknown" under test. It is built with
-// -pgo=off: cmd/simrun's default.pgo (profile-guided optimisation) changes
-// how fast simrun runs, never what it does, and a build with the profile
-// would compile every dependency a second time beside the one `go test`
-// compiles (about 110 CPU-seconds on a clean clone).
+// `simrun --version` says commit "unknown" under test.
 package gobin
 
 import (
@@ -30,15 +27,15 @@ func Built(pkg string) (string, error) {
 	var path string
 	for range 2 {
 		var stdout, stderr bytes.Buffer
-		cmd := exec.Command("go", "run", "-pgo=off", "-exec", "echo", pkg)
+		cmd := exec.Command("go", "run", "-exec", "echo", pkg)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("go run -pgo=off -exec echo %s: %v\n%s", pkg, err, stderr.Bytes())
+			return "", fmt.Errorf("go run -exec echo %s: %v\n%s", pkg, err, stderr.Bytes())
 		}
 		path = strings.TrimSpace(stdout.String())
 		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 			return path, nil
 		}
 	}
-	return "", fmt.Errorf("go run -pgo=off -exec echo %s printed %q twice, not an executable: is the build cache off?", pkg, path)
+	return "", fmt.Errorf("go run -exec echo %s printed %q twice, not an executable: is the build cache off?", pkg, path)
 }
