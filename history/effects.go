@@ -31,12 +31,12 @@ func (r *Recorder) effectOrder(effects []Effect, kept []int, cut int64) []Effect
 	witness := r.witness[:0]
 	add := func(i int) {
 		switch op := &r.ops[i]; {
-		case op.witnessOnly && op.effect != 0 && (cut == 0 || op.effect < cut):
+		case op.witnessOnly && op.tookEffectBefore(cut):
 			effects = append(effects, Effect{Op: -1, Step: op.in, Seq: op.effect, At: op.effectAt})
-			witness = append(witness, ops.Op{Input: op.in})
+			witness = append(witness, op.witnessOp())
 		case kept[i] >= 0:
 			effects = append(effects, Effect{Op: kept[i], Seq: op.effect, At: op.effectAt})
-			witness = append(witness, ops.Op{Input: op.in, Output: op.out})
+			witness = append(witness, op.witnessOp())
 		}
 	}
 	if !r.unordered {
@@ -80,12 +80,8 @@ func (r *Recorder) EffectWitness() (witness []ops.Op, ok bool) {
 	cut := r.cut()
 	witness = r.witness[:0]
 	for _, i := range r.effects {
-		switch op := &r.ops[i]; {
-		case op.effect == 0 || cut != 0 && op.effect >= cut:
-		case op.witnessOnly:
-			witness = append(witness, ops.Op{Input: op.in})
-		default:
-			witness = append(witness, ops.Op{Input: op.in, Output: op.out})
+		if op := &r.ops[i]; op.tookEffectBefore(cut) {
+			witness = append(witness, op.witnessOp())
 		}
 	}
 	r.witness = witness
@@ -102,4 +98,18 @@ func (r *Recorder) cut() int64 {
 		}
 	}
 	return cut
+}
+
+// tookEffectBefore reports whether op took effect before cut (0: no cut):
+// the operations History keeps, witness-only ones in the witness alone.
+func (op *recOp) tookEffectBefore(cut int64) bool {
+	return op.effect != 0 && (cut == 0 || op.effect < cut)
+}
+
+// witnessOp is op as a witness holds it: a witness-only step has no output.
+func (op *recOp) witnessOp() ops.Op {
+	if op.witnessOnly {
+		return ops.Op{Input: op.in}
+	}
+	return ops.Op{Input: op.in, Output: op.out}
 }

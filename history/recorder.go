@@ -320,7 +320,7 @@ func (r *Recorder) History() History {
 		if op.witnessOnly {
 			continue
 		}
-		if op.effect == 0 || (h.Cut != 0 && op.effect >= h.Cut) {
+		if !op.tookEffectBefore(h.Cut) {
 			h.Dropped++
 			continue
 		}
