@@ -322,7 +322,7 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 	if i, found := slices.BinarySearch(o.open, c.id); found {
 		o.open = slices.Delete(o.open, i, i+1)
 	}
-	a, subject := o.answersOf(c.uid, cs)
+	a := o.answersOf(c.uid, cs)
 	// A record gone by the end of the critical section that fired the
 	// completion was removed in it, and the workers remove a record only
 	// once its pod is terminated (a runtime-only record after its
@@ -330,7 +330,7 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 	// unknown UID's CouldHaveRunning is !podsSynced, which says nothing
 	// about this kill (swarm seed 4175, testdata/regress).
 	if a.Known && a.CouldHaveRunning && (c.requesting || a.TerminationRequested) {
-		o.report("S14", fmt.Sprintf("early/%d", fc.id), ev, subject,
+		o.report("S14", fmt.Sprintf("early/%d", fc.id), ev, o.subjectOf(c.uid, cs),
 			"the completion of %s at %v fired at %v before the pod was terminated", c.what, c.at, fc.at)
 	}
 }
@@ -343,24 +343,32 @@ func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
 		if cs.answers(c.uid).CouldHaveRunning {
 			continue
 		}
-		_, subject := o.answersOf(c.uid, cs)
-		o.report("S14", fmt.Sprintf("open/%d", id), &cs.ev, subject,
+		o.report("S14", fmt.Sprintf("open/%d", id), &cs.ev, o.subjectOf(c.uid, cs),
 			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
 			c.what, c.at, cs.ev.At)
 	}
 }
 
 // answersOf returns uid's answers at the end of cs (or, outside a critical
-// section, as last seen) and the subject for a message.
-func (o *safetyOracle) answersOf(uid string, cs *safetyCS) (oracle.Answers, string) {
+// section, as last seen).
+func (o *safetyOracle) answersOf(uid string, cs *safetyCS) oracle.Answers {
 	t := o.track(uid)
 	switch {
-	case cs != nil && t.cur != nil:
-		return cs.answers(uid), o.subject(t.cur)
 	case cs != nil:
-		return cs.answers(uid), o.unknownSubject(uid)
+		return cs.answers(uid)
 	case t.cur != nil && t.cur.hasAns:
-		return t.cur.ans, o.subject(t.cur)
+		return t.cur.ans
 	}
-	return safetyUnknown(o.synced), o.unknownSubject(uid)
+	return safetyUnknown(o.synced)
+}
+
+// subjectOf names uid for a message about its answersOf: its record, or
+// the UID when it has none (or none with answers, outside a critical
+// section). It is built only for a report: most completions fire on time,
+// and a name is a formatted string.
+func (o *safetyOracle) subjectOf(uid string, cs *safetyCS) string {
+	if t := o.track(uid); t.cur != nil && (cs != nil || t.cur.hasAns) {
+		return o.subject(t.cur)
+	}
+	return o.unknownSubject(uid)
 }
