@@ -203,8 +203,8 @@ func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 	if o.settled {
 		return
 	}
-	if ev.Kind != history.LockReleasing {
-		o.repeat.follow(ev)
+	if ev.Kind != history.LockReleasing && o.repeat.stage != 0 {
+		o.repeat.follow(ev) // at stage 0 it changes nothing (repeatMemo.follow)
 	}
 	switch ev.Kind {
 	case history.ClientCall:

@@ -51,7 +51,10 @@ type repeatMemo struct {
 	careless bool
 }
 
-// follow moves the memo along the stream for any event but a release.
+// follow moves the memo along the stream for any event but a release. At
+// stage 0 it changes nothing (each move needs a stage of 1 to 3; a
+// careless memo never moves): step calls it only past stage 0, and
+// TestFollowAtStageZeroIsStill holds it to that.
 func (m *repeatMemo) follow(ev *history.Event) {
 	next := 0
 	switch {
