@@ -26,7 +26,7 @@ import (
 // one; its clientNames, the plan clients' goroutine names by index, are the same
 // for every plan.
 var recycled = map[string]bool{"freeHK": true, "freeKnown": true, "freeCalls": true, "freeAction": true, "freePods": true, "freeIncs": true,
-	"clientRecs": true, "clientNames": true}
+	"clientRecs": true, "clientNames": true, "freeArrays": true}
 
 // freshDiff says where reset, an emptied structure, differs from fresh, the
 // same structure as its constructor makes it: every field, through

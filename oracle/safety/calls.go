@@ -134,7 +134,7 @@ func (o *safetyOracle) end(e ops.SyncEnd, ev *history.Event) {
 	case e.Fn == ops.SyncPod && e.IsTerminal && inc.natural == nil:
 		// SPEC §1.8 step 4: natural completion requests termination, in
 		// the worker's next critical section (naturalCompletion).
-		inc.natural = &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("SyncPod's natural completion (isTerminal)")}
+		inc.natural = o.newRequest(safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("SyncPod's natural completion (isTerminal)")})
 	}
 }
 

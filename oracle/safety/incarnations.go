@@ -139,19 +139,15 @@ type safetyCall struct {
 	wantVersion               int64
 }
 
-// newCall returns a zero safetyCall from the run's slab (callSlab): a new
-// slab of callSlabSize when the last is full. A call is never handed out
-// twice, and Reset drops the slab: a slab lives as long as any call in it.
-func (o *safetyOracle) newCall() *safetyCall {
-	if len(o.callSlab) == cap(o.callSlab) {
-		o.callSlab = make([]safetyCall, 0, callSlabSize)
-	}
-	o.callSlab = o.callSlab[:len(o.callSlab)+1]
-	return &o.callSlab[len(o.callSlab)-1]
-}
+// newCall returns a zero safetyCall from the oracle's slab (callRecs).
+func (o *safetyOracle) newCall() *safetyCall { return o.callRecs.next() }
 
-// callSlabSize is how many callbacks' records one allocation holds.
-const callSlabSize = 8
+// newRequest returns a record holding r from the oracle's slab (requests).
+func (o *safetyOracle) newRequest(r safetyRequest) *safetyRequest {
+	p := o.requests.next()
+	*p = r
+	return p
+}
 
 // safetyClientCall is an UpdatePod or SyncKnownPods call.
 type safetyClientCall struct {

@@ -107,7 +107,10 @@ type safetyOracle struct {
 	calls       history.Few[int, *safetyClientCall] // bound, awaiting their return, by ID
 	freeCalls   []*safetyClientCall                 // records of calls done, for the next (newClientCall)
 	completions map[int]*safetyCompletion           // by completion ID
-	callSlab    []safetyCall                        // where the run's callbacks' records come from (newCall)
+	// callRecs and requests are where the callbacks' and the termination
+	// requests' records come from (newCall, newRequest), kept by Reset.
+	callRecs slab[safetyCall]
+	requests slab[safetyRequest]
 	// freePods and freeIncs are the UID records and incarnations of the
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
@@ -169,12 +172,14 @@ func (o *safetyOracle) Reset() {
 	clear(o.dirty)
 	clear(o.judged)
 	clear(o.cs.ans)
+	o.callRecs.reset()
+	o.requests.reset()
 	// uids, tracks and sortedFullnames are copied on write (others hold
 	// them): not kept. The critical section's answers and purges are
 	// (newCS clears them at every release).
 	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, freePods: o.freePods, freeIncs: o.freeIncs, completions: o.completions,
 		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
-		reported: o.reported, fullPass: o.fullPass, repeat: repeatMemo{careless: o.repeat.careless},
+		reported: o.reported, fullPass: o.fullPass, callRecs: o.callRecs, requests: o.requests, repeat: repeatMemo{careless: o.repeat.careless},
 		cs: safetyCS{purged: o.cs.purged, ans: o.cs.ans[:0]}}
 }
 

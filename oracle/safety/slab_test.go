@@ -8,26 +8,55 @@ import (
 )
 
 // TestCallsAreTheirOwn: the callbacks' records (newCall, a slab of
-// callSlabSize at a time) are each new, zero and left alone by the later
-// ones, in one run and after a Reset (a lane's next seed).
+// slabSize at a time) are each new, zero and left alone by the later
+// ones, in one run and after Resets (a lane's next seed), which hand the
+// run's arrays out again. It fails when reset leaves an array uncleared
+// (a record handed out non-zero) or hands one out twice in a run.
 func TestCallsAreTheirOwn(t *testing.T) {
 	o := newSafetyOracle()
 	var calls []*safetyCall
-	for i := range 5 * callSlabSize {
-		if i == 2*callSlabSize+3 {
+	for i := range 7 * slabSize {
+		if i == 2*slabSize+3 || i == 4*slabSize+5 {
 			o.Reset()
+			calls = nil // the run before's: free for the next
 		}
 		c := o.newCall()
 		if *c != (safetyCall{}) {
 			t.Fatalf("call %d handed out non-zero: %+v", i, *c)
 		}
-		c.seq, c.version = int64(i), i
+		c.seq, c.version = int64(len(calls)), len(calls)
 		calls = append(calls, c)
 		for j, d := range calls {
 			if d.seq != int64(j) || d.version != j {
 				t.Fatalf("call %d changed by call %d: %+v", j, i, *d)
 			}
 		}
+	}
+}
+
+// TestSlabsKeptAcrossReset: after a Reset the termination requests'
+// and callbacks' records come from the arrays of the run before, zero:
+// a run of no more records than the one before allocates nothing for
+// them. It fails when Reset drops the arrays.
+func TestSlabsKeptAcrossReset(t *testing.T) {
+	o := newSafetyOracle()
+	run := func() {
+		for i := range 3 * slabSize {
+			r := o.newRequest(safetyRequest{seq: int64(i + 1), cancel: true})
+			if r.seq != int64(i+1) || !r.cancel || r.what != (safetyWhat{}) {
+				t.Fatalf("request %d: %+v", i, *r)
+			}
+			if c := o.newCall(); *c != (safetyCall{}) {
+				t.Fatalf("call %d handed out non-zero: %+v", i, *c)
+			} else {
+				c.seq = 9
+			}
+		}
+		o.Reset()
+	}
+	run()
+	if n := testing.AllocsPerRun(10, run); n != 0 {
+		t.Fatalf("%v allocations per run after the first, want 0", n)
 	}
 }
 

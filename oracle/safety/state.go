@@ -137,7 +137,7 @@ func (o *safetyOracle) noteMilestones(t *safetyPod, inc *safetyInc, a oracle.Ans
 	if a.TerminationRequested && inc.trSeq == 0 {
 		inc.trSeq = ev.Seq
 		if inc.req == nil {
-			o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("IsPodTerminationRequested turning true"), cancel: true}, ev)
+			o.request(t, inc, o.newRequest(safetyRequest{seq: ev.Seq, at: ev.At, what: whatText("IsPodTerminationRequested turning true"), cancel: true}), ev)
 		}
 	}
 	if a.KnownTerminated && inc.termSeq == 0 {

@@ -261,7 +261,7 @@ func (o *safetyOracle) naturalCompletion(t *safetyPod, ev *history.Event) {
 		return
 	}
 	inc.graces = append(inc.graces, safetyMark{seq: ev.Seq, v: inc.podGrace()})
-	o.request(t, inc, &safetyRequest{seq: ev.Seq, at: ev.At, what: inc.natural.what}, ev)
+	o.request(t, inc, o.newRequest(safetyRequest{seq: ev.Seq, at: ev.At, what: inc.natural.what}), ev)
 }
 
 // begins starts a new incarnation of t's UID.

@@ -159,7 +159,7 @@ func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs 
 		return false
 	case u.RuntimeOnly && prev.KnownTerminated:
 		// S17: "runtime kills on a terminated/finished record are ignored".
-		inc.ignored = append(inc.ignored, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At})
+		inc.ignored = append(inc.ignored, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At}))
 		if d := safetyDiff(prev, cs.answers(inc.uid)); d != "" {
 			o.report("S17", inc.key()+"/ignored", &cs.ev, o.subject(inc),
 				"a runtime-only kill at %v changed the answers of the terminated pod: %s", cs.ev.At, d)
@@ -193,7 +193,7 @@ func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, i
 		r = inc.natural
 	}
 	if inc.updAfterReq == nil {
-		inc.updAfterReq = &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u)}
+		inc.updAfterReq = o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u)})
 	}
 	// S13: "no later create/update/sync makes the pod syncing again".
 	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
@@ -225,7 +225,7 @@ func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.
 		base = safetyClamp1(slices.Min(vs))
 	}
 	inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: base})
-	o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}, &cs.ev)
+	o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}), &cs.ev)
 }
 
 // podGrace is the grace §1.7 computes from the incarnation's newest pod
@@ -319,7 +319,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		inc.triggers = append(inc.triggers, cs.ev.Seq) // §1.12: the worker replays its last update
 		if inc.req == nil {
 			inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: inc.podGrace()})
-			o.request(t, inc, &safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}, &cs.ev)
+			o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}), &cs.ev)
 		}
 	}
 }
