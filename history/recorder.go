@@ -73,8 +73,12 @@ type Recorder struct {
 	rowNames []string
 	rowsDone int
 	clock    []ClockMark
-	lastAt   time.Duration
-	step     func(uid string) ops.Input
+	// shared: a History shares the arrays of rowNames and clock, so Reset
+	// makes new ones; without one (a run judged without its History) it
+	// keeps them, emptied.
+	shared bool
+	lastAt time.Duration
+	step   func(uid string) ops.Input
 	// workers holds per UID the index in markers of the newest worker
 	// generation seen (markers of older ones are left out, workerOf) and
 	// its marker's input, made once.
@@ -159,7 +163,8 @@ func (r *Recorder) Recycle() {
 
 // Reset empties r for a new run, as NewRecorder makes it: its operation
 // buffer recycled (Recycle) and one taken afresh, its maps emptied and
-// kept. Rows and Clock are not kept: an earlier History shares them. The
+// kept. The arrays of Rows and Clock are kept, emptied, only when no
+// History was taken since the last Reset: a History shares them. The
 // arrays of the History taken last are kept for the next run's: that
 // History must not be read after Reset (a lane's next seed).
 func (r *Recorder) Reset() {
@@ -170,9 +175,14 @@ func (r *Recorder) Reset() {
 	clear(r.workers)
 	clear(r.markers)
 	clear(r.witness)
+	rowNames, clock := r.rowNames[:0], r.clock[:0]
+	if r.shared || rowNames == nil {
+		rowNames, clock = newRowNames(), newClock()
+	}
+	clear(rowNames[:cap(rowNames)]) // no name of this run stays reachable
 	box := recorderOps.Get().(*[]recOp)
 	*r = Recorder{ops: (*box)[:0], opsBox: box, open: r.open, awaiting: r.awaiting, rows: r.rows,
-		rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
+		rowNames: rowNames, clock: clock, step: witnessWorkerStep, workers: r.workers, markers: r.markers[:0],
 		effects: r.effects[:0], witness: r.witness[:0], spare: r.given}
 }
 
@@ -307,6 +317,7 @@ func (r *Recorder) History() History {
 	}
 	r.rowsDone = len(r.ops)
 	h := History{Rows: slices.Clip(r.rowNames), Clock: slices.Clip(r.clock), Cut: r.cut()}
+	r.shared = true
 	a := r.spare // empty but after a Reset: then the last run's arrays
 	r.spare = historyArrays{}
 	kept := grown(a.kept, len(r.ops))[:len(r.ops)] // ops index → Ops index, or -1

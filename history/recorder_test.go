@@ -227,3 +227,43 @@ func TestRecycledBuffersAreNotShared(t *testing.T) {
 		t.Errorf("two recorders share an operation buffer: rows %d and %d, want 2 and 3", a.ops[0].row, b.ops[0].row)
 	}
 }
+
+// TestRowsAndClockKeptUnlessShared: a run judged without its History (a
+// passing one) leaves Reset the arrays of Rows and Clock to reuse; a run
+// whose History was taken does not, so that History's Rows and Clock stay
+// as they were while the next run records, and its next History equals a
+// fresh recorder's. It fails when Reset reuses arrays a History shares
+// (the earlier Rows or Clock change) or drops the unshared ones.
+func TestRowsAndClockKeptUnlessShared(t *testing.T) {
+	first := []string{"client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 unlock",
+		"client/1 call 2 update2", "client/1 lock", "client/1 unlock", "client/1 return 2"}
+	second := []string{"client/2 call 1 update2", "client/2 lock", "client/2 unlock", "client/2 return 1",
+		"client/3 call 2 query", "client/3 lock", "client/3 unlock", "client/3 return 2"}
+	observe := func(r *Recorder, lines []string) {
+		for _, ev := range script(t, lines...) {
+			r.Observe(&ev)
+		}
+	}
+	r := NewRecorder()
+	observe(r, first)
+	clock := &r.clock[:1][0]
+	r.Reset() // no History taken: the clock's array is kept
+	if len(r.clock) != 0 || len(r.rowNames) != 0 || &r.clock[:1][0] != clock {
+		t.Fatalf("after a Reset without a History: clock %v (kept: %v), rows %v, want the array kept, empty",
+			r.clock, &r.clock[:1][0] == clock, r.rowNames)
+	}
+	observe(r, first)
+	h := r.History()
+	rows, clocks := fmt.Sprint(h.Rows), fmt.Sprint(h.Clock)
+	r.Reset()
+	observe(r, second)
+	if fmt.Sprint(h.Rows) != rows || fmt.Sprint(h.Clock) != clocks {
+		t.Fatalf("an earlier History's rows and clock changed: %v %v, were %s %s", h.Rows, h.Clock, rows, clocks)
+	}
+	fresh := NewRecorder()
+	observe(fresh, second)
+	got, want := r.History(), fresh.History()
+	if fmt.Sprint(got.Rows, got.Clock) != fmt.Sprint(want.Rows, want.Clock) {
+		t.Errorf("after Resets: rows and clock %v %v, a fresh recorder's %v %v", got.Rows, got.Clock, want.Rows, want.Clock)
+	}
+}
