@@ -250,8 +250,8 @@ func TestLivenessUnsettled(t *testing.T) {
 		t.Errorf("Settled without the settle phase's timing: got %v, want one settle violation", vs)
 	}
 	sc.emit("client/0", history.ClientCall, 1, ops.UpdatePod{Pod: ops.Pod{UID: "a"}}, nil)
-	if len(sc.l.pods) != 0 {
-		t.Errorf("after Settled: got %d tracked pods, want 0 (events after Settled are ignored)", len(sc.l.pods))
+	if sc.l.pods.Len() != 0 {
+		t.Errorf("after Settled: got %d tracked pods, want 0 (events after Settled are ignored)", sc.l.pods.Len())
 	}
 }
 

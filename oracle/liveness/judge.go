@@ -26,7 +26,7 @@ func (l *liveness) judge(v oracle.View, ev *history.Event) {
 		return
 	}
 	for _, uid := range l.uids {
-		j := judgement{l: l, p: l.pods[uid], cfg: v.Config(uid), st: st, ev: ev}
+		j := judgement{l: l, p: l.pod(uid), cfg: v.Config(uid), st: st, ev: ev}
 		j.record()
 		j.quiescent()
 		j.deletion()
@@ -212,7 +212,7 @@ func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev *history.Eve
 	byName := map[string][]*podTrack{}
 	for _, uid := range l.uids {
 		if c := v.Config(uid); c.Static {
-			byName[c.FullName] = append(byName[c.FullName], l.pods[uid])
+			byName[c.FullName] = append(byName[c.FullName], l.pod(uid))
 		}
 	}
 	names := make([]string, 0, len(byName)) // at its size: slices.Sorted grows it from nothing

@@ -26,7 +26,7 @@ func (l *liveness) knownReturned(ev *history.Event) {
 	defer func() { l.freeKnown = kc }() // nothing holds it any more
 	out, _ := ev.Output.(ops.KnownPods)
 	for _, uid := range kc.mustPurge {
-		p := l.pods[uid]
+		p := l.pod(uid)
 		k, stillKnown := findKnown(out, uid)
 		if stillKnown && p.keptReported {
 			continue // every later SyncKnownPods keeps it too: once is the story

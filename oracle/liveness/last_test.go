@@ -55,7 +55,7 @@ func TestReleaseAgainIsUpdate(t *testing.T) {
 	}
 	want := func(step string, uid types.UID, a history.Answers) {
 		t.Helper()
-		if got := l.pods[uid].cur; got != a {
+		if got := l.pod(uid).cur; got != a {
 			t.Fatalf("%s: pod %s answers %+v, want %+v", step, uid, got, a)
 		}
 	}
@@ -70,9 +70,9 @@ func TestReleaseAgainIsUpdate(t *testing.T) {
 	q := probe(finished)
 	release(q)
 	want("another probe", "a", finished)
-	l.pods["a"].err = &syncErr{fn: ops.SyncPod, outcome: ops.Failed}
+	l.pod("a").err = &syncErr{fn: ops.SyncPod, outcome: ops.Failed}
 	release(q)
-	if l.pods["a"].err != nil {
+	if l.pod("a").err != nil {
 		t.Fatalf("the same probe: pod a's error was not cleared (its pod finished)")
 	}
 }

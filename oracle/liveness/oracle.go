@@ -89,7 +89,7 @@ const unset = time.Duration(-1)
 
 type liveness struct {
 	periods Periods
-	pods    map[types.UID]*podTrack
+	pods    *history.Lookup[types.UID, *podTrack]
 	uids    []types.UID    // the keys of pods, sorted
 	tracks  []*podTrack    // pods' values, in the order of uids
 	open    map[string]int // by goroutine: its record's index in calls (openOf)
@@ -133,7 +133,7 @@ type killWait struct {
 func New(p Periods) oracle.Oracle { return newLiveness(p) }
 
 func newLiveness(p Periods) *liveness {
-	return &liveness{periods: p, pods: map[types.UID]*podTrack{}, open: map[string]int{},
+	return &liveness{periods: p, pods: history.NewLookup[types.UID, *podTrack](), open: map[string]int{},
 		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
 		lastKnownAt: unset, seen: map[string]bool{}, checked: map[string]int{},
 		maxTake: map[string]time.Duration{}}
@@ -143,7 +143,7 @@ func newLiveness(p Periods) *liveness {
 // maps and buffers emptied and kept.
 func (l *liveness) Reset() {
 	l.freePods = append(l.freePods, l.tracks...) // only pods and tracks hold a record
-	clear(l.pods)
+	l.pods.Reset()
 	clear(l.open)
 	clear(l.calls)
 	clear(l.known)
@@ -206,14 +206,20 @@ func (l *liveness) violate(invariant string, ev *history.Event, format string, a
 	l.out = append(l.out, history.Violation{Oracle: "liveness", Invariant: invariant, Message: msg, At: ev.At, Seq: ev.Seq})
 }
 
+// pod is uid's track, nil before its first sight.
+func (l *liveness) pod(uid types.UID) *podTrack {
+	p, _ := l.pods.Get(uid)
+	return p
+}
+
 // track returns uid's track, starting one on first sight.
 func (l *liveness) track(uid types.UID) *podTrack {
-	if p := l.pods[uid]; p != nil {
+	if p := l.pod(uid); p != nil {
 		return p
 	}
 	p := history.Reuse(&l.freePods)
 	initPodTrack(p, uid)
-	l.pods[uid] = p
+	l.pods.Set(uid, p)
 	i, _ := slices.BinarySearch(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)
 	l.tracks = slices.Insert(l.tracks, i, p)
@@ -313,7 +319,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 	}
 	if in, ok := call.(ops.UpdatePod); ok && c.effectDue {
 		c.effectDue = false
-		p := l.pods[types.UID(in.Pod.UID)]
+		p := l.pod(types.UID(in.Pod.UID))
 		if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
 			p.sawRuntime = true
 		}
@@ -323,7 +329,7 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 		return // most releases: no map walk
 	}
 	for _, wt := range l.waits { // each wait on its own: any order does
-		if wt.notRunningAt == unset && !l.pods[wt.uid].cur.CouldHaveRunning {
+		if wt.notRunningAt == unset && !l.pod(wt.uid).cur.CouldHaveRunning {
 			wt.notRunningAt = ev.At
 		}
 	}
