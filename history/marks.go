@@ -17,10 +17,10 @@ func (m *Marker) Merge(marks map[string]bool) {
 // Marker is the Observer that sets the marks of one run.
 type Marker struct {
 	marks    map[string]bool
-	pods     map[string]*markerPod // by UID
-	desired  []string              // the last SyncKnownPods' desired UIDs, sorted
-	sawKnown bool                  // a SyncKnownPods was seen (since the last restart)
-	waits    map[int]bool          // open killPodNow waits, by call ID
+	pods     *Lookup[string, *markerPod] // by UID
+	desired  []string                    // the last SyncKnownPods' desired UIDs, sorted
+	sawKnown bool                        // a SyncKnownPods was seen (since the last restart)
+	waits    map[int]bool                // open killPodNow waits, by call ID
 	// restarts counts kubelet restarts.
 	restarts int
 	// allPods are the records pod made this run, in order; freePods
@@ -49,14 +49,14 @@ type markerPod struct {
 var MarkerKinds = [...]EventKind{ClientCall, ClientReturn, CallbackBegin, CallbackEnd, Fired, Restarted}
 
 func NewMarker() *Marker {
-	return &Marker{marks: map[string]bool{}, pods: map[string]*markerPod{}, waits: map[int]bool{}}
+	return &Marker{marks: map[string]bool{}, pods: NewLookup[string, *markerPod](), waits: map[int]bool{}}
 }
 
 // Reset empties m for a new run, as NewMarker makes it, its maps kept (a
 // lane's consecutive seeds reuse one).
 func (m *Marker) Reset() {
 	clear(m.marks)
-	clear(m.pods)
+	m.pods.Reset()
 	clear(m.waits)
 	free := append(m.freePods, m.allPods...)
 	clear(m.allPods)
@@ -65,11 +65,11 @@ func (m *Marker) Reset() {
 
 // pod returns uid's record, made on first mention.
 func (m *Marker) pod(uid string) *markerPod {
-	p := m.pods[uid]
+	p, _ := m.pods.Get(uid)
 	if p == nil {
 		p = Reuse(&m.freePods)
 		*p = markerPod{}
-		m.pods[uid] = p
+		m.pods.Set(uid, p)
 		m.allPods = append(m.allPods, p)
 	}
 	return p
@@ -77,7 +77,7 @@ func (m *Marker) pod(uid string) *markerPod {
 
 // inFlight is the callback uid's worker runs (NoSync if none).
 func (m *Marker) inFlight(uid string) ops.SyncFn {
-	if p := m.pods[uid]; p != nil {
+	if p, _ := m.pods.Get(uid); p != nil {
 		return p.inFlight
 	}
 	return ops.NoSync
@@ -145,7 +145,7 @@ func (m *Marker) update(in ops.UpdatePod) {
 }
 
 func (m *Marker) otherStaticAlive(p *markerPod) bool {
-	for _, other := range m.pods {
+	for _, other := range m.pods.Map() {
 		if other != p && other.static != "" && other.static == p.static && other.synced && !other.finished {
 			return true
 		}
@@ -154,7 +154,7 @@ func (m *Marker) otherStaticAlive(p *markerPod) bool {
 }
 
 func (m *Marker) syncKnown(in ops.SyncKnownPods) {
-	for _, p := range m.pods {
+	for _, p := range m.pods.Map() {
 		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
@@ -168,13 +168,13 @@ func (m *Marker) syncKnown(in ops.SyncKnownPods) {
 // restarted: the kubelet restarted; what the Marker knows of the pod
 // workers starts afresh (a static pod's full name stays known).
 func (m *Marker) restarted() {
-	for _, p := range m.pods {
+	for _, p := range m.pods.Map() {
 		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkRestartDuringSync] = true
 		}
 	}
 	m.restarts++
-	for _, p := range m.pods {
+	for _, p := range m.pods.Map() {
 		*p = markerPod{static: p.static}
 	}
 	m.desired, m.sawKnown = nil, false
@@ -201,7 +201,7 @@ func (m *Marker) begin(in ops.SyncBegin) {
 		}
 		p.synced = true
 		if p.static != "" {
-			for _, other := range m.pods {
+			for _, other := range m.pods.Map() {
 				if other != p && other.static == p.static && !other.synced && !other.killed {
 					m.marks[plan.MarkStaticExcluded] = true
 				}

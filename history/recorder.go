@@ -82,7 +82,7 @@ type Recorder struct {
 	// workers holds per UID the index in markers of the newest worker
 	// generation seen (markers of older ones are left out, workerOf) and
 	// its marker's input, made once.
-	workers map[string]int
+	workers *Lookup[string, int]
 	markers []workerMarker
 	// effects lists the operations in the order their effects were
 	// recorded (took): by Seq, ties by index, as History's effect order is,
@@ -132,7 +132,7 @@ type ClockMark struct {
 func NewRecorder() *Recorder {
 	box := recorderOps.Get().(*[]recOp)
 	return &Recorder{ops: (*box)[:0], opsBox: box,
-		rows: map[string]int{}, rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: map[string]int{}}
+		rows: map[string]int{}, rowNames: newRowNames(), clock: newClock(), step: witnessWorkerStep, workers: NewLookup[string, int]()}
 }
 
 // recorderOps keeps the operation buffers of recorders that are done
@@ -172,7 +172,7 @@ func (r *Recorder) Reset() {
 	r.open.Reset()
 	r.awaiting.Reset()
 	clear(r.rows)
-	clear(r.workers)
+	r.workers.Reset()
 	clear(r.markers)
 	clear(r.witness)
 	rowNames, clock := r.rowNames[:0], r.clock[:0]
@@ -238,13 +238,13 @@ func (r *Recorder) Observe(ev *Event) {
 // exiting worker of a purged incarnation: its last critical section is not
 // a step of the current record.
 func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
-	i, seen := r.workers[uid]
+	i, seen := r.workers.Get(uid)
 	if !seen {
 		if gen < 0 { // older than a UID's first marker (gen 0)
 			return
 		}
 		i = len(r.markers)
-		r.workers[uid] = i
+		r.workers.Set(uid, i)
 		r.markers = append(r.markers, workerMarker{step: r.step(uid)})
 	}
 	w := &r.markers[i]
