@@ -31,14 +31,14 @@ func (c *checker) reset(p plan.Plan) {
 	}
 	for _, a := range p.Actions {
 		name := clientName(names, a.Client%n)
-		cl := c.clients[name]
+		cl, _ := c.clients.Get(name)
 		if cl == nil {
 			cl = c.clientRec(made)
 			made++
 			if i := a.Client % n; i >= 0 {
 				cl.actions = slices.Grow(cl.actions, counts[i])
 			}
-			c.clients[name] = cl
+			c.clients.Set(name, cl)
 		}
 		cl.actions = append(cl.actions, a)
 		if a.UID != "" {

@@ -40,7 +40,7 @@ import (
 // New returns the plan-conformance oracle for a run of p. One serves the
 // whole run: a kubelet restart is part of what it judges.
 func New(p plan.Plan) oracle.Oracle {
-	c := &checker{clients: map[string]*client{}, first: map[types.UID]plan.Action{},
+	c := &checker{clients: history.NewLookup[string, *client](), first: map[types.UID]plan.Action{},
 		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
 		sm:     statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
@@ -59,7 +59,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	if !ok {
 		return New(p)
 	}
-	clear(c.clients)
+	c.clients.Reset()
 	clear(c.first)
 	clear(c.versions)
 	clear(c.seen)
@@ -142,7 +142,7 @@ type checker struct {
 	plan plan.Plan
 	// queryBuf and gotBuf are query's lists, reused from action to action.
 	queryBuf, gotBuf []ops.Query
-	clients          map[string]*client
+	clients          *history.Lookup[string, *client]
 	// clientNames are the plan clients' goroutine names by index (clientName),
 	// counts reset's buffer, and clientRecs the client records reset made,
 	// in order: the next run's reset empties and reuses them.
@@ -222,7 +222,7 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	if !strings.HasPrefix(ev.Goroutine, clientPrefix) {
 		return // not a plan client's (every key of clients has the prefix)
 	}
-	cl := c.clients[ev.Goroutine]
+	cl, _ := c.clients.Get(ev.Goroutine)
 	if cl == nil {
 		return
 	}
@@ -327,9 +327,9 @@ func (c *checker) Finish(_ oracle.View, runErr error) []history.Violation {
 			}
 		}
 		c.shutdownFinish()
-		c.nameList = sortedNames(c.nameList, c.clients)
+		c.nameList = sortedNames(c.nameList, c.clients.Map())
 		for _, name := range c.nameList {
-			cl := c.clients[name]
+			cl, _ := c.clients.Get(name)
 			if cl.begun > 0 && cl.begun < len(cl.actions) || cl.cur != nil {
 				c.violate("P1", "%s carried out %d of its %d actions", name, cl.begun, len(cl.actions))
 			}

@@ -18,7 +18,7 @@ func TestReuseClientsAreFresh(t *testing.T) {
 	small := plan.Plan{Clients: 2, Actions: []plan.Action{
 		{Client: 1, UID: "d", Kind: plan.Create}, {Client: 0, UID: "e", Kind: plan.Create}}}
 	c := New(big).(*checker)
-	for _, cl := range c.clients {
+	for _, cl := range c.clients.Map() {
 		cl.begun, cl.cur = 1, &action{}
 	}
 	for _, p := range []plan.Plan{small, big, small} {
@@ -26,7 +26,7 @@ func TestReuseClientsAreFresh(t *testing.T) {
 		if !reflect.DeepEqual(reused.clients, fresh.clients) || !reflect.DeepEqual(reused.uids, fresh.uids) {
 			t.Fatalf("reused for %v: clients %v, uids %v; want New's %v, %v", p, reused.clients, reused.uids, fresh.clients, fresh.uids)
 		}
-		for _, cl := range c.clients {
+		for _, cl := range c.clients.Map() {
 			cl.begun, cl.cur = 1, &action{}
 		}
 	}

@@ -88,7 +88,7 @@ func (inc *safetyInc) versionAt(seq int64) (int64, bool) {
 // next phase, or dropped once the pod finished, SPEC §1.8 step 4).
 func (o *safetyOracle) settle(ev *history.Event) {
 	for _, uid := range o.sortedUIDs() {
-		t := o.pods[uid]
+		t := o.pod(uid)
 		incs := t.past
 		if t.cur != nil {
 			incs = append(slices.Clip(incs), t.cur)
@@ -119,7 +119,7 @@ func (o *safetyOracle) settle(ev *history.Event) {
 // the starter's UID first did.
 func (o *safetyOracle) checkStaticStart(t *safetyPod, inc *safetyInc, call *safetyCall, ev *history.Event) {
 	for _, uid := range o.sortedUIDs() {
-		w := o.pods[uid].cur
+		w := o.pod(uid).cur
 		if w == nil || uid == inc.uid || !w.static || w.fullname != inc.fullname {
 			continue
 		}

@@ -17,13 +17,13 @@ import (
 func TestTrackedIsTheMap(t *testing.T) {
 	o := newSafetyOracle()
 	for _, uid := range []string{"a", "a", "b", "a", "b", "b"} {
-		if got, want := o.track(uid), o.pods[uid]; got != want || got.uid != uid {
+		if got, want := o.track(uid), o.pods.Map()[uid]; got != want || got.uid != uid {
 			t.Fatalf("track(%q) = %p (uid %q), the map's record is %p", uid, got, got.uid, want)
 		}
 	}
 	o.track("a").lingering = 7
 	o.Reset()
-	if got, want := o.track("a"), o.pods["a"]; got != want || got.lingering != 0 {
+	if got, want := o.track("a"), o.pods.Map()["a"]; got != want || got.lingering != 0 {
 		t.Fatalf("after Reset: track(a) = %p (lingering %d), the map's record is %p, want it fresh", got, got.lingering, want)
 	}
 }

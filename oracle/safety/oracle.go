@@ -87,7 +87,7 @@ func RepeatsSkipped(o oracle.Oracle) int {
 
 // safetyOracle is the online checker of S1–S19.
 type safetyOracle struct {
-	pods   map[string]*safetyPod
+	pods   *history.Lookup[string, *safetyPod]
 	uids   []string     // the keys of pods, sorted (sortedUIDs)
 	tracks []*safetyPod // pods' values, in the order of uids
 	cs     safetyCS     // the critical section being judged (newCS)
@@ -147,7 +147,7 @@ type safetyOracle struct {
 }
 
 func newSafetyOracle() *safetyOracle {
-	return &safetyOracle{pods: map[string]*safetyPod{},
+	return &safetyOracle{pods: history.NewLookup[string, *safetyPod](),
 		completions: map[int]*safetyCompletion{},
 		reported:    map[string]bool{}}
 }
@@ -164,7 +164,7 @@ func (o *safetyOracle) Reset() {
 			o.freeIncs = append(o.freeIncs, t.cur)
 		}
 	}
-	clear(o.pods)
+	o.pods.Reset()
 	o.unbound.Reset()
 	o.calls.Reset()
 	clear(o.completions)
@@ -263,12 +263,12 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	if t := o.tracked; t != nil && t.uid == uid {
 		return t
 	}
-	t := o.pods[uid]
+	t := o.pod(uid)
 	if t == nil {
 		t = history.Reuse(&o.freePods)
 		*t = safetyPod{uid: uid}
 		t.workerCS = t.firstCS[:0]
-		o.pods[uid] = t
+		o.pods.Set(uid, t)
 		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
 		// over the old one.
@@ -277,6 +277,12 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}
 	o.tracked = t
+	return t
+}
+
+// pod is uid's record, nil before its first mention.
+func (o *safetyOracle) pod(uid string) *safetyPod {
+	t, _ := o.pods.Get(uid)
 	return t
 }
 

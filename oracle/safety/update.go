@@ -301,12 +301,12 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		slices.Sort(c.purged)
 	}
 	for _, uid := range c.purged {
-		o.judgeSyncKnownPurge(o.pods[uid], cs.purged[uid], desired.has(uid), &cs.ev)
+		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), &cs.ev)
 		delete(cs.purged, uid)
 	}
 	c.kept = make([]string, 0, len(o.uids))
 	for _, uid := range o.sortedUIDs() {
-		t := o.pods[uid]
+		t := o.pod(uid)
 		inc := t.cur
 		if inc == nil {
 			continue
