@@ -103,15 +103,15 @@ func (l *liveness) taken(p *podTrack, ev *history.Event) {
 	if d.reported || !l.takeEnabled() {
 		return
 	}
-	l.checked["L9"]++
+	l.checked[9]++
 	if d.idleSince == unset {
 		return
 	}
-	kind := "update"
+	k := 0
 	if d.kill {
-		kind = "kill"
+		k = 1
 	}
-	l.maxTake[kind] = max(l.maxTake[kind], ev.At-d.idleSince)
+	l.maxTake[k], l.tookKind[k] = max(l.maxTake[k], ev.At-d.idleSince), true
 }
 
 // callEnded starts the clock of an obligation that waited for a call.
@@ -162,4 +162,15 @@ func retryWord(from, idleSince time.Duration) string {
 // MaxTake is the longest wait, per kind ("update", "kill"), between a pod
 // going idle and the take of its pending update, over the obligations o
 // (from New) saw met.
-func MaxTake(o oracle.Oracle) map[string]time.Duration { return o.(*liveness).maxTake }
+func MaxTake(o oracle.Oracle) map[string]time.Duration {
+	l, out := o.(*liveness), map[string]time.Duration{}
+	for k, took := range l.tookKind {
+		if took {
+			out[takeKinds[k]] = l.maxTake[k]
+		}
+	}
+	return out
+}
+
+// takeKinds name the kinds of maxTake.
+var takeKinds = [2]string{"update", "kill"}

@@ -67,8 +67,8 @@ func TestLivenessScriptedKillPodNow(t *testing.T) {
 			case tt.want != "" && (!found || !strings.Contains(v.Message, tt.want)):
 				t.Errorf("got violations %v, want L6 containing %q", vs, tt.want)
 			}
-			if tt.want == "" && sc.l.checked["L6"] != 1 {
-				t.Errorf("got %d L6 checks, want 1", sc.l.checked["L6"])
+			if tt.want == "" && Checked(sc.l)["L6"] != 1 {
+				t.Errorf("got %d L6 checks, want 1", Checked(sc.l)["L6"])
 			}
 		})
 	}
@@ -220,7 +220,7 @@ func TestLivenessScriptedEnd(t *testing.T) {
 				t.Errorf("got violations %v, want none", vs)
 			case tt.want != "" && !found:
 				t.Errorf("got violations %v, want %s containing %q", vs, tt.want, tt.msg)
-			case tt.want == "" && sc.l.checked[tt.checked] == 0:
+			case tt.want == "" && Checked(sc.l)[tt.checked] == 0:
 				t.Errorf("got 0 %s obligations met, want some (checked: %v)", tt.checked, sc.l.checked)
 			case tt.want == "L1":
 				for _, other := range []string{"L5", "L2"} {

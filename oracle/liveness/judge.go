@@ -99,7 +99,7 @@ func (j judgement) record() {
 	switch {
 	case !a.Known:
 	case j.cfg.Static && !p.started() && a.TerminationRequested && a.BeFinished:
-		j.l.checked["L5"]++ // killed while waiting, and cleaned up
+		j.l.checked[5]++ // killed while waiting, and cleaned up
 	case j.cfg.Static && !p.started() && a.TerminationRequested:
 		j.violate("L5", "killed at %v while waiting to start (state %s), but it never finished: "+
 			"the cleanup of a pod that can never start never ran (no sync call is owed)", p.requestedAt, j.state())
@@ -130,7 +130,7 @@ func (j judgement) quiescent() {
 		j.violate("L3", "state %s: an update (%s, at %v, %d update(s)) is pending but was never consumed",
 			j.state(), p.due.typ, p.due.at, p.due.updates)
 	case p.cur.Known:
-		j.l.checked["L3"]++
+		j.l.checked[3]++
 	}
 }
 
@@ -152,7 +152,7 @@ func (j judgement) deletion() {
 	case !a.Known:
 		why = "the pod workers do not know it"
 	case a.BeFinished:
-		j.l.checked["L7"]++
+		j.l.checked[7]++
 		return
 	case !a.TerminationRequested:
 		why = "its termination was never requested"
@@ -223,7 +223,7 @@ func (l *liveness) judgeStatic(v oracle.View, st *oracle.Settle, ev *history.Eve
 	for _, name := range names {
 		pods := byName[name]
 		if slices.ContainsFunc(pods, holds) {
-			l.checked["L5"]++
+			l.checked[5]++
 			continue
 		}
 		var first *podTrack

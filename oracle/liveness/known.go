@@ -34,9 +34,9 @@ func (l *liveness) knownReturned(ev *history.Event) {
 		p.keptReported = p.keptReported || stillKnown
 		switch {
 		case !stillKnown && kc.isDesired(uid):
-			l.checked["L4"]++
+			l.checked[4]++
 		case !stillKnown:
-			l.checked["L2"]++
+			l.checked[2]++
 		case kc.isDesired(uid):
 			l.violate("L4", ev, "pod %s: restart requested at %v (a create while termination was requested), finished at %v; "+
 				"SyncKnownPods at %v kept it (%s, desired) instead of purging it: it is never restarted",

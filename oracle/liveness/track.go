@@ -176,10 +176,10 @@ func (p *podTrack) update(l *liveness, a oracle.Answers, ev *history.Event, call
 	if a.Known {
 		mark(&p.requestedAt, a.TerminationRequested, ev.At)
 		if mark(&p.terminatedAt, a.KnownTerminated, ev.At) && p.requestedAt != unset {
-			l.checked["L1"]++
+			l.checked[1]++
 		}
 		if mark(&p.finishedAt, a.BeFinished, ev.At) {
-			l.checked["L2"]++
+			l.checked[2]++
 		}
 		if a.TerminationRequested {
 			// The restarted incarnation is being torn down already: no SyncPod
@@ -190,7 +190,7 @@ func (p *podTrack) update(l *liveness, a oracle.Answers, ev *history.Event, call
 	if p.err != nil && (a.BeFinished || !a.Known) {
 		// Nothing is left to retry: the pod finished (a static pod that can
 		// never start finishes without a call) or was purged.
-		l.checked["L8"]++
+		l.checked[8]++
 		p.err = nil
 	}
 	if a.Known != prev.Known || a.TerminationRequested != prev.TerminationRequested ||
@@ -241,7 +241,7 @@ func (p *podTrack) stats(fn ops.SyncFn) *fnStats {
 // call (L8), and is the SyncPod a restart owes (L4).
 func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev *history.Event) {
 	if p.err != nil {
-		l.checked["L8"]++
+		l.checked[8]++
 		p.err = nil
 	}
 	st := p.stats(fn)
@@ -258,7 +258,7 @@ func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev *history.Event) {
 			p.uid, r.purgedAt, ev.At, late, r.since, l.periods.Housekeeping)
 		return
 	}
-	l.checked["L4"]++
+	l.checked[4]++
 }
 
 func (p *podTrack) end(e ops.SyncEnd, at time.Duration) {
