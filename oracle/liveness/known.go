@@ -21,8 +21,8 @@ type knownCall struct {
 // knownReturned checks that a SyncKnownPods purged what it had to (L2:
 // finished and not desired; L4: finished and asked for a restart).
 func (l *liveness) knownReturned(ev *history.Event) {
-	kc := l.known[ev.Goroutine]
-	delete(l.known, ev.Goroutine)
+	kc, _ := l.known.Get(ev.Goroutine)
+	l.known.Del(ev.Goroutine)
 	defer func() { l.freeKnown = kc }() // nothing holds it any more
 	out, _ := ev.Output.(ops.KnownPods)
 	for _, uid := range kc.mustPurge {

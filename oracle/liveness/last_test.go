@@ -20,7 +20,7 @@ func TestLastOpenIsTheMap(t *testing.T) {
 	want := func(g string, in ops.Input) {
 		t.Helper()
 		var byMap *openCall
-		if i, ok := l.open[g]; ok {
+		if i, ok := l.open.Map()[g]; ok {
 			byMap = &l.calls[i]
 		}
 		if got := l.openOf(g); got != byMap {

@@ -25,7 +25,7 @@ type lastOpen struct {
 // openOf is goroutine g's record, nil before its first call.
 func (l *liveness) openOf(g string) *openCall {
 	if !l.last.ok || l.last.g != g {
-		i, ok := l.open[g]
+		i, ok := l.open.Get(g)
 		if !ok {
 			i = -1
 		}
@@ -39,7 +39,7 @@ func (l *liveness) openOf(g string) *openCall {
 
 // newOpen is a new record for goroutine g, which has none.
 func (l *liveness) newOpen(g string) *openCall {
-	l.open[g] = len(l.calls)
+	l.open.Set(g, len(l.calls))
 	l.last = lastOpen{g: g, i: len(l.calls), ok: true}
 	l.calls = append(l.calls, openCall{})
 	return &l.calls[len(l.calls)-1]

@@ -90,16 +90,16 @@ const unset = time.Duration(-1)
 type liveness struct {
 	periods Periods
 	pods    *history.Lookup[types.UID, *podTrack]
-	uids    []types.UID    // the keys of pods, sorted
-	tracks  []*podTrack    // pods' values, in the order of uids
-	open    map[string]int // by goroutine: its record's index in calls (openOf)
-	calls   []openCall     // the goroutines' client calls in progress
-	last    lastOpen       // the goroutine openOf looked up last
+	uids    []types.UID                  // the keys of pods, sorted
+	tracks  []*podTrack                  // pods' values, in the order of uids
+	open    *history.Lookup[string, int] // by goroutine: its record's index in calls (openOf)
+	calls   []openCall                   // the goroutines' client calls in progress
+	last    lastOpen                     // the goroutine openOf looked up last
 	// lastProbe is the probe of the last release with one, when
 	// lastTracked pods were tracked (lockReleasing; Reset: none).
 	lastProbe   *history.Probe
 	lastTracked int
-	known       map[string]*knownCall // by goroutine: its SyncKnownPods in progress
+	known       history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -137,8 +137,8 @@ type killWait struct {
 func New(p Periods) oracle.Oracle { return newLiveness(p) }
 
 func newLiveness(p Periods) *liveness {
-	return &liveness{periods: p, pods: history.NewLookup[types.UID, *podTrack](), open: map[string]int{},
-		known: map[string]*knownCall{}, waits: map[int]*killWait{}, fired: map[int]time.Duration{},
+	return &liveness{periods: p, pods: history.NewLookup[types.UID, *podTrack](), open: history.NewLookup[string, int](),
+		waits: map[int]*killWait{}, fired: map[int]time.Duration{},
 		lastKnownAt: unset, seen: map[string]bool{}}
 }
 
@@ -147,9 +147,9 @@ func newLiveness(p Periods) *liveness {
 func (l *liveness) Reset() {
 	l.freePods = append(l.freePods, l.tracks...) // only pods and tracks hold a record
 	l.pods.Reset()
-	clear(l.open)
+	l.open.Reset()
 	clear(l.calls)
-	clear(l.known)
+	l.known.Reset()
 	clear(l.waits)
 	clear(l.fired)
 	clear(l.seen)
@@ -285,7 +285,8 @@ func (l *liveness) lockAcquired(ev *history.Event) {
 				kc.mustPurge = append(kc.mustPurge, uid)
 			}
 		}
-		l.known[ev.Goroutine], l.lastKnownAt = kc, ev.At
+		l.known.Set(ev.Goroutine, kc)
+		l.lastKnownAt = ev.At
 	}
 }
 

@@ -221,7 +221,7 @@ func (l *liveness) gone(p *podTrack, ev *history.Event, call ops.Input) {
 		l.violate("L1", ev, "pod %s: its record was purged at %v in state %s before it terminated (%s): containers may still run",
 			p.uid, ev.At, p.state(p.cur), p.story(ops.SyncTerminatingPod))
 	}
-	kc := l.known[ev.Goroutine]
+	kc, _ := l.known.Get(ev.Goroutine)
 	if _, ok := call.(ops.SyncKnownPods); ok && kc != nil && kc.isDesired(p.uid) {
 		// The clock starts when both happened: the old incarnation finished
 		// and the create asked for the restart.
