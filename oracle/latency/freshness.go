@@ -17,16 +17,16 @@ import (
 // history.StatusRead; the worker is the goroutine (worker/<uid>, one name
 // per record generation). One per run: a kubelet restart starts afresh.
 type freshnessCheck struct {
-	lastEnd    map[string]time.Duration // worker goroutine → when its last sync call returned
+	lastEnd    history.Few[string, time.Duration] // worker goroutine → when its last sync call returned
 	violations []history.Violation
 }
 
 // NewFreshness returns the status-freshness oracle.
-func NewFreshness() oracle.Oracle { return &freshnessCheck{lastEnd: map[string]time.Duration{}} }
+func NewFreshness() oracle.Oracle { return &freshnessCheck{} }
 
 // Reset implements oracle.Resetter.
 func (c *freshnessCheck) Reset() {
-	clear(c.lastEnd)
+	c.lastEnd.Reset()
 	*c = freshnessCheck{lastEnd: c.lastEnd}
 }
 
@@ -39,15 +39,15 @@ func (c *freshnessCheck) Kinds() oracle.Kinds {
 func (c *freshnessCheck) Observe(_ oracle.View, ev *history.Event) {
 	switch ev.Kind {
 	case history.Restarted:
-		c.lastEnd = map[string]time.Duration{}
+		c.lastEnd.Reset()
 	case history.CallbackEnd:
-		c.lastEnd[ev.Goroutine] = ev.At
+		c.lastEnd.Set(ev.Goroutine, ev.At)
 	case history.Noted:
 		n, ok := ev.Note.(history.StatusRead)
 		if !ok {
 			return
 		}
-		want, synced := c.lastEnd[ev.Goroutine]
+		want, synced := c.lastEnd.Get(ev.Goroutine)
 		if !synced {
 			want = -1
 		}

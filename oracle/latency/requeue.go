@@ -46,7 +46,7 @@ type Periods struct {
 // (plan.Faults.ErrorShapes). One per run: a kubelet restart starts afresh.
 type requeueCheck struct {
 	periods    Periods
-	last       map[types.UID]ops.SyncEnd // a sync call's return not yet followed by its requeue
+	last       history.Few[types.UID, ops.SyncEnd] // a sync call's return not yet followed by its requeue
 	violations []history.Violation
 }
 
@@ -54,12 +54,12 @@ type requeueCheck struct {
 // with periods p. It reads Noted events (history.Requeued) and callback
 // returns.
 func NewRequeue(p Periods) oracle.Oracle {
-	return &requeueCheck{periods: p, last: map[types.UID]ops.SyncEnd{}}
+	return &requeueCheck{periods: p}
 }
 
 // Reset implements oracle.Resetter: its periods kept.
 func (c *requeueCheck) Reset() {
-	clear(c.last)
+	c.last.Reset()
 	*c = requeueCheck{periods: c.periods, last: c.last}
 }
 
@@ -72,20 +72,20 @@ func (c *requeueCheck) Kinds() oracle.Kinds {
 func (c *requeueCheck) Observe(_ oracle.View, ev *history.Event) {
 	switch {
 	case ev.Kind == history.Restarted:
-		c.last = map[types.UID]ops.SyncEnd{}
+		c.last.Reset()
 	case ev.Kind == history.CallbackEnd:
 		end, ok := ev.Input.(ops.SyncEnd)
 		switch {
 		case !ok:
 		case end.Outcome == ops.OK && (end.Fn == ops.SyncTerminatedPod || end.Fn == ops.SyncTerminatingRuntimePod):
-			delete(c.last, types.UID(end.UID)) // the worker exits
+			c.last.Del(types.UID(end.UID)) // the worker exits
 		default:
-			c.last[types.UID(end.UID)] = end
+			c.last.Set(types.UID(end.UID), end)
 		}
 	case ev.Kind == history.Noted:
 		if n, ok := ev.Note.(history.Requeued); ok {
-			end, after := c.last[n.UID]
-			delete(c.last, n.UID)
+			end, after := c.last.Get(n.UID)
+			c.last.Del(n.UID)
 			c.check(n, end, after, ev)
 		}
 	}
