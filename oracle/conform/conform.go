@@ -41,7 +41,7 @@ import (
 // whole run: a kubelet restart is part of what it judges.
 func New(p plan.Plan) oracle.Oracle {
 	c := &checker{clients: history.NewLookup[string, *client](), first: map[types.UID]plan.Action{},
-		versions: map[types.UID]int{}, seen: map[string]bool{}, created: map[types.UID]bool{},
+		seen:   map[string]bool{},
 		sm:     statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
 		reapDue: map[types.UID]time.Duration{}, incarnation: map[types.UID]int{}}
@@ -61,9 +61,9 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	}
 	c.clients.Reset()
 	clear(c.first)
-	clear(c.versions)
+	c.versions.Reset()
 	clear(c.seen)
-	clear(c.created)
+	c.created.Reset()
 	c.hk.Reset()
 	clear(c.actors)
 	clear(c.evictGraces)
@@ -115,13 +115,13 @@ type action struct {
 func (c *checker) newAction(a plan.Action, pre pre, at time.Duration) *action {
 	x := c.freeAction
 	if x == nil {
-		return &action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID],
+		return &action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.version(a.UID),
 			calls: make([]call, 0, actionCalls)}
 	}
 	c.freeAction = nil
 	clear(x.calls)
 	clear(x.notes)
-	*x = action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.versions[a.UID], calls: x.calls[:0],
+	*x = action{a: a, pre: pre, restarts: c.restarts, at: at, version: c.version(a.UID), calls: x.calls[:0],
 		notes: x.notes[:0], ups: x.ups[:0]}
 	return x
 }
@@ -152,9 +152,9 @@ type checker struct {
 	nameList       []string                           // Finish's buffer (sortedNames)
 	uids           []types.UID                        // every UID the plan names, sorted
 	first          map[types.UID]plan.Action          // the action the target first saw a UID with (its pod's shape)
-	versions       map[types.UID]int                  // the highest pod version handed to the pod workers
+	versions       history.Few[types.UID, int]        // the highest pod version handed to the pod workers
 	restarts       int                                // Restarted events so far
-	created        map[types.UID]bool                 // a create reached the current pod workers (admitted)
+	created        history.Few[types.UID, bool]       // a create reached the current pod workers (admitted)
 	hk             history.Few[string, *housekeeping] // by goroutine: the last SyncKnownPods and the creates after it
 	freeHK         *housekeeping                      // a pass's record judged, for the next (newHousekeeping)
 	freeAction     *action                            // an action's record judged, for the next (newAction)
@@ -203,18 +203,21 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		}
 	case history.Restarted:
 		c.restarts++
-		c.created, c.shutdownReturned = map[types.UID]bool{}, map[types.UID]time.Duration{}
+		c.created.Reset()
+		c.shutdownReturned = map[types.UID]time.Duration{}
 		// A shutdown asked of the old kubelet, begun or not, ends with it
 		// (the signal reached that process, not the new one).
 		c.sd = nil
 	case history.ClientCall:
+		c.housekeepingCall(v, ev)
+		// After housekeepingCall, which judges the call on what came
+		// before it; nothing else here reads the versions or creates.
 		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
-			defer c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
+			c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
 			if u.Type == ops.Create {
-				defer func() { c.created[types.UID(u.Pod.UID)] = true }()
+				c.created.Set(types.UID(u.Pod.UID), true)
 			}
 		}
-		c.housekeepingCall(v, ev)
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
 		c.shutdownReturn(ev)
@@ -244,8 +247,21 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	}
 }
 
+// wasCreated: a create of uid reached the current pod workers.
+func (c *checker) wasCreated(uid types.UID) bool {
+	ok, _ := c.created.Get(uid)
+	return ok
+}
+
+// version is the highest version of uid's pod handed to the pod workers.
+func (c *checker) version(uid types.UID) int {
+	v, _ := c.versions.Get(uid)
+	return v
+}
+
 func (c *checker) sawVersion(uid types.UID, version int) {
-	c.versions[uid] = max(c.versions[uid], version)
+	was, _ := c.versions.Get(uid)
+	c.versions.Set(uid, max(was, version))
 }
 
 func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {

@@ -59,7 +59,7 @@ func (c *checker) housekeepingReturn(v oracle.View, ev *history.Event) {
 	listed := knownLister{known: known, sorted: slices.IsSortedFunc(known, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })}
 	for _, uid := range c.uids { // sorted: listed is asked in UID order
 		cfg := v.Config(uid)
-		if cfg.InConfig && !listed.has(uid) && c.created[uid] && !cfg.Rejected && !cfg.Terminal {
+		if cfg.InConfig && !listed.has(uid) && c.wasCreated(uid) && !cfg.Rejected && !cfg.Terminal {
 			h.owed = append(h.owed, uid)
 		}
 	}
