@@ -26,7 +26,7 @@ const KillLatencyBound = 10 * time.Second
 // killLatency is the B16 oracle: per UID, the SyncPod in flight and when
 // its cancellation fired.
 type killLatency struct {
-	inFlight   map[types.UID]syncPodCall // by value: a SyncPod allocates nothing
+	inFlight   history.Few[types.UID, syncPodCall] // by value: a SyncPod allocates nothing
 	violations []history.Violation
 	uids       []types.UID // Finish's buffer
 	// last is the time of the last event observed: for an epoch a kubelet
@@ -40,11 +40,11 @@ type syncPodCall struct {
 }
 
 // New returns the kill-latency oracle.
-func New() oracle.Oracle { return &killLatency{inFlight: map[types.UID]syncPodCall{}} }
+func New() oracle.Oracle { return &killLatency{} }
 
 // Reset implements oracle.Resetter.
 func (k *killLatency) Reset() {
-	clear(k.inFlight)
+	k.inFlight.Reset()
 	*k = killLatency{inFlight: k.inFlight, uids: k.uids[:0]}
 }
 
@@ -57,18 +57,18 @@ func (k *killLatency) Observe(_ oracle.View, ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.SyncBegin:
 		if ev.Kind == history.CallbackBegin && in.Fn == ops.SyncPod {
-			k.inFlight[types.UID(in.UID)] = syncPodCall{began: ev.At}
+			k.inFlight.Set(types.UID(in.UID), syncPodCall{began: ev.At})
 		}
 	case ops.CancelFired:
-		if c, ok := k.inFlight[types.UID(in.UID)]; ok && !c.wasCancelled {
+		if c, ok := k.inFlight.Get(types.UID(in.UID)); ok && !c.wasCancelled {
 			c.cancelled, c.wasCancelled = ev.At, true
-			k.inFlight[types.UID(in.UID)] = c
+			k.inFlight.Set(types.UID(in.UID), c)
 		}
 	case ops.SyncEnd:
 		uid := types.UID(in.UID)
-		if c, ok := k.inFlight[uid]; ev.Kind == history.CallbackEnd && in.Fn == ops.SyncPod && ok {
+		if c, ok := k.inFlight.Get(uid); ev.Kind == history.CallbackEnd && in.Fn == ops.SyncPod && ok {
 			k.check(uid, &c, ev.At, ev.Seq)
-			delete(k.inFlight, uid)
+			k.inFlight.Del(uid)
 		}
 	}
 }
@@ -91,14 +91,11 @@ func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	if errors.Is(runErr, oracle.ErrEpochEnded) {
 		end = k.last
 	}
-	uids := k.uids[:0]
-	for uid := range k.inFlight {
-		uids = append(uids, uid)
-	}
+	uids := append(k.uids[:0], k.inFlight.Keys()...)
 	slices.Sort(uids)
 	k.uids = uids
 	for _, uid := range uids {
-		c := k.inFlight[uid]
+		c, _ := k.inFlight.Get(uid)
 		k.check(uid, &c, end, 0)
 	}
 	return k.violations

@@ -30,7 +30,7 @@ import (
 
 // NewWorkerLeaks returns the L10 oracle.
 func NewWorkerLeaks() oracle.Oracle {
-	return &workerLeaks{live: map[workerID]workerStart{}}
+	return &workerLeaks{}
 }
 
 type workerID struct {
@@ -47,7 +47,7 @@ type workerStart struct {
 }
 
 type workerLeaks struct {
-	live    map[workerID]workerStart
+	live    history.Few[workerID, workerStart]
 	started int
 	drained bool
 	out     []history.Violation
@@ -55,7 +55,7 @@ type workerLeaks struct {
 
 // Reset implements oracle.Resetter.
 func (o *workerLeaks) Reset() {
-	clear(o.live)
+	o.live.Reset()
 	*o = workerLeaks{live: o.live}
 }
 
@@ -69,10 +69,10 @@ func (o *workerLeaks) Observe(_ oracle.View, ev *history.Event) {
 	}
 	switch n := ev.Note.(type) {
 	case history.WorkerStarted:
-		o.live[workerID{n.Goroutine, n.Kubelet}] = workerStart{uid: n.UID, at: ev.At, by: ev.Goroutine, order: o.started}
+		o.live.Set(workerID{n.Goroutine, n.Kubelet}, workerStart{uid: n.UID, at: ev.At, by: ev.Goroutine, order: o.started})
 		o.started++
 	case history.WorkerEnded:
-		delete(o.live, workerID{n.Goroutine, n.Kubelet})
+		o.live.Del(workerID{n.Goroutine, n.Kubelet})
 	case history.WorkerDrainEnded:
 		o.drained = true
 		o.judge(ev, n)
@@ -86,13 +86,11 @@ func (o *workerLeaks) judge(ev *history.Event, d history.WorkerDrainEnded) {
 	for _, s := range d.Stuck {
 		waiting[workerID{s.Goroutine, s.Kubelet}] = s.Waiting
 	}
-	ids := make([]workerID, 0, len(o.live))
-	for id := range o.live {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b workerID) int { return o.live[a].order - o.live[b].order })
+	ids := slices.Clone(o.live.Keys())
+	order := func(id workerID) int { s, _ := o.live.Get(id); return s.order }
+	slices.SortFunc(ids, func(a, b workerID) int { return order(a) - order(b) })
 	for _, id := range ids {
-		s := o.live[id]
+		s, _ := o.live.Get(id)
 		why := waiting[id]
 		if why == "" {
 			why = "the target did not say what it waits for"
