@@ -28,9 +28,21 @@ const (
 	phRuntimeDone             // a SyncTerminatingRuntimePod succeeded
 )
 
-// safetyPhaseOf is the phase a callback puts an incarnation in.
-var safetyPhaseOf = map[ops.SyncFn]safetyPhase{ops.SyncPod: phSync, ops.SyncTerminatingPod: phTerm,
-	ops.SyncTerminatingRuntimePod: phRuntime, ops.SyncTerminatedPod: phTerminated}
+// safetyPhaseOf is the phase a callback puts an incarnation in (phNone for
+// any other): a switch, not a map, as every callback asks.
+func safetyPhaseOf(fn ops.SyncFn) safetyPhase {
+	switch fn {
+	case ops.SyncPod:
+		return phSync
+	case ops.SyncTerminatingPod:
+		return phTerm
+	case ops.SyncTerminatingRuntimePod:
+		return phRuntime
+	case ops.SyncTerminatedPod:
+		return phTerminated
+	}
+	return phNone
+}
 
 // safetyGrammarAllows is the S2 grammar: which phases each callback may begin
 // in. A runtime-only incarnation whose runtime kill failed may go on as a
@@ -205,7 +217,7 @@ func (o *safetyOracle) checkGrammar(inc *safetyInc, call *safetyCall, ev *histor
 		o.report("S2", inc.key()+"/grammar", ev, o.subject(inc),
 			"%s began at %v after %s", fn, ev.At, safetyDescribeCall(inc.last))
 	}
-	inc.phase = safetyPhaseOf[fn]
+	inc.phase = safetyPhaseOf(fn)
 }
 
 // checkSyncPodBegin is S3 ("No SyncPod begins after termination was

@@ -41,3 +41,16 @@ func TestCompletionSubjects(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseOfIsTheTable: safetyPhaseOf, a switch, gives each callback the
+// phase the table it replaced gave, and phNone (the table's zero) to any
+// other value. It fails when a case is left out or swapped.
+func TestPhaseOfIsTheTable(t *testing.T) {
+	table := map[ops.SyncFn]safetyPhase{ops.SyncPod: phSync, ops.SyncTerminatingPod: phTerm,
+		ops.SyncTerminatingRuntimePod: phRuntime, ops.SyncTerminatedPod: phTerminated}
+	for fn := ops.NoSync; fn <= ops.SyncTerminatedPod+2; fn++ {
+		if got, want := safetyPhaseOf(fn), table[fn]; got != want {
+			t.Errorf("safetyPhaseOf(%v) = %v, the table's %v", fn, got, want)
+		}
+	}
+}
