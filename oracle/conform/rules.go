@@ -3,6 +3,7 @@ package conform
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -100,7 +101,7 @@ func (c *checker) carries(x *action, u ops.UpdatePod, t ops.UpdateType, newVersi
 		bad = append(bad, fmt.Sprintf("runtime-only %v, want %v", u.RuntimeOnly, runtimeOnly))
 	}
 	if !u.RuntimeOnly {
-		if u.Pod.Name != shape.PodName() || u.Pod.Static != shape.Static || u.Pod.SpecGrace != shape.SpecGrace {
+		if !isPodName(u.Pod.Name, shape) || u.Pod.Static != shape.Static || u.Pod.SpecGrace != shape.SpecGrace {
 			bad = append(bad, fmt.Sprintf("pod %s/static=%v/grace=%d, want %s/static=%v/grace=%d", u.Pod.Name,
 				u.Pod.Static, u.Pod.SpecGrace, shape.PodName(), shape.Static, shape.SpecGrace))
 		}
@@ -120,6 +121,16 @@ func (c *checker) carries(x *action, u ops.UpdatePod, t ops.UpdateType, newVersi
 	if len(bad) > 0 {
 		c.violate("P1", "%v: its UpdatePod carries %v", a, bad)
 	}
+}
+
+// isPodName reports whether name is a's pod's name (plan.Action.PodName),
+// told without building the name: every UpdatePod of a plan action asks.
+func isPodName(name string, a plan.Action) bool {
+	if a.Name != "" {
+		return name == a.Name
+	}
+	rest, ok := strings.CutPrefix(name, "pod-")
+	return ok && rest == string(a.UID)
 }
 
 // killMismatch compares the kill options an UpdatePod carries with those
