@@ -4,20 +4,18 @@ package history
 // direct-mapped cache in front of it: a run names a few UIDs and
 // goroutines hundreds of times, and a lookup the cache answers compares
 // one key instead of hashing it (a Go map lookup of a short string costs
-// about 115 instructions, a cache hit about 30). A slot remembers a key's
-// absence too (a pod worker's goroutine has no client call). The cache is
-// kept coherent with the map by every write (Set, Del, Reset), so Get
-// answers what the map would. The zero value is not ready: NewLookup.
+// about 115 instructions, a cache hit about 30). The cache is kept
+// coherent with the map by every write (Set, Del, Reset), so Get answers
+// what the map would. The zero value is not ready: NewLookup.
 type Lookup[K ~string, V any] struct {
 	m     map[K]V
 	slots [lookupSlots]lookupSlot[K, V]
 }
 
 type lookupSlot[K ~string, V any] struct {
-	k      K
-	v      V
-	filled bool // holds k: its value in m, or its absence (has false)
-	has    bool
+	k  K
+	v  V
+	ok bool // holds k and its value in m
 }
 
 // lookupSlots is the cache's size: a power of two.
@@ -39,24 +37,27 @@ func slotOf[K ~string](k K) int {
 // Get is k's value, ok false when k is not in l.
 func (l *Lookup[K, V]) Get(k K) (v V, ok bool) {
 	s := &l.slots[slotOf(k)]
-	if s.filled && s.k == k {
-		return s.v, s.has
+	if s.ok && s.k == k {
+		return s.v, true
 	}
-	v, ok = l.m[k]
-	*s = lookupSlot[K, V]{k: k, v: v, filled: true, has: ok}
+	if v, ok = l.m[k]; ok {
+		*s = lookupSlot[K, V]{k: k, v: v, ok: true}
+	}
 	return v, ok
 }
 
 // Set gives k the value v.
 func (l *Lookup[K, V]) Set(k K, v V) {
 	l.m[k] = v
-	l.slots[slotOf(k)] = lookupSlot[K, V]{k: k, v: v, filled: true, has: true}
+	l.slots[slotOf(k)] = lookupSlot[K, V]{k: k, v: v, ok: true}
 }
 
 // Del removes k, if it is in l.
 func (l *Lookup[K, V]) Del(k K) {
 	delete(l.m, k)
-	l.slots[slotOf(k)] = lookupSlot[K, V]{k: k, filled: true}
+	if s := &l.slots[slotOf(k)]; s.ok && s.k == k {
+		*s = lookupSlot[K, V]{}
+	}
 }
 
 // Len is the number of keys in l.

@@ -7,10 +7,10 @@ import (
 
 // TestLookupIsTheMap: on random Sets, Dels, Gets and Resets over keys
 // that share cache slots (same length and last byte), a Lookup answers
-// every Get as a plain map does, present or absent, and holds what it
-// holds. It fails when a write leaves the cache stale (Set or Del not
-// updating the key's slot, Reset keeping the slots) or a hit is taken
-// for another key in the slot.
+// every Get as a plain map does, and holds what it holds. It fails when
+// a write leaves the cache stale (Set or Del not updating the key's
+// slot, Reset keeping the slots) or a hit is taken for another key in
+// the slot.
 func TestLookupIsTheMap(t *testing.T) {
 	keys := []string{"a", "b", "c", "xa", "ya", "client/0", "client/1", "worker/a", "worker/a#2", "", "q", "Qa"}
 	r := rand.New(rand.NewPCG(1, 2))
