@@ -183,3 +183,24 @@ func collectIdleCarriers(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseRecordsNothing: what the goroutines Close unwinds do on their
+// way out (a deferred Yield or Sleep) adds nothing to the trace. rec tests
+// one flag (mute) for untraced runs and Close alike; it fails if Close
+// leaves the flag unset.
+func TestCloseRecordsNothing(t *testing.T) {
+	s := New(Options{Source: NewReplay(nil)})
+	s.GoDaemon("worker/a", func() {
+		defer s.Sleep(time.Second)
+		defer s.Yield()
+		s.NewEvent("never").Wait()
+	})
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	n := s.TraceLen()
+	s.Close()
+	if got := s.TraceLen(); got != n {
+		t.Fatalf("Close added %d records to the trace:\n%s", got-n, s.Trace())
+	}
+}

@@ -95,6 +95,7 @@ type Scheduler struct {
 	objects  []object
 	trace    traceLog
 	untraced bool // Untraced: record no more trace
+	mute     bool // untraced or unwinding: rec and recAs record nothing
 
 	// running is true while a Run segment is in progress; horizon is the
 	// virtual time the segment may advance to (-1: unbounded, for Run).
@@ -168,7 +169,6 @@ func New(opts Options) *Scheduler {
 		src:      opts.Source,
 		picker:   picker,
 		walk:     walk,
-		trace:    traceLog{last: newTraceChunk()},
 		carriers: &idleCarriers,
 	}
 	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
