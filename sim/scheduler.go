@@ -130,15 +130,18 @@ type Scheduler struct {
 	// room is where all, runnable, objects and the clock's timer heap
 	// begin, and the clock itself: room for a kubelet run's goroutines,
 	// objects and timers in the scheduler's allocation (no growth from
-	// nothing: 1, 2, 4 …, one allocation each).
+	// nothing: 1, 2, 4 …, one allocation each). So are a random walk's
+	// picker and the first goroutines' slab.
 	room struct {
 		all, runnable [16]*goroutine
 		objects       [32]object
 		clock         fakeclock.Clock
 		timers        [16]*fakeclock.Timer
+		walk          walk
+		goroutines    [8]goroutine
 	}
 	// gslab is where spawn takes its goroutines from: a run's goroutines
-	// in a few allocations, not one each (newGoroutine).
+	// in a few allocations, not one each (newGoroutine); the first in room.
 	gslab []goroutine
 
 	carriers *carrierList // where Go takes a carrier and exits leave it
@@ -162,16 +165,16 @@ func New(opts Options) *Scheduler {
 	if opts.HotLoop == 0 {
 		opts.HotLoop = DefaultHotLoop
 	}
-	picker := opts.Strategy.start(opts.Source)
-	_, walk := picker.(*walk)
-	s := &Scheduler{
-		opts:     opts,
-		src:      opts.Source,
-		picker:   picker,
-		walk:     walk,
-		carriers: &idleCarriers,
+	s := &Scheduler{opts: opts, src: opts.Source, carriers: &idleCarriers}
+	if _, ok := opts.Strategy.(RandomWalk); ok {
+		s.room.walk = walk{src: opts.Source} // RandomWalk.start's, in s's allocation
+		s.picker = &s.room.walk
+	} else {
+		s.picker = opts.Strategy.start(opts.Source)
 	}
+	_, s.walk = s.picker.(*walk)
 	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
+	s.gslab = s.room.goroutines[:0]
 	s.clock = fakeclock.NewIn(&s.room.clock, s.room.timers[:0]) // fakeclock.New's, in s's allocation
 	s.epoch = s.clock.Now()
 	s.now = s.epoch
@@ -356,7 +359,7 @@ func (s *Scheduler) alarmGoesOff(g *goroutine) {
 }
 
 // newGoroutine returns a zero goroutine from the scheduler's slab: a new
-// slab (room for 8 at first, up to 32 later) when the last is full. A goroutine is never
+// slab (room for 8 more at first, up to 32 later) when the last is full. A goroutine is never
 // handed out twice: its slab lives as long as any goroutine in it.
 func (s *Scheduler) newGoroutine() *goroutine {
 	if len(s.gslab) == cap(s.gslab) {
