@@ -57,6 +57,9 @@ func (s *Scheduler) exited(g *goroutine) {
 			return
 		}
 	}
+	if s.halted { // g called End and returned: the run is over, and Halt's trace has no exit
+		return
+	}
 	s.rec(opExit, -1, 0)
 	if next := s.nextRunnable(); next != nil {
 		s.cur = nil

@@ -9,7 +9,7 @@ import (
 
 // TestNoGoroutineLeakAfterManyRuns runs 10,000 simulations, a quarter of
 // which end with goroutines still parked (deadlock, step limit, panic,
-// halt), and checks that Close unwound every one of them: what is left
+// halt, End), and checks that Close unwound every one of them: what is left
 // beyond the goroutines before is idle carriers (carrier.go), which
 // TestIdleCarriersEnd shows end. Odd runs have no watchdog, so Run's
 // goroutine drives the coroutines itself.
@@ -24,6 +24,7 @@ func TestNoGoroutineLeakAfterManyRuns(t *testing.T) {
 		func(s *Scheduler) { contention(s); s.Go("stuck", func() { s.NewEvent("never").Wait() }) },
 		func(s *Scheduler) { contention(s); s.Go("boom", func() { s.Sleep(time.Millisecond); panic("boom") }) },
 		func(s *Scheduler) { contention(s); s.Go("halter", func() { s.Sleep(3 * time.Millisecond); s.Halt() }) },
+		func(s *Scheduler) { contention(s); s.Go("ender", func() { s.Sleep(3 * time.Millisecond); s.End() }) },
 	}
 	for i := 0; i < runs; i++ {
 		s := New(Options{Source: NewPCG(uint64(i)), MaxSteps: int64(50 + i%200), HotLoop: []time.Duration{0, -1}[i%2]})
