@@ -27,9 +27,12 @@ func (s *Scheduler) Recycle() {
 	s.trace = traceLog{}
 }
 
+// putTraceChunk hands a full-sized chunk back to the pool; it allocates
+// (the pool's *[]record) only then, not for every call.
 func putTraceChunk(c []record) {
 	if cap(c) == traceLogChunk {
-		c = c[:0]
-		traceChunks.Put(&c)
+		p := new([]record)
+		*p = c[:0]
+		traceChunks.Put(p)
 	}
 }

@@ -54,3 +54,14 @@ func panicOf(f func()) (msg string) {
 	f()
 	return ""
 }
+
+// TestUntracedRecycleAllocatesNothing: an untraced run holds no trace
+// chunk, so Recycle has nothing to hand back and allocates nothing (it
+// fails when the chunk's pool pointer is made for every call).
+func TestUntracedRecycleAllocatesNothing(t *testing.T) {
+	s := New(Options{Source: NewReplay(nil), HotLoop: -1})
+	s.Untraced()
+	if n := testing.AllocsPerRun(100, s.Recycle); n != 0 {
+		t.Fatalf("Recycle of an untraced run: %v allocations, want 0", n)
+	}
+}
