@@ -274,7 +274,7 @@ func (w *World) Run() error {
 		w.emit(history.Settled, 0, nil, nil)
 		w.PW.Shutdown()
 		w.drainWorkers()
-		w.S.Halt()
+		w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
 	})
 	return w.S.Run()
 }
