@@ -177,6 +177,8 @@ type World struct {
 		mirror  [4]history.MirrorAnswer
 		known   [4]ops.KnownPod
 		live    [4]*workerGoroutine
+		touched [8]types.UID
+		calls   [4]probeCall
 	}
 }
 
@@ -196,6 +198,7 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
 	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
