@@ -132,18 +132,22 @@ func UIDOfEvent(name string) string {
 // a UID reused after a purge, worker/<uid>#<n>: the UID and the worker's
 // generation (1 for the first).
 func WorkerOf(goroutine string) (uid string, gen int, ok bool) {
-	rest, ok := strings.CutPrefix(goroutine, "worker/")
-	if !ok {
+	const prefix = "worker/"
+	if len(goroutine) < len(prefix) || goroutine[:len(prefix)] != prefix {
 		return "", 0, false
 	}
-	uid, n, found := strings.Cut(rest, "#")
-	gen = 1
-	if found {
-		if v, err := strconv.Atoi(n); err == nil && v > 1 {
-			gen = v
+	uid = goroutine[len(prefix):]
+	// A loop, not strings.Cut: a UID is a few bytes, and this runs for
+	// every event of several oracles (TestWorkerOf).
+	for i := 0; i < len(uid); i++ {
+		if uid[i] == '#' {
+			if v, err := strconv.Atoi(uid[i+1:]); err == nil && v > 1 {
+				return uid[:i], v, true
+			}
+			return uid[:i], 1, true
 		}
 	}
-	return uid, gen, true
+	return uid, 1, true
 }
 
 // PodObject is the pod object a config source delivers for a plan's pod:
