@@ -171,16 +171,24 @@ func sourceOf(a plan.Action) string {
 }
 
 func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
-	// The pod, its spec grace and its deletion time in one allocation:
-	// each pointer is the pod's own, as three allocations would make it.
-	// The fields are set one by one in the zeroed allocation: a composite
-	// literal of a v1.Pod is built on the stack and copied over (about a
-	// kilobyte zeroed and moved). TestPodObjectFields holds the list.
-	o := &struct {
-		pod     v1.Pod
-		spec    int64
-		deleted metav1.Time
-	}{spec: a.SpecGrace}
+	return fillPodObject(&podBox{}, a, phase, deletion, now, labels, annotations)
+}
+
+// podBox is a pod object, its spec grace and its deletion time in one
+// allocation: each pointer is the pod's own, as three allocations would
+// make it.
+type podBox struct {
+	pod     v1.Pod
+	spec    int64
+	deleted metav1.Time
+}
+
+// fillPodObject builds the pod object in o, a zero podBox. The fields
+// are set one by one in it: a composite literal of a v1.Pod is built on
+// the stack and copied over (about a kilobyte zeroed and moved).
+// TestPodObjectFields holds the list.
+func fillPodObject(o *podBox, a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
+	o.spec = a.SpecGrace
 	pod := &o.pod
 	pod.UID, pod.Name, pod.Namespace = a.UID, a.PodName(), "default"
 	pod.Labels, pod.Annotations = labels, annotations
@@ -207,6 +215,38 @@ func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time,
 type PodObjects struct {
 	labels    []map[string]string // by version
 	api, file map[string]string   // the annotations of each config source
+	// boxes are the pod objects built since Reuse was first called, for
+	// Build to build in again after the next Reuse; used counts those
+	// built in since the last. Without Reuse each object is a new
+	// allocation (boxes stays empty).
+	boxes   []*podBox
+	used    int
+	reusing bool
+}
+
+// Reuse readies b for another run (a lane's next seed, run.Lane): new
+// label and annotation maps, the run's own, and the pod objects built so
+// far built again in place. Only for a caller that knows nothing holds a
+// pod object of an earlier run: the next Build overwrites it.
+func (b *PodObjects) Reuse() {
+	clear(b.labels)
+	b.labels, b.api, b.file, b.used, b.reusing = b.labels[:0], nil, nil, 0, true
+}
+
+// box is a zero podBox: one built in before Reuse, or a new one.
+func (b *PodObjects) box() *podBox {
+	switch {
+	case !b.reusing:
+		return &podBox{}
+	case b.used < len(b.boxes):
+		o := b.boxes[b.used]
+		*o = podBox{}
+		b.used++
+		return o
+	}
+	o := &podBox{}
+	b.boxes, b.used = append(b.boxes, o), b.used+1
+	return o
 }
 
 // Build is PodObject(a, version, phase, deletion, now), its maps shared.
@@ -230,5 +270,5 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if *annotations == nil {
 		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
 	}
-	return podObject(a, phase, deletion, now, b.labels[version], *annotations)
+	return fillPodObject(b.box(), a, phase, deletion, now, b.labels[version], *annotations)
 }

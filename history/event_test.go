@@ -104,3 +104,35 @@ func TestPodObjectFields(t *testing.T) {
 		}
 	}
 }
+
+// TestPodObjectsReuse: after Reuse a builder builds in the objects it
+// built before (the same memory), each what PodObject makes (a deleted
+// pod's object built again for a pod not deleted has no deletion left
+// over), with label and annotation maps of its own (a write in the run
+// before does not reach them); without Reuse every object is new.
+func TestPodObjectsReuse(t *testing.T) {
+	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
+	var b PodObjects
+	b.Reuse()
+	var before []*v1.Pod
+	for version := range 3 {
+		before = append(before, b.Build(plan.Action{UID: "a", Static: version == 1, SpecGrace: 7}, version, v1.PodFailed, &grace, now))
+	}
+	before[0].Labels["version"], before[1].Annotations[ConfigSourceAnnotationKey] = "written", "written"
+	b.Reuse()
+	for version := range 4 {
+		a := plan.Action{UID: "b", Static: version == 0, SpecGrace: 30}
+		got := b.Build(a, version, v1.PodRunning, nil, now)
+		if want := PodObject(a, version, v1.PodRunning, nil, now); !reflect.DeepEqual(got, want) {
+			t.Errorf("version %d after Reuse: built %+v, want %+v", version, got, want)
+		}
+		if version < len(before) && got != before[version] {
+			t.Errorf("version %d after Reuse: a new object, not the one built before", version)
+		}
+	}
+	var fresh PodObjects
+	p := fresh.Build(plan.Action{UID: "a"}, 0, v1.PodRunning, nil, now)
+	if q := fresh.Build(plan.Action{UID: "a"}, 0, v1.PodRunning, nil, now); p == q || len(fresh.boxes) != 0 {
+		t.Errorf("without Reuse: objects shared or kept (%d kept)", len(fresh.boxes))
+	}
+}

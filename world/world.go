@@ -191,9 +191,23 @@ func (w *World) fixedEvent(e *sim.Event, name string) *sim.Event {
 
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	return new(World).build(plan, schedule, faults, strategy)
+}
+
+// Renew is NewWorld built in w's memory, w's pod objects and probes built
+// again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
+// next seed (run.Lane), once nothing holds w or anything it made.
+func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}}
+	w.podObjects.Reuse()
+	w.probes.made.Reuse()
+	return w.build(plan, schedule, faults, strategy)
+}
+
+// build is NewWorld in w, a zero World but for what Renew keeps.
+func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, plan: plan, killNow: map[string]*killNowCall{},
-		cacheReads: map[string]ops.CacheView{}}
+	w.S, w.plan, w.killNow, w.cacheReads = s, plan, map[string]*killNowCall{}, map[string]ops.CacheView{}
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
