@@ -101,17 +101,21 @@ func ModelPod(pod *v1.Pod) ops.Pod {
 	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
 		p.SpecGrace = *g
 	}
-	switch pod.Status.Phase {
-	case v1.PodPending:
-		p.Phase = ops.PhasePending
-	case v1.PodSucceeded:
-		p.Phase = ops.PhaseSucceeded
-	case v1.PodFailed:
-		p.Phase = ops.PhaseFailed
-	default:
-		p.Phase = ops.PhaseRunning
-	}
+	p.Phase = modelPhase(pod.Status.Phase)
 	return p
+}
+
+// modelPhase is the model's view of a pod's phase.
+func modelPhase(phase v1.PodPhase) ops.Phase {
+	switch phase {
+	case v1.PodPending:
+		return ops.PhasePending
+	case v1.PodSucceeded:
+		return ops.PhaseSucceeded
+	case v1.PodFailed:
+		return ops.PhaseFailed
+	}
+	return ops.PhaseRunning
 }
 
 // PodVersion is ModelPod(pod).Version alone: its "version" label.
@@ -181,6 +185,7 @@ type podBox struct {
 	pod     v1.Pod
 	spec    int64
 	deleted metav1.Time
+	model   ops.Pod // ModelPod(&pod), from what Build was given (PodObjects.Model)
 }
 
 // fillPodObject builds the pod object in o, a zero podBox. The fields
@@ -222,6 +227,22 @@ type PodObjects struct {
 	boxes   []*podBox
 	used    int
 	reusing bool
+	// recent are the last objects built, for Model.
+	recent [4]*podBox
+	next   int
+}
+
+// Model is ModelPod(pod), read from what Build was given when pod is one
+// of the last few objects b built (an object is never changed once built),
+// and by ModelPod otherwise: no lookup in the pod's label and annotation
+// maps (TestPodObjectsModel).
+func (b *PodObjects) Model(pod *v1.Pod) ops.Pod {
+	for _, o := range b.recent {
+		if o != nil && &o.pod == pod {
+			return o.model
+		}
+	}
+	return ModelPod(pod)
 }
 
 // Reuse readies b for another run (a lane's next seed, run.Lane): new
@@ -231,6 +252,7 @@ type PodObjects struct {
 func (b *PodObjects) Reuse() {
 	clear(b.labels)
 	b.labels, b.api, b.file, b.used, b.reusing = b.labels[:0], nil, nil, 0, true
+	b.recent, b.next = [4]*podBox{}, 0
 }
 
 // box is a zero podBox: one built in before Reuse, or a new one.
@@ -270,5 +292,12 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if *annotations == nil {
 		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
 	}
-	return fillPodObject(b.box(), a, phase, deletion, now, b.labels[version], *annotations)
+	o := b.box()
+	b.recent[b.next%len(b.recent)], b.next = o, b.next+1
+	o.model = ops.Pod{UID: string(a.UID), Name: a.PodName(), Namespace: "default", Static: a.Static, Version: version,
+		DeletionTimestamp: deletion != nil, SpecGrace: a.SpecGrace, Phase: modelPhase(phase)}
+	if deletion != nil {
+		o.model.DeletionGrace, o.model.HasDeletionGrace = *deletion, true
+	}
+	return fillPodObject(o, a, phase, deletion, now, b.labels[version], *annotations)
 }

@@ -136,3 +136,40 @@ func TestPodObjectsReuse(t *testing.T) {
 		t.Errorf("without Reuse: objects shared or kept (%d kept)", len(fresh.boxes))
 	}
 }
+
+// TestPodObjectsModel: Model of an object the builder built among its
+// last few is ModelPod of it, for static and API pods, every phase, deleted
+// or not, any spec grace, fresh and after Reuse; an object it did not
+// build, or built too long ago, is read by ModelPod.
+func TestPodObjectsModel(t *testing.T) {
+	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
+	var b PodObjects
+	for _, reuse := range []bool{false, true} {
+		if reuse {
+			b.Reuse()
+		}
+		for _, static := range []bool{false, true} {
+			for _, phase := range []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, ""} {
+				for _, deletion := range []*int64{nil, &grace} {
+					for _, spec := range []int64{0, 7, 30} {
+						a := plan.Action{UID: "a", Static: static, SpecGrace: spec}
+						pod := b.Build(a, 3, phase, deletion, now)
+						if got, want := b.Model(pod), ModelPod(pod); got != want {
+							t.Errorf("reuse %v, static %v, %q, deletion %v, spec %d: Model %+v, ModelPod %+v", reuse, static, phase, deletion, spec, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	old := b.Build(plan.Action{UID: "o", SpecGrace: 30}, 1, v1.PodRunning, nil, now)
+	for range len(b.recent) {
+		b.Build(plan.Action{UID: "x", SpecGrace: 30}, 2, v1.PodFailed, nil, now)
+	}
+	other := PodObject(plan.Action{UID: "y", Static: true, SpecGrace: 30}, 4, v1.PodPending, &grace, now)
+	for _, pod := range []*v1.Pod{old, other} {
+		if got, want := b.Model(pod), ModelPod(pod); got != want {
+			t.Errorf("%s: Model %+v, ModelPod %+v", pod.UID, got, want)
+		}
+	}
+}
