@@ -101,17 +101,21 @@ func ModelPod(pod *v1.Pod) ops.Pod {
 	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil {
 		p.SpecGrace = *g
 	}
-	switch pod.Status.Phase {
-	case v1.PodPending:
-		p.Phase = ops.PhasePending
-	case v1.PodSucceeded:
-		p.Phase = ops.PhaseSucceeded
-	case v1.PodFailed:
-		p.Phase = ops.PhaseFailed
-	default:
-		p.Phase = ops.PhaseRunning
-	}
+	p.Phase = modelPhase(pod.Status.Phase)
 	return p
+}
+
+// modelPhase is the model's view of a pod's phase.
+func modelPhase(phase v1.PodPhase) ops.Phase {
+	switch phase {
+	case v1.PodPending:
+		return ops.PhasePending
+	case v1.PodSucceeded:
+		return ops.PhaseSucceeded
+	case v1.PodFailed:
+		return ops.PhaseFailed
+	}
+	return ops.PhaseRunning
 }
 
 // PodVersion is ModelPod(pod).Version alone: its "version" label.
@@ -132,18 +136,22 @@ func UIDOfEvent(name string) string {
 // a UID reused after a purge, worker/<uid>#<n>: the UID and the worker's
 // generation (1 for the first).
 func WorkerOf(goroutine string) (uid string, gen int, ok bool) {
-	rest, ok := strings.CutPrefix(goroutine, "worker/")
-	if !ok {
+	const prefix = "worker/"
+	if len(goroutine) < len(prefix) || goroutine[:len(prefix)] != prefix {
 		return "", 0, false
 	}
-	uid, n, found := strings.Cut(rest, "#")
-	gen = 1
-	if found {
-		if v, err := strconv.Atoi(n); err == nil && v > 1 {
-			gen = v
+	uid = goroutine[len(prefix):]
+	// A loop, not strings.Cut: a UID is a few bytes, and this runs for
+	// every event of several oracles (TestWorkerOf).
+	for i := 0; i < len(uid); i++ {
+		if uid[i] == '#' {
+			if v, err := strconv.Atoi(uid[i+1:]); err == nil && v > 1 {
+				return uid[:i], v, true
+			}
+			return uid[:i], 1, true
 		}
 	}
-	return uid, gen, true
+	return uid, 1, true
 }
 
 // PodObject is the pod object a config source delivers for a plan's pod:
@@ -167,16 +175,25 @@ func sourceOf(a plan.Action) string {
 }
 
 func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
-	// The pod, its spec grace and its deletion time in one allocation:
-	// each pointer is the pod's own, as three allocations would make it.
-	// The fields are set one by one in the zeroed allocation: a composite
-	// literal of a v1.Pod is built on the stack and copied over (about a
-	// kilobyte zeroed and moved). TestPodObjectFields holds the list.
-	o := &struct {
-		pod     v1.Pod
-		spec    int64
-		deleted metav1.Time
-	}{spec: a.SpecGrace}
+	return fillPodObject(&podBox{}, a, phase, deletion, now, labels, annotations)
+}
+
+// podBox is a pod object, its spec grace and its deletion time in one
+// allocation: each pointer is the pod's own, as three allocations would
+// make it.
+type podBox struct {
+	pod     v1.Pod
+	spec    int64
+	deleted metav1.Time
+	model   ops.Pod // ModelPod(&pod), from what Build was given (PodObjects.Model)
+}
+
+// fillPodObject builds the pod object in o, a zero podBox. The fields
+// are set one by one in it: a composite literal of a v1.Pod is built on
+// the stack and copied over (about a kilobyte zeroed and moved).
+// TestPodObjectFields holds the list.
+func fillPodObject(o *podBox, a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time, labels, annotations map[string]string) *v1.Pod {
+	o.spec = a.SpecGrace
 	pod := &o.pod
 	pod.UID, pod.Name, pod.Namespace = a.UID, a.PodName(), "default"
 	pod.Labels, pod.Annotations = labels, annotations
@@ -203,6 +220,55 @@ func podObject(a plan.Action, phase v1.PodPhase, deletion *int64, now time.Time,
 type PodObjects struct {
 	labels    []map[string]string // by version
 	api, file map[string]string   // the annotations of each config source
+	// boxes are the pod objects built since Reuse was first called, for
+	// Build to build in again after the next Reuse; used counts those
+	// built in since the last. Without Reuse each object is a new
+	// allocation (boxes stays empty).
+	boxes   []*podBox
+	used    int
+	reusing bool
+	// recent are the last objects built, for Model.
+	recent [4]*podBox
+	next   int
+}
+
+// Model is ModelPod(pod), read from what Build was given when pod is one
+// of the last few objects b built (an object is never changed once built),
+// and by ModelPod otherwise: no lookup in the pod's label and annotation
+// maps (TestPodObjectsModel).
+func (b *PodObjects) Model(pod *v1.Pod) ops.Pod {
+	for _, o := range b.recent {
+		if o != nil && &o.pod == pod {
+			return o.model
+		}
+	}
+	return ModelPod(pod)
+}
+
+// Reuse readies b for another run (a lane's next seed, run.Lane): new
+// label and annotation maps, the run's own, and the pod objects built so
+// far built again in place. Only for a caller that knows nothing holds a
+// pod object of an earlier run: the next Build overwrites it.
+func (b *PodObjects) Reuse() {
+	clear(b.labels)
+	b.labels, b.api, b.file, b.used, b.reusing = b.labels[:0], nil, nil, 0, true
+	b.recent, b.next = [4]*podBox{}, 0
+}
+
+// box is a zero podBox: one built in before Reuse, or a new one.
+func (b *PodObjects) box() *podBox {
+	switch {
+	case !b.reusing:
+		return &podBox{}
+	case b.used < len(b.boxes):
+		o := b.boxes[b.used]
+		*o = podBox{}
+		b.used++
+		return o
+	}
+	o := &podBox{}
+	b.boxes, b.used = append(b.boxes, o), b.used+1
+	return o
 }
 
 // Build is PodObject(a, version, phase, deletion, now), its maps shared.
@@ -226,5 +292,12 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if *annotations == nil {
 		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
 	}
-	return podObject(a, phase, deletion, now, b.labels[version], *annotations)
+	o := b.box()
+	b.recent[b.next%len(b.recent)], b.next = o, b.next+1
+	o.model = ops.Pod{UID: string(a.UID), Name: a.PodName(), Namespace: "default", Static: a.Static, Version: version,
+		DeletionTimestamp: deletion != nil, SpecGrace: a.SpecGrace, Phase: modelPhase(phase)}
+	if deletion != nil {
+		o.model.DeletionGrace, o.model.HasDeletionGrace = *deletion, true
+	}
+	return fillPodObject(o, a, phase, deletion, now, b.labels[version], *annotations)
 }

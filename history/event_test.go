@@ -104,3 +104,72 @@ func TestPodObjectFields(t *testing.T) {
 		}
 	}
 }
+
+// TestPodObjectsReuse: after Reuse a builder builds in the objects it
+// built before (the same memory), each what PodObject makes (a deleted
+// pod's object built again for a pod not deleted has no deletion left
+// over), with label and annotation maps of its own (a write in the run
+// before does not reach them); without Reuse every object is new.
+func TestPodObjectsReuse(t *testing.T) {
+	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
+	var b PodObjects
+	b.Reuse()
+	var before []*v1.Pod
+	for version := range 3 {
+		before = append(before, b.Build(plan.Action{UID: "a", Static: version == 1, SpecGrace: 7}, version, v1.PodFailed, &grace, now))
+	}
+	before[0].Labels["version"], before[1].Annotations[ConfigSourceAnnotationKey] = "written", "written"
+	b.Reuse()
+	for version := range 4 {
+		a := plan.Action{UID: "b", Static: version == 0, SpecGrace: 30}
+		got := b.Build(a, version, v1.PodRunning, nil, now)
+		if want := PodObject(a, version, v1.PodRunning, nil, now); !reflect.DeepEqual(got, want) {
+			t.Errorf("version %d after Reuse: built %+v, want %+v", version, got, want)
+		}
+		if version < len(before) && got != before[version] {
+			t.Errorf("version %d after Reuse: a new object, not the one built before", version)
+		}
+	}
+	var fresh PodObjects
+	p := fresh.Build(plan.Action{UID: "a"}, 0, v1.PodRunning, nil, now)
+	if q := fresh.Build(plan.Action{UID: "a"}, 0, v1.PodRunning, nil, now); p == q || len(fresh.boxes) != 0 {
+		t.Errorf("without Reuse: objects shared or kept (%d kept)", len(fresh.boxes))
+	}
+}
+
+// TestPodObjectsModel: Model of an object the builder built among its
+// last few is ModelPod of it, for static and API pods, every phase, deleted
+// or not, any spec grace, fresh and after Reuse; an object it did not
+// build, or built too long ago, is read by ModelPod.
+func TestPodObjectsModel(t *testing.T) {
+	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
+	var b PodObjects
+	for _, reuse := range []bool{false, true} {
+		if reuse {
+			b.Reuse()
+		}
+		for _, static := range []bool{false, true} {
+			for _, phase := range []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, ""} {
+				for _, deletion := range []*int64{nil, &grace} {
+					for _, spec := range []int64{0, 7, 30} {
+						a := plan.Action{UID: "a", Static: static, SpecGrace: spec}
+						pod := b.Build(a, 3, phase, deletion, now)
+						if got, want := b.Model(pod), ModelPod(pod); got != want {
+							t.Errorf("reuse %v, static %v, %q, deletion %v, spec %d: Model %+v, ModelPod %+v", reuse, static, phase, deletion, spec, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	old := b.Build(plan.Action{UID: "o", SpecGrace: 30}, 1, v1.PodRunning, nil, now)
+	for range len(b.recent) {
+		b.Build(plan.Action{UID: "x", SpecGrace: 30}, 2, v1.PodFailed, nil, now)
+	}
+	other := PodObject(plan.Action{UID: "y", Static: true, SpecGrace: 30}, 4, v1.PodPending, &grace, now)
+	for _, pod := range []*v1.Pod{old, other} {
+		if got, want := b.Model(pod), ModelPod(pod); got != want {
+			t.Errorf("%s: Model %+v, ModelPod %+v", pod.UID, got, want)
+		}
+	}
+}

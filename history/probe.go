@@ -79,10 +79,21 @@ type roomyProbe struct {
 // probe in an allocation of its own.
 type Probes struct {
 	slab []roomyProbe
+	// slabs are the slabs made since Reuse was first called, for take to
+	// hand out again after the next Reuse; used counts those taken since
+	// the last. Without Reuse slabs stays empty.
+	slabs   [][]roomyProbe
+	used    int
+	reusing bool
 }
 
 // probeSlab is how many probes one slab holds.
 const probeSlab = 8
+
+// Reuse readies ps for another run (a lane's next seed, run.Lane): its
+// slabs are handed out again. Only for a caller that knows nothing holds
+// a probe of an earlier run: take overwrites it.
+func (ps *Probes) Reuse() { ps.slab, ps.used, ps.reusing = nil, 0, true }
 
 // take returns a zero roomyProbe.
 func (ps *Probes) take() *roomyProbe {
@@ -90,10 +101,26 @@ func (ps *Probes) take() *roomyProbe {
 		return &roomyProbe{}
 	}
 	if len(ps.slab) == cap(ps.slab) {
-		ps.slab = make([]roomyProbe, 0, probeSlab)
+		ps.slab = ps.nextSlab()
 	}
 	ps.slab = ps.slab[:len(ps.slab)+1]
-	return &ps.slab[len(ps.slab)-1]
+	p := &ps.slab[len(ps.slab)-1]
+	*p = roomyProbe{} // a slab handed out again holds an earlier run's
+	return p
+}
+
+// nextSlab is an empty slab: one made before Reuse, or a new one.
+func (ps *Probes) nextSlab() []roomyProbe {
+	switch {
+	case !ps.reusing:
+		return make([]roomyProbe, 0, probeSlab)
+	case ps.used < len(ps.slabs):
+		ps.used++
+		return ps.slabs[ps.used-1][:0]
+	}
+	s := make([]roomyProbe, 0, probeSlab)
+	ps.slabs, ps.used = append(ps.slabs, s), ps.used+1
+	return s
 }
 
 // Copy is p.Copy(), made by ps.

@@ -36,6 +36,9 @@ type Lane struct {
 	epochsTaken int
 	// streams are the seed's choice streams, reseeded (plan.ReseedStreams).
 	streams plan.Streams
+	// world is the last seed's world, built again for the next
+	// (world.World.Renew): nothing of a seed's holds it once its result is made.
+	world *world.World
 	// leak names a structure the lane reuses without emptying it: a
 	// deliberately broken lane, for the test that shows
 	// TestLaneSeedsAreFreshSeeds' comparison catches a leak. "" in use.
@@ -142,6 +145,18 @@ func (l *Lane) nextEpoch() []oracle.Oracle {
 		}
 	}
 	return l.epochs[n]
+}
+
+// newWorld is world.NewWorld(p, st's streams, strategy), in the memory
+// of the lane's last world.
+func (l *Lane) newWorld(p plan.Plan, st plan.Streams, strategy sim.Strategy) *world.World {
+	switch {
+	case l == nil:
+		return world.NewWorld(p, st.Schedule, st.Faults, strategy)
+	case l.world == nil:
+		l.world = new(world.World)
+	}
+	return l.world.Renew(p, st.Schedule, st.Faults, strategy)
 }
 
 // seedStreams are seed's choice streams (plan.SeedStreams), the lane's

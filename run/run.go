@@ -116,7 +116,7 @@ func runSeedOnce(l *Lane, f plan.Family, seed uint64, strategy sim.Strategy, opt
 		}
 		return runVKWorld(f.Name, seed, w, opts, nil), w.S, p
 	}
-	w := world.NewWorld(p, st.Schedule, st.Faults, strategy)
+	w := l.newWorld(p, st, strategy)
 	if !traced {
 		w.S.Untraced()
 	}

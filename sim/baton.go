@@ -27,7 +27,14 @@ func (s *Scheduler) trampoline(g *goroutine, f func()) {
 // carrier then becomes idle and yields back to the driver, which resumes
 // whoever exited handed the baton to.
 func (s *Scheduler) exited(g *goroutine) {
-	r := recover()
+	// A body that returned has no panic to recover: recover() is skipped
+	// then, as it walks the stack (a few hundred instructions) to check
+	// that a deferred call made it. A panicking or Goexiting body has not
+	// returned.
+	var r any
+	if !g.returned {
+		r = recover()
+	}
 	if s.hot.Load() {
 		abandon() // it got stuck, and the run was abandoned
 	}
@@ -49,6 +56,9 @@ func (s *Scheduler) exited(g *goroutine) {
 			s.finish()
 			return
 		}
+	}
+	if s.halted { // g called End and returned: the run is over, and Halt's trace has no exit
+		return
 	}
 	s.rec(opExit, -1, 0)
 	if next := s.nextRunnable(); next != nil {

@@ -10,7 +10,7 @@ import (
 // TestCarriersCarryNothing runs each seed of the contention program twice:
 // on new carriers, and on the carriers another run left idle after ending
 // in each way a run can end (a deadlock, the step limit, a panic, a halt,
-// a Goexit, a plain end), with and without the watchdog. The traces must
+// End, a Goexit, a plain end), with and without the watchdog. The traces must
 // be the same: a carrier brings nothing of what it carried before.
 func TestCarriersCarryNothing(t *testing.T) {
 	endings := []func(s *Scheduler){
@@ -18,6 +18,7 @@ func TestCarriersCarryNothing(t *testing.T) {
 		func(s *Scheduler) { contention(s); s.Go("stuck", func() { s.NewEvent("never").Wait() }) },
 		func(s *Scheduler) { contention(s); s.Go("boom", func() { s.Sleep(time.Millisecond); panic("boom") }) },
 		func(s *Scheduler) { contention(s); s.Go("halter", func() { s.Sleep(3 * time.Millisecond); s.Halt() }) },
+		func(s *Scheduler) { contention(s); s.Go("ender", func() { s.Sleep(3 * time.Millisecond); s.End() }) },
 		func(s *Scheduler) {
 			contention(s)
 			s.Go("quitter", func() { s.Yield(); runtime.Goexit() })

@@ -9,7 +9,7 @@ import (
 
 // TestNoGoroutineLeakAfterManyRuns runs 10,000 simulations, a quarter of
 // which end with goroutines still parked (deadlock, step limit, panic,
-// halt), and checks that Close unwound every one of them: what is left
+// halt, End), and checks that Close unwound every one of them: what is left
 // beyond the goroutines before is idle carriers (carrier.go), which
 // TestIdleCarriersEnd shows end. Odd runs have no watchdog, so Run's
 // goroutine drives the coroutines itself.
@@ -24,6 +24,7 @@ func TestNoGoroutineLeakAfterManyRuns(t *testing.T) {
 		func(s *Scheduler) { contention(s); s.Go("stuck", func() { s.NewEvent("never").Wait() }) },
 		func(s *Scheduler) { contention(s); s.Go("boom", func() { s.Sleep(time.Millisecond); panic("boom") }) },
 		func(s *Scheduler) { contention(s); s.Go("halter", func() { s.Sleep(3 * time.Millisecond); s.Halt() }) },
+		func(s *Scheduler) { contention(s); s.Go("ender", func() { s.Sleep(3 * time.Millisecond); s.End() }) },
 	}
 	for i := 0; i < runs; i++ {
 		s := New(Options{Source: NewPCG(uint64(i)), MaxSteps: int64(50 + i%200), HotLoop: []time.Duration{0, -1}[i%2]})
@@ -181,5 +182,26 @@ func collectIdleCarriers(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d idle carriers left after 10 s of garbage collections", idle)
 		}
+	}
+}
+
+// TestCloseRecordsNothing: what the goroutines Close unwinds do on their
+// way out (a deferred Yield or Sleep) adds nothing to the trace. rec tests
+// one flag (mute) for untraced runs and Close alike; it fails if Close
+// leaves the flag unset.
+func TestCloseRecordsNothing(t *testing.T) {
+	s := New(Options{Source: NewReplay(nil)})
+	s.GoDaemon("worker/a", func() {
+		defer s.Sleep(time.Second)
+		defer s.Yield()
+		s.NewEvent("never").Wait()
+	})
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	n := s.TraceLen()
+	s.Close()
+	if got := s.TraceLen(); got != n {
+		t.Fatalf("Close added %d records to the trace:\n%s", got-n, s.Trace())
 	}
 }

@@ -95,6 +95,7 @@ type Scheduler struct {
 	objects  []object
 	trace    traceLog
 	untraced bool // Untraced: record no more trace
+	mute     bool // untraced or unwinding: rec and recAs record nothing
 
 	// running is true while a Run segment is in progress; horizon is the
 	// virtual time the segment may advance to (-1: unbounded, for Run).
@@ -129,15 +130,18 @@ type Scheduler struct {
 	// room is where all, runnable, objects and the clock's timer heap
 	// begin, and the clock itself: room for a kubelet run's goroutines,
 	// objects and timers in the scheduler's allocation (no growth from
-	// nothing: 1, 2, 4 …, one allocation each).
+	// nothing: 1, 2, 4 …, one allocation each). So are a random walk's
+	// picker and the first goroutines' slab.
 	room struct {
 		all, runnable [16]*goroutine
 		objects       [32]object
 		clock         fakeclock.Clock
 		timers        [16]*fakeclock.Timer
+		walk          walk
+		goroutines    [8]goroutine
 	}
 	// gslab is where spawn takes its goroutines from: a run's goroutines
-	// in a few allocations, not one each (newGoroutine).
+	// in a few allocations, not one each (newGoroutine); the first in room.
 	gslab []goroutine
 
 	carriers *carrierList // where Go takes a carrier and exits leave it
@@ -161,17 +165,16 @@ func New(opts Options) *Scheduler {
 	if opts.HotLoop == 0 {
 		opts.HotLoop = DefaultHotLoop
 	}
-	picker := opts.Strategy.start(opts.Source)
-	_, walk := picker.(*walk)
-	s := &Scheduler{
-		opts:     opts,
-		src:      opts.Source,
-		picker:   picker,
-		walk:     walk,
-		trace:    traceLog{last: newTraceChunk()},
-		carriers: &idleCarriers,
+	s := &Scheduler{opts: opts, src: opts.Source, carriers: &idleCarriers}
+	if _, ok := opts.Strategy.(RandomWalk); ok {
+		s.room.walk = walk{src: opts.Source} // RandomWalk.start's, in s's allocation
+		s.picker = &s.room.walk
+	} else {
+		s.picker = opts.Strategy.start(opts.Source)
 	}
+	_, s.walk = s.picker.(*walk)
 	s.all, s.runnable, s.objects = s.room.all[:0], s.room.runnable[:0], s.room.objects[:0]
+	s.gslab = s.room.goroutines[:0]
 	s.clock = fakeclock.NewIn(&s.room.clock, s.room.timers[:0]) // fakeclock.New's, in s's allocation
 	s.epoch = s.clock.Now()
 	s.now = s.epoch
@@ -259,6 +262,23 @@ func (s *Scheduler) Halt() {
 	s.removeRunnable(g)
 	s.suspend(g)
 	panic("sim: a halted goroutine was resumed")
+}
+
+// End is Halt for a goroutine with nothing left to do: it ends the run
+// successfully, as Halt does and with the same trace, but returns, and its
+// caller must then return from its goroutine's function without another
+// simulation call (one panics, and the run ends with a PanicError). The
+// caller's deferred calls run as it returns, not at Close, and Close has
+// nothing of it to unwind: unwinding Halt's caller there costs a panic (a
+// few thousand instructions, a tenth of a scheduling point's switches).
+func (s *Scheduler) End() {
+	s.point()
+	g := s.cur
+	s.halted = true
+	s.rec(opHalt, -1, 0)
+	s.removeRunnable(g)
+	s.finish()
+	s.cur = nil // what g calls next panics (point); its exit is not recorded (exited)
 }
 
 // Now returns the virtual time.
@@ -356,7 +376,7 @@ func (s *Scheduler) alarmGoesOff(g *goroutine) {
 }
 
 // newGoroutine returns a zero goroutine from the scheduler's slab: a new
-// slab (room for 8 at first, up to 32 later) when the last is full. A goroutine is never
+// slab (room for 8 more at first, up to 32 later) when the last is full. A goroutine is never
 // handed out twice: its slab lives as long as any goroutine in it.
 func (s *Scheduler) newGoroutine() *goroutine {
 	if len(s.gslab) == cap(s.gslab) {

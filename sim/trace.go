@@ -80,18 +80,32 @@ func (s *Scheduler) object(k objKind, name string) int32 {
 	return int32(len(s.objects) - 1)
 }
 
+// rec records an operation of the goroutine holding the baton (of the
+// scheduler itself outside a run). It and recAs are inlined up to their
+// test of mute, so that an untraced run, or Close, pays no call for a
+// record it does not keep.
 func (s *Scheduler) rec(o op, obj int32, arg int64) {
-	g := int32(-1)
-	if s.cur != nil {
-		g = s.cur.id
+	if !s.mute {
+		s.recCur(o, obj, arg)
 	}
-	s.recAs(g, o, obj, arg)
 }
 
+// recAs records an operation of goroutine g (-1: the scheduler).
 func (s *Scheduler) recAs(g int32, o op, obj int32, arg int64) {
-	if s.unwinding || s.untraced {
-		return
+	if !s.mute {
+		s.record(g, o, obj, arg)
 	}
+}
+
+func (s *Scheduler) recCur(o op, obj int32, arg int64) {
+	g := int16(-1)
+	if s.cur != nil {
+		g = int16(s.cur.id)
+	}
+	s.trace.add(record{arg: arg, obj: obj, g: g, op: o})
+}
+
+func (s *Scheduler) record(g int32, o op, obj int32, arg int64) {
 	s.trace.add(record{arg: arg, obj: obj, g: int16(g), op: o})
 }
 

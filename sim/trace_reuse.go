@@ -20,11 +20,19 @@ func newTraceChunk() []record { return (*traceChunks.Get().(*[]record))[:0] }
 // scheduler's trace is empty (Trace, TraceSHA256, TraceLen and Timeline
 // see no operation). Call it only after Close or the end of Run.
 func (s *Scheduler) Recycle() {
-	for _, c := range append(s.trace.full, s.trace.last) {
-		if cap(c) == traceLogChunk {
-			c = c[:0]
-			traceChunks.Put(&c)
-		}
+	for _, c := range s.trace.full {
+		putTraceChunk(c)
 	}
+	putTraceChunk(s.trace.last) // nil in a run that recorded nothing (Untraced)
 	s.trace = traceLog{}
+}
+
+// putTraceChunk hands a full-sized chunk back to the pool; it allocates
+// (the pool's *[]record) only then, not for every call.
+func putTraceChunk(c []record) {
+	if cap(c) == traceLogChunk {
+		p := new([]record)
+		*p = c[:0]
+		traceChunks.Put(p)
+	}
 }

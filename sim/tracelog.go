@@ -7,7 +7,7 @@ package sim
 // and left the old arrays as garbage (BenchmarkTraceRecord measures it).
 type traceLog struct {
 	full [][]record // filled chunks, in order
-	last []record   // the chunk being filled
+	last []record   // the chunk being filled; nil before the first record
 }
 
 // traceLogChunk is the size of one chunk, in records (16 KB): a scenario

@@ -8,7 +8,7 @@ package sim
 // Timeline panic on an untraced scheduler rather than give it. A caller
 // that then needs the trace runs the same seed again without Untraced
 // (runs are deterministic).
-func (s *Scheduler) Untraced() { s.untraced = true }
+func (s *Scheduler) Untraced() { s.untraced, s.mute = true, true }
 
 // Traced reports whether the scheduler records its trace (not Untraced).
 func (s *Scheduler) Traced() bool { return !s.untraced }

@@ -87,7 +87,7 @@ func (s *Scheduler) Close() {
 	if s.unwinding || s.hot.Load() {
 		return
 	}
-	s.unwinding = true
+	s.unwinding, s.mute = true, true
 	for _, g := range s.all {
 		if g.state == gExited {
 			continue

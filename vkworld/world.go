@@ -136,7 +136,7 @@ func (w *World) Run() error {
 	w.S.Go("vk/driver", func() {
 		clientDone.Wait()
 		w.settle()
-		w.S.Halt()
+		w.S.End() // Halt, for a goroutine that returns right after
 	})
 	return w.S.Run()
 }

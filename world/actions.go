@@ -191,7 +191,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 // updatePod is UpdatePod, recorded; completionID names the kill's
 // CompletedCh (0: none).
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
-	in := modelUpdate(o, completionID)
+	in := modelUpdate(&w.podObjects, o, completionID)
 	w.quiet.NoteUpdate(o, in)
 	id := w.call(in)
 	w.shapes.Note(o, in.Pod.Static)

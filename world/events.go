@@ -138,7 +138,7 @@ func (w *World) killNowStarted(completionID int) {
 	}
 	k.completionID = completionID
 	o := workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: k.pod, KillPodOptions: k.ko}
-	k.updateID = w.call(modelUpdate(o, completionID))
+	k.updateID = w.call(modelUpdate(&w.podObjects, o, completionID))
 }
 
 // killNowUpdateDone: the goroutine in KillPodNow releases the pod lock its

@@ -67,11 +67,12 @@ func (w *World) ret(id int, out ops.Output) {
 	}
 }
 
-// modelUpdate is the model's view of an UpdatePod call.
-func modelUpdate(o workers.UpdatePodOptions, completionID int) ops.UpdatePod {
+// modelUpdate is the model's view of an UpdatePod call (its pod's by objs,
+// which built it: history.PodObjects.Model).
+func modelUpdate(objs *history.PodObjects, o workers.UpdatePodOptions, completionID int) ops.UpdatePod {
 	u := ops.UpdatePod{Type: ops.UpdateType(o.UpdateType)}
 	if o.Pod != nil {
-		u.Pod = history.ModelPod(o.Pod)
+		u.Pod = objs.Model(o.Pod)
 	} else if rp := o.RunningPod; rp != nil {
 		u.RuntimeOnly = true
 		u.Pod = ops.Pod{UID: string(rp.ID), Name: rp.Name, Namespace: rp.Namespace}

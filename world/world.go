@@ -177,6 +177,8 @@ type World struct {
 		mirror  [4]history.MirrorAnswer
 		known   [4]ops.KnownPod
 		live    [4]*workerGoroutine
+		touched [8]types.UID
+		calls   [4]probeCall
 	}
 }
 
@@ -189,13 +191,28 @@ func (w *World) fixedEvent(e *sim.Event, name string) *sim.Event {
 
 // NewWorld builds the world for plan under the schedule and fault streams.
 func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	return new(World).build(plan, schedule, faults, strategy)
+}
+
+// Renew is NewWorld built in w's memory, w's pod objects and probes built
+// again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
+// next seed (run.Lane), once nothing holds w or anything it made.
+func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}}
+	w.podObjects.Reuse()
+	w.probes.made.Reuse()
+	return w.build(plan, schedule, faults, strategy)
+}
+
+// build is NewWorld in w, a zero World but for what Renew keeps.
+func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w := &World{S: s, plan: plan, killNow: map[string]*killNowCall{},
-		cacheReads: map[string]ops.CacheView{}}
+	w.S, w.plan, w.killNow, w.cacheReads = s, plan, map[string]*killNowCall{}, map[string]ops.CacheView{}
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
 	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
@@ -274,7 +291,7 @@ func (w *World) Run() error {
 		w.emit(history.Settled, 0, nil, nil)
 		w.PW.Shutdown()
 		w.drainWorkers()
-		w.S.Halt()
+		w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
 	})
 	return w.S.Run()
 }

@@ -74,7 +74,7 @@ func Rules() []Rule {
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
 		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
-			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs"}, k8s...),
+			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs", "world/catalogue"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
 		// The settle phase's early end: pure bookkeeping and predicates over
@@ -87,6 +87,8 @@ func Rules() []Rule {
 		{Dir: "world/shapes", Allow: append([]string{"std", "workers"}, k8s...)},
 		// The kubelet-level bugs' switches: plain data; no world.
 		{Dir: "world/kubebugs", Allow: []string{"std"}},
+		// The kubelet world's mutant catalogue: data from the two above; no world.
+		{Dir: "world/catalogue", Allow: []string{"std", "workers/mutants", "world/kubebugs"}},
 		// The kubelet world's fake container runtime: it knows no World (the
 		// world observes its calls) and no history.
 		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),
