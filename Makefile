@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -23,6 +23,11 @@ race:
 ## bench: benchmarks (scheduler decision vs raw handoff, fake clock).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## calibrate: issue 19's seeds-per-CPU-second goals read at the before figures' speed (the
+## issue's tree run alternately with this one; scripts/calibrate). Not part of CI.
+calibrate:
+	scripts/calibrate $(or $(FAMILIES),early-kill swarm)
 
 ## tools: install the pinned staticcheck (from the Go module proxy).
 tools:
