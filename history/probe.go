@@ -73,54 +73,25 @@ type roomyProbe struct {
 }
 
 // Probes makes the probes of one run (a target's), a slab of them at a
-// time (probeSlab): a few allocations a run, not one a probe. Each probe
-// it makes is a new one, never handed out again; a slab lives as long as
-// any probe in it. The zero value is ready; a nil *Probes makes each
+// time (Slab): a few allocations a run, not one a probe. Each probe it
+// makes is a new one, never handed out again in the run; a slab lives as
+// long as Probes does. The zero value is ready; a nil *Probes makes each
 // probe in an allocation of its own.
 type Probes struct {
-	slab []roomyProbe
-	// slabs are the slabs made since Reuse was first called, for take to
-	// hand out again after the next Reuse; used counts those taken since
-	// the last. Without Reuse slabs stays empty.
-	slabs   [][]roomyProbe
-	used    int
-	reusing bool
+	slab Slab[roomyProbe]
 }
 
-// probeSlab is how many probes one slab holds.
-const probeSlab = 8
-
 // Reuse readies ps for another run (a lane's next seed, run.Lane): its
-// slabs are handed out again. Only for a caller that knows nothing holds
-// a probe of an earlier run: take overwrites it.
-func (ps *Probes) Reuse() { ps.slab, ps.used, ps.reusing = nil, 0, true }
+// slabs are handed out again (Slab.Reset). Only for a caller that knows
+// nothing holds a probe of an earlier run: Reset clears them.
+func (ps *Probes) Reuse() { ps.slab.Reset() }
 
 // take returns a zero roomyProbe.
 func (ps *Probes) take() *roomyProbe {
 	if ps == nil {
 		return &roomyProbe{}
 	}
-	if len(ps.slab) == cap(ps.slab) {
-		ps.slab = ps.nextSlab()
-	}
-	ps.slab = ps.slab[:len(ps.slab)+1]
-	p := &ps.slab[len(ps.slab)-1]
-	*p = roomyProbe{} // a slab handed out again holds an earlier run's
-	return p
-}
-
-// nextSlab is an empty slab: one made before Reuse, or a new one.
-func (ps *Probes) nextSlab() []roomyProbe {
-	switch {
-	case !ps.reusing:
-		return make([]roomyProbe, 0, probeSlab)
-	case ps.used < len(ps.slabs):
-		ps.used++
-		return ps.slabs[ps.used-1][:0]
-	}
-	s := make([]roomyProbe, 0, probeSlab)
-	ps.slabs, ps.used = append(ps.slabs, s), ps.used+1
-	return s
+	return ps.slab.Next()
 }
 
 // Copy is p.Copy(), made by ps.

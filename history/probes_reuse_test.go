@@ -14,11 +14,11 @@ func TestProbesReuse(t *testing.T) {
 	pods := []PodAnswers{{UID: "a", Answers: Answers{Known: true}}, {UID: "b"}}
 	mirror := []MirrorAnswer{{FullName: "pod-a_default", Terminating: true}}
 	var before []*Probe
-	for range probeSlab + 1 {
+	for range SlabSize + 1 {
 		before = append(before, ps.New(true, pods, mirror))
 	}
 	ps.Reuse()
-	for i := range probeSlab + 1 {
+	for i := range SlabSize + 1 {
 		got := ps.Sharing(false, nil, nil)
 		if got != before[i] {
 			t.Fatalf("probe %d after Reuse: not the memory of the one made before", i)
@@ -29,8 +29,8 @@ func TestProbesReuse(t *testing.T) {
 	}
 	var fresh Probes
 	fresh.New(true, pods, mirror)
-	if len(fresh.slabs) != 0 {
-		t.Errorf("without Reuse: %d slabs kept", len(fresh.slabs))
+	if len(fresh.slab.freeArrays) != 0 {
+		t.Errorf("without Reuse: %d slabs kept for reuse", len(fresh.slab.freeArrays))
 	}
 }
 

@@ -82,7 +82,7 @@ func TestProbesAreTheirOwn(t *testing.T) {
 	var made []*Probe
 	var want [][]PodAnswers
 	buf := []PodAnswers{}
-	for k := range 5 * probeSlab {
+	for k := range 5 * SlabSize {
 		n := 1 + k%(probeRoom+2)
 		buf = buf[:0]
 		for i := range n {

@@ -13,7 +13,7 @@ import (
 // kept are the fields Renew keeps from the last run (what it builds again
 // in place): the pod objects' boxes and the probes' slabs, and the flags
 // saying so.
-var kept = map[string]bool{"boxes": true, "slabs": true, "used": true, "reusing": true}
+var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true}
 
 // shallowDiff says where a and b, two worlds' values, differ in the world's
 // own memory: every field of every struct and array in it, a map, slice,

@@ -140,11 +140,11 @@ type safetyCall struct {
 }
 
 // newCall returns a zero safetyCall from the oracle's slab (callRecs).
-func (o *safetyOracle) newCall() *safetyCall { return o.callRecs.next() }
+func (o *safetyOracle) newCall() *safetyCall { return o.callRecs.Next() }
 
 // newRequest returns a record holding r from the oracle's slab (requests).
 func (o *safetyOracle) newRequest(r safetyRequest) *safetyRequest {
-	p := o.requests.next()
+	p := o.requests.Next()
 	*p = r
 	return p
 }

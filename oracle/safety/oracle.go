@@ -109,8 +109,8 @@ type safetyOracle struct {
 	completions map[int]*safetyCompletion           // by completion ID
 	// callRecs and requests are where the callbacks' and the termination
 	// requests' records come from (newCall, newRequest), kept by Reset.
-	callRecs slab[safetyCall]
-	requests slab[safetyRequest]
+	callRecs history.Slab[safetyCall]
+	requests history.Slab[safetyRequest]
 	// freePods and freeIncs are the UID records and incarnations of the
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
@@ -172,8 +172,8 @@ func (o *safetyOracle) Reset() {
 	clear(o.dirty)
 	clear(o.judged)
 	clear(o.cs.ans)
-	o.callRecs.reset()
-	o.requests.reset()
+	o.callRecs.Reset()
+	o.requests.Reset()
 	// uids, tracks and sortedFullnames are copied on write (others hold
 	// them): not kept. The critical section's answers and purges are
 	// (newCS clears them at every release).

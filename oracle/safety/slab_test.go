@@ -8,15 +8,15 @@ import (
 )
 
 // TestCallsAreTheirOwn: the callbacks' records (newCall, a slab of
-// slabSize at a time) are each new, zero and left alone by the later
+// history.SlabSize at a time) are each new, zero and left alone by the later
 // ones, in one run and after Resets (a lane's next seed), which hand the
 // run's arrays out again. It fails when reset leaves an array uncleared
 // (a record handed out non-zero) or hands one out twice in a run.
 func TestCallsAreTheirOwn(t *testing.T) {
 	o := newSafetyOracle()
 	var calls []*safetyCall
-	for i := range 7 * slabSize {
-		if i == 2*slabSize+3 || i == 4*slabSize+5 {
+	for i := range 7 * history.SlabSize {
+		if i == 2*history.SlabSize+3 || i == 4*history.SlabSize+5 {
 			o.Reset()
 			calls = nil // the run before's: free for the next
 		}
@@ -41,7 +41,7 @@ func TestCallsAreTheirOwn(t *testing.T) {
 func TestSlabsKeptAcrossReset(t *testing.T) {
 	o := newSafetyOracle()
 	run := func() {
-		for i := range 3 * slabSize {
+		for i := range 3 * history.SlabSize {
 			r := o.newRequest(safetyRequest{seq: int64(i + 1), cancel: true})
 			if r.seq != int64(i+1) || !r.cancel || r.what != (safetyWhat{}) {
 				t.Fatalf("request %d: %+v", i, *r)
