@@ -39,6 +39,9 @@ type safetyPod struct {
 	// (seen: read once), and dirty: judge the UID at the next release.
 	seen, seenKnown, dirty bool
 	seenAns                oracle.Answers
+	// fullname is the full name of the pod of the UID's last update, whose
+	// name and namespace are podName and podNamespace (fullNameOf).
+	fullname, podName, podNamespace string
 	// csIdx is the UID's index in the last release's safetyCS.uids
 	// (safetyCS.of), where its answers are.
 	csIdx int

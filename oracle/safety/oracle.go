@@ -286,6 +286,18 @@ func (o *safetyOracle) pod(uid string) *safetyPod {
 	return t
 }
 
+// fullNameOf is noteFullName(p) for an update of t's UID: the name and
+// namespace of t's last update's pod, when p has them again (most updates
+// of a UID name the same pod), answer without building the name or
+// searching sortedFullnames, where noteFullName put it then.
+func (o *safetyOracle) fullNameOf(t *safetyPod, p *ops.Pod) string {
+	if t.fullname != "" && p.Name == t.podName && p.Namespace == t.podNamespace {
+		return t.fullname
+	}
+	t.fullname, t.podName, t.podNamespace = o.noteFullName(p), p.Name, p.Namespace
+	return t.fullname
+}
+
 // noteFullName adds p's full name, kept sorted, to sortedFullnames (a new
 // array each time, as for uids) and returns it: the string is built only
 // the first time the name is seen.

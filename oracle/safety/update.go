@@ -19,7 +19,7 @@ import (
 func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
-	fullname := o.noteFullName(&u.Pod)
+	fullname := o.fullNameOf(t, &u.Pod)
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
 	if u.RuntimeOnly && u.Type != ops.Kill {
