@@ -200,17 +200,20 @@ func (o *safetyOracle) markDirty(t *safetyPod) {
 // (every one after a SyncKnownPods, or in a full pass), and clears the
 // marks.
 func (o *safetyOracle) takeDirty() []*safetyPod {
-	judged := o.tracks
-	if !o.fullPass && !o.allDirty {
-		o.judged = append(o.judged[:0], o.dirty...)
-		slices.SortFunc(o.judged, func(a, b *safetyPod) int { return strings.Compare(a.uid, b.uid) })
-		judged = o.judged
-	}
 	for _, t := range o.dirty {
 		t.dirty = false
 	}
-	o.dirty, o.allDirty = o.dirty[:0], false
-	return judged
+	if o.fullPass || o.allDirty {
+		o.dirty, o.allDirty = o.dirty[:0], false
+		return o.tracks
+	}
+	// The list marked is the list judged; the marks of the pass (a request
+	// marks its UID) go to the other array, judged's last time.
+	o.judged, o.dirty = o.dirty, o.judged[:0]
+	if len(o.judged) > 1 {
+		slices.SortFunc(o.judged, func(a, b *safetyPod) int { return strings.Compare(a.uid, b.uid) })
+	}
+	return o.judged
 }
 
 // newCS returns the record of the critical section that ends at ev. Its
