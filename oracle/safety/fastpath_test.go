@@ -33,6 +33,9 @@ func randomRelease(r *rand.Rand) (*safetyOracle, *safetyCS, *history.Probe) {
 		if r.IntN(2) == 0 {
 			t.cur = &safetyInc{uid: uid, n: 1, static: r.IntN(3) > 0, fullname: names[r.IntN(3)],
 				starts: r.IntN(2), workerSeen: r.IntN(2) == 0}
+			if t.cur.static {
+				o.statics++ // as bindUpdate counts them
+			}
 		}
 		a := oracle.Answers{Known: t.cur != nil, BeFinished: r.IntN(4) == 0, TerminationRequested: r.IntN(2) == 0,
 			KnownTerminated: r.IntN(3) == 0}

@@ -97,6 +97,9 @@ type safetyOracle struct {
 	sortedFullnames []string
 	nameBuf         []byte
 	staticBuf       []*safetyInc // checkMirror's buffer
+	// statics counts the records of the run that turned static (a static
+	// pod's update accepted): checkMirror looks for them only when some did.
+	statics int
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool

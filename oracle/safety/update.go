@@ -47,6 +47,9 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 	}
 	inc.triggers = append(inc.triggers, cs.ev.Seq)
 	if !u.RuntimeOnly {
+		if u.Pod.Static && !inc.static {
+			o.statics++
+		}
 		inc.realPod, inc.static = true, inc.static || u.Pod.Static
 		inc.versions = append(inc.versions, safetyMark{seq: cs.ev.Seq, v: int64(u.Pod.Version)})
 		inc.specGrace = u.Pod.SpecGrace
