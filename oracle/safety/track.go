@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/oracle"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -76,13 +77,13 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known, again := o.knownUIDs(v)
-	if !again { // else every UID in known was tracked at the last release
+	if p, ok := v.(*history.Probe); ok {
+		o.readProbe(cs, p)
+	} else {
+		known := sortedKnown(v.KnownUIDs())
 		o.trackAll(known)
+		o.readAnswers(cs, v, o.sortedUIDs(), known)
 	}
-	if uids := o.sortedUIDs(); !again || !sameArray(uids, cs.uids) {
-		o.readAnswers(cs, v, uids, known)
-	} // else the probe and the UIDs of the release before: its walk found what this one would
 	if c != nil {
 		o.unbound.Del(ev.Goroutine)
 		o.bind(c, cs)
@@ -107,32 +108,76 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 // incarnations whose UID's answers or Known changed.
 func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []string) {
 	cs.uids, cs.ans = uids, cs.ans[:0]
-	tracks, read, ev := o.tracks, newAnswersReader(v), &cs.ev // tracks: in the order of cs.uids
+	read := newAnswersReader(v)
 	for i, uid := range cs.uids {
-		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
 		// tells whether uid is in it.
 		isKnown := len(known) > 0 && known[0] == uid
 		if isKnown {
 			known = known[1:]
 		}
-		a := read.answers(types.UID(uid))
-		cs.ans, t.csIdx = append(cs.ans, a), i
-		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
-			continue // nothing to begin, purge or note
+		o.noteAnswers(cs, o.tracks[i], i, read.answers(types.UID(uid)), isKnown)
+	}
+}
+
+// readProbe is, for a recorded probe p, what trackAll and readAnswers do
+// with its known UIDs and answers, in one walk through p's Pods (sorted
+// by UID) beside the UIDs tracked (sorted): a known UID not tracked yet
+// is tracked where the walk stands (track inserts it there), and a UID is
+// known exactly when its answers say Known (a UID p does not list has
+// UnknownAnswers, Known false). With the probe of the release before and
+// no UID tracked since, that release's walk found what this one would:
+// nothing is read (a target hands the same probe again when no answer
+// changed). TestReadProbeIsReadAnswers compares it with the view's walk.
+func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
+	if p == o.knownOf && sameArray(o.uids, cs.uids) {
+		return
+	}
+	o.knownOf = p
+	cs.ans = cs.ans[:0]
+	unknown := history.UnknownAnswers(p.PodsSynced)
+	j := 0 // the next tracked UID to read, in o.uids
+	for k := range p.Pods {
+		pa := &p.Pods[k]
+		uid := string(pa.UID)
+		for j < len(o.uids) && o.uids[j] != uid && o.uids[j] < uid {
+			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
+			j++
 		}
-		t.seen, t.seenAns, t.seenKnown = true, a, isKnown
-		o.markDirty(t)
-		switch {
-		case isKnown && t.cur == nil:
-			o.begins(t, ev)
-		case !isKnown && t.cur != nil:
-			cs.purged[uid] = t.cur
-			o.purge(t, ev)
+		if j == len(o.uids) || o.uids[j] != uid {
+			if !pa.Known || (j > 0 && o.uids[j-1] == uid) { // p lists each UID once
+				continue
+			}
+			o.track(uid) // inserted at j
 		}
-		if t.cur != nil {
-			t.cur.latest = a
-		}
+		o.noteAnswers(cs, o.tracks[j], j, pa.Answers, pa.Known)
+		j++
+	}
+	for ; j < len(o.uids); j++ {
+		o.noteAnswers(cs, o.tracks[j], j, unknown, false)
+	}
+	cs.uids = o.uids
+}
+
+// noteAnswers adds a, t's answers, to cs (t is cs's i-th UID) and, when a
+// or Known changed since the last release, has t judged and begins or
+// purges its incarnation.
+func (o *safetyOracle) noteAnswers(cs *safetyCS, t *safetyPod, i int, a oracle.Answers, isKnown bool) {
+	cs.ans, t.csIdx = append(cs.ans, a), i
+	if t.seen && a == t.seenAns && isKnown == t.seenKnown {
+		return // nothing to begin, purge or note
+	}
+	t.seen, t.seenAns, t.seenKnown = true, a, isKnown
+	o.markDirty(t)
+	switch {
+	case isKnown && t.cur == nil:
+		o.begins(t, &cs.ev)
+	case !isKnown && t.cur != nil:
+		cs.purged[t.uid] = t.cur
+		o.purge(t, &cs.ev)
+	}
+	if t.cur != nil {
+		t.cur.latest = a
 	}
 }
 
@@ -153,23 +198,6 @@ func (o *safetyOracle) trackAll(uids []string) {
 			o.track(uid) // inserted at j: o.uids[j] is uid now
 		}
 	}
-}
-
-// knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
-// buffer the oracle reuses at every release (read before the next one).
-// again: v is the probe of the release before (a target hands the same
-// probe again when no answer changed), whose list is kept (knownOf).
-func (o *safetyOracle) knownUIDs(v safetyView) (known []string, again bool) {
-	p, ok := v.(*history.Probe)
-	switch {
-	case !ok:
-		return sortedKnown(v.KnownUIDs()), false
-	case p == o.knownOf:
-		return o.known, true
-	}
-	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
-	o.known, o.knownOf = sortedKnown(o.knownBuf), p // a probe's Pods are sorted: no copy
-	return o.known, false
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
