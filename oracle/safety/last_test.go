@@ -35,7 +35,8 @@ func TestTrackedIsTheMap(t *testing.T) {
 // leaves what the same release leaves read through the view's methods
 // (trackAll and readAnswers): the UIDs tracked, the answers of the
 // critical section, each UID's answers last seen, incarnations begun and
-// purged, and the violations — over random probes, each handed once or
+// purged, the answers of each UID as safetyCS.of reads them (also for
+// a UID tracked after the walk), and the violations — over random probes, each handed once or
 // again, with UIDs named by calls in between, across Resets. It fails when
 // readProbe tracks no new known UID, reads nothing for a repeated probe
 // after a UID was tracked, or takes Known from anything but the answers.
@@ -100,6 +101,16 @@ func TestReadProbeIsReadAnswers(t *testing.T) {
 			if a.seen != b.seen || a.seenAns != b.seenAns || a.seenKnown != b.seenKnown || (a.cur == nil) != (b.cur == nil) || len(a.past) != len(b.past) {
 				t.Fatalf("release %d, %s: probe read seen %v %v %v, record %v, %d purged; the view %v %v %v, %v, %d", i, a.uid,
 					a.seen, a.seenAns, a.seenKnown, a.cur != nil, len(a.past), b.seen, b.seenAns, b.seenKnown, b.cur != nil, len(b.past))
+			}
+		}
+		late := uids[r.IntN(len(uids))] // maybe tracked after the walk: no answers in cs
+		probe.track(late)
+		viewed.track(late)
+		for _, o := range []*safetyOracle{probe, viewed} {
+			for _, tr := range o.tracks {
+				if got, want := o.cs.of(tr), o.cs.answers(tr.uid); got != want {
+					t.Fatalf("release %d, %s: of %+v, answers %+v", i, tr.uid, got, want)
+				}
 			}
 		}
 		if n := len(probe.violations); n != len(viewed.violations) || (n > 0 && probe.violations[n-1] != viewed.violations[n-1]) {

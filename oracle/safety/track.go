@@ -107,7 +107,7 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 // those the view knows, sorted) into cs, and begins and purges the
 // incarnations whose UID's answers or Known changed.
 func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []string) {
-	cs.uids, cs.ans = uids, cs.ans[:0]
+	cs.uids, cs.ans, cs.reads = uids, cs.ans[:0], cs.reads+1
 	read := newAnswersReader(v)
 	for i, uid := range cs.uids {
 		// known is sorted and every UID in it is tracked: a merge walk
@@ -134,7 +134,7 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		return
 	}
 	o.knownOf = p
-	cs.ans = cs.ans[:0]
+	cs.ans, cs.reads = cs.ans[:0], cs.reads+1
 	unknown := history.UnknownAnswers(p.PodsSynced)
 	j := 0 // the next tracked UID to read, in o.uids
 	for k := range p.Pods {
@@ -163,7 +163,7 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 // or Known changed since the last release, has t judged and begins or
 // purges its incarnation.
 func (o *safetyOracle) noteAnswers(cs *safetyCS, t *safetyPod, i int, a oracle.Answers, isKnown bool) {
-	cs.ans, t.csIdx = append(cs.ans, a), i
+	cs.ans, t.csIdx, t.csRead = append(cs.ans, a), i, cs.reads
 	if t.seen && a == t.seenAns && isKnown == t.seenKnown {
 		return // nothing to begin, purge or note
 	}
