@@ -123,7 +123,7 @@ type safetyOracle struct {
 	// its callback) and are answered without hashing the UID. pods only
 	// grows in a run, so it is never stale; Reset empties it.
 	tracked *safetyPod
-	open    []int // the IDs of completions not fired yet, ascending
+	open    []*safetyCompletion // the completions not fired yet, by ID ascending
 	inCS    bool
 	csFired []safetyFired // completions fired in the current critical section
 	settled bool
@@ -170,6 +170,7 @@ func (o *safetyOracle) Reset() {
 	o.calls.Reset()
 	clear(o.completions)
 	clear(o.reported)
+	clear(o.open)
 	clear(o.dirty)
 	clear(o.judged)
 	clear(o.cs.ans)

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -289,12 +290,16 @@ func safetyStateOf(a oracle.Answers) string {
 type safetyCompletion struct {
 	id         int
 	uid        string
+	pod        *safetyPod // uid's record
 	seq        int64
 	at         time.Duration
 	what       safetyWhat
 	requesting bool // its update requested termination
 	fired      bool
 }
+
+// byCompletionID orders completions by ID, for a search of open.
+func byCompletionID(c *safetyCompletion, id int) int { return cmp.Compare(c.id, id) }
 
 // safetyFired is a CompletionFired seen inside a critical section.
 type safetyFired struct {
@@ -322,7 +327,7 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 		return
 	}
 	c.fired = true
-	if i, found := slices.BinarySearch(o.open, c.id); found {
+	if i, found := slices.BinarySearchFunc(o.open, c.id, byCompletionID); found {
 		o.open = slices.Delete(o.open, i, i+1)
 	}
 	a := o.answersOf(c.uid, cs)
@@ -341,12 +346,11 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 // checkOpenCompletions is S14's strict mode: a completion is "never open
 // when CouldHaveRunning=false".
 func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
-	for _, id := range o.open {
-		c := o.completions[id]
-		if cs.answers(c.uid).CouldHaveRunning {
+	for _, c := range o.open {
+		if cs.of(c.pod).CouldHaveRunning {
 			continue
 		}
-		o.report("S14", fmt.Sprintf("open/%d", id), &cs.ev, o.subjectOf(c.uid, cs),
+		o.report("S14", fmt.Sprintf("open/%d", c.id), &cs.ev, o.subjectOf(c.uid, cs),
 			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
 			c.what, c.at, cs.ev.At)
 	}

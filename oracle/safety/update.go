@@ -178,10 +178,11 @@ func (o *safetyOracle) deliver(u ops.UpdatePod, requests bool, cs *safetyCS) {
 	if id == 0 || o.completions[id] != nil {
 		return
 	}
-	o.completions[id] = &safetyCompletion{id: id, uid: u.Pod.UID, seq: cs.ev.Seq, at: cs.ev.At,
+	c := &safetyCompletion{id: id, uid: u.Pod.UID, pod: o.track(u.Pod.UID), seq: cs.ev.Seq, at: cs.ev.At,
 		what: whatUpdate(u), requesting: requests}
-	i, _ := slices.BinarySearch(o.open, id)
-	o.open = slices.Insert(o.open, i, id)
+	o.completions[id] = c
+	i, _ := slices.BinarySearchFunc(o.open, id, byCompletionID)
+	o.open = slices.Insert(o.open, i, c)
 }
 
 // noteUpdateAfterRequest remembers the first create/update/sync that
