@@ -318,13 +318,15 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 			l.taken(p, ev)
 		}
 	}
-	if in, ok := call.(ops.UpdatePod); ok && c.effectDue {
-		c.effectDue = false
-		p := l.pod(types.UID(in.Pod.UID))
-		if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
-			p.sawRuntime = true
+	if c != nil && c.effectDue { // only then is call copied out as an update
+		if in, ok := call.(ops.UpdatePod); ok {
+			c.effectDue = false
+			p := l.pod(types.UID(in.Pod.UID))
+			if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
+				p.sawRuntime = true
+			}
+			l.updateTookEffect(p, in, ev)
 		}
-		l.updateTookEffect(p, in, ev)
 	}
 	if len(l.waits) == 0 {
 		return // most releases: no map walk
