@@ -26,7 +26,7 @@ func randomRelease(r *rand.Rand) (*safetyOracle, *safetyCS, *history.Probe) {
 	o := newSafetyOracle()
 	names := []string{"a_default", "b_default", "c_default", "z_default"}
 	o.sortedFullnames = names[:1+r.IntN(3)]
-	cs := &safetyCS{purged: map[string]*safetyInc{}}
+	cs := &safetyCS{ev: &history.Event{}, purged: map[string]*safetyInc{}}
 	for i := range r.IntN(5) {
 		uid := "u" + strconv.Itoa(i)
 		t := o.track(uid)

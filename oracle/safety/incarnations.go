@@ -165,7 +165,7 @@ type safetyClientCall struct {
 
 // safetyCS is one release of the pod lock being processed.
 type safetyCS struct {
-	ev     history.Event
+	ev     *history.Event // the release (read only while it is judged: the run reuses it)
 	v      safetyView
 	uids   []string              // the UIDs tracked when the answers were read, sorted
 	ans    []oracle.Answers      // their answers, in the order of uids

@@ -56,7 +56,7 @@ func safetyUnknown(synced bool) oracle.Answers {
 // checkState runs the state invariants over the judged UIDs (sorted) after
 // a critical section.
 func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPod) {
-	ev := &cs.ev
+	ev := cs.ev
 	synced := v.Synced()
 	if o.viewSynced && !synced {
 		o.report("S8", "podsSynced", ev, "pod workers", "podsSynced went back to false at %v", ev.At)
@@ -270,11 +270,11 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		switch {
 		case len(started) == 1 && m != terminating(started[0]):
 			s := started[0]
-			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), &cs.ev, o.subject(s),
+			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), cs.ev, o.subject(s),
 				"IsPodForMirrorPodTerminatingByFullName(%s)=%v at %v, but this started static pod is in %s",
 				f, m, cs.ev.At, safetyStateOf(cs.answers(s.uid)))
 		case len(started) == 0 && m && len(maybe) == 0:
-			o.report("S9", "mirror/"+f, &cs.ev, "full name "+f,
+			o.report("S9", "mirror/"+f, cs.ev, "full name "+f,
 				"IsPodForMirrorPodTerminatingByFullName=true at %v, but no started static pod of that name is terminating", cs.ev.At)
 		}
 	}
@@ -350,7 +350,7 @@ func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
 		if cs.of(c.pod).CouldHaveRunning {
 			continue
 		}
-		o.report("S14", fmt.Sprintf("open/%d", c.id), &cs.ev, o.subjectOf(c.uid, cs),
+		o.report("S14", fmt.Sprintf("open/%d", c.id), cs.ev, o.subjectOf(c.uid, cs),
 			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
 			c.what, c.at, cs.ev.At)
 	}

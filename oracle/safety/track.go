@@ -171,10 +171,10 @@ func (o *safetyOracle) noteAnswers(cs *safetyCS, t *safetyPod, i int, a oracle.A
 	o.markDirty(t)
 	switch {
 	case isKnown && t.cur == nil:
-		o.begins(t, &cs.ev)
+		o.begins(t, cs.ev)
 	case !isKnown && t.cur != nil:
 		cs.purged[t.uid] = t.cur
-		o.purge(t, &cs.ev)
+		o.purge(t, cs.ev)
 	}
 	if t.cur != nil {
 		t.cur.latest = a
@@ -253,7 +253,7 @@ func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 		cs.purged = map[string]*safetyInc{}
 	}
 	clear(cs.purged)
-	cs.ev, cs.v = *ev, v // uids and ans: release's
+	cs.ev, cs.v = ev, v // uids and ans: release's
 	return cs
 }
 
@@ -346,7 +346,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 		o.bindSyncKnown(in, c, cs)
 	}
 	if c.returned {
-		o.returned(c, &cs.ev)
+		o.returned(c, cs.ev)
 		o.doneCall(c)
 		return
 	}

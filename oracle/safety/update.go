@@ -25,7 +25,7 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 	if u.RuntimeOnly && u.Type != ops.Kill {
 		// S17: "Non-kill runtime updates never create records" (§1.4 step 1).
 		if isNew {
-			o.report("S17", inc.key()+"/create", &cs.ev, o.subject(inc),
+			o.report("S17", inc.key()+"/create", cs.ev, o.subject(inc),
 				"a runtime-only %s at %v created a record", u.Type, cs.ev.At)
 		}
 		o.deliver(u, false, cs)
@@ -60,7 +60,7 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 		o.firstRequestByUpdate(t, inc, u, cs)
 	case inc.req != nil && !isNew && !inc.ans.KnownTerminated:
 		// §1.4 step 7 (TR/T): the grace may only go down.
-		o.lowerGrace(t, inc, safetyGraceValues(u), &cs.ev)
+		o.lowerGrace(t, inc, safetyGraceValues(u), cs.ev)
 	}
 }
 
@@ -138,7 +138,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.Updat
 	// S5: the only way to begin terminated is the restart shortcut, for a
 	// pod first seen in a terminal phase.
 	if u.RuntimeOnly || !u.Pod.Phase.Terminal() {
-		o.report("S5", inc.key()+"/shortcut", &cs.ev, o.subject(inc),
+		o.report("S5", inc.key()+"/shortcut", cs.ev, o.subject(inc),
 			"the record was created terminated by %s at %v, whose pod is not in a terminal phase", safetyDescribeUpdate(u), cs.ev.At)
 	}
 }
@@ -164,7 +164,7 @@ func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs 
 		// S17: "runtime kills on a terminated/finished record are ignored".
 		inc.ignored = append(inc.ignored, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At}))
 		if d := safetyDiff(prev, cs.answers(inc.uid)); d != "" {
-			o.report("S17", inc.key()+"/ignored", &cs.ev, o.subject(inc),
+			o.report("S17", inc.key()+"/ignored", cs.ev, o.subject(inc),
 				"a runtime-only kill at %v changed the answers of the terminated pod: %s", cs.ev.At, d)
 		}
 		return false
@@ -201,7 +201,7 @@ func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, i
 	}
 	// S13: "no later create/update/sync makes the pod syncing again".
 	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
-		o.report("S13", inc.key()+"/revert", &cs.ev, o.subject(inc),
+		o.report("S13", inc.key()+"/revert", cs.ev, o.subject(inc),
 			"%s at %v made the pod syncing again after %s at %v (IsPodTerminationRequested true→false)",
 			safetyDescribeUpdate(u), cs.ev.At, r.what, r.at)
 	}
@@ -229,7 +229,7 @@ func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.
 		base = safetyClamp1(slices.Min(vs))
 	}
 	inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: base})
-	o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}), &cs.ev)
+	o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}), cs.ev)
 }
 
 // podGrace is the grace §1.7 computes from the incarnation's newest pod
@@ -305,7 +305,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		slices.Sort(c.purged)
 	}
 	for _, uid := range c.purged {
-		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), &cs.ev)
+		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
 	c.kept = make([]string, 0, len(o.uids))
@@ -323,7 +323,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		inc.triggers = append(inc.triggers, cs.ev.Seq) // §1.12: the worker replays its last update
 		if inc.req == nil {
 			inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: inc.podGrace()})
-			o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}), &cs.ev)
+			o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}), cs.ev)
 		}
 	}
 }
@@ -368,7 +368,7 @@ func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
 		if wuid, _, _ := history.WorkerOf(cs.ev.Goroutine); wuid == uid && l != nil && l.fn == ops.SyncTerminatingRuntimePod && l.ended && l.outcome == ops.OK {
 			continue
 		}
-		o.report("S18", inc.key()+"/vanished", &cs.ev, o.subject(inc),
+		o.report("S18", inc.key()+"/vanished", cs.ev, o.subject(inc),
 			"the record vanished at %v in a critical section of %s, not by SyncKnownPods", cs.ev.At, cs.ev.Goroutine)
 	}
 }
