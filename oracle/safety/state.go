@@ -203,7 +203,34 @@ var latticeRules = [...]safetyRule{
 // and S19: "ShouldPodContentBeRemoved(uid) true for a known pod ⇒ evicted or
 // (deleted and terminated)". holds[i] is whether latticeRules[i] holds.
 func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *history.Event) {
-	holds := [len(latticeRules)]bool{
+	if latticeOK(inc, a) {
+		return // the common case
+	}
+	for i, ok := range latticeHoldsOf(inc, a) {
+		if ok {
+			continue
+		}
+		r := latticeRules[i]
+		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
+			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
+		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
+	}
+}
+
+// latticeOK is every rule of latticeRules holding (latticeHoldsOf equal
+// to latticeHolds), in one expression: checkLattice's common case without
+// building the array and comparing it.
+func latticeOK(inc *safetyInc, a oracle.Answers) bool {
+	return a.KnownTerminated == a.RuntimeBeRemoved && a.KnownTerminated != a.CouldHaveRunning &&
+		(!a.BeFinished || a.KnownTerminated) && (!a.KnownTerminated || a.TerminationRequested) &&
+		(!a.ContainersBeTerminating || a.TerminationRequested) && (!a.KnownTerminated || a.ContainersBeTerminating) &&
+		(!a.ContentBeRemoved || inc.evicted || (a.RuntimeBeRemoved && inc.deleted && a.KnownTerminated))
+}
+
+// latticeHoldsOf is whether each rule of latticeRules holds for inc's
+// answers a.
+func latticeHoldsOf(inc *safetyInc, a oracle.Answers) [len(latticeRules)]bool {
+	return [len(latticeRules)]bool{
 		a.KnownTerminated == a.RuntimeBeRemoved,
 		a.KnownTerminated != a.CouldHaveRunning,
 		!a.BeFinished || a.KnownTerminated,
@@ -212,18 +239,6 @@ func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *histor
 		!a.KnownTerminated || a.ContainersBeTerminating,
 		!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved,
 		!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated),
-	}
-	if holds == latticeHolds {
-		return // the common case
-	}
-	for i, ok := range holds {
-		if ok {
-			continue
-		}
-		r := latticeRules[i]
-		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
-			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
-		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
 	}
 }
 

@@ -340,7 +340,7 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	switch in := c.in.(type) {
 	case ops.UpdatePod:
 		o.markDirty(o.track(in.Pod.UID))
-		o.bindUpdate(in, cs)
+		o.bindUpdate(&in, cs)
 	case ops.SyncKnownPods:
 		o.allDirty = true
 		o.bindSyncKnown(in, c, cs)

@@ -16,7 +16,7 @@ import (
 // effective grace inputs, delivered versions) and checks S17 and S18.
 
 // bindUpdate applies an UpdatePod at its critical section.
-func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) bindUpdate(u *ops.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
 	fullname := o.fullNameOf(t, &u.Pod)
@@ -65,12 +65,12 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 }
 
 // safetyTerminates reports an update that requests termination (§1.4 step 6).
-func safetyTerminates(u ops.UpdatePod) bool {
+func safetyTerminates(u *ops.UpdatePod) bool {
 	return u.Type == ops.Kill || u.RuntimeOnly || u.Pod.DeletionTimestamp || u.Pod.Phase.Terminal()
 }
 
 // safetyGraceValues are the grace inputs an update carries (§1.7 steps 2–3).
-func safetyGraceValues(u ops.UpdatePod) []int64 {
+func safetyGraceValues(u *ops.UpdatePod) []int64 {
 	var out []int64
 	if !u.RuntimeOnly && u.Pod.HasDeletionGrace {
 		out = append(out, u.Pod.DeletionGrace)
@@ -110,7 +110,7 @@ type safetyWhat struct {
 
 func whatText(text string) safetyWhat { return safetyWhat{text: text} }
 
-func whatUpdate(u ops.UpdatePod) safetyWhat {
+func whatUpdate(u *ops.UpdatePod) safetyWhat {
 	return safetyWhat{typ: u.Type, runtimeOnly: u.RuntimeOnly, deletion: u.Pod.DeletionTimestamp,
 		version: u.Pod.Version, phase: u.Pod.Phase}
 }
@@ -125,7 +125,7 @@ func (w safetyWhat) String() string {
 
 // initIncarnation records what the creating update decides once: the full
 // name, the wait list (§1.4 step 8) and the restart shortcut (§1.4 step 2).
-func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.UpdatePod, fullname string, cs *safetyCS) {
+func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u *ops.UpdatePod, fullname string, cs *safetyCS) {
 	inc.fullname = fullname
 	inc.waiter = !u.RuntimeOnly && u.Pod.Static
 	if inc.waiter && t.firstArrival == 0 {
@@ -139,7 +139,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.Updat
 	// pod first seen in a terminal phase.
 	if u.RuntimeOnly || !u.Pod.Phase.Terminal() {
 		o.report("S5", inc.key()+"/shortcut", cs.ev, o.subject(inc),
-			"the record was created terminated by %s at %v, whose pod is not in a terminal phase", safetyDescribeUpdate(u), cs.ev.At)
+			"the record was created terminated by %s at %v, whose pod is not in a terminal phase", safetyDescribeUpdate(*u), cs.ev.At)
 	}
 }
 
@@ -147,7 +147,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.Updat
 // 7): a create for a terminating UID only sets restartRequested; a
 // finished UID takes nothing; a runtime kill of a terminated UID is
 // ignored (S17).
-func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
+func (o *safetyOracle) accepted(u *ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
 	if u.RuntimeOnly {
 		inc.observedRuntime = true
 	}
@@ -173,7 +173,7 @@ func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs 
 }
 
 // deliver registers the completion Event a kill carries (S14).
-func (o *safetyOracle) deliver(u ops.UpdatePod, requests bool, cs *safetyCS) {
+func (o *safetyOracle) deliver(u *ops.UpdatePod, requests bool, cs *safetyCS) {
 	id := u.Kill.CompletionID
 	if id == 0 || o.completions[id] != nil {
 		return
@@ -188,7 +188,7 @@ func (o *safetyOracle) deliver(u ops.UpdatePod, requests bool, cs *safetyCS) {
 // noteUpdateAfterRequest remembers the first create/update/sync that
 // reaches a pod after its termination was requested (S13), and checks that
 // it did not make the pod syncing again.
-func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
+func (o *safetyOracle) noteUpdateAfterRequest(u *ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
 	if isNew || (inc.req == nil && inc.natural == nil) || u.Type == ops.Kill || u.RuntimeOnly {
 		return
 	}
@@ -203,14 +203,14 @@ func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, i
 	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
 		o.report("S13", inc.key()+"/revert", cs.ev, o.subject(inc),
 			"%s at %v made the pod syncing again after %s at %v (IsPodTerminationRequested true→false)",
-			safetyDescribeUpdate(u), cs.ev.At, r.what, r.at)
+			safetyDescribeUpdate(*u), cs.ev.At, r.what, r.at)
 	}
 }
 
 // firstRequestByUpdate records the update that started termination: the
 // flags it sets (§1.4 step 6, first matching rule) and the grace it
 // starts from (§1.7: the smallest value given, else the spec's).
-func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u *ops.UpdatePod, cs *safetyCS) {
 	if !inc.shortcut {
 		switch {
 		case u.RuntimeOnly, u.Pod.DeletionTimestamp:
