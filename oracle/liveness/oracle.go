@@ -99,7 +99,11 @@ type liveness struct {
 	// lastTracked pods were tracked (lockReleasing; Reset: none).
 	lastProbe   *history.Probe
 	lastTracked int
-	known       history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
+	// dues counts the pods with an obligation open (podTrack.due set:
+	// updateTookEffect opens one, taken closes it); checkTakes walks the
+	// pods only when some is.
+	dues  int
+	known history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
