@@ -252,7 +252,9 @@ func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 	if cs.purged == nil {
 		cs.purged = map[string]*safetyInc{}
 	}
-	clear(cs.purged)
+	if len(cs.purged) > 0 { // most releases purge nothing
+		clear(cs.purged)
+	}
 	cs.ev, cs.v = ev, v // uids and ans: release's
 	return cs
 }
