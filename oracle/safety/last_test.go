@@ -39,7 +39,8 @@ func TestTrackedIsTheMap(t *testing.T) {
 // a UID tracked after the walk), and the violations — over random probes, each handed once or
 // again, with UIDs named by calls in between, across Resets. It fails when
 // readProbe tracks no new known UID, reads nothing for a repeated probe
-// after a UID was tracked, or takes Known from anything but the answers.
+// after a UID was tracked, or takes Known from anything but the probe's
+// known UIDs.
 func TestReadProbeIsReadAnswers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	uids := []string{"a", "b", "c", "d", "e", "f"}

@@ -122,35 +122,40 @@ func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []str
 
 // readProbe is, for a recorded probe p, what trackAll and readAnswers do
 // with its known UIDs and answers, in one walk through p's Pods (sorted
-// by UID) beside the UIDs tracked (sorted): a known UID not tracked yet
-// is tracked where the walk stands (track inserts it there), and a UID is
-// known exactly when its answers say Known (a UID p does not list has
-// UnknownAnswers, Known false). With the probe of the release before and
-// no UID tracked since, that release's walk found what this one would:
-// nothing is read (a target hands the same probe again when no answer
-// changed). TestReadProbeIsReadAnswers compares it with the view's walk.
+// by UID) beside the UIDs tracked (sorted) and p's known UIDs (listed in
+// the order of its Pods): a known UID not tracked yet is tracked where the
+// walk stands (track inserts it there), and no list is checked for order
+// or searched. With the probe of the release before and no UID tracked
+// since, that release's walk found what this one would: nothing is read
+// (a target hands the same probe again when no answer changed).
+// TestReadProbeIsReadAnswers compares it with the view's walk.
 func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 	if p == o.knownOf && sameArray(o.uids, cs.uids) {
 		return
 	}
 	o.knownOf = p
+	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+	known := o.knownBuf
 	cs.ans, cs.reads = cs.ans[:0], cs.reads+1
 	unknown := history.UnknownAnswers(p.PodsSynced)
 	j := 0 // the next tracked UID to read, in o.uids
 	for k := range p.Pods {
-		pa := &p.Pods[k]
-		uid := string(pa.UID)
+		uid := string(p.Pods[k].UID)
+		isKnown := len(known) > 0 && known[0] == uid
+		if isKnown {
+			known = known[1:]
+		}
 		for j < len(o.uids) && o.uids[j] != uid && o.uids[j] < uid {
 			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
 			j++
 		}
 		if j == len(o.uids) || o.uids[j] != uid {
-			if !pa.Known || (j > 0 && o.uids[j-1] == uid) { // p lists each UID once
+			if !isKnown || (j > 0 && o.uids[j-1] == uid) { // p lists each UID once
 				continue
 			}
 			o.track(uid) // inserted at j
 		}
-		o.noteAnswers(cs, o.tracks[j], j, pa.Answers, pa.Known)
+		o.noteAnswers(cs, o.tracks[j], j, p.Pods[k].Answers, isKnown)
 		j++
 	}
 	for ; j < len(o.uids); j++ {
