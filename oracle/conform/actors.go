@@ -67,7 +67,7 @@ func (c *checker) actorEvent(v oracle.View, ev *history.Event) {
 // evictionBegins: the eviction actor g starts on uid; the pod is
 // evictable if it is in config, admitted, neither static nor critical.
 func (c *checker) evictionBegins(k oracle.Kubelet, g string, uid types.UID) {
-	p, shape := k.Pod(uid), c.first[uid]
+	p, shape := k.Pod(uid), c.first(uid)
 	// Two Evict actions of one pod start two actors, which may begin in
 	// either order: the actor's grace is one of theirs.
 	c.actors[g] = &actor{evict: true, uid: uid, restarts: c.restarts, graces: c.evictGraces[uid],

@@ -47,6 +47,7 @@ func (c *checker) reset(p plan.Plan) {
 	}
 	sortUIDs(c.uids)
 	c.uids = slices.Compact(c.uids) // each UID the plan names, once
+	c.firsts = append(c.firsts[:0], make([]*plan.Action, len(c.uids))...)
 }
 
 // clientRec is the k-th client record of a run, empty: the one the run

@@ -40,7 +40,7 @@ import (
 // New returns the plan-conformance oracle for a run of p. One serves the
 // whole run: a kubelet restart is part of what it judges.
 func New(p plan.Plan) oracle.Oracle {
-	c := &checker{clients: history.NewLookup[string, *client](), first: map[types.UID]plan.Action{},
+	c := &checker{clients: history.NewLookup[string, *client](),
 		seen:   map[string]bool{},
 		sm:     statusModel{api: map[types.UID]v1.PodPhase{}, changed: map[types.UID]time.Duration{}},
 		actors: map[string]*actor{}, evictGraces: map[types.UID][]int64{}, shutdownReturned: map[types.UID]time.Duration{},
@@ -60,7 +60,6 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 		return New(p)
 	}
 	c.clients.Reset()
-	clear(c.first)
 	c.versions.Reset()
 	clear(c.seen)
 	c.created.Reset()
@@ -75,7 +74,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 	clear(c.sm.api)
 	clear(c.sm.changed)
 	*c = checker{queryBuf: c.queryBuf[:0], gotBuf: c.gotBuf[:0], clients: c.clients, uids: c.uids[:0],
-		first: c.first, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
+		firsts: c.firsts, versions: c.versions, created: c.created, hk: c.hk, freeHK: c.freeHK,
 		freeAction: c.freeAction, incarnation: c.incarnation, sm: c.sm, actors: c.actors, evictGraces: c.evictGraces,
 		shutdownReturned: c.shutdownReturned, reapDue: c.reapDue, seen: c.seen,
 		clientNames: c.clientNames, counts: c.counts, clientRecs: c.clientRecs, nameList: c.nameList[:0]}
@@ -146,12 +145,15 @@ type checker struct {
 	// clientNames are the plan clients' goroutine names by index (clientName),
 	// counts reset's buffer, and clientRecs the client records reset made,
 	// in order: the next run's reset empties and reuses them.
-	clientNames    []string
-	counts         []int
-	clientRecs     []*client
-	nameList       []string                           // Finish's buffer (sortedNames)
-	uids           []types.UID                        // every UID the plan names, sorted
-	first          map[types.UID]plan.Action          // the action the target first saw a UID with (its pod's shape)
+	clientNames []string
+	counts      []int
+	clientRecs  []*client
+	nameList    []string    // Finish's buffer (sortedNames)
+	uids        []types.UID // every UID the plan names, sorted
+	// firsts are, by index in uids, the action the target first saw the UID
+	// with (its pod's shape; nil: none yet), held in its client's actions
+	// (firstOf).
+	firsts         []*plan.Action
 	versions       history.Few[types.UID, int]        // the highest pod version handed to the pod workers
 	restarts       int                                // Restarted events so far
 	created        history.Few[types.UID, bool]       // a create reached the current pod workers (admitted)
@@ -272,7 +274,7 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 				cl.begun+1, len(cl.actions))
 			return
 		}
-		a := cl.actions[cl.begun]
+		a, ap := cl.actions[cl.begun], &cl.actions[cl.begun]
 		cl.begun++
 		cl.cur = c.newAction(a, c.preOf(v, a), ev.At)
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
@@ -286,8 +288,8 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 		}
 		c.actionBegins(a, cl.cur.pre)
 		if !cl.cur.pre.refused && a.UID != "" {
-			if _, ok := c.first[a.UID]; !ok {
-				c.first[a.UID] = a
+			if i := c.uidIndex(a.UID); i >= 0 && c.firsts[i] == nil {
+				c.firsts[i] = ap
 			}
 			if pre := cl.cur.pre; a.Kind == plan.Finish && pre.inAPI {
 				c.sm.api[a.UID] = v1.PodPhase(a.Terminal) // the containers' exit, published

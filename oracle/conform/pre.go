@@ -39,7 +39,7 @@ func (p pre) toWorkers() bool { return !p.kube || p.admitted }
 func (p pre) added() bool { return !p.kube || p.admitted || p.rejected }
 
 func (c *checker) preOf(v oracle.View, a plan.Action) pre {
-	_, known := c.first[a.UID]
+	known := c.firstOf(a.UID) != nil
 	out := pre{known: known, phase: v1.PodRunning}
 	k := v.Kubelet()
 	if a.Kind == plan.Restart {
@@ -83,12 +83,12 @@ func (c *checker) refused(k oracle.Kubelet, a plan.Action, known bool) bool {
 	switch a.Kind {
 	case plan.Create:
 		name := c.shapeOf(a).PodName()
-		for _, uid := range c.uids {
+		for i, uid := range c.uids {
 			if uid == a.UID {
 				continue
 			}
-			other, ok := c.first[uid]
-			if ok && !other.Static && other.PodName() == name && k.Pod(uid).InAPI {
+			other := c.firsts[i]
+			if other != nil && !other.Static && other.PodName() == name && k.Pod(uid).InAPI {
 				return true
 			}
 		}
@@ -100,10 +100,38 @@ func (c *checker) refused(k oracle.Kubelet, a plan.Action, known bool) bool {
 
 // shapeOf is the action a's pod was first seen with (a itself if new).
 func (c *checker) shapeOf(a plan.Action) plan.Action {
-	if f, ok := c.first[a.UID]; ok {
-		return f
+	if f := c.firstOf(a.UID); f != nil {
+		return *f
 	}
 	return a
+}
+
+// uidIndex is uid's index in c.uids, -1 if the plan names no such UID. A
+// scan: a plan names a few UIDs, and a map of them costs more to hash.
+func (c *checker) uidIndex(uid types.UID) int {
+	for i, u := range c.uids {
+		if u == uid {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstOf is the action the target first saw uid with, nil if none yet.
+func (c *checker) firstOf(uid types.UID) *plan.Action {
+	if i := c.uidIndex(uid); i >= 0 {
+		return c.firsts[i]
+	}
+	return nil
+}
+
+// first is the action the target first saw uid with, the zero Action if
+// none yet (as a map of them would answer).
+func (c *checker) first(uid types.UID) plan.Action {
+	if f := c.firstOf(uid); f != nil {
+		return *f
+	}
+	return plan.Action{}
 }
 
 func sortUIDs(uids []types.UID) { slices.Sort(uids) }

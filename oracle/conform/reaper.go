@@ -28,7 +28,7 @@ func (c *checker) reaperNoted(k oracle.Kubelet, ev *history.Event) {
 	}
 	switch n := ev.Note.(type) {
 	case history.DeleteRequested:
-		if c.first[n.UID].Static {
+		if c.first(n.UID).Static {
 			return
 		}
 		at := ev.At + time.Duration(n.Grace)*time.Second + reapSlack

@@ -218,7 +218,7 @@ func (c *checker) fits(a plan.Action, counted []types.UID) bool {
 	shape := c.shapeOf(a)
 	cpu, mem := shape.CPU, shape.Mem
 	for _, uid := range counted {
-		s := c.first[uid]
+		s := c.first(uid)
 		cpu, mem = cpu+s.CPU, mem+s.Mem
 	}
 	return c.plan.Node.Fits(cpu, mem)

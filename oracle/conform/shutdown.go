@@ -40,7 +40,7 @@ func (c *checker) shutdownGroups() []plan.ShutdownGroup {
 
 // groupOf is uid's shutdown group.
 func (c *checker) groupOf(uid types.UID) int {
-	prio, g := c.first[uid].Priority, 0
+	prio, g := c.first(uid).Priority, 0
 	for j, grp := range c.shutdownGroups() {
 		if grp.Priority <= prio {
 			g = j
@@ -140,7 +140,7 @@ func (c *checker) shutdownCall(ev *history.Event) {
 		return
 	}
 	uid := types.UID(u.Pod.UID)
-	want := min(c.shutdownGroups()[c.groupOf(uid)].Grace, c.first[uid].SpecGrace)
+	want := min(c.shutdownGroups()[c.groupOf(uid)].Grace, c.first(uid).SpecGrace)
 	if u.Kill.Evict || !u.Kill.HasGraceOverride || u.Kill.GraceOverride != want {
 		c.violate("P7", "the node shutdown killed pod %s with %+v, want grace %d without evict", uid, u.Kill, want)
 	}

@@ -135,7 +135,7 @@ func (c *checker) statusNoted(k oracle.Kubelet, n history.Note) {
 	case history.ShutdownKill:
 		s.statusFn[n.UID] = true
 	case history.Admitted:
-		if !c.fits(c.first[n.UID], n.Counted) {
+		if !c.fits(c.first(n.UID), n.Counted) {
 			s.held[n.UID] = phases{v1.PodFailed}
 		}
 	case history.PhaseWritten:
@@ -179,7 +179,7 @@ func (c *checker) statusSettled(k oracle.Kubelet) {
 // still due, and the end comes after at most the daemons' last period and
 // the drain (echoWindow).
 func (c *checker) echoSettled(k oracle.Kubelet, uid types.UID, p oracle.KubeletPod) {
-	if !k.APIServer() || c.first[uid].Static || !p.InConfig {
+	if !k.APIServer() || c.first(uid).Static || !p.InConfig {
 		return
 	}
 	if last, ok := c.sm.changed[uid]; ok && c.at-last < c.echoWindow() {
