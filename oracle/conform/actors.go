@@ -36,17 +36,31 @@ type actor struct {
 	graces   []int64 // those of the pod's Evict actions begun so far (-1: none)
 }
 
-// actorEvent follows the calls of the actor goroutines.
-func (c *checker) actorEvent(v oracle.View, ev *history.Event) {
+// actorsRead reports whether actorEvent may act on ev (k: the target's
+// kubelet, nil if none): a note on a kubelet (an eviction actor begins), a
+// call of a shutdown-kill goroutine (its actor begins), or any event once an
+// actor began. Every other event it would pass by.
+func (c *checker) actorsRead(k oracle.Kubelet, ev *history.Event) bool {
+	return len(c.actors) > 0 || ev.Kind == history.Noted && k != nil ||
+		ev.Kind == history.ClientCall && strings.HasPrefix(ev.Goroutine, shutdownKillPrefix)
+}
+
+// shutdownKillPrefix begins the goroutine name of the node shutdown
+// manager's kills.
+const shutdownKillPrefix = "shutdown-kill/"
+
+// actorEvent follows the calls of the actor goroutines (k: the target's
+// kubelet, nil if none).
+func (c *checker) actorEvent(k oracle.Kubelet, ev *history.Event) {
 	g := ev.Goroutine
 	switch ev.Kind {
 	case history.Noted:
-		if n, ok := ev.Note.(history.EvictionBegins); ok && v.Kubelet() != nil {
-			c.evictionBegins(v.Kubelet(), g, n.UID)
+		if n, ok := ev.Note.(history.EvictionBegins); ok && k != nil {
+			c.evictionBegins(k, g, n.UID)
 		}
 		return
 	case history.ClientCall:
-		if strings.HasPrefix(g, "shutdown-kill/") && c.actors[g] == nil {
+		if strings.HasPrefix(g, shutdownKillPrefix) && c.actors[g] == nil {
 			c.actors[g] = &actor{restarts: c.restarts}
 		}
 		if a := c.actors[g]; a != nil {

@@ -195,12 +195,17 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	case history.LockAcquired, history.LockReleasing, history.CallbackBegin, history.Fired:
 		return // none of P1–P9 follows these (most of the stream)
 	}
-	c.status(v, ev)
-	c.actorEvent(v, ev)
+	k := v.Kubelet() // read once: P5, the actors and the reaper read it
+	if k != nil {
+		c.status(k, ev)
+	}
+	if c.actorsRead(k, ev) {
+		c.actorEvent(k, ev)
+	}
 	switch ev.Kind {
 	case history.Noted:
 		c.shutdownNoted(ev)
-		if k := v.Kubelet(); k != nil {
+		if k != nil {
 			c.reaperNoted(k, ev)
 		}
 	case history.Restarted:
@@ -222,7 +227,9 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		}
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
-		c.shutdownReturn(ev)
+		if len(c.actors) > 0 {
+			c.shutdownReturn(ev) // a shutdown-kill actor's, which is in actors
+		}
 	}
 	if !strings.HasPrefix(ev.Goroutine, clientPrefix) {
 		return // not a plan client's (every key of clients has the prefix)

@@ -132,7 +132,7 @@ func (c *checker) groupOver(at time.Duration, next int) {
 // shutdownCall checks the kill a shutdown-kill actor sends (P7) and notes
 // when its wait returns.
 func (c *checker) shutdownCall(ev *history.Event) {
-	if !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
+	if !strings.HasPrefix(ev.Goroutine, shutdownKillPrefix) {
 		return
 	}
 	u, ok := ev.Input.(ops.UpdatePod)
@@ -148,8 +148,11 @@ func (c *checker) shutdownCall(ev *history.Event) {
 
 // shutdownReturn: a shutdown kill's wait returned.
 func (c *checker) shutdownReturn(ev *history.Event) {
+	if !strings.HasPrefix(ev.Goroutine, shutdownKillPrefix) {
+		return
+	}
 	a := c.actors[ev.Goroutine]
-	if a == nil || !strings.HasPrefix(ev.Goroutine, "shutdown-kill/") {
+	if a == nil {
 		return
 	}
 	for _, cl := range a.calls {

@@ -70,12 +70,8 @@ func (s *statusModel) heldOf(uid types.UID) phases {
 	return phases{""}
 }
 
-// status follows the events P5 reads; kube: the target has a kubelet.
-func (c *checker) status(v oracle.View, ev *history.Event) {
-	k := v.Kubelet()
-	if k == nil {
-		return
-	}
+// status follows the events P5 reads on a target with kubelet k.
+func (c *checker) status(k oracle.Kubelet, ev *history.Event) {
 	s := &c.sm
 	switch ev.Kind {
 	case history.Restarted:
