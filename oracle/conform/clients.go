@@ -48,6 +48,8 @@ func (c *checker) reset(p plan.Plan) {
 	sortUIDs(c.uids)
 	c.uids = slices.Compact(c.uids) // each UID the plan names, once
 	c.firsts = append(c.firsts[:0], make([]*plan.Action, len(c.uids))...)
+	c.versions = append(c.versions[:0], make([]int, len(c.uids))...)
+	c.created = append(c.created[:0], make([]bool, len(c.uids))...)
 }
 
 // clientRec is the k-th client record of a run, empty: the one the run

@@ -60,9 +60,7 @@ func Reuse(prev oracle.Oracle, p plan.Plan) oracle.Oracle {
 		return New(p)
 	}
 	c.clients.Reset()
-	c.versions.Reset()
 	clear(c.seen)
-	c.created.Reset()
 	c.hk.Reset()
 	clear(c.actors)
 	clear(c.evictGraces)
@@ -153,10 +151,14 @@ type checker struct {
 	// firsts are, by index in uids, the action the target first saw the UID
 	// with (its pod's shape; nil: none yet), held in its client's actions
 	// (firstOf).
-	firsts         []*plan.Action
-	versions       history.Few[types.UID, int]        // the highest pod version handed to the pod workers
+	firsts []*plan.Action
+	// versions and created are by index in uids (those of UIDs the plan
+	// does not name are never read): the highest pod version handed to the
+	// pod workers, and whether a create reached the current pod workers
+	// (admitted).
+	versions       []int
+	created        []bool
 	restarts       int                                // Restarted events so far
-	created        history.Few[types.UID, bool]       // a create reached the current pod workers (admitted)
 	hk             history.Few[string, *housekeeping] // by goroutine: the last SyncKnownPods and the creates after it
 	freeHK         *housekeeping                      // a pass's record judged, for the next (newHousekeeping)
 	freeAction     *action                            // an action's record judged, for the next (newAction)
@@ -210,7 +212,7 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		}
 	case history.Restarted:
 		c.restarts++
-		c.created.Reset()
+		clear(c.created)
 		c.shutdownReturned = map[types.UID]time.Duration{}
 		// A shutdown asked of the old kubelet, begun or not, ends with it
 		// (the signal reached that process, not the new one).
@@ -220,9 +222,9 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		// After housekeepingCall, which judges the call on what came
 		// before it; nothing else here reads the versions or creates.
 		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
-			c.sawVersion(types.UID(u.Pod.UID), u.Pod.Version)
-			if u.Type == ops.Create {
-				c.created.Set(types.UID(u.Pod.UID), true)
+			if i := c.uidIndex(types.UID(u.Pod.UID)); i >= 0 {
+				c.versions[i] = max(c.versions[i], u.Pod.Version)
+				c.created[i] = c.created[i] || u.Type == ops.Create
 			}
 		}
 	case history.ClientReturn:
@@ -256,21 +258,12 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	}
 }
 
-// wasCreated: a create of uid reached the current pod workers.
-func (c *checker) wasCreated(uid types.UID) bool {
-	ok, _ := c.created.Get(uid)
-	return ok
-}
-
 // version is the highest version of uid's pod handed to the pod workers.
 func (c *checker) version(uid types.UID) int {
-	v, _ := c.versions.Get(uid)
-	return v
-}
-
-func (c *checker) sawVersion(uid types.UID, version int) {
-	was, _ := c.versions.Get(uid)
-	c.versions.Set(uid, max(was, version))
+	if i := c.uidIndex(uid); i >= 0 {
+		return c.versions[i]
+	}
+	return 0
 }
 
 func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {

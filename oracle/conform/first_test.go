@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -56,6 +57,50 @@ func TestFirstIsTheMap(t *testing.T) {
 			}
 			if f := c.shapeOf(plan.Action{UID: uid, Name: "x"}); ok && f != w || !ok && f.Name != "x" {
 				t.Fatalf("round %d: shapeOf(%q) = %v, want %v (found %v)", round, uid, f, w, ok)
+			}
+		}
+	}
+}
+
+// TestVersionsAndCreatedAreTheMaps: the versions and creates kept by UID
+// index answer as the maps of UIDs they replace, for every UID the plan
+// names: the highest version of an UpdatePod that is not runtime-only, and
+// whether a create of the UID reached the pod workers since the last
+// Restarted. UpdatePods of UIDs the plan does not name are dropped (no one
+// reads them). Random streams of calls, restarts and reuses.
+func TestVersionsAndCreatedAreTheMaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 21))
+	names := []string{"a", "b", "c", "d", "x"}
+	var c *checker
+	for round := range 200 {
+		p := plan.Plan{Clients: 1}
+		for range 1 + r.IntN(4) {
+			p.Actions = append(p.Actions, plan.Action{Kind: plan.Create, UID: types.UID(names[r.IntN(4)])})
+		}
+		if c == nil || r.IntN(2) == 0 {
+			c = New(p).(*checker)
+		} else {
+			c = Reuse(c, p).(*checker)
+		}
+		versions, created, v := map[types.UID]int{}, map[types.UID]bool{}, newView(false)
+		for id := range 30 {
+			if r.IntN(8) == 0 {
+				c.Observe(v, &history.Event{Kind: history.Restarted, Goroutine: "driver"})
+				clear(created)
+				continue
+			}
+			u := ops.UpdatePod{Type: ops.UpdateType(r.IntN(4)), RuntimeOnly: r.IntN(4) == 0,
+				Pod: ops.Pod{UID: names[r.IntN(len(names))], Version: r.IntN(9) - 2}}
+			c.Observe(v, &history.Event{Kind: history.ClientCall, ID: id, Goroutine: "worker", Input: u})
+			if uid := types.UID(u.Pod.UID); !u.RuntimeOnly {
+				versions[uid] = max(versions[uid], u.Pod.Version)
+				created[uid] = created[uid] || u.Type == ops.Create
+			}
+			for i, uid := range c.uids {
+				if c.version(uid) != versions[uid] || c.created[i] != created[uid] {
+					t.Fatalf("round %d, after %v: uid %s version %d created %v, want the maps' %d %v", round, u, uid,
+						c.version(uid), c.created[i], versions[uid], created[uid])
+				}
 			}
 		}
 	}
