@@ -100,6 +100,10 @@ type probeCall struct {
 	desired []string
 }
 
+// probeKinds are the kinds noteForProbe reads (a bit for each).
+const probeKinds = 1<<history.ClientCall | 1<<history.ClientReturn | 1<<history.LockAcquired |
+	1<<history.Fired | 1<<history.LockReleasing | 1<<history.Restarted
+
 // noteForProbe follows the event stream for probeTouched: which UIDs the
 // critical section in progress touched.
 func (w *World) noteForProbe(ev *history.Event) {

@@ -2,10 +2,14 @@ package world
 
 import (
 	"flag"
+	"reflect"
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
@@ -187,6 +191,34 @@ func TestPodIndexes(t *testing.T) {
 			_ = w.Run()
 			if releases == 0 {
 				t.Fatalf("%s seed %d: no release", f.Name, seed)
+			}
+		}
+	}
+}
+
+// TestProbeKinds: deliverOut hands noteForProbe only the kinds in
+// probeKinds; an event of any other kind, of any input, held or not, would
+// have changed nothing of the probe's memo. Fails when a kind noteForProbe
+// reads is left out of probeKinds.
+func TestProbeKinds(t *testing.T) {
+	inputs := []ops.Input{nil, ops.UpdatePod{Pod: ops.Pod{UID: "u2"}}, ops.KillPodNowDone{UID: "u2"}, ops.Query{},
+		ops.SyncKnownPods{Desired: []string{"u1"}}, ops.CancelFired{UID: "u3"}, ops.CompletionFired{UID: "u3"},
+		ops.SyncBegin{UID: "u1"}}
+	fresh := func() probeMemo {
+		return probeMemo{last: &history.Probe{}, touched: []types.UID{"u1"}, holder: "g",
+			calls: []probeCall{{g: "g", id: 3, uid: "u1"}, {g: "h", id: 4, all: true}}}
+	}
+	for k := history.EventKind(0); k < history.NumEventKinds; k++ {
+		if probeKinds&(1<<k) != 0 {
+			continue
+		}
+		for _, in := range inputs {
+			for _, g := range []string{"g", "h", "worker/u1", "other"} {
+				w := &World{probes: fresh()}
+				w.noteForProbe(&history.Event{Kind: k, Goroutine: g, ID: 3, Input: in})
+				if want := fresh(); !reflect.DeepEqual(w.probes, want) {
+					t.Fatalf("a %v event (input %#v, goroutine %s) changed the memo: %+v, was %+v", k, in, g, w.probes, want)
+				}
 			}
 		}
 	}

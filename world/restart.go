@@ -64,7 +64,9 @@ func (w *World) startEpoch() {
 		}
 		w.killNowUpdateDone()
 		if w.sending() { // else nobody reads the probe
-			w.send(history.Event{Kind: history.LockReleasing, Probe: w.probe()})
+			p := w.probe()
+			w.out = history.Event{Kind: history.LockReleasing, Probe: p}
+			w.sendOut()
 		}
 	}
 }

@@ -90,7 +90,8 @@ type World struct {
 	// fault points' estimate of the next one).
 	lastHousekeeping time.Duration
 
-	observers   []func(history.Event)
+	observers   []func(*history.Event)
+	out         history.Event // the event being delivered (deliver)
 	settled     bool
 	seq         int64
 	calls       int
