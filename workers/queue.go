@@ -16,7 +16,7 @@ import (
 type Queue struct {
 	rt      Runtime
 	lock    sync.Locker
-	entries map[types.UID]time.Time
+	entries []QueueEntry // by UID, one each: a search, no hash, no map to walk
 	due     []QueueEntry // GetWork's buffer
 }
 
@@ -28,15 +28,23 @@ type QueueEntry struct {
 
 // NewQueue returns an empty queue whose delays count from rt.Now().
 func NewQueue(rt Runtime) *Queue {
-	return &Queue{rt: rt, lock: rt.NewMutex("workQueue"), entries: map[types.UID]time.Time{}}
+	return &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
 }
 
 // Enqueue makes uid due after delay, replacing any earlier entry.
 func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	q.entries[uid] = q.rt.Now().Add(delay)
+	e := QueueEntry{UID: uid, Due: q.rt.Now().Add(delay)}
+	if i, found := slices.BinarySearchFunc(q.entries, uid, entryUID); found {
+		q.entries[i] = e
+	} else {
+		q.entries = slices.Insert(q.entries, i, e)
+	}
 }
+
+// entryUID orders an entry against a UID (the entries' order).
+func entryUID(e QueueEntry, uid types.UID) int { return cmp.Compare(e.UID, uid) }
 
 // GetWork removes and returns the UIDs due at now (due time ≤ now; the
 // kubelet's queue needs strictly before, which under a fake clock would
@@ -44,17 +52,20 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	due := q.due[:0]
-	for uid, at := range q.entries {
-		if !at.After(now) {
-			due = append(due, QueueEntry{UID: uid, Due: at})
+	due, kept := q.due[:0], q.entries[:0] // kept is filled behind the reading
+	for _, e := range q.entries {
+		if e.Due.After(now) {
+			kept = append(kept, e)
+		} else {
+			due = append(due, e)
 		}
 	}
+	clear(q.entries[len(kept):])
+	q.entries = kept
 	slices.SortFunc(due, compareEntries) // UIDs are unique: a total order
 	uids := make([]types.UID, len(due))
 	for i, entry := range due {
 		uids[i] = entry.UID
-		delete(q.entries, entry.UID)
 	}
 	q.due = due
 	return uids
@@ -87,9 +98,7 @@ func (q *Queue) Len() int {
 }
 
 func (q *Queue) entriesLocked(entries []QueueEntry) []QueueEntry {
-	for uid, at := range q.entries {
-		entries = append(entries, QueueEntry{UID: uid, Due: at})
-	}
+	entries = append(entries, q.entries...)
 	slices.SortFunc(entries, compareEntries)
 	return entries
 }
