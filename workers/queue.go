@@ -36,15 +36,20 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	e := QueueEntry{UID: uid, Due: q.rt.Now().Add(delay)}
-	if i, found := slices.BinarySearchFunc(q.entries, uid, entryUID); found {
-		q.entries[i] = e
+	lo, hi := 0, len(q.entries) // a binary search by UID
+	for lo < hi {
+		if h := int(uint(lo+hi) >> 1); q.entries[h].UID < uid {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	if lo < len(q.entries) && q.entries[lo].UID == uid {
+		q.entries[lo] = e
 	} else {
-		q.entries = slices.Insert(q.entries, i, e)
+		q.entries = slices.Insert(q.entries, lo, e)
 	}
 }
-
-// entryUID orders an entry against a UID (the entries' order).
-func entryUID(e QueueEntry, uid types.UID) int { return cmp.Compare(e.UID, uid) }
 
 // GetWork removes and returns the UIDs due at now (due time ≤ now; the
 // kubelet's queue needs strictly before, which under a fake clock would
