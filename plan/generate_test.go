@@ -85,3 +85,21 @@ func TestReusedAPIUIDIsCaught(t *testing.T) {
 		}
 	}
 }
+
+// TestLetterUIDs: letterUID and PodName's table give the strings the
+// generators built before them (string(rune('a'+i)), "pod-"+uid), past z
+// too. Fails when the table is off by one.
+func TestLetterUIDs(t *testing.T) {
+	for i := range 40 {
+		uid := letterUID(i)
+		if want := types.UID(string(rune('a' + i))); uid != want {
+			t.Fatalf("letterUID(%d) = %q, want %q", i, uid, want)
+		}
+		if got, want := (Action{UID: uid}).PodName(), "pod-"+string(uid); got != want {
+			t.Fatalf("PodName of %q = %q, want %q", uid, got, want)
+		}
+	}
+	if got := (Action{UID: "a", Name: "web"}).PodName(); got != "web" {
+		t.Fatalf("PodName with a name = %q, want web", got)
+	}
+}

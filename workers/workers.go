@@ -63,6 +63,9 @@ type Config struct {
 	// harness that judges only what a caller observes sets it, so that no
 	// verdict rests on private state. The zero value keeps them on.
 	NoAssertions bool
+	// Names, if set, keeps the names built for the next pod workers given
+	// it (a harness that runs many seeds); nil builds each name anew.
+	Names *Names
 }
 
 // PodWorkers is the pod-worker state machine of SPEC §1: one record and at
@@ -76,6 +79,7 @@ type PodWorkers struct {
 	backoffPeriod  time.Duration
 	mutants        mutant.Set
 	noAssertions   bool
+	names          *Names // nil: every name built anew
 
 	// podLock guards every field below.
 	podLock sync.Locker
@@ -134,6 +138,7 @@ func New(cfg Config) *PodWorkers {
 		backoffPeriod:                      cfg.BackoffPeriod,
 		mutants:                            cfg.Mutants,
 		noAssertions:                       cfg.NoAssertions,
+		names:                              cfg.Names,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
 		workerGenerations:                  map[types.UID]int{},
 		startedStaticPodsByFullname:        map[string]types.UID{},

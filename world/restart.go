@@ -43,7 +43,7 @@ func (w *World) startEpoch() {
 	p.queue = notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
 	p.cache = cacheView{w.Runtime, w}
 	w.PW = workers.New(workers.Config{Runtime: &p.wrt, Syncer: &p.syncer, Cache: &p.cache, Queue: &p.queue,
-		NoAssertions: w.internalOff})
+		NoAssertions: w.internalOff, Names: w.workerNames})
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
 		if err := mutants.Reintroduce(w.PW, w.workersMutant); err != nil {

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
@@ -136,8 +137,9 @@ type World struct {
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 	// shapes are the input shapes drawn (world/shapes).
-	shapes     shapes.Set
-	podObjects history.PodObjects // builds the pod objects (podOf, desiredObject)
+	shapes      shapes.Set
+	podObjects  history.PodObjects // builds the pod objects (podOf, desiredObject)
+	workerNames *workers.Names     // the pod workers' names, kept by Renew
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads map[string]ops.CacheView
@@ -197,9 +199,10 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 
 // Renew is NewWorld built in w's memory, w's pod objects and probes built
 // again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
-// next seed (run.Lane), once nothing holds w or anything it made.
+// next seed (run.Lane), once nothing holds w or anything it made. The pod
+// workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}}
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: cmp.Or(w.workerNames, workers.NewNames())}
 	w.podObjects.Reuse()
 	w.probes.made.Reuse()
 	return w.build(plan, schedule, faults, strategy)
