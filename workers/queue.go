@@ -18,6 +18,7 @@ type Queue struct {
 	lock    sync.Locker
 	entries []QueueEntry // by UID, one each: a search, no hash, no map to walk
 	due     []QueueEntry // GetWork's buffer
+	first   [4]QueueEntry
 }
 
 // QueueEntry is one queued UID and when it is due.
@@ -28,7 +29,9 @@ type QueueEntry struct {
 
 // NewQueue returns an empty queue whose delays count from rt.Now().
 func NewQueue(rt Runtime) *Queue {
-	return &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
+	q := &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
+	q.entries = q.first[:0] // most runs queue a few UIDs: no allocation
+	return q
 }
 
 // Enqueue makes uid due after delay, replacing any earlier entry.

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"cmp"
 	"strconv"
 	"time"
 
@@ -202,7 +201,10 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // next seed (run.Lane), once nothing holds w or anything it made. The pod
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: cmp.Or(w.workerNames, workers.NewNames())}
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames}
+	if w.workerNames == nil {
+		w.workerNames = workers.NewNames()
+	}
 	w.podObjects.Reuse()
 	w.probes.made.Reuse()
 	return w.build(plan, schedule, faults, strategy)
