@@ -62,7 +62,7 @@ func (w *World) isTicker(goroutine string) bool {
 	return slices.Contains(w.tickers, goroutine)
 }
 
-func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
+func (w *World) killNowBusy() bool { return w.killNow.Len() > 0 }
 
 // settleView is what w.quiet reads of the world (quiet.World).
 type settleView struct{ w *World }

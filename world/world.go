@@ -95,8 +95,8 @@ type World struct {
 	settled     bool
 	seq         int64
 	calls       int
-	completions int                     // completion IDs handed out
-	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
+	completions int                               // completion IDs handed out
+	killNow     history.Few[string, *killNowCall] // by goroutine: killPodNow in progress
 
 	// The end of a run (settle.go): the daemons stop once the
 	// world quiesces; settleTimes is when the settle phase began and
@@ -141,7 +141,7 @@ type World struct {
 	workerNames *workers.Names     // the pod workers' names, kept by Renew
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
-	cacheReads map[string]ops.CacheView
+	cacheReads history.Few[string, ops.CacheView]
 	// probes is what the probe keeps from one release of the pod lock to
 	// the next (probe.go).
 	probes probeMemo
@@ -213,7 +213,7 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 // build is NewWorld in w, a zero World but for what Renew keeps.
 func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w.S, w.plan, w.killNow, w.cacheReads = s, plan, map[string]*killNowCall{}, map[string]ops.CacheView{}
+	w.S, w.plan = s, plan
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
