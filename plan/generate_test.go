@@ -86,7 +86,7 @@ func TestReusedAPIUIDIsCaught(t *testing.T) {
 	}
 }
 
-// TestLetterUIDs: letterUID and PodName's table give the strings the
+// TestLetterUIDs: letterUID and the tables of PodName and FullName give the strings the
 // generators built before them (string(rune('a'+i)), "pod-"+uid), past z
 // too. Fails when the table is off by one.
 func TestLetterUIDs(t *testing.T) {
@@ -97,6 +97,12 @@ func TestLetterUIDs(t *testing.T) {
 		}
 		if got, want := (Action{UID: uid}).PodName(), "pod-"+string(uid); got != want {
 			t.Fatalf("PodName of %q = %q, want %q", uid, got, want)
+		}
+		for _, name := range []string{"", "pod-" + string(uid), "web", "pod-b"} {
+			a := Action{UID: uid, Name: name}
+			if got, want := a.FullName(), a.PodName()+"_default"; got != want {
+				t.Fatalf("FullName of %q named %q = %q, want %q", uid, name, got, want)
+			}
 		}
 	}
 	if got := (Action{UID: "a", Name: "web"}).PodName(); got != "web" {

@@ -235,7 +235,7 @@ func (p Plan) String() string {
 func (a Action) PodName() string {
 	if a.Name != "" {
 		return a.Name
-	} else if i, ok := letterOf(a.UID); ok {
+	} else if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
 		return podNames[i] // the same string, built once
 	}
 	return "pod-" + string(a.UID)
@@ -246,12 +246,22 @@ func (a Action) PodName() string {
 // then makes neither, and every seed's strings are the same memory.
 const letters = "abcdefghijklmnopqrstuvwxyz"
 
-var podNames = func() (names [len(letters)]string) {
+var podNames, podFullNames = func() (names, full [len(letters)]string) {
 	for i := range names {
 		names[i] = "pod-" + letters[i:i+1]
+		full[i] = names[i] + "_default"
 	}
-	return names
+	return names, full
 }()
+
+// FullName is the pod's full name (the kubelet's name_namespace) in the
+// namespace of every plan pod, "default".
+func (a Action) FullName() string {
+	if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
+		return podFullNames[i]
+	}
+	return a.PodName() + "_default"
+}
 
 // letterUID is the i-th one-letter UID: a, b, c, … (string(rune('a'+i))).
 func letterUID(i int) types.UID {

@@ -352,7 +352,7 @@ func (w *World) pod(uid types.UID) *configPod {
 // fullName is the pod's full name (name_namespace), built once.
 func (p *configPod) fullName() string {
 	if p.full == "" {
-		p.full = p.action.PodName() + "_default"
+		p.full = p.action.FullName()
 	}
 	return p.full
 }
