@@ -16,9 +16,9 @@ import (
 type Queue struct {
 	rt      Runtime
 	lock    sync.Locker
-	entries []QueueEntry // by UID, one each: a search, no hash, no map to walk
-	due     []QueueEntry // GetWork's buffer
-	first   [4]QueueEntry
+	entries []QueueEntry     // by UID, one each: a search, no hash, no map to walk
+	due     []QueueEntry     // GetWork's buffer
+	first   [2][4]QueueEntry // the first arrays of entries and due
 }
 
 // QueueEntry is one queued UID and when it is due.
@@ -30,7 +30,7 @@ type QueueEntry struct {
 // NewQueue returns an empty queue whose delays count from rt.Now().
 func NewQueue(rt Runtime) *Queue {
 	q := &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
-	q.entries = q.first[:0] // most runs queue a few UIDs: no allocation
+	q.entries, q.due = q.first[0][:0], q.first[1][:0] // most runs queue a few UIDs: no allocation
 	return q
 }
 
