@@ -17,7 +17,12 @@ func (w *World) Observe(o func(history.Event)) { w.ObserveEvent(func(ev *history
 
 // ObserveEvent is Observe without a copy of each event: o must neither
 // change *ev nor keep ev once it returns (the next observer reads it).
-func (w *World) ObserveEvent(o func(*history.Event)) { w.observers = append(w.observers, o) }
+func (w *World) ObserveEvent(o func(*history.Event)) {
+	if w.observers == nil {
+		w.observers = w.first.observers[:0] // mostly one: no allocation
+	}
+	w.observers = append(w.observers, o)
+}
 
 func (w *World) emit(kind history.EventKind, id int, in ops.Input, out ops.Output) {
 	if w.sending() {

@@ -61,7 +61,6 @@ func (w *World) isTicker(goroutine string) bool {
 	return slices.Contains(w.tickers, goroutine)
 }
 
-
 // settleView is what w.quiet reads of the world (quiet.World).
 type settleView struct{ w *World }
 

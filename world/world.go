@@ -171,18 +171,29 @@ type World struct {
 	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
-		desired desiredBuf
-		free    [2]*desiredBuf
-		pods    [4]desiredPod
-		stubs   [4]*v1.Pod
-		answers [4]history.PodAnswers
-		mirror  [4]history.MirrorAnswer
-		known   [4]ops.KnownPod
-		live    [4]*workerGoroutine
-		touched [8]types.UID
-		calls   [4]probeCall
+		desired   desiredBuf
+		free      [2]*desiredBuf
+		pods      [4]desiredPod
+		stubs     [4]*v1.Pod
+		answers   [4]history.PodAnswers
+		mirror    [4]history.MirrorAnswer
+		known     [4]ops.KnownPod
+		live      [4]*workerGoroutine
+		touched   [8]types.UID
+		calls     [4]probeCall
+		observers [2]func(*history.Event)
 	}
 }
+
+// clientName names client goroutine c: client/<c>.
+func clientName(c int) string {
+	if c < len(clientNames) {
+		return clientNames[c]
+	}
+	return "client/" + strconv.Itoa(c)
+}
+
+var clientNames = [...]string{"client/0", "client/1", "client/2", "client/3"}
 
 // fixedEvent makes e, one of w.fixed, the event called name: an event a
 // run makes once, in the world's allocation.
@@ -260,7 +271,7 @@ func (w *World) Run() error {
 	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
 		// Each client reads its actions in place: nothing changes them during a run.
-		w.S.Go("client/"+strconv.Itoa(c), func() {
+		w.S.Go(clientName(c), func() {
 			for i := range w.plan.Actions {
 				a := &w.plan.Actions[i]
 				if a.Client%clients != c {
