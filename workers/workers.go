@@ -95,8 +95,9 @@ type PodWorkers struct {
 	// records holds one record per known UID (upstream's podSyncStatuses
 	// map); sortedUIDs caches its UIDs (nil: not built since the last record
 	// was added or removed, see recordsChangedLocked).
-	records    recordList
-	sortedUIDs []types.UID
+	records      recordList
+	firstRecords [4]recordEntry // records' first array
+	sortedUIDs   []types.UID
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
@@ -129,7 +130,7 @@ func New(cfg Config) *PodWorkers {
 	if cfg.BackoffPeriod <= 0 {
 		cfg.BackoffPeriod = DefaultBackoffPeriod
 	}
-	return &PodWorkers{
+	p := &PodWorkers{
 		rt:                                 cfg.Runtime,
 		syncer:                             cfg.Syncer,
 		cache:                              cfg.Cache,
@@ -144,6 +145,8 @@ func New(cfg Config) *PodWorkers {
 		startedStaticPodsByFullname:        map[string]types.UID{},
 		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
 	}
+	p.records = p.firstRecords[:0] // most runs have a few: no allocation
+	return p
 }
 
 // WorkQueue returns the queue the workers enqueue re-syncs on (the one from
