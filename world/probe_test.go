@@ -167,7 +167,8 @@ func seedWorld(t *testing.T, name, mutant string, seed uint64) *World {
 }
 
 // TestPodIndexes: the probe finds a pod's answers and its full name's
-// mirror answer by index (configPod.at, configPod.nameAt), not by search.
+// mirror answer by index (configPod.at, configPod.nameAt), not by search,
+// and World.pod finds a one-letter UID's pod by its letter (byLetter).
 // At every release of the pod lock, in every kubelet family, each index
 // names its pod: a stale index (a pod inserted before others, a full name
 // added) fails here, though TestIncrementalProbe may not see it (a family
@@ -185,6 +186,15 @@ func TestPodIndexes(t *testing.T) {
 				for i, p := range w.inOrder {
 					if p.at != i || w.uids[p.at] != p.action.UID || names[p.nameAt] != p.fullName() {
 						t.Fatalf("%s seed %d: pod %s at %d (index %d), name %q at %d", f.Name, seed, p.action.UID, i, p.at, p.fullName(), p.nameAt)
+					}
+					// World.pod by letter finds what a scan finds, from a copy of the UID.
+					if got := w.pod(types.UID(strings.Clone(string(p.action.UID)))); got != p {
+						t.Fatalf("%s seed %d: pod(%s) is %p, want %p", f.Name, seed, p.action.UID, got, p)
+					}
+				}
+				for _, uid := range []types.UID{"z", "zz", "A", ""} {
+					if got, want := w.pod(uid), scanPod(w, uid); got != want {
+						t.Fatalf("%s seed %d: pod(%q) is %p, a scan finds %p", f.Name, seed, uid, got, want)
 					}
 				}
 			})
@@ -222,4 +232,14 @@ func TestProbeKinds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// scanPod is World.pod without the letter index.
+func scanPod(w *World, uid types.UID) *configPod {
+	for _, p := range w.inOrder {
+		if p.action.UID == uid {
+			return p
+		}
+	}
+	return nil
 }

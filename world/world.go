@@ -82,6 +82,9 @@ type World struct {
 	plan    plan.Plan
 	uids    []types.UID  // the UIDs of the plan's pods so far, sorted (sortedUIDs)
 	inOrder []*configPod // their pods, in that order (pod); newPod makes both lists anew
+	// byLetter are the pods of the one-letter UIDs a to z, the generators'
+	// (plan.letterUID), found without a scan (pod).
+	byLetter [26]*configPod
 	// Violations of the workers' own invariants, found at pod-lock
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
@@ -352,6 +355,9 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 
 // pod is uid's config pod (nil: not named yet): a scan of a few, no hash.
 func (w *World) pod(uid types.UID) *configPod {
+	if i, ok := letterIndex(uid); ok {
+		return w.byLetter[i]
+	}
 	for _, p := range w.inOrder {
 		if p.action.UID == uid {
 			return p
