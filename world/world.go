@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
+	"github.com/podsim/podsim/world/workerset"
 )
 
 // Bounds of every run.
@@ -133,7 +134,7 @@ type World struct {
 	restartedAt    time.Duration
 	actors         int // kubelet actor goroutines started (goActor)
 	// workers are the pod workers' goroutines still running (drain.go).
-	workers       workerGoroutines
+	workers       workerset.Set
 	adds          int // pod objects ADDed (configPod.created)
 	actorsRunning int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
@@ -181,7 +182,7 @@ type World struct {
 		answers   [4]history.PodAnswers
 		mirror    [4]history.MirrorAnswer
 		known     [4]ops.KnownPod
-		live      [4]*workerGoroutine
+		live      [4]*workerset.Goroutine
 		touched   [8]types.UID
 		calls     [4]probeCall
 		observers [2]func(*history.Event)
@@ -231,7 +232,7 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
-	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
