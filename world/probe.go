@@ -152,7 +152,12 @@ func (w *World) noteForProbe(ev *history.Event) {
 
 // callOf is the index of g's call in flight in calls, -1 if none.
 func (m *probeMemo) callOf(g string) int {
-	return slices.IndexFunc(m.calls, func(c probeCall) bool { return c.g == g })
+	for i := range m.calls {
+		if m.calls[i].g == g {
+			return i
+		}
+	}
+	return -1
 }
 
 func (m *probeMemo) touch(c probeCall) {
