@@ -58,7 +58,7 @@ func TestQueueAgainstMap(t *testing.T) {
 			if r.IntN(3) > 0 {
 				uid := types.UID(fmt.Sprintf("u%d", r.IntN(12)))
 				d := time.Duration(r.IntN(4)) * time.Second
-				q.Enqueue(uid, d+now.Sub(time.Now()))
+				q.Enqueue(uid, d+time.Until(now))
 				ref[uid] = now.Add(d)
 				continue
 			}
