@@ -24,9 +24,16 @@ func (w *World) ObserveEvent(o func(*history.Event)) {
 	w.observers = append(w.observers, o)
 }
 
+// emit sends an event of kind. It writes w.out field by field: the stamps
+// are deliverOut's, and a note or a probe left by the event before is
+// cleared (TestEventFields: every field is one of these).
 func (w *World) emit(kind history.EventKind, id int, in ops.Input, out ops.Output) {
 	if w.sending() {
-		w.out = history.Event{Kind: kind, ID: id, Input: in, Output: out}
+		e := &w.out
+		e.Kind, e.ID, e.Input, e.Output = kind, id, in, out
+		if e.Note != nil || e.Probe != nil {
+			e.Note, e.Probe = nil, nil
+		}
 		w.sendOut()
 	}
 }
@@ -34,7 +41,8 @@ func (w *World) emit(kind history.EventKind, id int, in ops.Input, out ops.Outpu
 // note tells the observers what a kubelet-level actor did (history.Noted).
 func (w *World) note(n history.Note) {
 	if w.sending() {
-		w.out = history.Event{Kind: history.Noted, Note: n}
+		e := &w.out
+		e.Kind, e.ID, e.Input, e.Output, e.Note, e.Probe = history.Noted, 0, nil, nil, n, nil
 		w.sendOut()
 	}
 }
