@@ -77,6 +77,10 @@ func (w *World) deliverOut() {
 	if probeKinds&(1<<ev.Kind) != 0 {
 		w.noteForProbe(ev)
 	}
+	if len(w.observers) == 1 { // the common case: run's observer
+		w.observers[0](ev)
+		return
+	}
 	for _, o := range w.observers {
 		o(ev)
 	}

@@ -47,3 +47,27 @@ func TestEventFields(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryObserverSees: with one observer or three, each sees every
+// event, in the order they were added (deliverOut calls a lone observer
+// without its loop). Fails when the loop is skipped for several.
+func TestEveryObserverSees(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		w := seedWorld(t, "early-kill", "", 2)
+		seen, order := make([]int, n), []int{}
+		for i := range n {
+			w.ObserveEvent(func(*history.Event) { seen[i]++; order = append(order, i) })
+		}
+		_ = w.Run()
+		for i := range n {
+			if seen[i] == 0 || seen[i] != seen[0] {
+				t.Fatalf("%d observers: observer %d saw %d events, the first %d", n, i, seen[i], seen[0])
+			}
+		}
+		for j, i := range order {
+			if i != j%n {
+				t.Fatalf("%d observers: call %d went to observer %d", n, j, i)
+			}
+		}
+	}
+}
