@@ -150,3 +150,45 @@ func TestWitnessSearchOutOfSteps(t *testing.T) {
 	}
 	t.Logf("%d histories, %d rejected", histories, rejected)
 }
+
+// TestWholeWalkIsThePartsVerdict: Replay first walks a marked history
+// unpartitioned (walkWhole), which is stricter than the parts. A whole
+// path found must mean the parts have one too, or the shortcut would pass
+// a history Replay rejects. On generated histories, legal and corrupted
+// as above, whenever walkWhole finds a path the reference over the parts
+// (replayOpOrder) accepts; and some corrupted histories it rejects, so the
+// comparison is not empty. It fails when walkWhole leaves out a kind of
+// operation (a SyncKnownPods, say) or accepts a rejected step.
+func TestWholeWalkIsThePartsVerdict(t *testing.T) {
+	histories, whole, rejected := 0, 0, 0
+	for seed := range uint64(24) {
+		list := newWitnessGen(seed+300, 2+int(seed%7)).run(120)
+		for i := -1; i < len(list); i += 2 {
+			for variant := range 5 {
+				mutant, ok := corrupt(list, i, variant)
+				if !ok {
+					continue
+				}
+				histories++
+				var kit replayKit
+				kit.replayer.detours = 3
+				wholeOK := kit.replayer.walkWhole(mutant, &kit.all)
+				partsOK, at, why := replayOpOrder(mutant)
+				if wholeOK && !partsOK {
+					t.Fatalf("seed %d corruption %d/%d: the whole walk passes a history the parts reject at %d: %s",
+						seed, i, variant, at, why)
+				}
+				switch {
+				case wholeOK:
+					whole++
+				case !partsOK:
+					rejected++
+				}
+			}
+		}
+	}
+	if whole == 0 || rejected == 0 {
+		t.Fatalf("%d histories: %d passed whole, %d rejected by the parts: want some of each", histories, whole, rejected)
+	}
+	t.Logf("%d histories: %d passed whole, %d rejected by the parts", histories, whole, rejected)
+}
