@@ -30,6 +30,10 @@ import (
 // one is. failedAt is the index of the first operation no possible state
 // admits.
 //
+// In witness mode Replay first walks the whole history as one part
+// (walkWhole): when that passes, so does every part, and the plan is never
+// made.
+//
 // Parts are independent (each steps its own states on its own operations
 // and its share of each SyncKnownPods), so Replay walks them one after the
 // other rather than the history op by op: the result is the same — the
