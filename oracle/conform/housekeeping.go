@@ -58,8 +58,10 @@ func (c *checker) housekeepingReturn(v oracle.View, ev *history.Event) {
 	h.returned = true
 	listed := knownLister{known: known, sorted: slices.IsSortedFunc(known, func(a, b ops.KnownPod) int { return strings.Compare(a.UID, b.UID) })}
 	for _, uid := range c.uids { // sorted: listed is asked in UID order
-		cfg := v.Config(uid)
-		if cfg.InConfig && !listed.has(uid) && c.wasCreated(uid) && !cfg.Rejected && !cfg.Terminal {
+		if listed.has(uid) || !c.wasCreated(uid) {
+			continue // most UIDs: the view's config is not read
+		}
+		if cfg := v.Config(uid); cfg.InConfig && !cfg.Rejected && !cfg.Terminal {
 			h.owed = append(h.owed, uid)
 		}
 	}

@@ -72,6 +72,7 @@ func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev *history.E
 	}
 	p.dueHeld = takeDue{kill: kill, typ: in.Type, at: ev.At, idleSince: ev.At, updates: 1}
 	p.due = &p.dueHeld
+	l.dues++
 	if p.busy() {
 		p.due.idleSince = unset
 	}
@@ -99,7 +100,7 @@ func (l *liveness) taken(p *podTrack, ev *history.Event) {
 	if d == nil {
 		return
 	}
-	p.due = nil
+	p.due, l.dues = nil, l.dues-1
 	if d.reported || !l.takeEnabled() {
 		return
 	}
@@ -123,11 +124,11 @@ func (p *podTrack) callEnded(at time.Duration) {
 
 // checkTakes reports every obligation whose bound passed before ev.
 func (l *liveness) checkTakes(ev *history.Event) {
-	if !l.takeEnabled() {
-		return
+	if l.dues == 0 || !l.takeEnabled() {
+		return // no obligation open (most events of a run)
 	}
-	for i, uid := range l.uids {
-		p := l.tracks[i]
+	for _, p := range l.tracks {
+		uid := p.uid
 		d := p.due
 		if d == nil || d.reported || d.idleSince == unset {
 			continue

@@ -99,7 +99,11 @@ type liveness struct {
 	// lastTracked pods were tracked (lockReleasing; Reset: none).
 	lastProbe   *history.Probe
 	lastTracked int
-	known       history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
+	// dues counts the pods with an obligation open (podTrack.due set:
+	// updateTookEffect opens one, taken closes it); checkTakes walks the
+	// pods only when some is.
+	dues  int
+	known history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -318,13 +322,15 @@ func (l *liveness) lockReleasing(v oracle.View, ev *history.Event) {
 			l.taken(p, ev)
 		}
 	}
-	if in, ok := call.(ops.UpdatePod); ok && c.effectDue {
-		c.effectDue = false
-		p := l.pod(types.UID(in.Pod.UID))
-		if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
-			p.sawRuntime = true
+	if c != nil && c.effectDue { // only then is call copied out as an update
+		if in, ok := call.(ops.UpdatePod); ok {
+			c.effectDue = false
+			p := l.pod(types.UID(in.Pod.UID))
+			if in.RuntimeOnly && in.Type == ops.Kill && p.cur.Known {
+				p.sawRuntime = true
+			}
+			l.updateTookEffect(p, in, ev)
 		}
-		l.updateTookEffect(p, in, ev)
 	}
 	if len(l.waits) == 0 {
 		return // most releases: no map walk

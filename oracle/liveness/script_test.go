@@ -1,6 +1,7 @@
 package liveness
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,20 @@ func (s *lvScript) emit(g string, kind history.EventKind, id int, in ops.Input, 
 		ev.Probe = history.NewProbe(true, s.v.answers, nil)
 	}
 	s.l.Observe(s.v, &ev)
+	if n := openDues(s.l); n != s.l.dues {
+		panic(fmt.Sprintf("event %d: %d pods with an obligation open, dues %d", s.seq, n, s.l.dues))
+	}
+}
+
+// openDues counts l's pods with an obligation open, as l.dues should.
+func openDues(l *liveness) int {
+	n := 0
+	for _, p := range l.tracks {
+		if p.due != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // call is a client call by g whose critical section leaves the pods in st.

@@ -54,6 +54,25 @@ var safetyEdgeCases = []safetyEdgeCase{
 		s.update(sfKill(sfA1, sfWithCh(5)), func() { s.state("a", "TR") })
 		s.fire("a", 5)
 	}, []string{"S14"}},
+	{"an open completion is judged on its own pod's answers", func(s *safetyScript) {
+		b := safetyPodAt("b", 1)
+		s.create(b)
+		s.syncPod("b", 1)
+		s.killPod(b, ops.KillOptions{CompletionID: 7}) // open while b runs
+		s.lifecycle("a")                               // a terminates: CouldHaveRunning false for a only
+	}, nil},
+	{"an open completion of a terminated pod, beside a running one", func(s *safetyScript) {
+		b := safetyPodAt("b", 1)
+		s.create(b)
+		s.syncPod("b", 1)
+		s.create(sfA1)
+		s.syncPod("a", 1)
+		s.update(ops.UpdatePod{Type: ops.Kill, Pod: b, Kill: ops.KillOptions{CompletionID: 7}}, func() {
+			s.cancel("b")
+			s.state("b", "TR") // the script does not fire 7 at D (no pendingKill)
+		})
+		s.terminating("b", 1, 30, ops.OK) // b terminated, its completion never fired; a still runs
+	}, []string{"S14"}},
 	{"a completion fired outside a critical section for an unknown UID", func(s *safetyScript) {
 		s.update(ops.UpdatePod{Type: ops.Sync, Pod: ops.Pod{UID: "r"}, RuntimeOnly: true, Kill: sfWithCh(6)}, nil)
 		s.fire("r", 6)

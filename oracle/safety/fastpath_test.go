@@ -26,13 +26,16 @@ func randomRelease(r *rand.Rand) (*safetyOracle, *safetyCS, *history.Probe) {
 	o := newSafetyOracle()
 	names := []string{"a_default", "b_default", "c_default", "z_default"}
 	o.sortedFullnames = names[:1+r.IntN(3)]
-	cs := &safetyCS{purged: map[string]*safetyInc{}}
+	cs := &safetyCS{ev: &history.Event{}, purged: map[string]*safetyInc{}}
 	for i := range r.IntN(5) {
 		uid := "u" + strconv.Itoa(i)
 		t := o.track(uid)
 		if r.IntN(2) == 0 {
 			t.cur = &safetyInc{uid: uid, n: 1, static: r.IntN(3) > 0, fullname: names[r.IntN(3)],
 				starts: r.IntN(2), workerSeen: r.IntN(2) == 0}
+			if t.cur.static {
+				o.statics++ // as bindUpdate counts them
+			}
 		}
 		a := oracle.Answers{Known: t.cur != nil, BeFinished: r.IntN(4) == 0, TerminationRequested: r.IntN(2) == 0,
 			KnownTerminated: r.IntN(3) == 0}

@@ -39,9 +39,12 @@ type safetyPod struct {
 	// (seen: read once), and dirty: judge the UID at the next release.
 	seen, seenKnown, dirty bool
 	seenAns                oracle.Answers
-	// csIdx is the UID's index in the last release's safetyCS.uids
-	// (safetyCS.of), where its answers are.
-	csIdx int
+	// fullname is the full name of the pod of the UID's last update, whose
+	// name and namespace are podName and podNamespace (fullNameOf).
+	fullname, podName, podNamespace string
+	// csIdx is the UID's index in safetyCS.uids as the walk csRead of
+	// safetyCS.reads left it (safetyCS.of), where its answers are.
+	csIdx, csRead int
 }
 
 // safetyInc is one incarnation of a UID: one record, from creation to purge.
@@ -162,11 +165,14 @@ type safetyClientCall struct {
 
 // safetyCS is one release of the pod lock being processed.
 type safetyCS struct {
-	ev     history.Event
+	ev     *history.Event // the release (read only while it is judged: the run reuses it)
 	v      safetyView
 	uids   []string              // the UIDs tracked when the answers were read, sorted
 	ans    []oracle.Answers      // their answers, in the order of uids
 	purged map[string]*safetyInc // not yet judged
+	// reads counts the walks that read answers into uids and ans; each
+	// stamps the UIDs it read with it (noteAnswers).
+	reads int
 }
 
 // answers is uid's answers at the end of the critical section: the view's
@@ -181,11 +187,12 @@ func (cs *safetyCS) answers(uid string) oracle.Answers {
 }
 
 // of is t's answers at the end of the critical section, as answers(t.uid)
-// returns them: at t.csIdx, where the release's walk over uids found t,
-// without a search (a UID tracked later in the release has no answers).
+// returns them: at t.csIdx when the last walk read t (it stamped t with
+// its number), without a search or a comparison of UIDs; a UID tracked
+// since has no answers in cs.
 func (cs *safetyCS) of(t *safetyPod) oracle.Answers {
-	if i := t.csIdx; i < len(cs.uids) && cs.uids[i] == t.uid {
-		return cs.ans[i]
+	if t.csRead == cs.reads && t.csRead != 0 {
+		return cs.ans[t.csIdx]
 	}
 	return cs.answers(t.uid)
 }

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -28,41 +29,98 @@ func TestTrackedIsTheMap(t *testing.T) {
 	}
 }
 
-// TestKnownAgainIsTheProbes: knownUIDs keeps the last probe's list and
-// answers from it (again) only for that same probe: a new probe with the
-// same answers is listed afresh, and after a Reset nothing is kept. It
-// fails when again is answered for another probe or after a Reset (the
-// release then tracks no new UID).
-func TestKnownAgainIsTheProbes(t *testing.T) {
-	o := newSafetyOracle()
-	p := func(uids ...string) *history.Probe {
-		var pods []history.PodAnswers
+// TestReadProbeIsReadAnswers: a release read from a recorded probe
+// (readProbe: one walk through its Pods beside the UIDs tracked, nothing
+// read for the probe of the release before when no UID was tracked since)
+// leaves what the same release leaves read through the view's methods
+// (trackAll and readAnswers): the UIDs tracked, the answers of the
+// critical section, each UID's answers last seen, incarnations begun and
+// purged, the answers of each UID as safetyCS.of reads them (also for
+// a UID tracked after the walk), and the violations — over random probes, each handed once or
+// again, with UIDs named by calls in between, across Resets. It fails when
+// readProbe tracks no new known UID, reads nothing for a repeated probe
+// after a UID was tracked, or takes Known from anything but the probe's
+// known UIDs.
+func TestReadProbeIsReadAnswers(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	uids := []string{"a", "b", "c", "d", "e", "f"}
+	newProbe := func() *history.Probe {
+		p := &history.Probe{PodsSynced: r.IntN(2) == 0}
 		for _, u := range uids {
-			pods = append(pods, history.PodAnswers{UID: types.UID(u), Answers: history.Answers{Known: true}})
+			if r.IntN(3) == 0 {
+				continue // not probed
+			}
+			bits := r.IntN(256)
+			a := history.Answers{Known: bits&1 != 0, KnownTerminated: bits&2 != 0, CouldHaveRunning: bits&4 != 0,
+				BeFinished: bits&8 != 0, TerminationRequested: bits&16 != 0, ContainersBeTerminating: bits&32 != 0,
+				RuntimeBeRemoved: bits&64 != 0, ContentBeRemoved: bits&128 != 0}
+			p.Pods = append(p.Pods, history.PodAnswers{UID: types.UID(u), Answers: a})
 		}
-		return &history.Probe{Pods: pods}
+		return p
 	}
-	p1, p2, p3 := p("a"), p("a", "b"), p("a", "b")
-	for i, c := range []struct {
-		probe *history.Probe
-		reset bool
-		again bool
-		known []string
-	}{
-		{probe: p1, known: []string{"a"}},
-		{probe: p2, known: []string{"a", "b"}},
-		{probe: p2, again: true, known: []string{"a", "b"}},
-		{probe: p3, known: []string{"a", "b"}},
-		{probe: p3, reset: true, known: []string{"a", "b"}},
-		{probe: p1, known: []string{"a"}},
-	} {
-		if c.reset {
-			o.Reset()
+	probe, viewed := newSafetyOracle(), newSafetyOracle()
+	var p *history.Probe
+	repeatsAfterCall, newUIDs := 0, 0
+	for i := range 2000 {
+		if i%100 == 99 { // a lane's next run: UIDs are new again
+			probe.Reset()
+			viewed.Reset()
+			p = nil
 		}
-		known, again := o.knownUIDs(c.probe)
-		if again != c.again || !slices.Equal(known, c.known) {
-			t.Fatalf("release %d: known %v, again %v; want %v, %v", i, known, again, c.known, c.again)
+		called := false
+		if r.IntN(4) == 0 { // a call names a UID
+			u := uids[r.IntN(len(uids))]
+			called = probe.pod(u) == nil
+			probe.track(u)
+			viewed.track(u)
 		}
+		if p == nil || r.IntN(3) > 0 {
+			p = newProbe()
+		} else if called {
+			repeatsAfterCall++
+		}
+		before := len(probe.uids)
+		seq := int64(2*i + 2)
+		for _, o := range []*safetyOracle{probe, viewed} {
+			var v safetyView = p
+			if o == viewed {
+				v = hiddenProbe{p}
+			}
+			o.step(v, &history.Event{Seq: seq - 1, Kind: history.LockAcquired, Goroutine: "g"})
+			o.step(v, &history.Event{Seq: seq, Kind: history.LockReleasing, Goroutine: "g", Probe: p})
+		}
+		if len(probe.uids) > before {
+			newUIDs++
+		}
+		if !slices.Equal(probe.uids, viewed.uids) || !slices.Equal(probe.cs.uids, viewed.cs.uids) ||
+			!slices.Equal(probe.cs.ans, viewed.cs.ans) {
+			t.Fatalf("release %d: probe read %v %v (tracked %v), the view %v %v (tracked %v)", i,
+				probe.cs.uids, probe.cs.ans, probe.uids, viewed.cs.uids, viewed.cs.ans, viewed.uids)
+		}
+		for k, a := range probe.tracks {
+			b := viewed.tracks[k]
+			if a.seen != b.seen || a.seenAns != b.seenAns || a.seenKnown != b.seenKnown || (a.cur == nil) != (b.cur == nil) || len(a.past) != len(b.past) {
+				t.Fatalf("release %d, %s: probe read seen %v %v %v, record %v, %d purged; the view %v %v %v, %v, %d", i, a.uid,
+					a.seen, a.seenAns, a.seenKnown, a.cur != nil, len(a.past), b.seen, b.seenAns, b.seenKnown, b.cur != nil, len(b.past))
+			}
+		}
+		late := uids[r.IntN(len(uids))] // maybe tracked after the walk: no answers in cs
+		probe.track(late)
+		viewed.track(late)
+		for _, o := range []*safetyOracle{probe, viewed} {
+			for _, tr := range o.tracks {
+				if got, want := o.cs.of(tr), o.cs.answers(tr.uid); got != want {
+					t.Fatalf("release %d, %s: of %+v, answers %+v", i, tr.uid, got, want)
+				}
+			}
+		}
+		if n := len(probe.violations); n != len(viewed.violations) || (n > 0 && probe.violations[n-1] != viewed.violations[n-1]) {
+			t.Fatalf("release %d: probe read found %v, the view %v", i, probe.violations, viewed.violations)
+		}
+	}
+	if repeatsAfterCall == 0 || newUIDs == 0 {
+		t.Fatalf("%d probes handed again after a call named a new UID, %d releases tracked a UID: want some of each",
+			repeatsAfterCall, newUIDs)
 	}
 }
 

@@ -97,6 +97,9 @@ type safetyOracle struct {
 	sortedFullnames []string
 	nameBuf         []byte
 	staticBuf       []*safetyInc // checkMirror's buffer
+	// statics counts the records of the run that turned static (a static
+	// pod's update accepted): checkMirror looks for them only when some did.
+	statics int
 	// synced: a SyncKnownPods took effect (SPEC §1.12 step 1); viewSynced is
 	// podsSynced as the view last showed it.
 	synced, viewSynced bool
@@ -120,7 +123,7 @@ type safetyOracle struct {
 	// its callback) and are answered without hashing the UID. pods only
 	// grows in a run, so it is never stale; Reset empties it.
 	tracked *safetyPod
-	open    []int // the IDs of completions not fired yet, ascending
+	open    []*safetyCompletion // the completions not fired yet, by ID ascending
 	inCS    bool
 	csFired []safetyFired // completions fired in the current critical section
 	settled bool
@@ -132,11 +135,10 @@ type safetyOracle struct {
 	dirty    []*safetyPod
 	allDirty bool
 	judged   []*safetyPod
-	knownBuf []string // knownUIDs' list, reused from release to release
-	// known is knownUIDs' answer for the probe knownOf (the last release's
-	// probe; Reset: none).
-	known    []string
+	// knownOf is the probe of the last release that read one (readProbe;
+	// Reset: none); knownBuf is readProbe's list of its known UIDs.
 	knownOf  *history.Probe
+	knownBuf []string
 	fullPass bool
 	// repeat follows the stream to skip repeated SyncKnownPods releases
 	// (repeat.go); a full pass skips none.
@@ -169,6 +171,7 @@ func (o *safetyOracle) Reset() {
 	o.calls.Reset()
 	clear(o.completions)
 	clear(o.reported)
+	clear(o.open)
 	clear(o.dirty)
 	clear(o.judged)
 	clear(o.cs.ans)
@@ -284,6 +287,18 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 func (o *safetyOracle) pod(uid string) *safetyPod {
 	t, _ := o.pods.Get(uid)
 	return t
+}
+
+// fullNameOf is noteFullName(p) for an update of t's UID: the name and
+// namespace of t's last update's pod, when p has them again (most updates
+// of a UID name the same pod), answer without building the name or
+// searching sortedFullnames, where noteFullName put it then.
+func (o *safetyOracle) fullNameOf(t *safetyPod, p *ops.Pod) string {
+	if t.fullname != "" && p.Name == t.podName && p.Namespace == t.podNamespace {
+		return t.fullname
+	}
+	t.fullname, t.podName, t.podNamespace = o.noteFullName(p), p.Name, p.Namespace
+	return t.fullname
 }
 
 // noteFullName adds p's full name, kept sorted, to sortedFullnames (a new

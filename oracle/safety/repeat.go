@@ -98,7 +98,7 @@ func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev *history.Event) bool {
 	o.inCS = false
 	o.unbound.Del(ev.Goroutine)
 	c.kept, c.purged = m.kept, nil // no record began or was purged since
-	o.cs.ev, o.cs.v = *ev, ev.Probe
+	o.cs.ev, o.cs.v = ev, ev.Probe
 	if c.returned {
 		o.returned(c, ev)
 		o.doneCall(c)

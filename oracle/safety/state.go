@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,7 +56,7 @@ func safetyUnknown(synced bool) oracle.Answers {
 // checkState runs the state invariants over the judged UIDs (sorted) after
 // a critical section.
 func (o *safetyOracle) checkState(v safetyView, cs *safetyCS, judged []*safetyPod) {
-	ev := &cs.ev
+	ev := cs.ev
 	synced := v.Synced()
 	if o.viewSynced && !synced {
 		o.report("S8", "podsSynced", ev, "pod workers", "podsSynced went back to false at %v", ev.At)
@@ -202,7 +203,34 @@ var latticeRules = [...]safetyRule{
 // and S19: "ShouldPodContentBeRemoved(uid) true for a known pod ⇒ evicted or
 // (deleted and terminated)". holds[i] is whether latticeRules[i] holds.
 func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *history.Event) {
-	holds := [len(latticeRules)]bool{
+	if latticeOK(inc, a) {
+		return // the common case
+	}
+	for i, ok := range latticeHoldsOf(inc, a) {
+		if ok {
+			continue
+		}
+		r := latticeRules[i]
+		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
+			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
+		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
+	}
+}
+
+// latticeOK is every rule of latticeRules holding (latticeHoldsOf equal
+// to latticeHolds), in one expression: checkLattice's common case without
+// building the array and comparing it.
+func latticeOK(inc *safetyInc, a oracle.Answers) bool {
+	return a.KnownTerminated == a.RuntimeBeRemoved && a.KnownTerminated != a.CouldHaveRunning &&
+		(!a.BeFinished || a.KnownTerminated) && (!a.KnownTerminated || a.TerminationRequested) &&
+		(!a.ContainersBeTerminating || a.TerminationRequested) && (!a.KnownTerminated || a.ContainersBeTerminating) &&
+		(!a.ContentBeRemoved || inc.evicted || (a.RuntimeBeRemoved && inc.deleted && a.KnownTerminated))
+}
+
+// latticeHoldsOf is whether each rule of latticeRules holds for inc's
+// answers a.
+func latticeHoldsOf(inc *safetyInc, a oracle.Answers) [len(latticeRules)]bool {
+	return [len(latticeRules)]bool{
 		a.KnownTerminated == a.RuntimeBeRemoved,
 		a.KnownTerminated != a.CouldHaveRunning,
 		!a.BeFinished || a.KnownTerminated,
@@ -211,18 +239,6 @@ func (o *safetyOracle) checkLattice(inc *safetyInc, a oracle.Answers, ev *histor
 		!a.KnownTerminated || a.ContainersBeTerminating,
 		!a.ContentBeRemoved || inc.evicted || a.RuntimeBeRemoved,
 		!a.ContentBeRemoved || inc.evicted || (inc.deleted && a.KnownTerminated),
-	}
-	if holds == latticeHolds {
-		return // the common case
-	}
-	for i, ok := range holds {
-		if ok {
-			continue
-		}
-		r := latticeRules[i]
-		msg := fmt.Sprintf(r.msg, a.KnownTerminated, a.RuntimeBeRemoved, a.CouldHaveRunning, a.BeFinished,
-			a.TerminationRequested, a.ContainersBeTerminating, a.ContentBeRemoved, inc.deleted)
-		o.report(r.inv, inc.key()+"/"+r.key, ev, o.subject(inc), "%s at %v", msg, ev.At)
 	}
 }
 
@@ -241,6 +257,9 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	// the full names below reads of the records (most runs have none).
 	statics := o.staticBuf[:0]
 	for _, t := range o.tracks {
+		if o.statics == 0 && !o.fullPass {
+			break // no record was ever static (most runs)
+		}
 		if inc := t.cur; inc != nil && inc.static && !cs.of(t).BeFinished {
 			statics = append(statics, inc)
 		}
@@ -266,11 +285,11 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 		switch {
 		case len(started) == 1 && m != terminating(started[0]):
 			s := started[0]
-			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), &cs.ev, o.subject(s),
+			o.report("S9", s.key()+"/mirror/"+fmt.Sprint(m), cs.ev, o.subject(s),
 				"IsPodForMirrorPodTerminatingByFullName(%s)=%v at %v, but this started static pod is in %s",
 				f, m, cs.ev.At, safetyStateOf(cs.answers(s.uid)))
 		case len(started) == 0 && m && len(maybe) == 0:
-			o.report("S9", "mirror/"+f, &cs.ev, "full name "+f,
+			o.report("S9", "mirror/"+f, cs.ev, "full name "+f,
 				"IsPodForMirrorPodTerminatingByFullName=true at %v, but no started static pod of that name is terminating", cs.ev.At)
 		}
 	}
@@ -286,12 +305,16 @@ func safetyStateOf(a oracle.Answers) string {
 type safetyCompletion struct {
 	id         int
 	uid        string
+	pod        *safetyPod // uid's record
 	seq        int64
 	at         time.Duration
 	what       safetyWhat
 	requesting bool // its update requested termination
 	fired      bool
 }
+
+// byCompletionID orders completions by ID, for a search of open.
+func byCompletionID(c *safetyCompletion, id int) int { return cmp.Compare(c.id, id) }
 
 // safetyFired is a CompletionFired seen inside a critical section.
 type safetyFired struct {
@@ -319,7 +342,7 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 		return
 	}
 	c.fired = true
-	if i, found := slices.BinarySearch(o.open, c.id); found {
+	if i, found := slices.BinarySearchFunc(o.open, c.id, byCompletionID); found {
 		o.open = slices.Delete(o.open, i, i+1)
 	}
 	a := o.answersOf(c.uid, cs)
@@ -338,12 +361,11 @@ func (o *safetyOracle) checkCompletionFired(fc safetyFired, ev *history.Event, c
 // checkOpenCompletions is S14's strict mode: a completion is "never open
 // when CouldHaveRunning=false".
 func (o *safetyOracle) checkOpenCompletions(cs *safetyCS) {
-	for _, id := range o.open {
-		c := o.completions[id]
-		if cs.answers(c.uid).CouldHaveRunning {
+	for _, c := range o.open {
+		if cs.of(c.pod).CouldHaveRunning {
 			continue
 		}
-		o.report("S14", fmt.Sprintf("open/%d", id), &cs.ev, o.subjectOf(c.uid, cs),
+		o.report("S14", fmt.Sprintf("open/%d", c.id), cs.ev, o.subjectOf(c.uid, cs),
 			"the completion of %s at %v is still open at %v, when CouldHaveRunningContainers is false",
 			c.what, c.at, cs.ev.At)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/oracle"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -76,13 +77,13 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 	o.inCS = false
 	worker := o.attributeWorker(ev)
 	cs := o.newCS(v, ev)
-	known, again := o.knownUIDs(v)
-	if !again { // else every UID in known was tracked at the last release
+	if p, ok := v.(*history.Probe); ok {
+		o.readProbe(cs, p)
+	} else {
+		known := sortedKnown(v.KnownUIDs())
 		o.trackAll(known)
+		o.readAnswers(cs, v, o.sortedUIDs(), known)
 	}
-	if uids := o.sortedUIDs(); !again || !sameArray(uids, cs.uids) {
-		o.readAnswers(cs, v, uids, known)
-	} // else the probe and the UIDs of the release before: its walk found what this one would
 	if c != nil {
 		o.unbound.Del(ev.Goroutine)
 		o.bind(c, cs)
@@ -106,33 +107,82 @@ func (o *safetyOracle) release(v safetyView, c *safetyClientCall, ev *history.Ev
 // those the view knows, sorted) into cs, and begins and purges the
 // incarnations whose UID's answers or Known changed.
 func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []string) {
-	cs.uids, cs.ans = uids, cs.ans[:0]
-	tracks, read, ev := o.tracks, newAnswersReader(v), &cs.ev // tracks: in the order of cs.uids
+	cs.uids, cs.ans, cs.reads = uids, cs.ans[:0], cs.reads+1
+	read := newAnswersReader(v)
 	for i, uid := range cs.uids {
-		t := tracks[i]
 		// known is sorted and every UID in it is tracked: a merge walk
 		// tells whether uid is in it.
 		isKnown := len(known) > 0 && known[0] == uid
 		if isKnown {
 			known = known[1:]
 		}
-		a := read.answers(types.UID(uid))
-		cs.ans, t.csIdx = append(cs.ans, a), i
-		if t.seen && a == t.seenAns && isKnown == t.seenKnown {
-			continue // nothing to begin, purge or note
+		o.noteAnswers(cs, o.tracks[i], i, read.answers(types.UID(uid)), isKnown)
+	}
+}
+
+// readProbe is, for a recorded probe p, what trackAll and readAnswers do
+// with its known UIDs and answers, in one walk through p's Pods (sorted
+// by UID) beside the UIDs tracked (sorted) and p's known UIDs (listed in
+// the order of its Pods): a known UID not tracked yet is tracked where the
+// walk stands (track inserts it there), and no list is checked for order
+// or searched. With the probe of the release before and no UID tracked
+// since, that release's walk found what this one would: nothing is read
+// (a target hands the same probe again when no answer changed).
+// TestReadProbeIsReadAnswers compares it with the view's walk.
+func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
+	if p == o.knownOf && sameArray(o.uids, cs.uids) {
+		return
+	}
+	o.knownOf = p
+	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+	known := o.knownBuf
+	cs.ans, cs.reads = cs.ans[:0], cs.reads+1
+	unknown := history.UnknownAnswers(p.PodsSynced)
+	j := 0 // the next tracked UID to read, in o.uids
+	for k := range p.Pods {
+		uid := string(p.Pods[k].UID)
+		isKnown := len(known) > 0 && known[0] == uid
+		if isKnown {
+			known = known[1:]
 		}
-		t.seen, t.seenAns, t.seenKnown = true, a, isKnown
-		o.markDirty(t)
-		switch {
-		case isKnown && t.cur == nil:
-			o.begins(t, ev)
-		case !isKnown && t.cur != nil:
-			cs.purged[uid] = t.cur
-			o.purge(t, ev)
+		for j < len(o.uids) && o.uids[j] != uid && o.uids[j] < uid {
+			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
+			j++
 		}
-		if t.cur != nil {
-			t.cur.latest = a
+		if j == len(o.uids) || o.uids[j] != uid {
+			if !isKnown || (j > 0 && o.uids[j-1] == uid) { // p lists each UID once
+				continue
+			}
+			o.track(uid) // inserted at j
 		}
+		o.noteAnswers(cs, o.tracks[j], j, p.Pods[k].Answers, isKnown)
+		j++
+	}
+	for ; j < len(o.uids); j++ {
+		o.noteAnswers(cs, o.tracks[j], j, unknown, false)
+	}
+	cs.uids = o.uids
+}
+
+// noteAnswers adds a, t's answers, to cs (t is cs's i-th UID) and, when a
+// or Known changed since the last release, has t judged and begins or
+// purges its incarnation.
+func (o *safetyOracle) noteAnswers(cs *safetyCS, t *safetyPod, i int, a oracle.Answers, isKnown bool) {
+	cs.ans, t.csIdx, t.csRead = append(cs.ans, a), i, cs.reads
+	if t.seen && a == t.seenAns && isKnown == t.seenKnown {
+		return // nothing to begin, purge or note
+	}
+	t.seen, t.seenAns, t.seenKnown = true, a, isKnown
+	o.markDirty(t)
+	switch {
+	case isKnown && t.cur == nil:
+		o.begins(t, cs.ev)
+	case !isKnown && t.cur != nil:
+		cs.purged[t.uid] = t.cur
+		o.purge(t, cs.ev)
+	}
+	if t.cur != nil {
+		t.cur.latest = a
 	}
 }
 
@@ -153,23 +203,6 @@ func (o *safetyOracle) trackAll(uids []string) {
 			o.track(uid) // inserted at j: o.uids[j] is uid now
 		}
 	}
-}
-
-// knownUIDs is v.KnownUIDs, sorted; a recorded probe's are listed into a
-// buffer the oracle reuses at every release (read before the next one).
-// again: v is the probe of the release before (a target hands the same
-// probe again when no answer changed), whose list is kept (knownOf).
-func (o *safetyOracle) knownUIDs(v safetyView) (known []string, again bool) {
-	p, ok := v.(*history.Probe)
-	switch {
-	case !ok:
-		return sortedKnown(v.KnownUIDs()), false
-	case p == o.knownOf:
-		return o.known, true
-	}
-	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
-	o.known, o.knownOf = sortedKnown(o.knownBuf), p // a probe's Pods are sorted: no copy
-	return o.known, false
 }
 
 // The per-release pass judges only the UIDs whose judgement can have
@@ -200,17 +233,20 @@ func (o *safetyOracle) markDirty(t *safetyPod) {
 // (every one after a SyncKnownPods, or in a full pass), and clears the
 // marks.
 func (o *safetyOracle) takeDirty() []*safetyPod {
-	judged := o.tracks
-	if !o.fullPass && !o.allDirty {
-		o.judged = append(o.judged[:0], o.dirty...)
-		slices.SortFunc(o.judged, func(a, b *safetyPod) int { return strings.Compare(a.uid, b.uid) })
-		judged = o.judged
-	}
 	for _, t := range o.dirty {
 		t.dirty = false
 	}
-	o.dirty, o.allDirty = o.dirty[:0], false
-	return judged
+	if o.fullPass || o.allDirty {
+		o.dirty, o.allDirty = o.dirty[:0], false
+		return o.tracks
+	}
+	// The list marked is the list judged; the marks of the pass (a request
+	// marks its UID) go to the other array, judged's last time.
+	o.judged, o.dirty = o.dirty, o.judged[:0]
+	if len(o.judged) > 1 {
+		slices.SortFunc(o.judged, func(a, b *safetyPod) int { return strings.Compare(a.uid, b.uid) })
+	}
+	return o.judged
 }
 
 // newCS returns the record of the critical section that ends at ev. Its
@@ -221,8 +257,10 @@ func (o *safetyOracle) newCS(v safetyView, ev *history.Event) *safetyCS {
 	if cs.purged == nil {
 		cs.purged = map[string]*safetyInc{}
 	}
-	clear(cs.purged)
-	cs.ev, cs.v = *ev, v // uids and ans: release's
+	if len(cs.purged) > 0 { // most releases purge nothing
+		clear(cs.purged)
+	}
+	cs.ev, cs.v = ev, v // uids and ans: release's
 	return cs
 }
 
@@ -309,13 +347,13 @@ func (o *safetyOracle) bind(c *safetyClientCall, cs *safetyCS) {
 	switch in := c.in.(type) {
 	case ops.UpdatePod:
 		o.markDirty(o.track(in.Pod.UID))
-		o.bindUpdate(in, cs)
+		o.bindUpdate(&in, cs)
 	case ops.SyncKnownPods:
 		o.allDirty = true
 		o.bindSyncKnown(in, c, cs)
 	}
 	if c.returned {
-		o.returned(c, &cs.ev)
+		o.returned(c, cs.ev)
 		o.doneCall(c)
 		return
 	}

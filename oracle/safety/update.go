@@ -16,16 +16,16 @@ import (
 // effective grace inputs, delivered versions) and checks S17 and S18.
 
 // bindUpdate applies an UpdatePod at its critical section.
-func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) bindUpdate(u *ops.UpdatePod, cs *safetyCS) {
 	uid := u.Pod.UID
 	t := o.track(uid)
-	fullname := o.noteFullName(&u.Pod)
+	fullname := o.fullNameOf(t, &u.Pod)
 	inc := t.cur
 	isNew := inc != nil && inc.created == cs.ev.Seq
 	if u.RuntimeOnly && u.Type != ops.Kill {
 		// S17: "Non-kill runtime updates never create records" (§1.4 step 1).
 		if isNew {
-			o.report("S17", inc.key()+"/create", &cs.ev, o.subject(inc),
+			o.report("S17", inc.key()+"/create", cs.ev, o.subject(inc),
 				"a runtime-only %s at %v created a record", u.Type, cs.ev.At)
 		}
 		o.deliver(u, false, cs)
@@ -47,6 +47,9 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 	}
 	inc.triggers = append(inc.triggers, cs.ev.Seq)
 	if !u.RuntimeOnly {
+		if u.Pod.Static && !inc.static {
+			o.statics++
+		}
 		inc.realPod, inc.static = true, inc.static || u.Pod.Static
 		inc.versions = append(inc.versions, safetyMark{seq: cs.ev.Seq, v: int64(u.Pod.Version)})
 		inc.specGrace = u.Pod.SpecGrace
@@ -57,17 +60,17 @@ func (o *safetyOracle) bindUpdate(u ops.UpdatePod, cs *safetyCS) {
 		o.firstRequestByUpdate(t, inc, u, cs)
 	case inc.req != nil && !isNew && !inc.ans.KnownTerminated:
 		// §1.4 step 7 (TR/T): the grace may only go down.
-		o.lowerGrace(t, inc, safetyGraceValues(u), &cs.ev)
+		o.lowerGrace(t, inc, safetyGraceValues(u), cs.ev)
 	}
 }
 
 // safetyTerminates reports an update that requests termination (§1.4 step 6).
-func safetyTerminates(u ops.UpdatePod) bool {
+func safetyTerminates(u *ops.UpdatePod) bool {
 	return u.Type == ops.Kill || u.RuntimeOnly || u.Pod.DeletionTimestamp || u.Pod.Phase.Terminal()
 }
 
 // safetyGraceValues are the grace inputs an update carries (§1.7 steps 2–3).
-func safetyGraceValues(u ops.UpdatePod) []int64 {
+func safetyGraceValues(u *ops.UpdatePod) []int64 {
 	var out []int64
 	if !u.RuntimeOnly && u.Pod.HasDeletionGrace {
 		out = append(out, u.Pod.DeletionGrace)
@@ -107,7 +110,7 @@ type safetyWhat struct {
 
 func whatText(text string) safetyWhat { return safetyWhat{text: text} }
 
-func whatUpdate(u ops.UpdatePod) safetyWhat {
+func whatUpdate(u *ops.UpdatePod) safetyWhat {
 	return safetyWhat{typ: u.Type, runtimeOnly: u.RuntimeOnly, deletion: u.Pod.DeletionTimestamp,
 		version: u.Pod.Version, phase: u.Pod.Phase}
 }
@@ -122,7 +125,7 @@ func (w safetyWhat) String() string {
 
 // initIncarnation records what the creating update decides once: the full
 // name, the wait list (§1.4 step 8) and the restart shortcut (§1.4 step 2).
-func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.UpdatePod, fullname string, cs *safetyCS) {
+func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u *ops.UpdatePod, fullname string, cs *safetyCS) {
 	inc.fullname = fullname
 	inc.waiter = !u.RuntimeOnly && u.Pod.Static
 	if inc.waiter && t.firstArrival == 0 {
@@ -135,8 +138,8 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.Updat
 	// S5: the only way to begin terminated is the restart shortcut, for a
 	// pod first seen in a terminal phase.
 	if u.RuntimeOnly || !u.Pod.Phase.Terminal() {
-		o.report("S5", inc.key()+"/shortcut", &cs.ev, o.subject(inc),
-			"the record was created terminated by %s at %v, whose pod is not in a terminal phase", safetyDescribeUpdate(u), cs.ev.At)
+		o.report("S5", inc.key()+"/shortcut", cs.ev, o.subject(inc),
+			"the record was created terminated by %s at %v, whose pod is not in a terminal phase", safetyDescribeUpdate(*u), cs.ev.At)
 	}
 }
 
@@ -144,7 +147,7 @@ func (o *safetyOracle) initIncarnation(t *safetyPod, inc *safetyInc, u ops.Updat
 // 7): a create for a terminating UID only sets restartRequested; a
 // finished UID takes nothing; a runtime kill of a terminated UID is
 // ignored (S17).
-func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
+func (o *safetyOracle) accepted(u *ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) bool {
 	if u.RuntimeOnly {
 		inc.observedRuntime = true
 	}
@@ -161,7 +164,7 @@ func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs 
 		// S17: "runtime kills on a terminated/finished record are ignored".
 		inc.ignored = append(inc.ignored, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At}))
 		if d := safetyDiff(prev, cs.answers(inc.uid)); d != "" {
-			o.report("S17", inc.key()+"/ignored", &cs.ev, o.subject(inc),
+			o.report("S17", inc.key()+"/ignored", cs.ev, o.subject(inc),
 				"a runtime-only kill at %v changed the answers of the terminated pod: %s", cs.ev.At, d)
 		}
 		return false
@@ -170,21 +173,22 @@ func (o *safetyOracle) accepted(u ops.UpdatePod, inc *safetyInc, isNew bool, cs 
 }
 
 // deliver registers the completion Event a kill carries (S14).
-func (o *safetyOracle) deliver(u ops.UpdatePod, requests bool, cs *safetyCS) {
+func (o *safetyOracle) deliver(u *ops.UpdatePod, requests bool, cs *safetyCS) {
 	id := u.Kill.CompletionID
 	if id == 0 || o.completions[id] != nil {
 		return
 	}
-	o.completions[id] = &safetyCompletion{id: id, uid: u.Pod.UID, seq: cs.ev.Seq, at: cs.ev.At,
+	c := &safetyCompletion{id: id, uid: u.Pod.UID, pod: o.track(u.Pod.UID), seq: cs.ev.Seq, at: cs.ev.At,
 		what: whatUpdate(u), requesting: requests}
-	i, _ := slices.BinarySearch(o.open, id)
-	o.open = slices.Insert(o.open, i, id)
+	o.completions[id] = c
+	i, _ := slices.BinarySearchFunc(o.open, id, byCompletionID)
+	o.open = slices.Insert(o.open, i, c)
 }
 
 // noteUpdateAfterRequest remembers the first create/update/sync that
 // reaches a pod after its termination was requested (S13), and checks that
 // it did not make the pod syncing again.
-func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
+func (o *safetyOracle) noteUpdateAfterRequest(u *ops.UpdatePod, inc *safetyInc, isNew bool, cs *safetyCS) {
 	if isNew || (inc.req == nil && inc.natural == nil) || u.Type == ops.Kill || u.RuntimeOnly {
 		return
 	}
@@ -197,16 +201,16 @@ func (o *safetyOracle) noteUpdateAfterRequest(u ops.UpdatePod, inc *safetyInc, i
 	}
 	// S13: "no later create/update/sync makes the pod syncing again".
 	if inc.ans.TerminationRequested && !cs.answers(inc.uid).TerminationRequested {
-		o.report("S13", inc.key()+"/revert", &cs.ev, o.subject(inc),
+		o.report("S13", inc.key()+"/revert", cs.ev, o.subject(inc),
 			"%s at %v made the pod syncing again after %s at %v (IsPodTerminationRequested true→false)",
-			safetyDescribeUpdate(u), cs.ev.At, r.what, r.at)
+			safetyDescribeUpdate(*u), cs.ev.At, r.what, r.at)
 	}
 }
 
 // firstRequestByUpdate records the update that started termination: the
 // flags it sets (§1.4 step 6, first matching rule) and the grace it
 // starts from (§1.7: the smallest value given, else the spec's).
-func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.UpdatePod, cs *safetyCS) {
+func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u *ops.UpdatePod, cs *safetyCS) {
 	if !inc.shortcut {
 		switch {
 		case u.RuntimeOnly, u.Pod.DeletionTimestamp:
@@ -225,7 +229,7 @@ func (o *safetyOracle) firstRequestByUpdate(t *safetyPod, inc *safetyInc, u ops.
 		base = safetyClamp1(slices.Min(vs))
 	}
 	inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: base})
-	o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}), &cs.ev)
+	o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatUpdate(u), cancel: true}), cs.ev)
 }
 
 // podGrace is the grace §1.7 computes from the incarnation's newest pod
@@ -301,7 +305,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		slices.Sort(c.purged)
 	}
 	for _, uid := range c.purged {
-		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), &cs.ev)
+		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
 	c.kept = make([]string, 0, len(o.uids))
@@ -319,7 +323,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		inc.triggers = append(inc.triggers, cs.ev.Seq) // §1.12: the worker replays its last update
 		if inc.req == nil {
 			inc.graces = append(inc.graces, safetyMark{seq: cs.ev.Seq, v: inc.podGrace()})
-			o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}), &cs.ev)
+			o.request(t, inc, o.newRequest(safetyRequest{seq: cs.ev.Seq, at: cs.ev.At, what: whatText("SyncKnownPods (orphan)"), cancel: true}), cs.ev)
 		}
 	}
 }
@@ -364,7 +368,7 @@ func (o *safetyOracle) judgeOtherPurges(cs *safetyCS) {
 		if wuid, _, _ := history.WorkerOf(cs.ev.Goroutine); wuid == uid && l != nil && l.fn == ops.SyncTerminatingRuntimePod && l.ended && l.outcome == ops.OK {
 			continue
 		}
-		o.report("S18", inc.key()+"/vanished", &cs.ev, o.subject(inc),
+		o.report("S18", inc.key()+"/vanished", cs.ev, o.subject(inc),
 			"the record vanished at %v in a critical section of %s, not by SyncKnownPods", cs.ev.At, cs.ev.Goroutine)
 	}
 }

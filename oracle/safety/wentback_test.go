@@ -52,3 +52,29 @@ func TestLatticeHoldsIsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestLatticeOKIsEveryRule: latticeOK, checkLattice's shortcut, holds
+// exactly when every rule does (latticeHoldsOf equal to latticeHolds), for
+// all 256 answers with each evicted and deleted flag. It fails with a rule
+// left out of the expression.
+func TestLatticeOKIsEveryRule(t *testing.T) {
+	failing := 0
+	for bits := range 256 {
+		a := oracle.Answers{Known: bits&1 != 0, KnownTerminated: bits&2 != 0, CouldHaveRunning: bits&4 != 0,
+			BeFinished: bits&8 != 0, TerminationRequested: bits&16 != 0, ContainersBeTerminating: bits&32 != 0,
+			RuntimeBeRemoved: bits&64 != 0, ContentBeRemoved: bits&128 != 0}
+		for flags := range 4 {
+			inc := &safetyInc{evicted: flags&1 != 0, deleted: flags&2 != 0}
+			want := latticeHoldsOf(inc, a) == latticeHolds
+			if got := latticeOK(inc, a); got != want {
+				t.Fatalf("%+v, evicted %v, deleted %v: latticeOK %v, every rule holding %v", a, inc.evicted, inc.deleted, got, want)
+			}
+			if !want {
+				failing++
+			}
+		}
+	}
+	if failing == 0 {
+		t.Fatal("every case held: nothing was compared")
+	}
+}

@@ -20,7 +20,7 @@ func TestWhatUpdateIsTheDescription(t *testing.T) {
 				Phase: ops.Phase(r.IntN(4)), SpecGrace: r.Int64N(40)},
 			Kill: ops.KillOptions{Evict: r.IntN(2) == 0, GraceOverride: r.Int64N(9), HasGraceOverride: r.IntN(2) == 0,
 				CompletionID: r.IntN(5)}}
-		if got, want := whatUpdate(u).String(), safetyDescribeUpdate(u); got != want {
+		if got, want := whatUpdate(&u).String(), safetyDescribeUpdate(u); got != want {
 			t.Fatalf("%+v: described %q, want %q", u, got, want)
 		}
 	}
