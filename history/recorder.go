@@ -147,9 +147,16 @@ var recorderOps = sync.Pool{New: func() any {
 // Recycle hands the recorder's operation buffer to the next NewRecorder,
 // once the history has been taken (History copies what it returns): the
 // recorder is empty afterwards and must not observe again.
+//
+// Only the operations recorded are cleared: a buffer is handed out
+// cleared to its capacity and only ever appended to (add), so nothing past
+// its length was written. Clearing to the capacity cost more than the
+// recording of a short run: a pooled buffer keeps the room of the
+// longest history it held.
 func (r *Recorder) Recycle() {
-	ops := r.ops[:cap(r.ops)]
+	ops := r.ops
 	clear(ops) // no operation's input or output stays reachable
+	ops = ops[:cap(ops)]
 	box := r.opsBox
 	r.ops, r.opsBox = nil, nil
 	if cap(ops) > 0 {

@@ -267,3 +267,37 @@ func TestRowsAndClockKeptUnlessShared(t *testing.T) {
 		t.Errorf("after Resets: rows and clock %v %v, a fresh recorder's %v %v", got.Rows, got.Clock, want.Rows, want.Clock)
 	}
 }
+
+// TestRecycledBufferIsCleared: Recycle clears only the operations recorded
+// (a buffer is handed out cleared and only appended to), so a buffer that
+// held a long history and then a short one is still clear to its capacity
+// when it goes back: nothing of either history stays reachable. It fails
+// when Recycle leaves a recorded operation behind.
+func TestRecycledBufferIsCleared(t *testing.T) {
+	long := []string{"client/0 call 1 update", "client/0 lock", "client/0 return 1", "client/0 unlock"}
+	for range 40 {
+		long = append(long, "worker/a lock", "worker/a unlock", "worker/a begin begin", "worker/a end end")
+	}
+	short := []string{"client/1 call 1 update2", "client/1 lock", "client/1 unlock", "client/1 return 1"}
+	r := NewRecorder()
+	var buf []recOp
+	for _, lines := range [][]string{long, short, short} {
+		for _, ev := range script(t, lines...) {
+			r.Observe(&ev)
+		}
+		if buf != nil && &r.ops[0] != &buf[0] {
+			t.Fatal("the recorder did not record into the buffer it was handed")
+		}
+		buf = r.ops[:cap(r.ops)]
+		r.Recycle()
+		for i := range buf {
+			if buf[i] != (recOp{}) {
+				t.Fatalf("recycled buffer: operation %d of %d not cleared: %+v", i, len(buf), buf[i])
+			}
+		}
+		// The next run records into the same buffer (the pool may drop it).
+		r.Reset()
+		r.Recycle()
+		r.ops, r.opsBox = buf[:0], nil
+	}
+}

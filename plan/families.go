@@ -44,7 +44,7 @@ func (p *planner) grace() int64 { return int64(pick(p.src, -1, 0, 1, 5, 30)) }
 func (p *planner) uids(n int) []types.UID {
 	out := make([]types.UID, n)
 	for i := range out {
-		out[i] = types.UID(string(rune('a' + i)))
+		out[i] = letterUID(i)
 	}
 	return out
 }

@@ -34,7 +34,7 @@ func GenerateAPIShapes(src sim.Source) Plan {
 	uids := make([]types.UID, nPods)
 	shapes := map[types.UID]Action{}
 	for i := range uids {
-		uids[i] = types.UID(string(rune('a' + i)))
+		uids[i] = letterUID(i)
 		shapes[uids[i]] = Action{Static: src.Intn(3) == 0, Name: "web", SpecGrace: int64(pick(src, 1, 5, 30)),
 			Pending: src.Intn(2) == 0}
 	}

@@ -54,7 +54,7 @@ func swarmPlan(src sim.Source, family string, last ActionKind) Plan {
 	uids := make([]types.UID, nPods)
 	shapes := map[types.UID]Action{}
 	for i := range uids {
-		uids[i] = types.UID(string(rune('a' + i)))
+		uids[i] = letterUID(i)
 		shapes[uids[i]] = Action{Static: src.Intn(3) == 0, Name: "web", SpecGrace: int64(pick(src, 1, 5, 30)),
 			CPU: int64(1 + src.Intn(3)), Mem: int64(1 + src.Intn(3)), Priority: pick[int32](src, 0, 0, 1000, CriticalPriority)}
 	}

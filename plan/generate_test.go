@@ -85,3 +85,27 @@ func TestReusedAPIUIDIsCaught(t *testing.T) {
 		}
 	}
 }
+
+// TestLetterUIDs: letterUID and the tables of PodName and FullName give the strings the
+// generators built before them (string(rune('a'+i)), "pod-"+uid), past z
+// too. Fails when the table is off by one.
+func TestLetterUIDs(t *testing.T) {
+	for i := range 40 {
+		uid := letterUID(i)
+		if want := types.UID(string(rune('a' + i))); uid != want {
+			t.Fatalf("letterUID(%d) = %q, want %q", i, uid, want)
+		}
+		if got, want := (Action{UID: uid}).PodName(), "pod-"+string(uid); got != want {
+			t.Fatalf("PodName of %q = %q, want %q", uid, got, want)
+		}
+		for _, name := range []string{"", "pod-" + string(uid), "web", "pod-b"} {
+			a := Action{UID: uid, Name: name}
+			if got, want := a.FullName(), a.PodName()+"_default"; got != want {
+				t.Fatalf("FullName of %q named %q = %q, want %q", uid, name, got, want)
+			}
+		}
+	}
+	if got := (Action{UID: "a", Name: "web"}).PodName(); got != "web" {
+		t.Fatalf("PodName with a name = %q, want web", got)
+	}
+}

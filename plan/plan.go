@@ -235,8 +235,48 @@ func (p Plan) String() string {
 func (a Action) PodName() string {
 	if a.Name != "" {
 		return a.Name
+	} else if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
+		return podNames[i] // the same string, built once
 	}
 	return "pod-" + string(a.UID)
+}
+
+// letters are the one-letter UIDs the generators name their pods with (a,
+// b, c, …: letterUID), and podNames their pod names, built once: a run
+// then makes neither, and every seed's strings are the same memory.
+const letters = "abcdefghijklmnopqrstuvwxyz"
+
+var podNames, podFullNames = func() (names, full [len(letters)]string) {
+	for i := range names {
+		names[i] = "pod-" + letters[i:i+1]
+		full[i] = names[i] + "_default"
+	}
+	return names, full
+}()
+
+// FullName is the pod's full name (the kubelet's name_namespace) in the
+// namespace of every plan pod, "default".
+func (a Action) FullName() string {
+	if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
+		return podFullNames[i]
+	}
+	return a.PodName() + "_default"
+}
+
+// letterUID is the i-th one-letter UID: a, b, c, … (string(rune('a'+i))).
+func letterUID(i int) types.UID {
+	if i >= 0 && i < len(letters) {
+		return types.UID(letters[i : i+1])
+	}
+	return types.UID(string(rune('a' + i)))
+}
+
+// letterOf is the index of a one-letter UID a to z.
+func letterOf(uid types.UID) (int, bool) {
+	if len(uid) == 1 && 'a' <= uid[0] && uid[0] <= 'z' {
+		return int(uid[0] - 'a'), true
+	}
+	return 0, false
 }
 
 // Fits reports whether requests of cpu and mem in all fit the node (0:

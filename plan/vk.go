@@ -75,7 +75,7 @@ func newVKPlanner(src sim.Source, family string, f Faults) *vkPlanner {
 // fresh is a new UID: a, b, c, ...
 func (p *vkPlanner) fresh() types.UID {
 	p.next++
-	return types.UID(string(rune('a' + p.next - 1)))
+	return letterUID(p.next - 1)
 }
 
 func (p *vkPlanner) vk(kind ActionKind, uid types.UID, shape Action) {

@@ -45,6 +45,12 @@ type fanout struct {
 	of   [history.NumEventKinds][]observer
 	from []listed // the observers of lists
 	buf  []listed // where judgeOn lists them
+	// was are the observers setFrom listed last, the elements of their
+	// extra and epoch oracles copied (wasExtra, wasEpoch): a seed whose
+	// observers are the same finds its lists without listing them (each
+	// oracle's kinds are an interface assertion).
+	was                observers
+	wasExtra, wasEpoch []oracle.Oracle
 }
 
 // fanout is the run's fanout: the lane's (a fresh one for a nil lane).
@@ -76,8 +82,23 @@ func (f *fanout) set(os []listed) {
 
 // setFrom makes f's lists those of o's observers (listed in f.buf).
 func (f *fanout) setFrom(o *observers) {
+	if f.same(o) {
+		return
+	}
 	f.buf = o.list(f.buf[:0])
 	f.set(f.buf)
+	f.was = *o
+	f.wasExtra = append(f.wasExtra[:0], o.extra...)
+	f.wasEpoch = append(f.wasEpoch[:0], o.epochs.cur...)
+}
+
+// same reports whether o are the observers setFrom listed last: each the
+// same, the epoch's compared one by one (a lane's epoch set is one array,
+// its oracles replaced in place when they cannot be reused).
+func (f *fanout) same(o *observers) bool {
+	w := &f.was
+	return w.epochs != nil && w.cov == o.cov && w.near == o.near && w.timing == o.timing && w.marks == o.marks &&
+		w.kube == o.kube && slices.Equal(f.wasExtra, o.extra) && slices.Equal(f.wasEpoch, o.epochs.cur)
 }
 
 // kindsOf is the kinds o reads: those its Kinds says (oracle.KindFilter),

@@ -164,12 +164,13 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	fo := l.fanout()
 	fo.setFrom(&obs)
 	var out slot
-	w.Observe(func(ev history.Event) {
+	w.ObserveEvent(func(ev *history.Event) {
 		if known != nil {
-			ev = known.Rewrite(ev)
+			r := known.Rewrite(*ev)
+			ev = &r
 		}
 		p := out.take()
-		*p = ev
+		*p = *ev
 		if p.Kind == history.Restarted { // the next epoch's oracles from now on
 			obs.epochs.restart()
 			fo.setFrom(&obs)
@@ -178,7 +179,7 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 			o.Observe(view, p)
 		}
 		if opts.audit {
-			audit(p, ev)
+			audit(p, *ev)
 		}
 		out.give(p)
 	})

@@ -3,7 +3,6 @@ package workers
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/podsim/podsim/workers/internal/mutant"
@@ -115,7 +114,7 @@ func (p *PodWorkers) startPodSyncLocked(status *podSyncStatus) (podWork, startDe
 func (p *PodWorkers) syncContextLocked(status *podSyncStatus) Event {
 	if status.cancel == nil || status.cancelFired {
 		status.cancelCount, status.cancelFired = status.cancelCount+1, false
-		status.cancel = p.rt.NewEvent("cancel/" + string(status.uid) + "#" + strconv.Itoa(status.cancelCount))
+		status.cancel = p.rt.NewEvent(p.names.cancel(status.uid, status.cancelCount))
 	}
 	return status.cancel
 }

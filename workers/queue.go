@@ -16,8 +16,9 @@ import (
 type Queue struct {
 	rt      Runtime
 	lock    sync.Locker
-	entries map[types.UID]time.Time
-	due     []QueueEntry // GetWork's buffer
+	entries []QueueEntry     // by UID, one each: a search, no hash, no map to walk
+	due     []QueueEntry     // GetWork's buffer
+	first   [2][4]QueueEntry // the first arrays of entries and due
 }
 
 // QueueEntry is one queued UID and when it is due.
@@ -28,14 +29,29 @@ type QueueEntry struct {
 
 // NewQueue returns an empty queue whose delays count from rt.Now().
 func NewQueue(rt Runtime) *Queue {
-	return &Queue{rt: rt, lock: rt.NewMutex("workQueue"), entries: map[types.UID]time.Time{}}
+	q := &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
+	q.entries, q.due = q.first[0][:0], q.first[1][:0] // most runs queue a few UIDs: no allocation
+	return q
 }
 
 // Enqueue makes uid due after delay, replacing any earlier entry.
 func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	q.entries[uid] = q.rt.Now().Add(delay)
+	e := QueueEntry{UID: uid, Due: q.rt.Now().Add(delay)}
+	lo, hi := 0, len(q.entries) // a binary search by UID
+	for lo < hi {
+		if h := int(uint(lo+hi) >> 1); q.entries[h].UID < uid {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	if lo < len(q.entries) && q.entries[lo].UID == uid {
+		q.entries[lo] = e
+	} else {
+		q.entries = slices.Insert(q.entries, lo, e)
+	}
 }
 
 // GetWork removes and returns the UIDs due at now (due time ≤ now; the
@@ -44,17 +60,20 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
-	due := q.due[:0]
-	for uid, at := range q.entries {
-		if !at.After(now) {
-			due = append(due, QueueEntry{UID: uid, Due: at})
+	due, kept := q.due[:0], q.entries[:0] // kept is filled behind the reading
+	for _, e := range q.entries {
+		if e.Due.After(now) {
+			kept = append(kept, e)
+		} else {
+			due = append(due, e)
 		}
 	}
+	clear(q.entries[len(kept):])
+	q.entries = kept
 	slices.SortFunc(due, compareEntries) // UIDs are unique: a total order
 	uids := make([]types.UID, len(due))
 	for i, entry := range due {
 		uids[i] = entry.UID
-		delete(q.entries, entry.UID)
 	}
 	q.due = due
 	return uids
@@ -87,9 +106,7 @@ func (q *Queue) Len() int {
 }
 
 func (q *Queue) entriesLocked(entries []QueueEntry) []QueueEntry {
-	for uid, at := range q.entries {
-		entries = append(entries, QueueEntry{UID: uid, Due: at})
-	}
+	entries = append(entries, q.entries...)
 	slices.SortFunc(entries, compareEntries)
 	return entries
 }

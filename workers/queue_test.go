@@ -2,9 +2,13 @@ package workers
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
 )
 
 func TestQueue(t *testing.T) {
@@ -34,6 +38,55 @@ func TestQueue(t *testing.T) {
 		}
 		if got := q.Len(); got != 0 {
 			t.Errorf("got %d entries left, want 0", got)
+		}
+	})
+}
+
+// TestQueueAgainstMap: the queue's entries (a slice searched by UID)
+// against a map of UID to due time, over a seeded mix of Enqueues (new
+// UIDs, replacements, in any UID order) and GetWorks at moving times: the
+// same UIDs come out, in the same order, and the same entries are left.
+// Fails when a replacement adds a second entry, when the entries lose
+// their UID order (the search misses), or when GetWork keeps a due entry.
+func TestQueueAgainstMap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := NewQueue(NewRealRuntime(nil, 1))
+		start, ref := time.Now(), map[types.UID]time.Time{}
+		r := rand.New(rand.NewPCG(1, 2))
+		for step := range 2000 {
+			now := start.Add(time.Duration(step/4) * time.Second)
+			if r.IntN(3) > 0 {
+				uid := types.UID(fmt.Sprintf("u%d", r.IntN(12)))
+				d := time.Duration(r.IntN(4)) * time.Second
+				q.Enqueue(uid, d+time.Until(now))
+				ref[uid] = now.Add(d)
+				continue
+			}
+			var want []QueueEntry
+			for uid, at := range ref {
+				if !at.After(now) {
+					want = append(want, QueueEntry{UID: uid, Due: at})
+					delete(ref, uid)
+				}
+			}
+			slices.SortFunc(want, compareEntries)
+			got := q.GetWork(now)
+			if len(got) != len(want) {
+				t.Fatalf("step %d: got %v, want %v", step, got, want)
+			}
+			for i := range got {
+				if got[i] != want[i].UID {
+					t.Fatalf("step %d: got %v, want %v", step, got, want)
+				}
+			}
+			if q.Len() != len(ref) {
+				t.Fatalf("step %d: %d entries left, want %d", step, q.Len(), len(ref))
+			}
+			for _, e := range q.Entries() {
+				if at, ok := ref[e.UID]; !ok || !at.Equal(e.Due) {
+					t.Fatalf("step %d: entry %v, want %v (%v)", step, e, at, ok)
+				}
+			}
 		}
 	})
 }

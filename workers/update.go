@@ -1,8 +1,6 @@
 package workers
 
 import (
-	"strconv"
-
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -89,7 +87,7 @@ func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus,
 	}
 	status := &podSyncStatus{
 		uid:      target.uid,
-		fullname: podFullName(target.pod),
+		fullname: p.names.fullName(target.pod),
 		syncedAt: p.rt.Now(),
 	}
 	if !target.fromRuntime && p.isTerminalAndRuntimeIdleLocked(target.pod) {
@@ -238,7 +236,7 @@ func (p *PodWorkers) ensureWorkerLocked(status *podSyncStatus, pod *v1.Pod) {
 	if status.updates != nil {
 		return
 	}
-	updates := p.rt.NewSignal("updates/" + string(status.uid))
+	updates := p.rt.NewSignal(p.names.updates(status.uid))
 	status.updates = updates
 	if isStaticPod(pod) {
 		waiting := p.waitingToStartStaticPodsByFullname[status.fullname]
@@ -294,9 +292,7 @@ func fireKillCompletion(kill *KillPodOptions) {
 // the first, worker/<uid>#<n> for the n-th (after purges), so traces and
 // recorders can tell a reused UID's new worker from its exiting old one.
 func (p *PodWorkers) workerNameLocked(uid types.UID) string {
-	p.workerGenerations[uid]++
-	if n := p.workerGenerations[uid]; n > 1 {
-		return "worker/" + string(uid) + "#" + strconv.Itoa(n)
-	}
-	return "worker/" + string(uid)
+	n := p.workerGenerations[uid] + 1
+	p.workerGenerations[uid] = n
+	return p.names.worker(uid, n)
 }

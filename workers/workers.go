@@ -63,6 +63,9 @@ type Config struct {
 	// harness that judges only what a caller observes sets it, so that no
 	// verdict rests on private state. The zero value keeps them on.
 	NoAssertions bool
+	// Names, if set, keeps the names built for the next pod workers given
+	// it (a harness that runs many seeds); nil builds each name anew.
+	Names *Names
 }
 
 // PodWorkers is the pod-worker state machine of SPEC §1: one record and at
@@ -76,6 +79,7 @@ type PodWorkers struct {
 	backoffPeriod  time.Duration
 	mutants        mutant.Set
 	noAssertions   bool
+	names          *Names // nil: every name built anew
 
 	// podLock guards every field below.
 	podLock sync.Locker
@@ -91,8 +95,9 @@ type PodWorkers struct {
 	// records holds one record per known UID (upstream's podSyncStatuses
 	// map); sortedUIDs caches its UIDs (nil: not built since the last record
 	// was added or removed, see recordsChangedLocked).
-	records    recordList
-	sortedUIDs []types.UID
+	records      recordList
+	firstRecords [4]recordEntry // records' first array
+	sortedUIDs   []types.UID
 	// workerGenerations counts the worker goroutines started per UID, so
 	// that a UID reused after a purge gets a distinct name (worker/<uid>#2)
 	// while its old worker may still be exiting. One int per UID seen.
@@ -125,7 +130,7 @@ func New(cfg Config) *PodWorkers {
 	if cfg.BackoffPeriod <= 0 {
 		cfg.BackoffPeriod = DefaultBackoffPeriod
 	}
-	return &PodWorkers{
+	p := &PodWorkers{
 		rt:                                 cfg.Runtime,
 		syncer:                             cfg.Syncer,
 		cache:                              cfg.Cache,
@@ -134,11 +139,14 @@ func New(cfg Config) *PodWorkers {
 		backoffPeriod:                      cfg.BackoffPeriod,
 		mutants:                            cfg.Mutants,
 		noAssertions:                       cfg.NoAssertions,
+		names:                              cfg.Names,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
 		workerGenerations:                  map[types.UID]int{},
 		startedStaticPodsByFullname:        map[string]types.UID{},
 		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
 	}
+	p.records = p.firstRecords[:0] // most runs have a few: no allocation
+	return p
 }
 
 // WorkQueue returns the queue the workers enqueue re-syncs on (the one from

@@ -196,12 +196,12 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	id := w.call(in)
 	w.shapes.Note(o, in.Pod.Static)
 	g := w.S.Goroutine()
-	delete(w.cacheReads, g)
+	w.cacheReads.Del(g)
 	w.PW.UpdatePod(o)
 	var out ops.Output
-	if view, ok := w.cacheReads[g]; ok {
+	if view, ok := w.cacheReads.Get(g); ok {
 		out = ops.UpdateResult{Cache: view}
-		delete(w.cacheReads, g)
+		w.cacheReads.Del(g)
 	}
 	w.ret(id, out)
 }

@@ -49,6 +49,6 @@ func (c cacheView) Get(uid types.UID) (*workers.PodStatus, error) {
 	if err == nil && st.RunningContainers == 0 && !st.ReadySandbox {
 		view = ops.CacheIdle
 	}
-	c.w.cacheReads[c.w.S.Goroutine()] = view
+	c.w.cacheReads.Set(c.w.S.Goroutine(), view)
 	return st, err
 }

@@ -97,38 +97,3 @@ func TestDrainNamesAStuckWorker(t *testing.T) {
 		t.Fatalf("got %+v after %v (bound %v), want %+v after the whole bound", d.Stuck[0], d.Waited, d.Bound, want)
 	}
 }
-
-// TestLiveWorkersAsAMap: the live worker goroutines (a list found by
-// scans) hold what a map by name and kubelet process would, the map they
-// replaced: random starts, returns and lookups over two names and two
-// processes, a start under a live key included, leave both the same. A
-// scan that ignores the process, or a return that removes another key's
-// goroutine, fails here.
-func TestLiveWorkersAsAMap(t *testing.T) {
-	type key struct {
-		name    string
-		kubelet int
-	}
-	src := sim.NewPCG(1)
-	var ws workerGoroutines
-	model := map[key]*workerGoroutine{}
-	for step := range 2000 {
-		k := key{[]string{"worker/a", "worker/b"}[src.Intn(2)], src.Intn(2)}
-		switch src.Intn(3) {
-		case 0:
-			g := &workerGoroutine{name: k.name, kubelet: k.kubelet, started: step}
-			ws.put(g)
-			model[k] = g
-		case 1:
-			ws.remove(k.name, k.kubelet)
-			delete(model, k)
-		}
-		var got *workerGoroutine
-		if i := ws.at(k.name, k.kubelet); i >= 0 {
-			got = ws.live[i]
-		}
-		if got != model[k] || len(ws.live) != len(model) {
-			t.Fatalf("step %d, %v: found %v of %d, the map %v of %d", step, k, got, len(ws.live), model[k], len(model))
-		}
-	}
-}

@@ -121,9 +121,9 @@ func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc, ep
 	}
 	g := w.S.Goroutine()
 	k := &killNowCall{pod: w.podOf(a.UID), ko: w.killOptions(a)}
-	w.killNow[g] = k
+	w.killNow.Set(g, k)
 	err := w.PW.KillPodNow(k.pod, k.ko.Evict, k.ko.PodTerminationGracePeriodSecondsOverride, statusFn)
-	delete(w.killNow, g)
+	w.killNow.Del(g)
 	if k.waitID != 0 {
 		w.ret(k.waitID, ops.Answer(err == nil))
 	}
@@ -132,7 +132,7 @@ func (w *World) killPodNowWith(a plan.Action, statusFn workers.PodStatusFunc, ep
 
 // killNowStarted: KillPodNow created its completion Event; its kill begins.
 func (w *World) killNowStarted(completionID int) {
-	k := w.killNow[w.S.Goroutine()]
+	k, _ := w.killNow.Get(w.S.Goroutine())
 	if k == nil || k.updateID != 0 {
 		return
 	}
@@ -144,10 +144,10 @@ func (w *World) killNowStarted(completionID int) {
 // killNowUpdateDone: the goroutine in KillPodNow releases the pod lock its
 // kill took; the kill returns and the wait begins.
 func (w *World) killNowUpdateDone() {
-	if len(w.killNow) == 0 {
+	if w.killNow.Len() == 0 {
 		return // at most pod-lock releases: no lookup by goroutine name
 	}
-	k := w.killNow[w.S.Goroutine()]
+	k, _ := w.killNow.Get(w.S.Goroutine())
 	if k == nil || k.updateID == 0 || k.waitID != 0 {
 		return
 	}

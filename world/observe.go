@@ -13,38 +13,76 @@ import (
 // in the simulated goroutine that caused the event, holding the baton (and,
 // for events inside a critical section, the pod lock): it must not block
 // or run simulation operations. It may read the world's View.
-func (w *World) Observe(o func(history.Event)) { w.observers = append(w.observers, o) }
+func (w *World) Observe(o func(history.Event)) { w.ObserveEvent(func(ev *history.Event) { o(*ev) }) }
 
+// ObserveEvent is Observe without a copy of each event: o must neither
+// change *ev nor keep ev once it returns (the next observer reads it).
+func (w *World) ObserveEvent(o func(*history.Event)) {
+	if w.observers == nil {
+		w.observers = w.first.observers[:0] // mostly one: no allocation
+	}
+	w.observers = append(w.observers, o)
+}
+
+// emit sends an event of kind. It writes w.out field by field: the stamps
+// are deliverOut's, and a note or a probe left by the event before is
+// cleared (TestEventFields: every field is one of these).
 func (w *World) emit(kind history.EventKind, id int, in ops.Input, out ops.Output) {
-	w.send(history.Event{Kind: kind, ID: id, Input: in, Output: out})
+	if w.sending() {
+		e := &w.out
+		e.Kind, e.ID, e.Input, e.Output = kind, id, in, out
+		if e.Note != nil || e.Probe != nil {
+			e.Note, e.Probe = nil, nil
+		}
+		w.sendOut()
+	}
 }
 
 // note tells the observers what a kubelet-level actor did (history.Noted).
-func (w *World) note(n history.Note) { w.send(history.Event{Kind: history.Noted, Note: n}) }
-
-// send stamps ev with the stream's position, the step, the virtual time
-// and the goroutine, and delivers it. A note is no step of the stream: it
-// takes the Seq of the event before it. Nothing is sent after Settled but
-// the drain's notes (noteWorker).
-func (w *World) send(ev history.Event) {
-	if len(w.observers) == 0 || w.settled {
-		return
+func (w *World) note(n history.Note) {
+	if w.sending() {
+		e := &w.out
+		e.Kind, e.ID, e.Input, e.Output, e.Note, e.Probe = history.Noted, 0, nil, nil, n, nil
+		w.sendOut()
 	}
-	w.settled = ev.Kind == history.Settled
-	w.deliver(&ev)
 }
 
-// deliver is send past the check that nothing is sent after Settled (the
-// drain's worker notes, drain.go, are sent then). It stamps *ev in place
-// and hands each observer its own copy.
+// sendOut stamps the event in w.out with the stream's position, the step,
+// the virtual time and the goroutine, and delivers it. A note is no step
+// of the stream: it takes the Seq of the event before it. Nothing is sent
+// after Settled but the drain's notes (noteWorker); the caller checked
+// sending.
+func (w *World) sendOut() {
+	w.settled = w.out.Kind == history.Settled
+	w.deliverOut()
+}
+
+// deliver is sendOut, for an event built elsewhere, past the check that
+// nothing is sent after Settled (the drain's worker notes, drain.go, are
+// sent then).
 func (w *World) deliver(ev *history.Event) {
+	w.out = *ev
+	w.deliverOut()
+}
+
+// deliverOut stamps the event in w.out (the world's own memory: an
+// observer sends nothing) and hands it to each observer. Only the kinds
+// that can change what a probe asks go to noteForProbe.
+func (w *World) deliverOut() {
+	ev := &w.out
 	if ev.Kind != history.Noted {
 		w.seq++
 	}
 	ev.Seq, ev.Step, ev.At, ev.Goroutine = w.seq, w.S.Steps(), w.S.Elapsed(), w.S.Goroutine()
-	w.noteForProbe(ev)
+	if probeKinds&(1<<ev.Kind) != 0 {
+		w.noteForProbe(ev)
+	}
+	if len(w.observers) == 1 { // the common case: run's observer
+		w.observers[0](ev)
+		return
+	}
 	for _, o := range w.observers {
-		o(*ev)
+		o(ev)
 	}
 }
 

@@ -100,6 +100,10 @@ type probeCall struct {
 	desired []string
 }
 
+// probeKinds are the kinds noteForProbe reads (a bit for each).
+const probeKinds = 1<<history.ClientCall | 1<<history.ClientReturn | 1<<history.LockAcquired |
+	1<<history.Fired | 1<<history.LockReleasing | 1<<history.Restarted
+
 // noteForProbe follows the event stream for probeTouched: which UIDs the
 // critical section in progress touched.
 func (w *World) noteForProbe(ev *history.Event) {
@@ -148,7 +152,12 @@ func (w *World) noteForProbe(ev *history.Event) {
 
 // callOf is the index of g's call in flight in calls, -1 if none.
 func (m *probeMemo) callOf(g string) int {
-	return slices.IndexFunc(m.calls, func(c probeCall) bool { return c.g == g })
+	for i := range m.calls {
+		if m.calls[i].g == g {
+			return i
+		}
+	}
+	return -1
 }
 
 func (m *probeMemo) touch(c probeCall) {

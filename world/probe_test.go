@@ -2,10 +2,14 @@ package world
 
 import (
 	"flag"
+	"reflect"
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
@@ -163,7 +167,8 @@ func seedWorld(t *testing.T, name, mutant string, seed uint64) *World {
 }
 
 // TestPodIndexes: the probe finds a pod's answers and its full name's
-// mirror answer by index (configPod.at, configPod.nameAt), not by search.
+// mirror answer by index (configPod.at, configPod.nameAt), not by search,
+// and World.pod finds a one-letter UID's pod by its letter (byLetter).
 // At every release of the pod lock, in every kubelet family, each index
 // names its pod: a stale index (a pod inserted before others, a full name
 // added) fails here, though TestIncrementalProbe may not see it (a family
@@ -182,6 +187,15 @@ func TestPodIndexes(t *testing.T) {
 					if p.at != i || w.uids[p.at] != p.action.UID || names[p.nameAt] != p.fullName() {
 						t.Fatalf("%s seed %d: pod %s at %d (index %d), name %q at %d", f.Name, seed, p.action.UID, i, p.at, p.fullName(), p.nameAt)
 					}
+					// World.pod by letter finds what a scan finds, from a copy of the UID.
+					if got := w.pod(types.UID(strings.Clone(string(p.action.UID)))); got != p {
+						t.Fatalf("%s seed %d: pod(%s) is %p, want %p", f.Name, seed, p.action.UID, got, p)
+					}
+				}
+				for _, uid := range []types.UID{"z", "zz", "A", ""} {
+					if got, want := w.pod(uid), scanPod(w, uid); got != want {
+						t.Fatalf("%s seed %d: pod(%q) is %p, a scan finds %p", f.Name, seed, uid, got, want)
+					}
 				}
 			})
 			_ = w.Run()
@@ -190,4 +204,42 @@ func TestPodIndexes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestProbeKinds: deliverOut hands noteForProbe only the kinds in
+// probeKinds; an event of any other kind, of any input, held or not, would
+// have changed nothing of the probe's memo. Fails when a kind noteForProbe
+// reads is left out of probeKinds.
+func TestProbeKinds(t *testing.T) {
+	inputs := []ops.Input{nil, ops.UpdatePod{Pod: ops.Pod{UID: "u2"}}, ops.KillPodNowDone{UID: "u2"}, ops.Query{},
+		ops.SyncKnownPods{Desired: []string{"u1"}}, ops.CancelFired{UID: "u3"}, ops.CompletionFired{UID: "u3"},
+		ops.SyncBegin{UID: "u1"}}
+	fresh := func() probeMemo {
+		return probeMemo{last: &history.Probe{}, touched: []types.UID{"u1"}, holder: "g",
+			calls: []probeCall{{g: "g", id: 3, uid: "u1"}, {g: "h", id: 4, all: true}}}
+	}
+	for k := history.EventKind(0); k < history.NumEventKinds; k++ {
+		if probeKinds&(1<<k) != 0 {
+			continue
+		}
+		for _, in := range inputs {
+			for _, g := range []string{"g", "h", "worker/u1", "other"} {
+				w := &World{probes: fresh()}
+				w.noteForProbe(&history.Event{Kind: k, Goroutine: g, ID: 3, Input: in})
+				if want := fresh(); !reflect.DeepEqual(w.probes, want) {
+					t.Fatalf("a %v event (input %#v, goroutine %s) changed the memo: %+v, was %+v", k, in, g, w.probes, want)
+				}
+			}
+		}
+	}
+}
+
+// scanPod is World.pod without the letter index.
+func scanPod(w *World, uid types.UID) *configPod {
+	for _, p := range w.inOrder {
+		if p.action.UID == uid {
+			return p
+		}
+	}
+	return nil
 }

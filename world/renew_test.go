@@ -12,8 +12,8 @@ import (
 
 // kept are the fields Renew keeps from the last run (what it builds again
 // in place): the pod objects' boxes and the probes' slabs, and the flags
-// saying so.
-var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true}
+// saying so, and the pod workers' names (workers.Names: the same strings).
+var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true, "workerNames": true}
 
 // shallowDiff says where a and b, two worlds' values, differ in the world's
 // own memory: every field of every struct and array in it, a map, slice,

@@ -43,7 +43,7 @@ func (w *World) startEpoch() {
 	p.queue = notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
 	p.cache = cacheView{w.Runtime, w}
 	w.PW = workers.New(workers.Config{Runtime: &p.wrt, Syncer: &p.syncer, Cache: &p.cache, Queue: &p.queue,
-		NoAssertions: w.internalOff})
+		NoAssertions: w.internalOff, Names: w.workerNames})
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
 		if err := mutants.Reintroduce(w.PW, w.workersMutant); err != nil {
@@ -64,7 +64,9 @@ func (w *World) startEpoch() {
 		}
 		w.killNowUpdateDone()
 		if w.sending() { // else nobody reads the probe
-			w.send(history.Event{Kind: history.LockReleasing, Probe: w.probe()})
+			p := w.probe()
+			w.out = history.Event{Kind: history.LockReleasing, Probe: p}
+			w.sendOut()
 		}
 	}
 }

@@ -39,7 +39,6 @@ const QuietFor = RetryWithin + HousekeepingPeriod
 func (w *World) settleQuietly(d time.Duration) bool {
 	w.quietEvent = w.fixedEvent(&w.fixed.quiet, "settle/quiet")
 	w.quiet.Begin(settleView{w}, w.S.Elapsed(), d, QuietFor)
-	w.busy = append(w.busy, w.killNowBusy)
 	return w.quietEvent.WaitFor(d)
 }
 
@@ -62,8 +61,6 @@ func (w *World) isTicker(goroutine string) bool {
 	return slices.Contains(w.tickers, goroutine)
 }
 
-func (w *World) killNowBusy() bool { return len(w.killNow) > 0 }
-
 // settleView is what w.quiet reads of the world (quiet.World).
 type settleView struct{ w *World }
 
@@ -71,8 +68,9 @@ func (v settleView) Elapsed() time.Duration { return v.w.S.Elapsed() }
 func (v settleView) Now() time.Time         { return v.w.S.Now() }
 func (v settleView) Stirring() bool         { return v.w.S.Stirring(v.w.isTicker) }
 
+// Busy: a killPodNow is in progress, or an actor's predicate says busy.
 func (v settleView) Busy() bool {
-	return slices.ContainsFunc(v.w.busy, func(busy func() bool) bool { return busy() })
+	return v.w.killNow.Len() > 0 || slices.ContainsFunc(v.w.busy, func(busy func() bool) bool { return busy() })
 }
 
 func (v settleView) Entries(buf []workers.QueueEntry) []workers.QueueEntry {

@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
+	"github.com/podsim/podsim/world/workerset"
 )
 
 // Bounds of every run.
@@ -82,6 +83,9 @@ type World struct {
 	plan    plan.Plan
 	uids    []types.UID  // the UIDs of the plan's pods so far, sorted (sortedUIDs)
 	inOrder []*configPod // their pods, in that order (pod); newPod makes both lists anew
+	// byLetter are the pods of the one-letter UIDs a to z, the generators'
+	// (plan.letterUID), found without a scan (pod).
+	byLetter [26]*configPod
 	// Violations of the workers' own invariants, found at pod-lock
 	// releases, each reported once (at its first sighting).
 	Violations []history.Violation
@@ -90,12 +94,13 @@ type World struct {
 	// fault points' estimate of the next one).
 	lastHousekeeping time.Duration
 
-	observers   []func(history.Event)
+	observers   []func(*history.Event)
+	out         history.Event // the event being delivered (deliver)
 	settled     bool
 	seq         int64
 	calls       int
-	completions int                     // completion IDs handed out
-	killNow     map[string]*killNowCall // by goroutine: killPodNow in progress
+	completions int                               // completion IDs handed out
+	killNow     history.Few[string, *killNowCall] // by goroutine: killPodNow in progress
 
 	// The end of a run (settle.go): the daemons stop once the
 	// world quiesces; settleTimes is when the settle phase began and
@@ -129,17 +134,18 @@ type World struct {
 	restartedAt    time.Duration
 	actors         int // kubelet actor goroutines started (goActor)
 	// workers are the pod workers' goroutines still running (drain.go).
-	workers       workerGoroutines
+	workers       workerset.Set
 	adds          int // pod objects ADDed (configPod.created)
 	actorsRunning int // kubelet actor goroutines not yet returned
 	// marks are the coverage marks the world's actors set (marks.go).
 	marks map[string]bool
 	// shapes are the input shapes drawn (world/shapes).
-	shapes     shapes.Set
-	podObjects history.PodObjects // builds the pod objects (podOf, desiredObject)
+	shapes      shapes.Set
+	podObjects  history.PodObjects // builds the pod objects (podOf, desiredObject)
+	workerNames *workers.Names     // the pod workers' names, kept by Renew
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
-	cacheReads map[string]ops.CacheView
+	cacheReads history.Few[string, ops.CacheView]
 	// probes is what the probe keeps from one release of the pod lock to
 	// the next (probe.go).
 	probes probeMemo
@@ -169,18 +175,29 @@ type World struct {
 	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
-		desired desiredBuf
-		free    [2]*desiredBuf
-		pods    [4]desiredPod
-		stubs   [4]*v1.Pod
-		answers [4]history.PodAnswers
-		mirror  [4]history.MirrorAnswer
-		known   [4]ops.KnownPod
-		live    [4]*workerGoroutine
-		touched [8]types.UID
-		calls   [4]probeCall
+		desired   desiredBuf
+		free      [2]*desiredBuf
+		pods      [4]desiredPod
+		stubs     [4]*v1.Pod
+		answers   [4]history.PodAnswers
+		mirror    [4]history.MirrorAnswer
+		known     [4]ops.KnownPod
+		live      [4]*workerset.Goroutine
+		touched   [8]types.UID
+		calls     [4]probeCall
+		observers [2]func(*history.Event)
 	}
 }
+
+// clientName names client goroutine c: client/<c>.
+func clientName(c int) string {
+	if c < len(clientNames) {
+		return clientNames[c]
+	}
+	return "client/" + strconv.Itoa(c)
+}
+
+var clientNames = [...]string{"client/0", "client/1", "client/2", "client/3"}
 
 // fixedEvent makes e, one of w.fixed, the event called name: an event a
 // run makes once, in the world's allocation.
@@ -196,9 +213,13 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 
 // Renew is NewWorld built in w's memory, w's pod objects and probes built
 // again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
-// next seed (run.Lane), once nothing holds w or anything it made.
+// next seed (run.Lane), once nothing holds w or anything it made. The pod
+// workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}}
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames}
+	if w.workerNames == nil {
+		w.workerNames = workers.NewNames()
+	}
 	w.podObjects.Reuse()
 	w.probes.made.Reuse()
 	return w.build(plan, schedule, faults, strategy)
@@ -207,11 +228,11 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 // build is NewWorld in w, a zero World but for what Renew keeps.
 func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
-	w.S, w.plan, w.killNow, w.cacheReads = s, plan, map[string]*killNowCall{}, map[string]ops.CacheView{}
+	w.S, w.plan = s, plan
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
-	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
@@ -254,7 +275,7 @@ func (w *World) Run() error {
 	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
 	for c := 0; c < clients; c++ {
 		// Each client reads its actions in place: nothing changes them during a run.
-		w.S.Go("client/"+strconv.Itoa(c), func() {
+		w.S.Go(clientName(c), func() {
 			for i := range w.plan.Actions {
 				a := &w.plan.Actions[i]
 				if a.Client%clients != c {
@@ -335,6 +356,9 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 
 // pod is uid's config pod (nil: not named yet): a scan of a few, no hash.
 func (w *World) pod(uid types.UID) *configPod {
+	if i, ok := letterIndex(uid); ok {
+		return w.byLetter[i]
+	}
 	for _, p := range w.inOrder {
 		if p.action.UID == uid {
 			return p
@@ -346,7 +370,7 @@ func (w *World) pod(uid types.UID) *configPod {
 // fullName is the pod's full name (name_namespace), built once.
 func (p *configPod) fullName() string {
 	if p.full == "" {
-		p.full = p.action.PodName() + "_default"
+		p.full = p.action.FullName()
 	}
 	return p.full
 }

@@ -22,7 +22,11 @@
 // steps closed sets of states (model.ClosedSet), exploring the hidden
 // steps. With WorkerStep markers (witness mode, see model's package doc)
 // Replay steps one state per part, in place, with no closure at all, and
-// the cost per operation is a few hundred nanoseconds.
+// the cost per operation is a few hundred nanoseconds. Before it plans the
+// parts, witness mode walks the history whole, one state for every pod: a
+// path there is a path of every part (the whole state only adds
+// constraints), so a passing history needs no partition; a whole walk that
+// fails decides nothing, and the parts do.
 //
 // SyncKnownPods copied into partitions may linearize at different instants
 // in different parts: porcupine can only accept more, never reject a

@@ -67,7 +67,11 @@ type pendingFork struct {
 // witness path (see above). false is not a verdict: walkExact decides.
 func (r *replayer) walkFast(plan *partitionPlan, w *partWalk, list []ops.Op, q, limit int) bool {
 	r.startPart()
-	at := r.cursor(w, list, q, limit)
+	return r.walkFrom(r.cursor(w, list, q, limit), list)
+}
+
+// walkFrom is walkFast from at, the part's state just started.
+func (r *replayer) walkFrom(at partCursor, list []ops.Op) bool {
 	budget := (1+r.detours)*len(at.ops) + 64 // steps, stepping back included
 	r.forks = r.forks[:0]
 	s := &r.parts[0][0]

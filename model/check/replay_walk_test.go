@@ -24,34 +24,47 @@ func TestReplayWalkAgreesWithOpOrder(t *testing.T) {
 	histories, rejected := 0, 0
 	for seed := range uint64(16) {
 		list := newWitnessGen(seed, 2+int(seed%7)).run(120)
-		for i := -1; i < len(list); i += 3 {
-			for variant := range 5 {
-				mutant, ok := corrupt(list, i, variant)
-				if !ok {
-					continue
+		forEachCorruption(list, 3, func(i, variant int, mutant []ops.Op) {
+			for _, history := range [][]ops.Op{mutant, withoutMarkers(mutant)} {
+				if len(history) > 80 && !slices.ContainsFunc(history, func(op ops.Op) bool { return isWorkerStep(op.Input) }) {
+					history = history[:80] // closure mode is slower: a shorter history
 				}
-				for _, history := range [][]ops.Op{mutant, withoutMarkers(mutant)} {
-					if len(history) > 80 && !slices.ContainsFunc(history, func(op ops.Op) bool { return isWorkerStep(op.Input) }) {
-						history = history[:80] // closure mode is slower: a shorter history
-					}
-					histories++
-					gotOK, gotAt, gotWhy := Replay(history)
-					wantOK, wantAt, wantWhy := replayOpOrder(history)
-					if gotOK != wantOK || gotAt != wantAt || gotWhy != wantWhy {
-						t.Fatalf("seed %d corruption %d/%d: Replay (%v, %d, %q), op order (%v, %d, %q)",
-							seed, i, variant, gotOK, gotAt, gotWhy, wantOK, wantAt, wantWhy)
-					}
-					if !gotOK {
-						rejected++
-					}
+				histories++
+				got, want := replayOf(Replay(history)), replayOf(replayOpOrder(history))
+				if got != want {
+					t.Fatalf("seed %d corruption %d/%d: Replay %+v, op order %+v", seed, i, variant, got, want)
+				}
+				if !got.ok {
+					rejected++
 				}
 			}
-		}
+		})
 	}
 	if rejected == 0 || rejected == histories {
 		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
 	}
 	t.Logf("%d histories, %d rejected", histories, rejected)
+}
+
+// replayed is what a replay returns: ok, failedAt and reason.
+type replayed struct {
+	ok  bool
+	at  int
+	why string
+}
+
+func replayOf(ok bool, failedAt int, reason string) replayed { return replayed{ok, failedAt, reason} }
+
+// forEachCorruption calls f with list itself and with each corruption of
+// it (corrupt) at every stride-th operation.
+func forEachCorruption(list []ops.Op, stride int, f func(i, variant int, mutant []ops.Op)) {
+	for i := -1; i < len(list); i += stride {
+		for variant := range 5 {
+			if mutant, ok := corrupt(list, i, variant); ok {
+				f(i, variant, mutant)
+			}
+		}
+	}
 }
 
 // corrupt returns list changed at i by variant (i < 0: list itself), and
@@ -124,29 +137,57 @@ func TestWitnessSearchOutOfSteps(t *testing.T) {
 	histories, rejected := 0, 0
 	for seed := range uint64(8) {
 		list := newWitnessGen(seed+100, 2+int(seed%3)).run(300)
-		for i := -1; i < len(list); i += 11 {
-			for variant := range 5 {
-				mutant, ok := corrupt(list, i, variant)
-				if !ok {
-					continue
-				}
-				histories++
-				var kit replayKit
-				kit.replayer.detours = -1 // 64 steps per part
-				gotOK, gotAt, gotWhy := kit.replay(mutant)
-				wantOK, wantAt, wantWhy := Replay(mutant)
-				if gotOK != wantOK || gotAt != wantAt || gotWhy != wantWhy {
-					t.Fatalf("seed %d corruption %d/%d: out of steps (%v, %d, %q), Replay (%v, %d, %q)",
-						seed, i, variant, gotOK, gotAt, gotWhy, wantOK, wantAt, wantWhy)
-				}
-				if !gotOK {
-					rejected++
-				}
+		forEachCorruption(list, 11, func(i, variant int, mutant []ops.Op) {
+			histories++
+			var kit replayKit
+			kit.replayer.detours = -1 // 64 steps per part
+			got, want := replayOf(kit.replay(mutant)), replayOf(Replay(mutant))
+			if got != want {
+				t.Fatalf("seed %d corruption %d/%d: out of steps %+v, Replay %+v", seed, i, variant, got, want)
 			}
-		}
+			if !got.ok {
+				rejected++
+			}
+		})
 	}
 	if rejected == 0 || rejected == histories {
 		t.Fatalf("%d of %d histories rejected: want some accepted and some rejected", rejected, histories)
 	}
 	t.Logf("%d histories, %d rejected", histories, rejected)
+}
+
+// TestWholeWalkIsThePartsVerdict: Replay first walks a marked history
+// unpartitioned (walkWhole), which is stricter than the parts. A whole
+// path found must mean the parts have one too, or the shortcut would pass
+// a history Replay rejects. On generated histories, legal and corrupted
+// as above, whenever walkWhole finds a path the reference over the parts
+// (replayOpOrder) accepts; and some corrupted histories it rejects, so the
+// comparison is not empty. It fails when walkWhole leaves out a kind of
+// operation (a SyncKnownPods, say) or accepts a rejected step.
+func TestWholeWalkIsThePartsVerdict(t *testing.T) {
+	histories, whole, rejected := 0, 0, 0
+	for seed := range uint64(24) {
+		list := newWitnessGen(seed+300, 2+int(seed%7)).run(120)
+		forEachCorruption(list, 2, func(i, variant int, mutant []ops.Op) {
+			histories++
+			var kit replayKit
+			kit.replayer.detours = 3
+			wholeOK := kit.replayer.walkWhole(mutant, &kit.all)
+			partsOK, at, why := replayOpOrder(mutant)
+			if wholeOK && !partsOK {
+				t.Fatalf("seed %d corruption %d/%d: the whole walk passes a history the parts reject at %d: %s",
+					seed, i, variant, at, why)
+			}
+			switch {
+			case wholeOK:
+				whole++
+			case !partsOK:
+				rejected++
+			}
+		})
+	}
+	if whole == 0 || rejected == 0 {
+		t.Fatalf("%d histories: %d passed whole, %d rejected by the parts: want some of each", histories, whole, rejected)
+	}
+	t.Logf("%d histories: %d passed whole, %d rejected by the parts", histories, whole, rejected)
 }

@@ -10,7 +10,6 @@ package fakeruntime
 
 import (
 	"errors"
-	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -57,7 +56,8 @@ type Runtime struct {
 	Draw     sim.Source // the fault stream
 	Observer CallObserver
 
-	running map[types.UID]int
+	running podCounts
+	first   [4]podCount  // running's first array
 	points  *faultPoints // nil: no fault points (ArmFaultPoints)
 	// errShapes holds, per pod, the drawn shape of the error its call is
 	// returning (errshape.go), until the call's end records it.
@@ -69,7 +69,9 @@ type Runtime struct {
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
 func NewRuntime(s *sim.Scheduler, draw sim.Source, f plan.Faults) *Runtime {
-	return &Runtime{S: s, Faults: f, Draw: draw, running: map[types.UID]int{}}
+	r := &Runtime{S: s, Faults: f, Draw: draw}
+	r.running = r.first[:0] // most runs run a few pods: no allocation
+	return r
 }
 
 var (
@@ -138,17 +140,17 @@ func (r *Runtime) observe(fn string, uid types.UID, c CallInfo, body func() (err
 func (r *Runtime) SyncPod(cancel workers.Event, ut workers.UpdateType, pod, _ *v1.Pod, _ *workers.PodStatus) (bool, error) {
 	c := CallInfo{Fn: ops.SyncPod, UpdateType: ut, Pod: pod, Cancel: cancel}
 	return r.observe("SyncPod", pod.UID, c, func() (error, bool) {
-		if r.Faults.UncancellablePull > 0 && r.running[pod.UID] == 0 {
+		if r.Faults.UncancellablePull > 0 && r.running.get(pod.UID) == 0 {
 			r.S.Sleep(r.Faults.UncancellablePull) // B16: the pull does not see the kill
 		}
 		if err := r.call("SyncPod", pod.UID, c); err != nil {
 			return err, false
 		}
 		if r.chance(r.Faults.TerminalRate) {
-			r.running[pod.UID] = 0
+			r.running.set(pod.UID, 0)
 			return nil, true
 		}
-		r.running[pod.UID] = 1
+		r.running.set(pod.UID, 1)
 		return nil, false
 	})
 }
@@ -170,7 +172,7 @@ func (r *Runtime) stopContainers(fn string, uid types.UID, c CallInfo) error {
 		if err := r.call(fn, uid, c); err != nil {
 			return err, false
 		}
-		r.running[uid] = 0
+		r.running.set(uid, 0)
 		return nil, false
 	})
 	return err
@@ -192,22 +194,22 @@ func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *worker
 func (r *Runtime) Handover(observer CallObserver) *Runtime {
 	next := *r
 	next.Observer = observer
-	r.Observer, r.running = nil, map[types.UID]int{}
+	r.Observer, r.running = nil, nil
 	return &next
 }
 
 // Running reports the containers the runtime runs for uid.
-func (r *Runtime) Running(uid types.UID) int { return r.running[uid] }
+func (r *Runtime) Running(uid types.UID) int { return r.running.get(uid) }
 
 // SetRunning seeds the runtime state (kubelet restart: containers survive).
-func (r *Runtime) SetRunning(uid types.UID, n int) { r.running[uid] = n }
+func (r *Runtime) SetRunning(uid types.UID, n int) { r.running.set(uid, n) }
 
 // Get implements workers.PodCache from the runtime state.
 func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 	if len(r.statuses) == cap(r.statuses) {
 		r.statuses = make([]workers.PodStatus, 0, 8)
 	}
-	r.statuses = append(r.statuses, workers.PodStatus{ID: uid, RunningContainers: r.running[uid], Timestamp: r.S.Now()})
+	r.statuses = append(r.statuses, workers.PodStatus{ID: uid, RunningContainers: r.running.get(uid), Timestamp: r.S.Now()})
 	return &r.statuses[len(r.statuses)-1], nil
 }
 
@@ -215,12 +217,11 @@ func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 // array (a buffer the caller reuses; nil for a new one).
 func (r *Runtime) RunningUIDs(out []types.UID) []types.UID {
 	out = out[:0]
-	for uid, n := range r.running {
-		if n > 0 {
-			out = append(out, uid)
+	for _, c := range r.running { // by UID
+		if c.n > 0 {
+			out = append(out, c.uid)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 

@@ -1,0 +1,100 @@
+// Package workerset follows the pod workers' goroutines of a kubelet
+// world's run, and what each was last seen doing, for the drain after
+// Settled (oracle/liveness L10): a worker that never returns is a goroutine
+// leak that no other event shows. The world notes each start and return;
+// this package keeps the live ones, bounds the drain and words the leaks.
+package workerset
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/sim"
+)
+
+// Goroutine is a worker goroutine that has not returned, and what it was
+// last seen doing (for the leak's message), named by Name and process
+// (each process's pod workers count afresh).
+type Goroutine struct {
+	Name    string
+	Kubelet int
+	UID     types.UID
+	Started int // start order in the run
+	Doing   string
+	What    string // the signal waited on, or the sync call
+	Since   time.Duration
+}
+
+// Set follows the live worker goroutines of every kubelet process of the
+// run: Live holds what a map by name and process would (Put, Remove),
+// found by a scan (At), for a run has a few.
+type Set struct {
+	Live    []*Goroutine
+	Started int
+	// Draining: the drain runs; AllEnded fires as the last one returns.
+	Draining bool
+	AllEnded *sim.Event
+}
+
+// At is the index in Live of the goroutine called name of kubelet process
+// kubelet, -1 if none.
+func (s *Set) At(name string, kubelet int) int {
+	for i, g := range s.Live {
+		if g.Kubelet == kubelet && g.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Put makes g the live goroutine of its name and process, in place of
+// one there (a map's assignment).
+func (s *Set) Put(g *Goroutine) {
+	if i := s.At(g.Name, g.Kubelet); i >= 0 {
+		s.Live[i] = g
+		return
+	}
+	s.Live = append(s.Live, g)
+}
+
+// Remove drops the live goroutine called name of process kubelet, if any
+// (a map's delete).
+func (s *Set) Remove(name string, kubelet int) {
+	if i := s.At(name, kubelet); i >= 0 {
+		s.Live = slices.Delete(s.Live, i, i+1)
+	}
+}
+
+// Stuck are the live goroutines in start order, each with what it was
+// doing and since when (history.WorkerDrainEnded's Stuck).
+func (s *Set) Stuck() []history.StuckWorker {
+	var stuck []history.StuckWorker
+	for _, g := range slices.SortedFunc(slices.Values(s.Live), func(a, b *Goroutine) int { return a.Started - b.Started }) {
+		doing := g.Doing
+		if g.What != "" {
+			doing += " " + g.What
+		}
+		stuck = append(stuck, history.StuckWorker{Goroutine: g.Name, Kubelet: g.Kubelet,
+			Waiting: fmt.Sprintf("%s since %v", doing, g.Since)})
+	}
+	return stuck
+}
+
+// DrainBound is how long the drain waits for the stopped workers.
+// Shutdown's contract: a worker returns once its current sync call does,
+// and starts no other (its signal is closed, its next pass finds no
+// signal and exits). The longest call of the fake runtime is the B16 pull
+// (UncancellablePull), then at most one fault-point sleep and one slow
+// delay, each ≤ MaxDelay (fakeruntime/faultpoints.go: a point never makes a
+// call longer than MaxDelay more than it could be anyway); the rest of a pass
+// (the pod lock, the cache read, the status manager's share) takes no
+// virtual time. The settle phase's own drain (drainTime) has normally
+// ended every call already; one second is the floor of a call's delay.
+func DrainBound(f plan.Faults) time.Duration {
+	return f.UncancellablePull + 2*max(f.MaxDelay, time.Second)
+}
