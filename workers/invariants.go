@@ -82,7 +82,7 @@ func brokenRule(p *PodWorkers, s *podSyncStatus) int {
 		return 13
 	case s.inFlight && s.inFlightWork > s.workType():
 		return 14
-	case s.started && s.activeUpdate != nil && !s.finished && isStaticPod(s.activeUpdate.Pod) && !p.holdsFullName(s):
+	case s.started && s.activeUpdate != nil && !s.finished && s.activeStatic() && !p.holdsFullName(s):
 		return 15 // the map looked up only when it matters
 	}
 	return -1

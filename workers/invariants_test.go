@@ -168,3 +168,38 @@ func TestNoAssertions(t *testing.T) {
 	}()
 	w.SetNoAssertions()
 }
+
+// TestActiveStaticFollowsThePod: the invariants' cached isStaticPod answer
+// (activeStatic) is looked up again whenever the active pod is another
+// object, through mergeLastUpdate or a new activeUpdate, so rule
+// started-static-pod-is-live is checked against the pod active now. It
+// fails when the answer is kept across a change of pod.
+func TestActiveStaticFollowsThePod(t *testing.T) {
+	w := newBareWorkers(t, NewRealRuntime(nil, 1))
+	s := healthyRecord(w, "a")
+	w.records.set("a", s)
+	plain, static := s.activeUpdate.Pod, newStaticPod("a", "pod-a")
+	steps := []struct {
+		set  func()
+		want int
+	}{
+		{func() {}, -1},
+		{func() { s.mergeLastUpdate(UpdatePodOptions{Pod: static}) }, 15},
+		{func() { s.mergeLastUpdate(UpdatePodOptions{Pod: plain}) }, -1},
+		{func() { s.activeUpdate = &UpdatePodOptions{Pod: static} }, 15},
+		{func() { s.activeUpdate = &UpdatePodOptions{Pod: plain} }, -1},
+		{func() { s.activeUpdate.Pod = nil }, -1},
+		{func() { s.activeUpdate.Pod = static }, 15},
+	}
+	for i, st := range steps {
+		st.set()
+		for range 2 { // the second check reads the cached answer
+			if got := brokenRule(w, s); got != st.want {
+				t.Fatalf("step %d: brokenRule %d, want %d", i, got, st.want)
+			}
+			if got, want := s.activeStatic(), isStaticPod(s.activeUpdate.Pod); got != want {
+				t.Fatalf("step %d: activeStatic %v, isStaticPod %v", i, got, want)
+			}
+		}
+	}
+}

@@ -82,6 +82,21 @@ type podSyncStatus struct {
 	// functions, the last of which is passed to SyncTerminatingPod.
 	notifyPostTerminating []Event
 	statusPostTerminating []PodStatusFunc
+
+	// staticOf is the pod whose isStaticPod answer static holds
+	// (activeStatic): the invariants read it at every release.
+	staticOf *v1.Pod
+	static   bool
+}
+
+// activeStatic is isStaticPod(s.activeUpdate.Pod), looked up again only
+// when the active pod is another object than at the last call (a pod's
+// annotations are not changed once it is handed to the pod workers).
+func (s *podSyncStatus) activeStatic() bool {
+	if pod := s.activeUpdate.Pod; pod != s.staticOf {
+		s.staticOf, s.static = pod, isStaticPod(pod)
+	}
+	return s.static
 }
 
 // workType is the kubelet's podSyncStatus.WorkType: the phase the next sync
