@@ -163,8 +163,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	}
 	fo := l.fanout()
 	fo.setFrom(&obs)
-	h := &handout{fo: fo, obs: &obs, view: view, known: known, audited: opts.audit}
-	w.ObserveEvent(h.deliver)
+	h := &handout{fo: fo, obs: &obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}
+	w.ObserveEvent(h.observer())
 	err := w.Run()
 	marks := obs.marks
 	marks.Merge(w.Marks())

@@ -21,13 +21,30 @@ type handout struct {
 	view    oracle.View
 	known   *history.KnownFromHistory // an observable-only run's (else nil)
 	audited bool
+	slow    bool          // known or audited: every event takes deliverAll
 	busy    bool          // an event is being handed out
 	own     history.Event // the event as rewritten by known
 	copied  history.Event // an audited run's copy
 }
 
-// deliver hands ev out (the world's observer).
-func (h *handout) deliver(ev *history.Event) {
+// observer is the world's observer (world.World.ObserveEvent): it hands
+// each event out. Most events take its short path, with the fan-out loop
+// in the function the world calls; the rest (a nested event, an
+// observable-only or audited run, a restart) deliverAll.
+func (h *handout) observer() func(*history.Event) {
+	return func(ev *history.Event) {
+		if h.busy || h.slow || ev.Kind == history.Restarted {
+			h.deliverAll(ev)
+			return
+		}
+		h.busy = true
+		h.fo.send(h.view, ev)
+		h.busy = false
+	}
+}
+
+// deliverAll hands out any event (observer's long path).
+func (h *handout) deliverAll(ev *history.Event) {
 	if h.busy {
 		panic(fmt.Sprintf("run: event %d (%v) was sent while another was being handed out: an observer sent it, which world.World.ObserveEvent forbids",
 			ev.Seq, ev.Kind))

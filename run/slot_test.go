@@ -38,33 +38,33 @@ func TestSlotKeepsTheEventHandedOut(t *testing.T) {
 }
 
 // sender breaks world.World.ObserveEvent's contract: reading its first
-// event, it has another sent (h.deliver, as the world would).
+// event, it has another sent (the handout's observer, as the world would).
 type sender struct {
-	h    *handout
-	sent bool
+	deliver func(*history.Event)
+	sent    bool
 }
 
 func (s *sender) Observe(_ oracle.View, ev *history.Event) {
 	if !s.sent {
 		s.sent = true
-		s.h.deliver(&history.Event{Seq: ev.Seq + 1})
+		s.deliver(&history.Event{Seq: ev.Seq + 1})
 	}
 }
 
 // TestHandoutStopsAnEventSentWhileOneIsOut: the handout hands out the
 // world's own event, so an event sent by an observer would overwrite the
 // one the later observers read; it stops the run instead. It fails when
-// deliver hands the nested event out.
+// the observer hands the nested event out.
 func TestHandoutStopsAnEventSentWhileOneIsOut(t *testing.T) {
 	var fo fanout
 	s := &sender{}
 	fo.set([]listed{{o: s, kinds: everyKind}})
 	h := &handout{fo: &fo, obs: &observers{}}
-	s.h = h
+	s.deliver = h.observer()
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "was sent while another was being handed out") {
 			t.Fatalf("a nested event: recovered %v, want the handout's panic", r)
 		}
 	}()
-	h.deliver(&history.Event{Seq: 1})
+	s.deliver(&history.Event{Seq: 1})
 }
