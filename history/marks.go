@@ -23,9 +23,10 @@ type Marker struct {
 	waits    map[int]bool                // open killPodNow waits, by call ID
 	// restarts counts kubelet restarts.
 	restarts int
-	// allPods are the records pod made this run, in order; freePods
-	// those of the runs before the last Reset, for pod to empty and reuse
-	// (no record outlives its run: only pods holds them).
+	// allPods are the records pod made this run, in order: pods' values,
+	// which the checks over every record range over (a slice, not the
+	// map); freePods those of the runs before the last Reset, for pod to
+	// empty and reuse (no record outlives its run: only pods holds them).
 	allPods, freePods []*markerPod
 }
 
@@ -145,7 +146,7 @@ func (m *Marker) update(in ops.UpdatePod) {
 }
 
 func (m *Marker) otherStaticAlive(p *markerPod) bool {
-	for _, other := range m.pods.Map() {
+	for _, other := range m.allPods {
 		if other != p && other.static != "" && other.static == p.static && other.synced && !other.finished {
 			return true
 		}
@@ -154,7 +155,7 @@ func (m *Marker) otherStaticAlive(p *markerPod) bool {
 }
 
 func (m *Marker) syncKnown(in ops.SyncKnownPods) {
-	for _, p := range m.pods.Map() {
+	for _, p := range m.allPods {
 		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkSyncKnownDuringSync] = true
 		}
@@ -168,13 +169,13 @@ func (m *Marker) syncKnown(in ops.SyncKnownPods) {
 // restarted: the kubelet restarted; what the Marker knows of the pod
 // workers starts afresh (a static pod's full name stays known).
 func (m *Marker) restarted() {
-	for _, p := range m.pods.Map() {
+	for _, p := range m.allPods {
 		if p.inFlight != ops.NoSync {
 			m.marks[plan.MarkRestartDuringSync] = true
 		}
 	}
 	m.restarts++
-	for _, p := range m.pods.Map() {
+	for _, p := range m.allPods {
 		*p = markerPod{static: p.static}
 	}
 	m.desired, m.sawKnown = nil, false
@@ -201,7 +202,7 @@ func (m *Marker) begin(in ops.SyncBegin) {
 		}
 		p.synced = true
 		if p.static != "" {
-			for _, other := range m.pods.Map() {
+			for _, other := range m.allPods {
 				if other != p && other.static == p.static && !other.synced && !other.killed {
 					m.marks[plan.MarkStaticExcluded] = true
 				}

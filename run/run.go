@@ -163,26 +163,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 	}
 	fo := l.fanout()
 	fo.setFrom(&obs)
-	var out slot
-	w.ObserveEvent(func(ev *history.Event) {
-		if known != nil {
-			r := known.Rewrite(*ev)
-			ev = &r
-		}
-		p := out.take()
-		*p = *ev
-		if p.Kind == history.Restarted { // the next epoch's oracles from now on
-			obs.epochs.restart()
-			fo.setFrom(&obs)
-		}
-		for _, o := range fo.of[p.Kind] {
-			o.Observe(view, p)
-		}
-		if opts.audit {
-			audit(p, *ev)
-		}
-		out.give(p)
-	})
+	h := &handout{fo: fo, obs: &obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}
+	w.ObserveEvent(h.observer())
 	err := w.Run()
 	marks := obs.marks
 	marks.Merge(w.Marks())

@@ -4,9 +4,79 @@ import (
 	"fmt"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
 )
 
-// slot is where a run's observer hands each event to the oracles from:
+// handout hands each event of a run to the observers that read it (fo's
+// list for its kind). Every observer reads the event through the pointer
+// the world hands out (world.World.ObserveEvent: its own memory), with no
+// copy, which is sound because no event is sent while another is being
+// handed out (an observer sends nothing): deliver stops the run if one is,
+// as the next event would overwrite the one the later observers read.
+// Only an audited run copies the event, to compare it after every
+// observer has read it (audit).
+type handout struct {
+	fo      *fanout
+	obs     *observers
+	view    oracle.View
+	known   *history.KnownFromHistory // an observable-only run's (else nil)
+	audited bool
+	slow    bool          // known or audited: every event takes deliverAll
+	busy    bool          // an event is being handed out
+	own     history.Event // the event as rewritten by known
+	copied  history.Event // an audited run's copy
+}
+
+// observer is the world's observer (world.World.ObserveEvent): it hands
+// each event out. Most events take its short path, with the fan-out loop
+// in the function the world calls; the rest (a nested event, an
+// observable-only or audited run, a restart) deliverAll.
+func (h *handout) observer() func(*history.Event) {
+	return func(ev *history.Event) {
+		if h.busy || h.slow || ev.Kind == history.Restarted {
+			h.deliverAll(ev)
+			return
+		}
+		h.busy = true
+		h.fo.send(h.view, ev)
+		h.busy = false
+	}
+}
+
+// deliverAll hands out any event (observer's long path).
+func (h *handout) deliverAll(ev *history.Event) {
+	if h.busy {
+		panic(fmt.Sprintf("run: event %d (%v) was sent while another was being handed out: an observer sent it, which world.World.ObserveEvent forbids",
+			ev.Seq, ev.Kind))
+	}
+	h.busy = true
+	if h.known != nil {
+		h.own = h.known.Rewrite(*ev)
+		ev = &h.own
+	}
+	if ev.Kind == history.Restarted { // the next epoch's oracles from now on
+		h.obs.epochs.restart()
+		h.fo.setFrom(h.obs)
+	}
+	if h.audited {
+		h.copied = *ev
+		h.fo.send(h.view, &h.copied)
+		audit(&h.copied, *ev)
+	} else {
+		h.fo.send(h.view, ev)
+	}
+	h.busy = false
+}
+
+// send hands ev to the observers that read its kind.
+func (f *fanout) send(v oracle.View, ev *history.Event) {
+	for _, o := range f.of[ev.Kind] {
+		o.Observe(v, ev)
+	}
+}
+
+// slot is where the VK world's observer (judgeVK) hands each event to the
+// oracles from:
 // the event is copied once, into the slot, and every oracle reads it
 // through one pointer (oracle.Oracle.Observe), instead of a copy of it
 // for each. An event delivered while another is still being handed out

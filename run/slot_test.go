@@ -1,9 +1,12 @@
 package run
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/oracle"
 )
 
 // TestSlotKeepsTheEventHandedOut: an event delivered while another is
@@ -32,4 +35,36 @@ func TestSlotKeepsTheEventHandedOut(t *testing.T) {
 	if u := put(s.take(), 4); u != &s.ev || u.Seq != 4 {
 		t.Fatalf("after every event was given back: got %p (seq %d), want the slot's %p (seq 4)", u, u.Seq, &s.ev)
 	}
+}
+
+// sender breaks world.World.ObserveEvent's contract: reading its first
+// event, it has another sent (the handout's observer, as the world would).
+type sender struct {
+	deliver func(*history.Event)
+	sent    bool
+}
+
+func (s *sender) Observe(_ oracle.View, ev *history.Event) {
+	if !s.sent {
+		s.sent = true
+		s.deliver(&history.Event{Seq: ev.Seq + 1})
+	}
+}
+
+// TestHandoutStopsAnEventSentWhileOneIsOut: the handout hands out the
+// world's own event, so an event sent by an observer would overwrite the
+// one the later observers read; it stops the run instead. It fails when
+// the observer hands the nested event out.
+func TestHandoutStopsAnEventSentWhileOneIsOut(t *testing.T) {
+	var fo fanout
+	s := &sender{}
+	fo.set([]listed{{o: s, kinds: everyKind}})
+	h := &handout{fo: &fo, obs: &observers{}}
+	s.deliver = h.observer()
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "was sent while another was being handed out") {
+			t.Fatalf("a nested event: recovered %v, want the handout's panic", r)
+		}
+	}()
+	s.deliver(&history.Event{Seq: 1})
 }
