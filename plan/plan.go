@@ -235,7 +235,7 @@ func (p Plan) String() string {
 func (a Action) PodName() string {
 	if a.Name != "" {
 		return a.Name
-	} else if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
+	} else if i, ok := letterOf(a.UID); ok {
 		return podNames[i] // the same string, built once
 	}
 	return "pod-" + string(a.UID)

@@ -256,12 +256,11 @@ func (o *safetyOracle) checkMirror(v safetyView, cs *safetyCS) {
 	// The static records not finished, in UID order: what the loop over
 	// the full names below reads of the records (most runs have none).
 	statics := o.staticBuf[:0]
-	for _, t := range o.tracks {
-		if o.statics == 0 && !o.fullPass {
-			break // no record was ever static (most runs)
-		}
-		if inc := t.cur; inc != nil && inc.static && !cs.of(t).BeFinished {
-			statics = append(statics, inc)
+	if o.statics > 0 || o.fullPass { // else no record was ever static (most runs)
+		for _, t := range o.tracks {
+			if inc := t.cur; inc != nil && inc.static && !cs.of(t).BeFinished {
+				statics = append(statics, inc)
+			}
 		}
 	}
 	o.staticBuf = statics

@@ -145,7 +145,7 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		if isKnown {
 			known = known[1:]
 		}
-		for j < len(o.uids) && o.uids[j] != uid && o.uids[j] < uid {
+		for j < len(o.uids) && o.uids[j] < uid {
 			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
 			j++
 		}
