@@ -212,7 +212,7 @@ func (m *Marker) begin(in ops.SyncBegin) {
 		if p.failed {
 			m.marks[plan.MarkTerminatingRetried] = true
 		}
-		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
+		if _, desired := Search(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
 			m.marks[plan.MarkOrphanDriven] = true
 		}
 	case ops.SyncTerminatingRuntimePod:

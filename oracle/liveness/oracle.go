@@ -224,7 +224,7 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	p := history.Reuse(&l.freePods)
 	initPodTrack(p, uid)
 	l.pods.Set(uid, p)
-	i, _ := slices.BinarySearch(l.uids, uid)
+	i, _ := history.Search(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)
 	l.tracks = slices.Insert(l.tracks, i, p)
 	return p
@@ -277,15 +277,17 @@ func (l *liveness) lockAcquired(ev *history.Event) {
 		if !slices.IsSorted(in.Desired) {
 			kc.desired = slices.Sorted(slices.Values(in.Desired))
 		}
+		desired := history.Walk[string]{Sorted: kc.desired} // l.uids ascend
 		for i, uid := range l.uids {
 			p := l.tracks[i]
 			if !p.cur.Known {
 				continue
 			}
-			if !kc.isDesired(uid) && p.omittedAt == unset {
+			isDesired := desired.Has(string(uid))
+			if !isDesired && p.omittedAt == unset {
 				p.omittedAt = ev.At
 			}
-			if p.cur.BeFinished && (!kc.isDesired(uid) || p.restartAt != unset) {
+			if p.cur.BeFinished && (!isDesired || p.restartAt != unset) {
 				kc.mustPurge = append(kc.mustPurge, uid)
 			}
 		}

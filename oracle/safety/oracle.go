@@ -275,7 +275,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
 		// over the old one.
-		i, _ := slices.BinarySearch(o.uids, uid)
+		i, _ := history.Search(o.uids, uid)
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}
