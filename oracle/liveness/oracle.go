@@ -102,8 +102,11 @@ type liveness struct {
 	// dues counts the pods with an obligation open (podTrack.due set:
 	// updateTookEffect opens one, taken closes it); checkTakes walks the
 	// pods only when some is.
-	dues  int
-	known history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
+	dues int
+	// takesAfter is a time no open obligation's bound passes before or
+	// at, for checkTakes (unset: none known).
+	takesAfter time.Duration
+	known      history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -143,7 +146,7 @@ func New(p Periods) oracle.Oracle { return newLiveness(p) }
 func newLiveness(p Periods) *liveness {
 	return &liveness{periods: p, pods: history.NewLookup[types.UID, *podTrack](), open: history.NewLookup[string, int](),
 		waits: map[int]*killWait{}, fired: map[int]time.Duration{},
-		lastKnownAt: unset, seen: map[string]bool{}}
+		lastKnownAt: unset, takesAfter: unset, seen: map[string]bool{}}
 }
 
 // Reset implements oracle.Resetter: l as New(l's periods) makes it, its
@@ -159,7 +162,7 @@ func (l *liveness) Reset() {
 	clear(l.seen)
 	clear(l.tracks)
 	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, calls: l.calls[:0], known: l.known,
-		freeKnown: l.freeKnown, freePods: l.freePods, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen}
+		freeKnown: l.freeKnown, freePods: l.freePods, waits: l.waits, fired: l.fired, lastKnownAt: unset, takesAfter: unset, seen: l.seen}
 }
 
 // Observe implements oracle.Oracle.
@@ -377,6 +380,7 @@ func (l *liveness) callbackBegin(ev *history.Event) {
 }
 
 func (l *liveness) callbackEnd(ev *history.Event) {
+	l.takesAfter = unset // the pod may go idle; its error is replaced
 	e := ev.Input.(ops.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)

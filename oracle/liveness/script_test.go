@@ -324,6 +324,14 @@ var livenessScripted = []struct {
 	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(ops.ErrShape{}, 20*time.Second) },
 	want: "L9", msg: []string{"not taken by 20s", "(bound 18s)"},
 }, {
+	// Pod a's update owes its take only from its backoff's end (1m1s), pod
+	// b's later update from 3s: b's bound (21s) passes first, though a's
+	// obligation is the older one (checkTakes' earliest bound).
+	name: "L9 a later update whose bound passes before an older one's",
+	bad:  func(s *lvScript) []history.Violation { return s.laterDueFirst(30 * time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.laterDueFirst(20 * time.Second) },
+	want: "L9", msg: []string{"pod b (S): update at 3s (1 update(s), idle since 3s) not taken by 21s"},
+}, {
 	// L8: a failed call with a BackoffError ending beyond the resync
 	// interval is retried within 1.5 × the interval + RetryWithin of it;
 	// the inputs stop at 4 min.
@@ -352,6 +360,29 @@ func (s *lvScript) takenAfterFailure(e ops.ErrShape, d time.Duration) []history.
 	s.at = 2 * time.Second
 	s.update(ops.Update, "a", nil)
 	s.at = d
+	s.sync("a", ops.SyncPod, ops.OK)
+	return s.settle()
+}
+
+// laterDueFirst: as takenAfterFailure with a BackoffError ending at 41s
+// (a's update is owed its take by 1m19s, and taken at 1m10s), and pod b,
+// running, is updated at 3s and taken at d.
+func (s *lvScript) laterDueFirst(d time.Duration) []history.Violation {
+	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
+	s.v.cfg["b"] = oracle.PodConfig{InConfig: true}
+	s.update(ops.Create, "a", lvStates{"a": lvRunning})
+	s.update(ops.Create, "b", lvStates{"b": lvRunning})
+	s.sync("b", ops.SyncPod, ops.OK)
+	s.at = time.Second
+	s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
+	s.emit("worker/a", history.CallbackEnd, 0, ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: backoffAt(41 * time.Second)}, nil)
+	s.at = 2 * time.Second
+	s.update(ops.Update, "a", nil)
+	s.at = 3 * time.Second
+	s.update(ops.Update, "b", nil)
+	s.at = d
+	s.sync("b", ops.SyncPod, ops.OK)
+	s.at = 70 * time.Second
 	s.sync("a", ops.SyncPod, ops.OK)
 	return s.settle()
 }
