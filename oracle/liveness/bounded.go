@@ -195,3 +195,11 @@ func MaxTake(o oracle.Oracle) map[string]time.Duration {
 
 // takeKinds name the kinds of maxTake.
 var takeKinds = [2]string{"update", "kill"}
+
+// backoffRetry is the latest a failed call's requeue falls due when its
+// error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
+// expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
+// RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
+func backoffRetry(e ops.ErrShape, at, resync time.Duration) time.Duration {
+	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
+}

@@ -390,14 +390,6 @@ func (l *liveness) callbackEnd(ev *history.Event) {
 	p.callEnded(ev.At)
 }
 
-// backoffRetry is the latest a failed call's requeue falls due when its
-// error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
-// expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
-// RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
-func backoffRetry(e ops.ErrShape, at, resync time.Duration) time.Duration {
-	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
-}
-
 // Checked counts the obligations o (from New) found met, per invariant, so
 // a test can tell a passing run from a vacuous one.
 func Checked(o oracle.Oracle) map[string]int {

@@ -364,29 +364,6 @@ func (s *lvScript) takenAfterFailure(e ops.ErrShape, d time.Duration) []history.
 	return s.settle()
 }
 
-// laterDueFirst: as takenAfterFailure with a BackoffError ending at 41s
-// (a's update is owed its take by 1m19s, and taken at 1m10s), and pod b,
-// running, is updated at 3s and taken at d.
-func (s *lvScript) laterDueFirst(d time.Duration) []history.Violation {
-	s.v.cfg["a"] = oracle.PodConfig{InConfig: true}
-	s.v.cfg["b"] = oracle.PodConfig{InConfig: true}
-	s.update(ops.Create, "a", lvStates{"a": lvRunning})
-	s.update(ops.Create, "b", lvStates{"b": lvRunning})
-	s.sync("b", ops.SyncPod, ops.OK)
-	s.at = time.Second
-	s.emit("worker/a", history.CallbackBegin, 0, ops.SyncBegin{UID: "a", Fn: ops.SyncPod}, nil)
-	s.emit("worker/a", history.CallbackEnd, 0, ops.SyncEnd{UID: "a", Fn: ops.SyncPod, Outcome: ops.Failed, Err: backoffAt(41 * time.Second)}, nil)
-	s.at = 2 * time.Second
-	s.update(ops.Update, "a", nil)
-	s.at = 3 * time.Second
-	s.update(ops.Update, "b", nil)
-	s.at = d
-	s.sync("b", ops.SyncPod, ops.OK)
-	s.at = 70 * time.Second
-	s.sync("a", ops.SyncPod, ops.OK)
-	return s.settle()
-}
-
 // neverRetried: pod a's SyncPod fails at 2m30s with an error of shape e
 // and is never retried before the inputs stop at 4 min (expiry e's, or
 // 2m30s + 1.5 × 1 min = 3m30s at the latest, + 18 s ≥ 4 min excuses it).
