@@ -134,17 +134,12 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		return
 	}
 	o.knownOf = p
-	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
-	known := o.knownBuf
 	cs.ans, cs.reads = cs.ans[:0], cs.reads+1
 	unknown := history.UnknownAnswers(p.PodsSynced)
 	j := 0 // the next tracked UID to read, in o.uids
 	for k := range p.Pods {
 		uid := string(p.Pods[k].UID)
-		isKnown := len(known) > 0 && known[0] == uid
-		if isKnown {
-			known = known[1:]
-		}
+		isKnown := p.Pods[k].Known || knownTwin(p.Pods[k+1:], uid)
 		for j < len(o.uids) && o.uids[j] < uid {
 			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
 			j++
@@ -162,6 +157,23 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		o.noteAnswers(cs, o.tracks[j], j, unknown, false)
 	}
 	cs.uids = o.uids
+}
+
+// knownTwin reports whether the first of pods (those after a UID's entry
+// in a probe, sorted) are uid's again, one of them Known: a probe lists
+// each UID once, but one listed twice is known, as p.KnownUIDs has it,
+// when any of its entries is (the walk reads the first, and skips the
+// others).
+func knownTwin(pods []history.PodAnswers, uid string) bool {
+	for _, a := range pods {
+		if string(a.UID) != uid {
+			return false
+		}
+		if a.Known {
+			return true
+		}
+	}
+	return false
 }
 
 // noteAnswers adds a, t's answers, to cs (t is cs's i-th UID) and, when a
