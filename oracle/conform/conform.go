@@ -227,15 +227,7 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		// (the signal reached that process, not the new one).
 		c.sd = nil
 	case history.ClientCall:
-		c.housekeepingCall(v, ev)
-		// After housekeepingCall, which judges the call on what came
-		// before it; nothing else here reads the versions or creates.
-		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
-			if i := c.uidIndex(types.UID(u.Pod.UID)); i >= 0 {
-				c.versions[i] = max(c.versions[i], u.Pod.Version)
-				c.created[i] = c.created[i] || u.Type == ops.Create
-			}
-		}
+		c.housekeepingCall(v, ev) // and an update's version and create
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
 		if len(c.actors) > 0 {
