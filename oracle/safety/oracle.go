@@ -136,8 +136,9 @@ type safetyOracle struct {
 	allDirty bool
 	judged   []*safetyPod
 	// knownOf is the probe of the last release that read one (readProbe;
-	// Reset: none).
+	// Reset: none); knownBuf is readProbe's list of its known UIDs.
 	knownOf  *history.Probe
+	knownBuf []string
 	fullPass bool
 	// repeat follows the stream to skip repeated SyncKnownPods releases
 	// (repeat.go); a full pass skips none.
@@ -180,7 +181,7 @@ func (o *safetyOracle) Reset() {
 	// them): not kept. The critical section's answers and purges are
 	// (newCS clears them at every release).
 	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, freePods: o.freePods, freeIncs: o.freeIncs, completions: o.completions,
-		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0],
+		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
 		reported: o.reported, fullPass: o.fullPass, callRecs: o.callRecs, requests: o.requests, repeat: repeatMemo{careless: o.repeat.careless},
 		cs: safetyCS{purged: o.cs.purged, ans: o.cs.ans[:0]}}
 }

@@ -122,24 +122,30 @@ func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []str
 
 // readProbe is, for a recorded probe p, what trackAll and readAnswers do
 // with its known UIDs and answers, in one walk through p's Pods (sorted
-// by UID; each says whether it is known) beside the UIDs tracked (sorted),
-// one comparison of UIDs a step: a known UID not tracked yet is tracked
-// where the walk stands (track inserts it there), and no list is checked
-// for order or searched. With the probe of the release before and no UID tracked
-// since, that release's walk found what this one would: nothing is read
-// (a target hands the same probe again when no answer changed).
+// by UID) beside the UIDs tracked (sorted; one comparison of UIDs a step)
+// and p's known UIDs (listed in the order of its Pods): a known UID not
+// tracked yet is tracked where the walk stands (track inserts it there),
+// and no list is checked for order or searched. With the probe of the
+// release before and no UID tracked since, that release's walk found what
+// this one would: nothing is read (a target hands the same probe again
+// when no answer changed).
 // TestReadProbeIsReadAnswers compares it with the view's walk.
 func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 	if p == o.knownOf && sameArray(o.uids, cs.uids) {
 		return
 	}
 	o.knownOf = p
+	o.knownBuf = p.AppendKnownUIDs(o.knownBuf[:0])
+	known := o.knownBuf
 	cs.ans, cs.reads = cs.ans[:0], cs.reads+1
 	unknown := history.UnknownAnswers(p.PodsSynced)
 	j := 0 // the next tracked UID to read, in o.uids
 	for k := range p.Pods {
 		uid := string(p.Pods[k].UID)
-		isKnown := p.Pods[k].Known || knownTwin(p.Pods[k+1:], uid)
+		isKnown := len(known) > 0 && known[0] == uid
+		if isKnown {
+			known = known[1:]
+		}
 		c := 1 // o.uids[j] against uid; past the end, greater
 		for ; j < len(o.uids); j++ {
 			if c = strings.Compare(o.uids[j], uid); c >= 0 {
@@ -160,23 +166,6 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		o.noteAnswers(cs, o.tracks[j], j, unknown, false)
 	}
 	cs.uids = o.uids
-}
-
-// knownTwin reports whether the first of pods (those after a UID's entry
-// in a probe, sorted) are uid's again, one of them Known: a probe lists
-// each UID once, but one listed twice is known, as p.KnownUIDs has it,
-// when any of its entries is (the walk reads the first, and skips the
-// others).
-func knownTwin(pods []history.PodAnswers, uid string) bool {
-	for _, a := range pods {
-		if string(a.UID) != uid {
-			return false
-		}
-		if a.Known {
-			return true
-		}
-	}
-	return false
 }
 
 // noteAnswers adds a, t's answers, to cs (t is cs's i-th UID) and, when a
