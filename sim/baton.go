@@ -75,7 +75,7 @@ func (s *Scheduler) exited(g *goroutine) {
 // goroutine of its own (reap).
 func (s *Scheduler) zombie(g *goroutine) {
 	s.zombies = append(s.zombies, g)
-	g.awaitBaton()
+	g.awaitBaton(s)
 }
 
 // reap lets a zombie's Goexit finish, on a goroutine that may exit with it.
@@ -88,13 +88,45 @@ func reap(g *goroutine) {
 	<-done
 }
 
-// awaitBaton suspends the coroutine until it is handed the baton again.
-// Its name is how HotLoopError tells suspended goroutines from the stuck
-// one in a stack dump. It is inlined (one call less between a primitive
-// and the switch, which BenchmarkDecision measured), and tracebacks still
-// list an inlined call as a frame of its own.
-func (g *goroutine) awaitBaton() {
-	g.yield(struct{}{})
+// awaitBaton suspends g until it holds the baton again (or Close unwinds
+// it). Resuming a coroutine nests: the resumer waits in the call until the
+// one it resumed yields back. So the goroutines resumed and not yet
+// yielded form a chain, the driver at its bottom and the one running at
+// its top (chained marks them), and a handoff need not go through the
+// driver: g resumes the new holder itself if it is not in the chain (one
+// switch), and yields otherwise (one switch per link), as it does once the
+// segment is over; whoever its yield returns to looks again. Every
+// coroutine below the top waits here, resuming the one above it, so its
+// name is how HotLoopError tells the waiting goroutines from the stuck one
+// in a stack dump.
+func (g *goroutine) awaitBaton(s *Scheduler) {
+	for !s.unwinding {
+		if s.ended {
+			g.yield(struct{}{})
+			continue
+		}
+		h := s.cur
+		if h == g {
+			return
+		}
+		if h.chained {
+			g.yield(struct{}{})
+			continue
+		}
+		s.resumeHolder(h)
+	}
+}
+
+// resumeHolder resumes h, the holder of the baton, and returns once it
+// has yielded (or exited) back to the caller, the coroutine under it in
+// the chain (or the driver).
+func (s *Scheduler) resumeHolder(h *goroutine) {
+	h.chained = true
+	h.resume()
+	h.chained = false
+	if s.freed != nil {
+		s.released()
+	}
 }
 
 // handTo makes g the holder of the baton; the driver resumes it once the
@@ -115,13 +147,12 @@ func (s *Scheduler) handTo(g *goroutine) {
 }
 
 // drive is the driver loop: it resumes the holder of the baton until the
-// segment ends. It is the only caller of resume while a segment runs.
+// segment ends. The holder hands the baton on itself (awaitBaton); control
+// comes back here when the one the driver resumed has exited or the
+// segment is over.
 func (s *Scheduler) drive() error {
 	for !s.ended {
-		s.cur.resume()
-		if s.freed != nil {
-			s.released()
-		}
+		s.resumeHolder(s.cur)
 	}
 	s.ended = false
 	return s.result
@@ -154,7 +185,7 @@ func (s *Scheduler) point() {
 	}
 	if next != g {
 		s.handTo(next)
-		g.awaitBaton()
+		g.awaitBaton(s)
 		s.resumed()
 	}
 }
@@ -190,7 +221,7 @@ func (s *Scheduler) park(op op, obj int32) {
 	case g: // woken by a timer as the clock advanced
 	default:
 		s.handTo(next)
-		g.awaitBaton()
+		g.awaitBaton(s)
 		s.resumed()
 	}
 	g.waitOp, g.waitObj, g.mu = opNone, -1, nil
@@ -200,7 +231,7 @@ func (s *Scheduler) park(op op, obj int32) {
 // hands it the baton, or Close unwinds it.
 func (s *Scheduler) suspend(g *goroutine) {
 	s.finish()
-	g.awaitBaton()
+	g.awaitBaton(s)
 	s.resumed()
 }
 
