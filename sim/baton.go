@@ -5,13 +5,17 @@ import "fmt"
 // The baton: how the one simulated goroutine that may run hands control to
 // the next. Each simulated goroutine runs on a runtime coroutine
 // (iter.Pull; a carrier, carrier.go, which trampoline runs it on); a
-// driver loop (drive) resumes the one holding the baton, and at a
-// scheduling point that one picks the next runnable goroutine (through the
-// strategy), records it as the holder and yields back to the loop, which
-// resumes it. A handoff is two coroutine switches on one OS thread, with no
-// Go scheduler in between, instead of a channel send and receive between
-// two goroutines (doc.go, Cost, has the numbers). scheduler.go has the
-// public API; watchdog.go runs the loop and watches it.
+// driver loop (drive) resumes the holder of the baton, and at a
+// scheduling point the holder picks the next runnable goroutine (through
+// the strategy) and records it as the holder. Resuming a coroutine nests
+// (the resumer waits in the call until the resumed one yields back), so
+// the coroutines resumed and not yet yielded form a chain, the driver at
+// its bottom: the old holder resumes the new one itself when it is not in
+// the chain (one switch), and yields down to it when it is (one switch
+// per link; awaitBaton). Every switch is on one OS thread, with no Go
+// scheduler in between, instead of a channel send and receive between two
+// goroutines (doc.go, Cost, has the numbers). scheduler.go has the public
+// API; watchdog.go runs the loop and watches it.
 
 func (s *Scheduler) trampoline(g *goroutine, f func()) {
 	if s.unwinding { // Close before it ever ran

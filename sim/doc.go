@@ -5,9 +5,10 @@
 // # Model
 //
 // Each simulated goroutine (Scheduler.Go) runs on a runtime coroutine (the
-// mechanism behind iter.Pull), and only the one holding the baton runs: a
-// driver loop resumes it, and it runs on the driver's OS thread until its
-// next handoff, when it yields back to the loop. A coroutine whose
+// mechanism behind iter.Pull), and only the one holding the baton runs, on
+// the driver's OS thread: a driver loop resumes the first, and at each
+// handoff the holder resumes the next itself, or yields back to the one
+// that resumed it (the baton.go comment has how). A coroutine whose
 // goroutine has exited carries the next one the process starts, with the
 // stack it has grown (carrier.go). Every operation on the primitives the
 // Scheduler makes — Mutex, Signal (a 1-slot wake-up), Event (fire-once),
@@ -70,8 +71,12 @@
 //
 // # The baton and the watchdog
 //
-// A handoff is two coroutine switches: the holder records the next holder
-// and yields; the driver resumes it. No Go scheduler, no channel, no other
+// A handoff is one or two coroutine switches: the holder records the next
+// holder and resumes it, or, if that one is waiting under it in the chain
+// of coroutines resumed and not yet yielded, yields back down to it (one
+// switch per link; a goroutine handing the baton back to the one that
+// handed it over is one switch). Before session 22 every handoff was a
+// yield to the driver loop and a resume from it. No Go scheduler, no channel, no other
 // OS thread is involved, which is why coroutines replaced the earlier
 // baton (a real goroutine per simulated one, each parked on a channel):
 // BenchmarkDecision measures a Yield that hands the baton over (with its
@@ -121,8 +126,9 @@
 // # Cost
 //
 // A scheduling decision that hands the baton to another goroutine costs
-// one coroutine round trip (the holder yields to the driver loop, which
-// resumes the next holder) plus the decision itself: counting the step,
+// one or two coroutine switches (one in BenchmarkDecision's ping-pong,
+// half a round trip; the figures below are from before, when it was
+// always a round trip through the driver) plus the decision itself: counting the step,
 // the step bound, the strategy's pick (one draw from the Source). A
 // decision that keeps the current goroutine costs a few nanoseconds.
 // The primitive that made the decision then records it in the trace: 16
