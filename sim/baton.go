@@ -262,6 +262,12 @@ func (s *Scheduler) nextRunnable() *goroutine {
 		s.recAs(-1, opAdvance, -1, int64(s.elapsed))
 		s.clock.AdvanceToOffset(at)
 	}
+	if s.walk { // walk.pick's choice without a current goroutine, without its call
+		if n := len(s.runnable); n > 1 {
+			return s.runnable[s.src.Intn(n)]
+		}
+		return s.runnable[0]
+	}
 	return s.picker.pick(0, nil, s.runnable)
 }
 
