@@ -211,12 +211,11 @@ func fillPodObject(o *podBox, a plan.Action, phase v1.PodPhase, deletion *int64,
 // never changes a pod object once built (the simulated kubelet: its pod
 // workers copy a pod before changing a field): the objects it builds
 // share their label and annotation maps, one per version and one per
-// config source, made once. The maps are the builder's own, so one run's
-// pods share them and no other run's do: a target that did write one
-// would spoil that run alone, which replays alike by itself or in a sweep
-// (a process-wide table, measured at -0.6 % instructions per seed, would
-// carry such a write into every later run of the process). The zero value
-// is ready.
+// config source, made once. The maps are the builder's own: a target that
+// did write one would spoil that run alone, which replays alike by itself
+// or in a sweep, for Reuse keeps for the next run only the maps that still
+// hold what Build put in them (a process-wide table would carry such a
+// write into every later run of the process). The zero value is ready.
 type PodObjects struct {
 	labels    []map[string]string // by version
 	api, file map[string]string   // the annotations of each config source
@@ -245,13 +244,25 @@ func (b *PodObjects) Model(pod *v1.Pod) ops.Pod {
 	return ModelPod(pod)
 }
 
-// Reuse readies b for another run (a lane's next seed, run.Lane): new
-// label and annotation maps, the run's own, and the pod objects built so
-// far built again in place. Only for a caller that knows nothing holds a
-// pod object of an earlier run: the next Build overwrites it.
+// Reuse readies b for another run (a lane's next seed, run.Lane): the
+// pod objects built so far built again in place, and the label and
+// annotation maps kept where they still hold what Build put in them (a
+// map a run wrote is dropped: the next run makes its own). Only for a
+// caller that knows nothing holds a pod object of an earlier run: the
+// next Build overwrites it.
 func (b *PodObjects) Reuse() {
-	clear(b.labels)
-	b.labels, b.api, b.file, b.used, b.reusing = b.labels[:0], nil, nil, 0, true
+	for version, m := range b.labels {
+		if len(m) != 1 || m["version"] != strconv.Itoa(version) {
+			b.labels[version] = nil
+		}
+	}
+	if len(b.api) != 1 || b.api[ConfigSourceAnnotationKey] != ApiserverSource {
+		b.api = nil
+	}
+	if len(b.file) != 1 || b.file[ConfigSourceAnnotationKey] != sourceOf(plan.Action{Static: true}) {
+		b.file = nil
+	}
+	b.used, b.reusing = 0, true
 	b.recent, b.next = [4]*podBox{}, 0
 }
 

@@ -84,7 +84,8 @@ func (w *World) sortedUIDs() []types.UID { return w.uids }
 
 // newPod is the config source's first sight of a pod.
 func (w *World) newPod(a plan.Action) *configPod {
-	p := &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+	p := w.kept.pods.New()
+	*p = configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 	p.action.Name = a.PodName() // built once: PodName returns a set Name
 	if a.Pending {
 		p.phase = v1.PodPending

@@ -11,9 +11,12 @@ import (
 )
 
 // kept are the fields Renew keeps from the last run (what it builds again
-// in place): the pod objects' boxes and the probes' slabs, and the flags
-// saying so, and the pod workers' names (workers.Names: the same strings).
-var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true, "workerNames": true}
+// in place): the pod objects' boxes, their label and annotation maps
+// (history.PodObjects.Reuse keeps those no run wrote) and the probes' slabs,
+// and the flags saying so, the pod workers' names (workers.Names: the same
+// strings) and the slabs of the world's own values (World.kept).
+var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true, "workerNames": true,
+	"labels": true, "api": true, "file": true, "kept": true}
 
 // shallowDiff says where a and b, two worlds' values, differ in the world's
 // own memory: every field of every struct and array in it, a map, slice,
@@ -74,7 +77,7 @@ func renewDiff(f plan.Family, renew func(w *World, p plan.Plan, st plan.Streams)
 // TestRenewIsNewWorld: a world renewed after a run of every kubelet
 // family holds, in its own memory, what a new world holds (run.Lane's
 // TestLaneSeedsAreFreshSeeds shows the runs alike). It fails when a renew
-// keeps the probes' memory whole, or the pod objects' label maps.
+// keeps the probes' memory whole, or the pod objects' builder whole.
 func TestRenewIsNewWorld(t *testing.T) {
 	for _, f := range plan.KubeletFamilies() {
 		if d := renewDiff(f, func(w *World, p plan.Plan, st plan.Streams) *World {
@@ -91,7 +94,7 @@ func TestRenewIsNewWorld(t *testing.T) {
 			w.probes = probes
 			return w
 		},
-		"the pod objects' maps kept": func(w *World, p plan.Plan, st plan.Streams) *World {
+		"the pod objects' builder kept whole": func(w *World, p plan.Plan, st plan.Streams) *World {
 			objects := w.podObjects
 			w.Renew(p, st.Schedule, st.Faults, sim.RandomWalk{})
 			w.podObjects = objects

@@ -35,7 +35,8 @@ func (w *World) startEpoch() {
 	if epoch > 0 {
 		w.Runtime = w.Runtime.Handover(w)
 	}
-	p := &epochParts{rt: simrt.Runtime{S: w.S}} // simrt.New's
+	p := w.kept.parts.New()
+	p.rt = simrt.Runtime{S: w.S} // simrt.New's
 	w.RT = &p.rt
 	p.wrt = worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
 	w.Queue = workers.NewQueue(&p.wrt)

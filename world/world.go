@@ -17,6 +17,7 @@ import (
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
+	"github.com/podsim/podsim/world/slab"
 	"github.com/podsim/podsim/world/workerset"
 )
 
@@ -143,6 +144,17 @@ type World struct {
 	shapes      shapes.Set
 	podObjects  history.PodObjects // builds the pod objects (podOf, desiredObject)
 	workerNames *workers.Names     // the pod workers' names, kept by Renew
+	// kept holds the values a run makes (world/slab), for Renew to zero and
+	// hand out again in the lane's next run.
+	kept struct {
+		pods    slab.Slab[configPod]
+		events  slab.Slab[observedEvent]
+		signals slab.Slab[watchedSignal]
+		parts   slab.Slab[epochParts]
+		run     [3]func() // Run's goroutines: the daemons' and the driver's,
+		clients []func()  // and each client's
+	}
+	running int // clients still running
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads history.Few[string, ops.CacheView]
@@ -216,7 +228,11 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // next seed (run.Lane), once nothing holds w or anything it made. The pod
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames}
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept}
+	w.kept.pods.Reset()
+	w.kept.events.Reset()
+	w.kept.signals.Reset()
+	w.kept.parts.Reset()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
 	}
@@ -269,31 +285,23 @@ func (w *World) InternalInvariantsOff() {
 // error (deadlock, limit, panic), if any.
 func (w *World) Run() error {
 	defer w.S.Close()
-	clients := max(w.plan.Clients, 1)
 	// A counter and a fire-once event, not a Signal: a Signal holds one
 	// wake-up, so clients finishing together would be counted once.
-	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
-	for c := 0; c < clients; c++ {
-		// Each client reads its actions in place: nothing changes them during a run.
-		w.S.Go(clientName(c), func() {
-			for i := range w.plan.Actions {
-				a := &w.plan.Actions[i]
-				if a.Client%clients != c {
-					continue
-				}
-				if d := a.At - w.S.Elapsed(); d > 0 {
-					w.S.Sleep(d)
-				}
-				w.perform(*a)
-			}
-			if running--; running == 0 {
-				done.Fire()
-			}
-		})
+	w.running = max(w.plan.Clients, 1)
+	w.fixedEvent(&w.fixed.clientsDone, "clients/done")
+	k := &w.kept
+	if k.run[0] == nil { // the goroutines' bodies, made once in w's memory (Renew keeps them)
+		k.run = [3]func(){w.syncLoopDaemon, w.housekeepingDaemon, w.driver}
+	}
+	for c := range w.running {
+		if c == len(k.clients) {
+			k.clients = append(k.clients, func() { w.client(c) })
+		}
+		w.S.Go(clientName(c), k.clients[c])
 	}
 	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), w.S.NewMutex("syncLoop")
-	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
-	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
+	w.S.GoDaemon("syncloop", k.run[0])
+	w.S.GoDaemon("housekeeping", k.run[1])
 	if w.kube != nil {
 		// The kubelet's actors keep the settle phase going while they work.
 		w.busy = append(w.busy, w.KubeletBusy)
@@ -303,18 +311,40 @@ func (w *World) Run() error {
 			w.S.GoDaemon("statusmanager", w.statusLoop)
 		}
 	}
-	w.S.Go("driver", func() {
-		done.Wait()
-		w.settle()
-		if w.kube != nil {
-			w.note(history.KubeletSettled{})
-		}
-		w.emit(history.Settled, 0, nil, nil)
-		w.PW.Shutdown()
-		w.drainWorkers()
-		w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
-	})
+	w.S.Go("driver", k.run[2])
 	return w.S.Run()
+}
+
+// client is plan client c's goroutine. It reads its actions in place:
+// nothing changes them during a run.
+func (w *World) client(c int) {
+	for i := range w.plan.Actions {
+		if a := &w.plan.Actions[i]; a.Client%max(w.plan.Clients, 1) == c {
+			if d := a.At - w.S.Elapsed(); d > 0 {
+				w.S.Sleep(d)
+			}
+			w.perform(*a)
+		}
+	}
+	if w.running--; w.running == 0 {
+		w.fixed.clientsDone.Fire()
+	}
+}
+
+func (w *World) syncLoopDaemon()     { w.daemonLoop(SyncLoopPeriod, w.syncDue) }
+func (w *World) housekeepingDaemon() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) }
+
+// driver settles the run once the clients are done, and ends it.
+func (w *World) driver() {
+	w.fixed.clientsDone.Wait()
+	w.settle()
+	if w.kube != nil {
+		w.note(history.KubeletSettled{})
+	}
+	w.emit(history.Settled, 0, nil, nil)
+	w.PW.Shutdown()
+	w.drainWorkers()
+	w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
 }
 
 // syncDue is one tick of the kubelet's sync loop: due work-queue entries

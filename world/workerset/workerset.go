@@ -74,6 +74,9 @@ func (s *Set) Remove(name string, kubelet int) {
 // doing and since when (history.WorkerDrainEnded's Stuck).
 func (s *Set) Stuck() []history.StuckWorker {
 	var stuck []history.StuckWorker
+	if len(s.Live) == 0 { // the drain's usual end: no sort, no iterator made
+		return stuck
+	}
 	for _, g := range slices.SortedFunc(slices.Values(s.Live), func(a, b *Goroutine) int { return a.Started - b.Started }) {
 		doing := g.Doing
 		if g.What != "" {
