@@ -121,7 +121,9 @@ func TestPodObjectsReuse(t *testing.T) {
 	}
 	before[0].Labels["version"], before[1].Annotations[ConfigSourceAnnotationKey] = "written", "written"
 	before[2].Labels["other"] = "added"
-	same := func(m, n map[string]string) bool { return reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(n).UnsafePointer() }
+	same := func(m, n map[string]string) bool {
+		return reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(n).UnsafePointer()
+	}
 	b.Reuse()
 	if l := b.Build(plan.Action{UID: "c"}, 1, v1.PodRunning, nil, now).Labels; !same(l, before[1].Labels) {
 		t.Error("after Reuse: an unwritten label map made anew")
