@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
+	"github.com/podsim/podsim/world/lastcall"
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
@@ -163,14 +164,8 @@ type World struct {
 	probes probeMemo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
-	// lastDesired and lastKnown are the last housekeeping call's input and
-	// result as recorded (sameDesired, sameKnown); knownBuf is the buffer
-	// a result is built in.
-	lastDesired []string
-	lastKnown   ops.KnownPods
-	knownBuf    ops.KnownPods
-	lastCall    ops.Input  // lastDesired's SyncKnownPods, boxed once
-	lastResult  ops.Output // lastKnown, boxed once
+	// lastCall is the last housekeeping call as recorded (world/lastcall).
+	lastCall lastcall.Memo
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy
@@ -193,7 +188,6 @@ type World struct {
 		stubs     [4]*v1.Pod
 		answers   [4]history.PodAnswers
 		mirror    [4]history.MirrorAnswer
-		known     [4]ops.KnownPod
 		live      [4]*workerset.Goroutine
 		touched   [8]types.UID
 		calls     [4]probeCall
@@ -248,7 +242,7 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
-	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.podsBuf, w.probes.mirrorBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
