@@ -151,7 +151,8 @@ type World struct {
 		pods    slab.Slab[configPod]
 		events  slab.Slab[observedEvent]
 		signals slab.Slab[watchedSignal]
-		parts   slab.Slab[epochParts]
+		parts   slab.Kept[epochParts]
+		runs    slab.Kept[workerRun]
 		run     [3]func() // Run's goroutines: the daemons' and the driver's,
 		clients []func()  // and each client's
 	}
@@ -227,6 +228,7 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	w.kept.events.Reset()
 	w.kept.signals.Reset()
 	w.kept.parts.Reset()
+	w.kept.runs.Reset()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
 	}

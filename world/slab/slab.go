@@ -34,3 +34,26 @@ func (s *Slab[T]) Reset() {
 		s.used -= n
 	}
 }
+
+// Kept hands out values that are costly to make afresh (a value holding
+// funcs bound to itself, made once), kept across Reset: Next hands out a
+// kept one, or one newly made by make. Its values are not zeroed: the
+// caller sets each one whole (a composite literal keeping only what make
+// made). The zero value is ready.
+type Kept[T any] struct {
+	all  []*T
+	used int
+}
+
+// Next is the next kept value, or make's if none is left.
+func (k *Kept[T]) Next(make func() *T) *T {
+	if k.used == len(k.all) {
+		k.all = append(k.all, make())
+	}
+	k.used++
+	return k.all[k.used-1]
+}
+
+// Reset hands out the kept values again. Only for a caller that knows
+// nothing holds one of them any more.
+func (k *Kept[T]) Reset() { k.used = 0 }

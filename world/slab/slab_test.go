@@ -38,3 +38,28 @@ func TestSlabReset(t *testing.T) {
 		seen[v] = true
 	}
 }
+
+// TestKeptReset: Kept makes a value only when none is left, hands out
+// distinct ones, and after Reset the same ones again, in order.
+func TestKeptReset(t *testing.T) {
+	var k Kept[value]
+	made := 0
+	make := func() *value { made++; return &value{n: -made} }
+	var first []*value
+	for range 3 {
+		first = append(first, k.Next(make))
+	}
+	if made != 3 || first[0] == first[1] || first[1] == first[2] {
+		t.Fatalf("made %d, handed out %p %p %p", made, first[0], first[1], first[2])
+	}
+	k.Reset()
+	for i := range 4 {
+		v := k.Next(make)
+		if i < 3 && v != first[i] {
+			t.Errorf("after Reset, value %d: not the kept one", i)
+		}
+	}
+	if made != 4 {
+		t.Errorf("made %d values, want 4 (one past the kept)", made)
+	}
+}
