@@ -28,7 +28,7 @@ func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.ep
 // NewSignal wraps a worker's wake-up signal so that its waits are recorded
 // (drain.go).
 func (r *worldRuntime) NewSignal(name string) workers.Signal {
-	s := r.w.kept.signals.New()
+	s := r.w.kept.signals.Next()
 	s.w, s.name, s.kubelet = r.w, name, r.epoch
 	r.S.InitSignal(&s.Signal, name) // simrt.Runtime.NewSignal's, in one allocation with its wrapper
 	return s
@@ -61,7 +61,7 @@ func (w *World) completionEvent(uid types.UID, id int) workers.Event {
 // observedEvent is rt's event called name, in one allocation: uid's
 // cancellation (id cancelled) or its completion id, emitted as it fires.
 func (w *World) observedEvent(rt *simrt.Runtime, name, uid string, id int, epoch int) *observedEvent {
-	e := w.kept.events.New()
+	e := w.kept.events.Next()
 	e.w, e.uid, e.id, e.epoch = w, uid, id, epoch
 	rt.InitEvent(&e.Event, name)
 	return e

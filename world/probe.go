@@ -299,7 +299,7 @@ func (w *World) probeAll() *history.Probe {
 	if last != nil && slices.Equal(mirror, last.Mirror) {
 		mirror = last.Mirror
 	} else {
-		mirror = append(make([]history.MirrorAnswer, 0, len(mirror)), mirror...)
+		mirror = w.kept.mirrors.Clone(mirror)
 	}
 	if last != nil && slices.Equal(pods, last.Pods) {
 		return m.made.Sharing(synced, last.Pods, mirror)
@@ -327,7 +327,7 @@ func (w *World) fullNames() []string {
 	if m.namesOf == len(w.uids) {
 		return m.names
 	}
-	names := make([]string, 0, len(w.uids))
+	names := w.kept.names.Make(len(w.uids)) // a new list: the old one may still be read
 	for _, uid := range w.uids {
 		names = append(names, w.pod(uid).fullName())
 	}

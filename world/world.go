@@ -148,9 +148,13 @@ type World struct {
 	// kept holds the values a run makes (world/slab), for Renew to zero and
 	// hand out again in the lane's next run.
 	kept struct {
-		pods    slab.Slab[configPod]
-		events  slab.Slab[observedEvent]
-		signals slab.Slab[watchedSignal]
+		pods    history.Slab[configPod]
+		events  history.Slab[observedEvent]
+		signals history.Slab[watchedSignal]
+		uids    slab.Bump[types.UID]            // the lists newPod makes
+		inOrder slab.Bump[*configPod]           // (an older one may still be read)
+		names   slab.Bump[string]               // fullNames'
+		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
 		runs    slab.Kept[workerRun]
 		run     [3]func() // Run's goroutines: the daemons' and the driver's,
@@ -224,11 +228,16 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept}
-	w.kept.pods.Reset()
-	w.kept.events.Reset()
-	w.kept.signals.Reset()
-	w.kept.parts.Reset()
-	w.kept.runs.Reset()
+	k := &w.kept
+	k.pods.Reset()
+	k.events.Reset()
+	k.signals.Reset()
+	k.uids.Reset()
+	k.inOrder.Reset()
+	k.names.Reset()
+	k.mirrors.Reset()
+	k.parts.Reset()
+	k.runs.Reset()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
 	}
