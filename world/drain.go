@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/workerset"
@@ -22,7 +23,7 @@ import (
 func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()) {
 	uid, _, _ := history.WorkerOf(name)
 	r := w.kept.runs.Next(func() *workerRun { r := &workerRun{}; r.run = r.body; return r })
-	*r = workerRun{g: workerset.Goroutine{Name: name, Kubelet: kubelet, UID: types.UID(uid), Started: w.workers.Started,
+	*r = workerRun{g: workerset.Goroutine{Name: name, Kubelet: kubelet, UID: types.UID(plan.SameUID(uid)), Started: w.workers.Started,
 		Doing: "not yet run", Since: w.S.Elapsed()}, w: w, f: f, run: r.run}
 	w.workers.Started++
 	w.workers.Put(&r.g)

@@ -38,7 +38,7 @@ func (r *worldRuntime) NewSignal(name string) workers.Signal {
 // killed/<uid> is killPodNow's completion, which gets a completion ID here
 // and starts the recorded kill of the killPodNow in progress.
 func (r *worldRuntime) NewEvent(name string) workers.Event {
-	uid := history.UIDOfEvent(name)
+	uid := plan.SameUID(history.UIDOfEvent(name))
 	switch {
 	case r.epoch != r.w.epoch:
 		return r.Runtime.NewEvent(name) // a dead kubelet's: nobody observes it

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/plan"
 )
 
 // probe returns what every public query method of the pod workers answers
@@ -128,7 +129,7 @@ func (w *World) noteForProbe(ev *history.Event) {
 	case history.LockAcquired:
 		m.holder, m.touched, m.all, m.syncKnown = g, m.touched[:0], false, false
 		if uid, _, ok := history.WorkerOf(g); ok {
-			m.touched = append(m.touched, types.UID(uid))
+			m.touched = append(m.touched, types.UID(plan.SameUID(uid)))
 		}
 		if i := m.callOf(g); i >= 0 {
 			m.touch(m.calls[i])
