@@ -227,7 +227,8 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // next seed (run.Lane), once nothing holds w or anything it made. The pod
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept}
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept, quiet: w.quiet}
+	w.quiet.Renew()
 	k := &w.kept
 	k.pods.Reset()
 	k.events.Reset()
