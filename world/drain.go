@@ -22,33 +22,9 @@ import (
 // it returns.
 func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()) {
 	uid, _, _ := history.WorkerOf(name)
-	r := w.kept.runs.Next(func() *workerRun { r := &workerRun{}; r.run = r.body; return r })
-	*r = workerRun{g: workerset.Goroutine{Name: name, Kubelet: kubelet, UID: types.UID(plan.SameUID(uid)), Started: w.workers.Started,
-		Doing: "not yet run", Since: w.S.Elapsed()}, w: w, f: f, run: r.run}
-	w.workers.Started++
-	w.workers.Put(&r.g)
-	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: r.g.UID, Kubelet: kubelet})
-	rt.Go(name, r.run)
-}
-
-// workerRun is a worker goroutine started by runtimeGo, in memory Renew
-// keeps: its record for the drain, and its body, run (f, then its return
-// noted), made once.
-type workerRun struct {
-	g   workerset.Goroutine
-	w   *World
-	f   func()
-	run func()
-}
-
-func (r *workerRun) body() {
-	w := r.w
-	r.f()
-	w.workers.Remove(r.g.Name, r.g.Kubelet)
-	w.noteWorker(history.WorkerEnded{Goroutine: r.g.Name, UID: r.g.UID, Kubelet: r.g.Kubelet})
-	if w.workers.Draining && len(w.workers.Live) == 0 {
-		w.workers.AllEnded.Fire()
-	}
+	r := w.workers.Start(name, kubelet, types.UID(plan.SameUID(uid)), w.S.Elapsed(), f)
+	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: r.UID, Kubelet: kubelet})
+	rt.Go(name, r.Body)
 }
 
 // workerDoing records what the calling worker goroutine of kubelet process

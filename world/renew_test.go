@@ -14,9 +14,10 @@ import (
 // in place): the pod objects' boxes, their label and annotation maps
 // (history.PodObjects.Reuse keeps those no run wrote) and the probes' slabs,
 // and the flags saying so, the pod workers' names (workers.Names: the same
-// strings) and the slabs of the world's own values (World.kept).
+// strings), the slabs of the world's own values (World.kept) and of its
+// worker goroutines (workerset.Set's runs).
 var kept = map[string]bool{"boxes": true, "freeArrays": true, "used": true, "reusing": true, "workerNames": true,
-	"labels": true, "api": true, "file": true, "kept": true}
+	"labels": true, "api": true, "file": true, "kept": true, "runs": true}
 
 // shallowDiff says where a and b, two worlds' values, differ in the world's
 // own memory: every field of every struct and array in it, a map, slice,

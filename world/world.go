@@ -156,7 +156,6 @@ type World struct {
 		names   slab.Bump[string]               // fullNames'
 		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
-		runs    slab.Kept[workerRun]
 		run     [3]func() // Run's goroutines: the daemons' and the driver's,
 		clients []func()  // and each client's
 	}
@@ -227,18 +226,13 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // next seed (run.Lane), once nothing holds w or anything it made. The pod
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept, quiet: w.quiet}
-	w.quiet.Renew()
+	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept, quiet: w.quiet, workers: w.workers}
 	k := &w.kept
-	k.pods.Reset()
-	k.events.Reset()
-	k.signals.Reset()
-	k.uids.Reset()
-	k.inOrder.Reset()
-	k.names.Reset()
-	k.mirrors.Reset()
-	k.parts.Reset()
-	k.runs.Reset()
+	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
+		m.Reset()
+	}
+	w.quiet.Renew()
+	w.workers.Renew()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
 	}
@@ -256,6 +250,11 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	w.desiredFree = append(f.free[:0], &f.desired)
 	w.probes.podsBuf, w.probes.mirrorBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
+	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
+		w.workers.Ended = func(g *workerset.Goroutine) {
+			w.noteWorker(history.WorkerEnded{Goroutine: g.Name, UID: g.UID, Kubelet: g.Kubelet})
+		}
+	}
 	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
@@ -297,7 +296,7 @@ func (w *World) Run() error {
 	w.fixedEvent(&w.fixed.clientsDone, "clients/done")
 	k := &w.kept
 	if k.run[0] == nil { // the goroutines' bodies, made once in w's memory (Renew keeps them)
-		k.run = [3]func(){w.syncLoopDaemon, w.housekeepingDaemon, w.driver}
+		k.run = [3]func(){func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) }, func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) }, w.driver}
 	}
 	for c := range w.running {
 		if c == len(k.clients) {
@@ -336,9 +335,6 @@ func (w *World) client(c int) {
 		w.fixed.clientsDone.Fire()
 	}
 }
-
-func (w *World) syncLoopDaemon()     { w.daemonLoop(SyncLoopPeriod, w.syncDue) }
-func (w *World) housekeepingDaemon() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) }
 
 // driver settles the run once the clients are done, and ends it.
 func (w *World) driver() {

@@ -86,7 +86,7 @@ func Rules() []Rule {
 		// into dimensions; no world, no scheduler.
 		{Dir: "world/shapes", Allow: append([]string{"std", "workers"}, k8s...)},
 		// The kubelet world's live worker goroutines, for the drain: no world.
-		{Dir: "world/workerset", Allow: []string{"std", "sim", "plan", "history", "k8s.io/apimachinery"}},
+		{Dir: "world/workerset", Allow: []string{"std", "sim", "plan", "history", "world/slab", "k8s.io/apimachinery"}},
 		// The kubelet world's last housekeeping call as recorded: no world.
 		{Dir: "world/lastcall", Allow: []string{"std", "model", "workers", "k8s.io/apimachinery"}, ImportedOnlyBy: []string{"world"}},
 		// The memory a kubelet world keeps for its lane's next run: generic, no podsim.
