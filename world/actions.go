@@ -205,13 +205,15 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	w.ret(id, out)
 }
 
+// killOptions are a's kill options, with their grace in one allocation,
+// from memory Renew keeps.
 func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
-	ko := &workers.KillPodOptions{Evict: a.Evict}
+	o := w.kept.kills.Next()
+	o.ko.Evict, o.grace = a.Evict, a.Grace
 	if a.Grace >= 0 {
-		g := a.Grace
-		ko.PodTerminationGracePeriodSecondsOverride = &g
+		o.ko.PodTerminationGracePeriodSecondsOverride = &o.grace
 	}
-	return ko
+	return &o.ko
 }
 
 // housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with

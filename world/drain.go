@@ -5,7 +5,6 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/workerset"
 )
@@ -31,10 +30,7 @@ func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()
 // kubelet does now ("waiting on signal", "in", "woken by signal",
 // "returned from") and on what.
 func (w *World) workerDoing(kubelet int, doing, what string) {
-	if i := w.workers.At(w.S.Goroutine(), kubelet); i >= 0 {
-		g := w.workers.Live[i]
-		g.Doing, g.What, g.Since = doing, what, w.S.Elapsed()
-	}
+	w.workers.Doing(w.S, kubelet, doing, what)
 }
 
 // drainWorkers is the driver's work after Settled and the workers'
@@ -62,20 +58,4 @@ func (w *World) noteWorker(n history.Note) {
 	if len(w.observers) > 0 {
 		w.deliver(&history.Event{Kind: history.Noted, Note: n})
 	}
-}
-
-// watchedSignal is a pod worker's wake-up signal: its waits are recorded
-// as what the waiting worker last did.
-type watchedSignal struct {
-	sim.Signal
-	w       *World
-	name    string
-	kubelet int
-}
-
-func (s *watchedSignal) Wait() bool {
-	s.w.workerDoing(s.kubelet, "waiting on signal", s.name)
-	ok := s.Signal.Wait()
-	s.w.workerDoing(s.kubelet, "woken by signal", s.name)
-	return ok
 }

@@ -29,7 +29,7 @@ func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.ep
 // (drain.go).
 func (r *worldRuntime) NewSignal(name string) workers.Signal {
 	s := r.w.kept.signals.Next()
-	s.w, s.name, s.kubelet = r.w, name, r.epoch
+	s.S, s.Set, s.Name, s.Kubelet = r.S, &r.w.workers, name, r.epoch
 	r.S.InitSignal(&s.Signal, name) // simrt.Runtime.NewSignal's, in one allocation with its wrapper
 	return s
 }

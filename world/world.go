@@ -150,7 +150,11 @@ type World struct {
 	kept struct {
 		pods    history.Slab[configPod]
 		events  history.Slab[observedEvent]
-		signals history.Slab[watchedSignal]
+		signals history.Slab[workerset.Signal]
+		kills   history.Slab[struct {
+			ko    workers.KillPodOptions
+			grace int64
+		}] // killOptions'
 		uids    slab.Bump[types.UID]            // the lists newPod makes
 		inOrder slab.Bump[*configPod]           // (an older one may still be read)
 		names   slab.Bump[string]               // fullNames'
@@ -183,7 +187,10 @@ type World struct {
 	quietEvent    *sim.Event
 	foreignSyncer bool
 	// fixed holds the events a run makes once (fixedEvent).
-	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
+	fixed struct {
+		clientsDone, daemonsDone, quiet, workersEnded sim.Event
+		settle                                        oracle.Settle
+	}
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
 		desired   desiredBuf
@@ -228,7 +235,7 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept, quiet: w.quiet, workers: w.workers}
 	k := &w.kept
-	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
+	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
 		m.Reset()
 	}
 	w.quiet.Renew()

@@ -114,6 +114,33 @@ func (s *Set) Remove(name string, kubelet int) {
 	}
 }
 
+// Doing records what the goroutine running on s, of process kubelet, does
+// now ("waiting on signal", "in", "woken by signal", "returned from") and
+// on what.
+func (set *Set) Doing(s *sim.Scheduler, kubelet int, doing, what string) {
+	if i := set.At(s.Goroutine(), kubelet); i >= 0 {
+		g := set.Live[i]
+		g.Doing, g.What, g.Since = doing, what, s.Elapsed()
+	}
+}
+
+// Signal is a pod worker's wake-up signal on S, of process Kubelet: its
+// waits are recorded in Set as what the waiting worker last did.
+type Signal struct {
+	sim.Signal
+	S       *sim.Scheduler
+	Set     *Set
+	Name    string
+	Kubelet int
+}
+
+func (sg *Signal) Wait() bool {
+	sg.Set.Doing(sg.S, sg.Kubelet, "waiting on signal", sg.Name)
+	ok := sg.Signal.Wait()
+	sg.Set.Doing(sg.S, sg.Kubelet, "woken by signal", sg.Name)
+	return ok
+}
+
 // Stuck are the live goroutines in start order, each with what it was
 // doing and since when (history.WorkerDrainEnded's Stuck).
 func (s *Set) Stuck() []history.StuckWorker {
