@@ -229,6 +229,11 @@ type PodObjects struct {
 	// recent are the last objects built, for Model.
 	recent [4]*podBox
 	next   int
+	// handed and handedAPI mark the maps Build handed out since Reuse, the
+	// ones Reuse checks (no other can have been written): bit v of handed
+	// the labels of version v (v < 64; Reuse checks the others always),
+	// bits 0 and 1 of handedAPI the api and the file annotations.
+	handed, handedAPI uint64
 }
 
 // Model is ModelPod(pod), read from what Build was given when pod is one
@@ -252,17 +257,17 @@ func (b *PodObjects) Model(pod *v1.Pod) ops.Pod {
 // next Build overwrites it.
 func (b *PodObjects) Reuse() {
 	for version, m := range b.labels {
-		if len(m) != 1 || m["version"] != strconv.Itoa(version) {
+		if (version >= 64 || b.handed&(1<<version) != 0) && (len(m) != 1 || m["version"] != strconv.Itoa(version)) {
 			b.labels[version] = nil
 		}
 	}
-	if len(b.api) != 1 || b.api[ConfigSourceAnnotationKey] != ApiserverSource {
+	if b.handedAPI&1 != 0 && (len(b.api) != 1 || b.api[ConfigSourceAnnotationKey] != ApiserverSource) {
 		b.api = nil
 	}
-	if len(b.file) != 1 || b.file[ConfigSourceAnnotationKey] != sourceOf(plan.Action{Static: true}) {
+	if b.handedAPI&2 != 0 && (len(b.file) != 1 || b.file[ConfigSourceAnnotationKey] != sourceOf(plan.Action{Static: true})) {
 		b.file = nil
 	}
-	b.used, b.reusing = 0, true
+	b.used, b.reusing, b.handed, b.handedAPI = 0, true, 0, 0
 	b.recent, b.next = [4]*podBox{}, 0
 }
 
@@ -296,10 +301,11 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if b.labels[version] == nil {
 		b.labels[version] = map[string]string{"version": strconv.Itoa(version)}
 	}
-	annotations := &b.api
+	annotations, source := &b.api, uint64(1)
 	if a.Static {
-		annotations = &b.file
+		annotations, source = &b.file, 2
 	}
+	b.handed, b.handedAPI = b.handed|1<<version, b.handedAPI|source // 1<<version is 0 from 64 on
 	if *annotations == nil {
 		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
 	}

@@ -119,6 +119,7 @@ func TestPodObjectsReuse(t *testing.T) {
 	for version := range 3 {
 		before = append(before, b.Build(plan.Action{UID: "a", Static: version == 1, SpecGrace: 7}, version, v1.PodFailed, &grace, now))
 	}
+	b.Build(plan.Action{UID: "a"}, 70, v1.PodFailed, nil, now).Labels["version"] = "written"
 	before[0].Labels["version"], before[1].Annotations[ConfigSourceAnnotationKey] = "written", "written"
 	before[2].Labels["other"] = "added"
 	same := func(m, n map[string]string) bool {
@@ -132,7 +133,7 @@ func TestPodObjectsReuse(t *testing.T) {
 		t.Error("after Reuse: an unwritten annotation map made anew")
 	}
 	b.Reuse()
-	for version := range 4 {
+	for _, version := range []int{0, 1, 2, 3, 70} {
 		a := plan.Action{UID: "b", Static: version == 0, SpecGrace: 30}
 		got := b.Build(a, version, v1.PodRunning, nil, now)
 		if want := PodObject(a, version, v1.PodRunning, nil, now); !reflect.DeepEqual(got, want) {
