@@ -160,6 +160,7 @@ type World struct {
 		names   slab.Bump[string]               // fullNames'
 		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
+		runtime *fakeruntime.Runtime
 		run     [3]func() // Run's goroutines: the daemons' and the driver's,
 		clients []func()  // and each client's
 	}
@@ -262,7 +263,10 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 			w.noteWorker(history.WorkerEnded{Goroutine: g.Name, UID: g.UID, Kubelet: g.Kubelet})
 		}
 	}
-	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
+	if w.kept.runtime == nil { // epoch 0's runtime, in memory Renew keeps
+		w.kept.runtime = new(fakeruntime.Runtime)
+	}
+	w.Runtime = w.kept.runtime.Renew(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
 		w.kube = newKubelet(plan.Node)

@@ -97,7 +97,7 @@ func Rules() []Rule {
 		{Dir: "world/catalogue", Allow: []string{"std", "workers/mutants", "world/kubebugs"}},
 		// The kubelet world's fake container runtime: it knows no World (the
 		// world observes its calls) and no history.
-		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),
+		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan", "world/slab"}, k8s...),
 			TestDeny: above("world", "run", "shrink", "regress", "gate")},
 		// The simulated virtual-kubelet pod controller: a target beside the
 		// kubelet world, on sim alone (no pod workers).
