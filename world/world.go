@@ -234,7 +234,9 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // next seed (run.Lane), once nothing holds w or anything it made. The pod
 // workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames, kept: w.kept, quiet: w.quiet, workers: w.workers}
+	objects, made, names, kept, quiet, set := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers
+	*w = World{} // cleared in place: a composite literal is built aside and copied over
+	w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers = objects, made, names, kept, quiet, set
 	k := &w.kept
 	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
 		m.Reset()
