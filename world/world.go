@@ -145,8 +145,9 @@ type World struct {
 	shapes      shapes.Set
 	podObjects  history.PodObjects // builds the pod objects (podOf, desiredObject)
 	workerNames *workers.Names     // the pod workers' names, kept by Renew
-	// kept holds the values a run makes (world/slab), for Renew to zero and
-	// hand out again in the lane's next run.
+	// kept holds the values a run makes (history.Slab, world/slab), for
+	// Renew to hand out again in the lane's next run (zeroed, or set whole
+	// where they are used).
 	kept struct {
 		pods    history.Slab[configPod]
 		events  history.Slab[observedEvent]
@@ -231,8 +232,9 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 
 // Renew is NewWorld built in w's memory, w's pod objects and probes built
 // again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
-// next seed (run.Lane), once nothing holds w or anything it made. The pod
-// workers' names are kept (workers.Names): the same strings.
+// next seed (run.Lane), once nothing holds w or anything it made, as are
+// the values in kept, the quiet watch's maps and the worker records. The
+// pod workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
 	objects, made, names, kept, quiet, set := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers
 	*w = World{} // cleared in place: a composite literal is built aside and copied over
