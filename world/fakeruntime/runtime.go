@@ -207,9 +207,12 @@ func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *worker
 // restart: the containers survive the process), told of its calls by
 // observer and sharing r's state, fault points and error shapes; r is
 // detached (a call still in flight changes nothing and is told to nobody).
+// The two share no statuses' array: a copied slice would have both append
+// to the room past its length, each overwriting a status the other had
+// handed out.
 func (r *Runtime) Handover(observer CallObserver) *Runtime {
 	next := *r
-	next.Observer = observer
+	next.Observer, next.statuses = observer, nil
 	r.Observer, r.running = nil, nil
 	return &next
 }

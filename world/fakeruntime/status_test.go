@@ -39,7 +39,8 @@ func TestStatusesAreTheirOwn(t *testing.T) {
 // TestRuntimeRenew: a renewed runtime is a new one (NewRuntime's) but for
 // the statuses' arrays, kept: its first status is in the last run's
 // memory, holding nothing of the last run; a runtime handed over to takes
-// its statuses from the same arrays, never one the giver handed out.
+// its statuses from the same arrays, never one the giver handed out, and
+// the giver, detached, writes none it hands out.
 func TestRuntimeRenew(t *testing.T) {
 	s := sim.New(sim.Options{})
 	defer s.Close()
@@ -47,6 +48,11 @@ func TestRuntimeRenew(t *testing.T) {
 	r.SetRunning("a", 2)
 	first, _ := r.Get("a")
 	next := r.Handover(nil)
+	taken, _ := next.Get("b")
+	want := *taken
+	if late, _ := r.Get("a"); late == taken || *taken != want { // a call in flight at the restart
+		t.Fatalf("the giver's Get after the handover wrote the status the runtime handed over to had handed out: %+v, want %+v", *taken, want)
+	}
 	for range 9 { // past the shared array: the next one comes from the kept ones
 		if st, _ := next.Get("b"); st == first {
 			t.Fatal("the runtime handed over to hands out the giver's status")
