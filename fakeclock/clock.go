@@ -84,11 +84,13 @@ func (c *Clock) Next() (time.Time, bool) {
 // scheduler does, takes no detour through time.Time.
 func (c *Clock) NextOffset() (time.Duration, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(c.timers) == 0 {
+		c.mu.Unlock()
 		return 0, false
 	}
-	return c.timers[0].when, true
+	d := c.timers[0].when
+	c.mu.Unlock()
+	return d, true
 }
 
 // AdvanceToOffset is AdvanceTo(Epoch().Add(d)) for an offset d from

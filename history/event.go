@@ -211,12 +211,11 @@ func fillPodObject(o *podBox, a plan.Action, phase v1.PodPhase, deletion *int64,
 // never changes a pod object once built (the simulated kubelet: its pod
 // workers copy a pod before changing a field): the objects it builds
 // share their label and annotation maps, one per version and one per
-// config source, made once. The maps are the builder's own, so one run's
-// pods share them and no other run's do: a target that did write one
-// would spoil that run alone, which replays alike by itself or in a sweep
-// (a process-wide table, measured at -0.6 % instructions per seed, would
-// carry such a write into every later run of the process). The zero value
-// is ready.
+// config source, made once. The maps are the builder's own: a target that
+// did write one would spoil that run alone, which replays alike by itself
+// or in a sweep, for Reuse keeps for the next run only the maps that still
+// hold what Build put in them (a process-wide table would carry such a
+// write into every later run of the process). The zero value is ready.
 type PodObjects struct {
 	labels    []map[string]string // by version
 	api, file map[string]string   // the annotations of each config source
@@ -230,6 +229,11 @@ type PodObjects struct {
 	// recent are the last objects built, for Model.
 	recent [4]*podBox
 	next   int
+	// handed and handedAPI mark the maps Build handed out since Reuse, the
+	// ones Reuse checks (no other can have been written): bit v of handed
+	// the labels of version v (v < 64; Reuse checks the others always),
+	// bits 0 and 1 of handedAPI the api and the file annotations.
+	handed, handedAPI uint64
 }
 
 // Model is ModelPod(pod), read from what Build was given when pod is one
@@ -245,13 +249,25 @@ func (b *PodObjects) Model(pod *v1.Pod) ops.Pod {
 	return ModelPod(pod)
 }
 
-// Reuse readies b for another run (a lane's next seed, run.Lane): new
-// label and annotation maps, the run's own, and the pod objects built so
-// far built again in place. Only for a caller that knows nothing holds a
-// pod object of an earlier run: the next Build overwrites it.
+// Reuse readies b for another run (a lane's next seed, run.Lane): the
+// pod objects built so far built again in place, and the label and
+// annotation maps kept where they still hold what Build put in them (a
+// map a run wrote is dropped: the next run makes its own). Only for a
+// caller that knows nothing holds a pod object of an earlier run: the
+// next Build overwrites it.
 func (b *PodObjects) Reuse() {
-	clear(b.labels)
-	b.labels, b.api, b.file, b.used, b.reusing = b.labels[:0], nil, nil, 0, true
+	for version, m := range b.labels {
+		if (version >= 64 || b.handed&(1<<version) != 0) && (len(m) != 1 || m["version"] != strconv.Itoa(version)) {
+			b.labels[version] = nil
+		}
+	}
+	if b.handedAPI&1 != 0 && (len(b.api) != 1 || b.api[ConfigSourceAnnotationKey] != ApiserverSource) {
+		b.api = nil
+	}
+	if b.handedAPI&2 != 0 && (len(b.file) != 1 || b.file[ConfigSourceAnnotationKey] != sourceOf(plan.Action{Static: true})) {
+		b.file = nil
+	}
+	b.used, b.reusing, b.handed, b.handedAPI = 0, true, 0, 0
 	b.recent, b.next = [4]*podBox{}, 0
 }
 
@@ -285,10 +301,11 @@ func (b *PodObjects) Build(a plan.Action, version int, phase v1.PodPhase, deleti
 	if b.labels[version] == nil {
 		b.labels[version] = map[string]string{"version": strconv.Itoa(version)}
 	}
-	annotations := &b.api
+	annotations, source := &b.api, uint64(1)
 	if a.Static {
-		annotations = &b.file
+		annotations, source = &b.file, 2
 	}
+	b.handed, b.handedAPI = b.handed|1<<version, b.handedAPI|source // 1<<version is 0 from 64 on
 	if *annotations == nil {
 		*annotations = map[string]string{ConfigSourceAnnotationKey: sourceOf(a)}
 	}

@@ -108,8 +108,9 @@ func TestPodObjectFields(t *testing.T) {
 // TestPodObjectsReuse: after Reuse a builder builds in the objects it
 // built before (the same memory), each what PodObject makes (a deleted
 // pod's object built again for a pod not deleted has no deletion left
-// over), with label and annotation maps of its own (a write in the run
-// before does not reach them); without Reuse every object is new.
+// over), with the maps of the run before where no write reached them and
+// maps of its own where one did (a write in the run before does not reach
+// the next); without Reuse every object is new.
 func TestPodObjectsReuse(t *testing.T) {
 	now, grace := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), int64(5)
 	var b PodObjects
@@ -118,9 +119,21 @@ func TestPodObjectsReuse(t *testing.T) {
 	for version := range 3 {
 		before = append(before, b.Build(plan.Action{UID: "a", Static: version == 1, SpecGrace: 7}, version, v1.PodFailed, &grace, now))
 	}
+	b.Build(plan.Action{UID: "a"}, 70, v1.PodFailed, nil, now).Labels["version"] = "written"
 	before[0].Labels["version"], before[1].Annotations[ConfigSourceAnnotationKey] = "written", "written"
+	before[2].Labels["other"] = "added"
+	same := func(m, n map[string]string) bool {
+		return reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(n).UnsafePointer()
+	}
 	b.Reuse()
-	for version := range 4 {
+	if l := b.Build(plan.Action{UID: "c"}, 1, v1.PodRunning, nil, now).Labels; !same(l, before[1].Labels) {
+		t.Error("after Reuse: an unwritten label map made anew")
+	}
+	if a := b.Build(plan.Action{UID: "c"}, 0, v1.PodRunning, nil, now).Annotations; !same(a, before[0].Annotations) {
+		t.Error("after Reuse: an unwritten annotation map made anew")
+	}
+	b.Reuse()
+	for _, version := range []int{0, 1, 2, 3, 70} {
 		a := plan.Action{UID: "b", Static: version == 0, SpecGrace: 30}
 		got := b.Build(a, version, v1.PodRunning, nil, now)
 		if want := PodObject(a, version, v1.PodRunning, nil, now); !reflect.DeepEqual(got, want) {

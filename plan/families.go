@@ -24,7 +24,7 @@ func newPlanner(src sim.Source, family string, clients int, f Faults) *planner {
 // add appends an action at the current time from a random client.
 func (p *planner) add(kind ActionKind, uid types.UID, shape Action) *Action {
 	a := shape
-	a.At, a.Kind, a.UID = p.at, kind, uid
+	a.At, a.Kind, a.UID = p.at, kind, SameUID(uid)
 	a.Client = p.src.Intn(max(p.plan.Clients, 1))
 	if a.SpecGrace == 0 {
 		a.SpecGrace = 30

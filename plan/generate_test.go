@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -107,5 +109,24 @@ func TestLetterUIDs(t *testing.T) {
 	}
 	if got := (Action{UID: "a", Name: "web"}).PodName(); got != "web" {
 		t.Fatalf("PodName with a name = %q, want web", got)
+	}
+}
+
+// TestSameUID: a one-letter UID comes back in the generators' memory
+// (the same pointer whatever memory it came in), any other as it is; the
+// generators name their pods in that memory.
+func TestSameUID(t *testing.T) {
+	built := types.UID(strings.Repeat("b", 1)) // equal bytes, other memory
+	if got := SameUID(built); got != "b" || unsafe.StringData(string(got)) != unsafe.StringData(string(letterUID(1))) {
+		t.Errorf("SameUID(%q): %q, not letterUID(1)'s memory", built, got)
+	}
+	if other := types.UID(strings.Repeat("ab", 1)); unsafe.StringData(string(SameUID(other))) != unsafe.StringData(string(other)) {
+		t.Errorf("SameUID(%q): not uid itself", other)
+	}
+	p := GenerateGraceShortening(SeedStreams(1).Plan)
+	for _, a := range p.Actions {
+		if unsafe.StringData(string(a.UID)) != unsafe.StringData(string(SameUID(a.UID))) {
+			t.Errorf("%s: action %v's UID in memory of its own", p.Family, a.Kind)
+		}
 	}
 }

@@ -5,13 +5,17 @@ import "fmt"
 // The baton: how the one simulated goroutine that may run hands control to
 // the next. Each simulated goroutine runs on a runtime coroutine
 // (iter.Pull; a carrier, carrier.go, which trampoline runs it on); a
-// driver loop (drive) resumes the one holding the baton, and at a
-// scheduling point that one picks the next runnable goroutine (through the
-// strategy), records it as the holder and yields back to the loop, which
-// resumes it. A handoff is two coroutine switches on one OS thread, with no
-// Go scheduler in between, instead of a channel send and receive between
-// two goroutines (doc.go, Cost, has the numbers). scheduler.go has the
-// public API; watchdog.go runs the loop and watches it.
+// driver loop (drive) resumes the holder of the baton, and at a
+// scheduling point the holder picks the next runnable goroutine (through
+// the strategy) and records it as the holder. Resuming a coroutine nests
+// (the resumer waits in the call until the resumed one yields back), so
+// the coroutines resumed and not yet yielded form a chain, the driver at
+// its bottom: the old holder resumes the new one itself when it is not in
+// the chain (one switch), and yields down to it when it is (one switch
+// per link; awaitBaton). Every switch is on one OS thread, with no Go
+// scheduler in between, instead of a channel send and receive between two
+// goroutines (doc.go, Cost, has the numbers). scheduler.go has the public
+// API; watchdog.go runs the loop and watches it.
 
 func (s *Scheduler) trampoline(g *goroutine, f func()) {
 	if s.unwinding { // Close before it ever ran
@@ -75,7 +79,7 @@ func (s *Scheduler) exited(g *goroutine) {
 // goroutine of its own (reap).
 func (s *Scheduler) zombie(g *goroutine) {
 	s.zombies = append(s.zombies, g)
-	g.awaitBaton()
+	g.awaitBaton(s)
 }
 
 // reap lets a zombie's Goexit finish, on a goroutine that may exit with it.
@@ -88,13 +92,45 @@ func reap(g *goroutine) {
 	<-done
 }
 
-// awaitBaton suspends the coroutine until it is handed the baton again.
-// Its name is how HotLoopError tells suspended goroutines from the stuck
-// one in a stack dump. It is inlined (one call less between a primitive
-// and the switch, which BenchmarkDecision measured), and tracebacks still
-// list an inlined call as a frame of its own.
-func (g *goroutine) awaitBaton() {
-	g.yield(struct{}{})
+// awaitBaton suspends g until it holds the baton again (or Close unwinds
+// it). Resuming a coroutine nests: the resumer waits in the call until the
+// one it resumed yields back. So the goroutines resumed and not yet
+// yielded form a chain, the driver at its bottom and the one running at
+// its top (chained marks them), and a handoff need not go through the
+// driver: g resumes the new holder itself if it is not in the chain (one
+// switch), and yields otherwise (one switch per link), as it does once the
+// segment is over; whoever its yield returns to looks again. Every
+// coroutine below the top waits here, resuming the one above it, so its
+// name is how HotLoopError tells the waiting goroutines from the stuck one
+// in a stack dump.
+func (g *goroutine) awaitBaton(s *Scheduler) {
+	for !s.unwinding {
+		if s.ended {
+			g.yield(struct{}{})
+			continue
+		}
+		h := s.cur
+		if h == g {
+			return
+		}
+		if h.chained {
+			g.yield(struct{}{})
+			continue
+		}
+		s.resumeHolder(h)
+	}
+}
+
+// resumeHolder resumes h, the holder of the baton, and returns once it
+// has yielded (or exited) back to the caller, the coroutine under it in
+// the chain (or the driver).
+func (s *Scheduler) resumeHolder(h *goroutine) {
+	h.chained = true
+	h.resume()
+	h.chained = false
+	if s.freed != nil {
+		s.released()
+	}
 }
 
 // handTo makes g the holder of the baton; the driver resumes it once the
@@ -115,13 +151,12 @@ func (s *Scheduler) handTo(g *goroutine) {
 }
 
 // drive is the driver loop: it resumes the holder of the baton until the
-// segment ends. It is the only caller of resume while a segment runs.
+// segment ends. The holder hands the baton on itself (awaitBaton); control
+// comes back here when the one the driver resumed has exited or the
+// segment is over.
 func (s *Scheduler) drive() error {
 	for !s.ended {
-		s.cur.resume()
-		if s.freed != nil {
-			s.released()
-		}
+		s.resumeHolder(s.cur)
 	}
 	s.ended = false
 	return s.result
@@ -154,7 +189,7 @@ func (s *Scheduler) point() {
 	}
 	if next != g {
 		s.handTo(next)
-		g.awaitBaton()
+		g.awaitBaton(s)
 		s.resumed()
 	}
 }
@@ -190,7 +225,7 @@ func (s *Scheduler) park(op op, obj int32) {
 	case g: // woken by a timer as the clock advanced
 	default:
 		s.handTo(next)
-		g.awaitBaton()
+		g.awaitBaton(s)
 		s.resumed()
 	}
 	g.waitOp, g.waitObj, g.mu = opNone, -1, nil
@@ -200,7 +235,7 @@ func (s *Scheduler) park(op op, obj int32) {
 // hands it the baton, or Close unwinds it.
 func (s *Scheduler) suspend(g *goroutine) {
 	s.finish()
-	g.awaitBaton()
+	g.awaitBaton(s)
 	s.resumed()
 }
 
@@ -226,6 +261,12 @@ func (s *Scheduler) nextRunnable() *goroutine {
 		s.setElapsed(at)
 		s.recAs(-1, opAdvance, -1, int64(s.elapsed))
 		s.clock.AdvanceToOffset(at)
+	}
+	if s.walk { // walk.pick's choice without a current goroutine, without its call
+		if n := len(s.runnable); n > 1 {
+			return s.runnable[s.src.Intn(n)]
+		}
+		return s.runnable[0]
 	}
 	return s.picker.pick(0, nil, s.runnable)
 }

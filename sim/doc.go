@@ -5,9 +5,10 @@
 // # Model
 //
 // Each simulated goroutine (Scheduler.Go) runs on a runtime coroutine (the
-// mechanism behind iter.Pull), and only the one holding the baton runs: a
-// driver loop resumes it, and it runs on the driver's OS thread until its
-// next handoff, when it yields back to the loop. A coroutine whose
+// mechanism behind iter.Pull), and only the one holding the baton runs, on
+// the driver's OS thread: a driver loop resumes the first, and at each
+// handoff the holder resumes the next itself, or yields back to the one
+// that resumed it (the baton.go comment has how). A coroutine whose
 // goroutine has exited carries the next one the process starts, with the
 // stack it has grown (carrier.go). Every operation on the primitives the
 // Scheduler makes — Mutex, Signal (a 1-slot wake-up), Event (fire-once),
@@ -70,8 +71,12 @@
 //
 // # The baton and the watchdog
 //
-// A handoff is two coroutine switches: the holder records the next holder
-// and yields; the driver resumes it. No Go scheduler, no channel, no other
+// A handoff is one or two coroutine switches: the holder records the next
+// holder and resumes it, or, if that one is waiting under it in the chain
+// of coroutines resumed and not yet yielded, yields back down to it (one
+// switch per link; a goroutine handing the baton back to the one that
+// handed it over is one switch); before, every handoff was a yield to
+// the driver loop and a resume from it. No Go scheduler, no channel, no other
 // OS thread is involved, which is why coroutines replaced the earlier
 // baton (a real goroutine per simulated one, each parked on a channel):
 // BenchmarkDecision measures a Yield that hands the baton over (with its
@@ -121,21 +126,28 @@
 // # Cost
 //
 // A scheduling decision that hands the baton to another goroutine costs
-// one coroutine round trip (the holder yields to the driver loop, which
-// resumes the next holder) plus the decision itself: counting the step,
-// the step bound, the strategy's pick (one draw from the Source). A
-// decision that keeps the current goroutine costs a few nanoseconds.
-// The primitive that made the decision then records it in the trace: 16
-// bytes appended to fixed 1,024-record chunks, so a record never copies
-// the trace and leaves nothing for the collector but the chunks
-// themselves. With the HotLoop watchdog on, each handoff is also
-// published to it with one atomic swap (on amd64 the same locked
-// instruction a store is; skipped when the watchdog is off). Measured as CPU time per op, medians of 8 interleaved runs on the
-// shared 2-core machine at a load of 16-20 (docs/performance.md, "Issue
-// 19, session 8: carriers", has the tables): a Yield that hands the baton
-// costs 112 ns at GOMAXPROCS=1 and 110 ns at 2 when the runs recycle their
-// trace chunks, as a sweep does (Recycle), 1.42 and 1.37 times a bare
-// round trip of 79 ns; 544 instructions against the round trip's 391.
+// one coroutine switch or more (one per link of the chain it yields down)
+// plus the decision itself: counting the step, the step bound, the
+// strategy's pick (one draw from the Source). A decision that keeps the
+// current goroutine costs a few nanoseconds. The primitive that made the
+// decision then records it in the trace: 16 bytes appended to fixed
+// 1,024-record chunks, so a record never copies the trace and leaves
+// nothing for the collector but the chunks themselves. With the HotLoop
+// watchdog on, each handoff is also published to it with one atomic swap
+// (on amd64 the same locked instruction a store is; skipped when the
+// watchdog is off). In BenchmarkDecision's ping-pong each handoff is one
+// switch, half a round trip: 394 instructions per Yield against the bare
+// round trip's 392 (callgrind, GOGC=off, 120,000 ops less 20,000), where a
+// round trip through the driver for every handoff cost 549. In the
+// scenarios some handoffs yield down more than one link; early-kill makes
+// about 92 switches a seed where it made 162 (calls of the runtime's
+// coroswitch_m under callgrind, per seed of BenchmarkScenario). Measured
+// as CPU time per op with the round trip through the driver (medians of 8
+// interleaved runs on the shared 2-core machine at a load of 16-20;
+// docs/performance.md, "Issue 19, session 8: carriers", has the tables):
+// a Yield that hands the baton cost 112 ns at GOMAXPROCS=1 and 110 ns at
+// 2 when the runs recycle their trace chunks, as a sweep does (Recycle),
+// 1.42 and 1.37 times a bare round trip of 79 ns.
 // Without recycling, each record's 16 bytes are new memory for the
 // collector, and a Yield cost 124-142 ns in the same runs (this code and
 // the code before alike). What is left above the round trip is mostly the

@@ -55,6 +55,7 @@ type goroutine struct {
 	state    gstate
 	daemon   bool
 	returned bool  // f returned: an exit without recover() is a Goexit
+	chained  bool  // resumed and not yet yielded back (awaitBaton)
 	prio     int64 // PCT priority
 
 	// What a parked goroutine waits on, for deadlock reports and wake-ups.

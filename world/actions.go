@@ -1,7 +1,6 @@
 package world
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -206,13 +205,15 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	w.ret(id, out)
 }
 
+// killOptions are a's kill options, with their grace in one allocation,
+// from memory Renew keeps.
 func (w *World) killOptions(a plan.Action) *workers.KillPodOptions {
-	ko := &workers.KillPodOptions{Evict: a.Evict}
+	o := w.kept.kills.Next()
+	o.ko.Evict, o.grace = a.Evict, a.Grace
 	if a.Grace >= 0 {
-		g := a.Grace
-		ko.PodTerminationGracePeriodSecondsOverride = &g
+		o.ko.PodTerminationGracePeriodSecondsOverride = &o.grace
 	}
-	return ko
+	return &o.ko
 }
 
 // housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
@@ -224,53 +225,11 @@ func (w *World) housekeeping() {
 	buf := w.takeDesired()
 	defer w.putDesired(buf)
 	desired, stubs := w.desired(buf)
-	id := w.call(w.sameDesired(desired))
+	id := w.call(w.lastCall.Desired(len(desired), func(i int) string { return string(desired[i].config.action.UID) }))
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.NoteKnown(known)
-	w.ret(id, w.sameKnown(known))
+	w.ret(id, w.lastCall.Known(known))
 	w.housekeepingExtras(desired, known, &buf.running)
-}
-
-// sameDesired is the SyncKnownPods input naming the UIDs of desired: the
-// last call's (its slice, boxed once) when they are the same (recorded
-// inputs are read only), so the settle phase's repeated housekeeping
-// builds none.
-func (w *World) sameDesired(desired []desiredPod) ops.Input {
-	same := len(desired) == len(w.lastDesired)
-	for i := 0; same && i < len(desired); i++ {
-		same = string(desired[i].config.action.UID) == w.lastDesired[i]
-	}
-	if !same {
-		w.lastDesired = make([]string, 0, len(desired))
-		for i := range desired {
-			w.lastDesired = append(w.lastDesired, string(desired[i].config.action.UID))
-		}
-	}
-	if !same || w.lastCall == nil {
-		w.lastCall = ops.SyncKnownPods{Desired: w.lastDesired}
-	}
-	return w.lastCall
-}
-
-// sameKnown is SyncKnownPods' result in the model's terms, the last call's (its slice, boxed
-// once) when it is the same (recorded outputs are read only).
-func (w *World) sameKnown(known workers.KnownPods) ops.Output {
-	w.knownBuf = appendKnownPods(w.knownBuf[:0], known)
-	if w.lastKnown == nil || !slices.Equal(w.knownBuf, w.lastKnown) {
-		w.lastKnown = slices.Clone(w.knownBuf)
-		w.lastResult = w.lastKnown
-	}
-	return w.lastResult
-}
-
-// appendKnownPods appends SyncKnownPods' result (in UID order) in the
-// model's terms to out.
-func appendKnownPods(out ops.KnownPods, known workers.KnownPods) ops.KnownPods {
-	for _, r := range known {
-		out = append(out, ops.KnownPod{UID: string(r.UID), State: ops.WorkType(r.State), Orphan: r.Orphan,
-			HasConfig: r.HasConfig, Static: r.Static})
-	}
-	return out
 }
 
 // query reads every query, as the subsystems of SPEC §2 do. Each call

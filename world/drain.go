@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/workerset"
 )
@@ -21,29 +21,16 @@ import (
 // it returns.
 func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()) {
 	uid, _, _ := history.WorkerOf(name)
-	g := &workerset.Goroutine{Name: name, Kubelet: kubelet, UID: types.UID(uid), Started: w.workers.Started, Doing: "not yet run",
-		Since: w.S.Elapsed()}
-	w.workers.Started++
-	w.workers.Put(g)
-	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: g.UID, Kubelet: kubelet})
-	rt.Go(name, func() {
-		f()
-		w.workers.Remove(name, kubelet)
-		w.noteWorker(history.WorkerEnded{Goroutine: name, UID: g.UID, Kubelet: kubelet})
-		if w.workers.Draining && len(w.workers.Live) == 0 {
-			w.workers.AllEnded.Fire()
-		}
-	})
+	r := w.workers.Start(name, kubelet, types.UID(plan.SameUID(uid)), w.S.Elapsed(), f)
+	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: r.UID, Kubelet: kubelet})
+	rt.Go(name, r.Body)
 }
 
 // workerDoing records what the calling worker goroutine of kubelet process
 // kubelet does now ("waiting on signal", "in", "woken by signal",
 // "returned from") and on what.
 func (w *World) workerDoing(kubelet int, doing, what string) {
-	if i := w.workers.At(w.S.Goroutine(), kubelet); i >= 0 {
-		g := w.workers.Live[i]
-		g.Doing, g.What, g.Since = doing, what, w.S.Elapsed()
-	}
+	w.workers.Doing(w.S, kubelet, doing, what)
 }
 
 // drainWorkers is the driver's work after Settled and the workers'
@@ -71,20 +58,4 @@ func (w *World) noteWorker(n history.Note) {
 	if len(w.observers) > 0 {
 		w.deliver(&history.Event{Kind: history.Noted, Note: n})
 	}
-}
-
-// watchedSignal is a pod worker's wake-up signal: its waits are recorded
-// as what the waiting worker last did.
-type watchedSignal struct {
-	sim.Signal
-	w       *World
-	name    string
-	kubelet int
-}
-
-func (s *watchedSignal) Wait() bool {
-	s.w.workerDoing(s.kubelet, "waiting on signal", s.name)
-	ok := s.Signal.Wait()
-	s.w.workerDoing(s.kubelet, "woken by signal", s.name)
-	return ok
 }

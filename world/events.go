@@ -28,7 +28,8 @@ func (r *worldRuntime) Go(name string, f func()) { r.w.runtimeGo(r.Runtime, r.ep
 // NewSignal wraps a worker's wake-up signal so that its waits are recorded
 // (drain.go).
 func (r *worldRuntime) NewSignal(name string) workers.Signal {
-	s := &watchedSignal{w: r.w, name: name, kubelet: r.epoch}
+	s := r.w.kept.signals.Next()
+	s.S, s.Set, s.Name, s.Kubelet = r.S, &r.w.workers, name, r.epoch
 	r.S.InitSignal(&s.Signal, name) // simrt.Runtime.NewSignal's, in one allocation with its wrapper
 	return s
 }
@@ -37,7 +38,7 @@ func (r *worldRuntime) NewSignal(name string) workers.Signal {
 // killed/<uid> is killPodNow's completion, which gets a completion ID here
 // and starts the recorded kill of the killPodNow in progress.
 func (r *worldRuntime) NewEvent(name string) workers.Event {
-	uid := history.UIDOfEvent(name)
+	uid := plan.SameUID(history.UIDOfEvent(name))
 	switch {
 	case r.epoch != r.w.epoch:
 		return r.Runtime.NewEvent(name) // a dead kubelet's: nobody observes it
@@ -60,7 +61,8 @@ func (w *World) completionEvent(uid types.UID, id int) workers.Event {
 // observedEvent is rt's event called name, in one allocation: uid's
 // cancellation (id cancelled) or its completion id, emitted as it fires.
 func (w *World) observedEvent(rt *simrt.Runtime, name, uid string, id int, epoch int) *observedEvent {
-	e := &observedEvent{w: w, uid: uid, id: id, epoch: epoch}
+	e := w.kept.events.Next()
+	e.w, e.uid, e.id, e.epoch = w, uid, id, epoch
 	rt.InitEvent(&e.Event, name)
 	return e
 }

@@ -84,15 +84,16 @@ func (w *World) sortedUIDs() []types.UID { return w.uids }
 
 // newPod is the config source's first sight of a pod.
 func (w *World) newPod(a plan.Action) *configPod {
-	p := &configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
+	p := w.kept.pods.Next()
+	*p = configPod{action: a, phase: v1.PodRunning, firstAddAt: unset, deletedAt: unset}
 	p.action.Name = a.PodName() // built once: PodName returns a set Name
 	if a.Pending {
 		p.phase = v1.PodPending
 	}
 	i, _ := slices.BinarySearch(w.uids, a.UID)
-	// Clipped, each insert makes a new list in one allocation (the old one,
-	// unchanged, may still be read).
-	w.uids, w.inOrder = slices.Insert(slices.Clip(w.uids), i, a.UID), slices.Insert(slices.Clip(w.inOrder), i, p)
+	// Each insert makes a new list (the old one, unchanged, may still be
+	// read), in memory Renew keeps.
+	w.uids, w.inOrder = w.kept.uids.Insert(w.uids, i, a.UID), w.kept.inOrder.Insert(w.inOrder, i, p)
 	for ; i < len(w.inOrder); i++ {
 		w.inOrder[i].at = i
 	}

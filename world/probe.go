@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/plan"
 )
 
 // probe returns what every public query method of the pod workers answers
@@ -128,7 +129,7 @@ func (w *World) noteForProbe(ev *history.Event) {
 	case history.LockAcquired:
 		m.holder, m.touched, m.all, m.syncKnown = g, m.touched[:0], false, false
 		if uid, _, ok := history.WorkerOf(g); ok {
-			m.touched = append(m.touched, types.UID(uid))
+			m.touched = append(m.touched, types.UID(plan.SameUID(uid)))
 		}
 		if i := m.callOf(g); i >= 0 {
 			m.touch(m.calls[i])
@@ -299,7 +300,7 @@ func (w *World) probeAll() *history.Probe {
 	if last != nil && slices.Equal(mirror, last.Mirror) {
 		mirror = last.Mirror
 	} else {
-		mirror = append(make([]history.MirrorAnswer, 0, len(mirror)), mirror...)
+		mirror = w.kept.mirrors.Clone(mirror)
 	}
 	if last != nil && slices.Equal(pods, last.Pods) {
 		return m.made.Sharing(synced, last.Pods, mirror)
@@ -327,7 +328,7 @@ func (w *World) fullNames() []string {
 	if m.namesOf == len(w.uids) {
 		return m.names
 	}
-	names := make([]string, 0, len(w.uids))
+	names := w.kept.names.Make(len(w.uids)) // a new list: the old one may still be read
 	for _, uid := range w.uids {
 		names = append(names, w.pod(uid).fullName())
 	}

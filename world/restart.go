@@ -35,7 +35,12 @@ func (w *World) startEpoch() {
 	if epoch > 0 {
 		w.Runtime = w.Runtime.Handover(w)
 	}
-	p := &epochParts{rt: simrt.Runtime{S: w.S}} // simrt.New's
+	p := w.kept.parts.Next(func() *epochParts {
+		p := &epochParts{}
+		p.hooks = [2]func(string){p.afterLock, p.beforeUnlock}
+		return p
+	})
+	*p = epochParts{rt: simrt.Runtime{S: w.S}, hooks: p.hooks} // simrt.New's
 	w.RT = &p.rt
 	p.wrt = worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
 	w.Queue = workers.NewQueue(&p.wrt)
@@ -50,24 +55,31 @@ func (w *World) startEpoch() {
 			panic("world: " + err.Error()) // reintroduce checked the name already
 		}
 	}
-	w.RT.AfterLock = func(name string) {
-		if name == "podLock" && w.epoch == epoch {
-			w.emit(history.LockAcquired, 0, nil, nil)
-		}
+	w.RT.AfterLock, w.RT.BeforeUnlock = p.hooks[0], p.hooks[1]
+}
+
+// afterLock and beforeUnlock are the lock hooks of an epoch's runtime: the
+// pod lock's acquisitions and releases feed the event stream while the
+// epoch is current.
+func (p *epochParts) afterLock(name string) {
+	if w := p.wrt.w; name == "podLock" && w.epoch == p.wrt.epoch {
+		w.emit(history.LockAcquired, 0, nil, nil)
 	}
-	w.RT.BeforeUnlock = func(name string) {
-		if name != "podLock" || w.epoch != epoch {
-			return
-		}
-		if err := w.checkInvariants(); err != nil {
-			w.violate("internal", err.Error())
-		}
-		w.killNowUpdateDone()
-		if w.sending() { // else nobody reads the probe
-			p := w.probe()
-			w.out = history.Event{Kind: history.LockReleasing, Probe: p}
-			w.sendOut()
-		}
+}
+
+func (p *epochParts) beforeUnlock(name string) {
+	w := p.wrt.w
+	if name != "podLock" || w.epoch != p.wrt.epoch {
+		return
+	}
+	if err := w.checkInvariants(); err != nil {
+		w.violate("internal", err.Error())
+	}
+	w.killNowUpdateDone()
+	if w.sending() { // else nobody reads the probe
+		probe := w.probe()
+		w.out = history.Event{Kind: history.LockReleasing, Probe: probe}
+		w.sendOut()
 	}
 }
 
@@ -104,13 +116,14 @@ func (w *World) restartKubelet() {
 }
 
 // epochParts are the adapters startEpoch makes for one kubelet process,
-// in one allocation.
+// in one allocation Renew keeps, and its lock hooks, made once.
 type epochParts struct {
 	rt     simrt.Runtime
 	wrt    worldRuntime
 	syncer kubeletSyncer
 	queue  notedQueue
 	cache  cacheView
+	hooks  [2]func(name string) // afterLock, beforeUnlock
 }
 
 // kubeletSyncer is the Syncer one epoch's pod workers call: the fake

@@ -99,7 +99,8 @@ func (w *World) settle() {
 	quiesceAt := w.S.Elapsed()
 	w.daemonsDone.Wait()
 	w.S.Sleep(drainTime(w.plan.Faults))
-	w.settleTimes = &oracle.Settle{HealedAt: healedAt, QuiesceAt: quiesceAt, At: w.S.Elapsed(), Seq: w.seq}
+	w.settleTimes = &w.fixed.settle // in the world's allocation
+	*w.settleTimes = oracle.Settle{HealedAt: healedAt, QuiesceAt: quiesceAt, At: w.S.Elapsed(), Seq: w.seq}
 }
 
 // drainTime bounds what a worker does by itself after its last input: the

@@ -14,9 +14,11 @@ import (
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
+	"github.com/podsim/podsim/world/lastcall"
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
+	"github.com/podsim/podsim/world/slab"
 	"github.com/podsim/podsim/world/workerset"
 )
 
@@ -143,6 +145,27 @@ type World struct {
 	shapes      shapes.Set
 	podObjects  history.PodObjects // builds the pod objects (podOf, desiredObject)
 	workerNames *workers.Names     // the pod workers' names, kept by Renew
+	// kept holds the values a run makes (history.Slab, world/slab), for
+	// Renew to hand out again in the lane's next run (zeroed, or set whole
+	// where they are used).
+	kept struct {
+		pods    history.Slab[configPod]
+		events  history.Slab[observedEvent]
+		signals history.Slab[workerset.Signal]
+		kills   history.Slab[struct {
+			ko    workers.KillPodOptions
+			grace int64
+		}] // killOptions'
+		uids    slab.Bump[types.UID]            // the lists newPod makes
+		inOrder slab.Bump[*configPod]           // (an older one may still be read)
+		names   slab.Bump[string]               // fullNames'
+		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
+		parts   slab.Kept[epochParts]
+		runtime *fakeruntime.Runtime
+		run     [3]func() // Run's goroutines: the daemons' and the driver's,
+		clients []func()  // and each client's
+	}
+	running int // clients still running
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads history.Few[string, ops.CacheView]
@@ -151,14 +174,8 @@ type World struct {
 	probes probeMemo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
-	// lastDesired and lastKnown are the last housekeeping call's input and
-	// result as recorded (sameDesired, sameKnown); knownBuf is the buffer
-	// a result is built in.
-	lastDesired []string
-	lastKnown   ops.KnownPods
-	knownBuf    ops.KnownPods
-	lastCall    ops.Input  // lastDesired's SyncKnownPods, boxed once
-	lastResult  ops.Output // lastKnown, boxed once
+	// lastCall is the last housekeeping call as recorded (world/lastcall).
+	lastCall lastcall.Memo
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy
@@ -172,7 +189,10 @@ type World struct {
 	quietEvent    *sim.Event
 	foreignSyncer bool
 	// fixed holds the events a run makes once (fixedEvent).
-	fixed struct{ clientsDone, daemonsDone, quiet, workersEnded sim.Event }
+	fixed struct {
+		clientsDone, daemonsDone, quiet, workersEnded sim.Event
+		settle                                        oracle.Settle
+	}
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
 		desired   desiredBuf
@@ -181,7 +201,6 @@ type World struct {
 		stubs     [4]*v1.Pod
 		answers   [4]history.PodAnswers
 		mirror    [4]history.MirrorAnswer
-		known     [4]ops.KnownPod
 		live      [4]*workerset.Goroutine
 		touched   [8]types.UID
 		calls     [4]probeCall
@@ -213,10 +232,19 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 
 // Renew is NewWorld built in w's memory, w's pod objects and probes built
 // again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
-// next seed (run.Lane), once nothing holds w or anything it made. The pod
-// workers' names are kept (workers.Names): the same strings.
+// next seed (run.Lane), once nothing holds w or anything it made, as are
+// the values in kept, the quiet watch's maps and the worker records. The
+// pod workers' names are kept (workers.Names): the same strings.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	*w = World{podObjects: w.podObjects, probes: probeMemo{made: w.probes.made}, workerNames: w.workerNames}
+	objects, made, names, kept, quiet, set := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers
+	*w = World{} // cleared in place: a composite literal is built aside and copied over
+	w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers = objects, made, names, kept, quiet, set
+	k := &w.kept
+	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
+		m.Reset()
+	}
+	w.quiet.Renew()
+	w.workers.Renew()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
 	}
@@ -232,9 +260,17 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
-	w.probes.podsBuf, w.probes.mirrorBuf, w.knownBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.known[:0], f.live[:0]
+	w.probes.podsBuf, w.probes.mirrorBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
-	w.Runtime = fakeruntime.NewRuntime(s, faults, plan.Faults)
+	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
+		w.workers.Ended = func(g *workerset.Goroutine) {
+			w.noteWorker(history.WorkerEnded{Goroutine: g.Name, UID: g.UID, Kubelet: g.Kubelet})
+		}
+	}
+	if w.kept.runtime == nil { // epoch 0's runtime, in memory Renew keeps
+		w.kept.runtime = new(fakeruntime.Runtime)
+	}
+	w.Runtime = w.kept.runtime.Renew(s, faults, plan.Faults)
 	w.Runtime.Observer = w
 	if plan.Node != nil {
 		w.kube = newKubelet(plan.Node)
@@ -269,31 +305,23 @@ func (w *World) InternalInvariantsOff() {
 // error (deadlock, limit, panic), if any.
 func (w *World) Run() error {
 	defer w.S.Close()
-	clients := max(w.plan.Clients, 1)
 	// A counter and a fire-once event, not a Signal: a Signal holds one
 	// wake-up, so clients finishing together would be counted once.
-	done, running := w.fixedEvent(&w.fixed.clientsDone, "clients/done"), clients
-	for c := 0; c < clients; c++ {
-		// Each client reads its actions in place: nothing changes them during a run.
-		w.S.Go(clientName(c), func() {
-			for i := range w.plan.Actions {
-				a := &w.plan.Actions[i]
-				if a.Client%clients != c {
-					continue
-				}
-				if d := a.At - w.S.Elapsed(); d > 0 {
-					w.S.Sleep(d)
-				}
-				w.perform(*a)
-			}
-			if running--; running == 0 {
-				done.Fire()
-			}
-		})
+	w.running = max(w.plan.Clients, 1)
+	w.fixedEvent(&w.fixed.clientsDone, "clients/done")
+	k := &w.kept
+	if k.run[0] == nil { // the goroutines' bodies, made once in w's memory (Renew keeps them)
+		k.run = [3]func(){func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) }, func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) }, w.driver}
+	}
+	for c := range w.running {
+		if c == len(k.clients) {
+			k.clients = append(k.clients, func() { w.client(c) })
+		}
+		w.S.Go(clientName(c), k.clients[c])
 	}
 	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), w.S.NewMutex("syncLoop")
-	w.S.GoDaemon("syncloop", func() { w.daemonLoop(SyncLoopPeriod, w.syncDue) })
-	w.S.GoDaemon("housekeeping", func() { w.daemonLoop(HousekeepingPeriod, w.housekeepingTick) })
+	w.S.GoDaemon("syncloop", k.run[0])
+	w.S.GoDaemon("housekeeping", k.run[1])
 	if w.kube != nil {
 		// The kubelet's actors keep the settle phase going while they work.
 		w.busy = append(w.busy, w.KubeletBusy)
@@ -303,18 +331,37 @@ func (w *World) Run() error {
 			w.S.GoDaemon("statusmanager", w.statusLoop)
 		}
 	}
-	w.S.Go("driver", func() {
-		done.Wait()
-		w.settle()
-		if w.kube != nil {
-			w.note(history.KubeletSettled{})
-		}
-		w.emit(history.Settled, 0, nil, nil)
-		w.PW.Shutdown()
-		w.drainWorkers()
-		w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
-	})
+	w.S.Go("driver", k.run[2])
 	return w.S.Run()
+}
+
+// client is plan client c's goroutine. It reads its actions in place:
+// nothing changes them during a run.
+func (w *World) client(c int) {
+	for i := range w.plan.Actions {
+		if a := &w.plan.Actions[i]; a.Client%max(w.plan.Clients, 1) == c {
+			if d := a.At - w.S.Elapsed(); d > 0 {
+				w.S.Sleep(d)
+			}
+			w.perform(*a)
+		}
+	}
+	if w.running--; w.running == 0 {
+		w.fixed.clientsDone.Fire()
+	}
+}
+
+// driver settles the run once the clients are done, and ends it.
+func (w *World) driver() {
+	w.fixed.clientsDone.Wait()
+	w.settle()
+	if w.kube != nil {
+		w.note(history.KubeletSettled{})
+	}
+	w.emit(history.Settled, 0, nil, nil)
+	w.PW.Shutdown()
+	w.drainWorkers()
+	w.S.End() // Halt, for a goroutine that returns right after: Close has nothing of it to unwind
 }
 
 // syncDue is one tick of the kubelet's sync loop: due work-queue entries

@@ -74,7 +74,7 @@ func Rules() []Rule {
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
 		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
-			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs", "world/catalogue", "world/workerset"}, k8s...),
+			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs", "world/catalogue", "world/workerset", "world/slab", "world/lastcall"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
 		// The settle phase's early end: pure bookkeeping and predicates over
@@ -86,14 +86,18 @@ func Rules() []Rule {
 		// into dimensions; no world, no scheduler.
 		{Dir: "world/shapes", Allow: append([]string{"std", "workers"}, k8s...)},
 		// The kubelet world's live worker goroutines, for the drain: no world.
-		{Dir: "world/workerset", Allow: []string{"std", "sim", "plan", "history", "k8s.io/apimachinery"}},
+		{Dir: "world/workerset", Allow: []string{"std", "sim", "plan", "history", "world/slab", "k8s.io/apimachinery"}},
+		// The kubelet world's last housekeeping call as recorded: no world.
+		{Dir: "world/lastcall", Allow: []string{"std", "model", "workers", "k8s.io/apimachinery"}, ImportedOnlyBy: []string{"world"}},
+		// The memory a kubelet world keeps for its lane's next run: generic, no podsim.
+		{Dir: "world/slab", Allow: []string{"std"}},
 		// The kubelet-level bugs' switches: plain data; no world.
 		{Dir: "world/kubebugs", Allow: []string{"std"}},
 		// The kubelet world's mutant catalogue: data from the two above; no world.
 		{Dir: "world/catalogue", Allow: []string{"std", "workers/mutants", "world/kubebugs"}},
 		// The kubelet world's fake container runtime: it knows no World (the
 		// world observes its calls) and no history.
-		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan"}, k8s...),
+		{Dir: "world/fakeruntime", Allow: append([]string{"std", "sim", "workers", "model", "plan", "world/slab"}, k8s...),
 			TestDeny: above("world", "run", "shrink", "regress", "gate")},
 		// The simulated virtual-kubelet pod controller: a target beside the
 		// kubelet world, on sim alone (no pod workers).

@@ -19,6 +19,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/slab"
 )
 
 // CallObserver is told of every callback as it begins and ends: the hook
@@ -63,13 +64,28 @@ type Runtime struct {
 	// returning (errshape.go), until the call's end records it.
 	errShapes map[types.UID]shapedError
 	// statuses is where Get's statuses come from, eight to an allocation:
-	// each is a new one, never written again.
+	// each is a new one, never written again. chunks, shared by a runtime
+	// and those it hands over to, keeps their arrays for a lane's next run
+	// (Renew).
 	statuses []workers.PodStatus
+	chunks   *slab.Bump[workers.PodStatus]
 }
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
 func NewRuntime(s *sim.Scheduler, draw sim.Source, f plan.Faults) *Runtime {
-	r := &Runtime{S: s, Faults: f, Draw: draw}
+	return new(Runtime).Renew(s, draw, f)
+}
+
+// Renew is NewRuntime in r's memory, for a lane's next run (world.Renew):
+// the statuses' arrays kept, zeroed. Only for a caller that knows nothing
+// holds r, a runtime r handed over to, or anything they made any more.
+func (r *Runtime) Renew(s *sim.Scheduler, draw sim.Source, f plan.Faults) *Runtime {
+	chunks := r.chunks
+	if chunks == nil {
+		chunks = new(slab.Bump[workers.PodStatus])
+	}
+	chunks.Reset()
+	*r = Runtime{S: s, Faults: f, Draw: draw, chunks: chunks}
 	r.running = r.first[:0] // most runs run a few pods: no allocation
 	return r
 }
@@ -191,9 +207,12 @@ func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *worker
 // restart: the containers survive the process), told of its calls by
 // observer and sharing r's state, fault points and error shapes; r is
 // detached (a call still in flight changes nothing and is told to nobody).
+// The two share no statuses' array: a copied slice would have both append
+// to the room past its length, each overwriting a status the other had
+// handed out.
 func (r *Runtime) Handover(observer CallObserver) *Runtime {
 	next := *r
-	next.Observer = observer
+	next.Observer, next.statuses = observer, nil
 	r.Observer, r.running = nil, nil
 	return &next
 }
@@ -207,7 +226,7 @@ func (r *Runtime) SetRunning(uid types.UID, n int) { r.running.set(uid, n) }
 // Get implements workers.PodCache from the runtime state.
 func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
 	if len(r.statuses) == cap(r.statuses) {
-		r.statuses = make([]workers.PodStatus, 0, 8)
+		r.statuses = r.chunks.Make(8)
 	}
 	r.statuses = append(r.statuses, workers.PodStatus{ID: uid, RunningContainers: r.running.get(uid), Timestamp: r.S.Now()})
 	return &r.statuses[len(r.statuses)-1], nil

@@ -150,6 +150,15 @@ type Watch struct {
 	idle, prevIdle bool
 }
 
+// Renew makes q a zero Watch for a lane's next run (world.Renew), in its
+// memory: the maps of the last sync and update per pod cleared, not made
+// again, and queueBusy's buffer kept.
+func (q *Watch) Renew() {
+	clear(q.syncs)
+	clear(q.updates)
+	*q = Watch{syncs: q.syncs, updates: q.updates, entries: q.entries[:0]}
+}
+
 // Begin starts checking housekeeping's ticks: the settle phase runs from
 // now for at most d, and the world must stay still for quietFor.
 func (q *Watch) Begin(w World, now, d, quietFor time.Duration) {

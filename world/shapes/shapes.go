@@ -87,8 +87,10 @@ func of(name string) shape {
 // Set is the input shapes one run drew; the zero value is empty.
 type Set struct {
 	drawn bits // one bit per shape (all), set once drawn
-	// created are the UIDs created so far (a later create reuses the UID).
-	created map[string]bool
+	// created are the UIDs created so far (a later create reuses the UID):
+	// a run creates a few, found by a scan; first is created's first array.
+	created []string
+	first   [4]string
 }
 
 // bits is a set of shapes: bit i is shape i of all.
@@ -174,15 +176,15 @@ func (s *Set) Note(o workers.UpdatePodOptions, static bool) {
 			b.add(staticNo)
 		}
 		if o.UpdateType == workers.SyncPodCreate {
-			if s.created[string(o.Pod.UID)] {
+			if slices.Contains(s.created, string(o.Pod.UID)) {
 				b.add(uidReused)
 			} else {
+				if s.created == nil {
+					s.created = s.first[:0] // in the Set's memory: no allocation
+				}
+				s.created = append(s.created, string(o.Pod.UID))
 				b.add(uidFresh)
 			}
-			if s.created == nil {
-				s.created = map[string]bool{}
-			}
-			s.created[string(o.Pod.UID)] = true
 		}
 	}
 }

@@ -32,6 +32,11 @@ type Runtime struct {
 	OnFire func(name string)
 	// probing: Probe runs; the mutexes' Lock and Unlock do nothing.
 	probing bool
+	// mutexes is where NewMutex takes its first mutexes from: the pod
+	// workers make two (the pod lock and the work queue's), which so come
+	// with the Runtime's allocation rather than one each; made counts them.
+	mutexes [2]hookedMutex
+	made    int
 }
 
 // Probe runs f, which calls public methods of the pod workers that take a
@@ -57,7 +62,14 @@ func (r *Runtime) Go(name string, f func()) { r.S.GoDaemon(name, f) }
 // NewMutex returns a sim mutex that runs the lock hooks set on r at the
 // time of each call, so hooks may be set after the mutex is made.
 func (r *Runtime) NewMutex(name string) sync.Locker {
-	m := &hookedMutex{name: name, r: r}
+	var m *hookedMutex
+	if r.made < len(r.mutexes) {
+		m = &r.mutexes[r.made]
+		r.made++
+	} else {
+		m = &hookedMutex{}
+	}
+	m.name, m.r = name, r
 	r.S.InitMutex(&m.Mutex, name)
 	return m
 }

@@ -1,7 +1,9 @@
 package simrt
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,5 +106,45 @@ func TestProbeAddsNoSchedulingPoint(t *testing.T) {
 	}
 	if want := []int{1, 2, 3, 4, 5, 6}; !slices.Equal(seen, want) {
 		t.Fatalf("the probes saw %v, want %v", seen, want)
+	}
+}
+
+// TestFirstMutexesComeWithTheRuntime: the first two mutexes NewMutex makes
+// (the pod workers make two) are in the Runtime's own allocation, and
+// every mutex, those and the ones after, is a mutex of its own: three
+// goroutines each holding a different one at once, each with its name in
+// the hooks.
+func TestFirstMutexesComeWithTheRuntime(t *testing.T) {
+	s := sim.New(sim.Options{Source: sim.NewPCG(3)})
+	defer s.Close()
+	rt := New(s)
+	var m0, m1 sync.Locker
+	if allocs := testing.AllocsPerRun(1, func() {
+		rt.made = 0 // AllocsPerRun calls this twice
+		m0, m1 = rt.NewMutex("m0"), rt.NewMutex("m1")
+	}); allocs != 0 {
+		t.Fatalf("the first two mutexes took %v allocations, want none", allocs)
+	}
+	mus := []sync.Locker{m0, m1, rt.NewMutex("m2")}
+	var locked []string
+	rt.AfterLock = func(name string) { locked = append(locked, name) }
+	held := s.NewEvent("held")
+	all := 0
+	for i, mu := range mus {
+		s.Go(fmt.Sprint("g", i), func() {
+			mu.Lock()
+			if all++; all == len(mus) {
+				held.Fire()
+			}
+			held.Wait() // every mutex is held at once
+			mu.Unlock()
+		})
+	}
+	if err := s.Run(); err != nil {
+		t.Fatalf("got %v: the mutexes are not three", err)
+	}
+	slices.Sort(locked)
+	if want := []string{"m0", "m1", "m2"}; !slices.Equal(locked, want) {
+		t.Fatalf("locked %v, want %v", locked, want)
 	}
 }
