@@ -37,7 +37,9 @@ func (f *Few[K, V]) Del(k K) {
 	for i := len(f.keys) - 1; i >= 0; i-- {
 		if f.keys[i] == k {
 			last := len(f.keys) - 1
-			f.keys[i], f.vals[i] = f.keys[last], f.vals[last]
+			if i != last { // most often the newest goes: nothing to move
+				f.keys[i], f.vals[i] = f.keys[last], f.vals[last]
+			}
 			var (
 				noKey K
 				noVal V

@@ -110,7 +110,7 @@ func (m *Marker) Observe(ev *Event) {
 	case ops.KillPodNowDone:
 		m.waits[ev.ID] = true
 	}
-	if ev.Kind == ClientReturn && m.waits[ev.ID] {
+	if ev.Kind == ClientReturn && len(m.waits) > 0 && m.waits[ev.ID] { // most runs wait for no kill
 		delete(m.waits, ev.ID)
 		if ans, _ := ev.Output.(ops.Answer); !bool(ans) {
 			m.marks[plan.MarkKillNowTimedOut] = true
@@ -212,7 +212,7 @@ func (m *Marker) begin(in ops.SyncBegin) {
 		if p.failed {
 			m.marks[plan.MarkTerminatingRetried] = true
 		}
-		if _, desired := slices.BinarySearch(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
+		if _, desired := Search(m.desired, uid); m.sawKnown && !desired && !p.killed && !p.natural {
 			m.marks[plan.MarkOrphanDriven] = true
 		}
 	case ops.SyncTerminatingRuntimePod:

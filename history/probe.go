@@ -180,11 +180,13 @@ type ProbeWalk struct {
 // the previous call.
 func (w *ProbeWalk) Answers(uid types.UID) Answers {
 	pods := w.Probe.Pods
-	for w.next < len(pods) && pods[w.next].UID < uid {
-		w.next++
-	}
-	if w.next < len(pods) && pods[w.next].UID == uid {
-		return pods[w.next].Answers
+	for ; w.next < len(pods); w.next++ { // one comparison a step
+		if c := strings.Compare(string(pods[w.next].UID), string(uid)); c >= 0 {
+			if c == 0 {
+				return pods[w.next].Answers
+			}
+			break
+		}
 	}
 	return UnknownAnswers(w.Probe.PodsSynced)
 }

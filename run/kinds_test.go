@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
+	"github.com/podsim/podsim/oracle/conform"
 	"github.com/podsim/podsim/oracle/latency"
 	"github.com/podsim/podsim/oracle/liveness"
 	"github.com/podsim/podsim/plan"
@@ -47,12 +48,13 @@ func (t *twin) Finish(v oracle.View, err error) []history.Violation {
 
 // kindsOracles are the oracles judge hands only the events of their kinds
 // (readers), each made afresh.
-var kindsOracles = map[string]func() oracle.Oracle{
-	"requeue":   func() oracle.Oracle { return latency.NewRequeue(requeuePeriods) },
-	"killnow":   latency.NewKillNow,
-	"freshness": latency.NewFreshness,
-	"leaks":     liveness.NewWorkerLeaks,
-	"marker":    func() oracle.Oracle { return markerOracle{markObserver{history.NewMarker()}} },
+var kindsOracles = map[string]func(plan.Plan) oracle.Oracle{
+	"requeue":   func(plan.Plan) oracle.Oracle { return latency.NewRequeue(requeuePeriods) },
+	"killnow":   func(plan.Plan) oracle.Oracle { return latency.NewKillNow() },
+	"freshness": func(plan.Plan) oracle.Oracle { return latency.NewFreshness() },
+	"leaks":     func(plan.Plan) oracle.Oracle { return liveness.NewWorkerLeaks() },
+	"marker":    func(plan.Plan) oracle.Oracle { return markerOracle{markObserver{history.NewMarker()}} },
+	"conform":   conform.New,
 }
 
 // markerOracle is the marker as judge hands it events (markObserver, only
@@ -66,7 +68,7 @@ func (markerOracle) Kinds() oracle.Kinds                           { return mark
 // each oracle of makers, its kinds those kinds gives it, and returns the
 // first difference found ("" if none) and how many events the twins left
 // out.
-func kindsDiffer(f plan.Family, seed uint64, mutant string, makers map[string]func() oracle.Oracle,
+func kindsDiffer(f plan.Family, seed uint64, mutant string, makers map[string]func(plan.Plan) oracle.Oracle,
 	kinds func(oracle.Oracle) oracle.Kinds) (string, int) {
 	st := plan.SeedStreams(seed)
 	w := world.NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
@@ -82,7 +84,7 @@ func kindsDiffer(f plan.Family, seed uint64, mutant string, makers map[string]fu
 			}
 		}
 	}) {
-		tw := &twin{all: makers[name](), some: makers[name]()}
+		tw := &twin{all: makers[name](w.Plan()), some: makers[name](w.Plan())}
 		tw.kinds = kinds(tw.some)
 		twins, extra = append(twins, tw), append(extra, tw)
 	}
@@ -100,7 +102,7 @@ func kindsDiffer(f plan.Family, seed uint64, mutant string, makers map[string]fu
 // kindsChecked runs kindsDiffer over seeds of every family the world runs
 // (no virtual-kubelet plan) and every catalogued mutant on its families,
 // stopping at the first difference.
-func kindsChecked(seeds uint64, makers map[string]func() oracle.Oracle, kinds func(oracle.Oracle) oracle.Kinds) (string, int) {
+func kindsChecked(seeds uint64, makers map[string]func(plan.Plan) oracle.Oracle, kinds func(oracle.Oracle) oracle.Kinds) (string, int) {
 	left := 0
 	families := map[string]plan.Family{}
 	for _, f := range plan.Families() {
@@ -154,7 +156,7 @@ func TestKindsAreWhatOraclesRead(t *testing.T) {
 // without CallbackEnd (the returns it times the requeue from).
 func TestCarelessKindsCaught(t *testing.T) {
 	careless := func(oracle.Oracle) oracle.Kinds { return oracle.KindsOf(history.Restarted, history.Noted) }
-	diff, _ := kindsChecked(1, map[string]func() oracle.Oracle{"requeue": kindsOracles["requeue"]}, careless)
+	diff, _ := kindsChecked(1, map[string]func(plan.Plan) oracle.Oracle{"requeue": kindsOracles["requeue"]}, careless)
 	if diff == "" {
 		t.Fatal("the requeue check without CallbackEnd agreed with the one handed every event")
 	}
@@ -166,9 +168,23 @@ func TestCarelessKindsCaught(t *testing.T) {
 // marker holds in flight for its pod).
 func TestCarelessMarkerKindsCaught(t *testing.T) {
 	careless := func(oracle.Oracle) oracle.Kinds { return markKinds &^ oracle.KindsOf(history.CallbackEnd) }
-	diff, _ := kindsChecked(1, map[string]func() oracle.Oracle{"marker": kindsOracles["marker"]}, careless)
+	diff, _ := kindsChecked(1, map[string]func(plan.Plan) oracle.Oracle{"marker": kindsOracles["marker"]}, careless)
 	if diff == "" {
 		t.Fatal("the marker without CallbackEnd agreed with the one handed every event")
+	}
+	t.Logf("caught: %.200s", diff)
+}
+
+// TestCarelessConformKindsCaught: the same comparison catches the
+// conformance checker whose kinds leave out ClientReturn (the returns its
+// actions' calls wait for). (TestKindsAreWhatOraclesRead catches one that
+// marks the position of every event it is handed, read or not, where its
+// violations are found: that moves on an event of a kind left out.)
+func TestCarelessConformKindsCaught(t *testing.T) {
+	careless := func(o oracle.Oracle) oracle.Kinds { return kindsOf(o) &^ oracle.KindsOf(history.ClientReturn) }
+	diff, _ := kindsChecked(1, map[string]func(plan.Plan) oracle.Oracle{"conform": kindsOracles["conform"]}, careless)
+	if diff == "" {
+		t.Fatal("the conformance checker without ClientReturn agreed with the one handed every event")
 	}
 	t.Logf("caught: %.200s", diff)
 }

@@ -175,7 +175,10 @@ type checker struct {
 	reapDue          map[types.UID]time.Duration // the grace reaper's deadlines (P8)
 	violations       []history.Violation
 	seen             map[string]bool
-	// at and seq are the last event's: violations are found after it.
+	// at and seq are the last read event's (Kinds): violations are
+	// found after it. Finish's follow the run's last event, Settled or a
+	// drain's note, both read, as nothing else follows Settled; a run that
+	// ended before Settled has an error, and Finish then judges nothing.
 	at  time.Duration
 	seq int64
 }
@@ -190,13 +193,19 @@ func (c *checker) violate(invariant, format string, args ...any) {
 		At: c.at, Seq: c.seq})
 }
 
+// Kinds implements oracle.KindFilter: every kind but those Observe
+// returns at first.
+func (c *checker) Kinds() oracle.Kinds {
+	return ^oracle.KindsOf(history.LockAcquired, history.LockReleasing, history.CallbackBegin, history.Fired)
+}
+
 // Observe implements oracle.Oracle.
 func (c *checker) Observe(v oracle.View, ev *history.Event) {
-	c.at, c.seq = ev.At, ev.Seq
 	switch ev.Kind {
 	case history.LockAcquired, history.LockReleasing, history.CallbackBegin, history.Fired:
-		return // none of P1–P9 follows these (most of the stream)
+		return // none of P1–P9 follows these (most of the stream): Kinds leaves them out
 	}
+	c.at, c.seq = ev.At, ev.Seq
 	k := v.Kubelet() // read once: P5, the actors and the reaper read it
 	if k != nil {
 		c.status(k, ev)
@@ -218,15 +227,7 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 		// (the signal reached that process, not the new one).
 		c.sd = nil
 	case history.ClientCall:
-		c.housekeepingCall(v, ev)
-		// After housekeepingCall, which judges the call on what came
-		// before it; nothing else here reads the versions or creates.
-		if u, ok := ev.Input.(ops.UpdatePod); ok && !u.RuntimeOnly {
-			if i := c.uidIndex(types.UID(u.Pod.UID)); i >= 0 {
-				c.versions[i] = max(c.versions[i], u.Pod.Version)
-				c.created[i] = c.created[i] || u.Type == ops.Create
-			}
-		}
+		c.housekeepingCall(v, ev) // and an update's version and create
 	case history.ClientReturn:
 		c.housekeepingReturn(v, ev)
 		if len(c.actors) > 0 {

@@ -23,7 +23,10 @@ type housekeeping struct {
 }
 
 // housekeepingCall: SyncKnownPods must name the pods in config (P3); a
-// create after it is one of the pass's restarts.
+// create after it is one of the pass's restarts. An UpdatePod then counts
+// its pod's version and create (after the judging, which reads what came
+// before it; nothing else of a call reads them): here, where the call's
+// input is unpacked once.
 func (c *checker) housekeepingCall(v oracle.View, ev *history.Event) {
 	switch in := ev.Input.(type) {
 	case ops.SyncKnownPods:
@@ -41,6 +44,10 @@ func (c *checker) housekeepingCall(v oracle.View, ev *history.Event) {
 	case ops.UpdatePod:
 		if h, _ := c.hk.Get(ev.Goroutine); h != nil && h.returned && in.Type == ops.Create && !in.RuntimeOnly {
 			h.made = append(h.made, types.UID(in.Pod.UID))
+		}
+		if i := c.uidIndex(types.UID(in.Pod.UID)); !in.RuntimeOnly && i >= 0 {
+			c.versions[i] = max(c.versions[i], in.Pod.Version)
+			c.created[i] = c.created[i] || in.Type == ops.Create
 		}
 	}
 }

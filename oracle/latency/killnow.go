@@ -81,6 +81,9 @@ func (c *killNowCheck) Observe(_ oracle.View, ev *history.Event) {
 			}
 		}
 	case history.ClientReturn:
+		if len(c.waits) == 0 {
+			return // most returns: no killPodNow waits (no map lookup)
+		}
 		w, ok := c.waits[ev.ID]
 		if !ok {
 			return

@@ -2,6 +2,7 @@ package liveness
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/podsim/podsim/history"
@@ -54,6 +55,7 @@ func (l *liveness) takeEnabled() bool { return l.periods.TakeKill > 0 && l.perio
 // updateTookEffect opens the obligation of an UpdatePod whose critical
 // section just ended (p.cur holds the answers it left).
 func (l *liveness) updateTookEffect(p *podTrack, in ops.UpdatePod, ev *history.Event) {
+	l.takesAfter = unset // an obligation opens, or its bound shrinks (a kill)
 	if !p.cur.Known || p.cur.BeFinished {
 		return
 	}
@@ -122,11 +124,27 @@ func (p *podTrack) callEnded(at time.Duration) {
 	}
 }
 
-// checkTakes reports every obligation whose bound passed before ev.
+// checkTakes reports every obligation whose bound passed before ev. A
+// walk over the pods notes the earliest bound still ahead (takesAfter):
+// until an event is later than it, no bound passes, and nothing is walked,
+// unless an obligation's bound came earlier since (a new obligation, a
+// kill merged into one, a pod gone idle, a failed call's error replaced or
+// cleared: each sets takesAfter unset).
 func (l *liveness) checkTakes(ev *history.Event) {
-	if l.dues == 0 || !l.takeEnabled() {
-		return // no obligation open (most events of a run)
+	// No obligation open (most events of a run), or no bound passed since
+	// the last walk.
+	if l.dues != 0 && ev.At > l.takesAfter {
+		l.walkTakes(ev)
 	}
+}
+
+// walkTakes is checkTakes' walk over the pods (none for a target that
+// states no take bounds).
+func (l *liveness) walkTakes(ev *history.Event) {
+	if !l.takeEnabled() {
+		return
+	}
+	next := time.Duration(math.MaxInt64)
 	for _, p := range l.tracks {
 		uid := p.uid
 		d := p.due
@@ -139,6 +157,7 @@ func (l *liveness) checkTakes(ev *history.Event) {
 			from = max(from, p.err.retryFrom)
 		}
 		if ev.At <= from+l.takeBound(d) {
+			next = min(next, from+l.takeBound(d))
 			continue
 		}
 		kind := "update"
@@ -150,6 +169,7 @@ func (l *liveness) checkTakes(ev *history.Event) {
 			from+l.takeBound(d), l.takeBound(d), retryWord(from, d.idleSince))
 		d.reported = true // once is the story; L3 still sees it pending at Settled
 	}
+	l.takesAfter = next
 }
 
 // retryWord says when the bound counted from the end of a backoff's wait.
@@ -175,3 +195,11 @@ func MaxTake(o oracle.Oracle) map[string]time.Duration {
 
 // takeKinds name the kinds of maxTake.
 var takeKinds = [2]string{"update", "kill"}
+
+// backoffRetry is the latest a failed call's requeue falls due when its
+// error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
+// expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
+// RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
+func backoffRetry(e ops.ErrShape, at, resync time.Duration) time.Duration {
+	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
+}

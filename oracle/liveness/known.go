@@ -63,7 +63,7 @@ func (l *liveness) newKnownCall(at time.Duration, desired []string) *knownCall {
 
 // isDesired reports whether the call lists uid as desired.
 func (kc *knownCall) isDesired(uid types.UID) bool {
-	_, ok := slices.BinarySearch(kc.desired, string(uid))
+	_, ok := history.Search(kc.desired, string(uid))
 	return ok
 }
 

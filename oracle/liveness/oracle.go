@@ -102,8 +102,11 @@ type liveness struct {
 	// dues counts the pods with an obligation open (podTrack.due set:
 	// updateTookEffect opens one, taken closes it); checkTakes walks the
 	// pods only when some is.
-	dues  int
-	known history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
+	dues int
+	// takesAfter is a time no open obligation's bound passes before or
+	// at, for checkTakes (unset: none known).
+	takesAfter time.Duration
+	known      history.Few[string, *knownCall] // by goroutine: its SyncKnownPods in progress
 	// freeKnown is a SyncKnownPods' record that returned, for the next
 	// (newKnownCall).
 	freeKnown *knownCall
@@ -143,7 +146,7 @@ func New(p Periods) oracle.Oracle { return newLiveness(p) }
 func newLiveness(p Periods) *liveness {
 	return &liveness{periods: p, pods: history.NewLookup[types.UID, *podTrack](), open: history.NewLookup[string, int](),
 		waits: map[int]*killWait{}, fired: map[int]time.Duration{},
-		lastKnownAt: unset, seen: map[string]bool{}}
+		lastKnownAt: unset, takesAfter: unset, seen: map[string]bool{}}
 }
 
 // Reset implements oracle.Resetter: l as New(l's periods) makes it, its
@@ -159,7 +162,7 @@ func (l *liveness) Reset() {
 	clear(l.seen)
 	clear(l.tracks)
 	*l = liveness{periods: l.periods, pods: l.pods, uids: l.uids[:0], tracks: l.tracks[:0], open: l.open, calls: l.calls[:0], known: l.known,
-		freeKnown: l.freeKnown, freePods: l.freePods, waits: l.waits, fired: l.fired, lastKnownAt: unset, seen: l.seen}
+		freeKnown: l.freeKnown, freePods: l.freePods, waits: l.waits, fired: l.fired, lastKnownAt: unset, takesAfter: unset, seen: l.seen}
 }
 
 // Observe implements oracle.Oracle.
@@ -224,7 +227,7 @@ func (l *liveness) track(uid types.UID) *podTrack {
 	p := history.Reuse(&l.freePods)
 	initPodTrack(p, uid)
 	l.pods.Set(uid, p)
-	i, _ := slices.BinarySearch(l.uids, uid)
+	i, _ := history.Search(l.uids, uid)
 	l.uids = slices.Insert(l.uids, i, uid)
 	l.tracks = slices.Insert(l.tracks, i, p)
 	return p
@@ -277,15 +280,17 @@ func (l *liveness) lockAcquired(ev *history.Event) {
 		if !slices.IsSorted(in.Desired) {
 			kc.desired = slices.Sorted(slices.Values(in.Desired))
 		}
+		desired := history.Walk[string]{Sorted: kc.desired} // l.uids ascend
 		for i, uid := range l.uids {
 			p := l.tracks[i]
 			if !p.cur.Known {
 				continue
 			}
-			if !kc.isDesired(uid) && p.omittedAt == unset {
+			isDesired := desired.Has(string(uid))
+			if !isDesired && p.omittedAt == unset {
 				p.omittedAt = ev.At
 			}
-			if p.cur.BeFinished && (!kc.isDesired(uid) || p.restartAt != unset) {
+			if p.cur.BeFinished && (!isDesired || p.restartAt != unset) {
 				kc.mustPurge = append(kc.mustPurge, uid)
 			}
 		}
@@ -375,6 +380,7 @@ func (l *liveness) callbackBegin(ev *history.Event) {
 }
 
 func (l *liveness) callbackEnd(ev *history.Event) {
+	l.takesAfter = unset // the pod may go idle; its error is replaced
 	e := ev.Input.(ops.SyncEnd)
 	p := l.track(types.UID(e.UID))
 	p.end(e, ev.At)
@@ -382,14 +388,6 @@ func (l *liveness) callbackEnd(ev *history.Event) {
 		p.err.retryFrom = backoffRetry(e.Err, ev.At, l.periods.Resync)
 	}
 	p.callEnded(ev.At)
-}
-
-// backoffRetry is the latest a failed call's requeue falls due when its
-// error holds BackoffErrors (SPEC §1.8 step 5): the time to the earliest
-// expiry from the call's end at, clamped to [0, resync], jittered ×1.5.
-// RetryWithin covers the ordinary backoff only; L8 and L9 count from here.
-func backoffRetry(e ops.ErrShape, at, resync time.Duration) time.Duration {
-	return at + min(max(e.BackoffExpiry-at, 0), resync)*3/2
 }
 
 // Checked counts the obligations o (from New) found met, per invariant, so

@@ -324,6 +324,14 @@ var livenessScripted = []struct {
 	good: func(s *lvScript) []history.Violation { return s.takenAfterFailure(ops.ErrShape{}, 20*time.Second) },
 	want: "L9", msg: []string{"not taken by 20s", "(bound 18s)"},
 }, {
+	// Pod a's update owes its take only from its backoff's end (1m1s), pod
+	// b's later update from 3s: b's bound (21s) passes first, though a's
+	// obligation is the older one (checkTakes' earliest bound).
+	name: "L9 a later update whose bound passes before an older one's",
+	bad:  func(s *lvScript) []history.Violation { return s.laterDueFirst(30 * time.Second) },
+	good: func(s *lvScript) []history.Violation { return s.laterDueFirst(20 * time.Second) },
+	want: "L9", msg: []string{"pod b (S): update at 3s (1 update(s), idle since 3s) not taken by 21s"},
+}, {
 	// L8: a failed call with a BackoffError ending beyond the resync
 	// interval is retried within 1.5 × the interval + RetryWithin of it;
 	// the inputs stop at 4 min.

@@ -191,7 +191,7 @@ func (p *podTrack) update(l *liveness, a oracle.Answers, ev *history.Event, call
 		// Nothing is left to retry: the pod finished (a static pod that can
 		// never start finishes without a call) or was purged.
 		l.checked[8]++
-		p.err = nil
+		p.err, l.takesAfter = nil, unset
 	}
 	if a.Known != prev.Known || a.TerminationRequested != prev.TerminationRequested ||
 		a.KnownTerminated != prev.KnownTerminated || a.BeFinished != prev.BeFinished {
@@ -242,7 +242,7 @@ func (p *podTrack) stats(fn ops.SyncFn) *fnStats {
 func (p *podTrack) begin(l *liveness, fn ops.SyncFn, ev *history.Event) {
 	if p.err != nil {
 		l.checked[8]++
-		p.err = nil
+		p.err, l.takesAfter = nil, unset
 	}
 	st := p.stats(fn)
 	st.n++

@@ -44,17 +44,25 @@ func TestTrackedIsTheMap(t *testing.T) {
 func TestReadProbeIsReadAnswers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	uids := []string{"a", "b", "c", "d", "e", "f"}
+	dup := rand.New(rand.NewPCG(9, 10)) // its own stream: r's draws stay those of the probes without twins
+	answers := func(r *rand.Rand) history.Answers {
+		bits := r.IntN(256)
+		return history.Answers{Known: bits&1 != 0, KnownTerminated: bits&2 != 0, CouldHaveRunning: bits&4 != 0,
+			BeFinished: bits&8 != 0, TerminationRequested: bits&16 != 0, ContainersBeTerminating: bits&32 != 0,
+			RuntimeBeRemoved: bits&64 != 0, ContentBeRemoved: bits&128 != 0}
+	}
 	newProbe := func() *history.Probe {
 		p := &history.Probe{PodsSynced: r.IntN(2) == 0}
 		for _, u := range uids {
 			if r.IntN(3) == 0 {
 				continue // not probed
 			}
-			bits := r.IntN(256)
-			a := history.Answers{Known: bits&1 != 0, KnownTerminated: bits&2 != 0, CouldHaveRunning: bits&4 != 0,
-				BeFinished: bits&8 != 0, TerminationRequested: bits&16 != 0, ContainersBeTerminating: bits&32 != 0,
-				RuntimeBeRemoved: bits&64 != 0, ContentBeRemoved: bits&128 != 0}
-			p.Pods = append(p.Pods, history.PodAnswers{UID: types.UID(u), Answers: a})
+			p.Pods = append(p.Pods, history.PodAnswers{UID: types.UID(u), Answers: answers(r)})
+			if dup.IntN(10) == 0 {
+				// A UID listed twice, which no target's probe does: the
+				// walk reads it as the view's methods do all the same.
+				p.Pods = append(p.Pods, history.PodAnswers{UID: types.UID(u), Answers: answers(dup)})
+			}
 		}
 		return p
 	}

@@ -189,29 +189,22 @@ func (o *safetyOracle) Reset() {
 // Observe implements Observer: the query answers are read only at
 // LockReleasing, from the event's Probe. A target that records a release
 // without one cannot be judged on its answers: the oracle says so once and
-// takes every UID for unknown.
+// takes every UID for unknown. A release goes through step; every other
+// event is judged here, one call fewer.
 func (o *safetyOracle) Observe(_ oracle.View, ev *history.Event) {
-	var w safetyView
 	if ev.Kind == history.LockReleasing {
+		var w safetyView = ev.Probe
 		if ev.Probe == nil {
 			o.report("probe", "missing", ev, "pod workers", "the release of the pod lock at %v carries no query answers", ev.At)
 			w = &history.Probe{PodsSynced: o.viewSynced}
-		} else {
-			w = ev.Probe
 		}
+		o.step(w, ev)
+		return
 	}
-	o.step(w, ev)
-}
-
-// Finish implements Oracle: every violation found, in the order found.
-func (o *safetyOracle) Finish(oracle.View, error) []history.Violation { return o.violations }
-
-// step consumes one event; v is read only for LockReleasing.
-func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 	if o.settled {
 		return
 	}
-	if ev.Kind != history.LockReleasing && o.repeat.stage != 0 {
+	if o.repeat.stage != 0 {
 		o.repeat.follow(ev) // at stage 0 it changes nothing (repeatMemo.follow)
 	}
 	switch ev.Kind {
@@ -221,13 +214,6 @@ func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 		o.onReturn(ev)
 	case history.LockAcquired:
 		o.inCS, o.csFired = true, o.csFired[:0]
-	case history.LockReleasing:
-		c, _ := o.unbound.Get(ev.Goroutine) // the call this section serves, if any
-		if o.skipRepeat(c, ev) {
-			return
-		}
-		o.release(v, c, ev)
-		o.released(c, ev)
 	case history.CallbackBegin:
 		if b, ok := ev.Input.(ops.SyncBegin); ok {
 			o.begin(b, ev)
@@ -242,6 +228,27 @@ func (o *safetyOracle) step(v safetyView, ev *history.Event) {
 		o.settle(ev)
 		o.settled = true
 	}
+}
+
+// Finish implements Oracle: every violation found, in the order found.
+func (o *safetyOracle) Finish(oracle.View, error) []history.Violation { return o.violations }
+
+// step consumes one event; v is read only for LockReleasing (any other
+// event is Observe's).
+func (o *safetyOracle) step(v safetyView, ev *history.Event) {
+	if ev.Kind != history.LockReleasing {
+		o.Observe(nil, ev)
+		return
+	}
+	if o.settled {
+		return
+	}
+	c, _ := o.unbound.Get(ev.Goroutine) // the call this section serves, if any
+	if o.skipRepeat(c, ev) {
+		return
+	}
+	o.release(v, c, ev)
+	o.released(c, ev)
 }
 
 // fired records a cancellation, or checks a kill completion (at the end of
@@ -275,7 +282,7 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
 		// over the old one.
-		i, _ := slices.BinarySearch(o.uids, uid)
+		i, _ := history.Search(o.uids, uid)
 		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
 		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
 	}

@@ -23,7 +23,7 @@ func sortedKnown(known []string) []string {
 
 // has reports whether the sorted list holds s.
 func has(sorted []string, s string) bool {
-	_, ok := slices.BinarySearch(sorted, s)
+	_, ok := history.Search(sorted, s)
 	return ok
 }
 
@@ -34,11 +34,25 @@ type uidSet struct {
 	m      map[string]bool
 }
 
-func (s uidSet) has(uid string) bool {
-	if s.m != nil {
-		return s.m[uid]
+// walk is s's membership for UIDs asked in ascending order.
+func (s uidSet) walk() uidWalk {
+	return uidWalk{m: s.m, sorted: history.Walk[string]{Sorted: s.sorted}}
+}
+
+// uidWalk reads a uidSet for UIDs asked in ascending order: a walk through
+// the sorted list, one pass for all of them, or the map.
+type uidWalk struct {
+	m      map[string]bool
+	sorted history.Walk[string]
+}
+
+// has reports whether the set holds uid; uid must not be smaller than the
+// UID of the previous call.
+func (w *uidWalk) has(uid string) bool {
+	if w.m != nil {
+		return w.m[uid]
 	}
-	return has(s.sorted, uid)
+	return w.sorted.Has(uid)
 }
 
 // desiredSet returns the set of desired UIDs.

@@ -7,7 +7,8 @@ import (
 
 // TestSortedKnownAndDesiredSet: the known UIDs reach release's merge walk
 // sorted and without repeats whatever order the view lists them in, and
-// the desired set answers membership for sorted and unsorted lists.
+// the desired set answers membership for sorted and unsorted lists, the
+// UIDs asked in ascending order.
 func TestSortedKnownAndDesiredSet(t *testing.T) {
 	for _, c := range []struct{ in, want []string }{
 		{nil, nil},
@@ -21,10 +22,13 @@ func TestSortedKnownAndDesiredSet(t *testing.T) {
 	}
 	o := newSafetyOracle()
 	for _, desired := range [][]string{{"a", "c"}, {"c", "a"}} {
-		set := o.desiredSet(desired)
-		for uid, want := range map[string]bool{"a": true, "b": false, "c": true, "d": false} {
-			if set.has(uid) != want {
-				t.Fatalf("desired %v: has(%s) = %v, want %v", desired, uid, !want, want)
+		set := o.desiredSet(desired).walk() // asked in ascending order, one twice
+		for _, c := range []struct {
+			uid  string
+			want bool
+		}{{"a", true}, {"b", false}, {"c", true}, {"c", true}, {"d", false}} {
+			if set.has(c.uid) != c.want {
+				t.Fatalf("desired %v: has(%s) = %v, want %v", desired, c.uid, !c.want, c.want)
 			}
 		}
 	}

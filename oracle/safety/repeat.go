@@ -113,7 +113,7 @@ func (o *safetyOracle) skipRepeat(c *safetyClientCall, ev *history.Event) bool {
 // orphanKept reports whether a record is an orphan (its UID not
 // desired) that is not finished.
 func (o *safetyOracle) orphanKept(desiredUIDs []string) bool {
-	desired := o.desiredSet(desiredUIDs)
+	desired := o.desiredSet(desiredUIDs).walk() // o.uids ascend
 	for i, uid := range o.uids {
 		if inc := o.tracks[i].cur; inc != nil && !desired.has(uid) && !inc.ans.BeFinished {
 			return true

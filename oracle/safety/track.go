@@ -122,12 +122,13 @@ func (o *safetyOracle) readAnswers(cs *safetyCS, v safetyView, uids, known []str
 
 // readProbe is, for a recorded probe p, what trackAll and readAnswers do
 // with its known UIDs and answers, in one walk through p's Pods (sorted
-// by UID) beside the UIDs tracked (sorted) and p's known UIDs (listed in
-// the order of its Pods): a known UID not tracked yet is tracked where the
-// walk stands (track inserts it there), and no list is checked for order
-// or searched. With the probe of the release before and no UID tracked
-// since, that release's walk found what this one would: nothing is read
-// (a target hands the same probe again when no answer changed).
+// by UID) beside the UIDs tracked (sorted; one comparison of UIDs a step)
+// and p's known UIDs (listed in the order of its Pods): a known UID not
+// tracked yet is tracked where the walk stands (track inserts it there),
+// and no list is checked for order or searched. With the probe of the
+// release before and no UID tracked since, that release's walk found what
+// this one would: nothing is read (a target hands the same probe again
+// when no answer changed).
 // TestReadProbeIsReadAnswers compares it with the view's walk.
 func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 	if p == o.knownOf && sameArray(o.uids, cs.uids) {
@@ -145,11 +146,14 @@ func (o *safetyOracle) readProbe(cs *safetyCS, p *history.Probe) {
 		if isKnown {
 			known = known[1:]
 		}
-		for j < len(o.uids) && o.uids[j] < uid {
+		c := 1 // o.uids[j] against uid; past the end, greater
+		for ; j < len(o.uids); j++ {
+			if c = strings.Compare(o.uids[j], uid); c >= 0 {
+				break
+			}
 			o.noteAnswers(cs, o.tracks[j], j, unknown, false) // not in p
-			j++
 		}
-		if j == len(o.uids) || o.uids[j] != uid {
+		if c != 0 {
 			if !isKnown || (j > 0 && o.uids[j-1] == uid) { // p lists each UID once
 				continue
 			}

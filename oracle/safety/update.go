@@ -304,11 +304,13 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		}
 		slices.Sort(c.purged)
 	}
+	purgedDesired := desired.walk() // c.purged ascends
 	for _, uid := range c.purged {
-		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], desired.has(uid), cs.ev)
+		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], purgedDesired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
 	c.kept = make([]string, 0, len(o.uids))
+	keptDesired := desired.walk() // sortedUIDs ascend
 	for _, uid := range o.sortedUIDs() {
 		t := o.pod(uid)
 		inc := t.cur
@@ -316,7 +318,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 			continue
 		}
 		c.kept = append(c.kept, uid) // sorted, as sortedUIDs is
-		if desired.has(uid) || inc.created == cs.ev.Seq || inc.ans.BeFinished {
+		if keptDesired.has(uid) || inc.created == cs.ev.Seq || inc.ans.BeFinished {
 			continue
 		}
 		inc.deleted = true
@@ -382,7 +384,7 @@ func (o *safetyOracle) checkKnownResult(c *safetyClientCall, ev *history.Event) 
 	}
 	listed := make([]bool, len(c.kept)) // by index in c.kept
 	for _, kp := range out {
-		k, isKept := slices.BinarySearch(c.kept, kp.UID)
+		k, isKept := history.Search(c.kept, kp.UID)
 		if isKept {
 			listed[k] = true
 		}
