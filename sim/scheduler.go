@@ -73,9 +73,10 @@ type goroutine struct {
 }
 
 // Scheduler runs simulated goroutines one at a time. Create one per run with
-// New, add goroutines with Go, call Run once, then Close. Its methods and the
-// primitives it makes may be called only by the simulated goroutine that
-// holds the baton (and, before Run, by the goroutine that created it).
+// New (or Renew a closed one), add goroutines with Go, call Run once, then
+// Close. Its methods and the primitives it makes may be called only by the
+// simulated goroutine that holds the baton (and, before Run, by the
+// goroutine that created it).
 type Scheduler struct {
 	opts   Options
 	clock  *fakeclock.Clock
@@ -150,7 +151,10 @@ type Scheduler struct {
 }
 
 // New returns a Scheduler with a fresh fake clock at fakeclock.Epoch.
-func New(opts Options) *Scheduler {
+func New(opts Options) *Scheduler { return new(Scheduler).init(opts) }
+
+// init is New's Scheduler in s, a zero Scheduler.
+func (s *Scheduler) init(opts Options) *Scheduler {
 	if opts.Source == nil {
 		opts.Source = NewPCG(0)
 	}
@@ -166,7 +170,7 @@ func New(opts Options) *Scheduler {
 	if opts.HotLoop == 0 {
 		opts.HotLoop = DefaultHotLoop
 	}
-	s := &Scheduler{opts: opts, src: opts.Source, carriers: &idleCarriers}
+	s.opts, s.src, s.carriers = opts, opts.Source, &idleCarriers
 	if _, ok := opts.Strategy.(RandomWalk); ok {
 		s.room.walk = walk{src: opts.Source} // RandomWalk.start's, in s's allocation
 		s.picker = &s.room.walk

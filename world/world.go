@@ -234,11 +234,11 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // again in place (history.PodObjects.Reuse, history.Probes.Reuse): a lane's
 // next seed (run.Lane), once nothing holds w or anything it made, as are
 // the values in kept, the quiet watch's maps and the worker records. The
-// pod workers' names are kept (workers.Names): the same strings.
+// pod workers' names (workers.Names) and the scheduler (sim's Renew) too.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	objects, made, names, kept, quiet, set := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers
+	objects, made, names, kept, quiet, set, s := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers, w.S
 	*w = World{} // cleared in place: a composite literal is built aside and copied over
-	w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers = objects, made, names, kept, quiet, set
+	w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers, w.S = objects, made, names, kept, quiet, set, s
 	k := &w.kept
 	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
 		m.Reset()
@@ -253,9 +253,9 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	return w.build(plan, schedule, faults, strategy)
 }
 
-// build is NewWorld in w, a zero World but for what Renew keeps.
+// build is NewWorld in w, a zero World but for what Renew keeps (w.S).
 func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	s := sim.New(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
+	s := w.S.Renew(sim.Options{Source: schedule, Strategy: strategy, MaxSteps: MaxSteps})
 	w.S, w.plan = s, plan
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
