@@ -63,12 +63,11 @@ type Runtime struct {
 	// errShapes holds, per pod, the drawn shape of the error its call is
 	// returning (errshape.go), until the call's end records it.
 	errShapes map[types.UID]shapedError
-	// statuses is where Get's statuses come from, eight to an allocation:
-	// each is a new one, never written again. chunks, shared by a runtime
-	// and those it hands over to, keeps their arrays for a lane's next run
-	// (Renew).
-	statuses []workers.PodStatus
-	chunks   *slab.Bump[workers.PodStatus]
+	// chunks is where Get's statuses come from, each a new one, never
+	// written again: shared by a runtime and those it hands over to (it
+	// never hands out the same memory twice), its arrays kept for a lane's
+	// next run (Renew).
+	chunks *slab.Bump[workers.PodStatus]
 }
 
 // NewRuntime returns a fake runtime over s drawing faults from draw.
@@ -207,12 +206,9 @@ func (r *Runtime) SyncTerminatedPod(cancel workers.Event, pod *v1.Pod, _ *worker
 // restart: the containers survive the process), told of its calls by
 // observer and sharing r's state, fault points and error shapes; r is
 // detached (a call still in flight changes nothing and is told to nobody).
-// The two share no statuses' array: a copied slice would have both append
-// to the room past its length, each overwriting a status the other had
-// handed out.
 func (r *Runtime) Handover(observer CallObserver) *Runtime {
 	next := *r
-	next.Observer, next.statuses = observer, nil
+	next.Observer = observer
 	r.Observer, r.running = nil, nil
 	return &next
 }
@@ -225,11 +221,9 @@ func (r *Runtime) SetRunning(uid types.UID, n int) { r.running.set(uid, n) }
 
 // Get implements workers.PodCache from the runtime state.
 func (r *Runtime) Get(uid types.UID) (*workers.PodStatus, error) {
-	if len(r.statuses) == cap(r.statuses) {
-		r.statuses = r.chunks.Make(8)
-	}
-	r.statuses = append(r.statuses, workers.PodStatus{ID: uid, RunningContainers: r.running.get(uid), Timestamp: r.S.Now()})
-	return &r.statuses[len(r.statuses)-1], nil
+	st := r.chunks.New()
+	*st = workers.PodStatus{ID: uid, RunningContainers: r.running.get(uid), Timestamp: r.S.Now()}
+	return st, nil
 }
 
 // RunningUIDs lists the pods with running containers, sorted, in out's

@@ -46,6 +46,9 @@ func (b *Bump[T]) Make(n int) []T {
 	return b.buf[i : i : i+n]
 }
 
+// New is a zero value of its own, in Make's memory.
+func (b *Bump[T]) New() *T { return &b.Make(1)[:1][0] }
+
 // Insert is slices.Insert(s, i, v) in a slice of its own (s unchanged).
 func (b *Bump[T]) Insert(s []T, i int, v T) []T {
 	return append(append(append(b.Make(len(s)+1), s[:i]...), v), s[i:]...)

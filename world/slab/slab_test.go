@@ -68,3 +68,27 @@ func TestBumpFresh(t *testing.T) {
 		t.Error("after Reset: not the kept array")
 	}
 }
+
+// TestBumpNew: New hands out zero values, each in memory of its own
+// (writing one changes no other), past the first array and again after
+// Reset.
+func TestBumpNew(t *testing.T) {
+	var b Bump[int]
+	for round := range 2 {
+		var got []*int
+		for v := range 100 {
+			p := b.New()
+			if *p != 0 {
+				t.Fatalf("round %d, value %d: not zero: %d", round, v, *p)
+			}
+			*p = v + 1
+			got = append(got, p)
+		}
+		for v, p := range got {
+			if *p != v+1 {
+				t.Fatalf("round %d: value %d written by a later New: %d", round, v, *p)
+			}
+		}
+		b.Reset()
+	}
+}
