@@ -235,7 +235,7 @@ func (p Plan) String() string {
 func (a Action) PodName() string {
 	if a.Name != "" {
 		return a.Name
-	} else if i, ok := letterOf(a.UID); ok {
+	} else if i, ok := LetterIndex(a.UID); ok {
 		return podNames[i] // the same string, built once
 	}
 	return "pod-" + string(a.UID)
@@ -257,7 +257,7 @@ var podNames, podFullNames = func() (names, full [len(letters)]string) {
 // FullName is the pod's full name (the kubelet's name_namespace) in the
 // namespace of every plan pod, "default".
 func (a Action) FullName() string {
-	if i, ok := letterOf(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
+	if i, ok := LetterIndex(a.UID); ok && (a.Name == "" || a.Name == podNames[i]) {
 		return podFullNames[i]
 	}
 	return a.PodName() + "_default"
@@ -276,14 +276,14 @@ func letterUID(i int) types.UID {
 // bytes), any other uid as it is. A string compared with an equal one in
 // the same memory ends at the pointer; in other memory, at the bytes.
 func SameUID[S ~string](uid S) S {
-	if i, ok := letterOf(types.UID(uid)); ok {
+	if i, ok := LetterIndex(types.UID(uid)); ok {
 		return S(letterUID(i))
 	}
 	return uid
 }
 
-// letterOf is the index of a one-letter UID a to z.
-func letterOf(uid types.UID) (int, bool) {
+// LetterIndex is the index of a one-letter UID a to z (letterUID's i).
+func LetterIndex(uid types.UID) (int, bool) {
 	if len(uid) == 1 && 'a' <= uid[0] && uid[0] <= 'z' {
 		return int(uid[0] - 'a'), true
 	}

@@ -60,7 +60,7 @@ func (w *World) podOf(uid types.UID) *v1.Pod {
 
 // pod is uid's config pod (nil: not named yet): a scan of a few, no hash.
 func (w *World) pod(uid types.UID) *configPod {
-	if i, ok := letterIndex(uid); ok {
+	if i, ok := plan.LetterIndex(uid); ok {
 		return w.byLetter[i]
 	}
 	for _, p := range w.inOrder {

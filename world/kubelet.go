@@ -97,18 +97,10 @@ func (w *World) newPod(a plan.Action) *configPod {
 	for ; i < len(w.inOrder); i++ {
 		w.inOrder[i].at = i
 	}
-	if i, ok := letterIndex(a.UID); ok {
+	if i, ok := plan.LetterIndex(a.UID); ok {
 		w.byLetter[i] = p
 	}
 	return p
-}
-
-// letterIndex is the index in World.byLetter of a one-letter UID a to z.
-func letterIndex(uid types.UID) (int, bool) {
-	if len(uid) == 1 && 'a' <= uid[0] && uid[0] <= 'z' {
-		return int(uid[0] - 'a'), true
-	}
-	return 0, false
 }
 
 // housekeepingExtras is the rest of HandlePodCleanups after SyncKnownPods
