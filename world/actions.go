@@ -192,7 +192,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(&w.podObjects, o, completionID)
 	w.quiet.NoteUpdate(o, in)
-	id := w.call(in)
+	id := w.call(w.kept.boxes.Update(in))
 	w.shapes.Note(o, in.Pod.Static)
 	g := w.S.Goroutine()
 	w.cacheReads.Del(g)

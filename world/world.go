@@ -13,6 +13,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/boxes"
 	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/lastcall"
 	"github.com/podsim/podsim/world/quiet"
@@ -129,8 +130,9 @@ type World struct {
 		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
 		runtime *fakeruntime.Runtime
-		run     [3]func() // Run's goroutines: the daemons' and the driver's,
-		clients []func()  // and each client's
+		boxes   *boxes.Cache // the events' boxes
+		run     [3]func()    // Run's goroutines: the daemons' and the driver's,
+		clients []func()     // and each client's
 	}
 	running int // clients still running
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
@@ -211,6 +213,7 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 		m.Reset()
 	}
 	w.quiet.Renew()
+	k.boxes = k.boxes.Kept() // a lane's: its later runs box little
 	w.workers.Renew()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
@@ -231,7 +234,7 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
 		w.workers.Ended = func(g *workerset.Goroutine) {
-			w.noteWorker(history.WorkerEnded{Goroutine: g.Name, UID: g.UID, Kubelet: g.Kubelet})
+			w.noteWorker(w.kept.boxes.Worker(g.Name, g.UID, g.Kubelet, true))
 		}
 	}
 	if w.kept.runtime == nil { // epoch 0's runtime, in memory Renew keeps
