@@ -130,9 +130,10 @@ type World struct {
 		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
 		runtime *fakeruntime.Runtime
-		boxes   *boxes.Cache // the events' boxes
-		run     [3]func()    // Run's goroutines: the daemons' and the driver's,
-		clients []func()     // and each client's
+		boxes   *boxes.Cache  // the events' boxes
+		calls   lastcall.Memo // the last housekeeping calls as recorded
+		run     [3]func()     // Run's goroutines: the daemons' and the driver's,
+		clients []func()      // and each client's
 	}
 	running int // clients still running
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
@@ -143,8 +144,6 @@ type World struct {
 	probes probeMemo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
-	// lastCall is the last housekeeping call as recorded (world/lastcall).
-	lastCall lastcall.Memo
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy
