@@ -49,7 +49,7 @@ func (w *World) drainWorkers() {
 		w.workers.AllEnded.WaitFor(bound)
 	}
 	end := history.WorkerDrainEnded{Bound: bound, Waited: w.S.Elapsed() - began, Stuck: w.workers.Stuck()}
-	w.noteWorker(end)
+	w.noteWorker(w.kept.boxes.DrainEnded(end))
 }
 
 // noteWorker sends a worker-goroutine note, also after Settled (the drain's

@@ -30,7 +30,11 @@ type Cache struct {
 	requeues cache[history.Requeued, history.Note]
 	started  cache[history.WorkerStarted, history.Note]
 	ended    cache[history.WorkerEnded, history.Note]
+	drains   cache[drain, history.Note]
 }
+
+// drain is a history.WorkerDrainEnded with no worker stuck.
+type drain struct{ bound, waited time.Duration }
 
 // bits is the log2 of a cache's slots.
 const bits = 8
@@ -161,4 +165,14 @@ func (c *Cache) Worker(name string, uid types.UID, kubelet int, ended bool) hist
 		return history.WorkerStarted{Goroutine: name, UID: uid, Kubelet: kubelet}
 	}
 	return box(&c.started, h, history.WorkerStarted{Goroutine: name, UID: uid, Kubelet: kubelet}, note)
+}
+
+// DrainEnded is v boxed.
+func (c *Cache) DrainEnded(v history.WorkerDrainEnded) history.Note {
+	if c == nil || v.Stuck != nil {
+		return v
+	}
+	return box(&c.drains, mix(uint64(v.Bound), uint64(v.Waited)), drain{v.Bound, v.Waited}, func(d drain) history.Note {
+		return history.WorkerDrainEnded{Bound: d.bound, Waited: d.waited}
+	})
 }
