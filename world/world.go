@@ -156,10 +156,11 @@ type World struct {
 	quiet         quiet.Watch
 	quietEvent    *sim.Event
 	foreignSyncer bool
-	// fixed holds the events a run makes once (fixedEvent).
+	// fixed holds the events and the mutex a run makes once (fixedEvent).
 	fixed struct {
 		clientsDone, daemonsDone, quiet, workersEnded sim.Event
 		settle                                        oracle.Settle
+		syncLoop                                      sim.Mutex
 	}
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
@@ -288,7 +289,8 @@ func (w *World) Run() error {
 		}
 		w.S.Go(clientName(c), k.clients[c])
 	}
-	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), w.S.NewMutex("syncLoop")
+	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), &w.fixed.syncLoop
+	w.S.InitMutex(w.syncLoop, "syncLoop") // after daemons/done, as the objects were always made
 	w.S.GoDaemon("syncloop", k.run[0])
 	w.S.GoDaemon("housekeeping", k.run[1])
 	if w.kube != nil {
