@@ -19,7 +19,7 @@ import (
 // Cache holds the boxes of the values boxed last, one a slot, a value's
 // slot chosen by a hash of its fields. The zero value is ready; it is
 // kept across runs (world.Renew). A nil *Cache boxes every value afresh
-// (a world built once: its runs would not fill the slots' 150 KB).
+// (a world built once: its one run would not repay the slots' 165 KB).
 type Cache struct {
 	updates  cache[ops.UpdatePod, ops.Input]
 	begins   cache[ops.SyncBegin, ops.Input]
