@@ -143,7 +143,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		w.FaultPointsOn()
 	}
 	view := w.View()
-	obs := observers{epochs: l.epochOracles(opts, w), marks: l.marker(), extra: extra}
+	fo := l.fanout()
+	obs := &fo.obs
+	*obs = observers{epochs: l.epochOracles(opts, w), marks: l.marker(), extra: extra}
 	if view.Kubelet() != nil {
 		obs.kube = l.reused(slotKubelet, kubelet.New)
 	}
@@ -161,10 +163,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		// The world records no record list: Known comes from the history.
 		known = history.NewKnownFromHistory()
 	}
-	fo := l.fanout()
-	fo.setFrom(&obs)
-	h := &handout{fo: fo, obs: &obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}
-	w.ObserveEvent(h.observer())
+	fo.setFrom(obs)
+	w.ObserveEvent(fo.handOut(handout{fo: fo, obs: obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}))
 	err := w.Run()
 	marks := obs.marks
 	marks.Merge(w.Marks())
