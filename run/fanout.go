@@ -154,7 +154,7 @@ func (o *observers) list(buf []listed) []listed {
 		buf = append(buf, listed{x, everyKind})
 	}
 	for _, e := range o.epochs.cur {
-		buf = append(buf, listed{e, epochKinds})
+		buf = append(buf, listed{e, epochKinds & kindsOf(e)})
 	}
 	buf = append(buf, listed{markObserver{o.marks}, markKinds})
 	if o.kube != nil {

@@ -30,7 +30,9 @@ type killLatency struct {
 	violations []history.Violation
 	uids       []types.UID // Finish's buffer
 	// last is the time of the last event observed: for an epoch a kubelet
-	// restart ended, when its process (and every call in flight) died.
+	// restart ended (a plain oracle.ErrEpochEnded), when its process (and
+	// every call in flight) died. A root that hands it only its Kinds says
+	// when instead (oracle.EpochEnd).
 	last time.Duration
 }
 
@@ -46,6 +48,13 @@ func New() oracle.Oracle { return &killLatency{} }
 func (k *killLatency) Reset() {
 	k.inFlight.Reset()
 	*k = killLatency{inFlight: k.inFlight, uids: k.uids[:0]}
+}
+
+// Kinds implements oracle.KindFilter: the callbacks and the firings.
+// Observe notes the time of every other event too (last), which Finish
+// reads only for a plain oracle.ErrEpochEnded.
+func (k *killLatency) Kinds() oracle.Kinds {
+	return oracle.KindsOf(history.CallbackBegin, history.CallbackEnd, history.Fired)
 }
 
 // Observe follows SyncPod begin and end and the cancellations between.
@@ -88,7 +97,11 @@ func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, se
 // calls end with it, however long the simulation lets them run on).
 func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	end := v.Elapsed()
-	if errors.Is(runErr, oracle.ErrEpochEnded) {
+	var ended oracle.EpochEnd
+	switch {
+	case errors.As(runErr, &ended):
+		end = ended.At
+	case errors.Is(runErr, oracle.ErrEpochEnded):
 		end = k.last
 	}
 	uids := append(k.uids[:0], k.inFlight.Keys()...)
