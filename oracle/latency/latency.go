@@ -82,6 +82,17 @@ func (k *killLatency) Observe(_ oracle.View, ev *history.Event) {
 	}
 }
 
+// epochEnd is the end of the epoch err (an ErrEpochEnded) ended: the time
+// oracle.EpochEnd carries, else last, the oracle's own last event. (Only
+// for an ended epoch: the error's As target is an allocation.)
+func epochEnd(err error, last time.Duration) time.Duration {
+	var ended oracle.EpochEnd
+	if errors.As(err, &ended) {
+		return ended.At
+	}
+	return last
+}
+
 func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, seq int64) {
 	if !c.wasCancelled || now-c.cancelled <= KillLatencyBound {
 		return
@@ -97,12 +108,8 @@ func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, se
 // calls end with it, however long the simulation lets them run on).
 func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	end := v.Elapsed()
-	var ended oracle.EpochEnd
-	switch {
-	case errors.As(runErr, &ended):
-		end = ended.At
-	case errors.Is(runErr, oracle.ErrEpochEnded):
-		end = k.last
+	if errors.Is(runErr, oracle.ErrEpochEnded) {
+		end = epochEnd(runErr, k.last)
 	}
 	uids := append(k.uids[:0], k.inFlight.Keys()...)
 	slices.Sort(uids)
