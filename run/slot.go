@@ -46,7 +46,9 @@ func (h *handout) observer() func(*history.Event) {
 			h.lastAt = ev.At
 		}
 		h.busy = true
-		h.fo.send(h.view, ev)
+		for _, o := range h.fo.of[ev.Kind] { // send's loop, here: one call fewer an event
+			o.Observe(h.view, ev)
+		}
 		h.busy = false
 	}
 }
