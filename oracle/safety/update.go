@@ -299,7 +299,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 	desired := o.desiredSet(in.Desired)
 	c.purged = nil
 	if len(cs.purged) > 0 {
-		c.purged = make([]string, 0, len(cs.purged)) // at its size: no growth
+		c.purged = o.strs.Make(len(cs.purged)) // at its size: no growth
 		for uid := range cs.purged {
 			c.purged = append(c.purged, uid)
 		}
