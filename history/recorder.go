@@ -8,10 +8,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/podsim/podsim/model/ops"
-	"github.com/podsim/podsim/plan"
 )
 
 // The recorder turns the World's event stream into the history the
@@ -50,30 +47,6 @@ import (
 //   - A call still open at the end (the run failed, or was cut off) makes
 //     the history end just before that call's effect: every operation that
 //     took effect earlier is kept, every later one dropped (see History).
-
-// witnessWorkerStep makes the witness-only operation recorded at every
-// LockAcquired by a goroutine worker/<uid>: the instant of a hidden worker
-// step (take, acknowledge, apply an outcome, or nothing), so Replay
-// runs in witness mode and need not explore when the worker stepped. The
-// markers never reach porcupine's history (no client could observe them;
-// check.Partition drops them anyway), only Replay's. nil switches them off:
-// Replay then explores the hidden steps itself (closure mode).
-var witnessWorkerStep = func(uid string) ops.Input {
-	if i, ok := plan.LetterIndex(types.UID(uid)); ok {
-		return letterSteps[i]
-	}
-	return ops.WorkerStep{UID: uid}
-}
-
-// letterSteps are the markers' inputs of the one-letter UIDs the plan's
-// generators name their pods with (a, b, …), boxed once for every run:
-// boxing one is an allocation, made at every first marker of a UID.
-var letterSteps = func() (steps [26]ops.Input) {
-	for i := range steps {
-		steps[i] = ops.WorkerStep{UID: string(rune('a' + i))} // plan.LetterIndex's i-th
-	}
-	return steps
-}()
 
 // Recorder is an Observer that records a run's history; History returns it.
 // It reads only the events, never the pod workers.

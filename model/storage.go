@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/podsim/podsim/model/ops"
 )
 
 // This file is mechanics, not rules: how a State keeps its records and lists
@@ -167,38 +165,6 @@ type recordArena struct {
 	// arenaNames): the records of a replay, and of the next ones that take
 	// the arena, name the same few pods.
 	names []string
-}
-
-// arenaNames bounds recordArena.names.
-const arenaNames = 16
-
-// fullName is p.FullName(), a string a's replays made before when there
-// is one: a record's full name is only read, so records share it.
-func (a *recordArena) fullName(p *ops.Pod) string {
-	n := len(p.Name)
-	for _, f := range a.names {
-		// Names of one length differ most often in their last letter
-		// (pod-a, pod-b): that byte first, then the whole.
-		if len(f) != n+1+len(p.Namespace) || n > 0 && f[n-1] != p.Name[n-1] {
-			continue
-		}
-		if f[:n] == p.Name && f[n] == '_' && f[n+1:] == p.Namespace {
-			return f
-		}
-	}
-	f := p.FullName()
-	if len(a.names) < arenaNames {
-		a.names = append(a.names, f)
-	}
-	return f
-}
-
-// fullName is p.FullName(), from s's arena when it has one.
-func (s *State) fullName(p *ops.Pod) string {
-	if s.arena == nil {
-		return p.FullName()
-	}
-	return s.arena.fullName(p)
 }
 
 var arenas = sync.Pool{New: func() any { return new(recordArena) }}
