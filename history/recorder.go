@@ -48,15 +48,6 @@ import (
 //     the history end just before that call's effect: every operation that
 //     took effect earlier is kept, every later one dropped (see History).
 
-// witnessWorkerStep makes the witness-only operation recorded at every
-// LockAcquired by a goroutine worker/<uid>: the instant of a hidden worker
-// step (take, acknowledge, apply an outcome, or nothing), so Replay
-// runs in witness mode and need not explore when the worker stepped. The
-// markers never reach porcupine's history (no client could observe them;
-// check.Partition drops them anyway), only Replay's. nil switches them off:
-// Replay then explores the hidden steps itself (closure mode).
-var witnessWorkerStep = func(uid string) ops.Input { return ops.WorkerStep{UID: uid} }
-
 // Recorder is an Observer that records a run's history; History returns it.
 // It reads only the events, never the pod workers.
 type Recorder struct {

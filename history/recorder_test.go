@@ -301,3 +301,18 @@ func TestRecycledBufferIsCleared(t *testing.T) {
 		r.ops, r.opsBox = buf[:0], nil
 	}
 }
+
+// TestWitnessWorkerStepLetters: the marker's input of a one-letter UID is
+// boxed once (letterSteps) and is that UID's; any other UID's is made as
+// before. It fails when a letter's input is another letter's, or when a
+// letter's allocates.
+func TestWitnessWorkerStepLetters(t *testing.T) {
+	for _, uid := range []string{"a", "b", "m", "z", "A", "ab", "", "{", "`", "pod-a"} {
+		if got := witnessWorkerStep(uid); got != (ops.WorkerStep{UID: uid}) {
+			t.Errorf("witnessWorkerStep(%q) = %#v", uid, got)
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() { witnessWorkerStep("q") }); n != 0 {
+		t.Errorf("a one-letter UID's input allocates %v times, want 0", n)
+	}
+}

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/podsim/podsim/model/ops"
+
 // Arena lends the arrays of the states that the checker's Replay steps in
 // place (mechanics): each part's first records array and small lists, and
 // the copies a fork's outcome kept aside is given. It is reused from one
@@ -104,4 +106,36 @@ func (b *slab[T]) take(room int) []T {
 func (b *slab[T]) reset() {
 	clear(b.buf[:b.used])
 	b.used = 0
+}
+
+// arenaNames bounds recordArena.names.
+const arenaNames = 16
+
+// fullName is p.FullName(), a string a's replays made before when there
+// is one: a record's full name is only read, so records share it.
+func (a *recordArena) fullName(p *ops.Pod) string {
+	n := len(p.Name)
+	for _, f := range a.names {
+		// Names of one length differ most often in their last letter
+		// (pod-a, pod-b): that byte first, then the whole.
+		if len(f) != n+1+len(p.Namespace) || n > 0 && f[n-1] != p.Name[n-1] {
+			continue
+		}
+		if f[:n] == p.Name && f[n] == '_' && f[n+1:] == p.Namespace {
+			return f
+		}
+	}
+	f := p.FullName()
+	if len(a.names) < arenaNames {
+		a.names = append(a.names, f)
+	}
+	return f
+}
+
+// fullName is p.FullName(), from s's arena when it has one.
+func (s *State) fullName(p *ops.Pod) string {
+	if s.arena == nil {
+		return p.FullName()
+	}
+	return s.arena.fullName(p)
 }

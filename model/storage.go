@@ -161,6 +161,10 @@ type recordArena struct {
 	// tried and steps are scratch lists of states for closure and
 	// nextClosed, reused with the arena.
 	tried, steps []State
+	// names are the full names fullName made, kept by reset (at most
+	// arenaNames): the records of a replay, and of the next ones that take
+	// the arena, name the same few pods.
+	names []string
 }
 
 var arenas = sync.Pool{New: func() any { return new(recordArena) }}

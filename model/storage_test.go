@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -62,5 +63,29 @@ func TestForkKeepsWaitListsApart(t *testing.T) {
 	}
 	if s.own&ownLists == 0 || alt.own&ownLists == 0 {
 		t.Errorf("ownership of lists: first %v, second %v; want both (the second after its copy)", s.own&ownLists != 0, alt.own&ownLists != 0)
+	}
+}
+
+// TestArenaFullNames: an arena's full names are ops.Pod.FullName's, each
+// made once and then shared (a name asked again allocates nothing), for
+// names of one length that differ only in the name or the namespace, and
+// past arenaNames (made anew, still right). It fails when a name kept is
+// handed out for another pod's.
+func TestArenaFullNames(t *testing.T) {
+	a := new(recordArena)
+	pods := []ops.Pod{{Name: "a", Namespace: "default"}, {Name: "b", Namespace: "default"},
+		{Name: "a", Namespace: "defaulu"}, {Name: "a_", Namespace: "efault"}, {Name: "", Namespace: "a_default"}}
+	for i := range 2 * arenaNames {
+		pods = append(pods, ops.Pod{Name: fmt.Sprintf("p%d", i), Namespace: "default"})
+	}
+	for round := range 2 {
+		for i := range pods {
+			if got, want := a.fullName(&pods[i]), pods[i].FullName(); got != want {
+				t.Fatalf("round %d: fullName(%+v) = %q, want %q", round, pods[i], got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() { a.fullName(&pods[1]) }); n != 0 {
+		t.Errorf("a name made before allocates %v times, want 0", n)
 	}
 }

@@ -23,7 +23,7 @@ func stepUpdatePod(s, spare *State, u *ops.UpdatePod) (alt *State) {
 	}
 	// Step 2: first sight. A terminal-phase pod whose runtime cache shows
 	// nothing running starts in state D (kubelet restart, §1.13).
-	r := Record{UID: uid, FullName: u.Pod.FullName(), Static: u.Pod.Static && !u.RuntimeOnly}
+	r := Record{UID: uid, FullName: s.fullName(&u.Pod), Static: u.Pod.Static && !u.RuntimeOnly}
 	d := r
 	d.TermRequested, d.Acknowledged, d.Terminated = true, true, true
 	terminal := !u.RuntimeOnly && u.Pod.Phase.Terminal()

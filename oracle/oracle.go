@@ -13,6 +13,7 @@ package oracle
 
 import (
 	"errors"
+	"time"
 
 	"github.com/podsim/podsim/history"
 )
@@ -40,6 +41,17 @@ type Oracle interface {
 // settled (a dead kubelet owes no liveness).
 var ErrEpochEnded = errors.New("the kubelet restarted")
 
+// EpochEnd is ErrEpochEnded (errors.Is says so) with the time of the
+// epoch's last event, Noted aside: a composition root that leaves kinds
+// out (KindFilter) finishes an ended epoch with it, so an oracle that
+// reads only some kinds still knows when its process died.
+type EpochEnd struct{ At time.Duration }
+
+func (EpochEnd) Error() string { return ErrEpochEnded.Error() }
+
+// Is makes EpochEnd an ErrEpochEnded.
+func (EpochEnd) Is(target error) bool { return target == ErrEpochEnded }
+
 // Kinds is a set of event kinds (history.EventKind).
 type Kinds uint32
 
@@ -59,7 +71,9 @@ func (s Kinds) Has(k history.EventKind) bool { return s&(1<<k) != 0 }
 // changes nothing and reports nothing for an event of any other kind, so
 // a composition root may leave those out (package run does, for the
 // oracles that observe every run; run's TestKindsAreWhatOraclesRead checks
-// each against one that sees every event).
+// each against one that sees every event). One thing it may note of every
+// event is its time, for an epoch ended by a plain ErrEpochEnded: such a
+// root finishes an ended epoch with EpochEnd, which says when.
 type KindFilter interface {
 	Kinds() Kinds
 }

@@ -9,16 +9,17 @@ import (
 )
 
 // planner builds a plan action by action; every choice comes from src.
+// kept is src when it keeps its plans' actions array (LaneStreams).
 type planner struct {
 	src  sim.Source
+	kept *keptStream
 	plan Plan
 	at   time.Duration
 }
 
 func newPlanner(src sim.Source, family string, clients int, f Faults) *planner {
-	// Room for the actions of most plans (early-kill makes at most 9,
-	// about 4 on average): one allocation, not one per doubling.
-	return &planner{src: src, plan: Plan{Family: family, Clients: clients, Faults: f, Actions: make([]Action, 0, 8)}}
+	k, _ := src.(*keptStream)
+	return &planner{src: src, kept: k, plan: Plan{Family: family, Clients: clients, Faults: f, Actions: k.actionsArray()}}
 }
 
 // add appends an action at the current time from a random client.
@@ -33,6 +34,7 @@ func (p *planner) add(kind ActionKind, uid types.UID, shape Action) *Action {
 		a.Grace = -1
 	}
 	p.plan.Actions = append(p.plan.Actions, a)
+	p.kept.keep(p.plan.Actions)
 	return &p.plan.Actions[len(p.plan.Actions)-1]
 }
 

@@ -24,11 +24,45 @@ func SeedStreams(seed uint64) Streams {
 	}
 }
 
-// ReseedStreams makes st, streams of SeedStreams, those of seed: the same
-// draws as SeedStreams(seed), without making new ones (a lane of seeds
-// reuses its streams).
+// LaneStreams are SeedStreams(seed) whose plan stream keeps the array
+// its last plan's actions were built in, for the next plan drawn from it:
+// the streams of a caller done with a plan before it draws the next (a
+// lane of seeds, run.Lane).
+func LaneStreams(seed uint64) Streams {
+	st := SeedStreams(seed)
+	st.Plan = &keptStream{PCG: st.Plan.(*sim.PCG)}
+	return st
+}
+
+// keptStream is LaneStreams' plan stream: actions is the array the last
+// plan's actions were built in (planner.add).
+type keptStream struct {
+	*sim.PCG
+	actions []Action
+}
+
+// actionsArray is an empty list of actions: k's kept array, or a new one
+// with room for the actions of most plans (early-kill makes at most 9,
+// about 4 on average): one allocation, not one per doubling.
+func (k *keptStream) actionsArray() []Action {
+	if k == nil || k.actions == nil {
+		return make([]Action, 0, 8)
+	}
+	return k.actions[:0]
+}
+
+// keep makes actions the array k keeps (k nil: none is kept).
+func (k *keptStream) keep(actions []Action) {
+	if k != nil {
+		k.actions = actions
+	}
+}
+
+// ReseedStreams makes st, streams of SeedStreams or LaneStreams, those of
+// seed: the same draws as SeedStreams(seed), without making new ones (a
+// lane of seeds reuses its streams).
 func ReseedStreams(st Streams, seed uint64) {
-	st.Plan.(*sim.PCG).Reseed(sim.Derive(seed, "plan"))
+	st.Plan.(interface{ Reseed(uint64) }).Reseed(sim.Derive(seed, "plan"))
 	st.Schedule.(*sim.PCG).Reseed(sim.Derive(seed, "schedule"))
 	st.Faults.(*sim.PCG).Reseed(sim.Derive(seed, "faults"))
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,35 @@ func TestSameUID(t *testing.T) {
 	for _, a := range p.Actions {
 		if unsafe.StringData(string(a.UID)) != unsafe.StringData(string(SameUID(a.UID))) {
 			t.Errorf("%s: action %v's UID in memory of its own", p.Family, a.Kind)
+		}
+	}
+}
+
+// TestLaneStreamsDrawSeedStreamsPlans: plans drawn one after another from
+// one LaneStreams, reseeded for each seed, are the plans of SeedStreams,
+// for every family, while each newPlanner family builds its plan in the
+// last one's array (a kept array handed out without being emptied, or one
+// not reseeded, fails the comparison).
+func TestLaneStreamsDrawSeedStreamsPlans(t *testing.T) {
+	for _, f := range Families() {
+		st := LaneStreams(0)
+		var last *Action
+		reused := 0
+		for seed := range uint64(20) {
+			ReseedStreams(st, seed)
+			got, want := f.Generate(st.Plan), f.Generate(SeedStreams(seed).Plan)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s seed %d: from LaneStreams %v, want %v", f.Name, seed, got, want)
+			}
+			if len(got.Actions) > 0 && &got.Actions[0] == last {
+				reused++
+			}
+			if len(got.Actions) > 0 {
+				last = &got.Actions[0]
+			}
+		}
+		if f.Name == "early-kill" && reused < 15 {
+			t.Errorf("early-kill: %d of 20 plans in the last one's array, want most", reused)
 		}
 	}
 }

@@ -51,6 +51,22 @@ type fanout struct {
 	// oracle's kinds are an interface assertion).
 	was                observers
 	wasExtra, wasEpoch []oracle.Oracle
+	// obs are the run's observers and hand its handout (judgeOn), and
+	// deliver the function the world calls (hand's observer): a lane's
+	// run sets obs and hand anew and makes deliver once.
+	obs     observers
+	hand    handout
+	deliver func(*history.Event)
+}
+
+// handOut makes h the run's handout and returns the function the world
+// calls with each event (handout.observer).
+func (f *fanout) handOut(h handout) func(*history.Event) {
+	f.hand = h
+	if f.deliver == nil {
+		f.deliver = f.hand.observer()
+	}
+	return f.deliver
 }
 
 // fanout is the run's fanout: the lane's (a fresh one for a nil lane).
@@ -138,7 +154,7 @@ func (o *observers) list(buf []listed) []listed {
 		buf = append(buf, listed{x, everyKind})
 	}
 	for _, e := range o.epochs.cur {
-		buf = append(buf, listed{e, epochKinds})
+		buf = append(buf, listed{e, epochKinds & kindsOf(e)})
 	}
 	buf = append(buf, listed{markObserver{o.marks}, markKinds})
 	if o.kube != nil {

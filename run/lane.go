@@ -160,13 +160,14 @@ func (l *Lane) newWorld(p plan.Plan, st plan.Streams, strategy sim.Strategy) *wo
 }
 
 // seedStreams are seed's choice streams (plan.SeedStreams), the lane's
-// reseeded.
+// reseeded; its plans are built in the array of the last one
+// (plan.LaneStreams: nothing reads a seed's plan once the next is drawn).
 func (l *Lane) seedStreams(seed uint64) plan.Streams {
 	switch {
 	case l == nil:
 		return plan.SeedStreams(seed)
 	case l.streams.Plan == nil:
-		l.streams = plan.SeedStreams(seed)
+		l.streams = plan.LaneStreams(seed)
 	case l.leak != "streams":
 		plan.ReseedStreams(l.streams, seed)
 	}

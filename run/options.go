@@ -92,9 +92,15 @@ func defaultOracles(opts CheckOptions, w *world.World) []oracle.Oracle {
 }
 
 // linearizeOptions are the linearizability oracle's options for a run of w.
+// The trace is read only for the artifacts: without an ArtifactDir it is
+// not set (the method value is an allocation a seed).
 func linearizeOptions(opts CheckOptions, w *world.World) linearize.Options {
-	return linearize.Options{ForcePorcupine: opts.ForcePorcupine, PorcupineTimeout: opts.PorcupineTimeout,
-		ArtifactDir: opts.ArtifactDir, Reproduce: opts.Reproduce, Trace: w.S.Trace}
+	o := linearize.Options{ForcePorcupine: opts.ForcePorcupine, PorcupineTimeout: opts.PorcupineTimeout,
+		ArtifactDir: opts.ArtifactDir, Reproduce: opts.Reproduce}
+	if opts.ArtifactDir != "" {
+		o.Trace = w.S.Trace
+	}
+	return o
 }
 
 // requeuePeriods are the simulated kubelet's pod-worker periods, for the

@@ -143,7 +143,9 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		w.FaultPointsOn()
 	}
 	view := w.View()
-	obs := observers{epochs: l.epochOracles(opts, w), marks: l.marker(), extra: extra}
+	fo := l.fanout()
+	obs := &fo.obs
+	*obs = observers{epochs: l.epochOracles(opts, w), marks: l.marker(), extra: extra}
 	if view.Kubelet() != nil {
 		obs.kube = l.reused(slotKubelet, kubelet.New)
 	}
@@ -161,10 +163,8 @@ func judgeOn(l *Lane, f plan.Family, seed uint64, w *world.World, opts CheckOpti
 		// The world records no record list: Known comes from the history.
 		known = history.NewKnownFromHistory()
 	}
-	fo := l.fanout()
-	fo.setFrom(&obs)
-	h := &handout{fo: fo, obs: &obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}
-	w.ObserveEvent(h.observer())
+	fo.setFrom(obs)
+	w.ObserveEvent(fo.handOut(handout{fo: fo, obs: obs, view: view, known: known, audited: opts.audit, slow: known != nil || opts.audit}))
 	err := w.Run()
 	marks := obs.marks
 	marks.Merge(w.Marks())
@@ -240,7 +240,17 @@ func inOrderFound(world, kube []history.Violation) []history.Violation {
 type epochOracles struct {
 	make func() []oracle.Oracle
 	cur  []oracle.Oracle
-	past [][]oracle.Oracle
+	past []pastEpoch
+	// lastAt is the time of the current epoch's last event, Noted aside,
+	// as Observe saw it (judgeOn's handout keeps its own).
+	lastAt time.Duration
+}
+
+// pastEpoch is an epoch a restart ended: its oracles, and the time of its
+// last event, which they are finished with (oracle.EpochEnd).
+type pastEpoch struct {
+	oracles []oracle.Oracle
+	end     time.Duration
 }
 
 func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
@@ -252,28 +262,31 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 // Restarted begins the next epoch.
 func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
 	if ev.Kind == history.Restarted {
-		e.restart()
+		e.restart(e.lastAt)
+		e.lastAt = 0
 	}
 	if epochKinds.Has(ev.Kind) {
+		e.lastAt = ev.At
 		for _, o := range e.cur {
 			o.Observe(v, ev)
 		}
 	}
 }
 
-// restart sets the current epoch's oracles aside and begins the next: at
-// Restarted, which none of them reads (epochKinds).
-func (e *epochOracles) restart() {
-	e.past = append(e.past, e.cur)
+// restart sets the current epoch's oracles aside, its last event at end,
+// and begins the next: at Restarted, which none of them reads
+// (epochKinds).
+func (e *epochOracles) restart(end time.Duration) {
+	e.past = append(e.past, pastEpoch{e.cur, end})
 	e.cur = e.make()
 }
 
 // Finish implements Oracle: every epoch's violations, oldest first.
 func (e *epochOracles) Finish(v oracle.View, runErr error) []history.Violation {
 	var out []history.Violation
-	for _, os := range e.past {
-		for _, o := range os {
-			out = append(out, o.Finish(v, oracle.ErrEpochEnded)...)
+	for _, p := range e.past {
+		for _, o := range p.oracles {
+			out = append(out, o.Finish(v, oracle.EpochEnd{At: p.end})...)
 		}
 	}
 	for _, o := range e.cur {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
@@ -21,10 +22,14 @@ type handout struct {
 	view    oracle.View
 	known   *history.KnownFromHistory // an observable-only run's (else nil)
 	audited bool
-	slow    bool          // known or audited: every event takes deliverAll
-	busy    bool          // an event is being handed out
-	own     history.Event // the event as rewritten by known
-	copied  history.Event // an audited run's copy
+	slow    bool // known or audited: every event takes deliverAll
+	busy    bool // an event is being handed out
+	// lastAt is the time of the current epoch's last event handed out,
+	// Noted aside (0 before one): when a restart ends the epoch
+	// (epochOracles.restart).
+	lastAt time.Duration
+	own    history.Event // the event as rewritten by known
+	copied history.Event // an audited run's copy
 }
 
 // observer is the world's observer (world.World.ObserveEvent): it hands
@@ -37,8 +42,13 @@ func (h *handout) observer() func(*history.Event) {
 			h.deliverAll(ev)
 			return
 		}
+		if ev.Kind != history.Noted {
+			h.lastAt = ev.At
+		}
 		h.busy = true
-		h.fo.send(h.view, ev)
+		for _, o := range h.fo.of[ev.Kind] { // send's loop, here: one call fewer an event
+			o.Observe(h.view, ev)
+		}
 		h.busy = false
 	}
 }
@@ -54,9 +64,14 @@ func (h *handout) deliverAll(ev *history.Event) {
 		h.own = h.known.Rewrite(*ev)
 		ev = &h.own
 	}
-	if ev.Kind == history.Restarted { // the next epoch's oracles from now on
-		h.obs.epochs.restart()
+	switch ev.Kind {
+	case history.Restarted: // the next epoch's oracles from now on
+		h.obs.epochs.restart(h.lastAt)
 		h.fo.setFrom(h.obs)
+		h.lastAt = 0
+	case history.Noted:
+	default:
+		h.lastAt = ev.At
 	}
 	if h.audited {
 		h.copied = *ev

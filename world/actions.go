@@ -192,7 +192,7 @@ func (w *World) update(t workers.UpdateType, uid types.UID, ko *workers.KillPodO
 func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	in := modelUpdate(&w.podObjects, o, completionID)
 	w.quiet.NoteUpdate(o, in)
-	id := w.call(in)
+	id := w.call(w.kept.boxes.Update(in))
 	w.shapes.Note(o, in.Pod.Static)
 	g := w.S.Goroutine()
 	w.cacheReads.Del(g)
@@ -225,10 +225,10 @@ func (w *World) housekeeping() {
 	buf := w.takeDesired()
 	defer w.putDesired(buf)
 	desired, stubs := w.desired(buf)
-	id := w.call(w.lastCall.Desired(len(desired), func(i int) string { return string(desired[i].config.action.UID) }))
+	id := w.call(w.kept.calls.Desired(len(desired), func(i int) string { return string(desired[i].config.action.UID) }))
 	known := w.PW.SyncKnownPods(stubs)
 	w.quiet.NoteKnown(known)
-	w.ret(id, w.lastCall.Known(known))
+	w.ret(id, w.kept.calls.Known(known))
 	w.housekeepingExtras(desired, known, &buf.running)
 }
 

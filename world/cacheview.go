@@ -29,7 +29,7 @@ func (c cacheView) GetNewerThan(uid types.UID, minTime time.Time) (*workers.PodS
 		if !minTime.IsZero() {
 			newer = minTime.Sub(c.w.S.Now().Add(-c.w.S.Elapsed()))
 		}
-		c.w.note(history.StatusRead{UID: uid, NewerThan: newer})
+		c.w.note(c.w.kept.boxes.StatusRead(uid, newer))
 	}
 	st, err := c.Runtime.GetNewerThan(uid, minTime)
 	if err != nil && c.Runtime == c.w.Runtime {

@@ -22,7 +22,7 @@ import (
 func (w *World) runtimeGo(rt workers.Runtime, kubelet int, name string, f func()) {
 	uid, _, _ := history.WorkerOf(name)
 	r := w.workers.Start(name, kubelet, types.UID(plan.SameUID(uid)), w.S.Elapsed(), f)
-	w.noteWorker(history.WorkerStarted{Goroutine: name, UID: r.UID, Kubelet: kubelet})
+	w.noteWorker(w.kept.boxes.Worker(name, r.UID, kubelet, false))
 	rt.Go(name, r.Body)
 }
 
@@ -49,7 +49,7 @@ func (w *World) drainWorkers() {
 		w.workers.AllEnded.WaitFor(bound)
 	}
 	end := history.WorkerDrainEnded{Bound: bound, Waited: w.S.Elapsed() - began, Stuck: w.workers.Stuck()}
-	w.noteWorker(end)
+	w.noteWorker(w.kept.boxes.DrainEnded(end))
 }
 
 // noteWorker sends a worker-goroutine note, also after Settled (the drain's

@@ -72,9 +72,9 @@ func (w *World) observedEvent(rt *simrt.Runtime, name, uid string, id int, epoch
 type observedEvent struct {
 	simrt.Event // in the same allocation (simrt.Runtime.InitEvent)
 	w           *World
-	// What fired emits: ops.CancelFired{UID: uid} when id is cancelled,
-	// else ops.CompletionFired{UID: uid, ID: id} (boxed only as it fires:
-	// most cancellations never do).
+	// What Fire emits (boxes.Cache.Fired): ops.CancelFired{UID: uid} when
+	// id is cancelled, else ops.CompletionFired{UID: uid, ID: id} (boxed
+	// only as it fires: most cancellations never do).
 	uid   string
 	id    int
 	epoch int
@@ -83,17 +83,9 @@ type observedEvent struct {
 // cancelled is observedEvent's id of a cancellation.
 const cancelled = -1
 
-// fired is what the event emits as it fires.
-func (e *observedEvent) fired() ops.Input {
-	if e.id == cancelled {
-		return ops.CancelFired{UID: e.uid}
-	}
-	return ops.CompletionFired{UID: e.uid, ID: e.id}
-}
-
 func (e *observedEvent) Fire() {
 	if e.epoch == e.w.epoch {
-		e.w.emit(history.Fired, 0, e.fired(), nil)
+		e.w.emit(history.Fired, 0, e.w.kept.boxes.Fired(e.uid, e.id), nil)
 	}
 	e.Event.Fire()
 }

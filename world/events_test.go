@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
+	"github.com/podsim/podsim/world/boxes"
 )
 
 // TestObservedEventsFireWhatTheyAre: an observed event, which keeps its
@@ -15,11 +16,15 @@ import (
 // its own ID; over ten seeds of every kubelet family both kinds fire, each
 // completion ID at most once, each for a UID of the plan.
 func TestObservedEventsFireWhatTheyAre(t *testing.T) {
-	if got, want := (&observedEvent{uid: "a", id: cancelled}).fired(), (ops.CancelFired{UID: "a"}); got != ops.Input(want) {
-		t.Errorf("a cancellation fires %#v, want %#v", got, want)
-	}
-	if got, want := (&observedEvent{uid: "a", id: 3}).fired(), (ops.CompletionFired{UID: "a", ID: 3}); got != ops.Input(want) {
-		t.Errorf("a completion fires %#v, want %#v", got, want)
+	for _, c := range []*boxes.Cache{nil, new(boxes.Cache)} { // a world's own boxes, a lane's kept ones
+		for range 2 {
+			if got, want := c.Fired("a", cancelled), (ops.CancelFired{UID: "a"}); got != ops.Input(want) {
+				t.Errorf("a cancellation fires %#v, want %#v", got, want)
+			}
+			if got, want := c.Fired("a", 3), (ops.CompletionFired{UID: "a", ID: 3}); got != ops.Input(want) {
+				t.Errorf("a completion fires %#v, want %#v", got, want)
+			}
+		}
 	}
 	var cancels, completions int
 	for _, f := range plan.KubeletFamilies() {

@@ -146,7 +146,7 @@ func (w *World) CallBegin(fn string, uid types.UID, c fakeruntime.CallInfo) {
 	if w.kube != nil {
 		w.kube.callBegan(w, b.Fn, uid)
 	}
-	w.emit(history.CallbackBegin, 0, b, nil)
+	w.emit(history.CallbackBegin, 0, w.kept.boxes.Begin(b), nil)
 }
 
 // CallEnd implements fakeruntime.CallObserver for the fake runtime; the status manager
@@ -165,5 +165,5 @@ func (w *World) CallEnd(fn string, uid types.UID, c fakeruntime.CallInfo, err er
 			w.mark(m)
 		}
 	}
-	w.emit(history.CallbackEnd, 0, end, nil)
+	w.emit(history.CallbackEnd, 0, w.kept.boxes.End(end), nil)
 }

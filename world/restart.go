@@ -154,7 +154,7 @@ type notedQueue struct {
 
 func (q *notedQueue) Enqueue(uid types.UID, delay time.Duration) {
 	if q.w.epoch == q.epoch {
-		q.w.note(history.Requeued{UID: uid, Delay: delay})
+		q.w.note(q.w.kept.boxes.Requeued(uid, delay))
 	}
 	q.WorkQueue.Enqueue(uid, delay)
 }

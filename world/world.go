@@ -13,6 +13,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 	"github.com/podsim/podsim/workers"
+	"github.com/podsim/podsim/world/boxes"
 	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/lastcall"
 	"github.com/podsim/podsim/world/quiet"
@@ -129,8 +130,10 @@ type World struct {
 		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
 		parts   slab.Kept[epochParts]
 		runtime *fakeruntime.Runtime
-		run     [3]func() // Run's goroutines: the daemons' and the driver's,
-		clients []func()  // and each client's
+		boxes   *boxes.Cache  // the events' boxes
+		calls   lastcall.Memo // the last housekeeping calls as recorded
+		run     [3]func()     // Run's goroutines: the daemons' and the driver's,
+		clients []func()      // and each client's
 	}
 	running int // clients still running
 	// cacheReads is, by goroutine, the runtime cache view its UpdatePod
@@ -141,8 +144,6 @@ type World struct {
 	probes probeMemo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
-	// lastCall is the last housekeeping call as recorded (world/lastcall).
-	lastCall lastcall.Memo
 
 	// The settle phase ends early once the world is quiescent
 	// (settle_quiet.go, world/quiet): actors register what keeps them busy
@@ -155,10 +156,11 @@ type World struct {
 	quiet         quiet.Watch
 	quietEvent    *sim.Event
 	foreignSyncer bool
-	// fixed holds the events a run makes once (fixedEvent).
+	// fixed holds the events and the mutex a run makes once (fixedEvent).
 	fixed struct {
 		clientsDone, daemonsDone, quiet, workersEnded sim.Event
 		settle                                        oracle.Settle
+		syncLoop                                      sim.Mutex
 	}
 	// first holds the buffers' first arrays, in the world's allocation (NewWorld).
 	first struct {
@@ -211,6 +213,7 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 		m.Reset()
 	}
 	w.quiet.Renew()
+	k.boxes = k.boxes.Kept() // a lane's: its later runs box little
 	w.workers.Renew()
 	if w.workerNames == nil {
 		w.workerNames = workers.NewNames()
@@ -231,7 +234,7 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
 	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
 		w.workers.Ended = func(g *workerset.Goroutine) {
-			w.noteWorker(history.WorkerEnded{Goroutine: g.Name, UID: g.UID, Kubelet: g.Kubelet})
+			w.noteWorker(w.kept.boxes.Worker(g.Name, g.UID, g.Kubelet, true))
 		}
 	}
 	if w.kept.runtime == nil { // epoch 0's runtime, in memory Renew keeps
@@ -286,7 +289,8 @@ func (w *World) Run() error {
 		}
 		w.S.Go(clientName(c), k.clients[c])
 	}
-	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), w.S.NewMutex("syncLoop")
+	w.daemons, w.daemonsDone, w.syncLoop = 2, w.fixedEvent(&w.fixed.daemonsDone, "daemons/done"), &w.fixed.syncLoop
+	w.S.InitMutex(w.syncLoop, "syncLoop") // after daemons/done, as the objects were always made
 	w.S.GoDaemon("syncloop", k.run[0])
 	w.S.GoDaemon("housekeeping", k.run[1])
 	if w.kube != nil {

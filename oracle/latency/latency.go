@@ -30,7 +30,9 @@ type killLatency struct {
 	violations []history.Violation
 	uids       []types.UID // Finish's buffer
 	// last is the time of the last event observed: for an epoch a kubelet
-	// restart ended, when its process (and every call in flight) died.
+	// restart ended (a plain oracle.ErrEpochEnded), when its process (and
+	// every call in flight) died. A root that hands it only its Kinds says
+	// when instead (oracle.EpochEnd).
 	last time.Duration
 }
 
@@ -46,6 +48,13 @@ func New() oracle.Oracle { return &killLatency{} }
 func (k *killLatency) Reset() {
 	k.inFlight.Reset()
 	*k = killLatency{inFlight: k.inFlight, uids: k.uids[:0]}
+}
+
+// Kinds implements oracle.KindFilter: the callbacks and the firings.
+// Observe notes the time of every other event too (last), which Finish
+// reads only for a plain oracle.ErrEpochEnded.
+func (k *killLatency) Kinds() oracle.Kinds {
+	return oracle.KindsOf(history.CallbackBegin, history.CallbackEnd, history.Fired)
 }
 
 // Observe follows SyncPod begin and end and the cancellations between.
@@ -73,6 +82,17 @@ func (k *killLatency) Observe(_ oracle.View, ev *history.Event) {
 	}
 }
 
+// epochEnd is the end of the epoch err (an ErrEpochEnded) ended: the time
+// oracle.EpochEnd carries, else last, the oracle's own last event. (Only
+// for an ended epoch: the error's As target is an allocation.)
+func epochEnd(err error, last time.Duration) time.Duration {
+	var ended oracle.EpochEnd
+	if errors.As(err, &ended) {
+		return ended.At
+	}
+	return last
+}
+
 func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, seq int64) {
 	if !c.wasCancelled || now-c.cancelled <= KillLatencyBound {
 		return
@@ -89,7 +109,7 @@ func (k *killLatency) check(uid types.UID, c *syncPodCall, now time.Duration, se
 func (k *killLatency) Finish(v oracle.View, runErr error) []history.Violation {
 	end := v.Elapsed()
 	if errors.Is(runErr, oracle.ErrEpochEnded) {
-		end = k.last
+		end = epochEnd(runErr, k.last)
 	}
 	uids := append(k.uids[:0], k.inFlight.Keys()...)
 	slices.Sort(uids)

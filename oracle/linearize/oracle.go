@@ -65,7 +65,7 @@ type checkFunc func(history []porcupine.Operation, timeout time.Duration) (porcu
 type linearizability struct {
 	rec   *history.Recorder
 	opts  Options
-	check checkFunc
+	check checkFunc // search's, nil until then
 	// history and verdict are Finish's when it made the History (not
 	// passed), kept for tests and reports.
 	history history.History
@@ -82,7 +82,17 @@ type linearizability struct {
 func New(opts Options) oracle.Oracle { return newLinearizability(opts) }
 
 func newLinearizability(opts Options) *linearizability {
-	return &linearizability{rec: history.NewRecorder(), opts: opts, check: searchOf(opts)}
+	return &linearizability{rec: history.NewRecorder(), opts: opts}
+}
+
+// search is porcupine's search as l's options ask for it (searchOf), made
+// when Finish first needs it: a passing run never searches, and the
+// search function is an allocation.
+func (l *linearizability) search() checkFunc {
+	if l.check == nil {
+		l.check = searchOf(l.opts)
+	}
+	return l.check
 }
 
 // searchOf is porcupine's search as opts ask for it.
@@ -103,7 +113,7 @@ func Reuse(prev oracle.Oracle, opts Options) oracle.Oracle {
 		return New(opts)
 	}
 	l.rec.Reset()
-	*l = linearizability{rec: l.rec, opts: opts, check: searchOf(opts)}
+	*l = linearizability{rec: l.rec, opts: opts}
 	return l
 }
 
@@ -130,7 +140,7 @@ func (l *linearizability) Finish(_ oracle.View, runErr error) []history.Violatio
 		l.rec.Recycle() // the next run's recorder reuses its operation buffer
 		l.taken = true
 	}
-	v := checkHistory(h, l.rec.Witness(h), l.opts, l.check)
+	v := checkHistory(h, l.rec.Witness(h), l.opts, l.search())
 	l.history, l.verdict = h, v
 	out := v.Violations(h)
 	if len(out) > 0 && l.opts.ArtifactDir != "" {

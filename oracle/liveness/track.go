@@ -43,9 +43,11 @@ type podTrack struct {
 	// Across incarnations.
 	goneAt time.Duration
 	// err is the last failed or cancelled call, until any later call begins.
-	err *syncErr
+	err     *syncErr
+	errHeld syncErr // the record err points at (end): none allocated per failure
 	// restart is a purge for a restart whose SyncPod has not begun yet.
-	restart *restartDue
+	restart     *restartDue
+	restartHeld restartDue // the record restart points at (gone)
 	// due is the oldest accepted update not yet taken (L9, bounded.go).
 	due     *takeDue
 	dueHeld takeDue // the record due points at (updateTookEffect): none allocated per obligation
@@ -229,7 +231,8 @@ func (l *liveness) gone(p *podTrack, ev *history.Event, call ops.Input) {
 		if since == unset {
 			since = ev.At
 		}
-		p.restart = &restartDue{since: since, purgedAt: ev.At}
+		p.restartHeld = restartDue{since: since, purgedAt: ev.At}
+		p.restart = &p.restartHeld
 	}
 }
 
@@ -265,7 +268,8 @@ func (p *podTrack) end(e ops.SyncEnd, at time.Duration) {
 	st := p.stats(e.Fn)
 	st.inFlight, st.last, st.lastAt = false, e.Outcome, at
 	if e.Outcome != ops.OK {
-		p.err = &syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur), retryFrom: at}
+		p.errHeld = syncErr{fn: e.Fn, outcome: e.Outcome, at: at, state: p.state(p.cur), retryFrom: at}
+		p.err = &p.errHeld
 		return
 	}
 	if e.Fn == ops.SyncTerminatingPod || e.Fn == ops.SyncTerminatingRuntimePod {

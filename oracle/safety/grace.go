@@ -1,8 +1,6 @@
 package safety
 
 import (
-	"slices"
-
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
 )
@@ -87,23 +85,27 @@ func (inc *safetyInc) versionAt(seq int64) (int64, bool) {
 // (an update that arrives while the final call runs is carried into the
 // next phase, or dropped once the pod finished, SPEC §1.8 step 4).
 func (o *safetyOracle) settle(ev *history.Event) {
-	for _, uid := range o.sortedUIDs() {
-		t := o.pod(uid)
-		incs := t.past
+	for _, t := range o.tracks { // in the order of sortedUIDs
+		for _, inc := range t.past {
+			o.settleInc(inc, ev)
+		}
 		if t.cur != nil {
-			incs = append(slices.Clip(incs), t.cur)
+			o.settleInc(t.cur, ev)
 		}
-		for _, inc := range incs {
-			for _, fn := range []ops.SyncFn{ops.SyncPod, ops.SyncTerminatingPod, ops.SyncTerminatedPod} {
-				c := inc.final[fn]
-				if c == nil || !c.versionChecked || c.versionOK {
-					continue
-				}
-				o.report("S12", inc.key()+"/"+fn.String(), ev, o.subject(inc),
-					"the final %s (began %v) ran with pod version %d, but the newest version delivered before it took its update was %d",
-					fn, c.at, c.version, c.wantVersion)
-			}
+	}
+}
+
+// settleInc is settle's check of one incarnation (oldest first: the past
+// ones, then the current one).
+func (o *safetyOracle) settleInc(inc *safetyInc, ev *history.Event) {
+	for _, fn := range []ops.SyncFn{ops.SyncPod, ops.SyncTerminatingPod, ops.SyncTerminatedPod} {
+		c := inc.final[fn]
+		if c == nil || !c.versionChecked || c.versionOK {
+			continue
 		}
+		o.report("S12", inc.key()+"/"+fn.String(), ev, o.subject(inc),
+			"the final %s (began %v) ran with pod version %d, but the newest version delivered before it took its update was %d",
+			fn, c.at, c.version, c.wantVersion)
 	}
 }
 

@@ -30,7 +30,10 @@ type safetyPod struct {
 	// last callback ended or its incarnation began.
 	workerCS []int64
 	firstCS  [8]int64 // the array workerCS begins in (track)
-	lastEnd  int64
+	// firstPast is the array past begins in (track): most UIDs are
+	// purged once or twice in a run.
+	firstPast [2]*safetyInc
+	lastEnd   int64
 	// firstArrival is the creation of the UID's earliest static
 	// incarnation: its wait-list entry may outlive a purge (SPEC §1.10).
 	firstArrival int64

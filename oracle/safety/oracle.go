@@ -90,7 +90,12 @@ type safetyOracle struct {
 	pods   *history.Lookup[string, *safetyPod]
 	uids   []string     // the keys of pods, sorted (sortedUIDs)
 	tracks []*safetyPod // pods' values, in the order of uids
-	cs     safetyCS     // the critical section being judged (newCS)
+	// strs and podArrays are where uids, tracks, sortedFullnames and the
+	// SyncKnownPods calls' kept lists are made: copied on write, as others
+	// hold them while they change; Reset takes them back.
+	strs      history.Arrays[string]
+	podArrays history.Arrays[*safetyPod]
+	cs        safetyCS // the critical section being judged (newCS)
 	// sortedFullnames are the full names of every pod seen, sorted
 	// (noteFullName; MirrorTerminating is read for each); nameBuf is
 	// noteFullName's buffer.
@@ -114,6 +119,9 @@ type safetyOracle struct {
 	// requests' records come from (newCall, newRequest), kept by Reset.
 	callRecs history.Slab[safetyCall]
 	requests history.Slab[safetyRequest]
+	// completionRecs are where the kill completions' records come from
+	// (deliver), kept by Reset.
+	completionRecs history.Slab[safetyCompletion]
 	// freePods and freeIncs are the UID records and incarnations of the
 	// runs before Reset, for track and newInc to empty and reuse.
 	freePods []*safetyPod
@@ -177,13 +185,16 @@ func (o *safetyOracle) Reset() {
 	clear(o.cs.ans)
 	o.callRecs.Reset()
 	o.requests.Reset()
+	o.completionRecs.Reset()
+	o.strs.Reset()
+	o.podArrays.Reset()
 	// uids, tracks and sortedFullnames are copied on write (others hold
-	// them): not kept. The critical section's answers and purges are
-	// (newCS clears them at every release).
+	// them): their memory is strs's and podArrays's. The critical section's
+	// answers and purges are kept (newCS clears them at every release).
 	*o = safetyOracle{pods: o.pods, nameBuf: o.nameBuf[:0], unbound: o.unbound, calls: o.calls, freeCalls: o.freeCalls, freePods: o.freePods, freeIncs: o.freeIncs, completions: o.completions,
 		open: o.open[:0], csFired: o.csFired[:0], dirty: o.dirty[:0], judged: o.judged[:0], knownBuf: o.knownBuf[:0],
 		reported: o.reported, fullPass: o.fullPass, callRecs: o.callRecs, requests: o.requests, repeat: repeatMemo{careless: o.repeat.careless},
-		cs: safetyCS{purged: o.cs.purged, ans: o.cs.ans[:0]}}
+		cs: safetyCS{purged: o.cs.purged, ans: o.cs.ans[:0]}, strs: o.strs, podArrays: o.podArrays, completionRecs: o.completionRecs}
 }
 
 // Observe implements Observer: the query answers are read only at
@@ -277,14 +288,14 @@ func (o *safetyOracle) track(uid string) *safetyPod {
 	if t == nil {
 		t = history.Reuse(&o.freePods)
 		*t = safetyPod{uid: uid}
-		t.workerCS = t.firstCS[:0]
+		t.workerCS, t.past = t.firstCS[:0], t.firstPast[:0]
 		o.pods.Set(uid, t)
 		o.markDirty(t)
 		// A new array, never an insert in place: callers may be ranging
 		// over the old one.
 		i, _ := history.Search(o.uids, uid)
-		o.uids = slices.Insert(slices.Clip(o.uids), i, uid)
-		o.tracks = slices.Insert(slices.Clip(o.tracks), i, t)
+		o.uids = o.strs.Insert(o.uids, i, uid)
+		o.tracks = o.podArrays.Insert(o.tracks, i, t)
 	}
 	o.tracked = t
 	return t
@@ -326,7 +337,7 @@ func (o *safetyOracle) noteFullName(p *ops.Pod) string {
 		return o.sortedFullnames[i]
 	}
 	f := string(o.nameBuf)
-	o.sortedFullnames = slices.Insert(slices.Clip(o.sortedFullnames), i, f)
+	o.sortedFullnames = o.strs.Insert(o.sortedFullnames, i, f)
 	return f
 }
 

@@ -2,9 +2,11 @@ package safety
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/model/ops"
 )
 
 // TestCallsAreTheirOwn: the callbacks' records (newCall, a slab of
@@ -96,5 +98,48 @@ func TestRecordsFreshAfterReset(t *testing.T) {
 			seenIncs[p.cur] = true
 			p.cur.calls = 8
 		}
+	}
+}
+
+// TestTrackingKeptAcrossReset: after a Reset, a run that tracks no more
+// UIDs and full names than the one before, purges each UID once, keeps a
+// SyncKnownPods' list and delivers kill completions allocates nothing for
+// them: the sorted lists (history.Arrays), the purged incarnations' list
+// (firstPast) and the completions (a slab) reuse the run before's memory.
+// The lists a run handed out stay as they were while later ones are made
+// (copied on write). It fails when Reset drops that memory, or when a list
+// is written after it was handed out.
+func TestTrackingKeptAcrossReset(t *testing.T) {
+	o := newSafetyOracle()
+	ev := history.Event{Seq: 3, At: 5}
+	cs := &safetyCS{ev: &ev}
+	held := make([][]string, 0, 5)
+	run := func() {
+		held = held[:0]
+		for i, uid := range []string{"d", "b", "e", "a", "c"} {
+			held = append(held, o.uids)
+			p := o.track(uid)
+			o.begins(p, &ev)
+			o.purge(p, &ev)
+			o.noteFullName(&ops.Pod{Name: uid, Namespace: "default"})
+			u := ops.UpdatePod{Pod: ops.Pod{UID: uid}, Kill: ops.KillOptions{CompletionID: i + 1}}
+			o.deliver(&u, false, cs)
+		}
+		kept := o.strs.Make(len(o.uids))
+		kept = append(kept, o.uids...)
+		if !slices.Equal(kept, []string{"a", "b", "c", "d", "e"}) || len(o.sortedFullnames) != 5 {
+			t.Fatalf("tracked %v, full names %v", kept, o.sortedFullnames)
+		}
+		for i, h := range held { // each as track left it: the first i UIDs, sorted
+			if len(h) != i || !slices.IsSorted(h) {
+				t.Fatalf("the list of %d UIDs was written later: %v", i, h)
+			}
+		}
+		o.Reset()
+	}
+	run()
+	// noteFullName's strings are new each run: only they allocate.
+	if n := testing.AllocsPerRun(10, run); n > 5 {
+		t.Fatalf("%v allocations per run after the first, want at most 5 (the full names)", n)
 	}
 }

@@ -178,7 +178,8 @@ func (o *safetyOracle) deliver(u *ops.UpdatePod, requests bool, cs *safetyCS) {
 	if id == 0 || o.completions[id] != nil {
 		return
 	}
-	c := &safetyCompletion{id: id, uid: u.Pod.UID, pod: o.track(u.Pod.UID), seq: cs.ev.Seq, at: cs.ev.At,
+	c := o.completionRecs.Next()
+	*c = safetyCompletion{id: id, uid: u.Pod.UID, pod: o.track(u.Pod.UID), seq: cs.ev.Seq, at: cs.ev.At,
 		what: whatUpdate(u), requesting: requests}
 	o.completions[id] = c
 	i, _ := slices.BinarySearchFunc(o.open, id, byCompletionID)
@@ -298,7 +299,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 	desired := o.desiredSet(in.Desired)
 	c.purged = nil
 	if len(cs.purged) > 0 {
-		c.purged = make([]string, 0, len(cs.purged)) // at its size: no growth
+		c.purged = o.strs.Make(len(cs.purged)) // at its size: no growth
 		for uid := range cs.purged {
 			c.purged = append(c.purged, uid)
 		}
@@ -309,7 +310,7 @@ func (o *safetyOracle) bindSyncKnown(in ops.SyncKnownPods, c *safetyClientCall, 
 		o.judgeSyncKnownPurge(o.pod(uid), cs.purged[uid], purgedDesired.has(uid), cs.ev)
 		delete(cs.purged, uid)
 	}
-	c.kept = make([]string, 0, len(o.uids))
+	c.kept = o.strs.Make(len(o.uids))
 	keptDesired := desired.walk() // sortedUIDs ascend
 	for _, uid := range o.sortedUIDs() {
 		t := o.pod(uid)

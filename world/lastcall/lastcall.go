@@ -1,8 +1,8 @@
-// Package lastcall keeps the kubelet world's last housekeeping call
-// (SyncKnownPods) as recorded, its input and its result, and hands them
-// out again while the next call's are the same: recorded inputs and
-// outputs are read only, so the settle phase's repeated housekeeping
-// builds and boxes none.
+// Package lastcall keeps the kubelet world's last housekeeping calls
+// (SyncKnownPods) as recorded, their inputs and their results, and hands
+// them out again when a later call's are the same: recorded inputs and
+// outputs are read only, so the settle phase's repeated housekeeping, and
+// a lane's later runs, build and box none.
 package lastcall
 
 import (
@@ -12,47 +12,101 @@ import (
 	"github.com/podsim/podsim/workers"
 )
 
-// Memo is the last SyncKnownPods call's input and result as recorded. The
-// zero value is ready.
-type Memo struct {
-	desired    []string
-	known, buf ops.KnownPods   // the last result, and the buffer a result is built in
-	call       ops.Input       // desired's SyncKnownPods, boxed once
-	result     ops.Output      // known, boxed once
-	first      [4]ops.KnownPod // buf's first array
+// Memo is the SyncKnownPods calls' inputs and results as recorded, the
+// last few of each, the latest first. The zero value is ready. A world
+// keeps it for its lane's later runs (world.Renew), which make the same
+// few calls again.
+type Memo struct{ t *table }
+
+// ways is how many inputs, and how many results, a Memo keeps.
+const ways = 8
+
+type table struct {
+	calls   [ways]call
+	results [ways]result
+	buf     ops.KnownPods   // the buffer a result is built in
+	first   [4]ops.KnownPod // buf's first array
 }
 
-// Desired is the SyncKnownPods input naming n UIDs, uid(i) the i-th: the
-// last call's when they are the same.
-func (m *Memo) Desired(n int, uid func(i int) string) ops.Input {
-	same := n == len(m.desired)
-	for i := 0; same && i < n; i++ {
-		same = uid(i) == m.desired[i]
+// call is a SyncKnownPods input, boxed once (box); result a result.
+type call struct {
+	desired []string
+	box     ops.Input
+}
+
+type result struct {
+	known ops.KnownPods
+	box   ops.Output
+}
+
+func (m *Memo) table() *table {
+	if m.t == nil {
+		m.t = new(table)
+		m.t.buf = m.t.first[:0]
 	}
-	if !same {
-		m.desired = make([]string, 0, n)
-		for i := range n {
-			m.desired = append(m.desired, uid(i))
+	return m.t
+}
+
+// Desired is the SyncKnownPods input naming n UIDs, uid(i) the i-th: a
+// kept one when it names the same.
+func (m *Memo) Desired(n int, uid func(i int) string) ops.Input {
+	t := m.table()
+	for i := 0; i < ways && t.calls[i].box != nil; i++ {
+		if same(t.calls[i].desired, n, uid) {
+			return first(t.calls[:], i).box
 		}
 	}
-	if !same || m.call == nil {
-		m.call = ops.SyncKnownPods{Desired: m.desired}
+	desired := make([]string, 0, n)
+	for i := range n {
+		desired = append(desired, uid(i))
 	}
-	return m.call
+	return push(t.calls[:], call{desired, ops.SyncKnownPods{Desired: desired}}).box
 }
 
-// Known is SyncKnownPods' result in the model's terms: the last call's
-// when it is the same.
+// same reports whether desired names the n UIDs uid(i).
+func same(desired []string, n int, uid func(i int) string) bool {
+	if len(desired) != n {
+		return false
+	}
+	for i := range n {
+		if uid(i) != desired[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Known is SyncKnownPods' result in the model's terms: a kept one when it
+// is the same.
 func (m *Memo) Known(known workers.KnownPods) ops.Output {
-	if m.buf == nil {
-		m.buf = m.first[:0]
+	t := m.table()
+	t.buf = appendKnownPods(t.buf[:0], known)
+	for i := 0; i < ways && t.results[i].box != nil; i++ {
+		if slices.Equal(t.results[i].known, t.buf) {
+			return first(t.results[:], i).box
+		}
 	}
-	m.buf = appendKnownPods(m.buf[:0], known)
-	if m.known == nil || !slices.Equal(m.buf, m.known) {
-		m.known = slices.Clone(m.buf)
-		m.result = m.known
+	k := slices.Clone(t.buf)
+	return push(t.results[:], result{k, k}).box
+}
+
+// first moves s[i] to the front, the ones before it one place on; it
+// returns it.
+func first[T any](s []T, i int) *T {
+	if i > 0 {
+		v := s[i]
+		copy(s[1:i+1], s[:i])
+		s[0] = v
 	}
-	return m.result
+	return &s[0]
+}
+
+// push puts v in front, the others one place on (the last one dropped);
+// it returns it.
+func push[T any](s []T, v T) *T {
+	copy(s[1:], s[:len(s)-1])
+	s[0] = v
+	return &s[0]
 }
 
 // appendKnownPods appends SyncKnownPods' result (in UID order) in the

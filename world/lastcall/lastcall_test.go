@@ -48,3 +48,42 @@ func TestMemoSameOrNew(t *testing.T) {
 		t.Errorf("no known pods: %#v, want an empty result", got)
 	}
 }
+
+// TestMemoKeepsTheLastFew: a call made again after others gets its kept
+// value (the same box) while it is one of the last ways inputs or results;
+// one older than that gets a new one; and every value handed out is the
+// call's own, whatever came between.
+func TestMemoKeepsTheLastFew(t *testing.T) {
+	var m Memo
+	names := []string{"a", "b", "c", "ab", "ba", "abc", "x", "y", "z"}
+	desired := func(k int) (int, func(int) string) { // the k-th input: names[k] and names[k+1]
+		return 2, func(i int) string { return names[(k+i)%len(names)] }
+	}
+	known := func(k int) workers.KnownPods {
+		return workers.KnownPods{{UID: types.UID(names[k]), PodWorkerSync: workers.PodWorkerSync{State: workers.SyncPodWork, HasConfig: k%2 == 0}}}
+	}
+	ins, outs := map[int]unsafe.Pointer{}, map[int]unsafe.Pointer{}
+	// The latest first: 3 2 1 0, then 0 1 2 3, then 7 6 5 4 0 1 2 3 (ways
+	// of them), then 5 6 7 0 4 1 2 3; 8 pushes out 3, and 3 pushes out 2.
+	for round, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {4, 5, 6, 7}, {0, 7, 6, 5}, {8}, {3, 4}} {
+		for _, k := range order {
+			in := m.Desired(desired(k))
+			n, uid := desired(k)
+			if want := []string{uid(0), uid(n - 1)}; !reflect.DeepEqual(in, ops.SyncKnownPods{Desired: want}) {
+				t.Fatalf("round %d, input %d: %+v, want %v", round, k, in, want)
+			}
+			out := m.Known(known(k))
+			if want := appendKnownPods(nil, known(k)); !reflect.DeepEqual(out, want) {
+				t.Fatalf("round %d, result %d: %+v, want %+v", round, k, out, want)
+			}
+			kept := round != 5 || k != 3
+			if p, ok := ins[k]; ok && (p == boxed(in)) != kept {
+				t.Errorf("round %d, input %d: the kept box %v, want %v", round, k, p == boxed(in), kept)
+			}
+			if p, ok := outs[k]; ok && (p == boxed(out)) != kept {
+				t.Errorf("round %d, result %d: the kept box %v, want %v", round, k, p == boxed(out), kept)
+			}
+			ins[k], outs[k] = boxed(in), boxed(out)
+		}
+	}
+}
