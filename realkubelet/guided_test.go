@@ -25,6 +25,7 @@ func (g guidedRunner) Family() string { return g.f.Name }
 
 // Run runs in; the result's Seed is the loop's index.
 func (g guidedRunner) Run(index uint64, in guided.Input) guided.Ran[Result] {
+	nameRun(g.f.Name, index)
 	rec := guided.Record(in)
 	st := rec.Streams()
 	opts := g.opts

@@ -3,6 +3,7 @@ package realkubelet
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -20,7 +21,17 @@ var (
 	sweepStrat = flag.String("sweep.strategy", "random", "TestSweep: random (seeds -sweep.start on) or guided (the corpus loop, "+
 		"-sweep runs per family, loop seed -sweep.start)")
 	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora under this directory")
+	sweepName   = flag.Bool("sweep.name", false, "TestSweep: name each run on stderr before it starts (a mutant that crashes the binary dies in the last run named)")
 )
+
+// nameRun names a sweep's run on stderr before it starts, with -sweep.name:
+// a panic in kubelet code ends the whole binary, and only the last name
+// then says which seed (or which guided run) it was.
+func nameRun(family string, label uint64) {
+	if *sweepName {
+		fmt.Fprintf(os.Stderr, "run %s %d\n", family, label)
+	}
+}
 
 // toolOptions are the run options the tool tests' flags select.
 func toolOptions(t *testing.T) RunOptions {
@@ -53,6 +64,7 @@ func TestSweep(t *testing.T) {
 		}
 		tot = realdriver.Sweep(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, *sweepSeeds, *sweepStart,
 			func(f plan.Family, seed uint64) realdriver.SeedVerdict {
+				nameRun(f.Name, seed)
 				return verdict(Bubble(t, func() Result { return RunSeedWith(f, seed, opts) }))
 			})
 	case "guided":
