@@ -89,6 +89,12 @@ func (d *Driver) incarnationOver(uid types.UID) {
 	delete(d.leastOffered, uid)
 	delete(d.naturalEnd, uid)
 	d.ev.IncarnationOver(uid)
+	if d.running[uid] {
+		// No terminating call stopped the UID's containers (a restart cut
+		// it short, or the record went first): the next incarnation begins
+		// with them, as a new process does (resetEvidence).
+		d.ev.Inherited[uid] = true
+	}
 }
 
 // noteSucceeded marks the open completions of the UID whose terminating

@@ -211,3 +211,24 @@ func TestRestartDuringShutdownSkipped(t *testing.T) {
 		d.Teardown()
 	})
 }
+
+// TestRunningContainersOutliveTheRecord: a UID whose record ends while the
+// fake runtime still runs its containers (here: housekeeping purges a
+// record the new process never had) begins its next incarnation with them
+// (Evidence.Inherited, GB's "the runtime has its containers"); a UID whose
+// containers were stopped does not. The second half fails if the driver
+// marks every ended incarnation inherited.
+func TestRunningContainersOutliveTheRecord(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(RunOptions{})
+		d.running["c"] = true
+		d.incarnationOver("c")
+		if !d.ev.Inherited["c"] {
+			t.Errorf("c's containers still run, but its next incarnation does not inherit them")
+		}
+		d.incarnationOver("d")
+		if d.ev.Inherited["d"] {
+			t.Errorf("d runs no containers, but its next incarnation inherits some")
+		}
+	})
+}

@@ -72,9 +72,10 @@ type Evidence struct {
 	StartedInc map[types.UID]bool
 	// RuntimeKillStep is the step of the UID's latest runtime-only kill.
 	RuntimeKillStep map[types.UID]int
-	// Inherited: the current kubelet process began with the UID's
-	// containers possibly running (the previous process's, the driver's
-	// restart), until the UID's incarnation ends.
+	// Inherited: the UID's current incarnation began with its containers
+	// possibly running: the previous process's (the driver's restart), or
+	// those an earlier incarnation left running when its record ended
+	// without a successful terminating call. Until the incarnation ends.
 	Inherited map[types.UID]bool
 	// ZeroDeletionOffers are the kill overrides (clamped to ≥1) offered by
 	// updates whose pod had DeletionGracePeriodSeconds=0, in the current
