@@ -139,3 +139,21 @@ func (fixedView) Settle() *oracle.Settle            { return nil }
 func (fixedView) Config(types.UID) oracle.PodConfig { return oracle.PodConfig{} }
 func (fixedView) Kubelet() oracle.Kubelet           { return nil }
 func (fixedView) Elapsed() time.Duration            { return time.Hour }
+
+// TestLaneEpochsBeginAfresh: a lane's next run begins its epochs with no
+// past epoch and no last-event time of the run before (restart files the
+// current epoch under it). It fails when the lane keeps the old time.
+func TestLaneEpochsBeginAfresh(t *testing.T) {
+	l := &Lane{}
+	e := l.epochOracles(CheckOptions{}, nil)
+	e.lastAt = 7 * time.Second
+	e.restart()
+	e.lastAt = 9 * time.Second
+	if e = l.epochOracles(CheckOptions{}, nil); e.lastAt != 0 || len(e.past) != 0 {
+		t.Fatalf("the next run's epochs begin at %v with %d past epochs, want 0 and none", e.lastAt, len(e.past))
+	}
+	e.restart()
+	if e.past[0].end != 0 {
+		t.Fatalf("an epoch with no event ended at %v, want 0", e.past[0].end)
+	}
+}

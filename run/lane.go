@@ -127,7 +127,7 @@ func (l *Lane) epochOracles(opts CheckOptions, w *world.World) *epochOracles {
 	}
 	clear(l.epoch.past)
 	l.epoch.past = l.epoch.past[:0]
-	l.epoch.cur = l.epoch.make()
+	l.epoch.cur, l.epoch.lastAt = l.epoch.make(), 0
 	return &l.epoch
 }
 

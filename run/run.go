@@ -241,8 +241,9 @@ type epochOracles struct {
 	make func() []oracle.Oracle
 	cur  []oracle.Oracle
 	past []pastEpoch
-	// lastAt is the time of the current epoch's last event, Noted aside,
-	// as Observe saw it (judgeOn's handout keeps its own).
+	// lastAt is the time of the current epoch's last event, Noted aside:
+	// Observe's, or judgeOn's handout's, which hands the events to cur
+	// itself and writes it here.
 	lastAt time.Duration
 }
 
@@ -262,8 +263,7 @@ func newEpochOracles(make func() []oracle.Oracle) *epochOracles {
 // Restarted begins the next epoch.
 func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
 	if ev.Kind == history.Restarted {
-		e.restart(e.lastAt)
-		e.lastAt = 0
+		e.restart()
 	}
 	if epochKinds.Has(ev.Kind) {
 		e.lastAt = ev.At
@@ -273,12 +273,12 @@ func (e *epochOracles) Observe(v oracle.View, ev *history.Event) {
 	}
 }
 
-// restart sets the current epoch's oracles aside, its last event at end,
-// and begins the next: at Restarted, which none of them reads
-// (epochKinds).
-func (e *epochOracles) restart(end time.Duration) {
-	e.past = append(e.past, pastEpoch{e.cur, end})
-	e.cur = e.make()
+// restart sets the current epoch's oracles aside with the time of its
+// last event (lastAt), and begins the next: at Restarted, which none of
+// them reads (epochKinds).
+func (e *epochOracles) restart() {
+	e.past = append(e.past, pastEpoch{e.cur, e.lastAt})
+	e.cur, e.lastAt = e.make(), 0
 }
 
 // Finish implements Oracle: every epoch's violations, oldest first.

@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/oracle"
@@ -22,14 +21,10 @@ type handout struct {
 	view    oracle.View
 	known   *history.KnownFromHistory // an observable-only run's (else nil)
 	audited bool
-	slow    bool // known or audited: every event takes deliverAll
-	busy    bool // an event is being handed out
-	// lastAt is the time of the current epoch's last event handed out,
-	// Noted aside (0 before one): when a restart ends the epoch
-	// (epochOracles.restart).
-	lastAt time.Duration
-	own    history.Event // the event as rewritten by known
-	copied history.Event // an audited run's copy
+	slow    bool          // known or audited: every event takes deliverAll
+	busy    bool          // an event is being handed out
+	own     history.Event // the event as rewritten by known
+	copied  history.Event // an audited run's copy
 }
 
 // observer is the world's observer (world.World.ObserveEvent): it hands
@@ -43,7 +38,7 @@ func (h *handout) observer() func(*history.Event) {
 			return
 		}
 		if ev.Kind != history.Noted {
-			h.lastAt = ev.At
+			h.obs.epochs.lastAt = ev.At
 		}
 		h.busy = true
 		for _, o := range h.fo.of[ev.Kind] { // send's loop, here: one call fewer an event
@@ -66,12 +61,11 @@ func (h *handout) deliverAll(ev *history.Event) {
 	}
 	switch ev.Kind {
 	case history.Restarted: // the next epoch's oracles from now on
-		h.obs.epochs.restart(h.lastAt)
+		h.obs.epochs.restart()
 		h.fo.setFrom(h.obs)
-		h.lastAt = 0
 	case history.Noted:
 	default:
-		h.lastAt = ev.At
+		h.obs.epochs.lastAt = ev.At
 	}
 	if h.audited {
 		h.copied = *ev

@@ -59,7 +59,7 @@ func TestHandoutStopsAnEventSentWhileOneIsOut(t *testing.T) {
 	var fo fanout
 	s := &sender{}
 	fo.set([]listed{{o: s, kinds: everyKind}})
-	h := &handout{fo: &fo, obs: &observers{}}
+	h := &handout{fo: &fo, obs: &observers{epochs: &epochOracles{}}}
 	s.deliver = h.observer()
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "was sent while another was being handed out") {
