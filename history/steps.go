@@ -26,7 +26,7 @@ var witnessWorkerStep = func(uid string) ops.Input {
 // boxing one is an allocation, made at every first marker of a UID.
 var letterSteps = func() (steps [26]ops.Input) {
 	for i := range steps {
-		steps[i] = ops.WorkerStep{UID: string(rune('a' + i))} // plan.LetterIndex's i-th
+		steps[i] = ops.WorkerStep{UID: plan.SameUID(string(rune('a' + i)))} // plan.LetterIndex's i-th, in the plan's memory
 	}
 	return steps
 }()
