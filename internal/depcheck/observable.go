@@ -50,7 +50,7 @@ func PrivateReads() []PrivateRead {
 		// (history.KnownFromHistory), so these reads decide nothing private there.
 		{"Known", false, "history.Answers.Known: whether the UID has a record, which no query answers",
 			[]string{"oracle/coverage/coverage.go", "oracle/kubelet/kubelet.go", "oracle/liveness/bounded.go", "oracle/liveness/judge.go",
-				"oracle/liveness/oracle.go", "oracle/liveness/track.go", "oracle/safety/state.go"}},
+				"oracle/liveness/events.go", "oracle/liveness/track.go", "oracle/safety/state.go"}},
 		{"KnownUIDs", false, "history.Probe.KnownUIDs: Known for every UID", []string{"oracle/safety/track.go"}},
 		{"AppendKnownUIDs", false, "history.Probe.AppendKnownUIDs: KnownUIDs into a buffer", []string{"oracle/safety/track.go"}},
 	}
