@@ -89,9 +89,10 @@ type killWait struct {
 type Tracker struct {
 	sink    Sink
 	pods    map[string]*transit
-	queries map[int]query  // open query calls by call ID
-	open    map[int]string // every open client call by ID: its kind
-	process int            // the kubelet process: 0, one more per restart
+	queries map[int]query    // open query calls by call ID
+	open    map[int]openCall // every open client call by ID
+	process int              // the kubelet process: 0, one more per restart
+	workers stopping         // the current process's worker goroutines (shutdown.go)
 	kills   map[string]int64
 	killIDs map[string]int
 	waits   map[int]killWait
@@ -106,7 +107,7 @@ func New(s Sink) *Tracker {
 
 // reset forgets the calls in flight (a restart closes their history).
 func (t *Tracker) reset() {
-	t.queries, t.open, t.waits = map[int]query{}, map[int]string{}, map[int]killWait{}
+	t.queries, t.open, t.waits = map[int]query{}, map[int]openCall{}, map[int]killWait{}
 	t.kills, t.killIDs = map[string]int64{}, map[string]int{}
 }
 
@@ -117,11 +118,14 @@ func (t *Tracker) Observe(_ oracle.View, ev *history.Event) {
 		t.noted(ev.Note)
 	case history.Restarted:
 		for _, call := range t.open {
-			t.sink.Near(L10, "open-at-restart/"+call)
+			t.sink.Near(L10, "open-at-restart/"+call.kind)
 		}
+		t.shutdown()
 		t.process++
 		t.pods = map[string]*transit{}
 		t.reset()
+	case history.LockAcquired:
+		t.locked(ev.Goroutine)
 	case history.ClientCall:
 		t.call(ev)
 	case history.ClientReturn:
@@ -129,11 +133,13 @@ func (t *Tracker) Observe(_ oracle.View, ev *history.Event) {
 	case history.CallbackBegin:
 		if in, ok := ev.Input.(ops.SyncBegin); ok {
 			t.pod(in.UID).what = ""
+			t.callbackBegins(ev.Goroutine, in.Fn.String())
 		}
 	case history.CallbackEnd:
 		if in, ok := ev.Input.(ops.SyncEnd); ok {
 			p := t.pod(in.UID)
 			p.what, p.applied, p.gen = movesThePod(in), false, p.gen+1
+			t.callbackEnds(ev.Goroutine)
 		}
 	case history.LockReleasing:
 		if uid, _, ok := history.WorkerOf(ev.Goroutine); ok {
@@ -168,7 +174,11 @@ func movesThePod(e ops.SyncEnd) string {
 
 // call opens a client call.
 func (t *Tracker) call(ev *history.Event) {
-	t.open[ev.ID] = callName(ev.Input)
+	c := openCall{kind: callName(ev.Input), goroutine: ev.Goroutine}
+	if in, ok := ev.Input.(ops.UpdatePod); ok {
+		c.uid = in.Pod.UID
+	}
+	t.open[ev.ID] = c
 	switch in := ev.Input.(type) {
 	case ops.Query:
 		if in.UID != "" {
@@ -227,6 +237,9 @@ func (t *Tracker) noted(n history.Note) {
 		if n.Kubelet < t.process {
 			t.sink.Near(L10, "worker-after-shutdown")
 		}
+		t.workerStarted(n)
+	case history.WorkerEnded:
+		t.workerEnded(n)
 	case history.WorkerDrainEnded:
 		if n.Waited > 0 && n.Waited <= n.Bound && len(n.Stuck) == 0 {
 			t.sink.Near(L10, fmt.Sprintf("drain-waited/q%d", quarter(n.Waited, n.Bound)))
