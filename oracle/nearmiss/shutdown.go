@@ -77,8 +77,13 @@ func (t *Tracker) workOf(w aliveWorker) string {
 }
 
 // shutdown records the calls the stopping process's pod workers meet after
-// their Shutdown, and freezes what its live workers were doing.
+// their Shutdown, and freezes what its live workers were doing. A target
+// that notes no worker goroutine (the real kubelet's harness, which also
+// takes the pod lock once for all its calls) cannot name them: no key.
 func (t *Tracker) shutdown() {
+	if t.workers.alive == nil {
+		return
+	}
 	for _, c := range t.open {
 		if c.locked || c.uid == "" {
 			continue
