@@ -98,8 +98,13 @@ type Tracker struct {
 	waits   map[int]killWait
 }
 
-// New returns a tracker that tells s its near misses.
+// New returns a tracker that tells s its near misses. A sink that can also
+// record the calls the stopped pod workers meet by the pod's tuple (the
+// coverage tracker's StoppedCalls, which sees the tuples) is asked to.
 func New(s Sink) *Tracker {
+	if sc, ok := s.(interface{ StoppedCalls() }); ok {
+		sc.StoppedCalls()
+	}
 	t := &Tracker{sink: s, pods: map[string]*transit{}}
 	t.reset()
 	return t
