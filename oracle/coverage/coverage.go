@@ -26,6 +26,10 @@
 //	call     the kind of the newest UpdatePod for the pod (- sync update
 //	         create kill, "rt-" before it for a runtime-only one, "+del"
 //	         after it once the pod carries a deletion timestamp)
+//
+// Asked by the near-miss tracker (StoppedCalls, shutdown.go), it also names
+// by the pod's tuple each UpdatePod that reaches the pod workers after a
+// restart shut them down: a near miss of L10.
 package coverage
 
 import (

@@ -31,6 +31,12 @@
 //	    after Shutdown would never end
 //	liveness/L10/worker-after-shutdown
 //	    a worker goroutine was started by pod workers already shut down
+//	liveness/L10/call-after-shutdown/<call>/<workers>
+//	liveness/L10/second-worker/<same|earlier>/<doing>
+//	    an UpdatePod reaching the stopped pod workers, and a UID's second
+//	    live worker goroutine (shutdown.go); the coverage tracker, asked by
+//	    New, names the first window by the pod's tuple too
+//	    (liveness/L10/call-after-shutdown/<tuple>)
 //	liveness/L10/drain-waited/q<n>
 //	    the end-of-run drain waited for a worker, n quarters of its bound
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out

@@ -67,3 +67,21 @@ func TestSecondWorker(t *testing.T) {
 		workerStarted("worker/a", "a", 1)))
 	expect(t, "another UID", track(a0, workerStarted("worker/b", "b", 0)))
 }
+
+// askingSink is a sink that can record the calls after Shutdown by tuple.
+type askingSink struct {
+	keys
+	asked bool
+}
+
+func (s *askingSink) StoppedCalls() { s.asked = true }
+
+// TestNewAsksForStoppedCalls: New asks a sink that records the calls after
+// Shutdown by the pod's tuple (the coverage tracker) to do so.
+func TestNewAsksForStoppedCalls(t *testing.T) {
+	var s askingSink
+	New(&s)
+	if !s.asked {
+		t.Error("New did not ask its sink for the calls after Shutdown")
+	}
+}
