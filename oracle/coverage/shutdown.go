@@ -3,11 +3,13 @@ package coverage
 // An UpdatePod in flight when the kubelet restarts that has not yet taken
 // the pod lock reaches the stopping process's pod workers after their
 // Shutdown, which must drop it (L10: at Shutdown each worker returns once
-// its sync call does, and no worker starts afterwards). The tracker
-// records that window as a near miss of L10 with the call's pod's tuple in
-// the stopping process, so the guided loop keeps one run per pod state in
-// which a stopped process met a call (oracle/nearmiss names the same window
-// by the pod's worker goroutines):
+// its sync call does, and no worker starts afterwards). Pod workers that
+// took it would start the UID a second worker goroutine in the stopped
+// process, beside the one Shutdown is ending, which nothing would ever
+// wake again. The tracker records that window as a near miss of L10 with
+// the call's pod's tuple in the stopping process (its work field says what
+// the UID's worker was doing: -, sync, term, ...), so the guided loop keeps
+// one run per pod state in which a stopped process met a call:
 //
 //	liveness/L10/call-after-shutdown/<tuple>
 //

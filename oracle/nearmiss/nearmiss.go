@@ -31,12 +31,11 @@
 //	    after Shutdown would never end
 //	liveness/L10/worker-after-shutdown
 //	    a worker goroutine was started by pod workers already shut down
-//	liveness/L10/call-after-shutdown/<call>/<workers>
-//	liveness/L10/second-worker/<same|earlier>/<doing>
-//	    an UpdatePod reaching the stopped pod workers, and a UID's second
-//	    live worker goroutine (shutdown.go); the coverage tracker, asked by
-//	    New, names the first window by the pod's tuple too
-//	    (liveness/L10/call-after-shutdown/<tuple>)
+//	liveness/L10/call-after-shutdown/<tuple>
+//	    an UpdatePod not yet past the pod lock when the kubelet restarted:
+//	    it reaches the stopping process's pod workers after their Shutdown,
+//	    which must drop it, by the pod's coverage tuple then; the coverage
+//	    tracker records it when New asks (coverage.Tracker.StoppedCalls)
 //	liveness/L10/drain-waited/q<n>
 //	    the end-of-run drain waited for a worker, n quarters of its bound
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out
@@ -95,18 +94,17 @@ type killWait struct {
 type Tracker struct {
 	sink    Sink
 	pods    map[string]*transit
-	queries map[int]query    // open query calls by call ID
-	open    map[int]openCall // every open client call by ID
-	process int              // the kubelet process: 0, one more per restart
-	workers stopping         // the current process's worker goroutines (shutdown.go)
+	queries map[int]query  // open query calls by call ID
+	open    map[int]string // every open client call by ID: its kind
+	process int            // the kubelet process: 0, one more per restart
 	kills   map[string]int64
 	killIDs map[string]int
 	waits   map[int]killWait
 }
 
 // New returns a tracker that tells s its near misses. A sink that can also
-// record the calls the stopped pod workers meet by the pod's tuple (the
-// coverage tracker's StoppedCalls, which sees the tuples) is asked to.
+// name the UpdatePods the stopped pod workers meet by the pod's tuple (the
+// coverage tracker's StoppedCalls, which holds the tuples) is asked to.
 func New(s Sink) *Tracker {
 	if sc, ok := s.(interface{ StoppedCalls() }); ok {
 		sc.StoppedCalls()
@@ -118,7 +116,7 @@ func New(s Sink) *Tracker {
 
 // reset forgets the calls in flight (a restart closes their history).
 func (t *Tracker) reset() {
-	t.queries, t.open, t.waits = map[int]query{}, map[int]openCall{}, map[int]killWait{}
+	t.queries, t.open, t.waits = map[int]query{}, map[int]string{}, map[int]killWait{}
 	t.kills, t.killIDs = map[string]int64{}, map[string]int{}
 }
 
@@ -129,14 +127,11 @@ func (t *Tracker) Observe(_ oracle.View, ev *history.Event) {
 		t.noted(ev.Note)
 	case history.Restarted:
 		for _, call := range t.open {
-			t.sink.Near(L10, "open-at-restart/"+call.kind)
+			t.sink.Near(L10, "open-at-restart/"+call)
 		}
-		t.shutdown()
 		t.process++
 		t.pods = map[string]*transit{}
 		t.reset()
-	case history.LockAcquired:
-		t.locked(ev.Goroutine)
 	case history.ClientCall:
 		t.call(ev)
 	case history.ClientReturn:
@@ -144,13 +139,11 @@ func (t *Tracker) Observe(_ oracle.View, ev *history.Event) {
 	case history.CallbackBegin:
 		if in, ok := ev.Input.(ops.SyncBegin); ok {
 			t.pod(in.UID).what = ""
-			t.callbackBegins(ev.Goroutine, in.Fn.String())
 		}
 	case history.CallbackEnd:
 		if in, ok := ev.Input.(ops.SyncEnd); ok {
 			p := t.pod(in.UID)
 			p.what, p.applied, p.gen = movesThePod(in), false, p.gen+1
-			t.callbackEnds(ev.Goroutine)
 		}
 	case history.LockReleasing:
 		if uid, _, ok := history.WorkerOf(ev.Goroutine); ok {
@@ -185,11 +178,7 @@ func movesThePod(e ops.SyncEnd) string {
 
 // call opens a client call.
 func (t *Tracker) call(ev *history.Event) {
-	c := openCall{kind: callName(ev.Input), goroutine: ev.Goroutine}
-	if in, ok := ev.Input.(ops.UpdatePod); ok {
-		c.uid = in.Pod.UID
-	}
-	t.open[ev.ID] = c
+	t.open[ev.ID] = callName(ev.Input)
 	switch in := ev.Input.(type) {
 	case ops.Query:
 		if in.UID != "" {
@@ -248,9 +237,6 @@ func (t *Tracker) noted(n history.Note) {
 		if n.Kubelet < t.process {
 			t.sink.Near(L10, "worker-after-shutdown")
 		}
-		t.workerStarted(n)
-	case history.WorkerEnded:
-		t.workerEnded(n)
 	case history.WorkerDrainEnded:
 		if n.Waited > 0 && n.Waited <= n.Bound && len(n.Stuck) == 0 {
 			t.sink.Near(L10, fmt.Sprintf("drain-waited/q%d", quarter(n.Waited, n.Bound)))
