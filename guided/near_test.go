@@ -3,9 +3,11 @@ package guided
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/oracle/coverage"
+	"github.com/podsim/podsim/run"
 )
 
 // TestNearMissesAreCorpusKeys: an oracle's near miss (coverage.Coverage.Near)
@@ -81,5 +83,32 @@ func TestNearMissOwnersStay(t *testing.T) {
 	plain.Merge(in(-1), coverage.Coverage{Tuples: []string{"new"}})
 	if plain.Entries[0].Input.Plan.Choices[0] != 2 {
 		t.Fatalf("without near misses the oldest entry should go: the corpus starts with input %d", plain.Entries[0].Input.Plan.Choices[0])
+	}
+}
+
+// TestCallAfterShutdownIsAKeyOfTheLoop: the loop's runs record the call
+// after Shutdown by its pod's tuple (coverage.Tracker.StoppedCalls, asked by
+// the near-miss tracker): swarm-restart seed 1,984, in which a kill in
+// flight meets the restart's stopped pod workers (the run mutant 467, no
+// `p.stopped = true` in Shutdown, fails), has it; the same run without near
+// misses, and seed 0, have none.
+func TestCallAfterShutdownIsAKeyOfTheLoop(t *testing.T) {
+	f := familyNamed("swarm-restart")
+	const key = "liveness/L10/call-after-shutdown/P|-|-|grace|-|run|kill"
+	_, r := RunInput(f, SeedInput(1984), run.CheckOptions{NearMisses: true, ObservableOnly: true})
+	if !slices.Contains(r.Coverage.Near, key) {
+		t.Errorf("seed 1984: near misses %q, want %q", r.Coverage.Near, key)
+	}
+	_, off := RunInput(f, SeedInput(1984), run.CheckOptions{ObservableOnly: true})
+	_, zero := RunInput(f, SeedInput(0), run.CheckOptions{NearMisses: true, ObservableOnly: true})
+	for _, c := range []struct {
+		name string
+		near []string
+	}{{"seed 1984 without near misses", off.Coverage.Near}, {"seed 0", zero.Coverage.Near}} {
+		for _, k := range c.near {
+			if strings.Contains(k, "call-after-shutdown") {
+				t.Errorf("%s: near miss %q", c.name, k)
+			}
+		}
 	}
 }

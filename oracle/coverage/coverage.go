@@ -26,6 +26,10 @@
 //	call     the kind of the newest UpdatePod for the pod (- sync update
 //	         create kill, "rt-" before it for a runtime-only one, "+del"
 //	         after it once the pod carries a deletion timestamp)
+//
+// Asked by the near-miss tracker (StoppedCalls, shutdown.go), it also names
+// by the pod's tuple each UpdatePod that reaches the pod workers after a
+// restart shut them down: a near miss of L10.
 package coverage
 
 import (
@@ -72,15 +76,18 @@ type pod struct {
 
 // Tracker is the observer: New, then Observe every event, then Coverage.
 type Tracker struct {
-	pods     map[string]*pod
-	freePods []*pod   // the records of the runs before Reset, for pod to reuse (only pods holds a record)
-	order    []string // UIDs in order of first sight (static queue order)
-	callUID  map[string]string
-	phase    string
-	restart  bool
-	rec      Recorder       // the tuples and transitions reached
-	killNows map[string]int // open KillPodNow waits per UID
-	buf      []byte         // visit's tuple, built in place
+	pods         map[string]*pod
+	freePods     []*pod   // the records of the runs before Reset, for pod to reuse (only pods holds a record)
+	order        []string // UIDs in order of first sight (static queue order)
+	callUID      map[string]string
+	phase        string
+	restart      bool
+	rec          Recorder       // the tuples and transitions reached
+	killNows     map[string]int // open KillPodNow waits per UID
+	buf          []byte         // visit's tuple, built in place
+	calls        []openUpdate   // the UpdatePod calls in flight (shutdown.go)
+	workersNoted bool           // the target notes its worker goroutines
+	stoppedCalls bool           // record the calls after Shutdown (StoppedCalls)
 }
 
 // New returns an empty tracker.
@@ -102,7 +109,7 @@ func (t *Tracker) Reset() {
 	clear(t.callUID)
 	clear(t.killNows)
 	*t = Tracker{pods: t.pods, order: t.order[:0], callUID: t.callUID, phase: "run", rec: t.rec, killNows: t.killNows,
-		buf: t.buf[:0], freePods: free}
+		buf: t.buf[:0], freePods: free, calls: t.calls[:0]}
 	t.rec.reset()
 }
 
@@ -126,11 +133,18 @@ func (t *Tracker) Observe(v oracle.View, ev *history.Event) {
 	}
 	switch ev.Kind {
 	case history.Restarted:
+		t.shutdown()
 		t.restart = true
 		t.pods, t.order, t.callUID, t.killNows = map[string]*pod{}, nil, map[string]string{}, map[string]int{}
 		return
 	case history.LockReleasing:
 		t.released(v, ev)
+		return
+	case history.LockAcquired:
+		t.locked(ev.Goroutine)
+		return
+	case history.ClientReturn:
+		t.returned(ev.ID)
 		return
 	}
 	uid := t.event(ev)
@@ -146,6 +160,7 @@ func (t *Tracker) event(ev *history.Event) string {
 		if ev.Kind == history.ClientCall {
 			t.callUID[ev.Goroutine] = in.Pod.UID
 			t.update(in)
+			t.calls = append(t.calls, openUpdate{id: ev.ID, goroutine: ev.Goroutine, uid: in.Pod.UID})
 			return in.Pod.UID
 		}
 	case ops.KillPodNowDone:
@@ -256,6 +271,8 @@ func (t *Tracker) answered(uid string, p *pod, probe *history.Probe) {
 // noted follows the kubelet actors' phase.
 func (t *Tracker) noted(n history.Note) {
 	switch n.(type) {
+	case history.WorkerStarted:
+		t.workersNoted = true
 	case history.ShutdownBegins:
 		t.phase = "shutdown"
 	case history.ShutdownDone:

@@ -31,6 +31,11 @@
 //	    after Shutdown would never end
 //	liveness/L10/worker-after-shutdown
 //	    a worker goroutine was started by pod workers already shut down
+//	liveness/L10/call-after-shutdown/<tuple>
+//	    an UpdatePod not yet past the pod lock when the kubelet restarted:
+//	    it reaches the stopping process's pod workers after their Shutdown,
+//	    which must drop it, by the pod's coverage tuple then; the coverage
+//	    tracker records it when New asks (coverage.Tracker.StoppedCalls)
 //	liveness/L10/drain-waited/q<n>
 //	    the end-of-run drain waited for a worker, n quarters of its bound
 //	runtime/R2-killnow/terminated-q<n>, runtime/R2-killnow/timed-out
@@ -97,8 +102,13 @@ type Tracker struct {
 	waits   map[int]killWait
 }
 
-// New returns a tracker that tells s its near misses.
+// New returns a tracker that tells s its near misses. A sink that can also
+// name the UpdatePods the stopped pod workers meet by the pod's tuple (the
+// coverage tracker's StoppedCalls, which holds the tuples) is asked to.
 func New(s Sink) *Tracker {
+	if sc, ok := s.(interface{ StoppedCalls() }); ok {
+		sc.StoppedCalls()
+	}
 	t := &Tracker{sink: s, pods: map[string]*transit{}}
 	t.reset()
 	return t

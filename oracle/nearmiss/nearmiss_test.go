@@ -170,3 +170,21 @@ func TestKillNowLatency(t *testing.T) {
 	expect(t, "another completion", track(kill, ret(1, 0, nil), call(2, "evict/0", ops.KillPodNowDone{UID: "a", ID: 4}),
 		ret(2, time.Second, ops.Answer(true))))
 }
+
+// askingSink is a sink that can name the calls after Shutdown by tuple.
+type askingSink struct {
+	keys
+	asked bool
+}
+
+func (s *askingSink) StoppedCalls() { s.asked = true }
+
+// TestNewAsksForStoppedCalls: New asks a sink that names the calls after
+// Shutdown by the pod's tuple (the coverage tracker) to do so.
+func TestNewAsksForStoppedCalls(t *testing.T) {
+	var s askingSink
+	New(&s)
+	if !s.asked {
+		t.Error("New did not ask its sink for the calls after Shutdown")
+	}
+}
