@@ -110,7 +110,14 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 		p.created = d.created
 	}
 	p.inConfig, p.version = true, p.version+1
-	if !fresh || d.actors.Admit(uid) {
+	if !fresh {
+		d.update(kubetypes.SyncPodCreate, uid)
+		return
+	}
+	skip := d.ghAdmitting(uid)
+	admitted := d.actors.Admit(uid)
+	d.ghAdmitted(uid, admitted, skip)
+	if admitted {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
 }
@@ -148,6 +155,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	}
 	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
+	d.gh.noteKill(uid, o)
 	kind := o.UpdateType
 	if d.plantFires(plantLostKill, o) {
 		o = kubelet.UpdatePodOptions{} // recorded, never sent
@@ -263,11 +271,15 @@ func (d *Driver) killTerminalDeleted(known map[types.UID]kubelet.PodWorkerSync) 
 	}
 }
 
-// tick turns the work queue into UpdatePod(sync) for pods still in config.
+// tick turns the work queue into UpdatePod(sync) for pods still in config
+// (getPodsToSync: the pod manager's pods with due work). A pod rejected at
+// admission is among them (the pod manager keeps it), so a retry its
+// worker queued (a worker that outlived the pod's exit from config and
+// its rejection) reaches the workers: swarm-restart seed 7721, L1.
 func (d *Driver) tick() {
 	for _, uid := range d.gates.TakeQueued() {
 		if p := d.pods[uid]; p != nil && p.inConfig {
-			d.update(kubetypes.SyncPodSync, uid)
+			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodSync, Pod: d.podOf(uid)}, 0, "driver")
 		} else if d.lastFailed[uid] {
 			d.ev.DroppedRetry[uid] = true // getPodsToSync drops it (GD)
 		}

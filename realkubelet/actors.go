@@ -144,23 +144,41 @@ func (d *Driver) teardownActors() {
 	}
 }
 
-// noteSyncPod records that SyncPod is about to begin (K5's first half
-// judges it against the view).
+// noteSyncPod records that SyncPod is about to begin (K4's second half
+// and K5's first judge it against the view: a SyncPod that creates
+// containers). A SyncPod whose phase is already terminal is not noted:
+// upstream's SyncPod computes the phase first (generateAPIPodStatus keeps a
+// terminal phase of the status manager or of the API) and returns
+// isTerminal before it sets anything up, so it creates no containers
+// (docs/real-kubelet.md, the shutdown component).
 func (d *Driver) noteSyncPod(c *syncgate.Call) {
-	if (d.kubeletOn() || d.st != nil) && c.Fn == ops.SyncPod {
+	if (d.kubeletOn() || d.st != nil) && c.Fn == ops.SyncPod && !d.syncPodEndsTerminal(c) {
 		d.h.Note(history.SyncPodBegins{UID: c.UID})
+		d.ghSyncPodNoted(c.UID)
 	}
 }
 
-// kubeletFindings are the kubelet-level oracle's violations (unexplained:
-// no known upstream deviation is a K finding).
+// syncPodEndsTerminal: the phase SyncPod computes for c's pod is terminal,
+// the pod's own (the config's, i.e. the API's) or the status manager's.
+func (d *Driver) syncPodEndsTerminal(c *syncgate.Call) bool {
+	if d.opts.plant == plantNoteEveryRealSyncPod || c.Pod == nil {
+		return false
+	}
+	if status.TerminalPhase(c.Pod.Status.Phase) {
+		return true
+	}
+	return d.st != nil && d.st.ManagerPhaseTerminal(c.UID)
+}
+
+// kubeletFindings are the kubelet-level oracle's violations, unexplained
+// but for a K5 that GH's predicate explains (gh.go).
 func (d *Driver) kubeletFindings() []finding.Finding {
 	if d.actors.Check == nil {
 		return nil
 	}
 	var out []finding.Finding
 	for _, v := range d.actors.Check.Finish(d.View(), nil) {
-		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq)})
+		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq), Class: d.kubeletClass(v)})
 	}
 	return out
 }

@@ -101,7 +101,14 @@ type Driver struct {
 	// begins (restart.go); deadCompletions counts the completions and
 	// deadKillNows are the killPodNow waits of processes that ended;
 	// restartsSkipped counts Restarts not modelled (restart.go).
-	processStarts   []int64
+	processStarts []int64
+	// pastGhosts are, per kubelet process that ended (by its index in
+	// processStarts), the steps at which a worker goroutine of an earlier
+	// incarnation adopted a UID's record in it (explain.Evidence.GhostFrom,
+	// which a restart resets): GE's cut applies to that process's history.
+	pastGhosts map[int]map[types.UID]int
+	// gh is GH's evidence (gh.go).
+	gh              ghEvidence
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
@@ -139,6 +146,7 @@ func newDriver(o RunOptions) *Driver {
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: explain.NewEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
+	d.gh.reset()
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)

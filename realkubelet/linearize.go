@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/oracle/linearize"
@@ -50,21 +52,30 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	if len(viols) == 0 {
 		return out
 	}
-	if dev == 0 && len(d.ev.GhostFrom) == 0 {
+	ghosts := d.ghostsByProcess()
+	if dev == 0 && len(ghosts) == 0 {
 		for _, viol := range viols {
 			out.findings = append(out.findings, finding.Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
 		return out
 	}
 	out.dev = dev
-	histories := d.processHistories()
-	if len(d.ev.GhostFrom) > 0 { // the current process's (restart.go resets them)
+	var histories []history.History
+	for i, h := range d.processHistories() {
+		if ghosts[i] == nil {
+			histories = append(histories, h)
+			continue
+		}
+		from, to := d.processStarts[i], d.h.Seq+1
+		if i+1 < len(d.processStarts) {
+			to = d.processStarts[i+1] - 1 // before the Restarted event, as Processes
+		}
 		first := d.Step + 1
 		adopted := map[string]bool{}
-		for uid, step := range d.ev.GhostFrom {
+		for uid, step := range ghosts[i] {
 			first, adopted[string(uid)] = min(first, step), true
 		}
-		histories = append(histories[:len(histories)-1], d.h.Range(d.processStart(), d.stepStart[first]), d.h.Without(d.processStart(), adopted))
+		histories = append(histories, d.h.Range(from, d.stepStart[first]), d.h.Without(from, to, adopted))
 	}
 	for _, h := range histories {
 		v := linearize.CheckHistory(h, linearize.Options{PorcupineTimeout: PorcupineTimeout, Deviations: dev})
@@ -76,12 +87,23 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	return out
 }
 
+// ghostsByProcess are the GE adoptions (explain.Evidence.GhostFrom) of
+// every kubelet process, by its index in processStarts: those of the
+// processes that ended (pastGhosts) and the current one's.
+func (d *Driver) ghostsByProcess() map[int]map[types.UID]int {
+	out := map[int]map[types.UID]int{}
+	for i, g := range d.pastGhosts {
+		out[i] = g
+	}
+	if len(d.ev.GhostFrom) > 0 {
+		out[len(d.processStarts)-1] = d.ev.GhostFrom
+	}
+	return out
+}
+
 // processHistories are the histories of the run's kubelet processes, one
 // per process (restart.go), oldest first.
 func (d *Driver) processHistories() []history.History { return d.h.Processes(d.processStarts) }
-
-// processStart is the first seq of the current process's history.
-func (d *Driver) processStart() int64 { return d.processStarts[len(d.processStarts)-1] }
 
 // stepOf is the driver step an event seq belongs to (0 before the first).
 func (d *Driver) stepOf(seq int64) int {

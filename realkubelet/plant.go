@@ -47,6 +47,11 @@ const (
 	// for the kubelet's and skips, as the driver did before swarm seed 859
 	// (actors_test.go).
 	plantBareKillIsKubelets
+	// plantNoteEveryRealSyncPod: every SyncPod is noted as one that creates
+	// containers, also one whose phase is already terminal (upstream's
+	// SyncPod returns isTerminal before it sets anything up), as the
+	// driver did before session 24 (swarm-restart seed 1507: K5).
+	plantNoteEveryRealSyncPod
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

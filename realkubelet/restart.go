@@ -67,6 +67,12 @@ func (d *Driver) restartKubelet() {
 	if err := podworkers.SetWorkerChannelFn(d.pw, fn); err != nil && holdWakes {
 		panic(err) // the hold-wakes move succeeded with the same tree
 	}
+	if len(d.ev.GhostFrom) > 0 {
+		if d.pastGhosts == nil {
+			d.pastGhosts = map[int]map[types.UID]int{}
+		}
+		d.pastGhosts[len(d.processStarts)-1] = d.ev.GhostFrom
+	}
 	d.resetEvidence()
 	if d.actors.Shutdown != nil {
 		d.actors.Shutdown.Stop() // its event loop dies with the process
@@ -117,6 +123,7 @@ func (d *Driver) resetEvidence() {
 	d.restartPending, d.lastFailed = map[types.UID]bool{}, map[types.UID]bool{}
 	d.ev, d.naturalEnd, d.leastOffered = explain.NewEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
 	d.synced, d.checks.overlaps = false, 0
+	d.gh.reset()
 	for uid, on := range d.running {
 		if on {
 			d.ev.Inherited[uid] = true // GB's "the runtime has its containers"

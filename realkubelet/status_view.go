@@ -89,7 +89,7 @@ func (d *Driver) statusFindings() []finding.Finding {
 	d.h.Note(history.KubeletSettled{})
 	var out []finding.Finding
 	for _, v := range d.st.Kube.Finish(d.View(), nil) {
-		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq), Class: d.st.Class(v)})
+		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq), Class: d.kubeletClass(v)})
 	}
 	return out
 }

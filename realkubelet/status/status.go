@@ -251,6 +251,13 @@ func (s *Component) Active(pod *v1.Pod) bool {
 	return !terminal || s.host.Workers().IsPodTerminationRequested(pod.UID)
 }
 
+// ManagerPhaseTerminal: the status manager holds a terminal phase for
+// uid (rejectPod's Failed, TerminatePod's, natural completion's).
+func (s *Component) ManagerPhaseTerminal(uid types.UID) bool {
+	st, ok := s.mgr.GetPodStatus(uid)
+	return ok && TerminalPhase(st.Phase)
+}
+
 // CallBegan: SyncTerminatingPod sets the status, with the kill's status
 // function, before it stops anything.
 func (s *Component) CallBegan(c *syncgate.Call) {

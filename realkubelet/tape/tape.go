@@ -154,13 +154,16 @@ func (h *Tape) Processes(starts []int64) []history.History {
 	return out
 }
 
-// Without records the events from seq from on afresh without any
+// Without records the events with from ≤ seq < to afresh without any
 // operation of the UIDs in gone, and without their entries in every
 // SyncKnownPods.
-func (h *Tape) Without(from int64, gone map[string]bool) history.History {
+func (h *Tape) Without(from, to int64, gone map[string]bool) history.History {
 	rec := history.NewRecorder()
 	dropped := map[string]bool{} // "goroutine/id" of calls left out
 	for _, ev := range h.Events {
+		if ev.Seq >= to {
+			break
+		}
 		if ev.Seq < from {
 			continue
 		}
