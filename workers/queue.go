@@ -28,8 +28,16 @@ type QueueEntry struct {
 }
 
 // NewQueue returns an empty queue whose delays count from rt.Now().
-func NewQueue(rt Runtime) *Queue {
-	q := &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
+func NewQueue(rt Runtime) *Queue { return RenewQueue(nil, rt) }
+
+// RenewQueue is NewQueue(rt) built in the memory of prev, a queue of
+// NewQueue or RenewQueue that nothing uses any more (nil: a new one).
+func RenewQueue(prev *Queue, rt Runtime) *Queue {
+	q := prev
+	if q == nil {
+		q = new(Queue)
+	}
+	*q = Queue{rt: rt, lock: rt.NewMutex("workQueue")}
 	q.entries, q.due = q.first[0][:0], q.first[1][:0] // most runs queue a few UIDs: no allocation
 	return q
 }

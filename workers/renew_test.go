@@ -1,0 +1,54 @@
+package workers
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/workers/internal/mutant"
+)
+
+// TestRenewIsNew: pod workers renewed after a run (Renew: the memory of
+// the last ones, their maps emptied and kept) are what New makes, field for
+// field, and so is a renewed work queue. The run before fills every map,
+// the records, the flags and the mutants. It fails when Renew keeps an
+// entry of any of the three maps or any other field of the run before.
+func TestRenewIsNew(t *testing.T) {
+	syncer, cache := fakeSyncerFor(), newFakeCache()
+	cfg := Config{Runtime: inertRuntime{}, Syncer: syncer, Cache: cache}
+	pw := New(cfg)
+	pw.SetMutants(mutant.Set{}.With(mutant.B3))
+	pw.SyncKnownPods(nil)
+	grace := int64(5)
+	for i := range 4 {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: types.UID(rune('a' + i)), Name: "web", Namespace: "default",
+			Annotations: map[string]string{ConfigSourceAnnotationKey: "file"}}}
+		pw.UpdatePod(UpdatePodOptions{UpdateType: SyncPodCreate, Pod: pod})
+		pw.UpdatePod(UpdatePodOptions{UpdateType: SyncPodKill, Pod: pod,
+			KillPodOptions: &KillPodOptions{PodTerminationGracePeriodSecondsOverride: &grace}})
+	}
+	pw.startedStaticPodsByFullname["web_default"] = "a"
+	if len(pw.workerGenerations) == 0 || len(pw.waitingToStartStaticPodsByFullname) == 0 || len(pw.records) == 0 {
+		t.Fatalf("the run before left maps empty: generations %v, waiting %v, %d records",
+			pw.workerGenerations, pw.waitingToStartStaticPodsByFullname, len(pw.records))
+	}
+	renewed := Renew(pw, cfg)
+	if renewed != pw {
+		t.Fatal("Renew did not build in the memory it was given")
+	}
+	if want := New(cfg); !reflect.DeepEqual(renewed, want) {
+		t.Fatalf("renewed pod workers %+v, New's %+v", *renewed, *want)
+	}
+
+	q := NewQueue(inertRuntime{})
+	q.Enqueue("a", time.Second)
+	q.Enqueue("b", 0)
+	q.GetWork(time.Unix(0, 0))
+	if rq := RenewQueue(q, inertRuntime{}); rq != q || !reflect.DeepEqual(rq, NewQueue(inertRuntime{})) {
+		t.Fatalf("renewed queue %+v, NewQueue's %+v", *rq, *NewQueue(inertRuntime{}))
+	}
+}
