@@ -16,7 +16,9 @@ import (
 // the last ones, their maps emptied and kept) are what New makes, field for
 // field, and so is a renewed work queue. The run before fills every map,
 // the records, the flags and the mutants. It fails when Renew keeps an
-// entry of any of the three maps or any other field of the run before.
+// entry of any of the three maps or any other field of the run before, and
+// when a record is handed out twice in a run or keeps a field of the run
+// before.
 func TestRenewIsNew(t *testing.T) {
 	syncer, cache := fakeSyncerFor(), newFakeCache()
 	cfg := Config{Runtime: inertRuntime{}, Syncer: syncer, Cache: cache}
@@ -40,8 +42,26 @@ func TestRenewIsNew(t *testing.T) {
 	if renewed != pw {
 		t.Fatal("Renew did not build in the memory it was given")
 	}
+	if renewed.used != 0 || len(renewed.made) != 4 {
+		t.Fatalf("renewed pod workers hand out %d of %d records made before: want 0 of 4", renewed.used, len(renewed.made))
+	}
+	made := renewed.made
+	renewed.made = nil // the one field New leaves empty
 	if want := New(cfg); !reflect.DeepEqual(renewed, want) {
 		t.Fatalf("renewed pod workers %+v, New's %+v", *renewed, *want)
+	}
+	renewed.made = made
+
+	// The next run's records, in the memory of the last run's, are New's.
+	fresh := New(cfg)
+	for _, w := range []*PodWorkers{renewed, fresh} {
+		for i := range 3 {
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: types.UID(rune('x' + i)), Name: "db", Namespace: "default"}}
+			w.UpdatePod(UpdatePodOptions{UpdateType: SyncPodCreate, Pod: pod})
+		}
+	}
+	if !reflect.DeepEqual(renewed.records, fresh.records) {
+		t.Fatalf("a renewed run's records %+v, a new run's %+v", renewed.records, fresh.records)
 	}
 
 	q := NewQueue(inertRuntime{})

@@ -79,13 +79,27 @@ func normalizeUpdate(options *UpdatePodOptions) (updateTarget, bool) {
 	panic("workers: UpdatePod: neither Pod nor RunningPod is set")
 }
 
+// newRecordLocked is memory for a new record: one that a run before
+// Renew had (made is every record made in this memory, used how many of
+// them this run has), else a new one. A record of this run is never handed
+// out again: a purged record's worker may still read it. The caller
+// writes the whole record.
+func (p *PodWorkers) newRecordLocked() *podSyncStatus {
+	if p.used == len(p.made) {
+		p.made = append(p.made, new(podSyncStatus))
+	}
+	p.used++
+	return p.made[p.used-1]
+}
+
 // recordForUpdateLocked is §1.4 step 2: it returns the UID's record,
 // creating it on first sight.
 func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus, bool) {
 	if status, ok := p.records.get(target.uid); ok {
 		return status, false
 	}
-	status := &podSyncStatus{
+	status := p.newRecordLocked()
+	*status = podSyncStatus{
 		uid:      target.uid,
 		fullname: p.names.fullName(target.pod),
 		syncedAt: p.rt.Now(),
