@@ -86,7 +86,9 @@ func normalizeUpdate(options *UpdatePodOptions) (updateTarget, bool) {
 // writes the whole record.
 func (p *PodWorkers) newRecordLocked() *podSyncStatus {
 	if p.used == len(p.made) {
-		p.made = append(p.made, new(podSyncStatus))
+		s := new(podSyncStatus)
+		s.run = func() { p.podWorkerLoop(s, s.runUpdates) } // made once for this memory (ensureWorkerLocked)
+		p.made = append(p.made, s)
 	}
 	p.used++
 	return p.made[p.used-1]
@@ -103,6 +105,7 @@ func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus,
 		uid:      target.uid,
 		fullname: p.names.fullName(target.pod),
 		syncedAt: p.rt.Now(),
+		run:      status.run,
 	}
 	if !target.fromRuntime && p.isTerminalAndRuntimeIdleLocked(target.pod) {
 		p.startAsTerminatedLocked(status, target.pod)
@@ -255,6 +258,11 @@ func (p *PodWorkers) ensureWorkerLocked(status *podSyncStatus, pod *v1.Pod) {
 	if isStaticPod(pod) {
 		waiting := p.waitingToStartStaticPodsByFullname[status.fullname]
 		p.waitingToStartStaticPodsByFullname[status.fullname] = append(waiting, status.uid)
+	}
+	if status.run != nil && status.runUpdates == nil { // the record's first worker: the loop made with its memory
+		status.runUpdates = updates
+		p.rt.Go(p.workerNameLocked(status.uid), status.run)
+		return
 	}
 	p.rt.Go(p.workerNameLocked(status.uid), func() { p.podWorkerLoop(status, updates) })
 }
