@@ -68,6 +68,29 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
+	due := q.takeDueLocked(now)
+	uids := make([]types.UID, len(due))
+	for i, entry := range due {
+		uids[i] = entry.UID
+	}
+	return uids
+}
+
+// AppendWork is GetWork appending the UIDs due to dst, a caller's buffer,
+// not to a new slice (the world's sync loop, which reads them at once).
+func (q *Queue) AppendWork(dst []types.UID, now time.Time) []types.UID {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	for _, entry := range q.takeDueLocked(now) {
+		dst = append(dst, entry.UID)
+	}
+	return dst
+}
+
+// takeDueLocked removes the entries due at now from the queue and returns
+// them by due time, then UID, in the queue's buffer (q.due: read before
+// the next call).
+func (q *Queue) takeDueLocked(now time.Time) []QueueEntry {
 	due, kept := q.due[:0], q.entries[:0] // kept is filled behind the reading
 	for _, e := range q.entries {
 		if e.Due.After(now) {
@@ -79,12 +102,8 @@ func (q *Queue) GetWork(now time.Time) []types.UID {
 	clear(q.entries[len(kept):])
 	q.entries = kept
 	slices.SortFunc(due, compareEntries) // UIDs are unique: a total order
-	uids := make([]types.UID, len(due))
-	for i, entry := range due {
-		uids[i] = entry.UID
-	}
 	q.due = due
-	return uids
+	return due
 }
 
 // compareEntries orders queue entries by due time, then UID.
