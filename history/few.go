@@ -36,19 +36,37 @@ func (f *Few[K, V]) Set(k K, v V) {
 func (f *Few[K, V]) Del(k K) {
 	for i := len(f.keys) - 1; i >= 0; i-- {
 		if f.keys[i] == k {
-			last := len(f.keys) - 1
-			if i != last { // most often the newest goes: nothing to move
-				f.keys[i], f.vals[i] = f.keys[last], f.vals[last]
-			}
-			var (
-				noKey K
-				noVal V
-			)
-			f.keys[last], f.vals[last] = noKey, noVal // nothing stays reachable
-			f.keys, f.vals = f.keys[:last], f.vals[:last]
+			f.drop(i)
 			return
 		}
 	}
+}
+
+// Take is Get then Del of k in one search: k's value, removed from f; ok
+// false when k is not in f.
+func (f *Few[K, V]) Take(k K) (v V, ok bool) {
+	for i := len(f.keys) - 1; i >= 0; i-- {
+		if f.keys[i] == k {
+			v = f.vals[i]
+			f.drop(i)
+			return v, true
+		}
+	}
+	return v, false
+}
+
+// drop removes the i-th key and its value.
+func (f *Few[K, V]) drop(i int) {
+	last := len(f.keys) - 1
+	if i != last { // most often the newest goes: nothing to move
+		f.keys[i], f.vals[i] = f.keys[last], f.vals[last]
+	}
+	var (
+		noKey K
+		noVal V
+	)
+	f.keys[last], f.vals[last] = noKey, noVal // nothing stays reachable
+	f.keys, f.vals = f.keys[:last], f.vals[:last]
 }
 
 // Keys are f's keys, in no particular order, valid until f changes.

@@ -6,9 +6,10 @@ import (
 )
 
 // TestFewIsAMap: a Few answers as a map does through 20,000 random
-// sets, gets, deletes and resets over a handful of keys. It fails when
-// set appends a key it already has (a later Del leaves the old value
-// behind), when Del removes the wrong entry, and when Reset keeps one.
+// sets, gets, deletes, takes and resets over a handful of keys. It fails
+// when set appends a key it already has (a later Del leaves the old value
+// behind), when Del removes the wrong entry, when Take answers another
+// key's value or leaves its key in, and when Reset keeps one.
 func TestFewIsAMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 17))
 	var f Few[string, int]
@@ -20,8 +21,15 @@ func TestFewIsAMap(t *testing.T) {
 		case op < 4:
 			f.Set(k, v)
 			m[k] = v
-		case op < 8:
+		case op < 6:
 			f.Del(k)
+			delete(m, k)
+		case op < 8:
+			got, ok := f.Take(k)
+			want, wantOK := m[k]
+			if got != want || ok != wantOK {
+				t.Fatalf("step %d: take(%q) = %d, %v; the map has %d, %v", step, k, got, ok, want, wantOK)
+			}
 			delete(m, k)
 		case op == 8 && r.IntN(20) == 0:
 			f.Reset()

@@ -213,9 +213,8 @@ func (r *Recorder) Observe(ev *Event) {
 		r.returned(ev)
 	case LockAcquired:
 		r.holder = ev.Goroutine
-		if i, ok := r.awaiting.Get(ev.Goroutine); ok {
+		if i, ok := r.awaiting.Take(ev.Goroutine); ok {
 			r.took(i, ev)
-			r.awaiting.Del(ev.Goroutine)
 		}
 		if uid, gen, ok := WorkerOf(ev.Goroutine); ok && r.step != nil {
 			r.workerStep(ev, uid, gen)
@@ -256,11 +255,10 @@ func (r *Recorder) workerStep(ev *Event, uid string, gen int) {
 
 // returned closes a call; one that never took the pod lock takes effect now.
 func (r *Recorder) returned(ev *Event) {
-	i, ok := r.open.Get(ev.ID)
+	i, ok := r.open.Take(ev.ID)
 	if !ok {
 		panic(fmt.Sprintf("history: recorder: return of unknown call %d at event %d", ev.ID, ev.Seq))
 	}
-	r.open.Del(ev.ID)
 	op := &r.ops[i]
 	op.out, op.ret = ev.Output, ev.Seq
 	if res, ok := op.out.(ops.UpdateResult); ok {

@@ -53,6 +53,13 @@ func (o *PartOp) ApplyOn(s, spare *State) (alt *State, err error) {
 	return nil, stepSyncKnownPods(s, ops.SyncKnownPods{Desired: o.Desired}, o.Kept)
 }
 
+// StepOn is ApplyOn for an operation that is not Restricted, taken as
+// its input and output (for the checker's walk of a whole history, which
+// steps them straight from the list: no PartOp is built for each).
+func StepOn(s, spare *State, in ops.Input, out ops.Output) (alt *State, err error) {
+	return stepOn(s, spare, in, out)
+}
+
 // Reasons joins the distinct messages of rejections, in order (for the
 // checker: the reason it reports when no state admits an operation).
 func Reasons(errs []error) error { return reasons(errs) }

@@ -51,24 +51,34 @@ func appendOutcomes(dst []State, s, alt *State) []State {
 // is spare, which the caller provides so that a fork allocates no State).
 // On error s is garbage.
 // Replay's witness mode calls it directly on the states it alone holds.
+//
+// The operations under the pod lock (underLock) enter it first, in their
+// own case: one type switch a step, not a second one to ask underLock.
 func stepOn(s, spare *State, in ops.Input, out ops.Output) (alt *State, err error) {
-	if underLock(in) {
+	switch in := in.(type) {
+	case ops.UpdatePod:
 		if err := s.enterLock(); err != nil {
 			return nil, err
 		}
-	}
-	switch in := in.(type) {
-	case ops.UpdatePod:
 		return stepUpdatePod(s, spare, &in), nil
 	case ops.WorkerStep:
+		if err := s.enterLock(); err != nil {
+			return nil, err
+		}
 		return stepWorkerStep(s, spare, in)
 	case ops.SyncKnownPods:
+		if err := s.enterLock(); err != nil {
+			return nil, err
+		}
 		got, ok := out.(ops.KnownPods)
 		if !ok && out != nil {
 			return nil, rejectf("SyncKnownPods needs a KnownPods output, got %T", out)
 		}
 		err = stepSyncKnownPods(s, in, got)
 	case ops.Query:
+		if err := s.enterLock(); err != nil {
+			return nil, err
+		}
 		got, ok := out.(ops.Answer)
 		if !ok {
 			return nil, rejectf("%s needs an Answer output, got %T", in.Kind, out)
@@ -111,7 +121,8 @@ func (s *State) enterLock() error {
 
 // underLock reports operations that take the pod lock. Callback entry and
 // return, and killPodNow's wait, do not: they may interleave with the
-// discharge of an obligation.
+// discharge of an obligation. (stepOn enters the lock in the cases of
+// these kinds; TestStepOnEntersTheLockOfUnderLock checks they agree.)
 func underLock(in ops.Input) bool {
 	switch in.(type) {
 	case ops.UpdatePod, ops.SyncKnownPods, ops.Query, ops.WorkerStep:

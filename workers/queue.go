@@ -28,8 +28,16 @@ type QueueEntry struct {
 }
 
 // NewQueue returns an empty queue whose delays count from rt.Now().
-func NewQueue(rt Runtime) *Queue {
-	q := &Queue{rt: rt, lock: rt.NewMutex("workQueue")}
+func NewQueue(rt Runtime) *Queue { return RenewQueue(nil, rt) }
+
+// RenewQueue is NewQueue(rt) built in the memory of prev, a queue of
+// NewQueue or RenewQueue that nothing uses any more (nil: a new one).
+func RenewQueue(prev *Queue, rt Runtime) *Queue {
+	q := prev
+	if q == nil {
+		q = new(Queue)
+	}
+	*q = Queue{rt: rt, lock: rt.NewMutex("workQueue")}
 	q.entries, q.due = q.first[0][:0], q.first[1][:0] // most runs queue a few UIDs: no allocation
 	return q
 }
@@ -60,6 +68,29 @@ func (q *Queue) Enqueue(uid types.UID, delay time.Duration) {
 func (q *Queue) GetWork(now time.Time) []types.UID {
 	q.lock.Lock()
 	defer q.lock.Unlock()
+	due := q.takeDueLocked(now)
+	uids := make([]types.UID, len(due))
+	for i, entry := range due {
+		uids[i] = entry.UID
+	}
+	return uids
+}
+
+// AppendWork is GetWork appending the UIDs due to dst, a caller's buffer,
+// not to a new slice (the world's sync loop, which reads them at once).
+func (q *Queue) AppendWork(dst []types.UID, now time.Time) []types.UID {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	for _, entry := range q.takeDueLocked(now) {
+		dst = append(dst, entry.UID)
+	}
+	return dst
+}
+
+// takeDueLocked removes the entries due at now from the queue and returns
+// them by due time, then UID, in the queue's buffer (q.due: read before
+// the next call).
+func (q *Queue) takeDueLocked(now time.Time) []QueueEntry {
 	due, kept := q.due[:0], q.entries[:0] // kept is filled behind the reading
 	for _, e := range q.entries {
 		if e.Due.After(now) {
@@ -71,12 +102,8 @@ func (q *Queue) GetWork(now time.Time) []types.UID {
 	clear(q.entries[len(kept):])
 	q.entries = kept
 	slices.SortFunc(due, compareEntries) // UIDs are unique: a total order
-	uids := make([]types.UID, len(due))
-	for i, entry := range due {
-		uids[i] = entry.UID
-	}
 	q.due = due
-	return uids
+	return due
 }
 
 // compareEntries orders queue entries by due time, then UID.

@@ -90,3 +90,44 @@ func TestQueueAgainstMap(t *testing.T) {
 		}
 	})
 }
+
+// TestAppendWorkIsGetWork: AppendWork gives what GetWork gives, appended
+// to the caller's buffer after what it holds, and takes the same entries
+// out: two queues fed the same seeded Enqueues, one asked with GetWork,
+// the other with AppendWork into one buffer reused with a prefix of its
+// last answer kept. It fails when AppendWork writes over the buffer's
+// contents or leaves a due entry queued.
+func TestAppendWorkIsGetWork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt := NewRealRuntime(nil, 1)
+		a, b := NewQueue(rt), NewQueue(rt)
+		start := time.Now()
+		r := rand.New(rand.NewPCG(3, 4))
+		var buf []types.UID
+		asked := 0
+		for step := range 2000 {
+			now := start.Add(time.Duration(step/4) * time.Second)
+			if r.IntN(3) > 0 {
+				uid := types.UID(fmt.Sprintf("u%d", r.IntN(12)))
+				d := time.Duration(r.IntN(4))*time.Second + time.Until(now)
+				a.Enqueue(uid, d)
+				b.Enqueue(uid, d)
+				continue
+			}
+			keep := r.IntN(len(buf) + 1)
+			prefix := slices.Clone(buf[:keep])
+			want := a.GetWork(now)
+			buf = b.AppendWork(buf[:keep], now)
+			if !slices.Equal(buf[:keep], prefix) || !slices.Equal(buf[keep:], want) {
+				t.Fatalf("step %d: AppendWork after %v gave %v, want %v then GetWork's %v", step, prefix, buf, prefix, want)
+			}
+			if !slices.Equal(a.Entries(), b.Entries()) {
+				t.Fatalf("step %d: entries left %v, GetWork's queue %v", step, b.Entries(), a.Entries())
+			}
+			asked += len(want)
+		}
+		if asked == 0 {
+			t.Fatal("no UID came due: nothing compared")
+		}
+	})
+}

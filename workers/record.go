@@ -27,6 +27,13 @@ type podSyncStatus struct {
 	// updates wakes the worker goroutine; nil once closed (finished, purged
 	// or Shutdown). Every unfinished record has one.
 	updates Signal
+	// run is the worker goroutine's body, podWorkerLoop(this record,
+	// runUpdates), made once with the record's memory (newRecordLocked) and
+	// kept through Renew; runUpdates is the signal of the record's first
+	// worker, set when it is started (ensureWorkerLocked). nil run: a
+	// record made elsewhere, whose worker gets a body of its own.
+	run        func()
+	runUpdates Signal
 	// cancel is the cancellation Event of the current sync context;
 	// cancelCount numbers them for stable names (cancel/<uid>#<n>). Only
 	// the workers fire it, so cancelFired mirrors Event.Fired without

@@ -79,16 +79,33 @@ func normalizeUpdate(options *UpdatePodOptions) (updateTarget, bool) {
 	panic("workers: UpdatePod: neither Pod nor RunningPod is set")
 }
 
+// newRecordLocked is memory for a new record: one that a run before
+// Renew had (made is every record made in this memory, used how many of
+// them this run has), else a new one. A record of this run is never handed
+// out again: a purged record's worker may still read it. The caller
+// writes the whole record.
+func (p *PodWorkers) newRecordLocked() *podSyncStatus {
+	if p.used == len(p.made) {
+		s := new(podSyncStatus)
+		s.run = func() { p.podWorkerLoop(s, s.runUpdates) } // made once for this memory (ensureWorkerLocked)
+		p.made = append(p.made, s)
+	}
+	p.used++
+	return p.made[p.used-1]
+}
+
 // recordForUpdateLocked is §1.4 step 2: it returns the UID's record,
 // creating it on first sight.
 func (p *PodWorkers) recordForUpdateLocked(target updateTarget) (*podSyncStatus, bool) {
 	if status, ok := p.records.get(target.uid); ok {
 		return status, false
 	}
-	status := &podSyncStatus{
+	status := p.newRecordLocked()
+	*status = podSyncStatus{
 		uid:      target.uid,
 		fullname: p.names.fullName(target.pod),
 		syncedAt: p.rt.Now(),
+		run:      status.run,
 	}
 	if !target.fromRuntime && p.isTerminalAndRuntimeIdleLocked(target.pod) {
 		p.startAsTerminatedLocked(status, target.pod)
@@ -241,6 +258,11 @@ func (p *PodWorkers) ensureWorkerLocked(status *podSyncStatus, pod *v1.Pod) {
 	if isStaticPod(pod) {
 		waiting := p.waitingToStartStaticPodsByFullname[status.fullname]
 		p.waitingToStartStaticPodsByFullname[status.fullname] = append(waiting, status.uid)
+	}
+	if status.run != nil && status.runUpdates == nil { // the record's first worker: the loop made with its memory
+		status.runUpdates = updates
+		p.rt.Go(p.workerNameLocked(status.uid), status.run)
+		return
 	}
 	p.rt.Go(p.workerNameLocked(status.uid), func() { p.podWorkerLoop(status, updates) })
 }

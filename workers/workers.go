@@ -108,11 +108,23 @@ type PodWorkers struct {
 	// waitingToStartStaticPodsByFullname holds, per full name, the static
 	// UIDs in the order their workers were created.
 	waitingToStartStaticPodsByFullname map[string][]types.UID
+	// made are the records made in this memory, by this run and the runs
+	// before Renew; used how many this run has (newRecordLocked).
+	made []*podSyncStatus
+	used int
 }
 
 // New returns pod workers over cfg. It panics when a required dependency is
 // missing, a programmer error.
-func New(cfg Config) *PodWorkers {
+func New(cfg Config) *PodWorkers { return Renew(nil, cfg) }
+
+// Renew is New(cfg) built in the memory of prev, pod workers of New or
+// Renew that nothing uses any more (no goroutine of theirs runs, no caller
+// holds them or their records): every field as New sets it, prev's three
+// maps emptied and kept, its records' memory handed out again (a harness
+// that runs seed after seed makes no new ones). nil prev: New's own
+// memory.
+func Renew(prev *PodWorkers, cfg Config) *PodWorkers {
 	switch {
 	case cfg.Runtime == nil:
 		panic("workers: New: Config.Runtime is nil")
@@ -130,7 +142,16 @@ func New(cfg Config) *PodWorkers {
 	if cfg.BackoffPeriod <= 0 {
 		cfg.BackoffPeriod = DefaultBackoffPeriod
 	}
-	p := &PodWorkers{
+	p := prev
+	if p == nil {
+		p = &PodWorkers{workerGenerations: map[types.UID]int{}, startedStaticPodsByFullname: map[string]types.UID{},
+			waitingToStartStaticPodsByFullname: map[string][]types.UID{}}
+	}
+	gens, started, waiting := p.workerGenerations, p.startedStaticPodsByFullname, p.waitingToStartStaticPodsByFullname
+	clear(gens)
+	clear(started)
+	clear(waiting)
+	*p = PodWorkers{
 		rt:                                 cfg.Runtime,
 		syncer:                             cfg.Syncer,
 		cache:                              cfg.Cache,
@@ -141,9 +162,10 @@ func New(cfg Config) *PodWorkers {
 		noAssertions:                       cfg.NoAssertions,
 		names:                              cfg.Names,
 		podLock:                            cfg.Runtime.NewMutex("podLock"),
-		workerGenerations:                  map[types.UID]int{},
-		startedStaticPodsByFullname:        map[string]types.UID{},
-		waitingToStartStaticPodsByFullname: map[string][]types.UID{},
+		workerGenerations:                  gens,
+		startedStaticPodsByFullname:        started,
+		waitingToStartStaticPodsByFullname: waiting,
+		made:                               p.made, // the records of the runs before, handed out again
 	}
 	p.records = p.firstRecords[:0] // most runs have a few: no allocation
 	return p

@@ -198,9 +198,8 @@ func (w *World) updatePod(o workers.UpdatePodOptions, completionID int) {
 	w.cacheReads.Del(g)
 	w.PW.UpdatePod(o)
 	var out ops.Output
-	if view, ok := w.cacheReads.Get(g); ok {
+	if view, ok := w.cacheReads.Take(g); ok {
 		out = ops.UpdateResult{Cache: view}
-		w.cacheReads.Del(g)
 	}
 	w.ret(id, out)
 }

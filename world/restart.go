@@ -40,15 +40,17 @@ func (w *World) startEpoch() {
 		p.hooks = [2]func(string){p.afterLock, p.beforeUnlock}
 		return p
 	})
-	*p = epochParts{rt: simrt.Runtime{S: w.S}, hooks: p.hooks} // simrt.New's
+	*p = epochParts{rt: simrt.Runtime{S: w.S}, hooks: p.hooks, pw: p.pw, wq: p.wq} // simrt.New's
 	w.RT = &p.rt
 	p.wrt = worldRuntime{Runtime: w.RT, w: w, epoch: epoch}
-	w.Queue = workers.NewQueue(&p.wrt)
+	w.Queue = workers.RenewQueue(p.wq, &p.wrt)
+	p.wq = w.Queue
 	p.syncer = kubeletSyncer{Runtime: w.Runtime, w: w, epoch: epoch}
 	p.queue = notedQueue{WorkQueue: w.Queue, w: w, epoch: epoch}
 	p.cache = cacheView{w.Runtime, w}
-	w.PW = workers.New(workers.Config{Runtime: &p.wrt, Syncer: &p.syncer, Cache: &p.cache, Queue: &p.queue,
+	w.PW = workers.Renew(p.pw, workers.Config{Runtime: &p.wrt, Syncer: &p.syncer, Cache: &p.cache, Queue: &p.queue,
 		NoAssertions: w.internalOff, Names: w.workerNames})
+	p.pw = w.PW
 	if w.workersMutant != "" {
 		// The restarted kubelet runs the same (mutated) code.
 		if err := mutants.Reintroduce(w.PW, w.workersMutant); err != nil {
@@ -124,6 +126,12 @@ type epochParts struct {
 	queue  notedQueue
 	cache  cacheView
 	hooks  [2]func(name string) // afterLock, beforeUnlock
+	// pw and wq are the epoch's pod workers and work queue, built in the
+	// memory of this slot's last ones (workers.Renew, RenewQueue): a slot
+	// is handed out again only in a later run (World.Renew resets the
+	// slab), when nothing of the run before uses them.
+	pw *workers.PodWorkers
+	wq *workers.Queue
 }
 
 // kubeletSyncer is the Syncer one epoch's pod workers call: the fake

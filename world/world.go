@@ -156,6 +156,8 @@ type World struct {
 	quiet         quiet.Watch
 	quietEvent    *sim.Event
 	foreignSyncer bool
+	// work is the sync loop's buffer of the UIDs due (syncDue).
+	work []types.UID
 	// fixed holds the events and the mutex a run makes once (fixedEvent).
 	fixed struct {
 		clientsDone, daemonsDone, quiet, workersEnded sim.Event
@@ -172,6 +174,7 @@ type World struct {
 		mirror    [4]history.MirrorAnswer
 		live      [4]*workerset.Goroutine
 		touched   [8]types.UID
+		work      [4]types.UID
 		calls     [4]probeCall
 		observers [2]func(*history.Event)
 	}
@@ -232,6 +235,7 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	w.desiredFree = append(f.free[:0], &f.desired)
 	w.probes.podsBuf, w.probes.mirrorBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.live[:0]
 	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
+	w.work = f.work[:0]
 	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
 		w.workers.Ended = func(g *workerset.Goroutine) {
 			w.noteWorker(w.kept.boxes.Worker(g.Name, g.UID, g.Kubelet, true))
@@ -339,7 +343,8 @@ func (w *World) driver() {
 // become UpdatePod(sync) for pods still in config; others are dropped
 // (getPodsToSync, SPEC §1.8).
 func (w *World) syncDue() {
-	for _, uid := range w.Queue.GetWork(w.S.Now()) {
+	w.work = w.Queue.AppendWork(w.work[:0], w.S.Now()) // read here only: one sync loop a world
+	for _, uid := range w.work {
 		p := w.pod(uid)
 		if p == nil || !p.inConfig {
 			continue

@@ -89,13 +89,12 @@ func (r *replayer) walkWhole(list []ops.Op, all *[]int32) bool {
 	if !slices.ContainsFunc(list, func(op ops.Op) bool { return isWorkerStep(op.Input) }) {
 		return false // closure mode: the parts' sets
 	}
-	*all = (*all)[:0]
-	for i := range list {
+	for i := len(*all); i < len(list); i++ { // all only grows: 0, 1, 2 … as far as the longest list
 		*all = append(*all, int32(i))
 	}
 	r.witness = true
 	r.startPart()
-	return r.walkFrom(partCursor{ops: *all, end: int32(len(list))}, list)
+	return r.walkFrom(partCursor{ops: (*all)[:len(list)], end: int32(len(list))}, list)
 }
 
 // walkPart steps part q through its operations from the initial state:
@@ -142,7 +141,10 @@ type replayKit struct {
 	plan     partitionPlan
 	walk     partWalk
 	replayer replayer
-	all      []int32 // every operation's index (walkWhole)
+	// all is every operation's index in order (walkWhole's part): 0, 1,
+	// 2 … as far as the longest list walked whole, kept from call to call
+	// (nothing writes it but walkWhole, which only appends).
+	all []int32
 }
 
 var replayKits = sync.Pool{New: func() any { return new(replayKit) }}

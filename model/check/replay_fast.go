@@ -85,8 +85,7 @@ func (r *replayer) walkFrom(at partCursor, list []ops.Op) bool {
 		if known {
 			err = stepKnownShare(s, &at.shares, i)
 		} else {
-			op := model.PartOp{In: list[i].Input, Out: list[i].Output}
-			alt, err = op.ApplyOn(s, &r.spare)
+			alt, err = model.StepOn(s, &r.spare, list[i].Input, list[i].Output)
 		}
 		if (err != nil || alt != nil) && !r.fork(s, &at, list, err) {
 			return false
