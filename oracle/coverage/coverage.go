@@ -160,7 +160,9 @@ func (t *Tracker) event(ev *history.Event) string {
 		if ev.Kind == history.ClientCall {
 			t.callUID[ev.Goroutine] = in.Pod.UID
 			t.update(in)
-			t.calls = append(t.calls, openUpdate{id: ev.ID, goroutine: ev.Goroutine, uid: in.Pod.UID})
+			if t.stoppedCalls { // only the near misses read them (shutdown.go)
+				t.calls = append(t.calls, openUpdate{id: ev.ID, goroutine: ev.Goroutine, uid: in.Pod.UID})
+			}
 			return in.Pod.UID
 		}
 	case ops.KillPodNowDone:

@@ -54,8 +54,8 @@ func (t *Tracker) returned(id int) {
 // shutdown records the calls the stopping process's pod workers meet after
 // their Shutdown, and closes every call (a restart cuts their history).
 func (t *Tracker) shutdown() {
-	for _, c := range t.calls {
-		if c.pastLock || !t.workersNoted || !t.stoppedCalls {
+	for _, c := range t.calls { // none unless StoppedCalls asked (event)
+		if c.pastLock || !t.workersNoted {
 			continue
 		}
 		if p := t.pods[c.uid]; p != nil {
