@@ -11,8 +11,9 @@ import (
 
 // TestRapidFamilies checks every family under rapid (-rapid.checks sets
 // the budget, 100 by default). A failure is shrunk — plan, interleaving and
-// faults together — and saved under testdata/rapid/, which rapid re-runs
-// first on the next go test.
+// faults together — and saved under testdata/rapid/ (ignored by git: a
+// local record); the failure prints the -rapid.failfile flag that replays
+// it. rapid does not re-run saved files on its own.
 func TestRapidFamilies(t *testing.T) {
 	for _, f := range plan.Families() {
 		t.Run(f.Name, func(t *testing.T) {
