@@ -52,8 +52,7 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	if len(viols) == 0 {
 		return out
 	}
-	ghosts := d.ghostsByProcess()
-	if dev == 0 && len(ghosts) == 0 {
+	if dev == 0 && len(d.pastGhosts) == 0 && len(d.ev.GhostFrom) == 0 {
 		for _, viol := range viols {
 			out.findings = append(out.findings, finding.Finding{Violation: viol, Step: d.stepOf(viol.Seq)})
 		}
@@ -62,7 +61,8 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	out.dev = dev
 	var histories []history.History
 	for i, h := range d.processHistories() {
-		if ghosts[i] == nil {
+		ghosts := d.ghostsOf(i)
+		if ghosts == nil {
 			histories = append(histories, h)
 			continue
 		}
@@ -72,7 +72,7 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 		}
 		first := d.Step + 1
 		adopted := map[string]bool{}
-		for uid, step := range ghosts[i] {
+		for uid, step := range ghosts {
 			first, adopted[string(uid)] = min(first, step), true
 		}
 		histories = append(histories, d.h.Range(from, d.stepStart[first]), d.h.Without(from, to, adopted))
@@ -87,18 +87,14 @@ func (d *Driver) checkHistory(dev deviation.Set) linResult {
 	return out
 }
 
-// ghostsByProcess are the GE adoptions (explain.Evidence.GhostFrom) of
-// every kubelet process, by its index in processStarts: those of the
-// processes that ended (pastGhosts) and the current one's.
-func (d *Driver) ghostsByProcess() map[int]map[types.UID]int {
-	out := map[int]map[types.UID]int{}
-	for i, g := range d.pastGhosts {
-		out[i] = g
+// ghostsOf are the GE adoptions (explain.Evidence.GhostFrom) of kubelet
+// process i (its index in processStarts): the current one's, or those kept
+// when it ended (pastGhosts); nil when none.
+func (d *Driver) ghostsOf(i int) map[types.UID]int {
+	if i == len(d.processStarts)-1 && len(d.ev.GhostFrom) > 0 {
+		return d.ev.GhostFrom
 	}
-	if len(d.ev.GhostFrom) > 0 {
-		out[len(d.processStarts)-1] = d.ev.GhostFrom
-	}
-	return out
+	return d.pastGhosts[i]
 }
 
 // processHistories are the histories of the run's kubelet processes, one
