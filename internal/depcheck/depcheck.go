@@ -145,6 +145,8 @@ func Rules() []Rule {
 		{Dir: "internal/lanes", Allow: []string{"std"}},
 		// A built command for tests, shared through the Go build cache.
 		{Dir: "internal/gobin", Allow: []string{"std"}},
+		// The docs' links and anchors (a test only).
+		{Dir: "internal/doclinks", Allow: []string{"std"}},
 		// The mutation score: the mutator and its guards know nothing of
 		// podsim; only the focused sweep runs it, like cmd/simrun.
 		{Dir: "internal/mutation", Allow: []string{"std"}},
