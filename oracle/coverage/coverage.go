@@ -82,17 +82,17 @@ type Tracker struct {
 	callUID      map[string]string
 	phase        string
 	restart      bool
-	rec          Recorder       // the tuples and transitions reached
-	killNows     map[string]int // open KillPodNow waits per UID
-	buf          []byte         // visit's tuple, built in place
-	calls        []openUpdate   // the UpdatePod calls in flight (shutdown.go)
-	workersNoted bool           // the target notes its worker goroutines
-	stoppedCalls bool           // record the calls after Shutdown (StoppedCalls)
+	rec          Recorder     // the tuples and transitions reached
+	waits        []openWait   // the KillPodNow waits in flight (killnow.go)
+	buf          []byte       // visit's tuple, built in place
+	calls        []openUpdate // the UpdatePod calls in flight (shutdown.go)
+	workersNoted bool         // the target notes its worker goroutines
+	stoppedCalls bool         // record the calls after Shutdown (StoppedCalls)
 }
 
 // New returns an empty tracker.
 func New() *Tracker {
-	t := &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run", killNows: map[string]int{}}
+	t := &Tracker{pods: map[string]*pod{}, callUID: map[string]string{}, phase: "run"}
 	t.rec.init()
 	return t
 }
@@ -107,8 +107,7 @@ func (t *Tracker) Reset() {
 	}
 	clear(t.pods)
 	clear(t.callUID)
-	clear(t.killNows)
-	*t = Tracker{pods: t.pods, order: t.order[:0], callUID: t.callUID, phase: "run", rec: t.rec, killNows: t.killNows,
+	*t = Tracker{pods: t.pods, order: t.order[:0], callUID: t.callUID, phase: "run", rec: t.rec, waits: t.waits[:0],
 		buf: t.buf[:0], freePods: free, calls: t.calls[:0]}
 	t.rec.reset()
 }
@@ -135,7 +134,7 @@ func (t *Tracker) Observe(v oracle.View, ev *history.Event) {
 	case history.Restarted:
 		t.shutdown()
 		t.restart = true
-		t.pods, t.order, t.callUID, t.killNows = map[string]*pod{}, nil, map[string]string{}, map[string]int{}
+		t.pods, t.order, t.callUID, t.waits = map[string]*pod{}, nil, map[string]string{}, t.waits[:0]
 		return
 	case history.LockReleasing:
 		t.released(v, ev)
@@ -145,6 +144,9 @@ func (t *Tracker) Observe(v oracle.View, ev *history.Event) {
 		return
 	case history.ClientReturn:
 		t.returned(ev.ID)
+		if uid := t.waitReturned(ev.ID); uid != "" && t.pods[uid] != nil {
+			t.visit(uid)
+		}
 		return
 	}
 	uid := t.event(ev)
@@ -166,11 +168,11 @@ func (t *Tracker) event(ev *history.Event) string {
 			return in.Pod.UID
 		}
 	case ops.KillPodNowDone:
-		if ev.Kind == history.ClientCall {
-			t.killNows[in.UID]++
-		} else if t.killNows[in.UID] > 0 {
-			t.killNows[in.UID]--
+		if ev.Kind != history.ClientCall {
+			return ""
 		}
+		t.pod(in.UID) // (its kill, an UpdatePod, recorded it: visit reads it)
+		t.waitBegan(ev.ID, in.UID)
 		return in.UID
 	case ops.SyncBegin:
 		p := t.pod(in.UID)
@@ -299,7 +301,7 @@ func (t *Tracker) appendTuple(b []byte, uid string, p *pod) []byte {
 		b = append(b, "+cancel"...)
 	}
 	b = append(append(append(b, '|'), p.pending...), '|')
-	if len(t.killNows) > 0 && t.killNows[uid] > 0 {
+	if len(t.waits) > 0 && t.waiting(uid) {
 		b = append(b, "now"...)
 	} else {
 		b = append(b, p.kill...)

@@ -23,7 +23,7 @@ func TestAppendTupleIsTheJoinedFields(t *testing.T) {
 			p.cancelled, p.started, p.static, p.done = r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0, r.IntN(2) == 0
 			p.fullName = pick("x", "y")
 			if r.IntN(3) == 0 {
-				tr.killNows[uid] = 1
+				tr.waitBegan(round, uid)
 			}
 		}
 		for _, uid := range tr.order {
@@ -32,7 +32,7 @@ func TestAppendTupleIsTheJoinedFields(t *testing.T) {
 			if p.cancelled {
 				work += "+cancel"
 			}
-			if tr.killNows[uid] > 0 {
+			if tr.waiting(uid) {
 				kill = "now"
 			}
 			if tr.restart {
