@@ -18,8 +18,6 @@ type configPod struct {
 	phase    v1.PodPhase // as the config source last delivered it
 	stub     *v1.Pod     // a pod object with the pod's UID for SyncKnownPods (desired)
 	full     string      // its full name, once asked (fullName)
-	// at is its index in World.uids (newPod), nameAt its full name's in probes.names (fullNames).
-	at, nameAt int
 	// built is the last pod object podOf built while the pod was not
 	// deleted, for builtVersion and builtPhase (podOf hands it out again).
 	built        *v1.Pod

@@ -5,8 +5,10 @@
 // reaper), housekeeping, the work queue, eviction, node shutdown and
 // kubelet restarts — and a fake runtime with faults (package
 // world/fakeruntime, which the world observes). It runs a plan.Plan, emits
-// history.Events to its observers and offers the oracles a read-only
-// oracle.View (view.go); it imports no oracle.
+// history.Events to its observers (each release of the pod lock carries
+// what the pod workers' queries answer then: package world/probe) and
+// offers the oracles a read-only oracle.View (view.go); it imports no
+// oracle.
 //
 // After the plan, the settle phase (settle.go) heals the injected errors
 // and lets time pass so that whatever must eventually happen has; it ends

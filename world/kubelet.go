@@ -94,9 +94,6 @@ func (w *World) newPod(a plan.Action) *configPod {
 	// Each insert makes a new list (the old one, unchanged, may still be
 	// read), in memory Renew keeps.
 	w.uids, w.inOrder = w.kept.uids.Insert(w.uids, i, a.UID), w.kept.inOrder.Insert(w.inOrder, i, p)
-	for ; i < len(w.inOrder); i++ {
-		w.inOrder[i].at = i
-	}
 	if i, ok := plan.LetterIndex(a.UID); ok {
 		w.byLetter[i] = p
 	}

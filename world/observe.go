@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world/fakeruntime"
+	"github.com/podsim/podsim/world/probe"
 )
 
 // Observe adds an observer of the event stream; call before Run. It runs
@@ -67,15 +68,15 @@ func (w *World) deliver(ev *history.Event) {
 
 // deliverOut stamps the event in w.out (the world's own memory: an
 // observer sends nothing) and hands it to each observer. Only the kinds
-// that can change what a probe asks go to noteForProbe.
+// that can change what a probe asks go to the probe's memo (probe.Kinds).
 func (w *World) deliverOut() {
 	ev := &w.out
 	if ev.Kind != history.Noted {
 		w.seq++
 	}
 	ev.Seq, ev.Step, ev.At, ev.Goroutine = w.seq, w.S.Steps(), w.S.Elapsed(), w.S.Goroutine()
-	if probeKinds&(1<<ev.Kind) != 0 {
-		w.noteForProbe(ev)
+	if probe.Kinds&(1<<ev.Kind) != 0 {
+		w.probes.Note(ev)
 	}
 	if len(w.observers) == 1 { // the common case: run's observer
 		w.observers[0](ev)

@@ -2,14 +2,13 @@ package world
 
 import (
 	"flag"
-	"reflect"
+	"fmt"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
-	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
 )
@@ -17,7 +16,7 @@ import (
 var probeSeeds = flag.Uint64("probe.seeds", 0, "TestIncrementalProbe: seeds per family and strategy (0: 40, 8 with -short)")
 
 // probeRun runs one seed of f with every probe compared against one that
-// asks every query (probeMemo.check) and returns the first difference and
+// asks every query (probe.Memo.Check) and returns the first difference and
 // the number of releases that carried a probe.
 func probeRun(t *testing.T, f plan.Family, seed uint64, strategy sim.Strategy, mutant string, observableOnly bool) (string, int) {
 	t.Helper()
@@ -29,7 +28,7 @@ func probeRun(t *testing.T, f plan.Family, seed uint64, strategy sim.Strategy, m
 	if observableOnly {
 		w.InternalInvariantsOff()
 	}
-	w.probes.check = true
+	checkProbes(w)
 	releases := 0
 	w.Observe(func(ev history.Event) {
 		if ev.Probe != nil {
@@ -37,7 +36,15 @@ func probeRun(t *testing.T, f plan.Family, seed uint64, strategy sim.Strategy, m
 		}
 	})
 	_ = w.Run() // a mutant's run may fail; the probes are what is checked
-	return w.probes.mismatch, releases
+	return w.probes.Mismatch(), releases
+}
+
+// checkProbes makes w's probe compare each of its probes and invariant
+// checks with one that asks everything (probe.Memo.Check).
+func checkProbes(w *World) {
+	w.probes.Check(func() string {
+		return fmt.Sprintf("at %v (step %d, goroutine %s)", w.S.Elapsed(), w.S.Steps(), w.S.Goroutine())
+	})
 }
 
 // TestIncrementalProbe: the probe asks only what the critical section can
@@ -96,25 +103,27 @@ func TestIncrementalProbeCheckCatches(t *testing.T) {
 	}
 	st := plan.SeedStreams(0)
 	w := NewWorld(f.Generate(st.Plan), st.Schedule, st.Faults, sim.RandomWalk{})
-	w.probes.check = true
-	w.Observe(func(history.Event) { w.probes.touched = w.probes.touched[:0] })
+	checkProbes(w)
+	w.Observe(func(history.Event) { w.probes.ForgetTouched() })
 	_ = w.Run()
-	if w.probes.mismatch == "" {
+	if w.probes.Mismatch() == "" {
 		t.Fatal("a probe that forgets the touched UIDs went unnoticed")
 	}
 }
 
 // TestSyncKnownProbeCheckCatches: the probe of a SyncKnownPods release asks
-// again only the records it purged and the orphans' (syncKnownTouched); a
-// probe that forgets those (forgetKnown) is caught by the comparison in
+// again only the records it purged and the orphans' (probe's
+// syncKnownTouched); a probe that forgets those (probe.Memo.ForgetKnown)
+// is caught by the comparison in
 // the first seeds of swarm, whose deletes leave records to purge.
 func TestSyncKnownProbeCheckCatches(t *testing.T) {
 	for seed := range uint64(20) {
 		w := seedWorld(t, "swarm", "", seed)
-		w.probes.check, w.probes.forgetKnown = true, true
+		checkProbes(w)
+		w.probes.ForgetKnown()
 		w.Observe(func(history.Event) {}) // the probe is taken only for an observer
 		_ = w.Run()
-		if w.probes.mismatch != "" {
+		if w.probes.Mismatch() != "" {
 			return
 		}
 	}
@@ -131,14 +140,14 @@ func TestSyncKnownProbeCheckCatches(t *testing.T) {
 func TestTouchedInvariantsCheckCatches(t *testing.T) {
 	for seed := range uint64(20) {
 		w := seedWorld(t, "update-storm", "B2", seed)
-		w.probes.check = true
+		checkProbes(w)
 		caught := false
 		w.Observe(func(history.Event) {
-			w.probes.touched = w.probes.touched[:0]
+			w.probes.ForgetTouched()
 			// The probes differ too (TestIncrementalProbeCheckCatches); only the
 			// first difference is kept, so each is read and forgotten.
-			caught = caught || strings.HasPrefix(w.probes.mismatch, "invariants at")
-			w.probes.mismatch = ""
+			m := w.probes.Mismatch()
+			caught = caught || strings.HasPrefix(m, "invariants at")
 		})
 		_ = w.Run()
 		if caught {
@@ -166,13 +175,10 @@ func seedWorld(t *testing.T, name, mutant string, seed uint64) *World {
 	return nil
 }
 
-// TestPodIndexes: the probe finds a pod's answers and its full name's
-// mirror answer by index (configPod.at, configPod.nameAt), not by search,
-// and World.pod finds a one-letter UID's pod by its letter (byLetter).
-// At every release of the pod lock, in every kubelet family, each index
-// names its pod: a stale index (a pod inserted before others, a full name
-// added) fails here, though TestIncrementalProbe may not see it (a family
-// whose static pods share one full name).
+// TestPodIndexes: World.pod finds a one-letter UID's pod by its letter
+// (byLetter): at every release of the pod lock, in every kubelet family,
+// it finds what a scan finds. (The probe's own index of the pods is
+// world/probe's TestIndex.)
 func TestPodIndexes(t *testing.T) {
 	for _, f := range plan.KubeletFamilies() {
 		for seed := range uint64(4) {
@@ -182,10 +188,9 @@ func TestPodIndexes(t *testing.T) {
 					return
 				}
 				releases++
-				names := w.fullNames()
 				for i, p := range w.inOrder {
-					if p.at != i || w.uids[p.at] != p.action.UID || names[p.nameAt] != p.fullName() {
-						t.Fatalf("%s seed %d: pod %s at %d (index %d), name %q at %d", f.Name, seed, p.action.UID, i, p.at, p.fullName(), p.nameAt)
+					if w.uids[i] != p.action.UID {
+						t.Fatalf("%s seed %d: pod %s at %d, UID %s there", f.Name, seed, p.action.UID, i, w.uids[i])
 					}
 					// World.pod by letter finds what a scan finds, from a copy of the UID.
 					if got := w.pod(types.UID(strings.Clone(string(p.action.UID)))); got != p {
@@ -201,34 +206,6 @@ func TestPodIndexes(t *testing.T) {
 			_ = w.Run()
 			if releases == 0 {
 				t.Fatalf("%s seed %d: no release", f.Name, seed)
-			}
-		}
-	}
-}
-
-// TestProbeKinds: deliverOut hands noteForProbe only the kinds in
-// probeKinds; an event of any other kind, of any input, held or not, would
-// have changed nothing of the probe's memo. Fails when a kind noteForProbe
-// reads is left out of probeKinds.
-func TestProbeKinds(t *testing.T) {
-	inputs := []ops.Input{nil, ops.UpdatePod{Pod: ops.Pod{UID: "u2"}}, ops.KillPodNowDone{UID: "u2"}, ops.Query{},
-		ops.SyncKnownPods{Desired: []string{"u1"}}, ops.CancelFired{UID: "u3"}, ops.CompletionFired{UID: "u3"},
-		ops.SyncBegin{UID: "u1"}}
-	fresh := func() probeMemo {
-		return probeMemo{last: &history.Probe{}, touched: []types.UID{"u1"}, holder: "g",
-			calls: []probeCall{{g: "g", id: 3, uid: "u1"}, {g: "h", id: 4, all: true}}}
-	}
-	for k := history.EventKind(0); k < history.NumEventKinds; k++ {
-		if probeKinds&(1<<k) != 0 {
-			continue
-		}
-		for _, in := range inputs {
-			for _, g := range []string{"g", "h", "worker/u1", "other"} {
-				w := &World{probes: fresh()}
-				w.noteForProbe(&history.Event{Kind: k, Goroutine: g, ID: 3, Input: in})
-				if want := fresh(); !reflect.DeepEqual(w.probes, want) {
-					t.Fatalf("a %v event (input %#v, goroutine %s) changed the memo: %+v, was %+v", k, in, g, w.probes, want)
-				}
 			}
 		}
 	}

@@ -74,8 +74,12 @@ func (p *epochParts) beforeUnlock(name string) {
 	if name != "podLock" || w.epoch != p.wrt.epoch {
 		return
 	}
-	if err := w.checkInvariants(); err != nil {
-		w.violate("internal", err.Error())
+	// The workers' internal invariants (unless they are off), of the
+	// records the probe asks about (probe.Memo.CheckInvariants).
+	if !w.internalOff {
+		if err := w.probes.CheckInvariants(w.PW, w.sending()); err != nil {
+			w.violate("internal", err.Error())
+		}
 	}
 	w.killNowUpdateDone()
 	if w.sending() { // else nobody reads the probe

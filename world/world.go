@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/world/boxes"
 	"github.com/podsim/podsim/world/fakeruntime"
 	"github.com/podsim/podsim/world/lastcall"
+	"github.com/podsim/podsim/world/probe"
 	"github.com/podsim/podsim/world/quiet"
 	"github.com/podsim/podsim/world/shapes"
 	"github.com/podsim/podsim/world/simrt"
@@ -124,10 +125,8 @@ type World struct {
 			ko    workers.KillPodOptions
 			grace int64
 		}] // killOptions'
-		uids    slab.Bump[types.UID]            // the lists newPod makes
-		inOrder slab.Bump[*configPod]           // (an older one may still be read)
-		names   slab.Bump[string]               // fullNames'
-		mirrors slab.Bump[history.MirrorAnswer] // probeAll's copies
+		uids    slab.Bump[types.UID]  // the lists newPod makes
+		inOrder slab.Bump[*configPod] // (an older one may still be read)
 		parts   slab.Kept[epochParts]
 		runtime *fakeruntime.Runtime
 		boxes   *boxes.Cache  // the events' boxes
@@ -140,8 +139,8 @@ type World struct {
 	// read (cacheView): the call's input, reported at its return.
 	cacheReads history.Few[string, ops.CacheView]
 	// probes is what the probe keeps from one release of the pod lock to
-	// the next (probe.go).
-	probes probeMemo
+	// the next (probe.go, world/probe).
+	probes probe.Memo
 	// desiredFree are desired's buffers not in use (desiredBuf).
 	desiredFree []*desiredBuf
 
@@ -170,12 +169,8 @@ type World struct {
 		free      [2]*desiredBuf
 		pods      [4]desiredPod
 		stubs     [4]*v1.Pod
-		answers   [4]history.PodAnswers
-		mirror    [4]history.MirrorAnswer
 		live      [4]*workerset.Goroutine
-		touched   [8]types.UID
 		work      [4]types.UID
-		calls     [4]probeCall
 		observers [2]func(*history.Event)
 	}
 }
@@ -208,11 +203,11 @@ func NewWorld(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy
 // the values in kept, the quiet watch's maps and the worker records. The
 // pod workers' names (workers.Names) and the scheduler (sim's Renew) too.
 func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.Strategy) *World {
-	objects, made, names, kept, quiet, set, s := w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers, w.S
+	objects, probes, names, kept, quiet, set, s := w.podObjects, w.probes.Kept(), w.workerNames, w.kept, w.quiet, w.workers, w.S
 	*w = World{} // cleared in place: a composite literal is built aside and copied over
-	w.podObjects, w.probes.made, w.workerNames, w.kept, w.quiet, w.workers, w.S = objects, made, names, kept, quiet, set, s
+	w.podObjects, w.workerNames, w.kept, w.quiet, w.workers, w.S = objects, names, kept, quiet, set, s
 	k := &w.kept
-	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.names, &k.mirrors, &k.parts} {
+	for _, m := range [...]interface{ Reset() }{&k.pods, &k.events, &k.signals, &k.kills, &k.uids, &k.inOrder, &k.parts} {
 		m.Reset()
 	}
 	w.quiet.Renew()
@@ -222,7 +217,7 @@ func (w *World) Renew(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 		w.workerNames = workers.NewNames()
 	}
 	w.podObjects.Reuse()
-	w.probes.made.Reuse()
+	w.probes.Renew(probes)
 	return w.build(plan, schedule, faults, strategy)
 }
 
@@ -233,8 +228,8 @@ func (w *World) build(plan plan.Plan, schedule, faults sim.Source, strategy sim.
 	f := &w.first
 	f.desired = desiredBuf{pods: f.pods[:0], stubs: f.stubs[:0]}
 	w.desiredFree = append(f.free[:0], &f.desired)
-	w.probes.podsBuf, w.probes.mirrorBuf, w.workers.Live = f.answers[:0], f.mirror[:0], f.live[:0]
-	w.probes.touched, w.probes.calls = f.touched[:0], f.calls[:0]
+	w.workers.Live = f.live[:0]
+	w.probes.Start()
 	w.work = f.work[:0]
 	if w.workers.Ended == nil { // made once in w's memory (Renew keeps it)
 		w.workers.Ended = func(g *workerset.Goroutine) {

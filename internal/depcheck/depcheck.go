@@ -74,7 +74,7 @@ func Rules() []Rule {
 		// The simulated kubelet: a target. It implements the oracles' View
 		// (package oracle) and knows no oracle.
 		{Dir: "world", Allow: append([]string{"std", "sim", "workers", "model", "plan", "history", "oracle", "world/simrt",
-			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs", "world/catalogue", "world/workerset", "world/slab", "world/lastcall", "world/boxes"}, k8s...),
+			"world/fakeruntime", "world/quiet", "world/shapes", "world/kubebugs", "world/catalogue", "world/workerset", "world/slab", "world/lastcall", "world/boxes", "world/probe"}, k8s...),
 			Deny: append(oracles, "run", "shrink", "regress", "gate", "cmd", "vkworld"), TestDeny: above("run", "shrink", "regress", "gate")},
 		{Dir: "world/simrt", Allow: []string{"std", "sim", "workers"}},
 		// The settle phase's early end: pure bookkeeping and predicates over
@@ -91,6 +91,10 @@ func Rules() []Rule {
 		{Dir: "world/lastcall", Allow: []string{"std", "model", "workers", "k8s.io/apimachinery"}, ImportedOnlyBy: []string{"world"}},
 		// The boxes of a kubelet world's events, kept for its lane's later runs: no world.
 		{Dir: "world/boxes", Allow: []string{"std", "model", "history", "k8s.io/apimachinery"}, ImportedOnlyBy: []string{"world"}},
+		// The kubelet world's probe of the pod workers' queries at each pod-lock
+		// release, asked incrementally: no world, no scheduler.
+		{Dir: "world/probe", Allow: []string{"std", "model", "plan", "history", "workers", "world/slab", "k8s.io/apimachinery"},
+			ImportedOnlyBy: []string{"world"}},
 		// The memory a kubelet world keeps for its lane's next run: generic, no podsim.
 		{Dir: "world/slab", Allow: []string{"std"}},
 		// The kubelet-level bugs' switches: plain data; no world.
