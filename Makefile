@@ -105,11 +105,14 @@ else
 endif
 
 ## real-gate: the differential gate of the tree KUBE_ROOT against the pinned
-## release (SEEDS per family and side, both wake-up modes); artifacts in
-## REPORT. Exit 1 on a regression.
+## release (GATE_SEEDS per family and side, default 200, both wake-up modes,
+## and the deep tiers GATE_DEEP, default hold swarm-restart to seed 10,000:
+## about 70 s more a side; GATE_DEEP= for none); artifacts in REPORT. Exit 1
+## on a regression.
 REPORT ?= realgate-report
+GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
-	SEEDS=$(or $(GATE_SEEDS),200) scripts/realgate $(KUBE_ROOT) $(REPORT)
+	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' scripts/realgate $(KUBE_ROOT) $(REPORT)
 
 ## real-mutants: the catalogue's patches of the real pod_workers.go
 ## (realkubelet/testdata/mutants), each gated against the pinned release.

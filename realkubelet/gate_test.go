@@ -3,6 +3,8 @@ package realkubelet
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -12,9 +14,15 @@ import (
 )
 
 var (
-	gateOut   = flag.String("gate.out", "", "TestGateSweep: write the per-seed finding keys here (JSON)")
-	gateModes = flag.String("gate.modes", "plain,hold", "TestGateSweep: wake-up modes, comma-separated (plain, hold)")
+	gateOut      = flag.String("gate.out", "", "TestGateSweep: write the per-seed finding keys here (JSON)")
+	gateModes    = flag.String("gate.modes", "plain,hold", "TestGateSweep: wake-up modes, comma-separated (plain, hold)")
+	gateProgress = flag.Int("gate.progress", 0, "TestGateSweep: every this many runs, a progress line on stderr (0: none)")
+	gatePlant    = flag.String("gate.plant", "", "TestGateSweep: plant a driver bug in every run (tests of the gate only: "+
+		"admit-in-shutdown, whose first unexplained finding in hold swarm-restart is at seed 11)")
 )
+
+// gatePlants are the bugs -gate.plant can plant (plant.go).
+var gatePlants = map[string]plantedBug{"admit-in-shutdown": plantAdmitInShutdown}
 
 // GateRun is one seed's outcome for the differential gate: the distinct
 // finding keys ("CLASS INVARIANT", UNEXPLAINED for no class) it produced.
@@ -79,26 +87,38 @@ func TestGateFamilies(t *testing.T) {
 }
 
 // TestGateSweep is the differential gate's tool (realrun gate runs it on
-// the base and on the candidate): -sweep seeds of every family (or
-// -sweep.family) in each of -gate.modes, written to -gate.out as one JSON
-// array of the seeds that had findings.
+// the base and on the candidate, once per tier): -sweep seeds of every
+// family (or -sweep.family) in each of -gate.modes, written to -gate.out
+// as one JSON array of the seeds that had findings; with -gate.progress N
+// a line "gate: ..." on stderr every N runs (realrun's log shows them).
 func TestGateSweep(t *testing.T) {
 	if *gateOut == "" || *sweepSeeds == 0 {
 		t.Skip("tool: needs -gate.out and -sweep N")
 	}
-	var runs []GateRun
-	for _, mode := range strings.Split(*gateModes, ",") {
+	modes := strings.Split(*gateModes, ",")
+	for _, mode := range modes {
 		if mode != "plain" && mode != "hold" {
 			t.Fatalf("unknown mode %q (want plain or hold)", mode)
 		}
-		for _, f := range gateFamilies(*sweepOnly) {
+	}
+	plant, ok := gatePlants[*gatePlant]
+	if !ok && *gatePlant != "" {
+		t.Fatalf("-gate.plant: unknown bug %q", *gatePlant)
+	}
+	fams := gateFamilies(*sweepOnly)
+	p := gateProgressor{every: *gateProgress, total: len(modes) * len(fams) * *sweepSeeds, w: os.Stderr}
+	var runs []GateRun
+	for _, mode := range modes {
+		for _, f := range fams {
 			for i := range *sweepSeeds {
 				seed := *sweepStart + uint64(i)
-				o := RunOptions{HoldWakes: mode == "hold"}
+				o := RunOptions{HoldWakes: mode == "hold", plant: plant}
 				r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
-				if keys := GateKeys(r); len(keys) > 0 {
+				keys := GateKeys(r)
+				if len(keys) > 0 {
 					runs = append(runs, GateRun{Family: f.Name, Seed: seed, Hold: o.HoldWakes, Keys: keys})
 				}
+				p.ran(f.Name, mode, seed, len(keys) > 0)
 			}
 		}
 	}
@@ -108,5 +128,22 @@ func TestGateSweep(t *testing.T) {
 	}
 	if err := os.WriteFile(*gateOut, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// gateProgressor writes TestGateSweep's progress line every `every` runs
+// (counts only: nothing of the wall clock reaches it).
+type gateProgressor struct {
+	every, total, done, found int
+	w                         io.Writer
+}
+
+func (p *gateProgressor) ran(family, mode string, seed uint64, found bool) {
+	p.done++
+	if found {
+		p.found++
+	}
+	if p.every > 0 && (p.done%p.every == 0 || p.done == p.total) {
+		fmt.Fprintf(p.w, "gate: %d of %d runs, %d with findings (last: %s %s seed %d)\n", p.done, p.total, p.found, family, mode, seed)
 	}
 }

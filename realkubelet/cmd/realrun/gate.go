@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +43,7 @@ type change struct {
 	Seed      uint64 `json:"seed"`
 	Mode      string `json:"mode"`
 	Key       string `json:"key"`
+	Tier      string `json:"tier"` // the sweep that ran it: "shallow", or "deep" (--deep)
 	Reproduce string `json:"reproduce"`
 	Script    string `json:"script,omitempty"`
 	File      string `json:"script_file,omitempty"`
@@ -49,23 +51,26 @@ type change struct {
 
 // gateReport is what the gate prints (table or --json).
 type gateReport struct {
-	Base        string   `json:"base"`
-	Candidate   string   `json:"candidate"`
-	Layout      string   `json:"candidate_layout"`
-	Families    int      `json:"families"`
-	Seeds       int      `json:"seeds_per_family"`
-	Start       uint64   `json:"start"`
-	Modes       []string `json:"modes"`
-	RunsPerSide int      `json:"runs_per_side"`
-	Regressions []change `json:"regressions"`
-	Fixes       []change `json:"fixes"`
-	Verdict     string   `json:"verdict"`
-	Timing      timing   `json:"timing_seconds"`
+	Base        string       `json:"base"`
+	Candidate   string       `json:"candidate"`
+	Layout      string       `json:"candidate_layout"`
+	Families    int          `json:"families"`
+	Seeds       int          `json:"seeds_per_family"`
+	Start       uint64       `json:"start"`
+	Modes       []string     `json:"modes"`
+	RunsPerSide int          `json:"runs_per_side"` // every tier's
+	Tiers       []tierReport `json:"tiers"`
+	Regressions []change     `json:"regressions"`
+	Fixes       []change     `json:"fixes"`
+	Verdict     string       `json:"verdict"`
+	Timing      timing       `json:"timing_seconds"`
 }
 
-// timing is wall time per phase (for the report only; never compared).
+// timing is wall time per phase (for the report only; never compared);
+// SweepBase and SweepCandidate are the shallow tier's, DeepBase and
+// DeepCandidate every deep tier's.
 type timing struct {
-	BuildBase, BuildCandidate, SweepBase, SweepCandidate, Shrink float64
+	BuildBase, BuildCandidate, SweepBase, SweepCandidate, DeepBase, DeepCandidate, Shrink float64
 }
 
 // side is one built tree of the gate.
@@ -88,20 +93,24 @@ func buildSide(o options, root, name, source, moduleDir string, secs *float64) (
 
 func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+format+"\n", a...) }
 
-// sweep runs TestGateSweep on one side: every run's finding keys.
-func (sd side) sweep(o options, moduleDir, file string, secs *float64) (map[runKey][]string, error) {
+// sweep runs TestGateSweep on one side for one tier: every run's finding
+// keys. The binary's progress lines reach realrun's log as they come.
+func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error) {
 	t0 := time.Now()
-	args := []string{"-test.run", "^TestGateSweep$", "-test.timeout", "60m", "-sweep", strconv.Itoa(o.seeds),
-		"-sweep.start", strconv.FormatUint(o.start, 10), "-gate.modes", o.modes, "-gate.out", file}
-	if o.scenario != "all" {
-		args = append(args, "-sweep.family", o.scenario)
+	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a run that spins ends the sweep
+	args := []string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-sweep", strconv.Itoa(t.Seeds),
+		"-sweep.start", strconv.FormatUint(t.Start, 10), "-gate.modes", t.Modes, "-gate.out", file,
+		"-gate.progress", strconv.Itoa(progressEvery)}
+	if t.Family != "" {
+		args = append(args, "-sweep.family", t.Family)
 	}
+	progress("sweeping %s: %s", sd.slot.name(), t)
 	cmd := exec.Command(sd.bin, args...)
-	cmd.Dir, cmd.Env = moduleDir, sd.slot.goEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("sweep on %s did not complete: %s", sd.slot.name(), firstLines(out, 3))
+	lines := &progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, sd.slot.goEnv(), &lines.kept, lines
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("sweep on %s did not complete: %s", sd.slot.name(), firstLines(lines.kept.Bytes(), 3))
 	}
-	*secs = time.Since(t0).Seconds()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -114,9 +123,12 @@ func (sd side) sweep(o options, moduleDir, file string, secs *float64) (map[runK
 	for _, r := range runs {
 		out[runKey{r.Family, r.Seed, r.Hold}] = r.Keys
 	}
-	progress("swept %s in %.0fs: %d runs with findings", sd.slot.name(), *secs, len(runs))
+	progress("swept %s, %s tier, in %.0fs: %d runs with findings", sd.slot.name(), t.Name, time.Since(t0).Seconds(), len(runs))
 	return out, nil
 }
+
+// progressEvery: the sweep reports its progress every this many runs.
+const progressEvery = 1000
 
 func modeName(hold bool) string {
 	if hold {
@@ -220,39 +232,60 @@ func runGate(o options, moduleDir, root string) error {
 	}
 	rep.Base, rep.Candidate, rep.Layout = base.slot.name(), o.kubernetes, cand.slot.layout
 	outDir := cmp.Or(o.out, filepath.Join(cand.slot.dir, "report"))
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
+	g := gate{o: o, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
+		sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, moduleDir, file) },
+		shrink: func(regs []change, sd side) { shrinkChanges(regs, o.shrink, sd, moduleDir, outDir) }}
+	return g.judge(&rep, base, cand)
+}
+
+// gate is the differential gate once both sides are built. sweep and
+// shrink run a side's test binary (the tests give fakes).
+type gate struct {
+	o       options
+	baseSrc string // the base tree, "" for the pinned release (the fixes' reproduce commands)
+	outDir  string
+	stdout  io.Writer
+	sweep   func(sd side, t tier, file string) (map[runKey][]string, error)
+	shrink  func(regs []change, sd side)
+}
+
+// judge sweeps every tier on both sides, compares them run by run, shrinks
+// regressions on the candidate, and reports: errFailed if any regressed.
+func (g gate) judge(rep *gateReport, base, cand side) error {
+	if err := os.MkdirAll(g.outDir, 0o755); err != nil {
 		return err
 	}
-	baseRuns, err := base.sweep(o, moduleDir, filepath.Join(outDir, "base-runs.json"), &rep.Timing.SweepBase)
+	tiers := gateTiers(g.o)
+	baseRuns, err := g.sweepSide(base, "base", tiers, &rep.Timing.SweepBase, &rep.Timing.DeepBase)
 	if err != nil {
 		return err
 	}
-	candRuns, err := cand.sweep(o, moduleDir, filepath.Join(outDir, "candidate-runs.json"), &rep.Timing.SweepCandidate)
+	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing.SweepCandidate, &rep.Timing.DeepCandidate)
 	if err != nil {
 		return err
 	}
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	t0 := time.Now()
-	shrinkChanges(rep.Regressions, o.shrink, cand, moduleDir, outDir)
+	g.shrink(rep.Regressions, cand)
 	rep.Timing.Shrink = time.Since(t0).Seconds()
-	for i := range rep.Regressions {
-		rep.Regressions[i].Reproduce = reproduce(o.kubernetes, rep.Regressions[i])
+	for i, c := range rep.Regressions {
+		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.o.kubernetes, c)
 	}
-	for i := range rep.Fixes {
-		rep.Fixes[i].Reproduce = reproduce(baseSrc, rep.Fixes[i])
+	for i, c := range rep.Fixes {
+		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.baseSrc, c)
 	}
 	rep.Verdict = "pass"
 	if len(rep.Regressions) > 0 {
 		rep.Verdict = "fail"
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")
-	if err := os.WriteFile(filepath.Join(outDir, "gate.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(g.outDir, "gate.json"), b, 0o644); err != nil {
 		return err
 	}
-	if o.json {
-		fmt.Println(string(b))
+	if g.o.json {
+		fmt.Fprintln(g.stdout, string(b))
 	} else {
-		printTable(os.Stdout, rep, outDir)
+		printTable(g.stdout, *rep, g.outDir)
 	}
 	if rep.Verdict == "fail" {
 		return errFailed
@@ -260,90 +293,36 @@ func runGate(o options, moduleDir, root string) error {
 	return nil
 }
 
+// sweepSide runs every tier on one side (name: base or candidate), each
+// into its run list in the report directory; tiers never share a run.
+func (g gate) sweepSide(sd side, name string, tiers []tier, shallowSecs, deepSecs *float64) (map[runKey][]string, error) {
+	all := map[runKey][]string{}
+	for _, t := range tiers {
+		t0 := time.Now()
+		runs, err := g.sweep(sd, t, filepath.Join(g.outDir, t.file(name)))
+		if err != nil {
+			return nil, err
+		}
+		secs := shallowSecs
+		if t.Name == "deep" {
+			secs = deepSecs
+		}
+		*secs += time.Since(t0).Seconds()
+		maps.Copy(all, runs)
+	}
+	return all, nil
+}
+
 func newReport(o options) gateReport {
 	fams := len(familyNames())
 	if o.scenario != "all" {
 		fams = 1
 	}
-	modes := strings.Split(o.modes, ",")
-	return gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: modes,
-		RunsPerSide: fams * o.seeds * len(modes), Regressions: []change{}, Fixes: []change{}}
-}
-
-// printTable prints the gate's verdict, regressions (with shrunk scripts
-// and the reproduce command) and fixes.
-func printTable(w io.Writer, r gateReport, outDir string) {
-	fmt.Fprintf(w, "gate: candidate %s (%s) against %s\n", r.Candidate, r.Layout, r.Base)
-	fmt.Fprintf(w, "      %d families × seeds %d..%d × modes %s = %d runs per side\n",
-		r.Families, r.Start, r.Start+uint64(r.Seeds)-1, strings.Join(r.Modes, ","), r.RunsPerSide)
-	section := func(title string, cs []change) {
-		fmt.Fprintf(w, "\n%s: %d\n", title, len(cs))
-		if len(cs) == 0 {
-			return
-		}
-		// One row per (mode, family, key): how many seeds, the first one
-		// and its reproduce command; every seed is in gate.json.
-		fmt.Fprintf(w, "%-5s %-32s %-20s %6s %10s  %s\n", "mode", "family", "finding", "seeds", "first seed", "reproduce (first seed)")
-		for i := 0; i < len(cs); {
-			n := 1
-			for j := i + 1; j < len(cs); j++ {
-				if cs[j].Mode == cs[i].Mode && cs[j].Family == cs[i].Family && cs[j].Key == cs[i].Key {
-					n++
-				}
-			}
-			fmt.Fprintf(w, "%-5s %-32s %-20s %6d %10d  %s\n", cs[i].Mode, cs[i].Family, cs[i].Key, n, cs[i].Seed, cs[i].Reproduce)
-			i = nextGroup(cs, i)
-		}
+	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","),
+		Regressions: []change{}, Fixes: []change{}}
+	for _, t := range gateTiers(o) {
+		r.Tiers = append(r.Tiers, reportTier(t))
+		r.RunsPerSide += r.Tiers[len(r.Tiers)-1].RunsPerSide
 	}
-	section("REGRESSIONS (new on the candidate)", r.Regressions)
-	for _, c := range r.Regressions {
-		if c.Script != "" {
-			fmt.Fprintf(w, "\n--- shrunk: %s seed %d (%s), %s → %s\n%s\n", c.Family, c.Seed, c.Mode, c.Key, c.File, scriptOnly(c.Script))
-		}
-	}
-	section("FIXES (gone on the candidate)", r.Fixes)
-	fmt.Fprintf(w, "\nverdict: %s (%d regressions, %d fixes); report: %s\n", strings.ToUpper(r.Verdict),
-		len(r.Regressions), len(r.Fixes), filepath.Join(outDir, "gate.json"))
-}
-
-// nextGroup is the index after i of the first change of another (mode,
-// family, key) not yet printed; changes are sorted by mode, family, seed.
-func nextGroup(cs []change, i int) int {
-	for j := i + 1; j < len(cs); j++ {
-		if cs[j].Mode != cs[i].Mode || cs[j].Family != cs[i].Family {
-			return firstUnprinted(cs, i, j)
-		}
-	}
-	return firstUnprinted(cs, i, len(cs))
-}
-
-// firstUnprinted: within the (mode, family) block [start, end), the first
-// change after cs[i] whose key no earlier change of the block has.
-func firstUnprinted(cs []change, i, end int) int {
-	start := i
-	for start > 0 && cs[start-1].Mode == cs[i].Mode && cs[start-1].Family == cs[i].Family {
-		start--
-	}
-	for j := i + 1; j < end; j++ {
-		seen := false
-		for k := start; k < j; k++ {
-			seen = seen || cs[k].Key == cs[j].Key
-		}
-		if !seen {
-			return j
-		}
-	}
-	return end
-}
-
-// scriptOnly is a shrunk output without its trace lines.
-func scriptOnly(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "#   ") || l == "# trace:" {
-			continue
-		}
-		keep = append(keep, "  "+l)
-	}
-	return strings.Join(keep, "\n")
+	return r
 }

@@ -11,7 +11,7 @@
 //	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
 //	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
-//	               [--modes plain,hold] [--json] [--out DIR] [--shrink N]
+//	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -61,6 +61,7 @@ type options struct {
 	hang                                                                       time.Duration
 	start                                                                      uint64
 	hold, json, mutants, trimpath                                              bool
+	deep                                                                       deepList // gate: the deep tiers
 }
 
 // errFailed: a check failed (exit 1); the reason is already printed.
@@ -73,7 +74,7 @@ const usage = `usage:
   realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
   realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
-                 [--modes plain,hold] [--json] [--out DIR] [--shrink N]
+                 [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -127,6 +128,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
 	fs.BoolVar(&o.json, "json", false, "gate, mutation: print JSON instead of a table")
 	fs.StringVar(&o.out, "out", "", "gate, mutation: directory for the report (and the gate's shrunk scripts; default: in the scratch slot)")
+	fs.Var(&o.deep, "deep", "gate: also sweep FAMILY in MODE (plain or hold) to SEEDS seeds from --start, "+
+		"e.g. swarm-restart/hold:10000; comma-separated or repeated")
 	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
 	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants) against the base")
 	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
@@ -202,7 +205,7 @@ func checkGate(o options) error {
 	if o.shrink < 0 {
 		return fmt.Errorf("--shrink must not be negative, got %d", o.shrink)
 	}
-	return nil
+	return checkDeep(o)
 }
 
 // toolArgs is the test binary's command line for run, replay and shrink.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"io"
@@ -175,21 +176,25 @@ func TestTreeThatDoesNotFit(t *testing.T) {
 	}
 }
 
-// TestTableGroups: the table has one row per (mode, family, key), with
-// the number of seeds and the first.
+// TestTableGroups: the table has one row per (tier, mode, family, key),
+// with the number of seeds and the first.
 func TestTableGroups(t *testing.T) {
 	cs := []change{{Family: "a", Seed: 1, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 1, Mode: "hold", Key: "K2"},
 		{Family: "a", Seed: 4, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 5, Mode: "hold", Key: "K3"},
+		{Family: "a", Seed: 300, Mode: "hold", Key: "K1", Tier: "deep"}, {Family: "a", Seed: 301, Mode: "hold", Key: "K1", Tier: "deep"},
 		{Family: "b", Seed: 2, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 3, Mode: "plain", Key: "K1"}}
+	for i := range cs {
+		cs[i].Tier = cmp.Or(cs[i].Tier, "shallow")
+	}
 	var b strings.Builder
 	printTable(&b, gateReport{Regressions: cs, Modes: []string{"plain", "hold"}}, "/out")
 	var rows []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		if f := strings.Fields(l); len(f) >= 5 && (f[0] == "hold" || f[0] == "plain") {
-			rows = append(rows, strings.Join(f[:5], " "))
+		if f := strings.Fields(l); len(f) >= 6 && (f[0] == "shallow" || f[0] == "deep") {
+			rows = append(rows, strings.Join(f[:6], " "))
 		}
 	}
-	want := "hold a K1 2 1;hold a K2 1 1;hold a K3 1 5;hold b K1 1 2;plain a K1 1 3"
+	want := "shallow hold a K1 2 1;shallow hold a K2 1 1;shallow hold a K3 1 5;deep hold a K1 2 300;shallow hold b K1 1 2;shallow plain a K1 1 3"
 	if got := strings.Join(rows, ";"); got != want {
 		t.Errorf("rows %q, want %q", got, want)
 	}

@@ -88,7 +88,7 @@ func runMutants(o options, moduleDir, root string) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	baseRuns, err := base.sweep(o, moduleDir, filepath.Join(outDir, "base-runs.json"), &secs)
+	baseRuns, err := base.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, "base-runs.json"))
 	if err != nil {
 		return err
 	}
@@ -147,8 +147,7 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 		return fail(err)
 	}
 	sd := side{s, bin}
-	var secs float64
-	runs, err := sd.sweep(o, moduleDir, filepath.Join(outDir, name+"-runs.json"), &secs)
+	runs, err := sd.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, name+"-runs.json"))
 	if err != nil {
 		return fail(err)
 	}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The gate's deep tier: one family in one wake-up mode swept much further
+// than the rest (--deep swarm-restart/hold:10000), for the rare races the
+// unmutated kubelet shows only far out (GH at hold swarm-restart seed
+// 4,646). Its runs are compared per seed like every other run; a change
+// says which tier its run came from.
+
+// deepSpec is one --deep item: FAMILY/MODE:SEEDS, the seeds counted from
+// --start, the shallow tier's included.
+type deepSpec struct {
+	Family string
+	Mode   string
+	Seeds  int
+}
+
+func (d deepSpec) String() string { return fmt.Sprintf("%s/%s:%d", d.Family, d.Mode, d.Seeds) }
+
+// deepList is the --deep flag: repeatable, each value a comma-separated
+// list of FAMILY/MODE:SEEDS; an empty value adds nothing.
+type deepList []deepSpec
+
+func (l *deepList) String() string {
+	if l == nil {
+		return ""
+	}
+	var s []string
+	for _, d := range *l {
+		s = append(s, d.String())
+	}
+	return strings.Join(s, ",")
+}
+
+// Set parses one --deep value; the flag package puts its error on one
+// line ("invalid value ... for flag -deep: ...").
+func (l *deepList) Set(v string) error {
+	if v == "" {
+		return nil
+	}
+	for _, item := range strings.Split(v, ",") {
+		d, err := parseDeep(item)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(*l, func(o deepSpec) bool { return o.Family == d.Family && o.Mode == d.Mode }) {
+			return fmt.Errorf("%s/%s is given twice", d.Family, d.Mode)
+		}
+		*l = append(*l, d)
+	}
+	return nil
+}
+
+// parseDeep reads FAMILY/MODE:SEEDS.
+func parseDeep(item string) (deepSpec, error) {
+	fm, n, ok := strings.Cut(item, ":")
+	fam, mode, ok2 := strings.Cut(fm, "/")
+	if !ok || !ok2 {
+		return deepSpec{}, fmt.Errorf("%q: want FAMILY/MODE:SEEDS, e.g. swarm-restart/hold:10000", item)
+	}
+	if !slices.Contains(familyNames(), fam) {
+		return deepSpec{}, fmt.Errorf("%q: unknown family %q (want one of %s)", item, fam, strings.Join(familyNames(), ", "))
+	}
+	if mode != "plain" && mode != "hold" {
+		return deepSpec{}, fmt.Errorf("%q: unknown mode %q (want plain or hold)", item, mode)
+	}
+	seeds, err := strconv.Atoi(n)
+	if err != nil || seeds <= 0 {
+		return deepSpec{}, fmt.Errorf("%q: seeds %q is not a positive number", item, n)
+	}
+	return deepSpec{Family: fam, Mode: mode, Seeds: seeds}, nil
+}
+
+// tier is one sweep of the gate, run on each side: the shallow tier
+// (every family or --scenario, --seeds seeds, --modes) or a deep one.
+type tier struct {
+	Name   string // "shallow" or "deep"
+	Family string // "" = every family
+	Modes  string // comma-separated
+	Start  uint64
+	Seeds  int
+}
+
+func (t tier) last() uint64 { return t.Start + uint64(t.Seeds) - 1 }
+
+// covers: the tier ran family's seed in mode.
+func (t tier) covers(family, mode string, seed uint64) bool {
+	return (t.Family == "" || t.Family == family) && slices.Contains(strings.Split(t.Modes, ","), mode) &&
+		seed >= t.Start && seed <= t.last()
+}
+
+// file is the tier's run list of one side ("base", "candidate").
+func (t tier) file(side string) string {
+	if t.Name == "shallow" {
+		return side + "-runs.json"
+	}
+	return fmt.Sprintf("%s-deep-%s-%s-runs.json", side, t.Family, t.Modes)
+}
+
+func (t tier) String() string {
+	fam := cmp.Or(t.Family, "every family")
+	return fmt.Sprintf("%s tier (%s, %s, seeds %d..%d)", t.Name, fam, t.Modes, t.Start, t.last())
+}
+
+// gateTiers are the gate's sweeps: the shallow tier, then one per --deep
+// item, over the seeds the shallow tier did not run (all of them from
+// --start, if the shallow tier has not that family or mode).
+func gateTiers(o options) []tier {
+	shallow := tier{Name: "shallow", Modes: o.modes, Start: o.start, Seeds: o.seeds}
+	if o.scenario != "all" {
+		shallow.Family = o.scenario
+	}
+	out := []tier{shallow}
+	for _, d := range o.deep {
+		t := tier{Name: "deep", Family: d.Family, Modes: d.Mode, Start: o.start, Seeds: d.Seeds}
+		if shallow.covers(d.Family, d.Mode, o.start) {
+			t.Start, t.Seeds = o.start+uint64(o.seeds), d.Seeds-o.seeds
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// checkDeep refuses a deep tier that adds no seed, or one with --mutants.
+func checkDeep(o options) error {
+	if len(o.deep) > 0 && o.mutants {
+		return fmt.Errorf("--deep is for gating a --kubernetes tree, not --mutants")
+	}
+	for i, t := range gateTiers(o)[1:] {
+		if t.Seeds <= 0 {
+			return fmt.Errorf("--deep %s is not deeper than the other runs (--seeds %d): give it more seeds", o.deep[i], o.seeds)
+		}
+	}
+	return nil
+}
+
+// tierOf is the name of the tier that ran c's run.
+func tierOf(tiers []tier, c change) string {
+	for _, t := range tiers {
+		if t.covers(c.Family, c.Mode, c.Seed) {
+			return t.Name
+		}
+	}
+	return "?"
+}
+
+// tierReport is a tier in gate.json.
+type tierReport struct {
+	Tier        string   `json:"tier"`
+	Family      string   `json:"family"`
+	Modes       []string `json:"modes"`
+	FirstSeed   uint64   `json:"first_seed"`
+	LastSeed    uint64   `json:"last_seed"`
+	RunsPerSide int      `json:"runs_per_side"`
+}
+
+func reportTier(t tier) tierReport {
+	fams := 1
+	if t.Family == "" {
+		fams = len(familyNames())
+	}
+	modes := strings.Split(t.Modes, ",")
+	return tierReport{Tier: t.Name, Family: cmp.Or(t.Family, "all"), Modes: modes, FirstSeed: t.Start, LastSeed: t.last(),
+		RunsPerSide: fams * t.Seeds * len(modes)}
+}
+
+// progressLines passes the sweep's progress lines ("gate: ...", written by
+// TestGateSweep every -gate.progress runs) to realrun's log as they come,
+// with the side and the time since the tier began; everything else is kept
+// for the error message.
+type progressLines struct {
+	label   string
+	t0      time.Time
+	partial []byte
+	kept    bytes.Buffer
+}
+
+func (p *progressLines) Write(b []byte) (int, error) {
+	p.partial = append(p.partial, b...)
+	for {
+		i := bytes.IndexByte(p.partial, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := string(p.partial[:i])
+		p.partial = p.partial[i+1:]
+		if rest, ok := strings.CutPrefix(line, "gate: "); ok {
+			progress("%s [%.0fs]: %s", p.label, time.Since(p.t0).Seconds(), rest)
+		} else {
+			p.kept.WriteString(line + "\n")
+		}
+	}
+}

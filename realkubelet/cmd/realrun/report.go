@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// printTable prints the gate's verdict, regressions (with shrunk scripts
+// and the reproduce command) and fixes.
+func printTable(w io.Writer, r gateReport, outDir string) {
+	fmt.Fprintf(w, "gate: candidate %s (%s) against %s\n", r.Candidate, r.Layout, r.Base)
+	for _, t := range r.Tiers {
+		fams := fmt.Sprintf("%d families", r.Families)
+		if t.Tier == "deep" || r.Families == 1 {
+			fams = t.Family
+		}
+		fmt.Fprintf(w, "      %-8s %s × seeds %d..%d × modes %s = %d runs per side\n",
+			t.Tier+":", fams, t.FirstSeed, t.LastSeed, strings.Join(t.Modes, ","), t.RunsPerSide)
+	}
+	section := func(title string, cs []change) {
+		fmt.Fprintf(w, "\n%s: %d\n", title, len(cs))
+		if len(cs) == 0 {
+			return
+		}
+		// One row per (tier, mode, family, key): how many seeds, the first
+		// one and its reproduce command; every seed is in gate.json.
+		fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6s %10s  %s\n", "tier", "mode", "family", "finding", "seeds", "first seed", "reproduce (first seed)")
+		for i := 0; i < len(cs); {
+			n := 1
+			for j := i + 1; j < len(cs); j++ {
+				if sameBlock(cs[j], cs[i]) && cs[j].Key == cs[i].Key {
+					n++
+				}
+			}
+			fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6d %10d  %s\n", cs[i].Tier, cs[i].Mode, cs[i].Family, cs[i].Key, n, cs[i].Seed, cs[i].Reproduce)
+			i = nextGroup(cs, i)
+		}
+	}
+	section("REGRESSIONS (new on the candidate)", r.Regressions)
+	for _, c := range r.Regressions {
+		if c.Script != "" {
+			fmt.Fprintf(w, "\n--- shrunk: %s seed %d (%s, %s tier), %s → %s\n%s\n", c.Family, c.Seed, c.Mode, c.Tier, c.Key, c.File, scriptOnly(c.Script))
+		}
+	}
+	section("FIXES (gone on the candidate)", r.Fixes)
+	fmt.Fprintf(w, "\nverdict: %s (%d regressions, %d fixes); report: %s\n", strings.ToUpper(r.Verdict),
+		len(r.Regressions), len(r.Fixes), filepath.Join(outDir, "gate.json"))
+}
+
+// sameBlock: a and b are of one (tier, mode, family) block of the table.
+// Changes are sorted by mode, family, seed, and a deep tier's seeds follow
+// the shallow tier's, so a block's changes are contiguous.
+func sameBlock(a, b change) bool { return a.Mode == b.Mode && a.Family == b.Family && a.Tier == b.Tier }
+
+// nextGroup is the index after i of the first change of another (tier,
+// mode, family, key) not yet printed.
+func nextGroup(cs []change, i int) int {
+	for j := i + 1; j < len(cs); j++ {
+		if !sameBlock(cs[j], cs[i]) {
+			return firstUnprinted(cs, i, j)
+		}
+	}
+	return firstUnprinted(cs, i, len(cs))
+}
+
+// firstUnprinted: within the block [start, end), the first change after
+// cs[i] whose key no earlier change of the block has.
+func firstUnprinted(cs []change, i, end int) int {
+	start := i
+	for start > 0 && sameBlock(cs[start-1], cs[i]) {
+		start--
+	}
+	for j := i + 1; j < end; j++ {
+		seen := false
+		for k := start; k < j; k++ {
+			seen = seen || cs[k].Key == cs[j].Key
+		}
+		if !seen {
+			return j
+		}
+	}
+	return end
+}
+
+// scriptOnly is a shrunk output without its trace lines.
+func scriptOnly(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "#   ") || l == "# trace:" {
+			continue
+		}
+		keep = append(keep, "  "+l)
+	}
+	return strings.Join(keep, "\n")
+}
