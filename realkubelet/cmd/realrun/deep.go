@@ -49,7 +49,9 @@ func (l *deepList) Set(v string) error {
 	}
 	for _, item := range strings.Split(v, ",") {
 		d, err := parseDeep(item)
-		if err != nil {
+		if err != nil && strings.Contains(v, ",") {
+			return fmt.Errorf("%q: %v", item, err) // the flag package quotes v
+		} else if err != nil {
 			return err
 		}
 		if slices.ContainsFunc(*l, func(o deepSpec) bool { return o.Family == d.Family && o.Mode == d.Mode }) {
@@ -65,17 +67,17 @@ func parseDeep(item string) (deepSpec, error) {
 	fm, n, ok := strings.Cut(item, ":")
 	fam, mode, ok2 := strings.Cut(fm, "/")
 	if !ok || !ok2 {
-		return deepSpec{}, fmt.Errorf("%q: want FAMILY/MODE:SEEDS, e.g. swarm-restart/hold:10000", item)
+		return deepSpec{}, fmt.Errorf("want FAMILY/MODE:SEEDS, e.g. swarm-restart/hold:10000")
 	}
 	if !slices.Contains(familyNames(), fam) {
-		return deepSpec{}, fmt.Errorf("%q: unknown family %q (want one of %s)", item, fam, strings.Join(familyNames(), ", "))
+		return deepSpec{}, fmt.Errorf("unknown family %q (want one of %s)", fam, strings.Join(familyNames(), ", "))
 	}
 	if mode != "plain" && mode != "hold" {
-		return deepSpec{}, fmt.Errorf("%q: unknown mode %q (want plain or hold)", item, mode)
+		return deepSpec{}, fmt.Errorf("unknown mode %q (want plain or hold)", mode)
 	}
 	seeds, err := strconv.Atoi(n)
 	if err != nil || seeds <= 0 {
-		return deepSpec{}, fmt.Errorf("%q: seeds %q is not a positive number", item, n)
+		return deepSpec{}, fmt.Errorf("seeds %q is not a positive number", n)
 	}
 	return deepSpec{Family: fam, Mode: mode, Seeds: seeds}, nil
 }
