@@ -54,14 +54,14 @@ func (d *Driver) action(a plan.Action) {
 		d.configAdd(p, a.UID)
 	case plan.Update:
 		p.version++
-		d.update(kubetypes.SyncPodUpdate, a.UID)
+		d.configUpdate(kubetypes.SyncPodUpdate, a.UID)
 	case plan.Sync:
-		d.update(kubetypes.SyncPodSync, a.UID)
+		d.configUpdate(kubetypes.SyncPodSync, a.UID)
 	case plan.Delete:
 		p.version++
 		g := max(a.Grace, 0)
 		p.deletion = &g
-		d.update(kubetypes.SyncPodUpdate, a.UID)
+		d.configUpdate(kubetypes.SyncPodUpdate, a.UID)
 	case plan.Remove:
 		d.configRemove(p, a.UID)
 	case plan.Vanish:
@@ -75,7 +75,7 @@ func (d *Driver) action(a plan.Action) {
 	case plan.Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)
-		d.update(kubetypes.SyncPodUpdate, a.UID)
+		d.configUpdate(kubetypes.SyncPodUpdate, a.UID)
 	case plan.SyncKnown:
 		d.housekeeping()
 	case plan.Query:
@@ -129,6 +129,24 @@ func (d *Driver) configRemove(p *configPod, uid types.UID) {
 	p.inConfig = false
 	d.update(kubetypes.SyncPodKill, uid)
 	d.actors.NoteRemove(uid, inConfig, requested)
+}
+
+// configUpdate is an update, sync, delete or finish of a pod. A pod that
+// an earlier kubelet process added and that left config before the
+// restart was never added by this process: its update does not reach the
+// pod workers, as in the simulated world (world/actions.go, toWorkers:
+// only a pod the current process admitted). Upstream's config merge would
+// turn it into an ADD, with admission, putting the pod back in config; the
+// plan's update leaves config as it is. A pod removed from config by the
+// process that added it is still updated (the world does too), and so is
+// a pod no process ever added: the scripts' bare update, the pod-worker
+// contract's input (G1's script begins with one), as a remove of a pod out
+// of config is a bare kill (actors.NoteRemove).
+func (d *Driver) configUpdate(t kubetypes.SyncPodType, uid types.UID) {
+	if _, added := d.actors.FirstAddAt[uid]; added && !d.actors.Admitted[uid] {
+		return
+	}
+	d.update(t, uid)
 }
 
 func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {

@@ -1,0 +1,63 @@
+package realkubelet
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+)
+
+// TestUpdateOfPodNotAddedDropped: an update, sync, delete or finish of a
+// pod that an earlier kubelet process added and that left config before
+// the restart does not reach the new pod workers, as the simulated world
+// drops it (world/actions.go, toWorkers); before, the driver sent it and
+// the new workers started a worker for a pod outside config. A pod removed
+// by the process that added it is still updated (the world sends that one
+// too), so is a pod the new process re-added, and so is a pod no process
+// ever added (a script's bare update, the pod-worker contract's input).
+func TestUpdateOfPodNotAddedDropped(t *testing.T) {
+	for _, move := range []string{"update a", "sync a", "delete a grace=5", "finish a phase=Succeeded"} {
+		t.Run(move, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDriver(RunOptions{Real: restartOn})
+				for _, m := range mustParse(t, "create a\ncreate b\nrelease a ok\nremove a\nrestart\n"+move+"\n") {
+					d.Apply(m)
+				}
+				if n := updatesAfterRestart(d.h.Trace, "a"); n != 0 || d.lastUpdate["a"] != 0 {
+					t.Errorf("%s after a restart reached the new pod workers (%d UpdatePod of a; a is not in config and was never added by them)", move, n)
+				}
+				d.Teardown()
+			})
+		})
+	}
+	for _, text := range []string{"create a\nrelease a ok\nremove a\nupdate a\n", "create a\nrelease a ok\nrestart\nupdate a\n",
+		"create b\nrestart\nupdate a\n", "delete a grace=0\n"} {
+		t.Run(text, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDriver(RunOptions{Real: restartOn})
+				moves := mustParse(t, text)
+				for _, m := range moves {
+					d.Apply(m)
+				}
+				if d.lastUpdate["a"] != len(moves) {
+					t.Errorf("%q: the last update of a was at step %d, want %d (it must reach the workers)", text, d.lastUpdate["a"], len(moves))
+				}
+				d.Teardown()
+			})
+		})
+	}
+}
+
+// updatesAfterRestart counts the UpdatePod calls of uid after the trace's
+// last restart.
+func updatesAfterRestart(trace []string, uid string) int {
+	n := 0
+	for _, l := range trace {
+		switch {
+		case strings.Contains(l, " restarted "):
+			n = 0
+		case strings.Contains(l, " UpdatePod "+uid+" "):
+			n++
+		}
+	}
+	return n
+}
