@@ -265,15 +265,15 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 		return err
 	}
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
-	t0 := time.Now()
-	g.shrink(rep.Regressions, cand)
-	rep.Timing.Shrink = time.Since(t0).Seconds()
 	for i, c := range rep.Regressions {
 		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.o.kubernetes, c)
 	}
 	for i, c := range rep.Fixes {
 		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.baseSrc, c)
 	}
+	t0 := time.Now()
+	g.shrink(rep.Regressions, cand)
+	rep.Timing.Shrink = time.Since(t0).Seconds()
 	rep.Verdict = "pass"
 	if len(rep.Regressions) > 0 {
 		rep.Verdict = "fail"
