@@ -112,6 +112,7 @@ endif
 REPORT ?= realgate-report
 GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
+	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout))
 	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' scripts/realgate $(KUBE_ROOT) $(REPORT)
 
 ## real-mutants: the catalogue's patches of the real pod_workers.go
