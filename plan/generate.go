@@ -135,7 +135,7 @@ func swarmActionsOf(src sim.Source, p *Plan, uids []types.UID, shapes map[types.
 	kinds []ActionKind) {
 	at := time.Duration(0)
 	created := map[types.UID]bool{}
-	gone := map[types.UID]bool{} // API objects deleted or removed (NewObjectReusesUID)
+	reuse := NewUIDReuse() // API objects deleted or removed, creates pending (NewObjectReusesUID)
 	for ; n > 0; n-- {
 		uid := uids[src.Intn(len(uids))]
 		a := shapes[uid]
@@ -154,34 +154,90 @@ func swarmActionsOf(src sim.Source, p *Plan, uids []types.UID, shapes map[types.
 		case SyncKnown, Shutdown, Restart:
 			a.UID = ""
 		}
-		if !NewObjectReusesUID(p.Node, a, gone) {
+		if !NewObjectReusesUID(p.Node, a, reuse) {
 			p.Actions = append(p.Actions, a)
 		}
 		at += time.Duration(src.Intn(gaps)) * step
 	}
 }
 
-// NewObjectReusesUID reports whether a is a Create that would make a new
-// API pod object under the UID of one deleted or removed before it (gone,
-// which it keeps up to date as actions pass): an API server assigns every
-// new object a fresh UID, so no plan with an API server may draw that. The
-// object may still exist when the Create arrives (then config merges it
-// into an UPDATE), but the generator cannot know; it drops the Create
-// either way. Static pods keep their UID across re-creation (their UID
-// comes from the manifest), and without an API server a UID is only the
-// pod workers' key, so both may reuse one (docs/guided.md, "A finding:
-// a UID reused after a force delete").
-func NewObjectReusesUID(node *Node, a Action, gone map[types.UID]bool) bool {
-	if node == nil || !node.APIServer || a.Static {
+// NewObjectReusesUID reports whether a, the next action drawn for a plan
+// on node, must be dropped because it and a Create of its UID could make a
+// new API pod object under the UID of one deleted or removed before it: an
+// API server assigns every new object a fresh UID, so no plan with an API
+// server may draw that. r keeps what it needs as actions pass (only those
+// it keeps must be passed on: call it once per action, in plan order).
+//
+// Plan order is not the order the actions run in: each client runs its own
+// actions in plan order, but two clients' actions at one instant run in
+// the order the schedule picks, and a client waiting in a KillPodNow runs
+// its next actions late (by up to the wait's timeout, max(10 s, 1.5 ×
+// grace), the override's grace else the spec's). So a Create after a
+// Delete, Remove or Vanish of its UID in plan order is dropped, and so is a
+// Delete, Remove or Vanish drawn after two Creates of its UID (one to make
+// the object it may end, one to make another) when one of them is on
+// another client and may run at its time or later. The object may still exist
+// when the Create arrives (then config merges it into an UPDATE), but the
+// generator cannot know; it drops the action either way. Static pods keep
+// their UID across re-creation (their UID comes from the manifest), and
+// without an API server a UID is only the pod workers' key, so both may
+// reuse one (docs/guided.md, "Determinism and false alarms").
+func NewObjectReusesUID(node *Node, a Action, r *UIDReuse) bool {
+	if node == nil || !node.APIServer {
 		return false
 	}
-	switch a.Kind {
-	case Delete, Remove, Vanish:
-		gone[a.UID] = true
-	case Create:
-		return gone[a.UID]
+	late := max(r.late[a.Client], a.At) // the latest a may run
+	if !a.Static {
+		switch a.Kind {
+		case Delete, Remove, Vanish:
+			creates := r.creates[a.UID]
+			if len(creates) > 1 && slices.ContainsFunc(creates, func(c pendingCreate) bool { return c.client != a.Client && c.late >= a.At }) {
+				return true
+			}
+			r.gone[a.UID] = true
+		case Create:
+			if r.gone[a.UID] {
+				return true
+			}
+			r.creates[a.UID] = append(r.creates[a.UID], pendingCreate{client: a.Client, late: late})
+		}
 	}
+	if a.Kind == KillNow {
+		late += killNowWait(a)
+	}
+	r.late[a.Client] = late
 	return false
+}
+
+// UIDReuse is what NewObjectReusesUID keeps of the actions drawn so far:
+// the UIDs whose API object a Delete, Remove or Vanish ended, the Creates
+// and the latest each may run, and the latest each client's next action
+// may run (behind its KillPodNow waits).
+type UIDReuse struct {
+	gone    map[types.UID]bool
+	creates map[types.UID][]pendingCreate
+	late    map[int]time.Duration
+}
+
+type pendingCreate struct {
+	client int
+	late   time.Duration
+}
+
+// NewUIDReuse is an empty UIDReuse, for a plan's first action.
+func NewUIDReuse() *UIDReuse {
+	return &UIDReuse{gone: map[types.UID]bool{}, creates: map[types.UID][]pendingCreate{}, late: map[int]time.Duration{}}
+}
+
+// killNowWait bounds how long a KillNow keeps its client: killPodNow's
+// timeout, max(10 s, grace + grace/2) in whole seconds, grace the
+// override if given, else the spec's.
+func killNowWait(a Action) time.Duration {
+	g := a.SpecGrace
+	if a.Grace >= 0 {
+		g = a.Grace
+	}
+	return time.Duration(max(g+g/2, 10)) * time.Second
 }
 
 // Family is a named scenario generator and the coverage marks it exists to

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,24 +11,47 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// reusedAPIUID returns the first Create in p that makes a new API pod
+// reusedAPIUID returns the first Create in p that may make a new API pod
 // object under the UID of a non-static pod deleted, removed or vanished
-// before it (-1 if none), written apart from NewObjectReusesUID so that a
-// generator bypassing it is caught.
+// before it ran (-1 if none), written apart from NewObjectReusesUID so that
+// a generator bypassing it is caught: a Create C2 such that a Delete,
+// Remove or Vanish G of its UID may run before it, and another Create C1
+// before G. A client runs its actions in plan order, each no earlier than
+// its time and late by every KillNow before it (up to max(10 s, 1.5 ×
+// grace) each); an action of another client may run before one whose
+// latest time is not before its own time.
 func reusedAPIUID(p Plan) int {
 	if p.Node == nil || !p.Node.APIServer {
 		return -1
 	}
-	left := map[types.UID]bool{}
+	latest := make([]time.Duration, len(p.Actions)) // the latest each action may run
+	free := map[int]time.Duration{}                 // each client's latest time, so far
 	for i, a := range p.Actions {
-		if a.Static {
-			continue
+		latest[i] = max(a.At, free[a.Client])
+		free[a.Client] = latest[i]
+		if a.Kind == KillNow {
+			grace := a.SpecGrace
+			if a.Grace >= 0 {
+				grace = a.Grace
+			}
+			free[a.Client] += time.Duration(max(10, grace*3/2)) * time.Second
 		}
-		if a.Kind == Create && left[a.UID] {
-			return i
-		}
-		if a.Kind == Delete || a.Kind == Remove || a.Kind == Vanish {
-			left[a.UID] = true
+	}
+	before := func(x, y int) bool { // x may run before y
+		a, b := p.Actions[x], p.Actions[y]
+		return a.Client == b.Client && x < y || a.Client != b.Client && a.At <= latest[y]
+	}
+	is := func(i int, kinds ...ActionKind) bool {
+		return !p.Actions[i].Static && slices.Contains(kinds, p.Actions[i].Kind)
+	}
+	for c2, a := range p.Actions {
+		for g := range p.Actions {
+			for c1 := range p.Actions {
+				if c1 != c2 && is(c2, Create) && is(c1, Create) && is(g, Delete, Remove, Vanish) &&
+					p.Actions[g].UID == a.UID && p.Actions[c1].UID == a.UID && before(c1, g) && before(g, c2) {
+					return c2
+				}
+			}
 		}
 	}
 	return -1
@@ -64,15 +88,8 @@ func TestReusedAPIUIDIsCaught(t *testing.T) {
 	if got := reusedAPIUID(finding); got != 2 {
 		t.Fatalf("the finding's plan: reusedAPIUID = %d, want 2", got)
 	}
-	gone := map[types.UID]bool{}
-	var dropped []int
-	for i, a := range finding.Actions {
-		if NewObjectReusesUID(finding.Node, a, gone) {
-			dropped = append(dropped, i)
-		}
-	}
-	if len(dropped) != 1 || dropped[0] != 2 {
-		t.Fatalf("NewObjectReusesUID drops actions %v, want [2]", dropped)
+	if got := droppedFor(finding); !slices.Equal(got, []int{2}) {
+		t.Fatalf("NewObjectReusesUID drops actions %v, want [2]", got)
 	}
 	static := Plan{Node: api, Actions: []Action{at(Create, 0, true), at(Remove, time.Second, true), at(Create, 2*time.Second, true)}}
 	noAPI := Plan{Actions: finding.Actions}
@@ -80,11 +97,62 @@ func TestReusedAPIUIDIsCaught(t *testing.T) {
 		if got := reusedAPIUID(p); got != -1 {
 			t.Errorf("%s: reusedAPIUID = %d, want -1 (may reuse a UID)", name, got)
 		}
-		gone := map[types.UID]bool{}
-		for _, a := range p.Actions {
-			if NewObjectReusesUID(p.Node, a, gone) {
-				t.Errorf("%s: NewObjectReusesUID drops %v", name, a.Kind)
-			}
+		if got := droppedFor(p); len(got) > 0 {
+			t.Errorf("%s: NewObjectReusesUID drops actions %v", name, got)
+		}
+	}
+}
+
+// droppedFor is the indexes of p's actions NewObjectReusesUID drops, each
+// judged on the actions kept before it.
+func droppedFor(p Plan) []int {
+	r := NewUIDReuse()
+	var dropped []int
+	for i, a := range p.Actions {
+		if NewObjectReusesUID(p.Node, a, r) {
+			dropped = append(dropped, i)
+		}
+	}
+	return dropped
+}
+
+// TestReuseAcrossClientsIsCaught: a Create and a Delete, Remove or Vanish
+// of its UID on two clients run in the schedule's order when they share an
+// instant, and a client in a KillPodNow runs its next actions late. The
+// first plan is the guided swarm's P5 on correct code (session 25,
+// regress/testdata/p5-create-and-vanish-at-one-instant.txt): the Vanish ran
+// first, and the Create made a new object under the vanished UID. Both the
+// check and the generator's rule must see it; a Vanish after the latest
+// the Create may run is kept.
+func TestReuseAcrossClientsIsCaught(t *testing.T) {
+	api := &Node{Mem: 6, APIServer: true}
+	act := func(kind ActionKind, d time.Duration, client int, uid types.UID, grace int64) Action {
+		return Action{Kind: kind, At: d, Client: client, UID: uid, Name: "web", SpecGrace: 30, Grace: grace, CPU: 2, Mem: 1}
+	}
+	s := time.Second
+	cases := []struct {
+		name    string
+		actions []Action
+		reused  int   // reusedAPIUID's answer
+		dropped []int // NewObjectReusesUID's
+	}{
+		{"one instant", []Action{act(Create, 0, 0, "a", -1), act(Shutdown, s, 0, "", -1), act(Create, 2*s, 0, "a", -1),
+			act(Vanish, 2*s, 1, "a", -1)}, 2, []int{3}},
+		{"late behind a KillPodNow", []Action{act(Create, 0, 0, "a", -1), act(KillNow, s, 0, "b", 10),
+			act(Create, 2*s, 0, "a", -1), act(Remove, 16*s, 1, "a", -1)}, 2, []int{3}},
+		{"after the latest", []Action{act(Create, 0, 0, "a", -1), act(KillNow, s, 0, "b", 10),
+			act(Create, 2*s, 0, "a", -1), act(Delete, 16*s+time.Millisecond, 1, "a", 0)}, -1, nil},
+		{"same client, plan order", []Action{act(Create, 0, 0, "a", -1), act(Create, 2*s, 0, "a", -1),
+			act(Vanish, 2*s, 0, "a", -1)}, -1, nil},
+		{"no object to end", []Action{act(Create, 0, 0, "a", -1), act(Delete, 0, 1, "a", 2)}, -1, nil},
+	}
+	for _, c := range cases {
+		p := Plan{Node: api, Clients: 2, Actions: c.actions}
+		if got := reusedAPIUID(p); got != c.reused {
+			t.Errorf("%s: reusedAPIUID = %d, want %d", c.name, got, c.reused)
+		}
+		if got := droppedFor(p); !slices.Equal(got, c.dropped) {
+			t.Errorf("%s: NewObjectReusesUID drops %v, want %v", c.name, got, c.dropped)
 		}
 	}
 }
