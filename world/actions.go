@@ -58,7 +58,10 @@ func (w *World) do(a plan.Action) {
 		p.inConfig, p.inAPI = false, false
 		w.leftAPI(p)
 	case plan.Kill, plan.KillNow, plan.RuntimeKill:
-		if toWorkers {
+		// Housekeeping kills a runtime-only pod only if no pod in config
+		// has its UID (HandlePodCleanups; killRuntimeOnlyPods): with a
+		// kubelet, a RuntimeKill of a pod in config is not sent.
+		if toWorkers && !(a.Kind == plan.RuntimeKill && w.kube != nil && p.inConfig) {
 			w.kill(a)
 		}
 	case plan.Finish:

@@ -37,8 +37,10 @@ func (c *checker) judge(x *action) {
 		c.expect(x, p.added(), ops.Kill, false, false)
 	case plan.Vanish, plan.Evict, plan.Shutdown:
 		c.expect(x, false, 0, false, false)
-	case plan.Kill, plan.RuntimeKill:
+	case plan.Kill:
 		c.expect(x, p.toWorkers(), ops.Kill, false, true)
+	case plan.RuntimeKill: // housekeeping's: never for a UID a pod in config has
+		c.expect(x, p.toWorkers() && !(p.kube && p.inConfig), ops.Kill, false, true)
 	case plan.KillNow:
 		c.killNow(x)
 	case plan.Finish:
