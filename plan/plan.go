@@ -26,7 +26,8 @@ const (
 	Kill
 	// KillNow: KillPodNow, which waits for termination or a timeout.
 	KillNow
-	// RuntimeKill: housekeeping's kill of a runtime-only pod (grace 1).
+	// RuntimeKill: housekeeping's kill of a runtime-only pod (grace 1);
+	// with a kubelet (Plan.Node), not sent for a pod in config.
 	RuntimeKill
 	// Finish: the pod's containers exit by themselves (terminal phase).
 	Finish
