@@ -195,3 +195,19 @@ func TestBaselineMutantsList(t *testing.T) {
 		t.Error("an unknown mutant name was accepted")
 	}
 }
+
+// TestBaselineRuntimeKillOnlyOutOfConfig: as the world, the baseline's
+// housekeeping kill of a runtime-only pod (a plan's RuntimeKill) reaches
+// the pod workers only for a UID no pod in config has; a runtime kill of
+// a pod in config (admitted, never sent to the workers here) would start
+// a worker record beside it, which no kubelet does.
+func TestBaselineRuntimeKillOnlyOutOfConfig(t *testing.T) {
+	for _, inConfig := range []bool{true, false} {
+		w := baseKubeWorld(t, "")
+		w.pods["a"].inConfig = inConfig
+		w.kubeDo(plan.Action{Kind: plan.RuntimeKill, UID: "a", Grace: -1, SpecGrace: 30})
+		if _, known := w.pw.PodState("a"); known == inConfig {
+			t.Errorf("in config %v: the pod workers know pod a after its runtime kill: %v, want %v", inConfig, known, !inConfig)
+		}
+	}
+}

@@ -102,6 +102,9 @@ func (w *baseWorld) kubeDo(a plan.Action) {
 		toWorkers = a.Kind == plan.Remove && (p.admitted || p.rejected)
 	case plan.Kill, plan.KillNow, plan.RuntimeKill:
 		grace = killOptions(a, &o)
+		// As the world: housekeeping kills a runtime-only pod only if no
+		// pod in config has its UID.
+		toWorkers = toWorkers && !(a.Kind == plan.RuntimeKill && p.inConfig)
 	}
 	if a.Kind != plan.Sync && a.Kind != plan.Query && a.Kind != plan.Update {
 		delete(w.restart, a.UID)
