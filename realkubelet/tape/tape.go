@@ -155,11 +155,14 @@ func (h *Tape) Processes(starts []int64) []history.History {
 }
 
 // Without records the events with from ≤ seq < to afresh without any
-// operation of the UIDs in gone, and without their entries in every
-// SyncKnownPods.
+// operation of the UIDs in gone, without their entries in every
+// SyncKnownPods, and without every IsPodForMirrorPodTerminatingByFullName
+// of a full name a gone UID had as a static pod: the real answer is about
+// the UID that started under that name, which may be a gone one.
 func (h *Tape) Without(from, to int64, gone map[string]bool) history.History {
 	rec := history.NewRecorder()
 	dropped := map[string]bool{} // "goroutine/id" of calls left out
+	names := h.staticNames(from, to, gone)
 	for _, ev := range h.Events {
 		if ev.Seq >= to {
 			break
@@ -171,7 +174,7 @@ func (h *Tape) Without(from, to int64, gone map[string]bool) history.History {
 		if ev.Kind == history.ClientReturn && dropped[key] {
 			continue
 		}
-		if gone[ops.UIDOf(ev.Input)] {
+		if gone[ops.UIDOf(ev.Input)] || names[mirrorQueryName(ev.Input)] {
 			if ev.Kind == history.ClientCall {
 				dropped[key] = true
 			}
@@ -186,6 +189,30 @@ func (h *Tape) Without(from, to int64, gone map[string]bool) history.History {
 		rec.Observe(&ev)
 	}
 	return rec.History()
+}
+
+// staticNames are the full names the UIDs in gone had as static pods in
+// the UpdatePod calls with from ≤ seq < to.
+func (h *Tape) staticNames(from, to int64, gone map[string]bool) map[string]bool {
+	names := map[string]bool{}
+	for _, ev := range h.Events {
+		if ev.Seq >= to {
+			break
+		}
+		if u, ok := ev.Input.(ops.UpdatePod); ok && ev.Seq >= from && u.Pod.Static && gone[u.Pod.UID] {
+			names[u.Pod.FullName()] = true
+		}
+	}
+	return names
+}
+
+// mirrorQueryName is the full name an IsPodForMirrorPodTerminatingByFullName
+// asks about; "" for any other input.
+func mirrorQueryName(in ops.Input) string {
+	if q, ok := in.(ops.Query); ok && q.Kind == ops.IsPodForMirrorPodTerminatingByFullName {
+		return q.FullName
+	}
+	return ""
 }
 
 // Range records the events with from ≤ seq < to afresh.
