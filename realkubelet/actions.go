@@ -143,10 +143,17 @@ func (d *Driver) configRemove(p *configPod, uid types.UID) {
 // contract's input (G1's script begins with one), as a remove of a pod out
 // of config is a bare kill (actors.NoteRemove).
 func (d *Driver) configUpdate(t kubetypes.SyncPodType, uid types.UID) {
-	if _, added := d.actors.FirstAddAt[uid]; added && !d.actors.Admitted[uid] {
+	if d.addedBefore(uid) {
 		return
 	}
 	d.update(t, uid)
+}
+
+// addedBefore: an earlier kubelet process added uid and this one has not
+// (it left config before the restart).
+func (d *Driver) addedBefore(uid types.UID) bool {
+	_, added := d.actors.FirstAddAt[uid]
+	return added && !d.actors.Admitted[uid]
 }
 
 func (d *Driver) update(t kubetypes.SyncPodType, uid types.UID) {
@@ -188,9 +195,14 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 
 // kill sends a kill with options; withWait adds killPodNow's wait for the
 // completion (timeout max(10 s, 1.5 × grace), grace = override or spec).
+// The kubelet's killers act on the pods it admitted: a pod rejected at
+// admission, or one an earlier process added that left config before the
+// restart (addedBefore), gets none, as in the simulated world
+// (world/actions.go, toWorkers). Housekeeping's runtime-only kill is not
+// one of these: it kills what the runtime runs (runtimeKill).
 func (d *Driver) kill(a plan.Action, withWait bool) {
-	if d.actors.Rejected[a.UID] {
-		return // the kubelet's killers act on the pods it admitted
+	if d.actors.Rejected[a.UID] || d.addedBefore(a.UID) {
+		return
 	}
 	if a.Evict {
 		d.evicted[a.UID] = true

@@ -6,16 +6,18 @@ import (
 	"testing/synctest"
 )
 
-// TestUpdateOfPodNotAddedDropped: an update, sync, delete or finish of a
-// pod that an earlier kubelet process added and that left config before
+// TestUpdateOfPodNotAddedDropped: an update, sync, delete, finish, kill or
+// kill-now of a pod that an earlier kubelet process added and that left config before
 // the restart does not reach the new pod workers, as the simulated world
 // drops it (world/actions.go, toWorkers); before, the driver sent it and
 // the new workers started a worker for a pod outside config. A pod removed
 // by the process that added it is still updated (the world sends that one
 // too), so is a pod the new process re-added, and so is a pod no process
 // ever added (a script's bare update, the pod-worker contract's input).
+// Housekeeping's runtime-only kill of such a pod still reaches them (GH's
+// first move: it kills what the runtime runs).
 func TestUpdateOfPodNotAddedDropped(t *testing.T) {
-	for _, move := range []string{"update a", "sync a", "delete a grace=5", "finish a phase=Succeeded"} {
+	for _, move := range []string{"update a", "sync a", "delete a grace=5", "finish a phase=Succeeded", "kill a grace=5", "kill-now a grace=5"} {
 		t.Run(move, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := newDriver(RunOptions{Real: restartOn})
@@ -30,7 +32,9 @@ func TestUpdateOfPodNotAddedDropped(t *testing.T) {
 		})
 	}
 	for _, text := range []string{"create a\nrelease a ok\nremove a\nupdate a\n", "create a\nrelease a ok\nrestart\nupdate a\n",
-		"create b\nrestart\nupdate a\n", "delete a grace=0\n"} {
+		"create b\nrestart\nupdate a\n", "delete a grace=0\n", "create a\nrelease a ok\nremove a\nkill a grace=5\n",
+		"create a\nrelease a ok\nrestart\nkill-now a grace=5\n", "create b\nrestart\nkill a grace=5\n",
+		"create a\nrelease a ok\nremove a\nrestart\nruntime-kill a\n"} {
 		t.Run(text, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := newDriver(RunOptions{Real: restartOn})
