@@ -98,6 +98,10 @@ func (m Move) String() string {
 	}
 	if a.Static {
 		fmt.Fprintf(&b, " static=%s", a.Name)
+	} else if a.Name != "" && a.Name != "pod-"+string(a.UID) {
+		// An API pod's own name (api-shapes, swarm: two pods may share
+		// one), else "pod-<uid>" (plan.Action.PodName).
+		fmt.Fprintf(&b, " name=%s", a.Name)
 	}
 	if a.SpecGrace != 0 && a.SpecGrace != 30 {
 		fmt.Fprintf(&b, " spec-grace=%d", a.SpecGrace)
@@ -218,6 +222,8 @@ func parseActionWord(a *plan.Action, i int, w string) error {
 		a.UID = types.UID(w)
 	case key == "static" && hasVal:
 		a.Static, a.Name = true, val
+	case key == "name" && val != "":
+		a.Name = val
 	case key == "evict" && !hasVal:
 		a.Evict = true
 	case key == "phase" && (val == "Succeeded" || val == "Failed"):
