@@ -142,8 +142,19 @@ func (d *Driver) configRemove(p *configPod, uid types.UID) {
 // a pod no process ever added: the scripts' bare update, the pod-worker
 // contract's input (G1's script begins with one), as a remove of a pod out
 // of config is a bare kill (actors.NoteRemove).
+//
+// During a node shutdown, an update of a pod out of config that the
+// process did add is dropped too: upstream's config merge makes it an ADD,
+// which the shutdown manager's Admit rejects, so it never reaches the pod
+// workers (swarm seed 9,056: the update started a pod during the
+// shutdown, K5). The rejection's other effects (the pod back in config,
+// its Failed status) are not modelled, as the plan's update leaves config
+// as it is.
 func (d *Driver) configUpdate(t kubetypes.SyncPodType, uid types.UID) {
 	if d.addedBefore(uid) {
+		return
+	}
+	if _, added := d.actors.FirstAddAt[uid]; added && !d.pods[uid].inConfig && d.actors.Rejects(uid) {
 		return
 	}
 	d.update(t, uid)

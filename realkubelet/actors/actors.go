@@ -205,21 +205,28 @@ func (a *Actors) Admit(uid types.UID) bool {
 		a.FirstAddAt[uid] = a.host.Tape().Elapsed()
 		a.AddedInShutdown[uid] = a.Shutdown != nil
 	}
-	_, _, phase := a.host.Config(uid)
-	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plants.BareKillIsKubelets)
-	if a.Shutdown != nil && !a.plants.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed {
-		if !a.Shutdown.Admit(a.host.PodOf(uid)).Admit {
-			a.Rejected[uid] = true
-			if st := a.host.Status(); st != nil {
-				// The kubelet's rejectPod (a *Kubelet method, not run
-				// here): the status manager is told the pod Failed.
-				st.Manager().SetPhase(a.host.PodOf(uid), v1.PodFailed, nil)
-			}
-			return false
+	if a.Rejects(uid) {
+		a.Rejected[uid] = true
+		if st := a.host.Status(); st != nil {
+			// The kubelet's rejectPod (a *Kubelet method, not run
+			// here): the status manager is told the pod Failed.
+			st.Manager().SetPhase(a.host.PodOf(uid), v1.PodFailed, nil)
 		}
+		return false
 	}
 	a.Admitted[uid] = true
 	return true
+}
+
+// Rejects: an ADD of uid now would be rejected (Admit's rule, without its
+// effects): a shutdown began, the workers report no termination of uid
+// requested that a kubelet's kill made, its phase is not terminal, and
+// the real shutdown manager's Admit refuses it.
+func (a *Actors) Rejects(uid types.UID) bool {
+	_, _, phase := a.host.Config(uid)
+	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plants.BareKillIsKubelets)
+	return a.Shutdown != nil && !a.plants.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
+		!a.Shutdown.Admit(a.host.PodOf(uid)).Admit
 }
 
 // NoteRemove follows a remove of uid, whose pod was in config or not.
