@@ -114,9 +114,10 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 		d.update(kubetypes.SyncPodCreate, uid)
 		return
 	}
-	skip := d.ghAdmitting(uid)
+	skip, giSkip := d.ghAdmitting(uid), d.giAdmitting(uid)
 	admitted := d.actors.Admit(uid)
 	d.ghAdmitted(uid, admitted, skip)
+	d.giAdmitted(uid, admitted, giSkip)
 	if admitted {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}

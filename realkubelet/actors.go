@@ -155,6 +155,7 @@ func (d *Driver) noteSyncPod(c *syncgate.Call) {
 	if (d.kubeletOn() || d.st != nil) && c.Fn == ops.SyncPod && !d.syncPodEndsTerminal(c) {
 		d.h.Note(history.SyncPodBegins{UID: c.UID})
 		d.ghSyncPodNoted(c.UID)
+		d.giSyncPodNoted(c.UID)
 	}
 }
 

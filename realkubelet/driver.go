@@ -108,7 +108,9 @@ type Driver struct {
 	// which a restart resets): GE's cut applies to that process's history.
 	pastGhosts map[int]map[types.UID]int
 	// gh is GH's evidence (gh.go).
-	gh              ghEvidence
+	gh ghEvidence
+	// gi is GI's evidence (gi.go).
+	gi              giEvidence
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
@@ -147,6 +149,7 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
 	d.gh.reset()
+	d.gi.reset()
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)

@@ -124,6 +124,7 @@ func (d *Driver) resetEvidence() {
 	d.ev, d.naturalEnd, d.leastOffered = explain.NewEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
 	d.synced, d.checks.overlaps = false, 0
 	d.gh.reset()
+	d.gi.reset()
 	for uid, on := range d.running {
 		if on {
 			d.ev.Inherited[uid] = true // GB's "the runtime has its containers"

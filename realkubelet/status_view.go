@@ -29,9 +29,9 @@ func (d *Driver) statusMovePossible(k script.MoveKind) bool {
 func (d *Driver) statusMove(m script.Move) {
 	switch m.Kind {
 	case script.MoveStatusSync:
-		d.st.Sync(false, m.Order)
+		d.giStatusPass(func() { d.st.Sync(false, m.Order) })
 	case script.MoveStatusResync:
-		d.st.Sync(true, m.Order)
+		d.giStatusPass(func() { d.st.Sync(true, m.Order) })
 	case script.MoveEcho:
 		d.deliverEchoes()
 	}

@@ -344,6 +344,14 @@ func (s *Component) Delivered(uid types.UID) { delete(s.echo, uid) }
 // ByUID is uid's API object, if any.
 func (s *Component) ByUID(uid types.UID) (*v1.Pod, bool) { return s.api.ByUID(uid) }
 
+// NameHeldByOther: the API server holds, under pod's namespace and name,
+// an object of another UID (the status manager's syncPod, fetching by
+// name, takes it for a re-creation of pod).
+func (s *Component) NameHeldByOther(pod *v1.Pod) bool {
+	p, err := s.api.Get(pod.Namespace, pod.Name)
+	return err == nil && p.UID != pod.UID
+}
+
 // Manager is the current real status manager (and its pod manager).
 func (s *Component) Manager() *kstatus.Manager { return s.mgr }
 
