@@ -1,10 +1,6 @@
 package realkubelet
 
-import (
-	"slices"
-
-	"k8s.io/apimachinery/pkg/types"
-)
+import "k8s.io/apimachinery/pkg/types"
 
 // GI's exact predicate (docs/upstream-findings.md, GI): a K5 finding
 // "SyncPod began for a pod first added after the node shutdown began" that
@@ -53,7 +49,9 @@ func (d *Driver) giAdmitted(uid types.UID, admitted, skip bool) {
 }
 
 // giStatusPass runs one status pass (sync) and records the terminal
-// statuses it dropped while another UID's object held the pod's name.
+// statuses it dropped while another UID's object held the pod's name. The
+// checks after the pass only read (the API server's Get copies), and the
+// evidence is a set, so the order of terminal, a map's, reaches nothing.
 func (d *Driver) giStatusPass(sync func()) {
 	var terminal []types.UID
 	for uid := range d.pods {
@@ -61,7 +59,6 @@ func (d *Driver) giStatusPass(sync func()) {
 			terminal = append(terminal, uid)
 		}
 	}
-	slices.Sort(terminal) // map order must not reach the evidence's order
 	sync()
 	for _, uid := range terminal {
 		if _, kept := d.st.Manager().GetPodStatus(uid); !kept && d.st.NameHeldByOther(d.podOf(uid)) {
