@@ -211,3 +211,20 @@ func TestBaselineRuntimeKillOnlyOutOfConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineReAddInShutdownRejected: as the world, an update of a pod
+// out of config during the node shutdown is an ADD that the shutdown's
+// admission rejects when the pod workers do not hold the pod's
+// termination (they never knew pod a here): it reaches no worker; without
+// the shutdown it does.
+func TestBaselineReAddInShutdownRejected(t *testing.T) {
+	for _, shuttingDown := range []bool{true, false} {
+		w := baseKubeWorld(t, "")
+		w.pods["a"].inConfig = false
+		w.kube.shuttingDown = shuttingDown
+		w.kubeDo(plan.Action{Kind: plan.Update, UID: "a", Grace: -1, SpecGrace: 30})
+		if _, known := w.pw.PodState("a"); known == shuttingDown {
+			t.Errorf("shutting down %v: the pod workers know pod a after its update: %v, want %v", shuttingDown, known, !shuttingDown)
+		}
+	}
+}

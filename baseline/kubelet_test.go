@@ -71,9 +71,17 @@ func (w *baseWorld) kubeDo(a plan.Action) {
 		return
 	}
 	_, known := w.pw.PodState(a.UID)
+	// Asked before mu, as kubeCreate asks: a config change of a pod out of
+	// config during the shutdown is an ADD that admission rejects unless
+	// its termination is requested (the world's reAddRejected).
+	change := a.Kind == plan.Update || a.Kind == plan.Sync || a.Kind == plan.Delete
+	requested := change && w.pw.IsPodTerminationRequested(a.UID)
 	w.mu.Lock()
 	p := w.podFor(a)
 	toWorkers := p.admitted
+	if change && !p.inConfig && w.kube.shuttingDown && !terminalPhase(p.phase) && !requested {
+		toWorkers = false
+	}
 	o := workers.UpdatePodOptions{UpdateType: workers.SyncPodUpdate}
 	grace := int64(-1)
 	switch a.Kind {

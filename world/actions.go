@@ -45,9 +45,9 @@ func (w *World) do(a plan.Action) {
 		w.addWith(a.UID, fresh, a)
 	case plan.Update:
 		p.version++
-		w.updateAs(toWorkers, workers.SyncPodUpdate, a)
+		w.updateAs(toWorkers && !w.reAddRejected(p), workers.SyncPodUpdate, a)
 	case plan.Sync:
-		w.updateAs(toWorkers, workers.SyncPodSync, a)
+		w.updateAs(toWorkers && !w.reAddRejected(p), workers.SyncPodSync, a)
 	case plan.Delete:
 		w.delete(a, p, toWorkers)
 	case plan.Remove:
@@ -106,7 +106,7 @@ func (w *World) delete(a plan.Action, p *configPod, toWorkers bool) {
 		w.note(history.DeleteRequested{UID: a.UID, Grace: g})
 		w.queueReap(p, g)
 	}
-	w.updateIf(toWorkers, workers.SyncPodUpdate, a.UID)
+	w.updateIf(toWorkers && !w.reAddRejected(p), workers.SyncPodUpdate, a.UID)
 }
 
 // goActor starts a kubelet actor in a goroutine of its own, named

@@ -87,6 +87,22 @@ func (w *World) admit(uid types.UID) bool {
 	return ok
 }
 
+// reAddRejected: with a kubelet, during a node shutdown, a config change
+// (an update, sync or delete) of a pod out of config is upstream's ADD
+// (the config merge adds a pod it does not have), and admission rejects it
+// unless the pod's phase is terminal or the pod workers say its
+// termination is requested (HandlePodAdditions skips admission then): the
+// change never reaches the pod workers. The real kubelet's driver drops
+// the same change (realkubelet's configUpdate). The rejection's other
+// effects (the pod back in config, its local Failed) are not modelled: the
+// plan's change leaves config as it is. A Finish makes the phase terminal,
+// so it is never rejected. Call it only for a change that would otherwise
+// reach the pod workers: it asks them (a recorded query) when the rest holds.
+func (w *World) reAddRejected(p *configPod) bool {
+	return w.kube != nil && !p.inConfig && w.kube.shutdownAt != unset && !terminalPhase(p.phase) &&
+		!w.ask(ops.IsPodTerminationRequested, p.action.UID)
+}
+
 // activePods is GetActivePods without the candidate: the pods in config
 // that could still hold resources (filterOutInactivePods; upstream's is a
 // *Kubelet method, so the real target cannot call it: realkubelet restates

@@ -28,9 +28,9 @@ func (c *checker) judge(x *action) {
 	case plan.Create:
 		c.create(x)
 	case plan.Update:
-		c.expect(x, p.toWorkers() && !p.refused, ops.Update, true, a.KillOpts)
+		c.expect(x, p.toWorkers() && !p.refused && !c.reAddRejected(x), ops.Update, true, a.KillOpts)
 	case plan.Sync:
-		c.expect(x, p.toWorkers(), ops.Sync, false, a.KillOpts)
+		c.expect(x, p.toWorkers() && !c.reAddRejected(x), ops.Sync, false, a.KillOpts)
 	case plan.Delete:
 		c.delete(x)
 	case plan.Remove:
@@ -246,13 +246,42 @@ func (c *checker) delete(x *action) {
 	if requested != (p.kube && p.apiServer) {
 		c.violate("P1", "%v: delete request noted %v, want %v", a, requested, p.kube && p.apiServer)
 	}
-	c.expect(x, p.toWorkers(), ops.Update, true, false)
-	if ups := x.updates(); p.toWorkers() && len(ups) == 1 {
+	send := p.toWorkers() && !c.reAddRejected(x)
+	c.expect(x, send, ops.Update, true, false)
+	if ups := x.updates(); send && len(ups) == 1 {
 		if u := ups[0].Pod; !u.DeletionTimestamp || !u.HasDeletionGrace || u.DeletionGrace != g {
 			c.violate("P1", "%v: its update carries deletion %v grace %d, want grace %d", a, u.DeletionTimestamp,
 				u.DeletionGrace, g)
 		}
 	}
+}
+
+// reAddRejected (P1): a config change (an update, sync or delete) of a
+// pod the kubelet admitted, made while the pod is out of config and a node
+// shutdown is under way, is upstream's ADD (the config merge adds a pod it
+// does not have), which admission rejects unless the pod's phase is
+// terminal or the pod workers say its termination is requested
+// (HandlePodAdditions skips admission then). Such a change must ask
+// IsPodTerminationRequested once; it is rejected (reaches no pod worker)
+// iff the answer was false. Call it only for a change that would
+// otherwise be sent.
+func (c *checker) reAddRejected(x *action) bool {
+	p := x.pre
+	if !p.kube || p.inConfig || !p.shutdown || !p.admitted || terminal(p.phase) {
+		return false
+	}
+	asked, requested := 0, false
+	for _, cl := range x.calls {
+		if q, ok := cl.in.(ops.Query); ok && q.Kind == ops.IsPodTerminationRequested && q.UID == string(x.a.UID) {
+			asked++
+			requested = cl.out == ops.Answer(true)
+		}
+	}
+	if asked != 1 {
+		c.violate("P1", "%v: a change of a pod out of config during the node shutdown asked IsPodTerminationRequested %d time(s), want 1 (%s)",
+			x.a, asked, p)
+	}
+	return !requested
 }
 
 // killNow is KillPodNow (P1): its kill, then its wait for the same
