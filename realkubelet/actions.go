@@ -277,6 +277,9 @@ func (d *Driver) housekeeping() {
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
+			if d.st != nil {
+				d.st.RecordGone(uid)
+			}
 			delete(d.actors.BareKilled, uid)
 		}
 	}

@@ -48,8 +48,8 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	}
 	d.h.Point(history.CallbackEnd, "worker/"+string(uid), ops.SyncEnd{UID: string(uid), Fn: call.Fn,
 		Outcome: out, IsTerminal: o == syncgate.ReturnTerminal})
+	d.noteSucceeded(call, o) // before runtimeAfter, which may end the record
 	d.runtimeAfter(call, o)
-	d.noteSucceeded(call, o)
 	d.lastFailed[uid] = o == syncgate.ReturnError || o == syncgate.ReturnCanceled
 	d.ev.DroppedRetry[uid] = false
 	if o == syncgate.ReturnTerminal {
@@ -89,6 +89,11 @@ func (d *Driver) incarnationOver(uid types.UID) {
 	delete(d.leastOffered, uid)
 	delete(d.naturalEnd, uid)
 	d.ev.IncarnationOver(uid)
+	for _, c := range d.completions {
+		if c.uid == uid && !c.fired {
+			c.recordOver = true
+		}
+	}
 	if d.running[uid] {
 		// No terminating call stopped the UID's containers (a restart cut
 		// it short, or the record went first): the next incarnation begins
@@ -98,13 +103,16 @@ func (d *Driver) incarnationOver(uid types.UID) {
 }
 
 // noteSucceeded marks the open completions of the UID whose terminating
-// call succeeded after their kill (explain.Evidence.OpenCompletion, G2).
+// call succeeded after their kill, in the record the kill joined
+// (explain.Evidence.OpenCompletion, G2): a call of a later record closes
+// none of them (plain api-shapes seed 2,645: a SyncTerminatingPod of the
+// record made after completeTerminatingRuntimePod forgot the kill's).
 func (d *Driver) noteSucceeded(c *syncgate.Call, o syncgate.Outcome) {
 	if o != syncgate.ReturnOK {
 		return
 	}
 	for _, comp := range d.completions {
-		if comp.uid != c.UID || comp.fired {
+		if comp.uid != c.UID || comp.fired || comp.recordOver {
 			continue
 		}
 		switch c.Fn {

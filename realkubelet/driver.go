@@ -131,8 +131,13 @@ type completion struct {
 	finishedBefore bool
 	reported       bool // S14 reported
 	// terminatedAfter, runtimeAfter: a SyncTerminatingPod, a
-	// SyncTerminatingRuntimePod of the UID succeeded after the kill.
+	// SyncTerminatingRuntimePod of the record the kill joined succeeded
+	// after the kill.
 	terminatedAfter, runtimeAfter bool
+	// recordOver: that record ended (finished, purged, or forgotten by
+	// completeTerminatingRuntimePod); a later record's calls close only
+	// the channels of the kills that joined it (completeTerminating).
+	recordOver bool
 }
 
 // NewDriver builds the real pod workers and an empty world around them.

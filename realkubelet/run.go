@@ -196,7 +196,7 @@ func (d *Driver) stuckClass(uid types.UID) string {
 }
 
 // completionClass attributes a completion that never fired to the direct
-// S14 finding made about it, if any.
+// S14 finding made about it, if any; else explain.NeverFired judges it.
 func (d *Driver) completionClass(c *completion) string {
 	prefix := fmt.Sprintf("pod %s: completion %d still open", c.uid, c.id)
 	for _, f := range d.checks.findings {
@@ -204,7 +204,7 @@ func (d *Driver) completionClass(c *completion) string {
 			return f.Class
 		}
 	}
-	return ""
+	return explain.NeverFired(c.terminatedAfter, c.runtimeAfter, c.recordOver, d.stuckClass(c.uid))
 }
 
 // Teardown drives every pod to the end so the bubble can close (synctest

@@ -175,6 +175,28 @@ func (e *Evidence) OpenCompletion(uid types.UID, finishedBefore, terminatedAfter
 	return ""
 }
 
+// NeverFired is L6 (a kill's completion never fired) for a completion no
+// S14 was made about (CouldHaveRunningContainers was never false while it
+// was open, so OpenCompletion never judged it). Of the record the kill
+// joined: G2 iff a SyncTerminatingRuntimePod of it succeeded after the
+// kill and no SyncTerminatingPod did (completeTerminatingRuntimePod
+// deletes the record without closing notifyPostTerminating; only
+// completeTerminating closes it); GD iff the record is still the UID's,
+// no SyncTerminatingPod of it succeeded, and the UID is stuck by GD (stuck
+// is its L1/L2 class, Stuck): GD's record never completes its
+// termination, so nothing can close the channel.
+func NeverFired(terminatedAfter, runtimeAfter, recordOver bool, stuck string) string {
+	switch {
+	case terminatedAfter:
+		return ""
+	case runtimeAfter:
+		return "G2"
+	case !recordOver && stuck == "GD":
+		return "GD"
+	}
+	return ""
+}
+
 // Uncancelled is S3's cancellation clause (a SyncPod in flight with a
 // live context while termination is requested): G4 iff the step, last,
 // was housekeeping (SyncKnownPods), the pod is known to the driver and not

@@ -16,10 +16,12 @@ import (
 
 // statusEvidence is what the predicates keep per UID.
 type statusEvidence struct {
-	// terminatedEarlier: TerminatePod ran for the UID (a SyncTerminatedPod
-	// succeeded) and a SyncTerminatingPod of a later incarnation began
-	// since; startedSince: a SyncPod began after that TerminatePod.
-	terminatePodRan, terminatedEarlier, startedSince map[types.UID]bool
+	// terminatePodRan: TerminatePod ran for the UID (a SyncTerminatedPod
+	// succeeded). terminatedEarlier: it ran for an earlier pod-workers
+	// record of the UID, and none ran since: the record it ran for is
+	// gone (SyncKnownPods purged it: recordGone) or a SyncTerminatingPod
+	// of a later record began (began).
+	terminatePodRan, terminatedEarlier map[types.UID]bool
 	// classAt is the class a K2 or K3 finding about the note with that
 	// sequence number gets.
 	classAt map[int64]string
@@ -27,16 +29,23 @@ type statusEvidence struct {
 
 func newStatusEvidence() statusEvidence {
 	return statusEvidence{terminatePodRan: map[types.UID]bool{}, terminatedEarlier: map[types.UID]bool{},
-		startedSince: map[types.UID]bool{}, classAt: map[int64]string{}}
+		classAt: map[int64]string{}}
 }
 
 // began follows the callbacks: a SyncTerminatingPod after TerminatePod is
-// a later incarnation terminating; a SyncPod after it started containers.
+// a later record terminating (the finished record never runs one again).
 func (e *statusEvidence) began(uid types.UID, fn ops.SyncFn) {
-	switch {
-	case fn == ops.SyncPod && e.terminatePodRan[uid]:
-		e.startedSince[uid] = true
-	case fn == ops.SyncTerminatingPod && e.terminatePodRan[uid]:
+	if fn == ops.SyncTerminatingPod && e.terminatePodRan[uid] {
+		e.terminatedEarlier[uid] = true
+	}
+}
+
+// recordGone: the pod workers' record of uid is gone (purged); the next
+// update of the UID makes a new record, a new incarnation. Marking it
+// here, not at a later record's first callback, covers a new record that
+// has begun none (held wake-ups: hold swarm seed 2,116).
+func (e *statusEvidence) recordGone(uid types.UID) {
+	if e.terminatePodRan[uid] {
 		e.terminatedEarlier[uid] = true
 	}
 }
@@ -45,7 +54,6 @@ func (e *statusEvidence) began(uid types.UID, fn ops.SyncFn) {
 func (e *statusEvidence) terminated(uid types.UID) {
 	e.terminatePodRan[uid] = true
 	delete(e.terminatedEarlier, uid)
-	delete(e.startedSince, uid)
 }
 
 // classPhaseWritten is K2's: GG iff the write replaced a terminal API
@@ -61,14 +69,16 @@ func classPhaseWritten(from, to v1.PodPhase) string {
 }
 
 // classFinalDelete is K3's: GF iff TerminatePod ran for the UID in an
-// earlier incarnation of the pod workers, the current incarnation is
-// terminating (a SyncTerminatingPod of it began) and never started
-// containers (no SyncPod since), and no TerminatePod ran in it: the status
-// manager's podIsFinished is kept per UID once set (updateStatusInternal
-// refuses to clear it), so it deletes the object while the new incarnation
-// is still being torn down.
+// earlier record of the pod workers and none ran in the current one: the
+// status manager's podIsFinished is kept per UID once set
+// (updateStatusInternal refuses to clear it), and canBeDeleted reads only
+// the deletion timestamp, the API phase and that flag, so it deletes the
+// object while the new record is still terminating (or has not begun).
+// Whether the new record began SyncPod does not enter: the flag is the
+// earlier record's either way (plain api-shapes seed 7,568). A
+// TerminatePod of the current record (a planted early one) is not GF.
 func (e *statusEvidence) classFinalDelete(uid types.UID) string {
-	if e.terminatedEarlier[uid] && !e.startedSince[uid] {
+	if e.terminatedEarlier[uid] {
 		return "GF"
 	}
 	return ""

@@ -10,8 +10,9 @@ import (
 
 // TestStatusPredicatesAreExact: GG and GF hold exactly for their own
 // situation and not for look-alikes (a terminal phase written over a
-// non-terminal one; a stale delete after the new incarnation started
-// containers; a delete without an earlier TerminatePod).
+// non-terminal one; a delete without an earlier TerminatePod; a
+// TerminatePod of the current record). GF takes a new record that began
+// SyncPod, or none yet, as well (the flag is the earlier record's).
 func TestStatusPredicatesAreExact(t *testing.T) {
 	for _, c := range []struct {
 		from, to v1.PodPhase
@@ -23,25 +24,32 @@ func TestStatusPredicatesAreExact(t *testing.T) {
 		}
 	}
 	type step struct {
-		terminate bool
-		fn        ops.SyncFn
+		terminate, gone bool
+		fn              ops.SyncFn
 	}
 	for _, c := range []struct {
 		name  string
 		steps []step
 		want  string
 	}{
-		{"new incarnation terminating", []step{{terminate: true}, {false, ops.SyncTerminatingPod}}, "GF"},
-		{"new incarnation started containers", []step{{terminate: true}, {false, ops.SyncPod}, {false, ops.SyncTerminatingPod}}, ""},
-		{"no earlier TerminatePod", []step{{false, ops.SyncPod}, {false, ops.SyncTerminatingPod}}, ""},
-		{"same incarnation, TerminatePod only", []step{{false, ops.SyncTerminatingPod}, {terminate: true}}, ""},
-		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {false, ops.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"new incarnation terminating", []step{{terminate: true}, {fn: ops.SyncTerminatingPod}}, "GF"},
+		{"new incarnation started containers", []step{{terminate: true}, {gone: true}, {fn: ops.SyncPod}, {fn: ops.SyncTerminatingPod}}, "GF"},
+		{"new record, no callback yet", []step{{terminate: true}, {gone: true}}, "GF"},
+		{"no earlier TerminatePod", []step{{fn: ops.SyncPod}, {fn: ops.SyncTerminatingPod}}, ""},
+		{"no earlier TerminatePod, record gone", []step{{fn: ops.SyncTerminatingPod}, {gone: true}, {fn: ops.SyncTerminatingPod}}, ""},
+		{"same incarnation, TerminatePod only", []step{{fn: ops.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"same record, SyncPod after TerminatePod", []step{{terminate: true}, {fn: ops.SyncPod}}, ""},
+		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {fn: ops.SyncTerminatingPod}, {terminate: true}}, ""},
+		{"TerminatePod again in the new record", []step{{terminate: true}, {gone: true}, {terminate: true}}, ""},
 	} {
 		e := newStatusEvidence()
 		for _, s := range c.steps {
-			if s.terminate {
+			switch {
+			case s.terminate:
 				e.terminated("a")
-			} else {
+			case s.gone:
+				e.recordGone("a")
+			default:
 				e.began("a", s.fn)
 			}
 		}

@@ -293,6 +293,10 @@ func (s *Component) CallEnded(c *syncgate.Call, o syncgate.Outcome) {
 	}
 }
 
+// RecordGone: housekeeping's SyncKnownPods purged uid's record; its next
+// update makes a new one (GF's predicate, explain.go).
+func (s *Component) RecordGone(uid types.UID) { s.ev.recordGone(uid) }
+
 func (s *Component) terminated(pod *v1.Pod) {
 	s.ev.terminated(pod.UID)
 	s.mgr.Terminated(pod)
