@@ -114,10 +114,9 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 		d.update(kubetypes.SyncPodCreate, uid)
 		return
 	}
-	skip, giSkip := d.ghAdmitting(uid), d.giAdmitting(uid)
+	skip := d.k5.Admitting(uid, d.actors.Shutdown != nil, func() bool { return d.pw.IsPodTerminationRequested(uid) })
 	admitted := d.actors.Admit(uid)
-	d.ghAdmitted(uid, admitted, skip)
-	d.giAdmitted(uid, admitted, giSkip)
+	d.k5.Admitted(uid, admitted, skip)
 	if admitted {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
@@ -192,7 +191,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	}
 	watch := d.terminatingInFlight(uid)
 	d.noteOffers(o)
-	d.gh.noteKill(uid, o)
+	d.k5.NoteKill(uid, o)
 	kind := o.UpdateType
 	if d.plantFires(plantLostKill, o) {
 		o = kubelet.UpdatePodOptions{} // recorded, never sent

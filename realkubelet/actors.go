@@ -154,8 +154,7 @@ func (d *Driver) teardownActors() {
 func (d *Driver) noteSyncPod(c *syncgate.Call) {
 	if (d.kubeletOn() || d.st != nil) && c.Fn == ops.SyncPod && !d.syncPodEndsTerminal(c) {
 		d.h.Note(history.SyncPodBegins{UID: c.UID})
-		d.ghSyncPodNoted(c.UID)
-		d.giSyncPodNoted(c.UID)
+		d.k5.SyncPodNoted(c.UID, d.h.Seq, d.actors.AddedInShutdown[c.UID])
 	}
 }
 
@@ -172,7 +171,7 @@ func (d *Driver) syncPodEndsTerminal(c *syncgate.Call) bool {
 }
 
 // kubeletFindings are the kubelet-level oracle's violations, unexplained
-// but for a K5 that GH's predicate explains (gh.go).
+// but for a K5 that GH's or GI's predicate explains (k5class).
 func (d *Driver) kubeletFindings() []finding.Finding {
 	if d.actors.Check == nil {
 		return nil

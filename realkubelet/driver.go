@@ -18,6 +18,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/actors"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/k5class"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -107,10 +108,8 @@ type Driver struct {
 	// incarnation adopted a UID's record in it (explain.Evidence.GhostFrom,
 	// which a restart resets): GE's cut applies to that process's history.
 	pastGhosts map[int]map[types.UID]int
-	// gh is GH's evidence (gh.go).
-	gh ghEvidence
-	// gi is GI's evidence (gi.go).
-	gi              giEvidence
+	// k5 is the evidence that names a K5 finding GH or GI.
+	k5              k5class.Evidence
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
@@ -153,8 +152,7 @@ func newDriver(o RunOptions) *Driver {
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: explain.NewEvidence(),
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
-	d.gh.reset()
-	d.gi.reset()
+	d.k5.Reset()
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)

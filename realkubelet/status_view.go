@@ -29,9 +29,9 @@ func (d *Driver) statusMovePossible(k script.MoveKind) bool {
 func (d *Driver) statusMove(m script.Move) {
 	switch m.Kind {
 	case script.MoveStatusSync:
-		d.giStatusPass(func() { d.st.Sync(false, m.Order) })
+		d.statusPass(func() { d.st.Sync(false, m.Order) })
 	case script.MoveStatusResync:
-		d.giStatusPass(func() { d.st.Sync(true, m.Order) })
+		d.statusPass(func() { d.st.Sync(true, m.Order) })
 	case script.MoveEcho:
 		d.deliverEchoes()
 	}
@@ -169,4 +169,20 @@ func (h statusHost) PodOf(uid types.UID) *v1.Pod { return h.d.podOf(uid) }
 func (h statusHost) InConfig(uid types.UID) (bool, bool) {
 	p := h.d.pods[uid]
 	return p != nil, p != nil && p.inConfig
+}
+
+// statusPass runs one pass of the status manager (sync) for GI's evidence:
+// the pods whose status was terminal before it, and whether the pass
+// dropped it while another UID's object held the pod's name.
+func (d *Driver) statusPass(sync func()) {
+	var terminal []types.UID
+	for uid := range d.pods {
+		if d.st.ManagerPhaseTerminal(uid) {
+			terminal = append(terminal, uid)
+		}
+	}
+	d.k5.StatusPass(terminal, sync, func(uid types.UID) bool {
+		_, kept := d.st.Manager().GetPodStatus(uid)
+		return !kept && d.st.NameHeldByOther(d.podOf(uid))
+	})
 }
