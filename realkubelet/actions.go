@@ -150,6 +150,8 @@ func (d *Driver) configRemove(p *configPod, uid types.UID) {
 // shutdown, K5). The rejection's other effects (the pod back in config,
 // its Failed status) are not modelled, as the plan's update leaves config
 // as it is.
+// The simulated world drops the same change (world's reAddRejected, and
+// conform's P1 checks it).
 func (d *Driver) configUpdate(t kubetypes.SyncPodType, uid types.UID) {
 	if d.addedBefore(uid) {
 		return
