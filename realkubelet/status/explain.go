@@ -40,6 +40,14 @@ func (e *statusEvidence) began(uid types.UID, fn ops.SyncFn) {
 	}
 }
 
+// restart: a kubelet restart's new status manager caches no podIsFinished,
+// so no TerminatePod of the ended process backs GF any more (the classes
+// found so far stay).
+func (e *statusEvidence) restart() {
+	clear(e.terminatePodRan)
+	clear(e.terminatedEarlier)
+}
+
 // recordGone: the pod workers' record of uid is gone (purged); the next
 // update of the UID makes a new record, a new incarnation. Marking it
 // here, not at a later record's first callback, covers a new record that

@@ -24,8 +24,8 @@ func TestStatusPredicatesAreExact(t *testing.T) {
 		}
 	}
 	type step struct {
-		terminate, gone bool
-		fn              ops.SyncFn
+		terminate, gone, restart bool
+		fn                       ops.SyncFn
 	}
 	for _, c := range []struct {
 		name  string
@@ -41,6 +41,9 @@ func TestStatusPredicatesAreExact(t *testing.T) {
 		{"same record, SyncPod after TerminatePod", []step{{terminate: true}, {fn: ops.SyncPod}}, ""},
 		{"TerminatePod again in the new incarnation", []step{{terminate: true}, {fn: ops.SyncTerminatingPod}, {terminate: true}}, ""},
 		{"TerminatePod again in the new record", []step{{terminate: true}, {gone: true}, {terminate: true}}, ""},
+		{"TerminatePod before a kubelet restart", []step{{terminate: true}, {restart: true}, {gone: true}, {fn: ops.SyncTerminatingPod}}, ""},
+		{"new record before a kubelet restart", []step{{terminate: true}, {gone: true}, {restart: true}}, ""},
+		{"TerminatePod after a kubelet restart", []step{{restart: true}, {terminate: true}, {gone: true}}, "GF"},
 	} {
 		e := newStatusEvidence()
 		for _, s := range c.steps {
@@ -49,6 +52,8 @@ func TestStatusPredicatesAreExact(t *testing.T) {
 				e.terminated("a")
 			case s.gone:
 				e.recordGone("a")
+			case s.restart:
+				e.restart()
 			default:
 				e.began("a", s.fn)
 			}

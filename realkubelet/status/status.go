@@ -127,6 +127,7 @@ func (s *Component) newManager() *kstatus.Manager {
 // server; the kubelet's memory of admissions is gone.
 func (s *Component) Restart() {
 	s.mgr, s.batch, s.admitted = s.newManager(), nil, map[types.UID]bool{}
+	s.ev.restart()
 }
 
 // Readd is the new process's pod manager learning uid at re-admission.
