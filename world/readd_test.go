@@ -7,7 +7,6 @@ import (
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/sim"
 )
 
 // TestReAddInShutdownRejected: during a node shutdown, an update of a pod
@@ -20,9 +19,6 @@ import (
 // during the shutdown (the real kubelet's driver dropped it: swarm seed
 // 9,056 there).
 func TestReAddInShutdownRejected(t *testing.T) {
-	act := func(kind plan.ActionKind, at time.Duration) plan.Action {
-		return plan.Action{Kind: kind, At: at, UID: "a", Name: "web", SpecGrace: 30, Grace: -1, CPU: 1, Mem: 1}
-	}
 	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 2}}}
 	for _, c := range []struct {
 		name      string
@@ -37,7 +33,7 @@ func TestReAddInShutdownRejected(t *testing.T) {
 		{"no shutdown, termination requested", false, false, 1, 0},
 	} {
 		at := 2 * time.Second // a's termination (grace 30 s) still runs
-		actions := []plan.Action{act(plan.Create, 0), act(plan.Remove, time.Second)}
+		actions := []plan.Action{actionOfA(plan.Create, 0), actionOfA(plan.Remove, time.Second)}
 		if c.forgotten {
 			at = 50 * time.Second
 			actions = append(actions, plan.Action{Kind: plan.SyncKnown, At: at - 2*time.Second})
@@ -45,16 +41,13 @@ func TestReAddInShutdownRejected(t *testing.T) {
 		if c.shutdown {
 			actions = append(actions, plan.Action{Kind: plan.Shutdown, At: at - time.Second})
 		}
-		actions = append(actions, act(plan.Update, at))
-		p := plan.Plan{Family: "node-shutdown", Clients: 1, Node: node, Actions: actions}
-		st := plan.SeedStreams(1)
-		w := NewWorld(p, st.Schedule, st.Faults, sim.RandomWalk{})
+		actions = append(actions, actionOfA(plan.Update, at))
 		got, asks, inUpdate := 0, 0, false
-		w.Observe(func(ev history.Event) {
+		runObserved(t, c.name, plan.Plan{Family: "node-shutdown", Clients: 1, Node: node, Actions: actions}, func(ev history.Event) {
 			switch {
 			case ev.Kind == history.Noted:
 				if _, begins := ev.Note.(history.ActionBegins); begins {
-					inUpdate = w.S.Elapsed() >= at
+					inUpdate = ev.At >= at
 				} else if _, done := ev.Note.(history.ActionDone); done {
 					inUpdate = false
 				}
@@ -65,9 +58,6 @@ func TestReAddInShutdownRejected(t *testing.T) {
 				asks++
 			}
 		})
-		if err := w.Run(); err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
 		if got != c.want || asks != c.asks {
 			t.Errorf("%s: the update sent %d UpdatePod(s) and asked %d time(s), want %d and %d", c.name, got, asks, c.want, c.asks)
 		}
