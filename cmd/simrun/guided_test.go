@@ -126,9 +126,9 @@ func TestGuidedSweepOfAllFamiliesIsDeterministic(t *testing.T) {
 	want := sweep("1", "2")
 	for _, c := range [][2]string{{"2", "2"}, {"3", "2"}, {"2", "1"}} {
 		if got := sweep(c[0], c[1]); got != want {
-			t.Fatalf("--parallel %s at GOMAXPROCS %s: stdout equal %v, --json %v, --junit %v, corpus %v; first stdout difference: %s",
-				c[0], c[1], got.stdout == want.stdout, got.json == want.json, got.junit == want.junit, got.corpus == want.corpus,
-				firstLineDiff(want.stdout, got.stdout))
+			d, _ := firstDivergence(strings.Split(want.stdout, "\n"), strings.Split(got.stdout, "\n"))
+			t.Fatalf("--parallel %s at GOMAXPROCS %s: stdout equal %v, --json %v, --junit %v, corpus %v; stdout's %v",
+				c[0], c[1], got.stdout == want.stdout, got.json == want.json, got.junit == want.junit, got.corpus == want.corpus, d)
 		}
 	}
 }
@@ -163,22 +163,4 @@ func TestRerunCorpusChecksNewCode(t *testing.T) {
 		}
 	}
 	t.Fatal("no failing line in the results")
-}
-
-// firstLineDiff names the first line where got parts from want ("" if none).
-func firstLineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, a, b)
-		}
-	}
-	return ""
 }
