@@ -71,15 +71,12 @@ func (w *baseWorld) kubeDo(a plan.Action) {
 		return
 	}
 	_, known := w.pw.PodState(a.UID)
-	// Asked before mu, as kubeCreate asks: a config change of a pod out of
-	// config during the shutdown is an ADD that admission rejects unless
-	// its termination is requested (the world's reAddRejected).
-	change := a.Kind == plan.Update || a.Kind == plan.Sync || a.Kind == plan.Delete
-	requested := change && w.pw.IsPodTerminationRequested(a.UID)
 	w.mu.Lock()
 	p := w.podFor(a)
 	toWorkers := p.admitted
-	if change && !p.inConfig && w.kube.shuttingDown && !terminalPhase(p.phase) && !requested {
+	// A re-ADD in the shutdown is rejected unless its termination is
+	// requested: asked only then, and the condition checked again after.
+	if w.reAddInShutdown(a, p) && !w.askUnlocked(a.UID) && w.reAddInShutdown(a, p) {
 		toWorkers = false
 	}
 	o := workers.UpdatePodOptions{UpdateType: workers.SyncPodUpdate}
@@ -131,6 +128,26 @@ func (w *baseWorld) kubeDo(a plan.Action) {
 		w.syncer.newIncarnation(a.UID)
 	}
 	w.deliver(a, o, grace)
+}
+
+// reAddInShutdown: a is a config change of pod p out of config during the
+// node shutdown, an ADD that admission rejects unless the pod workers hold
+// p's termination (the world's reAddRejected); the caller holds mu.
+func (w *baseWorld) reAddInShutdown(a plan.Action, p *basePod) bool {
+	change := a.Kind == plan.Update || a.Kind == plan.Sync || a.Kind == plan.Delete
+	return change && !p.inConfig && w.kube.shuttingDown && !terminalPhase(p.phase)
+}
+
+// askUnlocked is IsPodTerminationRequested(uid) asked with mu let go and
+// taken again, as mu is never held while calling the pod workers. Asked
+// only for a re-ADD in the shutdown, never for an ordinary change: an
+// extra lock of the pod workers on every update would perturb the races
+// the baseline measures. The caller checks again after it, since the pod
+// may have changed while mu was free.
+func (w *baseWorld) askUnlocked(uid types.UID) bool {
+	w.mu.Unlock()
+	defer w.mu.Lock()
+	return w.pw.IsPodTerminationRequested(uid)
 }
 
 // kubeCreate is the config source's ADD (World.add): a pod not in config
