@@ -181,18 +181,37 @@ func TestBaselineActivePodsB5(t *testing.T) {
 }
 
 // TestBaselineMutantsList: PODSIM_BASELINE_MUTANTS's empty name is the
-// correct code; an unknown name is an error.
+// correct code; an unknown name is an error, and so is a virtual-kubelet
+// mutant, which the default leaves out: every mutant of the default makes
+// a baseline world.
 func TestBaselineMutantsList(t *testing.T) {
 	got, err := baselineMutants(",B4, B13")
 	if err != nil || len(got) != 3 || got[0].Name != "" || len(got[0].Families) != len(plan.Families()) ||
 		got[1].Name != "B4" || got[2].Name != "B13" {
 		t.Fatalf("baselineMutants(\",B4, B13\") = %v, %v", got, err)
 	}
-	if all, _ := baselineMutants(""); len(all) != len(run.Mutants())+1 {
-		t.Errorf("unset: %d mutants, want the correct code and all %d", len(all), len(run.Mutants()))
+	kubelets := 0
+	for _, m := range run.Mutants() {
+		if m.Kind != run.KindVK {
+			kubelets++
+		}
 	}
-	if _, err := baselineMutants("B4,nope"); err == nil {
-		t.Error("an unknown mutant name was accepted")
+	all, _ := baselineMutants("")
+	if len(all) != kubelets+1 || kubelets == len(run.Mutants()) {
+		t.Errorf("unset: %d mutants, want the correct code and the kubelet target's %d (of %d)", len(all), kubelets, len(run.Mutants()))
+	}
+	for _, m := range all {
+		w, err := newBaseWorld(plan.Plan{Family: "check", Clients: 1}, 0, m.Name)
+		if err != nil {
+			t.Errorf("unset: %q is in the default but the baseline cannot run it: %v", m.Name, err)
+			continue
+		}
+		w.pw.Shutdown()
+	}
+	for _, list := range []string{"B4,nope", "B4,vk/V1"} {
+		if _, err := baselineMutants(list); err == nil {
+			t.Errorf("%q was accepted", list)
+		}
 	}
 }
 
