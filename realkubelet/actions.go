@@ -71,7 +71,12 @@ func (d *Driver) action(a plan.Action) {
 	case plan.KillNow:
 		d.kill(a, true)
 	case plan.RuntimeKill:
-		d.runtimeKill(a.UID)
+		// Housekeeping kills runtime-only pods, never one whose UID a pod
+		// in config has (the simulated world's rule with a kubelet; this
+		// driver is always a kubelet).
+		if !p.inConfig {
+			d.runtimeKill(a.UID)
+		}
 	case plan.Finish:
 		p.version++
 		p.phase = v1.PodPhase(a.Terminal)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/podsim/podsim/realkubelet/script"
 )
 
 // TestUpdateOfPodNotAddedDropped: an update, sync, delete, finish, kill or
@@ -89,5 +91,47 @@ func TestUpdateOutOfConfigInShutdownDropped(t *testing.T) {
 			}
 			d.Teardown()
 		})
+	}
+}
+
+// TestRuntimeKillOfPodInConfigDropped: housekeeping's runtime-only kill
+// never names a UID a pod in config has, so the driver drops a plan's
+// runtime-kill of such a pod, as the simulated world with a kubelet does
+// (world/actions.go); before, it sent it, and the harness reached GB
+// through a kill upstream never sends (GB-swarm-16, now a clean script).
+// A runtime-kill of a pod that left config, by remove or vanish, or that
+// config never had, is still sent.
+func TestRuntimeKillOfPodInConfigDropped(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		sent bool
+	}{
+		{"create a\nruntime-kill a\n", false},
+		{"create a static=web\nrelease a ok\nruntime-kill a static=web\n", false},
+		{"create a\nrelease a ok\nremove a\nruntime-kill a\n", true},
+		{"create a\nvanish a\nruntime-kill a\n", true},
+		{"runtime-kill a\n", true},
+	} {
+		t.Run(c.text, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDriver(RunOptions{})
+				moves := mustParse(t, c.text)
+				for _, m := range moves {
+					d.Apply(m)
+				}
+				if sent := d.lastUpdate["a"] == len(moves); sent != c.sent {
+					t.Errorf("%q: the runtime kill reached the pod workers %v, want %v (last update of a at step %d of %d)",
+						c.text, sent, c.sent, d.lastUpdate["a"], len(moves))
+				}
+				d.Teardown()
+			})
+		})
+	}
+	moves, _, err := script.Parse(readClean(t, "testdata/GB-swarm-16.clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runScript(t, moves); r.Failed() {
+		t.Errorf("GB-swarm-16.clean: findings %v, want none (the runtime kill of a pod in config dropped)", r.Findings)
 	}
 }
