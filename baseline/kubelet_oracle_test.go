@@ -12,6 +12,7 @@ import (
 	"github.com/podsim/podsim/oracle/kubelet"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/run"
+	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/world"
 )
 
@@ -212,6 +213,30 @@ func TestBaselineMutantsList(t *testing.T) {
 		if _, err := baselineMutants(list); err == nil {
 			t.Errorf("%q was accepted", list)
 		}
+	}
+}
+
+// TestBaselineReAddInShutdownRequested: the other side of the rule above.
+// The pod workers hold pod a's termination (its kill keeps failing, so it
+// stays terminating), and a's delete during the shutdown, out of config,
+// reaches them: its grace binds the next SyncTerminatingPod. Treating the
+// answer as no, or not asking, drops it.
+func TestBaselineReAddInShutdownRequested(t *testing.T) {
+	w := baseKubeWorld(t, "")
+	w.syncer.faults.ErrorRate = 1000 // every runtime call fails: a never terminates
+	w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodCreate, Pod: w.podOf("a")})
+	w.updatePod(workers.UpdatePodOptions{UpdateType: workers.SyncPodKill, Pod: w.podOf("a")})
+	if !w.pw.IsPodTerminationRequested("a") {
+		t.Fatal("pod a's termination is not requested after its kill")
+	}
+	w.pods["a"].inConfig = false
+	w.kube.shuttingDown = true
+	w.kubeDo(plan.Action{Kind: plan.Delete, UID: "a", Grace: 3, SpecGrace: 30})
+	w.syncer.mu.Lock()
+	g, ok := w.syncer.minGrace["a"]
+	w.syncer.mu.Unlock()
+	if !ok || g != 3 {
+		t.Errorf("the delete of pod a (grace 3) did not reach the pod workers although its termination is requested: grace bound %d, %v", g, ok)
 	}
 }
 
