@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -38,17 +40,9 @@ func TestUpdateOfPodNotAddedDropped(t *testing.T) {
 		"create a\nrelease a ok\nrestart\nkill-now a grace=5\n", "create b\nrestart\nkill a grace=5\n",
 		"create a\nrelease a ok\nremove a\nrestart\nruntime-kill a\n"} {
 		t.Run(text, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				d := newDriver(RunOptions{Real: restartOn})
-				moves := mustParse(t, text)
-				for _, m := range moves {
-					d.Apply(m)
-				}
-				if d.lastUpdate["a"] != len(moves) {
-					t.Errorf("%q: the last update of a was at step %d, want %d (it must reach the workers)", text, d.lastUpdate["a"], len(moves))
-				}
-				d.Teardown()
-			})
+			if sent, step, n := lastMoveReached(t, RunOptions{Real: restartOn}, text, "a"); !sent {
+				t.Errorf("%q: the last update of a was at step %d, want %d (it must reach the workers)", text, step, n)
+			}
 		})
 	}
 }
@@ -80,17 +74,9 @@ func TestUpdateOutOfConfigInShutdownDropped(t *testing.T) {
 		text string
 		sent bool
 	}{{"shutdown\n" + moves, false}, {moves, true}} {
-		synctest.Test(t, func(t *testing.T) {
-			d := newDriver(RunOptions{})
-			ms := mustParse(t, c.text)
-			for _, m := range ms {
-				d.Apply(m)
-			}
-			if sent := d.lastUpdate["c"] == len(ms); sent != c.sent {
-				t.Errorf("%q: the last update reached the workers: %v, want %v", c.text, sent, c.sent)
-			}
-			d.Teardown()
-		})
+		if sent, _, _ := lastMoveReached(t, RunOptions{}, c.text, "c"); sent != c.sent {
+			t.Errorf("%q: the last update reached the workers: %v, want %v", c.text, sent, c.sent)
+		}
 	}
 }
 
@@ -113,18 +99,10 @@ func TestRuntimeKillOfPodInConfigDropped(t *testing.T) {
 		{"runtime-kill a\n", true},
 	} {
 		t.Run(c.text, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				d := newDriver(RunOptions{})
-				moves := mustParse(t, c.text)
-				for _, m := range moves {
-					d.Apply(m)
-				}
-				if sent := d.lastUpdate["a"] == len(moves); sent != c.sent {
-					t.Errorf("%q: the runtime kill reached the pod workers %v, want %v (last update of a at step %d of %d)",
-						c.text, sent, c.sent, d.lastUpdate["a"], len(moves))
-				}
-				d.Teardown()
-			})
+			if sent, step, n := lastMoveReached(t, RunOptions{}, c.text, "a"); sent != c.sent {
+				t.Errorf("%q: the runtime kill reached the pod workers %v, want %v (last update of a at step %d of %d)",
+					c.text, sent, c.sent, step, n)
+			}
 		})
 	}
 	moves, _, err := script.Parse(readClean(t, "testdata/GB-swarm-16.clean"))
@@ -134,4 +112,21 @@ func TestRuntimeKillOfPodInConfigDropped(t *testing.T) {
 	if r := runScript(t, moves); r.Failed() {
 		t.Errorf("GB-swarm-16.clean: findings %v, want none (the runtime kill of a pod in config dropped)", r.Findings)
 	}
+}
+
+// lastMoveReached runs text's moves on a new driver with options o and
+// says whether uid's last UpdatePod came from the last move (its step and
+// the number of moves).
+func lastMoveReached(t *testing.T, o RunOptions, text string, uid types.UID) (reached bool, step, moves int) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(o)
+		ms := mustParse(t, text)
+		for _, m := range ms {
+			d.Apply(m)
+		}
+		step, moves = d.lastUpdate[uid], len(ms)
+		d.Teardown()
+	})
+	return step == moves, step, moves
 }
