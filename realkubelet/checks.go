@@ -328,6 +328,7 @@ func (d *Driver) noteOffers(o kubelet.UpdatePodOptions) {
 		offer(o.KillPodOptions.PodTerminationGracePeriodSecondsOverride)
 		if g, ov := o.Pod.DeletionGracePeriodSeconds, o.KillPodOptions.PodTerminationGracePeriodSecondsOverride; g != nil && *g == 0 && ov != nil {
 			d.ev.ZeroDeletionOffers[o.Pod.UID] = append(d.ev.ZeroDeletionOffers[o.Pod.UID], max(*ov, 1))
+			d.zeroDeletionOffered = true
 		}
 	}
 }

@@ -63,6 +63,9 @@ type Driver struct {
 	lateNow types.UID
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
+	// zeroDeletionOffered: some update of the run offered a kill override
+	// with DeletionGracePeriodSeconds=0 (judgeHistory's GA evidence).
+	zeroDeletionOffered bool
 	// universe is every UID any move named, sorted on use.
 	universe map[types.UID]bool
 	// lastMoved is the latest step whose move named the UID (stuck.go).

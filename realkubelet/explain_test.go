@@ -54,15 +54,19 @@ var plantedScripts = map[plantedBug]string{
 // finding no known deviation explains, alone and next to a known deviation
 // in the same run (G3 and G2 on a static pod b, GC on c).
 func TestPlantedBugsAreUnexplained(t *testing.T) {
-	known := "remove b static=web\nkill s static=web grace=5\ncreate c\nrelease c terminal\n"
+	known := map[string]string{"": "", "G3": "remove b static=web\nkill s static=web grace=5\ncreate c\nrelease c terminal\n",
+		// GA beside it (a force delete, then a kill override): the model
+		// judges with GA's rule, which must not mend the bug
+		// (TestGARejudgementKeepsOtherBugs: GA tried by judgeHistory).
+		"GA": "create g\nrelease g ok\ndelete g grace=0\nkill g grace=5\nrelease g ok\n"}
 	for bug, script := range plantedScripts {
-		for _, with := range []string{"", known} {
+		for class, with := range known {
 			r := runScriptWith(t, mustParse(t, with+script), RunOptions{plant: bug})
 			if len(r.Unexplained()) == 0 {
-				t.Errorf("planted bug %d (with known deviations: %v) not reported unexplained; findings %v", bug, with != "", r.Findings)
+				t.Errorf("planted bug %d (with known deviation %q) not reported unexplained; findings %v", bug, class, r.Findings)
 			}
-			if with != "" && !slices.Contains(r.Classes(), "G3") {
-				t.Errorf("planted bug %d: the known deviation G3 was not found beside it: %v", bug, r.Classes())
+			if class != "" && !slices.Contains(r.Classes(), class) {
+				t.Errorf("planted bug %d: the known deviation %s was not found beside it: %v", bug, class, r.Classes())
 			}
 		}
 		if r := runScriptWith(t, mustParse(t, script), RunOptions{}); r.Failed() {
@@ -165,5 +169,24 @@ func TestKillPodNowIsReal(t *testing.T) {
 				t.Errorf("%q: timed out at %q, want 1.5 × 20 s after the kill", c.script, got)
 			}
 		}
+	}
+}
+
+// TestGARejudgementKeepsOtherBugs: judgeHistory judges a history again
+// with GA's rule when the run offered a kill override with a zero deletion
+// grace and no direct check named GA. A bug of another kind in the same
+// run (the lying syncer, on pod b) must stay unexplained: GA's rule mends
+// the cancel of pod a, not b's history. Without the plant the same script
+// is explained (GA and GC).
+func TestGARejudgementKeepsOtherBugs(t *testing.T) {
+	moves, _ := readScript(t, "testdata/GA-cancel-after-zero-deletion.script")
+	lying := mustParse(t, "create b\nrelease b ok\nremove b\nrelease b ok\nrelease b ok\n")
+	all := append(lying, moves...)
+	if r := runScriptWith(t, all, RunOptions{}); len(r.Unexplained()) > 0 || !slices.Contains(r.Classes(), "GA") {
+		t.Fatalf("without the plant: findings %v, want GA and nothing unexplained", r.Findings)
+	}
+	r := runScriptWith(t, all, RunOptions{plant: plantLyingSyncer})
+	if len(r.Unexplained()) == 0 {
+		t.Errorf("the lying syncer beside GA's cancel was explained away: %v", r.Findings)
 	}
 }

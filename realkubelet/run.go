@@ -254,7 +254,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 		catalogue = finding.KnownDeviations
 	}
 	dev := finding.Apply(d.checks.findings, catalogue)
-	lin := d.checkHistory(dev)
+	lin := d.judgeHistory(dev, catalogue)
 	r.Ops, r.Deviations = lin.ops, lin.dev
 	r.Findings = append(d.checks.findings, lin.findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
