@@ -71,9 +71,12 @@ func (d *Driver) action(a plan.Action) {
 	case plan.KillNow:
 		d.kill(a, true)
 	case plan.RuntimeKill:
-		// Housekeeping kills runtime-only pods, never one whose UID a pod
-		// in config has (the simulated world's rule with a kubelet; this
-		// driver is always a kubelet).
+		// Housekeeping kills runtime pods the pod workers do not know; a
+		// pod in config that is active it has just made known, so it is
+		// never killed this way. "In config" stands for "known" here, as
+		// in the simulated world's rule with a kubelet (this driver is
+		// always a kubelet); they differ for a rejected or purged pod in
+		// config (docs/real-kubelet.md).
 		if !p.inConfig {
 			d.runtimeKill(a.UID)
 		}

@@ -80,9 +80,10 @@ func TestUpdateOutOfConfigInShutdownDropped(t *testing.T) {
 	}
 }
 
-// TestRuntimeKillOfPodInConfigDropped: housekeeping's runtime-only kill
-// never names a UID a pod in config has, so the driver drops a plan's
-// runtime-kill of such a pod, as the simulated world with a kubelet does
+// TestRuntimeKillOfPodInConfigDropped: housekeeping's runtime kill names
+// only UIDs the pod workers do not know, and an active pod in config is
+// known, so the driver drops a plan's runtime-kill of a pod in config
+// ("in config" standing for "known"), as the simulated world with a kubelet does
 // (world/actions.go); before, it sent it, and the harness reached GB
 // through a kill upstream never sends (GB-swarm-16, now a clean script).
 // A runtime-kill of a pod that left config, by remove or vanish, or that

@@ -58,9 +58,11 @@ func (w *World) do(a plan.Action) {
 		p.inConfig, p.inAPI = false, false
 		w.leftAPI(p)
 	case plan.Kill, plan.KillNow, plan.RuntimeKill:
-		// Housekeeping kills a runtime-only pod only if no pod in config
-		// has its UID (HandlePodCleanups; killRuntimeOnlyPods): with a
-		// kubelet, a RuntimeKill of a pod in config is not sent.
+		// Housekeeping kills a runtime pod the pod workers do not know
+		// (HandlePodCleanups), after making every active pod in config
+		// known: with a kubelet, a RuntimeKill of a pod in config is not
+		// sent. "In config" approximates "known": a rejected or purged
+		// pod in config differs (docs/real-kubelet.md).
 		if toWorkers && !(a.Kind == plan.RuntimeKill && w.kube != nil && p.inConfig) {
 			w.kill(a)
 		}
