@@ -34,7 +34,7 @@ type SweepTotals struct{ Seeds, Failed, Unexplained int }
 // class (sorted) how many seeds found it and the first seed that did; then,
 // if the runs recorded coverage, a line with the distinct tuples and
 // transitions reached (CoverageLine). Each unexplained finding fails t;
-// the first ten are printed.
+// the first ten are printed, then how many more there are.
 func Sweep(t testing.TB, report *strings.Builder, families []plan.Family, only string, width, seeds int, start uint64,
 	run func(plan.Family, uint64) SeedVerdict) SweepTotals {
 	t.Helper()
@@ -95,6 +95,9 @@ func SweepRuns(t testing.TB, report *strings.Builder, families []plan.Family, on
 		if cov.Tuples() > 0 {
 			fmt.Fprintf(report, "%-*s %s\n", width, "", cov.Line(unit))
 		}
+	}
+	if tot.Unexplained > 10 {
+		t.Errorf("%d more unexplained findings not listed (the first ten are above; each family's line counts its runs)", tot.Unexplained-10)
 	}
 	return tot
 }
