@@ -28,6 +28,10 @@ type SeedVerdict struct {
 // unexplained findings.
 type SweepTotals struct{ Seeds, Failed, Unexplained int }
 
+// listedUnexplained is how many unexplained findings a sweep prints; the
+// rest it counts.
+const listedUnexplained = 10
+
 // Sweep runs seeds seeds, from start, of every family (of only the one
 // called only, unless only is "") and writes to report, per family, a line:
 // the name padded to width, the seeds, the seeds with findings, and per
@@ -76,7 +80,7 @@ func SweepRuns(t testing.TB, report *strings.Builder, families []plan.Family, on
 			}
 			for _, u := range v.Unexplained {
 				tot.Unexplained++
-				if tot.Unexplained <= 10 {
+				if tot.Unexplained <= listedUnexplained {
 					t.Errorf("%s %s %d: %s", f.Name, strings.TrimSuffix(unit, "s"), label, u)
 				}
 			}
@@ -96,8 +100,8 @@ func SweepRuns(t testing.TB, report *strings.Builder, families []plan.Family, on
 			fmt.Fprintf(report, "%-*s %s\n", width, "", cov.Line(unit))
 		}
 	}
-	if tot.Unexplained > 10 {
-		t.Errorf("%d more unexplained findings not listed (the first ten are above; each family's line counts its runs)", tot.Unexplained-10)
+	if more := tot.Unexplained - listedUnexplained; more > 0 {
+		t.Errorf("%d more unexplained findings not listed (the first %d are above; each family's line counts its runs)", more, listedUnexplained)
 	}
 	return tot
 }
