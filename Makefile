@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-det check-strategy mutation guided-measure calibrate
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-mutation realvk-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -165,6 +165,14 @@ realvk:
 ## as for real-sweep.
 realvk-sweep: check-strategy
 	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS) $(SWEEP_STRATEGY)
+
+## realvk-mutation: operator mutation of the real virtual-kubelet pod controller (docs/mutation.md,
+## "The virtual-kubelet pod controller"): node/pod.go and node/podcontroller.go of the module
+## realvk/go.mod pins, one schema build, every mutant a run of it over MUTATION_SEEDS seeds of
+## every VK family, stopped at its first new finding. Results in REALVK_MUTATION_OUT. Not part of CI.
+REALVK_MUTATION_OUT ?= out/realvk-mutation
+realvk-mutation:
+	cd realkubelet && $(GO) run ./cmd/realrun mutation --vk --seeds $(MUTATION_SEEDS) --out $(abspath $(REALVK_MUTATION_OUT))
 
 ## realvk-det: DET_SEEDS seeds (default 1,000) spread over the VK families,
 ## each run twice and replayed from its script at GOMAXPROCS 1, 2 and 4;

@@ -15,6 +15,7 @@
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
+//	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //
 // --hold holds the workers' wake-ups (realkubelet/wakes.go). --real
@@ -30,7 +31,9 @@
 // mutation (mutation.go) is operator mutation of the tree's
 // pod_workers.go: one schema build, each mutant a run of it, killed /
 // survived / build-refused and the score; survivors do not fail it, an
-// interrupt (Ctrl-C) does (exit 1), after writing what was decided.
+// interrupt (Ctrl-C) does (exit 1), after writing what was decided. With
+// --vk it mutates the virtual-kubelet pod controller instead, judged by
+// the realvk module's runs (mutation_target.go).
 //
 // Exit codes: 0 all passed; 1 a check failed (an unexplained finding, a
 // gate regression, a mutant not caught); 2 bad usage or a tree that does
@@ -56,11 +59,11 @@ import (
 // options are realrun's command line.
 type options struct {
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
-	strategy, corpus, ids                                                      string
+	strategy, corpus, ids, virtualKubelet                                      string
 	seeds, shrink, parallel                                                    int
 	hang                                                                       time.Duration
 	start                                                                      uint64
-	hold, json, mutants, trimpath                                              bool
+	hold, json, mutants, trimpath, vk                                          bool
 	deep                                                                       deepList // gate: the deep tiers
 }
 
@@ -78,6 +81,7 @@ const usage = `usage:
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
+  realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun workfile --kubernetes DIR
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
 `
@@ -136,6 +140,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
 	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
+	fs.BoolVar(&o.vk, "vk", false, "mutation: mutate the virtual-kubelet pod controller (node/pod.go, node/podcontroller.go), judged by realvk over the VK families")
+	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "mutation --vk: a virtual-kubelet tree; default: the module realvk/go.mod pins")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 	if err := fs.Parse(argv[1:]); err != nil {
 		return o, err
@@ -146,8 +152,11 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	if o.command == "mutation" && !flagSet(fs, "seeds") {
 		o.seeds = mutationSeeds
 	}
-	if o.scenario != "all" && !slices.Contains(familyNames(), o.scenario) {
-		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(familyNames(), ", "))
+	if err := checkVK(&o, fs); err != nil {
+		return o, err
+	}
+	if names := scenarioNames(o); o.scenario != "all" && !slices.Contains(names, o.scenario) {
+		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(names, ", "))
 	}
 	if o.kubernetes != "" {
 		if err := checkTree("kubernetes", o.kubernetes); err != nil {
@@ -167,6 +176,39 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	}
 	_, err := toolArgs(o)
 	return o, err
+}
+
+// checkVK refuses --vk and --virtual-kubelet outside mutation, with
+// --kubernetes or with --modes (the VK runs have one mode, plain), and
+// checks the tree.
+func checkVK(o *options, fs *flag.FlagSet) error {
+	if o.virtualKubelet != "" {
+		o.vk = true
+	}
+	switch {
+	case !o.vk:
+		return nil
+	case o.command != "mutation":
+		return fmt.Errorf("--vk and --virtual-kubelet are for mutation only (the VK runs: make realvk-sweep)")
+	case o.kubernetes != "":
+		return fmt.Errorf("--vk mutates the virtual-kubelet, not a kubernetes tree: drop --kubernetes")
+	case flagSet(fs, "modes"):
+		return fmt.Errorf("--modes: the virtual-kubelet runs have no wake-up modes")
+	case o.virtualKubelet != "":
+		if err := checkVKTree(o.virtualKubelet); err != nil {
+			return err
+		}
+	}
+	o.modes = "plain"
+	return nil
+}
+
+// scenarioNames are the families --scenario may name.
+func scenarioNames(o options) []string {
+	if o.vk {
+		return vkFamilyNames()
+	}
+	return familyNames()
 }
 
 // mutationSeeds is realrun mutation's default budget: seeds per family and

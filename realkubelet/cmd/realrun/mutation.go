@@ -64,18 +64,25 @@ var logCall = regexp.MustCompile(`^(klog|\w*[lL]ogger)\.(V\(\d+\)\.)?(Info|Error
 // findRealMutants lists the mutants of the tree's pod_workers.go, logging
 // statements left out, numbered as Find numbers them.
 func findRealMutants(src []byte) (in []mutation.Mutant, logging int, err error) {
-	all, err := mutation.Find("pkg/kubelet/pod_workers.go", src)
+	in, logging, _, err = findMutants("pkg/kubelet/pod_workers.go", src, logCall)
+	return in, logging, err
+}
+
+// findMutants lists Find's mutants of a file less the removals of
+// statements logCall matches (all counts Find's, those included).
+func findMutants(file string, src []byte, logCall *regexp.Regexp) (in []mutation.Mutant, logging, all int, err error) {
+	ms, err := mutation.Find(file, src)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	for _, m := range all {
+	for _, m := range ms {
 		if m.Operator == mutation.Remove && logCall.MatchString(m.Old) {
 			logging++
 			continue
 		}
 		in = append(in, m)
 	}
-	return in, logging, nil
+	return in, logging, len(ms), nil
 }
 
 func checkMutation(o options) error {
@@ -100,7 +107,8 @@ func checkMutation(o options) error {
 // mutationRun is one `realrun mutation`.
 type mutationRun struct {
 	o         options
-	moduleDir string
+	t         mutTarget
+	moduleDir string // the tool tests' module (t.moduleDir)
 	outDir    string
 	base      string // the base runs (-mutant.record of the unmutated tree)
 	sd        side   // the schema build
@@ -110,31 +118,36 @@ type mutationRun struct {
 func runMutation(o options, moduleDir, root string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	treeSrc := o.kubernetes
-	if treeSrc == "" {
-		dir, err := pinnedTreeDir(moduleDir)
-		if err != nil {
-			return err
-		}
-		treeSrc = dir
-	}
-	if err := checkKeys(treeSrc, o.ids); err != nil {
-		return err
-	}
-	r := &mutationRun{o: o, moduleDir: moduleDir, outDir: cmp.Or(o.out, filepath.Join(root, "mutation-report"))}
-	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
-		return err
-	}
-	var secs float64
-	base, err := buildSide(o, root, slotName(o.kubernetes), o.kubernetes, moduleDir, &secs)
+	t, err := mutationTarget(o, moduleDir)
 	if err != nil {
 		return err
 	}
-	r.base = filepath.Join(r.outDir, "base-runs.tsv")
-	if err := r.record(base, r.base, base.slot.name()); err != nil {
+	if err := checkKeys(t, o.ids); err != nil {
 		return err
 	}
-	ms, refused, logging, err := r.buildSchema(root, treeSrc)
+	report := "mutation-report"
+	if t.vk {
+		report = "vk-mutation-report"
+	}
+	r := &mutationRun{o: o, t: t, moduleDir: t.moduleDir, outDir: cmp.Or(o.out, filepath.Join(root, report))}
+	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	s, err := t.prepare(root, slotName(t.user), t.user)
+	if err != nil {
+		return err
+	}
+	bin, err := t.ready(s, o.trimpath)
+	if err != nil {
+		return err
+	}
+	progress("built %s (%s) in %.0fs", s.name(), s.layout, time.Since(t0).Seconds())
+	r.base = filepath.Join(r.outDir, "base-runs.tsv")
+	if err := r.record(side{s, bin}, r.base, s.name()); err != nil {
+		return err
+	}
+	ms, refused, logging, err := r.buildSchema(root)
 	if err != nil {
 		return err
 	}
@@ -181,7 +194,10 @@ func (r *mutationRun) record(sd side, file, name string) error {
 // sweepArgs are TestMutantSweep's budget flags.
 func (r *mutationRun) sweepArgs() []string {
 	args := []string{"-test.run", "^TestMutantSweep$", "-test.timeout", "0", "-sweep", strconv.Itoa(r.o.seeds),
-		"-sweep.start", strconv.FormatUint(r.o.start, 10), "-gate.modes", r.o.modes}
+		"-sweep.start", strconv.FormatUint(r.o.start, 10)}
+	if !r.t.vk {
+		args = append(args, "-gate.modes", r.o.modes)
+	}
 	if r.o.scenario != "all" {
 		args = append(args, "-sweep.family", r.o.scenario)
 	}
@@ -213,43 +229,40 @@ func (r *mutationRun) checkOff() error {
 	return nil
 }
 
-// buildSchema mirrors the tree into the slot "mutation", writes the schema
-// of its pod_workers.go and the guards' file, and builds the tool tests
+// buildSchema mirrors the target's tree into the slot "mutation", writes
+// the schema of its files and the guards' file, and builds the tool tests
 // against it; a mutant whose guard the compiler refuses is dropped (its
 // lines named in the error) and the build tried again.
-func (r *mutationRun) buildSchema(root, treeSrc string) ([]mutation.Mutant, map[int]string, int, error) {
+func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]string, int, error) {
 	t0 := time.Now()
-	s, err := prepare(root, "mutation", treeSrc, r.moduleDir)
+	s, err := r.t.prepare(root, "mutation", r.t.source)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	file := filepath.Join(s.dir, "tree", "pkg", "kubelet", "pod_workers.go")
-	src, err := os.ReadFile(file)
+	tree := filepath.Join(s.dir, "tree")
+	ms, logging, err := r.t.findMutants(tree)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	ms, logging, err := findRealMutants(src)
-	if err != nil {
-		return nil, nil, 0, err
+	srcs := map[string][]byte{}
+	for _, f := range r.t.files {
+		if srcs[f], err = os.ReadFile(filepath.Join(tree, f)); err != nil {
+			return nil, nil, 0, err
+		}
 	}
-	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "zz_podsim_mutants.go"), mutation.GuardFile("kubelet"), 0o644); err != nil {
+	guards := filepath.Join(tree, filepath.Dir(r.t.files[0]), "zz_podsim_mutants.go")
+	if err := os.WriteFile(guards, mutation.GuardFile(r.t.pkg), 0o644); err != nil {
 		return nil, nil, 0, err
 	}
 	refused := map[int]string{}
 	for round := 0; ; round++ {
 		var live []mutation.Mutant
-		var ids []int
 		for _, m := range ms {
 			if _, gone := refused[m.Index]; !gone {
-				live, ids = append(live, m), append(ids, m.Index)
+				live = append(live, m)
 			}
 		}
-		schema, err := mutation.SchemaWith(src, live, ids, mutation.SchemaOptions{Local: true})
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		os.Remove(file) // the mirror's copy may be read-only
-		if err := os.WriteFile(file, schema, 0o644); err != nil {
+		if err := writeSchemas(tree, srcs, r.t.files, live); err != nil {
 			return nil, nil, 0, err
 		}
 		bin, out, err := s.buildFull(r.moduleDir)
@@ -261,34 +274,60 @@ func (r *mutationRun) buildSchema(root, treeSrc string) ([]mutation.Mutant, map[
 			return nil, nil, 0, fmt.Errorf("the schema build failed and named no mutant: %s", firstLines(out, 5))
 		}
 	}
-	if err := s.guard(r.sd.bin, r.moduleDir); err != nil {
-		return nil, nil, 0, err
+	if !r.t.vk {
+		if err := s.guard(r.sd.bin, r.moduleDir); err != nil {
+			return nil, nil, 0, err
+		}
 	}
-	progress("schema build of %s: %d mutants (%d logging statements left out, %d refused by the compiler) in %.0fs",
-		file, len(ms), logging, len(refused), time.Since(t0).Seconds())
+	progress("schema build of %s in %s: %d mutants (%d logging statements left out, %d refused by the compiler) in %.0fs",
+		r.t.label, tree, len(ms), logging, len(refused), time.Since(t0).Seconds())
 	return ms, refused, logging, nil
+}
+
+// writeSchemas writes each file's schema with its live mutants, each
+// switched on by its number.
+func writeSchemas(tree string, srcs map[string][]byte, files []string, live []mutation.Mutant) error {
+	for _, f := range files {
+		var ms []mutation.Mutant
+		var ids []int
+		for _, m := range live {
+			if m.File == f {
+				ms, ids = append(ms, m), append(ids, m.Index)
+			}
+		}
+		schema, err := mutation.SchemaWith(srcs[f], ms, ids, mutation.SchemaOptions{Local: true})
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(tree, f)
+		os.Remove(file) // the mirror's copy may be read-only
+		if err := os.WriteFile(file, schema, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // buildFull is build with the compiler's whole output.
 func (s slot) buildFull(moduleDir string) (string, []byte, error) {
-	bin := filepath.Join(s.dir, "realkubelet.test")
+	bin := filepath.Join(s.dir, filepath.Base(moduleDir)+".test")
 	cmd := exec.Command("go", "test", "-c", "-vet=off", "-o", bin, ".")
 	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
 	out, err := cmd.CombinedOutput()
 	return bin, out, err
 }
 
-var schemaError = regexp.MustCompile(`(?m)pod_workers\.go:(\d+):\d+: (.*)$`)
+var schemaError = regexp.MustCompile(`(?m)([\w.-]+\.go):(\d+):\d+: (.*)$`)
 
 // refuse marks refused the live mutants whose lines the compiler's output
-// names; it returns how many it marked.
+// names (in their file); it returns how many it marked.
 func refuse(out []byte, live []mutation.Mutant, refused map[int]string) int {
 	n := 0
 	for _, e := range schemaError.FindAllStringSubmatch(string(out), -1) {
-		line, _ := strconv.Atoi(e[1])
+		line, _ := strconv.Atoi(e[2])
 		for _, m := range live {
-			if _, gone := refused[m.Index]; !gone && m.Line <= line && line <= m.Line+strings.Count(m.Old, "\n") {
-				refused[m.Index] = e[2]
+			if _, gone := refused[m.Index]; !gone && filepath.Base(m.File) == e[1] && m.Line <= line && line <= m.Line+strings.Count(m.Old, "\n") {
+				refused[m.Index] = e[3]
 				n++
 			}
 		}

@@ -42,7 +42,7 @@ func (r *mutationRun) sweepMutants(ctx context.Context, todo []realMutant) []rea
 						b, _ := json.Marshal(todo[i])
 						fmt.Fprintf(log, "%s\n", b)
 					}
-					progress("mutant %d/%d %s", done, len(todo), oneLine(todo[i]))
+					progress("mutant %d/%d %s", done, len(todo), oneLine(todo[i], len(r.t.files) > 1))
 				}
 				mu.Unlock()
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,25 +68,21 @@ func chosen(ms []mutation.Mutant, nums map[int]bool, keys map[string]bool) ([]mu
 	}
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if !found[k] {
-			return nil, fmt.Errorf("--ids: %s is the key of no mutant of this tree's pod_workers.go", k)
+			return nil, fmt.Errorf("--ids: %s is the key of no mutant of this tree's files", k)
 		}
 	}
 	return out, nil
 }
 
 // checkKeys refuses, before anything is built, an --ids key that names no
-// mutant of the tree's pod_workers.go. A tree whose file cannot be read
-// here is left to the build, which says why.
-func checkKeys(tree, ids string) error {
+// mutant of the target's files. A tree whose files cannot be read here is
+// left to the build, which says why.
+func checkKeys(t mutTarget, ids string) error {
 	nums, keys, err := parseIDs(ids)
 	if err != nil || len(keys) == 0 {
 		return err
 	}
-	src, err := os.ReadFile(filepath.Join(tree, "pkg", "kubelet", "pod_workers.go"))
-	if err != nil {
-		return nil
-	}
-	ms, _, err := findRealMutants(src)
+	ms, _, err := t.findMutants(t.source)
 	if err != nil {
 		return nil
 	}

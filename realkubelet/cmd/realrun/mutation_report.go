@@ -14,6 +14,8 @@ import (
 // mutationReport is what `realrun mutation --json` prints and
 // mutation.json holds.
 type mutationReport struct {
+	Code        string       `json:"code"` // the mutated files, for the title
+	Files       []string     `json:"files"`
 	Tree        string       `json:"tree"`
 	Families    int          `json:"families"`
 	Start       uint64       `json:"start"`
@@ -30,7 +32,7 @@ type mutationReport struct {
 
 // report writes mutation.json and mutation.txt and prints one of them.
 func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bool) error {
-	rep := mutationReport{Tree: cmpTree(r.o.kubernetes), Families: len(familyNames()), Start: r.o.start, Seeds: r.o.seeds,
+	rep := mutationReport{Code: r.t.label, Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
 		Modes: r.o.modes, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
 	if r.o.scenario != "all" {
 		rep.Families = 1
@@ -64,18 +66,11 @@ func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bo
 	return nil
 }
 
-func cmpTree(t string) string {
-	if t == "" {
-		return "the pinned release " + pinned
-	}
-	return t
-}
-
 // printMutation prints the score, the table by operator, when the kills
 // came, and one line per mutant.
 func printMutation(w io.Writer, rep mutationReport, hang string) {
 	last := rep.Start + uint64(rep.Seeds) - 1
-	fmt.Fprintf(w, "realrun mutation: pkg/kubelet/pod_workers.go of %s\n", rep.Tree)
+	fmt.Fprintf(w, "realrun mutation: %s of %s\n", rep.Code, rep.Tree)
 	fmt.Fprintf(w, "budget: %d families × seeds %d..%d × modes %s, seed by seed; a mutant stops at its first run with a finding key\n"+
 		"        the unmutated tree's run lacks; a run that does not end within %s is a hang\n", rep.Families, rep.Start, last, rep.Modes, hang)
 	fmt.Fprintf(w, "mutants: %d found, %d logging statements left out, %d decided", rep.Found, rep.Logging, len(rep.Mutants))
@@ -116,9 +111,13 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 			100*float64(k+h+c)/float64(max(1, n-rf)))
 	}
 	printBuckets(w, rep)
-	fmt.Fprintf(w, "\n%-5s %-11s %-9s %-12s %-15s %-40s %s\n", "#", "key", "line:col", "operator", "status", "first caught (mode family seed)", "findings or reason; old => new")
+	at := fmt.Sprintf("%-9s", "line:col")
+	if len(rep.Files) > 1 {
+		at = fmt.Sprintf("%-25s", "file:line:col")
+	}
+	fmt.Fprintf(w, "\n%-5s %-11s %s %-12s %-15s %-40s %s\n", "#", "key", at, "operator", "status", "first caught (mode family seed)", "findings or reason; old => new")
 	for _, m := range rep.Mutants {
-		fmt.Fprintln(w, oneLine(m))
+		fmt.Fprintln(w, oneLine(m, len(rep.Files) > 1))
 	}
 }
 
@@ -142,8 +141,9 @@ func printBuckets(w io.Writer, rep mutationReport) {
 		counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
 }
 
-// oneLine is a mutant's row.
-func oneLine(m realMutant) string {
+// oneLine is a mutant's row; withFile names its file (a target of more
+// than one file).
+func oneLine(m realMutant, withFile bool) string {
 	where := "-"
 	if m.Family != "" {
 		where = fmt.Sprintf("%s %s %d", m.Mode, m.Family, m.Seed)
@@ -158,7 +158,11 @@ func oneLine(m realMutant) string {
 			what += " (first: " + m.FirstTraced + ")"
 		}
 	}
-	return fmt.Sprintf("%-5d %-11s %-9s %-12s %-15s %-40s %s; %s => %s", m.Index, m.Key, fmt.Sprintf("%d:%d", m.Line, m.Col), m.Operator,
+	at := fmt.Sprintf("%-9s", fmt.Sprintf("%d:%d", m.Line, m.Col))
+	if withFile {
+		at = fmt.Sprintf("%-25s", filepath.Base(m.File)+":"+at)
+	}
+	return fmt.Sprintf("%-5d %-11s %s %-12s %-15s %-40s %s; %s => %s", m.Index, m.Key, at, m.Operator,
 		m.Status, where, what, shortText(m.Old), shortText(m.New))
 }
 

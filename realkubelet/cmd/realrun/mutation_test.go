@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,6 +29,10 @@ func TestMutationArgs(t *testing.T) {
 	if err != nil || o.seeds != 7 || o.parallel != 2 || o.hang.Seconds() != 5 {
 		t.Fatalf("mutation with flags: %+v, %v", o, err)
 	}
+	o, err = parse(strings.Fields("mutation --vk --scenario vk-swarm"), io.Discard)
+	if err != nil || !o.vk || o.modes != "plain" || o.seeds != mutationSeeds {
+		t.Fatalf("mutation --vk: %+v, %v", o, err)
+	}
 	if got, _, _ := parseIDs("1,3-5"); !equalSet(got, 1, 3, 4, 5) {
 		t.Errorf("--ids 1,3-5 = %v", got)
 	}
@@ -35,18 +40,23 @@ func TestMutationArgs(t *testing.T) {
 		t.Errorf("--ids @FILE = %v, %v, %v", got, keys, err)
 	}
 	bad := map[string]string{
-		"mutation --seeds 0":          "--seeds must be positive",
-		"mutation --modes plain,fast": "unknown mode \"fast\"",
-		"mutation --ids 3-x":          "--ids: \"3-x\" is not a mutant number, range or key",
-		"mutation --ids k12":          "--ids: \"k12\" is not",
-		"mutation --ids 5-2":          "--ids: \"5-2\"",
-		"mutation --ids -1":           "--ids: \"-1\" is not",
-		"mutation --ids @/nonexist/x": "--ids: open /nonexist/x",
-		"mutation --parallel 0":       "--parallel must be at least 1",
-		"mutation --hang 0s":          "--hang must be positive",
-		"mutation --hang x":           "invalid value",
-		"mutation --scenario nope":    "unknown scenario",
-		"mutation extra":              "unexpected argument",
+		"mutation --seeds 0":                   "--seeds must be positive",
+		"mutation --modes plain,fast":          "unknown mode \"fast\"",
+		"mutation --ids 3-x":                   "--ids: \"3-x\" is not a mutant number, range or key",
+		"mutation --ids k12":                   "--ids: \"k12\" is not",
+		"mutation --ids 5-2":                   "--ids: \"5-2\"",
+		"mutation --ids -1":                    "--ids: \"-1\" is not",
+		"mutation --ids @/nonexist/x":          "--ids: open /nonexist/x",
+		"mutation --parallel 0":                "--parallel must be at least 1",
+		"mutation --hang 0s":                   "--hang must be positive",
+		"mutation --hang x":                    "invalid value",
+		"mutation --scenario nope":             "unknown scenario",
+		"mutation extra":                       "unexpected argument",
+		"run --vk":                             "--vk and --virtual-kubelet are for mutation only",
+		"mutation --vk --kubernetes .":         "drop --kubernetes",
+		"mutation --vk --modes plain":          "--modes: the virtual-kubelet runs have no wake-up modes",
+		"mutation --vk --scenario swarm":       "unknown scenario \"swarm\" (want one of vk-",
+		"mutation --virtual-kubelet /nonexist": "not a virtual-kubelet tree",
 	}
 	for line, want := range bad {
 		_, err := parse(strings.Fields(line), io.Discard)
@@ -107,7 +117,9 @@ func f(logger L, n int) int {
 // TestRefuseNamesTheMutantsOnTheCompilersLines: a compile error on a line
 // refuses the live mutants whose text covers it, and only those.
 func TestRefuseNamesTheMutantsOnTheCompilersLines(t *testing.T) {
-	live := []mutation.Mutant{{Index: 1, Line: 10, Old: "a"}, {Index: 2, Line: 11, Old: "b\nc"}, {Index: 3, Line: 14, Old: "d"}}
+	pw := "pkg/kubelet/pod_workers.go"
+	live := []mutation.Mutant{{File: pw, Index: 1, Line: 10, Old: "a"}, {File: pw, Index: 2, Line: 11, Old: "b\nc"},
+		{File: pw, Index: 3, Line: 14, Old: "d"}, {File: "node/pod.go", Index: 4, Line: 12, Old: "e"}}
 	refused := map[int]string{}
 	out := "# k8s.io/kubernetes/pkg/kubelet\n../tree/pkg/kubelet/pod_workers.go:12:5: invalid operation: x (mismatched types)\n"
 	if n := refuse([]byte(out), live, refused); n != 1 || refused[2] != "invalid operation: x (mismatched types)" {
@@ -187,14 +199,50 @@ func TestChosenTakesNumbersAndKeys(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tree, "pkg", "kubelet", "pod_workers.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkKeys(tree, "1,"+ms[2].Key); err != nil {
+	kubelet := mutTarget{files: []string{"pkg/kubelet/pod_workers.go"}, logCall: logCall, source: tree}
+	if err := checkKeys(kubelet, "1,"+ms[2].Key); err != nil {
 		t.Errorf("a key of the tree: %v", err)
 	}
-	err = checkKeys(tree, "1,k0000000000")
+	err = checkKeys(kubelet, "1,k0000000000")
 	if err == nil || !strings.Contains(err.Error(), "k0000000000 is the key of no mutant") {
 		t.Errorf("an unknown key: %v", err)
 	}
-	if err := checkKeys(t.TempDir(), "k0000000000"); err != nil {
+	kubelet.source = t.TempDir()
+	if err := checkKeys(kubelet, "k0000000000"); err != nil {
 		t.Errorf("a tree without the file is left to the build: %v", err)
+	}
+}
+
+// TestVKMutantsNumberAcrossFiles: the VK target's mutants are numbered
+// through its two files (the second file's from the count of Find's
+// mutants in the first, the left-out ones included), each keeps its file,
+// and statements that only log or trace are left out.
+func TestVKMutantsNumberAcrossFiles(t *testing.T) {
+	tree := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(tree, "node"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pod := "package node\n\nfunc f(ctx C, n int) int {\n\tdefer span.End()\n\tlog.G(ctx).Debug(\"x\")\n\tspan.SetStatus(nil)\n\tctx = addPodAttributes(ctx, span, n)\n\trecord(n)\n\treturn n\n}\n"
+	ctl := "package node\n\nfunc g(n int) {\n\tlogger.Info(\"y\")\n\tn--\n}\n"
+	for f, src := range map[string]string{"pod.go": pod, "podcontroller.go": ctl} {
+		if err := os.WriteFile(filepath.Join(tree, "node", f), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vk := mutTarget{files: []string{"node/pod.go", "node/podcontroller.go"}, logCall: vkLogCall}
+	ms, logging, err := vk.findMutants(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := mutation.Find("node/pod.go", []byte(pod))
+	var got []string
+	for _, m := range ms {
+		got = append(got, fmt.Sprintf("%d %s %s %s", m.Index, m.File, m.Operator, m.Old))
+	}
+	n := len(first)
+	want := []string{"0 node/pod.go early-return ", "5 node/pod.go remove record(n)",
+		fmt.Sprintf("%d node/podcontroller.go early-return ", n), fmt.Sprintf("%d node/podcontroller.go remove n--", n+2)}
+	if logging != 5 || !slices.Equal(got, want) {
+		t.Fatalf("%d left out, mutants %q; want 5 left out and %q", logging, got, want)
 	}
 }

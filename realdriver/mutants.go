@@ -1,0 +1,152 @@
+package realdriver
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A mutation run (realrun mutation) judges each mutant of a real target's
+// code by the runs of the target's tool test TestMutantSweep, which calls
+// MutantSweep: every family's seeds start.. in every mode, seed by seed
+// (seed s of every family in each mode, then seed s+1), so that a kill at
+// seed s means the default sweep needs s seeds per family. Without a base
+// it returns every run's line (the record of the unmutated code, and of
+// the schema build with no mutant on, which must be the same); with one it
+// stops at the first run with a finding key the base's run lacks (the
+// gate's regression).
+
+// MutantVerdict is TestMutantSweep's verdict on one mutant.
+type MutantVerdict struct {
+	Killed bool     `json:"killed"`
+	Family string   `json:"family,omitempty"` // the first run with a new key
+	Seed   uint64   `json:"seed"`
+	Mode   string   `json:"mode,omitempty"`
+	Keys   []string `json:"new_keys,omitempty"`
+	Runs   int      `json:"runs"`           // runs made, the killing one included
+	Traced int      `json:"traces_changed"` // runs whose trace differs from the base's
+	// FirstTraced is the first of them ("mode family seed").
+	FirstTraced string `json:"first_trace_changed,omitempty"`
+}
+
+// MutantRun is what a mutant sweep keeps of one run: its trace digest and
+// its finding keys, sorted, once each.
+type MutantRun struct {
+	TraceSHA string
+	Keys     []string
+}
+
+// MutantSweep makes the runs of seeds start..start+seeds-1 of each family
+// in each mode, seed by seed, naming each on progress before it starts
+// ("run MODE FAMILY SEED", which realrun reads to name the run a hanging
+// or crashing mutant was in). With a nil base it returns every run's line
+// (mode, family, seed, trace digest, keys joined by "|"); with a base
+// (ReadMutantBase) it stops at the first run with a key the base's run
+// lacks.
+func MutantSweep(progress io.Writer, base map[string]string, modes, families []string, start uint64, seeds int,
+	run func(mode, family string, seed uint64) MutantRun) ([]string, MutantVerdict, error) {
+	var lines []string
+	var v MutantVerdict
+	for i := range seeds {
+		seed := start + uint64(i)
+		for _, mode := range modes {
+			for _, f := range families {
+				fmt.Fprintf(progress, "run %s %s %d\n", mode, f, seed)
+				r := run(mode, f, seed)
+				v.Runs++
+				name := fmt.Sprintf("%s\t%s\t%d", mode, f, seed)
+				if base == nil {
+					lines = append(lines, name+"\t"+r.TraceSHA+"\t"+strings.Join(r.Keys, "|"))
+					continue
+				}
+				was, ok := base[name]
+				if !ok {
+					return nil, v, fmt.Errorf("the base has no run %s %s %d", mode, f, seed)
+				}
+				wasSHA, wasKeys, _ := strings.Cut(was, "\t")
+				if wasSHA != r.TraceSHA {
+					if v.Traced++; v.Traced == 1 {
+						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f, seed)
+					}
+				}
+				for _, k := range r.Keys {
+					if !slices.Contains(strings.Split(wasKeys, "|"), k) {
+						v.Keys = append(v.Keys, k)
+					}
+				}
+				if len(v.Keys) > 0 {
+					v.Killed, v.Family, v.Seed, v.Mode = true, f, seed, mode
+					return lines, v, nil
+				}
+			}
+		}
+	}
+	return lines, v, nil
+}
+
+// ReadMutantBase reads a file of MutantSweep's lines: "mode family seed"
+// (tab-separated) → "digest keys". Nil for no file.
+func ReadMutantBase(file string) (map[string]string, error) {
+	if file == "" {
+		return nil, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		p := strings.Split(sc.Text(), "\t")
+		if len(p) != 5 {
+			return nil, fmt.Errorf("%s: bad line %q", file, sc.Text())
+		}
+		if _, err := strconv.ParseUint(p[2], 10, 64); err != nil {
+			return nil, fmt.Errorf("%s: bad seed in %q", file, sc.Text())
+		}
+		out[strings.Join(p[:3], "\t")] = p[3] + "\t" + p[4]
+	}
+	return out, sc.Err()
+}
+
+// CheckMutantSweepReplays is a target's test of its TestMutantSweep: its
+// runs recorded with no mutant on (sweep with a nil base), swept again
+// against their own record, survive with no trace changed, and against a
+// record without the first findings' keys they are a kill at that run.
+// It is the target's side of MutantSweep (how MutantSweep judges is
+// TestMutantSweepStopsAtTheFirstNewKey): its runs replay byte for byte.
+func CheckMutantSweepReplays(t testing.TB, sweep func(base map[string]string) ([]string, MutantVerdict)) {
+	t.Helper()
+	lines, _ := sweep(nil)
+	file := filepath.Join(t.TempDir(), "base.tsv")
+	read := func(ls []string) map[string]string {
+		if err := os.WriteFile(file, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base, err := ReadMutantBase(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base
+	}
+	if _, v := sweep(read(lines)); v.Killed || v.Runs != len(lines) || v.Traced != 0 {
+		t.Fatalf("%d runs against their own record: %+v", len(lines), v)
+	}
+	hit := slices.IndexFunc(lines, func(l string) bool { return !strings.HasSuffix(l, "\t") })
+	if hit < 0 {
+		t.Fatal("no run with a finding to take away")
+	}
+	tampered := slices.Clone(lines)
+	tampered[hit] = lines[hit][:strings.LastIndex(lines[hit], "\t")+1]
+	if _, v := sweep(read(tampered)); !v.Killed || v.Runs != hit+1 {
+		t.Fatalf("against a record without run %d's keys (%q): %+v", hit, lines[hit], v)
+	}
+}

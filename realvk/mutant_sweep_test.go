@@ -1,0 +1,92 @@
+package realvk
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realdriver"
+)
+
+// The mutation sweep's tool (realrun mutation --vk runs it against a
+// schema build of the virtual-kubelet module): every VK family (or those
+// of -sweep.family, comma-separated), seeds -sweep.start on, seed by seed,
+// as realdriver.MutantSweep makes them; the VK runs have one mode, plain.
+// -mutant.record writes every run's trace digest and finding keys (the
+// base, on the unmutated module; the schema build with no mutant on must
+// write the same lines). -mutant.base reads such a file and stops at the
+// first run with a finding key ("CLASS/CHECK", UNEXPLAINED for none) the
+// base's run lacks, writing the verdict to -mutant.out.
+var (
+	mutantRecord = flag.String("mutant.record", "", "TestMutantSweep: write every run (mode, family, seed, trace digest, keys) here")
+	mutantBase   = flag.String("mutant.base", "", "TestMutantSweep: stop at the first run with a finding key this recorded base lacks")
+	mutantOut    = flag.String("mutant.out", "", "TestMutantSweep -mutant.base: write the verdict here (JSON)")
+)
+
+// TestMutantSweep is the mutation sweep's tool (see above). Before each
+// run it prints "run plain FAMILY SEED" on stderr, so that the caller can
+// name the run a hanging or crashing mutant was in.
+func TestMutantSweep(t *testing.T) {
+	if (*mutantRecord == "") == (*mutantBase == "") || *sweepSeeds == 0 {
+		t.Skip("tool: needs -sweep N and one of -mutant.record, -mutant.base")
+	}
+	base, err := realdriver.ReadMutantBase(*mutantBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, v := mutantSweep(t, os.Stderr, base, *sweepOnly, *sweepStart, *sweepSeeds)
+	if base == nil {
+		body := strings.Join(lines, "\n") + "\n"
+		if err := os.WriteFile(*mutantRecord, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
+		return
+	}
+	b, _ := json.Marshal(v)
+	if err := os.WriteFile(*mutantOut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mutantSweep is realdriver.MutantSweep over the VK families (or the
+// comma-separated list only), each run in its bubble; an unknown family
+// or a run the base lacks fails t.
+func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, only string, start uint64, seeds int) ([]string, realdriver.MutantVerdict) {
+	byName := map[string]plan.Family{}
+	var names []string
+	for _, f := range plan.VKFamilies() {
+		if only == "" || slices.Contains(strings.Split(only, ","), f.Name) {
+			byName[f.Name], names = f, append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		t.Fatalf("-sweep.family %q names no VK family", only)
+	}
+	lines, v, err := realdriver.MutantSweep(progress, base, []string{"plain"}, names, start, seeds, func(_, family string, seed uint64) realdriver.MutantRun {
+		var r Result
+		synctest.Test(t, func(t *testing.T) { r = RunSeed(byName[family], seed) })
+		keys := classesOf(r)
+		slices.Sort(keys)
+		return realdriver.MutantRun{TraceSHA: r.TraceSHA, Keys: keys}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, v
+}
+
+// TestMutantSweepOfItsOwnRecord: the VK runs replay byte for byte under
+// TestMutantSweep (realdriver.CheckMutantSweepReplays).
+func TestMutantSweepOfItsOwnRecord(t *testing.T) {
+	realdriver.CheckMutantSweepReplays(t, func(base map[string]string) ([]string, realdriver.MutantVerdict) {
+		return mutantSweep(t, io.Discard, base, "vk-swarm,vk-delete-recreate", 1, 4)
+	})
+}
