@@ -2,6 +2,7 @@ package realvk
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -77,4 +78,28 @@ func (d *Driver) snapshotEnd() {
 		e.providerByName[b.pod.Name] = b.pod.UID
 	}
 	d.final = e
+}
+
+// checkNotified runs right after Settle, which offers every notification
+// due while the controller runs: a provider status still due then never
+// reached the controller, because it registered no callback (NotifyPods)
+// in this generation, or because the settle's bound cut the deliveries
+// off. Either way the oracle's VK2, which compares the API with the last
+// status notified, never saw that status, so it is the driver's liveness
+// finding: the provider's statuses must reach the controller.
+func (d *Driver) checkNotified() {
+	w := d.W
+	w.mu.Lock()
+	running, registered := w.running, w.notifyCB[w.gen] != nil
+	w.mu.Unlock()
+	if !running {
+		return
+	}
+	for _, key := range w.Notifiable() {
+		why := "the controller registered no notification callback"
+		if registered {
+			why = "the settle phase ended first"
+		}
+		d.report("liveness", fmt.Sprintf("the provider's status of %s was never notified: %s", key, why))
+	}
 }

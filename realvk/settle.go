@@ -103,6 +103,7 @@ func (d *Driver) Shutdown() {
 func (d *Driver) Finish(family string, seed uint64) Result {
 	d.planSteps = len(d.Moves)
 	d.Settle()
+	d.checkNotified()
 	queued := d.queued()
 	d.Shutdown()
 	d.W.emit(history.VKSettled{Final: d.finalState(queued)})
