@@ -149,7 +149,8 @@ func TestClassifyDroppedNotificationNegative(t *testing.T) {
 
 // TestClassifyLateNotificationNegative: VM needs an earlier notification
 // of another version accepted after the lost version's, and that older
-// version written by updatePodStatus as the last write, after it.
+// version written by updatePodStatus after it as the last write, or as
+// the last before handleProviderError's overwrite (VG's).
 func TestClassifyLateNotificationNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
@@ -166,7 +167,9 @@ func TestClassifyLateNotificationNegative(t *testing.T) {
 			{"VM", late, []statusWrite{{"updatePodStatus", 2, 2}, {"updatePodStatus", 1, 4}}, ClassLateNotification},
 			{"accepted in order (v2's write lost otherwise)", inOrder, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
 			{"the old version written before the late acceptance", late, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
-			{"the last write is handleProviderError's", late, []statusWrite{{"updatePodStatus", 1, 4}, {"handleProviderError", 0, 5}}, ""},
+			{"VM, then VG's overwrite (vk-startup seed 1421)", late, []statusWrite{{"updatePodStatus", 1, 4}, {"handleProviderError", 0, 5}}, ClassLateNotification},
+			{"handleProviderError's write alone after the late acceptance", late, []statusWrite{{"updatePodStatus", 1, 2}, {"handleProviderError", 0, 5}}, ""},
+			{"handleProviderError's write only", late, []statusWrite{{"handleProviderError", 0, 5}}, ""},
 			{"the late one was dropped", map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, dropped: "poll timeout"}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},
 				[]statusWrite{{"updatePodStatus", 1, 4}}, ""},
 			{"the late notification is another pod's", map[int]notifyRecord{1: {gen: 1, uid: "x", version: 1, accepted: 3}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},

@@ -133,13 +133,19 @@ func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bo
 // lateNotificationWritten (VM): a notification of U's version v was
 // accepted; an earlier notification of U with another version w was
 // accepted after it; and U's last effective status write, after that,
-// was updatePodStatus's of w.
+// was updatePodStatus's of w, or handleProviderError's following such a
+// write (VG's overwrite then took the API from w; v was already lost to
+// VM, as updatePodStatus never had it to write).
 func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
 	writes := d.W.statusWrites[uid]
-	if len(writes) == 0 {
+	i := len(writes) - 1
+	for i >= 0 && writes[i].caller == "handleProviderError" {
+		i--
+	}
+	if i < 0 {
 		return false
 	}
-	last := writes[len(writes)-1]
+	last := writes[i]
 	if last.caller != "updatePodStatus" || last.version == v {
 		return false
 	}
