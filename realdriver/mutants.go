@@ -2,6 +2,9 @@ package realdriver
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -117,6 +120,49 @@ func ReadMutantBase(file string) (map[string]string, error) {
 	return out, sc.Err()
 }
 
+// MutantFlags are a target's TestMutantSweep flags: -mutant.record,
+// -mutant.base and -mutant.out.
+type MutantFlags struct{ record, base, out *string }
+
+// NewMutantFlags registers the flags on the command line; a target's test
+// package calls it once, in a package-level var.
+func NewMutantFlags() MutantFlags {
+	return MutantFlags{
+		record: flag.String("mutant.record", "", "TestMutantSweep: write every run (mode, family, seed, trace digest, keys) here"),
+		base:   flag.String("mutant.base", "", "TestMutantSweep: stop at the first run with a finding key this recorded base lacks"),
+		out:    flag.String("mutant.out", "", "TestMutantSweep -mutant.base: write the verdict here (JSON)"),
+	}
+}
+
+// Run is a target's TestMutantSweep (skipped unless seeds > 0 and exactly
+// one of -mutant.record and -mutant.base is set): with -mutant.record it
+// writes every run's line of sweep(nil) there; with -mutant.base it
+// sweeps against that file's runs and writes the verdict (JSON) to
+// -mutant.out.
+func (f MutantFlags) Run(t testing.TB, seeds int, sweep func(base map[string]string) ([]string, MutantVerdict)) {
+	t.Helper()
+	if (*f.record == "") == (*f.base == "") || seeds == 0 {
+		t.Skip("tool: needs -sweep N and one of -mutant.record, -mutant.base")
+	}
+	runs, err := ReadMutantBase(*f.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, v := sweep(runs)
+	if runs == nil {
+		body := strings.Join(lines, "\n") + "\n"
+		if err := os.WriteFile(*f.record, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
+		return
+	}
+	b, _ := json.Marshal(v)
+	if err := os.WriteFile(*f.out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // CheckMutantSweepReplays is a target's test of its TestMutantSweep: its
 // runs recorded with no mutant on (sweep with a nil base), swept again
 // against their own record, survive with no trace changed, and against a
@@ -127,17 +173,7 @@ func CheckMutantSweepReplays(t testing.TB, sweep func(base map[string]string) ([
 	t.Helper()
 	lines, _ := sweep(nil)
 	file := filepath.Join(t.TempDir(), "base.tsv")
-	read := func(ls []string) map[string]string {
-		if err := os.WriteFile(file, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		base, err := ReadMutantBase(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return base
-	}
-	if _, v := sweep(read(lines)); v.Killed || v.Runs != len(lines) || v.Traced != 0 {
+	if _, v := sweep(writeBase(t, file, lines)); v.Killed || v.Runs != len(lines) || v.Traced != 0 {
 		t.Fatalf("%d runs against their own record: %+v", len(lines), v)
 	}
 	hit := slices.IndexFunc(lines, func(l string) bool { return !strings.HasSuffix(l, "\t") })
@@ -146,7 +182,20 @@ func CheckMutantSweepReplays(t testing.TB, sweep func(base map[string]string) ([
 	}
 	tampered := slices.Clone(lines)
 	tampered[hit] = lines[hit][:strings.LastIndex(lines[hit], "\t")+1]
-	if _, v := sweep(read(tampered)); !v.Killed || v.Runs != hit+1 {
+	if _, v := sweep(writeBase(t, file, tampered)); !v.Killed || v.Runs != hit+1 {
 		t.Fatalf("against a record without run %d's keys (%q): %+v", hit, lines[hit], v)
 	}
+}
+
+// writeBase writes lines to file and reads them back as a base.
+func writeBase(t testing.TB, file string, lines []string) map[string]string {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, err := ReadMutantBase(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base
 }

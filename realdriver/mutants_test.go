@@ -36,16 +36,7 @@ func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
 		t.Fatalf("runs not named in seed, mode, family order: %q", progress.String()[:60])
 	}
 	file := filepath.Join(t.TempDir(), "base.tsv")
-	write := func(ls []string) map[string]string {
-		if err := os.WriteFile(file, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		base, err := ReadMutantBase(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return base
-	}
+	write := func(ls []string) map[string]string { return writeBase(t, file, ls) }
 	if _, v, err := MutantSweep(io.Discard, write(lines), modes, fams, 1, 4, fakeRun); err != nil || v.Killed || v.Runs != 16 || v.Traced != 0 {
 		t.Fatalf("against its own record: %+v, %v", v, err)
 	}
@@ -69,4 +60,32 @@ func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
 			t.Errorf("bad base line %q accepted", bad)
 		}
 	}
+}
+
+// TestMutantToolRecordsThenJudges: Run with -mutant.record writes every
+// run's line; with that file as -mutant.base it writes the verdict, no
+// kill; with neither, or without seeds, it skips.
+func TestMutantToolRecordsThenJudges(t *testing.T) {
+	dir := t.TempDir()
+	record, out, none := filepath.Join(dir, "base.tsv"), filepath.Join(dir, "v.json"), ""
+	sweep := func(base map[string]string) ([]string, MutantVerdict) {
+		lines, v, err := MutantSweep(io.Discard, base, []string{"plain"}, []string{"a", "b"}, 1, 3, fakeRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines, v
+	}
+	MutantFlags{&record, &none, &none}.Run(t, 3, sweep)
+	b, err := os.ReadFile(record)
+	if err != nil || strings.Count(string(b), "\n") != 6 {
+		t.Fatalf("record: %q, %v", b, err)
+	}
+	MutantFlags{&none, &record, &out}.Run(t, 3, sweep)
+	if b, err := os.ReadFile(out); err != nil || string(b) != `{"killed":false,"seed":0,"runs":6,"traces_changed":0}` {
+		t.Fatalf("verdict: %s, %v", b, err)
+	}
+	t.Run("skips", func(t *testing.T) {
+		MutantFlags{&none, &none, &none}.Run(t, 3, sweep)
+		t.Error("ran with neither flag")
+	})
 }

@@ -1,9 +1,6 @@
 package realvk
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"flag"
 	"io"
 	"os"
 	"slices"
@@ -24,36 +21,15 @@ import (
 // write the same lines). -mutant.base reads such a file and stops at the
 // first run with a finding key ("CLASS/CHECK", UNEXPLAINED for none) the
 // base's run lacks, writing the verdict to -mutant.out.
-var (
-	mutantRecord = flag.String("mutant.record", "", "TestMutantSweep: write every run (mode, family, seed, trace digest, keys) here")
-	mutantBase   = flag.String("mutant.base", "", "TestMutantSweep: stop at the first run with a finding key this recorded base lacks")
-	mutantOut    = flag.String("mutant.out", "", "TestMutantSweep -mutant.base: write the verdict here (JSON)")
-)
+var mutantFlags = realdriver.NewMutantFlags()
 
 // TestMutantSweep is the mutation sweep's tool (see above). Before each
 // run it prints "run plain FAMILY SEED" on stderr, so that the caller can
 // name the run a hanging or crashing mutant was in.
 func TestMutantSweep(t *testing.T) {
-	if (*mutantRecord == "") == (*mutantBase == "") || *sweepSeeds == 0 {
-		t.Skip("tool: needs -sweep N and one of -mutant.record, -mutant.base")
-	}
-	base, err := realdriver.ReadMutantBase(*mutantBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, v := mutantSweep(t, os.Stderr, base, *sweepOnly, *sweepStart, *sweepSeeds)
-	if base == nil {
-		body := strings.Join(lines, "\n") + "\n"
-		if err := os.WriteFile(*mutantRecord, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%d runs, digest %x", len(lines), sha256.Sum256([]byte(body)))
-		return
-	}
-	b, _ := json.Marshal(v)
-	if err := os.WriteFile(*mutantOut, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mutantFlags.Run(t, *sweepSeeds, func(base map[string]string) ([]string, realdriver.MutantVerdict) {
+		return mutantSweep(t, os.Stderr, base, *sweepOnly, *sweepStart, *sweepSeeds)
+	})
 }
 
 // mutantSweep is realdriver.MutantSweep over the VK families (or the
