@@ -119,7 +119,13 @@ const (
 //     them U).
 //   - VB, for VK1 on UID U with precondition "": the controller's last API
 //     delete of U was made by updatePodStatus (the call's node-package
-//     caller, package callgate).
+//     caller, package callgate); and for VK3 "the controller removed pod U
+//     from the API although nobody had deleted it": the same. The
+//     provider deleted another UID of U's name and updatePodStatus's
+//     delete by name, with no precondition, removed U (vk-swarm seed
+//     8,517); updatePodStatus deletes only to propagate a provider
+//     deletion, so a removal of U nobody asked for is that delete landing
+//     on the wrong UID.
 //   - VC, for VK3 "the provider deleted pod U by itself, but its API object
 //     was never deleted": the controller never deleted U in the API, and
 //     after the provider notified U with a deletion timestamp,
@@ -284,6 +290,12 @@ func (d *Driver) classLostStatus(m []string) string {
 func (d *Driver) classifyPod(f Finding, uid types.UID, name string) string {
 	switch {
 	case f.Check == "VK1" && strings.Contains(f.Message, `UID precondition ""`):
+		d.W.mu.Lock()
+		defer d.W.mu.Unlock()
+		if d.W.deleteCaller[uid] == "updatePodStatus" {
+			return ClassNoPrecondition
+		}
+	case f.Check == "VK3" && strings.Contains(f.Message, "from the API although nobody had deleted it"):
 		d.W.mu.Lock()
 		defer d.W.mu.Unlock()
 		if d.W.deleteCaller[uid] == "updatePodStatus" {

@@ -220,6 +220,23 @@ func TestClassifyTerminalNegative(t *testing.T) {
 	})
 }
 
+// TestClassifyRemovedByNameNegative: VK3's "removed although nobody had
+// deleted it" is VB only when updatePodStatus made the controller's last
+// delete of the pod; another caller's, or none, stays unexplained.
+func TestClassifyRemovedByNameNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.final = &endState{}
+		f := Finding{Check: "VK3", Message: "the controller removed pod d (db) from the API although nobody had deleted it (VK3)"}
+		for caller, want := range map[string]string{"updatePodStatus": ClassNoPrecondition, "deletePodsFromKubernetesHandler": "", "": ""} {
+			d.W.deleteCaller["d"] = caller
+			if got := d.classify(f); got != want {
+				t.Errorf("removed by %q: classified %q, want %q", caller, got, want)
+			}
+		}
+	})
+}
+
 // TestClassifyDroppedDeletionNegative: VL for a provider deletion never
 // propagated (VK3) needs the controller never to have deleted the pod nor
 // written its status after the deletion, and every notification of the
