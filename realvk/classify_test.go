@@ -317,8 +317,9 @@ func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
 	})
 }
 
-// TestClassifyLostWithRunNegative: VO needs every matching notification
-// accepted by a generation before the last, and nothing written from it.
+// TestClassifyLostWithRunNegative: VO needs a matching notification
+// accepted by a generation before the last, every other one accepted so
+// or dropped, and nothing written from it.
 func TestClassifyLostWithRunNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
@@ -336,6 +337,10 @@ func TestClassifyLostWithRunNegative(t *testing.T) {
 			{"accepted by the last generation", map[int]notifyRecord{1: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 1}}, ""},
 			{"dropped (VL for VK2 and VK3, not VO)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, ClassNotificationDropped},
 			{"one more notification to the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
+				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
+			{"VO, the other notification dropped (vk-swarm seed 12121)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
+				2: {gen: 2, uid: "a", version: 1, deleting: true, dropped: "poll timeout"}}, ClassLostWithRun},
+			{"dropped, and the other accepted by the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "poll timeout"},
 				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
 		}
 		for _, c := range cases {

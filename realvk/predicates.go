@@ -196,21 +196,23 @@ func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
 	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
 }
 
-// lostWithRun (VO): U had notifications that match, and every one was
-// accepted (not dropped) by a controller generation that is not the last
-// one (it was stopped after).
+// lostWithRun (VO): U had notifications that match; at least one was
+// accepted by a controller generation that is not the last one (it was
+// stopped after), and every other one was too, or was dropped (VL's poll
+// ended first, as in vk-swarm seed 12,121: the loss is VO's and VL's
+// together, named VO, whose notification was the one a controller took).
 func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool) bool {
-	seen := false
+	lost := false
 	for _, n := range d.W.notifies {
-		if n.uid != uid || !match(n) {
+		if n.uid != uid || !match(n) || n.dropped != "" {
 			continue
 		}
-		if n.dropped != "" || n.accepted == 0 || n.gen >= d.W.gen {
+		if n.accepted == 0 || n.gen >= d.W.gen {
 			return false
 		}
-		seen = true
+		lost = true
 	}
-	return seen
+	return lost
 }
 
 // wroteVersion: a status write of U with version v took effect.
