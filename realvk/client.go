@@ -103,7 +103,9 @@ func (p *podsOf) Delete(ctx context.Context, name string, o metav1.DeleteOptions
 	}
 	p.c.w.mu.Lock()
 	defer p.c.w.mu.Unlock()
-	if cur := p.c.w.api.get(p.ns, name); cur != nil {
+	// A delete whose precondition names another UID cannot remove cur
+	// (the API server answers Conflict): it is no delete of cur.
+	if cur := p.c.w.api.get(p.ns, name); cur != nil && (preconditionUID(o) == "none" || preconditionUID(o) == string(cur.UID)) {
 		p.c.w.deleteCaller[cur.UID] = c.Caller
 		if b := p.c.w.backend[p.ns+"/"+name]; b != nil && b.pod.UID == cur.UID {
 			p.c.w.deletedWhileRunning[cur.UID] = c.Caller

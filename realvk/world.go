@@ -61,7 +61,8 @@ type World struct {
 	ready, done map[int]bool
 	pcs         map[int]*node.PodController
 	// deleteCaller is, per UID, the node-package function of the
-	// controller's last API delete of it (the classifier reads it).
+	// controller's last API delete that could remove it (no UID
+	// precondition, or its own; the classifier reads it).
 	deleteCaller map[types.UID]string
 	// deletingNotified: the provider notified U with a deletion
 	// timestamp; statusInsteadOfDelete: after that, updatePodStatus wrote
