@@ -58,6 +58,9 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if o == syncgate.ReturnOK && call.Fn == ops.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
+	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingRuntimePod {
+		delete(d.records, uid) // completeTerminatingRuntimePod forgets it
+	}
 	if d.st != nil {
 		d.st.CallEnded(call, told)
 	}
