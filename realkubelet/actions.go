@@ -264,6 +264,7 @@ func (d *Driver) housekeeping() {
 	d.synced = true
 	d.pollFires()
 	d.h.Ret("driver", id, tape.KnownPods(known))
+	d.checkPurged(known)
 	d.noteRecords(known)
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {

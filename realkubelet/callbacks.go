@@ -61,6 +61,9 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingRuntimePod {
 		delete(d.records, uid) // completeTerminatingRuntimePod forgets it
 	}
+	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingPod && call.RecordEnded && d.records[uid] {
+		d.ev.CompletedOntoNext[uid] = true // completeTerminating finds the next record
+	}
 	if d.st != nil {
 		d.st.CallEnded(call, told)
 	}
@@ -92,6 +95,11 @@ func (d *Driver) incarnationOver(uid types.UID) {
 	delete(d.leastOffered, uid)
 	delete(d.naturalEnd, uid)
 	d.ev.IncarnationOver(uid)
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			c.RecordEnded = true
+		}
+	}
 	for _, c := range d.completions {
 		if c.uid == uid && !c.fired {
 			c.recordOver = true

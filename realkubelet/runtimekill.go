@@ -128,3 +128,20 @@ func (d *Driver) noteRecords(known map[types.UID]kubelet.PodWorkerSync) {
 		d.records[uid] = true
 	}
 }
+
+// checkPurged is S14 strict at the instant SyncKnownPods returned, for the
+// completions of the records it purged: the UID then has no record, so
+// CouldHaveRunningContainers is false, and nothing can close the channel
+// any more. Step 5 may give the UID a new record in the same step (a purged
+// unstarted record whose containers an earlier process left), which the
+// check at rest would see instead, with the new record's evidence (hold
+// swarm-restart seeds 7,084 and 16,437: a kill of a readmitted pod that
+// never started, purged by G2's unstarted-orphan path, left unjudged or
+// unexplained). It runs before the purge ends the incarnations, so
+// OpenCompletion judges the purged record.
+func (d *Driver) checkPurged(known map[types.UID]kubelet.PodWorkerSync) {
+	d.checkCompletionsOf(func(c *completion) bool {
+		_, kept := known[c.uid]
+		return d.records[c.uid] && !kept && !c.recordOver
+	})
+}
