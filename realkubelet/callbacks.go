@@ -64,6 +64,14 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingPod && call.RecordEnded && d.records[uid] {
 		d.ev.CompletedOntoNext[uid] = true // completeTerminating finds the next record
 	}
+	if _, ghost := d.ev.GhostFrom[uid]; ghost && call.RecordEnded {
+		// The released goroutine's record ended under its call (only
+		// after GE's adoption can two goroutines share a UID): it goes on
+		// with the UID's current record, as an adopting goroutine does,
+		// and with held wake-ups it is the only one of the UID that can
+		// begin a call in this step (hold swarm-restart seed 3,066).
+		d.lateNow = uid
+	}
 	if d.st != nil {
 		d.st.CallEnded(call, told)
 	}

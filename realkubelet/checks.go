@@ -104,7 +104,7 @@ func (d *Driver) sortedUniverse() []types.UID {
 func (d *Driver) checkStep() {
 	if n := len(d.gates.Overlaps); n > d.checks.overlaps {
 		for _, o := range d.gates.Overlaps[d.checks.overlaps:] {
-			if class := explain.Overlap(o); class != "" {
+			if class := d.ev.OverlapOf(o); class != "" {
 				d.report("direct", "S1", class, o.Msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
 				continue
 			}

@@ -129,6 +129,23 @@ func Overlap(o syncgate.Overlap) string {
 	return ""
 }
 
+// OverlapOf is S1 with the UID's evidence: Overlap's GE, and GE too iff
+// a ghost adopted a record of the UID in this process (GhostFrom) and one
+// of the two calls is of a record that ended while it was in flight
+// (syncgate.Call.RecordEnded): the ghost's completeTerminatingRuntimePod
+// forgot the record of a call another goroutine had in flight, and the
+// UID's next record got a goroutine of its own (hold swarm-restart seed
+// 3,066, testdata/GE-completion-onto-next-record.script).
+func (e *Evidence) OverlapOf(o syncgate.Overlap) string {
+	if c := Overlap(o); c != "" {
+		return c
+	}
+	if _, ghost := e.GhostFrom[o.UID]; ghost && (o.First.RecordEnded || o.Second.RecordEnded) {
+		return "GE"
+	}
+	return ""
+}
+
 // RuntimeLeft is S7 (CouldHaveRunningContainers=false while the fake
 // runtime may run containers of the UID): GB iff the pod is static, the
 // runtime reported it (a runtime-only kill), the worker never started it
