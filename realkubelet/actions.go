@@ -7,7 +7,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/history"
@@ -71,13 +70,9 @@ func (d *Driver) action(a plan.Action) {
 	case plan.KillNow:
 		d.kill(a, true)
 	case plan.RuntimeKill:
-		// Housekeeping kills runtime pods the pod workers do not know; a
-		// pod in config that is active it has just made known, so it is
-		// never killed this way. "In config" stands for "known" here, as
-		// in the simulated world's rule with a kubelet (this driver is
-		// always a kubelet); they differ for a rejected or purged pod in
-		// config (docs/real-kubelet.md).
-		if !p.inConfig {
+		// Housekeeping kills runtime pods the pod workers do not know
+		// (runtimekill.go): dropped for a UID they know.
+		if !d.runtimeKillDropped(a.UID) {
 			d.runtimeKill(a.UID)
 		}
 	case plan.Finish:
@@ -207,6 +202,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 		o = kubelet.UpdatePodOptions{} // recorded, never sent
 	} else {
 		d.pw.UpdatePod(d.ctx, o)
+		d.records[uid] = true // UpdatePod makes one if there was none
 	}
 	d.checkKillRequests(kind, uid)
 	d.checkCancelReason(watch, o)
@@ -252,26 +248,11 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: d.podOf(a.UID), KillPodOptions: ko}, c.id, "driver")
 }
 
-// runtimeKill is housekeeping's kill of a runtime-only pod (grace 1). The
-// runtime reported the pod, so the fake runtime now has its containers,
-// unless the workers already know it terminated (a stale runtime cache,
-// #103625, which the workers must ignore).
-func (d *Driver) runtimeKill(uid types.UID) {
-	if d.actors.Rejected[uid] {
-		return // never started: the runtime has no containers of it
-	}
-	if !d.pw.IsPodKnownTerminated(uid) {
-		d.running[uid] = true
-	}
-	d.ev.RuntimeKillStep[uid] = d.Step
-	one := int64(1)
-	d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill,
-		RunningPod:     &kubecontainer.Pod{ID: uid, Name: "pod-" + string(uid), Namespace: "default"},
-		KillPodOptions: &kubelet.KillPodOptions{PodTerminationGracePeriodSecondsOverride: &one}}, 0, "driver")
-}
-
-// housekeeping is HandlePodCleanups' pod-worker part: SyncKnownPods with
-// the pods in config, then create for desired pods it no longer knows.
+// housekeeping is HandlePodCleanups' pod-worker part (runtimekill.go has
+// its steps): SyncKnownPods with the pods in config, a create for each
+// active pod it no longer knows, a kill for each deleted terminal pod it
+// does not know (with the status component), and a runtime-only kill for
+// each pod the runtime runs that it does not know.
 func (d *Driver) housekeeping() {
 	desired := d.desired()
 	in := ops.SyncKnownPods{Desired: []string{}}
@@ -283,6 +264,8 @@ func (d *Driver) housekeeping() {
 	d.synced = true
 	d.pollFires()
 	d.h.Ret("driver", id, tape.KnownPods(known))
+	d.checkPurged(known)
+	d.noteRecords(known)
 	for _, uid := range d.sortedUniverse() {
 		if _, ok := known[uid]; !ok {
 			d.incarnationOver(uid) // no record: the next update starts a new one
@@ -293,14 +276,15 @@ func (d *Driver) housekeeping() {
 		}
 	}
 	for _, pod := range desired {
-		// filterOutInactivePods' pods: a pod rejected at admission is not
-		// among them (its status is Failed).
-		if _, ok := known[pod.UID]; !ok && !d.actors.Rejected[pod.UID] && (d.st == nil || d.st.Active(pod)) {
+		if _, ok := known[pod.UID]; !ok && d.restartable(pod) {
 			d.updatePod(kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodCreate, Pod: pod}, 0, "driver")
 		}
 	}
 	if d.st != nil {
 		d.killTerminalDeleted(known)
+	}
+	d.killRuntimeOnly()
+	if d.st != nil {
 		d.st.Manager().RemoveOrphaned()
 	}
 }

@@ -58,6 +58,20 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if o == syncgate.ReturnOK && call.Fn == ops.SyncTerminatedPod {
 		delete(d.restartPending, uid)
 	}
+	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingRuntimePod {
+		delete(d.records, uid) // completeTerminatingRuntimePod forgets it
+	}
+	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingPod && call.RecordEnded && d.records[uid] {
+		d.ev.CompletedOntoNext[uid] = true // completeTerminating finds the next record
+	}
+	if _, ghost := d.ev.GhostFrom[uid]; ghost && call.RecordEnded {
+		// The released goroutine's record ended under its call (only
+		// after GE's adoption can two goroutines share a UID): it goes on
+		// with the UID's current record, as an adopting goroutine does,
+		// and with held wake-ups it is the only one of the UID that can
+		// begin a call in this step (hold swarm-restart seed 3,066).
+		d.lateNow = uid
+	}
 	if d.st != nil {
 		d.st.CallEnded(call, told)
 	}
@@ -89,6 +103,11 @@ func (d *Driver) incarnationOver(uid types.UID) {
 	delete(d.leastOffered, uid)
 	delete(d.naturalEnd, uid)
 	d.ev.IncarnationOver(uid)
+	for _, c := range d.gates.Parked() {
+		if c.UID == uid {
+			c.RecordEnded = true
+		}
+	}
 	for _, c := range d.completions {
 		if c.uid == uid && !c.fired {
 			c.recordOver = true

@@ -104,7 +104,7 @@ func (d *Driver) sortedUniverse() []types.UID {
 func (d *Driver) checkStep() {
 	if n := len(d.gates.Overlaps); n > d.checks.overlaps {
 		for _, o := range d.gates.Overlaps[d.checks.overlaps:] {
-			if class := explain.Overlap(o); class != "" {
+			if class := d.ev.OverlapOf(o); class != "" {
 				d.report("direct", "S1", class, o.Msg+" (one of them in a worker of an earlier incarnation, which read its signal late and took the current record)")
 				continue
 			}
@@ -138,7 +138,7 @@ func (d *Driver) checkLattice(uid types.UID, a explain.Answers) {
 	rule(!a[explain.BeFinished] || a[explain.KnownTerminated], "", "BeFinished but not KnownTerminated")
 	rule(!a[explain.KnownTerminated] || a[explain.TermRequested], "", "KnownTerminated but not TerminationRequested")
 	rule(!a[explain.ContainersBeTerminating] || a[explain.TermRequested], "", "ContainersBeTerminating but not TerminationRequested")
-	rule(!a[explain.KnownTerminated] || a[explain.ContainersBeTerminating], explain.Lattice(a),
+	rule(!a[explain.KnownTerminated] || a[explain.ContainersBeTerminating], d.ev.LatticeOf(uid, a),
 		"KnownTerminated and RuntimeBeRemoved but not ContainersBeTerminating")
 	rule(!a[explain.ContentBeRemoved] || d.evicted[uid] || a[explain.RuntimeBeRemoved], "",
 		"ContentBeRemoved for a pod never evicted whose runtime is not removable")
@@ -147,10 +147,16 @@ func (d *Driver) checkLattice(uid types.UID, a explain.Answers) {
 // checkCompletions is S14 strict: a kill's CompletedCh is never open once
 // CouldHaveRunningContainers is false. Classified by explain.Evidence.OpenCompletion.
 func (d *Driver) checkCompletions() {
+	d.checkCompletionsOf(func(c *completion) bool { return !d.pw.CouldHaveRunningContainers(c.uid) })
+}
+
+// checkCompletionsOf is S14 strict for the open completions that
+// couldNotRun selects (CouldHaveRunningContainers is false for their UID).
+func (d *Driver) checkCompletionsOf(couldNotRun func(*completion) bool) {
 	hows := map[string]string{"G1": ": the kill reached a pod that had already finished",
 		"G2": ": the pod was finished or forgotten without a successful SyncTerminatingPod since the kill"}
 	for _, c := range d.completions {
-		if c.fired || c.reported || d.pw.CouldHaveRunningContainers(c.uid) {
+		if c.fired || c.reported || !couldNotRun(c) {
 			continue
 		}
 		c.reported = true

@@ -80,24 +80,31 @@ func TestUpdateOutOfConfigInShutdownDropped(t *testing.T) {
 	}
 }
 
-// TestRuntimeKillOfPodInConfigDropped: housekeeping's runtime kill names
-// only UIDs the pod workers do not know, and an active pod in config is
-// known, so the driver drops a plan's runtime-kill of a pod in config
-// ("in config" standing for "known"), as the simulated world with a kubelet does
-// (world/actions.go); before, it sent it, and the harness reached GB
-// through a kill upstream never sends (GB-swarm-16, now a clean script).
-// A runtime-kill of a pod that left config, by remove or vanish, or that
-// config never had, is still sent.
-func TestRuntimeKillOfPodInConfigDropped(t *testing.T) {
+// TestRuntimeKillOfKnownPodDropped: housekeeping's runtime kill names
+// only UIDs the pod workers do not know (runtimekill.go), so the driver
+// drops a plan's runtime-kill of a pod they know: an active pod in config
+// (session 27's rule, "in config", kept this case: before it, the harness
+// reached GB through a kill upstream never sends, GB-swarm-16, now a
+// clean script), and a pod out of config whose record is still there (a
+// remove's kill, a vanish without one). A runtime-kill of a pod whose
+// record is gone (purged, or the process restarted) is sent, in config or
+// not: the rejected pod with an earlier process's containers. So is one of
+// a pod no kubelet process ever added (the scripts' contract input), even
+// with a record a bare update made. Session 27's rule ("dropped when in
+// config") fails the vanish, remove and rejected cases.
+func TestRuntimeKillOfKnownPodDropped(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		sent bool
 	}{
 		{"create a\nruntime-kill a\n", false},
 		{"create a static=web\nrelease a ok\nruntime-kill a static=web\n", false},
-		{"create a\nrelease a ok\nremove a\nruntime-kill a\n", true},
-		{"create a\nvanish a\nruntime-kill a\n", true},
+		{"create a\nrelease a ok\nremove a\nruntime-kill a\n", false},
+		{"create a\nvanish a\nruntime-kill a\n", false},
+		{"create a\nrelease a ok\nremove a\nrelease a ok\nrelease a ok\nsync-known\nruntime-kill a\n", true},
+		{"create a\nrelease a ok\nvanish a\nrestart\nshutdown\ncreate a\nruntime-kill a\n", true},
 		{"runtime-kill a\n", true},
+		{"sync a\nruntime-kill a\n", true},
 	} {
 		t.Run(c.text, func(t *testing.T) {
 			if sent, step, n := lastMoveReached(t, RunOptions{}, c.text, "a"); sent != c.sent {

@@ -116,6 +116,9 @@ type Driver struct {
 	deadCompletions int
 	deadKillNows    []*killNowWait
 	restartsSkipped int
+	// records are the UIDs the current pod workers hold a record of
+	// (runtimekill.go).
+	records map[types.UID]bool
 	// cache is the runtime cache the current pod workers read (podworkers).
 	cache podworkers.Cache
 	// created counts the pods created (configPod.created).
@@ -154,7 +157,7 @@ func newDriver(o RunOptions) *Driver {
 		lastUpdate: map[types.UID]int{}, leastOffered: map[types.UID]int64{},
 		restartPending: map[types.UID]bool{}, lastFailed: map[types.UID]bool{}, ev: explain.NewEvidence(),
 		naturalEnd: map[types.UID]bool{},
-		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}}
+		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}, records: map[types.UID]bool{}}
 	d.k5.Reset()
 	d.opts, d.stop = o, make(chan struct{})
 	d.pw = podworkers.New(g, d.cache, g.Enqueue)

@@ -123,6 +123,7 @@ func (d *Driver) resetEvidence() {
 	d.restartPending, d.lastFailed = map[types.UID]bool{}, map[types.UID]bool{}
 	d.ev, d.naturalEnd, d.leastOffered = explain.NewEvidence(), map[types.UID]bool{}, map[types.UID]int64{}
 	d.synced, d.checks.overlaps = false, 0
+	clear(d.records) // the new workers hold none
 	d.k5.Reset()
 	for uid, on := range d.running {
 		if on {

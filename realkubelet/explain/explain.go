@@ -87,12 +87,18 @@ type Evidence struct {
 	// GhostFrom is the step at which a worker goroutine of an earlier
 	// incarnation first began a callback of the UID's current record (GE).
 	GhostFrom map[types.UID]int
+	// CompletedOntoNext: a SyncTerminatingPod whose record ended while it
+	// was in flight succeeded, and the worker's completeTerminating, which
+	// looks the record up by UID, marked the UID's current record
+	// terminated (GE's lattice). Until the incarnation ends.
+	CompletedOntoNext map[types.UID]bool
 }
 
 // NewEvidence is the evidence of a kubelet process that has seen nothing.
 func NewEvidence() Evidence {
 	return Evidence{StartedInc: map[types.UID]bool{}, RuntimeKillStep: map[types.UID]int{}, Inherited: map[types.UID]bool{},
-		ZeroDeletionOffers: map[types.UID][]int64{}, DroppedRetry: map[types.UID]bool{}, GhostFrom: map[types.UID]int{}}
+		ZeroDeletionOffers: map[types.UID][]int64{}, DroppedRetry: map[types.UID]bool{}, GhostFrom: map[types.UID]int{},
+		CompletedOntoNext: map[types.UID]bool{}}
 }
 
 // IncarnationOver forgets what the predicates keep per incarnation.
@@ -101,6 +107,7 @@ func (e *Evidence) IncarnationOver(uid types.UID) {
 	delete(e.ZeroDeletionOffers, uid)
 	delete(e.RuntimeKillStep, uid)
 	delete(e.Inherited, uid)
+	delete(e.CompletedOntoNext, uid)
 }
 
 // NoteGhost records that uid's current record was adopted by a goroutine
@@ -117,6 +124,23 @@ func (e *Evidence) NoteGhost(uid types.UID, step int) {
 // UID in that callback's step, the driver's wakes.go).
 func Overlap(o syncgate.Overlap) string {
 	if o.First.Ghost || o.Second.Ghost {
+		return "GE"
+	}
+	return ""
+}
+
+// OverlapOf is S1 with the UID's evidence: Overlap's GE, and GE too iff
+// a ghost adopted a record of the UID in this process (GhostFrom) and one
+// of the two calls is of a record that ended while it was in flight
+// (syncgate.Call.RecordEnded): the ghost's completeTerminatingRuntimePod
+// forgot the record of a call another goroutine had in flight, and the
+// UID's next record got a goroutine of its own (hold swarm-restart seed
+// 3,066, testdata/GE-completion-onto-next-record.script).
+func (e *Evidence) OverlapOf(o syncgate.Overlap) string {
+	if c := Overlap(o); c != "" {
+		return c
+	}
+	if _, ghost := e.GhostFrom[o.UID]; ghost && (o.First.RecordEnded || o.Second.RecordEnded) {
 		return "GE"
 	}
 	return ""
@@ -145,6 +169,24 @@ func (e *Evidence) RuntimeLeft(uid types.UID, static bool, a Answers) string {
 // (ContentBeRemoved aside): terminated, finished, termination requested,
 // never acknowledged.
 var cleanedUpUnstarted = Answers{KnownTerminated: true, BeFinished: true, TermRequested: true, RuntimeBeRemoved: true}
+
+// LatticeOf is the S9 rule "KnownTerminated ⇒ ContainersBeTerminating"
+// for uid: G3 as Lattice says; else GE iff a worker goroutine of an
+// earlier incarnation adopted a record of the UID in this process
+// (GhostFrom) and a SyncTerminatingPod of an ended record then completed
+// onto the current one (CompletedOntoNext), which no termination reached:
+// two goroutines worked on the UID, one's call ended the record (its
+// completeTerminatingRuntimePod) while the other's was in flight (hold
+// swarm-restart seed 3,066, testdata/GE-completion-onto-next-record.script).
+func (e *Evidence) LatticeOf(uid types.UID, a Answers) string {
+	if c := Lattice(a); c != "" {
+		return c
+	}
+	if _, ghost := e.GhostFrom[uid]; ghost && e.CompletedOntoNext[uid] {
+		return "GE"
+	}
+	return ""
+}
 
 // Lattice is the S9 rule "KnownTerminated ⇒ ContainersBeTerminating":
 // G3 iff the answers are exactly those of an unstarted cleanup.

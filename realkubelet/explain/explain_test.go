@@ -109,3 +109,34 @@ func TestEvidencePredicates(t *testing.T) {
 		t.Errorf("IncarnationOver kept %+v", e)
 	}
 }
+
+// TestGEAfterAdoption: once a ghost adopted a record of the UID, an
+// overlap with a call whose record ended under it, and the answers a
+// completion onto the next record leaves, are GE's; neither is without the
+// adoption, nor without the ended record or the misplaced completion.
+func TestGEAfterAdoption(t *testing.T) {
+	uid := types.UID("b")
+	ended := syncgate.Overlap{UID: uid, First: &syncgate.Call{RecordEnded: true}, Second: &syncgate.Call{}}
+	plain := syncgate.Overlap{UID: uid, First: &syncgate.Call{}, Second: &syncgate.Call{}}
+	onto := Answers{KnownTerminated: true, TermRequested: true, RuntimeBeRemoved: true, ContentBeRemoved: true}
+	e := NewEvidence()
+	if e.OverlapOf(ended) != "" || e.LatticeOf(uid, onto) != "" {
+		t.Errorf("GE named without an adoption")
+	}
+	e.NoteGhost(uid, 3)
+	e.CompletedOntoNext[uid] = true
+	for _, c := range []struct{ name, got, want string }{
+		{"overlap, a call's record ended", e.OverlapOf(ended), "GE"},
+		{"overlap, no record ended", e.OverlapOf(plain), ""},
+		{"lattice, completed onto the next record", e.LatticeOf(uid, onto), "GE"},
+		{"lattice G3 stays G3", e.LatticeOf(uid, cleanedUpUnstarted), "G3"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, c.got, c.want)
+		}
+	}
+	e.IncarnationOver(uid)
+	if e.LatticeOf(uid, onto) != "" {
+		t.Errorf("the misplaced completion outlived its incarnation")
+	}
+}

@@ -50,6 +50,10 @@ type Call struct {
 	// which read a buffered signal late (package explain, GE).
 	BeganStep int
 	Ghost     bool
+	// RecordEnded: the UID's record ended (purged, finished, forgotten)
+	// while the call was in flight, so what the worker does when it
+	// returns lands on the UID's next record, if any (package explain, GE).
+	RecordEnded bool
 }
 
 // Outcome is how the driver makes a parked call return.
