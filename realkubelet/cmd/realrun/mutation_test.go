@@ -246,3 +246,31 @@ func TestVKMutantsNumberAcrossFiles(t *testing.T) {
 		t.Fatalf("%d left out, mutants %q; want 5 left out and %q", logging, got, want)
 	}
 }
+
+// TestUnreachableMutantIsNoMiss: a catalogued mutant whose header expects
+// it unreachable is "n/a" when not caught, leaves the caught count's total
+// and does not fail the command; any other mutant not caught is "NO" and
+// a miss; an unreachable one caught anyway is "yes".
+func TestUnreachableMutantIsNoMiss(t *testing.T) {
+	o := options{modes: "plain", start: 1, seeds: 10}
+	row := func(name, expect string, first int64) mutantRow {
+		return mutantRow{Name: name, Bug: "B0", Expect: expect, First: map[string]int64{"plain": first},
+			Runs: map[string]int{"plain": 1}, Caught: first > 0}
+	}
+	var out strings.Builder
+	printMutants(&out, o, []mutantRow{row("a", "regression", 3), row("b", expectUnreachable, -1), row("c", "regression", -1)})
+	got := out.String()
+	for _, want := range []string{"caught 1 of 2 (1 more, n/a,", " n/a ", " NO "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	if missed(row("b", expectUnreachable, -1)) || !missed(row("c", "regression", -1)) || missed(row("a", "regression", 3)) {
+		t.Error("the command's failure does not follow the table: only c is a miss")
+	}
+	out.Reset()
+	printMutants(&out, o, []mutantRow{row("b", expectUnreachable, 2)})
+	if got := out.String(); !strings.Contains(got, "caught 1 of 1;") || strings.Contains(got, "n/a") {
+		t.Errorf("an unreachable mutant caught anyway:\n%s", got)
+	}
+}
