@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/plan"
 )
 
 // A mutation run (realrun mutation) judges each mutant of a real target's
@@ -46,22 +48,31 @@ type MutantRun struct {
 }
 
 // MutantSweep makes the runs of seeds start..start+seeds-1 of each family
-// in each mode, seed by seed, naming each on progress before it starts
-// ("run MODE FAMILY SEED", which realrun reads to name the run a hanging
-// or crashing mutant was in). With a nil base it returns every run's line
+// (of those the comma-separated list only names, unless only is "") in
+// each mode, seed by seed, naming each on progress before it starts ("run
+// MODE FAMILY SEED", which realrun reads to name the run a hanging or
+// crashing mutant was in). With a nil base it returns every run's line
 // (mode, family, seed, trace digest, keys joined by "|"); with a base
 // (ReadMutantBase) it stops at the first run with a key the base's run
-// lacks.
-func MutantSweep(progress io.Writer, base map[string]string, modes, families []string, start uint64, seeds int,
-	run func(mode, family string, seed uint64) MutantRun) ([]string, MutantVerdict, error) {
+// lacks. An only that names none of the families is an error.
+func MutantSweep(progress io.Writer, base map[string]string, modes []string, families []plan.Family, only string, start uint64, seeds int,
+	run func(mode string, f plan.Family, seed uint64) MutantRun) ([]string, MutantVerdict, error) {
 	var lines []string
 	var v MutantVerdict
+	if only != "" {
+		names := strings.Split(only, ",")
+		families = slices.DeleteFunc(slices.Clone(families), func(f plan.Family) bool { return !slices.Contains(names, f.Name) })
+		if len(families) == 0 {
+			return nil, v, fmt.Errorf("%q names no family", only)
+		}
+	}
 	for i := range seeds {
 		seed := start + uint64(i)
 		for _, mode := range modes {
-			for _, f := range families {
+			for _, fam := range families {
+				f := fam.Name
 				fmt.Fprintf(progress, "run %s %s %d\n", mode, f, seed)
-				r := run(mode, f, seed)
+				r := run(mode, fam, seed)
 				v.Runs++
 				name := fmt.Sprintf("%s\t%s\t%d", mode, f, seed)
 				if base == nil {
@@ -78,8 +89,9 @@ func MutantSweep(progress io.Writer, base map[string]string, modes, families []s
 						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f, seed)
 					}
 				}
+				had := strings.Split(wasKeys, "|")
 				for _, k := range r.Keys {
-					if !slices.Contains(strings.Split(wasKeys, "|"), k) {
+					if !slices.Contains(had, k) {
 						v.Keys = append(v.Keys, k)
 					}
 				}

@@ -8,13 +8,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/plan"
 )
 
 // fakeRun is a deterministic stand-in for a target's run: family b finds
 // "X" at seeds divisible by 3, family a finds nothing.
-func fakeRun(mode, family string, seed uint64) MutantRun {
-	r := MutantRun{TraceSHA: fmt.Sprintf("%s-%s-%d", mode, family, seed)}
-	if family == "b" && seed%3 == 0 {
+func fakeRun(mode string, f plan.Family, seed uint64) MutantRun {
+	r := MutantRun{TraceSHA: fmt.Sprintf("%s-%s-%d", mode, f.Name, seed)}
+	if f.Name == "b" && seed%3 == 0 {
 		r.Keys = []string{"X"}
 	}
 	return r
@@ -24,11 +26,13 @@ func fakeRun(mode, family string, seed uint64) MutantRun {
 // record survive with no trace changed; a base whose run lacks a key the
 // run has is a kill at exactly that run, naming the key, with no run made
 // after it; a base with another trace digest counts that run as changed
-// and is no kill; a run the base lacks and a malformed base are errors.
+// and is no kill; only c, of three families, is not run when the list
+// names a and b; a run the base lacks, a list naming no family and a
+// malformed base are errors.
 func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
-	modes, fams := []string{"plain", "hold"}, []string{"a", "b"}
+	modes, fams := []string{"plain", "hold"}, []plan.Family{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	var progress strings.Builder
-	lines, _, err := MutantSweep(&progress, nil, modes, fams, 1, 4, fakeRun)
+	lines, _, err := MutantSweep(&progress, nil, modes, fams, "a,b", 1, 4, fakeRun)
 	if err != nil || len(lines) != 16 {
 		t.Fatalf("%d lines (%v), want 4 seeds × 2 modes × 2 families", len(lines), err)
 	}
@@ -37,20 +41,23 @@ func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "base.tsv")
 	write := func(ls []string) map[string]string { return writeBase(t, file, ls) }
-	if _, v, err := MutantSweep(io.Discard, write(lines), modes, fams, 1, 4, fakeRun); err != nil || v.Killed || v.Runs != 16 || v.Traced != 0 {
+	if _, v, err := MutantSweep(io.Discard, write(lines), modes, fams, "a,b", 1, 4, fakeRun); err != nil || v.Killed || v.Runs != 16 || v.Traced != 0 {
 		t.Fatalf("against its own record: %+v, %v", v, err)
 	}
 	hit := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "\tX") })
 	tampered := slices.Clone(lines)
 	tampered[hit] = strings.TrimSuffix(tampered[hit], "X")
 	tampered[0] = strings.Replace(tampered[0], "plain-a-1", "0000", 1)
-	_, v, err := MutantSweep(io.Discard, write(tampered), modes, fams, 1, 4, fakeRun)
+	_, v, err := MutantSweep(io.Discard, write(tampered), modes, fams, "a,b", 1, 4, fakeRun)
 	want := MutantVerdict{Killed: true, Family: "b", Seed: 3, Mode: "plain", Keys: []string{"X"}, Runs: hit + 1, Traced: 1, FirstTraced: "plain a 1"}
 	if err != nil || fmt.Sprint(v) != fmt.Sprint(want) {
 		t.Fatalf("base without run %d's key (%q): %+v (%v), want %+v", hit, lines[hit], v, err, want)
 	}
-	if _, _, err := MutantSweep(io.Discard, write(lines[:3]), modes, fams, 1, 4, fakeRun); err == nil {
+	if _, _, err := MutantSweep(io.Discard, write(lines[:3]), modes, fams, "a,b", 1, 4, fakeRun); err == nil {
 		t.Error("a base without the fourth run accepted")
+	}
+	if _, _, err := MutantSweep(io.Discard, nil, modes, fams, "x,y", 1, 4, fakeRun); err == nil {
+		t.Error("a family list naming none of the families accepted")
 	}
 	for _, bad := range []string{"plain\tswarm\tx\tsha\t\n", "plain\tswarm\t1\tsha\n"} {
 		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
@@ -69,7 +76,7 @@ func TestMutantToolRecordsThenJudges(t *testing.T) {
 	dir := t.TempDir()
 	record, out, none := filepath.Join(dir, "base.tsv"), filepath.Join(dir, "v.json"), ""
 	sweep := func(base map[string]string) ([]string, MutantVerdict) {
-		lines, v, err := MutantSweep(io.Discard, base, []string{"plain"}, []string{"a", "b"}, 1, 3, fakeRun)
+		lines, v, err := MutantSweep(io.Discard, base, []string{"plain"}, []plan.Family{{Name: "a"}, {Name: "b"}}, "", 1, 3, fakeRun)
 		if err != nil {
 			t.Fatal(err)
 		}

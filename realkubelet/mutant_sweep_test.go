@@ -3,7 +3,6 @@ package realkubelet
 import (
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -32,28 +31,21 @@ func TestMutantSweep(t *testing.T) {
 }
 
 // mutantSweep is realdriver.MutantSweep over the kubelet families (or the
-// comma-separated list only), each run in its bubble; a run the base
-// lacks, or a mode other than plain and hold, fails t.
+// comma-separated list only), each run in its bubble; an unknown family, a
+// run the base lacks, or a mode other than plain and hold, fails t.
 func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, modes []string, only string, start uint64, seeds int) ([]string, realdriver.MutantVerdict) {
 	for _, m := range modes {
 		if m != "plain" && m != "hold" {
 			t.Fatalf("unknown mode %q (want plain or hold)", m)
 		}
 	}
-	byName := map[string]plan.Family{}
-	var names []string
-	for _, f := range plan.KubeletFamilies() {
-		if only == "" || slices.Contains(strings.Split(only, ","), f.Name) {
-			byName[f.Name], names = f, append(names, f.Name)
-		}
-	}
-	lines, v, err := realdriver.MutantSweep(progress, base, modes, names, start, seeds, func(mode, family string, seed uint64) realdriver.MutantRun {
+	lines, v, err := realdriver.MutantSweep(progress, base, modes, plan.KubeletFamilies(), only, start, seeds, func(mode string, f plan.Family, seed uint64) realdriver.MutantRun {
 		o := RunOptions{HoldWakes: mode == "hold"}
-		r := Bubble(t, func() Result { return RunSeedWith(byName[family], seed, o) })
+		r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
 		return realdriver.MutantRun{TraceSHA: r.TraceSHA, Keys: GateKeys(r)}
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("-sweep.family: %v", err)
 	}
 	return lines, v
 }

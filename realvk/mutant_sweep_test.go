@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -36,25 +35,15 @@ func TestMutantSweep(t *testing.T) {
 // comma-separated list only), each run in its bubble; an unknown family
 // or a run the base lacks fails t.
 func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, only string, start uint64, seeds int) ([]string, realdriver.MutantVerdict) {
-	byName := map[string]plan.Family{}
-	var names []string
-	for _, f := range plan.VKFamilies() {
-		if only == "" || slices.Contains(strings.Split(only, ","), f.Name) {
-			byName[f.Name], names = f, append(names, f.Name)
-		}
-	}
-	if len(names) == 0 {
-		t.Fatalf("-sweep.family %q names no VK family", only)
-	}
-	lines, v, err := realdriver.MutantSweep(progress, base, []string{"plain"}, names, start, seeds, func(_, family string, seed uint64) realdriver.MutantRun {
+	lines, v, err := realdriver.MutantSweep(progress, base, []string{"plain"}, plan.VKFamilies(), only, start, seeds, func(_ string, f plan.Family, seed uint64) realdriver.MutantRun {
 		var r Result
-		synctest.Test(t, func(t *testing.T) { r = RunSeed(byName[family], seed) })
+		synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
 		keys := classesOf(r)
 		slices.Sort(keys)
 		return realdriver.MutantRun{TraceSHA: r.TraceSHA, Keys: keys}
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("-sweep.family: %v", err)
 	}
 	return lines, v
 }
