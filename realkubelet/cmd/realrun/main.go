@@ -178,39 +178,6 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	return o, err
 }
 
-// checkVK refuses --vk and --virtual-kubelet outside mutation, with
-// --kubernetes or with --modes (the VK runs have one mode, plain), and
-// checks the tree.
-func checkVK(o *options, fs *flag.FlagSet) error {
-	if o.virtualKubelet != "" {
-		o.vk = true
-	}
-	switch {
-	case !o.vk:
-		return nil
-	case o.command != "mutation":
-		return fmt.Errorf("--vk and --virtual-kubelet are for mutation only (the VK runs: make realvk-sweep)")
-	case o.kubernetes != "":
-		return fmt.Errorf("--vk mutates the virtual-kubelet, not a kubernetes tree: drop --kubernetes")
-	case flagSet(fs, "modes"):
-		return fmt.Errorf("--modes: the virtual-kubelet runs have no wake-up modes")
-	case o.virtualKubelet != "":
-		if err := checkVKTree(o.virtualKubelet); err != nil {
-			return err
-		}
-	}
-	o.modes = "plain"
-	return nil
-}
-
-// scenarioNames are the families --scenario may name.
-func scenarioNames(o options) []string {
-	if o.vk {
-		return vkFamilyNames()
-	}
-	return familyNames()
-}
-
 // mutationSeeds is realrun mutation's default budget: seeds per family and
 // mode (17 families × 20 seeds × 2 modes = 680 runs for a survivor).
 const mutationSeeds = 20
@@ -372,13 +339,7 @@ func (s slot) ready(moduleDir string, trimpath bool) (string, error) {
 	return bin, s.guard(bin, moduleDir)
 }
 
-func familyNames() []string {
-	var out []string
-	for _, f := range plan.KubeletFamilies() {
-		out = append(out, f.Name)
-	}
-	return out
-}
+func familyNames() []string { return namesOf(plan.KubeletFamilies()) }
 
 // moduleDir is the realkubelet module's directory (where the tool tests
 // live), from the go command's view of the current module.

@@ -106,12 +106,11 @@ func checkMutation(o options) error {
 
 // mutationRun is one `realrun mutation`.
 type mutationRun struct {
-	o         options
-	t         mutTarget
-	moduleDir string // the tool tests' module (t.moduleDir)
-	outDir    string
-	base      string // the base runs (-mutant.record of the unmutated tree)
-	sd        side   // the schema build
+	o      options
+	t      mutTarget
+	outDir string
+	base   string // the base runs (-mutant.record of the unmutated tree)
+	sd     side   // the schema build
 }
 
 // runMutation is `realrun mutation`.
@@ -129,7 +128,7 @@ func runMutation(o options, moduleDir, root string) error {
 	if t.vk {
 		report = "vk-mutation-report"
 	}
-	r := &mutationRun{o: o, t: t, moduleDir: t.moduleDir, outDir: cmp.Or(o.out, filepath.Join(root, report))}
+	r := &mutationRun{o: o, t: t, outDir: cmp.Or(o.out, filepath.Join(root, report))}
 	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
 		return err
 	}
@@ -183,7 +182,7 @@ func runMutation(o options, moduleDir, root string) error {
 func (r *mutationRun) record(sd side, file, name string) error {
 	t0 := time.Now()
 	cmd := exec.Command(sd.bin, append(r.sweepArgs(), "-mutant.record", file)...)
-	cmd.Dir, cmd.Env = r.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
+	cmd.Dir, cmd.Env = r.t.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, firstLines(out, 3))
 	}
@@ -240,15 +239,13 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 		return nil, nil, 0, err
 	}
 	tree := filepath.Join(s.dir, "tree")
-	ms, logging, err := r.t.findMutants(tree)
+	srcs, err := r.t.read(tree)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	srcs := map[string][]byte{}
-	for _, f := range r.t.files {
-		if srcs[f], err = os.ReadFile(filepath.Join(tree, f)); err != nil {
-			return nil, nil, 0, err
-		}
+	ms, logging, err := r.t.findMutants(srcs)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	guards := filepath.Join(tree, filepath.Dir(r.t.files[0]), "zz_podsim_mutants.go")
 	if err := os.WriteFile(guards, mutation.GuardFile(r.t.pkg), 0o644); err != nil {
@@ -265,7 +262,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 		if err := writeSchemas(tree, srcs, r.t.files, live); err != nil {
 			return nil, nil, 0, err
 		}
-		bin, out, err := s.buildFull(r.moduleDir)
+		bin, out, err := s.buildFull(r.t.moduleDir)
 		if err == nil {
 			r.sd = side{s, bin}
 			break
@@ -275,12 +272,12 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 		}
 	}
 	if !r.t.vk {
-		if err := s.guard(r.sd.bin, r.moduleDir); err != nil {
+		if err := s.guard(r.sd.bin, r.t.moduleDir); err != nil {
 			return nil, nil, 0, err
 		}
 	}
 	progress("schema build of %s in %s: %d mutants (%d logging statements left out, %d refused by the compiler) in %.0fs",
-		r.t.label, tree, len(ms), logging, len(refused), time.Since(t0).Seconds())
+		r.t.label(), tree, len(ms), logging, len(refused), time.Since(t0).Seconds())
 	return ms, refused, logging, nil
 }
 

@@ -80,7 +80,7 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(run, r.sd.bin, append(r.sweepArgs(), "-mutant.base", r.base, "-mutant.out", verdict)...)
-	cmd.Dir, cmd.Env = r.moduleDir, append(r.sd.slot.goEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index))
+	cmd.Dir, cmd.Env = r.t.moduleDir, append(r.sd.slot.goEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index))
 	var stdout strings.Builder
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()

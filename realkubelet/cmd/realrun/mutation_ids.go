@@ -82,7 +82,11 @@ func checkKeys(t mutTarget, ids string) error {
 	if err != nil || len(keys) == 0 {
 		return err
 	}
-	ms, _, err := t.findMutants(t.source)
+	srcs, err := t.read(t.source)
+	if err != nil {
+		return nil
+	}
+	ms, _, err := t.findMutants(srcs)
 	if err != nil {
 		return nil
 	}

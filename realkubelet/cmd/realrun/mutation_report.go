@@ -32,7 +32,7 @@ type mutationReport struct {
 
 // report writes mutation.json and mutation.txt and prints one of them.
 func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bool) error {
-	rep := mutationReport{Code: r.t.label, Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
+	rep := mutationReport{Code: r.t.label(), Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
 		Modes: r.o.modes, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
 	if r.o.scenario != "all" {
 		rep.Families = 1

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/plan"
@@ -29,7 +31,6 @@ import (
 // mutTarget is the code a mutation run mutates and the module whose tool
 // tests judge it.
 type mutTarget struct {
-	label     string   // the code, for the report
 	files     []string // the mutated files, relative to the tree, in numbering order
 	pkg       string   // their package, which the guards' file joins
 	logCall   *regexp.Regexp
@@ -54,7 +55,7 @@ var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx
 // mutationTarget is o's target, its trees found.
 func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 	if !o.vk {
-		t := mutTarget{label: "pkg/kubelet/pod_workers.go", files: []string{"pkg/kubelet/pod_workers.go"}, pkg: "kubelet",
+		t := mutTarget{files: []string{"pkg/kubelet/pod_workers.go"}, pkg: "kubelet",
 			logCall: logCall, families: familyNames(), moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes}
 		if t.source == "" {
 			dir, err := pinnedTreeDir(kubeletDir)
@@ -65,8 +66,8 @@ func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 		}
 		return t, nil
 	}
-	t := mutTarget{label: "node/pod.go, node/podcontroller.go", files: []string{"node/pod.go", "node/podcontroller.go"}, pkg: "node",
-		logCall: vkLogCall, families: vkFamilyNames(), moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"),
+	t := mutTarget{files: []string{"node/pod.go", "node/podcontroller.go"}, pkg: "node",
+		logCall: vkLogCall, families: namesOf(plan.VKFamilies()), moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"),
 		source: o.virtualKubelet, user: o.virtualKubelet, vk: true}
 	if _, err := os.Stat(filepath.Join(t.moduleDir, "go.mod")); err != nil {
 		return t, fmt.Errorf("no realvk module beside realkubelet (%s): %v", t.moduleDir, err)
@@ -87,12 +88,49 @@ func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 	return t, nil
 }
 
-func vkFamilyNames() []string {
+// namesOf lists the families' names.
+func namesOf(fams []plan.Family) []string {
 	var out []string
-	for _, f := range plan.VKFamilies() {
+	for _, f := range fams {
 		out = append(out, f.Name)
 	}
 	return out
+}
+
+// label names the target's files, for messages and the report.
+func (t mutTarget) label() string { return strings.Join(t.files, ", ") }
+
+// checkVK refuses --vk and --virtual-kubelet outside mutation, with
+// --kubernetes or with --modes (the VK runs have one mode, plain), and
+// checks the tree.
+func checkVK(o *options, fs *flag.FlagSet) error {
+	if o.virtualKubelet != "" {
+		o.vk = true
+	}
+	switch {
+	case !o.vk:
+		return nil
+	case o.command != "mutation":
+		return fmt.Errorf("--vk and --virtual-kubelet are for mutation only (the VK runs: make realvk-sweep)")
+	case o.kubernetes != "":
+		return fmt.Errorf("--vk mutates the virtual-kubelet, not a kubernetes tree: drop --kubernetes")
+	case flagSet(fs, "modes"):
+		return fmt.Errorf("--modes: the virtual-kubelet runs have no wake-up modes")
+	case o.virtualKubelet != "":
+		if err := checkVKTree(o.virtualKubelet); err != nil {
+			return err
+		}
+	}
+	o.modes = "plain"
+	return nil
+}
+
+// scenarioNames are the families --scenario may name.
+func scenarioNames(o options) []string {
+	if o.vk {
+		return namesOf(plan.VKFamilies())
+	}
+	return familyNames()
 }
 
 // checkVKTree says what is wrong with a --virtual-kubelet directory.
@@ -154,17 +192,26 @@ func (t mutTarget) ready(s slot, trimpath bool) (string, error) {
 	return bin, nil
 }
 
-// findMutants lists the mutants of the target's files in tree, logging
+// read reads the target's files in tree.
+func (t mutTarget) read(tree string) (map[string][]byte, error) {
+	srcs := map[string][]byte{}
+	for _, f := range t.files {
+		b, err := os.ReadFile(filepath.Join(tree, f))
+		if err != nil {
+			return nil, err
+		}
+		srcs[f] = b
+	}
+	return srcs, nil
+}
+
+// findMutants lists the mutants of the target's files (read's), logging
 // statements left out; a mutant's number is Find's in its file plus the
 // count of Find's mutants in the files before it.
-func (t mutTarget) findMutants(tree string) (ms []mutation.Mutant, logging int, err error) {
+func (t mutTarget) findMutants(srcs map[string][]byte) (ms []mutation.Mutant, logging int, err error) {
 	offset := 0
 	for _, f := range t.files {
-		src, err := os.ReadFile(filepath.Join(tree, f))
-		if err != nil {
-			return nil, 0, err
-		}
-		in, skipped, all, err := findMutants(f, src, t.logCall)
+		in, skipped, all, err := findMutants(f, srcs[f], t.logCall)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -230,7 +230,11 @@ func TestVKMutantsNumberAcrossFiles(t *testing.T) {
 		}
 	}
 	vk := mutTarget{files: []string{"node/pod.go", "node/podcontroller.go"}, logCall: vkLogCall}
-	ms, logging, err := vk.findMutants(tree)
+	srcs, err := vk.read(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, logging, err := vk.findMutants(srcs)
 	if err != nil {
 		t.Fatal(err)
 	}
