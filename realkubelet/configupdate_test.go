@@ -50,12 +50,18 @@ func TestUpdateOfPodNotAddedDropped(t *testing.T) {
 // updatesAfterRestart counts the UpdatePod calls of uid after the trace's
 // last restart.
 func updatesAfterRestart(trace []string, uid string) int {
+	return linesAfterRestart(trace, " UpdatePod "+uid+" ")
+}
+
+// linesAfterRestart counts the trace's lines holding what after its last
+// restart.
+func linesAfterRestart(trace []string, what string) int {
 	n := 0
 	for _, l := range trace {
 		switch {
 		case strings.Contains(l, " restarted "):
 			n = 0
-		case strings.Contains(l, " UpdatePod "+uid+" "):
+		case strings.Contains(l, what):
 			n++
 		}
 	}

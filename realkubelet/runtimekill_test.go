@@ -13,16 +13,7 @@ import (
 // runtimeKillsAfterRestart counts housekeeping's or a move's runtime-only
 // kills of uid after the trace's last restart.
 func runtimeKillsAfterRestart(trace []string, uid string) int {
-	n := 0
-	for _, l := range trace {
-		switch {
-		case strings.Contains(l, " restarted "):
-			n = 0
-		case strings.Contains(l, " UpdatePod "+uid+" kill runtime-pod "):
-			n++
-		}
-	}
-	return n
+	return linesAfterRestart(trace, " UpdatePod "+uid+" kill runtime-pod ")
 }
 
 // TestHousekeepingKillsUnknownRuntimePods: housekeeping by itself kills
