@@ -14,7 +14,7 @@
 //	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
-//	               [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
+//	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //
@@ -59,7 +59,7 @@ import (
 // options are realrun's command line.
 type options struct {
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
-	strategy, corpus, ids, virtualKubelet                                      string
+	strategy, corpus, ids, virtualKubelet, files                               string
 	seeds, shrink, parallel                                                    int
 	hang                                                                       time.Duration
 	start                                                                      uint64
@@ -80,7 +80,7 @@ const usage = `usage:
                  [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
-                 [--ids LIST|@FILE] [--hang D] [--parallel P] [--out DIR] [--json]
+                 [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun workfile --kubernetes DIR
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
@@ -142,6 +142,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
 	fs.BoolVar(&o.vk, "vk", false, "mutation: mutate the virtual-kubelet pod controller (node/pod.go, node/podcontroller.go), judged by realvk over the VK families")
 	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "mutation --vk: a virtual-kubelet tree; default: the module realvk/go.mod pins")
+	fs.StringVar(&o.files, "files", "", "mutation: the files to mutate, comma-separated, relative to the tree "+
+		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 	if err := fs.Parse(argv[1:]); err != nil {
 		return o, err
@@ -151,6 +153,9 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	}
 	if o.command == "mutation" && !flagSet(fs, "seeds") {
 		o.seeds = mutationSeeds
+	}
+	if o.files != "" && o.command != "mutation" {
+		return o, fmt.Errorf("--files is for mutation only")
 	}
 	if err := checkVK(&o, fs); err != nil {
 		return o, err

@@ -19,8 +19,9 @@ import (
 	"github.com/podsim/podsim/internal/mutation"
 )
 
-// realrun mutation: operator mutation of the real pod_workers.go. Every
-// mutant internal/mutation finds in the tree's pkg/kubelet/pod_workers.go
+// realrun mutation: operator mutation of the real pod_workers.go (or of
+// the files --files names, mutation_files.go). Every mutant
+// internal/mutation finds in the tree's pkg/kubelet/pod_workers.go
 // (logging statements left out) is written into one schema file, each
 // behind a guard of its own (mutation.SchemaOptions.Local: the guards live
 // in a generated file of package kubelet, which cannot import podsim), in
@@ -100,8 +101,10 @@ func checkMutation(o options) error {
 	if o.hang <= 0 {
 		return fmt.Errorf("--hang must be positive, got %s", o.hang)
 	}
-	_, _, err := parseIDs(o.ids)
-	return err
+	if _, _, err := parseIDs(o.ids); err != nil {
+		return err
+	}
+	return checkFilesFlag(o.files)
 }
 
 // mutationRun is one `realrun mutation`.
@@ -247,8 +250,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	guards := filepath.Join(tree, filepath.Dir(r.t.files[0]), "zz_podsim_mutants.go")
-	if err := os.WriteFile(guards, mutation.GuardFile(r.t.pkg), 0o644); err != nil {
+	if err := writeGuards(tree, srcs, r.t.files); err != nil {
 		return nil, nil, 0, err
 	}
 	refused := map[int]string{}

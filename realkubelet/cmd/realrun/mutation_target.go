@@ -32,7 +32,6 @@ import (
 // tests judge it.
 type mutTarget struct {
 	files     []string // the mutated files, relative to the tree, in numbering order
-	pkg       string   // their package, which the guards' file joins
 	logCall   *regexp.Regexp
 	families  []string
 	moduleDir string // the tool tests' module
@@ -55,7 +54,7 @@ var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx
 // mutationTarget is o's target, its trees found.
 func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 	if !o.vk {
-		t := mutTarget{files: []string{"pkg/kubelet/pod_workers.go"}, pkg: "kubelet",
+		t := mutTarget{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"),
 			logCall: logCall, families: familyNames(), moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes}
 		if t.source == "" {
 			dir, err := pinnedTreeDir(kubeletDir)
@@ -64,9 +63,9 @@ func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 			}
 			t.source = dir
 		}
-		return t, nil
+		return t, t.checkFiles()
 	}
-	t := mutTarget{files: []string{"node/pod.go", "node/podcontroller.go"}, pkg: "node",
+	t := mutTarget{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"),
 		logCall: vkLogCall, families: namesOf(plan.VKFamilies()), moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"),
 		source: o.virtualKubelet, user: o.virtualKubelet, vk: true}
 	if _, err := os.Stat(filepath.Join(t.moduleDir, "go.mod")); err != nil {
@@ -85,7 +84,7 @@ func mutationTarget(o options, kubeletDir string) (mutTarget, error) {
 		}
 		t.source, t.pin = m.Dir, vkModule+" "+m.Version
 	}
-	return t, nil
+	return t, t.checkFiles()
 }
 
 // namesOf lists the families' names.

@@ -29,6 +29,10 @@ func TestMutationArgs(t *testing.T) {
 	if err != nil || o.seeds != 7 || o.parallel != 2 || o.hang.Seconds() != 5 {
 		t.Fatalf("mutation with flags: %+v, %v", o, err)
 	}
+	o, err = parse(strings.Fields("mutation --files pkg/kubelet/pod_workers.go,pkg/kubelet/status/status_manager.go"), io.Discard)
+	if err != nil || o.files == "" {
+		t.Fatalf("mutation --files: %+v, %v", o, err)
+	}
 	o, err = parse(strings.Fields("mutation --vk --scenario vk-swarm"), io.Discard)
 	if err != nil || !o.vk || o.modes != "plain" || o.seeds != mutationSeeds {
 		t.Fatalf("mutation --vk: %+v, %v", o, err)
@@ -40,23 +44,31 @@ func TestMutationArgs(t *testing.T) {
 		t.Errorf("--ids @FILE = %v, %v, %v", got, keys, err)
 	}
 	bad := map[string]string{
-		"mutation --seeds 0":                   "--seeds must be positive",
-		"mutation --modes plain,fast":          "unknown mode \"fast\"",
-		"mutation --ids 3-x":                   "--ids: \"3-x\" is not a mutant number, range or key",
-		"mutation --ids k12":                   "--ids: \"k12\" is not",
-		"mutation --ids 5-2":                   "--ids: \"5-2\"",
-		"mutation --ids -1":                    "--ids: \"-1\" is not",
-		"mutation --ids @/nonexist/x":          "--ids: open /nonexist/x",
-		"mutation --parallel 0":                "--parallel must be at least 1",
-		"mutation --hang 0s":                   "--hang must be positive",
-		"mutation --hang x":                    "invalid value",
-		"mutation --scenario nope":             "unknown scenario",
-		"mutation extra":                       "unexpected argument",
-		"run --vk":                             "--vk and --virtual-kubelet are for mutation only",
-		"mutation --vk --kubernetes .":         "drop --kubernetes",
-		"mutation --vk --modes plain":          "--modes: the virtual-kubelet runs have no wake-up modes",
-		"mutation --vk --scenario swarm":       "unknown scenario \"swarm\" (want one of vk-",
-		"mutation --virtual-kubelet /nonexist": "not a virtual-kubelet tree",
+		"mutation --seeds 0":                               "--seeds must be positive",
+		"mutation --modes plain,fast":                      "unknown mode \"fast\"",
+		"mutation --ids 3-x":                               "--ids: \"3-x\" is not a mutant number, range or key",
+		"mutation --ids k12":                               "--ids: \"k12\" is not",
+		"mutation --ids 5-2":                               "--ids: \"5-2\"",
+		"mutation --ids -1":                                "--ids: \"-1\" is not",
+		"mutation --ids @/nonexist/x":                      "--ids: open /nonexist/x",
+		"mutation --parallel 0":                            "--parallel must be at least 1",
+		"mutation --hang 0s":                               "--hang must be positive",
+		"mutation --hang x":                                "invalid value",
+		"mutation --scenario nope":                         "unknown scenario",
+		"mutation extra":                                   "unexpected argument",
+		"run --vk":                                         "--vk and --virtual-kubelet are for mutation only",
+		"mutation --vk --kubernetes .":                     "drop --kubernetes",
+		"mutation --vk --modes plain":                      "--modes: the virtual-kubelet runs have no wake-up modes",
+		"mutation --vk --scenario swarm":                   "unknown scenario \"swarm\" (want one of vk-",
+		"mutation --virtual-kubelet /nonexist":             "not a virtual-kubelet tree",
+		"run --files pkg/kubelet/pod_workers.go":           "--files is for mutation only",
+		"mutation --files a.go,,b.go":                      "--files: an empty name",
+		"mutation --files /abs/x.go":                       "is not a clean path relative to the tree",
+		"mutation --files ../x.go":                         "is not a clean path",
+		"mutation --files pkg//x.go":                       "is not a clean path",
+		"mutation --files pkg/kubelet/pod_workers_test.go": "is not a non-test Go file",
+		"mutation --files pkg/kubelet/README.md":           "is not a non-test Go file",
+		"mutation --files a/x.go,a/x.go":                   "\"a/x.go\" is named twice",
 	}
 	for line, want := range bad {
 		_, err := parse(strings.Fields(line), io.Discard)
@@ -276,5 +288,48 @@ func TestUnreachableMutantIsNoMiss(t *testing.T) {
 	printMutants(&out, o, []mutantRow{row("b", expectUnreachable, 2)})
 	if got := out.String(); !strings.Contains(got, "caught 1 of 1;") || strings.Contains(got, "n/a") {
 		t.Errorf("an unreachable mutant caught anyway:\n%s", got)
+	}
+}
+
+// TestFilesGetGuardsPerPackage: --files across packages writes one guards'
+// file into each directory, in the package its files declare, and refuses
+// a directory whose files declare two packages; a file the tree lacks is
+// refused with the tree named.
+func TestFilesGetGuardsPerPackage(t *testing.T) {
+	tree := t.TempDir()
+	srcs := map[string][]byte{
+		"pkg/kubelet/pod_workers.go":                             []byte("package kubelet\n"),
+		"pkg/kubelet/status/status_manager.go":                   []byte("// doc\npackage status\n\nfunc f() {}\n"),
+		"pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go": []byte("//go:build linux\n\npackage nodeshutdown\n"),
+	}
+	files := []string{"pkg/kubelet/pod_workers.go", "pkg/kubelet/status/status_manager.go", "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go"}
+	for _, f := range files {
+		if err := os.MkdirAll(filepath.Join(tree, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, f), srcs[f], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := writeGuards(tree, srcs, files); err != nil {
+		t.Fatal(err)
+	}
+	for dir, pkg := range map[string]string{"pkg/kubelet": "kubelet", "pkg/kubelet/status": "status", "pkg/kubelet/nodeshutdown": "nodeshutdown"} {
+		b, err := os.ReadFile(filepath.Join(tree, dir, "zz_podsim_mutants.go"))
+		if err != nil || !strings.Contains(string(b), "\npackage "+pkg+"\n") {
+			t.Errorf("%s: guards %q, %v; want package %s", dir, b, err, pkg)
+		}
+	}
+	srcs["pkg/kubelet/status/other.go"] = []byte("package other\n")
+	err := writeGuards(tree, srcs, append(files, "pkg/kubelet/status/other.go"))
+	if err == nil || !strings.Contains(err.Error(), "is package other, another file of pkg/kubelet/status package status") {
+		t.Errorf("two packages in one directory: %v", err)
+	}
+	kubelet := mutTarget{files: append(files, "pkg/kubelet/eviction/eviction_manager.go"), source: tree, user: tree}
+	if err := kubelet.checkFiles(); err == nil || !strings.Contains(err.Error(), "has no pkg/kubelet/eviction/eviction_manager.go") {
+		t.Errorf("a file the tree lacks: %v", err)
+	}
+	if err := (mutTarget{files: files, source: tree, user: tree}).checkFiles(); err != nil {
+		t.Errorf("the tree's own files: %v", err)
 	}
 }
