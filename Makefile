@@ -125,11 +125,14 @@ real-mutants:
 ## kubelet"): one schema build of the pinned tree in realrun's scratch slot "mutation", then
 ## every mutant a run of it over MUTATION_SEEDS seeds of every family in both wake-up modes,
 ## stopped at its first new finding; killed / survived / build-refused, the score, the seed and
-## family of every kill. Results in REAL_MUTATION_OUT. Not part of CI.
+## family of every kill. Results in REAL_MUTATION_OUT. Not part of CI. REAL_MUTATION_FILES
+## names other files of the tree instead (comma-separated), e.g. the components the runs use:
+## REAL_MUTATION_FILES=pkg/kubelet/status/status_manager.go,pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go
 MUTATION_SEEDS ?= 20
 REAL_MUTATION_OUT ?= out/real-mutation
+REAL_MUTATION_FILES ?=
 real-mutation:
-	cd realkubelet && $(GO) run ./cmd/realrun mutation --seeds $(MUTATION_SEEDS) --out $(abspath $(REAL_MUTATION_OUT))
+	cd realkubelet && $(GO) run ./cmd/realrun mutation --seeds $(MUTATION_SEEDS) --out $(abspath $(REAL_MUTATION_OUT)) $(if $(REAL_MUTATION_FILES),--files $(REAL_MUTATION_FILES))
 
 ## real-sweep: SEEDS seeds of every family on the real kubelet (default
 ## 1,000 × 17 families = 17,000 seeds per mode, 2 min 32 s for both on 2 idle cores:

@@ -26,7 +26,8 @@ import (
 // of a kubelet process around the current pod workers.
 func newActors(d *Driver) *actors.Actors {
 	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase,
-		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets}
+		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
+		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered}
 	// With the status component, its oracle judges the notes.
 	return actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
 }

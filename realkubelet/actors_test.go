@@ -169,3 +169,27 @@ create a static=web
 		t.Errorf("unexplained: %s", f)
 	}
 }
+
+// TestUnfinishedShutdownIsLiveness: a node shutdown whose processing never
+// runs (its event lost: the manager never kills, never ends) is an
+// unexplained L3 after the settle phase, which waits its bound for it; the
+// same script with the event sent has no L3 (the manager ends within its
+// group's grace).
+func TestUnfinishedShutdownIsLiveness(t *testing.T) {
+	l3 := func(r Result) []string {
+		var out []string
+		for _, f := range r.Findings {
+			if f.Oracle == "liveness" && f.Invariant == "L3" {
+				out = append(out, f.String())
+			}
+		}
+		return out
+	}
+	if got := l3(runActorsScript(t, shutdownScript, RunOptions{})); len(got) > 0 {
+		t.Fatalf("a shutdown that ends: L3 %q", got)
+	}
+	got := l3(runActorsScript(t, shutdownScript, RunOptions{plant: plantShutdownNeverTriggered}))
+	if len(got) != 1 || !strings.Contains(got[0], "the node shutdown begun at 300ms never ended") || !strings.Contains(got[0], "UNEXPLAINED") {
+		t.Fatalf("a shutdown that never ends: L3 %q, want one unexplained about the shutdown", got)
+	}
+}

@@ -52,6 +52,14 @@ const (
 	// SyncPod returns isTerminal before it sets anything up), as the
 	// driver did before session 24 (swarm-restart seed 1507: K5).
 	plantNoteEveryRealSyncPod
+	// plantShutdownNeverTriggered: the node shutdown manager is started but
+	// never sent its event, so its processing never runs or ends
+	// (actors_test.go: the settle phase's L3 for unfinished managers).
+	plantShutdownNeverTriggered
+	// plantLoseStatus: the status manager never gets the statuses the
+	// kubelet's callbacks set (SetPodStatus is skipped; status_test.go:
+	// the settle phase's P5).
+	plantLoseStatus
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

@@ -160,10 +160,21 @@ func (d *Driver) openKillNows() int {
 
 // checkSettled is liveness after the settle phase: L1 (termination
 // requested ⇒ terminated), L2 (terminated ⇒ finished), L6 (every kill's
-// completion fired; every killPodNow saw it), and nothing left parked.
+// completion fired; every killPodNow saw it), and L3: nothing left parked,
+// and no manager still at work after settleActors waited its bound (a node
+// shutdown's processing ends within its groups' graces; before this check
+// one that never ended, e.g. its event lost, passed unseen).
 func (d *Driver) checkSettled() {
 	for _, c := range d.gates.Parked() {
 		d.report("liveness", "L3", "", fmt.Sprintf("pod %s: %s still in flight after settling", c.UID, c.Fn))
+	}
+	if why := d.actors.Unfinished(); why != "" {
+		d.report("liveness", "L3", "", "the kubelet's managers were still at work after settling: "+why)
+	}
+	if d.st != nil {
+		for _, msg := range d.st.Unwritten() {
+			d.report("conform", "P5", "", msg)
+		}
 	}
 	for _, uid := range d.sortedUniverse() {
 		a := d.answersOf(uid)

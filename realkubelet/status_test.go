@@ -69,7 +69,8 @@ func TestStatusComponentOff(t *testing.T) {
 // target: a status manager told no container runs writes a terminal phase
 // too early (K2); TerminatePod before SyncTerminatedPod succeeded lets the
 // final delete come before the pod is finished (K3); no TerminatePod
-// leaves the deleted pod in the API (L7). Each is unexplained; the same
+// leaves the deleted pod in the API (L7); statuses the manager never got
+// leave the API's phase behind the kubelet's after settling (P5). Each is unexplained; the same
 // scripts without the plant are clean.
 func TestStatusPlantsAreCaught(t *testing.T) {
 	cases := []struct {
@@ -80,6 +81,7 @@ func TestStatusPlantsAreCaught(t *testing.T) {
 		{plantUnsafeStatus, "K2", "create a\nrelease a terminal\nstatus-sync\n"},
 		{plantEarlyTerminate, "K3", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nstatus-sync\n"},
 		{plantNoTerminate, "L7", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\nstatus-sync\n"},
+		{plantLoseStatus, "P5", "create a\nrelease a ok\n"},
 	}
 	for _, c := range cases {
 		moves := mustParse(t, c.script)

@@ -10,6 +10,8 @@ package actors
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,6 +62,10 @@ type Plants struct {
 	// a remove of a pod out of config made (a bare kill, NoteRemove) for
 	// the kubelet's and skips.
 	BareKillIsKubelets bool
+	// ShutdownNeverTriggered: the shutdown is started but its event never
+	// sent, so the manager never processes it (as if the logind signal
+	// were lost).
+	ShutdownNeverTriggered bool
 }
 
 // Actors are the components of one kubelet process.
@@ -142,7 +148,9 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		uids = append(uids, p.UID)
 	}
 	h.Note(history.ShutdownBegins{Active: uids})
-	m.Trigger()
+	if !a.plants.ShutdownNeverTriggered {
+		m.Trigger()
+	}
 }
 
 // keepPhase is kill with a status function that restores the phase the
@@ -270,6 +278,20 @@ func (a *Actors) PendingKills() []types.UID {
 		out = append(out, r.UID)
 	}
 	return out
+}
+
+// Unfinished says which manager's work did not end (the settle phase's
+// check, after it waited its bound for Idle): a node shutdown whose
+// processing never returned, an eviction turn still running; "" for none.
+func (a *Actors) Unfinished() string {
+	var out []string
+	if a.Shutdown != nil && !a.ShutdownDone && !a.Shutdown.Done() {
+		out = append(out, fmt.Sprintf("the node shutdown begun at %v never ended (its processing did not return and release the inhibit lock)", a.shutdownAt))
+	}
+	if a.Evict != nil && a.Evict.Busy() {
+		out = append(out, "an eviction turn never ended")
+	}
+	return strings.Join(out, "; ")
 }
 
 // Idle: no manager has work left (the shutdown's processing ended, no

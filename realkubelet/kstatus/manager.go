@@ -16,12 +16,14 @@ package kstatus
 
 import (
 	"context"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
 	"k8s.io/kubernetes/pkg/kubelet/status"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/realkubelet/apiserver"
 )
@@ -35,6 +37,20 @@ type Manager struct {
 	status.Manager
 	Pods   kubepod.Manager
 	logger klog.Logger
+	// asked is the phase each pod's latest SetPhase gave SetPodStatus, and
+	// the number of full passes (fullPasses) made before it; a pod whose
+	// status was dropped (RemoveOrphaned) is left out. Unwritten reads it.
+	asked      map[types.UID]Asked
+	fullPasses int
+	// LoseSets, if set, is a planted bug: SetPhase skips SetPodStatus and
+	// calls it instead (the driver's plant.go).
+	LoseSets func()
+}
+
+// Asked is a SetPhase's phase and how many full passes came before it.
+type Asked struct {
+	Phase      v1.PodPhase
+	FullPasses int
 }
 
 // SafetyFunc is the pod workers' CouldHaveRunningContainers.
@@ -61,13 +77,14 @@ func (latencyStub) DeletePodStartupState(types.UID) {}
 func New(api *apiserver.Server, could SafetyFunc, logger klog.Logger) *Manager {
 	pods := kubepod.NewBasicPodManager()
 	m := status.NewManager(api.Client(Actor), pods, deletionSafety{could}, latencyStub{})
-	return &Manager{Manager: m, Pods: pods, logger: logger}
+	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}}
 }
 
 // Sync is one pass of the manager's sync loop: syncBatch(all) — all=false
 // is the pass a status change triggers, all=true the periodic one (which
 // also reconciles and deletes). It returns how many pods it synced.
 func (m *Manager) Sync(ctx context.Context, all bool) int {
+	m.countPass(all)
 	return syncBatchOf(m.Manager, klog.NewContext(ctx, m.logger), all)
 }
 
@@ -88,8 +105,33 @@ func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus
 	if fn != nil {
 		fn(&st)
 	}
-	m.SetPodStatus(m.logger, pod, st)
+	if m.LoseSets != nil {
+		m.LoseSets()
+	} else {
+		m.SetPodStatus(m.logger, pod, st)
+	}
+	m.asked[pod.UID] = Asked{Phase: st.Phase, FullPasses: m.fullPasses}
 }
+
+// Asked is uid's latest SetPhase, if one was made and its status not
+// dropped since.
+func (m *Manager) Asked(uid types.UID) (Asked, bool) {
+	a, ok := m.asked[uid]
+	return a, ok
+}
+
+// AskedUIDs are the UIDs Asked knows, sorted.
+func (m *Manager) AskedUIDs() []types.UID {
+	out := make([]types.UID, 0, len(m.asked))
+	for uid := range m.asked {
+		out = append(out, uid)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// FullPasses counts the full passes (syncBatch(true)) made so far.
+func (m *Manager) FullPasses() int { return m.fullPasses }
 
 // generatedPhase is the phase rule of the kubelet's generateAPIPodStatus
 // (a *Kubelet method, restated): a non-terminal phase gives way to a
@@ -119,6 +161,10 @@ func terminal(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFa
 func (m *Manager) Terminated(pod *v1.Pod) {
 	m.SetPhase(pod, "", nil)
 	m.TerminatePod(m.logger, pod)
+	// TerminatePod makes a non-terminal phase Failed (not a static pod's).
+	if a := m.asked[pod.UID]; !terminal(a.Phase) && !kubetypes.IsStaticPod(pod) {
+		m.asked[pod.UID] = Asked{Phase: v1.PodFailed, FullPasses: m.fullPasses}
+	}
 }
 
 // RemoveOrphaned is housekeeping's removeOrphanedPodStatuses: statuses of
@@ -130,4 +176,9 @@ func (m *Manager) RemoveOrphaned() {
 		keep[p.UID] = true
 	}
 	m.RemoveOrphanedStatuses(m.logger, keep)
+	for uid := range m.asked {
+		if !keep[uid] {
+			delete(m.asked, uid)
+		}
+	}
 }

@@ -56,6 +56,7 @@ func (m *Manager) fieldsOf() (statusFields, error) {
 // the pods synced in the order order puts them (given the UIDs holding a
 // status, sorted); it returns how many pods it synced.
 func (m *Manager) SyncOrdered(ctx context.Context, all bool, order func([]types.UID) []types.UID) int {
+	m.countPass(all)
 	fs, err := m.fieldsOf()
 	if err != nil {
 		panic(err)
@@ -154,5 +155,12 @@ func InOrder(first []types.UID) func([]types.UID) []types.UID {
 			}
 		}
 		return out
+	}
+}
+
+// countPass counts a full pass (Asked.FullPasses).
+func (m *Manager) countPass(all bool) {
+	if all {
+		m.fullPasses++
 	}
 }

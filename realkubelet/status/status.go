@@ -9,6 +9,7 @@ package status
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -94,11 +95,12 @@ type Host interface {
 // Plants are bugs a test plants in the component (the driver's plant.go):
 // UnsafeStatus deletes API objects whatever the pod workers say;
 // EarlyTerminate calls TerminatePod when SyncTerminatedPod begins;
-// NoTerminate never calls it. Planted is told when a plant changed what
+// NoTerminate never calls it; LoseStatus skips every SetPodStatus the
+// kubelet's callbacks make. Planted is told when a plant changed what
 // happened.
 type Plants struct {
-	UnsafeStatus, EarlyTerminate, NoTerminate bool
-	Planted                                   func()
+	UnsafeStatus, EarlyTerminate, NoTerminate, LoseStatus bool
+	Planted                                               func()
 }
 
 // New is the component of host, with the API server empty.
@@ -119,7 +121,11 @@ func (s *Component) newManager() *kstatus.Manager {
 	if s.plants.UnsafeStatus {
 		safety = func(types.UID) bool { s.plants.Planted(); return false }
 	}
-	return kstatus.New(s.api, safety, logr.Discard())
+	m := kstatus.New(s.api, safety, logr.Discard())
+	if s.plants.LoseStatus {
+		m.LoseSets = s.plants.Planted
+	}
+	return m
 }
 
 // Restart is the status component's share of a kubelet restart
@@ -357,6 +363,27 @@ func (s *Component) NameHeldByOther(pod *v1.Pod) bool {
 	return err == nil && p.UID != pod.UID
 }
 
+// Unwritten is the status half of the settle phase's checks: the phase the
+// kubelet last gave the status manager for a pod still in the API (by
+// UID) is the API's once a full pass ran after it. Not owed: a terminal
+// phase while the pod workers say containers could run (the manager
+// withholds it, K2's rule). Messages in UID order.
+func (s *Component) Unwritten() []string {
+	var out []string
+	for _, uid := range s.mgr.AskedUIDs() {
+		a, _ := s.mgr.Asked(uid)
+		pod, ok := s.api.ByUID(uid)
+		switch {
+		case !ok || a.FullPasses == s.mgr.FullPasses() || pod.Status.Phase == a.Phase:
+		case TerminalPhase(a.Phase) && s.host.Workers().CouldHaveRunningContainers(uid):
+		default:
+			out = append(out, fmt.Sprintf("pod %s: the kubelet set phase %s, but the API still holds %q after %s",
+				uid, a.Phase, pod.Status.Phase, passes(s.mgr.FullPasses()-a.FullPasses)))
+		}
+	}
+	return out
+}
+
 // Manager is the current real status manager (and its pod manager).
 func (s *Component) Manager() *kstatus.Manager { return s.mgr }
 
@@ -383,4 +410,12 @@ func sortedKeys[V any](m map[types.UID]V) []types.UID {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// passes says how many full status passes.
+func passes(n int) string {
+	if n == 1 {
+		return "a full status pass"
+	}
+	return fmt.Sprintf("%d full status passes", n)
 }
