@@ -64,7 +64,7 @@ type Driver struct {
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
 	// zeroDeletionOffered: some update of the run offered a kill override
-	// with DeletionGracePeriodSeconds=0 (judgeHistory's GA evidence).
+	// with DeletionGracePeriodSeconds=0 (linjudge.Judge's GA evidence).
 	zeroDeletionOffered bool
 	// universe is every UID any move named, sorted on use.
 	universe map[types.UID]bool

@@ -255,8 +255,8 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	}
 	dev := finding.Apply(d.checks.findings, catalogue)
 	lin := d.judgeHistory(dev, catalogue)
-	r.Ops, r.Deviations = lin.ops, lin.dev
-	r.Findings = append(d.checks.findings, lin.findings...)
+	r.Ops, r.Deviations = lin.Ops, lin.Dev
+	r.Findings = append(d.checks.findings, lin.Findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
 	status := d.statusFindings()
 	finding.Apply(status, catalogue)
