@@ -111,8 +111,7 @@ func (d *Driver) retireProcess(old *syncgate.Gates) {
 	d.waitQuiet()
 	d.deadCompletions += len(d.completions)
 	d.completions = nil
-	d.deadKillNows = append(d.deadKillNows, d.killNows...)
-	d.killNows = nil
+	d.waits.Retire()
 }
 
 // resetEvidence forgets what the driver knew of the old process: every
