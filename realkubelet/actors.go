@@ -16,6 +16,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/killgate"
+	"github.com/podsim/podsim/realkubelet/killwait"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -79,12 +80,9 @@ func (d *Driver) deliver(uid types.UID) {
 	theirs := ko.CompletedCh
 	ko.CompletedCh = c.ch
 	d.updatePod(r.Opts, c.id, "driver")
-	go relay(c.ch, theirs, d.stop)
+	d.waits.Relay(c.ch, theirs)
 	r.Release()
-	k := &killNowWait{c: c, result: make(chan error, 1)}
-	go func() { k.result <- r.Wait() }()
-	k.callID = d.h.Call(killNowGoroutine(k), ops.KillPodNowDone{UID: string(uid), ID: c.id})
-	d.killNows = append(d.killNows, k)
+	d.waits.Add(killwait.Go(r.Wait), c.id, uid, 0)
 }
 
 // settleActors lets the managers finish within the settle phase: parked
@@ -101,7 +99,7 @@ func (d *Driver) settleActors() {
 		time.Sleep(time.Second)
 		d.waitQuiet()
 		d.pollFires()
-		d.pollKillNows()
+		d.waits.Poll()
 		d.actors.Poll()
 	}
 }

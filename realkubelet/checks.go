@@ -77,7 +77,7 @@ import (
 //
 // Each names a class only through the exact predicate of package explain, and a
 // run is explained only if the model with exactly those classes' switches
-// accepts its whole history (package explain, checkHistory).
+// accepts its whole history (package explain, linjudge.Check).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
 //     L6): the shared liveness oracle needs View.Settle, the world's settle
 //     phase, which this driver does not have; here the public queries

@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/model/deviation"
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/linjudge"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -65,9 +66,9 @@ func TestModelFailureAttribution(t *testing.T) {
 		d.h.Ret("driver", id, ops.Answer(true))
 		d.Apply(moves[1])
 		for _, dev := range []deviation.Set{0, deviation.All} {
-			lin := d.checkHistory(dev)
-			if len(lin.findings) == 0 || lin.findings[0].Class != "" {
-				t.Fatalf("forged history judged with %s: findings %v, want one unexplained", dev, lin.findings)
+			lin := linjudge.Check(d.judged(), dev)
+			if len(lin.Findings) == 0 || lin.Findings[0].Class != "" {
+				t.Fatalf("forged history judged with %s: findings %v, want one unexplained", dev, lin.Findings)
 			}
 		}
 		d.Teardown()

@@ -92,7 +92,9 @@
 // through the public query methods, the config source, the bubble's time;
 // no Final snapshot and no Kubelet). The shared linearizability oracle
 // (oracle/linearize) is fed the events as they happen and checks the
-// history with the model (witness replay, then porcupine). The step
+// history with the model (witness replay, then porcupine); package
+// linjudge makes that the run's verdict (per kubelet process, judged
+// again under the deviations the direct findings name). The step
 // invariants and liveness are direct checks of the driver, for reasons
 // checks.go gives (the shared safety oracle, measured on this target by
 // TestSharedSafetySweep, needs pod-lock critical sections it cannot see):

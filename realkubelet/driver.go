@@ -19,6 +19,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/k5class"
+	"github.com/podsim/podsim/realkubelet/killwait"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -42,7 +43,8 @@ type Driver struct {
 
 	pods        map[types.UID]*configPod
 	completions []*completion
-	killNows    []*killNowWait
+	// waits are the killPodNow waits, of every process (package killwait).
+	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.
 	running map[types.UID]bool
 	// lastGrace is the grace of the latest SyncTerminatingPod per UID.
@@ -64,7 +66,7 @@ type Driver struct {
 	// leastOffered is the smallest grace offered to the incarnation.
 	leastOffered map[types.UID]int64
 	// zeroDeletionOffered: some update of the run offered a kill override
-	// with DeletionGracePeriodSeconds=0 (judgeHistory's GA evidence).
+	// with DeletionGracePeriodSeconds=0 (linjudge.Judge's GA evidence).
 	zeroDeletionOffered bool
 	// universe is every UID any move named, sorted on use.
 	universe map[types.UID]bool
@@ -78,8 +80,6 @@ type Driver struct {
 	actors *actors.Actors
 	// planted: opts.plant has fired (it fires once).
 	planted bool
-	// stop is closed when the run is torn down (killnow.go's relays).
-	stop chan struct{}
 	// lin is the shared linearizability oracle, fed every event by h.
 	lin oracle.Oracle
 	// cov is the run's state coverage (coverage.go), fed every event by h.
@@ -102,9 +102,9 @@ type Driver struct {
 	// st is the status component (status.go); nil when it is off.
 	st *status.Component
 	// processStarts are the seqs at which each kubelet process's history
-	// begins (restart.go); deadCompletions counts the completions and
-	// deadKillNows are the killPodNow waits of processes that ended;
-	// restartsSkipped counts Restarts not modelled (restart.go).
+	// begins (restart.go); deadCompletions counts the completions of
+	// processes that ended; restartsSkipped counts Restarts not modelled
+	// (restart.go).
 	processStarts []int64
 	// pastGhosts are, per kubelet process that ended (by its index in
 	// processStarts), the steps at which a worker goroutine of an earlier
@@ -114,7 +114,6 @@ type Driver struct {
 	// k5 is the evidence that names a K5 finding GH or GI.
 	k5              k5class.Evidence
 	deadCompletions int
-	deadKillNows    []*killNowWait
 	restartsSkipped int
 	// records are the UIDs the current pod workers hold a record of
 	// (runtimekill.go).
@@ -159,7 +158,7 @@ func newDriver(o RunOptions) *Driver {
 		naturalEnd: map[types.UID]bool{},
 		universe:   map[types.UID]bool{}, lastMoved: map[types.UID]int{}, records: map[types.UID]bool{}}
 	d.k5.Reset()
-	d.opts, d.stop = o, make(chan struct{})
+	d.opts = o
 	d.pw = podworkers.New(g, d.cache, g.Enqueue)
 	d.actors = newActors(d)
 	// A pass-through hook (the worker reads its own channel, as without
@@ -170,6 +169,7 @@ func newDriver(o RunOptions) *Driver {
 	d.lin = tape.NewPerProcess(func() oracle.Oracle { return linearize.New(linOpts) })
 	d.processStarts = []int64{1}
 	d.h = tape.New(time.Now, d.View(), d.lin)
+	d.waits = killwait.New(d.h, func(msg string) { d.report("direct", "R2", "", msg) })
 	if !o.noCoverage {
 		d.cov = coverage.New()
 		d.h.Oracles = append(d.h.Oracles, coverageObserver{d.cov})
@@ -264,7 +264,7 @@ func (d *Driver) afterStep() {
 	d.waitQuiet()
 	d.coverageAtRest()
 	d.pollFires()
-	d.pollKillNows()
+	d.waits.Poll()
 	d.actors.Poll()
 	if d.atRest != nil {
 		d.atRest()

@@ -34,7 +34,7 @@ import (
 //     recorded, never owed (a dead kubelet owes no liveness) — and its
 //     killPodNow goroutines end on their own timeout on the bubble's clock;
 //   - the tape records Restarted, and each process is judged as a history
-//     of its own (tape.PerProcess; checkHistory's re-judging per process); the
+//     of its own (tape.PerProcess; linjudge.Check's re-judging per process); the
 //     kubelet oracle splits at Restarted itself; the driver's per-UID
 //     evidence starts afresh;
 //   - the new process re-admits every pod in config, in creation order
@@ -111,8 +111,7 @@ func (d *Driver) retireProcess(old *syncgate.Gates) {
 	d.waitQuiet()
 	d.deadCompletions += len(d.completions)
 	d.completions = nil
-	d.deadKillNows = append(d.deadKillNows, d.killNows...)
-	d.killNows = nil
+	d.waits.Retire()
 }
 
 // resetEvidence forgets what the driver knew of the old process: every

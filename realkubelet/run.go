@@ -2,8 +2,6 @@ package realkubelet
 
 import (
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/deviation"
@@ -140,22 +138,8 @@ func (d *Driver) Settle() {
 		d.settleStatus()
 	}
 	d.settleActors()
-	for i := 0; i < 200 && d.openKillNows() > 0; i++ {
-		time.Sleep(time.Second)
-		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
-		d.pollKillNows()
-	}
+	d.waits.RunOut(200)
 	d.checkSettled()
-}
-
-func (d *Driver) openKillNows() int {
-	n := 0
-	for _, k := range append(slices.Clone(d.deadKillNows), d.killNows...) {
-		if !k.done {
-			n++
-		}
-	}
-	return n
 }
 
 // checkSettled is liveness after the settle phase: L1 (termination
@@ -193,9 +177,9 @@ func (d *Driver) checkSettled() {
 			d.report("liveness", "L6", d.completionClass(c), fmt.Sprintf("pod %s: completion %d (kill at step %d) never fired", c.uid, c.id, c.step))
 		}
 	}
-	for _, k := range d.killNows {
-		if !k.c.fired {
-			d.report("liveness", "L6", d.completionClass(k.c), fmt.Sprintf("pod %s: killPodNow (completion %d) timed out", k.c.uid, k.c.id))
+	for _, w := range d.waits.Live() {
+		if c := d.completionOf(w.ID); !c.fired {
+			d.report("liveness", "L6", d.completionClass(c), fmt.Sprintf("pod %s: killPodNow (completion %d) timed out", c.uid, c.id))
 		}
 	}
 }
@@ -232,11 +216,11 @@ func (d *Driver) Teardown() bool {
 		known := d.pw.SyncKnownPods(quietLogger(), nil)
 		d.drainParked()
 		if len(known) == 0 && len(d.gates.Parked())+len(d.gates.Wakes()) == 0 {
-			d.stopRelays()
+			d.waits.Stop()
 			return true
 		}
 	}
-	d.stopRelays()
+	d.waits.Stop()
 	return false
 }
 
@@ -266,8 +250,8 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	}
 	dev := finding.Apply(d.checks.findings, catalogue)
 	lin := d.judgeHistory(dev, catalogue)
-	r.Ops, r.Deviations = lin.ops, lin.dev
-	r.Findings = append(d.checks.findings, lin.findings...)
+	r.Ops, r.Deviations = lin.Ops, lin.Dev
+	r.Findings = append(d.checks.findings, lin.Findings...)
 	r.Findings = append(r.Findings, d.kubeletFindings()...)
 	status := d.statusFindings()
 	finding.Apply(status, catalogue)
@@ -339,21 +323,4 @@ type RunOptions struct {
 func RunSeedWith(f plan.Family, seed uint64, o RunOptions) Result {
 	st := plan.SeedStreams(seed)
 	return RunPlan(f.Name, seed, f.Generate(st.Plan), st, o)
-}
-
-// stopRelays ends the relays of completions that never closed (killnow.go)
-// and lets every killPodNow wait run out on the bubble's clock, so that no
-// goroutine of the run outlives it.
-func (d *Driver) stopRelays() {
-	select {
-	case <-d.stop:
-		return
-	default:
-	}
-	close(d.stop)
-	for d.openKillNows() > 0 {
-		time.Sleep(time.Second)
-		d.waitQuiet() // killPodNow's timer woke its goroutine: let it return first
-		d.pollKillNows()
-	}
 }

@@ -13,8 +13,8 @@
 // operation it saw (the predicates below); otherwise its finding is
 // unexplained. A run is explained only if every direct finding names a
 // class of the catalogue AND the whole history is accepted by the model
-// with exactly the switches those classes name (the driver's
-// checkHistory). A new bug therefore cannot hide behind a known deviation:
+// with exactly the switches those classes name (package linjudge's
+// Check). A new bug therefore cannot hide behind a known deviation:
 // it must both satisfy that deviation's clause and produce a history that
 // the model with that deviation accepts.
 //

@@ -1,4 +1,4 @@
-package realkubelet
+package killwait
 
 import (
 	"strings"
@@ -6,8 +6,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-
-	"github.com/podsim/podsim/realkubelet/tape"
 )
 
 // TestKillNowGaveUpEarlyIsR2: a killPodNow wait the driver started that
@@ -42,18 +40,9 @@ func TestKillNowGaveUpEarlyIsR2(t *testing.T) {
 		{"a manager's wait (no recorded start)", 0, 0, time.Second, false},
 	}
 	for _, c := range cases {
-		start := time.Unix(0, 0)
-		now := start.Add(c.now)
-		d := &Driver{}
-		d.h = tape.New(func() time.Time { return start }, nil)
-		d.h.Now = func() time.Time { return now }
-		d.checkGaveUp(&killNowWait{c: &completion{uid: "a"}, began: c.began, timeout: c.timeout})
-		got := false
-		for _, f := range d.checks.findings {
-			got = got || (f.Invariant == "R2" && strings.Contains(f.Message, "pod a: killPodNow gave up"))
-		}
-		if got != c.want {
-			t.Errorf("%s: reported %v, want %v (findings %v)", c.name, got, c.want, d.checks.findings)
+		msg := (&Wait{UID: "a", began: c.began, timeout: c.timeout}).gaveUpEarly(c.now)
+		if got := strings.Contains(msg, "pod a: killPodNow gave up"); got != c.want {
+			t.Errorf("%s: reported %v, want %v (message %q)", c.name, got, c.want, msg)
 		}
 	}
 }
