@@ -28,7 +28,8 @@ import (
 func newActors(d *Driver) *actors.Actors {
 	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase,
 		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
-		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered}
+		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
+		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority}
 	// With the status component, its oracle judges the notes.
 	return actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
 }
@@ -180,4 +181,13 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 		out = append(out, finding.Finding{Violation: v, Step: d.stepOf(v.Seq), Class: d.kubeletClass(v)})
 	}
 	return out
+}
+
+// checkEvictions reports P6 for the kubelet process's eviction turns
+// (Actors.EvictionMisses): when the settle phase ends, and before a
+// restart replaces the process.
+func (d *Driver) checkEvictions() {
+	for _, msg := range d.actors.EvictionMisses() {
+		d.report("conform", "P6", "", msg)
+	}
 }

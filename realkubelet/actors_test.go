@@ -193,3 +193,42 @@ func TestUnfinishedShutdownIsLiveness(t *testing.T) {
 		t.Fatalf("a shutdown that never ends: L3 %q, want one unexplained about the shutdown", got)
 	}
 }
+
+// TestEvictionTurnsAreJudged (P6 on the real manager): in TestEvictionIsReal's
+// script the turn evicts a, the one pod that is not critical, and nothing is
+// found; a manager handed no pods evicts nobody although a was active and
+// not critical, and one handed the pods without their priorities evicts
+// critical b: each an unexplained P6.
+func TestEvictionTurnsAreJudged(t *testing.T) {
+	const script = `create a
+create b prio=2000000000
+release a ok
+release b ok
+evict b
+deliver a
+`
+	p6 := func(r Result) []string {
+		var out []string
+		for _, f := range r.Findings {
+			if f.Oracle == "conform" && f.Invariant == "P6" {
+				out = append(out, f.String())
+			}
+		}
+		return out
+	}
+	if got := p6(runActorsScript(t, script, RunOptions{})); len(got) > 0 {
+		t.Fatalf("the real turn: P6 %q", got)
+	}
+	for _, c := range []struct {
+		plant plantedBug
+		want  string
+	}{
+		{plantEvictSeesNoPods, "eviction turn 1 evicted [], want one of the active pods that are not critical: [a]"},
+		{plantEvictSeesNoPriority, "eviction turn 1 evicted [b]: a critical pod"},
+	} {
+		got := p6(runActorsScript(t, script, RunOptions{plant: c.plant}))
+		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {
+			t.Errorf("plant %d: P6 %q, want one unexplained %q", c.plant, got, c.want)
+		}
+	}
+}

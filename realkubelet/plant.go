@@ -60,6 +60,11 @@ const (
 	// kubelet's callbacks set (SetPodStatus is skipped; status_test.go:
 	// the settle phase's P5).
 	plantLoseStatus
+	// plantEvictSeesNoPods, plantEvictSeesNoPriority: the eviction manager
+	// is handed no active pods, or the active pods without their
+	// priorities (actors_test.go: the settle phase's P6).
+	plantEvictSeesNoPods
+	plantEvictSeesNoPriority
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

@@ -78,6 +78,7 @@ func (d *Driver) restartKubelet() {
 		d.actors.Shutdown.Stop() // its event loop dies with the process
 		d.waitQuiet()
 	}
+	d.checkEvictions()
 	check := d.actors.Check
 	firstAdd := d.actors.FirstAddAt
 	d.actors = newActors(d)

@@ -155,6 +155,7 @@ func (d *Driver) checkSettled() {
 	if why := d.actors.Unfinished(); why != "" {
 		d.report("liveness", "L3", "", "the kubelet's managers were still at work after settling: "+why)
 	}
+	d.checkEvictions()
 	if d.st != nil {
 		for _, msg := range d.st.Unwritten() {
 			d.report("conform", "P5", "", msg)

@@ -66,6 +66,10 @@ type Plants struct {
 	// sent, so the manager never processes it (as if the logind signal
 	// were lost).
 	ShutdownNeverTriggered bool
+	// EvictSeesNoPods: the eviction manager is given no active pods;
+	// EvictSeesNoPriority: it is given them without their priorities
+	// (so a system-critical one looks evictable).
+	EvictSeesNoPods, EvictSeesNoPriority bool
 }
 
 // Actors are the components of one kubelet process.
@@ -94,6 +98,8 @@ type Actors struct {
 	// Evict actions that came while a turn ran.
 	EvictRanked []string
 	EvictBusy   int
+	// evictActive are the active pods each turn began with, in turn order.
+	evictActive [][]*v1.Pod
 	mu          sync.Mutex
 	finished    map[types.UID]bool
 	// Check is the kubelet-level oracle (K5 among others), fed every event

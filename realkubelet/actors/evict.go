@@ -1,8 +1,13 @@
 package actors
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/realkubelet/evictmgr"
 )
@@ -28,8 +33,42 @@ func (a *Actors) EvictCycle(uid types.UID) {
 	}
 	active := a.ActivePods()
 	a.Evict.Stats.Set(true, string(uid), active)
-	a.Evict.Cycle(active, a.cleanedUp, a.host.Logger())
+	a.Evict.Cycle(a.plantedView(active), a.cleanedUp, a.host.Logger())
 	a.EvictRanked = append(a.EvictRanked, string(uid))
+	a.evictActive = append(a.evictActive, active)
+}
+
+// EvictionMisses judges every finished turn (P6 on the real manager): the
+// one hard memory threshold is met in every turn, so upstream's
+// synchronize ranks the active pods and evicts the first that is not
+// critical (kubetypes.IsCriticalPod: static, mirror, or of system-critical
+// priority), one pod a turn. A turn whose active pods held one that is not
+// critical must evict exactly one pod, and no turn may evict a critical
+// one. Messages in turn order.
+func (a *Actors) EvictionMisses() []string {
+	if a.Evict == nil {
+		return nil
+	}
+	var out []string
+	for i, evicted := range a.Evict.Evicted() {
+		byUID := map[string]*v1.Pod{}
+		var open []string
+		for _, p := range a.evictActive[i] {
+			byUID[string(p.UID)] = p
+			if !kubetypes.IsCriticalPod(p) {
+				open = append(open, string(p.UID))
+			}
+		}
+		switch {
+		case len(open) > 0 && len(evicted) != 1:
+			out = append(out, fmt.Sprintf("eviction turn %d evicted [%s], want one of the active pods that are not critical: [%s]",
+				i+1, strings.Join(evicted, " "), strings.Join(open, " ")))
+		case slices.ContainsFunc(evicted, func(uid string) bool { p := byUID[uid]; return p == nil || kubetypes.IsCriticalPod(p) }):
+			out = append(out, fmt.Sprintf("eviction turn %d evicted [%s]: a critical pod or one that was not active",
+				i+1, strings.Join(evicted, " ")))
+		}
+	}
+	return out
 }
 
 // cleanedUp is the kubelet's PodIsFinished (ShouldPodBeFinished) as of the
@@ -55,4 +94,23 @@ func (a *Actors) noteFinished() {
 	a.mu.Lock()
 	a.finished = answers
 	a.mu.Unlock()
+}
+
+// plantedView is the active pods as a planted bug shows them to the
+// manager (Plants.EvictSeesNoPods, Plants.EvictSeesNoPriority); else
+// active itself.
+func (a *Actors) plantedView(active []*v1.Pod) []*v1.Pod {
+	switch {
+	case a.plants.EvictSeesNoPods:
+		return nil
+	case a.plants.EvictSeesNoPriority:
+		var out []*v1.Pod
+		for _, p := range active {
+			p = p.DeepCopy()
+			p.Spec.Priority = nil
+			out = append(out, p)
+		}
+		return out
+	}
+	return active
 }
