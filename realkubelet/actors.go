@@ -29,7 +29,8 @@ func newActors(d *Driver) *actors.Actors {
 	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase,
 		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
 		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
-		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority}
+		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority,
+		EvictKeepsPhase: d.opts.plant == plantEvictKeepsPhase}
 	// With the status component, its oracle judges the notes.
 	return actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
 }

@@ -197,8 +197,9 @@ func TestUnfinishedShutdownIsLiveness(t *testing.T) {
 // TestEvictionTurnsAreJudged (P6 on the real manager): in TestEvictionIsReal's
 // script the turn evicts a, the one pod that is not critical, and nothing is
 // found; a manager handed no pods evicts nobody although a was active and
-// not critical, and one handed the pods without their priorities evicts
-// critical b: each an unexplained P6.
+// not critical, one handed the pods without their priorities evicts
+// critical b, and an eviction whose kill leaves the phase alone does not
+// mark a Failed: each an unexplained P6.
 func TestEvictionTurnsAreJudged(t *testing.T) {
 	const script = `create a
 create b prio=2000000000
@@ -225,6 +226,7 @@ deliver a
 	}{
 		{plantEvictSeesNoPods, "eviction turn 1 evicted [], want one of the active pods that are not critical: [a]"},
 		{plantEvictSeesNoPriority, "eviction turn 1 evicted [b]: a critical pod"},
+		{plantEvictKeepsPhase, "the eviction of pod a has a status function that turns phase Pending into \"Pending\", reason \"Evicted\""},
 	} {
 		got := p6(runActorsScript(t, script, RunOptions{plant: c.plant}))
 		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {

@@ -79,7 +79,7 @@ import (
 // run is explained only if the model with exactly those classes' switches
 // accepts its whole history (package explain, linjudge.Check).
 //   - Liveness after the settle phase (checkSettled in run.go: L1, L2, L3,
-//     L6): the shared liveness oracle needs View.Settle, the world's settle
+//     L6, and the components' L3, P5 and P6): the shared liveness oracle needs View.Settle, the world's settle
 //     phase, which this driver does not have; here the public queries
 //     and the driver's completions and killPodNow waits stand in.
 

@@ -65,6 +65,9 @@ const (
 	// priorities (actors_test.go: the settle phase's P6).
 	plantEvictSeesNoPods
 	plantEvictSeesNoPriority
+	// plantEvictKeepsPhase: the eviction's kills carry a status function
+	// that leaves the phase alone (P6, as plantShutdownKeepsPhase is K5).
+	plantEvictKeepsPhase
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

@@ -70,6 +70,9 @@ type Plants struct {
 	// EvictSeesNoPriority: it is given them without their priorities
 	// (so a system-critical one looks evictable).
 	EvictSeesNoPods, EvictSeesNoPriority bool
+	// EvictKeepsPhase: the eviction's kills carry a status function that
+	// leaves the phase alone.
+	EvictKeepsPhase bool
 }
 
 // Actors are the components of one kubelet process.
@@ -100,8 +103,11 @@ type Actors struct {
 	EvictBusy   int
 	// evictActive are the active pods each turn began with, in turn order.
 	evictActive [][]*v1.Pod
-	mu          sync.Mutex
-	finished    map[types.UID]bool
+	// evictFnWrong: what was wrong with each eviction kill's status
+	// function (evictionStatusWrong), in the order the kills came.
+	evictFnWrong []string
+	mu           sync.Mutex
+	finished     map[types.UID]bool
 	// Check is the kubelet-level oracle (K5 among others), fed every event
 	// when a component is on; nil otherwise.
 	Check oracle.Oracle
@@ -268,6 +274,11 @@ func (a *Actors) Poll() {
 		a.Noted[r] = true
 		if r.Actor == "shutdown" {
 			h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+		}
+		if r.Actor == "eviction" {
+			if why := evictionStatusWrong(r.Opts.KillPodOptions.PodStatusFunc); why != "" {
+				a.evictFnWrong = append(a.evictFnWrong, fmt.Sprintf("the eviction of pod %s has a status function that %s", r.UID, why))
+			}
 		}
 	}
 	if a.Shutdown != nil && !a.ShutdownDone && a.Shutdown.Done() {

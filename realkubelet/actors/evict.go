@@ -21,7 +21,11 @@ import (
 // first by its ranking (priority before use) that is not critical.
 func (a *Actors) EvictCycle(uid types.UID) {
 	if a.Evict == nil {
-		m, err := evictmgr.New(a.host.Context(), a.Kills.KillPodFunc("eviction"))
+		kill := a.Kills.KillPodFunc("eviction")
+		if a.plants.EvictKeepsPhase {
+			kill = keepPhase(kill)
+		}
+		m, err := evictmgr.New(a.host.Context(), kill)
 		if err != nil {
 			panic(err) // the pinned kubelet's manager no longer fits (evictmgr_test.go says how)
 		}
@@ -44,12 +48,14 @@ func (a *Actors) EvictCycle(uid types.UID) {
 // critical (kubetypes.IsCriticalPod: static, mirror, or of system-critical
 // priority), one pod a turn. A turn whose active pods held one that is not
 // critical must evict exactly one pod, and no turn may evict a critical
-// one. Messages in turn order.
+// one; and every eviction's kill marks the pod Failed, reason Evicted
+// (evictionStatusWrong). Messages: the kills' in their order, then the
+// turns'.
 func (a *Actors) EvictionMisses() []string {
 	if a.Evict == nil {
 		return nil
 	}
-	var out []string
+	out := slices.Clone(a.evictFnWrong)
 	for i, evicted := range a.Evict.Evicted() {
 		byUID := map[string]*v1.Pod{}
 		var open []string
@@ -113,4 +119,21 @@ func (a *Actors) plantedView(active []*v1.Pod) []*v1.Pod {
 		return out
 	}
 	return active
+}
+
+// evictionStatusWrong says what is wrong with an eviction kill's status
+// function ("" for nothing): upstream's evictPod marks the pod Failed with
+// reason Evicted, whatever its phase.
+func evictionStatusWrong(fn func(*v1.PodStatus)) string {
+	if fn == nil {
+		return "is missing"
+	}
+	for _, from := range []v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed} {
+		st := v1.PodStatus{Phase: from}
+		fn(&st)
+		if st.Phase != v1.PodFailed || st.Reason != "Evicted" {
+			return fmt.Sprintf("turns phase %s into %q, reason %q (want Failed, Evicted)", from, st.Phase, st.Reason)
+		}
+	}
+	return ""
 }
