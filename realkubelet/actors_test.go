@@ -34,10 +34,13 @@ func runActorsScript(t *testing.T, text string, o RunOptions) Result {
 	return r
 }
 
-func kFindings(r Result, inv string) []string {
+func kFindings(r Result, inv string) []string { return findingsOf(r, "kubelet", inv) }
+
+// findingsOf are r's findings of oracle's invariant inv, as strings.
+func findingsOf(r Result, oracle, inv string) []string {
 	var out []string
 	for _, f := range r.Findings {
-		if f.Oracle == "kubelet" && f.Invariant == inv {
+		if f.Oracle == oracle && f.Invariant == inv {
 			out = append(out, f.String())
 		}
 	}
@@ -95,18 +98,22 @@ deliver a
 	}
 }
 
-// TestEvictionIsReal: under the real eviction manager an Evict of a pod
-// kills the pod the manager ranks first (here the plan's, the only
-// non-critical one) with evict=true and grace 1 (hard threshold), and a
-// critical pod is never evicted.
-func TestEvictionIsReal(t *testing.T) {
-	const script = `create a
+// evictScript: a runs, b (system-critical priority) runs; an Evict names b
+// as the pod using the most memory, and the manager's kill is delivered.
+const evictScript = `create a
 create b prio=2000000000
 release a ok
 release b ok
 evict b
 deliver a
 `
+
+// TestEvictionIsReal: under the real eviction manager an Evict of a pod
+// kills the pod the manager ranks first (here the plan's, the only
+// non-critical one) with evict=true and grace 1 (hard threshold), and a
+// critical pod is never evicted.
+func TestEvictionIsReal(t *testing.T) {
+	script := evictScript
 	r := runActorsScript(t, script, RunOptions{})
 	trace := strings.Join(r.Trace, "\n")
 	if !strings.Contains(trace, "UpdatePod a kill v1 evict override=1") || strings.Contains(trace, "UpdatePod b kill") {
@@ -176,15 +183,7 @@ create a static=web
 // same script with the event sent has no L3 (the manager ends within its
 // group's grace).
 func TestUnfinishedShutdownIsLiveness(t *testing.T) {
-	l3 := func(r Result) []string {
-		var out []string
-		for _, f := range r.Findings {
-			if f.Oracle == "liveness" && f.Invariant == "L3" {
-				out = append(out, f.String())
-			}
-		}
-		return out
-	}
+	l3 := func(r Result) []string { return findingsOf(r, "liveness", "L3") }
 	if got := l3(runActorsScript(t, shutdownScript, RunOptions{})); len(got) > 0 {
 		t.Fatalf("a shutdown that ends: L3 %q", got)
 	}
@@ -201,22 +200,8 @@ func TestUnfinishedShutdownIsLiveness(t *testing.T) {
 // critical b, and an eviction whose kill leaves the phase alone does not
 // mark a Failed: each an unexplained P6.
 func TestEvictionTurnsAreJudged(t *testing.T) {
-	const script = `create a
-create b prio=2000000000
-release a ok
-release b ok
-evict b
-deliver a
-`
-	p6 := func(r Result) []string {
-		var out []string
-		for _, f := range r.Findings {
-			if f.Oracle == "conform" && f.Invariant == "P6" {
-				out = append(out, f.String())
-			}
-		}
-		return out
-	}
+	script := evictScript
+	p6 := func(r Result) []string { return findingsOf(r, "conform", "P6") }
 	if got := p6(runActorsScript(t, script, RunOptions{})); len(got) > 0 {
 		t.Fatalf("the real turn: P6 %q", got)
 	}

@@ -16,6 +16,7 @@ package kstatus
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -121,14 +122,7 @@ func (m *Manager) Asked(uid types.UID) (Asked, bool) {
 }
 
 // AskedUIDs are the UIDs Asked knows, sorted.
-func (m *Manager) AskedUIDs() []types.UID {
-	out := make([]types.UID, 0, len(m.asked))
-	for uid := range m.asked {
-		out = append(out, uid)
-	}
-	slices.Sort(out)
-	return out
-}
+func (m *Manager) AskedUIDs() []types.UID { return slices.Sorted(maps.Keys(m.asked)) }
 
 // FullPasses counts the full passes (syncBatch(true)) made so far.
 func (m *Manager) FullPasses() int { return m.fullPasses }
