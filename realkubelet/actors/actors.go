@@ -302,17 +302,23 @@ func (a *Actors) PendingKills() []types.UID {
 // processing never returned, an eviction turn still running; "" for none.
 func (a *Actors) Unfinished() string {
 	var out []string
-	if a.Shutdown != nil && !a.ShutdownDone && !a.Shutdown.Done() {
+	if a.shutdownBusy() {
 		out = append(out, fmt.Sprintf("the node shutdown begun at %v never ended (its processing did not return and release the inhibit lock)", a.shutdownAt))
 	}
-	if a.Evict != nil && a.Evict.Busy() {
+	if a.evictBusy() {
 		out = append(out, "an eviction turn never ended")
 	}
 	return strings.Join(out, "; ")
 }
 
+// shutdownBusy: a node shutdown began and its processing has not returned.
+func (a *Actors) shutdownBusy() bool {
+	return a.Shutdown != nil && !a.ShutdownDone && !a.Shutdown.Done()
+}
+
+// evictBusy: an eviction turn runs.
+func (a *Actors) evictBusy() bool { return a.Evict != nil && a.Evict.Busy() }
+
 // Idle: no manager has work left (the shutdown's processing ended, no
 // eviction turn runs).
-func (a *Actors) Idle() bool {
-	return (a.Shutdown == nil || a.ShutdownDone || a.Shutdown.Done()) && (a.Evict == nil || !a.Evict.Busy())
-}
+func (a *Actors) Idle() bool { return !a.shutdownBusy() && !a.evictBusy() }

@@ -29,8 +29,9 @@
 // component set).
 //
 // mutation (mutation.go) is operator mutation of the tree's
-// pod_workers.go, or of the files --files names (mutation_files.go): one schema build, each mutant a run of it, killed /
-// survived / build-refused and the score; survivors do not fail it, an
+// pod_workers.go, or of the files --files names (mutation_files.go): one
+// schema build, each mutant a run of it, killed / survived /
+// build-refused and the score; survivors do not fail it, an
 // interrupt (Ctrl-C) does (exit 1), after writing what was decided. With
 // --vk it mutates the virtual-kubelet pod controller instead, judged by
 // the realvk module's runs (mutation_target.go).

@@ -21,10 +21,10 @@ import (
 
 // realrun mutation: operator mutation of the real pod_workers.go (or of
 // the files --files names, mutation_files.go). Every mutant
-// internal/mutation finds in the tree's pkg/kubelet/pod_workers.go
-// (logging statements left out) is written into one schema file, each
-// behind a guard of its own (mutation.SchemaOptions.Local: the guards live
-// in a generated file of package kubelet, which cannot import podsim), in
+// internal/mutation finds in the target's files (logging statements left
+// out) is written into their schema files, each behind a guard of its own
+// (mutation.SchemaOptions.Local: the guards live in a generated file of
+// each mutated package, which cannot import podsim), in
 // a mirror of the tree in the scratch slot "mutation"; the realkubelet
 // tool tests are built once against it. The unmutated tree's runs are the
 // base (TestMutantSweep -mutant.record); the schema build with no mutant
