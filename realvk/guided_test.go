@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -48,8 +49,10 @@ func verdict(r Result) realdriver.SeedVerdict {
 // family it is handed on the real controller, each family's corpus loaded
 // from and saved to dir if dir is not "", and hands every run's verdict
 // on; a run with an unexplained finding also logs its input token
-// (TestReplaySeed -shrink.input replays it).
+// (TestReplaySeed -shrink.input replays it), and with -sweep.inputs every
+// run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
+	inputs := openInputs(t)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
 		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
 			func(s guided.Step[Result]) {
@@ -60,6 +63,9 @@ func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Fam
 				}
 				if len(s.Result.Unexplained()) > 0 {
 					t.Logf("%s run %d: input %s", f.Name, s.Index, s.Input.Token())
+				}
+				if inputs != nil && len(s.Result.Findings) > 0 {
+					fmt.Fprintf(inputs, "%s %d %s %s\n", f.Name, s.Index, s.Input.Token(), strings.Join(classesOf(s.Result), ","))
 				}
 				emit(s.Index, verdict(s.Result))
 			})
