@@ -220,6 +220,10 @@ func (d *Driver) afterStep() {
 		d.tracef("  %s", c)
 	}
 	for _, n := range noted {
+		if n.note == nil {
+			d.tape.cov.Answered(n.uid, n.answer)
+			continue
+		}
 		d.tape.observe(n.note, n.at, d.Step)
 	}
 	for _, label := range w.gates.TakeDups() {

@@ -3,6 +3,7 @@ package realvk
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -104,12 +105,61 @@ func (p provider) fail(o callgate.Outcome, key string) error {
 	return fmt.Errorf("realvk: injected provider error for %s", key)
 }
 
+// answered hands a provider call's error answer about a pod to the run's
+// state coverage (vkcoverage.Tracker.Answered: "delete-notfound",
+// "create-invalid", "get-error", …), queued with the notes so that it
+// keeps their order; it is no note, so no oracle and no trace sees it. A
+// nil error is not recorded: what an answered call did shows through the
+// notes. uid "" is the pod the API holds under key, else the provider's;
+// a call about neither is not recorded.
+func (p provider) answered(uid types.UID, key, op string, err error) {
+	if err == nil {
+		return
+	}
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	if uid == "" {
+		uid = p.w.uidOf(key)
+	}
+	if uid != "" {
+		p.w.noted = append(p.w.noted, notedAt{answer: op + "-" + answerOf(err), uid: uid, at: time.Now()})
+	}
+}
+
+// answerOf names an error the provider answers with.
+func answerOf(err error) string {
+	switch {
+	case errdefs.IsNotFound(err):
+		return "notfound"
+	case errdefs.IsInvalidInput(err):
+		return "invalid"
+	case errors.Is(err, context.Canceled):
+		return "dead"
+	}
+	return "error"
+}
+
+// uidOf is the UID of the pod the API holds under key, else of the
+// provider's, else ""; mu held.
+func (w *World) uidOf(key string) types.UID {
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		if pod := w.api.get(ns, name); pod != nil {
+			return pod.UID
+		}
+	}
+	if b := w.backend[key]; b != nil {
+		return b.pod.UID
+	}
+	return ""
+}
+
 func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
 
 // CreatePod implements PodLifecycleHandler: the pod is Pending in the
 // backend (status version 0); its later statuses are the plan's.
-func (p provider) CreatePod(ctx context.Context, pod *v1.Pod) error {
+func (p provider) CreatePod(ctx context.Context, pod *v1.Pod) (err error) {
 	key := podKey(pod)
+	defer func() { p.answered(pod.UID, key, "create", err) }()
 	if o := p.gate(ctx, "provider.CreatePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
@@ -148,8 +198,9 @@ func statusOf(phase v1.PodPhase, version int) v1.PodStatus {
 
 // UpdatePod implements PodLifecycleHandler: the spec changes, the status
 // stays.
-func (p provider) UpdatePod(ctx context.Context, pod *v1.Pod) error {
+func (p provider) UpdatePod(ctx context.Context, pod *v1.Pod) (err error) {
 	key := podKey(pod)
+	defer func() { p.answered(pod.UID, key, "update", err) }()
 	if o := p.gate(ctx, "provider.UpdatePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
@@ -165,8 +216,9 @@ func (p provider) UpdatePod(ctx context.Context, pod *v1.Pod) error {
 }
 
 // DeletePod implements PodLifecycleHandler: the pod leaves the backend.
-func (p provider) DeletePod(ctx context.Context, pod *v1.Pod) error {
+func (p provider) DeletePod(ctx context.Context, pod *v1.Pod) (err error) {
 	key := podKey(pod)
+	defer func() { p.answered(pod.UID, key, "delete", err) }()
 	if o := p.gate(ctx, "provider.DeletePod", key); o != callgate.OK {
 		return p.fail(o, key)
 	}
@@ -184,8 +236,9 @@ func (p provider) DeletePod(ctx context.Context, pod *v1.Pod) error {
 }
 
 // GetPod implements PodLifecycleHandler.
-func (p provider) GetPod(ctx context.Context, ns, name string) (*v1.Pod, error) {
+func (p provider) GetPod(ctx context.Context, ns, name string) (_ *v1.Pod, err error) {
 	key := ns + "/" + name
+	defer func() { p.answered("", key, "get", err) }()
 	if o := p.gate(ctx, "provider.GetPod", key); o != callgate.OK {
 		return nil, p.fail(o, key)
 	}
@@ -198,8 +251,9 @@ func (p provider) GetPod(ctx context.Context, ns, name string) (*v1.Pod, error) 
 }
 
 // GetPodStatus implements PodLifecycleHandler.
-func (p provider) GetPodStatus(ctx context.Context, ns, name string) (*v1.PodStatus, error) {
+func (p provider) GetPodStatus(ctx context.Context, ns, name string) (_ *v1.PodStatus, err error) {
 	key := ns + "/" + name
+	defer func() { p.answered("", key, "status", err) }()
 	if o := p.gate(ctx, "provider.GetPodStatus", key); o != callgate.OK {
 		return nil, p.fail(o, key)
 	}

@@ -157,11 +157,15 @@ type genUID struct {
 type notedAt struct {
 	note history.Note
 	at   time.Time
+	// answer, when note is nil, is a provider call's error answer about
+	// uid for the coverage alone (provider.answered), not a note.
+	answer string
+	uid    types.UID
 }
 
 // emit records a VK note; the caller holds mu or is the driver between
 // steps.
-func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{n, time.Now()}) }
+func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{note: n, at: time.Now()}) }
 
 func newWorld() *World {
 	w := &World{gates: &callgate.Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},

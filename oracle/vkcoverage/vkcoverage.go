@@ -29,7 +29,11 @@
 //	last      the pod's newest note: created, delreq-client,
 //	          delreq-controller, removed-client, removed-controller
 //	          ("!pre" when the removal carried no precondition of its own
-//	          UID), written, failed, edited, pcreated, pdeleted, notified
+//	          UID), written, failed, edited, pcreated, pdeleted, notified;
+//	          or a provider call's error answer, "p" + call + "-" + answer
+//	          (pdelete-notfound, pcreate-invalid, pget-error, …), where the
+//	          target reports them (Answered; the real controller's, module
+//	          realvk)
 //	epoch     the controller's life: - (not started), start (Run called,
 //	          not Ready), ready, cancel (cancelled, Done not closed), done
 //	          (Done closed; "!err" with a non-nil Err), with "+restarted"
@@ -204,6 +208,20 @@ func (t *Tracker) providerNote(n history.Note) (types.UID, bool) {
 		return n.UID, true
 	}
 	return "", false
+}
+
+// Answered records a provider call about uid that returned an error: call
+// is the call and its answer, "delete-notfound", "create-error", …. It
+// becomes the pod's newest note ("p" + call), as a failed status write
+// does. The notes carry no provider answers, so only a target that sees
+// the calls reports them (module realvk); the simulated VK world does
+// not, and its tuples are as they were. What the controller does next
+// depends on the answer (a deletion answered not-found goes on to remove
+// the API object), so an answer is a situation of its own.
+func (t *Tracker) Answered(uid types.UID, call string) {
+	p := t.pod(uid)
+	p.lastNote = "p" + call
+	t.visit(p)
 }
 
 // visit records p's tuple now, and the transition to it.

@@ -211,3 +211,30 @@ func TestOtherEventsIgnored(t *testing.T) {
 		t.Fatalf("coverage %v, want %v, sorted", a, b)
 	}
 }
+
+// TestProviderAnswers: a provider call's error answer is the pod's newest
+// note until the next, with transitions in and out; it keeps the other
+// fields, and a tracker nobody reports answers to never reaches it.
+func TestProviderAnswers(t *testing.T) {
+	tr := New()
+	for _, n := range healthy().and(history.VKDeleteRequested{UID: "a", By: "client"}) {
+		tr.Observe(&history.Event{Kind: history.Noted, Note: n})
+	}
+	tr.Answered("a", "delete-notfound")
+	tr.Observe(&history.Event{Kind: history.Noted, Note: history.VKRemoved{UID: "a", By: "controller", Precondition: "a"}})
+	c := tr.Coverage()
+	before := "del|-|in|R|cur|-|delreq-client|ready|acted"
+	answer := "del|-|in|R|cur|-|pdelete-notfound|ready|acted"
+	after := "gone|-|in|R|cur|-|removed-controller|ready|acted"
+	if !hasTransition(c, before, answer) || !hasTransition(c, answer, after) {
+		t.Fatalf("want %s > %s > %s in %v", before, answer, after, c.TransitionKeys())
+	}
+	plain := healthy().and(history.VKDeleteRequested{UID: "a", By: "client"},
+		history.VKRemoved{UID: "a", By: "controller", Precondition: "a"}).coverage()
+	if has(plain, answer) || !has(plain, after) || !hasTransition(plain, before, after) {
+		t.Fatalf("without the answer: %v", plain.TransitionKeys())
+	}
+	if len(c.Tuples) != len(plain.Tuples)+1 {
+		t.Fatalf("the answer should add one tuple: %d against %d", len(c.Tuples), len(plain.Tuples))
+	}
+}
