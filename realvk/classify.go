@@ -189,8 +189,9 @@ const (
 //     its DeletePod of default/N.
 //   - VJ, for VK7 "K items were left in the controller's queues": all K
 //     are in the status queue (the other two are empty), and exactly K
-//     names' last status write was updatePodStatus's, carrying a UID
-//     other than the API object's of that name, answered Conflict.
+//     names' last status handler run ended with updatePodStatus's write
+//     of a UID other than the API object's of that name, answered
+//     Conflict.
 //   - VF, for VK3 "removed … while its status said Running, before the
 //     provider reported it terminal": the removing API delete was the
 //     forced delete (deletePodsFromKubernetesHandler) and the provider
@@ -273,7 +274,7 @@ func (d *Driver) classLostStatus(m []string) string {
 	switch {
 	case d.statusOverwritten(uid, v):
 		return ClassErrorStatusOverwrites
-	case d.notificationsDropped(uid, version):
+	case d.notificationsDropped(uid, version, 0), d.droppedSinceEdit(uid, v):
 		return ClassNotificationDropped
 	case d.lateNotificationWritten(uid, v):
 		return ClassLateNotification
@@ -345,7 +346,7 @@ func (d *Driver) classProviderDeleted(uid types.UID) string {
 		return ClassTerminalNotDeleted
 	case d.lostWithRun(uid, deleting):
 		return ClassLostWithRun
-	case d.notificationsDropped(uid, deleting):
+	case d.notificationsDropped(uid, deleting, 0):
 		return ClassNotificationDropped
 	}
 	return ""

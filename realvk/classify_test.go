@@ -1,6 +1,7 @@
 package realvk
 
 import (
+	"slices"
 	"testing"
 	"testing/synctest"
 
@@ -83,29 +84,40 @@ func TestClassifyStatusByNameNegative(t *testing.T) {
 			writes        map[string]statusAttempt
 			status, other int
 			want          string
+			runs          map[string]int
 		}{
-			{"nothing recorded", nil, 1, 0, ""},
-			{"VJ", map[string]statusAttempt{"default/db": wrongUID}, 1, 0, ClassStatusByName},
-			{"the item is in another queue", map[string]statusAttempt{"default/db": wrongUID}, 0, 1, ""},
-			{"an item in another queue too", map[string]statusAttempt{"default/db": wrongUID}, 1, 1, ""},
+			{"nothing recorded", nil, 1, 0, "", nil},
+			{"VJ", map[string]statusAttempt{"default/db": wrongUID}, 1, 0, ClassStatusByName, nil},
+			{"the item is in another queue", map[string]statusAttempt{"default/db": wrongUID}, 0, 1, "", nil},
+			{"an item in another queue too", map[string]statusAttempt{"default/db": wrongUID}, 1, 1, "", nil},
 			{"a conflict on the pod's own UID (a stale resource version)",
-				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "b", apiUID: "b", conflict: true}}, 1, 0, ""},
+				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "b", apiUID: "b", conflict: true}}, 1, 0, "", nil},
 			{"another UID's status that went through",
-				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "a", apiUID: "b"}}, 1, 0, ""},
+				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "a", apiUID: "b"}}, 1, 0, "", nil},
 			{"handleProviderError's write",
-				map[string]statusAttempt{"default/db": {caller: "handleProviderError", uid: "a", apiUID: "b", conflict: true}}, 1, 0, ""},
+				map[string]statusAttempt{"default/db": {caller: "handleProviderError", uid: "a", apiUID: "b", conflict: true}}, 1, 0, "", nil},
 			{"two such names for one item",
-				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, ""},
+				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, "", nil},
+			{"two such names, one of whose handler ran again and drained (vk-swarm seed 27,898)",
+				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, ClassStatusByName, map[string]int{"default/db": 1}},
+			{"one such name whose handler ran again",
+				map[string]statusAttempt{"default/db": wrongUID}, 1, 0, "", map[string]int{"default/db": 1}},
 		}
 		for _, c := range cases {
+			d.W.statusRuns = c.runs
 			d.W.lastStatusWrite = c.writes
 			d.W.statusQueueLeft, d.W.otherQueuesLeft = c.status, c.other
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
-		d.W.lastStatusWrite = map[string]statusAttempt{"default/db": wrongUID}
+		d.W.lastStatusWrite, d.W.statusRuns = map[string]statusAttempt{"default/db": wrongUID}, nil
 		d.W.statusQueueLeft, d.W.otherQueuesLeft = 1, 0
+		d.W.gen = 1
+		if got := d.classify(f); got != "" {
+			t.Errorf("the write of a generation before the last: classified %q", got)
+		}
+		d.W.gen = 0
 		if got := d.classify(Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}); got != "" {
 			t.Errorf("another VK7 with VJ's state: classified %q", got)
 		}
@@ -368,6 +380,47 @@ func TestClassifyLostWithRunNegative(t *testing.T) {
 		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}}
 		if got := d.classify(vk3); got != "" {
 			t.Errorf("VK3 without a deleting notification: classified %q", got)
+		}
+	})
+}
+
+// TestClassifyDroppedSinceEditNegative: VL after an edit needs the lost
+// version to have reached the API, an outside edit after the pod's last
+// effective status write, and every notification of the version made
+// after the edit dropped (vk-swarm seed 22,344), at least one.
+func TestClassifyDroppedSinceEditNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
+		accepted := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
+		dropped := notifyRecord{gen: 2, uid: "a", version: 1, dropped: "poll timeout"}
+		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			writes   []statusWrite
+			edit     *editAt
+			want     string
+		}{
+			{"VL: written, edited, the re-notification dropped", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 1}, ClassNotificationDropped},
+			{"no edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, nil, ""},
+			{"the drop came before the edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 2}, ""},
+			{"nothing notified after the edit", map[int]notifyRecord{1: accepted}, written, &editAt{2, 1}, ""},
+			{"a notification after the edit was taken", map[int]notifyRecord{1: accepted, 2: dropped,
+				3: {gen: 2, uid: "a", version: 1, accepted: 3}}, written, &editAt{2, 1}, ""},
+			{"a status write after the edit", map[int]notifyRecord{1: accepted, 2: dropped},
+				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 3}), &editAt{2, 1}, ""},
+			{"the version never reached the API", map[int]notifyRecord{1: accepted, 2: dropped},
+				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{2, 1}, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
+			if c.edit != nil {
+				d.W.edits["a"] = *c.edit
+			}
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
 		}
 	})
 }

@@ -71,7 +71,8 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
 	if cur := p.c.w.api.get(p.ns, pod.Name); cur != nil {
-		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID}
+		key := p.ns + "/" + pod.Name
+		p.c.w.lastStatusWrite[key] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID, run: p.c.w.statusRuns[key], gen: c.Gen}
 	}
 	out, err := p.c.w.api.UpdateStatus(pod)
 	if a, ok := p.c.w.lastStatusWrite[p.ns+"/"+pod.Name]; ok && apierrors.IsConflict(err) {

@@ -168,7 +168,9 @@ func (d *Driver) action(a plan.Action) {
 		}
 		err = w.api.Delete("client", Namespace, a.PodName(), o)
 	case plan.VKEdit:
-		w.api.Edit(a.UID)
+		if w.api.Edit(a.UID) {
+			w.edits[a.UID] = editAt{statusSeq: w.statusSeq, notifySeq: w.notifySeq}
+		}
 	case plan.VKStatus:
 		w.setStatus(a.UID, v1.PodPhase(a.Terminal))
 	case plan.VKProviderDelete:

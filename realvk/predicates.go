@@ -99,28 +99,32 @@ func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
 }
 
 // statusByNameLeft (VJ): the items left are all in the status queue, and
-// as many names' last status write was updatePodStatus's of another
-// UID's status onto the object of that name, answered Conflict.
+// as many names' last status handler run, in the last controller
+// generation (whose queues were counted), ended with updatePodStatus's
+// write of another UID's status onto the object of that name, answered
+// Conflict. A name whose handler ran again after such a write and
+// drained is not one, nor a name whose write was an earlier generation's
+// (vk-swarm seed 27,898 had both).
 func (d *Driver) statusByNameLeft(items int) bool {
 	w := d.W
 	if items == 0 || w.otherQueuesLeft != 0 || w.statusQueueLeft != items {
 		return false
 	}
 	wrong := 0
-	for _, a := range w.lastStatusWrite {
-		if a.caller == "updatePodStatus" && a.uid != a.apiUID && a.conflict {
+	for key, a := range w.lastStatusWrite {
+		if a.caller == "updatePodStatus" && a.uid != a.apiUID && a.conflict && a.run == w.statusRuns[key] && a.gen == w.gen {
 			wrong++
 		}
 	}
 	return wrong == items
 }
 
-// notificationsDropped (VL): U had notifications that match, and
-// enqueuePodStatusUpdate dropped every one of them.
-func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bool) bool {
+// notificationsDropped (VL): U had notifications that match, made after
+// notify move since, and enqueuePodStatusUpdate dropped every one of them.
+func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bool, since int) bool {
 	seen := false
-	for _, n := range d.W.notifies {
-		if n.uid == uid && match(n) {
+	for i, n := range d.W.notifies {
+		if i > since && n.uid == uid && match(n) {
 			if n.dropped == "" {
 				return false
 			}
@@ -128,6 +132,21 @@ func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bo
 		}
 	}
 	return seen
+}
+
+// droppedSinceEdit (VL, after an edit): U's status version v took effect
+// in the API, an outside edit replaced it after U's last effective status
+// write, and every notification of v made after the edit was dropped by
+// enqueuePodStatusUpdate, at least one (vk-swarm seed 22,344: the
+// re-notification that would have written v again came while a restarted
+// controller's informer had not listed the pod).
+func (d *Driver) droppedSinceEdit(uid types.UID, v int) bool {
+	e, ok := d.W.edits[uid]
+	writes := d.W.statusWrites[uid]
+	if !ok || len(writes) == 0 || writes[len(writes)-1].seq > e.statusSeq || !d.wroteVersion(uid, v) {
+		return false
+	}
+	return d.notificationsDropped(uid, func(n notifyRecord) bool { return n.version == v }, e.notifySeq)
 }
 
 // lateNotificationWritten (VM): a notification of U's version v was

@@ -83,6 +83,10 @@ func (l fieldLogger) WithFields(f log.Fields) log.Logger {
 	return fieldLogger{fields: out}
 }
 
+// statusQueue is the name the controller gives its status queue (the
+// handler's "queue" field).
+const statusQueue = "syncPodStatusFromProvider"
+
 // tracer is one controller generation's tracer.
 type tracer struct {
 	w   *World
@@ -101,8 +105,13 @@ func (t tracer) StartSpan(ctx context.Context, name string) (context.Context, tr
 	s := &span{t: t, logger: loggerOf(ctx)}
 	switch name {
 	case "handleQueueItemObject":
-		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "handler", Key: s.logger.field("key"),
-			Caller: s.logger.field("queue"), Ctx: ctx})
+		key, queue := s.logger.field("key"), s.logger.field("queue")
+		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "handler", Key: key, Caller: queue, Ctx: ctx})
+		if queue == statusQueue {
+			t.w.mu.Lock()
+			t.w.statusRuns[key]++
+			t.w.mu.Unlock()
+		}
 	case "deleteDanglingPod":
 		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "dangling", Key: t.w.danglingKey(t.gen),
 			Caller: "deleteDanglingPods", Ctx: ctx})

@@ -77,11 +77,15 @@ type World struct {
 	// danglingCalls are deleteDanglingPods' provider calls.
 	danglingCalls []danglingCall
 	// lastStatusWrite is, per key, the controller's last status write to
-	// an object of that name; statusQueueLeft and otherQueuesLeft are
+	// an object of that name; statusRuns counts, per key, the status
+	// queue's handler runs begun; statusQueueLeft and otherQueuesLeft are
 	// what the status queue and the two other queues held once the run
 	// settled (the classifier reads them, VJ).
 	lastStatusWrite                  map[string]statusAttempt
+	statusRuns                       map[string]int
 	statusQueueLeft, otherQueuesLeft int
+	// edits is, per UID, the last outside edit of its status (VL).
+	edits map[types.UID]editAt
 	// lastCleanup is, per key, syncPodFromKubernetesHandler's last
 	// provider call for it.
 	lastCleanup map[string]cleanupCall
@@ -124,12 +128,20 @@ type statusWrite struct {
 
 // statusAttempt is one status write of the controller that reached the
 // API server model: its caller, the UID of the status it carried, the UID
-// of the API object of that name then, and whether it was a Conflict.
+// of the API object of that name then, whether it was a Conflict, the
+// status handler's run of the key it came in (World.statusRuns: an
+// attempt of an earlier run than the key's last was not what the key's
+// last run did), and the controller generation that made it.
 type statusAttempt struct {
 	caller      string
 	uid, apiUID types.UID
 	conflict    bool
+	run, gen    int
 }
+
+// editAt places an outside edit of a pod's status among the status
+// writes (statusSeq then) and the notify moves (notifySeq then).
+type editAt struct{ statusSeq, notifySeq int }
 
 // notifyRecord is one notify move: the generation whose callback it
 // called, the pod's UID and status version, and whether
@@ -174,7 +186,7 @@ func newWorld() *World {
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
 		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
-		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{},
+		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}, statusRuns: map[string]int{}, edits: map[types.UID]editAt{},
 		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
 		removedGen: map[types.UID]int{}, removedAt: map[types.UID]int{}}
 	w.api = newAPIServer(w)
