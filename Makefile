@@ -173,9 +173,12 @@ realvk-sweep: check-strategy
 ## "The virtual-kubelet pod controller"): node/pod.go and node/podcontroller.go of the module
 ## realvk/go.mod pins, one schema build, every mutant a run of it over MUTATION_SEEDS seeds of
 ## every VK family, stopped at its first new finding. Results in REALVK_MUTATION_OUT. Not part of CI.
+## REALVK_MUTATION_FILES names other files of the module instead, e.g. its work queue:
+## REALVK_MUTATION_FILES=internal/queue/queue.go
 REALVK_MUTATION_OUT ?= out/realvk-mutation
+REALVK_MUTATION_FILES ?=
 realvk-mutation:
-	cd realkubelet && $(GO) run ./cmd/realrun mutation --vk --seeds $(MUTATION_SEEDS) --out $(abspath $(REALVK_MUTATION_OUT))
+	cd realkubelet && $(GO) run ./cmd/realrun mutation --vk --seeds $(MUTATION_SEEDS) --out $(abspath $(REALVK_MUTATION_OUT)) $(if $(REALVK_MUTATION_FILES),--files $(REALVK_MUTATION_FILES))
 
 ## realvk-det: DET_SEEDS seeds (default 1,000) spread over the VK families,
 ## each run twice and replayed from its script at GOMAXPROCS 1, 2 and 4;

@@ -113,3 +113,19 @@ func parseInputLine(s string) (plan.Family, uint64, guided.Input, []string, erro
 	}
 	return fam, run, in, strings.Split(parts[3], ","), nil
 }
+
+// TestParseInputLine: a -sweep.inputs line reads back as written, and a
+// malformed one is refused with its reason.
+func TestParseInputLine(t *testing.T) {
+	in := guided.SeedInput(7)
+	fam, run, got, keys, err := parseInputLine("vk-swarm 12 " + in.Token() + " VC/VK3,VB/VK1")
+	if err != nil || fam.Name != "vk-swarm" || run != 12 || got.Token() != in.Token() || !slices.Equal(keys, []string{"VC/VK3", "VB/VK1"}) {
+		t.Fatalf("got %s %d %s %v %v", fam.Name, run, got.Token(), keys, err)
+	}
+	for _, bad := range []string{"", "vk-swarm 12 " + in.Token(), "swarm 12 " + in.Token() + " X/Y",
+		"vk-swarm twelve " + in.Token() + " X/Y", "vk-swarm 12 nottoken X/Y"} {
+		if _, _, _, _, err := parseInputLine(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
