@@ -50,13 +50,21 @@ func verdict(r Result) realdriver.SeedVerdict {
 // family it is handed on the real pod workers with opts, each family's
 // corpus loaded from and saved to dir if dir is not "", and hands every
 // run's verdict on; a run with an unexplained finding also logs its input
-// token (TestReplaySeed -shrink.input replays it).
+// token (TestReplaySeed -shrink.input replays it), and with -sweep.inputs
+// every run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, opts RunOptions, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
+	inputs := realdriver.OpenInputs(t, *sweepInputs)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
 		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f, opts}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
 			func(s guided.Step[Result]) {
 				if len(s.Result.Unexplained()) > 0 {
 					t.Logf("%s run %d: input %s", f.Name, s.Index, s.Input.Token())
+				}
+				if inputs != nil && len(s.Result.Findings) > 0 {
+					l := realdriver.InputLine{Family: f.Name, Run: s.Index, Token: s.Input.Token(), Keys: GateKeys(s.Result)}
+					if err := realdriver.WriteInput(inputs, l); err != nil {
+						t.Fatal(err)
+					}
 				}
 				emit(s.Index, verdict(s.Result))
 			})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -52,7 +51,7 @@ func verdict(r Result) realdriver.SeedVerdict {
 // (TestReplaySeed -shrink.input replays it), and with -sweep.inputs every
 // run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
-	inputs := openInputs(t)
+	inputs := realdriver.OpenInputs(t, *sweepInputs)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
 		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
 			func(s guided.Step[Result]) {
@@ -65,7 +64,10 @@ func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Fam
 					t.Logf("%s run %d: input %s", f.Name, s.Index, s.Input.Token())
 				}
 				if inputs != nil && len(s.Result.Findings) > 0 {
-					fmt.Fprintf(inputs, "%s %d %s %s\n", f.Name, s.Index, s.Input.Token(), strings.Join(classesOf(s.Result), ","))
+					l := realdriver.InputLine{Family: f.Name, Run: s.Index, Token: s.Input.Token(), Keys: classesOf(s.Result)}
+					if err := realdriver.WriteInput(inputs, l); err != nil {
+						t.Fatal(err)
+					}
 				}
 				emit(s.Index, verdict(s.Result))
 			})
