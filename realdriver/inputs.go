@@ -2,6 +2,7 @@ package realdriver
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/plan"
 )
 
 // The per-input base of a mutant's guided sweep. A random seed's base is
@@ -78,17 +81,23 @@ func BaseInputs(r io.Reader, base func(InputLine) ([]string, error)) ([]Catch, e
 		if err != nil {
 			return out, fmt.Errorf("line %d: %v", n, err)
 		}
-		var lacks []string
-		for _, k := range l.Keys {
-			if !slices.Contains(keys, k) {
-				lacks = append(lacks, k)
-			}
-		}
-		if len(lacks) > 0 {
+		if lacks := lacking(l.Keys, keys); len(lacks) > 0 {
 			out = append(out, Catch{InputLine: l, Lacks: lacks})
 		}
 	}
 	return out, sc.Err()
+}
+
+// lacking are the keys of keys that had lacks, in keys' order (nil for
+// none): what a mutant's run found that the base's did not.
+func lacking(keys, had []string) []string {
+	var out []string
+	for _, k := range keys {
+		if !slices.Contains(had, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // FirstCatches is, per family in order of first appearance, the first
@@ -103,29 +112,66 @@ func FirstCatches(cs []Catch) []Catch {
 	return out
 }
 
-// OpenInputs is a guided sweep's -sweep.inputs file at path, nil for ""
-// (no file); it is closed when t ends.
-func OpenInputs(t *testing.T, path string) io.Writer {
+// InputFlags are a target's flags for the per-input base: -sweep.inputs
+// (its guided TestSweep writes the runs with findings there) and
+// -base.inputs (its TestBaseInputs judges such a file).
+type InputFlags struct{ sweep, base *string }
+
+// NewInputFlags registers the flags on the command line; a target's test
+// package calls it once, in a package-level var.
+func NewInputFlags() InputFlags {
+	return InputFlags{
+		sweep: flag.String("sweep.inputs", "", "TestSweep -sweep.strategy guided: write every run with a finding to this file "+
+			"(family, run, input token, finding keys), for TestBaseInputs on another build"),
+		base: flag.String("base.inputs", "", "TestBaseInputs: a -sweep.inputs file whose inputs to run on this build "+
+			"(with the sweep's other flags)"),
+	}
+}
+
+// Open is the -sweep.inputs file, nil without the flag; it is closed when
+// t ends.
+func (f InputFlags) Open(t *testing.T) io.Writer {
 	t.Helper()
-	if path == "" {
+	if *f.sweep == "" {
 		return nil
 	}
-	f, err := os.Create(path)
+	file, err := os.Create(*f.sweep)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := f.Close(); err != nil {
+		if err := file.Close(); err != nil {
 			t.Error(err)
 		}
 	})
-	return f
+	return file
 }
 
-// LogCatches logs each catch and the first of each family, or that no
-// run was caught.
-func LogCatches(t *testing.T, cs []Catch) {
+// Judge is a target's TestBaseInputs (skipped without -base.inputs): every
+// input of the file, of one of families, runs again on this build with
+// run (its finding keys for the family and the input token), and the
+// runs whose keys include one this base's run lacks are logged as the
+// mutant's catches, with the first of each family.
+func (f InputFlags) Judge(t *testing.T, families []plan.Family, run func(plan.Family, string) ([]string, error)) {
 	t.Helper()
+	if *f.base == "" {
+		t.Skip("run with -base.inputs FILE")
+	}
+	file, err := os.Open(*f.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	cs, err := BaseInputs(file, func(l InputLine) ([]string, error) {
+		i := slices.IndexFunc(families, func(f plan.Family) bool { return f.Name == l.Family })
+		if i < 0 {
+			return nil, fmt.Errorf("no family %q on this target", l.Family)
+		}
+		return run(families[i], l.Token)
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", *f.base, err)
+	}
 	for _, c := range cs {
 		t.Logf("%s run %d: the base lacks %s", c.Family, c.Run, strings.Join(c.Lacks, ","))
 	}

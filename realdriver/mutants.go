@@ -89,13 +89,7 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f, seed)
 					}
 				}
-				had := strings.Split(wasKeys, "|")
-				for _, k := range r.Keys {
-					if !slices.Contains(had, k) {
-						v.Keys = append(v.Keys, k)
-					}
-				}
-				if len(v.Keys) > 0 {
+				if v.Keys = lacking(r.Keys, strings.Split(wasKeys, "|")); len(v.Keys) > 0 {
 					v.Killed, v.Family, v.Seed, v.Mode = true, f, seed, mode
 					return lines, v, nil
 				}

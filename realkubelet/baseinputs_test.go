@@ -1,9 +1,6 @@
 package realkubelet
 
 import (
-	"flag"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,45 +9,24 @@ import (
 	"github.com/podsim/podsim/realdriver"
 )
 
-var (
-	sweepInputs = flag.String("sweep.inputs", "", "TestSweep -sweep.strategy guided: write every run with a finding to this file "+
-		"(family, run, input token, finding keys), for TestBaseInputs on another build")
-	baseInputs = flag.String("base.inputs", "", "TestBaseInputs: a -sweep.inputs file whose inputs to run on this build "+
-		"(with the sweep's -sweep.hold and -sweep.real)")
-)
+var inputFlags = realdriver.NewInputFlags()
 
 // TestBaseInputs is the differential judgement of a guided sweep of a
-// mutant (realdriver.BaseInputs): the inputs of its runs with findings
-// (-sweep.inputs, written by the mutant's build) run again on this build,
-// the base, in the same wake-up mode and components, and a run whose
-// finding keys (GateKeys) include one the base's run of the same input
-// lacks is the mutant's catch, as TestMutantSweep judges a seed. It logs
-// each catch and, per family, the first run caught.
+// mutant (realdriver.InputFlags.Judge): the inputs of its runs with
+// findings (-sweep.inputs, written by the mutant's build) run again on
+// this build, the base, in the same wake-up mode and components
+// (-sweep.hold, -sweep.real), and a run whose finding keys (GateKeys)
+// include one the base's run of the same input lacks is the mutant's
+// catch, as TestMutantSweep judges a seed. It logs each catch and, per
+// family, the first run caught.
 func TestBaseInputs(t *testing.T) {
-	if *baseInputs == "" {
-		t.Skip("run with -base.inputs FILE")
-	}
-	opts := toolOptions(t)
-	f, err := os.Open(*baseInputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cs, err := realdriver.BaseInputs(f, func(l realdriver.InputLine) ([]string, error) {
-		fam, ok := plan.FamilyNamed(l.Family)
-		if !ok {
-			return nil, fmt.Errorf("no family %q", l.Family)
-		}
-		in, err := guided.ParseToken(l.Token)
+	inputFlags.Judge(t, plan.KubeletFamilies(), func(f plan.Family, token string) ([]string, error) {
+		in, err := guided.ParseToken(token)
 		if err != nil {
 			return nil, err
 		}
-		return GateKeys(runInput(t, fam, in, opts)), nil
+		return GateKeys(runInput(t, f, in, toolOptions(t))), nil
 	})
-	if err != nil {
-		t.Fatalf("%s: %v", *baseInputs, err)
-	}
-	realdriver.LogCatches(t, cs)
 }
 
 // TestBaseInputsFindsAPlantedBug: the inputs of a guided loop with a

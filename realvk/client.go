@@ -70,14 +70,14 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
 		p.c.w.statusInsteadOfDelete[pod.UID] = true
 	}
+	key := p.ns + "/" + pod.Name
 	if cur := p.c.w.api.get(p.ns, pod.Name); cur != nil {
-		key := p.ns + "/" + pod.Name
 		p.c.w.lastStatusWrite[key] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID, run: p.c.w.statusRuns[key], gen: c.Gen}
 	}
 	out, err := p.c.w.api.UpdateStatus(pod)
-	if a, ok := p.c.w.lastStatusWrite[p.ns+"/"+pod.Name]; ok && apierrors.IsConflict(err) {
+	if a, ok := p.c.w.lastStatusWrite[key]; ok && apierrors.IsConflict(err) {
 		a.conflict = true
-		p.c.w.lastStatusWrite[p.ns+"/"+pod.Name] = a
+		p.c.w.lastStatusWrite[key] = a
 	}
 	if err != nil {
 		p.c.w.emit(history.VKStatusWriteFailed{UID: pod.UID, Err: strings.ReplaceAll(errWord(err), "-", " ")})

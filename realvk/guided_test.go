@@ -51,7 +51,7 @@ func verdict(r Result) realdriver.SeedVerdict {
 // (TestReplaySeed -shrink.input replays it), and with -sweep.inputs every
 // run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
-	inputs := realdriver.OpenInputs(t, *sweepInputs)
+	inputs := inputFlags.Open(t)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
 		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
 			func(s guided.Step[Result]) {
