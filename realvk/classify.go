@@ -107,6 +107,16 @@ const (
 	// next Run starts with empty tracking entries and never asks the
 	// provider: the status (or the provider's deletion) is lost.
 	ClassLostWithRun = "VO"
+	// ClassEntryClearedByOldUID (VP): the tracking entry of a pod
+	// (knownPods) is keyed by name, and the informer's delete handler
+	// removes the name's entry whatever the deleted object's UID. When a
+	// pod is re-created under the same name and the provider's status of
+	// the new UID was stored in the entry before the old UID's delete
+	// event ran, the delete takes the stored status with it: the status
+	// handler finds no entry and returns, the new UID's add event makes an
+	// empty one, and a provider that notifies changes only never has that
+	// status written.
+	ClassEntryClearedByOldUID = "VP"
 )
 
 // How classify explains a finding: each class is an exact predicate over
@@ -176,6 +186,10 @@ const (
 //     never deleted U in the API nor wrote its status after the deletion
 //     was notified, and every notification of the deletion was accepted
 //     by a generation before the last.
+//   - VP, for the same VK2 on U named N (when VG's to VO's fail): V never
+//     took effect, and every notification of V was accepted, and then,
+//     in its generation, the handler ran the delete event of another UID
+//     under N (which removes N's tracking entry).
 //   - VH, for the same VK3 "… by itself …" on U: the controller never
 //     deleted U in the API, the provider notified U with a deletion
 //     timestamp, updatePodStatus wrote no status of U after that, and U's
@@ -218,7 +232,7 @@ func (d *Driver) classify(f Finding) string {
 }
 
 var (
-	lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \(\S+\), v(\d+) `)
+	lostStatusRef = regexp.MustCompile(`^the provider's last status for pod (\S+) \((\S+)\), v(\d+) `)
 	queuedRef     = regexp.MustCompile(`^(\d+) items were left in the controller's queues`)
 	readyRef      = regexp.MustCompile(`^controller start (\d+) never became Ready`)
 	danglingRef   = regexp.MustCompile(`^provider pod (\S+) has no API object and was never deleted`)
@@ -265,11 +279,12 @@ func (d *Driver) classDangling(m []string) string {
 	return ""
 }
 
-// classLostStatus is VK2's (VG, VL, VM, VN, VO, tried in that order): the
-// provider's last status of pod m[1], version m[2], never reached the API.
+// classLostStatus is VK2's (VG, VL, VM, VN, VO, VP, tried in that
+// order): the provider's last status of pod m[1] named m[2], version
+// m[3], never reached the API.
 func (d *Driver) classLostStatus(m []string) string {
 	uid := types.UID(m[1])
-	v, _ := strconv.Atoi(m[2])
+	v, _ := strconv.Atoi(m[3])
 	version := func(n notifyRecord) bool { return n.version == v }
 	switch {
 	case d.statusOverwritten(uid, v):
@@ -282,6 +297,8 @@ func (d *Driver) classLostStatus(m []string) string {
 		return ClassSkipNeverRechecked
 	case d.lostWithRun(uid, version) && !d.wroteVersion(uid, v):
 		return ClassLostWithRun
+	case d.entryClearedByOldUID(uid, Namespace+"/"+m[2], v):
+		return ClassEntryClearedByOldUID
 	}
 	return ""
 }

@@ -424,3 +424,44 @@ func TestClassifyDroppedSinceEditNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestClassifyEntryClearedNegative: VP's predicate names a status lost to
+// the delete event of an older UID of the same name, and refuses the look-
+// alikes: the delete was of the pod itself, came before the notification,
+// ran in another generation or under another name; the version was written;
+// a notification of it came after the delete; one was dropped (VL's path).
+func TestClassifyEntryClearedNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod d (web), v1 Running, never reached the API, which holds v0 Pending (VK2)"}
+		accepted := notifyRecord{gen: 1, uid: "d", version: 1, accepted: 1}
+		oldDelete := deleteEvent{gen: 1, key: "default/web", uid: "c", seq: 2}
+		with := func(e func(*deleteEvent)) []deleteEvent { x := oldDelete; e(&x); return []deleteEvent{x} }
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			deletes  []deleteEvent
+			writes   []statusWrite
+			want     string
+		}{
+			{"VP: stored, then the old UID's delete", map[int]notifyRecord{1: accepted}, []deleteEvent{oldDelete}, nil, ClassEntryClearedByOldUID},
+			{"the delete was the pod's own", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.uid = "d" }), nil, ""},
+			{"the delete came first", map[int]notifyRecord{1: {gen: 1, uid: "d", version: 1, accepted: 3}}, []deleteEvent{oldDelete}, nil, ""},
+			{"another generation's delete", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.gen = 2 }), nil, ""},
+			{"another name's delete", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.key = "default/db" }), nil, ""},
+			{"no delete", map[int]notifyRecord{1: accepted}, nil, nil, ""},
+			{"the version was written", map[int]notifyRecord{1: accepted}, []deleteEvent{oldDelete},
+				[]statusWrite{{caller: "updatePodStatus", version: 1, seq: 3}}, ""},
+			{"notified again after the delete", map[int]notifyRecord{1: accepted, 2: {gen: 1, uid: "d", version: 1, accepted: 4}},
+				[]deleteEvent{oldDelete}, nil, ""},
+			{"a notification of it dropped", map[int]notifyRecord{1: accepted, 2: {gen: 1, uid: "d", version: 1, dropped: "poll timeout"}},
+				[]deleteEvent{oldDelete}, nil, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies, d.W.deleteEvents, d.W.statusWrites["d"] = c.notifies, c.deletes, c.writes
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+	})
+}

@@ -234,6 +234,39 @@ func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool) bool 
 	return lost
 }
 
+// entryClearedByOldUID (VP): U's version v never took effect; every
+// notification of v was accepted, at least one, and after each, in its
+// generation, the handler ran the delete event of another UID under U's
+// key, which removed the key's tracking entry and the status stored in it
+// (vk-delete-recreate seed 11,824).
+func (d *Driver) entryClearedByOldUID(uid types.UID, key string, v int) bool {
+	if d.wroteVersion(uid, v) {
+		return false
+	}
+	seen := false
+	for _, n := range d.W.notifies {
+		if n.uid != uid || n.version != v {
+			continue
+		}
+		if n.accepted == 0 || !d.otherUIDDeletedAfter(n.gen, key, uid, n.accepted) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// otherUIDDeletedAfter: generation gen's handler ran a delete event of a
+// UID other than uid under key after statusSeq seq.
+func (d *Driver) otherUIDDeletedAfter(gen int, key string, uid types.UID, seq int) bool {
+	for _, e := range d.W.deleteEvents {
+		if e.gen == gen && e.key == key && e.uid != uid && e.seq > seq {
+			return true
+		}
+	}
+	return false
+}
+
 // wroteVersion: a status write of U with version v took effect.
 func (d *Driver) wroteVersion(uid types.UID, v int) bool {
 	for _, w := range d.W.statusWrites[uid] {

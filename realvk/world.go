@@ -108,6 +108,9 @@ type World struct {
 	// lastUpdateEvent is, per generation and UID, the statusSeq of the
 	// last update event run in that generation's handler.
 	lastUpdateEvent map[genUID]int
+	// deleteEvents are the informer's delete events of pods run in the
+	// handlers, in order (VP).
+	deleteEvents []deleteEvent
 	// statusWrites are, per UID, the controller's status writes that took
 	// effect, in order (the classifier reads them).
 	statusWrites map[types.UID][]statusWrite
@@ -158,6 +161,16 @@ type notifyRecord struct {
 	// accepted orders the notifications not dropped among the status
 	// writes (statusSeq; 0: dropped or not done).
 	accepted int
+}
+
+// deleteEvent is one delete event run in generation gen's handler: the
+// pod's key and UID, and its place among the accepted notifications
+// (statusSeq).
+type deleteEvent struct {
+	gen int
+	key string
+	uid types.UID
+	seq int
 }
 
 // genUID is a pod UID in one controller generation.
@@ -306,6 +319,9 @@ func (w *World) deliverEvent() bool {
 	if p, ok := e.obj.(*v1.Pod); ok && e.kind == "update" {
 		w.statusSeq++
 		w.lastUpdateEvent[genUID{e.gen, p.UID}] = w.statusSeq
+	} else if ok && e.kind == "delete" {
+		w.statusSeq++
+		w.deleteEvents = append(w.deleteEvents, deleteEvent{e.gen, p.Namespace + "/" + p.Name, p.UID, w.statusSeq})
 	}
 	w.mu.Unlock()
 	e.run()
