@@ -180,7 +180,9 @@ func newDriver(o RunOptions) *Driver {
 	if o.Real.On(components.Status) {
 		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus, LoseStatus: o.plant == plantLoseStatus,
 			EarlyTerminate: o.plant == plantEarlyTerminate, NoTerminate: o.plant == plantNoTerminate,
-			Planted: func() { d.planted = true }})
+			LoseReadiness: o.plant == plantLoseReadiness, ReadyTerminal: o.plant == plantReadyTerminal,
+			StripDisruption: o.plant == plantStripDisruption,
+			Planted:         func() { d.planted = true }})
 		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}
 	if d.actors.Check != nil {

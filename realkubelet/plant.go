@@ -68,6 +68,18 @@ const (
 	// plantEvictKeepsPhase: the eviction's kills carry a status function
 	// that leaves the phase alone (P6, as plantShutdownKeepsPhase is K5).
 	plantEvictKeepsPhase
+	// plantReadyTerminal: every terminal status the status manager writes
+	// is written again with the pod ready, as a kubelet before upstream's
+	// #110256 could send it (status_test.go: K7).
+	plantReadyTerminal
+	// plantLoseReadiness: the statuses the kubelet's callbacks set carry no
+	// readiness conditions, so a running pod never shows ready in the API
+	// (status_test.go: the settle phase's P5).
+	plantLoseReadiness
+	// plantStripDisruption: the API server drops the DisruptionTarget
+	// condition from status writes, so an evicted or shut-down pod turns
+	// terminal without it (status_test.go: K8).
+	plantStripDisruption
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

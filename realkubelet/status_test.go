@@ -70,7 +70,10 @@ func TestStatusComponentOff(t *testing.T) {
 // too early (K2); TerminatePod before SyncTerminatedPod succeeded lets the
 // final delete come before the pod is finished (K3); no TerminatePod
 // leaves the deleted pod in the API (L7); statuses the manager never got
-// leave the API's phase behind the kubelet's after settling (P5). Each is unexplained; the same
+// leave the API's phase behind the kubelet's after settling (P5), and so do
+// statuses without their readiness; a terminal status written with the pod
+// still ready is K7; a node shutdown's Failed written without its
+// DisruptionTarget condition is K8. Each is unexplained; the same
 // scripts without the plant are clean.
 func TestStatusPlantsAreCaught(t *testing.T) {
 	cases := []struct {
@@ -82,6 +85,9 @@ func TestStatusPlantsAreCaught(t *testing.T) {
 		{plantEarlyTerminate, "K3", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nstatus-sync\n"},
 		{plantNoTerminate, "L7", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\nstatus-sync\n"},
 		{plantLoseStatus, "P5", "create a\nrelease a ok\n"},
+		{plantReadyTerminal, "K7", lifecycleScript},
+		{plantLoseReadiness, "P5", "create a\nrelease a ok\n"},
+		{plantStripDisruption, "K8", "create a\nrelease a ok\nstatus-sync\nshutdown\ndeliver a\nrelease a ok\nstatus-sync\n"},
 	}
 	for _, c := range cases {
 		moves := mustParse(t, c.script)

@@ -185,4 +185,7 @@ func (d *Driver) statusPass(sync func()) {
 		_, kept := d.st.Manager().GetPodStatus(uid)
 		return !kept && d.st.NameHeldByOther(d.podOf(uid))
 	})
+	for _, j := range d.st.Judged() {
+		d.report("kubelet", j.Invariant, "", j.Message)
+	}
 }

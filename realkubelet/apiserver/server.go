@@ -30,6 +30,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -72,6 +73,9 @@ type Op struct {
 	// changed it.
 	From         v1.PodPhase
 	PhaseChanged bool
+	// Ready: after the write the object's Ready or ContainersReady
+	// condition is True; Disrupted: its DisruptionTarget condition is.
+	Ready, Disrupted bool
 }
 
 // Server is the pod store. It is not safe for concurrent use: the driver
@@ -83,6 +87,9 @@ type Server struct {
 	ops  []Op
 	// OnOp, if set, is called after every successful write.
 	OnOp func(Op)
+	// Strip, if set, is a planted fault for the negative tests of the
+	// checks: status writes lose their conditions of this type.
+	Strip v1.PodConditionType
 }
 
 // New makes an empty store whose deletion timestamps read now.
@@ -165,6 +172,7 @@ func (s *Server) write(actor string, pod *v1.Pod, status bool, verb Verb) (*v1.P
 	if status {
 		p = old.DeepCopy()
 		p.Status = *pod.Status.DeepCopy()
+		s.strip(&p.Status)
 	} else {
 		p = pod.DeepCopy()
 		p.UID, p.Status = old.UID, *old.Status.DeepCopy()
@@ -237,6 +245,14 @@ func (s *Server) grace(p *v1.Pod, opt *int64) int64 {
 	return max(g, 0)
 }
 
+// strip applies the planted fault Strip to a written status.
+func (s *Server) strip(st *v1.PodStatus) {
+	if s.Strip == "" {
+		return
+	}
+	st.Conditions = slices.DeleteFunc(st.Conditions, func(c v1.PodCondition) bool { return c.Type == s.Strip })
+}
+
 func (s *Server) bump(p *v1.Pod) {
 	s.rv++
 	p.ResourceVersion = strconv.FormatUint(s.rv, 10)
@@ -244,7 +260,8 @@ func (s *Server) bump(p *v1.Pod) {
 
 func (s *Server) record(actor string, v Verb, p *v1.Pod, before v1.PodPhase) {
 	op := Op{Actor: actor, Verb: v, UID: p.UID, Name: p.Name, Phase: p.Status.Phase, From: before,
-		PhaseChanged: p.Status.Phase != before}
+		PhaseChanged: p.Status.Phase != before, Ready: ReadyTrue(p.Status.Conditions),
+		Disrupted: ConditionTrue(p.Status.Conditions, v1.DisruptionTarget)}
 	if g := p.DeletionGracePeriodSeconds; g != nil {
 		op.Grace = new(int64)
 		*op.Grace = *g
@@ -253,6 +270,21 @@ func (s *Server) record(actor string, v Verb, p *v1.Pod, before v1.PodPhase) {
 	if s.OnOp != nil {
 		s.OnOp(op)
 	}
+}
+
+// ReadyTrue: among cs, the Ready or the ContainersReady condition is True.
+func ReadyTrue(cs []v1.PodCondition) bool {
+	return ConditionTrue(cs, v1.PodReady) || ConditionTrue(cs, v1.ContainersReady)
+}
+
+// ConditionTrue: among cs, a condition of type t is True.
+func ConditionTrue(cs []v1.PodCondition, t v1.PodConditionType) bool {
+	for _, c := range cs {
+		if c.Type == t && c.Status == v1.ConditionTrue {
+			return true
+		}
+	}
+	return false
 }
 
 func conflict(name, format string, args ...any) error {

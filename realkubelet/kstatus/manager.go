@@ -11,7 +11,8 @@
 // SyncTerminatingPod, SetPodStatus and TerminatePod from
 // SyncTerminatedPod, RemoveOrphanedStatuses from housekeeping), with the
 // statuses a fake runtime produces (the kubelet's generateAPIPodStatus is
-// a *Kubelet method: the statuses here carry the phase only).
+// a *Kubelet method: the statuses here carry the phase and the two
+// readiness conditions, ready.go).
 package kstatus
 
 import (
@@ -43,14 +44,24 @@ type Manager struct {
 	// status was dropped (RemoveOrphaned) is left out. Unwritten reads it.
 	asked      map[types.UID]Asked
 	fullPasses int
+	// running: uid's containers run (and, the fake runtime's probes
+	// answering at once, are ready), from a SyncPod that returned Running
+	// until one that returned Succeeded or a SyncTerminatingPod that
+	// stopped them (ready.go).
+	running map[types.UID]bool
 	// LoseSets, if set, is a planted bug: SetPhase skips SetPodStatus and
 	// calls it instead (the driver's plant.go).
 	LoseSets func()
+	// LoseReadiness, if set, is a planted bug: SetPhase's statuses carry
+	// no readiness conditions, and it is called for each (plant.go).
+	LoseReadiness func()
 }
 
-// Asked is a SetPhase's phase and how many full passes came before it.
+// Asked is a SetPhase's phase, whether its status said the containers
+// were ready (ready.go), and how many full passes came before it.
 type Asked struct {
 	Phase      v1.PodPhase
+	Ready      bool
 	FullPasses int
 }
 
@@ -78,7 +89,7 @@ func (latencyStub) DeletePodStartupState(types.UID) {}
 func New(api *apiserver.Server, could SafetyFunc, logger klog.Logger) *Manager {
 	pods := kubepod.NewBasicPodManager()
 	m := status.NewManager(api.Client(Actor), pods, deletionSafety{could}, latencyStub{})
-	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}}
+	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}, running: map[types.UID]bool{}}
 }
 
 // Sync is one pass of the manager's sync loop: syncBatch(all) — all=false
@@ -91,8 +102,9 @@ func (m *Manager) Sync(ctx context.Context, all bool) int {
 
 // SetPhase is SetPodStatus with the pod's current status (the cached one,
 // else the pod's) given phase (none: unchanged), under the phase rules of
-// the kubelet's generateAPIPodStatus, and then fn, if any: the calls
-// SyncPod, SyncTerminatingPod and SyncTerminatedPod make.
+// the kubelet's generateAPIPodStatus, with the readiness conditions of
+// the containers (ready.go), and then fn, if any: the calls SyncPod,
+// SyncTerminatingPod and SyncTerminatedPod make.
 func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus)) {
 	cached, ok := m.GetPodStatus(pod.UID)
 	st := cached
@@ -103,6 +115,11 @@ func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus
 		st.Phase = phase
 	}
 	st.Phase = generatedPhase(st.Phase, cached.Phase, pod.Status.Phase)
+	m.setReadiness(pod.UID, phase, &st)
+	if m.LoseReadiness != nil {
+		m.LoseReadiness()
+		st.Conditions = nil
+	}
 	if fn != nil {
 		fn(&st)
 	}
@@ -111,7 +128,7 @@ func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus
 	} else {
 		m.SetPodStatus(m.logger, pod, st)
 	}
-	m.asked[pod.UID] = Asked{Phase: st.Phase, FullPasses: m.fullPasses}
+	m.asked[pod.UID] = Asked{Phase: st.Phase, Ready: m.running[pod.UID], FullPasses: m.fullPasses}
 }
 
 // Asked is uid's latest SetPhase, if one was made and its status not
@@ -157,7 +174,8 @@ func (m *Manager) Terminated(pod *v1.Pod) {
 	m.TerminatePod(m.logger, pod)
 	// TerminatePod makes a non-terminal phase Failed (not a static pod's).
 	if a := m.asked[pod.UID]; !terminal(a.Phase) && !kubetypes.IsStaticPod(pod) {
-		m.asked[pod.UID] = Asked{Phase: v1.PodFailed, FullPasses: m.fullPasses}
+		a.Phase, a.FullPasses = v1.PodFailed, m.fullPasses
+		m.asked[pod.UID] = a
 	}
 }
 

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet"
 
-	"github.com/go-logr/logr"
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
 	"github.com/podsim/podsim/oracle"
@@ -77,6 +76,8 @@ type Component struct {
 	Kube oracle.Oracle
 	// ev is what the exact predicates of explain.go need.
 	ev statusEvidence
+	// judged are the K7 and K8 findings the driver has not taken (ready.go).
+	judged []Judged
 }
 
 // Host is what the component needs of the driver.
@@ -91,17 +92,6 @@ type Host interface {
 	InConfig(uid types.UID) (known, inConfig bool)
 }
 
-// Plants are bugs a test plants in the component (the driver's plant.go):
-// UnsafeStatus deletes API objects whatever the pod workers say;
-// EarlyTerminate calls TerminatePod when SyncTerminatedPod begins;
-// NoTerminate never calls it; LoseStatus skips every SetPodStatus the
-// kubelet's callbacks make. Planted is told when a plant changed what
-// happened.
-type Plants struct {
-	UnsafeStatus, EarlyTerminate, NoTerminate, LoseStatus bool
-	Planted                                               func()
-}
-
 // New is the component of host, with the API server empty.
 func New(host Host, plants Plants) *Component {
 	s := &Component{host: host, plants: plants, api: apiserver.New(time.Now), echo: map[types.UID]bool{}, refused: map[types.UID]bool{},
@@ -111,20 +101,6 @@ func New(host Host, plants Plants) *Component {
 	s.mgr = s.newManager()
 	s.Kube = kubeletoracle.New()
 	return s
-}
-
-// newManager is a real status manager over the API server, with the
-// current pod workers as its deletion safety.
-func (s *Component) newManager() *kstatus.Manager {
-	safety := s.host.Workers().CouldHaveRunningContainers
-	if s.plants.UnsafeStatus {
-		safety = func(types.UID) bool { s.plants.Planted(); return false }
-	}
-	m := kstatus.New(s.api, safety, logr.Discard())
-	if s.plants.LoseStatus {
-		m.LoseSets = s.plants.Planted
-	}
-	return m
 }
 
 // Restart is the status component's share of a kubelet restart
@@ -289,6 +265,7 @@ func (s *Component) CallEnded(c *syncgate.Call, o syncgate.Outcome) {
 	case c.Fn == ops.SyncPod && o == syncgate.ReturnOK:
 		s.mgr.SetPhase(c.Pod, v1.PodRunning, nil)
 	case c.Fn == ops.SyncTerminatingPod && o == syncgate.ReturnOK:
+		s.mgr.Stopped(c.UID)
 		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
 	case c.Fn == ops.SyncTerminatedPod && o == syncgate.ReturnOK:
 		if s.plants.NoTerminate || s.plants.EarlyTerminate {
@@ -316,6 +293,7 @@ func (s *Component) Sync(all bool, order []types.UID) {
 	slices.SortStableFunc(s.batch, func(a, b apiserver.Op) int { return cmp.Compare(a.UID, b.UID) })
 	for _, op := range s.batch {
 		s.echo[op.UID] = true
+		s.judgeWrite(op)
 		switch op.Verb {
 		case apiserver.PatchStatus, apiserver.UpdateStatus:
 			if op.PhaseChanged {
@@ -330,6 +308,9 @@ func (s *Component) Sync(all bool, order []types.UID) {
 func (s *Component) onOp(op apiserver.Op) {
 	if op.Actor == kstatus.Actor {
 		s.batch = append(s.batch, op)
+		if s.plants.ReadyTerminal {
+			s.plantReady(op)
+		}
 	}
 }
 
