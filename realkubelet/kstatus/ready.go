@@ -14,9 +14,9 @@ import (
 // manager's, the node shutdown manager's) sets the phase Failed on a
 // status whose Ready is still True. Upstream issue #108594 was that
 // status reaching the API; since #110256 the status manager's merge makes
-// both conditions False whenever the phase it writes is terminal. The
-// settle-free check on every write (status.Component, K7) holds the real
-// manager to it.
+// both conditions False whenever the phase it writes is terminal. K7,
+// judged at every write the manager makes (status.Component), holds the
+// real manager to it.
 //
 // The fake runtime's containers are ready as soon as they run: from a
 // SyncPod that returned Running until one that returned Succeeded (they
