@@ -26,7 +26,7 @@ import (
 // newActors makes the shutdown and eviction components (package actors)
 // of a kubelet process around the current pod workers.
 func newActors(d *Driver) *actors.Actors {
-	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase,
+	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase, NoDisruption: d.opts.plant == plantNoDisruption,
 		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
 		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
 		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority,
@@ -185,10 +185,14 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 }
 
 // checkEvictions reports P6 for the kubelet process's eviction turns
-// (Actors.EvictionMisses): when the settle phase ends, and before a
+// (Actors.EvictionMisses), and K8 for its eviction and shutdown kills
+// (Actors.DisruptionMisses): when the settle phase ends, and before a
 // restart replaces the process.
 func (d *Driver) checkEvictions() {
 	for _, msg := range d.actors.EvictionMisses() {
 		d.report("conform", "P6", "", msg)
+	}
+	for _, msg := range d.actors.DisruptionMisses() {
+		d.report("kubelet", "K8", "", msg)
 	}
 }

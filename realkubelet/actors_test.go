@@ -219,3 +219,22 @@ func TestEvictionTurnsAreJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestDisruptionTargetIsJudged (K8's first half): the real eviction and
+// node shutdown managers' kills set DisruptionTarget, so their scripts
+// have no K8; kills whose status function drops it are each an
+// unexplained K8 naming the kill, and nothing else moves to K8.
+func TestDisruptionTargetIsJudged(t *testing.T) {
+	for _, c := range []struct{ script, want string }{
+		{evictScript, "the eviction kill of pod a has a status function that sets no DisruptionTarget"},
+		{shutdownScript, "the shutdown kill of pod a has a status function that sets no DisruptionTarget"},
+	} {
+		if got := findingsOf(runActorsScript(t, c.script, RunOptions{}), "kubelet", "K8"); len(got) > 0 {
+			t.Fatalf("the real managers: K8 %q", got)
+		}
+		got := findingsOf(runActorsScript(t, c.script, RunOptions{plant: plantNoDisruption}), "kubelet", "K8")
+		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {
+			t.Errorf("planted: K8 %q, want one unexplained %q", got, c.want)
+		}
+	}
+}

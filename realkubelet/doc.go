@@ -104,11 +104,12 @@
 // SyncPod begins after it), S11 (grace never increases), S1, S13's premise
 // (a kill leaves termination requested); at every status write of the
 // status manager K7 (no terminal phase with the pod still ready) and K8
-// (the kill's DisruptionTarget goes out with the terminal phase); after a
-// settle phase: L1, L2, L3 (also: no manager still at work), L6, and of
-// the components P5 (the kubelet's last phase reached the API) and P6
-// (each eviction turn evicted one pod that is not critical, if there was
-// one). Findings are history.Violations; a direct finding names a known
+// (the kill's DisruptionTarget goes out with the terminal phase), at
+// every eviction or shutdown kill K8's first half (its status function
+// sets DisruptionTarget); after a settle phase: L1, L2, L3 (also: no
+// manager still at work), L6, and of the components P5 (the kubelet's
+// last phase and readiness reached the API) and P6 (each eviction turn
+// evicted one pod that is not critical, if there was one). Findings are history.Violations; a direct finding names a known
 // upstream deviation only through that deviation's exact predicate, and a
 // run is explained only if the model with exactly the deviations its
 // findings name accepts its history (package explain).

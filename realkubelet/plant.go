@@ -80,6 +80,9 @@ const (
 	// condition from status writes, so an evicted or shut-down pod turns
 	// terminal without it (status_test.go: K8).
 	plantStripDisruption
+	// plantNoDisruption: the eviction's and the node shutdown's kills carry
+	// a status function that sets no DisruptionTarget (actors_test.go: K8).
+	plantNoDisruption
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

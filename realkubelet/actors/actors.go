@@ -73,6 +73,9 @@ type Plants struct {
 	// EvictKeepsPhase: the eviction's kills carry a status function that
 	// leaves the phase alone.
 	EvictKeepsPhase bool
+	// NoDisruption: the eviction's and the node shutdown's kills carry a
+	// status function that sets no DisruptionTarget condition.
+	NoDisruption bool
 }
 
 // Actors are the components of one kubelet process.
@@ -106,8 +109,11 @@ type Actors struct {
 	// evictFnWrong: what was wrong with each eviction kill's status
 	// function (evictionStatusWrong), in the order the kills came.
 	evictFnWrong []string
-	mu           sync.Mutex
-	finished     map[types.UID]bool
+	// disruptionWrong: the eviction and shutdown kills whose status
+	// function does not set DisruptionTarget (disruption.go).
+	disruptionWrong []string
+	mu              sync.Mutex
+	finished        map[types.UID]bool
 	// Check is the kubelet-level oracle (K5 among others), fed every event
 	// when a component is on; nil otherwise.
 	Check oracle.Oracle
@@ -147,6 +153,9 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	active, kill := a.ActivePods(), a.Kills.KillPodFunc("shutdown")
 	if a.plants.ShutdownKeepsPhase {
 		kill = keepPhase(kill)
+	}
+	if a.plants.NoDisruption {
+		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger()})
@@ -275,6 +284,7 @@ func (a *Actors) Poll() {
 		if r.Actor == "shutdown" {
 			h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
 		}
+		a.judgeDisruption(r)
 		if r.Actor == "eviction" {
 			if why := evictionStatusWrong(r.Opts.KillPodOptions.PodStatusFunc); why != "" {
 				a.evictFnWrong = append(a.evictFnWrong, fmt.Sprintf("the eviction of pod %s has a status function that %s", r.UID, why))

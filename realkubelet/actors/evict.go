@@ -25,6 +25,9 @@ func (a *Actors) EvictCycle(uid types.UID) {
 		if a.plants.EvictKeepsPhase {
 			kill = keepPhase(kill)
 		}
+		if a.plants.NoDisruption {
+			kill = dropDisruption(kill)
+		}
 		m, err := evictmgr.New(a.host.Context(), kill)
 		if err != nil {
 			panic(err) // the pinned kubelet's manager no longer fits (evictmgr_test.go says how)
