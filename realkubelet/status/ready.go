@@ -28,9 +28,10 @@ func (s *Component) judgeWrite(op apiserver.Op) {
 		s.judged = append(s.judged, Judged{"K7",
 			fmt.Sprintf("pod %s: the status manager wrote phase %s with the pod still Ready", op.UID, op.Phase)})
 	}
-	st, ok := s.mgr.GetPodStatus(op.UID)
-	if op.PhaseChanged && !TerminalPhase(op.From) && !op.Disrupted && ok &&
-		apiserver.ConditionTrue(st.Conditions, v1.DisruptionTarget) {
+	if !op.PhaseChanged || TerminalPhase(op.From) || op.Disrupted {
+		return
+	}
+	if st, ok := s.mgr.GetPodStatus(op.UID); ok && apiserver.ConditionTrue(st.Conditions, v1.DisruptionTarget) {
 		s.judged = append(s.judged, Judged{"K8",
 			fmt.Sprintf("pod %s: the status manager wrote phase %s without the DisruptionTarget condition the kubelet set", op.UID, op.Phase)})
 	}
