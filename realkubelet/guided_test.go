@@ -48,14 +48,15 @@ func verdict(r Result) realdriver.SeedVerdict {
 
 // guidedSweep runs the guided loop (loop seed start, runs runs) of each
 // family it is handed on the real pod workers with opts, each family's
-// corpus loaded from and saved to dir if dir is not "", and hands every
+// corpus loaded from and saved to dir if dir is not "" (its kept entries
+// run again first with -sweep.rerun), and hands every
 // run's verdict on; a run with an unexplained finding also logs its input
 // token (TestReplaySeed -shrink.input replays it), and with -sweep.inputs
 // every run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, opts RunOptions, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
 	inputs := inputFlags.Open(t)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
-		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f, opts}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
+		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f, opts}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1, Replay: *sweepRerun},
 			func(s guided.Step[Result]) {
 				if len(s.Result.Unexplained()) > 0 {
 					t.Logf("%s run %d: input %s", f.Name, s.Index, s.Input.Token())

@@ -21,6 +21,7 @@ var (
 	sweepStrat = flag.String("sweep.strategy", "random", "TestSweep: random (seeds -sweep.start on) or guided (the corpus loop, "+
 		"-sweep runs per family, loop seed -sweep.start)")
 	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora under this directory")
+	sweepRerun  = flag.Bool("sweep.rerun", false, "TestSweep -sweep.strategy guided -sweep.corpus: run every kept entry again first, the rarest keys' owners first (as simrun --rerun-corpus), then the loop's own runs; -sweep counts both")
 	sweepName   = flag.Bool("sweep.name", false, "TestSweep: name each run on stderr before it starts (a mutant that crashes the binary dies in the last run named)")
 )
 
@@ -59,8 +60,8 @@ func TestSweep(t *testing.T) {
 	var tot realdriver.SweepTotals
 	switch *sweepStrat {
 	case "random":
-		if *sweepCorpus != "" {
-			t.Fatalf("-sweep.corpus needs -sweep.strategy guided")
+		if *sweepCorpus != "" || *sweepRerun {
+			t.Fatalf("-sweep.corpus and -sweep.rerun need -sweep.strategy guided")
 		}
 		tot = realdriver.Sweep(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, *sweepSeeds, *sweepStart,
 			func(f plan.Family, seed uint64) realdriver.SeedVerdict {
@@ -68,6 +69,9 @@ func TestSweep(t *testing.T) {
 				return verdict(Bubble(t, func() Result { return RunSeedWith(f, seed, opts) }))
 			})
 	case "guided":
+		if *sweepRerun && *sweepCorpus == "" {
+			t.Fatalf("-sweep.rerun needs -sweep.corpus (the corpora to run again)")
+		}
 		tot = realdriver.SweepRuns(t, &report, plan.KubeletFamilies(), *sweepOnly, 32, "runs",
 			guidedSweep(t, opts, *sweepStart, *sweepSeeds, corpusDir(*sweepCorpus, opts, *sweepReal)))
 	default:

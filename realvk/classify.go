@@ -286,16 +286,17 @@ func (d *Driver) classLostStatus(m []string) string {
 	uid := types.UID(m[1])
 	v, _ := strconv.Atoi(m[3])
 	version := func(n notifyRecord) bool { return n.version == v }
+	since, edited := d.editedAway(uid, v)
 	switch {
 	case d.statusOverwritten(uid, v):
 		return ClassErrorStatusOverwrites
-	case d.notificationsDropped(uid, version, 0), d.droppedSinceEdit(uid, v):
+	case d.notificationsDropped(uid, version, 0), edited && d.notificationsDropped(uid, version, since):
 		return ClassNotificationDropped
 	case d.lateNotificationWritten(uid, v):
 		return ClassLateNotification
 	case d.skipNeverRechecked(uid, v):
 		return ClassSkipNeverRechecked
-	case d.lostWithRun(uid, version) && !d.wroteVersion(uid, v):
+	case d.lostWithRun(uid, version, 0) && !d.wroteVersion(uid, v), edited && d.lostWithRun(uid, version, since):
 		return ClassLostWithRun
 	case d.entryClearedByOldUID(uid, Namespace+"/"+m[2], v):
 		return ClassEntryClearedByOldUID
@@ -361,7 +362,7 @@ func (d *Driver) classProviderDeleted(uid types.UID) string {
 		return ClassStatusInsteadOfDelete
 	case d.W.deletingNotified[uid] && terminal(d.final.apiPhase[uid]):
 		return ClassTerminalNotDeleted
-	case d.lostWithRun(uid, deleting):
+	case d.lostWithRun(uid, deleting, 0):
 		return ClassLostWithRun
 	case d.notificationsDropped(uid, deleting, 0):
 		return ClassNotificationDropped

@@ -291,6 +291,33 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 		if got := d.classify(f); got != ClassDanglingOnce {
 			t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
 		}
+		// A later sweep that listed it and did not fail, then a failed one:
+		// VD only if that sweep's lister held another UID under the name
+		// (deleteDanglingPods compares names), not a, not none; and not
+		// when the last sweep, too, listed it and its lister held nothing.
+		d.W.podsGiven = map[int]map[string]string{2: listed}
+		for _, c := range []struct {
+			name string
+			held map[int]map[string]types.UID
+			last callgate.Outcome
+			want string
+		}{
+			{"its lister held another UID", map[int]map[string]types.UID{2: {"default/db": "e"}}, callgate.Fail, ClassDanglingOnce},
+			{"its lister held the pod itself", map[int]map[string]types.UID{2: {"default/db": "a"}}, callgate.Fail, ""},
+			{"its lister held nothing of the name", map[int]map[string]types.UID{2: {}}, callgate.Fail, ""},
+			{"another key held", map[int]map[string]types.UID{2: {"default/web": "e"}}, callgate.Fail, ""},
+			{"the last sweep listed it, holding nothing", map[int]map[string]types.UID{2: {"default/db": "e"}, 3: {}}, callgate.OK, ""},
+		} {
+			d.W.sweepHeld = c.held
+			d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK},
+				{gen: 3, op: "provider.GetPods", outcome: c.last}}
+			if c.last == callgate.OK {
+				d.W.podsGiven[3] = listed
+			}
+			if got := d.classify(f); got != c.want {
+				t.Errorf("a sweep that listed it and did not fail, %s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
 	})
 }
 
@@ -412,6 +439,51 @@ func TestClassifyDroppedSinceEditNegative(t *testing.T) {
 				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 3}), &editAt{2, 1}, ""},
 			{"the version never reached the API", map[int]notifyRecord{1: accepted, 2: dropped},
 				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{2, 1}, ""},
+		}
+		for _, c := range cases {
+			d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
+			if c.edit != nil {
+				d.W.edits["a"] = *c.edit
+			}
+			if got := d.classify(f); got != c.want {
+				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+			}
+		}
+	})
+}
+
+// TestClassifyLostWithRunSinceEditNegative: VO after an edit (a guided
+// vk-swarm run): the lost version reached the API, an outside edit
+// replaced it after the pod's last effective status write, and every
+// notification of the version made after the edit was taken by a
+// generation stopped before writing it (or dropped), at least one taken.
+func TestClassifyLostWithRunSinceEditNegative(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := NewDriver()
+		d.W.gen = 3
+		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
+		first := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
+		taken := notifyRecord{gen: 2, uid: "a", version: 1, accepted: 4}
+		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
+		cases := []struct {
+			name     string
+			notifies map[int]notifyRecord
+			writes   []statusWrite
+			edit     *editAt
+			want     string
+		}{
+			{"VO: written, edited, the re-notification taken by a stopped generation", map[int]notifyRecord{1: first, 2: taken}, written, &editAt{3, 1}, ClassLostWithRun},
+			{"and another dropped", map[int]notifyRecord{1: first, 2: taken, 3: {gen: 3, uid: "a", version: 1, dropped: "poll timeout"}}, written, &editAt{3, 1}, ClassLostWithRun},
+			{"no edit", map[int]notifyRecord{1: first, 2: taken}, written, nil, ""},
+			{"the notification came before the edit", map[int]notifyRecord{1: first, 2: taken}, written, &editAt{3, 2}, ""},
+			{"taken by the last generation", map[int]notifyRecord{1: first, 2: {gen: 3, uid: "a", version: 1, accepted: 4}}, written, &editAt{3, 1}, ""},
+			{"another taken by the last generation", map[int]notifyRecord{1: first, 2: taken, 3: {gen: 3, uid: "a", version: 1, accepted: 5}}, written, &editAt{3, 1}, ""},
+			{"a status write after the edit", map[int]notifyRecord{1: first, 2: taken},
+				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 5}), &editAt{3, 1}, ""},
+			// (the first notification taken by the last generation, so that
+			// VO's own clause, for a version never written, does not hold)
+			{"the version never reached the API", map[int]notifyRecord{1: {gen: 3, uid: "a", version: 1, accepted: 1}, 2: taken},
+				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{3, 1}, ""},
 		}
 		for _, c := range cases {
 			d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}

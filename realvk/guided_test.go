@@ -46,14 +46,15 @@ func verdict(r Result) realdriver.SeedVerdict {
 
 // guidedSweep runs the guided loop (loop seed start, runs runs) of each VK
 // family it is handed on the real controller, each family's corpus loaded
-// from and saved to dir if dir is not "", and hands every run's verdict
+// from and saved to dir if dir is not "" (its kept entries run again
+// first with -sweep.rerun), and hands every run's verdict
 // on; a run with an unexplained finding also logs its input token
 // (TestReplaySeed -shrink.input replays it), and with -sweep.inputs every
 // run with a finding is written to that file (TestBaseInputs).
 func guidedSweep(t *testing.T, start uint64, runs int, dir string) func(plan.Family, func(uint64, realdriver.SeedVerdict)) {
 	inputs := inputFlags.Open(t)
 	return func(f plan.Family, emit func(uint64, realdriver.SeedVerdict)) {
-		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1},
+		_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, dir, guided.Options{Seed: start, Runs: uint64(runs), Parallel: 1, Replay: *sweepRerun},
 			func(s guided.Step[Result]) {
 				if *verbose {
 					for _, fd := range s.Result.Findings {

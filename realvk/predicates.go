@@ -52,16 +52,16 @@ func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
 	if !ok {
 		return false
 	}
-	if d.danglingSince(key, gR) {
+	if d.danglingSince(key, uid, gR) {
 		return true
 	}
 	from, listed := w.watchFrom[gR]
-	return (!listed || w.removedAt[uid] < from) && d.danglingSince(key, gR-1)
+	return (!listed || w.removedAt[uid] < from) && d.danglingSince(key, uid, gR-1)
 }
 
 // danglingSince is danglingAfterRestart for a pod that left the API in
 // generation gR.
-func (d *Driver) danglingSince(key string, gR int) bool {
+func (d *Driver) danglingSince(key string, uid types.UID, gR int) bool {
 	w := d.W
 	if gR >= w.gen {
 		return false
@@ -76,7 +76,13 @@ func (d *Driver) danglingSince(key string, gR int) bool {
 			continue
 		}
 		later++
-		if !failed[g] && slices.Contains(slices.Collect(maps.Values(w.podsGiven[g])), key) {
+		if failed[g] || !slices.Contains(slices.Collect(maps.Values(w.podsGiven[g])), key) {
+			continue
+		}
+		// g listed the pod and did not fail: explained only if its lister
+		// held another UID under the name, which the sweep's by-name
+		// check takes for the provider's pod (VA's comparison).
+		if held := w.sweepHeld[g][key]; held == "" || held == uid {
 			return false
 		}
 	}
@@ -134,19 +140,23 @@ func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bo
 	return seen
 }
 
-// droppedSinceEdit (VL, after an edit): U's status version v took effect
-// in the API, an outside edit replaced it after U's last effective status
-// write, and every notification of v made after the edit was dropped by
-// enqueuePodStatusUpdate, at least one (vk-swarm seed 22,344: the
+// editedAway: U's status version v took effect in the API, and an outside
+// edit replaced it after U's last effective status write; since is the
+// last notify move before the edit. A loss of v is then a loss of the
+// notifications after it: all dropped is VL (vk-swarm seed 22,344: the
 // re-notification that would have written v again came while a restarted
-// controller's informer had not listed the pod).
-func (d *Driver) droppedSinceEdit(uid types.UID, v int) bool {
+// controller's informer had not listed the pod), all taken by
+// generations stopped before writing them is VO (a guided vk-swarm run:
+// the re-notification was skipped as equal to the last, and the
+// generation was stopped before the edit's update event could re-check
+// it).
+func (d *Driver) editedAway(uid types.UID, v int) (since int, ok bool) {
 	e, ok := d.W.edits[uid]
 	writes := d.W.statusWrites[uid]
 	if !ok || len(writes) == 0 || writes[len(writes)-1].seq > e.statusSeq || !d.wroteVersion(uid, v) {
-		return false
+		return 0, false
 	}
-	return d.notificationsDropped(uid, func(n notifyRecord) bool { return n.version == v }, e.notifySeq)
+	return e.notifySeq, true
 }
 
 // lateNotificationWritten (VM): a notification of U's version v was
@@ -215,15 +225,16 @@ func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
 	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
 }
 
-// lostWithRun (VO): U had notifications that match; at least one was
+// lostWithRun (VO): U had notifications after notify move since that
+// match; at least one was
 // accepted by a controller generation that is not the last one (it was
 // stopped after), and every other one was too, or was dropped (VL's poll
 // ended first, as in vk-swarm seed 12,121: the loss is VO's and VL's
 // together, named VO, whose notification was the one a controller took).
-func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool) bool {
+func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool, since int) bool {
 	lost := false
-	for _, n := range d.W.notifies {
-		if n.uid != uid || !match(n) || n.dropped != "" {
+	for i, n := range d.W.notifies {
+		if i <= since || n.uid != uid || !match(n) || n.dropped != "" {
 			continue
 		}
 		if n.accepted == 0 || n.gen >= d.W.gen {

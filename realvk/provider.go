@@ -224,13 +224,16 @@ func (p provider) GetPods(ctx context.Context) ([]*v1.Pod, error) {
 	p.w.mu.Lock()
 	defer p.w.mu.Unlock()
 	var out []*v1.Pod
-	given := map[string]string{}
+	given, held := map[string]string{}, map[string]types.UID{}
 	for _, key := range p.w.backendKeys() {
 		pod := p.w.backend[key].pod.DeepCopy()
 		given[fmt.Sprintf("%p", pod)] = key
+		if api, err := p.w.listers[p.gen].Pods(pod.Namespace).Get(pod.Name); err == nil {
+			held[key] = api.UID
+		}
 		out = append(out, pod)
 	}
-	p.w.podsGiven[p.gen] = given
+	p.w.podsGiven[p.gen], p.w.sweepHeld[p.gen] = given, held
 	return out, nil
 }
 

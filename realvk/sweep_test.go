@@ -21,6 +21,7 @@ var (
 	sweepStrat = flag.String("sweep.strategy", "random", "TestSweep: random (seeds -sweep.start on) or guided (the corpus loop, "+
 		"-sweep runs per family, loop seed -sweep.start)")
 	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora in this directory")
+	sweepRerun  = flag.Bool("sweep.rerun", false, "TestSweep -sweep.strategy guided -sweep.corpus: run every kept entry again first, the rarest keys' owners first (as simrun --rerun-corpus), then the loop's own runs; -sweep counts both")
 )
 
 // TestSweep runs -sweep seeds of every VK family on the real controller
@@ -39,8 +40,8 @@ func TestSweep(t *testing.T) {
 	var tot realdriver.SweepTotals
 	switch *sweepStrat {
 	case "random":
-		if *sweepCorpus != "" {
-			t.Fatalf("-sweep.corpus needs -sweep.strategy guided")
+		if *sweepCorpus != "" || *sweepRerun {
+			t.Fatalf("-sweep.corpus and -sweep.rerun need -sweep.strategy guided")
 		}
 		tot = realdriver.Sweep(t, &report, plan.VKFamilies(), *sweepOnly, 20, *sweepSeeds, *sweepStart,
 			func(f plan.Family, seed uint64) realdriver.SeedVerdict {
@@ -54,6 +55,9 @@ func TestSweep(t *testing.T) {
 				return verdict(r)
 			})
 	case "guided":
+		if *sweepRerun && *sweepCorpus == "" {
+			t.Fatalf("-sweep.rerun needs -sweep.corpus (the corpora to run again)")
+		}
 		tot = realdriver.SweepRuns(t, &report, plan.VKFamilies(), *sweepOnly, 20, "runs",
 			guidedSweep(t, *sweepStart, *sweepSeeds, *sweepCorpus))
 	default:

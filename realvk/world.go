@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -117,6 +118,12 @@ type World struct {
 	// podsGiven[gen] maps the pods generation gen's GetPods returned
 	// (pointer, as %p prints it) to their keys (spans.go, danglingKey).
 	podsGiven map[int]map[string]string
+	// listers[gen] is generation gen's pod lister; sweepHeld[gen] is, per
+	// key its GetPods listed, the UID that lister held under the key's
+	// name when GetPods returned, which is what deleteDanglingPods then
+	// compares by name alone (VD: a sweep that skipped another UID).
+	listers   map[int]corev1listers.PodLister
+	sweepHeld map[int]map[string]types.UID
 }
 
 // statusWrite is one status write of the controller that took effect:
@@ -198,7 +205,8 @@ func newWorld() *World {
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{}, statusWrites: map[types.UID][]statusWrite{},
+		podsGiven: map[int]map[string]string{}, listers: map[int]corev1listers.PodLister{},
+		sweepHeld: map[int]map[string]types.UID{}, statusWrites: map[types.UID][]statusWrite{},
 		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}, statusRuns: map[string]int{}, edits: map[types.UID]editAt{},
 		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
 		removedGen: map[types.UID]int{}, removedAt: map[types.UID]int{}}
@@ -239,6 +247,7 @@ func (w *World) start() bool {
 	ctx, cancel := context.WithCancel(w.controllerContext(gen))
 	w.pc, w.cancel = pc, cancel
 	w.pcs[gen] = pc
+	w.listers[gen] = podInformer{inf}.Lister()
 	w.emit(history.VKStarted{Epoch: gen})
 	w.notef("start g%d", gen)
 	go inf.RunWithContext(ctx)
