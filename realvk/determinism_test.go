@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -71,4 +72,28 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return "one trace is a prefix of the other"
+}
+
+// pollDeadlineInput is a guided vk-swarm input (met growing a corpus in
+// session 32) whose notification poll reaches its 20th tick, the instant
+// its deadline fires too.
+const pollDeadlineInput = "g1:JI4rUgRBEERfZvVvZrtnHMeDqyxgcDgMCgmXQaIJIOYGaKLZKlevMl4CNxZz53RENgRpngwmBUgpsElcXsMBlpFInsQXYKdA0syEkJWAB6nvFVY6jUZhozFY2VCTE12dGEiLM5VFJy9KIa_k3T65TxULzRoUVTpj9pODKrQRhBZVDSr6VwSDocSGaVR2OnD1Gfe6PuucX_NT-Sjf5agv6V235ajP-c2PuqtH_Sq_8ZP_AgAA__8"
+
+// TestPollDeadlineOneWay: the same input gives the same trace in fresh
+// bubbles when a notification's poll ticks at its own deadline. Before
+// pollContext.Err read the deadline off the clock, about half of the runs
+// parked the poll once more (the tick's goroutine ran before the timer's
+// cancel) and the other half did not.
+func TestPollDeadlineOneWay(t *testing.T) {
+	f := familyNamed(t, "vk-swarm")
+	in, err := guided.ParseToken(pollDeadlineInput)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := runInput(t, f, in).TraceSHA
+	for i := range 10 {
+		if got := runInput(t, f, in).TraceSHA; got != first {
+			t.Fatalf("run %d: trace %s, first run %s", i+2, got, first)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/podsim/podsim/realvk/callgate"
 	"github.com/virtual-kubelet/virtual-kubelet/log"
@@ -185,8 +186,19 @@ type pollContext struct {
 }
 
 func (p pollContext) Err() error {
-	if err := p.Context.Err(); err != nil || !calledFromPollLoop() {
+	if err := p.Context.Err(); err != nil {
 		return err
+	}
+	// The poll's timeout is a whole number of its periods (20 × 151 ms),
+	// so its last tick and its deadline's timer fire at one fake instant,
+	// and whether the timer's cancel has run when the loop asks is the
+	// scheduler's: one way the loop parks once more, the other it ends. At
+	// the deadline it has ended, whichever goroutine ran first.
+	if dl, ok := p.Context.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	if !calledFromPollLoop() {
+		return nil
 	}
 	c := &callgate.Call{Gen: p.s.t.gen, Op: "poll", Key: p.s.logger.field("key"),
 		Caller: fmt.Sprintf("notify%d", p.s.notify), Ctx: p.Context}
