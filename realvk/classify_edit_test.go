@@ -23,13 +23,7 @@ func TestClassifyDroppedSinceEditNegative(t *testing.T) {
 		accepted := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
 		dropped := notifyRecord{gen: 2, uid: "a", version: 1, dropped: "poll timeout"}
 		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
-		cases := []struct {
-			name     string
-			notifies map[int]notifyRecord
-			writes   []statusWrite
-			edit     *editAt
-			want     string
-		}{
+		runEditCases(t, d, f, []editCase{
 			{"VL: written, edited, the re-notification dropped", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 1}, ClassNotificationDropped},
 			{"no edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, nil, ""},
 			{"the drop came before the edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 2}, ""},
@@ -40,16 +34,7 @@ func TestClassifyDroppedSinceEditNegative(t *testing.T) {
 				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 3}), &editAt{2, 1}, ""},
 			{"the version never reached the API", map[int]notifyRecord{1: accepted, 2: dropped},
 				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{2, 1}, ""},
-		}
-		for _, c := range cases {
-			d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
-			if c.edit != nil {
-				d.W.edits["a"] = *c.edit
-			}
-			if got := d.classify(f); got != c.want {
-				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
-			}
-		}
+		})
 	})
 }
 
@@ -66,13 +51,7 @@ func TestClassifyLostWithRunSinceEditNegative(t *testing.T) {
 		first := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
 		taken := notifyRecord{gen: 2, uid: "a", version: 1, accepted: 4}
 		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
-		cases := []struct {
-			name     string
-			notifies map[int]notifyRecord
-			writes   []statusWrite
-			edit     *editAt
-			want     string
-		}{
+		runEditCases(t, d, f, []editCase{
 			{"VO: written, edited, the re-notification taken by a stopped generation", map[int]notifyRecord{1: first, 2: taken}, written, &editAt{3, 1}, ClassLostWithRun},
 			{"and another dropped", map[int]notifyRecord{1: first, 2: taken, 3: {gen: 3, uid: "a", version: 1, dropped: "poll timeout"}}, written, &editAt{3, 1}, ClassLostWithRun},
 			{"no edit", map[int]notifyRecord{1: first, 2: taken}, written, nil, ""},
@@ -85,16 +64,7 @@ func TestClassifyLostWithRunSinceEditNegative(t *testing.T) {
 			// VO's own clause, for a version never written, does not hold)
 			{"the version never reached the API", map[int]notifyRecord{1: {gen: 3, uid: "a", version: 1, accepted: 1}, 2: taken},
 				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{3, 1}, ""},
-		}
-		for _, c := range cases {
-			d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
-			if c.edit != nil {
-				d.W.edits["a"] = *c.edit
-			}
-			if got := d.classify(f); got != c.want {
-				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
-			}
-		}
+		})
 	})
 }
 
@@ -137,4 +107,29 @@ func TestClassifyEntryClearedNegative(t *testing.T) {
 			}
 		}
 	})
+}
+
+// editCase is one look-alike of a status lost after an outside edit of
+// pod a: the notifications, a's effective status writes, the edit (nil:
+// none) and the class wanted.
+type editCase struct {
+	name     string
+	notifies map[int]notifyRecord
+	writes   []statusWrite
+	edit     *editAt
+	want     string
+}
+
+// runEditCases classifies f in each case's world.
+func runEditCases(t *testing.T, d *Driver, f Finding, cases []editCase) {
+	t.Helper()
+	for _, c := range cases {
+		d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
+		if c.edit != nil {
+			d.W.edits["a"] = *c.edit
+		}
+		if got := d.classify(f); got != c.want {
+			t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+		}
+	}
 }
