@@ -142,15 +142,19 @@ real-mutation:
 ## all or none; realkubelet/components.go). STRATEGY=guided makes SEEDS runs
 ## per family of the coverage-guided corpus loop instead (loop seed 1;
 ## docs/guided.md, "The real targets"); CORPUS=DIR keeps its corpora there
-## (DIR/plain, DIR/hold) so the next sweep resumes.
+## (DIR/plain, DIR/hold) so the next sweep resumes; RERUN=1 runs the kept
+## entries again first (as simrun --rerun-corpus: a corpus grown on the
+## last commit, run on a change).
 SEEDS ?= 1000
 REAL ?= all
 STRATEGY ?= random
 CORPUS ?=
-SWEEP_STRATEGY = -sweep.strategy $(STRATEGY) $(if $(CORPUS),-sweep.corpus $(abspath $(CORPUS)))
+RERUN ?=
+SWEEP_STRATEGY = -sweep.strategy $(STRATEGY) $(if $(CORPUS),-sweep.corpus $(abspath $(CORPUS))) $(if $(RERUN),-sweep.rerun)
 check-strategy:
 	@$(if $(filter random guided,$(STRATEGY)),,$(error STRATEGY=$(STRATEGY): want random or guided))
 	@$(if $(and $(CORPUS),$(filter random,$(STRATEGY))),$(error CORPUS needs STRATEGY=guided))
+	@$(if $(and $(RERUN),$(if $(CORPUS),,x)),$(error RERUN needs CORPUS=DIR (the corpora to run again)))
 real-sweep: check-strategy
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.real $(REAL) $(SWEEP_STRATEGY)
 	cd realkubelet && $(GO) test -count=1 -timeout 60m -run TestSweep -v . -args -sweep $(SEEDS) -sweep.hold -sweep.real $(REAL) $(SWEEP_STRATEGY)
@@ -164,8 +168,8 @@ realvk:
 
 ## realvk-sweep: SEEDS seeds of every VK family on the real controller
 ## (plan.VKFamilies, judged by oracle/vk); prints findings per class and
-## seeds/s; fails on any unexplained finding. STRATEGY=guided and CORPUS=DIR
-## as for real-sweep.
+## seeds/s; fails on any unexplained finding. STRATEGY=guided, CORPUS=DIR
+## and RERUN=1 as for real-sweep.
 realvk-sweep: check-strategy
 	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS) $(SWEEP_STRATEGY)
 
