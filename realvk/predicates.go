@@ -45,7 +45,9 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 // the informer's cleanup of key, if one was made, was not the last
 // generation's and did not end with a not-found (that is VI); at least
 // one generation after gR ran deleteDanglingPods, and each of them failed
-// its GetPods, or failed its DeletePod of key, or got a list without key.
+// its GetPods, or failed its DeletePod of key, or got a list without key,
+// or listed key while its lister held another UID under the name (the
+// sweep compares names only).
 func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
 	w := d.W
 	gR, ok := w.removedGen[uid]
@@ -226,11 +228,11 @@ func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
 }
 
 // lostWithRun (VO): U had notifications after notify move since that
-// match; at least one was
-// accepted by a controller generation that is not the last one (it was
-// stopped after), and every other one was too, or was dropped (VL's poll
-// ended first, as in vk-swarm seed 12,121: the loss is VO's and VL's
-// together, named VO, whose notification was the one a controller took).
+// match; at least one was accepted by a controller generation that is not
+// the last one (it was stopped after), and every other one was too, or was
+// dropped (VL's poll ended first, as in vk-swarm seed 12,121: the loss is
+// VO's and VL's together, named VO, whose notification was the one a
+// controller took).
 func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool, since int) bool {
 	lost := false
 	for i, n := range d.W.notifies {
