@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	corev1listers "k8s.io/client-go/listers/core/v1"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realvk/callgate"
@@ -43,6 +44,9 @@ type providerPod struct {
 type provider struct {
 	w   *World
 	gen int
+	// lister is the generation's pod lister, the one its
+	// deleteDanglingPods compares the provider's pods with (sweepHeld).
+	lister corev1listers.PodLister
 }
 
 func (p provider) gate(ctx context.Context, op, key string) callgate.Outcome {
@@ -228,7 +232,7 @@ func (p provider) GetPods(ctx context.Context) ([]*v1.Pod, error) {
 	for _, key := range p.w.backendKeys() {
 		pod := p.w.backend[key].pod.DeepCopy()
 		given[fmt.Sprintf("%p", pod)] = key
-		if api, err := p.w.listers[p.gen].Pods(pod.Namespace).Get(pod.Name); err == nil {
+		if api, err := p.lister.Pods(pod.Namespace).Get(pod.Name); err == nil {
 			held[key] = api.UID
 		}
 		out = append(out, pod)

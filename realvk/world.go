@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -118,11 +117,10 @@ type World struct {
 	// podsGiven[gen] maps the pods generation gen's GetPods returned
 	// (pointer, as %p prints it) to their keys (spans.go, danglingKey).
 	podsGiven map[int]map[string]string
-	// listers[gen] is generation gen's pod lister; sweepHeld[gen] is, per
-	// key its GetPods listed, the UID that lister held under the key's
-	// name when GetPods returned, which is what deleteDanglingPods then
-	// compares by name alone (VD: a sweep that skipped another UID).
-	listers   map[int]corev1listers.PodLister
+	// sweepHeld[gen] is, per key generation gen's GetPods listed, the UID
+	// its lister held under the key's name when GetPods returned, which is
+	// what deleteDanglingPods then compares by name alone (VD: a sweep that
+	// skipped another UID).
 	sweepHeld map[int]map[string]types.UID
 }
 
@@ -205,7 +203,7 @@ func newWorld() *World {
 		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
 		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
 		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{}, listers: map[int]corev1listers.PodLister{},
+		podsGiven: map[int]map[string]string{},
 		sweepHeld: map[int]map[string]types.UID{}, statusWrites: map[types.UID][]statusWrite{},
 		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}, statusRuns: map[string]int{}, edits: map[types.UID]editAt{},
 		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
@@ -236,10 +234,11 @@ func (w *World) start() bool {
 	gen := w.gen
 	inf := gatedInformer{SharedIndexInformer: cache.NewSharedIndexInformer(listWatch{w: w, gen: gen}, &v1.Pod{}, 0,
 		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), w: w, gen: gen}
+	pods := podInformer{inf}
 	other := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1()
 	pc, err := node.NewPodController(node.PodControllerConfig{
-		PodClient: podClient{w: w, gen: gen}, PodInformer: podInformer{inf}, EventRecorder: &record.FakeRecorder{},
-		Provider: provider{w: w, gen: gen}, ConfigMapInformer: other.ConfigMaps(), SecretInformer: other.Secrets(),
+		PodClient: podClient{w: w, gen: gen}, PodInformer: pods, EventRecorder: &record.FakeRecorder{},
+		Provider: provider{w: w, gen: gen, lister: pods.Lister()}, ConfigMapInformer: other.ConfigMaps(), SecretInformer: other.Secrets(),
 		ServiceInformer: other.Services(), SkipDownwardAPIResolution: true})
 	if err != nil {
 		panic(err)
@@ -247,7 +246,6 @@ func (w *World) start() bool {
 	ctx, cancel := context.WithCancel(w.controllerContext(gen))
 	w.pc, w.cancel = pc, cancel
 	w.pcs[gen] = pc
-	w.listers[gen] = podInformer{inf}.Lister()
 	w.emit(history.VKStarted{Epoch: gen})
 	w.notef("start g%d", gen)
 	go inf.RunWithContext(ctx)
