@@ -80,6 +80,8 @@ baseline:
 ## guided-measure: the strategies side by side (docs/guided.md): per mutant, failing runs and
 ## seeds to detection under random, pct and guided; per family, distinct coverage tuples at
 ## 100 and 1,000 runs. Not part of CI (about 30 min on an idle 2-core machine).
+## PODSIM_GUIDED_STRATEGIES=random,guided,rerun adds a corpus grown on the correct code
+## and run again first (PODSIM_GUIDED_GROW runs, default 20,000; PODSIM_GUIDED_CORPORA keeps it).
 guided-measure:
 	PODSIM_GUIDED_MEASURE=1 $(GO) test -count=1 -v -timeout 0 -run 'TestMeasureDetection|TestMeasureCoverage' ./guided
 

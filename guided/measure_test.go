@@ -43,14 +43,20 @@ func envInt(t *testing.T, name string, def int) int {
 
 // failures runs budget runs of one family under strategy name from start
 // and returns which run indices failed. A name ending in "+fp" arms the
-// fault points (run.CheckOptions.FaultPoints).
-func failures(f plan.Family, name string, start uint64, budget int, mutant string) []bool {
+// fault points (run.CheckOptions.FaultPoints). "rerun" runs again first
+// the corpus of start grown on the correct code (grownCorpus, kept under
+// corpora), then goes on guided.
+func failures(f plan.Family, name string, start uint64, budget int, mutant, corpora string) []bool {
 	name, fp := strings.CutSuffix(name, "+fp")
 	opts := run.CheckOptions{Mutant: mutant, FaultPoints: fp}
 	failed := make([]bool, budget)
-	if name == "guided" {
-		Loop(context.Background(), f, NewCorpus(f.Name), Options{Seed: start, Runs: uint64(budget), Parallel: 2, Check: opts},
-			func(o Outcome) { failed[o.Index] = o.Result.Failed() })
+	if name == "guided" || name == "rerun" {
+		c, o := NewCorpus(f.Name), Options{Seed: start, Runs: uint64(budget), Parallel: 2, Check: opts}
+		if name == "rerun" {
+			c, o.Replay = grownCorpus(f, start, fp, corpora), true
+		}
+		base := c.Runs // a corpus's run indices go on from its history's
+		Loop(context.Background(), f, c, o, func(out Outcome) { failed[out.Index-base] = out.Result.Failed() })
 		return failed
 	}
 	var st sim.Strategy = sim.RandomWalk{}
@@ -103,14 +109,14 @@ func (c cell) String() string {
 }
 
 // measure runs one mutant under one strategy from starts start seeds.
-func measure(m run.Mutant, name string, starts, budget int) cell {
+func measure(m run.Mutant, name string, starts, budget int, corpora string) cell {
 	var c cell
 	n := len(m.Families)
 	for k := 0; k < starts; k++ {
 		per := (budget + n - 1) / n
 		first := 0
 		for fi, fam := range m.Families {
-			for i, bad := range failures(familyNamed(fam), name, uint64(k)*1_000_000, per, m.Name) {
+			for i, bad := range failures(familyNamed(fam), name, uint64(k)*1_000_000, per, m.Name, corpora) {
 				if i*n+fi >= budget {
 					break
 				}
@@ -135,6 +141,7 @@ func TestMeasureDetection(t *testing.T) {
 	starts, budget := envInt(t, "PODSIM_GUIDED_STARTS", 5), envInt(t, "PODSIM_GUIDED_BUDGET", 200)
 	strategies := strings.Split(cmpOr(os.Getenv("PODSIM_GUIDED_STRATEGIES"), "random,pct3,guided"), ",")
 	only := os.Getenv("PODSIM_GUIDED_MUTANTS")
+	corpora := cmpOr(os.Getenv("PODSIM_GUIDED_CORPORA"), t.TempDir())
 	fmt.Printf("| mutant | %s |\n|---|%s\n", strings.Join(strategies, " | "), strings.Repeat("---|", len(strategies)))
 	for _, m := range run.Mutants() {
 		if only != "" && !slices.Contains(strings.Split(only, ","), m.Name) {
@@ -142,7 +149,7 @@ func TestMeasureDetection(t *testing.T) {
 		}
 		row := []string{m.Name}
 		for _, s := range strategies {
-			row = append(row, measure(m, s, starts, budget).String())
+			row = append(row, measure(m, s, starts, budget, corpora).String())
 		}
 		fmt.Printf("| %s |\n", strings.Join(row, " | "))
 	}
