@@ -191,7 +191,7 @@ func (a *APIServer) remove(by string, cur *v1.Pod, o metav1.DeleteOptions) error
 	}
 	a.stamp(cur)
 	a.record(watch.Deleted, cur, "removed")
-	a.w.removedGen[cur.UID], a.w.removedAt[cur.UID] = a.w.gen, len(a.events)-1
+	a.w.ev.RemovedGen[cur.UID], a.w.ev.RemovedAt[cur.UID] = a.w.gen, len(a.events)-1
 	var pre types.UID
 	if o.Preconditions != nil && o.Preconditions.UID != nil {
 		pre = *o.Preconditions.UID

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realvk/explain"
 )
 
 // finalState is the API server's and the provider's state at the end (the
@@ -26,6 +27,18 @@ func (d *Driver) finalState(queued int) history.VKFinal {
 	}
 	slices.SortFunc(api, func(x, y history.VKAPIPod) int { return cmp.Compare(x.UID, y.UID) })
 	return history.VKFinal{API: api, Provider: w.finalProvider(), Queued: queued}
+}
+
+// classify explains f by a known upstream deviation (package explain);
+// "" if none fits. The world's lock is held while the classifier reads
+// what the world recorded.
+func (d *Driver) classify(f Finding) string {
+	w := d.W
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	facts := explain.Facts{Evidence: w.ev, Gen: w.gen, WatchFrom: w.watchFrom, Cancelled: w.cancelled, Ready: w.ready,
+		DoneErr: w.doneErr, End: d.final}
+	return facts.Classify(f.Check, f.Message)
 }
 
 // report records a driver finding at the current step, classified.
@@ -54,28 +67,21 @@ func (d *Driver) stepOf(seq int64) int {
 	return d.tape.steps[seq-1]
 }
 
-// endState is the final state by object name, for the classifier.
-type endState struct {
-	apiByName, providerByName map[string]types.UID
-	apiPhase                  map[types.UID]v1.PodPhase
-	apiVersion                map[types.UID]int
-}
-
 func (d *Driver) snapshotEnd() {
 	w := d.W
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	e := &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{}, apiPhase: map[types.UID]v1.PodPhase{},
-		apiVersion: map[types.UID]int{}}
+	e := &explain.End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{}, APIPhase: map[types.UID]v1.PodPhase{},
+		APIVersion: map[types.UID]int{}}
 	items, _ := w.api.List()
 	for _, p := range items {
-		e.apiByName[p.Name] = p.UID
-		e.apiPhase[p.UID] = p.Status.Phase
-		e.apiVersion[p.UID] = history.VKStatusVersion(p.Status.Message)
+		e.APIByName[p.Name] = p.UID
+		e.APIPhase[p.UID] = p.Status.Phase
+		e.APIVersion[p.UID] = history.VKStatusVersion(p.Status.Message)
 	}
 	for _, key := range w.backendKeys() {
 		b := w.backend[key]
-		e.providerByName[b.pod.Name] = b.pod.UID
+		e.ProviderByName[b.pod.Name] = b.pod.UID
 	}
 	d.final = e
 }

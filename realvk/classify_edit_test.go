@@ -1,6 +1,7 @@
 package realvk
 
 import (
+	"github.com/podsim/podsim/realvk/explain"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -20,20 +21,20 @@ func TestClassifyDroppedSinceEditNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
-		accepted := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
-		dropped := notifyRecord{gen: 2, uid: "a", version: 1, dropped: "poll timeout"}
-		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
+		accepted := explain.Notify{Gen: 1, UID: "a", Version: 1, Accepted: 1}
+		dropped := explain.Notify{Gen: 2, UID: "a", Version: 1, Dropped: "poll timeout"}
+		written := []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}
 		runEditCases(t, d, f, []editCase{
-			{"VL: written, edited, the re-notification dropped", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 1}, ClassNotificationDropped},
-			{"no edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, nil, ""},
-			{"the drop came before the edit", map[int]notifyRecord{1: accepted, 2: dropped}, written, &editAt{2, 2}, ""},
-			{"nothing notified after the edit", map[int]notifyRecord{1: accepted}, written, &editAt{2, 1}, ""},
-			{"a notification after the edit was taken", map[int]notifyRecord{1: accepted, 2: dropped,
-				3: {gen: 2, uid: "a", version: 1, accepted: 3}}, written, &editAt{2, 1}, ""},
-			{"a status write after the edit", map[int]notifyRecord{1: accepted, 2: dropped},
-				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 3}), &editAt{2, 1}, ""},
-			{"the version never reached the API", map[int]notifyRecord{1: accepted, 2: dropped},
-				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{2, 1}, ""},
+			{"VL: written, edited, the re-notification dropped", map[int]explain.Notify{1: accepted, 2: dropped}, written, &explain.Edit{StatusSeq: 2, NotifySeq: 1}, explain.ClassNotificationDropped},
+			{"no edit", map[int]explain.Notify{1: accepted, 2: dropped}, written, nil, ""},
+			{"the drop came before the edit", map[int]explain.Notify{1: accepted, 2: dropped}, written, &explain.Edit{StatusSeq: 2, NotifySeq: 2}, ""},
+			{"nothing notified after the edit", map[int]explain.Notify{1: accepted}, written, &explain.Edit{StatusSeq: 2, NotifySeq: 1}, ""},
+			{"a notification after the edit was taken", map[int]explain.Notify{1: accepted, 2: dropped,
+				3: {Gen: 2, UID: "a", Version: 1, Accepted: 3}}, written, &explain.Edit{StatusSeq: 2, NotifySeq: 1}, ""},
+			{"a status write after the edit", map[int]explain.Notify{1: accepted, 2: dropped},
+				append(slices.Clone(written), explain.StatusWrite{Caller: "updatePodStatus", Version: 0, Seq: 3}), &explain.Edit{StatusSeq: 2, NotifySeq: 1}, ""},
+			{"the version never reached the API", map[int]explain.Notify{1: accepted, 2: dropped},
+				[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 0, Seq: 2}}, &explain.Edit{StatusSeq: 2, NotifySeq: 1}, ""},
 		})
 	})
 }
@@ -48,22 +49,22 @@ func TestClassifyLostWithRunSinceEditNegative(t *testing.T) {
 		d := NewDriver()
 		d.W.gen = 3
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
-		first := notifyRecord{gen: 1, uid: "a", version: 1, accepted: 1}
-		taken := notifyRecord{gen: 2, uid: "a", version: 1, accepted: 4}
-		written := []statusWrite{{caller: "updatePodStatus", version: 1, seq: 2}}
+		first := explain.Notify{Gen: 1, UID: "a", Version: 1, Accepted: 1}
+		taken := explain.Notify{Gen: 2, UID: "a", Version: 1, Accepted: 4}
+		written := []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}
 		runEditCases(t, d, f, []editCase{
-			{"VO: written, edited, the re-notification taken by a stopped generation", map[int]notifyRecord{1: first, 2: taken}, written, &editAt{3, 1}, ClassLostWithRun},
-			{"and another dropped", map[int]notifyRecord{1: first, 2: taken, 3: {gen: 3, uid: "a", version: 1, dropped: "poll timeout"}}, written, &editAt{3, 1}, ClassLostWithRun},
-			{"no edit", map[int]notifyRecord{1: first, 2: taken}, written, nil, ""},
-			{"the notification came before the edit", map[int]notifyRecord{1: first, 2: taken}, written, &editAt{3, 2}, ""},
-			{"taken by the last generation", map[int]notifyRecord{1: first, 2: {gen: 3, uid: "a", version: 1, accepted: 4}}, written, &editAt{3, 1}, ""},
-			{"another taken by the last generation", map[int]notifyRecord{1: first, 2: taken, 3: {gen: 3, uid: "a", version: 1, accepted: 5}}, written, &editAt{3, 1}, ""},
-			{"a status write after the edit", map[int]notifyRecord{1: first, 2: taken},
-				append(slices.Clone(written), statusWrite{caller: "updatePodStatus", version: 0, seq: 5}), &editAt{3, 1}, ""},
+			{"VO: written, edited, the re-notification taken by a stopped generation", map[int]explain.Notify{1: first, 2: taken}, written, &explain.Edit{StatusSeq: 3, NotifySeq: 1}, explain.ClassLostWithRun},
+			{"and another dropped", map[int]explain.Notify{1: first, 2: taken, 3: {Gen: 3, UID: "a", Version: 1, Dropped: "poll timeout"}}, written, &explain.Edit{StatusSeq: 3, NotifySeq: 1}, explain.ClassLostWithRun},
+			{"no edit", map[int]explain.Notify{1: first, 2: taken}, written, nil, ""},
+			{"the notification came before the edit", map[int]explain.Notify{1: first, 2: taken}, written, &explain.Edit{StatusSeq: 3, NotifySeq: 2}, ""},
+			{"taken by the last generation", map[int]explain.Notify{1: first, 2: {Gen: 3, UID: "a", Version: 1, Accepted: 4}}, written, &explain.Edit{StatusSeq: 3, NotifySeq: 1}, ""},
+			{"another taken by the last generation", map[int]explain.Notify{1: first, 2: taken, 3: {Gen: 3, UID: "a", Version: 1, Accepted: 5}}, written, &explain.Edit{StatusSeq: 3, NotifySeq: 1}, ""},
+			{"a status write after the edit", map[int]explain.Notify{1: first, 2: taken},
+				append(slices.Clone(written), explain.StatusWrite{Caller: "updatePodStatus", Version: 0, Seq: 5}), &explain.Edit{StatusSeq: 3, NotifySeq: 1}, ""},
 			// (the first notification taken by the last generation, so that
 			// VO's own clause, for a version never written, does not hold)
-			{"the version never reached the API", map[int]notifyRecord{1: {gen: 3, uid: "a", version: 1, accepted: 1}, 2: taken},
-				[]statusWrite{{caller: "updatePodStatus", version: 0, seq: 2}}, &editAt{3, 1}, ""},
+			{"the version never reached the API", map[int]explain.Notify{1: {Gen: 3, UID: "a", Version: 1, Accepted: 1}, 2: taken},
+				[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 0, Seq: 2}}, &explain.Edit{StatusSeq: 3, NotifySeq: 1}, ""},
 		})
 	})
 }
@@ -77,31 +78,35 @@ func TestClassifyEntryClearedNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod d (web), v1 Running, never reached the API, which holds v0 Pending (VK2)"}
-		accepted := notifyRecord{gen: 1, uid: "d", version: 1, accepted: 1}
-		oldDelete := deleteEvent{gen: 1, key: "default/web", uid: "c", seq: 2}
-		with := func(e func(*deleteEvent)) []deleteEvent { x := oldDelete; e(&x); return []deleteEvent{x} }
+		accepted := explain.Notify{Gen: 1, UID: "d", Version: 1, Accepted: 1}
+		oldDelete := explain.DeleteEvent{Gen: 1, Key: "default/web", UID: "c", Seq: 2}
+		with := func(e func(*explain.DeleteEvent)) []explain.DeleteEvent {
+			x := oldDelete
+			e(&x)
+			return []explain.DeleteEvent{x}
+		}
 		cases := []struct {
 			name     string
-			notifies map[int]notifyRecord
-			deletes  []deleteEvent
-			writes   []statusWrite
+			notifies map[int]explain.Notify
+			deletes  []explain.DeleteEvent
+			writes   []explain.StatusWrite
 			want     string
 		}{
-			{"VP: stored, then the old UID's delete", map[int]notifyRecord{1: accepted}, []deleteEvent{oldDelete}, nil, ClassEntryClearedByOldUID},
-			{"the delete was the pod's own", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.uid = "d" }), nil, ""},
-			{"the delete came first", map[int]notifyRecord{1: {gen: 1, uid: "d", version: 1, accepted: 3}}, []deleteEvent{oldDelete}, nil, ""},
-			{"another generation's delete", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.gen = 2 }), nil, ""},
-			{"another name's delete", map[int]notifyRecord{1: accepted}, with(func(e *deleteEvent) { e.key = "default/db" }), nil, ""},
-			{"no delete", map[int]notifyRecord{1: accepted}, nil, nil, ""},
-			{"the version was written", map[int]notifyRecord{1: accepted}, []deleteEvent{oldDelete},
-				[]statusWrite{{caller: "updatePodStatus", version: 1, seq: 3}}, ""},
-			{"notified again after the delete", map[int]notifyRecord{1: accepted, 2: {gen: 1, uid: "d", version: 1, accepted: 4}},
-				[]deleteEvent{oldDelete}, nil, ""},
-			{"a notification of it dropped", map[int]notifyRecord{1: accepted, 2: {gen: 1, uid: "d", version: 1, dropped: "poll timeout"}},
-				[]deleteEvent{oldDelete}, nil, ""},
+			{"VP: stored, then the old UID's delete", map[int]explain.Notify{1: accepted}, []explain.DeleteEvent{oldDelete}, nil, explain.ClassEntryClearedByOldUID},
+			{"the delete was the pod's own", map[int]explain.Notify{1: accepted}, with(func(e *explain.DeleteEvent) { e.UID = "d" }), nil, ""},
+			{"the delete came first", map[int]explain.Notify{1: {Gen: 1, UID: "d", Version: 1, Accepted: 3}}, []explain.DeleteEvent{oldDelete}, nil, ""},
+			{"another generation's delete", map[int]explain.Notify{1: accepted}, with(func(e *explain.DeleteEvent) { e.Gen = 2 }), nil, ""},
+			{"another name's delete", map[int]explain.Notify{1: accepted}, with(func(e *explain.DeleteEvent) { e.Key = "default/db" }), nil, ""},
+			{"no delete", map[int]explain.Notify{1: accepted}, nil, nil, ""},
+			{"the version was written", map[int]explain.Notify{1: accepted}, []explain.DeleteEvent{oldDelete},
+				[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 3}}, ""},
+			{"notified again after the delete", map[int]explain.Notify{1: accepted, 2: {Gen: 1, UID: "d", Version: 1, Accepted: 4}},
+				[]explain.DeleteEvent{oldDelete}, nil, ""},
+			{"a notification of it dropped", map[int]explain.Notify{1: accepted, 2: {Gen: 1, UID: "d", Version: 1, Dropped: "poll timeout"}},
+				[]explain.DeleteEvent{oldDelete}, nil, ""},
 		}
 		for _, c := range cases {
-			d.W.notifies, d.W.deleteEvents, d.W.statusWrites["d"] = c.notifies, c.deletes, c.writes
+			d.W.ev.Notifies, d.W.ev.DeleteEvents, d.W.ev.StatusWrites["d"] = c.notifies, c.deletes, c.writes
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
@@ -114,9 +119,9 @@ func TestClassifyEntryClearedNegative(t *testing.T) {
 // none) and the class wanted.
 type editCase struct {
 	name     string
-	notifies map[int]notifyRecord
-	writes   []statusWrite
-	edit     *editAt
+	notifies map[int]explain.Notify
+	writes   []explain.StatusWrite
+	edit     *explain.Edit
 	want     string
 }
 
@@ -124,9 +129,9 @@ type editCase struct {
 func runEditCases(t *testing.T, d *Driver, f Finding, cases []editCase) {
 	t.Helper()
 	for _, c := range cases {
-		d.W.notifies, d.W.statusWrites["a"], d.W.edits = c.notifies, c.writes, map[types.UID]editAt{}
+		d.W.ev.Notifies, d.W.ev.StatusWrites["a"], d.W.ev.Edits = c.notifies, c.writes, map[types.UID]explain.Edit{}
 		if c.edit != nil {
-			d.W.edits["a"] = *c.edit
+			d.W.ev.Edits["a"] = *c.edit
 		}
 		if got := d.classify(f); got != c.want {
 			t.Errorf("%s: classified %q, want %q", c.name, got, c.want)

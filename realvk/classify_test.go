@@ -1,6 +1,7 @@
 package realvk
 
 import (
+	"github.com/podsim/podsim/realvk/explain"
 	"testing"
 	"testing/synctest"
 
@@ -20,51 +21,51 @@ import (
 func TestClassifyCleanupNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"pod-a": "a"}}
+		d.final = &explain.End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{"pod-a": "a"}}
 		f := Finding{Check: "VK3", Message: "pod a (pod-a) left the API but still runs in the provider at the end (VK3)"}
-		vi := cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "a"}
+		vi := explain.CleanupCall{Gen: 1, Op: "provider.GetPod", Outcome: callgate.Missing, ProviderUID: "a"}
 		cases := []struct {
 			name    string
-			last    *cleanupCall
-			dangled []danglingCall
+			last    *explain.CleanupCall
+			dangled []explain.DanglingCall
 			want    string
 		}{
 			{"no cleanup call", nil, nil, ""},
-			{"VI", &vi, nil, ClassCleanupTrustsGetPod},
-			{"the GetPod failed (retried, then lost to a stop)", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Fail, providerUID: "a"}, nil, ""},
-			{"the last call was a failed DeletePod", &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: callgate.Fail, providerUID: "a"}, nil, ""},
-			{"the provider held another UID then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "z"}, nil, ""},
-			{"the provider held nothing then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing}, nil, ""},
-			{"the API had an object of the name then", &cleanupCall{gen: 1, op: "provider.GetPod", outcome: callgate.Missing, providerUID: "a", apiHasName: true}, nil, ""},
+			{"VI", &vi, nil, explain.ClassCleanupTrustsGetPod},
+			{"the GetPod failed (retried, then lost to a stop)", &explain.CleanupCall{Gen: 1, Op: "provider.GetPod", Outcome: callgate.Fail, ProviderUID: "a"}, nil, ""},
+			{"the last call was a failed DeletePod", &explain.CleanupCall{Gen: 1, Op: "provider.DeletePod", Outcome: callgate.Fail, ProviderUID: "a"}, nil, ""},
+			{"the provider held another UID then", &explain.CleanupCall{Gen: 1, Op: "provider.GetPod", Outcome: callgate.Missing, ProviderUID: "z"}, nil, ""},
+			{"the provider held nothing then", &explain.CleanupCall{Gen: 1, Op: "provider.GetPod", Outcome: callgate.Missing}, nil, ""},
+			{"the API had an object of the name then", &explain.CleanupCall{Gen: 1, Op: "provider.GetPod", Outcome: callgate.Missing, ProviderUID: "a", APIHasName: true}, nil, ""},
 			{"a later generation's dangling cleanup ran without failing", &vi,
-				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}, ""},
+				[]explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}}, ""},
 			{"a later generation's DeletePod of it failed", &vi,
-				[]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}, {gen: 2, op: "provider.DeletePod", key: "default/pod-a", outcome: callgate.Fail}}, ClassCleanupTrustsGetPod},
+				[]explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}, {Gen: 2, Op: "provider.DeletePod", Key: "default/pod-a", Outcome: callgate.Fail}}, explain.ClassCleanupTrustsGetPod},
 			{"an earlier generation's dangling cleanup ran", &vi,
-				[]danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK}}, ClassCleanupTrustsGetPod},
+				[]explain.DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.OK}}, explain.ClassCleanupTrustsGetPod},
 		}
 		for _, c := range cases {
-			delete(d.W.lastCleanup, "default/pod-a")
+			delete(d.W.ev.LastCleanup, "default/pod-a")
 			if c.last != nil {
-				d.W.lastCleanup["default/pod-a"] = *c.last
+				d.W.ev.LastCleanup["default/pod-a"] = *c.last
 			}
-			d.W.danglingCalls = c.dangled
+			d.W.ev.DanglingCalls = c.dangled
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
-		d.W.lastCleanup["default/pod-a"] = vi
-		d.W.danglingCalls = nil
-		d.final.apiByName["pod-a"] = "b"
-		if got := d.classify(f); got == ClassCleanupTrustsGetPod {
+		d.W.ev.LastCleanup["default/pod-a"] = vi
+		d.W.ev.DanglingCalls = nil
+		d.final.APIByName["pod-a"] = "b"
+		if got := d.classify(f); got == explain.ClassCleanupTrustsGetPod {
 			t.Errorf("an API object named pod-a at the end: classified VI")
 		}
-		d.final.apiByName = map[string]types.UID{}
-		d.final.providerByName["pod-a"] = "z"
+		d.final.APIByName = map[string]types.UID{}
+		d.final.ProviderByName["pod-a"] = "z"
 		if got := d.classify(f); got != "" {
 			t.Errorf("another UID runs under the name at the end: classified %q", got)
 		}
-		d.final.providerByName["pod-a"] = "a"
+		d.final.ProviderByName["pod-a"] = "a"
 		if got := d.classify(Finding{Check: "VK6", Message: f.Message}); got != "" {
 			t.Errorf("another check with VI's message: classified %q", got)
 		}
@@ -78,41 +79,41 @@ func TestClassifyStatusByNameNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
 		f := Finding{Check: "VK7", Message: "1 items were left in the controller's queues at the end: they never drained (VK7)"}
-		wrongUID := statusAttempt{caller: "updatePodStatus", uid: "a", apiUID: "b", conflict: true}
+		wrongUID := explain.StatusAttempt{Caller: "updatePodStatus", UID: "a", APIUID: "b", Conflict: true}
 		cases := []struct {
 			name          string
-			writes        map[string]statusAttempt
+			writes        map[string]explain.StatusAttempt
 			status, other int
 			want          string
 			runs          map[string]int
 		}{
 			{"nothing recorded", nil, 1, 0, "", nil},
-			{"VJ", map[string]statusAttempt{"default/db": wrongUID}, 1, 0, ClassStatusByName, nil},
-			{"the item is in another queue", map[string]statusAttempt{"default/db": wrongUID}, 0, 1, "", nil},
-			{"an item in another queue too", map[string]statusAttempt{"default/db": wrongUID}, 1, 1, "", nil},
+			{"VJ", map[string]explain.StatusAttempt{"default/db": wrongUID}, 1, 0, explain.ClassStatusByName, nil},
+			{"the item is in another queue", map[string]explain.StatusAttempt{"default/db": wrongUID}, 0, 1, "", nil},
+			{"an item in another queue too", map[string]explain.StatusAttempt{"default/db": wrongUID}, 1, 1, "", nil},
 			{"a conflict on the pod's own UID (a stale resource version)",
-				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "b", apiUID: "b", conflict: true}}, 1, 0, "", nil},
+				map[string]explain.StatusAttempt{"default/db": {Caller: "updatePodStatus", UID: "b", APIUID: "b", Conflict: true}}, 1, 0, "", nil},
 			{"another UID's status that went through",
-				map[string]statusAttempt{"default/db": {caller: "updatePodStatus", uid: "a", apiUID: "b"}}, 1, 0, "", nil},
+				map[string]explain.StatusAttempt{"default/db": {Caller: "updatePodStatus", UID: "a", APIUID: "b"}}, 1, 0, "", nil},
 			{"handleProviderError's write",
-				map[string]statusAttempt{"default/db": {caller: "handleProviderError", uid: "a", apiUID: "b", conflict: true}}, 1, 0, "", nil},
+				map[string]explain.StatusAttempt{"default/db": {Caller: "handleProviderError", UID: "a", APIUID: "b", Conflict: true}}, 1, 0, "", nil},
 			{"two such names for one item",
-				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, "", nil},
+				map[string]explain.StatusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, "", nil},
 			{"two such names, one of whose handler ran again and drained (vk-swarm seed 27,898)",
-				map[string]statusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, ClassStatusByName, map[string]int{"default/db": 1}},
+				map[string]explain.StatusAttempt{"default/db": wrongUID, "default/web": wrongUID}, 1, 0, explain.ClassStatusByName, map[string]int{"default/db": 1}},
 			{"one such name whose handler ran again",
-				map[string]statusAttempt{"default/db": wrongUID}, 1, 0, "", map[string]int{"default/db": 1}},
+				map[string]explain.StatusAttempt{"default/db": wrongUID}, 1, 0, "", map[string]int{"default/db": 1}},
 		}
 		for _, c := range cases {
-			d.W.statusRuns = c.runs
-			d.W.lastStatusWrite = c.writes
-			d.W.statusQueueLeft, d.W.otherQueuesLeft = c.status, c.other
+			d.W.ev.StatusRuns = c.runs
+			d.W.ev.LastStatusWrite = c.writes
+			d.W.ev.StatusQueueLeft, d.W.ev.OtherQueuesLeft = c.status, c.other
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
-		d.W.lastStatusWrite, d.W.statusRuns = map[string]statusAttempt{"default/db": wrongUID}, nil
-		d.W.statusQueueLeft, d.W.otherQueuesLeft = 1, 0
+		d.W.ev.LastStatusWrite, d.W.ev.StatusRuns = map[string]explain.StatusAttempt{"default/db": wrongUID}, nil
+		d.W.ev.StatusQueueLeft, d.W.ev.OtherQueuesLeft = 1, 0
 		d.W.gen = 1
 		if got := d.classify(f); got != "" {
 			t.Errorf("the write of a generation before the last: classified %q", got)
@@ -133,26 +134,26 @@ func TestClassifyDroppedNotificationNegative(t *testing.T) {
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v2 Failed, never reached the API, which holds v0 Pending (VK2)"}
 		cases := []struct {
 			name     string
-			notifies map[int]notifyRecord
+			notifies map[int]explain.Notify
 			want     string
 		}{
 			{"never notified", nil, ""},
-			{"VL: the poll timed out", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"}}, ClassNotificationDropped},
-			{"VL: the generation stopped", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "context cancelled"},
-				2: {gen: 2, uid: "a", version: 2, dropped: "not in the lister"}}, ClassNotificationDropped},
-			{"a notification of it was enqueued", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"},
-				2: {gen: 1, uid: "a", version: 2}}, ""},
-			{"only an earlier version was dropped", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, dropped: "poll timeout"},
-				2: {gen: 1, uid: "a", version: 2}}, ""},
-			{"another pod's notification was dropped", map[int]notifyRecord{1: {gen: 1, uid: "b", version: 2, dropped: "poll timeout"}}, ""},
+			{"VL: the poll timed out", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 2, Dropped: "poll timeout"}}, explain.ClassNotificationDropped},
+			{"VL: the generation stopped", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 2, Dropped: "context cancelled"},
+				2: {Gen: 2, UID: "a", Version: 2, Dropped: "not in the lister"}}, explain.ClassNotificationDropped},
+			{"a notification of it was enqueued", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 2, Dropped: "poll timeout"},
+				2: {Gen: 1, UID: "a", Version: 2}}, ""},
+			{"only an earlier version was dropped", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Dropped: "poll timeout"},
+				2: {Gen: 1, UID: "a", Version: 2}}, ""},
+			{"another pod's notification was dropped", map[int]explain.Notify{1: {Gen: 1, UID: "b", Version: 2, Dropped: "poll timeout"}}, ""},
 		}
 		for _, c := range cases {
-			d.W.notifies = c.notifies
+			d.W.ev.Notifies = c.notifies
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
-		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 2, dropped: "poll timeout"}}
+		d.W.ev.Notifies = map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 2, Dropped: "poll timeout"}}
 		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
 			t.Errorf("another check with VL's message: classified %q", got)
 		}
@@ -167,29 +168,29 @@ func TestClassifyLateNotificationNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod c (pod-c), v2 Running, never reached the API, which holds v1 Running (VK2)"}
-		late := map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, accepted: 3}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}}
-		inOrder := map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, accepted: 1}, 2: {gen: 1, uid: "c", version: 2, accepted: 3}}
+		late := map[int]explain.Notify{1: {Gen: 1, UID: "c", Version: 1, Accepted: 3}, 2: {Gen: 1, UID: "c", Version: 2, Accepted: 1}}
+		inOrder := map[int]explain.Notify{1: {Gen: 1, UID: "c", Version: 1, Accepted: 1}, 2: {Gen: 1, UID: "c", Version: 2, Accepted: 3}}
 		cases := []struct {
 			name     string
-			notifies map[int]notifyRecord
-			writes   []statusWrite
+			notifies map[int]explain.Notify
+			writes   []explain.StatusWrite
 			want     string
 		}{
 			{"nothing written", late, nil, ""},
-			{"VM", late, []statusWrite{{"updatePodStatus", 2, 2}, {"updatePodStatus", 1, 4}}, ClassLateNotification},
-			{"accepted in order (v2's write lost otherwise)", inOrder, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
-			{"the old version written before the late acceptance", late, []statusWrite{{"updatePodStatus", 1, 2}}, ""},
-			{"VM, then VG's overwrite (vk-startup seed 1421)", late, []statusWrite{{"updatePodStatus", 1, 4}, {"handleProviderError", 0, 5}}, ClassLateNotification},
-			{"handleProviderError's write alone after the late acceptance", late, []statusWrite{{"updatePodStatus", 1, 2}, {"handleProviderError", 0, 5}}, ""},
-			{"handleProviderError's write only", late, []statusWrite{{"handleProviderError", 0, 5}}, ""},
-			{"the late one was dropped", map[int]notifyRecord{1: {gen: 1, uid: "c", version: 1, dropped: "poll timeout"}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},
-				[]statusWrite{{"updatePodStatus", 1, 4}}, ""},
-			{"the late notification is another pod's", map[int]notifyRecord{1: {gen: 1, uid: "x", version: 1, accepted: 3}, 2: {gen: 1, uid: "c", version: 2, accepted: 1}},
-				[]statusWrite{{"updatePodStatus", 1, 4}}, ""},
+			{"VM", late, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 2, Seq: 2}, {Caller: "updatePodStatus", Version: 1, Seq: 4}}, explain.ClassLateNotification},
+			{"accepted in order (v2's write lost otherwise)", inOrder, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}, ""},
+			{"the old version written before the late acceptance", late, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}, ""},
+			{"VM, then VG's overwrite (vk-startup seed 1421)", late, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 4}, {Caller: "handleProviderError", Version: 0, Seq: 5}}, explain.ClassLateNotification},
+			{"handleProviderError's write alone after the late acceptance", late, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}, {Caller: "handleProviderError", Version: 0, Seq: 5}}, ""},
+			{"handleProviderError's write only", late, []explain.StatusWrite{{Caller: "handleProviderError", Version: 0, Seq: 5}}, ""},
+			{"the late one was dropped", map[int]explain.Notify{1: {Gen: 1, UID: "c", Version: 1, Dropped: "poll timeout"}, 2: {Gen: 1, UID: "c", Version: 2, Accepted: 1}},
+				[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 4}}, ""},
+			{"the late notification is another pod's", map[int]explain.Notify{1: {Gen: 1, UID: "x", Version: 1, Accepted: 3}, 2: {Gen: 1, UID: "c", Version: 2, Accepted: 1}},
+				[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 4}}, ""},
 		}
 		for _, c := range cases {
-			d.W.notifies = c.notifies
-			d.W.statusWrites["c"] = c.writes
+			d.W.ev.Notifies = c.notifies
+			d.W.ev.StatusWrites["c"] = c.writes
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
@@ -203,36 +204,36 @@ func TestClassifyLateNotificationNegative(t *testing.T) {
 func TestClassifySkipNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiVersion: map[types.UID]int{"a": 0}}
+		d.final = &explain.End{APIVersion: map[types.UID]int{"a": 0}}
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v1 Running, never reached the API, which holds v0 Running (VK2)"}
-		skipped := map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}, 2: {gen: 1, uid: "a", version: 1, accepted: 4}}
-		written := []statusWrite{{"updatePodStatus", 1, 2}}
+		skipped := map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Accepted: 1}, 2: {Gen: 1, UID: "a", Version: 1, Accepted: 4}}
+		written := []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}
 		cases := []struct {
 			name     string
-			notifies map[int]notifyRecord
-			writes   []statusWrite
+			notifies map[int]explain.Notify
+			writes   []explain.StatusWrite
 			event    int
 			want     string
 		}{
-			{"VN", skipped, written, 3, ClassSkipNeverRechecked},
+			{"VN", skipped, written, 3, explain.ClassSkipNeverRechecked},
 			{"an update event after the skip", skipped, written, 5, ""},
-			{"no second notification", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}}, written, 0, ""},
-			{"the second notification came before the write", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1},
-				2: {gen: 1, uid: "a", version: 1, accepted: 2}}, []statusWrite{{"updatePodStatus", 1, 3}}, 0, ""},
-			{"the version was never written", skipped, []statusWrite{{"updatePodStatus", 0, 2}}, 0, ""},
+			{"no second notification", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Accepted: 1}}, written, 0, ""},
+			{"the second notification came before the write", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Accepted: 1},
+				2: {Gen: 1, UID: "a", Version: 1, Accepted: 2}}, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 3}}, 0, ""},
+			{"the version was never written", skipped, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 0, Seq: 2}}, 0, ""},
 			// handleProviderError overwrote it: VG, not VN.
-			{"the last write is handleProviderError's", skipped, []statusWrite{{"updatePodStatus", 1, 2}, {"handleProviderError", 0, 3}}, 0, ClassErrorStatusOverwrites},
+			{"the last write is handleProviderError's", skipped, []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}, {Caller: "handleProviderError", Version: 0, Seq: 3}}, 0, explain.ClassErrorStatusOverwrites},
 		}
 		for _, c := range cases {
-			d.W.notifies = c.notifies
-			d.W.statusWrites["a"] = c.writes
-			d.W.lastUpdateEvent = map[genUID]int{{1, "a"}: c.event}
+			d.W.ev.Notifies = c.notifies
+			d.W.ev.StatusWrites["a"] = c.writes
+			d.W.ev.LastUpdateEvent = map[explain.GenUID]int{{Gen: 1, UID: "a"}: c.event}
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
-		d.W.notifies, d.W.statusWrites["a"], d.W.lastUpdateEvent = skipped, written, map[genUID]int{}
-		d.final.apiVersion["a"] = 1
+		d.W.ev.Notifies, d.W.ev.StatusWrites["a"], d.W.ev.LastUpdateEvent = skipped, written, map[explain.GenUID]int{}
+		d.final.APIVersion["a"] = 1
 		if got := d.classify(f); got != "" {
 			t.Errorf("the API holds the version: classified %q", got)
 		}
@@ -245,74 +246,74 @@ func TestClassifySkipNegative(t *testing.T) {
 func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"db": "a"}}
+		d.final = &explain.End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{"db": "a"}}
 		f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
 		listed := map[string]string{"0x1": "default/db"}
-		sweepFailed := []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}, {gen: 2, op: "provider.DeletePod", key: "default/db", outcome: callgate.Fail}}
+		sweepFailed := []explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}, {Gen: 2, Op: "provider.DeletePod", Key: "default/db", Outcome: callgate.Fail}}
 		cases := []struct {
 			name    string
 			gen     int
 			removed bool
-			cleanup *cleanupCall
-			dangled []danglingCall
+			cleanup *explain.CleanupCall
+			dangled []explain.DanglingCall
 			want    string
 		}{
-			{"VD", 2, true, nil, sweepFailed, ClassDanglingOnce},
+			{"VD", 2, true, nil, sweepFailed, explain.ClassDanglingOnce},
 			{"never removed by the API", 2, false, nil, sweepFailed, ""},
-			{"no restart after the removal", 1, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK}}, ""},
-			{"no sweep after the removal", 2, true, nil, []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.Fail}}, ""},
-			{"a later sweep listed it and did not fail", 2, true, nil, []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}, ""},
-			{"the last generation's informer cleanup", 2, true, &cleanupCall{gen: 2, op: "provider.DeletePod", outcome: callgate.Fail}, sweepFailed, ""},
-			{"an earlier generation's cleanup failed", 2, true, &cleanupCall{gen: 1, op: "provider.DeletePod", outcome: callgate.Fail}, sweepFailed, ClassDanglingOnce},
+			{"no restart after the removal", 1, true, nil, []explain.DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.OK}}, ""},
+			{"no sweep after the removal", 2, true, nil, []explain.DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.Fail}}, ""},
+			{"a later sweep listed it and did not fail", 2, true, nil, []explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}}, ""},
+			{"the last generation's informer cleanup", 2, true, &explain.CleanupCall{Gen: 2, Op: "provider.DeletePod", Outcome: callgate.Fail}, sweepFailed, ""},
+			{"an earlier generation's cleanup failed", 2, true, &explain.CleanupCall{Gen: 1, Op: "provider.DeletePod", Outcome: callgate.Fail}, sweepFailed, explain.ClassDanglingOnce},
 		}
 		// Every generation listed before the removal (event 5).
-		d.W.watchFrom, d.W.removedAt = map[int]int{1: 2, 2: 9}, map[types.UID]int{"a": 5}
+		d.W.watchFrom, d.W.ev.RemovedAt = map[int]int{1: 2, 2: 9}, map[types.UID]int{"a": 5}
 		for _, c := range cases {
 			d.W.gen = c.gen
-			d.W.removedGen = map[types.UID]int{}
+			d.W.ev.RemovedGen = map[types.UID]int{}
 			if c.removed {
-				d.W.removedGen["a"] = 1
+				d.W.ev.RemovedGen["a"] = 1
 			}
-			d.W.lastCleanup = map[string]cleanupCall{}
+			d.W.ev.LastCleanup = map[string]explain.CleanupCall{}
 			if c.cleanup != nil {
-				d.W.lastCleanup["default/db"] = *c.cleanup
+				d.W.ev.LastCleanup["default/db"] = *c.cleanup
 			}
-			d.W.danglingCalls = c.dangled
-			d.W.podsGiven = map[int]map[string]string{2: listed}
+			d.W.ev.DanglingCalls = c.dangled
+			d.W.ev.PodsGiven = map[int]map[string]string{2: listed}
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}
 		}
 		// A later sweep whose list did not have it (the pod came after it).
-		d.W.gen, d.W.removedGen["a"], d.W.lastCleanup = 3, 1, map[string]cleanupCall{}
-		d.W.danglingCalls = append([]danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}},
-			danglingCall{gen: 3, op: "provider.GetPods", outcome: callgate.Fail})
-		d.W.podsGiven = map[int]map[string]string{2: {}}
-		if got := d.classify(f); got != ClassDanglingOnce {
+		d.W.gen, d.W.ev.RemovedGen["a"], d.W.ev.LastCleanup = 3, 1, map[string]explain.CleanupCall{}
+		d.W.ev.DanglingCalls = append([]explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}},
+			explain.DanglingCall{Gen: 3, Op: "provider.GetPods", Outcome: callgate.Fail})
+		d.W.ev.PodsGiven = map[int]map[string]string{2: {}}
+		if got := d.classify(f); got != explain.ClassDanglingOnce {
 			t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
 		}
 		// A later sweep that listed it and did not fail, then a failed one:
 		// VD only if that sweep's lister held another UID under the name
 		// (deleteDanglingPods compares names), not a, not none; and not
 		// when the last sweep, too, listed it and its lister held nothing.
-		d.W.podsGiven = map[int]map[string]string{2: listed}
+		d.W.ev.PodsGiven = map[int]map[string]string{2: listed}
 		for _, c := range []struct {
 			name string
 			held map[int]map[string]types.UID
 			last callgate.Outcome
 			want string
 		}{
-			{"its lister held another UID", map[int]map[string]types.UID{2: {"default/db": "e"}}, callgate.Fail, ClassDanglingOnce},
+			{"its lister held another UID", map[int]map[string]types.UID{2: {"default/db": "e"}}, callgate.Fail, explain.ClassDanglingOnce},
 			{"its lister held the pod itself", map[int]map[string]types.UID{2: {"default/db": "a"}}, callgate.Fail, ""},
 			{"its lister held nothing of the name", map[int]map[string]types.UID{2: {}}, callgate.Fail, ""},
 			{"another key held", map[int]map[string]types.UID{2: {"default/web": "e"}}, callgate.Fail, ""},
 			{"the last sweep listed it, holding nothing", map[int]map[string]types.UID{2: {"default/db": "e"}, 3: {}}, callgate.OK, ""},
 		} {
-			d.W.sweepHeld = c.held
-			d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK},
-				{gen: 3, op: "provider.GetPods", outcome: c.last}}
+			d.W.ev.SweepHeld = c.held
+			d.W.ev.DanglingCalls = []explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK},
+				{Gen: 3, Op: "provider.GetPods", Outcome: c.last}}
 			if c.last == callgate.OK {
-				d.W.podsGiven[3] = listed
+				d.W.ev.PodsGiven[3] = listed
 			}
 			if got := d.classify(f); got != c.want {
 				t.Errorf("a sweep that listed it and did not fail, %s: classified %q, want %q", c.name, got, c.want)
@@ -327,19 +328,19 @@ func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
 func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiByName: map[string]types.UID{}, providerByName: map[string]types.UID{"db": "a"}}
+		d.final = &explain.End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{"db": "a"}}
 		f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
-		d.W.gen, d.W.removedGen, d.W.removedAt = 2, map[types.UID]int{"a": 2}, map[types.UID]int{"a": 5}
-		d.W.lastCleanup = map[string]cleanupCall{}
-		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.Fail}}
-		d.W.podsGiven = map[int]map[string]string{}
+		d.W.gen, d.W.ev.RemovedGen, d.W.ev.RemovedAt = 2, map[types.UID]int{"a": 2}, map[types.UID]int{"a": 5}
+		d.W.ev.LastCleanup = map[string]explain.CleanupCall{}
+		d.W.ev.DanglingCalls = []explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.Fail}}
+		d.W.ev.PodsGiven = map[int]map[string]string{}
 		for _, c := range []struct {
 			name      string
 			watchFrom map[int]int
 			want      string
 		}{
-			{"removed before the last generation listed", map[int]int{1: 2, 2: 9}, ClassDanglingOnce},
-			{"removed while the last generation never listed", map[int]int{1: 2}, ClassDanglingOnce},
+			{"removed before the last generation listed", map[int]int{1: 2, 2: 9}, explain.ClassDanglingOnce},
+			{"removed while the last generation never listed", map[int]int{1: 2}, explain.ClassDanglingOnce},
 			{"removed after the last generation listed", map[int]int{1: 2, 2: 4}, ""},
 		} {
 			d.W.watchFrom = c.watchFrom
@@ -348,8 +349,8 @@ func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
 			}
 		}
 		d.W.watchFrom = map[int]int{1: 2, 2: 9}
-		d.W.danglingCalls = []danglingCall{{gen: 2, op: "provider.GetPods", outcome: callgate.OK}}
-		d.W.podsGiven = map[int]map[string]string{2: {"0x1": "default/db"}}
+		d.W.ev.DanglingCalls = []explain.DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}}
+		d.W.ev.PodsGiven = map[int]map[string]string{2: {"0x1": "default/db"}}
 		if got := d.classify(f); got != "" {
 			t.Errorf("removed before the last generation listed, whose sweep listed it and did not fail: classified %q", got)
 		}
@@ -362,49 +363,49 @@ func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
 func TestClassifyLostWithRunNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"a": v1.PodRunning}, apiVersion: map[types.UID]int{"a": 0}}
+		d.final = &explain.End{APIPhase: map[types.UID]v1.PodPhase{"a": v1.PodRunning}, APIVersion: map[types.UID]int{"a": 0}}
 		d.W.gen = 2
 		vk2 := Finding{Check: "VK2", Message: "the provider's last status for pod a (job), v1 Running, never reached the API, which holds v0 Pending (VK2)"}
 		vk3 := Finding{Check: "VK3", Message: "the provider deleted pod a (job) by itself, but its API object was never deleted (VK3)"}
 		cases := []struct {
 			name     string
-			notifies map[int]notifyRecord
+			notifies map[int]explain.Notify
 			want     string
 		}{
 			{"never notified", nil, ""},
-			{"VO", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}, ClassLostWithRun},
-			{"accepted by the last generation", map[int]notifyRecord{1: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 1}}, ""},
-			{"dropped (VL for VK2 and VK3, not VO)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "context cancelled"}}, ClassNotificationDropped},
-			{"one more notification to the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
-				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
-			{"VO, the other notification dropped (vk-swarm seed 12121)", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1},
-				2: {gen: 2, uid: "a", version: 1, deleting: true, dropped: "poll timeout"}}, ClassLostWithRun},
-			{"dropped, and the other accepted by the last generation", map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, dropped: "poll timeout"},
-				2: {gen: 2, uid: "a", version: 1, deleting: true, accepted: 2}}, ""},
+			{"VO", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Accepted: 1}}, explain.ClassLostWithRun},
+			{"accepted by the last generation", map[int]explain.Notify{1: {Gen: 2, UID: "a", Version: 1, Deleting: true, Accepted: 1}}, ""},
+			{"dropped (VL for VK2 and VK3, not VO)", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Dropped: "context cancelled"}}, explain.ClassNotificationDropped},
+			{"one more notification to the last generation", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Accepted: 1},
+				2: {Gen: 2, UID: "a", Version: 1, Deleting: true, Accepted: 2}}, ""},
+			{"VO, the other notification dropped (vk-swarm seed 12121)", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Accepted: 1},
+				2: {Gen: 2, UID: "a", Version: 1, Deleting: true, Dropped: "poll timeout"}}, explain.ClassLostWithRun},
+			{"dropped, and the other accepted by the last generation", map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Dropped: "poll timeout"},
+				2: {Gen: 2, UID: "a", Version: 1, Deleting: true, Accepted: 2}}, ""},
 		}
 		for _, c := range cases {
-			d.W.notifies = c.notifies
+			d.W.ev.Notifies = c.notifies
 			want2, want3 := c.want, c.want
 			if got := d.classify(vk2); got != want2 {
 				t.Errorf("VK2 %s: classified %q, want %q", c.name, got, want2)
 			}
-			d.W.deletingNotified["a"] = true
+			d.W.ev.DeletingNotified["a"] = true
 			if got := d.classify(vk3); got != want3 {
 				t.Errorf("VK3 %s: classified %q, want %q", c.name, got, want3)
 			}
 		}
-		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, deleting: true, accepted: 1}}
-		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 1, 2}}
-		if got := d.classify(vk2); got == ClassLostWithRun {
+		d.W.ev.Notifies = map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Deleting: true, Accepted: 1}}
+		d.W.ev.StatusWrites["a"] = []explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 2}}
+		if got := d.classify(vk2); got == explain.ClassLostWithRun {
 			t.Errorf("VK2 with the version written: classified VO")
 		}
-		d.W.statusWrites["a"] = nil
-		d.W.deleteCaller["a"] = "updatePodStatus"
+		d.W.ev.StatusWrites["a"] = nil
+		d.W.ev.DeleteCaller["a"] = "updatePodStatus"
 		if got := d.classify(vk3); got != "" {
 			t.Errorf("VK3 with a controller delete: classified %q", got)
 		}
-		d.W.deleteCaller["a"] = ""
-		d.W.notifies = map[int]notifyRecord{1: {gen: 1, uid: "a", version: 1, accepted: 1}}
+		d.W.ev.DeleteCaller["a"] = ""
+		d.W.ev.Notifies = map[int]explain.Notify{1: {Gen: 1, UID: "a", Version: 1, Accepted: 1}}
 		if got := d.classify(vk3); got != "" {
 			t.Errorf("VK3 without a deleting notification: classified %q", got)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/explain"
 )
 
 // podClient is the controller's PodClient: every call parks at a gate and,
@@ -67,24 +68,24 @@ func (p *podsOf) UpdateStatus(ctx context.Context, pod *v1.Pod, _ metav1.UpdateO
 		}
 		return nil, err
 	}
-	if c.Caller == "updatePodStatus" && p.c.w.deletingNotified[pod.UID] {
-		p.c.w.statusInsteadOfDelete[pod.UID] = true
+	if c.Caller == "updatePodStatus" && p.c.w.ev.DeletingNotified[pod.UID] {
+		p.c.w.ev.StatusInsteadOfDelete[pod.UID] = true
 	}
 	key := p.ns + "/" + pod.Name
 	if cur := p.c.w.api.get(p.ns, pod.Name); cur != nil {
-		p.c.w.lastStatusWrite[key] = statusAttempt{caller: c.Caller, uid: pod.UID, apiUID: cur.UID, run: p.c.w.statusRuns[key], gen: c.Gen}
+		p.c.w.ev.LastStatusWrite[key] = explain.StatusAttempt{Caller: c.Caller, UID: pod.UID, APIUID: cur.UID, Run: p.c.w.ev.StatusRuns[key], Gen: c.Gen}
 	}
 	out, err := p.c.w.api.UpdateStatus(pod)
-	if a, ok := p.c.w.lastStatusWrite[key]; ok && apierrors.IsConflict(err) {
-		a.conflict = true
-		p.c.w.lastStatusWrite[key] = a
+	if a, ok := p.c.w.ev.LastStatusWrite[key]; ok && apierrors.IsConflict(err) {
+		a.Conflict = true
+		p.c.w.ev.LastStatusWrite[key] = a
 	}
 	if err != nil {
 		p.c.w.emit(history.VKStatusWriteFailed{UID: pod.UID, Err: strings.ReplaceAll(errWord(err), "-", " ")})
 	} else {
 		p.c.w.statusSeq++
-		p.c.w.statusWrites[out.UID] = append(p.c.w.statusWrites[out.UID],
-			statusWrite{caller: c.Caller, version: history.VKStatusVersion(pod.Status.Message), seq: p.c.w.statusSeq})
+		p.c.w.ev.StatusWrites[out.UID] = append(p.c.w.ev.StatusWrites[out.UID],
+			explain.StatusWrite{Caller: c.Caller, Version: history.VKStatusVersion(pod.Status.Message), Seq: p.c.w.statusSeq})
 	}
 	p.c.w.notef("api.UpdateStatus %s/%s uid=%s rv=%q phase=%s -> %s", p.ns, pod.Name, pod.UID, pod.ResourceVersion, pod.Status.Phase, errWord(err))
 	return out, err
@@ -107,9 +108,9 @@ func (p *podsOf) Delete(ctx context.Context, name string, o metav1.DeleteOptions
 	// A delete whose precondition names another UID cannot remove cur
 	// (the API server answers Conflict): it is no delete of cur.
 	if cur := p.c.w.api.get(p.ns, name); cur != nil && (preconditionUID(o) == "none" || preconditionUID(o) == string(cur.UID)) {
-		p.c.w.deleteCaller[cur.UID] = c.Caller
+		p.c.w.ev.DeleteCaller[cur.UID] = c.Caller
 		if b := p.c.w.backend[p.ns+"/"+name]; b != nil && b.pod.UID == cur.UID {
-			p.c.w.deletedWhileRunning[cur.UID] = c.Caller
+			p.c.w.ev.DeletedWhileRunning[cur.UID] = c.Caller
 		}
 	}
 	err = p.c.w.api.Delete("controller", p.ns, name, o)

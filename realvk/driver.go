@@ -12,6 +12,7 @@ import (
 
 	"github.com/podsim/podsim/oracle/nearmiss"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realvk/explain"
 	"github.com/podsim/podsim/realvk/script"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -27,7 +28,7 @@ const StepDuration = 100 * time.Millisecond
 const SleepDuration = time.Second
 
 // Namespace holds every pod of a run.
-const Namespace = "default"
+const Namespace = explain.Namespace
 
 // Driver applies moves to a World inside a synctest bubble (it must be
 // made and used inside synctest.Test). After each move it waits until
@@ -49,7 +50,7 @@ type Driver struct {
 	planSteps int
 	findings  []Finding
 	// final is the end state the classifier reads (snapshotEnd).
-	final *endState
+	final *explain.End
 }
 
 // NewDriver makes an empty world (the controller not started).
@@ -169,7 +170,7 @@ func (d *Driver) action(a plan.Action) {
 		err = w.api.Delete("client", Namespace, a.PodName(), o)
 	case plan.VKEdit:
 		if w.api.Edit(a.UID) {
-			w.edits[a.UID] = editAt{statusSeq: w.statusSeq, notifySeq: w.notifySeq}
+			w.ev.Edits[a.UID] = explain.Edit{StatusSeq: w.statusSeq, NotifySeq: w.notifySeq}
 		}
 	case plan.VKStatus:
 		w.setStatus(a.UID, v1.PodPhase(a.Terminal))

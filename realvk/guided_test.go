@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/podsim/podsim/realvk/explain"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -144,7 +145,7 @@ func TestGuidedFindsKnownDeviation(t *testing.T) {
 		if u := s.Result.Unexplained(); len(u) > 0 {
 			t.Fatalf("run %d: unexplained %v", s.Index, u)
 		}
-		if slices.Contains(s.Result.Classes(), ClassNotificationDropped) && !s.Fresh && !s.Replay {
+		if slices.Contains(s.Result.Classes(), explain.ClassNotificationDropped) && !s.Fresh && !s.Replay {
 			found = &s
 			break
 		}
@@ -153,7 +154,7 @@ func TestGuidedFindsKnownDeviation(t *testing.T) {
 		t.Fatal("VL not found by a mutated input in 160 guided runs of vk-startup")
 	}
 	if again := runInput(t, f, found.Input); again.TraceSHA != found.Result.TraceSHA ||
-		!slices.Contains(again.Classes(), ClassNotificationDropped) {
+		!slices.Contains(again.Classes(), explain.ClassNotificationDropped) {
 		t.Fatalf("the input ran again to trace %s, classes %v; %s before", again.TraceSHA, again.Classes(), found.Result.TraceSHA)
 	}
 	t.Logf("VL found at guided run %d (a mutation)", found.Index)

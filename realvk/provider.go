@@ -16,6 +16,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/explain"
 )
 
 // The provider: a fake backend (World.backend, by namespace/name) behind
@@ -54,48 +55,27 @@ func (p provider) gate(ctx context.Context, op, key string) callgate.Outcome {
 	o := p.w.gates.Park(c)
 	if c.Caller == "deleteDanglingPods" {
 		p.w.mu.Lock()
-		p.w.danglingCalls = append(p.w.danglingCalls, danglingCall{gen: p.gen, op: op, key: key, outcome: o})
+		p.w.ev.DanglingCalls = append(p.w.ev.DanglingCalls, explain.DanglingCall{Gen: p.gen, Op: op, Key: key, Outcome: o})
 		p.w.mu.Unlock()
 	}
 	if c.Caller == "syncPodFromKubernetesHandler" {
 		p.w.mu.Lock()
-		p.w.lastCleanup[key] = p.w.cleanupCallNow(p.gen, op, key, o)
+		p.w.ev.LastCleanup[key] = p.w.cleanupCallNow(p.gen, op, key, o)
 		p.w.mu.Unlock()
 	}
 	return o
 }
 
-// cleanupCall is the last provider call syncPodFromKubernetesHandler made
-// for a key (the cleanup of a pod gone from the informer): its outcome,
-// the UID the provider held under the key when it was answered ("" for
-// none) and whether the API then had an object of that name. The
-// classifier reads it (VI).
-type cleanupCall struct {
-	gen         int
-	op          string
-	outcome     callgate.Outcome
-	providerUID types.UID
-	apiHasName  bool
-}
-
 // cleanupCallNow describes a cleanup call answered now; mu held.
-func (w *World) cleanupCallNow(gen int, op, key string, o callgate.Outcome) cleanupCall {
-	c := cleanupCall{gen: gen, op: op, outcome: o}
+func (w *World) cleanupCallNow(gen int, op, key string, o callgate.Outcome) explain.CleanupCall {
+	c := explain.CleanupCall{Gen: gen, Op: op, Outcome: o}
 	if b := w.backend[key]; b != nil {
-		c.providerUID = b.pod.UID
+		c.ProviderUID = b.pod.UID
 	}
 	if ns, name, ok := strings.Cut(key, "/"); ok {
-		c.apiHasName = w.api.get(ns, name) != nil
+		c.APIHasName = w.api.get(ns, name) != nil
 	}
 	return c
-}
-
-// danglingCall is one provider call of deleteDanglingPods and its
-// outcome (the classifier reads them).
-type danglingCall struct {
-	gen     int
-	op, key string
-	outcome callgate.Outcome
 }
 
 func (p provider) fail(o callgate.Outcome, key string) error {
@@ -237,7 +217,7 @@ func (p provider) GetPods(ctx context.Context) ([]*v1.Pod, error) {
 		}
 		out = append(out, pod)
 	}
-	p.w.podsGiven[p.gen], p.w.sweepHeld[p.gen] = given, held
+	p.w.ev.PodsGiven[p.gen], p.w.ev.SweepHeld[p.gen] = given, held
 	return out, nil
 }
 
@@ -283,11 +263,11 @@ func (w *World) notify(key string) bool {
 	b.dirty = false
 	w.notifySeq++
 	pod := b.pod.DeepCopy()
-	w.notifies[w.notifySeq] = notifyRecord{gen: w.gen, uid: pod.UID, version: b.version, deleting: b.deleting}
+	w.ev.Notifies[w.notifySeq] = explain.Notify{Gen: w.gen, UID: pod.UID, Version: b.version, Deleting: b.deleting}
 	w.notef("notify %s uid=%s phase=%s v%d", key, pod.UID, pod.Status.Phase, b.version)
 	w.emit(history.VKNotified{UID: pod.UID, Phase: pod.Status.Phase, Version: b.version, Deleting: b.deleting})
 	if b.deleting {
-		w.deletingNotified[pod.UID] = true
+		w.ev.DeletingNotified[pod.UID] = true
 	}
 	go cb(pod)
 	return true

@@ -1,6 +1,7 @@
 package realvk
 
 import (
+	"github.com/podsim/podsim/realvk/explain"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,24 +53,24 @@ func TestRegressionScripts(t *testing.T) {
 func TestClassifyNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiByName: map[string]types.UID{"db": "b", "web": "w"},
-			providerByName: map[string]types.UID{"db": "a", "web": "w"}}
-		d.W.deleteCaller["b"] = "deletePodsFromKubernetesHandler"
-		d.W.deleteCaller["c"] = "updatePodStatus"
-		d.W.deletingNotified["d"] = true
+		d.final = &explain.End{APIByName: map[string]types.UID{"db": "b", "web": "w"},
+			ProviderByName: map[string]types.UID{"db": "a", "web": "w"}}
+		d.W.ev.DeleteCaller["b"] = "deletePodsFromKubernetesHandler"
+		d.W.ev.DeleteCaller["c"] = "updatePodStatus"
+		d.W.ev.DeletingNotified["d"] = true
 		cases := []struct {
 			f    Finding
 			want string
 		}{
-			{Finding{Check: "VK6", Message: "pod b (db) is live in the API but does not run in the provider at the end (VK6)"}, ClassNameKeyed},
-			{Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}, ClassNameKeyed},
+			{Finding{Check: "VK6", Message: "pod b (db) is live in the API but does not run in the provider at the end (VK6)"}, explain.ClassNameKeyed},
+			{Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}, explain.ClassNameKeyed},
 			// Same name, same UID in both: not VA.
 			{Finding{Check: "VK6", Message: "pod w (web) is live in the API but does not run in the provider at the end (VK6)"}, ""},
 			// Nothing under the name in the provider: not VA.
 			{Finding{Check: "VK6", Message: "pod x (job) is live in the API but does not run in the provider at the end (VK6)"}, ""},
 			// Another check on a VA-shaped state: not VA.
 			{Finding{Check: "VK2", Message: "the provider's last status for pod b (db), v2 Running, never reached the API"}, ""},
-			{Finding{Check: "VK1", Message: `the controller deleted pod c (c) from the API with UID precondition "", not its own (VK1)`}, ClassNoPrecondition},
+			{Finding{Check: "VK1", Message: `the controller deleted pod c (c) from the API with UID precondition "", not its own (VK1)`}, explain.ClassNoPrecondition},
 			// A precondition-less delete from another caller: not VB.
 			{Finding{Check: "VK1", Message: `the controller deleted pod b (db) from the API with UID precondition "", not its own (VK1)`}, ""},
 			// A wrong (not empty) precondition: not VB.
@@ -82,12 +83,12 @@ func TestClassifyNegative(t *testing.T) {
 				t.Errorf("classify(%s %q) = %q, want %q", c.f.Check, c.f.Message, got, c.want)
 			}
 		}
-		d.W.statusInsteadOfDelete["d"] = true
+		d.W.ev.StatusInsteadOfDelete["d"] = true
 		vc := Finding{Check: "VK3", Message: "the provider deleted pod d (d) by itself, but its API object was never deleted (VK3)"}
-		if got := d.classify(vc); got != ClassStatusInsteadOfDelete {
+		if got := d.classify(vc); got != explain.ClassStatusInsteadOfDelete {
 			t.Errorf("VC not classified: %q", got)
 		}
-		d.W.deleteCaller["d"] = "updatePodStatus"
+		d.W.ev.DeleteCaller["d"] = "updatePodStatus"
 		if got := d.classify(vc); got != "" {
 			t.Errorf("VC with a controller delete of d classified %q", got)
 		}
@@ -103,17 +104,17 @@ func TestClassifyDanglingNegative(t *testing.T) {
 		if got := d.classify(f); got != "" {
 			t.Errorf("no cleanup ran, classified %q", got)
 		}
-		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK},
-			{gen: 1, op: "provider.DeletePod", key: "default/pod-d", outcome: callgate.Fail}}
-		if got := d.classify(f); got != ClassDanglingOnce {
+		d.W.ev.DanglingCalls = []explain.DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.OK},
+			{Gen: 1, Op: "provider.DeletePod", Key: "default/pod-d", Outcome: callgate.Fail}}
+		if got := d.classify(f); got != explain.ClassDanglingOnce {
 			t.Errorf("failed DeletePod: classified %q", got)
 		}
-		d.W.danglingCalls = append(d.W.danglingCalls, danglingCall{gen: 2, op: "provider.GetPods", outcome: callgate.OK})
+		d.W.ev.DanglingCalls = append(d.W.ev.DanglingCalls, explain.DanglingCall{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK})
 		if got := d.classify(f); got != "" {
 			t.Errorf("a second generation's cleanup did not fail, classified %q", got)
 		}
-		d.W.danglingCalls = []danglingCall{{gen: 1, op: "provider.GetPods", outcome: callgate.OK},
-			{gen: 1, op: "provider.DeletePod", key: "default/pod-e", outcome: callgate.Fail}}
+		d.W.ev.DanglingCalls = []explain.DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.OK},
+			{Gen: 1, Op: "provider.DeletePod", Key: "default/pod-e", Outcome: callgate.Fail}}
 		if got := d.classify(f); got != "" {
 			t.Errorf("another pod's DeletePod failed, classified %q", got)
 		}
@@ -136,20 +137,20 @@ func TestClassifyReadyAndStaleNegative(t *testing.T) {
 			t.Errorf("another Err, classified %q", got)
 		}
 		d.W.doneErr[1] = "failed to wait for caches to sync"
-		if got := d.classify(ve); got != ClassCancelledBeforeReady {
+		if got := d.classify(ve); got != explain.ClassCancelledBeforeReady {
 			t.Errorf("VE not classified: %q", got)
 		}
-		d.final = &endState{}
+		d.final = &explain.End{}
 		vf := Finding{Check: "VK3", Message: "the controller removed pod c (web) from the API at 1.4s while its status said Running, before the provider reported it terminal and before its grace of 5s (deleted at 900ms) expired (VK3)"}
 		if got := d.classify(vf); got != "" {
 			t.Errorf("no delete recorded, classified %q", got)
 		}
-		d.W.deletedWhileRunning["c"] = "updatePodStatus"
+		d.W.ev.DeletedWhileRunning["c"] = "updatePodStatus"
 		if got := d.classify(vf); got != "" {
 			t.Errorf("another caller, classified %q", got)
 		}
-		d.W.deletedWhileRunning["c"] = "deletePodsFromKubernetesHandler"
-		if got := d.classify(vf); got != ClassStaleNotRunning {
+		d.W.ev.DeletedWhileRunning["c"] = "deletePodsFromKubernetesHandler"
+		if got := d.classify(vf); got != explain.ClassStaleNotRunning {
 			t.Errorf("VF not classified: %q", got)
 		}
 	})
@@ -163,25 +164,25 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 		d := NewDriver()
 		f := Finding{Check: "VK2", Message: "the provider's last status for pod a (pod-a), v2 Running, never reached the API, which holds v0 Pending"}
 		cases := []struct {
-			writes []statusWrite
+			writes []explain.StatusWrite
 			want   string
 		}{
 			{nil, ""},
-			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}, ClassErrorStatusOverwrites},
+			{[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 2, Seq: 0}, {Caller: "handleProviderError", Version: 0, Seq: 0}}, explain.ClassErrorStatusOverwrites},
 			// v2 never written: the status was lost before the API, not overwritten.
-			{[]statusWrite{{"updatePodStatus", 1, 0}, {"handleProviderError", 0, 0}}, ""},
+			{[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 1, Seq: 0}, {Caller: "handleProviderError", Version: 0, Seq: 0}}, ""},
 			// Overwritten by handleProviderError, but the last write is the controller's v1 after it.
-			{[]statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}, {"updatePodStatus", 1, 0}}, ""},
+			{[]explain.StatusWrite{{Caller: "updatePodStatus", Version: 2, Seq: 0}, {Caller: "handleProviderError", Version: 0, Seq: 0}, {Caller: "updatePodStatus", Version: 1, Seq: 0}}, ""},
 			// handleProviderError wrote before v2 reached the API.
-			{[]statusWrite{{"handleProviderError", 0, 0}, {"updatePodStatus", 2, 0}}, ""},
+			{[]explain.StatusWrite{{Caller: "handleProviderError", Version: 0, Seq: 0}, {Caller: "updatePodStatus", Version: 2, Seq: 0}}, ""},
 		}
 		for _, c := range cases {
-			d.W.statusWrites["a"] = c.writes
+			d.W.ev.StatusWrites["a"] = c.writes
 			if got := d.classify(f); got != c.want {
 				t.Errorf("writes %v: classified %q, want %q", c.writes, got, c.want)
 			}
 		}
-		d.W.statusWrites["a"] = []statusWrite{{"updatePodStatus", 2, 0}, {"handleProviderError", 0, 0}}
+		d.W.ev.StatusWrites["a"] = []explain.StatusWrite{{Caller: "updatePodStatus", Version: 2, Seq: 0}, {Caller: "handleProviderError", Version: 0, Seq: 0}}
 		if got := d.classify(Finding{Check: "VK3", Message: f.Message}); got != "" {
 			t.Errorf("another check with VG's message classified %q", got)
 		}
@@ -194,27 +195,27 @@ func TestClassifyOverwrittenNegative(t *testing.T) {
 func TestClassifyTerminalNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"b": v1.PodSucceeded}}
+		d.final = &explain.End{APIPhase: map[types.UID]v1.PodPhase{"b": v1.PodSucceeded}}
 		f := Finding{Check: "VK3", Message: "the provider deleted pod b (pod-b) by itself, but its API object was never deleted (VK3)"}
 		if got := d.classify(f); got != "" {
 			t.Errorf("deletion never notified, classified %q", got)
 		}
-		d.W.deletingNotified["b"] = true
-		if got := d.classify(f); got != ClassTerminalNotDeleted {
+		d.W.ev.DeletingNotified["b"] = true
+		if got := d.classify(f); got != explain.ClassTerminalNotDeleted {
 			t.Errorf("VH not classified: %q", got)
 		}
-		d.final.apiPhase["b"] = v1.PodRunning
+		d.final.APIPhase["b"] = v1.PodRunning
 		if got := d.classify(f); got != "" {
 			t.Errorf("API phase Running, classified %q", got)
 		}
-		d.final.apiPhase["b"] = v1.PodFailed
-		d.W.deleteCaller["b"] = "updatePodStatus"
+		d.final.APIPhase["b"] = v1.PodFailed
+		d.W.ev.DeleteCaller["b"] = "updatePodStatus"
 		if got := d.classify(f); got != "" {
 			t.Errorf("the controller deleted b, classified %q", got)
 		}
-		d.W.deleteCaller["b"] = ""
-		d.W.statusInsteadOfDelete["b"] = true
-		if got := d.classify(f); got != ClassStatusInsteadOfDelete {
+		d.W.ev.DeleteCaller["b"] = ""
+		d.W.ev.StatusInsteadOfDelete["b"] = true
+		if got := d.classify(f); got != explain.ClassStatusInsteadOfDelete {
 			t.Errorf("a status written after the deletion is VC, classified %q", got)
 		}
 	})
@@ -226,10 +227,10 @@ func TestClassifyTerminalNegative(t *testing.T) {
 func TestClassifyRemovedByNameNegative(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := NewDriver()
-		d.final = &endState{}
+		d.final = &explain.End{}
 		f := Finding{Check: "VK3", Message: "the controller removed pod d (db) from the API although nobody had deleted it (VK3)"}
-		for caller, want := range map[string]string{"updatePodStatus": ClassNoPrecondition, "deletePodsFromKubernetesHandler": "", "": ""} {
-			d.W.deleteCaller["d"] = caller
+		for caller, want := range map[string]string{"updatePodStatus": explain.ClassNoPrecondition, "deletePodsFromKubernetesHandler": "", "": ""} {
+			d.W.ev.DeleteCaller["d"] = caller
 			if got := d.classify(f); got != want {
 				t.Errorf("removed by %q: classified %q, want %q", caller, got, want)
 			}
@@ -246,32 +247,32 @@ func TestClassifyDroppedDeletionNegative(t *testing.T) {
 		f := Finding{Check: "VK3", Message: "the provider deleted pod c (web) by itself, but its API object was never deleted (VK3)"}
 		cases := []struct {
 			name     string
-			notifies []notifyRecord
+			notifies []explain.Notify
 			caller   string
 			instead  bool
 			want     string
 		}{
-			{"dropped", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}}, "", false, ClassNotificationDropped},
+			{"dropped", []explain.Notify{{Gen: 4, UID: "c", Deleting: true, Dropped: "not in the lister"}}, "", false, explain.ClassNotificationDropped},
 			{"no notification", nil, "", false, ""},
-			{"accepted by the last generation", []notifyRecord{{gen: 5, uid: "c", deleting: true, accepted: 3}}, "", false, ""},
-			{"one dropped, one accepted", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"},
-				{gen: 5, uid: "c", deleting: true, accepted: 3}}, "", false, ""},
-			{"only a status notification dropped", []notifyRecord{{gen: 4, uid: "c", dropped: "not in the lister"}}, "", false, ""},
-			{"another pod's deletion dropped", []notifyRecord{{gen: 4, uid: "d", deleting: true, dropped: "not in the lister"}}, "", false, ""},
-			{"the controller deleted it", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}},
+			{"accepted by the last generation", []explain.Notify{{Gen: 5, UID: "c", Deleting: true, Accepted: 3}}, "", false, ""},
+			{"one dropped, one accepted", []explain.Notify{{Gen: 4, UID: "c", Deleting: true, Dropped: "not in the lister"},
+				{Gen: 5, UID: "c", Deleting: true, Accepted: 3}}, "", false, ""},
+			{"only a status notification dropped", []explain.Notify{{Gen: 4, UID: "c", Dropped: "not in the lister"}}, "", false, ""},
+			{"another pod's deletion dropped", []explain.Notify{{Gen: 4, UID: "d", Deleting: true, Dropped: "not in the lister"}}, "", false, ""},
+			{"the controller deleted it", []explain.Notify{{Gen: 4, UID: "c", Deleting: true, Dropped: "not in the lister"}},
 				"updatePodStatus", false, ""},
-			{"a status written instead is VC", []notifyRecord{{gen: 4, uid: "c", deleting: true, dropped: "not in the lister"}},
-				"", true, ClassStatusInsteadOfDelete},
+			{"a status written instead is VC", []explain.Notify{{Gen: 4, UID: "c", Deleting: true, Dropped: "not in the lister"}},
+				"", true, explain.ClassStatusInsteadOfDelete},
 		}
 		for _, c := range cases {
 			d := NewDriver()
 			d.W.gen = 5
-			d.final = &endState{apiPhase: map[types.UID]v1.PodPhase{"c": v1.PodPending}}
+			d.final = &explain.End{APIPhase: map[types.UID]v1.PodPhase{"c": v1.PodPending}}
 			for i, n := range c.notifies {
-				d.W.notifies[i+1] = n
+				d.W.ev.Notifies[i+1] = n
 			}
-			d.W.deleteCaller["c"] = c.caller
-			d.W.statusInsteadOfDelete["c"] = c.instead
+			d.W.ev.DeleteCaller["c"] = c.caller
+			d.W.ev.StatusInsteadOfDelete["c"] = c.instead
 			if got := d.classify(f); got != c.want {
 				t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
 			}

@@ -64,7 +64,7 @@ func (d *Driver) queued() int {
 		other = pc.SyncPodsFromKubernetesQueueLen() + pc.DeletePodsFromKubernetesQueueLen()
 	}
 	d.W.mu.Lock()
-	d.W.statusQueueLeft, d.W.otherQueuesLeft = status, other
+	d.W.ev.StatusQueueLeft, d.W.ev.OtherQueuesLeft = status, other
 	d.W.mu.Unlock()
 	return status + other
 }

@@ -110,7 +110,7 @@ func (t tracer) StartSpan(ctx context.Context, name string) (context.Context, tr
 		t.w.gates.Park(&callgate.Call{Gen: t.gen, Op: "handler", Key: key, Caller: queue, Ctx: ctx})
 		if queue == statusQueue {
 			t.w.mu.Lock()
-			t.w.statusRuns[key]++
+			t.w.ev.StatusRuns[key]++
 			t.w.mu.Unlock()
 		}
 	case "deleteDanglingPod":
@@ -146,10 +146,10 @@ func (s *span) End() {
 	w := s.t.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if n := w.notifies[s.notify]; n.dropped == "" {
+	if n := w.ev.Notifies[s.notify]; n.Dropped == "" {
 		w.statusSeq++
-		n.accepted = w.statusSeq
-		w.notifies[s.notify] = n
+		n.Accepted = w.statusSeq
+		w.ev.Notifies[s.notify] = n
 	}
 }
 
@@ -162,9 +162,9 @@ func (s *span) SetStatus(err error) {
 	}
 	s.t.w.mu.Lock()
 	defer s.t.w.mu.Unlock()
-	n := s.t.w.notifies[s.notify]
-	n.dropped = dropReason(err)
-	s.t.w.notifies[s.notify] = n
+	n := s.t.w.ev.Notifies[s.notify]
+	n.Dropped = dropReason(err)
+	s.t.w.ev.Notifies[s.notify] = n
 }
 func (s *span) Logger() log.Logger { return s.logger }
 
@@ -243,7 +243,7 @@ func (w *World) danglingKey(gen int) string {
 		ptr := strings.TrimSpace(args[strings.LastIndex(args, ",")+1:])
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if key, ok := w.podsGiven[gen][ptr]; ok {
+		if key, ok := w.ev.PodsGiven[gen][ptr]; ok {
 			return key
 		}
 		return "?"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realvk/callgate"
+	"github.com/podsim/podsim/realvk/explain"
 )
 
 // Workers is the number of workers per queue the controller runs with
@@ -60,38 +61,10 @@ type World struct {
 	// ready and done: the generations whose Ready or Done closed (noted).
 	ready, done map[int]bool
 	pcs         map[int]*node.PodController
-	// deleteCaller is, per UID, the node-package function of the
-	// controller's last API delete that could remove it (no UID
-	// precondition, or its own; the classifier reads it).
-	deleteCaller map[types.UID]string
-	// deletingNotified: the provider notified U with a deletion
-	// timestamp; statusInsteadOfDelete: after that, updatePodStatus wrote
-	// U's status (it does so instead of the delete when the informer's
-	// status differs from the provider's).
-	deletingNotified, statusInsteadOfDelete map[types.UID]bool
-	// removedGen is, per UID, the controller generation current when the
-	// API removed it, and removedAt the removal's place in the API's
-	// events (the classifier reads them, VD: watchFrom says whether that
-	// generation's informer had listed before it).
-	removedGen, removedAt map[types.UID]int
-	// danglingCalls are deleteDanglingPods' provider calls.
-	danglingCalls []danglingCall
-	// lastStatusWrite is, per key, the controller's last status write to
-	// an object of that name; statusRuns counts, per key, the status
-	// queue's handler runs begun; statusQueueLeft and otherQueuesLeft are
-	// what the status queue and the two other queues held once the run
-	// settled (the classifier reads them, VJ).
-	lastStatusWrite                  map[string]statusAttempt
-	statusRuns                       map[string]int
-	statusQueueLeft, otherQueuesLeft int
-	// edits is, per UID, the last outside edit of its status (VL).
-	edits map[types.UID]editAt
-	// lastCleanup is, per key, syncPodFromKubernetesHandler's last
-	// provider call for it.
-	lastCleanup map[string]cleanupCall
-	// deletedWhileRunning: the controller's API delete of U (by caller)
-	// came while the provider still ran U.
-	deletedWhileRunning map[types.UID]string
+	// ev is what the world records for the classifier (explain) as the
+	// run goes; notifies, podsGiven and statusRuns are read back by the
+	// world's own bookkeeping too (spans.go, client.go).
+	ev *explain.Evidence
 	// doneErr is each generation's Err once Done closed.
 	doneErr map[int]string
 	// cancelled: the generations whose context was cancelled.
@@ -99,89 +72,9 @@ type World struct {
 	// notifySeq numbers the notify moves; a notification's poll gates
 	// carry it (spans.go).
 	notifySeq int
-	// notifies are the notify moves by number (the classifier reads
-	// them).
-	notifies map[int]notifyRecord
 	// statusSeq orders the accepted notifications, the status writes and
 	// the informer's update events run in the handler.
 	statusSeq int
-	// lastUpdateEvent is, per generation and UID, the statusSeq of the
-	// last update event run in that generation's handler.
-	lastUpdateEvent map[genUID]int
-	// deleteEvents are the informer's delete events of pods run in the
-	// handlers, in order (VP).
-	deleteEvents []deleteEvent
-	// statusWrites are, per UID, the controller's status writes that took
-	// effect, in order (the classifier reads them).
-	statusWrites map[types.UID][]statusWrite
-	// podsGiven[gen] maps the pods generation gen's GetPods returned
-	// (pointer, as %p prints it) to their keys (spans.go, danglingKey).
-	podsGiven map[int]map[string]string
-	// sweepHeld[gen] is, per key generation gen's GetPods listed, the UID
-	// its lister held under the key's name when GetPods returned, which is
-	// what deleteDanglingPods then compares by name alone (VD: a sweep that
-	// skipped another UID).
-	sweepHeld map[int]map[string]types.UID
-}
-
-// statusWrite is one status write of the controller that took effect:
-// the node-package function that made it and the provider status version
-// it carried (0: none, e.g. handleProviderError's message).
-type statusWrite struct {
-	caller  string
-	version int
-	// seq orders it among the accepted notifications (statusSeq).
-	seq int
-}
-
-// statusAttempt is one status write of the controller that reached the
-// API server model: its caller, the UID of the status it carried, the UID
-// of the API object of that name then, whether it was a Conflict, the
-// status handler's run of the key it came in (World.statusRuns: an
-// attempt of an earlier run than the key's last was not what the key's
-// last run did), and the controller generation that made it.
-type statusAttempt struct {
-	caller      string
-	uid, apiUID types.UID
-	conflict    bool
-	run, gen    int
-}
-
-// editAt places an outside edit of a pod's status among the status
-// writes (statusSeq then) and the notify moves (notifySeq then).
-type editAt struct{ statusSeq, notifySeq int }
-
-// notifyRecord is one notify move: the generation whose callback it
-// called, the pod's UID and status version, and whether
-// why enqueuePodStatusUpdate dropped it ("" if it did not: its poll
-// ended before the pod was tracked, by its timeout or the generation's
-// context, or the informer's lister did not have the pod).
-type notifyRecord struct {
-	gen     int
-	uid     types.UID
-	version int
-	// deleting: the provider's pod carried a deletion timestamp.
-	deleting bool
-	dropped  string
-	// accepted orders the notifications not dropped among the status
-	// writes (statusSeq; 0: dropped or not done).
-	accepted int
-}
-
-// deleteEvent is one delete event run in generation gen's handler: the
-// pod's key and UID, and its place among the accepted notifications
-// (statusSeq).
-type deleteEvent struct {
-	gen int
-	key string
-	uid types.UID
-	seq int
-}
-
-// genUID is a pod UID in one controller generation.
-type genUID struct {
-	gen int
-	uid types.UID
 }
 
 type notedAt struct {
@@ -200,14 +93,7 @@ func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{note: n
 func newWorld() *World {
 	w := &World{gates: &callgate.Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
-		pcs: map[int]*node.PodController{}, deleteCaller: map[types.UID]string{},
-		deletingNotified: map[types.UID]bool{}, statusInsteadOfDelete: map[types.UID]bool{},
-		deletedWhileRunning: map[types.UID]string{}, doneErr: map[int]string{}, cancelled: map[int]bool{},
-		podsGiven: map[int]map[string]string{},
-		sweepHeld: map[int]map[string]types.UID{}, statusWrites: map[types.UID][]statusWrite{},
-		lastCleanup: map[string]cleanupCall{}, lastStatusWrite: map[string]statusAttempt{}, statusRuns: map[string]int{}, edits: map[types.UID]editAt{},
-		notifies: map[int]notifyRecord{}, lastUpdateEvent: map[genUID]int{},
-		removedGen: map[types.UID]int{}, removedAt: map[types.UID]int{}}
+		pcs: map[int]*node.PodController{}, ev: explain.NewEvidence(), doneErr: map[int]string{}, cancelled: map[int]bool{}}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -325,10 +211,10 @@ func (w *World) deliverEvent() bool {
 	w.notef("event g%d %s", e.gen, e)
 	if p, ok := e.obj.(*v1.Pod); ok && e.kind == "update" {
 		w.statusSeq++
-		w.lastUpdateEvent[genUID{e.gen, p.UID}] = w.statusSeq
+		w.ev.LastUpdateEvent[explain.GenUID{Gen: e.gen, UID: p.UID}] = w.statusSeq
 	} else if ok && e.kind == "delete" {
 		w.statusSeq++
-		w.deleteEvents = append(w.deleteEvents, deleteEvent{e.gen, p.Namespace + "/" + p.Name, p.UID, w.statusSeq})
+		w.ev.DeleteEvents = append(w.ev.DeleteEvents, explain.DeleteEvent{Gen: e.gen, Key: p.Namespace + "/" + p.Name, UID: p.UID, Seq: w.statusSeq})
 	}
 	w.mu.Unlock()
 	e.run()

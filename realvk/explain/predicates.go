@@ -1,4 +1,4 @@
-package realvk
+package explain
 
 import (
 	"maps"
@@ -10,18 +10,19 @@ import (
 
 // The predicates of the classes written from the 500-seed sweep's last
 // unexplained findings (VI–VO, and VD for a pod that left the API); the
-// classifier (classify.go) calls them with the world's lock held.
+// classifier (classify.go) calls them; the driver holds the world's lock
+// while the classifier runs, so the world's maps do not change under it.
 
 // danglingRuns: the generations that ran deleteDanglingPods, and those
 // whose GetPods or DeletePod of key failed.
-func (d *Driver) danglingRuns(key string) (ran, failed map[int]bool) {
+func (ev *Facts) danglingRuns(key string) (ran, failed map[int]bool) {
 	ran, failed = map[int]bool{}, map[int]bool{}
-	for _, c := range d.W.danglingCalls {
-		if c.op == "provider.GetPods" {
-			ran[c.gen] = true
+	for _, c := range ev.DanglingCalls {
+		if c.Op == "provider.GetPods" {
+			ran[c.Gen] = true
 		}
-		if c.outcome != callgate.OK && (c.op == "provider.GetPods" || c.key == key) {
-			failed[c.gen] = true
+		if c.Outcome != callgate.OK && (c.Op == "provider.GetPods" || c.Key == key) {
+			failed[c.Gen] = true
 		}
 	}
 	return ran, failed
@@ -48,43 +49,41 @@ func failedIn(ran, failed map[int]bool, gen int) bool {
 // its GetPods, or failed its DeletePod of key, or got a list without key,
 // or listed key while its lister held another UID under the name (the
 // sweep compares names only).
-func (d *Driver) danglingAfterRestart(key string, uid types.UID) bool {
-	w := d.W
-	gR, ok := w.removedGen[uid]
+func (ev *Facts) danglingAfterRestart(key string, uid types.UID) bool {
+	gR, ok := ev.RemovedGen[uid]
 	if !ok {
 		return false
 	}
-	if d.danglingSince(key, uid, gR) {
+	if ev.danglingSince(key, uid, gR) {
 		return true
 	}
-	from, listed := w.watchFrom[gR]
-	return (!listed || w.removedAt[uid] < from) && d.danglingSince(key, uid, gR-1)
+	from, listed := ev.WatchFrom[gR]
+	return (!listed || ev.RemovedAt[uid] < from) && ev.danglingSince(key, uid, gR-1)
 }
 
 // danglingSince is danglingAfterRestart for a pod that left the API in
 // generation gR.
-func (d *Driver) danglingSince(key string, uid types.UID, gR int) bool {
-	w := d.W
-	if gR >= w.gen {
+func (ev *Facts) danglingSince(key string, uid types.UID, gR int) bool {
+	if gR >= ev.Gen {
 		return false
 	}
-	if c, ok := w.lastCleanup[key]; ok && (c.gen >= w.gen || c.outcome == callgate.Missing) {
+	if c, ok := ev.LastCleanup[key]; ok && (c.Gen >= ev.Gen || c.Outcome == callgate.Missing) {
 		return false
 	}
-	ran, failed := d.danglingRuns(key)
+	ran, failed := ev.danglingRuns(key)
 	later := 0
 	for g := range ran {
 		if g <= gR {
 			continue
 		}
 		later++
-		if failed[g] || !slices.Contains(slices.Collect(maps.Values(w.podsGiven[g])), key) {
+		if failed[g] || !slices.Contains(slices.Collect(maps.Values(ev.PodsGiven[g])), key) {
 			continue
 		}
 		// g listed the pod and did not fail: explained only if its lister
 		// held another UID under the name, which the sweep's by-name
 		// check takes for the provider's pod (VA's comparison).
-		if held := w.sweepHeld[g][key]; held == "" || held == uid {
+		if held := ev.SweepHeld[g][key]; held == "" || held == uid {
 			return false
 		}
 	}
@@ -97,13 +96,13 @@ func (d *Driver) danglingSince(key string, uid types.UID, gR int) bool {
 // that name (the handler then returns nil: nothing retries), and every
 // later generation that ran deleteDanglingPods failed its GetPods or its
 // DeletePod of key.
-func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
-	c, ok := d.W.lastCleanup[key]
-	if !ok || c.op != "provider.GetPod" || c.outcome != callgate.Missing || c.providerUID != uid || c.apiHasName {
+func (ev *Facts) cleanupTrustedMissing(key string, uid types.UID) bool {
+	c, ok := ev.LastCleanup[key]
+	if !ok || c.Op != "provider.GetPod" || c.Outcome != callgate.Missing || c.ProviderUID != uid || c.APIHasName {
 		return false
 	}
-	ran, failed := d.danglingRuns(key)
-	return failedIn(ran, failed, c.gen)
+	ran, failed := ev.danglingRuns(key)
+	return failedIn(ran, failed, c.Gen)
 }
 
 // statusByNameLeft (VJ): the items left are all in the status queue, and
@@ -113,14 +112,13 @@ func (d *Driver) cleanupTrustedMissing(key string, uid types.UID) bool {
 // Conflict. A name whose handler ran again after such a write and
 // drained is not one, nor a name whose write was an earlier generation's
 // (vk-swarm seed 27,898 had both).
-func (d *Driver) statusByNameLeft(items int) bool {
-	w := d.W
-	if items == 0 || w.otherQueuesLeft != 0 || w.statusQueueLeft != items {
+func (ev *Facts) statusByNameLeft(items int) bool {
+	if items == 0 || ev.OtherQueuesLeft != 0 || ev.StatusQueueLeft != items {
 		return false
 	}
 	wrong := 0
-	for key, a := range w.lastStatusWrite {
-		if a.caller == "updatePodStatus" && a.uid != a.apiUID && a.conflict && a.run == w.statusRuns[key] && a.gen == w.gen {
+	for key, a := range ev.LastStatusWrite {
+		if a.Caller == "updatePodStatus" && a.UID != a.APIUID && a.Conflict && a.Run == ev.StatusRuns[key] && a.Gen == ev.Gen {
 			wrong++
 		}
 	}
@@ -129,11 +127,11 @@ func (d *Driver) statusByNameLeft(items int) bool {
 
 // notificationsDropped (VL): U had notifications that match, made after
 // notify move since, and enqueuePodStatusUpdate dropped every one of them.
-func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bool, since int) bool {
+func (ev *Facts) notificationsDropped(uid types.UID, match func(Notify) bool, since int) bool {
 	seen := false
-	for i, n := range d.W.notifies {
-		if i > since && n.uid == uid && match(n) {
-			if n.dropped == "" {
+	for i, n := range ev.Notifies {
+		if i > since && n.UID == uid && match(n) {
+			if n.Dropped == "" {
 				return false
 			}
 			seen = true
@@ -152,13 +150,13 @@ func (d *Driver) notificationsDropped(uid types.UID, match func(notifyRecord) bo
 // the re-notification was skipped as equal to the last, and the
 // generation was stopped before the edit's update event could re-check
 // it).
-func (d *Driver) editedAway(uid types.UID, v int) (since int, ok bool) {
-	e, ok := d.W.edits[uid]
-	writes := d.W.statusWrites[uid]
-	if !ok || len(writes) == 0 || writes[len(writes)-1].seq > e.statusSeq || !d.wroteVersion(uid, v) {
+func (ev *Facts) editedAway(uid types.UID, v int) (since int, ok bool) {
+	e, ok := ev.Edits[uid]
+	writes := ev.StatusWrites[uid]
+	if !ok || len(writes) == 0 || writes[len(writes)-1].Seq > e.StatusSeq || !ev.wroteVersion(uid, v) {
 		return 0, false
 	}
-	return e.notifySeq, true
+	return e.NotifySeq, true
 }
 
 // lateNotificationWritten (VM): a notification of U's version v was
@@ -167,26 +165,26 @@ func (d *Driver) editedAway(uid types.UID, v int) (since int, ok bool) {
 // was updatePodStatus's of w, or handleProviderError's following such a
 // write (VG's overwrite then took the API from w; v was already lost to
 // VM, as updatePodStatus never had it to write).
-func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
-	writes := d.W.statusWrites[uid]
+func (ev *Facts) lateNotificationWritten(uid types.UID, v int) bool {
+	writes := ev.StatusWrites[uid]
 	i := len(writes) - 1
-	for i >= 0 && writes[i].caller == "handleProviderError" {
+	for i >= 0 && writes[i].Caller == "handleProviderError" {
 		i--
 	}
 	if i < 0 {
 		return false
 	}
 	last := writes[i]
-	if last.caller != "updatePodStatus" || last.version == v {
+	if last.Caller != "updatePodStatus" || last.Version == v {
 		return false
 	}
-	for newer, nv := range d.W.notifies {
-		if nv.uid != uid || nv.version != v || nv.accepted == 0 {
+	for newer, nv := range ev.Notifies {
+		if nv.UID != uid || nv.Version != v || nv.Accepted == 0 {
 			continue
 		}
-		for older, nw := range d.W.notifies {
-			if older < newer && nw.uid == uid && nw.version == last.version &&
-				nw.accepted > nv.accepted && last.seq > nw.accepted {
+		for older, nw := range ev.Notifies {
+			if older < newer && nw.UID == uid && nw.Version == last.Version &&
+				nw.Accepted > nv.Accepted && last.Seq > nw.Accepted {
 				return true
 			}
 		}
@@ -200,31 +198,31 @@ func (d *Driver) lateNotificationWritten(uid types.UID, v int) bool {
 // that write carried v and followed an accepted notification of v (so it
 // was skipped as equal); and no update event of U ran in that
 // notification's generation after it.
-func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
-	writes := d.W.statusWrites[uid]
-	if len(writes) == 0 || d.final == nil {
+func (ev *Facts) skipNeverRechecked(uid types.UID, v int) bool {
+	writes := ev.StatusWrites[uid]
+	if len(writes) == 0 || ev.End == nil {
 		return false
 	}
 	last := writes[len(writes)-1]
-	if last.caller != "updatePodStatus" || last.version != v || d.final.apiVersion[uid] == v {
+	if last.Caller != "updatePodStatus" || last.Version != v || ev.End.APIVersion[uid] == v {
 		return false
 	}
-	var skipped notifyRecord
-	for _, n := range d.W.notifies {
-		if n.uid == uid && n.accepted > skipped.accepted {
+	var skipped Notify
+	for _, n := range ev.Notifies {
+		if n.UID == uid && n.Accepted > skipped.Accepted {
 			skipped = n
 		}
 	}
-	if skipped.accepted < last.seq || skipped.version != v {
+	if skipped.Accepted < last.Seq || skipped.Version != v {
 		return false
 	}
 	equalBefore := false
-	for _, n := range d.W.notifies {
-		if n.uid == uid && n.version == v && n.accepted != 0 && n.accepted < skipped.accepted {
+	for _, n := range ev.Notifies {
+		if n.UID == uid && n.Version == v && n.Accepted != 0 && n.Accepted < skipped.Accepted {
 			equalBefore = true
 		}
 	}
-	return equalBefore && d.W.lastUpdateEvent[genUID{skipped.gen, uid}] < skipped.accepted
+	return equalBefore && ev.LastUpdateEvent[GenUID{skipped.Gen, uid}] < skipped.Accepted
 }
 
 // lostWithRun (VO): U had notifications after notify move since that
@@ -233,13 +231,13 @@ func (d *Driver) skipNeverRechecked(uid types.UID, v int) bool {
 // dropped (VL's poll ended first, as in vk-swarm seed 12,121: the loss is
 // VO's and VL's together, named VO, whose notification was the one a
 // controller took).
-func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool, since int) bool {
+func (ev *Facts) lostWithRun(uid types.UID, match func(Notify) bool, since int) bool {
 	lost := false
-	for i, n := range d.W.notifies {
-		if i <= since || n.uid != uid || !match(n) || n.dropped != "" {
+	for i, n := range ev.Notifies {
+		if i <= since || n.UID != uid || !match(n) || n.Dropped != "" {
 			continue
 		}
-		if n.accepted == 0 || n.gen >= d.W.gen {
+		if n.Accepted == 0 || n.Gen >= ev.Gen {
 			return false
 		}
 		lost = true
@@ -252,16 +250,16 @@ func (d *Driver) lostWithRun(uid types.UID, match func(notifyRecord) bool, since
 // generation, the handler ran the delete event of another UID under U's
 // key, which removed the key's tracking entry and the status stored in it
 // (vk-delete-recreate seed 11,824).
-func (d *Driver) entryClearedByOldUID(uid types.UID, key string, v int) bool {
-	if d.wroteVersion(uid, v) {
+func (ev *Facts) entryClearedByOldUID(uid types.UID, key string, v int) bool {
+	if ev.wroteVersion(uid, v) {
 		return false
 	}
 	seen := false
-	for _, n := range d.W.notifies {
-		if n.uid != uid || n.version != v {
+	for _, n := range ev.Notifies {
+		if n.UID != uid || n.Version != v {
 			continue
 		}
-		if n.accepted == 0 || !d.otherUIDDeletedAfter(n.gen, key, uid, n.accepted) {
+		if n.Accepted == 0 || !ev.otherUIDDeletedAfter(n.Gen, key, uid, n.Accepted) {
 			return false
 		}
 		seen = true
@@ -271,9 +269,9 @@ func (d *Driver) entryClearedByOldUID(uid types.UID, key string, v int) bool {
 
 // otherUIDDeletedAfter: generation gen's handler ran a delete event of a
 // UID other than uid under key after statusSeq seq.
-func (d *Driver) otherUIDDeletedAfter(gen int, key string, uid types.UID, seq int) bool {
-	for _, e := range d.W.deleteEvents {
-		if e.gen == gen && e.key == key && e.uid != uid && e.seq > seq {
+func (ev *Facts) otherUIDDeletedAfter(gen int, key string, uid types.UID, seq int) bool {
+	for _, e := range ev.DeleteEvents {
+		if e.Gen == gen && e.Key == key && e.UID != uid && e.Seq > seq {
 			return true
 		}
 	}
@@ -281,9 +279,9 @@ func (d *Driver) otherUIDDeletedAfter(gen int, key string, uid types.UID, seq in
 }
 
 // wroteVersion: a status write of U with version v took effect.
-func (d *Driver) wroteVersion(uid types.UID, v int) bool {
-	for _, w := range d.W.statusWrites[uid] {
-		if w.version == v {
+func (ev *Facts) wroteVersion(uid types.UID, v int) bool {
+	for _, w := range ev.StatusWrites[uid] {
+		if w.Version == v {
 			return true
 		}
 	}
@@ -293,13 +291,13 @@ func (d *Driver) wroteVersion(uid types.UID, v int) bool {
 // statusOverwritten: U's provider status version v reached the API by
 // updatePodStatus, and U's last effective status write was
 // handleProviderError's, after it.
-func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
-	writes := d.W.statusWrites[uid]
-	if len(writes) == 0 || writes[len(writes)-1].caller != "handleProviderError" {
+func (ev *Facts) statusOverwritten(uid types.UID, v int) bool {
+	writes := ev.StatusWrites[uid]
+	if len(writes) == 0 || writes[len(writes)-1].Caller != "handleProviderError" {
 		return false
 	}
 	for _, w := range writes[:len(writes)-1] {
-		if w.caller == "updatePodStatus" && w.version == v {
+		if w.Caller == "updatePodStatus" && w.Version == v {
 			return true
 		}
 	}
@@ -309,7 +307,7 @@ func (d *Driver) statusOverwritten(uid types.UID, v int) bool {
 // danglingFailedEverywhere: every controller generation that ran
 // deleteDanglingPods had its GetPods fail or its DeletePod of key fail,
 // and at least one ran.
-func (d *Driver) danglingFailedEverywhere(key string) bool {
-	ran, failed := d.danglingRuns(key)
+func (ev *Facts) danglingFailedEverywhere(key string) bool {
+	ran, failed := ev.danglingRuns(key)
 	return len(ran) > 0 && failedIn(ran, failed, 0)
 }

@@ -1,4 +1,4 @@
-package realvk
+package explain
 
 import (
 	"regexp"
@@ -119,7 +119,7 @@ const (
 	ClassEntryClearedByOldUID = "VP"
 )
 
-// How classify explains a finding: each class is an exact predicate over
+// How Classify explains a finding: each class is an exact predicate over
 // the final state the finding is about:
 //
 //   - VA, for VK6 "live in the API but does not run in the provider" on
@@ -212,23 +212,21 @@ const (
 //     still ran U when it was made (no provider DeletePod of U had taken
 //     effect: the delete was queued by the not-running shortcut).
 
-// classify explains a finding by a known upstream deviation; "" if none
-// fits: a finding of a message that names no pod by its own classifier
-// (messageClasses), else by the pod it names (classifyPod). The world's
-// lock is held while a predicate reads it.
-func (d *Driver) classify(f Finding) string {
+// Classify explains the finding check/message by a known upstream
+// deviation; "" if none fits: a finding of a message that names no pod by
+// its own classifier (messageClasses), else by the pod it names
+// (classifyPod), which needs the end state.
+func (ev *Facts) Classify(check, message string) string {
 	for _, c := range messageClasses {
-		if m := c.ref.FindStringSubmatch(f.Message); m != nil && f.Check == c.check {
-			d.W.mu.Lock()
-			defer d.W.mu.Unlock()
-			return c.class(d, m)
+		if m := c.ref.FindStringSubmatch(message); m != nil && check == c.check {
+			return c.class(ev, m)
 		}
 	}
-	m := podRef.FindStringSubmatch(f.Message)
-	if m == nil || d.final == nil {
+	m := podRef.FindStringSubmatch(message)
+	if m == nil || ev.End == nil {
 		return ""
 	}
-	return d.classifyPod(f, types.UID(m[1]), m[2])
+	return ev.classifyPod(check, message, types.UID(m[1]), m[2])
 }
 
 var (
@@ -245,35 +243,35 @@ var (
 var messageClasses = []struct {
 	check string
 	ref   *regexp.Regexp
-	class func(d *Driver, m []string) string
+	class func(ev *Facts, m []string) string
 }{
-	{"VK7", readyRef, (*Driver).classNeverReady},
-	{"VK7", queuedRef, (*Driver).classQueued},
-	{"VK5", danglingRef, (*Driver).classDangling},
-	{"VK2", lostStatusRef, (*Driver).classLostStatus},
+	{"VK7", readyRef, (*Facts).classNeverReady},
+	{"VK7", queuedRef, (*Facts).classQueued},
+	{"VK5", danglingRef, (*Facts).classDangling},
+	{"VK2", lostStatusRef, (*Facts).classLostStatus},
 }
 
 // classNeverReady is VE's: controller start m[1] never became Ready.
-func (d *Driver) classNeverReady(m []string) string {
+func (ev *Facts) classNeverReady(m []string) string {
 	gen, _ := strconv.Atoi(m[1])
-	if d.W.cancelled[gen] && !d.W.ready[gen] && d.W.doneErr[gen] == "failed to wait for caches to sync" {
+	if ev.Cancelled[gen] && !ev.Ready[gen] && ev.DoneErr[gen] == "failed to wait for caches to sync" {
 		return ClassCancelledBeforeReady
 	}
 	return ""
 }
 
 // classQueued is VJ's: m[1] items were left in the controller's queues.
-func (d *Driver) classQueued(m []string) string {
+func (ev *Facts) classQueued(m []string) string {
 	items, _ := strconv.Atoi(m[1])
-	if d.statusByNameLeft(items) {
+	if ev.statusByNameLeft(items) {
 		return ClassStatusByName
 	}
 	return ""
 }
 
 // classDangling is VD's for VK5: provider pod m[1] was never deleted.
-func (d *Driver) classDangling(m []string) string {
-	if d.danglingFailedEverywhere(Namespace + "/pod-" + m[1]) {
+func (ev *Facts) classDangling(m []string) string {
+	if ev.danglingFailedEverywhere(Namespace + "/pod-" + m[1]) {
 		return ClassDanglingOnce
 	}
 	return ""
@@ -282,23 +280,23 @@ func (d *Driver) classDangling(m []string) string {
 // classLostStatus is VK2's (VG, VL, VM, VN, VO, VP, tried in that
 // order): the provider's last status of pod m[1] named m[2], version
 // m[3], never reached the API.
-func (d *Driver) classLostStatus(m []string) string {
+func (ev *Facts) classLostStatus(m []string) string {
 	uid := types.UID(m[1])
 	v, _ := strconv.Atoi(m[3])
-	version := func(n notifyRecord) bool { return n.version == v }
-	since, edited := d.editedAway(uid, v)
+	version := func(n Notify) bool { return n.Version == v }
+	since, edited := ev.editedAway(uid, v)
 	switch {
-	case d.statusOverwritten(uid, v):
+	case ev.statusOverwritten(uid, v):
 		return ClassErrorStatusOverwrites
-	case d.notificationsDropped(uid, version, 0), edited && d.notificationsDropped(uid, version, since):
+	case ev.notificationsDropped(uid, version, 0), edited && ev.notificationsDropped(uid, version, since):
 		return ClassNotificationDropped
-	case d.lateNotificationWritten(uid, v):
+	case ev.lateNotificationWritten(uid, v):
 		return ClassLateNotification
-	case d.skipNeverRechecked(uid, v):
+	case ev.skipNeverRechecked(uid, v):
 		return ClassSkipNeverRechecked
-	case d.lostWithRun(uid, version, 0) && !d.wroteVersion(uid, v), edited && d.lostWithRun(uid, version, since):
+	case ev.lostWithRun(uid, version, 0) && !ev.wroteVersion(uid, v), edited && ev.lostWithRun(uid, version, since):
 		return ClassLostWithRun
-	case d.entryClearedByOldUID(uid, Namespace+"/"+m[2], v):
+	case ev.entryClearedByOldUID(uid, Namespace+"/"+m[2], v):
 		return ClassEntryClearedByOldUID
 	}
 	return ""
@@ -306,43 +304,33 @@ func (d *Driver) classLostStatus(m []string) string {
 
 // classifyPod classifies the findings about pod uid named name (VA, VB,
 // VC, VD, VF, VH, VI, VL, VO).
-func (d *Driver) classifyPod(f Finding, uid types.UID, name string) string {
+func (ev *Facts) classifyPod(check, message string, uid types.UID, name string) string {
 	switch {
-	case f.Check == "VK1" && strings.Contains(f.Message, `UID precondition ""`):
-		d.W.mu.Lock()
-		defer d.W.mu.Unlock()
-		if d.W.deleteCaller[uid] == "updatePodStatus" {
+	case check == "VK1" && strings.Contains(message, `UID precondition ""`):
+		if ev.DeleteCaller[uid] == "updatePodStatus" {
 			return ClassNoPrecondition
 		}
-	case f.Check == "VK3" && strings.Contains(f.Message, "from the API although nobody had deleted it"):
-		d.W.mu.Lock()
-		defer d.W.mu.Unlock()
-		if d.W.deleteCaller[uid] == "updatePodStatus" {
+	case check == "VK3" && strings.Contains(message, "from the API although nobody had deleted it"):
+		if ev.DeleteCaller[uid] == "updatePodStatus" {
 			return ClassNoPrecondition
 		}
-	case f.Check == "VK3" && strings.Contains(f.Message, "while its status said Running, before the provider reported it terminal"):
-		d.W.mu.Lock()
-		defer d.W.mu.Unlock()
-		if d.W.deletedWhileRunning[uid] == "deletePodsFromKubernetesHandler" {
+	case check == "VK3" && strings.Contains(message, "while its status said Running, before the provider reported it terminal"):
+		if ev.DeletedWhileRunning[uid] == "deletePodsFromKubernetesHandler" {
 			return ClassStaleNotRunning
 		}
-	case f.Check == "VK3" && strings.Contains(f.Message, "by itself, but its API object was never deleted"):
-		d.W.mu.Lock()
-		defer d.W.mu.Unlock()
-		return d.classProviderDeleted(uid)
-	case f.Check == "VK6" && strings.Contains(f.Message, "does not run in the provider"),
-		f.Check == "VK3" && strings.Contains(f.Message, "still runs in the provider"):
-		api, prov := d.final.apiByName[name], d.final.providerByName[name]
+	case check == "VK3" && strings.Contains(message, "by itself, but its API object was never deleted"):
+		return ev.classProviderDeleted(uid)
+	case check == "VK6" && strings.Contains(message, "does not run in the provider"),
+		check == "VK3" && strings.Contains(message, "still runs in the provider"):
+		api, prov := ev.End.APIByName[name], ev.End.ProviderByName[name]
 		if api != "" && prov != "" && api != prov && (api == uid || prov == uid) {
 			return ClassNameKeyed
 		}
-		if f.Check == "VK3" && api == "" && prov == uid {
-			d.W.mu.Lock()
-			defer d.W.mu.Unlock()
-			if d.cleanupTrustedMissing(Namespace+"/"+name, uid) {
+		if check == "VK3" && api == "" && prov == uid {
+			if ev.cleanupTrustedMissing(Namespace+"/"+name, uid) {
 				return ClassCleanupTrustsGetPod
 			}
-			if d.danglingAfterRestart(Namespace+"/"+name, uid) {
+			if ev.danglingAfterRestart(Namespace+"/"+name, uid) {
 				return ClassDanglingOnce
 			}
 		}
@@ -352,19 +340,19 @@ func (d *Driver) classifyPod(f Finding, uid types.UID, name string) string {
 
 // classProviderDeleted is VK3's "the provider deleted pod U by itself, but
 // its API object was never deleted" (VC, VH, VO, VL, tried in that order).
-func (d *Driver) classProviderDeleted(uid types.UID) string {
-	if d.W.deleteCaller[uid] != "" {
+func (ev *Facts) classProviderDeleted(uid types.UID) string {
+	if ev.DeleteCaller[uid] != "" {
 		return ""
 	}
-	deleting := func(n notifyRecord) bool { return n.deleting }
+	deleting := func(n Notify) bool { return n.Deleting }
 	switch {
-	case d.W.statusInsteadOfDelete[uid]:
+	case ev.StatusInsteadOfDelete[uid]:
 		return ClassStatusInsteadOfDelete
-	case d.W.deletingNotified[uid] && terminal(d.final.apiPhase[uid]):
+	case ev.DeletingNotified[uid] && terminal(ev.End.APIPhase[uid]):
 		return ClassTerminalNotDeleted
-	case d.lostWithRun(uid, deleting, 0):
+	case ev.lostWithRun(uid, deleting, 0):
 		return ClassLostWithRun
-	case d.notificationsDropped(uid, deleting, 0):
+	case ev.notificationsDropped(uid, deleting, 0):
 		return ClassNotificationDropped
 	}
 	return ""
