@@ -13,9 +13,10 @@ import (
 )
 
 // The classifier's own tests: what it may import, and what it needs to
-// explain a finding. The predicates' negative tests run through the
-// driver (realvk/classify_test.go, classify_edit_test.go and
-// regression_test.go), which assembles the Facts as a run does.
+// explain a finding. The predicates' negative tests are in
+// classify_test.go, classify_edit_test.go and classify_known_test.go; the
+// driver's assembly of the Facts is covered by the shrunk scripts each
+// class has (realvk's TestRegressionScripts).
 
 // allowedImport: the standard library, the API types, and the call gates'
 // outcomes; no world, no target, no driver.
