@@ -105,12 +105,23 @@ func (d *Driver) action(a plan.Action) {
 }
 
 // configAdd is a Create from the config source: an ADD of a pod config
-// has is an UPDATE, with no admission; a fresh one is admitted first.
+// has is an UPDATE, with no admission; a fresh one is admitted first. A
+// fresh ADD is a new pod object, also under a reused UID: nothing of the
+// old object's phase carries over, nor, with the API server (the status
+// component, which has just created the object anew), its deletion — as
+// package world's addWith has it. Before, a re-created API pod kept the
+// terminal phase of a Finish made while it was out of config and the API,
+// so config said Failed while the new object said Pending (api-shapes,
+// a guided run in hold mode: a P5 no deviation explained).
 func (d *Driver) configAdd(p *configPod, uid types.UID) {
 	fresh := !p.inConfig
 	if fresh {
 		d.created++
 		p.created = d.created
+		p.phase = v1.PodRunning
+		if d.st != nil && !p.action.Static {
+			p.deletion = nil
+		}
 	}
 	p.inConfig, p.version = true, p.version+1
 	if !fresh {

@@ -64,6 +64,9 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingPod && call.RecordEnded && d.records[uid] {
 		d.ev.CompletedOntoNext[uid] = true // completeTerminating finds the next record
 	}
+	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatedPod && call.RecordEnded && d.records[uid] {
+		d.ev.FinishedOntoNext[uid] = true // completeTerminated finds the next record
+	}
 	if _, ghost := d.ev.GhostFrom[uid]; ghost && call.RecordEnded {
 		// The released goroutine's record ended under its call (only
 		// after GE's adoption can two goroutines share a UID): it goes on

@@ -135,7 +135,7 @@ func (d *Driver) checkLattice(uid types.UID, a explain.Answers) {
 	}
 	rule(a[explain.KnownTerminated] == a[explain.RuntimeBeRemoved], "", "KnownTerminated ≠ RuntimeBeRemoved")
 	rule(a[explain.KnownTerminated] != a[explain.CouldHaveRunning], "", "KnownTerminated = CouldHaveRunningContainers")
-	rule(!a[explain.BeFinished] || a[explain.KnownTerminated], "", "BeFinished but not KnownTerminated")
+	rule(!a[explain.BeFinished] || a[explain.KnownTerminated], d.ev.FinishedEarly(uid), "BeFinished but not KnownTerminated")
 	rule(!a[explain.KnownTerminated] || a[explain.TermRequested], "", "KnownTerminated but not TerminationRequested")
 	rule(!a[explain.ContainersBeTerminating] || a[explain.TermRequested], "", "ContainersBeTerminating but not TerminationRequested")
 	rule(!a[explain.KnownTerminated] || a[explain.ContainersBeTerminating], d.ev.LatticeOf(uid, a),

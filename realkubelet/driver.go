@@ -56,6 +56,9 @@ type Driver struct {
 	// update was dropped as a restart); lastFailed: uid's latest callback
 	// did not succeed. Together they classify a stuck pod as GD.
 	restartPending, lastFailed map[types.UID]bool
+	// leftKnown are the pods the workers still knew when Teardown gave up
+	// (teardownFinding).
+	leftKnown []types.UID
 	// ev is what the exact predicates of package explain need.
 	ev explain.Evidence
 	// naturalEnd: uid's SyncPod reported natural completion (isTerminal)

@@ -1,7 +1,10 @@
 package realkubelet
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/deviation"
@@ -170,7 +173,8 @@ func (d *Driver) checkSettled() {
 			d.report("liveness", "L1", d.stuckClass(uid), fmt.Sprintf("pod %s: termination requested but never terminated (%s)", uid, a))
 		}
 		if a[explain.KnownTerminated] && !a[explain.BeFinished] {
-			d.report("liveness", "L2", d.stuckClass(uid), fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
+			class := cmp.Or(d.stuckClass(uid), d.ev.NeverFinished(uid))
+			d.report("liveness", "L2", class, fmt.Sprintf("pod %s: terminated but never finished (%s)", uid, a))
 		}
 	}
 	for _, c := range d.completions {
@@ -220,9 +224,22 @@ func (d *Driver) Teardown() bool {
 			d.waits.Stop()
 			return true
 		}
+		d.leftKnown = slices.Sorted(maps.Keys(known))
 	}
 	d.waits.Stop()
 	return false
+}
+
+// teardownFinding is the L2 of a Teardown that failed: the pods the
+// workers still knew, GE's if each is a record GE left terminated but
+// never finished (explain.NeverFinished).
+func (d *Driver) teardownFinding() finding.Finding {
+	class := ""
+	if len(d.leftKnown) > 0 && !slices.ContainsFunc(d.leftKnown, func(uid types.UID) bool { return d.ev.NeverFinished(uid) == "" }) {
+		class = "GE"
+	}
+	return finding.Finding{Class: class, Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
+		Message: fmt.Sprintf("%sthe workers still know pods %v after 100 rounds of SyncKnownPods(nil)", teardownPrefix, d.leftKnown)}}
 }
 
 func (d *Driver) drainParked() {
@@ -258,8 +275,7 @@ func (d *Driver) Finish(family string, seed uint64) Result {
 	finding.Apply(status, catalogue)
 	r.Findings = append(r.Findings, status...)
 	if !d.Teardown() {
-		r.Findings = append(r.Findings, finding.Finding{Violation: history.Violation{Oracle: "liveness", Invariant: "L2",
-			Message: teardownPrefix + "the workers still know pods after 100 rounds of SyncKnownPods(nil)"}})
+		r.Findings = append(r.Findings, d.teardownFinding())
 	}
 	r.Findings = append(r.Findings, d.stuckWorkers()...)
 	return r

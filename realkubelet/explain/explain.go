@@ -92,13 +92,19 @@ type Evidence struct {
 	// looks the record up by UID, marked the UID's current record
 	// terminated (GE's lattice). Until the incarnation ends.
 	CompletedOntoNext map[types.UID]bool
+	// FinishedOntoNext: a SyncTerminatedPod whose record ended while it
+	// was in flight succeeded, and the worker's completeTerminated, which
+	// looks the record up by UID too, marked the UID's current record
+	// finished (GE: finished before it terminated). Until the incarnation
+	// ends.
+	FinishedOntoNext map[types.UID]bool
 }
 
 // NewEvidence is the evidence of a kubelet process that has seen nothing.
 func NewEvidence() Evidence {
 	return Evidence{StartedInc: map[types.UID]bool{}, RuntimeKillStep: map[types.UID]int{}, Inherited: map[types.UID]bool{},
 		ZeroDeletionOffers: map[types.UID][]int64{}, DroppedRetry: map[types.UID]bool{}, GhostFrom: map[types.UID]int{},
-		CompletedOntoNext: map[types.UID]bool{}}
+		CompletedOntoNext: map[types.UID]bool{}, FinishedOntoNext: map[types.UID]bool{}}
 }
 
 // IncarnationOver forgets what the predicates keep per incarnation.
@@ -108,6 +114,7 @@ func (e *Evidence) IncarnationOver(uid types.UID) {
 	delete(e.RuntimeKillStep, uid)
 	delete(e.Inherited, uid)
 	delete(e.CompletedOntoNext, uid)
+	delete(e.FinishedOntoNext, uid)
 }
 
 // NoteGhost records that uid's current record was adopted by a goroutine
@@ -182,6 +189,34 @@ func (e *Evidence) LatticeOf(uid types.UID, a Answers) string {
 	if c := Lattice(a); c != "" {
 		return c
 	}
+	if _, ghost := e.GhostFrom[uid]; ghost && e.CompletedOntoNext[uid] {
+		return "GE"
+	}
+	return ""
+}
+
+// FinishedEarly is the S9 rule "BeFinished ⇒ KnownTerminated" for uid:
+// GE iff a worker goroutine of an earlier incarnation adopted a record of
+// the UID in this process (GhostFrom) and a SyncTerminatedPod of an ended
+// record then completed onto the current one (FinishedOntoNext), which
+// was terminating, not terminated: completeTerminated marks whatever
+// record the UID has finished (guided hold error-shapes runs,
+// testdata/GE-finished-onto-next-record.script).
+func (e *Evidence) FinishedEarly(uid types.UID) string {
+	if _, ghost := e.GhostFrom[uid]; ghost && e.FinishedOntoNext[uid] {
+		return "GE"
+	}
+	return ""
+}
+
+// NeverFinished is L2 "terminated but never finished" for uid (and the
+// teardown's, for the pods the workers never let go): GE iff a ghost
+// adopted a record of the UID (GhostFrom) and a SyncTerminatingPod of an
+// ended record completed onto the current one (CompletedOntoNext): the
+// current record was marked terminated by a call that was not its own,
+// and none of its own is left to run its SyncTerminatedPod (the same
+// guided hold error-shapes runs).
+func (e *Evidence) NeverFinished(uid types.UID) string {
 	if _, ghost := e.GhostFrom[uid]; ghost && e.CompletedOntoNext[uid] {
 		return "GE"
 	}

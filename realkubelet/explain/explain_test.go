@@ -140,3 +140,40 @@ func TestGEAfterAdoption(t *testing.T) {
 		t.Errorf("the misplaced completion outlived its incarnation")
 	}
 }
+
+// TestGEFinishedOrNeverFinished: after a ghost's adoption, a record
+// finished before it terminated (S9) is GE's only if a SyncTerminatedPod
+// completed onto it, and one terminated but never finished (L2) only if a
+// SyncTerminatingPod did; neither without the adoption, and neither once
+// the incarnation is over.
+func TestGEFinishedOrNeverFinished(t *testing.T) {
+	uid := types.UID("a")
+	for _, c := range []struct {
+		name                    string
+		ghost, finished, onto   bool
+		wantEarly, wantUnfinish string
+	}{
+		{"nothing", false, false, false, "", ""},
+		{"a ghost only", true, false, false, "", ""},
+		{"finished onto the next record, no ghost", false, true, false, "", ""},
+		{"completed onto the next record, no ghost", false, false, true, "", ""},
+		{"a ghost, then finished onto the next record", true, true, false, "GE", ""},
+		{"a ghost, then completed onto the next record", true, false, true, "", "GE"},
+	} {
+		e := NewEvidence()
+		if c.ghost {
+			e.NoteGhost(uid, 5)
+		}
+		e.FinishedOntoNext[uid], e.CompletedOntoNext[uid] = c.finished, c.onto
+		if got := e.FinishedEarly(uid); got != c.wantEarly {
+			t.Errorf("%s: FinishedEarly %q, want %q", c.name, got, c.wantEarly)
+		}
+		if got := e.NeverFinished(uid); got != c.wantUnfinish {
+			t.Errorf("%s: NeverFinished %q, want %q", c.name, got, c.wantUnfinish)
+		}
+		e.IncarnationOver(uid)
+		if e.FinishedEarly(uid) != "" || e.NeverFinished(uid) != "" {
+			t.Errorf("%s: the misplaced completion outlived its incarnation", c.name)
+		}
+	}
+}
