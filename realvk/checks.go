@@ -36,8 +36,7 @@ func (d *Driver) classify(f Finding) string {
 	w := d.W
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	facts := explain.Facts{Evidence: w.ev, Gen: w.gen, WatchFrom: w.watchFrom, Cancelled: w.cancelled, Ready: w.ready,
-		DoneErr: w.doneErr, End: d.final}
+	facts := explain.Facts{Evidence: w.ev, Gen: w.gen, WatchFrom: w.watchFrom, Ready: w.ready, End: d.final}
 	return facts.Classify(f.Check, f.Message)
 }
 

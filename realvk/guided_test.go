@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/podsim/podsim/realvk/explain"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -12,6 +11,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realvk/explain"
 )
 
 // guidedRunner is the real virtual-kubelet controller as a

@@ -63,12 +63,12 @@ type World struct {
 	pcs         map[int]*node.PodController
 	// ev is what the world records for the classifier (explain) as the
 	// run goes; notifies, podsGiven and statusRuns are read back by the
-	// world's own bookkeeping too (spans.go, client.go).
+	// world's own bookkeeping too (spans.go, client.go). What the world
+	// drives by stays its own (gen, watchFrom, ready above): the driver
+	// hands those to the classifier with ev (Driver.classify), so that
+	// there is one copy of each and the world's logic reads its own
+	// fields.
 	ev *explain.Evidence
-	// doneErr is each generation's Err once Done closed.
-	doneErr map[int]string
-	// cancelled: the generations whose context was cancelled.
-	cancelled map[int]bool
 	// notifySeq numbers the notify moves; a notification's poll gates
 	// carry it (spans.go).
 	notifySeq int
@@ -93,7 +93,7 @@ func (w *World) emit(n history.Note) { w.noted = append(w.noted, notedAt{note: n
 func newWorld() *World {
 	w := &World{gates: &callgate.Gates{}, workers: Workers, backend: map[string]*providerPod{}, notifyCB: map[int]func(*v1.Pod){},
 		watchFrom: map[int]int{}, watches: map[int]*gatedWatch{}, ready: map[int]bool{}, done: map[int]bool{},
-		pcs: map[int]*node.PodController{}, ev: explain.NewEvidence(), doneErr: map[int]string{}, cancelled: map[int]bool{}}
+		pcs: map[int]*node.PodController{}, ev: explain.NewEvidence()}
 	w.api = newAPIServer(w)
 	return w
 }
@@ -155,7 +155,7 @@ func (w *World) stop() bool {
 	w.mu.Lock()
 	w.running = false
 	w.emit(history.VKCancelled{Epoch: w.gen})
-	w.cancelled[w.gen] = true
+	w.ev.Cancelled[w.gen] = true
 	w.notef("stop g%d", w.gen)
 	w.mu.Unlock()
 	w.cancel()
@@ -236,7 +236,7 @@ func (w *World) pollLife() {
 			if e := pc.Err(); e != nil {
 				err = e.Error()
 			}
-			w.doneErr[gen] = err
+			w.ev.DoneErr[gen] = err
 			w.emit(history.VKDone{Epoch: gen, Err: err})
 		}
 	}

@@ -8,9 +8,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// Negative tests of VI–VO and of VD for a pod that left the API (the
-// losses after an outside edit and VP: classify_edit_test.go): each
-// predicate rejects the look-alikes that lack a link of its causal chain.
+// Negative tests of VI–VO (VD for a pod that left the API:
+// dangling_test.go; the losses after an outside edit and VP:
+// classify_edit_test.go): each predicate rejects the look-alikes that
+// lack a link of its causal chain.
 
 // TestClassifyCleanupNegative: VI needs the cleanup's last provider call
 // to be a not-found GetPod for the very UID the provider runs, made when
@@ -228,119 +229,6 @@ func TestClassifySkipNegative(t *testing.T) {
 	}
 }
 
-// TestClassifyDanglingAfterRestartNegative: VD on a pod that left the API
-// needs a restart after its removal and every later sweep that listed it
-// failed, with at least one later sweep.
-func TestClassifyDanglingAfterRestartNegative(t *testing.T) {
-	d := newFacts()
-	d.End = &End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{"db": "a"}}
-	f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
-	listed := map[string]string{"0x1": "default/db"}
-	sweepFailed := []DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}, {Gen: 2, Op: "provider.DeletePod", Key: "default/db", Outcome: callgate.Fail}}
-	cases := []struct {
-		name    string
-		gen     int
-		removed bool
-		cleanup *CleanupCall
-		dangled []DanglingCall
-		want    string
-	}{
-		{"VD", 2, true, nil, sweepFailed, ClassDanglingOnce},
-		{"never removed by the API", 2, false, nil, sweepFailed, ""},
-		{"no restart after the removal", 1, true, nil, []DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.OK}}, ""},
-		{"no sweep after the removal", 2, true, nil, []DanglingCall{{Gen: 1, Op: "provider.GetPods", Outcome: callgate.Fail}}, ""},
-		{"a later sweep listed it and did not fail", 2, true, nil, []DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}}, ""},
-		{"the last generation's informer cleanup", 2, true, &CleanupCall{Gen: 2, Op: "provider.DeletePod", Outcome: callgate.Fail}, sweepFailed, ""},
-		{"an earlier generation's cleanup failed", 2, true, &CleanupCall{Gen: 1, Op: "provider.DeletePod", Outcome: callgate.Fail}, sweepFailed, ClassDanglingOnce},
-	}
-	// Every generation listed before the removal (event 5).
-	d.WatchFrom, d.RemovedAt = map[int]int{1: 2, 2: 9}, map[types.UID]int{"a": 5}
-	for _, c := range cases {
-		d.Gen = c.gen
-		d.RemovedGen = map[types.UID]int{}
-		if c.removed {
-			d.RemovedGen["a"] = 1
-		}
-		d.LastCleanup = map[string]CleanupCall{}
-		if c.cleanup != nil {
-			d.LastCleanup["default/db"] = *c.cleanup
-		}
-		d.DanglingCalls = c.dangled
-		d.PodsGiven = map[int]map[string]string{2: listed}
-		if got := d.classify(f); got != c.want {
-			t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
-		}
-	}
-	// A later sweep whose list did not have it (the pod came after it).
-	d.Gen, d.RemovedGen["a"], d.LastCleanup = 3, 1, map[string]CleanupCall{}
-	d.DanglingCalls = append([]DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}},
-		DanglingCall{Gen: 3, Op: "provider.GetPods", Outcome: callgate.Fail})
-	d.PodsGiven = map[int]map[string]string{2: {}}
-	if got := d.classify(f); got != ClassDanglingOnce {
-		t.Errorf("a sweep before the pod came and a failed one: classified %q", got)
-	}
-	// A later sweep that listed it and did not fail, then a failed one:
-	// VD only if that sweep's lister held another UID under the name
-	// (deleteDanglingPods compares names), not a, not none; and not
-	// when the last sweep, too, listed it and its lister held nothing.
-	d.PodsGiven = map[int]map[string]string{2: listed}
-	for _, c := range []struct {
-		name string
-		held map[int]map[string]types.UID
-		last callgate.Outcome
-		want string
-	}{
-		{"its lister held another UID", map[int]map[string]types.UID{2: {"default/db": "e"}}, callgate.Fail, ClassDanglingOnce},
-		{"its lister held the pod itself", map[int]map[string]types.UID{2: {"default/db": "a"}}, callgate.Fail, ""},
-		{"its lister held nothing of the name", map[int]map[string]types.UID{2: {}}, callgate.Fail, ""},
-		{"another key held", map[int]map[string]types.UID{2: {"default/web": "e"}}, callgate.Fail, ""},
-		{"the last sweep listed it, holding nothing", map[int]map[string]types.UID{2: {"default/db": "e"}, 3: {}}, callgate.OK, ""},
-	} {
-		d.SweepHeld = c.held
-		d.DanglingCalls = []DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK},
-			{Gen: 3, Op: "provider.GetPods", Outcome: c.last}}
-		if c.last == callgate.OK {
-			d.PodsGiven[3] = listed
-		}
-		if got := d.classify(f); got != c.want {
-			t.Errorf("a sweep that listed it and did not fail, %s: classified %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
-// TestClassifyDanglingRemovedInLastGeneration: VD for a pod removed in the
-// last generation (2) before its informer listed: only its
-// deleteDanglingPods could clean it up, and that failed.
-func TestClassifyDanglingRemovedInLastGeneration(t *testing.T) {
-	d := newFacts()
-	d.End = &End{APIByName: map[string]types.UID{}, ProviderByName: map[string]types.UID{"db": "a"}}
-	f := Finding{Check: "VK3", Message: "pod a (db) left the API but still runs in the provider at the end (VK3)"}
-	d.Gen, d.RemovedGen, d.RemovedAt = 2, map[types.UID]int{"a": 2}, map[types.UID]int{"a": 5}
-	d.LastCleanup = map[string]CleanupCall{}
-	d.DanglingCalls = []DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.Fail}}
-	d.PodsGiven = map[int]map[string]string{}
-	for _, c := range []struct {
-		name      string
-		watchFrom map[int]int
-		want      string
-	}{
-		{"removed before the last generation listed", map[int]int{1: 2, 2: 9}, ClassDanglingOnce},
-		{"removed while the last generation never listed", map[int]int{1: 2}, ClassDanglingOnce},
-		{"removed after the last generation listed", map[int]int{1: 2, 2: 4}, ""},
-	} {
-		d.WatchFrom = c.watchFrom
-		if got := d.classify(f); got != c.want {
-			t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
-		}
-	}
-	d.WatchFrom = map[int]int{1: 2, 2: 9}
-	d.DanglingCalls = []DanglingCall{{Gen: 2, Op: "provider.GetPods", Outcome: callgate.OK}}
-	d.PodsGiven = map[int]map[string]string{2: {"0x1": "default/db"}}
-	if got := d.classify(f); got != "" {
-		t.Errorf("removed before the last generation listed, whose sweep listed it and did not fail: classified %q", got)
-	}
-}
-
 // TestClassifyLostWithRunNegative: VO needs a matching notification
 // accepted by a generation before the last, every other one accepted so
 // or dropped, and nothing written from it.
@@ -400,8 +288,7 @@ type Finding struct{ Check, Message string }
 // newFacts is the facts of a run that has not started: no generation, no
 // evidence, no end state.
 func newFacts() *Facts {
-	return &Facts{Evidence: NewEvidence(), WatchFrom: map[int]int{}, Cancelled: map[int]bool{}, Ready: map[int]bool{},
-		DoneErr: map[int]string{}}
+	return &Facts{Evidence: NewEvidence(), WatchFrom: map[int]int{}, Ready: map[int]bool{}}
 }
 
 // classify is Classify of f's check and message.

@@ -17,8 +17,10 @@ import (
 const Namespace = "default"
 
 // Facts is everything the classifier reads. The world writes the Evidence
-// as the run goes and owns the rest, which it also drives by; the driver
-// puts them together, with the world's lock held, to classify a finding.
+// as the run goes and owns the rest, which it also drives by (Gen,
+// WatchFrom and Ready: the world's own fields, so that there is one copy
+// of each); the driver puts them together, with the world's lock held, to
+// classify a finding.
 type Facts struct {
 	*Evidence
 	// Gen is the last controller generation (0: never started).
@@ -26,11 +28,8 @@ type Facts struct {
 	// WatchFrom[gen] is the API log index generation gen's watch starts
 	// at (VD: whether gen's informer had listed before a removal).
 	WatchFrom map[int]int
-	// Cancelled and Ready: the generations whose context was cancelled,
-	// and those whose Ready closed; DoneErr is each generation's Err once
-	// Done closed (VE).
-	Cancelled, Ready map[int]bool
-	DoneErr          map[int]string
+	// Ready: the generations whose Ready closed (VE).
+	Ready map[int]bool
 	// End is the state at the end (nil before the run settled: a finding
 	// about a pod is then not explained).
 	End *End
@@ -47,19 +46,21 @@ type End struct {
 type Evidence struct {
 	// DeleteCaller is, per UID, the node-package function of the
 	// controller's last API delete that could remove it (no UID
-	// precondition, or its own).
+	// precondition, or its own): VB; a pod the controller deleted is none
+	// of VC, VH, VL, VO for VK3.
 	DeleteCaller map[types.UID]string
 	// DeletingNotified: the provider notified U with a deletion
 	// timestamp; StatusInsteadOfDelete: after that, updatePodStatus wrote
 	// U's status (it does so instead of the delete when the informer's
-	// status differs from the provider's).
+	// status differs from the provider's). VH reads the first, VC the
+	// second.
 	DeletingNotified, StatusInsteadOfDelete map[types.UID]bool
 	// RemovedGen is, per UID, the controller generation current when the
 	// API removed it, and RemovedAt the removal's place in the API's
 	// events (VD: WatchFrom says whether that generation's informer had
 	// listed before it).
 	RemovedGen, RemovedAt map[types.UID]int
-	// DanglingCalls are deleteDanglingPods' provider calls.
+	// DanglingCalls are deleteDanglingPods' provider calls (VD, VI).
 	DanglingCalls []DanglingCall
 	// LastStatusWrite is, per key, the controller's last status write to
 	// an object of that name; StatusRuns counts, per key, the status
@@ -72,31 +73,38 @@ type Evidence struct {
 	// Edits is, per UID, the last outside edit of its status (VL, VO).
 	Edits map[types.UID]Edit
 	// LastCleanup is, per key, syncPodFromKubernetesHandler's last
-	// provider call for it.
+	// provider call for it (VI; VD: one of the last generation's, or one
+	// answered not-found, rules VD out).
 	LastCleanup map[string]CleanupCall
 	// DeletedWhileRunning: the controller's API delete of U (by caller)
-	// came while the provider still ran U.
+	// came while the provider still ran U (VF).
 	DeletedWhileRunning map[types.UID]string
-	// Notifies are the notify moves by number.
+	// Notifies are the notify moves by number (VL, VM, VN, VO, VP).
 	Notifies map[int]Notify
 	// LastUpdateEvent is, per generation and UID, the status order (the
 	// world's statusSeq) of the last update event run in that
-	// generation's handler.
+	// generation's handler (VN).
 	LastUpdateEvent map[GenUID]int
 	// DeleteEvents are the informer's delete events of pods run in the
 	// handlers, in order (VP).
 	DeleteEvents []DeleteEvent
 	// StatusWrites are, per UID, the controller's status writes that took
-	// effect, in order.
+	// effect, in order (VG, VL, VM, VN, VO, VP).
 	StatusWrites map[types.UID][]StatusWrite
 	// PodsGiven[gen] maps the pods generation gen's GetPods returned
-	// (pointer, as %p prints it) to their keys.
+	// (pointer, as %p prints it) to their keys (VD: whether gen's sweep
+	// listed a key; the world reads it back to name the pod a
+	// deleteDanglingPod span is about).
 	PodsGiven map[int]map[string]string
 	// SweepHeld[gen] is, per key generation gen's GetPods listed, the UID
 	// its lister held under the key's name when GetPods returned, which is
 	// what deleteDanglingPods then compares by name alone (VD: a sweep that
 	// skipped another UID).
 	SweepHeld map[int]map[string]types.UID
+	// Cancelled: the generations whose context was cancelled; DoneErr is
+	// each generation's Err once Done closed (VE).
+	Cancelled map[int]bool
+	DoneErr   map[int]string
 }
 
 // NewEvidence is an Evidence with every map made.
@@ -106,7 +114,8 @@ func NewEvidence() *Evidence {
 		LastStatusWrite: map[string]StatusAttempt{}, StatusRuns: map[string]int{}, Edits: map[types.UID]Edit{},
 		LastCleanup: map[string]CleanupCall{}, DeletedWhileRunning: map[types.UID]string{}, Notifies: map[int]Notify{},
 		LastUpdateEvent: map[GenUID]int{}, StatusWrites: map[types.UID][]StatusWrite{},
-		PodsGiven: map[int]map[string]string{}, SweepHeld: map[int]map[string]types.UID{}}
+		PodsGiven: map[int]map[string]string{}, SweepHeld: map[int]map[string]types.UID{},
+		Cancelled: map[int]bool{}, DoneErr: map[int]string{}}
 }
 
 // StatusWrite is one status write of the controller that took effect:

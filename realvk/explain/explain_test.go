@@ -14,9 +14,9 @@ import (
 
 // The classifier's own tests: what it may import, and what it needs to
 // explain a finding. The predicates' negative tests are in
-// classify_test.go, classify_edit_test.go and classify_known_test.go; the
-// driver's assembly of the Facts is covered by the shrunk scripts each
-// class has (realvk's TestRegressionScripts).
+// classify_test.go, dangling_test.go, classify_edit_test.go and
+// classify_known_test.go; the driver's assembly of the Facts is covered
+// by the shrunk scripts each class has (realvk's TestRegressionScripts).
 
 // allowedImport: the standard library, the API types, and the call gates'
 // outcomes; no world, no target, no driver.
@@ -74,8 +74,8 @@ func TestImportsNoWorld(t *testing.T) {
 func TestPodFindingNeedsEnd(t *testing.T) {
 	ev := NewEvidence()
 	ev.DeleteCaller["c"] = "updatePodStatus"
-	f := &Facts{Evidence: ev, Cancelled: map[int]bool{1: true}, Ready: map[int]bool{},
-		DoneErr: map[int]string{1: "failed to wait for caches to sync"}}
+	ev.Cancelled[1], ev.DoneErr[1] = true, "failed to wait for caches to sync"
+	f := &Facts{Evidence: ev, Ready: map[int]bool{}}
 	vb := `the controller deleted pod c (c) from the API with UID precondition "", not its own (VK1)`
 	if got := f.Classify("VK1", vb); got != "" {
 		t.Errorf("VB before the end state: classified %q, want none", got)
@@ -89,5 +89,28 @@ func TestPodFindingNeedsEnd(t *testing.T) {
 	}
 	if got := f.Classify("VK2", vb); got != "" {
 		t.Errorf("VB's message under another check: classified %q, want none", got)
+	}
+}
+
+// TestNeverReadyNeedsCancelAndNoReady: VE's other two links (the negative
+// tests of classify_known_test.go vary only the Err): a start that was
+// never cancelled, or whose Ready closed, is not VE even with the
+// cache-sync error.
+func TestNeverReadyNeedsCancelAndNoReady(t *testing.T) {
+	ve := Finding{Check: "VK7", Message: "controller start 1 never became Ready (VK7)"}
+	for _, c := range []struct {
+		name             string
+		cancelled, ready bool
+		want             string
+	}{
+		{"VE", true, false, ClassCancelledBeforeReady},
+		{"never cancelled", false, false, ""},
+		{"Ready closed", true, true, ""},
+	} {
+		d := newFacts()
+		d.Cancelled[1], d.Ready[1], d.DoneErr[1] = c.cancelled, c.ready, "failed to wait for caches to sync"
+		if got := d.classify(ve); got != c.want {
+			t.Errorf("%s: classified %q, want %q", c.name, got, c.want)
+		}
 	}
 }
