@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -178,7 +179,8 @@ func (d *Driver) checkCancelled() {
 		// Reported once per call: a later kill does not cancel either
 		// (termination was already requested), which is the same gap.
 		c.S3Reported = true
-		class := explain.Uncancelled(last, d.pods[c.UID] != nil && !d.pods[c.UID].inConfig, c.BeganStep < d.Step)
+		class := cmp.Or(explain.Uncancelled(last, d.pods[c.UID] != nil && !d.pods[c.UID].inConfig, c.BeganStep < d.Step),
+			d.ev.UncancelledByTwin(c.UID, last))
 		d.report("direct", "S3", class, fmt.Sprintf("pod %s: termination requested while SyncPod in flight, its context not cancelled (after %q)", c.UID, last))
 	}
 }

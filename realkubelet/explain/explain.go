@@ -287,6 +287,21 @@ func Uncancelled(last script.Move, orphan, beganBefore bool) string {
 	return ""
 }
 
+// UncancelledByTwin is S3's cancellation clause for uid's SyncPod in
+// flight when the step, last, released another SyncPod of the UID with a
+// terminal outcome (its pod completed by itself: termination requested,
+// nothing to cancel from that call's side): GE iff a ghost adopted a
+// record of the UID (GhostFrom), for only two goroutines on one record
+// have two SyncPods of a UID in flight at once (guided hold swarm runs
+// 12,464 and 12,951, testdata/GE-twin-syncpod-terminal.script).
+func (e *Evidence) UncancelledByTwin(uid types.UID, last script.Move) string {
+	if _, ghost := e.GhostFrom[uid]; ghost && last.Kind == script.MoveRelease && last.UID == uid &&
+		last.Outcome == syncgate.ReturnTerminal {
+		return "GE"
+	}
+	return ""
+}
+
 // Lengthened is S11 for a SyncTerminatingPod grace g above one offered
 // before (or above its previous grace): GA iff an update of the incarnation
 // whose pod had DeletionGracePeriodSeconds=0 offered an override of at

@@ -177,3 +177,30 @@ func TestGEFinishedOrNeverFinished(t *testing.T) {
 		}
 	}
 }
+
+// TestGEUncancelledByTwin: a SyncPod left uncancelled when another SyncPod
+// of its UID returned terminal is GE's only after a ghost's adoption, and
+// only for a terminal release of that UID in the step.
+func TestGEUncancelledByTwin(t *testing.T) {
+	uid := types.UID("b")
+	terminal := script.Move{Kind: script.MoveRelease, UID: uid, Outcome: syncgate.ReturnTerminal}
+	e := NewEvidence()
+	if e.UncancelledByTwin(uid, terminal) != "" {
+		t.Errorf("GE named without an adoption")
+	}
+	e.NoteGhost(uid, 4)
+	for _, c := range []struct {
+		name string
+		last script.Move
+		want string
+	}{
+		{"a terminal release of the UID", terminal, "GE"},
+		{"an ok release of the UID", script.Move{Kind: script.MoveRelease, UID: uid, Outcome: syncgate.ReturnOK}, ""},
+		{"a terminal release of another UID", script.Move{Kind: script.MoveRelease, UID: "c", Outcome: syncgate.ReturnTerminal}, ""},
+		{"a tick", script.Move{Kind: script.MoveTick}, ""},
+	} {
+		if got := e.UncancelledByTwin(uid, c.last); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
