@@ -46,7 +46,7 @@ func envInt(t *testing.T, name string, def int) int {
 // fault points (run.CheckOptions.FaultPoints). "rerun" runs again first
 // the corpus of start grown on the correct code (grownCorpus, kept under
 // corpora), then goes on guided.
-func failures(f plan.Family, name string, start uint64, budget int, mutant, corpora string) []bool {
+func failures(f plan.Family, name string, start uint64, budget int, mutant string, corpora rerunCorpora) []bool {
 	name, fp := strings.CutSuffix(name, "+fp")
 	opts := run.CheckOptions{Mutant: mutant, FaultPoints: fp}
 	failed := make([]bool, budget)
@@ -109,7 +109,7 @@ func (c cell) String() string {
 }
 
 // measure runs one mutant under one strategy from starts start seeds.
-func measure(m run.Mutant, name string, starts, budget int, corpora string) cell {
+func measure(m run.Mutant, name string, starts, budget int, corpora rerunCorpora) cell {
 	var c cell
 	n := len(m.Families)
 	for k := 0; k < starts; k++ {
@@ -141,7 +141,11 @@ func TestMeasureDetection(t *testing.T) {
 	starts, budget := envInt(t, "PODSIM_GUIDED_STARTS", 5), envInt(t, "PODSIM_GUIDED_BUDGET", 200)
 	strategies := strings.Split(cmpOr(os.Getenv("PODSIM_GUIDED_STRATEGIES"), "random,pct3,guided"), ",")
 	only := os.Getenv("PODSIM_GUIDED_MUTANTS")
-	corpora := cmpOr(os.Getenv("PODSIM_GUIDED_CORPORA"), t.TempDir())
+	grow := envInt(t, "PODSIM_GUIDED_GROW", 20_000)
+	if grow <= 0 {
+		t.Fatalf("PODSIM_GUIDED_GROW=%d: want a positive count of runs", grow)
+	}
+	corpora := rerunCorpora{dir: cmpOr(os.Getenv("PODSIM_GUIDED_CORPORA"), t.TempDir()), grow: uint64(grow)}
 	fmt.Printf("| mutant | %s |\n|---|%s\n", strings.Join(strategies, " | "), strings.Repeat("---|", len(strategies)))
 	for _, m := range run.Mutants() {
 		if only != "" && !slices.Contains(strings.Split(only, ","), m.Name) {
