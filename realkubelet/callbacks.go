@@ -61,13 +61,17 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingRuntimePod {
 		delete(d.records, uid) // completeTerminatingRuntimePod forgets it
 	}
-	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatingPod && call.RecordEnded && d.records[uid] {
-		d.ev.CompletedOntoNext[uid] = true // completeTerminating finds the next record
+	if told == syncgate.ReturnOK && call.RecordEnded && d.records[uid] {
+		// The call's record ended under it and the UID has another: its
+		// completion looks the record up by UID and lands on that one.
+		switch call.Fn {
+		case ops.SyncTerminatingPod:
+			d.ev.CompletedOntoNext[uid] = true // completeTerminating
+		case ops.SyncTerminatedPod:
+			d.ev.FinishedOntoNext[uid] = true // completeTerminated
+		}
 	}
-	if told == syncgate.ReturnOK && call.Fn == ops.SyncTerminatedPod && call.RecordEnded && d.records[uid] {
-		d.ev.FinishedOntoNext[uid] = true // completeTerminated finds the next record
-	}
-	if _, ghost := d.ev.GhostFrom[uid]; ghost && call.RecordEnded {
+	if d.ev.Adopted(uid) && call.RecordEnded {
 		// The released goroutine's record ended under its call (only
 		// after GE's adoption can two goroutines share a UID): it goes on
 		// with the UID's current record, as an adopting goroutine does,

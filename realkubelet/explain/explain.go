@@ -117,10 +117,17 @@ func (e *Evidence) IncarnationOver(uid types.UID) {
 	delete(e.FinishedOntoNext, uid)
 }
 
+// Adopted: a goroutine of an earlier incarnation adopted a record of uid
+// in this process (GhostFrom), the precondition of every GE predicate.
+func (e *Evidence) Adopted(uid types.UID) bool {
+	_, ok := e.GhostFrom[uid]
+	return ok
+}
+
 // NoteGhost records that uid's current record was adopted by a goroutine
 // of an earlier incarnation at step (its first such step only).
 func (e *Evidence) NoteGhost(uid types.UID, step int) {
-	if _, ok := e.GhostFrom[uid]; !ok {
+	if !e.Adopted(uid) {
 		e.GhostFrom[uid] = step
 	}
 }
@@ -147,7 +154,7 @@ func (e *Evidence) OverlapOf(o syncgate.Overlap) string {
 	if c := Overlap(o); c != "" {
 		return c
 	}
-	if _, ghost := e.GhostFrom[o.UID]; ghost && (o.First.RecordEnded || o.Second.RecordEnded) {
+	if e.Adopted(o.UID) && (o.First.RecordEnded || o.Second.RecordEnded) {
 		return "GE"
 	}
 	return ""
@@ -189,7 +196,7 @@ func (e *Evidence) LatticeOf(uid types.UID, a Answers) string {
 	if c := Lattice(a); c != "" {
 		return c
 	}
-	if _, ghost := e.GhostFrom[uid]; ghost && e.CompletedOntoNext[uid] {
+	if e.Adopted(uid) && e.CompletedOntoNext[uid] {
 		return "GE"
 	}
 	return ""
@@ -203,7 +210,7 @@ func (e *Evidence) LatticeOf(uid types.UID, a Answers) string {
 // record the UID has finished (guided hold error-shapes runs,
 // testdata/GE-finished-onto-next-record.script).
 func (e *Evidence) FinishedEarly(uid types.UID) string {
-	if _, ghost := e.GhostFrom[uid]; ghost && e.FinishedOntoNext[uid] {
+	if e.Adopted(uid) && e.FinishedOntoNext[uid] {
 		return "GE"
 	}
 	return ""
@@ -217,7 +224,7 @@ func (e *Evidence) FinishedEarly(uid types.UID) string {
 // and none of its own is left to run its SyncTerminatedPod (the same
 // guided hold error-shapes runs).
 func (e *Evidence) NeverFinished(uid types.UID) string {
-	if _, ghost := e.GhostFrom[uid]; ghost && e.CompletedOntoNext[uid] {
+	if e.Adopted(uid) && e.CompletedOntoNext[uid] {
 		return "GE"
 	}
 	return ""
@@ -295,7 +302,7 @@ func Uncancelled(last script.Move, orphan, beganBefore bool) string {
 // have two SyncPods of a UID in flight at once (guided hold swarm runs
 // 12,464 and 12,951, testdata/GE-twin-syncpod-terminal.script).
 func (e *Evidence) UncancelledByTwin(uid types.UID, last script.Move) string {
-	if _, ghost := e.GhostFrom[uid]; ghost && last.Kind == script.MoveRelease && last.UID == uid &&
+	if e.Adopted(uid) && last.Kind == script.MoveRelease && last.UID == uid &&
 		last.Outcome == syncgate.ReturnTerminal {
 		return "GE"
 	}
