@@ -109,13 +109,15 @@ endif
 ## real-gate: the differential gate of the tree KUBE_ROOT against the pinned
 ## release (GATE_SEEDS per family and side, default 200, both wake-up modes,
 ## and the deep tiers GATE_DEEP, default hold swarm-restart to seed 10,000:
-## about 70 s more a side; GATE_DEEP= for none); artifacts in REPORT. Exit 1
-## on a regression.
+## about 70 s more a side; GATE_DEEP= for none), and with GATE_GUIDED=N the
+## guided tier (N runs per family and mode of the guided loop on the tree,
+## from the corpora of GATE_CORPUS if set); artifacts in REPORT. Exit 1 on a
+## regression.
 REPORT ?= realgate-report
 GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
 	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout))
-	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' scripts/realgate $(KUBE_ROOT) $(REPORT)
+	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' GUIDED=$(or $(GATE_GUIDED),0) CORPUS='$(GATE_CORPUS)' scripts/realgate $(KUBE_ROOT) $(REPORT)
 
 ## real-mutants: the catalogue's patches of the real pod_workers.go
 ## (realkubelet/testdata/mutants), each gated against the pinned release.

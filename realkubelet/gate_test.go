@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,6 +20,10 @@ var (
 	gateProgress = flag.Int("gate.progress", 0, "TestGateSweep: every this many runs, a progress line on stderr (0: none)")
 	gatePlant    = flag.String("gate.plant", "", "TestGateSweep: plant a driver bug in every run (tests of the gate only: "+
 		"admit-in-shutdown, whose first unexplained finding in hold swarm-restart is at seed 11)")
+	gateStrategy = flag.String("gate.strategy", "random", "TestGateSweep: random (seeds -sweep.start on) or guided "+
+		"(-sweep runs per family and mode of the guided loop, loop seed -sweep.start; with -sweep.corpus and -sweep.rerun its kept entries first)")
+	gateInputs = flag.String("gate.inputs", "", "TestGateSweep: run again, each in its own family and mode, the guided runs of "+
+		"this -gate.out file (another build's guided sweep) instead of sweeping")
 )
 
 // gatePlants are the bugs -gate.plant can plant (plant.go).
@@ -31,6 +36,9 @@ type GateRun struct {
 	Seed   uint64   `json:"seed"`
 	Hold   bool     `json:"hold"`
 	Keys   []string `json:"keys"`
+	// Input is a guided run's input token (guided.Input.Token), its Seed
+	// then the run's index in the loop; "" for a seed's run.
+	Input string `json:"input,omitempty"`
 }
 
 // GateKeys are r's finding keys, sorted, once each.
@@ -91,9 +99,12 @@ func TestGateFamilies(t *testing.T) {
 // family (or -sweep.family) in each of -gate.modes, written to -gate.out
 // as one JSON array of the seeds that had findings; with -gate.progress N
 // a line "gate: ..." on stderr every N runs (realrun's log shows them).
+// With -gate.strategy guided it makes -sweep runs of the guided loop
+// instead (gateGuided), and with -gate.inputs it runs again the guided
+// runs another build wrote (gateInputs).
 func TestGateSweep(t *testing.T) {
-	if *gateOut == "" || *sweepSeeds == 0 {
-		t.Skip("tool: needs -gate.out and -sweep N")
+	if *gateOut == "" || (*sweepSeeds == 0 && *gateInputs == "") {
+		t.Skip("tool: needs -gate.out and -sweep N (or -gate.inputs FILE)")
 	}
 	modes := strings.Split(*gateModes, ",")
 	for _, mode := range modes {
@@ -106,6 +117,29 @@ func TestGateSweep(t *testing.T) {
 		t.Fatalf("-gate.plant: unknown bug %q", *gatePlant)
 	}
 	fams := gateFamilies(*sweepOnly)
+	var runs []GateRun
+	switch {
+	case *gateInputs != "":
+		runs = gateInputRuns(t, plant)
+	case *gateStrategy == "guided":
+		runs = gateGuided(t, modes, fams, plant)
+	case *gateStrategy == "random":
+		runs = gateSeeds(t, modes, fams, plant)
+	default:
+		t.Fatalf("-gate.strategy: unknown strategy %q (want random or guided)", *gateStrategy)
+	}
+	b, err := json.Marshal(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(*gateOut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gateSeeds are the gate's seeded runs: seeds -sweep.start on, each family
+// in each mode; those with findings.
+func gateSeeds(t *testing.T, modes []string, fams []plan.Family, plant plantedBug) []GateRun {
 	p := gateProgressor{every: *gateProgress, total: len(modes) * len(fams) * *sweepSeeds, w: os.Stderr}
 	var runs []GateRun
 	for _, mode := range modes {
@@ -122,13 +156,7 @@ func TestGateSweep(t *testing.T) {
 			}
 		}
 	}
-	b, err := json.Marshal(runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(*gateOut, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return runs
 }
 
 // gateProgressor writes TestGateSweep's progress line every `every` runs
@@ -136,6 +164,7 @@ func TestGateSweep(t *testing.T) {
 type gateProgressor struct {
 	every, total, done, found int
 	w                         io.Writer
+	unit                      string // what names a run: "seed" ("" too) or "run" (a guided run's index)
 }
 
 func (p *gateProgressor) ran(family, mode string, seed uint64, found bool) {
@@ -144,6 +173,6 @@ func (p *gateProgressor) ran(family, mode string, seed uint64, found bool) {
 		p.found++
 	}
 	if p.every > 0 && (p.done%p.every == 0 || p.done == p.total) {
-		fmt.Fprintf(p.w, "gate: %d of %d runs, %d with findings (last: %s %s seed %d)\n", p.done, p.total, p.found, family, mode, seed)
+		fmt.Fprintf(p.w, "gate: %d of %d runs, %d with findings (last: %s %s %s %d)\n", p.done, p.total, p.found, family, mode, cmp.Or(p.unit, "seed"), seed)
 	}
 }

@@ -83,39 +83,50 @@ func parseDeep(item string) (deepSpec, error) {
 }
 
 // tier is one sweep of the gate, run on each side: the shallow tier
-// (every family or --scenario, --seeds seeds, --modes) or a deep one.
+// (every family or --scenario, --seeds seeds, --modes), a deep one, or
+// the guided one (gate_guided.go: Start is the loop seed, Seeds the runs).
 type tier struct {
-	Name   string // "shallow" or "deep"
+	Name   string // "shallow", "deep" or "guided"
 	Family string // "" = every family
 	Modes  string // comma-separated
 	Start  uint64
 	Seeds  int
+	Corpus string // guided, the candidate's: the corpora to run first and grow (a copy of --corpus)
+	Inputs string // guided, the base's: the candidate's run list, whose inputs to run again
 }
 
 func (t tier) last() uint64 { return t.Start + uint64(t.Seeds) - 1 }
 
-// covers: the tier ran family's seed in mode.
+// covers: the tier ran family's seed in mode (the guided tier runs no
+// seed).
 func (t tier) covers(family, mode string, seed uint64) bool {
-	return (t.Family == "" || t.Family == family) && slices.Contains(strings.Split(t.Modes, ","), mode) &&
+	return t.Name != "guided" && (t.Family == "" || t.Family == family) && slices.Contains(strings.Split(t.Modes, ","), mode) &&
 		seed >= t.Start && seed <= t.last()
 }
 
 // file is the tier's run list of one side ("base", "candidate").
 func (t tier) file(side string) string {
-	if t.Name == "shallow" {
+	switch t.Name {
+	case "shallow":
 		return side + "-runs.json"
+	case "guided":
+		return side + "-guided-runs.json"
 	}
 	return fmt.Sprintf("%s-deep-%s-%s-runs.json", side, t.Family, t.Modes)
 }
 
 func (t tier) String() string {
 	fam := cmp.Or(t.Family, "every family")
+	if t.Name == "guided" {
+		return fmt.Sprintf("guided tier (%s, %s, %d runs of loop seed %d)", fam, t.Modes, t.Seeds, t.Start)
+	}
 	return fmt.Sprintf("%s tier (%s, %s, seeds %d..%d)", t.Name, fam, t.Modes, t.Start, t.last())
 }
 
 // gateTiers are the gate's sweeps: the shallow tier, then one per --deep
 // item, over the seeds the shallow tier did not run (all of them from
-// --start, if the shallow tier has not that family or mode).
+// --start, if the shallow tier has not that family or mode), then the
+// guided tier if --guided asks for one.
 func gateTiers(o options) []tier {
 	shallow := tier{Name: "shallow", Modes: o.modes, Start: o.start, Seeds: o.seeds}
 	if o.scenario != "all" {
@@ -129,6 +140,9 @@ func gateTiers(o options) []tier {
 		}
 		out = append(out, t)
 	}
+	if o.guided > 0 {
+		out = append(out, tier{Name: "guided", Family: shallow.Family, Modes: o.modes, Start: o.start, Seeds: o.guided})
+	}
 	return out
 }
 
@@ -137,7 +151,7 @@ func checkDeep(o options) error {
 	if len(o.deep) > 0 && o.mutants {
 		return fmt.Errorf("--deep is for gating a --kubernetes tree, not --mutants")
 	}
-	for i, t := range gateTiers(o)[1:] {
+	for i, t := range gateTiers(o)[1 : 1+len(o.deep)] {
 		if t.Seeds <= 0 {
 			return fmt.Errorf("--deep %s is not deeper than the other runs (--seeds %d): give it more seeds", o.deep[i], o.seeds)
 		}
@@ -147,6 +161,9 @@ func checkDeep(o options) error {
 
 // tierOf is the name of the tier that ran c's run.
 func tierOf(tiers []tier, c change) string {
+	if c.Input != "" {
+		return "guided"
+	}
 	for _, t := range tiers {
 		if t.covers(c.Family, c.Mode, c.Seed) {
 			return t.Name
@@ -163,6 +180,11 @@ type tierReport struct {
 	FirstSeed   uint64   `json:"first_seed"`
 	LastSeed    uint64   `json:"last_seed"`
 	RunsPerSide int      `json:"runs_per_side"`
+	// The guided tier's (no seeds): the loop's seed and its runs per family
+	// and mode; its runs_per_side are the candidate's (the base runs again
+	// only those with findings); its corpus is the report's.
+	LoopSeed uint64 `json:"loop_seed,omitempty"`
+	Runs     int    `json:"runs,omitempty"`
 }
 
 func reportTier(t tier) tierReport {
@@ -171,8 +193,12 @@ func reportTier(t tier) tierReport {
 		fams = len(familyNames())
 	}
 	modes := strings.Split(t.Modes, ",")
-	return tierReport{Tier: t.Name, Family: cmp.Or(t.Family, "all"), Modes: modes, FirstSeed: t.Start, LastSeed: t.last(),
+	r := tierReport{Tier: t.Name, Family: cmp.Or(t.Family, "all"), Modes: modes, FirstSeed: t.Start, LastSeed: t.last(),
 		RunsPerSide: fams * t.Seeds * len(modes)}
+	if t.Name == "guided" {
+		r.FirstSeed, r.LastSeed, r.LoopSeed, r.Runs = 0, 0, t.Start, t.Seeds
+	}
+	return r
 }
 
 // progressLines passes the sweep's progress lines ("gate: ...", written by

@@ -85,10 +85,10 @@ type plantedGate struct {
 
 func (p *plantedGate) sweep(sd side, t tier, file string) (map[runKey][]string, error) {
 	p.asked = append(p.asked, fmt.Sprintf("%s %s %s %s %d..%d %s", sd.bin, t.Name, t.Family, t.Modes, t.Start, t.last(), filepath.Base(file)))
-	runs := map[runKey][]string{{"swarm-restart", 4646, true}: {"GH K5"}}
+	runs := map[runKey][]string{{Family: "swarm-restart", Seed: 4646, Hold: true}: {"GH K5"}}
 	if sd.bin == "candidate" {
-		runs[runKey{"swarm-restart", 1400, true}] = []string{"UNEXPLAINED S7"}
-		runs[runKey{"swarm", 7, false}] = []string{"G1 S14"}
+		runs[runKey{Family: "swarm-restart", Seed: 1400, Hold: true}] = []string{"UNEXPLAINED S7"}
+		runs[runKey{Family: "swarm", Seed: 7}] = []string{"G1 S14"}
 	}
 	out := map[runKey][]string{}
 	for k, keys := range runs {
@@ -209,23 +209,7 @@ func TestGateDeepTierEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the realkubelet test binary")
 	}
-	mod, err := moduleDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := prepare(t.TempDir(), "pinned", "", mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := s.ready(mod, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	planted := filepath.Join(t.TempDir(), "planted")
-	script := "#!/bin/sh\nexec " + bin + " \"$@\" -gate.plant admit-in-shutdown\n"
-	if err := os.WriteFile(planted, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	mod, s, bin, planted := plantedBinaries(t)
 	tree := fakeTree(t)
 	for _, deep := range []bool{false, true} {
 		args := []string{"gate", "--kubernetes", tree, "--scenario", "swarm-restart", "--modes", "hold", "--seeds", "5"}
@@ -256,3 +240,28 @@ func TestGateDeepTierEndToEnd(t *testing.T) {
 }
 
 func isShallow(c string) bool { return strings.HasPrefix(c, "shallow ") }
+
+// plantedBinaries builds the pinned release's test binary in a scratch
+// slot (a link, with the build cache warm) and writes a wrapper that runs
+// it with a driver bug planted in every run (-gate.plant
+// admit-in-shutdown): the module's directory, the slot, the binary and
+// the wrapper.
+func plantedBinaries(t *testing.T) (mod string, s slot, bin, planted string) {
+	t.Helper()
+	mod, err := moduleDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = prepare(t.TempDir(), "pinned", "", mod); err != nil {
+		t.Fatal(err)
+	}
+	if bin, err = s.ready(mod, false); err != nil {
+		t.Fatal(err)
+	}
+	planted = filepath.Join(t.TempDir(), "planted")
+	script := "#!/bin/sh\nexec " + bin + " \"$@\" -gate.plant admit-in-shutdown\n"
+	if err := os.WriteFile(planted, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return mod, s, bin, planted
+}

@@ -21,11 +21,13 @@ import (
 // is a regression and fails the gate; one present on the base only is
 // reported as a fix.
 
-// runKey is one run of the sweep.
+// runKey is one run of the sweep: a seed's, or (Input set) a guided
+// run's, Seed then its index in the loop.
 type runKey struct {
 	Family string
 	Seed   uint64
 	Hold   bool
+	Input  string
 }
 
 // gateRun is realkubelet.GateRun as TestGateSweep writes it.
@@ -34,6 +36,7 @@ type gateRun struct {
 	Seed   uint64   `json:"seed"`
 	Hold   bool     `json:"hold"`
 	Keys   []string `json:"keys"`
+	Input  string   `json:"input,omitempty"`
 }
 
 // change is one finding key that appeared (regression) or disappeared
@@ -43,7 +46,8 @@ type change struct {
 	Seed      uint64 `json:"seed"`
 	Mode      string `json:"mode"`
 	Key       string `json:"key"`
-	Tier      string `json:"tier"` // the sweep that ran it: "shallow", or "deep" (--deep)
+	Tier      string `json:"tier"`            // the sweep that ran it: "shallow", "deep" (--deep) or "guided" (--guided)
+	Input     string `json:"input,omitempty"` // a guided run's input token (Seed is then its index in the loop)
 	Reproduce string `json:"reproduce"`
 	Script    string `json:"script,omitempty"`
 	File      string `json:"script_file,omitempty"`
@@ -54,6 +58,7 @@ type gateReport struct {
 	Base        string       `json:"base"`
 	Candidate   string       `json:"candidate"`
 	Layout      string       `json:"candidate_layout"`
+	Corpus      string       `json:"corpus,omitempty"` // --corpus: the guided tier's corpora (copied into guided-corpus/)
 	Families    int          `json:"families"`
 	Seeds       int          `json:"seeds_per_family"`
 	Start       uint64       `json:"start"`
@@ -68,9 +73,31 @@ type gateReport struct {
 
 // timing is wall time per phase (for the report only; never compared);
 // SweepBase and SweepCandidate are the shallow tier's, DeepBase and
-// DeepCandidate every deep tier's.
+// DeepCandidate every deep tier's, GuidedBase and GuidedCandidate the
+// guided tier's.
 type timing struct {
 	BuildBase, BuildCandidate, SweepBase, SweepCandidate, DeepBase, DeepCandidate, Shrink float64
+	GuidedBase                                                                            float64 `json:",omitempty"`
+	GuidedCandidate                                                                       float64 `json:",omitempty"`
+}
+
+// add counts secs of a tier's sweep on a side ("base" or "candidate").
+func (tm *timing) add(side, tier string, secs float64) {
+	base := side == "base"
+	switch {
+	case tier == "shallow" && base:
+		tm.SweepBase += secs
+	case tier == "shallow":
+		tm.SweepCandidate += secs
+	case tier == "deep" && base:
+		tm.DeepBase += secs
+	case tier == "deep":
+		tm.DeepCandidate += secs
+	case base:
+		tm.GuidedBase += secs
+	default:
+		tm.GuidedCandidate += secs
+	}
 }
 
 // side is one built tree of the gate.
@@ -98,12 +125,8 @@ func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+form
 func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error) {
 	t0 := time.Now()
 	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a run that spins ends the sweep
-	args := []string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-sweep", strconv.Itoa(t.Seeds),
-		"-sweep.start", strconv.FormatUint(t.Start, 10), "-gate.modes", t.Modes, "-gate.out", file,
-		"-gate.progress", strconv.Itoa(progressEvery)}
-	if t.Family != "" {
-		args = append(args, "-sweep.family", t.Family)
-	}
+	args := append([]string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-gate.out", file,
+		"-gate.progress", strconv.Itoa(progressEvery)}, t.args()...)
 	progress("sweeping %s: %s", sd.slot.name(), t)
 	cmd := exec.Command(sd.bin, args...)
 	lines := &progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
@@ -121,7 +144,7 @@ func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error
 	}
 	out := map[runKey][]string{}
 	for _, r := range runs {
-		out[runKey{r.Family, r.Seed, r.Hold}] = r.Keys
+		out[runKey{r.Family, r.Seed, r.Hold, r.Input}] = r.Keys
 	}
 	progress("swept %s, %s tier, in %.0fs: %d runs with findings", sd.slot.name(), t.Name, time.Since(t0).Seconds(), len(runs))
 	return out, nil
@@ -138,23 +161,28 @@ func modeName(hold bool) string {
 }
 
 // diffRuns lists the keys new on cand (regressions) and gone from base
-// (fixes), ordered by mode, family, seed, key.
+// (fixes), ordered by mode, family, seed, key, a guided run after every
+// seed's. A guided run's fix is not one: the base runs only the inputs
+// the candidate's loop found something on (gate_guided.go), so fixes
+// there would be a partial list; they are left out.
 func diffRuns(base, cand map[runKey][]string) (regs, fixes []change) {
 	onlyIn := func(a, b map[runKey][]string) []change {
 		var out []change
 		for k, keys := range a {
 			for _, key := range keys {
 				if !slices.Contains(b[k], key) {
-					out = append(out, change{Family: k.Family, Seed: k.Seed, Mode: modeName(k.Hold), Key: key})
+					out = append(out, change{Family: k.Family, Seed: k.Seed, Mode: modeName(k.Hold), Key: key, Input: k.Input})
 				}
 			}
 		}
 		slices.SortFunc(out, func(x, y change) int {
-			return cmp.Or(cmp.Compare(x.Mode, y.Mode), cmp.Compare(x.Family, y.Family), cmp.Compare(x.Seed, y.Seed), cmp.Compare(x.Key, y.Key))
+			return cmp.Or(cmp.Compare(x.Mode, y.Mode), cmp.Compare(x.Family, y.Family), cmp.Compare(min(len(x.Input), 1), min(len(y.Input), 1)),
+				cmp.Compare(x.Seed, y.Seed), cmp.Compare(x.Key, y.Key))
 		})
 		return out
 	}
-	return onlyIn(cand, base), onlyIn(base, cand)
+	fixes = slices.DeleteFunc(onlyIn(base, cand), func(c change) bool { return c.Input != "" })
+	return onlyIn(cand, base), fixes
 }
 
 // reproduce is the command that replays a run on a tree.
@@ -163,7 +191,11 @@ func reproduce(tree string, c change) string {
 	if tree != "" {
 		s += " --kubernetes " + tree
 	}
-	s += fmt.Sprintf(" --scenario %s --seed %d", c.Family, c.Seed)
+	if c.Input != "" {
+		s += fmt.Sprintf(" --scenario %s --input %s", c.Family, c.Input)
+	} else {
+		s += fmt.Sprintf(" --scenario %s --seed %d", c.Family, c.Seed)
+	}
 	if c.Mode == "hold" {
 		s += " --hold"
 	}
@@ -193,7 +225,13 @@ func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) 
 			class = ""
 		}
 		args := []string{"-test.run", "^TestShrinkSeed$", "-test.timeout", "0", "-shrink.family", c.Family,
-			"-shrink.seed", strconv.FormatUint(c.Seed, 10), "-shrink.class", class, "-shrink.invariant", inv}
+			"-shrink.class", class, "-shrink.invariant", inv}
+		run := strconv.FormatUint(c.Seed, 10)
+		if c.Input != "" {
+			args, run = append(args, "-shrink.input", c.Input), "run"+run
+		} else {
+			args = append(args, "-shrink.seed", run)
+		}
 		if c.Mode == "hold" {
 			args = append(args, "-sweep.hold")
 		}
@@ -205,7 +243,7 @@ func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) 
 			continue
 		}
 		c.Script = strings.TrimSuffix(strings.TrimSpace(string(out)), "PASS")
-		c.File = filepath.Join(outDir, fmt.Sprintf("%s-%d-%s-%s.script", c.Family, c.Seed, c.Mode, strings.ReplaceAll(c.Key, " ", "-")))
+		c.File = filepath.Join(outDir, fmt.Sprintf("%s-%s-%s-%s.script", c.Family, run, c.Mode, strings.ReplaceAll(c.Key, " ", "-")))
 		if err := os.WriteFile(c.File, []byte(c.Script), 0o644); err != nil {
 			c.File = ""
 		}
@@ -255,14 +293,28 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	if err := os.MkdirAll(g.outDir, 0o755); err != nil {
 		return err
 	}
-	tiers := gateTiers(g.o)
-	baseRuns, err := g.sweepSide(base, "base", tiers, &rep.Timing.SweepBase, &rep.Timing.DeepBase)
+	tiers, err := g.guidedCorpus(gateTiers(g.o))
 	if err != nil {
 		return err
 	}
-	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing.SweepCandidate, &rep.Timing.DeepCandidate)
+	// The base's seeds, every tier on the candidate, then the base's runs
+	// of the guided inputs the candidate's loop drew (gate_guided.go).
+	baseRuns, err := g.sweepSide(base, "base", slices.DeleteFunc(slices.Clone(tiers), isGuided), &rep.Timing)
 	if err != nil {
 		return err
+	}
+	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing)
+	if err != nil {
+		return err
+	}
+	if i := slices.IndexFunc(tiers, isGuided); i >= 0 {
+		t := tiers[i]
+		t.Corpus, t.Inputs = "", filepath.Join(g.outDir, t.file("candidate"))
+		runs, err := g.sweepSide(base, "base", []tier{t}, &rep.Timing)
+		if err != nil {
+			return err
+		}
+		maps.Copy(baseRuns, runs)
 	}
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
@@ -295,7 +347,7 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 
 // sweepSide runs every tier on one side (name: base or candidate), each
 // into its run list in the report directory; tiers never share a run.
-func (g gate) sweepSide(sd side, name string, tiers []tier, shallowSecs, deepSecs *float64) (map[runKey][]string, error) {
+func (g gate) sweepSide(sd side, name string, tiers []tier, tm *timing) (map[runKey][]string, error) {
 	all := map[runKey][]string{}
 	for _, t := range tiers {
 		t0 := time.Now()
@@ -303,11 +355,7 @@ func (g gate) sweepSide(sd side, name string, tiers []tier, shallowSecs, deepSec
 		if err != nil {
 			return nil, err
 		}
-		secs := shallowSecs
-		if t.Name == "deep" {
-			secs = deepSecs
-		}
-		*secs += time.Since(t0).Seconds()
+		tm.add(name, t.Name, time.Since(t0).Seconds())
 		maps.Copy(all, runs)
 	}
 	return all, nil
@@ -318,7 +366,7 @@ func newReport(o options) gateReport {
 	if o.scenario != "all" {
 		fams = 1
 	}
-	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","),
+	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","), Corpus: o.corpus,
 		Regressions: []change{}, Fixes: []change{}}
 	for _, t := range gateTiers(o) {
 		r.Tiers = append(r.Tiers, reportTier(t))

@@ -7,11 +7,12 @@
 // TestReplaySeed, TestShrinkSeed, TestGateSweep).
 //
 //	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-//	               [--strategy random|guided] [--corpus DIR]
-//	realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
-//	realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
+//	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
+//	realrun replay [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
+//	realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
-//	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
+//	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
+//	               [--json] [--out DIR] [--shrink N]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -26,7 +27,10 @@
 // --seeds runs per family of the coverage-guided corpus loop (package
 // guided; loop seed --start) instead of seeds --start on; --corpus DIR
 // loads and saves its corpora there (one directory per wake-up mode and
-// component set).
+// component set), and --rerun-corpus runs their kept entries first.
+// replay and shrink take a guided run's --input token instead of --seed.
+// gate --guided N adds the guided tier (gate_guided.go), started from
+// the corpora of --corpus DIR if given.
 //
 // mutation (mutation.go) is operator mutation of the tree's
 // pod_workers.go, or of the files --files names (mutation_files.go): one
@@ -48,7 +52,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,11 +63,11 @@ import (
 // options are realrun's command line.
 type options struct {
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
-	strategy, corpus, ids, virtualKubelet, files                               string
-	seeds, shrink, parallel                                                    int
+	strategy, corpus, ids, virtualKubelet, files, input                        string
+	seeds, shrink, parallel, guided                                            int
 	hang                                                                       time.Duration
 	start                                                                      uint64
-	hold, json, mutants, trimpath, vk                                          bool
+	hold, json, mutants, trimpath, vk, rerun                                   bool
 	deep                                                                       deepList // gate: the deep tiers
 }
 
@@ -74,11 +77,12 @@ var errFailed = errors.New("failed")
 // usage is the command summary `realrun help` (or -h, --help) prints.
 const usage = `usage:
   realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-                 [--strategy random|guided] [--corpus DIR]
-  realrun replay [--kubernetes DIR] --scenario NAME --seed S [--hold] [--real LIST]
-  realrun shrink [--kubernetes DIR] --scenario NAME --seed S [--class CLASS] [--hold] [--real LIST]
+                 [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
+  realrun replay [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
+  realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
-                 [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--json] [--out DIR] [--shrink N]
+                 [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
+                 [--json] [--out DIR] [--shrink N]
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -127,7 +131,13 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction, restart), all or none")
 	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
 	fs.StringVar(&o.strategy, "strategy", "random", "run: random (seeds --start on) or guided (the coverage-guided corpus loop, loop seed --start)")
-	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory")
+	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory; "+
+		"gate --guided: start the guided tier from these corpora (grown on the base by run; copied, never written)")
+	fs.BoolVar(&o.rerun, "rerun-corpus", false, "run --strategy guided --corpus: first run again every entry the corpora keep, "+
+		"the rarest coverage's owners first (for corpora grown on other code); --seeds counts them")
+	fs.StringVar(&o.input, "input", "", "replay, shrink: a guided run's input token (as a sweep or the gate prints it) instead of --seed")
+	fs.IntVar(&o.guided, "guided", 0, "gate: the guided tier, this many runs per family and mode of the coverage-guided loop "+
+		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none)")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
 	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
@@ -168,6 +178,12 @@ func parse(argv []string, usage io.Writer) (options, error) {
 		if err := checkTree("kubernetes", o.kubernetes); err != nil {
 			return o, err
 		}
+	}
+	if err := absPaths(&o); err != nil {
+		return o, err
+	}
+	if err := checkOnly(o, fs); err != nil {
+		return o, err
 	}
 	switch o.command {
 	case "gate":
@@ -220,6 +236,9 @@ func checkGate(o options) error {
 	if o.shrink < 0 {
 		return fmt.Errorf("--shrink must not be negative, got %d", o.shrink)
 	}
+	if err := checkGuided(o); err != nil {
+		return err
+	}
 	return checkDeep(o)
 }
 
@@ -245,15 +264,15 @@ func toolArgs(o options) ([]string, error) {
 		if o.scenario == "all" {
 			return nil, fmt.Errorf("%s needs --scenario NAME", o.command)
 		}
-		if _, err := strconv.ParseUint(o.seed, 10, 64); err != nil {
-			return nil, fmt.Errorf("%s needs --seed N (a non-negative integer), got %q", o.command, o.seed)
+		run, err := runArgs(o)
+		if err != nil {
+			return nil, err
 		}
 		if o.command == "replay" {
-			out = []string{"-test.run", "^TestReplaySeed$", "-test.v", "-replay",
-				"-shrink.family", o.scenario, "-shrink.seed", o.seed}
+			out = append([]string{"-test.run", "^TestReplaySeed$", "-test.v", "-replay", "-shrink.family", o.scenario}, run...)
 		} else {
-			out = []string{"-test.run", "^TestShrinkSeed$", "-test.v",
-				"-shrink.family", o.scenario, "-shrink.seed", o.seed, "-shrink.class", o.class}
+			out = append([]string{"-test.run", "^TestShrinkSeed$", "-test.v", "-shrink.family", o.scenario}, run...)
+			out = append(out, "-shrink.class", o.class)
 		}
 	default:
 		return nil, fmt.Errorf("unknown command %q (want run, replay, shrink, gate, mutation or workfile)", o.command)
@@ -278,16 +297,16 @@ func strategyArgs(o options) ([]string, error) {
 		return nil, fmt.Errorf("--strategy: unknown strategy %q (want random or guided)", o.strategy)
 	case o.corpus != "" && o.strategy != "guided":
 		return nil, fmt.Errorf("--corpus needs --strategy guided")
+	case o.rerun && o.corpus == "":
+		return nil, fmt.Errorf("--rerun-corpus needs --strategy guided --corpus DIR (the corpora to run again)")
 	case o.strategy == "random":
 		return nil, nil
 	case o.corpus == "":
 		return []string{"-sweep.strategy", "guided"}, nil
+	case o.rerun:
+		return []string{"-sweep.strategy", "guided", "-sweep.corpus", o.corpus, "-sweep.rerun"}, nil
 	}
-	dir, err := filepath.Abs(o.corpus)
-	if err != nil {
-		return nil, fmt.Errorf("--corpus: %v", err)
-	}
-	return []string{"-sweep.strategy", "guided", "-sweep.corpus", dir}, nil
+	return []string{"-sweep.strategy", "guided", "-sweep.corpus", o.corpus}, nil
 }
 
 // execute runs a parsed command.

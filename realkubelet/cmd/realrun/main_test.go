@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,16 +28,7 @@ func TestArgs(t *testing.T) {
 		"run --strategy guided --corpus /tmp/c":                  "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1 -sweep.strategy guided -sweep.corpus /tmp/c",
 		"run --strategy random":                                  "-test.run ^TestSweep$ -test.v -sweep 100 -sweep.start 1",
 	}
-	for line, want := range good {
-		o, err := parse(strings.Fields(line), io.Discard)
-		if err != nil {
-			t.Errorf("%q: %v", line, err)
-			continue
-		}
-		if got, err := toolArgs(o); err != nil || strings.Join(got, " ") != want {
-			t.Errorf("%q: got %q, %v; want %q", line, got, err, want)
-		}
-	}
+	checkToolArgs(t, good)
 	tree := fakeTree(t)
 	for _, line := range []string{"gate --kubernetes " + tree, "gate --mutants", "gate --mutants --mutant B2 --json --seeds 5",
 		"gate --kubernetes " + tree + " --base " + tree + " --modes hold", "workfile --kubernetes " + tree,
@@ -74,6 +66,22 @@ func TestArgs(t *testing.T) {
 		_, err := parse(strings.Fields(line), io.Discard)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one containing %q", line, err, want)
+		}
+	}
+}
+
+// checkToolArgs: each command line of good parses and becomes its test
+// binary arguments.
+func checkToolArgs(t *testing.T, good map[string]string) {
+	t.Helper()
+	for line, want := range good {
+		o, err := parse(strings.Fields(line), io.Discard)
+		if err != nil {
+			t.Errorf("%q: %v", line, err)
+			continue
+		}
+		if got, err := toolArgs(o); err != nil || strings.Join(got, " ") != want {
+			t.Errorf("%q: got %q, %v; want %q", line, got, err, want)
 		}
 	}
 }
@@ -135,20 +143,27 @@ func TestMirrorAndWorkFile(t *testing.T) {
 
 // TestDiffRuns: a key new on the candidate for the same run is a
 // regression, one gone is a fix; the same key on another seed is neither
-// hidden nor excused.
+// hidden nor excused. A guided run is its own run even at a seed's number,
+// its regressions come after the seeds', and its fixes are left out (the
+// base runs only the inputs the candidate found something on).
 func TestDiffRuns(t *testing.T) {
-	base := map[runKey][]string{{"swarm", 1, false}: {"G1 S14"}, {"swarm", 2, true}: {"GB S14"}}
-	cand := map[runKey][]string{{"swarm", 1, false}: {"G1 S14", "UNEXPLAINED S3"}, {"swarm", 3, false}: {"G1 S14"}}
+	seed := func(s uint64, hold bool) runKey { return runKey{Family: "swarm", Seed: s, Hold: hold} }
+	run := func(i uint64, token string) runKey { return runKey{Family: "swarm", Seed: i, Input: token} }
+	base := map[runKey][]string{seed(1, false): {"G1 S14"}, seed(2, true): {"GB S14"},
+		run(1, "pg1.a"): {"G1 S14", "GA S11"}, run(4, "pg1.b"): {"GA S11"}}
+	cand := map[runKey][]string{seed(1, false): {"G1 S14", "UNEXPLAINED S3"}, seed(3, false): {"G1 S14"},
+		run(1, "pg1.a"): {"G1 S14", "UNEXPLAINED K5"}, run(4, "pg1.b"): {"GA S11"}, run(0, "pg1.c"): {"G3 S9"}}
 	regs, fixes := diffRuns(base, cand)
 	var got []string
 	for _, c := range regs {
-		got = append(got, c.Mode+"/"+c.Family+"/"+c.Key)
+		got = append(got, fmt.Sprintf("%s/%s/%d/%s/%s", c.Mode, c.Family, c.Seed, c.Input, c.Key))
 	}
-	if strings.Join(got, ";") != "plain/swarm/UNEXPLAINED S3;plain/swarm/G1 S14" {
-		t.Errorf("regressions %v", got)
+	want := "plain/swarm/1//UNEXPLAINED S3;plain/swarm/3//G1 S14;plain/swarm/0/pg1.c/G3 S9;plain/swarm/1/pg1.a/UNEXPLAINED K5"
+	if strings.Join(got, ";") != want {
+		t.Errorf("regressions %v\nwant %s", got, want)
 	}
 	if len(fixes) != 1 || fixes[0].Key != "GB S14" || fixes[0].Mode != "hold" {
-		t.Errorf("fixes %v", fixes)
+		t.Errorf("fixes %v (want the seed's GB S14 only: a guided run's GA S11 is no fix)", fixes)
 	}
 	if regs, fixes := diffRuns(base, base); len(regs)+len(fixes) != 0 {
 		t.Errorf("a tree differs from itself: %v %v", regs, fixes)
@@ -177,11 +192,12 @@ func TestTreeThatDoesNotFit(t *testing.T) {
 }
 
 // TestTableGroups: the table has one row per (tier, mode, family, key),
-// with the number of seeds and the first.
+// with the number of runs and the first (a seed, or a guided run).
 func TestTableGroups(t *testing.T) {
 	cs := []change{{Family: "a", Seed: 1, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 1, Mode: "hold", Key: "K2"},
 		{Family: "a", Seed: 4, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 5, Mode: "hold", Key: "K3"},
 		{Family: "a", Seed: 300, Mode: "hold", Key: "K1", Tier: "deep"}, {Family: "a", Seed: 301, Mode: "hold", Key: "K1", Tier: "deep"},
+		{Family: "a", Seed: 6, Mode: "hold", Key: "K1", Tier: "guided", Input: "pg1.x"},
 		{Family: "b", Seed: 2, Mode: "hold", Key: "K1"}, {Family: "a", Seed: 3, Mode: "plain", Key: "K1"}}
 	for i := range cs {
 		cs[i].Tier = cmp.Or(cs[i].Tier, "shallow")
@@ -190,11 +206,12 @@ func TestTableGroups(t *testing.T) {
 	printTable(&b, gateReport{Regressions: cs, Modes: []string{"plain", "hold"}}, "/out")
 	var rows []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		if f := strings.Fields(l); len(f) >= 6 && (f[0] == "shallow" || f[0] == "deep") {
-			rows = append(rows, strings.Join(f[:6], " "))
+		if f := strings.Fields(l); len(f) >= 7 && (f[0] == "shallow" || f[0] == "deep" || f[0] == "guided") {
+			rows = append(rows, strings.Join(f[:7], " "))
 		}
 	}
-	want := "shallow hold a K1 2 1;shallow hold a K2 1 1;shallow hold a K3 1 5;deep hold a K1 2 300;shallow hold b K1 1 2;shallow plain a K1 1 3"
+	want := "shallow hold a K1 2 seed 1;shallow hold a K2 1 seed 1;shallow hold a K3 1 seed 5;deep hold a K1 2 seed 300;" +
+		"guided hold a K1 1 run 6;shallow hold b K1 1 seed 2;shallow plain a K1 1 seed 3"
 	if got := strings.Join(rows, ";"); got != want {
 		t.Errorf("rows %q, want %q", got, want)
 	}

@@ -16,6 +16,16 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 		if t.Tier == "deep" || r.Families == 1 {
 			fams = t.Family
 		}
+		if t.Tier == "guided" {
+			from := "a fresh loop"
+			if r.Corpus != "" {
+				from = "the corpora of " + r.Corpus + " first"
+			}
+			fmt.Fprintf(w, "      %-8s %s × %d runs (loop seed %d, %s) × modes %s = %d runs on the candidate; "+
+				"the base runs again those with findings (regressions only)\n",
+				t.Tier+":", fams, t.Runs, t.LoopSeed, from, strings.Join(t.Modes, ","), t.RunsPerSide)
+			continue
+		}
 		fmt.Fprintf(w, "      %-8s %s × seeds %d..%d × modes %s = %d runs per side\n",
 			t.Tier+":", fams, t.FirstSeed, t.LastSeed, strings.Join(t.Modes, ","), t.RunsPerSide)
 	}
@@ -26,7 +36,7 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 		}
 		// One row per (tier, mode, family, key): how many seeds, the first
 		// one and its reproduce command; every seed is in gate.json.
-		fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6s %10s  %s\n", "tier", "mode", "family", "finding", "seeds", "first seed", "reproduce (first seed)")
+		fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6s %10s  %s\n", "tier", "mode", "family", "finding", "runs", "first", "reproduce (the first)")
 		for i := 0; i < len(cs); {
 			n := 1
 			for j := i + 1; j < len(cs); j++ {
@@ -34,19 +44,28 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 					n++
 				}
 			}
-			fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6d %10d  %s\n", cs[i].Tier, cs[i].Mode, cs[i].Family, cs[i].Key, n, cs[i].Seed, cs[i].Reproduce)
+			fmt.Fprintf(w, "%-7s %-5s %-32s %-20s %6d %10s  %s\n", cs[i].Tier, cs[i].Mode, cs[i].Family, cs[i].Key, n, runName(cs[i]), cs[i].Reproduce)
 			i = nextGroup(cs, i)
 		}
 	}
 	section("REGRESSIONS (new on the candidate)", r.Regressions)
 	for _, c := range r.Regressions {
 		if c.Script != "" {
-			fmt.Fprintf(w, "\n--- shrunk: %s seed %d (%s, %s tier), %s → %s\n%s\n", c.Family, c.Seed, c.Mode, c.Tier, c.Key, c.File, scriptOnly(c.Script))
+			fmt.Fprintf(w, "\n--- shrunk: %s %s (%s, %s tier), %s → %s\n%s\n", c.Family, runName(c), c.Mode, c.Tier, c.Key, c.File, scriptOnly(c.Script))
 		}
 	}
 	section("FIXES (gone on the candidate)", r.Fixes)
 	fmt.Fprintf(w, "\nverdict: %s (%d regressions, %d fixes); report: %s\n", strings.ToUpper(r.Verdict),
 		len(r.Regressions), len(r.Fixes), filepath.Join(outDir, "gate.json"))
+}
+
+// runName names c's run: "seed 7", or "run 7" for a guided run (its index
+// in the loop; the reproduce command carries its input).
+func runName(c change) string {
+	if c.Input != "" {
+		return fmt.Sprintf("run %d", c.Seed)
+	}
+	return fmt.Sprintf("seed %d", c.Seed)
 }
 
 // sameBlock: a and b are of one (tier, mode, family) block of the table.
