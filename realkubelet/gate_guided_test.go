@@ -83,6 +83,7 @@ func gateInputRuns(t *testing.T, plant plantedBug) []GateRun {
 	return runs
 }
 
+// modeOf names a run's wake-up mode: hold (HoldWakes) or plain.
 func modeOf(hold bool) string {
 	if hold {
 		return "hold"

@@ -82,10 +82,7 @@ func corpusDir(dir string, opts RunOptions, real string) string {
 	if dir == "" {
 		return ""
 	}
-	mode := "plain"
-	if opts.HoldWakes {
-		mode = "hold"
-	}
+	mode := modeOf(opts.HoldWakes)
 	if real != "all" {
 		mode += "-" + real
 	}

@@ -100,7 +100,7 @@ func (t tier) last() uint64 { return t.Start + uint64(t.Seeds) - 1 }
 // covers: the tier ran family's seed in mode (the guided tier runs no
 // seed).
 func (t tier) covers(family, mode string, seed uint64) bool {
-	return t.Name != "guided" && (t.Family == "" || t.Family == family) && slices.Contains(strings.Split(t.Modes, ","), mode) &&
+	return !isGuided(t) && (t.Family == "" || t.Family == family) && slices.Contains(strings.Split(t.Modes, ","), mode) &&
 		seed >= t.Start && seed <= t.last()
 }
 
@@ -117,7 +117,7 @@ func (t tier) file(side string) string {
 
 func (t tier) String() string {
 	fam := cmp.Or(t.Family, "every family")
-	if t.Name == "guided" {
+	if isGuided(t) {
 		return fmt.Sprintf("guided tier (%s, %s, %d runs of loop seed %d)", fam, t.Modes, t.Seeds, t.Start)
 	}
 	return fmt.Sprintf("%s tier (%s, %s, seeds %d..%d)", t.Name, fam, t.Modes, t.Start, t.last())
@@ -195,7 +195,7 @@ func reportTier(t tier) tierReport {
 	modes := strings.Split(t.Modes, ",")
 	r := tierReport{Tier: t.Name, Family: cmp.Or(t.Family, "all"), Modes: modes, FirstSeed: t.Start, LastSeed: t.last(),
 		RunsPerSide: fams * t.Seeds * len(modes)}
-	if t.Name == "guided" {
+	if isGuided(t) {
 		r.FirstSeed, r.LastSeed, r.LoopSeed, r.Runs = 0, 0, t.Start, t.Seeds
 	}
 	return r
