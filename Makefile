@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -176,6 +176,18 @@ realvk:
 ## and RERUN=1 as for real-sweep.
 realvk-sweep: check-strategy
 	cd realvk && $(GO) test -count=1 -timeout 120m -run TestSweep -v . -args -sweep $(SEEDS) $(SWEEP_STRATEGY)
+
+## realvk-gate: the differential gate of the virtual-kubelet tree VK_ROOT (your checkout or
+## branch) against the version realvk/go.mod pins (VK_BASE=DIR for another tree): GATE_SEEDS
+## per VK family and side (default 1,000; about 30 s a side), and with GATE_GUIDED=N the
+## guided tier (from the corpora of GATE_CORPUS if set, grown by realrun run --vk --strategy
+## guided --corpus DIR). Report, shrunk scripts and replay commands in VK_REPORT. Exit 1 on
+## a regression (docs/real-vk.md, "Gating a virtual-kubelet change").
+VK_REPORT ?= realvk-gate-report
+realvk-gate:
+	$(if $(VK_ROOT),,$(error realvk-gate needs VK_ROOT=DIR, your virtual-kubelet checkout))
+	cd realkubelet && $(GO) run ./cmd/realrun gate --virtual-kubelet $(abspath $(VK_ROOT)) $(if $(VK_BASE),--base $(abspath $(VK_BASE))) \
+		--seeds $(or $(GATE_SEEDS),1000) --guided $(or $(GATE_GUIDED),0) $(if $(GATE_CORPUS),--corpus $(abspath $(GATE_CORPUS))) --out $(abspath $(VK_REPORT))
 
 ## realvk-mutation: operator mutation of the real virtual-kubelet pod controller (docs/mutation.md,
 ## "The virtual-kubelet pod controller"): node/pod.go and node/podcontroller.go of the module

@@ -3,7 +3,6 @@ package realkubelet
 import (
 	"io"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/podsim/podsim/plan"
@@ -26,7 +25,7 @@ var mutantFlags = realdriver.NewMutantFlags()
 // name the run a hanging or crashing mutant was in.
 func TestMutantSweep(t *testing.T) {
 	mutantFlags.Run(t, *sweepSeeds, func(base map[string]string) ([]string, realdriver.MutantVerdict) {
-		return mutantSweep(t, os.Stderr, base, strings.Split(*gateModes, ","), *sweepOnly, *sweepStart, *sweepSeeds)
+		return mutantSweep(t, os.Stderr, base, gateFlags.Modes(), *sweepOnly, *sweepStart, *sweepSeeds)
 	})
 }
 

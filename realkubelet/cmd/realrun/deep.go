@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/plan"
 )
 
 // The gate's deep tier: one family in one wake-up mode swept much further
@@ -69,8 +71,8 @@ func parseDeep(item string) (deepSpec, error) {
 	if !ok || !ok2 {
 		return deepSpec{}, fmt.Errorf("want FAMILY/MODE:SEEDS, e.g. swarm-restart/hold:10000")
 	}
-	if !slices.Contains(familyNames(), fam) {
-		return deepSpec{}, fmt.Errorf("unknown family %q (want one of %s)", fam, strings.Join(familyNames(), ", "))
+	if all := namesOf(plan.Families()); !slices.Contains(all, fam) {
+		return deepSpec{}, fmt.Errorf("unknown family %q (want one of %s)", fam, strings.Join(all, ", "))
 	}
 	if mode != "plain" && mode != "hold" {
 		return deepSpec{}, fmt.Errorf("unknown mode %q (want plain or hold)", mode)
@@ -87,7 +89,8 @@ func parseDeep(item string) (deepSpec, error) {
 // the guided one (gate_guided.go: Start is the loop seed, Seeds the runs).
 type tier struct {
 	Name   string // "shallow", "deep" or "guided"
-	Family string // "" = every family
+	Family string // "" = every family of the target, Fams of them
+	Fams   int
 	Modes  string // comma-separated
 	Start  uint64
 	Seeds  int
@@ -128,28 +131,37 @@ func (t tier) String() string {
 // --start, if the shallow tier has not that family or mode), then the
 // guided tier if --guided asks for one.
 func gateTiers(o options) []tier {
-	shallow := tier{Name: "shallow", Modes: o.modes, Start: o.start, Seeds: o.seeds}
+	shallow := tier{Name: "shallow", Fams: len(scenarioNames(o)), Modes: o.modes, Start: o.start, Seeds: o.seeds}
 	if o.scenario != "all" {
-		shallow.Family = o.scenario
+		shallow.Family, shallow.Fams = o.scenario, 1
 	}
 	out := []tier{shallow}
 	for _, d := range o.deep {
-		t := tier{Name: "deep", Family: d.Family, Modes: d.Mode, Start: o.start, Seeds: d.Seeds}
+		t := tier{Name: "deep", Family: d.Family, Fams: 1, Modes: d.Mode, Start: o.start, Seeds: d.Seeds}
 		if shallow.covers(d.Family, d.Mode, o.start) {
 			t.Start, t.Seeds = o.start+uint64(o.seeds), d.Seeds-o.seeds
 		}
 		out = append(out, t)
 	}
 	if o.guided > 0 {
-		out = append(out, tier{Name: "guided", Family: shallow.Family, Modes: o.modes, Start: o.start, Seeds: o.guided})
+		out = append(out, tier{Name: "guided", Family: shallow.Family, Fams: shallow.Fams, Modes: o.modes, Start: o.start, Seeds: o.guided})
 	}
 	return out
 }
 
-// checkDeep refuses a deep tier that adds no seed, or one with --mutants.
+// checkDeep refuses a deep tier of another target's family or mode, one
+// that adds no seed, or one with --mutants.
 func checkDeep(o options) error {
 	if len(o.deep) > 0 && o.mutants {
 		return fmt.Errorf("--deep is for gating a --kubernetes tree, not --mutants")
+	}
+	for _, d := range o.deep {
+		if names := scenarioNames(o); !slices.Contains(names, d.Family) {
+			return fmt.Errorf("--deep %s: unknown family %q (want one of %s)", d, d.Family, strings.Join(names, ", "))
+		}
+		if o.vk && d.Mode != "plain" {
+			return fmt.Errorf("--deep %s: unknown mode %q (want plain: the virtual-kubelet runs have no wake-up modes)", d, d.Mode)
+		}
 	}
 	for i, t := range gateTiers(o)[1 : 1+len(o.deep)] {
 		if t.Seeds <= 0 {
@@ -188,13 +200,9 @@ type tierReport struct {
 }
 
 func reportTier(t tier) tierReport {
-	fams := 1
-	if t.Family == "" {
-		fams = len(familyNames())
-	}
 	modes := strings.Split(t.Modes, ",")
 	r := tierReport{Tier: t.Name, Family: cmp.Or(t.Family, "all"), Modes: modes, FirstSeed: t.Start, LastSeed: t.last(),
-		RunsPerSide: fams * t.Seeds * len(modes)}
+		RunsPerSide: t.Fams * t.Seeds * len(modes)}
 	if isGuided(t) {
 		r.FirstSeed, r.LastSeed, r.LoopSeed, r.Runs = 0, 0, t.Start, t.Seeds
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/realdriver"
 )
 
 // The differential gate: the same families, seeds and wake-up modes on a
@@ -30,14 +32,9 @@ type runKey struct {
 	Input  string
 }
 
-// gateRun is realkubelet.GateRun as TestGateSweep writes it.
-type gateRun struct {
-	Family string   `json:"family"`
-	Seed   uint64   `json:"seed"`
-	Hold   bool     `json:"hold"`
-	Keys   []string `json:"keys"`
-	Input  string   `json:"input,omitempty"`
-}
+// gateRun is a run as TestGateSweep writes it (realdriver.GateRun, the
+// same on every target).
+type gateRun = realdriver.GateRun
 
 // change is one finding key that appeared (regression) or disappeared
 // (fix) on the candidate.
@@ -106,13 +103,13 @@ type side struct {
 	bin  string
 }
 
-func buildSide(o options, root, name, source, moduleDir string, secs *float64) (side, error) {
+func buildSide(o options, tg target, root, name, source string, secs *float64) (side, error) {
 	t0 := time.Now()
-	s, err := prepare(root, name, source, moduleDir)
+	s, err := tg.prepare(root, name, source)
 	if err != nil {
 		return side{}, err
 	}
-	bin, err := s.ready(moduleDir, o.trimpath)
+	bin, err := tg.ready(s, o.trimpath)
 	*secs = time.Since(t0).Seconds()
 	progress("built %s (%s) in %.0fs", s.name(), s.layout, *secs)
 	return side{s, bin}, err
@@ -185,10 +182,16 @@ func diffRuns(base, cand map[runKey][]string) (regs, fixes []change) {
 	return onlyIn(cand, base), fixes
 }
 
-// reproduce is the command that replays a run on a tree.
-func reproduce(tree string, c change) string {
+// reproduce is the command that replays a run on a tree of the target
+// (vk: the virtual-kubelet's; "" the pin).
+func reproduce(vk bool, tree string, c change) string {
 	s := "realrun replay"
-	if tree != "" {
+	switch {
+	case vk && tree != "":
+		s += " --virtual-kubelet " + tree
+	case vk:
+		s += " --vk"
+	case tree != "":
 		s += " --kubernetes " + tree
 	}
 	if c.Input != "" {
@@ -204,7 +207,9 @@ func reproduce(tree string, c change) string {
 
 // shrinkChanges shrinks up to limit regressions, the first of each
 // distinct key first, on the candidate, writing each script to outDir.
-func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) {
+// A key's second word is the kubelet's invariant or the virtual-kubelet's
+// check.
+func shrinkChanges(regs []change, limit int, sd side, tg target, outDir string) {
 	var order []int
 	seen := map[string]bool{}
 	for i, c := range regs {
@@ -225,7 +230,7 @@ func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) 
 			class = ""
 		}
 		args := []string{"-test.run", "^TestShrinkSeed$", "-test.timeout", "0", "-shrink.family", c.Family,
-			"-shrink.class", class, "-shrink.invariant", inv}
+			"-shrink.class", class, tg.keyFlag(), inv}
 		run := strconv.FormatUint(c.Seed, 10)
 		if c.Input != "" {
 			args, run = append(args, "-shrink.input", c.Input), "run"+run
@@ -236,7 +241,7 @@ func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) 
 			args = append(args, "-sweep.hold")
 		}
 		cmd := exec.Command(sd.bin, args...)
-		cmd.Dir, cmd.Env = moduleDir, sd.slot.goEnv()
+		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.goEnv()
 		out, err := cmd.Output()
 		if err != nil {
 			c.Script = "(shrinking failed: " + firstLines(out, 1) + ")"
@@ -250,29 +255,36 @@ func shrinkChanges(regs []change, limit int, sd side, moduleDir, outDir string) 
 	}
 }
 
-// runGate is `realrun gate --kubernetes DIR [--base ...]`.
-func runGate(o options, moduleDir, root string) error {
+// runGate is `realrun gate --kubernetes DIR [--base ...]`, or with --vk
+// `realrun gate --virtual-kubelet DIR [--base ...]`.
+func runGate(o options, kubeletDir, root string) error {
 	if o.mutants {
-		return runMutants(o, moduleDir, root)
+		return runMutants(o, kubeletDir, root)
+	}
+	tg, err := targetOf(o, kubeletDir)
+	if err != nil {
+		return err
 	}
 	rep := newReport(o)
 	baseSrc, baseSlot := "", "pinned"
-	if o.base != pinned {
+	if o.base != pinned && o.base != vkPinned {
 		baseSrc, baseSlot = o.base, "base"
 	}
-	base, err := buildSide(o, root, baseSlot, baseSrc, moduleDir, &rep.Timing.BuildBase)
+	base, err := buildSide(o, tg, root, baseSlot, baseSrc, &rep.Timing.BuildBase)
 	if err != nil {
 		return err
 	}
-	cand, err := buildSide(o, root, "candidate", o.kubernetes, moduleDir, &rep.Timing.BuildCandidate)
+	cand, err := buildSide(o, tg, root, "candidate", tg.user, &rep.Timing.BuildCandidate)
 	if err != nil {
 		return err
 	}
-	rep.Base, rep.Candidate, rep.Layout = base.slot.name(), o.kubernetes, cand.slot.layout
+	rep.Base, rep.Candidate, rep.Layout = base.slot.name(), tg.user, cand.slot.layout
 	outDir := cmp.Or(o.out, filepath.Join(cand.slot.dir, "report"))
-	g := gate{o: o, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
-		sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, moduleDir, file) },
-		shrink: func(regs []change, sd side) { shrinkChanges(regs, o.shrink, sd, moduleDir, outDir) }}
+	g := gate{o: o, vk: tg.vk, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
+		sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
+			return sd.sweep(t, tg.moduleDir, file)
+		},
+		shrink: func(regs []change, sd side) { shrinkChanges(regs, o.shrink, sd, tg, outDir) }}
 	return g.judge(&rep, base, cand)
 }
 
@@ -280,7 +292,8 @@ func runGate(o options, moduleDir, root string) error {
 // shrink run a side's test binary (the tests give fakes).
 type gate struct {
 	o       options
-	baseSrc string // the base tree, "" for the pinned release (the fixes' reproduce commands)
+	vk      bool   // the target is the virtual-kubelet
+	baseSrc string // the base tree, "" for the pin (the fixes' reproduce commands)
 	outDir  string
 	stdout  io.Writer
 	sweep   func(sd side, t tier, file string) (map[runKey][]string, error)
@@ -318,10 +331,10 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	}
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
-		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.o.kubernetes, c)
+		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
 	}
 	for i, c := range rep.Fixes {
-		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.baseSrc, c)
+		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.baseSrc, c)
 	}
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)
@@ -362,7 +375,7 @@ func (g gate) sweepSide(sd side, name string, tiers []tier, tm *timing) (map[run
 }
 
 func newReport(o options) gateReport {
-	fams := len(familyNames())
+	fams := len(scenarioNames(o))
 	if o.scenario != "all" {
 		fams = 1
 	}

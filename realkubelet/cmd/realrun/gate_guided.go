@@ -23,7 +23,7 @@ import (
 //
 // With --corpus DIR the loop starts from corpora grown earlier, on the
 // base (realrun run --strategy guided --corpus DIR [--hold]: DIR/plain
-// and DIR/hold, one file per family): every kept entry runs first, the
+// and DIR/hold, one file per family; with --vk, DIR itself): every kept entry runs first, the
 // rarest coverage's owners first, then the loop draws its own. On the
 // simulated target and the virtual kubelet's work queue, a corpus grown
 // on the correct code and run again first found the hard mutants sooner
@@ -64,11 +64,11 @@ func (g gate) guidedCorpus(tiers []tier) ([]tier, error) {
 		return nil, err
 	}
 	for _, mode := range strings.Split(tiers[i].Modes, ",") {
-		to := filepath.Join(dst, mode)
+		to := corpusOf(g.vk, dst, mode)
 		if err := os.RemoveAll(to); err != nil {
 			return nil, err
 		}
-		if err := os.CopyFS(to, os.DirFS(filepath.Join(g.o.corpus, mode))); err != nil {
+		if err := os.CopyFS(to, os.DirFS(corpusOf(g.vk, g.o.corpus, mode))); err != nil {
 			return nil, fmt.Errorf("copying the corpora: %v", err)
 		}
 	}
@@ -91,19 +91,32 @@ func checkGuided(o options) error {
 	case o.guided == 0:
 		return fmt.Errorf("--corpus needs --guided N (the guided tier's runs per family and mode)")
 	}
-	fams := familyNames()
+	fams := scenarioNames(o)
 	if o.scenario != "all" {
 		fams = []string{o.scenario}
 	}
 	for _, mode := range strings.Split(o.modes, ",") {
-		dir := filepath.Join(o.corpus, mode)
+		dir := corpusOf(o.vk, o.corpus, mode)
 		if !slices.ContainsFunc(fams, func(f string) bool { return fileExists(guided.Path(dir, f)) }) {
-			hold := map[string]string{"plain": "", "hold": " --hold"}[mode]
+			flag := map[string]string{"plain": "", "hold": " --hold"}[mode]
+			if o.vk {
+				flag = " --vk"
+			}
 			return fmt.Errorf("--corpus %s: no corpus of the gate's families in %s (grow them on the base first: "+
-				"realrun run --strategy guided --corpus %s --seeds 20000%s)", o.corpus, dir, o.corpus, hold)
+				"realrun run --strategy guided --corpus %s --seeds 20000%s)", o.corpus, dir, o.corpus, flag)
 		}
 	}
 	return nil
+}
+
+// corpusOf is where the corpora of one mode are under dir: the kubelet's
+// in a directory per wake-up mode (as realrun run --strategy guided
+// keeps them), the virtual-kubelet's (one mode) in dir itself.
+func corpusOf(vk bool, dir, mode string) string {
+	if vk {
+		return dir
+	}
+	return filepath.Join(dir, mode)
 }
 
 func fileExists(path string) bool {

@@ -1,10 +1,12 @@
 // Command realrun runs podsim's scenario families against the real kubelet
-// pod workers, of the pinned release or of any kubernetes tree. The runs
-// need testing/synctest, which only exists inside a test binary, so
-// realrun checks its arguments, builds the realkubelet package's test
-// binary against the tree (tree.go: in a scratch slot, never in the tree),
-// runs the linkname guard with it, and then its tool tests (TestSweep,
-// TestReplaySeed, TestShrinkSeed, TestGateSweep).
+// pod workers, of the pinned release or of any kubernetes tree, and (--vk)
+// against the real virtual-kubelet pod controller, of its pinned version or
+// of any virtual-kubelet tree. The runs need testing/synctest, which only
+// exists inside a test binary, so realrun checks its arguments, builds the
+// realkubelet (or realvk) package's test binary against the tree (tree.go:
+// in a scratch slot, never in the tree), runs the kubelet's linkname guard
+// with it, and then its tool tests (TestSweep, TestReplaySeed,
+// TestShrinkSeed, TestGateSweep).
 //
 //	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
 //	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
@@ -18,6 +20,12 @@
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
+//	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
+//	realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
+//
+// --vk (implied by --virtual-kubelet DIR) runs the virtual-kubelet pod
+// controller instead of the kubelet, through the realvk module, over the
+// VK families (target.go); it has one mode, no --hold, --real or --modes.
 //
 // --hold holds the workers' wake-ups (realkubelet/wakes.go). --real
 // (run, replay, shrink) selects the real kubelet components around the pod
@@ -88,6 +96,10 @@ const usage = `usage:
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun workfile --kubernetes DIR
+the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
+  realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
+  realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+                 [--deep FAMILY/plain:SEEDS,...] [--guided N [--corpus DIR]] [--json] [--out DIR] [--shrink N]
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
 `
 
@@ -139,7 +151,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.guided, "guided", 0, "gate: the guided tier, this many runs per family and mode of the coverage-guided loop "+
 		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none)")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
-	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree")
+	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree "+
+		"(with --vk: "+vkPinned+", the pinned module, by default, or a virtual-kubelet tree)")
 	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
 	fs.BoolVar(&o.json, "json", false, "gate, mutation: print JSON instead of a table")
 	fs.StringVar(&o.out, "out", "", "gate, mutation: directory for the report (and the gate's shrunk scripts; default: in the scratch slot)")
@@ -151,8 +164,9 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
 	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
-	fs.BoolVar(&o.vk, "vk", false, "mutation: mutate the virtual-kubelet pod controller (node/pod.go, node/podcontroller.go), judged by realvk over the VK families")
-	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "mutation --vk: a virtual-kubelet tree; default: the module realvk/go.mod pins")
+	fs.BoolVar(&o.vk, "vk", false, "run the virtual-kubelet pod controller (realvk, the VK families) instead of the kubelet; "+
+		"mutation: mutate node/pod.go and node/podcontroller.go")
+	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "a virtual-kubelet tree (implies --vk; gate: the candidate); default: the module realvk/go.mod pins")
 	fs.StringVar(&o.files, "files", "", "mutation: the files to mutate, comma-separated, relative to the tree "+
 		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
@@ -217,13 +231,15 @@ func checkGate(o options) error {
 	if o.seeds <= 0 {
 		return fmt.Errorf("--seeds must be positive, got %d", o.seeds)
 	}
-	if o.mutants == (o.kubernetes != "") {
-		return fmt.Errorf("gate needs exactly one of --kubernetes DIR and --mutants")
-	}
-	if o.mutant != "" && !o.mutants {
+	switch {
+	case o.vk && o.virtualKubelet == "":
+		return fmt.Errorf("gate --vk needs --virtual-kubelet DIR, the candidate tree")
+	case o.vk: // checkVK checked the trees
+	case o.mutants == (o.kubernetes != ""):
+		return fmt.Errorf("gate needs exactly one of --kubernetes DIR, --virtual-kubelet DIR and --mutants")
+	case o.mutant != "" && !o.mutants:
 		return fmt.Errorf("--mutant needs --mutants")
-	}
-	if o.base != pinned {
+	case o.base != pinned:
 		if err := checkTree("base", o.base); err != nil {
 			return fmt.Errorf("%v (want %s, the pinned release, or a kubernetes tree)", err, pinned)
 		}
@@ -331,17 +347,21 @@ func execute(o options) error {
 		}
 		return err
 	}
-	s, err := prepare(root, slotName(o.kubernetes), o.kubernetes, moduleDir)
+	tg, err := targetOf(o, moduleDir)
 	if err != nil {
 		return err
 	}
-	bin, err := s.ready(moduleDir, o.trimpath)
+	s, err := tg.prepare(root, slotName(tg.user), tg.user)
+	if err != nil {
+		return err
+	}
+	bin, err := tg.ready(s, o.trimpath)
 	if err != nil {
 		return err
 	}
 	args, _ := toolArgs(o)
 	cmd := exec.Command(bin, append(args, "-test.timeout", "0")...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, s.goEnv(), os.Stdout, os.Stderr
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = tg.moduleDir, s.goEnv(), os.Stdout, os.Stderr
 	if cmd.Run() != nil {
 		return errFailed
 	}

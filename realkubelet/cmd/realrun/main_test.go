@@ -48,7 +48,7 @@ func TestArgs(t *testing.T) {
 		"shrink --scenario swarm --seed -1":   "needs --seed",
 		"run extra":                           "unexpected argument",
 		"run --kubernetes /nonexistent":       "not a kubernetes tree",
-		"gate":                                "exactly one of --kubernetes DIR and --mutants",
+		"gate":                                "exactly one of --kubernetes DIR, --virtual-kubelet DIR and --mutants",
 		"gate --mutants --kubernetes " + tree: "exactly one of",
 		"gate --kubernetes " + tree + " --base v1.2.3": "--base v1.2.3: not a kubernetes tree",
 		"gate --kubernetes " + tree + " --modes fast":  "unknown mode",

@@ -89,7 +89,7 @@ func runMutants(o options, moduleDir, root string) error {
 		baseSrc, baseSlot, baseTree = dir, "pinned", ""
 	}
 	var secs float64
-	base, err := buildSide(o, root, baseSlot, baseTree, moduleDir, &secs)
+	base, err := buildSide(o, kubelet(moduleDir), root, baseSlot, baseTree, &secs)
 	if err != nil {
 		return err
 	}
@@ -192,9 +192,9 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 	if row.Caught && !isFix && o.shrink > 0 {
 		first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
 		one := []change{first}
-		shrinkChanges(one, 1, sd, moduleDir, outDir)
+		shrinkChanges(one, 1, sd, kubelet(moduleDir), outDir)
 		one[0].File = renameScript(one[0].File, name)
-		one[0].Reproduce = fmt.Sprintf("realrun gate --mutants --mutant %s (then: %s on the patched tree)", name, reproduce("", one[0]))
+		one[0].Reproduce = fmt.Sprintf("realrun gate --mutants --mutant %s (then: %s on the patched tree)", name, reproduce(false, "", one[0]))
 		row.Example = &one[0]
 	}
 	progress("mutant %s (%s): caught=%v first=%v runs=%v keys=%v (build %.0fs)", name, bug, row.Caught, row.First, row.Runs, row.Keys, row.Seconds)

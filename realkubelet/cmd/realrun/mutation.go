@@ -110,7 +110,7 @@ func checkMutation(o options) error {
 // mutationRun is one `realrun mutation`.
 type mutationRun struct {
 	o      options
-	t      mutTarget
+	t      target
 	outDir string
 	base   string // the base runs (-mutant.record of the unmutated tree)
 	sd     side   // the schema build

@@ -56,7 +56,7 @@ func checkFilesFlag(v string) error {
 }
 
 // checkFiles refuses files the target's tree does not have.
-func (t mutTarget) checkFiles() error {
+func (t target) checkFiles() error {
 	for _, f := range t.files {
 		if _, err := os.Stat(filepath.Join(t.source, f)); err != nil {
 			return fmt.Errorf("--files: %s has no %s", t.tree(), f)

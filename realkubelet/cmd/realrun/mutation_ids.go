@@ -77,7 +77,7 @@ func chosen(ms []mutation.Mutant, nums map[int]bool, keys map[string]bool) ([]mu
 // checkKeys refuses, before anything is built, an --ids key that names no
 // mutant of the target's files. A tree whose files cannot be read here is
 // left to the build, which says why.
-func checkKeys(t mutTarget, ids string) error {
+func checkKeys(t target, ids string) error {
 	nums, keys, err := parseIDs(ids)
 	if err != nil || len(keys) == 0 {
 		return err

@@ -56,9 +56,8 @@ func TestMutationArgs(t *testing.T) {
 		"mutation --hang x":                                "invalid value",
 		"mutation --scenario nope":                         "unknown scenario",
 		"mutation extra":                                   "unexpected argument",
-		"run --vk":                                         "--vk and --virtual-kubelet are for mutation only",
-		"mutation --vk --kubernetes .":                     "drop --kubernetes",
-		"mutation --vk --modes plain":                      "--modes: the virtual-kubelet runs have no wake-up modes",
+		"mutation --vk --kubernetes .":                     "--kubernetes names a kubernetes tree: with --vk, name the virtual-kubelet's with --virtual-kubelet DIR",
+		"mutation --vk --modes plain":                      "--modes picks the kubelet's wake-up modes: the virtual-kubelet runs have none",
 		"mutation --vk --scenario swarm":                   "unknown scenario \"swarm\" (want one of vk-",
 		"mutation --virtual-kubelet /nonexist":             "not a virtual-kubelet tree",
 		"run --files pkg/kubelet/pod_workers.go":           "--files is for mutation only",
@@ -211,7 +210,7 @@ func TestChosenTakesNumbersAndKeys(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tree, "pkg", "kubelet", "pod_workers.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	kubelet := mutTarget{files: []string{"pkg/kubelet/pod_workers.go"}, logCall: logCall, source: tree}
+	kubelet := target{files: []string{"pkg/kubelet/pod_workers.go"}, logCall: logCall, source: tree}
 	if err := checkKeys(kubelet, "1,"+ms[2].Key); err != nil {
 		t.Errorf("a key of the tree: %v", err)
 	}
@@ -241,7 +240,7 @@ func TestVKMutantsNumberAcrossFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	vk := mutTarget{files: []string{"node/pod.go", "node/podcontroller.go"}, logCall: vkLogCall}
+	vk := target{files: []string{"node/pod.go", "node/podcontroller.go"}, logCall: vkLogCall}
 	srcs, err := vk.read(tree)
 	if err != nil {
 		t.Fatal(err)
@@ -325,11 +324,11 @@ func TestFilesGetGuardsPerPackage(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is package other, another file of pkg/kubelet/status package status") {
 		t.Errorf("two packages in one directory: %v", err)
 	}
-	kubelet := mutTarget{files: append(files, "pkg/kubelet/eviction/eviction_manager.go"), source: tree, user: tree}
+	kubelet := target{files: append(files, "pkg/kubelet/eviction/eviction_manager.go"), source: tree, user: tree}
 	if err := kubelet.checkFiles(); err == nil || !strings.Contains(err.Error(), "has no pkg/kubelet/eviction/eviction_manager.go") {
 		t.Errorf("a file the tree lacks: %v", err)
 	}
-	if err := (mutTarget{files: files, source: tree, user: tree}).checkFiles(); err != nil {
+	if err := (target{files: files, source: tree, user: tree}).checkFiles(); err != nil {
 		t.Errorf("the tree's own files: %v", err)
 	}
 }

@@ -2,14 +2,15 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
 )
 
 // A kubelet tree is built in a scratch slot, never in the user's tree:
@@ -31,6 +32,7 @@ type slot struct {
 	source string // the user's tree; "" for the pinned release
 	gowork string // "off" for the pinned release
 	layout string // what the tree looked like (for the report)
+	pin    string // what the pin is called, if not the pinned release (the virtual-kubelet's)
 }
 
 // scratchRoot is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
@@ -99,89 +101,11 @@ func prepare(root, name, source, moduleDir string) (slot, error) {
 }
 
 // skipped are top-level directories of a kubernetes checkout the build
-// never reads.
+// never reads (and of a virtual-kubelet tree: .git).
 var skipped = map[string]bool{".git": true, "_output": true, "vendor": true, ".make": true, "_artifacts": true}
 
-// mirrorTree makes dst a copy of src's files, copying only files whose
-// size or modification time differ and removing files src no longer has.
-func mirrorTree(src, dst string) error {
-	keep := map[string]bool{}
-	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if e.IsDir() && !strings.Contains(rel, string(filepath.Separator)) && skipped[rel] {
-			return filepath.SkipDir
-		}
-		keep[rel] = true
-		target := filepath.Join(dst, rel)
-		switch {
-		case e.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case e.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			if old, err := os.Readlink(target); err == nil && old == link {
-				return nil
-			}
-			os.Remove(target)
-			return os.Symlink(link, target)
-		case e.Type().IsRegular():
-			return copyIfChanged(p, target)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	var stale []string
-	filepath.WalkDir(dst, func(p string, e fs.DirEntry, err error) error {
-		if rel, _ := filepath.Rel(dst, p); err == nil && !keep[rel] {
-			stale = append(stale, p)
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-		}
-		return nil
-	})
-	for _, p := range stale {
-		if err := os.RemoveAll(p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func copyIfChanged(src, dst string) error {
-	si, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	if di, err := os.Stat(dst); err == nil && di.Size() == si.Size() && di.ModTime().Equal(si.ModTime()) {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	os.Remove(dst)
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Chtimes(dst, si.ModTime(), si.ModTime())
-}
+// mirrorTree makes dst a copy of src's files but skipped's directories.
+func mirrorTree(src, dst string) error { return mirror.Tree(src, dst, skipped) }
 
 // goEnv is the environment of every go command and tool binary run for s.
 func (s slot) goEnv() []string { return append(os.Environ(), "GOWORK="+s.gowork) }
@@ -219,7 +143,7 @@ func (s slot) guard(bin, moduleDir string) error {
 
 func (s slot) name() string {
 	if s.source == "" {
-		return "the pinned release"
+		return cmp.Or(s.pin, "the pinned release")
 	}
 	return s.source
 }

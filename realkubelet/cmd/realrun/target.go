@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/plan"
+)
+
+// realrun works on one of two real targets, each judged by its own
+// module's tool tests (TestSweep, TestReplaySeed, TestShrinkSeed,
+// TestGateSweep, TestMutantSweep):
+//
+//   - the kubelet (default): the pod workers of the pinned release or of
+//     --kubernetes DIR, run by the realkubelet module over the kubelet
+//     families in both wake-up modes; mutation mutates
+//     pkg/kubelet/pod_workers.go;
+//   - --vk: the virtual-kubelet pod controller of the module realvk/go.mod
+//     pins or of --virtual-kubelet DIR, run by the realvk module over the
+//     VK families (one mode, plain); mutation mutates node/pod.go and
+//     node/podcontroller.go.
+//
+// realrun only runs go commands and the built binaries, so it builds the
+// realvk module without importing it: one runner for both targets.
+
+// target is the code realrun runs (and, for mutation, mutates) and the
+// module whose tool tests judge it.
+type target struct {
+	files     []string // mutation: the mutated files, relative to the tree, in numbering order
+	logCall   *regexp.Regexp
+	families  []string
+	moduleDir string // the tool tests' module
+	source    string // mutation: the tree the schema is written from
+	user      string // the tree the user named ("" for the pin)
+	pin       string // mutation: the VK module's path and pinned version
+	vk        bool
+}
+
+// vkModule is the virtual-kubelet module's path.
+const vkModule = "github.com/virtual-kubelet/virtual-kubelet"
+
+// vkPinned is the virtual-kubelet version realvk/go.mod pins (a test
+// keeps the two equal).
+const vkPinned = "v1.14.1"
+
+// vkLogCall: a statement that only logs or traces (log.G(ctx)… chains, a
+// logger's calls, span.SetStatus, defer span.End(), the span's fields and
+// attributes); the tracer and the logger are no-ops in the realvk runs and
+// nothing reads them. Events (pc.recorder) stay in: the runs do not
+// observe them either, but that is a gap of the checks, not equivalence.
+var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx = span\.|(ctx = )?addPodAttributes\()`)
+
+// targetOf is o's target: the tree the user named and the module that
+// runs it.
+func targetOf(o options, kubeletDir string) (target, error) {
+	if !o.vk {
+		return target{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"), logCall: logCall, families: familyNames(),
+			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes}, nil
+	}
+	t := target{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"), logCall: vkLogCall, families: namesOf(plan.VKFamilies()),
+		moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"), source: o.virtualKubelet, user: o.virtualKubelet, vk: true}
+	if _, err := os.Stat(filepath.Join(t.moduleDir, "go.mod")); err != nil {
+		return t, fmt.Errorf("no realvk module beside realkubelet (%s): %v", t.moduleDir, err)
+	}
+	return t, nil
+}
+
+// kubelet is the kubelet's target with the pinned release: the catalogue
+// of mutants' (realrun gate --mutants).
+func kubelet(kubeletDir string) target {
+	return target{families: familyNames(), moduleDir: kubeletDir, logCall: logCall}
+}
+
+// keyFlag is the shrink tool's flag for a finding key's second word: the
+// kubelet's invariant, the virtual-kubelet's check.
+func (t target) keyFlag() string {
+	if t.vk {
+		return "-shrink.check"
+	}
+	return "-shrink.invariant"
+}
+
+// mutationTarget is o's target with the tree its schema is written from
+// (the module cache's copy of the pin if the user named none).
+func mutationTarget(o options, kubeletDir string) (target, error) {
+	t, err := targetOf(o, kubeletDir)
+	if err != nil || t.source != "" {
+		return t, errors.Join(err, t.checkFiles())
+	}
+	if !t.vk {
+		if t.source, err = pinnedTreeDir(kubeletDir); err != nil {
+			return t, err
+		}
+		return t, t.checkFiles()
+	}
+	cmd := exec.Command("go", "mod", "download", "-json", vkModule)
+	cmd.Dir, cmd.Env = t.moduleDir, append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
+	var m struct{ Dir, Version string }
+	if err == nil {
+		err = json.Unmarshal(out, &m)
+	}
+	if err != nil || m.Dir == "" {
+		return t, fmt.Errorf("cannot find the pinned virtual-kubelet module: %v", err)
+	}
+	t.source, t.pin = m.Dir, vkModule+" "+m.Version
+	return t, t.checkFiles()
+}
+
+// namesOf lists the families' names.
+func namesOf(fams []plan.Family) []string {
+	var out []string
+	for _, f := range fams {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// label names the target's files, for messages and the report.
+func (t target) label() string { return strings.Join(t.files, ", ") }
+
+// checkVK checks --vk's command line: the commands that have a VK side,
+// none of the kubelet's flags (--kubernetes, --hold, --real, --modes:
+// the VK runs have one mode), and the trees (--virtual-kubelet, and the
+// gate's --base, by default the pin).
+func checkVK(o *options, fs *flag.FlagSet) error {
+	if o.virtualKubelet != "" {
+		o.vk = true
+	}
+	if !o.vk {
+		return nil
+	}
+	for _, k := range vkRefused {
+		if flagSet(fs, k[0]) {
+			return fmt.Errorf("--%s %s", k[0], k[1])
+		}
+	}
+	switch {
+	case o.command == "workfile":
+		return fmt.Errorf("workfile is for kubernetes trees (the virtual-kubelet's go.work is realrun's own)")
+	case o.virtualKubelet != "":
+		if err := checkVKTree(o.virtualKubelet); err != nil {
+			return err
+		}
+	}
+	if !flagSet(fs, "base") {
+		o.base = vkPinned
+	} else if o.base != vkPinned {
+		if err := checkVKTree(o.base); err != nil {
+			return fmt.Errorf("--base: %v (want %s, the pinned module, or a virtual-kubelet tree)", err, vkPinned)
+		}
+	}
+	o.modes = "plain"
+	return nil
+}
+
+// vkRefused are the kubelet's flags, refused with --vk, and why.
+var vkRefused = [][2]string{
+	{"kubernetes", "names a kubernetes tree: with --vk, name the virtual-kubelet's with --virtual-kubelet DIR"},
+	{"hold", "holds the kubelet's wake-ups: the virtual-kubelet runs have no wake-up modes"},
+	{"modes", "picks the kubelet's wake-up modes: the virtual-kubelet runs have none"},
+	{"real", "picks the kubelet's components: the virtual-kubelet runs have none"},
+	{"mutants", "runs the kubelet's catalogue of mutants: the virtual-kubelet has none"},
+	{"mutant", "names a mutant of the kubelet's catalogue: the virtual-kubelet has none"},
+}
+
+// scenarioNames are the families --scenario may name.
+func scenarioNames(o options) []string {
+	if o.vk {
+		return namesOf(plan.VKFamilies())
+	}
+	return familyNames()
+}
+
+// checkVKTree says what is wrong with a --virtual-kubelet directory.
+func checkVKTree(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return fmt.Errorf("--virtual-kubelet %s: not a virtual-kubelet tree (no go.mod)", dir)
+	}
+	if !bytes.Equal(bytes.TrimSpace(modulePathLine(b)), []byte("module "+vkModule)) {
+		return fmt.Errorf("--virtual-kubelet %s: go.mod is not module %s", dir, vkModule)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node", "podcontroller.go")); err != nil {
+		return fmt.Errorf("--virtual-kubelet %s: no node/podcontroller.go", dir)
+	}
+	return nil
+}
+
+// tree names the target's tree in messages and the report.
+func (t target) tree() string {
+	if t.user != "" {
+		return t.user
+	}
+	if t.vk {
+		return t.pin + " (the realvk/go.mod pin)"
+	}
+	return "the pinned release " + pinned
+}
+
+// prepare makes the slot name for source ("" for the pin): the kubelet's
+// go.work (tree.go), or for the VK one that uses realvk and replaces the
+// virtual-kubelet module with a mirror of source.
+func (t target) prepare(root, name, source string) (slot, error) {
+	if !t.vk {
+		return prepare(root, name, source, t.moduleDir)
+	}
+	s := slot{dir: filepath.Join(root, "vk-"+name), source: source, gowork: "off", layout: "pinned module (realvk/go.mod)",
+		pin: "the pinned virtual-kubelet " + vkPinned}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil || source == "" {
+		return s, err
+	}
+	mirror := filepath.Join(s.dir, "tree")
+	if err := mirrorTree(source, mirror); err != nil {
+		return s, fmt.Errorf("mirroring %s: %v", source, err)
+	}
+	s.layout, s.gowork = "virtual-kubelet tree", filepath.Join(s.dir, "go.work")
+	work := fmt.Sprintf("go 1.26.0\n\nuse %s\n\nreplace %s => %s\n", t.moduleDir, vkModule, mirror)
+	return s, os.WriteFile(s.gowork, []byte(work), 0o644)
+}
+
+// ready builds the tool tests in s; the kubelet's binary must pass the
+// linkname guard too.
+func (t target) ready(s slot, trimpath bool) (string, error) {
+	if !t.vk {
+		return s.ready(t.moduleDir, trimpath)
+	}
+	bin, out, err := s.buildFull(t.moduleDir)
+	if err != nil {
+		return "", fmt.Errorf("realvk does not build against %s: %s", s.name(), firstLines(out, 3))
+	}
+	return bin, nil
+}
+
+// read reads the target's files in tree.
+func (t target) read(tree string) (map[string][]byte, error) {
+	srcs := map[string][]byte{}
+	for _, f := range t.files {
+		b, err := os.ReadFile(filepath.Join(tree, f))
+		if err != nil {
+			return nil, err
+		}
+		srcs[f] = b
+	}
+	return srcs, nil
+}
+
+// findMutants lists the mutants of the target's files (read's), logging
+// statements left out; a mutant's number is Find's in its file plus the
+// count of Find's mutants in the files before it.
+func (t target) findMutants(srcs map[string][]byte) (ms []mutation.Mutant, logging int, err error) {
+	offset := 0
+	for _, f := range t.files {
+		in, skipped, all, err := findMutants(f, srcs[f], t.logCall)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, m := range in {
+			m.Index += offset
+			ms = append(ms, m)
+		}
+		logging, offset = logging+skipped, offset+all
+	}
+	return ms, logging, nil
+}
