@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutants realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -188,6 +188,12 @@ realvk-gate:
 	$(if $(VK_ROOT),,$(error realvk-gate needs VK_ROOT=DIR, your virtual-kubelet checkout))
 	cd realkubelet && $(GO) run ./cmd/realrun gate --virtual-kubelet $(abspath $(VK_ROOT)) $(if $(VK_BASE),--base $(abspath $(VK_BASE))) \
 		--seeds $(or $(GATE_SEEDS),1000) --guided $(or $(GATE_GUIDED),0) $(if $(GATE_CORPUS),--corpus $(abspath $(GATE_CORPUS))) --out $(abspath $(VK_REPORT))
+
+## realvk-mutants: the VK catalogue's patches of the real controller (realvk/testdata/mutants:
+## V1-V6 of docs/vk.md re-introduced into the pinned release), each gated against the pin
+## (MUTANT_SEEDS per VK family, default 100). Exit 1 if one is not caught.
+realvk-mutants:
+	cd realkubelet && $(GO) run ./cmd/realrun gate --vk --mutants --seeds $(MUTANT_SEEDS)
 
 ## realvk-mutation: operator mutation of the real virtual-kubelet pod controller (docs/mutation.md,
 ## "The virtual-kubelet pod controller"): node/pod.go and node/podcontroller.go of the module

@@ -21,6 +21,7 @@
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
+//	realrun gate   --vk --mutants [--mutant ID] [...]
 //	realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
 //
 // --vk (implied by --virtual-kubelet DIR) runs the virtual-kubelet pod
@@ -100,6 +101,7 @@ the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --vi
   realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
   realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
                  [--deep FAMILY/plain:SEEDS,...] [--guided N [--corpus DIR]] [--json] [--out DIR] [--shrink N]
+  realrun gate   --vk --mutants [--mutant ID] [--base v1.14.1|DIR2] [...]
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.
 `
 
@@ -159,7 +161,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	fs.Var(&o.deep, "deep", "gate: also sweep FAMILY in MODE (plain or hold) to SEEDS seeds from --start, "+
 		"e.g. swarm-restart/hold:10000; comma-separated or repeated")
 	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
-	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants) against the base")
+	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants; with --vk realvk/testdata/mutants) against the base")
 	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
 	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
 	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
@@ -232,13 +234,13 @@ func checkGate(o options) error {
 		return fmt.Errorf("--seeds must be positive, got %d", o.seeds)
 	}
 	switch {
-	case o.vk && o.virtualKubelet == "":
-		return fmt.Errorf("gate --vk needs --virtual-kubelet DIR, the candidate tree")
-	case o.vk: // checkVK checked the trees
-	case o.mutants == (o.kubernetes != ""):
+	case o.vk && o.mutants == (o.virtualKubelet != ""):
+		return fmt.Errorf("gate --vk needs exactly one of --virtual-kubelet DIR (the candidate tree) and --mutants")
+	case o.mutants == (o.kubernetes != "") && !o.vk:
 		return fmt.Errorf("gate needs exactly one of --kubernetes DIR, --virtual-kubelet DIR and --mutants")
 	case o.mutant != "" && !o.mutants:
 		return fmt.Errorf("--mutant needs --mutants")
+	case o.vk: // checkVK checked the trees
 	case o.base != pinned:
 		if err := checkTree("base", o.base); err != nil {
 			return fmt.Errorf("%v (want %s, the pinned release, or a kubernetes tree)", err, pinned)

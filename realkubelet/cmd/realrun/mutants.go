@@ -60,6 +60,9 @@ func mutantHeader(file string) (bug, upstream, expect string) {
 		if v, ok := strings.CutPrefix(line, "BUGS.md:"); ok {
 			bug = strings.TrimSpace(v)
 		}
+		if v, ok := strings.CutPrefix(line, "VK.md:"); ok {
+			bug = strings.TrimSpace(v)
+		}
 		if v, ok := strings.CutPrefix(line, "upstream:"); ok {
 			upstream = strings.TrimSpace(v)
 		}
@@ -70,7 +73,15 @@ func mutantHeader(file string) (bug, upstream, expect string) {
 	return cmp.Or(bug, "?"), cmp.Or(upstream, "?"), cmp.Or(expect, "regression")
 }
 
-func runMutants(o options, moduleDir, root string) error {
+// runMutants is gate --mutants: each patch of the target's catalogue
+// (realkubelet/testdata/mutants, or with --vk realvk/testdata/mutants)
+// applied to a mirror of the base tree and gated against the base.
+func runMutants(o options, kubeletDir, root string) error {
+	tg, err := mutationTarget(o, kubeletDir) // its source: the pin's tree
+	if err != nil {
+		return err
+	}
+	moduleDir := tg.moduleDir
 	files, _ := filepath.Glob(filepath.Join(moduleDir, "testdata", "mutants", "*.diff"))
 	if o.mutant != "" {
 		files = slices.DeleteFunc(files, func(f string) bool { return strings.TrimSuffix(filepath.Base(f), ".diff") != o.mutant })
@@ -81,15 +92,11 @@ func runMutants(o options, moduleDir, root string) error {
 	// The base is built as given (the pinned release: realkubelet/go.mod);
 	// mutants patch a mirror of its source.
 	baseSrc, baseSlot, baseTree := o.base, "base", o.base
-	if o.base == pinned {
-		dir, err := pinnedTreeDir(moduleDir)
-		if err != nil {
-			return err
-		}
-		baseSrc, baseSlot, baseTree = dir, "pinned", ""
+	if o.base == pinned || o.base == vkPinned {
+		baseSrc, baseSlot, baseTree = tg.source, "pinned", ""
 	}
 	var secs float64
-	base, err := buildSide(o, kubelet(moduleDir), root, baseSlot, baseTree, &secs)
+	base, err := buildSide(o, tg, root, baseSlot, baseTree, &secs)
 	if err != nil {
 		return err
 	}
@@ -103,7 +110,7 @@ func runMutants(o options, moduleDir, root string) error {
 	}
 	var rows []mutantRow
 	for _, file := range files {
-		rows = append(rows, runMutant(o, file, baseSrc, baseRuns, moduleDir, root, outDir))
+		rows = append(rows, runMutant(o, tg, file, baseSrc, baseRuns, root, outDir))
 	}
 	b, _ := json.MarshalIndent(rows, "", "  ")
 	if err := os.WriteFile(filepath.Join(outDir, "mutants.json"), b, 0o644); err != nil {
@@ -133,14 +140,14 @@ func pinnedTreeDir(moduleDir string) (string, error) {
 
 // runMutant patches a fresh mirror of the base tree, builds it and gates
 // it against the base runs.
-func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, moduleDir, root, outDir string) mutantRow {
+func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][]string, root, outDir string) mutantRow {
 	name := strings.TrimSuffix(filepath.Base(file), ".diff")
 	bug, upstream, expect := mutantHeader(file)
 	row := mutantRow{Name: name, Bug: bug, Upstream: upstream, Expect: expect, First: map[string]int64{},
 		Runs: map[string]int{}, Fixed: map[string]int{}}
 	fail := func(err error) mutantRow { row.Error = err.Error(); progress("mutant %s: %v", name, err); return row }
 	t0 := time.Now()
-	s, err := prepare(root, "candidate", baseSrc, moduleDir) // the candidate slot: its build cache is warm
+	s, err := tg.prepare(root, "candidate", baseSrc) // the candidate slot: its build cache is warm
 	if err != nil {
 		return fail(err)
 	}
@@ -148,13 +155,13 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 	if out, err := patch.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("the patch does not apply: %s", firstLines(out, 2)))
 	}
-	bin, err := s.ready(moduleDir, o.trimpath)
+	bin, err := tg.ready(s, o.trimpath)
 	row.Seconds = time.Since(t0).Seconds()
 	if err != nil {
 		return fail(err)
 	}
 	sd := side{s, bin}
-	runs, err := sd.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, name+"-runs.json"))
+	runs, err := sd.sweep(gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"))
 	if err != nil {
 		return fail(err)
 	}
@@ -192,9 +199,10 @@ func runMutant(o options, file, baseSrc string, baseRuns map[runKey][]string, mo
 	if row.Caught && !isFix && o.shrink > 0 {
 		first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
 		one := []change{first}
-		shrinkChanges(one, 1, sd, kubelet(moduleDir), outDir)
+		shrinkChanges(one, 1, sd, tg, outDir)
 		one[0].File = renameScript(one[0].File, name)
-		one[0].Reproduce = fmt.Sprintf("realrun gate --mutants --mutant %s (then: %s on the patched tree)", name, reproduce(false, "", one[0]))
+		vk := map[bool]string{true: "--vk "}[tg.vk]
+		one[0].Reproduce = fmt.Sprintf("realrun gate %s--mutants --mutant %s (then: %s on the patched tree)", vk, name, reproduce(tg.vk, "", one[0]))
 		row.Example = &one[0]
 	}
 	progress("mutant %s (%s): caught=%v first=%v runs=%v keys=%v (build %.0fs)", name, bug, row.Caught, row.First, row.Runs, row.Keys, row.Seconds)
@@ -216,8 +224,9 @@ func renameScript(file, name string) string {
 // printMutants prints the mutant table and the seeds-to-detection summary.
 func printMutants(w io.Writer, o options, rows []mutantRow) {
 	modes := strings.Split(o.modes, ",")
-	fmt.Fprintf(w, "mutants on the real pod_workers.go: %d families × seeds %d..%d, modes %s\n\n",
-		len(familyNames()), o.start, o.start+uint64(o.seeds)-1, o.modes)
+	code := map[bool]string{false: "pod_workers.go", true: "virtual-kubelet pod controller"}[o.vk]
+	fmt.Fprintf(w, "mutants of the real %s: %d families × seeds %d..%d, modes %s\n\n",
+		code, len(scenarioNames(o)), o.start, o.start+uint64(o.seeds)-1, o.modes)
 	fmt.Fprintf(w, "%-44s %-4s %-26s", "mutant", "bug", "upstream")
 	for _, m := range modes {
 		fmt.Fprintf(w, " %-16s", m+": first/runs")

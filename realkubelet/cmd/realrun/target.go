@@ -74,12 +74,6 @@ func targetOf(o options, kubeletDir string) (target, error) {
 	return t, nil
 }
 
-// kubelet is the kubelet's target with the pinned release: the catalogue
-// of mutants' (realrun gate --mutants).
-func kubelet(kubeletDir string) target {
-	return target{families: familyNames(), moduleDir: kubeletDir, logCall: logCall}
-}
-
 // keyFlag is the shrink tool's flag for a finding key's second word: the
 // kubelet's invariant, the virtual-kubelet's check.
 func (t target) keyFlag() string {
@@ -169,8 +163,6 @@ var vkRefused = [][2]string{
 	{"hold", "holds the kubelet's wake-ups: the virtual-kubelet runs have no wake-up modes"},
 	{"modes", "picks the kubelet's wake-up modes: the virtual-kubelet runs have none"},
 	{"real", "picks the kubelet's components: the virtual-kubelet runs have none"},
-	{"mutants", "runs the kubelet's catalogue of mutants: the virtual-kubelet has none"},
-	{"mutant", "names a mutant of the kubelet's catalogue: the virtual-kubelet has none"},
 }
 
 // scenarioNames are the families --scenario may name.

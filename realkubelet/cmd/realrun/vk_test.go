@@ -43,6 +43,8 @@ func TestVKArgs(t *testing.T) {
 		"gate --virtual-kubelet " + tree + " --base " + other:            other,
 		"gate --virtual-kubelet " + tree + " --deep vk-swarm/plain:500":  vkPinned,
 		"gate --virtual-kubelet " + tree + " --scenario vk-swarm --json": vkPinned,
+		"gate --vk --mutants --mutant V2 --seeds 50":                     vkPinned,
+		"gate --vk --mutants --base " + other:                            other,
 	} {
 		o, err := parse(strings.Fields(line), io.Discard)
 		if err != nil || !o.vk || o.base != base || o.modes != "plain" {
@@ -52,18 +54,19 @@ func TestVKArgs(t *testing.T) {
 	kube := fakeTree(t)
 	gate := "gate --virtual-kubelet " + tree
 	bad := map[string]string{
-		"gate --vk":                        "gate --vk needs --virtual-kubelet DIR, the candidate tree",
-		gate + " --hold":                   "--hold holds the kubelet's wake-ups",
-		gate + " --modes plain":            "--modes picks the kubelet's wake-up modes",
-		gate + " --mutants":                "--mutants runs the kubelet's catalogue",
-		"run --vk --real status":           "--real picks the kubelet's components",
-		"run --vk --kubernetes " + kube:    "--kubernetes names a kubernetes tree",
-		"workfile --vk":                    "workfile is for kubernetes trees",
-		"run --vk --scenario swarm":        `unknown scenario "swarm" (want one of vk-`,
-		gate + " --base " + kube:           "--base: --virtual-kubelet " + kube + ": go.mod is not module " + vkModule,
-		gate + " --base v1.36.3":           "want " + vkPinned + ", the pinned module, or a virtual-kubelet tree",
-		gate + " --deep vk-swarm/hold:500": `unknown mode "hold" (want plain: the virtual-kubelet runs have no wake-up modes)`,
-		gate + " --deep swarm/plain:500":   `--deep swarm/plain:500: unknown family "swarm" (want one of vk-`,
+		"gate --vk":             "gate --vk needs exactly one of --virtual-kubelet DIR (the candidate tree) and --mutants",
+		gate + " --hold":        "--hold holds the kubelet's wake-ups",
+		gate + " --modes plain": "--modes picks the kubelet's wake-up modes",
+		gate + " --mutants":     "gate --vk needs exactly one of --virtual-kubelet DIR",
+		"gate --vk --mutants --deep vk-swarm/plain:500":                   "--deep is for gating a --kubernetes tree, not --mutants",
+		"run --vk --real status":                                          "--real picks the kubelet's components",
+		"run --vk --kubernetes " + kube:                                   "--kubernetes names a kubernetes tree",
+		"workfile --vk":                                                   "workfile is for kubernetes trees",
+		"run --vk --scenario swarm":                                       `unknown scenario "swarm" (want one of vk-`,
+		gate + " --base " + kube:                                          "--base: --virtual-kubelet " + kube + ": go.mod is not module " + vkModule,
+		gate + " --base v1.36.3":                                          "want " + vkPinned + ", the pinned module, or a virtual-kubelet tree",
+		gate + " --deep vk-swarm/hold:500":                                `unknown mode "hold" (want plain: the virtual-kubelet runs have no wake-up modes)`,
+		gate + " --deep swarm/plain:500":                                  `--deep swarm/plain:500: unknown family "swarm" (want one of vk-`,
 		"gate --kubernetes " + kube + " --deep vk-swarm/plain:500":        `unknown family "vk-swarm" (want one of `,
 		gate + " --guided 5 --corpus " + t.TempDir():                      "realrun run --strategy guided --corpus",
 		"replay --virtual-kubelet /nonexist --scenario vk-swarm --seed 1": "not a virtual-kubelet tree",
@@ -260,4 +263,46 @@ func readReport(t *testing.T, outDir string) gateReport {
 		t.Fatalf("gate.json: %v", err)
 	}
 	return rep
+}
+
+// TestVKMutantsEndToEnd: every patch of realvk's catalogue applies to the
+// pinned virtual-kubelet, and gate --vk --mutants catches V3 (a pod
+// terminating at start-up never synced) at vk-startup seed 1 with
+// UNEXPLAINED VK4, as the simulated catalogue's V3 is caught by VK4.
+// Builds realvk once: skipped in -short.
+func TestVKMutantsEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the realvk test binary")
+	}
+	pin := goModDir(t)
+	kubeletDir, err := moduleDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, _ := filepath.Glob(filepath.Join(filepath.Dir(kubeletDir), "realvk", "testdata", "mutants", "*.diff"))
+	if len(diffs) < 6 {
+		t.Fatalf("realvk's catalogue has %d patches, want V1-V6", len(diffs))
+	}
+	for _, d := range diffs {
+		if out, err := exec.Command("patch", "-p1", "--dry-run", "-s", "-d", pin, "-i", d).CombinedOutput(); err != nil {
+			t.Errorf("%s does not apply to the pin: %s", filepath.Base(d), out)
+		}
+	}
+	t.Setenv("PODSIM_SCRATCH", t.TempDir())
+	outDir := t.TempDir()
+	o, err := parse(strings.Fields("gate --vk --mutants --mutant V3-terminating-at-start-not-synced --scenario vk-startup --seeds 1 --shrink 0 --out "+outDir), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := runGate(o, kubeletDir, os.Getenv("PODSIM_SCRATCH")); err != nil {
+		t.Fatalf("gate --vk --mutants: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(outDir, "mutants.json"))
+	var rows []mutantRow
+	if err == nil {
+		err = json.Unmarshal(b, &rows)
+	}
+	if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != 1 || !slices.Contains(rows[0].Keys, "UNEXPLAINED VK4") || rows[0].Bug != "V3" {
+		t.Errorf("mutants.json: %+v, %v; want V3 caught at seed 1 with UNEXPLAINED VK4", rows, err)
+	}
 }
