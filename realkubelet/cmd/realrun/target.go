@@ -14,6 +14,7 @@ import (
 
 	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
 )
 
 // realrun works on one of two real targets, each judged by its own
@@ -208,7 +209,7 @@ func (t target) prepare(root, name, source string) (slot, error) {
 	}
 	s := slot{dir: filepath.Join(root, "vk-"+name), source: source, gowork: "off", layout: "pinned module (realvk/go.mod)",
 		pin: "the pinned virtual-kubelet " + vkPinned}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil || source == "" {
+	if err := mirror.Lock(s.dir); err != nil || source == "" {
 		return s, err
 	}
 	mirror := filepath.Join(s.dir, "tree")

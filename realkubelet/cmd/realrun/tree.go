@@ -74,7 +74,7 @@ func modulePathLine(gomod []byte) []byte {
 // prepare mirrors the tree into the slot and writes its go.work.
 func prepare(root, name, source, moduleDir string) (slot, error) {
 	s := slot{dir: filepath.Join(root, name), source: source, gowork: "off", layout: "pinned release (realkubelet/go.mod)"}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	if err := mirror.Lock(s.dir); err != nil {
 		return s, err
 	}
 	if source == "" {

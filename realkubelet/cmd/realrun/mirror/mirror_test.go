@@ -1,8 +1,11 @@
 package mirror
 
 import (
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +48,43 @@ func TestTreeKeepsInStep(t *testing.T) {
 	}
 	if link, err := os.Readlink(filepath.Join(dst, "link.go")); err != nil || link != "node/pod.go" {
 		t.Errorf("link.go in the copy: %q, %v; want a link to node/pod.go", link, err)
+	}
+}
+
+// TestLockRefusesAnotherProcess: a directory this process locked is
+// locked again without error, and another process's lock on it is
+// refused with a message naming it (the helper process takes the lock
+// and waits).
+func TestLockRefusesAnotherProcess(t *testing.T) {
+	if dir := os.Getenv("MIRROR_LOCK_HELPER"); dir != "" {
+		if err := Lock(dir); err != nil {
+			os.Exit(3)
+		}
+		os.Stdout.WriteString("locked\n")
+		os.Stdin.Read(make([]byte, 1)) // until the parent closes stdin
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestLockRefusesAnotherProcess$")
+	cmd.Env = append(os.Environ(), "MIRROR_LOCK_HELPER="+dir)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	buf := make([]byte, 7)
+	if _, err := io.ReadFull(stdout, buf); err != nil || string(buf) != "locked\n" {
+		t.Fatalf("the helper did not lock %s: %q, %v", dir, buf, err)
+	}
+	if err := Lock(dir); err == nil || !strings.Contains(err.Error(), "in use by another realrun") {
+		t.Errorf("Lock of a directory another process holds: %v, want a refusal", err)
+	}
+	other := t.TempDir()
+	if err := Lock(other); err != nil {
+		t.Fatal(err)
+	}
+	if err := Lock(other); err != nil {
+		t.Errorf("Lock of a directory this process holds: %v", err)
 	}
 }
