@@ -181,13 +181,14 @@ realvk-sweep: check-strategy
 ## branch) against the version realvk/go.mod pins (VK_BASE=DIR for another tree): GATE_SEEDS
 ## per VK family and side (default 1,000; about 30 s a side), and with GATE_GUIDED=N the
 ## guided tier (from the corpora of GATE_CORPUS if set, grown by realrun run --vk --strategy
-## guided --corpus DIR). Report, shrunk scripts and replay commands in VK_REPORT. Exit 1 on
-## a regression (docs/real-vk.md, "Gating a virtual-kubelet change").
+## guided --corpus DIR). scripts/realgate: report (gate.txt, gate.json, gate.log), shrunk
+## scripts and replay commands in VK_REPORT. Exit 1 on a regression (docs/real-vk.md, "Gating a
+## virtual-kubelet change").
 VK_REPORT ?= realvk-gate-report
 realvk-gate:
 	$(if $(VK_ROOT),,$(error realvk-gate needs VK_ROOT=DIR, your virtual-kubelet checkout))
-	cd realkubelet && $(GO) run ./cmd/realrun gate --virtual-kubelet $(abspath $(VK_ROOT)) $(if $(VK_BASE),--base $(abspath $(VK_BASE))) \
-		--seeds $(or $(GATE_SEEDS),1000) --guided $(or $(GATE_GUIDED),0) $(if $(GATE_CORPUS),--corpus $(abspath $(GATE_CORPUS))) --out $(abspath $(VK_REPORT))
+	SEEDS=$(or $(GATE_SEEDS),1000) BASE='$(if $(VK_BASE),$(abspath $(VK_BASE)),v1.14.1)' GUIDED=$(or $(GATE_GUIDED),0) \
+		CORPUS='$(if $(GATE_CORPUS),$(abspath $(GATE_CORPUS)))' scripts/realgate $(VK_ROOT) $(VK_REPORT)
 
 ## realvk-mutants: the VK catalogue's patches of the real controller (realvk/testdata/mutants:
 ## V1-V6 of docs/vk.md re-introduced into the pinned release), each gated against the pin
