@@ -6,9 +6,49 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/podsim/podsim/guided"
 )
+
+// defineFlags defines realrun's flags on fs, into o.
+func defineFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.scenario, "scenario", "all", "scenario family, or all (run, gate)")
+	fs.IntVar(&o.seeds, "seeds", 100, "seeds per family (run, gate; mutation: default 20)")
+	fs.Uint64Var(&o.start, "start", 1, "first seed (run, gate)")
+	fs.StringVar(&o.seed, "seed", "", "the seed (replay, shrink)")
+	fs.StringVar(&o.class, "class", "", "finding class to keep while shrinking (\"\" = unexplained)")
+	fs.StringVar(&o.real, "real", "all", "run, replay, shrink: the real kubelet components around the pod workers, comma-separated (status, shutdown, eviction, restart), all or none")
+	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
+	fs.StringVar(&o.strategy, "strategy", "random", "run: random (seeds --start on) or guided (the coverage-guided corpus loop, loop seed --start)")
+	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory; "+
+		"gate --guided: start the guided tier from these corpora (grown on the base by run; copied, never written)")
+	fs.BoolVar(&o.rerun, "rerun-corpus", false, "run --strategy guided --corpus: first run again every entry the corpora keep, "+
+		"the rarest coverage's owners first (for corpora grown on other code); --seeds counts them")
+	fs.StringVar(&o.input, "input", "", "replay, shrink: a guided run's input token (as a sweep or the gate prints it) instead of --seed")
+	fs.IntVar(&o.guided, "guided", 0, "gate: the guided tier, this many runs per family and mode of the coverage-guided loop "+
+		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none)")
+	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
+	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree "+
+		"(with --vk: "+vkPinned+", the pinned module, by default, or a virtual-kubelet tree)")
+	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
+	fs.BoolVar(&o.json, "json", false, "gate, mutation: print JSON instead of a table")
+	fs.StringVar(&o.out, "out", "", "gate, mutation: directory for the report (and the gate's shrunk scripts; default: in the scratch slot)")
+	fs.Var(&o.deep, "deep", "gate: also sweep FAMILY in MODE (plain or hold) to SEEDS seeds from --start, "+
+		"e.g. swarm-restart/hold:10000; comma-separated or repeated")
+	fs.IntVar(&o.shrink, "shrink", 5, "gate: shrink at most this many regressions")
+	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants; with --vk realvk/testdata/mutants) against the base")
+	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
+	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
+	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
+	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
+	fs.BoolVar(&o.vk, "vk", false, "run the virtual-kubelet pod controller (realvk, the VK families) instead of the kubelet; "+
+		"mutation: mutate node/pod.go and node/podcontroller.go")
+	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "a virtual-kubelet tree (implies --vk; gate: the candidate); default: the module realvk/go.mod pins")
+	fs.StringVar(&o.files, "files", "", "mutation: the files to mutate, comma-separated, relative to the tree "+
+		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
+	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
+}
 
 // commandsOf are the commands a flag is for, where it is not for all: one
 // given to another command is refused rather than ignored.
