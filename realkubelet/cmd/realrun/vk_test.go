@@ -268,8 +268,11 @@ func readReport(t *testing.T, outDir string) gateReport {
 // TestVKMutantsEndToEnd: every patch of realvk's catalogue applies to the
 // pinned virtual-kubelet, and gate --vk --mutants catches V3 (a pod
 // terminating at start-up never synced) at vk-startup seed 1 with
-// UNEXPLAINED VK4, as the simulated catalogue's V3 is caught by VK4.
-// Builds realvk once: skipped in -short.
+// UNEXPLAINED VK4, as the simulated catalogue's V3 is caught by VK4; and
+// V1 (an early notification dropped), a new bug that looks like a known
+// one, at vk-startup seed 2: the classifier names its finding VL (a
+// v1.14.1 deviation), but the pin's run of that seed lacks it, so the
+// gate reports it new. Builds realvk twice: skipped in -short.
 func TestVKMutantsEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the realvk test binary")
@@ -289,20 +292,30 @@ func TestVKMutantsEndToEnd(t *testing.T) {
 		}
 	}
 	t.Setenv("PODSIM_SCRATCH", t.TempDir())
-	outDir := t.TempDir()
-	o, err := parse(strings.Fields("gate --vk --mutants --mutant V3-terminating-at-start-not-synced --scenario vk-startup --seeds 1 --shrink 0 --out "+outDir), io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := runGate(o, kubeletDir, os.Getenv("PODSIM_SCRATCH")); err != nil {
-		t.Fatalf("gate --vk --mutants: %v", err)
-	}
-	b, err := os.ReadFile(filepath.Join(outDir, "mutants.json"))
-	var rows []mutantRow
-	if err == nil {
-		err = json.Unmarshal(b, &rows)
-	}
-	if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != 1 || !slices.Contains(rows[0].Keys, "UNEXPLAINED VK4") || rows[0].Bug != "V3" {
-		t.Errorf("mutants.json: %+v, %v; want V3 caught at seed 1 with UNEXPLAINED VK4", rows, err)
+	for _, c := range []struct {
+		mutant, bug string
+		seed        int64
+		key         string
+	}{
+		{"V3-terminating-at-start-not-synced", "V3", 1, "UNEXPLAINED VK4"},
+		{"V1-notification-before-informer-dropped", "V1", 2, "VL VK2"},
+	} {
+		outDir := t.TempDir()
+		line := fmt.Sprintf("gate --vk --mutants --mutant %s --scenario vk-startup --seeds %d --shrink 0 --out %s", c.mutant, c.seed, outDir)
+		o, err := parse(strings.Fields(line), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runGate(o, kubeletDir, os.Getenv("PODSIM_SCRATCH")); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		b, err := os.ReadFile(filepath.Join(outDir, "mutants.json"))
+		var rows []mutantRow
+		if err == nil {
+			err = json.Unmarshal(b, &rows)
+		}
+		if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != c.seed || !slices.Contains(rows[0].Keys, c.key) || rows[0].Bug != c.bug {
+			t.Errorf("mutants.json: %+v, %v; want %s caught at seed %d with %s", rows, err, c.bug, c.seed, c.key)
+		}
 	}
 }
