@@ -166,9 +166,15 @@ real-sweep: check-strategy
 ## realvk: the smoke, determinism and script tests on the real
 ## virtual-kubelet PodController (nested module realvk/, pinned to
 ## virtual-kubelet v1.14.1 with k8s.io/* replaced by v0.36.3, see
-## docs/real-vk.md). make test never builds it.
+## docs/real-vk.md). make test never builds it. VK_ROOT=DIR runs them against that
+## virtual-kubelet tree instead (a go.work in realrun's scratch slot, never in DIR).
 realvk:
+ifdef VK_ROOT
+	cd realvk && GOWORK=$$(cd ../realkubelet && $(GO) run ./cmd/realrun workfile --virtual-kubelet $(abspath $(VK_ROOT))) && \
+		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
+else
 	cd realvk && $(GO) vet ./... && $(GO) test -count=1 ./...
+endif
 
 ## realvk-sweep: SEEDS seeds of every VK family on the real controller
 ## (plan.VKFamilies, judged by oracle/vk); prints findings per class and

@@ -20,6 +20,7 @@
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
+//	realrun workfile --virtual-kubelet DIR   (the same for realvk; make realvk VK_ROOT=DIR)
 //	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
 //	realrun gate   --vk --mutants [--mutant ID] [...]
 //	realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
@@ -96,7 +97,7 @@ const usage = `usage:
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
-  realrun workfile --kubernetes DIR
+  realrun workfile --kubernetes DIR | --virtual-kubelet DIR
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
   realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -173,8 +174,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	case "mutation":
 		return o, checkMutation(o)
 	case "workfile":
-		if o.kubernetes == "" {
-			return o, fmt.Errorf("workfile needs --kubernetes DIR")
+		if o.kubernetes == "" && o.virtualKubelet == "" {
+			return o, fmt.Errorf("workfile needs --kubernetes DIR or --virtual-kubelet DIR")
 		}
 		return o, nil
 	}
@@ -308,15 +309,16 @@ func execute(o options) error {
 		return runGate(o, moduleDir, root)
 	case "mutation":
 		return runMutation(o, moduleDir, root)
-	case "workfile":
-		s, err := prepare(root, "candidate", o.kubernetes, moduleDir)
-		if err == nil {
-			fmt.Println(s.gowork)
-		}
-		return err
 	}
 	tg, err := targetOf(o, moduleDir)
 	if err != nil {
+		return err
+	}
+	if o.command == "workfile" {
+		s, err := tg.prepare(root, "candidate", tg.user)
+		if err == nil {
+			fmt.Println(s.gowork)
+		}
 		return err
 	}
 	s, err := tg.prepare(root, slotName(tg.user), tg.user)

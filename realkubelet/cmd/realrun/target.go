@@ -140,8 +140,8 @@ func checkVK(o *options, fs *flag.FlagSet) error {
 		}
 	}
 	switch {
-	case o.command == "workfile":
-		return fmt.Errorf("workfile is for kubernetes trees (the virtual-kubelet's go.work is realrun's own)")
+	case o.command == "workfile" && o.virtualKubelet == "":
+		return fmt.Errorf("workfile --vk needs --virtual-kubelet DIR (the pin needs no go.work)")
 	case o.virtualKubelet != "":
 		if err := checkVKTree(o.virtualKubelet); err != nil {
 			return err

@@ -61,7 +61,7 @@ func TestVKArgs(t *testing.T) {
 		"gate --vk --mutants --deep vk-swarm/plain:500":                   "--deep is for gating a --kubernetes tree, not --mutants",
 		"run --vk --real status":                                          "--real picks the kubelet's components",
 		"run --vk --kubernetes " + kube:                                   "--kubernetes names a kubernetes tree",
-		"workfile --vk":                                                   "workfile is for kubernetes trees",
+		"workfile --vk":                                                   "workfile --vk needs --virtual-kubelet DIR",
 		"run --vk --scenario swarm":                                       `unknown scenario "swarm" (want one of vk-`,
 		gate + " --base " + kube:                                          "--base: --virtual-kubelet " + kube + ": go.mod is not module " + vkModule,
 		gate + " --base v1.36.3":                                          "want " + vkPinned + ", the pinned module, or a virtual-kubelet tree",
@@ -317,5 +317,27 @@ func TestVKMutantsEndToEnd(t *testing.T) {
 		if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != c.seed || !slices.Contains(rows[0].Keys, c.key) || rows[0].Bug != c.bug {
 			t.Errorf("mutants.json: %+v, %v; want %s caught at seed %d with %s", rows, err, c.bug, c.seed, c.key)
 		}
+	}
+}
+
+// TestVKWorkFile: workfile --virtual-kubelet DIR is a go.work that uses
+// realvk and replaces the virtual-kubelet module with a mirror of DIR in
+// the scratch slot (DIR itself is never written).
+func TestVKWorkFile(t *testing.T) {
+	tree, root := fakeVKTree(t), t.TempDir()
+	if _, err := parse(strings.Fields("workfile --virtual-kubelet "+tree), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	s, err := target{vk: true, moduleDir: "/mod/realvk"}.prepare(root, "candidate", tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(s.gowork)
+	mirror := filepath.Join(root, "vk-candidate", "tree")
+	if want := "use /mod/realvk\n\nreplace " + vkModule + " => " + mirror + "\n"; err != nil || !strings.HasSuffix(string(b), want) {
+		t.Errorf("go.work %q, %v; want it to end %q", b, err, want)
+	}
+	if _, err := os.Stat(filepath.Join(mirror, "node", "podcontroller.go")); err != nil {
+		t.Errorf("the tree is not mirrored: %v", err)
 	}
 }
