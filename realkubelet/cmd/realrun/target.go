@@ -207,8 +207,10 @@ func (t target) prepare(root, name, source string) (slot, error) {
 	if !t.vk {
 		return prepare(root, name, source, t.moduleDir)
 	}
-	s := slot{dir: filepath.Join(root, "vk-"+name), source: source, gowork: "off", layout: "pinned module (realvk/go.mod)",
-		pin: "the pinned virtual-kubelet " + vkPinned}
+	s := slot{dir: filepath.Join(root, "vk-"+name), source: source, gowork: "off", layout: "pinned module (realvk/go.mod)"}
+	if source == "" {
+		s.label = "the pinned virtual-kubelet " + vkPinned
+	}
 	if err := mirror.Lock(s.dir); err != nil || source == "" {
 		return s, err
 	}

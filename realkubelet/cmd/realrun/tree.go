@@ -32,7 +32,7 @@ type slot struct {
 	source string // the user's tree; "" for the pinned release
 	gowork string // "off" for the pinned release
 	layout string // what the tree looked like (for the report)
-	pin    string // what the pin is called, if not the pinned release (the virtual-kubelet's)
+	label  string // what the slot is called, if not its tree or "the pinned release" (the VK pin, a mutant)
 }
 
 // scratchRoot is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
@@ -142,8 +142,8 @@ func (s slot) guard(bin, moduleDir string) error {
 }
 
 func (s slot) name() string {
-	if s.source == "" {
-		return cmp.Or(s.pin, "the pinned release")
+	if s.label != "" || s.source == "" {
+		return cmp.Or(s.label, "the pinned release")
 	}
 	return s.source
 }
