@@ -111,7 +111,9 @@ func buildSide(o options, tg target, root, name, source string, secs *float64) (
 	}
 	bin, err := tg.ready(s, o.trimpath)
 	*secs = time.Since(t0).Seconds()
-	progress("built %s (%s) in %.0fs", s.name(), s.layout, *secs)
+	if err == nil {
+		progress("built %s (%s) in %.0fs", s.name(), s.layout, *secs)
+	}
 	return side{s, bin}, err
 }
 
