@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -88,8 +87,11 @@ func (t target) keyFlag() string {
 // (the module cache's copy of the pin if the user named none).
 func mutationTarget(o options, kubeletDir string) (target, error) {
 	t, err := targetOf(o, kubeletDir)
-	if err != nil || t.source != "" {
-		return t, errors.Join(err, t.checkFiles())
+	if err != nil {
+		return t, err
+	}
+	if t.source != "" {
+		return t, t.checkFiles()
 	}
 	if !t.vk {
 		if t.source, err = pinnedTreeDir(kubeletDir); err != nil {
