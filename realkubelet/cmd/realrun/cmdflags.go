@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/podsim/podsim/guided"
@@ -22,12 +23,13 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.hold, "hold", false, "hold the workers' wake-ups (realkubelet/wakes.go)")
 	fs.StringVar(&o.strategy, "strategy", "random", "run: random (seeds --start on) or guided (the coverage-guided corpus loop, loop seed --start)")
 	fs.StringVar(&o.corpus, "corpus", "", "run --strategy guided: load and save the corpora under this directory; "+
-		"gate --guided: start the guided tier from these corpora (grown on the base by run; copied, never written)")
+		"gate and mutation --guided: start the guided tier from these corpora (grown on the base by run; copied, never written)")
 	fs.BoolVar(&o.rerun, "rerun-corpus", false, "run --strategy guided --corpus: first run again every entry the corpora keep, "+
 		"the rarest coverage's owners first (for corpora grown on other code); --seeds counts them")
 	fs.StringVar(&o.input, "input", "", "replay, shrink: a guided run's input token (as a sweep or the gate prints it) instead of --seed")
 	fs.IntVar(&o.guided, "guided", 0, "gate: the guided tier, this many runs per family and mode of the coverage-guided loop "+
-		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none)")
+		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none); "+
+		"mutation: the same for each survivor, the mutant on, then off")
 	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
 	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree "+
 		"(with --vk: "+vkPinned+", the pinned module, by default, or a virtual-kubelet tree)")
@@ -54,10 +56,10 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 // given to another command is refused rather than ignored.
 var commandsOf = map[string][]string{
 	"input":        {"replay", "shrink"},
-	"guided":       {"gate"},
+	"guided":       {"gate", "mutation"},
 	"rerun-corpus": {"run"},
 	"strategy":     {"run"},
-	"corpus":       {"run", "gate"},
+	"corpus":       {"run", "gate", "mutation"},
 }
 
 // checkOnly refuses a flag of fs given to a command it is not for.
@@ -75,7 +77,7 @@ func orList(xs []string) string {
 	if len(xs) == 1 {
 		return xs[0]
 	}
-	return fmt.Sprintf("%s and %s", xs[0], xs[1])
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // absPaths makes --out and --corpus absolute: the test binary runs in the

@@ -225,7 +225,7 @@ func TestGateDeepTierEndToEnd(t *testing.T) {
 			sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, mod, file) },
 			shrink: func([]change, side) {}}
 		rep := newReport(o)
-		err = g.judge(&rep, side{s, bin}, side{s, planted})
+		err = g.judge(&rep, side{slot: s, bin: bin}, side{slot: s, bin: planted})
 		var got []string
 		for _, c := range rep.Regressions {
 			got = append(got, fmt.Sprintf("%s %d %s", c.Tier, c.Seed, c.Key))

@@ -101,6 +101,7 @@ func (tm *timing) add(side, tier string, secs float64) {
 type side struct {
 	slot slot
 	bin  string
+	env  []string // more environment for its sweeps (a schema build's PODSIM_MUTANT)
 }
 
 func buildSide(o options, tg target, root, name, source string, secs *float64) (side, error) {
@@ -114,7 +115,7 @@ func buildSide(o options, tg target, root, name, source string, secs *float64) (
 	if err == nil {
 		progress("built %s (%s) in %.0fs", s.name(), s.layout, *secs)
 	}
-	return side{s, bin}, err
+	return side{slot: s, bin: bin}, err
 }
 
 func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+format+"\n", a...) }
@@ -129,7 +130,7 @@ func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error
 	progress("sweeping %s: %s", sd.slot.name(), t)
 	cmd := exec.Command(sd.bin, args...)
 	lines := &progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, sd.slot.goEnv(), &lines.kept, lines
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, append(sd.slot.goEnv(), sd.env...), &lines.kept, lines
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("sweep on %s did not complete: %s", sd.slot.name(), firstLines(lines.kept.Bytes(), 3))
 	}

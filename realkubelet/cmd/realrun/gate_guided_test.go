@@ -56,10 +56,10 @@ func TestGuidedArgs(t *testing.T) {
 		"replay --scenario swarm --seed 1 --input " + token:            "takes --seed or --input, not both",
 		"shrink --scenario swarm":                                      "needs --seed N (a non-negative integer) or --input TOKEN",
 		"run --input " + token:                                         "--input is not a flag of run (it is for replay and shrink)",
-		"run --guided 5":                                               "--guided is not a flag of run (it is for gate)",
+		"run --guided 5":                                               "--guided is not a flag of run (it is for gate and mutation)",
 		"replay --scenario swarm --seed 1 --rerun-corpus":              "--rerun-corpus is not a flag of replay (it is for run)",
 		gate + " --strategy guided":                                    "--strategy is not a flag of gate (it is for run)",
-		"replay --scenario swarm --seed 1 --corpus " + both:            "--corpus is not a flag of replay (it is for run and gate)",
+		"replay --scenario swarm --seed 1 --corpus " + both:            "--corpus is not a flag of replay (it is for run, gate and mutation)",
 		"run --strategy guided --rerun-corpus":                         "--rerun-corpus needs --strategy guided --corpus DIR",
 		gate + " --guided -1":                                          "--guided must not be negative",
 		gate + " --corpus " + both:                                     "--corpus needs --guided N",
@@ -234,7 +234,7 @@ func TestGateGuidedTierEndToEnd(t *testing.T) {
 		g := gate{o: o, outDir: t.TempDir(), stdout: io.Discard, shrink: func([]change, side) {},
 			sweep: func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, mod, file) }}
 		rep := newReport(o)
-		err = g.judge(&rep, side{s, bin}, side{s, cand})
+		err = g.judge(&rep, side{slot: s, bin: bin}, side{slot: s, bin: cand})
 		return rep.Regressions, err
 	}
 	if regs, err := judge(planted, ""); err != nil || len(regs) > 0 {

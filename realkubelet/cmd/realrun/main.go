@@ -19,6 +19,7 @@
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
+//	realrun mutation [...] --guided N [--corpus DIR]   (each survivor then judged by N guided runs, mutation_guided.go)
 //	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
 //	realrun workfile --virtual-kubelet DIR   (the same for realvk; make realvk VK_ROOT=DIR)
 //	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
@@ -97,6 +98,7 @@ const usage = `usage:
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
+  realrun mutation [...] --guided N [--corpus DIR]
   realrun workfile --kubernetes DIR | --virtual-kubelet DIR
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]

@@ -161,7 +161,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 	if err != nil {
 		return fail(err)
 	}
-	sd := side{s, bin}
+	sd := side{slot: s, bin: bin}
 	runs, err := sd.sweep(gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"))
 	if err != nil {
 		return fail(err)

@@ -50,6 +50,7 @@ type realMutant struct {
 	Seed   uint64   `json:"seed,omitempty"`
 	Mode   string   `json:"mode,omitempty"`
 	Keys   []string `json:"new_keys,omitempty"`
+	Input  string   `json:"input,omitempty"` // killed-guided: the first caught run's input (Seed is its index in the loop)
 	Runs   int      `json:"runs"`
 	Traced int      `json:"traces_changed"`
 	// FirstTraced is the first run whose trace changed ("mode family seed").
@@ -104,6 +105,9 @@ func checkMutation(o options) error {
 	if _, _, err := parseIDs(o.ids); err != nil {
 		return err
 	}
+	if err := checkGuided(o); err != nil {
+		return err
+	}
 	return checkFilesFlag(o.files)
 }
 
@@ -114,6 +118,9 @@ type mutationRun struct {
 	outDir string
 	base   string // the base runs (-mutant.record of the unmutated tree)
 	sd     side   // the schema build
+	// sweep runs a gate tier on a side (side.sweep; the tests give fakes):
+	// the guided pass's (mutation_guided.go).
+	sweep func(sd side, t tier, file string) (map[runKey][]string, error)
 }
 
 // runMutation is `realrun mutation`.
@@ -132,6 +139,9 @@ func runMutation(o options, moduleDir, root string) error {
 		report = "vk-mutation-report"
 	}
 	r := &mutationRun{o: o, t: t, outDir: cmp.Or(o.out, filepath.Join(root, report))}
+	r.sweep = func(sd side, t tier, file string) (map[runKey][]string, error) {
+		return sd.sweep(t, r.t.moduleDir, file)
+	}
 	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
 		return err
 	}
@@ -146,7 +156,7 @@ func runMutation(o options, moduleDir, root string) error {
 	}
 	progress("built %s (%s) in %.0fs", s.name(), s.layout, time.Since(t0).Seconds())
 	r.base = filepath.Join(r.outDir, "base-runs.tsv")
-	if err := r.record(side{s, bin}, r.base, s.name()); err != nil {
+	if err := r.record(side{slot: s, bin: bin}, r.base, s.name()); err != nil {
 		return err
 	}
 	ms, refused, logging, err := r.buildSchema(root)
@@ -171,6 +181,9 @@ func runMutation(o options, moduleDir, root string) error {
 		}
 	}
 	done := r.sweepMutants(ctx, todo)
+	if o.guided > 0 {
+		r.guidedPass(ctx, done)
+	}
 	if err := r.report(done, len(ms)+logging, logging, ctx.Err() != nil); err != nil {
 		return err
 	}
@@ -250,8 +263,8 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if err := writeGuards(tree, srcs, r.t.files); err != nil {
-		return nil, nil, 0, err
+	if err := mutation.WriteGuards(tree, srcs, r.t.files); err != nil {
+		return nil, nil, 0, fmt.Errorf("--files: %v", err)
 	}
 	refused := map[int]string{}
 	for round := 0; ; round++ {
@@ -261,15 +274,15 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 				live = append(live, m)
 			}
 		}
-		if err := writeSchemas(tree, srcs, r.t.files, live); err != nil {
+		if err := mutation.WriteSchemas(tree, srcs, r.t.files, live); err != nil {
 			return nil, nil, 0, err
 		}
 		bin, out, err := s.buildFull(r.t.moduleDir)
 		if err == nil {
-			r.sd = side{s, bin}
+			r.sd = side{slot: s, bin: bin}
 			break
 		}
-		if round == 30 || refuse(out, live, refused) == 0 {
+		if round == 30 || mutation.Refuse(out, live, refused) == 0 {
 			return nil, nil, 0, fmt.Errorf("the schema build failed and named no mutant: %s", firstLines(out, 5))
 		}
 	}
@@ -283,30 +296,6 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 	return ms, refused, logging, nil
 }
 
-// writeSchemas writes each file's schema with its live mutants, each
-// switched on by its number.
-func writeSchemas(tree string, srcs map[string][]byte, files []string, live []mutation.Mutant) error {
-	for _, f := range files {
-		var ms []mutation.Mutant
-		var ids []int
-		for _, m := range live {
-			if m.File == f {
-				ms, ids = append(ms, m), append(ids, m.Index)
-			}
-		}
-		schema, err := mutation.SchemaWith(srcs[f], ms, ids, mutation.SchemaOptions{Local: true})
-		if err != nil {
-			return err
-		}
-		file := filepath.Join(tree, f)
-		os.Remove(file) // the mirror's copy may be read-only
-		if err := os.WriteFile(file, schema, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // buildFull is build with the compiler's whole output.
 func (s slot) buildFull(moduleDir string) (string, []byte, error) {
 	bin := filepath.Join(s.dir, filepath.Base(moduleDir)+".test")
@@ -314,24 +303,6 @@ func (s slot) buildFull(moduleDir string) (string, []byte, error) {
 	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
 	out, err := cmd.CombinedOutput()
 	return bin, out, err
-}
-
-var schemaError = regexp.MustCompile(`(?m)([\w.-]+\.go):(\d+):\d+: (.*)$`)
-
-// refuse marks refused the live mutants whose lines the compiler's output
-// names (in their file); it returns how many it marked.
-func refuse(out []byte, live []mutation.Mutant, refused map[int]string) int {
-	n := 0
-	for _, e := range schemaError.FindAllStringSubmatch(string(out), -1) {
-		line, _ := strconv.Atoi(e[2])
-		for _, m := range live {
-			if _, gone := refused[m.Index]; !gone && filepath.Base(m.File) == e[1] && m.Line <= line && line <= m.Line+strings.Count(m.Old, "\n") {
-				refused[m.Index] = e[3]
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // verdictOf reads TestMutantSweep's verdict into m.
@@ -363,5 +334,5 @@ func verdictOf(file string, m *realMutant) error {
 
 // killedStatus reports whether a status counts as a kill.
 func killedStatus(s string) bool {
-	return slices.Contains([]string{statusKilled, statusHang, statusCrash}, s)
+	return slices.Contains([]string{statusKilled, statusHang, statusCrash, statusGuided}, s)
 }

@@ -2,16 +2,11 @@ package main
 
 import (
 	"fmt"
-	"go/parser"
-	"go/token"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/podsim/podsim/internal/mutation"
 )
 
 // --files names the files a mutation run mutates, relative to the tree:
@@ -63,37 +58,4 @@ func (t target) checkFiles() error {
 		}
 	}
 	return nil
-}
-
-// writeGuards writes the guards' file (mutation.GuardFile) into every
-// directory of the target's files, in the package their sources declare.
-func writeGuards(tree string, srcs map[string][]byte, files []string) error {
-	pkgs, err := guardPackages(srcs, files)
-	if err != nil {
-		return err
-	}
-	for _, dir := range slices.Sorted(maps.Keys(pkgs)) {
-		if err := os.WriteFile(filepath.Join(tree, dir, "zz_podsim_mutants.go"), mutation.GuardFile(pkgs[dir]), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// guardPackages maps each directory of files to the package its files
-// declare; two packages in one directory is an error.
-func guardPackages(srcs map[string][]byte, files []string) (map[string]string, error) {
-	pkgs := map[string]string{}
-	for _, f := range files {
-		af, err := parser.ParseFile(token.NewFileSet(), f, srcs[f], parser.PackageClauseOnly)
-		if err != nil {
-			return nil, fmt.Errorf("--files: %v", err)
-		}
-		dir, name := path.Dir(f), af.Name.Name
-		if old, ok := pkgs[dir]; ok && old != name {
-			return nil, fmt.Errorf("--files: %s is package %s, another file of %s package %s", f, name, dir, old)
-		}
-		pkgs[dir] = name
-	}
-	return pkgs, nil
 }

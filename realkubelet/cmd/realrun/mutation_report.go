@@ -21,6 +21,7 @@ type mutationReport struct {
 	Start       uint64       `json:"start"`
 	Seeds       int          `json:"seeds_per_family"`
 	Modes       string       `json:"modes"`
+	Guided      int          `json:"guided_runs,omitempty"` // --guided: the survivors' guided pass, runs per family and mode
 	Found       int          `json:"found"`
 	Logging     int          `json:"logging_left_out"`
 	Interrupted bool         `json:"interrupted"`
@@ -33,7 +34,7 @@ type mutationReport struct {
 // report writes mutation.json and mutation.txt and prints one of them.
 func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bool) error {
 	rep := mutationReport{Code: r.t.label(), Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
-		Modes: r.o.modes, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
+		Modes: r.o.modes, Guided: r.o.guided, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
 	if r.o.scenario != "all" {
 		rep.Families = 1
 	}
@@ -73,6 +74,10 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 	fmt.Fprintf(w, "realrun mutation: %s of %s\n", rep.Code, rep.Tree)
 	fmt.Fprintf(w, "budget: %d families × seeds %d..%d × modes %s, seed by seed; a mutant stops at its first run with a finding key\n"+
 		"        the unmutated tree's run lacks; a run that does not end within %s is a hang\n", rep.Families, rep.Start, last, rep.Modes, hang)
+	if rep.Guided > 0 {
+		fmt.Fprintf(w, "guided: each survivor then %d runs per family and mode of the guided loop, each input with findings judged "+
+			"by the unmutated tree's run of it\n", rep.Guided)
+	}
 	fmt.Fprintf(w, "mutants: %d found, %d logging statements left out, %d decided", rep.Found, rep.Logging, len(rep.Mutants))
 	if rep.Interrupted {
 		fmt.Fprint(w, " (INTERRUPTED: the others were not run)")
@@ -93,9 +98,9 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 			traced++
 		}
 	}
-	fmt.Fprintf(w, "score: %d / %d = %.1f %% killed (%d by a new finding, %d by a hang, %d by a crash); %d survived "+
+	fmt.Fprintf(w, "score: %d / %d = %.1f %% killed (%d by a new finding, %d by the guided pass, %d by a hang, %d by a crash); %d survived "+
 		"(%d changed some run's trace, %d none); %d refused by the compiler\n\n", rep.Killed, rep.Scored, 100*rep.Score,
-		count("", statusKilled), count("", statusHang), count("", statusCrash), count("", statusSurvived), traced,
+		count("", statusKilled), count("", statusGuided), count("", statusHang), count("", statusCrash), count("", statusSurvived), traced,
 		count("", statusSurvived)-traced, count("", statusRefused))
 	fmt.Fprintf(w, "%-13s %7s %7s %5s %6s %9s %8s %7s\n", "operator", "mutants", "killed", "hang", "crash", "survived", "refused", "score")
 	for _, op := range append(mutation.Operators(), "") {
@@ -106,7 +111,7 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 		if n == 0 {
 			continue
 		}
-		k, h, c, rf := count(op, statusKilled), count(op, statusHang), count(op, statusCrash), count(op, statusRefused)
+		k, h, c, rf := count(op, statusKilled)+count(op, statusGuided), count(op, statusHang), count(op, statusCrash), count(op, statusRefused)
 		fmt.Fprintf(w, "%-13s %7d %7d %5d %6d %9d %8d %6.1f%%\n", name, n, k, h, c, count(op, statusSurvived), rf,
 			100*float64(k+h+c)/float64(max(1, n-rf)))
 	}
@@ -128,8 +133,8 @@ func printBuckets(w io.Writer, rep mutationReport) {
 	bounds := []uint64{1, 5, 20, 150, 500}
 	counts := make([]int, len(bounds)+1)
 	for _, m := range rep.Mutants {
-		if !killedStatus(m.Status) || m.Family == "" {
-			continue
+		if !killedStatus(m.Status) || m.Family == "" || m.Status == statusGuided {
+			continue // a guided kill's number is a run of the loop, not a seed
 		}
 		n, i := m.Seed, 0
 		for i < len(bounds) && n > bounds[i] {
@@ -145,7 +150,10 @@ func printBuckets(w io.Writer, rep mutationReport) {
 // than one file).
 func oneLine(m realMutant, withFile bool) string {
 	where := "-"
-	if m.Family != "" {
+	switch {
+	case m.Status == statusGuided:
+		where = fmt.Sprintf("%s %s run %d", m.Mode, m.Family, m.Seed)
+	case m.Family != "":
 		where = fmt.Sprintf("%s %s %d", m.Mode, m.Family, m.Seed)
 	}
 	what := strings.Join(m.Keys, ", ")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/internal/mutation"
 )
 
@@ -122,22 +124,6 @@ func f(logger L, n int) int {
 	want := []string{"early-return ", "remove record(n)", "remove n--"}
 	if !slices.Equal(kept, want) {
 		t.Errorf("kept %q, want %q", kept, want)
-	}
-}
-
-// TestRefuseNamesTheMutantsOnTheCompilersLines: a compile error on a line
-// refuses the live mutants whose text covers it, and only those.
-func TestRefuseNamesTheMutantsOnTheCompilersLines(t *testing.T) {
-	pw := "pkg/kubelet/pod_workers.go"
-	live := []mutation.Mutant{{File: pw, Index: 1, Line: 10, Old: "a"}, {File: pw, Index: 2, Line: 11, Old: "b\nc"},
-		{File: pw, Index: 3, Line: 14, Old: "d"}, {File: "node/pod.go", Index: 4, Line: 12, Old: "e"}}
-	refused := map[int]string{}
-	out := "# k8s.io/kubernetes/pkg/kubelet\n../tree/pkg/kubelet/pod_workers.go:12:5: invalid operation: x (mismatched types)\n"
-	if n := refuse([]byte(out), live, refused); n != 1 || refused[2] != "invalid operation: x (mismatched types)" {
-		t.Fatalf("refused %v (%d)", refused, n)
-	}
-	if n := refuse([]byte("other.go:10:1: nope\n"), live, refused); n != 0 {
-		t.Errorf("an error in another file refused %d mutants", n)
 	}
 }
 
@@ -290,39 +276,18 @@ func TestUnreachableMutantIsNoMiss(t *testing.T) {
 	}
 }
 
-// TestFilesGetGuardsPerPackage: --files across packages writes one guards'
-// file into each directory, in the package its files declare, and refuses
-// a directory whose files declare two packages; a file the tree lacks is
-// refused with the tree named.
-func TestFilesGetGuardsPerPackage(t *testing.T) {
+// TestFilesOfTheTree: a file the tree lacks is refused with the tree
+// named; the tree's own files pass.
+func TestFilesOfTheTree(t *testing.T) {
 	tree := t.TempDir()
-	srcs := map[string][]byte{
-		"pkg/kubelet/pod_workers.go":                             []byte("package kubelet\n"),
-		"pkg/kubelet/status/status_manager.go":                   []byte("// doc\npackage status\n\nfunc f() {}\n"),
-		"pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go": []byte("//go:build linux\n\npackage nodeshutdown\n"),
-	}
-	files := []string{"pkg/kubelet/pod_workers.go", "pkg/kubelet/status/status_manager.go", "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go"}
+	files := []string{"pkg/kubelet/pod_workers.go", "pkg/kubelet/status/status_manager.go"}
 	for _, f := range files {
 		if err := os.MkdirAll(filepath.Join(tree, filepath.Dir(f)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(tree, f), srcs[f], 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tree, f), []byte("package x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := writeGuards(tree, srcs, files); err != nil {
-		t.Fatal(err)
-	}
-	for dir, pkg := range map[string]string{"pkg/kubelet": "kubelet", "pkg/kubelet/status": "status", "pkg/kubelet/nodeshutdown": "nodeshutdown"} {
-		b, err := os.ReadFile(filepath.Join(tree, dir, "zz_podsim_mutants.go"))
-		if err != nil || !strings.Contains(string(b), "\npackage "+pkg+"\n") {
-			t.Errorf("%s: guards %q, %v; want package %s", dir, b, err, pkg)
-		}
-	}
-	srcs["pkg/kubelet/status/other.go"] = []byte("package other\n")
-	err := writeGuards(tree, srcs, append(files, "pkg/kubelet/status/other.go"))
-	if err == nil || !strings.Contains(err.Error(), "is package other, another file of pkg/kubelet/status package status") {
-		t.Errorf("two packages in one directory: %v", err)
 	}
 	kubelet := target{files: append(files, "pkg/kubelet/eviction/eviction_manager.go"), source: tree, user: tree}
 	if err := kubelet.checkFiles(); err == nil || !strings.Contains(err.Error(), "has no pkg/kubelet/eviction/eviction_manager.go") {
@@ -330,5 +295,54 @@ func TestFilesGetGuardsPerPackage(t *testing.T) {
 	}
 	if err := (target{files: files, source: tree, user: tree}).checkFiles(); err != nil {
 		t.Errorf("the tree's own files: %v", err)
+	}
+}
+
+// fakeGuided is a fake of the schema build's guided sweeps: with mutant 7
+// on, the loop's run 5 (vk-swarm) finds UNEXPLAINED VK3 and VC VK3, run 2
+// VC VK3; with no mutant on, the same inputs find VC VK3 only. Mutant 8's
+// runs are the unmutated ones.
+type fakeGuided struct{ asked []string }
+
+func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, error) {
+	f.asked = append(f.asked, fmt.Sprintf("%s %s seeds=%d corpus=%v inputs=%s", strings.Join(sd.env, ","), t.Name, t.Seeds,
+		t.Corpus != "", filepath.Base(t.Inputs)))
+	r2, r5 := runKey{Family: "vk-swarm", Seed: 2, Input: "g1:b"}, runKey{Family: "vk-swarm", Seed: 5, Input: "g1:e"}
+	if slices.Contains(sd.env, "PODSIM_MUTANT=7") {
+		return map[runKey][]string{r2: {"VC VK3"}, r5: {"UNEXPLAINED VK3", "VC VK3"}}, nil
+	}
+	return map[runKey][]string{r2: {"VC VK3"}, r5: {"VC VK3"}}, nil
+}
+
+// TestGuidedPassJudgesEachInput: a survivor whose guided run has a key
+// the unmutated run of the same input lacks is killed-guided, named by
+// that run and its input; one without is still a survivor; a decided
+// mutant is not run again. The mutant's loop runs from a copy of the
+// corpus, the unmutated build reruns its inputs with no mutant on.
+func TestGuidedPassJudgesEachInput(t *testing.T) {
+	corpus := t.TempDir()
+	os.WriteFile(guided.Path(corpus, "vk-swarm"), []byte("corpus\n"), 0o644)
+	o, err := parse(strings.Fields("mutation --vk --scenario vk-swarm --guided 40 --corpus "+corpus), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fake fakeGuided
+	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
+	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived},
+		{Mutant: mutation.Mutant{Index: 9}, Status: statusKilled}}
+	r.guidedPass(context.Background(), ms)
+	if m := ms[0]; m.Status != statusGuided || m.Seed != 5 || m.Input != "g1:e" || !slices.Equal(m.Keys, []string{"UNEXPLAINED VK3"}) {
+		t.Errorf("mutant 7: %+v; want killed-guided at run 5 (g1:e) with UNEXPLAINED VK3", m)
+	}
+	if ms[1].Status != statusSurvived || ms[2].Status != statusKilled {
+		t.Errorf("mutants 8, 9: %s, %s; want survived and killed as before", ms[1].Status, ms[2].Status)
+	}
+	want := []string{"PODSIM_MUTANT=7 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json",
+		"PODSIM_MUTANT=8 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json"}
+	if !slices.Equal(fake.asked, want) {
+		t.Errorf("sweeps %q\nwant %q", fake.asked, want)
+	}
+	if !killedStatus(statusGuided) || !strings.Contains(oneLine(ms[0], false), "plain vk-swarm run 5") {
+		t.Errorf("a guided kill is no kill, or its row %q does not name its run", oneLine(ms[0], false))
 	}
 }

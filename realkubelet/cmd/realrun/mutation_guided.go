@@ -1,0 +1,82 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// realrun mutation --guided N [--corpus DIR]: after the seeded sweep,
+// every survivor is judged by the gate's guided tier (gate_guided.go) on
+// the schema build: N runs per family and mode of the guided loop with the
+// mutant on (loop seed --start; with --corpus, from a copy of corpora
+// grown on the unmutated tree, their entries first), and the inputs of its
+// runs with findings run again with no mutant on. A key the mutant's run
+// has and the unmutated run of the same input lacks kills it (status
+// killed-guided; the first such run named by its index in the loop and
+// its input). This is the per-input base a guided input needs: it exists
+// only in the loop that drew it.
+
+// statusGuided: killed by the guided pass.
+const statusGuided = "killed-guided"
+
+// guidedPass judges the survivors of ms, in order, until ctx ends.
+func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
+	for i := range ms {
+		if ctx.Err() != nil || ms[i].Status != statusSurvived {
+			continue
+		}
+		t0 := time.Now()
+		if err := r.guidedOne(&ms[i]); err != nil {
+			ms[i].Reason = "guided pass: " + err.Error()
+		}
+		ms[i].Seconds += time.Since(t0).Seconds()
+		progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
+	}
+}
+
+// guidedOne runs mutant m's guided loop and the unmutated runs of its
+// inputs with findings, each into m's directory under guided/.
+func (r *mutationRun) guidedOne(m *realMutant) error {
+	dir := filepath.Join(r.outDir, "guided", strconv.Itoa(m.Index))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	g := gate{o: r.o, vk: r.t.vk, outDir: dir}
+	tiers, err := g.guidedCorpus(gateTiers(r.o)[len(gateTiers(r.o))-1:])
+	if err != nil {
+		return err
+	}
+	on, off := r.sd, r.sd
+	on.env, off.env = []string{"PODSIM_MUTANT=" + strconv.Itoa(m.Index)}, []string{"PODSIM_MUTANT="}
+	on.slot.label, off.slot.label = "the schema build, mutant "+strconv.Itoa(m.Index), "the schema build, no mutant"
+	mutantRuns := filepath.Join(dir, "mutant-runs.json")
+	cand, err := r.sweep(on, tiers[0], mutantRuns)
+	if err != nil {
+		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
+		return nil
+	}
+	t := tiers[0]
+	t.Corpus, t.Inputs = "", mutantRuns
+	base, err := r.sweep(off, t, filepath.Join(dir, "base-runs.json"))
+	if err != nil {
+		return err
+	}
+	regs, _ := diffRuns(base, cand)
+	if len(regs) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
+	m.Status, m.Family, m.Seed, m.Mode, m.Input = statusGuided, first.Family, first.Seed, first.Mode, first.Input
+	m.Keys = nil
+	for _, c := range regs {
+		if c.Seed == first.Seed && c.Family == first.Family && c.Mode == first.Mode && !slices.Contains(m.Keys, c.Key) {
+			m.Keys = append(m.Keys, c.Key)
+		}
+	}
+	return nil
+}
