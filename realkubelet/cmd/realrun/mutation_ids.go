@@ -37,15 +37,27 @@ func chosen(ms []mutation.Mutant, nums map[int]bool, keys map[string]bool) ([]mu
 			return nil, fmt.Errorf("--ids: %s is the key of no mutant of this tree's files", k)
 		}
 	}
+	last := -1
+	for _, m := range ms {
+		last = max(last, m.Index)
+	}
+	for _, n := range slices.Sorted(maps.Keys(nums)) {
+		if n > last {
+			return nil, fmt.Errorf("--ids: %d is the number of no mutant of this tree's files (they run to %d)", n, last)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--ids names no mutant in scope (a logging statement's are left out)")
+	}
 	return out, nil
 }
 
-// checkKeys refuses, before anything is built, an --ids key that names no
-// mutant of the target's files. A tree whose files cannot be read here is
-// left to the build, which says why.
+// checkKeys refuses, before anything is built, an --ids key or number
+// that names no mutant of the target's files. A tree whose files cannot be
+// read here is left to the build, which says why.
 func checkKeys(t target, ids string) error {
 	nums, keys, err := parseIDs(ids)
-	if err != nil || len(keys) == 0 {
+	if err != nil || len(keys)+len(nums) == 0 {
 		return err
 	}
 	srcs, err := t.read(t.source)

@@ -204,6 +204,9 @@ func TestChosenTakesNumbersAndKeys(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "k0000000000 is the key of no mutant") {
 		t.Errorf("an unknown key: %v", err)
 	}
+	if err := checkKeys(kubelet, "1,999"); err == nil || !strings.Contains(err.Error(), "999 is the number of no mutant of this tree's files (they run to") {
+		t.Errorf("a number past the tree's mutants: %v", err)
+	}
 	kubelet.source = t.TempDir()
 	if err := checkKeys(kubelet, "k0000000000"); err != nil {
 		t.Errorf("a tree without the file is left to the build: %v", err)
