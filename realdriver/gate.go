@@ -133,13 +133,16 @@ func (g GateFlags) Sweep(t testing.TB, tg GateTarget, only string, seeds int, st
 // hold is a GateRun's Hold for mode: the kubelet's held wake-ups.
 func hold(mode string) bool { return mode == "hold" }
 
-// ModeOf names a GateRun's mode.
-func ModeOf(r GateRun) string {
-	if r.Hold {
+// ModeName names a wake-up mode by its Hold: hold or plain.
+func ModeName(hold bool) string {
+	if hold {
 		return "hold"
 	}
 	return "plain"
 }
+
+// ModeOf names a GateRun's mode.
+func ModeOf(r GateRun) string { return ModeName(r.Hold) }
 
 func gateSeeds(tg GateTarget, modes []string, fams []plan.Family, seeds int, start uint64, p GateProgress) []GateRun {
 	p.Total = len(modes) * len(fams) * seeds

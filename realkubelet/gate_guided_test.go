@@ -28,11 +28,3 @@ func gateGuided(t *testing.T, f plan.Family, opts RunOptions, emit func(uint64, 
 		t.Fatal(err)
 	}
 }
-
-// modeOf names a run's wake-up mode: hold (HoldWakes) or plain.
-func modeOf(hold bool) string {
-	if hold {
-		return "hold"
-	}
-	return "plain"
-}

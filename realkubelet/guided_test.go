@@ -82,7 +82,7 @@ func corpusDir(dir string, opts RunOptions, real string) string {
 	if dir == "" {
 		return ""
 	}
-	mode := modeOf(opts.HoldWakes)
+	mode := realdriver.ModeName(opts.HoldWakes)
 	if real != "all" {
 		mode += "-" + real
 	}

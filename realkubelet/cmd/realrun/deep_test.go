@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/realdriver"
 )
 
 // TestDeepFlag: --deep FAMILY/MODE:SEEDS, comma-separated or repeated,
@@ -92,7 +94,7 @@ func (p *plantedGate) sweep(sd side, t tier, file string) (map[runKey][]string, 
 	}
 	out := map[runKey][]string{}
 	for k, keys := range runs {
-		if t.covers(k.Family, modeName(k.Hold), k.Seed) {
+		if t.covers(k.Family, realdriver.ModeName(k.Hold), k.Seed) {
 			out[k] = keys
 		}
 	}

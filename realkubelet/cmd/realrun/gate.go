@@ -153,13 +153,6 @@ func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error
 // progressEvery: the sweep reports its progress every this many runs.
 const progressEvery = 1000
 
-func modeName(hold bool) string {
-	if hold {
-		return "hold"
-	}
-	return "plain"
-}
-
 // diffRuns lists the keys new on cand (regressions) and gone from base
 // (fixes), ordered by mode, family, seed, key, a guided run after every
 // seed's. A guided run's fix is not one: the base runs only the inputs
@@ -171,7 +164,7 @@ func diffRuns(base, cand map[runKey][]string) (regs, fixes []change) {
 		for k, keys := range a {
 			for _, key := range keys {
 				if !slices.Contains(b[k], key) {
-					out = append(out, change{Family: k.Family, Seed: k.Seed, Mode: modeName(k.Hold), Key: key, Input: k.Input})
+					out = append(out, change{Family: k.Family, Seed: k.Seed, Mode: realdriver.ModeName(k.Hold), Key: key, Input: k.Input})
 				}
 			}
 		}

@@ -47,7 +47,8 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 		return err
 	}
 	g := gate{o: r.o, vk: r.t.vk, outDir: dir}
-	tiers, err := g.guidedCorpus(gateTiers(r.o)[len(gateTiers(r.o))-1:])
+	all := gateTiers(r.o)
+	tiers, err := g.guidedCorpus(all[len(all)-1:]) // the guided tier, last
 	if err != nil {
 		return err
 	}

@@ -63,10 +63,10 @@ var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx
 // runs it.
 func targetOf(o options, kubeletDir string) (target, error) {
 	if !o.vk {
-		return target{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"), logCall: logCall, families: familyNames(),
+		return target{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"), logCall: logCall, families: scenarioNames(o),
 			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes}, nil
 	}
-	t := target{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"), logCall: vkLogCall, families: namesOf(plan.VKFamilies()),
+	t := target{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"), logCall: vkLogCall, families: scenarioNames(o),
 		moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"), source: o.virtualKubelet, user: o.virtualKubelet, vk: true}
 	if _, err := os.Stat(filepath.Join(t.moduleDir, "go.mod")); err != nil {
 		return t, fmt.Errorf("no realvk module beside realkubelet (%s): %v", t.moduleDir, err)
@@ -99,18 +99,29 @@ func mutationTarget(o options, kubeletDir string) (target, error) {
 		}
 		return t, t.checkFiles()
 	}
+	dir, version, err := vkPinnedDir(t.moduleDir)
+	if err != nil {
+		return t, err
+	}
+	t.source, t.pin = dir, vkModule+" "+version
+	return t, t.checkFiles()
+}
+
+// vkPinnedDir is the module cache's copy of the virtual-kubelet version
+// the realvk module at vkDir pins (downloaded if need be), and that
+// version.
+func vkPinnedDir(vkDir string) (dir, version string, err error) {
 	cmd := exec.Command("go", "mod", "download", "-json", vkModule)
-	cmd.Dir, cmd.Env = t.moduleDir, append(os.Environ(), "GOWORK=off")
+	cmd.Dir, cmd.Env = vkDir, append(os.Environ(), "GOWORK=off")
 	out, err := cmd.Output()
 	var m struct{ Dir, Version string }
 	if err == nil {
 		err = json.Unmarshal(out, &m)
 	}
 	if err != nil || m.Dir == "" {
-		return t, fmt.Errorf("cannot find the pinned virtual-kubelet module: %v", err)
+		return "", "", fmt.Errorf("cannot find the pinned virtual-kubelet module: %v", err)
 	}
-	t.source, t.pin = m.Dir, vkModule+" "+m.Version
-	return t, t.checkFiles()
+	return m.Dir, m.Version, nil
 }
 
 // namesOf lists the families' names.

@@ -218,13 +218,11 @@ func goModDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", vkModule)
-	cmd.Dir, cmd.Env = filepath.Join(filepath.Dir(kubeletDir), "realvk"), append(os.Environ(), "GOWORK=off")
-	out, err := cmd.Output()
+	dir, _, err := vkPinnedDir(filepath.Join(filepath.Dir(kubeletDir), "realvk"))
 	if err != nil {
-		t.Fatalf("the pinned virtual-kubelet: %v", err)
+		t.Fatal(err)
 	}
-	return strings.TrimSpace(string(out))
+	return dir
 }
 
 // checkReplay runs c's reproduce command (realrun, through this test's
