@@ -197,7 +197,7 @@ realvk-gate:
 		CORPUS='$(if $(GATE_CORPUS),$(abspath $(GATE_CORPUS)))' scripts/realgate $(VK_ROOT) $(VK_REPORT)
 
 ## realvk-mutants: the VK catalogue's patches of the real controller (realvk/testdata/mutants:
-## V1-V6 of docs/vk.md re-introduced into the pinned release), each gated against the pin
+## V1-V6 and V8 of docs/vk.md re-introduced into the pinned release), each gated against the pin
 ## (MUTANT_SEEDS per VK family, default 100). Exit 1 if one is not caught.
 realvk-mutants:
 	cd realkubelet && $(GO) run ./cmd/realrun gate --vk --mutants --seeds $(MUTANT_SEEDS)

@@ -67,6 +67,7 @@ type GateFlags struct {
 	out, modes, strategy, inputs *string
 	progress                     *int      // every this many runs, a progress line on log (realrun's log shows them)
 	log                          io.Writer // nil: stderr
+	beats                        *bool     // name each run on log as it starts (where known) and ends: realrun's hang watch
 }
 
 // NewGateFlags registers the gate tool's flags; modes is -gate.modes's
@@ -80,6 +81,8 @@ func NewGateFlags(modes string) GateFlags {
 			"(-sweep runs per family and mode of the guided loop, loop seed -sweep.start; with -sweep.corpus and -sweep.rerun its kept entries first)"),
 		inputs: flag.String("gate.inputs", "", "TestGateSweep: run again, each in its own family and mode, the guided runs of "+
 			"this -gate.out file (another build's guided sweep) instead of sweeping"),
+		beats: flag.Bool("gate.beats", false, "TestGateSweep: a line on stderr as each run starts (\"gate: run FAMILY MODE seed S\"; "+
+			"a guided run's input is known only once it ran) and ends (\"gate: ran ...\"), for a watch that stops a run that hangs"),
 	}
 }
 
@@ -109,7 +112,7 @@ func (g GateFlags) Sweep(t testing.TB, tg GateTarget, only string, seeds int, st
 	if len(fams) == 0 {
 		t.Fatalf("-sweep.family: no family %q on this target", only)
 	}
-	p := GateProgress{Every: *g.progress, W: cmp.Or[io.Writer](g.log, os.Stderr)}
+	p := GateProgress{Every: *g.progress, W: cmp.Or[io.Writer](g.log, os.Stderr), Beats: g.beats != nil && *g.beats}
 	var runs []GateRun
 	switch {
 	case *g.inputs != "":
@@ -151,6 +154,7 @@ func gateSeeds(tg GateTarget, modes []string, fams []plan.Family, seeds int, sta
 		for _, f := range fams {
 			for i := range seeds {
 				seed := start + uint64(i)
+				p.Start(f.Name, mode, seed)
 				keys := tg.Seed(f, mode, seed)
 				if len(keys) > 0 {
 					runs = append(runs, GateRun{Family: f.Name, Seed: seed, Hold: hold(mode), Keys: keys})
@@ -200,6 +204,7 @@ func gateInputs(t testing.TB, tg GateTarget, file string, p GateProgress) []Gate
 		if !slices.Contains(tg.Modes, ModeOf(r)) {
 			t.Fatalf("-gate.inputs %s: %s run %d: no mode %s on this target", file, r.Family, r.Seed, ModeOf(r))
 		}
+		p.Start(r.Family, ModeOf(r), r.Seed)
 		keys, err := tg.Input(tg.Families[i], ModeOf(r), r.Input)
 		if err != nil {
 			t.Fatalf("-gate.inputs %s: %s run %d: %v", file, r.Family, r.Seed, err)
@@ -212,12 +217,21 @@ func gateInputs(t testing.TB, tg GateTarget, file string, p GateProgress) []Gate
 	return runs
 }
 
-// GateProgress writes the gate tool's progress line every Every runs
-// (counts only: nothing of the wall clock reaches it).
+// GateProgress writes the gate tool's progress line every Every runs,
+// and with Beats a line as each run starts and ends (counts and names
+// only: nothing of the wall clock reaches it).
 type GateProgress struct {
 	Every, Total, done, found int
 	W                         io.Writer
 	Unit                      string // what names a run: "seed" ("" too) or "run" (a guided run's index)
+	Beats                     bool
+}
+
+// Start names a run about to start, with Beats.
+func (p *GateProgress) Start(family, mode string, seed uint64) {
+	if p.Beats {
+		fmt.Fprintf(p.W, "gate: run %s %s %s %d\n", family, mode, cmp.Or(p.Unit, "seed"), seed)
+	}
 }
 
 // Ran counts one run.
@@ -226,7 +240,10 @@ func (p *GateProgress) Ran(family, mode string, seed uint64, found bool) {
 	if found {
 		p.found++
 	}
-	if p.Every > 0 && (p.done%p.Every == 0 || p.done == p.Total) {
+	switch {
+	case p.Every > 0 && (p.done%p.Every == 0 || p.done == p.Total):
 		fmt.Fprintf(p.W, "gate: %d of %d runs, %d with findings (last: %s %s %s %d)\n", p.done, p.Total, p.found, family, mode, cmp.Or(p.Unit, "seed"), seed)
+	case p.Beats:
+		fmt.Fprintf(p.W, "gate: ran %s %s %s %d\n", family, mode, cmp.Or(p.Unit, "seed"), seed)
 	}
 }

@@ -46,10 +46,14 @@ func gateToy() GateTarget {
 // gateSweep runs the gate tool on gateToy with these flag values and
 // reads its run list and progress lines.
 func gateSweep(t *testing.T, modes, strategy, inputs, only string, seeds int) ([]GateRun, string) {
+	return gateSweepEvery(t, modes, strategy, inputs, only, seeds, 4, false)
+}
+
+func gateSweepEvery(t *testing.T, modes, strategy, inputs, only string, seeds, every int, beats bool) ([]GateRun, string) {
 	t.Helper()
-	out, every := filepath.Join(t.TempDir(), "runs.json"), 4
+	out := filepath.Join(t.TempDir(), "runs.json")
 	var log strings.Builder
-	GateFlags{&out, &modes, &strategy, &inputs, &every, &log}.Sweep(t, gateToy(), only, seeds, 5)
+	GateFlags{&out, &modes, &strategy, &inputs, &every, &log, &beats}.Sweep(t, gateToy(), only, seeds, 5)
 	b, err := os.ReadFile(out)
 	var runs []GateRun
 	if err == nil {
@@ -104,6 +108,28 @@ func TestGateSweepWritesTheRunsWithFindings(t *testing.T) {
 	}
 }
 
+// TestGateSweepBeats: with -gate.beats a seed's run and an input's are
+// named as they start and as they end, a guided run (its input drawn by
+// the loop as it runs) as it ends; a progress line stands for its run's
+// end.
+func TestGateSweepBeats(t *testing.T) {
+	_, log := gateSweepEvery(t, "plain", "random", "", "a", 2, 2, true)
+	want := "gate: run a plain seed 5\ngate: ran a plain seed 5\ngate: run a plain seed 6\ngate: 2 of 2 runs, 1 with findings (last: a plain seed 6)\n"
+	if log != want {
+		t.Errorf("seeded beats %q\nwant %q", log, want)
+	}
+	runs, log := gateSweepEvery(t, "hold", "guided", "", "b", 2, 0, true)
+	if want := "gate: ran b hold run 0\ngate: ran b hold run 1\ngate: ran b hold run 2\n"; log != want {
+		t.Errorf("guided beats %q\nwant %q", log, want)
+	}
+	file := filepath.Join(t.TempDir(), "guided.json")
+	b, _ := json.Marshal(runs[:1])
+	os.WriteFile(file, b, 0o644)
+	if _, log := gateSweepEvery(t, "plain", "random", file, "", 0, 0, true); log != "gate: run b hold run 0\ngate: ran b hold run 0\n" {
+		t.Errorf("the inputs' beats %q", log)
+	}
+}
+
 // TestGateSweepRefuses: a mode or family the target has not, an unknown
 // strategy and an input the target cannot run each fail the tool with
 // one line saying which; without -gate.out or any run it skips.
@@ -121,7 +147,7 @@ func TestGateSweepRefuses(t *testing.T) {
 	} {
 		got := fatalOf(func(tb testing.TB) {
 			out, every, modes, strategy, inputs := filepath.Join(t.TempDir(), "x.json"), 0, c.modes, c.strategy, c.inputs
-			GateFlags{&out, &modes, &strategy, &inputs, &every, nil}.Sweep(tb, gateToy(), c.only, 2, 1)
+			GateFlags{&out, &modes, &strategy, &inputs, &every, nil, nil}.Sweep(tb, gateToy(), c.only, 2, 1)
 		})
 		if !strings.Contains(got, c.want) || strings.Contains(got, "\n") {
 			t.Errorf("%+v: failed with %q, want one line containing %q", c, got, c.want)
@@ -129,7 +155,7 @@ func TestGateSweepRefuses(t *testing.T) {
 	}
 	t.Run("skips", func(t *testing.T) {
 		none, every, modes, strategy := "", 0, "plain", "random"
-		GateFlags{&none, &modes, &strategy, &none, &every, nil}.Sweep(t, gateToy(), "", 2, 1)
+		GateFlags{&none, &modes, &strategy, &none, &every, nil, nil}.Sweep(t, gateToy(), "", 2, 1)
 		t.Error("ran without -gate.out")
 	})
 }

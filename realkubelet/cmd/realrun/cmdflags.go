@@ -42,7 +42,8 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.mutants, "mutants", false, "gate: run the catalogue of mutants (realkubelet/testdata/mutants; with --vk realvk/testdata/mutants) against the base")
 	fs.StringVar(&o.mutant, "mutant", "", "gate --mutants: only this mutant (file name without .diff)")
 	fs.StringVar(&o.ids, "ids", "", "mutation: only these mutants: numbers, ranges and keys (3,10-20,k18f045ef84) or @FILE")
-	fs.DurationVar(&o.hang, "hang", 30*time.Second, "mutation: a run that does not end within this is a hang (the mutant is killed)")
+	fs.DurationVar(&o.hang, "hang", 30*time.Second, "gate, mutation: a run that does not end within this is a hang: "+
+		"the mutant is killed (mutation), the sweep stops with the run named (gate; 0: no bound)")
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
 	fs.BoolVar(&o.vk, "vk", false, "run the virtual-kubelet pod controller (realvk, the VK families) instead of the kubelet; "+
 		"mutation: mutate node/pod.go and node/podcontroller.go")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // The gate's deep tier: one family in one wake-up mode swept much further
@@ -209,30 +209,56 @@ func reportTier(t tier) tierReport {
 	return r
 }
 
-// progressLines passes the sweep's progress lines ("gate: ...", written by
-// TestGateSweep every -gate.progress runs) to realrun's log as they come,
-// with the side and the time since the tier began; everything else is kept
-// for the error message.
+// progressLines passes the sweep's progress lines to realrun's log, with
+// the side and the time since the tier began: the binary writes "gate: N
+// of T runs, F with findings (last: ...)" every progressEvery runs, and
+// "gate: run ..." and "gate: ran ..." as each run starts and ends, the
+// beats of the hang watch, which stay out of the log.
 type progressLines struct {
-	label   string
-	t0      time.Time
-	partial []byte
-	kept    bytes.Buffer
+	label string
+	t0    time.Time
 }
 
-func (p *progressLines) Write(b []byte) (int, error) {
-	p.partial = append(p.partial, b...)
-	for {
-		i := bytes.IndexByte(p.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		line := string(p.partial[:i])
-		p.partial = p.partial[i+1:]
-		if rest, ok := strings.CutPrefix(line, "gate: "); ok {
-			progress("%s [%.0fs]: %s", p.label, time.Since(p.t0).Seconds(), rest)
-		} else {
-			p.kept.WriteString(line + "\n")
-		}
+func (p progressLines) beat(line string) bool {
+	rest, ok := strings.CutPrefix(line, "gate: ")
+	if ok && !strings.HasPrefix(rest, "run ") && !strings.HasPrefix(rest, "ran ") {
+		progress("%s [%.0fs]: %s", p.label, time.Since(p.t0).Seconds(), rest)
 	}
+	return ok
+}
+
+// sweepError is a sweep that did not complete: its binary died, or one
+// of its runs did not end within the hang bound.
+type sweepError struct {
+	side string
+	out  toolrun.Outcome
+	hang time.Duration
+}
+
+func (e *sweepError) Error() string {
+	where := ""
+	if in, ok := strings.CutPrefix(e.out.Last, "gate: run "); ok {
+		where = " (in " + in + ")"
+	} else if _, after, ok := strings.Cut(e.out.Last, "(last: "); ok {
+		where = " (the run after " + strings.TrimSuffix(after, ")") + ")"
+	} else if after, ok := strings.CutPrefix(e.out.Last, "gate: ran "); ok {
+		where = " (the run after " + after + ")"
+	}
+	if e.out.Hung {
+		return fmt.Sprintf("sweep on %s: a run did not end within %s%s", e.side, e.hang, where)
+	}
+	return fmt.Sprintf("sweep on %s did not complete%s: %s", e.side, where, e.out.Why())
+}
+
+// hung reports whether the sweep stopped on a run that would not end: the
+// hang bound, or synctest's deadlock (every goroutine of the run blocked).
+func (e *sweepError) hung() bool { return e.out.Hung || e.out.Deadlock() }
+
+// seedRun is the seed's run the sweep died in, when its last beat named
+// it as it started ("gate: run FAMILY MODE seed S"): a guided run's input
+// is known only once it ran.
+func (e *sweepError) seedRun() (change, bool) {
+	var c change
+	_, err := fmt.Sscanf(e.out.Last, "gate: run %s %s seed %d", &c.Family, &c.Mode, &c.Seed)
+	return c, err == nil
 }

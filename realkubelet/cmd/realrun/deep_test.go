@@ -224,7 +224,7 @@ func TestGateDeepTierEndToEnd(t *testing.T) {
 		}
 		var out strings.Builder
 		g := gate{o: o, outDir: t.TempDir(), stdout: &out,
-			sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, mod, file) },
+			sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(t, mod, file, o.hang) },
 			shrink: func([]change, side) {}}
 		rep := newReport(o)
 		err = g.judge(&rep, side{slot: s, bin: bin}, side{slot: s, bin: planted})

@@ -2,7 +2,9 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // The differential gate: the same families, seeds and wake-up modes on a
@@ -64,8 +67,12 @@ type gateReport struct {
 	Tiers       []tierReport `json:"tiers"`
 	Regressions []change     `json:"regressions"`
 	Fixes       []change     `json:"fixes"`
-	Verdict     string       `json:"verdict"`
-	Timing      timing       `json:"timing_seconds"`
+	// Died says why the candidate's sweep stopped: a panic, or a run past
+	// --hang, where the base's runs of the same tier ended. The gate then
+	// fails with no per-run comparison (the candidate's run list is cut).
+	Died    string `json:"candidate_died,omitempty"`
+	Verdict string `json:"verdict"`
+	Timing  timing `json:"timing_seconds"`
 }
 
 // timing is wall time per phase (for the report only; never compared);
@@ -121,18 +128,21 @@ func buildSide(o options, tg target, root, name, source string, secs *float64) (
 func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+format+"\n", a...) }
 
 // sweep runs TestGateSweep on one side for one tier: every run's finding
-// keys. The binary's progress lines reach realrun's log as they come.
-func (sd side) sweep(t tier, moduleDir, file string) (map[runKey][]string, error) {
+// keys. The binary names each run as it starts and ends (-gate.beats), a
+// progress line every progressEvery runs reaches realrun's log, and a run
+// that does not end within hang (0: no bound) stops the sweep (a
+// sweepError, as is a binary that dies).
+func (sd side) sweep(t tier, moduleDir, file string, hang time.Duration) (map[runKey][]string, error) {
 	t0 := time.Now()
-	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a run that spins ends the sweep
+	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a backstop: hang bounds each run
 	args := append([]string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-gate.out", file,
-		"-gate.progress", strconv.Itoa(progressEvery)}, t.args()...)
+		"-gate.progress", strconv.Itoa(progressEvery), "-gate.beats"}, t.args()...)
 	progress("sweeping %s: %s", sd.slot.name(), t)
-	cmd := exec.Command(sd.bin, args...)
-	lines := &progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = moduleDir, append(sd.slot.goEnv(), sd.env...), &lines.kept, lines
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("sweep on %s did not complete: %s", sd.slot.name(), firstLines(lines.kept.Bytes(), 3))
+	beats := progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
+	res := toolrun.Cmd{Bin: sd.bin, Args: args, Dir: moduleDir, Env: append(sd.slot.goEnv(), sd.env...),
+		Hang: hang, Beat: beats.beat}.Run(context.Background())
+	if res.Err != nil || res.Hung {
+		return nil, &sweepError{side: sd.slot.name(), out: res, hang: hang}
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -278,7 +288,7 @@ func runGate(o options, kubeletDir, root string) error {
 	outDir := cmp.Or(o.out, filepath.Join(cand.slot.dir, "report"))
 	g := gate{o: o, vk: tg.vk, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
 		sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
-			return sd.sweep(t, tg.moduleDir, file)
+			return sd.sweep(t, tg.moduleDir, file, o.hang)
 		},
 		shrink: func(regs []change, sd side) { shrinkChanges(regs, o.shrink, sd, tg, outDir) }}
 	return g.judge(&rep, base, cand)
@@ -313,7 +323,15 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 		return err
 	}
 	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing)
-	if err != nil {
+	var dead *sweepError
+	switch {
+	case errors.As(err, &dead):
+		rep.Died = err.Error()
+		if c, ok := dead.seedRun(); ok {
+			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
+		}
+		return g.verdict(rep)
+	case err != nil:
 		return err
 	}
 	if i := slices.IndexFunc(tiers, isGuided); i >= 0 {
@@ -335,8 +353,14 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)
 	rep.Timing.Shrink = time.Since(t0).Seconds()
+	return g.verdict(rep)
+}
+
+// verdict writes and prints the report: errFailed if a run regressed or
+// the candidate's sweep died.
+func (g gate) verdict(rep *gateReport) error {
 	rep.Verdict = "pass"
-	if len(rep.Regressions) > 0 {
+	if len(rep.Regressions) > 0 || rep.Died != "" {
 		rep.Verdict = "fail"
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")

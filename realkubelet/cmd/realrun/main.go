@@ -14,7 +14,7 @@
 //	realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
 //	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
-//	               [--json] [--out DIR] [--shrink N]
+//	               [--json] [--out DIR] [--shrink N] [--hang D]
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
 //	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -93,7 +93,7 @@ const usage = `usage:
   realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
                  [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
-                 [--json] [--out DIR] [--shrink N]
+                 [--json] [--out DIR] [--shrink N] [--hang D]
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
   realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
@@ -201,6 +201,9 @@ const pinned = "v1.36.3"
 func checkGate(o options) error {
 	if o.seeds <= 0 {
 		return fmt.Errorf("--seeds must be positive, got %d", o.seeds)
+	}
+	if o.hang < 0 {
+		return fmt.Errorf("--hang must not be negative, got %s (0: no bound)", o.hang)
 	}
 	switch {
 	case o.vk && o.mutants == (o.virtualKubelet != ""):

@@ -53,6 +53,7 @@ func TestArgs(t *testing.T) {
 		"gate --kubernetes " + tree + " --base v1.2.3": "--base v1.2.3: not a kubernetes tree",
 		"gate --kubernetes " + tree + " --modes fast":  "unknown mode",
 		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
+		"gate --kubernetes " + tree + " --hang -1s":    "must not be negative",
 		"gate --kubernetes " + tree + " --mutant B2":   "--mutant needs --mutants",
 		"gate --kubernetes " + tree + " --shrink -1":   "must not be negative",
 		"workfile":                                      "needs --kubernetes",

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,7 @@ type mutantRow struct {
 	Fixed    map[string]int   `json:"fixed_runs"` // per mode
 	Example  *change          `json:"example,omitempty"`
 	Caught   bool             `json:"caught"`
+	Died     string           `json:"died,omitempty"` // the patched tree's sweep died where the base's ended: caught
 	Error    string           `json:"error,omitempty"`
 	Seconds  float64          `json:"build_seconds"`
 }
@@ -104,7 +106,7 @@ func runMutants(o options, kubeletDir, root string) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	baseRuns, err := base.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, "base-runs.json"))
+	baseRuns, err := base.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, "base-runs.json"), o.hang)
 	if err != nil {
 		return err
 	}
@@ -162,17 +164,28 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 		return fail(err)
 	}
 	sd := side{slot: s, bin: bin}
-	runs, err := sd.sweep(gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"))
-	if err != nil {
-		return fail(err)
-	}
-	regs, fixes := diffRuns(baseRuns, runs)
+	runs, err := sd.sweep(gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"), o.hang)
 	for _, m := range strings.Split(o.modes, ",") {
 		row.First[m] = -1
 	}
 	// A reversed gap (expect: fix CLASS) is caught when the gate reports
 	// CLASS gone; seeds-to-detection then counts those fixes.
 	fixClass, isFix := strings.CutPrefix(expect, "fix ")
+	var dead *sweepError
+	if errors.As(err, &dead) && !isFix {
+		// Like the gate, a sweep that dies where the base's ended is
+		// caught: in the seed its last beat names, when it names one.
+		row.Died, row.Caught = err.Error(), true
+		if c, ok := dead.seedRun(); ok {
+			row.First[c.Mode], row.Runs[c.Mode] = int64(c.Seed), 1
+		}
+		progress("mutant %s (%s): caught=true, its sweep died: %s", name, bug, row.Died)
+		return row
+	}
+	if err != nil {
+		return fail(err)
+	}
+	regs, fixes := diffRuns(baseRuns, runs)
 	for _, c := range fixes {
 		row.Fixed[c.Mode]++
 		if !slices.Contains(row.Gone, c.Key) {
@@ -263,6 +276,9 @@ func printMutants(w io.Writer, o options, rows []mutantRow) {
 		extra := "new: " + strings.Join(r.Keys, ", ")
 		if len(r.Gone) > 0 {
 			extra += "; gone: " + strings.Join(r.Gone, ", ")
+		}
+		if r.Died != "" {
+			extra = "died: " + r.Died
 		}
 		if r.Error != "" {
 			extra = "error: " + r.Error

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // sweepMutants runs each mutant not already decided, --parallel at a time,
@@ -77,86 +76,24 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	defer func() { m.Seconds = time.Since(t0).Seconds() }()
 	verdict := filepath.Join(r.outDir, "verdicts", fmt.Sprintf("%d.json", m.Index))
 	os.Remove(verdict)
-	run, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cmd := exec.CommandContext(run, r.sd.bin, append(r.sweepArgs(), "-mutant.base", r.base, "-mutant.out", verdict)...)
-	cmd.Dir, cmd.Env = r.t.moduleDir, append(r.sd.slot.goEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index))
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	if err == nil {
-		err = cmd.Start()
-	}
-	if err != nil {
-		if ctx.Err() == nil { // else interrupted before it started: not decided
-			m.Status, m.Reason = statusCrash, err.Error()
-		}
-		return
-	}
-	last, tail, hung := r.watch(stderr, cancel)
-	err = cmd.Wait()
+	out := toolrun.Cmd{Bin: r.sd.bin, Args: append(r.sweepArgs(), "-mutant.base", r.base, "-mutant.out", verdict),
+		Dir: r.t.moduleDir, Env: append(r.sd.slot.goEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index)),
+		Hang: r.o.hang, Beat: func(l string) bool { return strings.HasPrefix(l, "run ") }}.Run(ctx)
 	switch {
 	case ctx.Err() != nil:
 		m.Status = "" // interrupted: not decided
-	case hung:
+	case out.Hung:
 		m.Status, m.Reason = statusHang, fmt.Sprintf("no run ended within %s", r.o.hang)
-		m.inRun(last)
-	case err != nil:
-		m.Status, m.Reason = statusCrash, crashLine(tail, stdout.String())
-		if strings.Contains(m.Reason, synctestDeadlock) {
+		m.inRun(out.Last)
+	case out.Err != nil:
+		m.Status, m.Reason = statusCrash, out.Why()
+		if out.Deadlock() {
 			m.Status = statusHang // every goroutine of the run blocked for good: synctest saw the hang
 		}
-		m.inRun(last)
+		m.inRun(out.Last)
 	default:
 		if err := verdictOf(verdict, m); err != nil {
 			m.Status, m.Reason = statusCrash, err.Error()
-		}
-	}
-}
-
-// watch reads the binary's stderr: the last "run MODE FAMILY SEED" line,
-// the first panic line and the last other lines (a panic's goroutine dump
-// runs to hundreds), and whether a run went past --hang (then it cancels
-// the binary and reads on to the end).
-func (r *mutationRun) watch(stderr io.Reader, cancel func()) (last string, tail []string, hung bool) {
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	timer := time.NewTimer(r.o.hang)
-	defer timer.Stop()
-	first := ""
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				if first != "" {
-					tail = append([]string{first}, tail...)
-				}
-				return last, tail, hung
-			}
-			if strings.HasPrefix(l, "run ") {
-				last = l
-				if !hung {
-					timer.Reset(r.o.hang)
-				}
-				continue
-			}
-			if first == "" && isPanic(l) {
-				first = l
-			}
-			if len(tail) == 40 {
-				tail = tail[1:]
-			}
-			tail = append(tail, l)
-		case <-timer.C:
-			hung = true
-			cancel()
 		}
 	}
 }
@@ -171,36 +108,4 @@ func (m *realMutant) inRun(line string) {
 	if err == nil {
 		m.Mode, m.Family, m.Seed = f[1], f[2], seed
 	}
-}
-
-// isPanic: a line that says why a Go program died.
-func isPanic(l string) bool {
-	return strings.HasPrefix(l, "panic:") || strings.Contains(l, "fatal error")
-}
-
-// synctestDeadlock is how synctest reports a run whose goroutines are all
-// blocked for good (the run's own, not only leftovers, which Bubble turns
-// into a finding).
-const synctestDeadlock = "deadlock: all goroutines in bubble are blocked"
-
-// crashLine is the first panic or fatal line of a dead binary's output,
-// else its first failed test.
-func crashLine(tail []string, stdout string) string {
-	all := append(tail, strings.Split(stdout, "\n")...)
-	for _, prefer := range []func(string) bool{
-		isPanic,
-		func(l string) bool { return strings.Contains(l, "--- FAIL") },
-	} {
-		for _, l := range all {
-			if prefer(l) {
-				return strings.TrimSpace(l)
-			}
-		}
-	}
-	for i := len(all) - 1; i >= 0; i-- {
-		if s := strings.TrimSpace(all[i]); s != "" {
-			return s
-		}
-	}
-	return "the binary exited without a verdict"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,9 +58,16 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 	on.slot.label, off.slot.label = "the schema build, mutant "+strconv.Itoa(m.Index), "the schema build, no mutant"
 	mutantRuns := filepath.Join(dir, "mutant-runs.json")
 	cand, err := r.sweep(on, tiers[0], mutantRuns)
-	if err != nil {
+	var dead *sweepError
+	if errors.As(err, &dead) {
 		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
+		if dead.hung() {
+			m.Status = statusHang
+		}
 		return nil
+	}
+	if err != nil {
+		return err
 	}
 	t := tiers[0]
 	t.Corpus, t.Inputs = "", mutantRuns

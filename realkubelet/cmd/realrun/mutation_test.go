@@ -13,6 +13,7 @@ import (
 
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // TestMutationArgs: realrun mutation's good command lines parse (with the
@@ -127,45 +128,18 @@ func f(logger L, n int) int {
 	}
 }
 
-// TestCrashLine: a dead binary's reason is its panic (a synctest deadlock
-// among them) before its failed test line, else its last line.
-func TestCrashLine(t *testing.T) {
-	out := "=== RUN   TestMutantSweep\n--- FAIL: TestMutantSweep (0.21s)\npanic: " + synctestDeadlock + " [recovered, repanicked]\n\ngoroutine 107 [running]:\n"
-	if got := crashLine(nil, out); got != "panic: "+synctestDeadlock+" [recovered, repanicked]" {
-		t.Errorf("crashLine = %q", got)
-	}
-	if got := crashLine([]string{"fatal error: sync: unlock of unlocked mutex"}, "--- FAIL: X"); got != "fatal error: sync: unlock of unlocked mutex" {
-		t.Errorf("crashLine = %q", got)
-	}
-	if got := crashLine(nil, "--- FAIL: X (0.1s)\nFAIL\n"); got != "--- FAIL: X (0.1s)" {
-		t.Errorf("crashLine = %q", got)
-	}
-	if got := crashLine([]string{"a", "last words"}, ""); got != "last words" {
-		t.Errorf("crashLine = %q", got)
-	}
-}
-
-// TestWatch: the watcher keeps the last run line and a panic's line past
-// a long goroutine dump; a run that does not end within --hang is a hang,
-// and the binary is told to stop (here: its stderr closed).
-func TestWatch(t *testing.T) {
-	r := &mutationRun{o: options{hang: time.Minute}}
-	in := "run plain swarm 1\nrun hold swarm 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
-	last, tail, hung := r.watch(strings.NewReader(in), func() { t.Error("a finished binary was stopped") })
-	if last != "run hold swarm 2" || hung || len(tail) == 0 || crashLine(tail, "") != "panic: close of nil channel" {
-		t.Fatalf("last %q, hung %v, reason %q", last, hung, crashLine(tail, ""))
-	}
+// TestInRun: a hang's or crash's last "run MODE FAMILY SEED" line names
+// the mutant's run; another line leaves it unnamed.
+func TestInRun(t *testing.T) {
 	var m realMutant
-	m.inRun(last)
+	m.inRun("run hold swarm 2")
 	if m.Mode != "hold" || m.Family != "swarm" || m.Seed != 2 {
-		t.Errorf("inRun(%q) = %s %s %d", last, m.Mode, m.Family, m.Seed)
+		t.Errorf("inRun = %s %s %d", m.Mode, m.Family, m.Seed)
 	}
-	r.o.hang = 20 * time.Millisecond
-	pr, pw := io.Pipe()
-	go func() { _, _ = io.WriteString(pw, "run plain early-kill 3\n") }()
-	last, _, hung = r.watch(pr, func() { pw.Close() })
-	if !hung || last != "run plain early-kill 3" {
-		t.Errorf("a silent binary: last %q, hung %v", last, hung)
+	var n realMutant
+	n.inRun("gate: 4 of 40 runs")
+	if n.Mode != "" || n.Family != "" || n.Seed != 0 {
+		t.Errorf("inRun of another line = %s %s %d", n.Mode, n.Family, n.Seed)
 	}
 }
 
@@ -304,15 +278,27 @@ func TestFilesOfTheTree(t *testing.T) {
 // fakeGuided is a fake of the schema build's guided sweeps: with mutant 7
 // on, the loop's run 5 (vk-swarm) finds UNEXPLAINED VK3 and VC VK3, run 2
 // VC VK3; with no mutant on, the same inputs find VC VK3 only. Mutant 8's
-// runs are the unmutated ones.
+// runs are the unmutated ones. With mutant 10 on the binary panics, with
+// 11 a run hangs, with 12 a synctest deadlock ends it; with 13 the sweep
+// fails for a reason of realrun's own (its run list unreadable).
 type fakeGuided struct{ asked []string }
 
 func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, error) {
 	f.asked = append(f.asked, fmt.Sprintf("%s %s seeds=%d corpus=%v inputs=%s", strings.Join(sd.env, ","), t.Name, t.Seeds,
 		t.Corpus != "", filepath.Base(t.Inputs)))
 	r2, r5 := runKey{Family: "vk-swarm", Seed: 2, Input: "g1:b"}, runKey{Family: "vk-swarm", Seed: 5, Input: "g1:e"}
-	if slices.Contains(sd.env, "PODSIM_MUTANT=7") {
+	last := "gate: 4 of 40 runs, 1 with findings (last: vk-swarm plain run 3)"
+	switch {
+	case slices.Contains(sd.env, "PODSIM_MUTANT=7"):
 		return map[runKey][]string{r2: {"VC VK3"}, r5: {"UNEXPLAINED VK3", "VC VK3"}}, nil
+	case slices.Contains(sd.env, "PODSIM_MUTANT=10"):
+		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Tail: []string{"panic: Internally inconsistent state"}, Err: errFailed}}
+	case slices.Contains(sd.env, "PODSIM_MUTANT=11"):
+		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Hung: true, Err: errFailed}, hang: time.Second}
+	case slices.Contains(sd.env, "PODSIM_MUTANT=12"):
+		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Tail: []string{"panic: " + synctestDeadlockLine}, Err: errFailed}}
+	case slices.Contains(sd.env, "PODSIM_MUTANT=13"):
+		return nil, fmt.Errorf("%s: unexpected end of JSON input", file)
 	}
 	return map[runKey][]string{r2: {"VC VK3"}, r5: {"VC VK3"}}, nil
 }
@@ -333,6 +319,9 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
 	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived},
 		{Mutant: mutation.Mutant{Index: 9}, Status: statusKilled}}
+	for i := 10; i <= 13; i++ {
+		ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
+	}
 	r.guidedPass(context.Background(), ms)
 	if m := ms[0]; m.Status != statusGuided || m.Seed != 5 || m.Input != "g1:e" || !slices.Equal(m.Keys, []string{"UNEXPLAINED VK3"}) {
 		t.Errorf("mutant 7: %+v; want killed-guided at run 5 (g1:e) with UNEXPLAINED VK3", m)
@@ -340,8 +329,20 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	if ms[1].Status != statusSurvived || ms[2].Status != statusKilled {
 		t.Errorf("mutants 8, 9: %s, %s; want survived and killed as before", ms[1].Status, ms[2].Status)
 	}
+	for i, c := range []struct{ status, reason string }{
+		{statusCrash, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: Internally inconsistent state"},
+		{statusHang, "guided pass, mutant on: sweep on s: a run did not end within 1s (the run after vk-swarm plain run 3)"},
+		{statusHang, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: " + synctestDeadlockLine},
+		{statusSurvived, "guided pass: " + filepath.Join(r.outDir, "guided", "13", "mutant-runs.json") + ": unexpected end of JSON input"},
+	} {
+		if m := ms[3+i]; m.Status != c.status || m.Reason != c.reason {
+			t.Errorf("mutant %d: %s, %q\nwant %s, %q", m.Index, m.Status, m.Reason, c.status, c.reason)
+		}
+	}
 	want := []string{"PODSIM_MUTANT=7 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json",
-		"PODSIM_MUTANT=8 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json"}
+		"PODSIM_MUTANT=8 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json",
+		"PODSIM_MUTANT=10 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT=11 guided seeds=40 corpus=true inputs=.",
+		"PODSIM_MUTANT=12 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT=13 guided seeds=40 corpus=true inputs=."}
 	if !slices.Equal(fake.asked, want) {
 		t.Errorf("sweeps %q\nwant %q", fake.asked, want)
 	}
@@ -349,3 +350,7 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 		t.Errorf("a guided kill is no kill, or its row %q does not name its run", oneLine(ms[0], false))
 	}
 }
+
+// synctestDeadlockLine is synctest's message for a run whose goroutines
+// all block for good (toolrun.Outcome.Deadlock looks for it).
+const synctestDeadlockLine = "deadlock: all goroutines in bubble are blocked [recovered, repanicked]"

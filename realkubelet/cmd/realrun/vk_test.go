@@ -270,7 +270,9 @@ func readReport(t *testing.T, outDir string) gateReport {
 // V1 (an early notification dropped), a new bug that looks like a known
 // one, at vk-startup seed 2: the classifier names its finding VL (a
 // v1.14.1 deviation), but the pin's run of that seed lacks it, so the
-// gate reports it new. Builds realvk twice: skipped in -short.
+// gate reports it new; and V8 (an empty tracking entry dereferenced), whose
+// sweep dies in vk-delete-recreate seed 11 where the pin's ended. Builds
+// realvk four times: skipped in -short.
 func TestVKMutantsEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the realvk test binary")
@@ -281,8 +283,8 @@ func TestVKMutantsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	diffs, _ := filepath.Glob(filepath.Join(filepath.Dir(kubeletDir), "realvk", "testdata", "mutants", "*.diff"))
-	if len(diffs) < 6 {
-		t.Fatalf("realvk's catalogue has %d patches, want V1-V6", len(diffs))
+	if len(diffs) < 7 {
+		t.Fatalf("realvk's catalogue has %d patches, want V1-V6 and V8", len(diffs))
 	}
 	for _, d := range diffs {
 		if out, err := exec.Command("patch", "-p1", "--dry-run", "-s", "-d", pin, "-i", d).CombinedOutput(); err != nil {
@@ -297,9 +299,13 @@ func TestVKMutantsEndToEnd(t *testing.T) {
 	}{
 		{"V3-terminating-at-start-not-synced", "V3", 1, "UNEXPLAINED VK4"},
 		{"V1-notification-before-informer-dropped", "V1", 2, "VL VK2"},
+		{"V8-empty-tracking-entry-dereferenced", "V8", 11, ""},
 	} {
-		outDir := t.TempDir()
-		line := fmt.Sprintf("gate --vk --mutants --mutant %s --scenario vk-startup --seeds %d --shrink 0 --out %s", c.mutant, c.seed, outDir)
+		outDir, family := t.TempDir(), "vk-startup"
+		if c.key == "" {
+			family = "vk-delete-recreate"
+		}
+		line := fmt.Sprintf("gate --vk --mutants --mutant %s --scenario %s --seeds %d --shrink 0 --out %s", c.mutant, family, c.seed, outDir)
 		o, err := parse(strings.Fields(line), io.Discard)
 		if err != nil {
 			t.Fatal(err)
@@ -312,8 +318,14 @@ func TestVKMutantsEndToEnd(t *testing.T) {
 		if err == nil {
 			err = json.Unmarshal(b, &rows)
 		}
-		if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != c.seed || !slices.Contains(rows[0].Keys, c.key) || rows[0].Bug != c.bug {
-			t.Errorf("mutants.json: %+v, %v; want %s caught at seed %d with %s", rows, err, c.bug, c.seed, c.key)
+		if err != nil || len(rows) != 1 || !rows[0].Caught || rows[0].First["plain"] != c.seed || rows[0].Bug != c.bug {
+			t.Fatalf("mutants.json: %+v, %v; want %s caught at seed %d", rows, err, c.bug, c.seed)
+		}
+		if died := rows[0].Died; c.key == "" && !strings.Contains(died, "(in vk-delete-recreate plain seed 11): panic: runtime error: invalid memory address or nil pointer dereference") {
+			t.Errorf("%s: died %q, want the nil dereference in vk-delete-recreate seed 11", c.bug, died)
+		}
+		if c.key != "" && !slices.Contains(rows[0].Keys, c.key) {
+			t.Errorf("%s: new findings %q, want %s", c.bug, rows[0].Keys, c.key)
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
+)
+
+// dyingSweep is a fake of the gate's sweeps whose candidate (or, with
+// baseDies, base) dies: a panic after seed 3, or a run past --hang.
+type dyingSweep struct {
+	hung, baseDies bool
+	last           string // the last beat: a progress line if ""
+}
+
+func (d dyingSweep) sweep(sd side, t tier, file string) (map[runKey][]string, error) {
+	if sd.bin == "base" && !d.baseDies {
+		return map[runKey][]string{{Family: "swarm", Seed: 2}: {"GA S1"}}, nil
+	}
+	out := toolrun.Outcome{Last: cmp.Or(d.last, "gate: 3 of 10 runs, 0 with findings (last: swarm plain seed 3)"), Err: errors.New("exit status 2"),
+		Tail: []string{"panic: runtime error: invalid memory address or nil pointer dereference"}, Hung: d.hung}
+	return nil, &sweepError{side: sd.bin, out: out, hang: 30 * time.Second}
+}
+
+// TestGateFailsWhenTheCandidateDies: a candidate whose sweep panics or
+// hangs where the base's ended fails the gate (exit 1), and the table and
+// gate.json say why and in or after which run (a seed's run named as it
+// started comes with the command that replays it); a base that dies is an
+// error of the set-up (exit 2), not a verdict.
+func TestGateFailsWhenTheCandidateDies(t *testing.T) {
+	tree := fakeTree(t)
+	o, err := parse(strings.Fields("gate --kubernetes "+tree+" --scenario swarm --seeds 5 --modes plain"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		d    dyingSweep
+		want string
+	}{
+		{dyingSweep{}, "sweep on candidate did not complete (the run after swarm plain seed 3): panic: runtime error: invalid memory address or nil pointer dereference"},
+		{dyingSweep{hung: true}, "sweep on candidate: a run did not end within 30s (the run after swarm plain seed 3)"},
+		{dyingSweep{hung: true, last: "gate: ran swarm plain run 8"}, "sweep on candidate: a run did not end within 30s (the run after swarm plain run 8)"},
+		{dyingSweep{last: "gate: run swarm hold seed 4"}, "sweep on candidate did not complete (in swarm hold seed 4): panic: runtime error: " +
+			"invalid memory address or nil pointer dereference; realrun replay --kubernetes " + tree + " --scenario swarm --seed 4 --hold"},
+	} {
+		var table strings.Builder
+		g := gate{o: o, outDir: t.TempDir(), stdout: &table, sweep: c.d.sweep, shrink: func([]change, side) { t.Error("shrank a dead sweep") }}
+		rep := newReport(o)
+		if err := g.judge(&rep, side{bin: "base"}, side{bin: "candidate"}); !errors.Is(err, errFailed) {
+			t.Fatalf("judge: %v, want a failure", err)
+		}
+		if rep.Died != c.want || rep.Verdict != "fail" || len(rep.Fixes) != 0 {
+			t.Errorf("died %q, verdict %s, %d fixes\nwant died %q, fail, no fixes", rep.Died, rep.Verdict, len(rep.Fixes), c.want)
+		}
+		if !strings.Contains(table.String(), "THE CANDIDATE'S SWEEP DIED where the base's ended (no run compared): "+c.want) {
+			t.Errorf("table:\n%s", table.String())
+		}
+		if b, err := os.ReadFile(filepath.Join(g.outDir, "gate.json")); err != nil || !strings.Contains(string(b), `"candidate_died"`) {
+			t.Errorf("gate.json: %v\n%s", err, b)
+		}
+	}
+	g := gate{o: o, outDir: t.TempDir(), stdout: io.Discard, sweep: dyingSweep{baseDies: true}.sweep, shrink: func([]change, side) {}}
+	rep := newReport(o)
+	if err := g.judge(&rep, side{bin: "base"}, side{bin: "candidate"}); err == nil || errors.Is(err, errFailed) || !strings.Contains(err.Error(), "sweep on base did not complete") {
+		t.Errorf("a base that dies: %v, want an error that is not a verdict", err)
+	}
+}

@@ -1,0 +1,118 @@
+package toolrun
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests' child: this test binary run again with TOOLRUN_CHILD set
+// plays a tool binary (beats on stderr, then a panic, a failed test or a
+// silence that never ends).
+func TestMain(m *testing.M) {
+	switch os.Getenv("TOOLRUN_CHILD") {
+	case "":
+		os.Exit(m.Run())
+	case "panic":
+		for i := range 300 {
+			fmt.Fprintf(os.Stderr, "gate: %d of 1000 runs\n", i+1)
+		}
+		fmt.Fprintln(os.Stderr, "panic: Internally inconsistent state [recovered, repanicked]")
+		fmt.Fprint(os.Stderr, strings.Repeat("\tqueue.go:285 +0x145\n", 200))
+		os.Exit(2)
+	case "fail":
+		fmt.Println("--- FAIL: TestGateSweep (0.01s)\n    gate.go:1: -sweep.family: no family \"x\"\nFAIL")
+		os.Exit(1)
+	case "silent":
+		fmt.Fprintln(os.Stderr, "run plain swarm 7")
+		time.Sleep(time.Hour)
+	}
+}
+
+func child(kind string, hang time.Duration) Cmd {
+	return Cmd{Bin: os.Args[0], Env: append(os.Environ(), "TOOLRUN_CHILD="+kind), Hang: hang,
+		Beat: func(l string) bool { return strings.HasPrefix(l, "gate: ") || strings.HasPrefix(l, "run ") }}
+}
+
+// TestRunSaysWhyADeadBinaryDied: a binary that panics after many beats is
+// named by its panic line, every time. Until session 36 the gate's sweep
+// gave the child's stdout a bytes.Buffer and its stderr a writer into the
+// same buffer; the buffer's ReadFrom on the empty stdout truncated what
+// stderr had written, and most dead sweeps said nothing at all.
+func TestRunSaysWhyADeadBinaryDied(t *testing.T) {
+	for i := range 10 {
+		out := child("panic", time.Minute).Run(context.Background())
+		if out.Err == nil || out.Hung {
+			t.Fatalf("try %d: err %v, hung %v", i, out.Err, out.Hung)
+		}
+		if got := out.Why(); got != "panic: Internally inconsistent state [recovered, repanicked]" {
+			t.Fatalf("try %d: Why() = %q", i, got)
+		}
+		if out.Last != "gate: 300 of 1000 runs" || len(out.Tail) != tailLines+1 {
+			t.Fatalf("try %d: last beat %q, %d tail lines", i, out.Last, len(out.Tail))
+		}
+	}
+	if got := child("fail", 0).Run(context.Background()).Why(); got != "--- FAIL: TestGateSweep (0.01s)" {
+		t.Errorf("a failed test: Why() = %q", got)
+	}
+	if got := (Cmd{Bin: "/nonexistent/tool.test"}).Run(context.Background()); got.Err == nil || !strings.Contains(got.Why(), "/nonexistent/tool.test") {
+		t.Errorf("a binary that cannot start: %v, Why() = %q", got.Err, got.Why())
+	}
+}
+
+// TestRunStopsASilentBinary: no beat within the bound stops the binary
+// and says so; the last beat names the run that did not end.
+func TestRunStopsASilentBinary(t *testing.T) {
+	out := child("silent", 200*time.Millisecond).Run(context.Background())
+	if !out.Hung || out.Err == nil || out.Last != "run plain swarm 7" {
+		t.Fatalf("hung %v, err %v, last %q", out.Hung, out.Err, out.Last)
+	}
+}
+
+// TestWatch: the watcher keeps the last beat and a panic's line past a
+// long goroutine dump; with no beat within the bound it calls stop once
+// and reads on.
+func TestWatch(t *testing.T) {
+	c := child("", time.Minute)
+	in := "run plain swarm 1\nrun hold swarm 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
+	out := c.watch(bufio.NewScanner(strings.NewReader(in)), func() { t.Error("a finished binary was stopped") })
+	if out.Last != "run hold swarm 2" || out.Hung || out.Why() != "panic: close of nil channel" {
+		t.Fatalf("last %q, hung %v, why %q", out.Last, out.Hung, out.Why())
+	}
+	c.Hang = 20 * time.Millisecond
+	pr, pw := io.Pipe()
+	go func() { _, _ = io.WriteString(pw, "run plain early-kill 3\n") }()
+	out = c.watch(bufio.NewScanner(pr), func() { pw.Close() })
+	if !out.Hung || out.Last != "run plain early-kill 3" {
+		t.Errorf("a silent binary: last %q, hung %v", out.Last, out.Hung)
+	}
+}
+
+// TestWhy: a dead binary's reason is its panic (a synctest deadlock among
+// them) before its failed test line, else its last line, else its error.
+func TestWhy(t *testing.T) {
+	dead := Outcome{Stdout: "=== RUN   TestMutantSweep\n--- FAIL: TestMutantSweep (0.21s)\npanic: " + synctestDeadlock +
+		" [recovered, repanicked]\n\ngoroutine 107 [running]:\n"}
+	if got := dead.Why(); got != "panic: "+synctestDeadlock+" [recovered, repanicked]" || !dead.Deadlock() {
+		t.Errorf("Why() = %q, Deadlock() = %v", got, dead.Deadlock())
+	}
+	for _, c := range []struct {
+		o    Outcome
+		want string
+	}{
+		{Outcome{Tail: []string{"fatal error: sync: unlock of unlocked mutex"}, Stdout: "--- FAIL: X"}, "fatal error: sync: unlock of unlocked mutex"},
+		{Outcome{Stdout: "--- FAIL: X (0.1s)\nFAIL\n"}, "--- FAIL: X (0.1s)"},
+		{Outcome{Tail: []string{"a", "last words"}}, "last words"},
+		{Outcome{Stdout: "FAIL\n", Err: fmt.Errorf("exit status 1")}, "exit status 1"},
+		{Outcome{}, "the binary exited without a verdict"},
+	} {
+		if got := c.o.Why(); got != c.want || c.o.Deadlock() {
+			t.Errorf("%+v: Why() = %q, want %q (deadlock %v)", c.o, got, c.want, c.o.Deadlock())
+		}
+	}
+}
