@@ -54,7 +54,11 @@ type realMutant struct {
 	Runs   int      `json:"runs"`
 	Traced int      `json:"traces_changed"`
 	// FirstTraced is the first run whose trace changed ("mode family seed").
-	FirstTraced string  `json:"first_trace_changed,omitempty"`
+	FirstTraced string `json:"first_trace_changed,omitempty"`
+	// GuidedRuns and GuidedFound: the guided pass's runs with the mutant on
+	// and those with findings (the unmutated build ran those again).
+	GuidedRuns  int     `json:"guided_runs,omitempty"`
+	GuidedFound int     `json:"guided_runs_with_findings,omitempty"`
 	Reason      string  `json:"reason,omitempty"`
 	Seconds     float64 `json:"seconds"`
 }

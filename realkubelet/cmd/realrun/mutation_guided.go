@@ -75,6 +75,7 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 	if err != nil {
 		return err
 	}
+	m.GuidedRuns, m.GuidedFound = reportTier(t).RunsPerSide, len(cand)
 	regs, _ := diffRuns(base, cand)
 	if len(regs) == 0 {
 		return nil

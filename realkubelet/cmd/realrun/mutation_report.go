@@ -165,6 +165,12 @@ func oneLine(m realMutant, withFile bool) string {
 		if m.FirstTraced != "" {
 			what += " (first: " + m.FirstTraced + ")"
 		}
+		if m.GuidedRuns > 0 {
+			what += fmt.Sprintf("; guided: %d runs, %d with findings, none new", m.GuidedRuns, m.GuidedFound)
+		}
+		if m.Reason != "" {
+			what += "; " + m.Reason // the guided pass could not judge it
+		}
 	}
 	at := fmt.Sprintf("%-9s", fmt.Sprintf("%d:%d", m.Line, m.Col))
 	if withFile {

@@ -317,7 +317,7 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	}
 	var fake fakeGuided
 	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
-	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived},
+	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived, Runs: 80},
 		{Mutant: mutation.Mutant{Index: 9}, Status: statusKilled}}
 	for i := 10; i <= 13; i++ {
 		ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
@@ -328,6 +328,12 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	}
 	if ms[1].Status != statusSurvived || ms[2].Status != statusKilled {
 		t.Errorf("mutants 8, 9: %s, %s; want survived and killed as before", ms[1].Status, ms[2].Status)
+	}
+	if row := oneLine(ms[1], false); !strings.Contains(row, "80 runs, 0 traces changed; guided: 40 runs, 2 with findings, none new;") {
+		t.Errorf("a survivor of the guided pass: %q; want its guided runs counted", row)
+	}
+	if row := oneLine(ms[6], false); !strings.Contains(row, "; guided pass: ") {
+		t.Errorf("a survivor the guided pass could not judge: %q; want why", row)
 	}
 	for i, c := range []struct{ status, reason string }{
 		{statusCrash, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: Internally inconsistent state"},
