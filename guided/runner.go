@@ -26,6 +26,24 @@ type Runner[R any] interface {
 	Run(index uint64, in Input) Ran[R]
 }
 
+// Announced is r with start called before each of its runs, with the
+// run's index and the input it is given (a tool that must name the run it
+// dies in: the gate's sweep). start must be safe to call from several
+// goroutines when the loop's parallelism is above 1.
+func Announced[R any](r Runner[R], start func(index uint64, in Input)) Runner[R] {
+	return announced[R]{r, start}
+}
+
+type announced[R any] struct {
+	Runner[R]
+	start func(uint64, Input)
+}
+
+func (a announced[R]) Run(index uint64, in Input) Ran[R] {
+	a.start(index, in)
+	return a.Runner.Run(index, in)
+}
+
 // Ran is one run as the loop sees it.
 type Ran[R any] struct {
 	// Input is the input as the run drew it: each stream's draws, zeros

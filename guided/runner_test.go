@@ -140,3 +140,35 @@ func TestWalkDirResumes(t *testing.T) {
 		t.Fatalf("two saved walks of 48 differ from one of 96 (%v)", err)
 	}
 }
+
+// TestAnnouncedNamesEachRunFirst: an announced runner hears every run's
+// index before the loop sees the run (at parallelism 1 in order, one run
+// at a time, the loop's batches emitting later), and the input it hears, run again,
+// gives the run the loop saw (so a tool that names the run it died in by
+// that input names a run that replays). The loop itself is unchanged.
+func TestAnnouncedNamesEachRunFirst(t *testing.T) {
+	var heard []uint64
+	inputs := map[uint64]Input{}
+	r := Announced[string](toyRunner{}, func(i uint64, in Input) { heard, inputs[i] = append(heard, i), in })
+	var plain, seen []string
+	Walk(context.Background(), toyRunner{}, NewCorpus("toy"), Options{Seed: 5, Runs: 40, Parallel: 1}, func(s Step[string]) {
+		plain = append(plain, s.Input.Token()+" "+s.Result)
+	})
+	Walk(context.Background(), r, NewCorpus("toy"), Options{Seed: 5, Runs: 40, Parallel: 1}, func(s Step[string]) {
+		if !slices.Contains(heard, s.Index) {
+			t.Fatalf("run %d reached the loop before it was announced (heard %v)", s.Index, heard)
+		}
+		if again := (toyRunner{}).Run(0, inputs[s.Index]); again.Result != s.Result {
+			t.Fatalf("run %d: its announced input %s runs to %q, the loop saw %q", s.Index, inputs[s.Index].Token(), again.Result, s.Result)
+		}
+		seen = append(seen, s.Input.Token()+" "+s.Result)
+	})
+	for i, h := range heard {
+		if h != uint64(i) {
+			t.Fatalf("announced %v: at parallelism 1 each run is announced as it starts, in order", heard)
+		}
+	}
+	if len(heard) != 40 || !slices.Equal(plain, seen) {
+		t.Errorf("%d runs announced of 40; the loop's runs the same as without: %v", len(heard), slices.Equal(plain, seen))
+	}
+}

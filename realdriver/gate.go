@@ -53,9 +53,11 @@ type GateTarget struct {
 	Families []plan.Family
 	Modes    []string // the wake-up modes the target knows, e.g. plain and hold
 	Seed     func(f plan.Family, mode string, seed uint64) []string
-	// Guided makes the target's guided loop of f in mode, calling emit for
-	// every run (its index in the loop, its input token and keys).
-	Guided func(f plan.Family, mode string, emit func(index uint64, token string, keys []string))
+	// Guided makes the target's guided loop of f in mode, calling start
+	// before every run (its index in the loop and the token of the input
+	// it is given) and emit after it (its index, the token of its input as
+	// the run drew it, and its keys).
+	Guided func(f plan.Family, mode string, start func(index uint64, token string), emit func(index uint64, token string, keys []string))
 	// Input runs one guided input again (a token Guided emitted), or says
 	// what is wrong with the token.
 	Input func(f plan.Family, mode string, token string) ([]string, error)
@@ -81,8 +83,8 @@ func NewGateFlags(modes string) GateFlags {
 			"(-sweep runs per family and mode of the guided loop, loop seed -sweep.start; with -sweep.corpus and -sweep.rerun its kept entries first)"),
 		inputs: flag.String("gate.inputs", "", "TestGateSweep: run again, each in its own family and mode, the guided runs of "+
 			"this -gate.out file (another build's guided sweep) instead of sweeping"),
-		beats: flag.Bool("gate.beats", false, "TestGateSweep: a line on stderr as each run starts (\"gate: run FAMILY MODE seed S\"; "+
-			"a guided run's input is known only once it ran) and ends (\"gate: ran ...\"), for a watch that stops a run that hangs"),
+		beats: flag.Bool("gate.beats", false, "TestGateSweep: a line on stderr as each run starts (\"gate: run FAMILY MODE seed S\", "+
+			"\"gate: run FAMILY MODE run N input TOKEN\") and ends (\"gate: ran ...\"), for a watch that stops a run that hangs and names it"),
 	}
 }
 
@@ -171,7 +173,8 @@ func gateGuided(tg GateTarget, modes []string, fams []plan.Family, runs int, p G
 	var out []GateRun
 	for _, mode := range modes {
 		for _, f := range fams {
-			tg.Guided(f, mode, func(index uint64, token string, keys []string) {
+			start := func(index uint64, token string) { p.StartInput(f.Name, mode, index, token) }
+			tg.Guided(f, mode, start, func(index uint64, token string, keys []string) {
 				if len(keys) > 0 {
 					out = append(out, GateRun{Family: f.Name, Seed: index, Hold: hold(mode), Keys: keys, Input: token})
 				}
@@ -231,6 +234,14 @@ type GateProgress struct {
 func (p *GateProgress) Start(family, mode string, seed uint64) {
 	if p.Beats {
 		fmt.Fprintf(p.W, "gate: run %s %s %s %d\n", family, mode, cmp.Or(p.Unit, "seed"), seed)
+	}
+}
+
+// StartInput names a guided run about to start, with Beats: its index in
+// the loop and the token of its input (a replay of the token runs it).
+func (p *GateProgress) StartInput(family, mode string, index uint64, token string) {
+	if p.Beats {
+		fmt.Fprintf(p.W, "gate: run %s %s run %d input %s\n", family, mode, index, token)
 	}
 }
 

@@ -28,8 +28,9 @@ func gateToy() GateTarget {
 		return out
 	}
 	return GateTarget{Families: []plan.Family{{Name: "a"}, {Name: "b"}}, Modes: []string{"plain", "hold"}, Seed: keys,
-		Guided: func(f plan.Family, mode string, emit func(uint64, string, []string)) {
+		Guided: func(f plan.Family, mode string, start func(uint64, string), emit func(uint64, string, []string)) {
 			for i := range uint64(3) {
+				start(i, fmt.Sprintf("given-%s-%s-%d", f.Name, mode, i))
 				emit(i, fmt.Sprintf("tok-%s-%s-%d", f.Name, mode, i), keys(f, mode, i))
 			}
 		},
@@ -108,10 +109,9 @@ func TestGateSweepWritesTheRunsWithFindings(t *testing.T) {
 	}
 }
 
-// TestGateSweepBeats: with -gate.beats a seed's run and an input's are
-// named as they start and as they end, a guided run (its input drawn by
-// the loop as it runs) as it ends; a progress line stands for its run's
-// end.
+// TestGateSweepBeats: with -gate.beats every run is named as it starts
+// (a guided run by its index and the token of the input it is given) and
+// as it ends; a progress line stands for its run's end.
 func TestGateSweepBeats(t *testing.T) {
 	_, log := gateSweepEvery(t, "plain", "random", "", "a", 2, 2, true)
 	want := "gate: run a plain seed 5\ngate: ran a plain seed 5\ngate: run a plain seed 6\ngate: 2 of 2 runs, 1 with findings (last: a plain seed 6)\n"
@@ -119,7 +119,8 @@ func TestGateSweepBeats(t *testing.T) {
 		t.Errorf("seeded beats %q\nwant %q", log, want)
 	}
 	runs, log := gateSweepEvery(t, "hold", "guided", "", "b", 2, 0, true)
-	if want := "gate: ran b hold run 0\ngate: ran b hold run 1\ngate: ran b hold run 2\n"; log != want {
+	if want := "gate: run b hold run 0 input given-b-hold-0\ngate: ran b hold run 0\ngate: run b hold run 1 input given-b-hold-1\n" +
+		"gate: ran b hold run 1\ngate: run b hold run 2 input given-b-hold-2\ngate: ran b hold run 2\n"; log != want {
 		t.Errorf("guided beats %q\nwant %q", log, want)
 	}
 	file := filepath.Join(t.TempDir(), "guided.json")

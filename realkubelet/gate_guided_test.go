@@ -20,11 +20,12 @@ import (
 // from and saved to that mode's directory under it (corpusDir) and with
 // -sweep.rerun its kept entries run first. Every run is handed to emit
 // with its index in the loop, its input token and its finding keys.
-func gateGuided(t *testing.T, f plan.Family, opts RunOptions, emit func(uint64, string, []string)) {
+func gateGuided(t *testing.T, f plan.Family, opts RunOptions, start func(uint64, string), emit func(uint64, string, []string)) {
 	o := guided.Options{Seed: *sweepStart, Runs: uint64(*sweepSeeds), Parallel: 1, Replay: *sweepRerun}
-	_, err := guided.WalkDir(context.Background(), guidedRunner{t, f, opts}, corpusDir(*sweepCorpus, opts, "all"), o,
+	_, err := guided.WalkDir(context.Background(), guided.Announced(guidedRunner{t, f, opts}, func(i uint64, in guided.Input) { start(i, in.Token()) }), corpusDir(*sweepCorpus, opts, "all"), o,
 		func(s guided.Step[Result]) { emit(s.Index, s.Input.Token(), GateKeys(s.Result)) })
 	if err != nil {
 		t.Fatal(err)
 	}
 }
+

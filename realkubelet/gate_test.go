@@ -88,8 +88,8 @@ func TestGateSweep(t *testing.T) {
 		Seed: func(f plan.Family, mode string, seed uint64) []string {
 			return GateKeys(Bubble(t, func() Result { return RunSeedWith(f, seed, opts(mode)) }))
 		},
-		Guided: func(f plan.Family, mode string, emit func(uint64, string, []string)) {
-			gateGuided(t, f, opts(mode), emit)
+		Guided: func(f plan.Family, mode string, start func(uint64, string), emit func(uint64, string, []string)) {
+			gateGuided(t, f, opts(mode), start, emit)
 		},
 		Input: func(f plan.Family, mode string, token string) ([]string, error) {
 			in, err := guided.ParseToken(token)

@@ -29,9 +29,9 @@ func TestGateSweep(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { r = RunSeed(f, seed) })
 			return gateKeys(r)
 		},
-		Guided: func(f plan.Family, _ string, emit func(uint64, string, []string)) {
+		Guided: func(f plan.Family, _ string, start func(uint64, string), emit func(uint64, string, []string)) {
 			o := guided.Options{Seed: *sweepStart, Runs: uint64(*sweepSeeds), Parallel: 1, Replay: *sweepRerun}
-			_, err := guided.WalkDir(context.Background(), guidedRunner{t, f}, *sweepCorpus, o,
+			_, err := guided.WalkDir(context.Background(), guided.Announced(guidedRunner{t, f}, func(i uint64, in guided.Input) { start(i, in.Token()) }), *sweepCorpus, o,
 				func(s guided.Step[Result]) { emit(s.Index, s.Input.Token(), gateKeys(s.Result)) })
 			if err != nil {
 				t.Fatal(err)
@@ -53,3 +53,4 @@ func TestGateSweep(t *testing.T) {
 func gateKeys(r Result) []string {
 	return realdriver.GateKeys(r.Findings, func(f Finding) (string, string) { return f.Class, f.Check })
 }
+

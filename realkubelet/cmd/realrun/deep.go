@@ -237,8 +237,8 @@ type sweepError struct {
 
 func (e *sweepError) Error() string {
 	where := ""
-	if in, ok := strings.CutPrefix(e.out.Last, "gate: run "); ok {
-		where = " (in " + in + ")"
+	if c, ok := e.runOf(); ok {
+		where = fmt.Sprintf(" (in %s %s %s)", c.Family, c.Mode, runName(c))
 	} else if _, after, ok := strings.Cut(e.out.Last, "(last: "); ok {
 		where = " (the run after " + strings.TrimSuffix(after, ")") + ")"
 	} else if after, ok := strings.CutPrefix(e.out.Last, "gate: ran "); ok {
@@ -254,11 +254,24 @@ func (e *sweepError) Error() string {
 // hang bound, or synctest's deadlock (every goroutine of the run blocked).
 func (e *sweepError) hung() bool { return e.out.Hung || e.out.Deadlock() }
 
-// seedRun is the seed's run the sweep died in, when its last beat named
-// it as it started ("gate: run FAMILY MODE seed S"): a guided run's input
-// is known only once it ran.
-func (e *sweepError) seedRun() (change, bool) {
-	var c change
-	_, err := fmt.Sscanf(e.out.Last, "gate: run %s %s seed %d", &c.Family, &c.Mode, &c.Seed)
-	return c, err == nil
+// runOf is the run the sweep died in, when its last beat named it as it
+// started: "gate: run FAMILY MODE seed S", or a guided run's "gate: run
+// FAMILY MODE run N input TOKEN" (Seed its index, Input its token).
+func (e *sweepError) runOf() (change, bool) {
+	rest, ok := strings.CutPrefix(e.out.Last, "gate: run ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 4 {
+		return change{}, false
+	}
+	n, err := strconv.ParseUint(f[3], 10, 64)
+	c := change{Family: f[0], Mode: f[1], Seed: n}
+	switch {
+	case err != nil:
+	case f[2] == "seed" && len(f) == 4:
+		return c, true
+	case f[2] == "run" && len(f) == 6 && f[4] == "input":
+		c.Input = f[5]
+		return c, true
+	}
+	return change{}, false
 }

@@ -327,7 +327,7 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	switch {
 	case errors.As(err, &dead):
 		rep.Died = err.Error()
-		if c, ok := dead.seedRun(); ok {
+		if c, ok := dead.runOf(); ok {
 			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
 		}
 		return g.verdict(rep)

@@ -47,6 +47,8 @@ func TestGateFailsWhenTheCandidateDies(t *testing.T) {
 		{dyingSweep{}, "sweep on candidate did not complete (the run after swarm plain seed 3): panic: runtime error: invalid memory address or nil pointer dereference"},
 		{dyingSweep{hung: true}, "sweep on candidate: a run did not end within 30s (the run after swarm plain seed 3)"},
 		{dyingSweep{hung: true, last: "gate: ran swarm plain run 8"}, "sweep on candidate: a run did not end within 30s (the run after swarm plain run 8)"},
+		{dyingSweep{last: "gate: run swarm plain run 12 input g1.abc"}, "sweep on candidate did not complete (in swarm plain run 12): panic: runtime error: " +
+			"invalid memory address or nil pointer dereference; realrun replay --kubernetes " + tree + " --scenario swarm --input g1.abc"},
 		{dyingSweep{last: "gate: run swarm hold seed 4"}, "sweep on candidate did not complete (in swarm hold seed 4): panic: runtime error: " +
 			"invalid memory address or nil pointer dereference; realrun replay --kubernetes " + tree + " --scenario swarm --seed 4 --hold"},
 	} {

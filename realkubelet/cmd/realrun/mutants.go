@@ -176,7 +176,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 		// Like the gate, a sweep that dies where the base's ended is
 		// caught: in the seed its last beat names, when it names one.
 		row.Died, row.Caught = err.Error(), true
-		if c, ok := dead.seedRun(); ok {
+		if c, ok := dead.runOf(); ok && c.Input == "" {
 			row.First[c.Mode], row.Runs[c.Mode] = int64(c.Seed), 1
 		}
 		progress("mutant %s (%s): caught=true, its sweep died: %s", name, bug, row.Died)

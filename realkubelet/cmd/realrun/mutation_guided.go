@@ -64,6 +64,9 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 		if dead.hung() {
 			m.Status = statusHang
 		}
+		if c, ok := dead.runOf(); ok {
+			m.Family, m.Mode, m.Seed, m.Input = c.Family, c.Mode, c.Seed, c.Input
+		}
 		return nil
 	}
 	if err != nil {

@@ -151,7 +151,7 @@ func printBuckets(w io.Writer, rep mutationReport) {
 func oneLine(m realMutant, withFile bool) string {
 	where := "-"
 	switch {
-	case m.Status == statusGuided:
+	case m.Status == statusGuided || m.Input != "":
 		where = fmt.Sprintf("%s %s run %d", m.Mode, m.Family, m.Seed)
 	case m.Family != "":
 		where = fmt.Sprintf("%s %s %d", m.Mode, m.Family, m.Seed)

@@ -292,7 +292,7 @@ func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, e
 	case slices.Contains(sd.env, "PODSIM_MUTANT=7"):
 		return map[runKey][]string{r2: {"VC VK3"}, r5: {"UNEXPLAINED VK3", "VC VK3"}}, nil
 	case slices.Contains(sd.env, "PODSIM_MUTANT=10"):
-		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Tail: []string{"panic: Internally inconsistent state"}, Err: errFailed}}
+		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: "gate: run vk-swarm plain run 4 input g1:x", Tail: []string{"panic: Internally inconsistent state"}, Err: errFailed}}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=11"):
 		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Hung: true, Err: errFailed}, hang: time.Second}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=12"):
@@ -332,11 +332,14 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	if row := oneLine(ms[1], false); !strings.Contains(row, "80 runs, 0 traces changed; guided: 40 runs, 2 with findings, none new;") {
 		t.Errorf("a survivor of the guided pass: %q; want its guided runs counted", row)
 	}
+	if m := ms[3]; m.Input != "g1:x" || !strings.Contains(oneLine(m, false), "plain vk-swarm run 4") {
+		t.Errorf("a guided run that crashed: input %q, row %q; want the run and its input", m.Input, oneLine(m, false))
+	}
 	if row := oneLine(ms[6], false); !strings.Contains(row, "; guided pass: ") {
 		t.Errorf("a survivor the guided pass could not judge: %q; want why", row)
 	}
 	for i, c := range []struct{ status, reason string }{
-		{statusCrash, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: Internally inconsistent state"},
+		{statusCrash, "guided pass, mutant on: sweep on s did not complete (in vk-swarm plain run 4): panic: Internally inconsistent state"},
 		{statusHang, "guided pass, mutant on: sweep on s: a run did not end within 1s (the run after vk-swarm plain run 3)"},
 		{statusHang, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: " + synctestDeadlockLine},
 		{statusSurvived, "guided pass: " + filepath.Join(r.outDir, "guided", "13", "mutant-runs.json") + ": unexpected end of JSON input"},
