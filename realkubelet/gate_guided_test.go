@@ -28,4 +28,3 @@ func gateGuided(t *testing.T, f plan.Family, opts RunOptions, start func(uint64,
 		t.Fatal(err)
 	}
 }
-

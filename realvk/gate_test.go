@@ -53,4 +53,3 @@ func TestGateSweep(t *testing.T) {
 func gateKeys(r Result) []string {
 	return realdriver.GateKeys(r.Findings, func(f Finding) (string, string) { return f.Class, f.Check })
 }
-
