@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/podsim/podsim/plan"
-	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // The gate's deep tier: one family in one wake-up mode swept much further
@@ -207,71 +205,4 @@ func reportTier(t tier) tierReport {
 		r.FirstSeed, r.LastSeed, r.LoopSeed, r.Runs = 0, 0, t.Start, t.Seeds
 	}
 	return r
-}
-
-// progressLines passes the sweep's progress lines to realrun's log, with
-// the side and the time since the tier began: the binary writes "gate: N
-// of T runs, F with findings (last: ...)" every progressEvery runs, and
-// "gate: run ..." and "gate: ran ..." as each run starts and ends, the
-// beats of the hang watch, which stay out of the log.
-type progressLines struct {
-	label string
-	t0    time.Time
-}
-
-func (p progressLines) beat(line string) bool {
-	rest, ok := strings.CutPrefix(line, "gate: ")
-	if ok && !strings.HasPrefix(rest, "run ") && !strings.HasPrefix(rest, "ran ") {
-		progress("%s [%.0fs]: %s", p.label, time.Since(p.t0).Seconds(), rest)
-	}
-	return ok
-}
-
-// sweepError is a sweep that did not complete: its binary died, or one
-// of its runs did not end within the hang bound.
-type sweepError struct {
-	side string
-	out  toolrun.Outcome
-	hang time.Duration
-}
-
-func (e *sweepError) Error() string {
-	where := ""
-	if c, ok := e.runOf(); ok {
-		where = fmt.Sprintf(" (in %s %s %s)", c.Family, c.Mode, runName(c))
-	} else if _, after, ok := strings.Cut(e.out.Last, "(last: "); ok {
-		where = " (the run after " + strings.TrimSuffix(after, ")") + ")"
-	} else if after, ok := strings.CutPrefix(e.out.Last, "gate: ran "); ok {
-		where = " (the run after " + after + ")"
-	}
-	if e.out.Hung {
-		return fmt.Sprintf("sweep on %s: a run did not end within %s%s", e.side, e.hang, where)
-	}
-	return fmt.Sprintf("sweep on %s did not complete%s: %s", e.side, where, e.out.Why())
-}
-
-// hung reports whether the sweep stopped on a run that would not end: the
-// hang bound, or synctest's deadlock (every goroutine of the run blocked).
-func (e *sweepError) hung() bool { return e.out.Hung || e.out.Deadlock() }
-
-// runOf is the run the sweep died in, when its last beat named it as it
-// started: "gate: run FAMILY MODE seed S", or a guided run's "gate: run
-// FAMILY MODE run N input TOKEN" (Seed its index, Input its token).
-func (e *sweepError) runOf() (change, bool) {
-	rest, ok := strings.CutPrefix(e.out.Last, "gate: run ")
-	f := strings.Fields(rest)
-	if !ok || len(f) < 4 {
-		return change{}, false
-	}
-	n, err := strconv.ParseUint(f[3], 10, 64)
-	c := change{Family: f[0], Mode: f[1], Seed: n}
-	switch {
-	case err != nil:
-	case f[2] == "seed" && len(f) == 4:
-		return c, true
-	case f[2] == "run" && len(f) == 6 && f[4] == "input":
-		c.Input = f[5]
-		return c, true
-	}
-	return change{}, false
 }

@@ -131,18 +131,20 @@ func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+form
 // keys. The binary names each run as it starts and ends (-gate.beats), a
 // progress line every progressEvery runs reaches realrun's log, and a run
 // that does not end within hang (0: no bound) stops the sweep (a
-// sweepError, as is a binary that dies).
+// toolrun.Died, as is a binary that dies).
 func (sd side) sweep(t tier, moduleDir, file string, hang time.Duration) (map[runKey][]string, error) {
 	t0 := time.Now()
 	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a backstop: hang bounds each run
 	args := append([]string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-gate.out", file,
 		"-gate.progress", strconv.Itoa(progressEvery), "-gate.beats"}, t.args()...)
 	progress("sweeping %s: %s", sd.slot.name(), t)
-	beats := progressLines{label: sd.slot.name() + " " + t.Name, t0: t0}
+	log := func(line string) {
+		progress("%s %s [%.0fs]: %s", sd.slot.name(), t.Name, time.Since(t0).Seconds(), line)
+	}
 	res := toolrun.Cmd{Bin: sd.bin, Args: args, Dir: moduleDir, Env: append(sd.slot.goEnv(), sd.env...),
-		Hang: hang, Beat: beats.beat}.Run(context.Background())
+		Hang: hang, Beat: toolrun.GateBeat(log)}.Run(context.Background())
 	if res.Err != nil || res.Hung {
-		return nil, &sweepError{side: sd.slot.name(), out: res, hang: hang}
+		return nil, &toolrun.Died{Side: sd.slot.name(), Out: res, Hang: hang}
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -158,6 +160,11 @@ func (sd side) sweep(t tier, moduleDir, file string, hang time.Duration) (map[ru
 	}
 	progress("swept %s, %s tier, in %.0fs: %d runs with findings", sd.slot.name(), t.Name, time.Since(t0).Seconds(), len(runs))
 	return out, nil
+}
+
+// changeOf is a sweep's run as a change (no key) to name or replay it.
+func changeOf(r toolrun.Run) change {
+	return change{Family: r.Family, Mode: r.Mode, Seed: r.Index, Input: r.Input}
 }
 
 // progressEvery: the sweep reports its progress every this many runs.
@@ -323,12 +330,12 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 		return err
 	}
 	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing)
-	var dead *sweepError
+	var dead *toolrun.Died
 	switch {
 	case errors.As(err, &dead):
 		rep.Died = err.Error()
-		if c, ok := dead.runOf(); ok {
-			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
+		if r, ok := dead.Run(); ok {
+			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), changeOf(r))
 		}
 		return g.verdict(rep)
 	case err != nil:

@@ -26,7 +26,7 @@ func (d dyingSweep) sweep(sd side, t tier, file string) (map[runKey][]string, er
 	}
 	out := toolrun.Outcome{Last: cmp.Or(d.last, "gate: 3 of 10 runs, 0 with findings (last: swarm plain seed 3)"), Err: errors.New("exit status 2"),
 		Tail: []string{"panic: runtime error: invalid memory address or nil pointer dereference"}, Hung: d.hung}
-	return nil, &sweepError{side: sd.bin, out: out, hang: 30 * time.Second}
+	return nil, &toolrun.Died{Side: sd.bin, Out: out, Hang: 30 * time.Second}
 }
 
 // TestGateFailsWhenTheCandidateDies: a candidate whose sweep panics or

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // The catalogue on the real code: every realkubelet/testdata/mutants/*.diff
@@ -171,13 +173,13 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 	// A reversed gap (expect: fix CLASS) is caught when the gate reports
 	// CLASS gone; seeds-to-detection then counts those fixes.
 	fixClass, isFix := strings.CutPrefix(expect, "fix ")
-	var dead *sweepError
+	var dead *toolrun.Died
 	if errors.As(err, &dead) && !isFix {
 		// Like the gate, a sweep that dies where the base's ended is
 		// caught: in the seed its last beat names, when it names one.
 		row.Died, row.Caught = err.Error(), true
-		if c, ok := dead.runOf(); ok && c.Input == "" {
-			row.First[c.Mode], row.Runs[c.Mode] = int64(c.Seed), 1
+		if r, ok := dead.Run(); ok && r.Input == "" {
+			row.First[r.Mode], row.Runs[r.Mode] = int64(r.Index), 1
 		}
 		progress("mutant %s (%s): caught=true, its sweep died: %s", name, bug, row.Died)
 		return row

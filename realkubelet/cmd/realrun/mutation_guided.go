@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // realrun mutation --guided N [--corpus DIR]: after the seeded sweep,
@@ -58,14 +60,14 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 	on.slot.label, off.slot.label = "the schema build, mutant "+strconv.Itoa(m.Index), "the schema build, no mutant"
 	mutantRuns := filepath.Join(dir, "mutant-runs.json")
 	cand, err := r.sweep(on, tiers[0], mutantRuns)
-	var dead *sweepError
+	var dead *toolrun.Died
 	if errors.As(err, &dead) {
 		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
-		if dead.hung() {
+		if dead.Hung() {
 			m.Status = statusHang
 		}
-		if c, ok := dead.runOf(); ok {
-			m.Family, m.Mode, m.Seed, m.Input = c.Family, c.Mode, c.Seed, c.Input
+		if r, ok := dead.Run(); ok {
+			m.Family, m.Mode, m.Seed, m.Input = r.Family, r.Mode, r.Index, r.Input
 		}
 		return nil
 	}

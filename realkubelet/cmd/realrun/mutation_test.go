@@ -292,11 +292,11 @@ func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, e
 	case slices.Contains(sd.env, "PODSIM_MUTANT=7"):
 		return map[runKey][]string{r2: {"VC VK3"}, r5: {"UNEXPLAINED VK3", "VC VK3"}}, nil
 	case slices.Contains(sd.env, "PODSIM_MUTANT=10"):
-		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: "gate: run vk-swarm plain run 4 input g1:x", Tail: []string{"panic: Internally inconsistent state"}, Err: errFailed}}
+		return nil, &toolrun.Died{Side: "s", Out: toolrun.Outcome{Last: "gate: run vk-swarm plain run 4 input g1:x", Tail: []string{"panic: Internally inconsistent state"}, Err: errFailed}}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=11"):
-		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Hung: true, Err: errFailed}, hang: time.Second}
+		return nil, &toolrun.Died{Side: "s", Out: toolrun.Outcome{Last: last, Hung: true, Err: errFailed}, Hang: time.Second}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=12"):
-		return nil, &sweepError{side: "s", out: toolrun.Outcome{Last: last, Tail: []string{"panic: " + synctestDeadlockLine}, Err: errFailed}}
+		return nil, &toolrun.Died{Side: "s", Out: toolrun.Outcome{Last: last, Tail: []string{"panic: " + synctestDeadlockLine}, Err: errFailed}}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=13"):
 		return nil, fmt.Errorf("%s: unexpected end of JSON input", file)
 	}

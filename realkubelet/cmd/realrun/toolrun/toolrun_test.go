@@ -116,3 +116,41 @@ func TestWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestGateBeats: every "gate: " line is a beat, and only the progress
+// lines reach the log; a dead sweep is named by the run its last beat
+// started (a seed's, or a guided run's with its input), else by the run
+// after the last that ended.
+func TestGateBeats(t *testing.T) {
+	var logged []string
+	beat := GateBeat(func(l string) { logged = append(logged, l) })
+	for _, l := range []string{"gate: run a plain seed 1", "gate: ran a plain seed 1", "gate: 1 of 9 runs, 0 with findings (last: a plain seed 1)", "panic: x"} {
+		if got, want := beat(l), strings.HasPrefix(l, "gate: "); got != want {
+			t.Errorf("beat(%q) = %v", l, got)
+		}
+	}
+	if len(logged) != 1 || logged[0] != "1 of 9 runs, 0 with findings (last: a plain seed 1)" {
+		t.Errorf("logged %q, want the progress line only", logged)
+	}
+	for _, c := range []struct {
+		last, where string
+		run         Run
+	}{
+		{"gate: run vk-swarm plain run 155 input g1:Yrw2", " (in vk-swarm plain run 155)", Run{"vk-swarm", "plain", 155, "g1:Yrw2"}},
+		{"gate: run swarm hold seed 58", " (in swarm hold seed 58)", Run{"swarm", "hold", 58, ""}},
+		{"gate: ran swarm hold seed 57", " (the run after swarm hold seed 57)", Run{}},
+		{"gate: 1000 of 9000 runs, 3 with findings (last: swarm hold seed 57)", " (the run after swarm hold seed 57)", Run{}},
+		{"gate: run swarm hold seed x", "", Run{}},
+		{"", "", Run{}},
+	} {
+		d := &Died{Side: "s", Out: Outcome{Last: c.last, Tail: []string{"panic: boom"}}}
+		r, ok := d.Run()
+		if want := "sweep on s did not complete" + c.where + ": panic: boom"; d.Error() != want || r != c.run || ok != (c.run != Run{}) {
+			t.Errorf("last beat %q: %q, run %+v (%v)\nwant %q, %+v", c.last, d.Error(), r, ok, want, c.run)
+		}
+	}
+	hung := &Died{Side: "s", Out: Outcome{Last: "gate: run swarm hold seed 58", Hung: true}, Hang: time.Second}
+	if hung.Error() != "sweep on s: a run did not end within 1s (in swarm hold seed 58)" || !hung.Hung() {
+		t.Errorf("a hung sweep: %q, %v", hung.Error(), hung.Hung())
+	}
+}
