@@ -132,7 +132,7 @@ func progress(format string, a ...any) { fmt.Fprintf(os.Stderr, "realrun: "+form
 // progress line every progressEvery runs reaches realrun's log, and a run
 // that does not end within hang (0: no bound) stops the sweep (a
 // toolrun.Died, as is a binary that dies).
-func (sd side) sweep(t tier, moduleDir, file string, hang time.Duration) (map[runKey][]string, error) {
+func (sd side) sweep(ctx context.Context, t tier, moduleDir, file string, hang time.Duration) (map[runKey][]string, error) {
 	t0 := time.Now()
 	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a backstop: hang bounds each run
 	args := append([]string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-gate.out", file,
@@ -142,8 +142,11 @@ func (sd side) sweep(t tier, moduleDir, file string, hang time.Duration) (map[ru
 		progress("%s %s [%.0fs]: %s", sd.slot.name(), t.Name, time.Since(t0).Seconds(), line)
 	}
 	res := toolrun.Cmd{Bin: sd.bin, Args: args, Dir: moduleDir, Env: append(sd.slot.goEnv(), sd.env...),
-		Hang: hang, Beat: toolrun.GateBeat(log)}.Run(context.Background())
-	if res.Err != nil || res.Hung {
+		Hang: hang, Beat: toolrun.GateBeat(log)}.Run(ctx)
+	switch {
+	case res.Signaled: // an interrupt, not the code's doing: no verdict
+		return nil, fmt.Errorf("sweep on %s was stopped from outside: %v", sd.slot.name(), res.Err)
+	case res.Err != nil || res.Hung:
 		return nil, &toolrun.Died{Side: sd.slot.name(), Out: res, Hang: hang}
 	}
 	b, err := os.ReadFile(file)
@@ -295,7 +298,7 @@ func runGate(o options, kubeletDir, root string) error {
 	outDir := cmp.Or(o.out, filepath.Join(cand.slot.dir, "report"))
 	g := gate{o: o, vk: tg.vk, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
 		sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
-			return sd.sweep(t, tg.moduleDir, file, o.hang)
+			return sd.sweep(context.Background(), t, tg.moduleDir, file, o.hang) // an interrupt ends realrun
 		},
 		shrink: func(regs []change, sd side) { shrinkChanges(regs, o.shrink, sd, tg, outDir) }}
 	return g.judge(&rep, base, cand)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"bufio"
 	"cmp"
 	"encoding/json"
@@ -108,7 +109,7 @@ func runMutants(o options, kubeletDir, root string) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	baseRuns, err := base.sweep(gateTiers(o)[0], moduleDir, filepath.Join(outDir, "base-runs.json"), o.hang)
+	baseRuns, err := base.sweep(context.Background(), gateTiers(o)[0], moduleDir, filepath.Join(outDir, "base-runs.json"), o.hang)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 		return fail(err)
 	}
 	sd := side{slot: s, bin: bin}
-	runs, err := sd.sweep(gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"), o.hang)
+	runs, err := sd.sweep(context.Background(), gateTiers(o)[0], tg.moduleDir, filepath.Join(outDir, name+"-runs.json"), o.hang)
 	for _, m := range strings.Split(o.modes, ",") {
 		row.First[m] = -1
 	}

@@ -144,7 +144,7 @@ func runMutation(o options, moduleDir, root string) error {
 	}
 	r := &mutationRun{o: o, t: t, outDir: cmp.Or(o.out, filepath.Join(root, report))}
 	r.sweep = func(sd side, t tier, file string) (map[runKey][]string, error) {
-		return sd.sweep(t, r.t.moduleDir, file, r.o.hang)
+		return sd.sweep(ctx, t, r.t.moduleDir, file, r.o.hang)
 	}
 	if err := os.MkdirAll(filepath.Join(r.outDir, "verdicts"), 0o755); err != nil {
 		return err

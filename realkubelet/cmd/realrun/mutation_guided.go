@@ -3,11 +3,14 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
@@ -27,24 +30,56 @@ import (
 // statusGuided: killed by the guided pass.
 const statusGuided = "killed-guided"
 
-// guidedPass judges the survivors of ms, in order, until ctx ends.
+// guidedPass judges the survivors of ms, --parallel at a time (each
+// loop runs one run at a time), until ctx ends, appending each verdict to
+// mutation.jsonl as it comes (a mutant's later line supersedes its
+// seeded one). A survivor whose pass an interrupt cut short stays a
+// survivor, its reason saying so.
 func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
+	log, err := os.OpenFile(filepath.Join(r.outDir, "mutation.jsonl"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		progress("cannot keep the guided verdicts as they come: %v", err)
+	}
+	var mu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range r.o.parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue // sent before the interrupt: not started
+				}
+				t0 := time.Now()
+				if err := r.guidedOne(ctx, &ms[i]); err != nil {
+					ms[i].Reason = "guided pass: " + err.Error()
+				}
+				ms[i].Seconds += time.Since(t0).Seconds()
+				mu.Lock()
+				if b, err := json.Marshal(ms[i]); err == nil && log != nil {
+					fmt.Fprintf(log, "%s\n", b)
+				}
+				progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
+				mu.Unlock()
+			}
+		}()
+	}
 	for i := range ms {
-		if ctx.Err() != nil || ms[i].Status != statusSurvived {
-			continue
+		if ctx.Err() == nil && ms[i].Status == statusSurvived {
+			next <- i
 		}
-		t0 := time.Now()
-		if err := r.guidedOne(&ms[i]); err != nil {
-			ms[i].Reason = "guided pass: " + err.Error()
-		}
-		ms[i].Seconds += time.Since(t0).Seconds()
-		progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
+	}
+	close(next)
+	wg.Wait()
+	if log != nil {
+		log.Close()
 	}
 }
 
 // guidedOne runs mutant m's guided loop and the unmutated runs of its
 // inputs with findings, each into m's directory under guided/.
-func (r *mutationRun) guidedOne(m *realMutant) error {
+func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 	dir := filepath.Join(r.outDir, "guided", strconv.Itoa(m.Index))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -61,7 +96,10 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 	mutantRuns := filepath.Join(dir, "mutant-runs.json")
 	cand, err := r.sweep(on, tiers[0], mutantRuns)
 	var dead *toolrun.Died
-	if errors.As(err, &dead) {
+	switch {
+	case ctx.Err() != nil:
+		return errors.New("interrupted")
+	case errors.As(err, &dead):
 		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
 		if dead.Hung() {
 			m.Status = statusHang
@@ -70,13 +108,15 @@ func (r *mutationRun) guidedOne(m *realMutant) error {
 			m.Family, m.Mode, m.Seed, m.Input = r.Family, r.Mode, r.Index, r.Input
 		}
 		return nil
-	}
-	if err != nil {
+	case err != nil:
 		return err
 	}
 	t := tiers[0]
 	t.Corpus, t.Inputs = "", mutantRuns
 	base, err := r.sweep(off, t, filepath.Join(dir, "base-runs.json"))
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -281,11 +283,21 @@ func TestFilesOfTheTree(t *testing.T) {
 // runs are the unmutated ones. With mutant 10 on the binary panics, with
 // 11 a run hangs, with 12 a synctest deadlock ends it; with 13 the sweep
 // fails for a reason of realrun's own (its run list unreadable).
-type fakeGuided struct{ asked []string }
+type fakeGuided struct {
+	mu     sync.Mutex
+	asked  []string
+	cancel func() // if set, called by mutant 8's sweep: an interrupt
+}
 
 func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, error) {
+	f.mu.Lock()
 	f.asked = append(f.asked, fmt.Sprintf("%s %s seeds=%d corpus=%v inputs=%s", strings.Join(sd.env, ","), t.Name, t.Seeds,
 		t.Corpus != "", filepath.Base(t.Inputs)))
+	f.mu.Unlock()
+	if f.cancel != nil && slices.Contains(sd.env, "PODSIM_MUTANT=8") {
+		f.cancel()
+		return nil, errors.New("signal: interrupt")
+	}
 	r2, r5 := runKey{Family: "vk-swarm", Seed: 2, Input: "g1:b"}, runKey{Family: "vk-swarm", Seed: 5, Input: "g1:e"}
 	last := "gate: 4 of 40 runs, 1 with findings (last: vk-swarm plain run 3)"
 	switch {
@@ -363,3 +375,52 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 // synctestDeadlockLine is synctest's message for a run whose goroutines
 // all block for good (toolrun.Outcome.Deadlock looks for it).
 const synctestDeadlockLine = "deadlock: all goroutines in bubble are blocked [recovered, repanicked]"
+
+// TestGuidedPassInParallelAndInterrupted: --parallel 2 gives the same
+// verdicts as one at a time, each appended to mutation.jsonl as it comes;
+// an interrupt leaves the mutant in flight a survivor that says so, and
+// starts no other.
+func TestGuidedPassInParallelAndInterrupted(t *testing.T) {
+	survivors := func() []realMutant {
+		var ms []realMutant
+		for _, i := range []int{7, 8, 10, 11, 12} {
+			ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
+		}
+		return ms
+	}
+	verdicts := func(parallel int) ([]string, string) {
+		o, err := parse(strings.Fields(fmt.Sprintf("mutation --vk --scenario vk-swarm --guided 40 --parallel %d", parallel)), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fake fakeGuided
+		r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
+		ms := survivors()
+		r.guidedPass(context.Background(), ms)
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Status+" "+m.Reason)
+		}
+		b, _ := os.ReadFile(filepath.Join(r.outDir, "mutation.jsonl"))
+		return out, string(b)
+	}
+	one, _ := verdicts(1)
+	two, log := verdicts(2)
+	if !slices.Equal(one, two) || strings.Count(log, "\n") != 5 || !strings.Contains(log, `"status":"killed-guided"`) {
+		t.Errorf("parallel 2: %q\nparallel 1: %q\nlog %s", two, one, log)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	o, _ := parse(strings.Fields("mutation --vk --scenario vk-swarm --guided 40"), io.Discard)
+	fake := fakeGuided{cancel: cancel}
+	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
+	ms := survivors()
+	r.guidedPass(ctx, ms)
+	if ms[0].Status != statusGuided || ms[1].Status != statusSurvived || ms[1].Reason != "guided pass: interrupted" {
+		t.Errorf("mutants 7, 8: %s, %s %q; want killed-guided, then a survivor the interrupt cut short", ms[0].Status, ms[1].Status, ms[1].Reason)
+	}
+	for _, m := range ms[2:] {
+		if m.Status != statusSurvived || m.Reason != "" {
+			t.Errorf("mutant %d ran after the interrupt: %s %q", m.Index, m.Status, m.Reason)
+		}
+	}
+}

@@ -12,6 +12,7 @@ package toolrun
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"time"
@@ -38,8 +39,12 @@ type Outcome struct {
 	Last   string   // the last beat
 	Tail   []string // the first panic line, then the last 40 other stderr lines
 	Hung   bool     // stopped: no beat within Hang
-	Stdout string
-	Err    error // the start's or the wait's error; nil when the binary passed
+	// Signaled: the binary ended by a signal the hang watch did not send
+	// (an interrupt, the context's end, the OOM killer). Go code that
+	// fails exits with a status, so this says nothing of the code.
+	Signaled bool
+	Stdout   string
+	Err      error // the start's or the wait's error; nil when the binary passed
 }
 
 // tailLines bounds the stderr lines an Outcome keeps (a panic's goroutine
@@ -65,6 +70,8 @@ func (c Cmd) Run(ctx context.Context) Outcome {
 	out := c.watch(bufio.NewScanner(stderr), cancel)
 	out.Err = cmd.Wait()
 	out.Stdout = stdout.String()
+	var exit *exec.ExitError
+	out.Signaled = !out.Hung && errors.As(out.Err, &exit) && !exit.Exited()
 	return out
 }
 

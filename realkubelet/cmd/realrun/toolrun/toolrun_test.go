@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,11 @@ func TestMain(m *testing.M) {
 	case "fail":
 		fmt.Println("--- FAIL: TestGateSweep (0.01s)\n    gate.go:1: -sweep.family: no family \"x\"\nFAIL")
 		os.Exit(1)
+	case "interrupted":
+		fmt.Fprintln(os.Stderr, "gate: run swarm plain seed 3")
+		p, _ := os.FindProcess(os.Getpid())
+		_ = p.Signal(os.Interrupt) // Go's default: the process ends by the signal
+		time.Sleep(time.Hour)
 	case "silent":
 		fmt.Fprintln(os.Stderr, "run plain swarm 7")
 		time.Sleep(time.Hour)
@@ -62,6 +68,24 @@ func TestRunSaysWhyADeadBinaryDied(t *testing.T) {
 	}
 	if got := (Cmd{Bin: "/nonexistent/tool.test"}).Run(context.Background()); got.Err == nil || !strings.Contains(got.Why(), "/nonexistent/tool.test") {
 		t.Errorf("a binary that cannot start: %v, Why() = %q", got.Err, got.Why())
+	}
+}
+
+// TestRunTellsAnInterruptFromADeath: a binary ended by a signal it was
+// not sent by the hang watch (here its own interrupt) is Signaled, not a
+// crash of the code; one that panics or is stopped by the watch is not.
+func TestRunTellsAnInterruptFromADeath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no interrupt signal to send")
+	}
+	if out := child("interrupted", time.Minute).Run(context.Background()); !out.Signaled || out.Hung || out.Err == nil {
+		t.Errorf("an interrupted binary: signaled %v, hung %v, err %v", out.Signaled, out.Hung, out.Err)
+	}
+	if out := child("panic", time.Minute).Run(context.Background()); out.Signaled {
+		t.Errorf("a binary that panicked is counted as signaled: %v", out.Err)
+	}
+	if out := child("silent", 100*time.Millisecond).Run(context.Background()); out.Signaled || !out.Hung {
+		t.Errorf("a binary the hang watch stopped: signaled %v, hung %v", out.Signaled, out.Hung)
 	}
 }
 
