@@ -225,7 +225,9 @@ func TestGateDeepTierEndToEnd(t *testing.T) {
 		}
 		var out strings.Builder
 		g := gate{o: o, outDir: t.TempDir(), stdout: &out,
-			sweep:  func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(context.Background(), t, mod, file, o.hang) },
+			sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
+				return sd.sweep(context.Background(), t, mod, file, o.hang)
+			},
 			shrink: func([]change, side) {}}
 		rep := newReport(o)
 		err = g.judge(&rep, side{slot: s, bin: bin}, side{slot: s, bin: planted})

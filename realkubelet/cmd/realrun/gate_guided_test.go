@@ -233,7 +233,9 @@ func TestGateGuidedTierEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := gate{o: o, outDir: t.TempDir(), stdout: io.Discard, shrink: func([]change, side) {},
-			sweep: func(sd side, t tier, file string) (map[runKey][]string, error) { return sd.sweep(context.Background(), t, mod, file, o.hang) }}
+			sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
+				return sd.sweep(context.Background(), t, mod, file, o.hang)
+			}}
 		rep := newReport(o)
 		err = g.judge(&rep, side{slot: s, bin: bin}, side{slot: s, bin: cand})
 		return rep.Regressions, err

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"context"
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"

@@ -36,9 +36,9 @@ type Cmd struct {
 
 // Outcome is what a finished (or stopped) binary left.
 type Outcome struct {
-	Last   string   // the last beat
-	Tail   []string // the first panic line, then the last 40 other stderr lines
-	Hung   bool     // stopped: no beat within Hang
+	Last string   // the last beat
+	Tail []string // the first panic line, then the last 40 other stderr lines
+	Hung bool     // stopped: no beat within Hang
 	// Signaled: the binary ended by a signal the hang watch did not send
 	// (an interrupt, the context's end, the OOM killer). Go code that
 	// fails exits with a status, so this says nothing of the code.
