@@ -22,39 +22,18 @@ func (r *mutationRun) sweepMutants(ctx context.Context, todo []realMutant) []rea
 	if err != nil {
 		progress("cannot keep results as they come: %v", err)
 	}
-	var mu sync.Mutex
 	done := 0
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range r.o.parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if todo[i].Status == "" {
-					r.runOne(ctx, &todo[i])
-				}
-				mu.Lock()
-				done++
-				if todo[i].Status != "" {
-					if log != nil {
-						b, _ := json.Marshal(todo[i])
-						fmt.Fprintf(log, "%s\n", b)
-					}
-					progress("mutant %d/%d %s", done, len(todo), oneLine(todo[i], len(r.t.files) > 1))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range todo {
-		if ctx.Err() != nil {
-			break
+	r.inParallel(ctx, len(todo), func(int) bool { return true }, func(i int) {
+		if todo[i].Status == "" {
+			r.runOne(ctx, &todo[i])
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	}, func(i int) {
+		done++
+		if todo[i].Status != "" {
+			logMutant(log, todo[i])
+			progress("mutant %d/%d %s", done, len(todo), oneLine(todo[i], len(r.t.files) > 1))
+		}
+	})
 	if log != nil {
 		log.Close()
 	}
@@ -65,6 +44,47 @@ func (r *mutationRun) sweepMutants(ctx context.Context, todo []realMutant) []rea
 		}
 	}
 	return out
+}
+
+// inParallel calls work(i) for each i in 0..n-1 that want accepts,
+// --parallel at a time, and note(i) under one lock as each ends; once ctx
+// ends it starts no more.
+func (r *mutationRun) inParallel(ctx context.Context, n int, want func(int) bool, work, note func(int)) {
+	var mu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range r.o.parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue // sent before the interrupt: not started
+				}
+				work(i)
+				mu.Lock()
+				note(i)
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		if want(i) {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+}
+
+// logMutant appends m's outcome to mutation.jsonl (log nil: not kept).
+func logMutant(log *os.File, m realMutant) {
+	if b, err := json.Marshal(m); err == nil && log != nil {
+		fmt.Fprintf(log, "%s\n", b)
+	}
 }
 
 // runOne runs the schema binary with mutant m on. A run that does not end

@@ -3,14 +3,11 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
@@ -40,38 +37,16 @@ func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
 	if err != nil {
 		progress("cannot keep the guided verdicts as they come: %v", err)
 	}
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range r.o.parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue // sent before the interrupt: not started
-				}
-				t0 := time.Now()
-				if err := r.guidedOne(ctx, &ms[i]); err != nil {
-					ms[i].Reason = "guided pass: " + err.Error()
-				}
-				ms[i].Seconds += time.Since(t0).Seconds()
-				mu.Lock()
-				if b, err := json.Marshal(ms[i]); err == nil && log != nil {
-					fmt.Fprintf(log, "%s\n", b)
-				}
-				progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range ms {
-		if ctx.Err() == nil && ms[i].Status == statusSurvived {
-			next <- i
+	r.inParallel(ctx, len(ms), func(i int) bool { return ms[i].Status == statusSurvived }, func(i int) {
+		t0 := time.Now()
+		if err := r.guidedOne(ctx, &ms[i]); err != nil {
+			ms[i].Reason = "guided pass: " + err.Error()
 		}
-	}
-	close(next)
-	wg.Wait()
+		ms[i].Seconds += time.Since(t0).Seconds()
+	}, func(i int) {
+		logMutant(log, ms[i])
+		progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
+	})
 	if log != nil {
 		log.Close()
 	}
