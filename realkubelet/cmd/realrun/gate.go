@@ -337,7 +337,14 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	switch {
 	case errors.As(err, &dead):
 		rep.Died = err.Error()
-		if r, ok := dead.Run(); ok {
+		r, ok := dead.Run()
+		if i := slices.IndexFunc(tiers, isGuided); ok && r.Input != "" && i >= 0 {
+			if err := endsOn(g.sweep, base, tiers[i], r, g.outDir); err != nil {
+				return fmt.Errorf("%s; the base dies on the same input too, so the gate cannot judge the candidate: %v", rep.Died, err)
+			}
+			rep.Died += "; the base's run of the same input ends"
+		}
+		if ok {
 			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), changeOf(r))
 		}
 		return g.verdict(rep)

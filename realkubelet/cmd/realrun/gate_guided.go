@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/guided"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // The gate's guided tier (--guided N): N runs per family and mode of the
@@ -122,4 +124,20 @@ func corpusOf(vk bool, dir, mode string) string {
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// endsOn runs the guided run r (a sweep died in it) again on sd alone,
+// through the guided tier t's inputs, in dir: nil if the run ends there.
+// A seed's run needs no such check (every tier's seeds ran on the base,
+// or on the unmutated build, first); a guided input ran only where it was
+// drawn, and a crash both builds share is no regression, no kill.
+func endsOn(sweep func(side, tier, string) (map[runKey][]string, error), sd side, t tier, r toolrun.Run, dir string) error {
+	file := filepath.Join(dir, "died-input.json")
+	b, _ := json.Marshal([]gateRun{{Family: r.Family, Seed: r.Index, Hold: r.Mode == "hold", Input: r.Input}})
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return err
+	}
+	t.Corpus, t.Inputs = "", file
+	_, err := sweep(sd, t, filepath.Join(dir, "died-input-runs.json"))
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +73,42 @@ func TestGateFailsWhenTheCandidateDies(t *testing.T) {
 	rep := newReport(o)
 	if err := g.judge(&rep, side{bin: "base"}, side{bin: "candidate"}); err == nil || errors.Is(err, errFailed) || !strings.Contains(err.Error(), "sweep on base did not complete") {
 		t.Errorf("a base that dies: %v, want an error that is not a verdict", err)
+	}
+}
+
+// TestGateJudgesADeadGuidedRunOnTheBase: a candidate that dies in a
+// guided run (an input the base never ran) fails the gate only if the
+// base's run of the same input ends; if the base dies on it too, the gate
+// cannot judge the candidate (exit 2, not a verdict).
+func TestGateJudgesADeadGuidedRunOnTheBase(t *testing.T) {
+	o, err := parse(strings.Fields("gate --kubernetes "+fakeTree(t)+" --scenario swarm --seeds 5 --modes plain --guided 10"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, baseDiesToo := range []bool{false, true} {
+		var asked []string
+		sweep := func(sd side, tr tier, file string) (map[runKey][]string, error) {
+			asked = append(asked, sd.bin+" "+tr.Name+" "+filepath.Base(tr.Inputs))
+			last := "gate: run swarm plain run 7 input g1.abc"
+			dies := &toolrun.Died{Side: sd.bin, Out: toolrun.Outcome{Last: last, Tail: []string{"panic: boom"}, Err: errors.New("exit status 2")}}
+			switch {
+			case sd.bin == "candidate" && isGuided(tr), sd.bin == "base" && tr.Inputs != "" && baseDiesToo:
+				return nil, dies
+			}
+			return map[runKey][]string{}, nil
+		}
+		g := gate{o: o, outDir: t.TempDir(), stdout: io.Discard, sweep: sweep, shrink: func([]change, side) {}}
+		rep := newReport(o)
+		err := g.judge(&rep, side{bin: "base"}, side{bin: "candidate"})
+		want := []string{"base shallow .", "candidate shallow .", "candidate guided .", "base guided died-input.json"}
+		if !slices.Equal(asked, want) {
+			t.Errorf("sweeps %q, want %q", asked, want)
+		}
+		switch {
+		case !baseDiesToo && (!errors.Is(err, errFailed) || !strings.Contains(rep.Died, "(in swarm plain run 7): panic: boom; the base's run of the same input ends; realrun replay")):
+			t.Errorf("the base ends: %v, died %q; want a failure naming the run", err, rep.Died)
+		case baseDiesToo && (err == nil || errors.Is(err, errFailed) || !strings.Contains(err.Error(), "the base dies on the same input too")):
+			t.Errorf("the base dies too: %v; want an error that is not a verdict", err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,12 +76,18 @@ func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 	case ctx.Err() != nil:
 		return errors.New("interrupted")
 	case errors.As(err, &dead):
+		run, ok := dead.Run()
+		if ok && run.Input != "" {
+			if err := endsOn(r.sweep, off, tiers[0], run, dir); err != nil {
+				return fmt.Errorf("the mutant's loop died (%v), and the unmutated build dies on the same input too (%v)", dead, err)
+			}
+		}
 		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
 		if dead.Hung() {
 			m.Status = statusHang
 		}
-		if r, ok := dead.Run(); ok {
-			m.Family, m.Mode, m.Seed, m.Input = r.Family, r.Mode, r.Index, r.Input
+		if ok {
+			m.Family, m.Mode, m.Seed, m.Input = run.Family, run.Mode, run.Index, run.Input
 		}
 		return nil
 	case err != nil:

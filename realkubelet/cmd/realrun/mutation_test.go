@@ -282,7 +282,8 @@ func TestFilesOfTheTree(t *testing.T) {
 // VC VK3; with no mutant on, the same inputs find VC VK3 only. Mutant 8's
 // runs are the unmutated ones. With mutant 10 on the binary panics, with
 // 11 a run hangs, with 12 a synctest deadlock ends it; with 13 the sweep
-// fails for a reason of realrun's own (its run list unreadable).
+// fails for a reason of realrun's own (its run list unreadable); with 14
+// it panics in a guided run on which the unmutated build panics too.
 type fakeGuided struct {
 	mu     sync.Mutex
 	asked  []string
@@ -311,6 +312,8 @@ func (f *fakeGuided) sweep(sd side, t tier, file string) (map[runKey][]string, e
 		return nil, &toolrun.Died{Side: "s", Out: toolrun.Outcome{Last: last, Tail: []string{"panic: " + synctestDeadlockLine}, Err: errFailed}}
 	case slices.Contains(sd.env, "PODSIM_MUTANT=13"):
 		return nil, fmt.Errorf("%s: unexpected end of JSON input", file)
+	case slices.Contains(sd.env, "PODSIM_MUTANT=14"), strings.Contains(t.Inputs, "/14/died-input.json"):
+		return nil, &toolrun.Died{Side: "s", Out: toolrun.Outcome{Last: "gate: run vk-swarm plain run 9 input g1:y", Tail: []string{"panic: boom"}, Err: errFailed}}
 	}
 	return map[runKey][]string{r2: {"VC VK3"}, r5: {"VC VK3"}}, nil
 }
@@ -331,7 +334,7 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
 	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived, Runs: 80},
 		{Mutant: mutation.Mutant{Index: 9}, Status: statusKilled}}
-	for i := 10; i <= 13; i++ {
+	for i := 10; i <= 14; i++ {
 		ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
 	}
 	r.guidedPass(context.Background(), ms)
@@ -355,6 +358,8 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 		{statusHang, "guided pass, mutant on: sweep on s: a run did not end within 1s (the run after vk-swarm plain run 3)"},
 		{statusHang, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: " + synctestDeadlockLine},
 		{statusSurvived, "guided pass: " + filepath.Join(r.outDir, "guided", "13", "mutant-runs.json") + ": unexpected end of JSON input"},
+		{statusSurvived, "guided pass: the mutant's loop died (sweep on s did not complete (in vk-swarm plain run 9): panic: boom), " +
+			"and the unmutated build dies on the same input too (sweep on s did not complete (in vk-swarm plain run 9): panic: boom)"},
 	} {
 		if m := ms[3+i]; m.Status != c.status || m.Reason != c.reason {
 			t.Errorf("mutant %d: %s, %q\nwant %s, %q", m.Index, m.Status, m.Reason, c.status, c.reason)
@@ -362,8 +367,10 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	}
 	want := []string{"PODSIM_MUTANT=7 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json",
 		"PODSIM_MUTANT=8 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=mutant-runs.json",
-		"PODSIM_MUTANT=10 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT=11 guided seeds=40 corpus=true inputs=.",
-		"PODSIM_MUTANT=12 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT=13 guided seeds=40 corpus=true inputs=."}
+		"PODSIM_MUTANT=10 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=died-input.json",
+		"PODSIM_MUTANT=11 guided seeds=40 corpus=true inputs=.",
+		"PODSIM_MUTANT=12 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT=13 guided seeds=40 corpus=true inputs=.",
+		"PODSIM_MUTANT=14 guided seeds=40 corpus=true inputs=.", "PODSIM_MUTANT= guided seeds=40 corpus=false inputs=died-input.json"}
 	if !slices.Equal(fake.asked, want) {
 		t.Errorf("sweeps %q\nwant %q", fake.asked, want)
 	}
