@@ -61,6 +61,7 @@ var commandsOf = map[string][]string{
 	"rerun-corpus": {"run"},
 	"strategy":     {"run"},
 	"corpus":       {"run", "gate", "mutation"},
+	"hang":         {"gate", "mutation"},
 }
 
 // checkOnly refuses a flag of fs given to a command it is not for.
