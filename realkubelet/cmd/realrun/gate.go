@@ -260,7 +260,7 @@ func shrinkChanges(regs []change, limit int, sd side, tg target, outDir string) 
 		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.goEnv()
 		out, err := cmd.Output()
 		if err != nil {
-			c.Script = "(shrinking failed: " + firstLines(out, 1) + ")"
+			c.Script = "(shrinking failed: " + toolrun.FirstLines(out, 1) + ")"
 			continue
 		}
 		c.Script = strings.TrimSuffix(strings.TrimSpace(string(out)), "PASS")

@@ -159,7 +159,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 	s.label = "mutant " + name
 	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", filepath.Join(s.dir, "tree"), "-i", file)
 	if out, err := patch.CombinedOutput(); err != nil {
-		return fail(fmt.Errorf("the patch does not apply: %s", firstLines(out, 2)))
+		return fail(fmt.Errorf("the patch does not apply: %s", toolrun.FirstLines(out, 2)))
 	}
 	bin, err := tg.ready(s, o.trimpath)
 	row.Seconds = time.Since(t0).Seconds()

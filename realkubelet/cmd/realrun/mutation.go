@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // realrun mutation: operator mutation of the real pod_workers.go (or of
@@ -204,7 +205,7 @@ func (r *mutationRun) record(sd side, file, name string) error {
 	cmd := exec.Command(sd.bin, append(r.sweepArgs(), "-mutant.record", file)...)
 	cmd.Dir, cmd.Env = r.t.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, firstLines(out, 3))
+		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, toolrun.FirstLines(out, 3))
 	}
 	progress("recorded %s's runs with no mutant on in %.0fs: %s", name, time.Since(t0).Seconds(), file)
 	return nil
@@ -287,7 +288,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 			break
 		}
 		if round == 30 || mutation.Refuse(out, live, refused) == 0 {
-			return nil, nil, 0, fmt.Errorf("the schema build failed and named no mutant: %s", firstLines(out, 5))
+			return nil, nil, 0, fmt.Errorf("the schema build failed and named no mutant: %s", toolrun.FirstLines(out, 5))
 		}
 	}
 	if !r.t.vk {

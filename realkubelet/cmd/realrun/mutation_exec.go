@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
@@ -23,7 +22,7 @@ func (r *mutationRun) sweepMutants(ctx context.Context, todo []realMutant) []rea
 		progress("cannot keep results as they come: %v", err)
 	}
 	done := 0
-	r.inParallel(ctx, len(todo), func(int) bool { return true }, func(i int) {
+	toolrun.Each(ctx, r.o.parallel, len(todo), func(int) bool { return true }, func(i int) {
 		if todo[i].Status == "" {
 			r.runOne(ctx, &todo[i])
 		}
@@ -44,40 +43,6 @@ func (r *mutationRun) sweepMutants(ctx context.Context, todo []realMutant) []rea
 		}
 	}
 	return out
-}
-
-// inParallel calls work(i) for each i in 0..n-1 that want accepts,
-// --parallel at a time, and note(i) under one lock as each ends; once ctx
-// ends it starts no more.
-func (r *mutationRun) inParallel(ctx context.Context, n int, want func(int) bool, work, note func(int)) {
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range r.o.parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue // sent before the interrupt: not started
-				}
-				work(i)
-				mu.Lock()
-				note(i)
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range n {
-		if ctx.Err() != nil {
-			break
-		}
-		if want(i) {
-			next <- i
-		}
-	}
-	close(next)
-	wg.Wait()
 }
 
 // logMutant appends m's outcome to mutation.jsonl (log nil: not kept).

@@ -38,7 +38,7 @@ func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
 	if err != nil {
 		progress("cannot keep the guided verdicts as they come: %v", err)
 	}
-	r.inParallel(ctx, len(ms), func(i int) bool { return ms[i].Status == statusSurvived }, func(i int) {
+	toolrun.Each(ctx, r.o.parallel, len(ms), func(i int) bool { return ms[i].Status == statusSurvived }, func(i int) {
 		t0 := time.Now()
 		if err := r.guidedOne(ctx, &ms[i]); err != nil {
 			ms[i].Reason = "guided pass: " + err.Error()

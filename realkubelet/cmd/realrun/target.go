@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // realrun works on one of two real targets, each judged by its own
@@ -244,7 +245,7 @@ func (t target) ready(s slot, trimpath bool) (string, error) {
 	}
 	bin, out, err := s.buildFull(t.moduleDir)
 	if err != nil {
-		return "", fmt.Errorf("realvk does not build against %s: %s", s.name(), firstLines(out, 3))
+		return "", fmt.Errorf("realvk does not build against %s: %s", s.name(), toolrun.FirstLines(out, 3))
 	}
 	return bin, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
 // A kubelet tree is built in a scratch slot, never in the user's tree:
@@ -120,7 +121,7 @@ func (s slot) build(moduleDir string, trimpath bool) (string, error) {
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.name(), firstLines(out, 3), fitAdvice)
+		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.name(), toolrun.FirstLines(out, 3), fitAdvice)
 	}
 	return bin, nil
 }
@@ -136,7 +137,7 @@ func (s slot) guard(bin, moduleDir string) error {
 	cmd := exec.Command(bin, "-test.run", "^(TestLinknameSignature|TestWorkerChannelHookRefusesDrift)$", "-test.count=1")
 	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("linkname guard failed on %s: %s; %s", s.name(), firstLines(out, 2), fitAdvice)
+		return fmt.Errorf("linkname guard failed on %s: %s; %s", s.name(), toolrun.FirstLines(out, 2), fitAdvice)
 	}
 	return nil
 }
@@ -146,18 +147,4 @@ func (s slot) name() string {
 		return cmp.Or(s.label, "the pinned release")
 	}
 	return s.source
-}
-
-// firstLines is the first n non-empty lines of out, joined with " | ".
-func firstLines(out []byte, n int) string {
-	var keep []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "=== RUN") {
-			keep = append(keep, l)
-		}
-		if len(keep) == n {
-			break
-		}
-	}
-	return strings.Join(keep, " | ")
 }

@@ -165,3 +165,18 @@ func (o Outcome) Why() string {
 	}
 	return "the binary exited without a verdict"
 }
+
+// FirstLines is the first n non-empty lines of a command's output, but
+// `go test`'s own "#" and "=== RUN" lines, joined with " | ".
+func FirstLines(out []byte, n int) string {
+	var keep []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "=== RUN") {
+			keep = append(keep, l)
+		}
+		if len(keep) == n {
+			break
+		}
+	}
+	return strings.Join(keep, " | ")
+}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -176,5 +178,37 @@ func TestGateBeats(t *testing.T) {
 	hung := &Died{Side: "s", Out: Outcome{Last: "gate: run swarm hold seed 58", Hung: true}, Hang: time.Second}
 	if hung.Error() != "sweep on s: a run did not end within 1s (in swarm hold seed 58)" || !hung.Hung() {
 		t.Errorf("a hung sweep: %q, %v", hung.Error(), hung.Hung())
+	}
+}
+
+// TestEach: every wanted index is worked once, at most parallel at a time,
+// and noted; once ctx ends nothing more starts.
+func TestEach(t *testing.T) {
+	var mu sync.Mutex
+	running, most := 0, 0
+	var noted []int
+	Each(context.Background(), 3, 20, func(i int) bool { return i%2 == 0 }, func(int) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+	}, func(i int) { noted = append(noted, i) })
+	slices.Sort(noted)
+	if !slices.Equal(noted, []int{0, 2, 4, 6, 8, 10, 12, 14, 16, 18}) || most > 3 {
+		t.Errorf("noted %v, at most %d at once", noted, most)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var after []int
+	Each(ctx, 1, 10, func(int) bool { return true }, func(i int) {
+		if i == 2 {
+			cancel()
+		}
+	}, func(i int) { after = append(after, i) })
+	if !slices.Equal(after, []int{0, 1, 2}) {
+		t.Errorf("after an interrupt at 2: %v", after)
 	}
 }
