@@ -156,7 +156,7 @@ func gateSeeds(tg GateTarget, modes []string, fams []plan.Family, seeds int, sta
 		for _, f := range fams {
 			for i := range seeds {
 				seed := start + uint64(i)
-				p.Start(f.Name, mode, seed)
+				p.Start(f.Name, mode, seed, "")
 				keys := tg.Seed(f, mode, seed)
 				if len(keys) > 0 {
 					runs = append(runs, GateRun{Family: f.Name, Seed: seed, Hold: hold(mode), Keys: keys})
@@ -173,7 +173,7 @@ func gateGuided(tg GateTarget, modes []string, fams []plan.Family, runs int, p G
 	var out []GateRun
 	for _, mode := range modes {
 		for _, f := range fams {
-			start := func(index uint64, token string) { p.StartInput(f.Name, mode, index, token) }
+			start := func(index uint64, token string) { p.Start(f.Name, mode, index, token) }
 			tg.Guided(f, mode, start, func(index uint64, token string, keys []string) {
 				if len(keys) > 0 {
 					out = append(out, GateRun{Family: f.Name, Seed: index, Hold: hold(mode), Keys: keys, Input: token})
@@ -207,7 +207,7 @@ func gateInputs(t testing.TB, tg GateTarget, file string, p GateProgress) []Gate
 		if !slices.Contains(tg.Modes, ModeOf(r)) {
 			t.Fatalf("-gate.inputs %s: %s run %d: no mode %s on this target", file, r.Family, r.Seed, ModeOf(r))
 		}
-		p.Start(r.Family, ModeOf(r), r.Seed)
+		p.Start(r.Family, ModeOf(r), r.Seed, r.Input)
 		keys, err := tg.Input(tg.Families[i], ModeOf(r), r.Input)
 		if err != nil {
 			t.Fatalf("-gate.inputs %s: %s run %d: %v", file, r.Family, r.Seed, err)
@@ -230,18 +230,16 @@ type GateProgress struct {
 	Beats                     bool
 }
 
-// Start names a run about to start, with Beats.
-func (p *GateProgress) Start(family, mode string, seed uint64) {
-	if p.Beats {
+// Start names a run about to start, with Beats: a seed's, or (token set)
+// a guided run's, by its index in the loop and the token of its input (a
+// replay of the token runs it).
+func (p *GateProgress) Start(family, mode string, seed uint64, token string) {
+	switch {
+	case !p.Beats:
+	case token != "":
+		fmt.Fprintf(p.W, "gate: run %s %s run %d input %s\n", family, mode, seed, token)
+	default:
 		fmt.Fprintf(p.W, "gate: run %s %s %s %d\n", family, mode, cmp.Or(p.Unit, "seed"), seed)
-	}
-}
-
-// StartInput names a guided run about to start, with Beats: its index in
-// the loop and the token of its input (a replay of the token runs it).
-func (p *GateProgress) StartInput(family, mode string, index uint64, token string) {
-	if p.Beats {
-		fmt.Fprintf(p.W, "gate: run %s %s run %d input %s\n", family, mode, index, token)
 	}
 }
 

@@ -110,8 +110,9 @@ func TestGateSweepWritesTheRunsWithFindings(t *testing.T) {
 }
 
 // TestGateSweepBeats: with -gate.beats every run is named as it starts
-// (a guided run by its index and the token of the input it is given) and
-// as it ends; a progress line stands for its run's end.
+// (a guided run, in the loop or run again from -gate.inputs, by its index
+// and the token of its input) and as it ends; a progress line stands for
+// its run's end.
 func TestGateSweepBeats(t *testing.T) {
 	_, log := gateSweepEvery(t, "plain", "random", "", "a", 2, 2, true)
 	want := "gate: run a plain seed 5\ngate: ran a plain seed 5\ngate: run a plain seed 6\ngate: 2 of 2 runs, 1 with findings (last: a plain seed 6)\n"
@@ -126,7 +127,7 @@ func TestGateSweepBeats(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "guided.json")
 	b, _ := json.Marshal(runs[:1])
 	os.WriteFile(file, b, 0o644)
-	if _, log := gateSweepEvery(t, "plain", "random", file, "", 0, 0, true); log != "gate: run b hold run 0\ngate: ran b hold run 0\n" {
+	if _, log := gateSweepEvery(t, "plain", "random", file, "", 0, 0, true); log != "gate: run b hold run 0 input tok-b-hold-0\ngate: ran b hold run 0\n" {
 		t.Errorf("the inputs' beats %q", log)
 	}
 }
