@@ -26,6 +26,7 @@ import (
 	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
 
 	"github.com/podsim/podsim/realkubelet/apiserver"
 )
@@ -77,18 +78,16 @@ type deletionSafety struct{ could SafetyFunc }
 
 func (d deletionSafety) PodCouldHaveRunningContainers(pod *v1.Pod) bool { return d.could(pod.UID) }
 
-// latencyStub is the pod startup latency tracker: metrics only.
-type latencyStub struct{}
-
-func (latencyStub) RecordStatusUpdated(*v1.Pod)     {}
-func (latencyStub) DeletePodStartupState(types.UID) {}
-
 // New makes a status manager writing to api, with the pod workers'
 // CouldHaveRunningContainers as its deletion safety, and an empty pod
 // manager. It is never started (package comment).
 func New(api *apiserver.Server, could SafetyFunc, logger klog.Logger) *Manager {
 	pods := kubepod.NewBasicPodManager()
-	m := status.NewManager(api.Client(Actor), pods, deletionSafety{could}, latencyStub{})
+	// The kubelet's own startup latency tracker: metrics only, and idle
+	// here (it records only pods it saw on the watch, and none is shown
+	// to it). A stub of ours would have to restate its interface, whose
+	// methods gained a logger in v1.37; the kubelet's own fits any tree.
+	m := status.NewManager(api.Client(Actor), pods, deletionSafety{could}, kubeletutil.NewPodStartupLatencyTracker())
 	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}, running: map[types.UID]bool{}}
 }
 

@@ -8,19 +8,6 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/nodeshutdown/systemd"
 )
 
-// dbusInhibiter restates nodeshutdown's unexported interface of the same
-// name: an interface value is (itab, data) and its methods are called by
-// their index in the name-sorted method set, so an interface with the same
-// method set is call-compatible (TestLinknameSignature guards it).
-type dbusInhibiter interface {
-	CurrentInhibitDelay() (time.Duration, error)
-	InhibitShutdown() (systemd.InhibitLock, error)
-	ReleaseInhibitLock(lock systemd.InhibitLock) error
-	ReloadLogindConf() error
-	MonitorShutdown(klog.Logger) (<-chan bool, error)
-	OverrideInhibitDelay(inhibitDelayMax time.Duration) error
-}
-
 // Logind is a fake logind on a fake system bus: its inhibit delay is long
 // enough for any configuration (so the manager never rewrites logind's
 // configuration), it hands out numbered inhibit locks, and its shutdown
@@ -61,6 +48,10 @@ func (*Logind) ReloadLogindConf() error { return nil }
 
 // OverrideInhibitDelay is never needed (the delay is long enough).
 func (*Logind) OverrideInhibitDelay(time.Duration) error { return nil }
+
+// Close is a no-op: kubelets from v1.37 close a connection they replace
+// or fail to start with, and a fake bus holds nothing.
+func (*Logind) Close() error { return nil }
 
 // MonitorShutdown is logind's PrepareForShutdown signal.
 func (l *Logind) MonitorShutdown(klog.Logger) (<-chan bool, error) { return l.events, nil }

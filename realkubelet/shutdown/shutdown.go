@@ -14,19 +14,25 @@
 // min(group grace, spec grace), the group given its grace period on the
 // manager's clock before the next one starts), then releases the lock.
 //
-// Both are unexported, so they are reached like newPodWorkers: systemDbus
-// is pulled by //go:linkname and, for one start at a time (startMu), made
-// to return this package's fake logind (dbus.go); start is pulled as a
-// method expression. The fake's MonitorShutdown channel is the trigger:
-// the driver sends "true" on it, and everything from there on is
+// Both are unexported, so they are reached like newPodWorkers: start is
+// pulled by //go:linkname as a method expression, and the manager's next
+// bus connection is made to return this package's fake logind (dbus.go,
+// handover.go) — through systemDbus, pulled by //go:linkname, for one
+// start at a time (startMu), or, in kubelets that copy it into the
+// manager (newDBusConn, from v1.37), through that copy. The fake's
+// MonitorShutdown channel is the trigger: the driver sends "true" on it,
+// and everything from there on is
 // upstream's: the event loop, processShutdownEvent, killPods, the
 // groups' timers, the kills through the real killPodNow (killgate) into the
 // real pod workers. The fake's ReleaseInhibitLock after the first lock is
 // the end of processShutdownEvent (its deferred release): Done.
-// TestLinknameSignature (shutdown_test.go) parses the module cache's
-// nodeshutdown_manager_linux.go and fails unless systemDbus' type, the
-// dbusInhibiter method set and start's signature are the ones declared
-// here.
+// TestLinknameSignature (shutdown_test.go) parses the kubelet's
+// nodeshutdown_manager_linux.go and fails unless systemDbus' type and
+// start's signature are the ones this package assumes; the fake is handed
+// over as a value of the kubelet's own dbusInhibiter type, made by reflect
+// (handover.go), which refuses a fake that lacks one of its methods. So
+// the kubelets before and after v1.37 (which added Close to the
+// interface) are served by one build.
 //
 // What is not upstream's: Start's reconnect loop (a goroutine that never
 // ends; start is called once instead), the volume manager
@@ -41,7 +47,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sync"
 	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
@@ -55,36 +60,12 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// systemDbus is nodeshutdown.systemDbus, pulled by name.
-//
-//go:linkname systemDbus k8s.io/kubernetes/pkg/kubelet/nodeshutdown.systemDbus
-var systemDbus func() (dbusInhibiter, error)
-
 // managerStart is (*nodeshutdown.managerImpl).start, pulled by name; its
 // receiver is the manager's pointer (the data word of the Manager
 // interface NewManager returns).
 //
 //go:linkname managerStart k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*managerImpl).start
 func managerStart(m unsafe.Pointer, ctx context.Context) (chan struct{}, error)
-
-// startMu serialises starts: systemDbus is a package variable upstream, so
-// the fake it returns is handed over under this lock (sweeps may run
-// bubbles in parallel).
-var (
-	startMu sync.Mutex
-	nextBus *Logind
-)
-
-func init() {
-	systemDbus = func() (dbusInhibiter, error) {
-		if nextBus == nil {
-			return nil, fmt.Errorf("podsim: no fake logind handed over")
-		}
-		b := nextBus
-		nextBus = nil
-		return b, nil
-	}
-}
 
 // Group is one ShutdownGracePeriodByPodPriority entry.
 type Group struct {
@@ -107,8 +88,9 @@ type Config struct {
 // Manager is one real node shutdown manager, started, with its fake
 // logind.
 type Manager struct {
-	real nodeshutdown.Manager
-	bus  *Logind
+	real  nodeshutdown.Manager
+	admit func(*lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult
+	bus   *Logind
 }
 
 // Start builds the real manager (nodeshutdown.NewManager) with the
@@ -136,16 +118,20 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
+	admit, err := admitOf(ctx, real)
+	if err != nil {
+		return nil, err
+	}
 	bus := newLogind()
 	startMu.Lock()
-	nextBus = bus
-	_, err = managerStart(ptr, ctx)
-	nextBus = nil
+	if err = handOver(reflect.ValueOf(real).Elem(), bus); err == nil {
+		_, err = managerStart(ptr, ctx)
+	}
 	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("starting the node shutdown manager: %w", err)
 	}
-	return &Manager{real: real, bus: bus}, nil
+	return &Manager{real: real, admit: admit, bus: bus}, nil
 }
 
 // managerPointer is the *managerImpl behind m, or an error if m is not one.
@@ -168,7 +154,23 @@ func (m *Manager) Done() bool { return m.bus.released() }
 // Admit is the real manager's admission handler: it rejects every pod
 // once the shutdown began.
 func (m *Manager) Admit(pod *v1.Pod) lifecycle.PodAdmitResult {
-	return m.real.Admit(&lifecycle.PodAdmitAttributes{Pod: pod})
+	return m.admit(&lifecycle.PodAdmitAttributes{Pod: pod})
+}
+
+// admitOf is real's Admit, which kubelets from v1.37 call with a context
+// (for its logger): Start's is passed.
+func admitOf(ctx context.Context, real nodeshutdown.Manager) (func(*lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult, error) {
+	switch a := any(real).(type) {
+	case interface {
+		Admit(context.Context, *lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult
+	}:
+		return func(attrs *lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult { return a.Admit(ctx, attrs) }, nil
+	case interface {
+		Admit(*lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult
+	}:
+		return a.Admit, nil
+	}
+	return nil, fmt.Errorf("the node shutdown manager %T has no Admit of a known shape", real)
 }
 
 // ShuttingDown is the real ShutdownStatus.

@@ -18,15 +18,17 @@ import (
 	"github.com/podsim/podsim/realkubelet/drift"
 )
 
-// TestLinknameSignature guards the linknames of shutdown.go: it parses
-// nodeshutdown_manager_linux.go of the kubelet module in use (module
-// cache) and fails unless systemDbus' type, the dbusInhibiter method set
-// and managerImpl.start's parameters and results are, token for token,
-// the ones declared here.
+// TestLinknameSignature guards the linknames of shutdown.go and
+// handover.go: it parses nodeshutdown_manager_linux.go of the kubelet
+// module in use and fails unless managerImpl.start's parameters and
+// results are, token for token, managerStart's, and systemDbus is a
+// func() (dbusInhibiter, error) (handOver stores a func of that type).
+// The interface itself is checked where it is used: handOver refuses a
+// fake that lacks one of its methods (TestHandOver).
 func TestLinknameSignature(t *testing.T) {
 	file := drift.UpstreamFile(t, "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go")
 	up, ours := declsOf(t, file, nil), ourDecls(t)
-	for _, name := range []string{"systemDbus", "dbusInhibiter", "start"} {
+	for _, name := range []string{"systemDbus", "start"} {
 		if up[name] == "" {
 			t.Fatalf("%s: no declaration of %s upstream: the linkname target is gone", file, name)
 		}
@@ -36,34 +38,25 @@ func TestLinknameSignature(t *testing.T) {
 	}
 }
 
-// TestLinknameGuardCatchesDrift: a start with another result, an
-// inhibiter with a changed method and a systemDbus of another type must
-// not render like ours.
+// TestLinknameGuardCatchesDrift: a start with another result and a
+// systemDbus of another type must not render like ours.
 func TestLinknameGuardCatchesDrift(t *testing.T) {
 	src := `package p
 var systemDbus = func() (dbusInhibiter, bool) { return nil, false }
-type dbusInhibiter interface {
-	CurrentInhibitDelay() (time.Duration, error)
-	InhibitShutdown() (systemd.InhibitLock, error)
-	ReleaseInhibitLock(lock systemd.InhibitLock, force bool) error
-	ReloadLogindConf() error
-	MonitorShutdown(klog.Logger) (<-chan bool, error)
-	OverrideInhibitDelay(inhibitDelayMax time.Duration) error
-}
 func (m *managerImpl) start(ctx context.Context) (<-chan struct{}, error) { return nil, nil }`
 	drifted, ours := declsOf(t, "drifted.go", src), ourDecls(t)
-	for _, name := range []string{"systemDbus", "dbusInhibiter", "start"} {
+	for _, name := range []string{"systemDbus", "start"} {
 		if drifted[name] == ours[name] {
 			t.Errorf("a drifted %s renders like ours: %s", name, ours[name])
 		}
 	}
 }
 
+// ourDecls: managerStart less its receiver, and the systemDbus type
+// handOver stores (the declared one is a stand-in).
 func ourDecls(t *testing.T) map[string]string {
 	ours := declsOf(t, "shutdown.go", nil)
-	for k, v := range declsOf(t, "dbus.go", nil) {
-		ours[k] = v
-	}
+	ours["systemDbus"] = declsOf(t, "want.go", "package p\nvar systemDbus func() (dbusInhibiter, error)")["systemDbus"]
 	return ours
 }
 

@@ -1,0 +1,102 @@
+package shutdown
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// systemDbus is nodeshutdown.systemDbus, pulled by name. Its declared type
+// is a stand-in: a func value is one pointer whatever its type, and the
+// value handOver stores is made with upstream's own type,
+// func() (dbusInhibiter, error) (TestLinknameSignature guards that type).
+//
+//go:linkname systemDbus k8s.io/kubernetes/pkg/kubelet/nodeshutdown.systemDbus
+var systemDbus func()
+
+// startMu serialises starts: systemDbus is a package variable upstream,
+// and sweeps may run bubbles in parallel.
+var startMu sync.Mutex
+
+// handOver makes the next bus connection of the manager impl (a
+// nodeshutdown.managerImpl, or a struct of its shape in the tests) return
+// bus, once; a second connection gets an error.
+//
+// The fake goes in as a value of the kubelet's own unexported interface,
+// the type of impl's dbusCon field: an interface value carries a method
+// table laid out for its interface type, so a value of any other interface
+// (a restated one) would be called at the wrong methods the day upstream's
+// method set changes (v1.37 added Close). reflect builds the value and the
+// func returning it for whichever kubelet this binary was built against,
+// and refuses a fake that lacks a method of that interface.
+//
+// Where impl has newDBusConn (kubelets from v1.37 copy systemDbus into the
+// manager at NewManager, and start calls the copy), that field gets the
+// func; otherwise systemDbus does, and the caller holds startMu until
+// start has called it.
+func handOver(impl reflect.Value, bus any) error {
+	con, ok := impl.Type().FieldByName("dbusCon")
+	if !ok || con.Type.Kind() != reflect.Interface {
+		return fmt.Errorf("%v has no interface field dbusCon: the node shutdown manager changed shape", impl.Type())
+	}
+	iface, fake := con.Type, reflect.ValueOf(bus)
+	if !fake.Type().Implements(iface) {
+		return fmt.Errorf("the fake logind (%v) lacks a method of the kubelet's %v: %s", fake.Type(), iface, missing(fake.Type(), iface))
+	}
+	errType := reflect.TypeFor[error]()
+	fnType := reflect.FuncOf(nil, []reflect.Type{iface, errType}, false)
+	handed := false
+	fn := reflect.MakeFunc(fnType, func([]reflect.Value) []reflect.Value {
+		v, err := reflect.New(iface).Elem(), reflect.New(errType).Elem()
+		if handed {
+			err.Set(reflect.ValueOf(errors.New("podsim: the fake logind was handed over already")))
+		} else {
+			handed = true
+			v.Set(fake)
+		}
+		return []reflect.Value{v, err}
+	})
+	target := unsafe.Pointer(&systemDbus)
+	if f, ok := impl.Type().FieldByName("newDBusConn"); ok {
+		if f.Type != fnType {
+			return fmt.Errorf("%v.newDBusConn is %v, not %v: the node shutdown manager changed shape", impl.Type(), f.Type, fnType)
+		}
+		target = unsafe.Pointer(impl.Field(f.Index[0]).UnsafeAddr())
+	}
+	reflect.NewAt(fnType, target).Elem().Set(fn)
+	return nil
+}
+
+// missing names the methods of iface that t lacks or has with another
+// signature.
+func missing(t, iface reflect.Type) string {
+	var out []string
+	for i := range iface.NumMethod() {
+		want := iface.Method(i)
+		if got, ok := t.MethodByName(want.Name); !ok || !sameMethod(got.Type, want.Type) {
+			out = append(out, want.Name+" "+want.Type.String())
+		}
+	}
+	return fmt.Sprint(out)
+}
+
+// sameMethod reports whether method type m (its receiver first) has
+// interface method type f's parameters and results.
+func sameMethod(m, f reflect.Type) bool {
+	if m.NumIn() != f.NumIn()+1 || m.NumOut() != f.NumOut() || m.IsVariadic() != f.IsVariadic() {
+		return false
+	}
+	for i := range f.NumIn() {
+		if m.In(i+1) != f.In(i) {
+			return false
+		}
+	}
+	for i := range f.NumOut() {
+		if m.Out(i) != f.Out(i) {
+			return false
+		}
+	}
+	return true
+}
