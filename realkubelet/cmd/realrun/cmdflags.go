@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/guided"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/scratch"
 )
 
 // defineFlags defines realrun's flags on fs, into o.
@@ -30,8 +31,8 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.guided, "guided", 0, "gate: the guided tier, this many runs per family and mode of the coverage-guided loop "+
 		"(loop seed --start) on the candidate, each run with findings run again on the base (0: none); "+
 		"mutation: the same for each survivor, the mutant on, then off")
-	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped); default: the pinned release")
-	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release or a kubernetes tree "+
+	fs.StringVar(&o.kubernetes, "kubernetes", "", "a kubernetes tree (checkout or module-shaped), or a release v1.MINOR.PATCH (fetched from the Go module proxy); default: the pinned release")
+	fs.StringVar(&o.base, "base", pinned, "gate: the base, the pinned release, another release v1.MINOR.PATCH or a kubernetes tree "+
 		"(with --vk: "+vkPinned+", the pinned module, by default, or a virtual-kubelet tree)")
 	fs.StringVar(&o.modes, "modes", "plain,hold", "gate, mutation: wake-up modes (plain, hold)")
 	fs.BoolVar(&o.json, "json", false, "gate, mutation: print JSON instead of a table")
@@ -115,4 +116,21 @@ func runArgs(o options) ([]string, error) {
 		return nil, fmt.Errorf("%s needs --seed N (a non-negative integer) or --input TOKEN, got --seed %q", o.command, o.seed)
 	}
 	return []string{"-shrink.seed", o.seed}, nil
+}
+
+// resolveReleases replaces a release named by --kubernetes or --base (but
+// --base's default, the pin, which builds against realkubelet/go.mod)
+// with its assembled tree (package scratch, release.go).
+func resolveReleases(o *options, root string, fetch scratch.FetchFunc) error {
+	for _, p := range []*string{&o.kubernetes, &o.base} {
+		if !scratch.IsRelease(*p) || (p == &o.base && *p == pinned) || o.vk {
+			continue
+		}
+		tree, err := scratch.ReleaseTree(root, *p, fetch, progress)
+		if err != nil {
+			return err
+		}
+		*p = tree
+	}
+	return nil
 }

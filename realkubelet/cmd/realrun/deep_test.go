@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/scratch"
 )
 
 // TestDeepFlag: --deep FAMILY/MODE:SEEDS, comma-separated or repeated,
@@ -251,16 +252,16 @@ func isShallow(c string) bool { return strings.HasPrefix(c, "shallow ") }
 // it with a driver bug planted in every run (-gate.plant
 // admit-in-shutdown): the module's directory, the slot, the binary and
 // the wrapper.
-func plantedBinaries(t *testing.T) (mod string, s slot, bin, planted string) {
+func plantedBinaries(t *testing.T) (mod string, s scratch.Slot, bin, planted string) {
 	t.Helper()
 	mod, err := moduleDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err = prepare(t.TempDir(), "pinned", "", mod); err != nil {
+	if s, err = scratch.Prepare(t.TempDir(), "pinned", "", mod); err != nil {
 		t.Fatal(err)
 	}
-	if bin, err = s.ready(mod, false); err != nil {
+	if bin, err = s.Ready(mod, false); err != nil {
 		t.Fatal(err)
 	}
 	planted = filepath.Join(t.TempDir(), "planted")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/scratch"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
@@ -105,7 +106,7 @@ func (tm *timing) add(side, tier string, secs float64) {
 
 // side is one built tree of the gate.
 type side struct {
-	slot slot
+	slot scratch.Slot
 	bin  string
 	env  []string // more environment for its sweeps (a schema build's PODSIM_MUTANT)
 }
@@ -119,7 +120,7 @@ func buildSide(o options, tg target, root, name, source string, secs *float64) (
 	bin, err := tg.ready(s, o.trimpath)
 	*secs = time.Since(t0).Seconds()
 	if err == nil {
-		progress("built %s (%s) in %.0fs", s.name(), s.layout, *secs)
+		progress("built %s (%s) in %.0fs", s.Name(), s.Layout, *secs)
 	}
 	return side{slot: s, bin: bin}, err
 }
@@ -136,17 +137,17 @@ func (sd side) sweep(ctx context.Context, t tier, moduleDir, file string, hang t
 	timeout := time.Duration(60+reportTier(t).RunsPerSide/1000) * time.Minute // a backstop: hang bounds each run
 	args := append([]string{"-test.run", "^TestGateSweep$", "-test.timeout", timeout.String(), "-gate.out", file,
 		"-gate.progress", strconv.Itoa(progressEvery), "-gate.beats"}, t.args()...)
-	progress("sweeping %s: %s", sd.slot.name(), t)
+	progress("sweeping %s: %s", sd.slot.Name(), t)
 	log := func(line string) {
-		progress("%s %s [%.0fs]: %s", sd.slot.name(), t.Name, time.Since(t0).Seconds(), line)
+		progress("%s %s [%.0fs]: %s", sd.slot.Name(), t.Name, time.Since(t0).Seconds(), line)
 	}
-	res := toolrun.Cmd{Bin: sd.bin, Args: args, Dir: moduleDir, Env: append(sd.slot.goEnv(), sd.env...),
+	res := toolrun.Cmd{Bin: sd.bin, Args: args, Dir: moduleDir, Env: append(sd.slot.GoEnv(), sd.env...),
 		Hang: hang, Beat: toolrun.GateBeat(log)}.Run(ctx)
 	switch {
 	case res.Signaled: // an interrupt, not the code's doing: no verdict
-		return nil, fmt.Errorf("sweep on %s was stopped from outside: %v", sd.slot.name(), res.Err)
+		return nil, fmt.Errorf("sweep on %s was stopped from outside: %v", sd.slot.Name(), res.Err)
 	case res.Err != nil || res.Hung:
-		return nil, &toolrun.Died{Side: sd.slot.name(), Out: res, Hang: hang}
+		return nil, &toolrun.Died{Side: sd.slot.Name(), Out: res, Hang: hang}
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -160,7 +161,7 @@ func (sd side) sweep(ctx context.Context, t tier, moduleDir, file string, hang t
 	for _, r := range runs {
 		out[runKey{r.Family, r.Seed, r.Hold, r.Input}] = r.Keys
 	}
-	progress("swept %s, %s tier, in %.0fs: %d runs with findings", sd.slot.name(), t.Name, time.Since(t0).Seconds(), len(runs))
+	progress("swept %s, %s tier, in %.0fs: %d runs with findings", sd.slot.Name(), t.Name, time.Since(t0).Seconds(), len(runs))
 	return out, nil
 }
 
@@ -220,8 +221,8 @@ func runGate(o options, kubeletDir, root string) error {
 	if err != nil {
 		return err
 	}
-	rep.Base, rep.Candidate, rep.Layout = base.slot.name(), tg.user, cand.slot.layout
-	outDir := cmp.Or(o.out, filepath.Join(cand.slot.dir, "report"))
+	rep.Base, rep.Candidate, rep.Layout = base.slot.Name(), tg.user, cand.slot.Layout
+	outDir := cmp.Or(o.out, filepath.Join(cand.slot.Dir, "report"))
 	g := gate{o: o, vk: tg.vk, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
 		sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {
 			return sd.sweep(context.Background(), t, tg.moduleDir, file, o.hang) // an interrupt ends realrun

@@ -218,7 +218,7 @@ func TestGateGuidedTierEndToEnd(t *testing.T) {
 	corpus := t.TempDir()
 	grow := exec.Command(bin, "-test.run", "^TestSweep$", "-sweep", "30", "-sweep.family", "swarm-restart", "-sweep.hold",
 		"-sweep.strategy", "guided", "-sweep.corpus", corpus)
-	grow.Dir, grow.Env = mod, s.goEnv()
+	grow.Dir, grow.Env = mod, s.GoEnv()
 	if out, err := grow.CombinedOutput(); err != nil {
 		t.Fatalf("growing the corpus on the base: %v\n%s", err, out)
 	}
@@ -260,7 +260,7 @@ func TestGateGuidedTierEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	rerun := exec.Command(planted, "-test.run", "^TestGateSweep$", "-gate.inputs", in, "-gate.out", again)
-	rerun.Dir, rerun.Env = mod, s.goEnv()
+	rerun.Dir, rerun.Env = mod, s.GoEnv()
 	if out, err := rerun.CombinedOutput(); err != nil {
 		t.Fatalf("running the input again: %v\n%s", err, out)
 	}

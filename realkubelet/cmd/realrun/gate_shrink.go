@@ -74,7 +74,7 @@ func shrinkChanges(regs []change, limit int, sd side, tg target, outDir string) 
 			args = append(args, "-sweep.hold")
 		}
 		cmd := exec.Command(sd.bin, args...)
-		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.goEnv()
+		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.GoEnv()
 		out, err := cmd.Output()
 		if err != nil {
 			c.Script = "(shrinking failed: " + toolrun.FirstLines(out, 1) + ")"

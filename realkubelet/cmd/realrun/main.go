@@ -8,15 +8,15 @@
 // with it, and then its tool tests (TestSweep, TestReplaySeed,
 // TestShrinkSeed, TestGateSweep).
 //
-//	realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+//	realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
 //	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
-//	realrun replay [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
-//	realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
-//	realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+//	realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
+//	realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
+//	realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
 //	               [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
 //	               [--json] [--out DIR] [--shrink N] [--hang D]
-//	realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
-//	realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
+//	realrun gate   --mutants [--mutant ID] [--base v1.36.3|RELEASE|DIR2] [...]
+//	realrun mutation [--kubernetes DIR|RELEASE] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun mutation [...] --guided N [--corpus DIR]   (each survivor then judged by N guided runs, mutation_guided.go)
@@ -25,6 +25,10 @@
 //	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
 //	realrun gate   --vk --mutants [--mutant ID] [...]
 //	realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
+//
+// RELEASE (v1.MINOR.PATCH) names a kubernetes release instead of a tree:
+// realrun assembles it, a checkout's layout, from the Go module proxy
+// (release.go).
 //
 // --vk (implied by --virtual-kubelet DIR) runs the virtual-kubelet pod
 // controller instead of the kubelet, through the realvk module, over the
@@ -69,6 +73,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/scratch"
 )
 
 // options are realrun's command line.
@@ -87,19 +92,20 @@ var errFailed = errors.New("failed")
 
 // usage is the command summary `realrun help` (or -h, --help) prints.
 const usage = `usage:
-  realrun run    [--kubernetes DIR] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
+  realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
                  [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
-  realrun replay [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
-  realrun shrink [--kubernetes DIR] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
-  realrun gate   --kubernetes DIR [--base v1.36.3|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+  realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
+  realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
+  realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
                  [--modes plain,hold] [--deep FAMILY/MODE:SEEDS,...] [--guided N [--corpus DIR]]
                  [--json] [--out DIR] [--shrink N] [--hang D]
-  realrun gate   --mutants [--mutant ID] [--base v1.36.3|DIR2] [...]
-  realrun mutation [--kubernetes DIR] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
+  realrun gate   --mutants [--mutant ID] [--base v1.36.3|RELEASE|DIR2] [...]
+  realrun mutation [--kubernetes DIR|RELEASE] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
   realrun workfile --kubernetes DIR | --virtual-kubelet DIR
+RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
   realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -159,8 +165,8 @@ func parse(argv []string, usage io.Writer) (options, error) {
 	if names := scenarioNames(o); o.scenario != "all" && !slices.Contains(names, o.scenario) {
 		return o, fmt.Errorf("unknown scenario %q (want one of %s)", o.scenario, strings.Join(names, ", "))
 	}
-	if o.kubernetes != "" {
-		if err := checkTree("kubernetes", o.kubernetes); err != nil {
+	if o.kubernetes != "" && !scratch.IsRelease(o.kubernetes) {
+		if err := scratch.CheckTree("kubernetes", o.kubernetes); err != nil {
 			return o, err
 		}
 	}
@@ -213,9 +219,9 @@ func checkGate(o options) error {
 	case o.mutant != "" && !o.mutants:
 		return fmt.Errorf("--mutant needs --mutants")
 	case o.vk: // checkVK checked the trees
-	case o.base != pinned:
-		if err := checkTree("base", o.base); err != nil {
-			return fmt.Errorf("%v (want %s, the pinned release, or a kubernetes tree)", err, pinned)
+	case o.base != pinned && !scratch.IsRelease(o.base):
+		if err := scratch.CheckTree("base", o.base); err != nil {
+			return fmt.Errorf("%v (want %s, the pinned release, another release v1.MINOR.PATCH, or a kubernetes tree)", err, pinned)
 		}
 	}
 	for _, m := range strings.Split(o.modes, ",") {
@@ -305,8 +311,11 @@ func execute(o options) error {
 	if err != nil {
 		return err
 	}
-	root, err := scratchRoot()
+	root, err := scratch.Root()
 	if err != nil {
+		return err
+	}
+	if err := resolveReleases(&o, root, scratch.GoDownload); err != nil {
 		return err
 	}
 	switch o.command {
@@ -322,7 +331,7 @@ func execute(o options) error {
 	if o.command == "workfile" {
 		s, err := tg.prepare(root, "candidate", tg.user)
 		if err == nil {
-			fmt.Println(s.gowork)
+			fmt.Println(s.GoWork)
 		}
 		return err
 	}
@@ -336,7 +345,7 @@ func execute(o options) error {
 	}
 	args, _ := toolArgs(o)
 	cmd := exec.Command(bin, append(args, "-test.timeout", "0")...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = tg.moduleDir, s.goEnv(), os.Stdout, os.Stderr
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = tg.moduleDir, s.GoEnv(), os.Stdout, os.Stderr
 	if cmd.Run() != nil {
 		return errFailed
 	}
@@ -348,15 +357,6 @@ func slotName(tree string) string {
 		return "pinned"
 	}
 	return "candidate"
-}
-
-// ready builds the slot's binary and runs the linkname guard with it.
-func (s slot) ready(moduleDir string, trimpath bool) (string, error) {
-	bin, err := s.build(moduleDir, trimpath)
-	if err != nil {
-		return "", err
-	}
-	return bin, s.guard(bin, moduleDir)
 }
 
 func familyNames() []string { return namesOf(plan.KubeletFamilies()) }

@@ -32,7 +32,8 @@ func TestArgs(t *testing.T) {
 	tree := fakeTree(t)
 	for _, line := range []string{"gate --kubernetes " + tree, "gate --mutants", "gate --mutants --mutant B2 --json --seeds 5",
 		"gate --kubernetes " + tree + " --base " + tree + " --modes hold", "workfile --kubernetes " + tree,
-		"run --kubernetes " + tree} {
+		"run --kubernetes " + tree, "gate --kubernetes v1.37.2", "gate --kubernetes " + tree + " --base v1.37.2",
+		"replay --kubernetes v1.37.2 --scenario swarm --seed 3", "gate --mutants --base v1.35.4"} {
 		if _, err := parse(strings.Fields(line), io.Discard); err != nil {
 			t.Errorf("%q: %v", line, err)
 		}
@@ -50,10 +51,11 @@ func TestArgs(t *testing.T) {
 		"run --kubernetes /nonexistent":       "not a kubernetes tree",
 		"gate":                                "exactly one of --kubernetes DIR, --virtual-kubelet DIR and --mutants",
 		"gate --mutants --kubernetes " + tree: "exactly one of",
-		"gate --kubernetes " + tree + " --base v1.2.3": "--base v1.2.3: not a kubernetes tree",
-		"gate --kubernetes " + tree + " --modes fast":  "unknown mode",
-		"gate --kubernetes " + tree + " --seeds 0":     "must be positive",
-		"gate --kubernetes " + tree + " --hang -1s":    "must not be negative",
+		"gate --kubernetes " + tree + " --base v1.37": "--base v1.37: not a kubernetes tree",
+		"gate --kubernetes v1.37":                     "--kubernetes v1.37: not a kubernetes tree",
+		"gate --kubernetes " + tree + " --modes fast": "unknown mode",
+		"gate --kubernetes " + tree + " --seeds 0":    "must be positive",
+		"gate --kubernetes " + tree + " --hang -1s":   "must not be negative",
 		"run --hang 5s": "--hang is not a flag of run (it is for gate and mutation)",
 		"gate --kubernetes " + tree + " --mutant B2": "--mutant needs --mutants",
 		"gate --kubernetes " + tree + " --shrink -1": "must not be negative",
@@ -97,52 +99,6 @@ func fakeTree(t *testing.T) string {
 	return dir
 }
 
-// TestMirrorAndWorkFile: the mirror copies a tree (checkout layout with
-// staging modules), removes files the tree lost, never writes into the
-// tree, and the go.work replaces kubernetes and each staging module.
-func TestMirrorAndWorkFile(t *testing.T) {
-	src := fakeTree(t)
-	os.MkdirAll(filepath.Join(src, "staging", "src", "k8s.io", "api"), 0o755)
-	os.WriteFile(filepath.Join(src, "staging", "src", "k8s.io", "api", "go.mod"), []byte("module k8s.io/api\n"), 0o644)
-	os.MkdirAll(filepath.Join(src, ".git"), 0o755)
-	os.WriteFile(filepath.Join(src, ".git", "HEAD"), []byte("x"), 0o644)
-	os.WriteFile(filepath.Join(src, "gone.go"), []byte("x"), 0o644)
-	root := t.TempDir()
-	s, err := prepare(root, "candidate", src, "/mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(filepath.Join(src, "gone.go"))
-	if _, err := prepare(root, "candidate", src, "/mod"); err != nil {
-		t.Fatal(err)
-	}
-	mirror := filepath.Join(s.dir, "tree")
-	if _, err := os.Stat(filepath.Join(mirror, "pkg", "kubelet", "pod_workers.go")); err != nil {
-		t.Errorf("not mirrored: %v", err)
-	}
-	for _, p := range []string{"gone.go", ".git"} {
-		if _, err := os.Stat(filepath.Join(mirror, p)); err == nil {
-			t.Errorf("%s is in the mirror", p)
-		}
-	}
-	w, _ := os.ReadFile(s.gowork)
-	for _, want := range []string{"use /mod", "replace k8s.io/kubernetes => " + mirror,
-		"replace k8s.io/api => " + filepath.Join(mirror, "staging", "src", "k8s.io", "api")} {
-		if !strings.Contains(string(w), want) {
-			t.Errorf("go.work lacks %q:\n%s", want, w)
-		}
-	}
-	if !strings.Contains(s.layout, "checkout") {
-		t.Errorf("layout %q", s.layout)
-	}
-	entries, _ := os.ReadDir(src)
-	for _, e := range entries {
-		if e.Name() == "go.work" {
-			t.Errorf("wrote into the tree")
-		}
-	}
-}
-
 // TestDiffRuns: a key new on the candidate for the same run is a
 // regression, one gone is a fix; the same key on another seed is neither
 // hidden nor excused. A guided run is its own run even at a seed's number,
@@ -184,8 +140,8 @@ func TestTreeThatDoesNotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = execute(o)
-	if err == nil || err == errFailed || !strings.Contains(err.Error(), "no longer fit the adapter") || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("got %v, want one line saying the tree no longer fits the adapter", err)
+	if err == nil || err == errFailed || !strings.Contains(err.Error(), "lacks packages realkubelet imports") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v, want one line saying the tree lacks packages realkubelet imports", err)
 	}
 	entries, _ := os.ReadDir(tree)
 	if len(entries) != 2 {

@@ -156,8 +156,8 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 	if err != nil {
 		return fail(err)
 	}
-	s.label = "mutant " + name
-	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", filepath.Join(s.dir, "tree"), "-i", file)
+	s.Label = "mutant " + name
+	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", filepath.Join(s.Dir, "tree"), "-i", file)
 	if out, err := patch.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("the patch does not apply: %s", toolrun.FirstLines(out, 2)))
 	}

@@ -159,9 +159,9 @@ func runMutation(o options, moduleDir, root string) error {
 	if err != nil {
 		return err
 	}
-	progress("built %s (%s) in %.0fs", s.name(), s.layout, time.Since(t0).Seconds())
+	progress("built %s (%s) in %.0fs", s.Name(), s.Layout, time.Since(t0).Seconds())
 	r.base = filepath.Join(r.outDir, "base-runs.tsv")
-	if err := r.record(side{slot: s, bin: bin}, r.base, s.name()); err != nil {
+	if err := r.record(side{slot: s, bin: bin}, r.base, s.Name()); err != nil {
 		return err
 	}
 	ms, refused, logging, err := r.buildSchema(root)
@@ -203,7 +203,7 @@ func runMutation(o options, moduleDir, root string) error {
 func (r *mutationRun) record(sd side, file, name string) error {
 	t0 := time.Now()
 	cmd := exec.Command(sd.bin, append(r.sweepArgs(), "-mutant.record", file)...)
-	cmd.Dir, cmd.Env = r.t.moduleDir, append(sd.slot.goEnv(), "PODSIM_MUTANT=")
+	cmd.Dir, cmd.Env = r.t.moduleDir, append(sd.slot.GoEnv(), "PODSIM_MUTANT=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("the sweep with no mutant on did not complete on %s: %s", name, toolrun.FirstLines(out, 3))
 	}
@@ -259,7 +259,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	tree := filepath.Join(s.dir, "tree")
+	tree := filepath.Join(s.Dir, "tree")
 	srcs, err := r.t.read(tree)
 	if err != nil {
 		return nil, nil, 0, err
@@ -282,7 +282,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 		if err := mutation.WriteSchemas(tree, srcs, r.t.files, live); err != nil {
 			return nil, nil, 0, err
 		}
-		bin, out, err := s.buildFull(r.t.moduleDir)
+		bin, out, err := s.BuildFull(r.t.moduleDir)
 		if err == nil {
 			r.sd = side{slot: s, bin: bin}
 			break
@@ -292,22 +292,13 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 		}
 	}
 	if !r.t.vk {
-		if err := s.guard(r.sd.bin, r.t.moduleDir); err != nil {
+		if err := s.Guard(r.sd.bin, r.t.moduleDir); err != nil {
 			return nil, nil, 0, err
 		}
 	}
 	progress("schema build of %s in %s: %d mutants (%d logging statements left out, %d refused by the compiler) in %.0fs",
 		r.t.label(), tree, len(ms), logging, len(refused), time.Since(t0).Seconds())
 	return ms, refused, logging, nil
-}
-
-// buildFull is build with the compiler's whole output.
-func (s slot) buildFull(moduleDir string) (string, []byte, error) {
-	bin := filepath.Join(s.dir, filepath.Base(moduleDir)+".test")
-	cmd := exec.Command("go", "test", "-c", "-vet=off", "-o", bin, ".")
-	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
-	out, err := cmd.CombinedOutput()
-	return bin, out, err
 }
 
 // verdictOf reads TestMutantSweep's verdict into m.

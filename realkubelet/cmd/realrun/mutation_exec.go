@@ -62,7 +62,7 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	verdict := filepath.Join(r.outDir, "verdicts", fmt.Sprintf("%d.json", m.Index))
 	os.Remove(verdict)
 	out := toolrun.Cmd{Bin: r.sd.bin, Args: append(r.sweepArgs(), "-mutant.base", r.base, "-mutant.out", verdict),
-		Dir: r.t.moduleDir, Env: append(r.sd.slot.goEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index)),
+		Dir: r.t.moduleDir, Env: append(r.sd.slot.GoEnv(), "PODSIM_MUTANT="+strconv.Itoa(m.Index)),
 		Hang: r.o.hang, Beat: func(l string) bool { return strings.HasPrefix(l, "run ") }}.Run(ctx)
 	switch {
 	case ctx.Err() != nil:

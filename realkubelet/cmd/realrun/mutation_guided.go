@@ -68,7 +68,7 @@ func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 	}
 	on, off := r.sd, r.sd
 	on.env, off.env = []string{"PODSIM_MUTANT=" + strconv.Itoa(m.Index)}, []string{"PODSIM_MUTANT="}
-	on.slot.label, off.slot.label = "the schema build, mutant "+strconv.Itoa(m.Index), "the schema build, no mutant"
+	on.slot.Label, off.slot.Label = "the schema build, mutant "+strconv.Itoa(m.Index), "the schema build, no mutant"
 	mutantRuns := filepath.Join(dir, "mutant-runs.json")
 	cand, err := r.sweep(on, tiers[0], mutantRuns)
 	var dead *toolrun.Died

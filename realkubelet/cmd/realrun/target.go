@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/internal/mutation"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/scratch"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
@@ -194,7 +195,7 @@ func checkVKTree(dir string) error {
 	if err != nil {
 		return fmt.Errorf("--virtual-kubelet %s: not a virtual-kubelet tree (no go.mod)", dir)
 	}
-	if !bytes.Equal(bytes.TrimSpace(modulePathLine(b)), []byte("module "+vkModule)) {
+	if !bytes.Equal(bytes.TrimSpace(scratch.ModulePathLine(b)), []byte("module "+vkModule)) {
 		return fmt.Errorf("--virtual-kubelet %s: go.mod is not module %s", dir, vkModule)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node", "podcontroller.go")); err != nil {
@@ -215,37 +216,38 @@ func (t target) tree() string {
 }
 
 // prepare makes the slot name for source ("" for the pin): the kubelet's
-// go.work (tree.go), or for the VK one that uses realvk and replaces the
+// go.work (package scratch), or for the VK one that uses realvk and replaces the
 // virtual-kubelet module with a mirror of source.
-func (t target) prepare(root, name, source string) (slot, error) {
+func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 	if !t.vk {
-		return prepare(root, name, source, t.moduleDir)
+		return scratch.Prepare(root, name, source, t.moduleDir)
 	}
-	s := slot{dir: filepath.Join(root, "vk-"+name), source: source, gowork: "off", layout: "pinned module (realvk/go.mod)"}
+	s := scratch.Slot{Dir: filepath.Join(root, "vk-"+name), Source: source, GoWork: "off", Layout: "pinned module (realvk/go.mod)"}
 	if source == "" {
-		s.label = "the pinned virtual-kubelet " + vkPinned
+		s.Label = "the pinned virtual-kubelet " + vkPinned
 	}
-	if err := mirror.Lock(s.dir); err != nil || source == "" {
+	if err := mirror.Lock(s.Dir); err != nil || source == "" {
 		return s, err
 	}
-	mirror := filepath.Join(s.dir, "tree")
-	if err := mirrorTree(source, mirror); err != nil {
+	mirror := filepath.Join(s.Dir, "tree")
+	if err := scratch.MirrorTree(source, mirror); err != nil {
 		return s, fmt.Errorf("mirroring %s: %v", source, err)
 	}
-	s.layout, s.gowork = "virtual-kubelet tree", filepath.Join(s.dir, "go.work")
+	s.Layout, s.GoWork = "virtual-kubelet tree", filepath.Join(s.Dir, "go.work")
 	work := fmt.Sprintf("go 1.26.0\n\nuse %s\n\nreplace %s => %s\n", t.moduleDir, vkModule, mirror)
-	return s, os.WriteFile(s.gowork, []byte(work), 0o644)
+	return s, os.WriteFile(s.GoWork, []byte(work), 0o644)
 }
 
 // ready builds the tool tests in s; the kubelet's binary must pass the
 // linkname guard too.
-func (t target) ready(s slot, trimpath bool) (string, error) {
+func (t target) ready(s scratch.Slot, trimpath bool) (string, error) {
+	progress("building %s (the first build of a tree compiles all of it: minutes)", s.Name())
 	if !t.vk {
-		return s.ready(t.moduleDir, trimpath)
+		return s.Ready(t.moduleDir, trimpath)
 	}
-	bin, out, err := s.buildFull(t.moduleDir)
+	bin, out, err := s.BuildFull(t.moduleDir)
 	if err != nil {
-		return "", fmt.Errorf("realvk does not build against %s: %s", s.name(), toolrun.FirstLines(out, 3))
+		return "", fmt.Errorf("realvk does not build against %s: %s", s.Name(), toolrun.FirstLines(out, 3))
 	}
 	return bin, nil
 }

@@ -342,7 +342,7 @@ func TestVKWorkFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(s.gowork)
+	b, err := os.ReadFile(s.GoWork)
 	mirror := filepath.Join(root, "vk-candidate", "tree")
 	if want := "use /mod/realvk\n\nreplace " + vkModule + " => " + mirror + "\n"; err != nil || !strings.HasSuffix(string(b), want) {
 		t.Errorf("go.work %q, %v; want it to end %q", b, err, want)

@@ -1,4 +1,9 @@
-package main
+// Package scratch is where realrun builds a tree: a slot of its scratch
+// directory holds a mirror of the tree, the go.work that builds
+// realkubelet (or realvk) against it, and the test binary; a kubernetes
+// release is assembled there too (release.go). The user's tree is never
+// written.
+package scratch
 
 import (
 	"bytes"
@@ -27,17 +32,17 @@ import (
 // changed recompile. The pinned release (no --kubernetes) needs no mirror
 // and builds with GOWORK=off against realkubelet/go.mod.
 
-// slot is one place a tree is built.
-type slot struct {
-	dir    string // <scratch>/<name>
-	source string // the user's tree; "" for the pinned release
-	gowork string // "off" for the pinned release
-	layout string // what the tree looked like (for the report)
-	label  string // what the slot is called, if not its tree or "the pinned release" (the VK pin, a mutant)
+// Slot is one place a tree is built.
+type Slot struct {
+	Dir    string // <scratch>/<name>
+	Source string // the user's tree; "" for the pinned release
+	GoWork string // "off" for the pinned release
+	Layout string // what the tree looked like (for the report)
+	Label  string // what the slot is called, if not its tree or "the pinned release" (the VK pin, a mutant)
 }
 
-// scratchRoot is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
-func scratchRoot() (string, error) {
+// Root is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
+func Root() (string, error) {
 	if d := os.Getenv("PODSIM_SCRATCH"); d != "" {
 		return filepath.Abs(d)
 	}
@@ -48,13 +53,13 @@ func scratchRoot() (string, error) {
 	return filepath.Join(c, "podsim-realrun"), nil
 }
 
-// checkTree says what is wrong with a --kubernetes directory, if anything.
-func checkTree(flag, dir string) error {
+// CheckTree says what is wrong with a --kubernetes directory, if anything.
+func CheckTree(flag, dir string) error {
 	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		return fmt.Errorf("--%s %s: not a kubernetes tree (no go.mod)", flag, dir)
 	}
-	if !bytes.HasPrefix(bytes.TrimSpace(modulePathLine(b)), []byte("module k8s.io/kubernetes")) {
+	if !bytes.HasPrefix(bytes.TrimSpace(ModulePathLine(b)), []byte("module k8s.io/kubernetes")) {
 		return fmt.Errorf("--%s %s: go.mod is not module k8s.io/kubernetes", flag, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pkg", "kubelet", "pod_workers.go")); err != nil {
@@ -63,7 +68,8 @@ func checkTree(flag, dir string) error {
 	return nil
 }
 
-func modulePathLine(gomod []byte) []byte {
+// ModulePathLine is go.mod's module line.
+func ModulePathLine(gomod []byte) []byte {
 	for _, l := range bytes.Split(gomod, []byte("\n")) {
 		if bytes.HasPrefix(bytes.TrimSpace(l), []byte("module ")) {
 			return l
@@ -72,17 +78,17 @@ func modulePathLine(gomod []byte) []byte {
 	return nil
 }
 
-// prepare mirrors the tree into the slot and writes its go.work.
-func prepare(root, name, source, moduleDir string) (slot, error) {
-	s := slot{dir: filepath.Join(root, name), source: source, gowork: "off", layout: "pinned release (realkubelet/go.mod)"}
-	if err := mirror.Lock(s.dir); err != nil {
+// Prepare mirrors the tree into the slot and writes its go.work.
+func Prepare(root, name, source, moduleDir string) (Slot, error) {
+	s := Slot{Dir: filepath.Join(root, name), Source: source, GoWork: "off", Layout: "pinned release (realkubelet/go.mod)"}
+	if err := mirror.Lock(s.Dir); err != nil {
 		return s, err
 	}
 	if source == "" {
 		return s, nil
 	}
-	mirror := filepath.Join(s.dir, "tree")
-	if err := mirrorTree(source, mirror); err != nil {
+	mirror := filepath.Join(s.Dir, "tree")
+	if err := MirrorTree(source, mirror); err != nil {
 		return s, fmt.Errorf("mirroring %s: %v", source, err)
 	}
 	var w strings.Builder
@@ -93,58 +99,121 @@ func prepare(root, name, source, moduleDir string) (slot, error) {
 		dir := filepath.Dir(m)
 		fmt.Fprintf(&w, "replace k8s.io/%s => %s\n", filepath.Base(dir), dir)
 	}
-	s.layout = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)"
+	s.Layout = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)"
 	if len(staging) > 0 {
-		s.layout = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging))
+		s.Layout = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging))
 	}
-	s.gowork = filepath.Join(s.dir, "go.work")
-	return s, os.WriteFile(s.gowork, []byte(w.String()), 0o644)
+	s.GoWork = filepath.Join(s.Dir, "go.work")
+	return s, os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
 }
 
 // skipped are top-level directories of a kubernetes checkout the build
 // never reads (and of a virtual-kubelet tree: .git).
 var skipped = map[string]bool{".git": true, "_output": true, "vendor": true, ".make": true, "_artifacts": true}
 
-// mirrorTree makes dst a copy of src's files but skipped's directories.
-func mirrorTree(src, dst string) error { return mirror.Tree(src, dst, skipped) }
+// MirrorTree makes dst a copy of src's files but skipped's directories.
+func MirrorTree(src, dst string) error { return mirror.Tree(src, dst, skipped) }
 
-// goEnv is the environment of every go command and tool binary run for s.
-func (s slot) goEnv() []string { return append(os.Environ(), "GOWORK="+s.gowork) }
+// GoEnv is the environment of every go command and tool binary run for s.
+func (s Slot) GoEnv() []string { return append(os.Environ(), "GOWORK="+s.GoWork) }
 
-// build compiles the realkubelet tool tests against the slot's tree.
-func (s slot) build(moduleDir string, trimpath bool) (string, error) {
-	bin := filepath.Join(s.dir, "realkubelet.test")
+// Build compiles the realkubelet tool tests against the slot's tree.
+func (s Slot) Build(moduleDir string, trimpath bool) (string, error) {
+	bin := filepath.Join(s.Dir, "realkubelet.test")
 	args := []string{"test", "-c", "-o", bin}
 	if trimpath {
 		args = append(args, "-trimpath")
 	}
 	cmd := exec.Command("go", append(args, ".")...)
-	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
+	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.name(), toolrun.FirstLines(out, 3), fitAdvice)
+		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.Name(), toolrun.FirstLines(out, 3), buildAdvice(out))
 	}
 	return bin, nil
 }
 
-// fitAdvice is the one line that says what to do when a tree no longer
-// fits the adapter.
+// fitAdvice is the one line that says what to do when a tree's pod
+// workers no longer fit the adapter.
 const fitAdvice = "the tree's pod workers no longer fit the adapter: compare newPodWorkers, podSyncer and " +
 	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/podworkers (adapter.go, hook.go), update those, and re-run realrun"
 
-// guard runs the linkname guard (and the hook's drift check) with the
+// buildAdvice says what to do about a failed build, by what the go
+// command says failed: packages of the kubelet the tree lacks, the tree's
+// own packages, the pod workers' adapter, or another of realkubelet's
+// packages (a component whose API the tree changed); "# PKG" lines name
+// the packages whose compile failed.
+func buildAdvice(out []byte) string {
+	const ours = "github.com/podsim/podsim/"
+	var failed, lacks []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "#" && !slices.Contains(failed, f[1]) {
+			failed = append(failed, f[1]) // "# PKG" or "# PKG [PKG.test]"
+		}
+		if _, rest, ok := strings.Cut(l, "no required module provides package "); ok {
+			if p := strings.TrimSuffix(strings.Fields(rest + " ")[0], ";"); !slices.Contains(lacks, p) {
+				lacks = append(lacks, p)
+			}
+		}
+	}
+	if len(lacks) > 0 {
+		return "the tree lacks packages realkubelet imports (" + strings.Join(lacks, ", ") + "): it is not a whole kubernetes tree, " +
+			"or one whose kubelet no longer fits the adapter"
+	}
+	var tree, adapter []string
+	for _, p := range failed {
+		switch {
+		case p == ours+"realkubelet/podworkers":
+			return fitAdvice
+		case strings.HasPrefix(p, ours):
+			adapter = append(adapter, strings.TrimPrefix(p, ours))
+		default:
+			tree = append(tree, p)
+		}
+	}
+	switch {
+	case len(tree) > 0:
+		return "the tree itself does not compile (" + strings.Join(tree, ", ") + "): make `go build ./pkg/kubelet/...` pass in it first"
+	case len(adapter) > 0:
+		return "the tree changed an API that " + strings.Join(adapter, ", ") + " calls (as kubernetes v1.36 and v1.37 declare it): " +
+			"this tree needs a change in podsim there; the lines above name the call"
+	}
+	return fitAdvice
+}
+
+// Guard runs the linkname guard (and the hook's drift check) with the
 // slot's binary; it must pass before anything else runs on the tree.
-func (s slot) guard(bin, moduleDir string) error {
+func (s Slot) Guard(bin, moduleDir string) error {
 	cmd := exec.Command(bin, "-test.run", "^(TestLinknameSignature|TestWorkerChannelHookRefusesDrift)$", "-test.count=1")
-	cmd.Dir, cmd.Env = moduleDir, s.goEnv()
+	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("linkname guard failed on %s: %s; %s", s.name(), toolrun.FirstLines(out, 2), fitAdvice)
+		return fmt.Errorf("linkname guard failed on %s: %s; %s", s.Name(), toolrun.FirstLines(out, 2), fitAdvice)
 	}
 	return nil
 }
 
-func (s slot) name() string {
-	if s.label != "" || s.source == "" {
-		return cmp.Or(s.label, "the pinned release")
+// Name is what reports call the slot's tree.
+func (s Slot) Name() string {
+	if s.Label != "" || s.Source == "" {
+		return cmp.Or(s.Label, "the pinned release")
 	}
-	return s.source
+	return s.Source
+}
+
+// Ready builds the slot's binary and runs the linkname guard with it.
+func (s Slot) Ready(moduleDir string, trimpath bool) (string, error) {
+	bin, err := s.Build(moduleDir, trimpath)
+	if err != nil {
+		return "", err
+	}
+	return bin, s.Guard(bin, moduleDir)
+}
+
+// BuildFull is Build without the guard's module, -vet=off, and with the
+// compiler's whole output (a schema build names its refused mutants there).
+func (s Slot) BuildFull(moduleDir string) (string, []byte, error) {
+	bin := filepath.Join(s.Dir, filepath.Base(moduleDir)+".test")
+	cmd := exec.Command("go", "test", "-c", "-vet=off", "-o", bin, ".")
+	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
+	out, err := cmd.CombinedOutput()
+	return bin, out, err
 }

@@ -166,12 +166,24 @@ func (o Outcome) Why() string {
 	return "the binary exited without a verdict"
 }
 
+// goNoise: the go command's lines about fetching modules, which come
+// before its errors.
+func goNoise(l string) bool {
+	for _, p := range []string{"go: downloading ", "go: finding ", "go: extracting ", "go: found "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // FirstLines is the first n non-empty lines of a command's output, but
-// `go test`'s own "#" and "=== RUN" lines, joined with " | ".
+// `go test`'s own "#" and "=== RUN" lines and the go command's module
+// fetches, joined with " | ".
 func FirstLines(out []byte, n int) string {
 	var keep []string
 	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "=== RUN") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "=== RUN") && !goNoise(l) {
 			keep = append(keep, l)
 		}
 		if len(keep) == n {

@@ -1,0 +1,143 @@
+package scratch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mirror"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
+)
+
+// A kubernetes release stands for a tree wherever realrun takes one
+// (--kubernetes v1.37.2, --base v1.37.2): realrun fetches the module
+// k8s.io/kubernetes at that version and the staging modules it replaces
+// (k8s.io/NAME at v0.MINOR.PATCH) from the Go module proxy and lays them
+// out as a checkout, staging/src/k8s.io/NAME included, under
+// <scratch>/releases/VERSION/tree, once. A checkout of the release tag
+// would build the same code; the proxy needs no git and no network but
+// the module proxy's.
+
+// releaseRE is a release as the flags take it: v1.MINOR.PATCH.
+var releaseRE = regexp.MustCompile(`^v1\.(\d+)\.(\d+)$`)
+
+// IsRelease reports whether a --kubernetes or --base value names a release
+// rather than a directory (a directory of that name wins: ./v1.37.2).
+func IsRelease(v string) bool {
+	if !releaseRE.MatchString(v) {
+		return false
+	}
+	_, err := os.Stat(v)
+	return err != nil
+}
+
+// FetchFunc downloads modules (path@version each) and returns each one's
+// directory; a module it could not get is left out of the map, with the
+// reason in the second map.
+type FetchFunc func(mods []string) (dirs, failed map[string]string, err error)
+
+// ReleaseTree is the checkout-shaped tree of release v, assembled under
+// root/releases/v if it is not there yet; log says what it does.
+func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...any)) (string, error) {
+	m := releaseRE.FindStringSubmatch(v)
+	if m == nil {
+		return "", fmt.Errorf("%q is not a kubernetes release (want v1.MINOR.PATCH)", v)
+	}
+	dir := filepath.Join(root, "releases", v)
+	tree, done := filepath.Join(dir, "tree"), filepath.Join(dir, "complete")
+	if _, err := os.Stat(done); err == nil {
+		return tree, nil
+	}
+	if err := mirror.Lock(dir); err != nil {
+		return "", err
+	}
+	log("fetching kubernetes %s and its staging modules from the Go module proxy (once; kept in %s)", v, dir)
+	kube := "k8s.io/kubernetes@" + v
+	dirs, failed, err := fetch([]string{kube})
+	if err != nil || dirs[kube] == "" {
+		return "", fmt.Errorf("kubernetes %s: cannot fetch %s: %v%s", v, kube, err, failed[kube])
+	}
+	gomod, err := os.ReadFile(filepath.Join(dirs[kube], "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	staging := stagingModules(gomod)
+	var mods []string
+	for _, s := range staging {
+		mods = append(mods, fmt.Sprintf("%s@v0.%s.%s", s, m[1], m[2]))
+	}
+	sdirs, sfailed, err := fetch(mods)
+	if err != nil {
+		return "", fmt.Errorf("kubernetes %s: fetching its staging modules: %v", v, err)
+	}
+	os.RemoveAll(tree) // an assembly an interrupt cut short
+	if err := mirror.Tree(dirs[kube], tree, nil); err != nil {
+		return "", err
+	}
+	for i, s := range staging {
+		if sdirs[mods[i]] == "" {
+			why := sfailed[mods[i]]
+			if i := strings.LastIndex(why, ": "); i >= 0 {
+				why = why[i+2:] // the proxy's answer, without the module and URL it repeats
+			}
+			log("kubernetes %s: %s left out (%s); the build fails only if the kubelet imports it", v, mods[i], why)
+			continue
+		}
+		if err := mirror.Tree(sdirs[mods[i]], filepath.Join(tree, "staging", "src", s), nil); err != nil {
+			return "", err
+		}
+	}
+	return tree, os.WriteFile(done, nil, 0o644)
+}
+
+// stagingModules are the modules a kubernetes go.mod replaces with
+// ./staging/src/k8s.io/NAME, in its order.
+func stagingModules(gomod []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "replace" { // a one-line replace, not in a block
+			f = f[1:]
+		}
+		if len(f) >= 3 && f[len(f)-2] == "=>" && strings.HasPrefix(f[len(f)-1], "./staging/src/") && strings.HasPrefix(f[0], "k8s.io/") {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+// GoDownload is the FetchFunc of the go command: one `go mod download
+// -json` for all of mods, outside any module.
+func GoDownload(mods []string) (dirs, failed map[string]string, err error) {
+	cmd := exec.Command("go", append([]string{"mod", "download", "-json"}, mods...)...)
+	cmd.Dir, cmd.Env = os.TempDir(), append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output() // it fails if any module failed; each says why in its JSON
+	dirs, failed = map[string]string{}, map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var m struct{ Path, Version, Dir, Error string }
+		if err := dec.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("go mod download: %v", err)
+		}
+		key := m.Path + "@" + m.Version
+		if m.Error != "" || m.Dir == "" {
+			failed[key] = toolrun.FirstLines([]byte(m.Error), 1)
+			continue
+		}
+		dirs[key] = m.Dir
+	}
+	if len(dirs) == 0 && len(failed) == 0 && runErr != nil {
+		return nil, nil, fmt.Errorf("go mod download: %v: %s", runErr, toolrun.FirstLines(stderr.Bytes(), 2))
+	}
+	return dirs, failed, nil
+}

@@ -1,0 +1,107 @@
+package scratch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestStagingModules: the staging modules are the go.mod's replaces into
+// ./staging/src, and nothing else.
+func TestStagingModules(t *testing.T) {
+	gomod := "module k8s.io/kubernetes\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n" +
+		"\tk8s.io/kubelet => ./staging/src/k8s.io/kubelet\n\tgithub.com/x/y => github.com/x/z v1.0.0\n)\n" +
+		"replace k8s.io/cri-api => ./staging/src/k8s.io/cri-api\n"
+	if got := stagingModules([]byte(gomod)); !slices.Equal(got, []string{"k8s.io/api", "k8s.io/kubelet", "k8s.io/cri-api"}) {
+		t.Errorf("staging modules %q", got)
+	}
+}
+
+// TestReleaseTree: a release is assembled once, as a checkout that
+// checkTree accepts, with each staging module at v0.MINOR.PATCH under
+// staging/src; a staging module the proxy does not serve is left out; a
+// release the proxy does not serve is an error and leaves no tree marked
+// complete.
+func TestReleaseTree(t *testing.T) {
+	cache, root := t.TempDir(), t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(cache, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("kubernetes@v1.37.2/go.mod", "module k8s.io/kubernetes\n\nreplace k8s.io/api => ./staging/src/k8s.io/api\n"+
+		"replace k8s.io/sample-controller => ./staging/src/k8s.io/sample-controller\n")
+	write("kubernetes@v1.37.2/pkg/kubelet/pod_workers.go", "package kubelet\n")
+	write("api@v0.37.2/go.mod", "module k8s.io/api\n")
+	var asked []string
+	fetch := func(mods []string) (map[string]string, map[string]string, error) {
+		asked = append(asked, mods...)
+		dirs, failed := map[string]string{}, map[string]string{}
+		for _, m := range mods {
+			d := filepath.Join(cache, strings.TrimPrefix(m, "k8s.io/"))
+			if _, err := os.Stat(d); err != nil {
+				failed[m] = "not served"
+				continue
+			}
+			dirs[m] = d
+		}
+		return dirs, failed, nil
+	}
+	tree, err := ReleaseTree(root, "v1.37.2", fetch, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckTree("kubernetes", tree); err != nil {
+		t.Errorf("the assembled tree: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "staging", "src", "k8s.io", "api", "go.mod")); err != nil {
+		t.Errorf("staging module api: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "staging", "src", "k8s.io", "sample-controller")); err == nil {
+		t.Error("a staging module the proxy does not serve is in the tree")
+	}
+	want := []string{"k8s.io/kubernetes@v1.37.2", "k8s.io/api@v0.37.2", "k8s.io/sample-controller@v0.37.2"}
+	if !slices.Equal(asked, want) {
+		t.Errorf("fetched %q, want %q", asked, want)
+	}
+	asked = nil
+	if again, err := ReleaseTree(root, "v1.37.2", fetch, t.Logf); err != nil || again != tree || len(asked) > 0 {
+		t.Errorf("second call: %q, %v, fetched %q; want the same tree and no fetch", again, err, asked)
+	}
+	if _, err := ReleaseTree(root, "v1.99.0", fetch, t.Logf); err == nil || !strings.Contains(err.Error(), "cannot fetch k8s.io/kubernetes@v1.99.0") {
+		t.Errorf("an unserved release: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "releases", "v1.99.0", "complete")); err == nil {
+		t.Error("an unserved release is marked complete")
+	}
+	broken := func([]string) (map[string]string, map[string]string, error) {
+		return nil, nil, fmt.Errorf("no network")
+	}
+	if _, err := ReleaseTree(root, "v1.36.1", broken, t.Logf); err == nil || !strings.Contains(err.Error(), "no network") {
+		t.Errorf("a fetch that fails: %v", err)
+	}
+}
+
+// TestIsRelease: a release is v1.MINOR.PATCH, unless a directory of that
+// name exists.
+func TestIsRelease(t *testing.T) {
+	for v, want := range map[string]bool{"v1.37.2": true, "v1.37": false, "1.37.2": false, "v2.0.0": false, "v1.37.2-rc.0": false} {
+		if got := IsRelease(v); got != want {
+			t.Errorf("IsRelease(%q) = %v, want %v", v, got, want)
+		}
+	}
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("v1.37.2", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if IsRelease("v1.37.2") {
+		t.Error("a directory named v1.37.2 is taken for the release")
+	}
+}

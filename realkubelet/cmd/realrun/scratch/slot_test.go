@@ -1,0 +1,92 @@
+package scratch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
+)
+
+// fakeTree is the smallest directory CheckTree accepts.
+func fakeTree(t *testing.T) string {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pkg", "kubelet"), 0o755)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// generated\nmodule k8s.io/kubernetes\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pkg", "kubelet", "pod_workers.go"), []byte("package kubelet\n"), 0o644)
+	return dir
+}
+
+// TestMirrorAndWorkFile: the mirror copies a tree (checkout layout with
+// staging modules), removes files the tree lost, never writes into the
+// tree, and the go.work replaces kubernetes and each staging module.
+func TestMirrorAndWorkFile(t *testing.T) {
+	src := fakeTree(t)
+	os.MkdirAll(filepath.Join(src, "staging", "src", "k8s.io", "api"), 0o755)
+	os.WriteFile(filepath.Join(src, "staging", "src", "k8s.io", "api", "go.mod"), []byte("module k8s.io/api\n"), 0o644)
+	os.MkdirAll(filepath.Join(src, ".git"), 0o755)
+	os.WriteFile(filepath.Join(src, ".git", "HEAD"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(src, "gone.go"), []byte("x"), 0o644)
+	root := t.TempDir()
+	s, err := Prepare(root, "candidate", src, "/mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(src, "gone.go"))
+	if _, err := Prepare(root, "candidate", src, "/mod"); err != nil {
+		t.Fatal(err)
+	}
+	mirror := filepath.Join(s.Dir, "tree")
+	if _, err := os.Stat(filepath.Join(mirror, "pkg", "kubelet", "pod_workers.go")); err != nil {
+		t.Errorf("not mirrored: %v", err)
+	}
+	for _, p := range []string{"gone.go", ".git"} {
+		if _, err := os.Stat(filepath.Join(mirror, p)); err == nil {
+			t.Errorf("%s is in the mirror", p)
+		}
+	}
+	w, _ := os.ReadFile(s.GoWork)
+	for _, want := range []string{"use /mod", "replace k8s.io/kubernetes => " + mirror,
+		"replace k8s.io/api => " + filepath.Join(mirror, "staging", "src", "k8s.io", "api")} {
+		if !strings.Contains(string(w), want) {
+			t.Errorf("go.work lacks %q:\n%s", want, w)
+		}
+	}
+	if !strings.Contains(s.Layout, "checkout") {
+		t.Errorf("layout %q", s.Layout)
+	}
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		if e.Name() == "go.work" {
+			t.Errorf("wrote into the tree")
+		}
+	}
+}
+
+// TestBuildAdvice: a failed build's advice follows the package that
+// failed, and its excerpt skips the go command's module fetches (the
+// excerpt of a kubernetes v1.37 tree once showed three "go: downloading"
+// lines and nothing of the error).
+func TestBuildAdvice(t *testing.T) {
+	out := "go: downloading github.com/cyphar/filepath-securejoin v0.7.0\ngo: downloading github.com/google/cadvisor/lib v0.60.5\n" +
+		"# github.com/podsim/podsim/realkubelet/shutdown\nshutdown/shutdown.go:171:22: not enough arguments in call to m.real.Admit\n" +
+		"\thave (*lifecycle.PodAdmitAttributes)\n"
+	if got := toolrun.FirstLines([]byte(out), 2); got != "shutdown/shutdown.go:171:22: not enough arguments in call to m.real.Admit | have (*lifecycle.PodAdmitAttributes)" {
+		t.Errorf("excerpt %q", got)
+	}
+	cases := []struct{ out, want string }{
+		{out, "that realkubelet/shutdown calls"},
+		{"# github.com/podsim/podsim/realkubelet/kstatus\nx\n# github.com/podsim/podsim/realkubelet/shutdown\ny\n", "realkubelet/kstatus, realkubelet/shutdown calls"},
+		{"# github.com/podsim/podsim/realkubelet/shutdown\nx\n# github.com/podsim/podsim/realkubelet/podworkers\ny\n", "pod workers no longer fit"},
+		{"# k8s.io/kubernetes/pkg/kubelet [k8s.io/kubernetes/pkg/kubelet.test]\nx\n", "the tree itself does not compile (k8s.io/kubernetes/pkg/kubelet)"},
+		{"something else went wrong\n", "pod workers no longer fit"},
+		{"# github.com/podsim/podsim/realkubelet\nevictmgr/evictmgr.go:41:2: no required module provides package k8s.io/kubernetes/pkg/kubelet/eviction; to add it:\n",
+			"lacks packages realkubelet imports (k8s.io/kubernetes/pkg/kubelet/eviction)"},
+	}
+	for _, c := range cases {
+		if got := buildAdvice([]byte(c.out)); !strings.Contains(got, c.want) {
+			t.Errorf("advice for %q:\n%s\nwant it to say %q", c.out, got, c.want)
+		}
+	}
+}
