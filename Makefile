@@ -97,10 +97,13 @@ fmt:
 ## k8s.io/kubernetes v1.36.3; the first build compiles the kubelet, see
 ## docs/real-kubelet.md). make test never builds it.
 ## KUBE_ROOT=DIR builds against that kubernetes tree instead (a go.work
-## generated in realrun's scratch slot, never in DIR; docs/gating-a-kubelet-change.md).
+## generated in realrun's scratch slot, never in DIR; docs/gating-a-kubelet-change.md);
+## KUBE_ROOT=v1.37.2 (any release v1.MINOR.PATCH) against that release,
+## fetched once from the Go module proxy as a checkout.
+kube_tree = $(if $(shell echo '$(1)' | grep -xE 'v1\.[0-9]+\.[0-9]+'),$(1),$(abspath $(1)))
 real:
 ifdef KUBE_ROOT
-	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(abspath $(KUBE_ROOT))) && \
+	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(call kube_tree,$(KUBE_ROOT))) && \
 		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
 else
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
@@ -116,7 +119,7 @@ endif
 REPORT ?= realgate-report
 GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
-	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout))
+	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout, or a release v1.MINOR.PATCH))
 	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' GUIDED=$(or $(GATE_GUIDED),0) CORPUS='$(GATE_CORPUS)' scripts/realgate $(KUBE_ROOT) $(REPORT)
 
 ## real-mutants: the catalogue's patches of the real pod_workers.go

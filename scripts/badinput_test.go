@@ -32,6 +32,7 @@ func TestRealgateBadInput(t *testing.T) {
 		{"three arguments", []string{dir, dir, dir}, "usage: scripts/realgate KUBE_DIR"},
 		{"missing tree", []string{filepath.Join(dir, "none")}, "no such directory"},
 		{"tree is a file", []string{file}, "no such directory"},
+		{"not a release", []string{"v1.37"}, "no such directory (or a release v1.MINOR.PATCH)"},
 		{"report under a file", []string{dir, filepath.Join(file, "report")}, "cannot create it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

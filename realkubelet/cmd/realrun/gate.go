@@ -221,7 +221,7 @@ func runGate(o options, kubeletDir, root string) error {
 	if err != nil {
 		return err
 	}
-	rep.Base, rep.Candidate, rep.Layout = base.slot.Name(), tg.user, cand.slot.Layout
+	rep.Base, rep.Candidate, rep.Layout = base.slot.Name(), cand.slot.Name(), cand.slot.Layout
 	outDir := cmp.Or(o.out, filepath.Join(cand.slot.Dir, "report"))
 	g := gate{o: o, vk: tg.vk, baseSrc: baseSrc, outDir: outDir, stdout: os.Stdout,
 		sweep: func(sd side, t tier, file string) (map[runKey][]string, error) {

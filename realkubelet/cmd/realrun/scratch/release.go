@@ -96,6 +96,13 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 	return tree, os.WriteFile(done, nil, 0o644)
 }
 
+// releaseOf is the release whose assembled tree dir is (ReleaseTree's
+// layout under root), if it is one.
+func releaseOf(root, dir string) (string, bool) {
+	v := filepath.Base(filepath.Dir(dir))
+	return v, dir == filepath.Join(root, "releases", v, "tree") && releaseRE.MatchString(v)
+}
+
 // stagingModules are the modules a kubernetes go.mod replaces with
 // ./staging/src/k8s.io/NAME, in its order.
 func stagingModules(gomod []byte) []string {

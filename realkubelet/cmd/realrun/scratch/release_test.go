@@ -61,6 +61,12 @@ func TestReleaseTree(t *testing.T) {
 	if err := CheckTree("kubernetes", tree); err != nil {
 		t.Errorf("the assembled tree: %v", err)
 	}
+	if s, err := Prepare(root, "candidate", tree, "/mod"); err != nil || s.Name() != "kubernetes v1.37.2" {
+		t.Errorf("the release's slot is called %q (%v), want kubernetes v1.37.2", s.Name(), err)
+	}
+	if s, _ := Prepare(root, "base", filepath.Dir(tree), "/mod"); s.Name() != filepath.Dir(tree) {
+		t.Errorf("a tree that is not a release's is called %q", s.Name())
+	}
 	if _, err := os.Stat(filepath.Join(tree, "staging", "src", "k8s.io", "api", "go.mod")); err != nil {
 		t.Errorf("staging module api: %v", err)
 	}

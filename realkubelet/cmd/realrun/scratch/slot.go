@@ -84,6 +84,9 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 	if err := mirror.Lock(s.Dir); err != nil {
 		return s, err
 	}
+	if v, ok := releaseOf(root, source); ok {
+		s.Label = "kubernetes " + v
+	}
 	if source == "" {
 		return s, nil
 	}
@@ -172,7 +175,9 @@ func buildAdvice(out []byte) string {
 	}
 	switch {
 	case len(tree) > 0:
-		return "the tree itself does not compile (" + strings.Join(tree, ", ") + "): make `go build ./pkg/kubelet/...` pass in it first"
+		return "the tree's own packages do not compile here (" + strings.Join(tree, ", ") + "): the tree does not build " +
+			"(try `go build ./pkg/kubelet/...` in it), or it needs older dependencies than realkubelet/go.mod requires, " +
+			"whose versions win (a tree older than realkubelet's pin)"
 	case len(adapter) > 0:
 		return "the tree changed an API that " + strings.Join(adapter, ", ") + " calls (as kubernetes v1.36 and v1.37 declare it): " +
 			"this tree needs a change in podsim there; the lines above name the call"

@@ -79,7 +79,7 @@ func TestBuildAdvice(t *testing.T) {
 		{out, "that realkubelet/shutdown calls"},
 		{"# github.com/podsim/podsim/realkubelet/kstatus\nx\n# github.com/podsim/podsim/realkubelet/shutdown\ny\n", "realkubelet/kstatus, realkubelet/shutdown calls"},
 		{"# github.com/podsim/podsim/realkubelet/shutdown\nx\n# github.com/podsim/podsim/realkubelet/podworkers\ny\n", "pod workers no longer fit"},
-		{"# k8s.io/kubernetes/pkg/kubelet [k8s.io/kubernetes/pkg/kubelet.test]\nx\n", "the tree itself does not compile (k8s.io/kubernetes/pkg/kubelet)"},
+		{"# k8s.io/kubernetes/pkg/kubelet [k8s.io/kubernetes/pkg/kubelet.test]\nx\n", "the tree's own packages do not compile here (k8s.io/kubernetes/pkg/kubelet)"},
 		{"something else went wrong\n", "pod workers no longer fit"},
 		{"# github.com/podsim/podsim/realkubelet\nevictmgr/evictmgr.go:41:2: no required module provides package k8s.io/kubernetes/pkg/kubelet/eviction; to add it:\n",
 			"lacks packages realkubelet imports (k8s.io/kubernetes/pkg/kubelet/eviction)"},
