@@ -69,10 +69,13 @@ type gateReport struct {
 	Fixes       []change     `json:"fixes"`
 	// Died says why the candidate's sweep stopped: a panic, or a run past
 	// --hang, where the base's runs of the same tier ended. The gate then
-	// fails with no per-run comparison (the candidate's run list is cut).
-	Died    string `json:"candidate_died,omitempty"`
-	Verdict string `json:"verdict"`
-	Timing  timing `json:"timing_seconds"`
+	// fails; the tiers the candidate finished before it died
+	// (ComparedBeforeDeath) are compared run by run, its run list of the
+	// tier it died in is cut short and is not.
+	Died                string   `json:"candidate_died,omitempty"`
+	ComparedBeforeDeath []string `json:"compared_before_death,omitempty"`
+	Verdict             string   `json:"verdict"`
+	Timing              timing   `json:"timing_seconds"`
 }
 
 // timing is wall time per phase (for the report only; never compared);
@@ -255,24 +258,22 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	}
 	// The base's seeds, every tier on the candidate, then the base's runs
 	// of the guided inputs the candidate's loop drew (gate_guided.go).
-	baseRuns, err := g.sweepSide(base, "base", slices.DeleteFunc(slices.Clone(tiers), isGuided), &rep.Timing)
+	baseRuns, _, err := g.sweepSide(base, "base", slices.DeleteFunc(slices.Clone(tiers), isGuided), &rep.Timing)
 	if err != nil {
 		return err
 	}
-	candRuns, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing)
+	candRuns, done, err := g.sweepSide(cand, "candidate", tiers, &rep.Timing)
 	var dead *toolrun.Died
 	switch {
 	case errors.As(err, &dead):
-		rep.Died = err.Error()
-		r, ok := dead.Run()
-		if i := slices.IndexFunc(tiers, isGuided); ok && r.Input != "" && i >= 0 {
-			if err := endsOn(g.sweep, base, tiers[i], r, g.outDir); err != nil {
-				return fmt.Errorf("%s; the base dies on the same input too, so the gate cannot judge the candidate: %v", rep.Died, err)
-			}
-			rep.Died += "; the base's run of the same input ends"
+		if err := g.died(rep, dead, base, tiers); err != nil {
+			return err
 		}
-		if ok {
-			rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), changeOf(r))
+		if done > 0 { // the tiers before the one it died in ended: theirs are compared
+			for _, t := range tiers[:done] {
+				rep.ComparedBeforeDeath = append(rep.ComparedBeforeDeath, t.Name)
+			}
+			g.compare(rep, tiers, coveredBy(baseRuns, tiers[:done]), candRuns, cand)
 		}
 		return g.verdict(rep)
 	case err != nil:
@@ -281,12 +282,39 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	if i := slices.IndexFunc(tiers, isGuided); i >= 0 {
 		t := tiers[i]
 		t.Corpus, t.Inputs = "", filepath.Join(g.outDir, t.file("candidate"))
-		runs, err := g.sweepSide(base, "base", []tier{t}, &rep.Timing)
+		runs, _, err := g.sweepSide(base, "base", []tier{t}, &rep.Timing)
 		if err != nil {
 			return err
 		}
 		maps.Copy(baseRuns, runs)
 	}
+	g.compare(rep, tiers, baseRuns, candRuns, cand)
+	return g.verdict(rep)
+}
+
+// died fills rep.Died from the candidate's dead sweep: why, in which run,
+// and the command that replays it. A guided run's input is run on the
+// base first: if the base dies on it too, the gate cannot judge (an
+// error, not a verdict).
+func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier) error {
+	rep.Died = dead.Error()
+	r, ok := dead.Run()
+	if i := slices.IndexFunc(tiers, isGuided); ok && r.Input != "" && i >= 0 {
+		if err := endsOn(g.sweep, base, tiers[i], r, g.outDir); err != nil {
+			return fmt.Errorf("%s; the base dies on the same input too, so the gate cannot judge the candidate: %v", rep.Died, err)
+		}
+		rep.Died += "; the base's run of the same input ends"
+	}
+	if ok {
+		rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), changeOf(r))
+	}
+	return nil
+}
+
+// compare diffs the two sides' runs into rep's regressions and fixes, each
+// named by its tier with its reproduce command, and shrinks the
+// regressions on the candidate.
+func (g gate) compare(rep *gateReport, tiers []tier, baseRuns, candRuns map[runKey][]string, cand side) {
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
 		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
@@ -297,7 +325,17 @@ func (g gate) judge(rep *gateReport, base, cand side) error {
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)
 	rep.Timing.Shrink = time.Since(t0).Seconds()
-	return g.verdict(rep)
+}
+
+// coveredBy is the runs of runs that one of tiers ran (seeded runs only).
+func coveredBy(runs map[runKey][]string, tiers []tier) map[runKey][]string {
+	out := map[runKey][]string{}
+	for k, keys := range runs {
+		if k.Input == "" && slices.ContainsFunc(tiers, func(t tier) bool { return t.covers(k.Family, realdriver.ModeName(k.Hold), k.Seed) }) {
+			out[k] = keys
+		}
+	}
+	return out
 }
 
 // verdict writes and prints the report: errFailed if a run regressed or
@@ -323,19 +361,21 @@ func (g gate) verdict(rep *gateReport) error {
 }
 
 // sweepSide runs every tier on one side (name: base or candidate), each
-// into its run list in the report directory; tiers never share a run.
-func (g gate) sweepSide(sd side, name string, tiers []tier, tm *timing) (map[runKey][]string, error) {
+// into its run list in the report directory; tiers never share a run. On
+// an error it returns the runs of the tiers that ended before it, and how
+// many did.
+func (g gate) sweepSide(sd side, name string, tiers []tier, tm *timing) (map[runKey][]string, int, error) {
 	all := map[runKey][]string{}
-	for _, t := range tiers {
+	for i, t := range tiers {
 		t0 := time.Now()
 		runs, err := g.sweep(sd, t, filepath.Join(g.outDir, t.file(name)))
 		if err != nil {
-			return nil, err
+			return all, i, err
 		}
 		tm.add(name, t.Name, time.Since(t0).Seconds())
 		maps.Copy(all, runs)
 	}
-	return all, nil
+	return all, len(tiers), nil
 }
 
 func newReport(o options) gateReport {

@@ -112,3 +112,48 @@ func TestGateJudgesADeadGuidedRunOnTheBase(t *testing.T) {
 		}
 	}
 }
+
+// TestGateComparesTheTiersBeforeTheDeath: a candidate that finishes the
+// shallow tier and dies in the deep one fails the gate for the death and
+// for the shallow tier's regressions, compared and shrunk as usual; the
+// deep tier is not compared (a key the base has there is no fix: the
+// candidate's run list of it is cut short).
+func TestGateComparesTheTiersBeforeTheDeath(t *testing.T) {
+	o, err := parse(strings.Fields("gate --kubernetes "+fakeTree(t)+" --scenario swarm --seeds 5 --modes plain --deep swarm/plain:20"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep := func(sd side, tr tier, file string) (map[runKey][]string, error) {
+		switch {
+		case sd.bin == "base" && tr.Name == "shallow":
+			return map[runKey][]string{{Family: "swarm", Seed: 2}: {"GA S1"}, {Family: "swarm", Seed: 4}: {"GB S2"}}, nil
+		case sd.bin == "base":
+			return map[runKey][]string{{Family: "swarm", Seed: 12}: {"GC S3"}}, nil
+		case tr.Name == "shallow": // seed 2 regressed, seed 4 fixed
+			return map[runKey][]string{{Family: "swarm", Seed: 2}: {"GA S1", "UNEXPLAINED S9"}}, nil
+		}
+		out := toolrun.Outcome{Last: "gate: run swarm plain seed 9", Err: errors.New("exit status 2"), Tail: []string{"panic: boom"}}
+		return nil, &toolrun.Died{Side: sd.bin, Out: out, Hang: 30 * time.Second}
+	}
+	var shrunk []change
+	var table strings.Builder
+	g := gate{o: o, outDir: t.TempDir(), stdout: &table, sweep: sweep, shrink: func(cs []change, _ side) { shrunk = cs }}
+	rep := newReport(o)
+	if err := g.judge(&rep, side{bin: "base"}, side{bin: "candidate"}); !errors.Is(err, errFailed) {
+		t.Fatalf("judge: %v, want a failure", err)
+	}
+	regs, fixes := rep.Regressions, rep.Fixes
+	if len(regs) != 1 || regs[0].Seed != 2 || regs[0].Key != "UNEXPLAINED S9" || regs[0].Tier != "shallow" || len(shrunk) != 1 {
+		t.Errorf("regressions %+v, shrunk %d; want seed 2's UNEXPLAINED S9, shallow, shrunk", regs, len(shrunk))
+	}
+	if len(fixes) != 1 || fixes[0].Seed != 4 {
+		t.Errorf("fixes %+v, want seed 4's only (the deep tier's seed 12 was not compared)", fixes)
+	}
+	if !strings.Contains(rep.Died, "(in swarm plain seed 9): panic: boom") || !slices.Equal(rep.ComparedBeforeDeath, []string{"shallow"}) {
+		t.Errorf("died %q, compared %q", rep.Died, rep.ComparedBeforeDeath)
+	}
+	if !strings.Contains(table.String(), "THE CANDIDATE'S SWEEP DIED where the base's ended (the tiers it finished before, compared above: shallow)") ||
+		!strings.Contains(table.String(), "REGRESSIONS (new on the candidate): 1") {
+		t.Errorf("table:\n%s", table.String())
+	}
+}

@@ -56,7 +56,11 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 	}
 	section("FIXES (gone on the candidate)", r.Fixes)
 	if r.Died != "" {
-		fmt.Fprintf(w, "\nTHE CANDIDATE'S SWEEP DIED where the base's ended (no run compared): %s\n", r.Died)
+		compared := "no run compared"
+		if len(r.ComparedBeforeDeath) > 0 {
+			compared = "the tiers it finished before, compared above: " + strings.Join(r.ComparedBeforeDeath, ", ")
+		}
+		fmt.Fprintf(w, "\nTHE CANDIDATE'S SWEEP DIED where the base's ended (%s): %s\n", compared, r.Died)
 	}
 	fmt.Fprintf(w, "\nverdict: %s (%d regressions, %d fixes); report: %s\n", strings.ToUpper(r.Verdict),
 		len(r.Regressions), len(r.Fixes), filepath.Join(outDir, "gate.json"))
