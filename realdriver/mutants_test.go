@@ -36,7 +36,7 @@ func TestMutantSweepStopsAtTheFirstNewKey(t *testing.T) {
 	if err != nil || len(lines) != 16 {
 		t.Fatalf("%d lines (%v), want 4 seeds × 2 modes × 2 families", len(lines), err)
 	}
-	if !strings.HasPrefix(progress.String(), "run plain a 1\nrun plain b 1\nrun hold a 1\n") {
+	if !strings.HasPrefix(progress.String(), "run a plain seed 1\nrun b plain seed 1\nrun a hold seed 1\n") {
 		t.Fatalf("runs not named in seed, mode, family order: %q", progress.String()[:60])
 	}
 	file := filepath.Join(t.TempDir(), "base.tsv")

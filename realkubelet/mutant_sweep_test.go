@@ -21,7 +21,7 @@ import (
 var mutantFlags = realdriver.NewMutantFlags()
 
 // TestMutantSweep is the mutation sweep's tool (see above). Before each
-// run it prints "run MODE FAMILY SEED" on stderr, so that the caller can
+// run it prints "run FAMILY MODE seed S" on stderr, so that the caller can
 // name the run a hanging or crashing mutant was in.
 func TestMutantSweep(t *testing.T) {
 	mutantFlags.Run(t, *sweepSeeds, func(base map[string]string) ([]string, realdriver.MutantVerdict) {

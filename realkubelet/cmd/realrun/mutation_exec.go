@@ -83,14 +83,10 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	}
 }
 
-// inRun notes the run a hang or crash happened in ("run MODE FAMILY SEED").
+// inRun notes the run a hang or crash happened in, from the sweep's last
+// start beat ("run FAMILY MODE seed S", toolrun.ParseRun).
 func (m *realMutant) inRun(line string) {
-	f := strings.Fields(line)
-	if len(f) != 4 {
-		return
-	}
-	seed, err := strconv.ParseUint(f[3], 10, 64)
-	if err == nil {
-		m.Mode, m.Family, m.Seed = f[1], f[2], seed
+	if r, ok := toolrun.ParseRun(line); ok && r.Input == "" {
+		m.Mode, m.Family, m.Seed = r.Mode, r.Family, r.Index
 	}
 }

@@ -130,11 +130,11 @@ func f(logger L, n int) int {
 	}
 }
 
-// TestInRun: a hang's or crash's last "run MODE FAMILY SEED" line names
+// TestInRun: a hang's or crash's last "run FAMILY MODE seed S" line names
 // the mutant's run; another line leaves it unnamed.
 func TestInRun(t *testing.T) {
 	var m realMutant
-	m.inRun("run hold swarm 2")
+	m.inRun("run swarm hold seed 2")
 	if m.Mode != "hold" || m.Family != "swarm" || m.Seed != 2 {
 		t.Errorf("inRun = %s %s %d", m.Mode, m.Family, m.Seed)
 	}

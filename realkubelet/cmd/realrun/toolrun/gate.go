@@ -71,8 +71,12 @@ func (d *Died) Hung() bool { return d.Out.Hung || d.Out.Deadlock() }
 
 // Run is the run the sweep died in, when its last beat named it as it
 // started.
-func (d *Died) Run() (Run, bool) {
-	rest, ok := strings.CutPrefix(d.Out.Last, "gate: run ")
+func (d *Died) Run() (Run, bool) { return ParseRun(d.Out.Last) }
+
+// ParseRun reads a run's start beat: the gate sweep's ("gate: run …",
+// above) or the mutation sweep's, the same less "gate: ".
+func ParseRun(line string) (Run, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimPrefix(line, "gate: "), "run ")
 	f := strings.Fields(rest)
 	if !ok || len(f) < 4 {
 		return Run{}, false

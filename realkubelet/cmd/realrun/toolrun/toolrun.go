@@ -29,7 +29,7 @@ type Cmd struct {
 	// 0: no bound.
 	Hang time.Duration
 	// Beat reports whether a stderr line marks a run (the mutation sweep's
-	// "run MODE FAMILY SEED" before each run, the gate sweep's "gate: N of
+	// "run FAMILY MODE seed S" before each run, the gate sweep's "gate: N of
 	// T runs, ..." after each). Beats are not kept in the tail.
 	Beat func(line string) bool
 }

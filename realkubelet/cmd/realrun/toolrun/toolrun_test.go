@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 		_ = p.Signal(os.Interrupt) // Go's default: the process ends by the signal
 		time.Sleep(time.Hour)
 	case "silent":
-		fmt.Fprintln(os.Stderr, "run plain swarm 7")
+		fmt.Fprintln(os.Stderr, "run swarm plain seed 7")
 		time.Sleep(time.Hour)
 	}
 }
@@ -95,7 +95,7 @@ func TestRunTellsAnInterruptFromADeath(t *testing.T) {
 // and says so; the last beat names the run that did not end.
 func TestRunStopsASilentBinary(t *testing.T) {
 	out := child("silent", 200*time.Millisecond).Run(context.Background())
-	if !out.Hung || out.Err == nil || out.Last != "run plain swarm 7" {
+	if !out.Hung || out.Err == nil || out.Last != "run swarm plain seed 7" {
 		t.Fatalf("hung %v, err %v, last %q", out.Hung, out.Err, out.Last)
 	}
 }
@@ -105,16 +105,16 @@ func TestRunStopsASilentBinary(t *testing.T) {
 // and reads on.
 func TestWatch(t *testing.T) {
 	c := child("", time.Minute)
-	in := "run plain swarm 1\nrun hold swarm 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
+	in := "run swarm plain seed 1\nrun swarm hold seed 2\npanic: close of nil channel\n" + strings.Repeat("goroutine 7 [running]:\n", 200)
 	out := c.watch(bufio.NewScanner(strings.NewReader(in)), func() { t.Error("a finished binary was stopped") })
-	if out.Last != "run hold swarm 2" || out.Hung || out.Why() != "panic: close of nil channel" {
+	if out.Last != "run swarm hold seed 2" || out.Hung || out.Why() != "panic: close of nil channel" {
 		t.Fatalf("last %q, hung %v, why %q", out.Last, out.Hung, out.Why())
 	}
 	c.Hang = 20 * time.Millisecond
 	pr, pw := io.Pipe()
-	go func() { _, _ = io.WriteString(pw, "run plain early-kill 3\n") }()
+	go func() { _, _ = io.WriteString(pw, "run early-kill plain seed 3\n") }()
 	out = c.watch(bufio.NewScanner(pr), func() { pw.Close() })
-	if !out.Hung || out.Last != "run plain early-kill 3" {
+	if !out.Hung || out.Last != "run early-kill plain seed 3" {
 		t.Errorf("a silent binary: last %q, hung %v", out.Last, out.Hung)
 	}
 }
