@@ -41,6 +41,9 @@ const (
 	statusCrash    = "killed-by-crash" // the binary died (a panic in kubelet code)
 	statusSurvived = "survived"
 	statusRefused  = "build-refused" // the compiler refused its guard
+	// statusUndecided: its sweep was ended by a signal realrun did not send
+	// (the OOM killer, a kill from outside): no verdict, and not scored.
+	statusUndecided = "undecided"
 )
 
 // realMutant is one mutant of the real pod_workers.go and its outcome.

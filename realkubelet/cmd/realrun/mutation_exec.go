@@ -55,7 +55,8 @@ func logMutant(log *os.File, m realMutant) {
 // runOne runs the schema binary with mutant m on. A run that does not end
 // within --hang (the binary names each run before it starts) is a hang:
 // the binary is stopped and the mutant counted killed, as is one whose
-// binary dies. An interrupt leaves m undecided.
+// binary dies. An interrupt leaves m out (not run); a signal from outside
+// realrun (the OOM killer, say) leaves it undecided, with a reason.
 func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	t0 := time.Now()
 	defer func() { m.Seconds = time.Since(t0).Seconds() }()
@@ -67,6 +68,9 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 	switch {
 	case ctx.Err() != nil:
 		m.Status = "" // interrupted: not decided
+	case out.Signaled:
+		m.Status, m.Reason = statusUndecided, fmt.Sprintf("its sweep was ended from outside (%v): no verdict; run it again (--ids %d)", out.Err, m.Index)
+		m.inRun(out.Last)
 	case out.Hung:
 		m.Status, m.Reason = statusHang, fmt.Sprintf("no run ended within %s", r.o.hang)
 		m.inRun(out.Last)

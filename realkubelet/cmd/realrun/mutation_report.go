@@ -39,7 +39,7 @@ func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bo
 		rep.Families = 1
 	}
 	for _, m := range ms {
-		if m.Status != statusRefused {
+		if m.Status != statusRefused && m.Status != statusUndecided {
 			rep.Scored++
 		}
 		if killedStatus(m.Status) {
@@ -102,6 +102,9 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 		"(%d changed some run's trace, %d none); %d refused by the compiler\n\n", rep.Killed, rep.Scored, 100*rep.Score,
 		count("", statusKilled), count("", statusGuided), count("", statusHang), count("", statusCrash), count("", statusSurvived), traced,
 		count("", statusSurvived)-traced, count("", statusRefused))
+	if n := count("", statusUndecided); n > 0 {
+		fmt.Fprintf(w, "UNDECIDED: %d, their sweeps ended from outside (a signal realrun did not send); not scored, run them again\n\n", n)
+	}
 	fmt.Fprintf(w, "%-13s %7s %7s %5s %6s %9s %8s %7s\n", "operator", "mutants", "killed", "hang", "crash", "survived", "refused", "score")
 	for _, op := range append(mutation.Operators(), "") {
 		name, n := string(op), count(op, "")
@@ -113,7 +116,7 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 		}
 		k, h, c, rf := count(op, statusKilled)+count(op, statusGuided), count(op, statusHang), count(op, statusCrash), count(op, statusRefused)
 		fmt.Fprintf(w, "%-13s %7d %7d %5d %6d %9d %8d %6.1f%%\n", name, n, k, h, c, count(op, statusSurvived), rf,
-			100*float64(k+h+c)/float64(max(1, n-rf)))
+			100*float64(k+h+c)/float64(max(1, n-rf-count(op, statusUndecided))))
 	}
 	printBuckets(w, rep)
 	at := fmt.Sprintf("%-9s", "line:col")
