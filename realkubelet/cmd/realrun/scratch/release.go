@@ -3,6 +3,7 @@ package scratch
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,9 +21,9 @@ import (
 // k8s.io/kubernetes at that version and the staging modules it replaces
 // (k8s.io/NAME at v0.MINOR.PATCH) from the Go module proxy and lays them
 // out as a checkout, staging/src/k8s.io/NAME included, under
-// <scratch>/releases/VERSION/tree, once. A checkout of the release tag
-// would build the same code; the proxy needs no git and no network but
-// the module proxy's.
+// <scratch>/releases/VERSION/tree, once. It is the code a checkout of
+// the release's tag builds, got without git: through the go command and
+// its module proxy, which a machine that builds podsim reaches already.
 
 // releaseRE is a release as the flags take it: v1.MINOR.PATCH.
 var releaseRE = regexp.MustCompile(`^v1\.(\d+)\.(\d+)$`)
@@ -60,8 +61,11 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 	log("fetching kubernetes %s and its staging modules from the Go module proxy (once; kept in %s)", v, dir)
 	kube := "k8s.io/kubernetes@" + v
 	dirs, failed, err := fetch([]string{kube})
-	if err != nil || dirs[kube] == "" {
-		return "", fmt.Errorf("kubernetes %s: cannot fetch %s: %v%s", v, kube, err, failed[kube])
+	if err == nil && dirs[kube] == "" {
+		err = errors.New(failed[kube])
+	}
+	if err != nil {
+		return "", fmt.Errorf("kubernetes %s: cannot fetch %s: %v", v, kube, err)
 	}
 	gomod, err := os.ReadFile(filepath.Join(dirs[kube], "go.mod"))
 	if err != nil {
