@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -122,15 +123,19 @@ func runArgs(o options) ([]string, error) {
 // --base's default, the pin, which builds against realkubelet/go.mod)
 // with its assembled tree (package scratch, release.go).
 func resolveReleases(o *options, root string, fetch scratch.FetchFunc) error {
-	for _, p := range []*string{&o.kubernetes, &o.base} {
-		if !scratch.IsRelease(*p) || (p == &o.base && *p == pinned) || o.vk {
+	for _, p := range []struct{ flag, arg *string }{{&o.kubernetes, &o.kubeArg}, {&o.base, &o.baseArg}} {
+		if !scratch.IsRelease(*p.flag) || (p.flag == &o.base && *p.flag == pinned) || o.vk {
 			continue
 		}
-		tree, err := scratch.ReleaseTree(root, *p, fetch, progress)
+		tree, err := scratch.ReleaseTree(root, *p.flag, fetch, progress)
 		if err != nil {
 			return err
 		}
-		*p = tree
+		*p.arg, *p.flag = *p.flag, tree
 	}
 	return nil
 }
+
+// candidateArg is the candidate tree as printed commands name it: the
+// release the user named, or the tree.
+func (o options) candidateArg() string { return cmp.Or(o.kubeArg, o.kubernetes, o.virtualKubelet) }

@@ -306,7 +306,7 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 		rep.Died += "; the base's run of the same input ends"
 	}
 	if ok {
-		rep.Died += "; " + reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), changeOf(r))
+		rep.Died += "; " + reproduce(g.vk, g.o.candidateArg(), changeOf(r))
 	}
 	return nil
 }
@@ -317,10 +317,10 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 func (g gate) compare(rep *gateReport, tiers []tier, baseRuns, candRuns map[runKey][]string, cand side) {
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
-		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.kubernetes, g.o.virtualKubelet), c)
+		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.o.candidateArg(), c)
 	}
 	for i, c := range rep.Fixes {
-		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.baseSrc, c)
+		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.baseArg, g.baseSrc), c)
 	}
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)

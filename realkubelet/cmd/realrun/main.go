@@ -78,6 +78,10 @@ import (
 
 // options are realrun's command line.
 type options struct {
+	// kubeArg, baseArg: --kubernetes and --base as given when they named a
+	// release (resolveReleases put its tree in their place), for the
+	// commands realrun prints.
+	kubeArg, baseArg                                                           string
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
 	strategy, corpus, ids, virtualKubelet, files, input                        string
 	seeds, shrink, parallel, guided                                            int

@@ -189,3 +189,37 @@ func TestHelp(t *testing.T) {
 		t.Errorf("run --bogus: %v, want a usage error", err)
 	}
 }
+
+// TestResolveReleases: a release named by --kubernetes or --base becomes
+// its assembled tree, and printed commands keep the release's name; the
+// pin (--base's default) and a VK run fetch nothing.
+func TestResolveReleases(t *testing.T) {
+	cache := fakeTree(t)
+	var asked []string
+	fetch := func(mods []string) (map[string]string, map[string]string, error) {
+		asked = append(asked, mods...)
+		dirs := map[string]string{}
+		for _, m := range mods {
+			dirs[m] = cache
+		}
+		return dirs, nil, nil
+	}
+	root := t.TempDir()
+	o := options{kubernetes: "v1.37.2", base: pinned}
+	if err := resolveReleases(&o, root, fetch); err != nil {
+		t.Fatal(err)
+	}
+	if o.kubernetes != filepath.Join(root, "releases", "v1.37.2", "tree") || o.candidateArg() != "v1.37.2" || o.base != pinned || o.baseArg != "" {
+		t.Errorf("--kubernetes v1.37.2: tree %q, printed as %q; base %q (%q)", o.kubernetes, o.candidateArg(), o.base, o.baseArg)
+	}
+	o = options{kubernetes: cache, base: "v1.36.1"}
+	if err := resolveReleases(&o, root, fetch); err != nil || o.base != filepath.Join(root, "releases", "v1.36.1", "tree") ||
+		o.baseArg != "v1.36.1" || o.candidateArg() != cache {
+		t.Errorf("--base v1.36.1: %v, base %q (%q), candidate printed as %q", err, o.base, o.baseArg, o.candidateArg())
+	}
+	asked = nil
+	o = options{vk: true, base: "v1.14.1"}
+	if err := resolveReleases(&o, root, fetch); err != nil || len(asked) > 0 || o.base != "v1.14.1" {
+		t.Errorf("a VK run: %v, fetched %q, base %q", err, asked, o.base)
+	}
+}
