@@ -39,6 +39,9 @@ type Slot struct {
 	GoWork string // "off" for the pinned release
 	Layout string // what the tree looked like (for the report)
 	Label  string // what the slot is called, if not its tree or "the pinned release" (the VK pin, a mutant)
+	// Unstaged: a kubernetes tree without staging/src/k8s.io, built with
+	// the staging modules at realkubelet/go.mod's versions.
+	Unstaged bool
 }
 
 // Root is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
@@ -102,7 +105,7 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 		dir := filepath.Dir(m)
 		fmt.Fprintf(&w, "replace k8s.io/%s => %s\n", filepath.Base(dir), dir)
 	}
-	s.Layout = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)"
+	s.Layout, s.Unstaged = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)", true
 	if len(staging) > 0 {
 		s.Layout = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging))
 	}
@@ -130,7 +133,7 @@ func (s Slot) Build(moduleDir string, trimpath bool) (string, error) {
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.Name(), toolrun.FirstLines(out, 3), buildAdvice(out))
+		return "", fmt.Errorf("the adapter does not build against %s: %s; %s", s.Name(), toolrun.FirstLines(out, 3), buildAdvice(out, s.Unstaged))
 	}
 	return bin, nil
 }
@@ -141,11 +144,12 @@ const fitAdvice = "the tree's pod workers no longer fit the adapter: compare new
 	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/podworkers (adapter.go, hook.go), update those, and re-run realrun"
 
 // buildAdvice says what to do about a failed build, by what the go
-// command says failed: packages of the kubelet the tree lacks, the tree's
-// own packages, the pod workers' adapter, or another of realkubelet's
+// command says failed: packages the tree lacks (of a staging module, in
+// an unstaged tree: staging modules older than the tree), the tree's own
+// packages, the pod workers' adapter, or another of realkubelet's
 // packages (a component whose API the tree changed); "# PKG" lines name
 // the packages whose compile failed.
-func buildAdvice(out []byte) string {
+func buildAdvice(out []byte, unstaged bool) string {
 	const ours = "github.com/podsim/podsim/"
 	var failed, lacks []string
 	for _, l := range strings.Split(string(out), "\n") {
@@ -157,6 +161,10 @@ func buildAdvice(out []byte) string {
 				lacks = append(lacks, p)
 			}
 		}
+	}
+	if unstaged && slices.ContainsFunc(lacks, func(p string) bool { return !strings.HasPrefix(p, "k8s.io/kubernetes/") }) {
+		return "the tree has no staging/src/k8s.io, so it builds with realkubelet/go.mod's staging modules, which lack packages it imports (" +
+			strings.Join(lacks, ", ") + "): give a checkout with staging/src/k8s.io, or name the tree's release (--kubernetes v1.MINOR.PATCH)"
 	}
 	if len(lacks) > 0 {
 		return "the tree lacks packages realkubelet imports (" + strings.Join(lacks, ", ") + "): it is not a whole kubernetes tree, " +

@@ -53,8 +53,11 @@ func TestMirrorAndWorkFile(t *testing.T) {
 			t.Errorf("go.work lacks %q:\n%s", want, w)
 		}
 	}
-	if !strings.Contains(s.Layout, "checkout") {
-		t.Errorf("layout %q", s.Layout)
+	if !strings.Contains(s.Layout, "checkout") || s.Unstaged {
+		t.Errorf("layout %q, unstaged %v", s.Layout, s.Unstaged)
+	}
+	if u, err := Prepare(t.TempDir(), "candidate", fakeTree(t), "/mod"); err != nil || !u.Unstaged {
+		t.Errorf("a tree without staging/src: unstaged %v (%v)", u.Unstaged, err)
 	}
 	entries, _ := os.ReadDir(src)
 	for _, e := range entries {
@@ -75,17 +78,25 @@ func TestBuildAdvice(t *testing.T) {
 	if got := toolrun.FirstLines([]byte(out), 2); got != "shutdown/shutdown.go:171:22: not enough arguments in call to m.real.Admit | have (*lifecycle.PodAdmitAttributes)" {
 		t.Errorf("excerpt %q", got)
 	}
-	cases := []struct{ out, want string }{
-		{out, "that realkubelet/shutdown calls"},
-		{"# github.com/podsim/podsim/realkubelet/kstatus\nx\n# github.com/podsim/podsim/realkubelet/shutdown\ny\n", "realkubelet/kstatus, realkubelet/shutdown calls"},
-		{"# github.com/podsim/podsim/realkubelet/shutdown\nx\n# github.com/podsim/podsim/realkubelet/podworkers\ny\n", "pod workers no longer fit"},
-		{"# k8s.io/kubernetes/pkg/kubelet [k8s.io/kubernetes/pkg/kubelet.test]\nx\n", "the tree's own packages do not compile here (k8s.io/kubernetes/pkg/kubelet)"},
-		{"something else went wrong\n", "pod workers no longer fit"},
+	cases := []struct {
+		out, want string
+		unstaged  bool
+	}{
+		{out, "that realkubelet/shutdown calls", false},
+		{"# github.com/podsim/podsim/realkubelet/kstatus\nx\n# github.com/podsim/podsim/realkubelet/shutdown\ny\n", "realkubelet/kstatus, realkubelet/shutdown calls", false},
+		{"# github.com/podsim/podsim/realkubelet/shutdown\nx\n# github.com/podsim/podsim/realkubelet/podworkers\ny\n", "pod workers no longer fit", false},
+		{"# k8s.io/kubernetes/pkg/kubelet [k8s.io/kubernetes/pkg/kubelet.test]\nx\n", "the tree's own packages do not compile here (k8s.io/kubernetes/pkg/kubelet)", false},
+		{"something else went wrong\n", "pod workers no longer fit", false},
 		{"# github.com/podsim/podsim/realkubelet\nevictmgr/evictmgr.go:41:2: no required module provides package k8s.io/kubernetes/pkg/kubelet/eviction; to add it:\n",
-			"lacks packages realkubelet imports (k8s.io/kubernetes/pkg/kubelet/eviction)"},
+			"lacks packages realkubelet imports (k8s.io/kubernetes/pkg/kubelet/eviction)", false},
+		// a module-shaped v1.37.2 with v1.36's staging modules
+		{"tree/pkg/scheduler/eventhandlers.go:26:2: no required module provides package k8s.io/api/scheduling/v1alpha3; to add it:\n",
+			"realkubelet/go.mod's staging modules, which lack packages it imports (k8s.io/api/scheduling/v1alpha3): give a checkout", true},
+		{"tree/pkg/scheduler/eventhandlers.go:26:2: no required module provides package k8s.io/api/scheduling/v1alpha3; to add it:\n",
+			"the tree lacks packages realkubelet imports (k8s.io/api/scheduling/v1alpha3)", false},
 	}
 	for _, c := range cases {
-		if got := buildAdvice([]byte(c.out)); !strings.Contains(got, c.want) {
+		if got := buildAdvice([]byte(c.out), c.unstaged); !strings.Contains(got, c.want) {
 			t.Errorf("advice for %q:\n%s\nwant it to say %q", c.out, got, c.want)
 		}
 	}
