@@ -107,7 +107,7 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 	}
 	s.Layout, s.Unstaged = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)", true
 	if len(staging) > 0 {
-		s.Layout = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging))
+		s.Layout, s.Unstaged = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging)), false
 	}
 	s.GoWork = filepath.Join(s.Dir, "go.work")
 	return s, os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
