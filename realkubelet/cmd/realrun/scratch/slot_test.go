@@ -78,6 +78,10 @@ func TestBuildAdvice(t *testing.T) {
 	if got := toolrun.FirstLines([]byte(out), 2); got != "shutdown/shutdown.go:171:22: not enough arguments in call to m.real.Admit | have (*lifecycle.PodAdmitAttributes)" {
 		t.Errorf("excerpt %q", got)
 	}
+	missing := "a.go:26:2: no required module provides package k8s.io/api/x; to add it:\n\tgo get k8s.io/api/x\nb.go:3:2: no required module provides package k8s.io/api/y; to add it:\n"
+	if got := toolrun.FirstLines([]byte(missing), 2); strings.Contains(got, "go get") || !strings.Contains(got, "k8s.io/api/y") {
+		t.Errorf("excerpt of missing packages %q: want both errors, not the go get hint", got)
+	}
 	cases := []struct {
 		out, want string
 		unstaged  bool

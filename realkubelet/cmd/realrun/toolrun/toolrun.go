@@ -167,9 +167,10 @@ func (o Outcome) Why() string {
 }
 
 // goNoise: the go command's lines about fetching modules, which come
-// before its errors.
+// before its errors, and its "go get" hint under a missing package (the
+// fix is never to add a module to realkubelet).
 func goNoise(l string) bool {
-	for _, p := range []string{"go: downloading ", "go: finding ", "go: extracting ", "go: found "} {
+	for _, p := range []string{"go: downloading ", "go: finding ", "go: extracting ", "go: found ", "go get "} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}
