@@ -20,7 +20,7 @@
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
 //	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun mutation [...] --guided N [--corpus DIR]   (each survivor then judged by N guided runs, mutation_guided.go)
-//	realrun workfile --kubernetes DIR    (prints the go.work to build against DIR; make real KUBE_ROOT=DIR)
+//	realrun workfile --kubernetes DIR|RELEASE   (prints the go.work to build against it; make real KUBE_ROOT=DIR|RELEASE)
 //	realrun workfile --virtual-kubelet DIR   (the same for realvk; make realvk VK_ROOT=DIR)
 //	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
 //	realrun gate   --vk --mutants [--mutant ID] [...]
@@ -108,7 +108,7 @@ const usage = `usage:
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
-  realrun workfile --kubernetes DIR | --virtual-kubelet DIR
+  realrun workfile --kubernetes DIR|RELEASE | --virtual-kubelet DIR
 RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
@@ -187,7 +187,7 @@ func parse(argv []string, usage io.Writer) (options, error) {
 		return o, checkMutation(o)
 	case "workfile":
 		if o.kubernetes == "" && o.virtualKubelet == "" {
-			return o, fmt.Errorf("workfile needs --kubernetes DIR or --virtual-kubelet DIR")
+			return o, fmt.Errorf("workfile needs --kubernetes DIR|RELEASE or --virtual-kubelet DIR")
 		}
 		return o, nil
 	}
