@@ -100,10 +100,10 @@ fmt:
 ## generated in realrun's scratch slot, never in DIR; docs/gating-a-kubelet-change.md);
 ## KUBE_ROOT=v1.37.2 (any release v1.MINOR.PATCH) against that release,
 ## fetched once from the Go module proxy as a checkout.
-kube_tree = $(if $(shell echo '$(1)' | grep -xE 'v1\.[0-9]+\.[0-9]+'),$(1),$(abspath $(1)))
+tree_arg = $(if $(shell echo '$(1)' | grep -xE 'v[0-9]+\.[0-9]+\.[0-9]+'),$(1),$(abspath $(1)))
 real:
 ifdef KUBE_ROOT
-	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(call kube_tree,$(KUBE_ROOT))) && \
+	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(call tree_arg,$(KUBE_ROOT))) && \
 		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
 else
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
@@ -170,10 +170,11 @@ real-sweep: check-strategy
 ## virtual-kubelet PodController (nested module realvk/, pinned to
 ## virtual-kubelet v1.14.1 with k8s.io/* replaced by v0.36.3, see
 ## docs/real-vk.md). make test never builds it. VK_ROOT=DIR runs them against that
-## virtual-kubelet tree instead (a go.work in realrun's scratch slot, never in DIR).
+## virtual-kubelet tree instead (a go.work in realrun's scratch slot, never in DIR);
+## VK_ROOT=vMAJOR.MINOR.PATCH against that release (the module cache's copy).
 realvk:
 ifdef VK_ROOT
-	cd realvk && GOWORK=$$(cd ../realkubelet && $(GO) run ./cmd/realrun workfile --virtual-kubelet $(abspath $(VK_ROOT))) && \
+	cd realvk && GOWORK=$$(cd ../realkubelet && $(GO) run ./cmd/realrun workfile --virtual-kubelet $(call tree_arg,$(VK_ROOT))) && \
 		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
 else
 	cd realvk && $(GO) vet ./... && $(GO) test -count=1 ./...
@@ -197,7 +198,7 @@ VK_REPORT ?= realvk-gate-report
 realvk-gate:
 	$(if $(VK_ROOT),,$(error realvk-gate needs VK_ROOT=DIR, your virtual-kubelet checkout))
 	SEEDS=$(or $(GATE_SEEDS),1000) BASE='$(if $(VK_BASE),$(abspath $(VK_BASE)),v1.14.1)' GUIDED=$(or $(GATE_GUIDED),0) \
-		CORPUS='$(if $(GATE_CORPUS),$(abspath $(GATE_CORPUS)))' scripts/realgate $(VK_ROOT) $(VK_REPORT)
+		CORPUS='$(if $(GATE_CORPUS),$(abspath $(GATE_CORPUS)))' scripts/realgate $(abspath $(VK_ROOT)) $(VK_REPORT)
 
 ## realvk-mutants: the VK catalogue's patches of the real controller (realvk/testdata/mutants:
 ## V1-V6 and V8 of docs/vk.md re-introduced into the pinned release), each gated against the pin

@@ -49,7 +49,7 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 	fs.IntVar(&o.parallel, "parallel", 1, "mutation: mutants at once")
 	fs.BoolVar(&o.vk, "vk", false, "run the virtual-kubelet pod controller (realvk, the VK families) instead of the kubelet; "+
 		"mutation: mutate node/pod.go and node/podcontroller.go")
-	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "a virtual-kubelet tree (implies --vk; gate: the candidate); default: the module realvk/go.mod pins")
+	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "a virtual-kubelet tree or release vMAJOR.MINOR.PATCH (implies --vk; gate: the candidate); default: the module realvk/go.mod pins")
 	fs.StringVar(&o.files, "files", "", "mutation: the files to mutate, comma-separated, relative to the tree "+
 		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
@@ -119,23 +119,31 @@ func runArgs(o options) ([]string, error) {
 	return []string{"-shrink.seed", o.seed}, nil
 }
 
-// resolveReleases replaces a release named by --kubernetes or --base (but
-// --base's default, the pin, which builds against realkubelet/go.mod)
-// with its assembled tree (package scratch, release.go).
+// resolveReleases replaces a release named by --kubernetes,
+// --virtual-kubelet or --base (but --base's default, the pin, which builds
+// against its module's go.mod) with its tree: a kubernetes release
+// assembled as a checkout (package scratch, release.go), a virtual-kubelet
+// release the module cache's copy of the module.
 func resolveReleases(o *options, root string, fetch scratch.FetchFunc) error {
-	for _, p := range []struct{ flag, arg *string }{{&o.kubernetes, &o.kubeArg}, {&o.base, &o.baseArg}} {
-		if !scratch.IsRelease(*p.flag) || (p.flag == &o.base && *p.flag == pinned) || o.vk {
+	cand, pin, isRelease, tree := &o.kubernetes, pinned, scratch.IsRelease, func(v string) (string, error) {
+		return scratch.ReleaseTree(root, v, fetch, progress)
+	}
+	if o.vk {
+		cand, pin, isRelease, tree = &o.virtualKubelet, vkPinned, isVKRelease, func(v string) (string, error) { return vkRelease(v, fetch) }
+	}
+	for _, p := range []struct{ flag, arg *string }{{cand, &o.candArg}, {&o.base, &o.baseArg}} {
+		if !isRelease(*p.flag) || (p.flag == &o.base && *p.flag == pin) {
 			continue
 		}
-		tree, err := scratch.ReleaseTree(root, *p.flag, fetch, progress)
+		dir, err := tree(*p.flag)
 		if err != nil {
 			return err
 		}
-		*p.arg, *p.flag = *p.flag, tree
+		*p.arg, *p.flag = *p.flag, dir
 	}
 	return nil
 }
 
 // candidateArg is the candidate tree as printed commands name it: the
 // release the user named, or the tree.
-func (o options) candidateArg() string { return cmp.Or(o.kubeArg, o.kubernetes, o.virtualKubelet) }
+func (o options) candidateArg() string { return cmp.Or(o.candArg, o.kubernetes, o.virtualKubelet) }

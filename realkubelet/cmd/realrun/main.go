@@ -18,17 +18,18 @@
 //	realrun gate   --mutants [--mutant ID] [--base v1.36.3|RELEASE|DIR2] [...]
 //	realrun mutation [--kubernetes DIR|RELEASE] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
 //	               [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
-//	realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
+//	realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun mutation [...] --guided N [--corpus DIR]   (each survivor then judged by N guided runs, mutation_guided.go)
 //	realrun workfile --kubernetes DIR|RELEASE   (prints the go.work to build against it; make real KUBE_ROOT=DIR|RELEASE)
 //	realrun workfile --virtual-kubelet DIR   (the same for realvk; make realvk VK_ROOT=DIR)
-//	realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [...]
+//	realrun gate   --virtual-kubelet DIR|RELEASE [--base v1.14.1|RELEASE|DIR2] [--seeds N] [...]
 //	realrun gate   --vk --mutants [--mutant ID] [...]
-//	realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
+//	realrun run|replay|shrink --vk [--virtual-kubelet DIR|RELEASE] [...]
 //
-// RELEASE (v1.MINOR.PATCH) names a kubernetes release instead of a tree:
-// realrun assembles it, a checkout's layout, from the Go module proxy
-// (release.go).
+// RELEASE names a release instead of a tree: a kubernetes one
+// (v1.MINOR.PATCH) is assembled as a checkout from the Go module proxy
+// (package scratch); a virtual-kubelet one (vMAJOR.MINOR.PATCH) is the
+// module cache's copy of that version.
 //
 // --vk (implied by --virtual-kubelet DIR) runs the virtual-kubelet pod
 // controller instead of the kubelet, through the realvk module, over the
@@ -78,10 +79,10 @@ import (
 
 // options are realrun's command line.
 type options struct {
-	// kubeArg, baseArg: --kubernetes and --base as given when they named a
-	// release (resolveReleases put its tree in their place), for the
-	// commands realrun prints.
-	kubeArg, baseArg                                                           string
+	// candArg, baseArg: --kubernetes (or --virtual-kubelet) and --base as
+	// given when they named a release (resolveReleases put its tree in
+	// their place), for the commands realrun prints.
+	candArg, baseArg                                                           string
 	command, scenario, seed, class, kubernetes, base, modes, out, mutant, real string
 	strategy, corpus, ids, virtualKubelet, files, input                        string
 	seeds, shrink, parallel, guided                                            int
@@ -106,13 +107,13 @@ const usage = `usage:
   realrun gate   --mutants [--mutant ID] [--base v1.36.3|RELEASE|DIR2] [...]
   realrun mutation [--kubernetes DIR|RELEASE] [--seeds N] [--start S] [--modes plain,hold] [--scenario NAME|all]
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
-  realrun mutation --vk [--virtual-kubelet DIR] [--seeds N] [--start S] [--scenario NAME|all] [...]
+  realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
-  realrun workfile --kubernetes DIR|RELEASE | --virtual-kubelet DIR
+  realrun workfile --kubernetes DIR|RELEASE | --virtual-kubelet DIR|RELEASE
 RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
-the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR):
-  realrun run|replay|shrink --vk [--virtual-kubelet DIR] [...]
-  realrun gate   --virtual-kubelet DIR [--base v1.14.1|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
+the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR; its RELEASE: vMAJOR.MINOR.PATCH):
+  realrun run|replay|shrink --vk [--virtual-kubelet DIR|RELEASE] [...]
+  realrun gate   --virtual-kubelet DIR|RELEASE [--base v1.14.1|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
                  [--deep FAMILY/plain:SEEDS,...] [--guided N [--corpus DIR]] [--json] [--out DIR] [--shrink N]
   realrun gate   --vk --mutants [--mutant ID] [--base v1.14.1|DIR2] [...]
 realrun COMMAND -h lists a command's flags. Exit codes: 0 passed, 1 a check failed, 2 bad usage.

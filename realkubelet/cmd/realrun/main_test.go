@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,8 @@ func TestArgs(t *testing.T) {
 	for _, line := range []string{"gate --kubernetes " + tree, "gate --mutants", "gate --mutants --mutant B2 --json --seeds 5",
 		"gate --kubernetes " + tree + " --base " + tree + " --modes hold", "workfile --kubernetes " + tree,
 		"run --kubernetes " + tree, "gate --kubernetes v1.37.2", "gate --kubernetes " + tree + " --base v1.37.2",
-		"replay --kubernetes v1.37.2 --scenario swarm --seed 3", "gate --mutants --base v1.35.4"} {
+		"replay --kubernetes v1.37.2 --scenario swarm --seed 3", "gate --mutants --base v1.35.4",
+		"gate --virtual-kubelet v1.15.0", "gate --virtual-kubelet v1.15.0 --base v1.13.0", "run --virtual-kubelet v1.14.1 --seeds 3"} {
 		if _, err := parse(strings.Fields(line), io.Discard); err != nil {
 			t.Errorf("%q: %v", line, err)
 		}
@@ -218,8 +220,20 @@ func TestResolveReleases(t *testing.T) {
 		t.Errorf("--base v1.36.1: %v, base %q (%q), candidate printed as %q", err, o.base, o.baseArg, o.candidateArg())
 	}
 	asked = nil
-	o = options{vk: true, base: "v1.14.1"}
-	if err := resolveReleases(&o, root, fetch); err != nil || len(asked) > 0 || o.base != "v1.14.1" {
-		t.Errorf("a VK run: %v, fetched %q, base %q", err, asked, o.base)
+	o = options{vk: true, base: vkPinned}
+	if err := resolveReleases(&o, root, fetch); err != nil || len(asked) > 0 || o.base != vkPinned {
+		t.Errorf("a VK run on the pin: %v, fetched %q, base %q", err, asked, o.base)
+	}
+	o = options{vk: true, virtualKubelet: "v1.15.0", base: "v1.13.0"}
+	if err := resolveReleases(&o, root, fetch); err != nil || o.virtualKubelet != cache || o.base != cache || o.candidateArg() != "v1.15.0" ||
+		o.baseArg != "v1.13.0" || !slices.Equal(asked, []string{vkModule + "@v1.15.0", vkModule + "@v1.13.0"}) {
+		t.Errorf("VK releases: %v, tree %q base %q, printed %q %q, fetched %q", err, o.virtualKubelet, o.base, o.candidateArg(), o.baseArg, asked)
+	}
+	unserved := func([]string) (map[string]string, map[string]string, error) {
+		return map[string]string{}, map[string]string{vkModule + "@v9.0.0": "403 Forbidden"}, nil
+	}
+	o = options{vk: true, virtualKubelet: "v9.0.0", base: vkPinned}
+	if err := resolveReleases(&o, root, unserved); err == nil || !strings.Contains(err.Error(), "cannot fetch "+vkModule+"@v9.0.0: 403 Forbidden") {
+		t.Errorf("an unserved VK release: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -109,6 +110,32 @@ func mutationTarget(o options, kubeletDir string) (target, error) {
 	return t, t.checkFiles()
 }
 
+// vkReleaseRE is a virtual-kubelet release as --virtual-kubelet and
+// --base take it.
+var vkReleaseRE = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
+
+// isVKRelease reports whether a --virtual-kubelet or --base value names a
+// virtual-kubelet release rather than a directory (a directory of that
+// name wins).
+func isVKRelease(v string) bool {
+	_, err := os.Stat(v)
+	return vkReleaseRE.MatchString(v) && err != nil
+}
+
+// vkRelease is the module cache's copy of virtual-kubelet release v
+// (fetched if need be): the module is the whole tree.
+func vkRelease(v string, fetch scratch.FetchFunc) (string, error) {
+	mod := vkModule + "@" + v
+	dirs, failed, err := fetch([]string{mod})
+	if err == nil && dirs[mod] == "" {
+		err = errors.New(failed[mod])
+	}
+	if err != nil {
+		return "", fmt.Errorf("virtual-kubelet %s: cannot fetch %s: %v", v, mod, err)
+	}
+	return dirs[mod], nil
+}
+
 // vkPinnedDir is the module cache's copy of the virtual-kubelet version
 // the realvk module at vkDir pins (downloaded if need be), and that
 // version.
@@ -157,16 +184,16 @@ func checkVK(o *options, fs *flag.FlagSet) error {
 	switch {
 	case o.command == "workfile" && o.virtualKubelet == "":
 		return fmt.Errorf("workfile --vk needs --virtual-kubelet DIR (the pin needs no go.work)")
-	case o.virtualKubelet != "":
+	case o.virtualKubelet != "" && !isVKRelease(o.virtualKubelet):
 		if err := checkVKTree(o.virtualKubelet); err != nil {
 			return err
 		}
 	}
 	if !flagSet(fs, "base") {
 		o.base = vkPinned
-	} else if o.base != vkPinned {
+	} else if o.base != vkPinned && !isVKRelease(o.base) {
 		if err := checkVKTree(o.base); err != nil {
-			return fmt.Errorf("--base: %v (want %s, the pinned module, or a virtual-kubelet tree)", err, vkPinned)
+			return fmt.Errorf("--base: %v (want %s, the pinned module, another release vMAJOR.MINOR.PATCH, or a virtual-kubelet tree)", err, vkPinned)
 		}
 	}
 	o.modes = "plain"
@@ -225,6 +252,8 @@ func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 	s := scratch.Slot{Dir: filepath.Join(root, "vk-"+name), Source: source, GoWork: "off", Layout: "pinned module (realvk/go.mod)"}
 	if source == "" {
 		s.Label = "the pinned virtual-kubelet " + vkPinned
+	} else if v, ok := strings.CutPrefix(filepath.Base(source), "virtual-kubelet@"); ok {
+		s.Label = "virtual-kubelet " + v // a release: the module cache's copy (vkRelease)
 	}
 	if err := mirror.Lock(s.Dir); err != nil || source == "" {
 		return s, err

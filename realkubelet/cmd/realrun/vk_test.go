@@ -64,7 +64,7 @@ func TestVKArgs(t *testing.T) {
 		"workfile --vk":                                                   "workfile --vk needs --virtual-kubelet DIR",
 		"run --vk --scenario swarm":                                       `unknown scenario "swarm" (want one of vk-`,
 		gate + " --base " + kube:                                          "--base: --virtual-kubelet " + kube + ": go.mod is not module " + vkModule,
-		gate + " --base v1.36.3":                                          "want " + vkPinned + ", the pinned module, or a virtual-kubelet tree",
+		gate + " --base v1.36":                                            "want " + vkPinned + ", the pinned module, another release vMAJOR.MINOR.PATCH, or a virtual-kubelet tree",
 		gate + " --deep vk-swarm/hold:500":                                `unknown mode "hold" (want plain: the virtual-kubelet runs have no wake-up modes)`,
 		gate + " --deep swarm/plain:500":                                  `--deep swarm/plain:500: unknown family "swarm" (want one of vk-`,
 		"gate --kubernetes " + kube + " --deep vk-swarm/plain:500":        `unknown family "vk-swarm" (want one of `,
@@ -349,5 +349,23 @@ func TestVKWorkFile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(mirror, "node", "podcontroller.go")); err != nil {
 		t.Errorf("the tree is not mirrored: %v", err)
+	}
+}
+
+// TestVKReleaseSlotName: a release's tree (the module cache's copy of
+// virtual-kubelet@V) names its slot by the release; another tree by its
+// path.
+func TestVKReleaseSlotName(t *testing.T) {
+	rel := filepath.Join(t.TempDir(), "virtual-kubelet@v1.15.0")
+	if err := os.Rename(fakeVKTree(t), rel); err != nil {
+		t.Fatal(err)
+	}
+	tg := target{vk: true, moduleDir: "/mod/realvk"}
+	if s, err := tg.prepare(t.TempDir(), "candidate", rel); err != nil || s.Name() != "virtual-kubelet v1.15.0" {
+		t.Errorf("a release's slot is called %q (%v)", s.Name(), err)
+	}
+	tree := fakeVKTree(t)
+	if s, _ := tg.prepare(t.TempDir(), "candidate", tree); s.Name() != tree {
+		t.Errorf("a tree's slot is called %q, want %q", s.Name(), tree)
 	}
 }
