@@ -129,7 +129,9 @@ func resolveReleases(o *options, root string, fetch scratch.FetchFunc) error {
 		return scratch.ReleaseTree(root, v, fetch, progress)
 	}
 	if o.vk {
-		cand, pin, isRelease, tree = &o.virtualKubelet, vkPinned, isVKRelease, func(v string) (string, error) { return vkRelease(v, fetch) }
+		cand, pin, isRelease, tree = &o.virtualKubelet, vkPinned, scratch.IsModuleRelease, func(v string) (string, error) {
+			return scratch.ModuleRelease(vkModule, v, fetch)
+		}
 	}
 	for _, p := range []struct{ flag, arg *string }{{cand, &o.candArg}, {&o.base, &o.baseArg}} {
 		if !isRelease(*p.flag) || (p.flag == &o.base && *p.flag == pin) {

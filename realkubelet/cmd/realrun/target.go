@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -110,32 +109,6 @@ func mutationTarget(o options, kubeletDir string) (target, error) {
 	return t, t.checkFiles()
 }
 
-// vkReleaseRE is a virtual-kubelet release as --virtual-kubelet and
-// --base take it.
-var vkReleaseRE = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
-
-// isVKRelease reports whether a --virtual-kubelet or --base value names a
-// virtual-kubelet release rather than a directory (a directory of that
-// name wins).
-func isVKRelease(v string) bool {
-	_, err := os.Stat(v)
-	return vkReleaseRE.MatchString(v) && err != nil
-}
-
-// vkRelease is the module cache's copy of virtual-kubelet release v
-// (fetched if need be): the module is the whole tree.
-func vkRelease(v string, fetch scratch.FetchFunc) (string, error) {
-	mod := vkModule + "@" + v
-	dirs, failed, err := fetch([]string{mod})
-	if err == nil && dirs[mod] == "" {
-		err = errors.New(failed[mod])
-	}
-	if err != nil {
-		return "", fmt.Errorf("virtual-kubelet %s: cannot fetch %s: %v", v, mod, err)
-	}
-	return dirs[mod], nil
-}
-
 // vkPinnedDir is the module cache's copy of the virtual-kubelet version
 // the realvk module at vkDir pins (downloaded if need be), and that
 // version.
@@ -184,14 +157,14 @@ func checkVK(o *options, fs *flag.FlagSet) error {
 	switch {
 	case o.command == "workfile" && o.virtualKubelet == "":
 		return fmt.Errorf("workfile --vk needs --virtual-kubelet DIR (the pin needs no go.work)")
-	case o.virtualKubelet != "" && !isVKRelease(o.virtualKubelet):
+	case o.virtualKubelet != "" && !scratch.IsModuleRelease(o.virtualKubelet):
 		if err := checkVKTree(o.virtualKubelet); err != nil {
 			return err
 		}
 	}
 	if !flagSet(fs, "base") {
 		o.base = vkPinned
-	} else if o.base != vkPinned && !isVKRelease(o.base) {
+	} else if o.base != vkPinned && !scratch.IsModuleRelease(o.base) {
 		if err := checkVKTree(o.base); err != nil {
 			return fmt.Errorf("--base: %v (want %s, the pinned module, another release vMAJOR.MINOR.PATCH, or a virtual-kubelet tree)", err, vkPinned)
 		}

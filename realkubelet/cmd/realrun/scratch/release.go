@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -151,4 +152,29 @@ func GoDownload(mods []string) (dirs, failed map[string]string, err error) {
 		return nil, nil, fmt.Errorf("go mod download: %v: %s", runErr, toolrun.FirstLines(stderr.Bytes(), 2))
 	}
 	return dirs, failed, nil
+}
+
+// moduleReleaseRE is a release of a module that is a whole tree (the
+// virtual-kubelet's): vMAJOR.MINOR.PATCH.
+var moduleReleaseRE = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
+
+// IsModuleRelease reports whether a value names such a release rather
+// than a directory (a directory of that name wins).
+func IsModuleRelease(v string) bool {
+	_, err := os.Stat(v)
+	return moduleReleaseRE.MatchString(v) && err != nil
+}
+
+// ModuleRelease is the module cache's copy of mod at release v (fetched if
+// need be): for a module that is the whole tree, nothing to assemble.
+func ModuleRelease(mod, v string, fetch FetchFunc) (string, error) {
+	key := mod + "@" + v
+	dirs, failed, err := fetch([]string{key})
+	if err == nil && dirs[key] == "" {
+		err = errors.New(failed[key])
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s %s: cannot fetch %s: %v", path.Base(mod), v, key, err)
+	}
+	return dirs[key], nil
 }

@@ -107,7 +107,12 @@ func TestIsRelease(t *testing.T) {
 	if err := os.Mkdir("v1.37.2", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if IsRelease("v1.37.2") {
+	if IsRelease("v1.37.2") || IsModuleRelease("v1.37.2") {
 		t.Error("a directory named v1.37.2 is taken for the release")
+	}
+	for v, want := range map[string]bool{"v1.15.0": true, "v2.0.1": true, "v1.15": false, "1.15.0": false} {
+		if got := IsModuleRelease(v); got != want {
+			t.Errorf("IsModuleRelease(%q) = %v, want %v", v, got, want)
+		}
 	}
 }
