@@ -234,13 +234,20 @@ type GateProgress struct {
 // a guided run's, by its index in the loop and the token of its input (a
 // replay of the token runs it).
 func (p *GateProgress) Start(family, mode string, seed uint64, token string) {
-	switch {
-	case !p.Beats:
-	case token != "":
-		fmt.Fprintf(p.W, "gate: run %s %s run %d input %s\n", family, mode, seed, token)
-	default:
-		fmt.Fprintf(p.W, "gate: run %s %s %s %d\n", family, mode, cmp.Or(p.Unit, "seed"), seed)
+	if p.Beats {
+		fmt.Fprintf(p.W, "gate: %s\n", runBeat(family, mode, p.Unit, seed, token))
 	}
+}
+
+// runBeat is the line that names a run as it starts: "run FAMILY MODE
+// UNIT N" (UNIT "seed" unless given), or a guided run's "run FAMILY MODE
+// run N input TOKEN". The gate sweep writes it after "gate: ", the
+// mutation sweep as it is; realrun reads both (toolrun.ParseRun).
+func runBeat(family, mode, unit string, n uint64, token string) string {
+	if token != "" {
+		return fmt.Sprintf("run %s %s run %d input %s", family, mode, n, token)
+	}
+	return fmt.Sprintf("run %s %s %s %d", family, mode, cmp.Or(unit, "seed"), n)
 }
 
 // Ran counts one run.

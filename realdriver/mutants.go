@@ -49,12 +49,13 @@ type MutantRun struct {
 
 // MutantSweep makes the runs of seeds start..start+seeds-1 of each family
 // (of those the comma-separated list only names, unless only is "") in
-// each mode, seed by seed, naming each on progress before it starts ("run
-// FAMILY MODE seed SEED": the gate sweep's beat less its "gate: ", which
-// realrun reads to name the run a hanging or crashing mutant was in). With a nil base it returns every run's line
-// (mode, family, seed, trace digest, keys joined by "|"); with a base
-// (ReadMutantBase) it stops at the first run with a key the base's run
-// lacks. An only that names none of the families is an error.
+// each mode, seed by seed, naming each on progress before it starts
+// (runBeat: "run FAMILY MODE seed SEED", which realrun reads to name the
+// run a hanging or crashing mutant was in). With a nil base it returns
+// every run's line (mode, family, seed, trace digest, keys joined by
+// "|"); with a base (ReadMutantBase) it stops at the first run with a key
+// the base's run lacks. An only that names none of the families is an
+// error.
 func MutantSweep(progress io.Writer, base map[string]string, modes []string, families []plan.Family, only string, start uint64, seeds int,
 	run func(mode string, f plan.Family, seed uint64) MutantRun) ([]string, MutantVerdict, error) {
 	var lines []string
@@ -71,7 +72,7 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 		for _, mode := range modes {
 			for _, fam := range families {
 				f := fam.Name
-				fmt.Fprintf(progress, "run %s %s seed %d\n", f, mode, seed)
+				fmt.Fprintln(progress, runBeat(f, mode, "seed", seed, ""))
 				r := run(mode, fam, seed)
 				v.Runs++
 				name := fmt.Sprintf("%s\t%s\t%d", mode, f, seed)
