@@ -31,13 +31,7 @@ var releaseRE = regexp.MustCompile(`^v1\.(\d+)\.(\d+)$`)
 
 // IsRelease reports whether a --kubernetes or --base value names a release
 // rather than a directory (a directory of that name wins: ./v1.37.2).
-func IsRelease(v string) bool {
-	if !releaseRE.MatchString(v) {
-		return false
-	}
-	_, err := os.Stat(v)
-	return err != nil
-}
+func IsRelease(v string) bool { return releaseRE.MatchString(v) && IsModuleRelease(v) }
 
 // FetchFunc downloads modules (path@version each) and returns each one's
 // directory; a module it could not get is left out of the map, with the
@@ -60,15 +54,11 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 		return "", err
 	}
 	log("fetching kubernetes %s and its staging modules from the Go module proxy (once; kept in %s)", v, dir)
-	kube := "k8s.io/kubernetes@" + v
-	dirs, failed, err := fetch([]string{kube})
-	if err == nil && dirs[kube] == "" {
-		err = errors.New(failed[kube])
-	}
+	kube, err := ModuleRelease("k8s.io/kubernetes", v, fetch)
 	if err != nil {
-		return "", fmt.Errorf("kubernetes %s: cannot fetch %s: %v", v, kube, err)
+		return "", err
 	}
-	gomod, err := os.ReadFile(filepath.Join(dirs[kube], "go.mod"))
+	gomod, err := os.ReadFile(filepath.Join(kube, "go.mod"))
 	if err != nil {
 		return "", err
 	}
@@ -82,7 +72,7 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 		return "", fmt.Errorf("kubernetes %s: fetching its staging modules: %v", v, err)
 	}
 	os.RemoveAll(tree) // an assembly an interrupt cut short
-	if err := mirror.Tree(dirs[kube], tree, nil); err != nil {
+	if err := mirror.Tree(kube, tree, nil); err != nil {
 		return "", err
 	}
 	for i, s := range staging {
