@@ -90,7 +90,13 @@ func (r *mutationRun) runOne(ctx context.Context, m *realMutant) {
 // inRun notes the run a hang or crash happened in, from the sweep's last
 // start beat ("run FAMILY MODE seed S", toolrun.ParseRun).
 func (m *realMutant) inRun(line string) {
-	if r, ok := toolrun.ParseRun(line); ok && r.Input == "" {
-		m.Mode, m.Family, m.Seed = r.Mode, r.Family, r.Index
+	if r, ok := toolrun.ParseRun(line); ok {
+		m.at(r)
 	}
+}
+
+// at names the run m was decided in: a seed's, or a guided run's by its
+// index in the loop and its input.
+func (m *realMutant) at(r toolrun.Run) {
+	m.Family, m.Mode, m.Seed, m.Input = r.Family, r.Mode, r.Index, r.Input
 }

@@ -87,7 +87,7 @@ func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 			m.Status = statusHang
 		}
 		if ok {
-			m.Family, m.Mode, m.Seed, m.Input = run.Family, run.Mode, run.Index, run.Input
+			m.at(run)
 		}
 		return nil
 	case err != nil:
