@@ -1,13 +1,7 @@
 package guided
 
 import (
-	"bytes"
-	"compress/flate"
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/sim"
@@ -78,84 +72,4 @@ func (s *streamSource) Intn(n int) int {
 		return n - 1
 	}
 	return s.tail.Intn(n)
-}
-
-// tokenPrefix marks the version of the token encoding.
-const tokenPrefix = "g1:"
-
-// Token writes in as one printable word (deflated varints, base64url):
-// what simrun prints for a failing guided run and replay --input reads.
-func (in Input) Token() string {
-	var raw []byte
-	for _, s := range []Stream{in.Plan, in.Schedule, in.Faults} {
-		flags := uint64(0)
-		if s.Seeded {
-			flags = 1
-		}
-		raw = binary.AppendUvarint(raw, flags)
-		raw = binary.AppendUvarint(raw, s.Tail)
-		raw = binary.AppendUvarint(raw, uint64(s.Bias))
-		raw = binary.AppendUvarint(raw, uint64(len(s.Choices)))
-		for _, c := range s.Choices {
-			raw = binary.AppendUvarint(raw, uint64(max(c, 0)))
-		}
-	}
-	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	w.Write(raw)
-	w.Close()
-	return tokenPrefix + base64.RawURLEncoding.EncodeToString(b.Bytes())
-}
-
-// maxTokenChoices bounds a stream read from a token.
-const maxTokenChoices = 1 << 22
-
-// ParseToken reads a Token; anything else is an error.
-func ParseToken(token string) (Input, error) {
-	body, ok := strings.CutPrefix(strings.TrimSpace(token), tokenPrefix)
-	if !ok {
-		return Input{}, fmt.Errorf("not a guided input: want %q followed by base64url", tokenPrefix)
-	}
-	packed, err := base64.RawURLEncoding.DecodeString(body)
-	if err != nil {
-		return Input{}, fmt.Errorf("not a guided input: %v", err)
-	}
-	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(packed)), 8*maxTokenChoices))
-	if err != nil {
-		return Input{}, fmt.Errorf("not a guided input: %v", err)
-	}
-	r := bytes.NewReader(raw)
-	var streams [3]Stream
-	for i := range streams {
-		if streams[i], err = readStream(r); err != nil {
-			return Input{}, fmt.Errorf("not a guided input: stream %d: %v", i, err)
-		}
-	}
-	if r.Len() != 0 {
-		return Input{}, fmt.Errorf("not a guided input: %d bytes after the streams", r.Len())
-	}
-	return Input{Plan: streams[0], Schedule: streams[1], Faults: streams[2]}, nil
-}
-
-func readStream(r *bytes.Reader) (Stream, error) {
-	var v [4]uint64
-	for i := range v {
-		x, err := binary.ReadUvarint(r)
-		if err != nil {
-			return Stream{}, err
-		}
-		v[i] = x
-	}
-	if v[0] > 1 || v[2] > 1<<20 || v[3] > maxTokenChoices {
-		return Stream{}, fmt.Errorf("implausible header %v", v)
-	}
-	s := Stream{Seeded: v[0] == 1, Tail: v[1], Bias: int(v[2])}
-	for n := v[3]; n > 0; n-- {
-		c, err := binary.ReadUvarint(r)
-		if err != nil || c > 1<<31 {
-			return Stream{}, fmt.Errorf("bad choice")
-		}
-		s.Choices = append(s.Choices, int(c))
-	}
-	return s, nil
 }

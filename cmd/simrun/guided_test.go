@@ -33,7 +33,7 @@ func TestGuidedFailureReplaysFromWhatSimrunPrints(t *testing.T) {
 			failing = &rs[i]
 		}
 	}
-	if failing == nil || !strings.HasPrefix(failing.Input, "g1:") {
+	if failing == nil || !strings.HasPrefix(failing.Input, "g2:") {
 		t.Fatalf("no failing line with an input: %+v", failing)
 	}
 	if !strings.Contains(out, "replay --scenario kill-during-create --input "+failing.Input+" --mutant B1") {

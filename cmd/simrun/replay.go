@@ -49,7 +49,7 @@ func newReplayCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.scenario, "scenario", "", "scenario family")
 	fl.StringVar(&f.seed, "seed", "", "seed to replay")
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
-	fl.StringVar(&f.input, "input", "", "replay a guided run by its input (the g1:… token run --strategy guided prints) instead of a seed")
+	fl.StringVar(&f.input, "input", "", "replay a guided run by its input (the g2:… token run --strategy guided prints; g1:… tokens of older runs too) instead of a seed")
 	fl.IntVar(&f.depth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.tracePath, "trace", "", "write the canonical trace to this file")
 	fl.StringVar(&f.timelinePath, "timeline", "", "write the run as Chrome trace-event JSON to this file (open it in Perfetto)")

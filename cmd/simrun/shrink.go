@@ -52,7 +52,7 @@ func newShrinkCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.strategy, "strategy", "random", "scheduling strategy: random or pct")
 	fl.IntVar(&f.pctDepth, "pct-depth", defaultPCTDepth, "bug depth PCT searches for")
 	fl.StringVar(&f.mutant, "mutant", "", "re-introduce this catalogued bug (simrun list)")
-	fl.StringVar(&f.input, "input", "", "shrink a guided run by its input (the g1:… token) instead of a seed; needs --out")
+	fl.StringVar(&f.input, "input", "", "shrink a guided run by its input (the g2:… or g1:… token) instead of a seed; needs --out")
 	fl.StringVar(&f.out, "out", "", "write the script here instead of the default path")
 	fl.IntVar(&f.maxRuns, "max-runs", shrink.DefaultRuns, "bound on candidate runs")
 	fl.BoolVar(&f.force, "force", false, "overwrite an existing script")
