@@ -99,12 +99,15 @@ fmt:
 ## KUBE_ROOT=DIR builds against that kubernetes tree instead (a go.work
 ## generated in realrun's scratch slot, never in DIR; docs/gating-a-kubelet-change.md);
 ## KUBE_ROOT=v1.37.2 (any release v1.MINOR.PATCH) against that release,
-## fetched once from the Go module proxy as a checkout.
-tree_arg = $(if $(shell echo '$(1)' | grep -xE 'v[0-9]+\.[0-9]+\.[0-9]+'),$(1),$(abspath $(1)))
+## fetched once from the Go module proxy as a checkout; a tree whose APIs
+## take another shape (v1.38's status cache) is built with the -tags
+## realrun workfile --tags prints.
+tree_arg = $(if $(shell echo '$(1)' | grep -xE 'v[0-9]+\.[0-9]+\.[0-9]+(-(alpha|beta|rc)\.[0-9]+)?'),$(1),$(abspath $(1)))
 real:
 ifdef KUBE_ROOT
 	cd realkubelet && GOWORK=$$($(GO) run ./cmd/realrun workfile --kubernetes $(call tree_arg,$(KUBE_ROOT))) && \
-		export GOWORK && $(GO) vet ./... && $(GO) test -count=1 ./...
+		TAGS=$$($(GO) run ./cmd/realrun workfile --tags --kubernetes $(call tree_arg,$(KUBE_ROOT))) && \
+		export GOWORK && $(GO) vet $$TAGS ./... && $(GO) test $$TAGS -count=1 ./...
 else
 	cd realkubelet && $(GO) vet ./... && $(GO) test -count=1 ./...
 endif

@@ -114,21 +114,22 @@ func (q *Queue) Enqueue(uid types.UID, _ time.Duration) { q.enqueue(uid) }
 // UpdatePod, on the driver's goroutine, the only one that touches Running.
 type Cache struct{ Running map[types.UID]bool }
 
-// Get implements kubecontainer.ROCache.
-func (c Cache) Get(uid types.UID) (*kubecontainer.PodStatus, error) {
+// status is what Get answers (cache_get.go, cache_getctx.go: the two
+// shapes of kubecontainer.ROCache).
+func (c Cache) status(uid types.UID) *kubecontainer.PodStatus {
 	s := &kubecontainer.PodStatus{ID: uid}
 	if c.Running[uid] {
 		s.ContainerStatuses = []*kubecontainer.Status{{State: kubecontainer.ContainerStateRunning}}
 	}
-	return s, nil
+	return s
 }
 
-// GetNewerThan implements kubecontainer.ROCache without blocking: the
-// driver, not PLEG, decides when a worker proceeds (at its callback gate).
-// It never fails, so the tape records no failed status read
-// (history.ReadFailed) and the model pins every take to its call.
-func (Cache) GetNewerThan(uid types.UID, _ time.Time) (*kubecontainer.PodStatus, error) {
-	return &kubecontainer.PodStatus{ID: uid}, nil
+// newer is what GetNewerThan answers, without blocking: the driver, not
+// PLEG, decides when a worker proceeds (at its callback gate). It never
+// fails, so the tape records no failed status read (history.ReadFailed)
+// and the model pins every take to its call.
+func (Cache) newer(uid types.UID) *kubecontainer.PodStatus {
+	return &kubecontainer.PodStatus{ID: uid}
 }
 
 // New builds the real pod workers around syncer s, reading status cache c;

@@ -52,6 +52,8 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.virtualKubelet, "virtual-kubelet", "", "a virtual-kubelet tree or release vMAJOR.MINOR.PATCH (implies --vk; gate: the candidate); default: the module realvk/go.mod pins")
 	fs.StringVar(&o.files, "files", "", "mutation: the files to mutate, comma-separated, relative to the tree "+
 		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
+	fs.BoolVar(&o.tags, "tags", false, "workfile: print the go command's -tags flag the tree needs (the API shapes it has; "+
+		"an empty line if none) instead of the go.work")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 }
 
@@ -64,6 +66,7 @@ var commandsOf = map[string][]string{
 	"strategy":     {"run"},
 	"corpus":       {"run", "gate", "mutation"},
 	"hang":         {"gate", "mutation"},
+	"tags":         {"workfile"},
 }
 
 // checkOnly refuses a flag of fs given to a command it is not for.

@@ -21,6 +21,7 @@
 //	realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
 //	realrun mutation [...] --guided N [--corpus DIR]   (each survivor then judged by N guided runs, mutation_guided.go)
 //	realrun workfile --kubernetes DIR|RELEASE   (prints the go.work to build against it; make real KUBE_ROOT=DIR|RELEASE)
+//	realrun workfile --tags --kubernetes DIR|RELEASE   (prints the -tags flag the tree's API shapes need)
 //	realrun workfile --virtual-kubelet DIR   (the same for realvk; make realvk VK_ROOT=DIR)
 //	realrun gate   --virtual-kubelet DIR|RELEASE [--base v1.14.1|RELEASE|DIR2] [--seeds N] [...]
 //	realrun gate   --vk --mutants [--mutant ID] [...]
@@ -88,7 +89,7 @@ type options struct {
 	seeds, shrink, parallel, guided                                            int
 	hang                                                                       time.Duration
 	start                                                                      uint64
-	hold, json, mutants, trimpath, vk, rerun                                   bool
+	hold, json, mutants, trimpath, vk, rerun, tags                             bool
 	deep                                                                       deepList // gate: the deep tiers
 }
 
@@ -109,7 +110,7 @@ const usage = `usage:
                  [--ids LIST|@FILE] [--files LIST] [--hang D] [--parallel P] [--out DIR] [--json]
   realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
-  realrun workfile --kubernetes DIR|RELEASE | --virtual-kubelet DIR|RELEASE
+  realrun workfile [--tags] --kubernetes DIR|RELEASE | --virtual-kubelet DIR|RELEASE
 RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR; its RELEASE: vMAJOR.MINOR.PATCH):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR|RELEASE] [...]
@@ -332,6 +333,10 @@ func execute(o options) error {
 	tg, err := targetOf(o, moduleDir)
 	if err != nil {
 		return err
+	}
+	if o.command == "workfile" && o.tags {
+		fmt.Println(tg.tagFlag())
+		return nil
 	}
 	if o.command == "workfile" {
 		s, err := tg.prepare(root, "candidate", tg.user)

@@ -33,7 +33,7 @@ func TestArgs(t *testing.T) {
 	tree := fakeTree(t)
 	for _, line := range []string{"gate --kubernetes " + tree, "gate --mutants", "gate --mutants --mutant B2 --json --seeds 5",
 		"gate --kubernetes " + tree + " --base " + tree + " --modes hold", "workfile --kubernetes " + tree,
-		"run --kubernetes " + tree, "gate --kubernetes v1.37.2", "gate --kubernetes " + tree + " --base v1.37.2",
+		"workfile --tags --kubernetes " + tree, "run --kubernetes " + tree, "gate --kubernetes v1.37.2", "gate --kubernetes " + tree + " --base v1.37.2",
 		"replay --kubernetes v1.37.2 --scenario swarm --seed 3", "gate --mutants --base v1.35.4",
 		"gate --virtual-kubelet v1.15.0", "gate --virtual-kubelet v1.15.0 --base v1.13.0", "run --virtual-kubelet v1.14.1 --seeds 3"} {
 		if _, err := parse(strings.Fields(line), io.Discard); err != nil {
@@ -61,10 +61,11 @@ func TestArgs(t *testing.T) {
 		"run --hang 5s": "--hang is not a flag of run (it is for gate and mutation)",
 		"gate --kubernetes " + tree + " --mutant B2": "--mutant needs --mutants",
 		"gate --kubernetes " + tree + " --shrink -1": "must not be negative",
-		"workfile":                                      "needs --kubernetes",
-		"run --real status,shutdwn":                     "unknown component \"shutdwn\"",
-		"run --strategy pct":                            "--strategy: unknown strategy \"pct\" (want random or guided)",
-		"run --corpus /tmp/c":                           "--corpus needs --strategy guided",
+		"workfile":                  "needs --kubernetes",
+		"run --tags":                "--tags is not a flag of run (it is for workfile)",
+		"run --real status,shutdwn": "unknown component \"shutdwn\"",
+		"run --strategy pct":        "--strategy: unknown strategy \"pct\" (want random or guided)",
+		"run --corpus /tmp/c":       "--corpus needs --strategy guided",
 		"replay --scenario swarm --seed 1 --real ,":     "unknown component",
 		"run --kubernetes " + filepath.Dir(tree) + "/x": "not a kubernetes tree",
 	}
@@ -235,5 +236,28 @@ func TestResolveReleases(t *testing.T) {
 	o = options{vk: true, virtualKubelet: "v9.0.0", base: vkPinned}
 	if err := resolveReleases(&o, root, unserved); err == nil || !strings.Contains(err.Error(), "cannot fetch "+vkModule+"@v9.0.0: 403 Forbidden") {
 		t.Errorf("an unserved VK release: %v", err)
+	}
+}
+
+// TestWorkFileTags: workfile --tags prints the flag a kubernetes tree's
+// API shapes need (v1.38's status cache: podsim_cachectx), nothing for a
+// tree of the pin's shapes, and nothing for a virtual-kubelet tree.
+func TestWorkFileTags(t *testing.T) {
+	tree := fakeTree(t)
+	if got := (target{user: tree}).tagFlag(); got != "" {
+		t.Errorf("a tree of the pin's shapes: %q, want none", got)
+	}
+	cache := filepath.Join(tree, "pkg", "kubelet", "container", "cache.go")
+	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, []byte("package container\n\ntype ROCache interface {\n\tGet(context.Context, types.UID) (*PodStatus, error)\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := (target{user: tree}).tagFlag(); got != "-tags=podsim_cachectx" {
+		t.Errorf("a tree whose cache reads take a context: %q, want -tags=podsim_cachectx", got)
+	}
+	if got := (target{user: tree, vk: true}).tagFlag(); got != "" {
+		t.Errorf("a virtual-kubelet target: %q, want none", got)
 	}
 }

@@ -240,6 +240,16 @@ func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 	return s, os.WriteFile(s.GoWork, []byte(work), 0o644)
 }
 
+// tagFlag is the go command's -tags flag that builds realkubelet against
+// the target's tree (its API shapes, scratch.TreeTags), or "" if it needs
+// none; realvk needs none.
+func (t target) tagFlag() string {
+	if tags, _ := scratch.TreeTags(t.user); len(tags) > 0 && !t.vk {
+		return "-tags=" + strings.Join(tags, ",")
+	}
+	return ""
+}
+
 // ready builds the tool tests in s; the kubelet's binary must pass the
 // linkname guard too.
 func (t target) ready(s scratch.Slot, trimpath bool) (string, error) {

@@ -26,8 +26,10 @@ import (
 // the release's tag builds, got without git: through the go command and
 // its module proxy, which a machine that builds podsim reaches already.
 
-// releaseRE is a release as the flags take it: v1.MINOR.PATCH.
-var releaseRE = regexp.MustCompile(`^v1\.(\d+)\.(\d+)$`)
+// releaseRE is a release as the flags take it: v1.MINOR.PATCH, or a
+// pre-release of one (v1.38.0-beta.0, v1.38.0-rc.1), whose staging
+// modules carry the same suffix (v0.38.0-beta.0).
+var releaseRE = regexp.MustCompile(`^v1\.(\d+)\.(\d+)(-(?:alpha|beta|rc)\.\d+)?$`)
 
 // IsRelease reports whether a --kubernetes or --base value names a release
 // rather than a directory (a directory of that name wins: ./v1.37.2).
@@ -43,7 +45,7 @@ type FetchFunc func(mods []string) (dirs, failed map[string]string, err error)
 func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...any)) (string, error) {
 	m := releaseRE.FindStringSubmatch(v)
 	if m == nil {
-		return "", fmt.Errorf("%q is not a kubernetes release (want v1.MINOR.PATCH)", v)
+		return "", fmt.Errorf("%q is not a kubernetes release (want v1.MINOR.PATCH or v1.MINOR.PATCH-beta.N)", v)
 	}
 	dir := filepath.Join(root, "releases", v)
 	tree, done := filepath.Join(dir, "tree"), filepath.Join(dir, "complete")
@@ -65,7 +67,7 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 	staging := stagingModules(gomod)
 	var mods []string
 	for _, s := range staging {
-		mods = append(mods, fmt.Sprintf("%s@v0.%s.%s", s, m[1], m[2]))
+		mods = append(mods, fmt.Sprintf("%s@v0.%s.%s%s", s, m[1], m[2], m[3]))
 	}
 	sdirs, sfailed, err := fetch(mods)
 	if err != nil {
@@ -81,7 +83,10 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 			if i := strings.LastIndex(why, ": "); i >= 0 {
 				why = why[i+2:] // the proxy's answer, without the module and URL it repeats
 			}
-			log("kubernetes %s: %s left out (%s); the build fails only if the kubelet imports it", v, mods[i], why)
+			log("kubernetes %s: %s is not served (%s): an empty module stands in for it; the build fails only if the kubelet imports it", v, mods[i], why)
+			if err := standIn(filepath.Join(tree, "staging", "src", s), s); err != nil {
+				return "", err
+			}
 			continue
 		}
 		if err := mirror.Tree(sdirs[mods[i]], filepath.Join(tree, "staging", "src", s), nil); err != nil {
@@ -89,6 +94,19 @@ func ReleaseTree(root, v string, fetch FetchFunc, log func(format string, a ...a
 		}
 	}
 	return tree, os.WriteFile(done, nil, 0o644)
+}
+
+// standIn makes dir an empty module mod: a go.mod and no package. Other
+// staging modules require their siblings (v1.38's apimachinery requires
+// k8s.io/ktesting), so the go command must find every one in the module
+// graph even where the kubelet imports nothing of it; an empty one lets
+// the build go on, and a package the kubelet does import from it is
+// reported missing by name.
+func standIn(dir, mod string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n"), 0o644)
 }
 
 // releaseOf is the release whose assembled tree dir is (ReleaseTree's
@@ -145,8 +163,8 @@ func GoDownload(mods []string) (dirs, failed map[string]string, err error) {
 }
 
 // moduleReleaseRE is a release of a module that is a whole tree (the
-// virtual-kubelet's): vMAJOR.MINOR.PATCH.
-var moduleReleaseRE = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
+// virtual-kubelet's): vMAJOR.MINOR.PATCH, or a pre-release of one.
+var moduleReleaseRE = regexp.MustCompile(`^v\d+\.\d+\.\d+(-(?:alpha|beta|rc)\.\d+)?$`)
 
 // IsModuleRelease reports whether a value names such a release rather
 // than a directory (a directory of that name wins).
@@ -164,6 +182,9 @@ func ModuleRelease(mod, v string, fetch FetchFunc) (string, error) {
 		err = errors.New(failed[key])
 	}
 	if err != nil {
+		if a, ok := goCommandAdvice([]byte(err.Error())); ok {
+			return "", fmt.Errorf("%s %s: cannot fetch %s: %v; %s", path.Base(mod), v, key, err, a)
+		}
 		return "", fmt.Errorf("%s %s: cannot fetch %s: %v", path.Base(mod), v, key, err)
 	}
 	return dirs[key], nil

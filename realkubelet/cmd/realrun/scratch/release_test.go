@@ -22,9 +22,10 @@ func TestStagingModules(t *testing.T) {
 
 // TestReleaseTree: a release is assembled once, as a checkout that
 // checkTree accepts, with each staging module at v0.MINOR.PATCH under
-// staging/src; a staging module the proxy does not serve is left out; a
-// release the proxy does not serve is an error and leaves no tree marked
-// complete.
+// staging/src; a staging module the proxy does not serve is an empty
+// module (a go.mod, no package); a pre-release's staging modules carry its
+// suffix; a release the proxy does not serve is an error and leaves no
+// tree marked complete.
 func TestReleaseTree(t *testing.T) {
 	cache, root := t.TempDir(), t.TempDir()
 	write := func(rel, text string) {
@@ -70,12 +71,23 @@ func TestReleaseTree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tree, "staging", "src", "k8s.io", "api", "go.mod")); err != nil {
 		t.Errorf("staging module api: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(tree, "staging", "src", "k8s.io", "sample-controller")); err == nil {
-		t.Error("a staging module the proxy does not serve is in the tree")
+	standIn := filepath.Join(tree, "staging", "src", "k8s.io", "sample-controller")
+	if b, err := os.ReadFile(filepath.Join(standIn, "go.mod")); err != nil || string(b) != "module k8s.io/sample-controller\n" {
+		t.Errorf("the stand-in for a staging module the proxy does not serve: go.mod %q, %v", b, err)
+	}
+	if ents, _ := os.ReadDir(standIn); len(ents) != 1 {
+		t.Errorf("the stand-in holds %d files, want its go.mod alone", len(ents))
 	}
 	want := []string{"k8s.io/kubernetes@v1.37.2", "k8s.io/api@v0.37.2", "k8s.io/sample-controller@v0.37.2"}
 	if !slices.Equal(asked, want) {
 		t.Errorf("fetched %q, want %q", asked, want)
+	}
+	asked = nil
+	write("kubernetes@v1.38.0-beta.0/go.mod", "module k8s.io/kubernetes\n\nreplace k8s.io/api => ./staging/src/k8s.io/api\n")
+	write("kubernetes@v1.38.0-beta.0/pkg/kubelet/pod_workers.go", "package kubelet\n")
+	write("api@v0.38.0-beta.0/go.mod", "module k8s.io/api\n")
+	if _, err := ReleaseTree(root, "v1.38.0-beta.0", fetch, t.Logf); err != nil || !slices.Equal(asked, []string{"k8s.io/kubernetes@v1.38.0-beta.0", "k8s.io/api@v0.38.0-beta.0"}) {
+		t.Errorf("a pre-release: %v, fetched %q", err, asked)
 	}
 	asked = nil
 	if again, err := ReleaseTree(root, "v1.37.2", fetch, t.Logf); err != nil || again != tree || len(asked) > 0 {
@@ -86,6 +98,12 @@ func TestReleaseTree(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "releases", "v1.99.0", "complete")); err == nil {
 		t.Error("an unserved release is marked complete")
+	}
+	newerGo := func(mods []string) (map[string]string, map[string]string, error) {
+		return nil, map[string]string{mods[0]: mods[0] + " requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)"}, nil
+	}
+	if _, err := ReleaseTree(root, "v1.38.0", newerGo, t.Logf); err == nil || !strings.Contains(err.Error(), "set GOTOOLCHAIN=go1.27.0") {
+		t.Errorf("a release that needs a newer Go: %v", err)
 	}
 	broken := func([]string) (map[string]string, map[string]string, error) {
 		return nil, nil, fmt.Errorf("no network")
@@ -98,7 +116,7 @@ func TestReleaseTree(t *testing.T) {
 // TestIsRelease: a release is v1.MINOR.PATCH, unless a directory of that
 // name exists.
 func TestIsRelease(t *testing.T) {
-	for v, want := range map[string]bool{"v1.37.2": true, "v1.37": false, "1.37.2": false, "v2.0.0": false, "v1.37.2-rc.0": false} {
+	for v, want := range map[string]bool{"v1.37.2": true, "v1.37": false, "1.37.2": false, "v2.0.0": false, "v1.37.2-rc.0": true, "v1.38.0-beta.0": true, "v1.38.0-beta": false, "v1.38.0-foo.1": false} {
 		if got := IsRelease(v); got != want {
 			t.Errorf("IsRelease(%q) = %v, want %v", v, got, want)
 		}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -42,6 +43,8 @@ type Slot struct {
 	// Unstaged: a kubernetes tree without staging/src/k8s.io, built with
 	// the staging modules at realkubelet/go.mod's versions.
 	Unstaged bool
+	// Tags are the build tags of the tree's API shapes (TreeTags).
+	Tags []string
 }
 
 // Root is $PODSIM_SCRATCH, or podsim-realrun in the user cache.
@@ -109,6 +112,10 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 	if len(staging) > 0 {
 		s.Layout, s.Unstaged = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging)), false
 	}
+	tags, what := TreeTags(mirror)
+	if len(tags) > 0 {
+		s.Tags, s.Layout = tags, s.Layout+"; built with -tags "+strings.Join(tags, ",")+": "+strings.Join(what, ", ")
+	}
 	s.GoWork = filepath.Join(s.Dir, "go.work")
 	return s, os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
 }
@@ -126,7 +133,7 @@ func (s Slot) GoEnv() []string { return append(os.Environ(), "GOWORK="+s.GoWork)
 // Build compiles the realkubelet tool tests against the slot's tree.
 func (s Slot) Build(moduleDir string, trimpath bool) (string, error) {
 	bin := filepath.Join(s.Dir, "realkubelet.test")
-	args := []string{"test", "-c", "-o", bin}
+	args := append([]string{"test", "-c", "-o", bin}, tagArgs(s.Tags)...)
 	if trimpath {
 		args = append(args, "-trimpath")
 	}
@@ -141,7 +148,8 @@ func (s Slot) Build(moduleDir string, trimpath bool) (string, error) {
 // fitAdvice is the one line that says what to do when a tree's pod
 // workers no longer fit the adapter.
 const fitAdvice = "the tree's pod workers no longer fit the adapter: compare newPodWorkers, podSyncer and " +
-	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/podworkers (adapter.go, hook.go), update those, and re-run realrun"
+	"podWorkers.workerChannelFn in its pkg/kubelet/pod_workers.go with realkubelet/podworkers (adapter.go, cache_get.go, hook.go), update those " +
+	"(an API in two shapes, as the status cache's reads: a build tag, scratch/shapes.go), and re-run realrun"
 
 // buildAdvice says what to do about a failed build, by what the go
 // command says failed: packages the tree lacks (of a staging module, in
@@ -150,6 +158,9 @@ const fitAdvice = "the tree's pod workers no longer fit the adapter: compare new
 // packages (a component whose API the tree changed); "# PKG" lines name
 // the packages whose compile failed.
 func buildAdvice(out []byte, unstaged bool) string {
+	if a, ok := goCommandAdvice(out); ok {
+		return a
+	}
 	const ours = "github.com/podsim/podsim/"
 	var failed, lacks []string
 	for _, l := range strings.Split(string(out), "\n") {
@@ -193,6 +204,34 @@ func buildAdvice(out []byte, unstaged bool) string {
 	return fitAdvice
 }
 
+var (
+	toolchainRE = regexp.MustCompile(`requires go >= (\S+) \(running go (\S+); GOTOOLCHAIN=`)
+	unservedRE  = regexp.MustCompile(`(\S+@\S+): reading \S+: (\d{3} [A-Za-z ]+)`)
+)
+
+// goCommandAdvice says what to do when the go command stopped before
+// compiling anything: the tree needs a newer Go than the one running, or a
+// module the build needs is not served by the module proxy.
+func goCommandAdvice(out []byte) (string, bool) {
+	if m := toolchainRE.FindSubmatch(out); m != nil {
+		return fmt.Sprintf("the tree needs Go %s and this go command is %s: set GOTOOLCHAIN=go%s (or a newer go%s.N; "+
+			"the go command fetches that toolchain through the module proxy) and run realrun again", m[1], m[2], m[1], minorOf(string(m[1]))), true
+	}
+	if m := unservedRE.FindSubmatch(out); m != nil {
+		return fmt.Sprintf("the build needs %s, which the module proxy does not serve (%s): make it reachable through GOPROXY, "+
+			"or build a tree that requires a version it serves", m[1], bytes.TrimSpace(m[2])), true
+	}
+	return "", false
+}
+
+// minorOf is 1.27 of 1.27.0.
+func minorOf(v string) string {
+	if i := strings.LastIndex(v, "."); strings.Count(v, ".") == 2 {
+		return v[:i]
+	}
+	return v
+}
+
 // Guard runs the linkname guard (and the hook's drift check) with the
 // slot's binary; it must pass before anything else runs on the tree.
 func (s Slot) Guard(bin, moduleDir string) error {
@@ -225,7 +264,7 @@ func (s Slot) Ready(moduleDir string, trimpath bool) (string, error) {
 // compiler's whole output (a schema build names its refused mutants there).
 func (s Slot) BuildFull(moduleDir string) (string, []byte, error) {
 	bin := filepath.Join(s.Dir, filepath.Base(moduleDir)+".test")
-	cmd := exec.Command("go", "test", "-c", "-vet=off", "-o", bin, ".")
+	cmd := exec.Command("go", append(append([]string{"test", "-c", "-vet=off", "-o", bin}, tagArgs(s.Tags)...), ".")...)
 	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
 	out, err := cmd.CombinedOutput()
 	return bin, out, err

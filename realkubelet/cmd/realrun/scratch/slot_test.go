@@ -98,6 +98,10 @@ func TestBuildAdvice(t *testing.T) {
 			"realkubelet/go.mod's staging modules, which lack packages it imports (k8s.io/api/scheduling/v1alpha3): give a checkout", true},
 		{"tree/pkg/scheduler/eventhandlers.go:26:2: no required module provides package k8s.io/api/scheduling/v1alpha3; to add it:\n",
 			"the tree lacks packages realkubelet imports (k8s.io/api/scheduling/v1alpha3)", false},
+		{"go: module /s/candidate/tree requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)\n",
+			"the tree needs Go 1.27.0 and this go command is 1.26.8: set GOTOOLCHAIN=go1.27.0 (or a newer go1.27.N;", false},
+		{"tree/pkg/kubelet/kubelet_network_linux.go:26:2: sigs.k8s.io/iptables-wrappers@v1.0.0: reading https://proxy.golang.org/sigs.k8s.io/iptables-wrappers/@v/v1.0.0.zip: 403 Forbidden\n\tserver response: This module version is not available.\n",
+			"the build needs sigs.k8s.io/iptables-wrappers@v1.0.0, which the module proxy does not serve (403 Forbidden)", false},
 	}
 	for _, c := range cases {
 		if got := buildAdvice([]byte(c.out), c.unstaged); !strings.Contains(got, c.want) {
