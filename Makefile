@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutants realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-next real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutants realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -124,6 +124,14 @@ GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
 	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout, or a release v1.MINOR.PATCH))
 	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' GUIDED=$(or $(GATE_GUIDED),0) CORPUS='$(GATE_CORPUS)' scripts/realgate $(KUBE_ROOT) $(REPORT)
+
+## real-next: does the newest kubernetes the Go module proxy serves (a
+## pre-release too; PRE=0 for releases only) still fit the adapter? It is
+## gated against the pin for 20 seeds (scripts/realnext; exit 2: it does not
+## build, and the report's gate.log says what to change). For podsim's own
+## CI, on a schedule.
+real-next:
+	scripts/realnext realnext-report
 
 ## real-mutants: the catalogue's patches of the real pod_workers.go
 ## (realkubelet/testdata/mutants), each gated against the pinned release.

@@ -35,22 +35,36 @@ func TestRealgateBadInput(t *testing.T) {
 		{"not a release", []string{"v1.37"}, "no such directory (or a release v1.MINOR.PATCH)"},
 		{"report under a file", []string{dir, filepath.Join(file, "report")}, "cannot create it"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command("bash", append([]string{"realgate"}, c.args...)...)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-				t.Fatalf("exit %v, want code 2; stderr %q", err, stderr.String())
-			}
-			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "realgate: ") || !strings.Contains(lines[0], c.want) {
-				t.Fatalf("stderr %q, want one line 'realgate: …%s…'", stderr.String(), c.want)
-			}
-			if stdout.Len() != 0 {
-				t.Fatalf("stdout %q, want nothing", stdout.String())
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { badInput(t, "realgate", nil, c.args, c.want) })
+	}
+}
+
+func TestRealnextBadInput(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	badInput(t, "realnext", nil, []string{"a", "b"}, "usage: scripts/realnext [OUT_DIR]")
+	badInput(t, "realnext", []string{"PRE=yes"}, nil, "PRE=yes: want 1 (pre-releases too, the default) or 0 (releases only)")
+}
+
+// badInput runs script with env and args and wants exit code 2, one line
+// on stderr that names the script and says want, and nothing on stdout.
+func badInput(t *testing.T, script string, env, args []string, want string) {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("%s %q: exit %v, want code 2; stderr %q", script, args, err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], script+": ") || !strings.Contains(lines[0], want) {
+		t.Fatalf("stderr %q, want one line '%s: …%s…'", stderr.String(), script, want)
+	}
+	if stdout.Len() != 0 {
+		t.Fatalf("stdout %q, want nothing", stdout.String())
 	}
 }
