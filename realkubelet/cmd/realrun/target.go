@@ -244,10 +244,11 @@ func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 // the target's tree (its API shapes, scratch.TreeTags), or "" if it needs
 // none; realvk needs none.
 func (t target) tagFlag() string {
-	if tags, _ := scratch.TreeTags(t.user); len(tags) > 0 && !t.vk {
-		return "-tags=" + strings.Join(tags, ",")
+	if t.vk {
+		return ""
 	}
-	return ""
+	tags, _ := scratch.TreeTags(t.user)
+	return scratch.TagFlag(tags)
 }
 
 // ready builds the tool tests in s; the kubelet's binary must pass the

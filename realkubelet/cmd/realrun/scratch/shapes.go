@@ -38,10 +38,10 @@ func TreeTags(tree string) (tags, what []string) {
 	return tags, what
 }
 
-// tagArgs are the go command's arguments for tags.
-func tagArgs(tags []string) []string {
+// TagFlag is the go command's flag for tags: -tags=a,b, or "" for none.
+func TagFlag(tags []string) string {
 	if len(tags) == 0 {
-		return nil
+		return ""
 	}
-	return []string{"-tags", strings.Join(tags, ",")}
+	return "-tags=" + strings.Join(tags, ",")
 }

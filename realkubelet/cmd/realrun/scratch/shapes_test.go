@@ -43,7 +43,10 @@ func TestTreeTags(t *testing.T) {
 			t.Errorf("%s: slot tags %q, layout %q", c.name, s.Tags, s.Layout)
 		}
 	}
-	if got := tagArgs([]string{"a", "b"}); !slices.Equal(got, []string{"-tags", "a,b"}) || tagArgs(nil) != nil {
-		t.Errorf("tagArgs: %q", got)
+	if got := (Slot{Tags: []string{"a", "b"}}).goTest("-o", "x"); !slices.Equal(got, []string{"test", "-c", "-o", "x", "-tags=a,b"}) {
+		t.Errorf("go test line with tags: %q", got)
+	}
+	if got := (Slot{}).goTest("-o", "x"); !slices.Equal(got, []string{"test", "-c", "-o", "x"}) {
+		t.Errorf("go test line without tags: %q", got)
 	}
 }

@@ -130,10 +130,18 @@ func MirrorTree(src, dst string) error { return mirror.Tree(src, dst, skipped) }
 // GoEnv is the environment of every go command and tool binary run for s.
 func (s Slot) GoEnv() []string { return append(os.Environ(), "GOWORK="+s.GoWork) }
 
+// goTest is a go test -c command line: args, then the slot's tag flag.
+func (s Slot) goTest(args ...string) []string {
+	if f := TagFlag(s.Tags); f != "" {
+		args = append(args, f)
+	}
+	return append([]string{"test", "-c"}, args...)
+}
+
 // Build compiles the realkubelet tool tests against the slot's tree.
 func (s Slot) Build(moduleDir string, trimpath bool) (string, error) {
 	bin := filepath.Join(s.Dir, "realkubelet.test")
-	args := append([]string{"test", "-c", "-o", bin}, tagArgs(s.Tags)...)
+	args := s.goTest("-o", bin)
 	if trimpath {
 		args = append(args, "-trimpath")
 	}
@@ -264,7 +272,7 @@ func (s Slot) Ready(moduleDir string, trimpath bool) (string, error) {
 // compiler's whole output (a schema build names its refused mutants there).
 func (s Slot) BuildFull(moduleDir string) (string, []byte, error) {
 	bin := filepath.Join(s.Dir, filepath.Base(moduleDir)+".test")
-	cmd := exec.Command("go", append(append([]string{"test", "-c", "-vet=off", "-o", bin}, tagArgs(s.Tags)...), ".")...)
+	cmd := exec.Command("go", append(s.goTest("-vet=off", "-o", bin), ".")...)
 	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
 	out, err := cmd.CombinedOutput()
 	return bin, out, err
