@@ -1,6 +1,7 @@
 package guided
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/podsim/podsim/plan"
@@ -31,6 +32,26 @@ func FuzzStreams(f *testing.F) {
 		}
 		if _, _, again, _ := run.RecordStreams(fam, st(), Strategy, run.CheckOptions{}); again.TraceSHA != r.TraceSHA {
 			t.Fatalf("%s: same bytes, traces %s then %s", fam.Name, r.TraceSHA, again.TraceSHA)
+		}
+	})
+}
+
+// FuzzParseToken: no string makes ParseToken panic, and whatever it reads
+// is written back as a g2 token that reads as the same input (a g1 token
+// too: both carry the same integers).
+func FuzzParseToken(f *testing.F) {
+	in := Input{Plan: Stream{Choices: []int{0, 5, 1 << 20}, Tail: 1<<63 + 5, Seeded: true}, Faults: Stream{Tail: 9, Seeded: true, Bias: 16}}
+	for _, seed := range []string{in.Token(), "g2:AAGRAAASAA", "g2:AAEQAAEgAA", "g1:" + g1Body(f, in), "g2:", "g2:D_____________8gAAAAAAA"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, token string) {
+		got, err := ParseToken(token)
+		if err != nil {
+			return
+		}
+		again, err := ParseToken(got.Token())
+		if err != nil || !reflect.DeepEqual(again, got) {
+			t.Fatalf("%q reads as %+v; its g2 token %q reads as %+v, %v", token, got, got.Token(), again, err)
 		}
 	})
 }

@@ -236,7 +236,7 @@ func nibbles(hexDigits string) string {
 }
 
 // g1Body is in as g1 wrote it: byte varints, deflated.
-func g1Body(t *testing.T, in Input) string {
+func g1Body(t testing.TB, in Input) string {
 	var raw []byte
 	for _, s := range []Stream{in.Plan, in.Schedule, in.Faults} {
 		for _, x := range streamHeader(s) {
