@@ -182,10 +182,11 @@ func ModuleRelease(mod, v string, fetch FetchFunc) (string, error) {
 		err = errors.New(failed[key])
 	}
 	if err != nil {
-		if a, ok := goCommandAdvice([]byte(err.Error())); ok {
-			return "", fmt.Errorf("%s %s: cannot fetch %s: %v; %s", path.Base(mod), v, key, err, a)
+		advice := "`go list -m -versions " + mod + "` lists the versions the module proxy serves"
+		if m := toolchainRE.FindStringSubmatch(err.Error()); m != nil {
+			advice = toolchainAdvice(m[1], m[2])
 		}
-		return "", fmt.Errorf("%s %s: cannot fetch %s: %v", path.Base(mod), v, key, err)
+		return "", fmt.Errorf("%s %s: cannot fetch %s: %v; %s", path.Base(mod), v, key, err, advice)
 	}
 	return dirs[key], nil
 }

@@ -93,7 +93,8 @@ func TestReleaseTree(t *testing.T) {
 	if again, err := ReleaseTree(root, "v1.37.2", fetch, t.Logf); err != nil || again != tree || len(asked) > 0 {
 		t.Errorf("second call: %q, %v, fetched %q; want the same tree and no fetch", again, err, asked)
 	}
-	if _, err := ReleaseTree(root, "v1.99.0", fetch, t.Logf); err == nil || !strings.Contains(err.Error(), "cannot fetch k8s.io/kubernetes@v1.99.0") {
+	if _, err := ReleaseTree(root, "v1.99.0", fetch, t.Logf); err == nil || !strings.Contains(err.Error(), "cannot fetch k8s.io/kubernetes@v1.99.0") ||
+		!strings.Contains(err.Error(), "`go list -m -versions k8s.io/kubernetes` lists the versions") {
 		t.Errorf("an unserved release: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "releases", "v1.99.0", "complete")); err == nil {

@@ -222,14 +222,20 @@ var (
 // module the build needs is not served by the module proxy.
 func goCommandAdvice(out []byte) (string, bool) {
 	if m := toolchainRE.FindSubmatch(out); m != nil {
-		return fmt.Sprintf("the tree needs Go %s and this go command is %s: set GOTOOLCHAIN=go%s (or a newer go%s.N; "+
-			"the go command fetches that toolchain through the module proxy) and run realrun again", m[1], m[2], m[1], minorOf(string(m[1]))), true
+		return toolchainAdvice(string(m[1]), string(m[2])), true
 	}
 	if m := unservedRE.FindSubmatch(out); m != nil {
 		return fmt.Sprintf("the build needs %s, which the module proxy does not serve (%s): make it reachable through GOPROXY, "+
 			"or build a tree that requires a version it serves", m[1], bytes.TrimSpace(m[2])), true
 	}
 	return "", false
+}
+
+// toolchainAdvice says which Go to set for a tree that needs Go want
+// where the go command running is have.
+func toolchainAdvice(want, have string) string {
+	return fmt.Sprintf("the tree needs Go %s and this go command is %s: set GOTOOLCHAIN=go%s (or a newer go%s.N; "+
+		"the go command fetches that toolchain through the module proxy) and run realrun again", want, have, want, minorOf(want))
 }
 
 // minorOf is 1.27 of 1.27.0.
