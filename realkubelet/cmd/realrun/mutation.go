@@ -332,6 +332,10 @@ func verdictOf(file string, m *realMutant) error {
 }
 
 // killedStatus reports whether a status counts as a kill.
+// scoredStatus: a mutant counts in the score (its denominator) unless the
+// compiler refused it or its sweep ended from outside.
+func scoredStatus(s string) bool { return s != statusRefused && s != statusUndecided }
+
 func killedStatus(s string) bool {
 	return slices.Contains([]string{statusKilled, statusHang, statusCrash, statusGuided}, s)
 }

@@ -39,7 +39,7 @@ func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bo
 		rep.Families = 1
 	}
 	for _, m := range ms {
-		if m.Status != statusRefused && m.Status != statusUndecided {
+		if scoredStatus(m.Status) {
 			rep.Scored++
 		}
 		if killedStatus(m.Status) {
@@ -83,14 +83,17 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 		fmt.Fprint(w, " (INTERRUPTED: the others were not run)")
 	}
 	fmt.Fprintln(w)
-	count := func(op mutation.Operator, status string) int {
+	countIf := func(op mutation.Operator, in func(status string) bool) int {
 		n := 0
 		for _, m := range rep.Mutants {
-			if (op == "" || m.Operator == op) && (status == "" || m.Status == status) {
+			if (op == "" || m.Operator == op) && in(m.Status) {
 				n++
 			}
 		}
 		return n
+	}
+	count := func(op mutation.Operator, status string) int {
+		return countIf(op, func(s string) bool { return status == "" || s == status })
 	}
 	traced := 0
 	for _, m := range rep.Mutants {
@@ -116,7 +119,7 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 		}
 		k, h, c, rf := count(op, statusKilled)+count(op, statusGuided), count(op, statusHang), count(op, statusCrash), count(op, statusRefused)
 		fmt.Fprintf(w, "%-13s %7d %7d %5d %6d %9d %8d %6.1f%%\n", name, n, k, h, c, count(op, statusSurvived), rf,
-			100*float64(k+h+c)/float64(max(1, n-rf-count(op, statusUndecided))))
+			100*float64(countIf(op, killedStatus))/float64(max(1, countIf(op, scoredStatus))))
 	}
 	printBuckets(w, rep)
 	at := fmt.Sprintf("%-9s", "line:col")
