@@ -236,7 +236,7 @@ func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 		return s, fmt.Errorf("mirroring %s: %v", source, err)
 	}
 	s.Layout, s.GoWork = "virtual-kubelet tree", filepath.Join(s.Dir, "go.work")
-	work := fmt.Sprintf("go 1.26.0\n\nuse %s\n\nreplace %s => %s\n", t.moduleDir, vkModule, mirror)
+	work := fmt.Sprintf("go %s\n\nuse %s\n\nreplace %s => %s\n", scratch.WorkGo(mirror), t.moduleDir, vkModule, mirror)
 	return s, os.WriteFile(s.GoWork, []byte(work), 0o644)
 }
 

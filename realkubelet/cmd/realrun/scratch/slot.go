@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,7 +102,7 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 		return s, fmt.Errorf("mirroring %s: %v", source, err)
 	}
 	var w strings.Builder
-	fmt.Fprintf(&w, "go 1.26.0\n\nuse %s\n\nreplace k8s.io/kubernetes => %s\n", moduleDir, mirror)
+	fmt.Fprintf(&w, "go %s\n\nuse %s\n\nreplace k8s.io/kubernetes => %s\n", WorkGo(mirror), moduleDir, mirror)
 	staging, _ := filepath.Glob(filepath.Join(mirror, "staging", "src", "k8s.io", "*", "go.mod"))
 	slices.Sort(staging)
 	for _, m := range staging {
@@ -118,6 +119,29 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 	}
 	s.GoWork = filepath.Join(s.Dir, "go.work")
 	return s, os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
+}
+
+// WorkGo is the go line of a slot's go.work for tree: the Go its go.mod
+// names if newer than realkubelet's and realvk's 1.26.0. Under
+// GOTOOLCHAIN=auto, the go command's default, a tree that needs a newer Go
+// (v1.38: 1.27.0) is then built with that Go, fetched by the go command;
+// under GOTOOLCHAIN=local the build stops saying which Go it needs
+// (goCommandAdvice). A go line in the replaced tree alone would not switch.
+func WorkGo(tree string) string {
+	const ours = "1.26.0"
+	b, err := os.ReadFile(filepath.Join(tree, "go.mod"))
+	if err != nil {
+		return ours
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && f[0] == "go" && version.IsValid("go"+f[1]) {
+			if version.Compare("go"+f[1], "go"+ours) > 0 {
+				return f[1]
+			}
+			break
+		}
+	}
+	return ours
 }
 
 // skipped are top-level directories of a kubernetes checkout the build

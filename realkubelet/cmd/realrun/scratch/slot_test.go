@@ -109,3 +109,33 @@ func TestBuildAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkGo: a slot's go.work names the tree's Go where it is newer than
+// 1.26.0 (so GOTOOLCHAIN=auto builds v1.38 with Go 1.27), else 1.26.0.
+func TestWorkGo(t *testing.T) {
+	for gomod, want := range map[string]string{
+		"module k8s.io/kubernetes\n\ngo 1.27.0\n\ngodebug default=go1.27\n": "1.27.0",
+		"module k8s.io/kubernetes\n\ngo 1.25.0\n":                           "1.26.0",
+		"module k8s.io/kubernetes\n\ngo 1.28\n":                             "1.28",
+		"module k8s.io/kubernetes\n":                                        "1.26.0",
+		"module k8s.io/kubernetes\n\ngo banana\n":                           "1.26.0",
+	} {
+		dir := fakeTree(t)
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := WorkGo(dir); got != want {
+			t.Errorf("go.mod %q: go.work's go %s, want %s", gomod, got, want)
+		}
+		s, err := Prepare(t.TempDir(), "candidate", dir, "/mod")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(s.GoWork); !strings.HasPrefix(string(b), "go "+want+"\n") {
+			t.Errorf("go.mod %q: go.work begins %q, want go %s", gomod, b[:min(len(b), 12)], want)
+		}
+	}
+	if got := WorkGo(t.TempDir()); got != "1.26.0" {
+		t.Errorf("no go.mod: %s", got)
+	}
+}
