@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-next real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutants realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
+.PHONY: all test race bench lint deps cover fmt tools sweep deep-sweep gate baseline real real-sweep real-gate real-next go-det real-mutants real-mutation realvk realvk-sweep realvk-gate realvk-mutants realvk-mutation realvk-det realvk-guided-det check-strategy mutation guided-measure calibrate
 
 all: lint test
 
@@ -124,6 +124,14 @@ GATE_DEEP ?= swarm-restart/hold:10000
 real-gate:
 	$(if $(KUBE_ROOT),,$(error real-gate needs KUBE_ROOT=DIR, your kubernetes checkout, or a release v1.MINOR.PATCH))
 	SEEDS=$(or $(GATE_SEEDS),200) DEEP='$(GATE_DEEP)' GUIDED=$(or $(GATE_GUIDED),0) CORPUS='$(GATE_CORPUS)' scripts/realgate $(KUBE_ROOT) $(REPORT)
+
+## go-det: does another Go release change a byte of what simrun prints?
+## (GO_NEXT, default go1.27.3: random, pct and guided sweeps and a guided
+## corpus under both Go releases, compared; scripts/godet). Not in make
+## test: it fetches that toolchain.
+GO_NEXT ?= go1.27.3
+go-det:
+	scripts/godet $(GO_NEXT) godet-report
 
 ## real-next: does the newest kubernetes the Go module proxy serves (a
 ## pre-release too; PRE=0 for releases only) still fit the adapter? It is

@@ -47,6 +47,20 @@ func TestRealnextBadInput(t *testing.T) {
 	badInput(t, "realnext", []string{"PRE=yes"}, nil, "PRE=yes: want 1 (pre-releases too, the default) or 0 (releases only)")
 }
 
+func TestGodetBadInput(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	badInput(t, "godet", nil, nil, "usage: scripts/godet GOVERSION [OUT_DIR]")
+	badInput(t, "godet", nil, []string{"1.27"}, "GOVERSION 1.27: want a Go release such as go1.27.3")
+	badInput(t, "godet", nil, []string{"go1.27.3", "a", "b"}, "usage: scripts/godet GOVERSION")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badInput(t, "godet", nil, []string{"go1.27.3", filepath.Join(file, "out")}, "cannot create it")
+}
+
 // badInput runs script with env and args and wants exit code 2, one line
 // on stderr that names the script and says want, and nothing on stdout.
 func badInput(t *testing.T, script string, env, args []string, want string) {
