@@ -25,7 +25,7 @@ func (d *Driver) finalState(queued int) history.VKFinal {
 		api = append(api, history.VKAPIPod{UID: p.UID, Name: p.Name, Deleting: p.DeletionTimestamp != nil,
 			Phase: p.Status.Phase, Version: history.VKStatusVersion(p.Status.Message)})
 	}
-	slices.SortFunc(api, func(x, y history.VKAPIPod) int { return cmp.Compare(x.UID, y.UID) })
+	slices.SortFunc(api, func(x, y history.VKAPIPod) int { return cmp.Or(cmp.Compare(x.UID, y.UID), cmp.Compare(x.Name, y.Name)) })
 	return history.VKFinal{API: api, Provider: w.finalProvider(), Queued: queued}
 }
 

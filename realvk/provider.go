@@ -344,6 +344,7 @@ func (w *World) finalProvider() []history.VKProviderPod {
 		b := w.backend[key]
 		out = append(out, history.VKProviderPod{UID: b.pod.UID, Phase: b.pod.Status.Phase, Version: b.version, Deleting: b.deleting})
 	}
-	slices.SortFunc(out, func(x, y history.VKProviderPod) int { return cmp.Compare(x.UID, y.UID) })
+	// stable: two backends of one UID (no plan makes them) stay in key order
+	slices.SortStableFunc(out, func(x, y history.VKProviderPod) int { return cmp.Compare(x.UID, y.UID) })
 	return out
 }

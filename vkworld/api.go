@@ -1,6 +1,7 @@
 package vkworld
 
 import (
+	"cmp"
 	"errors"
 	"maps"
 	"slices"
@@ -188,6 +189,8 @@ func (a *apiServer) final() []history.VKAPIPod {
 	for _, p := range a.list() {
 		out = append(out, history.VKAPIPod{UID: p.uid, Name: p.name, Deleting: p.deleting, Phase: p.phase, Version: p.version})
 	}
-	slices.SortFunc(out, func(x, y history.VKAPIPod) int { return strings.Compare(string(x.UID), string(y.UID)) })
+	slices.SortFunc(out, func(x, y history.VKAPIPod) int {
+		return cmp.Or(strings.Compare(string(x.UID), string(y.UID)), strings.Compare(x.Name, y.Name))
+	})
 	return out
 }

@@ -193,7 +193,7 @@ func diffRuns(base, cand map[runKey][]string) (regs, fixes []change) {
 		}
 		slices.SortFunc(out, func(x, y change) int {
 			return cmp.Or(cmp.Compare(x.Mode, y.Mode), cmp.Compare(x.Family, y.Family), cmp.Compare(min(len(x.Input), 1), min(len(y.Input), 1)),
-				cmp.Compare(x.Seed, y.Seed), cmp.Compare(x.Key, y.Key))
+				cmp.Compare(x.Seed, y.Seed), cmp.Compare(x.Key, y.Key), cmp.Compare(x.Input, y.Input))
 		})
 		return out
 	}
