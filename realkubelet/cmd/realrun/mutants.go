@@ -157,7 +157,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 		return fail(err)
 	}
 	s.Label = "mutant " + name
-	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", filepath.Join(s.Dir, "tree"), "-i", file)
+	patch := exec.Command("patch", "-p1", "-s", "--no-backup-if-mismatch", "-d", s.Tree(), "-i", file)
 	if out, err := patch.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("the patch does not apply: %s", toolrun.FirstLines(out, 2)))
 	}

@@ -262,7 +262,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	tree := filepath.Join(s.Dir, "tree")
+	tree := s.Tree()
 	srcs, err := r.t.read(tree)
 	if err != nil {
 		return nil, nil, 0, err

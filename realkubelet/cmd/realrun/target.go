@@ -231,13 +231,11 @@ func (t target) prepare(root, name, source string) (scratch.Slot, error) {
 	if err := mirror.Lock(s.Dir); err != nil || source == "" {
 		return s, err
 	}
-	mirror := filepath.Join(s.Dir, "tree")
-	if err := scratch.MirrorTree(source, mirror); err != nil {
-		return s, fmt.Errorf("mirroring %s: %v", source, err)
+	if err := s.MirrorSource(); err != nil {
+		return s, err
 	}
-	s.Layout, s.GoWork = "virtual-kubelet tree", filepath.Join(s.Dir, "go.work")
-	work := fmt.Sprintf("go %s\n\nuse %s\n\nreplace %s => %s\n", scratch.WorkGo(mirror), t.moduleDir, vkModule, mirror)
-	return s, os.WriteFile(s.GoWork, []byte(work), 0o644)
+	s.Layout = "virtual-kubelet tree"
+	return s, s.WriteWork(t.moduleDir, [2]string{vkModule, s.Tree()})
 }
 
 // tagFlag is the go command's -tags flag that builds realkubelet against

@@ -97,28 +97,49 @@ func Prepare(root, name, source, moduleDir string) (Slot, error) {
 	if source == "" {
 		return s, nil
 	}
-	mirror := filepath.Join(s.Dir, "tree")
-	if err := MirrorTree(source, mirror); err != nil {
-		return s, fmt.Errorf("mirroring %s: %v", source, err)
+	if err := s.MirrorSource(); err != nil {
+		return s, err
 	}
-	var w strings.Builder
-	fmt.Fprintf(&w, "go %s\n\nuse %s\n\nreplace k8s.io/kubernetes => %s\n", WorkGo(mirror), moduleDir, mirror)
-	staging, _ := filepath.Glob(filepath.Join(mirror, "staging", "src", "k8s.io", "*", "go.mod"))
+	replaces := [][2]string{{"k8s.io/kubernetes", s.Tree()}}
+	staging, _ := filepath.Glob(filepath.Join(s.Tree(), "staging", "src", "k8s.io", "*", "go.mod"))
 	slices.Sort(staging)
 	for _, m := range staging {
 		dir := filepath.Dir(m)
-		fmt.Fprintf(&w, "replace k8s.io/%s => %s\n", filepath.Base(dir), dir)
+		replaces = append(replaces, [2]string{"k8s.io/" + filepath.Base(dir), dir})
 	}
 	s.Layout, s.Unstaged = "module-shaped tree (no staging/src/k8s.io: staging modules at realkubelet/go.mod's versions)", true
 	if len(staging) > 0 {
 		s.Layout, s.Unstaged = fmt.Sprintf("kubernetes checkout (staging/src/k8s.io: %d modules replaced)", len(staging)), false
 	}
-	tags, what := TreeTags(mirror)
+	tags, what := TreeTags(s.Tree())
 	if len(tags) > 0 {
 		s.Tags, s.Layout = tags, s.Layout+"; built with -tags "+strings.Join(tags, ",")+": "+strings.Join(what, ", ")
 	}
+	return s, s.WriteWork(moduleDir, replaces...)
+}
+
+// Tree is where the slot mirrors its source tree.
+func (s Slot) Tree() string { return filepath.Join(s.Dir, "tree") }
+
+// MirrorSource copies the slot's source tree to Tree.
+func (s Slot) MirrorSource() error {
+	if err := MirrorTree(s.Source, s.Tree()); err != nil {
+		return fmt.Errorf("mirroring %s: %v", s.Source, err)
+	}
+	return nil
+}
+
+// WriteWork writes the slot's go.work and sets GoWork: the Go of the
+// mirror's go.mod (WorkGo), use moduleDir, and each module replaced by
+// its directory, in the order given.
+func (s *Slot) WriteWork(moduleDir string, replaces ...[2]string) error {
+	var w strings.Builder
+	fmt.Fprintf(&w, "go %s\n\nuse %s\n\n", WorkGo(s.Tree()), moduleDir)
+	for _, r := range replaces {
+		fmt.Fprintf(&w, "replace %s => %s\n", r[0], r[1])
+	}
 	s.GoWork = filepath.Join(s.Dir, "go.work")
-	return s, os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
+	return os.WriteFile(s.GoWork, []byte(w.String()), 0o644)
 }
 
 // WorkGo is the go line of a slot's go.work for tree: the Go its go.mod
