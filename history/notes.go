@@ -65,6 +65,12 @@ type ShutdownKill struct {
 // ShutdownDone: the node shutdown manager's kills all returned.
 type ShutdownDone struct{}
 
+// LogindRestarted: logind restarted under the node shutdown manager before
+// its shutdown event, and the manager watches it again on its connection
+// number Watching (the real kubelet's logind restarts only; no oracle
+// reads it: the trace shows it).
+type LogindRestarted struct{ Watching int }
+
 // KubeletSettled: the settle phase is over (just before Settled).
 type KubeletSettled struct{}
 
@@ -94,6 +100,7 @@ func (SyncPodBegins) isNote()       {}
 func (ShutdownBegins) isNote()      {}
 func (ShutdownKill) isNote()        {}
 func (ShutdownDone) isNote()        {}
+func (LogindRestarted) isNote()     {}
 func (KubeletSettled) isNote()      {}
 func (Requeued) isNote()            {}
 func (StatusRead) isNote()          {}

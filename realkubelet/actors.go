@@ -18,6 +18,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/killwait"
 	"github.com/podsim/podsim/realkubelet/script"
+	"github.com/podsim/podsim/realkubelet/shutdown"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -30,9 +31,12 @@ func newActors(d *Driver) *actors.Actors {
 		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
 		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
 		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority,
-		EvictKeepsPhase: d.opts.plant == plantEvictKeepsPhase}
+		EvictKeepsPhase: d.opts.plant == plantEvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == plantLogindLeak,
+		LogindRefuseReconnect: d.opts.plant == plantLogindGone}
 	// With the status component, its oracle judges the notes.
-	return actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
+	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
+	a.LogindRestart = d.logind // a restarted process keeps the run's mode
+	return a
 }
 
 // actorsHost is the driver as the components' host.
@@ -184,15 +188,50 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 	return out
 }
 
-// checkEvictions reports P6 for the kubelet process's eviction turns
-// (Actors.EvictionMisses), and K8 for its eviction and shutdown kills
-// (Actors.DisruptionMisses): when the settle phase ends, and before a
+// checkActors reports P6 for the kubelet process's eviction turns
+// (Actors.EvictionMisses), K8 for its eviction and shutdown kills
+// (Actors.DisruptionMisses) and P7 for its logind restart
+// (Actors.LogindProblems): when the settle phase ends, and before a
 // restart replaces the process.
-func (d *Driver) checkEvictions() {
+func (d *Driver) checkActors() {
 	for _, msg := range d.actors.EvictionMisses() {
 		d.report("conform", "P6", "", msg)
 	}
 	for _, msg := range d.actors.DisruptionMisses() {
 		d.report("kubelet", "K8", "", msg)
 	}
+	for _, msg := range d.actors.LogindProblems() {
+		d.report("conform", "P7", "", "logind restart: "+msg)
+	}
+	for _, p := range d.actors.LockProblems() {
+		class := ""
+		if p.Stale {
+			class = "GJ" // upstream's stale m.inhibitLock (docs/upstream-findings.md)
+		}
+		d.report("conform", "P7", class, p.Msg)
+	}
+}
+
+// onlyModeMoves: every move so far is other, the other mode move
+// (hold-wakes, logind-restart): a mode move comes before any other move,
+// and once.
+func (d *Driver) onlyModeMoves(other script.MoveKind) bool {
+	for _, m := range d.Moves {
+		if m.Kind != other {
+			return false
+		}
+	}
+	return true
+}
+
+// logindRestart is the logind-restart move: from now on every node
+// shutdown manager of the run, this process's and a restarted one's, has
+// logind restart under it before its shutdown event. It panics on a
+// kubelet that cannot (realrun and the tests never hand it one).
+func (d *Driver) logindRestart() {
+	if err := shutdown.RestartSupported(); err != nil {
+		panic("the logind-restart move: " + err.Error())
+	}
+	d.logind = true
+	d.actors.LogindRestart = true
 }

@@ -34,6 +34,15 @@
 // — the delay a real goroutine has before it is scheduled. The sweep runs
 // both modes.
 //
+// # Logind restarts (logind-restart)
+//
+// With the "logind-restart" move (RunOptions.LogindRestart, -sweep.logind,
+// realrun --logind-restart; a kubelet from v1.37, built with the tag
+// podsim_shutdownctx) the node shutdown manager runs its own Start, and
+// logind restarts under it before its shutdown event: a reconnect that
+// fails, then one that succeeds; P7 judges its connections and inhibit
+// locks (package shutdown, restart.go and locks.go).
+//
 // # What the real code cannot be made to do
 //
 // The gates sit at callback boundaries and at channel reads, so

@@ -43,6 +43,9 @@ type Driver struct {
 
 	pods        map[types.UID]*configPod
 	completions []*completion
+	// logind: the logind-restart move came (every shutdown manager of the
+	// run has logind restart under it).
+	logind bool
 	// waits are the killPodNow waits, of every process (package killwait).
 	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.
@@ -221,10 +224,15 @@ func (d *Driver) Apply(m script.Move) bool {
 			return false
 		}
 	case script.MoveHoldWakes:
-		if len(d.Moves) > 0 {
-			return false // workers may exist already: the hook must come first
+		if !d.onlyModeMoves(script.MoveLogindRestart) {
+			return false // workers may exist already: the hook must come first, once
 		}
 		d.holdWakes()
+	case script.MoveLogindRestart:
+		if !d.onlyModeMoves(script.MoveHoldWakes) {
+			return false // a manager may have started already
+		}
+		d.logindRestart()
 	}
 	time.Sleep(StepDuration)
 	// The step's instant may be a timer's (the eviction manager's cleanup

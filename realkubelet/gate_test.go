@@ -83,7 +83,10 @@ func TestGateSweep(t *testing.T) {
 	if *sweepRerun && *sweepCorpus == "" {
 		t.Fatalf("-sweep.rerun needs -sweep.corpus (the corpora to run again)")
 	}
-	opts := func(mode string) RunOptions { return RunOptions{HoldWakes: mode == "hold", plant: plant} }
+	logind := logindFlag(t)
+	opts := func(mode string) RunOptions {
+		return RunOptions{HoldWakes: mode == "hold", plant: plant, LogindRestart: logind}
+	}
 	tg := realdriver.GateTarget{Families: gateFamilies(""), Modes: []string{"plain", "hold"},
 		Seed: func(f plan.Family, mode string, seed uint64) []string {
 			return GateKeys(Bubble(t, func() Result { return RunSeedWith(f, seed, opts(mode)) }))

@@ -83,6 +83,12 @@ const (
 	// plantNoDisruption: the eviction's and the node shutdown's kills carry
 	// a status function that sets no DisruptionTarget (actors_test.go: K8).
 	plantNoDisruption
+	// plantLogindLeak, plantLogindGone: with RunOptions.LogindRestart, the
+	// fake logind loses the manager's Close of the connection it replaced
+	// (as if it leaked it, kubernetes#120613), or refuses every reconnect
+	// (logind_test.go: P7).
+	plantLogindLeak
+	plantLogindGone
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

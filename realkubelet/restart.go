@@ -78,7 +78,7 @@ func (d *Driver) restartKubelet() {
 		d.actors.Shutdown.Stop() // its event loop dies with the process
 		d.waitQuiet()
 	}
-	d.checkEvictions()
+	d.checkActors()
 	check := d.actors.Check
 	firstAdd := d.actors.FirstAddAt
 	d.actors = newActors(d)

@@ -61,6 +61,9 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 	if holdWakes {
 		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}
+	if d.opts.LogindRestart {
+		d.Apply(script.Move{Kind: script.MoveLogindRestart})
+	}
 	next := 0
 	for {
 		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.actors.PendingKills()
@@ -158,7 +161,7 @@ func (d *Driver) checkSettled() {
 	if why := d.actors.Unfinished(); why != "" {
 		d.report("liveness", "L3", "", "the kubelet's managers were still at work after settling: "+why)
 	}
-	d.checkEvictions()
+	d.checkActors()
 	if d.st != nil {
 		for _, msg := range d.st.Unwritten() {
 			d.report("conform", "P5", "", msg)
@@ -334,6 +337,14 @@ type RunOptions struct {
 	// run.CheckOptions.NearMisses does: the guided loop's corpus keeps
 	// their owners. Nothing else of the run changes.
 	NearMisses bool
+	// LogindRestart restarts logind under the node shutdown manager before
+	// each shutdown event, the manager running its own Start and reconnect
+	// loop (shutdown.Config.Restart; a kubelet from v1.37:
+	// shutdown.RestartSupported), and judges its connections (P7): Generate
+	// makes logind-restart a run's first move (after hold-wakes), and the
+	// move is what turns it on, so a script carries it (RunMovesWith does
+	// not read this field).
+	LogindRestart bool
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.

@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/shutdown"
 )
 
 var (
@@ -22,6 +23,7 @@ var (
 		"-sweep runs per family, loop seed -sweep.start)")
 	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora under this directory")
 	sweepRerun  = flag.Bool("sweep.rerun", false, "TestSweep -sweep.strategy guided -sweep.corpus: run every kept entry again first, the rarest keys' owners first (as simrun --rerun-corpus), then the loop's own runs; -sweep counts both")
+	sweepLogind = flag.Bool("sweep.logind", false, "TestSweep, TestShrinkSeed, TestReplaySeed, TestMutantSweep, TestGateSweep: restart logind under the node shutdown manager before every shutdown event (RunOptions.LogindRestart; a kubelet built with -tags podsim_shutdownctx)")
 	sweepName   = flag.Bool("sweep.name", false, "TestSweep: name each run on stderr before it starts (a mutant that crashes the binary dies in the last run named)")
 )
 
@@ -41,7 +43,20 @@ func toolOptions(t *testing.T) RunOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return RunOptions{HoldWakes: *sweepHold, Real: real}
+	return RunOptions{HoldWakes: *sweepHold, Real: real, LogindRestart: logindFlag(t)}
+}
+
+// logindFlag is -sweep.logind, refused on a kubelet that cannot restart
+// logind under its manager.
+func logindFlag(t *testing.T) bool {
+	t.Helper()
+	if !*sweepLogind {
+		return false
+	}
+	if err := shutdown.RestartSupported(); err != nil {
+		t.Fatalf("-sweep.logind: %v", err)
+	}
+	return true
 }
 
 // TestSweep runs -sweep seeds of every family on the real pod workers and

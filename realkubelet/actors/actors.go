@@ -11,6 +11,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +77,10 @@ type Plants struct {
 	// NoDisruption: the eviction's and the node shutdown's kills carry a
 	// status function that sets no DisruptionTarget condition.
 	NoDisruption bool
+	// LogindLoseFirstClose, LogindRefuseReconnect: with LogindRestart, the
+	// fake logind loses the Close of the connection the manager replaced,
+	// or refuses every reconnect (shutdown.Config's planted bugs).
+	LogindLoseFirstClose, LogindRefuseReconnect bool
 }
 
 // Actors are the components of one kubelet process.
@@ -91,6 +96,11 @@ type Actors struct {
 	Shutdown     *shutdown.Manager
 	shutdownAt   time.Duration
 	ShutdownDone bool
+	// LogindRestart: logind restarts between the manager's start and the
+	// shutdown event (shutdown.Config.Restart; RunOptions.LogindRestart);
+	// logindWrong says what went wrong with it (LogindProblems).
+	LogindRestart bool
+	logindWrong   []string
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	Admitted, Rejected, AddedInShutdown map[types.UID]bool
 	FirstAddAt                          map[types.UID]time.Duration
@@ -158,12 +168,20 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
-		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger()})
+		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart,
+		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
 	h := a.host.Tape()
 	a.Shutdown, a.shutdownAt = m, h.Elapsed()
+	if a.LogindRestart {
+		if !a.restartLogind() {
+			return
+		}
+		h.Note(history.LogindRestarted{Watching: m.Watching()})
+		active, a.shutdownAt = a.ActivePods(), h.Elapsed()
+	}
 	var uids []types.UID
 	for _, p := range active {
 		uids = append(uids, p.UID)
@@ -172,6 +190,40 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if !a.plants.ShutdownNeverTriggered {
 		m.Trigger()
 	}
+}
+
+// restartLogind restarts logind under the manager just started and
+// reports whether the manager watches it again; the shutdown is then
+// triggered on the new connection, with the pods active by then. If it
+// does not, no shutdown is noted (LogindProblems says why, and the
+// settle phase's L3 that it never ended).
+func (a *Actors) restartLogind() bool {
+	if err := a.Shutdown.RestartLogind(); err != nil {
+		a.logindWrong = append(a.logindWrong, err.Error())
+		return false
+	}
+	return true
+}
+
+// LockProblems are the node shutdown manager's releases of inhibit locks
+// it did not hold (shutdown.LockProblem), with or without LogindRestart;
+// nil before a shutdown began.
+func (a *Actors) LockProblems() []shutdown.LockProblem {
+	if a.Shutdown == nil {
+		return nil
+	}
+	return a.Shutdown.LockProblems()
+}
+
+// LogindProblems are what went wrong with a logind restart: the manager
+// not watching again in time, and its connections' leaks, double closes
+// and missing lock (shutdown.Manager.ConnectionProblems); nil without
+// one.
+func (a *Actors) LogindProblems() []string {
+	if a.Shutdown == nil || !a.LogindRestart {
+		return nil
+	}
+	return append(slices.Clone(a.logindWrong), a.Shutdown.ConnectionProblems()...)
 }
 
 // keepPhase is kill with a status function that restores the phase the

@@ -47,11 +47,16 @@ const (
 	MoveStatusSync
 	MoveStatusResync
 	MoveEcho
+	// MoveLogindRestart, only among a script's first moves (with
+	// hold-wakes), makes logind restart under every node shutdown manager
+	// of the run before its shutdown event (realkubelet/shutdown,
+	// restart.go; a kubelet from v1.37).
+	MoveLogindRestart
 )
 
 // bareMoves are the moves without arguments, by script word.
 var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWakes,
-	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho}
+	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho, "logind-restart": MoveLogindRestart}
 
 // Move is one driver step: data, so a run is a script that can be printed,
 // replayed byte for byte and shrunk.
@@ -80,7 +85,7 @@ func (m Move) String() string {
 		return fmt.Sprintf("wake %s", m.UID)
 	case MoveDeliver:
 		return fmt.Sprintf("deliver %s", m.UID)
-	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
+	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho, MoveLogindRestart:
 		for word, k := range bareMoves {
 			if k == m.Kind && len(m.Order) > 0 {
 				return word + " order=" + strings.Join(uidStrings(m.Order), ",")

@@ -27,6 +27,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		"status-resync order=c",
 		"echo",
 		"release b terminal",
+		"logind-restart",
 	}, "\n") + "\n"
 	moves, expect, err := Parse("# a script\n" + text + "expect G1\n")
 	if err != nil {

@@ -1,6 +1,7 @@
 package shutdown
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -8,20 +9,36 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/nodeshutdown/systemd"
 )
 
-// Logind is a fake logind on a fake system bus: its inhibit delay is long
-// enough for any configuration (so the manager never rewrites logind's
-// configuration), it hands out numbered inhibit locks, and its shutdown
-// signal is a channel the driver sends on.
+// Logind is one connection to a fake logind on a fake system bus: its
+// inhibit delay is long enough for any configuration (so the manager never
+// rewrites logind's configuration), it hands out numbered inhibit locks,
+// and its shutdown signal is a channel the driver sends on. Closing that
+// channel is logind going away (a restart): the manager's event loop ends
+// and, in kubelets whose Start reconnects, a new connection follows
+// (restart.go).
 type Logind struct {
 	events chan bool
-	mu     sync.Mutex
-	locks  systemd.InhibitLock // the last lock handed out
-	// releases counts ReleaseInhibitLock calls.
-	releases int
-	closed   bool
+	// table is the process's inhibit locks (locks.go), shared by the
+	// connections of one manager.
+	table *lockTable
+	mu    sync.Mutex
+	// locks and releases count InhibitShutdown and ReleaseInhibitLock
+	// calls on this connection.
+	locks, releases int
+	closed          bool // the signal channel closed: logind went away
+	// closes counts the manager's Close calls on this connection.
+	closes int
+	// failMonitor makes MonitorShutdown fail: a reconnect that fails
+	// after it took its inhibit lock.
+	failMonitor bool
+	// loseClose: Close is not counted (Config.LoseFirstClose).
+	loseClose bool
+	// onWatch, if set, is called when MonitorShutdown succeeds: the
+	// manager watches this connection (restart.go).
+	onWatch func(*Logind)
 }
 
-func newLogind() *Logind { return &Logind{events: make(chan bool)} }
+func newLogind() *Logind { return &Logind{events: make(chan bool), table: newLockTable()} }
 
 // CurrentInhibitDelay is a day: more than any group total the plans use.
 func (*Logind) CurrentInhibitDelay() (time.Duration, error) { return 24 * time.Hour, nil }
@@ -29,17 +46,19 @@ func (*Logind) CurrentInhibitDelay() (time.Duration, error) { return 24 * time.H
 // InhibitShutdown hands out the next lock.
 func (l *Logind) InhibitShutdown() (systemd.InhibitLock, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.locks++
-	return l.locks, nil
+	l.mu.Unlock()
+	return l.table.take(), nil
 }
 
-// ReleaseInhibitLock counts the release: the manager releases its lock
-// when processShutdownEvent returns.
-func (l *Logind) ReleaseInhibitLock(systemd.InhibitLock) error {
+// ReleaseInhibitLock closes the lock (the table records a lock the
+// manager did not hold) and counts the call: the manager releases its
+// lock when processShutdownEvent returns.
+func (l *Logind) ReleaseInhibitLock(lock systemd.InhibitLock) error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.releases++
+	l.mu.Unlock()
+	l.table.release(lock)
 	return nil
 }
 
@@ -49,17 +68,52 @@ func (*Logind) ReloadLogindConf() error { return nil }
 // OverrideInhibitDelay is never needed (the delay is long enough).
 func (*Logind) OverrideInhibitDelay(time.Duration) error { return nil }
 
-// Close is a no-op: kubelets from v1.37 close a connection they replace
-// or fail to start with, and a fake bus holds nothing.
-func (*Logind) Close() error { return nil }
-
-// MonitorShutdown is logind's PrepareForShutdown signal.
-func (l *Logind) MonitorShutdown(klog.Logger) (<-chan bool, error) { return l.events, nil }
-
-func (l *Logind) released() bool {
+// Close counts the call: kubelets from v1.37 close a connection they
+// replace or fail to start with (restart.go checks that each is closed
+// once), and a fake bus holds nothing else.
+func (l *Logind) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.releases > 0
+	if !l.loseClose {
+		l.closes++
+	}
+	return nil
+}
+
+// MonitorShutdown is logind's PrepareForShutdown signal, or an error on a
+// connection made to fail.
+func (l *Logind) MonitorShutdown(klog.Logger) (<-chan bool, error) {
+	l.mu.Lock()
+	fail, onWatch := l.failMonitor, l.onWatch
+	l.mu.Unlock()
+	if fail {
+		return nil, errors.New("podsim: the fake logind refused to monitor (a failed reconnect)")
+	}
+	if onWatch != nil {
+		onWatch(l)
+	}
+	return l.events, nil
+}
+
+// releasedCount is the number of ReleaseInhibitLock calls so far.
+func (l *Logind) releasedCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.releases
+}
+
+// lockCount is the number of inhibit locks handed out so far.
+func (l *Logind) lockCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.locks
+}
+
+// closeCount is the number of the manager's Close calls so far.
+func (l *Logind) closeCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closes
 }
 
 func (l *Logind) close() {

@@ -23,6 +23,19 @@ var startMu sync.Mutex
 // handOver makes the next bus connection of the manager impl (a
 // nodeshutdown.managerImpl, or a struct of its shape in the tests) return
 // bus, once; a second connection gets an error.
+func handOver(impl reflect.Value, bus any) error {
+	handed := false
+	return handOverEach(impl, reflect.TypeOf(bus), func() (any, error) {
+		if handed {
+			return nil, errors.New("podsim: the fake logind was handed over already")
+		}
+		handed = true
+		return bus, nil
+	})
+}
+
+// handOverEach makes every bus connection of the manager impl return what
+// next returns: a fake of type fake, or an error.
 //
 // The fake goes in as a value of the kubelet's own unexported interface,
 // the type of impl's dbusCon field: an interface value carries a method
@@ -36,27 +49,25 @@ var startMu sync.Mutex
 // manager at NewManager, and start calls the copy), that field gets the
 // func; otherwise systemDbus does, and the caller holds startMu until
 // start has called it.
-func handOver(impl reflect.Value, bus any) error {
+func handOverEach(impl reflect.Value, fake reflect.Type, next func() (any, error)) error {
 	con, ok := impl.Type().FieldByName("dbusCon")
 	if !ok || con.Type.Kind() != reflect.Interface {
 		return fmt.Errorf("%v has no interface field dbusCon: the node shutdown manager changed shape", impl.Type())
 	}
-	iface, fake := con.Type, reflect.ValueOf(bus)
-	if !fake.Type().Implements(iface) {
-		return fmt.Errorf("the fake logind (%v) lacks a method of the kubelet's %v: %s", fake.Type(), iface, missing(fake.Type(), iface))
+	iface := con.Type
+	if !fake.Implements(iface) {
+		return fmt.Errorf("the fake logind (%v) lacks a method of the kubelet's %v: %s", fake, iface, missing(fake, iface))
 	}
 	errType := reflect.TypeFor[error]()
 	fnType := reflect.FuncOf(nil, []reflect.Type{iface, errType}, false)
-	handed := false
 	fn := reflect.MakeFunc(fnType, func([]reflect.Value) []reflect.Value {
-		v, err := reflect.New(iface).Elem(), reflect.New(errType).Elem()
-		if handed {
-			err.Set(reflect.ValueOf(errors.New("podsim: the fake logind was handed over already")))
+		v, errv := reflect.New(iface).Elem(), reflect.New(errType).Elem()
+		if got, err := next(); err != nil {
+			errv.Set(reflect.ValueOf(err))
 		} else {
-			handed = true
-			v.Set(fake)
+			v.Set(reflect.ValueOf(got))
 		}
-		return []reflect.Value{v, err}
+		return []reflect.Value{v, errv}
 	})
 	target := unsafe.Pointer(&systemDbus)
 	if f, ok := impl.Type().FieldByName("newDBusConn"); ok {
@@ -67,6 +78,14 @@ func handOver(impl reflect.Value, bus any) error {
 	}
 	reflect.NewAt(fnType, target).Elem().Set(fn)
 	return nil
+}
+
+// ownsDBusConn reports whether the manager impl has its own newDBusConn
+// (kubelets from v1.37), so that its connections need not go through the
+// package variable systemDbus, one start at a time.
+func ownsDBusConn(impl reflect.Value) bool {
+	_, ok := impl.Type().FieldByName("newDBusConn")
+	return ok
 }
 
 // missing names the methods of iface that t lacks or has with another

@@ -24,8 +24,8 @@
 // and everything from there on is
 // upstream's: the event loop, processShutdownEvent, killPods, the
 // groups' timers, the kills through the real killPodNow (killgate) into the
-// real pod workers. The fake's ReleaseInhibitLock after the first lock is
-// the end of processShutdownEvent (its deferred release): Done.
+// real pod workers. The fake's first ReleaseInhibitLock after the trigger
+// is the end of processShutdownEvent (its deferred release): Done.
 // TestLinknameSignature (shutdown_test.go) parses the kubelet's
 // nodeshutdown_manager_linux.go and fails unless systemDbus' type and
 // start's signature are the ones this package assumes; the fake is handed
@@ -34,8 +34,9 @@
 // the kubelets before and after v1.37 (which added Close to the
 // interface) are served by one build.
 //
-// What is not upstream's: Start's reconnect loop (a goroutine that never
-// ends; start is called once instead), the volume manager
+// What is not upstream's: Start's reconnect loop (in v1.36 a goroutine
+// that never ends; start is called once instead, unless logind restarts:
+// Config.Restart, restart.go), the volume manager
 // (WaitForAllPodsUnmount returns at once: no volumes), the node status
 // sync (a no-op), and the state file, whose directory does not exist, so
 // its stores fail and are logged (they only feed metrics). The active pods
@@ -83,6 +84,17 @@ type Config struct {
 	// killPodNow).
 	Kill   eviction.KillPodFunc
 	Logger klog.Logger
+	// Restart starts the manager with its own Start, reconnect loop and
+	// all, so that RestartLogind can take logind away and bring it back
+	// (restart.go). It needs a kubelet whose Start ends with its context
+	// (v1.37 and later: RestartSupported).
+	Restart bool
+	// LoseFirstClose and RefuseReconnect are the driver's planted bugs
+	// (its tests only): the fake logind loses the manager's Close of the
+	// first connection, as if the manager leaked it (kubernetes#120613);
+	// or it refuses every connection after the first, so the manager
+	// never watches again.
+	LoseFirstClose, RefuseReconnect bool
 }
 
 // Manager is one real node shutdown manager, started, with its fake
@@ -90,7 +102,16 @@ type Config struct {
 type Manager struct {
 	real  nodeshutdown.Manager
 	admit func(*lifecycle.PodAdmitAttributes) lifecycle.PodAdmitResult
-	bus   *Logind
+	bus   *Logind // the connection Trigger sends on
+	// atTrigger is bus's release count when Trigger sent "shutting down":
+	// the release after it ends processShutdownEvent.
+	atTrigger int
+	// conns are the connections handed out, cancel ends Start's context,
+	// rewatched closes when a connection after the first is watched:
+	// Config.Restart's (restart.go).
+	conns     *connections
+	cancel    context.CancelFunc
+	rewatched chan struct{}
 }
 
 // Start builds the real manager (nodeshutdown.NewManager) with the
@@ -122,16 +143,21 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	bus := newLogind()
-	startMu.Lock()
-	if err = handOver(reflect.ValueOf(real).Elem(), bus); err == nil {
-		_, err = managerStart(ptr, ctx)
+	m := &Manager{real: real, admit: admit}
+	if c.Restart {
+		err = m.startRestarting(ctx, reflect.ValueOf(real).Elem(), c)
+	} else {
+		m.bus = newLogind()
+		startMu.Lock()
+		if err = handOver(reflect.ValueOf(real).Elem(), m.bus); err == nil {
+			_, err = managerStart(ptr, ctx)
+		}
+		startMu.Unlock()
 	}
-	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("starting the node shutdown manager: %w", err)
 	}
-	return &Manager{real: real, admit: admit, bus: bus}, nil
+	return m, nil
 }
 
 // managerPointer is the *managerImpl behind m, or an error if m is not one.
@@ -145,11 +171,18 @@ func managerPointer(m nodeshutdown.Manager) (unsafe.Pointer, error) {
 
 // Trigger delivers logind's "shutting down" to the event loop; it returns
 // once the loop took it (the rest runs until the next synctest.Wait).
-func (m *Manager) Trigger() { m.bus.events <- true }
+func (m *Manager) Trigger() {
+	m.atTrigger = m.bus.releasedCount()
+	m.bus.events <- true
+}
+
+// LockProblems are the manager's releases of inhibit locks it did not
+// hold (locks.go), in order.
+func (m *Manager) LockProblems() []LockProblem { return m.bus.table.problems() }
 
 // Done reports whether processShutdownEvent returned (it released the
-// inhibit lock it took at start).
-func (m *Manager) Done() bool { return m.bus.released() }
+// inhibit lock it took at start, on the connection Trigger sent on).
+func (m *Manager) Done() bool { return m.bus.releasedCount() > m.atTrigger }
 
 // Admit is the real manager's admission handler: it rejects every pod
 // once the shutdown began.
@@ -177,8 +210,15 @@ func admitOf(ctx context.Context, real nodeshutdown.Manager) (func(*lifecycle.Po
 func (m *Manager) ShuttingDown() bool { return m.real.ShutdownStatus() != nil }
 
 // Stop ends the event loop (logind's signal channel closes); the loop's
-// goroutine exits.
-func (m *Manager) Stop() { m.bus.close() }
+// goroutine exits. A manager started with Config.Restart has its context
+// cancelled instead, which ends Start's reconnect loop too.
+func (m *Manager) Stop() {
+	if m.cancel != nil {
+		m.cancel()
+		return
+	}
+	m.bus.close()
+}
 
 // noVolumes is the volume manager: the pods have no volumes, so every
 // unmount wait ends at once. Any other method panics (the nil embedded

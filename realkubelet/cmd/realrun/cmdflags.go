@@ -54,19 +54,22 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 		"(default pkg/kubelet/pod_workers.go; with --vk node/pod.go,node/podcontroller.go)")
 	fs.BoolVar(&o.tags, "tags", false, "workfile: print the go command's -tags flag the tree needs (the API shapes it has; "+
 		"an empty line if none) instead of the go.work")
+	fs.BoolVar(&o.logind, "logind-restart", false, "run, replay, shrink, gate, mutation: restart logind under the node shutdown manager before each shutdown event, "+
+		"the manager reconnecting by its own Start, and judge its D-Bus connections (P7; a kubelet from v1.37)")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 }
 
 // commandsOf are the commands a flag is for, where it is not for all: one
 // given to another command is refused rather than ignored.
 var commandsOf = map[string][]string{
-	"input":        {"replay", "shrink"},
-	"guided":       {"gate", "mutation"},
-	"rerun-corpus": {"run"},
-	"strategy":     {"run"},
-	"corpus":       {"run", "gate", "mutation"},
-	"hang":         {"gate", "mutation"},
-	"tags":         {"workfile"},
+	"input":          {"replay", "shrink"},
+	"guided":         {"gate", "mutation"},
+	"rerun-corpus":   {"run"},
+	"strategy":       {"run"},
+	"corpus":         {"run", "gate", "mutation"},
+	"hang":           {"gate", "mutation"},
+	"tags":           {"workfile"},
+	"logind-restart": {"run", "replay", "shrink", "gate", "mutation"},
 }
 
 // checkOnly refuses a flag of fs given to a command it is not for.

@@ -94,6 +94,7 @@ type tier struct {
 	Seeds  int
 	Corpus string // guided, the candidate's: the corpora to run first and grow (a copy of --corpus)
 	Inputs string // guided, the base's: the candidate's run list, whose inputs to run again
+	Logind bool   // --logind-restart
 }
 
 func (t tier) last() uint64 { return t.Start + uint64(t.Seeds) - 1 }
@@ -143,6 +144,9 @@ func gateTiers(o options) []tier {
 	}
 	if o.guided > 0 {
 		out = append(out, tier{Name: "guided", Family: shallow.Family, Fams: shallow.Fams, Modes: o.modes, Start: o.start, Seeds: o.guided})
+	}
+	for i := range out {
+		out[i].Logind = o.logind
 	}
 	return out
 }

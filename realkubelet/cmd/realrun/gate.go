@@ -63,7 +63,8 @@ type gateReport struct {
 	Seeds       int          `json:"seeds_per_family"`
 	Start       uint64       `json:"start"`
 	Modes       []string     `json:"modes"`
-	RunsPerSide int          `json:"runs_per_side"` // every tier's
+	Logind      bool         `json:"logind_restart,omitempty"` // --logind-restart
+	RunsPerSide int          `json:"runs_per_side"`            // every tier's
 	Tiers       []tierReport `json:"tiers"`
 	Regressions []change     `json:"regressions"`
 	Fixes       []change     `json:"fixes"`
@@ -306,7 +307,7 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 		rep.Died += "; the base's run of the same input ends"
 	}
 	if ok {
-		rep.Died += "; " + reproduce(g.vk, g.o.candidateArg(), changeOf(r))
+		rep.Died += "; " + reproduce(g.vk, g.o.candidateArg(), changeOf(r), g.o.logind)
 	}
 	return nil
 }
@@ -317,10 +318,10 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 func (g gate) compare(rep *gateReport, tiers []tier, baseRuns, candRuns map[runKey][]string, cand side) {
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
-		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.o.candidateArg(), c)
+		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.o.candidateArg(), c, g.o.logind)
 	}
 	for i, c := range rep.Fixes {
-		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.baseArg, g.baseSrc), c)
+		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.baseArg, g.baseSrc), c, g.o.logind)
 	}
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)
@@ -383,7 +384,7 @@ func newReport(o options) gateReport {
 	if o.scenario != "all" {
 		fams = 1
 	}
-	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","), Corpus: o.corpus,
+	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","), Corpus: o.corpus, Logind: o.logind,
 		Regressions: []change{}, Fixes: []change{}}
 	for _, t := range gateTiers(o) {
 		r.Tiers = append(r.Tiers, reportTier(t))

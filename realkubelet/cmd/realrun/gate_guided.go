@@ -37,10 +37,14 @@ func isGuided(t tier) bool { return t.Name == "guided" }
 // args are the test binary's flags for the tier, besides -gate.out and
 // -gate.progress.
 func (t tier) args() []string {
-	if t.Inputs != "" {
-		return []string{"-gate.inputs", t.Inputs}
+	var out []string
+	if t.Logind {
+		out = append(out, "-sweep.logind")
 	}
-	out := []string{"-sweep", strconv.Itoa(t.Seeds), "-sweep.start", strconv.FormatUint(t.Start, 10), "-gate.modes", t.Modes}
+	if t.Inputs != "" {
+		return append(out, "-gate.inputs", t.Inputs)
+	}
+	out = append(out, "-sweep", strconv.Itoa(t.Seeds), "-sweep.start", strconv.FormatUint(t.Start, 10), "-gate.modes", t.Modes)
 	if t.Family != "" {
 		out = append(out, "-sweep.family", t.Family)
 	}

@@ -17,7 +17,7 @@ import (
 
 // reproduce is the command that replays a run on a tree of the target
 // (vk: the virtual-kubelet's; "" the pin).
-func reproduce(vk bool, tree string, c change) string {
+func reproduce(vk bool, tree string, c change, logind bool) string {
 	s := "realrun replay"
 	switch {
 	case vk && tree != "":
@@ -34,6 +34,9 @@ func reproduce(vk bool, tree string, c change) string {
 	}
 	if c.Mode == "hold" {
 		s += " --hold"
+	}
+	if logind {
+		s += " --logind-restart"
 	}
 	return s
 }
@@ -72,6 +75,9 @@ func shrinkChanges(regs []change, limit int, sd side, tg target, outDir string) 
 		}
 		if c.Mode == "hold" {
 			args = append(args, "-sweep.hold")
+		}
+		if tg.logind {
+			args = append(args, "-sweep.logind")
 		}
 		cmd := exec.Command(sd.bin, args...)
 		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.GoEnv()

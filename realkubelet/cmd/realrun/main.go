@@ -9,7 +9,7 @@
 // TestShrinkSeed, TestGateSweep).
 //
 //	realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-//	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
+//	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart]
 //	realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
 //	realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -46,6 +46,9 @@
 // loads and saves its corpora there (one directory per wake-up mode and
 // component set), and --rerun-corpus runs their kept entries first.
 // replay and shrink take a guided run's --input token instead of --seed.
+// --logind-restart (run, replay, shrink, mutation; a kubelet from v1.37)
+// restarts logind under the node shutdown manager before its shutdown
+// event (logind.go).
 // gate --guided N adds the guided tier (gate_guided.go), started from
 // the corpora of --corpus DIR if given.
 //
@@ -89,7 +92,7 @@ type options struct {
 	seeds, shrink, parallel, guided                                            int
 	hang                                                                       time.Duration
 	start                                                                      uint64
-	hold, json, mutants, trimpath, vk, rerun, tags                             bool
+	hold, json, mutants, trimpath, vk, rerun, tags, logind                     bool
 	deep                                                                       deepList // gate: the deep tiers
 }
 
@@ -99,7 +102,7 @@ var errFailed = errors.New("failed")
 // usage is the command summary `realrun help` (or -h, --help) prints.
 const usage = `usage:
   realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-                 [--strategy random|guided] [--corpus DIR [--rerun-corpus]]
+                 [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart]
   realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
   realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -111,6 +114,7 @@ const usage = `usage:
   realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
   realrun workfile [--tags] --kubernetes DIR|RELEASE | --virtual-kubelet DIR|RELEASE
+--logind-restart (run, replay, shrink, mutation; kubelets from v1.37): logind restarts before each node shutdown event.
 RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR; its RELEASE: vMAJOR.MINOR.PATCH):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR|RELEASE] [...]
@@ -180,6 +184,9 @@ func parse(argv []string, usage io.Writer) (options, error) {
 		return o, err
 	}
 	if err := checkOnly(o, fs); err != nil {
+		return o, err
+	}
+	if err := checkLogind(o); err != nil {
 		return o, err
 	}
 	switch o.command {
@@ -279,16 +286,8 @@ func toolArgs(o options) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("unknown command %q (want run, replay, shrink, gate, mutation or workfile)", o.command)
 	}
-	if o.hold {
-		out = append(out, "-sweep.hold")
-	}
-	if o.real != "all" {
-		if err := checkComponents(o.real); err != nil {
-			return nil, err
-		}
-		out = append(out, "-sweep.real", o.real)
-	}
-	return out, nil
+	mode, err := modeArgs(o)
+	return append(out, mode...), err
 }
 
 // strategyArgs are the test binary's flags for run's --strategy and
@@ -322,6 +321,9 @@ func execute(o options) error {
 		return err
 	}
 	if err := resolveReleases(&o, root, scratch.GoDownload); err != nil {
+		return err
+	}
+	if err := checkLogindTrees(o); err != nil {
 		return err
 	}
 	switch o.command {
@@ -381,21 +383,4 @@ func moduleDir() (string, error) {
 		return "", fmt.Errorf("cannot find the realkubelet module (run realrun from inside it): %v", err)
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-// components are the names --real accepts (components.All;
-// realrun does not import the package, which would build the kubelet).
-var components = []string{"status", "shutdown", "eviction", "restart"}
-
-// checkComponents refuses a --real value the test binary would refuse.
-func checkComponents(v string) error {
-	if v == "none" {
-		return nil
-	}
-	for _, c := range strings.Split(v, ",") {
-		if !slices.Contains(components, c) {
-			return fmt.Errorf("--real: unknown component %q (want a comma-separated list of %s, or all, or none)", c, strings.Join(components, ", "))
-		}
-	}
-	return nil
 }

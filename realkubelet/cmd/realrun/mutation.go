@@ -221,6 +221,9 @@ func (r *mutationRun) sweepArgs() []string {
 	if !r.t.vk {
 		args = append(args, "-gate.modes", r.o.modes)
 	}
+	if r.o.logind {
+		args = append(args, "-sweep.logind")
+	}
 	if r.o.scenario != "all" {
 		args = append(args, "-sweep.family", r.o.scenario)
 	}

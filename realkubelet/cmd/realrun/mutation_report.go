@@ -21,7 +21,8 @@ type mutationReport struct {
 	Start       uint64       `json:"start"`
 	Seeds       int          `json:"seeds_per_family"`
 	Modes       string       `json:"modes"`
-	Guided      int          `json:"guided_runs,omitempty"` // --guided: the survivors' guided pass, runs per family and mode
+	Logind      bool         `json:"logind_restart,omitempty"` // --logind-restart
+	Guided      int          `json:"guided_runs,omitempty"`    // --guided: the survivors' guided pass, runs per family and mode
 	Found       int          `json:"found"`
 	Logging     int          `json:"logging_left_out"`
 	Interrupted bool         `json:"interrupted"`
@@ -34,7 +35,7 @@ type mutationReport struct {
 // report writes mutation.json and mutation.txt and prints one of them.
 func (r *mutationRun) report(ms []realMutant, found, logging int, interrupted bool) error {
 	rep := mutationReport{Code: r.t.label(), Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
-		Modes: r.o.modes, Guided: r.o.guided, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
+		Modes: r.o.modes, Logind: r.o.logind, Guided: r.o.guided, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
 	if r.o.scenario != "all" {
 		rep.Families = 1
 	}
@@ -74,6 +75,9 @@ func printMutation(w io.Writer, rep mutationReport, hang string) {
 	fmt.Fprintf(w, "realrun mutation: %s of %s\n", rep.Code, rep.Tree)
 	fmt.Fprintf(w, "budget: %d families × seeds %d..%d × modes %s, seed by seed; a mutant stops at its first run with a finding key\n"+
 		"        the unmutated tree's run lacks; a run that does not end within %s is a hang\n", rep.Families, rep.Start, last, rep.Modes, hang)
+	if rep.Logind {
+		fmt.Fprintln(w, "logind: restarts under the node shutdown manager before each shutdown event (--logind-restart)")
+	}
 	if rep.Guided > 0 {
 		fmt.Fprintf(w, "guided: each survivor then %d runs per family and mode of the guided loop, each input with findings judged "+
 			"by the unmutated tree's run of it\n", rep.Guided)

@@ -11,6 +11,9 @@ import (
 // and the reproduce command) and fixes.
 func printTable(w io.Writer, r gateReport, outDir string) {
 	fmt.Fprintf(w, "gate: candidate %s (%s) against %s\n", r.Candidate, r.Layout, r.Base)
+	if r.Logind {
+		fmt.Fprintln(w, "      logind restarts under the node shutdown manager before each shutdown event (--logind-restart)")
+	}
 	for _, t := range r.Tiers {
 		fams := fmt.Sprintf("%d families", r.Families)
 		if t.Tier == "deep" || r.Families == 1 {

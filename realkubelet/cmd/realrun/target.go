@@ -45,6 +45,7 @@ type target struct {
 	user      string // the tree the user named ("" for the pin)
 	pin       string // mutation: the VK module's path and pinned version
 	vk        bool
+	logind    bool // --logind-restart
 }
 
 // vkModule is the virtual-kubelet module's path.
@@ -66,7 +67,7 @@ var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx
 func targetOf(o options, kubeletDir string) (target, error) {
 	if !o.vk {
 		return target{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"), logCall: logCall, families: scenarioNames(o),
-			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes}, nil
+			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes, logind: o.logind}, nil
 	}
 	t := target{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"), logCall: vkLogCall, families: scenarioNames(o),
 		moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"), source: o.virtualKubelet, user: o.virtualKubelet, vk: true}

@@ -2,6 +2,7 @@ package scratch
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,4 +50,42 @@ func TestTreeTags(t *testing.T) {
 	if got := (Slot{}).goTest("-o", "x"); !slices.Equal(got, []string{"test", "-c", "-o", "x"}) {
 		t.Errorf("go test line without tags: %q", got)
 	}
+}
+
+// TestStartEndsOnContext: v1.37's Start, whose reconnect loop waits on its
+// context, is told from v1.36's, which sleeps forever, and from a Start
+// whose only ctx.Done is in the function after it.
+func TestStartEndsOnContext(t *testing.T) {
+	const v136 = "func (m *managerImpl) Start(ctx context.Context) error {\n\tgo func() {\n\t\tfor {\n\t\t\t<-stop\n\t\t\ttime.Sleep(dbusReconnectPeriod)\n\t\t}\n\t}()\n\treturn nil\n}\n"
+	const v137 = "func (m *managerImpl) Start(ctx context.Context) error {\n\tgo func() {\n\t\tfor {\n\t\t\tselect {\n\t\t\tcase <-stop:\n\t\t\tcase <-ctx.Done():\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}()\n\treturn nil\n}\n"
+	const renamed = "func (mgr *managerImpl) Start(c context.Context) error {\n\t<-c.Done()\n\treturn nil\n}\n"
+	const after = "\nfunc (m *managerImpl) start(ctx context.Context) (chan struct{}, error) {\n\t<-ctx.Done()\n\treturn nil, nil\n}\n"
+	for _, c := range []struct {
+		name, src string
+		want      bool
+	}{{"v1.36", v136 + after, false}, {"v1.37", v137 + after, true}, {"renamed", renamed, true}, {"no Start", after, false}} {
+		if got := startEndsOnContext([]byte(c.src)); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	// The releases in the module cache, if there: the pin has v1.36's
+	// loop, v1.37.2 and later the one that ends.
+	for rel, want := range map[string]bool{"v1.36.3": false, "v1.37.2": true, "v1.38.0-beta.0": true} {
+		b, err := os.ReadFile(filepath.Join(modCache(t), "k8s.io", "kubernetes@"+rel, "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go"))
+		if err != nil {
+			continue
+		}
+		if got := startEndsOnContext(b); got != want {
+			t.Errorf("%s: %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// modCache is the go command's module cache.
+func modCache(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env GOMODCACHE: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLogindRestartFlag: --logind-restart reaches the test binary as
+// -sweep.logind (run, replay, shrink, mutation); it is refused, in one
+// line, for a command, target or component set without a node shutdown
+// manager, and for a kubelet whose Start reconnects forever.
+func TestLogindRestartFlag(t *testing.T) {
+	o, err := parse(strings.Fields("run --scenario node-shutdown --logind-restart --hold"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args, _ := toolArgs(o); !slices.Contains(args, "-sweep.logind") || !slices.Contains(args, "-sweep.hold") {
+		t.Errorf("run args %q: want -sweep.logind and -sweep.hold", args)
+	}
+	o, err = parse(strings.Fields("mutation --logind-restart"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args := (&mutationRun{o: o, t: target{}}).sweepArgs(); !slices.Contains(args, "-sweep.logind") {
+		t.Errorf("mutation args %q: want -sweep.logind", args)
+	}
+	if args, _ := toolArgs(options{command: "replay", scenario: "swarm", seed: "3", real: "all"}); slices.Contains(args, "-sweep.logind") {
+		t.Errorf("replay without the flag: %q", args)
+	}
+	bad := map[string]string{
+		"run --logind-restart --vk":                         "the virtual-kubelet runs have none",
+		"run --logind-restart --real status,eviction":       "--real status,eviction leaves out shutdown",
+		"workfile --kubernetes v1.37.2 --logind-restart":    "--logind-restart is not a flag of workfile",
+		"run --logind-restart --real shutdown --seeds 0":    "--seeds must be positive",
+		"replay --logind-restart --scenario swarm --seed 1": "",
+	}
+	for line, want := range bad {
+		_, err := parse(strings.Fields(line), io.Discard)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v, want no error", line, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
+		}
+	}
+
+	tree := fakeTree(t)
+	refused := []struct {
+		o    options
+		want string
+	}{
+		{options{command: "run", logind: true}, "the pinned release " + pinned + " reconnects forever: give --kubernetes v1.37.2"},
+		{options{command: "run", logind: true, kubernetes: tree}, "that of " + tree + " (--kubernetes) does not"},
+		{options{command: "run", logind: true, kubernetes: tree, candArg: "v1.36.3"}, "that of v1.36.3 (--kubernetes) does not"},
+		{options{command: "gate", logind: true, kubernetes: tree, base: pinned}, "reconnects forever: give --base v1.37.2"},
+		{options{command: "gate", logind: true, mutants: true, base: tree}, "that of " + tree + " (--base) does not"},
+	}
+	for _, c := range refused {
+		if err := checkLogindTrees(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error containing %q", c.o, err, c.want)
+		}
+	}
+	if err := checkLogindTrees(options{command: "run"}); err != nil {
+		t.Errorf("no --logind-restart: %v", err)
+	}
+	f := filepath.Join(tree, "pkg", "kubelet", "nodeshutdown", "nodeshutdown_manager_linux.go")
+	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := "package nodeshutdown\n\nfunc (m *managerImpl) Start(ctx context.Context) error {\n\t<-ctx.Done()\n\treturn nil\n}\n"
+	if err := os.WriteFile(f, []byte(start), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []options{{command: "run", logind: true, kubernetes: tree}, {command: "gate", logind: true, kubernetes: tree, base: tree},
+		{command: "gate", logind: true, mutants: true, base: tree}} {
+		if err := checkLogindTrees(o); err != nil {
+			t.Errorf("%+v, a tree with v1.37's Start: %v", o, err)
+		}
+	}
+	if args := (tier{Logind: true, Inputs: "x"}).args(); !slices.Contains(args, "-sweep.logind") {
+		t.Errorf("the base's inputs tier: %q", args)
+	}
+	if got := reproduce(false, "v1.37.2", change{Family: "node-shutdown", Seed: 3, Mode: "hold"}, true); !strings.HasSuffix(got, " --hold --logind-restart") {
+		t.Errorf("reproduce: %q", got)
+	}
+}

@@ -1,0 +1,102 @@
+//go:build podsim_shutdownctx
+
+package realkubelet
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+)
+
+// The logind restarts of RunOptions.LogindRestart, on a kubelet from v1.37
+// (make real KUBE_ROOT=v1.37.2 builds this file).
+
+// logindScript is the actors' shutdown script with logind restarting.
+const logindScript = "logind-restart\n" + shutdownScript
+
+// TestLogindRestartScript: in the actors' script, logind restarts before
+// the shutdown event and the manager watches its third connection (the
+// second failed); the run is as clean as without the restart, with the
+// restart in the trace before ShutdownBegins.
+func TestLogindRestartScript(t *testing.T) {
+	r := runActorsScript(t, logindScript, RunOptions{})
+	if u := r.Unexplained(); len(u) > 0 {
+		t.Fatalf("unexplained findings: %v", u)
+	}
+	restarted := slices.IndexFunc(r.Trace, func(l string) bool { return strings.Contains(l, "LogindRestarted watching connection 3") })
+	begins := slices.IndexFunc(r.Trace, func(l string) bool { return strings.Contains(l, "ShutdownBegins") })
+	if restarted < 0 || begins < restarted {
+		t.Fatalf("trace: LogindRestarted at line %d, ShutdownBegins at %d; want the restart first", restarted, begins)
+	}
+	plain := runActorsScript(t, shutdownScript, RunOptions{})
+	if slices.ContainsFunc(plain.Trace, func(l string) bool { return strings.Contains(l, "LogindRestarted") }) {
+		t.Fatal("a run without LogindRestart notes a restart")
+	}
+}
+
+// TestLogindRestartCatches: P7 names a connection the manager did not
+// close (the fake loses its Close) and a manager that never watches again
+// (the fake refuses every reconnect), unexplained; on the clean run its
+// only finding is upstream's stale lock release, GJ.
+func TestLogindRestartCatches(t *testing.T) {
+	for _, c := range []struct {
+		plant plantedBug
+		want  string
+	}{
+		{plantLogindLeak, "connection 1 of 3 was replaced or failed to start and never closed"},
+		{plantLogindGone, "did not watch logind again within 10s of its restart"},
+	} {
+		got := unexplainedP7(runActorsScript(t, logindScript, RunOptions{plant: c.plant}))
+		if len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("plant %d: unexplained P7 %q, want one naming %q", c.plant, got, c.want)
+		}
+	}
+	clean := runActorsScript(t, logindScript, RunOptions{})
+	if got := findingsOf(clean, "conform", "P7"); len(got) != 1 || clean.Classes()[0] != "GJ" ||
+		!strings.Contains(got[0], "released inhibit lock 2 a second time") {
+		t.Errorf("clean run: P7 %q (classes %q), want GJ's release of lock 2", got, clean.Classes())
+	}
+}
+
+func unexplainedP7(r Result) []string {
+	var out []string
+	for _, f := range r.Unexplained() {
+		if f.Oracle == "conform" && f.Invariant == "P7" {
+			out = append(out, f.String())
+		}
+	}
+	return out
+}
+
+// TestLogindRestartSweep: the node-shutdown family's first 40 seeds in
+// both wake-up modes with logind restarting: no unexplained finding, the
+// same trace twice, and a restart in every run that began a shutdown.
+func TestLogindRestartSweep(t *testing.T) {
+	f, ok := plan.FamilyNamed("node-shutdown")
+	if !ok {
+		t.Fatal("no node-shutdown family")
+	}
+	for _, hold := range []bool{false, true} {
+		o := RunOptions{LogindRestart: true, HoldWakes: hold}
+		for seed := uint64(1); seed <= 40; seed++ {
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+			if u := r.Unexplained(); len(u) > 0 {
+				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
+			}
+			if r.Moves[0].Kind != script.MoveLogindRestart && r.Moves[min(1, len(r.Moves)-1)].Kind != script.MoveLogindRestart {
+				t.Fatalf("seed %d hold %v: the script does not begin with logind-restart: %v", seed, hold, r.Moves[:2])
+			}
+			began := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "ShutdownBegins") })
+			restarted := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "LogindRestarted") })
+			if began != restarted {
+				t.Fatalf("seed %d hold %v: shutdown began %v, logind restarted %v", seed, hold, began, restarted)
+			}
+			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
+				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])
+			}
+		}
+	}
+}
