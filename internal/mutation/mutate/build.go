@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -94,7 +95,8 @@ func choose(all []entry, o options) ([]entry, error) {
 	if o.sample <= 0 {
 		return pool, nil
 	}
-	r := rand.New(rand.NewPCG(o.seed, 0x6d7574))
+	var r rand.PCG
+	r.Seed(o.seed, 0x6d7574)
 	byPkg := map[string][]entry{}
 	var pkgs []string
 	for _, e := range pool {
@@ -106,7 +108,10 @@ func choose(all []entry, o options) ([]entry, error) {
 	var out []entry
 	for _, p := range pkgs {
 		es := byPkg[p]
-		r.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+		for i := len(es) - 1; i > 0; i-- { // Fisher–Yates, as math/rand/v2's Shuffle, on draws podsim owns
+			j := draw(&r, uint64(i+1))
+			es[i], es[j] = es[j], es[i]
+		}
 		out = append(out, es[:min(o.sample, len(es))]...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -267,4 +272,20 @@ func dropAt(out string, all []entry, dropped map[int]string) int {
 		}
 	}
 	return n
+}
+
+// draw is a uniform number below n from src: math/rand/v2's reduction
+// (Rand.uint64n: a power of two masks the word, otherwise Lemire's
+// multiply-and-reject), restated so that the sample is this tool's and no
+// Go release's (its Shuffle's algorithm is not promised). The tool may
+// not import podsim's sim, which owns the same reduction: it mutates it.
+func draw(src *rand.PCG, n uint64) int {
+	if n&(n-1) == 0 {
+		return int(src.Uint64() & (n - 1))
+	}
+	hi, lo := bits.Mul64(src.Uint64(), n)
+	for thresh := -n % n; lo < thresh; {
+		hi, lo = bits.Mul64(src.Uint64(), n)
+	}
+	return int(hi)
 }
