@@ -11,12 +11,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mutreport"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
@@ -33,39 +33,6 @@ import (
 // nothing is measured. Then each mutant is one run of the schema binary
 // with PODSIM_MUTANT=N, stopped at its first run with a finding key the
 // base run lacks (the gate's regression).
-
-// Mutant outcomes.
-const (
-	statusKilled   = "killed"
-	statusHang     = "killed-by-hang"  // no run finished within --hang
-	statusCrash    = "killed-by-crash" // the binary died (a panic in kubelet code)
-	statusSurvived = "survived"
-	statusRefused  = "build-refused" // the compiler refused its guard
-	// statusUndecided: its sweep was ended by a signal realrun did not send
-	// (the OOM killer, a kill from outside): no verdict, and not scored.
-	statusUndecided = "undecided"
-)
-
-// realMutant is one mutant of the real pod_workers.go and its outcome.
-type realMutant struct {
-	mutation.Mutant
-	Status string   `json:"status"`
-	Family string   `json:"family,omitempty"`
-	Seed   uint64   `json:"seed,omitempty"`
-	Mode   string   `json:"mode,omitempty"`
-	Keys   []string `json:"new_keys,omitempty"`
-	Input  string   `json:"input,omitempty"` // killed-guided: the first caught run's input (Seed is its index in the loop)
-	Runs   int      `json:"runs"`
-	Traced int      `json:"traces_changed"`
-	// FirstTraced is the first run whose trace changed ("mode family seed").
-	FirstTraced string `json:"first_trace_changed,omitempty"`
-	// GuidedRuns and GuidedFound: the guided pass's runs with the mutant on
-	// and those with findings (the unmutated build ran those again).
-	GuidedRuns  int     `json:"guided_runs,omitempty"`
-	GuidedFound int     `json:"guided_runs_with_findings,omitempty"`
-	Reason      string  `json:"reason,omitempty"`
-	Seconds     float64 `json:"seconds"`
-}
 
 // logCall is a statement that only logs: removing it is equivalent by
 // construction (nothing reads a log), so its mutants are not made.
@@ -179,13 +146,13 @@ func runMutation(o options, moduleDir, root string) error {
 	if err != nil {
 		return err
 	}
-	var todo []realMutant
+	var todo []mutreport.Mutant
 	for _, m := range picked {
-		todo = append(todo, realMutant{Mutant: m})
+		todo = append(todo, mutreport.Mutant{Mutant: m})
 	}
 	for i := range todo {
 		if why, ok := refused[todo[i].Index]; ok {
-			todo[i].Status, todo[i].Reason = statusRefused, why
+			todo[i].Status, todo[i].Reason = mutreport.Refused, why
 		}
 	}
 	done := r.sweepMutants(ctx, todo)
@@ -308,7 +275,7 @@ func (r *mutationRun) buildSchema(root string) ([]mutation.Mutant, map[int]strin
 }
 
 // verdictOf reads TestMutantSweep's verdict into m.
-func verdictOf(file string, m *realMutant) error {
+func verdictOf(file string, m *mutreport.Mutant) error {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -326,19 +293,10 @@ func verdictOf(file string, m *realMutant) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("%s: %v", file, err)
 	}
-	m.Status = statusSurvived
+	m.Status = mutreport.Survived
 	if v.Killed {
-		m.Status, m.Family, m.Seed, m.Mode, m.Keys = statusKilled, v.Family, v.Seed, v.Mode, v.Keys
+		m.Status, m.Family, m.Seed, m.Mode, m.Keys = mutreport.Killed, v.Family, v.Seed, v.Mode, v.Keys
 	}
 	m.Runs, m.Traced, m.FirstTraced = v.Runs, v.Traced, v.First
 	return nil
-}
-
-// killedStatus reports whether a status counts as a kill.
-// scoredStatus: a mutant counts in the score (its denominator) unless the
-// compiler refused it or its sweep ended from outside.
-func scoredStatus(s string) bool { return s != statusRefused && s != statusUndecided }
-
-func killedStatus(s string) bool {
-	return slices.Contains([]string{statusKilled, statusHang, statusCrash, statusGuided}, s)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mutreport"
 )
 
 // TestRunOneVerdicts: runOne's verdict from how the schema binary ends (a
@@ -35,9 +36,9 @@ func TestRunOneVerdicts(t *testing.T) {
 		seed                              uint64
 		cancel                            bool
 	}{
-		{script("crash", `echo "run swarm hold seed 2" >&2; echo "panic: boom" >&2; exit 2`), statusCrash, "swarm", "hold", "panic: boom", 2, false},
-		{script("killed", `echo "run swarm plain seed 3" >&2; kill -KILL $$`), statusUndecided, "swarm", "plain", "ended from outside (signal: killed)", 3, false},
-		{script("hang", `echo "run early-kill plain seed 4" >&2; exec sleep 60`), statusHang, "early-kill", "plain", "no run ended within 300ms", 4, false},
+		{script("crash", `echo "run swarm hold seed 2" >&2; echo "panic: boom" >&2; exit 2`), mutreport.Crash, "swarm", "hold", "panic: boom", 2, false},
+		{script("killed", `echo "run swarm plain seed 3" >&2; kill -KILL $$`), mutreport.Undecided, "swarm", "plain", "ended from outside (signal: killed)", 3, false},
+		{script("hang", `echo "run early-kill plain seed 4" >&2; exec sleep 60`), mutreport.Hang, "early-kill", "plain", "no run ended within 300ms", 4, false},
 		{script("interrupted", `exec sleep 60`), "", "", "", "", 0, true},
 	}
 	for _, c := range cases {
@@ -46,7 +47,7 @@ func TestRunOneVerdicts(t *testing.T) {
 		if c.cancel {
 			time.AfterFunc(100*time.Millisecond, cancel)
 		}
-		m := realMutant{Mutant: mutation.Mutant{Index: 7}}
+		m := mutreport.Mutant{Mutant: mutation.Mutant{Index: 7}}
 		r.runOne(ctx, &m)
 		cancel()
 		if m.Status != c.status || m.Family != c.family || m.Mode != c.mode || m.Seed != c.seed || !strings.Contains(m.Reason, c.reason) {
@@ -56,10 +57,10 @@ func TestRunOneVerdicts(t *testing.T) {
 	}
 	var table strings.Builder
 	op := mutation.Operators()[0]
-	rep := mutationReport{Seeds: 1, Start: 1, Scored: 1, Killed: 1, Score: 1, Mutants: []realMutant{
-		{Mutant: mutation.Mutant{Index: 1, Operator: op}, Status: statusCrash},
-		{Mutant: mutation.Mutant{Index: 2, Operator: op}, Status: statusUndecided}}}
-	printMutation(&table, rep, "30s")
+	rep := mutreport.Report{Seeds: 1, Start: 1, Scored: 1, Killed: 1, Score: 1, Mutants: []mutreport.Mutant{
+		{Mutant: mutation.Mutant{Index: 1, Operator: op}, Status: mutreport.Crash},
+		{Mutant: mutation.Mutant{Index: 2, Operator: op}, Status: mutreport.Undecided}}}
+	mutreport.Print(&table, rep, "30s")
 	if !strings.Contains(table.String(), "UNDECIDED: 1,") || !strings.Contains(table.String(), "100.0%") {
 		t.Errorf("report of a kill and an undecided mutant:\n%s", table.String())
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mutreport"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
@@ -25,20 +26,17 @@ import (
 // its input). This is the per-input base a guided input needs: it exists
 // only in the loop that drew it.
 
-// statusGuided: killed by the guided pass.
-const statusGuided = "killed-guided"
-
 // guidedPass judges the survivors of ms, --parallel at a time (each
 // loop runs one run at a time), until ctx ends, appending each verdict to
 // mutation.jsonl as it comes (a mutant's later line supersedes its
 // seeded one). A survivor whose pass an interrupt cut short stays a
 // survivor, its reason saying so.
-func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
+func (r *mutationRun) guidedPass(ctx context.Context, ms []mutreport.Mutant) {
 	log, err := os.OpenFile(filepath.Join(r.outDir, "mutation.jsonl"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		progress("cannot keep the guided verdicts as they come: %v", err)
 	}
-	toolrun.Each(ctx, r.o.parallel, len(ms), func(i int) bool { return ms[i].Status == statusSurvived }, func(i int) {
+	toolrun.Each(ctx, r.o.parallel, len(ms), func(i int) bool { return ms[i].Status == mutreport.Survived }, func(i int) {
 		t0 := time.Now()
 		if err := r.guidedOne(ctx, &ms[i]); err != nil {
 			ms[i].Reason = "guided pass: " + err.Error()
@@ -46,7 +44,7 @@ func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
 		ms[i].Seconds += time.Since(t0).Seconds()
 	}, func(i int) {
 		logMutant(log, ms[i])
-		progress("guided pass, mutant %d: %s", ms[i].Index, oneLine(ms[i], len(r.t.files) > 1))
+		progress("guided pass, mutant %d: %s", ms[i].Index, mutreport.OneLine(ms[i], len(r.t.files) > 1))
 	})
 	if log != nil {
 		log.Close()
@@ -55,7 +53,7 @@ func (r *mutationRun) guidedPass(ctx context.Context, ms []realMutant) {
 
 // guidedOne runs mutant m's guided loop and the unmutated runs of its
 // inputs with findings, each into m's directory under guided/.
-func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
+func (r *mutationRun) guidedOne(ctx context.Context, m *mutreport.Mutant) error {
 	dir := filepath.Join(r.outDir, "guided", strconv.Itoa(m.Index))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -82,12 +80,12 @@ func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 				return fmt.Errorf("the mutant's loop died (%v), and the unmutated build dies on the same input too (%v)", dead, err)
 			}
 		}
-		m.Status, m.Reason = statusCrash, "guided pass, mutant on: "+err.Error()
+		m.Status, m.Reason = mutreport.Crash, "guided pass, mutant on: "+err.Error()
 		if dead.Hung() {
-			m.Status = statusHang
+			m.Status = mutreport.Hang
 		}
 		if ok {
-			m.at(run)
+			at(m, run)
 		}
 		return nil
 	case err != nil:
@@ -108,7 +106,7 @@ func (r *mutationRun) guidedOne(ctx context.Context, m *realMutant) error {
 		return nil
 	}
 	first := slices.MinFunc(regs, func(a, b change) int { return cmp.Compare(a.Seed, b.Seed) })
-	m.Status, m.Family, m.Seed, m.Mode, m.Input = statusGuided, first.Family, first.Seed, first.Mode, first.Input
+	m.Status, m.Family, m.Seed, m.Mode, m.Input = mutreport.Guided, first.Family, first.Seed, first.Mode, first.Input
 	m.Keys = nil
 	for _, c := range regs {
 		if c.Seed == first.Seed && c.Family == first.Family && c.Mode == first.Mode && !slices.Contains(m.Keys, c.Key) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realkubelet/cmd/realrun/mutreport"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
 
@@ -133,13 +134,13 @@ func f(logger L, n int) int {
 // TestInRun: a hang's or crash's last "run FAMILY MODE seed S" line names
 // the mutant's run; another line leaves it unnamed.
 func TestInRun(t *testing.T) {
-	var m realMutant
-	m.inRun("run swarm hold seed 2")
+	var m mutreport.Mutant
+	inRun(&m, "run swarm hold seed 2")
 	if m.Mode != "hold" || m.Family != "swarm" || m.Seed != 2 {
 		t.Errorf("inRun = %s %s %d", m.Mode, m.Family, m.Seed)
 	}
-	var n realMutant
-	n.inRun("gate: 4 of 40 runs")
+	var n mutreport.Mutant
+	inRun(&n, "gate: 4 of 40 runs")
 	if n.Mode != "" || n.Family != "" || n.Seed != 0 {
 		t.Errorf("inRun of another line = %s %s %d", n.Mode, n.Family, n.Seed)
 	}
@@ -332,33 +333,33 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	}
 	var fake fakeGuided
 	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
-	ms := []realMutant{{Mutant: mutation.Mutant{Index: 7}, Status: statusSurvived}, {Mutant: mutation.Mutant{Index: 8}, Status: statusSurvived, Runs: 80},
-		{Mutant: mutation.Mutant{Index: 9}, Status: statusKilled}}
+	ms := []mutreport.Mutant{{Mutant: mutation.Mutant{Index: 7}, Status: mutreport.Survived}, {Mutant: mutation.Mutant{Index: 8}, Status: mutreport.Survived, Runs: 80},
+		{Mutant: mutation.Mutant{Index: 9}, Status: mutreport.Killed}}
 	for i := 10; i <= 14; i++ {
-		ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
+		ms = append(ms, mutreport.Mutant{Mutant: mutation.Mutant{Index: i}, Status: mutreport.Survived})
 	}
 	r.guidedPass(context.Background(), ms)
-	if m := ms[0]; m.Status != statusGuided || m.Seed != 5 || m.Input != "g1:e" || !slices.Equal(m.Keys, []string{"UNEXPLAINED VK3"}) {
+	if m := ms[0]; m.Status != mutreport.Guided || m.Seed != 5 || m.Input != "g1:e" || !slices.Equal(m.Keys, []string{"UNEXPLAINED VK3"}) {
 		t.Errorf("mutant 7: %+v; want killed-guided at run 5 (g1:e) with UNEXPLAINED VK3", m)
 	}
-	if ms[1].Status != statusSurvived || ms[2].Status != statusKilled {
+	if ms[1].Status != mutreport.Survived || ms[2].Status != mutreport.Killed {
 		t.Errorf("mutants 8, 9: %s, %s; want survived and killed as before", ms[1].Status, ms[2].Status)
 	}
-	if row := oneLine(ms[1], false); !strings.Contains(row, "80 runs, 0 traces changed; guided: 40 runs, 2 with findings, none new;") {
+	if row := mutreport.OneLine(ms[1], false); !strings.Contains(row, "80 runs, 0 traces changed; guided: 40 runs, 2 with findings, none new;") {
 		t.Errorf("a survivor of the guided pass: %q; want its guided runs counted", row)
 	}
-	if m := ms[3]; m.Input != "g1:x" || !strings.Contains(oneLine(m, false), "plain vk-swarm run 4") {
-		t.Errorf("a guided run that crashed: input %q, row %q; want the run and its input", m.Input, oneLine(m, false))
+	if m := ms[3]; m.Input != "g1:x" || !strings.Contains(mutreport.OneLine(m, false), "plain vk-swarm run 4") {
+		t.Errorf("a guided run that crashed: input %q, row %q; want the run and its input", m.Input, mutreport.OneLine(m, false))
 	}
-	if row := oneLine(ms[6], false); !strings.Contains(row, "; guided pass: ") {
+	if row := mutreport.OneLine(ms[6], false); !strings.Contains(row, "; guided pass: ") {
 		t.Errorf("a survivor the guided pass could not judge: %q; want why", row)
 	}
 	for i, c := range []struct{ status, reason string }{
-		{statusCrash, "guided pass, mutant on: sweep on s did not complete (in vk-swarm plain run 4): panic: Internally inconsistent state"},
-		{statusHang, "guided pass, mutant on: sweep on s: a run did not end within 1s (the run after vk-swarm plain run 3)"},
-		{statusHang, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: " + synctestDeadlockLine},
-		{statusSurvived, "guided pass: " + filepath.Join(r.outDir, "guided", "13", "mutant-runs.json") + ": unexpected end of JSON input"},
-		{statusSurvived, "guided pass: the mutant's loop died (sweep on s did not complete (in vk-swarm plain run 9): panic: boom), " +
+		{mutreport.Crash, "guided pass, mutant on: sweep on s did not complete (in vk-swarm plain run 4): panic: Internally inconsistent state"},
+		{mutreport.Hang, "guided pass, mutant on: sweep on s: a run did not end within 1s (the run after vk-swarm plain run 3)"},
+		{mutreport.Hang, "guided pass, mutant on: sweep on s did not complete (the run after vk-swarm plain run 3): panic: " + synctestDeadlockLine},
+		{mutreport.Survived, "guided pass: " + filepath.Join(r.outDir, "guided", "13", "mutant-runs.json") + ": unexpected end of JSON input"},
+		{mutreport.Survived, "guided pass: the mutant's loop died (sweep on s did not complete (in vk-swarm plain run 9): panic: boom), " +
 			"and the unmutated build dies on the same input too (sweep on s did not complete (in vk-swarm plain run 9): panic: boom)"},
 	} {
 		if m := ms[3+i]; m.Status != c.status || m.Reason != c.reason {
@@ -374,8 +375,8 @@ func TestGuidedPassJudgesEachInput(t *testing.T) {
 	if !slices.Equal(fake.asked, want) {
 		t.Errorf("sweeps %q\nwant %q", fake.asked, want)
 	}
-	if !killedStatus(statusGuided) || !strings.Contains(oneLine(ms[0], false), "plain vk-swarm run 5") {
-		t.Errorf("a guided kill is no kill, or its row %q does not name its run", oneLine(ms[0], false))
+	if !mutreport.IsKill(mutreport.Guided) || !strings.Contains(mutreport.OneLine(ms[0], false), "plain vk-swarm run 5") {
+		t.Errorf("a guided kill is no kill, or its row %q does not name its run", mutreport.OneLine(ms[0], false))
 	}
 }
 
@@ -388,10 +389,10 @@ const synctestDeadlockLine = "deadlock: all goroutines in bubble are blocked [re
 // an interrupt leaves the mutant in flight a survivor that says so, and
 // starts no other.
 func TestGuidedPassInParallelAndInterrupted(t *testing.T) {
-	survivors := func() []realMutant {
-		var ms []realMutant
+	survivors := func() []mutreport.Mutant {
+		var ms []mutreport.Mutant
 		for _, i := range []int{7, 8, 10, 11, 12} {
-			ms = append(ms, realMutant{Mutant: mutation.Mutant{Index: i}, Status: statusSurvived})
+			ms = append(ms, mutreport.Mutant{Mutant: mutation.Mutant{Index: i}, Status: mutreport.Survived})
 		}
 		return ms
 	}
@@ -422,11 +423,11 @@ func TestGuidedPassInParallelAndInterrupted(t *testing.T) {
 	r := &mutationRun{o: o, t: target{vk: true}, outDir: t.TempDir(), sweep: fake.sweep}
 	ms := survivors()
 	r.guidedPass(ctx, ms)
-	if ms[0].Status != statusGuided || ms[1].Status != statusSurvived || ms[1].Reason != "guided pass: interrupted" {
+	if ms[0].Status != mutreport.Guided || ms[1].Status != mutreport.Survived || ms[1].Reason != "guided pass: interrupted" {
 		t.Errorf("mutants 7, 8: %s, %s %q; want killed-guided, then a survivor the interrupt cut short", ms[0].Status, ms[1].Status, ms[1].Reason)
 	}
 	for _, m := range ms[2:] {
-		if m.Status != statusSurvived || m.Reason != "" {
+		if m.Status != mutreport.Survived || m.Reason != "" {
 			t.Errorf("mutant %d ran after the interrupt: %s %q", m.Index, m.Status, m.Reason)
 		}
 	}
