@@ -35,7 +35,7 @@ func newActors(d *Driver) *actors.Actors {
 		LogindRefuseReconnect: d.opts.plant == plantLogindGone}
 	// With the status component, its oracle judges the notes.
 	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
-	a.LogindRestart = d.logind // a restarted process keeps the run's mode
+	a.LogindRestart, a.LogindFail = d.logind, d.logindFail // a restarted process keeps the run's mode
 	return a
 }
 
@@ -228,10 +228,10 @@ func (d *Driver) onlyModeMoves(other script.MoveKind) bool {
 // shutdown manager of the run, this process's and a restarted one's, has
 // logind restart under it before its shutdown event. It panics on a
 // kubelet that cannot (realrun and the tests never hand it one).
-func (d *Driver) logindRestart() {
+func (d *Driver) logindRestart(fail string) {
 	if err := shutdown.RestartSupported(); err != nil {
 		panic("the logind-restart move: " + err.Error())
 	}
-	d.logind = true
-	d.actors.LogindRestart = true
+	d.logind, d.logindFail = true, fail
+	d.actors.LogindRestart, d.actors.LogindFail = true, fail
 }

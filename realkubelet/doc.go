@@ -40,8 +40,9 @@
 // realrun --logind-restart; a kubelet from v1.37, built with the tag
 // podsim_shutdownctx) the node shutdown manager runs its own Start, and
 // logind restarts under it before its shutdown event: a reconnect that
-// fails, then one that succeeds; P7 judges its connections and inhibit
-// locks (package shutdown, restart.go and locks.go).
+// fails at the point the seed draws (the move's fail=), or none, then one
+// that succeeds; P7 judges its connections and inhibit locks (package
+// shutdown, restart.go and locks.go).
 //
 // # What the real code cannot be made to do
 //

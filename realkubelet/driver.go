@@ -44,8 +44,10 @@ type Driver struct {
 	pods        map[types.UID]*configPod
 	completions []*completion
 	// logind: the logind-restart move came (every shutdown manager of the
-	// run has logind restart under it).
-	logind bool
+	// run has logind restart under it, its first reconnect failing at
+	// logindFail).
+	logind     bool
+	logindFail string
 	// waits are the killPodNow waits, of every process (package killwait).
 	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.
@@ -232,7 +234,7 @@ func (d *Driver) Apply(m script.Move) bool {
 		if !d.onlyModeMoves(script.MoveHoldWakes) {
 			return false // a manager may have started already
 		}
-		d.logindRestart()
+		d.logindRestart(m.Fail)
 	}
 	time.Sleep(StepDuration)
 	// The step's instant may be a timer's (the eviction manager's cleanup

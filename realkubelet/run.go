@@ -62,7 +62,8 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}
 	if d.opts.LogindRestart {
-		d.Apply(script.Move{Kind: script.MoveLogindRestart})
+		fail := script.LogindFails[faults.Intn(len(script.LogindFails))]
+		d.Apply(script.Move{Kind: script.MoveLogindRestart, Fail: fail})
 	}
 	next := 0
 	for {

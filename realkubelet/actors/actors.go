@@ -99,7 +99,9 @@ type Actors struct {
 	// LogindRestart: logind restarts between the manager's start and the
 	// shutdown event (shutdown.Config.Restart; RunOptions.LogindRestart);
 	// logindWrong says what went wrong with it (LogindProblems).
+	// LogindFail is where the first reconnect fails (shutdown.Config.FailAt).
 	LogindRestart bool
+	LogindFail    string
 	logindWrong   []string
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	Admitted, Rejected, AddedInShutdown map[types.UID]bool
@@ -168,7 +170,7 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
-		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart,
+		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart, FailAt: a.LogindFail,
 		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)

@@ -72,7 +72,16 @@ type Move struct {
 	// MoveStatusResync), drawn from the seed when the order can matter;
 	// pods it does not name follow in UID order (realkubelet/status).
 	Order []types.UID
+	// Fail is where the manager's first reconnect after logind's restart
+	// fails (MoveLogindRestart): one of LogindFails; "" is "monitor".
+	Fail string
 }
+
+// LogindFails are the points a logind-restart's first reconnect can fail
+// at (the fake logind's call that errs: MonitorShutdown, after the
+// inhibit lock was taken; CurrentInhibitDelay; InhibitShutdown), or none.
+// A script line names any but the first: "logind-restart fail=delay".
+var LogindFails = []string{"monitor", "delay", "inhibit", "none"}
 
 // String is the move's script line (ParseMove reads it back).
 func (m Move) String() string {
@@ -85,7 +94,12 @@ func (m Move) String() string {
 		return fmt.Sprintf("wake %s", m.UID)
 	case MoveDeliver:
 		return fmt.Sprintf("deliver %s", m.UID)
-	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho, MoveLogindRestart:
+	case MoveLogindRestart:
+		if m.Fail != "" && m.Fail != LogindFails[0] {
+			return "logind-restart fail=" + m.Fail
+		}
+		return "logind-restart"
+	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
 		for word, k := range bareMoves {
 			if k == m.Kind && len(m.Order) > 0 {
 				return word + " order=" + strings.Join(uidStrings(m.Order), ",")
@@ -270,9 +284,16 @@ func parseBare(line string, k MoveKind, f []string) (Move, error) {
 	if len(f) == 1 {
 		return m, nil
 	}
+	if fail, ok := strings.CutPrefix(f[1], "fail="); ok && k == MoveLogindRestart && len(f) == 2 {
+		if !slices.Contains(LogindFails, fail) {
+			return Move{}, fmt.Errorf("%q: fail=%s: want one of %s", line, fail, strings.Join(LogindFails, ", "))
+		}
+		m.Fail = fail
+		return m, nil
+	}
 	order, ok := strings.CutPrefix(f[1], "order=")
 	if len(f) != 2 || !ok || order == "" || (k != MoveStatusSync && k != MoveStatusResync) {
-		return Move{}, fmt.Errorf("%q: %s takes no arguments but a status pass's order=UID,…", line, f[0])
+		return Move{}, fmt.Errorf("%q: %s takes no arguments but a status pass's order=UID,… or logind-restart's fail=POINT", line, f[0])
 	}
 	for _, u := range strings.Split(order, ",") {
 		if u == "" || slices.Contains(m.Order, types.UID(u)) {

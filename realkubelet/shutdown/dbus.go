@@ -28,9 +28,10 @@ type Logind struct {
 	closed          bool // the signal channel closed: logind went away
 	// closes counts the manager's Close calls on this connection.
 	closes int
-	// failMonitor makes MonitorShutdown fail: a reconnect that fails
-	// after it took its inhibit lock.
-	failMonitor bool
+	// fail is the call of this connection that errs ("monitor": a
+	// reconnect that fails after it took its inhibit lock, "delay",
+	// "inhibit"), "" for none.
+	fail string
 	// loseClose: Close is not counted (Config.LoseFirstClose).
 	loseClose bool
 	// onWatch, if set, is called when MonitorShutdown succeeds: the
@@ -41,10 +42,18 @@ type Logind struct {
 func newLogind() *Logind { return &Logind{events: make(chan bool), table: newLockTable()} }
 
 // CurrentInhibitDelay is a day: more than any group total the plans use.
-func (*Logind) CurrentInhibitDelay() (time.Duration, error) { return 24 * time.Hour, nil }
+func (l *Logind) CurrentInhibitDelay() (time.Duration, error) {
+	if l.fail == "delay" {
+		return 0, errors.New("podsim: the fake logind failed to read its inhibit delay (a failed reconnect)")
+	}
+	return 24 * time.Hour, nil
+}
 
 // InhibitShutdown hands out the next lock.
 func (l *Logind) InhibitShutdown() (systemd.InhibitLock, error) {
+	if l.fail == "inhibit" {
+		return 0, errors.New("podsim: the fake logind refused an inhibit lock (a failed reconnect)")
+	}
 	l.mu.Lock()
 	l.locks++
 	l.mu.Unlock()
@@ -84,7 +93,7 @@ func (l *Logind) Close() error {
 // connection made to fail.
 func (l *Logind) MonitorShutdown(klog.Logger) (<-chan bool, error) {
 	l.mu.Lock()
-	fail, onWatch := l.failMonitor, l.onWatch
+	fail, onWatch := l.fail == "monitor", l.onWatch
 	l.mu.Unlock()
 	if fail {
 		return nil, errors.New("podsim: the fake logind refused to monitor (a failed reconnect)")

@@ -1,6 +1,7 @@
 package shutdown
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,8 +23,10 @@ import (
 //
 // With Config.Restart the manager runs upstream's own Start, reconnect
 // loop and all, on connections this file hands out: the first, then, after
-// RestartLogind took logind away, one that fails at MonitorShutdown (so
-// the failed start's clean-up runs), then good ones. RestartLogind waits
+// RestartLogind took logind away, one that fails where Config.FailAt says
+// (MonitorShutdown after it took its inhibit lock, CurrentInhibitDelay or
+// InhibitShutdown: the failed start's clean-up runs; or none), then good
+// ones. RestartLogind waits
 // on the bubble's clock until the manager watches a new connection; the
 // driver then triggers the shutdown on it. Stop cancels Start's context.
 //
@@ -34,8 +37,8 @@ import (
 // (cmd/realrun/scratch/shapes.go).
 
 // reconnectBound is how long RestartLogind waits for the manager to watch
-// again: upstream needs two reconnect periods here (the failed attempt,
-// then the good one), 2 s; the bound is five times that.
+// again: upstream needs at most two reconnect periods here (the failed
+// attempt, then the good one), 2 s; the bound is five times that.
 const reconnectBound = 10 * time.Second
 
 // maxConnections bounds the connections one manager is handed: a
@@ -54,7 +57,8 @@ type connections struct {
 	// leftOpen are the failed connections still open when the next one
 	// was made.
 	leftOpen []string
-	// the planted bugs of Config
+	// failAt is Config.FailAt; the planted bugs of Config
+	failAt                 string
 	loseFirstClose, refuse bool
 }
 
@@ -77,7 +81,7 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 	if !ownsDBusConn(impl) {
 		return fmt.Errorf("%v has no newDBusConn: logind restarts need the manager's own connection func (v1.37 and later)", impl.Type())
 	}
-	m.conns, m.rewatched = &connections{loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect}, make(chan struct{})
+	m.conns, m.rewatched = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect}, make(chan struct{})
 	if err := handOverEach(impl, reflect.TypeFor[*Logind](), m.connect); err != nil {
 		return err
 	}
@@ -100,8 +104,8 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 	return nil
 }
 
-// connect is the manager's newDBusConn: a new connection, which fails at
-// MonitorShutdown if it is the first after the first.
+// connect is the manager's newDBusConn: a new connection; the first after
+// the first fails where Config.FailAt says.
 func (m *Manager) connect() (any, error) {
 	c := m.conns
 	c.mu.Lock()
@@ -114,7 +118,7 @@ func (m *Manager) connect() (any, error) {
 		return nil, errors.New("podsim: the fake logind refuses to reconnect (a planted bug)")
 	}
 	for i, prev := range c.all {
-		if prev.failMonitor && prev.closeCount() == 0 && !slices.Contains(c.leftOpen, fmt.Sprint(i+1)) {
+		if prev.fail != "" && prev.closeCount() == 0 && !slices.Contains(c.leftOpen, fmt.Sprint(i+1)) {
 			c.leftOpen = append(c.leftOpen, fmt.Sprint(i+1))
 		}
 	}
@@ -122,7 +126,9 @@ func (m *Manager) connect() (any, error) {
 	if len(c.all) > 0 {
 		l.table = c.all[0].table // one process: its locks are file descriptors
 	}
-	l.failMonitor = len(c.all) == 1
+	if len(c.all) == 1 && c.failAt != "none" {
+		l.fail = cmp.Or(c.failAt, "monitor")
+	}
 	l.loseClose = c.loseFirstClose && len(c.all) == 0
 	if len(c.all) > 0 {
 		l.onWatch = m.watched

@@ -89,6 +89,10 @@ type Config struct {
 	// (restart.go). It needs a kubelet whose Start ends with its context
 	// (v1.37 and later: RestartSupported).
 	Restart bool
+	// FailAt is where the first reconnect after the restart fails: one of
+	// "monitor" (the default, ""), "delay", "inhibit", or "none"
+	// (script.LogindFails).
+	FailAt string
 	// LoseFirstClose and RefuseReconnect are the driver's planted bugs
 	// (its tests only): the fake logind loses the manager's Close of the
 	// first connection, as if the manager leaked it (kubernetes#120613);
