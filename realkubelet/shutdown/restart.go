@@ -54,6 +54,9 @@ type connections struct {
 	extra int // connections refused past maxConnections
 	// unstarted says why Start left no connection watched ("" if it did).
 	unstarted string
+	// rewatched closes when the manager watches a new connection after a
+	// RestartLogind began (nil: no one waits).
+	rewatched chan struct{}
 	// leftOpen are the failed connections still open when the next one
 	// was made.
 	leftOpen []string
@@ -81,7 +84,7 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 	if !ownsDBusConn(impl) {
 		return fmt.Errorf("%v has no newDBusConn: logind restarts need the manager's own connection func (v1.37 and later)", impl.Type())
 	}
-	m.conns, m.rewatched = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect}, make(chan struct{})
+	m.conns = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect}
 	if err := handOverEach(impl, reflect.TypeFor[*Logind](), m.connect); err != nil {
 		return err
 	}
@@ -138,17 +141,16 @@ func (m *Manager) connect() (any, error) {
 }
 
 // watched records that the manager watches l, a connection after the
-// first; the first time, it wakes RestartLogind. (Lock order: the
+// first, and wakes the RestartLogind waiting for it. (Lock order: the
 // connections' lock, then a connection's; never the other way.)
 func (m *Manager) watched(l *Logind) {
 	c := m.conns
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.live = slices.Index(c.all, l)
-	select {
-	case <-m.rewatched:
-	default:
-		close(m.rewatched)
+	if c.rewatched != nil {
+		close(c.rewatched)
+		c.rewatched = nil
 	}
 }
 
@@ -163,11 +165,15 @@ func (m *Manager) RestartLogind() error {
 	if why := m.conns.unstartedWhy(); why != "" {
 		return errors.New(why)
 	}
+	rewatched := make(chan struct{})
+	m.conns.mu.Lock()
+	m.conns.rewatched = rewatched
+	m.conns.mu.Unlock()
 	m.bus.close()
 	t := time.NewTimer(reconnectBound)
 	defer t.Stop()
 	select {
-	case <-m.rewatched:
+	case <-rewatched:
 	case <-t.C:
 		return fmt.Errorf("the node shutdown manager did not watch logind again within %v of its restart (%d connections made)",
 			reconnectBound, m.conns.count())

@@ -3,6 +3,7 @@
 package shutdown
 
 import (
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -69,6 +70,46 @@ func TestRestartLogind(t *testing.T) {
 				if stale := len(locks) == 1 && locks[0].Stale; stale != c.stale || (!c.stale && len(locks) > 0) {
 					t.Errorf("lock problems %v; want GJ's stale release: %v", locks, c.stale)
 				}
+			})
+		})
+	}
+}
+
+// TestStaleReleaseAfterShutdown: GJ's other two ways in, which no family
+// drives (a processed shutdown is where the plans stop): after
+// processShutdownEvent released the lock, a cancellation
+// (PrepareForShutdown(false)) makes acquireInhibitLock take a new lock
+// and release the old one again; so does a logind restart, at its
+// reconnect. Both are the stale release the table calls GJ.
+func TestStaleReleaseAfterShutdown(t *testing.T) {
+	for _, then := range []string{"cancel", "restart"} {
+		t.Run(then, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				m, err := Start(t.Context(), Config{Groups: []Group{{Grace: 1}}, ActivePods: func() []*v1.Pod { return nil },
+					Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }, Logger: klog.Background(),
+					Restart: true, FailAt: "none"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Trigger()
+				synctest.Wait()
+				time.Sleep(2 * time.Second)
+				synctest.Wait()
+				if !m.Done() || len(m.LockProblems()) > 0 {
+					t.Fatalf("the shutdown: done %v, lock problems %v", m.Done(), m.LockProblems())
+				}
+				if then == "cancel" {
+					m.bus.events <- false
+					synctest.Wait()
+				} else if err := m.RestartLogind(); err != nil {
+					t.Fatal(err)
+				}
+				locks := m.LockProblems()
+				if len(locks) != 1 || !locks[0].Stale || !strings.Contains(locks[0].Msg, "released inhibit lock 1 a second time") {
+					t.Errorf("after the %s: lock problems %v; want GJ's second release of lock 1", then, locks)
+				}
+				m.Stop()
+				synctest.Wait()
 			})
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
@@ -85,7 +86,7 @@ func TestRestartLogindNeedsRestartMode(t *testing.T) {
 // RestartLogind say so rather than wait.
 func TestFailedStartClosedBeforeNext(t *testing.T) {
 	for _, closeFailed := range []bool{true, false} {
-		m := &Manager{conns: &connections{}, rewatched: make(chan struct{})}
+		m := &Manager{conns: &connections{}}
 		var conns []*Logind
 		for range 2 {
 			l, err := m.connect()
@@ -165,4 +166,33 @@ func TestLockTable(t *testing.T) {
 			t.Errorf("%s: stale %v, want %v (%v)", c.name, got, c.want, tb.problems())
 		}
 	}
+}
+
+// TestStaleReleaseOnCancel: on any kubelet (the pin's v1.36 too, whose
+// start is run once), a cancellation (PrepareForShutdown(false)) after
+// the shutdown was processed releases the lock processShutdownEvent
+// released already: GJ, by the way no family takes.
+func TestStaleReleaseOnCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m, err := Start(t.Context(), Config{Groups: []Group{{Grace: 1}}, ActivePods: func() []*v1.Pod { return nil },
+			Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }, Logger: klog.Background()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Trigger()
+		synctest.Wait()
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if !m.Done() || len(m.LockProblems()) > 0 {
+			t.Fatalf("the shutdown: done %v, lock problems %v", m.Done(), m.LockProblems())
+		}
+		m.bus.events <- false
+		synctest.Wait()
+		locks := m.LockProblems()
+		if len(locks) != 1 || !locks[0].Stale || !strings.Contains(locks[0].Msg, "released inhibit lock 1 a second time") {
+			t.Errorf("after the cancellation: lock problems %v; want GJ's second release of lock 1", locks)
+		}
+		m.Stop()
+		synctest.Wait()
+	})
 }

@@ -110,12 +110,10 @@ type Manager struct {
 	// atTrigger is bus's release count when Trigger sent "shutting down":
 	// the release after it ends processShutdownEvent.
 	atTrigger int
-	// conns are the connections handed out, cancel ends Start's context,
-	// rewatched closes when a connection after the first is watched:
-	// Config.Restart's (restart.go).
-	conns     *connections
-	cancel    context.CancelFunc
-	rewatched chan struct{}
+	// conns are the connections handed out and cancel ends Start's
+	// context: Config.Restart's (restart.go).
+	conns  *connections
+	cancel context.CancelFunc
 }
 
 // Start builds the real manager (nodeshutdown.NewManager) with the
