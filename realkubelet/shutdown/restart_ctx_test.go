@@ -3,7 +3,6 @@
 package shutdown
 
 import (
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -85,29 +84,14 @@ func TestStaleReleaseAfterShutdown(t *testing.T) {
 	for _, then := range []string{"cancel", "restart"} {
 		t.Run(then, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				m, err := Start(t.Context(), Config{Groups: []Group{{Grace: 1}}, ActivePods: func() []*v1.Pod { return nil },
-					Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }, Logger: klog.Background(),
-					Restart: true, FailAt: "none"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				m.Trigger()
-				synctest.Wait()
-				time.Sleep(2 * time.Second)
-				synctest.Wait()
-				if !m.Done() || len(m.LockProblems()) > 0 {
-					t.Fatalf("the shutdown: done %v, lock problems %v", m.Done(), m.LockProblems())
-				}
+				m := processedShutdown(t, Config{Restart: true, FailAt: "none"})
 				if then == "cancel" {
 					m.bus.events <- false
 					synctest.Wait()
 				} else if err := m.RestartLogind(); err != nil {
 					t.Fatal(err)
 				}
-				locks := m.LockProblems()
-				if len(locks) != 1 || !locks[0].Stale || !strings.Contains(locks[0].Msg, "released inhibit lock 1 a second time") {
-					t.Errorf("after the %s: lock problems %v; want GJ's second release of lock 1", then, locks)
-				}
+				wantStaleRelease(t, m, "the "+then)
 				m.Stop()
 				synctest.Wait()
 			})

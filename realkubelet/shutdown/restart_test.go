@@ -174,25 +174,42 @@ func TestLockTable(t *testing.T) {
 // released already: GJ, by the way no family takes.
 func TestStaleReleaseOnCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m, err := Start(t.Context(), Config{Groups: []Group{{Grace: 1}}, ActivePods: func() []*v1.Pod { return nil },
-			Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }, Logger: klog.Background()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Trigger()
-		synctest.Wait()
-		time.Sleep(2 * time.Second)
-		synctest.Wait()
-		if !m.Done() || len(m.LockProblems()) > 0 {
-			t.Fatalf("the shutdown: done %v, lock problems %v", m.Done(), m.LockProblems())
-		}
+		m := processedShutdown(t, Config{})
 		m.bus.events <- false
 		synctest.Wait()
-		locks := m.LockProblems()
-		if len(locks) != 1 || !locks[0].Stale || !strings.Contains(locks[0].Msg, "released inhibit lock 1 a second time") {
-			t.Errorf("after the cancellation: lock problems %v; want GJ's second release of lock 1", locks)
-		}
+		wantStaleRelease(t, m, "the cancellation")
 		m.Stop()
 		synctest.Wait()
 	})
+}
+
+// processedShutdown starts a manager with c (one group of 1 s, no pods),
+// triggers its shutdown and waits until it was processed, with no bad
+// release so far; inside a bubble.
+func processedShutdown(t *testing.T, c Config) *Manager {
+	t.Helper()
+	c.Groups, c.ActivePods, c.Logger = []Group{{Grace: 1}}, func() []*v1.Pod { return nil }, klog.Background()
+	c.Kill = func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }
+	m, err := Start(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Trigger()
+	synctest.Wait()
+	time.Sleep(2 * time.Second)
+	synctest.Wait()
+	if !m.Done() || len(m.LockProblems()) > 0 {
+		t.Fatalf("the shutdown: done %v, lock problems %v", m.Done(), m.LockProblems())
+	}
+	return m
+}
+
+// wantStaleRelease: after what, the manager's one bad release is GJ's
+// second release of lock 1.
+func wantStaleRelease(t *testing.T, m *Manager, after string) {
+	t.Helper()
+	locks := m.LockProblems()
+	if len(locks) != 1 || !locks[0].Stale || !strings.Contains(locks[0].Msg, "released inhibit lock 1 a second time") {
+		t.Errorf("after %s: lock problems %v; want GJ's second release of lock 1", after, locks)
+	}
 }
