@@ -130,6 +130,9 @@ func runMutation(o options, moduleDir, root string) error {
 		return err
 	}
 	progress("built %s (%s) in %.0fs", s.Name(), s.Layout, time.Since(t0).Seconds())
+	if hint := logindHint(o, t.files, s.Tags); hint != "" {
+		progress("%s", hint)
+	}
 	r.base = filepath.Join(r.outDir, "base-runs.tsv")
 	if err := r.record(side{slot: s, bin: bin}, r.base, s.Name()); err != nil {
 		return err

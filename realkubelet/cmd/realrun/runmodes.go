@@ -68,6 +68,22 @@ func checkLogindTree(o options, tree, flag, release string) error {
 	return nil
 }
 
+// shutdownFile is the node shutdown manager's file, whose reconnect path
+// only --logind-restart drives.
+const shutdownFile = "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go"
+
+// logindHint is realrun mutation's note when it mutates the node shutdown
+// manager of a kubelet that could run --logind-restart without it: its
+// reconnect path's mutants will survive for want of a run that reaches
+// them. "" otherwise.
+func logindHint(o options, files, tags []string) string {
+	if o.logind || o.vk || !slices.Contains(files, shutdownFile) || !slices.Contains(tags, logindTag) {
+		return ""
+	}
+	return "note: without --logind-restart no run reaches the node shutdown manager's reconnect path " +
+		"(Start's loop, the failed start's clean-up, the close of a replaced connection): its mutants survive for want of a run"
+}
+
 // modeArgs are the test binary's flags for --hold, --real and
 // --logind-restart.
 func modeArgs(o options) ([]string, error) {

@@ -88,3 +88,22 @@ func TestLogindRestartFlag(t *testing.T) {
 		t.Errorf("reproduce: %q", got)
 	}
 }
+
+// TestLogindHint: mutating the node shutdown manager of a v1.37 tree
+// without --logind-restart says what survives for want of a run; with the
+// flag, another file, or a tree without the tag, nothing.
+func TestLogindHint(t *testing.T) {
+	tags := []string{logindTag}
+	if got := logindHint(options{}, []string{"a.go", shutdownFile}, tags); !strings.Contains(got, "without --logind-restart") {
+		t.Errorf("hint: %q", got)
+	}
+	for _, c := range []struct {
+		o     options
+		files []string
+		tags  []string
+	}{{options{logind: true}, []string{shutdownFile}, tags}, {options{}, []string{"pkg/kubelet/pod_workers.go"}, tags}, {options{}, []string{shutdownFile}, nil}} {
+		if got := logindHint(c.o, c.files, c.tags); got != "" {
+			t.Errorf("%+v %v %v: hint %q, want none", c.o, c.files, c.tags, got)
+		}
+	}
+}

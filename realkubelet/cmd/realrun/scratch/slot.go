@@ -44,7 +44,7 @@ type Slot struct {
 	// Unstaged: a kubernetes tree without staging/src/k8s.io, built with
 	// the staging modules at realkubelet/go.mod's versions.
 	Unstaged bool
-	// Tags are the build tags of the tree's API shapes (TreeTags).
+	// Tags are the build tags of the tree's API shapes and behaviours (TreeTags).
 	Tags []string
 }
 
