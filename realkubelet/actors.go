@@ -1,7 +1,9 @@
 package realkubelet
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -32,10 +34,10 @@ func newActors(d *Driver) *actors.Actors {
 		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
 		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority,
 		EvictKeepsPhase: d.opts.plant == plantEvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == plantLogindLeak,
-		LogindRefuseReconnect: d.opts.plant == plantLogindGone}
+		LogindRefuseReconnect: d.opts.plant == plantLogindGone, LogindDelayStuck: d.opts.plant == plantLogindDelayStuck}
 	// With the status component, its oracle judges the notes.
 	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
-	a.LogindRestart, a.LogindFail = d.logind, d.logindFail // a restarted process keeps the run's mode
+	a.LogindRestart, a.LogindFail, a.LogindDelay = d.logind, d.logindFail, d.logindDelay // a restarted process keeps the run's modes
 	return a
 }
 
@@ -201,7 +203,7 @@ func (d *Driver) checkActors() {
 		d.report("kubelet", "K8", "", msg)
 	}
 	for _, msg := range d.actors.LogindProblems() {
-		d.report("conform", "P7", "", "logind restart: "+msg)
+		d.report("conform", "P7", "", "logind: "+msg)
 	}
 	for _, p := range d.actors.LockProblems() {
 		class := ""
@@ -212,26 +214,37 @@ func (d *Driver) checkActors() {
 	}
 }
 
-// onlyModeMoves: every move so far is other, the other mode move
-// (hold-wakes, logind-restart): a mode move comes before any other move,
-// and once.
-func (d *Driver) onlyModeMoves(other script.MoveKind) bool {
+// modeMoves are the moves that set a mode of the run: they come before
+// any other move, each once.
+var modeMoves = []script.MoveKind{script.MoveHoldWakes, script.MoveLogindRestart, script.MoveLogindDelay}
+
+// onlyModeMoves: every move so far is a mode move, none of them k.
+func (d *Driver) onlyModeMoves(k script.MoveKind) bool {
 	for _, m := range d.Moves {
-		if m.Kind != other {
+		if m.Kind == k || !slices.Contains(modeMoves, m.Kind) {
 			return false
 		}
 	}
 	return true
 }
 
-// logindRestart is the logind-restart move: from now on every node
+// logindMode is the logind-restart move: from now on every node
 // shutdown manager of the run, this process's and a restarted one's, has
 // logind restart under it before its shutdown event. It panics on a
 // kubelet that cannot (realrun and the tests never hand it one).
-func (d *Driver) logindRestart(fail string) {
+//
+// The logind-delay move: from now on logind's inhibit delay starts short
+// of every manager's groups, so each overrides it (shutdown.Config's
+// ShortDelay). Any kubelet can.
+func (d *Driver) logindMode(m script.Move) {
+	if m.Kind == script.MoveLogindDelay {
+		d.logindDelay = cmp.Or(m.Fail, script.LogindApplies[0])
+		d.actors.LogindDelay = d.logindDelay
+		return
+	}
 	if err := shutdown.RestartSupported(); err != nil {
 		panic("the logind-restart move: " + err.Error())
 	}
-	d.logind, d.logindFail = true, fail
-	d.actors.LogindRestart, d.actors.LogindFail = true, fail
+	d.logind, d.logindFail = true, m.Fail
+	d.actors.LogindRestart, d.actors.LogindFail = true, m.Fail
 }

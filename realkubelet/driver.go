@@ -48,6 +48,9 @@ type Driver struct {
 	// logindFail).
 	logind     bool
 	logindFail string
+	// logindDelay: the logind-delay move came, its override applied when
+	// logindDelay says ("reload", "slow"); "" none.
+	logindDelay string
 	// waits are the killPodNow waits, of every process (package killwait).
 	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.
@@ -226,15 +229,15 @@ func (d *Driver) Apply(m script.Move) bool {
 			return false
 		}
 	case script.MoveHoldWakes:
-		if !d.onlyModeMoves(script.MoveLogindRestart) {
+		if !d.onlyModeMoves(m.Kind) {
 			return false // workers may exist already: the hook must come first, once
 		}
 		d.holdWakes()
-	case script.MoveLogindRestart:
-		if !d.onlyModeMoves(script.MoveHoldWakes) {
+	case script.MoveLogindRestart, script.MoveLogindDelay:
+		if !d.onlyModeMoves(m.Kind) {
 			return false // a manager may have started already
 		}
-		d.logindRestart(m.Fail)
+		d.logindMode(m)
 	}
 	time.Sleep(StepDuration)
 	// The step's instant may be a timer's (the eviction manager's cleanup

@@ -85,7 +85,7 @@ func TestGateSweep(t *testing.T) {
 	}
 	logind := logindFlag(t)
 	opts := func(mode string) RunOptions {
-		return RunOptions{HoldWakes: mode == "hold", plant: plant, LogindRestart: logind}
+		return RunOptions{HoldWakes: mode == "hold", plant: plant, LogindRestart: logind, LogindDelay: *sweepDelay}
 	}
 	tg := realdriver.GateTarget{Families: gateFamilies(""), Modes: []string{"plain", "hold"},
 		Seed: func(f plan.Family, mode string, seed uint64) []string {

@@ -61,16 +61,6 @@ func TestLogindRestartCatches(t *testing.T) {
 	}
 }
 
-func unexplainedP7(r Result) []string {
-	var out []string
-	for _, f := range r.Unexplained() {
-		if f.Oracle == "conform" && f.Invariant == "P7" {
-			out = append(out, f.String())
-		}
-	}
-	return out
-}
-
 // TestLogindRestartSweep: the node-shutdown family's first 40 seeds in
 // both wake-up modes with logind restarting: no unexplained finding, the
 // same trace twice, and a restart in every run that began a shutdown.

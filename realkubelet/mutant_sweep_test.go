@@ -40,7 +40,7 @@ func mutantSweep(t *testing.T, progress io.Writer, base map[string]string, modes
 	}
 	logind := logindFlag(t)
 	lines, v, err := realdriver.MutantSweep(progress, base, modes, plan.KubeletFamilies(), only, start, seeds, func(mode string, f plan.Family, seed uint64) realdriver.MutantRun {
-		o := RunOptions{HoldWakes: mode == "hold", LogindRestart: logind}
+		o := RunOptions{HoldWakes: mode == "hold", LogindRestart: logind, LogindDelay: *sweepDelay}
 		r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
 		return realdriver.MutantRun{TraceSHA: r.TraceSHA, Keys: GateKeys(r)}
 	})

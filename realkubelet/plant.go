@@ -89,6 +89,10 @@ const (
 	// (logind_test.go: P7).
 	plantLogindLeak
 	plantLogindGone
+	// plantLogindDelayStuck: with RunOptions.LogindDelay, logind never
+	// applies the override, so the manager's start times out
+	// (logind_delay_test.go: P7).
+	plantLogindDelayStuck
 )
 
 // plantFires reports whether bug b is planted, has not fired yet, and

@@ -65,6 +65,10 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		fail := script.LogindFails[faults.Intn(len(script.LogindFails))]
 		d.Apply(script.Move{Kind: script.MoveLogindRestart, Fail: fail})
 	}
+	if d.opts.LogindDelay {
+		apply := script.LogindApplies[faults.Intn(len(script.LogindApplies))]
+		d.Apply(script.Move{Kind: script.MoveLogindDelay, Fail: apply})
+	}
 	next := 0
 	for {
 		parked, wakes, kills := d.gates.Parked(), d.gates.Wakes(), d.actors.PendingKills()
@@ -346,6 +350,12 @@ type RunOptions struct {
 	// move is what turns it on, so a script carries it (RunMovesWith does
 	// not read this field).
 	LogindRestart bool
+	// LogindDelay starts logind's inhibit delay short of the node shutdown
+	// manager's groups, so that its start overrides it and polls until
+	// logind applies the override (at its reload, or a second later: drawn
+	// from the fault stream into the logind-delay move), and judges the
+	// delay in force when it starts watching (P7; any kubelet).
+	LogindDelay bool
 }
 
 // RunSeedWith is RunSeed with options; inside a bubble.

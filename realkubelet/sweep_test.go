@@ -24,6 +24,7 @@ var (
 	sweepCorpus = flag.String("sweep.corpus", "", "TestSweep -sweep.strategy guided: load and save the corpora under this directory")
 	sweepRerun  = flag.Bool("sweep.rerun", false, "TestSweep -sweep.strategy guided -sweep.corpus: run every kept entry again first, the rarest keys' owners first (as simrun --rerun-corpus), then the loop's own runs; -sweep counts both")
 	sweepLogind = flag.Bool("sweep.logind", false, "TestSweep, TestShrinkSeed, TestReplaySeed, TestMutantSweep, TestGateSweep: restart logind under the node shutdown manager before every shutdown event (RunOptions.LogindRestart; a kubelet built with -tags podsim_shutdownctx)")
+	sweepDelay  = flag.Bool("sweep.logind-delay", false, "the same tools: start logind's inhibit delay short of the node shutdown manager's groups (RunOptions.LogindDelay)")
 	sweepName   = flag.Bool("sweep.name", false, "TestSweep: name each run on stderr before it starts (a mutant that crashes the binary dies in the last run named)")
 )
 
@@ -43,7 +44,7 @@ func toolOptions(t *testing.T) RunOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return RunOptions{HoldWakes: *sweepHold, Real: real, LogindRestart: logindFlag(t)}
+	return RunOptions{HoldWakes: *sweepHold, Real: real, LogindRestart: logindFlag(t), LogindDelay: *sweepDelay}
 }
 
 // logindFlag is -sweep.logind, refused on a kubelet that cannot restart

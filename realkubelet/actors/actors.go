@@ -81,6 +81,9 @@ type Plants struct {
 	// fake logind loses the Close of the connection the manager replaced,
 	// or refuses every reconnect (shutdown.Config's planted bugs).
 	LogindLoseFirstClose, LogindRefuseReconnect bool
+	// LogindDelayStuck: with LogindDelay, logind never applies the
+	// override.
+	LogindDelayStuck bool
 }
 
 // Actors are the components of one kubelet process.
@@ -100,8 +103,10 @@ type Actors struct {
 	// shutdown event (shutdown.Config.Restart; RunOptions.LogindRestart);
 	// logindWrong says what went wrong with it (LogindProblems).
 	// LogindFail is where the first reconnect fails (shutdown.Config.FailAt).
+	// LogindDelay is shutdown.Config.ShortDelay ("" none).
 	LogindRestart bool
 	LogindFail    string
+	LogindDelay   string
 	logindWrong   []string
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	Admitted, Rejected, AddedInShutdown map[types.UID]bool
@@ -170,18 +175,24 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
-		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart, FailAt: a.LogindFail,
+		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart, FailAt: a.LogindFail, ShortDelay: a.shortDelay(),
 		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
 	h := a.host.Tape()
 	a.Shutdown, a.shutdownAt = m, h.Elapsed()
+	if why := m.StartProblem(); why != "" {
+		a.logindWrong = append(a.logindWrong, why) // no loop watches: nothing to trigger
+		return
+	}
 	if a.LogindRestart {
 		if !a.restartLogind() {
 			return
 		}
 		h.Note(history.LogindRestarted{Watching: m.Watching()})
+	}
+	if a.LogindRestart || a.LogindDelay != "" { // time passed since the snapshot
 		active, a.shutdownAt = a.ActivePods(), h.Elapsed()
 	}
 	var uids []types.UID
@@ -217,15 +228,27 @@ func (a *Actors) LockProblems() []shutdown.LockProblem {
 	return a.Shutdown.LockProblems()
 }
 
-// LogindProblems are what went wrong with a logind restart: the manager
-// not watching again in time, and its connections' leaks, double closes
-// and missing lock (shutdown.Manager.ConnectionProblems); nil without
-// one.
+// LogindProblems are what went wrong under the logind faults: a manager
+// that never watched (its start failed) or did not watch again in time
+// after a restart, its connections' leaks, double closes and missing
+// lock (shutdown.Manager.ConnectionProblems), and watches begun while
+// logind's delay fell short of the groups (DelayProblems); nil without a
+// fault.
 func (a *Actors) LogindProblems() []string {
-	if a.Shutdown == nil || !a.LogindRestart {
+	if a.Shutdown == nil || (!a.LogindRestart && a.LogindDelay == "") {
 		return nil
 	}
-	return append(slices.Clone(a.logindWrong), a.Shutdown.ConnectionProblems()...)
+	out := append(slices.Clone(a.logindWrong), a.Shutdown.ConnectionProblems()...)
+	return append(out, a.Shutdown.DelayProblems()...)
+}
+
+// shortDelay is shutdown.Config.ShortDelay: LogindDelay's, or "never"
+// under the planted bug LogindDelayStuck.
+func (a *Actors) shortDelay() string {
+	if a.LogindDelay != "" && a.plants.LogindDelayStuck {
+		return "never"
+	}
+	return a.LogindDelay
 }
 
 // keepPhase is kill with a status function that restores the phase the

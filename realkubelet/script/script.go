@@ -52,11 +52,16 @@ const (
 	// of the run before its shutdown event (realkubelet/shutdown,
 	// restart.go; a kubelet from v1.37).
 	MoveLogindRestart
+	// MoveLogindDelay, only among a script's first moves, makes logind's
+	// inhibit delay start short of the node shutdown managers' groups, so
+	// each overrides it (realkubelet/shutdown, delay.go).
+	MoveLogindDelay
 )
 
 // bareMoves are the moves without arguments, by script word.
 var bareMoves = map[string]MoveKind{"tick": MoveTick, "hold-wakes": MoveHoldWakes,
-	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho, "logind-restart": MoveLogindRestart}
+	"status-sync": MoveStatusSync, "status-resync": MoveStatusResync, "echo": MoveEcho, "logind-restart": MoveLogindRestart,
+	"logind-delay": MoveLogindDelay}
 
 // Move is one driver step: data, so a run is a script that can be printed,
 // replayed byte for byte and shrunk.
@@ -74,8 +79,15 @@ type Move struct {
 	Order []types.UID
 	// Fail is where the manager's first reconnect after logind's restart
 	// fails (MoveLogindRestart): one of LogindFails; "" is "monitor".
+	// For MoveLogindDelay it is when logind applies the override: one of
+	// LogindApplies; "" is "reload".
 	Fail string
 }
+
+// LogindApplies are when logind applies the inhibit-delay override
+// (MoveLogindDelay): once it reloads, or a second later ("slow"). A
+// script line names the second: "logind-delay apply=slow".
+var LogindApplies = []string{"reload", "slow"}
 
 // LogindFails are the points a logind-restart's first reconnect can fail
 // at (the fake logind's call that errs: MonitorShutdown, after the
@@ -99,6 +111,11 @@ func (m Move) String() string {
 			return "logind-restart fail=" + m.Fail
 		}
 		return "logind-restart"
+	case MoveLogindDelay:
+		if m.Fail != "" && m.Fail != LogindApplies[0] {
+			return "logind-delay apply=" + m.Fail
+		}
+		return "logind-delay"
 	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
 		for word, k := range bareMoves {
 			if k == m.Kind && len(m.Order) > 0 {
@@ -291,9 +308,16 @@ func parseBare(line string, k MoveKind, f []string) (Move, error) {
 		m.Fail = fail
 		return m, nil
 	}
+	if apply, ok := strings.CutPrefix(f[1], "apply="); ok && k == MoveLogindDelay && len(f) == 2 {
+		if !slices.Contains(LogindApplies, apply) {
+			return Move{}, fmt.Errorf("%q: apply=%s: want one of %s", line, apply, strings.Join(LogindApplies, ", "))
+		}
+		m.Fail = apply
+		return m, nil
+	}
 	order, ok := strings.CutPrefix(f[1], "order=")
 	if len(f) != 2 || !ok || order == "" || (k != MoveStatusSync && k != MoveStatusResync) {
-		return Move{}, fmt.Errorf("%q: %s takes no arguments but a status pass's order=UID,… or logind-restart's fail=POINT", line, f[0])
+		return Move{}, fmt.Errorf("%q: %s takes no arguments but a status pass's order=UID,… logind-restart's fail=POINT or logind-delay's apply=WHEN", line, f[0])
 	}
 	for _, u := range strings.Split(order, ",") {
 		if u == "" || slices.Contains(m.Order, types.UID(u)) {

@@ -29,6 +29,8 @@ func TestScriptRoundTrip(t *testing.T) {
 		"release b terminal",
 		"logind-restart",
 		"logind-restart fail=none",
+		"logind-delay",
+		"logind-delay apply=slow",
 	}, "\n") + "\n"
 	moves, expect, err := Parse("# a script\n" + text + "expect G1\n")
 	if err != nil {
@@ -73,7 +75,8 @@ func TestParseRefusesBadLines(t *testing.T) {
 	for _, bad := range []string{"tick now", "wake", "release a", "release a slow", "fly a",
 		"kill a grace=-1", "create a prio=x", "shutdown groups=1", "create a colour=red",
 		"status-sync a", "status-sync order=", "status-sync order=a,a", "echo order=a", "tick order=a", "status-sync order=a x", "create a name=",
-		"logind-restart fail=later", "logind-restart fail=none x", "status-sync fail=none", "logind-restart order=a"} {
+		"logind-restart fail=later", "logind-restart fail=none x", "status-sync fail=none", "logind-restart order=a",
+		"logind-delay apply=never", "logind-delay fail=none", "logind-restart apply=slow"} {
 		if _, _, err := Parse("tick\n" + bad + "\n"); err == nil || !strings.HasPrefix(err.Error(), "line 2: ") {
 			t.Errorf("%q: err = %v", bad, err)
 		}

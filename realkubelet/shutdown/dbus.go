@@ -18,9 +18,10 @@ import (
 // (restart.go).
 type Logind struct {
 	events chan bool
-	// table is the process's inhibit locks (locks.go), shared by the
-	// connections of one manager.
+	// table is the process's inhibit locks (locks.go) and conf logind's
+	// inhibit delay (delay.go), shared by the connections of one manager.
 	table *lockTable
+	conf  *delayConf
 	mu    sync.Mutex
 	// locks and releases count InhibitShutdown and ReleaseInhibitLock
 	// calls on this connection.
@@ -34,19 +35,24 @@ type Logind struct {
 	fail string
 	// loseClose: Close is not counted (Config.LoseFirstClose).
 	loseClose bool
+	// monitored: MonitorShutdown succeeded on this connection.
+	monitored bool
 	// onWatch, if set, is called when MonitorShutdown succeeds: the
 	// manager watches this connection (restart.go).
 	onWatch func(*Logind)
 }
 
-func newLogind() *Logind { return &Logind{events: make(chan bool), table: newLockTable()} }
+func newLogind() *Logind {
+	return &Logind{events: make(chan bool), table: newLockTable(), conf: newDelayConf("", 0)}
+}
 
-// CurrentInhibitDelay is a day: more than any group total the plans use.
+// CurrentInhibitDelay is the delay in force (delay.go: a day, unless
+// Config.ShortDelay).
 func (l *Logind) CurrentInhibitDelay() (time.Duration, error) {
 	if l.fail == "delay" {
 		return 0, errors.New("podsim: the fake logind failed to read its inhibit delay (a failed reconnect)")
 	}
-	return 24 * time.Hour, nil
+	return l.conf.current(), nil
 }
 
 // InhibitShutdown hands out the next lock.
@@ -71,11 +77,18 @@ func (l *Logind) ReleaseInhibitLock(lock systemd.InhibitLock) error {
 	return nil
 }
 
-// ReloadLogindConf is never needed (the delay is long enough).
-func (*Logind) ReloadLogindConf() error { return nil }
+// ReloadLogindConf makes logind apply a written override (delay.go).
+func (l *Logind) ReloadLogindConf() error {
+	l.conf.reload()
+	return nil
+}
 
-// OverrideInhibitDelay is never needed (the delay is long enough).
-func (*Logind) OverrideInhibitDelay(time.Duration) error { return nil }
+// OverrideInhibitDelay writes the override logind applies once it
+// reloads (delay.go).
+func (l *Logind) OverrideInhibitDelay(d time.Duration) error {
+	l.conf.write(d)
+	return nil
+}
 
 // Close counts the call: kubelets from v1.37 close a connection they
 // replace or fail to start with (restart.go checks that each is closed
@@ -98,6 +111,10 @@ func (l *Logind) MonitorShutdown(klog.Logger) (<-chan bool, error) {
 	if fail {
 		return nil, errors.New("podsim: the fake logind refused to monitor (a failed reconnect)")
 	}
+	l.conf.watching()
+	l.mu.Lock()
+	l.monitored = true
+	l.mu.Unlock()
 	if onWatch != nil {
 		onWatch(l)
 	}
@@ -109,6 +126,13 @@ func (l *Logind) releasedCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.releases
+}
+
+// isMonitored reports whether MonitorShutdown succeeded on l.
+func (l *Logind) isMonitored() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.monitored
 }
 
 // lockCount is the number of inhibit locks handed out so far.

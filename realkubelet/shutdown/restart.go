@@ -60,8 +60,10 @@ type connections struct {
 	// leftOpen are the failed connections still open when the next one
 	// was made.
 	leftOpen []string
-	// failAt is Config.FailAt; the planted bugs of Config
+	// failAt is Config.FailAt, delay logind's inhibit delay (one logind
+	// for every connection); the planted bugs of Config
 	failAt                 string
+	delay                  *delayConf
 	loseFirstClose, refuse bool
 }
 
@@ -84,7 +86,8 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 	if !ownsDBusConn(impl) {
 		return fmt.Errorf("%v has no newDBusConn: logind restarts need the manager's own connection func (v1.37 and later)", impl.Type())
 	}
-	m.conns = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect}
+	m.conns = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect,
+		delay: newDelayConf(cfg.ShortDelay, groupsTotal(cfg.Groups))}
 	if err := handOverEach(impl, reflect.TypeFor[*Logind](), m.connect); err != nil {
 		return err
 	}
@@ -98,6 +101,8 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 		c.unstarted = "the node shutdown manager's Start failed: " + err.Error()
 	case len(c.all) == 0:
 		c.unstarted = "the node shutdown manager's Start made no connection to logind"
+	case !c.all[c.live].isMonitored():
+		c.unstarted = "the node shutdown manager's Start returned without watching logind (no MonitorShutdown)"
 	}
 	if c.unstarted != "" {
 		m.bus = newLogind() // no one watches it: a Trigger on it would block, so RestartLogind refuses first
@@ -126,6 +131,7 @@ func (m *Manager) connect() (any, error) {
 		}
 	}
 	l := newLogind()
+	l.conf = c.delay
 	if len(c.all) > 0 {
 		l.table = c.all[0].table // one process: its locks are file descriptors
 	}

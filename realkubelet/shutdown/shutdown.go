@@ -36,7 +36,8 @@
 //
 // What is not upstream's: Start's reconnect loop (in v1.36 a goroutine
 // that never ends; start is called once instead, unless logind restarts:
-// Config.Restart, restart.go), the volume manager
+// Config.Restart, restart.go), logind's inhibit delay (a day, unless
+// Config.ShortDelay: delay.go), the volume manager
 // (WaitForAllPodsUnmount returns at once: no volumes), the node status
 // sync (a no-op), and the state file, whose directory does not exist, so
 // its stores fail and are logged (they only feed metrics). The active pods
@@ -48,6 +49,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"time"
 	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
@@ -89,6 +91,11 @@ type Config struct {
 	// (restart.go). It needs a kubelet whose Start ends with its context
 	// (v1.37 and later: RestartSupported).
 	Restart bool
+	// ShortDelay makes logind's inhibit delay start at 5 s, so that groups
+	// asking for more make the manager override it: "reload" (the override
+	// applies when logind reloads) or "slow" (a second later); "" for a
+	// delay of a day (delay.go).
+	ShortDelay string
 	// FailAt is where the first reconnect after the restart fails: one of
 	// "monitor" (the default, ""), "delay", "inhibit", or "none"
 	// (script.LogindFails).
@@ -110,6 +117,9 @@ type Manager struct {
 	// atTrigger is bus's release count when Trigger sent "shutting down":
 	// the release after it ends processShutdownEvent.
 	atTrigger int
+	// startErr is why the plain start failed under ShortDelay (the
+	// manager then never watches, as a kubelet whose Start failed).
+	startErr string
 	// conns are the connections handed out and cancel ends Start's
 	// context: Config.Restart's (restart.go).
 	conns  *connections
@@ -150,9 +160,14 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 		err = m.startRestarting(ctx, reflect.ValueOf(real).Elem(), c)
 	} else {
 		m.bus = newLogind()
+		m.bus.conf = newDelayConf(c.ShortDelay, groupsTotal(c.Groups))
 		startMu.Lock()
 		if err = handOver(reflect.ValueOf(real).Elem(), m.bus); err == nil {
-			_, err = managerStart(ptr, ctx)
+			if _, err = managerStart(ptr, ctx); err != nil && c.ShortDelay != "" {
+				m.startErr, err = "the node shutdown manager's start failed: "+err.Error(), nil
+			} else if err == nil && !m.bus.isMonitored() {
+				m.startErr = "the node shutdown manager's start returned without watching logind (no MonitorShutdown)"
+			}
 		}
 		startMu.Unlock()
 	}
@@ -171,9 +186,35 @@ func managerPointer(m nodeshutdown.Manager) (unsafe.Pointer, error) {
 	return v.UnsafePointer(), nil
 }
 
+// groupsTotal is the manager's periodRequested: the groups' graces summed.
+func groupsTotal(gs []Group) time.Duration {
+	var sum int64
+	for _, g := range gs {
+		sum += g.Grace
+	}
+	return time.Duration(sum) * time.Second
+}
+
+// StartProblem says why the manager watches no connection after its start
+// ("" if it does): its start failed under ShortDelay, or, with Restart,
+// its Start failed or made none. Trigger then sends nothing.
+func (m *Manager) StartProblem() string {
+	if m.conns != nil {
+		return m.conns.unstartedWhy()
+	}
+	return m.startErr
+}
+
+// DelayProblems are the watches the manager began while logind's inhibit
+// delay did not cover its groups (delay.go).
+func (m *Manager) DelayProblems() []string { return m.bus.conf.judged() }
+
 // Trigger delivers logind's "shutting down" to the event loop; it returns
 // once the loop took it (the rest runs until the next synctest.Wait).
 func (m *Manager) Trigger() {
+	if m.StartProblem() != "" {
+		return // no loop reads the channel
+	}
 	m.atTrigger = m.bus.releasedCount()
 	m.bus.events <- true
 }

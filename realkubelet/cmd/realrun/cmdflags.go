@@ -56,6 +56,8 @@ func defineFlags(fs *flag.FlagSet, o *options) {
 		"an empty line if none) instead of the go.work")
 	fs.BoolVar(&o.logind, "logind-restart", false, "run, replay, shrink, gate, mutation: restart logind under the node shutdown manager before each shutdown event, "+
 		"the manager reconnecting by its own Start, and judge its D-Bus connections (P7; a kubelet from v1.37)")
+	fs.BoolVar(&o.logindDelay, "logind-delay", false, "run, replay, shrink, gate, mutation: start logind's inhibit delay short of the node shutdown manager's groups, "+
+		"so that it overrides it and polls until logind applies it, and judge the delay when it starts watching (P7; any kubelet)")
 	fs.BoolVar(&o.trimpath, "trimpath", false, "build with -trimpath (cache independent of the scratch path; one full rebuild)")
 }
 
@@ -70,6 +72,7 @@ var commandsOf = map[string][]string{
 	"hang":           {"gate", "mutation"},
 	"tags":           {"workfile"},
 	"logind-restart": {"run", "replay", "shrink", "gate", "mutation"},
+	"logind-delay":   {"run", "replay", "shrink", "gate", "mutation"},
 }
 
 // checkOnly refuses a flag of fs given to a command it is not for.

@@ -92,9 +92,9 @@ type tier struct {
 	Modes  string // comma-separated
 	Start  uint64
 	Seeds  int
-	Corpus string // guided, the candidate's: the corpora to run first and grow (a copy of --corpus)
-	Inputs string // guided, the base's: the candidate's run list, whose inputs to run again
-	Logind bool   // --logind-restart
+	Corpus string   // guided, the candidate's: the corpora to run first and grow (a copy of --corpus)
+	Inputs string   // guided, the base's: the candidate's run list, whose inputs to run again
+	Faults []string // the logind faults' test flags (options.faultTestFlags)
 }
 
 func (t tier) last() uint64 { return t.Start + uint64(t.Seeds) - 1 }
@@ -146,7 +146,7 @@ func gateTiers(o options) []tier {
 		out = append(out, tier{Name: "guided", Family: shallow.Family, Fams: shallow.Fams, Modes: o.modes, Start: o.start, Seeds: o.guided})
 	}
 	for i := range out {
-		out[i].Logind = o.logind
+		out[i].Faults = o.faultTestFlags()
 	}
 	return out
 }

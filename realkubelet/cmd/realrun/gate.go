@@ -64,6 +64,7 @@ type gateReport struct {
 	Start       uint64       `json:"start"`
 	Modes       []string     `json:"modes"`
 	Logind      bool         `json:"logind_restart,omitempty"` // --logind-restart
+	LogindDelay bool         `json:"logind_delay,omitempty"`   // --logind-delay
 	RunsPerSide int          `json:"runs_per_side"`            // every tier's
 	Tiers       []tierReport `json:"tiers"`
 	Regressions []change     `json:"regressions"`
@@ -307,7 +308,7 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 		rep.Died += "; the base's run of the same input ends"
 	}
 	if ok {
-		rep.Died += "; " + reproduce(g.vk, g.o.candidateArg(), changeOf(r), g.o.logind)
+		rep.Died += "; " + reproduce(g.vk, g.o.candidateArg(), changeOf(r), g.o.faultFlags())
 	}
 	return nil
 }
@@ -318,10 +319,10 @@ func (g gate) died(rep *gateReport, dead *toolrun.Died, base side, tiers []tier)
 func (g gate) compare(rep *gateReport, tiers []tier, baseRuns, candRuns map[runKey][]string, cand side) {
 	rep.Regressions, rep.Fixes = diffRuns(baseRuns, candRuns)
 	for i, c := range rep.Regressions {
-		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.o.candidateArg(), c, g.o.logind)
+		rep.Regressions[i].Tier, rep.Regressions[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, g.o.candidateArg(), c, g.o.faultFlags())
 	}
 	for i, c := range rep.Fixes {
-		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.baseArg, g.baseSrc), c, g.o.logind)
+		rep.Fixes[i].Tier, rep.Fixes[i].Reproduce = tierOf(tiers, c), reproduce(g.vk, cmp.Or(g.o.baseArg, g.baseSrc), c, g.o.faultFlags())
 	}
 	t0 := time.Now()
 	g.shrink(rep.Regressions, cand)
@@ -384,7 +385,7 @@ func newReport(o options) gateReport {
 	if o.scenario != "all" {
 		fams = 1
 	}
-	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","), Corpus: o.corpus, Logind: o.logind,
+	r := gateReport{Families: fams, Seeds: o.seeds, Start: o.start, Modes: strings.Split(o.modes, ","), Corpus: o.corpus, Logind: o.logind, LogindDelay: o.logindDelay,
 		Regressions: []change{}, Fixes: []change{}}
 	for _, t := range gateTiers(o) {
 		r.Tiers = append(r.Tiers, reportTier(t))

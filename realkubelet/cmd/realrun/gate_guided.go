@@ -37,10 +37,7 @@ func isGuided(t tier) bool { return t.Name == "guided" }
 // args are the test binary's flags for the tier, besides -gate.out and
 // -gate.progress.
 func (t tier) args() []string {
-	var out []string
-	if t.Logind {
-		out = append(out, "-sweep.logind")
-	}
+	out := slices.Clone(t.Faults)
 	if t.Inputs != "" {
 		return append(out, "-gate.inputs", t.Inputs)
 	}

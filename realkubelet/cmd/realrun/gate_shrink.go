@@ -17,7 +17,7 @@ import (
 
 // reproduce is the command that replays a run on a tree of the target
 // (vk: the virtual-kubelet's; "" the pin).
-func reproduce(vk bool, tree string, c change, logind bool) string {
+func reproduce(vk bool, tree string, c change, faults string) string {
 	s := "realrun replay"
 	switch {
 	case vk && tree != "":
@@ -35,10 +35,7 @@ func reproduce(vk bool, tree string, c change, logind bool) string {
 	if c.Mode == "hold" {
 		s += " --hold"
 	}
-	if logind {
-		s += " --logind-restart"
-	}
-	return s
+	return s + faults
 }
 
 // shrinkChanges shrinks up to limit regressions, the first of each
@@ -76,9 +73,7 @@ func shrinkChanges(regs []change, limit int, sd side, tg target, outDir string) 
 		if c.Mode == "hold" {
 			args = append(args, "-sweep.hold")
 		}
-		if tg.logind {
-			args = append(args, "-sweep.logind")
-		}
+		args = append(args, tg.faults...)
 		cmd := exec.Command(sd.bin, args...)
 		cmd.Dir, cmd.Env = tg.moduleDir, sd.slot.GoEnv()
 		out, err := cmd.Output()

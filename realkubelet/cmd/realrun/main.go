@@ -9,7 +9,7 @@
 // TestShrinkSeed, TestGateSweep).
 //
 //	realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-//	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart]
+//	               [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart] [--logind-delay]
 //	realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
 //	realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
 //	realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -46,9 +46,10 @@
 // loads and saves its corpora there (one directory per wake-up mode and
 // component set), and --rerun-corpus runs their kept entries first.
 // replay and shrink take a guided run's --input token instead of --seed.
-// --logind-restart (run, replay, shrink, mutation; a kubelet from v1.37)
-// restarts logind under the node shutdown manager before its shutdown
-// event (logind.go).
+// --logind-restart (a kubelet from v1.37) restarts logind under the node
+// shutdown manager before its shutdown event; --logind-delay starts
+// logind's inhibit delay short of its groups (run, replay, shrink, gate,
+// mutation; runmodes.go).
 // gate --guided N adds the guided tier (gate_guided.go), started from
 // the corpora of --corpus DIR if given.
 //
@@ -92,7 +93,7 @@ type options struct {
 	seeds, shrink, parallel, guided                                            int
 	hang                                                                       time.Duration
 	start                                                                      uint64
-	hold, json, mutants, trimpath, vk, rerun, tags, logind                     bool
+	hold, json, mutants, trimpath, vk, rerun, tags, logind, logindDelay        bool
 	deep                                                                       deepList // gate: the deep tiers
 }
 
@@ -102,7 +103,7 @@ var errFailed = errors.New("failed")
 // usage is the command summary `realrun help` (or -h, --help) prints.
 const usage = `usage:
   realrun run    [--kubernetes DIR|RELEASE] [--scenario NAME|all] [--seeds N] [--start S] [--hold] [--real LIST]
-                 [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart]
+                 [--strategy random|guided] [--corpus DIR [--rerun-corpus]] [--logind-restart] [--logind-delay]
   realrun replay [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--hold] [--real LIST]
   realrun shrink [--kubernetes DIR|RELEASE] --scenario NAME (--seed S | --input TOKEN) [--class CLASS] [--hold] [--real LIST]
   realrun gate   --kubernetes DIR|RELEASE [--base v1.36.3|RELEASE|DIR2] [--seeds N] [--start S] [--scenario NAME|all]
@@ -114,7 +115,8 @@ const usage = `usage:
   realrun mutation --vk [--virtual-kubelet DIR|RELEASE] [--seeds N] [--start S] [--scenario NAME|all] [...]
   realrun mutation [...] --guided N [--corpus DIR]
   realrun workfile [--tags] --kubernetes DIR|RELEASE | --virtual-kubelet DIR|RELEASE
---logind-restart (run, replay, shrink, mutation; kubelets from v1.37): logind restarts before each node shutdown event.
+--logind-restart (kubelets from v1.37), --logind-delay (run, replay, shrink, gate, mutation): logind restarts before each node
+shutdown event; logind's inhibit delay starts short of the manager's groups.
 RELEASE (v1.MINOR.PATCH, e.g. v1.37.2): that kubernetes release as a checkout, fetched once from the Go module proxy.
 the virtual-kubelet pod controller instead of the kubelet (--vk, implied by --virtual-kubelet DIR; its RELEASE: vMAJOR.MINOR.PATCH):
   realrun run|replay|shrink --vk [--virtual-kubelet DIR|RELEASE] [...]

@@ -219,7 +219,7 @@ func runMutant(o options, tg target, file, baseSrc string, baseRuns map[runKey][
 		shrinkChanges(one, 1, sd, tg, outDir)
 		one[0].File = renameScript(one[0].File, name)
 		vk := map[bool]string{true: "--vk "}[tg.vk]
-		one[0].Reproduce = fmt.Sprintf("realrun gate %s--mutants --mutant %s (then: %s on the patched tree)", vk, name, reproduce(tg.vk, "", one[0], tg.logind))
+		one[0].Reproduce = fmt.Sprintf("realrun gate %s--mutants --mutant %s (then: %s on the patched tree)", vk, name, reproduce(tg.vk, "", one[0], tg.faultFlags))
 		row.Example = &one[0]
 	}
 	progress("mutant %s (%s): caught=%v first=%v runs=%v keys=%v (build %.0fs)", name, bug, row.Caught, row.First, row.Runs, row.Keys, row.Seconds)

@@ -191,9 +191,7 @@ func (r *mutationRun) sweepArgs() []string {
 	if !r.t.vk {
 		args = append(args, "-gate.modes", r.o.modes)
 	}
-	if r.o.logind {
-		args = append(args, "-sweep.logind")
-	}
+	args = append(args, r.o.faultTestFlags()...)
 	if r.o.scenario != "all" {
 		args = append(args, "-sweep.family", r.o.scenario)
 	}

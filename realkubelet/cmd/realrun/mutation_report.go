@@ -13,7 +13,7 @@ import (
 // report writes mutation.json and mutation.txt and prints one of them.
 func (r *mutationRun) report(ms []mutreport.Mutant, found, logging int, interrupted bool) error {
 	rep := mutreport.Report{Code: r.t.label(), Files: r.t.files, Tree: r.t.tree(), Families: len(r.t.families), Start: r.o.start, Seeds: r.o.seeds,
-		Modes: r.o.modes, Logind: r.o.logind, Guided: r.o.guided, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
+		Modes: r.o.modes, Logind: r.o.logind, LogindDelay: r.o.logindDelay, Guided: r.o.guided, Found: found, Logging: logging, Interrupted: interrupted, Mutants: ms}
 	if r.o.scenario != "all" {
 		rep.Families = 1
 	}

@@ -14,6 +14,9 @@ func printTable(w io.Writer, r gateReport, outDir string) {
 	if r.Logind {
 		fmt.Fprintln(w, "      logind restarts under the node shutdown manager before each shutdown event (--logind-restart)")
 	}
+	if r.LogindDelay {
+		fmt.Fprintln(w, "      logind's inhibit delay starts short of the node shutdown manager's groups (--logind-delay)")
+	}
 	for _, t := range r.Tiers {
 		fams := fmt.Sprintf("%d families", r.Families)
 		if t.Tier == "deep" || r.Families == 1 {

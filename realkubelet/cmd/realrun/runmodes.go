@@ -20,18 +20,48 @@ import (
 // logindTag is the build tag of a tree whose Start ends with its context.
 const logindTag = "podsim_shutdownctx"
 
-// checkLogind refuses --logind-restart where no node shutdown manager
-// runs: the virtual-kubelet, or --real without the shutdown component.
+// checkLogind refuses --logind-restart and --logind-delay where no node
+// shutdown manager runs: the virtual-kubelet, or --real without the
+// shutdown component.
 func checkLogind(o options) error {
+	flag := "--logind-restart"
+	if !o.logind {
+		flag = "--logind-delay"
+	}
 	switch {
-	case !o.logind:
+	case !o.logind && !o.logindDelay:
 		return nil
 	case o.vk:
-		return fmt.Errorf("--logind-restart restarts logind under the kubelet's node shutdown manager: the virtual-kubelet runs have none")
+		return fmt.Errorf("%s changes logind under the kubelet's node shutdown manager: the virtual-kubelet runs have none", flag)
 	case o.real != "all" && !slices.Contains(strings.Split(o.real, ","), "shutdown"):
-		return fmt.Errorf("--logind-restart needs the node shutdown manager: --real %s leaves out shutdown", o.real)
+		return fmt.Errorf("%s needs the node shutdown manager: --real %s leaves out shutdown", flag, o.real)
 	}
 	return nil
+}
+
+// faultTestFlags are the test binary's flags for the logind faults.
+func (o options) faultTestFlags() []string {
+	var out []string
+	if o.logind {
+		out = append(out, "-sweep.logind")
+	}
+	if o.logindDelay {
+		out = append(out, "-sweep.logind-delay")
+	}
+	return out
+}
+
+// faultFlags are realrun's flags for them, as the commands it prints
+// name them (" --logind-restart --logind-delay", "" for none).
+func (o options) faultFlags() string {
+	s := ""
+	if o.logind {
+		s += " --logind-restart"
+	}
+	if o.logindDelay {
+		s += " --logind-delay"
+	}
+	return s
 }
 
 // checkLogindTrees refuses --logind-restart on a kubelet whose Start
@@ -73,15 +103,24 @@ func checkLogindTree(o options, tree, flag, release string) error {
 const shutdownFile = "pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go"
 
 // logindHint is realrun mutation's note when it mutates the node shutdown
-// manager of a kubelet that could run --logind-restart without it: its
-// reconnect path's mutants will survive for want of a run that reaches
-// them. "" otherwise.
+// manager without the logind faults the kubelet could run: the paths only
+// they reach keep their mutants alive for want of a run. "" otherwise.
 func logindHint(o options, files, tags []string) string {
-	if o.logind || o.vk || !slices.Contains(files, shutdownFile) || !slices.Contains(tags, logindTag) {
+	if o.vk || !slices.Contains(files, shutdownFile) {
 		return ""
 	}
-	return "note: without --logind-restart no run reaches the node shutdown manager's reconnect path " +
-		"(Start's loop, the failed start's clean-up, the close of a replaced connection): its mutants survive for want of a run"
+	var out []string
+	if !o.logind && slices.Contains(tags, logindTag) {
+		out = append(out, "without --logind-restart no run reaches the node shutdown manager's reconnect path "+
+			"(Start's loop, the failed start's clean-up, the close of a replaced connection)")
+	}
+	if !o.logindDelay {
+		out = append(out, "without --logind-delay no run reaches its inhibit-delay override (OverrideInhibitDelay, the reload, the poll)")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "note: " + strings.Join(out, "; ") + ": their mutants survive for want of a run"
 }
 
 // modeArgs are the test binary's flags for --hold, --real and
@@ -97,10 +136,7 @@ func modeArgs(o options) ([]string, error) {
 		}
 		out = append(out, "-sweep.real", o.real)
 	}
-	if o.logind {
-		out = append(out, "-sweep.logind")
-	}
-	return out, nil
+	return append(out, o.faultTestFlags()...), nil
 }
 
 // components are the names --real accepts (components.All;

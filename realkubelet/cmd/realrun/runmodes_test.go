@@ -14,12 +14,15 @@ import (
 // line, for a command, target or component set without a node shutdown
 // manager, and for a kubelet whose Start reconnects forever.
 func TestLogindRestartFlag(t *testing.T) {
-	o, err := parse(strings.Fields("run --scenario node-shutdown --logind-restart --hold"), io.Discard)
+	o, err := parse(strings.Fields("run --scenario node-shutdown --logind-restart --logind-delay --hold"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if args, _ := toolArgs(o); !slices.Contains(args, "-sweep.logind") || !slices.Contains(args, "-sweep.hold") {
-		t.Errorf("run args %q: want -sweep.logind and -sweep.hold", args)
+	if args, _ := toolArgs(o); !slices.Contains(args, "-sweep.logind") || !slices.Contains(args, "-sweep.hold") || !slices.Contains(args, "-sweep.logind-delay") {
+		t.Errorf("run args %q: want -sweep.logind, -sweep.logind-delay and -sweep.hold", args)
+	}
+	if got := gateTiers(options{logindDelay: true, modes: "plain", seeds: 1, scenario: "swarm"})[0].args(); !slices.Contains(got, "-sweep.logind-delay") {
+		t.Errorf("gate tier args %q: want -sweep.logind-delay", got)
 	}
 	o, err = parse(strings.Fields("mutation --logind-restart"), io.Discard)
 	if err != nil {
@@ -32,8 +35,10 @@ func TestLogindRestartFlag(t *testing.T) {
 		t.Errorf("replay without the flag: %q", args)
 	}
 	bad := map[string]string{
-		"run --logind-restart --vk":                         "the virtual-kubelet runs have none",
+		"run --logind-restart --vk":                         "--logind-restart changes logind under the kubelet's node shutdown manager: the virtual-kubelet runs have none",
 		"run --logind-restart --real status,eviction":       "--real status,eviction leaves out shutdown",
+		"run --logind-delay --vk":                           "--logind-delay changes logind under the kubelet's node shutdown manager",
+		"mutation --logind-delay --real none":               "--logind-delay needs the node shutdown manager",
 		"workfile --kubernetes v1.37.2 --logind-restart":    "--logind-restart is not a flag of workfile",
 		"run --logind-restart --real shutdown --seeds 0":    "--seeds must be positive",
 		"replay --logind-restart --scenario swarm --seed 1": "",
@@ -81,10 +86,10 @@ func TestLogindRestartFlag(t *testing.T) {
 			t.Errorf("%+v, a tree with v1.37's Start: %v", o, err)
 		}
 	}
-	if args := (tier{Logind: true, Inputs: "x"}).args(); !slices.Contains(args, "-sweep.logind") {
+	if args := (tier{Faults: []string{"-sweep.logind"}, Inputs: "x"}).args(); !slices.Contains(args, "-sweep.logind") {
 		t.Errorf("the base's inputs tier: %q", args)
 	}
-	if got := reproduce(false, "v1.37.2", change{Family: "node-shutdown", Seed: 3, Mode: "hold"}, true); !strings.HasSuffix(got, " --hold --logind-restart") {
+	if got := reproduce(false, "v1.37.2", change{Family: "node-shutdown", Seed: 3, Mode: "hold"}, options{logind: true, logindDelay: true}.faultFlags()); !strings.HasSuffix(got, " --hold --logind-restart --logind-delay") {
 		t.Errorf("reproduce: %q", got)
 	}
 }
@@ -94,14 +99,20 @@ func TestLogindRestartFlag(t *testing.T) {
 // flag, another file, or a tree without the tag, nothing.
 func TestLogindHint(t *testing.T) {
 	tags := []string{logindTag}
-	if got := logindHint(options{}, []string{"a.go", shutdownFile}, tags); !strings.Contains(got, "without --logind-restart") {
+	if got := logindHint(options{}, []string{"a.go", shutdownFile}, tags); !strings.Contains(got, "without --logind-restart") || !strings.Contains(got, "without --logind-delay") {
 		t.Errorf("hint: %q", got)
+	}
+	if got := logindHint(options{logindDelay: true}, []string{shutdownFile}, nil); got != "" {
+		t.Errorf("the pin with --logind-delay: hint %q, want none (it cannot restart logind)", got)
+	}
+	if got := logindHint(options{}, []string{shutdownFile}, nil); strings.Contains(got, "--logind-restart") || !strings.Contains(got, "--logind-delay") {
+		t.Errorf("the pin: hint %q, want only --logind-delay's", got)
 	}
 	for _, c := range []struct {
 		o     options
 		files []string
 		tags  []string
-	}{{options{logind: true}, []string{shutdownFile}, tags}, {options{}, []string{"pkg/kubelet/pod_workers.go"}, tags}, {options{}, []string{shutdownFile}, nil}} {
+	}{{options{logind: true, logindDelay: true}, []string{shutdownFile}, tags}, {options{}, []string{"pkg/kubelet/pod_workers.go"}, tags}, {options{vk: true}, []string{shutdownFile}, tags}} {
 		if got := logindHint(c.o, c.files, c.tags); got != "" {
 			t.Errorf("%+v %v %v: hint %q, want none", c.o, c.files, c.tags, got)
 		}

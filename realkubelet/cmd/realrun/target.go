@@ -37,15 +37,16 @@ import (
 // target is the code realrun runs (and, for mutation, mutates) and the
 // module whose tool tests judge it.
 type target struct {
-	files     []string // mutation: the mutated files, relative to the tree, in numbering order
-	logCall   *regexp.Regexp
-	families  []string
-	moduleDir string // the tool tests' module
-	source    string // mutation: the tree the schema is written from
-	user      string // the tree the user named ("" for the pin)
-	pin       string // mutation: the VK module's path and pinned version
-	vk        bool
-	logind    bool // --logind-restart
+	files      []string // mutation: the mutated files, relative to the tree, in numbering order
+	logCall    *regexp.Regexp
+	families   []string
+	moduleDir  string // the tool tests' module
+	source     string // mutation: the tree the schema is written from
+	user       string // the tree the user named ("" for the pin)
+	pin        string // mutation: the VK module's path and pinned version
+	vk         bool
+	faults     []string // the logind faults' test flags (options.faultTestFlags)
+	faultFlags string   // and realrun's (options.faultFlags)
 }
 
 // vkModule is the virtual-kubelet module's path.
@@ -67,7 +68,8 @@ var vkLogCall = regexp.MustCompile(`^((defer )?(log\.G\(ctx\)|logger|span)\.|ctx
 func targetOf(o options, kubeletDir string) (target, error) {
 	if !o.vk {
 		return target{files: filesOr(o.files, "pkg/kubelet/pod_workers.go"), logCall: logCall, families: scenarioNames(o),
-			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes, logind: o.logind}, nil
+			moduleDir: kubeletDir, source: o.kubernetes, user: o.kubernetes,
+			faults: o.faultTestFlags(), faultFlags: o.faultFlags()}, nil
 	}
 	t := target{files: filesOr(o.files, "node/pod.go,node/podcontroller.go"), logCall: vkLogCall, families: scenarioNames(o),
 		moduleDir: filepath.Join(filepath.Dir(kubeletDir), "realvk"), source: o.virtualKubelet, user: o.virtualKubelet, vk: true}

@@ -70,6 +70,7 @@ type Report struct {
 	Seeds       int      `json:"seeds_per_family"`
 	Modes       string   `json:"modes"`
 	Logind      bool     `json:"logind_restart,omitempty"` // --logind-restart
+	LogindDelay bool     `json:"logind_delay,omitempty"`   // --logind-delay
 	Guided      int      `json:"guided_runs,omitempty"`    // --guided: the survivors' guided pass, runs per family and mode
 	Found       int      `json:"found"`
 	Logging     int      `json:"logging_left_out"`
@@ -106,6 +107,9 @@ func Print(w io.Writer, rep Report, hang string) {
 		"        the unmutated tree's run lacks; a run that does not end within %s is a hang\n", rep.Families, rep.Start, last, rep.Modes, hang)
 	if rep.Logind {
 		fmt.Fprintln(w, "logind: restarts under the node shutdown manager before each shutdown event (--logind-restart)")
+	}
+	if rep.LogindDelay {
+		fmt.Fprintln(w, "logind: its inhibit delay starts short of the node shutdown manager's groups (--logind-delay)")
 	}
 	if rep.Guided > 0 {
 		fmt.Fprintf(w, "guided: each survivor then %d runs per family and mode of the guided loop, each input with findings judged "+

@@ -1,0 +1,75 @@
+package realkubelet
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/script"
+)
+
+// logindDelayScript: a shutdown whose groups (13 s) exceed logind's
+// short delay (5 s), with logind slow to apply the override.
+const logindDelayScript = `logind-delay apply=slow
+create a
+release a ok
+shutdown groups=0:10,1000:3
+deliver a
+release a ok
+release a ok
+`
+
+// TestLogindDelayScript: on the pin, the manager overrides logind's
+// short delay and starts once logind applied it; the run is clean. With
+// logind never applying it (planted), the manager's start times out, it
+// never watches, and P7 says so (as does L3: the shutdown never ended).
+func TestLogindDelayScript(t *testing.T) {
+	r := runActorsScript(t, logindDelayScript, RunOptions{})
+	if r.Failed() {
+		t.Fatalf("findings: %v", r.Findings)
+	}
+	if r.Moves[0].Kind != script.MoveLogindDelay || r.Moves[0].Fail != "slow" {
+		t.Fatalf("first move %v, want logind-delay apply=slow", r.Moves[0])
+	}
+	stuck := unexplainedP7(runActorsScript(t, logindDelayScript, RunOptions{plant: plantLogindDelayStuck}))
+	if len(stuck) != 1 || !strings.Contains(stuck[0], "start failed") || !strings.Contains(stuck[0], "timed out after 5 attempts") {
+		t.Errorf("stuck override: unexplained P7 %q, want the start's time-out", stuck)
+	}
+}
+
+// TestLogindDelaySweep: the node-shutdown family's first 40 seeds, both
+// modes, with logind's delay short: no unexplained finding, the same trace
+// twice, the mode move first.
+func TestLogindDelaySweep(t *testing.T) {
+	f, ok := plan.FamilyNamed("node-shutdown")
+	if !ok {
+		t.Fatal("no node-shutdown family")
+	}
+	for _, hold := range []bool{false, true} {
+		o := RunOptions{LogindDelay: true, HoldWakes: hold}
+		for seed := uint64(1); seed <= 40; seed++ {
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+			if u := r.Unexplained(); len(u) > 0 {
+				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
+			}
+			if !slices.ContainsFunc(r.Moves[:min(2, len(r.Moves))], func(m script.Move) bool { return m.Kind == script.MoveLogindDelay }) {
+				t.Fatalf("seed %d hold %v: no logind-delay among the first moves: %v", seed, hold, r.Moves[:2])
+			}
+			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
+				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])
+			}
+		}
+	}
+}
+
+// unexplainedP7 are r's unexplained P7 findings.
+func unexplainedP7(r Result) []string {
+	var out []string
+	for _, f := range r.Unexplained() {
+		if f.Oracle == "conform" && f.Invariant == "P7" {
+			out = append(out, f.String())
+		}
+	}
+	return out
+}
