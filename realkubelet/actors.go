@@ -37,7 +37,7 @@ func newActors(d *Driver) *actors.Actors {
 		LogindRefuseReconnect: d.opts.plant == plantLogindGone, LogindDelayStuck: d.opts.plant == plantLogindDelayStuck}
 	// With the status component, its oracle judges the notes.
 	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
-	a.LogindRestart, a.LogindFail, a.LogindDelay = d.logind, d.logindFail, d.logindDelay // a restarted process keeps the run's modes
+	a.Logind = d.logind // a restarted process keeps the run's faults
 	return a
 }
 
@@ -238,13 +238,11 @@ func (d *Driver) onlyModeMoves(k script.MoveKind) bool {
 // ShortDelay). Any kubelet can.
 func (d *Driver) logindMode(m script.Move) {
 	if m.Kind == script.MoveLogindDelay {
-		d.logindDelay = cmp.Or(m.Fail, script.LogindApplies[0])
-		d.actors.LogindDelay = d.logindDelay
-		return
-	}
-	if err := shutdown.RestartSupported(); err != nil {
+		d.logind.Delay = cmp.Or(m.Fault, script.LogindApplies[0])
+	} else if err := shutdown.RestartSupported(); err != nil {
 		panic("the logind-restart move: " + err.Error())
+	} else {
+		d.logind.Restart, d.logind.FailAt = true, m.Fault
 	}
-	d.logind, d.logindFail = true, m.Fail
-	d.actors.LogindRestart, d.actors.LogindFail = true, m.Fail
+	d.actors.Logind = d.logind
 }

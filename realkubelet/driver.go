@@ -43,14 +43,9 @@ type Driver struct {
 
 	pods        map[types.UID]*configPod
 	completions []*completion
-	// logind: the logind-restart move came (every shutdown manager of the
-	// run has logind restart under it, its first reconnect failing at
-	// logindFail).
-	logind     bool
-	logindFail string
-	// logindDelay: the logind-delay move came, its override applied when
-	// logindDelay says ("reload", "slow"); "" none.
-	logindDelay string
+	// logind are the logind faults the mode moves turned on, for every
+	// shutdown manager of the run (the actors of each process).
+	logind actors.LogindFaults
 	// waits are the killPodNow waits, of every process (package killwait).
 	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.

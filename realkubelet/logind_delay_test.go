@@ -29,7 +29,7 @@ func TestLogindDelayScript(t *testing.T) {
 	if r.Failed() {
 		t.Fatalf("findings: %v", r.Findings)
 	}
-	if r.Moves[0].Kind != script.MoveLogindDelay || r.Moves[0].Fail != "slow" {
+	if r.Moves[0].Kind != script.MoveLogindDelay || r.Moves[0].Fault != "slow" {
 		t.Fatalf("first move %v, want logind-delay apply=slow", r.Moves[0])
 	}
 	stuck := unexplainedP7(runActorsScript(t, logindDelayScript, RunOptions{plant: plantLogindDelayStuck}))
@@ -42,19 +42,33 @@ func TestLogindDelayScript(t *testing.T) {
 // modes, with logind's delay short: no unexplained finding, the same trace
 // twice, the mode move first.
 func TestLogindDelaySweep(t *testing.T) {
+	faultSweep(t, RunOptions{LogindDelay: true}, script.MoveLogindDelay, nil)
+}
+
+// faultSweep runs the node-shutdown family's first 40 seeds in both
+// wake-up modes with o's logind fault, whose move is kind: each run has
+// no unexplained finding, the move among its first two (after hold-wakes),
+// the same trace when run again, and passes each (if not nil).
+func faultSweep(t *testing.T, o RunOptions, kind script.MoveKind, each func(r Result) string) {
+	t.Helper()
 	f, ok := plan.FamilyNamed("node-shutdown")
 	if !ok {
 		t.Fatal("no node-shutdown family")
 	}
 	for _, hold := range []bool{false, true} {
-		o := RunOptions{LogindDelay: true, HoldWakes: hold}
+		o.HoldWakes = hold
 		for seed := uint64(1); seed <= 40; seed++ {
 			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
 			if u := r.Unexplained(); len(u) > 0 {
 				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
 			}
-			if !slices.ContainsFunc(r.Moves[:min(2, len(r.Moves))], func(m script.Move) bool { return m.Kind == script.MoveLogindDelay }) {
-				t.Fatalf("seed %d hold %v: no logind-delay among the first moves: %v", seed, hold, r.Moves[:2])
+			if !slices.ContainsFunc(r.Moves[:min(2, len(r.Moves))], func(m script.Move) bool { return m.Kind == kind }) {
+				t.Fatalf("seed %d hold %v: the fault's move is not among the first two: %v", seed, hold, r.Moves[:min(2, len(r.Moves))])
+			}
+			if each != nil {
+				if why := each(r); why != "" {
+					t.Fatalf("seed %d hold %v: %s", seed, hold, why)
+				}
 			}
 			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
 				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])

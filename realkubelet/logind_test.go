@@ -3,11 +3,11 @@
 package realkubelet
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -65,28 +65,12 @@ func TestLogindRestartCatches(t *testing.T) {
 // both wake-up modes with logind restarting: no unexplained finding, the
 // same trace twice, and a restart in every run that began a shutdown.
 func TestLogindRestartSweep(t *testing.T) {
-	f, ok := plan.FamilyNamed("node-shutdown")
-	if !ok {
-		t.Fatal("no node-shutdown family")
-	}
-	for _, hold := range []bool{false, true} {
-		o := RunOptions{LogindRestart: true, HoldWakes: hold}
-		for seed := uint64(1); seed <= 40; seed++ {
-			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
-			if u := r.Unexplained(); len(u) > 0 {
-				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
-			}
-			if r.Moves[0].Kind != script.MoveLogindRestart && r.Moves[min(1, len(r.Moves)-1)].Kind != script.MoveLogindRestart {
-				t.Fatalf("seed %d hold %v: the script does not begin with logind-restart: %v", seed, hold, r.Moves[:2])
-			}
-			began := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "ShutdownBegins") })
-			restarted := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "LogindRestarted") })
-			if began != restarted {
-				t.Fatalf("seed %d hold %v: shutdown began %v, logind restarted %v", seed, hold, began, restarted)
-			}
-			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
-				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])
-			}
+	faultSweep(t, RunOptions{LogindRestart: true}, script.MoveLogindRestart, func(r Result) string {
+		began := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "ShutdownBegins") })
+		restarted := slices.ContainsFunc(r.Trace, func(l string) bool { return strings.Contains(l, "LogindRestarted") })
+		if began != restarted {
+			return fmt.Sprintf("shutdown began %v, logind restarted %v", began, restarted)
 		}
-	}
+		return ""
+	})
 }

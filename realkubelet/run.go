@@ -63,11 +63,11 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 	}
 	if d.opts.LogindRestart {
 		fail := script.LogindFails[faults.Intn(len(script.LogindFails))]
-		d.Apply(script.Move{Kind: script.MoveLogindRestart, Fail: fail})
+		d.Apply(script.Move{Kind: script.MoveLogindRestart, Fault: fail})
 	}
 	if d.opts.LogindDelay {
 		apply := script.LogindApplies[faults.Intn(len(script.LogindApplies))]
-		d.Apply(script.Move{Kind: script.MoveLogindDelay, Fail: apply})
+		d.Apply(script.Move{Kind: script.MoveLogindDelay, Fault: apply})
 	}
 	next := 0
 	for {

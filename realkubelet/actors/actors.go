@@ -11,7 +11,6 @@ package actors
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -99,15 +98,10 @@ type Actors struct {
 	Shutdown     *shutdown.Manager
 	shutdownAt   time.Duration
 	ShutdownDone bool
-	// LogindRestart: logind restarts between the manager's start and the
-	// shutdown event (shutdown.Config.Restart; RunOptions.LogindRestart);
-	// logindWrong says what went wrong with it (LogindProblems).
-	// LogindFail is where the first reconnect fails (shutdown.Config.FailAt).
-	// LogindDelay is shutdown.Config.ShortDelay ("" none).
-	LogindRestart bool
-	LogindFail    string
-	LogindDelay   string
-	logindWrong   []string
+	// Logind are the logind faults the manager meets (logind.go);
+	// logindWrong says what went wrong under them (LogindProblems).
+	Logind      LogindFaults
+	logindWrong []string
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	Admitted, Rejected, AddedInShutdown map[types.UID]bool
 	FirstAddAt                          map[types.UID]time.Duration
@@ -175,7 +169,7 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
-		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.LogindRestart, FailAt: a.LogindFail, ShortDelay: a.shortDelay(),
+		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
 		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
@@ -186,13 +180,13 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		a.logindWrong = append(a.logindWrong, why) // no loop watches: nothing to trigger
 		return
 	}
-	if a.LogindRestart {
+	if a.Logind.Restart {
 		if !a.restartLogind() {
 			return
 		}
 		h.Note(history.LogindRestarted{Watching: m.Watching()})
 	}
-	if a.LogindRestart || a.LogindDelay != "" { // time passed since the snapshot
+	if a.Logind.On() { // time passed since the snapshot
 		active, a.shutdownAt = a.ActivePods(), h.Elapsed()
 	}
 	var uids []types.UID
@@ -203,52 +197,6 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if !a.plants.ShutdownNeverTriggered {
 		m.Trigger()
 	}
-}
-
-// restartLogind restarts logind under the manager just started and
-// reports whether the manager watches it again; the shutdown is then
-// triggered on the new connection, with the pods active by then. If it
-// does not, no shutdown is noted (LogindProblems says why, and the
-// settle phase's L3 that it never ended).
-func (a *Actors) restartLogind() bool {
-	if err := a.Shutdown.RestartLogind(); err != nil {
-		a.logindWrong = append(a.logindWrong, err.Error())
-		return false
-	}
-	return true
-}
-
-// LockProblems are the node shutdown manager's releases of inhibit locks
-// it did not hold (shutdown.LockProblem), with or without LogindRestart;
-// nil before a shutdown began.
-func (a *Actors) LockProblems() []shutdown.LockProblem {
-	if a.Shutdown == nil {
-		return nil
-	}
-	return a.Shutdown.LockProblems()
-}
-
-// LogindProblems are what went wrong under the logind faults: a manager
-// that never watched (its start failed) or did not watch again in time
-// after a restart, its connections' leaks, double closes and missing
-// lock (shutdown.Manager.ConnectionProblems), and watches begun while
-// logind's delay fell short of the groups (DelayProblems); nil without a
-// fault.
-func (a *Actors) LogindProblems() []string {
-	if a.Shutdown == nil || (!a.LogindRestart && a.LogindDelay == "") {
-		return nil
-	}
-	out := append(slices.Clone(a.logindWrong), a.Shutdown.ConnectionProblems()...)
-	return append(out, a.Shutdown.DelayProblems()...)
-}
-
-// shortDelay is shutdown.Config.ShortDelay: LogindDelay's, or "never"
-// under the planted bug LogindDelayStuck.
-func (a *Actors) shortDelay() string {
-	if a.LogindDelay != "" && a.plants.LogindDelayStuck {
-		return "never"
-	}
-	return a.LogindDelay
 }
 
 // keepPhase is kill with a status function that restores the phase the

@@ -77,11 +77,11 @@ type Move struct {
 	// MoveStatusResync), drawn from the seed when the order can matter;
 	// pods it does not name follow in UID order (realkubelet/status).
 	Order []types.UID
-	// Fail is where the manager's first reconnect after logind's restart
-	// fails (MoveLogindRestart): one of LogindFails; "" is "monitor".
-	// For MoveLogindDelay it is when logind applies the override: one of
-	// LogindApplies; "" is "reload".
-	Fail string
+	// Fault is a logind fault move's variant: where the manager's first
+	// reconnect after logind's restart fails (MoveLogindRestart: one of
+	// LogindFails, "" for the first), or when logind applies the delay
+	// override (MoveLogindDelay: one of LogindApplies, "" for the first).
+	Fault string
 }
 
 // LogindApplies are when logind applies the inhibit-delay override
@@ -107,13 +107,13 @@ func (m Move) String() string {
 	case MoveDeliver:
 		return fmt.Sprintf("deliver %s", m.UID)
 	case MoveLogindRestart:
-		if m.Fail != "" && m.Fail != LogindFails[0] {
-			return "logind-restart fail=" + m.Fail
+		if m.Fault != "" && m.Fault != LogindFails[0] {
+			return "logind-restart fail=" + m.Fault
 		}
 		return "logind-restart"
 	case MoveLogindDelay:
-		if m.Fail != "" && m.Fail != LogindApplies[0] {
-			return "logind-delay apply=" + m.Fail
+		if m.Fault != "" && m.Fault != LogindApplies[0] {
+			return "logind-delay apply=" + m.Fault
 		}
 		return "logind-delay"
 	case MoveHoldWakes, MoveStatusSync, MoveStatusResync, MoveEcho:
@@ -305,14 +305,14 @@ func parseBare(line string, k MoveKind, f []string) (Move, error) {
 		if !slices.Contains(LogindFails, fail) {
 			return Move{}, fmt.Errorf("%q: fail=%s: want one of %s", line, fail, strings.Join(LogindFails, ", "))
 		}
-		m.Fail = fail
+		m.Fault = fail
 		return m, nil
 	}
 	if apply, ok := strings.CutPrefix(f[1], "apply="); ok && k == MoveLogindDelay && len(f) == 2 {
 		if !slices.Contains(LogindApplies, apply) {
 			return Move{}, fmt.Errorf("%q: apply=%s: want one of %s", line, apply, strings.Join(LogindApplies, ", "))
 		}
-		m.Fail = apply
+		m.Fault = apply
 		return m, nil
 	}
 	order, ok := strings.CutPrefix(f[1], "order=")

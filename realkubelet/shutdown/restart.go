@@ -52,8 +52,6 @@ type connections struct {
 	all   []*Logind
 	live  int // index in all of the connection the manager watches
 	extra int // connections refused past maxConnections
-	// unstarted says why Start left no connection watched ("" if it did).
-	unstarted string
 	// rewatched closes when the manager watches a new connection after a
 	// RestartLogind began (nil: no one waits).
 	rewatched chan struct{}
@@ -98,13 +96,13 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 	defer c.mu.Unlock()
 	switch {
 	case err != nil: // the kubelet logs it and goes on without the manager
-		c.unstarted = "the node shutdown manager's Start failed: " + err.Error()
+		m.startErr = "the node shutdown manager's Start failed: " + err.Error()
 	case len(c.all) == 0:
-		c.unstarted = "the node shutdown manager's Start made no connection to logind"
+		m.startErr = "the node shutdown manager's Start made no connection to logind"
 	case !c.all[c.live].isMonitored():
-		c.unstarted = "the node shutdown manager's Start returned without watching logind (no MonitorShutdown)"
+		m.startErr = "the node shutdown manager's Start returned without watching logind (no MonitorShutdown)"
 	}
-	if c.unstarted != "" {
+	if m.startErr != "" {
 		m.bus = newLogind() // no one watches it: a Trigger on it would block, so RestartLogind refuses first
 		return nil
 	}
@@ -168,8 +166,8 @@ func (m *Manager) RestartLogind() error {
 	if m.conns == nil {
 		return errors.New("RestartLogind needs a manager started with Config.Restart")
 	}
-	if why := m.conns.unstartedWhy(); why != "" {
-		return errors.New(why)
+	if m.startErr != "" {
+		return errors.New(m.startErr)
 	}
 	rewatched := make(chan struct{})
 	m.conns.mu.Lock()
@@ -200,12 +198,6 @@ func (m *Manager) Watching() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.live + 1
-}
-
-func (c *connections) unstartedWhy() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.unstarted
 }
 
 func (c *connections) count() int {

@@ -116,7 +116,7 @@ func TestFailedStartClosedBeforeNext(t *testing.T) {
 			t.Errorf("clean-up left to the next start: %q", got)
 		}
 	}
-	m := &Manager{conns: &connections{unstarted: "the node shutdown manager's Start made no connection to logind"}, bus: newLogind()}
+	m := &Manager{conns: &connections{}, startErr: "the node shutdown manager's Start made no connection to logind", bus: newLogind()}
 	if err := m.RestartLogind(); err == nil || !strings.Contains(err.Error(), "made no connection") {
 		t.Errorf("RestartLogind after a Start that made no connection: %v", err)
 	}

@@ -117,8 +117,10 @@ type Manager struct {
 	// atTrigger is bus's release count when Trigger sent "shutting down":
 	// the release after it ends processShutdownEvent.
 	atTrigger int
-	// startErr is why the plain start failed under ShortDelay (the
-	// manager then never watches, as a kubelet whose Start failed).
+	// startErr says why the manager watches no connection after its start
+	// ("" if it does): the plain start failed under ShortDelay or returned
+	// without watching; with Restart, Start failed, made no connection or
+	// watched none (restart.go). Trigger then sends nothing.
 	startErr string
 	// conns are the connections handed out and cancel ends Start's
 	// context: Config.Restart's (restart.go).
@@ -195,15 +197,9 @@ func groupsTotal(gs []Group) time.Duration {
 	return time.Duration(sum) * time.Second
 }
 
-// StartProblem says why the manager watches no connection after its start
-// ("" if it does): its start failed under ShortDelay, or, with Restart,
-// its Start failed or made none. Trigger then sends nothing.
-func (m *Manager) StartProblem() string {
-	if m.conns != nil {
-		return m.conns.unstartedWhy()
-	}
-	return m.startErr
-}
+// StartProblem is startErr: why the manager watches no connection after
+// its start, "" if it does.
+func (m *Manager) StartProblem() string { return m.startErr }
 
 // DelayProblems are the watches the manager began while logind's inhibit
 // delay did not cover its groups (delay.go).
