@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
@@ -209,7 +210,7 @@ func (d *Driver) updatePod(o kubelet.UpdatePodOptions, completionID int, gorouti
 	d.noteOffers(o)
 	d.k5.NoteKill(uid, o)
 	kind := o.UpdateType
-	if d.plantFires(plantLostKill, o) {
+	if d.plantFires(planted.LostKill, o) {
 		o = kubelet.UpdatePodOptions{} // recorded, never sent
 	} else {
 		d.pw.UpdatePod(d.ctx, o)
@@ -239,7 +240,7 @@ func (d *Driver) kill(a plan.Action, withWait bool) {
 	c := &completion{id: d.deadCompletions + len(d.completions) + 1, uid: a.UID, ch: make(chan struct{}), step: d.Step,
 		finishedBefore: before[explain.BeFinished] && before != explain.UnknownAfterSync}
 	d.completions = append(d.completions, c)
-	decoy := d.plantFires(plantDecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
+	decoy := d.plantFires(planted.DecoyCompletion, kubelet.UpdatePodOptions{Pod: d.podOf(a.UID), UpdateType: kubetypes.SyncPodKill})
 	if withWait {
 		// The real killPodNow (killnow.go); its kill is recorded from the
 		// driver like every other call (the driver holds the recorder's

@@ -19,6 +19,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/finding"
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/killwait"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -29,12 +30,12 @@ import (
 // newActors makes the shutdown and eviction components (package actors)
 // of a kubelet process around the current pod workers.
 func newActors(d *Driver) *actors.Actors {
-	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == plantShutdownKeepsPhase, NoDisruption: d.opts.plant == plantNoDisruption,
-		AdmitInShutdown: d.opts.plant == plantAdmitInShutdown, BareKillIsKubelets: d.opts.plant == plantBareKillIsKubelets,
-		ShutdownNeverTriggered: d.opts.plant == plantShutdownNeverTriggered,
-		EvictSeesNoPods:        d.opts.plant == plantEvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == plantEvictSeesNoPriority,
-		EvictKeepsPhase: d.opts.plant == plantEvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == plantLogindLeak,
-		LogindRefuseReconnect: d.opts.plant == plantLogindGone, LogindDelayStuck: d.opts.plant == plantLogindDelayStuck}
+	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == planted.ShutdownKeepsPhase, NoDisruption: d.opts.plant == planted.NoDisruption,
+		AdmitInShutdown: d.opts.plant == planted.AdmitInShutdown, BareKillIsKubelets: d.opts.plant == planted.BareKillIsKubelets,
+		ShutdownNeverTriggered: d.opts.plant == planted.ShutdownNeverTriggered,
+		EvictSeesNoPods:        d.opts.plant == planted.EvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == planted.EvictSeesNoPriority,
+		EvictKeepsPhase: d.opts.plant == planted.EvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == planted.LogindLeak,
+		LogindRefuseReconnect: d.opts.plant == planted.LogindGone, LogindDelayStuck: d.opts.plant == planted.LogindDelayStuck}
 	// With the status component, its oracle judges the notes.
 	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
 	a.Logind = d.logind // a restarted process keeps the run's faults
@@ -168,7 +169,7 @@ func (d *Driver) noteSyncPod(c *syncgate.Call) {
 // syncPodEndsTerminal: the phase SyncPod computes for c's pod is terminal,
 // the pod's own (the config's, i.e. the API's) or the status manager's.
 func (d *Driver) syncPodEndsTerminal(c *syncgate.Call) bool {
-	if d.opts.plant == plantNoteEveryRealSyncPod || c.Pod == nil {
+	if d.opts.plant == planted.NoteEveryRealSyncPod || c.Pod == nil {
 		return false
 	}
 	if status.TerminalPhase(c.Pod.Status.Phase) {

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -57,11 +58,11 @@ func TestShutdownIsJudgedByK5(t *testing.T) {
 		t.Fatalf("clean shutdown run has findings: %v", r.Findings)
 	}
 	for _, c := range []struct {
-		plant plantedBug
+		plant planted.Bug
 		want  string
 	}{
-		{plantShutdownKeepsPhase, "status function that turns phase"},
-		{plantAdmitInShutdown, "SyncPod began for pod b"},
+		{planted.ShutdownKeepsPhase, "status function that turns phase"},
+		{planted.AdmitInShutdown, "SyncPod began for pod b"},
 	} {
 		r := runActorsScript(t, shutdownScript, RunOptions{plant: c.plant})
 		got := kFindings(r, "K5")
@@ -69,7 +70,7 @@ func TestShutdownIsJudgedByK5(t *testing.T) {
 			t.Errorf("plant %d: K5 findings %q, want one unexplained %q", c.plant, got, c.want)
 		}
 	}
-	if r := runActorsScript(t, shutdownScript, RunOptions{Real: components.Only(components.Status, components.Eviction), plant: plantShutdownKeepsPhase}); len(kFindings(r, "K5")) > 0 {
+	if r := runActorsScript(t, shutdownScript, RunOptions{Real: components.Only(components.Status, components.Eviction), plant: planted.ShutdownKeepsPhase}); len(kFindings(r, "K5")) > 0 {
 		t.Fatalf("shutdown off still judged a shutdown: %v", r.Findings)
 	}
 }
@@ -137,7 +138,7 @@ create a static=web spec-grace=1 prio=2000000000
 // TestBareRemoveLeavesAdmissionReal: the create after a bare remove goes
 // through the real Admit (rejected: the node shuts down), so a never
 // starts and K5 holds; the script's only finding is the bare kill's G3.
-// With the driver as it was (plantBareKillIsKubelets: the bare kill's
+// With the driver as it was (planted.BareKillIsKubelets: the bare kill's
 // record taken for the kubelet's, admission skipped), housekeeping starts
 // a during the shutdown: one unexplained K5, as swarm seed 859 showed.
 func TestBareRemoveLeavesAdmissionReal(t *testing.T) {
@@ -149,7 +150,7 @@ func TestBareRemoveLeavesAdmissionReal(t *testing.T) {
 	if got := r.Classes(); len(r.Unexplained()) > 0 || !slices.Equal(got, []string{"G3"}) {
 		t.Fatalf("want only G3, got classes %v, findings %v", got, r.Findings)
 	}
-	planted := runActorsScript(t, bareRemoveScript, RunOptions{plant: plantBareKillIsKubelets})
+	planted := runActorsScript(t, bareRemoveScript, RunOptions{plant: planted.BareKillIsKubelets})
 	got := kFindings(planted, "K5")
 	if len(got) != 1 || !strings.Contains(got[0], "SyncPod began for pod a") || !strings.Contains(got[0], "UNEXPLAINED") {
 		t.Fatalf("planted: K5 findings %q, want one unexplained SyncPod of a", got)
@@ -187,7 +188,7 @@ func TestUnfinishedShutdownIsLiveness(t *testing.T) {
 	if got := l3(runActorsScript(t, shutdownScript, RunOptions{})); len(got) > 0 {
 		t.Fatalf("a shutdown that ends: L3 %q", got)
 	}
-	got := l3(runActorsScript(t, shutdownScript, RunOptions{plant: plantShutdownNeverTriggered}))
+	got := l3(runActorsScript(t, shutdownScript, RunOptions{plant: planted.ShutdownNeverTriggered}))
 	if len(got) != 1 || !strings.Contains(got[0], "the node shutdown begun at 300ms never ended") || !strings.Contains(got[0], "UNEXPLAINED") {
 		t.Fatalf("a shutdown that never ends: L3 %q, want one unexplained about the shutdown", got)
 	}
@@ -206,12 +207,12 @@ func TestEvictionTurnsAreJudged(t *testing.T) {
 		t.Fatalf("the real turn: P6 %q", got)
 	}
 	for _, c := range []struct {
-		plant plantedBug
+		plant planted.Bug
 		want  string
 	}{
-		{plantEvictSeesNoPods, "eviction turn 1 evicted [], want one of the active pods that are not critical: [a]"},
-		{plantEvictSeesNoPriority, "eviction turn 1 evicted [b]: a critical pod"},
-		{plantEvictKeepsPhase, "the eviction of pod a has a status function that turns phase Pending into \"Pending\", reason \"Evicted\""},
+		{planted.EvictSeesNoPods, "eviction turn 1 evicted [], want one of the active pods that are not critical: [a]"},
+		{planted.EvictSeesNoPriority, "eviction turn 1 evicted [b]: a critical pod"},
+		{planted.EvictKeepsPhase, "the eviction of pod a has a status function that turns phase Pending into \"Pending\", reason \"Evicted\""},
 	} {
 		got := p6(runActorsScript(t, script, RunOptions{plant: c.plant}))
 		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {
@@ -232,7 +233,7 @@ func TestDisruptionTargetIsJudged(t *testing.T) {
 		if got := findingsOf(runActorsScript(t, c.script, RunOptions{}), "kubelet", "K8"); len(got) > 0 {
 			t.Fatalf("the real managers: K8 %q", got)
 		}
-		got := findingsOf(runActorsScript(t, c.script, RunOptions{plant: plantNoDisruption}), "kubelet", "K8")
+		got := findingsOf(runActorsScript(t, c.script, RunOptions{plant: planted.NoDisruption}), "kubelet", "K8")
 		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {
 			t.Errorf("planted: K8 %q, want one unexplained %q", got, c.want)
 		}

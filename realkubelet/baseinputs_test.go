@@ -7,6 +7,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 var inputFlags = realdriver.NewInputFlags()
@@ -30,12 +31,12 @@ func TestBaseInputs(t *testing.T) {
 }
 
 // TestBaseInputsFindsAPlantedBug: the inputs of a guided loop with a
-// planted bug (plantEarlyTerminate), written as -sweep.inputs writes
+// planted bug (planted.EarlyTerminate), written as -sweep.inputs writes
 // them, judged against runs of the same inputs without the bug, are
 // caught; judged against runs with the bug, none is.
 func TestBaseInputsFindsAPlantedBug(t *testing.T) {
 	f := familyNamed(t, "recreate-same-name")
-	planted := RunOptions{plant: plantEarlyTerminate}
+	planted := RunOptions{plant: planted.EarlyTerminate}
 	var file strings.Builder
 	for _, s := range walk(t, f, planted, guided.NewCorpus(f.Name), 1, 32, 1) {
 		if len(s.Result.Findings) > 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -36,7 +37,7 @@ func (d *Driver) releaseCall(uid types.UID, o syncgate.Outcome) {
 		o = syncgate.ReturnOK
 	}
 	told := o // what the pod workers are told
-	if d.opts.plant == plantLyingSyncer && !d.planted && call.Fn == ops.SyncTerminatingPod && o == syncgate.ReturnOK {
+	if d.opts.plant == planted.LyingSyncer && !d.planted && call.Fn == ops.SyncTerminatingPod && o == syncgate.ReturnOK {
 		d.planted, told = true, syncgate.ReturnError
 	}
 	out := ops.OK

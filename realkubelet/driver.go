@@ -20,6 +20,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/k5class"
 	"github.com/podsim/podsim/realkubelet/killwait"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -184,10 +185,10 @@ func newDriver(o RunOptions) *Driver {
 		}
 	}
 	if o.Real.On(components.Status) {
-		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == plantUnsafeStatus, LoseStatus: o.plant == plantLoseStatus,
-			EarlyTerminate: o.plant == plantEarlyTerminate, NoTerminate: o.plant == plantNoTerminate,
-			LoseReadiness: o.plant == plantLoseReadiness, ReadyTerminal: o.plant == plantReadyTerminal,
-			StripDisruption: o.plant == plantStripDisruption,
+		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == planted.UnsafeStatus, LoseStatus: o.plant == planted.LoseStatus,
+			EarlyTerminate: o.plant == planted.EarlyTerminate, NoTerminate: o.plant == planted.NoTerminate,
+			LoseReadiness: o.plant == planted.LoseReadiness, ReadyTerminal: o.plant == planted.ReadyTerminal,
+			StripDisruption: o.plant == planted.StripDisruption,
 			Planted:         func() { d.planted = true }})
 		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -44,10 +45,10 @@ func mustParse(t *testing.T, text string) []script.Move {
 // relabelled G2 (an unstarted cleanup), and the model failure credited to
 // it; the lost kill and the lying syncer were credited likewise whenever an
 // earlier finding of a known class preceded them in the run.
-var plantedScripts = map[plantedBug]string{
-	plantDecoyCompletion: "create a\nrelease a ok\nkill a grace=5\nrelease a ok\nrelease a ok\n",
-	plantLostKill:        "create a\nrelease a ok\nkill a grace=5\n",
-	plantLyingSyncer:     "create a\nrelease a ok\nremove a\nrelease a ok\nrelease a ok\n",
+var plantedScripts = map[planted.Bug]string{
+	planted.DecoyCompletion: "create a\nrelease a ok\nkill a grace=5\nrelease a ok\nrelease a ok\n",
+	planted.LostKill:        "create a\nrelease a ok\nkill a grace=5\n",
+	planted.LyingSyncer:     "create a\nrelease a ok\nremove a\nrelease a ok\nrelease a ok\n",
 }
 
 // TestPlantedBugsAreUnexplained: each bug planted in the driver leaves a
@@ -111,7 +112,7 @@ func TestDroppedDeviationIsUnexplained(t *testing.T) {
 // report an unexplained finding (-planted.seeds per family and mode).
 func TestPlantedBugsInSweeps(t *testing.T) {
 	families := []string{"early-kill", "kill-during-create", "swarm", "grace-shortening", "static-restart-same-uid"}
-	for _, bug := range []plantedBug{plantDecoyCompletion, plantLostKill, plantLyingSyncer} {
+	for _, bug := range []planted.Bug{planted.DecoyCompletion, planted.LostKill, planted.LyingSyncer} {
 		fired, hidden := 0, 0
 		for _, f := range plan.Families() {
 			if !slices.Contains(families, f.Name) {
@@ -192,7 +193,7 @@ func TestGARejudgementKeepsOtherBugs(t *testing.T) {
 	if r := runScriptWith(t, all, RunOptions{}); len(r.Unexplained()) > 0 || !slices.Contains(r.Classes(), "GA") {
 		t.Fatalf("without the plant: findings %v, want GA and nothing unexplained", r.Findings)
 	}
-	r := runScriptWith(t, all, RunOptions{plant: plantLyingSyncer})
+	r := runScriptWith(t, all, RunOptions{plant: planted.LyingSyncer})
 	if len(r.Unexplained()) == 0 {
 		t.Errorf("the lying syncer beside GA's cancel was explained away: %v", r.Findings)
 	}

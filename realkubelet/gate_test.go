@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 var (
@@ -19,7 +20,7 @@ var (
 )
 
 // gatePlants are the bugs -gate.plant can plant (plant.go).
-var gatePlants = map[string]plantedBug{"admit-in-shutdown": plantAdmitInShutdown}
+var gatePlants = map[string]planted.Bug{"admit-in-shutdown": planted.AdmitInShutdown}
 
 // GateRun is one run's outcome for the differential gate
 // (realdriver.GateRun, as realrun gate reads it).

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // TestGFLookAlikeStaysUnexplained: GF's widened predicate (TerminatePod
@@ -19,9 +21,9 @@ func TestGFLookAlikeStaysUnexplained(t *testing.T) {
 	}
 	moves := mustParse(t, string(text))
 	for _, c := range []struct {
-		plant plantedBug
+		plant planted.Bug
 		want  string
-	}{{0, "[GF]"}, {plantEarlyTerminate, "[UNEXPLAINED]"}} {
+	}{{0, "[GF]"}, {planted.EarlyTerminate, "[UNEXPLAINED]"}} {
 		got := kFindings(runScriptWith(t, moves, RunOptions{plant: c.plant}), "K3")
 		if len(got) != 1 || !strings.HasPrefix(got[0], c.want) {
 			t.Errorf("plant %d: K3 findings %q, want one %s", c.plant, got, c.want)

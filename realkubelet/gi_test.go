@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // giShape is testdata/GI-status-dropped-by-shared-name.script's moves,
@@ -50,8 +51,8 @@ func TestGINeedsTheDroppedStatus(t *testing.T) {
 		o          RunOptions
 	}{
 		{"look-alike", lookalike, RunOptions{Real: components.Only(components.Shutdown, components.Eviction)}},
-		{"planted, shared name", giScript(true), RunOptions{plant: plantAdmitInShutdown}},
-		{"planted, own name", giScript(false), RunOptions{plant: plantAdmitInShutdown}},
+		{"planted, shared name", giScript(true), RunOptions{plant: planted.AdmitInShutdown}},
+		{"planted, own name", giScript(false), RunOptions{plant: planted.AdmitInShutdown}},
 	}
 	for _, c := range cases {
 		got := kFindings(runActorsScript(t, c.text, c.o), "K5")

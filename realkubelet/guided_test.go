@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/guided"
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realdriver"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // guidedRunner is the real pod workers as a guided.Runner: family f's
@@ -152,9 +153,9 @@ func TestGuidedOnRealKubelet(t *testing.T) {
 // without the bug.
 func TestGuidedFindsPlantedBugs(t *testing.T) {
 	for _, c := range []struct {
-		bug    plantedBug
+		bug    planted.Bug
 		family string
-	}{{plantIdleCacheOnRestart, "kubelet-restart-terminal-pods"}, {plantEarlyTerminate, "recreate-same-name"}} {
+	}{{planted.IdleCacheOnRestart, "kubelet-restart-terminal-pods"}, {planted.EarlyTerminate, "recreate-same-name"}} {
 		f := familyNamed(t, c.family)
 		opts := RunOptions{plant: c.bug}
 		var found *guided.Step[Result]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/plan"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -32,7 +33,7 @@ func TestLogindDelayScript(t *testing.T) {
 	if r.Moves[0].Kind != script.MoveLogindDelay || r.Moves[0].Fault != "slow" {
 		t.Fatalf("first move %v, want logind-delay apply=slow", r.Moves[0])
 	}
-	stuck := unexplainedP7(runActorsScript(t, logindDelayScript, RunOptions{plant: plantLogindDelayStuck}))
+	stuck := unexplainedP7(runActorsScript(t, logindDelayScript, RunOptions{plant: planted.LogindDelayStuck}))
 	if len(stuck) != 1 || !strings.Contains(stuck[0], "start failed") || !strings.Contains(stuck[0], "timed out after 5 attempts") {
 		t.Errorf("stuck override: unexplained P7 %q, want the start's time-out", stuck)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -43,11 +44,11 @@ func TestLogindRestartScript(t *testing.T) {
 // only finding is upstream's stale lock release, GJ.
 func TestLogindRestartCatches(t *testing.T) {
 	for _, c := range []struct {
-		plant plantedBug
+		plant planted.Bug
 		want  string
 	}{
-		{plantLogindLeak, "connection 1 of 3 was replaced or failed to start and never closed"},
-		{plantLogindGone, "did not watch logind again within 10s of its restart"},
+		{planted.LogindLeak, "connection 1 of 3 was replaced or failed to start and never closed"},
+		{planted.LogindGone, "did not watch logind again within 10s of its restart"},
 	} {
 		got := unexplainedP7(runActorsScript(t, logindScript, RunOptions{plant: c.plant}))
 		if len(got) != 1 || !strings.Contains(got[0], c.want) {

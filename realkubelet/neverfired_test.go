@@ -3,6 +3,8 @@ package realkubelet
 import (
 	"strings"
 	"testing"
+
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // TestL6LookAlikeStaysUnexplained: an L6 no S14 judged is named by
@@ -12,7 +14,7 @@ import (
 // planted decoy channel) stays unexplained, and so does every L6 of
 // it; the scripts of the two new shapes name G2 and GD.
 func TestL6LookAlikeStaysUnexplained(t *testing.T) {
-	r := runScriptWith(t, mustParse(t, plantedScripts[plantDecoyCompletion]), RunOptions{plant: plantDecoyCompletion})
+	r := runScriptWith(t, mustParse(t, plantedScripts[planted.DecoyCompletion]), RunOptions{plant: planted.DecoyCompletion})
 	got := l6Findings(r)
 	if len(got) == 0 {
 		t.Fatalf("decoy completion: no L6; findings %v", r.Findings)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
@@ -56,7 +57,7 @@ func (d *Driver) restartKubelet() {
 
 	d.gates = syncgate.New()
 	d.cache = podworkers.Cache{Running: d.running}
-	if d.opts.plant == plantIdleCacheOnRestart {
+	if d.opts.plant == planted.IdleCacheOnRestart {
 		d.cache, d.planted = podworkers.Cache{}, true
 	}
 	d.pw = podworkers.New(d.gates, d.cache, d.gates.Enqueue)

@@ -10,6 +10,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -102,7 +103,7 @@ func TestRestartPlantedIdleCacheCaught(t *testing.T) {
 	if r := runScriptWith(t, moves, o); len(r.Unexplained()) > 0 {
 		t.Fatalf("clean run has findings: %v", r.Findings)
 	}
-	o.plant = plantIdleCacheOnRestart
+	o.plant = planted.IdleCacheOnRestart
 	r := runScriptWith(t, moves, o)
 	if len(r.Unexplained()) == 0 {
 		t.Fatalf("planted forgetting not caught; findings %v", r.Findings)
@@ -181,7 +182,7 @@ func TestRestartGB(t *testing.T) {
 		}
 	}
 	lookAlike := o
-	lookAlike.plant = plantIdleCacheOnRestart
+	lookAlike.plant = planted.IdleCacheOnRestart
 	r := runScriptWith(t, mustParse(t, "create a static=web\nrelease a ok\nfinish a static=web phase=Succeeded\nrestart\n"), lookAlike)
 	s7 := false
 	for _, f := range r.Unexplained() {

@@ -15,6 +15,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/finding"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/sim"
@@ -333,7 +334,7 @@ type RunOptions struct {
 	// finding.KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string
 	// plant is a bug planted in the driver (tests only, plant.go).
-	plant plantedBug
+	plant planted.Bug
 	// noCoverage runs without the coverage tracker (tests only: it must
 	// change nothing but Result.Coverage).
 	noCoverage bool

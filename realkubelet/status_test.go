@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/script"
 )
 
@@ -77,17 +78,17 @@ func TestStatusComponentOff(t *testing.T) {
 // scripts without the plant are clean.
 func TestStatusPlantsAreCaught(t *testing.T) {
 	cases := []struct {
-		bug       plantedBug
+		bug       planted.Bug
 		invariant string
 		script    string
 	}{
-		{plantUnsafeStatus, "K2", "create a\nrelease a terminal\nstatus-sync\n"},
-		{plantEarlyTerminate, "K3", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nstatus-sync\n"},
-		{plantNoTerminate, "L7", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\nstatus-sync\n"},
-		{plantLoseStatus, "P5", "create a\nrelease a ok\n"},
-		{plantReadyTerminal, "K7", lifecycleScript},
-		{plantLoseReadiness, "P5", "create a\nrelease a ok\n"},
-		{plantStripDisruption, "K8", "create a\nrelease a ok\nstatus-sync\nshutdown\ndeliver a\nrelease a ok\nstatus-sync\n"},
+		{planted.UnsafeStatus, "K2", "create a\nrelease a terminal\nstatus-sync\n"},
+		{planted.EarlyTerminate, "K3", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nstatus-sync\n"},
+		{planted.NoTerminate, "L7", "create a\nrelease a ok\ndelete a grace=5\nrelease a ok\nrelease a ok\nstatus-sync\n"},
+		{planted.LoseStatus, "P5", "create a\nrelease a ok\n"},
+		{planted.ReadyTerminal, "K7", lifecycleScript},
+		{planted.LoseReadiness, "P5", "create a\nrelease a ok\n"},
+		{planted.StripDisruption, "K8", "create a\nrelease a ok\nstatus-sync\nshutdown\ndeliver a\nrelease a ok\nstatus-sync\n"},
 	}
 	for _, c := range cases {
 		moves := mustParse(t, c.script)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsim/podsim/realkubelet/components"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // readClean is a testdata script that must run clean (no expect line: it
@@ -30,7 +31,7 @@ func TestRejectedSyncPodEndsTerminal(t *testing.T) {
 	if r := runActorsScript(t, text, RunOptions{HoldWakes: true}); len(r.Unexplained()) > 0 {
 		t.Fatalf("unexplained findings: %v", r.Findings)
 	}
-	r := runActorsScript(t, text, RunOptions{HoldWakes: true, plant: plantNoteEveryRealSyncPod})
+	r := runActorsScript(t, text, RunOptions{HoldWakes: true, plant: planted.NoteEveryRealSyncPod})
 	got := kFindings(r, "K4")
 	if len(got) != 1 || !strings.Contains(got[0], "UNEXPLAINED") {
 		t.Fatalf("noting every SyncPod: K4 findings %q, want one unexplained", got)
