@@ -324,6 +324,8 @@ func (w *baseWorld) perform(a plan.Action) {
 		return
 	case plan.Restart:
 		return // not modelled on the real runtime (mutants_baseline_kubelet_test.go)
+	case plan.ShutdownCancel:
+		return // not modelled: the baseline's node shutdown is never withdrawn (no catalogued bug needs it)
 	}
 	w.loop.Lock()
 	defer w.loop.Unlock()

@@ -65,6 +65,10 @@ type ShutdownKill struct {
 // ShutdownDone: the node shutdown manager's kills all returned.
 type ShutdownDone struct{}
 
+// ShutdownCancelled: the node shutdown manager read logind's cancellation
+// of the shutdown (after its processing returned) and reopened admission.
+type ShutdownCancelled struct{}
+
 // LogindRestarted: logind restarted under the node shutdown manager before
 // its shutdown event, and the manager watches it again on its connection
 // number Watching (the real kubelet's logind restarts only; no oracle
@@ -100,6 +104,7 @@ func (SyncPodBegins) isNote()       {}
 func (ShutdownBegins) isNote()      {}
 func (ShutdownKill) isNote()        {}
 func (ShutdownDone) isNote()        {}
+func (ShutdownCancelled) isNote()   {}
 func (LogindRestarted) isNote()     {}
 func (KubeletSettled) isNote()      {}
 func (Requeued) isNote()            {}

@@ -62,8 +62,12 @@ type Kubelet interface {
 	Pod(uid types.UID) KubeletPod
 	// APIServer reports whether the target models the API server.
 	APIServer() bool
-	// ShutdownAt is when the node shutdown began (0 if it did not).
+	// ShutdownAt is when the last node shutdown began (0, or negative, if
+	// none did).
 	ShutdownAt() time.Duration
+	// ShuttingDown: a node shutdown is in force (admission is closed): one
+	// began and the manager has read no cancellation of it since.
+	ShuttingDown() bool
 }
 
 // KubeletPod is one pod as the kubelet's actors and the API server see it.
@@ -75,7 +79,8 @@ type KubeletPod struct {
 	Phase    v1.PodPhase
 	Deleted  bool
 	// The kubelet: handed to the pod workers by an ADD (Admitted), refused
-	// at admission (Rejected), first added after the node shutdown began.
+	// at admission (Rejected), first added while a node shutdown was in
+	// force (ShuttingDown).
 	Admitted, Rejected bool
 	AddedInShutdown    bool
 	FirstAddAt         time.Duration

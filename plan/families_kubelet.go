@@ -62,6 +62,44 @@ func GenerateNodeShutdown(src sim.Source) Plan {
 	return p.plan
 }
 
+// GenerateShutdownCancel: the node shuts down and logind withdraws the
+// shutdown, while its kills run or after; the manager's event loop reads
+// the withdrawal once its processing returned and reopens admission. Pods
+// arrive during the shutdown, just after the cancellation (before or
+// after the loop read it) and later; the node may shut down again once
+// the first shutdown's groups are surely over (SPEC §2 node shutdown, K5;
+// upstream GJ).
+func GenerateShutdownCancel(src sim.Source) Plan {
+	p := newPlanner(src, "shutdown-cancel", 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100), SlowRate: 400,
+		MaxDelay: 2 * time.Second, IgnoreCancel: pick(src, 0, 500)})
+	groups := []ShutdownGroup{{Priority: 0, Grace: int64(pick(src, 2, 5))}, {Priority: 1000, Grace: int64(pick(src, 1, 3))}}
+	p.plan.Node = &Node{APIServer: true, EchoLag: pick(src, 0, time.Second), ShutdownGroups: groups}
+	uids := p.uids(6)
+	for _, uid := range uids[:2+src.Intn(2)] {
+		p.add(Create, uid, Action{Priority: int32(pick(src, 0, 0, 1000)), SpecGrace: int64(pick(src, 1, 5, 30))})
+		p.wait(2)
+	}
+	p.wait(3)
+	begun := p.add(Shutdown, "", Action{}).At
+	p.wait(2)
+	if src.Intn(2) == 0 {
+		p.add(Create, uids[3], Action{})
+	}
+	p.wait(pick(src, 0, 2, 8)) // with 8, often after the groups' kills returned
+	p.add(ShutdownCancel, "", Action{})
+	p.wait(2)
+	p.add(Create, uids[4], Action{SpecGrace: int64(pick(src, 1, 5))})
+	if src.Intn(2) == 0 {
+		// The first shutdown's processing is over by then: its groups'
+		// graces, counted from when it began.
+		p.at = max(p.at, begun+time.Duration(groups[0].Grace+groups[1].Grace+2)*time.Second)
+		p.add(Create, uids[5], Action{Priority: int32(pick(src, 0, 1000))})
+		p.wait(2)
+		p.add(Shutdown, "", Action{})
+	}
+	return p.plan
+}
+
 // GenerateEvictionWait: the eviction manager evicts running pods (kill and
 // wait for cleanup), racing a graceful delete, natural completion or a
 // second eviction; static and critical pods are spared (SPEC §2 eviction

@@ -312,6 +312,9 @@ func KubeletFamilies() []Family {
 			MarkAdmittedAfterRelease, MarkRejectedDeletedGone, MarkTerminalWriteDeferred}},
 		{Name: "node-shutdown", Generate: GenerateNodeShutdown, Marks: []string{MarkShutdownKilled,
 			MarkShutdownAdmissionClosed, MarkShutdownGroupGraceOver, MarkCompletionFired}},
+		{Name: "shutdown-cancel", Generate: GenerateShutdownCancel, Marks: []string{MarkShutdownCancelled,
+			MarkCancelDuringShutdown, MarkAdmittedAfterCancel, MarkShutdownAgain, MarkShutdownKilled,
+			MarkShutdownAdmissionClosed}},
 		{Name: "eviction-wait", Generate: GenerateEvictionWait, Marks: []string{MarkEvictionCleanupWaited,
 			MarkEvictionSpared, MarkCompletionFired}},
 		{Name: "kubelet-restart-terminal-pods", Generate: GenerateKubeletRestartTerminalPods, Marks: []string{

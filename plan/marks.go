@@ -28,6 +28,10 @@ const (
 	MarkShutdownKilled          = "shutdown-killed"           // the node shutdown killed a pod in time
 	MarkShutdownAdmissionClosed = "shutdown-admission-closed" // a pod was rejected during the node shutdown
 	MarkShutdownGroupGraceOver  = "shutdown-group-grace-over" // a shutdown group's grace ran out before its kills returned
+	MarkShutdownCancelled       = "shutdown-cancelled"        // the node shutdown manager read a cancellation and reopened admission
+	MarkCancelDuringShutdown    = "cancel-during-shutdown"    // the cancellation came while the shutdown's kills ran
+	MarkAdmittedAfterCancel     = "admitted-after-cancel"     // a pod first added after a cancelled shutdown was admitted
+	MarkShutdownAgain           = "shutdown-again"            // a node shutdown began after a cancelled one
 	MarkEvictionCleanupWaited   = "eviction-cleanup-waited"   // the eviction manager saw its victim finished
 	MarkEvictionSpared          = "eviction-spared"           // an eviction skipped a static, critical or inactive pod
 	MarkRestartDeletedGone      = "restart-deleted-gone"      // a pod deleted before a kubelet restart was deleted from the API after it

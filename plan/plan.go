@@ -60,11 +60,19 @@ const (
 	VKProviderPod
 	VKStart
 	VKRestart
+
+	// ShutdownCancel: logind withdraws the node shutdown
+	// (PrepareForShutdown(false)). The node shutdown manager's one event
+	// loop reads it once the shutdown's processing ended, and reopens
+	// admission; a no-op when no shutdown is in force (shutdown.go). Last,
+	// so that the kinds before it keep their values.
+	ShutdownCancel
 )
 
 var actionNames = [...]string{"create", "update", "sync", "delete", "remove", "kill", "kill-now",
 	"runtime-kill", "finish", "sync-known", "query", "vanish", "evict", "shutdown", "restart",
-	"vk-create", "vk-delete", "vk-edit", "vk-status", "vk-provider-delete", "vk-provider-pod", "vk-start", "vk-restart"}
+	"vk-create", "vk-delete", "vk-edit", "vk-status", "vk-provider-delete", "vk-provider-pod", "vk-start", "vk-restart",
+	"shutdown-cancel"}
 
 func (k ActionKind) String() string { return actionNames[k] }
 

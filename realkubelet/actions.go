@@ -98,10 +98,11 @@ func (d *Driver) action(a plan.Action) {
 			d.restartKubelet() // restart.go
 		}
 		// Off: skipped, the same pod workers go on (doc.go, "Per family").
-	case plan.Shutdown:
+	case plan.Shutdown, plan.ShutdownCancel:
 		// With the shutdown component on, Apply starts the real node
-		// shutdown manager instead (package actors); off, the pod workers alone
-		// are driven (doc.go, "Per family").
+		// shutdown manager or cancels its shutdown instead (package
+		// actors); off, the pod workers alone are driven (doc.go, "Per
+		// family").
 	}
 }
 

@@ -35,7 +35,8 @@ func newActors(d *Driver) *actors.Actors {
 		ShutdownNeverTriggered: d.opts.plant == planted.ShutdownNeverTriggered,
 		EvictSeesNoPods:        d.opts.plant == planted.EvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == planted.EvictSeesNoPriority,
 		EvictKeepsPhase: d.opts.plant == planted.EvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == planted.LogindLeak,
-		LogindRefuseReconnect: d.opts.plant == planted.LogindGone, LogindDelayStuck: d.opts.plant == planted.LogindDelayStuck}
+		LogindRefuseReconnect: d.opts.plant == planted.LogindGone, LogindDelayStuck: d.opts.plant == planted.LogindDelayStuck,
+		CancelLost: d.opts.plant == planted.CancelLost}
 	// With the status component, its oracle judges the notes.
 	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
 	a.Logind = d.logind // a restarted process keeps the run's faults
@@ -194,7 +195,8 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 // checkActors reports P6 for the kubelet process's eviction turns
 // (Actors.EvictionMisses), K8 for its eviction and shutdown kills
 // (Actors.DisruptionMisses) and P7 for its logind restart
-// (Actors.LogindProblems): when the settle phase ends, and before a
+// (Actors.LogindProblems), its inhibit locks and its admission after a
+// cancellation (RejectionProblems): when the settle phase ends, and before a
 // restart replaces the process.
 func (d *Driver) checkActors() {
 	for _, msg := range d.actors.EvictionMisses() {
@@ -205,6 +207,9 @@ func (d *Driver) checkActors() {
 	}
 	for _, msg := range d.actors.LogindProblems() {
 		d.report("conform", "P7", "", "logind: "+msg)
+	}
+	for _, msg := range d.actors.RejectionProblems() {
+		d.report("conform", "P7", "", msg)
 	}
 	for _, p := range d.actors.LockProblems() {
 		class := ""

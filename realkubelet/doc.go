@@ -71,7 +71,7 @@
 //   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
 //     SyncKnownPods and the runtime kill is a single step here.
 //   - swarm: every pod-worker action kind, with the limits above.
-//   - rejected-admission, node-shutdown, eviction-wait,
+//   - rejected-admission, node-shutdown, shutdown-cancel, eviction-wait,
 //     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
 //     (and the swarm's node-level half): with the status component
 //     (package components, status.go; on by default) the real status manager
@@ -83,8 +83,11 @@
 //     Shutdown runs the real node shutdown manager with the plan's
 //     priority groups, its kills through the real killPodNow parked until
 //     a "deliver" move, its Admit rejecting creates during the shutdown,
-//     and its notes judged by K5; with the eviction component (package actors,
-//     evictmgr/) Evict runs one turn of the real eviction manager's loop
+//     and its notes judged by K5; a ShutdownCancel reaches its event loop
+//     once the shutdown's processing returned (actors/cancel.go), and the
+//     plan's next action waits for that in most runs; with the eviction
+//     component (package actors, evictmgr/) Evict runs one turn of the
+//     real eviction manager's loop
 //     (synchronize, then the cleanup wait) under pressure the plan
 //     controls. Admission for resources is not modelled (upstream's is a
 //     *Kubelet method), Restart restarts the kubelet with the restart

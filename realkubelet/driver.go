@@ -252,6 +252,8 @@ func (d *Driver) Apply(m script.Move) bool {
 	case script.MoveAction:
 		if m.Action.Kind == plan.Shutdown && d.opts.Real.On(components.Shutdown) {
 			d.actors.StartShutdown(m.Groups)
+		} else if m.Action.Kind == plan.ShutdownCancel && d.opts.Real.On(components.Shutdown) {
+			d.actors.CancelShutdown()
 		} else {
 			d.action(m.Action)
 		}

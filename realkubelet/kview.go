@@ -28,6 +28,7 @@ func (k actorsView) Pod(uid types.UID) oracle.KubeletPod {
 func (actorsView) APIServer() bool { return false }
 
 func (k actorsView) ShutdownAt() time.Duration { return k.d.actors.ShutdownAt() }
+func (k actorsView) ShuttingDown() bool        { return k.d.actors.ShuttingDown() }
 
 // kubelet is the view's Kubelet without the status component: nil unless
 // the shutdown or eviction component runs.

@@ -79,10 +79,18 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		}
 		r := schedule.Intn(16)
 		sm, status := d.statusChoice(r, schedule)
+		// While the node shutdown manager has a cancellation to read, the
+		// plan waits for it more often than not: its next action comes at
+		// r 0 only (shutdown-cancel's creates land after the read in most
+		// runs, before it in some, as the world's plan times have it).
+		planAt := 7
+		if d.actors.CancelPending() {
+			planAt = 1
+		}
 		switch {
 		case status:
 			d.Apply(sm)
-		case next < len(p.Actions) && (gated == 0 || r < 7):
+		case next < len(p.Actions) && (gated == 0 || r < planAt):
 			d.Apply(script.PlanMove(p, next))
 			next++
 		case r == 7 && d.gates.QueueLen() > 0:

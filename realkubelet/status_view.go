@@ -159,6 +159,9 @@ func (kubeletView) APIServer() bool { return true }
 // ShutdownAt is the shutdown component's (package actors).
 func (k kubeletView) ShutdownAt() time.Duration { return actorsView(k).ShutdownAt() }
 
+// ShuttingDown is the shutdown component's too.
+func (k kubeletView) ShuttingDown() bool { return actorsView(k).ShuttingDown() }
+
 // statusHost is the driver as the status component's host.
 type statusHost struct{ d *Driver }
 

@@ -86,6 +86,41 @@ func TestWorldNodeShutdown(t *testing.T) {
 	}
 }
 
+// TestWorldShutdownCancel: a pod created during the shutdown is rejected;
+// the cancellation (read at once: the kills returned) reopens admission, so
+// the next pod is admitted; the next shutdown kills it with a snapshot of
+// its own, and a Shutdown while that one is in force changes nothing, so a
+// pod created then is rejected. (A cancellation that comes while the kills
+// run is read when they returned: the family's sweep reaches that, its
+// mark cancel-during-shutdown, and the conformance check's P7 judges it.)
+func TestWorldShutdownCancel(t *testing.T) {
+	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
+		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}}},
+		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
+			act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
+			act(3*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(4*time.Second, plan.Create, "c", plan.Action{}),
+			act(5*time.Second, plan.Shutdown, "", plan.Action{}), act(6*time.Second, plan.Shutdown, "", plan.Action{}),
+			act(7*time.Second, plan.Create, "d", plan.Action{})}}
+	w, r := runScripted(t, pl)
+	k := w.View().Kubelet()
+	for _, uid := range []string{"b", "d"} {
+		if p := k.Pod(typesUID(uid)); !p.Rejected || !p.AddedInShutdown {
+			t.Errorf("pod %s (created during a shutdown): rejected=%v added in shutdown=%v, want both", uid, p.Rejected, p.AddedInShutdown)
+		}
+	}
+	if c := k.Pod("c"); c.Rejected || c.AddedInShutdown || !c.Admitted || c.APIPhase != v1.PodFailed {
+		t.Errorf("pod c (created after the cancellation): %+v, want admitted, then Failed by the second shutdown", c)
+	}
+	for _, m := range []string{plan.MarkShutdownCancelled, plan.MarkAdmittedAfterCancel, plan.MarkShutdownAgain} {
+		if !slices.Contains(r.Marks, m) {
+			t.Errorf("mark %s not reached: %v", m, r.Marks)
+		}
+	}
+	if !k.ShuttingDown() || k.ShutdownAt() != 5*time.Second {
+		t.Errorf("at the end: shutting down %v since %v, want since 5s", k.ShuttingDown(), k.ShutdownAt())
+	}
+}
+
 // TestWorldEviction: the evicted pod ends Failed and the eviction manager
 // waits for its cleanup; a critical pod is spared.
 func TestWorldEviction(t *testing.T) {

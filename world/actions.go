@@ -85,6 +85,8 @@ func (w *World) do(a plan.Action) {
 		// restart before its actor runs ends it with the old process.
 		k, epoch := w.kube, w.epoch
 		w.goActor("shutdown", func() { w.shutdown(k, epoch) })
+	case plan.ShutdownCancel:
+		w.shutdownCancel(w.kube)
 	case plan.Restart:
 		w.restartKubelet()
 	}

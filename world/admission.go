@@ -38,7 +38,7 @@ func (w *World) addWith(uid types.UID, fresh bool, a plan.Action) {
 	}
 	if p.firstAddAt == unset {
 		p.firstAddAt = w.S.Elapsed()
-		p.addedInShutdown = w.kube != nil && w.kube.shutdownAt != unset
+		p.addedInShutdown = w.kube != nil && w.kube.shuttingDown()
 	}
 	if !p.action.Static && w.kube != nil && w.kube.node.APIServer {
 		p.inAPI = true
@@ -70,13 +70,16 @@ func (w *World) admit(uid types.UID) bool {
 	case terminalPhase(p.phase):
 		return true
 	}
-	ok := k.shutdownAt == unset
+	ok := !k.shuttingDown()
 	if ok {
 		w.note(history.AdmissionBegins{})
 		counted := w.activePods(uid)
 		ok = w.fits(uid, counted)
 		w.note(history.Admitted{UID: uid, Counted: counted})
 		w.markAdmission(uid, ok)
+		if ok && k.cancelled {
+			w.mark(plan.MarkAdmittedAfterCancel)
+		}
 	} else {
 		w.mark(plan.MarkShutdownAdmissionClosed)
 	}
@@ -99,7 +102,7 @@ func (w *World) admit(uid types.UID) bool {
 // so it is never rejected. Call it only for a change that would otherwise
 // reach the pod workers: it asks them (a recorded query) when the rest holds.
 func (w *World) reAddRejected(p *configPod) bool {
-	return w.kube != nil && !p.inConfig && w.kube.shutdownAt != unset && !terminalPhase(p.phase) &&
+	return w.kube != nil && !p.inConfig && w.kube.shuttingDown() && !terminalPhase(p.phase) &&
 		!w.ask(ops.IsPodTerminationRequested, p.action.UID)
 }
 

@@ -34,8 +34,13 @@ type kubelet struct {
 	// status is the status manager's cache: the phase the kubelet wants
 	// published and whether TerminatePod ran (podIsFinished).
 	status map[types.UID]*PodStatus
-	// shutdownAt is when the node shutdown began (unset: none).
-	shutdownAt time.Duration
+	// shutdownAt is when the last node shutdown began (unset: none);
+	// shutdownBusy: its processing runs (the manager's event loop reads
+	// nothing else meanwhile); cancelPending: a cancellation came
+	// meanwhile, read once it returns; cancelled: the loop read a
+	// cancellation of it, and admission is open again (shutdown.go).
+	shutdownAt                             time.Duration
+	shutdownBusy, cancelPending, cancelled bool
 }
 
 // PodStatus is the status manager's record of one pod (the real-goroutine

@@ -16,16 +16,27 @@ import (
 // shutdown it closes admission, takes one snapshot of the active pods and
 // kills them group by group, in ascending priority, all pods of a group in
 // parallel (killPodNow, evict=false, grace min(group grace, spec grace)),
-// each group given its grace period before the next one starts.
+// each group given its grace period before the next one starts. Its one
+// event loop reads logind's signals in order: a cancellation that comes
+// while a shutdown's processing runs is read when it returns (the kills
+// are not stopped), and reopens admission; the next shutdown begins
+// afresh. Logind sends no second "shutting down" before a cancellation
+// was read, so a Shutdown action then changes nothing.
+
+// shuttingDown: a node shutdown is in force (admission is closed).
+func (k *kubelet) shuttingDown() bool { return k.shutdownAt != unset && !k.cancelled }
 
 // shutdown is the Shutdown action, in a goroutine of its own, for kubelet
 // k of epoch (the process running when the action came): it does nothing
-// once that kubelet restarted, or if its shutdown began already.
+// once that kubelet restarted, or while a shutdown is in force.
 func (w *World) shutdown(k *kubelet, epoch int) {
-	if k == nil || w.epoch != epoch || k.shutdownAt != unset {
+	if k == nil || w.epoch != epoch || k.shuttingDown() {
 		return
 	}
-	k.shutdownAt = w.S.Elapsed()
+	if k.shutdownAt != unset {
+		w.mark(plan.MarkShutdownAgain)
+	}
+	k.shutdownAt, k.shutdownBusy, k.cancelled = w.S.Elapsed(), true, false
 	snapshot := w.activePods("")
 	if w.epoch != epoch {
 		return // the kubelet restarted: this shutdown manager is gone
@@ -65,6 +76,32 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 		}
 	}
 	w.note(history.ShutdownDone{})
+	k.shutdownBusy = false
+	if k.cancelPending {
+		w.mark(plan.MarkCancelDuringShutdown)
+		w.cancelShutdown(k)
+	}
+}
+
+// shutdownCancel is the ShutdownCancel action for the kubelet running
+// now: the manager's loop reads it at once, or when the shutdown's
+// processing returns; no shutdown in force, nothing to cancel.
+func (w *World) shutdownCancel(k *kubelet) {
+	switch {
+	case k == nil || !k.shuttingDown():
+	case k.shutdownBusy:
+		k.cancelPending = true
+	default:
+		w.cancelShutdown(k)
+	}
+}
+
+// cancelShutdown: the manager reads the cancellation and reopens
+// admission.
+func (w *World) cancelShutdown(k *kubelet) {
+	k.cancelPending, k.cancelled = false, true
+	w.note(history.ShutdownCancelled{})
+	w.mark(plan.MarkShutdownCancelled)
 }
 
 // groupMembers lists the pods of snapshot in group i: the last group whose

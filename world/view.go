@@ -56,6 +56,8 @@ func (k kubeletView) UIDs() []types.UID         { return k.w.sortedUIDs() }
 func (k kubeletView) APIServer() bool           { return k.w.kube.node.APIServer }
 func (k kubeletView) ShutdownAt() time.Duration { return k.w.kube.shutdownAt }
 
+func (k kubeletView) ShuttingDown() bool { return k.w.kube.shuttingDown() }
+
 func (k kubeletView) Pod(uid types.UID) oracle.KubeletPod {
 	p := k.w.pod(uid)
 	if p == nil {

@@ -114,6 +114,7 @@ func runShutdownLate() []history.Violation {
 		ev.At, ev.Goroutine, ev.Seq = d, g, s.seq
 		s.o.Observe(s.v, &ev)
 	}
+	s.v.shutdownAt = time.Second
 	at(time.Second, "shutdown/1", history.Event{Kind: history.Noted, Note: history.ShutdownBegins{Active: []types.UID{"a", "b"}}})
 	for i, uid := range []string{"a", "b"} {
 		start := time.Second + time.Duration(i)*5*time.Second
@@ -259,4 +260,70 @@ func TestP7TwoShutdownsTwoRestarts(t *testing.T) {
 	}
 	wantNone(t, run(false))
 	wantViolation(t, run(true), "P7", "no Shutdown action asked for")
+}
+
+// runCancel: pod a in one group of grace 5 s; a Shutdown at 1 s, a
+// ShutdownCancel at 1 s (once it began) and a Shutdown
+// at 20 s. The manager's notes: the first shutdown (its kill of a and
+// its end) and then what the case gives, in order: "cancelled" (the
+// cancellation read), "done" (the first shutdown's end, when the
+// cancellation is read early), "again" (the second shutdown's begin and
+// end). stuck: the view's admission ignores the notes from the step so
+// named on ("" never).
+func runCancel(stuck string, order ...string) []history.Violation {
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{act(plan.Create, "a", 0),
+		act(plan.Shutdown, "", time.Second), act(plan.ShutdownCancel, "", time.Second),
+		act(plan.Shutdown, "", 20*time.Second)}}, true)
+	s.stuck = stuck == "begin"
+	s.action(func() {
+		s.admission("a")
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
+	})
+	s.action(func() {})
+	s.note("shutdown/1", history.ShutdownBegins{Active: []types.UID{"a"}})
+	s.note("shutdown/1", history.ShutdownKill{UID: "a"})
+	s.call("shutdown-kill/a", ops.UpdatePod{Type: ops.Kill, Pod: pod("a", 1),
+		Kill: ops.KillOptions{GraceOverride: 5, HasGraceOverride: true, CompletionID: 1}}, nil)
+	s.call("shutdown-kill/a", ops.KillPodNowDone{UID: "a", ID: 1}, ops.Answer(true))
+	s.action(func() {}) // the cancellation, while the shutdown is in force
+	for _, step := range order {
+		s.pinned, s.pinnedAt = step != "again", time.Second // as the kill returns
+		s.stuck = s.stuck || stuck == step
+		switch step {
+		case "done":
+			s.note("shutdown/1", history.ShutdownDone{})
+		case "cancelled":
+			s.note("shutdown/1", history.ShutdownCancelled{})
+		case "again":
+			s.action(func() {})
+			s.note("shutdown/2", history.ShutdownBegins{})
+			s.note("shutdown/2", history.ShutdownDone{})
+		}
+	}
+	return s.verdict()
+}
+
+// TestP7ShutdownCancel: a cancellation asked of a shutdown in force is
+// read once its processing ended, reopens admission, and lets the next
+// Shutdown begin another; read early, never, unasked or without
+// reopening admission, it is a violation, as is a shutdown that begins
+// with admission open or before the cancellation was read.
+func TestP7ShutdownCancel(t *testing.T) {
+	wantNone(t, runCancel("", "done", "cancelled", "again"))
+	wantViolation(t, runCancel("", "cancelled", "done"), "P7", "before its processing ended")
+	wantViolation(t, runCancel("", "done"), "P7", "cancellation was asked for and never read")
+	wantViolation(t, runCancel("", "done", "again"), "P7", "no Shutdown action asked for")
+	wantViolation(t, runCancel("cancelled", "done", "cancelled"), "P7", "admission is still closed")
+	wantViolation(t, runCancel("begin", "done"), "P7", "admission is still open")
+}
+
+// TestP7CancelUnasked: a cancellation read with no ShutdownCancel is a
+// violation.
+func TestP7CancelUnasked(t *testing.T) {
+	s := shutdownScript()
+	s.note("shutdown/1", history.ShutdownBegins{})
+	s.note("shutdown/1", history.ShutdownDone{})
+	s.note("shutdown/1", history.ShutdownCancelled{})
+	wantViolation(t, s.verdict(), "P7", "no ShutdownCancel asked")
 }

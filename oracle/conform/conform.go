@@ -215,7 +215,7 @@ func (c *checker) Observe(v oracle.View, ev *history.Event) {
 	}
 	switch ev.Kind {
 	case history.Noted:
-		c.shutdownNoted(ev)
+		c.shutdownNoted(k, ev)
 		if k != nil {
 			c.reaperNoted(k, ev)
 		}
@@ -366,6 +366,8 @@ func (c *checker) actionBegins(a plan.Action, p pre) {
 		c.evictGraces[a.UID] = append(c.evictGraces[a.UID], a.Grace)
 	case plan.Shutdown:
 		c.shutdownAction(p)
+	case plan.ShutdownCancel:
+		c.cancelAction(p)
 	case plan.Remove, plan.Vanish:
 		c.leftAPI(a.UID)
 	}

@@ -21,6 +21,7 @@ type fakeView struct {
 	kube       bool
 	pods       map[types.UID]*oracle.KubeletPod
 	shutdownAt time.Duration
+	cancelled  bool // the manager read a cancellation of the shutdown begun at shutdownAt
 }
 
 func newView(kube bool) *fakeView {
@@ -53,6 +54,7 @@ func (k fakeKubelet) UIDs() []types.UID                   { return []types.UID{"
 func (k fakeKubelet) Pod(uid types.UID) oracle.KubeletPod { return *k.v.pod(uid) }
 func (k fakeKubelet) APIServer() bool                     { return true }
 func (k fakeKubelet) ShutdownAt() time.Duration           { return k.v.shutdownAt }
+func (k fakeKubelet) ShuttingDown() bool                  { return k.v.shutdownAt >= 0 && !k.v.cancelled }
 
 // script feeds one oracle a history by hand.
 type script struct {
@@ -63,6 +65,12 @@ type script struct {
 	next    int // the plan action the script is at
 	created int // pod objects created (their creation order)
 	p       plan.Plan
+	// stuck: the view's admission does not follow the shutdown's notes
+	// (note keeps it in step, as the world does, unless set).
+	stuck bool
+	// pinned: events happen at pinnedAt, not at the next action's time.
+	pinned   bool
+	pinnedAt time.Duration
 }
 
 func newScript(p plan.Plan, kube bool) *script {
@@ -74,11 +82,31 @@ func (s *script) ev(g string, ev history.Event) {
 		s.seq++
 	}
 	ev.Seq, ev.Goroutine = s.seq, g
-	ev.At = s.p.Actions[min(s.next, len(s.p.Actions)-1)].At
+	ev.At = s.now()
 	s.o.Observe(s.v, &ev)
 }
 
-func (s *script) note(g string, n history.Note) { s.ev(g, history.Event{Kind: history.Noted, Note: n}) }
+// note is n in goroutine g; the view's admission closes as a shutdown
+// begins and opens as its cancellation is read, unless s.stuck.
+func (s *script) note(g string, n history.Note) {
+	switch n.(type) {
+	case history.ShutdownBegins:
+		if !s.stuck {
+			s.v.shutdownAt, s.v.cancelled = s.now(), false
+		}
+	case history.ShutdownCancelled:
+		s.v.cancelled = s.v.cancelled || !s.stuck
+	}
+	s.ev(g, history.Event{Kind: history.Noted, Note: n})
+}
+
+// now is the events' time: the next plan action's, or pinnedAt.
+func (s *script) now() time.Duration {
+	if s.pinned {
+		return s.pinnedAt
+	}
+	return s.p.Actions[min(s.next, len(s.p.Actions)-1)].At
+}
 
 // call is one call and its return in goroutine g.
 func (s *script) call(g string, in ops.Input, out ops.Output) {

@@ -56,7 +56,7 @@ func (c *checker) preOf(v oracle.View, a plan.Action) pre {
 	kp := k.Pod(a.UID)
 	out.kube, out.apiServer = true, k.APIServer()
 	out.inConfig, out.admitted, out.rejected, out.inAPI = kp.InConfig, kp.Admitted, kp.Rejected, kp.InAPI
-	out.shutdown = k.ShutdownAt() >= 0 // the world's unset is negative
+	out.shutdown = k.ShuttingDown()
 	if kp.Phase != "" {
 		out.phase = kp.Phase
 	}

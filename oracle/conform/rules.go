@@ -35,7 +35,7 @@ func (c *checker) judge(x *action) {
 		c.delete(x)
 	case plan.Remove:
 		c.expect(x, p.added(), ops.Kill, false, false)
-	case plan.Vanish, plan.Evict, plan.Shutdown:
+	case plan.Vanish, plan.Evict, plan.Shutdown, plan.ShutdownCancel:
 		c.expect(x, false, 0, false, false)
 	case plan.Kill:
 		c.expect(x, p.toWorkers(), ops.Kill, false, true)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/oracle"
 	"github.com/podsim/podsim/plan"
 )
 
@@ -19,7 +20,11 @@ import (
 // whose priority is at most its own, the first group taking any lower
 // one), each with grace min(group grace, spec grace), without evict; a
 // group starts as soon as the previous group's kills all returned or its
-// grace ran out.
+// grace ran out. A ShutdownCancel while one is in force asks the manager to
+// read the cancellation (ShutdownCancelled) once the shutdown ended, and
+// not before; a Shutdown after that begins the next. (A ShutdownCancel
+// that begins while the shutdown is asked for but has not begun may find
+// it begun when the world applies it: it may be read, and need not be.)
 type shutdownRun struct {
 	begun    bool
 	at       time.Duration
@@ -28,6 +33,10 @@ type shutdownRun struct {
 	groupAt  time.Duration // when it began
 	members  []types.UID   // its pods
 	done     bool
+	// cancelAsked: a ShutdownCancel came while it was asked for or in
+	// force; cancelOwed: while it was in force, so it must be read;
+	// cancelled: the manager read it.
+	cancelAsked, cancelOwed, cancelled bool
 }
 
 // shutdownGroups are the node's groups (one of grace 30 s by default).
@@ -49,20 +58,36 @@ func (c *checker) groupOf(uid types.UID) int {
 	return g
 }
 
-// shutdownAction: a Shutdown action begins; pre.shutdown: one runs already.
+// shutdownAction: a Shutdown action begins; pre.shutdown: one is in force
+// already.
 func (c *checker) shutdownAction(p pre) {
-	if p.kube && !p.shutdown && c.sd == nil {
+	if p.kube && !p.shutdown && (c.sd == nil || c.sd.cancelled) {
 		c.sd = &shutdownRun{group: -1}
 	}
 }
 
-func (c *checker) shutdownNoted(ev *history.Event) {
+// cancelAction: a ShutdownCancel action begins, which the manager must
+// read if a shutdown is in force, and may if one is asked for.
+func (c *checker) cancelAction(p pre) {
+	if sd := c.sd; p.kube && sd != nil && !sd.cancelled {
+		sd.cancelAsked = true
+		sd.cancelOwed = sd.cancelOwed || p.shutdown
+	}
+}
+
+// shutdownNoted follows the manager's notes; k is the kubelet's view (nil
+// without one), whose admission must close as a shutdown begins and open
+// as its cancellation is read.
+func (c *checker) shutdownNoted(k oracle.Kubelet, ev *history.Event) {
 	sd := c.sd
 	switch n := ev.Note.(type) {
 	case history.ShutdownBegins:
 		if sd == nil || sd.begun {
 			c.violate("P7", "a node shutdown began that no Shutdown action asked for")
 			return
+		}
+		if k != nil && !k.ShuttingDown() {
+			c.violate("P7", "a node shutdown began, but admission is still open")
 		}
 		sd.begun, sd.at, sd.snapshot = true, ev.At, map[types.UID]bool{}
 		for _, uid := range n.Active {
@@ -77,6 +102,15 @@ func (c *checker) shutdownNoted(ev *history.Event) {
 		}
 		c.groupOver(ev.At, len(c.shutdownGroups()))
 		sd.done = true
+	case history.ShutdownCancelled:
+		if sd == nil || !sd.cancelAsked || sd.cancelled || !sd.begun || !sd.done {
+			c.violate("P7", "the node shutdown manager read a cancellation that no ShutdownCancel asked of a shutdown in force, or before its processing ended")
+			return
+		}
+		if k != nil && k.ShuttingDown() {
+			c.violate("P7", "the node shutdown manager read the shutdown's cancellation, but admission is still closed")
+		}
+		sd.cancelled = true
 	}
 }
 
@@ -165,7 +199,11 @@ func (c *checker) shutdownReturn(ev *history.Event) {
 // shutdownFinish: a shutdown asked for began and ended (a restart meanwhile
 // dropped it: see Observe's Restarted).
 func (c *checker) shutdownFinish() {
-	if sd := c.sd; sd != nil && !sd.done {
+	sd := c.sd
+	if sd != nil && !sd.done {
 		c.violate("P7", "a node shutdown was asked for and never %s", map[bool]string{true: "ended", false: "began"}[sd.begun])
+	}
+	if sd != nil && sd.cancelOwed && !sd.cancelled {
+		c.violate("P7", "a node shutdown's cancellation was asked for and never read")
 	}
 }

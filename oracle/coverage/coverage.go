@@ -22,7 +22,8 @@
 //	static   the static-pod start exclusion: - (not static), run (started),
 //	         head (first in line for its full name), queued (behind another)
 //	world    the kubelet actors' phase: run, shutdown, shut (shutdown
-//	         done), with "+restarted" after a kubelet restart
+//	         done), cancelled (its cancellation read), with "+restarted"
+//	         after a kubelet restart
 //	call     the kind of the newest UpdatePod for the pod (- sync update
 //	         create kill, "rt-" before it for a runtime-only one, "+del"
 //	         after it once the pod carries a deletion timestamp)
@@ -281,6 +282,8 @@ func (t *Tracker) noted(n history.Note) {
 		t.phase = "shutdown"
 	case history.ShutdownDone:
 		t.phase = "shut"
+	case history.ShutdownCancelled:
+		t.phase = "cancelled"
 	}
 }
 

@@ -180,7 +180,8 @@ func (c *kubeletCheck) restarted(k oracle.Kubelet, uid types.UID) {
 }
 
 // syncPodBegins is K4's second half and K5's first: a pod rejected at
-// admission, or first added after the node shutdown began, never starts
+// admission, or first added while a node shutdown was in force (after it
+// began, before the manager read its cancellation), never starts
 // containers.
 func (c *kubeletCheck) syncPodBegins(k oracle.Kubelet, uid types.UID) {
 	switch p := k.Pod(uid); {

@@ -38,6 +38,7 @@ func (k fakeKubelet) UIDs() []types.UID                   { return []types.UID{"
 func (k fakeKubelet) Pod(uid types.UID) oracle.KubeletPod { return *k.v.pods[uid] }
 func (k fakeKubelet) APIServer() bool                     { return true }
 func (k fakeKubelet) ShutdownAt() time.Duration           { return 7 * time.Second }
+func (k fakeKubelet) ShuttingDown() bool                  { return true }
 
 type fakeKubelet struct{ v *fakeView }
 
@@ -159,6 +160,19 @@ func TestCatches(t *testing.T) {
 			s.note(history.ShutdownKill{UID: "a", StatusFn: shutdownFn})
 			if !bad {
 				s.note(history.ShutdownKill{UID: "c", StatusFn: shutdownFn})
+			}
+			s.note(history.ShutdownDone{})
+		}},
+		{"K5 the next shutdown owes its own kills", "K5", func(s *script, bad bool) {
+			// a killed by the first shutdown; after its cancellation, the
+			// second's snapshot holds a again (a new object of its UID).
+			s.note(history.ShutdownBegins{Active: []types.UID{"a"}})
+			s.note(history.ShutdownKill{UID: "a", StatusFn: shutdownFn})
+			s.note(history.ShutdownDone{})
+			s.note(history.ShutdownCancelled{})
+			s.note(history.ShutdownBegins{Active: []types.UID{"a"}})
+			if !bad {
+				s.note(history.ShutdownKill{UID: "a", StatusFn: shutdownFn})
 			}
 			s.note(history.ShutdownDone{})
 		}},

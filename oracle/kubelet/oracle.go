@@ -99,8 +99,9 @@ func (c *checker) noted(k oracle.Kubelet, ev *history.Event) {
 		c.kube.restarted(k, n.UID)
 	case history.SyncPodBegins:
 		c.kube.syncPodBegins(k, n.UID)
-	case history.ShutdownBegins:
+	case history.ShutdownBegins: // the first, or the next after a cancellation
 		c.kube.shutdownSnapshot = n.Active
+		clear(c.kube.shutdownKilled)
 	case history.ShutdownKill:
 		c.kube.shutdownKill(n.UID, n.StatusFn)
 	case history.ShutdownDone:

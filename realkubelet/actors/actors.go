@@ -51,7 +51,7 @@ type Host interface {
 }
 
 // Plants are the bugs planted in the components, for the kubelet oracle's
-// negative tests (the driver's plant.go).
+// negative tests (package planted).
 type Plants struct {
 	// ShutdownKeepsPhase: the node shutdown manager's kills carry a status
 	// function that leaves the phase alone (B4, at the manager's boundary).
@@ -83,6 +83,9 @@ type Plants struct {
 	// LogindDelayStuck: with LogindDelay, logind never applies the
 	// override.
 	LogindDelayStuck bool
+	// CancelLost: a shutdown's cancellation is taken for read but never
+	// sent to the manager, whose admission stays closed.
+	CancelLost bool
 }
 
 // Actors are the components of one kubelet process.
@@ -94,10 +97,12 @@ type Actors struct {
 	// Noted: the kill requests already recorded (ShutdownKill notes).
 	Noted map[*killgate.Request]bool
 	// Shutdown is the node shutdown manager once a shutdown began;
-	// ShutdownDone: its processing ended (noted).
+	// ShutdownDone: its processing ended (noted). The cancellation's
+	// state and the pods its processing asks for are in cancel.go.
 	Shutdown     *shutdown.Manager
 	shutdownAt   time.Duration
 	ShutdownDone bool
+	sdCancel
 	// Logind are the logind faults the manager meets (logind.go);
 	// logindWrong says what went wrong under them (LogindProblems).
 	Logind      LogindFaults
@@ -152,7 +157,8 @@ func New(host Host, plants Plants, judge bool) *Actors {
 // the event, with no gate in between).
 func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if a.Shutdown != nil {
-		return // one shutdown per node
+		a.shutdownAgain() // after a cancellation (cancel.go)
+		return
 	}
 	if len(groups) == 0 {
 		groups = []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
@@ -161,7 +167,8 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	for _, g := range groups {
 		gs = append(gs, shutdown.Group{Priority: g.Priority, Grace: g.Grace})
 	}
-	active, kill := a.ActivePods(), a.Kills.KillPodFunc("shutdown")
+	kill := a.Kills.KillPodFunc("shutdown")
+	a.snapshot = a.ActivePods()
 	if a.plants.ShutdownKeepsPhase {
 		kill = keepPhase(kill)
 	}
@@ -169,7 +176,7 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
-		ActivePods: func() []*v1.Pod { return active }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
+		ActivePods: func() []*v1.Pod { return a.snapshot }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
 		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
@@ -187,13 +194,9 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		h.Note(history.LogindRestarted{Watching: m.Watching()})
 	}
 	if a.Logind.On() { // time passed since the snapshot
-		active, a.shutdownAt = a.ActivePods(), h.Elapsed()
+		a.snapshot, a.shutdownAt = a.ActivePods(), h.Elapsed()
 	}
-	var uids []types.UID
-	for _, p := range active {
-		uids = append(uids, p.UID)
-	}
-	h.Note(history.ShutdownBegins{Active: uids})
+	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
 	if !a.plants.ShutdownNeverTriggered {
 		m.Trigger()
 	}
@@ -211,7 +214,7 @@ func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
 	}
 }
 
-// ShutdownAt is when the shutdown began, 0 if none did.
+// ShutdownAt is when the last shutdown began, 0 if none did.
 func (a *Actors) ShutdownAt() time.Duration {
 	if a.Shutdown == nil {
 		return 0
@@ -257,9 +260,10 @@ func (a *Actors) Admit(uid types.UID) bool {
 	delete(a.Rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.FirstAddAt[uid]; !seen {
 		a.FirstAddAt[uid] = a.host.Tape().Elapsed()
-		a.AddedInShutdown[uid] = a.Shutdown != nil
+		a.AddedInShutdown[uid] = a.ShuttingDown()
 	}
 	if a.Rejects(uid) {
+		a.judgeRejection(uid)
 		a.Rejected[uid] = true
 		if st := a.host.Status(); st != nil {
 			// The kubelet's rejectPod (a *Kubelet method, not run
@@ -267,6 +271,9 @@ func (a *Actors) Admit(uid types.UID) bool {
 			st.Manager().SetPhase(a.host.PodOf(uid), v1.PodFailed, nil)
 		}
 		return false
+	}
+	if a.cancelled {
+		a.admittedAfterCancel = true
 	}
 	a.Admitted[uid] = true
 	return true
@@ -320,6 +327,7 @@ func (a *Actors) Poll() {
 		a.ShutdownDone = true
 		h.Note(history.ShutdownDone{})
 	}
+	a.deliverCancel()
 	a.noteFinished()
 }
 
@@ -339,6 +347,9 @@ func (a *Actors) Unfinished() string {
 	var out []string
 	if a.shutdownBusy() {
 		out = append(out, fmt.Sprintf("the node shutdown begun at %v never ended (its processing did not return and release the inhibit lock)", a.shutdownAt))
+	}
+	if a.cancelPending && a.ShutdownDone {
+		out = append(out, "the node shutdown manager never read the shutdown's cancellation (its loop did not wait for a signal)")
 	}
 	if a.evictBusy() {
 		out = append(out, "an eviction turn never ended")

@@ -93,4 +93,8 @@ const (
 	// applies the override, so the manager's start times out
 	// (logind_delay_test.go: P7).
 	LogindDelayStuck
+	// CancelLost: a node shutdown's cancellation is taken for read but
+	// never sent to the manager, so its admission stays closed
+	// (cancel_test.go: P7).
+	CancelLost
 )

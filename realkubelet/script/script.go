@@ -170,6 +170,7 @@ var actionKinds = func() map[string]plan.ActionKind {
 	for k := plan.Create; k <= plan.Restart; k++ {
 		out[k.String()] = k
 	}
+	out[plan.ShutdownCancel.String()] = plan.ShutdownCancel
 	return out
 }()
 

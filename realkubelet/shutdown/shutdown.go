@@ -215,6 +215,23 @@ func (m *Manager) Trigger() {
 	m.bus.events <- true
 }
 
+// Cancel delivers logind's "shutdown cancelled" (PrepareForShutdown(false))
+// to the event loop if it waits for a signal, and reports whether it did:
+// it does not while processShutdownEvent runs (call it once Done). The
+// rest (admission reopens, a new inhibit lock) runs until the next
+// synctest.Wait.
+func (m *Manager) Cancel() bool {
+	if m.StartProblem() != "" {
+		return false // no loop reads the channel
+	}
+	select {
+	case m.bus.events <- false:
+		return true
+	default:
+		return false
+	}
+}
+
 // LockProblems are the manager's releases of inhibit locks it did not
 // hold (locks.go), in order.
 func (m *Manager) LockProblems() []LockProblem { return m.bus.table.problems() }

@@ -135,6 +135,8 @@ func describeNote(n history.Note) string {
 		return fmt.Sprintf("SyncPodBegins %s", n.UID)
 	case history.ShutdownDone:
 		return "ShutdownDone"
+	case history.ShutdownCancelled:
+		return "ShutdownCancelled"
 	case history.LogindRestarted:
 		return fmt.Sprintf("LogindRestarted watching connection %d", n.Watching)
 	}

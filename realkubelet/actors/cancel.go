@@ -1,0 +1,108 @@
+package actors
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/podsim/podsim/history"
+)
+
+// sdCancel is what the driver keeps of a node shutdown's cancellation
+// (the ShutdownCancel action: logind's PrepareForShutdown(false)).
+//
+// The real manager reads logind's signals in one event loop, so a
+// cancellation that comes while processShutdownEvent runs waits until it
+// returns (the kills go on); the loop then reopens admission
+// (nodeShuttingDownNow = false) and takes a new inhibit lock. The driver
+// holds the cancellation until the processing ended (Done), delivers it,
+// and from then on expects admission open: a pod first added after it is
+// not added in a shutdown (K5 does not apply), and a rejection by the
+// manager is a finding (P7, RejectionProblems). Logind sends its next
+// "shutting down" only after that, to the same manager (shutdownAgain).
+// With --logind-restart, logind restarts before the first shutdown event
+// only.
+type sdCancel struct {
+	// snapshot: the active pods the manager's processing asks for, taken
+	// when its shutdown event is sent.
+	snapshot []*v1.Pod
+	// cancelPending: a ShutdownCancel came while the shutdown was in
+	// force, not yet delivered; cancelled: the loop was sent it.
+	cancelPending, cancelled bool
+	// admittedAfterCancel: a pod was admitted after a cancellation (the
+	// family's coverage mark); wrongRejections: the manager's rejections
+	// with no shutdown in force.
+	admittedAfterCancel bool
+	wrongRejections     []string
+}
+
+// ShuttingDown reports whether a node shutdown is in force: one began and
+// its cancellation was not delivered.
+func (a *Actors) ShuttingDown() bool { return a.Shutdown != nil && !a.cancelled }
+
+// CancelShutdown is the ShutdownCancel action: logind withdraws the
+// shutdown in force, and the manager's loop reads it as soon as it waits
+// for a signal (deliverCancel). With no shutdown in force, nothing
+// happens.
+func (a *Actors) CancelShutdown() {
+	if !a.ShuttingDown() || a.cancelPending {
+		return
+	}
+	a.cancelPending = true
+	a.deliverCancel()
+}
+
+// deliverCancel sends the pending cancellation once the shutdown's
+// processing ended (after a step: Poll); if the loop does not take it,
+// it stays pending (Unfinished says so at the end).
+func (a *Actors) deliverCancel() {
+	if !a.cancelPending || !a.ShutdownDone || !a.plants.CancelLost && !a.Shutdown.Cancel() {
+		return
+	}
+	a.cancelPending, a.cancelled = false, true
+	a.host.Tape().Note(history.ShutdownCancelled{})
+}
+
+// shutdownAgain is a Shutdown action once the manager read a
+// cancellation: logind's next "shutting down" to the same manager, with
+// the pods active now. While a shutdown is in force, logind sends none,
+// and nothing happens.
+func (a *Actors) shutdownAgain() {
+	if a.ShuttingDown() {
+		return
+	}
+	h := a.host.Tape()
+	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
+	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
+	a.Shutdown.Trigger()
+}
+
+// judgeRejection notes a rejection of uid by the manager when no
+// shutdown is in force.
+func (a *Actors) judgeRejection(uid types.UID) {
+	if !a.ShuttingDown() {
+		a.wrongRejections = append(a.wrongRejections, fmt.Sprintf(
+			"the node shutdown manager rejected pod %s at %v, after it was sent the shutdown's cancellation", uid, a.host.Tape().Elapsed()))
+	}
+}
+
+// CancelPending reports whether a cancellation waits for the manager's
+// loop to read it.
+func (a *Actors) CancelPending() bool { return a.cancelPending }
+
+// RejectionProblems are the manager's rejections with no shutdown in
+// force (P7).
+func (a *Actors) RejectionProblems() []string { return a.wrongRejections }
+
+// AdmittedAfterCancel reports whether a pod was admitted after a
+// cancellation.
+func (a *Actors) AdmittedAfterCancel() bool { return a.admittedAfterCancel }
+
+func uidsOf(pods []*v1.Pod) []types.UID {
+	var out []types.UID
+	for _, p := range pods {
+		out = append(out, p.UID)
+	}
+	return out
+}
