@@ -327,3 +327,48 @@ func TestP7CancelUnasked(t *testing.T) {
 	s.note("shutdown/1", history.ShutdownCancelled{})
 	wantViolation(t, s.verdict(), "P7", "no ShutdownCancel asked")
 }
+
+// TestP7LateKillOfAnEarlierShutdown: the first shutdown's kill of a waits
+// past its group's grace, and its wait returns only during the next
+// shutdown (after a cancellation), which kills a again: that return is
+// the earlier shutdown's and says nothing of the next one's group, which
+// ends at its grace. Counted by UID alone, it made the group look held up
+// after all its kills returned (shutdown-cancel seed 12,430).
+func TestP7LateKillOfAnEarlierShutdown(t *testing.T) {
+	node := &plan.Node{ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}}}
+	s := newScript(plan.Plan{Clients: 1, Node: node, Actions: []plan.Action{act(plan.Create, "a", 0),
+		act(plan.Shutdown, "", time.Second), act(plan.ShutdownCancel, "", time.Second),
+		act(plan.Shutdown, "", 20*time.Second)}}, true)
+	s.action(func() {
+		s.admission("a")
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
+	})
+	kill := func(g string, id int) {
+		s.note("shutdown/1", history.ShutdownKill{UID: "a"})
+		s.call(g, ops.UpdatePod{Type: ops.Kill, Pod: pod("a", 1),
+			Kill: ops.KillOptions{GraceOverride: 5, HasGraceOverride: true, CompletionID: id}}, nil)
+		s.ev(g, history.Event{Kind: history.ClientCall, ID: 100 + id, Input: ops.KillPodNowDone{UID: "a", ID: id}})
+	}
+	at := func(d time.Duration, f func()) { s.pinned, s.pinnedAt = true, d; f(); s.pinned = false }
+	s.action(func() {})
+	s.note("shutdown/1", history.ShutdownBegins{Active: []types.UID{"a"}})
+	kill("shutdown-kill/1", 1)
+	s.action(func() {}) // the cancellation
+	at(6*time.Second, func() {
+		s.note("shutdown/1", history.ShutdownDone{}) // the group's grace ran out
+		s.note("shutdown/1", history.ShutdownCancelled{})
+	})
+	s.action(func() {})
+	at(20*time.Second, func() {
+		s.note("shutdown/2", history.ShutdownBegins{Active: []types.UID{"a"}})
+		kill("shutdown-kill/2", 2)
+	})
+	at(21*time.Second, func() {
+		s.ev("shutdown-kill/1", history.Event{Kind: history.ClientReturn, ID: 101, Output: ops.Answer(true)})
+	})
+	at(25*time.Second, func() { s.note("shutdown/2", history.ShutdownDone{}) })
+	at(26*time.Second, func() {
+		s.ev("shutdown-kill/2", history.Event{Kind: history.ClientReturn, ID: 102, Output: ops.Answer(true)})
+	})
+	wantNone(t, s.verdict())
+}

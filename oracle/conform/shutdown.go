@@ -37,6 +37,9 @@ type shutdownRun struct {
 	// force; cancelOwed: while it was in force, so it must be read;
 	// cancelled: the manager read it.
 	cancelAsked, cancelOwed, cancelled bool
+	// killers are its shutdown-kill actors: an actor of an earlier
+	// shutdown whose wait returns during this one counts for nothing here.
+	killers map[string]bool
 }
 
 // shutdownGroups are the node's groups (one of grace 30 s by default).
@@ -89,7 +92,8 @@ func (c *checker) shutdownNoted(k oracle.Kubelet, ev *history.Event) {
 		if k != nil && !k.ShuttingDown() {
 			c.violate("P7", "a node shutdown began, but admission is still open")
 		}
-		sd.begun, sd.at, sd.snapshot = true, ev.At, map[types.UID]bool{}
+		sd.begun, sd.at, sd.snapshot, sd.killers = true, ev.At, map[types.UID]bool{}, map[string]bool{}
+		clear(c.shutdownReturned) // an earlier shutdown's, since cancelled
 		for _, uid := range n.Active {
 			sd.snapshot[uid] = true
 		}
@@ -174,6 +178,9 @@ func (c *checker) shutdownCall(ev *history.Event) {
 		return
 	}
 	uid := types.UID(u.Pod.UID)
+	if c.sd != nil && c.sd.killers != nil {
+		c.sd.killers[ev.Goroutine] = true
+	}
 	want := min(c.shutdownGroups()[c.groupOf(uid)].Grace, c.first(uid).SpecGrace)
 	if u.Kill.Evict || !u.Kill.HasGraceOverride || u.Kill.GraceOverride != want {
 		c.violate("P7", "the node shutdown killed pod %s with %+v, want grace %d without evict", uid, u.Kill, want)
@@ -186,7 +193,7 @@ func (c *checker) shutdownReturn(ev *history.Event) {
 		return
 	}
 	a := c.actors[ev.Goroutine]
-	if a == nil {
+	if a == nil || c.sd == nil || !c.sd.killers[ev.Goroutine] {
 		return
 	}
 	for _, cl := range a.calls {
