@@ -272,9 +272,6 @@ func (a *Actors) Admit(uid types.UID) bool {
 		}
 		return false
 	}
-	if a.cancelled {
-		a.admittedAfterCancel = true
-	}
 	a.Admitted[uid] = true
 	return true
 }

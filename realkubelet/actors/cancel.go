@@ -20,9 +20,8 @@ import (
 // and from then on expects admission open: a pod first added after it is
 // not added in a shutdown (K5 does not apply), and a rejection by the
 // manager is a finding (P7, RejectionProblems). Logind sends its next
-// "shutting down" only after that, to the same manager (shutdownAgain).
-// With --logind-restart, logind restarts before the first shutdown event
-// only.
+// "shutting down" only after that, to the same manager (shutdownAgain),
+// restarting under it first with --logind-restart, as before the first.
 type sdCancel struct {
 	// snapshot: the active pods the manager's processing asks for, taken
 	// when its shutdown event is sent.
@@ -30,11 +29,8 @@ type sdCancel struct {
 	// cancelPending: a ShutdownCancel came while the shutdown was in
 	// force, not yet delivered; cancelled: the loop was sent it.
 	cancelPending, cancelled bool
-	// admittedAfterCancel: a pod was admitted after a cancellation (the
-	// family's coverage mark); wrongRejections: the manager's rejections
-	// with no shutdown in force.
-	admittedAfterCancel bool
-	wrongRejections     []string
+	// wrongRejections: the manager's rejections with no shutdown in force.
+	wrongRejections []string
 }
 
 // ShuttingDown reports whether a node shutdown is in force: one began and
@@ -66,13 +62,20 @@ func (a *Actors) deliverCancel() {
 
 // shutdownAgain is a Shutdown action once the manager read a
 // cancellation: logind's next "shutting down" to the same manager, with
-// the pods active now. While a shutdown is in force, logind sends none,
-// and nothing happens.
+// the pods active then (with Logind.Restart, logind restarts under the
+// manager first, as before the first). While a shutdown is in force,
+// logind sends none, and nothing happens.
 func (a *Actors) shutdownAgain() {
 	if a.ShuttingDown() {
 		return
 	}
 	h := a.host.Tape()
+	if a.Logind.Restart {
+		if !a.restartLogind() {
+			return // admission stays open; LogindProblems says why
+		}
+		h.Note(history.LogindRestarted{Watching: a.Shutdown.Watching()})
+	}
 	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
 	a.Shutdown.Trigger()
@@ -94,10 +97,6 @@ func (a *Actors) CancelPending() bool { return a.cancelPending }
 // RejectionProblems are the manager's rejections with no shutdown in
 // force (P7).
 func (a *Actors) RejectionProblems() []string { return a.wrongRejections }
-
-// AdmittedAfterCancel reports whether a pod was admitted after a
-// cancellation.
-func (a *Actors) AdmittedAfterCancel() bool { return a.admittedAfterCancel }
 
 func uidsOf(pods []*v1.Pod) []types.UID {
 	var out []types.UID

@@ -102,6 +102,9 @@ func f(logger L, n int) int {
 	klog.V(4).InfoS("x", "n", n)
 	logger.Info("y")
 	updateLogger.V(2).Error(nil, "z")
+	m.logger.V(1).Info("w")
+	m.logger.Error(nil, "v")
+	m.recorder.Event("u")
 	record(n)
 	n--
 	return n
@@ -115,8 +118,8 @@ func f(logger L, n int) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if logging != 3 || len(in) != len(all)-3 {
-		t.Fatalf("%d mutants, %d in scope, %d logging left out; want 3 left out", len(all), len(in), logging)
+	if logging != 5 || len(in) != len(all)-5 {
+		t.Fatalf("%d mutants, %d in scope, %d logging left out; want 5 left out", len(all), len(in), logging)
 	}
 	var kept []string
 	for _, m := range in {
@@ -125,7 +128,7 @@ func f(logger L, n int) int {
 			t.Errorf("mutant %d renumbered", m.Index)
 		}
 	}
-	want := []string{"early-return ", "remove record(n)", "remove n--"}
+	want := []string{"early-return ", `remove m.recorder.Event("u")`, "remove record(n)", "remove n--"}
 	if !slices.Equal(kept, want) {
 		t.Errorf("kept %q, want %q", kept, want)
 	}

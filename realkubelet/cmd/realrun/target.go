@@ -256,6 +256,9 @@ func (t target) tagFlag() string {
 // linkname guard too.
 func (t target) ready(s scratch.Slot, trimpath bool) (string, error) {
 	progress("building %s (the first build of a tree compiles all of it: minutes)", s.Name())
+	if low := scratch.LowDisk(); low != "" {
+		progress("warning: %s", low)
+	}
 	if !t.vk {
 		return s.Ready(t.moduleDir, trimpath)
 	}
