@@ -38,6 +38,12 @@ type MutantVerdict struct {
 	Traced int      `json:"traces_changed"` // runs whose trace differs from the base's
 	// FirstTraced is the first of them ("mode family seed").
 	FirstTraced string `json:"first_trace_changed,omitempty"`
+	// Gone are the finding keys some run's base had and the run lacks
+	// (sorted, once each), in GoneRuns runs: a mutant that survives this
+	// way removed a finding, a known deviation's perhaps (its fix), rather
+	// than changing nothing.
+	Gone     []string `json:"gone_keys,omitempty"`
+	GoneRuns int      `json:"runs_with_gone_keys,omitempty"`
 }
 
 // MutantRun is what a mutant sweep keeps of one run: its trace digest and
@@ -90,6 +96,15 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f, seed)
 					}
 				}
+				if gone := lacking(splitKeys(wasKeys), r.Keys); len(gone) > 0 {
+					v.GoneRuns++
+					for _, k := range gone {
+						if !slices.Contains(v.Gone, k) {
+							v.Gone = append(v.Gone, k)
+						}
+					}
+					slices.Sort(v.Gone)
+				}
 				if v.Keys = lacking(r.Keys, strings.Split(wasKeys, "|")); len(v.Keys) > 0 {
 					v.Killed, v.Family, v.Seed, v.Mode = true, f, seed, mode
 					return lines, v, nil
@@ -98,6 +113,14 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 		}
 	}
 	return lines, v, nil
+}
+
+// splitKeys is a base line's keys ("" none).
+func splitKeys(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "|")
 }
 
 // ReadMutantBase reads a file of MutantSweep's lines: "mode family seed"

@@ -96,3 +96,32 @@ func TestMutantToolRecordsThenJudges(t *testing.T) {
 		t.Error("ran with neither flag")
 	})
 }
+
+// TestMutantSweepCountsGoneKeys: a base whose runs had keys the mutant's
+// runs lack is no kill, but the verdict names the keys, once each and
+// sorted, and counts the runs that lost one; a base of the runs
+// themselves loses nothing.
+func TestMutantSweepCountsGoneKeys(t *testing.T) {
+	modes, fams := []string{"plain"}, []plan.Family{{Name: "a"}, {Name: "b"}}
+	lines, _, err := MutantSweep(io.Discard, nil, modes, fams, "", 1, 3, fakeRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "base.tsv")
+	if _, v, _ := MutantSweep(io.Discard, writeBase(t, file, lines), modes, fams, "", 1, 3, fakeRun); v.GoneRuns != 0 || v.Gone != nil {
+		t.Fatalf("against its own record: %+v", v)
+	}
+	richer := slices.Clone(lines)
+	for i, l := range richer {
+		switch {
+		case strings.HasPrefix(l, "plain\ta\t1\t"):
+			richer[i] = l + "Z|Y" // a's seed 1 had two keys
+		case strings.HasPrefix(l, "plain\tb\t3\t"):
+			richer[i] = l + "|Y" // b's seed 3 had X and Y
+		}
+	}
+	_, v, err := MutantSweep(io.Discard, writeBase(t, file, richer), modes, fams, "", 1, 3, fakeRun)
+	if err != nil || v.Killed || v.GoneRuns != 2 || !slices.Equal(v.Gone, []string{"Y", "Z"}) {
+		t.Fatalf("base with keys the runs lack: %+v (%v), want no kill, Y and Z gone in 2 runs", v, err)
+	}
+}

@@ -292,6 +292,8 @@ func verdictOf(file string, m *mutreport.Mutant) error {
 		Runs   int      `json:"runs"`
 		Traced int      `json:"traces_changed"`
 		First  string   `json:"first_trace_changed"`
+		Gone   []string `json:"gone_keys"`
+		GoneN  int      `json:"runs_with_gone_keys"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("%s: %v", file, err)
@@ -300,6 +302,6 @@ func verdictOf(file string, m *mutreport.Mutant) error {
 	if v.Killed {
 		m.Status, m.Family, m.Seed, m.Mode, m.Keys = mutreport.Killed, v.Family, v.Seed, v.Mode, v.Keys
 	}
-	m.Runs, m.Traced, m.FirstTraced = v.Runs, v.Traced, v.First
+	m.Runs, m.Traced, m.FirstTraced, m.Gone, m.GoneRuns = v.Runs, v.Traced, v.First, v.Gone, v.GoneN
 	return nil
 }

@@ -435,3 +435,25 @@ func TestGuidedPassInParallelAndInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictOfGoneKeys: a survivor whose runs lost some of the base's
+// finding keys says which, and in how many runs, in its row and in the
+// summary's count; one that lost none says nothing of it.
+func TestVerdictOfGoneKeys(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "v.json")
+	if err := os.WriteFile(file, []byte(`{"killed":false,"runs":40,"traces_changed":0,"gone_keys":["GJ P7"],"runs_with_gone_keys":40}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var m mutreport.Mutant
+	if err := verdictOf(file, &m); err != nil || m.Status != mutreport.Survived {
+		t.Fatalf("verdict: %+v, %v", m, err)
+	}
+	if row := mutreport.OneLine(m, false); !strings.Contains(row, "40 runs, 0 traces changed; GJ P7 gone in 40;") {
+		t.Errorf("row %q, want the gone key and its runs", row)
+	}
+	var out strings.Builder
+	mutreport.Print(&out, mutreport.Report{Mutants: []mutreport.Mutant{m, {Status: mutreport.Survived, Runs: 40}}}, "30s")
+	if !strings.Contains(out.String(), "(0 changed some run's trace, 2 none; 1 took a finding away)") {
+		t.Errorf("summary %q, want one survivor that took a finding away", out.String())
+	}
+}

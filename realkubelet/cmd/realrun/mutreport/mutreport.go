@@ -40,6 +40,10 @@ type Mutant struct {
 	Input  string   `json:"input,omitempty"` // killed-guided: the first caught run's input (Seed is its index in the loop)
 	Runs   int      `json:"runs"`
 	Traced int      `json:"traces_changed"`
+	// Gone, GoneRuns: the base's finding keys some runs lack
+	// (realdriver.MutantVerdict's).
+	Gone     []string `json:"gone_keys,omitempty"`
+	GoneRuns int      `json:"runs_with_gone_keys,omitempty"`
 	// FirstTraced is the first run whose trace changed ("mode family seed").
 	FirstTraced string `json:"first_trace_changed,omitempty"`
 	// GuidedRuns and GuidedFound: the guided pass's runs with the mutant on
@@ -132,16 +136,19 @@ func Print(w io.Writer, rep Report, hang string) {
 	count := func(op mutation.Operator, status string) int {
 		return countIf(op, func(s string) bool { return status == "" || s == status })
 	}
-	traced := 0
+	traced, gone := 0, 0
 	for _, m := range rep.Mutants {
 		if m.Status == Survived && m.Traced > 0 {
 			traced++
 		}
+		if m.Status == Survived && m.GoneRuns > 0 {
+			gone++
+		}
 	}
 	fmt.Fprintf(w, "score: %d / %d = %.1f %% killed (%d by a new finding, %d by the guided pass, %d by a hang, %d by a crash); %d survived "+
-		"(%d changed some run's trace, %d none); %d refused by the compiler\n\n", rep.Killed, rep.Scored, 100*rep.Score,
+		"(%d changed some run's trace, %d none; %d took a finding away); %d refused by the compiler\n\n", rep.Killed, rep.Scored, 100*rep.Score,
 		count("", Killed), count("", Guided), count("", Hang), count("", Crash), count("", Survived), traced,
-		count("", Survived)-traced, count("", Refused))
+		count("", Survived)-traced, gone, count("", Refused))
 	if n := count("", Undecided); n > 0 {
 		fmt.Fprintf(w, "UNDECIDED: %d, their sweeps ended from outside (a signal realrun did not send); not scored, run them again\n\n", n)
 	}
@@ -207,6 +214,9 @@ func OneLine(m Mutant, withFile bool) string {
 		what = fmt.Sprintf("%d runs, %d traces changed", m.Runs, m.Traced)
 		if m.FirstTraced != "" {
 			what += " (first: " + m.FirstTraced + ")"
+		}
+		if m.GoneRuns > 0 {
+			what += fmt.Sprintf("; %s gone in %d", strings.Join(m.Gone, ", "), m.GoneRuns)
 		}
 		if m.GuidedRuns > 0 {
 			what += fmt.Sprintf("; guided: %d runs, %d with findings, none new", m.GuidedRuns, m.GuidedFound)
