@@ -26,9 +26,9 @@ import (
 //     workersView), so such a pod's state reads "-" (unknown) where the
 //     world, which sees its record list, says P or S.
 //   - static: from the pods' config-source annotation, as in the world.
-//   - world: the shutdown manager's begin and end notes and the kubelet
-//     restarts the driver records; with the shutdown component off a run
-//     stays "run".
+//   - world: the shutdown manager's begin, end and cancellation notes and
+//     the kubelet restarts the driver records; with the shutdown
+//     component off a run stays "run".
 //
 // So the real kubelet's tuples are the simulated world's vocabulary, and
 // a tuple reached on both means the same situation; the real target
