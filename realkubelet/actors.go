@@ -195,8 +195,9 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 // checkActors reports P6 for the kubelet process's eviction turns
 // (Actors.EvictionMisses), K8 for its eviction and shutdown kills
 // (Actors.DisruptionMisses) and P7 for its logind restart
-// (Actors.LogindProblems), its inhibit locks and its admission after a
-// cancellation (RejectionProblems): when the settle phase ends, and before a
+// (Actors.LogindProblems), its inhibit locks, its admission after a
+// cancellation and a shutdown sent to it holding no lock
+// (ShutdownProblems): when the settle phase ends, and before a
 // restart replaces the process.
 func (d *Driver) checkActors() {
 	for _, msg := range d.actors.EvictionMisses() {
@@ -208,7 +209,7 @@ func (d *Driver) checkActors() {
 	for _, msg := range d.actors.LogindProblems() {
 		d.report("conform", "P7", "", "logind: "+msg)
 	}
-	for _, msg := range d.actors.RejectionProblems() {
+	for _, msg := range d.actors.ShutdownProblems() {
 		d.report("conform", "P7", "", msg)
 	}
 	for _, p := range d.actors.LockProblems() {

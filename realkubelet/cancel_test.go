@@ -72,23 +72,27 @@ func cancelSituations(trace []string) []string {
 }
 
 // TestCancelLostIsCaught: with the cancellation taken for read but never
-// sent (planted), the manager keeps rejecting pods, and P7 says so in
-// some of the family's runs; the same seeds are clean without the bug.
+// sent (planted), the manager keeps rejecting pods and, never having taken
+// its lock again, meets the next shutdown holding none; P7 says both in
+// some of the family's runs (TestShutdownCancelFamily: clean without it).
 func TestCancelLostIsCaught(t *testing.T) {
 	f, _ := plan.FamilyNamed("shutdown-cancel")
-	caught := 0
+	caught, lockless := 0, 0
 	for seed := uint64(1); seed <= cancelSeeds; seed++ {
 		r := Bubble(t, func() Result { return RunSeedWith(f, seed, RunOptions{plant: planted.CancelLost}) })
-		// (A second shutdown then also finds the manager releasing its
-		// lock twice with no cancellation between, unexplained too.)
+		// A second shutdown then finds the manager holding no lock (it
+		// never took one again), and releasing its lock a second time.
 		for _, u := range unexplainedP7(r) {
 			if strings.Contains(u, "rejected pod") && strings.Contains(u, "after it was sent the shutdown's cancellation") {
 				caught++
 			}
+			if strings.Contains(u, "held no inhibit lock when logind announced the shutdown") {
+				lockless++
+			}
 		}
 	}
-	if caught == 0 {
-		t.Fatalf("the lost cancellation was never caught in %d seeds", cancelSeeds)
+	if caught == 0 || lockless == 0 {
+		t.Fatalf("the lost cancellation: %d rejections and %d lockless shutdowns caught in %d seeds, want some of each", caught, lockless, cancelSeeds)
 	}
-	t.Logf("caught in %d rejections over %d seeds", caught, cancelSeeds)
+	t.Logf("caught in %d rejections and %d lockless shutdowns over %d seeds", caught, lockless, cancelSeeds)
 }

@@ -198,7 +198,7 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	}
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
 	if !a.plants.ShutdownNeverTriggered {
-		m.Trigger()
+		a.trigger()
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // holds the cancellation until the processing ended (Done), delivers it,
 // and from then on expects admission open: a pod first added after it is
 // not added in a shutdown (K5 does not apply), and a rejection by the
-// manager is a finding (P7, RejectionProblems). Logind sends its next
+// manager is a finding (P7, ShutdownProblems). Logind sends its next
 // "shutting down" only after that, to the same manager (shutdownAgain),
 // restarting under it first with --logind-restart, as before the first.
 type sdCancel struct {
@@ -29,8 +29,9 @@ type sdCancel struct {
 	// cancelPending: a ShutdownCancel came while the shutdown was in
 	// force, not yet delivered; cancelled: the loop was sent it.
 	cancelPending, cancelled bool
-	// wrongRejections: the manager's rejections with no shutdown in force.
-	wrongRejections []string
+	// shutdownWrong: the manager's rejections with no shutdown in force,
+	// and the shutdowns it was sent holding no inhibit lock (trigger).
+	shutdownWrong []string
 }
 
 // ShuttingDown reports whether a node shutdown is in force: one began and
@@ -78,6 +79,20 @@ func (a *Actors) shutdownAgain() {
 	}
 	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
+	a.trigger()
+}
+
+// trigger sends logind's "shutting down" to the manager, which must hold
+// an inhibit lock then: logind delays the power-off only for the holders
+// of one, so without it the node goes down with no graceful shutdown
+// (after a cancellation, the lock the loop took again; kubernetes#98087's
+// scheme). A manager holding none is P7 (ShutdownProblems).
+func (a *Actors) trigger() {
+	if !a.Shutdown.HoldsLock() {
+		a.shutdownWrong = append(a.shutdownWrong, fmt.Sprintf(
+			"the node shutdown manager held no inhibit lock when logind announced the shutdown at %v: logind would not wait for it (no graceful shutdown)",
+			a.host.Tape().Elapsed()))
+	}
 	a.Shutdown.Trigger()
 }
 
@@ -85,7 +100,7 @@ func (a *Actors) shutdownAgain() {
 // shutdown is in force.
 func (a *Actors) judgeRejection(uid types.UID) {
 	if !a.ShuttingDown() {
-		a.wrongRejections = append(a.wrongRejections, fmt.Sprintf(
+		a.shutdownWrong = append(a.shutdownWrong, fmt.Sprintf(
 			"the node shutdown manager rejected pod %s at %v, after it was sent the shutdown's cancellation", uid, a.host.Tape().Elapsed()))
 	}
 }
@@ -94,9 +109,10 @@ func (a *Actors) judgeRejection(uid types.UID) {
 // loop to read it.
 func (a *Actors) CancelPending() bool { return a.cancelPending }
 
-// RejectionProblems are the manager's rejections with no shutdown in
-// force (P7).
-func (a *Actors) RejectionProblems() []string { return a.wrongRejections }
+// ShutdownProblems are the manager's rejections with no shutdown in
+// force, and the shutdown events it was sent holding no inhibit lock
+// (P7).
+func (a *Actors) ShutdownProblems() []string { return a.shutdownWrong }
 
 func uidsOf(pods []*v1.Pod) []types.UID {
 	var out []types.UID

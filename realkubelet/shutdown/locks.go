@@ -60,6 +60,13 @@ func (t *lockTable) release(lock systemd.InhibitLock) {
 	}
 }
 
+// holds reports whether the manager holds any lock.
+func (t *lockTable) holds() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.held) > 0
+}
+
 // problems are the bad releases so far, in order.
 func (t *lockTable) problems() []LockProblem {
 	t.mu.Lock()

@@ -183,6 +183,41 @@ func TestStaleReleaseOnCancel(t *testing.T) {
 	})
 }
 
+// TestHoldsLockAcrossCancel: the manager holds its start's lock until its
+// shutdown is processed, none after, and a new one once it read the
+// cancellation (Cancel), with admission open again (on the pin as on
+// v1.37: the lock HoldsLock reports is what actors' trigger judges).
+func TestHoldsLockAcrossCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := Config{Groups: []Group{{Grace: 1}}, ActivePods: func() []*v1.Pod { return nil }, Logger: klog.Background(),
+			Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }}
+		m, err := Start(t.Context(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if !m.HoldsLock() {
+			t.Fatal("no lock held after the start")
+		}
+		m.Trigger()
+		synctest.Wait()
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if !m.Done() || m.HoldsLock() {
+			t.Fatalf("after the processed shutdown: done %v, holds a lock %v; want done, none", m.Done(), m.HoldsLock())
+		}
+		if !m.Cancel() {
+			t.Fatal("the loop did not take the cancellation")
+		}
+		synctest.Wait()
+		if !m.HoldsLock() || m.ShuttingDown() {
+			t.Fatalf("after the cancellation: holds a lock %v, shutting down %v; want a lock, admission open", m.HoldsLock(), m.ShuttingDown())
+		}
+		m.Stop()
+		synctest.Wait()
+	})
+}
+
 // processedShutdown starts a manager with c (one group of 1 s, no pods),
 // triggers its shutdown and waits until it was processed, with no bad
 // release so far; inside a bubble.

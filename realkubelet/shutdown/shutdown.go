@@ -232,6 +232,10 @@ func (m *Manager) Cancel() bool {
 	}
 }
 
+// HoldsLock reports whether the manager holds an inhibit lock now: when
+// logind announces a shutdown, it waits only for the holders of one.
+func (m *Manager) HoldsLock() bool { return m.bus.table.holds() }
+
 // LockProblems are the manager's releases of inhibit locks it did not
 // hold (locks.go), in order.
 func (m *Manager) LockProblems() []LockProblem { return m.bus.table.problems() }
