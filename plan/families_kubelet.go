@@ -85,7 +85,7 @@ func GenerateShutdownCancel(src sim.Source) Plan {
 	if src.Intn(2) == 0 {
 		p.add(Create, uids[3], Action{})
 	}
-	p.wait(pick(src, 0, 2, 8)) // with 8, often after the groups' kills returned
+	p.wait(pick(src, 0, 2, 8)) // up to 4 s: at times after the groups' kills returned
 	p.add(ShutdownCancel, "", Action{})
 	p.wait(2)
 	p.add(Create, uids[4], Action{SpecGrace: int64(pick(src, 1, 5))})
