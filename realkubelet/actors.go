@@ -30,15 +30,8 @@ import (
 // newActors makes the shutdown and eviction components (package actors)
 // of a kubelet process around the current pod workers.
 func newActors(d *Driver) *actors.Actors {
-	plants := actors.Plants{ShutdownKeepsPhase: d.opts.plant == planted.ShutdownKeepsPhase, NoDisruption: d.opts.plant == planted.NoDisruption,
-		AdmitInShutdown: d.opts.plant == planted.AdmitInShutdown, BareKillIsKubelets: d.opts.plant == planted.BareKillIsKubelets,
-		ShutdownNeverTriggered: d.opts.plant == planted.ShutdownNeverTriggered,
-		EvictSeesNoPods:        d.opts.plant == planted.EvictSeesNoPods, EvictSeesNoPriority: d.opts.plant == planted.EvictSeesNoPriority,
-		EvictKeepsPhase: d.opts.plant == planted.EvictKeepsPhase, LogindLoseFirstClose: d.opts.plant == planted.LogindLeak,
-		LogindRefuseReconnect: d.opts.plant == planted.LogindGone, LogindDelayStuck: d.opts.plant == planted.LogindDelayStuck,
-		CancelLost: d.opts.plant == planted.CancelLost}
 	// With the status component, its oracle judges the notes.
-	a := actors.New(actorsHost{d}, plants, d.kubeletOn() && !d.opts.Real.On(components.Status))
+	a := actors.New(actorsHost{d}, d.opts.plant, d.kubeletOn() && !d.opts.Real.On(components.Status))
 	a.Logind = d.logind // a restarted process keeps the run's faults
 	return a
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/podsim/podsim/realkubelet/explain"
 	"github.com/podsim/podsim/realkubelet/k5class"
 	"github.com/podsim/podsim/realkubelet/killwait"
-	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -185,11 +184,7 @@ func newDriver(o RunOptions) *Driver {
 		}
 	}
 	if o.Real.On(components.Status) {
-		d.st = status.New(statusHost{d}, status.Plants{UnsafeStatus: o.plant == planted.UnsafeStatus, LoseStatus: o.plant == planted.LoseStatus,
-			EarlyTerminate: o.plant == planted.EarlyTerminate, NoTerminate: o.plant == planted.NoTerminate,
-			LoseReadiness: o.plant == planted.LoseReadiness, ReadyTerminal: o.plant == planted.ReadyTerminal,
-			StripDisruption: o.plant == planted.StripDisruption,
-			Planted:         func() { d.planted = true }})
+		d.st = status.New(statusHost{d}, status.Plants{Bug: o.plant, Planted: func() { d.planted = true }})
 		d.h.Oracles = append(d.h.Oracles, committedOracle{d.st.Kube, d.Probe})
 	}
 	if d.actors.Check != nil {

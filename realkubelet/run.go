@@ -341,7 +341,8 @@ type RunOptions struct {
 	// catalogue are the deviation classes explanations may use; nil means
 	// finding.KnownDeviations (tests drop one, explain_test.go).
 	catalogue []string
-	// plant is a bug planted in the driver (tests only, plant.go).
+	// plant is a bug planted in the driver or its components (tests only,
+	// package planted).
 	plant planted.Bug
 	// noCoverage runs without the coverage tracker (tests only: it must
 	// change nothing but Result.Coverage).

@@ -28,6 +28,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/evictmgr"
 	"github.com/podsim/podsim/realkubelet/killgate"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 	"github.com/podsim/podsim/realkubelet/status"
@@ -50,48 +51,12 @@ type Host interface {
 	Status() *status.Component
 }
 
-// Plants are the bugs planted in the components, for the kubelet oracle's
-// negative tests (package planted).
-type Plants struct {
-	// ShutdownKeepsPhase: the node shutdown manager's kills carry a status
-	// function that leaves the phase alone (B4, at the manager's boundary).
-	ShutdownKeepsPhase bool
-	// AdmitInShutdown: admission lets pods in during the shutdown.
-	AdmitInShutdown bool
-	// BareKillIsKubelets: admission takes a termination request that only
-	// a remove of a pod out of config made (a bare kill, NoteRemove) for
-	// the kubelet's and skips.
-	BareKillIsKubelets bool
-	// ShutdownNeverTriggered: the shutdown is started but its event never
-	// sent, so the manager never processes it (as if the logind signal
-	// were lost).
-	ShutdownNeverTriggered bool
-	// EvictSeesNoPods: the eviction manager is given no active pods;
-	// EvictSeesNoPriority: it is given them without their priorities
-	// (so a system-critical one looks evictable).
-	EvictSeesNoPods, EvictSeesNoPriority bool
-	// EvictKeepsPhase: the eviction's kills carry a status function that
-	// leaves the phase alone.
-	EvictKeepsPhase bool
-	// NoDisruption: the eviction's and the node shutdown's kills carry a
-	// status function that sets no DisruptionTarget condition.
-	NoDisruption bool
-	// LogindLoseFirstClose, LogindRefuseReconnect: with LogindRestart, the
-	// fake logind loses the Close of the connection the manager replaced,
-	// or refuses every reconnect (shutdown.Config's planted bugs).
-	LogindLoseFirstClose, LogindRefuseReconnect bool
-	// LogindDelayStuck: with LogindDelay, logind never applies the
-	// override.
-	LogindDelayStuck bool
-	// CancelLost: a shutdown's cancellation is taken for read but never
-	// sent to the manager, whose admission stays closed.
-	CancelLost bool
-}
-
 // Actors are the components of one kubelet process.
 type Actors struct {
-	host   Host
-	plants Plants
+	host Host
+	// plant is the bug a test planted in the components (package
+	// planted; the zero value none).
+	plant planted.Bug
 	// Kills is the kill gate the managers' kills park at.
 	Kills *killgate.Gate
 	// Noted: the kill requests already recorded (ShutdownKill notes).
@@ -136,12 +101,13 @@ type Actors struct {
 }
 
 // New makes the components of a kubelet process around host's pod
-// workers; judge: they have a kubelet-level oracle of their own (Check).
-func New(host Host, plants Plants, judge bool) *Actors {
+// workers, with plant (tests only; 0 none); judge: they have a
+// kubelet-level oracle of their own (Check).
+func New(host Host, plant planted.Bug, judge bool) *Actors {
 	f := func(pw kubelet.PodWorkers) eviction.KillPodFunc {
 		return podworkers.KillPodNow(host.Context(), pw, &record.FakeRecorder{})
 	}
-	a := &Actors{host: host, plants: plants, Kills: killgate.New(host.Workers(), f), Noted: map[*killgate.Request]bool{},
+	a := &Actors{host: host, plant: plant, Kills: killgate.New(host.Workers(), f), Noted: map[*killgate.Request]bool{},
 		Admitted: map[types.UID]bool{}, Rejected: map[types.UID]bool{}, AddedInShutdown: map[types.UID]bool{},
 		FirstAddAt: map[types.UID]time.Duration{}, BareKilled: map[types.UID]bool{}}
 	if judge {
@@ -169,15 +135,15 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	}
 	kill := a.Kills.KillPodFunc("shutdown")
 	a.snapshot = a.ActivePods()
-	if a.plants.ShutdownKeepsPhase {
+	if a.plant == planted.ShutdownKeepsPhase {
 		kill = keepPhase(kill)
 	}
-	if a.plants.NoDisruption {
+	if a.plant == planted.NoDisruption {
 		kill = dropDisruption(kill)
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return a.snapshot }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
-		LoseFirstClose: a.plants.LogindLoseFirstClose, RefuseReconnect: a.plants.LogindRefuseReconnect})
+		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
@@ -197,13 +163,13 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		a.snapshot, a.shutdownAt = a.ActivePods(), h.Elapsed()
 	}
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
-	if !a.plants.ShutdownNeverTriggered {
+	if a.plant != planted.ShutdownNeverTriggered {
 		a.trigger()
 	}
 }
 
 // keepPhase is kill with a status function that restores the phase the
-// manager's function set (Plants.ShutdownKeepsPhase).
+// manager's function set (planted.ShutdownKeepsPhase).
 func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
 	return func(pod *v1.Pod, evict bool, grace *int64, fn func(*v1.PodStatus)) error {
 		return kill(pod, evict, grace, func(s *v1.PodStatus) {
@@ -282,8 +248,8 @@ func (a *Actors) Admit(uid types.UID) bool {
 // the real shutdown manager's Admit refuses it.
 func (a *Actors) Rejects(uid types.UID) bool {
 	_, _, phase := a.host.Config(uid)
-	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plants.BareKillIsKubelets)
-	return a.Shutdown != nil && !a.plants.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
+	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plant == planted.BareKillIsKubelets)
+	return a.Shutdown != nil && a.plant != planted.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
 		!a.Shutdown.Admit(a.host.PodOf(uid)).Admit
 }
 

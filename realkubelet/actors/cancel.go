@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // sdCancel is what the driver keeps of a node shutdown's cancellation
@@ -54,7 +55,7 @@ func (a *Actors) CancelShutdown() {
 // processing ended (after a step: Poll); if the loop does not take it,
 // it stays pending (Unfinished says so at the end).
 func (a *Actors) deliverCancel() {
-	if !a.cancelPending || !a.ShutdownDone || !a.plants.CancelLost && !a.Shutdown.Cancel() {
+	if !a.cancelPending || !a.ShutdownDone || a.plant != planted.CancelLost && !a.Shutdown.Cancel() {
 		return
 	}
 	a.cancelPending, a.cancelled = false, true

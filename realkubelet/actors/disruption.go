@@ -44,7 +44,7 @@ func (a *Actors) DisruptionMisses() []string { return slices.Clone(a.disruptionW
 
 // dropDisruption is kill with a status function that removes the
 // DisruptionTarget condition the manager's function set
-// (Plants.NoDisruption).
+// (planted.NoDisruption).
 func dropDisruption(kill eviction.KillPodFunc) eviction.KillPodFunc {
 	return func(pod *v1.Pod, evict bool, grace *int64, fn func(*v1.PodStatus)) error {
 		return kill(pod, evict, grace, func(s *v1.PodStatus) {

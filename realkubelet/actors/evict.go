@@ -10,6 +10,7 @@ import (
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/podsim/podsim/realkubelet/evictmgr"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
 // EvictCycle is the Evict action with the real eviction manager
@@ -22,10 +23,10 @@ import (
 func (a *Actors) EvictCycle(uid types.UID) {
 	if a.Evict == nil {
 		kill := a.Kills.KillPodFunc("eviction")
-		if a.plants.EvictKeepsPhase {
+		if a.plant == planted.EvictKeepsPhase {
 			kill = keepPhase(kill)
 		}
-		if a.plants.NoDisruption {
+		if a.plant == planted.NoDisruption {
 			kill = dropDisruption(kill)
 		}
 		m, err := evictmgr.New(a.host.Context(), kill)
@@ -106,13 +107,13 @@ func (a *Actors) noteFinished() {
 }
 
 // plantedView is the active pods as a planted bug shows them to the
-// manager (Plants.EvictSeesNoPods, Plants.EvictSeesNoPriority); else
+// manager (planted.EvictSeesNoPods, planted.EvictSeesNoPriority); else
 // active itself.
 func (a *Actors) plantedView(active []*v1.Pod) []*v1.Pod {
 	switch {
-	case a.plants.EvictSeesNoPods:
+	case a.plant == planted.EvictSeesNoPods:
 		return nil
-	case a.plants.EvictSeesNoPriority:
+	case a.plant == planted.EvictSeesNoPriority:
 		var out []*v1.Pod
 		for _, p := range active {
 			p = p.DeepCopy()

@@ -3,6 +3,7 @@ package actors
 import (
 	"slices"
 
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 )
 
@@ -62,7 +63,7 @@ func (a *Actors) LogindProblems() []string {
 // shortDelay is shutdown.Config.ShortDelay: Logind.Delay, or "never"
 // under the planted bug LogindDelayStuck.
 func (a *Actors) shortDelay() string {
-	if a.Logind.Delay != "" && a.plants.LogindDelayStuck {
+	if a.Logind.Delay != "" && a.plant == planted.LogindDelayStuck {
 		return "never"
 	}
 	return a.Logind.Delay

@@ -6,38 +6,33 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/podsim/podsim/realkubelet/kstatus"
+	"github.com/podsim/podsim/realkubelet/planted"
 )
 
-// Plants are bugs a test plants in the component (the driver's plant.go):
-// UnsafeStatus deletes API objects whatever the pod workers say;
-// EarlyTerminate calls TerminatePod when SyncTerminatedPod begins;
-// NoTerminate never calls it; LoseStatus skips every SetPodStatus the
-// kubelet's callbacks make; LoseReadiness strips their readiness
-// conditions; ReadyTerminal writes every terminal status again with the
-// pod ready (ready.go); StripDisruption has the API server drop the
-// DisruptionTarget condition from status writes. Planted is told when a
-// plant changed what happened.
+// Plants is the bug a test plants in the component (package planted; the
+// status component acts on UnsafeStatus, EarlyTerminate, NoTerminate,
+// LoseStatus, LoseReadiness, ReadyTerminal and StripDisruption). Planted is
+// told when the plant changed what happened.
 type Plants struct {
-	UnsafeStatus, EarlyTerminate, NoTerminate, LoseStatus bool
-	LoseReadiness, ReadyTerminal, StripDisruption         bool
-	Planted                                               func()
+	Bug     planted.Bug
+	Planted func()
 }
 
 // newManager is a real status manager over the API server, with the
 // current pod workers as its deletion safety.
 func (s *Component) newManager() *kstatus.Manager {
 	safety := s.host.Workers().CouldHaveRunningContainers
-	if s.plants.UnsafeStatus {
+	if s.plants.Bug == planted.UnsafeStatus {
 		safety = func(types.UID) bool { s.plants.Planted(); return false }
 	}
 	m := kstatus.New(s.api, safety, logr.Discard())
-	if s.plants.LoseStatus {
+	if s.plants.Bug == planted.LoseStatus {
 		m.LoseSets = s.plants.Planted
 	}
-	if s.plants.LoseReadiness {
+	if s.plants.Bug == planted.LoseReadiness {
 		m.LoseReadiness = s.plants.Planted
 	}
-	if s.plants.StripDisruption {
+	if s.plants.Bug == planted.StripDisruption {
 		s.api.Strip = v1.DisruptionTarget
 	}
 	return m

@@ -25,6 +25,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/apiserver"
 	"github.com/podsim/podsim/realkubelet/kstatus"
+	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/syncgate"
 	"github.com/podsim/podsim/realkubelet/tape"
 )
@@ -247,7 +248,7 @@ func (s *Component) CallBegan(c *syncgate.Call) {
 	if c.Fn == ops.SyncTerminatingPod && c.Pod != nil {
 		s.mgr.SetPhase(c.Pod, "", c.StatusFn)
 	}
-	if c.Fn == ops.SyncTerminatedPod && s.plants.EarlyTerminate {
+	if c.Fn == ops.SyncTerminatedPod && s.plants.Bug == planted.EarlyTerminate {
 		s.plants.Planted()
 		s.terminated(c.Pod)
 	}
@@ -268,7 +269,7 @@ func (s *Component) CallEnded(c *syncgate.Call, o syncgate.Outcome) {
 		s.mgr.Stopped(c.UID)
 		s.mgr.SetPhase(c.Pod, "", nil) // the status once the containers stopped
 	case c.Fn == ops.SyncTerminatedPod && o == syncgate.ReturnOK:
-		if s.plants.NoTerminate || s.plants.EarlyTerminate {
+		if s.plants.Bug == planted.NoTerminate || s.plants.Bug == planted.EarlyTerminate {
 			s.plants.Planted()
 			return
 		}
@@ -308,7 +309,7 @@ func (s *Component) Sync(all bool, order []types.UID) {
 func (s *Component) onOp(op apiserver.Op) {
 	if op.Actor == kstatus.Actor {
 		s.batch = append(s.batch, op)
-		if s.plants.ReadyTerminal {
+		if s.plants.Bug == planted.ReadyTerminal {
 			s.plantReady(op)
 		}
 	}
