@@ -91,12 +91,13 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 					return nil, v, fmt.Errorf("the base has no run %s %s %d", mode, f, seed)
 				}
 				wasSHA, wasKeys, _ := strings.Cut(was, "\t")
+				had := splitKeys(wasKeys)
 				if wasSHA != r.TraceSHA {
 					if v.Traced++; v.Traced == 1 {
 						v.FirstTraced = fmt.Sprintf("%s %s %d", mode, f, seed)
 					}
 				}
-				if gone := lacking(splitKeys(wasKeys), r.Keys); len(gone) > 0 {
+				if gone := lacking(had, r.Keys); len(gone) > 0 {
 					v.GoneRuns++
 					for _, k := range gone {
 						if !slices.Contains(v.Gone, k) {
@@ -105,7 +106,7 @@ func MutantSweep(progress io.Writer, base map[string]string, modes []string, fam
 					}
 					slices.Sort(v.Gone)
 				}
-				if v.Keys = lacking(r.Keys, strings.Split(wasKeys, "|")); len(v.Keys) > 0 {
+				if v.Keys = lacking(r.Keys, had); len(v.Keys) > 0 {
 					v.Killed, v.Family, v.Seed, v.Mode = true, f, seed, mode
 					return lines, v, nil
 				}

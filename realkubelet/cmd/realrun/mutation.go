@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/podsim/podsim/internal/mutation"
+	"github.com/podsim/podsim/realdriver"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/mutreport"
 	"github.com/podsim/podsim/realkubelet/cmd/realrun/toolrun"
 )
@@ -283,18 +284,7 @@ func verdictOf(file string, m *mutreport.Mutant) error {
 	if err != nil {
 		return err
 	}
-	var v struct {
-		Killed bool     `json:"killed"`
-		Family string   `json:"family"`
-		Seed   uint64   `json:"seed"`
-		Mode   string   `json:"mode"`
-		Keys   []string `json:"new_keys"`
-		Runs   int      `json:"runs"`
-		Traced int      `json:"traces_changed"`
-		First  string   `json:"first_trace_changed"`
-		Gone   []string `json:"gone_keys"`
-		GoneN  int      `json:"runs_with_gone_keys"`
-	}
+	var v realdriver.MutantVerdict
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("%s: %v", file, err)
 	}
@@ -302,6 +292,6 @@ func verdictOf(file string, m *mutreport.Mutant) error {
 	if v.Killed {
 		m.Status, m.Family, m.Seed, m.Mode, m.Keys = mutreport.Killed, v.Family, v.Seed, v.Mode, v.Keys
 	}
-	m.Runs, m.Traced, m.FirstTraced, m.Gone, m.GoneRuns = v.Runs, v.Traced, v.First, v.Gone, v.GoneN
+	m.Runs, m.Traced, m.FirstTraced, m.Gone, m.GoneRuns = v.Runs, v.Traced, v.FirstTraced, v.Gone, v.GoneRuns
 	return nil
 }
