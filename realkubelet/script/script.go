@@ -164,16 +164,6 @@ func (m Move) String() string {
 	return b.String()
 }
 
-// actionKinds maps a script word to its action kind.
-var actionKinds = func() map[string]plan.ActionKind {
-	out := map[string]plan.ActionKind{}
-	for k := plan.Create; k <= plan.Restart; k++ {
-		out[k.String()] = k
-	}
-	out[plan.ShutdownCancel.String()] = plan.ShutdownCancel
-	return out
-}()
-
 // ParseMove reads one script line (Move.String's format).
 func ParseMove(line string) (Move, error) {
 	f := strings.Fields(line)
@@ -203,8 +193,8 @@ func ParseMove(line string) (Move, error) {
 		}
 		return Move{Kind: MoveRelease, UID: types.UID(f[1]), Outcome: o}, nil
 	}
-	kind, ok := actionKinds[f[0]]
-	if !ok {
+	kind, ok := plan.ActionKindNamed(f[0]) // the kubelet's actions: not the VK ones
+	if !ok || kind.IsVK() {
 		return Move{}, fmt.Errorf("%q: unknown move %q", line, f[0])
 	}
 	a := plan.Action{Kind: kind, Grace: -1, SpecGrace: 30}

@@ -21,6 +21,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		"delete b grace=0 evict",
 		"finish c phase=Failed",
 		"shutdown groups=0:10,1000:20",
+		"shutdown-cancel",
 		"status-sync",
 		"status-resync",
 		"status-sync order=b,a",
@@ -76,7 +77,7 @@ func TestParseRefusesBadLines(t *testing.T) {
 		"kill a grace=-1", "create a prio=x", "shutdown groups=1", "create a colour=red",
 		"status-sync a", "status-sync order=", "status-sync order=a,a", "echo order=a", "tick order=a", "status-sync order=a x", "create a name=",
 		"logind-restart fail=later", "logind-restart fail=none x", "status-sync fail=none", "logind-restart order=a",
-		"logind-delay apply=never", "logind-delay fail=none", "logind-restart apply=slow"} {
+		"logind-delay apply=never", "logind-delay fail=none", "logind-restart apply=slow", "vk-create a", "vk-restart"} {
 		if _, _, err := Parse("tick\n" + bad + "\n"); err == nil || !strings.HasPrefix(err.Error(), "line 2: ") {
 			t.Errorf("%q: err = %v", bad, err)
 		}
