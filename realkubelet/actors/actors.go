@@ -118,9 +118,7 @@ func New(host Host, plant planted.Bug, judge bool) *Actors {
 
 // StartShutdown is the Shutdown action with the real manager: built with
 // the plan's groups (the world's default, one group of 30 s, if it has
-// none), started, and triggered. The active pods are snapshotted now,
-// which is when the manager asks (processShutdownEvent runs right after
-// the event, with no gate in between).
+// none), started, and sent the shutdown (announce).
 func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if a.Shutdown != nil {
 		a.shutdownAgain() // after a cancellation (cancel.go)
@@ -134,7 +132,6 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		gs = append(gs, shutdown.Group{Priority: g.Priority, Grace: g.Grace})
 	}
 	kill := a.Kills.KillPodFunc("shutdown")
-	a.snapshot = a.ActivePods()
 	if a.plant == planted.ShutdownKeepsPhase {
 		kill = keepPhase(kill)
 	}
@@ -153,17 +150,27 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 		a.logindWrong = append(a.logindWrong, why) // no loop watches: nothing to trigger
 		return
 	}
+	a.announce(true)
+}
+
+// announce is logind announcing the shutdown to the started manager:
+// with Logind.Restart logind restarts under it first (and announces
+// nothing if the manager does not watch again: LogindProblems says why);
+// then the pods active now are the snapshot its processing asks for
+// (processShutdownEvent runs right after the event, with no gate in
+// between), the shutdown begins and the manager is sent it (trigger; the
+// plant ShutdownNeverTriggered withholds the first).
+func (a *Actors) announce(first bool) {
+	h := a.host.Tape()
 	if a.Logind.Restart {
 		if !a.restartLogind() {
 			return
 		}
-		h.Note(history.LogindRestarted{Watching: m.Watching()})
+		h.Note(history.LogindRestarted{Watching: a.Shutdown.Watching()})
 	}
-	if a.Logind.On() { // time passed since the snapshot
-		a.snapshot, a.shutdownAt = a.ActivePods(), h.Elapsed()
-	}
+	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
-	if a.plant != planted.ShutdownNeverTriggered {
+	if !first || a.plant != planted.ShutdownNeverTriggered {
 		a.trigger()
 	}
 }

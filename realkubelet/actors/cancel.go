@@ -63,24 +63,14 @@ func (a *Actors) deliverCancel() {
 }
 
 // shutdownAgain is a Shutdown action once the manager read a
-// cancellation: logind's next "shutting down" to the same manager, with
-// the pods active then (with Logind.Restart, logind restarts under the
-// manager first, as before the first). While a shutdown is in force,
-// logind sends none, and nothing happens.
+// cancellation: logind's next "shutting down" to the same manager
+// (announce, as the first; if logind restarting loses the manager,
+// admission stays open). While a shutdown is in force, logind sends none,
+// and nothing happens.
 func (a *Actors) shutdownAgain() {
-	if a.ShuttingDown() {
-		return
+	if !a.ShuttingDown() {
+		a.announce(false)
 	}
-	h := a.host.Tape()
-	if a.Logind.Restart {
-		if !a.restartLogind() {
-			return // admission stays open; LogindProblems says why
-		}
-		h.Note(history.LogindRestarted{Watching: a.Shutdown.Watching()})
-	}
-	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
-	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
-	a.trigger()
 }
 
 // trigger sends logind's "shutting down" to the manager, which must hold
