@@ -69,12 +69,7 @@ func TestArgs(t *testing.T) {
 		"replay --scenario swarm --seed 1 --real ,":     "unknown component",
 		"run --kubernetes " + filepath.Dir(tree) + "/x": "not a kubernetes tree",
 	}
-	for line, want := range bad {
-		_, err := parse(strings.Fields(line), io.Discard)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: error %v, want one containing %q", line, err, want)
-		}
-	}
+	wantParse(t, bad)
 }
 
 // checkToolArgs: each command line of good parses and becomes its test
@@ -259,5 +254,20 @@ func TestWorkFileTags(t *testing.T) {
 	}
 	if got := (target{user: tree, vk: true}).tagFlag(); got != "" {
 		t.Errorf("a virtual-kubelet target: %q, want none", got)
+	}
+}
+
+// wantParse parses each command line of cases: "" must parse, any other
+// must be refused with one line containing it.
+func wantParse(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for line, want := range cases {
+		_, err := parse(strings.Fields(line), io.Discard)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v, want no error", line, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
+		}
 	}
 }

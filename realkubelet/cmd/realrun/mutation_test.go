@@ -75,12 +75,7 @@ func TestMutationArgs(t *testing.T) {
 		"mutation --files pkg/kubelet/README.md":           "is not a non-test Go file",
 		"mutation --files a/x.go,a/x.go":                   "\"a/x.go\" is named twice",
 	}
-	for line, want := range bad {
-		_, err := parse(strings.Fields(line), io.Discard)
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
-		}
-	}
+	wantParse(t, bad)
 }
 
 func equalSet(m map[int]bool, want ...int) bool {

@@ -43,15 +43,7 @@ func TestLogindRestartFlag(t *testing.T) {
 		"run --logind-restart --real shutdown --seeds 0":    "--seeds must be positive",
 		"replay --logind-restart --scenario swarm --seed 1": "",
 	}
-	for line, want := range bad {
-		_, err := parse(strings.Fields(line), io.Discard)
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("%q: %v, want no error", line, err)
-		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
-			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
-		}
-	}
+	wantParse(t, bad)
 
 	tree := fakeTree(t)
 	refused := []struct {

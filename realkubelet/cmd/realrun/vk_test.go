@@ -71,12 +71,7 @@ func TestVKArgs(t *testing.T) {
 		gate + " --guided 5 --corpus " + t.TempDir():                      "realrun run --strategy guided --corpus",
 		"replay --virtual-kubelet /nonexist --scenario vk-swarm --seed 1": "not a virtual-kubelet tree",
 	}
-	for line, want := range bad {
-		_, err := parse(strings.Fields(line), io.Discard)
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: error %v, want one line containing %q", line, err, want)
-		}
-	}
+	wantParse(t, bad)
 }
 
 // TestVKPinIsRealvks: vkPinned, the gate's default base, is the version
