@@ -70,7 +70,29 @@ func GenerateNodeShutdown(src sim.Source) Plan {
 // the first shutdown's groups are surely over (SPEC §2 node shutdown, K5;
 // upstream GJ).
 func GenerateShutdownCancel(src sim.Source) Plan {
-	p := newPlanner(src, "shutdown-cancel", 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100), SlowRate: 400,
+	p, groups, uids, begun := shutdownPrologue(src, "shutdown-cancel")
+	p.wait(pick(src, 0, 2, 8)) // up to 4 s: at times after the groups' kills returned
+	p.add(ShutdownCancel, "", Action{})
+	p.wait(2)
+	p.add(Create, uids[4], Action{SpecGrace: int64(pick(src, 1, 5))})
+	if src.Intn(2) == 0 {
+		// The first shutdown's processing is over by then: its groups'
+		// graces, counted from when it began.
+		p.at = max(p.at, begun+time.Duration(groups[0].Grace+groups[1].Grace+2)*time.Second)
+		p.add(Create, uids[5], Action{Priority: int32(pick(src, 0, 1000))})
+		p.wait(2)
+		p.add(Shutdown, "", Action{})
+	}
+	return p.plan
+}
+
+// shutdownPrologue begins family name's plan around a node shutdown: a
+// node with two priority groups, 2 or 3 pods of either group created, the
+// shutdown, and in half the plans a pod created during it; it returns six
+// UIDs (the fourth the pod created during the shutdown) and when the
+// shutdown began.
+func shutdownPrologue(src sim.Source, name string) (*planner, []ShutdownGroup, []types.UID, time.Duration) {
+	p := newPlanner(src, name, 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100), SlowRate: 400,
 		MaxDelay: 2 * time.Second, IgnoreCancel: pick(src, 0, 500)})
 	groups := []ShutdownGroup{{Priority: 0, Grace: int64(pick(src, 2, 5))}, {Priority: 1000, Grace: int64(pick(src, 1, 3))}}
 	p.plan.Node = &Node{APIServer: true, EchoLag: pick(src, 0, time.Second), ShutdownGroups: groups}
@@ -85,17 +107,31 @@ func GenerateShutdownCancel(src sim.Source) Plan {
 	if src.Intn(2) == 0 {
 		p.add(Create, uids[3], Action{})
 	}
-	p.wait(pick(src, 0, 2, 8)) // up to 4 s: at times after the groups' kills returned
-	p.add(ShutdownCancel, "", Action{})
-	p.wait(2)
-	p.add(Create, uids[4], Action{SpecGrace: int64(pick(src, 1, 5))})
-	if src.Intn(2) == 0 {
-		// The first shutdown's processing is over by then: its groups'
-		// graces, counted from when it began.
+	return p, groups, uids, begun
+}
+
+// GenerateShutdownRestart: the node shuts down and the kubelet restarts
+// before the node powers off, while the shutdown's kills run or after
+// they returned; logind announced the shutdown to the old process and
+// does not announce it again (kubernetes#122674). Pods arrive during the
+// shutdown before the restart and after it (SPEC §2 node shutdown, K5
+// across a restart; B17).
+func GenerateShutdownRestart(src sim.Source) Plan {
+	p, groups, uids, begun := shutdownPrologue(src, "shutdown-restart")
+	if src.Intn(3) > 0 {
+		// After the shutdown's processing: its groups' graces, counted
+		// from when it began.
 		p.at = max(p.at, begun+time.Duration(groups[0].Grace+groups[1].Grace+2)*time.Second)
+	}
+	p.add(Restart, "", Action{})
+	p.wait(pick(src, 0, 2))
+	p.add(Create, uids[4], Action{SpecGrace: int64(pick(src, 1, 5))})
+	p.wait(2)
+	switch src.Intn(3) {
+	case 0:
 		p.add(Create, uids[5], Action{Priority: int32(pick(src, 0, 1000))})
-		p.wait(2)
-		p.add(Shutdown, "", Action{})
+	case 1:
+		p.add(SyncKnown, "", Action{})
 	}
 	return p.plan
 }

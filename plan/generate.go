@@ -315,6 +315,8 @@ func KubeletFamilies() []Family {
 		{Name: "shutdown-cancel", Generate: GenerateShutdownCancel, Marks: []string{MarkShutdownCancelled,
 			MarkCancelDuringShutdown, MarkAdmittedAfterCancel, MarkShutdownAgain, MarkShutdownKilled,
 			MarkShutdownAdmissionClosed}},
+		{Name: "shutdown-restart", Generate: GenerateShutdownRestart, Marks: []string{MarkRestartInShutdown,
+			MarkRestartShutdownRejected, MarkShutdownKilled, MarkShutdownAdmissionClosed}},
 		{Name: "eviction-wait", Generate: GenerateEvictionWait, Marks: []string{MarkEvictionCleanupWaited,
 			MarkEvictionSpared, MarkCompletionFired}},
 		{Name: "kubelet-restart-terminal-pods", Generate: GenerateKubeletRestartTerminalPods, Marks: []string{

@@ -32,6 +32,8 @@ const (
 	MarkCancelDuringShutdown    = "cancel-during-shutdown"    // the cancellation came while the shutdown's kills ran
 	MarkAdmittedAfterCancel     = "admitted-after-cancel"     // a pod first added after a cancelled shutdown was admitted
 	MarkShutdownAgain           = "shutdown-again"            // a node shutdown began after a cancelled one
+	MarkRestartInShutdown       = "restart-in-shutdown"       // the kubelet restarted while logind shut the node down
+	MarkRestartShutdownRejected = "restart-shutdown-rejected" // a kubelet restarted in the node shutdown rejected a pod first added in it
 	MarkEvictionCleanupWaited   = "eviction-cleanup-waited"   // the eviction manager saw its victim finished
 	MarkEvictionSpared          = "eviction-spared"           // an eviction skipped a static, critical or inactive pod
 	MarkRestartDeletedGone      = "restart-deleted-gone"      // a pod deleted before a kubelet restart was deleted from the API after it

@@ -132,7 +132,7 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 	}
 	skip := d.k5.Admitting(uid, d.actors.Shutdown != nil, func() bool { return d.pw.IsPodTerminationRequested(uid) })
 	admitted := d.actors.Admit(uid)
-	d.k5.Admitted(uid, admitted, skip)
+	d.k5.Admitted(uid, admitted, skip, d.actors.Unheard())
 	if admitted {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}

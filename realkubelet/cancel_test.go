@@ -20,26 +20,12 @@ const cancelSeeds = 30
 // created after it (admitted, its SyncPod begun), a pod rejected before
 // it, a second shutdown.
 func TestShutdownCancelFamily(t *testing.T) {
-	f, ok := plan.FamilyNamed("shutdown-cancel")
-	if !ok {
-		t.Fatal("no shutdown-cancel family")
-	}
 	reached := map[string]int{}
-	for _, hold := range []bool{false, true} {
-		for seed := uint64(1); seed <= cancelSeeds; seed++ {
-			o := RunOptions{HoldWakes: hold}
-			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
-			if u := r.Unexplained(); len(u) > 0 {
-				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
-			}
-			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
-				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])
-			}
-			for _, s := range cancelSituations(r.Trace) {
-				reached[s]++
-			}
+	cleanSeeds(t, "shutdown-cancel", cancelSeeds, func(r Result) {
+		for _, s := range cancelSituations(r.Trace) {
+			reached[s]++
 		}
-	}
+	})
 	t.Logf("%d runs: %v", 2*cancelSeeds, reached)
 	for _, s := range []string{"cancel read", "created after the read", "shutdown again", "rejected"} {
 		if reached[s] == 0 {

@@ -71,8 +71,9 @@
 //   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
 //     SyncKnownPods and the runtime kill is a single step here.
 //   - swarm: every pod-worker action kind, with the limits above.
-//   - rejected-admission, node-shutdown, shutdown-cancel, eviction-wait,
-//     kubelet-restart-terminal-pods, recreate-same-name, swarm-restart
+//   - rejected-admission, node-shutdown, shutdown-cancel, shutdown-restart,
+//     eviction-wait, kubelet-restart-terminal-pods, recreate-same-name,
+//     swarm-restart
 //     (and the swarm's node-level half): with the status component
 //     (package components, status.go; on by default) the real status manager
 //     writes every non-static pod's phase to an API-server model
@@ -91,7 +92,9 @@
 //     (synchronize, then the cleanup wait) under pressure the plan
 //     controls. Admission for resources is not modelled (upstream's is a
 //     *Kubelet method), Restart restarts the kubelet with the restart
-//     component (restart.go), and the rest of the plan's
+//     component (restart.go; during a node shutdown, once its processing
+//     ended, into a process whose manager is told nothing: actors/inherit.go),
+//     and the rest of the plan's
 //     Node (resources, grace reaper, echo lag) is ignored.
 //
 // Not covered: admission, the grace reaper,

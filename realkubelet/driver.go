@@ -121,6 +121,9 @@ type Driver struct {
 	k5              k5class.Evidence
 	deadCompletions int
 	restartsSkipped int
+	// restartHeld: a Restart waits for the node shutdown's processing
+	// to end (restart.go).
+	restartHeld bool
 	// records are the UIDs the current pod workers hold a record of
 	// (runtimekill.go).
 	records map[types.UID]bool
@@ -287,6 +290,7 @@ func (d *Driver) afterStep() {
 		}
 	}
 	d.checkStep()
+	d.heldRestart()
 }
 
 // waitQuiet returns once every goroutine of the bubble is parked or idle.

@@ -19,6 +19,30 @@ func runSeed(t *testing.T, f plan.Family, seed uint64) Result {
 	return r
 }
 
+// cleanSeeds runs seeds 1..n of family name in both wake-up modes and
+// fails the test on anything unexplained or a trace that differs when the
+// seed runs again; each run goes to reached.
+func cleanSeeds(t *testing.T, name string, n uint64, reached func(Result)) {
+	t.Helper()
+	f, ok := plan.FamilyNamed(name)
+	if !ok {
+		t.Fatalf("no %s family", name)
+	}
+	for _, hold := range []bool{false, true} {
+		for seed := uint64(1); seed <= n; seed++ {
+			o := RunOptions{HoldWakes: hold}
+			r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) })
+			if u := r.Unexplained(); len(u) > 0 {
+				t.Fatalf("seed %d hold %v: unexplained %v", seed, hold, u)
+			}
+			if again := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); again.TraceSHA != r.TraceSHA {
+				t.Fatalf("seed %d hold %v: trace %s then %s", seed, hold, r.TraceSHA[:8], again.TraceSHA[:8])
+			}
+			reached(r)
+		}
+	}
+}
+
 // TestFamiliesOnRealKubelet runs every family for a few seeds on the real
 // pod workers, with and without held wake-ups, and fails on any finding
 // that is not a known upstream deviation.

@@ -32,8 +32,8 @@ func (d *Driver) reportAt(step int, check, invariant, class, msg string) {
 	d.checks.findings = append(d.checks.findings, finding.Finding{Violation: v, Step: step, Class: class})
 }
 
-// kubeletClass is the class of a kubelet oracle's finding: a K5's is GH's
-// or GI's if a predicate held at the note (k5class); a K2's or K3's the
+// kubeletClass is the class of a kubelet oracle's finding: a K5's is GH's,
+// GI's or GK's if a predicate held at the note (k5class); a K2's or K3's the
 // status component's (GF, GG); any other's "".
 func (d *Driver) kubeletClass(v history.Violation) string {
 	if v.Invariant == "K5" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/k5class"
 	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
 	"github.com/podsim/podsim/realkubelet/script"
@@ -43,11 +44,17 @@ import (
 //     phase is terminal skips admission and still reaches the workers as a
 //     create, so they see it terminal (their first-sight shortcut).
 //
-// Restart with a node shutdown or an eviction turn in flight is not
-// modelled (no family has both): the action is skipped and counted
-// (restartsSkipped).
+// A restart during a node shutdown waits until the shutdown's processing
+// ended and its kills returned (restartHeld; the old process's kills in
+// flight are not modelled), and the new process starts while the node
+// still shuts down: its manager is told nothing (actors.InheritShutdown).
+// A restart during an eviction turn is not modelled: it is skipped and
+// counted (restartsSkipped), as is a second one while one is held.
 func (d *Driver) restartKubelet() {
-	if !d.actors.Idle() || d.actors.Kills.Open() > 0 || len(d.actors.Kills.Pending()) > 0 {
+	if busy := d.actorsBusy(); busy && d.actors.ShuttingDown() && !d.restartHeld {
+		d.restartHeld = true
+		return
+	} else if busy {
 		d.restartsSkipped++
 		return
 	}
@@ -80,10 +87,12 @@ func (d *Driver) restartKubelet() {
 		d.waitQuiet()
 	}
 	d.checkActors()
-	check := d.actors.Check
-	firstAdd := d.actors.FirstAddAt
+	prev := d.actors
 	d.actors = newActors(d)
-	d.actors.Check, d.actors.FirstAddAt = check, firstAdd
+	d.actors.Check, d.actors.FirstAddAt = prev.Check, prev.FirstAddAt
+	if down, at := prev.NodeShuttingDown(); down {
+		d.actors.InheritShutdown(prev, at)
+	}
 	if d.st != nil {
 		d.st.Restart()
 	}
@@ -91,6 +100,21 @@ func (d *Driver) restartKubelet() {
 	d.processStarts = append(d.processStarts, d.h.Seq+1)
 	d.h.Emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
 	d.readmit()
+}
+
+// actorsBusy: a manager has work left, or a kill is open or parked.
+func (d *Driver) actorsBusy() bool {
+	return !d.actors.Idle() || d.actors.Kills.Open() > 0 || len(d.actors.Kills.Pending()) > 0
+}
+
+// heldRestart makes the restart held during a node shutdown once the
+// shutdown's processing ended and its kills returned, after a step.
+func (d *Driver) heldRestart() {
+	if d.restartHeld && !d.actorsBusy() {
+		d.restartHeld = false
+		d.restartKubelet()
+		d.afterStep()
+	}
 }
 
 // retireProcess lets the old workers run down inertly and ends their
@@ -147,8 +171,12 @@ func (d *Driver) readmit() {
 	for _, uid := range uids {
 		p := d.pods[uid]
 		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
-		if !terminal && !d.actors.Admit(uid) {
-			continue
+		if !terminal {
+			admitted := d.actors.Admit(uid)
+			d.k5.Admitted(uid, admitted, k5class.Skip{}, d.actors.Unheard())
+			if !admitted {
+				continue
+			}
 		}
 		if terminal {
 			d.actors.Admitted[uid] = true // admitted before, never re-admitted

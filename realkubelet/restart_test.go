@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
@@ -197,17 +198,31 @@ func TestRestartGB(t *testing.T) {
 	}
 }
 
-// TestRestartDuringShutdownSkipped: a restart while the node shutdown
-// manager still has work is not modelled: the action is skipped and
-// counted, and the run goes on with the same process.
-func TestRestartDuringShutdownSkipped(t *testing.T) {
+// TestRestartDuringShutdownHeld: a restart that comes while the node
+// shutdown's kill of a is parked waits (restartHeld) until the kill was
+// delivered and the processing ended, and then happens, with no move of
+// its own; a second restart while one waits is skipped and counted.
+func TestRestartDuringShutdownHeld(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := newDriver(RunOptions{})
-		for _, m := range mustParse(t, "create a\nrelease a ok\nshutdown\nrestart\n") {
+		for _, m := range mustParse(t, "create a\nrelease a ok\nshutdown\nrestart\nrestart\n") {
 			d.Apply(m)
 		}
-		if d.restartsSkipped != 1 || restarts(d.h.Trace) != 0 {
-			t.Fatalf("skipped %d, restarts in trace %d; want 1, 0", d.restartsSkipped, restarts(d.h.Trace))
+		if !d.restartHeld || d.restartsSkipped != 1 || restarts(d.h.Trace) != 0 {
+			t.Fatalf("held %v, skipped %d, restarts in trace %d; want held, 1, 0", d.restartHeld, d.restartsSkipped, restarts(d.h.Trace))
+		}
+		for i := 0; i < 20 && d.restartHeld; i++ {
+			if !d.settleOne() {
+				time.Sleep(time.Second)
+				d.waitQuiet()
+				d.afterStep()
+			}
+		}
+		if d.restartHeld || restarts(d.h.Trace) != 1 {
+			t.Fatalf("after the kill: held %v, restarts in trace %d; want the restart done", d.restartHeld, restarts(d.h.Trace))
+		}
+		if down, at := d.actors.NodeShuttingDown(); !down || !d.actors.Unheard() || at != d.actors.ShutdownAt() {
+			t.Errorf("the new process: node shutting down %v since %v, unheard %v; want the shutdown held over", down, at, d.actors.Unheard())
 		}
 		d.Teardown()
 	})

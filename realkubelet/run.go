@@ -79,12 +79,14 @@ func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bo
 		}
 		r := schedule.Intn(16)
 		sm, status := d.statusChoice(r, schedule)
-		// While the node shutdown manager has a cancellation to read, the
-		// plan waits for it more often than not: its next action comes at
-		// r 0 only (shutdown-cancel's creates land after the read in most
-		// runs, before it in some, as the world's plan times have it).
+		// While the node shutdown manager has a cancellation to read, or a
+		// restart waits for the shutdown's processing to end, the plan
+		// waits for it more often than not: its next action comes at r 0
+		// only (shutdown-cancel's creates land after the read in most
+		// runs, before it in some, as the world's plan times have it;
+		// shutdown-restart's after the restart).
 		planAt := 7
-		if d.actors.CancelPending() {
+		if d.actors.CancelPending() || d.restartHeld {
 			planAt = 1
 		}
 		switch {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,3 +166,66 @@ func TestWorldKubeletRestart(t *testing.T) {
 }
 
 func typesUID(s string) types.UID { return types.UID(s) }
+
+// TestWorldRestartInShutdown: the kubelet restarts after the node
+// shutdown's processing, before the node powers off. The restarted
+// kubelet learns of the shutdown at its start (logind announced it to the
+// old process only): it admits again the pod from before the shutdown
+// and rejects the one created after the restart; the one first added
+// during the shutdown was rejected by the old kubelet, and its Failed
+// phase (in the API by then) skips admission. With B17 (kubernetes#122674) the new kubelet never learns of
+// it, admits and starts the pod created after the restart, and K5 says so.
+func TestWorldRestartInShutdown(t *testing.T) {
+	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
+		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 2}}},
+		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
+			act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
+			act(5*time.Second, plan.Restart, "", plan.Action{}), act(6*time.Second, plan.Create, "c", plan.Action{})}}
+	w, r := runScripted(t, pl)
+	k := w.View().Kubelet()
+	if a := k.Pod("a"); !a.Admitted || a.AddedInShutdown {
+		t.Errorf("pod a (from before the shutdown): %+v, want admitted again by the restarted kubelet", a)
+	}
+	if b := k.Pod("b"); !b.AddedInShutdown || b.APIPhase != v1.PodFailed {
+		t.Errorf("pod b (created during the shutdown, before the restart): %+v, want added in shutdown, Failed", b)
+	}
+	if c := k.Pod("c"); !c.Rejected || !c.AddedInShutdown {
+		t.Errorf("pod c (created after the restart): rejected=%v added in shutdown=%v, want both", c.Rejected, c.AddedInShutdown)
+	}
+	for _, m := range []string{plan.MarkRestartInShutdown, plan.MarkRestartShutdownRejected} {
+		if !slices.Contains(r.Marks, m) {
+			t.Errorf("mark %s not reached: %v", m, r.Marks)
+		}
+	}
+	if !k.ShuttingDown() || k.ShutdownAt() != time.Second {
+		t.Errorf("after the restart: shutting down %v since %v, want since 1s", k.ShuttingDown(), k.ShutdownAt())
+	}
+
+	bug := world.NewWorld(pl, sim.NewReplay(nil), sim.NewReplay(nil), sim.RandomWalk{})
+	bug.Bugs.B17RestartForgetsShutdown = true
+	got := judge(plan.Family{Name: pl.Family}, 0, bug, CheckOptions{}, nil)
+	want := "SyncPod began for pod c, first added at 6s, after the node shutdown began at 1s"
+	if len(got.Violations) != 1 || got.Violations[0].Invariant != "K5" || !strings.HasPrefix(got.Violations[0].Message, want) {
+		t.Errorf("with B17: got %v, want only K5 %q", got.Violations, want)
+	}
+}
+
+// TestWorldCancelAfterRestartInShutdown: logind withdraws a shutdown that
+// a restarted kubelet learned of only at its start: admission reopens, so
+// a pod created afterwards is admitted and runs, first added after the
+// shutdown ended (K5 does not apply to it).
+func TestWorldCancelAfterRestartInShutdown(t *testing.T) {
+	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
+		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 2}}},
+		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
+			act(time.Second, plan.Shutdown, "", plan.Action{}), act(5*time.Second, plan.Restart, "", plan.Action{}),
+			act(6*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(7*time.Second, plan.Create, "c", plan.Action{})}}
+	w, _ := runScripted(t, pl)
+	k := w.View().Kubelet()
+	if c := k.Pod("c"); !c.Admitted || c.AddedInShutdown || c.APIPhase != v1.PodRunning {
+		t.Errorf("pod c (created after the withdrawal): %+v, want admitted and running", c)
+	}
+	if k.ShuttingDown() {
+		t.Errorf("after the withdrawal: still shutting down since %v", k.ShutdownAt())
+	}
+}

@@ -38,7 +38,7 @@ func (w *World) addWith(uid types.UID, fresh bool, a plan.Action) {
 	}
 	if p.firstAddAt == unset {
 		p.firstAddAt = w.S.Elapsed()
-		p.addedInShutdown = w.kube != nil && w.kube.shuttingDown()
+		p.addedInShutdown = w.kube != nil && (w.kube.shuttingDown() || w.nodeShutdown)
 	}
 	if !p.action.Static && w.kube != nil && w.kube.node.APIServer {
 		p.inAPI = true
@@ -70,7 +70,10 @@ func (w *World) admit(uid types.UID) bool {
 	case terminalPhase(p.phase):
 		return true
 	}
-	ok := !k.shuttingDown()
+	// A kubelet that started during the node shutdown admits, as its
+	// restart re-adds them, the pods from before the shutdown: they were
+	// the old process's snapshot, its to kill.
+	ok := !k.shuttingDown() || w.readding && k.learned && !p.addedInShutdown
 	if ok {
 		w.note(history.AdmissionBegins{})
 		counted := w.activePods(uid)
@@ -82,6 +85,9 @@ func (w *World) admit(uid types.UID) bool {
 		}
 	} else {
 		w.mark(plan.MarkShutdownAdmissionClosed)
+		if k.learned && p.addedInShutdown {
+			w.mark(plan.MarkRestartShutdownRejected)
+		}
 	}
 	if !ok {
 		p.rejected = true

@@ -41,6 +41,10 @@ type kubelet struct {
 	// cancellation of it, and admission is open again (shutdown.go).
 	shutdownAt                             time.Duration
 	shutdownBusy, cancelPending, cancelled bool
+	// learned: the process started while logind shut the node down and
+	// read so at its start (restart.go), as a kubelet that asks logind's
+	// PreparingForShutdown would: admission stays closed.
+	learned bool
 }
 
 // PodStatus is the status manager's record of one pod (the real-goroutine

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/podsim/podsim/history"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/workers"
 	"github.com/podsim/podsim/workers/mutants"
 	"github.com/podsim/podsim/world/fakeruntime"
@@ -104,21 +105,32 @@ func (w *World) restartKubelet() {
 	w.startEpoch()
 	if w.kube != nil {
 		w.kube = newKubelet(w.kube.node)
+		if w.nodeShutdown {
+			// Logind announced the shutdown to the old process and does
+			// not again: the new one learns of it only by asking at its
+			// start (B17: it does not ask, kubernetes#122674).
+			w.mark(plan.MarkRestartInShutdown)
+			w.kube.learned = !w.Bugs.B17RestartForgetsShutdown
+		}
 	}
 	w.emit(history.Restarted, 0, nil, nil)
 	old.Shutdown()
 	uids := slices.Clone(w.sortedUIDs())
 	for _, uid := range uids {
 		p := w.pod(uid)
-		p.admitted, p.rejected, p.addedInShutdown = false, false, false
+		// "First added in the node shutdown" is the node's fact: it
+		// holds across the restart while the shutdown does (K5).
+		p.admitted, p.rejected, p.addedInShutdown = false, false, p.addedInShutdown && w.nodeShutdown
 	}
 	// HandlePodAdditions sorts by creation time.
 	slices.SortStableFunc(uids, func(a, b types.UID) int { return cmp.Compare(w.pod(a).created, w.pod(b).created) })
+	w.readding = true
 	for _, uid := range uids {
 		if w.pod(uid).inConfig {
 			w.add(uid, false)
 		}
 	}
+	w.readding = false
 }
 
 // epochParts are the adapters startEpoch makes for one kubelet process,

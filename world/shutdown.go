@@ -21,10 +21,15 @@ import (
 // while a shutdown's processing runs is read when it returns (the kills
 // are not stopped), and reopens admission; the next shutdown begins
 // afresh. Logind sends no second "shutting down" before a cancellation
-// was read, so a Shutdown action then changes nothing.
+// was read, so a Shutdown action then changes nothing. The shutdown is
+// the node's: a kubelet restarted during it learns of it at its start
+// (restart.go; World.nodeShutdown, which a ShutdownCancel clears at once,
+// whoever reads it).
 
-// shuttingDown: a node shutdown is in force (admission is closed).
-func (k *kubelet) shuttingDown() bool { return k.shutdownAt != unset && !k.cancelled }
+// shuttingDown: a node shutdown is in force (admission is closed): one
+// began in this process and it read no cancellation of it, or the process
+// started during one (learned).
+func (k *kubelet) shuttingDown() bool { return k.shutdownAt != unset && !k.cancelled || k.learned }
 
 // shutdown is the Shutdown action, in a goroutine of its own, for kubelet
 // k of epoch (the process running when the action came): it does nothing
@@ -37,6 +42,7 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 		w.mark(plan.MarkShutdownAgain)
 	}
 	k.shutdownAt, k.shutdownBusy, k.cancelled = w.S.Elapsed(), true, false
+	w.nodeShutdown, w.nodeShutdownAt = true, k.shutdownAt
 	snapshot := w.activePods("")
 	if w.epoch != epoch {
 		return // the kubelet restarted: this shutdown manager is gone
@@ -87,7 +93,10 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 // now: the manager's loop reads it at once, or when the shutdown's
 // processing returns; no shutdown in force, nothing to cancel.
 func (w *World) shutdownCancel(k *kubelet) {
+	w.nodeShutdown = false // logind withdrew it, whoever reads that
 	switch {
+	case k != nil && k.learned && k.shutdownAt == unset:
+		k.learned = false // a process that only learned of it at its start: admission reopens
 	case k == nil || !k.shuttingDown():
 	case k.shutdownBusy:
 		k.cancelPending = true

@@ -52,9 +52,14 @@ func (v worldView) Kubelet() oracle.Kubelet {
 // kubeletView is the kubelet around the pod workers and the API server.
 type kubeletView struct{ w *World }
 
-func (k kubeletView) UIDs() []types.UID         { return k.w.sortedUIDs() }
-func (k kubeletView) APIServer() bool           { return k.w.kube.node.APIServer }
-func (k kubeletView) ShutdownAt() time.Duration { return k.w.kube.shutdownAt }
+func (k kubeletView) UIDs() []types.UID { return k.w.sortedUIDs() }
+func (k kubeletView) APIServer() bool   { return k.w.kube.node.APIServer }
+func (k kubeletView) ShutdownAt() time.Duration {
+	if k.w.kube.shutdownAt == unset && k.w.nodeShutdown {
+		return k.w.nodeShutdownAt // begun in an earlier process
+	}
+	return k.w.kube.shutdownAt
+}
 
 func (k kubeletView) ShuttingDown() bool { return k.w.kube.shuttingDown() }
 

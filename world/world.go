@@ -88,6 +88,13 @@ type World struct {
 	// the plan has a Node; Bugs re-introduces historical kubelet bugs.
 	kube *kubelet
 	Bugs KubeletBugs
+	// nodeShutdown: logind has announced a node shutdown it has not
+	// withdrawn, since nodeShutdownAt (when a kubelet's manager began
+	// it). It is the node's, so a kubelet restart keeps it (restart.go);
+	// readding: a restart's re-add runs (admission.go).
+	nodeShutdown   bool
+	nodeShutdownAt time.Duration
+	readding       bool
 	// reaper is the API server's grace reaper (reaper.go): the API
 	// server's, so a kubelet restart keeps it.
 	reaper graceReaper

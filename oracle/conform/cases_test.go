@@ -186,6 +186,43 @@ func runRestart(restarted bool, order ...string) []history.Violation {
 	return s.verdict()
 }
 
+// runRestartInShutdown: pod a is admitted before a node shutdown and pod b
+// first added during it (inShutdown) — or, with !inShutdown, after the
+// shutdown ended; the kubelet restarts during the shutdown and adds again
+// only a.
+func runRestartInShutdown(inShutdown bool) []history.Violation {
+	p := plan.Plan{Clients: 1, Node: &plan.Node{}, Actions: []plan.Action{act(plan.Create, "a", 0),
+		act(plan.Create, "b", 0), act(plan.Restart, "", time.Second)}}
+	s := newScript(p, true)
+	s.action(func() {
+		s.admission("a")
+		a := s.v.pod("a")
+		a.InConfig, a.Admitted, a.Incarnation = true, true, 1
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
+	})
+	s.v.shutdownAt = time.Second
+	s.action(func() {
+		b := s.v.pod("b")
+		b.InConfig, b.Rejected, b.Incarnation, b.AddedInShutdown = true, true, 2, true
+	})
+	s.v.cancelled = !inShutdown
+	s.action(func() {
+		s.ev("client/0", history.Event{Kind: history.Restarted})
+		s.admission("a")
+		s.call("client/0", upd(ops.Create, pod("a", 1)), nil)
+	})
+	return s.verdict()
+}
+
+// TestP4RestartInShutdown: a kubelet restarted during a node shutdown may
+// reject, with no admission note, a pod first added during it (the
+// restarted kubelet learned of the shutdown at its start); a pod first
+// added in a shutdown whose cancellation was read must be added again.
+func TestP4RestartInShutdown(t *testing.T) {
+	wantNone(t, runRestartInShutdown(true))
+	wantViolation(t, runRestartInShutdown(false), "P4", "b, in config, was not added again")
+}
+
 func TestP4Restart(t *testing.T) {
 	wantNone(t, runRestart(true, "a", "b"))
 	wantViolation(t, runRestart(true, "b", "a"), "P4", "out of creation order")

@@ -102,6 +102,9 @@ type action struct {
 	// restart re-adds in this order).
 	incarnation map[types.UID]int
 	phases      map[types.UID]v1.PodPhase // the config phase of every pod, as a restart began
+	// inShutdown: the pods first added during the node shutdown in force
+	// as a restart began, which the new kubelet may reject (P4).
+	inShutdown map[types.UID]bool
 	// admissionUnbegun: an admission decided without AdmissionBegins.
 	admissionUnbegun bool
 	ups              []ops.UpdatePod // updates' list, reused
@@ -279,9 +282,11 @@ func (c *checker) noted(v oracle.View, cl *client, ev *history.Event) {
 		cl.begun++
 		cl.cur = c.newAction(a, c.preOf(v, a), ev.At)
 		if a.Kind == plan.Restart && v.Kubelet() != nil {
-			cl.cur.incarnation, cl.cur.phases = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}
+			k := v.Kubelet()
+			cl.cur.incarnation, cl.cur.phases, cl.cur.inShutdown = maps.Clone(c.incarnation), map[types.UID]v1.PodPhase{}, map[types.UID]bool{}
 			for _, uid := range c.uids {
-				cl.cur.phases[uid] = v.Kubelet().Pod(uid).Phase
+				p := k.Pod(uid)
+				cl.cur.phases[uid], cl.cur.inShutdown[uid] = p.Phase, p.AddedInShutdown && k.ShuttingDown()
 			}
 		}
 		if a.At > ev.At {

@@ -332,7 +332,8 @@ func (c *checker) query(x *action) {
 
 // restart is a kubelet restart (P4): a Restarted event, then every pod in
 // config ADDed again in creation order, each through admission or as a
-// create.
+// create — except that a kubelet restarted during a node shutdown may
+// reject, as a shutdown's admission does, the pods first added in it.
 func (c *checker) restart(x *action) {
 	if x.restarts == c.restarts {
 		c.violate("P4", "%v: the kubelet did not restart", x.a)
@@ -354,6 +355,8 @@ func (c *checker) restart(x *action) {
 	}
 	for _, uid := range x.pre.inConfigUIDs {
 		switch {
+		case !handled[uid] && x.inShutdown[uid]:
+			c.sm.held[uid] = phases{v1.PodFailed} // rejected: a local Failed status
 		case !handled[uid]:
 			c.violate("P4", "%v: %s, in config, was not added again", x.a, uid)
 		case x.pre.kube && !admitted[uid] && !terminal(x.phases[uid]):

@@ -67,7 +67,10 @@ type Actors struct {
 	Shutdown     *shutdown.Manager
 	shutdownAt   time.Duration
 	ShutdownDone bool
+	// groups are the groups the manager was built with.
+	groups []plan.ShutdownGroup
 	sdCancel
+	heldOver
 	// Logind are the logind faults the manager meets (logind.go);
 	// logindWrong says what went wrong under them (LogindProblems).
 	Logind      LogindFaults
@@ -121,9 +124,20 @@ func New(host Host, plant planted.Bug, judge bool) *Actors {
 // none), started, and sent the shutdown (announce).
 func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if a.Shutdown != nil {
-		a.shutdownAgain() // after a cancellation (cancel.go)
-		return
+		if !a.heldOver.on {
+			a.shutdownAgain() // after a cancellation (cancel.go)
+		}
+		return // logind announces no second shutdown while one is in force (inherit.go)
 	}
+	if a.startManager(groups) {
+		a.announce(true)
+	}
+}
+
+// startManager builds the real manager with groups (the world's default,
+// one group of 30 s, if there are none) and starts it; false if its start
+// failed (LogindProblems says why: no loop watches).
+func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
 	if len(groups) == 0 {
 		groups = []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
 	}
@@ -144,13 +158,12 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
-	h := a.host.Tape()
-	a.Shutdown, a.shutdownAt = m, h.Elapsed()
+	a.Shutdown, a.shutdownAt, a.groups = m, a.host.Tape().Elapsed(), groups
 	if why := m.StartProblem(); why != "" {
 		a.logindWrong = append(a.logindWrong, why) // no loop watches: nothing to trigger
-		return
+		return false
 	}
-	a.announce(true)
+	return true
 }
 
 // announce is logind announcing the shutdown to the started manager:
@@ -168,7 +181,7 @@ func (a *Actors) announce(first bool) {
 		}
 		h.Note(history.LogindRestarted{Watching: a.Shutdown.Watching()})
 	}
-	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled = a.ActivePods(), h.Elapsed(), false, false
+	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled, a.quiet = a.ActivePods(), h.Elapsed(), false, false, false
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
 	if !first || a.plant != planted.ShutdownNeverTriggered {
 		a.trigger()
@@ -189,7 +202,10 @@ func keepPhase(kill eviction.KillPodFunc) eviction.KillPodFunc {
 
 // ShutdownAt is when the last shutdown began, 0 if none did.
 func (a *Actors) ShutdownAt() time.Duration {
-	if a.Shutdown == nil {
+	switch {
+	case a.heldOver.on:
+		return a.heldOver.at // begun in an earlier process
+	case a.Shutdown == nil:
 		return 0
 	}
 	return a.shutdownAt
@@ -233,7 +249,7 @@ func (a *Actors) Admit(uid types.UID) bool {
 	delete(a.Rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.FirstAddAt[uid]; !seen {
 		a.FirstAddAt[uid] = a.host.Tape().Elapsed()
-		a.AddedInShutdown[uid] = a.ShuttingDown()
+		a.AddedInShutdown[uid] = a.ShuttingDown() || a.heldOver.on
 	}
 	if a.Rejects(uid) {
 		a.judgeRejection(uid)
@@ -256,7 +272,7 @@ func (a *Actors) Admit(uid types.UID) bool {
 func (a *Actors) Rejects(uid types.UID) bool {
 	_, _, phase := a.host.Config(uid)
 	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plant == planted.BareKillIsKubelets)
-	return a.Shutdown != nil && a.plant != planted.AdmitInShutdown && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
+	return a.Shutdown != nil && a.plant != planted.AdmitInShutdown && a.plant != planted.RestartToldAdmits && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
 		!a.Shutdown.Admit(a.host.PodOf(uid)).Admit
 }
 
@@ -293,7 +309,7 @@ func (a *Actors) Poll() {
 			}
 		}
 	}
-	if a.Shutdown != nil && !a.ShutdownDone && a.Shutdown.Done() {
+	if a.Shutdown != nil && !a.quiet && !a.ShutdownDone && a.Shutdown.Done() {
 		a.ShutdownDone = true
 		h.Note(history.ShutdownDone{})
 	}
@@ -329,7 +345,7 @@ func (a *Actors) Unfinished() string {
 
 // shutdownBusy: a node shutdown began and its processing has not returned.
 func (a *Actors) shutdownBusy() bool {
-	return a.Shutdown != nil && !a.ShutdownDone && !a.Shutdown.Done()
+	return a.Shutdown != nil && !a.quiet && !a.ShutdownDone && !a.Shutdown.Done()
 }
 
 // evictBusy: an eviction turn runs.

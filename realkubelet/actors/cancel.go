@@ -37,13 +37,17 @@ type sdCancel struct {
 
 // ShuttingDown reports whether a node shutdown is in force: one began and
 // its cancellation was not delivered.
-func (a *Actors) ShuttingDown() bool { return a.Shutdown != nil && !a.cancelled }
+func (a *Actors) ShuttingDown() bool { return a.Shutdown != nil && !a.cancelled && !a.quiet }
 
 // CancelShutdown is the ShutdownCancel action: logind withdraws the
 // shutdown in force, and the manager's loop reads it as soon as it waits
 // for a signal (deliverCancel). With no shutdown in force, nothing
 // happens.
 func (a *Actors) CancelShutdown() {
+	if a.heldOver.on {
+		a.heldOver.on, a.cancelled = false, true // inherit.go
+		return
+	}
 	if !a.ShuttingDown() || a.cancelPending {
 		return
 	}
@@ -90,7 +94,7 @@ func (a *Actors) trigger() {
 // judgeRejection notes a rejection of uid by the manager when no
 // shutdown is in force.
 func (a *Actors) judgeRejection(uid types.UID) {
-	if !a.ShuttingDown() {
+	if !a.ShuttingDown() && !a.heldOver.on {
 		a.shutdownWrong = append(a.shutdownWrong, fmt.Sprintf(
 			"the node shutdown manager rejected pod %s at %v, after it was sent the shutdown's cancellation", uid, a.host.Tape().Elapsed()))
 	}

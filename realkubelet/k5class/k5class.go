@@ -1,7 +1,7 @@
 // Package k5class names a K5 finding of the real kubelet ("SyncPod began
 // for a pod first added after the node shutdown began") as upstream
-// deviation GH or GI (docs/upstream-findings.md) when its predicate held
-// at the SyncPod's note. It keeps only the evidence the two predicates
+// deviation GH, GI or GK (docs/upstream-findings.md) when its predicate
+// held at the SyncPod's note. It keeps only the evidence the two predicates
 // read; the driver feeds it what it did and saw, so it knows no driver,
 // pod workers or status manager.
 //
@@ -25,6 +25,14 @@
 // recreated") and deletes the status. Housekeeping then forgets the UID's
 // finished record and, the pod being active, starts it during the shutdown
 // without its ever being admitted.
+//
+// GK (where neither holds): the pod's latest ADD was admitted in a kubelet
+// process that started while logind shut the node down, whose node
+// shutdown manager was never told of the shutdown: logind announced it to
+// the process before, once, and the new manager does not ask at its start
+// (kubernetes#122674). Its Admit sees no shutdown and admits the pod. A
+// manager that was told (a kubelet that learns of the shutdown at its
+// start) and admits anyway is not GK.
 package k5class
 
 import (
@@ -46,6 +54,9 @@ type Evidence struct {
 	// dropped: a status pass dropped the UID's terminal status for another
 	// UID's object under its name since its latest rejection (GI).
 	dropped map[types.UID]bool
+	// unheard: the UID's latest ADD was admitted by a manager never told
+	// of the node shutdown in force (GK).
+	unheard map[types.UID]bool
 	// classAt is the class of a K5 finding about the SyncPodBegins note
 	// with that sequence number, across kubelet processes.
 	classAt map[int64]string
@@ -53,8 +64,8 @@ type Evidence struct {
 
 // Reset starts a kubelet process's evidence; the classes found so far stay.
 func (e *Evidence) Reset() {
-	e.killed, e.ghSkipped, e.giSkipped, e.dropped =
-		map[types.UID]bool{}, map[types.UID]bool{}, map[types.UID]bool{}, map[types.UID]bool{}
+	e.killed, e.ghSkipped, e.giSkipped, e.dropped, e.unheard =
+		map[types.UID]bool{}, map[types.UID]bool{}, map[types.UID]bool{}, map[types.UID]bool{}, map[types.UID]bool{}
 	if e.classAt == nil {
 		e.classAt = map[int64]string{}
 	}
@@ -81,10 +92,13 @@ func (e *Evidence) Admitting(uid types.UID, shutdown bool, requested func() bool
 	return Skip{gh: runtimeOnly, gi: !runtimeOnly}
 }
 
-// Admitted records a fresh ADD's outcome (s: Admitting before it); a
-// rejection puts a new Failed status in, so nothing is dropped yet.
-func (e *Evidence) Admitted(uid types.UID, admitted bool, s Skip) {
+// Admitted records an ADD's outcome (s: Admitting before it; the zero
+// Skip for a restart's re-add); unheard: a node shutdown is in force that
+// the process's manager was never told of. A rejection puts a new Failed
+// status in, so nothing is dropped yet.
+func (e *Evidence) Admitted(uid types.UID, admitted bool, s Skip, unheard bool) {
 	e.ghSkipped[uid], e.giSkipped[uid] = admitted && s.gh, admitted && s.gi
+	e.unheard[uid] = admitted && unheard
 	if !admitted {
 		e.dropped[uid] = false
 	}
@@ -113,6 +127,8 @@ func (e *Evidence) SyncPodNoted(uid types.UID, seq int64, addedInShutdown bool) 
 		e.classAt[seq] = "GH"
 	case e.giSkipped[uid] && e.dropped[uid]:
 		e.classAt[seq] = "GI"
+	case e.unheard[uid]:
+		e.classAt[seq] = "GK"
 	}
 }
 

@@ -32,7 +32,7 @@ func (c scenario) class(t *testing.T) string {
 	if want := map[bool]int{true: 1, false: 0}[c.shutdown]; asked != want {
 		t.Errorf("%+v: asked the pod workers %d time(s), want %d", c, asked, want)
 	}
-	e.Admitted("a", c.admitted, skip)
+	e.Admitted("a", c.admitted, skip, false)
 	e.StatusPass([]types.UID{"a"}, func() {}, func(types.UID) bool { return c.dropped })
 	e.SyncPodNoted("a", 7, c.addedInShutdown)
 	return e.Class(7)
@@ -83,8 +83,8 @@ func TestRejectionClearsDropped(t *testing.T) {
 	e.Reset()
 	e.NoteKill("a", kubelet.UpdatePodOptions{UpdateType: kubetypes.SyncPodKill, Pod: &v1.Pod{}})
 	e.StatusPass([]types.UID{"a"}, func() {}, func(types.UID) bool { return true })
-	e.Admitted("a", false, Skip{})
-	e.Admitted("a", true, e.Admitting("a", true, func() bool { return true }))
+	e.Admitted("a", false, Skip{}, false)
+	e.Admitted("a", true, e.Admitting("a", true, func() bool { return true }), false)
 	e.SyncPodNoted("a", 1, true)
 	if c := e.Class(1); c != "" {
 		t.Errorf("class %q after a rejection cleared the drop, want none", c)

@@ -97,4 +97,9 @@ const (
 	// never sent to the manager, so its admission stays closed
 	// (cancel_test.go: P7).
 	CancelLost
+	// RestartToldAdmits: a kubelet restarted during the node shutdown is
+	// told of it at its start, as a kubelet that asks logind would be,
+	// and admission lets pods in all the same: a K5 that is not GK
+	// (shutdown_restart_test.go).
+	RestartToldAdmits
 )

@@ -58,6 +58,7 @@ var gateFamilies = map[string][]string{
 	"B5":  {"rejected-admission", "swarm"},
 	"B10": {"rejected-admission", "swarm"},
 	"B13": {"rejected-admission", "swarm"},
+	"B17": {"shutdown-restart"},
 	"V2":  {"recreate-same-name"},
 }
 
@@ -79,6 +80,9 @@ var kubeletMutants = []struct {
 	{Mutant{Name: "B13", Issue: "#118472", Invariants: []string{"L7", "K3"},
 		Mutation: "housekeeping does not filter terminal pods to delete: a rejected, deleted pod is never deleted"},
 		func(b *Bugs) { b.B13NoTerminalDeleteFilter = true }},
+	{Mutant{Name: "B17", Issue: "#122674", Invariants: []string{"K5"},
+		Mutation: "a kubelet restarted during the node shutdown does not learn of it and admits new pods"},
+		func(b *Bugs) { b.B17RestartForgetsShutdown = true }},
 	{Mutant{Name: "V2", Issue: "virtual-kubelet #867, #907", Invariants: []string{"K6"},
 		Mutation: "the grace reaper's delayed forced delete is keyed by name: it deletes a pod re-created under that name"},
 		func(b *Bugs) { b.V2ReaperKeyedByName = true }},

@@ -27,6 +27,12 @@ type Bugs struct {
 	// #118472/#118497), so a pod rejected at admission and then deleted is
 	// never finished and never deleted from the API. Caught by L7 (API).
 	B13NoTerminalDeleteFilter bool
+	// B17RestartForgetsShutdown: a kubelet restarted while logind shuts
+	// the node down does not learn of the shutdown (logind announced it to
+	// the old process only; the new one never asks), so it admits and
+	// starts pods first added during it (#122674, open upstream). Caught
+	// by K5.
+	B17RestartForgetsShutdown bool
 	// V2ReaperKeyedByName: the grace reaper (package world's reaper.go, the
 	// API-server side's delayed forced delete) keys its queue by the pod's
 	// name only,
@@ -46,6 +52,7 @@ func (b Bugs) String() string {
 		on   bool
 	}{{"B4ShutdownKeepsPhase", b.B4ShutdownKeepsPhase}, {"B5AdmitCountsRejected", b.B5AdmitCountsRejected},
 		{"B10StatusIgnoresRunning", b.B10StatusIgnoresRunning}, {"B13NoTerminalDeleteFilter", b.B13NoTerminalDeleteFilter},
+		{"B17RestartForgetsShutdown", b.B17RestartForgetsShutdown},
 		{"V2ReaperKeyedByName", b.V2ReaperKeyedByName}} {
 		if f.on {
 			on = append(on, f.name)
