@@ -46,11 +46,13 @@ func (a *Actors) ShuttingDown() bool { return a.Shutdown != nil && !a.cancelled 
 func (a *Actors) CancelShutdown() {
 	if a.heldOver.on {
 		a.heldOver.on, a.cancelled = false, true // inherit.go
+		a.Shutdown.Withdraw()
 		return
 	}
 	if !a.ShuttingDown() || a.cancelPending {
 		return
 	}
+	a.Shutdown.Withdraw()
 	a.cancelPending = true
 	a.deliverCancel()
 }

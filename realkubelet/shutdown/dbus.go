@@ -3,6 +3,7 @@ package shutdown
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -18,6 +19,8 @@ import (
 // (restart.go).
 type Logind struct {
 	events chan bool
+	// state is logind's own, shared by every connection to it.
+	state *logindState
 	// table is the process's inhibit locks (locks.go) and conf logind's
 	// inhibit delay (delay.go), shared by the connections of one manager.
 	table *lockTable
@@ -43,8 +46,19 @@ type Logind struct {
 }
 
 func newLogind() *Logind {
-	return &Logind{events: make(chan bool), table: newLockTable(), conf: newDelayConf("", 0)}
+	return &Logind{events: make(chan bool), state: &logindState{}, table: newLockTable(), conf: newDelayConf("", 0)}
 }
+
+// logindState is logind's, not a connection's: whether it prepares a
+// shutdown now (its PreparingForShutdown property), true from its
+// "shutting down" until it withdraws it.
+type logindState struct{ preparing atomic.Bool }
+
+// PreparingForShutdown is logind's property of that name. No kubelet
+// through v1.37 reads it; one that learns at its start of a shutdown in
+// progress (kubernetes#122674) may, through a method of this name and
+// signature on its dbusInhibiter interface, and so runs here unchanged.
+func (l *Logind) PreparingForShutdown() (bool, error) { return l.state.preparing.Load(), nil }
 
 // CurrentInhibitDelay is the delay in force (delay.go: a day, unless
 // Config.ShortDelay).

@@ -62,6 +62,7 @@ type connections struct {
 	// for every connection); the planted bugs of Config
 	failAt                 string
 	delay                  *delayConf
+	state                  *logindState
 	loseFirstClose, refuse bool
 }
 
@@ -85,7 +86,8 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 		return fmt.Errorf("%v has no newDBusConn: logind restarts need the manager's own connection func (v1.37 and later)", impl.Type())
 	}
 	m.conns = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect,
-		delay: newDelayConf(cfg.ShortDelay, groupsTotal(cfg.Groups))}
+		delay: newDelayConf(cfg.ShortDelay, groupsTotal(cfg.Groups)), state: &logindState{}}
+	m.conns.state.preparing.Store(cfg.Preparing)
 	if err := handOverEach(impl, reflect.TypeFor[*Logind](), m.connect); err != nil {
 		return err
 	}
@@ -129,7 +131,7 @@ func (m *Manager) connect() (any, error) {
 		}
 	}
 	l := newLogind()
-	l.conf = c.delay
+	l.conf, l.state = c.delay, c.state
 	if len(c.all) > 0 {
 		l.table = c.all[0].table // one process: its locks are file descriptors
 	}

@@ -106,6 +106,9 @@ type Config struct {
 	// or it refuses every connection after the first, so the manager
 	// never watches again.
 	LoseFirstClose, RefuseReconnect bool
+	// Preparing: logind prepares a shutdown already as the manager starts
+	// (a kubelet restarted during one; its PreparingForShutdown property).
+	Preparing bool
 }
 
 // Manager is one real node shutdown manager, started, with its fake
@@ -163,6 +166,7 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 	} else {
 		m.bus = newLogind()
 		m.bus.conf = newDelayConf(c.ShortDelay, groupsTotal(c.Groups))
+		m.bus.state.preparing.Store(c.Preparing)
 		startMu.Lock()
 		if err = handOver(reflect.ValueOf(real).Elem(), m.bus); err == nil {
 			if _, err = managerStart(ptr, ctx); err != nil && c.ShortDelay != "" {
@@ -212,8 +216,14 @@ func (m *Manager) Trigger() {
 		return // no loop reads the channel
 	}
 	m.atTrigger = m.bus.releasedCount()
+	m.bus.state.preparing.Store(true)
 	m.bus.events <- true
 }
+
+// Withdraw is logind withdrawing its shutdown: its PreparingForShutdown
+// turns false at once, whenever the manager's loop reads the signal
+// (Cancel).
+func (m *Manager) Withdraw() { m.bus.state.preparing.Store(false) }
 
 // Cancel delivers logind's "shutdown cancelled" (PrepareForShutdown(false))
 // to the event loop if it waits for a signal, and reports whether it did:

@@ -161,3 +161,51 @@ func TestRealManagerKillsByGroup(t *testing.T) {
 		}
 	})
 }
+
+// TestLogindPreparingForShutdown: the fake logind's PreparingForShutdown
+// is logind's, not a connection's: false until logind announces a
+// shutdown (Trigger), false again once it withdraws it (Withdraw), and
+// true from the start for a manager started during one (Config.Preparing,
+// a kubelet restarted then). Nothing in the pinned kubelet reads it; the
+// property is there for a kubelet that asks at its start (#122674).
+func TestLogindPreparingForShutdown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := func(preparing bool) *Manager {
+			m, err := Start(context.Background(), Config{Groups: []Group{{Priority: 0, Grace: 1}},
+				ActivePods: func() []*v1.Pod { return nil }, Logger: klog.Background(), Preparing: preparing,
+				Kill: func(*v1.Pod, bool, *int64, func(*v1.PodStatus)) error { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		preparing := func(m *Manager) bool {
+			p, err := m.bus.PreparingForShutdown()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		m := start(false)
+		if preparing(m) {
+			t.Error("preparing before logind announced a shutdown")
+		}
+		m.Trigger()
+		synctest.Wait()
+		if !preparing(m) {
+			t.Error("not preparing after logind announced the shutdown")
+		}
+		m.Withdraw()
+		if preparing(m) {
+			t.Error("still preparing after logind withdrew the shutdown")
+		}
+		m.Stop()
+		later := start(true)
+		if !preparing(later) || later.ShuttingDown() {
+			t.Errorf("a manager started during a shutdown: preparing %v, shutting down %v; want preparing, and (this kubelet never asks) not shutting down",
+				preparing(later), later.ShuttingDown())
+		}
+		later.Stop()
+		synctest.Wait()
+	})
+}
