@@ -91,7 +91,7 @@ func (d *Driver) restartKubelet() {
 	d.actors = newActors(d)
 	d.actors.Check, d.actors.FirstAddAt = prev.Check, prev.FirstAddAt
 	if down, at := prev.NodeShuttingDown(); down {
-		d.actors.InheritShutdown(prev, at)
+		d.actors.InheritShutdown(prev, at, d.opts.restartLearns)
 	}
 	if d.st != nil {
 		d.st.Restart()
@@ -170,6 +170,11 @@ func (d *Driver) readmit() {
 	})
 	for _, uid := range uids {
 		p := d.pods[uid]
+		if d.st != nil && !p.action.Static {
+			// HandlePodAdditions adds a pod to the pod manager before
+			// admission: a rejected one's Failed status has a pod to go to.
+			d.st.Readd(uid)
+		}
 		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
 		if !terminal {
 			admitted := d.actors.Admit(uid)
@@ -180,9 +185,6 @@ func (d *Driver) readmit() {
 		}
 		if terminal {
 			d.actors.Admitted[uid] = true // admitted before, never re-admitted
-		}
-		if d.st != nil && !p.action.Static {
-			d.st.Readd(uid)
 		}
 		d.update(kubetypes.SyncPodCreate, uid)
 	}

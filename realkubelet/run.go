@@ -346,6 +346,10 @@ type RunOptions struct {
 	// plant is a bug planted in the driver or its components (tests only,
 	// package planted).
 	plant planted.Bug
+	// restartLearns (tests only): a kubelet restarted during a node
+	// shutdown is told of it at its start, as one that asks logind would
+	// be (actors.InheritShutdown): the fixed kubelet's behaviour, on the pin.
+	restartLearns bool
 	// noCoverage runs without the coverage tracker (tests only: it must
 	// change nothing but Result.Coverage).
 	noCoverage bool

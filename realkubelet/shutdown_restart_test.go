@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/planted"
 )
 
@@ -63,6 +64,41 @@ func TestGKNeedsAnUnheardManager(t *testing.T) {
 		got := kFindings(runActorsScript(t, gkScript, RunOptions{plant: c.bug}), "K5")
 		if !slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, c.want) && strings.Contains(f, "UNEXPLAINED") }) {
 			t.Errorf("planted bug %d: K5 findings %q, want an unexplained one of %s", c.bug, got, c.want)
+		}
+	}
+}
+
+// TestRestartThatLearnsTheShutdown: a restarted kubelet told of the node
+// shutdown at its start (the fixed kubelet's behaviour, on the pin) rejects
+// what it adds again and what is created later: GK's shape shows no K5.
+// And a pod deleted before the restart, which that kubelet rejects at its
+// re-add, still leaves the API: the rejection's Failed status goes to the
+// new pod manager, which HandlePodAdditions fills before admission, and
+// housekeeping finishes the terminal deleted pod (swarm-restart seed 51,
+// shrunk: an unexplained L7 while the driver re-added only admitted pods
+// to the pod manager, which the gate of a fixed tree reported as its
+// regression).
+func TestRestartThatLearnsTheShutdown(t *testing.T) {
+	o := RunOptions{restartLearns: true}
+	if got := kFindings(runActorsScript(t, gkScript, o), "K5"); len(got) > 0 {
+		t.Errorf("GK's shape, the restarted kubelet told: K5 findings %q", got)
+	}
+	const deleted = "create b name=web prio=2000000000\ndelete b name=web grace=10\nrelease b canceled\nrelease b ok\n" +
+		"shutdown name=web groups=0:2,1000:2\nrestart name=web\n"
+	r := runActorsScript(t, deleted, o)
+	if u := r.Unexplained(); len(u) > 0 {
+		t.Errorf("a deleted pod rejected at the re-add: unexplained %v", u)
+	}
+	if got := kFindings(r, "L7"); len(got) > 0 {
+		t.Errorf("a deleted pod rejected at the re-add stays in the API: %q", got)
+	}
+	f, _ := plan.FamilyNamed("shutdown-restart")
+	for _, hold := range []bool{false, true} {
+		for seed := uint64(1); seed <= restartShutdownSeeds; seed++ {
+			o := RunOptions{HoldWakes: hold, restartLearns: true}
+			if r := Bubble(t, func() Result { return RunSeedWith(f, seed, o) }); len(r.Findings) > 0 {
+				t.Errorf("shutdown-restart seed %d hold %v, the restarted kubelet told: findings %v", seed, hold, r.Findings)
+			}
 		}
 	}
 }

@@ -43,14 +43,16 @@ func (a *Actors) NodeShuttingDown() (bool, time.Duration) {
 // InheritShutdown starts the manager of a process that starts while
 // logind shuts the node down (since at), with the groups of the process
 // before (old); the pods old saw first added in the shutdown stay so.
-func (a *Actors) InheritShutdown(old *Actors, at time.Duration) {
+// With learn (tests only) the manager is told of the shutdown at once, as
+// a kubelet that asks logind at its start would learn it.
+func (a *Actors) InheritShutdown(old *Actors, at time.Duration, learn bool) {
 	a.heldOver = heldOver{on: true, at: at, quiet: true}
 	for uid, in := range old.AddedInShutdown {
 		if in {
 			a.AddedInShutdown[uid] = true
 		}
 	}
-	if a.startManager(old.groups) && a.plant == planted.RestartToldAdmits {
+	if a.startManager(old.groups) && (learn || a.plant == planted.RestartToldAdmits) {
 		a.heldOver = heldOver{}
 		a.announce(true)
 	}

@@ -98,8 +98,8 @@ const (
 	// (cancel_test.go: P7).
 	CancelLost
 	// RestartToldAdmits: a kubelet restarted during the node shutdown is
-	// told of it at its start, as a kubelet that asks logind would be,
-	// and admission lets pods in all the same: a K5 that is not GK
-	// (shutdown_restart_test.go).
+	// told of it at its start, as a kubelet that asks logind would be
+	// (RunOptions.restartLearns), and admission lets pods in all the
+	// same: a K5 that is not GK (shutdown_restart_test.go).
 	RestartToldAdmits
 )
