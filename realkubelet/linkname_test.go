@@ -10,7 +10,18 @@ import (
 
 	"github.com/podsim/podsim/realkubelet/drift"
 	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/shutdown"
 )
+
+// TestFakeLogindFits: the fake logind has every method of the kubelet's
+// node shutdown manager D-Bus interface (realrun's guard runs it before
+// anything else on a tree, so that a tree whose manager asks logind for
+// more is refused in one line).
+func TestFakeLogindFits(t *testing.T) {
+	if err := shutdown.FakeFits(); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestLinknameSignature guards the go:linknames in podworkers/adapter.go
 // and podworkers/killnow.go (it stays in this package: realrun's gate runs

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sync"
 	"unsafe"
+
+	"k8s.io/klog/v2"
 )
 
 // systemDbus is nodeshutdown.systemDbus, pulled by name. Its declared type
@@ -50,13 +52,9 @@ func handOver(impl reflect.Value, bus any) error {
 // func; otherwise systemDbus does, and the caller holds startMu until
 // start has called it.
 func handOverEach(impl reflect.Value, fake reflect.Type, next func() (any, error)) error {
-	con, ok := impl.Type().FieldByName("dbusCon")
-	if !ok || con.Type.Kind() != reflect.Interface {
-		return fmt.Errorf("%v has no interface field dbusCon: the node shutdown manager changed shape", impl.Type())
-	}
-	iface := con.Type
-	if !fake.Implements(iface) {
-		return fmt.Errorf("the fake logind (%v) lacks a method of the kubelet's %v: %s", fake, iface, missing(fake, iface))
+	iface, err := fits(impl, fake)
+	if err != nil {
+		return err
 	}
 	errType := reflect.TypeFor[error]()
 	fnType := reflect.FuncOf(nil, []reflect.Type{iface, errType}, false)
@@ -78,6 +76,33 @@ func handOverEach(impl reflect.Value, fake reflect.Type, next func() (any, error
 	}
 	reflect.NewAt(fnType, target).Elem().Set(fn)
 	return nil
+}
+
+// fits is the kubelet's D-Bus interface, the type of impl's dbusCon
+// field, or an error if impl has none or fake lacks one of its methods.
+func fits(impl reflect.Value, fake reflect.Type) (reflect.Type, error) {
+	con, ok := impl.Type().FieldByName("dbusCon")
+	if !ok || con.Type.Kind() != reflect.Interface {
+		return nil, fmt.Errorf("%v has no interface field dbusCon: the node shutdown manager changed shape", impl.Type())
+	}
+	if !fake.Implements(con.Type) {
+		return nil, fmt.Errorf("the fake logind (%v) lacks a method of the kubelet's %v: %s", fake, con.Type, missing(fake, con.Type))
+	}
+	return con.Type, nil
+}
+
+// FakeFits reports whether the fake logind has every method of the
+// D-Bus interface of the kubelet this binary was built against (realrun
+// runs it, through the guard test TestFakeLogindFits, before anything else
+// on a tree): a tree whose manager asks logind for more is refused in one
+// line instead of failing its first shutdown.
+func FakeFits() error {
+	real := newReal(Config{Groups: []Group{{Priority: 0, Grace: 1}}, Logger: klog.Background()})
+	if _, err := managerPointer(real); err != nil {
+		return err
+	}
+	_, err := fits(reflect.ValueOf(real).Elem(), reflect.TypeFor[*Logind]())
+	return err
 }
 
 // ownsDBusConn reports whether the manager impl has its own newDBusConn

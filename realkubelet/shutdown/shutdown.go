@@ -131,16 +131,13 @@ type Manager struct {
 	cancel context.CancelFunc
 }
 
-// Start builds the real manager (nodeshutdown.NewManager) with the
-// bubble's clock and starts its event loop on a fake logind. It fails if
-// the pinned kubelet returned a stub (the feature gate off, no groups) or
-// a manager of another shape.
-func Start(ctx context.Context, c Config) (*Manager, error) {
+// newReal is the real manager of c, not started.
+func newReal(c Config) nodeshutdown.Manager {
 	var groups []kubeletconfig.ShutdownGracePeriodByPodPriority
 	for _, g := range c.Groups {
 		groups = append(groups, kubeletconfig.ShutdownGracePeriodByPodPriority{Priority: g.Priority, ShutdownGracePeriodSeconds: g.Grace})
 	}
-	real := nodeshutdown.NewManager(&nodeshutdown.Config{
+	return nodeshutdown.NewManager(&nodeshutdown.Config{
 		Logger:                           c.Logger,
 		VolumeManager:                    noVolumes{},
 		Recorder:                         &record.FakeRecorder{},
@@ -152,6 +149,14 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 		StateDirectory:                   "/nonexistent/podsim-node-shutdown",
 		Clock:                            clock.RealClock{}, // the bubble's time
 	})
+}
+
+// Start builds the real manager (nodeshutdown.NewManager) with the
+// bubble's clock and starts its event loop on a fake logind. It fails if
+// the pinned kubelet returned a stub (the feature gate off, no groups) or
+// a manager of another shape.
+func Start(ctx context.Context, c Config) (*Manager, error) {
+	real := newReal(c)
 	ptr, err := managerPointer(real)
 	if err != nil {
 		return nil, err

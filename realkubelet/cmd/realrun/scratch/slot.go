@@ -294,12 +294,32 @@ func minorOf(v string) string {
 // Guard runs the linkname guard (and the hook's drift check) with the
 // slot's binary; it must pass before anything else runs on the tree.
 func (s Slot) Guard(bin, moduleDir string) error {
-	cmd := exec.Command(bin, "-test.run", "^(TestLinknameSignature|TestWorkerChannelHookRefusesDrift)$", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", "^(TestLinknameSignature|TestWorkerChannelHookRefusesDrift|TestFakeLogindFits)$", "-test.count=1")
 	cmd.Dir, cmd.Env = moduleDir, s.GoEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("linkname guard failed on %s: %s; %s", s.Name(), toolrun.FirstLines(out, 2), fitAdvice)
+	out, err := cmd.CombinedOutput()
+	switch {
+	case err == nil:
+		return nil
+	case bytes.Contains(out, []byte("--- FAIL: TestFakeLogindFits")):
+		return fmt.Errorf("the fake logind does not fit %s: %s; %s", s.Name(), logindMismatch(out), logindAdvice)
 	}
-	return nil
+	return fmt.Errorf("linkname guard failed on %s: %s; %s", s.Name(), toolrun.FirstLines(out, 2), fitAdvice)
+}
+
+// logindAdvice is the one line that says what to do when a tree's node
+// shutdown manager asks logind for a method the fake lacks.
+const logindAdvice = "the tree's node shutdown manager calls logind through a method realkubelet/shutdown's fake " +
+	"(Logind, dbus.go) does not have: add it there, answering as logind would, and re-run realrun"
+
+// logindMismatch is the guard's reason from TestFakeLogindFits' output:
+// its "lacks a method" line, without the file position.
+func logindMismatch(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		if i := strings.Index(l, "the fake logind"); i >= 0 {
+			return strings.TrimSpace(l[i:])
+		}
+	}
+	return toolrun.FirstLines(out, 2)
 }
 
 // Name is what reports call the slot's tree.

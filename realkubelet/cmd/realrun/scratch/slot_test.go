@@ -139,3 +139,18 @@ func TestWorkGo(t *testing.T) {
 		t.Errorf("no go.mod: %s", got)
 	}
 }
+
+// TestLogindMismatch: the guard's one line for a tree whose manager's
+// D-Bus interface has a method the fake logind lacks quotes the test's
+// reason without its file position; output without it falls back to its
+// first lines.
+func TestLogindMismatch(t *testing.T) {
+	out := []byte("--- FAIL: TestFakeLogindFits (0.00s)\n    linkname_test.go:24: the fake logind (*shutdown.Logind) lacks a method of the kubelet's nodeshutdown.dbusInhibiter: [IsShuttingDown func() (bool, error)]\nFAIL\n")
+	want := "the fake logind (*shutdown.Logind) lacks a method of the kubelet's nodeshutdown.dbusInhibiter: [IsShuttingDown func() (bool, error)]"
+	if got := logindMismatch(out); got != want {
+		t.Errorf("logindMismatch = %q, want %q", got, want)
+	}
+	if got := logindMismatch([]byte("panic: something else\nmore\nand more\n")); strings.Contains(got, "and more") || !strings.Contains(got, "panic") {
+		t.Errorf("fallback = %q, want the first two lines", got)
+	}
+}
