@@ -188,9 +188,10 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 // checkActors reports P6 for the kubelet process's eviction turns
 // (Actors.EvictionMisses), K8 for its eviction and shutdown kills
 // (Actors.DisruptionMisses) and P7 for its logind restart
-// (Actors.LogindProblems), its inhibit locks, its admission after a
-// cancellation and a shutdown sent to it holding no lock
-// (ShutdownProblems): when the settle phase ends, and before a
+// (Actors.LogindProblems), its inhibit locks (a lock held while logind
+// shuts the node down with no processing left: LingeringLock), its
+// admission after a cancellation and a shutdown sent to it holding no
+// lock (ShutdownProblems): when the settle phase ends, and before a
 // restart replaces the process.
 func (d *Driver) checkActors() {
 	for _, msg := range d.actors.EvictionMisses() {
@@ -204,6 +205,13 @@ func (d *Driver) checkActors() {
 	}
 	for _, msg := range d.actors.ShutdownProblems() {
 		d.report("conform", "P7", "", msg)
+	}
+	if msg, unheard := d.actors.LingeringLock(); msg != "" {
+		class := ""
+		if unheard {
+			class = "GK" // its start's lock (docs/upstream-findings.md)
+		}
+		d.report("conform", "P7", class, msg)
 	}
 	for _, p := range d.actors.LockProblems() {
 		class := ""

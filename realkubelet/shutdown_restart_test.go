@@ -102,3 +102,34 @@ func TestRestartThatLearnsTheShutdown(t *testing.T) {
 		}
 	}
 }
+
+// TestLingeringLock: when the run ends with logind shutting the node
+// down, a manager still holding an inhibit lock with no processing left
+// makes logind wait its whole delay: P7. In GK's shape it is the
+// restarted manager's start lock, never told of the shutdown: GK. A
+// manager that was told
+// that processed the shutdown and kept its lock (planted LockKept) is
+// unexplained; the restarted kubelet told of the shutdown processes it and
+// lets its lock go.
+func TestLingeringLock(t *testing.T) {
+	const lingering = "the node shutdown manager holds an inhibit lock with logind shutting the node down"
+	held := func(r Result) []string {
+		var out []string
+		for _, f := range findingsOf(r, "conform", "P7") {
+			if strings.Contains(f, lingering) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if got := held(runActorsScript(t, gkScript, RunOptions{})); len(got) != 1 || !strings.HasPrefix(got[0], "[GK]") {
+		t.Errorf("GK's shape: lingering-lock findings %q, want one GK", got)
+	}
+	if got := held(runActorsScript(t, gkScript, RunOptions{restartLearns: true})); len(got) > 0 {
+		t.Errorf("the restarted kubelet told: lingering-lock findings %q", got)
+	}
+	got := held(runActorsScript(t, "create a\nrelease a ok\nshutdown groups=0:2\n", RunOptions{plant: planted.LockKept}))
+	if len(got) != 1 || !strings.Contains(got[0], "UNEXPLAINED") {
+		t.Errorf("a told manager that kept its lock: lingering-lock findings %q, want one unexplained", got)
+	}
+}

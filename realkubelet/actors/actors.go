@@ -154,7 +154,8 @@ func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return a.snapshot }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
-		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone, Preparing: a.heldOver.on})
+		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone, Preparing: a.heldOver.on,
+		LoseRelease: a.plant == planted.LockKept})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/podsim/podsim/realkubelet/planted"
@@ -59,5 +60,25 @@ func (a *Actors) InheritShutdown(old *Actors, at time.Duration, learn bool) {
 }
 
 // Unheard reports whether a node shutdown is in force that this process's
-// manager was never told of (k5class's GK).
-func (a *Actors) Unheard() bool { return a.heldOver.on }
+// manager never heard of: logind did not tell it (it started during the
+// shutdown), and asked, it says it is not shutting down (k5class's GK). A
+// manager that learned of the shutdown by itself, as one that asks logind
+// at its start does, has heard of it.
+func (a *Actors) Unheard() bool {
+	return a.heldOver.on && a.Shutdown != nil && !a.Shutdown.ShuttingDown()
+}
+
+// LingeringLock says whether the manager holds an inhibit lock while
+// logind shuts the node down and its processing is over, or never began
+// ("" if not): logind then waits its whole inhibit delay before it powers
+// off, though the lock exists only for the time the kubelet's kills need.
+// unheard: the manager was never told of the shutdown (GK: the lock is
+// the one its start took, kubernetes#122674).
+func (a *Actors) LingeringLock() (msg string, unheard bool) {
+	down, at := a.NodeShuttingDown()
+	if !down || a.Shutdown == nil || a.shutdownBusy() || !a.Shutdown.HoldsLock() {
+		return "", false
+	}
+	return fmt.Sprintf("the node shutdown manager holds an inhibit lock with logind shutting the node down since %v and no shutdown "+
+		"processing of its own left: logind waits its whole inhibit delay before it powers the node off", at), a.Unheard()
+}

@@ -102,4 +102,9 @@ const (
 	// (RunOptions.restartLearns), and admission lets pods in all the
 	// same: a K5 that is not GK (shutdown_restart_test.go).
 	RestartToldAdmits
+	// LockKept: the node shutdown manager's release of its inhibit lock
+	// at the end of its processing is lost, so it keeps the lock while
+	// logind shuts the node down: a lingering lock that is not GK
+	// (shutdown_restart_test.go: P7).
+	LockKept
 )

@@ -36,8 +36,10 @@ type Logind struct {
 	// reconnect that fails after it took its inhibit lock, "delay",
 	// "inhibit"), "" for none.
 	fail string
-	// loseClose: Close is not counted (Config.LoseFirstClose).
-	loseClose bool
+	// loseClose: Close is not counted (Config.LoseFirstClose);
+	// loseRelease: the first ReleaseInhibitLock leaves the lock held
+	// (Config.LoseRelease).
+	loseClose, loseRelease bool
 	// monitored: MonitorShutdown succeeded on this connection.
 	monitored bool
 	// onWatch, if set, is called when MonitorShutdown succeeds: the
@@ -86,8 +88,12 @@ func (l *Logind) InhibitShutdown() (systemd.InhibitLock, error) {
 func (l *Logind) ReleaseInhibitLock(lock systemd.InhibitLock) error {
 	l.mu.Lock()
 	l.releases++
+	lose := l.loseRelease
+	l.loseRelease = false
 	l.mu.Unlock()
-	l.table.release(lock)
+	if !lose {
+		l.table.release(lock)
+	}
 	return nil
 }
 

@@ -109,6 +109,10 @@ type Config struct {
 	// Preparing: logind prepares a shutdown already as the manager starts
 	// (a kubelet restarted during one; its PreparingForShutdown property).
 	Preparing bool
+	// LoseRelease is a planted bug (the driver's tests only; without
+	// Restart): the manager's first release of its inhibit lock leaves
+	// the lock held, as if the manager kept it.
+	LoseRelease bool
 }
 
 // Manager is one real node shutdown manager, started, with its fake
@@ -172,6 +176,7 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 		m.bus = newLogind()
 		m.bus.conf = newDelayConf(c.ShortDelay, groupsTotal(c.Groups))
 		m.bus.state.preparing.Store(c.Preparing)
+		m.bus.loseRelease = c.LoseRelease
 		startMu.Lock()
 		if err = handOver(reflect.ValueOf(real).Elem(), m.bus); err == nil {
 			if _, err = managerStart(ptr, ctx); err != nil && c.ShortDelay != "" {
