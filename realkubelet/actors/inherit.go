@@ -72,8 +72,8 @@ func (a *Actors) Unheard() bool {
 // logind shuts the node down and its processing is over, or never began
 // ("" if not): logind then waits its whole inhibit delay before it powers
 // off, though the lock exists only for the time the kubelet's kills need.
-// unheard: the manager was never told of the shutdown (GK: the lock is
-// the one its start took, kubernetes#122674).
+// unheard: the manager never heard of the shutdown (Unheard; GK: the
+// lock is the one its start took, kubernetes#122674).
 func (a *Actors) LingeringLock() (msg string, unheard bool) {
 	down, at := a.NodeShuttingDown()
 	if !down || a.Shutdown == nil || a.shutdownBusy() || !a.Shutdown.HoldsLock() {
