@@ -91,12 +91,16 @@ func (d *Driver) deliver(uid types.UID) {
 // settleActors lets the managers finish within the settle phase: parked
 // kills are delivered, parked callbacks succeed, and time passes until
 // the shutdown's processing ended (its groups' graces are bounded).
-func (d *Driver) settleActors() {
+func (d *Driver) settleActors() { d.settleUntil(d.actors.Idle) }
+
+// settleUntil makes settle moves, and lets time pass when there is none,
+// until done holds (at most 1,000 times).
+func (d *Driver) settleUntil(done func() bool) {
 	for i := 0; i < 1000; i++ {
 		if d.settleOne() {
 			continue
 		}
-		if d.actors.Idle() {
+		if done() {
 			return
 		}
 		time.Sleep(time.Second)

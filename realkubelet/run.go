@@ -143,6 +143,24 @@ const settleRounds = 8
 // releases, then time enough for every killPodNow wait to end; then the
 // liveness checks.
 func (d *Driver) Settle() {
+	d.settleRounds()
+	d.settleActors()
+	if d.restartHeld {
+		// The plan's restart waits for a node shutdown's processing and
+		// kills, which end only as time passes here: it happens then, and
+		// the new process settles in turn.
+		d.settleUntil(func() bool { return !d.actorsBusy() })
+		d.heldRestart()
+		d.settleRounds()
+		d.settleActors()
+	}
+	d.waits.RunOut(200)
+	d.checkSettled()
+}
+
+// settleRounds are the settle phase's rounds of housekeeping, a tick and
+// successful releases.
+func (d *Driver) settleRounds() {
 	for range settleRounds {
 		d.Apply(script.Move{Kind: script.MoveAction, Action: plan.Action{Kind: plan.SyncKnown, Grace: -1}})
 		d.Apply(script.Move{Kind: script.MoveTick})
@@ -159,9 +177,6 @@ func (d *Driver) Settle() {
 		}
 		d.settleStatus()
 	}
-	d.settleActors()
-	d.waits.RunOut(200)
-	d.checkSettled()
 }
 
 // checkSettled is liveness after the settle phase: L1 (termination
