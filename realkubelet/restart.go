@@ -90,15 +90,18 @@ func (d *Driver) restartKubelet() {
 	prev := d.actors
 	d.actors = newActors(d)
 	d.actors.Check, d.actors.FirstAddAt = prev.Check, prev.FirstAddAt
-	if down, at := prev.NodeShuttingDown(); down {
-		d.actors.InheritShutdown(prev, at, d.opts.restartLearns)
-	}
 	if d.st != nil {
 		d.st.Restart()
 	}
 	d.h.Emit(history.Restarted, "kubelet", 0, nil, nil)
 	d.processStarts = append(d.processStarts, d.h.Seq+1)
 	d.h.Emit(history.LockAcquired, "driver", 0, nil, nil) // the new history's, as at newTape
+	if down, at := prev.NodeShuttingDown(); down {
+		// The manager starts, and one told of the shutdown takes it in,
+		// before the sync loop re-adds the pods (its Admit judges them).
+		d.actors.InheritShutdown(prev, at, d.opts.restartLearns)
+		d.waitQuiet()
+	}
 	d.readmit()
 }
 
