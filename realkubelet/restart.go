@@ -40,14 +40,17 @@ import (
 //     kubelet oracle splits at Restarted itself; the driver's per-UID
 //     evidence starts afresh;
 //   - the new process re-admits every pod in config, in creation order
-//     (HandlePodAdditions sorts its pods by creation time); a pod whose
-//     phase is terminal skips admission and still reaches the workers as a
-//     create, so they see it terminal (their first-sight shortcut).
+//     (HandlePodAdditions sorts its pods by creation time), each added to
+//     the new pod manager first; a pod whose phase is terminal skips
+//     admission and still reaches the workers as a create, so they see it
+//     terminal (their first-sight shortcut).
 //
 // A restart during a node shutdown waits until the shutdown's processing
-// ended and its kills returned (restartHeld; the old process's kills in
-// flight are not modelled), and the new process starts while the node
-// still shuts down: its manager is told nothing (actors.InheritShutdown).
+// ended and its kills returned (restartHeld, into the settle phase if
+// need be; the old process's kills in flight are not modelled), and the
+// new process starts while the node still shuts down: after Restarted and
+// before the re-add, its manager starts and is told nothing
+// (actors.InheritShutdown).
 // A restart during an eviction turn is not modelled: it is skipped and
 // counted (restartsSkipped), as is a second one while one is held.
 func (d *Driver) restartKubelet() {
