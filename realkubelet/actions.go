@@ -14,6 +14,7 @@ import (
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
+	"github.com/podsim/podsim/realkubelet/k5class"
 	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -131,11 +132,18 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 		return
 	}
 	skip := d.k5.Admitting(uid, d.actors.Shutdown != nil, func() bool { return d.pw.IsPodTerminationRequested(uid) })
-	admitted := d.actors.Admit(uid)
-	d.k5.Admitted(uid, admitted, skip, d.actors.Unheard())
-	if admitted {
+	if d.admit(uid, skip) {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}
+}
+
+// admit is the kubelet's admission of uid (actors.Actors.Admit), with
+// the evidence K5's classes read of it (k5class): what it skipped for
+// (s) and whether the manager had heard of a shutdown in force.
+func (d *Driver) admit(uid types.UID, s k5class.Skip) bool {
+	admitted := d.actors.Admit(uid)
+	d.k5.Admitted(uid, admitted, s, d.actors.Unheard())
+	return admitted
 }
 
 // configRemove is a Remove from the config source: a kill, noted for

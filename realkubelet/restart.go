@@ -182,12 +182,8 @@ func (d *Driver) readmit() {
 			d.st.Readd(uid)
 		}
 		terminal := p.phase == v1.PodSucceeded || p.phase == v1.PodFailed
-		if !terminal {
-			admitted := d.actors.Admit(uid)
-			d.k5.Admitted(uid, admitted, k5class.Skip{}, d.actors.Unheard())
-			if !admitted {
-				continue
-			}
+		if !terminal && !d.admit(uid, k5class.Skip{}) {
+			continue
 		}
 		if terminal {
 			d.actors.Admitted[uid] = true // admitted before, never re-admitted

@@ -250,7 +250,7 @@ func (a *Actors) Admit(uid types.UID) bool {
 	delete(a.Rejected, uid) // a new ADD is admitted afresh
 	if _, seen := a.FirstAddAt[uid]; !seen {
 		a.FirstAddAt[uid] = a.host.Tape().Elapsed()
-		a.AddedInShutdown[uid] = a.ShuttingDown() || a.heldOver.on
+		a.AddedInShutdown[uid] = a.inShutdown()
 	}
 	if a.Rejects(uid) {
 		a.judgeRejection(uid)

@@ -96,7 +96,7 @@ func (a *Actors) trigger() {
 // judgeRejection notes a rejection of uid by the manager when no
 // shutdown is in force.
 func (a *Actors) judgeRejection(uid types.UID) {
-	if !a.ShuttingDown() && !a.heldOver.on {
+	if !a.inShutdown() {
 		a.shutdownWrong = append(a.shutdownWrong, fmt.Sprintf(
 			"the node shutdown manager rejected pod %s at %v, after it was sent the shutdown's cancellation", uid, a.host.Tape().Elapsed()))
 	}

@@ -30,6 +30,10 @@ type heldOver struct {
 	quiet bool
 }
 
+// inShutdown: admission is in a node shutdown, one this process was told
+// of and has not read the cancellation of, or one it started during.
+func (a *Actors) inShutdown() bool { return a.ShuttingDown() || a.heldOver.on }
+
 // NodeShuttingDown reports whether logind shuts the node down as far as
 // the kubelet's next process is concerned, and since when: this process
 // was told and no cancellation was asked since, or it started during the
