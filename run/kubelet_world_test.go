@@ -29,6 +29,13 @@ func runScripted(t *testing.T, pl plan.Plan) (*world.World, Result) {
 	return w, r
 }
 
+// shutdownPlan is a script's plan on a node whose shutdown has one
+// priority group of grace seconds.
+func shutdownPlan(grace int64, actions ...plan.Action) plan.Plan {
+	return plan.Plan{Family: "script", Clients: 1, Actions: actions, Node: &plan.Node{APIServer: true,
+		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: grace}}}}
+}
+
 func act(at time.Duration, kind plan.ActionKind, uid string, shape plan.Action) plan.Action {
 	shape.At, shape.Kind, shape.UID = at, kind, typesUID(uid)
 	if shape.SpecGrace == 0 {
@@ -95,13 +102,11 @@ func TestWorldNodeShutdown(t *testing.T) {
 // run is read when they returned: the family's sweep reaches that, its
 // mark cancel-during-shutdown, and the conformance check's P7 judges it.)
 func TestWorldShutdownCancel(t *testing.T) {
-	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
-		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 5}}},
-		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
-			act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
-			act(3*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(4*time.Second, plan.Create, "c", plan.Action{}),
-			act(5*time.Second, plan.Shutdown, "", plan.Action{}), act(6*time.Second, plan.Shutdown, "", plan.Action{}),
-			act(7*time.Second, plan.Create, "d", plan.Action{})}}
+	pl := shutdownPlan(5, act(0, plan.Create, "a", plan.Action{}),
+		act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
+		act(3*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(4*time.Second, plan.Create, "c", plan.Action{}),
+		act(5*time.Second, plan.Shutdown, "", plan.Action{}), act(6*time.Second, plan.Shutdown, "", plan.Action{}),
+		act(7*time.Second, plan.Create, "d", plan.Action{}))
 	w, r := runScripted(t, pl)
 	k := w.View().Kubelet()
 	for _, uid := range []string{"b", "d"} {
@@ -173,14 +178,13 @@ func typesUID(s string) types.UID { return types.UID(s) }
 // old process only): it admits again the pod from before the shutdown
 // and rejects the one created after the restart; the one first added
 // during the shutdown was rejected by the old kubelet, and its Failed
-// phase (in the API by then) skips admission. With B17 (kubernetes#122674) the new kubelet never learns of
-// it, admits and starts the pod created after the restart, and K5 says so.
+// phase (in the API by then) skips admission. With B17
+// (kubernetes#122674) the new kubelet never learns of it, admits and
+// starts the pod created after the restart, and K5 says so.
 func TestWorldRestartInShutdown(t *testing.T) {
-	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
-		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 2}}},
-		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
-			act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
-			act(5*time.Second, plan.Restart, "", plan.Action{}), act(6*time.Second, plan.Create, "c", plan.Action{})}}
+	pl := shutdownPlan(2, act(0, plan.Create, "a", plan.Action{}),
+		act(time.Second, plan.Shutdown, "", plan.Action{}), act(1500*time.Millisecond, plan.Create, "b", plan.Action{}),
+		act(5*time.Second, plan.Restart, "", plan.Action{}), act(6*time.Second, plan.Create, "c", plan.Action{}))
 	w, r := runScripted(t, pl)
 	k := w.View().Kubelet()
 	if a := k.Pod("a"); !a.Admitted || a.AddedInShutdown {
@@ -215,11 +219,9 @@ func TestWorldRestartInShutdown(t *testing.T) {
 // a pod created afterwards is admitted and runs, first added after the
 // shutdown ended (K5 does not apply to it).
 func TestWorldCancelAfterRestartInShutdown(t *testing.T) {
-	pl := plan.Plan{Family: "script", Clients: 1, Node: &plan.Node{APIServer: true,
-		ShutdownGroups: []plan.ShutdownGroup{{Priority: 0, Grace: 2}}},
-		Actions: []plan.Action{act(0, plan.Create, "a", plan.Action{}),
-			act(time.Second, plan.Shutdown, "", plan.Action{}), act(5*time.Second, plan.Restart, "", plan.Action{}),
-			act(6*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(7*time.Second, plan.Create, "c", plan.Action{})}}
+	pl := shutdownPlan(2, act(0, plan.Create, "a", plan.Action{}),
+		act(time.Second, plan.Shutdown, "", plan.Action{}), act(5*time.Second, plan.Restart, "", plan.Action{}),
+		act(6*time.Second, plan.ShutdownCancel, "", plan.Action{}), act(7*time.Second, plan.Create, "c", plan.Action{}))
 	w, _ := runScripted(t, pl)
 	k := w.View().Kubelet()
 	if c := k.Pod("c"); !c.Admitted || c.AddedInShutdown || c.APIPhase != v1.PodRunning {
