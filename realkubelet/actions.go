@@ -131,7 +131,7 @@ func (d *Driver) configAdd(p *configPod, uid types.UID) {
 		d.update(kubetypes.SyncPodCreate, uid)
 		return
 	}
-	skip := d.k5.Admitting(uid, d.actors.Shutdown != nil, func() bool { return d.pw.IsPodTerminationRequested(uid) })
+	skip := d.k5.Admitting(uid, d.actors.ShutdownBegun(), func() bool { return d.pw.IsPodTerminationRequested(uid) })
 	if d.admit(uid, skip) {
 		d.update(kubetypes.SyncPodCreate, uid)
 	}

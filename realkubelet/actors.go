@@ -13,6 +13,7 @@ import (
 
 	"github.com/podsim/podsim/history"
 	"github.com/podsim/podsim/model/ops"
+	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/actors"
 	"github.com/podsim/podsim/realkubelet/components"
 	"github.com/podsim/podsim/realkubelet/explain"
@@ -34,6 +35,32 @@ func newActors(d *Driver) *actors.Actors {
 	a := actors.New(actorsHost{d}, d.opts.plant, d.kubeletOn() && !d.opts.Real.On(components.Status))
 	a.Logind = d.logind // a restarted process keeps the run's faults
 	return a
+}
+
+// startKubelet is a kubelet process's start, before it admits a pod (the
+// run's first move after the mode moves, or a restart's re-add): on a
+// node with graceful shutdown, its manager starts, as upstream's kubelet
+// starts it.
+func (d *Driver) startKubelet() {
+	d.started = true
+	if d.graceful != nil && d.opts.Real.On(components.Shutdown) {
+		d.actors.StartManager(d.graceful)
+		d.waitQuiet()
+	}
+}
+
+// gracefulIn are the node's shutdown groups if the moves shut it down (the
+// first Shutdown's; empty, not nil, if it has none: the manager's
+// default), nil if none does. A node is taken to have graceful shutdown
+// configured iff its run shuts it down: a kubelet without it builds no
+// manager, and admission asks none.
+func gracefulIn(moves []script.Move) []plan.ShutdownGroup {
+	for _, m := range moves {
+		if m.Kind == script.MoveAction && m.Action.Kind == plan.Shutdown {
+			return append([]plan.ShutdownGroup{}, m.Groups...)
+		}
+	}
+	return nil
 }
 
 // actorsHost is the driver as the components' host.
@@ -227,7 +254,7 @@ func (d *Driver) checkActors() {
 }
 
 // modeMoves are the moves that set a mode of the run: they come before
-// any other move, each once.
+// any other move, each once, and before the kubelet starts (startKubelet).
 var modeMoves = []script.MoveKind{script.MoveHoldWakes, script.MoveLogindRestart, script.MoveLogindDelay}
 
 // onlyModeMoves: every move so far is a mode move, none of them k.

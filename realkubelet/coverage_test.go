@@ -39,7 +39,7 @@ func TestManagerCoverage(t *testing.T) {
 				d.Finish(name, seed)
 				a := d.actors
 				c.runs++
-				if a.Shutdown != nil {
+				if a.ShutdownBegun() {
 					c.shutdowns++
 				}
 				if a.ShutdownDone {

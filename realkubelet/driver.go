@@ -46,6 +46,11 @@ type Driver struct {
 	// logind are the logind faults the mode moves turned on, for every
 	// shutdown manager of the run (the actors of each process).
 	logind actors.LogindFaults
+	// graceful are the node's shutdown groups if it has graceful node
+	// shutdown (gracefulIn), nil if not; started: the first process
+	// started (startKubelet).
+	graceful []plan.ShutdownGroup
+	started  bool
 	// waits are the killPodNow waits, of every process (package killwait).
 	waits *killwait.Waits
 	// running is the fake runtime: UIDs whose containers may be running.
@@ -232,6 +237,9 @@ func (d *Driver) Apply(m script.Move) bool {
 			return false // a manager may have started already
 		}
 		d.logindMode(m)
+	}
+	if !d.started && !slices.Contains(modeMoves, m.Kind) {
+		d.startKubelet()
 	}
 	time.Sleep(StepDuration)
 	// The step's instant may be a timer's (the eviction manager's cleanup

@@ -24,8 +24,10 @@ import (
 //
 //   - the new process gets a fresh real pod-workers instance (the same
 //     linkname constructor), fresh gates and work queue, a fresh status
-//     manager and pod manager (kstatus.New over the same API server), and
-//     fresh kubelet memory (admission, the managers' kill gate);
+//     manager and pod manager (kstatus.New over the same API server),
+//     fresh kubelet memory (admission, the managers' kill gate), and on a
+//     node with graceful shutdown a node shutdown manager of its own,
+//     started before the re-add (startKubelet; the old one is stopped);
 //   - the old process is made inert, since goroutines cannot be killed:
 //     its gates stop parking (every later callback of the old workers
 //     returns an error at once, unrecorded), what was parked or held is
@@ -104,6 +106,8 @@ func (d *Driver) restartKubelet() {
 		// before the sync loop re-adds the pods (its Admit judges them).
 		d.actors.InheritShutdown(prev, at, d.opts.restartLearns)
 		d.waitQuiet()
+	} else {
+		d.startKubelet()
 	}
 	d.readmit()
 }

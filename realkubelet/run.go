@@ -57,8 +57,14 @@ func classOf(f finding.Finding) string { return f.Class }
 // streams: before every step it picks, from the schedule stream, the next
 // plan action, the release of a parked callback (its outcome from the
 // fault stream and the plan's fault rates), a work-queue tick or
-// housekeeping. It must run inside a synctest bubble.
+// housekeeping. The node has graceful shutdown if the plan shuts it down
+// (gracefulIn). It must run inside a synctest bubble.
 func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bool) {
+	var moves []script.Move
+	for i := range p.Actions {
+		moves = append(moves, script.PlanMove(p, i))
+	}
+	d.graceful = gracefulIn(moves)
 	if holdWakes {
 		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}
@@ -331,9 +337,11 @@ func RunPlan(family string, seed uint64, p plan.Plan, st plan.Streams, o RunOpti
 func RunMoves(moves []script.Move) Result { return RunMovesWith(moves, RunOptions{}) }
 
 // RunMovesWith is RunMoves with options (the components; HoldWakes is a
-// move of the script); inside a bubble.
+// move of the script); the node has graceful shutdown if the script shuts
+// it down (gracefulIn); inside a bubble.
 func RunMovesWith(moves []script.Move, o RunOptions) Result {
 	d := newDriver(o)
+	d.graceful = gracefulIn(moves)
 	for _, m := range moves {
 		d.Apply(m)
 	}

@@ -61,10 +61,14 @@ type Actors struct {
 	Kills *killgate.Gate
 	// Noted: the kill requests already recorded (ShutdownKill notes).
 	Noted map[*killgate.Request]bool
-	// Shutdown is the node shutdown manager once a shutdown began;
-	// ShutdownDone: its processing ended (noted). The cancellation's
-	// state and the pods its processing asks for are in cancel.go.
+	// Shutdown is the node shutdown manager, started with the process on
+	// a node with graceful shutdown (StartManager), or at the first
+	// Shutdown action of a driver that started none; begun: a shutdown
+	// was announced to this process, or it started during one (inherit.go);
+	// ShutdownDone: its processing ended (noted). The cancellation's state
+	// and the pods its processing asks for are in cancel.go.
 	Shutdown     *shutdown.Manager
+	begun        bool
 	shutdownAt   time.Duration
 	ShutdownDone bool
 	// groups are the groups the manager was built with.
@@ -119,17 +123,29 @@ func New(host Host, plant planted.Bug, judge bool) *Actors {
 	return a
 }
 
-// StartShutdown is the Shutdown action with the real manager: built with
-// the plan's groups (the world's default, one group of 30 s, if it has
-// none), started, and sent the shutdown (announce).
+// StartManager is the kubelet process's start on a node with graceful
+// shutdown: upstream's kubelet starts its node shutdown manager before its
+// sync loop admits a pod, so the manager holds an inhibit lock and watches
+// logind from the first move, and every admission asks its Admit. A
+// manager whose start failed is kept (LogindProblems says why).
+func (a *Actors) StartManager(groups []plan.ShutdownGroup) { a.startManager(groups) }
+
+// StartShutdown is the Shutdown action: logind announces the shutdown to
+// the process's manager (announce), started now with the plan's groups if
+// the driver started none (a driver not told of the node's graceful
+// shutdown: NewDriver's).
 func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
-	if a.Shutdown != nil {
+	if a.begun {
 		if !a.heldOver.on {
 			a.shutdownAgain() // after a cancellation (cancel.go)
 		}
 		return // logind announces no second shutdown while one is in force (inherit.go)
 	}
-	if a.startManager(groups) {
+	a.begun, a.shutdownAt = true, a.host.Tape().Elapsed()
+	if a.Shutdown == nil {
+		a.startManager(groups)
+	}
+	if a.Shutdown.StartProblem() == "" {
 		a.announce(true)
 	}
 }
@@ -159,7 +175,7 @@ func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)
 	}
-	a.Shutdown, a.shutdownAt, a.groups = m, a.host.Tape().Elapsed(), groups
+	a.Shutdown, a.groups = m, groups
 	if why := m.StartProblem(); why != "" {
 		a.logindWrong = append(a.logindWrong, why) // no loop watches: nothing to trigger
 		return false
@@ -206,7 +222,7 @@ func (a *Actors) ShutdownAt() time.Duration {
 	switch {
 	case a.heldOver.on:
 		return a.heldOver.at // begun in an earlier process
-	case a.Shutdown == nil:
+	case !a.begun:
 		return 0
 	}
 	return a.shutdownAt
@@ -240,8 +256,8 @@ func (a *Actors) ActivePods() []*v1.Pod {
 }
 
 // Admit is the kubelet's admission of a create, as far as it is real
-// here: once a shutdown began, the real manager's Admit (it rejects
-// everything then). A rejected pod never reaches the pod workers
+// here: the real manager's Admit, once there is a manager (it rejects
+// everything while it knows of a shutdown). A rejected pod never reaches the pod workers
 // (HandlePodAdditions' reject-and-continue). It reports whether the
 // create goes on. As upstream, admission is skipped for a UID whose
 // termination the workers say is requested — unless only a bare kill
@@ -267,14 +283,14 @@ func (a *Actors) Admit(uid types.UID) bool {
 }
 
 // Rejects: an ADD of uid now would be rejected (Admit's rule, without its
-// effects): a shutdown began, the workers report no termination of uid
+// effects): there is a manager, the workers report no termination of uid
 // requested that a kubelet's kill made, its phase is not terminal, and
 // the real shutdown manager's Admit refuses it.
 func (a *Actors) Rejects(uid types.UID) bool {
 	_, _, phase := a.host.Config(uid)
 	requested := a.host.Workers().IsPodTerminationRequested(uid) && (!a.BareKilled[uid] || a.plant == planted.BareKillIsKubelets)
 	return a.Shutdown != nil && a.plant != planted.AdmitInShutdown && a.plant != planted.RestartToldAdmits && !requested && phase != v1.PodSucceeded && phase != v1.PodFailed &&
-		!a.Shutdown.Admit(a.host.PodOf(uid)).Admit
+		(a.plant == planted.RejectsAlways || !a.Shutdown.Admit(a.host.PodOf(uid)).Admit)
 }
 
 // NoteRemove follows a remove of uid, whose pod was in config or not.
@@ -310,7 +326,7 @@ func (a *Actors) Poll() {
 			}
 		}
 	}
-	if a.Shutdown != nil && !a.quiet && !a.ShutdownDone && a.Shutdown.Done() {
+	if a.begun && !a.quiet && !a.ShutdownDone && a.Shutdown.Done() {
 		a.ShutdownDone = true
 		h.Note(history.ShutdownDone{})
 	}
@@ -346,7 +362,7 @@ func (a *Actors) Unfinished() string {
 
 // shutdownBusy: a node shutdown began and its processing has not returned.
 func (a *Actors) shutdownBusy() bool {
-	return a.Shutdown != nil && !a.quiet && !a.ShutdownDone && !a.Shutdown.Done()
+	return a.begun && !a.quiet && !a.ShutdownDone && !a.Shutdown.Done()
 }
 
 // evictBusy: an eviction turn runs.

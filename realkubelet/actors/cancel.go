@@ -37,7 +37,11 @@ type sdCancel struct {
 
 // ShuttingDown reports whether a node shutdown is in force: one began and
 // its cancellation was not delivered.
-func (a *Actors) ShuttingDown() bool { return a.Shutdown != nil && !a.cancelled && !a.quiet }
+func (a *Actors) ShuttingDown() bool { return a.begun && !a.cancelled && !a.quiet }
+
+// ShutdownBegun reports whether a node shutdown was announced to this
+// process, or it started during one.
+func (a *Actors) ShutdownBegun() bool { return a.begun }
 
 // CancelShutdown is the ShutdownCancel action: logind withdraws the
 // shutdown in force, and the manager's loop reads it as soon as it waits
@@ -94,11 +98,15 @@ func (a *Actors) trigger() {
 }
 
 // judgeRejection notes a rejection of uid by the manager when no
-// shutdown is in force.
+// shutdown is in force: none began, or its cancellation was read.
 func (a *Actors) judgeRejection(uid types.UID) {
+	when := "after it was sent the shutdown's cancellation"
+	if !a.begun {
+		when = "before any node shutdown"
+	}
 	if !a.inShutdown() {
 		a.shutdownWrong = append(a.shutdownWrong, fmt.Sprintf(
-			"the node shutdown manager rejected pod %s at %v, after it was sent the shutdown's cancellation", uid, a.host.Tape().Elapsed()))
+			"the node shutdown manager rejected pod %s at %v, %s", uid, a.host.Tape().Elapsed(), when))
 	}
 }
 

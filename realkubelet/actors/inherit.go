@@ -51,7 +51,7 @@ func (a *Actors) NodeShuttingDown() (bool, time.Duration) {
 // With learn (tests only) the manager is told of the shutdown at once, as
 // a kubelet that asks logind at its start would learn it.
 func (a *Actors) InheritShutdown(old *Actors, at time.Duration, learn bool) {
-	a.heldOver = heldOver{on: true, at: at, quiet: true}
+	a.heldOver, a.begun = heldOver{on: true, at: at, quiet: true}, true
 	for uid, in := range old.AddedInShutdown {
 		if in {
 			a.AddedInShutdown[uid] = true

@@ -38,7 +38,7 @@ func (a *Actors) restartLogind() bool {
 
 // LockProblems are the node shutdown manager's releases of inhibit locks
 // it did not hold (shutdown.LockProblem), with or without the logind faults;
-// nil before a shutdown began.
+// nil with no manager.
 func (a *Actors) LockProblems() []shutdown.LockProblem {
 	if a.Shutdown == nil {
 		return nil

@@ -107,4 +107,9 @@ const (
 	// logind shuts the node down: a lingering lock that is not GK
 	// (shutdown_restart_test.go: P7).
 	LockKept
+	// RejectsAlways: the node shutdown manager's admission refuses every
+	// pod, a shutdown or not (a mutant of its Admit): the kubelet starts
+	// its manager with the node, so the creates before a shutdown meet it
+	// (shutdown_start_test.go: P7).
+	RejectsAlways
 )
