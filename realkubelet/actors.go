@@ -221,9 +221,9 @@ func (d *Driver) kubeletFindings() []finding.Finding {
 // (Actors.DisruptionMisses) and P7 for its logind restart
 // (Actors.LogindProblems), its inhibit locks (a lock held while logind
 // shuts the node down with no processing left: LingeringLock), its
-// admission after a cancellation and a shutdown sent to it holding no
-// lock (ShutdownProblems): when the settle phase ends, and before a
-// restart replaces the process.
+// admission with no shutdown in force and a shutdown sent to it holding
+// no lock (ShutdownProblems), and its shutdowns' kills (KillProblems):
+// when the settle phase ends, and before a restart replaces the process.
 func (d *Driver) checkActors() {
 	for _, msg := range d.actors.EvictionMisses() {
 		d.report("conform", "P6", "", msg)
@@ -235,6 +235,9 @@ func (d *Driver) checkActors() {
 		d.report("conform", "P7", "", "logind: "+msg)
 	}
 	for _, msg := range d.actors.ShutdownProblems() {
+		d.report("conform", "P7", "", msg)
+	}
+	for _, msg := range d.actors.KillProblems() {
 		d.report("conform", "P7", "", msg)
 	}
 	if msg, unheard := d.actors.LingeringLock(); msg != "" {

@@ -73,6 +73,9 @@ type Actors struct {
 	ShutdownDone bool
 	// groups are the groups the manager was built with.
 	groups []plan.ShutdownGroup
+	// sdRecords are the processings the manager was sent, for
+	// KillProblems (kills.go).
+	sdRecords []*sdRecord
 	sdCancel
 	heldOver
 	// Logind are the logind faults the manager meets (logind.go);
@@ -168,6 +171,12 @@ func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
 	if a.plant == planted.NoDisruption {
 		kill = dropDisruption(kill)
 	}
+	if a.plant == planted.GraceStretched {
+		kill = stretchGrace(kill)
+	}
+	if a.plant == planted.KillLingers {
+		kill = linger(kill)
+	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return a.snapshot }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
 		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone, Preparing: a.heldOver.on,
@@ -201,6 +210,7 @@ func (a *Actors) announce(first bool) {
 	a.snapshot, a.shutdownAt, a.ShutdownDone, a.cancelled, a.quiet = a.ActivePods(), h.Elapsed(), false, false, false
 	h.Note(history.ShutdownBegins{Active: uidsOf(a.snapshot)})
 	if !first || a.plant != planted.ShutdownNeverTriggered {
+		a.recordShutdown()
 		a.trigger()
 	}
 }
@@ -318,6 +328,7 @@ func (a *Actors) Poll() {
 		a.Noted[r] = true
 		if r.Actor == "shutdown" {
 			h.Note(history.ShutdownKill{UID: r.UID, StatusFn: r.Opts.KillPodOptions.PodStatusFunc})
+			a.recordKill(r)
 		}
 		a.judgeDisruption(r)
 		if r.Actor == "eviction" {
@@ -328,6 +339,7 @@ func (a *Actors) Poll() {
 	}
 	if a.begun && !a.quiet && !a.ShutdownDone && a.Shutdown.Done() {
 		a.ShutdownDone = true
+		a.recordDone()
 		h.Note(history.ShutdownDone{})
 	}
 	a.deliverCancel()

@@ -18,6 +18,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -34,6 +35,15 @@ type Request struct {
 	UID   types.UID
 	// Opts is killPodNow's UpdatePod, as it sent it.
 	Opts kubelet.UpdatePodOptions
+	// SentAt is when the manager sent the kill (its killPodNow reached
+	// UpdatePod at once); BackAt, once the call returned, when it did.
+	SentAt, BackAt time.Time
+	// Sent are the kill's grace override and evict flag as sent: the pod
+	// workers write the effective grace into Opts' (shared) options.
+	Sent struct {
+		Grace *int64
+		Evict bool
+	}
 	sent chan struct{}
 	// done is closed when the killPodNow call returned; err is its result.
 	done chan struct{}
@@ -60,7 +70,7 @@ func (g *Gate) KillPodFunc(actor string) eviction.KillPodFunc {
 		one := &oneCall{PodWorkers: g.pw, gate: g, actor: actor}
 		err := g.factory(one)(pod, evict, grace, statusFn)
 		if r := one.req; r != nil {
-			r.err = err
+			r.err, r.BackAt = err, time.Now()
 			close(r.done)
 		}
 		return err
@@ -77,9 +87,16 @@ type oneCall struct {
 
 // UpdatePod parks the kill until the driver delivered it.
 func (c *oneCall) UpdatePod(_ context.Context, o kubelet.UpdatePodOptions) {
-	r := &Request{Actor: c.actor, Opts: o, sent: make(chan struct{}), done: make(chan struct{})}
+	r := &Request{Actor: c.actor, Opts: o, SentAt: time.Now(), sent: make(chan struct{}), done: make(chan struct{})}
 	if o.Pod != nil {
 		r.UID = o.Pod.UID
+	}
+	if ko := o.KillPodOptions; ko != nil {
+		if g := ko.PodTerminationGracePeriodSecondsOverride; g != nil {
+			grace := *g
+			r.Sent.Grace = &grace
+		}
+		r.Sent.Evict = ko.Evict
 	}
 	c.req = r
 	c.gate.mu.Lock()

@@ -112,4 +112,10 @@ const (
 	// its manager with the node, so the creates before a shutdown meet it
 	// (shutdown_start_test.go: P7).
 	RejectsAlways
+	// GraceStretched: the node shutdown manager kills with a grace one
+	// second longer than it computed; KillLingers: each of its kills
+	// returns to it a second after killPodNow did, so its groups end
+	// late (actors/kills.go, shutdown_kills_test.go: P7).
+	GraceStretched
+	KillLingers
 )

@@ -27,8 +27,9 @@ type Logind struct {
 	conf  *delayConf
 	mu    sync.Mutex
 	// locks and releases count InhibitShutdown and ReleaseInhibitLock
-	// calls on this connection.
+	// calls on this connection; releasedAt are the releases' instants.
 	locks, releases int
+	releasedAt      []time.Time
 	closed          bool // the signal channel closed: logind went away
 	// closes counts the manager's Close calls on this connection.
 	closes int
@@ -88,6 +89,7 @@ func (l *Logind) InhibitShutdown() (systemd.InhibitLock, error) {
 func (l *Logind) ReleaseInhibitLock(lock systemd.InhibitLock) error {
 	l.mu.Lock()
 	l.releases++
+	l.releasedAt = append(l.releasedAt, time.Now())
 	lose := l.loseRelease
 	l.loseRelease = false
 	l.mu.Unlock()
@@ -146,6 +148,17 @@ func (l *Logind) releasedCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.releases
+}
+
+// releaseAt is when the nth ReleaseInhibitLock call (from 0) came; ok
+// false if it has not.
+func (l *Logind) releaseAt(n int) (at time.Time, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n >= len(l.releasedAt) {
+		return time.Time{}, false
+	}
+	return l.releasedAt[n], true
 }
 
 // isMonitored reports whether MonitorShutdown succeeded on l.

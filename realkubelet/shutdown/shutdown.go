@@ -264,6 +264,10 @@ func (m *Manager) LockProblems() []LockProblem { return m.bus.table.problems() }
 // inhibit lock it took at start, on the connection Trigger sent on).
 func (m *Manager) Done() bool { return m.bus.releasedCount() > m.atTrigger }
 
+// DoneAt is when processShutdownEvent returned (its release of the lock),
+// if it did.
+func (m *Manager) DoneAt() (time.Time, bool) { return m.bus.releaseAt(m.atTrigger) }
+
 // Admit is the real manager's admission handler: it rejects every pod
 // once the shutdown began.
 func (m *Manager) Admit(pod *v1.Pod) lifecycle.PodAdmitResult {
