@@ -110,6 +110,38 @@ func shutdownPrologue(src sim.Source, name string) (*planner, []ShutdownGroup, [
 	return p, groups, uids, begun
 }
 
+// GenerateShutdownGroups: a node with two or three priority groups, and
+// pods of priorities around them — below the lowest group's, at a group's,
+// just above it (so between two groups, or above the highest), critical —
+// with spec graces below, at and above their group's grace; the node shuts
+// down, and a pod arrives afterwards (SPEC §1.13, P7: a pod belongs to the
+// last group whose priority is at most its own, the first taking any lower
+// one, and is killed with grace min(group, spec); the real kubelet's
+// groupByPriority and killPods).
+func GenerateShutdownGroups(src sim.Source) Plan {
+	p := newPlanner(src, "shutdown-groups", 1+src.Intn(2), Faults{ErrorRate: pick(src, 0, 100), SlowRate: 400,
+		MaxDelay: 2 * time.Second, IgnoreCancel: pick(src, 0, 500)})
+	groups := []ShutdownGroup{{Priority: pick[int32](src, 0, 100), Grace: int64(pick(src, 2, 4))},
+		{Priority: 1000, Grace: int64(pick(src, 1, 3))}}
+	if src.Intn(2) == 0 {
+		groups = append(groups, ShutdownGroup{Priority: 5000, Grace: int64(pick(src, 1, 2))})
+	}
+	p.plan.Node = &Node{APIServer: true, EchoLag: pick(src, 0, time.Second), ShutdownGroups: groups}
+	uids := p.uids(5)
+	for _, uid := range uids[:3+src.Intn(2)] {
+		g := groups[src.Intn(len(groups))]
+		prio := pick(src, g.Priority-1, g.Priority, g.Priority+1, CriticalPriority)
+		grace := pick(src, max(1, g.Grace-1), g.Grace, g.Grace+1)
+		p.add(Create, uid, Action{Priority: prio, SpecGrace: grace})
+		p.wait(2)
+	}
+	p.wait(3)
+	p.add(Shutdown, "", Action{})
+	p.wait(2)
+	p.add(Create, uids[4], Action{})
+	return p.plan
+}
+
 // GenerateShutdownRestart: the node shuts down and the kubelet restarts
 // before the node powers off, while the shutdown's kills run or after
 // they returned; logind announced the shutdown to the old process and

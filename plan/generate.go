@@ -315,6 +315,8 @@ func KubeletFamilies() []Family {
 		{Name: "shutdown-cancel", Generate: GenerateShutdownCancel, Marks: []string{MarkShutdownCancelled,
 			MarkCancelDuringShutdown, MarkAdmittedAfterCancel, MarkShutdownAgain, MarkShutdownKilled,
 			MarkShutdownAdmissionClosed}},
+		{Name: "shutdown-groups", Generate: GenerateShutdownGroups, Marks: []string{MarkShutdownOffGroup,
+			MarkShutdownKilled, MarkShutdownGroupGraceOver, MarkShutdownAdmissionClosed}},
 		{Name: "shutdown-restart", Generate: GenerateShutdownRestart, Marks: []string{MarkRestartInShutdown,
 			MarkRestartShutdownRejected, MarkShutdownKilled, MarkShutdownAdmissionClosed}},
 		{Name: "eviction-wait", Generate: GenerateEvictionWait, Marks: []string{MarkEvictionCleanupWaited,

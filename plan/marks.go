@@ -28,6 +28,7 @@ const (
 	MarkShutdownKilled          = "shutdown-killed"           // the node shutdown killed a pod in time
 	MarkShutdownAdmissionClosed = "shutdown-admission-closed" // a pod was rejected during the node shutdown
 	MarkShutdownGroupGraceOver  = "shutdown-group-grace-over" // a shutdown group's grace ran out before its kills returned
+	MarkShutdownOffGroup        = "shutdown-off-group"        // the node shutdown killed a pod whose priority is no group's
 	MarkShutdownCancelled       = "shutdown-cancelled"        // the node shutdown manager read a cancellation and reopened admission
 	MarkCancelDuringShutdown    = "cancel-during-shutdown"    // the cancellation came while the shutdown's kills ran
 	MarkAdmittedAfterCancel     = "admitted-after-cancel"     // a pod first added after a cancelled shutdown was admitted

@@ -71,8 +71,8 @@
 //   - orphan-runtime-pods: fully; the SPEC §1.17-5 window between
 //     SyncKnownPods and the runtime kill is a single step here.
 //   - swarm: every pod-worker action kind, with the limits above.
-//   - rejected-admission, node-shutdown, shutdown-cancel, shutdown-restart,
-//     eviction-wait, kubelet-restart-terminal-pods, recreate-same-name,
+//   - rejected-admission, node-shutdown, shutdown-cancel, shutdown-groups,
+//     shutdown-restart, eviction-wait, kubelet-restart-terminal-pods, recreate-same-name,
 //     swarm-restart
 //     (and the swarm's node-level half): with the status component
 //     (package components, status.go; on by default) the real status manager

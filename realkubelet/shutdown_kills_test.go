@@ -1,6 +1,7 @@
 package realkubelet
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,5 +51,36 @@ func TestShutdownKillsAreJudged(t *testing.T) {
 	}
 	if kills != 2 {
 		t.Fatalf("the clean script noted %d shutdown kills, want 2 (one a group)", kills)
+	}
+}
+
+// TestShutdownGroupsFamily: shutdown-groups' first seeds in both modes on
+// the real manager are clean and the same twice, and most of them kill a
+// pod whose priority is no group's (below the lowest, between two, above
+// the highest), which only the manager's grouping places.
+func TestShutdownGroupsFamily(t *testing.T) {
+	const seeds = 30
+	offGroup := 0
+	cleanSeeds(t, "shutdown-groups", seeds, func(r Result) {
+		groups, prio := map[int32]bool{}, map[string]int32{}
+		for _, m := range r.Moves {
+			switch m.Action.Kind {
+			case plan.Shutdown:
+				for _, g := range m.Groups {
+					groups[g.Priority] = true
+				}
+			case plan.Create:
+				prio[string(m.Action.UID)] = m.Action.Priority
+			}
+		}
+		for uid, p := range prio {
+			if !groups[p] && slices.ContainsFunc(r.Trace, func(l string) bool { return strings.HasSuffix(l, "noted kubelet ShutdownKill "+uid) }) {
+				offGroup++
+				return
+			}
+		}
+	})
+	if offGroup < seeds {
+		t.Fatalf("%d of %d runs killed a pod off the groups' priorities, want most", offGroup, 2*seeds)
 	}
 }

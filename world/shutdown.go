@@ -64,6 +64,9 @@ func (w *World) shutdown(k *kubelet, epoch int) {
 				return // the kubelet restarted between two kills: the manager went with its process
 			}
 			grace := min(g.Grace, w.pod(uid).action.SpecGrace)
+			if w.pod(uid).action.Priority != g.Priority {
+				w.mark(plan.MarkShutdownOffGroup)
+			}
 			w.note(history.ShutdownKill{UID: uid, StatusFn: fn})
 			w.goActor("shutdown-kill", func() {
 				if w.killPodNowWith(plan.Action{UID: uid, Grace: grace}, fn, epoch) {
