@@ -213,11 +213,30 @@ func TestEvictionTurnsAreJudged(t *testing.T) {
 		{planted.EvictSeesNoPods, "eviction turn 1 evicted [], want one of the active pods that are not critical: [a]"},
 		{planted.EvictSeesNoPriority, "eviction turn 1 evicted [b]: a critical pod"},
 		{planted.EvictKeepsPhase, "the eviction of pod a has a status function that turns phase Pending into \"Pending\", reason \"Evicted\""},
+		{planted.EvictGraceStretched, "the eviction of pod a was sent with grace 2 and evict true, want grace 1"},
 	} {
 		got := p6(runActorsScript(t, script, RunOptions{plant: c.plant}))
 		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "UNEXPLAINED") {
 			t.Errorf("plant %d: P6 %q, want one unexplained %q", c.plant, got, c.want)
 		}
+	}
+}
+
+// TestEvictionRankIsJudged: with a (priority 0) and c (priority 1000,
+// using the most memory) the real turn evicts a, lowest in priority, and
+// nothing is found; a manager handed the pods without their priorities
+// ranks by memory alone and evicts c: an unexplained P6 naming a as the
+// pod the ranking puts first.
+func TestEvictionRankIsJudged(t *testing.T) {
+	const script = "create a\ncreate c prio=1000\nrelease a ok\nrelease c ok\nevict c\ndeliver a\ndeliver c\n"
+	p6 := func(r Result) []string { return findingsOf(r, "conform", "P6") }
+	if got := p6(runActorsScript(t, script, RunOptions{})); len(got) > 0 {
+		t.Fatalf("the real turn: P6 %q", got)
+	}
+	got := p6(runActorsScript(t, script, RunOptions{plant: planted.EvictSeesNoPriority}))
+	want := "eviction turn 1 evicted c, want one ranked first under memory pressure (the lowest priority, then the most memory): [a]"
+	if len(got) != 1 || !strings.Contains(got[0], want) || !strings.Contains(got[0], "UNEXPLAINED") {
+		t.Fatalf("a manager blind to priority: P6 %q, want one unexplained naming [a]", got)
 	}
 }
 

@@ -335,6 +335,10 @@ func (a *Actors) Poll() {
 			if why := evictionStatusWrong(r.Opts.KillPodOptions.PodStatusFunc); why != "" {
 				a.evictFnWrong = append(a.evictFnWrong, fmt.Sprintf("the eviction of pod %s has a status function that %s", r.UID, why))
 			}
+			if g := r.Sent.Grace; g == nil || *g != 1 || !r.Sent.Evict {
+				a.evictFnWrong = append(a.evictFnWrong, fmt.Sprintf("the eviction of pod %s was sent with grace %s and evict %v, want grace 1 and evict "+
+					"(a hard threshold's immediate eviction)", r.UID, showGrace(g), r.Sent.Evict))
+			}
 		}
 	}
 	if a.begun && !a.quiet && !a.ShutdownDone && a.Shutdown.Done() {

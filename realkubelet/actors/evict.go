@@ -29,6 +29,9 @@ func (a *Actors) EvictCycle(uid types.UID) {
 		if a.plant == planted.NoDisruption {
 			kill = dropDisruption(kill)
 		}
+		if a.plant == planted.EvictGraceStretched {
+			kill = stretchGrace(kill)
+		}
 		m, err := evictmgr.New(a.host.Context(), kill)
 		if err != nil {
 			panic(err) // the pinned kubelet's manager no longer fits (evictmgr_test.go says how)
@@ -51,10 +54,11 @@ func (a *Actors) EvictCycle(uid types.UID) {
 // synchronize ranks the active pods and evicts the first that is not
 // critical (kubetypes.IsCriticalPod: static, mirror, or of system-critical
 // priority), one pod a turn. A turn whose active pods held one that is not
-// critical must evict exactly one pod, and no turn may evict a critical
-// one; and every eviction's kill marks the pod Failed, reason Evicted
-// (evictionStatusWrong). Messages: the kills' in their order, then the
-// turns'.
+// critical must evict exactly one pod, one the ranking puts first
+// (rankedFirst), and no turn may evict a critical one; and every
+// eviction's kill is sent with evict and the hard threshold's grace of 1 s
+// and marks the pod Failed, reason Evicted (evictionStatusWrong).
+// Messages: the kills' in their order, then the turns'.
 func (a *Actors) EvictionMisses() []string {
 	if a.Evict == nil {
 		return nil
@@ -76,6 +80,39 @@ func (a *Actors) EvictionMisses() []string {
 		case slices.ContainsFunc(evicted, func(uid string) bool { p := byUID[uid]; return p == nil || kubetypes.IsCriticalPod(p) }):
 			out = append(out, fmt.Sprintf("eviction turn %d evicted [%s]: a critical pod or one that was not active",
 				i+1, strings.Join(evicted, " ")))
+		case len(evicted) == 1:
+			if first := rankedFirst(a.evictActive[i], a.EvictRanked[i]); !slices.Contains(first, evicted[0]) {
+				out = append(out, fmt.Sprintf("eviction turn %d evicted %s, want one ranked first under memory pressure (the lowest priority, then the most memory): [%s]",
+					i+1, evicted[0], strings.Join(first, " ")))
+			}
+		}
+	}
+	return out
+}
+
+// rankedFirst are the pods of active, not critical, that upstream's
+// memory-pressure ranking puts first (rankMemoryPressure: every pod here
+// exceeds its request, none having any, so the lowest priority, then the
+// most memory used; first uses the most, evictmgr.WorkingSet): the
+// pods a turn may evict, since its sort is not stable among equals.
+func rankedFirst(active []*v1.Pod, first string) []string {
+	var out []string
+	var bestPrio int32
+	var bestUse uint64
+	for _, p := range active {
+		if kubetypes.IsCriticalPod(p) {
+			continue
+		}
+		var prio int32
+		if p.Spec.Priority != nil {
+			prio = *p.Spec.Priority
+		}
+		use := evictmgr.WorkingSet(first, string(p.UID))
+		switch {
+		case len(out) == 0 || prio < bestPrio || prio == bestPrio && use > bestUse:
+			out, bestPrio, bestUse = []string{string(p.UID)}, prio, use
+		case prio == bestPrio && use == bestUse:
+			out = append(out, string(p.UID))
 		}
 	}
 	return out

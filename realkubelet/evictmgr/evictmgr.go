@@ -156,15 +156,22 @@ func (s *Stats) Get(context.Context, bool) (*statsapi.Summary, error) {
 	sum := &statsapi.Summary{Node: statsapi.NodeStats{NodeName: "podsim",
 		Memory: &statsapi.MemoryStats{Time: now, AvailableBytes: &avail, WorkingSetBytes: &used}}}
 	for _, p := range s.pods {
-		ws := uint64(10 << 20)
-		if string(p.UID) == s.first {
-			ws = 1 << 30
-		}
+		ws := WorkingSet(s.first, string(p.UID))
 		sum.Pods = append(sum.Pods, statsapi.PodStats{
 			PodRef: statsapi.PodReference{Name: p.Name, Namespace: p.Namespace, UID: string(p.UID)},
 			Memory: &statsapi.MemoryStats{Time: now, WorkingSetBytes: &ws}})
 	}
 	return sum, nil
+}
+
+// WorkingSet is the memory a pod uses in the stats (uid), when first is
+// the pod using the most: 1 GiB for it, 10 MiB for the others. The pods
+// request no memory, so each exceeds its request by all it uses.
+func WorkingSet(first, uid string) uint64 {
+	if uid == first {
+		return 1 << 30
+	}
+	return 10 << 20
 }
 
 // GetCPUAndMemoryStats is Get.

@@ -118,4 +118,7 @@ const (
 	// late (actors/kills.go, shutdown_kills_test.go: P7).
 	GraceStretched
 	KillLingers
+	// EvictGraceStretched: the eviction manager's kills carry a grace one
+	// second longer than it computed (actors_test.go: P6).
+	EvictGraceStretched
 )
