@@ -105,3 +105,23 @@ func TestStatusPlantsAreCaught(t *testing.T) {
 		}
 	}
 }
+
+// TestTriggeredPassIsJudged (P5's other half): a status manager whose
+// triggered passes write nothing is caught right after its first one,
+// though its full passes would write the phase later; the same script
+// without the plant is clean.
+func TestTriggeredPassIsJudged(t *testing.T) {
+	moves := mustParse(t, "create a\nrelease a ok\nstatus-sync\n")
+	if r := runScriptWith(t, moves, RunOptions{}); len(r.Unexplained()) > 0 {
+		t.Fatalf("without the plant: %v", r.Findings)
+	}
+	var got []string
+	for _, f := range runScriptWith(t, moves, RunOptions{plant: planted.TriggeredSyncSkipped}).Unexplained() {
+		if f.Invariant == "P5" {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `pod a: the kubelet set phase Running, but the API still holds "Pending" right after a triggered status pass`) {
+		t.Fatalf("P5 %q, want one about the triggered pass", got)
+	}
+}

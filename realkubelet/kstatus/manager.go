@@ -18,6 +18,7 @@ package kstatus
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -45,6 +46,17 @@ type Manager struct {
 	// status was dropped (RemoveOrphaned) is left out. Unwritten reads it.
 	asked      map[types.UID]Asked
 	fullPasses int
+	// fresh are the UIDs whose SetPhase (or TerminatePod) gave the manager
+	// a new status version since the last pass: every pass, a triggered
+	// one too, syncs those (syncBatch's !all branch: a version newer than
+	// the API's). Fresh returns and clears them.
+	fresh map[types.UID]bool
+	// dropped are the UIDs whose status RemoveOrphaned dropped since the
+	// last full pass: upstream's RemoveOrphanedStatuses keeps their
+	// apiStatusVersions, so a status set again starts at version 1, below
+	// the API's, and triggered passes skip it until a full pass reconciles
+	// (Dropped).
+	dropped map[types.UID]bool
 	// running: uid's containers run (and, the fake runtime's probes
 	// answering at once, are ready), from a SyncPod that returned Running
 	// until one that returned Succeeded or a SyncTerminatingPod that
@@ -88,7 +100,8 @@ func New(api *apiserver.Server, could SafetyFunc, logger klog.Logger) *Manager {
 	// to it). A stub of ours would have to restate its interface, whose
 	// methods gained a logger in v1.37; the kubelet's own fits any tree.
 	m := status.NewManager(api.Client(Actor), pods, deletionSafety{could}, kubeletutil.NewPodStartupLatencyTracker())
-	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}, running: map[types.UID]bool{}}
+	return &Manager{Manager: m, Pods: pods, logger: logger, asked: map[types.UID]Asked{}, running: map[types.UID]bool{},
+		fresh: map[types.UID]bool{}, dropped: map[types.UID]bool{}}
 }
 
 // Sync is one pass of the manager's sync loop: syncBatch(all) — all=false
@@ -127,6 +140,11 @@ func (m *Manager) SetPhase(pod *v1.Pod, phase v1.PodPhase, fn func(*v1.PodStatus
 	} else {
 		m.SetPodStatus(m.logger, pod, st)
 	}
+	// The manager ignores a status equal to its cached one by the
+	// kubelet's fields; any other it stores with a new version.
+	if after, _ := m.GetPodStatus(pod.UID); !ok || !reflect.DeepEqual(after, cached) {
+		m.fresh[pod.UID] = true
+	}
 	m.asked[pod.UID] = Asked{Phase: st.Phase, Ready: m.running[pod.UID], FullPasses: m.fullPasses}
 }
 
@@ -139,6 +157,18 @@ func (m *Manager) Asked(uid types.UID) (Asked, bool) {
 
 // AskedUIDs are the UIDs Asked knows, sorted.
 func (m *Manager) AskedUIDs() []types.UID { return slices.Sorted(maps.Keys(m.asked)) }
+
+// Fresh are the UIDs given a new status version since the last call, in
+// order; the call forgets them.
+func (m *Manager) Fresh() []types.UID {
+	out := slices.Sorted(maps.Keys(m.fresh))
+	clear(m.fresh)
+	return out
+}
+
+// Dropped reports whether uid's status was dropped (RemoveOrphaned) since
+// the last full pass.
+func (m *Manager) Dropped(uid types.UID) bool { return m.dropped[uid] }
 
 // FullPasses counts the full passes (syncBatch(true)) made so far.
 func (m *Manager) FullPasses() int { return m.fullPasses }
@@ -171,6 +201,7 @@ func terminal(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFa
 func (m *Manager) Terminated(pod *v1.Pod) {
 	m.SetPhase(pod, "", nil)
 	m.TerminatePod(m.logger, pod)
+	m.fresh[pod.UID] = true // TerminatePod forces a new version
 	// TerminatePod makes a non-terminal phase Failed (not a static pod's).
 	if a := m.asked[pod.UID]; !terminal(a.Phase) && !kubetypes.IsStaticPod(pod) {
 		a.Phase, a.FullPasses = v1.PodFailed, m.fullPasses
@@ -190,6 +221,8 @@ func (m *Manager) RemoveOrphaned() {
 	for uid := range m.asked {
 		if !keep[uid] {
 			delete(m.asked, uid)
+			delete(m.fresh, uid)
+			m.dropped[uid] = true
 		}
 	}
 }

@@ -158,9 +158,11 @@ func InOrder(first []types.UID) func([]types.UID) []types.UID {
 	}
 }
 
-// countPass counts a full pass (Asked.FullPasses).
+// countPass counts a full pass (Asked.FullPasses), which reconciles the
+// dropped statuses' versions.
 func (m *Manager) countPass(all bool) {
 	if all {
 		m.fullPasses++
+		clear(m.dropped)
 	}
 }

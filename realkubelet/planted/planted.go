@@ -121,4 +121,7 @@ const (
 	// EvictGraceStretched: the eviction manager's kills carry a grace one
 	// second longer than it computed (actors_test.go: P6).
 	EvictGraceStretched
+	// TriggeredSyncSkipped: the status manager's triggered passes sync
+	// nothing; only its full passes write (status_test.go: P5).
+	TriggeredSyncSkipped
 )

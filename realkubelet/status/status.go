@@ -63,6 +63,8 @@ type Component struct {
 	mgr    *kstatus.Manager
 	// batch are the status manager's ops of the pass in progress.
 	batch []apiserver.Op
+	// freshMisses are judgeFresh's findings (P5), for Unwritten.
+	freshMisses []string
 	// echo: uid's API object changed (or left) and config has not seen it.
 	echo map[types.UID]bool
 	// refused: uid's latest create was refused (its name was taken).
@@ -290,7 +292,11 @@ func (s *Component) terminated(pod *v1.Pod) {
 // the rest in UID order: kstatus.SyncOrdered); its writes become notes.
 func (s *Component) Sync(all bool, order []types.UID) {
 	s.batch = s.batch[:0]
-	s.mgr.SyncOrdered(s.host.Context(), all, kstatus.InOrder(order))
+	fresh := s.mgr.Fresh()
+	if all || s.plants.Bug != planted.TriggeredSyncSkipped {
+		s.mgr.SyncOrdered(s.host.Context(), all, kstatus.InOrder(order))
+	}
+	s.judgeFresh(fresh, all)
 	slices.SortStableFunc(s.batch, func(a, b apiserver.Op) int { return cmp.Compare(a.UID, b.UID) })
 	for _, op := range s.batch {
 		s.echo[op.UID] = true
