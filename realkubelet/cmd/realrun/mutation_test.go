@@ -452,3 +452,26 @@ func TestVerdictOfGoneKeys(t *testing.T) {
 		t.Errorf("summary %q, want one survivor that took a finding away", out.String())
 	}
 }
+
+// TestReportListsTracedSurvivors: the survivors that changed a trace are
+// listed apart, the most traces first; a kill and a survivor that changed
+// none are not.
+func TestReportListsTracedSurvivors(t *testing.T) {
+	op := mutation.Operators()[0]
+	rep := mutreport.Report{Mutants: []mutreport.Mutant{
+		{Mutant: mutation.Mutant{Index: 1, Operator: op}, Status: mutreport.Killed, Keys: []string{"UNEXPLAINED P7"}},
+		{Mutant: mutation.Mutant{Index: 2, Operator: op}, Status: mutreport.Survived, Runs: 40, Traced: 5},
+		{Mutant: mutation.Mutant{Index: 3, Operator: op}, Status: mutreport.Survived, Runs: 40},
+		{Mutant: mutation.Mutant{Index: 4, Operator: op}, Status: mutreport.Survived, Runs: 40, Traced: 40}}}
+	var out strings.Builder
+	mutreport.Print(&out, rep, "30s")
+	_, list, ok := strings.Cut(out.String(), "survivors that changed some run's trace, the most first")
+	if !ok {
+		t.Fatalf("no list of traced survivors:\n%s", out.String())
+	}
+	list, _, _ = strings.Cut(list, "\n\n")
+	i40, i5 := strings.Index(list, "40 traces changed"), strings.Index(list, " 5 traces changed")
+	if i40 < 0 || i5 < 0 || i40 > i5 || strings.Count(list, "\n  ") != 2 {
+		t.Fatalf("list %q, want two rows: mutant 4 (40 traces) before mutant 2 (5)", list)
+	}
+}

@@ -4,6 +4,7 @@
 package mutreport
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -166,6 +167,7 @@ func Print(w io.Writer, rep Report, hang string) {
 			100*float64(countIf(op, IsKill))/float64(max(1, countIf(op, Scored))))
 	}
 	printBuckets(w, rep)
+	printTraced(w, rep)
 	at := fmt.Sprintf("%-9s", "line:col")
 	if len(rep.Files) > 1 {
 		at = fmt.Sprintf("%-25s", "file:line:col")
@@ -194,6 +196,26 @@ func printBuckets(w io.Writer, rep Report) {
 	}
 	fmt.Fprintf(w, "\nseeds per family a kill needed (the default sweep starts at seed 1): 1: %d, 2–5: %d, 6–20: %d, 21–150: %d, 151–500: %d, >500: %d\n",
 		counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+}
+
+// printTraced lists the survivors that changed some run's trace, the most
+// traces first: code that ran differently while no check said so, the
+// first place to look for a missing check (docs/mutation.md, session 42).
+func printTraced(w io.Writer, rep Report) {
+	var traced []Mutant
+	for _, m := range rep.Mutants {
+		if m.Status == Survived && m.Traced > 0 {
+			traced = append(traced, m)
+		}
+	}
+	if len(traced) == 0 {
+		return
+	}
+	slices.SortStableFunc(traced, func(a, b Mutant) int { return cmp.Or(cmp.Compare(b.Traced, a.Traced), cmp.Compare(a.Index, b.Index)) })
+	fmt.Fprintf(w, "\nsurvivors that changed some run's trace, the most first (the code ran differently and no check said so):\n")
+	for _, m := range traced {
+		fmt.Fprintln(w, "  "+OneLine(m, len(rep.Files) > 1))
+	}
 }
 
 // OneLine is a mutant's row; withFile names its file (a target of more
