@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/podsim/podsim/plan"
 	"github.com/podsim/podsim/realkubelet/planted"
@@ -87,4 +89,34 @@ func unexplainedP7(r Result) []string {
 		}
 	}
 	return out
+}
+
+// TestRestartKeepsLogindDelay: logind's configuration outlives a kubelet
+// restart, so the override the first process's manager applied is in
+// force for the next one, whose start then neither overrides nor polls:
+// the restart takes one step's time, where a manager that met logind's
+// short delay again would poll for 1.5 s (apply=slow).
+func TestRestartKeepsLogindDelay(t *testing.T) {
+	moves, _, err := script.Parse("logind-delay apply=slow\ncreate a\nrestart\nshutdown groups=0:10,1000:5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var took time.Duration
+	var inForce time.Duration
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(RunOptions{})
+		d.graceful = gracefulIn(moves)
+		d.Apply(moves[0])
+		d.Apply(moves[1])
+		before := d.h.Elapsed()
+		d.Apply(moves[2])
+		took, inForce = d.h.Elapsed()-before, d.actors.Shutdown.DelayInForce()
+		for _, m := range moves[3:] {
+			d.Apply(m)
+		}
+		d.Finish("script", 0)
+	})
+	if took != StepDuration || inForce != 15*time.Second {
+		t.Fatalf("the restart took %v with a delay of %v in force, want one step (%v) and the first manager's 15s", took, inForce, StepDuration)
+	}
 }

@@ -95,6 +95,9 @@ func (d *Driver) restartKubelet() {
 	prev := d.actors
 	d.actors = newActors(d)
 	d.actors.Check, d.actors.FirstAddAt = prev.Check, prev.FirstAddAt
+	if prev.Shutdown != nil {
+		d.actors.DelayInForce = prev.Shutdown.DelayInForce() // logind's configuration outlives the kubelet
+	}
 	if d.st != nil {
 		d.st.Restart()
 	}

@@ -80,8 +80,11 @@ type Actors struct {
 	heldOver
 	// Logind are the logind faults the manager meets (logind.go);
 	// logindWrong says what went wrong under them (LogindProblems).
-	Logind      LogindFaults
-	logindWrong []string
+	// DelayInForce is logind's inhibit delay as the process before left it
+	// (0 for the first: the faults' start), which a restart keeps.
+	DelayInForce time.Duration
+	Logind       LogindFaults
+	logindWrong  []string
 	// What the kubelet's view says of each pod (oracle.KubeletPod).
 	Admitted, Rejected, AddedInShutdown map[types.UID]bool
 	FirstAddAt                          map[types.UID]time.Duration
@@ -179,7 +182,7 @@ func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
 	}
 	m, err := shutdown.Start(a.host.Context(), shutdown.Config{Groups: gs, Kill: kill,
 		ActivePods: func() []*v1.Pod { return a.snapshot }, Logger: a.host.Logger(), Restart: a.Logind.Restart, FailAt: a.Logind.FailAt, ShortDelay: a.shortDelay(),
-		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone, Preparing: a.heldOver.on,
+		LoseFirstClose: a.plant == planted.LogindLeak, RefuseReconnect: a.plant == planted.LogindGone, Preparing: a.heldOver.on, DelayInForce: a.DelayInForce,
 		LoseRelease: a.plant == planted.LockKept})
 	if err != nil {
 		panic(err) // the pinned kubelet's manager no longer fits (shutdown_test.go says how)

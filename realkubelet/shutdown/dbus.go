@@ -49,7 +49,7 @@ type Logind struct {
 }
 
 func newLogind() *Logind {
-	return &Logind{events: make(chan bool), state: &logindState{}, table: newLockTable(), conf: newDelayConf("", 0)}
+	return &Logind{events: make(chan bool), state: &logindState{}, table: newLockTable(), conf: newDelayConf("", 0, 0)}
 }
 
 // logindState is logind's, not a connection's: whether it prepares a

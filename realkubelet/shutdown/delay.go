@@ -1,6 +1,7 @@
 package shutdown
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 	"time"
@@ -44,11 +45,13 @@ type delayConf struct {
 }
 
 // newDelayConf is the configuration for ShortDelay's mode ("" for none:
-// a day, which no plan's groups exceed).
-func newDelayConf(mode string, requested time.Duration) *delayConf {
+// a day, which no plan's groups exceed); inForce, if not 0, is the delay
+// an earlier process's manager left in force (logind.conf and its drop-in
+// outlive a kubelet restart: Config.DelayInForce).
+func newDelayConf(mode string, requested, inForce time.Duration) *delayConf {
 	c := &delayConf{inForce: 24 * time.Hour, requested: requested}
 	if mode != "" {
-		c.inForce = shortDelay
+		c.inForce = cmp.Or(inForce, shortDelay)
 		switch mode {
 		case "slow":
 			c.applyAfter = time.Second

@@ -35,7 +35,7 @@ func TestDelayRule(t *testing.T) {
 			{"too small an override", "reload", 10 * time.Second, func(c *delayConf) { c.write(8 * time.Second); c.reload() }, true},
 			{"no fault: a day", "", 10 * time.Second, func(*delayConf) {}, false},
 		} {
-			conf := newDelayConf(c.mode, c.requested)
+			conf := newDelayConf(c.mode, c.requested, 0)
 			c.steps(conf)
 			conf.watching()
 			if got := conf.judged(); (len(got) > 0) != c.bad {

@@ -86,7 +86,7 @@ func (m *Manager) startRestarting(ctx context.Context, impl reflect.Value, cfg C
 		return fmt.Errorf("%v has no newDBusConn: logind restarts need the manager's own connection func (v1.37 and later)", impl.Type())
 	}
 	m.conns = &connections{failAt: cfg.FailAt, loseFirstClose: cfg.LoseFirstClose, refuse: cfg.RefuseReconnect,
-		delay: newDelayConf(cfg.ShortDelay, groupsTotal(cfg.Groups)), state: &logindState{}}
+		delay: newDelayConf(cfg.ShortDelay, groupsTotal(cfg.Groups), cfg.DelayInForce), state: &logindState{}}
 	m.conns.state.preparing.Store(cfg.Preparing)
 	if err := handOverEach(impl, reflect.TypeFor[*Logind](), m.connect); err != nil {
 		return err

@@ -109,6 +109,10 @@ type Config struct {
 	// Preparing: logind prepares a shutdown already as the manager starts
 	// (a kubelet restarted during one; its PreparingForShutdown property).
 	Preparing bool
+	// DelayInForce is logind's inhibit delay as an earlier process's
+	// manager left it (0: ShortDelay's start): a kubelet restart keeps
+	// logind's configuration, an applied override included.
+	DelayInForce time.Duration
 	// LoseRelease is a planted bug (the driver's tests only; without
 	// Restart): the manager's first release of its inhibit lock leaves
 	// the lock held, as if the manager kept it.
@@ -174,7 +178,7 @@ func Start(ctx context.Context, c Config) (*Manager, error) {
 		err = m.startRestarting(ctx, reflect.ValueOf(real).Elem(), c)
 	} else {
 		m.bus = newLogind()
-		m.bus.conf = newDelayConf(c.ShortDelay, groupsTotal(c.Groups))
+		m.bus.conf = newDelayConf(c.ShortDelay, groupsTotal(c.Groups), c.DelayInForce)
 		m.bus.state.preparing.Store(c.Preparing)
 		m.bus.loseRelease = c.LoseRelease
 		startMu.Lock()
@@ -214,6 +218,10 @@ func groupsTotal(gs []Group) time.Duration {
 // StartProblem is startErr: why the manager watches no connection after
 // its start, "" if it does.
 func (m *Manager) StartProblem() string { return m.startErr }
+
+// DelayInForce is logind's inhibit delay in force now, as this manager's
+// logind sees it (Config.DelayInForce for the next process's).
+func (m *Manager) DelayInForce() time.Duration { return m.bus.conf.current() }
 
 // DelayProblems are the watches the manager began while logind's inhibit
 // delay did not cover its groups (delay.go).
