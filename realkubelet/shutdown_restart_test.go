@@ -133,3 +133,23 @@ func TestLingeringLock(t *testing.T) {
 		t.Errorf("a told manager that kept its lock: lingering-lock findings %q, want one unexplained", got)
 	}
 }
+
+// TestRestartListsAfresh: the restarted kubelet's config source lists the
+// API, so a pod the shutdown killed (Failed in the API, its echo not yet
+// delivered when the kubelet restarted) is re-added Failed and never
+// written Running again (shutdown-restart seed 5: before relist, the
+// re-add used the stale view and resurrected pod a).
+func TestRestartListsAfresh(t *testing.T) {
+	f, _ := plan.FamilyNamed("shutdown-restart")
+	r := Bubble(t, func() Result { return RunSeedWith(f, 5, RunOptions{}) })
+	restarted := slices.IndexFunc(r.Trace, func(l string) bool { return strings.Contains(l, "restarted kubelet") })
+	if restarted < 0 {
+		t.Fatal("seed 5 no longer restarts the kubelet")
+	}
+	if !slices.ContainsFunc(r.Trace[:restarted], func(l string) bool { return strings.HasSuffix(l, "PhaseWritten{UID:a Phase:Failed}") }) {
+		t.Fatal("seed 5 no longer writes pod a Failed before the restart")
+	}
+	if slices.ContainsFunc(r.Trace[restarted:], func(l string) bool { return strings.HasSuffix(l, "PhaseWritten{UID:a Phase:Running}") }) {
+		t.Fatal("pod a, Failed in the API, was written Running after the restart")
+	}
+}
