@@ -63,6 +63,15 @@ func gracefulIn(moves []script.Move) []plan.ShutdownGroup {
 	return nil
 }
 
+// gracefulOf is gracefulIn of the plan's moves: its first Shutdown's.
+func gracefulOf(p plan.Plan) []plan.ShutdownGroup {
+	i := slices.IndexFunc(p.Actions, func(a plan.Action) bool { return a.Kind == plan.Shutdown })
+	if i < 0 {
+		return nil
+	}
+	return gracefulIn([]script.Move{script.PlanMove(p, i)})
+}
+
 // actorsHost is the driver as the components' host.
 type actorsHost struct{ d *Driver }
 

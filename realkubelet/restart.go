@@ -112,29 +112,12 @@ func (d *Driver) restartKubelet() {
 	} else {
 		d.startKubelet()
 	}
-	d.relist()
+	if d.st != nil {
+		// The new config source starts with a LIST of the API: an echo the
+		// old process still had due is no longer pending.
+		d.applyEchoes(false)
+	}
 	d.readmit()
-}
-
-// relist is the new process's config source starting with a LIST of the
-// API: the pods as they are now, so an echo still due to the old process
-// (a status the status manager wrote, a pod gone) is no longer pending.
-func (d *Driver) relist() {
-	if d.st == nil {
-		return
-	}
-	for _, uid := range d.st.Echoed() {
-		d.st.Delivered(uid)
-		p := d.pods[uid]
-		if p == nil || !p.inConfig || p.action.Static {
-			continue
-		}
-		if cur, inAPI := d.st.ByUID(uid); !inAPI {
-			p.inConfig = false
-		} else if cur.Status.Phase != p.phase {
-			p.phase, p.version = cur.Status.Phase, p.version+1
-		}
-	}
 }
 
 // actorsBusy: a manager has work left, or a kill is open or parked.

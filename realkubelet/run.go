@@ -60,11 +60,7 @@ func classOf(f finding.Finding) string { return f.Class }
 // housekeeping. The node has graceful shutdown if the plan shuts it down
 // (gracefulIn). It must run inside a synctest bubble.
 func (d *Driver) Generate(p plan.Plan, schedule, faults sim.Source, holdWakes bool) {
-	var moves []script.Move
-	for i := range p.Actions {
-		moves = append(moves, script.PlanMove(p, i))
-	}
-	d.graceful = gracefulIn(moves)
+	d.graceful = gracefulOf(p)
 	if holdWakes {
 		d.Apply(script.Move{Kind: script.MoveHoldWakes})
 	}

@@ -137,8 +137,9 @@ func TestLingeringLock(t *testing.T) {
 // TestRestartListsAfresh: the restarted kubelet's config source lists the
 // API, so a pod the shutdown killed (Failed in the API, its echo not yet
 // delivered when the kubelet restarted) is re-added Failed and never
-// written Running again (shutdown-restart seed 5: before relist, the
-// re-add used the stale view and resurrected pod a).
+// written Running again (shutdown-restart seed 5: before the restart
+// applied the echoes due, the re-add used the stale view and resurrected
+// pod a).
 func TestRestartListsAfresh(t *testing.T) {
 	f, _ := plan.FamilyNamed("shutdown-restart")
 	r := Bubble(t, func() Result { return RunSeedWith(f, 5, RunOptions{}) })

@@ -115,7 +115,13 @@ func (o committedOracle) Observe(v oracle.View, ev *history.Event) {
 
 // deliverEchoes is the config watch: API changes arrive as UPDATE (a new
 // phase) or REMOVE (the object left).
-func (d *Driver) deliverEchoes() {
+func (d *Driver) deliverEchoes() { d.applyEchoes(true) }
+
+// applyEchoes brings config's view of every UID with an echo due up to
+// the API; send: as the watch does, telling the pod manager and the pod
+// workers (an UPDATE or a REMOVE); else as a restarted kubelet's first
+// LIST does, whose pod manager and workers learn the pods at the re-add.
+func (d *Driver) applyEchoes(send bool) {
 	for _, uid := range d.st.Echoed() {
 		d.st.Delivered(uid)
 		p := d.pods[uid]
@@ -126,12 +132,16 @@ func (d *Driver) deliverEchoes() {
 		switch {
 		case !inAPI:
 			p.inConfig = false
-			d.st.Manager().Pods.RemovePod(d.podOf(uid))
-			d.update(kubetypes.SyncPodKill, uid)
+			if send {
+				d.st.Manager().Pods.RemovePod(d.podOf(uid))
+				d.update(kubetypes.SyncPodKill, uid)
+			}
 		case cur.Status.Phase != p.phase:
 			p.phase, p.version = cur.Status.Phase, p.version+1
-			d.st.Manager().Pods.UpdatePod(d.podOf(uid))
-			d.update(kubetypes.SyncPodUpdate, uid)
+			if send {
+				d.st.Manager().Pods.UpdatePod(d.podOf(uid))
+				d.update(kubetypes.SyncPodUpdate, uid)
+			}
 		}
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/podsim/podsim/realkubelet/killgate"
 	"github.com/podsim/podsim/realkubelet/planted"
 	"github.com/podsim/podsim/realkubelet/podworkers"
+	"github.com/podsim/podsim/realkubelet/sdjudge"
 	"github.com/podsim/podsim/realkubelet/shutdown"
 	"github.com/podsim/podsim/realkubelet/status"
 	"github.com/podsim/podsim/realkubelet/tape"
@@ -129,13 +130,6 @@ func New(host Host, plant planted.Bug, judge bool) *Actors {
 	return a
 }
 
-// StartManager is the kubelet process's start on a node with graceful
-// shutdown: upstream's kubelet starts its node shutdown manager before its
-// sync loop admits a pod, so the manager holds an inhibit lock and watches
-// logind from the first move, and every admission asks its Admit. A
-// manager whose start failed is kept (LogindProblems says why).
-func (a *Actors) StartManager(groups []plan.ShutdownGroup) { a.startManager(groups) }
-
 // StartShutdown is the Shutdown action: logind announces the shutdown to
 // the process's manager (announce), started now with the plan's groups if
 // the driver started none (a driver not told of the node's graceful
@@ -149,17 +143,21 @@ func (a *Actors) StartShutdown(groups []plan.ShutdownGroup) {
 	}
 	a.begun, a.shutdownAt = true, a.host.Tape().Elapsed()
 	if a.Shutdown == nil {
-		a.startManager(groups)
+		a.StartManager(groups)
 	}
 	if a.Shutdown.StartProblem() == "" {
 		a.announce(true)
 	}
 }
 
-// startManager builds the real manager with groups (the world's default,
+// StartManager builds the real manager with groups (the world's default,
 // one group of 30 s, if there are none) and starts it; false if its start
-// failed (LogindProblems says why: no loop watches).
-func (a *Actors) startManager(groups []plan.ShutdownGroup) bool {
+// failed (LogindProblems says why: no loop watches; the manager is kept).
+// It is the kubelet process's start on a node with graceful shutdown:
+// upstream's kubelet starts its node shutdown manager before its sync
+// loop admits a pod, so the manager holds an inhibit lock and watches
+// logind from the first move, and every admission asks its Admit.
+func (a *Actors) StartManager(groups []plan.ShutdownGroup) bool {
 	if len(groups) == 0 {
 		groups = []plan.ShutdownGroup{{Priority: 0, Grace: 30}}
 	}
@@ -340,7 +338,7 @@ func (a *Actors) Poll() {
 			}
 			if g := r.Sent.Grace; g == nil || *g != 1 || !r.Sent.Evict {
 				a.evictFnWrong = append(a.evictFnWrong, fmt.Sprintf("the eviction of pod %s was sent with grace %s and evict %v, want grace 1 and evict "+
-					"(a hard threshold's immediate eviction)", r.UID, showGrace(g), r.Sent.Evict))
+					"(a hard threshold's immediate eviction)", r.UID, sdjudge.ShowGrace(g), r.Sent.Evict))
 			}
 		}
 	}

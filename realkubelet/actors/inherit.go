@@ -57,7 +57,7 @@ func (a *Actors) InheritShutdown(old *Actors, at time.Duration, learn bool) {
 			a.AddedInShutdown[uid] = true
 		}
 	}
-	if a.startManager(old.groups) && (learn || a.plant == planted.RestartToldAdmits) {
+	if a.StartManager(old.groups) && (learn || a.plant == planted.RestartToldAdmits) {
 		a.heldOver = heldOver{}
 		a.announce(true)
 	}

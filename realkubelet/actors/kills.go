@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"fmt"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -100,12 +99,4 @@ func linger(kill eviction.KillPodFunc) eviction.KillPodFunc {
 		time.Sleep(time.Second)
 		return err
 	}
-}
-
-// showGrace is a grace override for a message.
-func showGrace(g *int64) string {
-	if g == nil {
-		return "none"
-	}
-	return fmt.Sprint(*g)
 }

@@ -86,7 +86,7 @@ func Judge(s Shutdown) []string {
 		members[g] = append(members[g], k)
 		if want := graceOf(groups[g], p); k.Evict || k.Grace == nil || *k.Grace != want {
 			out = append(out, fmt.Sprintf("the node shutdown killed pod %s (priority %d, shutdown group %d) with grace %s and evict %v, want grace %d without evict",
-				k.UID, p.Priority, g, show(k.Grace), k.Evict, want))
+				k.UID, p.Priority, g, ShowGrace(k.Grace), k.Evict, want))
 		}
 	}
 	out = append(out, schedule(groups, members, s)...)
@@ -173,7 +173,8 @@ func graceOf(g Group, p Pod) int64 {
 	return g.Grace
 }
 
-func show(p *int64) string {
+// ShowGrace is a grace override for a message: its seconds, or "none".
+func ShowGrace(p *int64) string {
 	if p == nil {
 		return "none"
 	}
